@@ -1,0 +1,72 @@
+//! The context flags every headless command shares.
+
+use clap::Args;
+
+use crate::context::PolicyContext;
+
+#[derive(Debug, Clone, Default, Args)]
+pub struct ContextArgs {
+    /// Agent id (agents.list[].id or agents.entries key)
+    #[arg(long, global = true)]
+    pub agent: Option<String>,
+    /// Model provider id (openai, anthropic, google, ...)
+    #[arg(long, global = true)]
+    pub provider: Option<String>,
+    /// Model id (e.g. gpt-5 or anthropic/claude-opus-4)
+    #[arg(long, global = true)]
+    pub model: Option<String>,
+    /// Messaging channel (telegram, discord, ...)
+    #[arg(long, global = true)]
+    pub channel: Option<String>,
+    /// Channel account id
+    #[arg(long, global = true)]
+    pub account: Option<String>,
+    /// Group / chat id within the channel
+    #[arg(long, global = true)]
+    pub group: Option<String>,
+    #[arg(long, global = true)]
+    pub sender_id: Option<String>,
+    #[arg(long, global = true)]
+    pub sender_e164: Option<String>,
+    #[arg(long, global = true)]
+    pub sender_username: Option<String>,
+    #[arg(long, global = true)]
+    pub sender_name: Option<String>,
+    /// The sender is an owner (default)
+    #[arg(long, global = true, conflicts_with = "not_owner")]
+    pub owner: bool,
+    /// The sender is not an owner: owner-only tools are removed
+    #[arg(long, global = true)]
+    pub not_owner: bool,
+    /// Session key (keys with a `subagent` segment make a subagent context)
+    #[arg(long, global = true)]
+    pub session_key: Option<String>,
+    /// Treat the session as a subagent
+    #[arg(long, global = true)]
+    pub subagent: bool,
+    /// Treat the session as sandboxed
+    #[arg(long, global = true)]
+    pub sandboxed: bool,
+}
+
+impl ContextArgs {
+    pub fn to_context(&self) -> PolicyContext {
+        PolicyContext {
+            agent: self.agent.clone(),
+            provider: self.provider.clone(),
+            model: self.model.clone(),
+            channel: self.channel.clone(),
+            account: self.account.clone(),
+            group: self.group.clone(),
+            sender_id: self.sender_id.clone(),
+            sender_e164: self.sender_e164.clone(),
+            sender_username: self.sender_username.clone(),
+            sender_name: self.sender_name.clone(),
+            owner: if self.not_owner { Some(false) } else if self.owner { Some(true) } else { None },
+            session_key: self.session_key.clone(),
+            subagent: self.subagent,
+            sandboxed: self.sandboxed,
+            remote: false,
+        }
+    }
+}

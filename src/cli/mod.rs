@@ -1,0 +1,81 @@
+//! The headless front end: one subcommand per console view, each with `--json`.
+//!
+//! With no subcommand `clawdeck` opens the console (or, without a terminal, says which headless
+//! commands to use).
+
+pub mod context_args;
+mod dispatch;
+mod explain;
+mod invoke;
+mod prompt;
+mod route;
+mod schema;
+mod tools;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub use context_args::ContextArgs;
+
+/// Exit statuses shared by every command.
+pub mod exit {
+    /// Success.
+    pub const OK: u8 = 0;
+    /// The tool ran and reported an error (or the router run failed / timed out).
+    pub const TOOL_ERROR: u8 = 1;
+    /// Bad usage, a broken config, an unknown tool or agent.
+    pub const USAGE: u8 = 2;
+    /// The policy refused the call in this context.
+    pub const REFUSED: u8 = 3;
+}
+
+#[derive(Debug, Parser)]
+#[command(name = "clawdeck", version, about = "Tool runtime and operator console for OpenClaw-style agent tool systems")]
+pub struct Cli {
+    /// OpenClaw config file (JSON5). Default: $OPENCLAW_CONFIG_PATH, then ~/.openclaw/openclaw.json,
+    /// then the embedded demo config.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub context: ContextArgs,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The final tool list for a context
+    Tools(tools::ToolsArgs),
+    /// Why a tool is visible or hidden: its path through the policy layers
+    Explain(explain::ExplainArgs),
+    /// Run a tool through the full pipeline (policy, hooks, lane, execute)
+    Invoke(invoke::InvokeArgs),
+    /// Send a task to the remote clawBot (clawbot_router) and stream its raw output
+    Route(route::RouteArgs),
+    /// The exact `tools` payload a provider receives
+    Schema(schema::SchemaArgs),
+    /// The system prompt the LLM receives
+    Prompt(prompt::PromptArgs),
+    /// Dispatch a `/command` the way OpenClaw routes skill commands
+    Dispatch(dispatch::DispatchArgs),
+}
+
+/// Parses arguments and runs; the binary only calls this.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Some(Command::Tools(ref args)) => tools::run(&cli, args),
+        Some(Command::Explain(ref args)) => explain::run(&cli, args),
+        Some(Command::Invoke(ref args)) => invoke::run(&cli, args),
+        Some(Command::Route(ref args)) => route::run(&cli, args),
+        Some(Command::Schema(ref args)) => schema::run(&cli, args),
+        Some(Command::Prompt(ref args)) => prompt::run(&cli, args),
+        Some(Command::Dispatch(ref args)) => dispatch::run(&cli, args),
+        None => crate::tui::run_console(&cli),
+    };
+    ExitCode::from(code)
+}

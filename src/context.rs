@@ -1,0 +1,43 @@
+//! Who is asking: the context every policy decision and every call is made for.
+
+use serde::{Deserialize, Serialize};
+
+/// The context of a tool listing or call (seed 001 §3.3–§3.6). Every field is optional so that a
+/// bare context means "the default agent, talking directly to its owner".
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PolicyContext {
+    /// Agent id (`agents.list[].id` or an `agents.entries` key); the default agent when absent.
+    pub agent: Option<String>,
+    /// Model provider id (`openai`, `anthropic`, `google`, ...).
+    pub provider: Option<String>,
+    /// Model id (`gpt-5`, or `anthropic/claude-opus-4`).
+    pub model: Option<String>,
+    /// Messaging channel (`telegram`, `discord`, `whatsapp`, ...).
+    pub channel: Option<String>,
+    /// Channel account id (`channels.<ch>.accounts.<acct>`).
+    pub account: Option<String>,
+    /// Group or chat id within the channel.
+    pub group: Option<String>,
+    pub sender_id: Option<String>,
+    pub sender_e164: Option<String>,
+    pub sender_username: Option<String>,
+    pub sender_name: Option<String>,
+    /// Whether the sender is an owner; owner-only tools are removed otherwise. Defaults to true
+    /// (an operator at the console is the owner).
+    pub owner: Option<bool>,
+    /// Session key; `subagent:` keys make the context a subagent.
+    pub session_key: Option<String>,
+    /// Forces the subagent layer on.
+    pub subagent: bool,
+    /// Forces the sandbox layer on.
+    pub sandboxed: bool,
+    /// The caller is a remote agent (a clawBot reaching back); local system tools are never offered.
+    pub remote: bool,
+}
+
+impl PolicyContext {
+    pub fn is_owner(&self) -> bool {
+        self.owner.unwrap_or(true)
+    }
+}

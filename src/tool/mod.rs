@@ -1,0 +1,167 @@
+//! The define layer: what a tool is, what it returns, and how it fails.
+//!
+//! A tool is data (`ToolSpec`) plus behaviour (`Tool::execute`). The policy engine and the
+//! provider exports only ever look at specs; only the execution pipeline calls `execute`.
+
+pub mod params;
+pub mod result;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+pub use result::{ContentBlock, ToolResult};
+
+/// A boxed, sendable future; tools are called through `dyn Tool`.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Where a tool comes from (seed 001 §2.1).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ToolSource {
+    /// OpenClaw's coding and platform tools.
+    Core,
+    /// Tools OpenClaw builds at run time (exec, process, apply_patch) and clawdeck's local ones.
+    Runtime,
+    /// Tools a messaging channel contributes (whatsapp_login, ...).
+    Channel { channel: String },
+    /// Tools a plugin declares.
+    Plugin { plugin_id: String },
+    /// Tools that do their work on a remote OpenClaw (clawbot_router).
+    Remote,
+}
+
+impl ToolSource {
+    /// Short name used in tables and JSON (`core`, `runtime`, `channel`, `plugin`, `remote`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ToolSource::Core => "core",
+            ToolSource::Runtime => "runtime",
+            ToolSource::Channel { .. } => "channel",
+            ToolSource::Plugin { .. } => "plugin",
+            ToolSource::Remote => "remote",
+        }
+    }
+
+    pub fn plugin_id(&self) -> Option<&str> {
+        match self {
+            ToolSource::Plugin { plugin_id } => Some(plugin_id),
+            _ => None,
+        }
+    }
+}
+
+/// Properties the pipeline must respect regardless of policy.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolFlags {
+    /// Removed for non-owner senders before the policy chain (seed 001 §3.6).
+    pub owner_only: bool,
+    /// Touches this computer directly (seed 000 §1): never offered to remote or subagent contexts.
+    pub local_system: bool,
+    /// Only runs inside a real OpenClaw (or through its gateway); clawdeck cannot run it locally.
+    pub openclaw_only: bool,
+}
+
+/// Everything about a tool except how to run it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    /// Identifier used by policy matching and by the LLM (snake_case).
+    pub name: String,
+    /// Human-readable name.
+    pub label: String,
+    /// What the LLM reads to decide whether to call it.
+    pub description: String,
+    /// One-line summary for the system prompt's Tooling section.
+    #[serde(default)]
+    pub summary: String,
+    /// Display emoji (OpenClaw's tool-display data); `🧩` when unknown.
+    #[serde(default = "default_emoji")]
+    pub emoji: String,
+    /// JSON Schema of the parameters (a top-level object).
+    pub parameters: Value,
+    pub source: ToolSource,
+    #[serde(default)]
+    pub flags: ToolFlags,
+}
+
+fn default_emoji() -> String {
+    "🧩".to_string()
+}
+
+/// Progress updates a running tool may publish (seed 001 §1.1 `onUpdate`).
+pub type ProgressSink = Arc<dyn Fn(ToolResult) + Send + Sync>;
+
+/// One call of a tool.
+#[derive(Clone)]
+pub struct ToolCall {
+    /// Unique id of this call (the LLM's tool-call id).
+    pub call_id: String,
+    /// Parameters, already validated against the schema by the adapter.
+    pub params: Value,
+    /// Fires when the caller or the run is cancelled.
+    pub cancel: CancellationToken,
+    /// Receives partial results.
+    pub progress: ProgressSink,
+}
+
+impl ToolCall {
+    /// A call with no progress listener and a fresh cancellation token.
+    pub fn new(call_id: impl Into<String>, params: Value) -> Self {
+        ToolCall {
+            call_id: call_id.into(),
+            params,
+            cancel: CancellationToken::new(),
+            progress: Arc::new(|_| {}),
+        }
+    }
+}
+
+/// How a tool call fails. Input and authorization errors carry HTTP-like codes so that the
+/// headless commands and the gateway client can report them the way OpenClaw does.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ToolError {
+    /// Bad parameters (400).
+    #[error("{0}")]
+    Input(String),
+    /// The caller may not use this tool (403).
+    #[error("{0}")]
+    Unauthorized(String),
+    /// The call was cancelled; never turned into an error result (seed 001 §4.5).
+    #[error("cancelled")]
+    Cancelled,
+    /// Anything else that went wrong while running.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl ToolError {
+    pub fn input(msg: impl Into<String>) -> Self {
+        ToolError::Input(msg.into())
+    }
+    pub fn failed(msg: impl Into<String>) -> Self {
+        ToolError::Failed(msg.into())
+    }
+    /// HTTP-like status code: 400, 403, 499 (cancelled) or 500.
+    pub fn status_code(&self) -> u16 {
+        match self {
+            ToolError::Input(_) => 400,
+            ToolError::Unauthorized(_) => 403,
+            ToolError::Cancelled => 499,
+            ToolError::Failed(_) => 500,
+        }
+    }
+}
+
+/// A tool that can run.
+pub trait Tool: Send + Sync {
+    fn spec(&self) -> &ToolSpec;
+    fn execute(&self, call: ToolCall) -> BoxFuture<'_, Result<ToolResult, ToolError>>;
+}
+
+/// A shareable tool handle.
+pub type SharedTool = Arc<dyn Tool>;
