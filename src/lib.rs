@@ -1,10 +1,22 @@
 //! clawdeck: a tool runtime and operator console for OpenClaw-style agent tool systems.
 //!
 //! Core modules (no terminal code): `tool`, `context`, `config`, `catalog`, `policy`, `adapter`,
-//! `queue`, `process`, `tools`, `router`, `skills`, `prompt`. Front ends: `cli` (headless) and
-//! `tui` (the console).
+//! `queue`, `process`, `tools`, `pipeline`, `router`, `provider`, `skills`, `prompt`.
+//! Front ends: `cli` (headless) and `tui` (the console).
 
+pub mod adapter;
+pub mod catalog;
 pub mod cli;
+pub mod config;
 pub mod context;
+pub mod pipeline;
+pub mod policy;
+pub mod process;
+pub mod prompt;
+pub mod provider;
+pub mod queue;
+pub mod router;
+pub mod skills;
 pub mod tool;
+pub mod tools;
 pub mod tui;

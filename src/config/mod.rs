@@ -1,0 +1,2 @@
+//! (being built)
+pub mod settings;

@@ -1,0 +1,165 @@
+//! clawdeck's own settings. They live in a sibling file `clawdeck.json5` next to the OpenClaw
+//! config (OpenClaw rejects unknown keys in its own file, so they cannot go there). Every field
+//! has a default; each section belongs to the module that uses it.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClawdeckSettings {
+    /// Root for the file tools and exec's default workdir. Default: OpenClaw's
+    /// `agents.defaults.workspace`, else the current directory.
+    pub workspace: Option<PathBuf>,
+    pub plugins: PluginSettings,
+    pub lanes: LaneSettings,
+    pub router: RouterSettings,
+    pub hooks: HookSettings,
+    pub exec: ExecSettings,
+    pub skills: SkillSettings,
+    /// Key overrides for the console: action name → list of keys (`"ctrl-k"`, `"x"`, `"f5"`).
+    pub keys: BTreeMap<String, Vec<String>>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct PluginSettings {
+    /// Directories searched for `openclaw.plugin.json` manifests (each dir, and its children).
+    pub dirs: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct LaneSettings {
+    /// Per-lane max concurrency; unset lanes use OpenClaw's defaults (main 4, subagent 8,
+    /// cron 1, others 1) or the OpenClaw config's `agents.defaults.maxConcurrent` etc.
+    pub max_concurrent: BTreeMap<String, usize>,
+    /// Warn when an entry has waited this long (OpenClaw's warnAfterMs).
+    pub warn_after_ms: u64,
+}
+
+impl Default for LaneSettings {
+    fn default() -> Self {
+        LaneSettings { max_concurrent: BTreeMap::new(), warn_after_ms: 2000 }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct RouterSettings {
+    /// The `openclaw` binary; `OPENCLAW_BIN` overrides it.
+    pub bin: String,
+    /// Extra arguments placed after `agent` (e.g. `["--local"]`).
+    pub extra_args: Vec<String>,
+    /// Phone number used with `--to` when the call names no agent.
+    pub default_to: Option<String>,
+    /// Agent used when the call names none and no default phone is set.
+    pub default_agent: Option<String>,
+    /// Default timeout (seed 000 §3.5: 30–60 s, default 45).
+    pub timeout_seconds: u64,
+    /// Lower and upper bounds for the timeout, including a call's `timeoutSeconds`.
+    pub min_timeout_seconds: u64,
+    pub max_timeout_seconds: u64,
+    /// Run through `wsl.exe -e openclaw ...` (seed 000 §3.3).
+    pub wsl: bool,
+    /// Environment variables passed through to the child (everything else is dropped).
+    pub env_passthrough: Vec<String>,
+    /// `raw` (default, V0) or `clean` (V1 output cleaning in details).
+    pub output: String,
+    /// `cli` (default) or `http` (the gateway's OpenAI-compatible endpoint).
+    pub transport: String,
+    /// Messages longer than this (bytes) go through `--message-file`.
+    pub message_file_threshold: usize,
+    /// How many finished runs are kept in history.
+    pub history_limit: usize,
+    pub gateway: GatewaySettings,
+}
+
+impl Default for RouterSettings {
+    fn default() -> Self {
+        RouterSettings {
+            bin: "openclaw".to_string(),
+            extra_args: Vec::new(),
+            default_to: None,
+            default_agent: None,
+            timeout_seconds: 45,
+            min_timeout_seconds: 30,
+            max_timeout_seconds: 60,
+            wsl: false,
+            env_passthrough: ["PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM", "TMPDIR", "OPENCLAW_CONFIG_PATH", "OPENCLAW_STATE_DIR", "OPENCLAW_HIDE_BANNER", "REALCLAW_HOME"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            output: "raw".to_string(),
+            transport: "cli".to_string(),
+            message_file_threshold: 64 * 1024,
+            history_limit: 100,
+            gateway: GatewaySettings::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct GatewaySettings {
+    /// e.g. `http://127.0.0.1:18789`; `OPENCLAW_GATEWAY_URL` overrides it.
+    pub url: Option<String>,
+    /// Bearer token; `OPENCLAW_GATEWAY_TOKEN` overrides it.
+    pub token: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct HookSettings {
+    /// before_tool_call hooks, run in priority order (higher first).
+    pub before_tool_call: Vec<HookCommand>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct HookCommand {
+    /// Name shown in block reasons and the console.
+    pub name: String,
+    /// argv; the event arrives as JSON on stdin.
+    pub command: Vec<String>,
+    pub priority: i64,
+    pub timeout_ms: u64,
+    /// Tool name patterns the hook applies to; empty = all.
+    pub tools: Vec<String>,
+}
+
+impl Default for HookCommand {
+    fn default() -> Self {
+        HookCommand { name: String::new(), command: Vec::new(), priority: 0, timeout_ms: 5000, tools: Vec::new() }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExecSettings {
+    /// Shell used by `exec` (`sh -c` by default).
+    pub shell: Vec<String>,
+    /// Default exec timeout in seconds (OpenClaw: 1800).
+    pub timeout_seconds: u64,
+    /// How long finished background sessions are kept (OpenClaw: 30 min).
+    pub session_ttl_seconds: u64,
+}
+
+impl Default for ExecSettings {
+    fn default() -> Self {
+        ExecSettings { shell: vec!["sh".to_string(), "-c".to_string()], timeout_seconds: 1800, session_ttl_seconds: 1800 }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct SkillSettings {
+    /// Extra skill directories (lowest precedence).
+    pub extra_dirs: Vec<PathBuf>,
+    /// Bundled skills directory.
+    pub bundled_dir: Option<PathBuf>,
+    /// Managed skills directory (default `~/.openclaw/skills`).
+    pub managed_dir: Option<PathBuf>,
+}
