@@ -1,2 +1,436 @@
-//! (being built)
+//! Loading the operator's OpenClaw config (JSON5) and clawdeck's sibling settings file.
+//!
+//! Where the config comes from: `--config`, else `$OPENCLAW_CONFIG_PATH`, else
+//! `~/.openclaw/openclaw.json`, else the embedded demo. clawdeck's own settings come from
+//! `clawdeck.json5` next to that file (defaults when absent; the demo has its own).
+
+mod error;
+pub mod keypath;
+mod locate;
+pub mod openclaw;
+mod parse;
 pub mod settings;
+mod unknown;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+pub use error::{ConfigError, ConfigErrorKind};
+pub use keypath::{KeyPath, KeySegment};
+pub use locate::locate_path;
+pub use openclaw::{AgentEntry, GroupConfig, OpenClawConfig, SandboxConfig, ToolPolicyConfig};
+pub use settings::ClawdeckSettings;
+
+/// The embedded demo config and its settings.
+pub const DEMO_CONFIG: &str = include_str!("../../assets/demo/openclaw.json5");
+pub const DEMO_SETTINGS: &str = include_str!("../../assets/demo/clawdeck.json5");
+/// The name the demo goes by in messages.
+pub const DEMO_NAME: &str = "<embedded demo>/openclaw.json5";
+/// Name of clawdeck's settings file, next to the OpenClaw config.
+pub const SETTINGS_FILE: &str = "clawdeck.json5";
+
+/// Where the config in use came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConfigSource {
+    /// `--config PATH`.
+    Flag,
+    /// `$OPENCLAW_CONFIG_PATH`.
+    Env,
+    /// `~/.openclaw/openclaw.json`.
+    Home,
+    /// No config found: the demo built into clawdeck.
+    EmbeddedDemo,
+    /// Text handed to `load_from_str` (tests).
+    Text,
+}
+
+/// One agent as configured, whichever form it was written in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentInfo {
+    /// Normalised id (lowercase).
+    pub id: String,
+    /// Where it is defined: `agents.list[1]` or `agents.entries.ops` (root when implicit).
+    pub path: KeyPath,
+    pub entry: AgentEntry,
+    pub is_default: bool,
+    /// No agents configured: OpenClaw's implicit `main`.
+    pub implicit: bool,
+}
+
+/// A loaded config: raw JSON, the typed model, clawdeck's settings and what was noticed.
+#[derive(Debug, Clone)]
+pub struct LoadedConfig {
+    pub source: ConfigSource,
+    pub path: Option<PathBuf>,
+    /// The file's name in messages (the path, or the demo's name).
+    pub origin: String,
+    pub raw: Value,
+    pub openclaw: OpenClawConfig,
+    pub settings: ClawdeckSettings,
+    /// Where the settings came from (`None`: defaults).
+    pub settings_path: Option<PathBuf>,
+    /// Unknown keys and other oddities, each naming its place.
+    pub warnings: Vec<String>,
+    /// Agents from `agents.list` and `agents.entries`, in file order.
+    pub agents: Vec<AgentInfo>,
+}
+
+impl LoadedConfig {
+    /// Which file is in use, for a status line: `~/.openclaw/openclaw.json (home)`.
+    pub fn describe(&self) -> String {
+        let path = self.path.as_ref().map(|p| p.display().to_string());
+        match self.source {
+            ConfigSource::Flag => format!("{} (--config)", path.unwrap_or_default()),
+            ConfigSource::Env => format!("{} ($OPENCLAW_CONFIG_PATH)", path.unwrap_or_default()),
+            ConfigSource::Home => format!("{} (home)", path.unwrap_or_default()),
+            ConfigSource::EmbeddedDemo => {
+                "embedded demo config (no OpenClaw config found)".to_string()
+            }
+            ConfigSource::Text => format!("{} (text)", self.origin),
+        }
+    }
+
+    pub fn agent_ids(&self) -> Vec<String> {
+        self.agents.iter().map(|a| a.id.clone()).collect()
+    }
+
+    /// The agent used when a context names none.
+    pub fn default_agent_id(&self) -> String {
+        self.default_agent()
+            .map(|a| a.id.clone())
+            .unwrap_or_else(|| "main".to_string())
+    }
+
+    pub fn default_agent(&self) -> Option<&AgentInfo> {
+        self.agents
+            .iter()
+            .find(|a| a.is_default)
+            .or_else(|| self.agents.first())
+    }
+
+    /// Looks an agent up by id (case-insensitive, like OpenClaw's normalised ids).
+    pub fn agent(&self, id: &str) -> Option<&AgentInfo> {
+        let wanted = normalize_agent_id(id);
+        self.agents.iter().find(|a| a.id == wanted)
+    }
+
+    /// Provider ids named anywhere in the config (models, byProvider keys, agent models).
+    pub fn providers(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .openclaw
+            .models
+            .providers
+            .keys()
+            .map(|k| k.to_lowercase())
+            .collect();
+        let mut add_key = |key: &str| {
+            let provider = key.split('/').next().unwrap_or(key).trim().to_lowercase();
+            if !provider.is_empty() {
+                out.push(provider);
+            }
+        };
+        for key in self.openclaw.tools.by_provider.keys() {
+            add_key(key);
+        }
+        for agent in &self.agents {
+            if let Some(tools) = &agent.entry.tools {
+                for key in tools.by_provider.keys() {
+                    add_key(key);
+                }
+            }
+            if let Some(model) = agent.entry.model.as_ref().and_then(model_ref) {
+                if let Some((provider, _)) = model.split_once('/') {
+                    add_key(provider);
+                }
+            }
+        }
+        sorted_unique(out)
+    }
+
+    /// Models named in the config as `provider/model`.
+    pub fn models(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (provider, cfg) in &self.openclaw.models.providers {
+            for model in &cfg.models {
+                out.push(format!("{}/{}", provider.to_lowercase(), model.id()));
+            }
+        }
+        for key in self.openclaw.tools.by_provider.keys() {
+            if key.contains('/') {
+                out.push(key.to_lowercase());
+            }
+        }
+        for agent in &self.agents {
+            if let Some(model) = agent.entry.model.as_ref().and_then(model_ref)
+                && model.contains('/')
+            {
+                out.push(model);
+            }
+        }
+        if let Some(model) = self
+            .openclaw
+            .agents
+            .defaults
+            .model
+            .as_ref()
+            .and_then(model_ref)
+            && model.contains('/')
+        {
+            out.push(model);
+        }
+        sorted_unique(out)
+    }
+
+    /// The model an agent runs by default (`agents.<id>.model`, else `agents.defaults.model`):
+    /// a string `provider/model` or `{primary: ...}`.
+    pub fn agent_model(&self, agent_id: &str) -> Option<(String, KeyPath)> {
+        if let Some(agent) = self.agent(agent_id)
+            && let Some(model) = agent.entry.model.as_ref().and_then(model_ref)
+        {
+            return Some((model, agent.path.key("model")));
+        }
+        self.openclaw
+            .agents
+            .defaults
+            .model
+            .as_ref()
+            .and_then(model_ref)
+            .map(|m| (m, KeyPath::parse_dotted("agents.defaults.model")))
+    }
+
+    pub fn channels(&self) -> Vec<String> {
+        self.openclaw.channels.keys().cloned().collect()
+    }
+
+    pub fn accounts(&self, channel: &str) -> Vec<String> {
+        self.openclaw
+            .channels
+            .get(channel)
+            .map(|c| c.accounts.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Group ids configured for a channel (under the account when one is given and has groups).
+    pub fn groups(&self, channel: &str, account: Option<&str>) -> Vec<String> {
+        self.group_table(channel, account)
+            .map(|(groups, _)| groups.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// `toolsBySender` keys of a group (and of the `"*"` group).
+    pub fn sender_keys(&self, channel: &str, account: Option<&str>, group: &str) -> Vec<String> {
+        let Some((groups, _)) = self.group_table(channel, account) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for id in [group, "*"] {
+            if let Some(g) = groups.get(id) {
+                out.extend(g.tools_by_sender.keys().cloned());
+            }
+        }
+        sorted_unique(out)
+    }
+
+    /// The group table that applies: `channels.<ch>.accounts.<acct>.groups` when present, else
+    /// `channels.<ch>.groups`; with the key path it lives at.
+    pub fn group_table(
+        &self,
+        channel: &str,
+        account: Option<&str>,
+    ) -> Option<(&std::collections::BTreeMap<String, GroupConfig>, KeyPath)> {
+        let (ch_key, ch) = self
+            .openclaw
+            .channels
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(channel))?;
+        let base = KeyPath::root().key("channels").key(ch_key.clone());
+        if let Some(account) = account
+            && let Some((acct_key, acct)) = ch
+                .accounts
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(account))
+            && let Some(groups) = &acct.groups
+        {
+            return Some((
+                groups,
+                base.key("accounts").key(acct_key.clone()).key("groups"),
+            ));
+        }
+        ch.groups.as_ref().map(|g| (g, base.key("groups")))
+    }
+}
+
+/// A model reference: `"provider/model"` or `{primary: "provider/model"}`.
+fn model_ref(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+        Value::Object(map) => map
+            .get("primary")
+            .and_then(|v| v.as_str())
+            .map(|s| s.trim().to_string()),
+        _ => None,
+    }
+}
+
+fn sorted_unique(mut items: Vec<String>) -> Vec<String> {
+    items.sort();
+    items.dedup();
+    items
+}
+
+pub fn normalize_agent_id(id: &str) -> String {
+    id.trim().to_lowercase()
+}
+
+/// Loads the config named by `explicit`, the environment, the home directory, or the demo.
+pub fn load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
+    if let Some(path) = explicit {
+        return load_file(path, ConfigSource::Flag);
+    }
+    if let Some(path) = std::env::var_os("OPENCLAW_CONFIG_PATH").filter(|p| !p.is_empty()) {
+        return load_file(Path::new(&path), ConfigSource::Env);
+    }
+    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        let path = Path::new(&home).join(".openclaw").join("openclaw.json");
+        if path.is_file() {
+            return load_file(&path, ConfigSource::Home);
+        }
+    }
+    load_demo()
+}
+
+/// The embedded demo config with its own settings.
+pub fn load_demo() -> Result<LoadedConfig, ConfigError> {
+    let mut loaded = build(DEMO_CONFIG, DEMO_NAME, ConfigSource::EmbeddedDemo, None)?;
+    let settings = parse_settings(DEMO_SETTINGS, "<embedded demo>/clawdeck.json5")?;
+    loaded.settings = settings;
+    Ok(loaded)
+}
+
+/// Parses config text; `origin` names it in errors and warnings. Settings are defaults.
+pub fn load_from_str(text: &str, origin: &str) -> Result<LoadedConfig, ConfigError> {
+    build(text, origin, ConfigSource::Text, None)
+}
+
+fn load_file(path: &Path, source: ConfigSource) -> Result<LoadedConfig, ConfigError> {
+    let origin = path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).map_err(|err| ConfigError::io(&origin, err.to_string()))?;
+    let mut loaded = build(&text, &origin, source, Some(path.to_path_buf()))?;
+    let settings_path = path.parent().map(|dir| dir.join(SETTINGS_FILE));
+    if let Some(settings_path) = settings_path.filter(|p| p.is_file()) {
+        let settings_origin = settings_path.display().to_string();
+        let text = std::fs::read_to_string(&settings_path)
+            .map_err(|err| ConfigError::io(&settings_origin, err.to_string()))?;
+        loaded.settings = parse_settings(&text, &settings_origin)?;
+        loaded.settings_path = Some(settings_path);
+    }
+    Ok(loaded)
+}
+
+/// clawdeck's settings are strict: an unknown key there is an error naming its place.
+pub fn parse_settings(text: &str, origin: &str) -> Result<ClawdeckSettings, ConfigError> {
+    parse::parse_document::<ClawdeckSettings>(text, origin).map(|parsed| parsed.typed)
+}
+
+fn build(
+    text: &str,
+    origin: &str,
+    source: ConfigSource,
+    path: Option<PathBuf>,
+) -> Result<LoadedConfig, ConfigError> {
+    let parsed = parse::parse_document::<OpenClawConfig>(text, origin)?;
+    let mut warnings = unknown::unknown_key_warnings(&parsed.ignored, text, origin);
+    if !parsed.raw.is_object() {
+        return Err(ConfigError {
+            kind: ConfigErrorKind::Type,
+            file: origin.to_string(),
+            line: Some(1),
+            column: Some(1),
+            message: "the config must be an object".to_string(),
+            key_path: None,
+        });
+    }
+    let agents = collect_agents(&parsed.typed, &mut warnings);
+    Ok(LoadedConfig {
+        source,
+        path,
+        origin: origin.to_string(),
+        raw: parsed.raw,
+        openclaw: parsed.typed,
+        settings: ClawdeckSettings::default(),
+        settings_path: None,
+        warnings,
+        agents,
+    })
+}
+
+/// Agents from both forms; ids normalised; duplicates and id-less entries reported.
+fn collect_agents(cfg: &OpenClawConfig, warnings: &mut Vec<String>) -> Vec<AgentInfo> {
+    let mut agents: Vec<AgentInfo> = Vec::new();
+    let list_path = KeyPath::parse_dotted("agents.list");
+    for (i, entry) in cfg.agents.list.iter().enumerate() {
+        let path = list_path.index(i);
+        let Some(id) = entry
+            .id
+            .as_deref()
+            .map(normalize_agent_id)
+            .filter(|id| !id.is_empty())
+        else {
+            warnings.push(format!("{path}: agent without an id (ignored)"));
+            continue;
+        };
+        push_agent(&mut agents, warnings, id, path, entry);
+    }
+    let entries_path = KeyPath::parse_dotted("agents.entries");
+    for (key, entry) in &cfg.agents.entries {
+        push_agent(
+            &mut agents,
+            warnings,
+            normalize_agent_id(key),
+            entries_path.key(key.clone()),
+            entry,
+        );
+    }
+    if agents.is_empty() {
+        agents.push(AgentInfo {
+            id: "main".to_string(),
+            path: KeyPath::root(),
+            entry: AgentEntry::default(),
+            is_default: true,
+            implicit: true,
+        });
+    } else if !agents.iter().any(|a| a.is_default) {
+        agents[0].is_default = true;
+    }
+    agents
+}
+
+fn push_agent(
+    agents: &mut Vec<AgentInfo>,
+    warnings: &mut Vec<String>,
+    id: String,
+    path: KeyPath,
+    entry: &AgentEntry,
+) {
+    if let Some(existing) = agents.iter().find(|a| a.id == id) {
+        warnings.push(format!(
+            "{path}: agent id \"{id}\" already defined at {} (ignored)",
+            existing.path
+        ));
+        return;
+    }
+    let explicit_default = entry.default == Some(true) && !agents.iter().any(|a| a.is_default);
+    agents.push(AgentInfo {
+        id,
+        path,
+        entry: entry.clone(),
+        is_default: explicit_default,
+        implicit: false,
+    });
+}
+
+#[cfg(test)]
+mod tests;

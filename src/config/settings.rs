@@ -42,7 +42,10 @@ pub struct LaneSettings {
 
 impl Default for LaneSettings {
     fn default() -> Self {
-        LaneSettings { max_concurrent: BTreeMap::new(), warn_after_ms: 2000 }
+        LaneSettings {
+            max_concurrent: BTreeMap::new(),
+            warn_after_ms: 2000,
+        }
     }
 }
 
@@ -66,6 +69,8 @@ pub struct RouterSettings {
     pub wsl: bool,
     /// Environment variables passed through to the child (everything else is dropped).
     pub env_passthrough: Vec<String>,
+    /// Start the child with an empty environment plus `envPassthrough` (default true).
+    pub clear_env: bool,
     /// `raw` (default, V0) or `clean` (V1 output cleaning in details).
     pub output: String,
     /// `cli` (default) or `http` (the gateway's OpenAI-compatible endpoint).
@@ -88,10 +93,23 @@ impl Default for RouterSettings {
             min_timeout_seconds: 30,
             max_timeout_seconds: 60,
             wsl: false,
-            env_passthrough: ["PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM", "TMPDIR", "OPENCLAW_CONFIG_PATH", "OPENCLAW_STATE_DIR", "OPENCLAW_HIDE_BANNER", "REALCLAW_HOME"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            env_passthrough: [
+                "PATH",
+                "HOME",
+                "USER",
+                "LANG",
+                "LC_ALL",
+                "TERM",
+                "TMPDIR",
+                "OPENCLAW_CONFIG_PATH",
+                "OPENCLAW_STATE_DIR",
+                "OPENCLAW_HIDE_BANNER",
+                "REALCLAW_HOME",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+            clear_env: true,
             output: "raw".to_string(),
             transport: "cli".to_string(),
             message_file_threshold: 64 * 1024,
@@ -132,7 +150,13 @@ pub struct HookCommand {
 
 impl Default for HookCommand {
     fn default() -> Self {
-        HookCommand { name: String::new(), command: Vec::new(), priority: 0, timeout_ms: 5000, tools: Vec::new() }
+        HookCommand {
+            name: String::new(),
+            command: Vec::new(),
+            priority: 0,
+            timeout_ms: 5000,
+            tools: Vec::new(),
+        }
     }
 }
 
@@ -149,7 +173,11 @@ pub struct ExecSettings {
 
 impl Default for ExecSettings {
     fn default() -> Self {
-        ExecSettings { shell: vec!["sh".to_string(), "-c".to_string()], timeout_seconds: 1800, session_ttl_seconds: 1800 }
+        ExecSettings {
+            shell: vec!["sh".to_string(), "-c".to_string()],
+            timeout_seconds: 1800,
+            session_ttl_seconds: 1800,
+        }
     }
 }
 

@@ -1,0 +1,112 @@
+//! JSON5 text → raw value + typed value + the keys the typed model did not use, with errors
+//! that carry line, column and key path.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::error::{ConfigError, ConfigErrorKind};
+use super::keypath::{KeyPath, KeySegment};
+use super::locate::locate_path;
+
+/// A parsed document.
+pub struct Parsed<T> {
+    pub raw: Value,
+    pub typed: T,
+    /// Keys present in the file that the typed model does not know.
+    pub ignored: Vec<KeyPath>,
+}
+
+/// Parses `text` (named `file` in errors) into `T`.
+pub fn parse_document<T: DeserializeOwned>(
+    text: &str,
+    file: &str,
+) -> Result<Parsed<T>, ConfigError> {
+    let raw: Value = json5::from_str(text)
+        .map_err(|err| json5_error(&err, file, ConfigErrorKind::Syntax, None, text))?;
+
+    let mut ignored = Vec::new();
+    let mut track = serde_path_to_error::Track::new();
+    let mut json5_de = json5::Deserializer::from_str(text);
+    let typed: Result<T, json5::Error> = {
+        let tracked = serde_path_to_error::Deserializer::new(&mut json5_de, &mut track);
+        serde_ignored::deserialize(tracked, |path| ignored.push(ignored_path(&path)))
+    };
+    match typed {
+        Ok(typed) => Ok(Parsed {
+            raw,
+            typed,
+            ignored,
+        }),
+        Err(err) => {
+            let path = tracked_path(&track.path());
+            Err(json5_error(
+                &err,
+                file,
+                ConfigErrorKind::Type,
+                Some(path),
+                text,
+            ))
+        }
+    }
+}
+
+/// Builds a `ConfigError` from a json5 error, finding the position from the key path when the
+/// error itself has none.
+fn json5_error(
+    err: &json5::Error,
+    file: &str,
+    kind: ConfigErrorKind,
+    path: Option<KeyPath>,
+    text: &str,
+) -> ConfigError {
+    let mut message = err.to_string();
+    let mut line = None;
+    let mut column = None;
+    if let Some(position) = err.position() {
+        let suffix = format!(" at {position}");
+        if let Some(stripped) = message.strip_suffix(&suffix) {
+            message = stripped.to_string();
+        }
+        line = Some(position.line + 1);
+        column = Some(position.column + 1);
+    } else if let Some(path) = &path
+        && let Some((l, c)) = locate_path(text, path)
+    {
+        line = Some(l);
+        column = Some(c);
+    }
+    ConfigError {
+        kind,
+        file: file.to_string(),
+        line,
+        column,
+        message,
+        key_path: path.filter(|p| !p.is_root()).map(|p| p.to_string()),
+    }
+}
+
+fn tracked_path(path: &serde_path_to_error::Path) -> KeyPath {
+    let mut out = KeyPath::root();
+    for segment in path.iter() {
+        match segment {
+            serde_path_to_error::Segment::Seq { index } => out.push(KeySegment::Index(*index)),
+            serde_path_to_error::Segment::Map { key } => out.push(KeySegment::Key(key.clone())),
+            serde_path_to_error::Segment::Enum { variant } => {
+                out.push(KeySegment::Key(variant.clone()))
+            }
+            serde_path_to_error::Segment::Unknown => {}
+        }
+    }
+    out
+}
+
+fn ignored_path(path: &serde_ignored::Path<'_>) -> KeyPath {
+    match path {
+        serde_ignored::Path::Root => KeyPath::root(),
+        serde_ignored::Path::Seq { parent, index } => ignored_path(parent).index(*index),
+        serde_ignored::Path::Map { parent, key } => ignored_path(parent).key(key.clone()),
+        serde_ignored::Path::Some { parent }
+        | serde_ignored::Path::NewtypeStruct { parent }
+        | serde_ignored::Path::NewtypeVariant { parent } => ignored_path(parent),
+    }
+}

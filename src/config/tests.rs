@@ -1,0 +1,121 @@
+use super::*;
+
+#[test]
+fn demo_config_loads_without_warnings() {
+    let loaded = load_demo().unwrap();
+    assert_eq!(loaded.source, ConfigSource::EmbeddedDemo);
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(loaded.agent_ids(), vec!["main", "ops", "support"]);
+    assert_eq!(loaded.default_agent_id(), "main");
+    assert_eq!(loaded.settings.router.default_agent.as_deref(), Some("ops"));
+    assert!(loaded.describe().contains("embedded demo"));
+}
+
+#[test]
+fn syntax_error_has_line_and_column() {
+    let text = "{\n  tools: {\n    deny: [\"exec\",,]\n  }\n}\n";
+    let err = load_from_str(text, "bad.json5").unwrap_err();
+    assert_eq!(err.kind, ConfigErrorKind::Syntax);
+    assert_eq!(err.line, Some(3));
+    assert!(err.column.is_some());
+    assert!(err.to_string().starts_with("bad.json5:3:"), "{err}");
+}
+
+#[test]
+fn type_error_has_line_column_and_key_path() {
+    let text = "{\n  agents: {\n    list: [\n      { id: 'main' },\n      { id: 'ops', tools: { deny: 'exec' } },\n    ],\n  },\n}\n";
+    let err = load_from_str(text, "cfg.json5").unwrap_err();
+    assert_eq!(err.kind, ConfigErrorKind::Type);
+    assert_eq!(err.key_path.as_deref(), Some("agents.list[1].tools.deny"));
+    assert_eq!(err.line, Some(5));
+    assert!(err.column.is_some());
+    let shown = err.to_string();
+    assert!(shown.starts_with("cfg.json5:5:"), "{shown}");
+    assert!(shown.ends_with("(at agents.list[1].tools.deny)"), "{shown}");
+}
+
+#[test]
+fn unknown_keys_are_warnings_with_their_path() {
+    let text = "{\n  tools: { alow: ['read'] },\n  gateway: { port: 1 },\n  channels: { telegram: { botToken: 'x' } },\n}";
+    let loaded = load_from_str(text, "w.json5").unwrap();
+    assert_eq!(
+        loaded.warnings,
+        vec!["w.json5:2:12: unknown key ignored (at tools.alow)".to_string()]
+    );
+}
+
+#[test]
+fn agents_from_list_and_entries() {
+    let text = r#"{ agents: { list: [{ id: "Main" }, { name: "no id" }],
+                   entries: { ops: { default: true }, main: {} } } }"#;
+    let loaded = load_from_str(text, "a.json5").unwrap();
+    assert_eq!(loaded.agent_ids(), vec!["main", "ops"]);
+    assert_eq!(loaded.default_agent_id(), "ops");
+    assert_eq!(
+        loaded.agent("OPS").unwrap().path.to_string(),
+        "agents.entries.ops"
+    );
+    assert_eq!(loaded.warnings.len(), 2, "{:?}", loaded.warnings);
+}
+
+#[test]
+fn no_agents_means_implicit_main() {
+    let loaded = load_from_str("{}", "e.json5").unwrap();
+    assert_eq!(loaded.agent_ids(), vec!["main"]);
+    assert!(loaded.agents[0].implicit);
+}
+
+#[test]
+fn pickers_list_providers_models_channels_groups_senders() {
+    let loaded = load_demo().unwrap();
+    assert_eq!(loaded.providers(), vec!["anthropic", "google", "openai"]);
+    assert!(loaded.models().contains(&"openai/gpt-5-mini".to_string()));
+    assert_eq!(loaded.channels(), vec!["discord", "telegram"]);
+    assert_eq!(loaded.accounts("discord"), vec!["work"]);
+    assert_eq!(loaded.groups("discord", Some("work")), vec!["ops-room"]);
+    assert_eq!(loaded.groups("telegram", None), vec!["*", "-100123456"]);
+    assert_eq!(
+        loaded.sender_keys("telegram", None, "-100123456"),
+        vec!["*", "id:42", "username:@alice"]
+    );
+    assert_eq!(loaded.agent_model("ops").unwrap().0, "openai/gpt-5");
+}
+
+#[test]
+fn explicit_path_and_sibling_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("openclaw.json");
+    std::fs::write(&cfg, "{ tools: { deny: ['exec'] } }").unwrap();
+    std::fs::write(
+        dir.path().join(SETTINGS_FILE),
+        "{ router: { defaultAgent: 'ops' } }",
+    )
+    .unwrap();
+    let loaded = load(Some(&cfg)).unwrap();
+    assert_eq!(loaded.source, ConfigSource::Flag);
+    assert_eq!(loaded.settings.router.default_agent.as_deref(), Some("ops"));
+    assert!(loaded.describe().ends_with("(--config)"));
+}
+
+#[test]
+fn broken_settings_file_is_an_error_with_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("openclaw.json");
+    std::fs::write(&cfg, "{}").unwrap();
+    std::fs::write(
+        dir.path().join(SETTINGS_FILE),
+        "{\n  router: { bogus: 1 },\n}",
+    )
+    .unwrap();
+    let err = load(Some(&cfg)).unwrap_err();
+    assert!(err.file.ends_with(SETTINGS_FILE));
+    assert_eq!(err.line, Some(2));
+    assert_eq!(err.key_path.as_deref(), Some("router.bogus"), "{err}");
+}
+
+#[test]
+fn missing_explicit_file_is_an_io_error() {
+    let err = load(Some(Path::new("/definitely/not/here.json"))).unwrap_err();
+    assert_eq!(err.kind, ConfigErrorKind::Io);
+    assert!(err.to_string().starts_with("/definitely/not/here.json: "));
+}
