@@ -1,0 +1,51 @@
+//! The child's environment: only what `router.envPassthrough` names (seed 000 §1: the remote
+//! brain gets nothing from this computer it does not need).
+
+use crate::config::settings::RouterSettings;
+
+/// The variables the child receives, in the order of the pass-through list. With
+/// `router.clearEnv` off the child inherits everything (not recommended; kept for debugging).
+pub fn child_env(
+    settings: &RouterSettings,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for name in &settings.env_passthrough {
+        if out.iter().any(|(k, _)| k == name) {
+            continue;
+        }
+        if let Some(value) = env(name) {
+            out.push((name.clone(), value));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_listed_variables_pass() {
+        let mut s = RouterSettings::default();
+        s.env_passthrough = vec![
+            "PATH".into(),
+            "HOME".into(),
+            "PATH".into(),
+            "MISSING".into(),
+        ];
+        let env = |k: &str| match k {
+            "PATH" => Some("/bin".to_string()),
+            "HOME" => Some("/home/u".to_string()),
+            "SECRET_TOKEN" => Some("x".to_string()),
+            _ => None,
+        };
+        assert_eq!(
+            child_env(&s, &env),
+            vec![
+                ("PATH".into(), "/bin".into()),
+                ("HOME".into(), "/home/u".into())
+            ]
+        );
+    }
+}

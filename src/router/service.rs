@@ -1,0 +1,693 @@
+//! `RouterService`: starts runs, enforces the deadline, keeps a bounded history, and publishes
+//! every run's events for the console and `clawdeck route`.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime};
+
+use serde::Serialize;
+use tokio::sync::{broadcast, watch};
+use tokio_util::sync::CancellationToken;
+
+use super::argv::{self, MessageArg};
+use super::clean;
+use super::env::child_env;
+use super::events::{OutputStream, RouterEvent, RouterEventKind};
+use super::outcome::{RouterOutcome, RunStatus};
+use super::request::{Mode, OutputMode, RouterRequest, TransportKind};
+use super::texts;
+use super::transport::{
+    ChunkSink, HttpPlan, NoteSink, RunPlan, StartFailure, Transport, TransportEnd,
+};
+use crate::config::settings::RouterSettings;
+
+/// Operator controls (console, `route`) may move the deadline up to this long after the start;
+/// the router is never unbounded.
+pub const OPERATOR_TIMEOUT_CEILING: Duration = Duration::from_secs(600);
+
+/// Output kept per run; the rest is dropped with a note (the supervisor bounds it too).
+pub const RAW_LIMIT_BYTES: usize = 8 * 1024 * 1024;
+
+/// Event buffer per subscriber; a subscriber that falls this far behind loses events.
+const EVENT_CAPACITY: usize = 4096;
+
+/// Environment lookup (injected in tests).
+pub type EnvLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
+/// Why a request was not started; the text is what the tool returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal(pub String);
+
+/// One run as the history keeps it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RouterRun {
+    pub run_id: u64,
+    pub argv: Vec<String>,
+    pub transport: TransportKind,
+    pub agent: Option<String>,
+    pub to: Option<String>,
+    pub message: String,
+    pub mode: Mode,
+    pub timeout_seconds: u64,
+    pub started_at: SystemTime,
+    pub deadline: SystemTime,
+    /// None while running.
+    #[serde(serialize_with = "serialize_outcome")]
+    pub outcome: Option<Arc<RouterOutcome>>,
+}
+
+fn serialize_outcome<S: serde::Serializer>(
+    outcome: &Option<Arc<RouterOutcome>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    outcome.as_deref().serialize(s)
+}
+
+/// Deadline and kill controls of a running run.
+struct RunControl {
+    started: Instant,
+    started_wall: SystemTime,
+    deadline: watch::Sender<Instant>,
+    kill: CancellationToken,
+}
+
+impl RunControl {
+    fn set_deadline(&self, total: Duration) -> Duration {
+        let total = total.clamp(Duration::from_secs(1), OPERATOR_TIMEOUT_CEILING);
+        self.deadline.send_replace(self.started + total);
+        total
+    }
+}
+
+/// Output of one run, in arrival order.
+#[derive(Default)]
+struct RunBuffers {
+    raw: Vec<u8>,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    dropped: usize,
+}
+
+struct Shared {
+    settings: RouterSettings,
+    env: EnvLookup,
+    cli: Arc<dyn Transport>,
+    http: Arc<dyn Transport>,
+    events: broadcast::Sender<RouterEvent>,
+    history: Mutex<VecDeque<RouterRun>>,
+    active: Mutex<HashMap<u64, Arc<RunControl>>>,
+    next_id: AtomicU64,
+}
+
+/// Runs clawbot_router tasks. Cheap to clone.
+#[derive(Clone)]
+pub struct RouterService {
+    shared: Arc<Shared>,
+}
+
+/// A started run: its id, controls, and its outcome when it ends.
+pub struct RunHandle {
+    pub run_id: u64,
+    control: Arc<RunControl>,
+    events: broadcast::Sender<RouterEvent>,
+    done: watch::Receiver<Option<Arc<RouterOutcome>>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl RouterService {
+    /// A service over the real transports (CLI child through the process supervisor, gateway
+    /// HTTP) reading the process environment.
+    pub fn new(settings: RouterSettings) -> Self {
+        let env: EnvLookup = Arc::new(|k: &str| std::env::var(k).ok());
+        Self::with_transports(
+            settings,
+            env,
+            Arc::new(super::cli_transport::CliTransport),
+            Arc::new(super::http_transport::HttpTransport::new()),
+        )
+    }
+
+    /// A service with an injected environment and transports (tests, benchmarks).
+    pub fn with_transports(
+        settings: RouterSettings,
+        env: EnvLookup,
+        cli: Arc<dyn Transport>,
+        http: Arc<dyn Transport>,
+    ) -> Self {
+        let (events, _) = broadcast::channel(EVENT_CAPACITY);
+        RouterService {
+            shared: Arc::new(Shared {
+                settings,
+                env,
+                cli,
+                http,
+                events,
+                history: Mutex::new(VecDeque::new()),
+                active: Mutex::new(HashMap::new()),
+                next_id: AtomicU64::new(1),
+            }),
+        }
+    }
+
+    /// A service with the real transports and an injected environment.
+    pub fn with_env(settings: RouterSettings, env: EnvLookup) -> Self {
+        Self::with_transports(
+            settings,
+            env,
+            Arc::new(super::cli_transport::CliTransport),
+            Arc::new(super::http_transport::HttpTransport::new()),
+        )
+    }
+
+    pub fn settings(&self) -> &RouterSettings {
+        &self.shared.settings
+    }
+
+    /// Every event of every run from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<RouterEvent> {
+        self.shared.events.subscribe()
+    }
+
+    /// The history, oldest first, including running runs.
+    pub fn runs(&self) -> Vec<RouterRun> {
+        lock(&self.shared.history).iter().cloned().collect()
+    }
+
+    /// Requests a kill of a running run; false when it is not running.
+    pub fn kill(&self, run_id: u64) -> bool {
+        match lock(&self.shared.active).get(&run_id) {
+            Some(c) => {
+                c.kill.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sets a running run's total timeout (from its start); false when it is not running.
+    pub fn set_timeout(&self, run_id: u64, total: Duration) -> bool {
+        let control = lock(&self.shared.active).get(&run_id).cloned();
+        match control {
+            Some(c) => {
+                let total = c.set_deadline(total);
+                self.publish_deadline(run_id, &c, total);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Adds to a running run's timeout; false when it is not running.
+    pub fn extend_timeout(&self, run_id: u64, by: Duration) -> bool {
+        let control = lock(&self.shared.active).get(&run_id).cloned();
+        match control {
+            Some(c) => {
+                let current = c.deadline.borrow().saturating_duration_since(c.started);
+                let total = c.set_deadline(current + by);
+                self.publish_deadline(run_id, &c, total);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn publish_deadline(&self, run_id: u64, c: &RunControl, total: Duration) {
+        let _ = self.shared.events.send(RouterEvent {
+            run_id,
+            kind: RouterEventKind::DeadlineChanged {
+                timeout_seconds: total.as_secs(),
+                deadline: c.started_wall + total,
+            },
+        });
+    }
+
+    /// The effective timeout for a requested one: the default when none, bounded by the
+    /// configured minimum and maximum, never zero or unbounded.
+    pub fn effective_timeout(&self, requested: Option<u64>) -> u64 {
+        let s = &self.shared.settings;
+        let max = if s.max_timeout_seconds == 0 {
+            60
+        } else {
+            s.max_timeout_seconds
+        };
+        let min = s.min_timeout_seconds.clamp(1, max);
+        requested.unwrap_or(s.timeout_seconds).clamp(min, max)
+    }
+
+    /// The gateway (URL, token): env `OPENCLAW_GATEWAY_URL` / `OPENCLAW_GATEWAY_TOKEN` over
+    /// `router.gateway`.
+    pub fn gateway(&self) -> Option<(String, Option<String>)> {
+        let env = &self.shared.env;
+        let g = &self.shared.settings.gateway;
+        let url = env("OPENCLAW_GATEWAY_URL")
+            .filter(|u| !u.trim().is_empty())
+            .or_else(|| g.url.clone())?;
+        let token = env("OPENCLAW_GATEWAY_TOKEN")
+            .filter(|t| !t.is_empty())
+            .or_else(|| g.token.clone());
+        Some((url.trim_end_matches('/').to_string(), token))
+    }
+
+    /// The transport a request uses.
+    pub fn transport_for(&self, request: &RouterRequest) -> TransportKind {
+        request
+            .transport
+            .or_else(|| TransportKind::parse(&self.shared.settings.transport))
+            .unwrap_or_default()
+    }
+
+    /// Starts a run. Must be called inside a tokio runtime. A blank message, a missing target
+    /// or a missing gateway are refused without spawning anything.
+    pub fn start(&self, request: RouterRequest) -> Result<RunHandle, Refusal> {
+        if request.message.trim().is_empty() {
+            return Err(Refusal(texts::EMPTY_MESSAGE.to_string()));
+        }
+        let settings = &self.shared.settings;
+        let target = argv::resolve_target(request.agent_name(), settings)
+            .map_err(|t| Refusal(t.to_string()))?;
+        let transport_kind = self.transport_for(&request);
+        let timeout_seconds = self.effective_timeout(request.timeout_seconds);
+        let timeout = Duration::from_secs(timeout_seconds);
+        let remote_message = request.remote_message();
+        let run_id = self.shared.next_id.fetch_add(1, Ordering::Relaxed);
+
+        let mut plan = RunPlan {
+            run_id,
+            argv: Vec::new(),
+            env: Vec::new(),
+            clear_env: settings.clear_env,
+            target: target.clone(),
+            remote_message: remote_message.clone(),
+            http: None,
+            message_file: None,
+            timeout,
+        };
+        let shown_argv = match transport_kind {
+            TransportKind::Cli => {
+                let bin = argv::resolve_bin(settings, &*self.shared.env);
+                if argv::needs_message_file(&remote_message, settings) {
+                    let path = write_message_file(run_id, &remote_message).map_err(|e| {
+                        Refusal(texts::spawn_failed(&format!(
+                            "无法写入 --message-file 临时文件：{e}"
+                        )))
+                    })?;
+                    plan.argv = argv::build_argv(&bin, settings, &target, MessageArg::File(&path));
+                    plan.message_file = Some(path);
+                } else {
+                    plan.argv = argv::build_argv(
+                        &bin,
+                        settings,
+                        &target,
+                        MessageArg::Inline(&remote_message),
+                    );
+                }
+                plan.env = child_env(settings, &*self.shared.env);
+                plan.argv.clone()
+            }
+            TransportKind::Http => {
+                let (base_url, token) = self
+                    .gateway()
+                    .ok_or_else(|| Refusal(texts::NO_GATEWAY.to_string()))?;
+                let agent = target.http_agent(settings);
+                let shown = vec![
+                    "POST".to_string(),
+                    format!("{base_url}/v1/chat/completions"),
+                    format!("model=openclaw/{agent}"),
+                    "stream=true".to_string(),
+                ];
+                plan.http = Some(HttpPlan {
+                    base_url,
+                    token,
+                    agent,
+                });
+                shown
+            }
+        };
+
+        let started = Instant::now();
+        let started_wall = SystemTime::now();
+        let (deadline_tx, _) = watch::channel(started + timeout);
+        let control = Arc::new(RunControl {
+            started,
+            started_wall,
+            deadline: deadline_tx,
+            kill: CancellationToken::new(),
+        });
+        let (done_tx, done_rx) = watch::channel(None);
+
+        let record = RouterRun {
+            run_id,
+            argv: shown_argv.clone(),
+            transport: transport_kind,
+            agent: target.agent().map(str::to_string),
+            to: target.to().map(str::to_string),
+            message: request.message.clone(),
+            mode: request.mode,
+            timeout_seconds,
+            started_at: started_wall,
+            deadline: started_wall + timeout,
+            outcome: None,
+        };
+        self.push_history(record);
+        lock(&self.shared.active).insert(run_id, control.clone());
+        let _ = self.shared.events.send(RouterEvent {
+            run_id,
+            kind: RouterEventKind::Started {
+                argv: shown_argv,
+                transport: transport_kind,
+                agent: target.agent().map(str::to_string),
+                to: target.to().map(str::to_string),
+                message: request.message.clone(),
+                mode: request.mode,
+                timeout_seconds,
+                started_at: started_wall,
+                deadline: started_wall + timeout,
+            },
+        });
+
+        let service = self.clone();
+        let run_control = control.clone();
+        tokio::spawn(async move {
+            let outcome = service
+                .drive(plan, transport_kind, request.mode, run_control)
+                .await;
+            let outcome = Arc::new(outcome);
+            service.finish(run_id, outcome.clone());
+            let _ = done_tx.send(Some(outcome));
+        });
+
+        Ok(RunHandle {
+            run_id,
+            control,
+            events: self.shared.events.clone(),
+            done: done_rx,
+        })
+    }
+
+    fn push_history(&self, record: RouterRun) {
+        let limit = self.shared.settings.history_limit.max(1);
+        let mut history = lock(&self.shared.history);
+        history.push_back(record);
+        while history.len() > limit {
+            // Drop the oldest finished run; running runs stay visible.
+            match history.iter().position(|r| r.outcome.is_some()) {
+                Some(i) => {
+                    history.remove(i);
+                }
+                None => break,
+            }
+        }
+    }
+
+    fn finish(&self, run_id: u64, outcome: Arc<RouterOutcome>) {
+        lock(&self.shared.active).remove(&run_id);
+        if let Some(r) = lock(&self.shared.history)
+            .iter_mut()
+            .find(|r| r.run_id == run_id)
+        {
+            r.outcome = Some(outcome.clone());
+        }
+        let _ = self.shared.events.send(RouterEvent {
+            run_id,
+            kind: RouterEventKind::Finished {
+                outcome: Box::new((*outcome).clone()),
+            },
+        });
+    }
+
+    /// Runs the transport under the deadline and the kill control, then builds the outcome.
+    async fn drive(
+        &self,
+        plan: RunPlan,
+        transport_kind: TransportKind,
+        mode: Mode,
+        control: Arc<RunControl>,
+    ) -> RouterOutcome {
+        let run_id = plan.run_id;
+        let target = plan.target.clone();
+        let message_file = plan.message_file.clone();
+        let buffers = Arc::new(Mutex::new(RunBuffers::default()));
+        let events = self.shared.events.clone();
+        let started = control.started;
+
+        let chunk_buffers = buffers.clone();
+        let chunk_events = events.clone();
+        let chunks: ChunkSink = Arc::new(move |stream: OutputStream, bytes: Vec<u8>| {
+            if bytes.is_empty() {
+                return;
+            }
+            // The lock also fixes the arrival order between the two reader tasks.
+            let mut b = lock(&chunk_buffers);
+            if b.raw.len() + bytes.len() > RAW_LIMIT_BYTES {
+                b.dropped += bytes.len();
+            } else {
+                b.raw.extend_from_slice(&bytes);
+                match stream {
+                    OutputStream::Stdout => b.stdout.extend_from_slice(&bytes),
+                    OutputStream::Stderr => b.stderr.extend_from_slice(&bytes),
+                }
+            }
+            let _ = chunk_events.send(RouterEvent {
+                run_id,
+                kind: RouterEventKind::Chunk {
+                    stream,
+                    at: SystemTime::now(),
+                    elapsed: started.elapsed(),
+                    bytes,
+                },
+            });
+        });
+        let note_events = events.clone();
+        let collected_notes = Arc::new(Mutex::new(Vec::<String>::new()));
+        let note_store = collected_notes.clone();
+        let notes: NoteSink = Arc::new(move |text: String| {
+            lock(&note_store).push(text.clone());
+            let _ = note_events.send(RouterEvent {
+                run_id,
+                kind: RouterEventKind::Note { text },
+            });
+        });
+
+        let transport = match transport_kind {
+            TransportKind::Cli => self.shared.cli.clone(),
+            TransportKind::Http => self.shared.http.clone(),
+        };
+        let stop = CancellationToken::new();
+        let mut run = transport.run(plan, chunks, notes.clone(), stop.clone());
+
+        let mut deadline_rx = control.deadline.subscribe();
+        let mut timed_out = false;
+        let mut killed = false;
+        let end: TransportEnd = loop {
+            let deadline = *deadline_rx.borrow_and_update();
+            tokio::select! {
+                end = &mut run => break end,
+                _ = tokio::time::sleep_until(deadline.into()) => {
+                    // The deadline may have moved while we slept.
+                    if *deadline_rx.borrow() <= Instant::now() {
+                        timed_out = true;
+                        notes(format!("deadline reached after {} s; killing the process tree", deadline.saturating_duration_since(started).as_secs()));
+                        stop.cancel();
+                        break run.await;
+                    }
+                }
+                _ = deadline_rx.changed() => {}
+                _ = control.kill.cancelled() => {
+                    killed = true;
+                    notes("kill requested; killing the process tree".to_string());
+                    stop.cancel();
+                    break run.await;
+                }
+            }
+        };
+
+        if let Some(path) = message_file {
+            let _ = std::fs::remove_file(path);
+        }
+
+        let b = std::mem::take(&mut *lock(&buffers));
+        let mut notes_out = std::mem::take(&mut *lock(&collected_notes));
+        notes_out.extend(end.notes.iter().cloned());
+        if b.dropped > 0 {
+            notes_out.push(format!(
+                "{} bytes of output dropped after {} bytes",
+                b.dropped, RAW_LIMIT_BYTES
+            ));
+        }
+        let raw = String::from_utf8_lossy(&b.raw).into_owned();
+        let timeout_seconds = control
+            .deadline
+            .borrow()
+            .saturating_duration_since(started)
+            .as_secs()
+            .max(1);
+
+        let (status, content) = if let Some(failure) = &end.failure {
+            let text = match failure {
+                StartFailure::Spawn { error, not_found } => {
+                    let mut t = texts::spawn_failed(error);
+                    if *not_found {
+                        t.push('\n');
+                        t.push_str(texts::INSTALL_HINT);
+                    }
+                    t
+                }
+                StartFailure::Gateway { error } => texts::gateway_failed(error),
+            };
+            (RunStatus::SpawnFailed, append_line(&raw, &text))
+        } else if timed_out {
+            (
+                RunStatus::TimedOut,
+                append_line(&raw, &texts::timed_out(timeout_seconds)),
+            )
+        } else if killed {
+            (RunStatus::Killed, append_line(&raw, texts::KILLED))
+        } else if let Some(signal) = &end.signal {
+            (
+                RunStatus::Failed,
+                append_line(&raw, &texts::killed_by_signal(signal)),
+            )
+        } else if end.exit_code.is_some_and(|c| c != 0) {
+            // Remote errors stay in the raw output as they are (seed 000 §3.5 (3)); say the exit
+            // status only when the remote side said nothing.
+            let code = end.exit_code.unwrap_or(1);
+            let content = if raw.trim().is_empty() {
+                texts::exited_with(code)
+            } else {
+                raw.clone()
+            };
+            (RunStatus::Failed, content)
+        } else {
+            (RunStatus::Completed, raw.clone())
+        };
+
+        let clean = (OutputMode::parse(&self.shared.settings.output) == Some(OutputMode::Clean))
+            .then(|| {
+                clean::clean(
+                    &String::from_utf8_lossy(&b.stdout),
+                    &String::from_utf8_lossy(&b.stderr),
+                )
+            });
+
+        RouterOutcome {
+            run_id,
+            status,
+            transport: transport_kind,
+            agent: target.agent().map(str::to_string),
+            to: target.to().map(str::to_string),
+            mode,
+            exit_code: end.exit_code,
+            signal: end.signal.clone(),
+            raw,
+            content,
+            notes: notes_out,
+            timeout_seconds,
+            duration: started.elapsed(),
+            clean,
+        }
+    }
+}
+
+/// `raw`, a newline if it does not end with one, then `line`.
+fn append_line(raw: &str, line: &str) -> String {
+    if raw.is_empty() {
+        return line.to_string();
+    }
+    let sep = if raw.ends_with('\n') { "" } else { "\n" };
+    format!("{raw}{sep}{line}")
+}
+
+/// Writes the message to a private temp file for `--message-file`.
+fn write_message_file(run_id: u64, message: &str) -> std::io::Result<PathBuf> {
+    let path = std::env::temp_dir().join(format!(
+        "clawdeck-router-{}-{run_id}.md",
+        std::process::id()
+    ));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut f = options.open(&path)?;
+    f.write_all(message.as_bytes())?;
+    Ok(path)
+}
+
+impl RunHandle {
+    /// Requests a kill (timeout-like: the tree is killed, the note appended).
+    pub fn kill(&self) {
+        self.control.kill.cancel();
+    }
+
+    /// Sets the total timeout from the run's start (1 s .. `OPERATOR_TIMEOUT_CEILING`).
+    pub fn set_timeout(&self, total: Duration) {
+        let total = self.control.set_deadline(total);
+        let _ = self.events.send(RouterEvent {
+            run_id: self.run_id,
+            kind: RouterEventKind::DeadlineChanged {
+                timeout_seconds: total.as_secs(),
+                deadline: self.control.started_wall + total,
+            },
+        });
+    }
+
+    /// Adds to the timeout.
+    pub fn extend_timeout(&self, by: Duration) {
+        let current = self
+            .control
+            .deadline
+            .borrow()
+            .saturating_duration_since(self.control.started);
+        self.set_timeout(current + by);
+    }
+
+    /// The current deadline (wall clock).
+    pub fn deadline(&self) -> SystemTime {
+        self.control.started_wall
+            + self
+                .control
+                .deadline
+                .borrow()
+                .saturating_duration_since(self.control.started)
+    }
+
+    /// Waits for the outcome.
+    pub async fn wait(mut self) -> Arc<RouterOutcome> {
+        loop {
+            if let Some(outcome) = self.done.borrow_and_update().clone() {
+                return outcome;
+            }
+            if self.done.changed().await.is_err() {
+                // The driver task ended without an outcome (runtime shutting down).
+                if let Some(outcome) = self.done.borrow().clone() {
+                    return outcome;
+                }
+                return Arc::new(RouterOutcome {
+                    run_id: self.run_id,
+                    status: RunStatus::Killed,
+                    transport: TransportKind::Cli,
+                    agent: None,
+                    to: None,
+                    mode: Mode::ReadOnly,
+                    exit_code: None,
+                    signal: None,
+                    raw: String::new(),
+                    content: texts::KILLED.to_string(),
+                    notes: vec!["the run's driver task ended without an outcome".to_string()],
+                    timeout_seconds: 0,
+                    duration: self.control.started.elapsed(),
+                    clean: None,
+                });
+            }
+        }
+    }
+}

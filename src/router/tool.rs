@@ -1,0 +1,95 @@
+//! `ClawbotRouterTool`: the `clawbot_router` tool on top of `RouterService`. It never returns an
+//! error for a run that went wrong: every failure is content (seed 000 §3.5). Only a cancelled
+//! call (the caller went away) is reported as cancelled, after the tree was killed.
+
+use serde_json::Value;
+
+use super::outcome::refusal_result;
+use super::request::{Mode, RouterRequest};
+use super::service::RouterService;
+use super::texts;
+use crate::tool::params::{ReadOptions, lookup, read_integer, read_string};
+use crate::tool::{BoxFuture, Tool, ToolCall, ToolError, ToolResult, ToolSpec};
+
+pub struct ClawbotRouterTool {
+    service: RouterService,
+    spec: ToolSpec,
+}
+
+impl ClawbotRouterTool {
+    /// The tool with the declaration's schema bounded by the service's timeout settings.
+    pub fn new(service: RouterService) -> Self {
+        let max = service.effective_timeout(Some(u64::MAX));
+        let min = service.effective_timeout(Some(0));
+        let default = service.effective_timeout(None);
+        let spec = super::declaration::spec_with_bounds(min, max, default);
+        ClawbotRouterTool { service, spec }
+    }
+
+    pub fn service(&self) -> &RouterService {
+        &self.service
+    }
+}
+
+/// Reads the call's parameters. A blank message is not an input error: the tool answers it
+/// with the seed's text, so this returns the request even then.
+pub fn request_from_params(params: &Value) -> Result<RouterRequest, String> {
+    let message = read_string(
+        params,
+        "message",
+        ReadOptions::default().untrimmed().allow_empty(),
+    )
+    .map_err(|e| e.to_string())?
+    .unwrap_or_default();
+    let agent = read_string(params, "agent", ReadOptions::default()).map_err(|e| e.to_string())?;
+    let timeout_seconds = read_integer(params, "timeoutSeconds", false)
+        .map_err(|e| e.to_string())?
+        .map(|n| n.max(0) as u64);
+    let mode = match lookup(params, "mode").and_then(Value::as_str) {
+        None => Mode::ReadOnly,
+        Some(text) => Mode::parse(text).ok_or_else(|| format!("[clawbot_router] mode 只能是 \"read-only\" 或 \"write\"（收到 \"{text}\"），未调用 OpenClaw。"))?,
+    };
+    Ok(RouterRequest {
+        message,
+        agent,
+        timeout_seconds,
+        mode,
+        transport: None,
+    })
+}
+
+impl Tool for ClawbotRouterTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn execute(&self, call: ToolCall) -> BoxFuture<'_, Result<ToolResult, ToolError>> {
+        Box::pin(async move {
+            let request = match request_from_params(&call.params) {
+                Ok(r) => r,
+                Err(text) => return Ok(refusal_result(&text)),
+            };
+            if request.message.trim().is_empty() {
+                return Ok(refusal_result(texts::EMPTY_MESSAGE));
+            }
+            let handle = match self.service.start(request) {
+                Ok(h) => h,
+                Err(refusal) => return Ok(refusal_result(&refusal.0)),
+            };
+            let run_id = handle.run_id;
+            let cancel = call.cancel.clone();
+            let service = self.service.clone();
+            // A cancelled caller kills the tree; the run still finishes and lands in history.
+            let watcher = tokio::spawn(async move {
+                cancel.cancelled().await;
+                service.kill(run_id);
+            });
+            let outcome = handle.wait().await;
+            watcher.abort();
+            if call.cancel.is_cancelled() {
+                return Err(ToolError::Cancelled);
+            }
+            Ok(outcome.to_tool_result())
+        })
+    }
+}

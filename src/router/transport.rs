@@ -1,0 +1,86 @@
+//! The seam between the run bookkeeping (service) and how bytes are obtained (CLI child or
+//! gateway HTTP stream).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+
+use super::argv::Target;
+use super::events::OutputStream;
+use crate::tool::BoxFuture;
+
+/// Receives output in arrival order. Called from the transport's reader tasks.
+pub type ChunkSink = Arc<dyn Fn(OutputStream, Vec<u8>) + Send + Sync>;
+
+/// Receives notes (supervisor messages, drain grace, ...).
+pub type NoteSink = Arc<dyn Fn(String) + Send + Sync>;
+
+/// Everything a transport needs for one run; already validated.
+#[derive(Debug, Clone)]
+pub struct RunPlan {
+    pub run_id: u64,
+    /// CLI: the full argv (program first). HTTP: empty.
+    pub argv: Vec<String>,
+    /// CLI: the child's environment (already filtered). HTTP: unused.
+    pub env: Vec<(String, String)>,
+    /// Whether the child starts from an empty environment plus `env`.
+    pub clear_env: bool,
+    pub target: Target,
+    /// The message as the remote agent receives it (mode line included).
+    pub remote_message: String,
+    /// HTTP: `<gateway>/v1/chat/completions`, the bearer token and the agent id.
+    pub http: Option<HttpPlan>,
+    /// A message file to remove after the run.
+    pub message_file: Option<PathBuf>,
+    pub timeout: Duration,
+}
+
+#[derive(Clone)]
+pub struct HttpPlan {
+    pub base_url: String,
+    pub token: Option<String>,
+    pub agent: String,
+}
+
+impl std::fmt::Debug for HttpPlan {
+    // The token never reaches logs or events.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpPlan")
+            .field("base_url", &self.base_url)
+            .field("token", &self.token.as_ref().map(|_| "<redacted>"))
+            .field("agent", &self.agent)
+            .finish()
+    }
+}
+
+/// Why nothing ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartFailure {
+    /// The CLI could not be spawned; `not_found` adds the install hint (seed 000 §5 d).
+    Spawn { error: String, not_found: bool },
+    /// The gateway could not be reached or answered with an error status.
+    Gateway { error: String },
+}
+
+/// How a transport run ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TransportEnd {
+    pub exit_code: Option<i32>,
+    pub signal: Option<String>,
+    pub failure: Option<StartFailure>,
+    pub notes: Vec<String>,
+}
+
+/// One way of reaching OpenClaw. `stop` fires on timeout or kill; the transport must then end
+/// the run (kill the whole tree / drop the connection) and return promptly.
+pub trait Transport: Send + Sync {
+    fn run(
+        &self,
+        plan: RunPlan,
+        chunks: ChunkSink,
+        notes: NoteSink,
+        stop: CancellationToken,
+    ) -> BoxFuture<'static, TransportEnd>;
+}
