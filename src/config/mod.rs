@@ -330,6 +330,14 @@ fn load_file(path: &Path, source: ConfigSource) -> Result<LoadedConfig, ConfigEr
     Ok(loaded)
 }
 
+/// Parses any JSON5 document into `T` with clawdeck's error positions (used for plugin files).
+pub fn parse_json5<T: serde::de::DeserializeOwned>(
+    text: &str,
+    origin: &str,
+) -> Result<T, ConfigError> {
+    parse::parse_document::<T>(text, origin).map(|parsed| parsed.typed)
+}
+
 /// clawdeck's settings are strict: an unknown key there is an error naming its place.
 pub fn parse_settings(text: &str, origin: &str) -> Result<ClawdeckSettings, ConfigError> {
     parse::parse_document::<ClawdeckSettings>(text, origin).map(|parsed| parsed.typed)

@@ -71,6 +71,11 @@ pub struct RouterSettings {
     pub env_passthrough: Vec<String>,
     /// Start the child with an empty environment plus `envPassthrough` (default true).
     pub clear_env: bool,
+    /// On timeout or kill: SIGTERM to the group, this grace, then SIGKILL (default 3000).
+    pub kill_grace_ms: u64,
+    /// After the CLI exits, how long grandchildren may hold its pipes before the group is
+    /// killed (default 2000).
+    pub drain_grace_ms: u64,
     /// `raw` (default, V0) or `clean` (V1 output cleaning in details).
     pub output: String,
     /// `cli` (default) or `http` (the gateway's OpenAI-compatible endpoint).
@@ -110,6 +115,8 @@ impl Default for RouterSettings {
             .map(|s| s.to_string())
             .collect(),
             clear_env: true,
+            kill_grace_ms: 3000,
+            drain_grace_ms: 2000,
             output: "raw".to_string(),
             transport: "cli".to_string(),
             message_file_threshold: 64 * 1024,

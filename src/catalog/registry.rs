@@ -1,0 +1,171 @@
+//! The registry: every tool clawdeck knows for a config, with its source and groups.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use super::core_specs;
+use super::groups::{CORE_GROUPS, PLUGINS_GROUP, PluginGroups, core_groups_of};
+use super::plugins::{self, DiscoveredPlugin, PluginInfo, PluginToolCommand};
+use crate::config::LoadedConfig;
+use crate::tool::ToolSpec;
+
+/// All tools for one config, in a stable order: core catalog first, then plugin tools.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    pub tools: Vec<ToolSpec>,
+    pub plugins: Vec<PluginInfo>,
+    /// Plugin tool name → how to run it.
+    pub plugin_tool_commands: BTreeMap<String, PluginToolCommand>,
+    /// Discovery problems and dropped duplicates.
+    pub warnings: Vec<String>,
+    plugin_groups: PluginGroups,
+    index: HashMap<String, usize>,
+}
+
+impl Registry {
+    /// Core tools plus the plugins found in `settings.plugins.dirs` and OpenClaw's
+    /// `plugins.load.paths` (relative paths are taken from the config file's directory).
+    pub fn build(config: &LoadedConfig) -> Registry {
+        let base = config
+            .path
+            .as_ref()
+            .and_then(|p| p.parent())
+            .map(|p| p.to_path_buf());
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        for dir in &config.settings.plugins.dirs {
+            dirs.push(plugins::resolve_dir(dir, base.as_deref()));
+        }
+        for dir in &config.openclaw.plugins.load.paths {
+            dirs.push(plugins::resolve_dir(
+                std::path::Path::new(dir),
+                base.as_deref(),
+            ));
+        }
+        let mut warnings = Vec::new();
+        let discovered = plugins::discover(&dirs, &mut warnings);
+        let mut registry = Registry::from_parts(core_specs(), discovered);
+        warnings.append(&mut registry.warnings);
+        registry.warnings = warnings;
+        registry
+    }
+
+    /// A registry from given specs (tests, benchmarks); plugin tools are recognised by source.
+    pub fn from_specs(tools: Vec<ToolSpec>) -> Registry {
+        let mut registry = Registry::default();
+        for spec in tools {
+            registry.add(spec);
+        }
+        registry.rebuild_plugin_groups();
+        registry
+    }
+
+    /// Core specs plus discovered plugins. A plugin tool whose name is already taken is dropped
+    /// with a warning: existing names win (seed 001 §2.1, OpenClaw's `existingToolNames`).
+    pub fn from_parts(core: Vec<ToolSpec>, discovered: Vec<DiscoveredPlugin>) -> Registry {
+        let mut registry = Registry::from_specs(core);
+        for plugin in discovered {
+            let mut info = plugin.info;
+            info.tools.clear();
+            for (spec, command) in plugin.tools {
+                if let Some(existing) = registry.get(&spec.name) {
+                    let owner = match existing.source.plugin_id() {
+                        Some(id) => format!("plugin \"{id}\""),
+                        None => format!("{} tool", existing.source.kind()),
+                    };
+                    registry.warnings.push(format!(
+                        "plugin \"{}\": tool \"{}\" dropped: the name is already taken by a {owner}",
+                        info.id, spec.name
+                    ));
+                    continue;
+                }
+                info.tools.push(spec.name.clone());
+                registry
+                    .plugin_tool_commands
+                    .insert(spec.name.clone(), command);
+                registry.add(spec);
+            }
+            registry.plugins.push(info);
+        }
+        registry.rebuild_plugin_groups();
+        registry
+    }
+
+    fn add(&mut self, spec: ToolSpec) {
+        if self.index.contains_key(&spec.name) {
+            self.warnings.push(format!(
+                "tool \"{}\" defined twice (the first definition wins)",
+                spec.name
+            ));
+            return;
+        }
+        self.index.insert(spec.name.clone(), self.tools.len());
+        self.tools.push(spec);
+    }
+
+    fn rebuild_plugin_groups(&mut self) {
+        let mut groups = PluginGroups::default();
+        for spec in &self.tools {
+            if let Some(id) = spec.source.plugin_id() {
+                groups.all.push(spec.name.clone());
+                groups
+                    .by_plugin
+                    .entry(id.to_string())
+                    .or_default()
+                    .push(spec.name.clone());
+            }
+        }
+        for plugin in &self.plugins {
+            groups.by_plugin.entry(plugin.id.clone()).or_default();
+        }
+        self.plugin_groups = groups;
+    }
+
+    pub fn get(&self, name: &str) -> Option<&ToolSpec> {
+        self.index.get(name).map(|&i| &self.tools[i])
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.index.contains_key(name)
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.tools.iter().map(|t| t.name.as_str())
+    }
+
+    pub fn plugin_groups(&self) -> &PluginGroups {
+        &self.plugin_groups
+    }
+
+    /// A tool that is not a plugin tool (core, runtime, channel, remote): what the plugin-only
+    /// allowlist rule calls "core".
+    pub fn is_core(&self, name: &str) -> bool {
+        self.get(name)
+            .is_some_and(|t| t.source.plugin_id().is_none())
+    }
+
+    /// The groups a tool belongs to: static groups, then `group:plugins` and its plugin id.
+    pub fn groups_of(&self, name: &str) -> Vec<String> {
+        let mut out: Vec<String> = core_groups_of(name)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        if let Some(id) = self.get(name).and_then(|t| t.source.plugin_id()) {
+            out.push(PLUGINS_GROUP.to_string());
+            out.push(id.to_string());
+        }
+        out
+    }
+
+    /// Every group name usable in a policy: static groups, `group:plugins`, plugin ids.
+    pub fn group_names(&self) -> Vec<String> {
+        let mut out: Vec<String> = CORE_GROUPS.iter().map(|(g, _)| g.to_string()).collect();
+        out.push(PLUGINS_GROUP.to_string());
+        out.extend(self.plugin_groups.by_plugin.keys().cloned());
+        out
+    }
+
+    /// Members of a group-like entry, or `None` when it is not a group.
+    pub fn expand_group(&self, entry: &str) -> Option<Vec<String>> {
+        super::groups::expand_group(entry, &self.plugin_groups)
+    }
+}
