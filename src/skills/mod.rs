@@ -10,6 +10,7 @@ pub mod eligibility;
 pub mod format;
 pub mod frontmatter;
 pub mod load;
+pub mod sources;
 
 use std::path::{Path, PathBuf};
 
