@@ -1,1 +1,52 @@
-//! (being built)
+//! The process supervisor: runs a child in its own process group, reads both pipes as they
+//! fill, enforces a timeout, kills the whole tree, and reports what happened. Used by `exec`,
+//! `process`, plugin tools, hooks and the clawbot_router; nothing it starts outlives it.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), clawdeck::process::SpawnError> {
+//! use std::time::Duration;
+//! use clawdeck::process::{self, KillReason, ProcessSpec};
+//!
+//! let spec = ProcessSpec::new("sh").args(["-c", "echo hi; sleep 60"])
+//!     .timeout(Some(Duration::from_secs(5)))
+//!     .on_chunk(|chunk| eprint!("[{}] {}", chunk.stream.as_str(), chunk.text));
+//! let running = process::spawn(spec)?;          // Err: NotFound / PermissionDenied / ...
+//! let killer = running.kill_handle();           // Clone; kill() is idempotent
+//! # let _ = (killer, KillReason::User);
+//! let outcome = running.wait().await;           // exit, timed_out, killed_by, output, notes
+//! assert!(outcome.timed_out && !outcome.success());
+//! println!("{}: {}", outcome.summary(), outcome.output.stdout_text());
+//! # Ok(()) }
+//! ```
+//!
+//! Rules it keeps:
+//! - stdin is /dev/null unless [`StdinMode::Piped`]; the child leads its own process group.
+//! - Output is read as bytes, split into lines capped at `max_line_bytes` (longer lines become
+//!   several pieces marked [`LineEnd::Continued`]), converted with lossy UTF-8 per line; a
+//!   partial last line is flushed at end of stream. Each [`OutputChunk`] carries its stream and
+//!   arrival time; live observers use `ProcessSpec::on_chunk` or [`RunningProcess::subscribe`].
+//! - Retained output is bounded by lines and bytes ([`OutputLimits`]) with dropped counts; it
+//!   holds both streams interleaved in arrival order ([`RetainedOutput::combined_text`]).
+//! - Kill: SIGTERM to the group, `kill_grace` (3 s), SIGKILL to the group. One sequence per
+//!   process whatever the number of kill calls and timeouts; signals go to the pgid saved at
+//!   spawn, never to 0, and only the supervisor task (which also reaps) sends them.
+//! - After the leader exits, the pipes get `drain_grace` (2 s) to close; then the group is
+//!   killed and the output detached with a note. Leftover live group members are killed too.
+//! - A child killed for a timeout is reported as timed out even if it exits 0 on SIGTERM.
+//! - Dropping a [`RunningProcess`] before it finished kills the group.
+
+mod error;
+pub mod group;
+mod output;
+mod spec;
+mod supervisor;
+
+pub use error::SpawnError;
+pub use output::{LineEnd, OutputChunk, OutputLine, RetainedOutput, StreamKind};
+pub use spec::{
+    ChunkCallback, DEFAULT_DRAIN_GRACE, DEFAULT_KILL_GRACE, OutputLimits, ProcessSpec, StdinMode,
+};
+pub use supervisor::{
+    ExitKind, KillHandle, KillReason, ProcessOutcome, RunningProcess, SentSignal, format_duration,
+    spawn,
+};

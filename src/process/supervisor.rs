@@ -1,0 +1,827 @@
+//! Spawning and supervising one child process group: readers, timeout, kill sequence, drain,
+//! reaping, and the outcome.
+//!
+//! One task per child (the supervisor) owns the `Child`, sends every signal and reaps the
+//! leader; [`KillHandle`]s only record a reason and wake it. Because signals and the reap happen
+//! in that one task, a kill can never race the reap, a second kill (or a timeout arriving with a
+//! kill) finds the sequence already running, and the group is signalled through the pgid saved
+//! at spawn, never through pid 0.
+
+use std::fmt;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, SystemTime};
+
+use nix::sys::signal::Signal;
+use serde::Serialize;
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::process::{ChildStdin, Command};
+use tokio::sync::{Notify, broadcast, watch};
+use tokio::task::{AbortHandle, JoinHandle};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::error::SpawnError;
+use super::group::{group_has_live_members, signal_group, signal_name};
+use super::output::{
+    LineBatch, LineSplitter, OutputBuffer, OutputChunk, RetainedOutput, StreamKind,
+};
+use super::spec::{ChunkCallback, ProcessSpec, StdinMode};
+
+/// Why the supervisor killed the group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KillReason {
+    /// The spec's timeout elapsed.
+    Timeout,
+    /// Someone called [`KillHandle::kill`] on behalf of a user (the `process kill` tool, the console).
+    User,
+    /// The spec's cancellation token fired (the tool call was aborted).
+    Cancelled,
+    /// The owner dropped the [`RunningProcess`] before it finished.
+    Dropped,
+    /// clawdeck is shutting down.
+    Shutdown,
+}
+
+impl KillReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KillReason::Timeout => "timeout",
+            KillReason::User => "user",
+            KillReason::Cancelled => "cancelled",
+            KillReason::Dropped => "dropped",
+            KillReason::Shutdown => "shutdown",
+        }
+    }
+}
+
+impl fmt::Display for KillReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How the leader process ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ExitKind {
+    Code {
+        code: i32,
+    },
+    Signal {
+        number: i32,
+        name: String,
+    },
+    /// Waiting for the process failed or the supervisor stopped before reaping it.
+    Unknown,
+}
+
+impl ExitKind {
+    fn from_status(status: ExitStatus) -> Self {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(code) = status.code() {
+            ExitKind::Code { code }
+        } else if let Some(number) = status.signal() {
+            ExitKind::Signal {
+                number,
+                name: signal_name(number),
+            }
+        } else {
+            ExitKind::Unknown
+        }
+    }
+
+    pub fn code(&self) -> Option<i32> {
+        match self {
+            ExitKind::Code { code } => Some(*code),
+            _ => None,
+        }
+    }
+
+    pub fn signal_name(&self) -> Option<&str> {
+        match self {
+            ExitKind::Signal { name, .. } => Some(name),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ExitKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExitKind::Code { code } => write!(f, "exit code {code}"),
+            ExitKind::Signal { name, .. } => write!(f, "signal {name}"),
+            ExitKind::Unknown => f.write_str("unknown exit"),
+        }
+    }
+}
+
+/// A signal the supervisor sent to the group.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SentSignal {
+    pub signal: String,
+    /// Time since spawn.
+    pub after: Duration,
+}
+
+/// Everything known once the child and its pipes are done.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProcessOutcome {
+    pub command: String,
+    pub pid: u32,
+    pub pgid: i32,
+    pub exit: ExitKind,
+    /// The timeout elapsed and the supervisor killed the group for it. A child that then exits
+    /// 0 on SIGTERM is still a timeout, not a success.
+    pub timed_out: bool,
+    pub timeout: Option<Duration>,
+    /// Set whenever the supervisor started a kill sequence (the first reason wins).
+    pub killed_by: Option<KillReason>,
+    pub started_at: SystemTime,
+    /// Spawn to leader reaped.
+    pub duration: Duration,
+    /// Spawn to pipes closed (or detached).
+    pub finished_after: Duration,
+    pub output: RetainedOutput,
+    /// Signals sent to the group, in order.
+    pub signals: Vec<SentSignal>,
+    /// True when the pipes were still held after the drain grace and reading stopped.
+    pub detached: bool,
+    /// What the supervisor did beyond a plain run (kill steps, drain, leftovers).
+    pub notes: Vec<String>,
+}
+
+impl ProcessOutcome {
+    /// Exit code 0 and not killed by the supervisor.
+    pub fn success(&self) -> bool {
+        self.killed_by.is_none() && self.exit == ExitKind::Code { code: 0 }
+    }
+
+    /// One line for logs and tool results: `exited with code 2`, `terminated by timeout after
+    /// 5s (exit code 0)`, `killed (user) (signal SIGKILL)`, `killed by signal SIGSEGV`.
+    pub fn summary(&self) -> String {
+        match (self.killed_by, &self.exit) {
+            (Some(KillReason::Timeout), exit) => match self.timeout {
+                Some(timeout) => format!(
+                    "terminated by timeout after {} ({exit})",
+                    format_duration(timeout)
+                ),
+                None => format!("terminated by timeout ({exit})"),
+            },
+            (Some(reason), exit) => format!("killed ({reason}) ({exit})"),
+            (None, ExitKind::Code { code }) => format!("exited with code {code}"),
+            (None, ExitKind::Signal { name, .. }) => format!("killed by signal {name}"),
+            (None, ExitKind::Unknown) => "ended (exit status unknown)".to_string(),
+        }
+    }
+}
+
+/// `250ms`, `3s`, `1.5s`.
+pub fn format_duration(duration: Duration) -> String {
+    let millis = duration.as_millis();
+    if millis < 1000 {
+        format!("{millis}ms")
+    } else if millis % 1000 == 0 {
+        format!("{}s", millis / 1000)
+    } else {
+        format!("{:.1}s", duration.as_secs_f64())
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Shared between the supervisor task and every kill handle.
+#[derive(Debug)]
+struct Control {
+    pid: u32,
+    pgid: i32,
+    reason: Mutex<Option<KillReason>>,
+    wake: Notify,
+}
+
+impl Control {
+    /// Record the reason if none is recorded yet; true if this call did.
+    fn request(&self, reason: KillReason) -> bool {
+        let mut slot = lock(&self.reason);
+        if slot.is_some() {
+            return false;
+        }
+        *slot = Some(reason);
+        drop(slot);
+        self.wake.notify_one();
+        true
+    }
+
+    fn reason(&self) -> Option<KillReason> {
+        *lock(&self.reason)
+    }
+}
+
+/// A cheap, cloneable way to kill a supervised process group from anywhere.
+#[derive(Debug, Clone)]
+pub struct KillHandle {
+    control: Arc<Control>,
+}
+
+impl KillHandle {
+    /// Start the kill sequence (SIGTERM to the group, kill grace, SIGKILL to the group).
+    /// Idempotent: returns true only for the call that started it; later calls (and a timeout
+    /// arriving after it) change nothing. After the process finished it does nothing.
+    pub fn kill(&self, reason: KillReason) -> bool {
+        self.control.request(reason)
+    }
+
+    /// The reason of the kill in progress, if any.
+    pub fn requested(&self) -> Option<KillReason> {
+        self.control.reason()
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.control.pid
+    }
+
+    pub fn pgid(&self) -> i32 {
+        self.control.pgid
+    }
+}
+
+/// A child under supervision. Dropping it before the child finished kills the group
+/// ([`KillReason::Dropped`]); the supervisor task still reaps everything.
+#[derive(Debug)]
+pub struct RunningProcess {
+    command: String,
+    pid: u32,
+    pgid: i32,
+    started_at: SystemTime,
+    control: Arc<Control>,
+    buffer: Arc<Mutex<OutputBuffer>>,
+    chunks: broadcast::WeakSender<OutputChunk>,
+    outcome: watch::Receiver<Option<Arc<ProcessOutcome>>>,
+    stdin: Option<ChildStdin>,
+}
+
+impl RunningProcess {
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    /// The process group id (= the leader's pid), saved at spawn.
+    pub fn pgid(&self) -> i32 {
+        self.pgid
+    }
+
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    pub fn started_at(&self) -> SystemTime {
+        self.started_at
+    }
+
+    pub fn kill_handle(&self) -> KillHandle {
+        KillHandle {
+            control: Arc::clone(&self.control),
+        }
+    }
+
+    /// Same as `kill_handle().kill(reason)`.
+    pub fn kill(&self, reason: KillReason) -> bool {
+        self.control.request(reason)
+    }
+
+    /// Output chunks from now on, in arrival order. The channel closes after the last chunk
+    /// (when both pipes are closed); a receiver that falls behind gets `Lagged`. Chunks that
+    /// arrived before the call are in [`Self::output_snapshot`]; use the spec's `on_chunk` to
+    /// see every chunk.
+    pub fn subscribe(&self) -> broadcast::Receiver<OutputChunk> {
+        match self.chunks.upgrade() {
+            Some(sender) => sender.subscribe(),
+            None => broadcast::channel(1).1,
+        }
+    }
+
+    /// The retained output so far.
+    pub fn output_snapshot(&self) -> RetainedOutput {
+        lock(&self.buffer).snapshot_from(0)
+    }
+
+    /// Retained lines numbered `line` and later (for polling: pass the number after the last
+    /// line seen, or [`Self::next_line_number`] to start from now).
+    pub fn output_since(&self, line: u64) -> RetainedOutput {
+        lock(&self.buffer).snapshot_from(line)
+    }
+
+    pub fn next_line_number(&self) -> u64 {
+        lock(&self.buffer).next_line_number()
+    }
+
+    /// The write end of the child's stdin when the spec asked for [`StdinMode::Piped`].
+    pub fn take_stdin(&mut self) -> Option<ChildStdin> {
+        self.stdin.take()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.outcome.borrow().is_some()
+    }
+
+    pub fn try_outcome(&self) -> Option<ProcessOutcome> {
+        self.outcome.borrow().as_deref().cloned()
+    }
+
+    /// Wait until the child exited, its pipes closed (or were detached) and nothing of its group
+    /// is left. Can be called from several places and again after it returned.
+    pub async fn wait(&self) -> ProcessOutcome {
+        let mut outcome = self.outcome.clone();
+        loop {
+            if let Some(done) = outcome.borrow_and_update().as_deref() {
+                return done.clone();
+            }
+            if outcome.changed().await.is_err() {
+                // The supervisor task was dropped (runtime shutting down); its guard killed the group.
+                return self.lost_outcome();
+            }
+        }
+    }
+
+    fn lost_outcome(&self) -> ProcessOutcome {
+        let elapsed = self.started_at.elapsed().unwrap_or_default();
+        ProcessOutcome {
+            command: self.command.clone(),
+            pid: self.pid,
+            pgid: self.pgid,
+            exit: ExitKind::Unknown,
+            timed_out: false,
+            timeout: None,
+            killed_by: Some(KillReason::Shutdown),
+            started_at: self.started_at,
+            duration: elapsed,
+            finished_after: elapsed,
+            output: self.output_snapshot(),
+            signals: Vec::new(),
+            detached: true,
+            notes: vec!["supervisor stopped before the process finished (runtime shutting down); its process group was killed".to_string()],
+        }
+    }
+}
+
+impl Drop for RunningProcess {
+    fn drop(&mut self) {
+        if !self.is_finished() {
+            self.control.request(KillReason::Dropped);
+        }
+    }
+}
+
+/// What the reader tasks share.
+struct ReaderShared {
+    buffer: Arc<Mutex<OutputBuffer>>,
+    chunks: broadcast::Sender<OutputChunk>,
+    on_chunk: Option<ChunkCallback>,
+    max_line_bytes: usize,
+    start: Instant,
+}
+
+const READ_BUFFER_BYTES: usize = 64 * 1024;
+
+async fn read_stream<R: AsyncRead + Unpin>(
+    mut pipe: R,
+    stream: StreamKind,
+    shared: Arc<ReaderShared>,
+) {
+    let mut buf = vec![0u8; READ_BUFFER_BYTES];
+    let mut splitter = LineSplitter::new(shared.max_line_bytes);
+    let mut batch = LineBatch::default();
+    loop {
+        let read = match pipe.read(&mut buf).await {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(err) => {
+                tracing::debug!(stream = stream.as_str(), error = %err, "process pipe read failed");
+                break;
+            }
+        };
+        let at = SystemTime::now();
+        splitter.feed(&buf[..read], &mut |bytes, end| batch.push(bytes, end));
+        publish(&shared, stream, at, read, &mut batch);
+    }
+    splitter.finish(&mut |bytes, end| batch.push(bytes, end));
+    publish(&shared, stream, SystemTime::now(), 0, &mut batch);
+}
+
+fn publish(
+    shared: &ReaderShared,
+    stream: StreamKind,
+    at: SystemTime,
+    read: usize,
+    batch: &mut LineBatch,
+) {
+    {
+        let mut buffer = lock(&shared.buffer);
+        buffer.count_read(stream, read);
+        if !batch.is_empty() {
+            buffer.append(stream, at, batch);
+        }
+    }
+    if !batch.is_empty() && (shared.on_chunk.is_some() || shared.chunks.receiver_count() > 0) {
+        let chunk = OutputChunk {
+            stream,
+            at,
+            elapsed: shared.start.elapsed(),
+            text: batch.chunk_text(),
+        };
+        if let Some(callback) = &shared.on_chunk {
+            callback(&chunk);
+        }
+        let _ = shared.chunks.send(chunk);
+    }
+    batch.clear();
+}
+
+/// Start `spec` under supervision. Must be called inside a tokio runtime.
+///
+/// The child gets stdin from /dev/null (unless `StdinMode::Piped`), its own process group, and
+/// both output pipes are read concurrently until they close.
+pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
+    if spec.program.trim().is_empty() {
+        return Err(SpawnError::EmptyProgram);
+    }
+    if let Some(cwd) = &spec.cwd
+        && !cwd.is_dir()
+    {
+        return Err(SpawnError::BadCwd {
+            program: spec.program.clone(),
+            cwd: cwd.clone(),
+        });
+    }
+    if tokio::runtime::Handle::try_current().is_err() {
+        return Err(SpawnError::Other {
+            program: spec.program.clone(),
+            source: std::io::Error::other("process::spawn needs a tokio runtime"),
+        });
+    }
+    let mut command = Command::new(&spec.program);
+    command.args(&spec.args);
+    if spec.clear_env {
+        command.env_clear();
+    }
+    command.envs(spec.env.iter().map(|(key, value)| (key, value)));
+    if let Some(cwd) = &spec.cwd {
+        command.current_dir(cwd);
+    }
+    command.stdin(match spec.stdin {
+        StdinMode::Null => Stdio::null(),
+        StdinMode::Piped => Stdio::piped(),
+    });
+    command.stdout(Stdio::piped());
+    command.stderr(Stdio::piped());
+    // Own group: the whole tree can be signalled at once and terminal signals aimed at
+    // clawdeck's group (Ctrl-C in the console) do not reach it.
+    command.process_group(0);
+    command.kill_on_drop(false);
+
+    let mut child = command
+        .spawn()
+        .map_err(|err| SpawnError::from_io(&spec.program, err))?;
+    let start = Instant::now();
+    let started_at = SystemTime::now();
+    let Some(pid) = child.id() else {
+        return Err(SpawnError::Other {
+            program: spec.program.clone(),
+            source: std::io::Error::other("child exited before its pid could be read"),
+        });
+    };
+    let pgid = pid as i32;
+
+    let limits = {
+        let mut limits = spec.limits;
+        limits.max_retained_bytes = limits.max_retained_bytes.max(1);
+        limits.max_line_bytes = limits
+            .max_line_bytes
+            .clamp(4, limits.max_retained_bytes.max(4));
+        limits
+    };
+    let buffer = Arc::new(Mutex::new(OutputBuffer::new(limits)));
+    let (chunks, _) = broadcast::channel(spec.event_capacity.max(1));
+    let weak_chunks = chunks.downgrade();
+    let shared = Arc::new(ReaderShared {
+        buffer: Arc::clone(&buffer),
+        chunks,
+        on_chunk: spec.on_chunk.clone(),
+        max_line_bytes: limits.max_line_bytes,
+        start,
+    });
+    let mut readers = Vec::new();
+    if let Some(stdout) = child.stdout.take() {
+        readers.push(tokio::spawn(read_stream(
+            stdout,
+            StreamKind::Stdout,
+            Arc::clone(&shared),
+        )));
+    }
+    if let Some(stderr) = child.stderr.take() {
+        readers.push(tokio::spawn(read_stream(
+            stderr,
+            StreamKind::Stderr,
+            Arc::clone(&shared),
+        )));
+    }
+    drop(shared);
+    let stdin = child.stdin.take();
+
+    let control = Arc::new(Control {
+        pid,
+        pgid,
+        reason: Mutex::new(None),
+        wake: Notify::new(),
+    });
+    let (outcome_tx, outcome_rx) = watch::channel(None);
+    let command_text = spec.display_command();
+    let supervision = Supervision {
+        child,
+        control: Arc::clone(&control),
+        command: command_text.clone(),
+        timeout: spec.timeout,
+        kill_grace: spec.kill_grace,
+        drain_grace: spec.drain_grace,
+        cancel: spec.cancel_token(),
+        readers,
+        start,
+        started_at,
+        pid,
+        pgid,
+        buffer: Arc::clone(&buffer),
+    };
+    tokio::spawn(async move {
+        let outcome = supervise(supervision).await;
+        outcome_tx.send_replace(Some(Arc::new(outcome)));
+    });
+
+    Ok(RunningProcess {
+        command: command_text,
+        pid,
+        pgid,
+        started_at,
+        control,
+        buffer,
+        chunks: weak_chunks,
+        outcome: outcome_rx,
+        stdin,
+    })
+}
+
+struct Supervision {
+    child: tokio::process::Child,
+    control: Arc<Control>,
+    command: String,
+    timeout: Option<Duration>,
+    kill_grace: Duration,
+    drain_grace: Duration,
+    cancel: Option<CancellationToken>,
+    readers: Vec<JoinHandle<()>>,
+    start: Instant,
+    started_at: SystemTime,
+    pid: u32,
+    pgid: i32,
+    buffer: Arc<Mutex<OutputBuffer>>,
+}
+
+/// Kills the group if the supervisor task is dropped before it finished (runtime shutdown).
+struct GroupGuard {
+    pgid: i32,
+    leader_reaped: bool,
+    done: bool,
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        // Before the reap the pgid is still ours (the leader is alive or a zombie we own);
+        // after it, only signal a group that still has live members.
+        if !self.leader_reaped || group_has_live_members(self.pgid) {
+            let _ = signal_group(self.pgid, Signal::SIGKILL);
+        }
+    }
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn cancelled_opt(token: Option<&CancellationToken>) {
+    match token {
+        Some(token) => token.cancelled().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Records the signals and notes of one run.
+struct KillLog {
+    pgid: i32,
+    start: Instant,
+    signals: Vec<SentSignal>,
+    notes: Vec<String>,
+}
+
+impl KillLog {
+    fn send(&mut self, signal: Signal) -> bool {
+        match signal_group(self.pgid, signal) {
+            Ok(()) => {
+                self.signals.push(SentSignal {
+                    signal: signal.as_str().to_string(),
+                    after: self.start.elapsed(),
+                });
+                true
+            }
+            Err(err) => {
+                self.notes.push(format!(
+                    "could not send {} to process group {}: {err}",
+                    signal.as_str(),
+                    self.pgid
+                ));
+                false
+            }
+        }
+    }
+}
+
+fn kill_note(reason: KillReason, timeout: Option<Duration>, pgid: i32) -> String {
+    let why = match (reason, timeout) {
+        (KillReason::Timeout, Some(timeout)) => {
+            format!("timed out after {}", format_duration(timeout))
+        }
+        (KillReason::Timeout, None) => "timed out".to_string(),
+        (KillReason::User, _) => "killed on request".to_string(),
+        (KillReason::Cancelled, _) => "cancelled".to_string(),
+        (KillReason::Dropped, _) => "owner dropped the process handle".to_string(),
+        (KillReason::Shutdown, _) => "shutting down".to_string(),
+    };
+    format!("{why}: sent SIGTERM to process group {pgid}")
+}
+
+async fn supervise(mut run: Supervision) -> ProcessOutcome {
+    let pgid = run.pgid;
+    let mut guard = GroupGuard {
+        pgid,
+        leader_reaped: false,
+        done: false,
+    };
+    let mut log = KillLog {
+        pgid,
+        start: run.start,
+        signals: Vec::new(),
+        notes: Vec::new(),
+    };
+    let deadline = run.timeout.map(|timeout| run.start + timeout);
+    let mut kill: Option<KillReason> = None;
+    let mut sigkill_at: Option<Instant> = None;
+    let cancel = run.cancel.clone();
+
+    // Phase 1: until the leader is reaped.
+    let status = loop {
+        let mut start_kill = None;
+        tokio::select! {
+            biased;
+            status = run.child.wait() => break status,
+            _ = sleep_until_opt(sigkill_at), if sigkill_at.is_some() => {
+                sigkill_at = None;
+                log.notes.push(format!(
+                    "process group {pgid} still running {} after SIGTERM: sent SIGKILL",
+                    format_duration(run.kill_grace)
+                ));
+                log.send(Signal::SIGKILL);
+            }
+            _ = run.control.wake.notified(), if kill.is_none() => {
+                start_kill = run.control.reason();
+            }
+            _ = sleep_until_opt(deadline), if kill.is_none() && deadline.is_some() => {
+                run.control.request(KillReason::Timeout);
+                start_kill = run.control.reason();
+            }
+            _ = cancelled_opt(cancel.as_ref()), if kill.is_none() && cancel.is_some() => {
+                run.control.request(KillReason::Cancelled);
+                start_kill = run.control.reason();
+            }
+        }
+        if let Some(reason) = start_kill
+            && kill.is_none()
+        {
+            kill = Some(reason);
+            log.notes.push(kill_note(reason, run.timeout, pgid));
+            log.send(Signal::SIGTERM);
+            if run.kill_grace.is_zero() {
+                log.send(Signal::SIGKILL);
+            } else {
+                sigkill_at = Some(Instant::now() + run.kill_grace);
+            }
+        }
+    };
+    let reaped = Instant::now();
+    guard.leader_reaped = true;
+    let exit = match status {
+        Ok(status) => ExitKind::from_status(status),
+        Err(err) => {
+            log.notes
+                .push(format!("waiting for pid {} failed: {err}", run.pid));
+            ExitKind::Unknown
+        }
+    };
+
+    // Phase 2: drain the pipes; grandchildren may still hold them.
+    let aborts: Vec<AbortHandle> = run.readers.iter().map(JoinHandle::abort_handle).collect();
+    let readers = std::mem::take(&mut run.readers);
+    let mut drained = Box::pin(async move {
+        for reader in readers {
+            let _ = reader.await;
+        }
+    });
+    let drain_until = reaped + run.drain_grace;
+    let mut detach_at: Option<Instant> = None;
+    let mut detached = false;
+    loop {
+        tokio::select! {
+            biased;
+            _ = &mut drained => break,
+            _ = sleep_until_opt(sigkill_at), if sigkill_at.is_some() => {
+                sigkill_at = None;
+                if group_has_live_members(pgid) {
+                    log.notes.push(format!(
+                        "process group {pgid} still running {} after SIGTERM: sent SIGKILL",
+                        format_duration(run.kill_grace)
+                    ));
+                    log.send(Signal::SIGKILL);
+                }
+            }
+            _ = tokio::time::sleep_until(drain_until), if detach_at.is_none() => {
+                let killed = group_has_live_members(pgid) && log.send(Signal::SIGKILL);
+                log.notes.push(format!(
+                    "output pipes still open {} after the process exited{}; detached",
+                    format_duration(run.drain_grace),
+                    if killed { format!(": killed process group {pgid}") } else { String::new() },
+                ));
+                sigkill_at = None;
+                detach_at = Some(Instant::now() + DETACH_WAIT);
+            }
+            _ = sleep_until_opt(detach_at), if detach_at.is_some() => {
+                for abort in &aborts {
+                    abort.abort();
+                }
+                detached = true;
+                log.notes.push("stopped reading: the output pipes are held by a process outside the group".to_string());
+                break;
+            }
+        }
+    }
+
+    // Phase 3: nothing of the group may outlive the run.
+    if group_has_live_members(pgid) {
+        if let Some(at) = sigkill_at {
+            // A kill is in progress: the rest of the group still gets its grace.
+            while Instant::now() < at && group_has_live_members(pgid) {
+                let step = at
+                    .saturating_duration_since(Instant::now())
+                    .min(Duration::from_millis(20));
+                tokio::time::sleep(step).await;
+            }
+        }
+        if group_has_live_members(pgid) {
+            log.notes.push(format!(
+                "killed leftover processes in process group {pgid} after the process exited"
+            ));
+            log.send(Signal::SIGKILL);
+        }
+    }
+    guard.done = true;
+
+    let output = lock(&run.buffer).snapshot_from(0);
+    ProcessOutcome {
+        command: run.command,
+        pid: run.pid,
+        pgid,
+        exit,
+        timed_out: kill == Some(KillReason::Timeout),
+        timeout: run.timeout,
+        killed_by: kill,
+        started_at: run.started_at,
+        duration: reaped.duration_since(run.start),
+        finished_after: run.start.elapsed(),
+        output,
+        signals: log.signals,
+        detached,
+        notes: log.notes,
+    }
+}
+
+/// After killing the group at the end of the drain grace, how long to wait for the readers to
+/// see end-of-file before giving up on the pipes.
+const DETACH_WAIT: Duration = Duration::from_millis(250);
