@@ -1,30 +1,105 @@
 //! The CLI transport: `openclaw agent ...` as a child of the process supervisor (own process
-//! group, stdin null, minimal environment, whole-tree kill).
+//! group, stdin /dev/null, minimal environment, whole-tree kill with a grace, drain grace for
+//! grandchildren that keep the pipes open).
 
-use tokio_util::sync::CancellationToken;
-
-use super::transport::{ChunkSink, NoteSink, RunPlan, StartFailure, Transport, TransportEnd};
+use super::events::OutputStream;
+use super::transport::{
+    ChunkSink, NoteSink, RunPlan, StartFailure, Stop, StopReason, Transport, TransportEnd,
+};
+use crate::process::{
+    self, KillReason, OutputLimits, ProcessSpec, SpawnError, StdinMode, StreamKind,
+};
 use crate::tool::BoxFuture;
 
 pub struct CliTransport;
 
+/// The supervisor's own timeout is only a safety net; the service enforces the (movable)
+/// deadline and stops the run itself.
+const SAFETY_NET: std::time::Duration = std::time::Duration::from_secs(30);
+
 impl Transport for CliTransport {
     fn run(
         &self,
-        _plan: RunPlan,
-        _chunks: ChunkSink,
-        _notes: NoteSink,
-        _stop: CancellationToken,
+        plan: RunPlan,
+        chunks: ChunkSink,
+        notes: NoteSink,
+        stop: Stop,
     ) -> BoxFuture<'static, TransportEnd> {
-        // Wired to crate::process as soon as the supervisor lands (issue 3).
         Box::pin(async move {
+            let Some((program, args)) = plan.argv.split_first() else {
+                return TransportEnd {
+                    failure: Some(StartFailure::Spawn {
+                        error: "empty argv".into(),
+                        not_found: false,
+                    }),
+                    ..TransportEnd::default()
+                };
+            };
+            let mut spec = ProcessSpec::new(program.clone())
+                .args(args.iter().cloned())
+                .clear_env(plan.clear_env)
+                .stdin(StdinMode::Null)
+                .timeout(Some(super::service::OPERATOR_TIMEOUT_CEILING + SAFETY_NET))
+                .kill_grace(plan.kill_grace)
+                .drain_grace(plan.drain_grace)
+                // Router output is small; keep the retained copy bounded like the router's own.
+                .limits(OutputLimits {
+                    max_line_bytes: 64 * 1024,
+                    max_retained_lines: 20_000,
+                    max_retained_bytes: 4 * 1024 * 1024,
+                })
+                .on_chunk(move |chunk| {
+                    let stream = match chunk.stream {
+                        StreamKind::Stdout => OutputStream::Stdout,
+                        StreamKind::Stderr => OutputStream::Stderr,
+                    };
+                    chunks(stream, chunk.text.as_bytes().to_vec());
+                });
+            for (k, v) in &plan.env {
+                spec = spec.env(k.clone(), v.clone());
+            }
+            let running = match process::spawn(spec) {
+                Ok(r) => r,
+                Err(e) => {
+                    let not_found = matches!(e, SpawnError::NotFound { .. });
+                    return TransportEnd {
+                        failure: Some(StartFailure::Spawn {
+                            error: spawn_error_text(&e),
+                            not_found,
+                        }),
+                        ..TransportEnd::default()
+                    };
+                }
+            };
+            let killer = running.kill_handle();
+            let outcome = tokio::select! {
+                o = running.wait() => o,
+                reason = stop.requested() => {
+                    killer.kill(match reason {
+                        StopReason::Timeout => KillReason::Timeout,
+                        StopReason::Killed => KillReason::User,
+                    });
+                    running.wait().await
+                }
+            };
+            for note in &outcome.notes {
+                notes(note.clone());
+            }
             TransportEnd {
-                failure: Some(StartFailure::Spawn {
-                    error: "process supervisor not built yet".into(),
-                    not_found: false,
-                }),
-                ..TransportEnd::default()
+                exit_code: outcome.exit.code(),
+                signal: outcome.exit.signal_name().map(str::to_string),
+                failure: None,
+                notes: Vec::new(),
             }
         })
+    }
+}
+
+/// `spawn openclaw ENOENT`-style text, naming the program and the OS error.
+fn spawn_error_text(e: &SpawnError) -> String {
+    match e {
+        SpawnError::NotFound { program } => format!("spawn {program} ENOENT：找不到该命令"),
+        SpawnError::PermissionDenied { program } => format!("spawn {program} EACCES：没有执行权限"),
+        other => other.to_string(),
     }
 }

@@ -4,12 +4,10 @@
 //! stream as stderr chunks. Plain HTTP only (no TLS backend is compiled in): a gateway is
 //! expected on loopback, a tailnet or behind a local TLS-terminating proxy.
 
-use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
-
 use super::events::OutputStream;
-use super::transport::{ChunkSink, NoteSink, RunPlan, StartFailure, Transport, TransportEnd};
+use super::transport::{ChunkSink, NoteSink, RunPlan, StartFailure, Stop, Transport, TransportEnd};
 use crate::tool::BoxFuture;
+use serde_json::{Value, json};
 
 pub struct HttpTransport {
     client: reqwest::Client,
@@ -120,7 +118,7 @@ impl Transport for HttpTransport {
         plan: RunPlan,
         chunks: ChunkSink,
         notes: NoteSink,
-        stop: CancellationToken,
+        stop: Stop,
     ) -> BoxFuture<'static, TransportEnd> {
         let client = self.client.clone();
         Box::pin(async move {
@@ -147,7 +145,7 @@ impl Transport for HttpTransport {
             }
             let response = tokio::select! {
                 r = req.send() => r,
-                _ = stop.cancelled() => {
+                _ = stop.requested() => {
                     notes("request dropped before the gateway answered".into());
                     return TransportEnd::default();
                 }
@@ -186,7 +184,7 @@ impl Transport for HttpTransport {
             loop {
                 let next = tokio::select! {
                     c = response.chunk() => c,
-                    _ = stop.cancelled() => {
+                    _ = stop.requested() => {
                         notes("stream closed by clawdeck".into());
                         return TransportEnd::default();
                     }

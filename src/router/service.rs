@@ -20,7 +20,7 @@ use super::outcome::{RouterOutcome, RunStatus};
 use super::request::{Mode, OutputMode, RouterRequest, TransportKind};
 use super::texts;
 use super::transport::{
-    ChunkSink, HttpPlan, NoteSink, RunPlan, StartFailure, Transport, TransportEnd,
+    ChunkSink, HttpPlan, NoteSink, RunPlan, StartFailure, Stop, StopReason, Transport, TransportEnd,
 };
 use crate::config::settings::RouterSettings;
 
@@ -288,6 +288,8 @@ impl RouterService {
             http: None,
             message_file: None,
             timeout,
+            kill_grace: Duration::from_millis(settings.kill_grace_ms),
+            drain_grace: Duration::from_millis(settings.drain_grace_ms),
         };
         let shown_argv = match transport_kind {
             TransportKind::Cli => {
@@ -479,7 +481,7 @@ impl RouterService {
             TransportKind::Cli => self.shared.cli.clone(),
             TransportKind::Http => self.shared.http.clone(),
         };
-        let stop = CancellationToken::new();
+        let stop = Stop::new();
         let mut run = transport.run(plan, chunks, notes.clone(), stop.clone());
 
         let mut deadline_rx = control.deadline.subscribe();
@@ -494,7 +496,7 @@ impl RouterService {
                     if *deadline_rx.borrow() <= Instant::now() {
                         timed_out = true;
                         notes(format!("deadline reached after {} s; killing the process tree", deadline.saturating_duration_since(started).as_secs()));
-                        stop.cancel();
+                        stop.request(StopReason::Timeout);
                         break run.await;
                     }
                 }
@@ -502,7 +504,7 @@ impl RouterService {
                 _ = control.kill.cancelled() => {
                     killed = true;
                     notes("kill requested; killing the process tree".to_string());
-                    stop.cancel();
+                    stop.request(StopReason::Killed);
                     break run.await;
                 }
             }

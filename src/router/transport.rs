@@ -2,7 +2,7 @@
 //! gateway HTTP stream).
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
@@ -35,6 +35,9 @@ pub struct RunPlan {
     /// A message file to remove after the run.
     pub message_file: Option<PathBuf>,
     pub timeout: Duration,
+    /// CLI: SIGTERM → SIGKILL grace and the drain grace for grandchildren holding the pipes.
+    pub kill_grace: Duration,
+    pub drain_grace: Duration,
 }
 
 #[derive(Clone)]
@@ -81,6 +84,49 @@ pub trait Transport: Send + Sync {
         plan: RunPlan,
         chunks: ChunkSink,
         notes: NoteSink,
-        stop: CancellationToken,
+        stop: Stop,
     ) -> BoxFuture<'static, TransportEnd>;
+}
+
+/// Why the service stopped a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    /// The deadline passed.
+    Timeout,
+    /// The operator or the caller asked.
+    Killed,
+}
+
+/// The service's request to end a run early; the first reason wins.
+#[derive(Debug, Clone, Default)]
+pub struct Stop {
+    token: CancellationToken,
+    reason: Arc<Mutex<Option<StopReason>>>,
+}
+
+impl Stop {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records the reason (if none yet) and fires.
+    pub fn request(&self, reason: StopReason) {
+        {
+            let mut slot = self.reason.lock().unwrap_or_else(|p| p.into_inner());
+            if slot.is_none() {
+                *slot = Some(reason);
+            }
+        }
+        self.token.cancel();
+    }
+
+    pub fn reason(&self) -> Option<StopReason> {
+        *self.reason.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Resolves when a stop was requested, with its reason.
+    pub async fn requested(&self) -> StopReason {
+        self.token.cancelled().await;
+        self.reason().unwrap_or(StopReason::Killed)
+    }
 }
