@@ -1,10 +1,31 @@
 //! The operator console (ratatui). A thin layer over the core: it renders state and sends
 //! intents; policy, queue, processes and tools all live in the core modules.
+//!
+//! Structure (codex-rs style): one `AppEvent` channel (`event`), a coalescing frame scheduler
+//! (`frame`), a terminal guard and panic hook (`terminal`), one keymap table (`keymap`), the
+//! `App` that performs side effects (`app`), the chrome (`ui`), views (`views`) and widgets.
+
+pub mod app;
+pub mod clock;
+pub mod context_bar;
+pub mod event;
+pub mod frame;
+pub mod keymap;
+pub mod runtime;
+pub mod stream;
+pub mod terminal;
+pub mod theme;
+pub mod ui;
+pub mod views;
+pub mod widgets;
 
 use crate::cli::Cli;
 
-/// Opens the console; without a terminal, points to the headless commands.
-pub fn run_console(_cli: &Cli) -> u8 {
-    eprintln!("clawdeck: the console is being built; use `clawdeck tools`, `clawdeck explain`");
-    crate::cli::exit::USAGE
+/// Opens the console; without a terminal, points to the headless commands (exit 2).
+pub fn run_console(cli: &Cli) -> u8 {
+    if let Some(reason) = terminal::tty_problem() {
+        eprintln!("{}", terminal::no_tty_message(reason));
+        return crate::cli::exit::USAGE;
+    }
+    runtime::run(cli)
 }

@@ -1,0 +1,596 @@
+//! The App: owns every view's state, routes input (overlays, then text inputs, then the
+//! keymap), performs the side effects of intents by calling the core, and turns core events into
+//! view updates and frame requests.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use ratatui::layout::Rect;
+use tokio::sync::mpsc::UnboundedReceiver;
+
+use super::clock::SharedClock;
+use super::context_bar::{ContextChoices, ContextEditor, EditorOutcome};
+use super::event::{AppEvent, AppEventSender, CoreEvent};
+use super::frame::FrameRequester;
+use super::keymap::{Action, Keymap};
+use super::views::router::RouterView;
+use super::views::{ViewCtx, ViewId};
+use super::widgets::confirm::{Confirm, ConfirmOutcome};
+use super::widgets::help::HelpOverlay;
+use crate::config::LoadedConfig;
+use crate::context::PolicyContext;
+use crate::router::{RouterRequest, RouterService};
+
+/// How long a status message stays.
+const STATUS_TTL: Duration = Duration::from_secs(6);
+/// How long quitting waits for killed runs to report their end.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// Where copied output goes besides OSC 52.
+pub trait Clipboard: Send {
+    /// Puts text on the terminal's clipboard (OSC 52); returns false when it was not sent.
+    fn set(&mut self, text: &str) -> bool;
+}
+
+/// OSC 52 written by the app itself (never by child output, which is sanitized).
+pub struct Osc52Clipboard;
+
+/// Terminals cap OSC 52 payloads; above this only the file copy is made.
+const OSC52_MAX_BYTES: usize = 74_994;
+
+impl Clipboard for Osc52Clipboard {
+    fn set(&mut self, text: &str) -> bool {
+        use base64::Engine as _;
+        use std::io::Write as _;
+        if text.len() > OSC52_MAX_BYTES {
+            return false;
+        }
+        let payload = base64::engine::general_purpose::STANDARD.encode(text);
+        let mut out = std::io::stdout();
+        out.write_all(format!("\x1b]52;c;{payload}\x07").as_bytes())
+            .is_ok()
+            && out.flush().is_ok()
+    }
+}
+
+/// A clipboard that keeps what it was given (tests).
+#[derive(Default, Clone)]
+pub struct RecordingClipboard(pub Arc<std::sync::Mutex<Vec<String>>>);
+
+impl Clipboard for RecordingClipboard {
+    fn set(&mut self, text: &str) -> bool {
+        if let Ok(mut v) = self.0.lock() {
+            v.push(text.to_string());
+        }
+        true
+    }
+}
+
+/// The core services the console drives; each is optional so views say plainly what is missing.
+#[derive(Default)]
+pub struct Services {
+    pub router: Option<RouterService>,
+}
+
+/// Overlays take every key while open.
+pub enum Overlay {
+    Help(HelpOverlay),
+    Confirm(Confirm),
+    Context(ContextEditor),
+}
+
+/// Counters read by tests and benchmarks.
+#[derive(Debug, Default)]
+pub struct Stats {
+    pub frames_drawn: AtomicU64,
+}
+
+pub struct App {
+    pub view: ViewId,
+    pub keymap: Keymap,
+    pub router: RouterView,
+    pub overlay: Option<Overlay>,
+    pub context: PolicyContext,
+    pub choices: ContextChoices,
+    pub config: Option<Arc<LoadedConfig>>,
+    /// `--config` as given (reloads resolve the file the same way).
+    pub config_arg: Option<PathBuf>,
+    /// The last config reload error (the last good config stays in use).
+    pub config_error: Option<String>,
+    pub status: Option<(String, Instant)>,
+    pub tx: AppEventSender,
+    pub frames: FrameRequester,
+    pub clock: SharedClock,
+    pub services: Services,
+    pub clipboard: Box<dyn Clipboard>,
+    /// Directory for copied output files.
+    pub copy_dir: PathBuf,
+    pub stats: Arc<Stats>,
+    pub quit: bool,
+    /// Screen areas of the tabs, for mouse clicks.
+    pub(crate) tab_areas: Vec<(Rect, ViewId)>,
+}
+
+impl App {
+    pub fn new(tx: AppEventSender, frames: FrameRequester, clock: SharedClock) -> App {
+        App {
+            view: ViewId::Policy,
+            keymap: Keymap::default(),
+            router: RouterView::default(),
+            overlay: None,
+            context: PolicyContext::default(),
+            choices: ContextChoices::default(),
+            config: None,
+            config_arg: None,
+            config_error: None,
+            status: None,
+            tx,
+            frames,
+            clock,
+            services: Services::default(),
+            clipboard: Box::new(Osc52Clipboard),
+            copy_dir: default_copy_dir(),
+            stats: Arc::default(),
+            quit: false,
+            tab_areas: Vec::new(),
+        }
+    }
+
+    /// Installs a loaded config: keymap overrides, pickers, and everything computed from it.
+    pub fn set_config(&mut self, config: LoadedConfig) {
+        self.keymap = Keymap::with_overrides(&config.settings.keys);
+        if let Some(w) = self.keymap.warnings.first() {
+            let more = self.keymap.warnings.len() - 1;
+            let text = if more > 0 {
+                format!("{w} (+{more} more)")
+            } else {
+                w.clone()
+            };
+            self.set_status(text);
+        }
+        self.choices = ContextChoices::from_config(&config, &self.context);
+        self.config = Some(Arc::new(config));
+        self.config_error = None;
+    }
+
+    /// Re-reads the config; a broken file keeps the last good state and shows the error.
+    pub fn reload_config(&mut self) {
+        match crate::config::load(self.config_arg.as_deref()) {
+            Ok(config) => {
+                self.set_config(config);
+                self.set_status("config reloaded");
+            }
+            Err(e) => self.config_error = Some(e.to_string()),
+        }
+    }
+
+    pub fn set_status(&mut self, text: impl Into<String>) {
+        self.status = Some((text.into(), self.clock.now()));
+    }
+
+    fn ctx(&self) -> ViewCtx<'_> {
+        ViewCtx {
+            tx: &self.tx,
+            clock: self.clock.as_ref(),
+            keymap: &self.keymap,
+        }
+    }
+
+    /// Live work that quitting would stop.
+    pub fn live_work(&self) -> usize {
+        self.router.live_runs()
+    }
+
+    /// Handles one event (everything except `Draw`, which the loop handles).
+    pub fn handle_event(&mut self, event: AppEvent) {
+        let redraw = match event {
+            AppEvent::Key(key) => self.handle_key(key),
+            AppEvent::Mouse(mouse) => self.handle_mouse(mouse),
+            AppEvent::Paste(text) => self.handle_paste(&text),
+            AppEvent::Resize(..) => true,
+            AppEvent::InputClosed => {
+                self.quit = true;
+                false
+            }
+            AppEvent::Draw => true,
+            AppEvent::Tick => self.on_tick(),
+            AppEvent::Quit => {
+                self.quit = true;
+                false
+            }
+            AppEvent::SwitchView(view) => {
+                self.view = view;
+                true
+            }
+            AppEvent::SetContext(ctx) => {
+                self.context = ctx;
+                if let Some(config) = &self.config {
+                    self.choices = ContextChoices::from_config(config, &self.context);
+                }
+                true
+            }
+            AppEvent::ReloadConfig => {
+                self.reload_config();
+                true
+            }
+            AppEvent::KillRun { run_id } => {
+                self.kill_run(&run_id);
+                true
+            }
+            AppEvent::SetRunTimeout {
+                run_id,
+                seconds,
+                extend,
+            } => {
+                self.set_run_timeout(&run_id, seconds, extend);
+                true
+            }
+            AppEvent::StartRun { agent, message } => {
+                self.start_run(agent, message);
+                true
+            }
+            AppEvent::SetLaneLimit { .. }
+            | AppEvent::ClearLane { .. }
+            | AppEvent::Invoke { .. } => {
+                self.set_status("the queue and pipeline are not available in this build yet");
+                true
+            }
+            AppEvent::Copy { label, text } => {
+                self.copy(&label, &text);
+                true
+            }
+            AppEvent::Status(text) => {
+                self.set_status(text);
+                true
+            }
+            AppEvent::Core(core) => self.handle_core(core),
+        };
+        if redraw {
+            self.frames.schedule_frame();
+        }
+    }
+
+    fn handle_core(&mut self, event: CoreEvent) -> bool {
+        match event {
+            CoreEvent::ConfigFileChanged => {
+                self.reload_config();
+                true
+            }
+            CoreEvent::Router(ev) => self.router.apply(&ev) && self.view == ViewId::Router,
+            CoreEvent::RouterLagged(n) => {
+                self.set_status(format!(
+                    "the console fell behind the router: {n} events were skipped"
+                ));
+                true
+            }
+        }
+    }
+
+    fn on_tick(&mut self) -> bool {
+        let mut redraw = false;
+        if let Some((_, at)) = &self.status
+            && self.clock.now().duration_since(*at) >= STATUS_TTL
+        {
+            self.status = None;
+            redraw = true;
+        }
+        redraw || (self.view == ViewId::Router && self.router.needs_tick())
+    }
+
+    fn handle_key(&mut self, key: KeyEvent) -> bool {
+        if key.kind == KeyEventKind::Release {
+            return false;
+        }
+        let ctrl_c =
+            key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
+        if let Some(overlay) = self.overlay.take() {
+            if ctrl_c && !matches!(overlay, Overlay::Confirm(_)) {
+                self.request_quit();
+                return true;
+            }
+            self.overlay = self.overlay_key(overlay, &key);
+            return true;
+        }
+        if ctrl_c {
+            self.request_quit();
+            return true;
+        }
+        // Text inputs of the active view take keys before the keymap.
+        let ctx = ViewCtx {
+            tx: &self.tx,
+            clock: self.clock.as_ref(),
+            keymap: &self.keymap,
+        };
+        let captured = match self.view {
+            ViewId::Router => self.router.handle_input_key(&key, &ctx),
+            _ => false,
+        };
+        if captured {
+            return true;
+        }
+        let Some(action) = self.keymap.lookup(self.view, &key) else {
+            return false;
+        };
+        self.handle_action(action)
+    }
+
+    fn overlay_key(&mut self, overlay: Overlay, key: &KeyEvent) -> Option<Overlay> {
+        match overlay {
+            Overlay::Help(mut help) => help.handle_key(key).then_some(Overlay::Help(help)),
+            Overlay::Confirm(confirm) => {
+                let (rest, outcome) = confirm.handle_key(key);
+                if let ConfirmOutcome::Yes(event) = outcome {
+                    self.tx.send(event);
+                }
+                rest.map(Overlay::Confirm)
+            }
+            Overlay::Context(mut editor) => match editor.handle_key(key, &self.choices) {
+                EditorOutcome::Changed(ctx) => {
+                    self.tx.send(AppEvent::SetContext(ctx));
+                    Some(Overlay::Context(editor))
+                }
+                EditorOutcome::Close => None,
+                EditorOutcome::Pending => Some(Overlay::Context(editor)),
+            },
+        }
+    }
+
+    fn request_quit(&mut self) {
+        let live = self.live_work();
+        if live == 0 {
+            self.tx.send(AppEvent::Quit);
+        } else {
+            let what = if live == 1 {
+                "1 run is live".to_string()
+            } else {
+                format!("{live} runs are live")
+            };
+            self.overlay = Some(Overlay::Confirm(Confirm::new(
+                format!("{what}. Quit and kill them?"),
+                AppEvent::Quit,
+            )));
+        }
+    }
+
+    /// Global actions first, then the active view's.
+    pub fn handle_action(&mut self, action: Action) -> bool {
+        match action {
+            Action::Quit => self.request_quit(),
+            Action::Help => self.overlay = Some(Overlay::Help(HelpOverlay::default())),
+            Action::NextView => self.tx_send(AppEvent::SwitchView(self.view.next())),
+            Action::PrevView => self.tx_send(AppEvent::SwitchView(self.view.prev())),
+            Action::ViewPolicy => self.tx_send(AppEvent::SwitchView(ViewId::Policy)),
+            Action::ViewQueue => self.tx_send(AppEvent::SwitchView(ViewId::Queue)),
+            Action::ViewRouter => self.tx_send(AppEvent::SwitchView(ViewId::Router)),
+            Action::ViewInvoke => self.tx_send(AppEvent::SwitchView(ViewId::Invoke)),
+            Action::ViewPrompt => self.tx_send(AppEvent::SwitchView(ViewId::Prompt)),
+            Action::EditContext => {
+                self.overlay = Some(Overlay::Context(ContextEditor::new(&self.context)))
+            }
+            other => {
+                let ctx = ViewCtx {
+                    tx: &self.tx,
+                    clock: self.clock.as_ref(),
+                    keymap: &self.keymap,
+                };
+                return match self.view {
+                    ViewId::Router => self.router.handle_action(other, &ctx),
+                    _ => false,
+                };
+            }
+        }
+        true
+    }
+
+    fn tx_send(&self, event: AppEvent) {
+        self.tx.send(event);
+    }
+
+    fn handle_mouse(&mut self, mouse: MouseEvent) -> bool {
+        if self.overlay.is_some() {
+            return false;
+        }
+        if let MouseEventKind::Down(MouseButton::Left) = mouse.kind {
+            let hit = self.tab_areas.iter().find(|(r, _)| {
+                mouse.column >= r.x
+                    && mouse.column < r.x + r.width
+                    && mouse.row >= r.y
+                    && mouse.row < r.y + r.height
+            });
+            if let Some((_, view)) = hit {
+                self.tx.send(AppEvent::SwitchView(*view));
+                return true;
+            }
+        }
+        match self.view {
+            ViewId::Router => self.router.handle_mouse(&mouse),
+            _ => false,
+        }
+    }
+
+    fn handle_paste(&mut self, text: &str) -> bool {
+        match self.view {
+            ViewId::Router => self.router.paste(text),
+            _ => false,
+        }
+    }
+
+    fn parse_run_id(&mut self, run_id: &str) -> Option<u64> {
+        let id = run_id.parse::<u64>().ok();
+        if id.is_none() {
+            self.set_status(format!("no run `{run_id}`"));
+        }
+        id
+    }
+
+    fn kill_run(&mut self, run_id: &str) {
+        let Some(id) = self.parse_run_id(run_id) else {
+            return;
+        };
+        let Some(router) = &self.services.router else {
+            self.set_status("no router service");
+            return;
+        };
+        if router.kill(id) {
+            self.set_status(format!(
+                "kill sent to run #{id} (SIGTERM to its process group, then SIGKILL)"
+            ));
+        } else {
+            self.set_status(format!("run #{id} is not running"));
+        }
+    }
+
+    fn set_run_timeout(&mut self, run_id: &str, seconds: u64, extend: bool) {
+        let Some(id) = self.parse_run_id(run_id) else {
+            return;
+        };
+        let Some(router) = &self.services.router else {
+            self.set_status("no router service");
+            return;
+        };
+        let by = Duration::from_secs(seconds);
+        let ok = if extend {
+            router.extend_timeout(id, by)
+        } else {
+            router.set_timeout(id, by)
+        };
+        if !ok {
+            self.set_status(format!("run #{id} is not running"));
+        }
+    }
+
+    fn start_run(&mut self, agent: Option<String>, message: String) {
+        let Some(router) = &self.services.router else {
+            self.set_status("no router service");
+            return;
+        };
+        let mut request = RouterRequest::new(message);
+        request.agent = agent;
+        match router.start(request) {
+            Ok(handle) => {
+                let id = handle.run_id;
+                self.set_status(format!("router run #{id} started"));
+            }
+            Err(refusal) => self.set_status(refusal.0),
+        }
+    }
+
+    fn copy(&mut self, label: &str, text: &str) {
+        let lines = text.lines().count();
+        let clip = self.clipboard.set(text);
+        let file = self.copy_dir.join(format!("{label}.txt"));
+        let saved =
+            std::fs::create_dir_all(&self.copy_dir).and_then(|()| std::fs::write(&file, text));
+        let msg = match (clip, saved) {
+            (true, Ok(())) => format!(
+                "copied {lines} lines to the clipboard (OSC 52) and {}",
+                file.display()
+            ),
+            (false, Ok(())) => format!(
+                "saved {lines} lines to {} (too large for OSC 52)",
+                file.display()
+            ),
+            (true, Err(e)) => format!(
+                "copied {lines} lines to the clipboard (OSC 52); saving {} failed: {e}",
+                file.display()
+            ),
+            (false, Err(e)) => format!("copy failed: saving {}: {e}", file.display()),
+        };
+        self.set_status(msg);
+    }
+
+    /// Kills every live run and waits (bounded) for their ends, so no child outlives the console.
+    pub async fn shutdown(&mut self, rx: &mut UnboundedReceiver<AppEvent>) {
+        let Some(router) = self.services.router.clone() else {
+            return;
+        };
+        let live: Vec<u64> = self
+            .router
+            .runs
+            .iter()
+            .filter(|r| r.is_live())
+            .map(|r| r.run_id)
+            .collect();
+        if live.is_empty() {
+            return;
+        }
+        for id in &live {
+            router.kill(*id);
+        }
+        let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
+        while self.router.live_runs() > 0 {
+            match tokio::time::timeout_at(deadline, rx.recv()).await {
+                Ok(Some(AppEvent::Core(CoreEvent::Router(ev)))) => {
+                    self.router.apply(&ev);
+                }
+                Ok(Some(_)) => {}
+                Ok(None) | Err(_) => break,
+            }
+        }
+    }
+
+    pub fn ctx_for_render(&self) -> ViewCtx<'_> {
+        self.ctx()
+    }
+}
+
+fn default_copy_dir() -> PathBuf {
+    if let Some(state) = std::env::var_os("XDG_STATE_HOME").filter(|s| !s.is_empty()) {
+        return PathBuf::from(state).join("clawdeck");
+    }
+    if let Some(home) = std::env::var_os("HOME").filter(|s| !s.is_empty()) {
+        return PathBuf::from(home).join(".local/state/clawdeck");
+    }
+    std::env::temp_dir().join("clawdeck")
+}
+
+/// Runs the event loop until quit: one channel in, frames out only when asked for.
+pub async fn run_loop<B: Backend>(
+    app: &mut App,
+    terminal: &mut Terminal<B>,
+    rx: &mut UnboundedReceiver<AppEvent>,
+    synchronized: bool,
+) -> Result<(), B::Error> {
+    app.frames.schedule_frame();
+    while let Some(event) = rx.recv().await {
+        match event {
+            AppEvent::Draw => draw(app, terminal, synchronized)?,
+            other => app.handle_event(other),
+        }
+        if app.quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Draws one frame (inside a synchronized update on real terminals, so it appears at once).
+pub fn draw<B: Backend>(
+    app: &mut App,
+    terminal: &mut Terminal<B>,
+    synchronized: bool,
+) -> Result<(), B::Error> {
+    if synchronized {
+        let _ = crossterm::execute!(
+            std::io::stdout(),
+            crossterm::terminal::BeginSynchronizedUpdate
+        );
+    }
+    let result = terminal.draw(|frame| super::ui::render(app, frame));
+    if synchronized {
+        let _ = crossterm::execute!(
+            std::io::stdout(),
+            crossterm::terminal::EndSynchronizedUpdate
+        );
+    }
+    result?;
+    app.stats.frames_drawn.fetch_add(1, Ordering::Relaxed);
+    Ok(())
+}

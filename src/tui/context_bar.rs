@@ -1,0 +1,400 @@
+//! The context bar (who is asking: agent, provider/model, channel, group, sender, owner,
+//! subagent, sandbox) and its editor, whose pickers are filled from the config.
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Row, StatefulWidget, Table, TableState, Widget};
+
+use crate::config::LoadedConfig;
+use crate::context::PolicyContext;
+use crate::tui::theme;
+use crate::tui::widgets::centered;
+use crate::tui::widgets::picker::{Choice, PickOutcome, Picker};
+
+/// The values the config offers for each field.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ContextChoices {
+    pub agents: Vec<String>,
+    pub default_agent: Option<String>,
+    pub providers: Vec<String>,
+    pub models: Vec<String>,
+    pub channels: Vec<String>,
+    /// Filled for the context's channel.
+    pub accounts: Vec<String>,
+    pub groups: Vec<String>,
+    pub senders: Vec<String>,
+}
+
+impl ContextChoices {
+    pub fn from_config(config: &LoadedConfig, ctx: &PolicyContext) -> Self {
+        let channel = ctx.channel.as_deref();
+        let account = ctx.account.as_deref();
+        ContextChoices {
+            agents: config.agent_ids(),
+            default_agent: Some(config.default_agent_id()),
+            providers: config.providers(),
+            models: config.models(),
+            channels: config.channels(),
+            accounts: channel.map(|c| config.accounts(c)).unwrap_or_default(),
+            groups: channel
+                .map(|c| config.groups(c, account))
+                .unwrap_or_default(),
+            senders: match (channel, ctx.group.as_deref()) {
+                (Some(c), Some(g)) => config.sender_keys(c, account, g),
+                _ => Vec::new(),
+            },
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Agent,
+    Provider,
+    Model,
+    Channel,
+    Account,
+    Group,
+    Sender,
+    Owner,
+    Subagent,
+    Sandbox,
+}
+
+impl Field {
+    pub const ALL: [Field; 10] = [
+        Field::Agent,
+        Field::Provider,
+        Field::Model,
+        Field::Channel,
+        Field::Account,
+        Field::Group,
+        Field::Sender,
+        Field::Owner,
+        Field::Subagent,
+        Field::Sandbox,
+    ];
+
+    fn label(self) -> &'static str {
+        match self {
+            Field::Agent => "agent",
+            Field::Provider => "provider",
+            Field::Model => "model",
+            Field::Channel => "channel",
+            Field::Account => "account",
+            Field::Group => "group",
+            Field::Sender => "sender",
+            Field::Owner => "owner",
+            Field::Subagent => "subagent",
+            Field::Sandbox => "sandbox",
+        }
+    }
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// `id:42`, `e164:+1555`, `username:bob` or `name:Bob`, whichever the context has.
+pub fn sender_label(ctx: &PolicyContext) -> Option<String> {
+    let parts: Vec<String> = [
+        ("id", &ctx.sender_id),
+        ("e164", &ctx.sender_e164),
+        ("username", &ctx.sender_username),
+        ("name", &ctx.sender_name),
+    ]
+    .iter()
+    .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k}:{v}")))
+    .collect();
+    if parts.is_empty() {
+        None
+    } else {
+        Some(parts.join(","))
+    }
+}
+
+fn field_value(ctx: &PolicyContext, field: Field) -> Option<String> {
+    match field {
+        Field::Agent => ctx.agent.clone(),
+        Field::Provider => ctx.provider.clone(),
+        Field::Model => ctx.model.clone(),
+        Field::Channel => ctx.channel.clone(),
+        Field::Account => ctx.account.clone(),
+        Field::Group => ctx.group.clone(),
+        Field::Sender => sender_label(ctx),
+        Field::Owner => Some(yes_no(ctx.is_owner()).to_string()),
+        Field::Subagent => Some(yes_no(ctx.subagent).to_string()),
+        Field::Sandbox => Some(yes_no(ctx.sandboxed).to_string()),
+    }
+}
+
+/// Sets a field from a picked value; `sender` takes `id:`/`e164:`/`username:`/`name:` prefixes
+/// (a bare value is an id).
+fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
+    match field {
+        Field::Agent => ctx.agent = value,
+        Field::Provider => ctx.provider = value,
+        Field::Model => ctx.model = value,
+        Field::Channel => {
+            if ctx.channel != value {
+                ctx.account = None;
+                ctx.group = None;
+            }
+            ctx.channel = value;
+        }
+        Field::Account => ctx.account = value,
+        Field::Group => ctx.group = value,
+        Field::Sender => {
+            ctx.sender_id = None;
+            ctx.sender_e164 = None;
+            ctx.sender_username = None;
+            ctx.sender_name = None;
+            if let Some(v) = value {
+                let (kind, rest) = v.split_once(':').unwrap_or(("id", v.as_str()));
+                let rest = Some(rest.to_string());
+                match kind {
+                    "e164" => ctx.sender_e164 = rest,
+                    "username" => ctx.sender_username = rest,
+                    "name" => ctx.sender_name = rest,
+                    "id" => ctx.sender_id = rest,
+                    _ => ctx.sender_id = Some(v.clone()),
+                }
+            }
+        }
+        Field::Owner | Field::Subagent | Field::Sandbox => {}
+    }
+}
+
+/// One line: `agent ops · openai/gpt-5 · telegram/-100123 · sender id:42 · owner · sandbox`.
+pub fn render_bar(ctx: &PolicyContext, default_agent: Option<&str>, area: Rect, buf: &mut Buffer) {
+    let dim = theme::dim();
+    let mut spans = vec![Span::styled("context ", theme::bold())];
+    let mut item = |label: &str, value: String, set: bool| {
+        spans.push(Span::styled(format!("{label} "), dim));
+        spans.push(Span::styled(value, if set { theme::accent() } else { dim }));
+        spans.push(Span::styled(" · ", dim));
+    };
+    let agent = match (&ctx.agent, default_agent) {
+        (Some(a), _) => (a.clone(), true),
+        (None, Some(d)) => (format!("{d} (default)"), false),
+        (None, None) => ("(default)".to_string(), false),
+    };
+    item("agent", agent.0, agent.1);
+    let model = match (&ctx.provider, &ctx.model) {
+        (Some(p), Some(m)) if !m.contains('/') => format!("{p}/{m}"),
+        (_, Some(m)) => m.clone(),
+        (Some(p), None) => p.clone(),
+        (None, None) => "-".to_string(),
+    };
+    let model_set = ctx.provider.is_some() || ctx.model.is_some();
+    item("model", model, model_set);
+    let channel = match (&ctx.channel, &ctx.account) {
+        (Some(c), Some(a)) => format!("{c}:{a}"),
+        (Some(c), None) => c.clone(),
+        _ => "-".to_string(),
+    };
+    item("channel", channel, ctx.channel.is_some());
+    item(
+        "group",
+        ctx.group.clone().unwrap_or_else(|| "-".into()),
+        ctx.group.is_some(),
+    );
+    let sender = sender_label(ctx);
+    item(
+        "sender",
+        sender.clone().unwrap_or_else(|| "-".into()),
+        sender.is_some(),
+    );
+    item("owner", yes_no(ctx.is_owner()).into(), !ctx.is_owner());
+    item("subagent", yes_no(ctx.subagent).into(), ctx.subagent);
+    item("sandbox", yes_no(ctx.sandboxed).into(), ctx.sandboxed);
+    spans.pop();
+    buf.set_line(area.x, area.y, &Line::from(spans), area.width);
+}
+
+/// The context editor overlay.
+#[derive(Debug, Clone)]
+pub struct ContextEditor {
+    pub draft: PolicyContext,
+    pub selected: usize,
+    pub picker: Option<(Field, Picker)>,
+}
+
+/// What a key did to the editor.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EditorOutcome {
+    /// A field changed: recompute with this context at once.
+    Changed(PolicyContext),
+    Close,
+    Pending,
+}
+
+impl ContextEditor {
+    pub fn new(ctx: &PolicyContext) -> Self {
+        ContextEditor {
+            draft: ctx.clone(),
+            selected: 0,
+            picker: None,
+        }
+    }
+
+    pub fn handle_key(&mut self, key: &KeyEvent, choices: &ContextChoices) -> EditorOutcome {
+        if let Some((field, picker)) = self.picker.as_mut() {
+            match picker.handle_key(key) {
+                PickOutcome::Picked(value) => {
+                    set_field(&mut self.draft, *field, value);
+                    self.picker = None;
+                    return EditorOutcome::Changed(self.draft.clone());
+                }
+                PickOutcome::Cancelled => self.picker = None,
+                PickOutcome::Pending => {}
+            }
+            return EditorOutcome::Pending;
+        }
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('c') | KeyCode::Char('q') => EditorOutcome::Close,
+            KeyCode::Up | KeyCode::Char('k') => {
+                self.selected = self.selected.checked_sub(1).unwrap_or(Field::ALL.len() - 1);
+                EditorOutcome::Pending
+            }
+            KeyCode::Down | KeyCode::Char('j') => {
+                self.selected = (self.selected + 1) % Field::ALL.len();
+                EditorOutcome::Pending
+            }
+            KeyCode::Delete | KeyCode::Backspace => {
+                let field = Field::ALL[self.selected];
+                set_field(&mut self.draft, field, None);
+                EditorOutcome::Changed(self.draft.clone())
+            }
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                let field = Field::ALL[self.selected];
+                match field {
+                    Field::Owner => self.draft.owner = Some(!self.draft.is_owner()),
+                    Field::Subagent => self.draft.subagent = !self.draft.subagent,
+                    Field::Sandbox => self.draft.sandboxed = !self.draft.sandboxed,
+                    _ => {
+                        self.picker = Some((field, self.picker_for(field, choices)));
+                        return EditorOutcome::Pending;
+                    }
+                }
+                EditorOutcome::Changed(self.draft.clone())
+            }
+            _ => EditorOutcome::Pending,
+        }
+    }
+
+    fn picker_for(&self, field: Field, choices: &ContextChoices) -> Picker {
+        let values: &[String] = match field {
+            Field::Agent => &choices.agents,
+            Field::Provider => &choices.providers,
+            Field::Model => &choices.models,
+            Field::Channel => &choices.channels,
+            Field::Account => &choices.accounts,
+            Field::Group => &choices.groups,
+            Field::Sender => &choices.senders,
+            _ => &[],
+        };
+        let unset = match (field, &choices.default_agent) {
+            (Field::Agent, Some(d)) => format!("(default: {d})"),
+            _ => "(none)".to_string(),
+        };
+        let mut list = vec![Choice {
+            value: None,
+            label: unset,
+        }];
+        list.extend(values.iter().map(|v| Choice {
+            value: Some(v.clone()),
+            label: v.clone(),
+        }));
+        let current = field_value(&self.draft, field);
+        Picker::new(
+            format!("{} (type a new value, Enter picks)", field.label()),
+            list,
+            current.as_deref(),
+        )
+    }
+
+    pub fn render(&self, area: Rect, buf: &mut Buffer) {
+        let rect = centered(area, 60, Field::ALL.len() as u16 + 4);
+        Clear.render(rect, buf);
+        let rows: Vec<Row> = Field::ALL
+            .iter()
+            .map(|f| {
+                let value = field_value(&self.draft, *f).unwrap_or_else(|| "-".to_string());
+                Row::new(vec![f.label().to_string(), value])
+            })
+            .collect();
+        let block = Block::bordered()
+            .title(" Context (Enter edits / toggles, Del clears, Esc closes) ")
+            .border_style(theme::accent());
+        let mut state = TableState::default().with_selected(Some(self.selected));
+        StatefulWidget::render(
+            Table::new(
+                rows,
+                [
+                    ratatui::layout::Constraint::Length(10),
+                    ratatui::layout::Constraint::Fill(1),
+                ],
+            )
+            .row_highlight_style(theme::selected())
+            .highlight_symbol("› ")
+            .block(block),
+            rect,
+            buf,
+            &mut state,
+        );
+        if let Some((_, picker)) = &self.picker {
+            picker.render(area, buf);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::KeyModifiers;
+
+    fn k(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn picking_and_toggling_change_the_context() {
+        let choices = ContextChoices {
+            agents: vec!["main".into(), "ops".into()],
+            ..Default::default()
+        };
+        let mut e = ContextEditor::new(&PolicyContext::default());
+        assert_eq!(
+            e.handle_key(&k(KeyCode::Enter), &choices),
+            EditorOutcome::Pending
+        );
+        e.handle_key(&k(KeyCode::Down), &choices);
+        e.handle_key(&k(KeyCode::Down), &choices);
+        let EditorOutcome::Changed(ctx) = e.handle_key(&k(KeyCode::Enter), &choices) else {
+            panic!("not changed")
+        };
+        assert_eq!(ctx.agent.as_deref(), Some("ops"));
+        for _ in 0..7 {
+            e.handle_key(&k(KeyCode::Down), &choices);
+        }
+        let EditorOutcome::Changed(ctx) = e.handle_key(&k(KeyCode::Enter), &choices) else {
+            panic!("not changed")
+        };
+        assert!(!ctx.is_owner());
+    }
+
+    #[test]
+    fn sender_prefixes_pick_the_field() {
+        let mut ctx = PolicyContext::default();
+        set_field(&mut ctx, Field::Sender, Some("username:bob".into()));
+        assert_eq!(ctx.sender_username.as_deref(), Some("bob"));
+        set_field(&mut ctx, Field::Sender, Some("42".into()));
+        assert_eq!(
+            (ctx.sender_id.as_deref(), ctx.sender_username.as_deref()),
+            (Some("42"), None)
+        );
+    }
+}

@@ -1,0 +1,102 @@
+//! The one event type of the console (codex's app_event.rs): terminal input, frame ticks, intents
+//! that widgets emit (the App performs their side effects), and results and core events that
+//! come back. Everything flows through one channel.
+
+use crossterm::event::{KeyEvent, MouseEvent};
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::views::ViewId;
+use crate::context::PolicyContext;
+
+#[derive(Debug)]
+pub enum AppEvent {
+    // --- terminal input ---
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize(u16, u16),
+    Paste(String),
+    /// The input reader stopped (stdin closed).
+    InputClosed,
+
+    // --- frames and time ---
+    /// Draw now (sent by the frame scheduler only).
+    Draw,
+    /// Once a second; views with countdowns or waits ask for a frame on it.
+    Tick,
+
+    // --- intents: widgets ask, the App acts ---
+    /// Quit without asking (already confirmed or nothing live).
+    Quit,
+    SwitchView(ViewId),
+    /// The context bar changed: recompute policy, prompt and invoke availability.
+    SetContext(PolicyContext),
+    /// Re-read the config now.
+    ReloadConfig,
+    /// Kill the run's process tree.
+    KillRun {
+        run_id: String,
+    },
+    /// Add (`extend = true`) or set the run's timeout, in seconds.
+    SetRunTimeout {
+        run_id: String,
+        seconds: u64,
+        extend: bool,
+    },
+    /// Start a router run.
+    StartRun {
+        agent: Option<String>,
+        message: String,
+    },
+    SetLaneLimit {
+        lane: String,
+        limit: usize,
+    },
+    ClearLane {
+        lane: String,
+    },
+    /// Run a tool through the pipeline with the current context.
+    Invoke {
+        tool: String,
+        params: Value,
+    },
+    /// Put text on the clipboard (OSC 52) and in a file under the state dir.
+    Copy {
+        label: String,
+        text: String,
+    },
+    /// A one-line message for the status bar.
+    Status(String),
+
+    // --- results and core events ---
+    Core(CoreEvent),
+}
+
+/// What the core reports back; each variant echoes the request it answers where there is one.
+#[derive(Debug)]
+pub enum CoreEvent {
+    /// The watched config file changed on disk (or a reload was asked for).
+    ConfigFileChanged,
+    /// One event of a router run (start, chunk, deadline, note, finish).
+    Router(crate::router::RouterEvent),
+    /// The console fell behind the router's event stream and skipped this many events.
+    RouterLagged(u64),
+}
+
+/// The sending half of the one channel; cloned into every task and widget that emits events.
+#[derive(Clone, Debug)]
+pub struct AppEventSender {
+    tx: mpsc::UnboundedSender<AppEvent>,
+}
+
+impl AppEventSender {
+    pub fn channel() -> (AppEventSender, mpsc::UnboundedReceiver<AppEvent>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        (AppEventSender { tx }, rx)
+    }
+
+    /// Sends; returns false when the App is gone (senders then stop).
+    pub fn send(&self, event: AppEvent) -> bool {
+        self.tx.send(event).is_ok()
+    }
+}

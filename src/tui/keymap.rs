@@ -1,0 +1,687 @@
+//! Keys are data. One table (action, default keys, description, views where it applies) drives
+//! the footer hints, the `?` help overlay and the user's overrides (`keys` in clawdeck.json5:
+//! action name → list of keys), so hints, help and behaviour never drift apart.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::views::ViewId;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    Quit,
+    Help,
+    NextView,
+    PrevView,
+    ViewPolicy,
+    ViewQueue,
+    ViewRouter,
+    ViewInvoke,
+    ViewPrompt,
+    EditContext,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Filter,
+    HiddenOnly,
+    ReloadConfig,
+    LaneLimitUp,
+    LaneLimitDown,
+    ClearLane,
+    KillRun,
+    ExtendTimeout,
+    SetTimeout,
+    NewRun,
+    Search,
+    SearchNext,
+    SearchPrev,
+    Follow,
+    CopyOutput,
+    EditParams,
+    RunTool,
+    History,
+    CycleProvider,
+    CyclePromptMode,
+}
+
+/// One row of the keymap table.
+pub struct BindingSpec {
+    pub action: Action,
+    /// Name used in `keys` overrides.
+    pub name: &'static str,
+    pub keys: &'static [&'static str],
+    pub description: &'static str,
+    /// Views where the binding applies; empty = everywhere.
+    pub views: &'static [ViewId],
+    /// Shown in the footer of the views where it applies.
+    pub footer: bool,
+}
+
+use ViewId::{Invoke, Policy, Prompt, Queue, Router};
+
+macro_rules! b {
+    ($action:ident, $name:literal, [$($k:literal),*], $desc:literal, [$($v:ident),*], $footer:literal) => {
+        BindingSpec { action: Action::$action, name: $name, keys: &[$($k),*], description: $desc, views: &[$($v),*], footer: $footer }
+    };
+}
+
+/// The default keymap. View-specific rows win over global ones for the same key.
+pub const BINDINGS: &[BindingSpec] = &[
+    b!(
+        Quit,
+        "quit",
+        ["q", "ctrl-c"],
+        "Quit (asks first while runs are live)",
+        [],
+        true
+    ),
+    b!(
+        Help,
+        "help",
+        ["?"],
+        "Show all keys (type to search)",
+        [],
+        true
+    ),
+    b!(NextView, "next_view", ["tab"], "Next view", [], true),
+    b!(
+        PrevView,
+        "prev_view",
+        ["backtab"],
+        "Previous view",
+        [],
+        false
+    ),
+    b!(ViewPolicy, "view_policy", ["1"], "Policy view", [], false),
+    b!(ViewQueue, "view_queue", ["2"], "Queue view", [], false),
+    b!(ViewRouter, "view_router", ["3"], "Router view", [], false),
+    b!(ViewInvoke, "view_invoke", ["4"], "Invoke view", [], false),
+    b!(ViewPrompt, "view_prompt", ["5"], "Prompt view", [], false),
+    b!(
+        EditContext,
+        "edit_context",
+        ["c"],
+        "Edit the context (agent, provider, channel, ...)",
+        [],
+        true
+    ),
+    b!(Up, "up", ["up", "k"], "Move up", [], false),
+    b!(Down, "down", ["down", "j"], "Move down", [], false),
+    b!(
+        PageUp,
+        "page_up",
+        ["pageup", "ctrl-b"],
+        "Page up",
+        [],
+        false
+    ),
+    b!(
+        PageDown,
+        "page_down",
+        ["pagedown", "ctrl-f"],
+        "Page down",
+        [],
+        false
+    ),
+    b!(Top, "top", ["home", "g"], "Go to the top", [], false),
+    b!(
+        Bottom,
+        "bottom",
+        ["end", "G"],
+        "Go to the bottom",
+        [],
+        false
+    ),
+    b!(
+        Filter,
+        "filter",
+        ["/"],
+        "Filter tools by name",
+        [Policy, Invoke],
+        true
+    ),
+    b!(
+        HiddenOnly,
+        "hidden_only",
+        ["h"],
+        "Show hidden tools only",
+        [Policy],
+        true
+    ),
+    b!(
+        ReloadConfig,
+        "reload_config",
+        ["r"],
+        "Reload the config now",
+        [Policy],
+        false
+    ),
+    b!(
+        LaneLimitUp,
+        "lane_limit_up",
+        ["+", "="],
+        "Raise the lane's limit",
+        [Queue],
+        true
+    ),
+    b!(
+        LaneLimitDown,
+        "lane_limit_down",
+        ["-"],
+        "Lower the lane's limit",
+        [Queue],
+        true
+    ),
+    b!(
+        ClearLane,
+        "clear_lane",
+        ["x"],
+        "Clear the lane's waiting entries (asks first)",
+        [Queue],
+        true
+    ),
+    b!(
+        KillRun,
+        "kill_run",
+        ["k", "delete"],
+        "Kill the run's process tree",
+        [Router],
+        true
+    ),
+    b!(
+        ExtendTimeout,
+        "extend_timeout",
+        ["t"],
+        "Extend the run's timeout by 30 s",
+        [Router],
+        true
+    ),
+    b!(
+        SetTimeout,
+        "set_timeout",
+        ["T"],
+        "Set the run's timeout (seconds)",
+        [Router],
+        false
+    ),
+    b!(
+        NewRun,
+        "new_run",
+        ["r"],
+        "Start a router run (agent, message)",
+        [Router],
+        true
+    ),
+    b!(Search, "search", ["/"], "Search the stream", [Router], true),
+    b!(
+        SearchNext,
+        "search_next",
+        ["n"],
+        "Next search hit",
+        [Router],
+        false
+    ),
+    b!(
+        SearchPrev,
+        "search_prev",
+        ["N"],
+        "Previous search hit",
+        [Router],
+        false
+    ),
+    b!(
+        Follow,
+        "follow",
+        ["f"],
+        "Follow the stream (jump to the bottom)",
+        [Router],
+        true
+    ),
+    b!(
+        CopyOutput,
+        "copy_output",
+        ["y"],
+        "Copy the run's output (OSC 52 and a file)",
+        [Router],
+        true
+    ),
+    b!(
+        EditParams,
+        "edit_params",
+        ["enter", "e"],
+        "Edit the parameters of the selected tool / call",
+        [Invoke],
+        true
+    ),
+    b!(
+        RunTool,
+        "run_tool",
+        ["ctrl-r", "f5"],
+        "Run the tool with the edited parameters",
+        [Invoke],
+        true
+    ),
+    b!(
+        History,
+        "history",
+        ["H"],
+        "Switch between tools and the call history",
+        [Invoke],
+        true
+    ),
+    b!(
+        CycleProvider,
+        "cycle_provider",
+        ["p"],
+        "Next provider payload",
+        [Prompt],
+        true
+    ),
+    b!(
+        CyclePromptMode,
+        "cycle_prompt_mode",
+        ["m"],
+        "Next prompt mode (full, minimal, none)",
+        [Prompt],
+        true
+    ),
+];
+
+/// A key with modifiers, comparable with crossterm key events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeySpec {
+    pub code: KeyCode,
+    pub mods: KeyModifiers,
+}
+
+impl KeySpec {
+    /// Parses `q`, `G`, `?`, `ctrl-c`, `alt-x`, `tab`, `backtab`, `f5`, `pageup`, `enter`, ...
+    pub fn parse(spec: &str) -> Result<KeySpec, String> {
+        let mut mods = KeyModifiers::NONE;
+        let mut rest = spec;
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            if let Some(r) = lower
+                .strip_prefix("ctrl-")
+                .or_else(|| lower.strip_prefix("c-"))
+            {
+                mods |= KeyModifiers::CONTROL;
+                rest = &rest[rest.len() - r.len()..];
+            } else if let Some(r) = lower
+                .strip_prefix("alt-")
+                .or_else(|| lower.strip_prefix("m-"))
+            {
+                mods |= KeyModifiers::ALT;
+                rest = &rest[rest.len() - r.len()..];
+            } else if let Some(r) = lower.strip_prefix("shift-").filter(|r| r.len() > 1) {
+                mods |= KeyModifiers::SHIFT;
+                rest = &rest[rest.len() - r.len()..];
+            } else {
+                break;
+            }
+        }
+        if rest.is_empty() {
+            return Err(format!("empty key in `{spec}`"));
+        }
+        let code = match rest.to_ascii_lowercase().as_str() {
+            "tab" if mods.contains(KeyModifiers::SHIFT) => {
+                mods.remove(KeyModifiers::SHIFT);
+                KeyCode::BackTab
+            }
+            "tab" => KeyCode::Tab,
+            "backtab" => KeyCode::BackTab,
+            "enter" | "return" => KeyCode::Enter,
+            "esc" | "escape" => KeyCode::Esc,
+            "space" => KeyCode::Char(' '),
+            "backspace" => KeyCode::Backspace,
+            "delete" | "del" => KeyCode::Delete,
+            "insert" | "ins" => KeyCode::Insert,
+            "up" => KeyCode::Up,
+            "down" => KeyCode::Down,
+            "left" => KeyCode::Left,
+            "right" => KeyCode::Right,
+            "home" => KeyCode::Home,
+            "end" => KeyCode::End,
+            "pageup" | "pgup" => KeyCode::PageUp,
+            "pagedown" | "pgdn" => KeyCode::PageDown,
+            f if f.len() >= 2
+                && f.starts_with('f')
+                && f[1..].parse::<u8>().is_ok_and(|n| (1..=24).contains(&n)) =>
+            {
+                KeyCode::F(f[1..].parse::<u8>().unwrap_or(1))
+            }
+            _ => {
+                let mut chars = rest.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => {
+                        if mods.contains(KeyModifiers::CONTROL) {
+                            KeyCode::Char(c.to_ascii_lowercase())
+                        } else {
+                            KeyCode::Char(c)
+                        }
+                    }
+                    _ => return Err(format!("unknown key `{rest}` in `{spec}`")),
+                }
+            }
+        };
+        Ok(KeySpec { code, mods })
+    }
+
+    /// Whether a key event is this key. Shift is implied by an upper-case or symbol character,
+    /// so `G` matches whether or not the terminal reports SHIFT.
+    pub fn matches(&self, key: &KeyEvent) -> bool {
+        let mut mods = key.modifiers;
+        if let KeyCode::Char(_) = key.code {
+            mods.remove(KeyModifiers::SHIFT);
+        }
+        if key.code == KeyCode::BackTab {
+            mods.remove(KeyModifiers::SHIFT);
+        }
+        let code = match key.code {
+            KeyCode::Char(c) if mods.contains(KeyModifiers::CONTROL) => {
+                KeyCode::Char(c.to_ascii_lowercase())
+            }
+            c => c,
+        };
+        code == self.code && mods == self.mods
+    }
+}
+
+impl fmt::Display for KeySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.mods.contains(KeyModifiers::CONTROL) {
+            f.write_str("Ctrl-")?;
+        }
+        if self.mods.contains(KeyModifiers::ALT) {
+            f.write_str("Alt-")?;
+        }
+        if self.mods.contains(KeyModifiers::SHIFT) {
+            f.write_str("Shift-")?;
+        }
+        match self.code {
+            KeyCode::Char(' ') => f.write_str("Space"),
+            KeyCode::Char(c) if self.mods.contains(KeyModifiers::CONTROL) => {
+                write!(f, "{}", c.to_ascii_uppercase())
+            }
+            KeyCode::Char(c) => write!(f, "{c}"),
+            KeyCode::Tab => f.write_str("Tab"),
+            KeyCode::BackTab => f.write_str("Shift-Tab"),
+            KeyCode::Enter => f.write_str("Enter"),
+            KeyCode::Esc => f.write_str("Esc"),
+            KeyCode::Backspace => f.write_str("Backspace"),
+            KeyCode::Delete => f.write_str("Del"),
+            KeyCode::Insert => f.write_str("Ins"),
+            KeyCode::Up => f.write_str("↑"),
+            KeyCode::Down => f.write_str("↓"),
+            KeyCode::Left => f.write_str("←"),
+            KeyCode::Right => f.write_str("→"),
+            KeyCode::Home => f.write_str("Home"),
+            KeyCode::End => f.write_str("End"),
+            KeyCode::PageUp => f.write_str("PgUp"),
+            KeyCode::PageDown => f.write_str("PgDn"),
+            KeyCode::F(n) => write!(f, "F{n}"),
+            other => write!(f, "{other:?}"),
+        }
+    }
+}
+
+/// A resolved binding (defaults with the user's overrides applied).
+#[derive(Debug, Clone)]
+pub struct Binding {
+    pub action: Action,
+    pub name: &'static str,
+    pub keys: Vec<KeySpec>,
+    pub description: &'static str,
+    pub views: &'static [ViewId],
+    pub footer: bool,
+}
+
+impl Binding {
+    pub fn applies_in(&self, view: ViewId) -> bool {
+        self.views.is_empty() || self.views.contains(&view)
+    }
+
+    pub fn keys_label(&self) -> String {
+        self.keys
+            .iter()
+            .map(|k| k.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    pub fn views_label(&self) -> String {
+        if self.views.is_empty() {
+            "all".to_string()
+        } else {
+            self.views
+                .iter()
+                .map(|v| v.title())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    pub bindings: Vec<Binding>,
+    /// Problems with the overrides (unknown action, bad key), shown in the status line.
+    pub warnings: Vec<String>,
+}
+
+impl Default for Keymap {
+    fn default() -> Self {
+        Self::with_overrides(&BTreeMap::new())
+    }
+}
+
+impl Keymap {
+    /// The default table with `overrides` (action name → keys) applied.
+    pub fn with_overrides(overrides: &BTreeMap<String, Vec<String>>) -> Keymap {
+        let mut warnings = Vec::new();
+        let mut bindings: Vec<Binding> = BINDINGS
+            .iter()
+            .map(|b| Binding {
+                action: b.action,
+                name: b.name,
+                keys: b
+                    .keys
+                    .iter()
+                    .filter_map(|k| KeySpec::parse(k).ok())
+                    .collect(),
+                description: b.description,
+                views: b.views,
+                footer: b.footer,
+            })
+            .collect();
+        for (name, keys) in overrides {
+            let Some(binding) = bindings.iter_mut().find(|b| b.name == name) else {
+                warnings.push(format!(
+                    "keys.{name}: unknown action (see `?` for the names)"
+                ));
+                continue;
+            };
+            let mut parsed = Vec::new();
+            for (i, key) in keys.iter().enumerate() {
+                match KeySpec::parse(key) {
+                    Ok(k) => parsed.push(k),
+                    Err(e) => warnings.push(format!("keys.{name}[{i}]: {e}")),
+                }
+            }
+            if !parsed.is_empty() {
+                binding.keys = parsed;
+            }
+        }
+        Keymap { bindings, warnings }
+    }
+
+    /// The action a key triggers in a view: view-specific bindings win over global ones.
+    pub fn lookup(&self, view: ViewId, key: &KeyEvent) -> Option<Action> {
+        let hit = |specific: bool| {
+            self.bindings
+                .iter()
+                .filter(|b| b.views.is_empty() != specific && b.applies_in(view))
+                .find(|b| b.keys.iter().any(|k| k.matches(key)))
+                .map(|b| b.action)
+        };
+        hit(true).or_else(|| hit(false))
+    }
+
+    pub fn binding(&self, action: Action) -> Option<&Binding> {
+        self.bindings.iter().find(|b| b.action == action)
+    }
+
+    /// The first key of an action, for hints (`"k"`).
+    pub fn key_label(&self, action: Action) -> String {
+        self.binding(action)
+            .and_then(|b| b.keys.first())
+            .map(|k| k.to_string())
+            .unwrap_or_else(|| "—".to_string())
+    }
+
+    /// Footer hints for a view: its own keys first, then the global ones.
+    pub fn footer(&self, view: ViewId) -> Vec<(String, &'static str)> {
+        let own = self
+            .bindings
+            .iter()
+            .filter(|b| b.footer && !b.views.is_empty() && b.applies_in(view));
+        let global = self
+            .bindings
+            .iter()
+            .filter(|b| b.footer && b.views.is_empty());
+        own.chain(global)
+            .filter_map(|b| {
+                b.keys
+                    .first()
+                    .map(|k| (k.to_string(), short_description(b.description)))
+            })
+            .collect()
+    }
+
+    /// The key table as Markdown (README and `?`).
+    pub fn markdown_table(&self) -> String {
+        let mut out = String::from("| Keys | Action | What it does | Where |\n|---|---|---|---|\n");
+        for b in &self.bindings {
+            let keys = b
+                .keys
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            out.push_str(&format!(
+                "| {keys} | `{}` | {} | {} |\n",
+                b.name,
+                b.description,
+                b.views_label()
+            ));
+        }
+        out
+    }
+}
+
+/// The footer's short form of a description: the text before the first parenthesis.
+fn short_description(description: &'static str) -> &'static str {
+    description.split(" (").next().unwrap_or(description)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, mods)
+    }
+
+    #[test]
+    fn parses_and_displays_keys() {
+        let k = KeySpec::parse("ctrl-c").unwrap();
+        assert_eq!(
+            k,
+            KeySpec {
+                code: KeyCode::Char('c'),
+                mods: KeyModifiers::CONTROL
+            }
+        );
+        assert_eq!(k.to_string(), "Ctrl-C");
+        assert_eq!(KeySpec::parse("shift-tab").unwrap().code, KeyCode::BackTab);
+        assert_eq!(KeySpec::parse("F5").unwrap().code, KeyCode::F(5));
+        assert_eq!(KeySpec::parse("G").unwrap().code, KeyCode::Char('G'));
+        assert!(KeySpec::parse("nonsense").is_err());
+        assert!(KeySpec::parse("ctrl-").is_err());
+    }
+
+    #[test]
+    fn shifted_characters_match_with_or_without_shift_flag() {
+        let g = KeySpec::parse("G").unwrap();
+        assert!(g.matches(&key(KeyCode::Char('G'), KeyModifiers::SHIFT)));
+        assert!(g.matches(&key(KeyCode::Char('G'), KeyModifiers::NONE)));
+        assert!(!g.matches(&key(KeyCode::Char('g'), KeyModifiers::NONE)));
+    }
+
+    #[test]
+    fn view_specific_binding_wins() {
+        let km = Keymap::default();
+        let k = key(KeyCode::Char('k'), KeyModifiers::NONE);
+        assert_eq!(km.lookup(ViewId::Router, &k), Some(Action::KillRun));
+        assert_eq!(km.lookup(ViewId::Policy, &k), Some(Action::Up));
+        let slash = key(KeyCode::Char('/'), KeyModifiers::NONE);
+        assert_eq!(km.lookup(ViewId::Router, &slash), Some(Action::Search));
+        assert_eq!(km.lookup(ViewId::Policy, &slash), Some(Action::Filter));
+        assert_eq!(km.lookup(ViewId::Queue, &slash), None);
+    }
+
+    #[test]
+    fn overrides_replace_keys_and_report_problems() {
+        let mut o = BTreeMap::new();
+        o.insert(
+            "kill_run".to_string(),
+            vec!["ctrl-k".to_string(), "bogus-key".to_string()],
+        );
+        o.insert("no_such_action".to_string(), vec!["x".to_string()]);
+        let km = Keymap::with_overrides(&o);
+        assert_eq!(
+            km.lookup(
+                ViewId::Router,
+                &key(KeyCode::Char('k'), KeyModifiers::CONTROL)
+            ),
+            Some(Action::KillRun)
+        );
+        assert_eq!(
+            km.lookup(ViewId::Router, &key(KeyCode::Char('k'), KeyModifiers::NONE)),
+            Some(Action::Up)
+        );
+        assert_eq!(km.warnings.len(), 2, "{:?}", km.warnings);
+        assert!(
+            km.warnings
+                .iter()
+                .any(|w| w.contains("keys.no_such_action"))
+        );
+        assert!(km.warnings.iter().any(|w| w.contains("keys.kill_run[1]")));
+    }
+
+    #[test]
+    fn footer_follows_the_table() {
+        let km = Keymap::default();
+        let footer = km.footer(ViewId::Router);
+        assert_eq!(footer[0], ("k".to_string(), "Kill the run's process tree"));
+        assert!(footer.iter().any(|(k, d)| k == "q" && *d == "Quit"));
+        assert!(!footer.iter().any(|(_, d)| d.contains("lane")));
+    }
+
+    #[test]
+    fn every_action_has_a_unique_name_and_a_key() {
+        let mut names = std::collections::HashSet::new();
+        for b in BINDINGS {
+            assert!(names.insert(b.name), "duplicate {}", b.name);
+            assert!(!b.keys.is_empty());
+            for k in b.keys {
+                assert!(KeySpec::parse(k).is_ok(), "{k}");
+            }
+        }
+    }
+}

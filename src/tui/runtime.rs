@@ -1,0 +1,170 @@
+//! Wiring for a real terminal: the tokio runtime, the input reader thread, the once-a-second
+//! tick, the config file watcher, the core event forwarders, and the terminal guard.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use crossterm::event::Event;
+use tokio::sync::broadcast;
+
+use super::app::App;
+use super::clock::SystemClock;
+use super::event::{AppEvent, AppEventSender, CoreEvent};
+use super::frame::FrameRequester;
+use super::terminal::TerminalGuard;
+use crate::cli::Cli;
+use crate::router::RouterService;
+
+/// How often the config file's mtime is checked.
+pub const CONFIG_POLL: Duration = Duration::from_millis(500);
+
+pub fn run(cli: &Cli) -> u8 {
+    let config = match crate::config::load(cli.config.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("clawdeck: {e}");
+            return crate::cli::exit::USAGE;
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("clawdeck: cannot start the async runtime: {e}");
+            return crate::cli::exit::TOOL_ERROR;
+        }
+    };
+    let code = runtime.block_on(async move {
+        let mut guard = match TerminalGuard::enter() {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("clawdeck: cannot set up the terminal: {e}");
+                return crate::cli::exit::TOOL_ERROR;
+            }
+        };
+        let (tx, mut rx) = AppEventSender::channel();
+        let frames = FrameRequester::spawn(tx.clone());
+        let mut app = App::new(tx.clone(), frames, Arc::new(SystemClock));
+        app.context = cli.context.to_context();
+        app.config_arg = cli.config.clone();
+        let router = RouterService::new(config.settings.router.clone());
+        app.router.load_history(router.runs());
+        forward_router_events(router.subscribe(), tx.clone());
+        app.services.router = Some(router);
+        watch_config(watched_paths(&config), tx.clone());
+        app.set_config(config);
+        spawn_input_reader(tx.clone());
+        spawn_ticker(tx.clone());
+        let result = super::app::run_loop(&mut app, &mut guard.terminal, &mut rx, true).await;
+        app.shutdown(&mut rx).await;
+        drop(guard);
+        match result {
+            Ok(()) => crate::cli::exit::OK,
+            Err(e) => {
+                eprintln!("clawdeck: terminal error: {e}");
+                crate::cli::exit::TOOL_ERROR
+            }
+        }
+    });
+    // Reader threads block in read(); the runtime must not wait for them.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    code
+}
+
+/// Terminal input on a plain thread: `read()` blocks, so an idle console never wakes up.
+fn spawn_input_reader(tx: AppEventSender) {
+    std::thread::spawn(move || {
+        loop {
+            let event = match crossterm::event::read() {
+                Ok(Event::Key(k)) => AppEvent::Key(k),
+                Ok(Event::Mouse(m)) => AppEvent::Mouse(m),
+                Ok(Event::Resize(w, h)) => AppEvent::Resize(w, h),
+                Ok(Event::Paste(p)) => AppEvent::Paste(p),
+                Ok(_) => continue,
+                Err(_) => {
+                    tx.send(AppEvent::InputClosed);
+                    return;
+                }
+            };
+            if !tx.send(event) {
+                return;
+            }
+        }
+    });
+}
+
+/// A tick each second; the App redraws on it only when something time-dependent is on screen.
+fn spawn_ticker(tx: AppEventSender) {
+    tokio::spawn(async move {
+        let mut interval = tokio::time::interval(Duration::from_secs(1));
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            interval.tick().await;
+            if !tx.send(AppEvent::Tick) {
+                return;
+            }
+        }
+    });
+}
+
+pub fn forward_router_events(
+    mut events: broadcast::Receiver<crate::router::RouterEvent>,
+    tx: AppEventSender,
+) {
+    tokio::spawn(async move {
+        loop {
+            let event = match events.recv().await {
+                Ok(ev) => CoreEvent::Router(ev),
+                Err(broadcast::error::RecvError::Lagged(n)) => CoreEvent::RouterLagged(n),
+                Err(broadcast::error::RecvError::Closed) => return,
+            };
+            if !tx.send(AppEvent::Core(event)) {
+                return;
+            }
+        }
+    });
+}
+
+/// The OpenClaw config file and clawdeck's settings file next to it (even if absent: creating it
+/// counts as a change).
+pub fn watched_paths(config: &crate::config::LoadedConfig) -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    if let Some(p) = &config.path {
+        paths.push(p.clone());
+        if let Some(dir) = p.parent() {
+            paths.push(dir.join(crate::config::SETTINGS_FILE));
+        }
+    }
+    paths
+}
+
+fn stamp(path: &Path) -> Option<(SystemTime, u64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
+}
+
+/// Polls the files' mtime and size; a change sends `ConfigFileChanged` (no extra crate needed).
+pub fn watch_config(paths: Vec<PathBuf>, tx: AppEventSender) {
+    if paths.is_empty() {
+        return;
+    }
+    tokio::spawn(async move {
+        let mut last: Vec<_> = paths.iter().map(|p| stamp(p)).collect();
+        let mut interval = tokio::time::interval(CONFIG_POLL);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            interval.tick().await;
+            let now: Vec<_> = paths.iter().map(|p| stamp(p)).collect();
+            if now != last {
+                last = now;
+                if !tx.send(AppEvent::Core(CoreEvent::ConfigFileChanged)) {
+                    return;
+                }
+            }
+        }
+    });
+}

@@ -1,0 +1,311 @@
+//! A bounded buffer of sanitized lines for one run's output, with stdout and stderr kept apart
+//! (each has its own sanitizer, so partial lines never mix) and clawdeck's own notes
+//! (kill, timeout, exit) interleaved in arrival order.
+//!
+//! Lines are addressed by an absolute sequence number so that a scrolled-up view keeps its place
+//! while old lines fall off the front.
+
+use std::collections::VecDeque;
+
+use super::sanitize::{CleanLine, Sanitizer, plain_text};
+
+/// Which stream a line came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StreamKind {
+    Stdout,
+    Stderr,
+    /// A note clawdeck adds (kill sent, timeout, exit status).
+    Note,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamLine {
+    pub kind: StreamKind,
+    pub text: Box<str>,
+    /// Holds SGR sequences (drawn through the ANSI parser); plain lines are drawn as they are.
+    pub styled: bool,
+}
+
+impl StreamLine {
+    pub fn plain(&self) -> std::borrow::Cow<'_, str> {
+        plain_text(&self.text)
+    }
+}
+
+/// Default number of lines retained per run.
+pub const DEFAULT_MAX_LINES: usize = 100_000;
+
+#[derive(Debug, Clone)]
+pub struct StreamBuffer {
+    lines: VecDeque<StreamLine>,
+    max_lines: usize,
+    /// Lines dropped from the front; also the sequence number of the first retained line.
+    dropped: u64,
+    stdout: Sanitizer,
+    stderr: Sanitizer,
+    scratch: Vec<CleanLine>,
+}
+
+impl Default for StreamBuffer {
+    fn default() -> Self {
+        Self::new(DEFAULT_MAX_LINES)
+    }
+}
+
+impl StreamBuffer {
+    pub fn new(max_lines: usize) -> Self {
+        StreamBuffer {
+            lines: VecDeque::new(),
+            max_lines: max_lines.max(1),
+            dropped: 0,
+            stdout: Sanitizer::new(),
+            stderr: Sanitizer::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Appends a chunk of raw child output.
+    pub fn push_chunk(&mut self, kind: StreamKind, bytes: &[u8]) {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        match kind {
+            StreamKind::Stdout => self.stdout.feed_bytes(bytes, &mut scratch),
+            StreamKind::Stderr => self.stderr.feed_bytes(bytes, &mut scratch),
+            StreamKind::Note => {
+                let mut s = Sanitizer::new();
+                s.feed_bytes(bytes, &mut scratch);
+                s.finish(&mut scratch);
+            }
+        }
+        for line in scratch.drain(..) {
+            self.push_line(kind, line);
+        }
+        self.scratch = scratch;
+    }
+
+    /// Adds a note from clawdeck itself; any partial child lines are flushed first so the note
+    /// lands after what was already shown.
+    pub fn push_note(&mut self, text: &str) {
+        self.flush_partials();
+        self.push_chunk(StreamKind::Note, text.as_bytes());
+    }
+
+    /// Ends both streams: their partial last lines become lines.
+    pub fn flush_partials(&mut self) {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        self.stdout.finish(&mut scratch);
+        let out: Vec<CleanLine> = scratch.drain(..).collect();
+        for line in out {
+            self.push_line(StreamKind::Stdout, line);
+        }
+        self.stderr.finish(&mut scratch);
+        let err: Vec<CleanLine> = scratch.drain(..).collect();
+        for line in err {
+            self.push_line(StreamKind::Stderr, line);
+        }
+        self.scratch = scratch;
+    }
+
+    /// Pushes an already-clean line (benchmarks and tests fill big buffers this way).
+    pub fn push_clean(&mut self, kind: StreamKind, text: &str) {
+        self.push_line(
+            kind,
+            CleanLine {
+                text: text.to_string(),
+                styled: text.contains('\u{1b}'),
+            },
+        );
+    }
+
+    fn push_line(&mut self, kind: StreamKind, line: CleanLine) {
+        if self.lines.len() >= self.max_lines {
+            self.lines.pop_front();
+            self.dropped += 1;
+        }
+        self.lines.push_back(StreamLine {
+            kind,
+            text: line.text.into_boxed_str(),
+            styled: line.styled,
+        });
+    }
+
+    /// Retained complete lines.
+    pub fn retained(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Lines dropped from the front because of the bound.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Sequence number of the first retained line.
+    pub fn first_seq(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Sequence number one past the last displayable line (complete lines plus live partials).
+    pub fn end_seq(&self) -> u64 {
+        self.dropped + self.display_len() as u64
+    }
+
+    /// Complete lines plus the partial (still-growing) lines of each stream.
+    pub fn display_len(&self) -> usize {
+        self.lines.len() + self.partials().count()
+    }
+
+    fn partials(&self) -> impl Iterator<Item = StreamLine> + '_ {
+        [
+            (StreamKind::Stdout, &self.stdout),
+            (StreamKind::Stderr, &self.stderr),
+        ]
+        .into_iter()
+        .filter_map(|(kind, s)| {
+            s.partial().map(|l| StreamLine {
+                kind,
+                text: l.text.into_boxed_str(),
+                styled: l.styled,
+            })
+        })
+    }
+
+    /// The displayable lines from `start_seq`, at most `count` of them (only this slice is
+    /// ever materialised for drawing).
+    pub fn slice(&self, start_seq: u64, count: usize) -> Vec<std::borrow::Cow<'_, StreamLine>> {
+        let start = start_seq.saturating_sub(self.dropped) as usize;
+        let mut out: Vec<std::borrow::Cow<'_, StreamLine>> = self
+            .lines
+            .iter()
+            .skip(start)
+            .take(count)
+            .map(std::borrow::Cow::Borrowed)
+            .collect();
+        if out.len() < count {
+            let skip_partials = start.saturating_sub(self.lines.len());
+            for p in self.partials().skip(skip_partials) {
+                if out.len() >= count {
+                    break;
+                }
+                out.push(std::borrow::Cow::Owned(p));
+            }
+        }
+        out
+    }
+
+    /// Control sequences neutralised so far (shown in the status of the stream pane).
+    pub fn neutralised(&self) -> u64 {
+        self.stdout.neutralised + self.stderr.neutralised
+    }
+
+    /// Next line at or after (`forward`) / before `from` whose visible text contains `needle`
+    /// (case-insensitive), wrapping around.
+    pub fn search(&self, needle: &str, from: u64, forward: bool) -> Option<u64> {
+        if needle.is_empty() || self.lines.is_empty() {
+            return None;
+        }
+        let needle = needle.to_lowercase();
+        let n = self.lines.len();
+        let from_idx = (from.saturating_sub(self.dropped) as usize).min(n - 1);
+        let hit = |i: usize| self.lines[i].plain().to_lowercase().contains(&needle);
+        for step in 0..n {
+            let i = if forward {
+                (from_idx + step) % n
+            } else {
+                (from_idx + n - step) % n
+            };
+            if hit(i) {
+                return Some(self.dropped + i as u64);
+            }
+        }
+        None
+    }
+
+    /// The whole retained output as plain text (stderr lines prefixed so they stay apart).
+    pub fn plain_text(&self) -> String {
+        let mut out = String::new();
+        for line in self.lines.iter().cloned().chain(self.partials()) {
+            match line.kind {
+                StreamKind::Stdout => {}
+                StreamKind::Stderr => out.push_str("[stderr] "),
+                StreamKind::Note => out.push_str("[clawdeck] "),
+            }
+            out.push_str(&line.plain());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(buf: &StreamBuffer) -> Vec<(StreamKind, String)> {
+        buf.slice(buf.first_seq(), usize::MAX)
+            .iter()
+            .map(|l| (l.kind, l.text.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn streams_are_kept_apart_and_partials_shown() {
+        let mut b = StreamBuffer::new(10);
+        b.push_chunk(StreamKind::Stdout, b"out1\nout");
+        b.push_chunk(StreamKind::Stderr, b"err1\n");
+        b.push_chunk(StreamKind::Stdout, b"2\n");
+        assert_eq!(
+            texts(&b),
+            vec![
+                (StreamKind::Stdout, "out1".into()),
+                (StreamKind::Stderr, "err1".into()),
+                (StreamKind::Stdout, "out2".into())
+            ]
+        );
+        b.push_chunk(StreamKind::Stdout, b"progress 10%\rprogress 90%");
+        assert_eq!(
+            texts(&b).last(),
+            Some(&(StreamKind::Stdout, "progress 90%".to_string()))
+        );
+        assert_eq!(b.display_len(), 4);
+        b.push_note("killed");
+        assert_eq!(
+            texts(&b)[3..],
+            [
+                (StreamKind::Stdout, "progress 90%".into()),
+                (StreamKind::Note, "killed".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn bound_drops_oldest_and_keeps_sequence_numbers() {
+        let mut b = StreamBuffer::new(3);
+        for i in 0..5 {
+            b.push_clean(StreamKind::Stdout, &format!("l{i}"));
+        }
+        assert_eq!(b.dropped(), 2);
+        assert_eq!(b.first_seq(), 2);
+        assert_eq!(b.slice(3, 1)[0].text.as_ref(), "l3");
+        assert_eq!(b.slice(0, 10).len(), 3);
+    }
+
+    #[test]
+    fn search_wraps_and_ignores_sgr() {
+        let mut b = StreamBuffer::new(10);
+        b.push_chunk(
+            StreamKind::Stdout,
+            b"alpha\n\x1b[31mBe\x1b[0mta\ngamma\nbeta two\n",
+        );
+        assert_eq!(b.search("beta", 0, true), Some(1));
+        assert_eq!(b.search("beta", 2, true), Some(3));
+        assert_eq!(b.search("beta", 0, false), Some(3));
+        assert_eq!(b.search("zeta", 0, true), None);
+    }
+
+    #[test]
+    fn plain_text_marks_streams() {
+        let mut b = StreamBuffer::new(10);
+        b.push_chunk(StreamKind::Stdout, b"\x1b[1mhi\x1b[0m\n");
+        b.push_chunk(StreamKind::Stderr, b"oops\n");
+        assert_eq!(b.plain_text(), "hi\n[stderr] oops\n");
+    }
+}

@@ -1,0 +1,113 @@
+//! Entering and leaving the terminal. The guard restores it on drop (normal exit, `?` errors,
+//! unwinding), the panic hook restores it before the panic message is printed and then chains to
+//! the previous hook, so every exit path leaves a usable shell.
+
+use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use crossterm::{cursor, execute};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+pub type ConsoleTerminal = Terminal<CrosstermBackend<io::Stdout>>;
+
+/// Whether the terminal is currently in console mode (so restoring twice is harmless).
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Why the console cannot start.
+pub fn tty_problem() -> Option<&'static str> {
+    if !io::stdin().is_terminal() {
+        Some("standard input is not a terminal")
+    } else if !io::stdout().is_terminal() {
+        Some("standard output is not a terminal")
+    } else {
+        None
+    }
+}
+
+/// The message printed when there is no terminal.
+pub fn no_tty_message(reason: &str) -> String {
+    format!(
+        "clawdeck: the console needs a terminal ({reason}).\n\
+         Use the headless commands instead:\n  \
+         clawdeck tools     the final tool list for a context\n  \
+         clawdeck explain   why a tool is visible or hidden (layer by layer)\n  \
+         clawdeck invoke    run a tool through the full pipeline\n  \
+         clawdeck route     send a task to the remote clawBot and stream its output\n  \
+         clawdeck schema    the exact tools payload a provider receives\n  \
+         clawdeck prompt    the system prompt the LLM receives\n\
+         Each takes --json; `clawdeck --help` lists the context flags."
+    )
+}
+
+/// Owns console mode; dropping it restores the terminal.
+pub struct TerminalGuard {
+    pub terminal: ConsoleTerminal,
+}
+
+impl TerminalGuard {
+    pub fn enter() -> io::Result<TerminalGuard> {
+        install_panic_hook();
+        enable_raw_mode()?;
+        ACTIVE.store(true, Ordering::SeqCst);
+        let mut stdout = io::stdout();
+        if let Err(e) = execute!(
+            stdout,
+            EnterAlternateScreen,
+            EnableMouseCapture,
+            EnableBracketedPaste,
+            cursor::Hide
+        ) {
+            restore();
+            return Err(e);
+        }
+        match Terminal::new(CrosstermBackend::new(io::stdout())) {
+            Ok(terminal) => Ok(TerminalGuard { terminal }),
+            Err(e) => {
+                restore();
+                Err(e)
+            }
+        }
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Leaves console mode; idempotent and safe from a panic hook.
+pub fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    let mut stdout = io::stdout();
+    let _ = execute!(
+        stdout,
+        DisableBracketedPaste,
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+    let _ = disable_raw_mode();
+    let _ = stdout.flush();
+}
+
+fn install_panic_hook() {
+    static INSTALLED: AtomicBool = AtomicBool::new(false);
+    if INSTALLED.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+    }));
+}

@@ -1,0 +1,128 @@
+//! The console's chrome: tabs, context bar, the active view, status line, footer hints, and
+//! overlays on top.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
+
+use super::app::{App, Overlay};
+use super::context_bar;
+use super::theme;
+use super::views::{ViewCtx, ViewId};
+
+pub fn render(app: &mut App, frame: &mut Frame) {
+    let area = frame.area();
+    let [tabs, context, body, status, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    render_tabs(app, tabs, frame);
+    let default_agent = app.choices.default_agent.clone();
+    context_bar::render_bar(
+        &app.context,
+        default_agent.as_deref(),
+        context,
+        frame.buffer_mut(),
+    );
+    render_body(app, body, frame);
+    render_status(app, status, frame);
+    render_footer(app, footer, frame);
+    let view = app.view;
+    let buf = frame.buffer_mut();
+    match &app.overlay {
+        Some(Overlay::Help(help)) => help.render(&app.keymap, view, area, buf),
+        Some(Overlay::Confirm(confirm)) => confirm.render(area, buf),
+        Some(Overlay::Context(editor)) => editor.render(area, buf),
+        None => {}
+    }
+}
+
+fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
+    let buf = frame.buffer_mut();
+    let mut x = area.x;
+    app.tab_areas.clear();
+    buf.set_string(x, area.y, "clawdeck ", theme::bold());
+    x += 9;
+    for view in ViewId::ALL {
+        let label = format!(" {} {} ", view.index() + 1, view.title());
+        let width = label.chars().count() as u16;
+        if x + width > area.x + area.width {
+            break;
+        }
+        let style = if view == app.view {
+            theme::selected().patch(theme::bold())
+        } else {
+            theme::dim()
+        };
+        buf.set_string(x, area.y, &label, style);
+        app.tab_areas.push((Rect::new(x, area.y, width, 1), view));
+        x += width + 1;
+    }
+    if let Some(config) = &app.config {
+        let origin = format!(" {}", config.describe());
+        let room = (area.x + area.width).saturating_sub(x) as usize;
+        if room > 10 {
+            let text = super::widgets::ellipsize(&origin, room);
+            let w = unicode_width::UnicodeWidthStr::width(text.as_str()) as u16;
+            buf.set_string(area.x + area.width - w, area.y, text, theme::dim());
+        }
+    }
+}
+
+fn render_body(app: &mut App, area: Rect, frame: &mut Frame) {
+    let ctx = ViewCtx {
+        tx: &app.tx,
+        clock: app.clock.as_ref(),
+        keymap: &app.keymap,
+    };
+    let buf = frame.buffer_mut();
+    match app.view {
+        ViewId::Router => app.router.render(area, buf, &ctx),
+        other => {
+            let text = format!(
+                "The {} view needs a core module that is not in this build yet.",
+                other.title()
+            );
+            Paragraph::new(text)
+                .wrap(Wrap { trim: true })
+                .block(Block::bordered().title(format!(" {} ", other.title())))
+                .render(area, buf);
+        }
+    }
+}
+
+fn render_status(app: &App, area: Rect, frame: &mut Frame) {
+    let line = if let Some((text, _)) = &app.status {
+        Line::from(vec![
+            Span::styled("» ", theme::accent()),
+            Span::raw(text.clone()),
+        ])
+    } else if let Some(err) = &app.config_error {
+        Line::from(vec![
+            Span::styled("✗ config: ", theme::error()),
+            Span::raw(err.clone()),
+            Span::styled(" (showing the last good config)", theme::dim()),
+        ])
+    } else {
+        Line::raw("")
+    };
+    frame
+        .buffer_mut()
+        .set_line(area.x, area.y, &line, area.width);
+}
+
+fn render_footer(app: &App, area: Rect, frame: &mut Frame) {
+    let mut spans = Vec::new();
+    for (key, desc) in app.keymap.footer(app.view) {
+        spans.push(Span::styled(key, theme::accent().patch(theme::bold())));
+        spans.push(Span::raw(format!(" {desc}  ")));
+    }
+    frame
+        .buffer_mut()
+        .set_line(area.x, area.y, &Line::from(spans), area.width);
+}

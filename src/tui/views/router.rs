@@ -1,0 +1,664 @@
+//! Router view: the runs of `clawbot_router` (agent, message, state, elapsed / timeout
+//! countdown, exit) and the selected run's raw stream. Kill, timeout and new-run requests are
+//! sent as intents; the App calls the `RouterService`.
+
+use std::time::{Duration, SystemTime};
+
+use crossterm::event::{KeyCode, KeyEvent, MouseEvent, MouseEventKind};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
+
+use super::ViewCtx;
+use crate::router::{OutputStream, RouterEvent, RouterEventKind, RouterRun, RunStatus};
+use crate::tui::clock::short_duration;
+use crate::tui::event::AppEvent;
+use crate::tui::keymap::Action;
+use crate::tui::stream::{StreamBuffer, StreamKind, StreamPane, StreamPaneState};
+use crate::tui::theme;
+use crate::tui::widgets::line_input::{InputOutcome, LineInput};
+
+/// Seconds added by the extend-timeout key.
+pub const EXTEND_BY_SECONDS: u64 = 30;
+
+/// One run as the view shows it.
+#[derive(Debug, Clone)]
+pub struct RunEntry {
+    pub run_id: u64,
+    pub agent: Option<String>,
+    pub to: Option<String>,
+    pub message: String,
+    pub started_at: SystemTime,
+    pub deadline: SystemTime,
+    pub timeout_seconds: u64,
+    /// None while running.
+    pub status: Option<RunStatus>,
+    pub exit: Option<String>,
+    pub duration: Option<Duration>,
+    pub buffer: StreamBuffer,
+}
+
+impl RunEntry {
+    pub fn is_live(&self) -> bool {
+        self.status.is_none()
+    }
+
+    fn target(&self) -> String {
+        match (&self.agent, &self.to) {
+            (Some(a), _) => a.clone(),
+            (None, Some(to)) => format!("to {to}"),
+            (None, None) => "-".to_string(),
+        }
+    }
+}
+
+/// What the prompt line at the bottom of the view is asking for.
+#[derive(Debug, Clone)]
+pub enum RouterInput {
+    NewRun {
+        agent: LineInput,
+        message: LineInput,
+        on_message: bool,
+    },
+    SetTimeout(LineInput),
+    Search(LineInput),
+}
+
+#[derive(Debug, Default)]
+pub struct RouterView {
+    pub runs: Vec<RunEntry>,
+    pub selected: usize,
+    pub pane: StreamPaneState,
+    pub input: Option<RouterInput>,
+    /// Why runs cannot be started (no router service); shown instead of the stream.
+    pub unavailable: Option<String>,
+    runs_area: Rect,
+    stream_area: Rect,
+}
+
+fn state_label(status: Option<RunStatus>) -> (&'static str, ratatui::style::Style) {
+    match status {
+        None => ("● running", theme::accent()),
+        Some(RunStatus::Completed) => ("✓ completed", theme::ok()),
+        Some(RunStatus::Failed) => ("✗ failed", theme::error()),
+        Some(RunStatus::TimedOut) => ("⏱ timed out", theme::error()),
+        Some(RunStatus::Killed) => ("■ killed", theme::warning()),
+        Some(RunStatus::SpawnFailed) => ("✗ spawn failed", theme::error()),
+    }
+}
+
+impl RouterView {
+    /// Fills the view from the service's history (runs started before the console opened).
+    pub fn load_history(&mut self, runs: Vec<RouterRun>) {
+        for run in runs {
+            if self.runs.iter().any(|r| r.run_id == run.run_id) {
+                continue;
+            }
+            let mut buffer = StreamBuffer::default();
+            let (status, exit, duration) = match &run.outcome {
+                Some(o) => {
+                    buffer.push_chunk(StreamKind::Stdout, o.raw.as_bytes());
+                    for note in &o.notes {
+                        buffer.push_note(note);
+                    }
+                    (
+                        Some(o.status),
+                        exit_label(o.exit_code, o.signal.as_deref()),
+                        Some(o.duration),
+                    )
+                }
+                None => (None, None, None),
+            };
+            self.runs.push(RunEntry {
+                run_id: run.run_id,
+                agent: run.agent,
+                to: run.to,
+                message: run.message,
+                started_at: run.started_at,
+                deadline: run.deadline,
+                timeout_seconds: run.timeout_seconds,
+                status,
+                exit,
+                duration,
+                buffer,
+            });
+        }
+        self.runs.sort_by_key(|r| r.run_id);
+        self.selected = self.runs.len().saturating_sub(1);
+    }
+
+    pub fn selected_run(&self) -> Option<&RunEntry> {
+        self.runs.get(self.selected)
+    }
+
+    pub fn live_runs(&self) -> usize {
+        self.runs.iter().filter(|r| r.is_live()).count()
+    }
+
+    /// Applies one router event; returns true when the visible state changed.
+    pub fn apply(&mut self, event: &RouterEvent) -> bool {
+        if let RouterEventKind::Started {
+            agent,
+            to,
+            message,
+            timeout_seconds,
+            started_at,
+            deadline,
+            ..
+        } = &event.kind
+        {
+            if self.runs.iter().any(|r| r.run_id == event.run_id) {
+                return false;
+            }
+            let follow_new = self.selected_run().is_none_or(|r| !r.is_live());
+            self.runs.push(RunEntry {
+                run_id: event.run_id,
+                agent: agent.clone(),
+                to: to.clone(),
+                message: message.clone(),
+                started_at: *started_at,
+                deadline: *deadline,
+                timeout_seconds: *timeout_seconds,
+                status: None,
+                exit: None,
+                duration: None,
+                buffer: StreamBuffer::default(),
+            });
+            if follow_new {
+                self.selected = self.runs.len() - 1;
+                self.pane = StreamPaneState {
+                    height: self.pane.height,
+                    ..Default::default()
+                };
+            }
+            return true;
+        }
+        let selected_id = self.selected_run().map(|r| r.run_id);
+        let Some(run) = self.runs.iter_mut().find(|r| r.run_id == event.run_id) else {
+            return false;
+        };
+        match &event.kind {
+            RouterEventKind::Started { .. } => {}
+            RouterEventKind::Chunk { stream, bytes, .. } => {
+                let kind = match stream {
+                    OutputStream::Stdout => StreamKind::Stdout,
+                    OutputStream::Stderr => StreamKind::Stderr,
+                };
+                run.buffer.push_chunk(kind, bytes);
+            }
+            RouterEventKind::DeadlineChanged {
+                timeout_seconds,
+                deadline,
+            } => {
+                run.timeout_seconds = *timeout_seconds;
+                run.deadline = *deadline;
+                run.buffer
+                    .push_note(&format!("timeout set to {timeout_seconds} s"));
+            }
+            RouterEventKind::Note { text } => run.buffer.push_note(text),
+            RouterEventKind::Finished { outcome } => {
+                run.status = Some(outcome.status);
+                run.exit = exit_label(outcome.exit_code, outcome.signal.as_deref());
+                run.duration = Some(outcome.duration);
+                run.buffer.flush_partials();
+                let (label, _) = state_label(Some(outcome.status));
+                let exit = run
+                    .exit
+                    .as_deref()
+                    .map(|e| format!(", {e}"))
+                    .unwrap_or_default();
+                run.buffer.push_note(&format!(
+                    "run {label}{exit} after {}",
+                    short_duration(outcome.duration)
+                ));
+            }
+        }
+        // Output of a run nobody is looking at needs no frame.
+        selected_id == Some(event.run_id)
+    }
+
+    /// Keys while the prompt line is open; returns true when consumed.
+    pub fn handle_input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
+        let Some(input) = self.input.as_mut() else {
+            return false;
+        };
+        match input {
+            RouterInput::NewRun {
+                agent,
+                message,
+                on_message,
+            } => {
+                if key.code == KeyCode::Tab || key.code == KeyCode::BackTab {
+                    *on_message = !*on_message;
+                    return true;
+                }
+                let field = if *on_message { message } else { agent };
+                match field.handle_key(key) {
+                    InputOutcome::Submitted => {
+                        if !*on_message {
+                            *on_message = true;
+                            return true;
+                        }
+                        let RouterInput::NewRun { agent, message, .. } = input else {
+                            return true;
+                        };
+                        let agent = Some(agent.text.trim().to_string()).filter(|a| !a.is_empty());
+                        if message.text.trim().is_empty() {
+                            ctx.status(
+                                "the message is empty; type the task for the remote clawBot",
+                            );
+                            return true;
+                        }
+                        ctx.send(AppEvent::StartRun {
+                            agent,
+                            message: message.text.clone(),
+                        });
+                        self.input = None;
+                    }
+                    InputOutcome::Cancelled => self.input = None,
+                    _ => {}
+                }
+            }
+            RouterInput::SetTimeout(field) => match field.handle_key(key) {
+                InputOutcome::Submitted => {
+                    match (
+                        field.text.trim().parse::<u64>(),
+                        self.runs.get(self.selected),
+                    ) {
+                        (Ok(seconds), Some(run)) if seconds > 0 => {
+                            ctx.send(AppEvent::SetRunTimeout {
+                                run_id: run.run_id.to_string(),
+                                seconds,
+                                extend: false,
+                            })
+                        }
+                        _ => ctx.status(format!(
+                            "timeout: `{}` is not a number of seconds",
+                            field.text.trim()
+                        )),
+                    }
+                    self.input = None;
+                }
+                InputOutcome::Cancelled => self.input = None,
+                _ => {}
+            },
+            RouterInput::Search(field) => {
+                let outcome = field.handle_key(key);
+                self.pane.query = field.text.clone();
+                match outcome {
+                    InputOutcome::Submitted => {
+                        self.input = None;
+                        self.search(true, ctx);
+                    }
+                    InputOutcome::Cancelled => self.input = None,
+                    _ => {}
+                }
+            }
+        }
+        true
+    }
+
+    pub fn paste(&mut self, text: &str) -> bool {
+        match self.input.as_mut() {
+            Some(RouterInput::NewRun {
+                agent,
+                message,
+                on_message,
+            }) => {
+                if *on_message {
+                    message.insert_str(text)
+                } else {
+                    agent.insert_str(text)
+                }
+            }
+            Some(RouterInput::SetTimeout(f)) | Some(RouterInput::Search(f)) => f.insert_str(text),
+            None => return false,
+        }
+        true
+    }
+
+    fn search(&mut self, forward: bool, ctx: &ViewCtx) {
+        let Some(run) = self.runs.get(self.selected) else {
+            return;
+        };
+        if self.pane.query.is_empty() {
+            return;
+        }
+        if !self.pane.search(&run.buffer, forward) {
+            ctx.status(format!(
+                "`{}` not found in run #{}",
+                self.pane.query, run.run_id
+            ));
+        }
+    }
+
+    fn select(&mut self, index: usize) {
+        if index < self.runs.len() && index != self.selected {
+            self.selected = index;
+            self.pane = StreamPaneState {
+                height: self.pane.height,
+                ..Default::default()
+            };
+        }
+    }
+
+    /// Handles a keymap action; returns true when it applied here.
+    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        let run = self.runs.get(self.selected);
+        match action {
+            Action::Up => self.select(self.selected.saturating_sub(1)),
+            Action::Down => self.select((self.selected + 1).min(self.runs.len().saturating_sub(1))),
+            Action::PageUp => {
+                if let Some(run) = run {
+                    self.pane.page_up(&run.buffer);
+                }
+            }
+            Action::PageDown => {
+                if let Some(run) = run {
+                    self.pane.page_down(&run.buffer);
+                }
+            }
+            Action::Top => {
+                if let Some(run) = run {
+                    self.pane.home(&run.buffer);
+                }
+            }
+            Action::Bottom | Action::Follow => self.pane.end(),
+            Action::KillRun => match run {
+                Some(run) if run.is_live() => ctx.send(AppEvent::KillRun {
+                    run_id: run.run_id.to_string(),
+                }),
+                Some(run) => ctx.status(format!("run #{} is not running", run.run_id)),
+                None => ctx.status("no run selected"),
+            },
+            Action::ExtendTimeout => match run {
+                Some(run) if run.is_live() => ctx.send(AppEvent::SetRunTimeout {
+                    run_id: run.run_id.to_string(),
+                    seconds: EXTEND_BY_SECONDS,
+                    extend: true,
+                }),
+                _ => ctx.status("no running run selected"),
+            },
+            Action::SetTimeout => match run {
+                Some(run) if run.is_live() => {
+                    self.input = Some(RouterInput::SetTimeout(LineInput::new(
+                        run.timeout_seconds.to_string(),
+                    )))
+                }
+                _ => ctx.status("no running run selected"),
+            },
+            Action::NewRun => {
+                if let Some(reason) = &self.unavailable {
+                    ctx.status(format!("cannot start runs: {reason}"));
+                } else {
+                    let agent = run.and_then(|r| r.agent.clone()).unwrap_or_default();
+                    self.input = Some(RouterInput::NewRun {
+                        agent: LineInput::new(agent),
+                        message: LineInput::default(),
+                        on_message: false,
+                    });
+                }
+            }
+            Action::Search => {
+                self.input = Some(RouterInput::Search(LineInput::new(self.pane.query.clone())))
+            }
+            Action::SearchNext => self.search(true, ctx),
+            Action::SearchPrev => self.search(false, ctx),
+            Action::CopyOutput => match run {
+                Some(run) => ctx.send(AppEvent::Copy {
+                    label: format!("router-run-{}", run.run_id),
+                    text: run.buffer.plain_text(),
+                }),
+                None => ctx.status("no run selected"),
+            },
+            _ => return false,
+        }
+        true
+    }
+
+    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        let inside = |r: Rect| {
+            mouse.column >= r.x
+                && mouse.column < r.x + r.width
+                && mouse.row >= r.y
+                && mouse.row < r.y + r.height
+        };
+        match mouse.kind {
+            MouseEventKind::Down(_) if inside(self.runs_area) => {
+                // Row 0 is the border, row 1 the header.
+                let row = mouse.row.saturating_sub(self.runs_area.y + 2) as usize;
+                if mouse.row >= self.runs_area.y + 2 {
+                    let offset = self.runs_offset();
+                    self.select(offset + row);
+                }
+                true
+            }
+            MouseEventKind::ScrollUp if inside(self.stream_area) => {
+                if let Some(run) = self.runs.get(self.selected) {
+                    self.pane.scroll_up(&run.buffer, 3);
+                }
+                true
+            }
+            MouseEventKind::ScrollDown if inside(self.stream_area) => {
+                if let Some(run) = self.runs.get(self.selected) {
+                    self.pane.scroll_down(&run.buffer, 3);
+                }
+                true
+            }
+            MouseEventKind::ScrollUp if inside(self.runs_area) => {
+                self.select(self.selected.saturating_sub(1));
+                true
+            }
+            MouseEventKind::ScrollDown if inside(self.runs_area) => {
+                self.select((self.selected + 1).min(self.runs.len().saturating_sub(1)));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn runs_rows(&self) -> usize {
+        self.runs_area.height.saturating_sub(3) as usize
+    }
+
+    fn runs_offset(&self) -> usize {
+        let rows = self.runs_rows().max(1);
+        (self.selected + 1).saturating_sub(rows)
+    }
+
+    /// Whether a frame is needed every second (a countdown is on screen).
+    pub fn needs_tick(&self) -> bool {
+        self.runs.iter().any(RunEntry::is_live)
+    }
+
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        let input_height = if self.input.is_some() { 3 } else { 0 };
+        let runs_height = (self.runs.len() as u16 + 3).clamp(4, (area.height / 3).max(4));
+        let [runs_area, stream_area, input_area] = Layout::vertical([
+            Constraint::Length(runs_height),
+            Constraint::Fill(1),
+            Constraint::Length(input_height),
+        ])
+        .areas(area);
+        self.runs_area = runs_area;
+        self.render_runs(runs_area, buf, ctx);
+        self.render_stream(stream_area, buf, ctx);
+        if self.input.is_some() {
+            self.render_input(input_area, buf);
+        }
+    }
+
+    fn render_runs(&self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        let now = ctx.clock.wall();
+        let rows: Vec<Row> = self
+            .runs
+            .iter()
+            .map(|r| {
+                let (state, style) = state_label(r.status);
+                let elapsed = match r.duration {
+                    Some(d) => short_duration(d),
+                    None => short_duration(now.duration_since(r.started_at).unwrap_or_default()),
+                };
+                let timeout = if r.is_live() {
+                    let left = r.deadline.duration_since(now).unwrap_or_default();
+                    format!("{}s left of {}s", left.as_secs(), r.timeout_seconds)
+                } else {
+                    format!("{}s", r.timeout_seconds)
+                };
+                Row::new(vec![
+                    Span::raw(format!("#{}", r.run_id)),
+                    Span::raw(r.target()),
+                    Span::raw(r.message.replace(['\n', '\r', '\t'], " ")),
+                    Span::styled(state, style),
+                    Span::raw(elapsed),
+                    Span::raw(timeout),
+                    Span::raw(r.exit.clone().unwrap_or_else(|| "-".to_string())),
+                ])
+            })
+            .collect();
+        let live = self.live_runs();
+        let title = format!(" Runs ({} total, {live} running) ", self.runs.len());
+        let block = Block::bordered().title(title);
+        if self.runs.is_empty() {
+            let hint = match &self.unavailable {
+                Some(reason) => {
+                    Line::styled(format!("router unavailable: {reason}"), theme::error())
+                }
+                None => Line::styled(
+                    format!(
+                        "no router runs yet; press {} to start one (agent, message)",
+                        ctx.keymap.key_label(Action::NewRun)
+                    ),
+                    theme::dim(),
+                ),
+            };
+            Paragraph::new(hint).block(block).render(area, buf);
+            return;
+        }
+        let mut state = TableState::default()
+            .with_selected(Some(self.selected))
+            .with_offset(self.runs_offset());
+        let table = Table::new(
+            rows,
+            [
+                Constraint::Length(5),
+                Constraint::Length(14),
+                Constraint::Fill(1),
+                Constraint::Length(15),
+                Constraint::Length(8),
+                Constraint::Length(16),
+                Constraint::Length(10),
+            ],
+        )
+        .header(
+            Row::new(vec![
+                "run", "agent", "message", "state", "elapsed", "timeout", "exit",
+            ])
+            .style(theme::bold()),
+        )
+        .row_highlight_style(theme::selected())
+        .block(block);
+        StatefulWidget::render(table, area, buf, &mut state);
+    }
+
+    fn render_stream(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        let Some(run) = self.runs.get(self.selected) else {
+            Block::bordered().title(" Output ").render(area, buf);
+            self.stream_area = area;
+            return;
+        };
+        let mode = if self.pane.follow {
+            "following"
+        } else {
+            "paused (End or f follows)"
+        };
+        let mut title = format!(
+            " Output of run #{} · {mode} · {} lines",
+            run.run_id,
+            run.buffer.display_len()
+        );
+        if run.buffer.dropped() > 0 {
+            title.push_str(&format!(" ({} dropped)", run.buffer.dropped()));
+        }
+        if run.buffer.neutralised() > 0 {
+            title.push_str(&format!(
+                " · {} control sequences neutralised",
+                run.buffer.neutralised()
+            ));
+        }
+        if !self.pane.query.is_empty() {
+            title.push_str(&format!(" · search `{}`", self.pane.query));
+        }
+        title.push(' ');
+        let block = Block::bordered().title(title).title_bottom(Line::styled(
+            " │ stdout   E│ stderr   »│ clawdeck ",
+            theme::dim(),
+        ));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        self.stream_area = inner;
+        if run.buffer.display_len() == 0 {
+            let text = if run.is_live() {
+                "waiting for output…"
+            } else {
+                "(no output)"
+            };
+            buf.set_string(inner.x + 1, inner.y, text, theme::dim());
+            return;
+        }
+        let _ = ctx;
+        StreamPane {
+            buffer: &run.buffer,
+        }
+        .render(inner, buf, &mut self.pane);
+    }
+
+    fn render_input(&self, area: Rect, buf: &mut Buffer) {
+        Clear.render(area, buf);
+        let Some(input) = &self.input else { return };
+        let (title, hint) = match input {
+            RouterInput::NewRun { .. } => (
+                " New router run ",
+                " Tab switches field · Enter starts · Esc cancels ",
+            ),
+            RouterInput::SetTimeout(_) => (
+                " Set timeout ",
+                " seconds from the run's start · Enter sets · Esc cancels ",
+            ),
+            RouterInput::Search(_) => (
+                " Search the stream ",
+                " Enter searches · n / N next / previous · Esc cancels ",
+            ),
+        };
+        let block = Block::bordered()
+            .title(title)
+            .title_bottom(Line::styled(hint, theme::dim()))
+            .border_style(theme::accent());
+        let inner = block.inner(area);
+        block.render(area, buf);
+        match input {
+            RouterInput::NewRun {
+                agent,
+                message,
+                on_message,
+            } => {
+                let [a, m] =
+                    Layout::horizontal([Constraint::Length(28), Constraint::Fill(1)]).areas(inner);
+                agent.render("agent: ", a, buf, !on_message);
+                message.render("message: ", m, buf, *on_message);
+            }
+            RouterInput::SetTimeout(f) => f.render("timeout (s): ", inner, buf, true),
+            RouterInput::Search(f) => f.render("/", inner, buf, true),
+        }
+    }
+}
+
+/// `0`, `1`, `SIGKILL` (exit code or signal name).
+fn exit_label(code: Option<i32>, signal: Option<&str>) -> Option<String> {
+    match (code, signal) {
+        (_, Some(sig)) => Some(sig.to_string()),
+        (Some(c), None) => Some(c.to_string()),
+        (None, None) => None,
+    }
+}

@@ -1,0 +1,41 @@
+//! Small reusable widgets: a one-line text input, a confirmation dialog, a list picker, the help
+//! overlay. They hold state and draw; they never do I/O.
+
+pub mod confirm;
+pub mod help;
+pub mod line_input;
+pub mod picker;
+
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+
+/// A rectangle of at most `width` × `height` centred in `area`.
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let [h] = Layout::horizontal([Constraint::Length(width.min(area.width))])
+        .flex(Flex::Center)
+        .areas(area);
+    let [v] = Layout::vertical([Constraint::Length(height.min(area.height))])
+        .flex(Flex::Center)
+        .areas(h);
+    v
+}
+
+/// Cuts `text` to `width` display columns, with `…` when cut.
+pub fn ellipsize(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let total: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
+    if total <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
+}
