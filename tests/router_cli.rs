@@ -1,0 +1,606 @@
+//! clawbot_router over the CLI transport with the fake `openclaw` (tests/fixtures/fake-openclaw):
+//! every branch of seed 000 §3.5, argv/env/stdin as the child saw them, streaming, and the
+//! boundary (router output is never executed).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clawdeck::config::settings::RouterSettings;
+use clawdeck::router::service::EnvLookup;
+use clawdeck::router::{
+    ClawbotRouterTool, Mode, OutputStream, RouterEventKind, RouterRequest, RouterService,
+    RunStatus, texts,
+};
+use clawdeck::tool::{Tool, ToolCall, ToolError};
+use serde_json::{Value, json};
+
+fn fake_bin() -> String {
+    format!(
+        "{}/tests/fixtures/fake-openclaw",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+struct Fixture {
+    dir: tempfile::TempDir,
+    env: HashMap<String, String>,
+    settings: RouterSettings,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let mut env = HashMap::new();
+        for key in ["PATH", "HOME", "LANG"] {
+            if let Ok(v) = std::env::var(key) {
+                env.insert(key.to_string(), v);
+            }
+        }
+        env.insert(
+            "FAKE_OPENCLAW_RECORD".into(),
+            dir.path().join("record.json").display().to_string(),
+        );
+        env.insert(
+            "FAKE_OPENCLAW_MARKER".into(),
+            dir.path().join("marker").display().to_string(),
+        );
+        env.insert(
+            "FAKE_OPENCLAW_PIDFILE".into(),
+            dir.path().join("pids").display().to_string(),
+        );
+        env.insert("CLAWDECK_TEST_SECRET".into(), "must-not-leak".into());
+        env.insert("OPENAI_API_KEY".into(), "sk-must-not-leak".into());
+        let mut settings = RouterSettings::default();
+        settings.bin = fake_bin();
+        settings.timeout_seconds = 20;
+        settings.min_timeout_seconds = 1;
+        settings.max_timeout_seconds = 60;
+        settings.kill_grace_ms = 300;
+        settings.drain_grace_ms = 300;
+        settings.env_passthrough.extend(
+            [
+                "FAKE_OPENCLAW_RECORD",
+                "FAKE_OPENCLAW_MARKER",
+                "FAKE_OPENCLAW_PIDFILE",
+            ]
+            .iter()
+            .map(|s| s.to_string()),
+        );
+        Fixture { dir, env, settings }
+    }
+
+    fn service(&self) -> RouterService {
+        let env = self.env.clone();
+        let lookup: EnvLookup = Arc::new(move |k: &str| env.get(k).cloned());
+        RouterService::with_env(self.settings.clone(), lookup)
+    }
+
+    fn record_path(&self) -> PathBuf {
+        self.dir.path().join("record.json")
+    }
+
+    fn record(&self) -> Value {
+        let text = std::fs::read_to_string(self.record_path()).expect("the fake recorded its argv");
+        serde_json::from_str(&text).unwrap()
+    }
+
+    fn marker(&self) -> PathBuf {
+        self.dir.path().join("marker")
+    }
+
+    fn pids(&self) -> Vec<i32> {
+        let text = std::fs::read_to_string(self.dir.path().join("pids")).unwrap_or_default();
+        text.split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect()
+    }
+}
+
+/// A process that is still running (zombies count as gone: they run nothing).
+fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|s| s.split_whitespace().next())
+                .unwrap_or("X");
+            state != "Z" && state != "X"
+        }
+        Err(_) => false,
+    }
+}
+
+fn ops(message: &str) -> RouterRequest {
+    RouterRequest::new(message).with_agent("ops")
+}
+
+async fn call_tool(tool: &ClawbotRouterTool, params: Value) -> clawdeck::tool::ToolResult {
+    tool.execute(ToolCall::new("call-1", params))
+        .await
+        .expect("the router never fails a call")
+}
+
+#[tokio::test]
+async fn argv_env_and_stdin_as_the_child_saw_them() {
+    let f = Fixture::new();
+    let tool = ClawbotRouterTool::new(f.service());
+    let message = "-x --agent evil \"double\" 'single' `tick` $(touch /tmp/nope)\nsecond line\n日志 🚀 naïve\\n";
+    let result = call_tool(&tool, json!({"agent": "ops", "message": message})).await;
+
+    let rec = f.record();
+    let remote = format!("{}\n\n{}", Mode::ReadOnly.message_prefix(), message);
+    assert_eq!(
+        rec["argv"],
+        json!(["agent", "--agent", "ops", format!("--message={remote}")])
+    );
+    assert_eq!(rec["message"], json!(remote));
+    assert_eq!(rec["stdin"], json!("devnull"));
+    let env = rec["env"].as_object().unwrap();
+    assert!(
+        env.get("CLAWDECK_TEST_SECRET").is_none() && env.get("OPENAI_API_KEY").is_none(),
+        "{env:?}"
+    );
+    let allowed = tool.service().settings().env_passthrough.clone();
+    // Nothing of our own environment reaches the child unless listed. (The fixture runs through
+    // `env python3`, which may be a shell shim adding PWD/SHLVL/_ and PYENV_* of its own.)
+    let shim_added = |k: &str| {
+        matches!(k, "PWD" | "OLDPWD" | "SHLVL" | "_" | "LC_CTYPE") || k.starts_with("PYENV")
+    };
+    for (key, _) in std::env::vars() {
+        if env.contains_key(&key) && !shim_added(&key) {
+            assert!(
+                allowed.contains(&key),
+                "{key} reached the child without being in envPassthrough"
+            );
+        }
+    }
+    assert!(env.contains_key("PATH"));
+
+    let v = serde_json::to_value(&result).unwrap();
+    assert_eq!(v["details"]["directTTS"], json!(false));
+    assert_eq!(v["details"]["interruptMode"], json!(2));
+    assert_eq!(v["details"]["status"], json!("completed"));
+    assert_eq!(v["details"]["exitCode"], json!(0));
+    assert_eq!(v["details"]["agent"], json!("ops"));
+    let text = result.joined_text();
+    assert!(
+        text.contains("\u{1b}[36m[agent]\u{1b}[0m run started\n"),
+        "ANSI kept verbatim: {text:?}"
+    );
+    assert!(text.contains(&format!("reply: {remote}\n")));
+}
+
+#[tokio::test]
+async fn default_phone_goes_to_dash_dash_to() {
+    let mut f = Fixture::new();
+    f.settings.default_to = Some("+15555550123".into());
+    let outcome = f
+        .service()
+        .start(RouterRequest::new("hi"))
+        .unwrap()
+        .wait()
+        .await;
+    assert_eq!(outcome.status, RunStatus::Completed);
+    assert_eq!(outcome.to.as_deref(), Some("+15555550123"));
+    let argv = f.record()["argv"].clone();
+    assert_eq!(argv[1], json!("--to"));
+    assert_eq!(argv[2], json!("+15555550123"));
+}
+
+#[tokio::test]
+async fn blank_message_and_missing_target_spawn_nothing() {
+    let f = Fixture::new();
+    let service = f.service();
+    let tool = ClawbotRouterTool::new(service.clone());
+    for params in [
+        json!({"message": "   \n\t"}),
+        json!({"message": ""}),
+        json!({"agent": "ops"}),
+    ] {
+        let r = call_tool(&tool, params).await;
+        assert_eq!(r.joined_text(), texts::EMPTY_MESSAGE);
+        assert_eq!(r.details["directTTS"], json!(false));
+        assert_eq!(r.details["interruptMode"], json!(2));
+    }
+    let r = call_tool(&tool, json!({"message": "no agent, no phone"})).await;
+    assert_eq!(r.joined_text(), texts::NO_TARGET);
+    assert!(!f.record_path().exists(), "nothing was spawned");
+    assert!(service.runs().is_empty());
+}
+
+#[tokio::test]
+async fn chunks_stream_live_and_interleave_in_arrival_order() {
+    let f = Fixture::new();
+    let service = f.service();
+    let mut events = service.subscribe();
+    let handle = service.start(ops("[[scenario:interleave:4]]")).unwrap();
+    let run_id = handle.run_id;
+    let mut seen = Vec::new();
+    let mut first_chunk_at = None;
+    let begun = Instant::now();
+    let finished = loop {
+        let ev = events.recv().await.unwrap();
+        assert_eq!(ev.run_id, run_id);
+        match ev.kind {
+            RouterEventKind::Started {
+                argv,
+                agent,
+                timeout_seconds,
+                ..
+            } => {
+                assert_eq!(argv[0], fake_bin());
+                assert_eq!(agent.as_deref(), Some("ops"));
+                assert_eq!(timeout_seconds, 20);
+            }
+            RouterEventKind::Chunk { stream, bytes, .. } => {
+                first_chunk_at.get_or_insert_with(|| begun.elapsed());
+                seen.push((stream, String::from_utf8(bytes).unwrap()));
+            }
+            RouterEventKind::Finished { outcome } => break outcome,
+            _ => {}
+        }
+    };
+    let expected: Vec<(OutputStream, String)> = (0..4)
+        .flat_map(|i| {
+            [
+                (OutputStream::Stdout, format!("out {i}\n")),
+                (OutputStream::Stderr, format!("err {i}\n")),
+            ]
+        })
+        .collect();
+    assert_eq!(seen, expected);
+    assert_eq!(
+        finished.raw,
+        "out 0\nerr 0\nout 1\nerr 1\nout 2\nerr 2\nout 3\nerr 3\n"
+    );
+    assert_eq!(finished.content, finished.raw);
+    // The first chunk arrived while the child was still writing (8 × 30 ms).
+    assert!(
+        first_chunk_at.unwrap() + Duration::from_millis(150) < finished.duration,
+        "{first_chunk_at:?} vs {:?}",
+        finished.duration
+    );
+    let outcome = handle.wait().await;
+    assert_eq!(outcome.run_id, run_id);
+    let runs = service.runs();
+    assert_eq!(runs.len(), 1);
+    assert!(runs[0].outcome.is_some());
+}
+
+#[tokio::test]
+async fn timeout_kills_a_sigterm_ignoring_child_and_appends_the_note() {
+    let f = Fixture::new();
+    let tool = ClawbotRouterTool::new(f.service());
+    let begun = Instant::now();
+    // timeoutSeconds below the minimum is raised to it (1 s here).
+    let r = call_tool(
+        &tool,
+        json!({"agent": "ops", "message": "[[scenario:ignore-term]]", "timeoutSeconds": 0}),
+    )
+    .await;
+    let took = begun.elapsed();
+    assert_eq!(
+        r.joined_text(),
+        format!("ignoring SIGTERM\n{}", texts::timed_out(1))
+    );
+    assert_eq!(r.details["status"], json!("timeout"));
+    assert_eq!(r.details["timeoutSeconds"], json!(1));
+    assert!(
+        took < Duration::from_millis(2500),
+        "timeout 1 s + grace 0.3 s took {took:?}"
+    );
+    let pid = f.record()["pid"].as_i64().unwrap() as i32;
+    assert!(!alive(pid), "the SIGTERM-ignoring child {pid} survived");
+}
+
+#[tokio::test]
+async fn timeout_kills_grandchildren_too() {
+    let f = Fixture::new();
+    let outcome = f
+        .service()
+        .start(RouterRequest {
+            timeout_seconds: Some(1),
+            ..ops("[[scenario:grandchild]]")
+        })
+        .unwrap()
+        .wait()
+        .await;
+    assert_eq!(outcome.status, RunStatus::TimedOut);
+    assert!(outcome.content.ends_with(&texts::timed_out(1)));
+    let pids = f.pids();
+    assert_eq!(pids.len(), 2, "pidfile: {pids:?}");
+    for pid in pids {
+        assert!(
+            !alive(pid),
+            "process {pid} of the tree survived the timeout"
+        );
+    }
+}
+
+#[tokio::test]
+async fn grandchild_holding_the_pipe_after_the_cli_exits_is_killed_after_the_drain_grace() {
+    let f = Fixture::new();
+    let begun = Instant::now();
+    let outcome = f
+        .service()
+        .start(ops("[[scenario:grandchild-exit]]"))
+        .unwrap()
+        .wait()
+        .await;
+    assert!(
+        begun.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        begun.elapsed()
+    );
+    assert_eq!(outcome.status, RunStatus::Completed);
+    assert_eq!(outcome.exit_code, Some(0));
+    assert!(outcome.raw.starts_with("grandchild "));
+    for pid in f.pids() {
+        assert!(!alive(pid), "process {pid} survived the drain grace");
+    }
+}
+
+#[tokio::test]
+async fn non_zero_exit_keeps_the_remote_error_verbatim() {
+    let f = Fixture::new();
+    let tool = ClawbotRouterTool::new(f.service());
+    let r = call_tool(
+        &tool,
+        json!({"agent": "x", "message": "[[scenario:exit:3]]"}),
+    )
+    .await;
+    assert_eq!(
+        r.joined_text(),
+        "Unknown agent id \"x\". Use \"openclaw agents list\" to see configured agents.\n"
+    );
+    assert_eq!(r.details["exitCode"], json!(3));
+    assert_eq!(r.details["status"], json!("error"));
+}
+
+#[tokio::test]
+async fn death_by_signal_is_reported() {
+    let f = Fixture::new();
+    let o = f
+        .service()
+        .start(ops("[[scenario:signal]]"))
+        .unwrap()
+        .wait()
+        .await;
+    assert_eq!(o.status, RunStatus::Failed);
+    assert_eq!(o.signal.as_deref(), Some("SIGKILL"));
+    assert_eq!(
+        o.content,
+        format!("about to crash\n{}", texts::killed_by_signal("SIGKILL"))
+    );
+}
+
+#[tokio::test]
+async fn missing_binary_is_content_with_the_install_hint() {
+    let mut f = Fixture::new();
+    f.settings.bin = "/nonexistent/dir/openclaw".into();
+    let tool = ClawbotRouterTool::new(f.service());
+    let r = call_tool(&tool, json!({"agent": "ops", "message": "hi"})).await;
+    let text = r.joined_text();
+    assert_eq!(
+        text,
+        format!(
+            "{}\n{}",
+            texts::spawn_failed("spawn /nonexistent/dir/openclaw ENOENT：找不到该命令"),
+            texts::INSTALL_HINT
+        )
+    );
+    assert!(text.starts_with("[clawbot_router] 无法启动远程 Agent（openclaw CLI 启动失败："));
+    assert!(text.contains("Node.js ≥ 24.16") && text.contains("npm install -g openclaw"));
+    assert_eq!(r.details["status"], json!("error"));
+}
+
+#[tokio::test]
+async fn not_executable_binary_is_content_without_the_install_hint() {
+    let mut f = Fixture::new();
+    let path = f.dir.path().join("openclaw");
+    std::fs::write(&path, "#!/bin/sh\necho hi\n").unwrap();
+    f.settings.bin = path.display().to_string();
+    let o = f.service().start(ops("hi")).unwrap().wait().await;
+    assert_eq!(o.status, RunStatus::SpawnFailed);
+    assert!(
+        o.content
+            .starts_with("[clawbot_router] 无法启动远程 Agent（openclaw CLI 启动失败：spawn ")
+    );
+    assert!(o.content.contains("EACCES"));
+    assert!(!o.content.contains(texts::INSTALL_HINT));
+}
+
+#[tokio::test]
+async fn openclaw_bin_env_overrides_the_configured_binary() {
+    let mut f = Fixture::new();
+    f.settings.bin = "/nonexistent/openclaw".into();
+    f.env.insert("OPENCLAW_BIN".into(), fake_bin());
+    let o = f.service().start(ops("hello")).unwrap().wait().await;
+    assert_eq!(o.status, RunStatus::Completed, "{}", o.content);
+}
+
+#[tokio::test]
+async fn router_output_full_of_tool_calls_triggers_nothing() {
+    let mut f = Fixture::new();
+    f.settings.output = "clean".into();
+    let tool = ClawbotRouterTool::new(f.service());
+    let r = call_tool(
+        &tool,
+        json!({"agent": "ops", "message": "[[scenario:toolcalls]]"}),
+    )
+    .await;
+    // Give anything that might have reacted a moment.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!f.marker().exists(), "router output was executed locally");
+    let text = r.joined_text();
+    assert!(text.contains("FunctionCallBegin\n[{\"name\": \"exec\""));
+    assert!(text.contains("\"name\": \"write\""));
+    let names: Vec<&str> = r.details["clean"]["toolCalls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["exec", "write", "system_volume_control", "exec"]);
+    assert_eq!(
+        r.details["clean"]["answer"],
+        json!("{\"tool\": \"start_app\", \"args\": {\"app\": \"xterm\"}}\ndone: summarised logs")
+    );
+    assert_eq!(r.details["raw"], json!(text));
+}
+
+#[tokio::test]
+async fn remote_errors_stay_raw_and_are_listed_when_cleaning() {
+    let mut f = Fixture::new();
+    f.settings.output = "clean".into();
+    let o = f
+        .service()
+        .start(ops("[[scenario:remote-errors]]"))
+        .unwrap()
+        .wait()
+        .await;
+    assert_eq!(o.status, RunStatus::Completed);
+    assert!(
+        o.content
+            .contains("\u{1b}[31m[memory]\u{1b}[0m memory read failed: ENOENT\n")
+    );
+    let clean = o.clean.as_ref().unwrap();
+    assert_eq!(clean.answer, "两条要点：磁盘告警；证书将过期");
+    assert_eq!(
+        clean.errors,
+        [
+            "Unknown channel: foo",
+            "[memory] memory read failed: ENOENT",
+            "[browser] browser failed: no display"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn long_messages_go_through_a_message_file_that_is_removed_afterwards() {
+    let mut f = Fixture::new();
+    f.settings.message_file_threshold = 200;
+    let message = format!("-starts with a dash\n{}", "长".repeat(100));
+    let o = f.service().start(ops(&message)).unwrap().wait().await;
+    assert_eq!(o.status, RunStatus::Completed);
+    let rec = f.record();
+    let argv = rec["argv"].as_array().unwrap();
+    assert_eq!(argv[3], json!("--message-file"));
+    let path = PathBuf::from(argv[4].as_str().unwrap());
+    assert_eq!(
+        rec["message"],
+        json!(format!("{}\n\n{message}", Mode::ReadOnly.message_prefix()))
+    );
+    assert!(!path.exists(), "message file {path:?} left behind");
+}
+
+#[tokio::test]
+async fn write_mode_reaches_the_remote_agent() {
+    let f = Fixture::new();
+    let tool = ClawbotRouterTool::new(f.service());
+    let r = call_tool(
+        &tool,
+        json!({"agent": "ops", "message": "send the alert", "mode": "write"}),
+    )
+    .await;
+    assert_eq!(r.details["mode"], json!("write"));
+    let msg = f.record()["message"].as_str().unwrap().to_string();
+    assert!(msg.starts_with("[clawbot_router mode=write]"));
+    assert!(msg.ends_with("\n\nsend the alert"));
+    let r = call_tool(
+        &tool,
+        json!({"agent": "ops", "message": "x", "mode": "delete-everything"}),
+    )
+    .await;
+    assert!(r.joined_text().contains("mode 只能是"));
+}
+
+#[tokio::test]
+async fn operator_kill_and_deadline_controls() {
+    let f = Fixture::new();
+    let service = f.service();
+    let handle = service
+        .start(RouterRequest {
+            timeout_seconds: Some(1),
+            ..ops("[[scenario:sleep]]")
+        })
+        .unwrap();
+    handle.extend_timeout(Duration::from_secs(1));
+    let begun = Instant::now();
+    let o = handle.wait().await;
+    assert_eq!(o.status, RunStatus::TimedOut);
+    assert_eq!(o.timeout_seconds, 2);
+    assert!(o.content.ends_with(&texts::timed_out(2)));
+    assert!(begun.elapsed() >= Duration::from_millis(1500));
+
+    let handle = service.start(ops("[[scenario:sleep]]")).unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(service.kill(handle.run_id));
+    let o = handle.wait().await;
+    assert_eq!(o.status, RunStatus::Killed);
+    assert_eq!(o.content, format!("working\n{}", texts::KILLED));
+    assert!(!service.kill(o.run_id), "a finished run cannot be killed");
+}
+
+#[tokio::test]
+async fn a_cancelled_call_kills_the_tree_and_reports_cancelled() {
+    let f = Fixture::new();
+    let tool = ClawbotRouterTool::new(f.service());
+    let call = ToolCall::new(
+        "c",
+        json!({"agent": "ops", "message": "[[scenario:ignore-term]]"}),
+    );
+    let cancel = call.cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        cancel.cancel();
+    });
+    let begun = Instant::now();
+    assert_eq!(tool.execute(call).await.unwrap_err(), ToolError::Cancelled);
+    assert!(begun.elapsed() < Duration::from_secs(3));
+    let pid = f.record()["pid"].as_i64().unwrap() as i32;
+    assert!(!alive(pid));
+    let runs = tool.service().runs();
+    assert_eq!(runs[0].outcome.as_ref().unwrap().status, RunStatus::Killed);
+}
+
+#[tokio::test]
+async fn history_is_bounded() {
+    let mut f = Fixture::new();
+    f.settings.history_limit = 2;
+    let service = f.service();
+    for i in 0..3 {
+        service
+            .start(ops(&format!("run {i}")))
+            .unwrap()
+            .wait()
+            .await;
+    }
+    let runs = service.runs();
+    assert_eq!(
+        runs.iter().map(|r| r.message.as_str()).collect::<Vec<_>>(),
+        ["run 1", "run 2"]
+    );
+}
+
+#[tokio::test]
+async fn partial_last_line_and_cli_json_output() {
+    let mut f = Fixture::new();
+    f.settings.output = "clean".into();
+    let service = f.service();
+    let o = service
+        .start(ops("[[scenario:partial]]"))
+        .unwrap()
+        .wait()
+        .await;
+    assert_eq!(o.content, "no newline");
+    let o = service
+        .start(ops("[[scenario:json]]"))
+        .unwrap()
+        .wait()
+        .await;
+    assert_eq!(o.clean.as_ref().unwrap().answer, "json answer");
+}
