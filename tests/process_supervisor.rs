@@ -1,0 +1,626 @@
+//! The process supervisor against a real, misbehaving child (examples/fake_cli.rs). Every test
+//! ends by checking that nothing of the child's process group is left alive.
+
+mod support;
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clawdeck::process::{
+    self, ExitKind, KillReason, LineEnd, OutputChunk, OutputLimits, ProcessOutcome, ProcessSpec,
+    SpawnError, StdinMode, StreamKind,
+};
+use support::{assert_group_gone, assert_pid_gone, fake_cli_str, pid_alive, zombie_children};
+use tokio_util::sync::CancellationToken;
+
+const GONE_WITHIN: Duration = Duration::from_secs(2);
+
+fn fake(args: &[&str]) -> ProcessSpec {
+    ProcessSpec::new(fake_cli_str()).args(args.iter().copied())
+}
+
+async fn run(spec: ProcessSpec) -> ProcessOutcome {
+    let running = process::spawn(spec).expect("spawn fake_cli");
+    let outcome = running.wait().await;
+    assert_group_gone(outcome.pgid, GONE_WITHIN);
+    outcome
+}
+
+fn count_notes(outcome: &ProcessOutcome, needle: &str) -> usize {
+    outcome
+        .notes
+        .iter()
+        .filter(|note| note.contains(needle))
+        .count()
+}
+
+fn signal_names(outcome: &ProcessOutcome) -> Vec<&str> {
+    outcome
+        .signals
+        .iter()
+        .map(|sent| sent.signal.as_str())
+        .collect()
+}
+
+/// Pids printed by the fake CLI as `<word> <pid>` lines.
+fn printed_pids(outcome_text: &str, word: &str) -> Vec<i32> {
+    outcome_text
+        .lines()
+        .filter_map(|line| line.strip_prefix(word)?.trim().parse().ok())
+        .collect()
+}
+
+#[tokio::test]
+async fn lines_from_both_streams_are_kept_apart_and_in_order() {
+    let outcome = run(fake(&["lines", "5", "both", "5"])).await;
+    assert_eq!(outcome.exit, ExitKind::Code { code: 0 });
+    assert!(outcome.success(), "{outcome:?}");
+    assert_eq!(outcome.summary(), "exited with code 0");
+    assert_eq!(
+        outcome.output.stdout_text(),
+        "out 0\nout 1\nout 2\nout 3\nout 4\n"
+    );
+    assert_eq!(
+        outcome.output.stderr_text(),
+        "err 0\nerr 1\nerr 2\nerr 3\nerr 4\n"
+    );
+    // With a delay after each pair, arrival order interleaves the two streams.
+    let combined = outcome.output.combined_text();
+    assert!(
+        combined.find("out 1").unwrap() > combined.find("err 0").unwrap(),
+        "{combined}"
+    );
+    assert!(outcome.notes.is_empty(), "{:?}", outcome.notes);
+    assert!(outcome.signals.is_empty());
+}
+
+#[tokio::test]
+async fn chunks_are_stamped_on_arrival_and_seen_while_the_child_runs() {
+    let chunks: Arc<Mutex<Vec<OutputChunk>>> = Arc::default();
+    let sink = Arc::clone(&chunks);
+    let spec = fake(&["lines", "3", "out", "200"])
+        .on_chunk(move |chunk| sink.lock().unwrap().push(chunk.clone()));
+    let running = process::spawn(spec).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while chunks.lock().unwrap().is_empty() {
+        assert!(Instant::now() < deadline, "no chunk arrived");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(
+        !running.is_finished(),
+        "first chunk should arrive while the child still runs"
+    );
+    let outcome = running.wait().await;
+    let chunks = chunks.lock().unwrap().clone();
+    let texts: Vec<&str> = chunks.iter().map(|chunk| chunk.text.as_str()).collect();
+    assert_eq!(texts, vec!["out 0\n", "out 1\n", "out 2\n"]);
+    assert!(
+        chunks
+            .iter()
+            .all(|chunk| chunk.stream == StreamKind::Stdout)
+    );
+    for pair in chunks.windows(2) {
+        let gap = pair[1].elapsed - pair[0].elapsed;
+        assert!(
+            gap >= Duration::from_millis(150),
+            "chunks not stamped on arrival: {gap:?}"
+        );
+        assert!(pair[1].at > pair[0].at);
+    }
+    assert_group_gone(outcome.pgid, GONE_WITHIN);
+}
+
+#[tokio::test]
+async fn subscribers_receive_chunks_until_the_pipes_close() {
+    let running = process::spawn(fake(&["lines", "3", "err", "100"])).unwrap();
+    let mut chunks = running.subscribe();
+    let mut texts = Vec::new();
+    while let Ok(chunk) = chunks.recv().await {
+        assert_eq!(chunk.stream, StreamKind::Stderr);
+        texts.push(chunk.text);
+    }
+    // The first line may have arrived before the subscription; the rest must all be there.
+    assert!(
+        texts.ends_with(&["err 1\n".to_string(), "err 2\n".to_string()]),
+        "{texts:?}"
+    );
+    let outcome = running.wait().await;
+    assert_eq!(outcome.output.stderr_text(), "err 0\nerr 1\nerr 2\n");
+    assert_group_gone(outcome.pgid, GONE_WITHIN);
+}
+
+#[tokio::test]
+async fn grandchild_holding_the_pipe_is_killed_after_the_drain_grace() {
+    let spec = fake(&["grandchild", "30"]).drain_grace(Duration::from_millis(500));
+    let started = Instant::now();
+    let outcome = run(spec).await;
+    let elapsed = started.elapsed();
+    assert_eq!(outcome.exit, ExitKind::Code { code: 0 });
+    assert!(
+        elapsed >= Duration::from_millis(450) && elapsed < Duration::from_secs(3),
+        "{elapsed:?}"
+    );
+    assert_eq!(
+        count_notes(
+            &outcome,
+            "output pipes still open 500ms after the process exited"
+        ),
+        1,
+        "{:?}",
+        outcome.notes
+    );
+    assert_eq!(signal_names(&outcome), vec!["SIGKILL"]);
+    let grandchild = printed_pids(&outcome.output.stdout_text(), "grandchild ");
+    assert_eq!(grandchild.len(), 1, "{:?}", outcome.output);
+    assert_pid_gone(grandchild[0], GONE_WITHIN);
+    // The leader exited by itself: no kill reason.
+    assert_eq!(outcome.killed_by, None);
+    assert!(
+        !outcome.detached,
+        "killing the group closed the pipes, so reading finished"
+    );
+}
+
+#[tokio::test]
+async fn sigterm_ignored_gets_sigkill_after_the_grace() {
+    let spec = fake(&["ignore-term", "30"])
+        .timeout(Some(Duration::from_millis(300)))
+        .kill_grace(Duration::from_millis(300));
+    let started = Instant::now();
+    let outcome = run(spec).await;
+    let elapsed = started.elapsed();
+    assert_eq!(
+        outcome.exit,
+        ExitKind::Signal {
+            number: 9,
+            name: "SIGKILL".to_string()
+        }
+    );
+    assert!(outcome.timed_out);
+    assert_eq!(outcome.killed_by, Some(KillReason::Timeout));
+    assert_eq!(signal_names(&outcome), vec!["SIGTERM", "SIGKILL"]);
+    assert!(outcome.signals[1].after - outcome.signals[0].after >= Duration::from_millis(290));
+    assert!(
+        elapsed >= Duration::from_millis(590) && elapsed < Duration::from_secs(3),
+        "{elapsed:?}"
+    );
+    assert_eq!(
+        count_notes(&outcome, "timed out after 300ms: sent SIGTERM"),
+        1,
+        "{:?}",
+        outcome.notes
+    );
+    assert_eq!(
+        count_notes(&outcome, "still running 300ms after SIGTERM: sent SIGKILL"),
+        1,
+        "{:?}",
+        outcome.notes
+    );
+    assert!(
+        outcome
+            .summary()
+            .starts_with("terminated by timeout after 300ms"),
+        "{}",
+        outcome.summary()
+    );
+}
+
+#[tokio::test]
+async fn child_that_exits_zero_on_sigterm_after_a_timeout_is_reported_as_timed_out() {
+    let spec = fake(&["exit-on-term", "0", "30"]).timeout(Some(Duration::from_millis(300)));
+    let outcome = run(spec).await;
+    assert_eq!(outcome.exit, ExitKind::Code { code: 0 });
+    assert!(outcome.timed_out);
+    assert!(
+        !outcome.success(),
+        "exit 0 after a timeout kill is not a success"
+    );
+    assert_eq!(
+        outcome.summary(),
+        "terminated by timeout after 300ms (exit code 0)"
+    );
+    assert_eq!(signal_names(&outcome), vec!["SIGTERM"]);
+}
+
+#[tokio::test]
+async fn more_than_64k_on_stderr_while_stdout_is_quiet_does_not_block() {
+    let total = 1_000_000;
+    let spec =
+        fake(&["flood", &total.to_string(), "err", "100"]).timeout(Some(Duration::from_secs(20)));
+    let outcome = run(spec).await;
+    assert_eq!(outcome.exit, ExitKind::Code { code: 0 });
+    assert!(!outcome.timed_out);
+    assert_eq!(outcome.output.stderr_bytes, total as u64);
+    assert_eq!(outcome.output.stdout_bytes, 0);
+    assert_eq!(outcome.output.stderr_lines, (total / 100) as u64);
+}
+
+#[tokio::test]
+async fn invalid_utf8_is_replaced_per_line_and_the_partial_last_line_is_flushed() {
+    let outcome = run(fake(&["invalid-utf8"])).await;
+    let lines: Vec<(&str, LineEnd)> = outcome
+        .output
+        .lines
+        .iter()
+        .map(|line| (line.text.as_str(), line.end))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            ("ok line", LineEnd::Newline),
+            ("bad \u{fffd}\u{fffd} bytes", LineEnd::Newline),
+            ("cut \u{fffd}", LineEnd::Newline),
+            ("euro \u{20ac}", LineEnd::Newline),
+            ("tail \u{fffd}", LineEnd::Eof),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_ten_megabyte_line_is_cut_at_the_line_cap_and_retention_stays_bounded() {
+    let limits = OutputLimits {
+        max_line_bytes: 64 * 1024,
+        max_retained_lines: 1000,
+        max_retained_bytes: 1024 * 1024,
+    };
+    let chunk_max = Arc::new(Mutex::new(0usize));
+    let sink = Arc::clone(&chunk_max);
+    let spec = fake(&["long-line", "10000000"])
+        .limits(limits)
+        .on_chunk(move |chunk| {
+            let mut max = sink.lock().unwrap();
+            *max = (*max).max(chunk.text.len());
+        });
+    let outcome = run(spec).await;
+    let output = &outcome.output;
+    assert_eq!(output.stdout_bytes, 10_000_001);
+    assert!(output.lines.iter().all(|line| line.text.len() <= 64 * 1024));
+    let retained: usize = output.lines.iter().map(|line| line.text.len()).sum();
+    assert!(retained <= 1024 * 1024, "{retained}");
+    assert_eq!(retained as u64 + output.dropped_bytes, 10_000_000);
+    assert!(output.truncated());
+    assert_eq!(
+        output.lines.last().map(|line| line.end),
+        Some(LineEnd::Newline)
+    );
+    assert!(
+        output.lines[..output.lines.len() - 1]
+            .iter()
+            .all(|line| line.end == LineEnd::Continued)
+    );
+    // A live chunk is one read's worth of pieces, never the whole line.
+    assert!(*chunk_max.lock().unwrap() <= 128 * 1024);
+}
+
+#[tokio::test]
+async fn an_endless_line_without_newline_is_delivered_in_pieces_while_it_grows() {
+    let limits = OutputLimits {
+        max_line_bytes: 8 * 1024,
+        ..OutputLimits::default()
+    };
+    let seen = Arc::new(Mutex::new(Vec::<usize>::new()));
+    let sink = Arc::clone(&seen);
+    let spec = fake(&["endless-line"])
+        .limits(limits)
+        .timeout(Some(Duration::from_millis(500)))
+        .on_chunk(move |chunk| sink.lock().unwrap().push(chunk.text.len()));
+    let outcome = run(spec).await;
+    assert!(outcome.timed_out);
+    assert_eq!(outcome.exit.signal_name(), Some("SIGTERM"));
+    let seen = seen.lock().unwrap();
+    assert!(
+        seen.len() >= 2,
+        "pieces must flow before the line ends: {seen:?}"
+    );
+    assert!(
+        outcome
+            .output
+            .lines
+            .iter()
+            .all(|line| line.text.len() <= 8 * 1024 && !line.text.contains('\n'))
+    );
+}
+
+#[tokio::test]
+async fn a_flood_keeps_memory_bounded() {
+    let total: u64 = 100 * 1024 * 1024;
+    let limits = OutputLimits {
+        max_line_bytes: 4096,
+        max_retained_lines: 2000,
+        max_retained_bytes: 256 * 1024,
+    };
+    let rss_before = support::proc_status_kib("VmRSS").unwrap_or(0);
+    let outcome = run(fake(&["flood", &total.to_string(), "out", "200"]).limits(limits)).await;
+    let rss_after = support::proc_status_kib("VmRSS").unwrap_or(0);
+    let output = &outcome.output;
+    assert_eq!(output.stdout_bytes, total);
+    assert!(output.lines.len() <= 2000);
+    let retained: u64 = output.lines.iter().map(|line| line.text.len() as u64).sum();
+    assert!(retained <= 256 * 1024);
+    let all_lines = output.stdout_lines;
+    assert_eq!(all_lines, total.div_ceil(200));
+    assert_eq!(output.dropped_lines + output.lines.len() as u64, all_lines);
+    // 100 MB went through; the process grew by far less (other tests run alongside, hence the slack).
+    assert!(
+        rss_after.saturating_sub(rss_before) < 48 * 1024,
+        "RSS grew {} KiB",
+        rss_after.saturating_sub(rss_before)
+    );
+}
+
+#[tokio::test]
+async fn killing_twice_runs_one_kill_sequence() {
+    let spec = fake(&["ignore-term", "30"]).kill_grace(Duration::from_millis(200));
+    let running = process::spawn(spec).unwrap();
+    let handle = running.kill_handle();
+    let copy = handle.clone();
+    wait_for_ready(&running).await;
+    assert!(handle.kill(KillReason::User));
+    assert!(!handle.kill(KillReason::User));
+    assert!(!copy.kill(KillReason::Timeout));
+    assert!(!running.kill(KillReason::User));
+    assert_eq!(copy.requested(), Some(KillReason::User));
+    let outcome = running.wait().await;
+    assert!(
+        !handle.kill(KillReason::User),
+        "killing a finished process does nothing"
+    );
+    assert_eq!(signal_names(&outcome), vec!["SIGTERM", "SIGKILL"]);
+    assert_eq!(count_notes(&outcome, "sent SIGTERM"), 1);
+    assert_eq!(outcome.killed_by, Some(KillReason::User));
+    assert!(!outcome.timed_out);
+    assert_eq!(outcome.exit.signal_name(), Some("SIGKILL"));
+    assert_group_gone(outcome.pgid, GONE_WITHIN);
+}
+
+async fn wait_for_ready(running: &process::RunningProcess) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !running.output_snapshot().stdout_text().contains("ready") {
+        assert!(Instant::now() < deadline, "child never printed ready");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+#[tokio::test]
+async fn timeout_and_kill_at_once_give_one_note_one_kill_and_one_reap() {
+    for _ in 0..5 {
+        let timeout = Duration::from_millis(200);
+        let spec = fake(&["sleep", "30000"]).timeout(Some(timeout));
+        let running = process::spawn(spec).unwrap();
+        let handle = running.kill_handle();
+        let pid = running.pid() as i32;
+        let killer = tokio::spawn(async move {
+            tokio::time::sleep(timeout).await;
+            handle.kill(KillReason::User)
+        });
+        let outcome = running.wait().await;
+        let _ = killer.await;
+        assert_eq!(
+            count_notes(&outcome, "sent SIGTERM"),
+            1,
+            "{:?}",
+            outcome.notes
+        );
+        assert_eq!(outcome.notes.len(), 1, "{:?}", outcome.notes);
+        assert_eq!(signal_names(&outcome), vec!["SIGTERM"]);
+        assert!(matches!(
+            outcome.killed_by,
+            Some(KillReason::Timeout | KillReason::User)
+        ));
+        assert_eq!(
+            outcome.timed_out,
+            outcome.killed_by == Some(KillReason::Timeout)
+        );
+        assert_eq!(outcome.exit.signal_name(), Some("SIGTERM"));
+        // Reaped exactly once: the pid is neither running nor a zombie of ours.
+        assert!(!pid_alive(pid));
+        assert!(!zombie_children().contains(&pid));
+        assert_group_gone(outcome.pgid, GONE_WITHIN);
+    }
+}
+
+#[tokio::test]
+async fn spawn_failures_name_the_program_and_the_errno() {
+    let missing =
+        process::spawn(ProcessSpec::new("/nonexistent/clawdeck-no-such-tool")).unwrap_err();
+    assert!(
+        matches!(missing, SpawnError::NotFound { .. }),
+        "{missing:?}"
+    );
+    assert_eq!(
+        missing.to_string(),
+        "Command not found: /nonexistent/clawdeck-no-such-tool"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("not-executable.sh");
+    std::fs::write(&script, "#!/bin/sh\necho hi\n").unwrap();
+    let denied = process::spawn(ProcessSpec::new(script.to_string_lossy())).unwrap_err();
+    assert!(
+        matches!(denied, SpawnError::PermissionDenied { .. }),
+        "{denied:?}"
+    );
+    assert!(
+        denied
+            .to_string()
+            .starts_with("Command not executable (permission denied): ")
+    );
+    assert!(denied.to_string().ends_with("not-executable.sh"));
+
+    let bad_cwd =
+        process::spawn(ProcessSpec::new("/bin/sh").cwd(dir.path().join("missing"))).unwrap_err();
+    assert_eq!(bad_cwd.kind(), "bad_cwd");
+    assert!(matches!(
+        process::spawn(ProcessSpec::new("  ")),
+        Err(SpawnError::EmptyProgram)
+    ));
+}
+
+#[tokio::test]
+async fn no_zombies_after_200_short_children() {
+    let mut pids = Vec::new();
+    for batch in 0..10 {
+        let mut running = Vec::new();
+        for i in 0..20 {
+            let code = ((batch * 20 + i) % 7).to_string();
+            running.push(process::spawn(fake(&["exit", &code])).unwrap());
+        }
+        for (i, child) in running.iter().enumerate() {
+            let outcome = child.wait().await;
+            assert_eq!(
+                outcome.exit,
+                ExitKind::Code {
+                    code: ((batch * 20 + i) % 7) as i32
+                }
+            );
+            pids.push(outcome.pid as i32);
+        }
+    }
+    assert_eq!(pids.len(), 200);
+    let zombies = zombie_children();
+    let ours: Vec<&i32> = pids.iter().filter(|pid| zombies.contains(pid)).collect();
+    assert!(ours.is_empty(), "unreaped children: {ours:?}");
+    assert!(pids.iter().all(|pid| !pid_alive(*pid)));
+}
+
+#[tokio::test]
+async fn exit_by_signal_is_reported_by_name() {
+    let outcome = run(fake(&["signal", "SEGV"])).await;
+    assert_eq!(
+        outcome.exit,
+        ExitKind::Signal {
+            number: 11,
+            name: "SIGSEGV".to_string()
+        }
+    );
+    assert_eq!(outcome.summary(), "killed by signal SIGSEGV");
+    assert!(!outcome.success());
+    assert_eq!(outcome.killed_by, None);
+}
+
+#[tokio::test]
+async fn exit_codes_are_reported() {
+    let outcome = run(fake(&["exit", "3"])).await;
+    assert_eq!(outcome.exit, ExitKind::Code { code: 3 });
+    assert_eq!(outcome.summary(), "exited with code 3");
+    assert!(!outcome.success());
+}
+
+// Multi-threaded: the supervisor task must keep running while this thread polls /proc.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_the_handle_kills_the_whole_tree() {
+    let spec = fake(&["term-ignoring-tree", "2", "30"]).kill_grace(Duration::from_millis(200));
+    let running = process::spawn(spec).unwrap();
+    wait_for_ready(&running).await;
+    let children = printed_pids(&running.output_snapshot().stdout_text(), "child ");
+    assert_eq!(children.len(), 2);
+    let pgid = running.pgid();
+    drop(running);
+    assert_group_gone(pgid, Duration::from_secs(3));
+    for child in children {
+        assert_pid_gone(child, GONE_WITHIN);
+    }
+}
+
+#[tokio::test]
+async fn a_cancelled_token_kills_with_reason_cancelled() {
+    let cancel = CancellationToken::new();
+    let running = process::spawn(fake(&["sleep", "30000"]).cancel(cancel.clone())).unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    cancel.cancel();
+    let outcome = running.wait().await;
+    assert_eq!(outcome.killed_by, Some(KillReason::Cancelled));
+    assert_eq!(outcome.exit.signal_name(), Some("SIGTERM"));
+    assert_eq!(count_notes(&outcome, "cancelled: sent SIGTERM"), 1);
+    assert_group_gone(outcome.pgid, GONE_WITHIN);
+}
+
+#[tokio::test]
+async fn stdin_is_null_by_default_and_can_be_piped() {
+    let outcome = run(fake(&["cat"]).timeout(Some(Duration::from_secs(5)))).await;
+    assert_eq!(outcome.exit, ExitKind::Code { code: 0 });
+    assert!(!outcome.timed_out, "cat must see end-of-file on /dev/null");
+    assert_eq!(outcome.output.stdout_bytes, 0);
+
+    let mut running = process::spawn(fake(&["cat"]).stdin(StdinMode::Piped)).unwrap();
+    let mut stdin = running.take_stdin().unwrap();
+    use tokio::io::AsyncWriteExt;
+    stdin.write_all(b"hello\nworld").await.unwrap();
+    drop(stdin);
+    let outcome = running.wait().await;
+    assert_eq!(outcome.output.stdout_text(), "hello\nworld");
+}
+
+#[tokio::test]
+async fn env_clear_env_and_cwd_are_applied() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = ProcessSpec::new("/bin/sh")
+        .args(["-c", "echo \"foo=$FOO home=${HOME:-unset}\"; pwd"])
+        .clear_env(true)
+        .env("FOO", "bar")
+        .cwd(dir.path());
+    let outcome = run(spec).await;
+    let canonical = dir.path().canonicalize().unwrap();
+    assert_eq!(
+        outcome.output.stdout_text(),
+        format!("foo=bar home=unset\n{}\n", canonical.display())
+    );
+}
+
+#[tokio::test]
+async fn pollers_read_new_lines_by_number() {
+    let running = process::spawn(fake(&["lines", "4", "out", "150"])).unwrap();
+    let mut next = 0;
+    let mut seen = Vec::new();
+    loop {
+        let finished = running.is_finished();
+        let fresh = running.output_since(next);
+        for line in &fresh.lines {
+            assert_eq!(line.number, next);
+            next += 1;
+            seen.push(line.text.clone());
+        }
+        if finished {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+    assert_eq!(seen, vec!["out 0", "out 1", "out 2", "out 3"]);
+    assert_eq!(running.next_line_number(), 4);
+    let outcome = running.wait().await;
+    assert_group_gone(outcome.pgid, GONE_WITHIN);
+}
+
+#[tokio::test]
+async fn the_child_leads_its_own_process_group() {
+    let outcome = run(fake(&["pid"])).await;
+    let text = outcome.output.stdout_text();
+    assert_eq!(
+        text.trim(),
+        format!("pid {} pgid {}", outcome.pid, outcome.pid)
+    );
+    assert_eq!(outcome.pgid, outcome.pid as i32);
+}
+
+#[tokio::test]
+async fn leftover_group_members_are_killed_when_the_leader_exits() {
+    // The grandchild holds no pipe (its output goes to /dev/null), so the drain finishes at
+    // once; it must still not outlive the run.
+    let spec = ProcessSpec::new("/bin/sh").args([
+        "-c".to_string(),
+        format!(
+            "{} sleep 30000 >/dev/null 2>&1 & echo started $!",
+            fake_cli_str()
+        ),
+    ]);
+    let outcome = run(spec).await;
+    let leftover = printed_pids(&outcome.output.stdout_text(), "started ");
+    assert_eq!(leftover.len(), 1);
+    assert_pid_gone(leftover[0], GONE_WITHIN);
+    assert_eq!(
+        count_notes(&outcome, "killed leftover processes"),
+        1,
+        "{:?}",
+        outcome.notes
+    );
+}

@@ -1,0 +1,120 @@
+//! Helpers shared by the process and queue tests (and the process benchmark).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The fake CLI example binary (`examples/fake_cli.rs`), next to this test's executable:
+/// `target/<profile>/deps/<test>` → `target/<profile>/examples/fake_cli`. `cargo test` builds
+/// examples, but a filtered run (`--test x`) may not; then it is built once here.
+pub fn fake_cli() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let exe = std::env::current_exe().unwrap_or_default();
+        let mut profile_dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
+        if profile_dir.file_name().is_some_and(|name| name == "deps") {
+            profile_dir.pop();
+        }
+        let candidate = profile_dir.join("examples").join("fake_cli");
+        if !candidate.exists() {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+            let mut build = Command::new(cargo);
+            build.current_dir(env!("CARGO_MANIFEST_DIR")).args(["build", "--example", "fake_cli"]);
+            if profile_dir.file_name().is_some_and(|name| name == "release") {
+                build.arg("--release");
+            }
+            if let Some(target_dir) = profile_dir.parent() {
+                build.arg("--target-dir").arg(target_dir);
+            }
+            let status = build.status();
+            assert!(
+                status.as_ref().is_ok_and(|status| status.success()),
+                "building the fake_cli example failed ({status:?}); run `cargo build --example fake_cli`"
+            );
+        }
+        assert!(candidate.exists(), "fake_cli not found at {}", candidate.display());
+        candidate
+    })
+}
+
+pub fn fake_cli_str() -> String {
+    fake_cli().to_string_lossy().into_owned()
+}
+
+/// True while `pid` exists and is not a zombie.
+pub fn pid_alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !matches!(
+            clawdeck::process::group::parse_stat(&stat),
+            Some(('Z' | 'X', _, _))
+        ),
+        Err(_) => false,
+    }
+}
+
+/// The group is gone: `kill(-pgid, 0)` fails with ESRCH, or (where PID 1 does not reap
+/// orphans, as in some containers) only zombies are left in it.
+pub fn group_gone(pgid: i32) -> bool {
+    let esrch = matches!(
+        nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pgid), None),
+        Err(nix::errno::Errno::ESRCH)
+    );
+    esrch || !clawdeck::process::group::group_has_live_members(pgid)
+}
+
+/// Assert the group has no live member, allowing `within` for the kernel to finish kills.
+pub fn assert_group_gone(pgid: i32, within: Duration) {
+    let deadline = Instant::now() + within;
+    while !group_gone(pgid) {
+        assert!(
+            Instant::now() < deadline,
+            "process group {pgid} still has live members: {:?}",
+            clawdeck::process::group::live_members_from_proc(pgid)
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+pub fn assert_pid_gone(pid: i32, within: Duration) {
+    let deadline = Instant::now() + within;
+    while pid_alive(pid) {
+        assert!(Instant::now() < deadline, "pid {pid} still alive");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Children of this process that are zombies (exited, not reaped).
+pub fn zombie_children() -> Vec<i32> {
+    let me = std::process::id() as i32;
+    let mut zombies = Vec::new();
+    if let Ok(entries) = std::fs::read_dir("/proc") {
+        for entry in entries.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|name| name.parse::<i32>().ok())
+            else {
+                continue;
+            };
+            if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                && let Some((state, ppid, _)) = clawdeck::process::group::parse_stat(&stat)
+                && ppid == me
+                && state == 'Z'
+            {
+                zombies.push(pid);
+            }
+        }
+    }
+    zombies
+}
+
+/// A field of /proc/self/status in KiB (`VmHWM`, `VmRSS`).
+pub fn proc_status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status.lines().find_map(|line| {
+        let rest = line.strip_prefix(field)?.strip_prefix(':')?;
+        rest.trim().trim_end_matches("kB").trim().parse().ok()
+    })
+}
