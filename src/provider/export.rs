@@ -25,11 +25,15 @@ pub struct ProviderExport {
 /// The parameters schema a provider is given for one tool: top-level union flattened and the
 /// object type filled in, parameter aliases added, and for Gemini the schema cleaned.
 pub fn prepare_parameters(api: ProviderApi, schema: &Value) -> Value {
-    let normalized = alias_schema(&normalize_parameters(schema));
-    match api {
-        ProviderApi::Gemini => clean_for_gemini(&normalized),
+    let normalized = normalize_parameters(schema);
+    let provider_ready = match api {
+        // Cleaning can empty a root (a lone `type: "null"`); normalising again keeps the result
+        // a fixed point.
+        ProviderApi::Gemini => normalize_parameters(&clean_for_gemini(&normalized)),
         _ => normalized,
-    }
+    };
+    // Aliases last: they copy already-clean property schemas, so no provider step undoes them.
+    alias_schema(&provider_ready)
 }
 
 /// Builds the payload for `specs` (already filtered by policy), in their order. A tool the API

@@ -242,7 +242,7 @@ fn is_null_schema(schema: &Value) -> bool {
 
 /// One schema standing for a union's (already cleaned) variants: null variants dropped; literal
 /// variants of one type become an enum; object variants are merged like a top-level union;
-/// otherwise the string variant (the most permissive for a model to fill) or else the first.
+/// otherwise a free string variant (the most permissive for a model to fill) or else the first.
 fn simplify_union(variants: Vec<Value>) -> Option<Value> {
     let variants: Vec<Value> = variants
         .into_iter()
@@ -269,7 +269,7 @@ fn simplify_union(variants: Vec<Value>) -> Option<Value> {
     }
     variants
         .iter()
-        .find(|v| v.get("type").and_then(Value::as_str) == Some("string"))
+        .find(|v| v.get("type").and_then(Value::as_str) == Some("string") && v.get("enum").is_none())
         .or_else(|| variants.first())
         .cloned()
 }

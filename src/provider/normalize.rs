@@ -18,13 +18,58 @@ pub fn normalize_parameters(schema: &Value) -> Value {
     let Some(root) = schema.as_object() else {
         return schema.clone();
     };
-    let mut out = if let Some(variants) = top_level_union(root) {
-        flatten_union(root, variants)
+    let root = merge_top_level_all_of(root);
+    let mut out = if let Some(variants) = top_level_union(&root) {
+        flatten_union(&root, variants)
     } else {
         root.clone()
     };
     complete_object_type(&mut out);
     Value::Object(out)
+}
+
+/// A root `allOf` (every part applies): the parts' properties and required keys join the
+/// root's, so no provider sees a top-level `allOf`.
+fn merge_top_level_all_of(root: &Map<String, Value>) -> Map<String, Value> {
+    let Some(parts) = root.get("allOf").and_then(Value::as_array) else {
+        return root.clone();
+    };
+    let mut out = root.clone();
+    out.remove("allOf");
+    let mut properties = out
+        .get("properties")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mut required = string_list(out.get("required"));
+    let mut any_object_part = false;
+    for part in parts.iter().filter_map(|p| resolve_local_ref(root, p)) {
+        if !is_object_variant(&part) {
+            continue;
+        }
+        any_object_part = true;
+        if let Some(props) = part.get("properties").and_then(Value::as_object) {
+            for (key, incoming) in props {
+                let merged = match properties.get(key) {
+                    Some(existing) => merge_property_schemas(existing, incoming),
+                    None => incoming.clone(),
+                };
+                properties.insert(key.clone(), merged);
+            }
+        }
+        for key in string_list(part.get("required")) {
+            if !required.contains(&key) {
+                required.push(key);
+            }
+        }
+    }
+    if any_object_part || !properties.is_empty() {
+        out.insert("properties".into(), Value::Object(properties));
+    }
+    if !required.is_empty() {
+        out.insert("required".into(), json!(required));
+    }
+    out
 }
 
 fn top_level_union(root: &Map<String, Value>) -> Option<&Vec<Value>> {
