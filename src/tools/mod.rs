@@ -1,1 +1,172 @@
-//! (being built)
+//! The tools clawdeck runs itself, and the `ToolSet` that maps names to runnable tools.
+//!
+//! `ToolSet::standard` builds one for a context: the file tools behind that context's path guard,
+//! exec/process sharing the runtime's background sessions, the local system tools, every plugin
+//! tool as an external command, and for any other catalog tool a runner that says it only runs
+//! inside OpenClaw. Other modules add or replace tools with `ToolSet::insert` (the router adds
+//! `clawbot_router` and gateway-backed platform tools that way).
+
+pub mod apply_patch;
+pub mod apps;
+pub mod edit;
+pub mod exec;
+pub mod external;
+pub mod path_guard;
+pub mod plugin;
+pub mod process_tool;
+pub mod read;
+pub mod sessions;
+pub mod specs;
+pub mod system_env;
+pub mod unavailable;
+pub mod volume;
+pub mod workspace;
+pub mod write;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::catalog::Registry;
+use crate::config::LoadedConfig;
+use crate::context::PolicyContext;
+use crate::tool::{SharedTool, ToolError, ToolSpec};
+
+pub use path_guard::{PathAccess, PathGuard, WorkspaceAccess};
+pub use sessions::{ExecSession, ExecSessions};
+pub use system_env::SystemEnv;
+
+/// State shared by every tool set of one clawdeck instance (background exec sessions outlive a
+/// single call and must be visible to `process` in later calls).
+#[derive(Debug, Clone)]
+pub struct ToolRuntime {
+    pub sessions: ExecSessions,
+    pub system: SystemEnv,
+}
+
+impl ToolRuntime {
+    pub fn new(config: &LoadedConfig) -> ToolRuntime {
+        ToolRuntime {
+            sessions: ExecSessions::new(Duration::from_secs(
+                config.settings.exec.session_ttl_seconds,
+            )),
+            system: SystemEnv::from_env(),
+        }
+    }
+}
+
+/// Runnable tools by name.
+#[derive(Clone, Default)]
+pub struct ToolSet {
+    tools: BTreeMap<String, SharedTool>,
+}
+
+impl std::fmt::Debug for ToolSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolSet")
+            .field("tools", &self.tools.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl ToolSet {
+    pub fn new() -> ToolSet {
+        ToolSet::default()
+    }
+
+    /// Adds a tool, replacing any tool of the same name.
+    pub fn insert(&mut self, tool: SharedTool) {
+        self.tools.insert(tool.spec().name.clone(), tool);
+    }
+
+    pub fn get(&self, name: &str) -> Option<SharedTool> {
+        self.tools.get(name).cloned()
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.tools.contains_key(name)
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.tools.keys().map(String::as_str)
+    }
+
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// The standard tools for `ctx` (see the module comment). Fails only when the sandbox
+    /// workspace cannot be created.
+    pub fn standard(
+        config: &LoadedConfig,
+        registry: &Registry,
+        ctx: &PolicyContext,
+        runtime: &ToolRuntime,
+    ) -> Result<ToolSet, ToolError> {
+        let guard = Arc::new(workspace::path_guard_for(
+            &config.settings,
+            &config.raw,
+            ctx,
+        )?);
+        let mut set = ToolSet::new();
+        let spec_for = |name: &str| {
+            registry
+                .get(name)
+                .cloned()
+                .or_else(|| specs::builtin_spec(name))
+        };
+        for name in specs::BUILTIN_TOOL_NAMES {
+            if let Some(spec) = spec_for(name) {
+                if let Some(tool) = builtin_tool(spec, &guard, config, runtime) {
+                    set.insert(tool);
+                }
+            }
+        }
+        for spec in &registry.tools {
+            if set.contains(&spec.name) {
+                continue;
+            }
+            let tool: SharedTool = match registry.plugin_tool_commands.get(&spec.name) {
+                Some(command) => Arc::new(plugin::PluginTool::new(spec.clone(), command.clone())),
+                None => Arc::new(unavailable::UnavailableTool::new(spec.clone())),
+            };
+            set.insert(tool);
+        }
+        Ok(set)
+    }
+}
+
+/// The runner for one built-in tool name.
+fn builtin_tool(
+    spec: ToolSpec,
+    guard: &Arc<PathGuard>,
+    config: &LoadedConfig,
+    runtime: &ToolRuntime,
+) -> Option<SharedTool> {
+    let guard = Arc::clone(guard);
+    let tool: SharedTool = match spec.name.as_str() {
+        "read" => Arc::new(read::ReadTool::new(spec, guard)),
+        "write" => Arc::new(write::WriteTool::new(spec, guard)),
+        "edit" => Arc::new(edit::EditTool::new(spec, guard)),
+        "apply_patch" => Arc::new(apply_patch::ApplyPatchTool::new(spec, guard)),
+        "exec" => Arc::new(exec::ExecTool::new(
+            spec,
+            guard,
+            config.settings.exec.clone(),
+            runtime.sessions.clone(),
+        )),
+        "process" => Arc::new(process_tool::ProcessTool::new(
+            spec,
+            runtime.sessions.clone(),
+        )),
+        "system_volume_control" => Arc::new(volume::VolumeTool::new(spec, runtime.system.clone())),
+        "start_app" => Arc::new(apps::StartAppTool::new(spec, runtime.system.clone())),
+        "open_website" => Arc::new(apps::OpenWebsiteTool::new(spec, runtime.system.clone())),
+        _ => return None,
+    };
+    Some(tool)
+}

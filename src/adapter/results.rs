@@ -1,0 +1,199 @@
+//! What a tool result looks like after sanitising (seed 004 "结果处理、图像处理与多媒体支持").
+//!
+//! Text blocks are cut at 8000 characters with a visible marker; image blocks are decoded, their
+//! MIME type taken from the bytes (a tool's declared type is not trusted), and oversized or
+//! undecodable payloads replaced by a text note, so a broken image never reaches a model or the
+//! console.
+
+use base64::Engine;
+
+use crate::tool::{ContentBlock, ToolResult};
+
+/// Characters of text kept per block (OpenClaw's tool-result limit).
+pub const MAX_TEXT_CHARS: usize = 8000;
+/// Appended where text was cut.
+pub const TRUNCATION_MARKER: &str = "\n…(truncated)…";
+/// Largest decoded image kept.
+pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
+
+/// The image type the bytes say they are (PNG, JPEG, GIF, WebP, BMP), if any.
+pub fn sniff_image_mime(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("image/png")
+    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        Some("image/jpeg")
+    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        Some("image/gif")
+    } else if bytes.len() >= 12 && &bytes[0..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+        Some("image/webp")
+    } else if bytes.starts_with(b"BM") && bytes.len() >= 26 {
+        Some("image/bmp")
+    } else {
+        None
+    }
+}
+
+/// `text` cut to `MAX_TEXT_CHARS` characters plus the marker; unchanged when short enough.
+pub fn truncate_text(text: &str) -> String {
+    match text.char_indices().nth(MAX_TEXT_CHARS) {
+        Some((cut, _)) => format!("{}{TRUNCATION_MARKER}", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+/// Sanitises every block; `label` (the tool name) prefixes image notes.
+pub fn sanitize_result(result: ToolResult, label: &str) -> ToolResult {
+    let content = result
+        .content
+        .into_iter()
+        .map(|block| match block {
+            ContentBlock::Text { text } => ContentBlock::Text {
+                text: truncate_text(&text),
+            },
+            ContentBlock::Image { data, mime_type } => sanitize_image(label, data, &mime_type),
+        })
+        .collect();
+    ToolResult {
+        content,
+        details: result.details,
+    }
+}
+
+fn sanitize_image(label: &str, data: String, declared: &str) -> ContentBlock {
+    let note = |why: String| ContentBlock::Text {
+        text: format!("[{label}] omitted image payload: {why}"),
+    };
+    // Base64 length bounds the decoded size: refuse before decoding a huge payload.
+    let compact: String = data.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    if compact.len() / 4 * 3 > MAX_IMAGE_BYTES + 3 {
+        return note(format!(
+            "{} bytes exceeds the {} MB limit",
+            compact.len() / 4 * 3,
+            MAX_IMAGE_BYTES / (1024 * 1024)
+        ));
+    }
+    let bytes = match base64::engine::general_purpose::STANDARD.decode(compact.as_bytes()) {
+        Ok(bytes) => bytes,
+        Err(_) => return note("invalid base64".to_string()),
+    };
+    if bytes.len() > MAX_IMAGE_BYTES {
+        return note(format!(
+            "{} bytes exceeds the {} MB limit",
+            bytes.len(),
+            MAX_IMAGE_BYTES / (1024 * 1024)
+        ));
+    }
+    match sniff_image_mime(&bytes) {
+        Some(mime) => ContentBlock::Image {
+            data: compact,
+            mime_type: mime.to_string(),
+        },
+        None => note(format!("not a recognised image (declared {declared})")),
+    }
+}
+
+/// How a finished result reads: `details.status` `error`/`timeout` makes it an error.
+pub fn result_is_error(result: &ToolResult) -> bool {
+    result.is_error()
+}
+
+/// `{"error": message}` as a result, exactly OpenClaw's `jsonResult({error})` (seed 001 §4.5).
+/// Its details carry no status, so callers that need to know it failed keep that themselves
+/// (the pipeline's `Completed { is_error }`).
+pub fn error_result(message: &str) -> ToolResult {
+    ToolResult::json(serde_json::json!({ "error": message }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    fn b64(bytes: &[u8]) -> String {
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    }
+
+    #[test]
+    fn text_is_cut_at_8000_chars_with_the_marker() {
+        let long = "é".repeat(9000);
+        let out = truncate_text(&long);
+        assert!(out.ends_with(TRUNCATION_MARKER));
+        assert_eq!(
+            out.chars().count(),
+            MAX_TEXT_CHARS + TRUNCATION_MARKER.chars().count()
+        );
+        assert_eq!(truncate_text("short"), "short");
+        assert_eq!(truncate_text(&"x".repeat(8000)), "x".repeat(8000));
+    }
+
+    #[test]
+    fn image_mime_comes_from_the_bytes() {
+        let png = [b"\x89PNG\r\n\x1a\n".as_slice(), &[0u8; 16]].concat();
+        let r = ToolResult {
+            content: vec![ContentBlock::Image {
+                data: b64(&png),
+                mime_type: "image/jpeg".into(),
+            }],
+            details: json!({}),
+        };
+        let out = sanitize_result(r, "shot");
+        assert_eq!(
+            out.content[0],
+            ContentBlock::Image {
+                data: b64(&png),
+                mime_type: "image/png".into()
+            }
+        );
+    }
+
+    #[test]
+    fn bad_images_become_text_notes() {
+        let bad = ToolResult {
+            content: vec![ContentBlock::Image {
+                data: "@@not base64@@".into(),
+                mime_type: "image/png".into(),
+            }],
+            details: Value::Null,
+        };
+        assert_eq!(
+            sanitize_result(bad, "shot").joined_text(),
+            "[shot] omitted image payload: invalid base64"
+        );
+        let big = [
+            b"\x89PNG\r\n\x1a\n".as_slice(),
+            &vec![0u8; MAX_IMAGE_BYTES + 1],
+        ]
+        .concat();
+        let r = ToolResult {
+            content: vec![ContentBlock::Image {
+                data: b64(&big),
+                mime_type: "image/png".into(),
+            }],
+            details: Value::Null,
+        };
+        assert!(
+            sanitize_result(r, "shot")
+                .joined_text()
+                .contains("exceeds the 5 MB limit")
+        );
+        let text = ToolResult {
+            content: vec![ContentBlock::Image {
+                data: b64(b"hello world"),
+                mime_type: "image/png".into(),
+            }],
+            details: Value::Null,
+        };
+        assert!(
+            sanitize_result(text, "shot")
+                .joined_text()
+                .contains("not a recognised image")
+        );
+    }
+
+    #[test]
+    fn error_results_are_openclaws_json_result() {
+        let r = error_result("boom");
+        assert_eq!(r.details, json!({"error": "boom"}));
+        assert_eq!(r.joined_text(), "{\n  \"error\": \"boom\"\n}");
+    }
+}

@@ -1,0 +1,404 @@
+//! `start_app` and `open_website` (seed 000 §1): local desktop actions.
+//!
+//! `start_app` finds the application's `.desktop` entry in the XDG data directories and launches
+//! it with `gtk-launch <id>`, or, without gtk-launch, runs its `Exec` line split into argv (field
+//! codes removed) without a shell. `open_website` hands an http(s) URL to `xdg-open`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::system_env::{Launch, SystemEnv, launch_detached};
+use crate::tool::params::{ReadOptions, read_string};
+use crate::tool::{BoxFuture, Tool, ToolCall, ToolError, ToolResult, ToolSpec};
+
+/// How long a launcher gets to fail before it counts as started.
+const LAUNCH_WAIT: Duration = Duration::from_secs(3);
+
+/// A parsed `[Desktop Entry]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DesktopEntry {
+    /// Desktop file id: the path under `applications/` with `/` as `-`, e.g. `firefox.desktop`.
+    pub id: String,
+    pub path: PathBuf,
+    pub name: String,
+    pub exec: Option<String>,
+    pub hidden: bool,
+    pub is_application: bool,
+}
+
+/// Reads the `[Desktop Entry]` group of a desktop file.
+pub fn parse_desktop_entry(id: &str, path: &Path, text: &str) -> DesktopEntry {
+    let mut in_entry = false;
+    let (mut name, mut exec, mut hidden, mut kind) = (String::new(), None, false, String::new());
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_entry = line == "[Desktop Entry]";
+            continue;
+        }
+        if !in_entry || line.starts_with('#') {
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        match key.trim() {
+            "Name" => name = value.trim().to_string(),
+            "Exec" => exec = Some(value.trim().to_string()),
+            "Hidden" => hidden = value.trim() == "true",
+            "Type" => kind = value.trim().to_string(),
+            _ => {}
+        }
+    }
+    DesktopEntry {
+        id: id.to_string(),
+        path: path.to_path_buf(),
+        name,
+        exec,
+        hidden,
+        is_application: kind == "Application",
+    }
+}
+
+/// Every desktop entry, earlier directories winning for the same id.
+pub fn desktop_entries(env: &SystemEnv) -> Vec<DesktopEntry> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for dir in env.application_dirs() {
+        let mut stack = vec![dir.clone()];
+        while let Some(current) = stack.pop() {
+            let Ok(read) = std::fs::read_dir(&current) else {
+                continue;
+            };
+            for item in read.flatten() {
+                let path = item.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                if path.extension().and_then(|e| e.to_str()) != Some("desktop") {
+                    continue;
+                }
+                let Ok(rel) = path.strip_prefix(&dir) else {
+                    continue;
+                };
+                let id = rel.to_string_lossy().replace('/', "-");
+                if !seen.insert(id.clone()) {
+                    continue;
+                }
+                if let Ok(text) = std::fs::read_to_string(&path) {
+                    out.push(parse_desktop_entry(&id, &path, &text));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The entry for `app`: its id (with or without `.desktop`), else its Name (case-insensitive),
+/// else the only id containing it. Hidden entries and non-applications are skipped.
+pub fn find_entry(entries: &[DesktopEntry], app: &str) -> Result<DesktopEntry, String> {
+    let wanted = app.trim().to_lowercase();
+    let wanted_id = if wanted.ends_with(".desktop") {
+        wanted.clone()
+    } else {
+        format!("{wanted}.desktop")
+    };
+    let usable: Vec<&DesktopEntry> = entries
+        .iter()
+        .filter(|e| e.is_application && !e.hidden)
+        .collect();
+    if let Some(e) = usable.iter().find(|e| e.id.to_lowercase() == wanted_id) {
+        return Ok((*e).clone());
+    }
+    if let Some(e) = usable.iter().find(|e| e.name.to_lowercase() == wanted) {
+        return Ok((*e).clone());
+    }
+    let partial: Vec<&&DesktopEntry> = usable
+        .iter()
+        .filter(|e| {
+            e.id.to_lowercase().contains(&wanted) || e.name.to_lowercase().contains(&wanted)
+        })
+        .collect();
+    match partial.as_slice() {
+        [one] => Ok((**one).clone()),
+        [] => Err(format!(
+            "No application found for \"{app}\" (searched the .desktop entries in the XDG data directories)"
+        )),
+        many => Err(format!(
+            "\"{app}\" matches several applications: {}. Use the desktop id.",
+            many.iter()
+                .map(|e| e.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Splits an `Exec` value into argv per the Desktop Entry spec: double-quoted arguments with
+/// `\"`, `\``, `\$`, `\\` escapes; field codes (`%f %F %u %U %i %c %k ...`) dropped, `%%` → `%`.
+pub fn exec_argv(exec: &str) -> Result<Vec<String>, String> {
+    let mut args = Vec::new();
+    let mut current = String::new();
+    let mut in_arg = false;
+    let mut quoted = false;
+    let mut chars = exec.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                in_arg = true;
+            }
+            '\\' if quoted => match chars.next() {
+                Some(n) => current.push(n),
+                None => return Err("Exec line ends inside an escape".to_string()),
+            },
+            ' ' | '\t' if !quoted => {
+                if in_arg {
+                    args.push(std::mem::take(&mut current));
+                    in_arg = false;
+                }
+            }
+            '%' => match chars.next() {
+                Some('%') => {
+                    current.push('%');
+                    in_arg = true;
+                }
+                // Field codes stand for files/URLs/icons we never pass.
+                Some(_) => {}
+                None => return Err("Exec line ends with a lone %".to_string()),
+            },
+            other => {
+                current.push(other);
+                in_arg = true;
+            }
+        }
+    }
+    if quoted {
+        return Err("Exec line has an unterminated quote".to_string());
+    }
+    if in_arg {
+        args.push(current);
+    }
+    if args.is_empty() {
+        return Err("Exec line is empty".to_string());
+    }
+    Ok(args)
+}
+
+pub struct StartAppTool {
+    spec: ToolSpec,
+    env: SystemEnv,
+}
+
+impl StartAppTool {
+    pub fn new(spec: ToolSpec, env: SystemEnv) -> Self {
+        StartAppTool { spec, env }
+    }
+
+    async fn run(&self, call: ToolCall) -> Result<ToolResult, ToolError> {
+        let app = read_string(&call.params, "app", ReadOptions::required())?.unwrap_or_default();
+        let env = self.env.clone();
+        tokio::task::spawn_blocking(move || start_app(&env, &app))
+            .await
+            .map_err(|e| ToolError::failed(format!("start_app stopped: {e}")))?
+    }
+}
+
+fn start_app(env: &SystemEnv, app: &str) -> Result<ToolResult, ToolError> {
+    let entry = find_entry(&desktop_entries(env), app).map_err(ToolError::input)?;
+    let (launcher, program, args) = match env.find_program("gtk-launch") {
+        Some(gtk) => (
+            "gtk-launch",
+            gtk,
+            vec![entry.id.trim_end_matches(".desktop").to_string()],
+        ),
+        None => {
+            let exec = entry.exec.clone().ok_or_else(|| {
+                ToolError::failed(format!("{} has no Exec line", entry.path.display()))
+            })?;
+            let argv = exec_argv(&exec)
+                .map_err(|e| ToolError::failed(format!("{}: {e}", entry.path.display())))?;
+            let program = if argv[0].contains('/') {
+                PathBuf::from(&argv[0])
+            } else {
+                env.find_program(&argv[0]).ok_or_else(|| {
+                    ToolError::failed(format!(
+                        "{} runs {}, which is not on PATH (and gtk-launch is not installed)",
+                        entry.id, argv[0]
+                    ))
+                })?
+            };
+            ("exec", program, argv[1..].to_vec())
+        }
+    };
+    let launch = launch_detached(&program, &args, LAUNCH_WAIT)
+        .map_err(|e| ToolError::failed(format!("Starting {} failed: {e}", entry.name)))?;
+    let pid = match launch {
+        Launch::StillRunning { pid } => Some(pid),
+        Launch::Exited => None,
+    };
+    Ok(ToolResult::text(
+        format!(
+            "Started {} ({})",
+            if entry.name.is_empty() {
+                &entry.id
+            } else {
+                &entry.name
+            },
+            entry.id
+        ),
+        json!({"status": "completed", "app": entry.id, "name": entry.name, "launcher": launcher, "pid": pid,
+               "desktopFile": entry.path.display().to_string()}),
+    ))
+}
+
+impl Tool for StartAppTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+    fn execute(&self, call: ToolCall) -> BoxFuture<'_, Result<ToolResult, ToolError>> {
+        Box::pin(self.run(call))
+    }
+}
+
+/// Accepts only `http://` and `https://` URLs with a host and no whitespace or control characters.
+pub fn check_url(url: &str) -> Result<String, String> {
+    let url = url.trim();
+    let lower = url.to_ascii_lowercase();
+    let rest = if let Some(rest) = lower.strip_prefix("https://") {
+        rest
+    } else if let Some(rest) = lower.strip_prefix("http://") {
+        rest
+    } else {
+        return Err(format!(
+            "Only http:// and https:// URLs can be opened, not {url:?}"
+        ));
+    };
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!(
+            "The URL contains whitespace or control characters: {url:?}"
+        ));
+    }
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = host.rsplit('@').next().unwrap_or("");
+    if host.is_empty() || host.starts_with(':') {
+        return Err(format!("The URL has no host: {url:?}"));
+    }
+    Ok(url.to_string())
+}
+
+pub struct OpenWebsiteTool {
+    spec: ToolSpec,
+    env: SystemEnv,
+}
+
+impl OpenWebsiteTool {
+    pub fn new(spec: ToolSpec, env: SystemEnv) -> Self {
+        OpenWebsiteTool { spec, env }
+    }
+
+    async fn run(&self, call: ToolCall) -> Result<ToolResult, ToolError> {
+        let url = read_string(&call.params, "url", ReadOptions::required())?.unwrap_or_default();
+        let url = check_url(&url).map_err(ToolError::input)?;
+        let xdg_open = self.env.find_program("xdg-open").ok_or_else(|| {
+            ToolError::failed(
+                "open_website needs xdg-open (package xdg-utils), which was not found on PATH",
+            )
+        })?;
+        let args = vec![url.clone()];
+        let launch =
+            tokio::task::spawn_blocking(move || launch_detached(&xdg_open, &args, LAUNCH_WAIT))
+                .await
+                .map_err(|e| ToolError::failed(format!("open_website stopped: {e}")))?
+                .map_err(|e| ToolError::failed(format!("Opening {url} failed: {e}")))?;
+        let pid = match launch {
+            Launch::StillRunning { pid } => Some(pid),
+            Launch::Exited => None,
+        };
+        Ok(ToolResult::text(
+            format!("Opened {url}"),
+            json!({"status": "completed", "url": url, "pid": pid}),
+        ))
+    }
+}
+
+impl Tool for OpenWebsiteTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+    fn execute(&self, call: ToolCall) -> BoxFuture<'_, Result<ToolResult, ToolError>> {
+        Box::pin(self.run(call))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exec_lines_split_like_the_spec_says() {
+        assert_eq!(exec_argv("firefox %u").unwrap(), vec!["firefox"]);
+        assert_eq!(
+            exec_argv(r#""/opt/My App/run" --name "a \"b\"" 100%%"#).unwrap(),
+            vec!["/opt/My App/run", "--name", "a \"b\"", "100%"]
+        );
+        assert!(exec_argv(r#"app "unterminated"#).is_err());
+        assert!(exec_argv("%F").is_err());
+    }
+
+    #[test]
+    fn urls_must_be_http_with_a_host() {
+        assert_eq!(
+            check_url(" https://example.com/a?b ").unwrap(),
+            "https://example.com/a?b"
+        );
+        assert!(check_url("HTTP://Example.com").is_ok());
+        assert!(check_url("file:///etc/passwd").is_err());
+        assert!(check_url("javascript:alert(1)").is_err());
+        assert!(check_url("https://").is_err());
+        assert!(check_url("https://a.com/\nx").is_err());
+        assert!(check_url("-https://a.com").is_err());
+    }
+
+    #[test]
+    fn entries_match_by_id_then_name_then_unique_part() {
+        let entry = |id: &str, name: &str| DesktopEntry {
+            id: id.into(),
+            path: PathBuf::from(id),
+            name: name.into(),
+            exec: Some("x".into()),
+            hidden: false,
+            is_application: true,
+        };
+        let entries = vec![
+            entry("org.gnome.Calculator.desktop", "Calculator"),
+            entry("firefox.desktop", "Firefox"),
+            entry("firefox-dev.desktop", "Firefox Dev"),
+        ];
+        assert_eq!(
+            find_entry(&entries, "firefox").unwrap().id,
+            "firefox.desktop"
+        );
+        assert_eq!(
+            find_entry(&entries, "calculator").unwrap().id,
+            "org.gnome.Calculator.desktop"
+        );
+        assert_eq!(
+            find_entry(&entries, "gnome").unwrap().id,
+            "org.gnome.Calculator.desktop"
+        );
+        assert!(
+            find_entry(&entries, "fire")
+                .unwrap_err()
+                .contains("several")
+        );
+        assert!(
+            find_entry(&entries, "gimp")
+                .unwrap_err()
+                .starts_with("No application found")
+        );
+    }
+}

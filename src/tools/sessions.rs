@@ -1,0 +1,189 @@
+//! Background exec sessions: what `exec` leaves running and `process` follows up on.
+//!
+//! A session owns its supervised process; removing a session that still runs kills its group
+//! (the supervisor's drop guard). Finished sessions stay listed for a TTL (OpenClaw: 30 min) and
+//! are pruned whenever the registry is touched.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, SystemTime};
+
+use tokio::process::ChildStdin;
+
+use crate::process::{ProcessOutcome, RunningProcess};
+
+/// One exec run, foreground or background.
+#[derive(Debug)]
+pub struct ExecSession {
+    pub id: String,
+    pub command: String,
+    pub cwd: PathBuf,
+    pub started_at: SystemTime,
+    /// Seconds, when the run has a timeout.
+    pub timeout_seconds: Option<u64>,
+    process: RunningProcess,
+    /// Present only for sessions started with `background: true` (see `exec`).
+    stdin: tokio::sync::Mutex<Option<ChildStdin>>,
+    stdin_piped: bool,
+    backgrounded: AtomicBool,
+    /// Line number after the last line a poll returned.
+    poll_cursor: AtomicU64,
+}
+
+impl ExecSession {
+    pub fn new(
+        id: String,
+        command: String,
+        cwd: PathBuf,
+        timeout_seconds: Option<u64>,
+        mut process: RunningProcess,
+    ) -> ExecSession {
+        let stdin = process.take_stdin();
+        ExecSession {
+            id,
+            command,
+            cwd,
+            started_at: process.started_at(),
+            timeout_seconds,
+            stdin_piped: stdin.is_some(),
+            stdin: tokio::sync::Mutex::new(stdin),
+            process,
+            backgrounded: AtomicBool::new(false),
+            poll_cursor: AtomicU64::new(0),
+        }
+    }
+
+    pub fn process(&self) -> &RunningProcess {
+        &self.process
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.process.pid()
+    }
+
+    pub fn is_backgrounded(&self) -> bool {
+        self.backgrounded.load(Ordering::SeqCst)
+    }
+
+    pub fn mark_backgrounded(&self) {
+        self.backgrounded.store(true, Ordering::SeqCst);
+    }
+
+    pub fn outcome(&self) -> Option<ProcessOutcome> {
+        self.process.try_outcome()
+    }
+
+    /// When the run ended (its pipes closed), if it has.
+    pub fn ended_at(&self) -> Option<SystemTime> {
+        self.outcome().map(|o| o.started_at + o.finished_after)
+    }
+
+    pub fn stdin_piped(&self) -> bool {
+        self.stdin_piped
+    }
+
+    pub fn stdin(&self) -> &tokio::sync::Mutex<Option<ChildStdin>> {
+        &self.stdin
+    }
+
+    pub fn poll_cursor(&self) -> u64 {
+        self.poll_cursor.load(Ordering::SeqCst)
+    }
+
+    pub fn set_poll_cursor(&self, line: u64) {
+        self.poll_cursor.store(line, Ordering::SeqCst);
+    }
+}
+
+/// All exec sessions of this clawdeck instance. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct ExecSessions {
+    inner: Arc<Mutex<BTreeMap<String, Arc<ExecSession>>>>,
+    ttl: Duration,
+    counter: Arc<AtomicU64>,
+}
+
+impl ExecSessions {
+    pub fn new(ttl: Duration) -> ExecSessions {
+        ExecSessions {
+            inner: Arc::default(),
+            ttl,
+            counter: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, BTreeMap<String, Arc<ExecSession>>> {
+        self.inner
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A fresh short id (8 hex digits), unique within this registry.
+    pub fn new_id(&self) -> String {
+        loop {
+            let n = self.counter.fetch_add(1, Ordering::SeqCst);
+            let nanos = SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            // Mix time, counter and pid so ids do not repeat across restarts either.
+            let mut x = (nanos as u64)
+                ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ (std::process::id() as u64) << 32;
+            x ^= x >> 33;
+            x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+            x ^= x >> 33;
+            let id = format!("{:08x}", x as u32);
+            if !self.lock().contains_key(&id) {
+                return id;
+            }
+        }
+    }
+
+    pub fn insert(&self, session: Arc<ExecSession>) {
+        self.prune();
+        self.lock().insert(session.id.clone(), session);
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<ExecSession>> {
+        self.prune();
+        self.lock().get(id).cloned()
+    }
+
+    /// Takes the session out; a running one is killed when the last handle goes.
+    pub fn remove(&self, id: &str) -> Option<Arc<ExecSession>> {
+        self.lock().remove(id)
+    }
+
+    /// Backgrounded sessions, oldest first.
+    pub fn list(&self) -> Vec<Arc<ExecSession>> {
+        self.prune();
+        let mut sessions: Vec<Arc<ExecSession>> = self
+            .lock()
+            .values()
+            .filter(|s| s.is_backgrounded())
+            .cloned()
+            .collect();
+        sessions.sort_by_key(|s| s.started_at);
+        sessions
+    }
+
+    /// Drops finished sessions older than the TTL.
+    pub fn prune(&self) {
+        let now = SystemTime::now();
+        let ttl = self.ttl;
+        self.lock().retain(|_, s| match s.ended_at() {
+            Some(ended) => now
+                .duration_since(ended)
+                .map(|age| age <= ttl)
+                .unwrap_or(true),
+            None => true,
+        });
+    }
+
+    pub fn ttl(&self) -> Duration {
+        self.ttl
+    }
+}
