@@ -1,17 +1,165 @@
-//! `clawdeck route`.
+//! `clawdeck route`: send one task to the remote clawBot the way `clawbot_router` does, stream
+//! its raw output live (the child's stdout on our stdout, its stderr on our stderr), kill the
+//! tree on Ctrl-C, and end with the rest of the content the tool returns (timeout or spawn
+//! notes), so that the transcript equals the tool's content. `--json` prints the tool result.
+
+use std::io::Write;
 
 use clap::Args;
 
 use super::{Cli, exit};
+use crate::router::{
+    Mode, OutputStream, RouterEventKind, RouterRequest, RouterService, RunStatus, TransportKind,
+    texts,
+};
 
 #[derive(Debug, Args)]
 pub struct RouteArgs {
-    /// Print JSON instead of a table
+    /// Remote agent id (default: router.defaultTo phone, else router.defaultAgent)
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// The task, in natural language (one argv element for the CLI, never through a shell)
+    #[arg(long, short = 'm', allow_hyphen_values = true)]
+    pub message: String,
+    /// Timeout in seconds, bounded by router.minTimeoutSeconds..router.maxTimeoutSeconds
+    #[arg(long)]
+    pub timeout: Option<u64>,
+    /// `cli` (openclaw agent) or `http` (the gateway's /v1/chat/completions)
+    #[arg(long, value_parser = ["cli", "http"])]
+    pub transport: Option<String>,
+    /// `read-only` (default) or `write`
+    #[arg(long, value_parser = ["read-only", "write"])]
+    pub mode: Option<String>,
+    /// Print the tool result as JSON (live output then goes to stderr)
     #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(_cli: &Cli, _args: &RouteArgs) -> u8 {
-    eprintln!("clawdeck route: this command is being built");
-    exit::USAGE
+pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
+    let loaded = match crate::config::load(cli.config.as_deref()) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("clawdeck route: {e}");
+            return exit::USAGE;
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("clawdeck route: cannot start the async runtime: {e}");
+            return exit::TOOL_ERROR;
+        }
+    };
+    let service = RouterService::new(loaded.settings.router.clone());
+    runtime.block_on(route(service, args))
+}
+
+/// Runs one routed task and returns the exit status.
+pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
+    let request = RouterRequest {
+        message: args.message.clone(),
+        agent: args.agent.clone(),
+        timeout_seconds: args.timeout,
+        mode: args
+            .mode
+            .as_deref()
+            .and_then(Mode::parse)
+            .unwrap_or_default(),
+        transport: args.transport.as_deref().and_then(TransportKind::parse),
+    };
+    if let Some(t) = args.timeout {
+        let effective = service.effective_timeout(Some(t));
+        if effective != t {
+            eprintln!(
+                "clawdeck route: --timeout {t} is outside the configured bounds; using {effective} s"
+            );
+        }
+    }
+    let mut events = service.subscribe();
+    let handle = match service.start(request) {
+        Ok(h) => h,
+        Err(refusal) => {
+            if args.json {
+                let result = crate::router::outcome::refusal_result(&refusal.0);
+                println!("{}", serde_json::to_string(&result).unwrap_or_default());
+            } else {
+                println!("{}", refusal.0);
+            }
+            return if refusal.0 == texts::EMPTY_MESSAGE || refusal.0 == texts::NO_TARGET {
+                exit::USAGE
+            } else {
+                exit::TOOL_ERROR
+            };
+        }
+    };
+    let run_id = handle.run_id;
+    let ctrl_c_service = service.clone();
+    let ctrl_c = tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("\nclawdeck route: Ctrl-C, killing the remote run's process tree");
+            ctrl_c_service.kill(run_id);
+        }
+    });
+
+    // Stream until our run's Finished event (or the channel closes / lags past it).
+    let mut stdout = std::io::stdout();
+    let mut stderr = std::io::stderr();
+    loop {
+        match events.recv().await {
+            Ok(ev) if ev.run_id == run_id => match ev.kind {
+                RouterEventKind::Chunk { stream, bytes, .. } => {
+                    let to_stdout = stream == OutputStream::Stdout && !args.json;
+                    if to_stdout {
+                        let _ = stdout.write_all(&bytes);
+                        let _ = stdout.flush();
+                    } else {
+                        let _ = stderr.write_all(&bytes);
+                        let _ = stderr.flush();
+                    }
+                }
+                RouterEventKind::Finished { .. } => break,
+                _ => {}
+            },
+            Ok(_) => {}
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                eprintln!(
+                    "clawdeck route: {n} live events skipped (terminal too slow); the final content is complete"
+                );
+            }
+            Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+        }
+    }
+    let outcome = handle.wait().await;
+    ctrl_c.abort();
+
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string(&outcome.to_tool_result()).unwrap_or_default()
+        );
+    } else {
+        // The raw output is already on the terminal; add what the tool appended to it.
+        let rest = outcome
+            .content
+            .strip_prefix(outcome.raw.as_str())
+            .unwrap_or(&outcome.content);
+        let rest = rest.strip_prefix('\n').unwrap_or(rest);
+        if !rest.is_empty() {
+            if !outcome.raw.is_empty()
+                && !outcome.raw.ends_with('\n')
+                && outcome.content.starts_with(&outcome.raw)
+            {
+                println!();
+            }
+            println!("{rest}");
+        }
+    }
+    match outcome.status {
+        RunStatus::Completed => exit::OK,
+        _ => exit::TOOL_ERROR,
+    }
 }

@@ -52,14 +52,35 @@ pub fn spec() -> ToolSpec {
     spec_with_bounds(30, 60, 45)
 }
 
-/// The spec with the configured timeout bounds in the schema.
+/// The catalog's `clawbot_router` entry (the one the policy engine and the provider exports
+/// see), with the configured timeout bounds written into its schema. Falls back to this
+/// module's own declaration if the catalog lacks the entry; a test keeps the two in agreement.
 pub fn spec_with_bounds(min_timeout: u64, max_timeout: u64, default_timeout: u64) -> ToolSpec {
+    let mut spec = crate::catalog::core_specs()
+        .into_iter()
+        .find(|s| s.name == TOOL_NAME)
+        .unwrap_or_else(|| own_spec(min_timeout, max_timeout, default_timeout));
+    if let Some(Value::Object(t)) = spec.parameters.pointer_mut("/properties/timeoutSeconds") {
+        t.insert("minimum".into(), json!(min_timeout));
+        t.insert("maximum".into(), json!(max_timeout));
+        t.insert(
+            "description".into(),
+            json!(format!(
+                "本次任务最长等待秒数（{min_timeout}–{max_timeout}，默认 {default_timeout}）。超时后远程调用被中止。 (Timeout in seconds, {min_timeout}-{max_timeout}, default {default_timeout}.)"
+            )),
+        );
+    }
+    spec
+}
+
+/// This module's own declaration (seed 000 §2 plus §5's parameters).
+pub fn own_spec(min_timeout: u64, max_timeout: u64, default_timeout: u64) -> ToolSpec {
     ToolSpec {
         name: TOOL_NAME.to_string(),
         label: "clawBot Router".to_string(),
         description: description(),
         summary: "把复杂任务（日志总结、运维排查、跨系统信息整合）交给远程 clawBot / OpenClaw；只在远端工作".to_string(),
-        emoji: "🦀".to_string(),
+        emoji: "🛰️".to_string(),
         parameters: parameters(min_timeout, max_timeout, default_timeout),
         source: ToolSource::Remote,
         flags: ToolFlags { owner_only: false, local_system: false, openclaw_only: false },
@@ -71,8 +92,44 @@ mod tests {
     use super::*;
 
     #[test]
+    fn own_declaration_agrees_with_the_catalog() {
+        let own = own_spec(30, 60, 45);
+        let catalog = spec();
+        assert_eq!(own.name, catalog.name);
+        assert_eq!(own.source, catalog.source);
+        assert_eq!(own.flags, catalog.flags);
+        assert_eq!(own.parameters["required"], catalog.parameters["required"]);
+        let keys = |v: &Value| {
+            let mut k: Vec<String> = v["properties"]
+                .as_object()
+                .map(|m| m.keys().cloned().collect())
+                .unwrap_or_default();
+            k.sort();
+            k
+        };
+        assert_eq!(keys(&own.parameters), keys(&catalog.parameters));
+        for p in [
+            "/properties/mode/enum",
+            "/properties/timeoutSeconds/minimum",
+            "/properties/timeoutSeconds/maximum",
+        ] {
+            assert_eq!(
+                own.parameters.pointer(p),
+                catalog.parameters.pointer(p),
+                "{p}"
+            );
+        }
+        assert!(catalog.description.contains("不会直接操作当前用户电脑"));
+        assert!(catalog.description.contains(PRE_CALL_NOTICE));
+        assert_eq!(
+            spec_with_bounds(5, 20, 10).parameters["properties"]["timeoutSeconds"]["maximum"],
+            json!(20)
+        );
+    }
+
+    #[test]
     fn declaration_matches_seed() {
-        let s = spec();
+        let s = own_spec(30, 60, 45);
         assert_eq!(s.name, "clawbot_router");
         assert_eq!(s.parameters["required"], json!(["message"]));
         assert!(s.description.contains("不会直接操作当前用户电脑"));
