@@ -1,17 +1,72 @@
-//! `clawdeck explain`.
+//! `clawdeck explain [TOOL]`: one tool's path through the policy layers, or the whole
+//! tool × layer matrix.
 
 use clap::Args;
+use serde_json::json;
 
+use super::tools::{load_and_resolve, print_load_warnings, warnings_json};
 use super::{Cli, exit};
+use crate::policy;
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
+    /// The tool to explain (aliases such as `bash` work); without it, every tool × every layer
+    pub tool: Option<String>,
     /// Print JSON instead of a table
     #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(_cli: &Cli, _args: &ExplainArgs) -> u8 {
-    eprintln!("clawdeck explain: this command is being built");
-    exit::USAGE
+pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
+    let (loaded, registry, res) = match load_and_resolve(cli, "explain") {
+        Ok(v) => v,
+        Err(code) => return code,
+    };
+    match &args.tool {
+        Some(name) => {
+            let Some(trace) = res.trace(name) else {
+                let known: Vec<&str> = res.tools.iter().map(|t| t.name.as_str()).collect();
+                eprintln!(
+                    "clawdeck explain: unknown tool \"{name}\" (known: {})",
+                    known.join(", ")
+                );
+                return exit::USAGE;
+            };
+            if args.json {
+                let mut out = serde_json::to_value(trace).unwrap_or_default();
+                out["context"] = serde_json::to_value(&res.resolved).unwrap_or_default();
+                let related: Vec<_> = warnings_json(&loaded, &registry, &res)
+                    .into_iter()
+                    .filter(|w| {
+                        w["layer"].is_null()
+                            || trace.decisions.iter().any(|d| {
+                                d.decision != policy::Decision::Skipped && w["layer"] == json!(d.id)
+                            })
+                    })
+                    .collect();
+                out["warnings"] = json!(related);
+                println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            } else {
+                print_load_warnings(&loaded, &registry);
+                println!("config: {}", loaded.describe());
+                print!("{}", policy::render_tool(&res, trace));
+            }
+        }
+        None => {
+            if args.json {
+                let out = json!({
+                    "context": res.resolved,
+                    "layers": res.layers,
+                    "tools": res.tools,
+                    "warnings": warnings_json(&loaded, &registry, &res),
+                });
+                println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            } else {
+                print_load_warnings(&loaded, &registry);
+                println!("config: {}", loaded.describe());
+                print!("{}", policy::render_table(&res));
+            }
+        }
+    }
+    exit::OK
 }

@@ -1,0 +1,384 @@
+//! The chain: compile each layer once, then walk every tool through every layer.
+
+use globset::Candidate;
+
+use super::PolicyError;
+use super::layer::{LayerPolicy, RuleEntry};
+use super::matcher::CompiledList;
+use super::normalize::normalize_tool_name;
+use super::sources::{LayerInputs, build_layers, resolve_context};
+use super::trace::{
+    Decision, LayerDecision, LayerSummary, PolicyWarning, Removal, RemovalKind, Resolution,
+    RuleRef, ToolTrace,
+};
+use crate::catalog::{PLUGINS_GROUP, Registry};
+use crate::config::LoadedConfig;
+use crate::context::PolicyContext;
+
+/// A layer ready to evaluate.
+struct CompiledLayer {
+    policy: LayerPolicy,
+    allow: Option<CompiledList>,
+    deny: CompiledList,
+    allow_used: Vec<bool>,
+    deny_used: Vec<bool>,
+    removed_first: usize,
+}
+
+/// Resolves the tool list for `ctx` with an explanation for every tool and layer.
+pub fn resolve(
+    cfg: &LoadedConfig,
+    registry: &Registry,
+    ctx: &PolicyContext,
+) -> Result<Resolution, PolicyError> {
+    let (resolved, agent) = resolve_context(cfg, ctx)?;
+    let mut warnings = Vec::new();
+    let inputs = LayerInputs {
+        cfg,
+        registry,
+        ctx,
+        agent,
+        resolved: &resolved,
+    };
+    let layers = build_layers(&inputs, &mut warnings);
+    let mut resolution = resolve_layers(layers, registry, &mut warnings);
+    resolution.context = ctx.clone();
+    resolution.resolved = resolved;
+    resolution.warnings = warnings;
+    Ok(resolution)
+}
+
+/// Runs given layers (already built) over the registry. Public for tests and benchmarks that
+/// build layers by hand.
+pub fn resolve_layers(
+    layers: Vec<LayerPolicy>,
+    registry: &Registry,
+    warnings: &mut Vec<PolicyWarning>,
+) -> Resolution {
+    let mut compiled: Vec<CompiledLayer> = layers
+        .into_iter()
+        .map(|mut policy| {
+            strip_plugin_only_allowlist(&mut policy, registry, warnings);
+            let allow = policy
+                .allow
+                .clone()
+                .map(|entries| CompiledList::compile(entries, registry));
+            let deny = CompiledList::compile(policy.deny.clone(), registry);
+            let allow_used = vec![false; policy.allow.as_ref().map_or(0, Vec::len)];
+            let deny_used = vec![false; policy.deny.len()];
+            CompiledLayer {
+                policy,
+                allow,
+                deny,
+                allow_used,
+                deny_used,
+                removed_first: 0,
+            }
+        })
+        .collect();
+
+    let mut scratch = Vec::new();
+    let mut tools = Vec::with_capacity(registry.tools.len());
+    for spec in &registry.tools {
+        let name = spec.name.as_str();
+        let candidate = Candidate::new(name);
+        let mut decisions = Vec::with_capacity(compiled.len());
+        let mut removed_by: Option<Removal> = None;
+        for layer in compiled.iter_mut() {
+            let decision = decide(layer, name, &candidate, &mut scratch, removed_by.is_none());
+            if decision.decision == Decision::Removed && removed_by.is_none() {
+                layer.removed_first += 1;
+                let rule = decision.rule.clone().unwrap_or(RuleRef {
+                    pattern: None,
+                    expanded_from: None,
+                    config_path: None,
+                    builtin: None,
+                });
+                removed_by = Some(Removal {
+                    layer: layer.policy.id,
+                    kind: if rule.pattern.is_some() {
+                        RemovalKind::Denied
+                    } else {
+                        RemovalKind::NotAllowed
+                    },
+                    pattern: rule.pattern,
+                    expanded_from: rule.expanded_from,
+                    config_path: rule.config_path,
+                    builtin: rule.builtin,
+                    reason: decision.reason.clone(),
+                });
+            }
+            decisions.push(decision);
+        }
+        tools.push(ToolTrace {
+            name: spec.name.clone(),
+            source: spec.source.kind().to_string(),
+            plugin_id: spec.source.plugin_id().map(str::to_string),
+            groups: registry.groups_of(name),
+            visible: removed_by.is_none(),
+            removed_by,
+            decisions,
+        });
+    }
+
+    let mut summaries = Vec::with_capacity(compiled.len());
+    for layer in &compiled {
+        unused_entry_warnings(layer, warnings);
+        summaries.push(LayerSummary {
+            id: layer.policy.id,
+            label: layer.policy.label.clone(),
+            present: layer.policy.present,
+            source_path: layer.policy.source_path.clone(),
+            allow: layer
+                .policy
+                .allow
+                .as_ref()
+                .map(|a| a.iter().map(|e| e.pattern.clone()).collect()),
+            deny: layer
+                .policy
+                .deny
+                .iter()
+                .map(|e| e.pattern.clone())
+                .collect(),
+            note: layer.policy.note.clone(),
+            removed: layer.removed_first,
+        });
+    }
+
+    Resolution {
+        context: PolicyContext::default(),
+        resolved: super::trace::ResolvedContext {
+            agent: String::new(),
+            agent_path: None,
+            provider: None,
+            model: None,
+            model_source: None,
+            owner: true,
+            owner_source: String::new(),
+            subagent: false,
+            subagent_source: None,
+            sandboxed: false,
+            sandbox_source: None,
+            remote: false,
+        },
+        layers: summaries,
+        tools,
+        warnings: Vec::new(),
+    }
+}
+
+fn rule_ref(list: &CompiledList, pattern_index: usize) -> RuleRef {
+    let pattern = &list.patterns[pattern_index];
+    let entry: &RuleEntry = &list.entries[pattern.entry];
+    RuleRef {
+        pattern: Some(entry.pattern.clone()),
+        expanded_from: pattern.expanded_from.clone(),
+        config_path: entry.config_path.clone(),
+        builtin: entry.builtin.clone(),
+    }
+}
+
+fn describe_rule(rule: &RuleRef, verb: &str) -> String {
+    let mut text = format!("{verb} by \"{}\"", rule.pattern.as_deref().unwrap_or(""));
+    match (&rule.builtin, &rule.config_path) {
+        (Some(builtin), Some(path)) => text.push_str(&format!(" ({builtin}, {path})")),
+        (Some(builtin), None) => text.push_str(&format!(" ({builtin})")),
+        (None, Some(path)) => text.push_str(&format!(" at {path}")),
+        (None, None) => {}
+    }
+    text
+}
+
+fn decide(
+    layer: &mut CompiledLayer,
+    name: &str,
+    candidate: &Candidate<'_>,
+    scratch: &mut Vec<usize>,
+    reached: bool,
+) -> LayerDecision {
+    let policy = &layer.policy;
+    let base = |decision, rule: Option<RuleRef>, reason: String| LayerDecision {
+        id: policy.id,
+        label: policy.label.clone(),
+        decision,
+        reached,
+        rule,
+        reason,
+    };
+    if !policy.present {
+        return base(Decision::Skipped, None, policy.note.clone());
+    }
+    // Deny first.
+    if let Some(p) = layer
+        .deny
+        .scan(name, candidate, scratch, &mut layer.deny_used)
+    {
+        let rule = rule_ref(&layer.deny, p);
+        let reason = describe_rule(&rule, "denied");
+        return base(Decision::Removed, Some(rule), reason);
+    }
+    let Some(allow) = &layer.allow else {
+        return base(Decision::Kept, None, "not denied; no allowlist".to_string());
+    };
+    if let Some(p) = allow.scan(name, candidate, scratch, &mut layer.allow_used) {
+        let rule = rule_ref(allow, p);
+        let reason = describe_rule(&rule, "allowed");
+        return base(Decision::Kept, Some(rule), reason);
+    }
+    // Older OpenClaw: apply_patch is allowed wherever exec is.
+    if name == "apply_patch" {
+        let exec_candidate = Candidate::new("exec");
+        let mut ignore = vec![false; layer.allow_used.len()];
+        if let Some(p) = allow.scan("exec", &exec_candidate, scratch, &mut ignore) {
+            let rule = rule_ref(allow, p);
+            let reason = format!(
+                "{} (apply_patch follows exec)",
+                describe_rule(&rule, "allowed")
+            );
+            return base(Decision::Kept, Some(rule), reason);
+        }
+    }
+    let rule = RuleRef {
+        pattern: None,
+        expanded_from: None,
+        config_path: policy.allow_path.clone(),
+        builtin: None,
+    };
+    let reason = match (&policy.miss_reason, &policy.allow_path) {
+        (Some(reason), _) => reason.clone(),
+        (None, Some(path)) => format!("not in the allowlist ({path})"),
+        (None, None) => "not in the allowlist".to_string(),
+    };
+    base(Decision::Removed, Some(rule), reason)
+}
+
+/// Seed 001 §2.3: an allowlist without any core entry would disable every core tool, so it is
+/// dropped (with a warning) and the layer keeps everything it does not deny. `*` counts as core,
+/// so does a group or wildcard that covers a core tool.
+fn strip_plugin_only_allowlist(
+    policy: &mut LayerPolicy,
+    registry: &Registry,
+    warnings: &mut Vec<PolicyWarning>,
+) {
+    let Some(allow) = &policy.allow else {
+        return;
+    };
+    if allow.is_empty() {
+        policy.allow = None;
+        return;
+    }
+    let mut has_core = false;
+    let mut unknown = Vec::new();
+    let mut plugin_entries = Vec::new();
+    for entry in allow {
+        let name = normalize_tool_name(&entry.pattern);
+        if name.is_empty() {
+            continue;
+        }
+        if name.chars().all(|c| c == '*') {
+            has_core = true;
+            continue;
+        }
+        let is_plugin = name == PLUGINS_GROUP
+            || registry.plugin_groups().by_plugin.contains_key(&name)
+            || registry
+                .get(&name)
+                .is_some_and(|t| t.source.plugin_id().is_some());
+        let is_core = match registry.expand_group(&name) {
+            Some(members) => members.iter().any(|m| registry.is_core(m)),
+            None if name.contains('*') => {
+                let single = CompiledList::compile(vec![entry.clone()], registry);
+                registry
+                    .tools
+                    .iter()
+                    .any(|t| t.source.plugin_id().is_none() && single.matches(&t.name))
+            }
+            None => registry.is_core(&name),
+        };
+        has_core |= is_core;
+        if is_plugin {
+            plugin_entries.push(entry.pattern.clone());
+        } else if !is_core {
+            unknown.push(entry.pattern.clone());
+        }
+    }
+    if has_core {
+        if !unknown.is_empty() {
+            warnings.push(PolicyWarning {
+                layer: Some(policy.id),
+                message: format!(
+                    "tools: {} allowlist contains unknown entries ({}). These entries won't match any tool unless the plugin is enabled.",
+                    policy.label,
+                    unknown.join(", ")
+                ),
+                config_path: policy.allow_path.clone(),
+            });
+        }
+        return;
+    }
+    let listed = if unknown.is_empty() {
+        plugin_entries.join(", ")
+    } else {
+        unknown.join(", ")
+    };
+    let what = if unknown.is_empty() {
+        "only plugin entries"
+    } else {
+        "unknown entries"
+    };
+    warnings.push(PolicyWarning {
+        layer: Some(policy.id),
+        message: format!(
+            "tools: {} allowlist contains {what} ({listed}). Ignoring allowlist so core tools remain available. Use tools.alsoAllow for additive plugin tool enablement.",
+            policy.label
+        ),
+        config_path: policy.allow_path.clone(),
+    });
+    policy.note = format!("{}; allowlist ignored (no core entry)", policy.note);
+    policy.allow = None;
+}
+
+/// Config entries that match no tool at all are probably typos or missing plugins.
+fn unused_entry_warnings(layer: &CompiledLayer, warnings: &mut Vec<PolicyWarning>) {
+    if !layer.policy.present {
+        return;
+    }
+    let lists = [
+        (layer.allow.as_ref(), &layer.allow_used, "allow"),
+        (Some(&layer.deny), &layer.deny_used, "deny"),
+    ];
+    for (list, used, kind) in lists {
+        let Some(list) = list else { continue };
+        for (i, entry) in list.entries.iter().enumerate() {
+            if entry.builtin.is_some() || used.get(i).copied().unwrap_or(true) {
+                continue;
+            }
+            let name = normalize_tool_name(&entry.pattern);
+            if name.is_empty() {
+                continue;
+            }
+            let hint = if name.starts_with("group:") {
+                " (no such group)"
+            } else {
+                ""
+            };
+            warnings.push(PolicyWarning {
+                layer: Some(layer.policy.id),
+                message: format!("{kind} entry \"{}\" matches no tool{hint}", entry.pattern),
+                config_path: entry.config_path.clone(),
+            });
+        }
+    }
+    for (index, message) in layer
+        .allow
+        .iter()
+        .chain(std::iter::once(&layer.deny))
+        .flat_map(|l| l.invalid.iter())
+    {
+        warnings.push(PolicyWarning {
+            layer: Some(layer.policy.id),
+            message: format!("pattern #{index} could not be compiled: {message}"),
+            config_path: None,
+        });
+    }
+}

@@ -1,0 +1,172 @@
+//! The layers of the policy chain (seed 001 §3.3) and the rules each one carries.
+
+use serde::{Deserialize, Serialize};
+
+/// A layer of the chain, in evaluation order. `Owner` is OpenClaw's owner-only removal that runs
+/// before the nine layers; clawdeck also uses it to keep local system tools from remote callers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LayerId {
+    Owner,
+    Profile,
+    ProviderProfile,
+    Global,
+    GlobalProvider,
+    Agent,
+    AgentProvider,
+    Group,
+    Sandbox,
+    Subagent,
+}
+
+impl LayerId {
+    pub const ALL: [LayerId; 10] = [
+        LayerId::Owner,
+        LayerId::Profile,
+        LayerId::ProviderProfile,
+        LayerId::Global,
+        LayerId::GlobalProvider,
+        LayerId::Agent,
+        LayerId::AgentProvider,
+        LayerId::Group,
+        LayerId::Sandbox,
+        LayerId::Subagent,
+    ];
+
+    /// The id used in JSON and on the command line.
+    pub fn id(self) -> &'static str {
+        match self {
+            LayerId::Owner => "owner",
+            LayerId::Profile => "profile",
+            LayerId::ProviderProfile => "provider_profile",
+            LayerId::Global => "global",
+            LayerId::GlobalProvider => "global_provider",
+            LayerId::Agent => "agent",
+            LayerId::AgentProvider => "agent_provider",
+            LayerId::Group => "group",
+            LayerId::Sandbox => "sandbox",
+            LayerId::Subagent => "subagent",
+        }
+    }
+
+    /// A short column header for tables.
+    pub fn short(self) -> &'static str {
+        match self {
+            LayerId::Owner => "owner",
+            LayerId::Profile => "profile",
+            LayerId::ProviderProfile => "prov.prof",
+            LayerId::Global => "global",
+            LayerId::GlobalProvider => "glob.prov",
+            LayerId::Agent => "agent",
+            LayerId::AgentProvider => "agent.prov",
+            LayerId::Group => "group",
+            LayerId::Sandbox => "sandbox",
+            LayerId::Subagent => "subagent",
+        }
+    }
+
+    /// What the layer is, in a few words.
+    pub fn title(self) -> &'static str {
+        match self {
+            LayerId::Owner => "owner-only gate",
+            LayerId::Profile => "profile",
+            LayerId::ProviderProfile => "provider profile",
+            LayerId::Global => "global policy",
+            LayerId::GlobalProvider => "global provider policy",
+            LayerId::Agent => "agent policy",
+            LayerId::AgentProvider => "agent provider policy",
+            LayerId::Group => "group / channel / sender policy",
+            LayerId::Sandbox => "sandbox policy",
+            LayerId::Subagent => "subagent policy",
+        }
+    }
+
+    pub fn parse(id: &str) -> Option<LayerId> {
+        LayerId::ALL.into_iter().find(|l| l.id() == id)
+    }
+}
+
+impl std::fmt::Display for LayerId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// One entry of an allow or deny list, as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleEntry {
+    /// The pattern as written in the config (or the built-in name).
+    pub pattern: String,
+    /// Where it is written (`agents.list[1].tools.deny[0]`); `None` for built-in rules.
+    pub config_path: Option<String>,
+    /// For built-in rules: which rule (`default subagent deny list`).
+    pub builtin: Option<String>,
+}
+
+impl RuleEntry {
+    pub fn configured(pattern: impl Into<String>, config_path: String) -> Self {
+        RuleEntry {
+            pattern: pattern.into(),
+            config_path: Some(config_path),
+            builtin: None,
+        }
+    }
+
+    pub fn builtin(pattern: impl Into<String>, rule: impl Into<String>) -> Self {
+        RuleEntry {
+            pattern: pattern.into(),
+            config_path: None,
+            builtin: Some(rule.into()),
+        }
+    }
+
+    /// A built-in rule that a config key switched on (e.g. `workspaceAccess: "ro"`).
+    pub fn builtin_at(
+        pattern: impl Into<String>,
+        rule: impl Into<String>,
+        config_path: String,
+    ) -> Self {
+        RuleEntry {
+            pattern: pattern.into(),
+            config_path: Some(config_path),
+            builtin: Some(rule.into()),
+        }
+    }
+}
+
+/// A layer before compilation: what the config (and the built-in rules) say for this context.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerPolicy {
+    pub id: LayerId,
+    /// OpenClaw's label for the layer (`tools.profile (coding)`, `agents.ops.tools.allow`).
+    pub label: String,
+    /// Whether the layer applies in this context; an absent layer is skipped.
+    pub present: bool,
+    /// The config object the layer comes from (`agents.list[1].tools`).
+    pub source_path: Option<String>,
+    /// `None`: no allowlist (everything not denied is kept).
+    pub allow: Option<Vec<RuleEntry>>,
+    /// Where the allowlist lives, for "not in the allowlist" explanations.
+    pub allow_path: Option<String>,
+    pub deny: Vec<RuleEntry>,
+    /// Why the layer is present or absent, in words.
+    pub note: String,
+    /// How to say "not in the allowlist" for this layer (profiles name the profile).
+    pub miss_reason: Option<String>,
+}
+
+impl LayerPolicy {
+    pub fn absent(id: LayerId, label: impl Into<String>, note: impl Into<String>) -> Self {
+        LayerPolicy {
+            id,
+            label: label.into(),
+            present: false,
+            source_path: None,
+            allow: None,
+            allow_path: None,
+            deny: Vec::new(),
+            note: note.into(),
+            miss_reason: None,
+        }
+    }
+}

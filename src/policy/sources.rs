@@ -1,0 +1,1122 @@
+//! Where each layer's rules come from: the config and the context decide which layers apply and
+//! what they allow and deny (seed 001 §3.4–§3.6, OpenClaw's `resolveEffectiveToolPolicy`,
+//! `resolveGroupToolPolicy`, sandbox and subagent policies).
+
+use std::collections::BTreeMap;
+
+use super::PolicyError;
+use super::layer::{LayerId, LayerPolicy, RuleEntry};
+use super::trace::{PolicyWarning, ResolvedContext};
+use crate::catalog::Registry;
+use crate::config::openclaw::{GroupConfig, ProviderPolicyConfig, ToolPolicyConfig};
+use crate::config::{AgentInfo, KeyPath, LoadedConfig};
+use crate::context::PolicyContext;
+
+/// OpenClaw's profiles (seed 001 §3.4); `full` has no allowlist.
+pub const PROFILES: &[(&str, Option<&[&str]>)] = &[
+    ("minimal", Some(&["session_status"])),
+    (
+        "coding",
+        Some(&[
+            "group:fs",
+            "group:runtime",
+            "group:sessions",
+            "group:memory",
+            "image",
+        ]),
+    ),
+    (
+        "messaging",
+        Some(&[
+            "group:messaging",
+            "sessions_list",
+            "sessions_history",
+            "sessions_send",
+            "session_status",
+        ]),
+    ),
+    ("full", None),
+];
+
+/// Seed 001 §3.4 `DEFAULT_SUBAGENT_TOOL_DENY`.
+pub const DEFAULT_SUBAGENT_DENY: &[&str] = &[
+    "sessions_list",
+    "sessions_history",
+    "sessions_send",
+    "sessions_spawn",
+    "gateway",
+    "agents_list",
+    "whatsapp_login",
+    "session_status",
+    "cron",
+    "memory_search",
+    "memory_get",
+];
+
+/// OpenClaw's default sandbox allowlist.
+pub const DEFAULT_SANDBOX_ALLOW: &[&str] = &[
+    "exec",
+    "process",
+    "read",
+    "write",
+    "edit",
+    "apply_patch",
+    "image",
+    "sessions_list",
+    "sessions_history",
+    "sessions_send",
+    "sessions_spawn",
+    "session_status",
+];
+
+/// OpenClaw's default sandbox denylist (plus every configured channel id).
+pub const DEFAULT_SANDBOX_DENY: &[&str] = &["browser", "canvas", "nodes", "cron", "gateway"];
+
+/// Tools a read-only sandbox workspace removes.
+pub const READ_ONLY_WORKSPACE_DENY: &[&str] = &["write", "edit", "apply_patch"];
+
+fn entries(list: &[String], path: &KeyPath) -> Vec<RuleEntry> {
+    list.iter()
+        .enumerate()
+        .map(|(i, p)| RuleEntry::configured(p.clone(), path.index(i).to_string()))
+        .collect()
+}
+
+/// The allowlist of an `{allow, alsoAllow}` pair: a non-empty allow gains alsoAllow; an absent or
+/// empty allow with alsoAllow is no restriction (OpenClaw's `["*", ...alsoAllow]`).
+fn merged_allow(
+    allow: Option<&Vec<String>>,
+    also: Option<&Vec<String>>,
+    base: &KeyPath,
+) -> (Option<Vec<RuleEntry>>, Option<String>) {
+    match allow {
+        Some(list) if !list.is_empty() => {
+            let mut out = entries(list, &base.key("allow"));
+            if let Some(also) = also {
+                out.extend(entries(also, &base.key("alsoAllow")));
+            }
+            (Some(out), Some(base.key("allow").to_string()))
+        }
+        _ => (None, None),
+    }
+}
+
+fn policy_layer(
+    id: LayerId,
+    label: String,
+    base: &KeyPath,
+    allow: Option<&Vec<String>>,
+    also: Option<&Vec<String>>,
+    deny: Option<&Vec<String>>,
+    note: String,
+) -> LayerPolicy {
+    if allow.is_none() && also.is_none() && deny.is_none() {
+        return LayerPolicy::absent(id, label, format!("{note}: no allow/alsoAllow/deny"));
+    }
+    let (allow_entries, allow_path) = merged_allow(allow, also, base);
+    LayerPolicy {
+        id,
+        label,
+        present: true,
+        source_path: Some(base.to_string()),
+        allow: allow_entries,
+        allow_path,
+        deny: deny
+            .map(|d| entries(d, &base.key("deny")))
+            .unwrap_or_default(),
+        note,
+        miss_reason: None,
+    }
+}
+
+/// `agent:<id>:subagent:...` or `subagent:...` (OpenClaw's `isSubagentSessionKey`).
+pub fn is_subagent_session_key(key: &str) -> bool {
+    let lower = key.trim().to_lowercase();
+    if lower.starts_with("subagent:") {
+        return true;
+    }
+    let parts: Vec<&str> = lower.split(':').collect();
+    parts.len() >= 3 && parts[0] == "agent" && parts[2] == "subagent"
+}
+
+/// The agent's main session: no key (the console), `main`, or `agent:<id>:main`.
+fn is_main_session(key: Option<&str>, agent: &str) -> bool {
+    match key.map(|k| k.trim().to_lowercase()) {
+        None => true,
+        Some(k) => k.is_empty() || k == "main" || k == format!("agent:{agent}:main"),
+    }
+}
+
+/// Fills in the context: agent, provider/model, owner, subagent, sandbox.
+pub fn resolve_context<'a>(
+    cfg: &'a LoadedConfig,
+    ctx: &PolicyContext,
+) -> Result<(ResolvedContext, &'a AgentInfo), PolicyError> {
+    let agent = match ctx
+        .agent
+        .as_deref()
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+    {
+        Some(id) => cfg.agent(id).ok_or_else(|| PolicyError::UnknownAgent {
+            id: id.to_string(),
+            known: cfg.agent_ids(),
+        })?,
+        None => cfg
+            .default_agent()
+            .ok_or_else(|| PolicyError::UnknownAgent {
+                id: "main".into(),
+                known: Vec::new(),
+            })?,
+    };
+
+    let clean = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    let mut provider = clean(&ctx.provider).map(|p| p.to_lowercase());
+    let mut model = clean(&ctx.model);
+    let mut model_source = None;
+    if provider.is_some() || model.is_some() {
+        model_source = Some("context (--provider/--model)".to_string());
+        if provider.is_none()
+            && let Some((p, _)) = model.as_deref().and_then(|m| m.split_once('/'))
+        {
+            provider = Some(p.to_lowercase());
+        }
+    } else if let Some((configured, path)) = cfg.agent_model(&agent.id) {
+        if let Some((p, _)) = configured.split_once('/') {
+            provider = Some(p.to_lowercase());
+        }
+        model = Some(configured);
+        model_source = Some(path.to_string());
+    }
+
+    let (owner, owner_source) = match ctx.owner {
+        Some(owner) => (
+            owner,
+            if owner {
+                "--owner".to_string()
+            } else {
+                "--not-owner".to_string()
+            },
+        ),
+        None => owner_from_config(cfg, ctx),
+    };
+
+    let (subagent, subagent_source) = if ctx.subagent {
+        (true, Some("--subagent".to_string()))
+    } else if let Some(key) = ctx
+        .session_key
+        .as_deref()
+        .filter(|k| is_subagent_session_key(k))
+    {
+        (
+            true,
+            Some(format!("session key \"{key}\" is a subagent key")),
+        )
+    } else {
+        (false, None)
+    };
+
+    let (mode, mode_path) = sandbox_mode(cfg, agent);
+    let (sandboxed, sandbox_source) = if ctx.sandboxed {
+        (true, Some("--sandboxed".to_string()))
+    } else if mode == "all" {
+        (true, Some(format!("{mode_path} = \"all\"")))
+    } else if mode == "non-main" && !is_main_session(ctx.session_key.as_deref(), &agent.id) {
+        (
+            true,
+            Some(format!(
+                "{mode_path} = \"non-main\" and this is not the main session"
+            )),
+        )
+    } else {
+        (false, None)
+    };
+
+    let resolved = ResolvedContext {
+        agent: agent.id.clone(),
+        agent_path: if agent.implicit {
+            None
+        } else {
+            Some(agent.path.to_string())
+        },
+        provider,
+        model,
+        model_source,
+        owner,
+        owner_source,
+        subagent,
+        subagent_source,
+        sandboxed,
+        sandbox_source,
+        remote: ctx.remote,
+    };
+    Ok((resolved, agent))
+}
+
+/// Owner from `commands.ownerAllowFrom` when a sender is named; otherwise the console operator,
+/// who is the owner.
+fn owner_from_config(cfg: &LoadedConfig, ctx: &PolicyContext) -> (bool, String) {
+    let senders: Vec<String> = [&ctx.sender_id, &ctx.sender_e164, &ctx.sender_username]
+        .into_iter()
+        .flatten()
+        .map(|s| s.trim().trim_start_matches('@').to_lowercase())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let Some(list) = cfg.openclaw.commands.owner_allow_from.as_ref() else {
+        return (true, "the console operator is the owner".to_string());
+    };
+    if senders.is_empty() {
+        return (
+            true,
+            "no sender in the context: the console operator is the owner".to_string(),
+        );
+    }
+    let channel = ctx.channel.as_deref().map(|c| c.trim().to_lowercase());
+    for (i, entry) in list.iter().enumerate() {
+        let text = match entry {
+            serde_json::Value::String(s) => s.trim().to_lowercase(),
+            serde_json::Value::Number(n) => n.to_string(),
+            _ => continue,
+        };
+        let (entry_channel, entry_sender) = match text.split_once(':') {
+            Some((c, s)) => (Some(c.to_string()), s.trim_start_matches('@').to_string()),
+            None => (None, text.trim_start_matches('@').to_string()),
+        };
+        if entry_channel.is_some() && entry_channel != channel {
+            continue;
+        }
+        if entry_sender == "*" || senders.contains(&entry_sender) {
+            return (true, format!("commands.ownerAllowFrom[{i}]"));
+        }
+    }
+    (false, "sender not in commands.ownerAllowFrom".to_string())
+}
+
+fn sandbox_mode(cfg: &LoadedConfig, agent: &AgentInfo) -> (String, String) {
+    if let Some(mode) = agent.entry.sandbox.as_ref().and_then(|s| s.mode.clone()) {
+        return (
+            mode.trim().to_lowercase(),
+            agent.path.key("sandbox").key("mode").to_string(),
+        );
+    }
+    if let Some(mode) = cfg
+        .openclaw
+        .agents
+        .defaults
+        .sandbox
+        .as_ref()
+        .and_then(|s| s.mode.clone())
+    {
+        return (
+            mode.trim().to_lowercase(),
+            "agents.defaults.sandbox.mode".to_string(),
+        );
+    }
+    ("off".to_string(), "default sandbox mode".to_string())
+}
+
+/// `byProvider` lookup: keys lowercased; `provider/model` first, then `provider`.
+fn lookup_provider<'a>(
+    map: &'a BTreeMap<String, ProviderPolicyConfig>,
+    provider: Option<&str>,
+    model: Option<&str>,
+) -> Option<(&'a String, &'a ProviderPolicyConfig)> {
+    let mut candidates = Vec::new();
+    if let Some(model) = model {
+        if model.contains('/') {
+            candidates.push(model.to_lowercase());
+        } else if let Some(provider) = provider {
+            candidates.push(format!("{provider}/{}", model.to_lowercase()));
+        }
+    }
+    if let Some(provider) = provider {
+        candidates.push(provider.to_lowercase());
+    }
+    candidates.iter().find_map(|wanted| {
+        map.iter()
+            .find(|(key, _)| key.trim().to_lowercase() == *wanted)
+    })
+}
+
+/// Everything the layers need besides the config.
+pub struct LayerInputs<'a> {
+    pub cfg: &'a LoadedConfig,
+    pub registry: &'a Registry,
+    pub ctx: &'a PolicyContext,
+    pub agent: &'a AgentInfo,
+    pub resolved: &'a ResolvedContext,
+}
+
+/// The ten layers, in order.
+pub fn build_layers(
+    inputs: &LayerInputs<'_>,
+    warnings: &mut Vec<PolicyWarning>,
+) -> Vec<LayerPolicy> {
+    vec![
+        owner_layer(inputs),
+        profile_layer(inputs, warnings),
+        provider_profile_layer(inputs, warnings),
+        global_layer(inputs),
+        global_provider_layer(inputs),
+        agent_layer(inputs),
+        agent_provider_layer(inputs),
+        group_layer(inputs, warnings),
+        sandbox_layer(inputs),
+        subagent_layer(inputs),
+    ]
+}
+
+fn owner_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
+    let r = inputs.resolved;
+    let label = "owner-only tools";
+    if r.owner && !r.remote {
+        return LayerPolicy::absent(LayerId::Owner, label, format!("owner ({})", r.owner_source));
+    }
+    let mut deny = Vec::new();
+    let mut notes = Vec::new();
+    if !r.owner {
+        notes.push(format!("not an owner ({})", r.owner_source));
+        for spec in inputs.registry.tools.iter().filter(|t| t.flags.owner_only) {
+            deny.push(RuleEntry::builtin(
+                spec.name.clone(),
+                "owner-only tool, removed for non-owners",
+            ));
+        }
+    }
+    if r.remote {
+        notes.push("remote caller".to_string());
+        for spec in inputs
+            .registry
+            .tools
+            .iter()
+            .filter(|t| t.flags.local_system)
+        {
+            deny.push(RuleEntry::builtin(
+                spec.name.clone(),
+                "local system tool, never offered to a remote caller (it would touch this computer)",
+            ));
+        }
+    }
+    LayerPolicy {
+        id: LayerId::Owner,
+        label: label.to_string(),
+        present: true,
+        source_path: None,
+        allow: None,
+        allow_path: None,
+        deny,
+        note: notes.join("; "),
+        miss_reason: None,
+    }
+}
+
+fn profile_entries(
+    profile: &str,
+    profile_path: &KeyPath,
+    also: Option<(&Vec<String>, KeyPath)>,
+    layer: LayerId,
+    warnings: &mut Vec<PolicyWarning>,
+) -> Option<Vec<RuleEntry>> {
+    let id = profile.trim().to_lowercase();
+    let members = match PROFILES.iter().find(|(name, _)| *name == id) {
+        Some((_, members)) => *members,
+        None => {
+            warnings.push(PolicyWarning {
+                layer: Some(layer),
+                message: format!("unknown profile \"{profile}\": no restriction (OpenClaw ignores unknown profiles)"),
+                config_path: Some(profile_path.to_string()),
+            });
+            None
+        }
+    };
+    let members = members?;
+    let mut out: Vec<RuleEntry> = members
+        .iter()
+        .map(|m| RuleEntry::builtin_at(*m, format!("profile \"{id}\""), profile_path.to_string()))
+        .collect();
+    if let Some((also, path)) = also {
+        out.extend(entries(also, &path));
+    }
+    Some(out)
+}
+
+fn profile_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> LayerPolicy {
+    let agent_tools = inputs.agent.entry.tools.as_ref();
+    let global = &inputs.cfg.openclaw.tools;
+    let agent_tools_path = inputs.agent.path.key("tools");
+    let (profile, path) = match agent_tools.and_then(|t| t.profile.as_ref()) {
+        Some(p) => (p, agent_tools_path.key("profile")),
+        None => match global.profile.as_ref() {
+            Some(p) => (p, KeyPath::parse_dotted("tools.profile")),
+            None => {
+                return LayerPolicy::absent(LayerId::Profile, "tools.profile", "no tools.profile");
+            }
+        },
+    };
+    let also = match agent_tools.and_then(|t| t.also_allow.as_ref()) {
+        Some(a) => Some((a, agent_tools_path.key("alsoAllow"))),
+        None => global
+            .also_allow
+            .as_ref()
+            .map(|a| (a, KeyPath::parse_dotted("tools.alsoAllow"))),
+    };
+    let also_path = also.as_ref().map(|(_, p)| p.to_string());
+    let allow = profile_entries(profile, &path, also, LayerId::Profile, warnings);
+    let note = match &allow {
+        Some(_) => format!("profile \"{profile}\" from {path}"),
+        None => format!("profile \"{profile}\" from {path}: no restriction"),
+    };
+    LayerPolicy {
+        id: LayerId::Profile,
+        label: format!("tools.profile ({profile})"),
+        present: true,
+        source_path: Some(path.to_string()),
+        allow,
+        allow_path: Some(path.to_string()),
+        deny: Vec::new(),
+        note,
+        miss_reason: Some(match also_path {
+            Some(also_path) => format!("not in profile \"{profile}\" ({path}) nor in {also_path}"),
+            None => format!("not in profile \"{profile}\" ({path})"),
+        }),
+    }
+}
+
+/// The matched `byProvider` entries: (global, agent), each with its key path.
+fn provider_policies<'a>(
+    inputs: &LayerInputs<'a>,
+) -> (
+    Option<(KeyPath, &'a ProviderPolicyConfig)>,
+    Option<(KeyPath, &'a ProviderPolicyConfig)>,
+) {
+    let provider = inputs.resolved.provider.as_deref();
+    let model = inputs.resolved.model.as_deref();
+    let global =
+        lookup_provider(&inputs.cfg.openclaw.tools.by_provider, provider, model).map(|(key, p)| {
+            (
+                KeyPath::parse_dotted("tools.byProvider").key(key.clone()),
+                p,
+            )
+        });
+    let agent = inputs.agent.entry.tools.as_ref().and_then(|tools| {
+        lookup_provider(&tools.by_provider, provider, model).map(|(key, p)| {
+            (
+                inputs
+                    .agent
+                    .path
+                    .key("tools")
+                    .key("byProvider")
+                    .key(key.clone()),
+                p,
+            )
+        })
+    });
+    (global, agent)
+}
+
+fn no_provider_note(inputs: &LayerInputs<'_>, what: &str) -> String {
+    match (&inputs.resolved.provider, &inputs.resolved.model) {
+        (None, None) => "no provider or model in the context".to_string(),
+        (p, m) => format!(
+            "no {what} entry for {}",
+            [p.clone(), m.clone()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(" / ")
+        ),
+    }
+}
+
+fn provider_profile_layer(
+    inputs: &LayerInputs<'_>,
+    warnings: &mut Vec<PolicyWarning>,
+) -> LayerPolicy {
+    let (global, agent) = provider_policies(inputs);
+    let label = "tools.byProvider.profile";
+    let found = agent
+        .as_ref()
+        .and_then(|(path, p)| p.profile.as_ref().map(|prof| (path.clone(), prof, *p)))
+        .or_else(|| {
+            global
+                .as_ref()
+                .and_then(|(path, p)| p.profile.as_ref().map(|prof| (path.clone(), prof, *p)))
+        });
+    let Some((base, profile, _)) = found else {
+        return LayerPolicy::absent(
+            LayerId::ProviderProfile,
+            label,
+            no_provider_note(inputs, "byProvider profile"),
+        );
+    };
+    let also = agent
+        .as_ref()
+        .and_then(|(path, p)| p.also_allow.as_ref().map(|a| (a, path.key("alsoAllow"))))
+        .or_else(|| {
+            global
+                .as_ref()
+                .and_then(|(path, p)| p.also_allow.as_ref().map(|a| (a, path.key("alsoAllow"))))
+        });
+    let path = base.key("profile");
+    let also_path = also.as_ref().map(|(_, p)| p.to_string());
+    let allow = profile_entries(profile, &path, also, LayerId::ProviderProfile, warnings);
+    LayerPolicy {
+        id: LayerId::ProviderProfile,
+        label: format!("{label} ({profile})"),
+        present: true,
+        source_path: Some(base.to_string()),
+        allow,
+        allow_path: Some(path.to_string()),
+        deny: Vec::new(),
+        note: format!("profile \"{profile}\" from {path}"),
+        miss_reason: Some(match also_path {
+            Some(also_path) => format!("not in profile \"{profile}\" ({path}) nor in {also_path}"),
+            None => format!("not in profile \"{profile}\" ({path})"),
+        }),
+    }
+}
+
+fn global_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
+    let t = &inputs.cfg.openclaw.tools;
+    policy_layer(
+        LayerId::Global,
+        "tools.allow".to_string(),
+        &KeyPath::root().key("tools"),
+        t.allow.as_ref(),
+        t.also_allow.as_ref(),
+        t.deny.as_ref(),
+        "tools".to_string(),
+    )
+}
+
+fn global_provider_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
+    let (global, _) = provider_policies(inputs);
+    let label = "tools.byProvider.allow".to_string();
+    match global {
+        Some((path, p)) => policy_layer(
+            LayerId::GlobalProvider,
+            label,
+            &path,
+            p.allow.as_ref(),
+            p.also_allow.as_ref(),
+            p.deny.as_ref(),
+            format!("matched {path}"),
+        ),
+        None => LayerPolicy::absent(
+            LayerId::GlobalProvider,
+            label,
+            no_provider_note(inputs, "tools.byProvider"),
+        ),
+    }
+}
+
+fn agent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
+    let label = format!("agents.{}.tools.allow", inputs.agent.id);
+    match &inputs.agent.entry.tools {
+        Some(t) => policy_layer(
+            LayerId::Agent,
+            label,
+            &inputs.agent.path.key("tools"),
+            t.allow.as_ref(),
+            t.also_allow.as_ref(),
+            t.deny.as_ref(),
+            format!("agent \"{}\"", inputs.agent.id),
+        ),
+        None => LayerPolicy::absent(
+            LayerId::Agent,
+            label,
+            format!("agent \"{}\" has no tools section", inputs.agent.id),
+        ),
+    }
+}
+
+fn agent_provider_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
+    let (_, agent) = provider_policies(inputs);
+    let label = format!("agents.{}.tools.byProvider.allow", inputs.agent.id);
+    match agent {
+        Some((path, p)) => policy_layer(
+            LayerId::AgentProvider,
+            label,
+            &path,
+            p.allow.as_ref(),
+            p.also_allow.as_ref(),
+            p.deny.as_ref(),
+            format!("matched {path}"),
+        ),
+        None => LayerPolicy::absent(
+            LayerId::AgentProvider,
+            label,
+            no_provider_note(
+                inputs,
+                &format!("agents.{}.tools.byProvider", inputs.agent.id),
+            ),
+        ),
+    }
+}
+
+/// Group id candidates from a scoped id: `X:topic:T:sender:S` → [raw, X:topic:T, X].
+pub fn group_id_candidates(raw: &str) -> Vec<String> {
+    let raw = raw.trim();
+    let mut out = vec![raw.to_string()];
+    let base = raw.split(":sender:").next().unwrap_or(raw);
+    if base != raw {
+        out.push(base.to_string());
+    }
+    if let Some((group, _)) = base.split_once(":topic:")
+        && !out.iter().any(|o| o == group)
+    {
+        out.push(group.to_string());
+    }
+    out
+}
+
+/// A parsed `toolsBySender` key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SenderKey {
+    Id(String),
+    E164(String),
+    Username(String),
+    Name(String),
+    Any,
+}
+
+/// Parses a sender key; the flag says it was untyped (deprecated: treated as an id).
+pub fn parse_sender_key(key: &str) -> (SenderKey, bool) {
+    let trimmed = key.trim();
+    if trimmed == "*" {
+        return (SenderKey::Any, false);
+    }
+    let lower = trimmed.to_lowercase();
+    if let Some(v) = lower.strip_prefix("id:") {
+        (SenderKey::Id(v.trim().to_string()), false)
+    } else if let Some(v) = lower.strip_prefix("e164:") {
+        (SenderKey::E164(v.trim().to_string()), false)
+    } else if let Some(v) = lower.strip_prefix("username:") {
+        (
+            SenderKey::Username(v.trim().trim_start_matches('@').to_string()),
+            false,
+        )
+    } else if let Some(v) = lower.strip_prefix("name:") {
+        (SenderKey::Name(v.trim().to_string()), false)
+    } else {
+        (SenderKey::Id(lower), true)
+    }
+}
+
+/// Finds the `toolsBySender` entry for the context's sender: id → e164 → username → name → `*`.
+fn match_sender<'a>(
+    by_sender: &'a BTreeMap<String, ToolPolicyConfig>,
+    ctx: &PolicyContext,
+    base: &KeyPath,
+    warnings: &mut Vec<PolicyWarning>,
+) -> Option<(String, &'a ToolPolicyConfig)> {
+    let parsed: Vec<(&String, SenderKey, &ToolPolicyConfig)> = by_sender
+        .iter()
+        .map(|(key, policy)| {
+            let (sender, untyped) = parse_sender_key(key);
+            if untyped {
+                warnings.push(PolicyWarning {
+                    layer: Some(LayerId::Group),
+                    message: format!(
+                        "untyped sender key \"{key}\" is treated as a sender id (deprecated; write \"id:{}\")",
+                        key.trim()
+                    ),
+                    config_path: Some(base.key(key.clone()).to_string()),
+                });
+            }
+            (key, sender, policy)
+        })
+        .collect();
+    let norm = |v: &Option<String>| {
+        v.as_deref()
+            .map(|s| s.trim().to_lowercase())
+            .filter(|s| !s.is_empty())
+    };
+    let id = norm(&ctx.sender_id);
+    let e164 = norm(&ctx.sender_e164);
+    let username = norm(&ctx.sender_username).map(|u| u.trim_start_matches('@').to_string());
+    let name = norm(&ctx.sender_name);
+    let find = |pred: &dyn Fn(&SenderKey) -> bool| parsed.iter().find(|(_, s, _)| pred(s));
+    let hit = id
+        .as_ref()
+        .and_then(|v| find(&|s| matches!(s, SenderKey::Id(x) if x == v)))
+        .or_else(|| {
+            e164.as_ref()
+                .and_then(|v| find(&|s| matches!(s, SenderKey::E164(x) if x == v)))
+        })
+        .or_else(|| {
+            username
+                .as_ref()
+                .and_then(|v| find(&|s| matches!(s, SenderKey::Username(x) if x == v)))
+        })
+        .or_else(|| {
+            name.as_ref()
+                .and_then(|v| find(&|s| matches!(s, SenderKey::Name(x) if x == v)))
+        })
+        .or_else(|| find(&|s| matches!(s, SenderKey::Any)));
+    hit.map(|(key, _, policy)| ((*key).clone(), *policy))
+}
+
+fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> LayerPolicy {
+    let label = "group tools.allow";
+    let ctx = inputs.ctx;
+    let Some(channel) = ctx
+        .channel
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+    else {
+        return LayerPolicy::absent(LayerId::Group, label, "no channel in the context");
+    };
+    let Some(group) = ctx
+        .group
+        .as_deref()
+        .map(str::trim)
+        .filter(|g| !g.is_empty())
+    else {
+        return LayerPolicy::absent(
+            LayerId::Group,
+            label,
+            format!("{channel}: no group in the context (direct chat)"),
+        );
+    };
+    let Some((groups, table_path)) = inputs.cfg.group_table(channel, ctx.account.as_deref()) else {
+        return LayerPolicy::absent(
+            LayerId::Group,
+            label,
+            format!("channels.{channel} has no groups"),
+        );
+    };
+
+    let specific = group_id_candidates(group)
+        .into_iter()
+        .find_map(|c| groups.get_key_value(&c));
+    let wildcard = groups.get_key_value("*");
+    let mut local_warnings = Vec::new();
+    // First hit wins: group.toolsBySender → group.tools → "*".toolsBySender → "*".tools.
+    let mut chosen: Option<(KeyPath, &ToolPolicyConfig, String)> = None;
+    for (key, cfg) in [specific, wildcard].into_iter().flatten() {
+        let group_path = table_path.key(key.clone());
+        let cfg: &GroupConfig = cfg;
+        let by_sender_path = group_path.key("toolsBySender");
+        if let Some((sender_key, policy)) = match_sender(
+            &cfg.tools_by_sender,
+            ctx,
+            &by_sender_path,
+            &mut local_warnings,
+        ) {
+            let path = by_sender_path.key(sender_key.clone());
+            chosen = Some((
+                path,
+                policy,
+                format!("group \"{key}\", sender key \"{sender_key}\""),
+            ));
+            break;
+        }
+        if let Some(tools) = &cfg.tools {
+            chosen = Some((
+                group_path.key("tools"),
+                tools,
+                format!("group \"{key}\" tools"),
+            ));
+            break;
+        }
+    }
+    warnings.extend(local_warnings);
+    match chosen {
+        Some((path, policy, what)) => policy_layer(
+            LayerId::Group,
+            label.to_string(),
+            &path,
+            policy.allow.as_ref(),
+            policy.also_allow.as_ref(),
+            policy.deny.as_ref(),
+            what,
+        ),
+        None => LayerPolicy::absent(
+            LayerId::Group,
+            label,
+            format!("{table_path}: no entry for group \"{group}\" or \"*\""),
+        ),
+    }
+}
+
+fn sandbox_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
+    let label = "sandbox tools.allow";
+    if !inputs.resolved.sandboxed {
+        return LayerPolicy::absent(LayerId::Sandbox, label, "not sandboxed");
+    }
+    let agent_policy = inputs
+        .agent
+        .entry
+        .tools
+        .as_ref()
+        .and_then(|t| t.sandbox.as_ref())
+        .and_then(|s| s.tools.as_ref())
+        .map(|p| {
+            (
+                inputs.agent.path.key("tools").key("sandbox").key("tools"),
+                p,
+            )
+        });
+    let global_policy = inputs
+        .cfg
+        .openclaw
+        .tools
+        .sandbox
+        .as_ref()
+        .and_then(|s| s.tools.as_ref())
+        .map(|p| (KeyPath::parse_dotted("tools.sandbox.tools"), p));
+    let pick = |f: &dyn Fn(&ToolPolicyConfig) -> Option<&Vec<String>>| {
+        agent_policy
+            .as_ref()
+            .and_then(|(path, p)| f(p).map(|v| (path.clone(), v)))
+            .or_else(|| {
+                global_policy
+                    .as_ref()
+                    .and_then(|(path, p)| f(p).map(|v| (path.clone(), v)))
+            })
+    };
+
+    let (mut allow, allow_path) = match pick(&|p| p.allow.as_ref()) {
+        // An explicit empty allow list allows everything.
+        Some((_, list)) if list.is_empty() => (None, None),
+        Some((path, list)) => (
+            Some(entries(list, &path.key("allow"))),
+            Some(path.key("allow").to_string()),
+        ),
+        None => (
+            Some(
+                DEFAULT_SANDBOX_ALLOW
+                    .iter()
+                    .map(|t| RuleEntry::builtin(*t, "default sandbox allowlist"))
+                    .collect(),
+            ),
+            None,
+        ),
+    };
+    if let (Some(list), Some((path, also))) = (allow.as_mut(), pick(&|p| p.also_allow.as_ref())) {
+        list.extend(entries(also, &path.key("alsoAllow")));
+    }
+    let mut deny = match pick(&|p| p.deny.as_ref()) {
+        Some((path, list)) => entries(list, &path.key("deny")),
+        None => {
+            let mut d: Vec<RuleEntry> = DEFAULT_SANDBOX_DENY
+                .iter()
+                .map(|t| RuleEntry::builtin(*t, "default sandbox denylist"))
+                .collect();
+            for channel in inputs.cfg.openclaw.channels.keys() {
+                d.push(RuleEntry::builtin(
+                    channel.clone(),
+                    "default sandbox denylist (channel ids)",
+                ));
+            }
+            d
+        }
+    };
+    let access = inputs
+        .agent
+        .entry
+        .sandbox
+        .as_ref()
+        .and_then(|s| {
+            s.workspace_access
+                .clone()
+                .map(|a| (a, inputs.agent.path.key("sandbox").key("workspaceAccess")))
+        })
+        .or_else(|| {
+            inputs
+                .cfg
+                .openclaw
+                .agents
+                .defaults
+                .sandbox
+                .as_ref()
+                .and_then(|s| s.workspace_access.clone())
+                .map(|a| {
+                    (
+                        a,
+                        KeyPath::parse_dotted("agents.defaults.sandbox.workspaceAccess"),
+                    )
+                })
+        });
+    let mut note = inputs.resolved.sandbox_source.clone().unwrap_or_default();
+    if let Some((access, path)) = access {
+        if access.trim().eq_ignore_ascii_case("ro") {
+            for t in READ_ONLY_WORKSPACE_DENY {
+                deny.push(RuleEntry::builtin_at(
+                    *t,
+                    "read-only sandbox workspace",
+                    path.to_string(),
+                ));
+            }
+        }
+        note.push_str(&format!("; workspaceAccess \"{access}\""));
+    }
+    LayerPolicy {
+        id: LayerId::Sandbox,
+        label: label.to_string(),
+        present: true,
+        source_path: agent_policy
+            .or(global_policy)
+            .map(|(path, _)| path.to_string()),
+        miss_reason: if allow_path.is_none() {
+            Some(
+                "not in the default sandbox allowlist (tools.sandbox.tools.allow replaces it)"
+                    .to_string(),
+            )
+        } else {
+            None
+        },
+        allow,
+        allow_path,
+        deny,
+        note,
+    }
+}
+
+fn subagent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
+    let label = "subagent tools.allow";
+    if !inputs.resolved.subagent {
+        return LayerPolicy::absent(LayerId::Subagent, label, "not a subagent session");
+    }
+    let path = KeyPath::parse_dotted("tools.subagents.tools");
+    let configured = inputs
+        .cfg
+        .openclaw
+        .tools
+        .subagents
+        .as_ref()
+        .and_then(|s| s.tools.as_ref());
+    let allow = configured.and_then(|c| c.allow.as_ref());
+    let also = configured.and_then(|c| c.also_allow.as_ref());
+    // A default-deny entry named in allow or alsoAllow is lifted.
+    let lifted: Vec<String> = allow
+        .into_iter()
+        .chain(also)
+        .flatten()
+        .map(|n| super::normalize::normalize_tool_name(n))
+        .collect();
+    let mut deny: Vec<RuleEntry> = DEFAULT_SUBAGENT_DENY
+        .iter()
+        .filter(|t| !lifted.iter().any(|l| l == *t))
+        .map(|t| RuleEntry::builtin(*t, "default subagent denylist"))
+        .collect();
+    for spec in inputs
+        .registry
+        .tools
+        .iter()
+        .filter(|t| t.flags.local_system)
+    {
+        deny.push(RuleEntry::builtin(
+            spec.name.clone(),
+            "local system tool, never offered to a subagent (only the main agent may touch this computer)",
+        ));
+    }
+    if let Some(list) = configured.and_then(|c| c.deny.as_ref()) {
+        deny.extend(entries(list, &path.key("deny")));
+    }
+    let (allow_entries, allow_path) = match allow {
+        Some(list) if !list.is_empty() => {
+            let mut out = entries(list, &path.key("allow"));
+            if let Some(also) = also {
+                out.extend(entries(also, &path.key("alsoAllow")));
+            }
+            (Some(out), Some(path.key("allow").to_string()))
+        }
+        _ => (None, None),
+    };
+    LayerPolicy {
+        id: LayerId::Subagent,
+        label: label.to_string(),
+        present: true,
+        source_path: configured.map(|_| path.to_string()),
+        allow: allow_entries,
+        allow_path,
+        deny,
+        note: inputs.resolved.subagent_source.clone().unwrap_or_default(),
+        miss_reason: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subagent_session_keys() {
+        assert!(is_subagent_session_key("subagent:abc"));
+        assert!(is_subagent_session_key("Agent:main:SubAgent:x"));
+        assert!(!is_subagent_session_key("agent:main:main"));
+        assert!(!is_subagent_session_key("agent:subagent"));
+    }
+
+    #[test]
+    fn scoped_group_ids() {
+        assert_eq!(
+            group_id_candidates("-100:topic:7:sender:9"),
+            vec!["-100:topic:7:sender:9", "-100:topic:7", "-100"]
+        );
+        assert_eq!(
+            group_id_candidates("-100:topic:7"),
+            vec!["-100:topic:7", "-100"]
+        );
+        assert_eq!(group_id_candidates("-100"), vec!["-100"]);
+    }
+
+    #[test]
+    fn sender_keys_parse() {
+        assert_eq!(
+            parse_sender_key("id:42"),
+            (SenderKey::Id("42".into()), false)
+        );
+        assert_eq!(
+            parse_sender_key("username:@Alice"),
+            (SenderKey::Username("alice".into()), false)
+        );
+        assert_eq!(
+            parse_sender_key("E164:+1555"),
+            (SenderKey::E164("+1555".into()), false)
+        );
+        assert_eq!(
+            parse_sender_key("name: Bob "),
+            (SenderKey::Name("bob".into()), false)
+        );
+        assert_eq!(parse_sender_key("*"), (SenderKey::Any, false));
+        assert_eq!(
+            parse_sender_key("admin_user"),
+            (SenderKey::Id("admin_user".into()), true)
+        );
+    }
+
+    #[test]
+    fn provider_lookup_prefers_provider_model() {
+        let mut map = BTreeMap::new();
+        map.insert("OpenAI".to_string(), ProviderPolicyConfig::default());
+        map.insert("openai/gpt-5".to_string(), ProviderPolicyConfig::default());
+        assert_eq!(
+            lookup_provider(&map, Some("openai"), Some("gpt-5"))
+                .unwrap()
+                .0,
+            "openai/gpt-5"
+        );
+        assert_eq!(
+            lookup_provider(&map, Some("openai"), Some("openai/gpt-5"))
+                .unwrap()
+                .0,
+            "openai/gpt-5"
+        );
+        assert_eq!(
+            lookup_provider(&map, Some("openai"), Some("gpt-4"))
+                .unwrap()
+                .0,
+            "OpenAI"
+        );
+        assert!(lookup_provider(&map, Some("google"), None).is_none());
+    }
+}

@@ -1,0 +1,181 @@
+//! What the engine returns: for every tool and every layer, skipped / kept / removed, with the
+//! rule that decided it. The CLI prints it, the console renders it; nothing recomputes policy.
+
+use serde::Serialize;
+
+use super::layer::LayerId;
+use crate::context::PolicyContext;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// The layer does not apply in this context.
+    Skipped,
+    Kept,
+    Removed,
+}
+
+impl Decision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Skipped => "skipped",
+            Decision::Kept => "kept",
+            Decision::Removed => "removed",
+        }
+    }
+}
+
+/// The rule behind a decision: the pattern as written, the group it expanded from, and where it
+/// is written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleRef {
+    /// The entry as written (`"group:fs"`, `"exec"`, `"sessions_*"`); `null` for "not in the
+    /// allowlist".
+    pub pattern: Option<String>,
+    /// The group or plugin id the matching name came from.
+    pub expanded_from: Option<String>,
+    /// Config key path of the entry (or of the allowlist); `null` for built-in rules.
+    pub config_path: Option<String>,
+    /// For built-in rules: which one (`default subagent deny list`).
+    pub builtin: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RemovalKind {
+    /// A deny entry matched.
+    Denied,
+    /// The layer has an allowlist and nothing in it matched.
+    NotAllowed,
+}
+
+/// Why a tool is hidden: the first layer that removed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Removal {
+    pub layer: LayerId,
+    pub kind: RemovalKind,
+    pub pattern: Option<String>,
+    pub expanded_from: Option<String>,
+    pub config_path: Option<String>,
+    pub builtin: Option<String>,
+    /// One sentence for people.
+    pub reason: String,
+}
+
+/// One tool at one layer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LayerDecision {
+    pub id: LayerId,
+    pub label: String,
+    pub decision: Decision,
+    /// False when an earlier layer already removed the tool (the decision is still computed, so
+    /// the table shows every layer that would hide it).
+    pub reached: bool,
+    /// The rule that decided (the deny entry, the allow entry, or the allowlist that missed).
+    #[serde(skip_serializing_if = "Option::is_none", flatten)]
+    pub rule: Option<RuleRef>,
+    pub reason: String,
+}
+
+/// One tool's path through the layers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToolTrace {
+    #[serde(rename = "tool")]
+    pub name: String,
+    /// `core`, `runtime`, `channel`, `plugin`, `remote`.
+    pub source: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plugin_id: Option<String>,
+    #[serde(rename = "group")]
+    pub groups: Vec<String>,
+    pub visible: bool,
+    pub removed_by: Option<Removal>,
+    #[serde(rename = "layers")]
+    pub decisions: Vec<LayerDecision>,
+}
+
+impl ToolTrace {
+    pub fn decision(&self, layer: LayerId) -> Option<&LayerDecision> {
+        self.decisions.iter().find(|d| d.id == layer)
+    }
+}
+
+/// One layer as a whole, for the layer list of the console and the header of tables.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LayerSummary {
+    pub id: LayerId,
+    pub label: String,
+    pub present: bool,
+    /// Config object the layer comes from.
+    pub source_path: Option<String>,
+    /// Allow entries as written (`null`: no allowlist, after plugin-only stripping).
+    pub allow: Option<Vec<String>>,
+    pub deny: Vec<String>,
+    /// Why the layer applies or not, where its settings come from.
+    pub note: String,
+    /// Tools this layer removed first.
+    pub removed: usize,
+}
+
+/// A warning tied to its layer (or to none: context-level notes).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PolicyWarning {
+    pub layer: Option<LayerId>,
+    pub message: String,
+    pub config_path: Option<String>,
+}
+
+/// The context as the engine resolved it (defaults filled in, with where they came from).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ResolvedContext {
+    pub agent: String,
+    /// `agents.list[1]`, `agents.entries.ops`, or `null` for the implicit `main`.
+    pub agent_path: Option<String>,
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    /// Where provider/model came from (`--provider/--model`, `agents.list[1].model`).
+    pub model_source: Option<String>,
+    pub owner: bool,
+    pub owner_source: String,
+    pub subagent: bool,
+    pub subagent_source: Option<String>,
+    pub sandboxed: bool,
+    pub sandbox_source: Option<String>,
+    pub remote: bool,
+}
+
+/// The whole answer for one context.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Resolution {
+    pub context: PolicyContext,
+    pub resolved: ResolvedContext,
+    pub layers: Vec<LayerSummary>,
+    pub tools: Vec<ToolTrace>,
+    pub warnings: Vec<PolicyWarning>,
+}
+
+impl Resolution {
+    /// The final tool list, in registry order.
+    pub fn visible(&self) -> impl Iterator<Item = &ToolTrace> {
+        self.tools.iter().filter(|t| t.visible)
+    }
+
+    pub fn visible_names(&self) -> Vec<&str> {
+        self.visible().map(|t| t.name.as_str()).collect()
+    }
+
+    /// One tool's trace; the name is normalised (`Bash` finds `exec`).
+    pub fn trace(&self, name: &str) -> Option<&ToolTrace> {
+        let wanted = super::normalize::normalize_tool_name(name);
+        self.tools.iter().find(|t| t.name == wanted)
+    }
+
+    pub fn layer(&self, id: LayerId) -> Option<&LayerSummary> {
+        self.layers.iter().find(|l| l.id == id)
+    }
+
+    /// Warnings tied to one layer.
+    pub fn warnings_for(&self, id: LayerId) -> impl Iterator<Item = &PolicyWarning> {
+        self.warnings.iter().filter(move |w| w.layer == Some(id))
+    }
+}
