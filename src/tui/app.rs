@@ -20,12 +20,16 @@ use super::context_bar::{ContextChoices, ContextEditor, EditorOutcome};
 use super::event::{AppEvent, AppEventSender, CoreEvent};
 use super::frame::FrameRequester;
 use super::keymap::{Action, Keymap};
+use super::views::policy::PolicyView;
+use super::views::queue::QueueView;
 use super::views::router::RouterView;
 use super::views::{ViewCtx, ViewId};
 use super::widgets::confirm::{Confirm, ConfirmOutcome};
 use super::widgets::help::HelpOverlay;
+use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
+use crate::queue::LaneQueue;
 use crate::router::{RouterRequest, RouterService};
 
 /// How long a status message stays.
@@ -77,6 +81,8 @@ impl Clipboard for RecordingClipboard {
 #[derive(Default)]
 pub struct Services {
     pub router: Option<RouterService>,
+    /// The lane queue the pipeline runs tools through (the Queue view shows it).
+    pub queue: Option<LaneQueue>,
 }
 
 /// Overlays take every key while open.
@@ -95,7 +101,11 @@ pub struct Stats {
 pub struct App {
     pub view: ViewId,
     pub keymap: Keymap,
+    pub policy: PolicyView,
     pub router: RouterView,
+    pub queue: QueueView,
+    /// The tool registry built from the config (plugins included).
+    pub registry: Option<Arc<Registry>>,
     pub overlay: Option<Overlay>,
     pub context: PolicyContext,
     pub choices: ContextChoices,
@@ -123,7 +133,10 @@ impl App {
         App {
             view: ViewId::Policy,
             keymap: Keymap::default(),
+            policy: PolicyView::default(),
             router: RouterView::default(),
+            registry: None,
+            queue: QueueView::unavailable("no lane queue"),
             overlay: None,
             context: PolicyContext::default(),
             choices: ContextChoices::default(),
@@ -156,8 +169,21 @@ impl App {
             self.set_status(text);
         }
         self.choices = ContextChoices::from_config(&config, &self.context);
+        self.registry = Some(Arc::new(Registry::build(&config)));
         self.config = Some(Arc::new(config));
         self.config_error = None;
+        self.recompute();
+    }
+
+    /// Recomputes everything that depends on the config and the context.
+    pub fn recompute(&mut self) {
+        let (Some(config), Some(registry)) = (&self.config, &self.registry) else {
+            return;
+        };
+        match crate::policy::resolve(config, registry, &self.context) {
+            Ok(resolution) => self.policy.set_resolution(resolution),
+            Err(e) => self.policy.error = Some(e.to_string()),
+        }
     }
 
     /// Re-reads the config; a broken file keeps the last good state and shows the error.
@@ -168,6 +194,14 @@ impl App {
                 self.set_status("config reloaded");
             }
             Err(e) => self.config_error = Some(e.to_string()),
+        }
+    }
+
+    /// Takes a fresh snapshot of the lane queue for the Queue view.
+    pub fn refresh_queue(&mut self) {
+        if let Some(queue) = &self.services.queue {
+            self.queue.unavailable = None;
+            self.queue.set_snapshot(queue.snapshot());
         }
     }
 
@@ -214,6 +248,7 @@ impl App {
                 if let Some(config) = &self.config {
                     self.choices = ContextChoices::from_config(config, &self.context);
                 }
+                self.recompute();
                 true
             }
             AppEvent::ReloadConfig => {
@@ -264,6 +299,18 @@ impl App {
                 true
             }
             CoreEvent::Router(ev) => self.router.apply(&ev) && self.view == ViewId::Router,
+            CoreEvent::Queue(ev) => {
+                self.queue.record(&ev);
+                self.refresh_queue();
+                self.view == ViewId::Queue
+            }
+            CoreEvent::QueueLagged(n) => {
+                self.set_status(format!(
+                    "the console fell behind the queue: {n} events were skipped"
+                ));
+                self.refresh_queue();
+                true
+            }
             CoreEvent::RouterLagged(n) => {
                 self.set_status(format!(
                     "the console fell behind the router: {n} events were skipped"
@@ -279,6 +326,10 @@ impl App {
             && self.clock.now().duration_since(*at) >= STATUS_TTL
         {
             self.status = None;
+            redraw = true;
+        }
+        if self.view == ViewId::Queue && self.queue.needs_tick() {
+            self.refresh_queue();
             redraw = true;
         }
         redraw || (self.view == ViewId::Router && self.router.needs_tick())
@@ -309,6 +360,7 @@ impl App {
             keymap: &self.keymap,
         };
         let captured = match self.view {
+            ViewId::Policy => self.policy.handle_input_key(&key),
             ViewId::Router => self.router.handle_input_key(&key, &ctx),
             _ => false,
         };
@@ -381,7 +433,14 @@ impl App {
                     keymap: &self.keymap,
                 };
                 return match self.view {
+                    ViewId::Policy => self.policy.handle_action(other, &ctx),
                     ViewId::Router => self.router.handle_action(other, &ctx),
+                    ViewId::Queue => {
+                        if let Some(confirm) = self.queue.handle_action(other, &ctx) {
+                            self.overlay = Some(Overlay::Confirm(confirm));
+                        }
+                        true
+                    }
                     _ => false,
                 };
             }
@@ -410,13 +469,16 @@ impl App {
             }
         }
         match self.view {
+            ViewId::Policy => self.policy.handle_mouse(&mouse),
             ViewId::Router => self.router.handle_mouse(&mouse),
+            ViewId::Queue => self.queue.handle_mouse(&mouse),
             _ => false,
         }
     }
 
     fn handle_paste(&mut self, text: &str) -> bool {
         match self.view {
+            ViewId::Policy => self.policy.paste(text),
             ViewId::Router => self.router.paste(text),
             _ => false,
         }

@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Clear, Row, StatefulWidget, Table, TableState, Wid
 
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
+use crate::policy::ResolvedContext;
 use crate::tui::theme;
 use crate::tui::widgets::centered;
 use crate::tui::widgets::picker::{Choice, PickOutcome, Picker};
@@ -168,7 +169,14 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
 }
 
 /// One line: `agent ops · openai/gpt-5 · telegram/-100123 · sender id:42 · owner · sandbox`.
-pub fn render_bar(ctx: &PolicyContext, default_agent: Option<&str>, area: Rect, buf: &mut Buffer) {
+/// `resolved` (from the last policy result) shows the defaults the engine filled in (the
+/// agent's model, ...) dimmed, so the operator sees what the context really is.
+pub fn render_bar(
+    ctx: &PolicyContext,
+    resolved: Option<&ResolvedContext>,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let dim = theme::dim();
     let mut spans = vec![Span::styled("context ", theme::bold())];
     let mut item = |label: &str, value: String, set: bool| {
@@ -176,19 +184,29 @@ pub fn render_bar(ctx: &PolicyContext, default_agent: Option<&str>, area: Rect, 
         spans.push(Span::styled(value, if set { theme::accent() } else { dim }));
         spans.push(Span::styled(" · ", dim));
     };
-    let agent = match (&ctx.agent, default_agent) {
+    let agent = match (&ctx.agent, resolved) {
         (Some(a), _) => (a.clone(), true),
-        (None, Some(d)) => (format!("{d} (default)"), false),
+        (None, Some(r)) => (format!("{} (default)", r.agent), false),
         (None, None) => ("(default)".to_string(), false),
     };
     item("agent", agent.0, agent.1);
-    let model = match (&ctx.provider, &ctx.model) {
+    let model_of = |p: Option<&String>, m: Option<&String>| match (p, m) {
         (Some(p), Some(m)) if !m.contains('/') => format!("{p}/{m}"),
         (_, Some(m)) => m.clone(),
         (Some(p), None) => p.clone(),
         (None, None) => "-".to_string(),
     };
     let model_set = ctx.provider.is_some() || ctx.model.is_some();
+    let model = match resolved {
+        Some(r) if !model_set && (r.provider.is_some() || r.model.is_some()) => {
+            format!(
+                "{} ({})",
+                model_of(r.provider.as_ref(), r.model.as_ref()),
+                r.model_source.as_deref().unwrap_or("default")
+            )
+        }
+        _ => model_of(ctx.provider.as_ref(), ctx.model.as_ref()),
+    };
     item("model", model, model_set);
     let channel = match (&ctx.channel, &ctx.account) {
         (Some(c), Some(a)) => format!("{c}:{a}"),

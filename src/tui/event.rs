@@ -81,6 +81,10 @@ pub enum CoreEvent {
     Router(crate::router::RouterEvent),
     /// The console fell behind the router's event stream and skipped this many events.
     RouterLagged(u64),
+    /// A lane queue change (enqueued, started, waited too long, finished, limit, clear).
+    Queue(crate::queue::QueueEvent),
+    /// The console fell behind the queue's event stream.
+    QueueLagged(u64),
 }
 
 /// The sending half of the one channel; cloned into every task and widget that emits events.

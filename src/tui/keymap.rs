@@ -58,15 +58,15 @@ pub struct BindingSpec {
     pub description: &'static str,
     /// Views where the binding applies; empty = everywhere.
     pub views: &'static [ViewId],
-    /// Shown in the footer of the views where it applies.
-    pub footer: bool,
+    /// Short label for the footer of the views where it applies; empty = not in the footer.
+    pub hint: &'static str,
 }
 
 use ViewId::{Invoke, Policy, Prompt, Queue, Router};
 
 macro_rules! b {
-    ($action:ident, $name:literal, [$($k:literal),*], $desc:literal, [$($v:ident),*], $footer:literal) => {
-        BindingSpec { action: Action::$action, name: $name, keys: &[$($k),*], description: $desc, views: &[$($v),*], footer: $footer }
+    ($action:ident, $name:literal, [$($k:literal),*], $desc:literal, [$($v:ident),*], $hint:literal) => {
+        BindingSpec { action: Action::$action, name: $name, keys: &[$($k),*], description: $desc, views: &[$($v),*], hint: $hint }
     };
 }
 
@@ -78,7 +78,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["q", "ctrl-c"],
         "Quit (asks first while runs are live)",
         [],
-        true
+        "quit"
     ),
     b!(
         Help,
@@ -86,64 +86,43 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["?"],
         "Show all keys (type to search)",
         [],
-        true
+        "help"
     ),
-    b!(NextView, "next_view", ["tab"], "Next view", [], true),
-    b!(
-        PrevView,
-        "prev_view",
-        ["backtab"],
-        "Previous view",
-        [],
-        false
-    ),
-    b!(ViewPolicy, "view_policy", ["1"], "Policy view", [], false),
-    b!(ViewQueue, "view_queue", ["2"], "Queue view", [], false),
-    b!(ViewRouter, "view_router", ["3"], "Router view", [], false),
-    b!(ViewInvoke, "view_invoke", ["4"], "Invoke view", [], false),
-    b!(ViewPrompt, "view_prompt", ["5"], "Prompt view", [], false),
+    b!(NextView, "next_view", ["tab"], "Next view", [], "view"),
+    b!(PrevView, "prev_view", ["backtab"], "Previous view", [], ""),
+    b!(ViewPolicy, "view_policy", ["1"], "Policy view", [], ""),
+    b!(ViewQueue, "view_queue", ["2"], "Queue view", [], ""),
+    b!(ViewRouter, "view_router", ["3"], "Router view", [], ""),
+    b!(ViewInvoke, "view_invoke", ["4"], "Invoke view", [], ""),
+    b!(ViewPrompt, "view_prompt", ["5"], "Prompt view", [], ""),
     b!(
         EditContext,
         "edit_context",
         ["c"],
         "Edit the context (agent, provider, channel, ...)",
         [],
-        true
+        "context"
     ),
-    b!(Up, "up", ["up", "k"], "Move up", [], false),
-    b!(Down, "down", ["down", "j"], "Move down", [], false),
-    b!(
-        PageUp,
-        "page_up",
-        ["pageup", "ctrl-b"],
-        "Page up",
-        [],
-        false
-    ),
+    b!(Up, "up", ["up", "k"], "Move up", [], ""),
+    b!(Down, "down", ["down", "j"], "Move down", [], ""),
+    b!(PageUp, "page_up", ["pageup", "ctrl-b"], "Page up", [], ""),
     b!(
         PageDown,
         "page_down",
         ["pagedown", "ctrl-f"],
         "Page down",
         [],
-        false
+        ""
     ),
-    b!(Top, "top", ["home", "g"], "Go to the top", [], false),
-    b!(
-        Bottom,
-        "bottom",
-        ["end", "G"],
-        "Go to the bottom",
-        [],
-        false
-    ),
+    b!(Top, "top", ["home", "g"], "Go to the top", [], ""),
+    b!(Bottom, "bottom", ["end", "G"], "Go to the bottom", [], ""),
     b!(
         Filter,
         "filter",
         ["/"],
         "Filter tools by name",
         [Policy, Invoke],
-        true
+        "filter"
     ),
     b!(
         HiddenOnly,
@@ -151,7 +130,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["h"],
         "Show hidden tools only",
         [Policy],
-        true
+        "hidden only"
     ),
     b!(
         ReloadConfig,
@@ -159,7 +138,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["r"],
         "Reload the config now",
         [Policy],
-        false
+        ""
     ),
     b!(
         LaneLimitUp,
@@ -167,7 +146,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["+", "="],
         "Raise the lane's limit",
         [Queue],
-        true
+        "limit +"
     ),
     b!(
         LaneLimitDown,
@@ -175,7 +154,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["-"],
         "Lower the lane's limit",
         [Queue],
-        true
+        "limit -"
     ),
     b!(
         ClearLane,
@@ -183,7 +162,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["x"],
         "Clear the lane's waiting entries (asks first)",
         [Queue],
-        true
+        "clear lane"
     ),
     b!(
         KillRun,
@@ -191,7 +170,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["k", "delete"],
         "Kill the run's process tree",
         [Router],
-        true
+        "kill"
     ),
     b!(
         ExtendTimeout,
@@ -199,7 +178,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["t"],
         "Extend the run's timeout by 30 s",
         [Router],
-        true
+        "+30s"
     ),
     b!(
         SetTimeout,
@@ -207,7 +186,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["T"],
         "Set the run's timeout (seconds)",
         [Router],
-        false
+        ""
     ),
     b!(
         NewRun,
@@ -215,16 +194,23 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["r"],
         "Start a router run (agent, message)",
         [Router],
-        true
+        "new run"
     ),
-    b!(Search, "search", ["/"], "Search the stream", [Router], true),
+    b!(
+        Search,
+        "search",
+        ["/"],
+        "Search the stream",
+        [Router],
+        "search"
+    ),
     b!(
         SearchNext,
         "search_next",
         ["n"],
         "Next search hit",
         [Router],
-        false
+        ""
     ),
     b!(
         SearchPrev,
@@ -232,7 +218,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["N"],
         "Previous search hit",
         [Router],
-        false
+        ""
     ),
     b!(
         Follow,
@@ -240,7 +226,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["f"],
         "Follow the stream (jump to the bottom)",
         [Router],
-        true
+        "follow"
     ),
     b!(
         CopyOutput,
@@ -248,7 +234,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["y"],
         "Copy the run's output (OSC 52 and a file)",
         [Router],
-        true
+        "copy"
     ),
     b!(
         EditParams,
@@ -256,7 +242,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["enter", "e"],
         "Edit the parameters of the selected tool / call",
         [Invoke],
-        true
+        "edit"
     ),
     b!(
         RunTool,
@@ -264,7 +250,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["ctrl-r", "f5"],
         "Run the tool with the edited parameters",
         [Invoke],
-        true
+        "run"
     ),
     b!(
         History,
@@ -272,7 +258,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["H"],
         "Switch between tools and the call history",
         [Invoke],
-        true
+        "history"
     ),
     b!(
         CycleProvider,
@@ -280,7 +266,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["p"],
         "Next provider payload",
         [Prompt],
-        true
+        "provider"
     ),
     b!(
         CyclePromptMode,
@@ -288,7 +274,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         ["m"],
         "Next prompt mode (full, minimal, none)",
         [Prompt],
-        true
+        "mode"
     ),
 ];
 
@@ -438,7 +424,7 @@ pub struct Binding {
     pub keys: Vec<KeySpec>,
     pub description: &'static str,
     pub views: &'static [ViewId],
-    pub footer: bool,
+    pub hint: &'static str,
 }
 
 impl Binding {
@@ -496,7 +482,7 @@ impl Keymap {
                     .collect(),
                 description: b.description,
                 views: b.views,
-                footer: b.footer,
+                hint: b.hint,
             })
             .collect();
         for (name, keys) in overrides {
@@ -549,17 +535,13 @@ impl Keymap {
         let own = self
             .bindings
             .iter()
-            .filter(|b| b.footer && !b.views.is_empty() && b.applies_in(view));
+            .filter(|b| !b.hint.is_empty() && !b.views.is_empty() && b.applies_in(view));
         let global = self
             .bindings
             .iter()
-            .filter(|b| b.footer && b.views.is_empty());
+            .filter(|b| !b.hint.is_empty() && b.views.is_empty());
         own.chain(global)
-            .filter_map(|b| {
-                b.keys
-                    .first()
-                    .map(|k| (k.to_string(), short_description(b.description)))
-            })
+            .filter_map(|b| b.keys.first().map(|k| (k.to_string(), b.hint)))
             .collect()
     }
 
@@ -582,11 +564,6 @@ impl Keymap {
         }
         out
     }
-}
-
-/// The footer's short form of a description: the text before the first parenthesis.
-fn short_description(description: &'static str) -> &'static str {
-    description.split(" (").next().unwrap_or(description)
 }
 
 #[cfg(test)]
@@ -668,8 +645,8 @@ mod tests {
     fn footer_follows_the_table() {
         let km = Keymap::default();
         let footer = km.footer(ViewId::Router);
-        assert_eq!(footer[0], ("k".to_string(), "Kill the run's process tree"));
-        assert!(footer.iter().any(|(k, d)| k == "q" && *d == "Quit"));
+        assert_eq!(footer[0], ("k".to_string(), "kill"));
+        assert!(footer.iter().any(|(k, d)| k == "q" && *d == "quit"));
         assert!(!footer.iter().any(|(_, d)| d.contains("lane")));
     }
 

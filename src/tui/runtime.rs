@@ -14,6 +14,7 @@ use super::event::{AppEvent, AppEventSender, CoreEvent};
 use super::frame::FrameRequester;
 use super::terminal::TerminalGuard;
 use crate::cli::Cli;
+use crate::queue::{LANE_CRON, LANE_MAIN, LANE_NESTED, LANE_SUBAGENT, LaneLimits, LaneQueue};
 use crate::router::RouterService;
 
 /// How often the config file's mtime is checked.
@@ -55,6 +56,16 @@ pub fn run(cli: &Cli) -> u8 {
         app.router.load_history(router.runs());
         forward_router_events(router.subscribe(), tx.clone());
         app.services.router = Some(router);
+        let limits = LaneLimits::from_settings(&config.settings.lanes, &config.raw);
+        let queue = LaneQueue::new(limits.clone());
+        for lane in [LANE_MAIN, LANE_SUBAGENT, LANE_CRON, LANE_NESTED] {
+            // Make the standard lanes visible before any work arrives.
+            queue.set_limit(lane, limits.limit_for(lane));
+        }
+        forward_queue_events(queue.subscribe(), tx.clone());
+        app.queue.warn_after = limits.warn_after;
+        app.services.queue = Some(queue);
+        app.refresh_queue();
         watch_config(watched_paths(&config), tx.clone());
         app.set_config(config);
         spawn_input_reader(tx.clone());
@@ -120,6 +131,24 @@ pub fn forward_router_events(
             let event = match events.recv().await {
                 Ok(ev) => CoreEvent::Router(ev),
                 Err(broadcast::error::RecvError::Lagged(n)) => CoreEvent::RouterLagged(n),
+                Err(broadcast::error::RecvError::Closed) => return,
+            };
+            if !tx.send(AppEvent::Core(event)) {
+                return;
+            }
+        }
+    });
+}
+
+pub fn forward_queue_events(
+    mut events: broadcast::Receiver<crate::queue::QueueEvent>,
+    tx: AppEventSender,
+) {
+    tokio::spawn(async move {
+        loop {
+            let event = match events.recv().await {
+                Ok(ev) => CoreEvent::Queue(ev),
+                Err(broadcast::error::RecvError::Lagged(n)) => CoreEvent::QueueLagged(n),
                 Err(broadcast::error::RecvError::Closed) => return,
             };
             if !tx.send(AppEvent::Core(event)) {

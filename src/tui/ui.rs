@@ -22,13 +22,8 @@ pub fn render(app: &mut App, frame: &mut Frame) {
     ])
     .areas(area);
     render_tabs(app, tabs, frame);
-    let default_agent = app.choices.default_agent.clone();
-    context_bar::render_bar(
-        &app.context,
-        default_agent.as_deref(),
-        context,
-        frame.buffer_mut(),
-    );
+    let resolved = app.policy.resolution.as_ref().map(|r| &r.resolved);
+    context_bar::render_bar(&app.context, resolved, context, frame.buffer_mut());
     render_body(app, body, frame);
     render_status(app, status, frame);
     render_footer(app, footer, frame);
@@ -82,7 +77,9 @@ fn render_body(app: &mut App, area: Rect, frame: &mut Frame) {
     };
     let buf = frame.buffer_mut();
     match app.view {
+        ViewId::Policy => app.policy.render(area, buf, &ctx),
         ViewId::Router => app.router.render(area, buf, &ctx),
+        ViewId::Queue => app.queue.render(area, buf, &ctx),
         other => {
             let text = format!(
                 "The {} view needs a core module that is not in this build yet.",

@@ -1,0 +1,410 @@
+//! Policy view: every tool as a row, the owner gate and the nine layers as columns, each cell
+//! kept / removed / skipped (coloured and marked by symbol), a filter, "hidden only", and the
+//! selected tool's path through the layers with the removing rule, the pattern as written, what
+//! it expanded from, the config path, and the warnings of each layer.
+//!
+//! The view only renders the engine's `Resolution`; it never decides anything itself.
+
+use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget, Wrap};
+
+use super::ViewCtx;
+use crate::policy::{Decision, LayerDecision, LayerId, RemovalKind, Resolution, ToolTrace};
+use crate::tui::keymap::Action;
+use crate::tui::theme;
+use crate::tui::widgets::line_input::{InputOutcome, LineInput};
+
+/// Rows of the detail pane.
+const DETAIL_HEIGHT: u16 = 16;
+
+#[derive(Debug, Default)]
+pub struct PolicyView {
+    pub resolution: Option<Resolution>,
+    /// The engine refused the context (unknown agent, ...); the last good resolution stays.
+    pub error: Option<String>,
+    pub filter: LineInput,
+    pub filter_editing: bool,
+    pub hidden_only: bool,
+    /// Index into the filtered rows.
+    pub selected: usize,
+    offset: usize,
+    table_area: Rect,
+}
+
+/// The symbol and style of a cell. Symbols carry the meaning without colour: `✓` kept,
+/// `✗` removed here first, `×` would also remove (an earlier layer already did), `·` skipped.
+pub fn cell(d: &LayerDecision) -> (&'static str, Style) {
+    match (d.decision, d.reached) {
+        (Decision::Kept, _) => ("✓", theme::ok()),
+        (Decision::Removed, true) => ("✗", theme::error().add_modifier(Modifier::BOLD)),
+        (Decision::Removed, false) => ("×", theme::error().add_modifier(Modifier::DIM)),
+        (Decision::Skipped, _) => ("·", theme::dim()),
+    }
+}
+
+impl PolicyView {
+    pub fn set_resolution(&mut self, resolution: Resolution) {
+        let keep = self.selected_tool().map(|t| t.name.clone());
+        self.resolution = Some(resolution);
+        self.error = None;
+        if let Some(name) = keep {
+            if let Some(i) = self.rows().iter().position(|t| t.name == name) {
+                self.selected = i;
+            }
+        }
+        self.clamp();
+    }
+
+    /// The rows after the filter and the hidden-only toggle.
+    pub fn rows(&self) -> Vec<&ToolTrace> {
+        let Some(res) = &self.resolution else {
+            return Vec::new();
+        };
+        let needle = self.filter.text.trim().to_lowercase();
+        res.tools
+            .iter()
+            .filter(|t| !self.hidden_only || !t.visible)
+            .filter(|t| {
+                needle.is_empty()
+                    || t.name.contains(&needle)
+                    || t.groups.iter().any(|g| g.contains(&needle))
+                    || t.plugin_id.as_deref().is_some_and(|p| p.contains(&needle))
+            })
+            .collect()
+    }
+
+    pub fn selected_tool(&self) -> Option<&ToolTrace> {
+        self.rows().get(self.selected).copied()
+    }
+
+    fn clamp(&mut self) {
+        let n = self.rows().len();
+        self.selected = self.selected.min(n.saturating_sub(1));
+    }
+
+    /// Keys while the filter line is being edited; true when consumed.
+    pub fn handle_input_key(&mut self, key: &KeyEvent) -> bool {
+        if !self.filter_editing {
+            return false;
+        }
+        match self.filter.handle_key(key) {
+            InputOutcome::Submitted => self.filter_editing = false,
+            InputOutcome::Cancelled => {
+                self.filter_editing = false;
+                self.filter = LineInput::default();
+            }
+            InputOutcome::Edited => self.selected = 0,
+            InputOutcome::Ignored => return false,
+        }
+        self.clamp();
+        true
+    }
+
+    pub fn paste(&mut self, text: &str) -> bool {
+        if self.filter_editing {
+            self.filter.insert_str(text);
+            self.clamp();
+        }
+        self.filter_editing
+    }
+
+    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        let n = self.rows().len();
+        let page = self.table_area.height.saturating_sub(3).max(1) as usize;
+        match action {
+            Action::Up => self.selected = self.selected.saturating_sub(1),
+            Action::Down => self.selected = (self.selected + 1).min(n.saturating_sub(1)),
+            Action::PageUp => self.selected = self.selected.saturating_sub(page),
+            Action::PageDown => self.selected = (self.selected + page).min(n.saturating_sub(1)),
+            Action::Top => self.selected = 0,
+            Action::Bottom => self.selected = n.saturating_sub(1),
+            Action::Filter => self.filter_editing = true,
+            Action::HiddenOnly => {
+                self.hidden_only = !self.hidden_only;
+                self.clamp();
+            }
+            Action::ReloadConfig => ctx.send(crate::tui::event::AppEvent::ReloadConfig),
+            _ => return false,
+        }
+        true
+    }
+
+    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        let r = self.table_area;
+        let inside = mouse.column >= r.x
+            && mouse.column < r.x + r.width
+            && mouse.row >= r.y
+            && mouse.row < r.y + r.height;
+        if !inside {
+            return false;
+        }
+        let n = self.rows().len();
+        match mouse.kind {
+            MouseEventKind::Down(_) if mouse.row >= r.y + 2 => {
+                let i = self.offset + (mouse.row - r.y - 2) as usize;
+                if i < n {
+                    self.selected = i;
+                }
+            }
+            MouseEventKind::ScrollUp => self.selected = self.selected.saturating_sub(3),
+            MouseEventKind::ScrollDown => {
+                self.selected = (self.selected + 3).min(n.saturating_sub(1))
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        let filter_height = u16::from(self.filter_editing || !self.filter.text.is_empty());
+        let error_height = u16::from(self.error.is_some());
+        let [error_area, filter_area, table_area, detail_area] = Layout::vertical([
+            Constraint::Length(error_height),
+            Constraint::Length(filter_height),
+            Constraint::Fill(1),
+            Constraint::Length(DETAIL_HEIGHT.min(area.height / 2)),
+        ])
+        .areas(area);
+        if let Some(err) = &self.error {
+            let line = Line::from(vec![
+                Span::styled("✗ policy: ", theme::error()),
+                Span::raw(err.clone()),
+                Span::styled(" (showing the last good result)", theme::dim()),
+            ]);
+            buf.set_line(error_area.x, error_area.y, &line, error_area.width);
+        }
+        if filter_height > 0 {
+            self.filter
+                .render("filter /", filter_area, buf, self.filter_editing);
+        }
+        self.table_area = table_area;
+        let Some(res) = &self.resolution else {
+            let text = self
+                .error
+                .clone()
+                .unwrap_or_else(|| "no policy result yet".to_string());
+            Paragraph::new(Line::styled(text, theme::error()))
+                .block(Block::bordered().title(" Policy "))
+                .render(table_area, buf);
+            return;
+        };
+        let rows = self.rows();
+        let total = res.tools.len();
+        let visible = res.tools.iter().filter(|t| t.visible).count();
+        let mode = if self.hidden_only {
+            " · hidden only"
+        } else {
+            ""
+        };
+        let title = format!(
+            " Tools × layers · {visible} visible, {} hidden of {total}{mode} · ✓ kept ✗ removed × also removes · skipped ",
+            total - visible
+        );
+        let mut header = vec![Span::styled("tool", theme::bold())];
+        header.extend(LayerId::ALL.iter().map(|l| {
+            let present = res.layer(*l).is_some_and(|s| s.present);
+            let style = if present { theme::bold() } else { theme::dim() };
+            Span::styled(l.short(), style)
+        }));
+        header.push(Span::styled("result", theme::bold()));
+        let table_rows: Vec<Row> = rows
+            .iter()
+            .map(|t| {
+                let name_style = if t.visible {
+                    Style::default()
+                } else {
+                    theme::hidden()
+                };
+                let mut cells = vec![Span::styled(t.name.clone(), name_style)];
+                for layer in LayerId::ALL {
+                    cells.push(match t.decision(layer) {
+                        Some(d) => {
+                            let (sym, style) = cell(d);
+                            Span::styled(sym, style)
+                        }
+                        None => Span::styled("?", theme::dim()),
+                    });
+                }
+                cells.push(if t.visible {
+                    Span::styled("visible", theme::ok())
+                } else {
+                    Span::styled(
+                        format!(
+                            "hidden@{}",
+                            t.removed_by
+                                .as_ref()
+                                .map(|r| r.layer.short())
+                                .unwrap_or("?")
+                        ),
+                        theme::error(),
+                    )
+                });
+                Row::new(cells)
+            })
+            .collect();
+        let mut widths = vec![Constraint::Length(24)];
+        widths.extend(
+            LayerId::ALL
+                .iter()
+                .map(|l| Constraint::Length(l.short().chars().count().max(5) as u16)),
+        );
+        widths.push(Constraint::Min(10));
+        let block = Block::bordered().title(title);
+        if table_rows.is_empty() {
+            let why = if self.hidden_only {
+                "no hidden tools match"
+            } else {
+                "no tools match the filter"
+            };
+            Paragraph::new(Line::styled(why, theme::dim()))
+                .block(block)
+                .render(table_area, buf);
+        } else {
+            let mut state = TableState::default()
+                .with_selected(Some(self.selected))
+                .with_offset(self.offset);
+            StatefulWidget::render(
+                Table::new(table_rows, widths)
+                    .header(Row::new(header))
+                    .row_highlight_style(theme::selected())
+                    .highlight_symbol("›")
+                    .block(block),
+                table_area,
+                buf,
+                &mut state,
+            );
+            self.offset = state.offset();
+        }
+        let detail = self
+            .selected_tool()
+            .map(|t| detail_lines(res, t))
+            .unwrap_or_default();
+        let _ = ctx;
+        Paragraph::new(detail)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" Path through the layers "))
+            .render(detail_area, buf);
+    }
+}
+
+/// The selected tool's path: the verdict, then one line per layer with the rule and its place,
+/// and the layer's warnings under it.
+pub fn detail_lines(res: &Resolution, tool: &ToolTrace) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let source = match &tool.plugin_id {
+        Some(id) => format!("plugin {id}"),
+        None => tool.source.clone(),
+    };
+    let groups = if tool.groups.is_empty() {
+        String::new()
+    } else {
+        format!(" · {}", tool.groups.join(" "))
+    };
+    let mut head = vec![
+        Span::styled(tool.name.clone(), theme::bold()),
+        Span::styled(format!(" ({source}{groups}) "), theme::dim()),
+    ];
+    match &tool.removed_by {
+        None => head.push(Span::styled("✓ VISIBLE", theme::ok())),
+        Some(r) => {
+            let how = match r.kind {
+                RemovalKind::Denied => "denied",
+                RemovalKind::NotAllowed => "not allowed",
+            };
+            head.push(Span::styled(
+                format!("✗ HIDDEN: {how} by the {} layer", r.layer.title()),
+                theme::error(),
+            ));
+        }
+    }
+    lines.push(Line::from(head));
+    if let Some(r) = &tool.removed_by {
+        let mut why = vec![Span::raw("  "), Span::raw(r.reason.clone())];
+        if let Some(p) = r
+            .pattern
+            .as_ref()
+            .filter(|p| !r.reason.contains(p.as_str()))
+        {
+            why.push(Span::styled(format!("  pattern \"{p}\""), theme::warning()));
+        }
+        if let Some(e) = r
+            .expanded_from
+            .as_ref()
+            .filter(|e| !r.reason.contains(e.as_str()))
+        {
+            why.push(Span::styled(format!(" from {e}"), theme::warning()));
+        }
+        if let Some(c) = r
+            .config_path
+            .as_ref()
+            .filter(|c| !r.reason.contains(c.as_str()))
+        {
+            why.push(Span::styled(format!(" at {c}"), theme::accent()));
+        }
+        if let Some(b) = &r.builtin {
+            why.push(Span::styled(format!(" (built-in: {b})"), theme::dim()));
+        }
+        lines.push(Line::from(why));
+    }
+    for d in &tool.decisions {
+        let (sym, style) = cell(d);
+        let mut spans = vec![
+            Span::styled(format!(" {sym} "), style),
+            Span::styled(format!("{:<17}", d.id.id()), theme::bold()),
+            Span::styled(format!("{:<8} ", d.decision.as_str()), style),
+            Span::raw(d.reason.clone()),
+        ];
+        // The engine's reason usually names the rule already; add only what it leaves out.
+        if let Some(rule) = &d.rule {
+            if let Some(p) = rule
+                .pattern
+                .as_ref()
+                .filter(|p| !d.reason.contains(p.as_str()))
+            {
+                spans.push(Span::styled(format!("  \"{p}\""), theme::warning()));
+            }
+            if let Some(e) = rule
+                .expanded_from
+                .as_ref()
+                .filter(|e| !d.reason.contains(e.as_str()))
+            {
+                spans.push(Span::styled(format!(" from {e}"), theme::warning()));
+            }
+            if let Some(c) = rule
+                .config_path
+                .as_ref()
+                .filter(|c| !d.reason.contains(c.as_str()))
+            {
+                spans.push(Span::styled(format!(" at {c}"), theme::accent()));
+            }
+        }
+        lines.push(Line::from(spans));
+        for w in res.warnings_for(d.id) {
+            let place = w
+                .config_path
+                .as_deref()
+                .map(|p| format!(" ({p})"))
+                .unwrap_or_default();
+            lines.push(Line::from(vec![Span::styled(
+                format!("     ⚠ {}{place}", w.message),
+                theme::warning(),
+            )]));
+        }
+    }
+    for w in res.warnings.iter().filter(|w| w.layer.is_none()) {
+        let place = w
+            .config_path
+            .as_deref()
+            .map(|p| format!(" ({p})"))
+            .unwrap_or_default();
+        lines.push(Line::from(vec![Span::styled(
+            format!(" ⚠ {}{place}", w.message),
+            theme::warning(),
+        )]));
+    }
+    lines
+}

@@ -1,0 +1,371 @@
+//! Queue view: each lane (limit, running, queued, oldest wait) and the selected lane's entries
+//! (tool, state, waited, running time, outcome). Waits past warnAfterMs are highlighted while
+//! they wait. Limits change live (`+`/`-`); clearing a lane asks first.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use crossterm::event::{MouseEvent, MouseEventKind};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
+
+use super::ViewCtx;
+use crate::queue::{EntryOutcome, EntrySnapshot, EntryState, QueueEvent, QueueSnapshot};
+use crate::tui::clock::short_duration;
+use crate::tui::event::AppEvent;
+use crate::tui::keymap::Action;
+use crate::tui::theme;
+use crate::tui::widgets::confirm::Confirm;
+
+/// Recent queue events kept for the log pane.
+const LOG_LINES: usize = 200;
+
+#[derive(Debug, Default)]
+pub struct QueueView {
+    pub snapshot: Option<QueueSnapshot>,
+    pub warn_after: Duration,
+    pub selected: usize,
+    /// Recent events, newest last (`lane: label started after 2.1s`).
+    pub log: VecDeque<String>,
+    /// Why there is no queue (shown instead of the tables).
+    pub unavailable: Option<String>,
+    lanes_area: Rect,
+}
+
+fn outcome_label(outcome: &EntryOutcome) -> (String, Style) {
+    match outcome {
+        EntryOutcome::Ok => ("✓ ok".to_string(), theme::ok()),
+        EntryOutcome::Error { message } => (format!("✗ error: {message}"), theme::error()),
+        EntryOutcome::Cancelled => ("∅ cancelled".to_string(), theme::warning()),
+        EntryOutcome::Cleared => ("∅ cleared".to_string(), theme::warning()),
+        EntryOutcome::Abandoned => ("∅ abandoned".to_string(), theme::warning()),
+        EntryOutcome::Panicked => ("✗ panicked".to_string(), theme::error()),
+    }
+}
+
+impl QueueView {
+    pub fn unavailable(reason: &str) -> Self {
+        QueueView {
+            unavailable: Some(reason.to_string()),
+            ..QueueView::default()
+        }
+    }
+
+    pub fn selected_lane(&self) -> Option<String> {
+        self.snapshot
+            .as_ref()
+            .and_then(|s| s.lanes.get(self.selected))
+            .map(|l| l.lane.to_string())
+    }
+
+    /// Something is waiting or running: times on screen change every second.
+    pub fn needs_tick(&self) -> bool {
+        self.snapshot.as_ref().is_some_and(|s| !s.active.is_empty())
+    }
+
+    pub fn set_snapshot(&mut self, snapshot: QueueSnapshot) {
+        self.selected = self.selected.min(snapshot.lanes.len().saturating_sub(1));
+        self.snapshot = Some(snapshot);
+    }
+
+    /// Adds an event to the log.
+    pub fn record(&mut self, event: &QueueEvent) {
+        let line = match event {
+            QueueEvent::Enqueued {
+                lane,
+                label,
+                queue_ahead,
+                ..
+            } => format!("{lane}: {label} queued ({queue_ahead} ahead)"),
+            QueueEvent::Started {
+                lane,
+                label,
+                waited,
+                ..
+            } => format!("{lane}: {label} started after {}", short_duration(*waited)),
+            QueueEvent::WaitedTooLong {
+                lane,
+                label,
+                waited,
+                queue_ahead,
+                ..
+            } => {
+                format!(
+                    "⚠ {lane}: {label} still waiting after {} ({queue_ahead} ahead)",
+                    short_duration(*waited)
+                )
+            }
+            QueueEvent::Finished {
+                lane,
+                label,
+                duration,
+                outcome,
+                ..
+            } => {
+                format!(
+                    "{lane}: {label} finished {} in {}",
+                    outcome.as_str(),
+                    short_duration(*duration)
+                )
+            }
+            QueueEvent::Cleared { lane, rejected } => {
+                format!("{lane}: cleared {} waiting", rejected.len())
+            }
+            QueueEvent::LimitChanged { lane, old, new } => format!("{lane}: limit {old} → {new}"),
+            QueueEvent::Rejected { lane, label } => format!("{lane}: {label} rejected (draining)"),
+            QueueEvent::DrainingChanged { draining } => {
+                if *draining {
+                    "queue draining: new work is rejected".to_string()
+                } else {
+                    "queue accepting work".to_string()
+                }
+            }
+        };
+        if self.log.len() >= LOG_LINES {
+            self.log.pop_front();
+        }
+        self.log.push_back(line);
+    }
+
+    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> Option<Confirm> {
+        let lanes = self.snapshot.as_ref().map(|s| s.lanes.len()).unwrap_or(0);
+        let lane = self
+            .snapshot
+            .as_ref()
+            .and_then(|s| s.lanes.get(self.selected));
+        match action {
+            Action::Up => self.selected = self.selected.saturating_sub(1),
+            Action::Down => self.selected = (self.selected + 1).min(lanes.saturating_sub(1)),
+            Action::Top | Action::PageUp => self.selected = 0,
+            Action::Bottom | Action::PageDown => self.selected = lanes.saturating_sub(1),
+            Action::LaneLimitUp => {
+                if let Some(l) = lane {
+                    ctx.send(AppEvent::SetLaneLimit {
+                        lane: l.lane.to_string(),
+                        limit: l.limit + 1,
+                    });
+                }
+            }
+            Action::LaneLimitDown => match lane {
+                Some(l) if l.limit > 1 => ctx.send(AppEvent::SetLaneLimit {
+                    lane: l.lane.to_string(),
+                    limit: l.limit - 1,
+                }),
+                Some(l) => ctx.status(format!("lane {}: the limit cannot go below 1", l.lane)),
+                None => {}
+            },
+            Action::ClearLane => match lane {
+                Some(l) if l.queued > 0 => {
+                    return Some(Confirm::new(
+                        format!(
+                            "Clear lane `{}`? {} waiting entries will be rejected (running ones continue).",
+                            l.lane, l.queued
+                        ),
+                        AppEvent::ClearLane {
+                            lane: l.lane.to_string(),
+                        },
+                    ));
+                }
+                Some(l) => ctx.status(format!("lane {} has nothing waiting", l.lane)),
+                None => {}
+            },
+            _ => {}
+        }
+        None
+    }
+
+    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        let r = self.lanes_area;
+        let inside = mouse.column >= r.x
+            && mouse.column < r.x + r.width
+            && mouse.row >= r.y
+            && mouse.row < r.y + r.height;
+        if !inside {
+            return false;
+        }
+        let lanes = self.snapshot.as_ref().map(|s| s.lanes.len()).unwrap_or(0);
+        match mouse.kind {
+            MouseEventKind::Down(_) if mouse.row >= r.y + 2 => {
+                let row = (mouse.row - r.y - 2) as usize;
+                if row < lanes {
+                    self.selected = row;
+                }
+            }
+            MouseEventKind::ScrollUp => self.selected = self.selected.saturating_sub(1),
+            MouseEventKind::ScrollDown => {
+                self.selected = (self.selected + 1).min(lanes.saturating_sub(1))
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn is_late(&self, e: &EntrySnapshot) -> bool {
+        e.state == EntryState::Queued
+            && (e.warned || (!self.warn_after.is_zero() && e.waited >= self.warn_after))
+    }
+
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer, _ctx: &ViewCtx) {
+        let Some(snapshot) = &self.snapshot else {
+            let text = self
+                .unavailable
+                .clone()
+                .unwrap_or_else(|| "no queue".to_string());
+            Paragraph::new(Line::styled(text, theme::error()))
+                .block(Block::bordered().title(" Lanes "))
+                .render(area, buf);
+            return;
+        };
+        let lanes_height = (snapshot.lanes.len() as u16 + 3).clamp(4, area.height / 3 + 1);
+        let [lanes_area, entries_area, log_area] = Layout::vertical([
+            Constraint::Length(lanes_height),
+            Constraint::Fill(2),
+            Constraint::Fill(1),
+        ])
+        .areas(area);
+        self.lanes_area = lanes_area;
+        let warn_ms = self.warn_after.as_millis();
+        let lane_rows: Vec<Row> = snapshot
+            .lanes
+            .iter()
+            .map(|l| {
+                let late = l
+                    .oldest_wait
+                    .is_some_and(|w| !self.warn_after.is_zero() && w >= self.warn_after);
+                let wait = match l.oldest_wait {
+                    Some(w) if late => {
+                        Span::styled(format!("⚠ {}", short_duration(w)), theme::warning())
+                    }
+                    Some(w) => Span::raw(short_duration(w)),
+                    None => Span::styled("-", theme::dim()),
+                };
+                Row::new(vec![
+                    Span::raw(l.lane.to_string()),
+                    Span::raw(l.limit.to_string()),
+                    Span::raw(l.running.to_string()),
+                    Span::raw(l.queued.to_string()),
+                    wait,
+                ])
+            })
+            .collect();
+        let draining = if snapshot.draining {
+            " · DRAINING (new work rejected)"
+        } else {
+            ""
+        };
+        let title = format!(" Lanes · warn after {warn_ms} ms{draining} ");
+        let mut state = TableState::default().with_selected(Some(self.selected));
+        StatefulWidget::render(
+            Table::new(
+                lane_rows,
+                [
+                    Constraint::Length(16),
+                    Constraint::Length(6),
+                    Constraint::Length(8),
+                    Constraint::Length(7),
+                    Constraint::Fill(1),
+                ],
+            )
+            .header(
+                Row::new(vec!["lane", "limit", "running", "queued", "oldest wait"])
+                    .style(theme::bold()),
+            )
+            .row_highlight_style(theme::selected())
+            .block(Block::bordered().title(title)),
+            lanes_area,
+            buf,
+            &mut state,
+        );
+
+        let lane = snapshot.lanes.get(self.selected).map(|l| l.lane.clone());
+        let entries: Vec<&EntrySnapshot> = snapshot
+            .active
+            .iter()
+            .chain(snapshot.recent.iter().rev())
+            .filter(|e| lane.as_ref().is_none_or(|l| e.lane == *l))
+            .collect();
+        let entry_rows: Vec<Row> = entries
+            .iter()
+            .map(|e| {
+                let late = self.is_late(e);
+                let (state, style) = match e.state {
+                    EntryState::Queued if late => ("⚠ waiting".to_string(), theme::warning()),
+                    EntryState::Queued => ("… waiting".to_string(), Style::default()),
+                    EntryState::Running => ("● running".to_string(), theme::accent()),
+                    EntryState::Finished => ("finished".to_string(), theme::dim()),
+                };
+                let outcome = match &e.outcome {
+                    Some(o) => outcome_label(o),
+                    None => ("-".to_string(), theme::dim()),
+                };
+                let row = Row::new(vec![
+                    Span::raw(format!("#{}", e.id)),
+                    Span::raw(e.label.to_string()),
+                    Span::styled(state, style),
+                    Span::raw(short_duration(e.waited)),
+                    Span::raw(
+                        e.running_for
+                            .map(short_duration)
+                            .unwrap_or_else(|| "-".to_string()),
+                    ),
+                    Span::styled(outcome.0, outcome.1),
+                ]);
+                if late {
+                    row.style(theme::warning())
+                } else {
+                    row
+                }
+            })
+            .collect();
+        let lane_name = lane.as_deref().unwrap_or("-").to_string();
+        let block = Block::bordered().title(format!(
+            " Entries of lane {lane_name} (active, then recent) "
+        ));
+        if entry_rows.is_empty() {
+            Paragraph::new(Line::styled(
+                "nothing queued, running or recently finished in this lane",
+                theme::dim(),
+            ))
+            .block(block)
+            .render(entries_area, buf);
+        } else {
+            let table = Table::new(
+                entry_rows,
+                [
+                    Constraint::Length(6),
+                    Constraint::Fill(2),
+                    Constraint::Length(11),
+                    Constraint::Length(8),
+                    Constraint::Length(8),
+                    Constraint::Fill(1),
+                ],
+            )
+            .header(
+                Row::new(vec![
+                    "id",
+                    "tool / label",
+                    "state",
+                    "waited",
+                    "running",
+                    "outcome",
+                ])
+                .style(theme::bold()),
+            )
+            .block(block);
+            Widget::render(table, entries_area, buf);
+        }
+        let visible = log_area.height.saturating_sub(2) as usize;
+        let lines: Vec<Line> = self
+            .log
+            .iter()
+            .skip(self.log.len().saturating_sub(visible))
+            .map(|l| Line::raw(l.clone()))
+            .collect();
+        Paragraph::new(lines)
+            .block(Block::bordered().title(" Queue events "))
+            .render(log_area, buf);
+    }
+}
