@@ -1,17 +1,123 @@
-//! `clawdeck prompt`.
+//! `clawdeck prompt`: the system prompt the model receives in a context, exactly.
 
 use clap::Args;
+use serde_json::{Value, json};
 
+use super::schema::{all_warnings, load_view, parse_api};
 use super::{Cli, exit};
+use crate::prompt::{LlmViewOptions, PromptMode, ROUTER_TOOL};
+use crate::provider::ProviderApi;
 
 #[derive(Debug, Args)]
 pub struct PromptArgs {
-    /// Print JSON instead of a table
+    /// Prompt mode: full (main session), minimal (subagent: no skills, core tools), none
+    #[arg(long, value_name = "MODE", default_value = "full", value_parser = parse_mode)]
+    pub mode: PromptMode,
+    /// Print only the clawbot_router guidance section (or why the prompt has none)
+    #[arg(long)]
+    pub router: bool,
+    /// Request format whose tool set the prompt lists (default: the context's provider's)
+    #[arg(long, value_name = "API", value_parser = parse_api)]
+    pub api: Option<ProviderApi>,
+    /// Print JSON: sections, skills with eligibility, slash commands, and the prompt
     #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(_cli: &Cli, _args: &PromptArgs) -> u8 {
-    eprintln!("clawdeck prompt: this command is being built");
-    exit::USAGE
+fn parse_mode(text: &str) -> Result<PromptMode, String> {
+    PromptMode::parse(text)
+        .ok_or_else(|| format!("unknown prompt mode \"{text}\" (expected full, minimal or none)"))
+}
+
+pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
+    let options = LlmViewOptions {
+        api: args.api,
+        mode: args.mode,
+    };
+    let (loaded, registry, view) = match load_view(cli, "prompt", &options) {
+        Ok(v) => v,
+        Err(code) => return code,
+    };
+    let router_section = view.sections.iter().find(|s| s.title == ROUTER_TOOL);
+    let router_note = match (router_section, view.resolution.trace(ROUTER_TOOL)) {
+        (Some(_), _) => None,
+        (None, Some(trace)) if !trace.visible => Some(format!(
+            "no router guidance: {ROUTER_TOOL} is hidden in this context ({})",
+            trace
+                .removed_by
+                .as_ref()
+                .map(|r| r.reason.as_str())
+                .unwrap_or("hidden by policy")
+        )),
+        (None, Some(_)) if view.mode != PromptMode::Full => Some(format!(
+            "no router guidance: the {} prompt leaves {ROUTER_TOOL} out",
+            view.mode.id()
+        )),
+        (None, Some(_)) => Some(format!(
+            "no router guidance: {} cannot take {ROUTER_TOOL}",
+            view.api
+        )),
+        (None, None) => Some(format!(
+            "no router guidance: {ROUTER_TOOL} is not registered"
+        )),
+    };
+
+    if args.json {
+        let skills: Vec<Value> = view
+            .skills
+            .statuses
+            .iter()
+            .map(|s| {
+                json!({
+                    "name": s.skill.name,
+                    "source": s.skill.source,
+                    "location": s.skill.file_path,
+                    "eligible": s.eligible(),
+                    "reasons": s.ineligible.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+                    "model_invocable": !s.skill.disable_model_invocation,
+                    "user_invocable": s.skill.user_invocable,
+                })
+            })
+            .collect();
+        let out = json!({
+            "mode": view.mode,
+            "api": view.api,
+            "context": view.resolution.resolved,
+            "workspace": view.workspace,
+            "router_guidance": view.router_guidance,
+            "router_note": router_note,
+            "tools": view.export.tools,
+            "skills": {
+                "total": view.skills.prompt.total,
+                "included": view.skills.prompt.included,
+                "compact": view.skills.prompt.compact,
+                "truncated": view.skills.prompt.truncated,
+                "skills": skills,
+                "overridden": view.skills.overridden,
+                "warnings": view.skills.warnings,
+            },
+            "commands": view.skills.commands,
+            "warnings": all_warnings(&loaded, &registry, &view),
+            "sections": view.sections,
+            "prompt": view.prompt,
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return exit::OK;
+    }
+
+    for warning in all_warnings(&loaded, &registry, &view)
+        .iter()
+        .chain(&view.skills.warnings)
+    {
+        eprintln!("warning: {warning}");
+    }
+    if args.router {
+        match router_section {
+            Some(section) => println!("{}", section.text),
+            None => println!("{}", router_note.unwrap_or_default()),
+        }
+        return exit::OK;
+    }
+    println!("{}", view.prompt);
+    exit::OK
 }

@@ -5,6 +5,7 @@
 //! Pure: the CLI prints [`build_system_prompt`]'s text, the console renders [`prompt_sections`].
 
 pub mod tooling;
+pub mod view;
 
 use std::path::PathBuf;
 
@@ -12,6 +13,7 @@ use serde::Serialize;
 
 use crate::tool::ToolSpec;
 pub use tooling::{MINIMAL_CORE_TOOLS, TOOL_ORDER, core_summary, order_tools, tool_line};
+pub use view::{LlmView, LlmViewOptions, build_llm_view};
 
 /// The identity line every mode starts with.
 pub const IDENTITY_LINE: &str = "You are a personal assistant running inside OpenClaw.";

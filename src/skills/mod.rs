@@ -6,6 +6,7 @@
 //! [`SkillSet`] as data.
 
 pub mod commands;
+pub mod dispatch;
 pub mod eligibility;
 pub mod format;
 pub mod frontmatter;
@@ -19,6 +20,7 @@ use serde::Serialize;
 pub use commands::{
     SkillCommand, build_skill_commands, find_command, parse_slash, sanitize_command_name,
 };
+pub use dispatch::{DispatchPlan, plan_dispatch};
 pub use eligibility::{EligibilityEnv, Ineligible, check_eligibility};
 pub use format::{SkillsPrompt, SkillsPromptLimits, build_skills_prompt};
 pub use load::{LoadedSkills, SkillRoots, load_skills};
