@@ -1,17 +1,221 @@
-//! `clawdeck invoke`.
+//! `clawdeck invoke TOOL --params JSON|@file [context flags] [--lane L] [--json]`: runs one tool
+//! through the full pipeline (policy, aliases, validation, hooks, lane, execute, sanitising).
+//!
+//! Exit status: 0 the tool succeeded; 1 it reported an error (or was cancelled); 2 bad usage
+//! (unreadable or invalid `--params`, parameters that fail the schema, unknown tool, broken
+//! config); 3 refused (the policy hides the tool in this context, or a hook blocked the call).
+
+use std::sync::Arc;
 
 use clap::Args;
+use serde_json::Value;
 
+use super::tools::print_load_warnings;
 use super::{Cli, exit};
+use crate::catalog::Registry;
+use crate::config;
+use crate::pipeline::{CallOutcome, CallRequest, Pipeline};
+use crate::queue::{LaneLimits, LaneQueue};
+use crate::tool::ContentBlock;
+use crate::tools::ToolRuntime;
 
 #[derive(Debug, Args)]
 pub struct InvokeArgs {
-    /// Print JSON instead of a table
+    /// The tool to run (aliases such as `bash` work)
+    pub tool: String,
+    /// Parameters as a JSON object, or `@FILE` to read them from a file (`@-`: stdin)
+    #[arg(long, short = 'p', default_value = "{}", value_name = "JSON|@FILE")]
+    pub params: String,
+    /// Lane to run in (default: main, or subagent for a subagent context)
+    #[arg(long, value_name = "LANE")]
+    pub lane: Option<String>,
+    /// Tool-call id passed to the tool and to hooks
+    #[arg(long, value_name = "ID")]
+    pub call_id: Option<String>,
+    /// Print the tool result as JSON: {"content":[...],"details":{...}}
     #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(_cli: &Cli, _args: &InvokeArgs) -> u8 {
-    eprintln!("clawdeck invoke: this command is being built");
-    exit::USAGE
+/// The `--params` value as JSON, or a message naming the problem.
+pub fn read_params(raw: &str) -> Result<Value, String> {
+    let (text, origin) = match raw.strip_prefix('@') {
+        Some("-") => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .map_err(|e| format!("cannot read --params from stdin: {e}"))?;
+            (text, "stdin".to_string())
+        }
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read --params file {path}: {e}"))?;
+            (text, path.to_string())
+        }
+        None => (raw.to_string(), "--params".to_string()),
+    };
+    let value: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{origin} is not valid JSON: {e}"))?;
+    if !value.is_object() {
+        return Err(format!(
+            "{origin} must be a JSON object, got {}",
+            json_kind(&value)
+        ));
+    }
+    Ok(value)
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
+    let params = match read_params(&args.params) {
+        Ok(params) => params,
+        Err(problem) => {
+            eprintln!("clawdeck invoke: {problem}");
+            return exit::USAGE;
+        }
+    };
+    let loaded = match config::load(cli.config.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(err) => {
+            eprintln!("clawdeck invoke: {err}");
+            return exit::USAGE;
+        }
+    };
+    let registry = Registry::build(&loaded);
+    if !args.json {
+        print_load_warnings(&loaded, &registry);
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(err) => {
+            eprintln!("clawdeck invoke: cannot start the async runtime: {err}");
+            return exit::TOOL_ERROR;
+        }
+    };
+    let outcome = runtime.block_on(async {
+        let limits = LaneLimits::from_settings(&loaded.settings.lanes, &loaded.raw);
+        let tool_runtime = ToolRuntime::new(&loaded);
+        let pipeline = Pipeline::new(
+            Arc::new(loaded),
+            Arc::new(registry),
+            LaneQueue::new(limits),
+            tool_runtime,
+        );
+        let mut request = CallRequest::new(args.tool.clone(), params, cli.context.to_context());
+        request.lane = args.lane.clone();
+        request.call_id = args.call_id.clone();
+        let cancel = request.cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                cancel.cancel();
+            }
+        });
+        pipeline.call(request).await
+    });
+    report(&outcome, args.json)
+}
+
+/// Prints the outcome and returns the exit status.
+fn report(outcome: &CallOutcome, json: bool) -> u8 {
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&outcome.to_result_json()).unwrap_or_default()
+        );
+    }
+    match outcome {
+        CallOutcome::Completed {
+            result, is_error, ..
+        } => {
+            if !json {
+                for block in &result.content {
+                    match block {
+                        ContentBlock::Text { text } => println!("{text}"),
+                        ContentBlock::Image { data, mime_type } => {
+                            println!(
+                                "[image {mime_type}, {} bytes base64; use --json to get it]",
+                                data.len()
+                            )
+                        }
+                    }
+                }
+                if result.details.get("status").and_then(Value::as_str) == Some("running") {
+                    eprintln!(
+                        "note: clawdeck invoke exits now, which ends this background session; use the console to keep sessions alive"
+                    );
+                }
+            }
+            if *is_error {
+                exit::TOOL_ERROR
+            } else {
+                exit::OK
+            }
+        }
+        CallOutcome::Refused { explanation, .. } => {
+            eprintln!("clawdeck invoke: refused: {}", outcome.message());
+            if !json {
+                eprintln!();
+                eprint!("{explanation}");
+            }
+            exit::REFUSED
+        }
+        CallOutcome::Blocked { hooks, .. } => {
+            eprintln!("clawdeck invoke: blocked: {}", outcome.message());
+            for step in hooks {
+                if let crate::adapter::hooks::HookStep::Failed { hook, detail } = step {
+                    eprintln!("  hook {hook} failed: {detail}");
+                }
+            }
+            exit::REFUSED
+        }
+        CallOutcome::InvalidParams { problems, tool } => {
+            eprintln!("clawdeck invoke: invalid parameters for {tool}:");
+            for p in problems {
+                eprintln!("  {p}");
+            }
+            exit::USAGE
+        }
+        CallOutcome::UnknownTool { message, .. } => {
+            eprintln!("clawdeck invoke: {message}");
+            exit::USAGE
+        }
+        CallOutcome::Cancelled { .. } => {
+            eprintln!("clawdeck invoke: {}", outcome.message());
+            exit::TOOL_ERROR
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_must_be_a_json_object() {
+        assert!(read_params(r#"{"a": 1}"#).is_ok());
+        let err = read_params("{nope").unwrap_err();
+        assert!(err.starts_with("--params is not valid JSON"), "{err}");
+        assert_eq!(
+            read_params("[1]").unwrap_err(),
+            "--params must be a JSON object, got an array"
+        );
+        assert!(
+            read_params("@/nonexistent/x.json")
+                .unwrap_err()
+                .contains("cannot read --params file /nonexistent/x.json")
+        );
+    }
 }

@@ -1,1 +1,299 @@
-//! (being built)
+//! The one path every tool call takes, whoever makes it (`clawdeck invoke`, the console, an
+//! agent loop): policy check → parameter aliases → schema validation → before_tool_call hooks →
+//! lane queue → execute with combined cancellation → sanitised result.
+//!
+//! The pipeline publishes nothing itself: callers subscribe to the `LaneQueue` it was given to
+//! see calls queue, start and finish.
+
+mod outcome;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+pub use outcome::CallOutcome;
+
+use crate::adapter::aliases::apply_param_aliases;
+use crate::adapter::cancel::{CombinedGuard, combine};
+use crate::adapter::hooks::{HookVerdict, run_before_tool_call};
+use crate::adapter::results::{error_result, sanitize_result};
+use crate::adapter::validate::ParamValidator;
+use crate::catalog::Registry;
+use crate::config::LoadedConfig;
+use crate::context::PolicyContext;
+use crate::policy::{self, normalize::normalize_tool_name};
+use crate::queue::{LaneQueue, QueueError};
+use crate::tool::{ProgressSink, ToolCall, ToolError, ToolSpec};
+use crate::tools::{ToolRuntime, ToolSet};
+
+/// One call to make.
+#[derive(Clone)]
+pub struct CallRequest {
+    pub tool: String,
+    pub params: Value,
+    pub context: PolicyContext,
+    /// Lane to run in; `main` (or `subagent` for a subagent context) when absent.
+    pub lane: Option<String>,
+    /// The LLM's tool-call id; one is made up when absent.
+    pub call_id: Option<String>,
+    /// The caller's cancellation (Ctrl-C, a console key, a dropped request).
+    pub cancel: CancellationToken,
+    pub progress: Option<ProgressSink>,
+}
+
+impl CallRequest {
+    pub fn new(tool: impl Into<String>, params: Value, context: PolicyContext) -> CallRequest {
+        CallRequest {
+            tool: tool.into(),
+            params,
+            context,
+            lane: None,
+            call_id: None,
+            cancel: CancellationToken::new(),
+            progress: None,
+        }
+    }
+}
+
+/// The execution pipeline for one config.
+pub struct Pipeline {
+    config: Arc<LoadedConfig>,
+    registry: Arc<Registry>,
+    queue: LaneQueue,
+    runtime: ToolRuntime,
+    /// Fires on shutdown; combined with every call's own token.
+    run_cancel: CancellationToken,
+    validators: Mutex<HashMap<String, Arc<ParamValidator>>>,
+    next_call: std::sync::atomic::AtomicU64,
+}
+
+impl Pipeline {
+    pub fn new(
+        config: Arc<LoadedConfig>,
+        registry: Arc<Registry>,
+        queue: LaneQueue,
+        runtime: ToolRuntime,
+    ) -> Pipeline {
+        Pipeline {
+            config,
+            registry,
+            queue,
+            runtime,
+            run_cancel: CancellationToken::new(),
+            validators: Mutex::new(HashMap::new()),
+            next_call: std::sync::atomic::AtomicU64::new(1),
+        }
+    }
+
+    pub fn queue(&self) -> &LaneQueue {
+        &self.queue
+    }
+
+    pub fn runtime(&self) -> &ToolRuntime {
+        &self.runtime
+    }
+
+    pub fn config(&self) -> &LoadedConfig {
+        &self.config
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Cancels every running and queued call (shutdown).
+    pub fn cancel_all(&self) {
+        self.run_cancel.cancel();
+    }
+
+    /// The runnable tools for a context.
+    pub fn tool_set(&self, ctx: &PolicyContext) -> Result<ToolSet, ToolError> {
+        ToolSet::standard(&self.config, &self.registry, ctx, &self.runtime)
+    }
+
+    fn validator(&self, spec: &ToolSpec) -> Result<Arc<ParamValidator>, String> {
+        let mut cache = self.validators.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(v) = cache.get(&spec.name) {
+            return Ok(Arc::clone(v));
+        }
+        let v = Arc::new(ParamValidator::new(&spec.name, &spec.parameters)?);
+        cache.insert(spec.name.clone(), Arc::clone(&v));
+        Ok(v)
+    }
+
+    /// Runs one call through every stage.
+    pub async fn call(&self, request: CallRequest) -> CallOutcome {
+        let tool_name = normalize_tool_name(&request.tool);
+        let ctx = &request.context;
+
+        // 1. Policy.
+        let resolution = match policy::resolve(&self.config, &self.registry, ctx) {
+            Ok(res) => res,
+            Err(err) => {
+                return CallOutcome::UnknownTool {
+                    tool: tool_name,
+                    message: err.to_string(),
+                };
+            }
+        };
+        let Some(trace) = resolution.trace(&tool_name) else {
+            let known: Vec<&str> = resolution.tools.iter().map(|t| t.name.as_str()).collect();
+            return CallOutcome::UnknownTool {
+                message: format!(
+                    "Unknown tool \"{}\" (known: {})",
+                    request.tool.trim(),
+                    known.join(", ")
+                ),
+                tool: tool_name,
+            };
+        };
+        if !trace.visible {
+            return CallOutcome::Refused {
+                tool: tool_name,
+                explanation: policy::render_tool(&resolution, trace),
+                trace: Box::new(trace.clone()),
+            };
+        }
+        let tools = match self.tool_set(ctx) {
+            Ok(set) => set,
+            Err(err) => return self.failed(&tool_name, "main", Vec::new(), Instant::now(), err),
+        };
+        let Some(tool) = tools.get(&tool_name) else {
+            return CallOutcome::UnknownTool {
+                message: format!("{tool_name} is in the catalog but clawdeck has no runner for it"),
+                tool: tool_name,
+            };
+        };
+        let spec = tool.spec().clone();
+
+        // 2. Aliases (only for tools that declare the originals).
+        let mut params = if request.params.is_null() {
+            Value::Object(Default::default())
+        } else {
+            request.params.clone()
+        };
+        let declares = |key: &str| {
+            spec.parameters
+                .pointer(&format!("/properties/{key}"))
+                .is_some()
+        };
+        if ["path", "oldText", "newText"].iter().any(|k| declares(k)) {
+            apply_param_aliases(&mut params);
+        }
+
+        // 3. Validation.
+        match self.validator(&spec) {
+            Ok(validator) => {
+                let problems = validator.problems(&params);
+                if !problems.is_empty() {
+                    return CallOutcome::InvalidParams {
+                        tool: tool_name,
+                        problems,
+                    };
+                }
+            }
+            Err(problem) => {
+                return CallOutcome::InvalidParams {
+                    tool: tool_name,
+                    problems: vec![problem],
+                };
+            }
+        }
+
+        // 4. Hooks.
+        let call_id = request.call_id.clone().unwrap_or_else(|| {
+            format!(
+                "call_{}",
+                self.next_call
+                    .fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+            )
+        });
+        let cancel = combine(&[&request.cancel, &self.run_cancel]);
+        let _cancel_guard = CombinedGuard(cancel.clone());
+        let hooks = &self.config.settings.hooks.before_tool_call;
+        let (params, hook_steps) =
+            match run_before_tool_call(hooks, &tool_name, &call_id, params, ctx, &cancel).await {
+                HookVerdict::Proceed { params, steps } => (params, steps),
+                HookVerdict::Block { reason, steps } => {
+                    return CallOutcome::Blocked {
+                        tool: tool_name,
+                        reason,
+                        hooks: steps,
+                    };
+                }
+                HookVerdict::Cancelled => return CallOutcome::Cancelled { tool: tool_name },
+            };
+
+        // 5. Lane queue, 6. execute.
+        let lane = request
+            .lane
+            .clone()
+            .filter(|l| !l.trim().is_empty())
+            .unwrap_or_else(|| {
+                if ctx.subagent {
+                    "subagent".to_string()
+                } else {
+                    "main".to_string()
+                }
+            });
+        let call = ToolCall {
+            call_id,
+            params,
+            cancel: cancel.clone(),
+            progress: request.progress.clone().unwrap_or_else(|| Arc::new(|_| {})),
+        };
+        let started = Instant::now();
+        let label = format!("{tool_name}: {}", call.call_id);
+        let run = tool.execute(call);
+        let ran = self.queue.run_result(&lane, &label, &cancel, run).await;
+
+        // 7. Result.
+        match ran {
+            Ok(Ok(result)) => {
+                let result = sanitize_result(result, &tool_name);
+                let is_error = result.is_error();
+                CallOutcome::Completed {
+                    tool: tool_name,
+                    result,
+                    is_error,
+                    hooks: hook_steps,
+                    lane,
+                    duration: started.elapsed(),
+                }
+            }
+            Ok(Err(ToolError::Cancelled)) | Err(QueueError::Cancelled { .. }) => {
+                CallOutcome::Cancelled { tool: tool_name }
+            }
+            Ok(Err(err)) => self.failed(&tool_name, &lane, hook_steps, started, err),
+            Err(queue_err) => self.failed(
+                &tool_name,
+                &lane,
+                hook_steps,
+                started,
+                ToolError::failed(queue_err.to_string()),
+            ),
+        }
+    }
+
+    /// Any error except cancellation becomes a `{"error": ...}` result (seed 001 §4.5).
+    fn failed(
+        &self,
+        tool: &str,
+        lane: &str,
+        hooks: Vec<crate::adapter::hooks::HookStep>,
+        started: Instant,
+        err: ToolError,
+    ) -> CallOutcome {
+        CallOutcome::Completed {
+            tool: tool.to_string(),
+            result: sanitize_result(error_result(&err.to_string()), tool),
+            is_error: true,
+            hooks,
+            lane: lane.to_string(),
+            duration: started.elapsed(),
+        }
+    }
+}

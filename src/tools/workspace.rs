@@ -156,6 +156,9 @@ pub fn path_guard_for(
 ) -> Result<PathGuard, ToolError> {
     let root = workspace_root(settings, openclaw, ctx);
     if !ctx.sandboxed {
+        // OpenClaw creates the agent workspace on first use; do the same so exec has a cwd.
+        // A failure is left for the tool that needs the directory to report.
+        let _ = std::fs::create_dir_all(&root);
         return Ok(PathGuard::host(root));
     }
     let sandbox = sandbox_workspace(openclaw, ctx);
