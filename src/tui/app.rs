@@ -20,6 +20,7 @@ use super::context_bar::{ContextChoices, ContextEditor, EditorOutcome};
 use super::event::{AppEvent, AppEventSender, CoreEvent};
 use super::frame::FrameRequester;
 use super::keymap::{Action, Keymap};
+use super::views::invoke::InvokeView;
 use super::views::policy::PolicyView;
 use super::views::queue::QueueView;
 use super::views::router::RouterView;
@@ -29,8 +30,10 @@ use super::widgets::help::HelpOverlay;
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
+use crate::pipeline::{CallRequest, Pipeline};
 use crate::queue::LaneQueue;
 use crate::router::{RouterRequest, RouterService};
+use crate::tools::ToolRuntime;
 
 /// How long a status message stays.
 const STATUS_TTL: Duration = Duration::from_secs(6);
@@ -83,6 +86,10 @@ pub struct Services {
     pub router: Option<RouterService>,
     /// The lane queue the pipeline runs tools through (the Queue view shows it).
     pub queue: Option<LaneQueue>,
+    /// State shared by every pipeline built for this console (background exec sessions).
+    pub tool_runtime: Option<ToolRuntime>,
+    /// The execution pipeline for the current config (rebuilt on reload, same queue).
+    pub pipeline: Option<Arc<Pipeline>>,
 }
 
 /// Overlays take every key while open.
@@ -102,6 +109,7 @@ pub struct App {
     pub view: ViewId,
     pub keymap: Keymap,
     pub policy: PolicyView,
+    pub invoke: InvokeView,
     pub router: RouterView,
     pub queue: QueueView,
     /// The tool registry built from the config (plugins included).
@@ -134,6 +142,7 @@ impl App {
             view: ViewId::Policy,
             keymap: Keymap::default(),
             policy: PolicyView::default(),
+            invoke: InvokeView::unavailable("no execution pipeline"),
             router: RouterView::default(),
             registry: None,
             queue: QueueView::unavailable("no lane queue"),
@@ -169,8 +178,20 @@ impl App {
             self.set_status(text);
         }
         self.choices = ContextChoices::from_config(&config, &self.context);
-        self.registry = Some(Arc::new(Registry::build(&config)));
-        self.config = Some(Arc::new(config));
+        let registry = Arc::new(Registry::build(&config));
+        let config = Arc::new(config);
+        if let (Some(queue), Some(runtime)) = (&self.services.queue, &self.services.tool_runtime) {
+            let pipeline = Pipeline::new(
+                Arc::clone(&config),
+                Arc::clone(&registry),
+                queue.clone(),
+                runtime.clone(),
+            );
+            self.services.pipeline = Some(Arc::new(pipeline));
+            self.invoke.unavailable = None;
+        }
+        self.registry = Some(registry);
+        self.config = Some(config);
         self.config_error = None;
         self.recompute();
     }
@@ -181,7 +202,10 @@ impl App {
             return;
         };
         match crate::policy::resolve(config, registry, &self.context) {
-            Ok(resolution) => self.policy.set_resolution(resolution),
+            Ok(resolution) => {
+                self.invoke.set_tools(&resolution, registry);
+                self.policy.set_resolution(resolution);
+            }
             Err(e) => self.policy.error = Some(e.to_string()),
         }
     }
@@ -219,7 +243,7 @@ impl App {
 
     /// Live work that quitting would stop.
     pub fn live_work(&self) -> usize {
-        self.router.live_runs()
+        self.router.live_runs() + self.invoke.running()
     }
 
     /// Handles one event (everything except `Draw`, which the loop handles).
@@ -271,10 +295,24 @@ impl App {
                 self.start_run(agent, message);
                 true
             }
-            AppEvent::SetLaneLimit { .. }
-            | AppEvent::ClearLane { .. }
-            | AppEvent::Invoke { .. } => {
-                self.set_status("the queue and pipeline are not available in this build yet");
+            AppEvent::SetLaneLimit { lane, limit } => {
+                match &self.services.queue {
+                    Some(queue) => queue.set_limit(&lane, limit),
+                    None => self.set_status("no lane queue"),
+                }
+                self.refresh_queue();
+                true
+            }
+            AppEvent::ClearLane { lane } => {
+                if let Some(queue) = &self.services.queue {
+                    let n = queue.clear_lane(&lane);
+                    self.set_status(format!("lane {lane}: {n} waiting entries rejected"));
+                }
+                self.refresh_queue();
+                true
+            }
+            AppEvent::Invoke { call, tool, params } => {
+                self.invoke_tool(call, tool, params);
                 true
             }
             AppEvent::Copy { label, text } => {
@@ -309,6 +347,16 @@ impl App {
                     "the console fell behind the queue: {n} events were skipped"
                 ));
                 self.refresh_queue();
+                true
+            }
+            CoreEvent::InvokeDone { call, outcome } => {
+                let tool = outcome.tool().to_string();
+                let summary = outcome.message().lines().next().unwrap_or("").to_string();
+                self.invoke.finish(call, outcome);
+                self.set_status(format!(
+                    "call #{call} ({tool}) ended: {}",
+                    super::widgets::ellipsize(&summary, 100)
+                ));
                 true
             }
             CoreEvent::RouterLagged(n) => {
@@ -361,6 +409,7 @@ impl App {
         };
         let captured = match self.view {
             ViewId::Policy => self.policy.handle_input_key(&key),
+            ViewId::Invoke => self.invoke.handle_input_key(&key, &ctx),
             ViewId::Router => self.router.handle_input_key(&key, &ctx),
             _ => false,
         };
@@ -434,6 +483,7 @@ impl App {
                 };
                 return match self.view {
                     ViewId::Policy => self.policy.handle_action(other, &ctx),
+                    ViewId::Invoke => self.invoke.handle_action(other, &ctx),
                     ViewId::Router => self.router.handle_action(other, &ctx),
                     ViewId::Queue => {
                         if let Some(confirm) = self.queue.handle_action(other, &ctx) {
@@ -470,6 +520,7 @@ impl App {
         }
         match self.view {
             ViewId::Policy => self.policy.handle_mouse(&mouse),
+            ViewId::Invoke => self.invoke.handle_mouse(&mouse),
             ViewId::Router => self.router.handle_mouse(&mouse),
             ViewId::Queue => self.queue.handle_mouse(&mouse),
             _ => false,
@@ -479,6 +530,7 @@ impl App {
     fn handle_paste(&mut self, text: &str) -> bool {
         match self.view {
             ViewId::Policy => self.policy.paste(text),
+            ViewId::Invoke => self.invoke.paste(text),
             ViewId::Router => self.router.paste(text),
             _ => false,
         }
@@ -544,6 +596,22 @@ impl App {
         }
     }
 
+    fn invoke_tool(&mut self, call: u64, tool: String, params: serde_json::Value) {
+        let Some(pipeline) = self.services.pipeline.clone() else {
+            self.set_status("no execution pipeline");
+            return;
+        };
+        let request = CallRequest::new(tool.clone(), params, self.context.clone());
+        let tx = self.tx.clone();
+        self.set_status(format!(
+            "call #{call}: {tool} sent through policy, hooks and the lane queue"
+        ));
+        tokio::spawn(async move {
+            let outcome = pipeline.call(request).await;
+            tx.send(AppEvent::Core(CoreEvent::InvokeDone { call, outcome }));
+        });
+    }
+
     fn copy(&mut self, label: &str, text: &str) {
         let lines = text.lines().count();
         let clip = self.clipboard.set(text);
@@ -570,27 +638,22 @@ impl App {
 
     /// Kills every live run and waits (bounded) for their ends, so no child outlives the console.
     pub async fn shutdown(&mut self, rx: &mut UnboundedReceiver<AppEvent>) {
-        let Some(router) = self.services.router.clone() else {
-            return;
-        };
-        let live: Vec<u64> = self
-            .router
-            .runs
-            .iter()
-            .filter(|r| r.is_live())
-            .map(|r| r.run_id)
-            .collect();
-        if live.is_empty() {
-            return;
+        if let Some(pipeline) = &self.services.pipeline {
+            pipeline.cancel_all();
         }
-        for id in &live {
-            router.kill(*id);
+        if let Some(router) = &self.services.router {
+            for run in self.router.runs.iter().filter(|r| r.is_live()) {
+                router.kill(run.run_id);
+            }
         }
         let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
-        while self.router.live_runs() > 0 {
+        while self.live_work() > 0 {
             match tokio::time::timeout_at(deadline, rx.recv()).await {
                 Ok(Some(AppEvent::Core(CoreEvent::Router(ev)))) => {
                     self.router.apply(&ev);
+                }
+                Ok(Some(AppEvent::Core(CoreEvent::InvokeDone { call, outcome }))) => {
+                    self.invoke.finish(call, outcome);
                 }
                 Ok(Some(_)) => {}
                 Ok(None) | Err(_) => break,

@@ -55,8 +55,10 @@ pub enum AppEvent {
     ClearLane {
         lane: String,
     },
-    /// Run a tool through the pipeline with the current context.
+    /// Run a tool through the pipeline with the current context; `call` numbers the call in
+    /// the Invoke view's history and comes back in `CoreEvent::InvokeDone`.
     Invoke {
+        call: u64,
         tool: String,
         params: Value,
     },
@@ -85,6 +87,11 @@ pub enum CoreEvent {
     Queue(crate::queue::QueueEvent),
     /// The console fell behind the queue's event stream.
     QueueLagged(u64),
+    /// A call started from the Invoke view ended (echoes the call number).
+    InvokeDone {
+        call: u64,
+        outcome: crate::pipeline::CallOutcome,
+    },
 }
 
 /// The sending half of the one channel; cloned into every task and widget that emits events.

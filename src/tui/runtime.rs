@@ -16,6 +16,7 @@ use super::terminal::TerminalGuard;
 use crate::cli::Cli;
 use crate::queue::{LANE_CRON, LANE_MAIN, LANE_NESTED, LANE_SUBAGENT, LaneLimits, LaneQueue};
 use crate::router::RouterService;
+use crate::tools::ToolRuntime;
 
 /// How often the config file's mtime is checked.
 pub const CONFIG_POLL: Duration = Duration::from_millis(500);
@@ -65,6 +66,7 @@ pub fn run(cli: &Cli) -> u8 {
         forward_queue_events(queue.subscribe(), tx.clone());
         app.queue.warn_after = limits.warn_after;
         app.services.queue = Some(queue);
+        app.services.tool_runtime = Some(ToolRuntime::new(&config));
         app.refresh_queue();
         watch_config(watched_paths(&config), tx.clone());
         app.set_config(config);

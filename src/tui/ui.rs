@@ -78,6 +78,7 @@ fn render_body(app: &mut App, area: Rect, frame: &mut Frame) {
     let buf = frame.buffer_mut();
     match app.view {
         ViewId::Policy => app.policy.render(area, buf, &ctx),
+        ViewId::Invoke => app.invoke.render(area, buf, &ctx),
         ViewId::Router => app.router.render(area, buf, &ctx),
         ViewId::Queue => app.queue.render(area, buf, &ctx),
         other => {

@@ -1,6 +1,7 @@
 //! The console's views. Each holds its own state, draws itself, and turns actions into intents
 //! (`AppEvent`s) sent through the context; none of them does I/O.
 
+pub mod invoke;
 pub mod policy;
 pub mod queue;
 pub mod router;

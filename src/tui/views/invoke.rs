@@ -1,0 +1,725 @@
+//! Invoke view: pick a tool (hidden ones greyed with the reason; they cannot run), edit its
+//! parameters as JSON in a ratatui-textarea editor prefilled with a skeleton from the schema,
+//! see live validation with the error path, run it through the real pipeline (intent), and see
+//! the result with a history of calls to re-run or edit.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, List, ListItem, ListState, Paragraph, StatefulWidget, Widget};
+use ratatui_textarea::TextArea;
+use serde_json::{Map, Value};
+
+use super::ViewCtx;
+use crate::adapter::validate::ParamValidator;
+use crate::pipeline::CallOutcome;
+use crate::policy::Resolution;
+use crate::tool::ContentBlock;
+use crate::tui::clock::short_duration;
+use crate::tui::event::AppEvent;
+use crate::tui::keymap::Action;
+use crate::tui::stream::{StreamBuffer, StreamKind, StreamPane, StreamPaneState};
+use crate::tui::theme;
+
+/// A tool as the picker shows it.
+#[derive(Debug, Clone)]
+pub struct ToolChoice {
+    pub name: String,
+    pub visible: bool,
+    /// Why it is hidden (the removing layer's reason).
+    pub reason: Option<String>,
+    pub schema: Value,
+}
+
+/// One call made from this view.
+#[derive(Debug, Clone)]
+pub struct HistoryEntry {
+    pub id: u64,
+    pub tool: String,
+    pub params: Value,
+    /// None while running.
+    pub outcome: Option<Arc<CallOutcome>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    Tools,
+    Editor,
+    History,
+}
+
+pub struct InvokeView {
+    pub tools: Vec<ToolChoice>,
+    pub selected: usize,
+    pub focus: Focus,
+    /// The tool whose parameters are in the editor.
+    pub editing: Option<String>,
+    pub editor: TextArea<'static>,
+    /// Live validation: `Ok` or the problems, each naming its path.
+    pub validation: Result<(), Vec<String>>,
+    pub history: Vec<HistoryEntry>,
+    pub history_selected: usize,
+    /// The result pane shows this call.
+    pub shown: Option<u64>,
+    result: StreamBuffer,
+    result_pane: StreamPaneState,
+    validators: HashMap<String, Option<Arc<ParamValidator>>>,
+    next_id: u64,
+    /// Why tools cannot be run (no pipeline); shown in the result pane.
+    pub unavailable: Option<String>,
+    tools_area: Rect,
+    history_area: Rect,
+}
+
+impl Default for InvokeView {
+    fn default() -> Self {
+        InvokeView {
+            tools: Vec::new(),
+            selected: 0,
+            focus: Focus::Tools,
+            editing: None,
+            editor: TextArea::default(),
+            validation: Ok(()),
+            history: Vec::new(),
+            history_selected: 0,
+            shown: None,
+            result: StreamBuffer::new(20_000),
+            result_pane: StreamPaneState::default(),
+            validators: HashMap::new(),
+            next_id: 1,
+            unavailable: None,
+            tools_area: Rect::default(),
+            history_area: Rect::default(),
+        }
+    }
+}
+
+/// A parameter skeleton: required properties with a placeholder of their type (the default,
+/// the first enum value, "", 0, false, [], {}); all properties when none is required.
+pub fn skeleton(schema: &Value) -> Value {
+    let props = schema.get("properties").and_then(Value::as_object);
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut out = Map::new();
+    if let Some(props) = props {
+        for (name, prop) in props {
+            if required.is_empty() || required.contains(&name.as_str()) {
+                out.insert(name.clone(), placeholder(prop));
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+fn placeholder(prop: &Value) -> Value {
+    if let Some(d) = prop.get("default") {
+        return d.clone();
+    }
+    if let Some(first) = prop
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return first.clone();
+    }
+    let ty = match prop.get("type") {
+        Some(Value::String(t)) => t.as_str(),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .unwrap_or("string"),
+        _ => "string",
+    };
+    match ty {
+        "integer" | "number" => Value::from(0),
+        "boolean" => Value::Bool(false),
+        "array" => Value::Array(Vec::new()),
+        "object" => skeleton(prop),
+        _ => Value::String(String::new()),
+    }
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
+}
+
+impl InvokeView {
+    pub fn unavailable(reason: &str) -> Self {
+        InvokeView {
+            unavailable: Some(reason.to_string()),
+            ..InvokeView::default()
+        }
+    }
+
+    /// Refreshes the tool list from a policy result (visibility and reasons) and the registry's
+    /// schemas.
+    pub fn set_tools(&mut self, resolution: &Resolution, registry: &crate::catalog::Registry) {
+        let keep = self.tools.get(self.selected).map(|t| t.name.clone());
+        self.tools = resolution
+            .tools
+            .iter()
+            .map(|t| ToolChoice {
+                name: t.name.clone(),
+                visible: t.visible,
+                reason: t
+                    .removed_by
+                    .as_ref()
+                    .map(|r| format!("{}: {}", r.layer.id(), r.reason)),
+                schema: registry
+                    .get(&t.name)
+                    .map(|s| s.parameters.clone())
+                    .unwrap_or(Value::Null),
+            })
+            .collect();
+        if let Some(name) = keep
+            && let Some(i) = self.tools.iter().position(|t| t.name == name)
+        {
+            self.selected = i;
+        }
+        self.selected = self.selected.min(self.tools.len().saturating_sub(1));
+        self.validators.clear();
+        self.validate();
+    }
+
+    fn tool(&self, name: &str) -> Option<&ToolChoice> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    /// Loads a tool and parameters into the editor.
+    pub fn load(&mut self, tool: &str, params: &Value) {
+        self.editing = Some(tool.to_string());
+        let text = pretty(params);
+        self.editor = TextArea::new(text.lines().map(str::to_string).collect());
+        self.editor.set_cursor_line_style(Style::default());
+        self.focus = Focus::Editor;
+        self.validate();
+    }
+
+    /// The editor's text parsed and checked against the schema.
+    pub fn validate(&mut self) {
+        let Some(tool) = self.editing.clone() else {
+            self.validation = Ok(());
+            return;
+        };
+        let text = self.editor.lines().join("\n");
+        let params: Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                self.validation = Err(vec![format!(
+                    "JSON: line {} column {}: {e}",
+                    e.line(),
+                    e.column()
+                )]);
+                return;
+            }
+        };
+        let schema = self
+            .tool(&tool)
+            .map(|t| t.schema.clone())
+            .unwrap_or(Value::Null);
+        let validator = self
+            .validators
+            .entry(tool.clone())
+            .or_insert_with(|| ParamValidator::new(&tool, &schema).ok().map(Arc::new))
+            .clone();
+        self.validation = match validator {
+            Some(v) => {
+                let problems = v.problems(&params);
+                if problems.is_empty() {
+                    Ok(())
+                } else {
+                    Err(problems)
+                }
+            }
+            None => Err(vec![format!("the schema of {tool} cannot be compiled")]),
+        };
+    }
+
+    pub fn running(&self) -> usize {
+        self.history.iter().filter(|h| h.outcome.is_none()).count()
+    }
+
+    /// Sends the call in the editor (or the given history entry) to the App.
+    fn run(&mut self, tool: &str, params: Value, ctx: &ViewCtx) {
+        if let Some(reason) = &self.unavailable {
+            ctx.status(format!("cannot run tools: {reason}"));
+            return;
+        }
+        match self.tool(tool) {
+            Some(t) if !t.visible => {
+                ctx.status(format!(
+                    "{tool} is hidden in this context and cannot run ({})",
+                    t.reason.as_deref().unwrap_or("policy")
+                ));
+                return;
+            }
+            None => {
+                ctx.status(format!("unknown tool {tool}"));
+                return;
+            }
+            Some(_) => {}
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.history.push(HistoryEntry {
+            id,
+            tool: tool.to_string(),
+            params: params.clone(),
+            outcome: None,
+        });
+        self.history_selected = self.history.len() - 1;
+        self.show(id);
+        ctx.send(AppEvent::Invoke {
+            call: id,
+            tool: tool.to_string(),
+            params,
+        });
+    }
+
+    fn run_editor(&mut self, ctx: &ViewCtx) {
+        let Some(tool) = self.editing.clone() else {
+            ctx.status("pick a tool first (Enter on a tool)");
+            return;
+        };
+        self.validate();
+        if let Err(problems) = &self.validation {
+            ctx.status(format!("not run: {}", problems.join("; ")));
+            return;
+        }
+        let text = self.editor.lines().join("\n");
+        match serde_json::from_str::<Value>(&text) {
+            Ok(params) => self.run(&tool, params, ctx),
+            Err(e) => ctx.status(format!("not run: {e}")),
+        }
+    }
+
+    /// A call finished.
+    pub fn finish(&mut self, id: u64, outcome: CallOutcome) -> bool {
+        let Some(entry) = self.history.iter_mut().find(|h| h.id == id) else {
+            return false;
+        };
+        entry.outcome = Some(Arc::new(outcome));
+        if self.shown == Some(id) {
+            self.show(id);
+        }
+        true
+    }
+
+    /// Fills the result pane with a call's outcome.
+    fn show(&mut self, id: u64) {
+        self.shown = Some(id);
+        self.result = StreamBuffer::new(20_000);
+        self.result_pane = StreamPaneState {
+            follow: false,
+            ..StreamPaneState::default()
+        };
+        let Some(entry) = self.history.iter().find(|h| h.id == id) else {
+            return;
+        };
+        let buf = &mut self.result;
+        buf.push_note(&format!("#{} {} {}", entry.id, entry.tool, entry.params));
+        let Some(outcome) = &entry.outcome else {
+            buf.push_note("running…");
+            return;
+        };
+        match outcome.as_ref() {
+            CallOutcome::Completed {
+                result,
+                is_error,
+                lane,
+                duration,
+                hooks,
+                ..
+            } => {
+                let verdict = if *is_error {
+                    "✗ tool error"
+                } else {
+                    "✓ ok"
+                };
+                let status = result
+                    .status()
+                    .map(|s| format!(", status {s}"))
+                    .unwrap_or_default();
+                buf.push_note(&format!(
+                    "{verdict}{status} in {} (lane {lane}, {} hooks)",
+                    short_duration(*duration),
+                    hooks.len()
+                ));
+                for block in &result.content {
+                    match block {
+                        ContentBlock::Text { text } => {
+                            let shown = match serde_json::from_str::<Value>(text) {
+                                Ok(v) if v.is_object() || v.is_array() => pretty(&v),
+                                _ => text.clone(),
+                            };
+                            let kind = if *is_error {
+                                StreamKind::Stderr
+                            } else {
+                                StreamKind::Stdout
+                            };
+                            buf.push_chunk(kind, shown.as_bytes());
+                            buf.flush_partials();
+                        }
+                        ContentBlock::Image { data, mime_type } => {
+                            let bytes = data.len() / 4 * 3;
+                            buf.push_note(&format!(
+                                "image: {mime_type}, about {} KB ({} base64 chars)",
+                                bytes / 1024,
+                                data.len()
+                            ));
+                        }
+                    }
+                }
+                if !result.details.is_null() {
+                    buf.push_note("details:");
+                    buf.push_chunk(StreamKind::Stdout, pretty(&result.details).as_bytes());
+                    buf.flush_partials();
+                }
+            }
+            other => {
+                let label = match other {
+                    CallOutcome::Refused { .. } => "✗ refused by policy",
+                    CallOutcome::InvalidParams { .. } => "✗ invalid parameters",
+                    CallOutcome::Blocked { .. } => "✗ blocked by a hook",
+                    CallOutcome::Cancelled { .. } => "∅ cancelled",
+                    _ => "✗ unknown tool",
+                };
+                buf.push_note(label);
+                buf.push_chunk(StreamKind::Stderr, other.message().as_bytes());
+                buf.flush_partials();
+            }
+        }
+    }
+
+    /// Keys for the editor while it has focus; true when consumed.
+    pub fn handle_input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
+        if self.focus != Focus::Editor {
+            return false;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Esc => self.focus = Focus::Tools,
+            KeyCode::F(5) => self.run_editor(ctx),
+            KeyCode::Char('r') if ctrl => self.run_editor(ctx),
+            KeyCode::Tab => {
+                self.editor.insert_str("  ");
+                self.validate();
+            }
+            _ => {
+                if self.editor.input(*key) {
+                    self.validate();
+                }
+            }
+        }
+        true
+    }
+
+    pub fn paste(&mut self, text: &str) -> bool {
+        if self.focus != Focus::Editor {
+            return false;
+        }
+        self.editor.insert_str(text);
+        self.validate();
+        true
+    }
+
+    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        match (self.focus, action) {
+            (_, Action::History) => {
+                self.focus = if self.focus == Focus::History {
+                    Focus::Tools
+                } else {
+                    Focus::History
+                };
+                if self.focus == Focus::History
+                    && let Some(h) = self.history.get(self.history_selected)
+                {
+                    let id = h.id;
+                    self.show(id);
+                }
+            }
+            (Focus::Tools, Action::Up) => self.selected = self.selected.saturating_sub(1),
+            (Focus::Tools, Action::Down) => {
+                self.selected = (self.selected + 1).min(self.tools.len().saturating_sub(1))
+            }
+            (Focus::Tools, Action::Top) => self.selected = 0,
+            (Focus::Tools, Action::Bottom) => self.selected = self.tools.len().saturating_sub(1),
+            (Focus::Tools, Action::PageUp) => self.result_pane.page_up(&self.result),
+            (Focus::Tools, Action::PageDown) => self.result_pane.page_down(&self.result),
+            (Focus::Tools, Action::EditParams) => {
+                let Some(tool) = self.tools.get(self.selected).cloned() else {
+                    return true;
+                };
+                if !tool.visible {
+                    ctx.status(format!(
+                        "{} is hidden here and cannot run: {}",
+                        tool.name,
+                        tool.reason.unwrap_or_default()
+                    ));
+                }
+                if self.editing.as_deref() == Some(tool.name.as_str()) {
+                    self.focus = Focus::Editor;
+                } else {
+                    self.load(&tool.name, &skeleton(&tool.schema));
+                }
+            }
+            (Focus::Tools, Action::RunTool) => self.run_editor(ctx),
+            (Focus::History, Action::Up | Action::Down | Action::Top | Action::Bottom) => {
+                let n = self.history.len();
+                self.history_selected = match action {
+                    Action::Up => self.history_selected.saturating_sub(1),
+                    Action::Down => (self.history_selected + 1).min(n.saturating_sub(1)),
+                    Action::Top => 0,
+                    _ => n.saturating_sub(1),
+                };
+                if let Some(h) = self.history.get(self.history_selected) {
+                    let id = h.id;
+                    self.show(id);
+                }
+            }
+            (Focus::History, Action::PageUp) => self.result_pane.page_up(&self.result),
+            (Focus::History, Action::PageDown) => self.result_pane.page_down(&self.result),
+            (Focus::History, Action::EditParams) => {
+                if let Some(h) = self.history.get(self.history_selected).cloned() {
+                    self.load(&h.tool, &h.params);
+                }
+            }
+            (Focus::History, Action::RunTool) => {
+                if let Some(h) = self.history.get(self.history_selected).cloned() {
+                    self.run(&h.tool, h.params, ctx);
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        let inside = |r: Rect| {
+            mouse.column >= r.x
+                && mouse.column < r.x + r.width
+                && mouse.row >= r.y
+                && mouse.row < r.y + r.height
+        };
+        let (area, len) = if inside(self.tools_area) {
+            (self.tools_area, self.tools.len())
+        } else if inside(self.history_area) {
+            (self.history_area, self.history.len())
+        } else {
+            return false;
+        };
+        let in_tools = area == self.tools_area;
+        let current = if in_tools {
+            self.selected
+        } else {
+            self.history_selected
+        };
+        let next = match mouse.kind {
+            MouseEventKind::Down(_) if mouse.row > area.y => {
+                let rows = area.height.saturating_sub(2) as usize;
+                let offset = (current + 1).saturating_sub(rows.max(1));
+                offset + (mouse.row - area.y - 1) as usize
+            }
+            MouseEventKind::ScrollUp => current.saturating_sub(1),
+            MouseEventKind::ScrollDown => current + 1,
+            _ => return false,
+        };
+        if next < len {
+            if in_tools {
+                self.selected = next;
+                self.focus = Focus::Tools;
+            } else {
+                self.history_selected = next;
+                self.focus = Focus::History;
+                let id = self.history[next].id;
+                self.show(id);
+            }
+        }
+        true
+    }
+
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        let [left, right] =
+            Layout::horizontal([Constraint::Length(40), Constraint::Fill(1)]).areas(area);
+        let [tools_area, history_area] =
+            Layout::vertical([Constraint::Fill(2), Constraint::Fill(1)]).areas(left);
+        let [editor_area, result_area] =
+            Layout::vertical([Constraint::Fill(1), Constraint::Fill(1)]).areas(right);
+        self.tools_area = tools_area;
+        self.history_area = history_area;
+        let focus_style = |f: Focus| {
+            if self.focus == f {
+                theme::accent()
+            } else {
+                Style::default()
+            }
+        };
+
+        let items: Vec<ListItem> = self
+            .tools
+            .iter()
+            .map(|t| {
+                if t.visible {
+                    ListItem::new(Line::raw(t.name.clone()))
+                } else {
+                    let reason = t.reason.as_deref().unwrap_or("hidden");
+                    ListItem::new(Line::from(vec![
+                        Span::styled(format!("⊘ {}", t.name), theme::hidden()),
+                        Span::styled(format!(" {reason}"), theme::dim()),
+                    ]))
+                }
+            })
+            .collect();
+        let visible = self.tools.iter().filter(|t| t.visible).count();
+        let title = format!(" Tools ({visible} runnable, ⊘ hidden) ");
+        let mut state = ListState::default().with_selected(Some(self.selected));
+        StatefulWidget::render(
+            List::new(items)
+                .highlight_style(theme::selected())
+                .highlight_symbol("›")
+                .block(
+                    Block::bordered()
+                        .title(title)
+                        .border_style(focus_style(Focus::Tools)),
+                ),
+            tools_area,
+            buf,
+            &mut state,
+        );
+
+        let items: Vec<ListItem> = self
+            .history
+            .iter()
+            .map(|h| {
+                let (mark, style) = match h.outcome.as_deref() {
+                    None => ("● running", theme::accent()),
+                    Some(CallOutcome::Completed {
+                        is_error: false, ..
+                    }) => ("✓", theme::ok()),
+                    Some(CallOutcome::Cancelled { .. }) => ("∅", theme::warning()),
+                    Some(_) => ("✗", theme::error()),
+                };
+                ListItem::new(Line::from(vec![
+                    Span::raw(format!("#{} ", h.id)),
+                    Span::styled(mark, style),
+                    Span::raw(format!(" {} {}", h.tool, h.params)),
+                ]))
+            })
+            .collect();
+        let block = Block::bordered()
+            .title(format!(
+                " History ({}) · {} re-runs, {} edits ",
+                self.history.len(),
+                ctx.keymap.key_label(Action::RunTool),
+                ctx.keymap.key_label(Action::EditParams)
+            ))
+            .border_style(focus_style(Focus::History));
+        if items.is_empty() {
+            Paragraph::new(Line::styled("no calls yet", theme::dim()))
+                .block(block)
+                .render(history_area, buf);
+        } else {
+            let mut state = ListState::default().with_selected(Some(self.history_selected));
+            StatefulWidget::render(
+                List::new(items)
+                    .highlight_style(theme::selected())
+                    .block(block),
+                history_area,
+                buf,
+                &mut state,
+            );
+        }
+
+        let (verdict, verdict_style) = match (&self.editing, &self.validation) {
+            (None, _) => ("pick a tool and press Enter".to_string(), theme::dim()),
+            (Some(_), Ok(())) => ("✓ valid".to_string(), theme::ok()),
+            (Some(_), Err(p)) => (format!("✗ {}", p.join("; ")), theme::error()),
+        };
+        let editing = self.editing.clone().unwrap_or_else(|| "-".to_string());
+        let block = Block::bordered()
+            .title(Line::from(vec![
+                Span::raw(format!(" Parameters of {editing} · ")),
+                Span::styled(verdict, verdict_style),
+                Span::raw(" "),
+            ]))
+            .title_bottom(Line::styled(
+                format!(
+                    " {} runs · Esc leaves the editor ",
+                    ctx.keymap.key_label(Action::RunTool)
+                ),
+                theme::dim(),
+            ))
+            .border_style(focus_style(Focus::Editor));
+        if self.editing.is_some() {
+            self.editor.set_block(block);
+            self.editor
+                .set_cursor_style(if self.focus == Focus::Editor {
+                    theme::selected()
+                } else {
+                    Style::default()
+                });
+            Widget::render(&self.editor, editor_area, buf);
+        } else {
+            block.render(editor_area, buf);
+        }
+
+        let block = Block::bordered().title(match self.shown {
+            Some(id) => format!(" Result of call #{id} "),
+            None => " Result ".to_string(),
+        });
+        let inner = block.inner(result_area);
+        block.render(result_area, buf);
+        if let Some(reason) = &self.unavailable {
+            buf.set_string(
+                inner.x,
+                inner.y,
+                format!("tools cannot run here: {reason}"),
+                theme::error(),
+            );
+        } else if self.shown.is_some() {
+            StreamPane {
+                buffer: &self.result,
+            }
+            .render(inner, buf, &mut self.result_pane);
+        } else {
+            buf.set_string(inner.x, inner.y, "no call selected", theme::dim());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn skeleton_fills_required_with_typed_placeholders() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "path": {"type": "string"},
+                "limit": {"type": "integer"},
+                "mode": {"type": "string", "enum": ["a", "b"]},
+                "flag": {"type": ["boolean", "null"]},
+                "opt": {"type": "string"}
+            },
+            "required": ["path", "limit", "mode", "flag"]
+        });
+        assert_eq!(
+            skeleton(&schema),
+            json!({"path": "", "limit": 0, "mode": "a", "flag": false})
+        );
+        let none_required =
+            json!({"type": "object", "properties": {"a": {"type": "array"}, "b": {"default": 3}}});
+        assert_eq!(skeleton(&none_required), json!({"a": [], "b": 3}));
+    }
+}
