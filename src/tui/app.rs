@@ -22,6 +22,7 @@ use super::frame::FrameRequester;
 use super::keymap::{Action, Keymap};
 use super::views::invoke::InvokeView;
 use super::views::policy::PolicyView;
+use super::views::prompt::PromptView;
 use super::views::queue::QueueView;
 use super::views::router::RouterView;
 use super::views::{ViewCtx, ViewId};
@@ -110,6 +111,9 @@ pub struct App {
     pub keymap: Keymap,
     pub policy: PolicyView,
     pub invoke: InvokeView,
+    pub prompt: PromptView,
+    /// The Prompt view is out of date (rebuilt when shown: it reads skill files).
+    prompt_stale: bool,
     pub router: RouterView,
     pub queue: QueueView,
     /// The tool registry built from the config (plugins included).
@@ -144,6 +148,8 @@ impl App {
             policy: PolicyView::default(),
             invoke: InvokeView::unavailable("no execution pipeline"),
             router: RouterView::default(),
+            prompt: PromptView::default(),
+            prompt_stale: true,
             registry: None,
             queue: QueueView::unavailable("no lane queue"),
             overlay: None,
@@ -196,8 +202,29 @@ impl App {
         self.recompute();
     }
 
+    /// Rebuilds what the model sees for the current context (prompt and provider payload).
+    pub fn refresh_prompt(&mut self) {
+        let (Some(config), Some(registry)) = (&self.config, &self.registry) else {
+            return;
+        };
+        match crate::prompt::view::build_llm_view(
+            config,
+            registry,
+            &self.context,
+            &self.prompt.options,
+        ) {
+            Ok(view) => self.prompt.set_view(&view),
+            Err(e) => self.prompt.error = Some(e.to_string()),
+        }
+        self.prompt_stale = false;
+    }
+
     /// Recomputes everything that depends on the config and the context.
     pub fn recompute(&mut self) {
+        self.prompt_stale = true;
+        if self.view == ViewId::Prompt {
+            self.refresh_prompt();
+        }
         let (Some(config), Some(registry)) = (&self.config, &self.registry) else {
             return;
         };
@@ -265,6 +292,13 @@ impl App {
             }
             AppEvent::SwitchView(view) => {
                 self.view = view;
+                if view == ViewId::Prompt && self.prompt_stale {
+                    self.refresh_prompt();
+                }
+                true
+            }
+            AppEvent::RefreshPrompt => {
+                self.refresh_prompt();
                 true
             }
             AppEvent::SetContext(ctx) => {
@@ -351,7 +385,20 @@ impl App {
             }
             CoreEvent::InvokeDone { call, outcome } => {
                 let tool = outcome.tool().to_string();
-                let summary = outcome.message().lines().next().unwrap_or("").to_string();
+                let verdict = match &outcome {
+                    crate::pipeline::CallOutcome::Completed {
+                        is_error: false, ..
+                    } => "✓ ok",
+                    crate::pipeline::CallOutcome::Completed { .. } => "✗ tool error",
+                    crate::pipeline::CallOutcome::Cancelled { .. } => "∅ cancelled",
+                    _ => "✗ not run",
+                };
+                let text = outcome
+                    .message()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let summary = format!("{verdict}: {text}");
                 self.invoke.finish(call, outcome);
                 self.set_status(format!(
                     "call #{call} ({tool}) ended: {}",
@@ -484,6 +531,7 @@ impl App {
                 return match self.view {
                     ViewId::Policy => self.policy.handle_action(other, &ctx),
                     ViewId::Invoke => self.invoke.handle_action(other, &ctx),
+                    ViewId::Prompt => self.prompt.handle_action(other, &ctx),
                     ViewId::Router => self.router.handle_action(other, &ctx),
                     ViewId::Queue => {
                         if let Some(confirm) = self.queue.handle_action(other, &ctx) {
@@ -491,7 +539,6 @@ impl App {
                         }
                         true
                     }
-                    _ => false,
                 };
             }
         }
@@ -521,9 +568,9 @@ impl App {
         match self.view {
             ViewId::Policy => self.policy.handle_mouse(&mouse),
             ViewId::Invoke => self.invoke.handle_mouse(&mouse),
+            ViewId::Prompt => self.prompt.handle_mouse(&mouse),
             ViewId::Router => self.router.handle_mouse(&mouse),
             ViewId::Queue => self.queue.handle_mouse(&mouse),
-            _ => false,
         }
     }
 

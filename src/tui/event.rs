@@ -33,6 +33,8 @@ pub enum AppEvent {
     SetContext(PolicyContext),
     /// Re-read the config now.
     ReloadConfig,
+    /// Rebuild the Prompt view (its format or mode changed).
+    RefreshPrompt,
     /// Kill the run's process tree.
     KillRun {
         run_id: String,

@@ -4,7 +4,6 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use super::app::{App, Overlay};
 use super::context_bar;
@@ -79,18 +78,9 @@ fn render_body(app: &mut App, area: Rect, frame: &mut Frame) {
     match app.view {
         ViewId::Policy => app.policy.render(area, buf, &ctx),
         ViewId::Invoke => app.invoke.render(area, buf, &ctx),
+        ViewId::Prompt => app.prompt.render(area, buf, &ctx),
         ViewId::Router => app.router.render(area, buf, &ctx),
         ViewId::Queue => app.queue.render(area, buf, &ctx),
-        other => {
-            let text = format!(
-                "The {} view needs a core module that is not in this build yet.",
-                other.title()
-            );
-            Paragraph::new(text)
-                .wrap(Wrap { trim: true })
-                .block(Block::bordered().title(format!(" {} ", other.title())))
-                .render(area, buf);
-        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod invoke;
 pub mod policy;
+pub mod prompt;
 pub mod queue;
 pub mod router;
 
