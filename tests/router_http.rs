@@ -126,6 +126,10 @@ async fn mock_gateway() -> (String, Seen) {
                     respond(&mut sock, status, "application/json", &body.to_string()).await;
                     return;
                 }
+                if body["model"] == json!("openclaw/nope") {
+                    respond(&mut sock, "400 Bad Request", "application/json", r#"{"error":{"message":"Unknown agent 'nope'.","type":"invalid_request_error"}}"#).await;
+                    return;
+                }
                 let message = body["messages"][0]["content"]
                     .as_str()
                     .unwrap_or("")
@@ -251,6 +255,15 @@ async fn gateway_errors_are_content() {
         .await;
     assert_eq!(o.status, RunStatus::SpawnFailed);
     assert!(o.content.contains("连接失败"), "{}", o.content);
+
+    // A remote refusal (unknown agent) is remote output, like the CLI's stderr.
+    let o = service(Some(&url), Some("tok"))
+        .start(RouterRequest::new("hi").with_agent("nope"))
+        .unwrap()
+        .wait()
+        .await;
+    assert_eq!(o.status, RunStatus::Failed);
+    assert_eq!(o.content, "Unknown agent 'nope'.\n");
 
     let err = service(None, None)
         .start(RouterRequest::new("hi").with_agent("ops"))

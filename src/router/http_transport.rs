@@ -172,6 +172,17 @@ impl Transport for HttpTransport {
                             .map(str::to_string)
                     })
                     .unwrap_or_else(|| text.trim().chars().take(500).collect());
+                // 400 is the remote agent side refusing the task (unknown agent, bad input):
+                // like the CLI's own error text it goes into the raw output. Anything else
+                // (401/403 auth, 404 endpoint disabled, 5xx) means the gateway is unusable.
+                if status.as_u16() == 400 {
+                    chunks(OutputStream::Stderr, format!("{detail}\n").into_bytes());
+                    notes(format!("gateway answered HTTP 400 for {url}"));
+                    return TransportEnd {
+                        exit_code: Some(1),
+                        ..TransportEnd::default()
+                    };
+                }
                 return TransportEnd {
                     failure: Some(StartFailure::Gateway {
                         error: format!("HTTP {} {}: {detail}", status.as_u16(), url),
