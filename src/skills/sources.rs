@@ -29,10 +29,37 @@ pub fn expand_path(raw: &str, home: Option<&Path>, base: Option<&Path>) -> PathB
         }
     }
     let path = PathBuf::from(raw);
-    match base {
+    let joined = match base {
         Some(base) if path.is_relative() => base.join(path),
         _ => path,
+    };
+    // The model reads SKILL.md from its own working directory: give it absolute, tidy paths.
+    let absolute = if joined.is_relative() {
+        std::env::current_dir()
+            .map(|cwd| cwd.join(&joined))
+            .unwrap_or(joined)
+    } else {
+        joined
+    };
+    normalize_lexically(&absolute)
+}
+
+/// Drops `.` components and folds `dir/..` without touching the filesystem.
+pub fn normalize_lexically(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
     }
+    out
 }
 
 fn config_dir(config: &LoadedConfig) -> Option<PathBuf> {
