@@ -109,6 +109,16 @@ pub struct RouterService {
     shared: Arc<Shared>,
 }
 
+impl std::fmt::Debug for RouterService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RouterService")
+            .field("bin", &self.shared.settings.bin)
+            .field("transport", &self.shared.settings.transport)
+            .field("runs", &lock(&self.shared.history).len())
+            .finish()
+    }
+}
+
 /// A started run: its id, controls, and its outcome when it ends.
 pub struct RunHandle {
     pub run_id: u64,
