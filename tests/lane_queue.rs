@@ -1,6 +1,8 @@
 //! The lane queue. Timing tests run on paused tokio time (no real processes); the spawn-failure
 //! test uses the real supervisor.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::sync::{Arc, Mutex};

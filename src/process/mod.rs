@@ -37,7 +37,9 @@
 
 mod error;
 pub mod group;
+mod lines;
 mod output;
+mod retained;
 mod spec;
 mod supervisor;
 

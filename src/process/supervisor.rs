@@ -23,9 +23,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::error::SpawnError;
 use super::group::{group_has_live_members, signal_group, signal_name};
-use super::output::{
-    LineBatch, LineSplitter, OutputBuffer, OutputChunk, RetainedOutput, StreamKind,
-};
+use super::lines::{LineBatch, LineSplitter};
+use super::output::{OutputChunk, RetainedOutput, StreamKind};
+use super::retained::OutputBuffer;
 use super::spec::{ChunkCallback, ProcessSpec, StdinMode};
 
 /// Why the supervisor killed the group.
@@ -182,7 +182,7 @@ pub fn format_duration(duration: Duration) -> String {
     let millis = duration.as_millis();
     if millis < 1000 {
         format!("{millis}ms")
-    } else if millis % 1000 == 0 {
+    } else if millis.is_multiple_of(1000) {
         format!("{}s", millis / 1000)
     } else {
         format!("{:.1}s", duration.as_secs_f64())
@@ -386,7 +386,14 @@ struct ReaderShared {
     start: Instant,
 }
 
-const READ_BUFFER_BYTES: usize = 64 * 1024;
+const READ_BUFFER_BYTES: usize = 256 * 1024;
+/// A larger pipe lets a flooding child keep writing while a read is being processed.
+const PIPE_BYTES: i32 = 1024 * 1024;
+
+fn enlarge_pipe(pipe: &impl std::os::fd::AsFd) {
+    // Best effort: the kernel caps it at /proc/sys/fs/pipe-max-size for unprivileged users.
+    let _ = nix::fcntl::fcntl(pipe, nix::fcntl::FcntlArg::F_SETPIPE_SZ(PIPE_BYTES));
+}
 
 async fn read_stream<R: AsyncRead + Unpin>(
     mut pipe: R,
@@ -407,11 +414,11 @@ async fn read_stream<R: AsyncRead + Unpin>(
             }
         };
         let at = SystemTime::now();
-        splitter.feed(&buf[..read], &mut |bytes, end| batch.push(bytes, end));
-        publish(&shared, stream, at, read, &mut batch);
+        splitter.feed_into(&buf[..read], &mut batch);
+        publish(&shared, stream, at, read, &mut batch, &buf[..read]);
     }
-    splitter.finish(&mut |bytes, end| batch.push(bytes, end));
-    publish(&shared, stream, SystemTime::now(), 0, &mut batch);
+    splitter.finish(&mut |bytes, end| batch.push_line(bytes, end));
+    publish(&shared, stream, SystemTime::now(), 0, &mut batch, &[]);
 }
 
 fn publish(
@@ -420,12 +427,13 @@ fn publish(
     at: SystemTime,
     read: usize,
     batch: &mut LineBatch,
+    input: &[u8],
 ) {
     {
         let mut buffer = lock(&shared.buffer);
         buffer.count_read(stream, read);
         if !batch.is_empty() {
-            buffer.append(stream, at, batch);
+            buffer.append(stream, at, batch, input);
         }
     }
     if !batch.is_empty() && (shared.on_chunk.is_some() || shared.chunks.receiver_count() > 0) {
@@ -433,7 +441,7 @@ fn publish(
             stream,
             at,
             elapsed: shared.start.elapsed(),
-            text: batch.chunk_text(),
+            text: batch.chunk_text(input),
         };
         if let Some(callback) = &shared.on_chunk {
             callback(&chunk);
@@ -518,6 +526,7 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
     });
     let mut readers = Vec::new();
     if let Some(stdout) = child.stdout.take() {
+        enlarge_pipe(&stdout);
         readers.push(tokio::spawn(read_stream(
             stdout,
             StreamKind::Stdout,
@@ -525,6 +534,7 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
         )));
     }
     if let Some(stderr) = child.stderr.take() {
+        enlarge_pipe(&stderr);
         readers.push(tokio::spawn(read_stream(
             stderr,
             StreamKind::Stderr,
