@@ -1,0 +1,212 @@
+//! Process supervisor benchmarks (`cargo bench --bench process`), each against a baseline
+//! measured in the same run:
+//! (a) a child writing 200 MB through the supervisor vs reading the same child's pipe raw
+//!     (target ratio >= 0.7), and peak memory (VmHWM of a fresh process) for 20 MB vs 200 MB;
+//! (c) kill latency of a SIGTERM-ignoring tree: timeout + grace + overhead (target < 100 ms).
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use clawdeck::process::{self, ProcessSpec};
+
+const TOTAL: usize = 200 * 1024 * 1024;
+const ROUNDS: usize = 3;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(index) = args.iter().position(|arg| arg == "--mem-probe") {
+        let bytes: usize = args
+            .get(index + 1)
+            .and_then(|text| text.parse().ok())
+            .unwrap_or(TOTAL);
+        mem_probe(bytes);
+        return;
+    }
+    let fake = support::fake_cli_str();
+    println!("process supervisor benchmarks (fake CLI: {fake})");
+    throughput(&fake, 100);
+    throughput(&fake, 4096);
+    peak_memory();
+    kill_latency();
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => panic!("tokio runtime: {err}"),
+    }
+}
+
+fn flood_args(bytes: usize, line_len: usize) -> Vec<String> {
+    vec![
+        "flood".to_string(),
+        bytes.to_string(),
+        "out".to_string(),
+        line_len.to_string(),
+    ]
+}
+
+/// Read the child's stdout with plain blocking reads, discarding it: the fastest a reader can be.
+fn raw_read(fake: &str, line_len: usize) -> Duration {
+    let started = Instant::now();
+    let mut child = match Command::new(fake)
+        .args(flood_args(TOTAL, line_len))
+        .stdout(Stdio::piped())
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(err) => panic!("spawn {fake}: {err}"),
+    };
+    let mut stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut total = 0usize;
+    loop {
+        match stdout.read(&mut buf) {
+            Ok(0) => break,
+            Ok(read) => total += read,
+            Err(err) => panic!("read: {err}"),
+        }
+    }
+    let _ = child.wait();
+    assert_eq!(total, TOTAL);
+    started.elapsed()
+}
+
+fn supervised(runtime: &tokio::runtime::Runtime, fake: &str, line_len: usize) -> Duration {
+    runtime.block_on(async {
+        let started = Instant::now();
+        let running = match process::spawn(ProcessSpec::new(fake).args(flood_args(TOTAL, line_len)))
+        {
+            Ok(running) => running,
+            Err(err) => panic!("spawn: {err}"),
+        };
+        let outcome = running.wait().await;
+        let elapsed = started.elapsed();
+        assert_eq!(outcome.output.stdout_bytes, TOTAL as u64);
+        assert!(outcome.success());
+        elapsed
+    })
+}
+
+fn mb_per_s(duration: Duration) -> f64 {
+    TOTAL as f64 / (1024.0 * 1024.0) / duration.as_secs_f64()
+}
+
+fn throughput(fake: &str, line_len: usize) {
+    let runtime = runtime();
+    let mut raw = Vec::new();
+    let mut sup = Vec::new();
+    for _ in 0..ROUNDS {
+        raw.push(raw_read(fake, line_len));
+        sup.push(supervised(&runtime, fake, line_len));
+    }
+    raw.sort();
+    sup.sort();
+    let (raw_median, sup_median) = (raw[ROUNDS / 2], sup[ROUNDS / 2]);
+    let ratio = raw_median.as_secs_f64() / sup_median.as_secs_f64();
+    println!(
+        "(a) 200 MB in {line_len}-byte lines: raw pipe {:.0} ms ({:.0} MB/s), supervisor {:.0} ms ({:.0} MB/s); throughput ratio {:.2} (target >= 0.70) {}",
+        raw_median.as_secs_f64() * 1000.0,
+        mb_per_s(raw_median),
+        sup_median.as_secs_f64() * 1000.0,
+        mb_per_s(sup_median),
+        ratio,
+        if ratio >= 0.7 { "PASS" } else { "MISS" }
+    );
+}
+
+/// Child mode: run one supervised flood and print this process's VmHWM.
+fn mem_probe(bytes: usize) {
+    let fake = support::fake_cli_str();
+    let runtime = runtime();
+    runtime.block_on(async {
+        let running = match process::spawn(ProcessSpec::new(fake).args(flood_args(bytes, 100))) {
+            Ok(running) => running,
+            Err(err) => panic!("spawn: {err}"),
+        };
+        let outcome = running.wait().await;
+        assert_eq!(outcome.output.stdout_bytes, bytes as u64);
+    });
+    println!("VmHWM {}", support::proc_status_kib("VmHWM").unwrap_or(0));
+}
+
+fn probe_hwm(bytes: usize) -> u64 {
+    let exe = std::env::current_exe().unwrap_or_else(|err| panic!("current_exe: {err}"));
+    let output = match Command::new(exe)
+        .arg("--mem-probe")
+        .arg(bytes.to_string())
+        .output()
+    {
+        Ok(output) => output,
+        Err(err) => panic!("memory probe: {err}"),
+    };
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.lines()
+        .find_map(|line| line.strip_prefix("VmHWM ")?.trim().parse().ok())
+        .unwrap_or_else(|| panic!("memory probe printed no VmHWM: {text}"))
+}
+
+fn peak_memory() {
+    let small = probe_hwm(20 * 1024 * 1024);
+    let large = probe_hwm(TOTAL);
+    let growth = large as f64 / small as f64;
+    println!(
+        "(a) peak memory (VmHWM of a fresh process, default limits): 20 MB output {} KiB, 200 MB output {} KiB; ratio {:.2} (10x the output) {}",
+        small,
+        large,
+        growth,
+        if growth < 1.25 {
+            "PASS: independent of output size"
+        } else {
+            "MISS"
+        }
+    );
+}
+
+fn kill_latency() {
+    let runtime = runtime();
+    let fake = support::fake_cli_str();
+    let timeout = Duration::from_millis(200);
+    let grace = Duration::from_millis(300);
+    let mut overheads = Vec::new();
+    for _ in 0..5 {
+        let overhead = runtime.block_on(async {
+            let spec = ProcessSpec::new(fake.clone())
+                .args(["term-ignoring-tree", "3", "60"])
+                .timeout(Some(timeout))
+                .kill_grace(grace);
+            let started = Instant::now();
+            let running = match process::spawn(spec) {
+                Ok(running) => running,
+                Err(err) => panic!("spawn: {err}"),
+            };
+            let outcome = running.wait().await;
+            let elapsed = started.elapsed();
+            assert!(outcome.timed_out);
+            assert_eq!(outcome.exit.signal_name(), Some("SIGKILL"));
+            assert!(support::group_gone(outcome.pgid));
+            elapsed.saturating_sub(timeout + grace)
+        });
+        overheads.push(overhead);
+    }
+    overheads.sort();
+    let worst = overheads[overheads.len() - 1];
+    println!(
+        "(c) kill latency, SIGTERM-ignoring tree of 4: timeout 200 ms + grace 300 ms + overhead median {:.1} ms, worst {:.1} ms (target < 100 ms) {}",
+        overheads[overheads.len() / 2].as_secs_f64() * 1000.0,
+        worst.as_secs_f64() * 1000.0,
+        if worst < Duration::from_millis(100) {
+            "PASS"
+        } else {
+            "MISS"
+        }
+    );
+}
