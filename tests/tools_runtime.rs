@@ -399,6 +399,22 @@ async fn process_kill_remove_write_and_errors() {
     let done = call(&process, json!({"action": "poll", "sessionId": id, "timeout": 5000})).await.unwrap();
     assert!(done.joined_text().starts_with("got:hello"), "{}", done.joined_text());
 
+    // submit / send-keys / paste write to the pipe too.
+    let r = call(&exec, json!({"command": "head -c 12 | od -An -c", "background": true})).await.unwrap();
+    let keys = r.details["sessionId"].as_str().unwrap().to_string();
+    let p = call(&process, json!({"action": "paste", "sessionId": keys, "text": "ab"})).await.unwrap();
+    assert_eq!(p.joined_text(), format!("Pasted 2 chars to session {keys}."));
+    let k = call(&process, json!({"action": "send-keys", "sessionId": keys, "keys": ["Tab", "C-c", "x"]})).await.unwrap();
+    assert_eq!(k.joined_text(), format!("Sent 3 key(s) to session {keys}."));
+    let s = call(&process, json!({"action": "submit", "sessionId": keys})).await.unwrap();
+    assert_eq!(s.joined_text(), format!("Submitted session {keys} (sent CR)."));
+    call(&process, json!({"action": "write", "sessionId": keys, "data": "123456", "eof": true})).await.unwrap();
+    let out = call(&process, json!({"action": "poll", "sessionId": keys, "timeout": 5000})).await.unwrap();
+    let text = out.joined_text();
+    assert!(text.contains("a   b  \\t 003   x  \\r   1   2   3   4   5   6"), "{text}");
+    let bad = call(&process, json!({"action": "send-keys", "sessionId": keys, "keys": ["Hyper"]})).await.unwrap();
+    assert!(bad.is_error());
+
     // A session that moved to the background after yieldMs has no stdin pipe.
     let r = call(&exec, json!({"command": "sleep 30", "yieldMs": 10})).await.unwrap();
     let sleeper = r.details["sessionId"].as_str().unwrap().to_string();
@@ -563,6 +579,17 @@ async fn start_app_finds_desktop_entries_and_launches_without_a_shell() {
 
     let err = call(&tool, json!({"app": "gimp"})).await.unwrap_err();
     assert!(err.to_string().starts_with("No application found for \"gimp\""), "{err}");
+
+    // A .desktop file by path runs its Exec line (with args appended); a program by path runs as is.
+    let r = call(&tool, json!({"app": apps.join("calc.desktop").display().to_string(), "args": ["x y"]})).await.unwrap();
+    assert_eq!(r.details["launcher"], "exec");
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "a;b|$HOME|x y|");
+    let r = call(&tool, json!({"app": bin.join("recorder").display().to_string(), "args": ["1", "2"]})).await.unwrap();
+    assert_eq!(r.details["launcher"], "exec");
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "1|2|");
+    std::fs::write(dir.path().join("notes.txt"), "x").unwrap();
+    let err = call(&tool, json!({"app": dir.path().join("notes.txt").display().to_string()})).await.unwrap_err();
+    assert!(err.to_string().contains("neither a .desktop file nor an executable"), "{err}");
 }
 
 #[tokio::test]

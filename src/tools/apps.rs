@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::system_env::{Launch, SystemEnv, launch_detached};
-use crate::tool::params::{ReadOptions, read_string};
+use crate::tool::params::{ReadOptions, read_string, read_string_array};
 use crate::tool::{BoxFuture, Tool, ToolCall, ToolError, ToolResult, ToolSpec};
 
 /// How long a launcher gets to fail before it counts as started.
@@ -200,21 +200,57 @@ impl StartAppTool {
 
     async fn run(&self, call: ToolCall) -> Result<ToolResult, ToolError> {
         let app = read_string(&call.params, "app", ReadOptions::required())?.unwrap_or_default();
+        let args = read_string_array(&call.params, "args", false)?.unwrap_or_default();
         let env = self.env.clone();
-        tokio::task::spawn_blocking(move || start_app(&env, &app))
+        tokio::task::spawn_blocking(move || start_app(&env, &app, &args))
             .await
             .map_err(|e| ToolError::failed(format!("start_app stopped: {e}")))?
     }
 }
 
-fn start_app(env: &SystemEnv, app: &str) -> Result<ToolResult, ToolError> {
-    let entry = find_entry(&desktop_entries(env), app).map_err(ToolError::input)?;
-    let (launcher, program, args) = match env.find_program("gtk-launch") {
-        Some(gtk) => (
-            "gtk-launch",
-            gtk,
-            vec![entry.id.trim_end_matches(".desktop").to_string()],
-        ),
+fn start_app(env: &SystemEnv, app: &str, extra: &[String]) -> Result<ToolResult, ToolError> {
+    // A path names a .desktop file or a program directly.
+    if app.contains('/') {
+        let path = PathBuf::from(app);
+        if path.extension().and_then(|e| e.to_str()) != Some("desktop") {
+            use std::os::unix::fs::PermissionsExt;
+            let runnable = std::fs::metadata(&path)
+                .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+            if !runnable.unwrap_or(false) {
+                return Err(ToolError::input(format!(
+                    "{app} is neither a .desktop file nor an executable program"
+                )));
+            }
+            let launch = launch_detached(&path, extra, LAUNCH_WAIT)
+                .map_err(|e| ToolError::failed(format!("Starting {app} failed: {e}")))?;
+            return Ok(launched(app, app, "exec", &path, launch));
+        }
+    }
+    let entry = if app.contains('/') {
+        let path = PathBuf::from(app);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| ToolError::failed(format!("Cannot read {app}: {e}")))?;
+        let id = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        parse_desktop_entry(&id, &path, &text)
+    } else {
+        find_entry(&desktop_entries(env), app).map_err(ToolError::input)?
+    };
+    // gtk-launch finds entries by id in the XDG directories only, so a .desktop file given by
+    // path runs through its Exec line.
+    let gtk = if app.contains('/') {
+        None
+    } else {
+        env.find_program("gtk-launch")
+    };
+    let (launcher, program, args) = match gtk {
+        Some(gtk) => {
+            let mut args = vec![entry.id.trim_end_matches(".desktop").to_string()];
+            args.extend(extra.iter().cloned());
+            ("gtk-launch", gtk, args)
+        }
         None => {
             let exec = entry.exec.clone().ok_or_else(|| {
                 ToolError::failed(format!("{} has no Exec line", entry.path.display()))
@@ -231,28 +267,43 @@ fn start_app(env: &SystemEnv, app: &str) -> Result<ToolResult, ToolError> {
                     ))
                 })?
             };
-            ("exec", program, argv[1..].to_vec())
+            let mut args = argv[1..].to_vec();
+            args.extend(extra.iter().cloned());
+            ("exec", program, args)
         }
     };
     let launch = launch_detached(&program, &args, LAUNCH_WAIT)
         .map_err(|e| ToolError::failed(format!("Starting {} failed: {e}", entry.name)))?;
+    let name = if entry.name.is_empty() {
+        entry.id.clone()
+    } else {
+        entry.name.clone()
+    };
+    let mut result = launched(&name, &entry.id, launcher, &program, launch);
+    if let serde_json::Value::Object(details) = &mut result.details {
+        details.insert(
+            "desktopFile".to_string(),
+            json!(entry.path.display().to_string()),
+        );
+    }
+    Ok(result)
+}
+
+fn launched(name: &str, id: &str, launcher: &str, program: &Path, launch: Launch) -> ToolResult {
     let pid = match launch {
         Launch::StillRunning { pid } => Some(pid),
         Launch::Exited => None,
     };
-    Ok(ToolResult::text(
-        format!(
-            "Started {} ({})",
-            if entry.name.is_empty() {
-                &entry.id
-            } else {
-                &entry.name
-            },
-            entry.id
-        ),
-        json!({"status": "completed", "app": entry.id, "name": entry.name, "launcher": launcher, "pid": pid,
-               "desktopFile": entry.path.display().to_string()}),
-    ))
+    let text = if name == id {
+        format!("Started {name}")
+    } else {
+        format!("Started {name} ({id})")
+    };
+    ToolResult::text(
+        text,
+        json!({"status": "completed", "app": id, "name": name, "launcher": launcher,
+               "program": program.display().to_string(), "pid": pid}),
+    )
 }
 
 impl Tool for StartAppTool {

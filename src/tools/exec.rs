@@ -143,6 +143,28 @@ impl ExecTool {
     }
 }
 
+/// OpenClaw exec options clawdeck cannot honour, said plainly in `details.notes`.
+fn unsupported_notes(params: &Value) -> Vec<String> {
+    let mut notes = Vec::new();
+    if read_bool(params, "pty") == Some(true) {
+        notes.push("pty is not supported by clawdeck; the command ran with pipes".to_string());
+    }
+    if read_bool(params, "elevated") == Some(true) {
+        notes.push(
+            "elevated has no effect: clawdeck runs commands on this host, not in a container"
+                .to_string(),
+        );
+    }
+    if let Ok(Some(host)) = read_string(params, "host", ReadOptions::default()) {
+        if host != "gateway" && host != "host" {
+            notes.push(format!(
+                "host \"{host}\" is not supported; the command ran on this host"
+            ));
+        }
+    }
+    notes
+}
+
 fn read_env(params: &Value) -> Result<Vec<(String, String)>, ToolError> {
     match params.get("env") {
         None | Some(Value::Null) => Ok(Vec::new()),
@@ -323,6 +345,15 @@ impl Tool for ExecTool {
         &self.spec
     }
     fn execute(&self, call: ToolCall) -> BoxFuture<'_, Result<ToolResult, ToolError>> {
-        Box::pin(self.run(call))
+        Box::pin(async move {
+            let notes = unsupported_notes(&call.params);
+            let mut result = self.run(call).await?;
+            if !notes.is_empty() {
+                if let Value::Object(details) = &mut result.details {
+                    details.insert("notes".to_string(), json!(notes));
+                }
+            }
+            Ok(result)
+        })
     }
 }

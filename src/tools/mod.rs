@@ -42,6 +42,8 @@ pub use system_env::SystemEnv;
 pub struct ToolRuntime {
     pub sessions: ExecSessions,
     pub system: SystemEnv,
+    /// The clawbot_router service: run history and live events shared by every tool set.
+    pub router: crate::router::RouterService,
 }
 
 impl ToolRuntime {
@@ -51,6 +53,7 @@ impl ToolRuntime {
                 config.settings.exec.session_ttl_seconds,
             )),
             system: SystemEnv::from_env(),
+            router: crate::router::RouterService::new(config.settings.router.clone()),
         }
     }
 }
@@ -113,11 +116,17 @@ impl ToolSet {
             ctx,
         )?);
         let mut set = ToolSet::new();
+        // The catalog's spec (what the LLM is shown) with the runner's own parameter schema,
+        // which accepts everything the catalog's does and more (edit's `edits[]`).
         let spec_for = |name: &str| {
-            registry
-                .get(name)
-                .cloned()
-                .or_else(|| specs::builtin_spec(name))
+            let builtin = specs::builtin_spec(name);
+            match (registry.get(name).cloned(), builtin) {
+                (Some(mut spec), Some(builtin)) => {
+                    spec.parameters = builtin.parameters;
+                    Some(spec)
+                }
+                (catalog, builtin) => catalog.or(builtin),
+            }
         };
         for name in specs::BUILTIN_TOOL_NAMES {
             if let Some(spec) = spec_for(name) {
@@ -134,6 +143,12 @@ impl ToolSet {
                 Some(command) => Arc::new(plugin::PluginTool::new(spec.clone(), command.clone())),
                 None => Arc::new(unavailable::UnavailableTool::new(spec.clone())),
             };
+            set.insert(tool);
+        }
+        // clawbot_router, and gateway-backed runners for OpenClaw-only tools when a gateway is set.
+        for tool in
+            crate::router::router_tools(&runtime.router, &registry.tools, ctx.agent.as_deref())
+        {
             set.insert(tool);
         }
         Ok(set)

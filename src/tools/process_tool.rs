@@ -94,18 +94,64 @@ impl ProcessTool {
                 let limit = read_integer(params, "limit", false)?;
                 Ok(log(&session, offset, limit))
             }
-            "write" => {
+            "write" | "submit" | "send-keys" | "paste" => {
                 let Some(session) = session.filter(|s| s.is_backgrounded()) else {
                     return Ok(fail(format!("No session found for {id}")));
                 };
-                let data = read_string(
-                    params,
-                    "data",
-                    ReadOptions::default().untrimmed().allow_empty(),
-                )?
-                .unwrap_or_default();
+                let exact = ReadOptions::default().untrimmed().allow_empty();
                 let eof = read_bool(params, "eof").unwrap_or(false);
-                Ok(write(&session, &data, eof).await)
+                let (data, done) = match action.as_str() {
+                    "write" => {
+                        let data = read_string(params, "data", exact)?.unwrap_or_default();
+                        let text = format!(
+                            "Wrote {} bytes to session {id}{}.",
+                            data.len(),
+                            if eof { " (stdin closed)" } else { "" }
+                        );
+                        (data, text)
+                    }
+                    "submit" => (
+                        "\r".to_string(),
+                        format!("Submitted session {id} (sent CR)."),
+                    ),
+                    "send-keys" => {
+                        let keys = params
+                            .get("keys")
+                            .and_then(Value::as_array)
+                            .cloned()
+                            .unwrap_or_default();
+                        let names: Vec<String> = keys
+                            .iter()
+                            .filter_map(|k| k.as_str().map(str::to_string))
+                            .collect();
+                        if names.is_empty() {
+                            return Ok(fail("No keys provided."));
+                        }
+                        let mut data = String::new();
+                        for name in &names {
+                            match key_bytes(name) {
+                                Some(bytes) => data.push_str(&bytes),
+                                None => return Ok(fail(format!("Unknown key {name}"))),
+                            }
+                        }
+                        (
+                            data,
+                            format!("Sent {} key(s) to session {id}.", names.len()),
+                        )
+                    }
+                    _ => {
+                        let text = read_string(params, "text", exact)?
+                            .or(read_string(params, "data", exact)?)
+                            .unwrap_or_default();
+                        if text.is_empty() {
+                            return Ok(fail("No paste text provided."));
+                        }
+                        let done =
+                            format!("Pasted {} chars to session {id}.", text.chars().count());
+                        (text, done)
+                    }
+                };
+                Ok(write(&session, &data, eof, done).await)
             }
             "kill" => match session.filter(|s| s.is_backgrounded() && s.outcome().is_none()) {
                 Some(session) => {
@@ -318,7 +364,50 @@ fn log(session: &ExecSession, offset: Option<i64>, limit: Option<i64>) -> ToolRe
     )
 }
 
-async fn write(session: &ExecSession, data: &str, eof: bool) -> ToolResult {
+/// The bytes a terminal sends for a key name (`Enter`, `Tab`, `Escape`, `C-c`, `Up`, ...); a
+/// single character stands for itself. Sessions have a pipe, not a terminal: these are the
+/// bytes only, there is no line discipline turning C-c into SIGINT.
+pub fn key_bytes(name: &str) -> Option<String> {
+    let named = match name.to_ascii_lowercase().as_str() {
+        "enter" | "return" | "cr" => Some("\r"),
+        "lf" | "newline" => Some("\n"),
+        "tab" => Some("\t"),
+        "escape" | "esc" => Some("\x1b"),
+        "space" => Some(" "),
+        "backspace" | "bs" => Some("\x7f"),
+        "up" => Some("\x1b[A"),
+        "down" => Some("\x1b[B"),
+        "right" => Some("\x1b[C"),
+        "left" => Some("\x1b[D"),
+        "home" => Some("\x1b[H"),
+        "end" => Some("\x1b[F"),
+        "delete" | "del" => Some("\x1b[3~"),
+        _ => None,
+    };
+    if let Some(bytes) = named {
+        return Some(bytes.to_string());
+    }
+    let lower = name.to_ascii_lowercase();
+    if let Some(rest) = lower
+        .strip_prefix("c-")
+        .or_else(|| lower.strip_prefix("ctrl-"))
+    {
+        let mut chars = rest.chars();
+        if let (Some(c), None) = (chars.next(), chars.next()) {
+            if c.is_ascii_alphabetic() || "@[\\]^_".contains(c) {
+                return Some(((c.to_ascii_uppercase() as u8 & 0x1f) as char).to_string());
+            }
+        }
+        return None;
+    }
+    let mut chars = name.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Some(c.to_string()),
+        _ => None,
+    }
+}
+
+async fn write(session: &ExecSession, data: &str, eof: bool, done: String) -> ToolResult {
     let id = &session.id;
     if session.outcome().is_some() {
         return fail(format!("Session {id} has exited; its stdin is closed."));
@@ -346,14 +435,7 @@ async fn write(session: &ExecSession, data: &str, eof: bool) -> ToolResult {
     }
     let details: Value =
         json!({"status": "running", "sessionId": id, "bytes": data.len(), "eof": eof});
-    ToolResult::text(
-        format!(
-            "Wrote {} bytes to session {id}{}.",
-            data.len(),
-            if eof { " (stdin closed)" } else { "" }
-        ),
-        details,
-    )
+    ToolResult::text(done, details)
 }
 
 impl Tool for ProcessTool {
@@ -362,5 +444,21 @@ impl Tool for ProcessTool {
     }
     fn execute(&self, call: ToolCall) -> BoxFuture<'_, Result<ToolResult, ToolError>> {
         Box::pin(self.run(call))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_names_become_terminal_bytes() {
+        assert_eq!(key_bytes("Enter").as_deref(), Some("\r"));
+        assert_eq!(key_bytes("C-c").as_deref(), Some("\u{3}"));
+        assert_eq!(key_bytes("ctrl-D").as_deref(), Some("\u{4}"));
+        assert_eq!(key_bytes("Up").as_deref(), Some("\x1b[A"));
+        assert_eq!(key_bytes("q").as_deref(), Some("q"));
+        assert_eq!(key_bytes("Hyper"), None);
+        assert_eq!(key_bytes("C-ab"), None);
     }
 }

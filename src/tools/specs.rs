@@ -110,7 +110,12 @@ pub fn builtin_spec(name: &str) -> Option<ToolSpec> {
                 "env": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Extra environment variables"},
                 "yieldMs": {"type": "number", "description": "Move to the background after this many ms (default 10000)"},
                 "background": {"type": "boolean", "description": "Start in the background at once"},
-                "timeout": {"type": "number", "description": "Kill the command after this many seconds"}
+                "timeout": {"type": "number", "description": "Kill the command after this many seconds"},
+                "pty": {"type": "boolean", "description": "Not supported by clawdeck: the command runs with pipes (noted in details)"},
+                "elevated": {"type": "boolean", "description": "Ignored by clawdeck: there is no container to leave"},
+                "host": {"type": "string", "description": "Ignored by clawdeck: commands run on this host"},
+                "security": {"type": "string"},
+                "ask": {"type": "string"}
             }, "required": ["command"]}),
             runtime.clone(),
             none(),
@@ -119,11 +124,13 @@ pub fn builtin_spec(name: &str) -> Option<ToolSpec> {
             "process",
             "Process",
             "🧰",
-            "Manage background exec sessions: list, poll, log, write, kill, clear, remove.",
+            "Manage background exec sessions: list, poll, log, write, submit, send-keys, paste, kill, clear, remove.",
             json!({"type": "object", "properties": {
-                "action": {"type": "string", "enum": ["list", "poll", "log", "write", "kill", "clear", "remove"]},
+                "action": {"type": "string", "enum": ["list", "poll", "log", "write", "submit", "send-keys", "paste", "kill", "clear", "remove"]},
                 "sessionId": {"type": "string", "description": "Session id (all actions but list)"},
-                "data": {"type": "string", "description": "Text for write"},
+                "data": {"type": "string", "description": "Text for write (and paste)"},
+                "text": {"type": "string", "description": "Text for paste"},
+                "keys": {"type": "array", "items": {"type": "string"}, "description": "Key names for send-keys (Enter, Tab, Escape, C-c, C-d, Up, ...)"},
                 "eof": {"type": "boolean", "description": "Close stdin after write"},
                 "offset": {"type": "integer", "description": "First line for log"},
                 "limit": {"type": "integer", "description": "Line count for log (default 200)"},
@@ -140,7 +147,7 @@ pub fn builtin_spec(name: &str) -> Option<ToolSpec> {
             json!({"type": "object", "properties": {
                 "action": {"type": "string", "enum": ["get", "set", "up", "down", "mute", "unmute", "toggle"]},
                 "level": {"type": "integer", "minimum": 0, "maximum": 100, "description": "Volume percent for set"},
-                "step": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Percent for up/down (default 5)"}
+                "step": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Percent for up/down (default 10)"}
             }, "required": ["action"]}),
             runtime.clone(),
             local_system(),
@@ -149,9 +156,10 @@ pub fn builtin_spec(name: &str) -> Option<ToolSpec> {
             "start_app",
             "Start App",
             "🚀",
-            "Start a desktop application on this computer by its .desktop id or name (e.g. firefox, org.gnome.Calculator).",
+            "Start a desktop application on this computer by its .desktop id, its name (e.g. firefox, Calculator) or the path of a .desktop file or program.",
             json!({"type": "object", "properties": {
-                "app": {"type": "string", "description": "Desktop entry id or application name"}
+                "app": {"type": "string", "description": "Desktop entry id, application name, or path"},
+                "args": {"type": "array", "items": {"type": "string"}, "description": "Arguments (files or URLs) passed to the application"}
             }, "required": ["app"]}),
             runtime.clone(),
             local_system(),

@@ -11,7 +11,7 @@ use crate::tool::params::{ReadOptions, read_integer, read_string};
 use crate::tool::{BoxFuture, Tool, ToolCall, ToolError, ToolResult, ToolSpec};
 
 const HELPER_TIMEOUT: Duration = Duration::from_secs(5);
-pub const DEFAULT_STEP: i64 = 5;
+pub const DEFAULT_STEP: i64 = 10;
 const SINK: &str = "@DEFAULT_SINK@";
 
 /// What to do.
@@ -246,7 +246,7 @@ mod tests {
         );
         assert_eq!(
             parse_action(&json!({"action": "UP"})).unwrap(),
-            VolumeAction::Up(5)
+            VolumeAction::Up(10)
         );
         assert!(
             parse_action(&json!({"action": "set"}))
