@@ -106,12 +106,9 @@ fn main() {
         let drain = subscribed.then(|| {
             let mut events = queue.subscribe();
             runtime.spawn(async move {
-                loop {
-                    match events.recv().await {
-                        Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                        Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
-                    }
-                }
+                while let Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) =
+                    events.recv().await
+                {}
             })
         });
         let mut base = Vec::new();

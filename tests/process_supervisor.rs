@@ -626,3 +626,55 @@ async fn leftover_group_members_are_killed_when_the_leader_exits() {
         outcome.notes
     );
 }
+
+#[tokio::test]
+async fn killing_a_finished_process_does_nothing() {
+    let running = process::spawn(fake(&["exit", "0"])).unwrap();
+    let handle = running.kill_handle();
+    let outcome = running.wait().await;
+    assert!(!handle.kill(KillReason::User), "nothing left to kill");
+    assert!(!running.kill(KillReason::User));
+    assert!(outcome.signals.is_empty());
+    assert_eq!(outcome.killed_by, None);
+    assert!(running.wait().await.success(), "wait can be called again");
+}
+
+#[tokio::test]
+async fn a_kill_while_draining_stops_waiting_for_the_pipes() {
+    let spec = fake(&["grandchild", "30"]).drain_grace(Duration::from_secs(30));
+    let running = process::spawn(spec).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !running
+        .output_snapshot()
+        .stdout_text()
+        .contains("grandchild ")
+    {
+        assert!(Instant::now() < deadline, "no grandchild pid printed");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // Let the leader exit; the grandchild keeps the pipes open.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!running.is_finished());
+    let started = Instant::now();
+    assert!(running.kill(KillReason::User));
+    let outcome = running.wait().await;
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(outcome.exit, ExitKind::Code { code: 0 });
+    assert_eq!(outcome.killed_by, Some(KillReason::User));
+    assert_eq!(
+        count_notes(
+            &outcome,
+            "killed on request while waiting for the output pipes after the process exited: sent SIGKILL"
+        ),
+        1,
+        "{:?}",
+        outcome.notes
+    );
+    let grandchild = printed_pids(&outcome.output.stdout_text(), "grandchild ");
+    assert_pid_gone(grandchild[0], GONE_WITHIN);
+    assert_group_gone(outcome.pgid, GONE_WITHIN);
+}

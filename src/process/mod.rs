@@ -21,6 +21,9 @@
 //!
 //! Rules it keeps:
 //! - stdin is /dev/null unless [`StdinMode::Piped`]; the child leads its own process group.
+//! - Each output pipe is read by its own thread with plain reads (enlarged to 1 MiB when the
+//!   kernel allows), concurrently, so a child that floods stderr while stdout is quiet never
+//!   blocks; the supervisor task (timeout, kill, reap, drain) runs on tokio.
 //! - Output is read as bytes, split into lines capped at `max_line_bytes` (longer lines become
 //!   several pieces marked [`LineEnd::Continued`]), converted with lossy UTF-8 per line; a
 //!   partial last line is flushed at end of stream. Each [`OutputChunk`] carries its stream and
@@ -33,12 +36,17 @@
 //! - After the leader exits, the pipes get `drain_grace` (2 s) to close; then the group is
 //!   killed and the output detached with a note. Leftover live group members are killed too.
 //! - A child killed for a timeout is reported as timed out even if it exits 0 on SIGTERM.
-//! - Dropping a [`RunningProcess`] before it finished kills the group.
+//! - Dropping a [`RunningProcess`] before it finished kills the group; a kill after the leader
+//!   exited but while the pipes are still held stops the drain at once.
+//! - [`RunningProcess::output_since`] serves pollers (`process poll/log`), numbered lines;
+//!   [`ProcessOutcome::summary`] gives `exited with code 2`, `terminated by timeout after 5s
+//!   (exit code 0)`, `killed by signal SIGSEGV`.
 
 mod error;
 pub mod group;
 mod lines;
 mod output;
+mod reader;
 mod retained;
 mod spec;
 mod supervisor;

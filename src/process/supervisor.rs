@@ -14,19 +14,17 @@ use std::time::{Duration, SystemTime};
 
 use nix::sys::signal::Signal;
 use serde::Serialize;
-use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::{ChildStdin, Command};
 use tokio::sync::{Notify, broadcast, watch};
-use tokio::task::{AbortHandle, JoinHandle};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::error::SpawnError;
 use super::group::{group_has_live_members, signal_group, signal_name};
-use super::lines::{LineBatch, LineSplitter};
 use super::output::{OutputChunk, RetainedOutput, StreamKind};
+use super::reader::{self, PipeReader, ReaderShared};
 use super::retained::OutputBuffer;
-use super::spec::{ChunkCallback, ProcessSpec, StdinMode};
+use super::spec::{ProcessSpec, StdinMode};
 
 /// Why the supervisor killed the group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -200,25 +198,36 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 struct Control {
     pid: u32,
     pgid: i32,
-    reason: Mutex<Option<KillReason>>,
+    /// The first kill reason; `finished` once the supervisor is done (no kill can start then).
+    reason: Mutex<KillState>,
     wake: Notify,
 }
 
+#[derive(Debug, Default)]
+struct KillState {
+    reason: Option<KillReason>,
+    finished: bool,
+}
+
 impl Control {
-    /// Record the reason if none is recorded yet; true if this call did.
+    /// Record the reason if none is recorded yet and the run is not over; true if this call did.
     fn request(&self, reason: KillReason) -> bool {
         let mut slot = lock(&self.reason);
-        if slot.is_some() {
+        if slot.reason.is_some() || slot.finished {
             return false;
         }
-        *slot = Some(reason);
+        slot.reason = Some(reason);
         drop(slot);
         self.wake.notify_one();
         true
     }
 
     fn reason(&self) -> Option<KillReason> {
-        *lock(&self.reason)
+        lock(&self.reason).reason
+    }
+
+    fn finish(&self) {
+        lock(&self.reason).finished = true;
     }
 }
 
@@ -377,80 +386,6 @@ impl Drop for RunningProcess {
     }
 }
 
-/// What the reader tasks share.
-struct ReaderShared {
-    buffer: Arc<Mutex<OutputBuffer>>,
-    chunks: broadcast::Sender<OutputChunk>,
-    on_chunk: Option<ChunkCallback>,
-    max_line_bytes: usize,
-    start: Instant,
-}
-
-const READ_BUFFER_BYTES: usize = 256 * 1024;
-/// A larger pipe lets a flooding child keep writing while a read is being processed.
-const PIPE_BYTES: i32 = 1024 * 1024;
-
-fn enlarge_pipe(pipe: &impl std::os::fd::AsFd) {
-    // Best effort: the kernel caps it at /proc/sys/fs/pipe-max-size for unprivileged users.
-    let _ = nix::fcntl::fcntl(pipe, nix::fcntl::FcntlArg::F_SETPIPE_SZ(PIPE_BYTES));
-}
-
-async fn read_stream<R: AsyncRead + Unpin>(
-    mut pipe: R,
-    stream: StreamKind,
-    shared: Arc<ReaderShared>,
-) {
-    let mut buf = vec![0u8; READ_BUFFER_BYTES];
-    let mut splitter = LineSplitter::new(shared.max_line_bytes);
-    let mut batch = LineBatch::default();
-    loop {
-        let read = match pipe.read(&mut buf).await {
-            Ok(0) => break,
-            Ok(read) => read,
-            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(err) => {
-                tracing::debug!(stream = stream.as_str(), error = %err, "process pipe read failed");
-                break;
-            }
-        };
-        let at = SystemTime::now();
-        splitter.feed_into(&buf[..read], &mut batch);
-        publish(&shared, stream, at, read, &mut batch, &buf[..read]);
-    }
-    splitter.finish(&mut |bytes, end| batch.push_line(bytes, end));
-    publish(&shared, stream, SystemTime::now(), 0, &mut batch, &[]);
-}
-
-fn publish(
-    shared: &ReaderShared,
-    stream: StreamKind,
-    at: SystemTime,
-    read: usize,
-    batch: &mut LineBatch,
-    input: &[u8],
-) {
-    {
-        let mut buffer = lock(&shared.buffer);
-        buffer.count_read(stream, read);
-        if !batch.is_empty() {
-            buffer.append(stream, at, batch, input);
-        }
-    }
-    if !batch.is_empty() && (shared.on_chunk.is_some() || shared.chunks.receiver_count() > 0) {
-        let chunk = OutputChunk {
-            stream,
-            at,
-            elapsed: shared.start.elapsed(),
-            text: batch.chunk_text(input),
-        };
-        if let Some(callback) = &shared.on_chunk {
-            callback(&chunk);
-        }
-        let _ = shared.chunks.send(chunk);
-    }
-    batch.clear();
-}
-
 /// Start `spec` under supervision. Must be called inside a tokio runtime.
 ///
 /// The child gets stdin from /dev/null (unless `StdinMode::Piped`), its own process group, and
@@ -522,24 +457,22 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
         chunks,
         on_chunk: spec.on_chunk.clone(),
         max_line_bytes: limits.max_line_bytes,
-        start,
+        start: std::time::Instant::now(),
     });
     let mut readers = Vec::new();
     if let Some(stdout) = child.stdout.take() {
-        enlarge_pipe(&stdout);
-        readers.push(tokio::spawn(read_stream(
+        readers.push(reader::start(
             stdout,
             StreamKind::Stdout,
             Arc::clone(&shared),
-        )));
+        ));
     }
     if let Some(stderr) = child.stderr.take() {
-        enlarge_pipe(&stderr);
-        readers.push(tokio::spawn(read_stream(
+        readers.push(reader::start(
             stderr,
             StreamKind::Stderr,
             Arc::clone(&shared),
-        )));
+        ));
     }
     drop(shared);
     let stdin = child.stdin.take();
@@ -547,7 +480,7 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
     let control = Arc::new(Control {
         pid,
         pgid,
-        reason: Mutex::new(None),
+        reason: Mutex::new(KillState::default()),
         wake: Notify::new(),
     });
     let (outcome_tx, outcome_rx) = watch::channel(None);
@@ -593,7 +526,7 @@ struct Supervision {
     kill_grace: Duration,
     drain_grace: Duration,
     cancel: Option<CancellationToken>,
-    readers: Vec<JoinHandle<()>>,
+    readers: Vec<PipeReader>,
     start: Instant,
     started_at: SystemTime,
     pid: u32,
@@ -666,7 +599,14 @@ impl KillLog {
 }
 
 fn kill_note(reason: KillReason, timeout: Option<Duration>, pgid: i32) -> String {
-    let why = match (reason, timeout) {
+    format!(
+        "{}: sent SIGTERM to process group {pgid}",
+        kill_why(reason, timeout)
+    )
+}
+
+fn kill_why(reason: KillReason, timeout: Option<Duration>) -> String {
+    match (reason, timeout) {
         (KillReason::Timeout, Some(timeout)) => {
             format!("timed out after {}", format_duration(timeout))
         }
@@ -675,8 +615,7 @@ fn kill_note(reason: KillReason, timeout: Option<Duration>, pgid: i32) -> String
         (KillReason::Cancelled, _) => "cancelled".to_string(),
         (KillReason::Dropped, _) => "owner dropped the process handle".to_string(),
         (KillReason::Shutdown, _) => "shutting down".to_string(),
-    };
-    format!("{why}: sent SIGTERM to process group {pgid}")
+    }
 }
 
 async fn supervise(mut run: Supervision) -> ProcessOutcome {
@@ -748,11 +687,11 @@ async fn supervise(mut run: Supervision) -> ProcessOutcome {
     };
 
     // Phase 2: drain the pipes; grandchildren may still hold them.
-    let aborts: Vec<AbortHandle> = run.readers.iter().map(JoinHandle::abort_handle).collect();
     let readers = std::mem::take(&mut run.readers);
+    let stops: Vec<_> = readers.iter().map(|reader| reader.stopper()).collect();
     let mut drained = Box::pin(async move {
         for reader in readers {
-            let _ = reader.await;
+            let _ = reader.done.await;
         }
     });
     let drain_until = reaped + run.drain_grace;
@@ -772,6 +711,19 @@ async fn supervise(mut run: Supervision) -> ProcessOutcome {
                     log.send(Signal::SIGKILL);
                 }
             }
+            _ = run.control.wake.notified(), if kill.is_none() && detach_at.is_none() => {
+                // A kill while only the drain is left: stop waiting for the pipes.
+                if let Some(reason) = run.control.reason() {
+                    kill = Some(reason);
+                    let killed = group_has_live_members(pgid) && log.send(Signal::SIGKILL);
+                    log.notes.push(format!(
+                        "{} while waiting for the output pipes after the process exited{}",
+                        kill_why(reason, run.timeout),
+                        if killed { format!(": sent SIGKILL to process group {pgid}") } else { String::new() },
+                    ));
+                    detach_at = Some(Instant::now() + DETACH_WAIT);
+                }
+            }
             _ = tokio::time::sleep_until(drain_until), if detach_at.is_none() => {
                 let killed = group_has_live_members(pgid) && log.send(Signal::SIGKILL);
                 log.notes.push(format!(
@@ -783,8 +735,8 @@ async fn supervise(mut run: Supervision) -> ProcessOutcome {
                 detach_at = Some(Instant::now() + DETACH_WAIT);
             }
             _ = sleep_until_opt(detach_at), if detach_at.is_some() => {
-                for abort in &aborts {
-                    abort.abort();
+                for stop in &stops {
+                    stop();
                 }
                 detached = true;
                 log.notes.push("stopped reading: the output pipes are held by a process outside the group".to_string());
@@ -792,6 +744,8 @@ async fn supervise(mut run: Supervision) -> ProcessOutcome {
             }
         }
     }
+
+    run.control.finish();
 
     // Phase 3: nothing of the group may outlive the run.
     if group_has_live_members(pgid) {

@@ -1,0 +1,264 @@
+//! Reading one output pipe until it closes.
+//!
+//! Each pipe gets its own thread doing plain reads, woken straight by the kernel when the child
+//! writes: going through the async reactor (readiness, wake-up, re-poll) costs a flooding child
+//! a third of its throughput. When a thread cannot be started, an async task does the same work.
+//! Either way the reader can be told to stop (the supervisor detaches from pipes that a process
+//! outside the group keeps open).
+
+use std::io::Read;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Instant, SystemTime};
+
+use tokio::io::AsyncReadExt;
+use tokio::sync::{broadcast, oneshot};
+
+use super::lines::{LineBatch, LineSplitter};
+use super::output::{OutputChunk, StreamKind};
+use super::retained::OutputBuffer;
+use super::spec::ChunkCallback;
+
+const READ_BUFFER_BYTES: usize = 256 * 1024;
+/// A larger pipe lets a flooding child keep writing while a read is being processed.
+const PIPE_BYTES: i32 = 1024 * 1024;
+/// How often an idle reader thread looks at its stop flag.
+const IDLE_POLL_MS: i32 = 500;
+
+/// What both readers of a process share.
+pub(crate) struct ReaderShared {
+    pub(crate) buffer: Arc<Mutex<OutputBuffer>>,
+    pub(crate) chunks: broadcast::Sender<OutputChunk>,
+    pub(crate) on_chunk: Option<ChunkCallback>,
+    pub(crate) max_line_bytes: usize,
+    pub(crate) start: Instant,
+}
+
+/// A running reader: `done` fires when the pipe closed (or the reader stopped).
+pub(crate) struct PipeReader {
+    pub(crate) done: oneshot::Receiver<()>,
+    stop: Arc<AtomicBool>,
+    task: Option<tokio::task::AbortHandle>,
+}
+
+impl PipeReader {
+    /// A function that makes the reader stop soon (a thread notices within `IDLE_POLL_MS`),
+    /// closing the pipe; usable after `done` was moved away.
+    pub(crate) fn stopper(&self) -> impl Fn() + Send + Sync + 'static {
+        let stop = Arc::clone(&self.stop);
+        let task = self.task.clone();
+        move || {
+            stop.store(true, Ordering::Relaxed);
+            if let Some(task) = &task {
+                task.abort();
+            }
+        }
+    }
+}
+
+fn lock(mutex: &Mutex<OutputBuffer>) -> MutexGuard<'_, OutputBuffer> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Start reading a tokio child pipe (`ChildStdout` / `ChildStderr`).
+pub(crate) fn start<P>(pipe: P, stream: StreamKind, shared: Arc<ReaderShared>) -> PipeReader
+where
+    P: std::os::fd::AsFd + IntoOwnedFd,
+{
+    // Best effort: the kernel caps it at /proc/sys/fs/pipe-max-size for unprivileged users.
+    let _ = nix::fcntl::fcntl(&pipe, nix::fcntl::FcntlArg::F_SETPIPE_SZ(PIPE_BYTES));
+    let (done_tx, done) = oneshot::channel();
+    let stop = Arc::new(AtomicBool::new(false));
+    match pipe.into_owned_fd() {
+        Ok(fd) => {
+            let thread_stop = Arc::clone(&stop);
+            let thread_shared = Arc::clone(&shared);
+            // The closure owns the fd; if the thread cannot start, it comes back through the
+            // error-less path below by reopening nothing: build the closure lazily.
+            let slot = Arc::new(Mutex::new(Some((fd, done_tx))));
+            let thread_slot = Arc::clone(&slot);
+            let spawned = std::thread::Builder::new()
+                .name(format!("clawdeck-{}", stream.as_str()))
+                .spawn(move || {
+                    let taken = thread_slot
+                        .lock()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner())
+                        .take();
+                    if let Some((fd, done_tx)) = taken {
+                        read_blocking(fd, stream, &thread_shared, &thread_stop);
+                        let _ = done_tx.send(());
+                    }
+                });
+            if spawned.is_err() {
+                let taken = slot
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .take();
+                if let Some((fd, done_tx)) = taken {
+                    return start_task_from_fd(fd, stream, shared, stop, done_tx, done);
+                }
+            }
+            PipeReader {
+                done,
+                stop,
+                task: None,
+            }
+        }
+        Err(err) => {
+            tracing::debug!(stream = stream.as_str(), error = %err, "could not take the pipe's fd");
+            PipeReader {
+                done,
+                stop,
+                task: None,
+            }
+        }
+    }
+}
+
+/// Lets `start` take both tokio pipe types.
+pub(crate) trait IntoOwnedFd {
+    fn into_owned_fd(self) -> std::io::Result<OwnedFd>;
+}
+
+impl IntoOwnedFd for tokio::process::ChildStdout {
+    fn into_owned_fd(self) -> std::io::Result<OwnedFd> {
+        tokio::process::ChildStdout::into_owned_fd(self)
+    }
+}
+
+impl IntoOwnedFd for tokio::process::ChildStderr {
+    fn into_owned_fd(self) -> std::io::Result<OwnedFd> {
+        tokio::process::ChildStderr::into_owned_fd(self)
+    }
+}
+
+/// The fallback: read the fd on the async reactor.
+fn start_task_from_fd(
+    fd: OwnedFd,
+    stream: StreamKind,
+    shared: Arc<ReaderShared>,
+    stop: Arc<AtomicBool>,
+    done_tx: oneshot::Sender<()>,
+    done: oneshot::Receiver<()>,
+) -> PipeReader {
+    let task = tokio::spawn(async move {
+        match tokio::net::unix::pipe::Receiver::from_owned_fd(fd) {
+            Ok(mut pipe) => {
+                let mut buf = vec![0u8; READ_BUFFER_BYTES];
+                let mut reader = StreamReader::new(stream, &shared);
+                loop {
+                    match pipe.read(&mut buf).await {
+                        Ok(0) => break,
+                        Ok(read) => reader.consume(&buf[..read], &shared),
+                        Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+                        Err(err) => {
+                            tracing::debug!(stream = stream.as_str(), error = %err, "process pipe read failed");
+                            break;
+                        }
+                    }
+                }
+                reader.finish(&shared);
+            }
+            Err(err) => {
+                tracing::debug!(stream = stream.as_str(), error = %err, "could not register the pipe")
+            }
+        }
+        let _ = done_tx.send(());
+    });
+    PipeReader {
+        done,
+        stop,
+        task: Some(task.abort_handle()),
+    }
+}
+
+fn read_blocking(fd: OwnedFd, stream: StreamKind, shared: &ReaderShared, stop: &AtomicBool) {
+    let raw = fd.as_raw_fd();
+    let mut file = std::fs::File::from(fd);
+    let mut buf = vec![0u8; READ_BUFFER_BYTES];
+    let mut reader = StreamReader::new(stream, shared);
+    while !stop.load(Ordering::Relaxed) {
+        match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(read) => reader.consume(&buf[..read], shared),
+            Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => wait_readable(raw),
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => {
+                tracing::debug!(stream = stream.as_str(), error = %err, "process pipe read failed");
+                break;
+            }
+        }
+    }
+    reader.finish(shared);
+}
+
+/// Sleep until the (non-blocking) pipe has data or hangs up, or `IDLE_POLL_MS` passed.
+fn wait_readable(fd: i32) {
+    let mut poll_fd = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd for the duration of the call; fd stays open (owned by the caller).
+    unsafe {
+        libc::poll(&mut poll_fd, 1, IDLE_POLL_MS);
+    }
+}
+
+/// Splits one stream's bytes and hands batches to the buffer and the observers.
+struct StreamReader {
+    stream: StreamKind,
+    splitter: LineSplitter,
+    batch: LineBatch,
+}
+
+impl StreamReader {
+    fn new(stream: StreamKind, shared: &ReaderShared) -> Self {
+        StreamReader {
+            stream,
+            splitter: LineSplitter::new(shared.max_line_bytes),
+            batch: LineBatch::default(),
+        }
+    }
+
+    fn consume(&mut self, data: &[u8], shared: &ReaderShared) {
+        let at = SystemTime::now();
+        self.splitter.feed_into(data, &mut self.batch);
+        self.publish(shared, at, data.len(), data);
+    }
+
+    fn finish(&mut self, shared: &ReaderShared) {
+        let batch = &mut self.batch;
+        self.splitter
+            .finish(&mut |bytes, end| batch.push_line(bytes, end));
+        self.publish(shared, SystemTime::now(), 0, &[]);
+    }
+
+    fn publish(&mut self, shared: &ReaderShared, at: SystemTime, read: usize, input: &[u8]) {
+        {
+            let mut buffer = lock(&shared.buffer);
+            buffer.count_read(self.stream, read);
+            if !self.batch.is_empty() {
+                buffer.append(self.stream, at, &self.batch, input);
+            }
+        }
+        if !self.batch.is_empty()
+            && (shared.on_chunk.is_some() || shared.chunks.receiver_count() > 0)
+        {
+            let chunk = OutputChunk {
+                stream: self.stream,
+                at,
+                elapsed: shared.start.elapsed(),
+                text: self.batch.chunk_text(input),
+            };
+            if let Some(callback) = &shared.on_chunk {
+                callback(&chunk);
+            }
+            let _ = shared.chunks.send(chunk);
+        }
+        self.batch.clear();
+    }
+}
