@@ -143,6 +143,7 @@ fn report(outcome: &CallOutcome, json: bool) -> u8 {
             if !json {
                 for block in &result.content {
                     match block {
+                        ContentBlock::Text { text } if text.ends_with('\n') => print!("{text}"),
                         ContentBlock::Text { text } => println!("{text}"),
                         ContentBlock::Image { data, mime_type } => {
                             println!(
