@@ -135,6 +135,8 @@ pub struct App {
     /// Directory for copied output files.
     pub copy_dir: PathBuf,
     pub stats: Arc<Stats>,
+    /// Permits given back to the router forwarder as its events are handled (backpressure).
+    pub router_pacer: Option<Arc<tokio::sync::Semaphore>>,
     pub quit: bool,
     /// Screen areas of the tabs, for mouse clicks.
     pub(crate) tab_areas: Vec<(Rect, ViewId)>,
@@ -166,6 +168,7 @@ impl App {
             clipboard: Box::new(Osc52Clipboard),
             copy_dir: default_copy_dir(),
             stats: Arc::default(),
+            router_pacer: None,
             quit: false,
             tab_areas: Vec::new(),
         }
@@ -370,7 +373,10 @@ impl App {
                 self.reload_config();
                 true
             }
-            CoreEvent::Router(ev) => self.router.apply(&ev) && self.view == ViewId::Router,
+            CoreEvent::Router(ev) => {
+                self.release_router_permit();
+                self.router.apply(&ev) && self.view == ViewId::Router
+            }
             CoreEvent::Queue(ev) => {
                 self.queue.record(&ev);
                 self.refresh_queue();
@@ -407,6 +413,11 @@ impl App {
                 true
             }
             CoreEvent::RouterLagged(n) => {
+                self.release_router_permit();
+                // Skipped events may include a run's end: take the ends from the history.
+                if let Some(router) = &self.services.router {
+                    self.router.reconcile(router.runs());
+                }
                 self.set_status(format!(
                     "the console fell behind the router: {n} events were skipped"
                 ));
@@ -697,6 +708,7 @@ impl App {
         while self.live_work() > 0 {
             match tokio::time::timeout_at(deadline, rx.recv()).await {
                 Ok(Some(AppEvent::Core(CoreEvent::Router(ev)))) => {
+                    self.release_router_permit();
                     self.router.apply(&ev);
                 }
                 Ok(Some(AppEvent::Core(CoreEvent::InvokeDone { call, outcome }))) => {
@@ -706,6 +718,17 @@ impl App {
                 Ok(None) | Err(_) => break,
             }
         }
+    }
+
+    fn release_router_permit(&self) {
+        if let Some(pacer) = &self.router_pacer {
+            pacer.add_permits(1);
+        }
+    }
+
+    /// Where the tabs were drawn (mouse clicks switch views).
+    pub fn tab_areas(&self) -> &[(Rect, ViewId)] {
+        &self.tab_areas
     }
 
     pub fn ctx_for_render(&self) -> ViewCtx<'_> {

@@ -121,7 +121,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         "filter",
         ["/"],
         "Filter tools by name",
-        [Policy, Invoke],
+        [Policy],
         "filter"
     ),
     b!(

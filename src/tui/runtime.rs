@@ -55,7 +55,9 @@ pub fn run(cli: &Cli) -> u8 {
         app.config_arg = cli.config.clone();
         let router = RouterService::new(config.settings.router.clone());
         app.router.load_history(router.runs());
-        forward_router_events(router.subscribe(), tx.clone());
+        let pacer = Arc::new(tokio::sync::Semaphore::new(ROUTER_EVENTS_IN_FLIGHT));
+        app.router_pacer = Some(Arc::clone(&pacer));
+        forward_router_events(router.subscribe(), tx.clone(), pacer);
         app.services.router = Some(router);
         let limits = LaneLimits::from_settings(&config.settings.lanes, &config.raw);
         let queue = LaneQueue::new(limits.clone());
@@ -124,12 +126,24 @@ fn spawn_ticker(tx: AppEventSender) {
     });
 }
 
+/// Router events in flight to the App at most. A child flooding output must never bury key
+/// presses in the one channel: past this the forwarder stops reading, the router's broadcast
+/// lags, and the App is told how many events it skipped.
+pub const ROUTER_EVENTS_IN_FLIGHT: usize = 256;
+
+/// Forwards router events; `pacer` holds the in-flight permits the App gives back as it handles
+/// each event.
 pub fn forward_router_events(
     mut events: broadcast::Receiver<crate::router::RouterEvent>,
     tx: AppEventSender,
+    pacer: Arc<tokio::sync::Semaphore>,
 ) {
     tokio::spawn(async move {
         loop {
+            match pacer.acquire().await {
+                Ok(permit) => permit.forget(),
+                Err(_) => return,
+            }
             let event = match events.recv().await {
                 Ok(ev) => CoreEvent::Router(ev),
                 Err(broadcast::error::RecvError::Lagged(n)) => CoreEvent::RouterLagged(n),

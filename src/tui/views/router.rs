@@ -128,6 +128,35 @@ impl RouterView {
         self.selected = self.runs.len().saturating_sub(1);
     }
 
+    /// Takes ends (and missed starts) from the service's history after events were skipped.
+    pub fn reconcile(&mut self, runs: Vec<RouterRun>) {
+        let missing: Vec<RouterRun> = runs
+            .iter()
+            .filter(|r| !self.runs.iter().any(|v| v.run_id == r.run_id))
+            .cloned()
+            .collect();
+        for run in runs {
+            let Some(outcome) = run.outcome else { continue };
+            if let Some(entry) = self
+                .runs
+                .iter_mut()
+                .find(|e| e.run_id == run.run_id && e.is_live())
+            {
+                entry.status = Some(outcome.status);
+                entry.exit = exit_label(outcome.exit_code, outcome.signal.as_deref());
+                entry.duration = Some(outcome.duration);
+                entry
+                    .buffer
+                    .push_note("some output was skipped: the console fell behind the stream");
+            }
+        }
+        if !missing.is_empty() {
+            let selected = self.selected;
+            self.load_history(missing);
+            self.selected = selected;
+        }
+    }
+
     pub fn selected_run(&self) -> Option<&RunEntry> {
         self.runs.get(self.selected)
     }

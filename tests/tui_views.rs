@@ -1,0 +1,1154 @@
+//! Console tests: snapshots of every view (normal, empty, error) drawn on a TestBackend with a
+//! fixed clock, and interaction tests that feed keys and assert the emitted AppEvents and the
+//! state changes.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use clawdeck::config::LoadedConfig;
+use clawdeck::context::PolicyContext;
+use clawdeck::pipeline::CallOutcome;
+use clawdeck::queue::{EntryOutcome, EntrySnapshot, EntryState, LaneSnapshot, QueueSnapshot};
+use clawdeck::router::{
+    Mode, OutputStream, RouterEvent, RouterEventKind, RouterOutcome, RunStatus, TransportKind,
+};
+use clawdeck::tool::ToolResult;
+use clawdeck::tui::app::{App, Overlay, RecordingClipboard};
+use clawdeck::tui::clock::{Clock, FixedClock};
+use clawdeck::tui::event::{AppEvent, AppEventSender, CoreEvent};
+use clawdeck::tui::frame::FrameRequester;
+use clawdeck::tui::views::ViewId;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::json;
+use tokio::sync::mpsc::UnboundedReceiver;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/tui")
+        .join(name)
+}
+
+fn fixture_config() -> LoadedConfig {
+    let text = std::fs::read_to_string(fixture("openclaw.json5")).expect("fixture config");
+    clawdeck::config::load_from_str(&text, "tests/fixtures/tui/openclaw.json5")
+        .expect("fixture parses")
+}
+
+struct Harness {
+    app: App,
+    rx: UnboundedReceiver<AppEvent>,
+    clock: FixedClock,
+}
+
+fn harness() -> Harness {
+    let (tx, rx) = AppEventSender::channel();
+    let clock = FixedClock::at_epoch_2026();
+    let mut app = App::new(tx, FrameRequester::test_dummy(), Arc::new(clock.clone()));
+    app.clipboard = Box::new(RecordingClipboard::default());
+    app.copy_dir = std::env::temp_dir().join(format!("clawdeck-tui-test-{}", std::process::id()));
+    Harness { app, rx, clock }
+}
+
+fn with_config() -> Harness {
+    let mut h = harness();
+    h.app.set_config(fixture_config());
+    h.app.status = None;
+    h
+}
+
+impl Harness {
+    fn key(&mut self, code: KeyCode) {
+        self.key_mod(code, KeyModifiers::NONE);
+    }
+
+    fn key_mod(&mut self, code: KeyCode, mods: KeyModifiers) {
+        self.app
+            .handle_event(AppEvent::Key(KeyEvent::new(code, mods)));
+    }
+
+    fn type_text(&mut self, text: &str) {
+        for c in text.chars() {
+            self.key(KeyCode::Char(c));
+        }
+    }
+
+    /// Events the app emitted since the last call.
+    fn emitted(&mut self) -> Vec<AppEvent> {
+        let mut out = Vec::new();
+        while let Ok(ev) = self.rx.try_recv() {
+            out.push(ev);
+        }
+        out
+    }
+
+    /// Feeds the emitted intents back (what the event loop does) and returns them.
+    fn pump(&mut self) -> Vec<String> {
+        let events = self.emitted();
+        let names = events.iter().map(|e| format!("{e:?}")).collect();
+        for ev in events {
+            self.app.handle_event(ev);
+        }
+        names
+    }
+
+    fn draw(&mut self, width: u16, height: u16) -> Terminal<TestBackend> {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+        clawdeck::tui::app::draw(&mut self.app, &mut terminal, false).expect("draw");
+        terminal
+    }
+
+    fn screen(&mut self, width: u16, height: u16) -> String {
+        let terminal = self.draw(width, height);
+        let buf = terminal.backend().buffer().clone();
+        let mut out = String::new();
+        for y in 0..buf.area.height {
+            for x in 0..buf.area.width {
+                out.push_str(buf[(x, y)].symbol());
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    fn wall(&self) -> SystemTime {
+        self.clock.wall()
+    }
+
+    fn router_event(&mut self, run_id: u64, kind: RouterEventKind) {
+        self.app
+            .handle_event(AppEvent::Core(CoreEvent::Router(RouterEvent {
+                run_id,
+                kind,
+            })));
+    }
+
+    fn start_run(&mut self, run_id: u64, agent: &str, message: &str, age: Duration) {
+        let started_at = self.wall() - age;
+        self.router_event(
+            run_id,
+            RouterEventKind::Started {
+                argv: vec!["openclaw".into(), "agent".into()],
+                transport: TransportKind::Cli,
+                agent: Some(agent.into()),
+                to: None,
+                message: message.into(),
+                mode: Mode::ReadOnly,
+                timeout_seconds: 45,
+                started_at,
+                deadline: started_at + Duration::from_secs(45),
+            },
+        );
+    }
+
+    fn chunk(&mut self, run_id: u64, stream: OutputStream, bytes: &[u8]) {
+        let at = self.wall();
+        self.router_event(
+            run_id,
+            RouterEventKind::Chunk {
+                stream,
+                at,
+                elapsed: Duration::ZERO,
+                bytes: bytes.to_vec(),
+            },
+        );
+    }
+
+    fn finish_run(
+        &mut self,
+        run_id: u64,
+        status: RunStatus,
+        exit_code: Option<i32>,
+        signal: Option<&str>,
+        secs: u64,
+    ) {
+        let outcome = RouterOutcome {
+            run_id,
+            status,
+            transport: TransportKind::Cli,
+            agent: Some("ops".into()),
+            to: None,
+            mode: Mode::ReadOnly,
+            exit_code,
+            signal: signal.map(str::to_string),
+            raw: String::new(),
+            content: String::new(),
+            notes: Vec::new(),
+            timeout_seconds: 45,
+            duration: Duration::from_secs(secs),
+            clean: None,
+        };
+        self.router_event(
+            run_id,
+            RouterEventKind::Finished {
+                outcome: Box::new(outcome),
+            },
+        );
+    }
+}
+
+// ---------------------------------------------------------------- policy view
+
+#[test]
+fn policy_view_normal() {
+    let mut h = with_config();
+    insta::assert_snapshot!("policy_normal", h.screen(150, 40));
+}
+
+#[test]
+fn policy_view_hidden_only_with_detail_of_hidden_tool() {
+    let mut h = with_config();
+    h.key(KeyCode::Char('h'));
+    h.key(KeyCode::Char('/'));
+    h.type_text("ex");
+    h.key(KeyCode::Enter);
+    let rows: Vec<String> = h.app.policy.rows().iter().map(|t| t.name.clone()).collect();
+    assert_eq!(rows, vec!["exec"]);
+    let screen = h.screen(150, 40);
+    assert!(
+        screen.contains("denied by \"exec\" at agents.list[0].tools.deny[0]"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("policy_hidden_only_exec", screen);
+}
+
+#[test]
+fn policy_view_empty_without_config() {
+    let mut h = harness();
+    insta::assert_snapshot!("policy_empty", h.screen(100, 14));
+}
+
+#[test]
+fn policy_view_error_keeps_last_good_result() {
+    let mut h = with_config();
+    h.app.handle_event(AppEvent::SetContext(PolicyContext {
+        agent: Some("ghost".into()),
+        ..Default::default()
+    }));
+    assert!(
+        h.app
+            .policy
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("unknown agent \"ghost\""))
+    );
+    assert!(
+        h.app.policy.resolution.is_some(),
+        "the last good result stays"
+    );
+    h.app.config_error = Some("openclaw.json5:3:7: expected `,` or `}` (at tools)".into());
+    insta::assert_snapshot!("policy_error", h.screen(150, 20));
+}
+
+#[test]
+fn context_change_recomputes_at_once() {
+    let mut h = with_config();
+    let exec_visible = |h: &Harness| {
+        h.app
+            .policy
+            .resolution
+            .as_ref()
+            .and_then(|r| r.trace("exec"))
+            .map(|t| t.visible)
+    };
+    assert_eq!(exec_visible(&h), Some(false));
+    // Open the context editor, pick agent `ops` from the picker filled from the config.
+    h.key(KeyCode::Char('c'));
+    assert!(matches!(h.app.overlay, Some(Overlay::Context(_))));
+    h.key(KeyCode::Enter);
+    h.type_text("ops");
+    h.key(KeyCode::Enter);
+    let events = h.pump();
+    assert!(
+        events
+            .iter()
+            .any(|e| e.contains("SetContext") && e.contains("agent: Some(\"ops\")")),
+        "{events:?}"
+    );
+    assert_eq!(h.app.context.agent.as_deref(), Some("ops"));
+    assert_eq!(exec_visible(&h), Some(true));
+    assert!(
+        h.app
+            .policy
+            .resolution
+            .as_ref()
+            .and_then(|r| r.trace("process"))
+            .is_some_and(|t| !t.visible)
+    );
+    insta::assert_snapshot!("context_editor", h.screen(120, 24));
+    h.key(KeyCode::Esc);
+    assert!(h.app.overlay.is_none());
+}
+
+#[test]
+fn config_file_watch_reload_and_broken_save() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("openclaw.json5");
+    std::fs::copy(fixture("openclaw.json5"), &path).expect("copy");
+    let mut h = harness();
+    h.app.config_arg = Some(path.clone());
+    h.app
+        .set_config(clawdeck::config::load(Some(&path)).expect("load"));
+    assert_eq!(
+        h.app
+            .policy
+            .resolution
+            .as_ref()
+            .and_then(|r| r.trace("exec"))
+            .map(|t| t.visible),
+        Some(false)
+    );
+    // A good save: exec no longer denied.
+    let text = std::fs::read_to_string(&path)
+        .expect("read")
+        .replace("deny: [\"exec\"]", "deny: []");
+    std::fs::write(&path, text).expect("write");
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::ConfigFileChanged));
+    assert_eq!(
+        h.app
+            .policy
+            .resolution
+            .as_ref()
+            .and_then(|r| r.trace("exec"))
+            .map(|t| t.visible),
+        Some(true)
+    );
+    assert!(h.app.config_error.is_none());
+    // A broken save: error shown, last good state kept.
+    std::fs::write(&path, "{ tools: { deny: [ }").expect("write");
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::ConfigFileChanged));
+    let err = h.app.config_error.clone().expect("error shown");
+    assert!(err.contains("openclaw.json5"), "{err}");
+    assert_eq!(
+        h.app
+            .policy
+            .resolution
+            .as_ref()
+            .and_then(|r| r.trace("exec"))
+            .map(|t| t.visible),
+        Some(true)
+    );
+    h.app.status = None;
+    assert!(h.screen(150, 30).contains("✗ config: "));
+}
+
+#[tokio::test]
+async fn config_watcher_sends_an_event_when_the_file_changes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("openclaw.json5");
+    std::fs::write(&path, "{}").expect("write");
+    let (tx, mut rx) = AppEventSender::channel();
+    clawdeck::tui::runtime::watch_config(vec![path.clone()], tx);
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert!(rx.try_recv().is_err(), "no change, no event");
+    std::fs::write(&path, "{ tools: {} }").expect("write");
+    let ev = tokio::time::timeout(Duration::from_secs(3), rx.recv())
+        .await
+        .expect("event in time");
+    assert!(matches!(
+        ev,
+        Some(AppEvent::Core(CoreEvent::ConfigFileChanged))
+    ));
+}
+
+// ---------------------------------------------------------------- queue view
+
+fn queue_snapshot() -> QueueSnapshot {
+    let lane = |name: &str, limit, running, queued, wait: Option<u64>| LaneSnapshot {
+        lane: Arc::from(name),
+        limit,
+        running,
+        queued,
+        oldest_wait: wait.map(Duration::from_millis),
+    };
+    let entry = |id, label: &str, state, waited: u64, running: Option<u64>, warned, outcome| {
+        EntrySnapshot {
+            id,
+            lane: Arc::from("main"),
+            label: Arc::from(label),
+            state,
+            waited: Duration::from_millis(waited),
+            running_for: running.map(Duration::from_millis),
+            warned,
+            outcome,
+        }
+    };
+    QueueSnapshot {
+        draining: false,
+        lanes: vec![
+            lane("cron", 1, 0, 0, None),
+            lane("main", 2, 2, 2, Some(3400)),
+            lane("subagent", 8, 0, 0, None),
+        ],
+        active: vec![
+            entry(
+                7,
+                "exec: make test",
+                EntryState::Running,
+                12,
+                Some(8200),
+                false,
+                None,
+            ),
+            entry(
+                8,
+                "read: notes.txt",
+                EntryState::Running,
+                40,
+                Some(1100),
+                false,
+                None,
+            ),
+            entry(
+                9,
+                "web_fetch: docs",
+                EntryState::Queued,
+                3400,
+                None,
+                true,
+                None,
+            ),
+            entry(
+                10,
+                "write: out.md",
+                EntryState::Queued,
+                900,
+                None,
+                false,
+                None,
+            ),
+        ],
+        recent: vec![
+            entry(
+                5,
+                "edit: a.rs",
+                EntryState::Finished,
+                3,
+                Some(20),
+                false,
+                Some(EntryOutcome::Ok),
+            ),
+            entry(
+                6,
+                "exec: false",
+                EntryState::Finished,
+                3,
+                Some(15),
+                false,
+                Some(EntryOutcome::Error {
+                    message: "exit 1".into(),
+                }),
+            ),
+        ],
+    }
+}
+
+#[test]
+fn queue_view_normal_highlights_late_waits() {
+    let mut h = with_config();
+    h.app.queue.warn_after = Duration::from_millis(2000);
+    h.app.queue.set_snapshot(queue_snapshot());
+    h.app.queue.selected = 1;
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Queue));
+    let screen = h.screen(120, 30);
+    assert!(screen.contains("⚠ waiting"), "{screen}");
+    assert!(screen.contains("⚠ 3.4s"), "{screen}");
+    insta::assert_snapshot!("queue_normal", screen);
+}
+
+#[test]
+fn queue_view_empty_and_unavailable() {
+    let mut h = with_config();
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Queue));
+    insta::assert_snapshot!("queue_unavailable", h.screen(100, 12));
+    h.app.queue.set_snapshot(QueueSnapshot {
+        draining: true,
+        lanes: Vec::new(),
+        active: Vec::new(),
+        recent: Vec::new(),
+    });
+    insta::assert_snapshot!("queue_empty", h.screen(100, 16));
+}
+
+#[test]
+fn queue_keys_change_limits_and_clear_with_confirmation() {
+    let mut h = with_config();
+    h.app.queue.set_snapshot(queue_snapshot());
+    h.key(KeyCode::Char('2'));
+    h.pump();
+    assert_eq!(h.app.view, ViewId::Queue);
+    h.key(KeyCode::Down);
+    h.key(KeyCode::Char('+'));
+    let ev = h.emitted();
+    assert!(
+        matches!(&ev[..], [AppEvent::SetLaneLimit { lane, limit: 3 }] if lane == "main"),
+        "{ev:?}"
+    );
+    h.key(KeyCode::Char('-'));
+    let ev = h.emitted();
+    assert!(
+        matches!(&ev[..], [AppEvent::SetLaneLimit { lane, limit: 1 }] if lane == "main"),
+        "{ev:?}"
+    );
+    h.key(KeyCode::Char('x'));
+    assert!(h.emitted().is_empty(), "clearing asks first");
+    assert!(matches!(h.app.overlay, Some(Overlay::Confirm(_))));
+    insta::assert_snapshot!("queue_clear_confirm", h.screen(100, 20));
+    h.key(KeyCode::Char('n'));
+    assert!(h.emitted().is_empty());
+    h.key(KeyCode::Char('x'));
+    h.key(KeyCode::Char('y'));
+    let ev = h.emitted();
+    assert!(
+        matches!(&ev[..], [AppEvent::ClearLane { lane }] if lane == "main"),
+        "{ev:?}"
+    );
+}
+
+#[tokio::test]
+async fn queue_intents_reach_the_real_lane_queue() {
+    use clawdeck::queue::{LaneLimits, LaneQueue};
+    let mut h = with_config();
+    let queue = LaneQueue::new(LaneLimits::default());
+    queue.set_limit("main", 1);
+    h.app.services.queue = Some(queue.clone());
+    h.app.refresh_queue();
+    // One running, two waiting.
+    let gate = Arc::new(tokio::sync::Notify::new());
+    for i in 0..3 {
+        let (q, g) = (queue.clone(), gate.clone());
+        tokio::spawn(async move {
+            let cancel = tokio_util::sync::CancellationToken::new();
+            let _ = q
+                .run("main", &format!("task {i}"), &cancel, async move {
+                    g.notified().await
+                })
+                .await;
+        });
+    }
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    h.app.handle_event(AppEvent::SetLaneLimit {
+        lane: "main".into(),
+        limit: 2,
+    });
+    assert_eq!(queue.limit("main"), 2);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    h.app.handle_event(AppEvent::ClearLane {
+        lane: "main".into(),
+    });
+    let snap = queue.snapshot();
+    assert_eq!(
+        snap.lane("main").map(|l| (l.running, l.queued)),
+        Some((2, 0))
+    );
+    assert!(
+        h.app
+            .status
+            .as_ref()
+            .is_some_and(|(s, _)| s.contains("1 waiting entries rejected"))
+    );
+    gate.notify_waiters();
+}
+
+// ---------------------------------------------------------------- router view
+
+fn router_with_runs() -> Harness {
+    let mut h = with_config();
+    h.start_run(
+        1,
+        "ops",
+        "summarise yesterday's logs",
+        Duration::from_secs(40),
+    );
+    h.chunk(1, OutputStream::Stdout, b"done.\n");
+    h.finish_run(1, RunStatus::Completed, Some(0), None, 12);
+    h.start_run(2, "ops", "look at the alerts", Duration::from_secs(12));
+    h.chunk(
+        2,
+        OutputStream::Stdout,
+        b"\x1b[32mconnected\x1b[0m to gateway\n",
+    );
+    h.chunk(
+        2,
+        OutputStream::Stderr,
+        b"warn: slow tool\n\x1b]0;evil title\x07",
+    );
+    h.chunk(
+        2,
+        OutputStream::Stdout,
+        b"step\t1\x1b[2J\nprogress 10%\rprogress 60%",
+    );
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
+    h
+}
+
+#[test]
+fn router_view_normal() {
+    let mut h = router_with_runs();
+    let screen = h.screen(120, 26);
+    assert!(screen.contains("33s left of 45s"), "{screen}");
+    assert!(!screen.contains("evil title"));
+    insta::assert_snapshot!("router_normal", screen);
+}
+
+#[test]
+fn router_view_empty_and_unavailable() {
+    let mut h = with_config();
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
+    insta::assert_snapshot!("router_empty", h.screen(100, 12));
+    h.app.router.unavailable = Some("no openclaw binary (router.bin)".into());
+    insta::assert_snapshot!("router_unavailable", h.screen(100, 12));
+}
+
+#[test]
+fn router_view_error_states_after_kill_and_timeout() {
+    let mut h = router_with_runs();
+    h.router_event(
+        2,
+        RouterEventKind::Note {
+            text: "kill requested; killing the process tree".into(),
+        },
+    );
+    h.finish_run(2, RunStatus::Killed, None, Some("SIGTERM"), 12);
+    h.start_run(3, "main", "hang forever", Duration::from_secs(45));
+    h.finish_run(3, RunStatus::TimedOut, None, Some("SIGKILL"), 45);
+    h.key(KeyCode::Up);
+    let screen = h.screen(120, 24);
+    assert!(screen.contains("■ killed"), "{screen}");
+    assert!(
+        screen.contains("run ■ killed, SIGTERM after 12.0s"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("router_killed_and_timed_out", screen);
+}
+
+#[test]
+fn router_keys_emit_intents() {
+    let mut h = router_with_runs();
+    assert_eq!(h.app.router.selected, 1, "the live run is selected");
+    h.key(KeyCode::Char('k'));
+    let ev = h.emitted();
+    assert!(
+        matches!(&ev[..], [AppEvent::KillRun { run_id }] if run_id == "2"),
+        "{ev:?}"
+    );
+    h.key(KeyCode::Char('t'));
+    let ev = h.emitted();
+    assert!(
+        matches!(&ev[..], [AppEvent::SetRunTimeout { run_id, seconds: 30, extend: true }] if run_id == "2"),
+        "{ev:?}"
+    );
+    h.key(KeyCode::Char('T'));
+    h.key_mod(KeyCode::Char('u'), KeyModifiers::CONTROL);
+    h.type_text("90");
+    h.key(KeyCode::Enter);
+    let ev = h.emitted();
+    assert!(
+        matches!(
+            &ev[..],
+            [AppEvent::SetRunTimeout {
+                seconds: 90,
+                extend: false,
+                ..
+            }]
+        ),
+        "{ev:?}"
+    );
+    // New run: agent, Tab, message, Enter.
+    h.key(KeyCode::Char('r'));
+    h.key_mod(KeyCode::Char('u'), KeyModifiers::CONTROL);
+    h.type_text("main");
+    h.key(KeyCode::Tab);
+    h.type_text("check -x \"quoted\" 中文");
+    insta::assert_snapshot!("router_new_run_prompt", h.screen(120, 24));
+    h.key(KeyCode::Enter);
+    let ev = h.emitted();
+    assert!(
+        matches!(&ev[..], [AppEvent::StartRun { agent: Some(a), message }] if a == "main" && message == "check -x \"quoted\" 中文"),
+        "{ev:?}"
+    );
+    // Copy.
+    h.key(KeyCode::Char('y'));
+    let ev = h.emitted();
+    assert!(
+        matches!(&ev[..], [AppEvent::Copy { label, text }] if label == "router-run-2" && text.contains("[stderr] warn: slow tool")),
+        "{ev:?}"
+    );
+    // `k` on a finished run does nothing but say so.
+    h.key(KeyCode::Up);
+    h.key(KeyCode::Char('k'));
+    h.pump();
+    assert!(
+        h.app
+            .status
+            .as_ref()
+            .is_some_and(|(s, _)| s.contains("run #1 is not running"))
+    );
+}
+
+#[test]
+fn router_stream_follow_search_and_scroll() {
+    let mut h = router_with_runs();
+    for i in 0..200 {
+        h.chunk(2, OutputStream::Stdout, format!("line {i}\n").as_bytes());
+    }
+    h.screen(120, 24);
+    assert!(h.app.router.pane.follow);
+    h.key(KeyCode::PageUp);
+    assert!(!h.app.router.pane.follow, "scrolling up pauses follow");
+    let top = h.app.router.pane.top;
+    h.chunk(2, OutputStream::Stdout, b"more\n");
+    h.screen(120, 24);
+    assert_eq!(h.app.router.pane.top, top, "a paused view keeps its place");
+    h.key(KeyCode::End);
+    assert!(h.app.router.pane.follow);
+    h.key(KeyCode::Char('/'));
+    h.type_text("line 42");
+    h.key(KeyCode::Enter);
+    // `progress 60%` was still partial, so `line 0` continued it: `line 42` is line 3 + 42.
+    assert_eq!(h.app.router.pane.hit.map(|s| s as usize), Some(3 + 42));
+    assert!(!h.app.router.pane.follow);
+    let screen = h.screen(120, 24);
+    assert!(screen.contains("line 42"), "{screen}");
+    // Wheel over the stream scrolls it.
+    h.key(KeyCode::End);
+    h.app.handle_event(AppEvent::Mouse(MouseEvent {
+        kind: MouseEventKind::ScrollUp,
+        column: 50,
+        row: 15,
+        modifiers: KeyModifiers::NONE,
+    }));
+    assert!(!h.app.router.pane.follow);
+}
+
+#[test]
+fn copy_puts_text_on_the_clipboard_and_in_a_file() {
+    let mut h = router_with_runs();
+    let clip = RecordingClipboard::default();
+    h.app.clipboard = Box::new(clip.clone());
+    h.key(KeyCode::Char('y'));
+    h.pump();
+    let copied = clip.0.lock().map(|v| v.clone()).unwrap_or_default();
+    assert_eq!(copied.len(), 1);
+    assert!(copied[0].contains("connected to gateway"));
+    let file = h.app.copy_dir.join("router-run-2.txt");
+    assert_eq!(
+        std::fs::read_to_string(&file).ok().as_deref(),
+        Some(copied[0].as_str())
+    );
+}
+
+// ---------------------------------------------------------------- invoke view
+
+fn invoke_harness() -> Harness {
+    let mut h = harness();
+    let mut config = fixture_config();
+    config.settings.workspace = Some(fixture("workspace"));
+    h.app.services.queue = Some(clawdeck::queue::LaneQueue::new(
+        clawdeck::queue::LaneLimits::default(),
+    ));
+    h.app.services.tool_runtime = Some(clawdeck::tools::ToolRuntime::new(&config));
+    h.app.set_config(config);
+    h.app.status = None;
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Invoke));
+    h
+}
+
+#[test]
+fn invoke_view_normal_with_result() {
+    let mut h = invoke_harness();
+    h.key(KeyCode::Enter); // read: skeleton
+    assert_eq!(
+        h.app.invoke.editor.lines().join("\n"),
+        "{\n  \"path\": \"\"\n}"
+    );
+    h.key(KeyCode::Down);
+    h.key(KeyCode::End);
+    h.key(KeyCode::Left);
+    h.type_text("notes.txt");
+    assert!(h.app.invoke.validation.is_ok());
+    h.key_mod(KeyCode::Char('r'), KeyModifiers::CONTROL);
+    let ev = h.emitted();
+    let call = match &ev[..] {
+        [AppEvent::Invoke { call, tool, params }]
+            if tool == "read" && *params == json!({"path": "notes.txt"}) =>
+        {
+            *call
+        }
+        other => panic!("{other:?}"),
+    };
+    let result = ToolResult::text(
+        "hello from the console fixture\n",
+        json!({"status": "ok", "path": "notes.txt"}),
+    );
+    let outcome = CallOutcome::Completed {
+        tool: "read".into(),
+        result,
+        is_error: false,
+        hooks: Vec::new(),
+        lane: "main".into(),
+        duration: Duration::from_millis(4),
+    };
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::InvokeDone { call, outcome }));
+    h.app.status = None;
+    insta::assert_snapshot!("invoke_normal", h.screen(130, 34));
+}
+
+#[test]
+fn invoke_view_validation_error_names_the_path() {
+    let mut h = invoke_harness();
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Down);
+    h.key(KeyCode::End);
+    for _ in 0..2 {
+        h.key(KeyCode::Backspace);
+    }
+    h.type_text("42");
+    let problems = h.app.invoke.validation.clone().expect_err("invalid");
+    assert!(
+        problems.iter().any(|p| p.starts_with("/path:")),
+        "{problems:?}"
+    );
+    h.key_mod(KeyCode::Char('r'), KeyModifiers::CONTROL);
+    assert!(
+        h.emitted()
+            .iter()
+            .all(|e| !matches!(e, AppEvent::Invoke { .. })),
+        "invalid params are not sent"
+    );
+    h.key(KeyCode::Char(','));
+    assert!(
+        h.app
+            .invoke
+            .validation
+            .as_ref()
+            .is_err_and(|p| p[0].starts_with("JSON: line"))
+    );
+    h.app.status = None;
+    insta::assert_snapshot!("invoke_invalid_params", h.screen(130, 20));
+}
+
+#[test]
+fn invoke_view_hidden_tool_cannot_run_and_empty_state() {
+    let mut h = invoke_harness();
+    let exec = h
+        .app
+        .invoke
+        .tools
+        .iter()
+        .position(|t| t.name == "exec")
+        .expect("exec listed");
+    assert!(!h.app.invoke.tools[exec].visible);
+    for _ in 0..exec {
+        h.key(KeyCode::Down);
+    }
+    h.key(KeyCode::Enter);
+    h.key_mod(KeyCode::Char('r'), KeyModifiers::CONTROL);
+    let ev = h.pump();
+    assert!(ev.iter().all(|e| !e.starts_with("Invoke")), "{ev:?}");
+    assert!(
+        h.app
+            .status
+            .as_ref()
+            .is_some_and(|(s, _)| s.contains("exec is hidden")),
+        "{:?}",
+        h.app.status
+    );
+    let mut empty = with_config();
+    empty.app.handle_event(AppEvent::SwitchView(ViewId::Invoke));
+    insta::assert_snapshot!("invoke_no_pipeline", empty.screen(110, 16));
+}
+
+#[tokio::test]
+async fn invoke_runs_through_the_real_pipeline_and_history_reruns() {
+    let mut h = invoke_harness();
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Down);
+    h.key(KeyCode::End);
+    h.key(KeyCode::Left);
+    h.type_text("notes.txt");
+    h.key(KeyCode::F(5));
+    let ev = h.emitted();
+    assert_eq!(ev.len(), 1);
+    for e in ev {
+        h.app.handle_event(e);
+    }
+    let done = tokio::time::timeout(Duration::from_secs(10), h.rx.recv())
+        .await
+        .expect("in time")
+        .expect("event");
+    assert!(
+        matches!(done, AppEvent::Core(CoreEvent::InvokeDone { call: 1, .. })),
+        "{done:?}"
+    );
+    h.app.handle_event(done);
+    let entry = &h.app.invoke.history[0];
+    match entry.outcome.as_deref() {
+        Some(CallOutcome::Completed {
+            result,
+            is_error: false,
+            ..
+        }) => {
+            assert!(
+                result
+                    .joined_text()
+                    .contains("hello from the console fixture"),
+                "{result:?}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    // History: H focuses it, Ctrl-R re-runs the call.
+    h.key(KeyCode::Char('H'));
+    h.key_mod(KeyCode::Char('r'), KeyModifiers::CONTROL);
+    let ev = h.emitted();
+    assert!(
+        matches!(&ev[..], [AppEvent::Invoke { call: 2, tool, .. }] if tool == "read"),
+        "{ev:?}"
+    );
+}
+
+// ---------------------------------------------------------------- prompt view
+
+#[test]
+fn prompt_view_normal_cycles_format_and_mode() {
+    let mut h = with_config();
+    h.key(KeyCode::Char('5'));
+    h.pump();
+    assert_eq!(h.app.view, ViewId::Prompt);
+    let text: Vec<String> = h.app.prompt.lines.iter().map(|l| l.to_string()).collect();
+    assert!(
+        text.iter()
+            .any(|l| l.starts_with("tools payload · anthropic (provider anthropic)")),
+        "{text:?}"
+    );
+    h.key(KeyCode::Char('p'));
+    h.pump();
+    let text: Vec<String> = h.app.prompt.lines.iter().map(|l| l.to_string()).collect();
+    assert!(
+        text.iter()
+            .any(|l| l.starts_with("tools payload · openai (--api)")),
+        "{text:?}"
+    );
+    h.key(KeyCode::Char('m'));
+    h.pump();
+    let text: Vec<String> = h.app.prompt.lines.iter().map(|l| l.to_string()).collect();
+    assert!(text[0].contains("mode minimal"), "{text:?}");
+    let screen = h.screen(120, 20);
+    assert!(screen.contains("What the model sees"));
+}
+
+#[test]
+fn prompt_view_empty_and_error() {
+    let mut h = harness();
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Prompt));
+    insta::assert_snapshot!("prompt_empty", h.screen(100, 10));
+    let mut h = with_config();
+    h.app.handle_event(AppEvent::SetContext(PolicyContext {
+        agent: Some("ghost".into()),
+        ..Default::default()
+    }));
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Prompt));
+    insta::assert_snapshot!("prompt_error", h.screen(100, 10));
+}
+
+// ---------------------------------------------------------------- frame, keys, help
+
+#[test]
+fn tab_number_keys_and_mouse_switch_views() {
+    let mut h = with_config();
+    h.key(KeyCode::Tab);
+    assert!(matches!(
+        &h.emitted()[..],
+        [AppEvent::SwitchView(ViewId::Queue)]
+    ));
+    h.key(KeyCode::BackTab);
+    assert!(matches!(
+        &h.emitted()[..],
+        [AppEvent::SwitchView(ViewId::Prompt)]
+    ));
+    h.key(KeyCode::Char('4'));
+    h.pump();
+    assert_eq!(h.app.view, ViewId::Invoke);
+    h.screen(120, 20);
+    // Tabs: "clawdeck " then " 1 Policy " ... click on "Router".
+    let router_tab = h
+        .app
+        .tab_areas()
+        .iter()
+        .find(|(_, v)| *v == ViewId::Router)
+        .map(|(r, _)| *r)
+        .expect("tab drawn");
+    h.app.handle_event(AppEvent::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: router_tab.x + 1,
+        row: router_tab.y,
+        modifiers: KeyModifiers::NONE,
+    }));
+    h.pump();
+    assert_eq!(h.app.view, ViewId::Router);
+}
+
+#[test]
+fn quit_asks_while_runs_are_live() {
+    let mut h = with_config();
+    h.key(KeyCode::Char('q'));
+    assert!(matches!(&h.emitted()[..], [AppEvent::Quit]));
+    let mut h = router_with_runs();
+    h.key_mod(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(h.emitted().is_empty());
+    assert!(matches!(h.app.overlay, Some(Overlay::Confirm(_))));
+    insta::assert_snapshot!("quit_confirm", h.screen(100, 20));
+    h.key(KeyCode::Char('y'));
+    h.pump();
+    assert!(h.app.quit);
+}
+
+#[test]
+fn help_overlay_is_searchable_and_follows_overrides() {
+    let mut h = harness();
+    let mut config = fixture_config();
+    config
+        .settings
+        .keys
+        .insert("kill_run".into(), vec!["ctrl-k".into()]);
+    h.app.set_config(config);
+    h.app.status = None;
+    h.key(KeyCode::Char('?'));
+    assert!(matches!(h.app.overlay, Some(Overlay::Help(_))));
+    h.type_text("kill");
+    insta::assert_snapshot!("help_search_kill", h.screen(110, 20));
+    h.key(KeyCode::Esc);
+    assert!(h.app.overlay.is_none());
+    // The override is live: Ctrl-K kills, plain k moves up in the router view.
+    let mut h2 = router_with_runs();
+    let mut config = fixture_config();
+    config
+        .settings
+        .keys
+        .insert("kill_run".into(), vec!["ctrl-k".into()]);
+    h2.app.set_config(config);
+    h2.key(KeyCode::Char('k'));
+    assert!(
+        h2.emitted()
+            .iter()
+            .all(|e| !matches!(e, AppEvent::KillRun { .. }))
+    );
+    h2.key(KeyCode::Down);
+    h2.key_mod(KeyCode::Char('k'), KeyModifiers::CONTROL);
+    assert!(matches!(&h2.emitted()[..], [AppEvent::KillRun { .. }]));
+    let footer = h2.screen(140, 20);
+    assert!(
+        footer
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("Ctrl-K kill")),
+        "{footer}"
+    );
+}
+
+#[test]
+fn idle_and_offscreen_output_request_no_frames() {
+    let (tx, _rx) = AppEventSender::channel();
+    let frames = FrameRequester::test_dummy();
+    let clock = FixedClock::at_epoch_2026();
+    let mut app = App::new(tx, frames.clone(), Arc::new(clock.clone()));
+    app.set_config(fixture_config());
+    app.status = None;
+    for _ in 0..5 {
+        app.handle_event(AppEvent::Tick);
+    }
+    assert_eq!(
+        frames.requests(),
+        0,
+        "ticks with nothing time-dependent on screen draw nothing"
+    );
+    // Router output while another view is shown needs no frame either.
+    let started_at = clock.wall();
+    app.handle_event(AppEvent::Core(CoreEvent::Router(RouterEvent {
+        run_id: 1,
+        kind: RouterEventKind::Started {
+            argv: Vec::new(),
+            transport: TransportKind::Cli,
+            agent: Some("ops".into()),
+            to: None,
+            message: "m".into(),
+            mode: Mode::ReadOnly,
+            timeout_seconds: 45,
+            started_at,
+            deadline: started_at + Duration::from_secs(45),
+        },
+    })));
+    let after_start = frames.requests();
+    for _ in 0..100 {
+        app.handle_event(AppEvent::Core(CoreEvent::Router(RouterEvent {
+            run_id: 1,
+            kind: RouterEventKind::Chunk {
+                stream: OutputStream::Stdout,
+                at: started_at,
+                elapsed: Duration::ZERO,
+                bytes: b"x\n".to_vec(),
+            },
+        })));
+    }
+    assert_eq!(frames.requests(), after_start);
+    app.handle_event(AppEvent::SwitchView(ViewId::Router));
+    let before = frames.requests();
+    app.handle_event(AppEvent::Tick);
+    assert_eq!(
+        frames.requests(),
+        before + 1,
+        "a live countdown on screen redraws each second"
+    );
+}
+
+#[test]
+fn no_tty_message_names_the_headless_commands() {
+    let msg = clawdeck::tui::terminal::no_tty_message("standard input is not a terminal");
+    for cmd in [
+        "clawdeck tools",
+        "clawdeck explain",
+        "clawdeck invoke",
+        "clawdeck route",
+        "clawdeck schema",
+        "clawdeck prompt",
+    ] {
+        assert!(msg.contains(cmd), "{cmd} missing from {msg}");
+    }
+}
+
+#[test]
+fn without_a_tty_the_binary_exits_2_with_the_message() {
+    let out = assert_cmd::Command::cargo_bin("clawdeck")
+        .expect("binary")
+        .args([
+            "--config",
+            fixture("openclaw.json5").to_str().unwrap_or_default(),
+        ])
+        .write_stdin("")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("needs a terminal") && stderr.contains("clawdeck explain"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn readme_key_table_matches_the_keymap() {
+    let table = clawdeck::tui::keymap::Keymap::default().markdown_table();
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap_or_default();
+    assert!(
+        readme.contains(&table),
+        "README's key table is out of date; regenerate it from Keymap::markdown_table():\n{table}"
+    );
+}
