@@ -2,6 +2,8 @@
 //! normalisation properties, skills (precedence, eligibility, limits, commands) and the system
 //! prompt for fixture contexts.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 
 use clawdeck::prompt::{PromptInput, PromptMode, RuntimeInfo, build_system_prompt};

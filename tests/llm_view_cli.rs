@@ -1,6 +1,8 @@
 //! `clawdeck schema`, `prompt` and `dispatch` on the skills fixture config: what an operator
 //! sees is what the model is sent, under the same policy.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;

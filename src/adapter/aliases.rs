@@ -83,6 +83,7 @@ fn has_value(object: &Map<String, Value>, key: &str) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use serde_json::json;

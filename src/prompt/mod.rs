@@ -86,7 +86,7 @@ pub struct PromptSection {
 }
 
 /// The tools the prompt's Tooling section lists for `mode`, in prompt order.
-pub fn tools_for_mode<'a>(mode: PromptMode, tools: &'a [ToolSpec]) -> Vec<&'a ToolSpec> {
+pub fn tools_for_mode(mode: PromptMode, tools: &[ToolSpec]) -> Vec<&ToolSpec> {
     let ordered = order_tools(tools);
     match mode {
         PromptMode::Full => ordered,
@@ -237,6 +237,7 @@ pub fn build_system_prompt(input: &PromptInput<'_>) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::tool::{ToolFlags, ToolSource};

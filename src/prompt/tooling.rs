@@ -71,7 +71,7 @@ pub fn core_summary(name: &str) -> Option<&'static str> {
 
 /// `tools` in prompt order: known names in [`TOOL_ORDER`], then the rest sorted by name;
 /// duplicate names (compared case-insensitively) keep their first spec.
-pub fn order_tools<'a>(tools: &'a [ToolSpec]) -> Vec<&'a ToolSpec> {
+pub fn order_tools(tools: &[ToolSpec]) -> Vec<&ToolSpec> {
     let mut unique: Vec<&ToolSpec> = Vec::new();
     for tool in tools {
         let name = tool.name.trim();

@@ -258,6 +258,7 @@ pub fn check_payload(api: ProviderApi, payload: &Value) -> Vec<String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::tool::{ToolFlags, ToolSource};

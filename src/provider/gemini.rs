@@ -269,7 +269,9 @@ fn simplify_union(variants: Vec<Value>) -> Option<Value> {
     }
     variants
         .iter()
-        .find(|v| v.get("type").and_then(Value::as_str) == Some("string") && v.get("enum").is_none())
+        .find(|v| {
+            v.get("type").and_then(Value::as_str) == Some("string") && v.get("enum").is_none()
+        })
         .or_else(|| variants.first())
         .cloned()
 }
@@ -478,6 +480,7 @@ fn walk_violations(schema: &Value, path: &str, problems: &mut Vec<String>) {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -98,6 +98,7 @@ impl fmt::Display for ProviderApi {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

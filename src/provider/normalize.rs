@@ -297,6 +297,7 @@ pub fn string_list(value: Option<&Value>) -> Vec<String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

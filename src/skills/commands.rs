@@ -90,7 +90,7 @@ pub fn unique_command_name(base: &str, used: &[String]) -> String {
         let suffix = format!("_{index}");
         let keep = COMMAND_NAME_MAX_LEN.saturating_sub(suffix.len()).max(1);
         let candidate = format!("{}{suffix}", base.chars().take(keep).collect::<String>());
-        if !used.iter().any(|u| *u == candidate) {
+        if !used.contains(&candidate) {
             return candidate;
         }
     }
@@ -214,6 +214,7 @@ fn first_required_string(schema: &Value) -> Option<String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::skills::{Requires, SkillSource};

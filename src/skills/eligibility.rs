@@ -240,6 +240,7 @@ pub fn config_truthy(config: &Value, path: &str) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::skills::Requires;

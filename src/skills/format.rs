@@ -197,6 +197,7 @@ pub fn build_skills_prompt(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::skills::{Requires, SkillSource};

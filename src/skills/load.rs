@@ -256,6 +256,7 @@ pub fn skill_from_text(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -146,6 +146,7 @@ pub fn prompt_limits(raw_config: &Value) -> SkillsPromptLimits {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use serde_json::json;
