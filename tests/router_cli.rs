@@ -272,10 +272,12 @@ async fn chunks_stream_live_and_interleave_in_arrival_order() {
 
 #[tokio::test]
 async fn timeout_kills_a_sigterm_ignoring_child_and_appends_the_note() {
-    let f = Fixture::new();
+    let mut f = Fixture::new();
+    f.settings.min_timeout_seconds = 2;
     let tool = ClawbotRouterTool::new(f.service());
     let begun = Instant::now();
-    // timeoutSeconds below the minimum is raised to it (1 s here).
+    // timeoutSeconds below the minimum is raised to it (2 s here: room for python's start-up on
+    // a loaded machine, so that SIGTERM arrives after the child ignores it).
     let r = call_tool(
         &tool,
         json!({"agent": "ops", "message": "[[scenario:ignore-term]]", "timeoutSeconds": 0}),
@@ -284,13 +286,13 @@ async fn timeout_kills_a_sigterm_ignoring_child_and_appends_the_note() {
     let took = begun.elapsed();
     assert_eq!(
         r.joined_text(),
-        format!("ignoring SIGTERM\n{}", texts::timed_out(1))
+        format!("ignoring SIGTERM\n{}", texts::timed_out(2))
     );
     assert_eq!(r.details["status"], json!("timeout"));
-    assert_eq!(r.details["timeoutSeconds"], json!(1));
+    assert_eq!(r.details["timeoutSeconds"], json!(2));
     assert!(
-        took < Duration::from_millis(2500),
-        "timeout 1 s + grace 0.3 s took {took:?}"
+        took < Duration::from_millis(3500),
+        "timeout 2 s + grace 0.3 s took {took:?}"
     );
     let pid = f.record()["pid"].as_i64().unwrap() as i32;
     assert!(!alive(pid), "the SIGTERM-ignoring child {pid} survived");
@@ -302,14 +304,14 @@ async fn timeout_kills_grandchildren_too() {
     let outcome = f
         .service()
         .start(RouterRequest {
-            timeout_seconds: Some(1),
+            timeout_seconds: Some(3),
             ..ops("[[scenario:grandchild]]")
         })
         .unwrap()
         .wait()
         .await;
     assert_eq!(outcome.status, RunStatus::TimedOut);
-    assert!(outcome.content.ends_with(&texts::timed_out(1)));
+    assert!(outcome.content.ends_with(&texts::timed_out(3)));
     let pids = f.pids();
     assert_eq!(pids.len(), 2, "pidfile: {pids:?}");
     for pid in pids {
@@ -536,8 +538,13 @@ async fn operator_kill_and_deadline_controls() {
     assert!(o.content.ends_with(&texts::timed_out(2)));
     assert!(begun.elapsed() >= Duration::from_millis(1500));
 
+    let mut events = service.subscribe();
     let handle = service.start(ops("[[scenario:sleep]]")).unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Kill once the child is really running (its first line arrived).
+    while !matches!(
+        events.recv().await.unwrap().kind,
+        RouterEventKind::Chunk { .. }
+    ) {}
     assert!(service.kill(handle.run_id));
     let o = handle.wait().await;
     assert_eq!(o.status, RunStatus::Killed);
@@ -554,8 +561,13 @@ async fn a_cancelled_call_kills_the_tree_and_reports_cancelled() {
         json!({"agent": "ops", "message": "[[scenario:ignore-term]]"}),
     );
     let cancel = call.cancel.clone();
+    let record = f.record_path();
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        // Cancel once the child is really running (it wrote its record).
+        while !record.exists() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
         cancel.cancel();
     });
     let begun = Instant::now();
@@ -603,4 +615,95 @@ async fn partial_last_line_and_cli_json_output() {
         .wait()
         .await;
     assert_eq!(o.clean.as_ref().unwrap().answer, "json answer");
+}
+
+/// A config dir whose `clawdeck.json5` lets the fake's pidfile variable through.
+fn route_config(dir: &std::path::Path) -> PathBuf {
+    std::fs::write(dir.join("openclaw.json"), "{}").unwrap();
+    std::fs::write(
+        dir.join("clawdeck.json5"),
+        r#"{ router: { defaultAgent: "ops", envPassthrough: ["PATH", "HOME", "FAKE_OPENCLAW_PIDFILE"], killGraceMs: 300, drainGraceMs: 300 } }"#,
+    )
+    .unwrap();
+    dir.join("openclaw.json")
+}
+
+#[test]
+fn route_streams_stdout_and_stderr_to_their_own_streams() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = route_config(dir.path());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .arg("--config")
+        .arg(&config)
+        .args(["route", "--message", "-x [[scenario:interleave:2]]"])
+        .env("OPENCLAW_BIN", fake_bin())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "out 0\nout 1\n");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "err 0\nerr 1\n");
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .arg("--config")
+        .arg(&config)
+        .args(["route", "--message", "[[scenario:exit:4]]", "--json"])
+        .env("OPENCLAW_BIN", fake_bin())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["content"][0]["type"], json!("text"));
+    assert!(
+        v["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Unknown agent id")
+    );
+    assert_eq!(v["details"]["directTTS"], json!(false));
+    assert_eq!(v["details"]["interruptMode"], json!(2));
+    assert_eq!(v["details"]["exitCode"], json!(4));
+}
+
+#[test]
+fn route_ctrl_c_kills_the_whole_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = route_config(dir.path());
+    let pidfile = dir.path().join("pids");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .arg("--config")
+        .arg(&config)
+        .args(["route", "--message", "[[scenario:grandchild]]"])
+        .env("OPENCLAW_BIN", fake_bin())
+        .env("FAKE_OPENCLAW_PIDFILE", &pidfile)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let begun = Instant::now();
+    while !pidfile.exists() && begun.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    let pids: Vec<i32> = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .split_whitespace()
+        .map(|p| p.parse().unwrap())
+        .collect();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("grandchild "), "{stdout}");
+    assert!(
+        stdout.ends_with(&format!("{}\n", texts::KILLED)),
+        "{stdout}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Ctrl-C"));
+    for pid in pids {
+        assert!(!alive(pid), "process {pid} survived Ctrl-C");
+    }
 }

@@ -73,6 +73,8 @@ struct RunControl {
     started_wall: SystemTime,
     deadline: watch::Sender<Instant>,
     kill: CancellationToken,
+    /// Output so far, for views that open while the run is going.
+    buffers: Arc<Mutex<RunBuffers>>,
 }
 
 impl RunControl {
@@ -199,6 +201,14 @@ impl RouterService {
             }
             None => false,
         }
+    }
+
+    /// A running run's output so far (stdout and stderr interleaved in arrival order); None
+    /// when it is not running (finished runs have it in their outcome).
+    pub fn live_output(&self, run_id: u64) -> Option<String> {
+        let control = lock(&self.shared.active).get(&run_id).cloned()?;
+        let text = String::from_utf8_lossy(&lock(&control.buffers).raw).into_owned();
+        Some(text)
     }
 
     /// Sets a running run's total timeout (from its start); false when it is not running.
@@ -351,6 +361,7 @@ impl RouterService {
             started_wall,
             deadline: deadline_tx,
             kill: CancellationToken::new(),
+            buffers: Arc::default(),
         });
         let (done_tx, done_rx) = watch::channel(None);
 
@@ -445,7 +456,7 @@ impl RouterService {
         let run_id = plan.run_id;
         let target = plan.target.clone();
         let message_file = plan.message_file.clone();
-        let buffers = Arc::new(Mutex::new(RunBuffers::default()));
+        let buffers = control.buffers.clone();
         let events = self.shared.events.clone();
         let started = control.started;
 
@@ -524,7 +535,8 @@ impl RouterService {
             let _ = std::fs::remove_file(path);
         }
 
-        let b = std::mem::take(&mut *lock(&buffers));
+        // Kept (not taken) so that `live_output` stays complete until the run leaves `active`.
+        let b = lock(&buffers);
         let mut notes_out = std::mem::take(&mut *lock(&collected_notes));
         notes_out.extend(end.notes.iter().cloned());
         if b.dropped > 0 {
