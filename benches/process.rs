@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use clawdeck::process::{self, ProcessSpec};
 
 const TOTAL: usize = 200 * 1024 * 1024;
-const ROUNDS: usize = 3;
+const ROUNDS: usize = 5;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -108,17 +108,20 @@ fn throughput(fake: &str, line_len: usize) {
         raw.push(raw_read(fake, line_len));
         sup.push(supervised(&runtime, fake, line_len));
     }
+    let best_ratio = raw.iter().min().map_or(0.0, Duration::as_secs_f64)
+        / sup.iter().min().map_or(1.0, Duration::as_secs_f64);
     raw.sort();
     sup.sort();
     let (raw_median, sup_median) = (raw[ROUNDS / 2], sup[ROUNDS / 2]);
     let ratio = raw_median.as_secs_f64() / sup_median.as_secs_f64();
     println!(
-        "(a) 200 MB in {line_len}-byte lines: raw pipe {:.0} ms ({:.0} MB/s), supervisor {:.0} ms ({:.0} MB/s); throughput ratio {:.2} (target >= 0.70) {}",
+        "(a) 200 MB in {line_len}-byte lines, median of {ROUNDS} alternating rounds: raw pipe {:.0} ms ({:.0} MB/s), supervisor {:.0} ms ({:.0} MB/s); throughput ratio {:.2} (best-of ratio {:.2}; target >= 0.70) {}",
         raw_median.as_secs_f64() * 1000.0,
         mb_per_s(raw_median),
         sup_median.as_secs_f64() * 1000.0,
         mb_per_s(sup_median),
         ratio,
+        best_ratio,
         if ratio >= 0.7 { "PASS" } else { "MISS" }
     );
 }
