@@ -263,3 +263,21 @@ fn dispatch_is_refused_when_policy_hides_the_tool() {
             .contains("the model, pointed at skill \"web-developer\"")
     );
 }
+
+#[test]
+fn dispatch_runs_the_call_through_the_pipeline() {
+    let out = clawdeck()
+        .args(["dispatch", "/shell echo dispatched-$((40+2))"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "dispatched-42");
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("/shell → exec {\"command\":\"echo dispatched-$((40+2))\"}")
+    );
+}

@@ -1,13 +1,20 @@
 //! `clawdeck dispatch "/name args"`: routes a skill `/command` the way OpenClaw does, under the
 //! same policy as the model's tool list.
 
+use std::sync::Arc;
+
 use clap::Args;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::schema::load_view;
 use super::{Cli, exit};
+use crate::catalog::Registry;
+use crate::config::LoadedConfig;
+use crate::pipeline::{CallOutcome, CallRequest, Pipeline};
 use crate::prompt::LlmViewOptions;
+use crate::queue::{LaneLimits, LaneQueue};
 use crate::skills::{DispatchPlan, plan_dispatch};
+use crate::tools::ToolRuntime;
 
 #[derive(Debug, Args)]
 pub struct DispatchArgs {
@@ -22,7 +29,7 @@ pub struct DispatchArgs {
 }
 
 pub fn run(cli: &Cli, args: &DispatchArgs) -> u8 {
-    let (_loaded, registry, view) = match load_view(cli, "dispatch", &LlmViewOptions::default()) {
+    let (loaded, registry, view) = match load_view(cli, "dispatch", &LlmViewOptions::default()) {
         Ok(v) => v,
         Err(code) => return code,
     };
@@ -43,12 +50,17 @@ pub fn run(cli: &Cli, args: &DispatchArgs) -> u8 {
     if let DispatchPlan::ToolCall { tool, params, .. } = &plan
         && !args.dry_run
     {
-        // Running needs the execution pipeline (policy re-check, hooks, lane, execute); until
-        // this build has one, say so rather than pretend.
-        eprintln!(
-            "clawdeck dispatch: would call {tool} {params}; running tools from dispatch is not available in this build, use --dry-run to see the call"
-        );
-        return exit::USAGE;
+        if !args.json {
+            eprintln!("clawdeck dispatch: {}", plan.summary());
+        }
+        let outcome = run_call(loaded, registry, cli, tool, params.clone());
+        return match outcome {
+            Ok(outcome) => super::invoke::report(&outcome, args.json),
+            Err(problem) => {
+                eprintln!("clawdeck dispatch: {problem}");
+                exit::TOOL_ERROR
+            }
+        };
     }
 
     if args.json {
@@ -69,4 +81,38 @@ pub fn run(cli: &Cli, args: &DispatchArgs) -> u8 {
         _ => eprintln!("clawdeck dispatch: {}", plan.summary()),
     }
     code
+}
+
+/// Runs the planned call through the execution pipeline (policy re-check, aliases, validation,
+/// hooks, lane, execute), as `clawdeck invoke` does; Ctrl-C cancels it.
+fn run_call(
+    loaded: LoadedConfig,
+    registry: Registry,
+    cli: &Cli,
+    tool: &str,
+    params: Value,
+) -> Result<CallOutcome, String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|err| format!("cannot start the async runtime: {err}"))?;
+    Ok(runtime.block_on(async {
+        let limits = LaneLimits::from_settings(&loaded.settings.lanes, &loaded.raw);
+        let tool_runtime = ToolRuntime::new(&loaded);
+        let pipeline = Pipeline::new(
+            Arc::new(loaded),
+            Arc::new(registry),
+            LaneQueue::new(limits),
+            tool_runtime,
+        );
+        let request = CallRequest::new(tool, params, cli.context.to_context());
+        let cancel = request.cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                cancel.cancel();
+            }
+        });
+        pipeline.call(request).await
+    }))
 }

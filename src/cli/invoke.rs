@@ -129,7 +129,7 @@ pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
 }
 
 /// Prints the outcome and returns the exit status.
-fn report(outcome: &CallOutcome, json: bool) -> u8 {
+pub(crate) fn report(outcome: &CallOutcome, json: bool) -> u8 {
     if json {
         println!(
             "{}",
