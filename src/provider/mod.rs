@@ -71,19 +71,21 @@ impl ProviderApi {
         }
     }
 
-    /// The API a provider id speaks: an exact API name first; then, as OpenClaw decides, Gemini
-    /// when the id contains `google` or `gemini`, Anthropic when it contains `anthropic`,
-    /// Responses when it contains `responses`; anything else is OpenAI-compatible.
+    /// The API a provider id speaks: an exact API name first; then Anthropic when the id
+    /// contains `anthropic`, Gemini when it contains `google` or `gemini` (OpenClaw's test),
+    /// Responses for `*responses*` / `*codex*`; anything else is OpenAI-compatible.
     pub fn for_provider(provider: &str) -> ProviderApi {
         if let Some(api) = ProviderApi::parse(provider) {
             return api;
         }
         let id = provider.to_ascii_lowercase();
-        if id.contains("google") || id.contains("gemini") {
-            ProviderApi::Gemini
-        } else if id.contains("anthropic") {
+        // Anthropic first: OpenClaw never Gemini-cleans an Anthropic model served by Google
+        // (`google-vertex-anthropic`).
+        if id.contains("anthropic") {
             ProviderApi::Anthropic
-        } else if id.contains("responses") {
+        } else if id.contains("google") || id.contains("gemini") {
+            ProviderApi::Gemini
+        } else if id.contains("responses") || id.contains("codex") {
             ProviderApi::OpenAiResponses
         } else {
             ProviderApi::OpenAiChat
