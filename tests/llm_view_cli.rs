@@ -281,3 +281,25 @@ fn dispatch_runs_the_call_through_the_pipeline() {
             .contains("/shell → exec {\"command\":\"echo dispatched-$((40+2))\"}")
     );
 }
+
+#[test]
+fn subagent_contexts_default_to_the_minimal_prompt() {
+    let out = clawdeck()
+        .args([
+            "--session-key",
+            "agent:main:subagent:42",
+            "prompt",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["mode"], "minimal");
+    assert!(!value["prompt"].as_str().unwrap().contains("## Skills"));
+    let out = clawdeck()
+        .args(["--subagent", "prompt", "--mode", "full", "--json"])
+        .output()
+        .unwrap();
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["mode"], "full");
+}

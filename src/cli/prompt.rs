@@ -5,14 +5,16 @@ use serde_json::{Value, json};
 
 use super::schema::{all_warnings, load_view, parse_api};
 use super::{Cli, exit};
+use crate::policy::sources::is_subagent_session_key;
 use crate::prompt::{LlmViewOptions, PromptMode, ROUTER_TOOL};
 use crate::provider::ProviderApi;
 
 #[derive(Debug, Args)]
 pub struct PromptArgs {
-    /// Prompt mode: full (main session), minimal (subagent: no skills, core tools), none
-    #[arg(long, value_name = "MODE", default_value = "full", value_parser = parse_mode)]
-    pub mode: PromptMode,
+    /// Prompt mode: full (main session), minimal (subagent: no skills, core tools), none.
+    /// Default: minimal for a subagent context, else full
+    #[arg(long, value_name = "MODE", value_parser = parse_mode)]
+    pub mode: Option<PromptMode>,
     /// Print only the clawbot_router guidance section (or why the prompt has none)
     #[arg(long)]
     pub router: bool,
@@ -30,9 +32,21 @@ fn parse_mode(text: &str) -> Result<PromptMode, String> {
 }
 
 pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
+    // OpenClaw builds subagent prompts in minimal mode.
+    let ctx = cli.context.to_context();
+    let subagent = ctx.subagent
+        || ctx
+            .session_key
+            .as_deref()
+            .is_some_and(is_subagent_session_key);
+    let mode = args.mode.unwrap_or(if subagent {
+        PromptMode::Minimal
+    } else {
+        PromptMode::Full
+    });
     let options = LlmViewOptions {
         api: args.api,
-        mode: args.mode,
+        mode,
     };
     let (loaded, registry, view) = match load_view(cli, "prompt", &options) {
         Ok(v) => v,
