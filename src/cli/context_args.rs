@@ -21,8 +21,8 @@ pub struct ContextArgs {
     /// Channel account id
     #[arg(long, global = true)]
     pub account: Option<String>,
-    /// Group / chat id within the channel
-    #[arg(long, global = true)]
+    /// Group / chat id within the channel (Telegram ids start with `-`)
+    #[arg(long, global = true, allow_hyphen_values = true)]
     pub group: Option<String>,
     #[arg(long, global = true)]
     pub sender_id: Option<String>,

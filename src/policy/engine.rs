@@ -1,6 +1,6 @@
 //! The chain: compile each layer once, then walk every tool through every layer.
 
-use globset::Candidate;
+use std::sync::Arc;
 
 use super::PolicyError;
 use super::layer::{LayerPolicy, RuleEntry};
@@ -9,13 +9,17 @@ use super::normalize::normalize_tool_name;
 use super::sources::{LayerInputs, build_layers, resolve_context};
 use super::trace::{
     Decision, LayerDecision, LayerSummary, PolicyWarning, Removal, RemovalKind, Resolution,
-    RuleRef, ToolTrace,
+    ResolvedContext, RuleRef, SharedText, ToolTrace,
 };
 use crate::catalog::{PLUGINS_GROUP, Registry};
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
 
-/// A layer ready to evaluate.
+/// A shared rule reference with its sentence.
+type Explained = (Arc<RuleRef>, SharedText);
+
+/// A layer ready to evaluate. Labels, reasons and rule references are built once per layer and
+/// rule, then shared by every tool's trace.
 struct CompiledLayer {
     policy: LayerPolicy,
     allow: Option<CompiledList>,
@@ -23,6 +27,47 @@ struct CompiledLayer {
     allow_used: Vec<bool>,
     deny_used: Vec<bool>,
     removed_first: usize,
+    label: SharedText,
+    skipped_reason: SharedText,
+    kept_reason: SharedText,
+    miss: Explained,
+    deny_cache: Vec<Option<Explained>>,
+    allow_cache: Vec<Option<Explained>>,
+}
+
+impl CompiledLayer {
+    fn new(policy: LayerPolicy, registry: &Registry) -> CompiledLayer {
+        let allow = policy
+            .allow
+            .clone()
+            .map(|entries| CompiledList::compile(entries, registry));
+        let deny = CompiledList::compile(policy.deny.clone(), registry);
+        let miss_rule = RuleRef {
+            pattern: None,
+            expanded_from: None,
+            config_path: policy.allow_path.clone(),
+            builtin: None,
+        };
+        let miss_reason = match (&policy.miss_reason, &policy.allow_path) {
+            (Some(reason), _) => reason.clone(),
+            (None, Some(path)) => format!("not in the allowlist ({path})"),
+            (None, None) => "not in the allowlist".to_string(),
+        };
+        CompiledLayer {
+            allow_used: vec![false; policy.allow.as_ref().map_or(0, Vec::len)],
+            deny_used: vec![false; policy.deny.len()],
+            removed_first: 0,
+            label: SharedText::from(policy.label.as_str()),
+            skipped_reason: SharedText::from(policy.note.as_str()),
+            kept_reason: SharedText::from("not denied; no allowlist"),
+            miss: (Arc::new(miss_rule), SharedText::from(miss_reason)),
+            deny_cache: vec![None; deny.patterns.len()],
+            allow_cache: vec![None; allow.as_ref().map_or(0, |a| a.patterns.len())],
+            policy,
+            allow,
+            deny,
+        }
+    }
 }
 
 /// Resolves the tool list for `ctx` with an explanation for every tool and layer.
@@ -49,7 +94,7 @@ pub fn resolve(
 }
 
 /// Runs given layers (already built) over the registry. Public for tests and benchmarks that
-/// build layers by hand.
+/// build layers by hand; `resolve` fills in the context afterwards.
 pub fn resolve_layers(
     layers: Vec<LayerPolicy>,
     registry: &Registry,
@@ -59,21 +104,7 @@ pub fn resolve_layers(
         .into_iter()
         .map(|mut policy| {
             strip_plugin_only_allowlist(&mut policy, registry, warnings);
-            let allow = policy
-                .allow
-                .clone()
-                .map(|entries| CompiledList::compile(entries, registry));
-            let deny = CompiledList::compile(policy.deny.clone(), registry);
-            let allow_used = vec![false; policy.allow.as_ref().map_or(0, Vec::len)];
-            let deny_used = vec![false; policy.deny.len()];
-            CompiledLayer {
-                policy,
-                allow,
-                deny,
-                allow_used,
-                deny_used,
-                removed_first: 0,
-            }
+            CompiledLayer::new(policy, registry)
         })
         .collect();
 
@@ -81,14 +112,13 @@ pub fn resolve_layers(
     let mut tools = Vec::with_capacity(registry.tools.len());
     for spec in &registry.tools {
         let name = spec.name.as_str();
-        let candidate = Candidate::new(name);
         let mut decisions = Vec::with_capacity(compiled.len());
         let mut removed_by: Option<Removal> = None;
         for layer in compiled.iter_mut() {
-            let decision = decide(layer, name, &candidate, &mut scratch, removed_by.is_none());
+            let decision = decide(layer, name, &mut scratch, removed_by.is_none());
             if decision.decision == Decision::Removed && removed_by.is_none() {
                 layer.removed_first += 1;
-                let rule = decision.rule.clone().unwrap_or(RuleRef {
+                let rule = decision.rule.as_deref().cloned().unwrap_or(RuleRef {
                     pattern: None,
                     expanded_from: None,
                     config_path: None,
@@ -105,7 +135,7 @@ pub fn resolve_layers(
                     expanded_from: rule.expanded_from,
                     config_path: rule.config_path,
                     builtin: rule.builtin,
-                    reason: decision.reason.clone(),
+                    reason: decision.reason.to_string(),
                 });
             }
             decisions.push(decision);
@@ -147,7 +177,7 @@ pub fn resolve_layers(
 
     Resolution {
         context: PolicyContext::default(),
-        resolved: super::trace::ResolvedContext {
+        resolved: ResolvedContext {
             agent: String::new(),
             agent_path: None,
             provider: None,
@@ -189,67 +219,72 @@ fn describe_rule(rule: &RuleRef, verb: &str) -> String {
     text
 }
 
+/// The cached explanation of pattern `p` of `list`, built on first use.
+fn explained(
+    cache: &mut [Option<Explained>],
+    list: &CompiledList,
+    p: usize,
+    verb: &str,
+) -> Explained {
+    if let Some(hit) = &cache[p] {
+        return hit.clone();
+    }
+    let rule = rule_ref(list, p);
+    let reason = SharedText::from(describe_rule(&rule, verb));
+    let value = (Arc::new(rule), reason);
+    cache[p] = Some(value.clone());
+    value
+}
+
 fn decide(
     layer: &mut CompiledLayer,
     name: &str,
-    candidate: &Candidate<'_>,
     scratch: &mut Vec<usize>,
     reached: bool,
 ) -> LayerDecision {
-    let policy = &layer.policy;
-    let base = |decision, rule: Option<RuleRef>, reason: String| LayerDecision {
-        id: policy.id,
-        label: policy.label.clone(),
-        decision,
-        reached,
-        rule,
-        reason,
+    let make = |layer: &CompiledLayer, decision, rule: Option<Arc<RuleRef>>, reason: SharedText| {
+        LayerDecision {
+            id: layer.policy.id,
+            label: layer.label.clone(),
+            decision,
+            reached,
+            rule,
+            reason,
+        }
     };
-    if !policy.present {
-        return base(Decision::Skipped, None, policy.note.clone());
+    if !layer.policy.present {
+        return make(layer, Decision::Skipped, None, layer.skipped_reason.clone());
     }
     // Deny first.
-    if let Some(p) = layer
-        .deny
-        .scan(name, candidate, scratch, &mut layer.deny_used)
-    {
-        let rule = rule_ref(&layer.deny, p);
-        let reason = describe_rule(&rule, "denied");
-        return base(Decision::Removed, Some(rule), reason);
+    if let Some(p) = layer.deny.scan(name, scratch, &mut layer.deny_used) {
+        let (rule, reason) = explained(&mut layer.deny_cache, &layer.deny, p, "denied");
+        return make(layer, Decision::Removed, Some(rule), reason);
     }
     let Some(allow) = &layer.allow else {
-        return base(Decision::Kept, None, "not denied; no allowlist".to_string());
+        return make(layer, Decision::Kept, None, layer.kept_reason.clone());
     };
-    if let Some(p) = allow.scan(name, candidate, scratch, &mut layer.allow_used) {
-        let rule = rule_ref(allow, p);
-        let reason = describe_rule(&rule, "allowed");
-        return base(Decision::Kept, Some(rule), reason);
+    if let Some(p) = allow.scan(name, scratch, &mut layer.allow_used) {
+        let (rule, reason) = explained(&mut layer.allow_cache, allow, p, "allowed");
+        return make(layer, Decision::Kept, Some(rule), reason);
     }
     // Older OpenClaw: apply_patch is allowed wherever exec is.
-    if name == "apply_patch" {
-        let exec_candidate = Candidate::new("exec");
-        let mut ignore = vec![false; layer.allow_used.len()];
-        if let Some(p) = allow.scan("exec", &exec_candidate, scratch, &mut ignore) {
-            let rule = rule_ref(allow, p);
-            let reason = format!(
-                "{} (apply_patch follows exec)",
-                describe_rule(&rule, "allowed")
-            );
-            return base(Decision::Kept, Some(rule), reason);
-        }
+    if name == "apply_patch"
+        && let Some(p) = allow.scan("exec", scratch, &mut [])
+    {
+        let rule = rule_ref(allow, p);
+        let reason = format!(
+            "{} (apply_patch follows exec)",
+            describe_rule(&rule, "allowed")
+        );
+        return make(
+            layer,
+            Decision::Kept,
+            Some(Arc::new(rule)),
+            SharedText::from(reason),
+        );
     }
-    let rule = RuleRef {
-        pattern: None,
-        expanded_from: None,
-        config_path: policy.allow_path.clone(),
-        builtin: None,
-    };
-    let reason = match (&policy.miss_reason, &policy.allow_path) {
-        (Some(reason), _) => reason.clone(),
-        (None, Some(path)) => format!("not in the allowlist ({path})"),
-        (None, None) => "not in the allowlist".to_string(),
-    };
-    base(Decision::Removed, Some(rule), reason)
+    let (rule, reason) = layer.miss.clone();
+    make(layer, Decision::Removed, Some(rule), reason)
 }
 
 /// Seed 001 §2.3: an allowlist without any core entry would disable every core tool, so it is
@@ -270,6 +305,7 @@ fn strip_plugin_only_allowlist(
     let mut has_core = false;
     let mut unknown = Vec::new();
     let mut plugin_entries = Vec::new();
+    let mut wildcards = Vec::new();
     for entry in allow {
         let name = normalize_tool_name(&entry.pattern);
         if name.is_empty() {
@@ -287,11 +323,9 @@ fn strip_plugin_only_allowlist(
         let is_core = match registry.expand_group(&name) {
             Some(members) => members.iter().any(|m| registry.is_core(m)),
             None if name.contains('*') => {
-                let single = CompiledList::compile(vec![entry.clone()], registry);
-                registry
-                    .tools
-                    .iter()
-                    .any(|t| t.source.plugin_id().is_none() && single.matches(&t.name))
+                // Decided below, only if no cheaper entry settles it.
+                wildcards.push(entry.clone());
+                continue;
             }
             None => registry.is_core(&name),
         };
@@ -300,6 +334,27 @@ fn strip_plugin_only_allowlist(
             plugin_entries.push(entry.pattern.clone());
         } else if !is_core {
             unknown.push(entry.pattern.clone());
+        }
+    }
+    // A wildcard counts as core when it matches a core tool. Wildcards that match nothing at
+    // all are reported by the unused-entry warnings, so they are only examined here when the
+    // list might be stripped.
+    if !has_core && !wildcards.is_empty() {
+        let list = CompiledList::compile(wildcards.clone(), registry);
+        let mut core_hits = vec![false; wildcards.len()];
+        let mut scratch = Vec::new();
+        for tool in registry
+            .tools
+            .iter()
+            .filter(|t| t.source.plugin_id().is_none())
+        {
+            list.scan(&tool.name, &mut scratch, &mut core_hits);
+        }
+        has_core = core_hits.iter().any(|&h| h);
+        for (entry, hit) in wildcards.iter().zip(core_hits) {
+            if !hit {
+                unknown.push(entry.pattern.clone());
+            }
         }
     }
     if has_core {

@@ -1,7 +1,9 @@
 //! One compiled allow or deny list. Groups are expanded first (remembering what each pattern
-//! came from); then `*` is a flag, exact names go in a hash map, and every other wildcard goes
-//! into one `GlobSet` per list, built once, where only `*` is special (every other glob
-//! metacharacter is escaped, `\` is literal, `*` also matches `/` and `.`).
+//! came from). Then, once per list: `*` becomes a flag, exact names go in a hash map, `prefix*`
+//! and `*suffix` become plain string tests, and every other wildcard goes into one `GlobSet`
+//! where only `*` is special (every other glob metacharacter is escaped, `\` is literal, `*`
+//! also matches `/` and `.`). The glob set only runs for names that pass the cheap literal
+//! prefix/suffix check of at least one of its patterns.
 
 use std::collections::HashMap;
 
@@ -22,28 +24,44 @@ pub struct ExpandedPattern {
     pub expanded_from: Option<String>,
 }
 
+/// A wildcard the glob set handles, with the literal ends every match must have.
+#[derive(Debug, Clone)]
+struct GeneralPattern {
+    pattern: usize,
+    prefix: String,
+    suffix: String,
+}
+
 #[derive(Debug, Clone)]
 pub struct CompiledList {
     pub entries: Vec<RuleEntry>,
     pub patterns: Vec<ExpandedPattern>,
     match_all: Option<usize>,
     exact: HashMap<String, Vec<usize>>,
+    /// `prefix*`: (prefix, pattern index).
+    prefixes: Vec<(String, usize)>,
+    /// `*suffix`: (suffix, pattern index).
+    suffixes: Vec<(String, usize)>,
+    general: Vec<GeneralPattern>,
     globs: GlobSet,
-    glob_patterns: Vec<usize>,
-    /// Patterns that could not be compiled (kept for the warning list).
+    /// Patterns that could not be compiled: (pattern index, error).
     pub invalid: Vec<(usize, String)>,
 }
 
-/// Builds the glob for a wildcard pattern: escape everything, then let `*` through.
-fn wildcard_glob(pattern: &str) -> Result<globset::Glob, globset::Error> {
-    // `**` means the same as `*` here; collapsing keeps globset from reading it as a
-    // recursive-directory token.
-    let mut collapsed = String::with_capacity(pattern.len());
+/// Collapses runs of `*` (`**` means the same as `*` here, and globset would read it as a
+/// recursive-directory token).
+fn collapse_stars(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
     for c in pattern.chars() {
-        if !(c == '*' && collapsed.ends_with('*')) {
-            collapsed.push(c);
+        if !(c == '*' && out.ends_with('*')) {
+            out.push(c);
         }
     }
+    out
+}
+
+/// Builds the glob for a wildcard pattern: escape everything, then let `*` through.
+fn wildcard_glob(collapsed: &str) -> Result<globset::Glob, globset::Error> {
     let text = collapsed
         .split('*')
         .map(globset::escape)
@@ -83,40 +101,57 @@ impl CompiledList {
             });
         }
 
-        let mut match_all = None;
-        let mut exact: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut list = CompiledList {
+            entries,
+            patterns: Vec::new(),
+            match_all: None,
+            exact: HashMap::new(),
+            prefixes: Vec::new(),
+            suffixes: Vec::new(),
+            general: Vec::new(),
+            globs: GlobSet::empty(),
+            invalid: Vec::new(),
+        };
         let mut builder = GlobSetBuilder::new();
-        let mut glob_patterns = Vec::new();
-        let mut invalid = Vec::new();
         for (i, pattern) in patterns.iter().enumerate() {
-            if pattern.text.chars().all(|c| c == '*') {
-                match_all.get_or_insert(i);
-            } else if !pattern.text.contains('*') {
-                exact.entry(pattern.text.clone()).or_default().push(i);
+            let text = collapse_stars(&pattern.text);
+            let stars = text.matches('*').count();
+            if text == "*" {
+                list.match_all.get_or_insert(i);
+            } else if stars == 0 {
+                list.exact.entry(text).or_default().push(i);
+            } else if stars == 1 && text.ends_with('*') {
+                list.prefixes.push((text[..text.len() - 1].to_string(), i));
+            } else if stars == 1 && text.starts_with('*') {
+                list.suffixes.push((text[1..].to_string(), i));
             } else {
-                match wildcard_glob(&pattern.text) {
+                match wildcard_glob(&text) {
                     Ok(glob) => {
                         builder.add(glob);
-                        glob_patterns.push(i);
+                        let prefix = text.split('*').next().unwrap_or("").to_string();
+                        let suffix = text.rsplit('*').next().unwrap_or("").to_string();
+                        list.general.push(GeneralPattern {
+                            pattern: i,
+                            prefix,
+                            suffix,
+                        });
                     }
-                    Err(err) => invalid.push((i, err.to_string())),
+                    Err(err) => list.invalid.push((i, err.to_string())),
                 }
             }
         }
-        let globs = builder.build().unwrap_or_else(|err| {
-            invalid.push((usize::MAX, err.to_string()));
-            glob_patterns.clear();
-            GlobSet::empty()
-        });
-        CompiledList {
-            entries,
-            patterns,
-            match_all,
-            exact,
-            globs,
-            glob_patterns,
-            invalid,
+        if !list.general.is_empty() {
+            match builder.build() {
+                Ok(set) => list.globs = set,
+                Err(err) => {
+                    for g in list.general.drain(..) {
+                        list.invalid.push((g.pattern, err.to_string()));
+                    }
+                }
+            }
         }
+        list.patterns = patterns;
+        list
     }
 
     pub fn is_empty(&self) -> bool {
@@ -124,45 +159,51 @@ impl CompiledList {
     }
 
     /// The first pattern (in config order) that matches `name`; every matching entry is marked
-    /// in `used`. `candidate` is `name` prepared for the glob set, built once per tool.
-    pub fn scan(
-        &self,
-        name: &str,
-        candidate: &Candidate<'_>,
-        scratch: &mut Vec<usize>,
-        used: &mut [bool],
-    ) -> Option<usize> {
+    /// in `used` (`used` may be shorter than the entry list, then nothing is marked).
+    pub fn scan(&self, name: &str, scratch: &mut Vec<usize>, used: &mut [bool]) -> Option<usize> {
         let mut first: Option<usize> = None;
-        let mut note = |p: usize, used: &mut [bool]| {
+        let mut hit = |p: usize, used: &mut [bool]| {
             if let Some(flag) = used.get_mut(self.patterns[p].entry) {
                 *flag = true;
             }
             first = Some(first.map_or(p, |f| f.min(p)));
         };
         if let Some(p) = self.match_all {
-            note(p, used);
+            hit(p, used);
         }
         if let Some(hits) = self.exact.get(name) {
             for &p in hits {
-                note(p, used);
+                hit(p, used);
             }
         }
-        if !self.glob_patterns.is_empty() {
-            self.globs.matches_candidate_into(candidate, scratch);
+        for (prefix, p) in &self.prefixes {
+            if name.starts_with(prefix.as_str()) {
+                hit(*p, used);
+            }
+        }
+        for (suffix, p) in &self.suffixes {
+            if name.ends_with(suffix.as_str()) {
+                hit(*p, used);
+            }
+        }
+        let maybe_general = self.general.iter().any(|g| {
+            name.len() >= g.prefix.len() + g.suffix.len()
+                && name.starts_with(&g.prefix)
+                && name.ends_with(&g.suffix)
+        });
+        if maybe_general {
+            self.globs
+                .matches_candidate_into(&Candidate::new(name), scratch);
             for &g in scratch.iter() {
-                note(self.glob_patterns[g], used);
+                hit(self.general[g].pattern, used);
             }
         }
         first
     }
 
-    /// Whether `name` matches without recording anything.
+    /// Whether `name` matches, without recording anything.
     pub fn matches(&self, name: &str) -> bool {
-        let candidate = Candidate::new(name);
-        let mut scratch = Vec::new();
-        let mut used = Vec::new();
-        self.scan(name, &candidate, &mut scratch, &mut used)
-            .is_some()
+        self.scan(name, &mut Vec::new(), &mut []).is_some()
     }
 }
 
@@ -184,6 +225,7 @@ mod tests {
     #[test]
     fn star_matches_everything() {
         assert!(list(&["*"]).matches("anything/at.all"));
+        assert!(list(&["***"]).matches(""));
     }
 
     #[test]
@@ -201,10 +243,15 @@ mod tests {
         assert!(l.matches("sessions_"));
         assert!(!l.matches("session_status"));
         assert!(!l.matches("my_sessions_list"));
+        assert!(list(&["*_list"]).matches("a.b/sessions_list"));
         let l = list(&["a*z"]);
         assert!(l.matches("a/b.c/z"));
+        assert!(l.matches("az"));
+        assert!(!l.matches("a"), "prefix and suffix may not overlap");
         assert!(list(&["**"]).matches("x"));
         assert!(list(&["a**b"]).matches("a-b"));
+        assert!(list(&["*ess*"]).matches("process"));
+        assert!(!list(&["*ess*"]).matches("exec"));
     }
 
     #[test]
@@ -216,6 +263,8 @@ mod tests {
         assert!(list(&["{a,b}*"]).matches("{a,b}1"));
         assert!(!list(&["{a,b}*"]).matches("a1"));
         assert!(list(&["a\\*"]).matches("a\\x"));
+        assert!(list(&["x*[*]*y"]).matches("x-[-]-y"));
+        assert!(!list(&["x*[*]*y"]).matches("x-a-y"));
         assert!(!list(&["?"]).matches("x"));
     }
 
@@ -240,11 +289,12 @@ mod tests {
 
     #[test]
     fn first_match_is_the_earliest_entry() {
-        let l = list(&["read", "*", "group:fs"]);
-        let cand = Candidate::new("read");
-        let mut used = vec![false; 3];
-        let first = l.scan("read", &cand, &mut Vec::new(), &mut used);
+        let l = list(&["read", "*", "group:fs", "r*", "*d", "r*a*d"]);
+        let mut used = vec![false; 6];
+        let first = l.scan("read", &mut Vec::new(), &mut used);
         assert_eq!(first, Some(0));
-        assert_eq!(used, vec![true, true, true]);
+        assert_eq!(used, vec![true; 6]);
+        let l = list(&["x*y*z", "sessions_*"]);
+        assert_eq!(l.scan("sessions_list", &mut Vec::new(), &mut []), Some(1));
     }
 }

@@ -18,7 +18,7 @@ pub use normalize::normalize_tool_name;
 pub use render::{render_context, render_table, render_tool, render_tool_list, render_warnings};
 pub use trace::{
     Decision, LayerDecision, LayerSummary, PolicyWarning, Removal, RemovalKind, Resolution,
-    ResolvedContext, RuleRef, ToolTrace,
+    ResolvedContext, RuleRef, SharedText, ToolTrace,
 };
 
 /// Why a resolution could not be made.

@@ -265,12 +265,13 @@ pub fn render_tool_list(res: &Resolution) -> String {
             Some(id) => format!("plugin:{id}"),
             None => tool.source.clone(),
         };
-        let _ = writeln!(
-            out,
+        let line = format!(
             "{:<name_width$}  {source:<16}  {}",
             tool.name,
             tool.groups.join(" ")
         );
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
     let _ = writeln!(
         out,

@@ -111,7 +111,7 @@ fn policy_layer(
     note: String,
 ) -> LayerPolicy {
     if allow.is_none() && also.is_none() && deny.is_none() {
-        return LayerPolicy::absent(id, label, format!("{note}: no allow/alsoAllow/deny"));
+        return LayerPolicy::absent(id, label, format!("no allow/alsoAllow/deny in {base}"));
     }
     let (allow_entries, allow_path) = merged_allow(allow, also, base);
     LayerPolicy {
@@ -590,7 +590,7 @@ fn global_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
         t.allow.as_ref(),
         t.also_allow.as_ref(),
         t.deny.as_ref(),
-        "tools".to_string(),
+        "tools.allow/alsoAllow/deny".to_string(),
     )
 }
 
@@ -625,7 +625,11 @@ fn agent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
             t.allow.as_ref(),
             t.also_allow.as_ref(),
             t.deny.as_ref(),
-            format!("agent \"{}\"", inputs.agent.id),
+            format!(
+                "agent \"{}\" ({})",
+                inputs.agent.id,
+                inputs.agent.path.key("tools")
+            ),
         ),
         None => LayerPolicy::absent(
             LayerId::Agent,

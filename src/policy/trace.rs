@@ -1,10 +1,94 @@
 //! What the engine returns: for every tool and every layer, skipped / kept / removed, with the
 //! rule that decided it. The CLI prints it, the console renders it; nothing recomputes policy.
 
-use serde::Serialize;
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
 
 use super::layer::LayerId;
 use crate::context::PolicyContext;
+
+/// Shared, immutable text: a layer's label or a reason is written once per layer or rule and
+/// shared by every tool's trace instead of being copied ten thousand times.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SharedText(Arc<str>);
+
+impl SharedText {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Deref for SharedText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for SharedText {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for SharedText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // pad, not write_str: tables align labels with `{:<width$}`.
+        f.pad(&self.0)
+    }
+}
+
+impl fmt::Debug for SharedText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl From<String> for SharedText {
+    fn from(s: String) -> Self {
+        SharedText(Arc::from(s))
+    }
+}
+
+impl From<&str> for SharedText {
+    fn from(s: &str) -> Self {
+        SharedText(Arc::from(s))
+    }
+}
+
+impl From<SharedText> for String {
+    fn from(s: SharedText) -> Self {
+        s.0.to_string()
+    }
+}
+
+impl<'a> From<SharedText> for Cow<'a, str> {
+    fn from(s: SharedText) -> Self {
+        Cow::Owned(s.0.to_string())
+    }
+}
+
+impl PartialEq<str> for SharedText {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for SharedText {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl Serialize for SharedText {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -66,15 +150,15 @@ pub struct Removal {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LayerDecision {
     pub id: LayerId,
-    pub label: String,
+    pub label: SharedText,
     pub decision: Decision,
     /// False when an earlier layer already removed the tool (the decision is still computed, so
     /// the table shows every layer that would hide it).
     pub reached: bool,
     /// The rule that decided (the deny entry, the allow entry, or the allowlist that missed).
     #[serde(skip_serializing_if = "Option::is_none", flatten)]
-    pub rule: Option<RuleRef>,
-    pub reason: String,
+    pub rule: Option<Arc<RuleRef>>,
+    pub reason: SharedText,
 }
 
 /// One tool's path through the layers.

@@ -1,0 +1,188 @@
+//! `clawdeck tools` and `clawdeck explain` as a user runs them (snapshots of the real output).
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+/// The binary with no OpenClaw config in reach, so the embedded demo is used.
+fn clawdeck(home: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("clawdeck").unwrap();
+    cmd.env("HOME", home)
+        .env_remove("OPENCLAW_CONFIG_PATH")
+        .env("NO_COLOR", "1");
+    cmd
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let home = tempfile::tempdir().unwrap();
+    let out = clawdeck(home.path())
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+fn run_fail(args: &[&str]) -> (i32, String) {
+    let home = tempfile::tempdir().unwrap();
+    let output = clawdeck(home.path()).args(args).output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+fn fixture(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/configs")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn tools_json_demo() {
+    let out = run_ok(&["tools", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(value["tools"].is_array() && value["warnings"].is_array());
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn tools_table_in_a_telegram_group() {
+    insta::assert_snapshot!(run_ok(&[
+        "tools",
+        "--channel",
+        "telegram",
+        "--group",
+        "-100123456",
+        "--sender-id",
+        "7"
+    ]));
+}
+
+#[test]
+fn explain_exec_for_ops_json() {
+    let out = run_ok(&["explain", "exec", "--agent", "ops", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value["tool"], "exec");
+    assert_eq!(value["visible"], false);
+    assert_eq!(value["removed_by"]["layer"], "agent");
+    assert_eq!(
+        value["removed_by"]["config_path"],
+        "agents.list[1].tools.deny[0]"
+    );
+    let ids: Vec<&str> = value["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "owner",
+            "profile",
+            "provider_profile",
+            "global",
+            "global_provider",
+            "agent",
+            "agent_provider",
+            "group",
+            "sandbox",
+            "subagent"
+        ]
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn explain_exec_for_ops_table() {
+    insta::assert_snapshot!(run_ok(&["explain", "exec", "--agent", "ops"]));
+}
+
+#[test]
+fn explain_alias_finds_the_tool() {
+    let out = run_ok(&["explain", "bash", "--json"]);
+    assert!(out.contains("\"tool\": \"exec\""));
+}
+
+#[test]
+fn explain_matrix_demo() {
+    insta::assert_snapshot!(run_ok(&["explain"]));
+}
+
+#[test]
+fn explain_matrix_json_has_every_tool_and_layer() {
+    let out = run_ok(&["explain", "--json", "--subagent", "--not-owner"]);
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value["layers"].as_array().unwrap().len(), 10);
+    assert_eq!(value["tools"].as_array().unwrap().len(), 29);
+    assert_eq!(value["context"]["subagent"], true);
+}
+
+#[test]
+fn unknown_tool_is_usage_error() {
+    let (code, stderr) = run_fail(&["explain", "nope"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("clawdeck explain: unknown tool \"nope\""),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn unknown_agent_is_usage_error() {
+    let (code, stderr) = run_fail(&["tools", "--agent", "ghost"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "clawdeck tools: unknown agent \"ghost\" (configured: main, ops, support)\n"
+    );
+}
+
+#[test]
+fn broken_config_is_usage_error_with_position() {
+    let path = fixture("invalid/wrong_type.json5");
+    let (code, stderr) = run_fail(&["--config", &path, "explain", "exec"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with(&format!("clawdeck explain: {path}:5:")),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .trim_end()
+            .ends_with("(at agents.list[1].tools.deny)"),
+        "{stderr}"
+    );
+    let (code, stderr) = run_fail(&[
+        "--config",
+        &fixture("invalid/syntax.json5"),
+        "tools",
+        "--json",
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("syntax.json5:3:"), "{stderr}");
+}
+
+#[test]
+fn config_from_the_environment() {
+    let home = tempfile::tempdir().unwrap();
+    let out = clawdeck(home.path())
+        .env("OPENCLAW_CONFIG_PATH", fixture("valid/real_openclaw.json"))
+        .args(["explain", "exec", "--agent", "ops"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("($OPENCLAW_CONFIG_PATH)"));
+    assert!(
+        out.contains("denied by \"exec\" at agents.list[1].tools.deny[0]"),
+        "{out}"
+    );
+}
