@@ -23,7 +23,9 @@ fn setup(openclaw: &str, settings_extra: &str) -> tempfile::TempDir {
 
 fn clawdeck(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("clawdeck").unwrap();
-    cmd.arg("--config").arg(dir.join("openclaw.json")).env_remove("OPENCLAW_CONFIG_PATH");
+    cmd.arg("--config")
+        .arg(dir.join("openclaw.json"))
+        .env_remove("OPENCLAW_CONFIG_PATH");
     cmd
 }
 
@@ -34,7 +36,12 @@ fn success_prints_the_text_and_exits_0() {
     let dir = setup(FULL, "");
     std::fs::write(dir.path().join("ws/hello.txt"), "hi there\n").unwrap();
     clawdeck(dir.path())
-        .args(["invoke", "read", "--params", r#"{"file_path": "hello.txt"}"#])
+        .args([
+            "invoke",
+            "read",
+            "--params",
+            r#"{"file_path": "hello.txt"}"#,
+        ])
         .assert()
         .code(0)
         .stdout("hi there\n");
@@ -43,9 +50,24 @@ fn success_prints_the_text_and_exits_0() {
 #[test]
 fn json_prints_the_tool_result_itself() {
     let dir = setup(FULL, "");
-    let out = clawdeck(dir.path()).args(["invoke", "exec", "--json", "-p", r#"{"command": "echo out"}"#]).assert().code(0).get_output().stdout.clone();
+    let out = clawdeck(dir.path())
+        .args([
+            "invoke",
+            "exec",
+            "--json",
+            "-p",
+            r#"{"command": "echo out"}"#,
+        ])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
     let v: Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(v["content"][0], serde_json::json!({"type": "text", "text": "out"}));
+    assert_eq!(
+        v["content"][0],
+        serde_json::json!({"type": "text", "text": "out"})
+    );
     assert_eq!(v["details"]["status"], "completed");
     assert_eq!(v["details"]["exitCode"], 0);
 }
@@ -57,13 +79,23 @@ fn tool_errors_exit_1() {
         .args(["invoke", "read", "--params", r#"{"path": "missing.txt"}"#])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("\"error\": \"Cannot read missing.txt"));
+        .stdout(predicate::str::contains(
+            "\"error\": \"Cannot read missing.txt",
+        ));
     clawdeck(dir.path())
         .args(["invoke", "exec", "--params", r#"{"command": "exit 9"}"#])
         .assert()
         .code(0)
         .stdout(predicate::str::contains("(Command exited with code 9)"));
-    clawdeck(dir.path()).args(["invoke", "exec", "--params", r#"{"command": "sleep 5", "timeout": 1}"#]).assert().code(1);
+    clawdeck(dir.path())
+        .args([
+            "invoke",
+            "exec",
+            "--params",
+            r#"{"command": "sleep 5", "timeout": 1}"#,
+        ])
+        .assert()
+        .code(1);
 }
 
 #[test]
@@ -73,10 +105,18 @@ fn refusals_exit_3_with_the_explanation() {
         .args(["invoke", "process", "--params", r#"{"action": "list"}"#])
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("refused: process is not available in this context"))
+        .stderr(predicate::str::contains(
+            "refused: process is not available in this context",
+        ))
         .stderr(predicate::str::contains("tools.deny[0]"))
         .stderr(predicate::str::contains("HIDDEN"));
-    let out = clawdeck(dir.path()).args(["invoke", "process", "--json"]).assert().code(3).get_output().stdout.clone();
+    let out = clawdeck(dir.path())
+        .args(["invoke", "process", "--json"])
+        .assert()
+        .code(3)
+        .get_output()
+        .stdout
+        .clone();
     let v: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["details"]["status"], "refused");
     assert_eq!(v["details"]["removed_by"]["config_path"], "tools.deny[0]");
@@ -105,9 +145,16 @@ fn bad_params_are_usage_errors_naming_the_problem() {
         .args(["invoke", "read", "--params", "[1, 2]"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--params must be a JSON object, got an array"));
+        .stderr(predicate::str::contains(
+            "--params must be a JSON object, got an array",
+        ));
     clawdeck(dir.path())
-        .args(["invoke", "edit", "--params", r#"{"path": "a", "edits": [{"newText": "x"}]}"#])
+        .args([
+            "invoke",
+            "edit",
+            "--params",
+            r#"{"path": "a", "edits": [{"newText": "x"}]}"#,
+        ])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("/edits/0/oldText: required"));
@@ -122,19 +169,43 @@ fn bad_params_are_usage_errors_naming_the_problem() {
 fn params_can_come_from_a_file() {
     let dir = setup(FULL, "");
     let params = dir.path().join("params.json");
-    std::fs::write(&params, r#"{"path": "from-file.txt", "content": "via @file"}"#).unwrap();
-    clawdeck(dir.path()).args(["invoke", "write", "--params"]).arg(format!("@{}", params.display())).assert().code(0);
-    assert_eq!(std::fs::read_to_string(dir.path().join("ws/from-file.txt")).unwrap(), "via @file");
+    std::fs::write(
+        &params,
+        r#"{"path": "from-file.txt", "content": "via @file"}"#,
+    )
+    .unwrap();
+    clawdeck(dir.path())
+        .args(["invoke", "write", "--params"])
+        .arg(format!("@{}", params.display()))
+        .assert()
+        .code(0);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("ws/from-file.txt")).unwrap(),
+        "via @file"
+    );
 }
 
 #[test]
 fn hook_blocks_exit_3_with_the_reason() {
     let block = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hooks/block.sh");
-    let dir = setup(FULL, &format!("hooks: {{ beforeToolCall: [{{ name: \"guard\", command: [\"{}\"] }}] }}", block.display()));
+    let dir = setup(
+        FULL,
+        &format!(
+            "hooks: {{ beforeToolCall: [{{ name: \"guard\", command: [\"{}\"] }}] }}",
+            block.display()
+        ),
+    );
     clawdeck(dir.path())
-        .args(["invoke", "write", "--params", r#"{"path": "x", "content": "y"}"#])
+        .args([
+            "invoke",
+            "write",
+            "--params",
+            r#"{"path": "x", "content": "y"}"#,
+        ])
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("blocked: blocked by the block fixture"));
+        .stderr(predicate::str::contains(
+            "blocked: blocked by the block fixture",
+        ));
     assert!(!dir.path().join("ws/x").exists());
 }

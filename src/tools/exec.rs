@@ -108,6 +108,13 @@ impl ExecTool {
         for (key, value) in env {
             spec = spec.env(key, value);
         }
+        // Live output for the caller while the call is in the foreground.
+        let live = LiveTail::new(call.progress.clone());
+        if !background {
+            let live = live.clone();
+            spec = spec.on_chunk(move |chunk| live.push(&chunk.text));
+        }
+        let _stop_live = live.stop_guard();
         let running = match process::spawn(spec) {
             Ok(running) => running,
             Err(err) => return Ok(spawn_failure_result(&err, &cwd)),
@@ -143,6 +150,78 @@ impl ExecTool {
     }
 }
 
+/// How often a foreground run reports its output tail to the call's progress sink.
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
+
+/// The last `TAIL_CHARS` of a foreground run's output, sent to the progress sink at most every
+/// `PROGRESS_INTERVAL` (OpenClaw's exec `onUpdate`), until the call returns.
+#[derive(Clone)]
+struct LiveTail {
+    inner: Arc<std::sync::Mutex<LiveTailState>>,
+    sink: crate::tool::ProgressSink,
+}
+
+struct LiveTailState {
+    tail: String,
+    last_sent: Option<std::time::Instant>,
+    stopped: bool,
+}
+
+impl LiveTail {
+    fn new(sink: crate::tool::ProgressSink) -> LiveTail {
+        LiveTail {
+            inner: Arc::new(std::sync::Mutex::new(LiveTailState {
+                tail: String::new(),
+                last_sent: None,
+                stopped: false,
+            })),
+            sink,
+        }
+    }
+
+    fn push(&self, text: &str) {
+        let update = {
+            let mut state = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+            if state.stopped {
+                return;
+            }
+            state.tail.push_str(text);
+            if state.tail.len() > TAIL_CHARS * 8 {
+                state.tail = tail_chars(&state.tail, TAIL_CHARS);
+            }
+            if state
+                .last_sent
+                .is_some_and(|t| t.elapsed() < PROGRESS_INTERVAL)
+            {
+                return;
+            }
+            state.last_sent = Some(std::time::Instant::now());
+            tail_chars(&state.tail, TAIL_CHARS)
+        };
+        (self.sink)(ToolResult::text(
+            update.clone(),
+            json!({"status": "running", "tail": update}),
+        ));
+    }
+
+    /// Stops updates when dropped (the call returned: finished or moved to the background).
+    fn stop_guard(&self) -> LiveTailStop {
+        LiveTailStop(self.clone())
+    }
+}
+
+struct LiveTailStop(LiveTail);
+
+impl Drop for LiveTailStop {
+    fn drop(&mut self) {
+        self.0
+            .inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .stopped = true;
+    }
+}
+
 /// OpenClaw exec options clawdeck cannot honour, said plainly in `details.notes`.
 fn unsupported_notes(params: &Value) -> Vec<String> {
     let mut notes = Vec::new();
@@ -155,12 +234,13 @@ fn unsupported_notes(params: &Value) -> Vec<String> {
                 .to_string(),
         );
     }
-    if let Ok(Some(host)) = read_string(params, "host", ReadOptions::default()) {
-        if host != "gateway" && host != "host" {
-            notes.push(format!(
-                "host \"{host}\" is not supported; the command ran on this host"
-            ));
-        }
+    if let Ok(Some(host)) = read_string(params, "host", ReadOptions::default())
+        && host != "gateway"
+        && host != "host"
+    {
+        notes.push(format!(
+            "host \"{host}\" is not supported; the command ran on this host"
+        ));
     }
     notes
 }
@@ -348,10 +428,10 @@ impl Tool for ExecTool {
         Box::pin(async move {
             let notes = unsupported_notes(&call.params);
             let mut result = self.run(call).await?;
-            if !notes.is_empty() {
-                if let Value::Object(details) = &mut result.details {
-                    details.insert("notes".to_string(), json!(notes));
-                }
+            if !notes.is_empty()
+                && let Value::Object(details) = &mut result.details
+            {
+                details.insert("notes".to_string(), json!(notes));
             }
             Ok(result)
         })

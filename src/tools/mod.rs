@@ -129,10 +129,10 @@ impl ToolSet {
             }
         };
         for name in specs::BUILTIN_TOOL_NAMES {
-            if let Some(spec) = spec_for(name) {
-                if let Some(tool) = builtin_tool(spec, &guard, config, runtime) {
-                    set.insert(tool);
-                }
+            if let Some(spec) = spec_for(name)
+                && let Some(tool) = builtin_tool(spec, &guard, config, runtime)
+            {
+                set.insert(tool);
             }
         }
         for spec in &registry.tools {

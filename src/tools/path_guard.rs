@@ -194,11 +194,11 @@ enum ResolveError {
 
 /// `~` and `~/x` become the home directory (OpenClaw's tools accept them).
 fn expand_home(path: &str) -> PathBuf {
-    if path == "~" || path.starts_with("~/") {
-        if let Some(home) = std::env::var_os("HOME") {
-            let rest = path.trim_start_matches('~').trim_start_matches('/');
-            return PathBuf::from(home).join(rest);
-        }
+    if (path == "~" || path.starts_with("~/"))
+        && let Some(home) = std::env::var_os("HOME")
+    {
+        let rest = path.trim_start_matches('~').trim_start_matches('/');
+        return PathBuf::from(home).join(rest);
     }
     PathBuf::from(path)
 }

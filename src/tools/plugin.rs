@@ -73,14 +73,12 @@ impl PluginTool {
 /// A `ToolResult` JSON when stdout is one, else the text itself.
 pub fn parse_plugin_output(stdout: &str) -> ToolResult {
     let trimmed = stdout.trim();
-    if trimmed.starts_with('{') {
-        if let Ok(value) = serde_json::from_str::<Value>(trimmed) {
-            if value.get("content").is_some_and(Value::is_array) {
-                if let Ok(result) = serde_json::from_value::<ToolResult>(value) {
-                    return result;
-                }
-            }
-        }
+    if trimmed.starts_with('{')
+        && let Ok(value) = serde_json::from_str::<Value>(trimmed)
+        && value.get("content").is_some_and(Value::is_array)
+        && let Ok(result) = serde_json::from_value::<ToolResult>(value)
+    {
+        return result;
     }
     ToolResult::text(trimmed.to_string(), json!({"status": "completed"}))
 }

@@ -243,16 +243,22 @@ async fn poll(
     call: &ToolCall,
 ) -> Result<ToolResult, ToolError> {
     let cursor = session.poll_cursor();
-    if !wait.is_zero()
-        && session.outcome().is_none()
-        && session.process().next_line_number() <= cursor
-    {
+    if !wait.is_zero() && session.outcome().is_none() {
+        // Subscribe before checking, so output arriving in between is not missed.
         let mut chunks = session.process().subscribe();
-        tokio::select! {
-            _ = tokio::time::sleep(wait) => {}
-            _ = chunks.recv() => {}
-            _ = session.process().wait() => {}
-            _ = call.cancel.cancelled() => return Err(ToolError::Cancelled),
+        let deadline = tokio::time::Instant::now() + wait;
+        let mut chunks_open = true;
+        while session.process().next_line_number() <= cursor {
+            tokio::select! {
+                _ = tokio::time::sleep_until(deadline) => break,
+                received = chunks.recv(), if chunks_open => match received {
+                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    // The pipes closed; the exit is reported by wait() below.
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => chunks_open = false,
+                },
+                _ = session.process().wait() => break,
+                _ = call.cancel.cancelled() => return Err(ToolError::Cancelled),
+            }
         }
     }
     let outcome = session.outcome();
@@ -393,10 +399,10 @@ pub fn key_bytes(name: &str) -> Option<String> {
         .or_else(|| lower.strip_prefix("ctrl-"))
     {
         let mut chars = rest.chars();
-        if let (Some(c), None) = (chars.next(), chars.next()) {
-            if c.is_ascii_alphabetic() || "@[\\]^_".contains(c) {
-                return Some(((c.to_ascii_uppercase() as u8 & 0x1f) as char).to_string());
-            }
+        if let (Some(c), None) = (chars.next(), chars.next())
+            && (c.is_ascii_alphabetic() || "@[\\]^_".contains(c))
+        {
+            return Some(((c.to_ascii_uppercase() as u8 & 0x1f) as char).to_string());
         }
         return None;
     }

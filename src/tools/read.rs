@@ -155,7 +155,7 @@ mod tests {
 
     #[test]
     fn long_text_is_cut_at_the_byte_cap() {
-        let text = "x".repeat(100).repeat(1) + "\n";
+        let text = "x".repeat(100) + "\n";
         let big = text.repeat(1000);
         let r = page_text("f", &big, None, None).unwrap();
         let out = r.joined_text();

@@ -1,7 +1,7 @@
 //! `system_volume_control` (seed 000 §1): the default output's volume through `pactl`
 //! (PulseAudio / PipeWire), else `amixer` (ALSA, `Master`).
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::Duration;
 
 use serde_json::json;
@@ -56,7 +56,7 @@ pub fn parse_percent(text: &str) -> Option<u32> {
     None
 }
 
-async fn helper_output(program: &PathBuf, args: &[&str]) -> Result<String, String> {
+async fn helper_output(program: &Path, args: &[&str]) -> Result<String, String> {
     let outcome = run_helper(program, args, HELPER_TIMEOUT).await?;
     let text = outcome.output.combined_text();
     if outcome.success() {
@@ -72,7 +72,7 @@ async fn helper_output(program: &PathBuf, args: &[&str]) -> Result<String, Strin
     }
 }
 
-async fn with_pactl(pactl: &PathBuf, action: VolumeAction) -> Result<VolumeState, String> {
+async fn with_pactl(pactl: &Path, action: VolumeAction) -> Result<VolumeState, String> {
     let current = |out: String| {
         parse_percent(&out)
             .ok_or_else(|| format!("cannot read a volume from pactl output: {}", out.trim()))
@@ -111,7 +111,7 @@ async fn with_pactl(pactl: &PathBuf, action: VolumeAction) -> Result<VolumeState
     })
 }
 
-async fn with_amixer(amixer: &PathBuf, action: VolumeAction) -> Result<VolumeState, String> {
+async fn with_amixer(amixer: &Path, action: VolumeAction) -> Result<VolumeState, String> {
     let out = match action {
         VolumeAction::Get => helper_output(amixer, &["-M", "get", "Master"]).await?,
         VolumeAction::Set(level) => {

@@ -28,13 +28,12 @@ pub struct SandboxWorkspace {
 /// The agent's entry in `agents.list[]` (by `id`) or the keyed `agents.entries` map.
 fn agent_entry<'a>(openclaw: &'a Value, agent: &str) -> Option<&'a Value> {
     let agents = openclaw.get("agents")?;
-    if let Some(list) = agents.get("list").and_then(Value::as_array) {
-        if let Some(entry) = list
+    if let Some(list) = agents.get("list").and_then(Value::as_array)
+        && let Some(entry) = list
             .iter()
             .find(|e| e.get("id").and_then(Value::as_str) == Some(agent))
-        {
-            return Some(entry);
-        }
+    {
+        return Some(entry);
     }
     agents.get("entries").and_then(|e| e.get(agent))
 }
@@ -62,10 +61,10 @@ fn agent_id(openclaw: &Value, ctx: &PolicyContext) -> String {
 }
 
 fn expand_tilde(path: &str) -> PathBuf {
-    if path == "~" || path.starts_with("~/") {
-        if let Some(home) = std::env::var_os("HOME") {
-            return PathBuf::from(home).join(path.trim_start_matches('~').trim_start_matches('/'));
-        }
+    if (path == "~" || path.starts_with("~/"))
+        && let Some(home) = std::env::var_os("HOME")
+    {
+        return PathBuf::from(home).join(path.trim_start_matches('~').trim_start_matches('/'));
     }
     PathBuf::from(path)
 }
