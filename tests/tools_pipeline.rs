@@ -571,3 +571,32 @@ async fn sandboxed_contexts_use_the_sandbox_workspace() {
         "{r:?}"
     );
 }
+
+#[tokio::test]
+async fn the_configs_sandbox_mode_confines_file_tools_without_the_flag() {
+    let mut s = Setup::new();
+    s.config = r#"{ tools: { profile: "full" }, agents: { defaults: { sandbox: { mode: "all", workspaceAccess: "ro" } } } }"#.into();
+    let p = s.build();
+    std::fs::create_dir_all(s.ws()).unwrap();
+    std::fs::write(s.ws().join("r.txt"), "readable").unwrap();
+    let (r, is_error) = completed(run(&p, "read", json!({"path": "r.txt"})).await);
+    assert!(!is_error, "{r:?}");
+    std::fs::write(s.dir.path().join("outside.txt"), "secret").unwrap();
+    let (r, is_error) = completed(run(&p, "read", json!({"path": "../outside.txt"})).await);
+    assert!(
+        is_error,
+        "the guard applies although the context did not say --sandboxed"
+    );
+    assert!(
+        r.details["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Path escapes sandbox root"),
+        "{r:?}"
+    );
+    // The policy's sandbox layer already hides the writers for `ro`; the guard would refuse too.
+    assert!(matches!(
+        run(&p, "write", json!({"path": "w.txt", "content": "x"})).await,
+        CallOutcome::Refused { .. }
+    ));
+}

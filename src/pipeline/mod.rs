@@ -157,7 +157,13 @@ impl Pipeline {
                 trace: Box::new(trace.clone()),
             };
         }
-        let tools = match self.tool_set(ctx) {
+        // The sandbox decision is the policy's: `--sandboxed`, or the config's sandbox mode
+        // (`all`, `non-main` for a non-main session) sandboxes the file tools too.
+        let tool_ctx = PolicyContext {
+            sandboxed: resolution.resolved.sandboxed,
+            ..ctx.clone()
+        };
+        let tools = match self.tool_set(&tool_ctx) {
             Ok(set) => set,
             Err(err) => return self.failed(&tool_name, "main", Vec::new(), Instant::now(), err),
         };
