@@ -825,6 +825,58 @@ async fn process_kill_remove_write_and_errors() {
 }
 
 #[tokio::test]
+async fn finished_sessions_are_forgotten_after_the_ttl() {
+    let dir = tempfile::tempdir().unwrap();
+    let sessions = ExecSessions::new(Duration::from_millis(300));
+    let guard = Arc::new(PathGuard::host(dir.path()));
+    let exec = ExecTool::new(
+        spec("exec"),
+        guard,
+        ExecSettings::default(),
+        sessions.clone(),
+    );
+    let process = ProcessTool::new(spec("process"), sessions.clone());
+    let r = call(&exec, json!({"command": "echo quick", "background": true}))
+        .await
+        .unwrap();
+    let id = r.details["sessionId"].as_str().unwrap().to_string();
+    let mut text = String::new();
+    for _ in 0..10 {
+        let polled = call(
+            &process,
+            json!({"action": "poll", "sessionId": id, "timeout": 2000}),
+        )
+        .await
+        .unwrap();
+        text.push_str(&polled.joined_text());
+        if polled.details["status"] != "running" {
+            break;
+        }
+    }
+    assert!(
+        text.starts_with("quick") && text.ends_with("Process exited with code 0."),
+        "{text}"
+    );
+    // Still listed right after it finished, gone once the TTL has passed.
+    assert!(
+        call(&process, json!({"action": "list"}))
+            .await
+            .unwrap()
+            .joined_text()
+            .starts_with(&id)
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        call(&process, json!({"action": "list"}))
+            .await
+            .unwrap()
+            .joined_text(),
+        "No running or recent sessions."
+    );
+    assert!(sessions.get(&id).is_none());
+}
+
+#[tokio::test]
 async fn exec_is_cancelled_by_the_call_token() {
     let dir = tempfile::tempdir().unwrap();
     let (exec, _) = exec_tools(dir.path(), 30);
