@@ -365,20 +365,27 @@ fn merge_properties(out: &mut Map<String, Value>, incoming: Value) {
 
 /// Final per-node fixes: one type name, string-only enums, array items, required ⊆ properties.
 fn finish_node(out: &mut Map<String, Value>) {
+    // The shape a node's keywords imply; it decides between the names of a type array.
+    let structural = if out.contains_key("properties") {
+        Some("object")
+    } else if out.contains_key("items") {
+        Some("array")
+    } else {
+        None
+    };
     if let Some(Value::Array(types)) = out.get("type") {
         let names: Vec<&str> = types
             .iter()
             .filter_map(Value::as_str)
             .filter(|t| *t != "null")
             .collect();
-        let chosen = if names.contains(&"string") {
-            Some("string")
-        } else {
-            names.first().copied()
-        };
+        let chosen = structural
+            .filter(|s| names.contains(s))
+            .or_else(|| names.contains(&"string").then_some("string"))
+            .or_else(|| names.first().copied())
+            .map(str::to_string);
         match chosen {
             Some(name) => {
-                let name = name.to_string();
                 out.insert("type".into(), json!(name));
             }
             None => {
@@ -390,7 +397,11 @@ fn finish_node(out: &mut Map<String, Value>) {
     }
 
     if let Some(values) = out.get("enum").and_then(Value::as_array).cloned() {
-        let values: Vec<Value> = values.into_iter().filter(|v| !v.is_null()).collect();
+        // Gemini rejects null and empty-string enum entries.
+        let values: Vec<Value> = values
+            .into_iter()
+            .filter(|v| !v.is_null() && v.as_str() != Some(""))
+            .collect();
         if values.is_empty() {
             out.remove("enum");
         } else if values.iter().all(Value::is_string) {
@@ -412,7 +423,20 @@ fn finish_node(out: &mut Map<String, Value>) {
         }
     }
 
-    if out.get("type").and_then(Value::as_str) == Some("array") && !out.contains_key("items") {
+    // `properties` and `required` are only allowed on OBJECT nodes, `items` only on ARRAY ones.
+    if !out.contains_key("type")
+        && let Some(kind) = structural
+    {
+        out.insert("type".into(), json!(kind));
+    }
+    let kind = out.get("type").and_then(Value::as_str).map(str::to_string);
+    if kind.as_deref() != Some("object") {
+        out.remove("properties");
+        out.remove("required");
+    }
+    if kind.as_deref() != Some("array") {
+        out.remove("items");
+    } else if !out.contains_key("items") {
         out.insert("items".into(), json!({"type": "string"}));
     }
 
@@ -459,9 +483,18 @@ fn walk_violations(schema: &Value, path: &str, problems: &mut Vec<String>) {
         Some(other) => problems.push(format!("{path}: type must be one name, got {other}")),
     }
     if let Some(values) = obj.get("enum").and_then(Value::as_array)
-        && values.iter().any(|v| !v.is_string())
+        && values.iter().any(|v| v.as_str().is_none_or(str::is_empty))
     {
-        problems.push(format!("{path}: enum values must be strings"));
+        problems.push(format!("{path}: enum values must be non-empty strings"));
+    }
+    let kind = obj.get("type").and_then(Value::as_str);
+    if (obj.contains_key("properties") || obj.contains_key("required")) && kind != Some("object") {
+        problems.push(format!(
+            "{path}: properties/required only allowed for OBJECT type"
+        ));
+    }
+    if obj.contains_key("items") && kind != Some("array") {
+        problems.push(format!("{path}: items only allowed for ARRAY type"));
     }
     let properties = obj.get("properties").and_then(Value::as_object);
     for key in string_list(obj.get("required")) {
@@ -578,6 +611,35 @@ mod tests {
         assert_eq!(
             out,
             json!({"type": "integer", "description": "Level. Allowed values: 1, 2."})
+        );
+    }
+
+    #[test]
+    fn structure_keywords_fit_the_type() {
+        let schema = json!({"type": "object", "properties": {
+            "either": {"type": ["string", "object"], "properties": {"a": {"type": "string"}}},
+            "untyped": {"properties": {"b": {"type": "integer"}}, "required": ["b"]},
+            "list": {"items": {"type": "string"}},
+            "odd": {"type": "string", "items": {"type": "string"}, "properties": {"x": {}}},
+            "choice": {"enum": ["", "a", null]}
+        }});
+        let out = clean_for_gemini(&schema);
+        let p = &out["properties"];
+        assert_eq!(p["either"]["type"], "object");
+        assert_eq!(
+            p["untyped"],
+            json!({"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]})
+        );
+        assert_eq!(
+            p["list"],
+            json!({"type": "array", "items": {"type": "string"}})
+        );
+        assert_eq!(p["odd"], json!({"type": "string"}));
+        assert_eq!(p["choice"], json!({"type": "string", "enum": ["a"]}));
+        assert!(
+            gemini_violations(&out).is_empty(),
+            "{:?}",
+            gemini_violations(&out)
         );
     }
 
