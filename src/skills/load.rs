@@ -94,23 +94,13 @@ pub fn load_skills(roots: &SkillRoots) -> LoadedSkills {
     loaded
 }
 
-/// The skills under one root: every directory holding a SKILL.md (not searched further), and
-/// loose `*.md` files directly in the root.
+/// The skills under one root: every directory holding a SKILL.md (not searched further).
+/// Other files (a README.md beside the skill folders) are not skills.
 pub fn load_root(root: &Path, source: SkillSource, warnings: &mut Vec<String>) -> Vec<Skill> {
     let mut skills = Vec::new();
-    if !root.is_dir() {
-        return skills;
+    if root.is_dir() {
+        walk_dirs(root, source, 0, &mut skills, warnings);
     }
-    for entry in sorted_entries(root) {
-        let name = file_name(&entry);
-        if entry.is_file() && name.ends_with(".md") && name != "SKILL.md" {
-            let default_name = name.trim_end_matches(".md").to_string();
-            if let Some(skill) = load_skill_file(&entry, root, &default_name, source, warnings) {
-                skills.push(skill);
-            }
-        }
-    }
-    walk_dirs(root, source, 0, &mut skills, warnings);
     skills
 }
 
@@ -330,13 +320,13 @@ mod tests {
         );
         write(
             tmp.path(),
-            "loose.md",
-            "---\ndescription: a loose file\n---\n",
+            "README.md",
+            "---\ndescription: not a skill\n---\n",
         );
         let mut warnings = Vec::new();
         let skills = load_root(tmp.path(), SkillSource::Workspace, &mut warnings);
         let names: Vec<&str> = skills.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, vec!["loose", "inner"]);
+        assert_eq!(names, vec!["inner"]);
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].ends_with("SKILL.md: skipped: frontmatter `description` is required"));
     }
