@@ -99,6 +99,9 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> u8 {
             view.api_source,
             view.resolution.resolved.agent
         );
+        if view.export.tools.is_empty() {
+            eprintln!("no tools in this context: the request leaves `tools` out");
+        }
         for dropped in &view.export.warnings {
             eprintln!("dropped: {dropped}");
         }

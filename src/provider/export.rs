@@ -14,7 +14,8 @@ use crate::tool::ToolSpec;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ProviderExport {
     pub api: ProviderApi,
-    /// Exactly the value of the request's `tools` field.
+    /// Exactly the value of the request's `tools` field. Empty when no tool is offered, in
+    /// which case a request leaves `tools` out (OpenAI rejects an empty array).
     pub payload: Value,
     /// Names of the tools in the payload, in order.
     pub tools: Vec<String>,
