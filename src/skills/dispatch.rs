@@ -149,3 +149,118 @@ pub fn plan_dispatch(
         params,
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::config::load_from_str;
+    use crate::context::PolicyContext;
+    use crate::skills::commands::build_skill_commands;
+    use crate::skills::load::skill_from_text;
+    use crate::skills::{Skill, SkillSource};
+    use serde_json::json;
+    use std::path::Path;
+
+    const CONFIG: &str = r#"{
+        agents: { list: [
+            { id: "main", default: true },
+            { id: "locked", tools: { deny: ["sessions_spawn"] } },
+        ] },
+    }"#;
+
+    fn skill(text: &str, name: &str) -> Skill {
+        let path = Path::new("/ws/skills").join(name).join("SKILL.md");
+        skill_from_text(
+            text,
+            &path,
+            Path::new("/ws/skills"),
+            name,
+            SkillSource::Workspace,
+        )
+        .unwrap()
+    }
+
+    fn plan(input: &str, agent: &str) -> DispatchPlan {
+        let config = load_from_str(CONFIG, "test.json5").unwrap();
+        let registry = Registry::build(&config);
+        let ctx = PolicyContext {
+            agent: Some(agent.to_string()),
+            ..Default::default()
+        };
+        let resolution = crate::policy::resolve(&config, &registry, &ctx).unwrap();
+        let skills = [
+            skill(
+                "---\ndescription: Database expert\ncommand-dispatch: tool\ncommand-tool: sessions_spawn\n---\n",
+                "db-expert",
+            ),
+            skill("---\ndescription: Writes docs\n---\n", "docs"),
+            skill(
+                "---\ndescription: Ghost\ncommand-dispatch: tool\ncommand-tool: no_such_tool\n---\n",
+                "ghost",
+            ),
+        ];
+        let refs: Vec<&Skill> = skills.iter().collect();
+        plan_dispatch(input, &build_skill_commands(&refs), &resolution, &registry)
+    }
+
+    #[test]
+    fn tool_dispatch_passes_raw_args_and_the_skill_as_agent() {
+        match plan("/db_expert optimize this query", "main") {
+            DispatchPlan::ToolCall {
+                tool,
+                params,
+                command,
+                ..
+            } => {
+                assert_eq!(tool, "sessions_spawn");
+                assert_eq!(command, "db_expert");
+                assert_eq!(params["agentId"], json!("db-expert"));
+                let text = params
+                    .get("message")
+                    .or_else(|| params.get("task"))
+                    .unwrap();
+                assert_eq!(text, "optimize this query");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn hidden_tools_are_refused_with_the_layer() {
+        match plan("/db-expert optimize", "locked") {
+            DispatchPlan::Refused {
+                tool,
+                layer,
+                config_path,
+                ..
+            } => {
+                assert_eq!(tool, "sessions_spawn");
+                assert_eq!(layer.as_deref(), Some("agent"));
+                assert!(
+                    config_path
+                        .unwrap()
+                        .starts_with("agents.list[1].tools.deny")
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn other_outcomes() {
+        assert!(matches!(
+            plan("/docs write the intro", "main"),
+            DispatchPlan::Model { .. }
+        ));
+        assert!(matches!(
+            plan("/ghost x", "main"),
+            DispatchPlan::UnknownTool { .. }
+        ));
+        assert!(matches!(
+            plan("/nope", "main"),
+            DispatchPlan::UnknownCommand { .. }
+        ));
+        assert_eq!(plan("hello", "main"), DispatchPlan::NotACommand);
+    }
+}
