@@ -229,9 +229,14 @@ pub fn prompt_sections(input: &PromptInput<'_>) -> Vec<PromptSection> {
 
 /// The full prompt text: sections separated by a blank line.
 pub fn build_system_prompt(input: &PromptInput<'_>) -> String {
-    prompt_sections(input)
-        .into_iter()
-        .map(|s| s.text)
+    join_sections(&prompt_sections(input))
+}
+
+/// Sections as one text, separated by a blank line.
+pub fn join_sections(sections: &[PromptSection]) -> String {
+    sections
+        .iter()
+        .map(|s| s.text.as_str())
         .collect::<Vec<_>>()
         .join("\n\n")
 }

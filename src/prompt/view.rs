@@ -6,7 +6,10 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::{PromptInput, PromptMode, PromptSection, ROUTER_TOOL, RuntimeInfo, prompt_sections};
+use super::{
+    PromptInput, PromptMode, PromptSection, ROUTER_TOOL, RuntimeInfo, join_sections,
+    prompt_sections,
+};
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
@@ -102,11 +105,7 @@ pub fn build_llm_view(
     };
     let sections = prompt_sections(&input);
     let router_guidance = sections.iter().any(|s| s.title == ROUTER_TOOL);
-    let prompt = sections
-        .iter()
-        .map(|s| s.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n\n");
+    let prompt = join_sections(&sections);
     Ok(LlmView {
         resolution,
         api,
