@@ -6,10 +6,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
 use tokio::sync::{broadcast, watch};
+// tokio's clock, so that deadlines follow a paused test clock.
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::argv::{self, MessageArg};
@@ -512,7 +514,7 @@ impl RouterService {
             let deadline = *deadline_rx.borrow_and_update();
             tokio::select! {
                 end = &mut run => break end,
-                _ = tokio::time::sleep_until(deadline.into()) => {
+                _ = tokio::time::sleep_until(deadline) => {
                     // The deadline may have moved while we slept.
                     if *deadline_rx.borrow() <= Instant::now() {
                         timed_out = true;
@@ -713,5 +715,145 @@ impl RunHandle {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::router::transport::{ChunkSink, NoteSink, RunPlan, Stop, Transport, TransportEnd};
+    use crate::tool::BoxFuture;
+
+    /// Writes one stdout chunk, then waits for a stop (or finishes at once when `finish`).
+    struct Scripted {
+        finish: bool,
+    }
+
+    impl Transport for Scripted {
+        fn run(
+            &self,
+            _plan: RunPlan,
+            chunks: ChunkSink,
+            _notes: NoteSink,
+            stop: Stop,
+        ) -> BoxFuture<'static, TransportEnd> {
+            let finish = self.finish;
+            Box::pin(async move {
+                chunks(OutputStream::Stdout, b"partial".to_vec());
+                if !finish {
+                    stop.requested().await;
+                }
+                TransportEnd {
+                    exit_code: Some(0),
+                    ..TransportEnd::default()
+                }
+            })
+        }
+    }
+
+    fn service(settings: RouterSettings, finish: bool) -> RouterService {
+        let t: Arc<dyn Transport> = Arc::new(Scripted { finish });
+        RouterService::with_transports(settings, Arc::new(|_| None), t.clone(), t)
+    }
+
+    fn settings() -> RouterSettings {
+        RouterSettings {
+            default_agent: Some("main".into()),
+            ..RouterSettings::default()
+        }
+    }
+
+    #[test]
+    fn timeouts_are_bounded_and_never_unbounded() {
+        let s = service(settings(), true);
+        assert_eq!(s.effective_timeout(None), 45);
+        assert_eq!(s.effective_timeout(Some(100)), 60);
+        assert_eq!(s.effective_timeout(Some(0)), 30);
+        let mut broken = settings();
+        broken.max_timeout_seconds = 0;
+        broken.min_timeout_seconds = 500;
+        broken.timeout_seconds = 0;
+        let s = service(broken, true);
+        assert_eq!(s.effective_timeout(None), 60);
+        assert_eq!(s.effective_timeout(Some(u64::MAX)), 60);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn deadline_stops_the_transport_and_appends_the_note() {
+        let s = service(settings(), false);
+        let o = s.start(RouterRequest::new("x")).unwrap().wait().await;
+        assert_eq!(o.status, RunStatus::TimedOut);
+        assert_eq!(o.content, format!("partial\n{}", texts::timed_out(45)));
+        assert!(
+            o.duration >= Duration::from_secs(45) && o.duration < Duration::from_secs(46),
+            "{:?}",
+            o.duration
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn moving_the_deadline_while_running() {
+        let s = service(settings(), false);
+        let h = s.start(RouterRequest::new("x")).unwrap();
+        let mut events = s.subscribe();
+        assert!(s.set_timeout(h.run_id, Duration::from_secs(5)));
+        match events.recv().await.unwrap().kind {
+            RouterEventKind::DeadlineChanged {
+                timeout_seconds, ..
+            } => assert_eq!(timeout_seconds, 5),
+            other => panic!("{other:?}"),
+        }
+        h.extend_timeout(Duration::from_secs(2));
+        // The operator ceiling bounds even manual extensions.
+        let id = h.run_id;
+        let o = h.wait().await;
+        assert_eq!(o.timeout_seconds, 7);
+        assert!(
+            o.duration >= Duration::from_secs(7) && o.duration < Duration::from_secs(8),
+            "{:?}",
+            o.duration
+        );
+        assert!(
+            !s.extend_timeout(id, Duration::from_secs(1)),
+            "finished runs have no deadline"
+        );
+        let h = s.start(RouterRequest::new("y")).unwrap();
+        h.set_timeout(Duration::from_secs(100_000));
+        let d = h.wait().await.duration;
+        assert!(
+            d >= OPERATOR_TIMEOUT_CEILING && d < OPERATOR_TIMEOUT_CEILING + Duration::from_secs(1),
+            "{d:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn history_keeps_running_runs_when_full() {
+        let mut st = settings();
+        st.history_limit = 1;
+        let slow = service(st.clone(), false);
+        let mut events = slow.subscribe();
+        let a = slow.start(RouterRequest::new("a")).unwrap();
+        while !matches!(
+            events.recv().await.unwrap().kind,
+            RouterEventKind::Chunk { .. }
+        ) {}
+        let b = slow.start(RouterRequest::new("b")).unwrap();
+        assert_eq!(slow.runs().len(), 2, "both running: none evicted");
+        assert_eq!(slow.live_output(a.run_id).as_deref(), Some("partial"));
+        slow.kill(a.run_id);
+        slow.kill(b.run_id);
+        a.wait().await;
+        b.wait().await;
+        let fast = service(st, true);
+        for m in ["1", "2", "3"] {
+            fast.start(RouterRequest::new(m)).unwrap().wait().await;
+        }
+        assert_eq!(
+            fast.runs()
+                .iter()
+                .map(|r| r.message.as_str())
+                .collect::<Vec<_>>(),
+            ["3"]
+        );
     }
 }
