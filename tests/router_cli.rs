@@ -707,3 +707,30 @@ fn route_ctrl_c_kills_the_whole_tree() {
         assert!(!alive(pid), "process {pid} survived Ctrl-C");
     }
 }
+
+#[tokio::test]
+async fn progress_sink_gets_the_output_tail_while_running() {
+    let f = Fixture::new();
+    let tool = ClawbotRouterTool::new(f.service());
+    let updates: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
+    let seen = updates.clone();
+    let mut call = ToolCall::new(
+        "c",
+        json!({"agent": "ops", "message": "[[scenario:interleave:10]]"}),
+    );
+    call.progress = Arc::new(move |r: clawdeck::tool::ToolResult| {
+        assert_eq!(r.details["status"], json!("running"));
+        seen.lock().unwrap().push(r.joined_text());
+    });
+    let r = tool.execute(call).await.unwrap();
+    let updates = updates.lock().unwrap().clone();
+    assert!(
+        !updates.is_empty() && updates.len() < 20,
+        "throttled updates: {updates:?}"
+    );
+    assert!(updates[0].starts_with("out 0\n"));
+    assert!(
+        r.joined_text()
+            .starts_with(updates.last().unwrap().as_str())
+    );
+}

@@ -72,6 +72,8 @@ impl Tool for ClawbotRouterTool {
             if request.message.trim().is_empty() {
                 return Ok(refusal_result(texts::EMPTY_MESSAGE));
             }
+            // Subscribed before the start so that no chunk of this run is missed.
+            let events = self.service.subscribe();
             let handle = match self.service.start(request) {
                 Ok(h) => h,
                 Err(refusal) => return Ok(refusal_result(&refusal.0)),
@@ -84,12 +86,67 @@ impl Tool for ClawbotRouterTool {
                 cancel.cancelled().await;
                 service.kill(run_id);
             });
+            let progress = tokio::spawn(forward_progress(events, run_id, call.progress.clone()));
             let outcome = handle.wait().await;
             watcher.abort();
+            progress.abort();
             if call.cancel.is_cancelled() {
                 return Err(ToolError::Cancelled);
             }
             Ok(outcome.to_tool_result())
         })
     }
+}
+
+/// How often the caller's progress sink hears about a running run.
+const PROGRESS_INTERVAL: std::time::Duration = std::time::Duration::from_millis(250);
+/// How much of the output tail a progress update carries.
+const PROGRESS_TAIL_CHARS: usize = 2000;
+
+/// Sends the output tail of run `run_id` to the call's progress sink (OpenClaw's `onUpdate`),
+/// at most every `PROGRESS_INTERVAL`, until the run finishes.
+async fn forward_progress(
+    mut events: tokio::sync::broadcast::Receiver<super::events::RouterEvent>,
+    run_id: u64,
+    sink: crate::tool::ProgressSink,
+) {
+    use super::events::RouterEventKind;
+    use tokio::sync::broadcast::error::RecvError;
+    let mut tail = String::new();
+    let mut last_sent: Option<tokio::time::Instant> = None;
+    loop {
+        let event = match events.recv().await {
+            Ok(e) => e,
+            Err(RecvError::Lagged(_)) => continue,
+            Err(RecvError::Closed) => return,
+        };
+        if event.run_id != run_id {
+            continue;
+        }
+        match event.kind {
+            RouterEventKind::Chunk { bytes, .. } => {
+                tail.push_str(&String::from_utf8_lossy(&bytes));
+                if tail.len() > PROGRESS_TAIL_CHARS * 8 {
+                    tail = tail_chars(&tail, PROGRESS_TAIL_CHARS);
+                }
+                if last_sent.is_some_and(|t| t.elapsed() < PROGRESS_INTERVAL) {
+                    continue;
+                }
+                last_sent = Some(tokio::time::Instant::now());
+                let text = tail_chars(&tail, PROGRESS_TAIL_CHARS);
+                sink(ToolResult::text(
+                    text,
+                    serde_json::json!({"status": "running", "runId": run_id}),
+                ));
+            }
+            RouterEventKind::Finished { .. } => return,
+            _ => {}
+        }
+    }
+}
+
+/// The last `n` characters of `text`.
+fn tail_chars(text: &str, n: usize) -> String {
+    let count = text.chars().count();
+    text.chars().skip(count.saturating_sub(n)).collect()
 }
