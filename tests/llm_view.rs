@@ -369,6 +369,12 @@ fn skills_eligibility_reasons() {
         "browser.enabled is truthy"
     );
     assert_eq!(
+        reasons("discord-admin"),
+        vec![Ineligible::MissingConfig {
+            paths: vec!["channels.discord.token".into()]
+        }]
+    );
+    assert_eq!(
         reasons("notion"),
         vec![Ineligible::MissingEnv {
             env: vec!["NOTION_API_KEY".into()]

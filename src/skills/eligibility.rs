@@ -220,14 +220,17 @@ fn env_satisfied(skill: &Skill, entry: Option<&Value>, name: &str, env: &Eligibi
             .is_some_and(|v| !v.is_empty())
 }
 
+/// Config paths OpenClaw treats as on when the config does not set them.
+const DEFAULT_ON_CONFIG_PATHS: &[&str] = &["browser.enabled", "browser.evaluateEnabled"];
+
 /// Whether the dotted `path` in `config` holds a truthy value (true, a non-zero number, a
-/// non-blank string, any object or array).
+/// non-blank string, any object or array); an unset browser switch counts as on, as in OpenClaw.
 pub fn config_truthy(config: &Value, path: &str) -> bool {
     let mut current = config;
     for part in path.split('.').filter(|p| !p.is_empty()) {
         match current.get(part) {
             Some(next) => current = next,
-            None => return false,
+            None => return DEFAULT_ON_CONFIG_PATHS.contains(&path),
         }
     }
     match current {
@@ -325,7 +328,7 @@ mod tests {
         let s = skill(
             Requires {
                 env: vec!["API_TOKEN".into()],
-                config: vec!["browser.enabled".into()],
+                config: vec!["channels.discord.token".into()],
                 ..Default::default()
             },
             &["macos"],
@@ -340,14 +343,16 @@ mod tests {
             }
         );
         env.os = "darwin".into();
-        env.config =
-            json!({"browser": {"enabled": true}, "skills": {"entries": {"s": {"apiKey": "k"}}}});
+        env.config = json!({
+            "channels": {"discord": {"token": "t"}},
+            "skills": {"entries": {"s": {"apiKey": "k"}}}
+        });
         assert!(check_eligibility(&s, &env).is_empty());
-        env.config["browser"]["enabled"] = json!(false);
+        env.config["channels"]["discord"]["token"] = json!("");
         assert_eq!(
             check_eligibility(&s, &env),
             vec![Ineligible::MissingConfig {
-                paths: vec!["browser.enabled".into()]
+                paths: vec!["channels.discord.token".into()]
             }]
         );
     }
@@ -379,5 +384,10 @@ mod tests {
         assert!(!config_truthy(&c, "a.s"));
         assert!(config_truthy(&c, "a.o"));
         assert!(!config_truthy(&c, "a.missing"));
+        assert!(config_truthy(&c, "browser.enabled"), "on unless configured");
+        assert!(!config_truthy(
+            &json!({"browser": {"enabled": false}}),
+            "browser.enabled"
+        ));
     }
 }
