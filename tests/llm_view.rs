@@ -589,3 +589,42 @@ fn prompt_without_the_router_has_no_router_guidance() {
     assert!(text.contains("## Skills (mandatory)"));
     assert!(text.contains("Tool availability (filtered by policy):\nTool names are case-sensitive. Call tools exactly as listed.\n- read: Read file contents\n- edit: Make precise edits to files\n- exec:"));
 }
+
+#[test]
+fn real_openclaw_chat_payload_passes_our_checks_and_shares_our_envelope() {
+    let text = std::fs::read_to_string(fixtures().join("realclaw/openai_chat_tools.json")).unwrap();
+    let real: Value = serde_json::from_str(&text).unwrap();
+    assert!(check_payload(ProviderApi::OpenAiChat, &real).is_empty());
+    let specs: Vec<ToolSpec> = real
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| spec_from(&t["function"], ToolSource::Core))
+        .collect();
+    let ours = export_tools(ProviderApi::OpenAiChat, &specs);
+    assert!(ours.warnings.is_empty(), "{:?}", ours.warnings);
+    for (mine, theirs) in ours
+        .payload
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(real.as_array().unwrap())
+    {
+        let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(mine), keys(theirs));
+        assert_eq!(keys(&mine["function"]), keys(&theirs["function"]));
+        let name = theirs["function"]["name"].as_str().unwrap();
+        if name != "read" {
+            // OpenClaw's own schemas are already normal: nothing changes but key order.
+            assert_eq!(
+                mine["function"]["parameters"], theirs["function"]["parameters"],
+                "{name}"
+            );
+        } else {
+            // read gains the older path aliases (seed 001 §4.4), which current OpenClaw dropped.
+            let params = &mine["function"]["parameters"];
+            assert!(params["properties"].get("file_path").is_some());
+            assert!(params.get("required").is_none());
+        }
+    }
+}
