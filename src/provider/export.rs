@@ -100,6 +100,9 @@ fn tool_entry(api: ProviderApi, spec: &ToolSpec, parameters: Value) -> Value {
             "description": spec.description,
             "input_schema": parameters
         }),
+        // `parameters` takes Gemini's OpenAPI-subset schema, which is what the cleaner produces.
+        // (OpenClaw 2026.9 sends the same cleaned schema as `parametersJsonSchema`, which the API
+        // also accepts.)
         ProviderApi::Gemini => {
             // Gemini rejects an OBJECT with no properties; a tool without parameters omits them.
             let empty = parameters
