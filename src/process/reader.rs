@@ -1,17 +1,21 @@
 //! Reading one output pipe until it closes.
 //!
+//! Reads land in the free part of a shared buffer and are handed on as slices of it, so the
+//! retained output keeps the bytes without copying them; a buffer is reused once nothing
+//! retained points into it any more.
+//!
 //! Each pipe gets its own thread doing plain reads, woken straight by the kernel when the child
 //! writes: going through the async reactor (readiness, wake-up, re-poll) costs a flooding child
 //! a third of its throughput. When a thread cannot be started, an async task does the same work.
 //! Either way the reader can be told to stop (the supervisor detaches from pipes that a process
 //! outside the group keeps open).
 
-use std::io::Read;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Instant, SystemTime};
 
+use bytes::{Bytes, BytesMut};
 use tokio::io::AsyncReadExt;
 use tokio::sync::{broadcast, oneshot};
 
@@ -20,7 +24,11 @@ use super::output::{OutputChunk, StreamKind};
 use super::retained::OutputBuffer;
 use super::spec::ChunkCallback;
 
+/// Reads go into buffers this large; each read's bytes are kept as a slice of it (no copy)
+/// until the retained output lets go of them.
 const READ_BUFFER_BYTES: usize = 256 * 1024;
+/// Below this much free space the next read gets a fresh (or reclaimed) buffer.
+const MIN_SPARE_BYTES: usize = 32 * 1024;
 /// A larger pipe lets a flooding child keep writing while a read is being processed.
 const PIPE_BYTES: i32 = 1024 * 1024;
 /// How often an idle reader thread looks at its stop flag.
@@ -147,12 +155,15 @@ fn start_task_from_fd(
     let task = tokio::spawn(async move {
         match tokio::net::unix::pipe::Receiver::from_owned_fd(fd) {
             Ok(mut pipe) => {
-                let mut buf = vec![0u8; READ_BUFFER_BYTES];
+                let mut buf = BytesMut::with_capacity(READ_BUFFER_BYTES);
                 let mut reader = StreamReader::new(stream, &shared);
                 loop {
-                    match pipe.read(&mut buf).await {
+                    if buf.capacity() - buf.len() < MIN_SPARE_BYTES {
+                        buf.reserve(READ_BUFFER_BYTES);
+                    }
+                    match pipe.read_buf(&mut buf).await {
                         Ok(0) => break,
-                        Ok(read) => reader.consume(&buf[..read], &shared),
+                        Ok(_) => reader.consume(buf.split().freeze(), &shared),
                         Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
                         Err(err) => {
                             tracing::debug!(stream = stream.as_str(), error = %err, "process pipe read failed");
@@ -177,13 +188,16 @@ fn start_task_from_fd(
 
 fn read_blocking(fd: OwnedFd, stream: StreamKind, shared: &ReaderShared, stop: &AtomicBool) {
     let raw = fd.as_raw_fd();
-    let mut file = std::fs::File::from(fd);
-    let mut buf = vec![0u8; READ_BUFFER_BYTES];
+    let mut buf = BytesMut::with_capacity(READ_BUFFER_BYTES);
     let mut reader = StreamReader::new(stream, shared);
     while !stop.load(Ordering::Relaxed) {
-        match file.read(&mut buf) {
+        if buf.capacity() - buf.len() < MIN_SPARE_BYTES {
+            // Reclaims the buffer when the retained output no longer uses any of it.
+            buf.reserve(READ_BUFFER_BYTES);
+        }
+        match read_into_spare(raw, &mut buf) {
             Ok(0) => break,
-            Ok(read) => reader.consume(&buf[..read], shared),
+            Ok(_) => reader.consume(buf.split().freeze(), shared),
             Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => wait_readable(raw),
             Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
             Err(err) => {
@@ -193,6 +207,22 @@ fn read_blocking(fd: OwnedFd, stream: StreamKind, shared: &ReaderShared, stop: &
         }
     }
     reader.finish(shared);
+    drop(fd);
+}
+
+/// read(2) into the free capacity of `buf`, without zeroing it first.
+fn read_into_spare(fd: RawFd, buf: &mut BytesMut) -> std::io::Result<usize> {
+    let spare = buf.spare_capacity_mut();
+    // SAFETY: `spare` is writable memory owned by `buf`, `spare.len()` bytes long; read(2)
+    // writes at most that many bytes and returns how many it wrote.
+    let read = unsafe { libc::read(fd, spare.as_mut_ptr().cast(), spare.len()) };
+    if read < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let read = read as usize;
+    // SAFETY: the first `read` bytes after the current length were just written by read(2).
+    unsafe { buf.set_len(buf.len() + read) };
+    Ok(read)
 }
 
 /// Sleep until the (non-blocking) pipe has data or hangs up, or `IDLE_POLL_MS` passed.
@@ -224,20 +254,20 @@ impl StreamReader {
         }
     }
 
-    fn consume(&mut self, data: &[u8], shared: &ReaderShared) {
+    fn consume(&mut self, data: Bytes, shared: &ReaderShared) {
         let at = SystemTime::now();
-        self.splitter.feed_into(data, &mut self.batch);
-        self.publish(shared, at, data.len(), data);
+        self.splitter.feed_into(&data, &mut self.batch);
+        self.publish(shared, at, data.len(), &data);
     }
 
     fn finish(&mut self, shared: &ReaderShared) {
         let batch = &mut self.batch;
         self.splitter
             .finish(&mut |bytes, end| batch.push_line(bytes, end));
-        self.publish(shared, SystemTime::now(), 0, &[]);
+        self.publish(shared, SystemTime::now(), 0, &Bytes::new());
     }
 
-    fn publish(&mut self, shared: &ReaderShared, at: SystemTime, read: usize, input: &[u8]) {
+    fn publish(&mut self, shared: &ReaderShared, at: SystemTime, read: usize, input: &Bytes) {
         {
             let mut buffer = lock(&shared.buffer);
             buffer.count_read(self.stream, read);

@@ -1,25 +1,28 @@
 //! The bounded store of retained output, shared by both streams (arrival order).
 //!
-//! Text sits back to back in one byte buffer; a block record per stored segment (many lines of
-//! one read, or a single line) says which stream it came from, when, and how many lines it
-//! holds. Lines are only split out when someone asks for them, so a flooding child costs one
-//! copy per byte and a record per read, and the buffer never holds more than the limits (plus
-//! at most one read) whatever the output size.
+//! A block per stored segment (many lines of one read, or a single line) holds a shared slice
+//! of the buffer the read went into, with its stream, arrival time and line count. Valid UTF-8
+//! is never copied and lines are only split out when someone asks for them, so a flooding child
+//! costs a block record per read. Reads fill their buffers front to back and blocks leave oldest
+//! first, so the buffers kept alive hold little more than the retained text, whatever the
+//! output size.
 
 use std::collections::VecDeque;
 use std::time::SystemTime;
+
+use bytes::Bytes;
 
 use super::lines::LineBatch;
 use super::output::{LineEnd, OutputLine, RetainedOutput, StreamKind};
 use super::spec::OutputLimits;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Block {
     stream: StreamKind,
     at: SystemTime,
-    /// Absolute offset of the block's text.
-    start: u64,
-    len: usize,
+    /// The block's lines joined by `\n`, the last one followed by `\n` only when it ended
+    /// with a newline.
+    text: Bytes,
     lines: u32,
     last_end: LineEnd,
 }
@@ -33,12 +36,8 @@ impl Block {
 #[derive(Debug)]
 pub(crate) struct OutputBuffer {
     limits: OutputLimits,
-    /// `text[head..]` is the text of `blocks`, in order; bytes before `head` await compaction.
-    text: Vec<u8>,
-    head: usize,
-    /// Absolute offset of `text[0]`.
-    base: u64,
     blocks: VecDeque<Block>,
+    retained_bytes: usize,
     retained_lines: u64,
     /// Number of the first retained line.
     first_number: u64,
@@ -55,11 +54,6 @@ fn stream_index(stream: StreamKind) -> usize {
     }
 }
 
-/// Compact only when at least this much is garbage and at least `COMPACT_RATIO` times as much
-/// as is live: a flood then moves a third of its bytes a second time, and the buffer holds at
-/// most about four times the retained text.
-const COMPACT_MIN: usize = 64 * 1024;
-const COMPACT_RATIO: usize = 3;
 /// Newlines are counted in windows this large when looking for the n-th one.
 const COUNT_WINDOW: usize = 4096;
 
@@ -67,10 +61,8 @@ impl OutputBuffer {
     pub(crate) fn new(limits: OutputLimits) -> Self {
         OutputBuffer {
             limits,
-            text: Vec::new(),
-            head: 0,
-            base: 0,
             blocks: VecDeque::new(),
+            retained_bytes: 0,
             retained_lines: 0,
             first_number: 0,
             dropped_lines: 0,
@@ -84,22 +76,28 @@ impl OutputBuffer {
         self.stream_bytes[stream_index(stream)] += bytes as u64;
     }
 
+    /// Store a batch built from the read `input`: its input segments become slices of
+    /// `input`, its own text (converted or cross-read lines) is copied once.
     pub(crate) fn append(
         &mut self,
         stream: StreamKind,
         at: SystemTime,
         batch: &LineBatch,
-        input: &[u8],
+        input: &Bytes,
     ) {
+        let mut own: Option<Bytes> = None;
         for segment in &batch.segments {
-            let bytes = batch.segment_bytes(segment, input);
-            let start = self.base + self.text.len() as u64;
-            self.text.extend_from_slice(bytes);
+            let source = if segment.in_input {
+                input
+            } else {
+                own.get_or_insert_with(|| Bytes::copy_from_slice(batch.text.as_bytes()))
+            };
+            let text = source.slice(segment.start..segment.start + segment.len);
+            self.retained_bytes += text.len();
             self.blocks.push_back(Block {
                 stream,
                 at,
-                start,
-                len: bytes.len(),
+                text,
                 lines: segment.lines,
                 last_end: segment.last_end,
             });
@@ -109,32 +107,24 @@ impl OutputBuffer {
         self.evict();
     }
 
-    fn retained_bytes(&self) -> usize {
-        self.text.len() - self.head
-    }
-
-    fn block_text(&self, block: &Block) -> &[u8] {
-        let from = (block.start - self.base) as usize;
-        &self.text[from..from + block.len]
-    }
-
     /// Drop whole lines from the front until both bounds hold.
     fn evict(&mut self) {
         let max_lines = self.limits.max_retained_lines as u64;
         let max_bytes = self.limits.max_retained_bytes;
         loop {
             let excess_lines = self.retained_lines.saturating_sub(max_lines);
-            let excess_bytes = self.retained_bytes().saturating_sub(max_bytes);
+            let excess_bytes = self.retained_bytes.saturating_sub(max_bytes);
             if excess_lines == 0 && excess_bytes == 0 {
                 break;
             }
-            let Some(front) = self.blocks.front().copied() else {
+            let Some(front) = self.blocks.front() else {
                 break;
             };
-            let cut = if u64::from(front.lines) <= excess_lines || front.len <= excess_bytes {
+            let front_len = front.text.len();
+            let cut = if u64::from(front.lines) <= excess_lines || front_len <= excess_bytes {
                 None
             } else {
-                let text = self.block_text(&front);
+                let text: &[u8] = &front.text;
                 let by_lines = if excess_lines > 0 {
                     after_nth_newline(text, excess_lines)
                 } else {
@@ -147,7 +137,7 @@ impl OutputBuffer {
                     Some(0)
                 };
                 match (by_lines, by_bytes) {
-                    (Some(lines), Some(bytes)) if lines.max(bytes) < front.len => {
+                    (Some(lines), Some(bytes)) if lines.max(bytes) < front_len => {
                         Some(lines.max(bytes))
                     }
                     _ => None,
@@ -155,30 +145,25 @@ impl OutputBuffer {
             };
             match cut {
                 None => {
+                    let lines = u64::from(front.lines);
+                    let newlines = front.newlines();
                     self.blocks.pop_front();
-                    self.drop_front(front.len, u64::from(front.lines), front.newlines());
+                    self.drop_front(front_len, lines, newlines);
                 }
                 Some(cut) => {
-                    let lines =
-                        memchr::memchr_iter(b'\n', &self.block_text(&front)[..cut]).count() as u64;
+                    let lines = memchr::memchr_iter(b'\n', &front.text[..cut]).count() as u64;
                     if let Some(block) = self.blocks.front_mut() {
-                        block.start += cut as u64;
-                        block.len -= cut;
+                        block.text = block.text.slice(cut..);
                         block.lines -= lines as u32;
                     }
                     self.drop_front(cut, lines, lines);
                 }
             }
         }
-        if self.head >= COMPACT_MIN && self.head >= COMPACT_RATIO * self.retained_bytes() {
-            self.text.drain(..self.head);
-            self.base += self.head as u64;
-            self.head = 0;
-        }
     }
 
     fn drop_front(&mut self, bytes: usize, lines: u64, newlines: u64) {
-        self.head += bytes;
+        self.retained_bytes -= bytes;
         self.retained_lines -= lines;
         self.first_number += lines;
         self.dropped_lines += lines;
@@ -196,7 +181,7 @@ impl OutputBuffer {
                 number += count;
                 continue;
             }
-            let mut rest = self.block_text(block);
+            let mut rest: &[u8] = &block.text;
             for index in 0..count {
                 let last = index + 1 == count;
                 let (line, end) = if last && block.last_end != LineEnd::Newline {
@@ -232,11 +217,6 @@ impl OutputBuffer {
     /// Number the next line will get.
     pub(crate) fn next_line_number(&self) -> u64 {
         self.first_number + self.retained_lines
-    }
-
-    #[cfg(test)]
-    fn stored_bytes(&self) -> usize {
-        self.text.len()
     }
 }
 
@@ -302,13 +282,13 @@ mod tests {
             StreamKind::Stdout,
             SystemTime::now(),
             &newline_batch(&["aaa", "bbb"]),
-            &[],
+            &Bytes::new(),
         );
         buffer.append(
             StreamKind::Stderr,
             SystemTime::now(),
             &newline_batch(&["cc", "dd", "ee"]),
-            &[],
+            &Bytes::new(),
         );
         let snap = buffer.snapshot_from(0);
         assert_eq!(texts(&snap), vec!["cc", "dd", "ee"]);
@@ -318,7 +298,7 @@ mod tests {
             StreamKind::Stdout,
             SystemTime::now(),
             &newline_batch(&["12345", "6"]),
-            &[],
+            &Bytes::new(),
         );
         let snap = buffer.snapshot_from(0);
         assert_eq!(texts(&snap), vec!["12345", "6"]);
@@ -341,7 +321,12 @@ mod tests {
             last_end: LineEnd::Newline,
         });
         let mut buffer = OutputBuffer::new(limits(2, 100));
-        buffer.append(StreamKind::Stdout, SystemTime::now(), &lines_batch, input);
+        buffer.append(
+            StreamKind::Stdout,
+            SystemTime::now(),
+            &lines_batch,
+            &Bytes::from_static(input),
+        );
         let snap = buffer.snapshot_from(0);
         assert_eq!(snap.combined_text(), "l3\nl4\n");
         assert_eq!(snap.lines[1].number, 4);
@@ -351,22 +336,28 @@ mod tests {
     }
 
     #[test]
-    fn memory_stays_bounded_over_many_appends() {
+    fn only_the_retained_text_keeps_read_buffers_alive() {
         let mut buffer = OutputBuffer::new(limits(1000, 10_000));
         let line = "x".repeat(99);
-        let lines: Vec<&str> = (0..500).map(|_| line.as_str()).collect();
-        let big = newline_batch(&lines);
-        for _ in 0..200 {
-            buffer.append(StreamKind::Stdout, SystemTime::now(), &big, &[]);
-            assert!(
-                buffer.stored_bytes() <= (COMPACT_RATIO + 1) * 10_000 + COMPACT_MIN + 50_000,
-                "{}",
-                buffer.stored_bytes()
-            );
+        for _ in 0..50 {
+            let input = Bytes::from(format!("{line}\n").repeat(500));
+            let mut batch = LineBatch::default();
+            batch.segments.push(super::super::lines::Segment {
+                in_input: true,
+                start: 0,
+                len: input.len(),
+                lines: 500,
+                last_end: LineEnd::Newline,
+            });
+            buffer.append(StreamKind::Stdout, SystemTime::now(), &batch, &input);
+            // Blocks keep reads alive; only the ones holding retained text may remain.
+            assert!(buffer.retained_bytes <= 10_000);
+            assert!(buffer.blocks.len() <= 2, "{}", buffer.blocks.len());
         }
         let snap = buffer.snapshot_from(0);
         assert_eq!(snap.lines.len(), 100);
-        assert_eq!(snap.dropped_lines + 100, 100_000);
+        assert_eq!(snap.dropped_lines + 100, 25_000);
+        assert_eq!(snap.stdout_lines, 25_000);
     }
 
     #[test]
@@ -451,7 +442,7 @@ mod tests {
                         lines_batch.push_line(text.as_bytes(), *end);
                     }
                 }
-                buffer.append(stream, SystemTime::UNIX_EPOCH, &lines_batch, &input);
+                buffer.append(stream, SystemTime::UNIX_EPOCH, &lines_batch, &Bytes::from(input));
                 model.append(stream, lines, max_lines, max_bytes);
                 let snap = buffer.snapshot_from(0);
                 let got: Vec<(StreamKind, String, LineEnd)> = snap.lines.iter().map(|line| (line.stream, line.text.clone(), line.end)).collect();
