@@ -209,3 +209,49 @@ fn hook_blocks_exit_3_with_the_reason() {
         ));
     assert!(!dir.path().join("ws/x").exists());
 }
+
+#[test]
+fn ctrl_c_cancels_the_call_and_its_process_tree() {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    let dir = setup(FULL, "");
+    let pidfile = dir.path().join("child.pid");
+    let params = format!(
+        r#"{{"command": "sleep 60 & echo $! > {}; wait"}}"#,
+        pidfile.display()
+    );
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("clawdeck"))
+        .arg("--config")
+        .arg(dir.path().join("openclaw.json"))
+        .args(["invoke", "exec", "--params", &params])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut waited = 0;
+    while !pidfile.exists() && waited < 100 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        waited += 1;
+    }
+    let grandchild: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exec: cancelled"));
+    let mut gone = false;
+    for _ in 0..100 {
+        if kill(Pid::from_raw(grandchild), None).is_err() {
+            gone = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(
+        gone,
+        "the command's child {grandchild} outlived the cancelled call"
+    );
+}
