@@ -7,6 +7,8 @@
 //!
 //! Run: `cargo bench --bench router` (optionally `ROUTER_BENCH_RUNS=N`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -17,16 +19,26 @@ use clawdeck::router::service::EnvLookup;
 use clawdeck::router::{RouterEventKind, RouterRequest, RouterService};
 
 fn fake() -> String {
-    format!("{}/tests/fixtures/fake-openclaw", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/tests/fixtures/fake-openclaw",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 fn now_ns() -> u128 {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_nanos()
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_nanos()
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
-    if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
 }
 
 fn first_line_latency_ms(line: &str) -> Option<f64> {
@@ -37,14 +49,21 @@ fn first_line_latency_ms(line: &str) -> Option<f64> {
 /// (a) baseline: read the fake's first line straight from its pipe.
 fn raw_pipe_latency() -> Option<f64> {
     let mut child = Command::new(fake())
-        .args(["agent", "--agent", "ops", "--message=[[scenario:firstbyte]]"])
+        .args([
+            "agent",
+            "--agent",
+            "ops",
+            "--message=[[scenario:firstbyte]]",
+        ])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .ok()?;
     let mut line = String::new();
-    BufReader::new(child.stdout.take()?).read_line(&mut line).ok()?;
+    BufReader::new(child.stdout.take()?)
+        .read_line(&mut line)
+        .ok()?;
     let ms = first_line_latency_ms(&line);
     let _ = child.wait();
     ms
@@ -53,7 +72,9 @@ fn raw_pipe_latency() -> Option<f64> {
 /// (a) through the router: the first Chunk event seen by a subscriber.
 async fn router_latency(service: &RouterService) -> Option<f64> {
     let mut events = service.subscribe();
-    let handle = service.start(RouterRequest::new("[[scenario:firstbyte]]").with_agent("ops")).ok()?;
+    let handle = service
+        .start(RouterRequest::new("[[scenario:firstbyte]]").with_agent("ops"))
+        .ok()?;
     let mut latency = None;
     while let Ok(ev) = events.recv().await {
         if ev.run_id != handle.run_id {
@@ -73,20 +94,35 @@ async fn router_latency(service: &RouterService) -> Option<f64> {
 
 fn wall(mut cmd: Command) -> Option<Duration> {
     let start = Instant::now();
-    let status = cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).status().ok()?;
+    let status = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .ok()?;
     status.success().then(|| start.elapsed())
 }
 
 fn main() {
-    let runs: usize = std::env::var("ROUTER_BENCH_RUNS").ok().and_then(|r| r.parse().ok()).unwrap_or(30);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+    let runs: usize = std::env::var("ROUTER_BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(30);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("router bench: no runtime: {e}");
             return;
         }
     };
-    let settings = RouterSettings { bin: fake(), ..RouterSettings::default() };
+    let settings = RouterSettings {
+        bin: fake(),
+        ..RouterSettings::default()
+    };
     let env: EnvLookup = Arc::new(|k: &str| std::env::var(k).ok());
     let service = RouterService::with_env(settings, env);
 
@@ -102,8 +138,13 @@ fn main() {
         }
     }
     let (raw_med, routed_med) = (median(raw), median(routed));
-    println!("router (a) first byte -> event at subscriber: median {routed_med:.3} ms over {runs} runs (target < 5 ms)");
-    println!("           baseline raw pipe read of the same child: median {raw_med:.3} ms; router adds {:.3} ms", routed_med - raw_med);
+    println!(
+        "router (a) first byte -> event at subscriber: median {routed_med:.3} ms over {runs} runs (target < 5 ms)"
+    );
+    println!(
+        "           baseline raw pipe read of the same child: median {raw_med:.3} ms; router adds {:.3} ms",
+        routed_med - raw_med
+    );
 
     // (b) `clawdeck route` vs the fake run directly.
     let message = "[[scenario:interleave:5]]";
@@ -117,7 +158,8 @@ fn main() {
             direct.push(t.as_secs_f64());
         }
         let mut r = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
-        r.args(["route", "--agent", "ops", "--message", message]).env("OPENCLAW_BIN", fake());
+        r.args(["route", "--agent", "ops", "--message", message])
+            .env("OPENCLAW_BIN", fake());
         if let Some(t) = wall(r) {
             via_route.push(t.as_secs_f64());
         }

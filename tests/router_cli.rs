@@ -2,6 +2,8 @@
 //! every branch of seed 000 §3.5, argv/env/stdin as the child saw them, streaming, and the
 //! boundary (router output is never executed).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -52,13 +54,15 @@ impl Fixture {
         );
         env.insert("CLAWDECK_TEST_SECRET".into(), "must-not-leak".into());
         env.insert("OPENAI_API_KEY".into(), "sk-must-not-leak".into());
-        let mut settings = RouterSettings::default();
-        settings.bin = fake_bin();
-        settings.timeout_seconds = 20;
-        settings.min_timeout_seconds = 1;
-        settings.max_timeout_seconds = 60;
-        settings.kill_grace_ms = 300;
-        settings.drain_grace_ms = 300;
+        let mut settings = RouterSettings {
+            bin: fake_bin(),
+            timeout_seconds: 20,
+            min_timeout_seconds: 1,
+            max_timeout_seconds: 60,
+            kill_grace_ms: 300,
+            drain_grace_ms: 300,
+            ..RouterSettings::default()
+        };
         settings.env_passthrough.extend(
             [
                 "FAKE_OPENCLAW_RECORD",

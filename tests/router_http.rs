@@ -2,6 +2,8 @@
 //! (a few lines of HTTP/1.1 over a TcpListener): SSE deltas streamed like CLI output, the same
 //! timeout and error contract, `POST /tools/invoke`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -165,9 +167,11 @@ async fn mock_gateway() -> (String, Seen) {
 }
 
 fn service(url: Option<&str>, token: Option<&str>) -> RouterService {
-    let mut settings = RouterSettings::default();
-    settings.transport = "http".into();
-    settings.min_timeout_seconds = 1;
+    let mut settings = RouterSettings {
+        transport: "http".into(),
+        min_timeout_seconds: 1,
+        ..RouterSettings::default()
+    };
     settings.gateway.url = url.map(str::to_string);
     settings.gateway.token = token.map(str::to_string);
     let env: EnvLookup = Arc::new(|_| None);

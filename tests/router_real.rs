@@ -3,6 +3,8 @@
 //! otherwise each test prints that it was skipped. ../shared/realclaw/start.sh --gateway starts a
 //! gateway and a mock LLM and prints the exports.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::sync::Arc;
 use std::time::Duration;
 

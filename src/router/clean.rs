@@ -177,13 +177,13 @@ pub fn clean(stdout: &str, stderr: &str) -> CleanOutput {
                 }
                 continue;
             }
-            if trimmed.starts_with('{') || trimmed.starts_with('[') {
-                if let Ok(value) = serde_json::from_str::<Value>(trimmed) {
-                    let calls = tool_calls_in_json(&value, "json");
-                    if !calls.is_empty() {
-                        out.tool_calls.extend(calls);
-                        continue;
-                    }
+            if (trimmed.starts_with('{') || trimmed.starts_with('['))
+                && let Ok(value) = serde_json::from_str::<Value>(trimmed)
+            {
+                let calls = tool_calls_in_json(&value, "json");
+                if !calls.is_empty() {
+                    out.tool_calls.extend(calls);
+                    continue;
                 }
             }
             if is_error_line(trimmed) {
@@ -236,6 +236,7 @@ fn push_marker_calls(out: &mut CleanOutput, body: &str) {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use serde_json::json;

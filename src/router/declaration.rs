@@ -88,6 +88,7 @@ pub fn own_spec(min_timeout: u64, max_timeout: u64, default_timeout: u64) -> Too
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -22,18 +22,21 @@ pub fn child_env(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
     #[test]
     fn only_listed_variables_pass() {
-        let mut s = RouterSettings::default();
-        s.env_passthrough = vec![
-            "PATH".into(),
-            "HOME".into(),
-            "PATH".into(),
-            "MISSING".into(),
-        ];
+        let s = RouterSettings {
+            env_passthrough: vec![
+                "PATH".into(),
+                "HOME".into(),
+                "PATH".into(),
+                "MISSING".into(),
+            ],
+            ..RouterSettings::default()
+        };
         let env = |k: &str| match k {
             "PATH" => Some("/bin".to_string()),
             "HOME" => Some("/home/u".to_string()),

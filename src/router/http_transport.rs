@@ -260,6 +260,7 @@ pub fn describe_reqwest_error(e: &reqwest::Error, url: &str) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -719,6 +719,7 @@ impl RunHandle {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::router::transport::{ChunkSink, NoteSink, RunPlan, Stop, Transport, TransportEnd};
