@@ -46,6 +46,19 @@ impl ParamValidator {
                         let where_ = if at.is_empty() { "/" } else { at.as_str() };
                         format!("{where_}: unexpected properties {}", unexpected.join(", "))
                     }
+                    // jsonschema shortens long enums to "or N other candidates"; list them all.
+                    ValidationErrorKind::Enum { options } => {
+                        let where_ = if at.is_empty() { "/" } else { at.as_str() };
+                        let choices: Vec<String> = match options.as_ref() {
+                            Value::Array(items) => items.iter().map(Value::to_string).collect(),
+                            other => vec![other.to_string()],
+                        };
+                        format!(
+                            "{where_}: {} is not one of {}",
+                            error.instance(),
+                            choices.join(", ")
+                        )
+                    }
                     _ => {
                         let where_ = if at.is_empty() { "/" } else { at.as_str() };
                         format!("{where_}: {error}")
@@ -115,6 +128,16 @@ mod tests {
         assert!(validate_params("edit", &edit_schema(), &json!({"path": "a"})).is_ok());
         let err = validate_params("edit", &edit_schema(), &json!("a")).unwrap_err();
         assert!(err[0].starts_with("/: "), "{err:?}");
+    }
+
+    #[test]
+    fn enum_errors_list_every_choice() {
+        let schema = json!({"type": "object", "properties": {"action": {"enum": ["a", "b", "c", "d", "e"]}}});
+        let err = validate_params("t", &schema, &json!({"action": "z"})).unwrap_err();
+        assert_eq!(
+            err,
+            vec![r#"/action: "z" is not one of "a", "b", "c", "d", "e""#.to_string()]
+        );
     }
 
     #[test]
