@@ -15,7 +15,6 @@ use super::frame::FrameRequester;
 use super::terminal::TerminalGuard;
 use crate::cli::Cli;
 use crate::queue::{LANE_CRON, LANE_MAIN, LANE_NESTED, LANE_SUBAGENT, LaneLimits, LaneQueue};
-use crate::router::RouterService;
 use crate::tools::ToolRuntime;
 
 /// How often the config file's mtime is checked.
@@ -53,7 +52,10 @@ pub fn run(cli: &Cli) -> u8 {
         let mut app = App::new(tx.clone(), frames, Arc::new(SystemClock));
         app.context = cli.context.to_context();
         app.config_arg = cli.config.clone();
-        let router = RouterService::new(config.settings.router.clone());
+        // One router service for the Router view and for clawbot_router calls made through the
+        // tool runtime (Invoke view), so both show the same runs.
+        let tool_runtime = ToolRuntime::new(&config);
+        let router = tool_runtime.router.clone();
         app.router.load_history(router.runs());
         let pacer = Arc::new(tokio::sync::Semaphore::new(ROUTER_EVENTS_IN_FLIGHT));
         app.router_pacer = Some(Arc::clone(&pacer));
@@ -68,7 +70,7 @@ pub fn run(cli: &Cli) -> u8 {
         forward_queue_events(queue.subscribe(), tx.clone());
         app.queue.warn_after = limits.warn_after;
         app.services.queue = Some(queue);
-        app.services.tool_runtime = Some(ToolRuntime::new(&config));
+        app.services.tool_runtime = Some(tool_runtime);
         app.refresh_queue();
         watch_config(watched_paths(&config), tx.clone());
         app.set_config(config);
