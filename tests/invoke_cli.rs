@@ -255,3 +255,38 @@ fn ctrl_c_cancels_the_call_and_its_process_tree() {
         "the command's child {grandchild} outlived the cancelled call"
     );
 }
+
+#[test]
+fn invoke_waits_for_a_run_that_moved_to_the_background() {
+    let dir = setup(FULL, "");
+    let out = clawdeck(dir.path())
+        .args([
+            "invoke",
+            "exec",
+            "--json",
+            "-p",
+            r#"{"command": "echo a; sleep 0.5; echo b; exit 3", "yieldMs": 50}"#,
+        ])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        v["content"][0]["text"],
+        "a\nb\n\n(Command exited with code 3)"
+    );
+    assert_eq!(v["details"]["status"], "completed");
+    clawdeck(dir.path())
+        .args([
+            "invoke",
+            "exec",
+            "-p",
+            r#"{"command": "sleep 0.3; echo done", "background": true}"#,
+        ])
+        .assert()
+        .code(0)
+        .stdout("done\n")
+        .stderr(predicate::str::contains("Command still running (session"));
+}

@@ -12,12 +12,16 @@ use serde_json::Value;
 
 use super::tools::print_load_warnings;
 use super::{Cli, exit};
+use crate::adapter::results::sanitize_result;
 use crate::catalog::Registry;
 use crate::config;
 use crate::pipeline::{CallOutcome, CallRequest, Pipeline};
+use crate::process::KillReason;
 use crate::queue::{LaneLimits, LaneQueue};
 use crate::tool::ContentBlock;
 use crate::tools::ToolRuntime;
+use crate::tools::exec::finished_result;
+use tokio_util::sync::CancellationToken;
 
 #[derive(Debug, Args)]
 pub struct InvokeArgs {
@@ -118,14 +122,77 @@ pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
         request.lane = args.lane.clone();
         request.call_id = args.call_id.clone();
         let cancel = request.cancel.clone();
+        let on_ctrl_c = cancel.clone();
         tokio::spawn(async move {
             if tokio::signal::ctrl_c().await.is_ok() {
-                cancel.cancel();
+                on_ctrl_c.cancel();
             }
         });
-        pipeline.call(request).await
+        let outcome = pipeline.call(request).await;
+        follow_background_session(&pipeline, outcome, &cancel, args.json).await
     });
     report(&outcome, args.json)
+}
+
+/// A background exec session dies with this process, so instead of returning "still running"
+/// `invoke` waits for the session and reports how it ended (Ctrl-C stops it).
+async fn follow_background_session(
+    pipeline: &Pipeline,
+    outcome: CallOutcome,
+    cancel: &CancellationToken,
+    json: bool,
+) -> CallOutcome {
+    let CallOutcome::Completed {
+        tool,
+        result,
+        hooks,
+        lane,
+        duration,
+        ..
+    } = &outcome
+    else {
+        return outcome;
+    };
+    let running = result.details.get("status").and_then(Value::as_str) == Some("running");
+    let session = result
+        .details
+        .get("sessionId")
+        .and_then(Value::as_str)
+        .and_then(|id| pipeline.runtime().sessions.get(id));
+    let (true, Some(session)) = (running, session) else {
+        return outcome;
+    };
+    if !json {
+        eprintln!(
+            "{} (clawdeck invoke waits for it; Ctrl-C stops it)",
+            result.joined_text()
+        );
+    }
+    let started = std::time::Instant::now();
+    let finished = tokio::select! {
+        finished = session.process().wait() => finished,
+        _ = cancel.cancelled() => {
+            session.process().kill(KillReason::Cancelled);
+            return CallOutcome::Cancelled { tool: tool.clone() };
+        }
+    };
+    pipeline.runtime().sessions.remove(&session.id);
+    let final_result = sanitize_result(
+        finished_result(
+            &finished,
+            session.timeout_seconds,
+            &session.cwd.display().to_string(),
+        ),
+        tool,
+    );
+    CallOutcome::Completed {
+        tool: tool.clone(),
+        is_error: final_result.is_error(),
+        result: final_result,
+        hooks: hooks.clone(),
+        lane: lane.clone(),
+        duration: *duration + started.elapsed(),
+    }
 }
 
 /// Prints the outcome and returns the exit status.
@@ -152,11 +219,6 @@ pub(crate) fn report(outcome: &CallOutcome, json: bool) -> u8 {
                             )
                         }
                     }
-                }
-                if result.details.get("status").and_then(Value::as_str) == Some("running") {
-                    eprintln!(
-                        "note: clawdeck invoke exits now, which ends this background session; use the console to keep sessions alive"
-                    );
                 }
             }
             if *is_error {
