@@ -738,3 +738,44 @@ async fn progress_sink_gets_the_output_tail_while_running() {
             .starts_with(updates.last().unwrap().as_str())
     );
 }
+
+#[test]
+fn tool_call_json_in_router_output_runs_nothing_through_the_full_pipeline() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("openclaw.json"), "{}").unwrap();
+    std::fs::write(
+        dir.path().join("clawdeck.json5"),
+        r#"{ router: { defaultAgent: "ops", envPassthrough: ["PATH", "HOME", "FAKE_OPENCLAW_MARKER"] } }"#,
+    )
+    .unwrap();
+    let marker = dir.path().join("marker");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .arg("--config")
+        .arg(dir.path().join("openclaw.json"))
+        .args([
+            "invoke",
+            "clawbot_router",
+            "--params",
+            r#"{"message": "[[scenario:toolcalls]]"}"#,
+            "--json",
+        ])
+        .env("OPENCLAW_BIN", fake_bin())
+        .env("FAKE_OPENCLAW_MARKER", &marker)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = v["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("\"command\": \"touch {}\"", marker.display())),
+        "{text}"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!marker.exists(), "router output was executed locally");
+}
