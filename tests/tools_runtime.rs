@@ -519,6 +519,33 @@ async fn exec_foreground_output_exit_codes_and_failures() {
 
     let err = call(&exec, json!({"command": "   "})).await.unwrap_err();
     assert_eq!(err.to_string(), "Provide a command to start.");
+
+    std::fs::write(dir.path().join("script.sh"), "#!/bin/sh\necho hi\n").unwrap();
+    let r = call(&exec, json!({"command": "./script.sh"}))
+        .await
+        .unwrap();
+    assert!(
+        r.joined_text()
+            .ends_with("Command not executable (permission denied)"),
+        "{}",
+        r.joined_text()
+    );
+    assert_eq!(r.details["failureKind"], "shell-not-executable");
+
+    let r = call(&exec, json!({"command": "kill -USR1 $$"}))
+        .await
+        .unwrap();
+    assert_eq!(r.joined_text(), "Command aborted by signal SIGUSR1");
+    assert!(r.is_error());
+
+    let r = call(&exec, json!({"command": "pwd", "workdir": "nope"}))
+        .await
+        .unwrap();
+    assert!(
+        r.joined_text().starts_with("Working directory not found"),
+        "{}",
+        r.joined_text()
+    );
 }
 
 #[tokio::test]
