@@ -450,11 +450,17 @@ async fn router_output_full_of_tool_calls_triggers_nothing() {
         .iter()
         .map(|c| c["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["exec", "write", "system_volume_control", "exec"]);
     assert_eq!(
-        r.details["clean"]["answer"],
-        json!("{\"tool\": \"start_app\", \"args\": {\"app\": \"xterm\"}}\ndone: summarised logs")
+        names,
+        [
+            "exec",
+            "write",
+            "system_volume_control",
+            "start_app",
+            "exec"
+        ]
     );
+    assert_eq!(r.details["clean"]["answer"], json!("done: summarised logs"));
     assert_eq!(r.details["raw"], json!(text));
 }
 

@@ -90,7 +90,7 @@ fn is_error_line(line: &str) -> bool {
     ERROR_PATTERNS.iter().any(|p| lower.contains(p))
 }
 
-/// A `{"name": ...}` object (or an array of them) as tool calls.
+/// A `{"name": ...}` / `{"tool": ...}` object (or an array of them) as tool calls.
 fn tool_calls_in_json(value: &Value, source: &str) -> Vec<RemoteToolCall> {
     match value {
         Value::Array(items) => items
@@ -103,7 +103,12 @@ fn tool_calls_in_json(value: &Value, source: &str) -> Vec<RemoteToolCall> {
                 .get("function")
                 .filter(|f| f.is_object())
                 .unwrap_or(value);
-            match inner.get("name").and_then(Value::as_str) {
+            // `{"tool": ..., "args": ...}` is the /tools/invoke shape.
+            let name = inner
+                .get("name")
+                .or_else(|| inner.get("tool"))
+                .and_then(Value::as_str);
+            match name {
                 Some(name) => {
                     let arguments = ["arguments", "parameters", "args", "input"]
                         .iter()
