@@ -50,10 +50,11 @@ impl EditTool {
                 edits.len()
             )
         };
-        Ok(ToolResult::text(
-            text,
-            json!({"path": raw_path, "replacements": edits.len()}),
-        ))
+        Ok(ToolResult::text(text, {
+            let (first_changed_line, diff) = changed_region(&original, &updated);
+            json!({"path": raw_path, "replacements": edits.len(),
+                       "firstChangedLine": first_changed_line, "diff": diff})
+        }))
     }
 }
 
@@ -154,6 +155,30 @@ pub fn apply_edits(path: &str, original: &str, edits: &[TextEdit]) -> Result<Str
     Ok(out)
 }
 
+/// The 1-based line where `before` and `after` first differ, and the changed region as one
+/// `-`/`+` hunk (the lines between the common prefix and the common suffix).
+pub fn changed_region(before: &str, after: &str) -> (usize, String) {
+    let old: Vec<&str> = before.split('\n').collect();
+    let new: Vec<&str> = after.split('\n').collect();
+    let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let max_suffix = old.len().min(new.len()) - prefix;
+    let suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(max_suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut diff = format!("@@ line {} @@", prefix + 1);
+    for line in &old[prefix..old.len() - suffix] {
+        diff.push_str(&format!("\n-{line}"));
+    }
+    for line in &new[prefix..new.len() - suffix] {
+        diff.push_str(&format!("\n+{line}"));
+    }
+    (prefix + 1, diff)
+}
+
 fn old_label(edit: &TextEdit) -> String {
     if edit.label == "oldText" {
         "oldText".to_string()
@@ -242,6 +267,15 @@ mod tests {
         assert!(err.to_string().contains("overlap"), "{err}");
         let err = apply_edits("f", "abc", &[e("oldText", "b", "b")]).unwrap_err();
         assert!(err.to_string().starts_with("No changes made"), "{err}");
+    }
+
+    #[test]
+    fn the_changed_region_is_one_hunk() {
+        let (line, diff) = changed_region("a\nb\nc\nd\n", "a\nB\nC\nd\n");
+        assert_eq!(line, 2);
+        assert_eq!(diff, "@@ line 2 @@\n-b\n-c\n+B\n+C");
+        let (line, diff) = changed_region("a\n", "a\nb\n");
+        assert_eq!((line, diff.as_str()), (2, "@@ line 2 @@\n+b"));
     }
 
     #[test]
