@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use clawdeck::catalog::{Registry, core_specs, plugins};
 use clawdeck::config::{self, ConfigErrorKind};
 use clawdeck::context::PolicyContext;
+use clawdeck::policy::matcher::{CompiledList, NO_MATCH};
 use clawdeck::policy::{self, Decision, LayerId, LayerPolicy, Resolution, RuleEntry};
 use proptest::prelude::*;
 
@@ -366,6 +367,24 @@ proptest! {
             shuffled.swap(i, (s >> 33) as usize % (i + 1));
         }
         prop_assert_eq!(before, visible_set(&run_layers(&shuffled, &registry)));
+    }
+
+    /// Pattern-major matching over the registry gives the same first match as name-by-name.
+    #[test]
+    fn whole_registry_matching_agrees_with_single_names(list in list_strategy()) {
+        let registry = registry();
+        let entries = list.iter().enumerate().map(|(i, p)| RuleEntry::configured(p.clone(), format!("x[{i}]"))).collect();
+        let compiled = CompiledList::compile(entries, &registry);
+        let mut used_all = vec![false; list.len()];
+        let first = compiled.first_matches(&registry, &mut used_all);
+        let mut used_each = vec![false; list.len()];
+        for (i, tool) in registry.tools.iter().enumerate() {
+            let one = compiled.scan(&tool.name, &mut Vec::new(), &mut used_each);
+            prop_assert_eq!(one.map(|p| p as u32).unwrap_or(NO_MATCH), first[i], "{}", tool.name);
+            let oracle = list.iter().any(|p| oracle_matches(&registry, p, &tool.name));
+            prop_assert_eq!(one.is_some(), oracle, "{} vs {:?}", tool.name, list);
+        }
+        prop_assert_eq!(used_all, used_each);
     }
 
     /// The explanation agrees with the final list, layer by layer.

@@ -9,7 +9,7 @@ use crate::tool::ToolSpec;
 
 pub use groups::{CORE_GROUPS, PLUGINS_GROUP, PluginGroups};
 pub use plugins::{PluginInfo, PluginToolCommand};
-pub use registry::Registry;
+pub use registry::{NameIndex, Registry};
 
 const CATALOG_JSON: &str = include_str!("../../assets/catalog.json");
 

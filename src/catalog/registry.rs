@@ -20,6 +20,64 @@ pub struct Registry {
     pub warnings: Vec<String>,
     plugin_groups: PluginGroups,
     index: HashMap<String, usize>,
+    /// `groups_of` for every tool, in `tools` order (computed once; traces copy it).
+    group_cache: Vec<Vec<String>>,
+    names: NameIndex,
+}
+
+/// Tool indices sorted by name and by reversed name, so a `prefix*` or `*suffix` pattern finds
+/// its tools with a binary search instead of a pass over every tool.
+#[derive(Debug, Clone, Default)]
+pub struct NameIndex {
+    /// Tool indices ordered by name.
+    pub by_name: Vec<usize>,
+    /// (reversed name, tool index), ordered by reversed name.
+    pub by_reversed: Vec<(String, usize)>,
+}
+
+impl NameIndex {
+    fn build(tools: &[ToolSpec]) -> NameIndex {
+        let mut by_name: Vec<usize> = (0..tools.len()).collect();
+        by_name.sort_by(|&a, &b| tools[a].name.cmp(&tools[b].name));
+        let mut by_reversed: Vec<(String, usize)> = tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.chars().rev().collect(), i))
+            .collect();
+        by_reversed.sort();
+        NameIndex {
+            by_name,
+            by_reversed,
+        }
+    }
+
+    /// Indices of the tools whose name starts with `prefix`.
+    pub fn with_prefix<'a>(
+        &'a self,
+        tools: &'a [ToolSpec],
+        prefix: &str,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let start = self
+            .by_name
+            .partition_point(|&i| tools[i].name.as_str() < prefix);
+        let prefix = prefix.to_string();
+        self.by_name[start..]
+            .iter()
+            .copied()
+            .take_while(move |&i| tools[i].name.starts_with(prefix.as_str()))
+    }
+
+    /// Indices of the tools whose name ends with `suffix`.
+    pub fn with_suffix(&self, suffix: &str) -> impl Iterator<Item = usize> + '_ {
+        let reversed: String = suffix.chars().rev().collect();
+        let start = self
+            .by_reversed
+            .partition_point(|(r, _)| r.as_str() < reversed.as_str());
+        self.by_reversed[start..]
+            .iter()
+            .take_while(move |(r, _)| r.starts_with(reversed.as_str()))
+            .map(|(_, i)| *i)
+    }
 }
 
 impl Registry {
@@ -118,6 +176,39 @@ impl Registry {
             groups.by_plugin.entry(plugin.id.clone()).or_default();
         }
         self.plugin_groups = groups;
+        self.group_cache = self
+            .tools
+            .iter()
+            .map(|t| self.compute_groups(&t.name))
+            .collect();
+        self.names = NameIndex::build(&self.tools);
+    }
+
+    fn compute_groups(&self, name: &str) -> Vec<String> {
+        let mut out: Vec<String> = core_groups_of(name)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        if let Some(id) = self.get(name).and_then(|t| t.source.plugin_id()) {
+            out.push(PLUGINS_GROUP.to_string());
+            out.push(id.to_string());
+        }
+        out
+    }
+
+    /// Position of a tool in `tools`.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// Sorted views of the tool names (for pattern-major matching).
+    pub fn name_index(&self) -> &NameIndex {
+        &self.names
+    }
+
+    /// `groups_of` by position in `tools`.
+    pub fn groups_at(&self, index: usize) -> Vec<String> {
+        self.group_cache.get(index).cloned().unwrap_or_default()
     }
 
     pub fn get(&self, name: &str) -> Option<&ToolSpec> {
@@ -145,15 +236,10 @@ impl Registry {
 
     /// The groups a tool belongs to: static groups, then `group:plugins` and its plugin id.
     pub fn groups_of(&self, name: &str) -> Vec<String> {
-        let mut out: Vec<String> = core_groups_of(name)
-            .into_iter()
-            .map(str::to_string)
-            .collect();
-        if let Some(id) = self.get(name).and_then(|t| t.source.plugin_id()) {
-            out.push(PLUGINS_GROUP.to_string());
-            out.push(id.to_string());
+        match self.index.get(name).and_then(|&i| self.group_cache.get(i)) {
+            Some(groups) => groups.clone(),
+            None => self.compute_groups(name),
         }
-        out
     }
 
     /// Every group name usable in a policy: static groups, `group:plugins`, plugin ids.

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::PolicyError;
 use super::layer::{LayerPolicy, RuleEntry};
-use super::matcher::CompiledList;
+use super::matcher::{CompiledList, NO_MATCH};
 use super::normalize::normalize_tool_name;
 use super::sources::{LayerInputs, build_layers, resolve_context};
 use super::trace::{
@@ -33,15 +33,32 @@ struct CompiledLayer {
     miss: Explained,
     deny_cache: Vec<Option<Explained>>,
     allow_cache: Vec<Option<Explained>>,
+    /// First matching deny / allow pattern per registry tool (`NO_MATCH`: none).
+    deny_first: Vec<u32>,
+    allow_first: Vec<u32>,
+    /// The allow pattern that lets `exec` through (apply_patch follows it).
+    exec_allowed: Option<usize>,
 }
 
 impl CompiledLayer {
-    fn new(policy: LayerPolicy, registry: &Registry) -> CompiledLayer {
-        let allow = policy
-            .allow
-            .clone()
-            .map(|entries| CompiledList::compile(entries, registry));
-        let deny = CompiledList::compile(policy.deny.clone(), registry);
+    /// Takes the policy's lists (the compiled lists keep the entries, for summaries).
+    fn new(mut policy: LayerPolicy, registry: &Registry) -> CompiledLayer {
+        let allow_entries = policy.allow.take();
+        let deny_entries = std::mem::take(&mut policy.deny);
+        let allow_len = allow_entries.as_ref().map_or(0, Vec::len);
+        let deny_len = deny_entries.len();
+        // An absent layer decides nothing; its lists are not worth compiling.
+        let (allow, deny) = if policy.present {
+            (
+                allow_entries.map(|entries| CompiledList::compile(entries, registry)),
+                CompiledList::compile(deny_entries, registry),
+            )
+        } else {
+            (
+                allow_entries.map(CompiledList::inert),
+                CompiledList::inert(deny_entries),
+            )
+        };
         let miss_rule = RuleRef {
             pattern: None,
             expanded_from: None,
@@ -54,13 +71,16 @@ impl CompiledLayer {
             (None, None) => "not in the allowlist".to_string(),
         };
         CompiledLayer {
-            allow_used: vec![false; policy.allow.as_ref().map_or(0, Vec::len)],
-            deny_used: vec![false; policy.deny.len()],
+            allow_used: vec![false; allow_len],
+            deny_used: vec![false; deny_len],
             removed_first: 0,
             label: SharedText::from(policy.label.as_str()),
             skipped_reason: SharedText::from(policy.note.as_str()),
             kept_reason: SharedText::from("not denied; no allowlist"),
             miss: (Arc::new(miss_rule), SharedText::from(miss_reason)),
+            deny_first: Vec::new(),
+            allow_first: Vec::new(),
+            exec_allowed: None,
             deny_cache: vec![None; deny.patterns.len()],
             allow_cache: vec![None; allow.as_ref().map_or(0, |a| a.patterns.len())],
             policy,
@@ -103,19 +123,29 @@ pub fn resolve_layers(
     let mut compiled: Vec<CompiledLayer> = layers
         .into_iter()
         .map(|mut policy| {
-            strip_plugin_only_allowlist(&mut policy, registry, warnings);
+            if policy.present {
+                strip_plugin_only_allowlist(&mut policy, registry, warnings);
+            }
             CompiledLayer::new(policy, registry)
         })
         .collect();
 
-    let mut scratch = Vec::new();
+    // Every list is matched against the whole registry once, pattern by pattern.
+    for layer in compiled.iter_mut().filter(|l| l.policy.present) {
+        layer.deny_first = layer.deny.first_matches(registry, &mut layer.deny_used);
+        if let Some(allow) = &layer.allow {
+            layer.allow_first = allow.first_matches(registry, &mut layer.allow_used);
+            layer.exec_allowed = allow.scan("exec", &mut Vec::new(), &mut []);
+        }
+    }
+
     let mut tools = Vec::with_capacity(registry.tools.len());
-    for spec in &registry.tools {
+    for (index, spec) in registry.tools.iter().enumerate() {
         let name = spec.name.as_str();
         let mut decisions = Vec::with_capacity(compiled.len());
         let mut removed_by: Option<Removal> = None;
         for layer in compiled.iter_mut() {
-            let decision = decide(layer, name, &mut scratch, removed_by.is_none());
+            let decision = decide(layer, index, name, removed_by.is_none());
             if decision.decision == Decision::Removed && removed_by.is_none() {
                 layer.removed_first += 1;
                 let rule = decision.rule.as_deref().cloned().unwrap_or(RuleRef {
@@ -144,7 +174,7 @@ pub fn resolve_layers(
             name: spec.name.clone(),
             source: spec.source.kind().to_string(),
             plugin_id: spec.source.plugin_id().map(str::to_string),
-            groups: registry.groups_of(name),
+            groups: registry.groups_at(index),
             visible: removed_by.is_none(),
             removed_by,
             decisions,
@@ -160,13 +190,12 @@ pub fn resolve_layers(
             present: layer.policy.present,
             source_path: layer.policy.source_path.clone(),
             allow: layer
-                .policy
                 .allow
                 .as_ref()
-                .map(|a| a.iter().map(|e| e.pattern.clone()).collect()),
+                .map(|a| a.entries.iter().map(|e| e.pattern.clone()).collect()),
             deny: layer
-                .policy
                 .deny
+                .entries
                 .iter()
                 .map(|e| e.pattern.clone())
                 .collect(),
@@ -236,12 +265,7 @@ fn explained(
     value
 }
 
-fn decide(
-    layer: &mut CompiledLayer,
-    name: &str,
-    scratch: &mut Vec<usize>,
-    reached: bool,
-) -> LayerDecision {
+fn decide(layer: &mut CompiledLayer, index: usize, name: &str, reached: bool) -> LayerDecision {
     let make = |layer: &CompiledLayer, decision, rule: Option<Arc<RuleRef>>, reason: SharedText| {
         LayerDecision {
             id: layer.policy.id,
@@ -256,20 +280,20 @@ fn decide(
         return make(layer, Decision::Skipped, None, layer.skipped_reason.clone());
     }
     // Deny first.
-    if let Some(p) = layer.deny.scan(name, scratch, &mut layer.deny_used) {
+    if let Some(p) = first_at(&layer.deny_first, index) {
         let (rule, reason) = explained(&mut layer.deny_cache, &layer.deny, p, "denied");
         return make(layer, Decision::Removed, Some(rule), reason);
     }
     let Some(allow) = &layer.allow else {
         return make(layer, Decision::Kept, None, layer.kept_reason.clone());
     };
-    if let Some(p) = allow.scan(name, scratch, &mut layer.allow_used) {
+    if let Some(p) = first_at(&layer.allow_first, index) {
         let (rule, reason) = explained(&mut layer.allow_cache, allow, p, "allowed");
         return make(layer, Decision::Kept, Some(rule), reason);
     }
     // Older OpenClaw: apply_patch is allowed wherever exec is.
     if name == "apply_patch"
-        && let Some(p) = allow.scan("exec", scratch, &mut [])
+        && let Some(p) = layer.exec_allowed
     {
         let rule = rule_ref(allow, p);
         let reason = format!(
@@ -285,6 +309,14 @@ fn decide(
     }
     let (rule, reason) = layer.miss.clone();
     make(layer, Decision::Removed, Some(rule), reason)
+}
+
+fn first_at(first: &[u32], index: usize) -> Option<usize> {
+    first
+        .get(index)
+        .copied()
+        .filter(|&p| p != NO_MATCH)
+        .map(|p| p as usize)
 }
 
 /// Seed 001 §2.3: an allowlist without any core entry would disable every core tool, so it is

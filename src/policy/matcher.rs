@@ -6,12 +6,16 @@
 //! prefix/suffix check of at least one of its patterns.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
 
 use super::layer::RuleEntry;
 use super::normalize::normalize_tool_name;
 use crate::catalog::Registry;
+
+/// `first_matches` value for "no pattern matches this tool".
+pub const NO_MATCH: u32 = u32::MAX;
 
 /// A pattern after group expansion.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +26,63 @@ pub struct ExpandedPattern {
     pub entry: usize,
     /// The group or plugin id it was expanded from.
     pub expanded_from: Option<String>,
+}
+
+/// FNV-1a: tool names are short, trusted-enough keys; SipHash's DoS resistance buys nothing
+/// here and costs a third of a resolution.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut hash = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            hash ^= u64::from(*b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = hash;
+    }
+}
+
+type FnvMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
+
+/// Literal strings (exact names, prefixes or suffixes) grouped by length, so a name is checked
+/// with one hash lookup per distinct length instead of one comparison per pattern.
+#[derive(Debug, Clone, Default)]
+struct LiteralIndex {
+    lengths: Vec<usize>,
+    by_text: FnvMap<String, Vec<usize>>,
+}
+
+impl LiteralIndex {
+    fn insert(&mut self, text: String, pattern: usize) {
+        if !self.lengths.contains(&text.len()) {
+            self.lengths.push(text.len());
+            self.lengths.sort_unstable();
+        }
+        self.by_text.entry(text).or_default().push(pattern);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.lengths.is_empty()
+    }
+
+    fn get(&self, text: &str) -> &[usize] {
+        self.by_text.get(text).map(|v| v.as_slice()).unwrap_or(&[])
+    }
+}
+
+impl std::fmt::Debug for Fnv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Fnv")
+    }
 }
 
 /// A wildcard the glob set handles, with the literal ends every match must have.
@@ -37,11 +98,11 @@ pub struct CompiledList {
     pub entries: Vec<RuleEntry>,
     pub patterns: Vec<ExpandedPattern>,
     match_all: Option<usize>,
-    exact: HashMap<String, Vec<usize>>,
-    /// `prefix*`: (prefix, pattern index).
-    prefixes: Vec<(String, usize)>,
-    /// `*suffix`: (suffix, pattern index).
-    suffixes: Vec<(String, usize)>,
+    exact: FnvMap<String, Vec<usize>>,
+    /// `prefix*`, indexed by prefix.
+    prefixes: LiteralIndex,
+    /// `*suffix`, indexed by suffix.
+    suffixes: LiteralIndex,
     general: Vec<GeneralPattern>,
     globs: GlobSet,
     /// Patterns that could not be compiled: (pattern index, error).
@@ -105,9 +166,9 @@ impl CompiledList {
             entries,
             patterns: Vec::new(),
             match_all: None,
-            exact: HashMap::new(),
-            prefixes: Vec::new(),
-            suffixes: Vec::new(),
+            exact: FnvMap::default(),
+            prefixes: LiteralIndex::default(),
+            suffixes: LiteralIndex::default(),
             general: Vec::new(),
             globs: GlobSet::empty(),
             invalid: Vec::new(),
@@ -121,9 +182,9 @@ impl CompiledList {
             } else if stars == 0 {
                 list.exact.entry(text).or_default().push(i);
             } else if stars == 1 && text.ends_with('*') {
-                list.prefixes.push((text[..text.len() - 1].to_string(), i));
+                list.prefixes.insert(text[..text.len() - 1].to_string(), i);
             } else if stars == 1 && text.starts_with('*') {
-                list.suffixes.push((text[1..].to_string(), i));
+                list.suffixes.insert(text[1..].to_string(), i);
             } else {
                 match wildcard_glob(&text) {
                     Ok(glob) => {
@@ -154,6 +215,21 @@ impl CompiledList {
         list
     }
 
+    /// A list that keeps its entries but matches nothing (for layers that do not apply).
+    pub fn inert(entries: Vec<RuleEntry>) -> CompiledList {
+        CompiledList {
+            entries,
+            patterns: Vec::new(),
+            match_all: None,
+            exact: FnvMap::default(),
+            prefixes: LiteralIndex::default(),
+            suffixes: LiteralIndex::default(),
+            general: Vec::new(),
+            globs: GlobSet::empty(),
+            invalid: Vec::new(),
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.patterns.is_empty()
     }
@@ -176,14 +252,32 @@ impl CompiledList {
                 hit(p, used);
             }
         }
-        for (prefix, p) in &self.prefixes {
-            if name.starts_with(prefix.as_str()) {
-                hit(*p, used);
+        if !self.prefixes.is_empty() {
+            for &len in self
+                .prefixes
+                .lengths
+                .iter()
+                .take_while(|&&l| l <= name.len())
+            {
+                if let Some(prefix) = name.get(..len) {
+                    for &p in self.prefixes.get(prefix) {
+                        hit(p, used);
+                    }
+                }
             }
         }
-        for (suffix, p) in &self.suffixes {
-            if name.ends_with(suffix.as_str()) {
-                hit(*p, used);
+        if !self.suffixes.is_empty() {
+            for &len in self
+                .suffixes
+                .lengths
+                .iter()
+                .take_while(|&&l| l <= name.len())
+            {
+                if let Some(suffix) = name.get(name.len() - len..) {
+                    for &p in self.suffixes.get(suffix) {
+                        hit(p, used);
+                    }
+                }
             }
         }
         let maybe_general = self.general.iter().any(|g| {
@@ -196,6 +290,70 @@ impl CompiledList {
                 .matches_candidate_into(&Candidate::new(name), scratch);
             for &g in scratch.iter() {
                 hit(self.general[g].pattern, used);
+            }
+        }
+        first
+    }
+
+    /// The first matching pattern for every tool of the registry at once (`NO_MATCH` where
+    /// none matches), marking matched entries in `used`. Pattern-major: an exact name is one
+    /// lookup, a `prefix*` or `*suffix` a binary search in the registry's sorted name index,
+    /// and only the general wildcards look at every name. Same answers as `scan`, name by name.
+    pub fn first_matches(&self, registry: &Registry, used: &mut [bool]) -> Vec<u32> {
+        let tools = &registry.tools;
+        let mut first = vec![NO_MATCH; tools.len()];
+        let set = |tool: usize, p: usize, first: &mut Vec<u32>, used: &mut [bool]| {
+            if let Some(flag) = used.get_mut(self.patterns[p].entry) {
+                *flag = true;
+            }
+            let p = p as u32;
+            if p < first[tool] {
+                first[tool] = p;
+            }
+        };
+        if let Some(p) = self.match_all {
+            for tool in 0..tools.len() {
+                set(tool, p, &mut first, used);
+            }
+        }
+        for (text, patterns) in &self.exact {
+            if let Some(tool) = registry.index_of(text) {
+                for &p in patterns {
+                    set(tool, p, &mut first, used);
+                }
+            }
+        }
+        let index = registry.name_index();
+        for (prefix, patterns) in &self.prefixes.by_text {
+            for tool in index.with_prefix(tools, prefix) {
+                for &p in patterns {
+                    set(tool, p, &mut first, used);
+                }
+            }
+        }
+        for (suffix, patterns) in &self.suffixes.by_text {
+            for tool in index.with_suffix(suffix) {
+                for &p in patterns {
+                    set(tool, p, &mut first, used);
+                }
+            }
+        }
+        if !self.general.is_empty() {
+            let mut scratch = Vec::new();
+            for (tool, spec) in tools.iter().enumerate() {
+                let name = spec.name.as_str();
+                let maybe = self.general.iter().any(|g| {
+                    name.len() >= g.prefix.len() + g.suffix.len()
+                        && name.starts_with(&g.prefix)
+                        && name.ends_with(&g.suffix)
+                });
+                if maybe {
+                    self.globs
+                        .matches_candidate_into(&Candidate::new(name), &mut scratch);
+                    for &g in &scratch {
+                        set(tool, self.general[g].pattern, &mut first, used);
+                    }
+                }
             }
         }
         first
