@@ -104,6 +104,8 @@ pub enum Overlay {
 #[derive(Debug, Default)]
 pub struct Stats {
     pub frames_drawn: AtomicU64,
+    /// Key presses handled (benchmarks time key → next frame).
+    pub keys_handled: AtomicU64,
 }
 
 pub struct App {
@@ -445,6 +447,7 @@ impl App {
         if key.kind == KeyEventKind::Release {
             return false;
         }
+        self.stats.keys_handled.fetch_add(1, Ordering::Relaxed);
         let ctrl_c =
             key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
         if let Some(overlay) = self.overlay.take() {

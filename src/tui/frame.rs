@@ -128,6 +128,20 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn later_requests_draw_promptly() {
+        let (tx, mut rx) = AppEventSender::channel();
+        let frames = FrameRequester::spawn(tx);
+        for _ in 0..3 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let t = std::time::Instant::now();
+            frames.schedule_frame();
+            let ev = tokio::time::timeout(Duration::from_secs(2), rx.recv()).await;
+            assert!(matches!(ev, Ok(Some(AppEvent::Draw))));
+            assert!(t.elapsed() < Duration::from_millis(50), "{:?}", t.elapsed());
+        }
+    }
+
+    #[tokio::test]
     async fn no_request_no_draw() {
         let (tx, mut rx) = AppEventSender::channel();
         let _frames = FrameRequester::spawn(tx);

@@ -115,7 +115,7 @@ fn spawn_input_reader(tx: AppEventSender) {
 }
 
 /// A tick each second; the App redraws on it only when something time-dependent is on screen.
-fn spawn_ticker(tx: AppEventSender) {
+pub fn spawn_ticker(tx: AppEventSender) {
     tokio::spawn(async move {
         let mut interval = tokio::time::interval(Duration::from_secs(1));
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
