@@ -52,31 +52,22 @@ impl NameIndex {
     }
 
     /// Indices of the tools whose name starts with `prefix`.
-    pub fn with_prefix<'a>(
-        &'a self,
-        tools: &'a [ToolSpec],
-        prefix: &str,
-    ) -> impl Iterator<Item = usize> + 'a {
+    pub fn with_prefix<'a>(&'a self, tools: &[ToolSpec], prefix: &str) -> &'a [usize] {
         let start = self
             .by_name
             .partition_point(|&i| tools[i].name.as_str() < prefix);
-        let prefix = prefix.to_string();
-        self.by_name[start..]
-            .iter()
-            .copied()
-            .take_while(move |&i| tools[i].name.starts_with(prefix.as_str()))
+        let len = self.by_name[start..].partition_point(|&i| tools[i].name.starts_with(prefix));
+        &self.by_name[start..start + len]
     }
 
-    /// Indices of the tools whose name ends with `suffix`.
-    pub fn with_suffix(&self, suffix: &str) -> impl Iterator<Item = usize> + '_ {
-        let reversed: String = suffix.chars().rev().collect();
+    /// Indices of the tools whose reversed name starts with `reversed` (the name ends with it
+    /// read backwards).
+    pub fn with_reversed_prefix(&self, reversed: &str) -> impl Iterator<Item = usize> + '_ {
         let start = self
             .by_reversed
-            .partition_point(|(r, _)| r.as_str() < reversed.as_str());
-        self.by_reversed[start..]
-            .iter()
-            .take_while(move |(r, _)| r.starts_with(reversed.as_str()))
-            .map(|(_, i)| *i)
+            .partition_point(|(r, _)| r.as_str() < reversed);
+        let len = self.by_reversed[start..].partition_point(|(r, _)| r.starts_with(reversed));
+        self.by_reversed[start..start + len].iter().map(|(_, i)| *i)
     }
 }
 

@@ -352,7 +352,14 @@ fn strip_plugin_only_allowlist(
             || registry
                 .get(&name)
                 .is_some_and(|t| t.source.plugin_id().is_some());
-        let is_core = match registry.expand_group(&name) {
+        let group = if name.starts_with("group:")
+            || registry.plugin_groups().by_plugin.contains_key(&name)
+        {
+            registry.expand_group(&name)
+        } else {
+            None
+        };
+        let is_core = match group {
             Some(members) => members.iter().any(|m| registry.is_core(m)),
             None if name.contains('*') => {
                 // Decided below, only if no cheaper entry settles it.

@@ -1,12 +1,9 @@
 //! One compiled allow or deny list. Groups are expanded first (remembering what each pattern
-//! came from). Then, once per list: `*` becomes a flag, exact names go in a hash map, `prefix*`
-//! and `*suffix` become plain string tests, and every other wildcard goes into one `GlobSet`
-//! where only `*` is special (every other glob metacharacter is escaped, `\` is literal, `*`
-//! also matches `/` and `.`). The glob set only runs for names that pass the cheap literal
-//! prefix/suffix check of at least one of its patterns.
-
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+//! came from). Then, once per list, each pattern is sorted by shape: `*` is a flag, an exact
+//! name is looked up by name, `prefix*` and `*suffix` use the registry's sorted name index, and
+//! every other wildcard goes into one `GlobSet` where only `*` is special (every other glob
+//! metacharacter is escaped, `\` is literal, `*` also matches `/` and `.`). The glob set only
+//! runs for names that pass the cheap literal prefix/suffix check of one of its patterns.
 
 use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
 
@@ -20,69 +17,12 @@ pub const NO_MATCH: u32 = u32::MAX;
 /// A pattern after group expansion.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExpandedPattern {
-    /// Normalised pattern text (a tool name, `*`, or a wildcard).
+    /// Normalised pattern text (a tool name, `*`, or a wildcard; runs of `*` collapsed).
     pub text: String,
     /// Index of the entry it came from.
     pub entry: usize,
     /// The group or plugin id it was expanded from.
     pub expanded_from: Option<String>,
-}
-
-/// FNV-1a: tool names are short, trusted-enough keys; SipHash's DoS resistance buys nothing
-/// here and costs a third of a resolution.
-#[derive(Default)]
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut hash = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            hash ^= u64::from(*b);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = hash;
-    }
-}
-
-type FnvMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
-
-/// Literal strings (exact names, prefixes or suffixes) grouped by length, so a name is checked
-/// with one hash lookup per distinct length instead of one comparison per pattern.
-#[derive(Debug, Clone, Default)]
-struct LiteralIndex {
-    lengths: Vec<usize>,
-    by_text: FnvMap<String, Vec<usize>>,
-}
-
-impl LiteralIndex {
-    fn insert(&mut self, text: String, pattern: usize) {
-        if !self.lengths.contains(&text.len()) {
-            self.lengths.push(text.len());
-            self.lengths.sort_unstable();
-        }
-        self.by_text.entry(text).or_default().push(pattern);
-    }
-
-    fn is_empty(&self) -> bool {
-        self.lengths.is_empty()
-    }
-
-    fn get(&self, text: &str) -> &[usize] {
-        self.by_text.get(text).map(|v| v.as_slice()).unwrap_or(&[])
-    }
-}
-
-impl std::fmt::Debug for Fnv {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Fnv")
-    }
 }
 
 /// A wildcard the glob set handles, with the literal ends every match must have.
@@ -98,11 +38,12 @@ pub struct CompiledList {
     pub entries: Vec<RuleEntry>,
     pub patterns: Vec<ExpandedPattern>,
     match_all: Option<usize>,
-    exact: FnvMap<String, Vec<usize>>,
-    /// `prefix*`, indexed by prefix.
-    prefixes: LiteralIndex,
-    /// `*suffix`, indexed by suffix.
-    suffixes: LiteralIndex,
+    /// Patterns without `*`.
+    exact: Vec<usize>,
+    /// `prefix*`: pattern index (the prefix is the text without its last byte).
+    prefixes: Vec<usize>,
+    /// `*suffix`: pattern index (the suffix is the text without its first byte).
+    suffixes: Vec<usize>,
     general: Vec<GeneralPattern>,
     globs: GlobSet,
     /// Patterns that could not be compiled: (pattern index, error).
@@ -111,7 +52,10 @@ pub struct CompiledList {
 
 /// Collapses runs of `*` (`**` means the same as `*` here, and globset would read it as a
 /// recursive-directory token).
-fn collapse_stars(pattern: &str) -> String {
+fn collapse_stars(pattern: String) -> String {
+    if !pattern.contains("**") {
+        return pattern;
+    }
     let mut out = String::with_capacity(pattern.len());
     for c in pattern.chars() {
         if !(c == '*' && out.ends_with('*')) {
@@ -134,16 +78,21 @@ fn wildcard_glob(collapsed: &str) -> Result<globset::Glob, globset::Error> {
         .build()
 }
 
+/// Whether an entry names a group (static or plugin) worth expanding.
+fn names_group(registry: &Registry, name: &str) -> bool {
+    name.starts_with("group:") || registry.plugin_groups().by_plugin.contains_key(name)
+}
+
 impl CompiledList {
     /// Expands and compiles `entries` against the registry's groups.
     pub fn compile(entries: Vec<RuleEntry>, registry: &Registry) -> CompiledList {
-        let mut patterns = Vec::new();
+        let mut patterns = Vec::with_capacity(entries.len());
         for (index, entry) in entries.iter().enumerate() {
             let normalized = normalize_tool_name(&entry.pattern);
             if normalized.is_empty() {
                 continue;
             }
-            if normalized != "*"
+            if names_group(registry, &normalized)
                 && let Some(members) = registry.expand_group(&normalized)
             {
                 for member in members {
@@ -156,37 +105,27 @@ impl CompiledList {
                 continue;
             }
             patterns.push(ExpandedPattern {
-                text: normalized,
+                text: collapse_stars(normalized),
                 entry: index,
                 expanded_from: None,
             });
         }
 
-        let mut list = CompiledList {
-            entries,
-            patterns: Vec::new(),
-            match_all: None,
-            exact: FnvMap::default(),
-            prefixes: LiteralIndex::default(),
-            suffixes: LiteralIndex::default(),
-            general: Vec::new(),
-            globs: GlobSet::empty(),
-            invalid: Vec::new(),
-        };
+        let mut list = CompiledList::inert(entries);
         let mut builder = GlobSetBuilder::new();
         for (i, pattern) in patterns.iter().enumerate() {
-            let text = collapse_stars(&pattern.text);
-            let stars = text.matches('*').count();
+            let text = pattern.text.as_str();
+            let stars = text.bytes().filter(|&b| b == b'*').count();
             if text == "*" {
                 list.match_all.get_or_insert(i);
             } else if stars == 0 {
-                list.exact.entry(text).or_default().push(i);
+                list.exact.push(i);
             } else if stars == 1 && text.ends_with('*') {
-                list.prefixes.insert(text[..text.len() - 1].to_string(), i);
+                list.prefixes.push(i);
             } else if stars == 1 && text.starts_with('*') {
-                list.suffixes.insert(text[1..].to_string(), i);
+                list.suffixes.push(i);
             } else {
-                match wildcard_glob(&text) {
+                match wildcard_glob(text) {
                     Ok(glob) => {
                         builder.add(glob);
                         let prefix = text.split('*').next().unwrap_or("").to_string();
@@ -221,9 +160,9 @@ impl CompiledList {
             entries,
             patterns: Vec::new(),
             match_all: None,
-            exact: FnvMap::default(),
-            prefixes: LiteralIndex::default(),
-            suffixes: LiteralIndex::default(),
+            exact: Vec::new(),
+            prefixes: Vec::new(),
+            suffixes: Vec::new(),
             general: Vec::new(),
             globs: GlobSet::empty(),
             invalid: Vec::new(),
@@ -232,6 +171,15 @@ impl CompiledList {
 
     pub fn is_empty(&self) -> bool {
         self.patterns.is_empty()
+    }
+
+    fn prefix_of(&self, p: usize) -> &str {
+        let text = &self.patterns[p].text;
+        &text[..text.len() - 1]
+    }
+
+    fn suffix_of(&self, p: usize) -> &str {
+        &self.patterns[p].text[1..]
     }
 
     /// The first pattern (in config order) that matches `name`; every matching entry is marked
@@ -247,45 +195,22 @@ impl CompiledList {
         if let Some(p) = self.match_all {
             hit(p, used);
         }
-        if let Some(hits) = self.exact.get(name) {
-            for &p in hits {
+        for &p in &self.exact {
+            if self.patterns[p].text == name {
                 hit(p, used);
             }
         }
-        if !self.prefixes.is_empty() {
-            for &len in self
-                .prefixes
-                .lengths
-                .iter()
-                .take_while(|&&l| l <= name.len())
-            {
-                if let Some(prefix) = name.get(..len) {
-                    for &p in self.prefixes.get(prefix) {
-                        hit(p, used);
-                    }
-                }
+        for &p in &self.prefixes {
+            if name.starts_with(self.prefix_of(p)) {
+                hit(p, used);
             }
         }
-        if !self.suffixes.is_empty() {
-            for &len in self
-                .suffixes
-                .lengths
-                .iter()
-                .take_while(|&&l| l <= name.len())
-            {
-                if let Some(suffix) = name.get(name.len() - len..) {
-                    for &p in self.suffixes.get(suffix) {
-                        hit(p, used);
-                    }
-                }
+        for &p in &self.suffixes {
+            if name.ends_with(self.suffix_of(p)) {
+                hit(p, used);
             }
         }
-        let maybe_general = self.general.iter().any(|g| {
-            name.len() >= g.prefix.len() + g.suffix.len()
-                && name.starts_with(&g.prefix)
-                && name.ends_with(&g.suffix)
-        });
-        if maybe_general {
+        if self.general_candidate(name) {
             self.globs
                 .matches_candidate_into(&Candidate::new(name), scratch);
             for &g in scratch.iter() {
@@ -293,6 +218,15 @@ impl CompiledList {
             }
         }
         first
+    }
+
+    /// Whether some general wildcard could match `name` (its literal ends fit).
+    fn general_candidate(&self, name: &str) -> bool {
+        self.general.iter().any(|g| {
+            name.len() >= g.prefix.len() + g.suffix.len()
+                && name.starts_with(&g.prefix)
+                && name.ends_with(&g.suffix)
+        })
     }
 
     /// The first matching pattern for every tool of the registry at once (`NO_MATCH` where
@@ -316,40 +250,29 @@ impl CompiledList {
                 set(tool, p, &mut first, used);
             }
         }
-        for (text, patterns) in &self.exact {
-            if let Some(tool) = registry.index_of(text) {
-                for &p in patterns {
-                    set(tool, p, &mut first, used);
-                }
+        for &p in &self.exact {
+            if let Some(tool) = registry.index_of(&self.patterns[p].text) {
+                set(tool, p, &mut first, used);
             }
         }
         let index = registry.name_index();
-        for (prefix, patterns) in &self.prefixes.by_text {
-            for tool in index.with_prefix(tools, prefix) {
-                for &p in patterns {
-                    set(tool, p, &mut first, used);
-                }
+        for &p in &self.prefixes {
+            for &tool in index.with_prefix(tools, self.prefix_of(p)) {
+                set(tool, p, &mut first, used);
             }
         }
-        for (suffix, patterns) in &self.suffixes.by_text {
-            for tool in index.with_suffix(suffix) {
-                for &p in patterns {
-                    set(tool, p, &mut first, used);
-                }
+        for &p in &self.suffixes {
+            let reversed: String = self.suffix_of(p).chars().rev().collect();
+            for tool in index.with_reversed_prefix(&reversed) {
+                set(tool, p, &mut first, used);
             }
         }
         if !self.general.is_empty() {
             let mut scratch = Vec::new();
             for (tool, spec) in tools.iter().enumerate() {
-                let name = spec.name.as_str();
-                let maybe = self.general.iter().any(|g| {
-                    name.len() >= g.prefix.len() + g.suffix.len()
-                        && name.starts_with(&g.prefix)
-                        && name.ends_with(&g.suffix)
-                });
-                if maybe {
+                if self.general_candidate(&spec.name) {
                     self.globs
-                        .matches_candidate_into(&Candidate::new(name), &mut scratch);
+                        .matches_candidate_into(&Candidate::new(spec.name.as_str()), &mut scratch);
                     for &g in &scratch {
                         set(tool, self.general[g].pattern, &mut first, used);
                     }
