@@ -33,11 +33,8 @@ struct CompiledLayer {
     miss: Explained,
     deny_cache: Vec<Option<Explained>>,
     allow_cache: Vec<Option<Explained>>,
-    /// First matching deny / allow pattern per registry tool (`NO_MATCH`: none).
-    deny_first: Vec<u32>,
-    allow_first: Vec<u32>,
-    /// The allow pattern that lets `exec` through (apply_patch follows it).
-    exec_allowed: Option<usize>,
+    /// The allow pattern that lets `exec` through (apply_patch follows it), explained.
+    exec_allowed: Option<Explained>,
 }
 
 impl CompiledLayer {
@@ -78,8 +75,6 @@ impl CompiledLayer {
             skipped_reason: SharedText::from(policy.note.as_str()),
             kept_reason: SharedText::from("not denied; no allowlist"),
             miss: (Arc::new(miss_rule), SharedText::from(miss_reason)),
-            deny_first: Vec::new(),
-            allow_first: Vec::new(),
             exec_allowed: None,
             deny_cache: vec![None; deny.patterns.len()],
             allow_cache: vec![None; allow.as_ref().map_or(0, |a| a.patterns.len())],
@@ -130,22 +125,45 @@ pub fn resolve_layers(
         })
         .collect();
 
-    // Every list is matched against the whole registry once, pattern by pattern.
-    for layer in compiled.iter_mut().filter(|l| l.policy.present) {
-        layer.deny_first = layer.deny.first_matches(registry, &mut layer.deny_used);
+    // Every list is matched against the whole registry once, pattern by pattern, into one
+    // buffer: for layer k, deny matches at [2k*n, 2k*n+n), allow matches right after.
+    let n = registry.tools.len();
+    let mut first = vec![NO_MATCH; 2 * compiled.len() * n];
+    for (k, layer) in compiled
+        .iter_mut()
+        .enumerate()
+        .filter(|(_, l)| l.policy.present)
+    {
+        let (deny_out, allow_out) = first[2 * k * n..2 * k * n + 2 * n].split_at_mut(n);
+        layer
+            .deny
+            .first_matches_into(registry, &mut layer.deny_used, deny_out);
         if let Some(allow) = &layer.allow {
-            layer.allow_first = allow.first_matches(registry, &mut layer.allow_used);
-            layer.exec_allowed = allow.scan("exec", &mut Vec::new(), &mut []);
+            allow.first_matches_into(registry, &mut layer.allow_used, allow_out);
+            layer.exec_allowed = allow.scan("exec", &mut Vec::new(), &mut []).map(|p| {
+                let rule = rule_ref(allow, p);
+                let reason = format!(
+                    "{} (apply_patch follows exec)",
+                    describe_rule(&rule, "allowed")
+                );
+                (Arc::new(rule), SharedText::from(reason))
+            });
         }
     }
 
     let mut tools = Vec::with_capacity(registry.tools.len());
     for (index, spec) in registry.tools.iter().enumerate() {
         let name = spec.name.as_str();
+        let is_apply_patch = name == "apply_patch";
         let mut decisions = Vec::with_capacity(compiled.len());
         let mut removed_by: Option<Removal> = None;
-        for layer in compiled.iter_mut() {
-            let decision = decide(layer, index, name, removed_by.is_none());
+        for (k, layer) in compiled.iter_mut().enumerate() {
+            let matched = Matched {
+                deny: first[2 * k * n + index],
+                allow: first[2 * k * n + n + index],
+                is_apply_patch,
+            };
+            let decision = decide(layer, matched, removed_by.is_none());
             if decision.decision == Decision::Removed && removed_by.is_none() {
                 layer.removed_first += 1;
                 let rule = decision.rule.as_deref().cloned().unwrap_or(RuleRef {
@@ -265,7 +283,15 @@ fn explained(
     value
 }
 
-fn decide(layer: &mut CompiledLayer, index: usize, name: &str, reached: bool) -> LayerDecision {
+/// What the lists said about one tool at one layer.
+#[derive(Clone, Copy)]
+struct Matched {
+    deny: u32,
+    allow: u32,
+    is_apply_patch: bool,
+}
+
+fn decide(layer: &mut CompiledLayer, matched: Matched, reached: bool) -> LayerDecision {
     let make = |layer: &CompiledLayer, decision, rule: Option<Arc<RuleRef>>, reason: SharedText| {
         LayerDecision {
             id: layer.policy.id,
@@ -280,43 +306,29 @@ fn decide(layer: &mut CompiledLayer, index: usize, name: &str, reached: bool) ->
         return make(layer, Decision::Skipped, None, layer.skipped_reason.clone());
     }
     // Deny first.
-    if let Some(p) = first_at(&layer.deny_first, index) {
+    if let Some(p) = pattern_index(matched.deny) {
         let (rule, reason) = explained(&mut layer.deny_cache, &layer.deny, p, "denied");
         return make(layer, Decision::Removed, Some(rule), reason);
     }
     let Some(allow) = &layer.allow else {
         return make(layer, Decision::Kept, None, layer.kept_reason.clone());
     };
-    if let Some(p) = first_at(&layer.allow_first, index) {
+    if let Some(p) = pattern_index(matched.allow) {
         let (rule, reason) = explained(&mut layer.allow_cache, allow, p, "allowed");
         return make(layer, Decision::Kept, Some(rule), reason);
     }
     // Older OpenClaw: apply_patch is allowed wherever exec is.
-    if name == "apply_patch"
-        && let Some(p) = layer.exec_allowed
+    if matched.is_apply_patch
+        && let Some((rule, reason)) = layer.exec_allowed.clone()
     {
-        let rule = rule_ref(allow, p);
-        let reason = format!(
-            "{} (apply_patch follows exec)",
-            describe_rule(&rule, "allowed")
-        );
-        return make(
-            layer,
-            Decision::Kept,
-            Some(Arc::new(rule)),
-            SharedText::from(reason),
-        );
+        return make(layer, Decision::Kept, Some(rule), reason);
     }
     let (rule, reason) = layer.miss.clone();
     make(layer, Decision::Removed, Some(rule), reason)
 }
 
-fn first_at(first: &[u32], index: usize) -> Option<usize> {
-    first
-        .get(index)
-        .copied()
-        .filter(|&p| p != NO_MATCH)
-        .map(|p| p as usize)
+fn pattern_index(first: u32) -> Option<usize> {
+    (first != NO_MATCH).then_some(first as usize)
 }
 
 /// Seed 001 §2.3: an allowlist without any core entry would disable every core tool, so it is

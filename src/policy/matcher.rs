@@ -234,9 +234,16 @@ impl CompiledList {
     /// lookup, a `prefix*` or `*suffix` a binary search in the registry's sorted name index,
     /// and only the general wildcards look at every name. Same answers as `scan`, name by name.
     pub fn first_matches(&self, registry: &Registry, used: &mut [bool]) -> Vec<u32> {
+        let mut first = vec![NO_MATCH; registry.tools.len()];
+        self.first_matches_into(registry, used, &mut first);
+        first
+    }
+
+    /// `first_matches` into a caller's buffer (one entry per registry tool, filled with
+    /// `NO_MATCH` beforehand), so a resolution allocates one buffer for all its lists.
+    pub fn first_matches_into(&self, registry: &Registry, used: &mut [bool], first: &mut [u32]) {
         let tools = &registry.tools;
-        let mut first = vec![NO_MATCH; tools.len()];
-        let set = |tool: usize, p: usize, first: &mut Vec<u32>, used: &mut [bool]| {
+        let set = |tool: usize, p: usize, first: &mut [u32], used: &mut [bool]| {
             if let Some(flag) = used.get_mut(self.patterns[p].entry) {
                 *flag = true;
             }
@@ -247,24 +254,24 @@ impl CompiledList {
         };
         if let Some(p) = self.match_all {
             for tool in 0..tools.len() {
-                set(tool, p, &mut first, used);
+                set(tool, p, first, used);
             }
         }
         for &p in &self.exact {
             if let Some(tool) = registry.index_of(&self.patterns[p].text) {
-                set(tool, p, &mut first, used);
+                set(tool, p, first, used);
             }
         }
         let index = registry.name_index();
         for &p in &self.prefixes {
             for &tool in index.with_prefix(tools, self.prefix_of(p)) {
-                set(tool, p, &mut first, used);
+                set(tool, p, first, used);
             }
         }
         for &p in &self.suffixes {
             let reversed: String = self.suffix_of(p).chars().rev().collect();
             for tool in index.with_reversed_prefix(&reversed) {
-                set(tool, p, &mut first, used);
+                set(tool, p, first, used);
             }
         }
         if !self.general.is_empty() {
@@ -274,12 +281,11 @@ impl CompiledList {
                     self.globs
                         .matches_candidate_into(&Candidate::new(spec.name.as_str()), &mut scratch);
                     for &g in &scratch {
-                        set(tool, self.general[g].pattern, &mut first, used);
+                        set(tool, self.general[g].pattern, first, used);
                     }
                 }
             }
         }
-        first
     }
 
     /// Whether `name` matches, without recording anything.
