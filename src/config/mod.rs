@@ -140,10 +140,10 @@ impl LoadedConfig {
                     add_key(key);
                 }
             }
-            if let Some(model) = agent.entry.model.as_ref().and_then(model_ref) {
-                if let Some((provider, _)) = model.split_once('/') {
-                    add_key(provider);
-                }
+            if let Some(model) = agent.entry.model.as_ref().and_then(model_ref)
+                && let Some((provider, _)) = model.split_once('/')
+            {
+                add_key(provider);
             }
         }
         sorted_unique(out)

@@ -487,13 +487,11 @@ fn profile_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) ->
     }
 }
 
-/// The matched `byProvider` entries: (global, agent), each with its key path.
-fn provider_policies<'a>(
-    inputs: &LayerInputs<'a>,
-) -> (
-    Option<(KeyPath, &'a ProviderPolicyConfig)>,
-    Option<(KeyPath, &'a ProviderPolicyConfig)>,
-) {
+/// A matched `byProvider` entry with its key path.
+type ProviderMatch<'a> = Option<(KeyPath, &'a ProviderPolicyConfig)>;
+
+/// The matched `byProvider` entries: (global, agent).
+fn provider_policies<'a>(inputs: &LayerInputs<'a>) -> (ProviderMatch<'a>, ProviderMatch<'a>) {
     let provider = inputs.resolved.provider.as_deref();
     let model = inputs.resolved.model.as_deref();
     let global =
