@@ -137,7 +137,8 @@ fn bench_render() {
 /// Times key → next frame `samples` times on a running App loop; with `flood`, a child writes
 /// output as fast as it can through the real router the whole time.
 fn key_latency(flood: bool, samples: usize) -> Vec<Duration> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
         .enable_all()
         .build()
         .expect("runtime");
@@ -191,15 +192,16 @@ fn key_latency(flood: bool, samples: usize) -> Vec<Duration> {
                 eprintln!("sample {i}: keys {keys} frames {}", stats.frames_drawn.load(Ordering::SeqCst));
             }
             while stats.keys_handled.load(Ordering::SeqCst) == keys {
-                tokio::time::sleep(Duration::from_micros(200)).await;
+                tokio::time::sleep(Duration::from_millis(1)).await;
             }
             if std::env::var_os("BENCH_DEBUG").is_some() {
                 eprintln!("  key handled after {:?}", t.elapsed());
             }
-            let drawn = stats.frames_drawn.load(Ordering::SeqCst);
+            // The first frame completed after the key was handled shows it.
+            let drawn = stats.frames_at_last_key.load(Ordering::SeqCst);
             let mut polls = 0u64;
-            while stats.frames_drawn.load(Ordering::SeqCst) == drawn {
-                tokio::time::sleep(Duration::from_micros(200)).await;
+            while stats.frames_drawn.load(Ordering::SeqCst) <= drawn {
+                tokio::time::sleep(Duration::from_millis(1)).await;
                 polls += 1;
             }
             if std::env::var_os("BENCH_DEBUG").is_some() {

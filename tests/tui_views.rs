@@ -1152,3 +1152,45 @@ fn readme_key_table_matches_the_keymap() {
         "README's key table is out of date; regenerate it from Keymap::markdown_table():\n{table}"
     );
 }
+
+#[tokio::test]
+async fn every_key_reaches_a_frame_promptly_on_the_real_loop() {
+    let (tx, mut rx) = AppEventSender::channel();
+    let frames = FrameRequester::spawn(tx.clone());
+    let mut app = App::new(
+        tx.clone(),
+        frames,
+        Arc::new(clawdeck::tui::clock::SystemClock),
+    );
+    app.view = ViewId::Router;
+    let stats = Arc::clone(&app.stats);
+    let ui = tokio::spawn(async move {
+        let mut terminal = Terminal::new(TestBackend::new(120, 30)).expect("terminal");
+        let _ = clawdeck::tui::app::run_loop(&mut app, &mut terminal, &mut rx, false).await;
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut slow = Vec::new();
+    for i in 0..30 {
+        let drawn = stats.frames_drawn.load(std::sync::atomic::Ordering::SeqCst);
+        let t = std::time::Instant::now();
+        let code = if i % 2 == 0 {
+            KeyCode::PageUp
+        } else {
+            KeyCode::PageDown
+        };
+        tx.send(AppEvent::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+        while stats.frames_drawn.load(std::sync::atomic::Ordering::SeqCst) == drawn {
+            if t.elapsed() > Duration::from_secs(2) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        if t.elapsed() > Duration::from_millis(200) {
+            slow.push((i, t.elapsed()));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tx.send(AppEvent::Quit);
+    let _ = ui.await;
+    assert!(slow.is_empty(), "keys without a prompt frame: {slow:?}");
+}

@@ -106,6 +106,8 @@ pub struct Stats {
     pub frames_drawn: AtomicU64,
     /// Key presses handled (benchmarks time key → next frame).
     pub keys_handled: AtomicU64,
+    /// `frames_drawn` when the last key was handled: the next frame after it shows the key.
+    pub frames_at_last_key: AtomicU64,
 }
 
 pub struct App {
@@ -376,8 +378,18 @@ impl App {
                 true
             }
             CoreEvent::Router(ev) => {
-                self.release_router_permit();
-                self.router.apply(&ev) && self.view == ViewId::Router
+                let chunk = matches!(ev.kind, crate::router::RouterEventKind::Chunk { .. });
+                if !chunk {
+                    self.release_router_permit();
+                }
+                let changed = self.router.apply(&ev) && self.view == ViewId::Router;
+                if self.view != ViewId::Router {
+                    // Off screen: no frame is coming, so sanitize now.
+                    self.router.flush_pending();
+                }
+                self.release_processed_permits();
+                // On screen, queued output is sanitized before the next frame.
+                changed || self.router.has_pending()
             }
             CoreEvent::Queue(ev) => {
                 self.queue.record(&ev);
@@ -447,7 +459,9 @@ impl App {
         if key.kind == KeyEventKind::Release {
             return false;
         }
-        self.stats.keys_handled.fetch_add(1, Ordering::Relaxed);
+        let drawn = self.stats.frames_drawn.load(Ordering::SeqCst);
+        self.stats.frames_at_last_key.store(drawn, Ordering::SeqCst);
+        self.stats.keys_handled.fetch_add(1, Ordering::SeqCst);
         let ctrl_c =
             key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
         if let Some(overlay) = self.overlay.take() {
@@ -713,6 +727,7 @@ impl App {
                 Ok(Some(AppEvent::Core(CoreEvent::Router(ev)))) => {
                     self.release_router_permit();
                     self.router.apply(&ev);
+                    self.router.flush_pending();
                 }
                 Ok(Some(AppEvent::Core(CoreEvent::InvokeDone { call, outcome }))) => {
                     self.invoke.finish(call, outcome);
@@ -720,6 +735,29 @@ impl App {
                 Ok(Some(_)) => {}
                 Ok(None) | Err(_) => break,
             }
+        }
+    }
+
+    /// Per-frame time for sanitizing queued router output; the rest waits for the next frame.
+    pub const OUTPUT_BUDGET: Duration = Duration::from_millis(4);
+
+    /// Work due before a frame: sanitize queued output within the budget.
+    pub fn before_draw(&mut self) {
+        if self.router.has_pending() {
+            self.router.process_pending(Self::OUTPUT_BUDGET);
+            self.release_processed_permits();
+            if self.router.has_pending() {
+                self.frames.schedule_frame();
+            }
+        }
+    }
+
+    fn release_processed_permits(&mut self) {
+        let n = self.router.take_processed();
+        if n > 0
+            && let Some(pacer) = &self.router_pacer
+        {
+            pacer.add_permits(n);
         }
     }
 
@@ -781,6 +819,7 @@ pub fn draw<B: Backend>(
             crossterm::terminal::BeginSynchronizedUpdate
         );
     }
+    app.before_draw();
     let result = terminal.draw(|frame| super::ui::render(app, frame));
     if synchronized {
         let _ = crossterm::execute!(

@@ -131,7 +131,7 @@ pub fn spawn_ticker(tx: AppEventSender) {
 /// Router events in flight to the App at most. A child flooding output must never bury key
 /// presses in the one channel: past this the forwarder stops reading, the router's broadcast
 /// lags, and the App is told how many events it skipped.
-pub const ROUTER_EVENTS_IN_FLIGHT: usize = 256;
+pub const ROUTER_EVENTS_IN_FLIGHT: usize = 32;
 
 /// Forwards router events; `pacer` holds the in-flight permits the App gives back as it handles
 /// each event.

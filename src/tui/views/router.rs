@@ -2,7 +2,8 @@
 //! countdown, exit) and the selected run's raw stream. Kill, timeout and new-run requests are
 //! sent as intents; the App calls the `RouterService`.
 
-use std::time::{Duration, SystemTime};
+use std::collections::VecDeque;
+use std::time::{Duration, Instant, SystemTime};
 
 use crossterm::event::{KeyCode, KeyEvent, MouseEvent, MouseEventKind};
 use ratatui::buffer::Buffer;
@@ -73,6 +74,11 @@ pub struct RouterView {
     pub input: Option<RouterInput>,
     /// Why runs cannot be started (no router service); shown instead of the stream.
     pub unavailable: Option<String>,
+    /// Output not yet sanitized, oldest first. Chunks are cheap to queue and sanitized before
+    /// frames within a time budget, so a flood never delays key handling.
+    pending: VecDeque<(u64, StreamKind, Vec<u8>)>,
+    /// Chunks sanitized since the App last asked (it returns that many pacing permits).
+    processed: usize,
     runs_area: Rect,
     stream_area: Rect,
 }
@@ -157,6 +163,39 @@ impl RouterView {
         }
     }
 
+    /// Whether output is waiting to be sanitized.
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// Sanitizes queued output until `budget` is spent; returns whether the selected run changed.
+    pub fn process_pending(&mut self, budget: Duration) -> bool {
+        let start = Instant::now();
+        let selected = self.selected_run().map(|r| r.run_id);
+        let mut changed = false;
+        while let Some((run_id, kind, bytes)) = self.pending.pop_front() {
+            if let Some(run) = self.runs.iter_mut().find(|r| r.run_id == run_id) {
+                run.buffer.push_chunk(kind, &bytes);
+                changed |= Some(run_id) == selected;
+            }
+            self.processed += 1;
+            if start.elapsed() >= budget {
+                break;
+            }
+        }
+        changed
+    }
+
+    /// Sanitizes everything queued (before notes, ends, copy and search).
+    pub fn flush_pending(&mut self) {
+        self.process_pending(Duration::MAX);
+    }
+
+    /// Chunks sanitized since the last call.
+    pub fn take_processed(&mut self) -> usize {
+        std::mem::take(&mut self.processed)
+    }
+
     pub fn selected_run(&self) -> Option<&RunEntry> {
         self.runs.get(self.selected)
     }
@@ -203,6 +242,10 @@ impl RouterView {
             }
             return true;
         }
+        if !matches!(event.kind, RouterEventKind::Chunk { .. }) {
+            // Notes and ends go after the output that came before them.
+            self.flush_pending();
+        }
         let selected_id = self.selected_run().map(|r| r.run_id);
         let Some(run) = self.runs.iter_mut().find(|r| r.run_id == event.run_id) else {
             return false;
@@ -214,7 +257,8 @@ impl RouterView {
                     OutputStream::Stdout => StreamKind::Stdout,
                     OutputStream::Stderr => StreamKind::Stderr,
                 };
-                run.buffer.push_chunk(kind, bytes);
+                self.pending.push_back((event.run_id, kind, bytes.clone()));
+                return false;
             }
             RouterEventKind::DeadlineChanged {
                 timeout_seconds,
@@ -374,6 +418,12 @@ impl RouterView {
 
     /// Handles a keymap action; returns true when it applied here.
     pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        if matches!(
+            action,
+            Action::CopyOutput | Action::Search | Action::SearchNext | Action::SearchPrev
+        ) {
+            self.flush_pending();
+        }
         let run = self.runs.get(self.selected);
         match action {
             Action::Up => self.select(self.selected.saturating_sub(1)),
