@@ -342,7 +342,9 @@ fn strip_plugin_only_allowlist(
     let Some(allow) = &policy.allow else {
         return;
     };
-    if allow.is_empty() {
+    // Blank entries are dropped before matching; a list of only blanks is an empty list, and an
+    // empty allowlist restricts nothing.
+    if allow.iter().all(|e| e.pattern.trim().is_empty()) {
         policy.allow = None;
         return;
     }

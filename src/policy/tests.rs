@@ -90,6 +90,13 @@ fn an_empty_allowlist_keeps_everything() {
 }
 
 #[test]
+fn blank_entries_are_dropped() {
+    let res = run("{ tools: { allow: ['', '  '], deny: [' '] } }", &ctx());
+    assert_eq!(res.visible().count(), core_specs().len());
+    assert!(res.warnings.is_empty(), "{:?}", res.warnings);
+}
+
+#[test]
 fn wildcards_only_star_is_special() {
     let res = run("{ tools: { deny: ['sessions_*', 'web_?etch'] } }", &ctx());
     assert!(!is_visible(&res, "sessions_list"));
