@@ -186,3 +186,54 @@ fn config_from_the_environment() {
         "{out}"
     );
 }
+
+#[test]
+fn config_from_home_with_warnings_in_json() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join(".openclaw");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("openclaw.json"),
+        "{\n  tools: { alow: ['read'], deny: ['reed'] },\n}\n",
+    )
+    .unwrap();
+    let out = clawdeck(home.path())
+        .args(["tools", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let warnings = value["warnings"].as_array().unwrap();
+    let messages: Vec<&str> = warnings
+        .iter()
+        .map(|w| w["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.ends_with("openclaw.json:2:12: unknown key ignored (at tools.alow)")),
+        "{messages:?}"
+    );
+    let reed = warnings
+        .iter()
+        .find(|w| {
+            w["message"]
+                .as_str()
+                .unwrap()
+                .contains("\"reed\" matches no tool")
+        })
+        .unwrap();
+    assert_eq!(reed["layer"], "global");
+    assert_eq!(reed["config_path"], "tools.deny[0]");
+
+    let out = clawdeck(home.path())
+        .args(["explain", "read"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(String::from_utf8(out.stdout).unwrap().contains("(home)"));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("warning: "));
+}
