@@ -116,17 +116,13 @@ impl ToolSet {
             ctx,
         )?);
         let mut set = ToolSet::new();
-        // The catalog's spec (what the LLM is shown) with the runner's own parameter schema,
-        // which accepts everything the catalog's does and more (edit's `edits[]`).
+        // The registry's spec is the catalog's; fall back to the catalog itself when a custom
+        // registry leaves a built-in out.
         let spec_for = |name: &str| {
-            let builtin = specs::builtin_spec(name);
-            match (registry.get(name).cloned(), builtin) {
-                (Some(mut spec), Some(builtin)) => {
-                    spec.parameters = builtin.parameters;
-                    Some(spec)
-                }
-                (catalog, builtin) => catalog.or(builtin),
-            }
+            registry
+                .get(name)
+                .cloned()
+                .or_else(|| specs::builtin_spec(name))
         };
         for name in specs::BUILTIN_TOOL_NAMES {
             if let Some(spec) = spec_for(name)
