@@ -296,7 +296,11 @@ fn bench_idle() {
 }
 
 fn main() {
-    let only = std::env::args().nth(1).unwrap_or_default();
+    // `cargo bench` passes `--bench`; a bare word picks one benchmark (render, idle, keys).
+    let only = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .unwrap_or_default();
     if only.is_empty() || only == "render" {
         bench_render();
     }

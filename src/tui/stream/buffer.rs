@@ -93,12 +93,12 @@ impl StreamBuffer {
     pub fn flush_partials(&mut self) {
         let mut scratch = std::mem::take(&mut self.scratch);
         self.stdout.finish(&mut scratch);
-        let out: Vec<CleanLine> = scratch.drain(..).collect();
+        let out: Vec<CleanLine> = std::mem::take(&mut scratch);
         for line in out {
             self.push_line(StreamKind::Stdout, line);
         }
         self.stderr.finish(&mut scratch);
-        let err: Vec<CleanLine> = scratch.drain(..).collect();
+        let err: Vec<CleanLine> = std::mem::take(&mut scratch);
         for line in err {
             self.push_line(StreamKind::Stderr, line);
         }

@@ -51,10 +51,10 @@ impl PolicyView {
         let keep = self.selected_tool().map(|t| t.name.clone());
         self.resolution = Some(resolution);
         self.error = None;
-        if let Some(name) = keep {
-            if let Some(i) = self.rows().iter().position(|t| t.name == name) {
-                self.selected = i;
-            }
+        if let Some(name) = keep
+            && let Some(i) = self.rows().iter().position(|t| t.name == name)
+        {
+            self.selected = i;
         }
         self.clamp();
     }

@@ -91,10 +91,10 @@ impl Picker {
             _ => {
                 if self.typed.handle_key(key) == InputOutcome::Edited {
                     let visible = self.visible();
-                    if !visible.contains(&self.selected) {
-                        if let Some(&first) = visible.first() {
-                            self.selected = first;
-                        }
+                    if !visible.contains(&self.selected)
+                        && let Some(&first) = visible.first()
+                    {
+                        self.selected = first;
                     }
                 }
                 PickOutcome::Pending
