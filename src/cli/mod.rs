@@ -7,6 +7,7 @@ pub mod context_args;
 mod dispatch;
 mod explain;
 mod invoke;
+mod logging;
 mod prompt;
 mod route;
 mod schema;
@@ -32,7 +33,11 @@ pub mod exit {
 }
 
 #[derive(Debug, Parser)]
-#[command(name = "clawdeck", version, about = "Tool runtime and operator console for OpenClaw-style agent tool systems")]
+#[command(
+    name = "clawdeck",
+    version,
+    about = "Tool runtime and operator console for OpenClaw-style agent tool systems"
+)]
 pub struct Cli {
     /// OpenClaw config file (JSON5). Default: $OPENCLAW_CONFIG_PATH, then ~/.openclaw/openclaw.json,
     /// then the embedded demo config.
@@ -67,6 +72,7 @@ pub enum Command {
 /// Parses arguments and runs; the binary only calls this.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    logging::init(cli.command.is_none());
     let code = match cli.command {
         Some(Command::Tools(ref args)) => tools::run(&cli, args),
         Some(Command::Explain(ref args)) => explain::run(&cli, args),

@@ -1,0 +1,40 @@
+//! Diagnostics through `tracing`, off unless asked for: `CLAWDECK_LOG=debug` (or error, warn,
+//! info, trace). Headless commands log to stderr; the console owns the screen, so it logs to
+//! `CLAWDECK_LOG_FILE` (default `clawdeck.log` in the system temp directory).
+
+use std::str::FromStr;
+
+use tracing::Level;
+
+/// Installs the subscriber when `CLAWDECK_LOG` names a level; `console` sends logs to a file.
+pub fn init(console: bool) {
+    let Some(level) = std::env::var("CLAWDECK_LOG")
+        .ok()
+        .and_then(|v| Level::from_str(v.trim()).ok())
+    else {
+        return;
+    };
+    let builder = tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_target(true);
+    if console {
+        let path = std::env::var_os("CLAWDECK_LOG_FILE")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::env::temp_dir().join("clawdeck.log"));
+        match std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+        {
+            Ok(file) => {
+                let _ = builder
+                    .with_ansi(false)
+                    .with_writer(std::sync::Mutex::new(file))
+                    .try_init();
+            }
+            Err(err) => eprintln!("clawdeck: cannot open log file {}: {err}", path.display()),
+        }
+    } else {
+        let _ = builder.with_writer(std::io::stderr).try_init();
+    }
+}
