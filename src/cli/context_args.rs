@@ -62,7 +62,13 @@ impl ContextArgs {
             sender_e164: self.sender_e164.clone(),
             sender_username: self.sender_username.clone(),
             sender_name: self.sender_name.clone(),
-            owner: if self.not_owner { Some(false) } else if self.owner { Some(true) } else { None },
+            owner: if self.not_owner {
+                Some(false)
+            } else if self.owner {
+                Some(true)
+            } else {
+                None
+            },
             session_key: self.session_key.clone(),
             subagent: self.subagent,
             sandboxed: self.sandboxed,

@@ -21,13 +21,21 @@ pub struct ReadOptions<'a> {
 
 impl Default for ReadOptions<'_> {
     fn default() -> Self {
-        ReadOptions { required: false, trim: true, allow_empty: false, label: None }
+        ReadOptions {
+            required: false,
+            trim: true,
+            allow_empty: false,
+            label: None,
+        }
     }
 }
 
 impl<'a> ReadOptions<'a> {
     pub fn required() -> Self {
-        ReadOptions { required: true, ..Default::default() }
+        ReadOptions {
+            required: true,
+            ..Default::default()
+        }
     }
     pub fn label(mut self, label: &'a str) -> Self {
         self.label = Some(label);
@@ -63,7 +71,11 @@ pub fn lookup<'v>(params: &'v Value, key: &str) -> Option<&'v Value> {
     match map.get(key) {
         Some(Value::Null) | None => {
             let snake = snake_case_key(key);
-            if snake != key { map.get(&snake).filter(|v| !v.is_null()) } else { None }
+            if snake != key {
+                map.get(&snake).filter(|v| !v.is_null())
+            } else {
+                None
+            }
         }
         Some(v) => Some(v),
     }
@@ -74,11 +86,23 @@ fn required_error(key: &str, opts: &ReadOptions<'_>) -> ToolError {
 }
 
 /// A string parameter; non-strings count as missing.
-pub fn read_string(params: &Value, key: &str, opts: ReadOptions<'_>) -> Result<Option<String>, ToolError> {
+pub fn read_string(
+    params: &Value,
+    key: &str,
+    opts: ReadOptions<'_>,
+) -> Result<Option<String>, ToolError> {
     let value = match lookup(params, key) {
         Some(Value::String(s)) => {
-            let s = if opts.trim { s.trim().to_string() } else { s.clone() };
-            if s.is_empty() && !opts.allow_empty { None } else { Some(s) }
+            let s = if opts.trim {
+                s.trim().to_string()
+            } else {
+                s.clone()
+            };
+            if s.is_empty() && !opts.allow_empty {
+                None
+            } else {
+                Some(s)
+            }
         }
         _ => None,
     };
@@ -94,7 +118,12 @@ pub fn require_string(params: &Value, key: &str) -> Result<String, ToolError> {
 }
 
 /// A number, from a JSON number or a numeric string; `integer` truncates toward zero.
-pub fn read_number(params: &Value, key: &str, required: bool, integer: bool) -> Result<Option<f64>, ToolError> {
+pub fn read_number(
+    params: &Value,
+    key: &str,
+    required: bool,
+    integer: bool,
+) -> Result<Option<f64>, ToolError> {
     let number = match lookup(params, key) {
         Some(Value::Number(n)) => n.as_f64(),
         Some(Value::String(s)) => s.trim().parse::<f64>().ok().filter(|n| n.is_finite()),
@@ -126,7 +155,11 @@ pub fn read_bool(params: &Value, key: &str) -> Option<bool> {
 }
 
 /// A list of strings; a single string becomes a one-element list; blanks are dropped.
-pub fn read_string_array(params: &Value, key: &str, required: bool) -> Result<Option<Vec<String>>, ToolError> {
+pub fn read_string_array(
+    params: &Value,
+    key: &str,
+    required: bool,
+) -> Result<Option<Vec<String>>, ToolError> {
     let list = match lookup(params, key) {
         Some(Value::Array(items)) => {
             let v: Vec<String> = items
@@ -162,9 +195,15 @@ impl std::fmt::Display for StringOrNumber {
     }
 }
 
-pub fn read_string_or_number(params: &Value, key: &str, required: bool) -> Result<Option<StringOrNumber>, ToolError> {
+pub fn read_string_or_number(
+    params: &Value,
+    key: &str,
+    required: bool,
+) -> Result<Option<StringOrNumber>, ToolError> {
     let v = match lookup(params, key) {
-        Some(Value::String(s)) if !s.trim().is_empty() => Some(StringOrNumber::String(s.trim().to_string())),
+        Some(Value::String(s)) if !s.trim().is_empty() => {
+            Some(StringOrNumber::String(s.trim().to_string()))
+        }
         Some(Value::Number(n)) => n.as_f64().map(StringOrNumber::Number),
         _ => None,
     };
@@ -182,8 +221,14 @@ mod tests {
     #[test]
     fn string_is_trimmed_and_required_names_the_label() {
         let p = json!({"path": "  a.txt  ", "blank": "   "});
-        assert_eq!(read_string(&p, "path", ReadOptions::default()).unwrap(), Some("a.txt".to_string()));
-        assert_eq!(read_string(&p, "blank", ReadOptions::default()).unwrap(), None);
+        assert_eq!(
+            read_string(&p, "path", ReadOptions::default()).unwrap(),
+            Some("a.txt".to_string())
+        );
+        assert_eq!(
+            read_string(&p, "blank", ReadOptions::default()).unwrap(),
+            None
+        );
         let err = read_string(&p, "blank", ReadOptions::required().label("Path")).unwrap_err();
         assert_eq!(err, ToolError::Input("Path required".to_string()));
         assert_eq!(err.status_code(), 400);
@@ -192,7 +237,10 @@ mod tests {
     #[test]
     fn snake_case_fallback() {
         let p = json!({"old_text": "x"});
-        assert_eq!(read_string(&p, "oldText", ReadOptions::default()).unwrap(), Some("x".to_string()));
+        assert_eq!(
+            read_string(&p, "oldText", ReadOptions::default()).unwrap(),
+            Some("x".to_string())
+        );
         assert_eq!(snake_case_key("sessionId"), "session_id");
     }
 
@@ -208,14 +256,26 @@ mod tests {
     #[test]
     fn string_arrays_accept_a_single_string() {
         let p = json!({"one": "x", "many": ["a", " ", 3, "b"]});
-        assert_eq!(read_string_array(&p, "one", false).unwrap(), Some(vec!["x".to_string()]));
-        assert_eq!(read_string_array(&p, "many", false).unwrap(), Some(vec!["a".to_string(), "b".to_string()]));
+        assert_eq!(
+            read_string_array(&p, "one", false).unwrap(),
+            Some(vec!["x".to_string()])
+        );
+        assert_eq!(
+            read_string_array(&p, "many", false).unwrap(),
+            Some(vec!["a".to_string(), "b".to_string()])
+        );
     }
 
     #[test]
     fn string_or_number() {
         let p = json!({"s": " 12 ", "n": 7});
-        assert_eq!(read_string_or_number(&p, "s", true).unwrap(), Some(StringOrNumber::String("12".into())));
-        assert_eq!(read_string_or_number(&p, "n", true).unwrap(), Some(StringOrNumber::Number(7.0)));
+        assert_eq!(
+            read_string_or_number(&p, "s", true).unwrap(),
+            Some(StringOrNumber::String("12".into()))
+        );
+        assert_eq!(
+            read_string_or_number(&p, "n", true).unwrap(),
+            Some(StringOrNumber::Number(7.0))
+        );
     }
 }

@@ -7,7 +7,9 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ContentBlock {
-    Text { text: String },
+    Text {
+        text: String,
+    },
     Image {
         /// Base64 payload.
         data: String,
@@ -27,22 +29,37 @@ pub struct ToolResult {
 impl ToolResult {
     /// A single text block with the given details.
     pub fn text(text: impl Into<String>, details: Value) -> Self {
-        ToolResult { content: vec![ContentBlock::Text { text: text.into() }], details }
+        ToolResult {
+            content: vec![ContentBlock::Text { text: text.into() }],
+            details,
+        }
     }
 
     /// OpenClaw's `jsonResult`: the payload pretty-printed as text, and as details.
     pub fn json(payload: Value) -> Self {
         let text = serde_json::to_string_pretty(&payload).unwrap_or_else(|_| payload.to_string());
-        ToolResult { content: vec![ContentBlock::Text { text }], details: payload }
+        ToolResult {
+            content: vec![ContentBlock::Text { text }],
+            details: payload,
+        }
     }
 
     /// OpenClaw's `imageResult`: a text line (`MEDIA:<path>` unless given) and the image block.
-    pub fn image(label: &str, path: Option<&str>, base64: String, mime_type: &str, extra_text: Option<String>) -> Self {
+    pub fn image(
+        label: &str,
+        path: Option<&str>,
+        base64: String,
+        mime_type: &str,
+        extra_text: Option<String>,
+    ) -> Self {
         let text = extra_text.unwrap_or_else(|| format!("MEDIA:{}", path.unwrap_or(label)));
         ToolResult {
             content: vec![
                 ContentBlock::Text { text },
-                ContentBlock::Image { data: base64, mime_type: mime_type.to_string() },
+                ContentBlock::Image {
+                    data: base64,
+                    mime_type: mime_type.to_string(),
+                },
             ],
             details: serde_json::json!({ "label": label, "path": path, "mimeType": mime_type }),
         }
@@ -63,7 +80,10 @@ impl ToolResult {
 
     /// `details.status`, lowercased, when present.
     pub fn status(&self) -> Option<String> {
-        self.details.get("status").and_then(Value::as_str).map(|s| s.to_ascii_lowercase())
+        self.details
+            .get("status")
+            .and_then(Value::as_str)
+            .map(|s| s.to_ascii_lowercase())
     }
 
     /// OpenClaw's error detection: `details.status` is `error` or `timeout`.
@@ -90,8 +110,14 @@ mod tests {
     fn image_block_serialises_with_mime_type() {
         let r = ToolResult::image("shot", Some("/a.png"), "AAAA".into(), "image/png", None);
         let v = serde_json::to_value(&r).unwrap();
-        assert_eq!(v["content"][0], json!({"type": "text", "text": "MEDIA:/a.png"}));
-        assert_eq!(v["content"][1], json!({"type": "image", "data": "AAAA", "mimeType": "image/png"}));
+        assert_eq!(
+            v["content"][0],
+            json!({"type": "text", "text": "MEDIA:/a.png"})
+        );
+        assert_eq!(
+            v["content"][1],
+            json!({"type": "image", "data": "AAAA", "mimeType": "image/png"})
+        );
     }
 
     #[test]
