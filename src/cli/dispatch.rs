@@ -1,8 +1,6 @@
 //! `clawdeck dispatch "/name args"`: routes a skill `/command` the way OpenClaw does, under the
 //! same policy as the model's tool list.
 
-use std::sync::Arc;
-
 use clap::Args;
 use serde_json::{Value, json};
 
@@ -12,9 +10,7 @@ use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::pipeline::{CallOutcome, CallRequest, Pipeline};
 use crate::prompt::LlmViewOptions;
-use crate::queue::{LaneLimits, LaneQueue};
 use crate::skills::{DispatchPlan, plan_dispatch};
-use crate::tools::ToolRuntime;
 
 #[derive(Debug, Args)]
 pub struct DispatchArgs {
@@ -92,20 +88,9 @@ fn run_call(
     tool: &str,
     params: Value,
 ) -> Result<CallOutcome, String> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|err| format!("cannot start the async runtime: {err}"))?;
+    let runtime = super::async_runtime()?;
     Ok(runtime.block_on(async {
-        let limits = LaneLimits::from_settings(&loaded.settings.lanes, &loaded.raw);
-        let tool_runtime = ToolRuntime::new(&loaded);
-        let pipeline = Pipeline::new(
-            Arc::new(loaded),
-            Arc::new(registry),
-            LaneQueue::new(limits),
-            tool_runtime,
-        );
+        let pipeline = Pipeline::standalone(loaded, registry);
         let request = CallRequest::new(tool, params, cli.context.to_context());
         let cancel = request.cancel.clone();
         tokio::spawn(async move {

@@ -5,8 +5,6 @@
 //! (unreadable or invalid `--params`, parameters that fail the schema, unknown tool, broken
 //! config); 3 refused (the policy hides the tool in this context, or a hook blocked the call).
 
-use std::sync::Arc;
-
 use clap::Args;
 use serde_json::Value;
 
@@ -17,9 +15,7 @@ use crate::catalog::Registry;
 use crate::config;
 use crate::pipeline::{CallOutcome, CallRequest, Pipeline};
 use crate::process::KillReason;
-use crate::queue::{LaneLimits, LaneQueue};
 use crate::tool::ContentBlock;
-use crate::tools::ToolRuntime;
 use crate::tools::exec::finished_result;
 use tokio_util::sync::CancellationToken;
 
@@ -98,26 +94,15 @@ pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
     if !args.json {
         print_load_warnings(&loaded, &registry);
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    let runtime = match super::async_runtime() {
         Ok(rt) => rt,
         Err(err) => {
-            eprintln!("clawdeck invoke: cannot start the async runtime: {err}");
+            eprintln!("clawdeck invoke: {err}");
             return exit::TOOL_ERROR;
         }
     };
     let outcome = runtime.block_on(async {
-        let limits = LaneLimits::from_settings(&loaded.settings.lanes, &loaded.raw);
-        let tool_runtime = ToolRuntime::new(&loaded);
-        let pipeline = Pipeline::new(
-            Arc::new(loaded),
-            Arc::new(registry),
-            LaneQueue::new(limits),
-            tool_runtime,
-        );
+        let pipeline = Pipeline::standalone(loaded, registry);
         let mut request = CallRequest::new(args.tool.clone(), params, cli.context.to_context());
         request.lane = args.lane.clone();
         request.call_id = args.call_id.clone();

@@ -69,6 +69,15 @@ pub enum Command {
     Dispatch(dispatch::DispatchArgs),
 }
 
+/// The tokio runtime the async commands run on.
+pub(crate) fn async_runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|err| format!("cannot start the async runtime: {err}"))
+}
+
 /// Parses arguments and runs; the binary only calls this.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();

@@ -43,14 +43,10 @@ pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    let runtime = match super::async_runtime() {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("clawdeck route: cannot start the async runtime: {e}");
+            eprintln!("clawdeck route: {e}");
             return exit::TOOL_ERROR;
         }
     };
