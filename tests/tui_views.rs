@@ -164,6 +164,20 @@ impl Harness {
         signal: Option<&str>,
         secs: u64,
     ) {
+        self.finish_run_with_content(run_id, status, exit_code, signal, secs, "", "");
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn finish_run_with_content(
+        &mut self,
+        run_id: u64,
+        status: RunStatus,
+        exit_code: Option<i32>,
+        signal: Option<&str>,
+        secs: u64,
+        raw: &str,
+        content: &str,
+    ) {
         let outcome = RouterOutcome {
             run_id,
             status,
@@ -173,8 +187,8 @@ impl Harness {
             mode: Mode::ReadOnly,
             exit_code,
             signal: signal.map(str::to_string),
-            raw: String::new(),
-            content: String::new(),
+            raw: raw.to_string(),
+            content: content.to_string(),
             notes: Vec::new(),
             timeout_seconds: 45,
             duration: Duration::from_secs(secs),
@@ -624,6 +638,45 @@ fn router_view_error_states_after_kill_and_timeout() {
         "{screen}"
     );
     insta::assert_snapshot!("router_killed_and_timed_out", screen);
+}
+
+#[test]
+fn router_view_shows_the_tools_closing_text() {
+    use clawdeck::router::texts;
+    let mut h = with_config();
+    h.start_run(1, "ops", "summarise the logs", Duration::from_secs(45));
+    let content = format!(
+        "{}\n{}",
+        texts::spawn_failed("openclaw: No such file or directory"),
+        texts::INSTALL_HINT
+    );
+    h.finish_run_with_content(1, RunStatus::SpawnFailed, None, None, 0, "", &content);
+    h.start_run(2, "ops", "hang", Duration::from_secs(45));
+    h.chunk(2, OutputStream::Stdout, b"partial answer\n");
+    let content = format!("partial answer\n\n{}", texts::timed_out(45));
+    h.finish_run_with_content(
+        2,
+        RunStatus::TimedOut,
+        None,
+        Some("SIGKILL"),
+        45,
+        "partial answer\n",
+        &content,
+    );
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
+    let screen = h.screen(150, 20);
+    // The test backend pads each double-width character with a blank cell.
+    let packed = |s: &str| s.replace(' ', "");
+    assert!(
+        packed(&screen).contains("远程clawBot处理超时（超过45秒未完成）"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("router_closing_text_timeout", screen);
+    h.key(KeyCode::Up);
+    let screen = h.screen(150, 20);
+    assert!(packed(&screen).contains("无法启动远程Agent"), "{screen}");
+    assert!(packed(&screen).contains("npminstall-gopenclaw"), "{screen}");
+    insta::assert_snapshot!("router_closing_text_spawn_failed", screen);
 }
 
 #[test]

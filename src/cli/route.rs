@@ -139,11 +139,7 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
         );
     } else {
         // The raw output is already on the terminal; add what the tool appended to it.
-        let rest = outcome
-            .content
-            .strip_prefix(outcome.raw.as_str())
-            .unwrap_or(&outcome.content);
-        let rest = rest.strip_prefix('\n').unwrap_or(rest);
+        let rest = outcome.appended_text();
         if !rest.is_empty() {
             if !outcome.raw.is_empty()
                 && !outcome.raw.ends_with('\n')

@@ -62,6 +62,16 @@ pub struct RouterOutcome {
 }
 
 impl RouterOutcome {
+    /// What the tool added after the raw output (the seed's timeout or spawn-failure text, the
+    /// install hint, ...): what a viewer that already showed the stream still has to show.
+    pub fn appended_text(&self) -> &str {
+        let rest = self
+            .content
+            .strip_prefix(self.raw.as_str())
+            .unwrap_or(&self.content);
+        rest.strip_prefix('\n').unwrap_or(rest)
+    }
+
     /// The tool result: `{content: [text], details: {directTTS: false, interruptMode: 2, ...}}`.
     pub fn to_tool_result(&self) -> ToolResult {
         let mut details = json!({

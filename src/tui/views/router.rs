@@ -275,6 +275,14 @@ impl RouterView {
                 run.exit = exit_label(outcome.exit_code, outcome.signal.as_deref());
                 run.duration = Some(outcome.duration);
                 run.buffer.flush_partials();
+                // The tool's own closing text (timeout note, spawn failure and install hint).
+                for line in outcome
+                    .appended_text()
+                    .lines()
+                    .filter(|l| !l.trim().is_empty())
+                {
+                    run.buffer.push_note(line);
+                }
                 let (label, _) = state_label(Some(outcome.status));
                 let exit = run
                     .exit
