@@ -7,7 +7,10 @@ use std::io::Write;
 
 use clap::Args;
 
+use tokio_util::sync::CancellationToken;
+
 use super::{Cli, exit};
+use crate::queue::{LaneLimits, LaneQueue};
 use crate::router::{
     Mode, OutputStream, RouterEventKind, RouterRequest, RouterService, RunStatus, TransportKind,
     texts,
@@ -30,6 +33,9 @@ pub struct RouteArgs {
     /// `read-only` (default) or `write`
     #[arg(long, value_parser = ["read-only", "write"])]
     pub mode: Option<String>,
+    /// Lane the run waits in (the lane queue's per-lane concurrency applies, as for the tool)
+    #[arg(long, default_value = "main")]
+    pub lane: String,
     /// Print the tool result as JSON (live output then goes to stderr)
     #[arg(long)]
     pub json: bool,
@@ -51,7 +57,36 @@ pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
         }
     };
     let service = RouterService::new(loaded.settings.router.clone());
-    runtime.block_on(route(service, args))
+    let queue = LaneQueue::new(LaneLimits::from_settings(
+        &loaded.settings.lanes,
+        &loaded.raw,
+    ));
+    runtime.block_on(async {
+        // The run takes a slot in its lane like any tool call; Ctrl-C while it waits leaves the
+        // queue (and while it runs kills the tree, in `route`).
+        let cancel = CancellationToken::new();
+        let on_ctrl_c = cancel.clone();
+        let waiting = tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                on_ctrl_c.cancel();
+            }
+        });
+        let label = format!(
+            "clawbot_router: {}",
+            args.agent.as_deref().unwrap_or("default")
+        );
+        let started = queue.run(&args.lane, &label, &cancel, async {
+            waiting.abort();
+            route(service, args).await
+        });
+        match started.await {
+            Ok(code) => code,
+            Err(err) => {
+                eprintln!("clawdeck route: {err}");
+                exit::TOOL_ERROR
+            }
+        }
+    })
 }
 
 /// Runs one routed task and returns the exit status.
