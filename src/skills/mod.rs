@@ -6,6 +6,7 @@
 //! [`SkillSet`] as data.
 
 pub mod commands;
+pub mod demo;
 pub mod dispatch;
 pub mod eligibility;
 pub mod format;

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::format::SkillsPromptLimits;
 use super::load::SkillRoots;
-use crate::config::LoadedConfig;
+use crate::config::{ConfigSource, LoadedConfig};
 
 /// The home directory (`$HOME`), if set.
 pub fn home_dir() -> Option<PathBuf> {
@@ -121,10 +121,14 @@ pub fn skill_roots(config: &LoadedConfig, agent: Option<&str>) -> SkillRoots {
     };
     SkillRoots {
         extra,
-        bundled: settings
-            .bundled_dir
-            .as_ref()
-            .map(|d| expand(&d.to_string_lossy())),
+        bundled: match &settings.bundled_dir {
+            Some(dir) => Some(expand(&dir.to_string_lossy())),
+            // The embedded demo brings its own skills so that every view has something to show.
+            None if config.source == ConfigSource::EmbeddedDemo => {
+                super::demo::materialize_demo_skills()
+            }
+            None => None,
+        },
         managed,
         workspace: Some(workspace_dir(config, agent).join("skills")),
     }

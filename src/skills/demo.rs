@@ -1,0 +1,80 @@
+//! Skills for the embedded demo config. The prompt tells the model to `read` a skill's SKILL.md
+//! at its location, so the demo's skills need real files: they are written (once, and again
+//! only when their text changes) under the user's cache directory.
+
+use std::path::{Path, PathBuf};
+
+/// (directory name, SKILL.md text) of every demo skill.
+const DEMO_SKILLS: &[(&str, &str)] = &[
+    (
+        "db-expert",
+        include_str!("../../assets/demo/skills/db-expert/SKILL.md"),
+    ),
+    (
+        "log-summary",
+        include_str!("../../assets/demo/skills/log-summary/SKILL.md"),
+    ),
+    (
+        "web-developer",
+        include_str!("../../assets/demo/skills/web-developer/SKILL.md"),
+    ),
+];
+
+/// `$XDG_CACHE_HOME/clawdeck/demo-skills`, else `~/.cache/clawdeck/demo-skills`, else the
+/// system temp directory.
+fn demo_skills_dir() -> PathBuf {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| super::sources::home_dir().map(|h| h.join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    cache.join("clawdeck").join("demo-skills")
+}
+
+/// Writes the demo skills and returns their root; `None` (with a warning in the log) when the
+/// cache directory cannot be written, in which case the demo simply has no skills.
+pub fn materialize_demo_skills() -> Option<PathBuf> {
+    let root = demo_skills_dir();
+    match write_skills(&root) {
+        Ok(()) => Some(root),
+        Err(err) => {
+            tracing::warn!("demo skills not written to {}: {err}", root.display());
+            None
+        }
+    }
+}
+
+fn write_skills(root: &Path) -> std::io::Result<()> {
+    for (dir, text) in DEMO_SKILLS {
+        let path = root.join(dir).join("SKILL.md");
+        if std::fs::read_to_string(&path).is_ok_and(|current| current == *text) {
+            continue;
+        }
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&path, text)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demo_skills_are_written_once_and_parse() {
+        let dir = tempfile::tempdir().unwrap();
+        write_skills(dir.path()).unwrap();
+        let path = dir.path().join("db-expert").join("SKILL.md");
+        let written = std::fs::metadata(&path).unwrap().modified().unwrap();
+        write_skills(dir.path()).unwrap();
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().modified().unwrap(),
+            written
+        );
+        for (name, _) in DEMO_SKILLS {
+            assert!(dir.path().join(name).join("SKILL.md").is_file(), "{name}");
+        }
+    }
+}
