@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::PolicyError;
 use super::layer::{LayerPolicy, RuleEntry};
 use super::matcher::{CompiledList, NO_MATCH};
-use super::normalize::normalize_tool_name;
+use super::normalize::{normalize_tool_name, normalized};
 use super::sources::{LayerInputs, build_layers, resolve_context};
 use super::trace::{
     Decision, LayerDecision, LayerSummary, PolicyWarning, Removal, RemovalKind, Resolution,
@@ -256,11 +256,37 @@ fn rule_ref(list: &CompiledList, pattern_index: usize) -> RuleRef {
 }
 
 fn describe_rule(rule: &RuleRef, verb: &str) -> String {
-    let mut text = format!("{verb} by \"{}\"", rule.pattern.as_deref().unwrap_or(""));
+    // Built by hand: this runs once per matched rule of every list, and `format!` costs more
+    // than the rest of building the rule's explanation.
+    let pattern = rule.pattern.as_deref().unwrap_or("");
+    let mut text = String::with_capacity(
+        verb.len()
+            + pattern.len()
+            + rule.builtin.as_ref().map_or(0, String::len)
+            + rule.config_path.as_ref().map_or(0, String::len)
+            + 12,
+    );
+    text.push_str(verb);
+    text.push_str(" by \"");
+    text.push_str(pattern);
+    text.push('"');
     match (&rule.builtin, &rule.config_path) {
-        (Some(builtin), Some(path)) => text.push_str(&format!(" ({builtin}, {path})")),
-        (Some(builtin), None) => text.push_str(&format!(" ({builtin})")),
-        (None, Some(path)) => text.push_str(&format!(" at {path}")),
+        (Some(builtin), Some(path)) => {
+            text.push_str(" (");
+            text.push_str(builtin);
+            text.push_str(", ");
+            text.push_str(path);
+            text.push(')');
+        }
+        (Some(builtin), None) => {
+            text.push_str(" (");
+            text.push_str(builtin);
+            text.push(')');
+        }
+        (None, Some(path)) => {
+            text.push_str(" at ");
+            text.push_str(path);
+        }
         (None, None) => {}
     }
     text
@@ -349,11 +375,13 @@ fn strip_plugin_only_allowlist(
         return;
     }
     let mut has_core = false;
-    let mut unknown = Vec::new();
-    let mut plugin_entries = Vec::new();
-    let mut wildcards = Vec::new();
+    let mut unknown: Vec<&str> = Vec::new();
+    let mut plugin_entries: Vec<&str> = Vec::new();
+    let mut wildcards: Vec<&RuleEntry> = Vec::new();
+    let plugin_groups = &registry.plugin_groups().by_plugin;
     for entry in allow {
-        let name = normalize_tool_name(&entry.pattern);
+        let name = normalized(&entry.pattern);
+        let name = name.as_ref();
         if name.is_empty() {
             continue;
         }
@@ -361,15 +389,13 @@ fn strip_plugin_only_allowlist(
             has_core = true;
             continue;
         }
+        let names_plugin = plugin_groups.contains_key(name);
+        let tool = registry.get(name);
         let is_plugin = name == PLUGINS_GROUP
-            || registry.plugin_groups().by_plugin.contains_key(&name)
-            || registry
-                .get(&name)
-                .is_some_and(|t| t.source.plugin_id().is_some());
-        let group = if name.starts_with("group:")
-            || registry.plugin_groups().by_plugin.contains_key(&name)
-        {
-            registry.expand_group(&name)
+            || names_plugin
+            || tool.is_some_and(|t| t.source.plugin_id().is_some());
+        let group = if name.starts_with("group:") || names_plugin {
+            registry.expand_group(name)
         } else {
             None
         };
@@ -377,23 +403,23 @@ fn strip_plugin_only_allowlist(
             Some(members) => members.iter().any(|m| registry.is_core(m)),
             None if name.contains('*') => {
                 // Decided below, only if no cheaper entry settles it.
-                wildcards.push(entry.clone());
+                wildcards.push(entry);
                 continue;
             }
-            None => registry.is_core(&name),
+            None => tool.is_some_and(|t| t.source.plugin_id().is_none()),
         };
         has_core |= is_core;
         if is_plugin {
-            plugin_entries.push(entry.pattern.clone());
+            plugin_entries.push(&entry.pattern);
         } else if !is_core {
-            unknown.push(entry.pattern.clone());
+            unknown.push(&entry.pattern);
         }
     }
     // A wildcard counts as core when it matches a core tool. Wildcards that match nothing at
     // all are reported by the unused-entry warnings, so they are only examined here when the
     // list might be stripped.
     if !has_core && !wildcards.is_empty() {
-        let list = CompiledList::compile(wildcards.clone(), registry);
+        let list = CompiledList::compile(wildcards.iter().map(|&e| e.clone()).collect(), registry);
         let mut core_hits = vec![false; wildcards.len()];
         let mut scratch = Vec::new();
         for tool in registry
@@ -406,7 +432,7 @@ fn strip_plugin_only_allowlist(
         has_core = core_hits.iter().any(|&h| h);
         for (entry, hit) in wildcards.iter().zip(core_hits) {
             if !hit {
-                unknown.push(entry.pattern.clone());
+                unknown.push(&entry.pattern);
             }
         }
     }
@@ -476,17 +502,5 @@ fn unused_entry_warnings(layer: &CompiledLayer, warnings: &mut Vec<PolicyWarning
                 config_path: entry.config_path.clone(),
             });
         }
-    }
-    for (index, message) in layer
-        .allow
-        .iter()
-        .chain(std::iter::once(&layer.deny))
-        .flat_map(|l| l.invalid.iter())
-    {
-        warnings.push(PolicyWarning {
-            layer: Some(layer.policy.id),
-            message: format!("pattern #{index} could not be compiled: {message}"),
-            config_path: None,
-        });
     }
 }

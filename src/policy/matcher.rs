@@ -1,11 +1,11 @@
 //! One compiled allow or deny list. Groups are expanded first (remembering what each pattern
 //! came from). Then, once per list, each pattern is sorted by shape: `*` is a flag, an exact
 //! name is looked up by name, `prefix*` and `*suffix` use the registry's sorted name index, and
-//! every other wildcard goes into one `GlobSet` where only `*` is special (every other glob
-//! metacharacter is escaped, `\` is literal, `*` also matches `/` and `.`). The glob set only
-//! runs for names that pass the cheap literal prefix/suffix check of one of its patterns.
-
-use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
+//! every other wildcard is matched segment by segment. Only `*` is special (any characters, `/`
+//! and `.` included); every other character is literal, so a pattern is its literal segments in
+//! order: the first anchored at the start, the last at the end, the others found leftmost in
+//! between (leftmost is enough: an earlier segment end never rules out a later match). No
+//! regex or glob automaton is built, so compiling a list costs no more than reading it.
 
 use super::layer::RuleEntry;
 use super::normalize::normalize_tool_name;
@@ -25,14 +25,6 @@ pub struct ExpandedPattern {
     pub expanded_from: Option<String>,
 }
 
-/// A wildcard the glob set handles, with the literal ends every match must have.
-#[derive(Debug, Clone)]
-struct GeneralPattern {
-    pattern: usize,
-    prefix: String,
-    suffix: String,
-}
-
 #[derive(Debug, Clone)]
 pub struct CompiledList {
     pub entries: Vec<RuleEntry>,
@@ -44,14 +36,11 @@ pub struct CompiledList {
     prefixes: Vec<usize>,
     /// `*suffix`: pattern index (the suffix is the text without its first byte).
     suffixes: Vec<usize>,
-    general: Vec<GeneralPattern>,
-    globs: GlobSet,
-    /// Patterns that could not be compiled: (pattern index, error).
-    pub invalid: Vec<(usize, String)>,
+    /// Every other wildcard (two or more `*`, or one in the middle).
+    general: Vec<Wildcard>,
 }
 
-/// Collapses runs of `*` (`**` means the same as `*` here, and globset would read it as a
-/// recursive-directory token).
+/// Collapses runs of `*` (`**` means the same as `*` here).
 fn collapse_stars(pattern: String) -> String {
     if !pattern.contains("**") {
         return pattern;
@@ -65,17 +54,50 @@ fn collapse_stars(pattern: String) -> String {
     out
 }
 
-/// Builds the glob for a wildcard pattern: escape everything, then let `*` through.
-fn wildcard_glob(collapsed: &str) -> Result<globset::Glob, globset::Error> {
-    let text = collapsed
-        .split('*')
-        .map(globset::escape)
-        .collect::<Vec<_>>()
-        .join("*");
-    GlobBuilder::new(&text)
-        .literal_separator(false)
-        .backslash_escape(false)
-        .build()
+/// A wildcard with two or more `*` (or one in the middle), split once at compile time: the
+/// literal head before the first `*`, the literal tail after the last one, and in between the
+/// segments that must appear in order.
+#[derive(Debug, Clone)]
+struct Wildcard {
+    pattern: usize,
+    /// Byte length of the head; the text up to it is the head.
+    head: usize,
+    /// Byte offset of the tail (just past the last `*`).
+    tail: usize,
+}
+
+impl Wildcard {
+    fn new(pattern: usize, text: &str) -> Wildcard {
+        Wildcard {
+            pattern,
+            head: text.find('*').unwrap_or(text.len()),
+            tail: text.rfind('*').map_or(text.len(), |star| star + 1),
+        }
+    }
+
+    /// Whether `name` matches `text` (this wildcard's pattern text). The head and tail must fit
+    /// without overlapping; the segments between them are found leftmost, in order, in what
+    /// is left (leftmost is enough: an earlier end never rules out a later segment).
+    fn matches(&self, text: &str, name: &str) -> bool {
+        let head = &text[..self.head];
+        let tail = &text[self.tail..];
+        if name.len() < head.len() + tail.len() || !name.starts_with(head) || !name.ends_with(tail)
+        {
+            return false;
+        }
+        if self.tail <= self.head + 1 {
+            return true; // one `*`: nothing in between
+        }
+        // Both cuts fall on char boundaries: `head` and `tail` are whole strings found there.
+        let mut rest = &name[head.len()..name.len() - tail.len()];
+        for segment in text[self.head + 1..self.tail - 1].split('*') {
+            match rest.find(segment) {
+                Some(at) => rest = &rest[at + segment.len()..],
+                None => return false,
+            }
+        }
+        true
+    }
 }
 
 /// Whether an entry names a group (static or plugin) worth expanding.
@@ -112,7 +134,6 @@ impl CompiledList {
         }
 
         let mut list = CompiledList::inert(entries);
-        let mut builder = GlobSetBuilder::new();
         for (i, pattern) in patterns.iter().enumerate() {
             let text = pattern.text.as_str();
             let stars = text.bytes().filter(|&b| b == b'*').count();
@@ -125,29 +146,7 @@ impl CompiledList {
             } else if stars == 1 && text.starts_with('*') {
                 list.suffixes.push(i);
             } else {
-                match wildcard_glob(text) {
-                    Ok(glob) => {
-                        builder.add(glob);
-                        let prefix = text.split('*').next().unwrap_or("").to_string();
-                        let suffix = text.rsplit('*').next().unwrap_or("").to_string();
-                        list.general.push(GeneralPattern {
-                            pattern: i,
-                            prefix,
-                            suffix,
-                        });
-                    }
-                    Err(err) => list.invalid.push((i, err.to_string())),
-                }
-            }
-        }
-        if !list.general.is_empty() {
-            match builder.build() {
-                Ok(set) => list.globs = set,
-                Err(err) => {
-                    for g in list.general.drain(..) {
-                        list.invalid.push((g.pattern, err.to_string()));
-                    }
-                }
+                list.general.push(Wildcard::new(i, text));
             }
         }
         list.patterns = patterns;
@@ -164,8 +163,6 @@ impl CompiledList {
             prefixes: Vec::new(),
             suffixes: Vec::new(),
             general: Vec::new(),
-            globs: GlobSet::empty(),
-            invalid: Vec::new(),
         }
     }
 
@@ -183,8 +180,9 @@ impl CompiledList {
     }
 
     /// The first pattern (in config order) that matches `name`; every matching entry is marked
-    /// in `used` (`used` may be shorter than the entry list, then nothing is marked).
-    pub fn scan(&self, name: &str, scratch: &mut Vec<usize>, used: &mut [bool]) -> Option<usize> {
+    /// in `used` (`used` may be shorter than the entry list, then nothing is marked). `_scratch`
+    /// is no longer needed (no glob set to collect matches into); it stays for callers.
+    pub fn scan(&self, name: &str, _scratch: &mut Vec<usize>, used: &mut [bool]) -> Option<usize> {
         let mut first: Option<usize> = None;
         let mut hit = |p: usize, used: &mut [bool]| {
             if let Some(flag) = used.get_mut(self.patterns[p].entry) {
@@ -210,23 +208,12 @@ impl CompiledList {
                 hit(p, used);
             }
         }
-        if self.general_candidate(name) {
-            self.globs
-                .matches_candidate_into(&Candidate::new(name), scratch);
-            for &g in scratch.iter() {
-                hit(self.general[g].pattern, used);
+        for w in &self.general {
+            if w.matches(&self.patterns[w.pattern].text, name) {
+                hit(w.pattern, used);
             }
         }
         first
-    }
-
-    /// Whether some general wildcard could match `name` (its literal ends fit).
-    fn general_candidate(&self, name: &str) -> bool {
-        self.general.iter().any(|g| {
-            name.len() >= g.prefix.len() + g.suffix.len()
-                && name.starts_with(&g.prefix)
-                && name.ends_with(&g.suffix)
-        })
     }
 
     /// The first matching pattern for every tool of the registry at once (`NO_MATCH` where
@@ -268,22 +255,34 @@ impl CompiledList {
                 set(tool, p, first, used);
             }
         }
+        let mut reversed = String::new();
         for &p in &self.suffixes {
-            let reversed: String = self.suffix_of(p).chars().rev().collect();
+            reversed.clear();
+            reversed.extend(self.suffix_of(p).chars().rev());
             for tool in index.with_reversed_prefix(&reversed) {
                 set(tool, p, first, used);
             }
         }
-        if !self.general.is_empty() {
-            let mut scratch = Vec::new();
-            for (tool, spec) in tools.iter().enumerate() {
-                if self.general_candidate(&spec.name) {
-                    self.globs
-                        .matches_candidate_into(&Candidate::new(spec.name.as_str()), &mut scratch);
-                    for &g in &scratch {
-                        set(tool, self.general[g].pattern, first, used);
-                    }
+        // A general wildcard only looks at the names its literal head (or else its tail)
+        // already selects in the index.
+        for w in &self.general {
+            let text = self.patterns[w.pattern].text.as_str();
+            let mut check = |tool: usize| {
+                if w.matches(text, &tools[tool].name) {
+                    set(tool, w.pattern, first, used);
                 }
+            };
+            if w.head > 0 {
+                index
+                    .with_prefix(tools, &text[..w.head])
+                    .iter()
+                    .for_each(|&tool| check(tool));
+            } else if w.tail < text.len() {
+                reversed.clear();
+                reversed.extend(text[w.tail..].chars().rev());
+                index.with_reversed_prefix(&reversed).for_each(check);
+            } else {
+                (0..tools.len()).for_each(check);
             }
         }
     }
@@ -339,6 +338,17 @@ mod tests {
         assert!(list(&["a**b"]).matches("a-b"));
         assert!(list(&["*ess*"]).matches("process"));
         assert!(!list(&["*ess*"]).matches("exec"));
+    }
+
+    #[test]
+    fn middle_segments_match_in_order_without_overlap() {
+        assert!(list(&["x*ab*ab*y"]).matches("xababy"));
+        assert!(!list(&["x*ab*ab*y"]).matches("xaby"));
+        assert!(!list(&["a*b*c"]).matches("acb"));
+        assert!(list(&["*a*"]).matches("a"));
+        assert!(!list(&["ab*ba"]).matches("aba"), "head and tail may not share bytes");
+        assert!(list(&["é*ü*ß"]).matches("éaüxßß"));
+        assert!(!list(&["é*ü*ß"]).matches("éaßü"));
     }
 
     #[test]

@@ -1,16 +1,35 @@
 //! Tool-name normalisation (OpenClaw's `normalizeToolName`): trim, lowercase, aliases.
 
+use std::borrow::Cow;
+
 /// Names OpenClaw accepts for other tools.
 pub const TOOL_NAME_ALIASES: &[(&str, &str)] = &[("bash", "exec"), ("apply-patch", "apply_patch")];
 
 /// Trims, lowercases and resolves aliases (`Bash` → `exec`).
 pub fn normalize_tool_name(name: &str) -> String {
-    let lowered = name.trim().to_lowercase();
-    TOOL_NAME_ALIASES
+    normalized(name).into_owned()
+}
+
+/// `normalize_tool_name` without a copy when the name is already normal (the usual case for
+/// config entries and registry names): only a name with upper-case or non-ASCII letters is
+/// lowercased into a new string.
+pub fn normalized(name: &str) -> Cow<'_, str> {
+    let trimmed = name.trim();
+    let lowered = if trimmed
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+    {
+        Cow::Borrowed(trimmed)
+    } else {
+        Cow::Owned(trimmed.to_lowercase())
+    };
+    match TOOL_NAME_ALIASES
         .iter()
-        .find(|(alias, _)| *alias == lowered)
-        .map(|(_, target)| target.to_string())
-        .unwrap_or(lowered)
+        .find(|(alias, _)| *alias == lowered.as_ref())
+    {
+        Some((_, target)) => Cow::Borrowed(target),
+        None => lowered,
+    }
 }
 
 #[cfg(test)]
@@ -24,5 +43,14 @@ mod tests {
         assert_eq!(normalize_tool_name("apply-patch"), "apply_patch");
         assert_eq!(normalize_tool_name("sessions_*"), "sessions_*");
         assert_eq!(normalize_tool_name("   "), "");
+        assert_eq!(normalize_tool_name("ÉCRIRE"), "écrire");
+    }
+
+    #[test]
+    fn normal_names_are_not_copied() {
+        assert!(matches!(normalized("read"), Cow::Borrowed("read")));
+        assert!(matches!(normalized(" read "), Cow::Borrowed("read")));
+        assert!(matches!(normalized("bash"), Cow::Borrowed("exec")));
+        assert!(matches!(normalized("Read"), Cow::Owned(s) if s == "read"));
     }
 }
