@@ -683,3 +683,148 @@ async fn a_kill_while_draining_stops_waiting_for_the_pipes() {
     assert_pid_gone(grandchild[0], GONE_WITHIN);
     assert_group_gone(outcome.pgid, GONE_WITHIN);
 }
+
+fn shell(script: &str) -> ProcessSpec {
+    ProcessSpec::new("sh").args(["-c", script])
+}
+
+/// Collects every chunk through `on_chunk`.
+fn collect_chunks(spec: ProcessSpec) -> (ProcessSpec, Arc<Mutex<Vec<OutputChunk>>>) {
+    let chunks: Arc<Mutex<Vec<OutputChunk>>> = Arc::default();
+    let sink = Arc::clone(&chunks);
+    let spec = spec.on_chunk(move |chunk| sink.lock().unwrap().push(chunk.clone()));
+    (spec, chunks)
+}
+
+#[tokio::test]
+async fn a_partial_line_reaches_subscribers_before_its_newline() {
+    let (spec, all) = collect_chunks(shell(
+        "sleep 0.3; printf 'progress 10%%\\rprogress 50%%'; sleep 1.5; echo ' done'; printf tail",
+    ));
+    let begun = Instant::now();
+    let running = process::spawn(spec).unwrap();
+    let mut subscriber = running.subscribe();
+    let mut seen = String::new();
+    while !seen.contains("progress 50%") {
+        let chunk = tokio::time::timeout(Duration::from_secs(5), subscriber.recv())
+            .await
+            .expect("the partial line arrives while the child sleeps")
+            .unwrap();
+        seen.push_str(&chunk.text);
+    }
+    // Seen while the child sleeps before its newline; nothing is retained yet.
+    assert!(
+        begun.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        begun.elapsed()
+    );
+    assert!(!running.is_finished());
+    assert_eq!(seen, "progress 10%\rprogress 50%");
+    assert!(running.output_snapshot().lines.is_empty());
+
+    let outcome = running.wait().await;
+    // The retained output is line by line, exactly as before: no newline added, nothing twice.
+    let output = &outcome.output;
+    let lines: Vec<(&str, LineEnd)> = output
+        .lines
+        .iter()
+        .map(|line| (line.text.as_str(), line.end))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            ("progress 10%\rprogress 50% done", LineEnd::Newline),
+            ("tail", LineEnd::Eof)
+        ]
+    );
+    assert_eq!(
+        output.combined_text(),
+        "progress 10%\rprogress 50% done\ntail"
+    );
+    assert_eq!(output.stdout_text(), output.combined_text());
+    assert_eq!(output.stdout_lines, 2);
+    // Live: the same bytes, in pieces; the pieces after the first continue its line.
+    let chunks = all.lock().unwrap().clone();
+    let joined: String = chunks.iter().map(|chunk| chunk.text.as_str()).collect();
+    assert_eq!(joined, output.stdout_text());
+    assert_eq!(chunks[0].text, "progress 10%\rprogress 50%");
+    assert!(!chunks[0].continues_line && !chunks[0].ends_line());
+    assert!(chunks[1].continues_line);
+    assert!(chunks[1].text.starts_with(" done\n"), "{chunks:?}");
+    assert!(
+        chunks[1].elapsed >= Duration::from_millis(1700),
+        "{:?}",
+        chunks[1].elapsed
+    );
+    assert_group_gone(outcome.pgid, GONE_WITHIN);
+}
+
+#[tokio::test]
+async fn a_prompt_is_live_while_the_retained_output_stays_line_by_line() {
+    let (spec, all) = collect_chunks(shell(
+        "printf 'ask: '; sleep 0.2; echo err >&2; sleep 0.2; echo answer",
+    ));
+    let outcome = run(spec).await;
+    let chunks = all.lock().unwrap().clone();
+    let live: Vec<(StreamKind, &str, bool)> = chunks
+        .iter()
+        .map(|chunk| (chunk.stream, chunk.text.as_str(), chunk.continues_line))
+        .collect();
+    assert_eq!(
+        live,
+        vec![
+            (StreamKind::Stdout, "ask: ", false),
+            (StreamKind::Stderr, "err\n", false),
+            (StreamKind::Stdout, "answer\n", true),
+        ]
+    );
+    // Retained lines keep their numbering: the stderr line completed first.
+    let output = &outcome.output;
+    assert_eq!(output.combined_text(), "err\nask: answer\n");
+    let numbered: Vec<(u64, StreamKind)> = output
+        .lines
+        .iter()
+        .map(|line| (line.number, line.stream))
+        .collect();
+    assert_eq!(
+        numbered,
+        vec![(0, StreamKind::Stderr), (1, StreamKind::Stdout)]
+    );
+    let since = running_free_output_since(output, 1);
+    assert_eq!(since, "ask: answer\n");
+}
+
+/// The retained text from line `number` on (what `output_since` serves pollers).
+fn running_free_output_since(output: &clawdeck::process::RetainedOutput, number: u64) -> String {
+    let mut text = String::new();
+    for line in output.lines.iter().filter(|line| line.number >= number) {
+        text.push_str(&line.text);
+        if line.end == LineEnd::Newline {
+            text.push('\n');
+        }
+    }
+    text
+}
+
+#[tokio::test]
+async fn bytes_written_one_at_a_time_are_gathered_into_few_chunks() {
+    // 100 single-byte writes, a few ms apart (a `sleep` process each), then the newline.
+    let (spec, all) = collect_chunks(shell(
+        "i=0; while [ $i -lt 100 ]; do printf x; sleep 0.002; i=$((i+1)); done; echo",
+    ));
+    let outcome = run(spec).await;
+    let chunks = all.lock().unwrap().clone();
+    let joined: String = chunks.iter().map(|chunk| chunk.text.as_str()).collect();
+    assert_eq!(joined, format!("{}\n", "x".repeat(100)));
+    assert_eq!(outcome.output.stdout_text(), joined);
+    assert!(chunks.len() >= 2, "pieces flow while the line grows");
+    // At most one partial chunk per 50 ms (the loop runs for a few hundred ms), not one per byte.
+    let expected_max = 2 + (outcome.duration.as_millis() / 50) as usize;
+    assert!(
+        chunks.len() <= expected_max.min(50),
+        "{} chunks in {:?}",
+        chunks.len(),
+        outcome.duration
+    );
+    assert!(chunks[1..].iter().all(|chunk| chunk.continues_line));
+}

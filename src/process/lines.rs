@@ -58,6 +58,7 @@ impl LineBatch {
         self.segments.is_empty()
     }
 
+    #[cfg(test)]
     pub(crate) fn segment_bytes<'a>(&'a self, segment: &Segment, input: &'a [u8]) -> &'a [u8] {
         let source = if segment.in_input {
             input
@@ -67,7 +68,8 @@ impl LineBatch {
         &source[segment.start..segment.start + segment.len]
     }
 
-    /// The text as a live chunk shows it.
+    /// The batch's text as it will be stored.
+    #[cfg(test)]
     pub(crate) fn chunk_text(&self, input: &[u8]) -> String {
         let mut out = String::with_capacity(self.segments.iter().map(|segment| segment.len).sum());
         for segment in &self.segments {

@@ -26,8 +26,13 @@
 //!   blocks; the supervisor task (timeout, kill, reap, drain) runs on tokio.
 //! - Output is read as bytes, split into lines capped at `max_line_bytes` (longer lines become
 //!   several pieces marked [`LineEnd::Continued`]), converted with lossy UTF-8 per line; a
-//!   partial last line is flushed at end of stream. Each [`OutputChunk`] carries its stream and
-//!   arrival time; live observers use `ProcessSpec::on_chunk` or [`RunningProcess::subscribe`].
+//!   partial last line is flushed at end of stream. That is the retained output.
+//! - Live observers (`ProcessSpec::on_chunk`, [`RunningProcess::subscribe`]) get the bytes as
+//!   they arrive, as [`OutputChunk`]s (stream, arrival time, text): a partial line (a prompt, a
+//!   `\r` progress update) is not held back until its newline; its rest comes in a later chunk
+//!   marked `continues_line`. A partial line waits at most 50 ms for its newline, so a line
+//!   written in quick pieces is one chunk and a child writing byte by byte does not produce a
+//!   chunk per byte.
 //! - Retained output is bounded by lines and bytes ([`OutputLimits`]) with dropped counts; it
 //!   holds both streams interleaved in arrival order ([`RetainedOutput::combined_text`]).
 //! - Kill: SIGTERM to the group, `kill_grace` (3 s), SIGKILL to the group. One sequence per
@@ -45,6 +50,7 @@
 mod error;
 pub mod group;
 mod lines;
+mod live;
 mod output;
 mod reader;
 mod retained;

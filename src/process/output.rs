@@ -33,15 +33,31 @@ pub enum LineEnd {
     Eof,
 }
 
-/// Output that arrived from one read of one pipe: zero or more complete lines (each with its
-/// `\n`, except a piece cut at the line cap or a final partial line). Stamped on arrival.
+/// Output of one pipe as it arrived, exactly as the child wrote it (lossy UTF-8; a character
+/// split between reads is kept whole): what arrived up to the end of a line, plus any partial
+/// line after it. A partial line (a prompt, a `\r` progress update) waits at most 50 ms for its
+/// newline and then goes out as it is; its rest follows in a later chunk of the stream, marked
+/// [`Self::continues_line`]. Joined in order, a stream's
+/// chunks give its text; nothing is added (no newline at the end of a partial line).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OutputChunk {
     pub stream: StreamKind,
+    /// Arrival of the chunk's first byte.
     pub at: SystemTime,
-    /// Time since spawn.
+    /// Time from spawn to `at`.
     pub elapsed: Duration,
     pub text: String,
+    /// The text continues a line that the stream's previous output left open (it did not end
+    /// with `\n`); false when the text starts a new line.
+    pub continues_line: bool,
+}
+
+impl OutputChunk {
+    /// The text ends with a newline (false: the line goes on in a later chunk, or the stream
+    /// ended without one).
+    pub fn ends_line(&self) -> bool {
+        self.text.ends_with('\n')
+    }
 }
 
 /// One retained line.

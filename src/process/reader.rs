@@ -20,6 +20,7 @@ use tokio::io::AsyncReadExt;
 use tokio::sync::{broadcast, oneshot};
 
 use super::lines::{LineBatch, LineSplitter};
+use super::live::LiveText;
 use super::output::{OutputChunk, StreamKind};
 use super::retained::OutputBuffer;
 use super::spec::ChunkCallback;
@@ -41,6 +42,13 @@ pub(crate) struct ReaderShared {
     pub(crate) on_chunk: Option<ChunkCallback>,
     pub(crate) max_line_bytes: usize,
     pub(crate) start: Instant,
+}
+
+impl ReaderShared {
+    /// Someone wants live chunks (a callback, or a subscriber right now).
+    fn observed(&self) -> bool {
+        self.on_chunk.is_some() || self.chunks.receiver_count() > 0
+    }
 }
 
 /// A running reader: `done` fires when the pipe closed (or the reader stopped).
@@ -161,7 +169,17 @@ fn start_task_from_fd(
                     if buf.capacity() - buf.len() < MIN_SPARE_BYTES {
                         buf.reserve(READ_BUFFER_BYTES);
                     }
-                    match pipe.read_buf(&mut buf).await {
+                    let read = match reader.flush_due(&shared) {
+                        // read_buf is cancel safe: a timed-out read took nothing.
+                        Some(wait) => {
+                            match tokio::time::timeout(wait, pipe.read_buf(&mut buf)).await {
+                                Ok(read) => read,
+                                Err(_) => continue,
+                            }
+                        }
+                        None => pipe.read_buf(&mut buf).await,
+                    };
+                    match read {
                         Ok(0) => break,
                         Ok(_) => reader.consume(buf.split().freeze(), &shared),
                         Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -191,6 +209,12 @@ fn read_blocking(fd: OwnedFd, stream: StreamKind, shared: &ReaderShared, stop: &
     let mut buf = BytesMut::with_capacity(READ_BUFFER_BYTES);
     let mut reader = StreamReader::new(stream, shared);
     while !stop.load(Ordering::Relaxed) {
+        // The fd is in blocking mode: wait for data only as long as a partial line may wait.
+        if let Some(wait) = reader.flush_due(shared)
+            && !wait_readable(raw, Some(wait))
+        {
+            continue;
+        }
         if buf.capacity() - buf.len() < MIN_SPARE_BYTES {
             // Reclaims the buffer when the retained output no longer uses any of it.
             buf.reserve(READ_BUFFER_BYTES);
@@ -198,7 +222,9 @@ fn read_blocking(fd: OwnedFd, stream: StreamKind, shared: &ReaderShared, stop: &
         match read_into_spare(raw, &mut buf) {
             Ok(0) => break,
             Ok(_) => reader.consume(buf.split().freeze(), shared),
-            Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => wait_readable(raw),
+            Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => {
+                wait_readable(raw, None);
+            }
             Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
             Err(err) => {
                 tracing::debug!(stream = stream.as_str(), error = %err, "process pipe read failed");
@@ -225,24 +251,31 @@ fn read_into_spare(fd: RawFd, buf: &mut BytesMut) -> std::io::Result<usize> {
     Ok(read)
 }
 
-/// Sleep until the (non-blocking) pipe has data or hangs up, or `IDLE_POLL_MS` passed.
-fn wait_readable(fd: i32) {
+/// Sleep until the pipe has data or hangs up (true), or `IDLE_POLL_MS` passed, or (when a
+/// partial line waits) `partial_due` passed (false).
+fn wait_readable(fd: i32, partial_due: Option<std::time::Duration>) -> bool {
+    let timeout_ms = partial_due.map_or(IDLE_POLL_MS, |due| {
+        // Rounded up, so the wake-up is never early (no busy loop on a sub-millisecond wait).
+        let ms = due.as_micros().div_ceil(1000).max(1);
+        i32::try_from(ms).unwrap_or(IDLE_POLL_MS).min(IDLE_POLL_MS)
+    });
     let mut poll_fd = libc::pollfd {
         fd,
         events: libc::POLLIN,
         revents: 0,
     };
     // SAFETY: one valid pollfd for the duration of the call; fd stays open (owned by the caller).
-    unsafe {
-        libc::poll(&mut poll_fd, 1, IDLE_POLL_MS);
-    }
+    let ready = unsafe { libc::poll(&mut poll_fd, 1, timeout_ms) };
+    ready > 0
 }
 
-/// Splits one stream's bytes and hands batches to the buffer and the observers.
+/// Splits one stream's bytes into lines for the retained buffer, and hands the bytes as they
+/// arrive (partial lines included) to the observers.
 struct StreamReader {
     stream: StreamKind,
     splitter: LineSplitter,
     batch: LineBatch,
+    live: LiveText,
 }
 
 impl StreamReader {
@@ -251,44 +284,76 @@ impl StreamReader {
             stream,
             splitter: LineSplitter::new(shared.max_line_bytes),
             batch: LineBatch::default(),
+            live: LiveText::default(),
         }
     }
 
     fn consume(&mut self, data: Bytes, shared: &ReaderShared) {
         let at = SystemTime::now();
+        let now = Instant::now();
         self.splitter.feed_into(&data, &mut self.batch);
-        self.publish(shared, at, data.len(), &data);
+        let observed = shared.observed();
+        if observed && self.live.publish_before(data.len()) {
+            // Held text holds no complete line, so it may go out before the batch is stored.
+            self.publish(shared);
+        }
+        self.live.push(&data, at, now, observed);
+        let completed_line = !self.batch.is_empty();
+        self.store(shared, at, data.len(), &data);
+        if observed && self.live.publish_now(completed_line, now) {
+            self.publish(shared);
+        }
+    }
+
+    /// Publishes a waiting partial line whose delay ran out; returns how long until the one
+    /// still waiting is due (None: nothing waits).
+    fn flush_due(&mut self, shared: &ReaderShared) -> Option<std::time::Duration> {
+        let due = self.live.due()?;
+        let now = Instant::now();
+        if now >= due {
+            self.publish(shared);
+            None
+        } else {
+            Some(due - now)
+        }
     }
 
     fn finish(&mut self, shared: &ReaderShared) {
         let batch = &mut self.batch;
         self.splitter
             .finish(&mut |bytes, end| batch.push_line(bytes, end));
-        self.publish(shared, SystemTime::now(), 0, &Bytes::new());
+        self.store(shared, SystemTime::now(), 0, &Bytes::new());
+        self.live.finish();
+        self.publish(shared);
     }
 
-    fn publish(&mut self, shared: &ReaderShared, at: SystemTime, read: usize, input: &Bytes) {
-        {
-            let mut buffer = lock(&shared.buffer);
-            buffer.count_read(self.stream, read);
-            if !self.batch.is_empty() {
-                buffer.append(self.stream, at, &self.batch, input);
-            }
+    /// Moves the batch's lines into the retained buffer (before any chunk about them goes out,
+    /// so an observer woken by a chunk finds its lines in the snapshot).
+    fn store(&mut self, shared: &ReaderShared, at: SystemTime, read: usize, input: &Bytes) {
+        let mut buffer = lock(&shared.buffer);
+        buffer.count_read(self.stream, read);
+        if !self.batch.is_empty() {
+            buffer.append(self.stream, at, &self.batch, input);
         }
-        if !self.batch.is_empty()
-            && (shared.on_chunk.is_some() || shared.chunks.receiver_count() > 0)
-        {
-            let chunk = OutputChunk {
-                stream: self.stream,
-                at,
-                elapsed: shared.start.elapsed(),
-                text: self.batch.chunk_text(input),
-            };
-            if let Some(callback) = &shared.on_chunk {
-                callback(&chunk);
-            }
-            let _ = shared.chunks.send(chunk);
-        }
+        drop(buffer);
         self.batch.clear();
+    }
+
+    /// Sends the waiting live text, if any, to the observers.
+    fn publish(&mut self, shared: &ReaderShared) {
+        let Some(piece) = self.live.take() else {
+            return;
+        };
+        let chunk = OutputChunk {
+            stream: self.stream,
+            at: piece.at,
+            elapsed: piece.arrived.saturating_duration_since(shared.start),
+            text: piece.text,
+            continues_line: piece.continues_line,
+        };
+        if let Some(callback) = &shared.on_chunk {
+            callback(&chunk);
+        }
+        let _ = shared.chunks.send(chunk);
     }
 }

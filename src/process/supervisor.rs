@@ -304,9 +304,10 @@ impl RunningProcess {
     }
 
     /// Output chunks from now on, in arrival order. The channel closes after the last chunk
-    /// (when both pipes are closed); a receiver that falls behind gets `Lagged`. Chunks that
-    /// arrived before the call are in [`Self::output_snapshot`]; use the spec's `on_chunk` to
-    /// see every chunk.
+    /// (when both pipes are closed); a receiver that falls behind gets `Lagged`. Lines completed
+    /// before the call are in [`Self::output_snapshot`]; a line still open at the call goes on
+    /// in a chunk marked `continues_line` (its beginning is in the snapshot once the line
+    /// ends). Use the spec's `on_chunk` to see every chunk.
     pub fn subscribe(&self) -> broadcast::Receiver<OutputChunk> {
         match self.chunks.upgrade() {
             Some(sender) => sender.subscribe(),
