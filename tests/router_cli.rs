@@ -785,3 +785,107 @@ fn tool_call_json_in_router_output_runs_nothing_through_the_full_pipeline() {
     std::thread::sleep(Duration::from_millis(200));
     assert!(!marker.exists(), "router output was executed locally");
 }
+
+/// A stand-in `openclaw` that draws a `\r` progress line without a newline, sleeps, then ends
+/// the line.
+fn progress_bin(dir: &std::path::Path, sleep_seconds: u32) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join("progress-openclaw");
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nprintf 'progress 10%%\\rprogress 50%%'\nsleep {sleep_seconds}\necho ' done'\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[tokio::test]
+async fn a_progress_line_without_newline_arrives_as_a_chunk_while_the_child_sleeps() {
+    let mut f = Fixture::new();
+    f.settings.bin = progress_bin(f.dir.path(), 2).display().to_string();
+    let service = f.service();
+    let mut events = service.subscribe();
+    let begun = Instant::now();
+    let handle = service.start(ops("show progress")).unwrap();
+    let mut live = String::new();
+    while !live.contains("progress 50%") {
+        let ev = tokio::time::timeout(Duration::from_secs(5), events.recv())
+            .await
+            .expect("the progress line arrives before its newline")
+            .unwrap();
+        if let RouterEventKind::Chunk { stream, bytes, .. } = ev.kind {
+            assert_eq!(stream, OutputStream::Stdout);
+            live.push_str(&String::from_utf8(bytes).unwrap());
+        }
+    }
+    // The child sleeps 2 s before its newline; the partial line was there long before.
+    assert!(
+        begun.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        begun.elapsed()
+    );
+    assert_eq!(live, "progress 10%\rprogress 50%");
+    assert_eq!(
+        service.live_output(handle.run_id).as_deref(),
+        Some("progress 10%\rprogress 50%")
+    );
+    let mut rest = String::new();
+    let finished = loop {
+        match events.recv().await.unwrap().kind {
+            RouterEventKind::Chunk { bytes, .. } => {
+                rest.push_str(&String::from_utf8(bytes).unwrap())
+            }
+            RouterEventKind::Finished { outcome } => break outcome,
+            _ => {}
+        }
+    };
+    assert_eq!(rest, " done\n");
+    // The raw content is the bytes as received: no newline added, nothing twice.
+    assert_eq!(finished.raw, "progress 10%\rprogress 50% done\n");
+    assert_eq!(finished.status, RunStatus::Completed);
+}
+
+#[test]
+fn route_writes_a_partial_line_as_it_arrives_without_adding_a_newline() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let config = route_config(dir.path());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .arg("--config")
+        .arg(&config)
+        .args(["route", "--message", "show progress"])
+        .env("OPENCLAW_BIN", progress_bin(dir.path(), 2))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let begun = Instant::now();
+    let mut received = Vec::new();
+    let mut partial_seen_at = None;
+    let mut buf = [0u8; 256];
+    loop {
+        let read = stdout.read(&mut buf).unwrap();
+        if read == 0 {
+            break;
+        }
+        received.extend_from_slice(&buf[..read]);
+        if partial_seen_at.is_none() && received.ends_with(b"progress 50%") {
+            partial_seen_at = Some(begun.elapsed());
+        }
+    }
+    assert!(child.wait().unwrap().success());
+    let partial_seen_at = partial_seen_at.expect("the partial line was written on its own");
+    assert!(
+        partial_seen_at + Duration::from_millis(1000) < begun.elapsed(),
+        "seen at {partial_seen_at:?}, ended at {:?}",
+        begun.elapsed()
+    );
+    assert_eq!(
+        String::from_utf8(received).unwrap(),
+        "progress 10%\rprogress 50% done\n"
+    );
+}

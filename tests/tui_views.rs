@@ -779,6 +779,39 @@ fn router_stream_follow_search_and_scroll() {
 }
 
 #[test]
+fn router_view_draws_a_line_that_arrives_in_pieces_as_one_line() {
+    let mut h = with_config();
+    h.start_run(7, "ops", "long build", Duration::from_secs(3));
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
+    // Live chunks as the supervisor sends them: a partial line, its `\r` redraws, its newline.
+    for piece in [&b"building 1"[..], b"0%", b"\rbuilding 5", b"0%"] {
+        h.chunk(7, OutputStream::Stdout, piece);
+    }
+    let screen = h.screen(120, 24);
+    assert!(screen.contains("building 50%"), "{screen}");
+    assert!(!screen.contains("building 10%"), "{screen}");
+    assert_eq!(
+        h.app.router.selected_run().map(|r| r.buffer.display_len()),
+        Some(1)
+    );
+    h.chunk(7, OutputStream::Stdout, b"\rbuilding 100%");
+    h.chunk(7, OutputStream::Stdout, b"\nlinking\n");
+    let screen = h.screen(120, 24);
+    let shown: Vec<&str> = screen
+        .lines()
+        .filter(|line| line.contains("building") || line.contains("linking"))
+        .collect();
+    assert_eq!(shown.len(), 2, "{screen}");
+    assert!(
+        shown[0].contains("building 100%") && !shown[0].contains("50%"),
+        "{screen}"
+    );
+    assert!(shown[1].contains("linking"), "{screen}");
+    let run = h.app.router.selected_run().unwrap();
+    assert_eq!(run.buffer.plain_text(), "building 100%\nlinking\n");
+}
+
+#[test]
 fn copy_puts_text_on_the_clipboard_and_in_a_file() {
     let mut h = router_with_runs();
     let clip = RecordingClipboard::default();

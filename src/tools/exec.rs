@@ -154,17 +154,27 @@ impl ExecTool {
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
 
 /// The last `TAIL_CHARS` of a foreground run's output, sent to the progress sink at most every
-/// `PROGRESS_INTERVAL` (OpenClaw's exec `onUpdate`), until the call returns.
+/// `PROGRESS_INTERVAL` (OpenClaw's exec `onUpdate`), until the call returns. Output is added
+/// as it arrives, partial lines included (a prompt, a `\r` progress line); what arrives within
+/// the interval after an update is sent once the interval ends, so the last piece before the
+/// child goes quiet is not held back until its next output.
 #[derive(Clone)]
 struct LiveTail {
     inner: Arc<std::sync::Mutex<LiveTailState>>,
     sink: crate::tool::ProgressSink,
+    /// Where the deferred update is scheduled (chunks arrive on the supervisor's reader
+    /// threads); without a runtime, deferred output waits for the next chunk.
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 struct LiveTailState {
     tail: String,
     last_sent: Option<std::time::Instant>,
     stopped: bool,
+    /// Output arrived since the last update.
+    unsent: bool,
+    /// A deferred update is scheduled.
+    deferred: bool,
 }
 
 impl LiveTail {
@@ -174,8 +184,11 @@ impl LiveTail {
                 tail: String::new(),
                 last_sent: None,
                 stopped: false,
+                unsent: false,
+                deferred: false,
             })),
             sink,
+            runtime: tokio::runtime::Handle::try_current().ok(),
         }
     }
 
@@ -189,15 +202,45 @@ impl LiveTail {
             if state.tail.len() > TAIL_CHARS * 8 {
                 state.tail = tail_chars(&state.tail, TAIL_CHARS);
             }
-            if state
-                .last_sent
-                .is_some_and(|t| t.elapsed() < PROGRESS_INTERVAL)
+            if let Some(since) = state.last_sent.map(|t| t.elapsed())
+                && since < PROGRESS_INTERVAL
             {
+                state.unsent = true;
+                if !state.deferred
+                    && let Some(runtime) = &self.runtime
+                {
+                    state.deferred = true;
+                    let live = self.clone();
+                    runtime.spawn(async move {
+                        tokio::time::sleep(PROGRESS_INTERVAL - since).await;
+                        live.send_deferred();
+                    });
+                }
                 return;
             }
             state.last_sent = Some(std::time::Instant::now());
+            state.unsent = false;
             tail_chars(&state.tail, TAIL_CHARS)
         };
+        self.send(update);
+    }
+
+    /// The deferred update: the tail as it is now, unless nothing new came or the call returned.
+    fn send_deferred(&self) {
+        let update = {
+            let mut state = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+            state.deferred = false;
+            if state.stopped || !state.unsent {
+                return;
+            }
+            state.last_sent = Some(std::time::Instant::now());
+            state.unsent = false;
+            tail_chars(&state.tail, TAIL_CHARS)
+        };
+        self.send(update);
+    }
+
+    fn send(&self, update: String) {
         (self.sink)(ToolResult::text(
             update.clone(),
             json!({"status": "running", "tail": update}),
@@ -435,5 +478,47 @@ impl Tool for ExecTool {
             }
             Ok(result)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recording_tail() -> (LiveTail, Arc<std::sync::Mutex<Vec<String>>>) {
+        let seen: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
+        let sink = Arc::clone(&seen);
+        let live = LiveTail::new(Arc::new(move |update: ToolResult| {
+            sink.lock().unwrap().push(update.joined_text())
+        }));
+        (live, seen)
+    }
+
+    #[tokio::test]
+    async fn a_partial_line_after_an_update_is_sent_when_the_interval_ends() {
+        let (live, seen) = recording_tail();
+        let _stop = live.stop_guard();
+        live.push("start\n");
+        // Pieces of one line, within the interval: held, then sent together.
+        live.push("Pass");
+        live.push("word: ");
+        assert_eq!(*seen.lock().unwrap(), vec!["start\n".to_string()]);
+        tokio::time::sleep(PROGRESS_INTERVAL + Duration::from_millis(100)).await;
+        assert_eq!(
+            *seen.lock().unwrap(),
+            vec!["start\n".to_string(), "start\nPassword: ".to_string()]
+        );
+    }
+
+    #[tokio::test]
+    async fn nothing_is_sent_after_the_call_returned() {
+        let (live, seen) = recording_tail();
+        let stop = live.stop_guard();
+        live.push("one\n");
+        live.push("two");
+        drop(stop);
+        tokio::time::sleep(PROGRESS_INTERVAL + Duration::from_millis(100)).await;
+        live.push("three\n");
+        assert_eq!(*seen.lock().unwrap(), vec!["one\n".to_string()]);
     }
 }

@@ -248,6 +248,8 @@ async fn poll(
         let mut chunks = session.process().subscribe();
         let deadline = tokio::time::Instant::now() + wait;
         let mut chunks_open = true;
+        // A chunk may hold only part of a line (a prompt, a progress update); poll reports
+        // retained lines, so it waits on until a line is complete (or the time is up).
         while session.process().next_line_number() <= cursor {
             tokio::select! {
                 _ = tokio::time::sleep_until(deadline) => break,

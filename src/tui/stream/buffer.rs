@@ -277,6 +277,55 @@ mod tests {
     }
 
     #[test]
+    fn pieces_of_one_line_render_as_one_line() {
+        // A line delivered live in pieces (the supervisor sends partial lines as they arrive).
+        let mut b = StreamBuffer::new(10);
+        for piece in [&b"Passw"[..], b"ord: ", b"\xc3", b"\xa9t\xc3\xa9"] {
+            b.push_chunk(StreamKind::Stdout, piece);
+            assert_eq!(b.display_len(), 1, "still one (partial) line");
+            assert_eq!(b.retained(), 0);
+        }
+        assert_eq!(
+            texts(&b),
+            vec![(StreamKind::Stdout, "Password: \u{e9}t\u{e9}".into())]
+        );
+        b.push_chunk(StreamKind::Stdout, b" ok\r");
+        b.push_chunk(StreamKind::Stdout, b"\nnext\n");
+        assert_eq!(
+            texts(&b),
+            vec![
+                (StreamKind::Stdout, "Password: \u{e9}t\u{e9} ok".into()),
+                (StreamKind::Stdout, "next".into())
+            ],
+            "a CR LF split between pieces ends the line without clearing it"
+        );
+    }
+
+    #[test]
+    fn carriage_returns_within_pieces_keep_the_last_segment() {
+        let mut b = StreamBuffer::new(10);
+        b.push_chunk(StreamKind::Stdout, b"progress 1");
+        b.push_chunk(StreamKind::Stdout, b"0%\r");
+        assert_eq!(texts(&b), vec![(StreamKind::Stdout, "progress 10%".into())]);
+        b.push_chunk(StreamKind::Stdout, b"progress 5");
+        b.push_chunk(StreamKind::Stdout, b"0%");
+        // A stderr line in between does not disturb the stdout line being redrawn.
+        b.push_chunk(StreamKind::Stderr, b"warn\n");
+        b.push_chunk(StreamKind::Stdout, b"\rprogress 90%");
+        assert_eq!(
+            texts(&b),
+            vec![
+                (StreamKind::Stderr, "warn".into()),
+                (StreamKind::Stdout, "progress 90%".into())
+            ]
+        );
+        b.push_chunk(StreamKind::Stdout, b"\rdone\n");
+        assert_eq!(b.retained(), 2);
+        assert_eq!(b.display_len(), 2);
+        assert_eq!(b.plain_text(), "[stderr] warn\ndone\n");
+    }
+
+    #[test]
     fn bound_drops_oldest_and_keeps_sequence_numbers() {
         let mut b = StreamBuffer::new(3);
         for i in 0..5 {
