@@ -64,7 +64,19 @@ impl Setup {
         loaded.settings.hooks.before_tool_call = self.hooks.clone();
         loaded.settings.plugins.dirs = self.plugin_dirs.clone();
         let registry = Registry::build(&loaded);
-        let runtime = ToolRuntime::new(&loaded);
+        let mut runtime = ToolRuntime::new(&loaded);
+        // These tests expect no OpenClaw gateway, whatever the machine's environment says (CI
+        // exports OPENCLAW_GATEWAY_URL for the real-OpenClaw tests).
+        runtime.router = clawdeck::router::RouterService::with_env(
+            loaded.settings.router.clone(),
+            Arc::new(|key: &str| {
+                if key.starts_with("OPENCLAW_") {
+                    None
+                } else {
+                    std::env::var(key).ok()
+                }
+            }),
+        );
         Pipeline::new(
             Arc::new(loaded),
             Arc::new(registry),
