@@ -183,7 +183,7 @@ pub fn resolve_layers(
                     expanded_from: rule.expanded_from,
                     config_path: rule.config_path,
                     builtin: rule.builtin,
-                    reason: decision.reason.to_string(),
+                    reason: String::from(decision.reason.as_str()),
                 });
             }
             decisions.push(decision);

@@ -12,9 +12,11 @@ use super::layer::LayerId;
 use crate::context::PolicyContext;
 
 /// Shared, immutable text: a layer's label or a reason is written once per layer or rule and
-/// shared by every tool's trace instead of being copied ten thousand times.
+/// shared by every tool's trace instead of being copied ten thousand times. A thin pointer
+/// (`Arc<String>`, not `Arc<str>`): every layer decision holds two, and a resolution holds
+/// ten thousand decisions, so eight bytes less each is a smaller resolution to build and free.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SharedText(Arc<str>);
+pub struct SharedText(Arc<String>);
 
 impl SharedText {
     pub fn as_str(&self) -> &str {
@@ -50,25 +52,25 @@ impl fmt::Debug for SharedText {
 
 impl From<String> for SharedText {
     fn from(s: String) -> Self {
-        SharedText(Arc::from(s))
+        SharedText(Arc::new(s))
     }
 }
 
 impl From<&str> for SharedText {
     fn from(s: &str) -> Self {
-        SharedText(Arc::from(s))
+        SharedText(Arc::new(s.to_string()))
     }
 }
 
 impl From<SharedText> for String {
     fn from(s: SharedText) -> Self {
-        s.0.to_string()
+        Arc::unwrap_or_clone(s.0)
     }
 }
 
 impl<'a> From<SharedText> for Cow<'a, str> {
     fn from(s: SharedText) -> Self {
-        Cow::Owned(s.0.to_string())
+        Cow::Owned(Arc::unwrap_or_clone(s.0))
     }
 }
 
