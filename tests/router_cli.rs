@@ -889,3 +889,36 @@ fn route_writes_a_partial_line_as_it_arrives_without_adding_a_newline() {
         "progress 10%\rprogress 50% done\n"
     );
 }
+
+#[tokio::test]
+async fn progress_sink_gets_a_partial_line_while_the_child_sleeps() {
+    use std::os::unix::fs::PermissionsExt;
+    let mut f = Fixture::new();
+    // A line, then (within the progress interval) a prompt without newline, then quiet for 2 s.
+    let bin = f.dir.path().join("prompt-openclaw");
+    std::fs::write(
+        &bin,
+        "#!/bin/sh\necho start\nsleep 0.1\nprintf 'Password: '\nsleep 2\necho\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    f.settings.bin = bin.display().to_string();
+    let tool = ClawbotRouterTool::new(f.service());
+    let updates: Arc<std::sync::Mutex<Vec<(Duration, String)>>> = Arc::default();
+    let seen = updates.clone();
+    let begun = Instant::now();
+    let mut call = ToolCall::new("c", json!({"agent": "ops", "message": "log in"}));
+    call.progress = Arc::new(move |r: clawdeck::tool::ToolResult| {
+        seen.lock()
+            .unwrap()
+            .push((begun.elapsed(), r.joined_text()));
+    });
+    let r = tool.execute(call).await.unwrap();
+    assert_eq!(r.joined_text(), "start\nPassword: \n");
+    let updates = updates.lock().unwrap().clone();
+    let prompt = updates
+        .iter()
+        .find(|(_, text)| text == "start\nPassword: ")
+        .unwrap_or_else(|| panic!("no update with the prompt: {updates:?}"));
+    assert!(prompt.0 < Duration::from_millis(1500), "{updates:?}");
+}

@@ -104,7 +104,9 @@ const PROGRESS_INTERVAL: std::time::Duration = std::time::Duration::from_millis(
 const PROGRESS_TAIL_CHARS: usize = 2000;
 
 /// Sends the output tail of run `run_id` to the call's progress sink (OpenClaw's `onUpdate`),
-/// at most every `PROGRESS_INTERVAL`, until the run finishes.
+/// at most every `PROGRESS_INTERVAL`, until the run finishes. Chunks may hold partial lines (a
+/// prompt, a `\r` progress line); output held back by the interval is sent when it ends, so the
+/// last piece before the run goes quiet is not kept until its next output.
 async fn forward_progress(
     mut events: tokio::sync::broadcast::Receiver<super::events::RouterEvent>,
     run_id: u64,
@@ -114,11 +116,27 @@ async fn forward_progress(
     use tokio::sync::broadcast::error::RecvError;
     let mut tail = String::new();
     let mut last_sent: Option<tokio::time::Instant> = None;
+    let mut unsent = false;
+    let send = |tail: &str| {
+        sink(ToolResult::text(
+            tail_chars(tail, PROGRESS_TAIL_CHARS),
+            serde_json::json!({"status": "running", "runId": run_id}),
+        ));
+    };
     loop {
-        let event = match events.recv().await {
-            Ok(e) => e,
-            Err(RecvError::Lagged(_)) => continue,
-            Err(RecvError::Closed) => return,
+        let deferred_at = last_sent.filter(|_| unsent).map(|t| t + PROGRESS_INTERVAL);
+        let event = tokio::select! {
+            received = events.recv() => match received {
+                Ok(e) => e,
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => return,
+            },
+            () = sleep_until_some(deferred_at) => {
+                last_sent = Some(tokio::time::Instant::now());
+                unsent = false;
+                send(&tail);
+                continue;
+            }
         };
         if event.run_id != run_id {
             continue;
@@ -130,18 +148,24 @@ async fn forward_progress(
                     tail = tail_chars(&tail, PROGRESS_TAIL_CHARS);
                 }
                 if last_sent.is_some_and(|t| t.elapsed() < PROGRESS_INTERVAL) {
+                    unsent = true;
                     continue;
                 }
                 last_sent = Some(tokio::time::Instant::now());
-                let text = tail_chars(&tail, PROGRESS_TAIL_CHARS);
-                sink(ToolResult::text(
-                    text,
-                    serde_json::json!({"status": "running", "runId": run_id}),
-                ));
+                unsent = false;
+                send(&tail);
             }
             RouterEventKind::Finished { .. } => return,
             _ => {}
         }
+    }
+}
+
+/// Sleeps until `at`; never wakes when there is none.
+async fn sleep_until_some(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 
