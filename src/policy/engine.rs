@@ -125,69 +125,58 @@ pub fn resolve_layers(
         })
         .collect();
 
-    // Every list is matched against the whole registry once, pattern by pattern, into one
-    // buffer: for layer k, deny matches at [2k*n, 2k*n+n), allow matches right after.
+    // Layer by layer: each list is matched against the whole registry once, pattern by
+    // pattern, into a buffer reused by every layer; then every tool gets this layer's decision.
+    // (One buffer per layer, not one for the whole chain: buffers stay small, and a resolution
+    // of a thousand tools allocates nothing large besides its tool list.)
     let n = registry.tools.len();
-    let mut first = vec![NO_MATCH; 2 * compiled.len() * n];
-    for (k, layer) in compiled
-        .iter_mut()
-        .enumerate()
-        .filter(|(_, l)| l.policy.present)
-    {
-        let (deny_out, allow_out) = first[2 * k * n..2 * k * n + 2 * n].split_at_mut(n);
-        layer
-            .deny
-            .first_matches_into(registry, &mut layer.deny_used, deny_out);
-        if let Some(allow) = &layer.allow {
-            allow.first_matches_into(registry, &mut layer.allow_used, allow_out);
-            layer.exec_allowed = allow.scan("exec", &mut Vec::new(), &mut []).map(|p| {
-                let rule = rule_ref(allow, p);
-                let reason = format!(
-                    "{} (apply_patch follows exec)",
-                    describe_rule(&rule, "allowed")
-                );
-                (Arc::new(rule), SharedText::from(reason))
-            });
+    let mut decisions: Vec<Vec<LayerDecision>> =
+        (0..n).map(|_| Vec::with_capacity(compiled.len())).collect();
+    // The layer that removed each tool first (`NOT_REMOVED`: none did).
+    const NOT_REMOVED: usize = usize::MAX;
+    let mut removed_at = vec![NOT_REMOVED; n];
+    let mut deny_first = vec![NO_MATCH; n];
+    let mut allow_first = vec![NO_MATCH; n];
+    for (k, layer) in compiled.iter_mut().enumerate() {
+        if layer.policy.present {
+            deny_first.fill(NO_MATCH);
+            layer
+                .deny
+                .first_matches_into(registry, &mut layer.deny_used, &mut deny_first);
+            if let Some(allow) = &layer.allow {
+                allow_first.fill(NO_MATCH);
+                allow.first_matches_into(registry, &mut layer.allow_used, &mut allow_first);
+                layer.exec_allowed = allow.scan("exec", &mut Vec::new(), &mut []).map(|p| {
+                    let rule = rule_ref(allow, p);
+                    let reason = format!(
+                        "{} (apply_patch follows exec)",
+                        describe_rule(&rule, "allowed")
+                    );
+                    (Arc::new(rule), SharedText::from(reason))
+                });
+            }
+        }
+        for (index, spec) in registry.tools.iter().enumerate() {
+            let matched = Matched {
+                deny: deny_first[index],
+                allow: allow_first[index],
+                is_apply_patch: spec.name == "apply_patch",
+            };
+            let reached = removed_at[index] == NOT_REMOVED;
+            let decision = decide(layer, matched, reached);
+            if reached && decision.decision == Decision::Removed {
+                layer.removed_first += 1;
+                removed_at[index] = k;
+            }
+            decisions[index].push(decision);
         }
     }
 
-    let mut tools = Vec::with_capacity(registry.tools.len());
-    for (index, spec) in registry.tools.iter().enumerate() {
-        let name = spec.name.as_str();
-        let is_apply_patch = name == "apply_patch";
-        let mut decisions = Vec::with_capacity(compiled.len());
-        let mut removed_by: Option<Removal> = None;
-        for (k, layer) in compiled.iter_mut().enumerate() {
-            let matched = Matched {
-                deny: first[2 * k * n + index],
-                allow: first[2 * k * n + n + index],
-                is_apply_patch,
-            };
-            let decision = decide(layer, matched, removed_by.is_none());
-            if decision.decision == Decision::Removed && removed_by.is_none() {
-                layer.removed_first += 1;
-                let rule = decision.rule.as_deref().cloned().unwrap_or(RuleRef {
-                    pattern: None,
-                    expanded_from: None,
-                    config_path: None,
-                    builtin: None,
-                });
-                removed_by = Some(Removal {
-                    layer: layer.policy.id,
-                    kind: if rule.pattern.is_some() {
-                        RemovalKind::Denied
-                    } else {
-                        RemovalKind::NotAllowed
-                    },
-                    pattern: rule.pattern,
-                    expanded_from: rule.expanded_from,
-                    config_path: rule.config_path,
-                    builtin: rule.builtin,
-                    reason: String::from(decision.reason.as_str()),
-                });
-            }
-            decisions.push(decision);
-        }
+    let mut tools = Vec::with_capacity(n);
+    for ((index, spec), decisions) in registry.tools.iter().enumerate().zip(decisions) {
+        let removed_by = decisions
+            .get(removed_at[index])
+            .map(|decision| removal(decision));
         tools.push(ToolTrace {
             name: spec.name.clone(),
             source: spec.source.kind().to_string(),
@@ -199,25 +188,21 @@ pub fn resolve_layers(
         });
     }
 
+    // The compiled layers are done: their entries and texts move into the summaries.
     let mut summaries = Vec::with_capacity(compiled.len());
-    for layer in &compiled {
-        unused_entry_warnings(layer, warnings);
+    for layer in compiled {
+        unused_entry_warnings(&layer, warnings);
+        let patterns = |list: CompiledList| -> Vec<String> {
+            list.entries.into_iter().map(|e| e.pattern).collect()
+        };
         summaries.push(LayerSummary {
             id: layer.policy.id,
-            label: layer.policy.label.clone(),
+            label: layer.policy.label,
             present: layer.policy.present,
-            source_path: layer.policy.source_path.clone(),
-            allow: layer
-                .allow
-                .as_ref()
-                .map(|a| a.entries.iter().map(|e| e.pattern.clone()).collect()),
-            deny: layer
-                .deny
-                .entries
-                .iter()
-                .map(|e| e.pattern.clone())
-                .collect(),
-            note: layer.policy.note.clone(),
+            source_path: layer.policy.source_path,
+            allow: layer.allow.map(patterns),
+            deny: patterns(layer.deny),
+            note: layer.policy.note,
             removed: layer.removed_first,
         });
     }
@@ -241,6 +226,26 @@ pub fn resolve_layers(
         layers: summaries,
         tools,
         warnings: Vec::new(),
+    }
+}
+
+/// Why a tool is hidden, from the decision of the layer that removed it first.
+fn removal(decision: &LayerDecision) -> Removal {
+    let rule = decision.rule.as_deref();
+    let text = |field: fn(&RuleRef) -> &Option<String>| rule.and_then(|r| field(r).clone());
+    let pattern = text(|r| &r.pattern);
+    Removal {
+        layer: decision.id,
+        kind: if pattern.is_some() {
+            RemovalKind::Denied
+        } else {
+            RemovalKind::NotAllowed
+        },
+        pattern,
+        expanded_from: text(|r| &r.expanded_from),
+        config_path: text(|r| &r.config_path),
+        builtin: text(|r| &r.builtin),
+        reason: String::from(decision.reason.as_str()),
     }
 }
 
