@@ -174,9 +174,7 @@ pub fn resolve_layers(
 
     let mut tools = Vec::with_capacity(n);
     for ((index, spec), decisions) in registry.tools.iter().enumerate().zip(decisions) {
-        let removed_by = decisions
-            .get(removed_at[index])
-            .map(|decision| removal(decision));
+        let removed_by = decisions.get(removed_at[index]).map(removal);
         tools.push(ToolTrace {
             name: spec.name.clone(),
             source: spec.source.kind().to_string(),
@@ -395,22 +393,22 @@ fn strip_plugin_only_allowlist(
             continue;
         }
         let names_plugin = plugin_groups.contains_key(name);
-        let tool = registry.get(name);
-        let is_plugin = name == PLUGINS_GROUP
-            || names_plugin
-            || tool.is_some_and(|t| t.source.plugin_id().is_some());
         let group = if name.starts_with("group:") || names_plugin {
             registry.expand_group(name)
         } else {
             None
         };
+        if group.is_none() && name.contains('*') {
+            // Decided below, only if no cheaper entry settles it.
+            wildcards.push(entry);
+            continue;
+        }
+        let tool = registry.get(name);
+        let is_plugin = name == PLUGINS_GROUP
+            || names_plugin
+            || tool.is_some_and(|t| t.source.plugin_id().is_some());
         let is_core = match group {
             Some(members) => members.iter().any(|m| registry.is_core(m)),
-            None if name.contains('*') => {
-                // Decided below, only if no cheaper entry settles it.
-                wildcards.push(entry);
-                continue;
-            }
             None => tool.is_some_and(|t| t.source.plugin_id().is_none()),
         };
         has_core |= is_core;

@@ -76,13 +76,13 @@ impl<'a> From<SharedText> for Cow<'a, str> {
 
 impl PartialEq<str> for SharedText {
     fn eq(&self, other: &str) -> bool {
-        &*self.0 == other
+        self.0.as_str() == other
     }
 }
 
 impl PartialEq<&str> for SharedText {
     fn eq(&self, other: &&str) -> bool {
-        &*self.0 == *other
+        self.0.as_str() == *other
     }
 }
 
