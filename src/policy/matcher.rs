@@ -1,11 +1,14 @@
 //! One compiled allow or deny list. Groups are expanded first (remembering what each pattern
 //! came from). Then, once per list, each pattern is sorted by shape: `*` is a flag, an exact
 //! name is looked up by name, `prefix*` and `*suffix` use the registry's sorted name index, and
-//! every other wildcard is matched segment by segment. Only `*` is special (any characters, `/`
-//! and `.` included); every other character is literal, so a pattern is its literal segments in
-//! order: the first anchored at the start, the last at the end, the others found leftmost in
-//! between (leftmost is enough: an earlier segment end never rules out a later match). No
-//! regex or glob automaton is built, so compiling a list costs no more than reading it.
+//! every other wildcard is compiled once with globset (and kept per process), where only `*` is special: every other
+//! glob metacharacter is escaped, `\` is literal, and `*` also matches `/` and `.`. The glob
+//! only runs for names that already have the pattern's literal head and tail.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use globset::{GlobBuilder, GlobMatcher};
 
 use super::layer::RuleEntry;
 use super::normalize::normalize_tool_name;
@@ -54,9 +57,8 @@ fn collapse_stars(pattern: String) -> String {
     out
 }
 
-/// A wildcard with two or more `*` (or one in the middle), split once at compile time: the
-/// literal head before the first `*`, the literal tail after the last one, and in between the
-/// segments that must appear in order.
+/// A wildcard with two or more `*` (or one in the middle): its literal head (before the first
+/// `*`) and tail (after the last), used to preselect names cheaply, and its compiled glob.
 #[derive(Debug, Clone)]
 struct Wildcard {
     pattern: usize,
@@ -64,20 +66,65 @@ struct Wildcard {
     head: usize,
     /// Byte offset of the tail (just past the last `*`).
     tail: usize,
+    /// `None` only if globset refused the escaped pattern; it then matches nothing.
+    glob: Option<GlobMatcher>,
+}
+
+/// The glob for a wildcard pattern: escape everything, then let `*` through.
+fn wildcard_glob(collapsed: &str) -> Result<GlobMatcher, globset::Error> {
+    let text = collapsed
+        .split('*')
+        .map(globset::escape)
+        .collect::<Vec<_>>()
+        .join("*");
+    Ok(GlobBuilder::new(&text)
+        .literal_separator(false)
+        .backslash_escape(false)
+        .build()?
+        .compile_matcher())
+}
+
+/// Compiled globs by pattern text. Building a glob compiles a regex, which costs more than
+/// resolving a whole layer; the same patterns come back on every resolution (the console
+/// recomputes on each context change), so each distinct pattern is compiled once per process.
+/// Bounded: cleared when it grows past `GLOB_CACHE_LIMIT` distinct patterns.
+fn cached_glob(text: &str) -> Option<GlobMatcher> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Option<GlobMatcher>>>> = OnceLock::new();
+    const GLOB_CACHE_LIMIT: usize = 4096;
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut cache = cache
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(glob) = cache.get(text) {
+        return glob.clone();
+    }
+    let glob = match wildcard_glob(text) {
+        Ok(glob) => Some(glob),
+        Err(err) => {
+            tracing::warn!("tool pattern {text:?} could not be compiled: {err}");
+            None
+        }
+    };
+    if cache.len() >= GLOB_CACHE_LIMIT {
+        cache.clear();
+    }
+    cache.insert(text.to_string(), glob.clone());
+    glob
 }
 
 impl Wildcard {
     fn new(pattern: usize, text: &str) -> Wildcard {
+        let glob = cached_glob(text);
         Wildcard {
             pattern,
             head: text.find('*').unwrap_or(text.len()),
             tail: text.rfind('*').map_or(text.len(), |star| star + 1),
+            glob,
         }
     }
 
-    /// Whether `name` matches `text` (this wildcard's pattern text). The head and tail must fit
-    /// without overlapping; the segments between them are found leftmost, in order, in what
-    /// is left (leftmost is enough: an earlier end never rules out a later segment).
+    /// Whether `name` matches `text` (this wildcard's pattern text): the literal head and tail
+    /// must fit without overlapping, then the glob decides.
     fn matches(&self, text: &str, name: &str) -> bool {
         let head = &text[..self.head];
         let tail = &text[self.tail..];
@@ -85,18 +132,7 @@ impl Wildcard {
         {
             return false;
         }
-        if self.tail <= self.head + 1 {
-            return true; // one `*`: nothing in between
-        }
-        // Both cuts fall on char boundaries: `head` and `tail` are whole strings found there.
-        let mut rest = &name[head.len()..name.len() - tail.len()];
-        for segment in text[self.head + 1..self.tail - 1].split('*') {
-            match rest.find(segment) {
-                Some(at) => rest = &rest[at + segment.len()..],
-                None => return false,
-            }
-        }
-        true
+        self.glob.as_ref().is_some_and(|glob| glob.is_match(name))
     }
 }
 
@@ -346,7 +382,10 @@ mod tests {
         assert!(!list(&["x*ab*ab*y"]).matches("xaby"));
         assert!(!list(&["a*b*c"]).matches("acb"));
         assert!(list(&["*a*"]).matches("a"));
-        assert!(!list(&["ab*ba"]).matches("aba"), "head and tail may not share bytes");
+        assert!(
+            !list(&["ab*ba"]).matches("aba"),
+            "head and tail may not share bytes"
+        );
         assert!(list(&["é*ü*ß"]).matches("éaüxßß"));
         assert!(!list(&["é*ü*ß"]).matches("éaßü"));
     }
