@@ -164,10 +164,7 @@ pub fn render_warnings(res: &Resolution) -> String {
 pub fn render_tool(res: &Resolution, tool: &ToolTrace) -> String {
     let mut out = render_context(res);
     out.push('\n');
-    let source = match &tool.plugin_id {
-        Some(id) => format!("plugin {id}"),
-        None => tool.source.clone(),
-    };
+    let source = tool.source_label();
     let groups = if tool.groups.is_empty() {
         String::new()
     } else {

@@ -181,6 +181,14 @@ pub struct ToolTrace {
 }
 
 impl ToolTrace {
+    /// `plugin <id>` for plugin tools, else the source kind (`core`, `runtime`, ...).
+    pub fn source_label(&self) -> String {
+        match &self.plugin_id {
+            Some(id) => format!("plugin {id}"),
+            None => self.source.clone(),
+        }
+    }
+
     pub fn decision(&self, layer: LayerId) -> Option<&LayerDecision> {
         self.decisions.iter().find(|d| d.id == layer)
     }

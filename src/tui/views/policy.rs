@@ -295,10 +295,7 @@ impl PolicyView {
 /// and the layer's warnings under it.
 pub fn detail_lines(res: &Resolution, tool: &ToolTrace) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    let source = match &tool.plugin_id {
-        Some(id) => format!("plugin {id}"),
-        None => tool.source.clone(),
-    };
+    let source = tool.source_label();
     let groups = if tool.groups.is_empty() {
         String::new()
     } else {
