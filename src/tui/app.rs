@@ -582,12 +582,10 @@ impl App {
             return false;
         }
         if let MouseEventKind::Down(MouseButton::Left) = mouse.kind {
-            let hit = self.tab_areas.iter().find(|(r, _)| {
-                mouse.column >= r.x
-                    && mouse.column < r.x + r.width
-                    && mouse.row >= r.y
-                    && mouse.row < r.y + r.height
-            });
+            let hit = self
+                .tab_areas
+                .iter()
+                .find(|(r, _)| crate::tui::widgets::mouse_in(*r, &mouse));
             if let Some((_, view)) = hit {
                 self.tx.send(AppEvent::SwitchView(*view));
                 return true;

@@ -504,12 +504,7 @@ impl InvokeView {
     }
 
     pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
-        let inside = |r: Rect| {
-            mouse.column >= r.x
-                && mouse.column < r.x + r.width
-                && mouse.row >= r.y
-                && mouse.row < r.y + r.height
-        };
+        let inside = |r: Rect| crate::tui::widgets::mouse_in(r, mouse);
         let (area, len) = if inside(self.tools_area) {
             (self.tools_area, self.tools.len())
         } else if inside(self.history_area) {

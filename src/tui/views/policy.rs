@@ -135,10 +135,7 @@ impl PolicyView {
 
     pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
         let r = self.table_area;
-        let inside = mouse.column >= r.x
-            && mouse.column < r.x + r.width
-            && mouse.row >= r.y
-            && mouse.row < r.y + r.height;
+        let inside = crate::tui::widgets::mouse_in(r, mouse);
         if !inside {
             return false;
         }

@@ -505,12 +505,7 @@ impl RouterView {
     }
 
     pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
-        let inside = |r: Rect| {
-            mouse.column >= r.x
-                && mouse.column < r.x + r.width
-                && mouse.row >= r.y
-                && mouse.row < r.y + r.height
-        };
+        let inside = |r: Rect| crate::tui::widgets::mouse_in(r, mouse);
         match mouse.kind {
             MouseEventKind::Down(_) if inside(self.runs_area) => {
                 // Row 0 is the border, row 1 the header.

@@ -39,3 +39,8 @@ pub fn ellipsize(text: &str, width: usize) -> String {
     out.push('…');
     out
 }
+
+/// Whether a mouse event falls inside `area`.
+pub fn mouse_in(area: ratatui::layout::Rect, mouse: &crossterm::event::MouseEvent) -> bool {
+    area.contains(ratatui::layout::Position::new(mouse.column, mouse.row))
+}
