@@ -361,7 +361,7 @@ fn build(
             key_path: None,
         });
     }
-    let agents = collect_agents(&parsed.typed, &mut warnings);
+    let agents = collect_agents(&parsed.typed, &parsed.raw, &mut warnings);
     Ok(LoadedConfig {
         source,
         path,
@@ -375,8 +375,28 @@ fn build(
     })
 }
 
-/// Agents from both forms; ids normalised; duplicates and id-less entries reported.
-fn collect_agents(cfg: &OpenClawConfig, warnings: &mut Vec<String>) -> Vec<AgentInfo> {
+/// Keys of `agents` that are not agents.
+const AGENTS_RESERVED_KEYS: &[&str] = &["defaults", "list", "entries", "ownership"];
+
+/// Keys that make an object under `agents` an agent in the seed's form.
+const AGENT_KEYS: &[&str] = &[
+    "tools",
+    "model",
+    "workspace",
+    "sandbox",
+    "default",
+    "name",
+    "subagents",
+];
+
+/// Agents from every form: `agents.list[]` (with `id`), the keyed `agents.entries.<id>`, and the
+/// seed's own `agents.<id>` (seed 001 §3.4); ids normalised; duplicates and id-less entries
+/// reported.
+fn collect_agents(
+    cfg: &OpenClawConfig,
+    raw: &serde_json::Value,
+    warnings: &mut Vec<String>,
+) -> Vec<AgentInfo> {
     let mut agents: Vec<AgentInfo> = Vec::new();
     let list_path = KeyPath::parse_dotted("agents.list");
     for (i, entry) in cfg.agents.list.iter().enumerate() {
@@ -401,6 +421,30 @@ fn collect_agents(cfg: &OpenClawConfig, warnings: &mut Vec<String>) -> Vec<Agent
             entries_path.key(key.clone()),
             entry,
         );
+    }
+    // Seed form: any other object under `agents` that parses as an agent is one. Its key was
+    // reported as unknown by the typed parse; that warning no longer applies.
+    if let Some(map) = raw.get("agents").and_then(serde_json::Value::as_object) {
+        for (key, value) in map {
+            // Only objects that carry an agent's own keys: other sections OpenClaw may add under
+            // `agents` stay unknown keys.
+            let looks_like_agent = value
+                .as_object()
+                .is_some_and(|fields| AGENT_KEYS.iter().any(|k| fields.contains_key(*k)));
+            if AGENTS_RESERVED_KEYS.contains(&key.as_str()) || !looks_like_agent {
+                continue;
+            }
+            let path = KeyPath::parse_dotted("agents").key(key.clone());
+            match serde_json::from_value::<AgentEntry>(value.clone()) {
+                Ok(entry) => {
+                    let suffix = format!("(at {path})");
+                    warnings
+                        .retain(|w| !(w.contains("unknown key ignored") && w.ends_with(&suffix)));
+                    push_agent(&mut agents, warnings, normalize_agent_id(key), path, &entry);
+                }
+                Err(err) => warnings.push(format!("{path}: not an agent ({err})")),
+            }
+        }
     }
     if agents.is_empty() {
         agents.push(AgentInfo {

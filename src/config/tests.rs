@@ -119,3 +119,47 @@ fn missing_explicit_file_is_an_io_error() {
     assert_eq!(err.kind, ConfigErrorKind::Io);
     assert!(err.to_string().starts_with("/definitely/not/here.json: "));
 }
+
+#[test]
+fn seed_form_agents_keyed_under_agents_are_agents() {
+    // Seed 001 §3.4 writes `agents: { support-bot: { tools: ... } }`.
+    let text = r#"{ agents: { defaults: { workspace: "/w" },
+                   "support-bot": { tools: { profile: "messaging", deny: ["exec"] } },
+                   weird: { tools: { deny: 5 } }, routing: { rules: [] } } }"#;
+    let loaded = load_from_str(text, "seed.json5").unwrap();
+    assert_eq!(loaded.agent_ids(), vec!["support-bot"]);
+    let agent = loaded.agent("support-bot").unwrap();
+    assert_eq!(agent.path.to_string(), "agents.\"support-bot\"");
+    assert_eq!(
+        agent
+            .entry
+            .tools
+            .as_ref()
+            .and_then(|t| t.profile.clone())
+            .as_deref(),
+        Some("messaging")
+    );
+    // The agent's key is no longer "unknown"; the entry that is not an agent says why.
+    assert!(
+        !loaded.warnings.iter().any(|w| w.contains("support-bot")),
+        "{:?}",
+        loaded.warnings
+    );
+    assert!(
+        loaded
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("agents.weird: not an agent")),
+        "{:?}",
+        loaded.warnings
+    );
+    // An object without any agent key stays an unknown key.
+    assert!(
+        loaded
+            .warnings
+            .iter()
+            .any(|w| w.ends_with("unknown key ignored (at agents.routing)")),
+        "{:?}",
+        loaded.warnings
+    );
+}
