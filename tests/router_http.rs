@@ -384,3 +384,33 @@ async fn openclaw_only_tools_use_the_gateway_or_say_they_cannot_run_here() {
         "without a gateway the platform tools keep their local runner"
     );
 }
+
+#[tokio::test]
+async fn https_gateways_are_spoken_to_over_tls() {
+    // A listener that records the first bytes the client sends, then hangs up: an `https://`
+    // gateway must get a TLS ClientHello (record type 0x16, version 3.x), not plain HTTP.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let first_bytes = tokio::spawn(async move {
+        let (mut sock, _) = listener.accept().await.unwrap();
+        let mut buf = [0u8; 3];
+        sock.read_exact(&mut buf).await.unwrap();
+        buf
+    });
+    let client = GatewayClient::new(
+        format!("https://{addr}"),
+        Some("tok".into()),
+        Duration::from_secs(5),
+    );
+    let err = client
+        .invoke("sessions_list", &json!({}), None)
+        .await
+        .unwrap_err();
+    let hello = tokio::time::timeout(Duration::from_secs(5), first_bytes)
+        .await
+        .expect("the client never connected: no TLS support for https://")
+        .unwrap();
+    assert_eq!(hello[0], 0x16, "TLS handshake record");
+    assert_eq!(hello[1], 0x03, "TLS version major");
+    assert!(matches!(err, ToolError::Failed(_)), "{err:?}");
+}

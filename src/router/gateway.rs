@@ -15,7 +15,8 @@ use crate::tool::{BoxFuture, ContentBlock, Tool, ToolCall, ToolError, ToolResult
 pub struct GatewayClient {
     base_url: String,
     token: Option<String>,
-    client: reqwest::Client,
+    /// The HTTP client, or why it could not be set up (reported on use, never a panic).
+    client: Result<reqwest::Client, String>,
     timeout: Duration,
 }
 
@@ -33,7 +34,7 @@ impl GatewayClient {
         GatewayClient {
             base_url: base_url.into().trim_end_matches('/').to_string(),
             token,
-            client: reqwest::Client::new(),
+            client: super::http_client::gateway_http_client(),
             timeout,
         }
     }
@@ -55,7 +56,11 @@ impl GatewayClient {
         if let (Some(agent), Value::Object(map)) = (agent_id, &mut body) {
             map.insert("agentId".into(), json!(agent));
         }
-        let mut req = self.client.post(&url).json(&body).timeout(self.timeout);
+        let client = self
+            .client
+            .as_ref()
+            .map_err(|e| ToolError::failed(format!("gateway: {e}")))?;
+        let mut req = client.post(&url).json(&body).timeout(self.timeout);
         if let Some(token) = &self.token {
             req = req.bearer_auth(token);
         }

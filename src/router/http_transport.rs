@@ -10,13 +10,14 @@ use crate::tool::BoxFuture;
 use serde_json::{Value, json};
 
 pub struct HttpTransport {
-    client: reqwest::Client,
+    /// The HTTP client, or why it could not be set up (reported as a gateway failure).
+    client: Result<reqwest::Client, String>,
 }
 
 impl HttpTransport {
     pub fn new() -> Self {
         HttpTransport {
-            client: reqwest::Client::new(),
+            client: super::http_client::gateway_http_client(),
         }
     }
 }
@@ -129,6 +130,15 @@ impl Transport for HttpTransport {
                     }),
                     ..TransportEnd::default()
                 };
+            };
+            let client = match client {
+                Ok(client) => client,
+                Err(error) => {
+                    return TransportEnd {
+                        failure: Some(StartFailure::Gateway { error }),
+                        ..TransportEnd::default()
+                    };
+                }
             };
             let url = format!("{}/v1/chat/completions", http.base_url);
             let body = json!({

@@ -19,6 +19,7 @@ pub mod env;
 pub mod events;
 pub mod gateway;
 pub mod guidance;
+pub mod http_client;
 pub mod http_transport;
 pub mod install;
 pub mod outcome;
