@@ -680,6 +680,28 @@ fn router_view_shows_the_tools_closing_text() {
 }
 
 #[test]
+fn router_stream_scrolls_sideways_for_long_lines() {
+    let mut h = with_config();
+    h.start_run(1, "ops", "long lines", Duration::from_secs(45));
+    let long = format!("{}END-OF-LINE\n", "x".repeat(150));
+    h.chunk(1, OutputStream::Stdout, long.as_bytes());
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
+    let screen = h.screen(100, 14);
+    assert!(!screen.contains("END-OF-LINE"), "{screen}");
+    for _ in 0..4 {
+        h.key(KeyCode::Right);
+    }
+    let screen = h.screen(100, 14);
+    assert!(screen.contains("END-OF-LINE"), "{screen}");
+    assert!(screen.contains("columns from 81"), "{screen}");
+    insta::assert_snapshot!("router_scrolled_right", screen);
+    for _ in 0..4 {
+        h.key(KeyCode::Left);
+    }
+    assert!(!h.screen(100, 14).contains("END-OF-LINE"));
+}
+
+#[test]
 fn router_keys_emit_intents() {
     let mut h = router_with_runs();
     assert_eq!(h.app.router.selected, 1, "the live run is selected");

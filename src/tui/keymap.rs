@@ -27,6 +27,8 @@ pub enum Action {
     PageDown,
     Top,
     Bottom,
+    ScrollLeft,
+    ScrollRight,
     Filter,
     HiddenOnly,
     ReloadConfig,
@@ -116,6 +118,22 @@ pub const BINDINGS: &[BindingSpec] = &[
     ),
     b!(Top, "top", ["home", "g"], "Go to the top", [], ""),
     b!(Bottom, "bottom", ["end", "G"], "Go to the bottom", [], ""),
+    b!(
+        ScrollLeft,
+        "scroll_left",
+        ["left"],
+        "Scroll the stream left",
+        [Router],
+        ""
+    ),
+    b!(
+        ScrollRight,
+        "scroll_right",
+        ["right"],
+        "Scroll the stream right (long lines)",
+        [Router],
+        ""
+    ),
     b!(
         Filter,
         "filter",

@@ -10,6 +10,9 @@ use ratatui::text::{Line, Span};
 use super::buffer::{StreamBuffer, StreamKind};
 use crate::tui::theme;
 
+/// How far right the view may scroll (a line cap keeps lines shorter than this anyway).
+const MAX_LEFT_COLUMNS: usize = 1 << 20;
+
 #[derive(Debug, Clone)]
 pub struct StreamPaneState {
     /// Stick to the bottom as lines arrive.
@@ -21,6 +24,8 @@ pub struct StreamPaneState {
     /// Line of the current search hit.
     pub hit: Option<u64>,
     pub query: String,
+    /// Display columns hidden on the left (horizontal scroll for long lines).
+    pub left: usize,
 }
 
 impl Default for StreamPaneState {
@@ -31,6 +36,7 @@ impl Default for StreamPaneState {
             height: 20,
             hit: None,
             query: String::new(),
+            left: 0,
         }
     }
 }
@@ -84,6 +90,16 @@ impl StreamPaneState {
 
     pub fn end(&mut self) {
         self.follow = true;
+    }
+
+    /// Shifts the view `n` columns left (towards the start of the lines).
+    pub fn scroll_left(&mut self, n: usize) {
+        self.left = self.left.saturating_sub(n);
+    }
+
+    /// Shifts the view `n` columns right, to read past the pane's edge.
+    pub fn scroll_right(&mut self, n: usize) {
+        self.left = self.left.saturating_add(n).min(MAX_LEFT_COLUMNS);
     }
 
     /// Jumps to the next (or previous) line containing the query; returns whether one exists.
@@ -155,6 +171,7 @@ impl StreamPane<'_> {
                 StreamKind::Note => rendered.style(theme::warning().add_modifier(Modifier::ITALIC)),
                 _ => rendered,
             };
+            let rendered = skip_columns(rendered, state.left);
             out.set_line(text_x, y, &rendered, width);
             let seq = top + row as u64;
             if state.hit == Some(seq) {
@@ -164,6 +181,43 @@ impl StreamPane<'_> {
                 );
             }
         }
+    }
+}
+
+/// The line without its first `n` display columns (a wide character cut in half is dropped).
+fn skip_columns(line: Line<'_>, n: usize) -> Line<'_> {
+    if n == 0 {
+        return line;
+    }
+    let Line {
+        spans,
+        style,
+        alignment,
+    } = line;
+    let mut skipped = 0;
+    let mut kept = Vec::with_capacity(spans.len());
+    for span in spans {
+        if skipped >= n {
+            kept.push(span);
+            continue;
+        }
+        let mut cut = span.content.len();
+        for (at, ch) in span.content.char_indices() {
+            if skipped >= n {
+                cut = at;
+                break;
+            }
+            skipped += unicode_width::UnicodeWidthChar::width(ch).unwrap_or(0);
+        }
+        if cut < span.content.len() {
+            let rest = span.content[cut..].to_string();
+            kept.push(Span::styled(rest, span.style));
+        }
+    }
+    Line {
+        spans: kept,
+        style,
+        alignment,
     }
 }
 
@@ -177,6 +231,22 @@ mod tests {
             b.push_clean(StreamKind::Stdout, &format!("line {i}"));
         }
         b
+    }
+
+    #[test]
+    fn skip_columns_drops_the_first_columns_across_spans() {
+        let line = Line::from(vec![Span::raw("abc"), Span::raw("def")]);
+        let text = |l: Line| {
+            l.spans
+                .iter()
+                .map(|s| s.content.to_string())
+                .collect::<String>()
+        };
+        assert_eq!(text(skip_columns(line.clone(), 0)), "abcdef");
+        assert_eq!(text(skip_columns(line.clone(), 4)), "ef");
+        assert_eq!(text(skip_columns(line, 10)), "");
+        // A double-width character counts as two columns.
+        assert_eq!(text(skip_columns(Line::raw("日本語"), 2)), "本語");
     }
 
     #[test]

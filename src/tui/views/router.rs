@@ -21,6 +21,9 @@ use crate::tui::theme;
 use crate::tui::widgets::line_input::{InputOutcome, LineInput};
 
 /// Seconds added by the extend-timeout key.
+/// Columns one Left/Right key moves the stream view.
+const HORIZONTAL_STEP: usize = 20;
+
 pub const EXTEND_BY_SECONDS: u64 = 30;
 
 /// One run as the view shows it.
@@ -452,6 +455,8 @@ impl RouterView {
                 }
             }
             Action::Bottom | Action::Follow => self.pane.end(),
+            Action::ScrollLeft => self.pane.scroll_left(HORIZONTAL_STEP),
+            Action::ScrollRight => self.pane.scroll_right(HORIZONTAL_STEP),
             Action::KillRun => match run {
                 Some(run) if run.is_live() => ctx.send(AppEvent::KillRun {
                     run_id: run.run_id.to_string(),
@@ -662,6 +667,9 @@ impl RouterView {
         );
         if run.buffer.dropped() > 0 {
             title.push_str(&format!(" ({} dropped)", run.buffer.dropped()));
+        }
+        if self.pane.left > 0 {
+            title.push_str(&format!(" · columns from {} (← →)", self.pane.left + 1));
         }
         if run.buffer.neutralised() > 0 {
             title.push_str(&format!(
