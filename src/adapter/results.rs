@@ -83,13 +83,69 @@ fn sanitize_image(label: &str, data: String, declared: &str) -> ContentBlock {
             MAX_IMAGE_BYTES / (1024 * 1024)
         ));
     }
-    match sniff_image_mime(&bytes) {
-        Some(mime) => ContentBlock::Image {
+    let Some(mime) = sniff_image_mime(&bytes) else {
+        return note(format!("not a recognised image (declared {declared})"));
+    };
+    match fit_within_max_side(&bytes, mime) {
+        Ok(None) => ContentBlock::Image {
             data: compact,
             mime_type: mime.to_string(),
         },
-        None => note(format!("not a recognised image (declared {declared})")),
+        Ok(Some((resized, resized_mime))) => ContentBlock::Image {
+            data: base64::engine::general_purpose::STANDARD.encode(resized),
+            mime_type: resized_mime.to_string(),
+        },
+        Err(why) => note(why),
     }
+}
+
+/// OpenClaw's limit on an image's longer side, in pixels.
+pub const MAX_IMAGE_SIDE: u32 = 1200;
+
+/// `None` when the image already fits `MAX_IMAGE_SIDE`; otherwise the image scaled down (aspect
+/// kept) and re-encoded: JPEG stays JPEG, everything else becomes PNG.
+fn fit_within_max_side(
+    bytes: &[u8],
+    mime: &str,
+) -> Result<Option<(Vec<u8>, &'static str)>, String> {
+    let format = match mime {
+        "image/png" => image::ImageFormat::Png,
+        "image/jpeg" => image::ImageFormat::Jpeg,
+        "image/gif" => image::ImageFormat::Gif,
+        "image/webp" => image::ImageFormat::WebP,
+        // Formats without a decoder here pass as they are (their size is already checked).
+        _ => return Ok(None),
+    };
+    let reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    // Headers that do not say how large the image is: the MIME check already passed, and the
+    // model's provider is the judge of the rest, as before resizing existed.
+    let Ok((width, height)) = reader.into_dimensions() else {
+        return Ok(None);
+    };
+    if width.max(height) <= MAX_IMAGE_SIDE {
+        return Ok(None);
+    }
+    let decoded = image::load_from_memory_with_format(bytes, format)
+        .map_err(|err| format!("unreadable {mime} ({err})"))?;
+    let resized = decoded.resize(
+        MAX_IMAGE_SIDE,
+        MAX_IMAGE_SIDE,
+        image::imageops::FilterType::Triangle,
+    );
+    let (out_format, out_mime) = match format {
+        image::ImageFormat::Jpeg => (image::ImageFormat::Jpeg, "image/jpeg"),
+        _ => (image::ImageFormat::Png, "image/png"),
+    };
+    let mut out = std::io::Cursor::new(Vec::new());
+    let written = match out_format {
+        // JPEG has no alpha channel.
+        image::ImageFormat::Jpeg => {
+            image::DynamicImage::ImageRgb8(resized.to_rgb8()).write_to(&mut out, out_format)
+        }
+        _ => resized.write_to(&mut out, out_format),
+    };
+    written.map_err(|err| format!("could not re-encode the resized image ({err})"))?;
+    Ok(Some((out.into_inner(), out_mime)))
 }
 
 /// How a finished result reads: `details.status` `error`/`timeout` makes it an error.
@@ -144,6 +200,43 @@ mod tests {
                 mime_type: "image/png".into()
             }
         );
+    }
+
+    #[test]
+    fn large_images_are_scaled_to_the_max_side_and_small_ones_pass() {
+        let encode = |w: u32, h: u32, format: image::ImageFormat| {
+            let img = image::DynamicImage::new_rgb8(w, h);
+            let mut out = std::io::Cursor::new(Vec::new());
+            img.write_to(&mut out, format).unwrap();
+            out.into_inner()
+        };
+        let dims = |block: &ContentBlock| match block {
+            ContentBlock::Image { data, mime_type } => {
+                let bytes = base64::engine::general_purpose::STANDARD
+                    .decode(data)
+                    .unwrap();
+                let img = image::load_from_memory(&bytes).unwrap();
+                (img.width(), img.height(), mime_type.clone())
+            }
+            other => panic!("{other:?}"),
+        };
+        let big = sanitize_image(
+            "shot",
+            b64(&encode(2400, 600, image::ImageFormat::Png)),
+            "image/png",
+        );
+        assert_eq!(dims(&big), (1200, 300, "image/png".to_string()));
+        let tall = sanitize_image(
+            "photo",
+            b64(&encode(800, 3000, image::ImageFormat::Jpeg)),
+            "image/jpeg",
+        );
+        assert_eq!(dims(&tall), (320, 1200, "image/jpeg".to_string()));
+        let small_png = encode(640, 480, image::ImageFormat::Png);
+        match sanitize_image("ok", b64(&small_png), "image/png") {
+            ContentBlock::Image { data, .. } => assert_eq!(data, b64(&small_png)),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
