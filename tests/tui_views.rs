@@ -206,6 +206,17 @@ impl Harness {
 // ---------------------------------------------------------------- policy view
 
 #[test]
+fn policy_view_on_a_narrow_terminal_keeps_tool_names_whole() {
+    let mut h = with_config();
+    let screen = h.screen(80, 24);
+    for name in ["apply_patch", "process", "browser"] {
+        assert!(screen.contains(name), "{name} cut: {screen}");
+    }
+    assert!(screen.contains("own prf ppf glb"), "{screen}");
+    insta::assert_snapshot!("policy_narrow", screen);
+}
+
+#[test]
 fn policy_view_normal() {
     let mut h = with_config();
     insta::assert_snapshot!("policy_normal", h.screen(150, 40));

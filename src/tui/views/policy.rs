@@ -201,11 +201,29 @@ impl PolicyView {
             " Tools × layers · {visible} visible, {} hidden of {total}{mode} · ✓ kept ✗ removed × also removes · skipped ",
             total - visible
         );
+        // On a narrow terminal the layer columns shrink to three-letter labels so that tool
+        // names stay whole: a name cut to "sessi" cannot tell sessions_list from sessions_send.
+        let longest_name = rows
+            .iter()
+            .map(|t| t.name.chars().count())
+            .max()
+            .unwrap_or(4)
+            .clamp(4, NAME_COLUMN) as u16;
+        let full_layers: u16 = LayerId::ALL
+            .iter()
+            .map(|l| l.short().chars().count().max(5) as u16 + 1)
+            .sum();
+        let compact = NAME_COLUMN as u16 + full_layers + RESULT_COLUMN + 3 > table_area.width;
         let mut header = vec![Span::styled("tool", theme::bold())];
         header.extend(LayerId::ALL.iter().map(|l| {
             let present = res.layer(*l).is_some_and(|s| s.present);
             let style = if present { theme::bold() } else { theme::dim() };
-            Span::styled(l.short(), style)
+            let label = if compact {
+                compact_label(*l)
+            } else {
+                l.short()
+            };
+            Span::styled(label, style)
         }));
         header.push(Span::styled("result", theme::bold()));
         let table_rows: Vec<Row> = rows
@@ -243,13 +261,19 @@ impl PolicyView {
                 Row::new(cells)
             })
             .collect();
-        let mut widths = vec![Constraint::Length(24)];
-        widths.extend(
-            LayerId::ALL
-                .iter()
-                .map(|l| Constraint::Length(l.short().chars().count().max(5) as u16)),
-        );
-        widths.push(Constraint::Min(10));
+        let mut widths = vec![Constraint::Length(if compact {
+            longest_name
+        } else {
+            NAME_COLUMN as u16
+        })];
+        widths.extend(LayerId::ALL.iter().map(|l| {
+            Constraint::Length(if compact {
+                3
+            } else {
+                l.short().chars().count().max(5) as u16
+            })
+        }));
+        widths.push(Constraint::Min(RESULT_COLUMN));
         let block = Block::bordered().title(title);
         if table_rows.is_empty() {
             let why = if self.hidden_only {
@@ -285,6 +309,27 @@ impl PolicyView {
             .wrap(Wrap { trim: false })
             .block(Block::bordered().title(" Path through the layers "))
             .render(detail_area, buf);
+    }
+}
+
+/// Width of the tool column when there is room.
+const NAME_COLUMN: usize = 24;
+/// Minimum width of the result column.
+const RESULT_COLUMN: u16 = 10;
+
+/// Three-letter column labels for narrow terminals (the detail pane spells each layer out).
+fn compact_label(layer: LayerId) -> &'static str {
+    match layer {
+        LayerId::Owner => "own",
+        LayerId::Profile => "prf",
+        LayerId::ProviderProfile => "ppf",
+        LayerId::Global => "glb",
+        LayerId::GlobalProvider => "gpv",
+        LayerId::Agent => "agt",
+        LayerId::AgentProvider => "apv",
+        LayerId::Group => "grp",
+        LayerId::Sandbox => "sbx",
+        LayerId::Subagent => "sub",
     }
 }
 
