@@ -312,6 +312,32 @@ impl PolicyView {
     }
 }
 
+/// The parts of a rule (pattern, what it expanded from, config path) that its reason text does
+/// not already name; the engine's reasons usually mention the rule, so only the rest is added.
+fn rule_detail_spans(
+    reason: &str,
+    pattern_label: &str,
+    pattern: Option<&str>,
+    expanded_from: Option<&str>,
+    config_path: Option<&str>,
+) -> Vec<Span<'static>> {
+    let missing = |part: Option<&str>| part.filter(|p| !reason.contains(p)).map(str::to_string);
+    let mut spans = Vec::new();
+    if let Some(p) = missing(pattern) {
+        spans.push(Span::styled(
+            format!("  {pattern_label}\"{p}\""),
+            theme::warning(),
+        ));
+    }
+    if let Some(e) = missing(expanded_from) {
+        spans.push(Span::styled(format!(" from {e}"), theme::warning()));
+    }
+    if let Some(c) = missing(config_path) {
+        spans.push(Span::styled(format!(" at {c}"), theme::accent()));
+    }
+    spans
+}
+
 /// Width of the tool column when there is room.
 const NAME_COLUMN: usize = 24;
 /// Minimum width of the result column.
@@ -363,27 +389,13 @@ pub fn detail_lines(res: &Resolution, tool: &ToolTrace) -> Vec<Line<'static>> {
     lines.push(Line::from(head));
     if let Some(r) = &tool.removed_by {
         let mut why = vec![Span::raw("  "), Span::raw(r.reason.clone())];
-        if let Some(p) = r
-            .pattern
-            .as_ref()
-            .filter(|p| !r.reason.contains(p.as_str()))
-        {
-            why.push(Span::styled(format!("  pattern \"{p}\""), theme::warning()));
-        }
-        if let Some(e) = r
-            .expanded_from
-            .as_ref()
-            .filter(|e| !r.reason.contains(e.as_str()))
-        {
-            why.push(Span::styled(format!(" from {e}"), theme::warning()));
-        }
-        if let Some(c) = r
-            .config_path
-            .as_ref()
-            .filter(|c| !r.reason.contains(c.as_str()))
-        {
-            why.push(Span::styled(format!(" at {c}"), theme::accent()));
-        }
+        why.extend(rule_detail_spans(
+            &r.reason,
+            "pattern ",
+            r.pattern.as_deref(),
+            r.expanded_from.as_deref(),
+            r.config_path.as_deref(),
+        ));
         if let Some(b) = &r.builtin {
             why.push(Span::styled(format!(" (built-in: {b})"), theme::dim()));
         }
@@ -399,27 +411,13 @@ pub fn detail_lines(res: &Resolution, tool: &ToolTrace) -> Vec<Line<'static>> {
         ];
         // The engine's reason usually names the rule already; add only what it leaves out.
         if let Some(rule) = &d.rule {
-            if let Some(p) = rule
-                .pattern
-                .as_ref()
-                .filter(|p| !d.reason.contains(p.as_str()))
-            {
-                spans.push(Span::styled(format!("  \"{p}\""), theme::warning()));
-            }
-            if let Some(e) = rule
-                .expanded_from
-                .as_ref()
-                .filter(|e| !d.reason.contains(e.as_str()))
-            {
-                spans.push(Span::styled(format!(" from {e}"), theme::warning()));
-            }
-            if let Some(c) = rule
-                .config_path
-                .as_ref()
-                .filter(|c| !d.reason.contains(c.as_str()))
-            {
-                spans.push(Span::styled(format!(" at {c}"), theme::accent()));
-            }
+            spans.extend(rule_detail_spans(
+                &d.reason,
+                "",
+                rule.pattern.as_deref(),
+                rule.expanded_from.as_deref(),
+                rule.config_path.as_deref(),
+            ));
         }
         lines.push(Line::from(spans));
         for w in res.warnings_for(d.id) {
