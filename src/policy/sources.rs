@@ -357,14 +357,28 @@ pub fn build_layers(
     inputs: &LayerInputs<'_>,
     warnings: &mut Vec<PolicyWarning>,
 ) -> Vec<LayerPolicy> {
+    // `tools.byProvider` and the agent's `byProvider`, looked up once for the three layers.
+    let (global_provider, agent_provider) = provider_policies(inputs);
     vec![
         owner_layer(inputs),
         profile_layer(inputs, warnings),
-        provider_profile_layer(inputs, warnings),
+        provider_profile_layer(inputs, &global_provider, &agent_provider, warnings),
         global_layer(inputs),
-        global_provider_layer(inputs),
+        provider_layer(
+            inputs,
+            LayerId::GlobalProvider,
+            "tools.byProvider.allow".to_string(),
+            global_provider,
+            "tools.byProvider",
+        ),
         agent_layer(inputs),
-        agent_provider_layer(inputs),
+        provider_layer(
+            inputs,
+            LayerId::AgentProvider,
+            format!("agents.{}.tools.byProvider.allow", inputs.agent.id),
+            agent_provider,
+            &format!("agents.{}.tools.byProvider", inputs.agent.id),
+        ),
         group_layer(inputs, warnings),
         sandbox_layer(inputs),
         subagent_layer(inputs),
@@ -533,9 +547,10 @@ fn no_provider_note(inputs: &LayerInputs<'_>, what: &str) -> String {
 
 fn provider_profile_layer(
     inputs: &LayerInputs<'_>,
+    global: &ProviderMatch<'_>,
+    agent: &ProviderMatch<'_>,
     warnings: &mut Vec<PolicyWarning>,
 ) -> LayerPolicy {
-    let (global, agent) = provider_policies(inputs);
     let label = "tools.byProvider.profile";
     let found = agent
         .as_ref()
@@ -592,12 +607,18 @@ fn global_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
     )
 }
 
-fn global_provider_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
-    let (global, _) = provider_policies(inputs);
-    let label = "tools.byProvider.allow".to_string();
-    match global {
+/// A `byProvider` allow/deny layer (global or the agent's): the entry matched for the context's
+/// provider/model, or absent with the reason.
+fn provider_layer(
+    inputs: &LayerInputs<'_>,
+    id: LayerId,
+    label: String,
+    matched: ProviderMatch<'_>,
+    section: &str,
+) -> LayerPolicy {
+    match matched {
         Some((path, p)) => policy_layer(
-            LayerId::GlobalProvider,
+            id,
             label,
             &path,
             p.allow.as_ref(),
@@ -605,11 +626,7 @@ fn global_provider_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
             p.deny.as_ref(),
             format!("matched {path}"),
         ),
-        None => LayerPolicy::absent(
-            LayerId::GlobalProvider,
-            label,
-            no_provider_note(inputs, "tools.byProvider"),
-        ),
+        None => LayerPolicy::absent(id, label, no_provider_note(inputs, section)),
     }
 }
 
@@ -633,30 +650,6 @@ fn agent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
             LayerId::Agent,
             label,
             format!("agent \"{}\" has no tools section", inputs.agent.id),
-        ),
-    }
-}
-
-fn agent_provider_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
-    let (_, agent) = provider_policies(inputs);
-    let label = format!("agents.{}.tools.byProvider.allow", inputs.agent.id);
-    match agent {
-        Some((path, p)) => policy_layer(
-            LayerId::AgentProvider,
-            label,
-            &path,
-            p.allow.as_ref(),
-            p.also_allow.as_ref(),
-            p.deny.as_ref(),
-            format!("matched {path}"),
-        ),
-        None => LayerPolicy::absent(
-            LayerId::AgentProvider,
-            label,
-            no_provider_note(
-                inputs,
-                &format!("agents.{}.tools.byProvider", inputs.agent.id),
-            ),
         ),
     }
 }
