@@ -30,6 +30,10 @@ pub struct PolicyContext {
     pub session_key: Option<String>,
     /// Forces the subagent layer on.
     pub subagent: bool,
+    /// Spawn depth of a subagent session (1: spawned by a main session). A subagent at
+    /// `maxSpawnDepth` is a leaf and loses the spawning tools (today's OpenClaw).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subagent_depth: Option<u32>,
     /// Forces the sandbox layer on.
     pub sandboxed: bool,
     /// The caller is a remote agent (a clawBot reaching back); local system tools are never offered.

@@ -16,6 +16,7 @@ pub mod prompt;
 pub mod provider;
 pub mod queue;
 pub mod router;
+pub mod semantics;
 pub mod skills;
 pub mod tool;
 pub mod tools;

@@ -127,7 +127,7 @@ fn console_end_to_end_in_tmux() {
     ]);
     tmux.wait_for("E2E-SHELL$", Duration::from_secs(5));
     let command = format!(
-        "{} --config {}; echo CLAWDECK-EXITED=$?",
+        "{} --openclaw-version seed --config {}; echo CLAWDECK-EXITED=$?",
         env!("CARGO_BIN_EXE_clawdeck"),
         config.display()
     );

@@ -25,6 +25,7 @@ fn clawdeck(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("clawdeck").unwrap();
     cmd.arg("--config")
         .arg(dir.join("openclaw.json"))
+        .env("CLAWDECK_OPENCLAW_VERSION", "seed")
         .env_remove("OPENCLAW_CONFIG_PATH");
     cmd
 }

@@ -24,6 +24,7 @@ fn clawdeck() -> Command {
     );
     cmd.env("PATH", path)
         .env_remove("NOTION_API_KEY")
+        .env("CLAWDECK_OPENCLAW_VERSION", "seed")
         .env_remove("OPENCLAW_CONFIG_PATH")
         .env_remove("OPENCLAW_STATE_DIR")
         .arg("--config")

@@ -8,6 +8,7 @@ use assert_cmd::Command;
 fn clawdeck(home: &Path) -> Command {
     let mut cmd = Command::cargo_bin("clawdeck").unwrap();
     cmd.env("HOME", home)
+        .env("CLAWDECK_OPENCLAW_VERSION", "seed")
         .env_remove("OPENCLAW_CONFIG_PATH")
         .env("NO_COLOR", "1");
     cmd

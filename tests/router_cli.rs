@@ -652,6 +652,7 @@ fn route_streams_stdout_and_stderr_to_their_own_streams() {
         .arg(&config)
         .args(["route", "--message", "-x [[scenario:interleave:2]]"])
         .env("OPENCLAW_BIN", fake_bin())
+        .env("CLAWDECK_OPENCLAW_VERSION", "seed")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -663,6 +664,7 @@ fn route_streams_stdout_and_stderr_to_their_own_streams() {
         .arg(&config)
         .args(["route", "--message", "[[scenario:exit:4]]", "--json"])
         .env("OPENCLAW_BIN", fake_bin())
+        .env("CLAWDECK_OPENCLAW_VERSION", "seed")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -689,6 +691,7 @@ fn route_ctrl_c_kills_the_whole_tree() {
         .arg(&config)
         .args(["route", "--message", "[[scenario:grandchild]]"])
         .env("OPENCLAW_BIN", fake_bin())
+        .env("CLAWDECK_OPENCLAW_VERSION", "seed")
         .env("FAKE_OPENCLAW_PIDFILE", &pidfile)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -771,6 +774,7 @@ fn tool_call_json_in_router_output_runs_nothing_through_the_full_pipeline() {
             "--json",
         ])
         .env("OPENCLAW_BIN", fake_bin())
+        .env("CLAWDECK_OPENCLAW_VERSION", "seed")
         .env("FAKE_OPENCLAW_MARKER", &marker)
         .current_dir(dir.path())
         .output()
@@ -863,6 +867,7 @@ fn route_writes_a_partial_line_as_it_arrives_without_adding_a_newline() {
         .arg(&config)
         .args(["route", "--message", "show progress"])
         .env("OPENCLAW_BIN", progress_bin(dir.path(), 2))
+        .env("CLAWDECK_OPENCLAW_VERSION", "seed")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()

@@ -58,8 +58,10 @@ impl Setup {
     }
 
     fn build(&self) -> Pipeline {
-        let mut loaded =
-            clawdeck::config::load_from_str(&self.config, "test-config.json5").unwrap();
+        let mut loaded = clawdeck::config::load_from_str(&self.config, "test-config.json5")
+            .unwrap()
+            .with_pack("seed")
+            .unwrap();
         loaded.settings.workspace = Some(self.ws());
         loaded.settings.hooks.before_tool_call = self.hooks.clone();
         loaded.settings.plugins.dirs = self.plugin_dirs.clone();

@@ -35,6 +35,8 @@ fn fixture_config() -> LoadedConfig {
     let text = std::fs::read_to_string(fixture("openclaw.json5")).expect("fixture config");
     clawdeck::config::load_from_str(&text, "tests/fixtures/tui/openclaw.json5")
         .expect("fixture parses")
+        .with_pack("seed")
+        .expect("seed pack")
 }
 
 struct Harness {

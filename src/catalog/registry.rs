@@ -2,16 +2,19 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
+use std::sync::Arc;
 
-use super::core_specs;
-use super::groups::{CORE_GROUPS, PLUGINS_GROUP, PluginGroups, core_groups_of};
+use super::groups::{PLUGINS_GROUP, PluginGroups};
 use super::plugins::{self, DiscoveredPlugin, PluginInfo, PluginToolCommand};
 use crate::config::LoadedConfig;
+use crate::semantics::Semantics;
 use crate::tool::ToolSpec;
 
-/// All tools for one config, in a stable order: core catalog first, then plugin tools.
-#[derive(Debug, Clone, Default)]
+/// All tools for one config, in a stable order: the pack's catalog first, then plugin tools.
+#[derive(Debug, Clone)]
 pub struct Registry {
+    /// The OpenClaw semantics the tools and groups come from.
+    pub semantics: Arc<Semantics>,
     pub tools: Vec<ToolSpec>,
     pub plugins: Vec<PluginInfo>,
     /// Plugin tool name → how to run it.
@@ -23,6 +26,12 @@ pub struct Registry {
     /// `groups_of` for every tool, in `tools` order (computed once; traces copy it).
     group_cache: Vec<Vec<String>>,
     names: NameIndex,
+}
+
+impl Default for Registry {
+    fn default() -> Registry {
+        Registry::empty(crate::semantics::seed())
+    }
 }
 
 /// Tool indices sorted by name and by reversed name, so a `prefix*` or `*suffix` pattern finds
@@ -92,15 +101,37 @@ impl Registry {
         }
         let mut warnings = Vec::new();
         let discovered = plugins::discover(&dirs, &mut warnings);
-        let mut registry = Registry::from_parts(core_specs(), discovered);
+        let semantics = Arc::clone(&config.semantics);
+        let mut registry =
+            Registry::from_parts_with(semantics.tools.clone(), discovered, semantics);
         warnings.append(&mut registry.warnings);
         registry.warnings = warnings;
         registry
     }
 
-    /// A registry from given specs (tests, benchmarks); plugin tools are recognised by source.
+    fn empty(semantics: Arc<Semantics>) -> Registry {
+        Registry {
+            semantics,
+            tools: Vec::new(),
+            plugins: Vec::new(),
+            plugin_tool_commands: BTreeMap::new(),
+            warnings: Vec::new(),
+            plugin_groups: PluginGroups::default(),
+            index: HashMap::new(),
+            group_cache: Vec::new(),
+            names: NameIndex::default(),
+        }
+    }
+
+    /// A registry from given specs with the seed pack's groups (tests, benchmarks); plugin
+    /// tools are recognised by source.
     pub fn from_specs(tools: Vec<ToolSpec>) -> Registry {
-        let mut registry = Registry::default();
+        Registry::from_specs_with(tools, crate::semantics::seed())
+    }
+
+    /// A registry from given specs under a given pack's groups and rules.
+    pub fn from_specs_with(tools: Vec<ToolSpec>, semantics: Arc<Semantics>) -> Registry {
+        let mut registry = Registry::empty(semantics);
         for spec in tools {
             registry.add(spec);
         }
@@ -111,7 +142,16 @@ impl Registry {
     /// Core specs plus discovered plugins. A plugin tool whose name is already taken is dropped
     /// with a warning: existing names win (seed 001 §2.1, OpenClaw's `existingToolNames`).
     pub fn from_parts(core: Vec<ToolSpec>, discovered: Vec<DiscoveredPlugin>) -> Registry {
-        let mut registry = Registry::from_specs(core);
+        Registry::from_parts_with(core, discovered, crate::semantics::seed())
+    }
+
+    /// `from_parts` under a given pack.
+    pub fn from_parts_with(
+        core: Vec<ToolSpec>,
+        discovered: Vec<DiscoveredPlugin>,
+        semantics: Arc<Semantics>,
+    ) -> Registry {
+        let mut registry = Registry::from_specs_with(core, semantics);
         for plugin in discovered {
             let mut info = plugin.info;
             info.tools.clear();
@@ -176,15 +216,17 @@ impl Registry {
     }
 
     fn compute_groups(&self, name: &str) -> Vec<String> {
-        let mut out: Vec<String> = core_groups_of(name)
-            .into_iter()
-            .map(str::to_string)
-            .collect();
+        let mut out: Vec<String> = self.semantics.groups_of(name);
         if let Some(id) = self.get(name).and_then(|t| t.source.plugin_id()) {
             out.push(PLUGINS_GROUP.to_string());
             out.push(id.to_string());
         }
         out
+    }
+
+    /// A tool name as this pack spells it: trimmed, lowercased, aliases resolved.
+    pub fn canonical(&self, name: &str) -> String {
+        crate::policy::normalize::canonical(name, &self.semantics).into_owned()
     }
 
     /// Position of a tool in `tools`.
@@ -235,7 +277,12 @@ impl Registry {
 
     /// Every group name usable in a policy: static groups, `group:plugins`, plugin ids.
     pub fn group_names(&self) -> Vec<String> {
-        let mut out: Vec<String> = CORE_GROUPS.iter().map(|(g, _)| g.to_string()).collect();
+        let mut out: Vec<String> = self
+            .semantics
+            .groups
+            .iter()
+            .map(|(g, _)| g.clone())
+            .collect();
         out.push(PLUGINS_GROUP.to_string());
         out.extend(self.plugin_groups.by_plugin.keys().cloned());
         out
@@ -243,6 +290,9 @@ impl Registry {
 
     /// Members of a group-like entry, or `None` when it is not a group.
     pub fn expand_group(&self, entry: &str) -> Option<Vec<String>> {
-        super::groups::expand_group(entry, &self.plugin_groups)
+        if let Some(members) = self.semantics.group(entry) {
+            return Some(members.to_vec());
+        }
+        self.plugin_groups.expand(entry).map(<[String]>::to_vec)
     }
 }

@@ -44,6 +44,9 @@ pub struct ContextArgs {
     /// Treat the session as a subagent
     #[arg(long, global = true)]
     pub subagent: bool,
+    /// Spawn depth of the subagent session (default 1); at maxSpawnDepth it is a leaf
+    #[arg(long, global = true, value_name = "N")]
+    pub subagent_depth: Option<u32>,
     /// Treat the session as sandboxed
     #[arg(long, global = true)]
     pub sandboxed: bool,
@@ -70,7 +73,8 @@ impl ContextArgs {
                 None
             },
             session_key: self.session_key.clone(),
-            subagent: self.subagent,
+            subagent: self.subagent || self.subagent_depth.is_some(),
+            subagent_depth: self.subagent_depth,
             sandboxed: self.sandboxed,
             remote: false,
         }

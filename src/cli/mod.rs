@@ -44,6 +44,17 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "PATH")]
     pub config: Option<PathBuf>,
 
+    /// OpenClaw version whose semantics answer (`seed`, `2026.9`, a synced version). Default:
+    /// clawdeck.json5 `openclawVersion`, else the installed `openclaw --version`, else the
+    /// config's `meta.lastTouchedVersion`, else the newest pack.
+    #[arg(
+        long,
+        global = true,
+        value_name = "VERSION",
+        env = "CLAWDECK_OPENCLAW_VERSION"
+    )]
+    pub openclaw_version: Option<String>,
+
     #[command(flatten)]
     pub context: ContextArgs,
 
@@ -81,6 +92,7 @@ pub(crate) fn async_runtime() -> Result<tokio::runtime::Runtime, String> {
 /// Parses arguments and runs; the binary only calls this.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    crate::semantics::set_requested_version(cli.openclaw_version.clone());
     logging::init(cli.command.is_none());
     let code = match cli.command {
         Some(Command::Tools(ref args)) => tools::run(&cli, args),

@@ -14,7 +14,11 @@ mod unknown;
 
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
 use serde_json::Value;
+
+use crate::semantics::{PackChoice, Semantics};
 
 pub use error::{ConfigError, ConfigErrorKind};
 pub use keypath::{KeyPath, KeySegment};
@@ -75,6 +79,10 @@ pub struct LoadedConfig {
     pub warnings: Vec<String>,
     /// Agents from `agents.list` and `agents.entries`, in file order.
     pub agents: Vec<AgentInfo>,
+    /// The OpenClaw semantics the answers follow (see `crate::semantics`).
+    pub semantics: Arc<Semantics>,
+    /// Which pack that is, and why.
+    pub pack: PackChoice,
 }
 
 impl LoadedConfig {
@@ -286,6 +294,12 @@ pub fn normalize_agent_id(id: &str) -> String {
 
 /// Loads the config named by `explicit`, the environment, the home directory, or the demo.
 pub fn load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
+    let mut loaded = locate_and_load(explicit)?;
+    select_pack(&mut loaded, true)?;
+    Ok(loaded)
+}
+
+fn locate_and_load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
     if let Some(path) = explicit {
         return load_file(path, ConfigSource::Flag);
     }
@@ -301,17 +315,78 @@ pub fn load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
     load_demo()
 }
 
+/// Chooses the OpenClaw semantics pack for a loaded config (flag, clawdeck.json5, installed
+/// `openclaw --version` when `probe_installed`, `meta.lastTouchedVersion`, newest).
+pub fn select_pack(loaded: &mut LoadedConfig, probe_installed: bool) -> Result<(), ConfigError> {
+    let requested = crate::semantics::requested_version();
+    let settings_origin = loaded
+        .settings_path
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| SETTINGS_FILE.to_string());
+    let settings = loaded
+        .settings
+        .openclaw_version
+        .as_deref()
+        .map(|v| (v, settings_origin.as_str()));
+    let installed = if probe_installed && requested.is_none() && settings.is_none() {
+        let bin = std::env::var("OPENCLAW_BIN")
+            .ok()
+            .filter(|b| !b.trim().is_empty())
+            .unwrap_or_else(|| loaded.settings.router.bin.clone());
+        crate::semantics::installed_openclaw_version(&bin)
+    } else {
+        None
+    };
+    let meta = loaded
+        .raw
+        .pointer("/meta/lastTouchedVersion")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let (semantics, pack) = crate::semantics::choose(
+        requested.as_ref().map(|(v, from)| (v.as_str(), *from)),
+        settings,
+        installed.as_ref().map(|(v, b)| (v.as_str(), b.as_str())),
+        meta.as_deref(),
+    )
+    .map_err(|message| ConfigError {
+        kind: ConfigErrorKind::Type,
+        file: loaded.origin.clone(),
+        line: None,
+        column: None,
+        message,
+        key_path: None,
+    })?;
+    loaded.semantics = semantics;
+    loaded.pack = pack;
+    Ok(())
+}
+
+impl LoadedConfig {
+    /// The same config answered by another pack (tests, `clawdeck diff --openclaw-version`).
+    pub fn with_pack(mut self, id: &str) -> Result<LoadedConfig, String> {
+        let (semantics, pack) =
+            crate::semantics::choose(Some((id, "--openclaw-version")), None, None, None)?;
+        self.semantics = semantics;
+        self.pack = pack;
+        Ok(self)
+    }
+}
+
 /// The embedded demo config with its own settings.
 pub fn load_demo() -> Result<LoadedConfig, ConfigError> {
     let mut loaded = build(DEMO_CONFIG, DEMO_NAME, ConfigSource::EmbeddedDemo, None)?;
     let settings = parse_settings(DEMO_SETTINGS, "<embedded demo>/clawdeck.json5")?;
     loaded.settings = settings;
+    select_pack(&mut loaded, false)?;
     Ok(loaded)
 }
 
 /// Parses config text; `origin` names it in errors and warnings. Settings are defaults.
 pub fn load_from_str(text: &str, origin: &str) -> Result<LoadedConfig, ConfigError> {
-    build(text, origin, ConfigSource::Text, None)
+    let mut loaded = build(text, origin, ConfigSource::Text, None)?;
+    select_pack(&mut loaded, false)?;
+    Ok(loaded)
 }
 
 fn load_file(path: &Path, source: ConfigSource) -> Result<LoadedConfig, ConfigError> {
@@ -372,6 +447,11 @@ fn build(
         settings_path: None,
         warnings,
         agents,
+        semantics: crate::semantics::newest(),
+        pack: PackChoice {
+            pack: String::new(),
+            reason: String::new(),
+        },
     })
 }
 

@@ -21,6 +21,9 @@ pub struct ClawdeckSettings {
     pub skills: SkillSettings,
     /// Key overrides for the console: action name → list of keys (`"ctrl-k"`, `"x"`, `"f5"`).
     pub keys: BTreeMap<String, Vec<String>>,
+    /// Which OpenClaw semantics pack answers (`seed`, `2026.9`, a synced version); default: the
+    /// installed `openclaw --version`, else the config's `meta.lastTouchedVersion`, else newest.
+    pub openclaw_version: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

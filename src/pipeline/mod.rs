@@ -24,7 +24,7 @@ use crate::adapter::validate::ParamValidator;
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
-use crate::policy::{self, normalize::normalize_tool_name};
+use crate::policy;
 use crate::queue::{LaneQueue, QueueError};
 use crate::tool::{ProgressSink, ToolCall, ToolError, ToolSpec};
 use crate::tools::{ToolRuntime, ToolSet};
@@ -139,7 +139,7 @@ impl Pipeline {
 
     /// Runs one call through every stage.
     pub async fn call(&self, request: CallRequest) -> CallOutcome {
-        let tool_name = normalize_tool_name(&request.tool);
+        let tool_name = self.registry.canonical(&request.tool);
         let ctx = &request.context;
 
         // 1. Policy.

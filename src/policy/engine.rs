@@ -3,9 +3,9 @@
 use std::sync::Arc;
 
 use super::PolicyError;
-use super::layer::{LayerPolicy, RuleEntry};
+use super::layer::{LayerId, LayerPolicy, RuleEntry};
 use super::matcher::{CompiledList, NO_MATCH};
-use super::normalize::{normalize_tool_name, normalized};
+use super::normalize::{canonical, normalize_tool_name};
 use super::sources::{LayerInputs, build_layers, resolve_context};
 use super::trace::{
     Decision, LayerDecision, LayerSummary, PolicyWarning, Removal, RemovalKind, Resolution,
@@ -14,6 +14,7 @@ use super::trace::{
 use crate::catalog::{PLUGINS_GROUP, Registry};
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
+use crate::semantics::UnknownOnlyAllowlist;
 
 /// A shared rule reference with its sentence.
 type Explained = (Arc<RuleRef>, SharedText);
@@ -33,8 +34,9 @@ struct CompiledLayer {
     miss: Explained,
     deny_cache: Vec<Option<Explained>>,
     allow_cache: Vec<Option<Explained>>,
-    /// The allow pattern that lets `exec` through (apply_patch follows it), explained.
-    exec_allowed: Option<Explained>,
+    /// The allow pattern that lets the tool apply_patch follows through (`exec` in the seed,
+    /// `write` today), explained.
+    apply_patch_leader_allowed: Option<Explained>,
 }
 
 impl CompiledLayer {
@@ -75,7 +77,7 @@ impl CompiledLayer {
             skipped_reason: SharedText::from(policy.note.as_str()),
             kept_reason: SharedText::from("not denied; no allowlist"),
             miss: (Arc::new(miss_rule), SharedText::from(miss_reason)),
-            exec_allowed: None,
+            apply_patch_leader_allowed: None,
             deny_cache: vec![None; deny.patterns.len()],
             allow_cache: vec![None; allow.as_ref().map_or(0, |a| a.patterns.len())],
             policy,
@@ -104,6 +106,8 @@ pub fn resolve(
     let mut resolution = resolve_layers(layers, registry, &mut warnings);
     resolution.context = ctx.clone();
     resolution.resolved = resolved;
+    resolution.resolved.openclaw = cfg.pack.pack.clone();
+    resolution.resolved.openclaw_reason = cfg.pack.reason.clone();
     resolution.warnings = warnings;
     Ok(resolution)
 }
@@ -146,14 +150,16 @@ pub fn resolve_layers(
             if let Some(allow) = &layer.allow {
                 allow_first.fill(NO_MATCH);
                 allow.first_matches_into(registry, &mut layer.allow_used, &mut allow_first);
-                layer.exec_allowed = allow.scan("exec", &mut Vec::new(), &mut []).map(|p| {
-                    let rule = rule_ref(allow, p);
-                    let reason = format!(
-                        "{} (apply_patch follows exec)",
-                        describe_rule(&rule, "allowed")
-                    );
-                    (Arc::new(rule), SharedText::from(reason))
-                });
+                let leader = registry.semantics.apply_patch_follows.as_str();
+                layer.apply_patch_leader_allowed =
+                    allow.scan(leader, &mut Vec::new(), &mut []).map(|p| {
+                        let rule = rule_ref(allow, p);
+                        let reason = format!(
+                            "{} (apply_patch follows {leader})",
+                            describe_rule(&rule, "allowed")
+                        );
+                        (Arc::new(rule), SharedText::from(reason))
+                    });
             }
         }
         for (index, spec) in registry.tools.iter().enumerate() {
@@ -220,11 +226,55 @@ pub fn resolve_layers(
             sandboxed: false,
             sandbox_source: None,
             remote: false,
+            openclaw: registry.semantics.id.clone(),
+            openclaw_reason: String::new(),
         },
+        refusal: no_tools_refusal(&summaries, &tools, registry),
         layers: summaries,
         tools,
         warnings: Vec::new(),
     }
+}
+
+/// Today's OpenClaw refuses a run whose explicit allowlists leave no callable tool (its
+/// `buildEmptyExplicitToolAllowlistError`; profiles are not explicit allowlists). clawdeck's own
+/// tools do not count: OpenClaw does not have them.
+fn no_tools_refusal(
+    layers: &[LayerSummary],
+    tools: &[ToolTrace],
+    registry: &Registry,
+) -> Option<String> {
+    registry.semantics.no_tools_error.as_ref()?;
+    let explicit: Vec<String> = layers
+        .iter()
+        .filter(|l| {
+            l.present
+                && !matches!(
+                    l.id,
+                    LayerId::Owner | LayerId::Profile | LayerId::ProviderProfile | LayerId::Sender
+                )
+        })
+        .filter_map(|l| {
+            let allow = l.allow.as_ref().filter(|a| !a.is_empty())?;
+            let entries: Vec<String> = allow.iter().map(|p| registry.canonical(p)).collect();
+            Some(format!("{}: {}", l.label, entries.join(", ")))
+        })
+        .collect();
+    if explicit.is_empty() {
+        return None;
+    }
+    let callable = tools.iter().any(|t| {
+        t.visible
+            && registry
+                .get(&t.name)
+                .is_some_and(|spec| !spec.is_clawdecks())
+    });
+    (!callable).then(|| {
+        format!(
+            "No callable tools remain after resolving explicit tool allowlist ({}); no registered tools matched. Fix the allowlist or enable the plugin that registers the requested tool.",
+            explicit.join("; ")
+        )
+    })
 }
 
 /// Why a tool is hidden, from the decision of the layer that removed it first.
@@ -348,7 +398,7 @@ fn decide(layer: &mut CompiledLayer, matched: Matched, reached: bool) -> LayerDe
     }
     // Older OpenClaw: apply_patch is allowed wherever exec is.
     if matched.is_apply_patch
-        && let Some((rule, reason)) = layer.exec_allowed.clone()
+        && let Some((rule, reason)) = layer.apply_patch_leader_allowed.clone()
     {
         return make(layer, Decision::Kept, Some(rule), reason);
     }
@@ -383,7 +433,7 @@ fn strip_plugin_only_allowlist(
     let mut wildcards: Vec<&RuleEntry> = Vec::new();
     let plugin_groups = &registry.plugin_groups().by_plugin;
     for entry in allow {
-        let name = normalized(&entry.pattern);
+        let name = canonical(&entry.pattern, &registry.semantics);
         let name = name.as_ref();
         if name.is_empty() {
             continue;
@@ -439,7 +489,10 @@ fn strip_plugin_only_allowlist(
             }
         }
     }
-    if has_core {
+    // Today's OpenClaw keeps such a list: it only warns, and the layer removes everything the
+    // list does not name (possibly every tool, which refuses the run).
+    let keep = registry.semantics.unknown_only_allowlist == UnknownOnlyAllowlist::Keep;
+    if has_core || keep {
         if !unknown.is_empty() {
             warnings.push(PolicyWarning {
                 layer: Some(policy.id),

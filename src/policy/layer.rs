@@ -15,12 +15,14 @@ pub enum LayerId {
     Agent,
     AgentProvider,
     Group,
+    /// Today's `tools.toolsBySender` (agent, else global); absent from the seed pack.
+    Sender,
     Sandbox,
     Subagent,
 }
 
 impl LayerId {
-    pub const ALL: [LayerId; 10] = [
+    pub const ALL: [LayerId; 11] = [
         LayerId::Owner,
         LayerId::Profile,
         LayerId::ProviderProfile,
@@ -29,6 +31,7 @@ impl LayerId {
         LayerId::Agent,
         LayerId::AgentProvider,
         LayerId::Group,
+        LayerId::Sender,
         LayerId::Sandbox,
         LayerId::Subagent,
     ];
@@ -44,6 +47,7 @@ impl LayerId {
             LayerId::Agent => "agent",
             LayerId::AgentProvider => "agent_provider",
             LayerId::Group => "group",
+            LayerId::Sender => "sender",
             LayerId::Sandbox => "sandbox",
             LayerId::Subagent => "subagent",
         }
@@ -60,6 +64,7 @@ impl LayerId {
             LayerId::Agent => "agent",
             LayerId::AgentProvider => "agent.prov",
             LayerId::Group => "group",
+            LayerId::Sender => "sender",
             LayerId::Sandbox => "sandbox",
             LayerId::Subagent => "subagent",
         }
@@ -76,6 +81,7 @@ impl LayerId {
             LayerId::Agent => "agent policy",
             LayerId::AgentProvider => "agent provider policy",
             LayerId::Group => "group / channel / sender policy",
+            LayerId::Sender => "sender policy (tools.toolsBySender)",
             LayerId::Sandbox => "sandbox policy",
             LayerId::Subagent => "subagent policy",
         }

@@ -11,7 +11,6 @@ use std::sync::{Mutex, OnceLock};
 use globset::{GlobBuilder, GlobMatcher};
 
 use super::layer::RuleEntry;
-use super::normalize::normalize_tool_name;
 use crate::catalog::Registry;
 
 /// `first_matches` value for "no pattern matches this tool".
@@ -146,7 +145,7 @@ impl CompiledList {
     pub fn compile(entries: Vec<RuleEntry>, registry: &Registry) -> CompiledList {
         let mut patterns = Vec::with_capacity(entries.len());
         for (index, entry) in entries.iter().enumerate() {
-            let normalized = normalize_tool_name(&entry.pattern);
+            let normalized = registry.canonical(&entry.pattern);
             if normalized.is_empty() {
                 continue;
             }

@@ -6,6 +6,15 @@ use std::borrow::Cow;
 pub const TOOL_NAME_ALIASES: &[(&str, &str)] = &[("bash", "exec"), ("apply-patch", "apply_patch")];
 
 /// Trims, lowercases and resolves aliases (`Bash` → `exec`).
+/// `normalized`, then the pack's aliases (`cron` → `automations` in 2026.9, nothing in the seed).
+pub fn canonical<'a>(name: &'a str, semantics: &crate::semantics::Semantics) -> Cow<'a, str> {
+    let base = normalized(name);
+    match semantics.alias_target(base.as_ref()) {
+        Some(target) => Cow::Owned(target.to_string()),
+        None => base,
+    }
+}
+
 pub fn normalize_tool_name(name: &str) -> String {
     normalized(name).into_owned()
 }

@@ -59,6 +59,16 @@ pub fn render_context(res: &Resolution) -> String {
         out.push_str(" · remote caller");
     }
     out.push('\n');
+    if !r.openclaw.is_empty() {
+        let _ = writeln!(
+            out,
+            "openclaw: {} semantics ({})",
+            r.openclaw, r.openclaw_reason
+        );
+    }
+    if let Some(refusal) = &res.refusal {
+        let _ = writeln!(out, "run refused: {refusal}");
+    }
     out
 }
 

@@ -11,69 +11,7 @@ use crate::catalog::Registry;
 use crate::config::openclaw::{GroupConfig, ProviderPolicyConfig, ToolPolicyConfig};
 use crate::config::{AgentInfo, KeyPath, LoadedConfig};
 use crate::context::PolicyContext;
-
-/// OpenClaw's profiles (seed 001 §3.4); `full` has no allowlist.
-pub const PROFILES: &[(&str, Option<&[&str]>)] = &[
-    ("minimal", Some(&["session_status"])),
-    (
-        "coding",
-        Some(&[
-            "group:fs",
-            "group:runtime",
-            "group:sessions",
-            "group:memory",
-            "image",
-        ]),
-    ),
-    (
-        "messaging",
-        Some(&[
-            "group:messaging",
-            "sessions_list",
-            "sessions_history",
-            "sessions_send",
-            "session_status",
-        ]),
-    ),
-    ("full", None),
-];
-
-/// Seed 001 §3.4 `DEFAULT_SUBAGENT_TOOL_DENY`.
-pub const DEFAULT_SUBAGENT_DENY: &[&str] = &[
-    "sessions_list",
-    "sessions_history",
-    "sessions_send",
-    "sessions_spawn",
-    "gateway",
-    "agents_list",
-    "whatsapp_login",
-    "session_status",
-    "cron",
-    "memory_search",
-    "memory_get",
-];
-
-/// OpenClaw's default sandbox allowlist.
-pub const DEFAULT_SANDBOX_ALLOW: &[&str] = &[
-    "exec",
-    "process",
-    "read",
-    "write",
-    "edit",
-    "apply_patch",
-    "image",
-    "sessions_list",
-    "sessions_history",
-    "sessions_send",
-    "sessions_spawn",
-    "session_status",
-];
-
-/// OpenClaw's default sandbox denylist (plus every configured channel id).
-pub const DEFAULT_SANDBOX_DENY: &[&str] = &["browser", "canvas", "nodes", "cron", "gateway"];
-
-/// Tools a read-only sandbox workspace removes.
-pub const READ_ONLY_WORKSPACE_DENY: &[&str] = &["write", "edit", "apply_patch"];
+use crate::semantics::Semantics;
 
 fn entries(list: &[String], path: &KeyPath) -> Vec<RuleEntry> {
     list.iter()
@@ -254,6 +192,8 @@ pub fn resolve_context<'a>(
         sandboxed,
         sandbox_source,
         remote: ctx.remote,
+        openclaw: cfg.pack.pack.clone(),
+        openclaw_reason: cfg.pack.reason.clone(),
     };
     Ok((resolved, agent))
 }
@@ -359,7 +299,7 @@ pub fn build_layers(
 ) -> Vec<LayerPolicy> {
     // `tools.byProvider` and the agent's `byProvider`, looked up once for the three layers.
     let (global_provider, agent_provider) = provider_policies(inputs);
-    vec![
+    let mut layers = vec![
         owner_layer(inputs),
         profile_layer(inputs, warnings),
         provider_profile_layer(inputs, &global_provider, &agent_provider, warnings),
@@ -380,9 +320,13 @@ pub fn build_layers(
             &format!("agents.{}.tools.byProvider", inputs.agent.id),
         ),
         group_layer(inputs, warnings),
-        sandbox_layer(inputs),
-        subagent_layer(inputs),
-    ]
+    ];
+    if inputs.registry.semantics.sender_layer {
+        layers.push(sender_layer(inputs, warnings));
+    }
+    layers.push(sandbox_layer(inputs));
+    layers.push(subagent_layer(inputs));
+    layers
 }
 
 fn owner_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
@@ -430,6 +374,7 @@ fn owner_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
 }
 
 fn profile_entries(
+    semantics: &Semantics,
     profile: &str,
     profile_path: &KeyPath,
     also: Option<(&Vec<String>, KeyPath)>,
@@ -437,8 +382,8 @@ fn profile_entries(
     warnings: &mut Vec<PolicyWarning>,
 ) -> Option<Vec<RuleEntry>> {
     let id = profile.trim().to_lowercase();
-    let members = match PROFILES.iter().find(|(name, _)| *name == id) {
-        Some((_, members)) => *members,
+    let members = match semantics.profile(&id) {
+        Some(members) => members,
         None => {
             warnings.push(PolicyWarning {
                 layer: Some(layer),
@@ -451,7 +396,13 @@ fn profile_entries(
     let members = members?;
     let mut out: Vec<RuleEntry> = members
         .iter()
-        .map(|m| RuleEntry::builtin_at(*m, format!("profile \"{id}\""), profile_path.to_string()))
+        .map(|m| {
+            RuleEntry::builtin_at(
+                m.clone(),
+                format!("profile \"{id}\""),
+                profile_path.to_string(),
+            )
+        })
         .collect();
     if let Some((also, path)) = also {
         out.extend(entries(also, &path));
@@ -467,9 +418,17 @@ fn profile_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) ->
         Some(p) => (p, agent_tools_path.key("profile")),
         None => match global.profile.as_ref() {
             Some(p) => (p, KeyPath::parse_dotted("tools.profile")),
-            None => {
-                return LayerPolicy::absent(LayerId::Profile, "tools.profile", "no tools.profile");
-            }
+            None => match inputs.registry.semantics.default_profile.as_ref() {
+                // Not configured: the version's default profile, named by the key that changes it.
+                Some(p) => (p, KeyPath::parse_dotted("tools.profile")),
+                None => {
+                    return LayerPolicy::absent(
+                        LayerId::Profile,
+                        "tools.profile",
+                        "no tools.profile",
+                    );
+                }
+            },
         },
     };
     let also = match agent_tools.and_then(|t| t.also_allow.as_ref()) {
@@ -480,7 +439,14 @@ fn profile_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) ->
             .map(|a| (a, KeyPath::parse_dotted("tools.alsoAllow"))),
     };
     let also_path = also.as_ref().map(|(_, p)| p.to_string());
-    let allow = profile_entries(profile, &path, also, LayerId::Profile, warnings);
+    let allow = profile_entries(
+        &inputs.registry.semantics,
+        profile,
+        &path,
+        also,
+        LayerId::Profile,
+        warnings,
+    );
     let note = match &allow {
         Some(_) => format!("profile \"{profile}\" from {path}"),
         None => format!("profile \"{profile}\" from {path}: no restriction"),
@@ -577,7 +543,14 @@ fn provider_profile_layer(
         });
     let path = base.key("profile");
     let also_path = also.as_ref().map(|(_, p)| p.to_string());
-    let allow = profile_entries(profile, &path, also, LayerId::ProviderProfile, warnings);
+    let allow = profile_entries(
+        &inputs.registry.semantics,
+        profile,
+        &path,
+        also,
+        LayerId::ProviderProfile,
+        warnings,
+    );
     LayerPolicy {
         id: LayerId::ProviderProfile,
         label: format!("{label} ({profile})"),
@@ -708,6 +681,7 @@ fn match_sender<'a>(
     by_sender: &'a BTreeMap<String, ToolPolicyConfig>,
     ctx: &PolicyContext,
     base: &KeyPath,
+    layer: LayerId,
     warnings: &mut Vec<PolicyWarning>,
 ) -> Option<(String, &'a ToolPolicyConfig)> {
     let parsed: Vec<(&String, SenderKey, &ToolPolicyConfig)> = by_sender
@@ -716,7 +690,7 @@ fn match_sender<'a>(
             let (sender, untyped) = parse_sender_key(key);
             if untyped {
                 warnings.push(PolicyWarning {
-                    layer: Some(LayerId::Group),
+                    layer: Some(layer),
                     message: format!(
                         "untyped sender key \"{key}\" is treated as a sender id (deprecated; write \"id:{}\")",
                         key.trim()
@@ -803,6 +777,7 @@ fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> L
             &cfg.tools_by_sender,
             ctx,
             &by_sender_path,
+            LayerId::Group,
             &mut local_warnings,
         ) {
             let path = by_sender_path.key(sender_key.clone());
@@ -839,6 +814,70 @@ fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> L
             format!("{table_path}: no entry for group \"{group}\" or \"*\""),
         ),
     }
+}
+
+/// Today's `tools.toolsBySender` layer: the agent's `tools.toolsBySender` entry for the sender,
+/// else the global one (OpenClaw's `resolveSenderToolPolicy`).
+fn sender_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> LayerPolicy {
+    let label = "tools.toolsBySender";
+    let parse =
+        |value: Option<&serde_json::Value>, path: &KeyPath, warnings: &mut Vec<PolicyWarning>| {
+            let value = value?;
+            match serde_json::from_value::<BTreeMap<String, ToolPolicyConfig>>(value.clone()) {
+                Ok(map) => Some(map),
+                Err(err) => {
+                    warnings.push(PolicyWarning {
+                        layer: Some(LayerId::Sender),
+                        message: format!(
+                            "{path} is not a map of sender keys to tool policies ({err}); ignored"
+                        ),
+                        config_path: Some(path.to_string()),
+                    });
+                    None
+                }
+            }
+        };
+    let agent_path = inputs.agent.path.key("tools").key("toolsBySender");
+    let global_path = KeyPath::parse_dotted("tools.toolsBySender");
+    let agent_map = parse(
+        inputs
+            .agent
+            .entry
+            .tools
+            .as_ref()
+            .and_then(|t| t.tools_by_sender.as_ref()),
+        &agent_path,
+        warnings,
+    );
+    let global_map = parse(
+        inputs.cfg.openclaw.tools.tools_by_sender.as_ref(),
+        &global_path,
+        warnings,
+    );
+    if agent_map.is_none() && global_map.is_none() {
+        return LayerPolicy::absent(LayerId::Sender, label, "no tools.toolsBySender");
+    }
+    for (map, base) in [(&agent_map, &agent_path), (&global_map, &global_path)] {
+        let Some(map) = map else { continue };
+        if let Some((key, policy)) = match_sender(map, inputs.ctx, base, LayerId::Sender, warnings)
+        {
+            let path = base.key(key.clone());
+            return policy_layer(
+                LayerId::Sender,
+                label.to_string(),
+                &path,
+                policy.allow.as_ref(),
+                policy.also_allow.as_ref(),
+                policy.deny.as_ref(),
+                format!("sender key \"{key}\" at {path}"),
+            );
+        }
+    }
+    LayerPolicy::absent(
+        LayerId::Sender,
+        label,
+        "no toolsBySender entry matches this sender",
+    )
 }
 
 fn sandbox_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
@@ -887,9 +926,13 @@ fn sandbox_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
         ),
         None => (
             Some(
-                DEFAULT_SANDBOX_ALLOW
+                inputs
+                    .registry
+                    .semantics
+                    .sandbox
+                    .default_allow
                     .iter()
-                    .map(|t| RuleEntry::builtin(*t, "default sandbox allowlist"))
+                    .map(|t| RuleEntry::builtin(t.clone(), "default sandbox allowlist"))
                     .collect(),
             ),
             None,
@@ -901,9 +944,13 @@ fn sandbox_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
     let mut deny = match pick(&|p| p.deny.as_ref()) {
         Some((path, list)) => entries(list, &path.key("deny")),
         None => {
-            let mut d: Vec<RuleEntry> = DEFAULT_SANDBOX_DENY
+            let mut d: Vec<RuleEntry> = inputs
+                .registry
+                .semantics
+                .sandbox
+                .default_deny
                 .iter()
-                .map(|t| RuleEntry::builtin(*t, "default sandbox denylist"))
+                .map(|t| RuleEntry::builtin(t.clone(), "default sandbox denylist"))
                 .collect();
             for channel in inputs.cfg.openclaw.channels.keys() {
                 d.push(RuleEntry::builtin(
@@ -943,9 +990,9 @@ fn sandbox_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
     let mut note = inputs.resolved.sandbox_source.clone().unwrap_or_default();
     if let Some((access, path)) = access {
         if access.trim().eq_ignore_ascii_case("ro") {
-            for t in READ_ONLY_WORKSPACE_DENY {
+            for t in &inputs.registry.semantics.sandbox.read_only_deny {
                 deny.push(RuleEntry::builtin_at(
-                    *t,
+                    t.clone(),
                     "read-only sandbox workspace",
                     path.to_string(),
                 ));
@@ -975,11 +1022,23 @@ fn sandbox_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
     }
 }
 
+/// How deep a subagent session is: `--subagent-depth`, else the number of `subagent:` segments
+/// in its key, else 1.
+fn subagent_depth(ctx: &PolicyContext) -> u32 {
+    if let Some(depth) = ctx.subagent_depth {
+        return depth.max(1);
+    }
+    let key = ctx.session_key.as_deref().unwrap_or("").to_lowercase();
+    let segments = key.split(':').filter(|s| *s == "subagent").count() as u32;
+    segments.max(1)
+}
+
 fn subagent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
     let label = "subagent tools.allow";
     if !inputs.resolved.subagent {
         return LayerPolicy::absent(LayerId::Subagent, label, "not a subagent session");
     }
+    let rules = &inputs.registry.semantics.subagent;
     let path = KeyPath::parse_dotted("tools.subagents.tools");
     let configured = inputs
         .cfg
@@ -990,18 +1049,69 @@ fn subagent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
         .and_then(|s| s.tools.as_ref());
     let allow = configured.and_then(|c| c.allow.as_ref());
     let also = configured.and_then(|c| c.also_allow.as_ref());
-    // A default-deny entry named in allow or alsoAllow is lifted.
-    let lifted: Vec<String> = allow
-        .into_iter()
-        .chain(also)
-        .flatten()
-        .map(|n| super::normalize::normalize_tool_name(n))
-        .collect();
-    let mut deny: Vec<RuleEntry> = DEFAULT_SUBAGENT_DENY
-        .iter()
-        .filter(|t| !lifted.iter().any(|l| l == *t))
-        .map(|t| RuleEntry::builtin(*t, "default subagent denylist"))
-        .collect();
+    let mut note = inputs.resolved.subagent_source.clone().unwrap_or_default();
+    let mut deny: Vec<RuleEntry> = Vec::new();
+    if rules.allow_lifts_default_deny {
+        // Seed 001 §3.4: a default-deny entry named in allow or alsoAllow is lifted.
+        let lifted: Vec<String> = allow
+            .into_iter()
+            .chain(also)
+            .flatten()
+            .map(|n| inputs.registry.canonical(n))
+            .collect();
+        deny.extend(
+            rules
+                .default_deny
+                .iter()
+                .filter(|t| !lifted.iter().any(|l| l == *t))
+                .map(|t| RuleEntry::builtin(t.clone(), "default subagent denylist")),
+        );
+    } else {
+        deny.extend(
+            rules
+                .default_deny
+                .iter()
+                .map(|t| RuleEntry::builtin(t.clone(), "default subagent denylist")),
+        );
+    }
+    deny.extend(rules.always_deny.iter().map(|t| {
+        RuleEntry::builtin(
+            t.clone(),
+            "always denied to subagents, whatever the config says",
+        )
+    }));
+    if let Some(default_max) = rules.default_max_spawn_depth {
+        let depth = subagent_depth(inputs.ctx);
+        let configured_max = inputs
+            .cfg
+            .raw
+            .pointer("/agents/defaults/subagents/maxSpawnDepth")
+            .and_then(serde_json::Value::as_u64)
+            .map(|m| m.clamp(1, u32::MAX as u64) as u32);
+        let (max, max_path) = match configured_max {
+            Some(m) => (m, "agents.defaults.subagents.maxSpawnDepth".to_string()),
+            None => (
+                default_max,
+                format!(
+                    "default maxSpawnDepth {default_max}; agents.defaults.subagents.maxSpawnDepth"
+                ),
+            ),
+        };
+        let leaf = depth >= max;
+        note.push_str(&format!(
+            "; depth {depth} of maxSpawnDepth {max}: {}",
+            if leaf { "leaf" } else { "orchestrator" }
+        ));
+        if leaf {
+            deny.extend(rules.leaf_deny.iter().map(|t| {
+                RuleEntry::builtin_at(
+                    t.clone(),
+                    format!("denied to leaf subagents (depth {depth} >= maxSpawnDepth {max})"),
+                    max_path.clone(),
+                )
+            }));
+        }
+    }
     for spec in inputs
         .registry
         .tools
@@ -1034,7 +1144,7 @@ fn subagent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
         allow: allow_entries,
         allow_path,
         deny,
-        note: inputs.resolved.subagent_source.clone().unwrap_or_default(),
+        note,
         miss_reason: None,
     }
 }

@@ -12,7 +12,10 @@ fn registry_with_plugins() -> Registry {
 }
 
 fn resolve_with(registry: &Registry, config: &str, ctx: &PolicyContext) -> Resolution {
-    let cfg = load_from_str(config, "test.json5").unwrap();
+    let cfg = load_from_str(config, "test.json5")
+        .unwrap()
+        .with_pack("seed")
+        .unwrap();
     resolve(&cfg, registry, ctx).unwrap()
 }
 
@@ -606,7 +609,7 @@ fn subagent_default_deny_list() {
         },
     );
     assert!(res.resolved.subagent);
-    for denied in sources::DEFAULT_SUBAGENT_DENY {
+    for denied in &crate::semantics::seed().subagent.default_deny {
         assert_eq!(removal(&res, denied).layer, LayerId::Subagent, "{denied}");
     }
     assert!(is_visible(&res, "exec"));
@@ -788,7 +791,10 @@ fn every_removing_layer_is_shown_and_only_the_first_is_reached() {
 
 #[test]
 fn demo_config_shows_something_in_every_layer() {
-    let cfg = crate::config::load_demo().unwrap();
+    let cfg = crate::config::load_demo()
+        .unwrap()
+        .with_pack("seed")
+        .unwrap();
     let registry = Registry::build(&cfg);
     let contexts = [
         PolicyContext::default(),
@@ -820,7 +826,9 @@ fn demo_config_shows_something_in_every_layer() {
             }
         }
     }
-    assert_eq!(removing.len(), LayerId::ALL.len(), "{removing:?}");
+    // Every layer of the seed's chain (it has no separate sender layer).
+    assert_eq!(removing.len(), LayerId::ALL.len() - 1, "{removing:?}");
+    assert!(!removing.contains(&LayerId::Sender));
     // The demo's headline: ops cannot see exec, and the agent layer says why.
     let ops = resolve(&cfg, &registry, &contexts[1]).unwrap();
     assert_eq!(

@@ -236,6 +236,10 @@ pub struct ResolvedContext {
     pub sandboxed: bool,
     pub sandbox_source: Option<String>,
     pub remote: bool,
+    /// The OpenClaw semantics pack that answered (`seed`, `2026.9`, ...).
+    pub openclaw: String,
+    /// Why that pack (`--openclaw-version seed`, `installed openclaw 2026.9.6 (...)`).
+    pub openclaw_reason: String,
 }
 
 /// The whole answer for one context.
@@ -246,6 +250,9 @@ pub struct Resolution {
     pub layers: Vec<LayerSummary>,
     pub tools: Vec<ToolTrace>,
     pub warnings: Vec<PolicyWarning>,
+    /// Why the run would be refused (no callable tool left after an explicit allowlist).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<String>,
 }
 
 impl Resolution {

@@ -182,7 +182,10 @@ mod tests {
     }
 
     fn plan(input: &str, agent: &str) -> DispatchPlan {
-        let config = load_from_str(CONFIG, "test.json5").unwrap();
+        let config = load_from_str(CONFIG, "test.json5")
+            .unwrap()
+            .with_pack("seed")
+            .unwrap();
         let registry = Registry::build(&config);
         let ctx = PolicyContext {
             agent: Some(agent.to_string()),

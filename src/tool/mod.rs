@@ -94,6 +94,14 @@ fn default_emoji() -> String {
 }
 
 /// Progress updates a running tool may publish (seed 001 §1.1 `onUpdate`).
+impl ToolSpec {
+    /// clawdeck's own tools (clawbot_router, seed 000's local system tools): in every pack, never
+    /// in OpenClaw's own catalog.
+    pub fn is_clawdecks(&self) -> bool {
+        self.source == ToolSource::Remote || self.flags.local_system
+    }
+}
+
 pub type ProgressSink = Arc<dyn Fn(ToolResult) + Send + Sync>;
 
 /// One call of a tool.

@@ -209,13 +209,15 @@ impl PolicyView {
             .max()
             .unwrap_or(4)
             .clamp(4, NAME_COLUMN) as u16;
-        let full_layers: u16 = LayerId::ALL
+        // The pack's chain: the seed's has no separate sender layer.
+        let layer_ids: Vec<LayerId> = res.layers.iter().map(|l| l.id).collect();
+        let full_layers: u16 = layer_ids
             .iter()
             .map(|l| l.short().chars().count().max(5) as u16 + 1)
             .sum();
         let compact = NAME_COLUMN as u16 + full_layers + RESULT_COLUMN + 3 > table_area.width;
         let mut header = vec![Span::styled("tool", theme::bold())];
-        header.extend(LayerId::ALL.iter().map(|l| {
+        header.extend(layer_ids.iter().map(|l| {
             let present = res.layer(*l).is_some_and(|s| s.present);
             let style = if present { theme::bold() } else { theme::dim() };
             let label = if compact {
@@ -235,8 +237,8 @@ impl PolicyView {
                     theme::hidden()
                 };
                 let mut cells = vec![Span::styled(t.name.clone(), name_style)];
-                for layer in LayerId::ALL {
-                    cells.push(match t.decision(layer) {
+                for layer in &layer_ids {
+                    cells.push(match t.decision(*layer) {
                         Some(d) => {
                             let (sym, style) = cell(d);
                             Span::styled(sym, style)
@@ -266,7 +268,7 @@ impl PolicyView {
         } else {
             NAME_COLUMN as u16
         })];
-        widths.extend(LayerId::ALL.iter().map(|l| {
+        widths.extend(layer_ids.iter().map(|l| {
             Constraint::Length(if compact {
                 3
             } else {
@@ -354,6 +356,7 @@ fn compact_label(layer: LayerId) -> &'static str {
         LayerId::Agent => "agt",
         LayerId::AgentProvider => "apv",
         LayerId::Group => "grp",
+        LayerId::Sender => "snd",
         LayerId::Sandbox => "sbx",
         LayerId::Subagent => "sub",
     }

@@ -1,0 +1,281 @@
+//! OpenClaw semantics as versioned data: which tools a version has (with the schemas it sends),
+//! its groups, profiles, aliases and the rules that changed between versions (apply_patch
+//! coupling, allowlists that name only unknown tools, subagent and owner rules, Tool Search).
+//!
+//! The policy engine holds no tool list: it reads the `Semantics` of the pack in use. Packs ship
+//! in assets/openclaw/ (`seed`, the design the seeds describe, and `2026.9`), and more can be
+//! synced from an operator's gateway into clawdeck's data dir (`clawdeck catalog sync`).
+
+pub mod pack;
+mod select;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::tool::ToolSpec;
+
+pub use select::{
+    PackChoice, available_packs, choose, installed_openclaw_version, requested_version,
+    set_requested_version, synced_packs_dir,
+};
+
+/// clawdeck's own tools (clawbot_router and seed 000's local system tools): in every pack.
+const CLAWDECK_TOOLS_JSON: &str = include_str!("../../assets/openclaw/clawdeck-tools.json");
+
+/// The packs built into clawdeck, oldest first.
+pub const EMBEDDED_PACKS: &[(&str, &str)] =
+    &[("seed", include_str!("../../assets/openclaw/seed.json"))];
+
+/// The pack the seeds describe.
+pub const SEED: &str = "seed";
+
+/// What an allowlist naming only unknown or plugin tools does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnknownOnlyAllowlist {
+    /// Seed 001 §2.3: the allowlist is dropped with a warning so core tools stay available.
+    Strip,
+    /// Today: the allowlist is kept; nothing matches it and the run is refused.
+    Keep,
+}
+
+/// Subagent rules of a version.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SubagentRules {
+    /// Denied by default (seed: lifted when `tools.subagents.tools.allow` names them).
+    pub default_deny: Vec<String>,
+    pub allow_lifts_default_deny: bool,
+    /// Denied for every subagent, whatever the config says.
+    pub always_deny: Vec<String>,
+    /// Denied for leaf subagents (those at `maxSpawnDepth`).
+    pub leaf_deny: Vec<String>,
+    /// `agents.defaults.subagents.maxSpawnDepth` when unset (`None`: no depth rule).
+    pub default_max_spawn_depth: Option<u32>,
+}
+
+/// Sandbox defaults of a version.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SandboxDefaults {
+    pub default_allow: Vec<String>,
+    pub default_deny: Vec<String>,
+    pub read_only_deny: Vec<String>,
+}
+
+/// Tool Search: which tools keep their schema in the request, and what replaces the rest.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolSearchRules {
+    #[serde(default)]
+    pub default_enabled: bool,
+    #[serde(default)]
+    pub config_key: Option<String>,
+    #[serde(default)]
+    pub direct_tools: Vec<String>,
+    /// Names, or whole tool definitions (`{name, description, parameters}`).
+    #[serde(default)]
+    pub meta_tools: Vec<Value>,
+    #[serde(default)]
+    pub prompt_section: Option<Value>,
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, Value>,
+}
+
+/// One OpenClaw version's semantics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Semantics {
+    /// Pack id: `seed`, `2026.9`, or an exact synced version.
+    pub id: String,
+    pub captured_from: String,
+    /// The version's tools in its order, then clawdeck's own.
+    pub tools: Vec<ToolSpec>,
+    /// Static groups in the version's order.
+    pub groups: Vec<(String, Vec<String>)>,
+    /// Profile id → allowlist (`None`: no restriction).
+    pub profiles: BTreeMap<String, Option<Vec<String>>>,
+    /// The profile that applies when none is configured.
+    pub default_profile: Option<String>,
+    /// Alias → canonical name (`bash` → `exec`).
+    pub aliases: BTreeMap<String, String>,
+    /// The tool whose allow/deny also decides apply_patch (`exec` in the seed, `write` today).
+    pub apply_patch_follows: String,
+    pub unknown_only_allowlist: UnknownOnlyAllowlist,
+    /// The refusal when no callable tool remains after an explicit allowlist.
+    pub no_tools_error: Option<String>,
+    /// Tools removed for non-owner senders (besides tools flagged owner-only).
+    pub non_owner_deny: Vec<String>,
+    pub subagent: SubagentRules,
+    pub sandbox: SandboxDefaults,
+    /// A config section → tools it implicitly adds to the profile (`tools.exec` → exec, process).
+    pub implicit_also_allow: BTreeMap<String, Vec<String>>,
+    pub tool_search: Option<ToolSearchRules>,
+    /// Whether the version has the `tools.toolsBySender` layer (global and per agent).
+    pub sender_layer: bool,
+    /// Tools `/tools/invoke` refuses unless `gateway.tools.allow` names them.
+    pub gateway_http_deny: Vec<String>,
+    /// The Tooling section of the system prompt as this version writes it, when captured.
+    pub tooling_prompt: Option<String>,
+}
+
+impl Semantics {
+    /// Parses a pack file's text; `origin` names it in errors.
+    pub fn from_pack_text(text: &str, origin: &str) -> Result<Semantics, String> {
+        let file: pack::PackFile =
+            serde_json::from_str(text).map_err(|err| format!("{origin}: {err}"))?;
+        file.into_semantics(clawdeck_tools())
+            .map_err(|err| format!("{origin}: {err}"))
+    }
+
+    /// Members of a static group.
+    pub fn group(&self, name: &str) -> Option<&[String]> {
+        self.groups
+            .iter()
+            .find(|(group, _)| group == name)
+            .map(|(_, members)| members.as_slice())
+    }
+
+    /// The static groups a tool belongs to, in the version's order.
+    pub fn groups_of(&self, tool: &str) -> Vec<String> {
+        self.groups
+            .iter()
+            .filter(|(_, members)| members.iter().any(|m| m == tool))
+            .map(|(group, _)| group.clone())
+            .collect()
+    }
+
+    /// The profile's allowlist: `Some(None)` is a known profile without restriction, `None` an
+    /// unknown profile.
+    pub fn profile(&self, id: &str) -> Option<Option<&[String]>> {
+        self.profiles
+            .get(&id.trim().to_lowercase())
+            .map(|members| members.as_deref())
+    }
+
+    /// The canonical name of an alias, if `name` is one.
+    pub fn alias_target(&self, name: &str) -> Option<&str> {
+        self.aliases.get(name).map(String::as_str)
+    }
+
+    /// Whether this is the seeds' design.
+    pub fn is_seed(&self) -> bool {
+        self.id == SEED
+    }
+}
+
+/// clawdeck's own tools, from the embedded asset (checked by a unit test).
+pub fn clawdeck_tools() -> Vec<ToolSpec> {
+    #[derive(Deserialize)]
+    struct File {
+        tools: Vec<ToolSpec>,
+    }
+    match serde_json::from_str::<File>(CLAWDECK_TOOLS_JSON) {
+        Ok(file) => file.tools,
+        Err(err) => {
+            tracing::error!("assets/openclaw/clawdeck-tools.json is invalid: {err}");
+            Vec::new()
+        }
+    }
+}
+
+/// An embedded pack by id, parsed once per process.
+pub fn embedded(id: &str) -> Option<Arc<Semantics>> {
+    use std::sync::OnceLock;
+    static PARSED: OnceLock<Vec<(String, Arc<Semantics>)>> = OnceLock::new();
+    let all = PARSED.get_or_init(|| {
+        EMBEDDED_PACKS
+            .iter()
+            .filter_map(|(id, text)| {
+                match Semantics::from_pack_text(text, &format!("assets/openclaw/{id}.json")) {
+                    Ok(s) => Some((id.to_string(), Arc::new(s))),
+                    Err(err) => {
+                        tracing::error!("{err}");
+                        None
+                    }
+                }
+            })
+            .collect()
+    });
+    all.iter().find(|(k, _)| k == id).map(|(_, s)| s.clone())
+}
+
+/// The newest embedded pack (the default when nothing says otherwise).
+pub fn newest() -> Arc<Semantics> {
+    EMBEDDED_PACKS
+        .iter()
+        .rev()
+        .find_map(|(id, _)| embedded(id))
+        .unwrap_or_else(|| {
+            Arc::new(Semantics {
+                id: "none".into(),
+                captured_from: String::new(),
+                tools: clawdeck_tools(),
+                groups: Vec::new(),
+                profiles: BTreeMap::new(),
+                default_profile: None,
+                aliases: BTreeMap::new(),
+                apply_patch_follows: "exec".into(),
+                unknown_only_allowlist: UnknownOnlyAllowlist::Strip,
+                no_tools_error: None,
+                non_owner_deny: Vec::new(),
+                subagent: SubagentRules::default(),
+                sandbox: SandboxDefaults::default(),
+                implicit_also_allow: BTreeMap::new(),
+                tool_search: None,
+                gateway_http_deny: Vec::new(),
+                sender_layer: false,
+                tooling_prompt: None,
+            })
+        })
+}
+
+/// The seed pack.
+pub fn seed() -> Arc<Semantics> {
+    embedded(SEED).unwrap_or_else(newest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_embedded_pack_parses_and_keeps_clawdecks_tools() {
+        for (id, text) in EMBEDDED_PACKS {
+            let s = Semantics::from_pack_text(text, id).unwrap();
+            assert_eq!(&s.id, id);
+            for own in [
+                "clawbot_router",
+                "system_volume_control",
+                "start_app",
+                "open_website",
+            ] {
+                assert!(s.tools.iter().any(|t| t.name == own), "{id} lacks {own}");
+            }
+            let mut names: Vec<&str> = s.tools.iter().map(|t| t.name.as_str()).collect();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), s.tools.len(), "{id}: a tool is listed twice");
+        }
+    }
+
+    #[test]
+    fn seed_pack_is_the_seeds_design() {
+        let s = seed();
+        assert_eq!(s.tools.len(), 29);
+        assert_eq!(s.apply_patch_follows, "exec");
+        assert_eq!(s.unknown_only_allowlist, UnknownOnlyAllowlist::Strip);
+        assert_eq!(
+            s.group("group:fs").unwrap(),
+            &["read", "write", "edit", "apply_patch"]
+        );
+        assert_eq!(s.groups_of("browser"), vec!["group:ui", "group:openclaw"]);
+        assert_eq!(s.group("group:openclaw").map(|m| m.len()), Some(17));
+        assert_eq!(
+            s.profile("minimal"),
+            Some(Some(&["session_status".to_string()][..]))
+        );
+        assert_eq!(s.profile("full"), Some(None));
+        assert_eq!(s.profile("nope"), None);
+        assert_eq!(s.alias_target("bash"), Some("exec"));
+    }
+}

@@ -1,0 +1,284 @@
+//! The file form of an OpenClaw semantics pack (assets/openclaw/*.json, or a pack synced from a
+//! gateway) and its conversion into the `Semantics` the engine reads.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{SandboxDefaults, Semantics, SubagentRules, ToolSearchRules, UnknownOnlyAllowlist};
+use crate::tool::{ToolFlags, ToolSource, ToolSpec};
+
+/// Tools clawdeck runs itself when a pack does not say (the rest run only inside OpenClaw).
+const LOCALLY_RUN: &[&str] = &["read", "write", "edit", "apply_patch", "exec", "process"];
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackFile {
+    pub version: String,
+    #[serde(default)]
+    pub captured_from: String,
+    pub tools: Vec<PackTool>,
+    #[serde(default)]
+    pub group_order: Vec<String>,
+    #[serde(default)]
+    pub groups: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    pub profiles: BTreeMap<String, Option<Vec<String>>>,
+    #[serde(default)]
+    pub default_profile: Option<String>,
+    #[serde(default)]
+    pub aliases: BTreeMap<String, String>,
+    #[serde(default)]
+    pub apply_patch_follows: Option<String>,
+    #[serde(default)]
+    pub unknown_only_allowlist: Option<String>,
+    #[serde(default)]
+    pub no_tools_error: Option<String>,
+    #[serde(default)]
+    pub non_owner_deny: Vec<String>,
+    #[serde(default)]
+    pub subagent: Option<PackSubagent>,
+    #[serde(default)]
+    pub sandbox: Option<PackSandbox>,
+    #[serde(default)]
+    pub implicit_also_allow: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    pub tool_search: Option<Value>,
+    #[serde(default)]
+    pub gateway_http_deny: Vec<String>,
+    #[serde(default)]
+    pub tooling_prompt: Option<Value>,
+    /// Whether `tools.toolsBySender` is a layer (default: every pack but the seed's).
+    #[serde(default)]
+    pub sender_layer: Option<bool>,
+}
+
+/// One tool as a pack describes it: either clawdeck's `ToolSpec` shape or the catalog shape
+/// captured from OpenClaw (`section`, `profiles`, `ownerOnly`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackTool {
+    pub name: String,
+    #[serde(default)]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub summary: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub emoji: Option<String>,
+    #[serde(default)]
+    pub parameters: Option<Value>,
+    #[serde(default)]
+    pub source: Option<ToolSource>,
+    #[serde(default)]
+    pub flags: Option<ToolFlags>,
+    #[serde(default)]
+    pub owner_only: bool,
+    #[serde(default)]
+    pub section: Option<String>,
+    #[serde(default)]
+    pub profiles: Vec<String>,
+    /// When the tool appears only under some condition (a channel, a backend, a plugin).
+    #[serde(default)]
+    pub requires: Option<Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackSubagent {
+    #[serde(default)]
+    pub default_deny: Vec<String>,
+    #[serde(default)]
+    pub allow_lifts_default_deny: bool,
+    #[serde(default)]
+    pub always_deny: Vec<String>,
+    #[serde(default, alias = "denyUnlessLeaf", alias = "leafOnlyDeny")]
+    pub leaf_deny: Vec<String>,
+    #[serde(default)]
+    pub default_max_spawn_depth: Option<u32>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackSandbox {
+    #[serde(default)]
+    pub default_allow: Vec<String>,
+    #[serde(default)]
+    pub default_deny: Vec<String>,
+    #[serde(default)]
+    pub read_only_deny: Option<Vec<String>>,
+}
+
+fn empty_schema() -> Value {
+    serde_json::json!({"type": "object", "properties": {}})
+}
+
+fn title_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for (i, word) in name.split('_').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.extend(first.to_uppercase());
+            out.push_str(chars.as_str());
+        }
+    }
+    out
+}
+
+impl PackTool {
+    fn into_spec(self, owner_only: bool) -> ToolSpec {
+        let summary = self.summary.unwrap_or_default();
+        let description = self
+            .description
+            .filter(|d| !d.is_empty())
+            .unwrap_or_else(|| summary.clone());
+        let mut flags = self.flags.unwrap_or_else(|| ToolFlags {
+            openclaw_only: !LOCALLY_RUN.contains(&self.name.as_str()),
+            ..ToolFlags::default()
+        });
+        flags.owner_only |= self.owner_only || owner_only;
+        ToolSpec {
+            label: self.label.unwrap_or_else(|| title_case(&self.name)),
+            summary,
+            description,
+            emoji: self.emoji.unwrap_or_else(|| "🧩".to_string()),
+            parameters: self.parameters.unwrap_or_else(empty_schema),
+            source: self.source.unwrap_or(ToolSource::Core),
+            flags,
+            name: self.name,
+        }
+    }
+}
+
+impl PackFile {
+    /// The engine's view of the pack; `own_tools` (clawdeck's) are appended to the catalog.
+    pub fn into_semantics(self, own_tools: Vec<ToolSpec>) -> Result<Semantics, String> {
+        let non_owner: Vec<String> = self.non_owner_deny.clone();
+        let mut tools: Vec<ToolSpec> = Vec::with_capacity(self.tools.len() + own_tools.len());
+        let mut profile_members: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut sections: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for tool in self.tools {
+            for profile in &tool.profiles {
+                profile_members
+                    .entry(profile.clone())
+                    .or_default()
+                    .push(tool.name.clone());
+            }
+            if let Some(section) = &tool.section {
+                sections
+                    .entry(format!("group:{section}"))
+                    .or_default()
+                    .push(tool.name.clone());
+            }
+            let owner_only = non_owner.contains(&tool.name);
+            tools.push(tool.into_spec(owner_only));
+        }
+        let core_names: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+        for own in own_tools {
+            if !core_names.contains(&own.name) {
+                tools.push(own);
+            }
+        }
+        // Groups: as the pack lists them, else from the tools' sections.
+        let groups_map = if self.groups.is_empty() {
+            sections
+        } else {
+            self.groups
+        };
+        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+        for name in &self.group_order {
+            if let Some(members) = groups_map.get(name) {
+                groups.push((name.clone(), members.clone()));
+            }
+        }
+        for (name, members) in &groups_map {
+            if !self.group_order.contains(name) {
+                groups.push((name.clone(), members.clone()));
+            }
+        }
+        let profiles = if self.profiles.is_empty() {
+            let mut out: BTreeMap<String, Option<Vec<String>>> = profile_members
+                .into_iter()
+                .map(|(k, v)| (k, Some(v)))
+                .collect();
+            out.insert("full".to_string(), None);
+            out
+        } else {
+            self.profiles
+        };
+        let unknown_only_allowlist = match self.unknown_only_allowlist.as_deref() {
+            None | Some("strip") => UnknownOnlyAllowlist::Strip,
+            Some("keep") => UnknownOnlyAllowlist::Keep,
+            Some(other) => {
+                return Err(format!(
+                    "unknownOnlyAllowlist: \"{other}\" is neither \"strip\" nor \"keep\""
+                ));
+            }
+        };
+        let subagent = self.subagent.unwrap_or_default();
+        let sandbox = self.sandbox.unwrap_or_default();
+        let tool_search = match self.tool_search {
+            None | Some(Value::Null) => None,
+            Some(value) => Some(
+                serde_json::from_value::<ToolSearchRules>(value)
+                    .map_err(|err| format!("toolSearch: {err}"))?,
+            ),
+        };
+        let tooling_prompt = match self.tooling_prompt {
+            Some(Value::String(s)) => Some(s),
+            Some(Value::Object(map)) => map
+                .get("template")
+                .or_else(|| map.get("text"))
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            _ => None,
+        };
+        let sender_layer = self.sender_layer.unwrap_or(self.version != super::SEED);
+        Ok(Semantics {
+            sender_layer,
+            id: self.version,
+            captured_from: self.captured_from,
+            tools,
+            groups,
+            profiles: profiles
+                .into_iter()
+                .map(|(k, v)| (k.trim().to_lowercase(), v))
+                .collect(),
+            default_profile: self.default_profile,
+            aliases: self
+                .aliases
+                .into_iter()
+                .map(|(k, v)| (k.trim().to_lowercase(), v.trim().to_lowercase()))
+                .collect(),
+            apply_patch_follows: self
+                .apply_patch_follows
+                .unwrap_or_else(|| "exec".to_string()),
+            unknown_only_allowlist,
+            no_tools_error: self.no_tools_error,
+            non_owner_deny: non_owner,
+            subagent: SubagentRules {
+                default_deny: subagent.default_deny,
+                allow_lifts_default_deny: subagent.allow_lifts_default_deny,
+                always_deny: subagent.always_deny,
+                leaf_deny: subagent.leaf_deny,
+                default_max_spawn_depth: subagent.default_max_spawn_depth,
+            },
+            sandbox: SandboxDefaults {
+                default_allow: sandbox.default_allow,
+                default_deny: sandbox.default_deny,
+                read_only_deny: sandbox
+                    .read_only_deny
+                    .unwrap_or_else(|| vec!["write".into(), "edit".into(), "apply_patch".into()]),
+            },
+            implicit_also_allow: self.implicit_also_allow,
+            tool_search,
+            gateway_http_deny: self.gateway_http_deny,
+            tooling_prompt,
+        })
+    }
+}
