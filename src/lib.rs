@@ -20,3 +20,4 @@ pub mod skills;
 pub mod tool;
 pub mod tools;
 pub mod tui;
+pub mod verify;
