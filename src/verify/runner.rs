@@ -303,6 +303,77 @@ mod tests {
         assert!(text.contains("/nonexistent/openclaw-bin"), "{text}");
     }
 
+    /// A stand-in for the CLI: reads the isolated config, sends one request to the provider it
+    /// names, with its argv and environment facts in the system prompt.
+    const FAKE_CLI: &str = r#"#!/usr/bin/env python3
+import json, os, sys, urllib.request
+home = os.environ["HOME"]
+cfg = json.load(open(os.path.join(home, ".openclaw", "openclaw.json")))
+provider_id, provider = next(iter(cfg["models"]["providers"].items()))
+facts = {"argv": sys.argv[1:], "home": home, "provider": provider_id,
+         "primary": cfg["agents"]["defaults"]["model"]["primary"], "tools": cfg.get("tools"),
+         "leaked": sorted(k for k in os.environ if k.startswith("OPENCLAW_GATEWAY"))}
+body = {"model": provider["models"][0]["id"], "stream": True,
+        "messages": [{"role": "system", "content": json.dumps(facts)}, {"role": "user", "content": "hi"}],
+        "tools": [{"type": "function", "function": {"name": "read", "description": "Read", "parameters": {"type": "object"}}}]}
+req = urllib.request.Request(provider["baseUrl"] + "/chat/completions", data=json.dumps(body).encode(),
+                             headers={"content-type": "application/json"})
+print(urllib.request.urlopen(req).read().decode()[:20])
+"#;
+
+    #[tokio::test]
+    async fn a_run_records_what_the_cli_sent_from_an_isolated_home() {
+        let python = std::env::var_os("PATH")
+            .map(|p| std::env::split_paths(&p).any(|d| d.join("python3").is_file()))
+            .unwrap_or(false);
+        if !python {
+            eprintln!("SKIPPED: python3 (the fake CLI's interpreter) is not on PATH");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("clawdeck-verify-ok-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fake = dir.join("openclaw");
+        std::fs::write(&fake, FAKE_CLI).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let options = RunOptions {
+            openclaw_bin: Some(fake),
+            timeout: Duration::from_secs(30),
+        };
+        let config = serde_json::json!({
+            "agents": {"list": [{"id": "ops", "model": "openai/gpt-5"}]},
+            "tools": {"profile": "coding", "byProvider": {"openai": {"deny": ["exec"]}}},
+        });
+        let ctx = PolicyContext {
+            subagent: true,
+            ..PolicyContext::default()
+        };
+        let view = observe_cli(&config, "ops", &ctx, &options).await.unwrap();
+        assert_eq!(view.exposed_names(), ["read"]);
+        let facts: Value = serde_json::from_str(view.system_prompt.as_deref().unwrap()).unwrap();
+        assert_eq!(
+            facts["argv"],
+            serde_json::json!([
+                "agent",
+                "--local",
+                "--agent",
+                "ops",
+                "--session-key",
+                "agent:ops:subagent:clawdeck-verify",
+                "--message",
+                RUN_MESSAGE
+            ])
+        );
+        assert_eq!(facts["provider"], "openai");
+        assert_eq!(facts["primary"], "openai/gpt-5");
+        assert_eq!(facts["tools"], config["tools"]);
+        assert_eq!(facts["leaked"], serde_json::json!([]));
+        let home = PathBuf::from(facts["home"].as_str().unwrap());
+        assert!(home.starts_with(std::env::temp_dir()), "{}", home.display());
+        assert!(!home.exists(), "the isolated home is removed afterwards");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[tokio::test]
     async fn a_cli_that_fails_is_reported_with_its_output() {
         let dir = std::env::temp_dir().join(format!("clawdeck-verify-test-{}", std::process::id()));
