@@ -21,3 +21,4 @@ pub mod skills;
 pub mod tool;
 pub mod tools;
 pub mod tui;
+pub mod verify;

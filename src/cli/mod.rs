@@ -12,6 +12,7 @@ mod prompt;
 mod route;
 mod schema;
 mod tools;
+mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -78,6 +79,8 @@ pub enum Command {
     Prompt(prompt::PromptArgs),
     /// Dispatch a `/command` the way OpenClaw routes skill commands
     Dispatch(dispatch::DispatchArgs),
+    /// Compare clawdeck's answer with what real OpenClaw exposes (real CLI + recording mock, or a gateway)
+    Verify(verify::VerifyArgs),
 }
 
 /// The tokio runtime the async commands run on.
@@ -102,6 +105,7 @@ pub fn main() -> ExitCode {
         Some(Command::Schema(ref args)) => schema::run(&cli, args),
         Some(Command::Prompt(ref args)) => prompt::run(&cli, args),
         Some(Command::Dispatch(ref args)) => dispatch::run(&cli, args),
+        Some(Command::Verify(ref args)) => verify::run(&cli, args),
         None => crate::tui::run_console(&cli),
     };
     ExitCode::from(code)

@@ -1,0 +1,235 @@
+//! `clawdeck verify`: clawdeck's prediction for a context against what real OpenClaw exposes
+//! (the real CLI run against a recording mock, or a running gateway's `tools.effective`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use super::{Cli, async_runtime, exit};
+use crate::catalog::Registry;
+use crate::config;
+use crate::verify::{
+    self, Agreement, Comparison, GatewayTarget, ObservedView, RunOptions, Surface, ToolVerdict,
+};
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Ask this running gateway (`tools.effective`) instead of running the CLI against a mock
+    #[arg(long, value_name = "URL")]
+    pub gateway: Option<String>,
+    /// The session key to ask the gateway about (default: --session-key)
+    #[arg(long, value_name = "KEY", requires = "gateway")]
+    pub session: Option<String>,
+    /// Gateway token (default: $OPENCLAW_GATEWAY_TOKEN)
+    #[arg(long, requires = "gateway")]
+    pub token: Option<String>,
+    /// The real OpenClaw CLI (default: $OPENCLAW_BIN, then `openclaw` on PATH)
+    #[arg(long, value_name = "PATH")]
+    pub openclaw: Option<PathBuf>,
+    /// Seconds the real run may take before its process group is killed
+    #[arg(long, default_value_t = 120, value_name = "SECONDS")]
+    pub timeout: u64,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
+    let loaded = match config::load(cli.config.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(err) => {
+            eprintln!("clawdeck verify: {err}");
+            return exit::USAGE;
+        }
+    };
+    let registry = Registry::build(&loaded);
+    let mut ctx = cli.context.to_context();
+    if let Some(session) = &args.session {
+        ctx.session_key = Some(session.clone());
+    }
+    let view = match verify::predict(&loaded, &registry, &ctx) {
+        Ok(view) => view,
+        Err(err) => {
+            eprintln!("clawdeck verify: {err}");
+            return exit::USAGE;
+        }
+    };
+    let agent = view.resolution.resolved.agent.clone();
+    let timeout = Duration::from_secs(args.timeout.max(1));
+    let runtime = match async_runtime() {
+        Ok(rt) => rt,
+        Err(err) => {
+            eprintln!("clawdeck verify: {err}");
+            return exit::USAGE;
+        }
+    };
+    let (source, observed) = match &args.gateway {
+        Some(url) => {
+            let Some(session) = ctx.session_key.clone() else {
+                eprintln!(
+                    "clawdeck verify: --gateway needs the session to ask about: --session KEY (e.g. agent:{agent}:main)"
+                );
+                return exit::USAGE;
+            };
+            let target = GatewayTarget {
+                url: url.clone(),
+                token: args
+                    .token
+                    .clone()
+                    .or_else(|| std::env::var("OPENCLAW_GATEWAY_TOKEN").ok()),
+            };
+            let observed = runtime.block_on(verify::observe_gateway(
+                &target,
+                &session,
+                args.openclaw.as_deref(),
+                timeout,
+            ));
+            (
+                format!("gateway {url}, tools.effective for {session}"),
+                observed,
+            )
+        }
+        None => {
+            let options = RunOptions {
+                openclaw_bin: args.openclaw.clone(),
+                timeout,
+            };
+            let observed =
+                runtime.block_on(verify::observe_cli(&loaded.raw, &agent, &ctx, &options));
+            (
+                format!("openclaw agent --local --agent {agent} (recording mock LLM)"),
+                observed,
+            )
+        }
+    };
+    let observed = match observed {
+        Ok(observed) => observed,
+        Err(err) => {
+            eprintln!("clawdeck verify: {err}");
+            return exit::USAGE;
+        }
+    };
+    let comparison = verify::compare_view(&view, &observed);
+    if args.json {
+        let out = json!({
+            "config": loaded.describe(),
+            "context": view.resolution.resolved,
+            "verifiedAgainst": source,
+            "surface": comparison.surface,
+            "verdicts": comparison.verdicts,
+            "notes": comparison.notes,
+            "summary": {
+                "policyDisagreements": comparison.policy_disagreements(),
+                "schemaDifferences": comparison.schema_differences(),
+                "agree": comparison.agreeing(),
+            },
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        println!("config: {}", loaded.describe());
+        print!("{}", render(&source, &observed, &comparison));
+    }
+    if comparison.is_clean() {
+        exit::OK
+    } else {
+        exit::TOOL_ERROR
+    }
+}
+
+/// The text report: where the truth came from, each disagreement with clawdeck's rule, notes,
+/// and the summary line.
+pub fn render(source: &str, observed: &ObservedView, comparison: &Comparison) -> String {
+    let mut out = format!("verified against: {source}, {}\n", surface_line(observed));
+    let width = comparison
+        .disagreements()
+        .map(|v| v.tool.len())
+        .max()
+        .unwrap_or(0);
+    for verdict in comparison.disagreements() {
+        out.push_str(&verdict_lines(verdict, width));
+    }
+    for note in &comparison.notes {
+        out.push_str(&format!("note: {note}\n"));
+    }
+    out.push_str(&format!("summary: {}\n", comparison.summary()));
+    out
+}
+
+fn surface_line(observed: &ObservedView) -> String {
+    match &observed.surface {
+        Surface::Direct => format!("{} tools sent with schemas", observed.tools.len()),
+        Surface::ToolSearch { deferred, .. } => format!(
+            "Tool Search: {} direct + {} deferred tools",
+            observed.tools.len(),
+            deferred.len()
+        ),
+        Surface::GatewayEffective => format!("{} tools listed", observed.tools.len()),
+        Surface::Refused { .. } => "run refused, zero tools".to_string(),
+    }
+}
+
+fn verdict_lines(verdict: &ToolVerdict, width: usize) -> String {
+    let rule = verdict.clawdeck_rule.as_deref().unwrap_or("-");
+    let mut out = String::new();
+    match verdict.agreement {
+        Agreement::ClawdeckOnly => out.push_str(&format!(
+            "  clawdeck-only  {:width$}  OpenClaw does not expose it; clawdeck: {rule}\n",
+            verdict.tool
+        )),
+        Agreement::OpenclawOnly => {
+            let owner = verdict
+                .openclaw_owner
+                .as_deref()
+                .map(|o| format!(" ({o})"))
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "  openclaw-only  {:width$}  OpenClaw exposes it{owner}; clawdeck: {rule}\n",
+                verdict.tool
+            ));
+        }
+        Agreement::Agree => {}
+    }
+    if verdict.has_schema_difference() {
+        out.push_str(&format!(
+            "  schema         {:width$}  {} difference{}\n",
+            verdict.tool,
+            verdict.schema.len() + verdict.schema_more,
+            if verdict.schema.len() + verdict.schema_more == 1 {
+                ""
+            } else {
+                "s"
+            }
+        ));
+        for diff in &verdict.schema {
+            out.push_str(&format!(
+                "      {}: clawdeck {} / openclaw {}\n",
+                if diff.pointer.is_empty() {
+                    "/"
+                } else {
+                    &diff.pointer
+                },
+                short(diff.clawdeck.as_ref()),
+                short(diff.openclaw.as_ref())
+            ));
+        }
+        if verdict.schema_more > 0 {
+            out.push_str(&format!("      ... {} more\n", verdict.schema_more));
+        }
+    }
+    out
+}
+
+fn short(value: Option<&Value>) -> String {
+    const MAX: usize = 70;
+    let Some(value) = value else {
+        return "(absent)".to_string();
+    };
+    let text = value.to_string();
+    if text.chars().count() <= MAX {
+        text
+    } else {
+        format!("{}…", text.chars().take(MAX).collect::<String>())
+    }
+}

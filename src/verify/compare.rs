@@ -1,0 +1,360 @@
+//! clawdeck's prediction against what real OpenClaw exposed: one verdict per tool, schema
+//! differences as JSON pointers, and clawdeck's deciding rule on every disagreement.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::observed::{ObservedView, Surface};
+use crate::policy::{Decision, Resolution, ToolTrace};
+
+/// At most this many schema differences are listed per tool.
+const MAX_DIFFS_PER_TOOL: usize = 40;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Agreement {
+    /// Both sides expose the tool.
+    Agree,
+    /// clawdeck shows it; OpenClaw does not.
+    ClawdeckOnly,
+    /// OpenClaw exposes it; clawdeck hides it or does not know it.
+    OpenclawOnly,
+}
+
+/// One place where the two schemas differ.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SchemaDiff {
+    /// JSON pointer into the function object (`/parameters/properties/path`).
+    pub pointer: String,
+    pub clawdeck: Option<Value>,
+    pub openclaw: Option<Value>,
+}
+
+/// One tool's verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolVerdict {
+    pub tool: String,
+    pub agreement: Agreement,
+    /// For tools both sides expose with a schema: where the function objects differ.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub schema: Vec<SchemaDiff>,
+    /// Schema differences beyond the listed ones.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub schema_more: usize,
+    /// clawdeck's deciding rule for this tool (always set on a policy disagreement).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clawdeck_rule: Option<String>,
+    /// Who provides the tool on OpenClaw's side (`core`, a plugin id), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openclaw_owner: Option<String>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl ToolVerdict {
+    pub fn is_policy_disagreement(&self) -> bool {
+        self.agreement != Agreement::Agree
+    }
+
+    pub fn has_schema_difference(&self) -> bool {
+        !self.schema.is_empty()
+    }
+}
+
+/// The whole comparison for one context.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    /// Sorted by tool name.
+    pub verdicts: Vec<ToolVerdict>,
+    /// How OpenClaw exposed the tools (direct, Tool Search, gateway list, refused).
+    pub surface: Surface,
+    /// Facts that limit the comparison (schemas not compared, directory truncated, ...).
+    pub notes: Vec<String>,
+}
+
+impl Comparison {
+    pub fn policy_disagreements(&self) -> usize {
+        self.verdicts
+            .iter()
+            .filter(|v| v.is_policy_disagreement())
+            .count()
+    }
+
+    pub fn schema_differences(&self) -> usize {
+        self.verdicts
+            .iter()
+            .filter(|v| v.has_schema_difference())
+            .count()
+    }
+
+    pub fn agreeing(&self) -> usize {
+        self.verdicts.len() - self.policy_disagreements()
+    }
+
+    pub fn is_clean(&self) -> bool {
+        self.policy_disagreements() == 0 && self.schema_differences() == 0
+    }
+
+    /// The verdicts that are disagreements of either kind.
+    pub fn disagreements(&self) -> impl Iterator<Item = &ToolVerdict> {
+        self.verdicts
+            .iter()
+            .filter(|v| v.is_policy_disagreement() || v.has_schema_difference())
+    }
+
+    /// `3 policy disagreements, 2 schema differences, 40 tools agree`.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} policy disagreement{}, {} schema difference{}, {} tool{} agree",
+            self.policy_disagreements(),
+            plural(self.policy_disagreements()),
+            self.schema_differences(),
+            plural(self.schema_differences()),
+            self.agreeing(),
+            plural(self.agreeing()),
+        )
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// clawdeck's prediction for the context: the resolution (for rules) and the provider payload
+/// for OpenAI Chat Completions (what the mock receives), `[{type, function}]`.
+pub struct Prediction<'a> {
+    pub resolution: &'a Resolution,
+    pub payload: &'a Value,
+}
+
+impl Prediction<'_> {
+    fn function(&self, name: &str) -> Option<&Value> {
+        self.payload.as_array()?.iter().find_map(|tool| {
+            let function = tool.get("function")?;
+            (function.get("name").and_then(Value::as_str) == Some(name)).then_some(function)
+        })
+    }
+
+    fn visible(&self) -> BTreeSet<String> {
+        self.resolution.visible().map(|t| t.name.clone()).collect()
+    }
+}
+
+/// Compares the prediction with the observation.
+pub fn compare(prediction: &Prediction<'_>, observed: &ObservedView) -> Comparison {
+    let predicted = prediction.visible();
+    let exposed: BTreeSet<String> = observed.exposed_names().into_iter().collect();
+    let mut notes = Vec::new();
+    let schemas_known = !matches!(observed.surface, Surface::GatewayEffective);
+    match &observed.surface {
+        Surface::GatewayEffective => notes.push(
+            "the gateway's tools.effective lists names only: schemas were not compared".into(),
+        ),
+        Surface::ToolSearch {
+            deferred, omitted, ..
+        } => {
+            notes.push(format!(
+                "Tool Search on: {} tools sent with schemas, {} deferred (schemas compared for the direct ones)",
+                observed.tools.len(),
+                deferred.len()
+            ));
+            if *omitted > 0 {
+                notes.push(format!(
+                    "the deferred directory omitted {omitted} tools: they count as exposed by neither list"
+                ));
+            }
+        }
+        Surface::Refused { error } => notes.push(format!("OpenClaw refused the run: {error}")),
+        Surface::Direct => {}
+    }
+
+    let mut verdicts = Vec::new();
+    for name in predicted.union(&exposed) {
+        let trace = prediction.resolution.trace(name);
+        let owner = observed
+            .direct(name)
+            .and_then(|t| t.owner.clone())
+            .or_else(|| deferred_owner(observed, name));
+        let agreement = match (predicted.contains(name), exposed.contains(name)) {
+            (true, true) => Agreement::Agree,
+            (true, false) => Agreement::ClawdeckOnly,
+            _ => Agreement::OpenclawOnly,
+        };
+        let (schema, schema_more) = match (
+            agreement,
+            schemas_known,
+            observed.direct(name),
+            prediction.function(name),
+        ) {
+            (Agreement::Agree, true, Some(real), Some(ours)) => {
+                let mut diffs = Vec::new();
+                let more = diff_json(ours, &real.function, String::new(), &mut diffs);
+                (diffs, more)
+            }
+            _ => (Vec::new(), 0),
+        };
+        let clawdeck_rule = match agreement {
+            Agreement::Agree if schema.is_empty() => None,
+            _ => Some(deciding_rule(trace)),
+        };
+        verdicts.push(ToolVerdict {
+            tool: name.clone(),
+            agreement,
+            schema,
+            schema_more,
+            clawdeck_rule,
+            openclaw_owner: owner,
+        });
+    }
+    Comparison {
+        verdicts,
+        surface: observed.surface.clone(),
+        notes,
+    }
+}
+
+fn deferred_owner(observed: &ObservedView, name: &str) -> Option<String> {
+    match &observed.surface {
+        Surface::ToolSearch { deferred, .. } => deferred
+            .iter()
+            .find(|d| d.name == name)
+            .and_then(|d| d.owner.clone()),
+        _ => None,
+    }
+}
+
+/// One line: why clawdeck shows or hides the tool.
+pub fn deciding_rule(trace: Option<&ToolTrace>) -> String {
+    let Some(trace) = trace else {
+        return "not in clawdeck's catalog".to_string();
+    };
+    if let Some(removal) = &trace.removed_by {
+        let place = removal
+            .config_path
+            .clone()
+            .or_else(|| removal.builtin.clone())
+            .map(|p| format!(" [{p}]"))
+            .unwrap_or_default();
+        return format!("hidden at {}: {}{place}", removal.layer, removal.reason);
+    }
+    let allowing: Vec<String> = trace
+        .decisions
+        .iter()
+        .filter(|d| d.decision == Decision::Kept)
+        .filter_map(|d| {
+            let rule = d.rule.as_ref()?;
+            let pattern = rule.pattern.as_deref()?;
+            let place = rule
+                .config_path
+                .as_deref()
+                .or(rule.builtin.as_deref())
+                .unwrap_or("built-in");
+            Some(format!(
+                "{} allows it (\"{pattern}\" at {place})",
+                d.label.as_str()
+            ))
+        })
+        .collect();
+    if allowing.is_empty() {
+        format!(
+            "visible: no layer removes it ({} tool)",
+            trace.source_label()
+        )
+    } else {
+        format!("visible: {}", allowing.join("; "))
+    }
+}
+
+/// Records where `ours` and `real` differ (pointer-addressed); returns how many differences did
+/// not fit in the list.
+fn diff_json(ours: &Value, real: &Value, pointer: String, out: &mut Vec<SchemaDiff>) -> usize {
+    if ours == real {
+        return 0;
+    }
+    match (ours, real) {
+        (Value::Object(a), Value::Object(b)) => {
+            let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            let mut more = 0;
+            for key in keys {
+                let child = format!("{pointer}/{}", escape_pointer(key));
+                more += match (a.get(key), b.get(key)) {
+                    (Some(x), Some(y)) => diff_json(x, y, child, out),
+                    (x, y) => push_diff(out, child, x.cloned(), y.cloned()),
+                };
+            }
+            more
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => a
+            .iter()
+            .zip(b)
+            .enumerate()
+            .map(|(i, (x, y))| diff_json(x, y, format!("{pointer}/{i}"), out))
+            .sum(),
+        _ => push_diff(out, pointer, Some(ours.clone()), Some(real.clone())),
+    }
+}
+
+fn push_diff(
+    out: &mut Vec<SchemaDiff>,
+    pointer: String,
+    clawdeck: Option<Value>,
+    openclaw: Option<Value>,
+) -> usize {
+    if out.len() >= MAX_DIFFS_PER_TOOL {
+        return 1;
+    }
+    out.push(SchemaDiff {
+        pointer,
+        clawdeck,
+        openclaw,
+    });
+    0
+}
+
+fn escape_pointer(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_differences_are_addressed_by_pointer() {
+        let ours = json!({"name": "read", "parameters": {"type": "object",
+            "properties": {"file_path": {"type": "string"}, "a/b": 1}, "required": ["file_path"]}});
+        let real = json!({"name": "read", "parameters": {"type": "object",
+            "properties": {"path": {"type": "string"}, "a/b": 2}, "required": ["path"]}});
+        let mut diffs = Vec::new();
+        assert_eq!(diff_json(&ours, &real, String::new(), &mut diffs), 0);
+        let pointers: Vec<&str> = diffs.iter().map(|d| d.pointer.as_str()).collect();
+        assert_eq!(
+            pointers,
+            [
+                "/parameters/properties/a~1b",
+                "/parameters/properties/file_path",
+                "/parameters/properties/path",
+                "/parameters/required/0",
+            ]
+        );
+        assert_eq!(diffs[1].openclaw, None);
+        assert_eq!(diffs[2].clawdeck, None);
+        assert_eq!(diffs[3].openclaw, Some(json!("path")));
+    }
+
+    #[test]
+    fn long_difference_lists_are_capped() {
+        let ours = Value::Object((0..50).map(|i| (format!("k{i:02}"), json!(i))).collect());
+        let real = json!({});
+        let mut diffs = Vec::new();
+        let more = diff_json(&ours, &real, String::new(), &mut diffs);
+        assert_eq!((diffs.len(), more), (MAX_DIFFS_PER_TOOL, 10));
+    }
+}

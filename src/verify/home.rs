@@ -1,0 +1,334 @@
+//! The isolated OpenClaw home a verification run uses: the operator's config with `models`
+//! replaced so that the agent's model is served by the recording mock, and how the context maps
+//! onto `openclaw agent` flags.
+//!
+//! Everything else the operator wrote (`tools`, `agents`, `channels`, `plugins`, ...) is kept
+//! as is. The mock provider keeps the id of the agent's real provider (and the model its id), so
+//! `tools.byProvider` entries keyed by provider or `provider/model` apply exactly as they would.
+
+use serde_json::{Map, Value, json};
+
+use crate::context::PolicyContext;
+
+/// Provider and model the run uses when the config names none.
+pub const FALLBACK_PROVIDER: &str = "mock";
+pub const FALLBACK_MODEL: &str = "mock-1";
+
+/// Where the agent's model came from, and what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelRef {
+    pub provider: String,
+    pub model: String,
+}
+
+impl ModelRef {
+    pub fn as_ref_string(&self) -> String {
+        format!("{}/{}", self.provider, self.model)
+    }
+
+    /// `openai/gpt-5` → openai + gpt-5; `gpt-5` alone has no provider.
+    fn parse(text: &str) -> Option<Self> {
+        let (provider, model) = text.trim().split_once('/')?;
+        (!provider.is_empty() && !model.is_empty()).then(|| Self {
+            provider: provider.to_string(),
+            model: model.to_string(),
+        })
+    }
+}
+
+/// A model setting: `"provider/model"` or `{ primary: "provider/model", ... }`.
+fn model_setting(value: Option<&Value>) -> Option<ModelRef> {
+    match value? {
+        Value::String(text) => ModelRef::parse(text),
+        Value::Object(map) => map
+            .get("primary")
+            .and_then(Value::as_str)
+            .and_then(ModelRef::parse),
+        _ => None,
+    }
+}
+
+/// The agent's config object: `agents.entries.<id>` or the `agents.list` entry with that id.
+fn agent_entry<'a>(config: &'a Value, agent: &str) -> Option<&'a Value> {
+    let agents = config.get("agents")?;
+    let wanted = agent.trim().to_lowercase();
+    if let Some(entries) = agents.get("entries").and_then(Value::as_object)
+        && let Some((_, entry)) = entries.iter().find(|(k, _)| k.to_lowercase() == wanted)
+    {
+        return Some(entry);
+    }
+    agents.get("list")?.as_array()?.iter().find(|entry| {
+        entry
+            .get("id")
+            .and_then(Value::as_str)
+            .is_some_and(|id| id.trim().to_lowercase() == wanted)
+    })
+}
+
+/// The model the agent runs on: the context's `--provider/--model`, the agent's own model,
+/// `agents.defaults.model`, else the mock's own ids.
+pub fn agent_model(config: &Value, agent: &str, ctx: &PolicyContext) -> ModelRef {
+    let from_ctx = match (ctx.provider.as_deref(), ctx.model.as_deref()) {
+        (Some(provider), Some(model)) => {
+            let model = model.strip_prefix(&format!("{provider}/")).unwrap_or(model);
+            Some(ModelRef {
+                provider: provider.to_string(),
+                model: model.to_string(),
+            })
+        }
+        (None, Some(model)) => ModelRef::parse(model),
+        (Some(provider), None) => Some(ModelRef {
+            provider: provider.to_string(),
+            model: FALLBACK_MODEL.to_string(),
+        }),
+        (None, None) => None,
+    };
+    from_ctx
+        .or_else(|| model_setting(agent_entry(config, agent).and_then(|e| e.get("model"))))
+        .or_else(|| {
+            model_setting(
+                config
+                    .get("agents")
+                    .and_then(|a| a.get("defaults"))
+                    .and_then(|d| d.get("model")),
+            )
+        })
+        .unwrap_or_else(|| ModelRef {
+            provider: FALLBACK_PROVIDER.to_string(),
+            model: FALLBACK_MODEL.to_string(),
+        })
+}
+
+/// The operator's config with `models` pointing at the mock and every agent on `model`.
+/// `config` must be an object (the loader guarantees it).
+pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) -> Value {
+    let mut out = config.clone();
+    let Some(root) = out.as_object_mut() else {
+        return out;
+    };
+    let mut providers = Map::new();
+    providers.insert(
+        model.provider.clone(),
+        json!({
+            "baseUrl": mock_base_url,
+            "apiKey": "clawdeck-verify",
+            "api": "openai-completions",
+            "models": [{
+                "id": model.model, "name": model.model, "reasoning": false, "input": ["text"],
+                "contextWindow": 128000, "maxTokens": 4096,
+            }],
+        }),
+    );
+    root.insert(
+        "models".to_string(),
+        json!({"mode": "replace", "providers": providers}),
+    );
+    let primary = json!({ "primary": model.as_ref_string() });
+    let agents = root
+        .entry("agents")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(agents) = agents.as_object_mut() {
+        let defaults = agents
+            .entry("defaults")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(defaults) = defaults.as_object_mut() {
+            defaults.insert("model".to_string(), primary.clone());
+        }
+        // Agents that name their own model would otherwise ask for a provider that no longer
+        // exists; the verified agent must run on the mock.
+        let overrides = agents
+            .get_mut("entries")
+            .and_then(Value::as_object_mut)
+            .map(|entries| entries.values_mut().collect::<Vec<_>>())
+            .unwrap_or_default();
+        for entry in overrides {
+            retarget_model(entry, &primary);
+        }
+        if let Some(list) = agents.get_mut("list").and_then(Value::as_array_mut) {
+            for entry in list {
+                retarget_model(entry, &primary);
+            }
+        }
+    }
+    out
+}
+
+fn retarget_model(entry: &mut Value, primary: &Value) {
+    if let Some(entry) = entry.as_object_mut()
+        && entry.contains_key("model")
+    {
+        entry.insert("model".to_string(), primary.clone());
+    }
+}
+
+/// How the run names its session: `--session-key` for a subagent or group context (the key
+/// carries what OpenClaw derives the subagent role and the group policy from), else a fixed
+/// `--session-id`.
+pub fn session_args(agent: &str, ctx: &PolicyContext) -> Vec<String> {
+    if let Some(key) = ctx.session_key.as_deref().filter(|k| !k.trim().is_empty()) {
+        return vec!["--session-key".to_string(), key.to_string()];
+    }
+    if ctx.subagent {
+        return vec![
+            "--session-key".to_string(),
+            format!("agent:{agent}:subagent:clawdeck-verify"),
+        ];
+    }
+    if let (Some(channel), Some(group)) = (ctx.channel.as_deref(), ctx.group.as_deref()) {
+        return vec![
+            "--session-key".to_string(),
+            format!("agent:{agent}:{channel}:group:{group}"),
+        ];
+    }
+    vec!["--session-id".to_string(), "clawdeck-verify".to_string()]
+}
+
+/// Context fields a CLI run cannot express (the run would silently ignore them).
+pub fn inexpressible(ctx: &PolicyContext) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if ctx.owner == Some(false) {
+        out.push("--not-owner (a local CLI run is always its owner's)");
+    }
+    if ctx.sender_id.is_some()
+        || ctx.sender_e164.is_some()
+        || ctx.sender_username.is_some()
+        || ctx.sender_name.is_some()
+    {
+        out.push("--sender-* (a local CLI run has no channel sender)");
+    }
+    if ctx.sandboxed {
+        out.push("--sandboxed (the real run sandboxes only as agents.*.sandbox.mode says)");
+    }
+    if ctx.account.is_some() {
+        out.push("--account");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    fn ctx() -> PolicyContext {
+        PolicyContext::default()
+    }
+
+    #[test]
+    fn the_agent_model_comes_from_the_context_then_the_agent_then_the_defaults() {
+        let config = json!({
+            "agents": {
+                "defaults": {"model": {"primary": "anthropic/claude-opus-4"}},
+                "list": [{"id": "ops", "model": "openai/gpt-5"}, {"id": "main"}],
+            }
+        });
+        assert_eq!(
+            agent_model(&config, "ops", &ctx()).as_ref_string(),
+            "openai/gpt-5"
+        );
+        assert_eq!(
+            agent_model(&config, "MAIN", &ctx()).as_ref_string(),
+            "anthropic/claude-opus-4"
+        );
+        let with_flags = PolicyContext {
+            provider: Some("google".into()),
+            model: Some("google/gemini-3".into()),
+            ..ctx()
+        };
+        assert_eq!(
+            agent_model(&config, "ops", &with_flags).as_ref_string(),
+            "google/gemini-3"
+        );
+        assert_eq!(
+            agent_model(&json!({}), "main", &ctx()).as_ref_string(),
+            "mock/mock-1"
+        );
+        let entries = json!({"agents": {"entries": {"Ops": {"model": {"primary": "xai/grok-5"}}}}});
+        assert_eq!(
+            agent_model(&entries, "ops", &ctx()).as_ref_string(),
+            "xai/grok-5"
+        );
+    }
+
+    #[test]
+    fn the_isolated_config_replaces_models_and_keeps_everything_else() {
+        let config = json!({
+            "models": {"providers": {"openai": {"apiKey": "sk-secret"}}},
+            "tools": {"profile": "coding", "byProvider": {"openai": {"deny": ["exec"]}}},
+            "channels": {"telegram": {"groups": {"-1": {"tools": {"deny": ["read"]}}}}},
+            "agents": {"entries": {"ops": {"model": "openai/gpt-5", "tools": {"deny": ["write"]}}},
+                       "list": [{"id": "main", "model": {"primary": "x/y", "fallbacks": []}}]},
+        });
+        let model = ModelRef {
+            provider: "openai".into(),
+            model: "gpt-5".into(),
+        };
+        let out = isolated_config(&config, &model, "http://127.0.0.1:9/v1");
+        assert_eq!(out["tools"], config["tools"]);
+        assert_eq!(out["channels"], config["channels"]);
+        assert_eq!(out["models"]["mode"], "replace");
+        assert_eq!(
+            out["models"]["providers"]["openai"]["baseUrl"],
+            "http://127.0.0.1:9/v1"
+        );
+        assert!(!out.to_string().contains("sk-secret"));
+        assert_eq!(
+            out["models"]["providers"]["openai"]["models"][0]["id"],
+            "gpt-5"
+        );
+        assert_eq!(
+            out["agents"]["defaults"]["model"]["primary"],
+            "openai/gpt-5"
+        );
+        assert_eq!(
+            out["agents"]["entries"]["ops"]["model"]["primary"],
+            "openai/gpt-5"
+        );
+        assert_eq!(
+            out["agents"]["entries"]["ops"]["tools"]["deny"],
+            json!(["write"])
+        );
+        assert_eq!(out["agents"]["list"][0]["model"]["primary"], "openai/gpt-5");
+    }
+
+    #[test]
+    fn sessions_follow_the_context() {
+        assert_eq!(
+            session_args("main", &ctx()),
+            ["--session-id", "clawdeck-verify"]
+        );
+        let sub = PolicyContext {
+            subagent: true,
+            ..ctx()
+        };
+        assert_eq!(
+            session_args("ops", &sub),
+            ["--session-key", "agent:ops:subagent:clawdeck-verify"]
+        );
+        let group = PolicyContext {
+            channel: Some("telegram".into()),
+            group: Some("-100123".into()),
+            ..ctx()
+        };
+        assert_eq!(
+            session_args("main", &group),
+            ["--session-key", "agent:main:telegram:group:-100123"]
+        );
+        let explicit = PolicyContext {
+            session_key: Some("agent:main:subagent:a:subagent:b".into()),
+            subagent: true,
+            ..ctx()
+        };
+        assert_eq!(
+            session_args("main", &explicit),
+            ["--session-key", "agent:main:subagent:a:subagent:b"]
+        );
+        let not_owner = PolicyContext {
+            owner: Some(false),
+            ..ctx()
+        };
+        assert_eq!(inexpressible(&not_owner).len(), 1);
+        assert!(inexpressible(&ctx()).is_empty());
+    }
+}

@@ -1,0 +1,446 @@
+//! Runs the real OpenClaw CLI against the recording mock in an isolated home and returns what
+//! the model received.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde_json::Value;
+
+use super::home::{agent_model, inexpressible, isolated_config, session_args};
+use super::mock::RecordingMock;
+use super::observed::{NO_TOOLS_ERROR_PREFIX, ObservedView, main_request};
+use crate::context::PolicyContext;
+use crate::process::{self, ProcessSpec, SpawnError};
+
+/// The environment variable naming the real CLI.
+pub const OPENCLAW_BIN_ENV: &str = "OPENCLAW_BIN";
+
+/// A real run takes ~15 s (node start-up, plugin load, one agent turn).
+pub const DEFAULT_RUN_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The message the agent turn is started with.
+const RUN_MESSAGE: &str = "clawdeck verify: list nothing, just answer.";
+
+/// Why no observation could be made. Each names where it went wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    #[error(
+        "real OpenClaw not found: set {OPENCLAW_BIN_ENV} or put `openclaw` on PATH (looked at: {searched})"
+    )]
+    CliMissing { searched: String },
+    #[error("cannot start {program}: {message}")]
+    Spawn { program: String, message: String },
+    #[error("cannot prepare the isolated OpenClaw home {path}: {message}")]
+    Home { path: String, message: String },
+    #[error("cannot start the recording mock LLM: {0}")]
+    Mock(String),
+    #[error("`{command}` did not finish within {seconds} s (its process group was killed)")]
+    Timeout { command: String, seconds: u64 },
+    #[error(
+        "`{command}` {status} without asking the model anything; its output ends with:\n{output}"
+    )]
+    CliFailed {
+        command: String,
+        status: String,
+        output: String,
+    },
+    #[error(
+        "`{command}` exited 0 but the mock LLM recorded no request; its output ends with:\n{output}"
+    )]
+    NoRequest { command: String, output: String },
+    #[error("the gateway's {method} failed: {message}")]
+    Gateway { method: String, message: String },
+    #[error("context flags a CLI run cannot express: {0}")]
+    Inexpressible(String),
+}
+
+/// Where the CLI is and how long a run may take.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// The CLI; None = `$OPENCLAW_BIN`, then `openclaw` on PATH.
+    pub openclaw_bin: Option<PathBuf>,
+    pub timeout: Duration,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self {
+            openclaw_bin: None,
+            timeout: DEFAULT_RUN_TIMEOUT,
+        }
+    }
+}
+
+/// The real CLI: the explicit path, `$OPENCLAW_BIN`, or `openclaw` on PATH.
+pub fn find_openclaw(explicit: Option<&Path>) -> Result<PathBuf, VerifyError> {
+    let mut searched = Vec::new();
+    let from_env = std::env::var_os(OPENCLAW_BIN_ENV)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    for candidate in explicit.map(Path::to_path_buf).into_iter().chain(from_env) {
+        if candidate.is_file() {
+            return Ok(candidate);
+        }
+        searched.push(candidate.display().to_string());
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&path) {
+            let candidate = dir.join("openclaw");
+            if candidate.is_file() {
+                return Ok(candidate);
+            }
+        }
+    }
+    searched.push("openclaw on PATH".to_string());
+    Err(VerifyError::CliMissing {
+        searched: searched.join(", "),
+    })
+}
+
+/// A temporary directory removed on drop.
+struct TempHome(PathBuf);
+
+impl TempHome {
+    fn create() -> Result<Self, VerifyError> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        let dir = std::env::temp_dir().join(format!(
+            "clawdeck-verify-{}-{nanos}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(dir.join(".openclaw")).map_err(|err| VerifyError::Home {
+            path: dir.display().to_string(),
+            message: err.to_string(),
+        })?;
+        Ok(Self(dir))
+    }
+}
+
+impl Drop for TempHome {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs `openclaw agent --local` for `agent` in `ctx` with the operator's `config` (the raw
+/// JSON) and returns what the model received: the tools with schemas and the system prompt, or
+/// the refusal when an allowlist left no callable tool.
+pub async fn observe_cli(
+    config: &Value,
+    agent: &str,
+    ctx: &PolicyContext,
+    options: &RunOptions,
+) -> Result<ObservedView, VerifyError> {
+    let lost = inexpressible(ctx);
+    if !lost.is_empty() {
+        return Err(VerifyError::Inexpressible(lost.join(", ")));
+    }
+    let program = find_openclaw(options.openclaw_bin.as_deref())?;
+    let mock = RecordingMock::start()
+        .await
+        .map_err(|err| VerifyError::Mock(err.to_string()))?;
+    let home = TempHome::create()?;
+    let model = agent_model(config, agent, ctx);
+    let isolated = isolated_config(config, &model, &mock.base_url());
+    let config_path = home.0.join(".openclaw").join("openclaw.json");
+    let text = serde_json::to_string_pretty(&isolated).unwrap_or_default();
+    std::fs::write(&config_path, text).map_err(|err| VerifyError::Home {
+        path: config_path.display().to_string(),
+        message: err.to_string(),
+    })?;
+
+    let mut args = vec![
+        "agent".to_string(),
+        "--local".to_string(),
+        "--agent".to_string(),
+        agent.to_string(),
+    ];
+    args.extend(session_args(agent, ctx));
+    args.extend(["--message".to_string(), RUN_MESSAGE.to_string()]);
+    let spec = cli_spec(&program, &home.0, options.timeout).args(args);
+    let command = spec.display_command();
+    let running = process::spawn(spec).map_err(|err| spawn_error(&program, &err))?;
+    let outcome = running.wait().await;
+
+    let bodies: Vec<Value> = mock.completions().into_iter().map(|r| r.body).collect();
+    mock.stop().await;
+    drop(home);
+
+    if outcome.timed_out {
+        return Err(VerifyError::Timeout {
+            command,
+            seconds: options.timeout.as_secs(),
+        });
+    }
+    if let Some(body) = main_request(&bodies) {
+        return Ok(ObservedView::from_request(body));
+    }
+    let output = strip_ansi(&outcome.output.combined_text());
+    if let Some(line) = output
+        .lines()
+        .rev()
+        .find(|l| l.trim_start().starts_with(NO_TOOLS_ERROR_PREFIX))
+    {
+        return Ok(ObservedView::refused(line.trim().to_string()));
+    }
+    let tail = tail_lines(&output, 12);
+    if outcome.success() {
+        Err(VerifyError::NoRequest {
+            command,
+            output: tail,
+        })
+    } else {
+        Err(VerifyError::CliFailed {
+            command,
+            status: outcome.summary(),
+            output: tail,
+        })
+    }
+}
+
+/// The CLI with an environment of its own: only PATH and locale pass through, HOME is the
+/// isolated home (also as REALCLAW_HOME, which ../shared/realclaw's wrapper honours), so the
+/// operator's state, gateway and credentials are never touched.
+fn cli_spec(program: &Path, home: &Path, timeout: Duration) -> ProcessSpec {
+    let home = home.display().to_string();
+    let mut spec = ProcessSpec::new(program.display().to_string())
+        .clear_env(true)
+        .env("HOME", home.clone())
+        .env("REALCLAW_HOME", home.clone())
+        .env("OPENCLAW_HIDE_BANNER", "1")
+        .env("NO_COLOR", "1")
+        .cwd(home)
+        .timeout(Some(timeout));
+    for key in ["PATH", "LANG", "LC_ALL", "TMPDIR", "TZ"] {
+        if let Ok(value) = std::env::var(key) {
+            spec = spec.env(key, value);
+        }
+    }
+    spec
+}
+
+fn spawn_error(program: &Path, err: &SpawnError) -> VerifyError {
+    VerifyError::Spawn {
+        program: program.display().to_string(),
+        message: err.to_string(),
+    }
+}
+
+/// Drops ANSI escape sequences (`ESC [ ... letter`), which OpenClaw's diagnostics carry.
+pub fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for next in chars.by_ref() {
+                    if next.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn tail_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// Runs an OpenClaw CLI command outside the isolated home (for `gateway call`) and returns its
+/// stdout, or a located error.
+pub(crate) async fn run_cli_stdout(
+    program: &Path,
+    args: Vec<String>,
+    timeout: Duration,
+) -> Result<String, VerifyError> {
+    let spec = ProcessSpec::new(program.display().to_string())
+        .args(args)
+        .env("OPENCLAW_HIDE_BANNER", "1")
+        .env("NO_COLOR", "1")
+        .timeout(Some(timeout));
+    let command = spec.display_command();
+    let running = process::spawn(spec).map_err(|err| spawn_error(program, &err))?;
+    let outcome = running.wait().await;
+    if outcome.timed_out {
+        return Err(VerifyError::Timeout {
+            command,
+            seconds: timeout.as_secs(),
+        });
+    }
+    Ok(strip_ansi(&outcome.output.stdout_text()))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    #[test]
+    fn ansi_sequences_are_removed() {
+        assert_eq!(
+            strip_ansi("\u{1b}[33m[tools]\u{1b}[39m No callable"),
+            "[tools] No callable"
+        );
+    }
+
+    #[test]
+    fn a_missing_cli_is_named_with_where_it_was_looked_for() {
+        let err = find_openclaw(Some(Path::new("/nonexistent/openclaw-bin"))).unwrap_err();
+        let text = err.to_string();
+        // PATH may hold a real openclaw on a developer machine; then it is found instead.
+        assert!(text.contains("/nonexistent/openclaw-bin"), "{text}");
+    }
+
+    /// A stand-in for the CLI: reads the isolated config, sends one request to the provider it
+    /// names, with its argv and environment facts in the system prompt.
+    const FAKE_CLI: &str = r#"#!/usr/bin/env python3
+import json, os, sys, urllib.request
+home = os.environ["HOME"]
+cfg = json.load(open(os.path.join(home, ".openclaw", "openclaw.json")))
+provider_id, provider = next(iter(cfg["models"]["providers"].items()))
+facts = {"argv": sys.argv[1:], "home": home, "provider": provider_id,
+         "primary": cfg["agents"]["defaults"]["model"]["primary"], "tools": cfg.get("tools"),
+         "leaked": sorted(k for k in os.environ if k.startswith("OPENCLAW_GATEWAY"))}
+body = {"model": provider["models"][0]["id"], "stream": True,
+        "messages": [{"role": "system", "content": json.dumps(facts)}, {"role": "user", "content": "hi"}],
+        "tools": [{"type": "function", "function": {"name": "read", "description": "Read", "parameters": {"type": "object"}}}]}
+req = urllib.request.Request(provider["baseUrl"] + "/chat/completions", data=json.dumps(body).encode(),
+                             headers={"content-type": "application/json"})
+print(urllib.request.urlopen(req).read().decode()[:20])
+"#;
+
+    #[tokio::test]
+    async fn a_run_records_what_the_cli_sent_from_an_isolated_home() {
+        let python = std::env::var_os("PATH")
+            .map(|p| std::env::split_paths(&p).any(|d| d.join("python3").is_file()))
+            .unwrap_or(false);
+        if !python {
+            eprintln!("SKIPPED: python3 (the fake CLI's interpreter) is not on PATH");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("clawdeck-verify-ok-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fake = dir.join("openclaw");
+        std::fs::write(&fake, FAKE_CLI).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let options = RunOptions {
+            openclaw_bin: Some(fake),
+            timeout: Duration::from_secs(30),
+        };
+        let config = serde_json::json!({
+            "agents": {"list": [{"id": "ops", "model": "openai/gpt-5"}]},
+            "tools": {"profile": "coding", "byProvider": {"openai": {"deny": ["exec"]}}},
+        });
+        let ctx = PolicyContext {
+            subagent: true,
+            ..PolicyContext::default()
+        };
+        let view = observe_cli(&config, "ops", &ctx, &options).await.unwrap();
+        assert_eq!(view.exposed_names(), ["read"]);
+        let facts: Value = serde_json::from_str(view.system_prompt.as_deref().unwrap()).unwrap();
+        assert_eq!(
+            facts["argv"],
+            serde_json::json!([
+                "agent",
+                "--local",
+                "--agent",
+                "ops",
+                "--session-key",
+                "agent:ops:subagent:clawdeck-verify",
+                "--message",
+                RUN_MESSAGE
+            ])
+        );
+        assert_eq!(facts["provider"], "openai");
+        assert_eq!(facts["primary"], "openai/gpt-5");
+        assert_eq!(facts["tools"], config["tools"]);
+        assert_eq!(facts["leaked"], serde_json::json!([]));
+        let home = PathBuf::from(facts["home"].as_str().unwrap());
+        assert!(home.starts_with(std::env::temp_dir()), "{}", home.display());
+        assert!(!home.exists(), "the isolated home is removed afterwards");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test]
+    async fn a_cli_that_fails_is_reported_with_its_output() {
+        let dir = std::env::temp_dir().join(format!("clawdeck-verify-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fake = dir.join("openclaw");
+        std::fs::write(
+            &fake,
+            "#!/bin/sh\necho 'Unknown agent id \"x\".' >&2\nexit 1\n",
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let options = RunOptions {
+            openclaw_bin: Some(fake.clone()),
+            timeout: Duration::from_secs(20),
+        };
+        let err = observe_cli(
+            &serde_json::json!({}),
+            "x",
+            &PolicyContext::default(),
+            &options,
+        )
+        .await
+        .unwrap_err();
+        match &err {
+            VerifyError::CliFailed { status, output, .. } => {
+                assert_eq!(status, "exited with code 1");
+                assert!(output.contains("Unknown agent id"), "{output}");
+            }
+            other => panic!("{other:?}"),
+        }
+
+        // A refusal for an allowlist that matches nothing is an observation, not an error.
+        std::fs::write(
+            &fake,
+            "#!/bin/sh\necho 'No callable tools remain after resolving explicit tool allowlist (tools.allow: x); no registered tools matched.' >&2\nexit 1\n",
+        )
+        .unwrap();
+        let view = observe_cli(
+            &serde_json::json!({}),
+            "main",
+            &PolicyContext::default(),
+            &options,
+        )
+        .await
+        .unwrap();
+        assert!(view.exposed_names().is_empty());
+        assert!(matches!(
+            view.surface,
+            super::super::observed::Surface::Refused { .. }
+        ));
+
+        // A CLI that hangs is killed at the timeout.
+        std::fs::write(&fake, "#!/bin/sh\nsleep 30\n").unwrap();
+        let quick = RunOptions {
+            openclaw_bin: Some(fake),
+            timeout: Duration::from_millis(300),
+        };
+        let err = observe_cli(
+            &serde_json::json!({}),
+            "main",
+            &PolicyContext::default(),
+            &quick,
+        )
+        .await
+        .unwrap_err();
+        assert!(matches!(err, VerifyError::Timeout { .. }), "{err:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

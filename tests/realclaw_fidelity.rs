@@ -1,0 +1,320 @@
+//! Fidelity against the real OpenClaw: every config under tests/fixtures/fidelity/<name>/ is run
+//! through the real CLI (`openclaw agent --local`, model served by clawdeck's recording mock,
+//! isolated home) and clawdeck's prediction for the same config and context is compared with
+//! what the model received.
+//!
+//! Each case's `context.json` holds the context (`PolicyContext` fields) and what real OpenClaw
+//! is known to do there (`expect`: tools present / absent, a refused run, Tool Search); those
+//! are checked first, so a case proves something about OpenClaw even before the comparison.
+//! The comparison must show 0 policy disagreements and 0 schema differences.
+//!
+//! Runs only where the real CLI is installed ($OPENCLAW_BIN, or `openclaw` on PATH;
+//! ../shared/realclaw/setup.sh installs it and .ci/run exports OPENCLAW_BIN); elsewhere it prints
+//! a SKIPPED line. Cases run two at a time (FIDELITY_JOBS to change), each under a timeout; the
+//! full report is written to $CARGO_TARGET_TMPDIR/fidelity-report.txt.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clawdeck::catalog::Registry;
+use clawdeck::config;
+use clawdeck::context::PolicyContext;
+use clawdeck::verify::{self, Comparison, ObservedView, RunOptions, Surface};
+use serde::Deserialize;
+use tokio::sync::Semaphore;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Expect {
+    present: Vec<String>,
+    absent: Vec<String>,
+    refused: bool,
+    /// `tool_search` when Tool Search must be on; otherwise schemas must be direct.
+    surface: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct CaseFile {
+    #[serde(default)]
+    context: PolicyContext,
+    expect: Expect,
+}
+
+struct Case {
+    name: String,
+    dir: PathBuf,
+    file: CaseFile,
+}
+
+struct Outcome {
+    name: String,
+    seconds: f64,
+    /// Real OpenClaw did not do what the case says it does.
+    truth_failures: Vec<String>,
+    /// No observation could be made.
+    error: Option<String>,
+    comparison: Option<Comparison>,
+    report: String,
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fidelity")
+}
+
+fn load_cases() -> Vec<Case> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixtures())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("openclaw.json5").is_file())
+        .collect();
+    dirs.sort();
+    dirs.into_iter()
+        .map(|dir| {
+            let text = std::fs::read_to_string(dir.join("context.json")).unwrap();
+            let file: CaseFile = serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("{}/context.json: {e}", dir.display()));
+            Case {
+                name: dir.file_name().unwrap().to_string_lossy().into_owned(),
+                dir,
+                file,
+            }
+        })
+        .collect()
+}
+
+/// What real OpenClaw must have done for this case.
+fn check_truth(expect: &Expect, observed: &ObservedView) -> Vec<String> {
+    let mut failures = Vec::new();
+    let names = observed.exposed_names();
+    let refused = matches!(observed.surface, Surface::Refused { .. });
+    if refused != expect.refused {
+        failures.push(format!(
+            "expected refused={}, OpenClaw: {:?}",
+            expect.refused, observed.surface
+        ));
+    }
+    if !expect.refused && names.is_empty() {
+        failures.push("OpenClaw exposed no tool at all".to_string());
+    }
+    let tool_search = matches!(observed.surface, Surface::ToolSearch { .. });
+    let want_tool_search = expect.surface.as_deref() == Some("tool_search");
+    if !refused && tool_search != want_tool_search {
+        failures.push(format!(
+            "expected Tool Search {}, OpenClaw: {}",
+            if want_tool_search { "on" } else { "off" },
+            if tool_search { "on" } else { "off" }
+        ));
+    }
+    for tool in &expect.present {
+        if !names.contains(tool) {
+            failures.push(format!("expected {tool} to be exposed; it is not"));
+        }
+    }
+    for tool in &expect.absent {
+        if names.contains(tool) {
+            failures.push(format!("expected {tool} to be hidden; OpenClaw exposes it"));
+        }
+    }
+    failures
+}
+
+async fn run_case(case: Case, options: RunOptions) -> Outcome {
+    let started = Instant::now();
+    let origin = case.dir.join("openclaw.json5");
+    let text = std::fs::read_to_string(&origin).unwrap();
+    let loaded = config::load_from_str(&text, &origin.display().to_string())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let registry = Registry::build(&loaded);
+    let ctx = case.file.context.clone();
+    let view = verify::predict(&loaded, &registry, &ctx).unwrap_or_else(|e| panic!("{e}"));
+    let agent = view.resolution.resolved.agent.clone();
+    let observed = verify::observe_cli(&loaded.raw, &agent, &ctx, &options).await;
+    let seconds = started.elapsed().as_secs_f64();
+    let mut outcome = Outcome {
+        name: case.name.clone(),
+        seconds,
+        truth_failures: Vec::new(),
+        error: None,
+        comparison: None,
+        report: String::new(),
+    };
+    match observed {
+        Err(err) => {
+            outcome.report = format!("== {} ({seconds:.0} s)\nERROR: {err}\n", case.name);
+            outcome.error = Some(err.to_string());
+        }
+        Ok(observed) => {
+            outcome.truth_failures = check_truth(&case.file.expect, &observed);
+            let comparison = verify::compare_view(&view, &observed);
+            let mut report = format!(
+                "== {} ({seconds:.0} s): OpenClaw exposes {} tools; {}\n",
+                case.name,
+                observed.exposed_names().len(),
+                comparison.summary()
+            );
+            for failure in &outcome.truth_failures {
+                report.push_str(&format!("  TRUTH CHECK FAILED: {failure}\n"));
+            }
+            for v in comparison.disagreements() {
+                let kind = match v.agreement {
+                    verify::Agreement::Agree => "schema",
+                    verify::Agreement::ClawdeckOnly => "clawdeck-only",
+                    verify::Agreement::OpenclawOnly => "openclaw-only",
+                };
+                let pointers: Vec<&str> = v.schema.iter().map(|d| d.pointer.as_str()).collect();
+                let detail = if pointers.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " [{} schema diffs: {}{}]",
+                        pointers.len() + v.schema_more,
+                        pointers
+                            .iter()
+                            .take(4)
+                            .copied()
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        if pointers.len() > 4 { ", ..." } else { "" }
+                    )
+                };
+                report.push_str(&format!(
+                    "  {kind:13} {:20} clawdeck: {}{detail}\n",
+                    v.tool,
+                    v.clawdeck_rule.as_deref().unwrap_or("-")
+                ));
+            }
+            for note in &comparison.notes {
+                report.push_str(&format!("  note: {note}\n"));
+            }
+            outcome.report = report;
+            outcome.comparison = Some(comparison);
+        }
+    }
+    outcome
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
+    let cases = load_cases();
+    assert!(
+        cases.len() >= 15,
+        "the suite needs at least 15 configs, found {}",
+        cases.len()
+    );
+    let bin = match verify::find_openclaw(None) {
+        Ok(bin) => bin,
+        Err(err) => {
+            eprintln!(
+                "SKIPPED (no real OpenClaw): realclaw_fidelity needs the real CLI: {err}. \
+                 ../shared/realclaw/setup.sh installs it; .ci/run sets OPENCLAW_BIN."
+            );
+            return;
+        }
+    };
+    let jobs: usize = std::env::var("FIDELITY_JOBS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(2);
+    let options = RunOptions {
+        openclaw_bin: Some(bin.clone()),
+        timeout: Duration::from_secs(180),
+    };
+    eprintln!(
+        "realclaw_fidelity: {} configs against {}, {jobs} at a time",
+        cases.len(),
+        bin.display()
+    );
+    let gate = Arc::new(Semaphore::new(jobs));
+    let mut tasks = Vec::new();
+    for case in cases {
+        let gate = gate.clone();
+        let options = options.clone();
+        tasks.push(tokio::spawn(async move {
+            let _permit = gate.acquire_owned().await.unwrap();
+            let outcome = run_case(case, options).await;
+            eprint!("{}", outcome.report);
+            outcome
+        }));
+    }
+    let mut outcomes = Vec::new();
+    for task in tasks {
+        outcomes.push(task.await.unwrap());
+    }
+
+    let mut full = String::new();
+    let (mut policy, mut schema) = (0, 0);
+    for o in &outcomes {
+        full.push_str(&o.report);
+        if let Some(c) = &o.comparison {
+            policy += c.policy_disagreements();
+            schema += c.schema_differences();
+        }
+    }
+    let truth_failures: Vec<String> = outcomes
+        .iter()
+        .flat_map(|o| {
+            o.truth_failures
+                .iter()
+                .map(move |f| format!("{}: {f}", o.name))
+        })
+        .collect();
+    let errors: Vec<String> = outcomes
+        .iter()
+        .filter_map(|o| o.error.as_ref().map(|e| format!("{}: {e}", o.name)))
+        .collect();
+    let slowest = outcomes.iter().map(|o| o.seconds).fold(0.0, f64::max);
+    let summary = format!(
+        "TOTAL: {} configs, {policy} policy disagreements, {schema} schema differences, \
+         {} truth-check failures, {} errors (slowest run {slowest:.0} s)\n",
+        outcomes.len(),
+        truth_failures.len(),
+        errors.len()
+    );
+    full.push_str(&summary);
+    let report_path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fidelity-report.txt");
+    let _ = std::fs::write(&report_path, &full);
+    eprintln!("{summary}full report: {}", report_path.display());
+
+    assert!(
+        errors.is_empty(),
+        "runs that failed:\n{}",
+        errors.join("\n")
+    );
+    assert!(
+        truth_failures.is_empty(),
+        "real OpenClaw did not behave as the cases say:\n{}",
+        truth_failures.join("\n")
+    );
+    assert_eq!(
+        (policy, schema),
+        (0, 0),
+        "clawdeck disagrees with real OpenClaw ({policy} policy disagreements, {schema} \
+         schema differences); see the report above"
+    );
+}
+
+#[test]
+fn every_fidelity_case_parses_and_resolves_in_clawdeck() {
+    // Runs everywhere (no real CLI needed): a broken fixture must not hide behind a skip.
+    let cases = load_cases();
+    assert!(cases.len() >= 15, "found {}", cases.len());
+    for case in cases {
+        let origin = case.dir.join("openclaw.json5");
+        let text = std::fs::read_to_string(&origin).unwrap();
+        let loaded = config::load_from_str(&text, &origin.display().to_string())
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let registry = Registry::build(&loaded);
+        verify::predict(&loaded, &registry, &case.file.context)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let e = &case.file.expect;
+        assert!(
+            e.refused || !e.present.is_empty(),
+            "{}: a case must name tools OpenClaw exposes",
+            case.name
+        );
+    }
+}
