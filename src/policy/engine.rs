@@ -109,6 +109,18 @@ pub fn resolve(
     resolution.resolved.openclaw = cfg.pack.pack.clone();
     resolution.resolved.openclaw_reason = cfg.pack.reason.clone();
     resolution.warnings = warnings;
+    let sandboxed = resolution.resolved.sandboxed;
+    let http = !registry.semantics.gateway_http_deny.is_empty();
+    for trace in &mut resolution.tools {
+        if trace.name == "exec" && !registry.semantics.is_seed() {
+            trace.notes = super::call_notes::exec_notes(cfg, agent, sandboxed);
+        }
+        if http && !registry.get(&trace.name).is_some_and(|s| s.is_clawdecks()) {
+            trace
+                .notes
+                .push(super::call_notes::http_note(cfg, registry, &trace.name));
+        }
+    }
     Ok(resolution)
 }
 
@@ -189,6 +201,7 @@ pub fn resolve_layers(
             visible: removed_by.is_none(),
             removed_by,
             decisions,
+            notes: Vec::new(),
         });
     }
 
@@ -429,6 +442,8 @@ fn strip_plugin_only_allowlist(
     }
     let mut has_core = false;
     let mut unknown: Vec<&str> = Vec::new();
+    // Known tools of this version that its default run lacks (a vision model, a provider ...).
+    let mut gated: Vec<&str> = Vec::new();
     let mut plugin_entries: Vec<&str> = Vec::new();
     let mut wildcards: Vec<&RuleEntry> = Vec::new();
     let plugin_groups = &registry.plugin_groups().by_plugin;
@@ -464,8 +479,14 @@ fn strip_plugin_only_allowlist(
         has_core |= is_core;
         if is_plugin {
             plugin_entries.push(&entry.pattern);
-        } else if !is_core {
-            unknown.push(&entry.pattern);
+        } else if !is_core && entry.builtin.is_none() {
+            // A profile's own entries for tools this run lacks are not the operator's to fix
+            // (OpenClaw suppresses those warnings too).
+            if registry.semantics.conditional(name).is_some() {
+                gated.push(&entry.pattern);
+            } else {
+                unknown.push(&entry.pattern);
+            }
         }
     }
     // A wildcard counts as core when it matches a core tool. Wildcards that match nothing at
@@ -493,13 +514,23 @@ fn strip_plugin_only_allowlist(
     // list does not name (possibly every tool, which refuses the run).
     let keep = registry.semantics.unknown_only_allowlist == UnknownOnlyAllowlist::Keep;
     if has_core || keep {
-        if !unknown.is_empty() {
+        if !unknown.is_empty() || !gated.is_empty() {
+            let suffix = match (gated.is_empty(), unknown.is_empty()) {
+                (false, false) => {
+                    "Some entries are shipped core tools but unavailable in the current runtime/provider/model/config; other entries won't match any tool unless the plugin is enabled."
+                }
+                (false, true) => {
+                    "These entries are shipped core tools but unavailable in the current runtime/provider/model/config."
+                }
+                _ => "These entries won't match any tool unless the plugin is enabled.",
+            };
+            let listed: Vec<&str> = gated.iter().chain(unknown.iter()).copied().collect();
             warnings.push(PolicyWarning {
                 layer: Some(policy.id),
                 message: format!(
-                    "tools: {} allowlist contains unknown entries ({}). These entries won't match any tool unless the plugin is enabled.",
+                    "tools: {} allowlist contains unknown entries ({}). {suffix}",
                     policy.label,
-                    unknown.join(", ")
+                    listed.join(", ")
                 ),
                 config_path: policy.allow_path.clone(),
             });

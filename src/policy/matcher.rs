@@ -161,6 +161,16 @@ impl CompiledList {
                 }
                 continue;
             }
+            // A name that also names its family (`canvas` → `show_widget` in 2026.9).
+            if let Some(family) = registry.semantics.family_expansions.get(&normalized) {
+                for member in family {
+                    patterns.push(ExpandedPattern {
+                        text: member.clone(),
+                        entry: index,
+                        expanded_from: Some(normalized.clone()),
+                    });
+                }
+            }
             patterns.push(ExpandedPattern {
                 text: collapse_stars(normalized),
                 entry: index,

@@ -4,6 +4,7 @@
 //! layers of seed 001 §3.3, AND-ed) and returns a `Resolution`: the final list plus, for every
 //! tool and every layer, skipped / kept / removed with the rule that decided it.
 
+pub mod call_notes;
 mod engine;
 pub mod layer;
 pub mod matcher;

@@ -197,6 +197,11 @@ pub fn render_tool(res: &Resolution, tool: &ToolTrace) -> String {
             let _ = writeln!(out, "  {}", removal.reason);
         }
     }
+    if tool.visible {
+        for note in &tool.notes {
+            let _ = writeln!(out, "  when called: {}", note.text);
+        }
+    }
     out.push('\n');
     let label_width = tool
         .decisions

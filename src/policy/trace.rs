@@ -178,6 +178,9 @@ pub struct ToolTrace {
     pub removed_by: Option<Removal>,
     #[serde(rename = "layers")]
     pub decisions: Vec<LayerDecision>,
+    /// How calls go once visible (exec approvals and host, HTTP invocation).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<super::call_notes::CallNote>,
 }
 
 impl ToolTrace {

@@ -26,8 +26,10 @@ pub use select::{
 const CLAWDECK_TOOLS_JSON: &str = include_str!("../../assets/openclaw/clawdeck-tools.json");
 
 /// The packs built into clawdeck, oldest first.
-pub const EMBEDDED_PACKS: &[(&str, &str)] =
-    &[("seed", include_str!("../../assets/openclaw/seed.json"))];
+pub const EMBEDDED_PACKS: &[(&str, &str)] = &[
+    ("seed", include_str!("../../assets/openclaw/seed.json")),
+    ("2026.9", include_str!("../../assets/openclaw/2026.9.json")),
+];
 
 /// The pack the seeds describe.
 pub const SEED: &str = "seed";
@@ -112,6 +114,12 @@ pub struct Semantics {
     pub tool_search: Option<ToolSearchRules>,
     /// Whether the version has the `tools.toolsBySender` layer (global and per agent).
     pub sender_layer: bool,
+    /// Tools of the version absent from its default run, with the condition that brings them.
+    pub conditional_tools: Vec<(String, String)>,
+    /// A name that also names other tools in a policy (`canvas` → `show_widget`).
+    pub family_expansions: BTreeMap<String, Vec<String>>,
+    /// Tools only a primary session gets (never a subagent).
+    pub primary_session_only: Vec<String>,
     /// Tools `/tools/invoke` refuses unless `gateway.tools.allow` names them.
     pub gateway_http_deny: Vec<String>,
     /// The Tooling section of the system prompt as this version writes it, when captured.
@@ -155,6 +163,14 @@ impl Semantics {
     /// The canonical name of an alias, if `name` is one.
     pub fn alias_target(&self, name: &str) -> Option<&str> {
         self.aliases.get(name).map(String::as_str)
+    }
+
+    /// The condition that brings a tool this version has but its default run lacks.
+    pub fn conditional(&self, name: &str) -> Option<&str> {
+        self.conditional_tools
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, why)| why.as_str())
     }
 
     /// Whether this is the seeds' design.
@@ -224,6 +240,9 @@ pub fn newest() -> Arc<Semantics> {
                 tool_search: None,
                 gateway_http_deny: Vec::new(),
                 sender_layer: false,
+                conditional_tools: Vec::new(),
+                family_expansions: BTreeMap::new(),
+                primary_session_only: Vec::new(),
                 tooling_prompt: None,
             })
         })

@@ -41,7 +41,7 @@ pub struct PackFile {
     pub subagent: Option<PackSubagent>,
     #[serde(default)]
     pub sandbox: Option<PackSandbox>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub implicit_also_allow: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     pub tool_search: Option<Value>,
@@ -52,6 +52,12 @@ pub struct PackFile {
     /// Whether `tools.toolsBySender` is a layer (default: every pack but the seed's).
     #[serde(default)]
     pub sender_layer: Option<bool>,
+    /// A name that also names other tools (`canvas` → `show_widget`).
+    #[serde(default)]
+    pub family_expansions: BTreeMap<String, Vec<String>>,
+    /// `{tools: [...]}`: tools only a primary session gets (never a subagent).
+    #[serde(default)]
+    pub primary_session_only: Option<Value>,
 }
 
 /// One tool as a pack describes it: either clawdeck's `ToolSpec` shape or the catalog shape
@@ -70,8 +76,9 @@ pub struct PackTool {
     pub emoji: Option<String>,
     #[serde(default)]
     pub parameters: Option<Value>,
+    /// A `ToolSource` object, or the catalog's `"core"` / `"plugin:<id>"`.
     #[serde(default)]
-    pub source: Option<ToolSource>,
+    pub source: Option<Value>,
     #[serde(default)]
     pub flags: Option<ToolFlags>,
     #[serde(default)]
@@ -83,6 +90,9 @@ pub struct PackTool {
     /// When the tool appears only under some condition (a channel, a backend, a plugin).
     #[serde(default)]
     pub requires: Option<Value>,
+    /// Whether the version's default run exposes it (absent: yes).
+    #[serde(default)]
+    pub in_default_run: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -111,6 +121,14 @@ pub struct PackSandbox {
     pub read_only_deny: Option<Vec<String>>,
 }
 
+fn null_as_default<'de, D, T>(de: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(de)?.unwrap_or_default())
+}
+
 fn empty_schema() -> Value {
     serde_json::json!({"type": "object", "properties": {}})
 }
@@ -130,8 +148,24 @@ fn title_case(name: &str) -> String {
     out
 }
 
+fn parse_source(value: Option<Value>) -> Result<ToolSource, String> {
+    match value {
+        None | Some(Value::Null) => Ok(ToolSource::Core),
+        Some(Value::String(s)) => match s.split_once(':') {
+            None if s == "core" => Ok(ToolSource::Core),
+            Some(("plugin", id)) if !id.is_empty() => Ok(ToolSource::Plugin {
+                plugin_id: id.to_string(),
+            }),
+            _ => Err(format!(
+                "source \"{s}\" is neither \"core\" nor \"plugin:<id>\""
+            )),
+        },
+        Some(other) => serde_json::from_value(other).map_err(|err| format!("source: {err}")),
+    }
+}
+
 impl PackTool {
-    fn into_spec(self, owner_only: bool) -> ToolSpec {
+    fn into_spec(self, owner_only: bool) -> Result<ToolSpec, String> {
         let summary = self.summary.unwrap_or_default();
         let description = self
             .description
@@ -142,16 +176,21 @@ impl PackTool {
             ..ToolFlags::default()
         });
         flags.owner_only |= self.owner_only || owner_only;
-        ToolSpec {
+        let source =
+            parse_source(self.source).map_err(|err| format!("tool {}: {err}", self.name))?;
+        Ok(ToolSpec {
             label: self.label.unwrap_or_else(|| title_case(&self.name)),
             summary,
             description,
             emoji: self.emoji.unwrap_or_else(|| "🧩".to_string()),
-            parameters: self.parameters.unwrap_or_else(empty_schema),
-            source: self.source.unwrap_or(ToolSource::Core),
+            parameters: match self.parameters {
+                None | Some(Value::Null) => empty_schema(),
+                Some(p) => p,
+            },
+            source,
             flags,
             name: self.name,
-        }
+        })
     }
 }
 
@@ -162,6 +201,7 @@ impl PackFile {
         let mut tools: Vec<ToolSpec> = Vec::with_capacity(self.tools.len() + own_tools.len());
         let mut profile_members: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut sections: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut conditional: Vec<(String, String)> = Vec::new();
         for tool in self.tools {
             for profile in &tool.profiles {
                 profile_members
@@ -176,7 +216,16 @@ impl PackFile {
                     .push(tool.name.clone());
             }
             let owner_only = non_owner.contains(&tool.name);
-            tools.push(tool.into_spec(owner_only));
+            if tool.in_default_run == Some(false) {
+                let requires = match &tool.requires {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(other) => other.to_string(),
+                    None => "a condition this pack does not record".to_string(),
+                };
+                conditional.push((tool.name.clone(), requires));
+                continue;
+            }
+            tools.push(tool.into_spec(owner_only)?);
         }
         let core_names: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
         for own in own_tools {
@@ -239,7 +288,16 @@ impl PackFile {
             _ => None,
         };
         let sender_layer = self.sender_layer.unwrap_or(self.version != super::SEED);
+        let primary_session_only = self
+            .primary_session_only
+            .as_ref()
+            .and_then(|v| v.get("tools"))
+            .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
+            .unwrap_or_default();
         Ok(Semantics {
+            conditional_tools: conditional,
+            family_expansions: self.family_expansions,
+            primary_session_only,
             sender_layer,
             id: self.version,
             captured_from: self.captured_from,
