@@ -53,9 +53,7 @@ fn explain_exec_with_ask_always_says_visible_and_every_call_asks() {
     );
     assert!(out.contains("exec (core, group:runtime): VISIBLE"), "{out}");
     assert!(
-        out.contains(
-            "when called: every call will ask for approval: tools.exec.ask = \"always\""
-        ),
+        out.contains("when called: every call will ask for approval: tools.exec.ask = \"always\""),
         "{out}"
     );
     assert!(out.contains("agents.ops.tools.allow"), "{out}");
@@ -86,7 +84,10 @@ fn explain_json_carries_the_notes_and_the_pack() {
     );
     assert!(
         notes.iter().any(|n| n["topic"] == "http"
-            && n["text"].as_str().unwrap_or("").contains("refused by default")),
+            && n["text"]
+                .as_str()
+                .unwrap_or("")
+                .contains("refused by default")),
         "{notes:?}"
     );
 }
@@ -134,10 +135,7 @@ fn a_sender_matching_tools_by_sender_loses_runtime_tools() {
         config.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(
-        out.contains("HIDDEN, denied by the sender layer"),
-        "{out}"
-    );
+    assert!(out.contains("HIDDEN, denied by the sender layer"), "{out}");
     assert!(
         out.contains("tools.toolsBySender.id:intruder.deny[0]"),
         "{out}"

@@ -201,6 +201,7 @@ pub fn resolve_layers(
             visible: removed_by.is_none(),
             removed_by,
             decisions,
+            clawdeck_own: spec.is_clawdecks(),
             notes: Vec::new(),
         });
     }

@@ -178,6 +178,10 @@ pub struct ToolTrace {
     pub removed_by: Option<Removal>,
     #[serde(rename = "layers")]
     pub decisions: Vec<LayerDecision>,
+    /// One of clawdeck's own tools (clawbot_router, the local system tools): never in
+    /// OpenClaw's catalog, so left out of comparisons with a real OpenClaw.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub clawdeck_own: bool,
     /// How calls go once visible (exec approvals and host, HTTP invocation).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<super::call_notes::CallNote>,

@@ -4,7 +4,8 @@
 //!
 //! Pure: the CLI prints [`build_system_prompt`]'s text, the console renders [`prompt_sections`].
 
-pub mod tooling;
+pub mod surface;
+mod tooling;
 pub mod view;
 
 use std::path::PathBuf;
@@ -76,6 +77,8 @@ pub struct PromptInput<'a> {
     pub router_guidance: Option<&'a str>,
     pub workspace: Option<PathBuf>,
     pub runtime: RuntimeInfo,
+    /// The Tooling section as the OpenClaw version in use writes it (replaces the seeds').
+    pub tooling: Option<String>,
 }
 
 /// One titled part of the prompt (the identity line has an empty title).
@@ -193,7 +196,11 @@ pub fn prompt_sections(input: &PromptInput<'_>) -> Vec<PromptSection> {
         title: title.to_string(),
         text,
     };
-    sections.push(section("Tooling", tooling_section(&tools)));
+    let tooling = match (&input.tooling, input.mode) {
+        (Some(text), PromptMode::Full) => text.trim_end().to_string(),
+        _ => tooling_section(&tools),
+    };
+    sections.push(section("Tooling", tooling));
     sections.push(section("Tool Call Style", TOOL_CALL_STYLE.to_string()));
     if let Some(guidance) = input
         .router_guidance

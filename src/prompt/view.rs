@@ -14,7 +14,7 @@ use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
 use crate::policy::{PolicyError, Resolution};
-use crate::provider::{ProviderApi, ProviderExport, export_tools};
+use crate::provider::{ProviderApi, ProviderExport, export_tools_as};
 use crate::skills::eligibility::platform_name;
 use crate::skills::sources::{home_dir, prompt_limits, skill_roots, workspace_dir};
 use crate::skills::{EligibilityEnv, SkillSet, resolve_skills};
@@ -69,9 +69,18 @@ pub fn build_llm_view(
         .visible()
         .filter_map(|t| registry.get(&t.name).cloned())
         .collect();
-    let export = export_tools(api, &visible);
+    // Today's OpenClaw: tools by name, Tool Search's direct tools only, schemas as they are.
+    let surface = super::surface::model_surface(&registry.semantics, &config.raw, &visible);
+    let (sent, tooling) = match &surface {
+        Some(surface) => (
+            surface.direct.clone(),
+            super::surface::tooling_section(&registry.semantics, surface),
+        ),
+        None => (visible.clone(), None),
+    };
+    let export = export_tools_as(api, &sent, registry.semantics.param_aliases);
     // The prompt names only tools the model can actually call through this API.
-    let offered: Vec<ToolSpec> = visible
+    let offered: Vec<ToolSpec> = sent
         .into_iter()
         .filter(|t| export.tools.contains(&t.name))
         .collect();
@@ -102,6 +111,7 @@ pub fn build_llm_view(
         router_guidance: Some(&guidance),
         workspace: Some(workspace.clone()),
         runtime,
+        tooling,
     };
     let sections = prompt_sections(&input);
     let router_guidance = sections.iter().any(|s| s.title == ROUTER_TOOL);

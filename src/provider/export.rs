@@ -26,6 +26,11 @@ pub struct ProviderExport {
 /// The parameters schema a provider is given for one tool: top-level union flattened and the
 /// object type filled in, parameter aliases added, and for Gemini the schema cleaned.
 pub fn prepare_parameters(api: ProviderApi, schema: &Value) -> Value {
+    prepare_parameters_as(api, schema, true)
+}
+
+/// `prepare_parameters`, with the parameter aliases only when the OpenClaw version adds them.
+pub fn prepare_parameters_as(api: ProviderApi, schema: &Value, aliases: bool) -> Value {
     let normalized = normalize_parameters(schema);
     let provider_ready = match api {
         // Cleaning can empty a root (a lone `type: "null"`); normalising again keeps the result
@@ -34,13 +39,22 @@ pub fn prepare_parameters(api: ProviderApi, schema: &Value) -> Value {
         _ => normalized,
     };
     // Aliases last: they copy already-clean property schemas, so no provider step undoes them.
-    alias_schema(&provider_ready)
+    if aliases {
+        alias_schema(&provider_ready)
+    } else {
+        provider_ready
+    }
 }
 
 /// Builds the payload for `specs` (already filtered by policy), in their order. A tool the API
 /// cannot take (a name outside its pattern, a schema that is not an object, a duplicate name)
 /// is dropped with a warning.
 pub fn export_tools(api: ProviderApi, specs: &[ToolSpec]) -> ProviderExport {
+    export_tools_as(api, specs, true)
+}
+
+/// `export_tools`, with parameter aliases only when `aliases` (the seeds' OpenClaw).
+pub fn export_tools_as(api: ProviderApi, specs: &[ToolSpec], aliases: bool) -> ProviderExport {
     let mut entries = Vec::new();
     let mut tools: Vec<String> = Vec::new();
     let mut warnings = Vec::new();
@@ -53,7 +67,7 @@ pub fn export_tools(api: ProviderApi, specs: &[ToolSpec]) -> ProviderExport {
             ));
             continue;
         }
-        let parameters = prepare_parameters(api, &spec.parameters);
+        let parameters = prepare_parameters_as(api, &spec.parameters, aliases);
         let problems = tool_problems(api, &spec.name, Some(&parameters));
         if !problems.is_empty() {
             warnings.push(format!(

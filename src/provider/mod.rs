@@ -12,7 +12,8 @@ use std::fmt;
 use serde::Serialize;
 
 pub use export::{
-    ProviderExport, check_payload, export_tools, prepare_parameters, valid_tool_name,
+    ProviderExport, check_payload, export_tools, export_tools_as, prepare_parameters,
+    prepare_parameters_as, valid_tool_name,
 };
 pub use gemini::{GEMINI_FORBIDDEN_KEYWORDS, clean_for_gemini, gemini_violations};
 pub use normalize::normalize_parameters;

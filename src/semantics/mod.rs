@@ -84,6 +84,17 @@ pub struct ToolSearchRules {
     pub extra: BTreeMap<String, Value>,
 }
 
+/// The Tooling section's shape: header, the order of summarised tools, the closing lines.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolingRule {
+    pub header: String,
+    #[serde(default)]
+    pub summary_order: Vec<String>,
+    #[serde(default)]
+    pub footer: String,
+}
+
 /// One OpenClaw version's semantics.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Semantics {
@@ -120,6 +131,13 @@ pub struct Semantics {
     pub family_expansions: BTreeMap<String, Vec<String>>,
     /// Tools only a primary session gets (never a subagent).
     pub primary_session_only: Vec<String>,
+    /// How the version writes the Tooling section of the system prompt, when captured.
+    pub tooling_rule: Option<ToolingRule>,
+    /// A tool's one-line summary in that section.
+    pub prompt_summaries: BTreeMap<String, String>,
+    /// Whether the Claude Code parameter aliases (`file_path` ...) are added to schemas (the
+    /// seeds'; today's OpenClaw sends schemas as they are).
+    pub param_aliases: bool,
     /// Tools `/tools/invoke` refuses unless `gateway.tools.allow` names them.
     pub gateway_http_deny: Vec<String>,
     /// The Tooling section of the system prompt as this version writes it, when captured.
@@ -243,6 +261,9 @@ pub fn newest() -> Arc<Semantics> {
                 conditional_tools: Vec::new(),
                 family_expansions: BTreeMap::new(),
                 primary_session_only: Vec::new(),
+                tooling_rule: None,
+                prompt_summaries: BTreeMap::new(),
+                param_aliases: false,
                 tooling_prompt: None,
             })
         })

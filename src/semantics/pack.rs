@@ -52,6 +52,10 @@ pub struct PackFile {
     /// Whether `tools.toolsBySender` is a layer (default: every pack but the seed's).
     #[serde(default)]
     pub sender_layer: Option<bool>,
+    #[serde(default)]
+    pub tooling_prompt_rule: Option<super::ToolingRule>,
+    #[serde(default)]
+    pub param_aliases: Option<bool>,
     /// A name that also names other tools (`canvas` → `show_widget`).
     #[serde(default)]
     pub family_expansions: BTreeMap<String, Vec<String>>,
@@ -90,6 +94,9 @@ pub struct PackTool {
     /// When the tool appears only under some condition (a channel, a backend, a plugin).
     #[serde(default)]
     pub requires: Option<Value>,
+    /// The tool's line in the prompt's Tooling section.
+    #[serde(default)]
+    pub prompt_summary: Option<String>,
     /// Whether the version's default run exposes it (absent: yes).
     #[serde(default)]
     pub in_default_run: Option<bool>,
@@ -202,7 +209,11 @@ impl PackFile {
         let mut profile_members: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut sections: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut conditional: Vec<(String, String)> = Vec::new();
+        let mut prompt_summaries: BTreeMap<String, String> = BTreeMap::new();
         for tool in self.tools {
+            if let Some(summary) = &tool.prompt_summary {
+                prompt_summaries.insert(tool.name.clone(), summary.clone());
+            }
             for profile in &tool.profiles {
                 profile_members
                     .entry(profile.clone())
@@ -258,7 +269,19 @@ impl PackFile {
             out.insert("full".to_string(), None);
             out
         } else {
-            self.profiles
+            // A tool that names a profile belongs to it even when the profile's own list (the
+            // core catalog's) does not say so: plugins declare their profiles on their tools.
+            let mut profiles = self.profiles;
+            for (profile, members) in profile_members {
+                if let Some(Some(list)) = profiles.get_mut(&profile) {
+                    for member in members {
+                        if !list.contains(&member) {
+                            list.push(member);
+                        }
+                    }
+                }
+            }
+            profiles
         };
         let unknown_only_allowlist = match self.unknown_only_allowlist.as_deref() {
             None | Some("strip") => UnknownOnlyAllowlist::Strip,
@@ -294,7 +317,11 @@ impl PackFile {
             .and_then(|v| v.get("tools"))
             .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
             .unwrap_or_default();
+        let param_aliases = self.param_aliases.unwrap_or(self.version == super::SEED);
         Ok(Semantics {
+            tooling_rule: self.tooling_prompt_rule,
+            prompt_summaries,
+            param_aliases,
             conditional_tools: conditional,
             family_expansions: self.family_expansions,
             primary_session_only,

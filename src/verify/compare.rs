@@ -139,8 +139,13 @@ impl Prediction<'_> {
         })
     }
 
+    /// OpenClaw's tools clawdeck shows; its own tools are not OpenClaw's to expose.
     fn visible(&self) -> BTreeSet<String> {
-        self.resolution.visible().map(|t| t.name.clone()).collect()
+        self.resolution
+            .visible()
+            .filter(|t| !t.clawdeck_own)
+            .map(|t| t.name.clone())
+            .collect()
     }
 }
 

@@ -1,0 +1,251 @@
+//! What a model is sent under today's OpenClaw packs: the tools with schemas in the request
+//! (sorted by name), Tool Search's split into direct tools, meta tools and a deferred directory
+//! in the system prompt, and the Tooling section as that version writes it. The seed pack keeps
+//! the seeds' prompt and payload (see `tooling.rs`), so everything here applies only to packs
+//! that carry these rules.
+
+use serde_json::Value;
+
+use crate::semantics::{Semantics, ToolSearchRules};
+use crate::tool::{ToolFlags, ToolSource, ToolSpec};
+
+/// The tools a request carries and the deferred ones behind Tool Search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelSurface {
+    /// Tools sent with their schema, in the request's order.
+    pub direct: Vec<ToolSpec>,
+    /// Tools only named in the system prompt (Tool Search on).
+    pub deferred: Vec<ToolSpec>,
+    /// Whether Tool Search is on, and why (`tools.toolSearch` or the version's default).
+    pub tool_search: Option<String>,
+}
+
+/// Tool Search's state for a config: `Some(mode)` when on.
+fn tool_search_mode(rules: &ToolSearchRules, raw: &Value) -> Option<String> {
+    let key = rules.config_key.as_deref().unwrap_or("tools.toolSearch");
+    let pointer = format!("/{}", key.replace('.', "/"));
+    match raw.pointer(&pointer) {
+        None | Some(Value::Null) => rules.default_enabled.then(|| {
+            let mode = rules
+                .extra
+                .get("defaultMode")
+                .and_then(Value::as_str)
+                .unwrap_or("tools");
+            format!("{mode} (the default: {key} unset)")
+        }),
+        Some(Value::Bool(false)) => None,
+        Some(Value::Bool(true)) => Some(format!("code ({key} = true)")),
+        Some(Value::String(mode)) if mode == "off" => None,
+        Some(Value::String(mode)) => Some(format!("{mode} ({key} = \"{mode}\")")),
+        Some(Value::Object(map)) => {
+            if map.get("enabled").and_then(Value::as_bool) == Some(false) {
+                None
+            } else {
+                let mode = map.get("mode").and_then(Value::as_str).unwrap_or("tools");
+                Some(format!("{mode} ({key})"))
+            }
+        }
+        Some(_) => rules.default_enabled.then(|| format!("tools ({key})")),
+    }
+}
+
+fn names(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
+        .unwrap_or_default()
+}
+
+/// The meta tools' specs (`tool_search`, `tool_describe`, `tool_call`) from the pack.
+fn meta_tools(rules: &ToolSearchRules) -> Vec<ToolSpec> {
+    let schemas = rules.extra.get("metaToolSchemas");
+    rules
+        .meta_tools
+        .iter()
+        .filter_map(|entry| {
+            let name = match entry {
+                Value::String(s) => s.clone(),
+                Value::Object(map) => map.get("name")?.as_str()?.to_string(),
+                _ => return None,
+            };
+            let schema = match entry {
+                Value::Object(_) => Some(entry),
+                _ => schemas.and_then(|s| s.get(&name)),
+            };
+            Some(ToolSpec {
+                label: name.clone(),
+                summary: String::new(),
+                description: schema
+                    .and_then(|s| s.get("description"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                emoji: "🔎".to_string(),
+                parameters: schema
+                    .and_then(|s| s.get("parameters"))
+                    .cloned()
+                    .unwrap_or_else(|| serde_json::json!({"type": "object", "properties": {}})),
+                source: ToolSource::Core,
+                flags: ToolFlags {
+                    openclaw_only: true,
+                    ..ToolFlags::default()
+                },
+                name,
+            })
+        })
+        .collect()
+}
+
+/// Splits the visible tools the way the pack's OpenClaw sends them. `None` for packs without
+/// these rules (the seed).
+pub fn model_surface(
+    semantics: &Semantics,
+    raw: &Value,
+    visible: &[ToolSpec],
+) -> Option<ModelSurface> {
+    if semantics.is_seed() {
+        return None;
+    }
+    let mut sorted: Vec<ToolSpec> = visible.to_vec();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let Some(rules) = semantics.tool_search.as_ref() else {
+        return Some(ModelSurface {
+            direct: sorted,
+            deferred: Vec::new(),
+            tool_search: None,
+        });
+    };
+    let Some(mode) = tool_search_mode(rules, raw) else {
+        return Some(ModelSurface {
+            direct: sorted,
+            deferred: Vec::new(),
+            tool_search: None,
+        });
+    };
+    let mut keep_direct = names(rules.extra.get("coreCodingTools"));
+    keep_direct.extend(names(rules.extra.get("directOnlyTools")));
+    let (mut direct, deferred): (Vec<ToolSpec>, Vec<ToolSpec>) = sorted
+        .into_iter()
+        .partition(|t| t.is_clawdecks() || keep_direct.contains(&t.name));
+    direct.extend(meta_tools(rules));
+    direct.sort_by(|a, b| a.name.cmp(&b.name));
+    Some(ModelSurface {
+        direct,
+        deferred,
+        tool_search: Some(mode),
+    })
+}
+
+/// A tool's description as the deferred directory shows it: whitespace collapsed, cut at 177
+/// characters (trailing space dropped) with `...`.
+fn compact(text: &str) -> String {
+    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed.chars().count() <= 180 {
+        return collapsed;
+    }
+    let cut: String = collapsed.chars().take(177).collect();
+    format!("{}...", cut.trim_end())
+}
+
+fn owner(tool: &ToolSpec) -> &str {
+    tool.source.plugin_id().unwrap_or("core")
+}
+
+/// The Tooling section as the pack's OpenClaw writes it; `None` when the pack has no rule.
+pub fn tooling_section(semantics: &Semantics, surface: &ModelSurface) -> Option<String> {
+    let rule = semantics.tooling_rule.as_ref()?;
+    let mut lines: Vec<String> = vec![rule.header.clone()];
+    let listed: Vec<&ToolSpec> = if surface.tool_search.is_some() {
+        surface.direct.iter().collect()
+    } else {
+        surface
+            .direct
+            .iter()
+            .chain(surface.deferred.iter())
+            .collect()
+    };
+    let meta: Vec<&str> = semantics
+        .tool_search
+        .as_ref()
+        .map(|r| {
+            r.meta_tools
+                .iter()
+                .filter_map(|m| m.as_str())
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    for name in &rule.summary_order {
+        if let Some(tool) = listed.iter().find(|t| &t.name == name) {
+            match semantics.prompt_summaries.get(name) {
+                Some(summary) => lines.push(format!("- {}: {summary}", tool.name)),
+                None => lines.push(format!("- {}", tool.name)),
+            }
+        }
+    }
+    let mut rest: Vec<&str> = listed
+        .iter()
+        .map(|t| t.name.as_str())
+        .filter(|n| !rule.summary_order.iter().any(|o| o == n) && !meta.contains(n))
+        .collect();
+    rest.sort_unstable();
+    lines.extend(rest.into_iter().map(|n| format!("- {n}")));
+    let mut meta_listed: Vec<&str> = listed
+        .iter()
+        .map(|t| t.name.as_str())
+        .filter(|n| meta.contains(n))
+        .collect();
+    meta_listed.sort_unstable();
+    lines.extend(meta_listed.into_iter().map(|n| format!("- {n}")));
+    let mut text = lines.join("\n");
+    text.push('\n');
+    if surface.tool_search.is_some()
+        && let Some(rules) = semantics.tool_search.as_ref()
+    {
+        text.push_str(&deferred_directory(rules, &surface.deferred));
+    }
+    text.push_str(&rule.footer);
+    Some(text)
+}
+
+/// Tool Search's deferred directory in the system prompt.
+pub fn deferred_directory(rules: &ToolSearchRules, deferred: &[ToolSpec]) -> String {
+    let text = |key: &str| {
+        rules
+            .extra
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let mut out = String::from("### Deferred Tool Schemas\n");
+    out.push_str(&text("directoryHeading"));
+    out.push('\n');
+    for tool in deferred {
+        out.push_str(&format!(
+            "- {} ({}): {}\n",
+            tool.name,
+            owner(tool),
+            compact(&tool.description)
+        ));
+    }
+    out.push('\n');
+    out.push_str(&text("directoryNotice"));
+    out.push('\n');
+    out.push_str(&text("directoryFooterTools"));
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptions_are_cut_like_openclaw_cuts_them() {
+        assert_eq!(compact("a  b\n c"), "a b c");
+        let long = "word ".repeat(60);
+        let cut = compact(&long);
+        assert!(cut.ends_with("..."));
+        assert!(cut.chars().count() <= 180);
+        assert!(!cut.trim_end_matches("...").ends_with(' '));
+    }
+}
