@@ -148,13 +148,17 @@ async fn run_case(case: Case, options: RunOptions) -> Outcome {
         }
         Ok(observed) => {
             outcome.truth_failures = check_truth(&case.file.expect, &observed);
-            let comparison = verify::compare_view(&view, &observed);
+            let comparison = verify::compare_view(&view, &registry, &observed);
             let mut report = format!(
                 "== {} ({seconds:.0} s): OpenClaw exposes {} tools; {}\n",
                 case.name,
                 observed.exposed_names().len(),
                 comparison.summary()
             );
+            report.push_str(&format!(
+                "  openclaw exposes: {}\n",
+                observed.exposed_names().join(" ")
+            ));
             for failure in &outcome.truth_failures {
                 report.push_str(&format!("  TRUTH CHECK FAILED: {failure}\n"));
             }

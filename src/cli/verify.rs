@@ -111,7 +111,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let comparison = verify::compare_view(&view, &observed);
+    let comparison = verify::compare_view(&view, &registry, &observed);
     if args.json {
         let out = json!({
             "config": loaded.describe(),

@@ -129,6 +129,9 @@ fn plural(n: usize) -> &'static str {
 pub struct Prediction<'a> {
     pub resolution: &'a Resolution,
     pub payload: &'a Value,
+    /// clawdeck's own tools (clawbot_router, the local system tools): OpenClaw never has them,
+    /// so they are left out of the comparison.
+    pub own_tools: BTreeSet<String>,
 }
 
 impl Prediction<'_> {
@@ -139,12 +142,11 @@ impl Prediction<'_> {
         })
     }
 
-    /// OpenClaw's tools clawdeck shows; its own tools are not OpenClaw's to expose.
     fn visible(&self) -> BTreeSet<String> {
         self.resolution
             .visible()
-            .filter(|t| !t.clawdeck_own)
             .map(|t| t.name.clone())
+            .filter(|name| !self.own_tools.contains(name))
             .collect()
     }
 }
@@ -155,6 +157,18 @@ pub fn compare(prediction: &Prediction<'_>, observed: &ObservedView) -> Comparis
     let exposed: BTreeSet<String> = observed.exposed_names().into_iter().collect();
     let mut notes = Vec::new();
     let schemas_known = !matches!(observed.surface, Surface::GatewayEffective);
+    let own_visible: Vec<&str> = prediction
+        .resolution
+        .visible()
+        .map(|t| t.name.as_str())
+        .filter(|name| prediction.own_tools.contains(*name))
+        .collect();
+    if !own_visible.is_empty() {
+        notes.push(format!(
+            "clawdeck's own tools are not compared: {}",
+            own_visible.join(", ")
+        ));
+    }
     match &observed.surface {
         Surface::GatewayEffective => notes.push(
             "the gateway's tools.effective lists names only: schemas were not compared".into(),

@@ -241,7 +241,7 @@ mod tests {
     #[tokio::test]
     async fn records_requests_and_answers_streamed_or_whole() {
         let mock = RecordingMock::start().await.unwrap();
-        let client = reqwest::Client::new();
+        let client = crate::router::http_client::gateway_http_client().unwrap();
         let url = format!("{}/chat/completions", mock.base_url());
 
         let whole: Value = client
