@@ -317,7 +317,7 @@ fn tool_from_decl(
         timeout: Duration::from_secs(
             decl.timeout_seconds
                 .unwrap_or(DEFAULT_TIMEOUT_SECONDS)
-                .max(1),
+                .clamp(1, crate::config::bounds::MAX_TIMEOUT_SECONDS),
         ),
     };
     Ok((spec, command))

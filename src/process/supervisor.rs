@@ -19,6 +19,8 @@ use tokio::sync::{Notify, broadcast, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use crate::config::bounds;
+
 use super::error::SpawnError;
 use super::group::{group_has_live_members, signal_group, signal_name};
 use super::output::{OutputChunk, RetainedOutput, StreamKind};
@@ -490,9 +492,10 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
         child,
         control: Arc::clone(&control),
         command: command_text.clone(),
-        timeout: spec.timeout,
-        kill_grace: spec.kill_grace,
-        drain_grace: spec.drain_grace,
+        // Bounded whatever the caller passed: a deadline never overflows or recedes out of reach.
+        timeout: spec.timeout.map(|t| t.min(bounds::MAX_TIMEOUT)),
+        kill_grace: spec.kill_grace.min(bounds::MAX_GRACE),
+        drain_grace: spec.drain_grace.min(bounds::MAX_GRACE),
         cancel: spec.cancel_token(),
         readers,
         start,
