@@ -430,6 +430,22 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
     // clawdeck's group (Ctrl-C in the console) do not reach it.
     command.process_group(0);
     command.kill_on_drop(false);
+    // If clawdeck dies without cleaning up (SIGKILL), the kernel kills the child. The signal is
+    // tied to the spawning thread, which is a runtime thread that lives as long as the runtime.
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: only async-signal-safe calls (prctl, getppid, kill) between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have died between fork and prctl.
+            if libc::getppid() != parent {
+                libc::kill(libc::getpid(), libc::SIGKILL);
+            }
+            Ok(())
+        });
+    }
 
     let mut child = command
         .spawn()

@@ -149,6 +149,8 @@ impl ExecTool {
             }
             _ = call.cancel.cancelled() => {
                 session.process().kill(KillReason::Cancelled);
+                // The tree is gone (SIGTERM, grace, SIGKILL) before the cancel is answered.
+                session.process().wait().await;
                 self.sessions.remove(&session.id);
                 Err(ToolError::Cancelled)
             }
