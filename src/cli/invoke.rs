@@ -199,7 +199,7 @@ async fn follow_background_session(
 /// Prints the outcome and returns the exit status.
 pub(crate) fn report(outcome: &CallOutcome, json: bool) -> u8 {
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&outcome.to_result_json()).unwrap_or_default()
         );
@@ -211,10 +211,10 @@ pub(crate) fn report(outcome: &CallOutcome, json: bool) -> u8 {
             if !json {
                 for block in &result.content {
                     match block {
-                        ContentBlock::Text { text } if text.ends_with('\n') => print!("{text}"),
-                        ContentBlock::Text { text } => println!("{text}"),
+                        ContentBlock::Text { text } if text.ends_with('\n') => out!("{text}"),
+                        ContentBlock::Text { text } => outln!("{text}"),
                         ContentBlock::Image { data, mime_type } => {
-                            println!(
+                            outln!(
                                 "[image {mime_type}, {} bytes base64; use --json to get it]",
                                 data.len()
                             )

@@ -117,9 +117,9 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
         Err(refusal) => {
             if args.json {
                 let result = crate::router::outcome::refusal_result(&refusal.0);
-                println!("{}", serde_json::to_string(&result).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&result).unwrap_or_default());
             } else {
-                println!("{}", refusal.0);
+                outln!("{}", refusal.0);
             }
             return if refusal.0 == texts::EMPTY_MESSAGE || refusal.0 == texts::NO_TARGET {
                 exit::USAGE
@@ -174,7 +174,7 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
     ctrl_c.abort();
 
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string(&outcome.to_tool_result()).unwrap_or_default()
         );
@@ -186,9 +186,9 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
                 && !outcome.raw.ends_with('\n')
                 && outcome.content.starts_with(&outcome.raw)
             {
-                println!();
+                outln!();
             }
-            println!("{rest}");
+            outln!("{rest}");
         }
     }
     match outcome.status {
