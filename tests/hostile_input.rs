@@ -246,3 +246,125 @@ async fn read_holds_only_what_it_returns() {
         "read of one line grew the peak by {grown} kB"
     );
 }
+
+// ---------------------------------------------------------------- item 10/5: config files that are not files
+
+fn config_dir(settings: Option<&str>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("openclaw.json"), "{}").unwrap();
+    if let Some(settings) = settings {
+        std::fs::write(dir.path().join("clawdeck.json5"), settings).unwrap();
+    }
+    dir
+}
+
+fn load_error_within(path: &Path, limit: Duration) -> String {
+    let path = path.to_path_buf();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(
+            clawdeck::config::load(Some(&path))
+                .err()
+                .map(|e| e.to_string()),
+        );
+    });
+    rx.recv_timeout(limit)
+        .expect("loading the config hung")
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_fifo_or_device_as_config_is_an_error_not_a_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("openclaw.json");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    let err = load_error_within(&fifo, Duration::from_secs(5));
+    assert!(err.contains("a FIFO, not a regular file"), "{err}");
+    let err = load_error_within(Path::new("/dev/zero"), Duration::from_secs(5));
+    assert!(err.contains("a character device"), "{err}");
+}
+
+#[test]
+fn a_settings_path_that_is_not_a_file_is_an_error_not_ignored() {
+    // A directory.
+    let dir = config_dir(None);
+    std::fs::create_dir(dir.path().join("clawdeck.json5")).unwrap();
+    let err = load_error_within(&dir.path().join("openclaw.json"), Duration::from_secs(5));
+    assert!(err.contains("clawdeck.json5: a directory"), "{err}");
+    // A FIFO.
+    let dir = config_dir(None);
+    nix::unistd::mkfifo(
+        &dir.path().join("clawdeck.json5"),
+        nix::sys::stat::Mode::from_bits_truncate(0o600),
+    )
+    .unwrap();
+    let err = load_error_within(&dir.path().join("openclaw.json"), Duration::from_secs(5));
+    assert!(err.contains("clawdeck.json5: a FIFO"), "{err}");
+    // A symlink loop.
+    let dir = config_dir(None);
+    std::os::unix::fs::symlink("clawdeck.json5", dir.path().join("clawdeck.json5")).unwrap();
+    let err = load_error_within(&dir.path().join("openclaw.json"), Duration::from_secs(5));
+    assert!(err.contains("clawdeck.json5:"), "{err}");
+    assert!(err.to_lowercase().contains("symbolic links"), "{err}");
+    // A dangling symlink names a settings file that is missing: an error too.
+    let dir = config_dir(None);
+    std::os::unix::fs::symlink("nowhere.json5", dir.path().join("clawdeck.json5")).unwrap();
+    let err = load_error_within(&dir.path().join("openclaw.json"), Duration::from_secs(5));
+    assert!(err.contains("clawdeck.json5:"), "{err}");
+}
+
+// ---------------------------------------------------------------- item 9: deep nesting
+
+#[test]
+fn deep_nesting_is_a_located_error_not_a_stack_overflow() {
+    let deep = format!("{{\n  a: {}1{} }}", "[".repeat(30_000), "]".repeat(30_000));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("openclaw.json"), &deep).unwrap();
+    let err = load_error_within(&dir.path().join("openclaw.json"), Duration::from_secs(10));
+    assert!(err.contains("openclaw.json:2:"), "{err}");
+    assert!(err.contains("nested deeper than 128 levels"), "{err}");
+
+    let dir = config_dir(Some(&format!(
+        "{{ keys: {}{} }}",
+        "{a:".repeat(20_000),
+        "}".repeat(20_000)
+    )));
+    let err = load_error_within(&dir.path().join("openclaw.json"), Duration::from_secs(10));
+    assert!(err.contains("clawdeck.json5:1:"), "{err}");
+    assert!(err.contains("nested deeper than 128 levels"), "{err}");
+}
+
+#[test]
+fn a_deeply_nested_plugin_manifest_is_skipped_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = dir.path().join("plugins/deep");
+    std::fs::create_dir_all(&plugin).unwrap();
+    std::fs::write(
+        plugin.join("openclaw.plugin.json"),
+        format!(
+            "{{\"id\": \"deep\", \"x\": {}{}}}",
+            "[".repeat(20_000),
+            "]".repeat(20_000)
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("openclaw.json"), "{}").unwrap();
+    std::fs::write(
+        dir.path().join("clawdeck.json5"),
+        format!(
+            "{{ plugins: {{ dirs: [\"{}\"] }} }}",
+            dir.path().join("plugins").display()
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .arg("--config")
+        .arg(dir.path().join("openclaw.json"))
+        .args(["tools"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("nested deeper than 128 levels"), "{stderr}");
+    assert!(stderr.contains("plugin skipped"), "{stderr}");
+}

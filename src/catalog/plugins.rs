@@ -162,7 +162,7 @@ pub fn discover(dirs: &[PathBuf], warnings: &mut Vec<String>) -> Vec<DiscoveredP
 fn load_plugin(dir: &Path, warnings: &mut Vec<String>) -> Option<DiscoveredPlugin> {
     let manifest_path = dir.join(MANIFEST_FILE);
     let origin = manifest_path.display().to_string();
-    let text = match std::fs::read_to_string(&manifest_path) {
+    let text = match crate::config::read_text::read_config_text(&manifest_path) {
         Ok(text) => text,
         Err(err) => {
             warnings.push(format!("{origin}: {err} (plugin skipped)"));
@@ -193,7 +193,7 @@ fn load_plugin(dir: &Path, warnings: &mut Vec<String>) -> Option<DiscoveredPlugi
         (decls, Some(manifest_path.clone()))
     } else if tools_path.is_file() {
         let tools_origin = tools_path.display().to_string();
-        match std::fs::read_to_string(&tools_path)
+        match crate::config::read_text::read_config_text(&tools_path)
             .map_err(|e| format!("{tools_origin}: {e}"))
             .and_then(|t| parse_json5::<ToolsFile>(&t, &tools_origin).map_err(|e| e.to_string()))
         {
