@@ -80,7 +80,7 @@ mod tests {
         assert_eq!(too_deep_at("[[[[]]]]", 3), Some((1, 4)));
         assert_eq!(
             too_deep_at("{a: \"[[[[\", // [[[[\n b: [[[\n[]]]]}", 3),
-            Some((3, 1))
+            Some((2, 7))
         );
         assert_eq!(too_deep_at("/* [[[[ */ 'x[[[['", 1), None);
         let deep = "[".repeat(30_000);
