@@ -264,6 +264,14 @@ fn tool_from_decl(
     if !valid_tool_name(&name) {
         return Err(format!("tool name \"{}\" is not snake_case", decl.name));
     }
+    // `bash` and `apply-patch` name core tools (`invoke bash` runs exec): a plugin tool by such
+    // a name would slip past `tools.deny: ["exec"]` while being called as exec.
+    let normal = crate::policy::normalize::normalize_tool_name(&name);
+    if normal != name {
+        return Err(format!(
+            "tool \"{name}\" is an alias of the core tool \"{normal}\""
+        ));
+    }
     if decl.command.is_empty() || decl.command[0].trim().is_empty() {
         return Err(format!("tool \"{name}\" has an empty command"));
     }
