@@ -402,3 +402,30 @@ fn plugin_tools_named_after_core_aliases_are_dropped_with_a_warning() {
         );
     }
 }
+
+// ---------------------------------------------------------------- item 11: many unknown keys
+
+#[test]
+fn sixteen_thousand_unknown_keys_are_reported_in_linear_time() {
+    let keys: Vec<String> = (0..16_000).map(|i| format!("unknownKey{i}: 1")).collect();
+    let text = format!("{{ tools: {{ {} }} }}", keys.join(", "));
+    let started = Instant::now();
+    let loaded = clawdeck::config::load_from_str(&text, "big.json").unwrap();
+    let took = started.elapsed();
+    let unknown = loaded
+        .warnings
+        .iter()
+        .filter(|w| w.contains("unknown key ignored"))
+        .count();
+    assert_eq!(unknown, 16_000);
+    assert!(
+        loaded
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("big.json:1:") && w.ends_with("(at tools.unknownKey15999)")),
+        "{:?}",
+        loaded.warnings.last()
+    );
+    // Quadratic took minutes here (36 s in a release build); linear takes about a second.
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+}
