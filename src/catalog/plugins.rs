@@ -162,7 +162,7 @@ pub fn discover(dirs: &[PathBuf], warnings: &mut Vec<String>) -> Vec<DiscoveredP
 fn load_plugin(dir: &Path, warnings: &mut Vec<String>) -> Option<DiscoveredPlugin> {
     let manifest_path = dir.join(MANIFEST_FILE);
     let origin = manifest_path.display().to_string();
-    let text = match std::fs::read_to_string(&manifest_path) {
+    let text = match crate::config::read_text::read_config_text(&manifest_path) {
         Ok(text) => text,
         Err(err) => {
             warnings.push(format!("{origin}: {err} (plugin skipped)"));
@@ -193,7 +193,7 @@ fn load_plugin(dir: &Path, warnings: &mut Vec<String>) -> Option<DiscoveredPlugi
         (decls, Some(manifest_path.clone()))
     } else if tools_path.is_file() {
         let tools_origin = tools_path.display().to_string();
-        match std::fs::read_to_string(&tools_path)
+        match crate::config::read_text::read_config_text(&tools_path)
             .map_err(|e| format!("{tools_origin}: {e}"))
             .and_then(|t| parse_json5::<ToolsFile>(&t, &tools_origin).map_err(|e| e.to_string()))
         {
@@ -264,6 +264,14 @@ fn tool_from_decl(
     if !valid_tool_name(&name) {
         return Err(format!("tool name \"{}\" is not snake_case", decl.name));
     }
+    // `bash` and `apply-patch` name core tools (`invoke bash` runs exec): a plugin tool by such
+    // a name would slip past `tools.deny: ["exec"]` while being called as exec.
+    let normal = crate::policy::normalize::normalize_tool_name(&name);
+    if normal != name {
+        return Err(format!(
+            "tool \"{name}\" is an alias of the core tool \"{normal}\""
+        ));
+    }
     if decl.command.is_empty() || decl.command[0].trim().is_empty() {
         return Err(format!("tool \"{name}\" has an empty command"));
     }
@@ -317,7 +325,7 @@ fn tool_from_decl(
         timeout: Duration::from_secs(
             decl.timeout_seconds
                 .unwrap_or(DEFAULT_TIMEOUT_SECONDS)
-                .max(1),
+                .clamp(1, crate::config::bounds::MAX_TIMEOUT_SECONDS),
         ),
     };
     Ok((spec, command))

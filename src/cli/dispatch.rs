@@ -61,19 +61,19 @@ pub fn run(cli: &Cli, args: &DispatchArgs) -> u8 {
 
     if args.json {
         let out = json!({"input": args.input, "dry_run": args.dry_run, "plan": plan});
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return code;
     }
     match &plan {
         DispatchPlan::ToolCall { tool, params, .. } => {
             eprintln!("clawdeck dispatch: {}", plan.summary());
             let call = json!({"tool": tool, "params": params});
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&call).unwrap_or_default()
             );
         }
-        DispatchPlan::Model { .. } => println!("{}", plan.summary()),
+        DispatchPlan::Model { .. } => outln!("{}", plan.summary()),
         _ => eprintln!("clawdeck dispatch: {}", plan.summary()),
     }
     code

@@ -15,6 +15,7 @@ use crate::catalog::Registry;
 use crate::config;
 use crate::pipeline::{CallOutcome, CallRequest, Pipeline};
 use crate::process::KillReason;
+use crate::process::stop_signals::stop_signals;
 use crate::tool::ContentBlock;
 use crate::tools::exec::finished_result;
 use tokio_util::sync::CancellationToken;
@@ -108,15 +109,30 @@ pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
         request.call_id = args.call_id.clone();
         let cancel = request.cancel.clone();
         let on_ctrl_c = cancel.clone();
+        // Ctrl-C, SIGTERM and SIGHUP cancel the call; its process trees are then killed and
+        // awaited before clawdeck exits.
+        let stop = stop_signals();
         tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                on_ctrl_c.cancel();
-            }
+            stop.await;
+            on_ctrl_c.cancel();
         });
         let outcome = pipeline.call(request).await;
-        follow_background_session(&pipeline, outcome, &cancel, args.json).await
+        let outcome = follow_background_session(&pipeline, outcome, &cancel, args.json).await;
+        if cancel.is_cancelled() {
+            kill_and_await_sessions(&pipeline).await;
+        }
+        outcome
     });
     report(&outcome, args.json)
+}
+
+/// Kills every exec session still known and waits until each has ended (bounded by the
+/// supervisor's kill and drain graces).
+async fn kill_and_await_sessions(pipeline: &Pipeline) {
+    for session in pipeline.runtime().sessions.list() {
+        session.process().kill(KillReason::Cancelled);
+        session.process().wait().await;
+    }
 }
 
 /// A background exec session dies with this process, so instead of returning "still running"
@@ -183,7 +199,7 @@ async fn follow_background_session(
 /// Prints the outcome and returns the exit status.
 pub(crate) fn report(outcome: &CallOutcome, json: bool) -> u8 {
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&outcome.to_result_json()).unwrap_or_default()
         );
@@ -195,10 +211,10 @@ pub(crate) fn report(outcome: &CallOutcome, json: bool) -> u8 {
             if !json {
                 for block in &result.content {
                     match block {
-                        ContentBlock::Text { text } if text.ends_with('\n') => print!("{text}"),
-                        ContentBlock::Text { text } => println!("{text}"),
+                        ContentBlock::Text { text } if text.ends_with('\n') => out!("{text}"),
+                        ContentBlock::Text { text } => outln!("{text}"),
                         ContentBlock::Image { data, mime_type } => {
-                            println!(
+                            outln!(
                                 "[image {mime_type}, {} bytes base64; use --json to get it]",
                                 data.len()
                             )

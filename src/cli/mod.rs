@@ -3,6 +3,8 @@
 //! With no subcommand `clawdeck` opens the console (or, without a terminal, says which headless
 //! commands to use).
 
+#[macro_use]
+mod quiet_out;
 pub mod context_args;
 mod dispatch;
 mod explain;
@@ -97,6 +99,12 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     crate::semantics::set_requested_version(cli.openclaw_version.clone());
     logging::init(cli.command.is_none());
+    if matches!(
+        cli.command,
+        Some(Command::Tools(_) | Command::Explain(_) | Command::Schema(_) | Command::Prompt(_))
+    ) {
+        quiet_out::end_quietly_on_closed_pipe();
+    }
     let code = match cli.command {
         Some(Command::Tools(ref args)) => tools::run(&cli, args),
         Some(Command::Explain(ref args)) => explain::run(&cli, args),

@@ -10,6 +10,7 @@ use clap::Args;
 use tokio_util::sync::CancellationToken;
 
 use super::{Cli, exit};
+use crate::process::stop_signals::stop_signals;
 use crate::queue::{LaneLimits, LaneQueue};
 use crate::router::{
     Mode, OutputStream, RouterEventKind, RouterRequest, RouterService, RunStatus, TransportKind,
@@ -66,10 +67,10 @@ pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
         // queue (and while it runs kills the tree, in `route`).
         let cancel = CancellationToken::new();
         let on_ctrl_c = cancel.clone();
+        let stop = stop_signals();
         let waiting = tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                on_ctrl_c.cancel();
-            }
+            stop.await;
+            on_ctrl_c.cancel();
         });
         let label = format!(
             "clawbot_router: {}",
@@ -116,9 +117,9 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
         Err(refusal) => {
             if args.json {
                 let result = crate::router::outcome::refusal_result(&refusal.0);
-                println!("{}", serde_json::to_string(&result).unwrap_or_default());
+                outln!("{}", serde_json::to_string(&result).unwrap_or_default());
             } else {
-                println!("{}", refusal.0);
+                outln!("{}", refusal.0);
             }
             return if refusal.0 == texts::EMPTY_MESSAGE || refusal.0 == texts::NO_TARGET {
                 exit::USAGE
@@ -128,12 +129,17 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
         }
     };
     let run_id = handle.run_id;
+    // Ctrl-C, SIGTERM and SIGHUP kill the tree; the run (and its temp file) then ends normally.
     let ctrl_c_service = service.clone();
+    let stop = stop_signals();
     let ctrl_c = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("\nclawdeck route: Ctrl-C, killing the remote run's process tree");
-            ctrl_c_service.kill(run_id);
-        }
+        let signal = stop.await;
+        let _ = writeln!(
+            std::io::stderr(),
+            "\nclawdeck route: {}, killing the remote run's process tree",
+            signal.label()
+        );
+        ctrl_c_service.kill(run_id);
     });
 
     // Stream until our run's Finished event (or the channel closes / lags past it).
@@ -168,7 +174,7 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
     ctrl_c.abort();
 
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string(&outcome.to_tool_result()).unwrap_or_default()
         );
@@ -180,9 +186,9 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
                 && !outcome.raw.ends_with('\n')
                 && outcome.content.starts_with(&outcome.raw)
             {
-                println!();
+                outln!();
             }
-            println!("{rest}");
+            outln!("{rest}");
         }
     }
     match outcome.status {

@@ -2,6 +2,8 @@
 //! still name a line and column. A forgiving scanner: on anything it does not understand it
 //! stops and reports the deepest place found so far.
 
+use std::collections::{HashMap, HashSet};
+
 use super::keypath::{KeyPath, KeySegment};
 
 /// 1-based (line, column) of the deepest segment of `path` found in `text` (the key for an
@@ -15,6 +17,70 @@ pub fn locate_path(text: &str, path: &KeyPath) -> Option<(usize, usize)> {
     scanner.skip_trivia();
     scanner.find(path.segments(), &mut best);
     best.map(|offset| line_column(text, offset))
+}
+
+/// `locate_path` for many paths in one pass over the text (the per-path walk made thousands of
+/// unknown keys quadratic): the positions of every wanted path and its prefixes are recorded in
+/// one walk, then turned into lines and columns in one more.
+pub fn locate_paths(text: &str, paths: &[KeyPath]) -> Vec<Option<(usize, usize)>> {
+    let mut wanted: HashSet<&[KeySegment]> = HashSet::new();
+    for path in paths {
+        let segments = path.segments();
+        for len in 1..=segments.len() {
+            wanted.insert(&segments[..len]);
+        }
+    }
+    let mut scanner = Scanner {
+        chars: text.char_indices().collect(),
+        pos: 0,
+    };
+    let mut found: HashMap<Vec<KeySegment>, usize> = HashMap::new();
+    scanner.skip_trivia();
+    let _ = scanner.record(&mut Vec::new(), &wanted, &mut found);
+    // Deepest recorded prefix of each path, as `locate_path` reports it.
+    let offsets: Vec<Option<usize>> = paths
+        .iter()
+        .map(|path| {
+            let segments = path.segments();
+            (1..=segments.len())
+                .rev()
+                .find_map(|len| found.get(&segments[..len]).copied())
+        })
+        .collect();
+    let mut sorted: Vec<usize> = offsets.iter().flatten().copied().collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let positions = line_columns(text, &sorted);
+    offsets
+        .into_iter()
+        .map(|offset| offset.and_then(|o| sorted.binary_search(&o).ok().map(|i| positions[i])))
+        .collect()
+}
+
+/// Line and column of each of the sorted `offsets`, in one pass.
+fn line_columns(text: &str, offsets: &[usize]) -> Vec<(usize, usize)> {
+    let mut out = Vec::with_capacity(offsets.len());
+    let mut next = offsets.iter().peekable();
+    let (mut line, mut column) = (1, 1);
+    for (i, c) in text.char_indices() {
+        while next.peek().is_some_and(|o| **o <= i) {
+            next.next();
+            out.push((line, column));
+        }
+        if next.peek().is_none() {
+            break;
+        }
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else if c != '\r' {
+            column += 1;
+        }
+    }
+    while next.next().is_some() {
+        out.push((line, column));
+    }
+    out
 }
 
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -146,6 +212,57 @@ impl Scanner {
         }
     }
 
+    /// Walks the value at the cursor, recording the offset of every key or element whose path
+    /// is in `wanted` and descending only into those.
+    fn record(
+        &mut self,
+        current: &mut Vec<KeySegment>,
+        wanted: &HashSet<&[KeySegment]>,
+        found: &mut HashMap<Vec<KeySegment>, usize>,
+    ) -> Option<()> {
+        self.skip_trivia();
+        let object = match self.peek()? {
+            '{' => true,
+            '[' => false,
+            _ => return self.skip_value(),
+        };
+        self.pos += 1;
+        let mut index = 0;
+        loop {
+            self.skip_trivia();
+            let close = if object { '}' } else { ']' };
+            if self.peek()? == close {
+                self.pos += 1;
+                return Some(());
+            }
+            let offset = self.offset();
+            let segment = if object {
+                let key = self.key()?;
+                self.skip_trivia();
+                if self.peek()? != ':' {
+                    return None;
+                }
+                self.pos += 1;
+                KeySegment::Key(key)
+            } else {
+                KeySegment::Index(index)
+            };
+            current.push(segment);
+            if wanted.contains(current.as_slice()) {
+                found.entry(current.clone()).or_insert(offset);
+                self.record(current, wanted, found)?;
+            } else {
+                self.skip_value()?;
+            }
+            current.pop();
+            self.skip_trivia();
+            if self.peek()? == ',' {
+                self.pos += 1;
+            }
+            index += 1;
+        }
+    }
+
     /// Descends along `path` from the value at the cursor.
     fn find(&mut self, path: &[KeySegment], best: &mut Option<usize>) {
         if path.is_empty() {
@@ -254,6 +371,22 @@ mod tests {
     fn reports_the_deepest_found_segment() {
         let path = KeyPath::parse_dotted("tools.nothing.here");
         assert_eq!(locate_path(TEXT, &path), Some((3, 3)));
+    }
+
+    #[test]
+    fn many_paths_in_one_pass_agree_with_one_at_a_time() {
+        let paths = vec![
+            KeyPath::parse_dotted("agents.list")
+                .index(1)
+                .key("tools")
+                .key("deny"),
+            KeyPath::parse_dotted("tools.deny").index(1),
+            KeyPath::parse_dotted("tools.nothing.here"),
+            KeyPath::parse_dotted("nope"),
+            KeyPath::parse_dotted("agents.list").index(0).key("id"),
+        ];
+        let single: Vec<_> = paths.iter().map(|p| locate_path(TEXT, p)).collect();
+        assert_eq!(locate_paths(TEXT, &paths), single);
     }
 
     #[test]

@@ -4,11 +4,14 @@
 //! `~/.openclaw/openclaw.json`, else the embedded demo. clawdeck's own settings come from
 //! `clawdeck.json5` next to that file (defaults when absent; the demo has its own).
 
+pub mod bounds;
+pub mod depth;
 mod error;
 pub mod keypath;
 mod locate;
 pub mod openclaw;
 mod parse;
+pub mod read_text;
 pub mod settings;
 mod unknown;
 
@@ -391,14 +394,15 @@ pub fn load_from_str(text: &str, origin: &str) -> Result<LoadedConfig, ConfigErr
 
 fn load_file(path: &Path, source: ConfigSource) -> Result<LoadedConfig, ConfigError> {
     let origin = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|err| ConfigError::io(&origin, err.to_string()))?;
+    let text = read_text::read_config_text(path).map_err(|err| ConfigError::io(&origin, err))?;
     let mut loaded = build(&text, &origin, source, Some(path.to_path_buf()))?;
     let settings_path = path.parent().map(|dir| dir.join(SETTINGS_FILE));
-    if let Some(settings_path) = settings_path.filter(|p| p.is_file()) {
+    // Only a missing file means "no settings": a directory, FIFO or symlink loop at that path is
+    // an error (silently skipping it would skip the hooks it declares).
+    if let Some(settings_path) = settings_path.filter(|p| std::fs::symlink_metadata(p).is_ok()) {
         let settings_origin = settings_path.display().to_string();
-        let text = std::fs::read_to_string(&settings_path)
-            .map_err(|err| ConfigError::io(&settings_origin, err.to_string()))?;
+        let text = read_text::read_config_text(&settings_path)
+            .map_err(|err| ConfigError::io(&settings_origin, err))?;
         loaded.settings = parse_settings(&text, &settings_origin)?;
         loaded.settings_path = Some(settings_path);
     }

@@ -4,6 +4,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::depth::{MAX_NESTING_DEPTH, too_deep_at};
 use super::error::{ConfigError, ConfigErrorKind};
 use super::keypath::{KeyPath, KeySegment};
 use super::locate::locate_path;
@@ -21,6 +22,16 @@ pub fn parse_document<T: DeserializeOwned>(
     text: &str,
     file: &str,
 ) -> Result<Parsed<T>, ConfigError> {
+    if let Some((line, column)) = too_deep_at(text, MAX_NESTING_DEPTH) {
+        return Err(ConfigError {
+            kind: ConfigErrorKind::Syntax,
+            file: file.to_string(),
+            line: Some(line),
+            column: Some(column),
+            message: format!("nested deeper than {MAX_NESTING_DEPTH} levels"),
+            key_path: None,
+        });
+    }
     let raw: Value = json5::from_str(text)
         .map_err(|err| json5_error(&err, file, ConfigErrorKind::Syntax, None, text))?;
 

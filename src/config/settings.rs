@@ -40,6 +40,7 @@ pub struct LaneSettings {
     /// cron 1, others 1) or the OpenClaw config's `agents.defaults.maxConcurrent` etc.
     pub max_concurrent: BTreeMap<String, usize>,
     /// Warn when an entry has waited this long (OpenClaw's warnAfterMs).
+    #[serde(deserialize_with = "super::bounds::wait_ms")]
     pub warn_after_ms: u64,
 }
 
@@ -64,9 +65,12 @@ pub struct RouterSettings {
     /// Agent used when the call names none and no default phone is set.
     pub default_agent: Option<String>,
     /// Default timeout (seed 000 §3.5: 30–60 s, default 45).
+    #[serde(deserialize_with = "super::bounds::timeout_seconds")]
     pub timeout_seconds: u64,
     /// Lower and upper bounds for the timeout, including a call's `timeoutSeconds`.
+    #[serde(deserialize_with = "super::bounds::timeout_seconds")]
     pub min_timeout_seconds: u64,
+    #[serde(deserialize_with = "super::bounds::timeout_seconds")]
     pub max_timeout_seconds: u64,
     /// Run through `wsl.exe -e openclaw ...` (seed 000 §3.3).
     pub wsl: bool,
@@ -75,9 +79,11 @@ pub struct RouterSettings {
     /// Start the child with an empty environment plus `envPassthrough` (default true).
     pub clear_env: bool,
     /// On timeout or kill: SIGTERM to the group, this grace, then SIGKILL (default 3000).
+    #[serde(deserialize_with = "super::bounds::grace_ms")]
     pub kill_grace_ms: u64,
     /// After the CLI exits, how long grandchildren may hold its pipes before the group is
     /// killed (default 2000).
+    #[serde(deserialize_with = "super::bounds::grace_ms")]
     pub drain_grace_ms: u64,
     /// `raw` (default, V0) or `clean` (V1 output cleaning in details).
     pub output: String,
@@ -153,6 +159,7 @@ pub struct HookCommand {
     /// argv; the event arrives as JSON on stdin.
     pub command: Vec<String>,
     pub priority: i64,
+    #[serde(deserialize_with = "super::bounds::timeout_ms")]
     pub timeout_ms: u64,
     /// Tool name patterns the hook applies to; empty = all.
     pub tools: Vec<String>,
@@ -176,8 +183,10 @@ pub struct ExecSettings {
     /// Shell used by `exec` (`sh -c` by default).
     pub shell: Vec<String>,
     /// Default exec timeout in seconds (OpenClaw: 1800).
+    #[serde(deserialize_with = "super::bounds::timeout_seconds")]
     pub timeout_seconds: u64,
     /// How long finished background sessions are kept (OpenClaw: 30 min).
+    #[serde(deserialize_with = "super::bounds::timeout_seconds")]
     pub session_ttl_seconds: u64,
 }
 

@@ -4,7 +4,7 @@
 //! (`alow`, `alsoallow`) that silently changes what a tool policy means, so it is reported.
 
 use super::keypath::{KeyPath, KeySegment};
-use super::locate::locate_path;
+use super::locate::locate_paths;
 
 /// Agent-entry keys current OpenClaw accepts (besides the ones clawdeck types).
 const AGENT_ENTRY_KEYS: &[&str] = &[
@@ -42,10 +42,16 @@ const AGENT_ENTRY_KEYS: &[&str] = &[
 
 /// One warning per unknown key that is not expected, each naming file, position and path.
 pub fn unknown_key_warnings(ignored: &[KeyPath], text: &str, origin: &str) -> Vec<String> {
-    ignored
+    let reported: Vec<KeyPath> = ignored
         .iter()
         .filter(|path| !is_tolerated(path))
-        .map(|path| match locate_path(text, path) {
+        .cloned()
+        .collect();
+    let positions = locate_paths(text, &reported);
+    reported
+        .iter()
+        .zip(positions)
+        .map(|(path, position)| match position {
             Some((line, column)) => {
                 format!("{origin}:{line}:{column}: unknown key ignored (at {path})")
             }

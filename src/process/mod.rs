@@ -55,6 +55,7 @@ mod output;
 mod reader;
 mod retained;
 mod spec;
+pub mod stop_signals;
 mod supervisor;
 
 pub use error::SpawnError;

@@ -19,6 +19,8 @@ use tokio::sync::{Notify, broadcast, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use crate::config::bounds;
+
 use super::error::SpawnError;
 use super::group::{group_has_live_members, signal_group, signal_name};
 use super::output::{OutputChunk, RetainedOutput, StreamKind};
@@ -428,6 +430,22 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
     // clawdeck's group (Ctrl-C in the console) do not reach it.
     command.process_group(0);
     command.kill_on_drop(false);
+    // If clawdeck dies without cleaning up (SIGKILL), the kernel kills the child. The signal is
+    // tied to the spawning thread, which is a runtime thread that lives as long as the runtime.
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: only async-signal-safe calls (prctl, getppid, kill) between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have died between fork and prctl.
+            if libc::getppid() != parent {
+                libc::kill(libc::getpid(), libc::SIGKILL);
+            }
+            Ok(())
+        });
+    }
 
     let mut child = command
         .spawn()
@@ -490,9 +508,10 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
         child,
         control: Arc::clone(&control),
         command: command_text.clone(),
-        timeout: spec.timeout,
-        kill_grace: spec.kill_grace,
-        drain_grace: spec.drain_grace,
+        // Bounded whatever the caller passed: a deadline never overflows or recedes out of reach.
+        timeout: spec.timeout.map(|t| t.min(bounds::MAX_TIMEOUT)),
+        kill_grace: spec.kill_grace.min(bounds::MAX_GRACE),
+        drain_grace: spec.drain_grace.min(bounds::MAX_GRACE),
         cancel: spec.cancel_token(),
         readers,
         start,

@@ -24,6 +24,7 @@ use super::texts;
 use super::transport::{
     ChunkSink, HttpPlan, NoteSink, RunPlan, StartFailure, Stop, StopReason, Transport, TransportEnd,
 };
+use crate::config::bounds;
 use crate::config::settings::RouterSettings;
 
 /// Operator controls (console, `route`) may move the deadline up to this long after the start;
@@ -257,7 +258,7 @@ impl RouterService {
         let max = if s.max_timeout_seconds == 0 {
             60
         } else {
-            s.max_timeout_seconds
+            s.max_timeout_seconds.min(bounds::MAX_TIMEOUT_SECONDS)
         };
         let min = s.min_timeout_seconds.clamp(1, max);
         requested.unwrap_or(s.timeout_seconds).clamp(min, max)
@@ -310,8 +311,9 @@ impl RouterService {
             http: None,
             message_file: None,
             timeout,
-            kill_grace: Duration::from_millis(settings.kill_grace_ms),
-            drain_grace: Duration::from_millis(settings.drain_grace_ms),
+            // Bounded (the config refuses more): the run ends by timeout + grace + drain.
+            kill_grace: Duration::from_millis(settings.kill_grace_ms.min(bounds::MAX_GRACE_MS)),
+            drain_grace: Duration::from_millis(settings.drain_grace_ms.min(bounds::MAX_GRACE_MS)),
         };
         let shown_argv = match transport_kind {
             TransportKind::Cli => {

@@ -106,6 +106,13 @@ pub fn get_bool(frontmatter: &Map<String, Value>, keys: &[&str]) -> Option<bool>
 pub fn openclaw_metadata(frontmatter: &Map<String, Value>) -> Option<Map<String, Value>> {
     let metadata = match frontmatter.get("metadata")? {
         Value::Object(map) => map.clone(),
+        // Too deep to parse without overflowing the stack: treated as unparsable.
+        Value::String(text)
+            if crate::config::depth::too_deep_at(text, crate::config::depth::MAX_NESTING_DEPTH)
+                .is_some() =>
+        {
+            return None;
+        }
         Value::String(text) => match json5::from_str::<Value>(text) {
             Ok(Value::Object(map)) => map,
             _ => return None,

@@ -14,13 +14,13 @@
 //! The whole patch is parsed and every new file content computed before anything is written, so a
 //! hunk that does not apply leaves every file as it was.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::json;
 
+use super::guarded_io::OpenError;
 use super::path_guard::{PathAccess, PathGuard};
-use super::write::write_file;
+use super::write::{read_whole_text, replace_file};
 use crate::tool::params::{ReadOptions, read_string};
 use crate::tool::{BoxFuture, Tool, ToolCall, ToolError, ToolResult, ToolSpec};
 
@@ -325,10 +325,10 @@ fn plain_punctuation(s: &str) -> String {
         .collect()
 }
 
-/// A change ready to be written.
+/// A change ready to be written; paths are the patch's own, checked again when used.
 enum Planned {
-    Write { path: PathBuf, contents: String },
-    Remove { path: PathBuf },
+    Write { path: String, contents: String },
+    Remove { path: String },
 }
 
 pub struct ApplyPatchTool {
@@ -351,24 +351,21 @@ impl ApplyPatchTool {
         for op in &ops {
             match op {
                 PatchOp::Add { path, contents } => {
-                    let target = self.guard.resolve(path, PathAccess::Write)?;
+                    self.guard.resolve(path, PathAccess::Write)?;
                     plan.push(Planned::Write {
-                        path: target,
+                        path: path.clone(),
                         contents: contents.clone(),
                     });
                     added.push(path.clone());
                 }
                 PatchOp::Delete { path } => {
-                    let target = self.guard.resolve(path, PathAccess::Write)?;
-                    let meta = tokio::fs::metadata(&target)
+                    let guard = Arc::clone(&self.guard);
+                    let raw = path.clone();
+                    tokio::task::spawn_blocking(move || guard.check_removable(&raw))
                         .await
-                        .map_err(|e| ToolError::failed(format!("Failed to delete {path}: {e}")))?;
-                    if !meta.is_file() {
-                        return Err(ToolError::input(format!(
-                            "Failed to delete {path}: not a regular file"
-                        )));
-                    }
-                    plan.push(Planned::Remove { path: target });
+                        .unwrap_or_else(|e| Err(OpenError::Io(std::io::Error::other(e))))
+                        .map_err(|e| e.into_tool_error(&format!("Failed to delete {path}")))?;
+                    plan.push(Planned::Remove { path: path.clone() });
                     deleted.push(path.clone());
                 }
                 PatchOp::Update {
@@ -377,26 +374,28 @@ impl ApplyPatchTool {
                     chunks,
                 } => {
                     let source = self.guard.resolve(path, PathAccess::Write)?;
-                    let original = tokio::fs::read_to_string(&source).await.map_err(|e| {
-                        ToolError::failed(format!("Failed to read file to update {path}: {e}"))
-                    })?;
+                    let original = read_whole_text(&self.guard, path, PathAccess::Write)
+                        .await
+                        .map_err(|e| {
+                            e.into_tool_error(&format!("Failed to read file to update {path}"))
+                        })?;
                     let contents =
                         apply_chunks(path, &original, chunks).map_err(ToolError::input)?;
                     match move_to {
                         Some(dest) => {
                             let target = self.guard.resolve(dest, PathAccess::Write)?;
                             plan.push(Planned::Write {
-                                path: target.clone(),
+                                path: dest.clone(),
                                 contents,
                             });
                             if target != source {
-                                plan.push(Planned::Remove { path: source });
+                                plan.push(Planned::Remove { path: path.clone() });
                             }
                             modified.push(dest.clone());
                         }
                         None => {
                             plan.push(Planned::Write {
-                                path: source,
+                                path: path.clone(),
                                 contents,
                             });
                             modified.push(path.clone());
@@ -408,19 +407,18 @@ impl ApplyPatchTool {
         for step in plan {
             match step {
                 Planned::Write { path, contents } => {
-                    write_file(&path, contents.as_bytes()).await.map_err(|e| {
-                        ToolError::failed(format!(
-                            "Failed to write {}: {e}",
-                            self.guard.display(&path)
-                        ))
-                    })?
+                    replace_file(&self.guard, &path, contents.into_bytes())
+                        .await
+                        .map_err(|e| e.into_tool_error(&format!("Failed to write {path}")))?
                 }
-                Planned::Remove { path } => tokio::fs::remove_file(&path).await.map_err(|e| {
-                    ToolError::failed(format!(
-                        "Failed to delete {}: {e}",
-                        self.guard.display(&path)
-                    ))
-                })?,
+                Planned::Remove { path } => {
+                    let guard = Arc::clone(&self.guard);
+                    let raw = path.clone();
+                    tokio::task::spawn_blocking(move || guard.remove_file(&raw))
+                        .await
+                        .unwrap_or_else(|e| Err(OpenError::Io(std::io::Error::other(e))))
+                        .map_err(|e| e.into_tool_error(&format!("Failed to delete {path}")))?
+                }
             }
         }
         let mut summary = String::from("Success. Updated the following files:");

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::path_guard::{PathAccess, PathGuard};
-use super::write::write_file;
+use super::write::{read_whole_text, replace_file};
 use crate::tool::params::{ReadOptions, read_string};
 use crate::tool::{BoxFuture, Tool, ToolCall, ToolError, ToolResult, ToolSpec};
 
@@ -34,14 +34,13 @@ impl EditTool {
         let raw_path =
             read_string(&call.params, "path", ReadOptions::required())?.unwrap_or_default();
         let edits = edits_from_params(&call.params)?;
-        let path = self.guard.resolve(&raw_path, PathAccess::Write)?;
-        let original = tokio::fs::read_to_string(&path)
+        let original = read_whole_text(&self.guard, &raw_path, PathAccess::Write)
             .await
-            .map_err(|e| ToolError::failed(format!("Cannot read {raw_path}: {e}")))?;
+            .map_err(|e| e.into_tool_error(&format!("Cannot read {raw_path}")))?;
         let updated = apply_edits(&raw_path, &original, &edits)?;
-        write_file(&path, updated.as_bytes())
+        replace_file(&self.guard, &raw_path, updated.clone().into_bytes())
             .await
-            .map_err(|e| ToolError::failed(format!("Cannot write {raw_path}: {e}")))?;
+            .map_err(|e| e.into_tool_error(&format!("Cannot write {raw_path}")))?;
         let text = if edits.len() == 1 {
             format!("Successfully replaced text in {raw_path}.")
         } else {

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 
 use super::path_guard::{PathAccess, PathGuard};
 use super::sessions::{ExecSession, ExecSessions};
+use crate::config::bounds::MAX_TIMEOUT_SECONDS;
 use crate::config::settings::ExecSettings;
 use crate::process::{
     self, ExitKind, KillReason, OutputLimits, ProcessOutcome, ProcessSpec, SpawnError, StdinMode,
@@ -76,6 +77,11 @@ impl ExecTool {
         let explicit_timeout = read_number(params, "timeout", false, false)?;
         let timeout_seconds: Option<u64> = match explicit_timeout {
             Some(t) if t <= 0.0 => None,
+            Some(t) if t > MAX_TIMEOUT_SECONDS as f64 => {
+                return Err(ToolError::input(format!(
+                    "timeout {t} is too long: at most {MAX_TIMEOUT_SECONDS} seconds (7 days)"
+                )));
+            }
             Some(t) => Some(t.ceil() as u64),
             // A background run without an explicit timeout has none (OpenClaw).
             None if background => None,
@@ -143,6 +149,8 @@ impl ExecTool {
             }
             _ = call.cancel.cancelled() => {
                 session.process().kill(KillReason::Cancelled);
+                // The tree is gone (SIGTERM, grace, SIGKILL) before the cancel is answered.
+                session.process().wait().await;
                 self.sessions.remove(&session.id);
                 Err(ToolError::Cancelled)
             }

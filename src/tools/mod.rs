@@ -8,9 +8,11 @@
 
 pub mod apply_patch;
 pub mod apps;
+pub mod beneath;
 pub mod edit;
 pub mod exec;
 pub mod external;
+pub mod guarded_io;
 pub mod path_guard;
 pub mod plugin;
 pub mod process_tool;

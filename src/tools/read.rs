@@ -1,5 +1,6 @@
 //! `read`: a text file with line paging, or an image as an image block.
 
+use std::io::{BufRead, BufReader, Read};
 use std::sync::Arc;
 
 use base64::Engine;
@@ -30,27 +31,101 @@ impl ReadTool {
             read_string(&call.params, "path", ReadOptions::required())?.unwrap_or_default();
         let offset = read_integer(&call.params, "offset", false)?;
         let limit = read_integer(&call.params, "limit", false)?;
-        let path = self.guard.resolve(&raw_path, PathAccess::Read)?;
-        let bytes = tokio::fs::read(&path)
-            .await
-            .map_err(|e| ToolError::failed(format!("Cannot read {raw_path}: {e}")))?;
-        if let Some(mime) = sniff_image_mime(&bytes) {
-            let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
-            return Ok(ToolResult {
-                content: vec![
-                    ContentBlock::Text {
-                        text: format!("Read image file [{mime}]"),
-                    },
-                    ContentBlock::Image {
-                        data,
-                        mime_type: mime.to_string(),
-                    },
-                ],
-                details: json!({"path": raw_path, "mimeType": mime, "bytes": bytes.len()}),
-            });
+        let guard = Arc::clone(&self.guard);
+        tokio::task::spawn_blocking(move || {
+            let file = guard
+                .open_regular(&raw_path, PathAccess::Read)
+                .map_err(|e| e.into_tool_error(&format!("Cannot read {raw_path}")))?;
+            read_file(&raw_path, file, offset, limit).map_err(|e| match e {
+                PageError::Tool(e) => e,
+                PageError::Io(e) => ToolError::failed(format!("Cannot read {raw_path}: {e}")),
+            })
+        })
+        .await
+        .map_err(|e| ToolError::failed(format!("read stopped: {e}")))?
+    }
+}
+
+/// Largest image `read` returns as an image block (it is held in memory and base64-encoded).
+pub const MAX_IMAGE_BYTES: u64 = 20 * 1024 * 1024;
+/// Bytes scanned past the returned lines to count the file's lines for the continuation note;
+/// past this the note says "more than N".
+pub const LINE_COUNT_SCAN_BYTES: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug)]
+enum PageError {
+    Tool(ToolError),
+    Io(std::io::Error),
+}
+
+impl From<ToolError> for PageError {
+    fn from(e: ToolError) -> Self {
+        PageError::Tool(e)
+    }
+}
+
+impl From<std::io::Error> for PageError {
+    fn from(e: std::io::Error) -> Self {
+        PageError::Io(e)
+    }
+}
+
+/// An image as an image block, anything else paged as text; only what is returned is held.
+fn read_file(
+    label: &str,
+    file: std::fs::File,
+    offset: Option<i64>,
+    limit: Option<i64>,
+) -> Result<ToolResult, PageError> {
+    let size = file.metadata()?.len();
+    let mut reader = BufReader::with_capacity(64 * 1024, file);
+    let mime = sniff_image_mime(reader.fill_buf()?);
+    if let Some(mime) = mime {
+        if size > MAX_IMAGE_BYTES {
+            return Err(ToolError::input(format!(
+                "{label} is a {mime} image of {size} bytes; read returns images up to {MAX_IMAGE_BYTES} bytes"
+            ))
+            .into());
         }
-        let text = String::from_utf8_lossy(&bytes);
-        page_text(&raw_path, &text, offset, limit)
+        let mut bytes = Vec::new();
+        reader.take(MAX_IMAGE_BYTES).read_to_end(&mut bytes)?;
+        let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        return Ok(ToolResult {
+            content: vec![
+                ContentBlock::Text {
+                    text: format!("Read image file [{mime}]"),
+                },
+                ContentBlock::Image {
+                    data,
+                    mime_type: mime.to_string(),
+                },
+            ],
+            details: json!({"path": label, "mimeType": mime, "bytes": bytes.len()}),
+        });
+    }
+    page_lines(label, reader, offset, limit)
+}
+
+/// Consumes one line (through its `\n`) from `reader`, keeping at most `keep` bytes of it in
+/// `out`; returns the line's full length, 0 at the end of input.
+fn next_line(reader: &mut impl BufRead, keep: usize, out: &mut Vec<u8>) -> std::io::Result<u64> {
+    let mut length = 0u64;
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(length);
+        }
+        let (take, done) = match memchr::memchr(b'\n', buf) {
+            Some(at) => (at + 1, true),
+            None => (buf.len(), false),
+        };
+        let room = keep.saturating_sub(out.len()).min(take);
+        out.extend_from_slice(&buf[..room]);
+        reader.consume(take);
+        length += take as u64;
+        if done {
+            return Ok(length);
+        }
     }
 }
 
@@ -61,46 +136,104 @@ pub fn page_text(
     offset: Option<i64>,
     limit: Option<i64>,
 ) -> Result<ToolResult, ToolError> {
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let total = lines.len();
+    page_lines(label, text.as_bytes(), offset, limit).map_err(|e| match e {
+        PageError::Tool(e) => e,
+        PageError::Io(e) => ToolError::failed(format!("Cannot read {label}: {e}")),
+    })
+}
+
+/// `page_text` over a stream: lines before `offset` are skipped without being kept, at most
+/// `MAX_TEXT_BYTES` (plus a little) of the returned lines is held, and the lines after them are
+/// only counted, up to `LINE_COUNT_SCAN_BYTES`.
+fn page_lines(
+    label: &str,
+    mut reader: impl BufRead,
+    offset: Option<i64>,
+    limit: Option<i64>,
+) -> Result<ToolResult, PageError> {
     let start = match offset {
         Some(n) if n < 1 => {
-            return Err(ToolError::input(format!(
-                "offset must be 1 or more, got {n}"
-            )));
+            return Err(ToolError::input(format!("offset must be 1 or more, got {n}")).into());
         }
-        Some(n) => n as usize,
+        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
         None => 1,
     };
+    let limit = match limit {
+        Some(n) if n < 1 => {
+            return Err(ToolError::input(format!("limit must be 1 or more, got {n}")).into());
+        }
+        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+        None => DEFAULT_LINE_LIMIT,
+    };
+    let mut scratch = Vec::new();
+    let mut seen = 0usize;
+    while seen < start - 1 {
+        scratch.clear();
+        if next_line(&mut reader, 0, &mut scratch)? == 0 {
+            break;
+        }
+        seen += 1;
+    }
+    // Lines kept: each at most this many bytes (enough to know it was longer than the cap).
+    let keep = MAX_TEXT_BYTES + 4;
+    let mut out = String::new();
+    let mut end = start - 1;
+    let mut first_too_long = false;
+    if seen == start - 1 {
+        while end - (start - 1) < limit {
+            scratch.clear();
+            let length = next_line(&mut reader, keep, &mut scratch)?;
+            if length == 0 {
+                break;
+            }
+            seen += 1;
+            if !out.is_empty() && out.len() as u64 + length > MAX_TEXT_BYTES as u64 {
+                break;
+            }
+            if length > MAX_TEXT_BYTES as u64 {
+                first_too_long = true;
+            }
+            out.push_str(&String::from_utf8_lossy(&scratch));
+            end += 1;
+            if first_too_long {
+                break;
+            }
+        }
+    }
+    // Count what follows, within the scan budget.
+    let mut scanned = 0u64;
+    let mut exact = true;
+    loop {
+        if scanned > LINE_COUNT_SCAN_BYTES {
+            exact = false;
+            break;
+        }
+        scratch.clear();
+        let length = next_line(&mut reader, 0, &mut scratch)?;
+        if length == 0 {
+            break;
+        }
+        scanned += length;
+        seen += 1;
+    }
+    let total = seen;
     if total == 0 && start == 1 {
         return Ok(ToolResult::text("", json!({"path": label, "lines": 0})));
     }
     if start > total {
         return Err(ToolError::input(format!(
             "Offset {start} is beyond end of file ({total} lines total)"
-        )));
+        ))
+        .into());
     }
-    let limit = match limit {
-        Some(n) if n < 1 => {
-            return Err(ToolError::input(format!(
-                "limit must be 1 or more, got {n}"
-            )));
-        }
-        Some(n) => n as usize,
-        None => DEFAULT_LINE_LIMIT,
+    let total_text = if exact {
+        total.to_string()
+    } else {
+        format!("more than {total}")
     };
-    let mut out = String::new();
-    let mut end = start - 1;
-    for line in lines.iter().skip(start - 1).take(limit) {
-        if !out.is_empty() && out.len() + line.len() > MAX_TEXT_BYTES {
-            break;
-        }
-        out.push_str(line);
-        end += 1;
-    }
-    if out.len() > MAX_TEXT_BYTES {
+    if first_too_long {
         // A single line longer than the cap: keep its head on a char boundary.
-        let mut cut = MAX_TEXT_BYTES;
+        let mut cut = MAX_TEXT_BYTES.min(out.len());
         while !out.is_char_boundary(cut) {
             cut -= 1;
         }
@@ -108,19 +241,21 @@ pub fn page_text(
         out.push_str(&format!(
             "\n\n[Line {start} is longer than {MAX_TEXT_BYTES} bytes; only its start is shown.]"
         ));
-    } else if end < total {
+    } else if end < total || !exact {
         if !out.ends_with('\n') {
             out.push('\n');
         }
         out.push_str(&format!(
-            "\n[Showing lines {start}-{end} of {total}. Use offset={} to continue.]",
+            "\n[Showing lines {start}-{end} of {total_text}. Use offset={} to continue.]",
             end + 1
         ));
     }
-    Ok(ToolResult::text(
-        out,
-        json!({"path": label, "lines": total, "from": start, "to": end}),
-    ))
+    let details = if exact {
+        json!({"path": label, "lines": total, "from": start, "to": end})
+    } else {
+        json!({"path": label, "linesAtLeast": total, "from": start, "to": end})
+    };
+    Ok(ToolResult::text(out, details))
 }
 
 impl Tool for ReadTool {

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 
+use super::guarded_io::{OpenError, read_to_string};
 use super::path_guard::{PathAccess, PathGuard};
 use crate::tool::params::{ReadOptions, read_string};
 use crate::tool::{BoxFuture, Tool, ToolCall, ToolError, ToolResult, ToolSpec};
@@ -28,23 +29,44 @@ impl WriteTool {
             ReadOptions::required().untrimmed().allow_empty(),
         )?
         .unwrap_or_default();
-        let path = self.guard.resolve(&raw_path, PathAccess::Write)?;
-        write_file(&path, content.as_bytes())
+        let bytes = content.len();
+        replace_file(&self.guard, &raw_path, content.into_bytes())
             .await
-            .map_err(|e| ToolError::failed(format!("Cannot write {raw_path}: {e}")))?;
+            .map_err(|e| e.into_tool_error(&format!("Cannot write {raw_path}")))?;
         Ok(ToolResult::text(
-            format!("Successfully wrote {} bytes to {raw_path}", content.len()),
-            json!({"path": raw_path, "bytes": content.len()}),
+            format!("Successfully wrote {} bytes to {raw_path}", bytes),
+            json!({"path": raw_path, "bytes": bytes}),
         ))
     }
 }
 
-/// Creates the parent directories, then writes.
-pub async fn write_file(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(parent) = path.parent() {
-        tokio::fs::create_dir_all(parent).await?;
-    }
-    tokio::fs::write(path, bytes).await
+/// `PathGuard::replace_file` off the async runtime's threads.
+pub async fn replace_file(
+    guard: &Arc<PathGuard>,
+    raw_path: &str,
+    bytes: Vec<u8>,
+) -> Result<(), OpenError> {
+    let guard = Arc::clone(guard);
+    let raw_path = raw_path.to_string();
+    tokio::task::spawn_blocking(move || guard.replace_file(&raw_path, &bytes))
+        .await
+        .unwrap_or_else(|e| Err(OpenError::Io(std::io::Error::other(e))))
+}
+
+/// `PathGuard::open_regular` and a whole-text read, off the async runtime's threads.
+pub async fn read_whole_text(
+    guard: &Arc<PathGuard>,
+    raw_path: &str,
+    access: PathAccess,
+) -> Result<String, OpenError> {
+    let guard = Arc::clone(guard);
+    let raw_path = raw_path.to_string();
+    tokio::task::spawn_blocking(move || {
+        let mut file = guard.open_regular(&raw_path, access)?;
+        read_to_string(&mut file).map_err(OpenError::Io)
+    })
+    .await
+    .unwrap_or_else(|e| Err(OpenError::Io(std::io::Error::other(e))))
 }
 
 impl Tool for WriteTool {
