@@ -563,6 +563,7 @@ fn fixture_prompt(mode: PromptMode, tools: &[ToolSpec]) -> String {
             model: Some("claude-opus-4".into()),
             channel: None,
         },
+        tooling: None,
     };
     build_system_prompt(&input)
 }
