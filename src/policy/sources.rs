@@ -1080,6 +1080,19 @@ fn subagent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
             "always denied to subagents, whatever the config says",
         )
     }));
+    deny.extend(
+        inputs
+            .registry
+            .semantics
+            .primary_session_only
+            .iter()
+            .map(|t| {
+                RuleEntry::builtin(
+                    t.clone(),
+                    "only a primary session gets it, never a subagent",
+                )
+            }),
+    );
     if let Some(default_max) = rules.default_max_spawn_depth {
         let depth = subagent_depth(inputs.ctx);
         let configured_max = inputs

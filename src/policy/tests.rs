@@ -847,3 +847,148 @@ fn render_table_names_every_tool_and_layer() {
     assert!(table.contains("hidden by global: denied by \"exec\" at tools.deny[0]"));
     assert!(!table.contains('\u{1b}'), "no terminal codes");
 }
+
+#[test]
+fn demo_config_shows_something_in_every_layer_of_todays_chain() {
+    let cfg = crate::config::load_demo()
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+    let registry = Registry::build(&cfg);
+    let contexts = [
+        PolicyContext::default(),
+        PolicyContext {
+            agent: Some("ops".into()),
+            ..ctx()
+        },
+        PolicyContext {
+            provider: Some("google".into()),
+            ..ctx()
+        },
+        PolicyContext {
+            channel: Some("telegram".into()),
+            group: Some("-100123456".into()),
+            sender_id: Some("7".into()),
+            ..ctx()
+        },
+        PolicyContext {
+            sender_name: Some("guest".into()),
+            sender_id: Some("7".into()),
+            channel: Some("telegram".into()),
+            ..ctx()
+        },
+        PolicyContext {
+            subagent: true,
+            ..ctx()
+        },
+    ];
+    let mut removing = std::collections::BTreeSet::new();
+    for c in &contexts {
+        let res = resolve(&cfg, &registry, c).unwrap();
+        assert_eq!(res.resolved.openclaw, "2026.9");
+        for layer in &res.layers {
+            if layer.removed > 0 {
+                removing.insert(layer.id);
+            }
+        }
+    }
+    assert_eq!(removing.len(), LayerId::ALL.len(), "{removing:?}");
+}
+
+#[test]
+fn todays_rules_come_from_the_2026_pack() {
+    let cfg = load_from_str("{ tools: { allow: ['write'] } }", "t.json5")
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+    let registry = Registry::build(&cfg);
+    let res = resolve(&cfg, &registry, &ctx()).unwrap();
+    // An allowed write brings apply_patch; exec no longer does.
+    assert!(is_visible(&res, "write"));
+    assert!(is_visible(&res, "apply_patch"));
+    assert!(!is_visible(&res, "exec"));
+    assert!(
+        res.trace("apply_patch")
+            .unwrap()
+            .decisions
+            .iter()
+            .any(|d| d.reason.as_str().contains("apply_patch follows write"))
+    );
+
+    // An allowlist naming only unknown tools is kept: nothing callable remains, run refused.
+    let cfg = load_from_str("{ tools: { allow: ['no_such_tool'] } }", "t.json5")
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+    let registry = Registry::build(&cfg);
+    let res = resolve(&cfg, &registry, &ctx()).unwrap();
+    assert!(
+        res.visible().all(|t| t.clawdeck_own),
+        "{:?}",
+        res.visible_names()
+    );
+    assert_eq!(
+        res.refusal.as_deref(),
+        Some(
+            "No callable tools remain after resolving explicit tool allowlist (tools.allow: no_such_tool); no registered tools matched. Fix the allowlist or enable the plugin that registers the requested tool."
+        )
+    );
+
+    // Non-owners lose the dangerous list, not only owner-flagged tools.
+    let cfg = load_from_str("{}", "t.json5")
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+    let registry = Registry::build(&cfg);
+    let res = resolve(
+        &cfg,
+        &registry,
+        &PolicyContext {
+            owner: Some(false),
+            ..ctx()
+        },
+    )
+    .unwrap();
+    for tool in ["gateway", "automations", "sessions", "terminal", "portal"] {
+        assert_eq!(removal(&res, tool).layer, LayerId::Owner, "{tool}");
+    }
+
+    // Subagents: always-denied tools, and the spawning tools only for leaves.
+    let sub = |depth: u32| {
+        resolve(
+            &cfg,
+            &registry,
+            &PolicyContext {
+                subagent: true,
+                subagent_depth: Some(depth),
+                ..ctx()
+            },
+        )
+        .unwrap()
+    };
+    let orchestrator = sub(1);
+    for tool in ["gateway", "message", "sessions_send", "agents_list"] {
+        assert_eq!(
+            removal(&orchestrator, tool).layer,
+            LayerId::Subagent,
+            "{tool}"
+        );
+    }
+    assert!(is_visible(&orchestrator, "sessions_spawn"));
+    assert!(
+        is_visible(&orchestrator, "memory_search"),
+        "memory is no longer denied"
+    );
+    let leaf = sub(5);
+    assert_eq!(removal(&leaf, "sessions_spawn").layer, LayerId::Subagent);
+    assert!(removal(&leaf, "subagents").reason.contains("leaf"));
+
+    // Aliases of today: `cron` names automations.
+    let cfg = load_from_str("{ tools: { deny: ['cron'] } }", "t.json5")
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+    let registry = Registry::build(&cfg);
+    let res = resolve(&cfg, &registry, &ctx()).unwrap();
+    assert_eq!(removal(&res, "automations").layer, LayerId::Global);
+}

@@ -95,6 +95,41 @@ fn meta_tools(rules: &ToolSearchRules) -> Vec<ToolSpec> {
         .collect()
 }
 
+/// Some descriptions and schemas mention other tools: OpenClaw writes them for the tools that
+/// are actually visible (sessions_spawn's "see agents_list" only beside agents_list).
+fn adapt_to_neighbours(semantics: &Semantics, tools: &mut [ToolSpec]) {
+    let names: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+    let visible = |name: &str| names.iter().any(|n| n == name);
+    for tool in tools.iter_mut() {
+        if let Some(variant) = semantics
+            .schema_variants
+            .get(&tool.name)
+            .and_then(|vs| vs.iter().find(|v| !visible(&v.when_absent)))
+        {
+            tool.description = variant.description.clone();
+            tool.parameters = variant.parameters.clone();
+        }
+        if let Some(props) = semantics.property_requires.get(&tool.name) {
+            for (property, needs) in props {
+                if visible(needs) {
+                    continue;
+                }
+                if let Some(Value::Object(map)) = tool.parameters.get_mut("properties") {
+                    map.remove(property);
+                }
+                if let Some(Value::Array(required)) = tool.parameters.get_mut("required") {
+                    required.retain(|r| r.as_str() != Some(property));
+                }
+            }
+        }
+        if let Some(fragments) = semantics.description_fragments.get(&tool.name) {
+            for fragment in fragments.iter().filter(|f| !visible(&f.requires)) {
+                tool.description = tool.description.replacen(&fragment.text, "", 1);
+            }
+        }
+    }
+}
+
 /// Splits the visible tools the way the pack's OpenClaw sends them. `None` for packs without
 /// these rules (the seed).
 pub fn model_surface(
@@ -107,6 +142,7 @@ pub fn model_surface(
     }
     let mut sorted: Vec<ToolSpec> = visible.to_vec();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    adapt_to_neighbours(semantics, &mut sorted);
     let Some(rules) = semantics.tool_search.as_ref() else {
         return Some(ModelSurface {
             direct: sorted,

@@ -84,6 +84,22 @@ pub struct ToolSearchRules {
     pub extra: BTreeMap<String, Value>,
 }
 
+/// A sentence of a description that depends on another tool being visible.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct DescriptionFragment {
+    pub text: String,
+    pub requires: String,
+}
+
+/// A tool's description and schema while another tool is absent.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SchemaVariant {
+    pub when_absent: String,
+    pub description: String,
+    pub parameters: Value,
+}
+
 /// The Tooling section's shape: header, the order of summarised tools, the closing lines.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -135,6 +151,12 @@ pub struct Semantics {
     pub tooling_rule: Option<ToolingRule>,
     /// A tool's one-line summary in that section.
     pub prompt_summaries: BTreeMap<String, String>,
+    /// Sentences of a tool's description present only while another tool is visible.
+    pub description_fragments: BTreeMap<String, Vec<DescriptionFragment>>,
+    /// Whole schemas a tool is sent with while another tool is not visible.
+    pub schema_variants: BTreeMap<String, Vec<SchemaVariant>>,
+    /// Parameters a tool has only while another tool is visible (tool → property → tool).
+    pub property_requires: BTreeMap<String, BTreeMap<String, String>>,
     /// Whether the Claude Code parameter aliases (`file_path` ...) are added to schemas (the
     /// seeds'; today's OpenClaw sends schemas as they are).
     pub param_aliases: bool,
@@ -264,6 +286,9 @@ pub fn newest() -> Arc<Semantics> {
                 tooling_rule: None,
                 prompt_summaries: BTreeMap::new(),
                 param_aliases: false,
+                description_fragments: BTreeMap::new(),
+                schema_variants: BTreeMap::new(),
+                property_requires: BTreeMap::new(),
                 tooling_prompt: None,
             })
         })

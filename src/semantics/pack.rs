@@ -56,6 +56,12 @@ pub struct PackFile {
     pub tooling_prompt_rule: Option<super::ToolingRule>,
     #[serde(default)]
     pub param_aliases: Option<bool>,
+    #[serde(default)]
+    pub description_fragments: BTreeMap<String, Vec<super::DescriptionFragment>>,
+    #[serde(default)]
+    pub schema_variants: BTreeMap<String, Vec<super::SchemaVariant>>,
+    #[serde(default)]
+    pub property_requires: BTreeMap<String, BTreeMap<String, String>>,
     /// A name that also names other tools (`canvas` → `show_widget`).
     #[serde(default)]
     pub family_expansions: BTreeMap<String, Vec<String>>,
@@ -322,6 +328,9 @@ impl PackFile {
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,
             param_aliases,
+            description_fragments: self.description_fragments,
+            schema_variants: self.schema_variants,
+            property_requires: self.property_requires,
             conditional_tools: conditional,
             family_expansions: self.family_expansions,
             primary_session_only,
