@@ -10,8 +10,9 @@
 //!
 //! Runs only where the real CLI is installed ($OPENCLAW_BIN, or `openclaw` on PATH;
 //! ../shared/realclaw/setup.sh installs it and .ci/run exports OPENCLAW_BIN); elsewhere it prints
-//! a SKIPPED line. Cases run two at a time (FIDELITY_JOBS to change), each under a timeout; the
-//! full report is written to $CARGO_TARGET_TMPDIR/fidelity-report.txt.
+//! a SKIPPED line. Cases run two at a time (FIDELITY_JOBS to change; FIDELITY_CASES=a,b runs
+//! only those), each under a timeout; the full report is written to
+//! $CARGO_TARGET_TMPDIR/fidelity-report.txt.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -208,6 +209,18 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
         "the suite needs at least 15 configs, found {}",
         cases.len()
     );
+    // FIDELITY_CASES=a,b runs only those cases (the 15-config check above still holds).
+    let cases: Vec<Case> = match std::env::var("FIDELITY_CASES") {
+        Ok(only) if !only.trim().is_empty() => {
+            let wanted: Vec<&str> = only.split(',').map(str::trim).collect();
+            eprintln!("realclaw_fidelity: FIDELITY_CASES limits the run to {wanted:?}");
+            cases
+                .into_iter()
+                .filter(|c| wanted.contains(&c.name.as_str()))
+                .collect()
+        }
+        _ => cases,
+    };
     let bin = match verify::find_openclaw(None) {
         Ok(bin) => bin,
         Err(err) => {
@@ -225,7 +238,8 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
         .unwrap_or(2);
     let options = RunOptions {
         openclaw_bin: Some(bin.clone()),
-        timeout: Duration::from_secs(180),
+        // ~15 s on an idle machine; over 2 minutes were seen with five builds running beside it.
+        timeout: Duration::from_secs(300),
     };
     eprintln!(
         "realclaw_fidelity: {} configs against {}, {jobs} at a time",
@@ -298,6 +312,89 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
         (0, 0),
         "clawdeck disagrees with real OpenClaw ({policy} policy disagreements, {schema} \
          schema differences); see the report above"
+    );
+}
+
+/// `clawdeck verify --gateway`'s path: a real session on the running gateway (.ci/run starts one
+/// with ../shared/realclaw/start.sh --gateway), its `tools.effective`, and the comparison.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_gateway_answers_tools_effective_for_a_real_session() {
+    let (Ok(url), Ok(token), Ok(home)) = (
+        std::env::var("OPENCLAW_GATEWAY_URL"),
+        std::env::var("OPENCLAW_GATEWAY_TOKEN"),
+        std::env::var("REALCLAW_HOME"),
+    ) else {
+        eprintln!(
+            "SKIPPED (no real OpenClaw gateway): set OPENCLAW_GATEWAY_URL, OPENCLAW_GATEWAY_TOKEN \
+             and REALCLAW_HOME (../shared/realclaw/start.sh --gateway prints them)"
+        );
+        return;
+    };
+    let bin = verify::find_openclaw(None).expect("the gateway's CLI");
+    // One turn through the gateway makes the session exist.
+    let turn = clawdeck::process::ProcessSpec::new(bin.display().to_string())
+        .args([
+            "agent",
+            "--agent",
+            "ops",
+            "--session-id",
+            "clawdeck-verify-gw",
+            "--message",
+            "hi",
+        ])
+        .timeout(Some(Duration::from_secs(120)));
+    let outcome = clawdeck::process::spawn(turn).unwrap().wait().await;
+    assert!(
+        outcome.success(),
+        "{}: {}",
+        outcome.summary(),
+        outcome.output.combined_text()
+    );
+
+    let target = verify::GatewayTarget {
+        url,
+        token: Some(token),
+    };
+    let session = "agent:ops:explicit:clawdeck-verify-gw";
+    let observed = verify::observe_gateway(&target, session, Some(&bin), Duration::from_secs(30))
+        .await
+        .unwrap();
+    let names = observed.exposed_names();
+    assert!(names.iter().any(|n| n == "read"), "{names:?}");
+    assert!(observed.tools.iter().all(|t| t.owner.is_some()));
+
+    let unknown = verify::observe_gateway(
+        &target,
+        "agent:ops:explicit:no-such-session",
+        Some(&bin),
+        Duration::from_secs(30),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        unknown.to_string().contains("unknown session key"),
+        "{unknown}"
+    );
+
+    let origin = Path::new(&home).join(".openclaw/openclaw.json");
+    let loaded = config::load_from_str(
+        &std::fs::read_to_string(&origin).unwrap(),
+        &origin.display().to_string(),
+    )
+    .unwrap();
+    let registry = Registry::build(&loaded);
+    let ctx = PolicyContext {
+        agent: Some("ops".into()),
+        session_key: Some(session.into()),
+        ..PolicyContext::default()
+    };
+    let view = verify::predict(&loaded, &registry, &ctx).unwrap();
+    let comparison = verify::compare_view(&view, &registry, &observed);
+    assert_eq!(comparison.schema_differences(), 0, "names only: no schemas");
+    eprintln!(
+        "gateway tools.effective for {session}: {} tools; {}",
+        names.len(),
+        comparison.summary()
     );
 }
 
