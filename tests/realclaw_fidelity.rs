@@ -10,8 +10,9 @@
 //!
 //! Runs only where the real CLI is installed ($OPENCLAW_BIN, or `openclaw` on PATH;
 //! ../shared/realclaw/setup.sh installs it and .ci/run exports OPENCLAW_BIN); elsewhere it prints
-//! a SKIPPED line. Cases run two at a time (FIDELITY_JOBS to change), each under a timeout; the
-//! full report is written to $CARGO_TARGET_TMPDIR/fidelity-report.txt.
+//! a SKIPPED line. Cases run two at a time (FIDELITY_JOBS to change; FIDELITY_CASES=a,b runs
+//! only those), each under a timeout; the full report is written to
+//! $CARGO_TARGET_TMPDIR/fidelity-report.txt.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -208,6 +209,18 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
         "the suite needs at least 15 configs, found {}",
         cases.len()
     );
+    // FIDELITY_CASES=a,b runs only those cases (the 15-config check above still holds).
+    let cases: Vec<Case> = match std::env::var("FIDELITY_CASES") {
+        Ok(only) if !only.trim().is_empty() => {
+            let wanted: Vec<&str> = only.split(',').map(str::trim).collect();
+            eprintln!("realclaw_fidelity: FIDELITY_CASES limits the run to {wanted:?}");
+            cases
+                .into_iter()
+                .filter(|c| wanted.contains(&c.name.as_str()))
+                .collect()
+        }
+        _ => cases,
+    };
     let bin = match verify::find_openclaw(None) {
         Ok(bin) => bin,
         Err(err) => {
@@ -225,7 +238,8 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
         .unwrap_or(2);
     let options = RunOptions {
         openclaw_bin: Some(bin.clone()),
-        timeout: Duration::from_secs(180),
+        // ~15 s on an idle machine; over 2 minutes were seen with five builds running beside it.
+        timeout: Duration::from_secs(300),
     };
     eprintln!(
         "realclaw_fidelity: {} configs against {}, {jobs} at a time",
@@ -301,6 +315,89 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
     );
 }
 
+/// `clawdeck verify --gateway`'s path: a real session on the running gateway (.ci/run starts one
+/// with ../shared/realclaw/start.sh --gateway), its `tools.effective`, and the comparison.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_gateway_answers_tools_effective_for_a_real_session() {
+    let (Ok(url), Ok(token), Ok(home)) = (
+        std::env::var("OPENCLAW_GATEWAY_URL"),
+        std::env::var("OPENCLAW_GATEWAY_TOKEN"),
+        std::env::var("REALCLAW_HOME"),
+    ) else {
+        eprintln!(
+            "SKIPPED (no real OpenClaw gateway): set OPENCLAW_GATEWAY_URL, OPENCLAW_GATEWAY_TOKEN \
+             and REALCLAW_HOME (../shared/realclaw/start.sh --gateway prints them)"
+        );
+        return;
+    };
+    let bin = verify::find_openclaw(None).expect("the gateway's CLI");
+    // One turn through the gateway makes the session exist.
+    let turn = clawdeck::process::ProcessSpec::new(bin.display().to_string())
+        .args([
+            "agent",
+            "--agent",
+            "ops",
+            "--session-id",
+            "clawdeck-verify-gw",
+            "--message",
+            "hi",
+        ])
+        .timeout(Some(Duration::from_secs(300)));
+    let outcome = clawdeck::process::spawn(turn).unwrap().wait().await;
+    assert!(
+        outcome.success(),
+        "{}: {}",
+        outcome.summary(),
+        outcome.output.combined_text()
+    );
+
+    let target = verify::GatewayTarget {
+        url,
+        token: Some(token),
+    };
+    let session = "agent:ops:explicit:clawdeck-verify-gw";
+    let observed = verify::observe_gateway(&target, session, Some(&bin), Duration::from_secs(30))
+        .await
+        .unwrap();
+    let names = observed.exposed_names();
+    assert!(names.iter().any(|n| n == "read"), "{names:?}");
+    assert!(observed.tools.iter().all(|t| t.owner.is_some()));
+
+    let unknown = verify::observe_gateway(
+        &target,
+        "agent:ops:explicit:no-such-session",
+        Some(&bin),
+        Duration::from_secs(30),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        unknown.to_string().contains("unknown session key"),
+        "{unknown}"
+    );
+
+    let origin = Path::new(&home).join(".openclaw/openclaw.json");
+    let loaded = config::load_from_str(
+        &std::fs::read_to_string(&origin).unwrap(),
+        &origin.display().to_string(),
+    )
+    .unwrap();
+    let registry = Registry::build(&loaded);
+    let ctx = PolicyContext {
+        agent: Some("ops".into()),
+        session_key: Some(session.into()),
+        ..PolicyContext::default()
+    };
+    let view = verify::predict(&loaded, &registry, &ctx).unwrap();
+    let comparison = verify::compare_view(&view, &registry, &observed);
+    assert_eq!(comparison.schema_differences(), 0, "names only: no schemas");
+    eprintln!(
+        "gateway tools.effective for {session}: {} tools; {}",
+        names.len(),
+        comparison.summary()
+    );
+}
+
 #[test]
 fn every_fidelity_case_parses_and_resolves_in_clawdeck() {
     // Runs everywhere (no real CLI needed): a broken fixture must not hide behind a skip.
@@ -321,4 +418,129 @@ fn every_fidelity_case_parses_and_resolves_in_clawdeck() {
             case.name
         );
     }
+}
+
+/// A stand-in for the CLI: answers like `openclaw agent --local` by sending the model request
+/// whose tools are in `tools.json` beside it to the provider its isolated config names.
+const FAKE_CLI: &str = r#"#!/usr/bin/env python3
+import json, os, sys, urllib.request
+cfg = json.load(open(os.path.join(os.environ["HOME"], ".openclaw", "openclaw.json")))
+provider = next(iter(cfg["models"]["providers"].values()))
+tools = json.load(open(os.path.join(os.path.dirname(os.path.abspath(sys.argv[0])), "tools.json")))
+body = {"model": provider["models"][0]["id"], "stream": True, "tools": tools,
+        "messages": [{"role": "system", "content": "fake"}, {"role": "user", "content": "hi"}]}
+req = urllib.request.Request(provider["baseUrl"] + "/chat/completions", data=json.dumps(body).encode(),
+                             headers={"content-type": "application/json"})
+urllib.request.urlopen(req).read()
+"#;
+
+#[test]
+fn clawdeck_verify_prints_disagreements_with_rules_and_exits_by_verdict() {
+    let python = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).any(|d| d.join("python3").is_file()))
+        .unwrap_or(false);
+    if !python {
+        eprintln!("SKIPPED: python3 (the fake CLI's interpreter) is not on PATH");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let config_path = dir.path().join("openclaw.json5");
+    std::fs::write(
+        &config_path,
+        r#"{ tools: { profile: "coding", deny: ["exec"] } }"#,
+    )
+    .unwrap();
+    let fake = dir.path().join("openclaw");
+    std::fs::write(&fake, FAKE_CLI).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+    // "OpenClaw" sends exactly clawdeck's own prediction (without clawdeck's own tools).
+    let loaded = config::load_from_str(
+        &std::fs::read_to_string(&config_path).unwrap(),
+        &config_path.display().to_string(),
+    )
+    .unwrap();
+    let registry = Registry::build(&loaded);
+    let view = verify::predict(&loaded, &registry, &PolicyContext::default()).unwrap();
+    let own = verify::own_tools(&registry);
+    let mut tools: Vec<serde_json::Value> = view
+        .export
+        .payload
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| !own.contains(t["function"]["name"].as_str().unwrap()))
+        .cloned()
+        .collect();
+    let tools_file = dir.path().join("tools.json");
+    std::fs::write(&tools_file, serde_json::to_string(&tools).unwrap()).unwrap();
+
+    let verify_cmd = |extra: &[&str]| {
+        let mut cmd = assert_cmd::Command::cargo_bin("clawdeck").unwrap();
+        cmd.arg("--config")
+            .arg(&config_path)
+            .arg("verify")
+            .arg("--openclaw")
+            .arg(&fake)
+            .args(extra)
+            .timeout(Duration::from_secs(120));
+        cmd.output().unwrap()
+    };
+    let agree = verify_cmd(&[]);
+    let text = String::from_utf8_lossy(&agree.stdout);
+    assert_eq!(agree.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("summary: 0 policy disagreements, 0 schema differences"),
+        "{text}"
+    );
+
+    // OpenClaw drops `read` and keeps `exec`: two disagreements, each with clawdeck's rule.
+    tools.retain(|t| t["function"]["name"] != "read");
+    tools.push(serde_json::json!({"type": "function",
+        "function": {"name": "exec", "description": "Run", "parameters": {"type": "object"}}}));
+    std::fs::write(&tools_file, serde_json::to_string(&tools).unwrap()).unwrap();
+    let differ = verify_cmd(&[]);
+    let text = String::from_utf8_lossy(&differ.stdout);
+    assert_eq!(differ.status.code(), Some(1), "{text}");
+    let read_line = text.lines().find(|l| l.contains(" read ")).unwrap();
+    assert!(
+        read_line.trim_start().starts_with("clawdeck-only"),
+        "{read_line}"
+    );
+    assert!(read_line.contains("clawdeck: visible"), "{read_line}");
+    let exec_line = text.lines().find(|l| l.contains(" exec ")).unwrap();
+    assert!(
+        exec_line.trim_start().starts_with("openclaw-only"),
+        "{exec_line}"
+    );
+    assert!(exec_line.contains("tools.deny"), "{exec_line}");
+    assert!(text.contains("summary: 2 policy disagreements"), "{text}");
+
+    let json_out = verify_cmd(&["--json"]);
+    let value: serde_json::Value = serde_json::from_slice(&json_out.stdout).unwrap();
+    assert_eq!(value["summary"]["policyDisagreements"], 2);
+    let exec = value["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["tool"] == "exec")
+        .unwrap();
+    assert_eq!(exec["agreement"], "openclaw-only");
+
+    // No CLI, or a context a local run cannot express: exit 2 with the reason.
+    let mut missing = assert_cmd::Command::cargo_bin("clawdeck").unwrap();
+    let out = missing
+        .arg("--config")
+        .arg(&config_path)
+        .args(["verify", "--openclaw", "/nonexistent/openclaw"])
+        .env_remove("OPENCLAW_BIN")
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("real OpenClaw not found"));
+    let not_owner = verify_cmd(&["--not-owner"]);
+    assert_eq!(not_owner.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&not_owner.stderr).contains("--not-owner"));
 }
