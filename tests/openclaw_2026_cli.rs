@@ -137,7 +137,7 @@ fn a_sender_matching_tools_by_sender_loses_runtime_tools() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("HIDDEN, denied by the sender layer"), "{out}");
     assert!(
-        out.contains("tools.toolsBySender.id:intruder.deny[0]"),
+        out.contains("tools.toolsBySender.\"id:intruder\".deny[0]"),
         "{out}"
     );
 }
