@@ -95,9 +95,30 @@ fn synced(version: &str) -> Option<Result<Arc<Semantics>, String>> {
     Some(
         std::fs::read_to_string(&path)
             .map_err(|err| format!("{}: {err}", path.display()))
-            .and_then(|text| Semantics::from_pack_text(&text, &path.display().to_string()))
+            .and_then(|text| over_newest_rules(&text, &path.display().to_string()))
             .map(Arc::new),
     )
+}
+
+/// A synced pack carries what a gateway reports (catalog, groups, profiles); the rules it
+/// cannot report (subagent, sandbox, owner lists, Tool Search ...) come from the newest shipped
+/// pack, which the synced keys override.
+fn over_newest_rules(text: &str, origin: &str) -> Result<Semantics, String> {
+    let synced: serde_json::Value =
+        serde_json::from_str(text).map_err(|err| format!("{origin}: {err}"))?;
+    let Some(synced_map) = synced.as_object() else {
+        return Err(format!("{origin}: a pack is a JSON object"));
+    };
+    let newest_text = EMBEDDED_PACKS.last().map(|(_, t)| *t).unwrap_or("{}");
+    let mut merged: serde_json::Value =
+        serde_json::from_str(newest_text).map_err(|err| format!("{origin}: {err}"))?;
+    if let Some(base) = merged.as_object_mut() {
+        for (key, value) in synced_map {
+            base.insert(key.clone(), value.clone());
+        }
+    }
+    let text = serde_json::to_string(&merged).map_err(|err| format!("{origin}: {err}"))?;
+    Semantics::from_pack_text(&text, origin)
 }
 
 /// `2026.9.6` → `2026.9`; `seed` stays.
