@@ -429,3 +429,45 @@ fn sixteen_thousand_unknown_keys_are_reported_in_linear_time() {
     // Quadratic took minutes here (36 s in a release build); linear takes about a second.
     assert!(took < Duration::from_secs(10), "took {took:?}");
 }
+
+// ---------------------------------------------------------------- item 19: setsid escapes are noted
+
+#[tokio::test]
+async fn a_setsid_escape_is_detached_with_a_note_in_the_details() {
+    if std::process::Command::new("setsid")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: setsid(1) is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let exec = ExecTool::new(
+        builtin_spec("exec").unwrap(),
+        Arc::new(PathGuard::host(dir.path())),
+        ExecSettings::default(),
+        ExecSessions::new(Duration::from_secs(60)),
+    );
+    let pidfile = dir.path().join("pid");
+    let command = format!(
+        "setsid sh -c 'echo $$ > {}; exec sleep 30' & sleep 0.3; echo started",
+        pidfile.display()
+    );
+    let r = exec
+        .execute(ToolCall::new(
+            "t",
+            json!({"command": command, "yieldMs": 60000}),
+        ))
+        .await
+        .unwrap();
+    if let Ok(pid) = std::fs::read_to_string(&pidfile) {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid.trim().parse().unwrap()),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    assert_eq!(r.details["detached"], json!(true), "{}", r.details);
+    let notes = r.details["notes"].to_string();
+    assert!(notes.contains("detached"), "{notes}");
+}
