@@ -471,3 +471,41 @@ async fn a_setsid_escape_is_detached_with_a_note_in_the_details() {
     let notes = r.details["notes"].to_string();
     assert!(notes.contains("detached"), "{notes}");
 }
+
+// ---------------------------------------------------------------- item 17: hook-returned params are validated
+
+#[test]
+fn parameters_a_hook_returns_are_validated_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let hook = dir.path().join("hook.sh");
+    std::fs::write(
+        &hook,
+        "#!/bin/sh\ncat >/dev/null\necho '{\"params\": {\"command\": 12345}}'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::write(
+        dir.path().join("openclaw.json"),
+        r#"{ "tools": { "profile": "full" } }"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("clawdeck.json5"),
+        format!(
+            "{{ workspace: \"{}\", hooks: {{ beforeToolCall: [{{ name: \"rewrite\", command: [\"{}\"] }}] }} }}",
+            dir.path().display(),
+            hook.display()
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .arg("--config")
+        .arg(dir.path().join("openclaw.json"))
+        .args(["invoke", "exec", "-p", r#"{"command": "echo original"}"#])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("after before_tool_call hooks"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("12345"));
+}
