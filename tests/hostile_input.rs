@@ -509,3 +509,44 @@ fn parameters_a_hook_returns_are_validated_again() {
     assert!(stderr.contains("after before_tool_call hooks"), "{stderr}");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("12345"));
 }
+
+// ---------------------------------------------------------------- item 18: a missing workspace is not created
+
+#[test]
+fn a_missing_configured_workspace_is_reported_not_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("nonexistent/ws");
+    std::fs::write(
+        dir.path().join("openclaw.json"),
+        r#"{ "tools": { "profile": "full" } }"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("clawdeck.json5"),
+        format!("{{ workspace: \"{}\" }}", ws.display()),
+    )
+    .unwrap();
+    for (tool, params) in [
+        ("read", r#"{"path": "f.txt"}"#),
+        ("write", r#"{"path": "f.txt", "content": "x"}"#),
+        ("exec", r#"{"command": "pwd"}"#),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+            .arg("--config")
+            .arg(dir.path().join("openclaw.json"))
+            .args(["invoke", tool, "-p", params])
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(1), "{tool}: {all}");
+        assert!(
+            all.contains("does not exist") || all.contains("Working directory not found"),
+            "{tool}: {all}"
+        );
+        assert!(!ws.exists(), "{tool} created the workspace");
+    }
+}

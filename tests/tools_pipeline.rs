@@ -60,6 +60,8 @@ impl Setup {
     fn build(&self) -> Pipeline {
         let mut loaded =
             clawdeck::config::load_from_str(&self.config, "test-config.json5").unwrap();
+        // clawdeck does not create a configured workspace; the fixture's exists.
+        std::fs::create_dir_all(self.ws()).unwrap();
         loaded.settings.workspace = Some(self.ws());
         loaded.settings.hooks.before_tool_call = self.hooks.clone();
         loaded.settings.plugins.dirs = self.plugin_dirs.clone();
