@@ -550,3 +550,71 @@ fn a_missing_configured_workspace_is_reported_not_created() {
         assert!(!ws.exists(), "{tool} created the workspace");
     }
 }
+
+// ---------------------------------------------------------------- item 16: positions for duplicate keys and empty files
+
+#[test]
+fn duplicate_keys_and_empty_files_are_located() {
+    let err = clawdeck::config::load_from_str("{\n  tools: {},\n  tools: {}\n}\n", "dup.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("dup.json:3:3: duplicate field `tools`"),
+        "{err}"
+    );
+    for empty in ["", "  \n\n"] {
+        let err = clawdeck::config::load_from_str(empty, "empty.json")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("empty.json:1:1: the file is empty"),
+            "{err}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("openclaw.json"), b"{ \"a\": \"\xfe\" }").unwrap();
+    let err = clawdeck::config::load(Some(&dir.path().join("openclaw.json")))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("not UTF-8 text: invalid byte at line 1, column 9"),
+        "{err}"
+    );
+}
+
+// ---------------------------------------------------------------- item 15: meaningless settings values
+
+#[test]
+fn meaningless_settings_values_are_located_errors() {
+    for (settings, needle, at) in [
+        (
+            "{ router: { output: \"weird\" } }",
+            "unknown output \"weird\"",
+            "router.output",
+        ),
+        (
+            "{ router: { transport: \"ftp\" } }",
+            "unknown transport \"ftp\"",
+            "router.transport",
+        ),
+        (
+            "{ router: { minTimeoutSeconds: 90, maxTimeoutSeconds: 60 } }",
+            "minTimeoutSeconds 90 is above maxTimeoutSeconds 60",
+            "router.minTimeoutSeconds",
+        ),
+        (
+            "{ exec: { shell: [] } }",
+            "exec.shell needs a program",
+            "exec.shell",
+        ),
+    ] {
+        let err = settings_error(settings);
+        assert!(err.contains(needle), "{settings}: {err}");
+        assert!(err.contains("clawdeck.json5:1:"), "{settings}: {err}");
+        assert!(err.contains(&format!("(at {at})")), "{settings}: {err}");
+    }
+    assert_eq!(
+        settings_error("{ router: { output: \"Clean\", transport: \"HTTP\" } }"),
+        ""
+    );
+}
