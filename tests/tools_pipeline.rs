@@ -61,7 +61,9 @@ impl Setup {
         let mut loaded =
             clawdeck::config::load_from_str(&self.config, "test-config.json5").unwrap();
         // clawdeck does not create a configured workspace; the fixture's exists.
-        std::fs::create_dir_all(self.ws()).unwrap();
+        if let Err(e) = std::fs::create_dir_all(self.ws()) {
+            panic!("cannot create the test workspace: {e}");
+        }
         loaded.settings.workspace = Some(self.ws());
         loaded.settings.hooks.before_tool_call = self.hooks.clone();
         loaded.settings.plugins.dirs = self.plugin_dirs.clone();
