@@ -618,3 +618,36 @@ fn meaningless_settings_values_are_located_errors() {
         ""
     );
 }
+
+// ---------------------------------------------------------------- item 14: plugin output past the cap
+
+#[tokio::test]
+async fn plugin_output_past_the_cap_is_marked_truncated_and_says_details_were_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    // A tool-result JSON of about 9 MiB: its beginning (and the details) fall past the cap.
+    let script = dir.path().join("big.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ncat >/dev/null\nprintf '{\"content\":[{\"type\":\"text\",\"text\":\"'\nhead -c 9437184 /dev/zero | tr '\\0' 'x'\nprintf '\"}],\"details\":{\"important\":1}}\\n'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut spec = builtin_spec("read").unwrap();
+    spec.name = "big_plugin".into();
+    let tool = clawdeck::tools::plugin::PluginTool::new(
+        spec,
+        clawdeck::catalog::PluginToolCommand {
+            plugin_id: "big".into(),
+            argv: vec![script.display().to_string()],
+            cwd: dir.path().to_path_buf(),
+            timeout: Duration::from_secs(30),
+        },
+    );
+    let r = tool.execute(ToolCall::new("t", json!({}))).await.unwrap();
+    assert_eq!(r.details["truncated"], json!(true), "{}", r.details);
+    assert_eq!(r.details["detailsDropped"], json!(true));
+    assert!(
+        r.joined_text()
+            .starts_with("[Plugin tool big_plugin wrote ")
+    );
+}
