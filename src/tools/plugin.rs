@@ -68,7 +68,7 @@ impl PluginTool {
         }
         if outcome.output.truncated() {
             return Ok(truncated_plugin_output(
-                &name,
+                name,
                 &stdout,
                 outcome.output.stdout_bytes,
                 outcome.output.dropped_bytes,
