@@ -429,3 +429,225 @@ fn sixteen_thousand_unknown_keys_are_reported_in_linear_time() {
     // Quadratic took minutes here (36 s in a release build); linear takes about a second.
     assert!(took < Duration::from_secs(10), "took {took:?}");
 }
+
+// ---------------------------------------------------------------- item 19: setsid escapes are noted
+
+#[tokio::test]
+async fn a_setsid_escape_is_detached_with_a_note_in_the_details() {
+    if std::process::Command::new("setsid")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: setsid(1) is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let exec = ExecTool::new(
+        builtin_spec("exec").unwrap(),
+        Arc::new(PathGuard::host(dir.path())),
+        ExecSettings::default(),
+        ExecSessions::new(Duration::from_secs(60)),
+    );
+    let pidfile = dir.path().join("pid");
+    let command = format!(
+        "setsid sh -c 'echo $$ > {}; exec sleep 30' & sleep 0.3; echo started",
+        pidfile.display()
+    );
+    let r = exec
+        .execute(ToolCall::new(
+            "t",
+            json!({"command": command, "yieldMs": 60000}),
+        ))
+        .await
+        .unwrap();
+    if let Ok(pid) = std::fs::read_to_string(&pidfile) {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid.trim().parse().unwrap()),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    assert_eq!(r.details["detached"], json!(true), "{}", r.details);
+    let notes = r.details["notes"].to_string();
+    assert!(notes.contains("detached"), "{notes}");
+}
+
+// ---------------------------------------------------------------- item 17: hook-returned params are validated
+
+#[test]
+fn parameters_a_hook_returns_are_validated_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let hook = dir.path().join("hook.sh");
+    std::fs::write(
+        &hook,
+        "#!/bin/sh\ncat >/dev/null\necho '{\"params\": {\"command\": 12345}}'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::write(
+        dir.path().join("openclaw.json"),
+        r#"{ "tools": { "profile": "full" } }"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("clawdeck.json5"),
+        format!(
+            "{{ workspace: \"{}\", hooks: {{ beforeToolCall: [{{ name: \"rewrite\", command: [\"{}\"] }}] }} }}",
+            dir.path().display(),
+            hook.display()
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .arg("--config")
+        .arg(dir.path().join("openclaw.json"))
+        .args(["invoke", "exec", "-p", r#"{"command": "echo original"}"#])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("after before_tool_call hooks"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("12345"));
+}
+
+// ---------------------------------------------------------------- item 18: a missing workspace is not created
+
+#[test]
+fn a_missing_configured_workspace_is_reported_not_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("nonexistent/ws");
+    std::fs::write(
+        dir.path().join("openclaw.json"),
+        r#"{ "tools": { "profile": "full" } }"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("clawdeck.json5"),
+        format!("{{ workspace: \"{}\" }}", ws.display()),
+    )
+    .unwrap();
+    for (tool, params) in [
+        ("read", r#"{"path": "f.txt"}"#),
+        ("write", r#"{"path": "f.txt", "content": "x"}"#),
+        ("exec", r#"{"command": "pwd"}"#),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+            .arg("--config")
+            .arg(dir.path().join("openclaw.json"))
+            .args(["invoke", tool, "-p", params])
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(1), "{tool}: {all}");
+        assert!(
+            all.contains("does not exist") || all.contains("Working directory not found"),
+            "{tool}: {all}"
+        );
+        assert!(!ws.exists(), "{tool} created the workspace");
+    }
+}
+
+// ---------------------------------------------------------------- item 16: positions for duplicate keys and empty files
+
+#[test]
+fn duplicate_keys_and_empty_files_are_located() {
+    let err = clawdeck::config::load_from_str("{\n  tools: {},\n  tools: {}\n}\n", "dup.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("dup.json:3:3: duplicate field `tools`"),
+        "{err}"
+    );
+    for empty in ["", "  \n\n"] {
+        let err = clawdeck::config::load_from_str(empty, "empty.json")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("empty.json:1:1: the file is empty"),
+            "{err}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("openclaw.json"), b"{ \"a\": \"\xfe\" }").unwrap();
+    let err = clawdeck::config::load(Some(&dir.path().join("openclaw.json")))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("not UTF-8 text: invalid byte at line 1, column 9"),
+        "{err}"
+    );
+}
+
+// ---------------------------------------------------------------- item 15: meaningless settings values
+
+#[test]
+fn meaningless_settings_values_are_located_errors() {
+    for (settings, needle, at) in [
+        (
+            "{ router: { output: \"weird\" } }",
+            "unknown output \"weird\"",
+            "router.output",
+        ),
+        (
+            "{ router: { transport: \"ftp\" } }",
+            "unknown transport \"ftp\"",
+            "router.transport",
+        ),
+        (
+            "{ router: { minTimeoutSeconds: 90, maxTimeoutSeconds: 60 } }",
+            "minTimeoutSeconds 90 is above maxTimeoutSeconds 60",
+            "router.minTimeoutSeconds",
+        ),
+        (
+            "{ exec: { shell: [] } }",
+            "exec.shell needs a program",
+            "exec.shell",
+        ),
+    ] {
+        let err = settings_error(settings);
+        assert!(err.contains(needle), "{settings}: {err}");
+        assert!(err.contains("clawdeck.json5:1:"), "{settings}: {err}");
+        assert!(err.contains(&format!("(at {at})")), "{settings}: {err}");
+    }
+    assert_eq!(
+        settings_error("{ router: { output: \"Clean\", transport: \"HTTP\" } }"),
+        ""
+    );
+}
+
+// ---------------------------------------------------------------- item 14: plugin output past the cap
+
+#[tokio::test]
+async fn plugin_output_past_the_cap_is_marked_truncated_and_says_details_were_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    // A tool-result JSON of about 9 MiB: its beginning (and the details) fall past the cap.
+    let script = dir.path().join("big.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ncat >/dev/null\nprintf '{\"content\":[{\"type\":\"text\",\"text\":\"'\nhead -c 9437184 /dev/zero | tr '\\0' 'x'\nprintf '\"}],\"details\":{\"important\":1}}\\n'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut spec = builtin_spec("read").unwrap();
+    spec.name = "big_plugin".into();
+    let tool = clawdeck::tools::plugin::PluginTool::new(
+        spec,
+        clawdeck::catalog::PluginToolCommand {
+            plugin_id: "big".into(),
+            argv: vec![script.display().to_string()],
+            cwd: dir.path().to_path_buf(),
+            timeout: Duration::from_secs(30),
+        },
+    );
+    let r = tool.execute(ToolCall::new("t", json!({}))).await.unwrap();
+    assert_eq!(r.details["truncated"], json!(true), "{}", r.details);
+    assert_eq!(r.details["detailsDropped"], json!(true));
+    assert!(
+        r.joined_text()
+            .starts_with("[Plugin tool big_plugin wrote ")
+    );
+}

@@ -199,3 +199,62 @@ fn sigkill_of_clawdeck_still_kills_its_direct_child() {
     child.wait().unwrap();
     assert_all_dead(&pids[..1], "SIGKILL of clawdeck");
 }
+
+/// Peak resident memory of a process (kB), from /proc.
+fn peak_rss_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+}
+
+/// `route` into a pipe nobody reads while the child floods 200 MB: memory stays bounded and
+/// clawdeck exits soon after the child ended, not when (if ever) the reader reads.
+#[test]
+fn route_with_an_unread_stdout_keeps_its_deadline_and_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = route_config(dir.path());
+    let flood = dir.path().join("flood-openclaw");
+    std::fs::write(
+        &flood,
+        "#!/bin/sh\nhead -c 200000000 /dev/zero | tr '\\0' 'x'\necho done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&flood, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (read_end, write_end) = nix::unistd::pipe().unwrap();
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .arg("--config")
+        .arg(&config)
+        .args(["route", "--message", "flood", "--timeout", "5"])
+        .env("OPENCLAW_BIN", &flood)
+        .stdout(Stdio::from(write_end))
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut peak = 0;
+    loop {
+        if let Some(kb) = peak_rss_kb(child.id()) {
+            peak = peak.max(kb);
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("route still running 30 s after start with its stdout unread");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(read_end);
+    // The run's timeout is 5 s (at most): with 300 ms graces and 2 s for the reader, it is done
+    // well within 15 s whoever reads.
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert!(peak < 300 * 1024, "peak memory {peak} kB");
+}

@@ -62,6 +62,10 @@ impl Setup {
             .unwrap()
             .with_pack("seed")
             .unwrap();
+        // clawdeck does not create a configured workspace; the fixture's exists.
+        if let Err(e) = std::fs::create_dir_all(self.ws()) {
+            panic!("cannot create the test workspace: {e}");
+        }
         loaded.settings.workspace = Some(self.ws());
         loaded.settings.hooks.before_tool_call = self.hooks.clone();
         loaded.settings.plugins.dirs = self.plugin_dirs.clone();

@@ -10,6 +10,7 @@ mod dispatch;
 mod explain;
 mod invoke;
 mod logging;
+mod output_pump;
 mod prompt;
 mod route;
 mod schema;

@@ -4,11 +4,13 @@
 //! notes), so that the transcript equals the tool's content. `--json` prints the tool result.
 
 use std::io::Write;
+use std::time::Duration;
 
 use clap::Args;
 
 use tokio_util::sync::CancellationToken;
 
+use super::output_pump::{OutputPump, Stream};
 use super::{Cli, exit};
 use crate::process::stop_signals::stop_signals;
 use crate::queue::{LaneLimits, LaneQueue};
@@ -16,6 +18,9 @@ use crate::router::{
     Mode, OutputStream, RouterEventKind, RouterRequest, RouterService, RunStatus, TransportKind,
     texts,
 };
+
+/// How long a finished run waits for a slow reader to take the rest of its output.
+const READER_WAIT: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Args)]
 pub struct RouteArgs {
@@ -134,28 +139,27 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
     let stop = stop_signals();
     let ctrl_c = tokio::spawn(async move {
         let signal = stop.await;
+        // Kill first: writing the note may block on a stderr nobody reads.
+        ctrl_c_service.kill(run_id);
         let _ = writeln!(
             std::io::stderr(),
             "\nclawdeck route: {}, killing the remote run's process tree",
             signal.label()
         );
-        ctrl_c_service.kill(run_id);
     });
 
-    // Stream until our run's Finished event (or the channel closes / lags past it).
-    let mut stdout = std::io::stdout();
-    let mut stderr = std::io::stderr();
+    // Stream until our run's Finished event (or the channel closes / lags past it). Output goes
+    // through bounded pumps: a reader that does not read never holds up the run or its deadline.
+    let stdout = OutputPump::start(Stream::Stdout);
+    let stderr = OutputPump::start(Stream::Stderr);
     loop {
         match events.recv().await {
             Ok(ev) if ev.run_id == run_id => match ev.kind {
                 RouterEventKind::Chunk { stream, bytes, .. } => {
-                    let to_stdout = stream == OutputStream::Stdout && !args.json;
-                    if to_stdout {
-                        let _ = stdout.write_all(&bytes);
-                        let _ = stdout.flush();
+                    if stream == OutputStream::Stdout && !args.json {
+                        stdout.send(bytes.to_vec());
                     } else {
-                        let _ = stderr.write_all(&bytes);
-                        let _ = stderr.flush();
+                        stderr.send(bytes.to_vec());
                     }
                 }
                 RouterEventKind::Finished { .. } => break,
@@ -163,9 +167,9 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
             },
             Ok(_) => {}
             Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
-                eprintln!(
-                    "clawdeck route: {n} live events skipped (terminal too slow); the final content is complete"
-                );
+                stderr.send(format!(
+                    "clawdeck route: {n} live events skipped (terminal too slow); the final content is complete\n"
+                ).into_bytes());
             }
             Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
         }
@@ -174,23 +178,41 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
     ctrl_c.abort();
 
     if args.json {
-        outln!(
-            "{}",
-            serde_json::to_string(&outcome.to_tool_result()).unwrap_or_default()
+        stdout.send(
+            format!(
+                "{}\n",
+                serde_json::to_string(&outcome.to_tool_result()).unwrap_or_default()
+            )
+            .into_bytes(),
         );
     } else {
         // The raw output is already on the terminal; add what the tool appended to it.
         let rest = outcome.appended_text();
         if !rest.is_empty() {
+            let mut tail = String::new();
             if !outcome.raw.is_empty()
                 && !outcome.raw.ends_with('\n')
                 && outcome.content.starts_with(&outcome.raw)
             {
-                outln!();
+                tail.push('\n');
             }
-            outln!("{rest}");
+            tail.push_str(rest);
+            tail.push('\n');
+            stdout.send(tail.into_bytes());
         }
     }
+    let dropped = stdout.dropped();
+    if dropped > 0 {
+        stderr.send(
+            format!(
+                "clawdeck route: {dropped} bytes of output dropped: stdout was not read fast enough (--json gives the complete content)\n"
+            )
+            .into_bytes(),
+        );
+    }
+    // The run is over; a reader gets a bounded time to take the rest.
+    stdout.finish(READER_WAIT);
+    stderr.finish(READER_WAIT);
     match outcome.status {
         RunStatus::Completed => exit::OK,
         _ => exit::TOOL_ERROR,

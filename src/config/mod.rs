@@ -14,6 +14,7 @@ mod parse;
 pub mod read_text;
 pub mod settings;
 mod unknown;
+mod validate;
 
 use std::path::{Path, PathBuf};
 
@@ -419,7 +420,9 @@ pub fn parse_json5<T: serde::de::DeserializeOwned>(
 
 /// clawdeck's settings are strict: an unknown key there is an error naming its place.
 pub fn parse_settings(text: &str, origin: &str) -> Result<ClawdeckSettings, ConfigError> {
-    parse::parse_document::<ClawdeckSettings>(text, origin).map(|parsed| parsed.typed)
+    let settings = parse::parse_document::<ClawdeckSettings>(text, origin)?.typed;
+    validate::check_settings(&settings, text, origin)?;
+    Ok(settings)
 }
 
 fn build(

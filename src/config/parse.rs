@@ -32,6 +32,16 @@ pub fn parse_document<T: DeserializeOwned>(
             key_path: None,
         });
     }
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return Err(ConfigError {
+            kind: ConfigErrorKind::Syntax,
+            file: file.to_string(),
+            line: Some(1),
+            column: Some(1),
+            message: "the file is empty (a config is a JSON5 object, at least `{}`)".to_string(),
+            key_path: None,
+        });
+    }
     let raw: Value = json5::from_str(text)
         .map_err(|err| json5_error(&err, file, ConfigErrorKind::Syntax, None, text))?;
 
@@ -50,13 +60,18 @@ pub fn parse_document<T: DeserializeOwned>(
         }),
         Err(err) => {
             let path = tracked_path(&track.path());
-            Err(json5_error(
-                &err,
-                file,
-                ConfigErrorKind::Type,
-                Some(path),
-                text,
-            ))
+            let mut error = json5_error(&err, file, ConfigErrorKind::Type, Some(path), text);
+            // serde reports a repeated key without a position: point at the repeat.
+            if let Some(name) = error
+                .message
+                .strip_prefix("duplicate field `")
+                .and_then(|rest| rest.strip_suffix('`'))
+                && let Some((line, column)) = second_key_occurrence(text, name)
+            {
+                error.line = Some(line);
+                error.column = Some(column);
+            }
+            Err(error)
         }
     }
 }
@@ -120,4 +135,32 @@ fn ignored_path(path: &serde_ignored::Path<'_>) -> KeyPath {
         | serde_ignored::Path::NewtypeStruct { parent }
         | serde_ignored::Path::NewtypeVariant { parent } => ignored_path(parent),
     }
+}
+
+/// Line and column of the second place `name` appears as an object key (`name:`, `"name":` or
+/// `'name':`), for duplicate-key errors.
+fn second_key_occurrence(text: &str, name: &str) -> Option<(usize, usize)> {
+    let mut seen = 0;
+    for (line_index, line) in text.lines().enumerate() {
+        let mut from = 0;
+        while let Some(found) = line[from..].find(name) {
+            let start = from + found;
+            let end = start + name.len();
+            from = end;
+            let before = line[..start].trim_end_matches(['"', '\'']);
+            let after = line[end..].trim_start_matches(['"', '\'']).trim_start();
+            let starts_key = before
+                .chars()
+                .last()
+                .is_none_or(|c| c == '{' || c == ',' || c.is_whitespace());
+            if starts_key && after.starts_with(':') {
+                seen += 1;
+                if seen == 2 {
+                    let column = line[..start].trim_end_matches(['"', '\'']).chars().count() + 1;
+                    return Some((line_index + 1, column));
+                }
+            }
+        }
+    }
+    None
 }

@@ -233,6 +233,7 @@ impl Pipeline {
         let cancel = combine(&[&request.cancel, &self.run_cancel]);
         let _cancel_guard = CombinedGuard(cancel.clone());
         let hooks = &self.config.settings.hooks.before_tool_call;
+        let validated = params.clone();
         let (params, hook_steps) =
             match run_before_tool_call(hooks, &tool_name, &call_id, params, ctx, &cancel).await {
                 HookVerdict::Proceed { params, steps } => (params, steps),
@@ -245,6 +246,21 @@ impl Pipeline {
                 }
                 HookVerdict::Cancelled => return CallOutcome::Cancelled { tool: tool_name },
             };
+        // Parameters a hook rewrote are checked again: a hook is not trusted to keep the schema.
+        if params != validated
+            && let Ok(validator) = self.validator(&spec)
+        {
+            let problems = validator.problems(&params);
+            if !problems.is_empty() {
+                return CallOutcome::InvalidParams {
+                    tool: tool_name,
+                    problems: problems
+                        .into_iter()
+                        .map(|p| format!("after before_tool_call hooks: {p}"))
+                        .collect(),
+                };
+            }
+        }
 
         // 5. Lane queue, 6. execute.
         let lane = request

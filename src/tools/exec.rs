@@ -364,6 +364,19 @@ pub fn finished_result(
     timeout_seconds: Option<u64>,
     cwd: &str,
 ) -> ToolResult {
+    let mut result = outcome_result(outcome, timeout_seconds, cwd);
+    // A process that left the group (`setsid`) and kept the pipes was detached from, not
+    // killed: the supervisor's notes say so, and the caller must see them.
+    if outcome.detached
+        && let Value::Object(details) = &mut result.details
+    {
+        details.insert("detached".to_string(), json!(true));
+        details.insert("notes".to_string(), json!(outcome.notes));
+    }
+    result
+}
+
+fn outcome_result(outcome: &ProcessOutcome, timeout_seconds: Option<u64>, cwd: &str) -> ToolResult {
     let (aggregated, truncated) = aggregated_output(&outcome.output);
     let cap_note = if truncated { RETENTION_CAP_NOTE } else { "" };
     let duration_ms = outcome.duration.as_millis() as u64;
@@ -482,7 +495,12 @@ impl Tool for ExecTool {
             if !notes.is_empty()
                 && let Value::Object(details) = &mut result.details
             {
-                details.insert("notes".to_string(), json!(notes));
+                match details.get_mut("notes").and_then(Value::as_array_mut) {
+                    Some(existing) => existing.extend(notes.into_iter().map(Value::String)),
+                    None => {
+                        details.insert("notes".to_string(), json!(notes));
+                    }
+                }
             }
             Ok(result)
         })

@@ -76,6 +76,7 @@ enum Target {
 
 impl PathGuard {
     fn target(&self, raw: &str, access: PathAccess) -> Result<Target, ToolError> {
+        self.require_root_for(raw)?;
         let resolved = self.resolve(raw, access)?;
         if !self.is_sandboxed() {
             return Ok(Target::Host(resolved));

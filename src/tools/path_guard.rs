@@ -118,6 +118,34 @@ impl PathGuard {
         })
     }
 
+    /// A sandbox guard over a workspace that must already exist (the agent's configured
+    /// workspace with `workspaceAccess` `rw`/`ro`): a missing one is an error, not created.
+    pub fn sandboxed_existing(
+        root: impl AsRef<Path>,
+        access: WorkspaceAccess,
+    ) -> Result<PathGuard, ToolError> {
+        let root = root.as_ref();
+        if !root.is_dir() {
+            return Err(ToolError::failed(format!(
+                "the sandbox workspace {} does not exist (clawdeck does not create a configured workspace)",
+                root.display()
+            )));
+        }
+        PathGuard::sandboxed(root, access)
+    }
+
+    /// Fails when `path` is relative and the workspace root it would start from is missing.
+    pub fn require_root_for(&self, path: &str) -> Result<(), ToolError> {
+        let path = path.trim();
+        if path.starts_with('/') || path.starts_with('~') || self.root.is_dir() {
+            return Ok(());
+        }
+        Err(ToolError::failed(format!(
+            "the workspace {} does not exist (clawdeck does not create a configured workspace)",
+            self.root.display()
+        )))
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
     }

@@ -66,8 +66,34 @@ impl PluginTool {
                 }
             )));
         }
+        if outcome.output.truncated() {
+            return Ok(truncated_plugin_output(
+                name,
+                &stdout,
+                outcome.output.stdout_bytes,
+                outcome.output.dropped_bytes,
+            ));
+        }
         Ok(parse_plugin_output(&stdout))
     }
+}
+
+/// Output past the retention cap lost its beginning, so it cannot be a whole tool-result JSON:
+/// say so, keep what is left as text, and say that any `details` it carried were dropped.
+fn truncated_plugin_output(name: &str, kept: &str, total: u64, dropped: u64) -> ToolResult {
+    ToolResult::text(
+        format!(
+            "[Plugin tool {name} wrote {total} bytes; the first {dropped} were dropped, so only the end is shown and any result details were lost.]\n{}",
+            kept.trim()
+        ),
+        json!({
+            "status": "completed",
+            "truncated": true,
+            "outputBytes": total,
+            "droppedBytes": dropped,
+            "detailsDropped": true,
+        }),
+    )
 }
 
 /// A `ToolResult` JSON when stdout is one, else the text itself.

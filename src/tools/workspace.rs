@@ -155,9 +155,8 @@ pub fn path_guard_for(
 ) -> Result<PathGuard, ToolError> {
     let root = workspace_root(settings, openclaw, ctx);
     if !ctx.sandboxed {
-        // OpenClaw creates the agent workspace on first use; do the same so exec has a cwd.
-        // A failure is left for the tool that needs the directory to report.
-        let _ = std::fs::create_dir_all(&root);
+        // A configured workspace that does not exist is not created (a typo would otherwise
+        // become a new directory); the tools that need it say it is missing.
         return Ok(PathGuard::host(root));
     }
     let sandbox = sandbox_workspace(openclaw, ctx);
@@ -166,7 +165,7 @@ pub fn path_guard_for(
             isolated_sandbox_dir(&sandbox, openclaw, ctx),
             WorkspaceAccess::None,
         ),
-        access => PathGuard::sandboxed(Path::new(&root), access),
+        access => PathGuard::sandboxed_existing(Path::new(&root), access),
     }
 }
 
