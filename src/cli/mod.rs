@@ -3,9 +3,13 @@
 //! With no subcommand `clawdeck` opens the console (or, without a terminal, says which headless
 //! commands to use).
 
+mod approvals;
+mod catalog_sync;
 pub mod context_args;
 mod dispatch;
 mod explain;
+mod gateway;
+mod gateway_args;
 mod invoke;
 mod logging;
 mod prompt;
@@ -67,6 +71,12 @@ pub enum Command {
     Prompt(prompt::PromptArgs),
     /// Dispatch a `/command` the way OpenClaw routes skill commands
     Dispatch(dispatch::DispatchArgs),
+    /// Live OpenClaw gateways: status, sessions, live events, a session's effective tools
+    Gateway(gateway::GatewayCmdArgs),
+    /// Exec approvals raised by the gateways: watch them, answer them
+    Approvals(approvals::ApprovalsArgs),
+    /// Tool catalogs: `sync` stores a pack from a running gateway's `tools.catalog`
+    Catalog(catalog_sync::CatalogArgs),
 }
 
 /// The tokio runtime the async commands run on.
@@ -90,6 +100,9 @@ pub fn main() -> ExitCode {
         Some(Command::Schema(ref args)) => schema::run(&cli, args),
         Some(Command::Prompt(ref args)) => prompt::run(&cli, args),
         Some(Command::Dispatch(ref args)) => dispatch::run(&cli, args),
+        Some(Command::Gateway(ref args)) => gateway::run(&cli, args),
+        Some(Command::Approvals(ref args)) => approvals::run(&cli, args),
+        Some(Command::Catalog(ref args)) => catalog_sync::run(&cli, args),
         None => crate::tui::run_console(&cli),
     };
     ExitCode::from(code)

@@ -21,6 +21,8 @@ pub struct ClawdeckSettings {
     pub skills: SkillSettings,
     /// Key overrides for the console: action name → list of keys (`"ctrl-k"`, `"x"`, `"f5"`).
     pub keys: BTreeMap<String, Vec<String>>,
+    /// OpenClaw gateways clawdeck attaches to over the WebSocket protocol (src/gateway).
+    pub gateways: Vec<crate::gateway::GatewayEntry>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
