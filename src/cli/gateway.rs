@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::gateway_args::{GatewayArgs, attach, endpoints};
 use super::{Cli, exit};
-use crate::gateway::watch::{WatchItem, describe_event};
+use crate::gateway::watch::{ToolCallTracker, WatchItem, describe_event};
 use crate::gateway::{ClientEvent, GatewayClient};
 
 #[derive(Debug, Args)]
@@ -292,14 +292,17 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
         eprintln!("watching {} gateway(s); Ctrl-C to stop", clients.len());
     }
     let mut stdout = std::io::stdout();
+    let mut calls = ToolCallTracker::default();
     loop {
         let next = tokio::select! {
             _ = tokio::signal::ctrl_c() => break,
             next = rx.recv() => next,
         };
         let Some((gateway, event)) = next else { break };
-        let item = WatchItem::from_client_event(&gateway, &event);
-        let Some(item) = item else { continue };
+        let Some(mut item) = WatchItem::from_client_event(&gateway, &event) else {
+            continue;
+        };
+        calls.annotate(&mut item);
         let line = if args.common.json {
             serde_json::to_string(&item.to_json()).unwrap_or_default()
         } else {
@@ -310,9 +313,6 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
             .is_err()
         {
             break;
-        }
-        if let ClientEvent::Failed(_) = event {
-            // This gateway gave up; keep watching the others.
         }
     }
     for client in &clients {

@@ -54,6 +54,52 @@ pub struct ToolCall {
     pub output: Option<String>,
     pub is_error: bool,
     pub run_id: String,
+    /// The event's timestamp (ms since the epoch).
+    pub ts: Option<u64>,
+    /// From the call's start to this event (filled in by `ToolCallTracker`).
+    pub duration_ms: Option<u64>,
+}
+
+/// Remembers each call's arguments and start time, so that its updates and its result (which
+/// the gateway sends without arguments) carry them too.
+#[derive(Debug, Default)]
+pub struct ToolCallTracker {
+    started: std::collections::HashMap<(String, String), (Value, Option<u64>)>,
+}
+
+/// Calls whose result never came are forgotten beyond this many.
+const TRACKED_CALLS: usize = 4096;
+
+impl ToolCallTracker {
+    pub fn annotate(&mut self, item: &mut WatchItem) {
+        let WatchKind::Tool(call) = &mut item.kind else {
+            return;
+        };
+        let key = (
+            format!("{}/{}", item.gateway, call.run_id),
+            call.call_id.clone(),
+        );
+        if call.phase == "start" {
+            if self.started.len() >= TRACKED_CALLS {
+                self.started.clear();
+            }
+            self.started.insert(key, (call.args.clone(), call.ts));
+            return;
+        }
+        let known = if call.phase == "result" {
+            self.started.remove(&key)
+        } else {
+            self.started.get(&key).cloned()
+        };
+        if let Some((args, started)) = known {
+            if call.args.is_null() {
+                call.args = args;
+            }
+            if let (Some(start), Some(now)) = (started, call.ts) {
+                call.duration_ms = Some(now.saturating_sub(start));
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -159,6 +205,7 @@ impl WatchItem {
                     "args": tool.args,
                     "output": tool.output,
                     "isError": tool.is_error,
+                    "durationMs": tool.duration_ms,
                 }}),
             ),
             WatchKind::Message { role, text } => ("message", json!({"role": role, "text": text})),
@@ -242,6 +289,8 @@ pub fn classify(gateway: &str, event: &str, payload: &Value) -> WatchItem {
                     .and_then(Value::as_bool)
                     .unwrap_or(false),
                 run_id: text_of(payload.get("runId")),
+                ts: payload.get("ts").and_then(Value::as_u64),
+                duration_ms: None,
             })
         }
         "session.message" => {
