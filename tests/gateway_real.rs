@@ -300,6 +300,16 @@ impl OwnGateway {
             "start.sh: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+        // start.sh waits for HTTP only; config hot reload and sessions need the gateway ready.
+        let deadline = Instant::now() + Duration::from_secs(240);
+        while !self.log().contains("[gateway] ready") {
+            assert!(
+                Instant::now() < deadline,
+                "gateway not ready after 240 s:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(500));
+        }
         format!("http://127.0.0.1:{}", self.gw_port)
     }
 
@@ -314,8 +324,14 @@ impl OwnGateway {
         self.prefix.path().join("home/.openclaw/openclaw.json")
     }
 
+    /// The gateway's log without its colours.
     fn log(&self) -> String {
-        std::fs::read_to_string(self.prefix.path().join("run/gateway.log")).unwrap_or_default()
+        let text =
+            std::fs::read_to_string(self.prefix.path().join("run/gateway.log")).unwrap_or_default();
+        regex::Regex::new("\x1b\\[[0-9;]*m")
+            .unwrap()
+            .replace_all(&text, "")
+            .into_owned()
     }
 }
 

@@ -75,7 +75,7 @@ fn is_approval(item: &WatchItem) -> bool {
 }
 
 async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
-    let (clients, _) = match attach_all(cli, gateway, "approvals watch").await {
+    let (clients, _) = match attach_all(cli, gateway, "approvals watch", true).await {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -153,7 +153,7 @@ async fn resolve(cli: &Cli, gateway: &GatewayArgs, id: &str, decision: &str, as_
             return exit::USAGE;
         }
     };
-    let (clients, _) = match attach_all(cli, gateway, "approvals resolve").await {
+    let (clients, _) = match attach_all(cli, gateway, "approvals resolve", false).await {
         Ok(x) => x,
         Err(code) => return code,
     };

@@ -45,7 +45,7 @@ pub fn run(cli: &Cli, args: &CatalogArgs) -> u8 {
         }
     };
     runtime.block_on(async {
-        let (clients, mut failed) = match attach_all(cli, gateway, "catalog sync").await {
+        let (clients, mut failed) = match attach_all(cli, gateway, "catalog sync", false).await {
             Ok(x) => x,
             Err(code) => return code,
         };

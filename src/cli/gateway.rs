@@ -80,6 +80,7 @@ pub(crate) async fn attach_all(
     cli: &Cli,
     args: &GatewayArgs,
     command: &str,
+    approver: bool,
 ) -> Result<(Vec<GatewayClient>, bool), u8> {
     let (endpoints, identity) = match endpoints(cli, args) {
         Ok(x) => x,
@@ -91,7 +92,7 @@ pub(crate) async fn attach_all(
     let mut clients = Vec::new();
     let mut failed = false;
     for endpoint in &endpoints {
-        match attach(endpoint, &identity).await {
+        match attach(endpoint, &identity, approver).await {
             Ok(client) => clients.push(client),
             Err(err) => {
                 eprintln!(
@@ -119,7 +120,7 @@ async fn status(cli: &Cli, args: &CommonArgs) -> u8 {
     let mut rows = Vec::new();
     let mut failed = false;
     for endpoint in &endpoints {
-        match attach(endpoint, &identity).await {
+        match attach(endpoint, &identity, false).await {
             Ok(client) => {
                 let hello = client.hello();
                 rows.push(json!({
@@ -187,10 +188,11 @@ async fn status(cli: &Cli, args: &CommonArgs) -> u8 {
 }
 
 async fn sessions(cli: &Cli, args: &CommonArgs) -> u8 {
-    let (clients, mut failed) = match attach_all(cli, &args.gateway, "gateway sessions").await {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+    let (clients, mut failed) =
+        match attach_all(cli, &args.gateway, "gateway sessions", false).await {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
     let mut all = Vec::new();
     for client in &clients {
         match client.request("sessions.list", json!({})).await {
@@ -243,10 +245,11 @@ async fn sessions(cli: &Cli, args: &CommonArgs) -> u8 {
 }
 
 async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
-    let (clients, _failed) = match attach_all(cli, &args.common.gateway, "gateway watch").await {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+    let (clients, _failed) =
+        match attach_all(cli, &args.common.gateway, "gateway watch", true).await {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(String, ClientEvent)>();
     for client in &clients {
         let mut events = client.events();
@@ -323,7 +326,7 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
 
 async fn effective(cli: &Cli, args: &EffectiveArgs) -> u8 {
     let (clients, mut failed) =
-        match attach_all(cli, &args.common.gateway, "gateway effective").await {
+        match attach_all(cli, &args.common.gateway, "gateway effective", false).await {
             Ok(x) => x,
             Err(code) => return code,
         };

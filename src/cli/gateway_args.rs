@@ -34,15 +34,24 @@ pub fn endpoints(
     Ok((endpoints, identity))
 }
 
-/// Attaches to one gateway.
+/// Attaches to one gateway. `approver`: advertise the `exec-approvals` capability, so the
+/// gateway routes exec approvals to this connection (and waits for its answer instead of
+/// denying a run nobody can approve).
 pub async fn attach(
     endpoint: &GatewayEndpoint,
     identity: &DeviceIdentity,
+    approver: bool,
 ) -> Result<GatewayClient, GatewayError> {
+    let mut options = ConnectOptions::default();
+    if approver {
+        options
+            .caps
+            .push(crate::gateway::connection::EXEC_APPROVALS_CAP.to_string());
+    }
     GatewayClient::connect(
         endpoint.clone(),
         identity.clone(),
-        ConnectOptions::default(),
+        options,
         Backoff::default(),
     )
     .await

@@ -29,6 +29,9 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// The operator scopes clawdeck asks for.
 pub const OPERATOR_SCOPES: [&str; 3] = ["operator.read", "operator.write", "operator.approvals"];
 
+/// The client capability that makes a connection an exec approver (with `operator.approvals`).
+pub const EXEC_APPROVALS_CAP: &str = "exec-approvals";
+
 /// How clawdeck presents itself and how long it waits.
 #[derive(Debug, Clone)]
 pub struct ConnectOptions {
