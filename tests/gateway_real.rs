@@ -176,6 +176,45 @@ async fn connects_and_lists_sessions() {
     let status: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(status[0]["connected"], true, "{status}");
     assert_eq!(status[0]["protocol"], 4);
+
+    // catalog sync stores a pack for exactly the gateway's version.
+    let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .args(["catalog", "sync", "--json"])
+        .env("OPENCLAW_GATEWAY_URL", &url)
+        .env("OPENCLAW_GATEWAY_TOKEN", &token)
+        .env("XDG_STATE_HOME", state.path())
+        .env("XDG_DATA_HOME", state.path())
+        .env("OPENCLAW_CONFIG_PATH", state.path().join("none.json"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let version = status[0]["serverVersion"].as_str().unwrap();
+    let path = state.path().join(format!("clawdeck/packs/{version}.json"));
+    let pack: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(pack["version"], version);
+    let exec = pack["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "exec")
+        .expect("exec in the synced pack");
+    assert_eq!(exec["section"], "runtime");
+    assert!(
+        pack["groups"]["runtime"]["tools"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("exec"))
+    );
+    assert!(
+        pack["profiles"]["coding"]["tools"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("exec"))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -337,6 +376,14 @@ impl OwnGateway {
 
 impl Drop for OwnGateway {
     fn drop(&mut self) {
+        if std::thread::panicking() {
+            let log = self.log();
+            let lines: Vec<&str> = log.lines().collect();
+            eprintln!(
+                "--- gateway log (last 60 lines) ---\n{}",
+                lines[lines.len().saturating_sub(60)..].join("\n")
+            );
+        }
         self.stop();
     }
 }
@@ -411,7 +458,7 @@ async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it(
         )
         .await;
         let requested =
-            approvals.wait_for(Duration::from_secs(150), "exec.approval.requested", |v| {
+            approvals.wait_for(Duration::from_secs(300), "exec.approval.requested", |v| {
                 v["kind"] == "approval"
                     && v["approval"]["command"]
                         .as_str()

@@ -58,11 +58,20 @@ pub fn run(cli: &Cli, args: &CatalogArgs) -> u8 {
         };
         for client in &clients {
             let name = client.endpoint().name.clone();
-            let mut params = json!({"includePlugins": true});
-            if let Some(agent) = agent {
-                params["agentId"] = json!(agent);
-            }
             let result = async {
+                // With several agents the gateway wants an explicit owner: its default agent.
+                let agent_id = match agent {
+                    Some(a) => a.clone(),
+                    None => client
+                        .request("agents.list", json!({}))
+                        .await
+                        .map_err(|e| e.to_string())?
+                        .get("defaultId")
+                        .and_then(|v| v.as_str())
+                        .ok_or("agents.list answered without defaultId")?
+                        .to_string(),
+                };
+                let params = json!({"includePlugins": true, "agentId": agent_id});
                 let catalog = client
                     .request("tools.catalog", params)
                     .await
