@@ -38,8 +38,10 @@ fn endpoint(url: &str, token: &str) -> GatewayEndpoint {
     }
 }
 
+/// Connects with the device identity the headless commands use for the same state dir (an
+/// approval is visible to the device that started the run).
 async fn connect(url: &str, token: &str, state: &Path) -> GatewayClient {
-    let identity = DeviceIdentity::load_or_create(state).unwrap();
+    let identity = DeviceIdentity::load_or_create(&state.join("clawdeck")).unwrap();
     GatewayClient::connect(
         endpoint(url, token),
         identity,
@@ -525,7 +527,7 @@ async fn gateway_killed_and_restarted_mid_stream_is_reconnected_and_resubscribed
     gateway.stop();
     let disconnected = tokio::time::timeout(Duration::from_secs(30), async {
         loop {
-            if let Ok(ClientEvent::Disconnected { reason, .. }) = events.recv().await {
+            if let Some(ClientEvent::Disconnected { reason, .. }) = events.recv().await {
                 return reason;
             }
         }
@@ -540,13 +542,14 @@ async fn gateway_killed_and_restarted_mid_stream_is_reconnected_and_resubscribed
         let mut reconnected = false;
         loop {
             match events.recv().await {
-                Ok(ClientEvent::Connected {
+                Some(ClientEvent::Connected {
                     reconnect: true, ..
                 }) => reconnected = true,
-                Ok(ClientEvent::Subscribed { method, .. }) if method == "sessions.subscribe" => {
+                Some(ClientEvent::Subscribed { method, .. }) if method == "sessions.subscribe" => {
                     return (reconnected, true);
                 }
-                Ok(ClientEvent::Failed(err)) => panic!("gave up: {err}"),
+                Some(ClientEvent::Failed(err)) => panic!("gave up: {err}"),
+                None => panic!("event stream ended"),
                 _ => {}
             }
         }
@@ -558,7 +561,7 @@ async fn gateway_killed_and_restarted_mid_stream_is_reconnected_and_resubscribed
     send_agent(&client, "after-restart", "hello again").await;
     let changed = tokio::time::timeout(Duration::from_secs(120), async {
         loop {
-            if let Ok(ClientEvent::Event(ev)) = events.recv().await
+            if let Some(ClientEvent::Event(ev)) = events.recv().await
                 && ev.event == "sessions.changed"
             {
                 return ev;

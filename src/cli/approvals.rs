@@ -86,7 +86,7 @@ async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
         let mut events = client.events();
         let forward = tx.clone();
         tokio::spawn(async move {
-            while let Ok(ev) = events.recv().await {
+            while let Some(ev) = events.recv().await {
                 if let Some(item) = WatchItem::from_client_event(&name, &ev)
                     && is_approval(&item)
                     && forward.send(item).is_err()

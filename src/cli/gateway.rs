@@ -256,19 +256,9 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
         let name = client.endpoint().name.clone();
         let tx = tx.clone();
         tokio::spawn(async move {
-            loop {
-                match events.recv().await {
-                    Ok(ev) => {
-                        if tx.send((name.clone(), ev)).is_err() {
-                            break;
-                        }
-                    }
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
-                        eprintln!(
-                            "clawdeck gateway watch: {name}: {n} events dropped (output too slow)"
-                        );
-                    }
-                    Err(_) => break,
+            while let Some(ev) = events.recv().await {
+                if tx.send((name.clone(), ev)).is_err() {
+                    break;
                 }
             }
         });

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::connection::{ConnectOptions, Connection, Incoming};
@@ -67,8 +67,18 @@ struct Shared {
     endpoint: GatewayEndpoint,
     current: Mutex<Option<Connection>>,
     subscriptions: Mutex<Vec<Subscription>>,
-    events: broadcast::Sender<ClientEvent>,
+    /// One unbounded channel per subscriber: nothing is dropped for a slow reader.
+    subscribers: Mutex<Vec<mpsc::UnboundedSender<ClientEvent>>>,
     stop: CancellationToken,
+}
+
+impl Shared {
+    /// Sends to every live subscriber, forgetting those that went away.
+    fn publish(&self, event: ClientEvent) {
+        if let Ok(mut subscribers) = self.subscribers.lock() {
+            subscribers.retain(|tx| tx.send(event.clone()).is_ok());
+        }
+    }
 }
 
 /// An attached gateway. Cheap to clone; dropping the last clone does not stop it, `close` does.
@@ -77,9 +87,6 @@ pub struct GatewayClient {
     shared: Arc<Shared>,
     hello: Arc<Hello>,
 }
-
-/// Capacity of the event channel; a subscriber slower than this sees `Lagged`.
-const EVENT_BUFFER: usize = 16_384;
 
 impl GatewayClient {
     /// Connects once (errors come back as they are: unreachable, auth refused, pairing ...),
@@ -92,12 +99,11 @@ impl GatewayClient {
     ) -> Result<GatewayClient, GatewayError> {
         let (connection, hello, incoming) =
             Connection::open(&endpoint, &identity, &options).await?;
-        let (events, _) = broadcast::channel(EVENT_BUFFER);
         let shared = Arc::new(Shared {
             endpoint,
             current: Mutex::new(Some(connection)),
             subscriptions: Mutex::new(Vec::new()),
-            events,
+            subscribers: Mutex::new(Vec::new()),
             stop: CancellationToken::new(),
         });
         let hello = Arc::new(hello);
@@ -120,9 +126,14 @@ impl GatewayClient {
         &self.shared.endpoint
     }
 
-    /// Everything that happens from now on.
-    pub fn events(&self) -> broadcast::Receiver<ClientEvent> {
-        self.shared.events.subscribe()
+    /// Everything that happens from now on, in order and without loss; the stream ends when
+    /// the client is closed or gives up.
+    pub fn events(&self) -> mpsc::UnboundedReceiver<ClientEvent> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        if let Ok(mut subscribers) = self.shared.subscribers.lock() {
+            subscribers.push(tx);
+        }
+        rx
     }
 
     fn connection(&self) -> Result<Connection, GatewayError> {
@@ -180,6 +191,20 @@ async fn supervise(
     identity: DeviceIdentity,
     options: ConnectOptions,
     backoff: Backoff,
+    incoming: mpsc::UnboundedReceiver<Incoming>,
+) {
+    keep_connected(&shared, identity, options, backoff, incoming).await;
+    // Closed or given up: subscribers' streams end.
+    if let Ok(mut subscribers) = shared.subscribers.lock() {
+        subscribers.clear();
+    }
+}
+
+async fn keep_connected(
+    shared: &Shared,
+    identity: DeviceIdentity,
+    options: ConnectOptions,
+    backoff: Backoff,
     mut incoming: mpsc::UnboundedReceiver<Incoming>,
 ) {
     loop {
@@ -189,7 +214,7 @@ async fn supervise(
                 _ = shared.stop.cancelled() => return,
                 next = incoming.recv() => match next {
                     Some(Incoming::Event(ev)) => {
-                        let _ = shared.events.send(ClientEvent::Event(Arc::new(ev)));
+                        shared.publish(ClientEvent::Event(Arc::new(ev)));
                     }
                     Some(Incoming::Closed(reason)) => break reason,
                     None => break "connection ended".to_string(),
@@ -204,7 +229,7 @@ async fn supervise(
         let mut last_reason = reason;
         let (connection, hello, next_incoming) = loop {
             let retry_in = backoff.delay(attempt);
-            let _ = shared.events.send(ClientEvent::Disconnected {
+            shared.publish(ClientEvent::Disconnected {
                 reason: last_reason.clone(),
                 retry_in,
             });
@@ -219,7 +244,7 @@ async fn supervise(
                     attempt = attempt.saturating_add(1);
                 }
                 Err(err) => {
-                    let _ = shared.events.send(ClientEvent::Failed(err));
+                    shared.publish(ClientEvent::Failed(err));
                     return;
                 }
             }
@@ -228,7 +253,7 @@ async fn supervise(
             *current = Some(connection.clone());
         }
         incoming = next_incoming;
-        let _ = shared.events.send(ClientEvent::Connected {
+        shared.publish(ClientEvent::Connected {
             hello: Arc::new(hello),
             reconnect: true,
         });
@@ -248,7 +273,7 @@ async fn supervise(
                     error,
                 },
             };
-            let _ = shared.events.send(event);
+            shared.publish(event);
         }
     }
 }
