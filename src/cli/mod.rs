@@ -5,9 +5,13 @@
 
 #[macro_use]
 mod quiet_out;
+mod approvals;
+mod catalog_sync;
 pub mod context_args;
 mod dispatch;
 mod explain;
+mod gateway;
+mod gateway_args;
 mod invoke;
 mod logging;
 mod output_pump;
@@ -84,6 +88,12 @@ pub enum Command {
     Dispatch(dispatch::DispatchArgs),
     /// Compare clawdeck's answer with what real OpenClaw exposes (real CLI + recording mock, or a gateway)
     Verify(verify::VerifyArgs),
+    /// Live OpenClaw gateways: status, sessions, live events, a session's effective tools
+    Gateway(gateway::GatewayCmdArgs),
+    /// Exec approvals raised by the gateways: watch them, answer them
+    Approvals(approvals::ApprovalsArgs),
+    /// Tool catalogs: `sync` stores a pack from a running gateway's `tools.catalog`
+    Catalog(catalog_sync::CatalogArgs),
 }
 
 /// The tokio runtime the async commands run on.
@@ -115,6 +125,9 @@ pub fn main() -> ExitCode {
         Some(Command::Prompt(ref args)) => prompt::run(&cli, args),
         Some(Command::Dispatch(ref args)) => dispatch::run(&cli, args),
         Some(Command::Verify(ref args)) => verify::run(&cli, args),
+        Some(Command::Gateway(ref args)) => gateway::run(&cli, args),
+        Some(Command::Approvals(ref args)) => approvals::run(&cli, args),
+        Some(Command::Catalog(ref args)) => catalog_sync::run(&cli, args),
         None => crate::tui::run_console(&cli),
     };
     ExitCode::from(code)

@@ -24,6 +24,8 @@ pub struct ClawdeckSettings {
     /// Which OpenClaw semantics pack answers (`seed`, `2026.9`, a synced version); default: the
     /// installed `openclaw --version`, else the config's `meta.lastTouchedVersion`, else newest.
     pub openclaw_version: Option<String>,
+    /// OpenClaw gateways clawdeck attaches to over the WebSocket protocol (src/gateway).
+    pub gateways: Vec<crate::gateway::GatewayEntry>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

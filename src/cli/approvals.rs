@@ -1,0 +1,192 @@
+//! `clawdeck approvals watch | resolve ID allow-once|allow-always|deny`: the gateways' exec
+//! approvals, headless.
+
+use std::io::Write;
+
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use super::gateway::attach_all;
+use super::gateway_args::GatewayArgs;
+use super::{Cli, exit};
+use crate::gateway::approvals::{Decision, resolve_params};
+use crate::gateway::watch::{WatchItem, WatchKind, describe_event};
+
+#[derive(Debug, Args)]
+pub struct ApprovalsArgs {
+    #[command(subcommand)]
+    pub command: ApprovalsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ApprovalsCommand {
+    /// Print exec approvals as they are requested and resolved, until Ctrl-C
+    Watch {
+        #[command(flatten)]
+        gateway: GatewayArgs,
+        /// One JSON line per approval event
+        #[arg(long)]
+        json: bool,
+    },
+    /// Answer a pending approval
+    Resolve {
+        /// The approval id (as `approvals watch` prints it)
+        id: String,
+        /// allow-once, allow-always or deny
+        #[arg(value_parser = ["allow-once", "allow-always", "deny"])]
+        decision: String,
+        #[command(flatten)]
+        gateway: GatewayArgs,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(cli: &Cli, args: &ApprovalsArgs) -> u8 {
+    let runtime = match super::async_runtime() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("clawdeck approvals: {e}");
+            return exit::TOOL_ERROR;
+        }
+    };
+    runtime.block_on(async {
+        match &args.command {
+            ApprovalsCommand::Watch { gateway, json } => watch(cli, gateway, *json).await,
+            ApprovalsCommand::Resolve {
+                id,
+                decision,
+                gateway,
+                json,
+            } => resolve(cli, gateway, id, decision, *json).await,
+        }
+    })
+}
+
+fn is_approval(item: &WatchItem) -> bool {
+    matches!(
+        item.kind,
+        WatchKind::ApprovalRequested(_)
+            | WatchKind::ApprovalResolved { .. }
+            | WatchKind::Connected { .. }
+            | WatchKind::Disconnected { .. }
+            | WatchKind::Failed { .. }
+    )
+}
+
+async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
+    let (clients, _) = match attach_all(cli, gateway, "approvals watch", true).await {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<WatchItem>();
+    let mut stdout = std::io::stdout();
+    for client in &clients {
+        let name = client.endpoint().name.clone();
+        let mut events = client.events();
+        let forward = tx.clone();
+        tokio::spawn(async move {
+            while let Some(ev) = events.recv().await {
+                if let Some(item) = WatchItem::from_client_event(&name, &ev)
+                    && is_approval(&item)
+                    && forward.send(item).is_err()
+                {
+                    break;
+                }
+            }
+        });
+        // Approvals already pending when we attach.
+        if let Ok(list) = client.request("exec.approval.list", json!({})).await {
+            let pending = list
+                .get("approvals")
+                .or_else(|| list.get("items"))
+                .and_then(|v| v.as_array())
+                .cloned()
+                .or_else(|| list.as_array().cloned())
+                .unwrap_or_default();
+            for entry in pending {
+                let item = crate::gateway::watch::classify(
+                    &client.endpoint().name,
+                    "exec.approval.requested",
+                    &entry,
+                );
+                let _ = tx.send(item);
+            }
+        }
+    }
+    drop(tx);
+    if !as_json {
+        eprintln!(
+            "watching approvals on {} gateway(s); Ctrl-C to stop",
+            clients.len()
+        );
+    }
+    loop {
+        let next = tokio::select! {
+            _ = tokio::signal::ctrl_c() => break,
+            next = rx.recv() => next,
+        };
+        let Some(item) = next else { break };
+        let line = if as_json {
+            serde_json::to_string(&item.to_json()).unwrap_or_default()
+        } else {
+            describe_event(&item)
+        };
+        if writeln!(stdout, "{line}")
+            .and_then(|_| stdout.flush())
+            .is_err()
+        {
+            break;
+        }
+    }
+    for client in &clients {
+        client.close();
+    }
+    exit::OK
+}
+
+async fn resolve(cli: &Cli, gateway: &GatewayArgs, id: &str, decision: &str, as_json: bool) -> u8 {
+    let decision = match Decision::parse(decision) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("clawdeck approvals resolve: {e}");
+            return exit::USAGE;
+        }
+    };
+    let (clients, _) = match attach_all(cli, gateway, "approvals resolve", false).await {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    // The id belongs to one gateway; the others answer "unknown".
+    let mut errors = Vec::new();
+    let mut code = exit::TOOL_ERROR;
+    for client in &clients {
+        match client
+            .request("exec.approval.resolve", resolve_params(id, decision))
+            .await
+        {
+            Ok(payload) => {
+                if as_json {
+                    println!(
+                        "{}",
+                        json!({"gateway": client.endpoint().name, "id": id, "decision": decision.as_str(), "result": payload})
+                    );
+                } else {
+                    println!("{}: {id} {}", client.endpoint().name, decision.as_str());
+                }
+                code = exit::OK;
+                break;
+            }
+            Err(err) => errors.push(format!("{}: {err}", client.endpoint().name)),
+        }
+    }
+    for client in &clients {
+        client.close();
+    }
+    if code != exit::OK {
+        for e in errors {
+            eprintln!("clawdeck approvals resolve: {e}");
+        }
+    }
+    code
+}

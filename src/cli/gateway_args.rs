@@ -1,0 +1,58 @@
+//! What every gateway command shares: which gateways (`--gateway URL`, clawdeck.json5
+//! `gateways`, OPENCLAW_GATEWAY_URL / OPENCLAW_GATEWAY_TOKEN) and how to attach to them.
+
+use clap::Args;
+
+use super::Cli;
+use crate::gateway::{
+    Backoff, ConnectOptions, DeviceIdentity, GatewayClient, GatewayEndpoint, GatewayError, paths,
+    resolve_endpoints,
+};
+
+#[derive(Debug, Clone, Args)]
+pub struct GatewayArgs {
+    /// Gateway URL (ws://, wss://, or the gateway's http(s):// address); repeat for several.
+    /// Default: clawdeck.json5 `gateways`, then OPENCLAW_GATEWAY_URL.
+    #[arg(long = "gateway", value_name = "URL")]
+    pub gateways: Vec<String>,
+}
+
+/// The gateways to use, and clawdeck's device identity.
+pub fn endpoints(
+    cli: &Cli,
+    args: &GatewayArgs,
+) -> Result<(Vec<GatewayEndpoint>, DeviceIdentity), String> {
+    let configured = match crate::config::load(cli.config.as_deref()) {
+        Ok(loaded) => loaded.settings.gateways,
+        // Without an explicit --config a broken OpenClaw file must not block the gateway.
+        Err(err) if cli.config.is_some() => return Err(err.to_string()),
+        Err(_) => Vec::new(),
+    };
+    let env = |key: &str| std::env::var(key).ok();
+    let endpoints = resolve_endpoints(&configured, &args.gateways, &env)?;
+    let identity = DeviceIdentity::load_or_create(&paths::state_dir()?)?;
+    Ok((endpoints, identity))
+}
+
+/// Attaches to one gateway. `approver`: advertise the `exec-approvals` capability, so the
+/// gateway routes exec approvals to this connection (and waits for its answer instead of
+/// denying a run nobody can approve).
+pub async fn attach(
+    endpoint: &GatewayEndpoint,
+    identity: &DeviceIdentity,
+    approver: bool,
+) -> Result<GatewayClient, GatewayError> {
+    let mut options = ConnectOptions::default();
+    if approver {
+        options
+            .caps
+            .push(crate::gateway::connection::EXEC_APPROVALS_CAP.to_string());
+    }
+    GatewayClient::connect(
+        endpoint.clone(),
+        identity.clone(),
+        options,
+        Backoff::default(),
+    )
+    .await
+}

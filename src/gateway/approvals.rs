@@ -1,0 +1,110 @@
+//! Exec approvals: what `exec.approval.requested` asks (command, cwd, agent, session, the
+//! rule that asked) and the decisions `exec.approval.resolve` takes.
+
+use serde_json::{Value, json};
+
+/// The three answers an operator can give.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    AllowOnce,
+    AllowAlways,
+    Deny,
+}
+
+impl Decision {
+    pub fn parse(text: &str) -> Result<Decision, String> {
+        match text {
+            "allow-once" => Ok(Decision::AllowOnce),
+            "allow-always" => Ok(Decision::AllowAlways),
+            "deny" => Ok(Decision::Deny),
+            other => Err(format!(
+                "unknown decision {other:?}: use allow-once, allow-always or deny"
+            )),
+        }
+    }
+
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::AllowOnce => "allow-once",
+            Decision::AllowAlways => "allow-always",
+            Decision::Deny => "deny",
+        }
+    }
+}
+
+/// The params of `exec.approval.resolve`.
+pub fn resolve_params(id: &str, decision: Decision) -> Value {
+    json!({"id": id, "decision": decision.as_str()})
+}
+
+/// A pending approval as clawdeck shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Approval {
+    pub id: String,
+    pub command: String,
+    pub cwd: String,
+    pub agent: String,
+    pub session_key: String,
+    /// Why it asks (`ask` mode, security, host), as far as the event says.
+    pub reason: String,
+    pub expires_at_ms: Option<u64>,
+    pub raw: Value,
+}
+
+impl Approval {
+    pub fn from_event(payload: &Value) -> Approval {
+        let request = payload.get("request").unwrap_or(payload);
+        let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        let command = request
+            .get("command")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| {
+                request
+                    .pointer("/systemRunPlan/rawCommand")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            })
+            .unwrap_or_default();
+        let reason = ["ask", "security", "host"]
+            .iter()
+            .filter_map(|k| {
+                request
+                    .get(*k)
+                    .and_then(Value::as_str)
+                    .map(|v| format!("{k}={v}"))
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        Approval {
+            id: text(payload, "id"),
+            command,
+            cwd: text(request, "cwd"),
+            agent: text(request, "agentId"),
+            session_key: text(request, "sessionKey"),
+            reason,
+            expires_at_ms: payload.get("expiresAtMs").and_then(Value::as_u64),
+            raw: payload.clone(),
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        json!({
+            "id": self.id,
+            "command": self.command,
+            "cwd": self.cwd,
+            "agentId": self.agent,
+            "sessionKey": self.session_key,
+            "reason": self.reason,
+            "expiresAtMs": self.expires_at_ms,
+        })
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "{} requested: `{}` in {} (agent {}, session {}; {})",
+            self.id, self.command, self.cwd, self.agent, self.session_key, self.reason
+        )
+    }
+}

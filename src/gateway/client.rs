@@ -1,0 +1,296 @@
+//! A gateway client that stays attached: it reconnects with backoff after a drop, replays its
+//! subscriptions on every new connection, and publishes everything as one event stream
+//! (connection changes, subscription snapshots, the gateway's events).
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::connection::{ConnectOptions, Connection, Incoming};
+use super::endpoint::GatewayEndpoint;
+use super::error::GatewayError;
+use super::frames::{EventFrame, Hello};
+use super::identity::DeviceIdentity;
+
+/// What a subscriber of the client sees.
+#[derive(Debug, Clone)]
+pub enum ClientEvent {
+    /// A connection is up (first or after a reconnect).
+    Connected { hello: Arc<Hello>, reconnect: bool },
+    /// A subscription was (re)established; `payload` is the response (e.g. the session roster
+    /// of `sessions.subscribe`), so views rebuild their state from it after a reconnect.
+    Subscribed { method: String, payload: Value },
+    /// A replayed subscription was refused.
+    SubscribeFailed { method: String, error: GatewayError },
+    /// The connection dropped; the client retries after `retry_in`.
+    Disconnected { reason: String, retry_in: Duration },
+    /// The client stopped retrying (credentials refused, pairing pending, other protocol).
+    Failed(GatewayError),
+    /// A server event.
+    Event(Arc<EventFrame>),
+}
+
+/// Reconnect delays: doubling from `initial` up to `max`.
+#[derive(Debug, Clone)]
+pub struct Backoff {
+    pub initial: Duration,
+    pub max: Duration,
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Backoff {
+            initial: Duration::from_millis(250),
+            max: Duration::from_secs(10),
+        }
+    }
+}
+
+impl Backoff {
+    /// The delay before attempt `n` (0-based).
+    pub fn delay(&self, attempt: u32) -> Duration {
+        let factor = 1u32.checked_shl(attempt.min(16)).unwrap_or(u32::MAX);
+        self.initial.saturating_mul(factor).min(self.max)
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Subscription {
+    method: String,
+    params: Value,
+}
+
+struct Shared {
+    endpoint: GatewayEndpoint,
+    current: Mutex<Option<Connection>>,
+    subscriptions: Mutex<Vec<Subscription>>,
+    /// One unbounded channel per subscriber: nothing is dropped for a slow reader.
+    subscribers: Mutex<Vec<mpsc::UnboundedSender<ClientEvent>>>,
+    stop: CancellationToken,
+}
+
+impl Shared {
+    /// Sends to every live subscriber, forgetting those that went away.
+    fn publish(&self, event: ClientEvent) {
+        if let Ok(mut subscribers) = self.subscribers.lock() {
+            subscribers.retain(|tx| tx.send(event.clone()).is_ok());
+        }
+    }
+}
+
+/// An attached gateway. Cheap to clone; dropping the last clone does not stop it, `close` does.
+#[derive(Clone)]
+pub struct GatewayClient {
+    shared: Arc<Shared>,
+    hello: Arc<Hello>,
+}
+
+impl GatewayClient {
+    /// Connects once (errors come back as they are: unreachable, auth refused, pairing ...),
+    /// then keeps the connection up in the background.
+    pub async fn connect(
+        endpoint: GatewayEndpoint,
+        identity: DeviceIdentity,
+        options: ConnectOptions,
+        backoff: Backoff,
+    ) -> Result<GatewayClient, GatewayError> {
+        let (connection, hello, incoming) =
+            Connection::open(&endpoint, &identity, &options).await?;
+        let shared = Arc::new(Shared {
+            endpoint,
+            current: Mutex::new(Some(connection)),
+            subscriptions: Mutex::new(Vec::new()),
+            subscribers: Mutex::new(Vec::new()),
+            stop: CancellationToken::new(),
+        });
+        let hello = Arc::new(hello);
+        tokio::spawn(supervise(
+            shared.clone(),
+            identity,
+            options,
+            backoff,
+            incoming,
+        ));
+        Ok(GatewayClient { shared, hello })
+    }
+
+    /// The hello of the first connection (server version, methods, granted scopes).
+    pub fn hello(&self) -> &Hello {
+        &self.hello
+    }
+
+    pub fn endpoint(&self) -> &GatewayEndpoint {
+        &self.shared.endpoint
+    }
+
+    /// Everything that happens from now on, in order and without loss; the stream ends when
+    /// the client is closed or gives up.
+    pub fn events(&self) -> mpsc::UnboundedReceiver<ClientEvent> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        if let Ok(mut subscribers) = self.shared.subscribers.lock() {
+            subscribers.push(tx);
+        }
+        rx
+    }
+
+    fn connection(&self) -> Result<Connection, GatewayError> {
+        self.shared
+            .current
+            .lock()
+            .ok()
+            .and_then(|c| c.clone())
+            .filter(|c| !c.is_closed())
+            .ok_or_else(|| GatewayError::Disconnected {
+                reason: format!("{} is reconnecting", self.shared.endpoint.url),
+            })
+    }
+
+    /// Calls a method on the current connection.
+    pub async fn request(&self, method: &str, params: Value) -> Result<Value, GatewayError> {
+        self.connection()?.request(method, params).await
+    }
+
+    pub async fn request_with_timeout(
+        &self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<Value, GatewayError> {
+        self.connection()?
+            .request_with_timeout(method, params, timeout)
+            .await
+    }
+
+    /// Calls a subscribing method now and again after every reconnect; returns the first
+    /// response (later ones arrive as `ClientEvent::Subscribed`).
+    pub async fn subscribe(&self, method: &str, params: Value) -> Result<Value, GatewayError> {
+        let payload = self.request(method, params.clone()).await?;
+        if let Ok(mut subs) = self.shared.subscriptions.lock() {
+            subs.push(Subscription {
+                method: method.to_string(),
+                params,
+            });
+        }
+        Ok(payload)
+    }
+
+    /// Stops reconnecting and closes the socket.
+    pub fn close(&self) {
+        self.shared.stop.cancel();
+        if let Some(connection) = self.shared.current.lock().ok().and_then(|c| c.clone()) {
+            connection.close();
+        }
+    }
+}
+
+async fn supervise(
+    shared: Arc<Shared>,
+    identity: DeviceIdentity,
+    options: ConnectOptions,
+    backoff: Backoff,
+    incoming: mpsc::UnboundedReceiver<Incoming>,
+) {
+    keep_connected(&shared, identity, options, backoff, incoming).await;
+    // Closed or given up: subscribers' streams end.
+    if let Ok(mut subscribers) = shared.subscribers.lock() {
+        subscribers.clear();
+    }
+}
+
+async fn keep_connected(
+    shared: &Shared,
+    identity: DeviceIdentity,
+    options: ConnectOptions,
+    backoff: Backoff,
+    mut incoming: mpsc::UnboundedReceiver<Incoming>,
+) {
+    loop {
+        // Forward this connection's events until it closes.
+        let reason = loop {
+            tokio::select! {
+                _ = shared.stop.cancelled() => return,
+                next = incoming.recv() => match next {
+                    Some(Incoming::Event(ev)) => {
+                        shared.publish(ClientEvent::Event(Arc::new(ev)));
+                    }
+                    Some(Incoming::Closed(reason)) => break reason,
+                    None => break "connection ended".to_string(),
+                },
+            }
+        };
+        if let Ok(mut current) = shared.current.lock() {
+            *current = None;
+        }
+        // Reconnect with backoff.
+        let mut attempt = 0u32;
+        let mut last_reason = reason;
+        let (connection, hello, next_incoming) = loop {
+            let retry_in = backoff.delay(attempt);
+            shared.publish(ClientEvent::Disconnected {
+                reason: last_reason.clone(),
+                retry_in,
+            });
+            tokio::select! {
+                _ = shared.stop.cancelled() => return,
+                _ = tokio::time::sleep(retry_in) => {}
+            }
+            match Connection::open(&shared.endpoint, &identity, &options).await {
+                Ok(opened) => break opened,
+                Err(err) if err.is_retryable() => {
+                    last_reason = err.to_string();
+                    attempt = attempt.saturating_add(1);
+                }
+                Err(err) => {
+                    shared.publish(ClientEvent::Failed(err));
+                    return;
+                }
+            }
+        };
+        if let Ok(mut current) = shared.current.lock() {
+            *current = Some(connection.clone());
+        }
+        incoming = next_incoming;
+        shared.publish(ClientEvent::Connected {
+            hello: Arc::new(hello),
+            reconnect: true,
+        });
+        let subscriptions = shared
+            .subscriptions
+            .lock()
+            .map(|s| s.clone())
+            .unwrap_or_default();
+        for sub in subscriptions {
+            let event = match connection.request(&sub.method, sub.params.clone()).await {
+                Ok(payload) => ClientEvent::Subscribed {
+                    method: sub.method,
+                    payload,
+                },
+                Err(error) => ClientEvent::SubscribeFailed {
+                    method: sub.method,
+                    error,
+                },
+            };
+            shared.publish(event);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_its_cap() {
+        let b = Backoff {
+            initial: Duration::from_millis(100),
+            max: Duration::from_secs(1),
+        };
+        assert_eq!(b.delay(0), Duration::from_millis(100));
+        assert_eq!(b.delay(2), Duration::from_millis(400));
+        assert_eq!(b.delay(10), Duration::from_secs(1));
+        assert_eq!(b.delay(u32::MAX), Duration::from_secs(1));
+    }
+}

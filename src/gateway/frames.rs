@@ -1,0 +1,207 @@
+//! The wire frames of OpenClaw's gateway protocol v4, pinned in one place
+//! (OpenClaw docs: gateway/protocol/handshake.md, transport.md; schema `frames.ts`).
+//!
+//! Every WebSocket text message is one JSON frame: a request (`req`), its response (`res`) or
+//! a server event (`event`). Payloads stay `serde_json::Value`: the gateway adds fields
+//! release by release and clawdeck reads only what it needs.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The protocol version clawdeck speaks (`minProtocol` = `maxProtocol` in `connect`).
+pub const PROTOCOL_VERSION: u64 = 4;
+
+/// The event the gateway sends before anything else; its nonce and `ts` are signed.
+pub const CONNECT_CHALLENGE: &str = "connect.challenge";
+
+/// One frame on the socket.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Frame {
+    Req(RequestFrame),
+    Res(ResponseFrame),
+    Event(EventFrame),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RequestFrame {
+    pub id: String,
+    pub method: String,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub params: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResponseFrame {
+    pub id: String,
+    pub ok: bool,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub payload: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorShape>,
+}
+
+/// A refused request: `code` (e.g. `INVALID_REQUEST`, `UNAVAILABLE`), a message, and
+/// `details.code` for connect failures (`AUTH_TOKEN_MISMATCH`, `PAIRING_REQUIRED`, ...).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorShape {
+    #[serde(default)]
+    pub code: String,
+    #[serde(default)]
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub details: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retryable: Option<bool>,
+    #[serde(
+        default,
+        rename = "retryAfterMs",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub retry_after_ms: Option<u64>,
+}
+
+impl ErrorShape {
+    /// `details.code`, where connect failures say what went wrong.
+    pub fn detail_code(&self) -> Option<&str> {
+        self.details.get("code").and_then(Value::as_str)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EventFrame {
+    pub event: String,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub payload: Value,
+    /// Per-connection sequence number of broadcast events (absent on targeted ones).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+}
+
+/// `connect.challenge` payload: the nonce to sign and the gateway's clock (`signedAt`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Challenge {
+    pub nonce: String,
+    pub ts: u64,
+}
+
+impl Challenge {
+    /// Reads the challenge; the protocol requires a non-empty nonce and a non-negative integer
+    /// `ts`, and a challenge without them is invalid.
+    pub fn from_payload(payload: &Value) -> Result<Challenge, String> {
+        let nonce = payload
+            .get("nonce")
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+            .ok_or("connect.challenge has no nonce")?;
+        let ts = payload
+            .get("ts")
+            .and_then(Value::as_u64)
+            .ok_or("connect.challenge has no integer ts")?;
+        Ok(Challenge {
+            nonce: nonce.to_string(),
+            ts,
+        })
+    }
+}
+
+/// What clawdeck keeps from `hello-ok`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Hello {
+    pub protocol: u64,
+    pub server_version: String,
+    pub conn_id: String,
+    pub methods: Vec<String>,
+    pub events: Vec<String>,
+    pub role: String,
+    pub scopes: Vec<String>,
+    pub tick_interval_ms: Option<u64>,
+    /// Issued after pairing; reusable instead of the shared secret.
+    #[serde(skip)]
+    pub device_token: Option<String>,
+}
+
+impl Hello {
+    pub fn from_payload(payload: &Value) -> Result<Hello, String> {
+        if payload.get("type").and_then(Value::as_str) != Some("hello-ok") {
+            return Err(format!(
+                "expected a hello-ok payload, got type {}",
+                payload.get("type").unwrap_or(&Value::Null)
+            ));
+        }
+        let strings = |v: Option<&Value>| -> Vec<String> {
+            v.and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
+        Ok(Hello {
+            protocol: payload
+                .get("protocol")
+                .and_then(Value::as_u64)
+                .ok_or("hello-ok has no protocol")?,
+            server_version: text(payload.pointer("/server/version")),
+            conn_id: text(payload.pointer("/server/connId")),
+            methods: strings(payload.pointer("/features/methods")),
+            events: strings(payload.pointer("/features/events")),
+            role: text(payload.pointer("/auth/role")),
+            scopes: strings(payload.pointer("/auth/scopes")),
+            tick_interval_ms: payload
+                .pointer("/policy/tickIntervalMs")
+                .and_then(Value::as_u64),
+            device_token: payload
+                .pointer("/auth/deviceToken")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        })
+    }
+}
+
+/// Parses one text message; the error names what was wrong.
+pub fn parse_frame(text: &str) -> Result<Frame, String> {
+    serde_json::from_str(text).map_err(|err| format!("unreadable gateway frame: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn request_frames_serialize_with_their_type_tag() {
+        let frame = Frame::Req(RequestFrame {
+            id: "1".into(),
+            method: "sessions.list".into(),
+            params: json!({"limit": 5}),
+        });
+        let text = serde_json::to_string(&frame).unwrap_or_default();
+        assert_eq!(
+            text,
+            r#"{"type":"req","id":"1","method":"sessions.list","params":{"limit":5}}"#
+        );
+    }
+
+    #[test]
+    fn challenge_without_integer_ts_is_invalid() {
+        assert!(Challenge::from_payload(&json!({"nonce": "n", "ts": "soon"})).is_err());
+        assert!(Challenge::from_payload(&json!({"nonce": "", "ts": 1})).is_err());
+        assert_eq!(
+            Challenge::from_payload(&json!({"nonce": "n", "ts": 7})),
+            Ok(Challenge {
+                nonce: "n".into(),
+                ts: 7
+            })
+        );
+    }
+
+    #[test]
+    fn unknown_frame_types_are_errors() {
+        assert!(parse_frame(r#"{"type":"ping"}"#).is_err());
+        assert!(parse_frame("not json").is_err());
+    }
+}

@@ -1,0 +1,282 @@
+//! clawdeck's device identity for the gateway handshake: one ed25519 key, created once and
+//! kept 0600 in the state dir, and the exact payload OpenClaw verifies.
+//!
+//! As OpenClaw defines it (`packages/gateway-client/src/device-auth.ts`,
+//! `src/infra/device-identity-store.ts`): the device id is the SHA-256 hex of the raw 32-byte
+//! public key; the wire carries the raw public key and the signature as unpadded base64url;
+//! the signed text is the `v3` payload
+//! `v3|deviceId|clientId|clientMode|role|scopes,comma,joined|signedAtMs|token|nonce|platform|deviceFamily`
+//! with platform and device family trimmed and ASCII-lowercased.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use ed25519_dalek::{Signer, SigningKey};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// File name of the identity inside the state dir.
+pub const IDENTITY_FILE: &str = "gateway-device.json";
+
+/// The device key and its derived id.
+#[derive(Clone)]
+pub struct DeviceIdentity {
+    key: SigningKey,
+    device_id: String,
+    path: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for DeviceIdentity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceIdentity")
+            .field("device_id", &self.device_id)
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+/// On disk: the 32-byte secret seed, base64url, plus the public facts for the operator's eyes.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredIdentity {
+    version: u32,
+    device_id: String,
+    public_key: String,
+    secret_seed: String,
+}
+
+/// What the signature covers (the `v3` device-auth payload).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuthPayload<'a> {
+    pub device_id: &'a str,
+    pub client_id: &'a str,
+    pub client_mode: &'a str,
+    pub role: &'a str,
+    pub scopes: &'a [String],
+    pub signed_at_ms: u64,
+    /// The token sent in `auth.token` (shared or device token); empty for password auth.
+    pub token: Option<&'a str>,
+    pub nonce: &'a str,
+    pub platform: &'a str,
+    pub device_family: Option<&'a str>,
+}
+
+/// OpenClaw's metadata normalisation: trim, then ASCII upper case to lower case.
+fn normalize_metadata(value: &str) -> String {
+    value.trim().to_ascii_lowercase()
+}
+
+impl AuthPayload<'_> {
+    /// The exact text that is signed.
+    pub fn text(&self) -> String {
+        [
+            "v3".to_string(),
+            self.device_id.to_string(),
+            self.client_id.to_string(),
+            self.client_mode.to_string(),
+            self.role.to_string(),
+            self.scopes.join(","),
+            self.signed_at_ms.to_string(),
+            self.token.unwrap_or("").to_string(),
+            self.nonce.to_string(),
+            normalize_metadata(self.platform),
+            normalize_metadata(self.device_family.unwrap_or("")),
+        ]
+        .join("|")
+    }
+}
+
+impl DeviceIdentity {
+    /// An identity from a 32-byte secret seed (tests and the stored file).
+    pub fn from_seed(seed: [u8; 32]) -> DeviceIdentity {
+        let key = SigningKey::from_bytes(&seed);
+        let device_id = device_id_for(&key.verifying_key().to_bytes());
+        DeviceIdentity {
+            key,
+            device_id,
+            path: None,
+        }
+    }
+
+    /// Loads the identity from `dir`, creating it (0600) the first time.
+    pub fn load_or_create(dir: &Path) -> Result<DeviceIdentity, String> {
+        let path = dir.join(IDENTITY_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Self::parse_stored(&text, &path),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Self::create(&path),
+            Err(err) => Err(format!("cannot read {}: {err}", path.display())),
+        }
+    }
+
+    fn parse_stored(text: &str, path: &Path) -> Result<DeviceIdentity, String> {
+        let broken = |why: String| {
+            format!(
+                "{}: {why}; move the file away to create a new device identity (the gateway will then ask to pair it again)",
+                path.display()
+            )
+        };
+        let stored: StoredIdentity =
+            serde_json::from_str(text).map_err(|err| broken(err.to_string()))?;
+        let seed = URL_SAFE_NO_PAD
+            .decode(stored.secret_seed.as_bytes())
+            .map_err(|err| broken(format!("secretSeed is not base64url: {err}")))?;
+        let seed: [u8; 32] = seed
+            .try_into()
+            .map_err(|_| broken("secretSeed is not 32 bytes".to_string()))?;
+        let mut identity = Self::from_seed(seed);
+        if identity.device_id != stored.device_id {
+            return Err(broken(
+                "deviceId does not match the key's fingerprint".to_string(),
+            ));
+        }
+        identity.path = Some(path.to_path_buf());
+        Ok(identity)
+    }
+
+    fn create(path: &Path) -> Result<DeviceIdentity, String> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir)
+            .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+        let mut seed = [0u8; 32];
+        getrandom::fill(&mut seed)
+            .map_err(|err| format!("no randomness for a device key: {err}"))?;
+        let mut identity = Self::from_seed(seed);
+        let stored = StoredIdentity {
+            version: 1,
+            device_id: identity.device_id.clone(),
+            public_key: identity.public_key(),
+            secret_seed: URL_SAFE_NO_PAD.encode(seed),
+        };
+        let text = serde_json::to_string_pretty(&stored).unwrap_or_default();
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        match options.open(path) {
+            Ok(mut file) => file
+                .write_all(text.as_bytes())
+                .map_err(|err| format!("cannot write {}: {err}", path.display()))?,
+            // Another clawdeck created it first: use that one.
+            Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+                return Self::parse_stored(&text, path);
+            }
+            Err(err) => return Err(format!("cannot create {}: {err}", path.display())),
+        }
+        identity.path = Some(path.to_path_buf());
+        Ok(identity)
+    }
+
+    /// SHA-256 hex of the raw public key (what `openclaw devices` lists).
+    pub fn device_id(&self) -> &str {
+        &self.device_id
+    }
+
+    /// Raw public key, unpadded base64url (the `device.publicKey` field).
+    pub fn public_key(&self) -> String {
+        URL_SAFE_NO_PAD.encode(self.key.verifying_key().to_bytes())
+    }
+
+    /// Where the key is kept, when it came from a file.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Signs the payload text; unpadded base64url (the `device.signature` field).
+    pub fn sign(&self, payload: &AuthPayload<'_>) -> String {
+        URL_SAFE_NO_PAD.encode(self.key.sign(payload.text().as_bytes()).to_bytes())
+    }
+}
+
+fn device_id_for(public_key: &[u8; 32]) -> String {
+    Sha256::digest(public_key)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ed25519_dalek::{Signature, Verifier, VerifyingKey};
+
+    fn payload<'a>(id: &'a str, scopes: &'a [String]) -> AuthPayload<'a> {
+        AuthPayload {
+            device_id: id,
+            client_id: "cli",
+            client_mode: "cli",
+            role: "operator",
+            scopes,
+            signed_at_ms: 1737264000000,
+            token: Some("tok"),
+            nonce: "abc",
+            platform: " Linux ",
+            device_family: None,
+        }
+    }
+
+    #[test]
+    fn payload_text_is_openclaws_v3_line() {
+        let scopes = vec!["operator.read".to_string(), "operator.write".to_string()];
+        assert_eq!(
+            payload("dev", &scopes).text(),
+            "v3|dev|cli|cli|operator|operator.read,operator.write|1737264000000|tok|abc|linux|"
+        );
+    }
+
+    #[test]
+    fn signature_verifies_with_the_advertised_public_key() {
+        let identity = DeviceIdentity::from_seed([7u8; 32]);
+        let scopes = vec!["operator.read".to_string()];
+        let p = payload(identity.device_id(), &scopes);
+        let sig = URL_SAFE_NO_PAD
+            .decode(identity.sign(&p))
+            .unwrap_or_default();
+        let public: [u8; 32] = URL_SAFE_NO_PAD
+            .decode(identity.public_key())
+            .unwrap_or_default()
+            .try_into()
+            .unwrap_or([0; 32]);
+        let key = VerifyingKey::from_bytes(&public).map_err(|e| e.to_string());
+        let sig = Signature::from_slice(&sig).map_err(|e| e.to_string());
+        assert!(
+            key.and_then(
+                |k| sig.and_then(|s| k.verify(p.text().as_bytes(), &s).map_err(|e| e.to_string()))
+            )
+            .is_ok()
+        );
+        assert_eq!(identity.device_id().len(), 64);
+    }
+
+    #[test]
+    fn key_is_created_once_with_owner_only_permissions() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let first = DeviceIdentity::load_or_create(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        let again = DeviceIdentity::load_or_create(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(first.device_id(), again.device_id());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join(IDENTITY_FILE))
+                .map(|m| m.permissions().mode() & 0o777)
+                .unwrap_or(0);
+            assert_eq!(mode, 0o600);
+        }
+    }
+
+    #[test]
+    fn tampered_identity_file_is_refused_with_its_path() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.path().join(IDENTITY_FILE), "{}").unwrap_or_default();
+        let err = DeviceIdentity::load_or_create(dir.path())
+            .err()
+            .unwrap_or_default();
+        assert!(err.contains(IDENTITY_FILE), "{err}");
+    }
+}

@@ -1,0 +1,377 @@
+//! Gateway events as clawdeck shows them: a tool call (name, arguments, output), a transcript
+//! message, an exec approval, a session change, or the connection's own news. One `WatchItem`
+//! per event; `to_json` is the line `clawdeck gateway watch --json` prints.
+
+use serde_json::{Value, json};
+
+use super::approvals::Approval;
+use super::client::ClientEvent;
+
+/// Keep-alive and presence chatter nobody watches.
+const QUIET_EVENTS: &[&str] = &["tick", "health", "presence", "heartbeat"];
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum WatchKind {
+    Connected {
+        server_version: String,
+        reconnect: bool,
+    },
+    Disconnected {
+        reason: String,
+        retry_in_ms: u64,
+    },
+    Failed {
+        error: String,
+    },
+    Subscribed {
+        method: String,
+    },
+    Tool(ToolCall),
+    Message {
+        role: String,
+        text: String,
+    },
+    ApprovalRequested(Approval),
+    ApprovalResolved {
+        id: String,
+        decision: String,
+        resolved_by: String,
+    },
+    SessionChanged {
+        reason: String,
+    },
+    Other,
+}
+
+/// One step of a tool call (`start`, `update`, `result`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    pub name: String,
+    pub phase: String,
+    pub call_id: String,
+    pub args: Value,
+    /// The tool's result text (or partial output for `update`), when the event carries it.
+    pub output: Option<String>,
+    pub is_error: bool,
+    pub run_id: String,
+    /// The event's timestamp (ms since the epoch).
+    pub ts: Option<u64>,
+    /// From the call's start to this event (filled in by `ToolCallTracker`).
+    pub duration_ms: Option<u64>,
+}
+
+/// Remembers each call's arguments and start time, so that its updates and its result (which
+/// the gateway sends without arguments) carry them too.
+#[derive(Debug, Default)]
+pub struct ToolCallTracker {
+    started: std::collections::HashMap<(String, String), (Value, Option<u64>)>,
+}
+
+/// Calls whose result never came are forgotten beyond this many.
+const TRACKED_CALLS: usize = 4096;
+
+impl ToolCallTracker {
+    pub fn annotate(&mut self, item: &mut WatchItem) {
+        let WatchKind::Tool(call) = &mut item.kind else {
+            return;
+        };
+        let key = (
+            format!("{}/{}", item.gateway, call.run_id),
+            call.call_id.clone(),
+        );
+        if call.phase == "start" {
+            if self.started.len() >= TRACKED_CALLS {
+                self.started.clear();
+            }
+            self.started.insert(key, (call.args.clone(), call.ts));
+            return;
+        }
+        let known = if call.phase == "result" {
+            self.started.remove(&key)
+        } else {
+            self.started.get(&key).cloned()
+        };
+        if let Some((args, started)) = known {
+            if call.args.is_null() {
+                call.args = args;
+            }
+            if let (Some(start), Some(now)) = (started, call.ts) {
+                call.duration_ms = Some(now.saturating_sub(start));
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct WatchItem {
+    pub gateway: String,
+    pub event: String,
+    pub session_key: Option<String>,
+    pub kind: WatchKind,
+    pub payload: Value,
+}
+
+impl WatchItem {
+    /// The item for a client event; `None` for keep-alive chatter.
+    pub fn from_client_event(gateway: &str, event: &ClientEvent) -> Option<WatchItem> {
+        let item = |event: &str, kind: WatchKind, payload: Value| WatchItem {
+            gateway: gateway.to_string(),
+            event: event.to_string(),
+            session_key: None,
+            kind,
+            payload,
+        };
+        Some(match event {
+            ClientEvent::Connected { hello, reconnect } => item(
+                "clawdeck.connected",
+                WatchKind::Connected {
+                    server_version: hello.server_version.clone(),
+                    reconnect: *reconnect,
+                },
+                Value::Null,
+            ),
+            ClientEvent::Disconnected { reason, retry_in } => item(
+                "clawdeck.disconnected",
+                WatchKind::Disconnected {
+                    reason: reason.clone(),
+                    retry_in_ms: retry_in.as_millis() as u64,
+                },
+                Value::Null,
+            ),
+            ClientEvent::Failed(err) => item(
+                "clawdeck.failed",
+                WatchKind::Failed {
+                    error: err.to_string(),
+                },
+                Value::Null,
+            ),
+            ClientEvent::Subscribed { method, .. } => item(
+                "clawdeck.resubscribed",
+                WatchKind::Subscribed {
+                    method: method.clone(),
+                },
+                Value::Null,
+            ),
+            ClientEvent::SubscribeFailed { method, error } => item(
+                "clawdeck.resubscribe-failed",
+                WatchKind::Failed {
+                    error: format!("{method}: {error}"),
+                },
+                Value::Null,
+            ),
+            ClientEvent::Event(frame) => {
+                if QUIET_EVENTS.contains(&frame.event.as_str()) {
+                    return None;
+                }
+                classify(gateway, &frame.event, &frame.payload)
+            }
+        })
+    }
+
+    /// The JSON line: gateway, event, sessionKey, kind and the kind's fields, plus the raw
+    /// payload for anything clawdeck does not read.
+    pub fn to_json(&self) -> Value {
+        let mut out = json!({
+            "gateway": self.gateway,
+            "event": self.event,
+        });
+        if let Some(key) = &self.session_key {
+            out["sessionKey"] = json!(key);
+        }
+        let (kind, fields) = match &self.kind {
+            WatchKind::Connected {
+                server_version,
+                reconnect,
+            } => (
+                "connected",
+                json!({"serverVersion": server_version, "reconnect": reconnect}),
+            ),
+            WatchKind::Disconnected {
+                reason,
+                retry_in_ms,
+            } => (
+                "disconnected",
+                json!({"reason": reason, "retryInMs": retry_in_ms}),
+            ),
+            WatchKind::Failed { error } => ("failed", json!({"error": error})),
+            WatchKind::Subscribed { method } => ("subscribed", json!({"method": method})),
+            WatchKind::Tool(tool) => (
+                "tool",
+                json!({"tool": {
+                    "name": tool.name,
+                    "phase": tool.phase,
+                    "toolCallId": tool.call_id,
+                    "runId": tool.run_id,
+                    "args": tool.args,
+                    "output": tool.output,
+                    "isError": tool.is_error,
+                    "durationMs": tool.duration_ms,
+                }}),
+            ),
+            WatchKind::Message { role, text } => ("message", json!({"role": role, "text": text})),
+            WatchKind::ApprovalRequested(a) => ("approval", json!({"approval": a.to_json()})),
+            WatchKind::ApprovalResolved {
+                id,
+                decision,
+                resolved_by,
+            } => (
+                "approval-resolved",
+                json!({"id": id, "decision": decision, "resolvedBy": resolved_by}),
+            ),
+            WatchKind::SessionChanged { reason } => ("session", json!({"reason": reason})),
+            WatchKind::Other => ("event", json!({"payload": self.payload})),
+        };
+        out["kind"] = json!(kind);
+        if let (Some(out), Some(fields)) = (out.as_object_mut(), fields.as_object()) {
+            for (k, v) in fields {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+        out
+    }
+}
+
+fn text_of(v: Option<&Value>) -> String {
+    v.and_then(Value::as_str).unwrap_or("").to_string()
+}
+
+/// A tool result as text: a string, or the `content[].text` blocks of an MCP-style result.
+pub fn result_text(result: &Value) -> Option<String> {
+    match result {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => {
+            let blocks = other
+                .get("content")
+                .and_then(Value::as_array)
+                .map(|blocks| {
+                    blocks
+                        .iter()
+                        .filter_map(|b| b.get("text").and_then(Value::as_str))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                });
+            match blocks {
+                Some(text) if !text.is_empty() => Some(text),
+                _ => Some(other.to_string()),
+            }
+        }
+    }
+}
+
+/// Reads a server event.
+pub fn classify(gateway: &str, event: &str, payload: &Value) -> WatchItem {
+    let session_key = payload
+        .get("sessionKey")
+        .or_else(|| payload.get("key"))
+        .or_else(|| payload.pointer("/request/sessionKey"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let kind = match event {
+        "session.tool" | "agent"
+            if payload.get("stream").and_then(Value::as_str) == Some("tool") =>
+        {
+            let data = payload.get("data").unwrap_or(&Value::Null);
+            let phase = text_of(data.get("phase"));
+            let output = match phase.as_str() {
+                "result" => data.get("result").and_then(result_text),
+                "update" => data.get("partialResult").and_then(result_text),
+                _ => None,
+            };
+            WatchKind::Tool(ToolCall {
+                name: text_of(data.get("name")),
+                phase,
+                call_id: text_of(data.get("toolCallId")),
+                args: data.get("args").cloned().unwrap_or(Value::Null),
+                output,
+                is_error: data
+                    .get("isError")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+                run_id: text_of(payload.get("runId")),
+                ts: payload.get("ts").and_then(Value::as_u64),
+                duration_ms: None,
+            })
+        }
+        "session.message" => {
+            let message = payload.get("message").unwrap_or(payload);
+            let text = match message.get("content") {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Array(blocks)) => blocks
+                    .iter()
+                    .filter_map(|b| b.get("text").and_then(Value::as_str))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                _ => String::new(),
+            };
+            WatchKind::Message {
+                role: text_of(message.get("role")),
+                text,
+            }
+        }
+        "exec.approval.requested" => WatchKind::ApprovalRequested(Approval::from_event(payload)),
+        "exec.approval.resolved" => WatchKind::ApprovalResolved {
+            id: text_of(payload.get("id")),
+            decision: text_of(payload.get("decision")),
+            resolved_by: text_of(payload.get("resolvedBy")),
+        },
+        "sessions.changed" => WatchKind::SessionChanged {
+            reason: text_of(payload.get("reason")),
+        },
+        _ => WatchKind::Other,
+    };
+    WatchItem {
+        gateway: gateway.to_string(),
+        event: event.to_string(),
+        session_key,
+        kind,
+        payload: payload.clone(),
+    }
+}
+
+/// One human-readable line.
+pub fn describe_event(item: &WatchItem) -> String {
+    let session = item.session_key.as_deref().unwrap_or("-");
+    let gw = &item.gateway;
+    match &item.kind {
+        WatchKind::Connected {
+            server_version,
+            reconnect,
+        } => format!(
+            "[{gw}] {} (OpenClaw {server_version})",
+            if *reconnect {
+                "reconnected"
+            } else {
+                "connected"
+            }
+        ),
+        WatchKind::Disconnected {
+            reason,
+            retry_in_ms,
+        } => format!("[{gw}] disconnected: {reason}; retrying in {retry_in_ms} ms"),
+        WatchKind::Failed { error } => format!("[{gw}] gave up: {error}"),
+        WatchKind::Subscribed { method } => format!("[{gw}] {method} renewed"),
+        WatchKind::Tool(t) => {
+            let mut line = format!("[{gw}] {session} tool {} {} {}", t.name, t.phase, t.args);
+            if let Some(output) = &t.output {
+                line.push_str(&format!(
+                    " → {}{}",
+                    if t.is_error { "error: " } else { "" },
+                    output.replace('\n', "⏎")
+                ));
+            }
+            line
+        }
+        WatchKind::Message { role, text } => {
+            format!("[{gw}] {session} {role}: {}", text.replace('\n', "⏎"))
+        }
+        WatchKind::ApprovalRequested(a) => format!("[{gw}] approval {}", a.describe()),
+        WatchKind::ApprovalResolved {
+            id,
+            decision,
+            resolved_by,
+        } => format!("[{gw}] approval {id} resolved: {decision} by {resolved_by}"),
+        WatchKind::SessionChanged { reason } => format!("[{gw}] {session} changed ({reason})"),
+        WatchKind::Other => format!("[{gw}] {} {}", item.event, item.payload),
+    }
+}

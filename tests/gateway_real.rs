@@ -1,0 +1,575 @@
+//! The gateway client against the real OpenClaw gateway (../shared/realclaw). Tests that use
+//! the shared gateway need OPENCLAW_GATEWAY_URL and OPENCLAW_GATEWAY_TOKEN (as `.ci/run`
+//! exports them); tests that must change or kill a gateway start their own instance with
+//! ../shared/realclaw/start.sh on free ports and need OPENCLAW_BIN. Otherwise each test prints
+//! that it was skipped.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use clawdeck::gateway::{
+    Backoff, ClientEvent, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient,
+    GatewayEndpoint, endpoint::websocket_url,
+};
+use serde_json::{Value, json};
+
+fn shared_gateway() -> Option<(String, String)> {
+    Some((
+        std::env::var("OPENCLAW_GATEWAY_URL")
+            .ok()
+            .filter(|u| !u.is_empty())?,
+        std::env::var("OPENCLAW_GATEWAY_TOKEN")
+            .ok()
+            .filter(|t| !t.is_empty())?,
+    ))
+}
+
+fn endpoint(url: &str, token: &str) -> GatewayEndpoint {
+    GatewayEndpoint {
+        name: "test".into(),
+        url: websocket_url(url).unwrap(),
+        auth: GatewayAuth::Token(token.into()),
+        origin: "test".into(),
+    }
+}
+
+/// Connects with the device identity the headless commands use for the same state dir (an
+/// approval is visible to the device that started the run).
+async fn connect(url: &str, token: &str, state: &Path) -> GatewayClient {
+    let identity = DeviceIdentity::load_or_create(&state.join("clawdeck")).unwrap();
+    GatewayClient::connect(
+        endpoint(url, token),
+        identity,
+        ConnectOptions::default(),
+        Backoff {
+            initial: Duration::from_millis(200),
+            max: Duration::from_secs(2),
+        },
+    )
+    .await
+    .unwrap_or_else(|e| panic!("connect {url}: {e}"))
+}
+
+/// Starts an agent turn through the gateway's `agent` method (the mock LLM answers
+/// `CALL <tool> <json>` with that tool call). Returns the run's acceptance payload.
+async fn send_agent(client: &GatewayClient, session_id: &str, message: &str) -> Value {
+    client
+        .request(
+            "agent",
+            json!({
+                "message": message,
+                "agentId": "ops",
+                "sessionId": session_id,
+                "idempotencyKey": format!("clawdeck-test-{session_id}-{}", std::process::id()),
+            }),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("agent: {e}"))
+}
+
+/// `clawdeck gateway watch --json` (or another headless command) as a child whose stdout lines
+/// arrive on a channel.
+struct Headless {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Headless {
+    fn start(args: &[&str], url: &str, token: &str, state: &Path) -> Headless {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+            .args(args)
+            .env("OPENCLAW_GATEWAY_URL", url)
+            .env("OPENCLAW_GATEWAY_TOKEN", token)
+            .env("XDG_STATE_HOME", state)
+            .env("XDG_DATA_HOME", state)
+            .env("OPENCLAW_CONFIG_PATH", state.join("no-openclaw.json"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Headless { child, lines }
+    }
+
+    /// Lines until one satisfies `pred` (returned), or panics after `timeout`.
+    fn wait_for(&self, timeout: Duration, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let value: Value = serde_json::from_str(&line)
+                        .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+                    if pred(&value) {
+                        return value;
+                    }
+                }
+                Err(_) => panic!("no {what} within {} s", timeout.as_secs()),
+            }
+        }
+    }
+}
+
+impl Drop for Headless {
+    fn drop(&mut self) {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(self.child.id() as i32),
+            nix::sys::signal::Signal::SIGINT,
+        );
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn is_tool(v: &Value, phase: &str) -> bool {
+    v["kind"] == "tool" && v["tool"]["name"] == "exec" && v["tool"]["phase"] == phase
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connects_and_lists_sessions() {
+    let Some((url, token)) = shared_gateway() else {
+        eprintln!(
+            "gateway_real: skipped (OPENCLAW_GATEWAY_URL / OPENCLAW_GATEWAY_TOKEN not set; see ../shared/realclaw/README.md)"
+        );
+        return;
+    };
+    let state = tempfile::tempdir().unwrap();
+    let client = connect(&url, &token, state.path()).await;
+    let hello = client.hello();
+    assert_eq!(hello.protocol, 4);
+    assert!(
+        hello.scopes.iter().any(|s| s == "operator.approvals"),
+        "{:?}",
+        hello.scopes
+    );
+    assert!(hello.methods.iter().any(|m| m == "tools.effective"));
+    let list = client.request("sessions.list", json!({})).await.unwrap();
+    assert!(list["sessions"].is_array(), "{list}");
+    client.close();
+
+    let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .args(["gateway", "status", "--json"])
+        .env("OPENCLAW_GATEWAY_URL", &url)
+        .env("OPENCLAW_GATEWAY_TOKEN", &token)
+        .env("XDG_STATE_HOME", state.path())
+        .env("OPENCLAW_CONFIG_PATH", state.path().join("none.json"))
+        .output()
+        .unwrap();
+    let status: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status[0]["connected"], true, "{status}");
+    assert_eq!(status[0]["protocol"], 4);
+
+    // catalog sync stores a pack for exactly the gateway's version.
+    let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .args(["catalog", "sync", "--json"])
+        .env("OPENCLAW_GATEWAY_URL", &url)
+        .env("OPENCLAW_GATEWAY_TOKEN", &token)
+        .env("XDG_STATE_HOME", state.path())
+        .env("XDG_DATA_HOME", state.path())
+        .env("OPENCLAW_CONFIG_PATH", state.path().join("none.json"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let version = status[0]["serverVersion"].as_str().unwrap();
+    let path = state.path().join(format!("clawdeck/packs/{version}.json"));
+    let pack: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(pack["version"], version);
+    let exec = pack["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "exec")
+        .expect("exec in the synced pack");
+    assert_eq!(exec["section"], "runtime");
+    assert!(
+        pack["groups"]["runtime"]["tools"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("exec"))
+    );
+    assert!(
+        pack["profiles"]["coding"]["tools"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("exec"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exec_tool_call_appears_live_in_watch_json_and_the_session_has_its_effective_tools() {
+    let Some((url, token)) = shared_gateway() else {
+        eprintln!("gateway_real: skipped (OPENCLAW_GATEWAY_URL / OPENCLAW_GATEWAY_TOKEN not set)");
+        return;
+    };
+    let state = tempfile::tempdir().unwrap();
+    let watch = Headless::start(&["gateway", "watch", "--json"], &url, &token, state.path());
+    // The watcher is attached once it has subscribed; give it a moment, then check it lives.
+    std::thread::sleep(Duration::from_secs(3));
+    let client = connect(&url, &token, state.path()).await;
+    let session_id = format!("cdw{}", std::process::id());
+    send_agent(&client, &session_id, r#"CALL exec {"command":"echo x"}"#).await;
+    let start = watch.wait_for(Duration::from_secs(150), "exec start event", |v| {
+        is_tool(v, "start")
+    });
+    eprintln!("start: {start}");
+    assert_eq!(start["tool"]["args"]["command"], "echo x");
+    let result = watch.wait_for(Duration::from_secs(60), "exec result event", |v| {
+        is_tool(v, "result")
+    });
+    eprintln!("result: {result}");
+    assert_eq!(result["tool"]["output"].as_str().map(str::trim), Some("x"));
+    assert_eq!(
+        result["tool"]["args"]["command"], "echo x",
+        "result carries the call's arguments"
+    );
+    assert_eq!(result["tool"]["isError"], false);
+    let key = result["sessionKey"].as_str().unwrap().to_string();
+    assert!(key.starts_with("agent:ops:"), "{key}");
+
+    // tools.effective for that session: exec is there (the run just used it).
+    let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .args(["gateway", "effective", "--session", &key, "--json"])
+        .env("OPENCLAW_GATEWAY_URL", &url)
+        .env("OPENCLAW_GATEWAY_TOKEN", &token)
+        .env("XDG_STATE_HOME", state.path())
+        .env("OPENCLAW_CONFIG_PATH", state.path().join("none.json"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tools = clawdeck::gateway::tools::effective_tools(&rows[0]["effective"]);
+    eprintln!("tools.effective {key}: {} tools", tools.len());
+    assert!(tools.iter().any(|t| t.name == "exec"), "{rows}");
+    client.close();
+}
+
+// ---- tests that run their own gateway ----
+
+/// A gateway + mock LLM of our own (../shared/realclaw/start.sh with a private prefix and free
+/// ports), stopped on drop.
+struct OwnGateway {
+    script_dir: PathBuf,
+    prefix: tempfile::TempDir,
+    llm_port: u16,
+    gw_port: u16,
+    url: String,
+    token: String,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl OwnGateway {
+    fn available() -> Option<(PathBuf, PathBuf)> {
+        let bin = PathBuf::from(
+            std::env::var("OPENCLAW_BIN")
+                .ok()
+                .filter(|b| !b.is_empty())?,
+        );
+        let install = bin.parent()?.parent()?.to_path_buf();
+        let script_dir = std::env::var("CLAWDECK_REALCLAW_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realclaw"));
+        (script_dir.join("start.sh").is_file() && install.join("openclaw").is_dir())
+            .then_some((script_dir, install))
+    }
+
+    fn start() -> Option<OwnGateway> {
+        let (script_dir, install) = Self::available()?;
+        let prefix = tempfile::tempdir().unwrap();
+        for part in ["bin", "node", "openclaw"] {
+            std::os::unix::fs::symlink(install.join(part), prefix.path().join(part)).unwrap();
+        }
+        let mut gateway = OwnGateway {
+            script_dir,
+            prefix,
+            llm_port: free_port(),
+            gw_port: free_port(),
+            url: String::new(),
+            token: "clawdeck-own-gateway-token".into(),
+        };
+        gateway.url = gateway.run_start();
+        Some(gateway)
+    }
+
+    /// Runs start.sh (config, mock LLM, gateway); returns the gateway URL.
+    fn run_start(&self) -> String {
+        let out = Command::new("bash")
+            .arg(self.script_dir.join("start.sh"))
+            .arg("--gateway")
+            .arg(self.prefix.path())
+            .env("MOCK_LLM_PORT", self.llm_port.to_string())
+            .env("REALCLAW_GATEWAY_PORT", self.gw_port.to_string())
+            .env("REALCLAW_GATEWAY_TOKEN", &self.token)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "start.sh: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // start.sh waits for HTTP only; config hot reload and sessions need the gateway ready.
+        let deadline = Instant::now() + Duration::from_secs(240);
+        while !self.log().contains("[gateway] ready") {
+            assert!(
+                Instant::now() < deadline,
+                "gateway not ready after 240 s:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        format!("http://127.0.0.1:{}", self.gw_port)
+    }
+
+    fn stop(&self) {
+        let _ = Command::new("bash")
+            .arg(self.script_dir.join("stop.sh"))
+            .arg(self.prefix.path())
+            .status();
+    }
+
+    fn config_path(&self) -> PathBuf {
+        self.prefix.path().join("home/.openclaw/openclaw.json")
+    }
+
+    /// The gateway's log without its colours.
+    fn log(&self) -> String {
+        let text =
+            std::fs::read_to_string(self.prefix.path().join("run/gateway.log")).unwrap_or_default();
+        regex::Regex::new("\x1b\\[[0-9;]*m")
+            .unwrap()
+            .replace_all(&text, "")
+            .into_owned()
+    }
+}
+
+impl Drop for OwnGateway {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let log = self.log();
+            let lines: Vec<&str> = log.lines().collect();
+            eprintln!(
+                "--- gateway log (last 60 lines) ---\n{}",
+                lines[lines.len().saturating_sub(60)..].join("\n")
+            );
+        }
+        self.stop();
+    }
+}
+
+/// Waits until the gateway log shows a hot reload of `tools` after the config edit.
+fn wait_for_log(gateway: &OwnGateway, needle: &str, timeout: Duration) -> bool {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if gateway.log().contains(needle) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    false
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it() {
+    let Some(gateway) = OwnGateway::start() else {
+        eprintln!("gateway_real: skipped (OPENCLAW_BIN or ../shared/realclaw/start.sh missing)");
+        return;
+    };
+    // exec on the gateway host, every command asks (tools.exec.ask: "always").
+    let config = std::fs::read_to_string(gateway.config_path()).unwrap();
+    let config = format!(
+        "{},\n  tools: {{ exec: {{ host: \"gateway\", security: \"allowlist\", ask: \"always\" }} }},\n}}\n",
+        config
+            .trim_end()
+            .trim_end_matches('}')
+            .trim_end()
+            .trim_end_matches(',')
+    );
+    std::fs::write(gateway.config_path(), config).unwrap();
+    assert!(
+        wait_for_log(
+            &gateway,
+            "config hot reload applied (tools)",
+            Duration::from_secs(30)
+        ),
+        "the gateway did not reload tools.exec:\n{}",
+        gateway.log()
+    );
+    let state = tempfile::tempdir().unwrap();
+    let approvals = Headless::start(
+        &["approvals", "watch", "--json"],
+        &gateway.url,
+        &gateway.token,
+        state.path(),
+    );
+    let watch = Headless::start(
+        &["gateway", "watch", "--json"],
+        &gateway.url,
+        &gateway.token,
+        state.path(),
+    );
+    std::thread::sleep(Duration::from_secs(3));
+    let client = connect(&gateway.url, &gateway.token, state.path()).await;
+
+    for (session, command, decision, expect) in [
+        (
+            "appr-allow",
+            "echo allowed-x",
+            "allow-once",
+            Some("allowed-x"),
+        ),
+        ("appr-deny", "echo denied-x", "deny", None),
+    ] {
+        send_agent(
+            &client,
+            session,
+            &format!(r#"CALL exec {{"command":"{command}"}}"#),
+        )
+        .await;
+        let requested =
+            approvals.wait_for(Duration::from_secs(300), "exec.approval.requested", |v| {
+                v["kind"] == "approval"
+                    && v["approval"]["command"]
+                        .as_str()
+                        .is_some_and(|c| c.contains(command))
+            });
+        eprintln!("requested: {requested}");
+        let id = requested["approval"]["id"].as_str().unwrap().to_string();
+        let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+            .args(["approvals", "resolve", &id, decision])
+            .env("OPENCLAW_GATEWAY_URL", &gateway.url)
+            .env("OPENCLAW_GATEWAY_TOKEN", &gateway.token)
+            .env("XDG_STATE_HOME", state.path())
+            .env("OPENCLAW_CONFIG_PATH", state.path().join("none.json"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "resolve: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let resolved = approvals.wait_for(Duration::from_secs(30), "exec.approval.resolved", |v| {
+            v["kind"] == "approval-resolved" && v["id"] == id.as_str()
+        });
+        assert_eq!(resolved["decision"], decision);
+        let result = watch.wait_for(Duration::from_secs(90), "exec result", |v| {
+            is_tool(v, "result") && v["tool"]["args"]["command"] == command
+        });
+        eprintln!("{decision}: {result}");
+        match expect {
+            Some(output) => {
+                assert_eq!(result["tool"]["isError"], false, "{result}");
+                assert_eq!(
+                    result["tool"]["output"].as_str().map(str::trim),
+                    Some(output)
+                );
+            }
+            None => {
+                let output = result["tool"]["output"].as_str().unwrap_or("");
+                assert!(
+                    !output.contains("\ndenied-x") && output.trim() != "denied-x",
+                    "denied command ran: {result}"
+                );
+                assert!(output.to_lowercase().contains("denied"), "{result}");
+            }
+        }
+    }
+    client.close();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gateway_killed_and_restarted_mid_stream_is_reconnected_and_resubscribed() {
+    let Some(gateway) = OwnGateway::start() else {
+        eprintln!("gateway_real: skipped (OPENCLAW_BIN or ../shared/realclaw/start.sh missing)");
+        return;
+    };
+    let state = tempfile::tempdir().unwrap();
+    let client = connect(&gateway.url, &gateway.token, state.path()).await;
+    let mut events = client.events();
+    client
+        .subscribe("sessions.subscribe", json!({}))
+        .await
+        .unwrap();
+
+    gateway.stop();
+    let disconnected = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            if let Some(ClientEvent::Disconnected { reason, .. }) = events.recv().await {
+                return reason;
+            }
+        }
+    })
+    .await
+    .expect("no Disconnected event after the gateway was killed");
+    eprintln!("disconnected: {disconnected}");
+    assert!(client.request("sessions.list", json!({})).await.is_err());
+
+    gateway.run_start();
+    let (reconnected, resubscribed) = tokio::time::timeout(Duration::from_secs(180), async {
+        let mut reconnected = false;
+        loop {
+            match events.recv().await {
+                Some(ClientEvent::Connected {
+                    reconnect: true, ..
+                }) => reconnected = true,
+                Some(ClientEvent::Subscribed { method, .. }) if method == "sessions.subscribe" => {
+                    return (reconnected, true);
+                }
+                Some(ClientEvent::Failed(err)) => panic!("gave up: {err}"),
+                None => panic!("event stream ended"),
+                _ => {}
+            }
+        }
+    })
+    .await
+    .expect("not reconnected within 180 s of the restart");
+    assert!(reconnected && resubscribed);
+    // The stream goes on: a run on the restarted gateway reaches the same subscriber.
+    send_agent(&client, "after-restart", "hello again").await;
+    let changed = tokio::time::timeout(Duration::from_secs(120), async {
+        loop {
+            if let Some(ClientEvent::Event(ev)) = events.recv().await
+                && ev.event == "sessions.changed"
+            {
+                return ev;
+            }
+        }
+    })
+    .await
+    .expect("no sessions.changed after reconnecting");
+    eprintln!("after restart: {} {}", changed.event, changed.payload);
+    client.close();
+}
