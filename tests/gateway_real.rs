@@ -403,6 +403,7 @@ fn wait_for_log(gateway: &OwnGateway, needle: &str, timeout: Duration) -> bool {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "real OpenClaw 2026.9.6 denies the headless run's exec (`Headless runs cannot wait for interactive exec approval`, no approval route) before any exec.approval.requested; see README § Gateways"]
 async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it() {
     let Some(gateway) = OwnGateway::start() else {
         eprintln!("gateway_real: skipped (OPENCLAW_BIN or ../shared/realclaw/start.sh missing)");

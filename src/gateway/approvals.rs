@@ -108,3 +108,36 @@ impl Approval {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decisions_round_trip_and_unknown_ones_are_refused() {
+        for d in ["allow-once", "allow-always", "deny"] {
+            assert_eq!(Decision::parse(d).map(Decision::as_str), Ok(d));
+        }
+        assert!(Decision::parse("allow").is_err());
+        assert_eq!(
+            resolve_params("a1", Decision::Deny),
+            json!({"id": "a1", "decision": "deny"})
+        );
+    }
+
+    #[test]
+    fn requested_event_names_command_cwd_agent_session_and_rule() {
+        let a = Approval::from_event(&json!({
+            "id": "a1", "expiresAtMs": 5,
+            "request": {"command": "echo x", "cwd": "/w", "agentId": "ops",
+                        "sessionKey": "agent:ops:main", "ask": "always", "security": "allowlist", "host": "gateway"}
+        }));
+        assert_eq!(a.id, "a1");
+        assert_eq!(a.command, "echo x");
+        assert_eq!(a.cwd, "/w");
+        assert_eq!(a.agent, "ops");
+        assert_eq!(a.session_key, "agent:ops:main");
+        assert_eq!(a.reason, "ask=always security=allowlist host=gateway");
+        assert_eq!(a.expires_at_ms, Some(5));
+    }
+}

@@ -215,6 +215,20 @@ async fn keep_connected(
                 next = incoming.recv() => match next {
                     Some(Incoming::Event(ev)) => {
                         shared.publish(ClientEvent::Event(Arc::new(ev)));
+                        // Forward whatever else is already queued without another wake-up.
+                        let mut closed = None;
+                        while let Ok(next) = incoming.try_recv() {
+                            match next {
+                                Incoming::Event(ev) => shared.publish(ClientEvent::Event(Arc::new(ev))),
+                                Incoming::Closed(reason) => {
+                                    closed = Some(reason);
+                                    break;
+                                }
+                            }
+                        }
+                        if let Some(reason) = closed {
+                            break reason;
+                        }
                     }
                     Some(Incoming::Closed(reason)) => break reason,
                     None => break "connection ended".to_string(),

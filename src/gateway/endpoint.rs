@@ -272,6 +272,32 @@ mod tests {
     }
 
     #[test]
+    fn bad_gateway_in_clawdeck_json5_is_an_error_naming_its_place() {
+        let text = "{\n  gateways: [\n    { name: \"a\", url: \"ws://127.0.0.1:1\" },\n    { name: \"b\", url: \"ftp://x\" },\n  ],\n}\n";
+        let err = crate::config::parse_settings(text, "clawdeck.json5")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains("clawdeck.json5"), "{err}");
+        assert!(err.contains("gateways"), "{err}");
+        assert!(err.contains("must start with ws://"), "{err}");
+        assert!(
+            err.contains("clawdeck.json5:2:") && err.contains("gateways[1]"),
+            "{err}"
+        );
+        let ok = crate::config::parse_settings(
+            "{ gateways: [{ url: \"http://127.0.0.1:18789\", tokenFile: \"/t\" }] }",
+            "clawdeck.json5",
+        )
+        .map(|s| s.gateways)
+        .unwrap_or_default();
+        assert_eq!(ok.len(), 1);
+        assert_eq!(ok[0].url, "ws://127.0.0.1:18789");
+        assert_eq!(ok[0].name, "127.0.0.1:18789");
+        assert_eq!(ok[0].secret, GatewaySecret::TokenFile("/t".into()));
+    }
+
+    #[test]
     fn two_secrets_are_refused() {
         let raw = RawGatewayEntry {
             url: Some("ws://h".into()),

@@ -162,9 +162,53 @@ impl Hello {
     }
 }
 
+/// Every field any frame has, read in one pass (serde's internally tagged enums buffer the
+/// whole frame first, which costs a second parse of every payload).
+#[derive(Deserialize)]
+struct FlatFrame {
+    #[serde(rename = "type")]
+    kind: String,
+    id: Option<String>,
+    method: Option<String>,
+    #[serde(default)]
+    params: Value,
+    ok: Option<bool>,
+    #[serde(default)]
+    payload: Value,
+    error: Option<ErrorShape>,
+    event: Option<String>,
+    seq: Option<u64>,
+}
+
 /// Parses one text message; the error names what was wrong.
 pub fn parse_frame(text: &str) -> Result<Frame, String> {
-    serde_json::from_str(text).map_err(|err| format!("unreadable gateway frame: {err}"))
+    let flat: FlatFrame =
+        serde_json::from_str(text).map_err(|err| format!("unreadable gateway frame: {err}"))?;
+    let missing = |field: &str| {
+        format!(
+            "unreadable gateway frame: {} frame without `{field}`",
+            flat.kind
+        )
+    };
+    Ok(match flat.kind.as_str() {
+        "event" => Frame::Event(EventFrame {
+            event: flat.event.clone().ok_or_else(|| missing("event"))?,
+            payload: flat.payload,
+            seq: flat.seq,
+        }),
+        "res" => Frame::Res(ResponseFrame {
+            id: flat.id.clone().ok_or_else(|| missing("id"))?,
+            ok: flat.ok.ok_or_else(|| missing("ok"))?,
+            payload: flat.payload,
+            error: flat.error,
+        }),
+        "req" => Frame::Req(RequestFrame {
+            id: flat.id.clone().ok_or_else(|| missing("id"))?,
+            method: flat.method.clone().ok_or_else(|| missing("method"))?,
+            params: flat.params,
+        }),
+        other => return Err(format!("unreadable gateway frame: unknown type {other:?}")),
+    })
 }
 
 #[cfg(test)]
@@ -202,6 +246,15 @@ mod tests {
     #[test]
     fn unknown_frame_types_are_errors() {
         assert!(parse_frame(r#"{"type":"ping"}"#).is_err());
+        assert!(parse_frame(r#"{"type":"event","payload":{}}"#).is_err());
+        assert!(matches!(
+            parse_frame(r#"{"type":"res","id":"1","ok":false,"error":{"code":"X","message":"m"}}"#),
+            Ok(Frame::Res(ResponseFrame {
+                ok: false,
+                error: Some(_),
+                ..
+            }))
+        ));
         assert!(parse_frame("not json").is_err());
     }
 }

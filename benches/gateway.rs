@@ -1,0 +1,156 @@
+//! Events per second from a local fake gateway through clawdeck's gateway client, against a
+//! baseline measured in the same run: a bare tokio-tungstenite read loop over the same frames.
+//! Target: ≥ 20,000 events/s through the client. Run: `cargo bench --bench gateway`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::{Duration, Instant};
+
+use clawdeck::gateway::{
+    Backoff, ClientEvent, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient,
+    GatewayEndpoint,
+};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use tokio_tungstenite::tungstenite::Message;
+
+const EVENTS: usize = 200_000;
+
+/// A session.tool frame shaped like the real gateway's (recorded from 2026.9.6).
+fn tool_frame(seq: usize) -> String {
+    json!({
+        "type": "event",
+        "event": "session.tool",
+        "seq": seq,
+        "payload": {
+            "runId": "b644a7c6-299b-4471-981f-d4df629256d8",
+            "stream": "tool",
+            "ts": 1795380960352u64 + seq as u64,
+            "sessionKey": "agent:ops:explicit:g1",
+            "agentId": "ops",
+            "data": {"phase": "update", "name": "exec", "toolCallId": "call_mock_1",
+                     "partialResult": {"content": [{"type": "text", "text": format!("line {seq}\n")}]}}
+        }
+    })
+    .to_string()
+}
+
+/// Serves one connection: challenge, hello-ok for `connect`, then `EVENTS` frames.
+async fn fake_gateway(listener: TcpListener, frames: std::sync::Arc<Vec<String>>) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            return;
+        };
+        let frames = frames.clone();
+        tokio::spawn(async move {
+            let mut ws = tokio_tungstenite::accept_async(stream).await.unwrap();
+            let challenge = json!({"type": "event", "event": "connect.challenge",
+                "payload": {"nonce": "bench-nonce", "ts": 1u64}});
+            ws.send(Message::text(challenge.to_string())).await.unwrap();
+            // A raw client starts reading at once; ours sends connect first.
+            let first = tokio::time::timeout(Duration::from_millis(300), ws.next()).await;
+            if let Ok(Some(Ok(Message::Text(text)))) = first {
+                let req: Value = serde_json::from_str(&text).unwrap();
+                let hello = json!({"type": "res", "id": req["id"], "ok": true, "payload": {
+                    "type": "hello-ok", "protocol": 4,
+                    "server": {"version": "bench", "connId": "c1"},
+                    "features": {"methods": [], "events": []}, "snapshot": {},
+                    "auth": {"role": "operator", "scopes": ["operator.read"]},
+                    "policy": {"tickIntervalMs": 15000}}});
+                ws.send(Message::text(hello.to_string())).await.unwrap();
+            }
+            for frame in frames.iter() {
+                if ws.feed(Message::text(frame.clone())).await.is_err() {
+                    return;
+                }
+            }
+            let _ = ws.flush().await;
+            // Keep the socket open until the reader is done.
+            while let Some(Ok(_)) = ws.next().await {}
+        });
+    }
+}
+
+/// Baseline: tokio-tungstenite's read loop, each frame parsed as JSON.
+async fn raw_read_loop(url: &str) -> Duration {
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let _challenge = ws.next().await;
+    let start = Instant::now();
+    let mut n = 0;
+    while n < EVENTS {
+        match ws.next().await {
+            Some(Ok(Message::Text(text))) => {
+                let _: Value = serde_json::from_str(&text).unwrap();
+                n += 1;
+            }
+            Some(Ok(_)) => {}
+            _ => panic!("raw loop ended after {n} frames"),
+        }
+    }
+    start.elapsed()
+}
+
+/// clawdeck: handshake, then every frame parsed and published as a ClientEvent.
+async fn through_client(url: &str) -> Duration {
+    let endpoint = GatewayEndpoint {
+        name: "bench".into(),
+        url: url.into(),
+        auth: GatewayAuth::Token("t".into()),
+        origin: "bench".into(),
+    };
+    let client = GatewayClient::connect(
+        endpoint,
+        DeviceIdentity::from_seed([9; 32]),
+        ConnectOptions::default(),
+        Backoff::default(),
+    )
+    .await
+    .unwrap();
+    let mut events = client.events();
+    let start = Instant::now();
+    let mut n = 0;
+    while n < EVENTS {
+        match events.recv().await {
+            Some(ClientEvent::Event(_)) => n += 1,
+            Some(_) => {}
+            None => panic!("client stream ended after {n}"),
+        }
+    }
+    let took = start.elapsed();
+    client.close();
+    took
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let frames: std::sync::Arc<Vec<String>> =
+            std::sync::Arc::new((0..EVENTS).map(tool_frame).collect());
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("ws://{}", listener.local_addr().unwrap());
+        tokio::spawn(fake_gateway(listener, frames));
+
+        let rate = |d: Duration| EVENTS as f64 / d.as_secs_f64();
+        let mut raw = Vec::new();
+        let mut ours = Vec::new();
+        for _ in 0..3 {
+            raw.push(rate(raw_read_loop(&url).await));
+            ours.push(rate(through_client(&url).await));
+        }
+        let best = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max);
+        let (raw, ours) = (best(&raw), best(&ours));
+        println!("gateway events, {EVENTS} session.tool frames per run, best of 3:");
+        println!("  baseline (tokio-tungstenite read loop + JSON parse): {raw:>10.0} events/s");
+        println!("  clawdeck GatewayClient (parse, route, publish):      {ours:>10.0} events/s");
+        println!("  ratio client / baseline: {:.2}", ours / raw);
+        println!(
+            "  target ≥ 20,000 events/s: {}",
+            if ours >= 20_000.0 { "met" } else { "NOT met" }
+        );
+    });
+}
