@@ -716,7 +716,26 @@ fn router_stream_scrolls_sideways_for_long_lines() {
 fn router_keys_emit_intents() {
     let mut h = router_with_runs();
     assert_eq!(h.app.router.selected, 1, "the live run is selected");
+    // `k` moves up, as everywhere; it never kills.
     h.key(KeyCode::Char('k'));
+    assert!(h.emitted().is_empty());
+    assert_eq!(h.app.router.selected, 0);
+    h.key(KeyCode::Char('j'));
+    // `x` and Del kill, after asking.
+    for kill in [KeyCode::Char('x'), KeyCode::Delete] {
+        h.key(kill);
+        h.pump();
+        assert!(
+            matches!(&h.app.overlay, Some(Overlay::Confirm(c)) if c.question.starts_with("Kill run #2 (ops)?")),
+            "kill asks first"
+        );
+        h.key(KeyCode::Char('n'));
+        assert!(h.emitted().is_empty(), "no: nothing is killed");
+        assert!(h.app.overlay.is_none());
+    }
+    h.key(KeyCode::Char('x'));
+    h.pump();
+    h.key(KeyCode::Char('y'));
     let ev = h.emitted();
     assert!(
         matches!(&ev[..], [AppEvent::KillRun { run_id }] if run_id == "2"),
@@ -764,9 +783,9 @@ fn router_keys_emit_intents() {
         matches!(&ev[..], [AppEvent::Copy { label, text }] if label == "router-run-2" && text.contains("[stderr] warn: slow tool")),
         "{ev:?}"
     );
-    // `k` on a finished run does nothing but say so.
+    // Killing a finished run does nothing but say so.
     h.key(KeyCode::Up);
-    h.key(KeyCode::Char('k'));
+    h.key(KeyCode::Char('x'));
     h.pump();
     assert!(
         h.app
@@ -1160,7 +1179,9 @@ fn help_overlay_is_searchable_and_follows_overrides() {
     );
     h2.key(KeyCode::Down);
     h2.key_mod(KeyCode::Char('k'), KeyModifiers::CONTROL);
-    assert!(matches!(&h2.emitted()[..], [AppEvent::KillRun { .. }]));
+    assert!(
+        matches!(&h2.emitted()[..], [AppEvent::Confirm { on_yes, .. }] if matches!(**on_yes, AppEvent::KillRun { .. }))
+    );
     let footer = h2.screen(140, 20);
     assert!(
         footer
@@ -1312,4 +1333,281 @@ async fn every_key_reaches_a_frame_promptly_on_the_real_loop() {
     tx.send(AppEvent::Quit);
     let _ = ui.await;
     assert!(slow.is_empty(), "keys without a prompt frame: {slow:?}");
+}
+
+// ---------------------------------------------------------------- every size
+
+/// A console with something in every view: config, queue snapshot, live and ended runs, an
+/// invoke result.
+fn populated() -> Harness {
+    let mut h = router_with_runs();
+    h.app.queue.set_snapshot(queue_snapshot());
+    h.app.queue.warn_after = Duration::from_millis(2000);
+    h
+}
+
+/// The states each size is drawn in: every view bare, and every overlay and input line.
+fn draw_every_state(h: &mut Harness, width: u16, height: u16) {
+    for view in ViewId::ALL {
+        h.app.overlay = None;
+        h.app.router.input = None;
+        h.app.handle_event(AppEvent::SwitchView(view));
+        h.draw(width, height);
+        h.key(KeyCode::Char('?'));
+        h.draw(width, height);
+        h.key(KeyCode::Esc);
+        h.key(KeyCode::Char('c'));
+        h.draw(width, height);
+        h.key(KeyCode::Esc);
+        h.app.overlay = None;
+    }
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
+    for key in ['r', 'T', '/'] {
+        h.app.router.input = None;
+        h.key(KeyCode::Char(key));
+        h.draw(width, height);
+        h.key(KeyCode::Esc);
+    }
+    h.app.router.input = None;
+    h.key(KeyCode::Char('q'));
+    assert!(
+        matches!(h.app.overlay, Some(Overlay::Confirm(_))),
+        "quitting with live runs asks"
+    );
+    h.draw(width, height);
+    h.app.overlay = None;
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Policy));
+    h.key(KeyCode::Char('/'));
+    h.draw(width, height);
+    h.key(KeyCode::Esc);
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Invoke));
+    h.key(KeyCode::Enter);
+    h.draw(width, height);
+    h.key(KeyCode::Esc);
+    h.emitted();
+}
+
+#[test]
+fn every_view_and_overlay_renders_at_every_small_size() {
+    let mut h = populated();
+    for width in 1..=40 {
+        for height in 1..=30 {
+            draw_every_state(&mut h, width, height);
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    #[test]
+    fn every_view_and_overlay_renders_at_any_size(width in 1u16..=300, height in 1u16..=100) {
+        let mut h = populated();
+        draw_every_state(&mut h, width, height);
+    }
+}
+
+#[test]
+fn a_tiny_terminal_shows_a_notice_instead_of_a_cut_view() {
+    let mut h = populated();
+    let screen = h.screen(30, 6);
+    assert!(screen.contains("too small"), "{screen}");
+    let screen = h.screen(100, 12);
+    assert!(!screen.contains("too small"), "{screen}");
+    assert!(screen.contains("Runs"), "{screen}");
+}
+
+#[test]
+fn queue_view_draws_at_twelve_rows_and_fewer() {
+    let mut h = populated();
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Queue));
+    for height in 10..=12 {
+        let screen = h.screen(100, height);
+        assert!(screen.contains("Lanes"), "{height} rows:\n{screen}");
+    }
+}
+
+// ---------------------------------------------------------------- keys that destroy
+
+#[test]
+fn a_timeout_below_the_elapsed_time_asks_before_it_ends_the_run() {
+    let mut h = router_with_runs();
+    // Run 2 has run for 12 s.
+    h.key(KeyCode::Char('T'));
+    h.key_mod(KeyCode::Char('u'), KeyModifiers::CONTROL);
+    h.type_text("5");
+    h.key(KeyCode::Enter);
+    h.pump();
+    assert!(
+        matches!(&h.app.overlay, Some(Overlay::Confirm(c)) if c.question.contains("has run for 12 s: a timeout of 5 s ends it now")),
+        "asks first"
+    );
+    h.key(KeyCode::Esc);
+    assert!(h.emitted().is_empty(), "Esc: the timeout is not set");
+    h.key(KeyCode::Char('T'));
+    h.key_mod(KeyCode::Char('u'), KeyModifiers::CONTROL);
+    h.type_text("5");
+    h.key(KeyCode::Enter);
+    h.pump();
+    h.key(KeyCode::Char('y'));
+    let ev = h.emitted();
+    assert!(
+        matches!(
+            &ev[..],
+            [AppEvent::SetRunTimeout {
+                seconds: 5,
+                extend: false,
+                ..
+            }]
+        ),
+        "{ev:?}"
+    );
+}
+
+#[tokio::test]
+async fn timeouts_above_the_ceiling_say_what_happened() {
+    use clawdeck::config::settings::RouterSettings;
+    let mut h = with_config();
+    let bin = std::env::temp_dir().join(format!("clawdeck-sleep-{}", std::process::id()));
+    std::fs::write(&bin, "#!/bin/sh\nsleep 30\n").unwrap();
+    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let service = clawdeck::router::RouterService::new(RouterSettings {
+        bin: bin.display().to_string(),
+        default_agent: Some("ops".into()),
+        ..RouterSettings::default()
+    });
+    let mut events = service.subscribe();
+    let handle = service
+        .start(clawdeck::router::RouterRequest::new("wait"))
+        .unwrap();
+    h.app.services.router = Some(service.clone());
+    let started = events.recv().await.unwrap();
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::Router(started)));
+    h.app.handle_event(AppEvent::SetRunTimeout {
+        run_id: handle.run_id.to_string(),
+        seconds: 5000,
+        extend: false,
+    });
+    let status = h.app.status.clone().map(|(s, _)| s).unwrap_or_default();
+    assert!(
+        status.contains("5000 s is above the 600 s ceiling; timeout set to 600 s"),
+        "{status}"
+    );
+    let changed = events.recv().await.unwrap();
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::Router(changed)));
+    assert_eq!(h.app.router.runs[0].timeout_seconds, 600);
+    h.app.status = None;
+    h.app.handle_event(AppEvent::SetRunTimeout {
+        run_id: handle.run_id.to_string(),
+        seconds: 30,
+        extend: true,
+    });
+    let status = h.app.status.clone().map(|(s, _)| s).unwrap_or_default();
+    assert!(
+        status.contains("already at the 600 s ceiling; its timeout is unchanged"),
+        "{status}"
+    );
+    service.kill(handle.run_id);
+    handle.wait().await;
+    let _ = std::fs::remove_file(&bin);
+}
+
+#[tokio::test]
+async fn quitting_with_a_live_background_exec_session_asks() {
+    let mut h = invoke_harness();
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Policy));
+    let pipeline = h.app.services.pipeline.clone().expect("pipeline");
+    let request = clawdeck::pipeline::CallRequest::new(
+        "exec".to_string(),
+        json!({"command": "sleep 30", "background": true}),
+        PolicyContext {
+            agent: Some("ops".into()),
+            ..PolicyContext::default()
+        },
+    );
+    let outcome = pipeline.call(request).await;
+    assert!(
+        matches!(
+            &outcome,
+            CallOutcome::Completed {
+                is_error: false,
+                ..
+            }
+        ),
+        "{outcome:?}"
+    );
+    assert_eq!(h.app.live_exec_sessions(), 1);
+    h.key(KeyCode::Char('q'));
+    assert!(h.emitted().is_empty(), "q does not quit at once");
+    assert!(
+        matches!(&h.app.overlay, Some(Overlay::Confirm(c)) if c.question.contains("1 background exec session")),
+        "asks first"
+    );
+    h.key(KeyCode::Char('n'));
+    for session in h
+        .app
+        .services
+        .tool_runtime
+        .as_ref()
+        .unwrap()
+        .sessions
+        .list()
+    {
+        session.process().kill(clawdeck::process::KillReason::User);
+        session.process().wait().await;
+    }
+}
+
+#[test]
+fn ctrl_c_in_the_parameter_editor_keeps_the_draft_until_confirmed() {
+    let mut h = invoke_harness();
+    h.key(KeyCode::Enter);
+    h.type_text("draft");
+    let draft = h.app.invoke.editor.lines().join("\n");
+    h.key_mod(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(h.emitted().is_empty(), "Ctrl-C does not quit at once");
+    assert!(
+        matches!(&h.app.overlay, Some(Overlay::Confirm(c)) if c.question.contains("parameters being edited")),
+        "asks first"
+    );
+    h.key(KeyCode::Char('n'));
+    assert_eq!(
+        h.app.invoke.editor.lines().join("\n"),
+        draft,
+        "the draft is kept"
+    );
+    assert!(h.app.invoke.is_editing());
+}
+
+#[test]
+fn the_context_bar_shows_what_the_engine_decided() {
+    let text = r#"{ agents: { list: [
+        { id: "main", default: true },
+        { id: "ops", sandbox: { mode: "all" } },
+    ] } }"#;
+    let mut h = harness();
+    h.app
+        .set_config(clawdeck::config::load_from_str(text, "inline.json5").unwrap());
+    h.app.handle_event(AppEvent::SetContext(PolicyContext {
+        agent: Some("ops".into()),
+        ..PolicyContext::default()
+    }));
+    h.app.status = None;
+    let screen = h.screen(200, 20);
+    assert!(screen.contains("sandbox yes"), "{screen}");
+    // At 80 columns the flags move to a second line instead of being cut off.
+    let screen = h.screen(80, 20);
+    let lines: Vec<&str> = screen.lines().collect();
+    assert!(lines[1].contains("agent ops"), "{screen}");
+    assert!(lines[2].contains("owner yes"), "{screen}");
+    assert!(lines[2].contains("subagent no"), "{screen}");
+    assert!(lines[2].contains("sandbox yes"), "{screen}");
+    // The editor says where the yes comes from.
+    h.key(KeyCode::Char('c'));
+    let screen = h.screen(120, 24);
+    assert!(
+        screen.contains("yes (agents.list[1].sandbox.mode"),
+        "{screen}"
+    );
 }

@@ -116,7 +116,7 @@ pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
         let outcome = pipeline.call(request).await;
         follow_background_session(&pipeline, outcome, &cancel, args.json).await
     });
-    report(&outcome, args.json)
+    report(&outcome, args.json, super::output_guard(cli))
 }
 
 /// A background exec session dies with this process, so instead of returning "still running"
@@ -150,7 +150,7 @@ async fn follow_background_session(
     if !json {
         eprintln!(
             "{} (clawdeck invoke waits for it; Ctrl-C stops it)",
-            result.joined_text()
+            crate::term::for_terminal_if_tty_stderr(&result.joined_text())
         );
     }
     let started = std::time::Instant::now();
@@ -181,7 +181,8 @@ async fn follow_background_session(
 }
 
 /// Prints the outcome and returns the exit status.
-pub(crate) fn report(outcome: &CallOutcome, json: bool) -> u8 {
+pub(crate) fn report(outcome: &CallOutcome, json: bool, guard: crate::term::OutputGuard) -> u8 {
+    use crate::term::StdStream::Stdout;
     if json {
         println!(
             "{}",
@@ -195,8 +196,10 @@ pub(crate) fn report(outcome: &CallOutcome, json: bool) -> u8 {
             if !json {
                 for block in &result.content {
                     match block {
-                        ContentBlock::Text { text } if text.ends_with('\n') => print!("{text}"),
-                        ContentBlock::Text { text } => println!("{text}"),
+                        ContentBlock::Text { text } if text.ends_with('\n') => {
+                            print!("{}", guard.text(Stdout, text))
+                        }
+                        ContentBlock::Text { text } => println!("{}", guard.text(Stdout, text)),
                         ContentBlock::Image { data, mime_type } => {
                             println!(
                                 "[image {mime_type}, {} bytes base64; use --json to get it]",
@@ -206,10 +209,15 @@ pub(crate) fn report(outcome: &CallOutcome, json: bool) -> u8 {
                     }
                 }
             }
-            if *is_error {
-                exit::TOOL_ERROR
-            } else {
-                exit::OK
+            // A command that ran and exited non-zero is a failure of the call (exit status 1).
+            let exit_code = result.details.get("exitCode").and_then(Value::as_i64);
+            match exit_code {
+                Some(code) if code != 0 => {
+                    eprintln!("clawdeck invoke: the command exited with code {code}");
+                    exit::TOOL_ERROR
+                }
+                _ if *is_error => exit::TOOL_ERROR,
+                _ => exit::OK,
             }
         }
         CallOutcome::Refused { explanation, .. } => {

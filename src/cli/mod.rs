@@ -44,6 +44,12 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "PATH")]
     pub config: Option<PathBuf>,
 
+    /// Write untrusted text (child output, tool results, descriptions, warnings) byte for
+    /// byte. Without it, when the output is a terminal, every control sequence but SGR colours
+    /// is dropped (no retitling, no clipboard writes, no cursor moves)
+    #[arg(long, global = true)]
+    pub raw: bool,
+
     #[command(flatten)]
     pub context: ContextArgs,
 
@@ -67,6 +73,11 @@ pub enum Command {
     Prompt(prompt::PromptArgs),
     /// Dispatch a `/command` the way OpenClaw routes skill commands
     Dispatch(dispatch::DispatchArgs),
+}
+
+/// How untrusted text is written to our stdout / stderr (`--raw`, terminal or not).
+pub(crate) fn output_guard(cli: &Cli) -> crate::term::OutputGuard {
+    crate::term::OutputGuard::detect(cli.raw)
 }
 
 /// The tokio runtime the async commands run on.

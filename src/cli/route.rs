@@ -10,7 +10,7 @@ use clap::Args;
 use tokio_util::sync::CancellationToken;
 
 use super::{Cli, exit};
-use crate::queue::{LaneLimits, LaneQueue};
+use crate::deck::Deck;
 use crate::router::{
     Mode, OutputStream, RouterEventKind, RouterRequest, RouterService, RunStatus, TransportKind,
     texts,
@@ -24,7 +24,8 @@ pub struct RouteArgs {
     /// The task, in natural language (one argv element for the CLI, never through a shell)
     #[arg(long, short = 'm', allow_hyphen_values = true)]
     pub message: String,
-    /// Timeout in seconds, bounded by router.minTimeoutSeconds..router.maxTimeoutSeconds
+    /// Timeout in seconds, honoured as given up to 600 (router.minTimeoutSeconds and
+    /// maxTimeoutSeconds bound the LLM's timeoutSeconds, not this flag; a note says so)
     #[arg(long)]
     pub timeout: Option<u64>,
     /// `cli` (openclaw agent) or `http` (the gateway's /v1/chat/completions)
@@ -42,13 +43,6 @@ pub struct RouteArgs {
 }
 
 pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
-    let loaded = match crate::config::load(cli.config.as_deref()) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("clawdeck route: {e}");
-            return exit::USAGE;
-        }
-    };
     let runtime = match super::async_runtime() {
         Ok(r) => r,
         Err(e) => {
@@ -56,12 +50,17 @@ pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
             return exit::TOOL_ERROR;
         }
     };
-    let service = RouterService::new(loaded.settings.router.clone());
-    let queue = LaneQueue::new(LaneLimits::from_settings(
-        &loaded.settings.lanes,
-        &loaded.raw,
-    ));
+    // The Deck builds inside the runtime: the router service spawns its tasks there.
     runtime.block_on(async {
+        let deck = match Deck::load(cli.config.as_deref()) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("clawdeck route: {e}");
+                return exit::USAGE;
+            }
+        };
+        let service = deck.router().clone();
+        let queue = deck.queue();
         // The run takes a slot in its lane like any tool call; Ctrl-C while it waits leaves the
         // queue (and while it runs kills the tree, in `route`).
         let cancel = CancellationToken::new();
@@ -77,7 +76,7 @@ pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
         );
         let started = queue.run(&args.lane, &label, &cancel, async {
             waiting.abort();
-            route(service, args).await
+            route(service, args, super::output_guard(cli)).await
         });
         match started.await {
             Ok(code) => code,
@@ -90,23 +89,33 @@ pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
 }
 
 /// Runs one routed task and returns the exit status.
-pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
+pub async fn route(
+    service: RouterService,
+    args: &RouteArgs,
+    guard: crate::term::OutputGuard,
+) -> u8 {
     let request = RouterRequest {
         message: args.message.clone(),
         agent: args.agent.clone(),
         timeout_seconds: args.timeout,
-        mode: args
-            .mode
-            .as_deref()
-            .and_then(Mode::parse)
-            .unwrap_or_default(),
+        mode: args.mode.as_deref().and_then(Mode::parse),
         transport: args.transport.as_deref().and_then(TransportKind::parse),
+        operator_timeout: true,
     };
     if let Some(t) = args.timeout {
-        let effective = service.effective_timeout(Some(t));
-        if effective != t {
+        // The configured bounds are for the LLM's timeoutSeconds; the operator's flag wins.
+        let bounded = service.effective_timeout(Some(t));
+        let used = RouterService::operator_timeout(t);
+        if used != t {
             eprintln!(
-                "clawdeck route: --timeout {t} is outside the configured bounds; using {effective} s"
+                "clawdeck route: --timeout {t} is outside 1..{} s; using {used} s",
+                crate::router::service::OPERATOR_TIMEOUT_CEILING.as_secs()
+            );
+        } else if bounded != t {
+            let s = service.settings();
+            eprintln!(
+                "clawdeck route: note: --timeout {t} is outside router.minTimeoutSeconds..maxTimeoutSeconds ({}..{} s, the bounds for the LLM's timeoutSeconds); honoured",
+                s.min_timeout_seconds, s.max_timeout_seconds
             );
         }
     }
@@ -118,7 +127,7 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
                 let result = crate::router::outcome::refusal_result(&refusal.0);
                 println!("{}", serde_json::to_string(&result).unwrap_or_default());
             } else {
-                println!("{}", refusal.0);
+                println!("{}", guard.text(OutputStream::Stdout, &refusal.0));
             }
             return if refusal.0 == texts::EMPTY_MESSAGE || refusal.0 == texts::NO_TARGET {
                 exit::USAGE
@@ -139,12 +148,22 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
     // Stream until our run's Finished event (or the channel closes / lags past it).
     let mut stdout = std::io::stdout();
     let mut stderr = std::io::stderr();
+    // One filter per child stream, so a sequence split across chunks is still recognised.
+    let target = |stream| match stream {
+        OutputStream::Stdout if !args.json => OutputStream::Stdout,
+        _ => OutputStream::Stderr,
+    };
+    let mut filters = [
+        guard.filter(target(OutputStream::Stdout)),
+        guard.filter(target(OutputStream::Stderr)),
+    ];
     loop {
         match events.recv().await {
             Ok(ev) if ev.run_id == run_id => match ev.kind {
                 RouterEventKind::Chunk { stream, bytes, .. } => {
-                    let to_stdout = stream == OutputStream::Stdout && !args.json;
-                    if to_stdout {
+                    let filter = &mut filters[usize::from(stream == OutputStream::Stderr)];
+                    let bytes = filter.feed(&bytes);
+                    if target(stream) == OutputStream::Stdout {
                         let _ = stdout.write_all(&bytes);
                         let _ = stdout.flush();
                     } else {
@@ -182,7 +201,7 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
             {
                 println!();
             }
-            println!("{rest}");
+            println!("{}", guard.text(OutputStream::Stdout, &rest));
         }
     }
     match outcome.status {

@@ -88,17 +88,10 @@ impl Pipeline {
         }
     }
 
-    /// A pipeline with its own lane queue (limits from the config) and tool runtime: what a
-    /// one-shot headless command needs.
-    pub fn standalone(config: LoadedConfig, registry: Registry) -> Pipeline {
-        let limits = crate::queue::LaneLimits::from_settings(&config.settings.lanes, &config.raw);
-        let runtime = ToolRuntime::new(&config);
-        Pipeline::new(
-            Arc::new(config),
-            Arc::new(registry),
-            LaneQueue::new(limits),
-            runtime,
-        )
+    /// A pipeline with its own lane queue (limits from the config) and tool runtime, built by
+    /// a `Deck` like every other: what a one-shot headless command needs.
+    pub fn standalone(config: LoadedConfig, registry: Registry) -> Arc<Pipeline> {
+        crate::deck::Deck::with_registry(config, registry, None).pipeline()
     }
 
     pub fn queue(&self) -> &LaneQueue {

@@ -81,9 +81,12 @@ impl Clipboard for RecordingClipboard {
     }
 }
 
-/// The core services the console drives; each is optional so views say plainly what is missing.
+/// The core services the console drives (taken from the `Deck`); each is optional so views say
+/// plainly what is missing.
 #[derive(Default)]
 pub struct Services {
+    /// The core: builds and reloads everything below. None in tests that draw views alone.
+    pub deck: Option<crate::deck::Deck>,
     pub router: Option<RouterService>,
     /// The lane queue the pipeline runs tools through (the Queue view shows it).
     pub queue: Option<LaneQueue>,
@@ -142,6 +145,8 @@ pub struct App {
     /// Permits given back to the router forwarder as its events are handled (backpressure).
     pub router_pacer: Option<Arc<tokio::sync::Semaphore>>,
     pub quit: bool,
+    /// Numbers config reload requests; only the newest one's result is installed.
+    reload_generation: u64,
     /// Screen areas of the tabs, for mouse clicks.
     pub(crate) tab_areas: Vec<(Rect, ViewId)>,
 }
@@ -174,12 +179,37 @@ impl App {
             stats: Arc::default(),
             router_pacer: None,
             quit: false,
+            reload_generation: 0,
             tab_areas: Vec::new(),
         }
     }
 
-    /// Installs a loaded config: keymap overrides, pickers, and everything computed from it.
-    pub fn set_config(&mut self, config: LoadedConfig) {
+    /// Drives this deck: its router, queue, tool runtime and current config.
+    pub fn attach_deck(&mut self, deck: crate::deck::Deck) {
+        self.config_arg = deck.config_arg().map(std::path::Path::to_path_buf);
+        self.services.router = Some(deck.router().clone());
+        self.services.queue = Some(deck.queue().clone());
+        self.services.tool_runtime = Some(deck.tool_runtime().clone());
+        let state = deck.state();
+        self.services.deck = Some(deck);
+        self.install_state(&state);
+        self.refresh_queue();
+    }
+
+    /// Installs a snapshot the deck built: keymap overrides, pickers, and everything computed
+    /// from the config.
+    fn install_state(&mut self, state: &crate::deck::DeckState) {
+        self.apply_settings(&state.config);
+        self.queue.warn_after = state.limits.warn_after;
+        self.services.pipeline = Some(Arc::clone(&state.pipeline));
+        self.invoke.unavailable = None;
+        self.registry = Some(Arc::clone(&state.registry));
+        self.config = Some(Arc::clone(&state.config));
+        self.config_error = None;
+        self.recompute();
+    }
+
+    fn apply_settings(&mut self, config: &LoadedConfig) {
         self.keymap = Keymap::with_overrides(&config.settings.keys);
         if let Some(w) = self.keymap.warnings.first() {
             let more = self.keymap.warnings.len() - 1;
@@ -190,8 +220,19 @@ impl App {
             };
             self.set_status(text);
         }
-        self.choices = ContextChoices::from_config(&config, &self.context);
-        let registry = Arc::new(Registry::build(&config));
+        self.choices = ContextChoices::from_config(config, &self.context);
+    }
+
+    /// Installs a loaded config: through the deck when there is one, else (views drawn alone)
+    /// the registry and a pipeline over the services given.
+    pub fn set_config(&mut self, config: LoadedConfig) {
+        if let Some(deck) = &self.services.deck {
+            let state = deck.apply(config);
+            self.install_state(&state);
+            return;
+        }
+        self.apply_settings(&config);
+        let registry = Arc::new(crate::deck::build_registry(&config));
         let config = Arc::new(config);
         if let (Some(queue), Some(runtime)) = (&self.services.queue, &self.services.tool_runtime) {
             let pipeline = Pipeline::new(
@@ -244,14 +285,32 @@ impl App {
         }
     }
 
-    /// Re-reads the config; a broken file keeps the last good state and shows the error.
+    /// Re-reads the config; a broken file keeps the last good state and shows the error. With
+    /// a deck the reading and building (plugin manifests, skills) run as a job off this task and
+    /// come back as `CoreEvent::Reloaded`; a newer request wins over an older one.
     pub fn reload_config(&mut self) {
-        match crate::config::load(self.config_arg.as_deref()) {
-            Ok(config) => {
-                self.set_config(config);
-                self.set_status("config reloaded");
+        let Some(deck) = self.services.deck.clone() else {
+            match crate::config::load(self.config_arg.as_deref()) {
+                Ok(config) => {
+                    self.set_config(config);
+                    self.set_status("config reloaded");
+                }
+                Err(e) => self.config_error = Some(e.to_string()),
             }
-            Err(e) => self.config_error = Some(e.to_string()),
+            return;
+        };
+        self.reload_generation += 1;
+        let generation = self.reload_generation;
+        let tx = self.tx.clone();
+        let job = move || {
+            let result = deck.reload().map_err(|e| e.to_string());
+            tx.send(AppEvent::Core(CoreEvent::Reloaded { generation, result }));
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(handle) => {
+                handle.spawn_blocking(job);
+            }
+            Err(_) => job(),
         }
     }
 
@@ -277,7 +336,39 @@ impl App {
 
     /// Live work that quitting would stop.
     pub fn live_work(&self) -> usize {
-        self.router.live_runs() + self.invoke.running()
+        self.router.live_runs() + self.invoke.running() + self.live_exec_sessions()
+    }
+
+    /// Background exec sessions whose process still runs (quitting kills them).
+    pub fn live_exec_sessions(&self) -> usize {
+        self.services.tool_runtime.as_ref().map_or(0, |rt| {
+            rt.sessions
+                .list()
+                .iter()
+                .filter(|s| s.outcome().is_none())
+                .count()
+        })
+    }
+
+    /// What quitting would stop, in words (`1 router run and 2 background exec sessions`).
+    fn live_work_words(&self) -> String {
+        let plural = |n: usize, one: &str| {
+            if n == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{n} {one}s")
+            }
+        };
+        let parts: Vec<String> = [
+            (self.router.live_runs(), "router run"),
+            (self.invoke.running(), "tool call"),
+            (self.live_exec_sessions(), "background exec session"),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| plural(n, what))
+        .collect();
+        parts.join(" and ")
     }
 
     /// Handles one event (everything except `Draw`, which the loop handles).
@@ -364,6 +455,10 @@ impl App {
                 self.set_status(text);
                 true
             }
+            AppEvent::Confirm { question, on_yes } => {
+                self.overlay = Some(Overlay::Confirm(Confirm::new(question, *on_yes)));
+                true
+            }
             AppEvent::Core(core) => self.handle_core(core),
         };
         if redraw {
@@ -375,6 +470,20 @@ impl App {
         match event {
             CoreEvent::ConfigFileChanged => {
                 self.reload_config();
+                true
+            }
+            CoreEvent::Reloaded { generation, result } => {
+                if generation != self.reload_generation {
+                    // A newer reload is on its way; this result is already out of date.
+                    return false;
+                }
+                match result {
+                    Ok(state) => {
+                        self.install_state(&state);
+                        self.set_status("config reloaded");
+                    }
+                    Err(e) => self.config_error = Some(e),
+                }
                 true
             }
             CoreEvent::Router(ev) => {
@@ -520,19 +629,20 @@ impl App {
 
     fn request_quit(&mut self) {
         let live = self.live_work();
-        if live == 0 {
-            self.tx.send(AppEvent::Quit);
-        } else {
-            let what = if live == 1 {
-                "1 run is live".to_string()
-            } else {
-                format!("{live} runs are live")
-            };
-            self.overlay = Some(Overlay::Confirm(Confirm::new(
-                format!("{what}. Quit and kill them?"),
-                AppEvent::Quit,
-            )));
-        }
+        let draft = self.view == ViewId::Invoke && self.invoke.is_editing();
+        let question = match (live, draft) {
+            (0, false) => {
+                self.tx.send(AppEvent::Quit);
+                return;
+            }
+            (0, true) => "The parameters being edited are not kept. Quit anyway?".to_string(),
+            (_, false) => format!("Live: {}. Quit and kill them?", self.live_work_words()),
+            (_, true) => format!(
+                "Live: {}, and the parameters being edited are not kept. Quit and kill them?",
+                self.live_work_words()
+            ),
+        };
+        self.overlay = Some(Overlay::Confirm(Confirm::new(question, AppEvent::Quit)));
     }
 
     /// Global actions first, then the active view's.
@@ -642,6 +752,24 @@ impl App {
             self.set_status("no router service");
             return;
         };
+        let ceiling = crate::router::service::OPERATOR_TIMEOUT_CEILING.as_secs();
+        let current = self
+            .router
+            .runs
+            .iter()
+            .find(|r| r.run_id == id)
+            .map(|r| r.timeout_seconds);
+        let wanted = if extend {
+            current.unwrap_or(0).saturating_add(seconds)
+        } else {
+            seconds
+        };
+        if wanted > ceiling && current == Some(ceiling) {
+            self.set_status(format!(
+                "run #{id} is already at the {ceiling} s ceiling; its timeout is unchanged"
+            ));
+            return;
+        }
         let by = Duration::from_secs(seconds);
         let ok = if extend {
             router.extend_timeout(id, by)
@@ -650,6 +778,10 @@ impl App {
         };
         if !ok {
             self.set_status(format!("run #{id} is not running"));
+        } else if wanted > ceiling {
+            self.set_status(format!(
+                "run #{id}: {wanted} s is above the {ceiling} s ceiling; timeout set to {ceiling} s"
+            ));
         }
     }
 

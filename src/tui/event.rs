@@ -71,6 +71,11 @@ pub enum AppEvent {
     },
     /// A one-line message for the status bar.
     Status(String),
+    /// Ask the operator first; `on_yes` is sent when they answer yes.
+    Confirm {
+        question: String,
+        on_yes: Box<AppEvent>,
+    },
 
     // --- results and core events ---
     Core(CoreEvent),
@@ -89,6 +94,11 @@ pub enum CoreEvent {
     Queue(crate::queue::QueueEvent),
     /// The console fell behind the queue's event stream.
     QueueLagged(u64),
+    /// A config reload job ended (`generation` numbers the request: only the newest counts).
+    Reloaded {
+        generation: u64,
+        result: Result<std::sync::Arc<crate::deck::DeckState>, String>,
+    },
     /// A call started from the Invoke view ended (echoes the call number).
     InvokeDone {
         call: u64,

@@ -10,11 +10,25 @@ use super::context_bar;
 use super::theme;
 use super::views::{ViewCtx, ViewId};
 
+/// Below this size the views cannot show a usable table, so a notice is drawn instead.
+pub const MIN_WIDTH: u16 = 40;
+pub const MIN_HEIGHT: u16 = 10;
+
 pub fn render(app: &mut App, frame: &mut Frame) {
     let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        app.tab_areas.clear();
+        render_too_small(area, frame);
+        return;
+    }
+    let context_height = context_bar::bar_height(
+        &app.context,
+        app.policy.resolution.as_ref().map(|r| &r.resolved),
+        area.width,
+    );
     let [tabs, context, body, status, footer] = Layout::vertical([
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(context_height),
         Constraint::Fill(1),
         Constraint::Length(1),
         Constraint::Length(1),
@@ -31,7 +45,11 @@ pub fn render(app: &mut App, frame: &mut Frame) {
     match &app.overlay {
         Some(Overlay::Help(help)) => help.render(&app.keymap, view, area, buf),
         Some(Overlay::Confirm(confirm)) => confirm.render(area, buf),
-        Some(Overlay::Context(editor)) => editor.render(area, buf),
+        Some(Overlay::Context(editor)) => editor.render(
+            area,
+            buf,
+            app.policy.resolution.as_ref().map(|r| &r.resolved),
+        ),
         None => {}
     }
 }
@@ -113,4 +131,24 @@ fn render_footer(app: &App, area: Rect, frame: &mut Frame) {
     frame
         .buffer_mut()
         .set_line(area.x, area.y, &Line::from(spans), area.width);
+}
+
+/// The notice for a terminal below the usable size (keys still work: `q` quits).
+fn render_too_small(area: Rect, frame: &mut Frame) {
+    let lines = [
+        "terminal too small".to_string(),
+        format!(
+            "{}x{}, needs {MIN_WIDTH}x{MIN_HEIGHT}",
+            area.width, area.height
+        ),
+        "q quits".to_string(),
+    ];
+    let buf = frame.buffer_mut();
+    for (i, text) in lines.iter().enumerate() {
+        let y = area.y + i as u16;
+        if y >= area.y + area.height {
+            break;
+        }
+        buf.set_stringn(area.x, y, text, area.width as usize, theme::warning());
+    }
 }

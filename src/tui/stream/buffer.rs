@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 
-use super::sanitize::{CleanLine, Sanitizer, plain_text};
+use crate::term::{CleanLine, Sanitizer, plain_text};
 
 /// Which stream a line came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -16,6 +16,15 @@ pub enum StreamKind {
     Stderr,
     /// A note clawdeck adds (kill sent, timeout, exit status).
     Note,
+}
+
+impl From<crate::term::StdStream> for StreamKind {
+    fn from(stream: crate::term::StdStream) -> StreamKind {
+        match stream {
+            crate::term::StdStream::Stdout => StreamKind::Stdout,
+            crate::term::StdStream::Stderr => StreamKind::Stderr,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -400,6 +400,11 @@ impl InvokeView {
         }
     }
 
+    /// Whether the parameter editor has focus (a draft Ctrl-C would lose).
+    pub fn is_editing(&self) -> bool {
+        self.focus == Focus::Editor
+    }
+
     /// Keys for the editor while it has focus; true when consumed.
     pub fn handle_input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
         if self.focus != Focus::Editor {

@@ -216,7 +216,9 @@ impl QueueView {
                 .render(area, buf);
             return;
         };
-        let lanes_height = (snapshot.lanes.len() as u16 + 3).clamp(4, area.height / 3 + 1);
+        // At most a third of the height (but room for one lane), never more than the area.
+        let cap = (area.height / 3 + 1).max(4).min(area.height);
+        let lanes_height = (snapshot.lanes.len() as u16 + 3).clamp(cap.min(4), cap);
         let [lanes_area, entries_area, log_area] = Layout::vertical([
             Constraint::Length(lanes_height),
             Constraint::Fill(2),

@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
 
 use super::ViewCtx;
-use crate::router::{OutputStream, RouterEvent, RouterEventKind, RouterRun, RunStatus};
+use crate::router::{RouterEvent, RouterEventKind, RouterRun, RunStatus};
 use crate::tui::clock::short_duration;
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
@@ -256,11 +256,8 @@ impl RouterView {
         match &event.kind {
             RouterEventKind::Started { .. } => {}
             RouterEventKind::Chunk { stream, bytes, .. } => {
-                let kind = match stream {
-                    OutputStream::Stdout => StreamKind::Stdout,
-                    OutputStream::Stderr => StreamKind::Stderr,
-                };
-                self.pending.push_back((event.run_id, kind, bytes.clone()));
+                self.pending
+                    .push_back((event.run_id, StreamKind::from(*stream), bytes.clone()));
                 return false;
             }
             RouterEventKind::DeadlineChanged {
@@ -351,11 +348,28 @@ impl RouterView {
                         self.runs.get(self.selected),
                     ) {
                         (Ok(seconds), Some(run)) if seconds > 0 => {
-                            ctx.send(AppEvent::SetRunTimeout {
+                            let set = AppEvent::SetRunTimeout {
                                 run_id: run.run_id.to_string(),
                                 seconds,
                                 extend: false,
-                            })
+                            };
+                            let elapsed = ctx
+                                .clock
+                                .wall()
+                                .duration_since(run.started_at)
+                                .unwrap_or_default()
+                                .as_secs();
+                            if run.is_live() && seconds <= elapsed {
+                                ctx.send(AppEvent::Confirm {
+                                    question: format!(
+                                        "Run #{} has run for {elapsed} s: a timeout of {seconds} s ends it now. Set it?",
+                                        run.run_id
+                                    ),
+                                    on_yes: Box::new(set),
+                                });
+                            } else {
+                                ctx.send(set);
+                            }
                         }
                         _ => ctx.status(format!(
                             "timeout: `{}` is not a number of seconds",
@@ -458,8 +472,15 @@ impl RouterView {
             Action::ScrollLeft => self.pane.scroll_left(HORIZONTAL_STEP),
             Action::ScrollRight => self.pane.scroll_right(HORIZONTAL_STEP),
             Action::KillRun => match run {
-                Some(run) if run.is_live() => ctx.send(AppEvent::KillRun {
-                    run_id: run.run_id.to_string(),
+                Some(run) if run.is_live() => ctx.send(AppEvent::Confirm {
+                    question: format!(
+                        "Kill run #{} ({})? Its process group gets SIGTERM, then SIGKILL.",
+                        run.run_id,
+                        run.target()
+                    ),
+                    on_yes: Box::new(AppEvent::KillRun {
+                        run_id: run.run_id.to_string(),
+                    }),
                 }),
                 Some(run) => ctx.status(format!("run #{} is not running", run.run_id)),
                 None => ctx.status("no run selected"),
