@@ -1611,3 +1611,77 @@ fn the_context_bar_shows_what_the_engine_decided() {
         "{screen}"
     );
 }
+
+// ---------------------------------------------------------------- truth on screen
+
+#[test]
+fn the_new_run_dialog_starts_with_the_contexts_agent_and_shows_the_new_run() {
+    let mut h = router_with_runs();
+    h.app.handle_event(AppEvent::SetContext(PolicyContext {
+        agent: Some("main".into()),
+        ..PolicyContext::default()
+    }));
+    // The selected run is live (#2): a new run must still take the pane.
+    h.key(KeyCode::Char('r'));
+    let agent = match &h.app.router.input {
+        Some(clawdeck::tui::views::router::RouterInput::NewRun { agent, .. }) => agent.text.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(agent, "main", "the context's agent, not the last run's");
+    // Typing replaces the suggestion (no `mainmain`).
+    h.type_text("nobody");
+    let screen = h.screen(120, 24);
+    assert!(
+        screen.contains("agent `nobody` is not in the config's agents"),
+        "{screen}"
+    );
+    h.key(KeyCode::Tab);
+    h.type_text("go");
+    h.key(KeyCode::Enter);
+    let ev = h.emitted();
+    assert!(
+        matches!(&ev[..], [AppEvent::StartRun { agent: Some(a), .. }] if a == "nobody"),
+        "{ev:?}"
+    );
+    h.start_run(3, "nobody", "go", Duration::from_secs(0));
+    assert_eq!(h.app.router.selected_run().map(|r| r.run_id), Some(3));
+}
+
+#[test]
+fn router_search_counts_hits_and_starts_at_the_top() {
+    let mut h = router_with_runs();
+    h.chunk(2, OutputStream::Stdout, b"\nprogress again\n");
+    h.app.router.flush_pending();
+    h.key(KeyCode::Char('/'));
+    h.type_text("progress");
+    h.key(KeyCode::Enter);
+    h.pump();
+    let status = h.app.status.clone().map(|(s, _)| s).unwrap_or_default();
+    assert!(status.contains("match 1 of 2"), "{status}");
+    h.key(KeyCode::Char('n'));
+    h.pump();
+    let status = h.app.status.clone().map(|(s, _)| s).unwrap_or_default();
+    assert!(status.contains("match 2 of 2"), "{status}");
+}
+
+#[test]
+fn status_messages_do_not_follow_the_operator_to_another_view() {
+    let mut h = router_with_runs();
+    h.app.set_status("run #1 is not running");
+    h.key(KeyCode::Char('1'));
+    h.pump();
+    assert!(h.app.status.is_none());
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let mut h = with_config();
+    h.start_run(1, "ops", "x", Duration::from_secs(1));
+    h.chunk(1, OutputStream::Stdout, b"a\x1b]0;t\x07b\n");
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
+    let screen = h.screen(140, 24);
+    assert!(
+        screen.contains("1 control sequence neutralised"),
+        "{screen}"
+    );
+}

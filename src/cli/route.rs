@@ -201,7 +201,7 @@ pub async fn route(
             {
                 println!();
             }
-            println!("{}", guard.text(OutputStream::Stdout, &rest));
+            println!("{}", guard.text(OutputStream::Stdout, rest));
         }
     }
     match outcome.status {

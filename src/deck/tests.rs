@@ -46,7 +46,7 @@ async fn a_broken_reload_names_the_place_and_keeps_the_last_good_state() {
     let deck = Deck::load(Some(&config)).unwrap();
     let before = deck.state();
     std::fs::write(&config, "{ \"agents\": [ nope").unwrap();
-    let err = deck.reload().err().expect("broken config is an error");
+    let err = deck.reload().expect_err("broken config is an error");
     assert!(err.to_string().contains("openclaw.json"), "{err}");
     assert!(Arc::ptr_eq(&before, &deck.state()));
     assert_eq!(deck.queue().limit("main"), 2);

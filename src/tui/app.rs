@@ -276,8 +276,10 @@ impl App {
         let (Some(config), Some(registry)) = (&self.config, &self.registry) else {
             return;
         };
+        self.router.known_agents = config.agent_ids();
         match crate::policy::resolve(config, registry, &self.context) {
             Ok(resolution) => {
+                self.router.context_agent = Some(resolution.resolved.agent.clone());
                 self.invoke.set_tools(&resolution, registry);
                 self.policy.set_resolution(resolution);
             }
@@ -389,6 +391,10 @@ impl App {
                 false
             }
             AppEvent::SwitchView(view) => {
+                if view != self.view {
+                    // A message is about the view it came from.
+                    self.status = None;
+                }
                 self.view = view;
                 if view == ViewId::Prompt && self.prompt_stale {
                     self.refresh_prompt();

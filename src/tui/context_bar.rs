@@ -213,7 +213,9 @@ fn bar_lines(ctx: &PolicyContext, resolved: Option<&ResolvedContext>) -> [Line<'
     let mut first = vec![Span::styled("context ", theme::bold())];
     let mut second = Vec::new();
     let item = |spans: &mut Vec<Span<'static>>, label: &str, value: String, set: bool| {
-        if !spans.is_empty() && !(spans.len() == 1 && spans[0].content == "context ") {
+        // A separator before every item but the first of a line.
+        let first_item = spans.is_empty() || (spans.len() == 1 && spans[0].content == "context ");
+        if !first_item {
             spans.push(Span::styled(" · ", dim));
         }
         spans.push(Span::styled(format!("{label} "), dim));

@@ -228,6 +228,25 @@ impl StreamBuffer {
         None
     }
 
+    /// Where a hit stands among the matches: (its 1-based rank, how many lines match).
+    pub fn match_rank(&self, needle: &str, hit: u64) -> (usize, usize) {
+        if needle.is_empty() {
+            return (0, 0);
+        }
+        let needle = needle.to_lowercase();
+        let mut rank = 0;
+        let mut total = 0;
+        for (i, line) in self.lines.iter().enumerate() {
+            if line.plain().to_lowercase().contains(&needle) {
+                total += 1;
+                if self.dropped + i as u64 <= hit {
+                    rank = total;
+                }
+            }
+        }
+        (rank, total)
+    }
+
     /// The whole retained output as plain text (stderr lines prefixed so they stay apart).
     pub fn plain_text(&self) -> String {
         let mut out = String::new();

@@ -32,10 +32,10 @@ impl PromptView {
         let mut lines = Vec::new();
         lines.push(Line::styled(
             format!(
-                "System prompt · mode {} · {} chars · {} sections{}",
+                "System prompt · mode {} · {} chars · {}{}",
                 view.mode.id(),
                 view.prompt.chars().count(),
-                view.sections.len(),
+                crate::tui::widgets::count(view.sections.len(), "section", "sections"),
                 if view.router_guidance {
                     " · clawbot_router guidance included"
                 } else {

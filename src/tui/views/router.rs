@@ -84,6 +84,12 @@ pub struct RouterView {
     processed: usize,
     runs_area: Rect,
     stream_area: Rect,
+    /// The context's agent: the new-run dialog starts with it.
+    pub context_agent: Option<String>,
+    /// Agent ids the config knows (the dialog warns about others).
+    pub known_agents: Vec<String>,
+    /// The operator started a run here: select it when its start arrives.
+    follow_next_start: bool,
 }
 
 fn state_label(status: Option<RunStatus>) -> (&'static str, ratatui::style::Style) {
@@ -222,7 +228,8 @@ impl RouterView {
             if self.runs.iter().any(|r| r.run_id == event.run_id) {
                 return false;
             }
-            let follow_new = self.selected_run().is_none_or(|r| !r.is_live());
+            let follow_new = std::mem::take(&mut self.follow_next_start)
+                || self.selected_run().is_none_or(|r| !r.is_live());
             self.runs.push(RunEntry {
                 run_id: event.run_id,
                 agent: agent.clone(),
@@ -336,6 +343,8 @@ impl RouterView {
                             message: message.text.clone(),
                         });
                         self.input = None;
+                        // The pane shows the new run when it starts.
+                        self.follow_next_start = true;
                     }
                     InputOutcome::Cancelled => self.input = None,
                     _ => {}
@@ -428,6 +437,12 @@ impl RouterView {
                 "`{}` not found in run #{}",
                 self.pane.query, run.run_id
             ));
+        } else if let Some(hit) = self.pane.hit {
+            let (rank, total) = run.buffer.match_rank(&self.pane.query, hit);
+            ctx.status(format!(
+                "`{}`: match {rank} of {total} in run #{} (n / N for the next / previous)",
+                self.pane.query, run.run_id
+            ));
         }
     }
 
@@ -505,9 +520,10 @@ impl RouterView {
                 if let Some(reason) = &self.unavailable {
                     ctx.status(format!("cannot start runs: {reason}"));
                 } else {
-                    let agent = run.and_then(|r| r.agent.clone()).unwrap_or_default();
+                    // The context's agent, selected: typing replaces it.
+                    let agent = self.context_agent.clone().unwrap_or_default();
                     self.input = Some(RouterInput::NewRun {
-                        agent: LineInput::new(agent),
+                        agent: LineInput::prefilled(agent),
                         message: LineInput::default(),
                         on_message: false,
                     });
@@ -694,9 +710,14 @@ impl RouterView {
         }
         if run.buffer.neutralised() > 0 {
             title.push_str(&format!(
-                " · {} control sequences neutralised",
-                run.buffer.neutralised()
+                " · {}",
+                crate::tui::widgets::count(
+                    run.buffer.neutralised() as usize,
+                    "control sequence",
+                    "control sequences"
+                )
             ));
+            title.push_str(" neutralised");
         }
         if !self.pane.query.is_empty() {
             title.push_str(&format!(" · search `{}`", self.pane.query));
@@ -754,10 +775,25 @@ impl RouterView {
                 message,
                 on_message,
             } => {
-                let [a, m] =
-                    Layout::horizontal([Constraint::Length(28), Constraint::Fill(1)]).areas(inner);
+                let [a, _, m] = Layout::horizontal([
+                    Constraint::Length(28),
+                    Constraint::Length(1),
+                    Constraint::Fill(1),
+                ])
+                .areas(inner);
                 agent.render("agent: ", a, buf, !on_message);
                 message.render("message: ", m, buf, *on_message);
+                let name = agent.text.trim();
+                if !name.is_empty() && !self.known_agents.iter().any(|k| k == name) {
+                    let warning = format!(
+                        " agent `{}` is not in the config's agents · Enter starts anyway ",
+                        crate::tui::widgets::ellipsize(name, 24)
+                    );
+                    Line::styled(warning, theme::warning()).render(
+                        Rect::new(area.x + 1, area.y, area.width.saturating_sub(2), 1),
+                        buf,
+                    );
+                }
             }
             RouterInput::SetTimeout(f) => f.render("timeout (s): ", inner, buf, true),
             RouterInput::Search(f) => f.render("/", inner, buf, true),
