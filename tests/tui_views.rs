@@ -1538,6 +1538,15 @@ async fn quitting_with_a_live_background_exec_session_asks() {
         "{outcome:?}"
     );
     assert_eq!(h.app.live_exec_sessions(), 1);
+    // The Queue names the command and does not call a live background process finished.
+    h.app.refresh_queue();
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Queue));
+    let screen = h.screen(120, 30);
+    assert!(screen.contains("exec: sleep 30"), "{screen}");
+    assert!(screen.contains("↪ running"), "{screen}");
+    assert!(screen.contains("in the background"), "{screen}");
+    assert!(!screen.contains("✓ ok"), "{screen}");
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Policy));
     h.key(KeyCode::Char('q'));
     assert!(h.emitted().is_empty(), "q does not quit at once");
     assert!(

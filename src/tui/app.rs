@@ -322,6 +322,27 @@ impl App {
             self.queue.unavailable = None;
             self.queue.set_snapshot(queue.snapshot());
         }
+        self.queue.background = self
+            .services
+            .tool_runtime
+            .as_ref()
+            .map_or(Vec::new(), |rt| {
+                rt.sessions
+                    .list()
+                    .iter()
+                    .filter(|s| s.outcome().is_none())
+                    .map(|s| {
+                        let one_line: Vec<&str> = s.command.split_whitespace().collect();
+                        crate::pipeline::call_label(
+                            "exec",
+                            &serde_json::json!({"command": one_line.join(" ")}),
+                            "",
+                        )
+                        .trim_start_matches("exec: ")
+                        .to_string()
+                    })
+                    .collect()
+            });
     }
 
     pub fn set_status(&mut self, text: impl Into<String>) {

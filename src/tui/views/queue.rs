@@ -32,6 +32,9 @@ pub struct QueueView {
     pub log: VecDeque<String>,
     /// Why there is no queue (shown instead of the tables).
     pub unavailable: Option<String>,
+    /// Commands of background exec sessions whose process still runs: a finished `exec` entry
+    /// for one of them moved to the background, it did not end.
+    pub background: Vec<String>,
     lanes_area: Rect,
 }
 
@@ -63,7 +66,7 @@ impl QueueView {
 
     /// Something is waiting or running: times on screen change every second.
     pub fn needs_tick(&self) -> bool {
-        self.snapshot.as_ref().is_some_and(|s| !s.active.is_empty())
+        self.snapshot.as_ref().is_some_and(|s| !s.active.is_empty()) || !self.background.is_empty()
     }
 
     pub fn set_snapshot(&mut self, snapshot: QueueSnapshot) {
@@ -296,7 +299,18 @@ impl QueueView {
                     EntryState::Running => ("● running".to_string(), theme::accent()),
                     EntryState::Finished => ("finished".to_string(), theme::dim()),
                 };
+                let backgrounded = e.state == EntryState::Finished
+                    && matches!(e.outcome, Some(EntryOutcome::Ok))
+                    && e.label
+                        .strip_prefix("exec: ")
+                        .is_some_and(|cmd| self.background.iter().any(|b| b == cmd));
+                let (state, style) = if backgrounded {
+                    ("↪ running".to_string(), theme::accent())
+                } else {
+                    (state, style)
+                };
                 let outcome = match &e.outcome {
+                    _ if backgrounded => ("in the background".to_string(), theme::accent()),
                     Some(o) => outcome_label(o),
                     None => ("-".to_string(), theme::dim()),
                 };
