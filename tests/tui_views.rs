@@ -1257,6 +1257,7 @@ fn no_tty_message_names_the_headless_commands() {
         "clawdeck route",
         "clawdeck schema",
         "clawdeck prompt",
+        "clawdeck dispatch",
     ] {
         assert!(msg.contains(cmd), "{cmd} missing from {msg}");
     }
