@@ -780,7 +780,7 @@ fn router_keys_emit_intents() {
     h.key(KeyCode::Char('y'));
     let ev = h.emitted();
     assert!(
-        matches!(&ev[..], [AppEvent::Copy { label, text }] if label == "router-run-2" && text.contains("[stderr] warn: slow tool")),
+        matches!(&ev[..], [AppEvent::CopyRun { run_id: 2 }]),
         "{ev:?}"
     );
     // Killing a finished run does nothing but say so.
@@ -1694,4 +1694,44 @@ fn counts_of_one_are_singular() {
         screen.contains("1 control sequence neutralised"),
         "{screen}"
     );
+}
+
+#[tokio::test]
+async fn under_a_flood_the_copy_is_the_runs_complete_record_and_the_pane_marks_the_gap() {
+    use clawdeck::config::settings::RouterSettings;
+    let mut h = with_config();
+    let clip = RecordingClipboard::default();
+    h.app.clipboard = Box::new(clip.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("flood");
+    std::fs::write(&bin, "#!/bin/sh\nseq 1 200000\n").unwrap();
+    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let service = clawdeck::router::RouterService::new(RouterSettings {
+        bin: bin.display().to_string(),
+        default_agent: Some("ops".into()),
+        ..RouterSettings::default()
+    });
+    let mut events = service.subscribe();
+    let handle = service
+        .start(clawdeck::router::RouterRequest::new("flood"))
+        .unwrap();
+    h.app.services.router = Some(service.clone());
+    // The console sees the start, then falls behind: the chunks are skipped.
+    let started = events.recv().await.unwrap();
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::Router(started)));
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::RouterLagged(1234)));
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
+    let screen = h.screen(140, 24);
+    assert!(screen.contains("1234 events skipped here"), "{screen}");
+    handle.wait().await;
+    h.key(KeyCode::Char('y'));
+    h.pump();
+    let copied = clip.0.lock().map(|v| v.clone()).unwrap_or_default();
+    assert_eq!(copied.len(), 1);
+    let lines: Vec<&str> = copied[0].lines().collect();
+    assert_eq!(lines.len(), 200_000, "every line the child printed");
+    assert_eq!(lines[0], "1");
+    assert_eq!(lines[199_999], "200000");
 }

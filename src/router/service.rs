@@ -230,6 +230,31 @@ impl RouterService {
         Some(text)
     }
 
+    /// A run's retained record: its raw output as the tool returns it (stdout and stderr in
+    /// arrival order, complete up to `RAW_LIMIT_BYTES`), with a line saying how much the cap
+    /// dropped where it dropped it. None for an unknown run.
+    pub fn record(&self, run_id: u64) -> Option<String> {
+        if let Some(control) = lock(&self.shared.active).get(&run_id).cloned() {
+            let b = lock(&control.buffers);
+            let mut text = String::from_utf8_lossy(&b.raw).into_owned();
+            if b.dropped > 0 {
+                push_marker(&mut text, &dropped_note(b.dropped));
+            }
+            return Some(text);
+        }
+        let history = lock(&self.shared.history);
+        let outcome = history
+            .iter()
+            .find(|r| r.run_id == run_id)?
+            .outcome
+            .clone()?;
+        let mut text = outcome.raw.clone();
+        for note in outcome.notes.iter().filter(|n| n.contains(DROPPED_MARK)) {
+            push_marker(&mut text, note);
+        }
+        Some(text)
+    }
+
     /// Sets a running run's total timeout (from its start); false when it is not running.
     pub fn set_timeout(&self, run_id: u64, total: Duration) -> bool {
         let control = lock(&self.shared.active).get(&run_id).cloned();
@@ -570,10 +595,7 @@ impl RouterService {
         let mut notes_out = std::mem::take(&mut *lock(&collected_notes));
         notes_out.extend(end.notes.iter().cloned());
         if b.dropped > 0 {
-            notes_out.push(format!(
-                "{} bytes of output dropped after {} bytes",
-                b.dropped, RAW_LIMIT_BYTES
-            ));
+            notes_out.push(dropped_note(b.dropped));
         }
         let raw = String::from_utf8_lossy(&b.raw).into_owned();
         let timeout_seconds = control
@@ -674,6 +696,21 @@ fn write_message_file(run_id: u64, message: &str) -> std::io::Result<PathBuf> {
     let mut f = options.open(&path)?;
     f.write_all(message.as_bytes())?;
     Ok(path)
+}
+
+/// Words every "output dropped" note holds (the record marks its gap with the note).
+const DROPPED_MARK: &str = "bytes of output dropped after";
+
+fn dropped_note(dropped: usize) -> String {
+    format!("{dropped} {DROPPED_MARK} {RAW_LIMIT_BYTES} bytes")
+}
+
+/// Appends `[clawdeck: note]` on a line of its own.
+fn push_marker(text: &mut String, note: &str) {
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&format!("[clawdeck: {note}]\n"));
 }
 
 impl RunHandle {
@@ -883,6 +920,16 @@ mod tests {
                 .map(|r| r.message.as_str())
                 .collect::<Vec<_>>(),
             ["3"]
+        );
+    }
+
+    #[test]
+    fn the_record_marks_where_the_cap_dropped_output() {
+        let mut text = "abc".to_string();
+        push_marker(&mut text, &dropped_note(10));
+        assert_eq!(
+            text,
+            format!("abc\n[clawdeck: 10 bytes of output dropped after {RAW_LIMIT_BYTES} bytes]\n")
         );
     }
 }

@@ -478,6 +478,10 @@ impl App {
                 self.copy(&label, &text);
                 true
             }
+            AppEvent::CopyRun { run_id } => {
+                self.copy_run(run_id);
+                true
+            }
             AppEvent::Status(text) => {
                 self.set_status(text);
                 true
@@ -564,6 +568,7 @@ impl App {
             }
             CoreEvent::RouterLagged(n) => {
                 self.release_router_permit();
+                self.router.mark_skipped(n);
                 // Skipped events may include a run's end: take the ends from the history.
                 if let Some(router) = &self.services.router {
                     self.router.reconcile(router.runs());
@@ -842,6 +847,29 @@ impl App {
             let outcome = pipeline.call(request).await;
             tx.send(AppEvent::Core(CoreEvent::InvokeDone { call, outcome }));
         });
+    }
+
+    /// Copies a run's own retained record (not the console's view of it, which may have
+    /// skipped lines under a flood); without a router service, what the pane holds.
+    fn copy_run(&mut self, run_id: u64) {
+        self.router.flush_pending();
+        let record = self
+            .services
+            .router
+            .as_ref()
+            .and_then(|router| router.record(run_id))
+            .map(|raw| crate::term::plain(&raw));
+        let text = match record {
+            Some(text) => text,
+            None => match self.router.runs.iter().find(|r| r.run_id == run_id) {
+                Some(run) => run.buffer.plain_text(),
+                None => {
+                    self.set_status(format!("no run #{run_id}"));
+                    return;
+                }
+            },
+        };
+        self.copy(&format!("router-run-{run_id}"), &text);
     }
 
     fn copy(&mut self, label: &str, text: &str) {

@@ -69,6 +69,10 @@ pub enum AppEvent {
         label: String,
         text: String,
     },
+    /// Copy a router run's retained record (complete up to its cap, gaps marked).
+    CopyRun {
+        run_id: u64,
+    },
     /// A one-line message for the status bar.
     Status(String),
     /// Ask the operator first; `on_yes` is sent when they answer yes.

@@ -172,6 +172,17 @@ impl RouterView {
         }
     }
 
+    /// Events were skipped (the console fell behind): every live run's pane says so where it
+    /// happened; the copy (`y`) still has everything, from the run's own record.
+    pub fn mark_skipped(&mut self, events: u64) {
+        self.flush_pending();
+        for run in self.runs.iter_mut().filter(|r| r.is_live()) {
+            run.buffer.push_note(&format!(
+                "⋯ {events} events skipped here: the console fell behind the stream (y copies the complete record)"
+            ));
+        }
+    }
+
     /// Whether output is waiting to be sanitized.
     pub fn has_pending(&self) -> bool {
         !self.pending.is_empty()
@@ -535,10 +546,7 @@ impl RouterView {
             Action::SearchNext => self.search(true, ctx),
             Action::SearchPrev => self.search(false, ctx),
             Action::CopyOutput => match run {
-                Some(run) => ctx.send(AppEvent::Copy {
-                    label: format!("router-run-{}", run.run_id),
-                    text: run.buffer.plain_text(),
-                }),
+                Some(run) => ctx.send(AppEvent::CopyRun { run_id: run.run_id }),
                 None => ctx.status("no run selected"),
             },
             _ => return false,
