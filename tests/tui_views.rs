@@ -2,6 +2,8 @@
 //! fixed clock, and interaction tests that feed keys and assert the emitted AppEvents and the
 //! state changes.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -1734,4 +1736,20 @@ async fn under_a_flood_the_copy_is_the_runs_complete_record_and_the_pane_marks_t
     assert_eq!(lines.len(), 200_000, "every line the child printed");
     assert_eq!(lines[0], "1");
     assert_eq!(lines[199_999], "200000");
+}
+
+#[test]
+fn esc_clears_a_filter_after_it_was_applied() {
+    let mut h = with_config();
+    h.key(KeyCode::Char('/'));
+    h.type_text("exec");
+    h.key(KeyCode::Enter);
+    assert_eq!(h.app.policy.filter.text, "exec");
+    h.key(KeyCode::Esc);
+    assert_eq!(
+        h.app.policy.filter.text, "",
+        "Esc clears the applied filter"
+    );
+    let screen = h.screen(120, 30);
+    assert!(!screen.contains("filter /"), "{screen}");
 }

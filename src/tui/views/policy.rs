@@ -86,9 +86,16 @@ impl PolicyView {
         self.selected = self.selected.min(n.saturating_sub(1));
     }
 
-    /// Keys while the filter line is being edited; true when consumed.
+    /// Keys while the filter line is being edited (and Esc while a filter applies); true when
+    /// consumed.
     pub fn handle_input_key(&mut self, key: &KeyEvent) -> bool {
         if !self.filter_editing {
+            // Esc clears an applied filter, as it cancels one being typed.
+            if key.code == crossterm::event::KeyCode::Esc && !self.filter.text.is_empty() {
+                self.filter = LineInput::default();
+                self.clamp();
+                return true;
+            }
             return false;
         }
         match self.filter.handle_key(key) {
