@@ -11,6 +11,8 @@
 //! They need tmux, so they are `#[ignore]`d: `cargo test` reports them as ignored, and `.ci/run`
 //! (which installs tmux) runs them with `cargo test --test e2e_tmux -- --ignored`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};

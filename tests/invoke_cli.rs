@@ -1,6 +1,8 @@
 //! `clawdeck invoke` as a user runs it: success, tool error, refusal with the explanation, hook
 //! block, bad `--params`, schema errors, `--json` output, `@file` params.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 
 use assert_cmd::Command;

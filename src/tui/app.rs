@@ -644,13 +644,13 @@ impl App {
             Overlay::Confirm(confirm) => {
                 let (rest, outcome) = confirm.handle_key(key);
                 if let ConfirmOutcome::Yes(event) = outcome {
-                    self.tx.send(event);
+                    self.tx.send(*event);
                 }
                 rest.map(Overlay::Confirm)
             }
             Overlay::Context(mut editor) => match editor.handle_key(key, &self.choices) {
                 EditorOutcome::Changed(ctx) => {
-                    self.tx.send(AppEvent::SetContext(ctx));
+                    self.tx.send(AppEvent::SetContext(*ctx));
                     Some(Overlay::Context(editor))
                 }
                 EditorOutcome::Close => None,

@@ -297,7 +297,7 @@ pub struct ContextEditor {
 #[derive(Debug, Clone, PartialEq)]
 pub enum EditorOutcome {
     /// A field changed: recompute with this context at once.
-    Changed(PolicyContext),
+    Changed(Box<PolicyContext>),
     Close,
     Pending,
 }
@@ -317,7 +317,7 @@ impl ContextEditor {
                 PickOutcome::Picked(value) => {
                     set_field(&mut self.draft, *field, value);
                     self.picker = None;
-                    return EditorOutcome::Changed(self.draft.clone());
+                    return EditorOutcome::Changed(Box::new(self.draft.clone()));
                 }
                 PickOutcome::Cancelled => self.picker = None,
                 PickOutcome::Pending => {}
@@ -337,7 +337,7 @@ impl ContextEditor {
             KeyCode::Delete | KeyCode::Backspace => {
                 let field = Field::ALL[self.selected];
                 set_field(&mut self.draft, field, None);
-                EditorOutcome::Changed(self.draft.clone())
+                EditorOutcome::Changed(Box::new(self.draft.clone()))
             }
             KeyCode::Enter | KeyCode::Char(' ') => {
                 let field = Field::ALL[self.selected];
@@ -350,7 +350,7 @@ impl ContextEditor {
                         return EditorOutcome::Pending;
                     }
                 }
-                EditorOutcome::Changed(self.draft.clone())
+                EditorOutcome::Changed(Box::new(self.draft.clone()))
             }
             _ => EditorOutcome::Pending,
         }
