@@ -86,12 +86,19 @@ impl Harness {
         out
     }
 
-    /// Feeds the emitted intents back (what the event loop does) and returns them.
+    /// Feeds the emitted intents back (what the event loop does), and what handling them emits
+    /// (job results), until nothing is left; returns them.
     fn pump(&mut self) -> Vec<String> {
-        let events = self.emitted();
-        let names = events.iter().map(|e| format!("{e:?}")).collect();
-        for ev in events {
-            self.app.handle_event(ev);
+        let mut names = Vec::new();
+        for _ in 0..10 {
+            let events = self.emitted();
+            if events.is_empty() {
+                break;
+            }
+            names.extend(events.iter().map(|e| format!("{e:?}")));
+            for ev in events {
+                self.app.handle_event(ev);
+            }
         }
         names
     }
@@ -1094,6 +1101,7 @@ fn prompt_view_empty_and_error() {
         ..Default::default()
     }));
     h.app.handle_event(AppEvent::SwitchView(ViewId::Prompt));
+    h.pump();
     insta::assert_snapshot!("prompt_error", h.screen(100, 10));
 }
 
@@ -1752,4 +1760,45 @@ fn esc_clears_a_filter_after_it_was_applied() {
     );
     let screen = h.screen(120, 30);
     assert!(!screen.contains("filter /"), "{screen}");
+}
+
+#[tokio::test]
+async fn config_reloads_run_as_jobs_and_the_newest_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("openclaw.json");
+    std::fs::write(&config, r#"{ "agents": { "list": [ { "id": "ops" } ] } }"#).unwrap();
+    let deck = clawdeck::deck::Deck::load(Some(&config)).unwrap();
+    let mut h = harness();
+    h.app.attach_deck(deck.clone());
+    std::fs::write(
+        &config,
+        r#"{ "agents": { "list": [ { "id": "ops" }, { "id": "qa" } ] } }"#,
+    )
+    .unwrap();
+    h.app.handle_event(AppEvent::ReloadConfig);
+    // The reload runs off the console's task: its result comes back as an event.
+    let ev = tokio::time::timeout(Duration::from_secs(10), h.rx.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    let AppEvent::Core(CoreEvent::Reloaded { generation, result }) = ev else {
+        panic!("{ev:?}");
+    };
+    let fresh = result.clone().unwrap();
+    // A result for an older request arriving late is ignored.
+    h.app.handle_event(AppEvent::Core(CoreEvent::Reloaded {
+        generation: generation - 1,
+        result: Ok(deck.state()),
+    }));
+    assert_ne!(h.app.choices.agents, fresh.config.agent_ids());
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::Reloaded { generation, result }));
+    assert_eq!(
+        h.app.choices.agents,
+        vec!["ops".to_string(), "qa".to_string()]
+    );
+    assert!(Arc::ptr_eq(
+        h.app.services.pipeline.as_ref().unwrap(),
+        &deck.pipeline()
+    ));
 }

@@ -147,6 +147,8 @@ pub struct App {
     pub quit: bool,
     /// Numbers config reload requests; only the newest one's result is installed.
     reload_generation: u64,
+    /// Numbers prompt builds; only the newest one's result is shown.
+    prompt_generation: u64,
     /// Screen areas of the tabs, for mouse clicks.
     pub(crate) tab_areas: Vec<(Rect, ViewId)>,
 }
@@ -180,6 +182,7 @@ impl App {
             router_pacer: None,
             quit: false,
             reload_generation: 0,
+            prompt_generation: 0,
             tab_areas: Vec::new(),
         }
     }
@@ -250,21 +253,28 @@ impl App {
         self.recompute();
     }
 
-    /// Rebuilds what the model sees for the current context (prompt and provider payload).
+    /// Rebuilds what the model sees for the current context (prompt and provider payload). It
+    /// reads skill files, so it runs as a job and comes back as `CoreEvent::PromptBuilt`.
     pub fn refresh_prompt(&mut self) {
-        let (Some(config), Some(registry)) = (&self.config, &self.registry) else {
+        let (Some(config), Some(registry)) = (self.config.clone(), self.registry.clone()) else {
             return;
         };
-        match crate::prompt::view::build_llm_view(
-            config,
-            registry,
-            &self.context,
-            &self.prompt.options,
-        ) {
-            Ok(view) => self.prompt.set_view(&view),
-            Err(e) => self.prompt.error = Some(e.to_string()),
-        }
+        self.prompt_generation += 1;
+        let generation = self.prompt_generation;
+        let context = self.context.clone();
+        let options = self.prompt.options.clone();
+        let tx = self.tx.clone();
         self.prompt_stale = false;
+        run_job(move || {
+            let result =
+                crate::prompt::view::build_llm_view(&config, &registry, &context, &options)
+                    .map(Box::new)
+                    .map_err(|e| e.to_string());
+            tx.send(AppEvent::Core(CoreEvent::PromptBuilt {
+                generation,
+                result,
+            }));
+        });
     }
 
     /// Recomputes everything that depends on the config and the context.
@@ -304,16 +314,10 @@ impl App {
         self.reload_generation += 1;
         let generation = self.reload_generation;
         let tx = self.tx.clone();
-        let job = move || {
+        run_job(move || {
             let result = deck.reload().map_err(|e| e.to_string());
             tx.send(AppEvent::Core(CoreEvent::Reloaded { generation, result }));
-        };
-        match tokio::runtime::Handle::try_current() {
-            Ok(handle) => {
-                handle.spawn_blocking(job);
-            }
-            Err(_) => job(),
-        }
+        });
     }
 
     /// Takes a fresh snapshot of the lane queue for the Queue view.
@@ -501,6 +505,20 @@ impl App {
         match event {
             CoreEvent::ConfigFileChanged => {
                 self.reload_config();
+                true
+            }
+            CoreEvent::PromptBuilt { generation, result } => {
+                if generation != self.prompt_generation {
+                    return false;
+                }
+                match result {
+                    Ok(view) => self.prompt.set_view(&view),
+                    Err(e) => self.prompt.error = Some(e),
+                }
+                self.view == ViewId::Prompt
+            }
+            CoreEvent::Copied { message } => {
+                self.set_status(message);
                 true
             }
             CoreEvent::Reloaded { generation, result } => {
@@ -872,12 +890,30 @@ impl App {
         self.copy(&format!("router-run-{run_id}"), &text);
     }
 
+    /// Puts text on the clipboard now and writes its file as a job (the status line says how
+    /// both went when the file is written).
     fn copy(&mut self, label: &str, text: &str) {
         let lines = text.lines().count();
         let clip = self.clipboard.set(text);
-        let file = self.copy_dir.join(format!("{label}.txt"));
-        let saved =
-            std::fs::create_dir_all(&self.copy_dir).and_then(|()| std::fs::write(&file, text));
+        let dir = self.copy_dir.clone();
+        let file = dir.join(format!("{label}.txt"));
+        let text = text.to_string();
+        let tx = self.tx.clone();
+        run_job(move || {
+            let saved = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&file, text));
+            let message = copy_message(lines, clip, &file, saved);
+            tx.send(AppEvent::Core(CoreEvent::Copied { message }));
+        });
+    }
+}
+
+fn copy_message(
+    lines: usize,
+    clip: bool,
+    file: &std::path::Path,
+    saved: std::io::Result<()>,
+) -> String {
+    {
         let msg = match (clip, saved) {
             (true, Ok(())) => format!(
                 "copied {lines} lines to the clipboard (OSC 52) and {}",
@@ -893,9 +929,11 @@ impl App {
             ),
             (false, Err(e)) => format!("copy failed: saving {}: {e}", file.display()),
         };
-        self.set_status(msg);
+        msg
     }
+}
 
+impl App {
     /// Kills every live run and waits (bounded) for their ends, so no child outlives the console.
     pub async fn shutdown(&mut self, rx: &mut UnboundedReceiver<AppEvent>) {
         if let Some(pipeline) = &self.services.pipeline {
@@ -959,6 +997,17 @@ impl App {
 
     pub fn ctx_for_render(&self) -> ViewCtx<'_> {
         self.ctx()
+    }
+}
+
+/// Runs blocking work (file reads and writes, config loads) off the console's task; its result
+/// comes back as an event. Without a runtime (tests drawing views alone) it runs at once.
+fn run_job(job: impl FnOnce() + Send + 'static) {
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) => {
+            handle.spawn_blocking(job);
+        }
+        Err(_) => job(),
     }
 }
 

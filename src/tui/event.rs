@@ -103,6 +103,13 @@ pub enum CoreEvent {
         generation: u64,
         result: Result<std::sync::Arc<crate::deck::DeckState>, String>,
     },
+    /// A prompt build job ended (`generation` numbers the request: only the newest counts).
+    PromptBuilt {
+        generation: u64,
+        result: Result<Box<crate::prompt::view::LlmView>, String>,
+    },
+    /// A copy's file was written (or not): the status line says which.
+    Copied { message: String },
     /// A call started from the Invoke view ended (echoes the call number).
     InvokeDone {
         call: u64,
