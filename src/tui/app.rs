@@ -907,29 +907,27 @@ impl App {
     }
 }
 
+/// What the status line says about a copy.
 fn copy_message(
     lines: usize,
     clip: bool,
     file: &std::path::Path,
     saved: std::io::Result<()>,
 ) -> String {
-    {
-        let msg = match (clip, saved) {
-            (true, Ok(())) => format!(
-                "copied {lines} lines to the clipboard (OSC 52) and {}",
-                file.display()
-            ),
-            (false, Ok(())) => format!(
-                "saved {lines} lines to {} (too large for OSC 52)",
-                file.display()
-            ),
-            (true, Err(e)) => format!(
-                "copied {lines} lines to the clipboard (OSC 52); saving {} failed: {e}",
-                file.display()
-            ),
-            (false, Err(e)) => format!("copy failed: saving {}: {e}", file.display()),
-        };
-        msg
+    match (clip, saved) {
+        (true, Ok(())) => format!(
+            "copied {lines} lines to the clipboard (OSC 52) and {}",
+            file.display()
+        ),
+        (false, Ok(())) => format!(
+            "saved {lines} lines to {} (too large for OSC 52)",
+            file.display()
+        ),
+        (true, Err(e)) => format!(
+            "copied {lines} lines to the clipboard (OSC 52); saving {} failed: {e}",
+            file.display()
+        ),
+        (false, Err(e)) => format!("copy failed: saving {}: {e}", file.display()),
     }
 }
 
