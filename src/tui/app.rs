@@ -25,7 +25,7 @@ use super::views::policy::PolicyView;
 use super::views::prompt::PromptView;
 use super::views::queue::QueueView;
 use super::views::router::RouterView;
-use super::views::{ViewCtx, ViewId};
+use super::views::{View, ViewCtx, ViewId};
 use super::widgets::confirm::{Confirm, ConfirmOutcome};
 use super::widgets::help::HelpOverlay;
 use crate::catalog::Registry;
@@ -636,18 +636,8 @@ impl App {
             return true;
         }
         // Text inputs of the active view take keys before the keymap.
-        let ctx = ViewCtx {
-            tx: &self.tx,
-            clock: self.clock.as_ref(),
-            keymap: &self.keymap,
-        };
-        let captured = match self.view {
-            ViewId::Policy => self.policy.handle_input_key(&key),
-            ViewId::Invoke => self.invoke.handle_input_key(&key, &ctx),
-            ViewId::Router => self.router.handle_input_key(&key, &ctx),
-            _ => false,
-        };
-        if captured {
+        let (view, ctx) = self.active_view();
+        if view.input_key(&key, &ctx) {
             return true;
         }
         let Some(action) = self.keymap.lookup(self.view, &key) else {
@@ -711,23 +701,8 @@ impl App {
                 self.overlay = Some(Overlay::Context(ContextEditor::new(&self.context)))
             }
             other => {
-                let ctx = ViewCtx {
-                    tx: &self.tx,
-                    clock: self.clock.as_ref(),
-                    keymap: &self.keymap,
-                };
-                return match self.view {
-                    ViewId::Policy => self.policy.handle_action(other, &ctx),
-                    ViewId::Invoke => self.invoke.handle_action(other, &ctx),
-                    ViewId::Prompt => self.prompt.handle_action(other, &ctx),
-                    ViewId::Router => self.router.handle_action(other, &ctx),
-                    ViewId::Queue => {
-                        if let Some(confirm) = self.queue.handle_action(other, &ctx) {
-                            self.overlay = Some(Overlay::Confirm(confirm));
-                        }
-                        true
-                    }
-                };
+                let (view, ctx) = self.active_view();
+                return view.action(other, &ctx);
             }
         }
         true
@@ -751,22 +726,40 @@ impl App {
                 return true;
             }
         }
-        match self.view {
-            ViewId::Policy => self.policy.handle_mouse(&mouse),
-            ViewId::Invoke => self.invoke.handle_mouse(&mouse),
-            ViewId::Prompt => self.prompt.handle_mouse(&mouse),
-            ViewId::Router => self.router.handle_mouse(&mouse),
-            ViewId::Queue => self.queue.handle_mouse(&mouse),
-        }
+        self.active_view().0.mouse(&mouse)
     }
 
     fn handle_paste(&mut self, text: &str) -> bool {
-        match self.view {
-            ViewId::Policy => self.policy.paste(text),
-            ViewId::Invoke => self.invoke.paste(text),
-            ViewId::Router => self.router.paste(text),
-            _ => false,
-        }
+        self.active_view().0.paste(text)
+    }
+
+    /// The active view and what it may use (split borrows of the App's fields).
+    pub(crate) fn active_view(&mut self) -> (&mut dyn View, ViewCtx<'_>) {
+        let App {
+            view,
+            policy,
+            queue,
+            router,
+            invoke,
+            prompt,
+            tx,
+            clock,
+            keymap,
+            ..
+        } = self;
+        let active: &mut dyn View = match view {
+            ViewId::Policy => policy,
+            ViewId::Queue => queue,
+            ViewId::Router => router,
+            ViewId::Invoke => invoke,
+            ViewId::Prompt => prompt,
+        };
+        let ctx = ViewCtx {
+            tx,
+            clock: &**clock,
+            keymap,
+        };
+        (active, ctx)
     }
 
     fn parse_run_id(&mut self, run_id: &str) -> Option<u64> {

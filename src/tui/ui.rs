@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use super::app::{App, Overlay};
 use super::context_bar;
 use super::theme;
-use super::views::{ViewCtx, ViewId};
+use super::views::ViewId;
 
 /// Below this size the views cannot show a usable table, so a notice is drawn instead.
 pub const MIN_WIDTH: u16 = 40;
@@ -87,19 +87,8 @@ fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
 }
 
 fn render_body(app: &mut App, area: Rect, frame: &mut Frame) {
-    let ctx = ViewCtx {
-        tx: &app.tx,
-        clock: app.clock.as_ref(),
-        keymap: &app.keymap,
-    };
-    let buf = frame.buffer_mut();
-    match app.view {
-        ViewId::Policy => app.policy.render(area, buf, &ctx),
-        ViewId::Invoke => app.invoke.render(area, buf, &ctx),
-        ViewId::Prompt => app.prompt.render(area, buf, &ctx),
-        ViewId::Router => app.router.render(area, buf, &ctx),
-        ViewId::Queue => app.queue.render(area, buf, &ctx),
-    }
+    let (view, ctx) = app.active_view();
+    view.render(area, frame.buffer_mut(), &ctx);
 }
 
 fn render_status(app: &App, area: Rect, frame: &mut Frame) {
@@ -122,9 +111,12 @@ fn render_status(app: &App, area: Rect, frame: &mut Frame) {
         .set_line(area.x, area.y, &line, area.width);
 }
 
-fn render_footer(app: &App, area: Rect, frame: &mut Frame) {
+fn render_footer(app: &mut App, area: Rect, frame: &mut Frame) {
+    let id = app.view;
+    let (view, ctx) = app.active_view();
+    let hints = view.hints(ctx.keymap, id);
     let mut spans = Vec::new();
-    for (key, desc) in app.keymap.footer(app.view) {
+    for (key, desc) in hints {
         spans.push(Span::styled(key, theme::accent().patch(theme::bold())));
         spans.push(Span::raw(format!(" {desc}  ")));
     }

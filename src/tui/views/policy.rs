@@ -122,13 +122,11 @@ impl PolicyView {
     pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         let n = self.rows().len();
         let page = self.table_area.height.saturating_sub(3).max(1) as usize;
+        if let Some(to) = super::list::moved(self.selected, action, n, page) {
+            self.selected = to;
+            return true;
+        }
         match action {
-            Action::Up => self.selected = self.selected.saturating_sub(1),
-            Action::Down => self.selected = (self.selected + 1).min(n.saturating_sub(1)),
-            Action::PageUp => self.selected = self.selected.saturating_sub(page),
-            Action::PageDown => self.selected = (self.selected + page).min(n.saturating_sub(1)),
-            Action::Top => self.selected = 0,
-            Action::Bottom => self.selected = n.saturating_sub(1),
             Action::Filter => self.filter_editing = true,
             Action::HiddenOnly => {
                 self.hidden_only = !self.hidden_only;

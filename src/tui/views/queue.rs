@@ -18,7 +18,6 @@ use crate::tui::clock::short_duration;
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
 use crate::tui::theme;
-use crate::tui::widgets::confirm::Confirm;
 
 /// Recent queue events kept for the log pane.
 const LOG_LINES: usize = 200;
@@ -133,17 +132,19 @@ impl QueueView {
         self.log.push_back(line);
     }
 
-    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> Option<Confirm> {
+    /// A keymap action; true when it applied here. Clearing a lane asks first.
+    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         let lanes = self.snapshot.as_ref().map(|s| s.lanes.len()).unwrap_or(0);
         let lane = self
             .snapshot
             .as_ref()
             .and_then(|s| s.lanes.get(self.selected));
+        // The lanes table is short: a page is all of it.
+        if let Some(to) = super::list::moved(self.selected, action, lanes, lanes) {
+            self.selected = to;
+            return true;
+        }
         match action {
-            Action::Up => self.selected = self.selected.saturating_sub(1),
-            Action::Down => self.selected = (self.selected + 1).min(lanes.saturating_sub(1)),
-            Action::Top | Action::PageUp => self.selected = 0,
-            Action::Bottom | Action::PageDown => self.selected = lanes.saturating_sub(1),
             Action::LaneLimitUp => {
                 if let Some(l) = lane {
                     ctx.send(AppEvent::SetLaneLimit {
@@ -161,23 +162,22 @@ impl QueueView {
                 None => {}
             },
             Action::ClearLane => match lane {
-                Some(l) if l.queued > 0 => {
-                    return Some(Confirm::new(
-                        format!(
-                            "Clear lane `{}`? {} waiting entries will be rejected (running ones continue).",
-                            l.lane, l.queued
-                        ),
-                        AppEvent::ClearLane {
-                            lane: l.lane.to_string(),
-                        },
-                    ));
-                }
+                Some(l) if l.queued > 0 => ctx.send(AppEvent::Confirm {
+                    question: format!(
+                        "Clear lane `{}`? {} will be rejected (running ones continue).",
+                        l.lane,
+                        crate::tui::widgets::count(l.queued, "waiting entry", "waiting entries")
+                    ),
+                    on_yes: Box::new(AppEvent::ClearLane {
+                        lane: l.lane.to_string(),
+                    }),
+                }),
                 Some(l) => ctx.status(format!("lane {} has nothing waiting", l.lane)),
                 None => {}
             },
-            _ => {}
+            _ => return false,
         }
-        None
+        true
     }
 
     pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {

@@ -477,8 +477,11 @@ impl RouterView {
         }
         let run = self.runs.get(self.selected);
         match action {
-            Action::Up => self.select(self.selected.saturating_sub(1)),
-            Action::Down => self.select((self.selected + 1).min(self.runs.len().saturating_sub(1))),
+            Action::Up | Action::Down => {
+                if let Some(to) = super::list::moved(self.selected, action, self.runs.len(), 1) {
+                    self.select(to);
+                }
+            }
             Action::PageUp => {
                 if let Some(run) = run {
                     self.pane.page_up(&run.buffer);
