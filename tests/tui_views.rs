@@ -1807,3 +1807,45 @@ async fn config_reloads_run_as_jobs_and_the_newest_wins() {
         &deck.pipeline()
     ));
 }
+
+#[test]
+fn policy_results_stay_distinct_when_the_column_is_narrow() {
+    let mut h = with_config();
+    for width in [80u16, 110, 120, 130, 160, 220] {
+        let screen = h.screen(width, 40);
+        for line in screen.lines() {
+            if let Some(at) = line.find("hidden@") {
+                let label: String = line[at + "hidden@".len()..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '.' || *c == '_')
+                    .collect();
+                let known = [
+                    "own",
+                    "prf",
+                    "ppf",
+                    "glb",
+                    "gpv",
+                    "agt",
+                    "apv",
+                    "grp",
+                    "sbx",
+                    "sub",
+                    "owner",
+                    "profile",
+                    "prov.prof",
+                    "global",
+                    "glob.prov",
+                    "agent",
+                    "agent.prov",
+                    "group",
+                    "sandbox",
+                    "subagent",
+                ];
+                assert!(
+                    known.contains(&label.as_str()),
+                    "cut or unknown result label `{label}` at {width} columns:\n{screen}"
+                );
+            }
+        }
+    }
+}

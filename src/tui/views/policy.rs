@@ -219,6 +219,18 @@ impl PolicyView {
             .map(|l| l.short().chars().count().max(5) as u16 + 1)
             .sum();
         let compact = NAME_COLUMN as u16 + full_layers + RESULT_COLUMN + 3 > table_area.width;
+        // `hidden@<layer>` must stay distinct when the column is narrow ("hidden@glob" was both
+        // global and glob.prov): the three-letter labels whenever the longest full one is cut.
+        let longest_result = "hidden@".len()
+            + LayerId::ALL
+                .iter()
+                .map(|l| l.short().chars().count())
+                .max()
+                .unwrap_or(0);
+        let result_room = table_area
+            .width
+            .saturating_sub(NAME_COLUMN as u16 + full_layers + 3);
+        let short_results = compact || (result_room as usize) < longest_result;
         let mut header = vec![Span::styled("tool", theme::bold())];
         header.extend(LayerId::ALL.iter().map(|l| {
             let present = res.layer(*l).is_some_and(|s| s.present);
@@ -257,7 +269,11 @@ impl PolicyView {
                             "hidden@{}",
                             t.removed_by
                                 .as_ref()
-                                .map(|r| r.layer.short())
+                                .map(|r| if short_results {
+                                    compact_label(r.layer)
+                                } else {
+                                    r.layer.short()
+                                })
                                 .unwrap_or("?")
                         ),
                         theme::error(),
