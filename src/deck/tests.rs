@@ -85,3 +85,25 @@ async fn shutdown_kills_runs_started_before_a_reload_and_awaits_them() {
     let outcome = handle.wait().await;
     assert_eq!(outcome.status, crate::router::RunStatus::Killed);
 }
+
+#[test]
+fn the_demo_config_reads_the_operators_settings_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = dir.path().join(crate::config::SETTINGS_FILE);
+    std::fs::write(
+        &settings,
+        r#"{ keys: { kill_run: ["ctrl-k"] }, router: { timeoutSeconds: 50 } }"#,
+    )
+    .unwrap();
+    let loaded = crate::config::load_demo_with_settings(Some(&settings)).unwrap();
+    assert_eq!(loaded.settings.router.timeout_seconds, 50);
+    assert_eq!(loaded.settings.keys["kill_run"], vec!["ctrl-k".to_string()]);
+    assert_eq!(loaded.settings_path.as_deref(), Some(settings.as_path()));
+    // Without the file the demo's own settings stay.
+    let demo = crate::config::load_demo_with_settings(Some(&dir.path().join("missing"))).unwrap();
+    assert!(demo.settings_path.is_none());
+    // A broken file is an error naming it.
+    std::fs::write(&settings, "{ router: { nope: 1 } }").unwrap();
+    let err = crate::config::load_demo_with_settings(Some(&settings)).unwrap_err();
+    assert!(err.to_string().contains("clawdeck.json5"), "{err}");
+}

@@ -173,6 +173,9 @@ pub fn watched_paths(config: &crate::config::LoadedConfig) -> Vec<PathBuf> {
         if let Some(dir) = p.parent() {
             paths.push(dir.join(crate::config::SETTINGS_FILE));
         }
+    } else if let Some(settings) = &config.settings_path {
+        // The demo config with the operator's own settings file.
+        paths.push(settings.clone());
     }
     paths
 }
