@@ -5,6 +5,8 @@
 //!    (target median < 50 ms), against the same with no output.
 //! 3. Idle: frames drawn over 2 s of idle (target 0) and CPU time used, against a bare sleep.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant, SystemTime};

@@ -1,7 +1,17 @@
-//! End to end: the real binary in tmux at 160×48 on a fixture config. Finds a hidden tool's
-//! reason in the policy view, starts a router run against a fake `openclaw` that streams and then
-//! hangs, sees the lines arrive, kills it with the key, sees the kill note, invokes a tool from
-//! the invoke view, quits, and checks the terminal is back to normal and no child remains.
+//! End to end: the real binary in tmux on a fixture config, each test on its own tmux server.
+//!
+//! - at 160×48: finds a hidden tool's reason in the policy view, starts a router run against a
+//!   fake `openclaw` that streams and then hangs, sees the lines arrive, kills it with the key
+//!   (after the question), sees the kill note, invokes a tool from the invoke view, quits, and
+//!   checks the terminal is back to normal and no child remains;
+//! - at 100×12 and 80×24: visits every view and overlay with a live run;
+//! - headless `invoke` and `route` printing hostile control sequences to the terminal: the title
+//!   and tmux's paste buffers (OSC 52) stay unchanged, and `--raw` shows the test can fail.
+//!
+//! They need tmux, so they are `#[ignore]`d: `cargo test` reports them as ignored, and `.ci/run`
+//! (which installs tmux) runs them with `cargo test --test e2e_tmux -- --ignored`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,12 +25,47 @@ fn fixture(name: &str) -> PathBuf {
 
 struct Tmux {
     session: String,
+    /// A server of its own (`tmux -L`), so options such as set-clipboard touch nobody else.
+    socket: String,
 }
 
 impl Tmux {
+    /// A detached session of `width`×`height` running a clean interactive shell.
+    fn start(name: &str, width: u16, height: u16) -> Tmux {
+        let tmux = Tmux {
+            session: format!("clawdeck-{name}-{}", std::process::id()),
+            socket: format!("clawdeck-{name}-{}", std::process::id()),
+        };
+        let shell = "env -i PATH=/usr/bin:/bin HOME=/tmp TERM=xterm-256color PS1='E2E-SHELL$ ' bash --norc --noprofile -i";
+        let (w, h) = (width.to_string(), height.to_string());
+        tmux.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            &tmux.session,
+            "-x",
+            &w,
+            "-y",
+            &h,
+            shell,
+        ]);
+        tmux.wait_for("E2E-SHELL$", Duration::from_secs(5));
+        tmux
+    }
+
     fn run(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux").args(args).output().expect("tmux runs");
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket])
+            .args(args)
+            .output()
+            .expect("tmux runs (these tests are #[ignore]d where it is missing)");
         String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Types a shell command and Enter.
+    fn command(&self, line: &str) {
+        self.text(line);
+        self.keys(&["Enter"]);
     }
 
     fn keys(&self, keys: &[&str]) {
@@ -62,7 +107,7 @@ impl Tmux {
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.session])
+            .args(["-L", &self.socket, "kill-server"])
             .output();
     }
 }
@@ -103,29 +148,11 @@ fn write_config(dir: &Path) -> PathBuf {
 }
 
 #[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
 fn console_end_to_end_in_tmux() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("tmux is not installed; skipping");
-        return;
-    }
     let dir = tempfile::tempdir().expect("tempdir");
     let config = write_config(dir.path());
-    let tmux = Tmux {
-        session: format!("clawdeck-e2e-{}", std::process::id()),
-    };
-    let shell = "env -i PATH=/usr/bin:/bin HOME=/tmp TERM=xterm-256color PS1='E2E-SHELL$ ' bash --norc --noprofile -i";
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        &tmux.session,
-        "-x",
-        "160",
-        "-y",
-        "48",
-        shell,
-    ]);
-    tmux.wait_for("E2E-SHELL$", Duration::from_secs(5));
+    let tmux = Tmux::start("e2e", 160, 48);
     let command = format!(
         "{} --openclaw-version seed --config {}; echo CLAWDECK-EXITED=$?",
         env!("CARGO_BIN_EXE_clawdeck"),
@@ -188,8 +215,13 @@ fn console_end_to_end_in_tmux() {
         "child output must not set the title"
     );
 
-    // Kill with the key; the kill note appears and the tree is gone.
+    // `k` moves (it never kills); `x` asks, `y` kills; the kill note appears and the tree is gone.
     tmux.keys(&["k"]);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(alive(child), "k does not kill");
+    tmux.keys(&["j", "x"]);
+    tmux.wait_for("Kill run #1 (ops)?", Duration::from_secs(5));
+    tmux.keys(&["y"]);
     let screen = tmux.wait_for("run ■ killed", Duration::from_secs(10));
     assert!(screen.contains("kill"), "{screen}");
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -226,4 +258,162 @@ fn console_end_to_end_in_tmux() {
     tmux.keys(&["Enter"]);
     tmux.wait_for("restored-42", Duration::from_secs(5));
     assert!(!alive(child) && !alive(grandchild));
+}
+
+/// Starts the console in `tmux` on the fixture config and a live router run (the fake streams,
+/// then hangs); returns the child's pid.
+fn console_with_a_live_run(tmux: &Tmux, config: &Path) -> u32 {
+    tmux.command(&format!(
+        "{} --config {}; echo CLAWDECK-EXITED=$?",
+        env!("CARGO_BIN_EXE_clawdeck"),
+        config.display()
+    ));
+    tmux.wait_for("Tools", Duration::from_secs(10));
+    tmux.keys(&["3"]);
+    tmux.wait_for("Runs", Duration::from_secs(5));
+    tmux.keys(&["r", "C-u"]);
+    tmux.text("ops");
+    tmux.keys(&["Tab"]);
+    tmux.text("summarise");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("● running", Duration::from_secs(10));
+    let _ = screen;
+    // The pid line may have scrolled out of a small pane: scroll to the top of the stream.
+    tmux.keys(&["g"]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let screen = tmux.screen();
+        if let Some(pid) = number_after(&screen, "stream-start pid=") {
+            return pid;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no child pid on screen:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Presses `keys` and waits for `needle`; the console must still be running afterwards.
+fn visit(tmux: &Tmux, keys: &[&str], needle: &str) {
+    for key in keys {
+        tmux.keys(&[key]);
+        if *key == "Escape" {
+            // A key right after ESC would arrive as Alt-<key>.
+            std::thread::sleep(Duration::from_millis(300));
+        }
+    }
+    let screen = tmux.wait_for(needle, Duration::from_secs(5));
+    assert!(
+        !screen.contains("CLAWDECK-EXITED") && !screen.contains("panicked"),
+        "after {keys:?}:\n{screen}"
+    );
+}
+
+#[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn every_view_and_overlay_at_100x12_and_80x24_with_a_live_run() {
+    for (width, height) in [(100, 12), (80, 24)] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = write_config(dir.path());
+        let tmux = Tmux::start(&format!("sizes{width}x{height}"), width, height);
+        let child = console_with_a_live_run(&tmux, &config);
+        assert!(alive(child));
+        // Every view.
+        visit(&tmux, &["1"], "Tools ×");
+        visit(&tmux, &["2"], "Lanes");
+        visit(&tmux, &["3"], "Runs (1 total, 1 running)");
+        visit(&tmux, &["4"], "Tools (");
+        visit(&tmux, &["5"], "What the model sees");
+        // Every overlay, from the Router view (where the run-specific ones live).
+        visit(&tmux, &["3"], "Runs (");
+        visit(&tmux, &["?"], "Keys (type to search");
+        visit(&tmux, &["Escape"], "Runs (");
+        visit(&tmux, &["c"], "Context (Enter edits");
+        visit(&tmux, &["Escape"], "Runs (");
+        visit(&tmux, &["x"], "Kill run #1");
+        visit(&tmux, &["n"], "Runs (1 total, 1 running)");
+        visit(&tmux, &["T"], "Set timeout");
+        visit(&tmux, &["Escape"], "Runs (");
+        visit(&tmux, &["/"], "Search the stream");
+        visit(&tmux, &["Escape"], "Runs (");
+        visit(&tmux, &["r"], "New router run");
+        visit(&tmux, &["Escape"], "Runs (");
+        visit(&tmux, &["4", "Enter"], "Parameters of");
+        visit(&tmux, &["Escape", "1", "/"], "Tools ×");
+        visit(&tmux, &["Escape"], "Tools ×");
+        assert!(alive(child), "the run is still live after the tour");
+        // Quitting asks (a run is live); yes kills it and the shell comes back.
+        visit(&tmux, &["q"], "Quit and kill");
+        tmux.keys(&["y"]);
+        tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while alive(child) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert!(!alive(child), "quitting killed the run");
+    }
+}
+
+/// The pane's title and tmux's paste buffers (where OSC 52 lands with set-clipboard on).
+fn title_and_buffers(tmux: &Tmux) -> (String, String) {
+    (tmux.display("#{pane_title}"), tmux.run(&["list-buffers"]))
+}
+
+#[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn headless_output_to_a_terminal_cannot_retitle_it_or_fill_the_clipboard() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = write_config(dir.path());
+    let ws = dir.path().join("ws");
+    std::fs::create_dir_all(&ws).expect("ws");
+    std::fs::write(
+        ws.join("evil.txt"),
+        "before\x1b]0;PWNED-TITLE\x07\x1b]52;c;cHduZWQ=\x07\x1b[31mred\x1b[0m after\n",
+    )
+    .expect("evil file");
+    std::fs::write(
+        dir.path().join("clawdeck.json5"),
+        format!(
+            "{{ workspace: {:?}, router: {{ bin: {:?}, defaultAgent: \"ops\" }} }}",
+            ws.display().to_string(),
+            fixture("fake-openclaw-hostile").display().to_string()
+        ),
+    )
+    .expect("settings");
+    let tmux = Tmux::start("hostile", 120, 30);
+    tmux.run(&["set-option", "-g", "set-clipboard", "on"]);
+    tmux.run(&["set-option", "-g", "allow-rename", "on"]);
+    tmux.run(&["select-pane", "-t", &tmux.session, "-T", "E2E-TITLE"]);
+    let before = title_and_buffers(&tmux);
+    assert_eq!(before.0, "E2E-TITLE");
+    let bin = env!("CARGO_BIN_EXE_clawdeck");
+    let cfg = config.display();
+    tmux.command(&format!(
+        "{bin} --config {cfg} invoke read -p '{{\"file_path\": \"evil.txt\"}}'; echo INVOKE-$((1+1))"
+    ));
+    let screen = tmux.wait_for("INVOKE-2", Duration::from_secs(10));
+    assert!(screen.contains("beforered after"), "{screen}");
+    tmux.command(&format!(
+        "{bin} --config {cfg} route -m hi; {bin} --config {cfg} route -m hi --json >/dev/null; echo ROUTE-$((1+1))"
+    ));
+    let screen = tmux.wait_for("ROUTE-2", Duration::from_secs(20));
+    assert!(screen.contains("remote says hi"), "{screen}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        title_and_buffers(&tmux),
+        before,
+        "title and paste buffers unchanged"
+    );
+    // The same bytes with --raw do reach the terminal: the check above can fail.
+    tmux.command(&format!(
+        "{bin} --config {cfg} --raw invoke read -p '{{\"file_path\": \"evil.txt\"}}'; echo RAW-$((1+1))"
+    ));
+    tmux.wait_for("RAW-2", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(300));
+    let after = title_and_buffers(&tmux);
+    assert!(
+        after.0.contains("PWNED") || after.1.contains("pwned") || after.1.contains("buffer"),
+        "--raw passes the sequences through: {after:?}"
+    );
 }

@@ -1,6 +1,8 @@
 //! `clawdeck invoke` as a user runs it: success, tool error, refusal with the explanation, hook
 //! block, bad `--params`, schema errors, `--json` output, `@file` params.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 
 use assert_cmd::Command;
@@ -86,7 +88,7 @@ fn tool_errors_exit_1() {
     clawdeck(dir.path())
         .args(["invoke", "exec", "--params", r#"{"command": "exit 9"}"#])
         .assert()
-        .code(0)
+        .code(1)
         .stdout(predicate::str::contains("(Command exited with code 9)"));
     clawdeck(dir.path())
         .args([
@@ -269,7 +271,7 @@ fn invoke_waits_for_a_run_that_moved_to_the_background() {
             r#"{"command": "echo a; sleep 0.5; echo b; exit 3", "yieldMs": 50}"#,
         ])
         .assert()
-        .code(0)
+        .code(1)
         .get_output()
         .stdout
         .clone();
@@ -290,4 +292,40 @@ fn invoke_waits_for_a_run_that_moved_to_the_background() {
         .code(0)
         .stdout("done\n")
         .stderr(predicate::str::contains("Command still running (session"));
+}
+
+#[test]
+fn a_command_that_exits_non_zero_is_exit_status_1_with_the_code_shown() {
+    let dir = setup(FULL, "");
+    clawdeck(dir.path())
+        .args([
+            "invoke",
+            "exec",
+            "-p",
+            r#"{"command": "echo partial; exit 3"}"#,
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("partial"))
+        .stderr(predicate::str::contains("exited with code 3"));
+    clawdeck(dir.path())
+        .args(["invoke", "exec", "-p", r#"{"command": "true"}"#])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn piped_output_keeps_the_exact_bytes() {
+    // Not a terminal: nothing is neutralised (the tmux test covers the terminal case).
+    let dir = setup(FULL, "");
+    std::fs::write(
+        dir.path().join("ws/evil.txt"),
+        "a\x1b]0;pwned\x07b\x1b]52;c;aGk=\x07c\n",
+    )
+    .unwrap();
+    clawdeck(dir.path())
+        .args(["invoke", "read", "--params", r#"{"file_path": "evil.txt"}"#])
+        .assert()
+        .code(0)
+        .stdout("a\x1b]0;pwned\x07b\x1b]52;c;aGk=\x07c\n");
 }

@@ -1,5 +1,7 @@
 //! `clawdeck tools` and `clawdeck explain` as a user runs them (snapshots of the real output).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 
 use assert_cmd::Command;

@@ -1,5 +1,7 @@
 //! The policy engine on fixture configs (valid and invalid) and its properties.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use clawdeck::config::settings::RouterSettings;
 use clawdeck::router::service::EnvLookup;
 use clawdeck::router::{
-    ClawbotRouterTool, Mode, OutputStream, RouterEventKind, RouterRequest, RouterService,
-    RunStatus, texts,
+    ClawbotRouterTool, OutputStream, RouterEventKind, RouterRequest, RouterService, RunStatus,
+    texts,
 };
 use clawdeck::tool::{Tool, ToolCall, ToolError};
 use serde_json::{Value, json};
@@ -129,13 +129,16 @@ async fn call_tool(tool: &ClawbotRouterTool, params: Value) -> clawdeck::tool::T
 
 #[tokio::test]
 async fn argv_env_and_stdin_as_the_child_saw_them() {
-    let f = Fixture::new();
+    let mut f = Fixture::new();
+    // The opt-in minimal environment (`router.clearEnv: true`).
+    f.settings.clear_env = true;
     let tool = ClawbotRouterTool::new(f.service());
     let message = "-x --agent evil \"double\" 'single' `tick` $(touch /tmp/nope)\nsecond line\n日志 🚀 naïve\\n";
     let result = call_tool(&tool, json!({"agent": "ops", "message": message})).await;
 
     let rec = f.record();
-    let remote = format!("{}\n\n{}", Mode::ReadOnly.message_prefix(), message);
+    // No `mode` in the call: the message reaches OpenClaw verbatim (seed 000 §3.3).
+    let remote = message.to_string();
     assert_eq!(
         rec["argv"],
         json!(["agent", "--agent", "ops", format!("--message={remote}")])
@@ -175,6 +178,32 @@ async fn argv_env_and_stdin_as_the_child_saw_them() {
         "ANSI kept verbatim: {text:?}"
     );
     assert!(text.contains(&format!("reply: {remote}\n")));
+}
+
+#[tokio::test]
+async fn by_default_the_child_inherits_the_environment() {
+    let defaults = RouterSettings::default();
+    assert!(!defaults.clear_env, "inheriting is the default");
+    assert!(
+        !defaults
+            .env_passthrough
+            .iter()
+            .any(|k| k.contains("REALCLAW")),
+        "no test names in product defaults: {:?}",
+        defaults.env_passthrough
+    );
+    let f = Fixture::new();
+    let o = f.service().start(ops("env")).unwrap().wait().await;
+    assert_eq!(o.status, RunStatus::Completed);
+    let rec = f.record();
+    let env = rec["env"].as_object().unwrap();
+    // Cargo sets this for the test process; nothing lists it, so only inheritance brings it.
+    let inherited = std::env::var("CARGO_PKG_NAME").expect("cargo sets CARGO_PKG_NAME");
+    assert_eq!(
+        env.get("CARGO_PKG_NAME"),
+        Some(&json!(inherited)),
+        "{env:?}"
+    );
 }
 
 #[tokio::test]
@@ -507,10 +536,7 @@ async fn long_messages_go_through_a_message_file_that_is_removed_afterwards() {
     let argv = rec["argv"].as_array().unwrap();
     assert_eq!(argv[3], json!("--message-file"));
     let path = PathBuf::from(argv[4].as_str().unwrap());
-    assert_eq!(
-        rec["message"],
-        json!(format!("{}\n\n{message}", Mode::ReadOnly.message_prefix()))
-    );
+    assert_eq!(rec["message"], json!(message), "no mode given: verbatim");
     assert!(!path.exists(), "message file {path:?} left behind");
 }
 
@@ -527,6 +553,22 @@ async fn write_mode_reaches_the_remote_agent() {
     let msg = f.record()["message"].as_str().unwrap().to_string();
     assert!(msg.starts_with("[clawbot_router mode=write]"));
     assert!(msg.ends_with("\n\nsend the alert"));
+    // Without `mode` the message reaches OpenClaw exactly as the caller wrote it (seed 000 §3.3).
+    let r = call_tool(
+        &tool,
+        json!({"agent": "ops", "message": "只看日志，不要改"}),
+    )
+    .await;
+    assert_eq!(r.details["mode"], json!("read-only"));
+    assert_eq!(f.record()["message"], json!("只看日志，不要改"));
+    let r = call_tool(
+        &tool,
+        json!({"agent": "ops", "message": "只看", "mode": "read-only"}),
+    )
+    .await;
+    assert_eq!(r.details["mode"], json!("read-only"));
+    let msg = f.record()["message"].as_str().unwrap().to_string();
+    assert!(msg.starts_with("[clawbot_router mode=read-only]"), "{msg}");
     let r = call_tool(
         &tool,
         json!({"agent": "ops", "message": "x", "mode": "delete-everything"}),
@@ -679,6 +721,43 @@ fn route_streams_stdout_and_stderr_to_their_own_streams() {
     assert_eq!(v["details"]["directTTS"], json!(false));
     assert_eq!(v["details"]["interruptMode"], json!(2));
     assert_eq!(v["details"]["exitCode"], json!(4));
+}
+
+#[test]
+fn route_honours_the_operators_timeout_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = route_config(dir.path());
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .arg("--config")
+        .arg(&config)
+        .args([
+            "route",
+            "--message",
+            "[[scenario:sleep:20]]",
+            "--timeout",
+            "2",
+            "--json",
+        ])
+        .env("OPENCLAW_BIN", fake_bin())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["details"]["timeoutSeconds"], json!(2), "{v}");
+    assert_eq!(v["details"]["status"], json!("timeout"), "{v}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(15),
+        "the 2 s timeout held"
+    );
+    assert!(
+        stderr.contains(
+            "--timeout 2 is outside router.minTimeoutSeconds..maxTimeoutSeconds (30..60 s"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("honoured"), "{stderr}");
 }
 
 #[test]

@@ -228,9 +228,8 @@ async fn sse_deltas_stream_as_stdout_chunks() {
     assert_eq!(body["model"], json!("openclaw/ops"));
     assert_eq!(body["stream"], json!(true));
     let sent = body["messages"][0]["content"].as_str().unwrap();
-    assert!(
-        sent.starts_with("[clawbot_router mode=read-only]") && sent.ends_with("\n\n-x \"q\"\n日志")
-    );
+    // No `mode` in the request: the message goes out verbatim (seed 000 §3.3).
+    assert_eq!(sent, "-x \"q\"\n日志");
 }
 
 #[tokio::test]

@@ -1,7 +1,9 @@
-//! clawbot_router against the real OpenClaw CLI and gateway. Runs only when OPENCLAW_BIN is set
-//! (and, for the HTTP and /tools/invoke parts, OPENCLAW_GATEWAY_URL and OPENCLAW_GATEWAY_TOKEN);
-//! otherwise each test prints that it was skipped. ../shared/realclaw/start.sh --gateway starts a
-//! gateway and a mock LLM and prints the exports.
+//! clawbot_router against the real OpenClaw CLI and gateway. The tests are `#[ignore]`d, so
+//! `cargo test` reports them as ignored; run them with `cargo test --test router_real --
+//! --ignored` once OPENCLAW_BIN points at the real CLI (and, for the HTTP and /tools/invoke parts,
+//! OPENCLAW_GATEWAY_URL and OPENCLAW_GATEWAY_TOKEN are set). `.ci/run` does when it could start
+//! them. Asked to run without them, or with a binary that is not OpenClaw, they fail.
+//! ../shared/realclaw/start.sh --gateway starts a gateway and a mock LLM and prints the exports.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -17,11 +19,23 @@ use clawdeck::router::{
 use clawdeck::tool::ToolError;
 use serde_json::json;
 
-fn real_env() -> Option<EnvLookup> {
-    std::env::var("OPENCLAW_BIN")
+/// The environment for the real CLI. Panics unless OPENCLAW_BIN is the real OpenClaw CLI (its
+/// `--version` says `OpenClaw <version>`): a fake one must not pass for it.
+fn real_env() -> EnvLookup {
+    let bin = std::env::var("OPENCLAW_BIN")
         .ok()
-        .filter(|b| !b.is_empty())?;
-    Some(Arc::new(|k: &str| std::env::var(k).ok()))
+        .filter(|b| !b.is_empty())
+        .expect("OPENCLAW_BIN must name the real OpenClaw CLI (see ../shared/realclaw/README.md)");
+    let version = std::process::Command::new(&bin)
+        .arg("--version")
+        .output()
+        .unwrap_or_else(|e| panic!("{bin} --version: {e}"));
+    let text = String::from_utf8_lossy(&version.stdout);
+    assert!(
+        version.status.success() && text.trim_start().starts_with("OpenClaw 20"),
+        "{bin} is not the real OpenClaw CLI (--version said {text:?})"
+    );
+    Arc::new(|k: &str| std::env::var(k).ok())
 }
 
 fn gateway() -> Option<(String, String)> {
@@ -50,11 +64,9 @@ fn print_run(label: &str, o: &clawdeck::router::RouterOutcome) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the real OpenClaw CLI: OPENCLAW_BIN=... cargo test --test router_real -- --ignored"]
 async fn real_cli_answers_and_reports_unknown_agents() {
-    let Some(env) = real_env() else {
-        eprintln!("router_real: skipped (OPENCLAW_BIN not set; see ../shared/realclaw/README.md)");
-        return;
-    };
+    let env = real_env();
     let service = RouterService::with_env(settings(), env);
     let mut events = service.subscribe();
     let message = "-x summarize recent logs \"quoted\" 日志\nsecond line";
@@ -92,13 +104,11 @@ async fn real_cli_answers_and_reports_unknown_agents() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the real OpenClaw CLI and gateway: cargo test --test router_real -- --ignored"]
 async fn real_gateway_streams_chat_completions_and_invokes_tools() {
-    let (Some(env), Some((url, token))) = (real_env(), gateway()) else {
-        eprintln!(
-            "router_real: skipped (OPENCLAW_BIN, OPENCLAW_GATEWAY_URL and OPENCLAW_GATEWAY_TOKEN not all set)"
-        );
-        return;
-    };
+    let env = real_env();
+    let (url, token) =
+        gateway().expect("OPENCLAW_GATEWAY_URL and OPENCLAW_GATEWAY_TOKEN must be set");
     let service = RouterService::with_env(settings(), env);
     let mut events = service.subscribe();
     let request = RouterRequest {

@@ -2,6 +2,8 @@
 //! before_tool_call hooks (block, merge, failure, timeout, priority), the lane queue, error
 //! results, cancellation and result sanitising.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,6 +1,8 @@
 //! The built-in tools running for real: path guard (property tests), read/write/edit,
 //! apply_patch, exec and process, plugin tools, and the local system tools with fake helpers.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

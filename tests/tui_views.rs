@@ -2,6 +2,8 @@
 //! fixed clock, and interaction tests that feed keys and assert the emitted AppEvents and the
 //! state changes.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -86,12 +88,19 @@ impl Harness {
         out
     }
 
-    /// Feeds the emitted intents back (what the event loop does) and returns them.
+    /// Feeds the emitted intents back (what the event loop does), and what handling them emits
+    /// (job results), until nothing is left; returns them.
     fn pump(&mut self) -> Vec<String> {
-        let events = self.emitted();
-        let names = events.iter().map(|e| format!("{e:?}")).collect();
-        for ev in events {
-            self.app.handle_event(ev);
+        let mut names = Vec::new();
+        for _ in 0..10 {
+            let events = self.emitted();
+            if events.is_empty() {
+                break;
+            }
+            names.extend(events.iter().map(|e| format!("{e:?}")));
+            for ev in events {
+                self.app.handle_event(ev);
+            }
         }
         names
     }
@@ -522,12 +531,17 @@ fn queue_keys_change_limits_and_clear_with_confirmation() {
         "{ev:?}"
     );
     h.key(KeyCode::Char('x'));
-    assert!(h.emitted().is_empty(), "clearing asks first");
+    let asked = h.pump();
+    assert!(
+        asked.iter().all(|e| !e.starts_with("ClearLane")),
+        "clearing asks first: {asked:?}"
+    );
     assert!(matches!(h.app.overlay, Some(Overlay::Confirm(_))));
     insta::assert_snapshot!("queue_clear_confirm", h.screen(100, 20));
     h.key(KeyCode::Char('n'));
     assert!(h.emitted().is_empty());
     h.key(KeyCode::Char('x'));
+    h.pump();
     h.key(KeyCode::Char('y'));
     let ev = h.emitted();
     assert!(
@@ -718,7 +732,26 @@ fn router_stream_scrolls_sideways_for_long_lines() {
 fn router_keys_emit_intents() {
     let mut h = router_with_runs();
     assert_eq!(h.app.router.selected, 1, "the live run is selected");
+    // `k` moves up, as everywhere; it never kills.
     h.key(KeyCode::Char('k'));
+    assert!(h.emitted().is_empty());
+    assert_eq!(h.app.router.selected, 0);
+    h.key(KeyCode::Char('j'));
+    // `x` and Del kill, after asking.
+    for kill in [KeyCode::Char('x'), KeyCode::Delete] {
+        h.key(kill);
+        h.pump();
+        assert!(
+            matches!(&h.app.overlay, Some(Overlay::Confirm(c)) if c.question.starts_with("Kill run #2 (ops)?")),
+            "kill asks first"
+        );
+        h.key(KeyCode::Char('n'));
+        assert!(h.emitted().is_empty(), "no: nothing is killed");
+        assert!(h.app.overlay.is_none());
+    }
+    h.key(KeyCode::Char('x'));
+    h.pump();
+    h.key(KeyCode::Char('y'));
     let ev = h.emitted();
     assert!(
         matches!(&ev[..], [AppEvent::KillRun { run_id }] if run_id == "2"),
@@ -763,12 +796,12 @@ fn router_keys_emit_intents() {
     h.key(KeyCode::Char('y'));
     let ev = h.emitted();
     assert!(
-        matches!(&ev[..], [AppEvent::Copy { label, text }] if label == "router-run-2" && text.contains("[stderr] warn: slow tool")),
+        matches!(&ev[..], [AppEvent::CopyRun { run_id: 2 }]),
         "{ev:?}"
     );
-    // `k` on a finished run does nothing but say so.
+    // Killing a finished run does nothing but say so.
     h.key(KeyCode::Up);
-    h.key(KeyCode::Char('k'));
+    h.key(KeyCode::Char('x'));
     h.pump();
     assert!(
         h.app
@@ -1075,6 +1108,7 @@ fn prompt_view_empty_and_error() {
         ..Default::default()
     }));
     h.app.handle_event(AppEvent::SwitchView(ViewId::Prompt));
+    h.pump();
     insta::assert_snapshot!("prompt_error", h.screen(100, 10));
 }
 
@@ -1162,7 +1196,9 @@ fn help_overlay_is_searchable_and_follows_overrides() {
     );
     h2.key(KeyCode::Down);
     h2.key_mod(KeyCode::Char('k'), KeyModifiers::CONTROL);
-    assert!(matches!(&h2.emitted()[..], [AppEvent::KillRun { .. }]));
+    assert!(
+        matches!(&h2.emitted()[..], [AppEvent::Confirm { on_yes, .. }] if matches!(**on_yes, AppEvent::KillRun { .. }))
+    );
     let footer = h2.screen(140, 20);
     assert!(
         footer
@@ -1238,6 +1274,7 @@ fn no_tty_message_names_the_headless_commands() {
         "clawdeck route",
         "clawdeck schema",
         "clawdeck prompt",
+        "clawdeck dispatch",
     ] {
         assert!(msg.contains(cmd), "{cmd} missing from {msg}");
     }
@@ -1314,4 +1351,503 @@ async fn every_key_reaches_a_frame_promptly_on_the_real_loop() {
     tx.send(AppEvent::Quit);
     let _ = ui.await;
     assert!(slow.is_empty(), "keys without a prompt frame: {slow:?}");
+}
+
+// ---------------------------------------------------------------- every size
+
+/// A console with something in every view: config, queue snapshot, live and ended runs, an
+/// invoke result.
+fn populated() -> Harness {
+    let mut h = router_with_runs();
+    h.app.queue.set_snapshot(queue_snapshot());
+    h.app.queue.warn_after = Duration::from_millis(2000);
+    h
+}
+
+/// The states each size is drawn in: every view bare, and every overlay and input line.
+fn draw_every_state(h: &mut Harness, width: u16, height: u16) {
+    for view in ViewId::ALL {
+        h.app.overlay = None;
+        h.app.router.input = None;
+        h.app.handle_event(AppEvent::SwitchView(view));
+        h.draw(width, height);
+        h.key(KeyCode::Char('?'));
+        h.draw(width, height);
+        h.key(KeyCode::Esc);
+        h.key(KeyCode::Char('c'));
+        h.draw(width, height);
+        h.key(KeyCode::Esc);
+        h.app.overlay = None;
+    }
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
+    for key in ['r', 'T', '/'] {
+        h.app.router.input = None;
+        h.key(KeyCode::Char(key));
+        h.draw(width, height);
+        h.key(KeyCode::Esc);
+    }
+    h.app.router.input = None;
+    h.key(KeyCode::Char('q'));
+    assert!(
+        matches!(h.app.overlay, Some(Overlay::Confirm(_))),
+        "quitting with live runs asks"
+    );
+    h.draw(width, height);
+    h.app.overlay = None;
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Policy));
+    h.key(KeyCode::Char('/'));
+    h.draw(width, height);
+    h.key(KeyCode::Esc);
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Invoke));
+    h.key(KeyCode::Enter);
+    h.draw(width, height);
+    h.key(KeyCode::Esc);
+    h.emitted();
+}
+
+#[test]
+fn every_view_and_overlay_renders_at_every_small_size() {
+    let mut h = populated();
+    for width in 1..=40 {
+        for height in 1..=30 {
+            draw_every_state(&mut h, width, height);
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    #[test]
+    fn every_view_and_overlay_renders_at_any_size(width in 1u16..=300, height in 1u16..=100) {
+        let mut h = populated();
+        draw_every_state(&mut h, width, height);
+    }
+}
+
+#[test]
+fn a_tiny_terminal_shows_a_notice_instead_of_a_cut_view() {
+    let mut h = populated();
+    let screen = h.screen(30, 6);
+    assert!(screen.contains("too small"), "{screen}");
+    let screen = h.screen(100, 12);
+    assert!(!screen.contains("too small"), "{screen}");
+    assert!(screen.contains("Runs"), "{screen}");
+}
+
+#[test]
+fn queue_view_draws_at_twelve_rows_and_fewer() {
+    let mut h = populated();
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Queue));
+    for height in 10..=12 {
+        let screen = h.screen(100, height);
+        assert!(screen.contains("Lanes"), "{height} rows:\n{screen}");
+    }
+}
+
+// ---------------------------------------------------------------- keys that destroy
+
+#[test]
+fn a_timeout_below_the_elapsed_time_asks_before_it_ends_the_run() {
+    let mut h = router_with_runs();
+    // Run 2 has run for 12 s.
+    h.key(KeyCode::Char('T'));
+    h.key_mod(KeyCode::Char('u'), KeyModifiers::CONTROL);
+    h.type_text("5");
+    h.key(KeyCode::Enter);
+    h.pump();
+    assert!(
+        matches!(&h.app.overlay, Some(Overlay::Confirm(c)) if c.question.contains("has run for 12 s: a timeout of 5 s ends it now")),
+        "asks first"
+    );
+    h.key(KeyCode::Esc);
+    assert!(h.emitted().is_empty(), "Esc: the timeout is not set");
+    h.key(KeyCode::Char('T'));
+    h.key_mod(KeyCode::Char('u'), KeyModifiers::CONTROL);
+    h.type_text("5");
+    h.key(KeyCode::Enter);
+    h.pump();
+    h.key(KeyCode::Char('y'));
+    let ev = h.emitted();
+    assert!(
+        matches!(
+            &ev[..],
+            [AppEvent::SetRunTimeout {
+                seconds: 5,
+                extend: false,
+                ..
+            }]
+        ),
+        "{ev:?}"
+    );
+}
+
+#[tokio::test]
+async fn timeouts_above_the_ceiling_say_what_happened() {
+    use clawdeck::config::settings::RouterSettings;
+    let mut h = with_config();
+    let bin = std::env::temp_dir().join(format!("clawdeck-sleep-{}", std::process::id()));
+    std::fs::write(&bin, "#!/bin/sh\nsleep 30\n").unwrap();
+    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let service = clawdeck::router::RouterService::new(RouterSettings {
+        bin: bin.display().to_string(),
+        default_agent: Some("ops".into()),
+        ..RouterSettings::default()
+    });
+    let mut events = service.subscribe();
+    let handle = service
+        .start(clawdeck::router::RouterRequest::new("wait"))
+        .unwrap();
+    h.app.services.router = Some(service.clone());
+    let started = events.recv().await.unwrap();
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::Router(started)));
+    h.app.handle_event(AppEvent::SetRunTimeout {
+        run_id: handle.run_id.to_string(),
+        seconds: 5000,
+        extend: false,
+    });
+    let status = h.app.status.clone().map(|(s, _)| s).unwrap_or_default();
+    assert!(
+        status.contains("5000 s is above the 600 s ceiling; timeout set to 600 s"),
+        "{status}"
+    );
+    let changed = events.recv().await.unwrap();
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::Router(changed)));
+    assert_eq!(h.app.router.runs[0].timeout_seconds, 600);
+    h.app.status = None;
+    h.app.handle_event(AppEvent::SetRunTimeout {
+        run_id: handle.run_id.to_string(),
+        seconds: 30,
+        extend: true,
+    });
+    let status = h.app.status.clone().map(|(s, _)| s).unwrap_or_default();
+    assert!(
+        status.contains("already at the 600 s ceiling; its timeout is unchanged"),
+        "{status}"
+    );
+    service.kill(handle.run_id);
+    handle.wait().await;
+    let _ = std::fs::remove_file(&bin);
+}
+
+#[tokio::test]
+async fn quitting_with_a_live_background_exec_session_asks() {
+    let mut h = invoke_harness();
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Policy));
+    let pipeline = h.app.services.pipeline.clone().expect("pipeline");
+    let request = clawdeck::pipeline::CallRequest::new(
+        "exec".to_string(),
+        json!({"command": "sleep 30", "background": true}),
+        PolicyContext {
+            agent: Some("ops".into()),
+            ..PolicyContext::default()
+        },
+    );
+    let outcome = pipeline.call(request).await;
+    assert!(
+        matches!(
+            &outcome,
+            CallOutcome::Completed {
+                is_error: false,
+                ..
+            }
+        ),
+        "{outcome:?}"
+    );
+    assert_eq!(h.app.live_exec_sessions(), 1);
+    // The Queue names the command and does not call a live background process finished.
+    h.app.refresh_queue();
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Queue));
+    let screen = h.screen(120, 30);
+    assert!(screen.contains("exec: sleep 30"), "{screen}");
+    assert!(screen.contains("↪ running"), "{screen}");
+    assert!(screen.contains("in the background"), "{screen}");
+    assert!(!screen.contains("✓ ok"), "{screen}");
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Policy));
+    h.key(KeyCode::Char('q'));
+    assert!(h.emitted().is_empty(), "q does not quit at once");
+    assert!(
+        matches!(&h.app.overlay, Some(Overlay::Confirm(c)) if c.question.contains("1 background exec session")),
+        "asks first"
+    );
+    h.key(KeyCode::Char('n'));
+    for session in h
+        .app
+        .services
+        .tool_runtime
+        .as_ref()
+        .unwrap()
+        .sessions
+        .list()
+    {
+        session.process().kill(clawdeck::process::KillReason::User);
+        session.process().wait().await;
+    }
+}
+
+#[test]
+fn ctrl_c_in_the_parameter_editor_keeps_the_draft_until_confirmed() {
+    let mut h = invoke_harness();
+    h.key(KeyCode::Enter);
+    h.type_text("draft");
+    let draft = h.app.invoke.editor.lines().join("\n");
+    h.key_mod(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(h.emitted().is_empty(), "Ctrl-C does not quit at once");
+    assert!(
+        matches!(&h.app.overlay, Some(Overlay::Confirm(c)) if c.question.contains("parameters being edited")),
+        "asks first"
+    );
+    h.key(KeyCode::Char('n'));
+    assert_eq!(
+        h.app.invoke.editor.lines().join("\n"),
+        draft,
+        "the draft is kept"
+    );
+    assert!(h.app.invoke.is_editing());
+}
+
+#[test]
+fn the_context_bar_shows_what_the_engine_decided() {
+    let text = r#"{ agents: { list: [
+        { id: "main", default: true },
+        { id: "ops", sandbox: { mode: "all" } },
+    ] } }"#;
+    let mut h = harness();
+    h.app
+        .set_config(clawdeck::config::load_from_str(text, "inline.json5").unwrap());
+    h.app.handle_event(AppEvent::SetContext(PolicyContext {
+        agent: Some("ops".into()),
+        ..PolicyContext::default()
+    }));
+    h.app.status = None;
+    let screen = h.screen(200, 20);
+    assert!(screen.contains("sandbox yes"), "{screen}");
+    // At 80 columns the flags move to a second line instead of being cut off.
+    let screen = h.screen(80, 20);
+    let lines: Vec<&str> = screen.lines().collect();
+    assert!(lines[1].contains("agent ops"), "{screen}");
+    assert!(lines[2].contains("owner yes"), "{screen}");
+    assert!(lines[2].contains("subagent no"), "{screen}");
+    assert!(lines[2].contains("sandbox yes"), "{screen}");
+    // The editor says where the yes comes from.
+    h.key(KeyCode::Char('c'));
+    let screen = h.screen(120, 24);
+    assert!(
+        screen.contains("yes (agents.list[1].sandbox.mode"),
+        "{screen}"
+    );
+}
+
+// ---------------------------------------------------------------- truth on screen
+
+#[test]
+fn the_new_run_dialog_starts_with_the_contexts_agent_and_shows_the_new_run() {
+    let mut h = router_with_runs();
+    h.app.handle_event(AppEvent::SetContext(PolicyContext {
+        agent: Some("main".into()),
+        ..PolicyContext::default()
+    }));
+    // The selected run is live (#2): a new run must still take the pane.
+    h.key(KeyCode::Char('r'));
+    let agent = match &h.app.router.input {
+        Some(clawdeck::tui::views::router::RouterInput::NewRun { agent, .. }) => agent.text.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(agent, "main", "the context's agent, not the last run's");
+    // Typing replaces the suggestion (no `mainmain`).
+    h.type_text("nobody");
+    let screen = h.screen(120, 24);
+    assert!(
+        screen.contains("agent `nobody` is not in the config's agents"),
+        "{screen}"
+    );
+    h.key(KeyCode::Tab);
+    h.type_text("go");
+    h.key(KeyCode::Enter);
+    let ev = h.emitted();
+    assert!(
+        matches!(&ev[..], [AppEvent::StartRun { agent: Some(a), .. }] if a == "nobody"),
+        "{ev:?}"
+    );
+    h.start_run(3, "nobody", "go", Duration::from_secs(0));
+    assert_eq!(h.app.router.selected_run().map(|r| r.run_id), Some(3));
+}
+
+#[test]
+fn router_search_counts_hits_and_starts_at_the_top() {
+    let mut h = router_with_runs();
+    h.chunk(2, OutputStream::Stdout, b"\nprogress again\n");
+    h.app.router.flush_pending();
+    h.key(KeyCode::Char('/'));
+    h.type_text("progress");
+    h.key(KeyCode::Enter);
+    h.pump();
+    let status = h.app.status.clone().map(|(s, _)| s).unwrap_or_default();
+    assert!(status.contains("match 1 of 2"), "{status}");
+    h.key(KeyCode::Char('n'));
+    h.pump();
+    let status = h.app.status.clone().map(|(s, _)| s).unwrap_or_default();
+    assert!(status.contains("match 2 of 2"), "{status}");
+}
+
+#[test]
+fn status_messages_do_not_follow_the_operator_to_another_view() {
+    let mut h = router_with_runs();
+    h.app.set_status("run #1 is not running");
+    h.key(KeyCode::Char('1'));
+    h.pump();
+    assert!(h.app.status.is_none());
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let mut h = with_config();
+    h.start_run(1, "ops", "x", Duration::from_secs(1));
+    h.chunk(1, OutputStream::Stdout, b"a\x1b]0;t\x07b\n");
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
+    let screen = h.screen(140, 24);
+    assert!(
+        screen.contains("1 control sequence neutralised"),
+        "{screen}"
+    );
+}
+
+#[tokio::test]
+async fn under_a_flood_the_copy_is_the_runs_complete_record_and_the_pane_marks_the_gap() {
+    use clawdeck::config::settings::RouterSettings;
+    let mut h = with_config();
+    let clip = RecordingClipboard::default();
+    h.app.clipboard = Box::new(clip.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("flood");
+    std::fs::write(&bin, "#!/bin/sh\nseq 1 200000\n").unwrap();
+    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let service = clawdeck::router::RouterService::new(RouterSettings {
+        bin: bin.display().to_string(),
+        default_agent: Some("ops".into()),
+        ..RouterSettings::default()
+    });
+    let mut events = service.subscribe();
+    let handle = service
+        .start(clawdeck::router::RouterRequest::new("flood"))
+        .unwrap();
+    h.app.services.router = Some(service.clone());
+    // The console sees the start, then falls behind: the chunks are skipped.
+    let started = events.recv().await.unwrap();
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::Router(started)));
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::RouterLagged(1234)));
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
+    let screen = h.screen(140, 24);
+    assert!(screen.contains("1234 events skipped here"), "{screen}");
+    handle.wait().await;
+    h.key(KeyCode::Char('y'));
+    h.pump();
+    let copied = clip.0.lock().map(|v| v.clone()).unwrap_or_default();
+    assert_eq!(copied.len(), 1);
+    let lines: Vec<&str> = copied[0].lines().collect();
+    assert_eq!(lines.len(), 200_000, "every line the child printed");
+    assert_eq!(lines[0], "1");
+    assert_eq!(lines[199_999], "200000");
+}
+
+#[test]
+fn esc_clears_a_filter_after_it_was_applied() {
+    let mut h = with_config();
+    h.key(KeyCode::Char('/'));
+    h.type_text("exec");
+    h.key(KeyCode::Enter);
+    assert_eq!(h.app.policy.filter.text, "exec");
+    h.key(KeyCode::Esc);
+    assert_eq!(
+        h.app.policy.filter.text, "",
+        "Esc clears the applied filter"
+    );
+    let screen = h.screen(120, 30);
+    assert!(!screen.contains("filter /"), "{screen}");
+}
+
+#[tokio::test]
+async fn config_reloads_run_as_jobs_and_the_newest_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("openclaw.json");
+    std::fs::write(&config, r#"{ "agents": { "list": [ { "id": "ops" } ] } }"#).unwrap();
+    let deck = clawdeck::deck::Deck::load(Some(&config)).unwrap();
+    let mut h = harness();
+    h.app.attach_deck(deck.clone());
+    std::fs::write(
+        &config,
+        r#"{ "agents": { "list": [ { "id": "ops" }, { "id": "qa" } ] } }"#,
+    )
+    .unwrap();
+    h.app.handle_event(AppEvent::ReloadConfig);
+    // The reload runs off the console's task: its result comes back as an event.
+    let ev = tokio::time::timeout(Duration::from_secs(10), h.rx.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    let AppEvent::Core(CoreEvent::Reloaded { generation, result }) = ev else {
+        panic!("{ev:?}");
+    };
+    let fresh = result.clone().unwrap();
+    // A result for an older request arriving late is ignored.
+    h.app.handle_event(AppEvent::Core(CoreEvent::Reloaded {
+        generation: generation - 1,
+        result: Ok(deck.state()),
+    }));
+    assert_ne!(h.app.choices.agents, fresh.config.agent_ids());
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::Reloaded { generation, result }));
+    assert_eq!(
+        h.app.choices.agents,
+        vec!["ops".to_string(), "qa".to_string()]
+    );
+    assert!(Arc::ptr_eq(
+        h.app.services.pipeline.as_ref().unwrap(),
+        &deck.pipeline()
+    ));
+}
+
+#[test]
+fn policy_results_stay_distinct_when_the_column_is_narrow() {
+    let mut h = with_config();
+    for width in [80u16, 110, 120, 130, 160, 220] {
+        let screen = h.screen(width, 40);
+        for line in screen.lines() {
+            if let Some(at) = line.find("hidden@") {
+                let label: String = line[at + "hidden@".len()..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '.' || *c == '_')
+                    .collect();
+                let known = [
+                    "own",
+                    "prf",
+                    "ppf",
+                    "glb",
+                    "gpv",
+                    "agt",
+                    "apv",
+                    "grp",
+                    "sbx",
+                    "sub",
+                    "owner",
+                    "profile",
+                    "prov.prof",
+                    "global",
+                    "glob.prov",
+                    "agent",
+                    "agent.prov",
+                    "group",
+                    "sandbox",
+                    "subagent",
+                ];
+                assert!(
+                    known.contains(&label.as_str()),
+                    "cut or unknown result label `{label}` at {width} columns:\n{screen}"
+                );
+            }
+        }
+    }
 }

@@ -31,8 +31,10 @@ mod tests {
 
     #[test]
     fn plugin_groups_expand() {
-        let mut groups = PluginGroups::default();
-        groups.all = vec!["a".into(), "b".into()];
+        let mut groups = PluginGroups {
+            all: vec!["a".into(), "b".into()],
+            ..PluginGroups::default()
+        };
         groups.by_plugin.insert("p1".into(), vec!["a".into()]);
         assert_eq!(
             groups.expand("group:plugins"),

@@ -24,12 +24,16 @@ pub struct ContextArgs {
     /// Group / chat id within the channel (Telegram ids start with `-`)
     #[arg(long, global = true, allow_hyphen_values = true)]
     pub group: Option<String>,
+    /// The sender's id on the channel (owner checks and per-sender group rules)
     #[arg(long, global = true)]
     pub sender_id: Option<String>,
+    /// The sender's phone number, E.164 (+15555550123)
     #[arg(long, global = true)]
     pub sender_e164: Option<String>,
+    /// The sender's username on the channel
     #[arg(long, global = true)]
     pub sender_username: Option<String>,
+    /// The sender's display name
     #[arg(long, global = true)]
     pub sender_name: Option<String>,
     /// The sender is an owner (default)

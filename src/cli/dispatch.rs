@@ -51,7 +51,7 @@ pub fn run(cli: &Cli, args: &DispatchArgs) -> u8 {
         }
         let outcome = run_call(loaded, registry, cli, tool, params.clone());
         return match outcome {
-            Ok(outcome) => super::invoke::report(&outcome, args.json),
+            Ok(outcome) => super::invoke::report(&outcome, args.json, super::output_guard(cli)),
             Err(problem) => {
                 eprintln!("clawdeck dispatch: {problem}");
                 exit::TOOL_ERROR

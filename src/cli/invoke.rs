@@ -123,7 +123,7 @@ pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
         }
         outcome
     });
-    report(&outcome, args.json)
+    report(&outcome, args.json, super::output_guard(cli))
 }
 
 /// Kills every exec session still known and waits until each has ended (bounded by the
@@ -166,7 +166,7 @@ async fn follow_background_session(
     if !json {
         eprintln!(
             "{} (clawdeck invoke waits for it; Ctrl-C stops it)",
-            result.joined_text()
+            crate::term::for_terminal_if_tty_stderr(&result.joined_text())
         );
     }
     let started = std::time::Instant::now();
@@ -197,7 +197,8 @@ async fn follow_background_session(
 }
 
 /// Prints the outcome and returns the exit status.
-pub(crate) fn report(outcome: &CallOutcome, json: bool) -> u8 {
+pub(crate) fn report(outcome: &CallOutcome, json: bool, guard: crate::term::OutputGuard) -> u8 {
+    use crate::term::StdStream::Stdout;
     if json {
         outln!(
             "{}",
@@ -211,8 +212,10 @@ pub(crate) fn report(outcome: &CallOutcome, json: bool) -> u8 {
             if !json {
                 for block in &result.content {
                     match block {
-                        ContentBlock::Text { text } if text.ends_with('\n') => out!("{text}"),
-                        ContentBlock::Text { text } => outln!("{text}"),
+                        ContentBlock::Text { text } if text.ends_with('\n') => {
+                            out!("{}", guard.text(Stdout, text))
+                        }
+                        ContentBlock::Text { text } => outln!("{}", guard.text(Stdout, text)),
                         ContentBlock::Image { data, mime_type } => {
                             outln!(
                                 "[image {mime_type}, {} bytes base64; use --json to get it]",
@@ -222,10 +225,15 @@ pub(crate) fn report(outcome: &CallOutcome, json: bool) -> u8 {
                     }
                 }
             }
-            if *is_error {
-                exit::TOOL_ERROR
-            } else {
-                exit::OK
+            // A command that ran and exited non-zero is a failure of the call (exit status 1).
+            let exit_code = result.details.get("exitCode").and_then(Value::as_i64);
+            match exit_code {
+                Some(code) if code != 0 => {
+                    eprintln!("clawdeck invoke: the command exited with code {code}");
+                    exit::TOOL_ERROR
+                }
+                _ if *is_error => exit::TOOL_ERROR,
+                _ => exit::OK,
             }
         }
         CallOutcome::Refused { explanation, .. } => {

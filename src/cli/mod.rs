@@ -62,6 +62,11 @@ pub struct Cli {
         env = "CLAWDECK_OPENCLAW_VERSION"
     )]
     pub openclaw_version: Option<String>,
+    /// Write untrusted text (child output, tool results, descriptions, warnings) byte for
+    /// byte. Without it, when the output is a terminal, every control sequence but SGR colours
+    /// is dropped (no retitling, no clipboard writes, no cursor moves)
+    #[arg(long, global = true)]
+    pub raw: bool,
 
     #[command(flatten)]
     pub context: ContextArgs,
@@ -94,6 +99,11 @@ pub enum Command {
     Approvals(approvals::ApprovalsArgs),
     /// Tool catalogs: `sync` stores a pack from a running gateway's `tools.catalog`
     Catalog(catalog_sync::CatalogArgs),
+}
+
+/// How untrusted text is written to our stdout / stderr (`--raw`, terminal or not).
+pub(crate) fn output_guard(cli: &Cli) -> crate::term::OutputGuard {
+    crate::term::OutputGuard::detect(cli.raw)
 }
 
 /// The tokio runtime the async commands run on.

@@ -123,15 +123,21 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
         .iter()
         .chain(&view.skills.warnings)
     {
-        eprintln!("warning: {warning}");
+        eprintln!(
+            "warning: {}",
+            crate::term::for_terminal_if_tty_stderr(warning)
+        );
     }
+    // Plugin and skill descriptions are untrusted: neutralised on a terminal unless `--raw`.
+    let guard = super::output_guard(cli);
+    let out = |text: &str| println!("{}", guard.text(crate::term::StdStream::Stdout, text));
     if args.router {
         match router_section {
-            Some(section) => println!("{}", section.text),
-            None => println!("{}", router_note.unwrap_or_default()),
+            Some(section) => out(&section.text),
+            None => out(&router_note.unwrap_or_default()),
         }
         return exit::OK;
     }
-    println!("{}", view.prompt);
+    out(&view.prompt);
     exit::OK
 }

@@ -13,7 +13,7 @@ use tokio_util::sync::CancellationToken;
 use super::output_pump::{OutputPump, Stream};
 use super::{Cli, exit};
 use crate::process::stop_signals::stop_signals;
-use crate::queue::{LaneLimits, LaneQueue};
+use crate::deck::Deck;
 use crate::router::{
     Mode, OutputStream, RouterEventKind, RouterRequest, RouterService, RunStatus, TransportKind,
     texts,
@@ -30,7 +30,8 @@ pub struct RouteArgs {
     /// The task, in natural language (one argv element for the CLI, never through a shell)
     #[arg(long, short = 'm', allow_hyphen_values = true)]
     pub message: String,
-    /// Timeout in seconds, bounded by router.minTimeoutSeconds..router.maxTimeoutSeconds
+    /// Timeout in seconds, honoured as given up to 600 (router.minTimeoutSeconds and
+    /// maxTimeoutSeconds bound the LLM's timeoutSeconds, not this flag; a note says so)
     #[arg(long)]
     pub timeout: Option<u64>,
     /// `cli` (openclaw agent) or `http` (the gateway's /v1/chat/completions)
@@ -48,13 +49,6 @@ pub struct RouteArgs {
 }
 
 pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
-    let loaded = match crate::config::load(cli.config.as_deref()) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("clawdeck route: {e}");
-            return exit::USAGE;
-        }
-    };
     let runtime = match super::async_runtime() {
         Ok(r) => r,
         Err(e) => {
@@ -62,12 +56,17 @@ pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
             return exit::TOOL_ERROR;
         }
     };
-    let service = RouterService::new(loaded.settings.router.clone());
-    let queue = LaneQueue::new(LaneLimits::from_settings(
-        &loaded.settings.lanes,
-        &loaded.raw,
-    ));
+    // The Deck builds inside the runtime: the router service spawns its tasks there.
     runtime.block_on(async {
+        let deck = match Deck::load(cli.config.as_deref()) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("clawdeck route: {e}");
+                return exit::USAGE;
+            }
+        };
+        let service = deck.router().clone();
+        let queue = deck.queue();
         // The run takes a slot in its lane like any tool call; Ctrl-C while it waits leaves the
         // queue (and while it runs kills the tree, in `route`).
         let cancel = CancellationToken::new();
@@ -83,7 +82,7 @@ pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
         );
         let started = queue.run(&args.lane, &label, &cancel, async {
             waiting.abort();
-            route(service, args).await
+            route(service, args, super::output_guard(cli)).await
         });
         match started.await {
             Ok(code) => code,
@@ -96,23 +95,33 @@ pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
 }
 
 /// Runs one routed task and returns the exit status.
-pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
+pub async fn route(
+    service: RouterService,
+    args: &RouteArgs,
+    guard: crate::term::OutputGuard,
+) -> u8 {
     let request = RouterRequest {
         message: args.message.clone(),
         agent: args.agent.clone(),
         timeout_seconds: args.timeout,
-        mode: args
-            .mode
-            .as_deref()
-            .and_then(Mode::parse)
-            .unwrap_or_default(),
+        mode: args.mode.as_deref().and_then(Mode::parse),
         transport: args.transport.as_deref().and_then(TransportKind::parse),
+        operator_timeout: true,
     };
     if let Some(t) = args.timeout {
-        let effective = service.effective_timeout(Some(t));
-        if effective != t {
+        // The configured bounds are for the LLM's timeoutSeconds; the operator's flag wins.
+        let bounded = service.effective_timeout(Some(t));
+        let used = RouterService::operator_timeout(t);
+        if used != t {
             eprintln!(
-                "clawdeck route: --timeout {t} is outside the configured bounds; using {effective} s"
+                "clawdeck route: --timeout {t} is outside 1..{} s; using {used} s",
+                crate::router::service::OPERATOR_TIMEOUT_CEILING.as_secs()
+            );
+        } else if bounded != t {
+            let s = service.settings();
+            eprintln!(
+                "clawdeck route: note: --timeout {t} is outside router.minTimeoutSeconds..maxTimeoutSeconds ({}..{} s, the bounds for the LLM's timeoutSeconds); honoured",
+                s.min_timeout_seconds, s.max_timeout_seconds
             );
         }
     }
@@ -124,7 +133,7 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
                 let result = crate::router::outcome::refusal_result(&refusal.0);
                 outln!("{}", serde_json::to_string(&result).unwrap_or_default());
             } else {
-                outln!("{}", refusal.0);
+                outln!("{}", guard.text(OutputStream::Stdout, &refusal.0));
             }
             return if refusal.0 == texts::EMPTY_MESSAGE || refusal.0 == texts::NO_TARGET {
                 exit::USAGE
@@ -152,11 +161,22 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
     // through bounded pumps: a reader that does not read never holds up the run or its deadline.
     let stdout = OutputPump::start(Stream::Stdout);
     let stderr = OutputPump::start(Stream::Stderr);
+    // One filter per child stream, so a sequence split across chunks is still recognised.
+    let target = |stream| match stream {
+        OutputStream::Stdout if !args.json => OutputStream::Stdout,
+        _ => OutputStream::Stderr,
+    };
+    let mut filters = [
+        guard.filter(target(OutputStream::Stdout)),
+        guard.filter(target(OutputStream::Stderr)),
+    ];
     loop {
         match events.recv().await {
             Ok(ev) if ev.run_id == run_id => match ev.kind {
                 RouterEventKind::Chunk { stream, bytes, .. } => {
-                    if stream == OutputStream::Stdout && !args.json {
+                    let filter = &mut filters[usize::from(stream == OutputStream::Stderr)];
+                    let bytes = filter.feed(&bytes);
+                    if target(stream) == OutputStream::Stdout {
                         stdout.send(bytes.to_vec());
                     } else {
                         stderr.send(bytes.to_vec());
@@ -196,7 +216,7 @@ pub async fn route(service: RouterService, args: &RouteArgs) -> u8 {
             {
                 tail.push('\n');
             }
-            tail.push_str(rest);
+            tail.push_str(&guard.text(OutputStream::Stdout, rest));
             tail.push('\n');
             stdout.send(tail.into_bytes());
         }

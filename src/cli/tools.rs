@@ -57,7 +57,7 @@ pub(crate) fn warnings_json(
 /// Config and registry warnings for human output (stderr).
 pub(crate) fn print_load_warnings(loaded: &LoadedConfig, registry: &Registry) {
     for w in loaded.warnings.iter().chain(&registry.warnings) {
-        eprintln!("warning: {w}");
+        eprintln!("warning: {}", crate::term::for_terminal_if_tty_stderr(w));
     }
 }
 

@@ -316,7 +316,35 @@ fn locate_and_load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError>
             return load_file(&path, ConfigSource::Home);
         }
     }
-    load_demo()
+    load_demo_with_settings(user_settings_path().as_deref())
+}
+
+/// Where clawdeck's settings are read when there is no OpenClaw config file to sit next to:
+/// `$XDG_CONFIG_HOME/clawdeck/clawdeck.json5`, else `~/.config/clawdeck/clawdeck.json5`.
+pub fn user_settings_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(|h| Path::new(&h).join(".config"))
+        })?;
+    Some(base.join("clawdeck").join(SETTINGS_FILE))
+}
+
+/// The demo config, with the operator's settings file when one exists at `settings` (so keys,
+/// router and lanes can be set on the demo too).
+pub fn load_demo_with_settings(settings: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
+    let mut loaded = load_demo()?;
+    if let Some(path) = settings.filter(|p| p.is_file()) {
+        let origin = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|err| ConfigError::io(&origin, err.to_string()))?;
+        loaded.settings = parse_settings(&text, &origin)?;
+        loaded.settings_path = Some(path.to_path_buf());
+    }
+    Ok(loaded)
 }
 
 /// Chooses the OpenClaw semantics pack for a loaded config (flag, clawdeck.json5, installed

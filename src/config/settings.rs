@@ -76,9 +76,10 @@ pub struct RouterSettings {
     pub max_timeout_seconds: u64,
     /// Run through `wsl.exe -e openclaw ...` (seed 000 §3.3).
     pub wsl: bool,
-    /// Environment variables passed through to the child (everything else is dropped).
+    /// With `clearEnv`: the only environment variables the child receives.
     pub env_passthrough: Vec<String>,
-    /// Start the child with an empty environment plus `envPassthrough` (default true).
+    /// Start the child with an empty environment plus `envPassthrough` (opt-in; default false:
+    /// the child inherits clawdeck's environment, provider keys included, as CLI wrappers do).
     pub clear_env: bool,
     /// On timeout or kill: SIGTERM to the group, this grace, then SIGKILL (default 3000).
     #[serde(deserialize_with = "super::bounds::grace_ms")]
@@ -120,12 +121,11 @@ impl Default for RouterSettings {
                 "OPENCLAW_CONFIG_PATH",
                 "OPENCLAW_STATE_DIR",
                 "OPENCLAW_HIDE_BANNER",
-                "REALCLAW_HOME",
             ]
             .iter()
             .map(|s| s.to_string())
             .collect(),
-            clear_env: true,
+            clear_env: false,
             kill_grace_ms: 3000,
             drain_grace_ms: 2000,
             output: "raw".to_string(),

@@ -88,17 +88,10 @@ impl Pipeline {
         }
     }
 
-    /// A pipeline with its own lane queue (limits from the config) and tool runtime: what a
-    /// one-shot headless command needs.
-    pub fn standalone(config: LoadedConfig, registry: Registry) -> Pipeline {
-        let limits = crate::queue::LaneLimits::from_settings(&config.settings.lanes, &config.raw);
-        let runtime = ToolRuntime::new(&config);
-        Pipeline::new(
-            Arc::new(config),
-            Arc::new(registry),
-            LaneQueue::new(limits),
-            runtime,
-        )
+    /// A pipeline with its own lane queue (limits from the config) and tool runtime, built by
+    /// a `Deck` like every other: what a one-shot headless command needs.
+    pub fn standalone(config: LoadedConfig, registry: Registry) -> Arc<Pipeline> {
+        crate::deck::Deck::with_registry(config, registry, None).pipeline()
     }
 
     pub fn queue(&self) -> &LaneQueue {
@@ -281,7 +274,7 @@ impl Pipeline {
             progress: request.progress.clone().unwrap_or_else(|| Arc::new(|_| {})),
         };
         let started = Instant::now();
-        let label = format!("{tool_name}: {}", call.call_id);
+        let label = call_label(&tool_name, &call.params, &call.call_id);
         let run = tool.execute(call);
         let ran = self.queue.run_result(&lane, &label, &cancel, run).await;
 
@@ -330,5 +323,59 @@ impl Pipeline {
             lane: lane.to_string(),
             duration: started.elapsed(),
         }
+    }
+}
+
+/// What the lane queue shows for a call: the tool and what it acts on (`exec: make test`,
+/// `read: notes.txt`), else the call id. One line, at most 60 characters.
+pub fn call_label(tool: &str, params: &serde_json::Value, call_id: &str) -> String {
+    const KEYS: [&str; 8] = [
+        "command",
+        "path",
+        "file_path",
+        "url",
+        "query",
+        "message",
+        "sessionId",
+        "action",
+    ];
+    let subject = KEYS
+        .iter()
+        .find_map(|k| params.get(*k).and_then(serde_json::Value::as_str))
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or(call_id);
+    let one_line: String = subject.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut label = format!("{tool}: {one_line}");
+    if label.chars().count() > 60 {
+        label = label.chars().take(59).collect::<String>() + "…";
+    }
+    label
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::call_label;
+    use serde_json::json;
+
+    #[test]
+    fn the_label_names_the_command_or_path() {
+        assert_eq!(
+            call_label("exec", &json!({"command": "make\n  test"}), "call_5"),
+            "exec: make test"
+        );
+        assert_eq!(
+            call_label("read", &json!({"file_path": "notes.txt"}), "call_6"),
+            "read: notes.txt"
+        );
+        assert_eq!(
+            call_label("session_status", &json!({}), "call_7"),
+            "session_status: call_7"
+        );
+        assert_eq!(
+            call_label("exec", &json!({"command": "x".repeat(100)}), "c")
+                .chars()
+                .count(),
+            60
+        );
     }
 }

@@ -4,22 +4,8 @@ use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
 
-/// Which pipe a piece of output came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum StreamKind {
-    Stdout,
-    Stderr,
-}
-
-impl StreamKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StreamKind::Stdout => "stdout",
-            StreamKind::Stderr => "stderr",
-        }
-    }
-}
+/// Which pipe a piece of output came from (the one stdout/stderr kind, `crate::term`).
+pub use crate::term::StdStream as StreamKind;
 
 /// How a retained line ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

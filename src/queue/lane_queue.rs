@@ -197,6 +197,25 @@ impl LaneQueue {
         Ok(output)
     }
 
+    /// Re-applies a config's limits and warn threshold (reload): every lane the config names
+    /// or the queue has seen gets its limit from `limits`, as `set_limit` would set it.
+    pub fn apply_limits(&self, limits: &LaneLimits) {
+        let lanes: Vec<String> = {
+            let mut state = lock(&self.inner.state);
+            state.warn_after = limits.warn_after;
+            state.limits.warn_after = limits.warn_after;
+            state.limits.default_limit = limits.default_limit;
+            let mut lanes: Vec<String> = state.lanes.keys().map(|l| l.to_string()).collect();
+            lanes.extend(limits.limits.keys().cloned());
+            lanes.sort();
+            lanes.dedup();
+            lanes
+        };
+        for lane in lanes {
+            self.set_limit(&lane, limits.limit_for(&lane));
+        }
+    }
+
     /// Change a lane's limit while running: max(1, n). Lowering never interrupts running tasks
     /// (new ones start only below the new limit); raising starts waiting entries at once.
     pub fn set_limit(&self, lane: &str, limit: usize) {

@@ -29,47 +29,10 @@ pub struct RemoteToolCall {
     pub source: String,
 }
 
-/// Removes ANSI escape sequences (CSI, OSC, two-byte ESC sequences) and stray control bytes
-/// other than newline and tab.
+/// The visible text only: every escape sequence (CSI, OSC, DCS, APC, PM, SOS, C1) and control
+/// byte other than newline and tab removed, through the one sanitizer (`crate::term`).
 pub fn strip_ansi(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\u{1b}' => match chars.peek() {
-                Some('[') => {
-                    chars.next();
-                    // CSI: parameters and intermediates, then one final byte in @..~.
-                    for c in chars.by_ref() {
-                        if ('@'..='~').contains(&c) {
-                            break;
-                        }
-                    }
-                }
-                Some(']') => {
-                    chars.next();
-                    // OSC: up to BEL or ESC \.
-                    while let Some(c) = chars.next() {
-                        if c == '\u{7}' {
-                            break;
-                        }
-                        if c == '\u{1b}' && chars.peek() == Some(&'\\') {
-                            chars.next();
-                            break;
-                        }
-                    }
-                }
-                Some(_) => {
-                    chars.next();
-                }
-                None => {}
-            },
-            '\r' => {}
-            c if c.is_control() && c != '\n' && c != '\t' => {}
-            c => out.push(c),
-        }
-    }
-    out
+    crate::term::plain(text)
 }
 
 const ERROR_PATTERNS: &[&str] = &[
@@ -252,6 +215,15 @@ mod tests {
             strip_ansi("\u{1b}[31m[agent]\u{1b}[0m ok\r\n\u{1b}]0;title\u{7}x\u{8}"),
             "[agent] ok\nx"
         );
+    }
+
+    #[test]
+    fn dcs_apc_pm_and_sos_payloads_do_not_reach_the_reader() {
+        let c = clean(
+            "before\u{1b}Pq#0;2;0;0;0SECRET-DCS\u{1b}\\ \u{1b}_APC-PAYLOAD\u{1b}\\ \u{1b}^PM\u{1b}\\ \u{1b}XSOS\u{1b}\\ \u{90}C1-DCS\u{9c}after\n",
+            "",
+        );
+        assert_eq!(c.answer, "before    after");
     }
 
     #[test]

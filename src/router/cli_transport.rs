@@ -72,9 +72,11 @@ impl Transport for CliTransport {
                 }
             };
             let killer = running.kill_handle();
+            let mut deadline_kill = false;
             let outcome = tokio::select! {
                 o = running.wait() => o,
                 reason = stop.requested() => {
+                    deadline_kill = reason == StopReason::Timeout;
                     killer.kill(match reason {
                         StopReason::Timeout => KillReason::Timeout,
                         StopReason::Killed => KillReason::User,
@@ -83,7 +85,7 @@ impl Transport for CliTransport {
                 }
             };
             for note in &outcome.notes {
-                notes(note.clone());
+                notes(router_note(note, deadline_kill));
             }
             TransportEnd {
                 exit_code: outcome.exit.code(),
@@ -95,11 +97,52 @@ impl Transport for CliTransport {
     }
 }
 
+/// A supervisor note as the run shows it. The supervisor only knows its safety-net timeout, so
+/// its "timed out after 630s" is replaced when the router's own deadline (which the
+/// router's note states) did the killing.
+fn router_note(note: &str, deadline_kill: bool) -> String {
+    match note.strip_prefix("timed out after ") {
+        Some(rest) if deadline_kill => {
+            // The duration is one token (`630s`); what follows it is kept.
+            let end = rest.find([':', ' ']).unwrap_or(rest.len());
+            format!("router deadline reached{}", &rest[end..])
+        }
+        _ => note.to_string(),
+    }
+}
+
 /// `spawn openclaw ENOENT`-style text, naming the program and the OS error.
 fn spawn_error_text(e: &SpawnError) -> String {
     match e {
         SpawnError::NotFound { program } => format!("spawn {program} ENOENT：找不到该命令"),
         SpawnError::PermissionDenied { program } => format!("spawn {program} EACCES：没有执行权限"),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod note_tests {
+    use super::router_note;
+
+    #[test]
+    fn a_deadline_kill_does_not_claim_the_safety_net_timeout() {
+        assert_eq!(
+            router_note(
+                "timed out after 630s: sent SIGTERM to process group 42",
+                true
+            ),
+            "router deadline reached: sent SIGTERM to process group 42"
+        );
+        assert_eq!(
+            router_note(
+                "timed out after 630s while waiting for the output pipes after the process exited",
+                true
+            ),
+            "router deadline reached while waiting for the output pipes after the process exited"
+        );
+        assert_eq!(
+            router_note("killed on request: sent SIGTERM to process group 42", false),
+            "killed on request: sent SIGTERM to process group 42"
+        );
     }
 }

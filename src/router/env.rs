@@ -1,10 +1,11 @@
-//! The child's environment: only what `router.envPassthrough` names (seed 000 §1: the remote
-//! brain gets nothing from this computer it does not need).
+//! The child's environment. By default it inherits clawdeck's (`openclaw agent --local` needs
+//! the provider keys); with `router.clearEnv: true` it gets only what `router.envPassthrough`
+//! names (seed 000 §1: the remote brain gets nothing from this computer it does not need).
 
 use crate::config::settings::RouterSettings;
 
-/// The variables the child receives, in the order of the pass-through list. With
-/// `router.clearEnv` off the child inherits everything (not recommended; kept for debugging).
+/// The variables set for the child from the pass-through list, in its order. With
+/// `router.clearEnv` on they are all it gets; off, they are set over the inherited environment.
 pub fn child_env(
     settings: &RouterSettings,
     env: &dyn Fn(&str) -> Option<String>,

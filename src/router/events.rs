@@ -7,14 +7,9 @@ use serde::{Deserialize, Serialize};
 use super::outcome::RouterOutcome;
 use super::request::{Mode, TransportKind};
 
-/// Which stream a chunk came from. The HTTP transport sends SSE deltas as `Stdout` and
-/// transport diagnostics as `Stderr`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OutputStream {
-    Stdout,
-    Stderr,
-}
+/// Which stream a chunk came from (the one stdout/stderr kind, `crate::term`). The HTTP
+/// transport sends SSE deltas as `Stdout` and transport diagnostics as `Stderr`.
+pub use crate::term::StdStream as OutputStream;
 
 /// One event of one run.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -102,9 +102,15 @@ pub struct RouterRequest {
     pub agent: Option<String>,
     /// Requested timeout; bounded by the configured minimum and maximum.
     pub timeout_seconds: Option<u64>,
-    pub mode: Mode,
+    /// The mode the caller gave; none → the message goes to OpenClaw verbatim (seed 000 §3.3)
+    /// and the run is reported as read-only.
+    pub mode: Option<Mode>,
     /// Overrides `router.transport` for this run.
     pub transport: Option<TransportKind>,
+    /// `timeout_seconds` comes from the operator (`route --timeout`), not the LLM: the
+    /// configured bounds do not apply, only the operator ceiling.
+    #[serde(skip)]
+    pub operator_timeout: bool,
 }
 
 impl RouterRequest {
@@ -128,8 +134,17 @@ impl RouterRequest {
             .filter(|a| !a.is_empty())
     }
 
-    /// The text the remote agent receives: the mode line, then the task verbatim.
+    /// The text the remote agent receives: the task verbatim, after a mode line only when the
+    /// caller gave a mode.
     pub fn remote_message(&self) -> String {
-        format!("{}\n\n{}", self.mode.message_prefix(), self.message)
+        match self.mode {
+            Some(mode) => format!("{}\n\n{}", mode.message_prefix(), self.message),
+            None => self.message.clone(),
+        }
+    }
+
+    /// The mode the run is reported with (read-only when none was given).
+    pub fn reported_mode(&self) -> Mode {
+        self.mode.unwrap_or_default()
     }
 }

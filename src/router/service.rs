@@ -98,7 +98,8 @@ struct RunBuffers {
 }
 
 struct Shared {
-    settings: RouterSettings,
+    /// Replaced whole on reload; a run reads it once, at its start.
+    settings: std::sync::RwLock<Arc<RouterSettings>>,
     env: EnvLookup,
     cli: Arc<dyn Transport>,
     http: Arc<dyn Transport>,
@@ -117,8 +118,8 @@ pub struct RouterService {
 impl std::fmt::Debug for RouterService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RouterService")
-            .field("bin", &self.shared.settings.bin)
-            .field("transport", &self.shared.settings.transport)
+            .field("bin", &self.settings().bin)
+            .field("transport", &self.settings().transport)
             .field("runs", &lock(&self.shared.history).len())
             .finish()
     }
@@ -159,7 +160,7 @@ impl RouterService {
         let (events, _) = broadcast::channel(EVENT_CAPACITY);
         RouterService {
             shared: Arc::new(Shared {
-                settings,
+                settings: std::sync::RwLock::new(Arc::new(settings)),
                 env,
                 cli,
                 http,
@@ -181,8 +182,24 @@ impl RouterService {
         )
     }
 
-    pub fn settings(&self) -> &RouterSettings {
-        &self.shared.settings
+    /// The settings in force (a snapshot: a reload replaces them for runs started later).
+    pub fn settings(&self) -> Arc<RouterSettings> {
+        let guard = self
+            .shared
+            .settings
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Arc::clone(&guard)
+    }
+
+    /// Re-applies the config's router settings (reload); running runs keep theirs.
+    pub fn apply_settings(&self, settings: RouterSettings) {
+        let mut guard = self
+            .shared
+            .settings
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        *guard = Arc::new(settings);
     }
 
     /// Every event of every run from now on.
@@ -211,6 +228,31 @@ impl RouterService {
     pub fn live_output(&self, run_id: u64) -> Option<String> {
         let control = lock(&self.shared.active).get(&run_id).cloned()?;
         let text = String::from_utf8_lossy(&lock(&control.buffers).raw).into_owned();
+        Some(text)
+    }
+
+    /// A run's retained record: its raw output as the tool returns it (stdout and stderr in
+    /// arrival order, complete up to `RAW_LIMIT_BYTES`), with a line saying how much the cap
+    /// dropped where it dropped it. None for an unknown run.
+    pub fn record(&self, run_id: u64) -> Option<String> {
+        if let Some(control) = lock(&self.shared.active).get(&run_id).cloned() {
+            let b = lock(&control.buffers);
+            let mut text = String::from_utf8_lossy(&b.raw).into_owned();
+            if b.dropped > 0 {
+                push_marker(&mut text, &dropped_note(b.dropped));
+            }
+            return Some(text);
+        }
+        let history = lock(&self.shared.history);
+        let outcome = history
+            .iter()
+            .find(|r| r.run_id == run_id)?
+            .outcome
+            .clone()?;
+        let mut text = outcome.raw.clone();
+        for note in outcome.notes.iter().filter(|n| n.contains(DROPPED_MARK)) {
+            push_marker(&mut text, note);
+        }
         Some(text)
     }
 
@@ -254,7 +296,7 @@ impl RouterService {
     /// The effective timeout for a requested one: the default when none, bounded by the
     /// configured minimum and maximum, never zero or unbounded.
     pub fn effective_timeout(&self, requested: Option<u64>) -> u64 {
-        let s = &self.shared.settings;
+        let s = self.settings();
         let max = if s.max_timeout_seconds == 0 {
             60
         } else {
@@ -264,11 +306,18 @@ impl RouterService {
         requested.unwrap_or(s.timeout_seconds).clamp(min, max)
     }
 
+    /// An operator's timeout (`route --timeout`): honoured as given, within 1 s and the
+    /// operator ceiling.
+    pub fn operator_timeout(seconds: u64) -> u64 {
+        seconds.clamp(1, OPERATOR_TIMEOUT_CEILING.as_secs())
+    }
+
     /// The gateway (URL, token): env `OPENCLAW_GATEWAY_URL` / `OPENCLAW_GATEWAY_TOKEN` over
     /// `router.gateway`.
     pub fn gateway(&self) -> Option<(String, Option<String>)> {
         let env = &self.shared.env;
-        let g = &self.shared.settings.gateway;
+        let settings = self.settings();
+        let g = &settings.gateway;
         let url = env("OPENCLAW_GATEWAY_URL")
             .filter(|u| !u.trim().is_empty())
             .or_else(|| g.url.clone())?;
@@ -282,7 +331,7 @@ impl RouterService {
     pub fn transport_for(&self, request: &RouterRequest) -> TransportKind {
         request
             .transport
-            .or_else(|| TransportKind::parse(&self.shared.settings.transport))
+            .or_else(|| TransportKind::parse(&self.settings().transport))
             .unwrap_or_default()
     }
 
@@ -292,11 +341,15 @@ impl RouterService {
         if request.message.trim().is_empty() {
             return Err(Refusal(texts::EMPTY_MESSAGE.to_string()));
         }
-        let settings = &self.shared.settings;
+        let settings = self.settings();
+        let settings = &*settings;
         let target = argv::resolve_target(request.agent_name(), settings)
             .map_err(|t| Refusal(t.to_string()))?;
         let transport_kind = self.transport_for(&request);
-        let timeout_seconds = self.effective_timeout(request.timeout_seconds);
+        let timeout_seconds = match request.timeout_seconds {
+            Some(t) if request.operator_timeout => Self::operator_timeout(t),
+            requested => self.effective_timeout(requested),
+        };
         let timeout = Duration::from_secs(timeout_seconds);
         let remote_message = request.remote_message();
         let run_id = self.shared.next_id.fetch_add(1, Ordering::Relaxed);
@@ -376,7 +429,7 @@ impl RouterService {
             agent: target.agent().map(str::to_string),
             to: target.to().map(str::to_string),
             message: request.message.clone(),
-            mode: request.mode,
+            mode: request.reported_mode(),
             timeout_seconds,
             started_at: started_wall,
             deadline: started_wall + timeout,
@@ -392,7 +445,7 @@ impl RouterService {
                 agent: target.agent().map(str::to_string),
                 to: target.to().map(str::to_string),
                 message: request.message.clone(),
-                mode: request.mode,
+                mode: request.reported_mode(),
                 timeout_seconds,
                 started_at: started_wall,
                 deadline: started_wall + timeout,
@@ -403,7 +456,7 @@ impl RouterService {
         let run_control = control.clone();
         tokio::spawn(async move {
             let outcome = service
-                .drive(plan, transport_kind, request.mode, run_control)
+                .drive(plan, transport_kind, request.reported_mode(), run_control)
                 .await;
             let outcome = Arc::new(outcome);
             service.finish(run_id, outcome.clone());
@@ -419,7 +472,7 @@ impl RouterService {
     }
 
     fn push_history(&self, record: RouterRun) {
-        let limit = self.shared.settings.history_limit.max(1);
+        let limit = self.settings().history_limit.max(1);
         let mut history = lock(&self.shared.history);
         history.push_back(record);
         while history.len() > limit {
@@ -544,10 +597,7 @@ impl RouterService {
         let mut notes_out = std::mem::take(&mut *lock(&collected_notes));
         notes_out.extend(end.notes.iter().cloned());
         if b.dropped > 0 {
-            notes_out.push(format!(
-                "{} bytes of output dropped after {} bytes",
-                b.dropped, RAW_LIMIT_BYTES
-            ));
+            notes_out.push(dropped_note(b.dropped));
         }
         let raw = String::from_utf8_lossy(&b.raw).into_owned();
         let timeout_seconds = control
@@ -596,8 +646,8 @@ impl RouterService {
             (RunStatus::Completed, raw.clone())
         };
 
-        let clean = (OutputMode::parse(&self.shared.settings.output) == Some(OutputMode::Clean))
-            .then(|| {
+        let clean =
+            (OutputMode::parse(&self.settings().output) == Some(OutputMode::Clean)).then(|| {
                 clean::clean(
                     &String::from_utf8_lossy(&b.stdout),
                     &String::from_utf8_lossy(&b.stderr),
@@ -648,6 +698,21 @@ fn write_message_file(run_id: u64, message: &str) -> std::io::Result<PathBuf> {
     let mut f = options.open(&path)?;
     f.write_all(message.as_bytes())?;
     Ok(path)
+}
+
+/// Words every "output dropped" note holds (the record marks its gap with the note).
+const DROPPED_MARK: &str = "bytes of output dropped after";
+
+fn dropped_note(dropped: usize) -> String {
+    format!("{dropped} {DROPPED_MARK} {RAW_LIMIT_BYTES} bytes")
+}
+
+/// Appends `[clawdeck: note]` on a line of its own.
+fn push_marker(text: &mut String, note: &str) {
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&format!("[clawdeck: {note}]\n"));
 }
 
 impl RunHandle {
@@ -857,6 +922,16 @@ mod tests {
                 .map(|r| r.message.as_str())
                 .collect::<Vec<_>>(),
             ["3"]
+        );
+    }
+
+    #[test]
+    fn the_record_marks_where_the_cap_dropped_output() {
+        let mut text = "abc".to_string();
+        push_marker(&mut text, &dropped_note(10));
+        assert_eq!(
+            text,
+            format!("abc\n[clawdeck: 10 bytes of output dropped after {RAW_LIMIT_BYTES} bytes]\n")
         );
     }
 }

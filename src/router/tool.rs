@@ -46,8 +46,8 @@ pub fn request_from_params(params: &Value) -> Result<RouterRequest, String> {
         .map_err(|e| e.to_string())?
         .map(|n| n.max(0) as u64);
     let mode = match lookup(params, "mode").and_then(Value::as_str) {
-        None => Mode::ReadOnly,
-        Some(text) => Mode::parse(text).ok_or_else(|| format!("[clawbot_router] mode 只能是 \"read-only\" 或 \"write\"（收到 \"{text}\"），未调用 OpenClaw。"))?,
+        None => None,
+        Some(text) => Some(Mode::parse(text).ok_or_else(|| format!("[clawbot_router] mode 只能是 \"read-only\" 或 \"write\"（收到 \"{text}\"），未调用 OpenClaw。"))?),
     };
     Ok(RouterRequest {
         message,
@@ -55,6 +55,7 @@ pub fn request_from_params(params: &Value) -> Result<RouterRequest, String> {
         timeout_seconds,
         mode,
         transport: None,
+        operator_timeout: false,
     })
 }
 

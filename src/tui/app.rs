@@ -25,7 +25,7 @@ use super::views::policy::PolicyView;
 use super::views::prompt::PromptView;
 use super::views::queue::QueueView;
 use super::views::router::RouterView;
-use super::views::{ViewCtx, ViewId};
+use super::views::{View, ViewCtx, ViewId};
 use super::widgets::confirm::{Confirm, ConfirmOutcome};
 use super::widgets::help::HelpOverlay;
 use crate::catalog::Registry;
@@ -81,9 +81,12 @@ impl Clipboard for RecordingClipboard {
     }
 }
 
-/// The core services the console drives; each is optional so views say plainly what is missing.
+/// The core services the console drives (taken from the `Deck`); each is optional so views say
+/// plainly what is missing.
 #[derive(Default)]
 pub struct Services {
+    /// The core: builds and reloads everything below. None in tests that draw views alone.
+    pub deck: Option<crate::deck::Deck>,
     pub router: Option<RouterService>,
     /// The lane queue the pipeline runs tools through (the Queue view shows it).
     pub queue: Option<LaneQueue>,
@@ -142,6 +145,10 @@ pub struct App {
     /// Permits given back to the router forwarder as its events are handled (backpressure).
     pub router_pacer: Option<Arc<tokio::sync::Semaphore>>,
     pub quit: bool,
+    /// Numbers config reload requests; only the newest one's result is installed.
+    reload_generation: u64,
+    /// Numbers prompt builds; only the newest one's result is shown.
+    prompt_generation: u64,
     /// Screen areas of the tabs, for mouse clicks.
     pub(crate) tab_areas: Vec<(Rect, ViewId)>,
 }
@@ -174,12 +181,38 @@ impl App {
             stats: Arc::default(),
             router_pacer: None,
             quit: false,
+            reload_generation: 0,
+            prompt_generation: 0,
             tab_areas: Vec::new(),
         }
     }
 
-    /// Installs a loaded config: keymap overrides, pickers, and everything computed from it.
-    pub fn set_config(&mut self, config: LoadedConfig) {
+    /// Drives this deck: its router, queue, tool runtime and current config.
+    pub fn attach_deck(&mut self, deck: crate::deck::Deck) {
+        self.config_arg = deck.config_arg().map(std::path::Path::to_path_buf);
+        self.services.router = Some(deck.router().clone());
+        self.services.queue = Some(deck.queue().clone());
+        self.services.tool_runtime = Some(deck.tool_runtime().clone());
+        let state = deck.state();
+        self.services.deck = Some(deck);
+        self.install_state(&state);
+        self.refresh_queue();
+    }
+
+    /// Installs a snapshot the deck built: keymap overrides, pickers, and everything computed
+    /// from the config.
+    fn install_state(&mut self, state: &crate::deck::DeckState) {
+        self.apply_settings(&state.config);
+        self.queue.warn_after = state.limits.warn_after;
+        self.services.pipeline = Some(Arc::clone(&state.pipeline));
+        self.invoke.unavailable = None;
+        self.registry = Some(Arc::clone(&state.registry));
+        self.config = Some(Arc::clone(&state.config));
+        self.config_error = None;
+        self.recompute();
+    }
+
+    fn apply_settings(&mut self, config: &LoadedConfig) {
         self.keymap = Keymap::with_overrides(&config.settings.keys);
         if let Some(w) = self.keymap.warnings.first() {
             let more = self.keymap.warnings.len() - 1;
@@ -190,8 +223,19 @@ impl App {
             };
             self.set_status(text);
         }
-        self.choices = ContextChoices::from_config(&config, &self.context);
-        let registry = Arc::new(Registry::build(&config));
+        self.choices = ContextChoices::from_config(config, &self.context);
+    }
+
+    /// Installs a loaded config: through the deck when there is one, else (views drawn alone)
+    /// the registry and a pipeline over the services given.
+    pub fn set_config(&mut self, config: LoadedConfig) {
+        if let Some(deck) = &self.services.deck {
+            let state = deck.apply(config);
+            self.install_state(&state);
+            return;
+        }
+        self.apply_settings(&config);
+        let registry = Arc::new(crate::deck::build_registry(&config));
         let config = Arc::new(config);
         if let (Some(queue), Some(runtime)) = (&self.services.queue, &self.services.tool_runtime) {
             let pipeline = Pipeline::new(
@@ -209,21 +253,28 @@ impl App {
         self.recompute();
     }
 
-    /// Rebuilds what the model sees for the current context (prompt and provider payload).
+    /// Rebuilds what the model sees for the current context (prompt and provider payload). It
+    /// reads skill files, so it runs as a job and comes back as `CoreEvent::PromptBuilt`.
     pub fn refresh_prompt(&mut self) {
-        let (Some(config), Some(registry)) = (&self.config, &self.registry) else {
+        let (Some(config), Some(registry)) = (self.config.clone(), self.registry.clone()) else {
             return;
         };
-        match crate::prompt::view::build_llm_view(
-            config,
-            registry,
-            &self.context,
-            &self.prompt.options,
-        ) {
-            Ok(view) => self.prompt.set_view(&view),
-            Err(e) => self.prompt.error = Some(e.to_string()),
-        }
+        self.prompt_generation += 1;
+        let generation = self.prompt_generation;
+        let context = self.context.clone();
+        let options = self.prompt.options.clone();
+        let tx = self.tx.clone();
         self.prompt_stale = false;
+        run_job(move || {
+            let result =
+                crate::prompt::view::build_llm_view(&config, &registry, &context, &options)
+                    .map(Box::new)
+                    .map_err(|e| e.to_string());
+            tx.send(AppEvent::Core(CoreEvent::PromptBuilt {
+                generation,
+                result,
+            }));
+        });
     }
 
     /// Recomputes everything that depends on the config and the context.
@@ -235,8 +286,10 @@ impl App {
         let (Some(config), Some(registry)) = (&self.config, &self.registry) else {
             return;
         };
+        self.router.known_agents = config.agent_ids();
         match crate::policy::resolve(config, registry, &self.context) {
             Ok(resolution) => {
+                self.router.context_agent = Some(resolution.resolved.agent.clone());
                 self.invoke.set_tools(&resolution, registry);
                 self.policy.set_resolution(resolution);
             }
@@ -244,15 +297,27 @@ impl App {
         }
     }
 
-    /// Re-reads the config; a broken file keeps the last good state and shows the error.
+    /// Re-reads the config; a broken file keeps the last good state and shows the error. With
+    /// a deck the reading and building (plugin manifests, skills) run as a job off this task and
+    /// come back as `CoreEvent::Reloaded`; a newer request wins over an older one.
     pub fn reload_config(&mut self) {
-        match crate::config::load(self.config_arg.as_deref()) {
-            Ok(config) => {
-                self.set_config(config);
-                self.set_status("config reloaded");
+        let Some(deck) = self.services.deck.clone() else {
+            match crate::config::load(self.config_arg.as_deref()) {
+                Ok(config) => {
+                    self.set_config(config);
+                    self.set_status("config reloaded");
+                }
+                Err(e) => self.config_error = Some(e.to_string()),
             }
-            Err(e) => self.config_error = Some(e.to_string()),
-        }
+            return;
+        };
+        self.reload_generation += 1;
+        let generation = self.reload_generation;
+        let tx = self.tx.clone();
+        run_job(move || {
+            let result = deck.reload().map_err(|e| e.to_string());
+            tx.send(AppEvent::Core(CoreEvent::Reloaded { generation, result }));
+        });
     }
 
     /// Takes a fresh snapshot of the lane queue for the Queue view.
@@ -261,6 +326,27 @@ impl App {
             self.queue.unavailable = None;
             self.queue.set_snapshot(queue.snapshot());
         }
+        self.queue.background = self
+            .services
+            .tool_runtime
+            .as_ref()
+            .map_or(Vec::new(), |rt| {
+                rt.sessions
+                    .list()
+                    .iter()
+                    .filter(|s| s.outcome().is_none())
+                    .map(|s| {
+                        let one_line: Vec<&str> = s.command.split_whitespace().collect();
+                        crate::pipeline::call_label(
+                            "exec",
+                            &serde_json::json!({"command": one_line.join(" ")}),
+                            "",
+                        )
+                        .trim_start_matches("exec: ")
+                        .to_string()
+                    })
+                    .collect()
+            });
     }
 
     pub fn set_status(&mut self, text: impl Into<String>) {
@@ -277,7 +363,39 @@ impl App {
 
     /// Live work that quitting would stop.
     pub fn live_work(&self) -> usize {
-        self.router.live_runs() + self.invoke.running()
+        self.router.live_runs() + self.invoke.running() + self.live_exec_sessions()
+    }
+
+    /// Background exec sessions whose process still runs (quitting kills them).
+    pub fn live_exec_sessions(&self) -> usize {
+        self.services.tool_runtime.as_ref().map_or(0, |rt| {
+            rt.sessions
+                .list()
+                .iter()
+                .filter(|s| s.outcome().is_none())
+                .count()
+        })
+    }
+
+    /// What quitting would stop, in words (`1 router run and 2 background exec sessions`).
+    fn live_work_words(&self) -> String {
+        let plural = |n: usize, one: &str| {
+            if n == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{n} {one}s")
+            }
+        };
+        let parts: Vec<String> = [
+            (self.router.live_runs(), "router run"),
+            (self.invoke.running(), "tool call"),
+            (self.live_exec_sessions(), "background exec session"),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| plural(n, what))
+        .collect();
+        parts.join(" and ")
     }
 
     /// Handles one event (everything except `Draw`, which the loop handles).
@@ -298,6 +416,10 @@ impl App {
                 false
             }
             AppEvent::SwitchView(view) => {
+                if view != self.view {
+                    // A message is about the view it came from.
+                    self.status = None;
+                }
                 self.view = view;
                 if view == ViewId::Prompt && self.prompt_stale {
                     self.refresh_prompt();
@@ -360,8 +482,16 @@ impl App {
                 self.copy(&label, &text);
                 true
             }
+            AppEvent::CopyRun { run_id } => {
+                self.copy_run(run_id);
+                true
+            }
             AppEvent::Status(text) => {
                 self.set_status(text);
+                true
+            }
+            AppEvent::Confirm { question, on_yes } => {
+                self.overlay = Some(Overlay::Confirm(Confirm::new(question, *on_yes)));
                 true
             }
             AppEvent::Core(core) => self.handle_core(core),
@@ -375,6 +505,34 @@ impl App {
         match event {
             CoreEvent::ConfigFileChanged => {
                 self.reload_config();
+                true
+            }
+            CoreEvent::PromptBuilt { generation, result } => {
+                if generation != self.prompt_generation {
+                    return false;
+                }
+                match result {
+                    Ok(view) => self.prompt.set_view(&view),
+                    Err(e) => self.prompt.error = Some(e),
+                }
+                self.view == ViewId::Prompt
+            }
+            CoreEvent::Copied { message } => {
+                self.set_status(message);
+                true
+            }
+            CoreEvent::Reloaded { generation, result } => {
+                if generation != self.reload_generation {
+                    // A newer reload is on its way; this result is already out of date.
+                    return false;
+                }
+                match result {
+                    Ok(state) => {
+                        self.install_state(&state);
+                        self.set_status("config reloaded");
+                    }
+                    Err(e) => self.config_error = Some(e),
+                }
                 true
             }
             CoreEvent::Router(ev) => {
@@ -428,6 +586,7 @@ impl App {
             }
             CoreEvent::RouterLagged(n) => {
                 self.release_router_permit();
+                self.router.mark_skipped(n);
                 // Skipped events may include a run's end: take the ends from the history.
                 if let Some(router) = &self.services.router {
                     self.router.reconcile(router.runs());
@@ -477,18 +636,8 @@ impl App {
             return true;
         }
         // Text inputs of the active view take keys before the keymap.
-        let ctx = ViewCtx {
-            tx: &self.tx,
-            clock: self.clock.as_ref(),
-            keymap: &self.keymap,
-        };
-        let captured = match self.view {
-            ViewId::Policy => self.policy.handle_input_key(&key),
-            ViewId::Invoke => self.invoke.handle_input_key(&key, &ctx),
-            ViewId::Router => self.router.handle_input_key(&key, &ctx),
-            _ => false,
-        };
-        if captured {
+        let (view, ctx) = self.active_view();
+        if view.input_key(&key, &ctx) {
             return true;
         }
         let Some(action) = self.keymap.lookup(self.view, &key) else {
@@ -503,13 +652,13 @@ impl App {
             Overlay::Confirm(confirm) => {
                 let (rest, outcome) = confirm.handle_key(key);
                 if let ConfirmOutcome::Yes(event) = outcome {
-                    self.tx.send(event);
+                    self.tx.send(*event);
                 }
                 rest.map(Overlay::Confirm)
             }
             Overlay::Context(mut editor) => match editor.handle_key(key, &self.choices) {
                 EditorOutcome::Changed(ctx) => {
-                    self.tx.send(AppEvent::SetContext(ctx));
+                    self.tx.send(AppEvent::SetContext(*ctx));
                     Some(Overlay::Context(editor))
                 }
                 EditorOutcome::Close => None,
@@ -520,19 +669,20 @@ impl App {
 
     fn request_quit(&mut self) {
         let live = self.live_work();
-        if live == 0 {
-            self.tx.send(AppEvent::Quit);
-        } else {
-            let what = if live == 1 {
-                "1 run is live".to_string()
-            } else {
-                format!("{live} runs are live")
-            };
-            self.overlay = Some(Overlay::Confirm(Confirm::new(
-                format!("{what}. Quit and kill them?"),
-                AppEvent::Quit,
-            )));
-        }
+        let draft = self.view == ViewId::Invoke && self.invoke.is_editing();
+        let question = match (live, draft) {
+            (0, false) => {
+                self.tx.send(AppEvent::Quit);
+                return;
+            }
+            (0, true) => "The parameters being edited are not kept. Quit anyway?".to_string(),
+            (_, false) => format!("Live: {}. Quit and kill them?", self.live_work_words()),
+            (_, true) => format!(
+                "Live: {}, and the parameters being edited are not kept. Quit and kill them?",
+                self.live_work_words()
+            ),
+        };
+        self.overlay = Some(Overlay::Confirm(Confirm::new(question, AppEvent::Quit)));
     }
 
     /// Global actions first, then the active view's.
@@ -551,23 +701,8 @@ impl App {
                 self.overlay = Some(Overlay::Context(ContextEditor::new(&self.context)))
             }
             other => {
-                let ctx = ViewCtx {
-                    tx: &self.tx,
-                    clock: self.clock.as_ref(),
-                    keymap: &self.keymap,
-                };
-                return match self.view {
-                    ViewId::Policy => self.policy.handle_action(other, &ctx),
-                    ViewId::Invoke => self.invoke.handle_action(other, &ctx),
-                    ViewId::Prompt => self.prompt.handle_action(other, &ctx),
-                    ViewId::Router => self.router.handle_action(other, &ctx),
-                    ViewId::Queue => {
-                        if let Some(confirm) = self.queue.handle_action(other, &ctx) {
-                            self.overlay = Some(Overlay::Confirm(confirm));
-                        }
-                        true
-                    }
-                };
+                let (view, ctx) = self.active_view();
+                return view.action(other, &ctx);
             }
         }
         true
@@ -591,22 +726,40 @@ impl App {
                 return true;
             }
         }
-        match self.view {
-            ViewId::Policy => self.policy.handle_mouse(&mouse),
-            ViewId::Invoke => self.invoke.handle_mouse(&mouse),
-            ViewId::Prompt => self.prompt.handle_mouse(&mouse),
-            ViewId::Router => self.router.handle_mouse(&mouse),
-            ViewId::Queue => self.queue.handle_mouse(&mouse),
-        }
+        self.active_view().0.mouse(&mouse)
     }
 
     fn handle_paste(&mut self, text: &str) -> bool {
-        match self.view {
-            ViewId::Policy => self.policy.paste(text),
-            ViewId::Invoke => self.invoke.paste(text),
-            ViewId::Router => self.router.paste(text),
-            _ => false,
-        }
+        self.active_view().0.paste(text)
+    }
+
+    /// The active view and what it may use (split borrows of the App's fields).
+    pub(crate) fn active_view(&mut self) -> (&mut dyn View, ViewCtx<'_>) {
+        let App {
+            view,
+            policy,
+            queue,
+            router,
+            invoke,
+            prompt,
+            tx,
+            clock,
+            keymap,
+            ..
+        } = self;
+        let active: &mut dyn View = match view {
+            ViewId::Policy => policy,
+            ViewId::Queue => queue,
+            ViewId::Router => router,
+            ViewId::Invoke => invoke,
+            ViewId::Prompt => prompt,
+        };
+        let ctx = ViewCtx {
+            tx,
+            clock: &**clock,
+            keymap,
+        };
+        (active, ctx)
     }
 
     fn parse_run_id(&mut self, run_id: &str) -> Option<u64> {
@@ -642,6 +795,24 @@ impl App {
             self.set_status("no router service");
             return;
         };
+        let ceiling = crate::router::service::OPERATOR_TIMEOUT_CEILING.as_secs();
+        let current = self
+            .router
+            .runs
+            .iter()
+            .find(|r| r.run_id == id)
+            .map(|r| r.timeout_seconds);
+        let wanted = if extend {
+            current.unwrap_or(0).saturating_add(seconds)
+        } else {
+            seconds
+        };
+        if wanted > ceiling && current == Some(ceiling) {
+            self.set_status(format!(
+                "run #{id} is already at the {ceiling} s ceiling; its timeout is unchanged"
+            ));
+            return;
+        }
         let by = Duration::from_secs(seconds);
         let ok = if extend {
             router.extend_timeout(id, by)
@@ -650,6 +821,10 @@ impl App {
         };
         if !ok {
             self.set_status(format!("run #{id} is not running"));
+        } else if wanted > ceiling {
+            self.set_status(format!(
+                "run #{id}: {wanted} s is above the {ceiling} s ceiling; timeout set to {ceiling} s"
+            ));
         }
     }
 
@@ -685,30 +860,71 @@ impl App {
         });
     }
 
+    /// Copies a run's own retained record (not the console's view of it, which may have
+    /// skipped lines under a flood); without a router service, what the pane holds.
+    fn copy_run(&mut self, run_id: u64) {
+        self.router.flush_pending();
+        let record = self
+            .services
+            .router
+            .as_ref()
+            .and_then(|router| router.record(run_id))
+            .map(|raw| crate::term::plain(&raw));
+        let text = match record {
+            Some(text) => text,
+            None => match self.router.runs.iter().find(|r| r.run_id == run_id) {
+                Some(run) => run.buffer.plain_text(),
+                None => {
+                    self.set_status(format!("no run #{run_id}"));
+                    return;
+                }
+            },
+        };
+        self.copy(&format!("router-run-{run_id}"), &text);
+    }
+
+    /// Puts text on the clipboard now and writes its file as a job (the status line says how
+    /// both went when the file is written).
     fn copy(&mut self, label: &str, text: &str) {
         let lines = text.lines().count();
         let clip = self.clipboard.set(text);
-        let file = self.copy_dir.join(format!("{label}.txt"));
-        let saved =
-            std::fs::create_dir_all(&self.copy_dir).and_then(|()| std::fs::write(&file, text));
-        let msg = match (clip, saved) {
-            (true, Ok(())) => format!(
-                "copied {lines} lines to the clipboard (OSC 52) and {}",
-                file.display()
-            ),
-            (false, Ok(())) => format!(
-                "saved {lines} lines to {} (too large for OSC 52)",
-                file.display()
-            ),
-            (true, Err(e)) => format!(
-                "copied {lines} lines to the clipboard (OSC 52); saving {} failed: {e}",
-                file.display()
-            ),
-            (false, Err(e)) => format!("copy failed: saving {}: {e}", file.display()),
-        };
-        self.set_status(msg);
+        let dir = self.copy_dir.clone();
+        let file = dir.join(format!("{label}.txt"));
+        let text = text.to_string();
+        let tx = self.tx.clone();
+        run_job(move || {
+            let saved = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&file, text));
+            let message = copy_message(lines, clip, &file, saved);
+            tx.send(AppEvent::Core(CoreEvent::Copied { message }));
+        });
     }
+}
 
+/// What the status line says about a copy.
+fn copy_message(
+    lines: usize,
+    clip: bool,
+    file: &std::path::Path,
+    saved: std::io::Result<()>,
+) -> String {
+    match (clip, saved) {
+        (true, Ok(())) => format!(
+            "copied {lines} lines to the clipboard (OSC 52) and {}",
+            file.display()
+        ),
+        (false, Ok(())) => format!(
+            "saved {lines} lines to {} (too large for OSC 52)",
+            file.display()
+        ),
+        (true, Err(e)) => format!(
+            "copied {lines} lines to the clipboard (OSC 52); saving {} failed: {e}",
+            file.display()
+        ),
+        (false, Err(e)) => format!("copy failed: saving {}: {e}", file.display()),
+    }
+}
+
+impl App {
     /// Kills every live run and waits (bounded) for their ends, so no child outlives the console.
     pub async fn shutdown(&mut self, rx: &mut UnboundedReceiver<AppEvent>) {
         if let Some(pipeline) = &self.services.pipeline {
@@ -772,6 +988,17 @@ impl App {
 
     pub fn ctx_for_render(&self) -> ViewCtx<'_> {
         self.ctx()
+    }
+}
+
+/// Runs blocking work (file reads and writes, config loads) off the console's task; its result
+/// comes back as an event. Without a runtime (tests drawing views alone) it runs at once.
+fn run_job(job: impl FnOnce() + Send + 'static) {
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) => {
+            handle.spawn_blocking(job);
+        }
+        Err(_) => job(),
     }
 }
 

@@ -168,28 +168,65 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
     }
 }
 
-/// One line: `agent ops · openai/gpt-5 · telegram/-100123 · sender id:42 · owner · sandbox`.
-/// `resolved` (from the last policy result) shows the defaults the engine filled in (the
-/// agent's model, ...) dimmed, so the operator sees what the context really is.
+/// The context as the engine resolved it: `agent ops · openai/gpt-5 · telegram/-100123 ·
+/// sender id:42 · owner yes · sandbox yes`. Values the engine filled in (the agent's model, its
+/// sandbox mode, ...) are shown dimmed, so the operator sees what the context really is. When
+/// one line cannot hold it all, the identity flags go on a second line (see [`bar_height`]).
 pub fn render_bar(
     ctx: &PolicyContext,
     resolved: Option<&ResolvedContext>,
     area: Rect,
     buf: &mut Buffer,
 ) {
+    let [first, second] = bar_lines(ctx, resolved);
+    let one_line = line_width(&first) + line_width(&second) + 3 <= area.width as usize;
+    if one_line || area.height < 2 {
+        let mut spans = first.spans;
+        spans.push(Span::styled(" · ", theme::dim()));
+        spans.extend(second.spans);
+        buf.set_line(area.x, area.y, &Line::from(spans), area.width);
+    } else {
+        buf.set_line(area.x, area.y, &first, area.width);
+        let mut indented = vec![Span::raw("        ")];
+        indented.extend(second.spans);
+        buf.set_line(area.x, area.y + 1, &Line::from(indented), area.width);
+    }
+}
+
+/// Rows the bar needs at this width (1, or 2 when the flags go on their own line).
+pub fn bar_height(ctx: &PolicyContext, resolved: Option<&ResolvedContext>, width: u16) -> u16 {
+    let [first, second] = bar_lines(ctx, resolved);
+    if line_width(&first) + line_width(&second) + 3 <= width as usize {
+        1
+    } else {
+        2
+    }
+}
+
+fn line_width(line: &Line) -> usize {
+    line.width()
+}
+
+/// The two halves of the bar: who and where; then sender and the flags that gate tools.
+fn bar_lines(ctx: &PolicyContext, resolved: Option<&ResolvedContext>) -> [Line<'static>; 2] {
     let dim = theme::dim();
-    let mut spans = vec![Span::styled("context ", theme::bold())];
-    let mut item = |label: &str, value: String, set: bool| {
+    let mut first = vec![Span::styled("context ", theme::bold())];
+    let mut second = Vec::new();
+    let item = |spans: &mut Vec<Span<'static>>, label: &str, value: String, set: bool| {
+        // A separator before every item but the first of a line.
+        let first_item = spans.is_empty() || (spans.len() == 1 && spans[0].content == "context ");
+        if !first_item {
+            spans.push(Span::styled(" · ", dim));
+        }
         spans.push(Span::styled(format!("{label} "), dim));
         spans.push(Span::styled(value, if set { theme::accent() } else { dim }));
-        spans.push(Span::styled(" · ", dim));
     };
     let agent = match (&ctx.agent, resolved) {
         (Some(a), _) => (a.clone(), true),
         (None, Some(r)) => (format!("{} (default)", r.agent), false),
         (None, None) => ("(default)".to_string(), false),
     };
-    item("agent", agent.0, agent.1);
+    item(&mut first, "agent", agent.0, agent.1);
     let model_of = |p: Option<&String>, m: Option<&String>| match (p, m) {
         (Some(p), Some(m)) if !m.contains('/') => format!("{p}/{m}"),
         (_, Some(m)) => m.clone(),
@@ -207,29 +244,45 @@ pub fn render_bar(
         }
         _ => model_of(ctx.provider.as_ref(), ctx.model.as_ref()),
     };
-    item("model", model, model_set);
+    item(&mut first, "model", model, model_set);
     let channel = match (&ctx.channel, &ctx.account) {
         (Some(c), Some(a)) => format!("{c}:{a}"),
         (Some(c), None) => c.clone(),
         _ => "-".to_string(),
     };
-    item("channel", channel, ctx.channel.is_some());
+    item(&mut first, "channel", channel, ctx.channel.is_some());
     item(
+        &mut first,
         "group",
         ctx.group.clone().unwrap_or_else(|| "-".into()),
         ctx.group.is_some(),
     );
     let sender = sender_label(ctx);
     item(
+        &mut second,
         "sender",
         sender.clone().unwrap_or_else(|| "-".into()),
         sender.is_some(),
     );
-    item("owner", yes_no(ctx.is_owner()).into(), !ctx.is_owner());
-    item("subagent", yes_no(ctx.subagent).into(), ctx.subagent);
-    item("sandbox", yes_no(ctx.sandboxed).into(), ctx.sandboxed);
-    spans.pop();
-    buf.set_line(area.x, area.y, &Line::from(spans), area.width);
+    // The flags the engine decided (the config's sandbox mode, a subagent session key, ...);
+    // the operator's own toggles are highlighted.
+    let owner = resolved.map_or(ctx.is_owner(), |r| r.owner);
+    let subagent = resolved.map_or(ctx.subagent, |r| r.subagent);
+    let sandboxed = resolved.map_or(ctx.sandboxed, |r| r.sandboxed);
+    item(&mut second, "owner", yes_no(owner).into(), !ctx.is_owner());
+    item(
+        &mut second,
+        "subagent",
+        yes_no(subagent).into(),
+        ctx.subagent,
+    );
+    item(
+        &mut second,
+        "sandbox",
+        yes_no(sandboxed).into(),
+        ctx.sandboxed,
+    );
+    [Line::from(first), Line::from(second)]
 }
 
 /// The context editor overlay.
@@ -244,7 +297,7 @@ pub struct ContextEditor {
 #[derive(Debug, Clone, PartialEq)]
 pub enum EditorOutcome {
     /// A field changed: recompute with this context at once.
-    Changed(PolicyContext),
+    Changed(Box<PolicyContext>),
     Close,
     Pending,
 }
@@ -264,7 +317,7 @@ impl ContextEditor {
                 PickOutcome::Picked(value) => {
                     set_field(&mut self.draft, *field, value);
                     self.picker = None;
-                    return EditorOutcome::Changed(self.draft.clone());
+                    return EditorOutcome::Changed(Box::new(self.draft.clone()));
                 }
                 PickOutcome::Cancelled => self.picker = None,
                 PickOutcome::Pending => {}
@@ -284,7 +337,7 @@ impl ContextEditor {
             KeyCode::Delete | KeyCode::Backspace => {
                 let field = Field::ALL[self.selected];
                 set_field(&mut self.draft, field, None);
-                EditorOutcome::Changed(self.draft.clone())
+                EditorOutcome::Changed(Box::new(self.draft.clone()))
             }
             KeyCode::Enter | KeyCode::Char(' ') => {
                 let field = Field::ALL[self.selected];
@@ -297,7 +350,7 @@ impl ContextEditor {
                         return EditorOutcome::Pending;
                     }
                 }
-                EditorOutcome::Changed(self.draft.clone())
+                EditorOutcome::Changed(Box::new(self.draft.clone()))
             }
             _ => EditorOutcome::Pending,
         }
@@ -334,13 +387,35 @@ impl ContextEditor {
         )
     }
 
-    pub fn render(&self, area: Rect, buf: &mut Buffer) {
+    /// Draws the editor; `resolved` (the engine's view of the context) names flags the config
+    /// turns on although the toggle is off (`sandbox: yes (agents.list[1].sandbox.mode = "all")`).
+    pub fn render(&self, area: Rect, buf: &mut Buffer, resolved: Option<&ResolvedContext>) {
         let rect = centered(area, 60, Field::ALL.len() as u16 + 4);
         Clear.render(rect, buf);
         let rows: Vec<Row> = Field::ALL
             .iter()
             .map(|f| {
                 let value = field_value(&self.draft, *f).unwrap_or_else(|| "-".to_string());
+                let decided = resolved.and_then(|r| match f {
+                    Field::Owner if r.owner != self.draft.is_owner() => {
+                        Some((r.owner, Some(r.owner_source.clone())))
+                    }
+                    Field::Subagent if r.subagent != self.draft.subagent => {
+                        Some((r.subagent, r.subagent_source.clone()))
+                    }
+                    Field::Sandbox if r.sandboxed != self.draft.sandboxed => {
+                        Some((r.sandboxed, r.sandbox_source.clone()))
+                    }
+                    _ => None,
+                });
+                let value = match decided {
+                    Some((on, source)) => format!(
+                        "{} ({})",
+                        yes_no(on),
+                        source.unwrap_or_else(|| "from the config".to_string())
+                    ),
+                    None => value,
+                };
                 Row::new(vec![f.label().to_string(), value])
             })
             .collect();

@@ -69,8 +69,17 @@ pub enum AppEvent {
         label: String,
         text: String,
     },
+    /// Copy a router run's retained record (complete up to its cap, gaps marked).
+    CopyRun {
+        run_id: u64,
+    },
     /// A one-line message for the status bar.
     Status(String),
+    /// Ask the operator first; `on_yes` is sent when they answer yes.
+    Confirm {
+        question: String,
+        on_yes: Box<AppEvent>,
+    },
 
     // --- results and core events ---
     Core(CoreEvent),
@@ -89,6 +98,18 @@ pub enum CoreEvent {
     Queue(crate::queue::QueueEvent),
     /// The console fell behind the queue's event stream.
     QueueLagged(u64),
+    /// A config reload job ended (`generation` numbers the request: only the newest counts).
+    Reloaded {
+        generation: u64,
+        result: Result<std::sync::Arc<crate::deck::DeckState>, String>,
+    },
+    /// A prompt build job ended (`generation` numbers the request: only the newest counts).
+    PromptBuilt {
+        generation: u64,
+        result: Result<Box<crate::prompt::view::LlmView>, String>,
+    },
+    /// A copy's file was written (or not): the status line says which.
+    Copied { message: String },
     /// A call started from the Invoke view ended (echoes the call number).
     InvokeDone {
         call: u64,

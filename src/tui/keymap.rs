@@ -185,8 +185,8 @@ pub const BINDINGS: &[BindingSpec] = &[
     b!(
         KillRun,
         "kill_run",
-        ["k", "delete"],
-        "Kill the run's process tree",
+        ["x", "delete"],
+        "Kill the run's process tree (asks first)",
         [Router],
         "kill"
     ),
@@ -202,7 +202,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         SetTimeout,
         "set_timeout",
         ["T"],
-        "Set the run's timeout (seconds)",
+        "Set the run's timeout (seconds; asks when it ends the run)",
         [Router],
         ""
     ),
@@ -521,7 +521,38 @@ impl Keymap {
                 binding.keys = parsed;
             }
         }
-        Keymap { bindings, warnings }
+        let mut keymap = Keymap { bindings, warnings };
+        keymap.warnings.extend(keymap.conflicts());
+        keymap
+    }
+
+    /// Keys that would mean two things in one view (an override taking a key another action
+    /// uses there); the first binding in the table keeps the key.
+    pub fn conflicts(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for view in ViewId::ALL {
+            let active: Vec<&Binding> = self
+                .bindings
+                .iter()
+                .filter(|b| b.applies_in(view))
+                .collect();
+            for (i, a) in active.iter().enumerate() {
+                for b in &active[i + 1..] {
+                    for key in a.keys.iter().filter(|k| b.keys.contains(k)) {
+                        let text = format!(
+                            "keys: `{key}` means both {} and {} in the {} view",
+                            a.name,
+                            b.name,
+                            view.title()
+                        );
+                        if !out.contains(&text) {
+                            out.push(text);
+                        }
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The action a key triggers in a view: view-specific bindings win over global ones.
@@ -622,8 +653,11 @@ mod tests {
     fn view_specific_binding_wins() {
         let km = Keymap::default();
         let k = key(KeyCode::Char('k'), KeyModifiers::NONE);
-        assert_eq!(km.lookup(ViewId::Router, &k), Some(Action::KillRun));
+        assert_eq!(km.lookup(ViewId::Router, &k), Some(Action::Up));
         assert_eq!(km.lookup(ViewId::Policy, &k), Some(Action::Up));
+        let x = key(KeyCode::Char('x'), KeyModifiers::NONE);
+        assert_eq!(km.lookup(ViewId::Router, &x), Some(Action::KillRun));
+        assert_eq!(km.lookup(ViewId::Queue, &x), Some(Action::ClearLane));
         let slash = key(KeyCode::Char('/'), KeyModifiers::NONE);
         assert_eq!(km.lookup(ViewId::Router, &slash), Some(Action::Search));
         assert_eq!(km.lookup(ViewId::Policy, &slash), Some(Action::Filter));
@@ -663,9 +697,56 @@ mod tests {
     fn footer_follows_the_table() {
         let km = Keymap::default();
         let footer = km.footer(ViewId::Router);
-        assert_eq!(footer[0], ("k".to_string(), "kill"));
+        assert_eq!(footer[0], ("x".to_string(), "kill"));
         assert!(footer.iter().any(|(k, d)| k == "q" && *d == "quit"));
         assert!(!footer.iter().any(|(_, d)| d.contains("lane")));
+    }
+
+    #[test]
+    fn no_key_means_two_things_in_one_view() {
+        let km = Keymap::default();
+        assert_eq!(km.conflicts(), Vec::<String>::new());
+        assert!(km.warnings.is_empty(), "{:?}", km.warnings);
+    }
+
+    #[test]
+    fn movement_keys_are_the_same_in_every_view() {
+        let km = Keymap::default();
+        let moves = [
+            (KeyCode::Char('k'), Action::Up),
+            (KeyCode::Up, Action::Up),
+            (KeyCode::Char('j'), Action::Down),
+            (KeyCode::Down, Action::Down),
+            (KeyCode::PageUp, Action::PageUp),
+            (KeyCode::PageDown, Action::PageDown),
+            (KeyCode::Char('g'), Action::Top),
+            (KeyCode::Home, Action::Top),
+            (KeyCode::Char('G'), Action::Bottom),
+            (KeyCode::End, Action::Bottom),
+        ];
+        for view in ViewId::ALL {
+            for (code, action) in moves {
+                assert_eq!(
+                    km.lookup(view, &key(code, KeyModifiers::NONE)),
+                    Some(action),
+                    "{code:?} in {view:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_override_that_takes_a_used_key_is_reported() {
+        let mut o = BTreeMap::new();
+        o.insert("kill_run".to_string(), vec!["j".to_string()]);
+        let km = Keymap::with_overrides(&o);
+        assert!(
+            km.warnings
+                .iter()
+                .any(|w| w.contains("`j` means both down and kill_run in the Router view")),
+            "{:?}",
+            km.warnings
+        );
     }
 
     #[test]

@@ -14,20 +14,12 @@ use super::event::{AppEvent, AppEventSender, CoreEvent};
 use super::frame::FrameRequester;
 use super::terminal::TerminalGuard;
 use crate::cli::Cli;
-use crate::queue::{LANE_CRON, LANE_MAIN, LANE_NESTED, LANE_SUBAGENT, LaneLimits, LaneQueue};
-use crate::tools::ToolRuntime;
+use crate::deck::Deck;
 
 /// How often the config file's mtime is checked.
 pub const CONFIG_POLL: Duration = Duration::from_millis(500);
 
 pub fn run(cli: &Cli) -> u8 {
-    let config = match crate::config::load(cli.config.as_deref()) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("clawdeck: {e}");
-            return crate::cli::exit::USAGE;
-        }
-    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -40,6 +32,14 @@ pub fn run(cli: &Cli) -> u8 {
         }
     };
     let code = runtime.block_on(async move {
+        // The core: config, registry, pipeline, lane queue, tool runtime, router service.
+        let deck = match Deck::load(cli.config.as_deref()) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("clawdeck: {e}");
+                return crate::cli::exit::USAGE;
+            }
+        };
         let mut guard = match TerminalGuard::enter() {
             Ok(g) => g,
             Err(e) => {
@@ -51,33 +51,21 @@ pub fn run(cli: &Cli) -> u8 {
         let frames = FrameRequester::spawn(tx.clone());
         let mut app = App::new(tx.clone(), frames, Arc::new(SystemClock));
         app.context = cli.context.to_context();
-        app.config_arg = cli.config.clone();
-        // One router service for the Router view and for clawbot_router calls made through the
-        // tool runtime (Invoke view), so both show the same runs.
-        let tool_runtime = ToolRuntime::new(&config);
-        let router = tool_runtime.router.clone();
-        app.router.load_history(router.runs());
+        // One router service (the deck's) for the Router view and for clawbot_router calls made
+        // through the tool runtime (Invoke view), so both show the same runs.
+        app.router.load_history(deck.router().runs());
         let pacer = Arc::new(tokio::sync::Semaphore::new(ROUTER_EVENTS_IN_FLIGHT));
         app.router_pacer = Some(Arc::clone(&pacer));
-        forward_router_events(router.subscribe(), tx.clone(), pacer);
-        app.services.router = Some(router);
-        let limits = LaneLimits::from_settings(&config.settings.lanes, &config.raw);
-        let queue = LaneQueue::new(limits.clone());
-        for lane in [LANE_MAIN, LANE_SUBAGENT, LANE_CRON, LANE_NESTED] {
-            // Make the standard lanes visible before any work arrives.
-            queue.set_limit(lane, limits.limit_for(lane));
-        }
-        forward_queue_events(queue.subscribe(), tx.clone());
-        app.queue.warn_after = limits.warn_after;
-        app.services.queue = Some(queue);
-        app.services.tool_runtime = Some(tool_runtime);
-        app.refresh_queue();
-        watch_config(watched_paths(&config), tx.clone());
-        app.set_config(config);
+        forward_router_events(deck.router().subscribe(), tx.clone(), pacer);
+        forward_queue_events(deck.queue().subscribe(), tx.clone());
+        watch_config(watched_paths(&deck.config()), tx.clone());
+        app.attach_deck(deck.clone());
         spawn_input_reader(tx.clone());
         spawn_ticker(tx.clone());
         let result = super::app::run_loop(&mut app, &mut guard.terminal, &mut rx, true).await;
         app.shutdown(&mut rx).await;
+        // Whatever the views did not see end (calls under an older config, exec sessions).
+        deck.shutdown(Duration::from_secs(5)).await;
         drop(guard);
         match result {
             Ok(()) => crate::cli::exit::OK,
@@ -185,6 +173,9 @@ pub fn watched_paths(config: &crate::config::LoadedConfig) -> Vec<PathBuf> {
         if let Some(dir) = p.parent() {
             paths.push(dir.join(crate::config::SETTINGS_FILE));
         }
+    } else if let Some(settings) = &config.settings_path {
+        // The demo config with the operator's own settings file.
+        paths.push(settings.clone());
     }
     paths
 }

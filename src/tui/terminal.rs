@@ -41,7 +41,8 @@ pub fn no_tty_message(reason: &str) -> String {
          clawdeck invoke    run a tool through the full pipeline\n  \
          clawdeck route     send a task to the remote clawBot and stream its output\n  \
          clawdeck schema    the exact tools payload a provider receives\n  \
-         clawdeck prompt    the system prompt the LLM receives\n\
+         clawdeck prompt    the system prompt the LLM receives\n  \
+         clawdeck dispatch  route a skill /command to its tool\n\
          Each takes --json; `clawdeck --help` lists the context flags."
     )
 }

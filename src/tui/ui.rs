@@ -8,13 +8,27 @@ use ratatui::text::{Line, Span};
 use super::app::{App, Overlay};
 use super::context_bar;
 use super::theme;
-use super::views::{ViewCtx, ViewId};
+use super::views::ViewId;
+
+/// Below this size the views cannot show a usable table, so a notice is drawn instead.
+pub const MIN_WIDTH: u16 = 40;
+pub const MIN_HEIGHT: u16 = 10;
 
 pub fn render(app: &mut App, frame: &mut Frame) {
     let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        app.tab_areas.clear();
+        render_too_small(area, frame);
+        return;
+    }
+    let context_height = context_bar::bar_height(
+        &app.context,
+        app.policy.resolution.as_ref().map(|r| &r.resolved),
+        area.width,
+    );
     let [tabs, context, body, status, footer] = Layout::vertical([
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(context_height),
         Constraint::Fill(1),
         Constraint::Length(1),
         Constraint::Length(1),
@@ -31,7 +45,11 @@ pub fn render(app: &mut App, frame: &mut Frame) {
     match &app.overlay {
         Some(Overlay::Help(help)) => help.render(&app.keymap, view, area, buf),
         Some(Overlay::Confirm(confirm)) => confirm.render(area, buf),
-        Some(Overlay::Context(editor)) => editor.render(area, buf),
+        Some(Overlay::Context(editor)) => editor.render(
+            area,
+            buf,
+            app.policy.resolution.as_ref().map(|r| &r.resolved),
+        ),
         None => {}
     }
 }
@@ -69,19 +87,8 @@ fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
 }
 
 fn render_body(app: &mut App, area: Rect, frame: &mut Frame) {
-    let ctx = ViewCtx {
-        tx: &app.tx,
-        clock: app.clock.as_ref(),
-        keymap: &app.keymap,
-    };
-    let buf = frame.buffer_mut();
-    match app.view {
-        ViewId::Policy => app.policy.render(area, buf, &ctx),
-        ViewId::Invoke => app.invoke.render(area, buf, &ctx),
-        ViewId::Prompt => app.prompt.render(area, buf, &ctx),
-        ViewId::Router => app.router.render(area, buf, &ctx),
-        ViewId::Queue => app.queue.render(area, buf, &ctx),
-    }
+    let (view, ctx) = app.active_view();
+    view.render(area, frame.buffer_mut(), &ctx);
 }
 
 fn render_status(app: &App, area: Rect, frame: &mut Frame) {
@@ -104,13 +111,36 @@ fn render_status(app: &App, area: Rect, frame: &mut Frame) {
         .set_line(area.x, area.y, &line, area.width);
 }
 
-fn render_footer(app: &App, area: Rect, frame: &mut Frame) {
+fn render_footer(app: &mut App, area: Rect, frame: &mut Frame) {
+    let id = app.view;
+    let (view, ctx) = app.active_view();
+    let hints = view.hints(ctx.keymap, id);
     let mut spans = Vec::new();
-    for (key, desc) in app.keymap.footer(app.view) {
+    for (key, desc) in hints {
         spans.push(Span::styled(key, theme::accent().patch(theme::bold())));
         spans.push(Span::raw(format!(" {desc}  ")));
     }
     frame
         .buffer_mut()
         .set_line(area.x, area.y, &Line::from(spans), area.width);
+}
+
+/// The notice for a terminal below the usable size (keys still work: `q` quits).
+fn render_too_small(area: Rect, frame: &mut Frame) {
+    let lines = [
+        "terminal too small".to_string(),
+        format!(
+            "{}x{}, needs {MIN_WIDTH}x{MIN_HEIGHT}",
+            area.width, area.height
+        ),
+        "q quits".to_string(),
+    ];
+    let buf = frame.buffer_mut();
+    for (i, text) in lines.iter().enumerate() {
+        let y = area.y + i as u16;
+        if y >= area.y + area.height {
+            break;
+        }
+        buf.set_stringn(area.x, y, text, area.width as usize, theme::warning());
+    }
 }

@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 
-use super::sanitize::{CleanLine, Sanitizer, plain_text};
+use crate::term::{CleanLine, Sanitizer, plain_text};
 
 /// Which stream a line came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -16,6 +16,15 @@ pub enum StreamKind {
     Stderr,
     /// A note clawdeck adds (kill sent, timeout, exit status).
     Note,
+}
+
+impl From<crate::term::StdStream> for StreamKind {
+    fn from(stream: crate::term::StdStream) -> StreamKind {
+        match stream {
+            crate::term::StdStream::Stdout => StreamKind::Stdout,
+            crate::term::StdStream::Stderr => StreamKind::Stderr,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -217,6 +226,25 @@ impl StreamBuffer {
             }
         }
         None
+    }
+
+    /// Where a hit stands among the matches: (its 1-based rank, how many lines match).
+    pub fn match_rank(&self, needle: &str, hit: u64) -> (usize, usize) {
+        if needle.is_empty() {
+            return (0, 0);
+        }
+        let needle = needle.to_lowercase();
+        let mut rank = 0;
+        let mut total = 0;
+        for (i, line) in self.lines.iter().enumerate() {
+            if line.plain().to_lowercase().contains(&needle) {
+                total += 1;
+                if self.dropped + i as u64 <= hit {
+                    rank = total;
+                }
+            }
+        }
+        (rank, total)
     }
 
     /// The whole retained output as plain text (stderr lines prefixed so they stay apart).

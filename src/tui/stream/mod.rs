@@ -1,9 +1,8 @@
-//! A run's raw output: sanitizing (`sanitize`), a bounded line buffer (`buffer`), and the
+//! A run's raw output: sanitized by `crate::term`, kept in a bounded line buffer (`buffer`), and the
 //! scrollable pane that draws only the visible slice (`pane`).
 
 pub mod buffer;
 pub mod pane;
-pub mod sanitize;
 
 pub use buffer::{StreamBuffer, StreamKind, StreamLine};
 pub use pane::{StreamPane, StreamPaneState};

@@ -107,7 +107,8 @@ impl StreamPaneState {
         let from = match self.hit {
             Some(h) if forward => h + 1,
             Some(h) => h.saturating_sub(1),
-            None if forward => self.effective_top(buf),
+            // A new search starts at the first retained line, not mid-buffer.
+            None if forward => buf.first_seq(),
             None => self.effective_top(buf) + self.height as u64,
         };
         match buf.search(&self.query, from, forward) {

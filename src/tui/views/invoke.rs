@@ -400,6 +400,11 @@ impl InvokeView {
         }
     }
 
+    /// Whether the parameter editor has focus (a draft Ctrl-C would lose).
+    pub fn is_editing(&self) -> bool {
+        self.focus == Focus::Editor
+    }
+
     /// Keys for the editor while it has focus; true when consumed.
     pub fn handle_input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
         if self.focus != Focus::Editor {
@@ -447,12 +452,11 @@ impl InvokeView {
                     self.show(id);
                 }
             }
-            (Focus::Tools, Action::Up) => self.selected = self.selected.saturating_sub(1),
-            (Focus::Tools, Action::Down) => {
-                self.selected = (self.selected + 1).min(self.tools.len().saturating_sub(1))
+            (Focus::Tools, Action::Up | Action::Down | Action::Top | Action::Bottom) => {
+                if let Some(to) = super::list::moved(self.selected, action, self.tools.len(), 1) {
+                    self.selected = to;
+                }
             }
-            (Focus::Tools, Action::Top) => self.selected = 0,
-            (Focus::Tools, Action::Bottom) => self.selected = self.tools.len().saturating_sub(1),
             (Focus::Tools, Action::PageUp) => self.result_pane.page_up(&self.result),
             (Focus::Tools, Action::PageDown) => self.result_pane.page_down(&self.result),
             (Focus::Tools, Action::EditParams) => {
@@ -475,12 +479,9 @@ impl InvokeView {
             (Focus::Tools, Action::RunTool) => self.run_editor(ctx),
             (Focus::History, Action::Up | Action::Down | Action::Top | Action::Bottom) => {
                 let n = self.history.len();
-                self.history_selected = match action {
-                    Action::Up => self.history_selected.saturating_sub(1),
-                    Action::Down => (self.history_selected + 1).min(n.saturating_sub(1)),
-                    Action::Top => 0,
-                    _ => n.saturating_sub(1),
-                };
+                if let Some(to) = super::list::moved(self.history_selected, action, n, 1) {
+                    self.history_selected = to;
+                }
                 if let Some(h) = self.history.get(self.history_selected) {
                     let id = h.id;
                     self.show(id);

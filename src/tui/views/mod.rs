@@ -2,14 +2,19 @@
 //! (`AppEvent`s) sent through the context; none of them does I/O.
 
 pub mod invoke;
+pub mod list;
 pub mod policy;
 pub mod prompt;
 pub mod queue;
 pub mod router;
 
+use crossterm::event::{KeyEvent, MouseEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
 use crate::tui::clock::Clock;
 use crate::tui::event::{AppEvent, AppEventSender};
-use crate::tui::keymap::Keymap;
+use crate::tui::keymap::{Action, Keymap};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ViewId {
@@ -66,5 +71,107 @@ impl ViewCtx<'_> {
 
     pub fn status(&self, text: impl Into<String>) {
         self.tx.send(AppEvent::Status(text.into()));
+    }
+}
+
+/// What every view does for the App: draw itself, take keys its text inputs own, run keymap
+/// actions, take the mouse and pastes, and name its footer hints. The App routes input to the
+/// active view through this trait only.
+pub trait View {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx);
+    /// Keys an open text input of the view takes before the keymap; true when consumed.
+    fn input_key(&mut self, _key: &KeyEvent, _ctx: &ViewCtx) -> bool {
+        false
+    }
+    /// A keymap action; true when it applied here.
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool;
+    fn mouse(&mut self, _mouse: &MouseEvent) -> bool {
+        false
+    }
+    /// Pasted text for an open input; true when taken.
+    fn paste(&mut self, _text: &str) -> bool {
+        false
+    }
+    /// Footer hints (key, label): from the keymap table, so hints, help and keys agree.
+    fn hints(&self, keymap: &Keymap, id: ViewId) -> Vec<(String, &'static str)> {
+        keymap.footer(id)
+    }
+}
+
+impl View for policy::PolicyView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        policy::PolicyView::render(self, area, buf, ctx)
+    }
+    fn input_key(&mut self, key: &KeyEvent, _ctx: &ViewCtx) -> bool {
+        self.handle_input_key(key)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
+    }
+    fn mouse(&mut self, mouse: &MouseEvent) -> bool {
+        self.handle_mouse(mouse)
+    }
+    fn paste(&mut self, text: &str) -> bool {
+        policy::PolicyView::paste(self, text)
+    }
+}
+
+impl View for queue::QueueView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        queue::QueueView::render(self, area, buf, ctx)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
+    }
+    fn mouse(&mut self, mouse: &MouseEvent) -> bool {
+        self.handle_mouse(mouse)
+    }
+}
+
+impl View for router::RouterView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        router::RouterView::render(self, area, buf, ctx)
+    }
+    fn input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
+        self.handle_input_key(key, ctx)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
+    }
+    fn mouse(&mut self, mouse: &MouseEvent) -> bool {
+        self.handle_mouse(mouse)
+    }
+    fn paste(&mut self, text: &str) -> bool {
+        router::RouterView::paste(self, text)
+    }
+}
+
+impl View for invoke::InvokeView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        invoke::InvokeView::render(self, area, buf, ctx)
+    }
+    fn input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
+        self.handle_input_key(key, ctx)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
+    }
+    fn mouse(&mut self, mouse: &MouseEvent) -> bool {
+        self.handle_mouse(mouse)
+    }
+    fn paste(&mut self, text: &str) -> bool {
+        invoke::InvokeView::paste(self, text)
+    }
+}
+
+impl View for prompt::PromptView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        prompt::PromptView::render(self, area, buf, ctx)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
+    }
+    fn mouse(&mut self, mouse: &MouseEvent) -> bool {
+        self.handle_mouse(mouse)
     }
 }

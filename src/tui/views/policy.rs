@@ -86,9 +86,16 @@ impl PolicyView {
         self.selected = self.selected.min(n.saturating_sub(1));
     }
 
-    /// Keys while the filter line is being edited; true when consumed.
+    /// Keys while the filter line is being edited (and Esc while a filter applies); true when
+    /// consumed.
     pub fn handle_input_key(&mut self, key: &KeyEvent) -> bool {
         if !self.filter_editing {
+            // Esc clears an applied filter, as it cancels one being typed.
+            if key.code == crossterm::event::KeyCode::Esc && !self.filter.text.is_empty() {
+                self.filter = LineInput::default();
+                self.clamp();
+                return true;
+            }
             return false;
         }
         match self.filter.handle_key(key) {
@@ -115,13 +122,11 @@ impl PolicyView {
     pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         let n = self.rows().len();
         let page = self.table_area.height.saturating_sub(3).max(1) as usize;
+        if let Some(to) = super::list::moved(self.selected, action, n, page) {
+            self.selected = to;
+            return true;
+        }
         match action {
-            Action::Up => self.selected = self.selected.saturating_sub(1),
-            Action::Down => self.selected = (self.selected + 1).min(n.saturating_sub(1)),
-            Action::PageUp => self.selected = self.selected.saturating_sub(page),
-            Action::PageDown => self.selected = (self.selected + page).min(n.saturating_sub(1)),
-            Action::Top => self.selected = 0,
-            Action::Bottom => self.selected = n.saturating_sub(1),
             Action::Filter => self.filter_editing = true,
             Action::HiddenOnly => {
                 self.hidden_only = !self.hidden_only;
@@ -216,6 +221,18 @@ impl PolicyView {
             .map(|l| l.short().chars().count().max(5) as u16 + 1)
             .sum();
         let compact = NAME_COLUMN as u16 + full_layers + RESULT_COLUMN + 3 > table_area.width;
+        // `hidden@<layer>` must stay distinct when the column is narrow ("hidden@glob" was both
+        // global and glob.prov): the three-letter labels whenever the longest full one is cut.
+        let longest_result = "hidden@".len()
+            + LayerId::ALL
+                .iter()
+                .map(|l| l.short().chars().count())
+                .max()
+                .unwrap_or(0);
+        let result_room = table_area
+            .width
+            .saturating_sub(NAME_COLUMN as u16 + full_layers + 3);
+        let short_results = compact || (result_room as usize) < longest_result;
         let mut header = vec![Span::styled("tool", theme::bold())];
         header.extend(layer_ids.iter().map(|l| {
             let present = res.layer(*l).is_some_and(|s| s.present);
@@ -254,7 +271,11 @@ impl PolicyView {
                             "hidden@{}",
                             t.removed_by
                                 .as_ref()
-                                .map(|r| r.layer.short())
+                                .map(|r| if short_results {
+                                    compact_label(r.layer)
+                                } else {
+                                    r.layer.short()
+                                })
                                 .unwrap_or("?")
                         ),
                         theme::error(),

@@ -32,10 +32,10 @@ impl PromptView {
         let mut lines = Vec::new();
         lines.push(Line::styled(
             format!(
-                "System prompt · mode {} · {} chars · {} sections{}",
+                "System prompt · mode {} · {} chars · {}{}",
                 view.mode.id(),
                 view.prompt.chars().count(),
-                view.sections.len(),
+                crate::tui::widgets::count(view.sections.len(), "section", "sections"),
                 if view.router_guidance {
                     " · clawbot_router guidance included"
                 } else {
@@ -73,13 +73,11 @@ impl PromptView {
 
     pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         let page = self.height.saturating_sub(1).max(1);
+        if let Some(to) = super::list::moved(self.scroll, action, self.max_scroll() + 1, page) {
+            self.scroll = to;
+            return true;
+        }
         match action {
-            Action::Up => self.scroll = self.scroll.saturating_sub(1),
-            Action::Down => self.scroll = (self.scroll + 1).min(self.max_scroll()),
-            Action::PageUp => self.scroll = self.scroll.saturating_sub(page),
-            Action::PageDown => self.scroll = (self.scroll + page).min(self.max_scroll()),
-            Action::Top => self.scroll = 0,
-            Action::Bottom => self.scroll = self.max_scroll(),
             Action::CycleProvider => {
                 // auto (the context's provider) → each API → auto
                 self.options.api = match self.options.api {

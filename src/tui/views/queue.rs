@@ -18,7 +18,6 @@ use crate::tui::clock::short_duration;
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
 use crate::tui::theme;
-use crate::tui::widgets::confirm::Confirm;
 
 /// Recent queue events kept for the log pane.
 const LOG_LINES: usize = 200;
@@ -32,6 +31,9 @@ pub struct QueueView {
     pub log: VecDeque<String>,
     /// Why there is no queue (shown instead of the tables).
     pub unavailable: Option<String>,
+    /// Commands of background exec sessions whose process still runs: a finished `exec` entry
+    /// for one of them moved to the background, it did not end.
+    pub background: Vec<String>,
     lanes_area: Rect,
 }
 
@@ -63,7 +65,7 @@ impl QueueView {
 
     /// Something is waiting or running: times on screen change every second.
     pub fn needs_tick(&self) -> bool {
-        self.snapshot.as_ref().is_some_and(|s| !s.active.is_empty())
+        self.snapshot.as_ref().is_some_and(|s| !s.active.is_empty()) || !self.background.is_empty()
     }
 
     pub fn set_snapshot(&mut self, snapshot: QueueSnapshot) {
@@ -130,17 +132,19 @@ impl QueueView {
         self.log.push_back(line);
     }
 
-    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> Option<Confirm> {
+    /// A keymap action; true when it applied here. Clearing a lane asks first.
+    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         let lanes = self.snapshot.as_ref().map(|s| s.lanes.len()).unwrap_or(0);
         let lane = self
             .snapshot
             .as_ref()
             .and_then(|s| s.lanes.get(self.selected));
+        // The lanes table is short: a page is all of it.
+        if let Some(to) = super::list::moved(self.selected, action, lanes, lanes) {
+            self.selected = to;
+            return true;
+        }
         match action {
-            Action::Up => self.selected = self.selected.saturating_sub(1),
-            Action::Down => self.selected = (self.selected + 1).min(lanes.saturating_sub(1)),
-            Action::Top | Action::PageUp => self.selected = 0,
-            Action::Bottom | Action::PageDown => self.selected = lanes.saturating_sub(1),
             Action::LaneLimitUp => {
                 if let Some(l) = lane {
                     ctx.send(AppEvent::SetLaneLimit {
@@ -158,23 +162,22 @@ impl QueueView {
                 None => {}
             },
             Action::ClearLane => match lane {
-                Some(l) if l.queued > 0 => {
-                    return Some(Confirm::new(
-                        format!(
-                            "Clear lane `{}`? {} waiting entries will be rejected (running ones continue).",
-                            l.lane, l.queued
-                        ),
-                        AppEvent::ClearLane {
-                            lane: l.lane.to_string(),
-                        },
-                    ));
-                }
+                Some(l) if l.queued > 0 => ctx.send(AppEvent::Confirm {
+                    question: format!(
+                        "Clear lane `{}`? {} will be rejected (running ones continue).",
+                        l.lane,
+                        crate::tui::widgets::count(l.queued, "waiting entry", "waiting entries")
+                    ),
+                    on_yes: Box::new(AppEvent::ClearLane {
+                        lane: l.lane.to_string(),
+                    }),
+                }),
                 Some(l) => ctx.status(format!("lane {} has nothing waiting", l.lane)),
                 None => {}
             },
-            _ => {}
+            _ => return false,
         }
-        None
+        true
     }
 
     pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
@@ -216,7 +219,9 @@ impl QueueView {
                 .render(area, buf);
             return;
         };
-        let lanes_height = (snapshot.lanes.len() as u16 + 3).clamp(4, area.height / 3 + 1);
+        // At most a third of the height (but room for one lane), never more than the area.
+        let cap = (area.height / 3 + 1).max(4).min(area.height);
+        let lanes_height = (snapshot.lanes.len() as u16 + 3).clamp(cap.min(4), cap);
         let [lanes_area, entries_area, log_area] = Layout::vertical([
             Constraint::Length(lanes_height),
             Constraint::Fill(2),
@@ -294,7 +299,18 @@ impl QueueView {
                     EntryState::Running => ("● running".to_string(), theme::accent()),
                     EntryState::Finished => ("finished".to_string(), theme::dim()),
                 };
+                let backgrounded = e.state == EntryState::Finished
+                    && matches!(e.outcome, Some(EntryOutcome::Ok))
+                    && e.label
+                        .strip_prefix("exec: ")
+                        .is_some_and(|cmd| self.background.iter().any(|b| b == cmd));
+                let (state, style) = if backgrounded {
+                    ("↪ running".to_string(), theme::accent())
+                } else {
+                    (state, style)
+                };
                 let outcome = match &e.outcome {
+                    _ if backgrounded => ("in the background".to_string(), theme::accent()),
                     Some(o) => outcome_label(o),
                     None => ("-".to_string(), theme::dim()),
                 };

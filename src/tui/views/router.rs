@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
 
 use super::ViewCtx;
-use crate::router::{OutputStream, RouterEvent, RouterEventKind, RouterRun, RunStatus};
+use crate::router::{RouterEvent, RouterEventKind, RouterRun, RunStatus};
 use crate::tui::clock::short_duration;
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
@@ -84,6 +84,12 @@ pub struct RouterView {
     processed: usize,
     runs_area: Rect,
     stream_area: Rect,
+    /// The context's agent: the new-run dialog starts with it.
+    pub context_agent: Option<String>,
+    /// Agent ids the config knows (the dialog warns about others).
+    pub known_agents: Vec<String>,
+    /// The operator started a run here: select it when its start arrives.
+    follow_next_start: bool,
 }
 
 fn state_label(status: Option<RunStatus>) -> (&'static str, ratatui::style::Style) {
@@ -166,6 +172,17 @@ impl RouterView {
         }
     }
 
+    /// Events were skipped (the console fell behind): every live run's pane says so where it
+    /// happened; the copy (`y`) still has everything, from the run's own record.
+    pub fn mark_skipped(&mut self, events: u64) {
+        self.flush_pending();
+        for run in self.runs.iter_mut().filter(|r| r.is_live()) {
+            run.buffer.push_note(&format!(
+                "⋯ {events} events skipped here: the console fell behind the stream (y copies the complete record)"
+            ));
+        }
+    }
+
     /// Whether output is waiting to be sanitized.
     pub fn has_pending(&self) -> bool {
         !self.pending.is_empty()
@@ -222,7 +239,8 @@ impl RouterView {
             if self.runs.iter().any(|r| r.run_id == event.run_id) {
                 return false;
             }
-            let follow_new = self.selected_run().is_none_or(|r| !r.is_live());
+            let follow_new = std::mem::take(&mut self.follow_next_start)
+                || self.selected_run().is_none_or(|r| !r.is_live());
             self.runs.push(RunEntry {
                 run_id: event.run_id,
                 agent: agent.clone(),
@@ -256,11 +274,8 @@ impl RouterView {
         match &event.kind {
             RouterEventKind::Started { .. } => {}
             RouterEventKind::Chunk { stream, bytes, .. } => {
-                let kind = match stream {
-                    OutputStream::Stdout => StreamKind::Stdout,
-                    OutputStream::Stderr => StreamKind::Stderr,
-                };
-                self.pending.push_back((event.run_id, kind, bytes.clone()));
+                self.pending
+                    .push_back((event.run_id, StreamKind::from(*stream), bytes.clone()));
                 return false;
             }
             RouterEventKind::DeadlineChanged {
@@ -339,6 +354,8 @@ impl RouterView {
                             message: message.text.clone(),
                         });
                         self.input = None;
+                        // The pane shows the new run when it starts.
+                        self.follow_next_start = true;
                     }
                     InputOutcome::Cancelled => self.input = None,
                     _ => {}
@@ -351,11 +368,28 @@ impl RouterView {
                         self.runs.get(self.selected),
                     ) {
                         (Ok(seconds), Some(run)) if seconds > 0 => {
-                            ctx.send(AppEvent::SetRunTimeout {
+                            let set = AppEvent::SetRunTimeout {
                                 run_id: run.run_id.to_string(),
                                 seconds,
                                 extend: false,
-                            })
+                            };
+                            let elapsed = ctx
+                                .clock
+                                .wall()
+                                .duration_since(run.started_at)
+                                .unwrap_or_default()
+                                .as_secs();
+                            if run.is_live() && seconds <= elapsed {
+                                ctx.send(AppEvent::Confirm {
+                                    question: format!(
+                                        "Run #{} has run for {elapsed} s: a timeout of {seconds} s ends it now. Set it?",
+                                        run.run_id
+                                    ),
+                                    on_yes: Box::new(set),
+                                });
+                            } else {
+                                ctx.send(set);
+                            }
                         }
                         _ => ctx.status(format!(
                             "timeout: `{}` is not a number of seconds",
@@ -414,6 +448,12 @@ impl RouterView {
                 "`{}` not found in run #{}",
                 self.pane.query, run.run_id
             ));
+        } else if let Some(hit) = self.pane.hit {
+            let (rank, total) = run.buffer.match_rank(&self.pane.query, hit);
+            ctx.status(format!(
+                "`{}`: match {rank} of {total} in run #{} (n / N for the next / previous)",
+                self.pane.query, run.run_id
+            ));
         }
     }
 
@@ -437,8 +477,11 @@ impl RouterView {
         }
         let run = self.runs.get(self.selected);
         match action {
-            Action::Up => self.select(self.selected.saturating_sub(1)),
-            Action::Down => self.select((self.selected + 1).min(self.runs.len().saturating_sub(1))),
+            Action::Up | Action::Down => {
+                if let Some(to) = super::list::moved(self.selected, action, self.runs.len(), 1) {
+                    self.select(to);
+                }
+            }
             Action::PageUp => {
                 if let Some(run) = run {
                     self.pane.page_up(&run.buffer);
@@ -458,8 +501,15 @@ impl RouterView {
             Action::ScrollLeft => self.pane.scroll_left(HORIZONTAL_STEP),
             Action::ScrollRight => self.pane.scroll_right(HORIZONTAL_STEP),
             Action::KillRun => match run {
-                Some(run) if run.is_live() => ctx.send(AppEvent::KillRun {
-                    run_id: run.run_id.to_string(),
+                Some(run) if run.is_live() => ctx.send(AppEvent::Confirm {
+                    question: format!(
+                        "Kill run #{} ({})? Its process group gets SIGTERM, then SIGKILL.",
+                        run.run_id,
+                        run.target()
+                    ),
+                    on_yes: Box::new(AppEvent::KillRun {
+                        run_id: run.run_id.to_string(),
+                    }),
                 }),
                 Some(run) => ctx.status(format!("run #{} is not running", run.run_id)),
                 None => ctx.status("no run selected"),
@@ -484,9 +534,10 @@ impl RouterView {
                 if let Some(reason) = &self.unavailable {
                     ctx.status(format!("cannot start runs: {reason}"));
                 } else {
-                    let agent = run.and_then(|r| r.agent.clone()).unwrap_or_default();
+                    // The context's agent, selected: typing replaces it.
+                    let agent = self.context_agent.clone().unwrap_or_default();
                     self.input = Some(RouterInput::NewRun {
-                        agent: LineInput::new(agent),
+                        agent: LineInput::prefilled(agent),
                         message: LineInput::default(),
                         on_message: false,
                     });
@@ -498,10 +549,7 @@ impl RouterView {
             Action::SearchNext => self.search(true, ctx),
             Action::SearchPrev => self.search(false, ctx),
             Action::CopyOutput => match run {
-                Some(run) => ctx.send(AppEvent::Copy {
-                    label: format!("router-run-{}", run.run_id),
-                    text: run.buffer.plain_text(),
-                }),
+                Some(run) => ctx.send(AppEvent::CopyRun { run_id: run.run_id }),
                 None => ctx.status("no run selected"),
             },
             _ => return false,
@@ -673,9 +721,14 @@ impl RouterView {
         }
         if run.buffer.neutralised() > 0 {
             title.push_str(&format!(
-                " · {} control sequences neutralised",
-                run.buffer.neutralised()
+                " · {}",
+                crate::tui::widgets::count(
+                    run.buffer.neutralised() as usize,
+                    "control sequence",
+                    "control sequences"
+                )
             ));
+            title.push_str(" neutralised");
         }
         if !self.pane.query.is_empty() {
             title.push_str(&format!(" · search `{}`", self.pane.query));
@@ -733,10 +786,25 @@ impl RouterView {
                 message,
                 on_message,
             } => {
-                let [a, m] =
-                    Layout::horizontal([Constraint::Length(28), Constraint::Fill(1)]).areas(inner);
+                let [a, _, m] = Layout::horizontal([
+                    Constraint::Length(28),
+                    Constraint::Length(1),
+                    Constraint::Fill(1),
+                ])
+                .areas(inner);
                 agent.render("agent: ", a, buf, !on_message);
                 message.render("message: ", m, buf, *on_message);
+                let name = agent.text.trim();
+                if !name.is_empty() && !self.known_agents.iter().any(|k| k == name) {
+                    let warning = format!(
+                        " agent `{}` is not in the config's agents · Enter starts anyway ",
+                        crate::tui::widgets::ellipsize(name, 24)
+                    );
+                    Line::styled(warning, theme::warning()).render(
+                        Rect::new(area.x + 1, area.y, area.width.saturating_sub(2), 1),
+                        buf,
+                    );
+                }
             }
             RouterInput::SetTimeout(f) => f.render("timeout (s): ", inner, buf, true),
             RouterInput::Search(f) => f.render("/", inner, buf, true),

@@ -20,7 +20,7 @@ pub struct Confirm {
 /// What a key did to the dialog.
 #[derive(Debug)]
 pub enum ConfirmOutcome {
-    Yes(AppEvent),
+    Yes(Box<AppEvent>),
     No,
     Pending,
 }
@@ -36,7 +36,7 @@ impl Confirm {
     pub fn handle_key(self, key: &KeyEvent) -> (Option<Confirm>, ConfirmOutcome) {
         match key.code {
             KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
-                (None, ConfirmOutcome::Yes(self.on_yes))
+                (None, ConfirmOutcome::Yes(Box::new(self.on_yes)))
             }
             KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => (None, ConfirmOutcome::No),
             _ => (Some(self), ConfirmOutcome::Pending),

@@ -44,3 +44,12 @@ pub fn ellipsize(text: &str, width: usize) -> String {
 pub fn mouse_in(area: ratatui::layout::Rect, mouse: &crossterm::event::MouseEvent) -> bool {
     area.contains(ratatui::layout::Position::new(mouse.column, mouse.row))
 }
+
+/// `1 section`, `3 sections`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}

@@ -1,4 +1,4 @@
-//! Child output is untrusted input. This state machine turns raw bytes into lines that hold only
+//! Child output is untrusted input. This state machine turns raw bytes into text that holds only
 //! printable text and SGR colour sequences (`ESC [ … m`); every other control sequence (cursor
 //! moves, clears, OSC title / clipboard / hyperlinks, DCS, SOS/PM/APC, C1 controls) is dropped.
 //! `\r` without `\n` makes the next segment replace the line (progress bars: last segment wins);
@@ -37,9 +37,23 @@ enum State {
     StringEscape,
 }
 
+/// What the sanitizer produces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Finished lines (the console): `\r` makes the next segment replace the line, tabs expand,
+    /// long lines are split.
+    Lines,
+    /// A byte stream for a terminal or a reader: text, `\n` and `\t` pass; `\r` passes when
+    /// `keep_cr`; SGR passes when `keep_sgr`. Nothing else does.
+    Stream { keep_sgr: bool, keep_cr: bool },
+}
+
 /// Per-stream sanitizer; keep one for stdout and one for stderr so partial lines never mix.
 #[derive(Debug, Clone)]
 pub struct Sanitizer {
+    shape: Shape,
+    /// Stream shape: the text produced since the last `take_stream`.
+    stream: String,
     state: State,
     line: String,
     line_chars: usize,
@@ -58,6 +72,8 @@ pub struct Sanitizer {
 impl Default for Sanitizer {
     fn default() -> Self {
         Sanitizer {
+            shape: Shape::Lines,
+            stream: String::new(),
             state: State::Ground,
             line: String::new(),
             line_chars: 0,
@@ -75,6 +91,20 @@ impl Default for Sanitizer {
 impl Sanitizer {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A sanitizer producing a stream (see [`Shape::Stream`]); read it with `take_stream`.
+    pub fn stream(keep_sgr: bool, keep_cr: bool) -> Self {
+        Sanitizer {
+            shape: Shape::Stream { keep_sgr, keep_cr },
+            ..Self::default()
+        }
+    }
+
+    /// Stream shape: the safe text produced so far (a split escape or UTF-8 sequence waits for
+    /// the next chunk).
+    pub fn take_stream(&mut self) -> String {
+        std::mem::take(&mut self.stream)
     }
 
     /// Feeds raw bytes (UTF-8 decoded lossily; a sequence split across chunks is joined).
@@ -119,7 +149,7 @@ impl Sanitizer {
             self.utf8_tail.clear();
             self.push_char('\u{FFFD}', out);
         }
-        if self.line_chars > 0 {
+        if self.line_chars > 0 && self.shape == Shape::Lines {
             self.end_line(out);
         }
         self.state = State::Ground;
@@ -161,6 +191,14 @@ impl Sanitizer {
     }
 
     fn ground(&mut self, c: char, out: &mut Vec<CleanLine>) {
+        if let Shape::Stream { keep_cr, .. } = self.shape {
+            match c {
+                '\n' | '\t' => return self.stream.push(c),
+                '\r' if keep_cr => return self.stream.push(c),
+                '\r' => return,
+                _ => {}
+            }
+        }
         match c {
             '\n' => {
                 self.pending_cr = false;
@@ -254,6 +292,12 @@ impl Sanitizer {
     fn apply_sgr(&mut self, _out: &mut Vec<CleanLine>) {
         let params = std::mem::take(&mut self.csi);
         let seq = format!("\u{1b}[{params}m");
+        if let Shape::Stream { keep_sgr, .. } = self.shape {
+            if keep_sgr {
+                self.stream.push_str(&seq);
+            }
+            return;
+        }
         self.take_pending_cr();
         let resets = params.is_empty()
             || params == "0"
@@ -289,6 +333,9 @@ impl Sanitizer {
     }
 
     fn push_char(&mut self, c: char, out: &mut Vec<CleanLine>) {
+        if matches!(self.shape, Shape::Stream { .. }) {
+            return self.stream.push(c);
+        }
         self.take_pending_cr();
         if self.line_chars >= MAX_LINE_CHARS {
             self.end_line(out);

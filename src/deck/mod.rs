@@ -1,0 +1,307 @@
+//! The `Deck`: the one way to build clawdeck's core for a config. It owns the config, the tool
+//! registry, the execution pipeline, the lane queue, the tool runtime (background exec sessions)
+//! and the router service, so the console and the headless commands wire nothing themselves.
+//!
+//! - `Deck::load` / `Deck::new` build everything from a config;
+//! - `reload` / `apply` re-apply what the config decides (registry with plugins, hooks and skills,
+//!   the pipeline, lane limits and warnAfterMs, router settings) and return the new snapshot, or
+//!   the located error while the last good config stays in use;
+//! - `subscribe` yields one stream of core events; a reader that falls behind is told how many
+//!   events it skipped instead of making anything wait or grow (back-pressure lives here);
+//! - `shutdown` cancels and awaits every call and run, including those started before a reload.
+//!
+//! No terminal code here: the console is a client of the Deck like `route` is.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use tokio::sync::broadcast;
+
+use crate::catalog::Registry;
+use crate::config::LoadedConfig;
+use crate::pipeline::Pipeline;
+use crate::queue::{
+    LANE_CRON, LANE_MAIN, LANE_NESTED, LANE_SUBAGENT, LaneLimits, LaneQueue, QueueEvent,
+};
+use crate::router::{RouterEvent, RouterService};
+use crate::tools::ToolRuntime;
+
+/// The tool registry for a config (plugin manifests are read here). The Deck is the one place
+/// that builds it, so a change to how registries are built is made once.
+pub fn build_registry(config: &LoadedConfig) -> Registry {
+    Registry::build(config)
+}
+
+/// What one config decides, built together and replaced together on reload.
+pub struct DeckState {
+    pub config: Arc<LoadedConfig>,
+    pub registry: Arc<Registry>,
+    pub pipeline: Arc<Pipeline>,
+    pub limits: LaneLimits,
+}
+
+impl std::fmt::Debug for DeckState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeckState")
+            .field("config", &self.config.describe())
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The core of one clawdeck instance. Cheap to clone.
+#[derive(Clone)]
+pub struct Deck {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    /// `--config` as given (reloads resolve the file the same way).
+    config_arg: Option<PathBuf>,
+    state: Mutex<Arc<DeckState>>,
+    queue: LaneQueue,
+    runtime: ToolRuntime,
+    /// Every pipeline built (one per reload): shutdown cancels calls started under old configs.
+    pipelines: Mutex<Vec<Arc<Pipeline>>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl std::fmt::Debug for Deck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Deck")
+            .field("config", &self.config().describe())
+            .finish()
+    }
+}
+
+impl Deck {
+    /// Loads the config (`--config`, then the default places) and builds everything.
+    pub fn load(config_arg: Option<&Path>) -> Result<Deck, crate::config::ConfigError> {
+        let config = crate::config::load(config_arg)?;
+        Ok(Deck::new(config, config_arg.map(Path::to_path_buf)))
+    }
+
+    /// Builds everything for a loaded config; `config_arg` is what `reload` re-reads.
+    pub fn new(config: LoadedConfig, config_arg: Option<PathBuf>) -> Deck {
+        let registry = build_registry(&config);
+        Deck::with_registry(config, registry, config_arg)
+    }
+
+    /// Builds everything around a registry the caller already built (the headless commands
+    /// report its warnings before running).
+    pub fn with_registry(
+        config: LoadedConfig,
+        registry: Registry,
+        config_arg: Option<PathBuf>,
+    ) -> Deck {
+        let limits = LaneLimits::from_settings(&config.settings.lanes, &config.raw);
+        let queue = LaneQueue::new(limits.clone());
+        for lane in [LANE_MAIN, LANE_SUBAGENT, LANE_CRON, LANE_NESTED] {
+            // The standard lanes are visible before any work arrives.
+            queue.set_limit(lane, limits.limit_for(lane));
+        }
+        let runtime = ToolRuntime::new(&config);
+        let config = Arc::new(config);
+        let registry = Arc::new(registry);
+        let pipeline = Arc::new(Pipeline::new(
+            Arc::clone(&config),
+            Arc::clone(&registry),
+            queue.clone(),
+            runtime.clone(),
+        ));
+        let state = DeckState {
+            config,
+            registry,
+            pipeline: Arc::clone(&pipeline),
+            limits,
+        };
+        Deck {
+            inner: Arc::new(Inner {
+                config_arg,
+                state: Mutex::new(Arc::new(state)),
+                queue,
+                runtime,
+                pipelines: Mutex::new(vec![pipeline]),
+            }),
+        }
+    }
+
+    /// The current snapshot (config, registry, pipeline); stays valid across reloads.
+    pub fn state(&self) -> Arc<DeckState> {
+        Arc::clone(&lock(&self.inner.state))
+    }
+
+    pub fn config(&self) -> Arc<LoadedConfig> {
+        Arc::clone(&self.state().config)
+    }
+
+    pub fn registry(&self) -> Arc<Registry> {
+        Arc::clone(&self.state().registry)
+    }
+
+    pub fn pipeline(&self) -> Arc<Pipeline> {
+        Arc::clone(&self.state().pipeline)
+    }
+
+    pub fn queue(&self) -> &LaneQueue {
+        &self.inner.queue
+    }
+
+    pub fn tool_runtime(&self) -> &ToolRuntime {
+        &self.inner.runtime
+    }
+
+    pub fn router(&self) -> &RouterService {
+        &self.inner.runtime.router
+    }
+
+    /// `--config` as given.
+    pub fn config_arg(&self) -> Option<&Path> {
+        self.inner.config_arg.as_deref()
+    }
+
+    /// Re-reads the config the way it was first found. A broken file is an error naming its
+    /// place; the last good state stays in use.
+    pub fn reload(&self) -> Result<Arc<DeckState>, crate::config::ConfigError> {
+        let config = crate::config::load(self.config_arg())?;
+        Ok(self.apply(config))
+    }
+
+    /// Installs a config: a new registry and pipeline (plugins, hooks, skills), the lane limits
+    /// and warnAfterMs, the router settings. Runs and calls already going keep going.
+    pub fn apply(&self, config: LoadedConfig) -> Arc<DeckState> {
+        let registry = build_registry(&config);
+        self.apply_built(config, registry)
+    }
+
+    /// `apply` with a registry built elsewhere (off the caller's task: it reads plugin files).
+    pub fn apply_built(&self, config: LoadedConfig, registry: Registry) -> Arc<DeckState> {
+        let limits = LaneLimits::from_settings(&config.settings.lanes, &config.raw);
+        self.inner.queue.apply_limits(&limits);
+        self.router().apply_settings(config.settings.router.clone());
+        let config = Arc::new(config);
+        let registry = Arc::new(registry);
+        let pipeline = Arc::new(Pipeline::new(
+            Arc::clone(&config),
+            Arc::clone(&registry),
+            self.inner.queue.clone(),
+            self.inner.runtime.clone(),
+        ));
+        lock(&self.inner.pipelines).push(Arc::clone(&pipeline));
+        let state = Arc::new(DeckState {
+            config,
+            registry,
+            pipeline,
+            limits,
+        });
+        *lock(&self.inner.state) = Arc::clone(&state);
+        state
+    }
+
+    /// One stream of the core's events (router runs, lane queue).
+    pub fn subscribe(&self) -> DeckEvents {
+        DeckEvents {
+            router: self.router().subscribe(),
+            queue: self.inner.queue.subscribe(),
+            router_closed: false,
+            queue_closed: false,
+        }
+    }
+
+    /// Live work: router runs and background exec sessions whose process still runs.
+    pub fn live_work(&self) -> (usize, usize) {
+        let runs = self
+            .router()
+            .runs()
+            .iter()
+            .filter(|r| r.outcome.is_none())
+            .count();
+        let sessions = self
+            .inner
+            .runtime
+            .sessions
+            .list()
+            .iter()
+            .filter(|s| s.outcome().is_none())
+            .count();
+        (runs, sessions)
+    }
+
+    /// Cancels every call (under every config ever applied), kills every router run and
+    /// background exec session, and waits for them, at most `grace`.
+    pub async fn shutdown(&self, grace: Duration) {
+        self.inner.queue.set_draining(true);
+        for pipeline in lock(&self.inner.pipelines).iter() {
+            pipeline.cancel_all();
+        }
+        for run in self.router().runs() {
+            if run.outcome.is_none() {
+                self.router().kill(run.run_id);
+            }
+        }
+        let sessions = self.inner.runtime.sessions.list();
+        for session in &sessions {
+            session.process().kill(crate::process::KillReason::Shutdown);
+        }
+        let wait = async {
+            for session in &sessions {
+                session.process().wait().await;
+            }
+            self.inner.queue.wait_idle().await;
+            while self.router().runs().iter().any(|r| r.outcome.is_none()) {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        };
+        let _ = tokio::time::timeout(grace, wait).await;
+    }
+}
+
+/// One event of the core.
+#[derive(Debug, Clone)]
+pub enum DeckEvent {
+    Router(RouterEvent),
+    /// The reader fell behind the router and skipped this many events (ends included: read
+    /// them from `RouterService::runs`).
+    RouterLagged(u64),
+    Queue(QueueEvent),
+    QueueLagged(u64),
+}
+
+/// The core's events for one reader. Bounded: a reader that does not keep up skips events and
+/// is told how many, so a flood never grows memory or blocks a run.
+pub struct DeckEvents {
+    router: broadcast::Receiver<RouterEvent>,
+    queue: broadcast::Receiver<QueueEvent>,
+    router_closed: bool,
+    queue_closed: bool,
+}
+
+impl DeckEvents {
+    /// The next event; None when the core is gone.
+    pub async fn recv(&mut self) -> Option<DeckEvent> {
+        use broadcast::error::RecvError;
+        while !(self.router_closed && self.queue_closed) {
+            tokio::select! {
+                ev = self.router.recv(), if !self.router_closed => match ev {
+                    Ok(ev) => return Some(DeckEvent::Router(ev)),
+                    Err(RecvError::Lagged(n)) => return Some(DeckEvent::RouterLagged(n)),
+                    Err(RecvError::Closed) => self.router_closed = true,
+                },
+                ev = self.queue.recv(), if !self.queue_closed => match ev {
+                    Ok(ev) => return Some(DeckEvent::Queue(ev)),
+                    Err(RecvError::Lagged(n)) => return Some(DeckEvent::QueueLagged(n)),
+                    Err(RecvError::Closed) => self.queue_closed = true,
+                },
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests;

@@ -1,0 +1,109 @@
+use super::*;
+
+/// A config dir: openclaw.json plus clawdeck.json5 with `settings`.
+fn config_dir(settings: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("openclaw.json");
+    std::fs::write(&config, r#"{ "agents": { "list": [ { "id": "ops" } ] } }"#).unwrap();
+    std::fs::write(dir.path().join(crate::config::SETTINGS_FILE), settings).unwrap();
+    (dir, config)
+}
+
+/// A fake `openclaw` that prints a line and sleeps.
+fn sleeper(dir: &Path) -> String {
+    let bin = dir.join("fake-openclaw");
+    std::fs::write(&bin, "#!/bin/sh\necho started\nexec sleep 60\n").unwrap();
+    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    bin.display().to_string()
+}
+
+#[tokio::test]
+async fn reload_reapplies_lane_limits_warn_after_and_router_settings() {
+    let (dir, config) = config_dir(
+        r#"{ lanes: { maxConcurrent: { main: 2 }, warnAfterMs: 700 }, router: { timeoutSeconds: 40 } }"#,
+    );
+    let deck = Deck::load(Some(&config)).unwrap();
+    assert_eq!(deck.queue().limit("main"), 2);
+    assert_eq!(deck.router().settings().timeout_seconds, 40);
+    let before = deck.pipeline();
+    std::fs::write(
+        dir.path().join(crate::config::SETTINGS_FILE),
+        r#"{ lanes: { maxConcurrent: { main: 5, cron: 3 }, warnAfterMs: 90 }, router: { timeoutSeconds: 50 } }"#,
+    )
+    .unwrap();
+    let state = deck.reload().unwrap();
+    assert_eq!(deck.queue().limit("main"), 5);
+    assert_eq!(deck.queue().limit("cron"), 3);
+    assert_eq!(state.limits.warn_after, Duration::from_millis(90));
+    assert_eq!(deck.router().settings().timeout_seconds, 50);
+    assert!(!Arc::ptr_eq(&before, &deck.pipeline()), "a new pipeline");
+    assert!(Arc::ptr_eq(&state.pipeline, &deck.pipeline()));
+}
+
+#[tokio::test]
+async fn a_broken_reload_names_the_place_and_keeps_the_last_good_state() {
+    let (dir, config) = config_dir(r#"{ lanes: { maxConcurrent: { main: 2 } } }"#);
+    let deck = Deck::load(Some(&config)).unwrap();
+    let before = deck.state();
+    std::fs::write(&config, "{ \"agents\": [ nope").unwrap();
+    let err = deck.reload().expect_err("broken config is an error");
+    assert!(err.to_string().contains("openclaw.json"), "{err}");
+    assert!(Arc::ptr_eq(&before, &deck.state()));
+    assert_eq!(deck.queue().limit("main"), 2);
+    drop(dir);
+}
+
+#[tokio::test]
+async fn shutdown_kills_runs_started_before_a_reload_and_awaits_them() {
+    let (dir, config) = config_dir("{}");
+    let bin = sleeper(dir.path());
+    std::fs::write(
+        dir.path().join(crate::config::SETTINGS_FILE),
+        format!("{{ router: {{ bin: {bin:?}, defaultAgent: \"ops\", killGraceMs: 200, drainGraceMs: 200 }} }}"),
+    )
+    .unwrap();
+    let deck = Deck::load(Some(&config)).unwrap();
+    let mut events = deck.subscribe();
+    let handle = deck
+        .router()
+        .start(crate::router::RouterRequest::new("wait"))
+        .unwrap();
+    // The run's start comes through the one event stream.
+    let first = tokio::time::timeout(Duration::from_secs(5), events.recv())
+        .await
+        .unwrap();
+    assert!(
+        matches!(&first, Some(DeckEvent::Router(ev)) if ev.run_id == handle.run_id),
+        "{first:?}"
+    );
+    deck.reload().unwrap();
+    assert_eq!(deck.live_work().0, 1);
+    let started = std::time::Instant::now();
+    deck.shutdown(Duration::from_secs(10)).await;
+    assert_eq!(deck.live_work(), (0, 0), "nothing left running");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let outcome = handle.wait().await;
+    assert_eq!(outcome.status, crate::router::RunStatus::Killed);
+}
+
+#[test]
+fn the_demo_config_reads_the_operators_settings_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = dir.path().join(crate::config::SETTINGS_FILE);
+    std::fs::write(
+        &settings,
+        r#"{ keys: { kill_run: ["ctrl-k"] }, router: { timeoutSeconds: 50 } }"#,
+    )
+    .unwrap();
+    let loaded = crate::config::load_demo_with_settings(Some(&settings)).unwrap();
+    assert_eq!(loaded.settings.router.timeout_seconds, 50);
+    assert_eq!(loaded.settings.keys["kill_run"], vec!["ctrl-k".to_string()]);
+    assert_eq!(loaded.settings_path.as_deref(), Some(settings.as_path()));
+    // Without the file the demo's own settings stay.
+    let demo = crate::config::load_demo_with_settings(Some(&dir.path().join("missing"))).unwrap();
+    assert!(demo.settings_path.is_none());
+    // A broken file is an error naming it.
+    std::fs::write(&settings, "{ router: { nope: 1 } }").unwrap();
+    let err = crate::config::load_demo_with_settings(Some(&settings)).unwrap_err();
+    assert!(err.to_string().contains("clawdeck.json5"), "{err}");
+}

@@ -1,0 +1,44 @@
+//! The one movement rule of every list, table and scrolled text in the console: Up / Down by
+//! one, PageUp / PageDown by a page, Top / Bottom, always inside `0..len`.
+
+use crate::tui::keymap::Action;
+
+/// Where a movement action takes a position in a list of `len` rows with `page` rows on
+/// screen; None for actions that are not movements.
+pub fn moved(position: usize, action: Action, len: usize, page: usize) -> Option<usize> {
+    let last = len.saturating_sub(1);
+    let page = page.max(1);
+    let to = match action {
+        Action::Up => position.saturating_sub(1),
+        Action::Down => position.saturating_add(1),
+        Action::PageUp => position.saturating_sub(page),
+        Action::PageDown => position.saturating_add(page),
+        Action::Top => 0,
+        Action::Bottom => last,
+        _ => return None,
+    };
+    Some(to.min(last))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movements_stay_inside_the_list() {
+        assert_eq!(moved(0, Action::Up, 5, 2), Some(0));
+        assert_eq!(moved(4, Action::Down, 5, 2), Some(4));
+        assert_eq!(moved(1, Action::PageDown, 5, 2), Some(3));
+        assert_eq!(moved(3, Action::PageDown, 5, 2), Some(4));
+        assert_eq!(moved(3, Action::PageUp, 5, 2), Some(1));
+        assert_eq!(moved(2, Action::Bottom, 5, 2), Some(4));
+        assert_eq!(moved(2, Action::Top, 5, 2), Some(0));
+        assert_eq!(
+            moved(0, Action::Down, 0, 2),
+            Some(0),
+            "an empty list stays at 0"
+        );
+        assert_eq!(moved(usize::MAX, Action::Down, 3, 0), Some(2));
+        assert_eq!(moved(1, Action::Filter, 5, 2), None);
+    }
+}
