@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod cli;
 pub mod config;
 pub mod context;
+pub mod lint;
 pub mod pipeline;
 pub mod policy;
 pub mod process;

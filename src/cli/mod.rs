@@ -4,9 +4,11 @@
 //! commands to use).
 
 pub mod context_args;
+mod diff;
 mod dispatch;
 mod explain;
 mod invoke;
+mod lint;
 mod logging;
 mod prompt;
 mod route;
@@ -81,6 +83,12 @@ pub enum Command {
     Dispatch(dispatch::DispatchArgs),
     /// Compare clawdeck's answer with what real OpenClaw exposes (real CLI + recording mock, or a gateway)
     Verify(verify::VerifyArgs),
+    /// Findings about the config: conflicting or unknown names, allowlists that leave nothing,
+    /// MCP tools the sandbox hides, exec approvals nobody can answer
+    Lint(lint::LintArgs),
+    /// What-if: the tools that appear or disappear between two contexts, configs or OpenClaw
+    /// versions, with the rule responsible
+    Diff(diff::DiffArgs),
 }
 
 /// The tokio runtime the async commands run on.
@@ -106,6 +114,8 @@ pub fn main() -> ExitCode {
         Some(Command::Prompt(ref args)) => prompt::run(&cli, args),
         Some(Command::Dispatch(ref args)) => dispatch::run(&cli, args),
         Some(Command::Verify(ref args)) => verify::run(&cli, args),
+        Some(Command::Lint(ref args)) => lint::run(&cli, args),
+        Some(Command::Diff(ref args)) => diff::run(&cli, args),
         None => crate::tui::run_console(&cli),
     };
     ExitCode::from(code)
