@@ -250,7 +250,7 @@ pub const OVERRIDE_KEYS: &[&str] = &[
 ];
 
 fn rule_text(r: &Removal) -> String {
-    let mut text = format!("{} ({}): {}", r.layer.title(), r.layer.id(), r.reason);
+    let mut text = format!("{}: {}", r.layer.title(), r.reason);
     if let Some(path) = &r.config_path
         && !r.reason.contains(path.as_str())
     {
