@@ -11,7 +11,8 @@ const FIXTURES: &str = "tests/fixtures/lint";
 /// The binary run from the crate root (fixture paths stay relative, so output is stable),
 /// with no installed OpenClaw and no user config in reach.
 fn clawdeck(home: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("clawdeck").unwrap();
+    let mut cmd = Command::cargo_bin("clawdeck")
+        .unwrap_or_else(|e| panic!("the clawdeck binary is not built: {e}"));
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("HOME", home)
         .env("XDG_CACHE_HOME", home.join("cache"))
@@ -25,12 +26,15 @@ fn clawdeck(home: &Path) -> Command {
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let home = tempfile::tempdir().unwrap();
-    let out = clawdeck(home.path()).args(args).output().unwrap();
+    let home = tempfile::tempdir().unwrap_or_else(|e| panic!("no temp dir: {e}"));
+    let out = clawdeck(home.path())
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("clawdeck did not run: {e}"));
     (
         out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
 

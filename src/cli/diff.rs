@@ -11,7 +11,7 @@ use super::{Cli, exit};
 use crate::catalog::Registry;
 use crate::config::{self, LoadedConfig};
 use crate::context::PolicyContext;
-use crate::policy::diff::{DiffInput, apply_override, diff, render_diff};
+use crate::policy::diff::{DiffInput, apply_override, describe_context, diff, render_diff};
 use crate::policy::{self, Resolution};
 
 #[derive(Debug, Args)]
@@ -57,40 +57,6 @@ impl Side {
 fn fail(message: impl std::fmt::Display) -> u8 {
     eprintln!("clawdeck diff: {message}");
     exit::USAGE
-}
-
-/// `agent ops, sandboxed=true, provider=openai`: the agent and every field the context sets.
-fn describe_context(ctx: &PolicyContext, agent: &str) -> String {
-    let mut parts = vec![format!("agent {agent}")];
-    let text = [
-        ("provider", &ctx.provider),
-        ("model", &ctx.model),
-        ("channel", &ctx.channel),
-        ("account", &ctx.account),
-        ("group", &ctx.group),
-        ("sender-id", &ctx.sender_id),
-        ("sender-e164", &ctx.sender_e164),
-        ("sender-username", &ctx.sender_username),
-        ("sender-name", &ctx.sender_name),
-        ("session-key", &ctx.session_key),
-    ];
-    for (key, value) in text {
-        if let Some(v) = value {
-            parts.push(format!("{key}={v}"));
-        }
-    }
-    if let Some(owner) = ctx.owner {
-        parts.push(format!("owner={owner}"));
-    }
-    if let Some(depth) = ctx.subagent_depth {
-        parts.push(format!("subagent-depth={depth}"));
-    } else if ctx.subagent {
-        parts.push("subagent=true".to_string());
-    }
-    if ctx.sandboxed {
-        parts.push("sandboxed=true".to_string());
-    }
-    parts.join(", ")
 }
 
 fn resolve_side(loaded: LoadedConfig, ctx: &PolicyContext) -> Result<Side, String> {

@@ -31,7 +31,7 @@ pub fn run(cli: &Cli, args: &LintArgs) -> u8 {
     let scope = if ctx == PolicyContext::default() {
         LintScope::AllAgents
     } else {
-        LintScope::Context(ctx)
+        LintScope::Context(Box::new(ctx))
     };
     let text = lint::config_text(&loaded);
     let report = match lint::lint(&loaded, &registry, &scope, text.as_deref()) {

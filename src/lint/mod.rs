@@ -117,7 +117,7 @@ pub enum LintScope {
     /// its sandbox mode is `non-main`.
     AllAgents,
     /// One context, as `clawdeck tools` would resolve it.
-    Context(PolicyContext),
+    Context(Box<PolicyContext>),
 }
 
 /// A context lint resolved, with the name findings use for it.
@@ -294,7 +294,7 @@ fn contexts_for(cfg: &LoadedConfig, scope: &LintScope) -> Vec<(String, PolicyCon
     match scope {
         LintScope::Context(ctx) => {
             let agent = ctx.agent.clone().unwrap_or_else(|| cfg.default_agent_id());
-            vec![(format!("agent {agent} (given context)"), ctx.clone())]
+            vec![(format!("agent {agent} (given context)"), (**ctx).clone())]
         }
         LintScope::AllAgents => {
             let mut out = Vec::new();

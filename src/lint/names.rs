@@ -89,6 +89,21 @@ pub(super) fn check_names(cfg: &LoadedConfig, registry: &Registry, findings: &mu
     let others = other_packs(&semantics.id);
     let mcp_prefixes = mcp_tool_prefixes(&cfg.raw);
     for scope in policy_scopes(&cfg.raw) {
+        if let Some(profile) = scope.object.get("profile").and_then(Value::as_str)
+            && !profile.trim().is_empty()
+            && semantics.profile(profile).is_none()
+        {
+            let known: Vec<&str> = semantics.profiles.keys().map(String::as_str).collect();
+            findings.push(Finding::new(
+                Severity::Warning,
+                FindingKind::UnknownName,
+                format!(
+                    "profile \"{profile}\" is not a profile of {version} ({}): OpenClaw ignores it, so it restricts nothing",
+                    known.join(", ")
+                ),
+                Some(scope.path.key("profile").to_string()),
+            ));
+        }
         for list in ["allow", "alsoAllow", "deny"] {
             let effect = if list == "deny" {
                 "denies nothing"

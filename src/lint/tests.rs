@@ -228,7 +228,7 @@ fn a_given_context_is_the_only_one_linted() {
         agent: Some("a".into()),
         ..PolicyContext::default()
     };
-    let report = lint(&cfg, &registry, &LintScope::Context(ctx), None).unwrap();
+    let report = lint(&cfg, &registry, &LintScope::Context(Box::new(ctx)), None).unwrap();
     assert_eq!(report.contexts.len(), 1);
     assert!(of_kind(&report, FindingKind::NoCallableTool).is_empty());
     let all = lint(&cfg, &registry, &LintScope::AllAgents, None).unwrap();
@@ -237,11 +237,30 @@ fn a_given_context_is_the_only_one_linted() {
     let unknown = lint(
         &cfg,
         &registry,
-        &LintScope::Context(PolicyContext {
+        &LintScope::Context(Box::new(PolicyContext {
             agent: Some("zzz".into()),
             ..PolicyContext::default()
-        }),
+        })),
         None,
     );
     assert!(unknown.is_err());
+}
+
+#[test]
+fn unknown_profiles_are_named() {
+    let report = report_for(
+        "{ agents: { list: [{ id: 'a', tools: { profile: 'codeing' } }] } }",
+        "2026.9",
+    );
+    let found = of_kind(&report, FindingKind::UnknownName);
+    assert_eq!(found.len(), 1, "{:#?}", report.findings);
+    assert_eq!(
+        found[0].config_path.as_deref(),
+        Some("agents.list[0].tools.profile")
+    );
+    assert!(
+        found[0]
+            .message
+            .contains("coding, full, messaging, minimal")
+    );
 }

@@ -5,6 +5,9 @@
 use serde::Serialize;
 
 use super::trace::{Removal, Resolution};
+use super::{PolicyError, resolve};
+use crate::catalog::Registry;
+use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
 use crate::semantics::Semantics;
 
@@ -179,6 +182,99 @@ pub fn diff(a: &DiffInput<'_>, b: &DiffInput<'_>) -> ResolutionDiff {
         only_in_b,
         visible_in_both,
     }
+}
+
+/// What-if between two contexts of one config (the console's "compare with..." on the Policy
+/// view): labels name each context's agent and the fields it sets.
+pub fn diff_contexts(
+    cfg: &LoadedConfig,
+    registry: &Registry,
+    a: &PolicyContext,
+    b: &PolicyContext,
+) -> Result<ResolutionDiff, PolicyError> {
+    let ra = resolve(cfg, registry, a)?;
+    let rb = resolve(cfg, registry, b)?;
+    let side_a = DiffInput {
+        label: describe_context(a, &ra.resolved.agent),
+        config: cfg.describe(),
+        resolution: &ra,
+        semantics: &registry.semantics,
+    };
+    let side_b = DiffInput {
+        label: describe_context(b, &rb.resolved.agent),
+        config: cfg.describe(),
+        resolution: &rb,
+        semantics: &registry.semantics,
+    };
+    Ok(diff(&side_a, &side_b))
+}
+
+/// What-if between two OpenClaw versions for one config and context (the console's version
+/// switch): each side gets its pack's registry.
+pub fn diff_versions(
+    cfg: &LoadedConfig,
+    ctx: &PolicyContext,
+    version_a: &str,
+    version_b: &str,
+) -> Result<ResolutionDiff, String> {
+    let side = |version: &str| -> Result<(LoadedConfig, Registry), String> {
+        let loaded = cfg.clone().with_pack(version)?;
+        let registry = Registry::build(&loaded);
+        Ok((loaded, registry))
+    };
+    let (ca, ga) = side(version_a)?;
+    let (cb, gb) = side(version_b)?;
+    let ra = resolve(&ca, &ga, ctx).map_err(|e| e.to_string())?;
+    let rb = resolve(&cb, &gb, ctx).map_err(|e| e.to_string())?;
+    let label = describe_context(ctx, &ra.resolved.agent);
+    Ok(diff(
+        &DiffInput {
+            label: label.clone(),
+            config: ca.describe(),
+            resolution: &ra,
+            semantics: &ga.semantics,
+        },
+        &DiffInput {
+            label,
+            config: cb.describe(),
+            resolution: &rb,
+            semantics: &gb.semantics,
+        },
+    ))
+}
+
+/// `agent ops, sandboxed=true, provider=openai`: the agent and every field the context sets.
+pub fn describe_context(ctx: &PolicyContext, agent: &str) -> String {
+    let mut parts = vec![format!("agent {agent}")];
+    let text = [
+        ("provider", &ctx.provider),
+        ("model", &ctx.model),
+        ("channel", &ctx.channel),
+        ("account", &ctx.account),
+        ("group", &ctx.group),
+        ("sender-id", &ctx.sender_id),
+        ("sender-e164", &ctx.sender_e164),
+        ("sender-username", &ctx.sender_username),
+        ("sender-name", &ctx.sender_name),
+        ("session-key", &ctx.session_key),
+    ];
+    for (key, value) in text {
+        if let Some(v) = value {
+            parts.push(format!("{key}={v}"));
+        }
+    }
+    if let Some(owner) = ctx.owner {
+        parts.push(format!("owner={owner}"));
+    }
+    if let Some(depth) = ctx.subagent_depth {
+        parts.push(format!("subagent-depth={depth}"));
+    } else if ctx.subagent {
+        parts.push("subagent=true".to_string());
+    }
+    if ctx.sandboxed {
+        parts.push("sandboxed=true".to_string());
+    }
+    parts.join(", ")
 }
 
 /// Sets one context field from `KEY=VALUE` (`agent=ops`, `sandboxed=true`, `sender-id=42`);

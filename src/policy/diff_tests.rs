@@ -132,3 +132,37 @@ fn overrides_set_context_fields_and_name_bad_keys() {
             .contains("KEY=VALUE")
     );
 }
+
+#[test]
+fn console_helpers_compare_contexts_and_versions() {
+    let (cfg, registry) = loaded(
+        "{ agents: { entries: { main: {}, ops: { tools: { deny: ['group:web'] } } } } }",
+        "2026.9",
+    );
+    let d = diff_contexts(&cfg, &registry, &ctx("main"), &ctx("ops")).unwrap();
+    assert_eq!(d.b.label, "agent ops");
+    let gone: Vec<&str> = d.disappear.iter().map(|c| c.tool.as_str()).collect();
+    assert!(gone.contains(&"web_fetch"), "{gone:?}");
+    assert!(d.disappear.iter().all(|c| {
+        c.hidden_by.expanded_from.as_deref() == Some("group:web")
+            && c.hidden_by.config_path.as_deref() == Some("agents.entries.ops.tools.deny[0]")
+    }));
+    assert!(diff_contexts(&cfg, &registry, &ctx("main"), &ctx("ghost")).is_err());
+
+    let sandboxed = PolicyContext {
+        sandboxed: true,
+        owner: Some(false),
+        ..ctx("main")
+    };
+    assert_eq!(
+        describe_context(&sandboxed, "main"),
+        "agent main, owner=false, sandboxed=true"
+    );
+    let v = diff_versions(&cfg, &ctx("main"), "seed", "2026.9").unwrap();
+    assert_eq!(
+        (v.a.openclaw.as_str(), v.b.openclaw.as_str()),
+        ("seed", "2026.9")
+    );
+    assert!(v.only_in_b.iter().any(|t| t.tool == "automations"));
+    assert!(diff_versions(&cfg, &ctx("main"), "seed", "1999.1").is_err());
+}
