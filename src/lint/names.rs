@@ -154,13 +154,12 @@ pub(super) fn check_names(cfg: &LoadedConfig, registry: &Registry, findings: &mu
                     .iter()
                     .find(|o| has_tool(o, &name) || o.group(&name).is_some())
                 {
+                    Some(other) if name.starts_with("group:") => format!(
+                        " (it is a group of {}, not of {version})",
+                        describe_pack(other)
+                    ),
                     Some(other) => format!(
-                        " (it is a {} of {}, not of {version})",
-                        if name.starts_with("group:") {
-                            "group"
-                        } else {
-                            "tool"
-                        },
+                        " (it is a tool of {}; {version} has no built-in tool of that name, only a plugin that is not loaded could provide it)",
                         describe_pack(other)
                     ),
                     None if name.starts_with("group:") => " (no such group)".to_string(),
