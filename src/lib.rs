@@ -11,6 +11,7 @@ pub mod config;
 pub mod context;
 pub mod gateway;
 pub mod deck;
+pub mod lint;
 pub mod pipeline;
 pub mod policy;
 pub mod process;

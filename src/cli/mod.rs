@@ -8,11 +8,13 @@ mod quiet_out;
 mod approvals;
 mod catalog_sync;
 pub mod context_args;
+mod diff;
 mod dispatch;
 mod explain;
 mod gateway;
 mod gateway_args;
 mod invoke;
+mod lint;
 mod logging;
 mod output_pump;
 mod prompt;
@@ -104,6 +106,12 @@ pub enum Command {
 /// How untrusted text is written to our stdout / stderr (`--raw`, terminal or not).
 pub(crate) fn output_guard(cli: &Cli) -> crate::term::OutputGuard {
     crate::term::OutputGuard::detect(cli.raw)
+    /// Findings about the config: conflicting or unknown names, allowlists that leave nothing,
+    /// MCP tools the sandbox hides, exec approvals nobody can answer
+    Lint(lint::LintArgs),
+    /// What-if: the tools that appear or disappear between two contexts, configs or OpenClaw
+    /// versions, with the rule responsible
+    Diff(diff::DiffArgs),
 }
 
 /// The tokio runtime the async commands run on.
@@ -138,6 +146,8 @@ pub fn main() -> ExitCode {
         Some(Command::Gateway(ref args)) => gateway::run(&cli, args),
         Some(Command::Approvals(ref args)) => approvals::run(&cli, args),
         Some(Command::Catalog(ref args)) => catalog_sync::run(&cli, args),
+        Some(Command::Lint(ref args)) => lint::run(&cli, args),
+        Some(Command::Diff(ref args)) => diff::run(&cli, args),
         None => crate::tui::run_console(&cli),
     };
     ExitCode::from(code)

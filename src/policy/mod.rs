@@ -5,6 +5,7 @@
 //! tool and every layer, skipped / kept / removed with the rule that decided it.
 
 pub mod call_notes;
+pub mod diff;
 mod engine;
 pub mod layer;
 pub mod matcher;

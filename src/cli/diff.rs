@@ -1,0 +1,131 @@
+//! `clawdeck diff`: what-if between two resolutions. Side a is the usual context (the global
+//! flags); side b changes one or more of: context fields (`--vs KEY=VALUE`, `--vs-agent`), the
+//! config (`--vs-config`), the OpenClaw version (`--vs-openclaw-version`). Exit 0 when both sides
+//! show the same tools, 1 when they differ, 2 on bad input.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{Cli, exit};
+use crate::catalog::Registry;
+use crate::config::{self, LoadedConfig};
+use crate::context::PolicyContext;
+use crate::policy::diff::{DiffInput, apply_override, describe_context, diff, render_diff};
+use crate::policy::{self, Resolution};
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// Side b changes a context field, KEY=VALUE (repeatable). Keys: agent, provider, model,
+    /// channel, account, group, sender-id, sender-e164, sender-username, sender-name, owner,
+    /// session-key, subagent, subagent-depth, sandboxed
+    #[arg(long = "vs", value_name = "KEY=VALUE")]
+    pub vs: Vec<String>,
+    /// Side b is another agent (short for --vs agent=ID)
+    #[arg(long, value_name = "ID")]
+    pub vs_agent: Option<String>,
+    /// Side b reads another config file
+    #[arg(long, value_name = "PATH")]
+    pub vs_config: Option<PathBuf>,
+    /// Side b answers as another OpenClaw version (`seed`, `2026.9`, a synced version)
+    #[arg(long, value_name = "VERSION")]
+    pub vs_openclaw_version: Option<String>,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One side, loaded and resolved.
+struct Side {
+    label: String,
+    loaded: LoadedConfig,
+    registry: Registry,
+    resolution: Resolution,
+}
+
+impl Side {
+    fn input(&self) -> DiffInput<'_> {
+        DiffInput {
+            label: self.label.clone(),
+            config: self.loaded.describe(),
+            resolution: &self.resolution,
+            semantics: &self.registry.semantics,
+        }
+    }
+}
+
+fn fail(message: impl std::fmt::Display) -> u8 {
+    eprintln!("clawdeck diff: {message}");
+    exit::USAGE
+}
+
+fn resolve_side(loaded: LoadedConfig, ctx: &PolicyContext) -> Result<Side, String> {
+    let registry = Registry::build(&loaded);
+    let resolution = policy::resolve(&loaded, &registry, ctx).map_err(|e| e.to_string())?;
+    Ok(Side {
+        label: describe_context(ctx, &resolution.resolved.agent),
+        loaded,
+        registry,
+        resolution,
+    })
+}
+
+pub fn run(cli: &Cli, args: &DiffArgs) -> u8 {
+    if args.vs.is_empty()
+        && args.vs_agent.is_none()
+        && args.vs_config.is_none()
+        && args.vs_openclaw_version.is_none()
+    {
+        return fail(
+            "nothing to compare: give side b with --vs KEY=VALUE, --vs-agent, --vs-config or --vs-openclaw-version",
+        );
+    }
+    let ctx_a = cli.context.to_context();
+    let mut ctx_b = ctx_a.clone();
+    if let Some(agent) = &args.vs_agent {
+        ctx_b.agent = Some(agent.clone());
+    }
+    for assignment in &args.vs {
+        if let Err(err) = apply_override(&mut ctx_b, assignment) {
+            return fail(format!("--vs {err}"));
+        }
+    }
+
+    let loaded_a = match config::load(cli.config.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(err) => return fail(err),
+    };
+    let loaded_b = match &args.vs_config {
+        Some(path) => match config::load(Some(path)) {
+            Ok(loaded) => loaded,
+            Err(err) => return fail(format!("--vs-config: {err}")),
+        },
+        None => loaded_a.clone(),
+    };
+    let loaded_b = match &args.vs_openclaw_version {
+        Some(version) => match loaded_b.with_pack(version) {
+            Ok(loaded) => loaded,
+            Err(err) => return fail(format!("--vs-openclaw-version: {err}")),
+        },
+        None => loaded_b,
+    };
+    let a = match resolve_side(loaded_a, &ctx_a) {
+        Ok(side) => side,
+        Err(err) => return fail(err),
+    };
+    let b = match resolve_side(loaded_b, &ctx_b) {
+        Ok(side) => side,
+        Err(err) => return fail(format!("side b: {err}")),
+    };
+    let d = diff(&a.input(), &b.input());
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&d).unwrap_or_default());
+    } else {
+        print!("{}", render_diff(&d));
+    }
+    if d.is_same() {
+        exit::OK
+    } else {
+        exit::TOOL_ERROR
+    }
+}

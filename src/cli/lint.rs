@@ -1,0 +1,63 @@
+//! `clawdeck lint`: findings about the config for every agent (or the context given), each
+//! naming the key to change. Exit 0 clean, 1 with warnings or errors, 2 when the config cannot
+//! be read.
+
+use clap::Args;
+
+use super::tools::print_load_warnings;
+use super::{Cli, exit};
+use crate::catalog::Registry;
+use crate::config;
+use crate::context::PolicyContext;
+use crate::lint::{self, LintScope};
+
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(cli: &Cli, args: &LintArgs) -> u8 {
+    let loaded = match config::load(cli.config.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(err) => {
+            eprintln!("clawdeck lint: {err}");
+            return exit::USAGE;
+        }
+    };
+    let registry = Registry::build(&loaded);
+    let ctx = cli.context.to_context();
+    let scope = if ctx == PolicyContext::default() {
+        LintScope::AllAgents
+    } else {
+        LintScope::Context(Box::new(ctx))
+    };
+    let text = lint::config_text(&loaded);
+    let report = match lint::lint(&loaded, &registry, &scope, text.as_deref()) {
+        Ok(report) => report,
+        Err(err) => {
+            eprintln!("clawdeck lint: {err}");
+            return exit::USAGE;
+        }
+    };
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        print_load_warnings(&loaded, &registry);
+        println!("config: {}", report.config);
+        println!(
+            "openclaw: {} semantics ({})\n",
+            report.openclaw, report.openclaw_reason
+        );
+        print!("{}", lint::render_report(&report));
+    }
+    if report.has_problems() {
+        exit::TOOL_ERROR
+    } else {
+        exit::OK
+    }
+}

@@ -1,0 +1,342 @@
+//! `clawdeck lint`'s core: findings about a config, each with a severity, a sentence and the
+//! config key to change (with file:line:col when the config text is at hand).
+//!
+//! Config-wide checks read the file itself (every tool-policy scope, wherever it sits); context
+//! checks read the policy engine's `Resolution` for every agent (or the one context asked for),
+//! so lint never recomputes policy. No terminal code: the CLI prints a `LintReport`, the console
+//! renders the same data.
+
+mod context_checks;
+mod location;
+mod names;
+mod scopes;
+
+use serde::Serialize;
+
+use crate::catalog::Registry;
+use crate::config::{ConfigSource, DEMO_CONFIG, LoadedConfig};
+use crate::context::PolicyContext;
+use crate::policy::{self, PolicyError, Resolution};
+
+pub use location::{Location, parse_key_path};
+
+/// How bad a finding is. Ordered: `Info < Warning < Error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth knowing; nothing breaks.
+    Info,
+    /// The config does not do what it seems to.
+    Warning,
+    /// OpenClaw rejects the config or refuses the run.
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// What a finding is about; stable ids for scripts and the console's filters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindingKind {
+    /// `allow` and `alsoAllow` set in one scope.
+    AllowWithAlsoAllow,
+    /// A policy entry that matches no tool of the version.
+    UnknownName,
+    /// A policy entry that names a tool by a name the version renamed.
+    RenamedName,
+    /// Explicit allowlists leave no callable tool: the run is refused.
+    NoCallableTool,
+    /// An allowlist naming only plugin tools.
+    PluginOnlyAllowlist,
+    /// `mcp.servers` tools filtered out by the sandbox tool gate.
+    McpHiddenBySandbox,
+    /// exec asks for approval where no approval surface is configured.
+    ExecApprovalHeadless,
+}
+
+impl FindingKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindingKind::AllowWithAlsoAllow => "allow-with-also-allow",
+            FindingKind::UnknownName => "unknown-name",
+            FindingKind::RenamedName => "renamed-name",
+            FindingKind::NoCallableTool => "no-callable-tool",
+            FindingKind::PluginOnlyAllowlist => "plugin-only-allowlist",
+            FindingKind::McpHiddenBySandbox => "mcp-hidden-by-sandbox",
+            FindingKind::ExecApprovalHeadless => "exec-approval-headless",
+        }
+    }
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub severity: Severity,
+    pub kind: FindingKind,
+    pub message: String,
+    /// The config key to change (`agents.entries.ops.tools.alsoAllow`); `null` when none.
+    pub config_path: Option<String>,
+    /// Where that key is written, when the config text is at hand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// The contexts it applies to (`agent ops`); empty for config-wide findings.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub contexts: Vec<String>,
+}
+
+impl Finding {
+    fn new(
+        severity: Severity,
+        kind: FindingKind,
+        message: String,
+        config_path: Option<String>,
+    ) -> Finding {
+        Finding {
+            severity,
+            kind,
+            message,
+            config_path,
+            location: None,
+            contexts: Vec::new(),
+        }
+    }
+}
+
+/// Which contexts to lint.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LintScope {
+    /// Every configured agent's default context, plus its sandboxed (non-main) session when
+    /// its sandbox mode is `non-main`.
+    AllAgents,
+    /// One context, as `clawdeck tools` would resolve it.
+    Context(Box<PolicyContext>),
+}
+
+/// A context lint resolved, with the name findings use for it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LintedContext {
+    pub label: String,
+    pub agent: String,
+    pub sandboxed: bool,
+    pub visible_tools: usize,
+}
+
+/// Everything `clawdeck lint` says.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LintReport {
+    /// The config in use (`describe()`).
+    pub config: String,
+    /// The OpenClaw semantics pack that answered, and why.
+    pub openclaw: String,
+    pub openclaw_reason: String,
+    pub contexts: Vec<LintedContext>,
+    /// Most severe first, then in file order.
+    pub findings: Vec<Finding>,
+}
+
+impl LintReport {
+    /// The most severe finding's severity.
+    pub fn worst(&self) -> Option<Severity> {
+        self.findings.iter().map(|f| f.severity).max()
+    }
+
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .count()
+    }
+
+    /// Whether anything of severity warning or error was found.
+    pub fn has_problems(&self) -> bool {
+        self.worst().is_some_and(|s| s >= Severity::Warning)
+    }
+}
+
+/// The name `semantics`' version gives a tool it renamed without an alias (`image` →
+/// `view_image` from 2026.9 on); `None` when it did not rename `name`.
+pub fn renamed_to(name: &str, semantics: &crate::semantics::Semantics) -> Option<String> {
+    names::rename_in(name, semantics).map(|r| r.to.clone())
+}
+
+/// The report as text: one block per finding (severity, place, message, contexts), then a
+/// summary line.
+pub fn render_report(report: &LintReport) -> String {
+    let mut out = String::new();
+    for f in &report.findings {
+        let place = match (&f.location, &f.config_path) {
+            (Some(at), Some(path)) => format!("{at}: {path}"),
+            (None, Some(path)) => path.clone(),
+            (_, None) => "(no config key)".to_string(),
+        };
+        out.push_str(&format!(
+            "{}[{}] {place}\n  {}\n",
+            f.severity.as_str(),
+            f.kind.as_str(),
+            f.message
+        ));
+        if !f.contexts.is_empty() {
+            out.push_str(&format!("  in: {}\n", f.contexts.join("; ")));
+        }
+    }
+    let contexts: Vec<&str> = report.contexts.iter().map(|c| c.label.as_str()).collect();
+    out.push_str(&format!(
+        "{}{} error(s), {} warning(s), {} note(s) in {} context(s): {}\n",
+        if report.findings.is_empty() { "" } else { "\n" },
+        report.count(Severity::Error),
+        report.count(Severity::Warning),
+        report.count(Severity::Info),
+        contexts.len(),
+        contexts.join("; ")
+    ));
+    out
+}
+
+/// The config's text, for locating keys: the file it was loaded from, or the embedded demo.
+pub fn config_text(cfg: &LoadedConfig) -> Option<String> {
+    match cfg.source {
+        ConfigSource::EmbeddedDemo => Some(DEMO_CONFIG.to_string()),
+        _ => cfg
+            .path
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok()),
+    }
+}
+
+/// Lints `cfg` (answered by its pack, through `registry`) for `scope`. `text` is the config's
+/// text, used only to add file:line:col to findings.
+pub fn lint(
+    cfg: &LoadedConfig,
+    registry: &Registry,
+    scope: &LintScope,
+    text: Option<&str>,
+) -> Result<LintReport, PolicyError> {
+    let mut findings = Vec::new();
+    scopes::allow_with_also_allow(cfg, &mut findings);
+    names::check_names(cfg, registry, &mut findings);
+
+    let mut contexts = Vec::new();
+    for (label, ctx) in contexts_for(cfg, scope) {
+        let resolution = policy::resolve(cfg, registry, &ctx)?;
+        let mut found = Vec::new();
+        context_checks::check(cfg, registry, &resolution, &mut found);
+        for mut finding in found {
+            finding.contexts.push(label.clone());
+            merge(&mut findings, finding);
+        }
+        contexts.push(linted_context(label, &resolution));
+    }
+
+    if let Some(text) = text {
+        for finding in &mut findings {
+            finding.location = finding
+                .config_path
+                .as_deref()
+                .and_then(|path| location::locate(text, &cfg.origin, path));
+        }
+    }
+    // Most severe first, then in file order (findings without a place keep theirs, last).
+    findings.sort_by(|a, b| {
+        let at = |f: &Finding| {
+            f.location
+                .as_ref()
+                .map_or((usize::MAX, usize::MAX), |l| (l.line, l.column))
+        };
+        b.severity.cmp(&a.severity).then(at(a).cmp(&at(b)))
+    });
+    Ok(LintReport {
+        config: cfg.describe(),
+        openclaw: cfg.pack.pack.clone(),
+        openclaw_reason: cfg.pack.reason.clone(),
+        contexts,
+        findings,
+    })
+}
+
+fn linted_context(label: String, resolution: &Resolution) -> LintedContext {
+    LintedContext {
+        label,
+        agent: resolution.resolved.agent.clone(),
+        sandboxed: resolution.resolved.sandboxed,
+        visible_tools: resolution.visible().count(),
+    }
+}
+
+/// The same finding from several contexts is reported once, naming them all.
+fn merge(findings: &mut Vec<Finding>, finding: Finding) {
+    let same = findings.iter_mut().find(|f| {
+        f.kind == finding.kind
+            && f.config_path == finding.config_path
+            && f.message == finding.message
+    });
+    match same {
+        Some(existing) => {
+            for label in finding.contexts {
+                if !existing.contexts.contains(&label) {
+                    existing.contexts.push(label);
+                }
+            }
+        }
+        None => findings.push(finding),
+    }
+}
+
+/// The contexts a scope covers, each with its label.
+fn contexts_for(cfg: &LoadedConfig, scope: &LintScope) -> Vec<(String, PolicyContext)> {
+    match scope {
+        LintScope::Context(ctx) => {
+            let agent = ctx.agent.clone().unwrap_or_else(|| cfg.default_agent_id());
+            vec![(format!("agent {agent} (given context)"), (**ctx).clone())]
+        }
+        LintScope::AllAgents => {
+            let mut out = Vec::new();
+            for agent in &cfg.agents {
+                let ctx = PolicyContext {
+                    agent: Some(agent.id.clone()),
+                    ..PolicyContext::default()
+                };
+                out.push((format!("agent {}", agent.id), ctx.clone()));
+                if sandbox_mode(cfg, agent) == "non-main" {
+                    out.push((
+                        format!("agent {} (non-main session, sandboxed)", agent.id),
+                        PolicyContext {
+                            sandboxed: true,
+                            ..ctx
+                        },
+                    ));
+                }
+            }
+            out
+        }
+    }
+}
+
+/// The agent's sandbox mode (its own, else `agents.defaults.sandbox.mode`, else `off`).
+fn sandbox_mode(cfg: &LoadedConfig, agent: &crate::config::AgentInfo) -> String {
+    agent
+        .entry
+        .sandbox
+        .as_ref()
+        .and_then(|s| s.mode.clone())
+        .or_else(|| {
+            cfg.openclaw
+                .agents
+                .defaults
+                .sandbox
+                .as_ref()
+                .and_then(|s| s.mode.clone())
+        })
+        .map(|m| m.trim().to_lowercase())
+        .unwrap_or_else(|| "off".to_string())
+}
+
+#[cfg(test)]
+mod tests;
