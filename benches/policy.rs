@@ -17,6 +17,7 @@
 #[path = "support/openclaw_pipeline.rs"]
 mod openclaw_pipeline;
 
+use std::collections::BTreeSet;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -301,27 +302,16 @@ fn bench_size(tools: usize, semantics: &Arc<Semantics>, profile_only: bool) -> R
                 check.visible.len(),
                 ours.len()
             );
-            let mut theirs = check.visible.clone();
-            theirs.sort();
-            let mut sorted_ours = ours.clone();
-            sorted_ours.sort();
-            if theirs != sorted_ours {
-                let only_ours: Vec<&str> = sorted_ours
-                    .iter()
-                    .filter(|n| theirs.binary_search_by(|t| t.as_str().cmp(n)).is_err())
-                    .copied()
-                    .take(10)
-                    .collect();
-                let only_theirs: Vec<&String> = theirs
-                    .iter()
-                    .filter(|t| sorted_ours.binary_search(&t.as_str()).is_err())
-                    .take(10)
-                    .collect();
+            let theirs: BTreeSet<&str> = check.visible.iter().map(String::as_str).collect();
+            let sorted_ours: BTreeSet<&str> = ours.iter().copied().collect();
+            if theirs != sorted_ours || check.visible.len() != ours.len() {
+                let only_ours: Vec<&&str> = sorted_ours.difference(&theirs).take(10).collect();
+                let only_theirs: Vec<&&str> = theirs.difference(&sorted_ours).take(10).collect();
                 return Err(format!(
                     "clawdeck and OpenClaw's pipeline disagree on the final list at {tools} tools \
                      (clawdeck {}, OpenClaw {}); only clawdeck: {only_ours:?}; only OpenClaw: {only_theirs:?}",
                     ours.len(),
-                    theirs.len()
+                    check.visible.len()
                 ));
             }
             Some(format!(
@@ -360,8 +350,9 @@ fn bench_size(tools: usize, semantics: &Arc<Semantics>, profile_only: bool) -> R
             black_box(naive_filter(black_box(&names), &naive_layers));
         }));
         if let Some(pipeline) = &mut openclaw {
+            // Fewer per round than clawdeck's side: its resolutions take much longer.
             let timing = pipeline
-                .time(full_iterations)
+                .time(iterations(10, tools))
                 .map_err(|err| format!("OpenClaw's pipeline: {err}"))?;
             rounds[4].push(timing);
         }
