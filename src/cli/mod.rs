@@ -101,17 +101,17 @@ pub enum Command {
     Approvals(approvals::ApprovalsArgs),
     /// Tool catalogs: `sync` stores a pack from a running gateway's `tools.catalog`
     Catalog(catalog_sync::CatalogArgs),
-}
-
-/// How untrusted text is written to our stdout / stderr (`--raw`, terminal or not).
-pub(crate) fn output_guard(cli: &Cli) -> crate::term::OutputGuard {
-    crate::term::OutputGuard::detect(cli.raw)
     /// Findings about the config: conflicting or unknown names, allowlists that leave nothing,
     /// MCP tools the sandbox hides, exec approvals nobody can answer
     Lint(lint::LintArgs),
     /// What-if: the tools that appear or disappear between two contexts, configs or OpenClaw
     /// versions, with the rule responsible
     Diff(diff::DiffArgs),
+}
+
+/// How untrusted text is written to our stdout / stderr (`--raw`, terminal or not).
+pub(crate) fn output_guard(cli: &Cli) -> crate::term::OutputGuard {
+    crate::term::OutputGuard::detect(cli.raw)
 }
 
 /// The tokio runtime the async commands run on.

@@ -12,8 +12,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::output_pump::{OutputPump, Stream};
 use super::{Cli, exit};
-use crate::process::stop_signals::stop_signals;
 use crate::deck::Deck;
+use crate::process::stop_signals::stop_signals;
 use crate::router::{
     Mode, OutputStream, RouterEventKind, RouterRequest, RouterService, RunStatus, TransportKind,
     texts,
