@@ -47,7 +47,7 @@ fn tool_name(i: usize) -> String {
 }
 
 fn is_plugin_tool(i: usize) -> bool {
-    i % 10 == 0
+    i.is_multiple_of(10)
 }
 
 /// Under the 2026.9 pack, as the OpenClaw it is compared with: an allowlist naming only plugin
