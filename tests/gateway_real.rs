@@ -146,6 +146,7 @@ fn is_tool(v: &Value, phase: &str) -> bool {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a running real OpenClaw gateway: .ci/run runs it with --ignored"]
 async fn connects_and_lists_sessions() {
     let Some((url, token)) = shared_gateway() else {
         eprintln!(
@@ -220,6 +221,7 @@ async fn connects_and_lists_sessions() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a running real OpenClaw gateway: .ci/run runs it with --ignored"]
 async fn exec_tool_call_appears_live_in_watch_json_and_the_session_has_its_effective_tools() {
     let Some((url, token)) = shared_gateway() else {
         eprintln!("gateway_real: skipped (OPENCLAW_GATEWAY_URL / OPENCLAW_GATEWAY_TOKEN not set)");
@@ -512,6 +514,7 @@ async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the real OpenClaw CLI and ../shared/realclaw: .ci/run runs it with --ignored"]
 async fn gateway_killed_and_restarted_mid_stream_is_reconnected_and_resubscribed() {
     let Some(gateway) = OwnGateway::start() else {
         eprintln!("gateway_real: skipped (OPENCLAW_BIN or ../shared/realclaw/start.sh missing)");
