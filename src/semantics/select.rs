@@ -197,8 +197,8 @@ pub fn choose(
     }
     let s = newest();
     let reason = match fallback_note {
-        Some(note) => format!("the newest pack ({note})"),
-        None => "the newest pack (no --openclaw-version, no openclaw installed, no meta.lastTouchedVersion)".to_string(),
+        Some(note) => format!("the newest pack: {note}"),
+        None => "the newest pack: no --openclaw-version, no openclaw installed, no meta.lastTouchedVersion".to_string(),
     };
     Ok(choice(s, reason))
 }
