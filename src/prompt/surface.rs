@@ -95,6 +95,22 @@ fn meta_tools(rules: &ToolSearchRules) -> Vec<ToolSpec> {
         .collect()
 }
 
+/// Tools whose schema grows with the configured channels (message's actions): the recorded
+/// variant for a configured channel replaces the channel-less one.
+fn adapt_to_channels(semantics: &Semantics, raw: &Value, tools: &mut [ToolSpec]) {
+    let configured = |channel: &str| raw.pointer(&format!("/channels/{channel}")).is_some();
+    for tool in tools.iter_mut() {
+        if let Some(variant) = semantics
+            .channel_variants
+            .get(&tool.name)
+            .and_then(|vs| vs.iter().find(|v| configured(&v.when_channel)))
+        {
+            tool.description = variant.description.clone();
+            tool.parameters = variant.parameters.clone();
+        }
+    }
+}
+
 /// Some descriptions and schemas mention other tools: OpenClaw writes them for the tools that
 /// are actually visible (sessions_spawn's "see agents_list" only beside agents_list).
 fn adapt_to_neighbours(semantics: &Semantics, tools: &mut [ToolSpec]) {
@@ -142,6 +158,7 @@ pub fn model_surface(
     }
     let mut sorted: Vec<ToolSpec> = visible.to_vec();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    adapt_to_channels(semantics, raw, &mut sorted);
     adapt_to_neighbours(semantics, &mut sorted);
     let Some(rules) = semantics.tool_search.as_ref() else {
         return Some(ModelSurface {

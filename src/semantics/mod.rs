@@ -100,6 +100,15 @@ pub struct SchemaVariant {
     pub parameters: Value,
 }
 
+/// A tool's description and schema while `channels.<when_channel>` is configured.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChannelVariant {
+    pub when_channel: String,
+    pub description: String,
+    pub parameters: Value,
+}
+
 /// The Tooling section's shape: header, the order of summarised tools, the closing lines.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -155,6 +164,8 @@ pub struct Semantics {
     pub description_fragments: BTreeMap<String, Vec<DescriptionFragment>>,
     /// Whole schemas a tool is sent with while another tool is not visible.
     pub schema_variants: BTreeMap<String, Vec<SchemaVariant>>,
+    /// A tool's schema while a channel is configured (message grows with channel actions).
+    pub channel_variants: BTreeMap<String, Vec<ChannelVariant>>,
     /// Parameters a tool has only while another tool is visible (tool → property → tool).
     pub property_requires: BTreeMap<String, BTreeMap<String, String>>,
     /// Whether the Claude Code parameter aliases (`file_path` ...) are added to schemas (the
@@ -289,6 +300,7 @@ pub fn newest() -> Arc<Semantics> {
                 description_fragments: BTreeMap::new(),
                 schema_variants: BTreeMap::new(),
                 property_requires: BTreeMap::new(),
+                channel_variants: BTreeMap::new(),
                 tooling_prompt: None,
             })
         })

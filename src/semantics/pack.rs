@@ -62,6 +62,8 @@ pub struct PackFile {
     pub schema_variants: BTreeMap<String, Vec<super::SchemaVariant>>,
     #[serde(default)]
     pub property_requires: BTreeMap<String, BTreeMap<String, String>>,
+    #[serde(default)]
+    pub channel_variants: BTreeMap<String, Vec<super::ChannelVariant>>,
     /// A name that also names other tools (`canvas` → `show_widget`).
     #[serde(default)]
     pub family_expansions: BTreeMap<String, Vec<String>>,
@@ -331,6 +333,7 @@ impl PackFile {
             description_fragments: self.description_fragments,
             schema_variants: self.schema_variants,
             property_requires: self.property_requires,
+            channel_variants: self.channel_variants,
             conditional_tools: conditional,
             family_expansions: self.family_expansions,
             primary_session_only,
