@@ -19,7 +19,11 @@ fn fixture(rel: &str) -> PathBuf {
 }
 
 fn resolve_file(rel: &str, ctx: &PolicyContext) -> Resolution {
-    let cfg = config::load(Some(&fixture(rel))).unwrap();
+    // These fixtures are the seeds' examples: answered by the seed pack whatever is installed.
+    let cfg = config::load(Some(&fixture(rel)))
+        .unwrap()
+        .with_pack("seed")
+        .unwrap();
     let registry = Registry::build(&cfg);
     policy::resolve(&cfg, &registry, ctx).unwrap()
 }
@@ -107,7 +111,10 @@ fn seed_examples_group_senders() {
 
 #[test]
 fn real_openclaw_config_loads_quietly_and_explains_exec_for_ops() {
-    let cfg = config::load(Some(&fixture("valid/real_openclaw.json"))).unwrap();
+    let cfg = config::load(Some(&fixture("valid/real_openclaw.json")))
+        .unwrap()
+        .with_pack("seed")
+        .unwrap();
     assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
     assert_eq!(cfg.agent_ids(), vec!["main", "ops", "family"]);
     assert_eq!(cfg.models(), vec!["mock/mock-1"]);

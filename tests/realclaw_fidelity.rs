@@ -450,7 +450,7 @@ fn clawdeck_verify_prints_disagreements_with_rules_and_exits_by_verdict() {
     let config_path = dir.path().join("openclaw.json5");
     std::fs::write(
         &config_path,
-        r#"{ tools: { profile: "coding", deny: ["exec"] } }"#,
+        r#"{ tools: { profile: "coding", deny: ["exec"], toolSearch: false } }"#,
     )
     .unwrap();
     let fake = dir.path().join("openclaw");

@@ -296,7 +296,9 @@ pub fn installed_openclaw_version(bin: &str) -> Option<(String, String)> {
     version.map(|v| (v, shown))
 }
 
-/// Runs `<bin> --version` with null stdin, a 15 s limit and its process group killed after.
+/// Runs `<bin> --version` with null stdin, its own process group, a 5 s limit and only the
+/// first 4 KiB of its output read (the pipe closes after that, so a binary that floods or hangs
+/// costs at most the limit); the group is killed afterwards.
 fn run_version(path: &Path) -> Option<String> {
     use std::io::Read;
     use std::os::unix::process::CommandExt;
@@ -309,29 +311,34 @@ fn run_version(path: &Path) -> Option<String> {
         .process_group(0)
         .spawn()
         .ok()?;
-    let deadline = std::time::Instant::now() + Duration::from_secs(15);
-    loop {
+    let stdout = child.stdout.take()?;
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = stdout.take(4096).read_to_end(&mut out);
+        out
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    let exited = loop {
         match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) if std::time::Instant::now() < deadline => {
+            Ok(Some(_)) => break true,
+            Ok(None) if std::time::Instant::now() < deadline && !reader.is_finished() => {
                 std::thread::sleep(Duration::from_millis(20))
             }
-            _ => {
-                let pgid = nix::unistd::Pid::from_raw(child.id() as i32);
-                let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
-                let _ = child.wait();
-                return None;
+            Ok(None) if reader.is_finished() && std::time::Instant::now() < deadline => {
+                // 4 KiB read or the pipe closed: the answer is in; do not wait for more.
+                break false;
             }
+            _ => break false,
         }
+    };
+    if !exited {
+        // Still running (or flooding): the whole group goes.
+        let pgid = nix::unistd::Pid::from_raw(child.id() as i32);
+        let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
+        let _ = child.wait();
     }
-    let mut out = String::new();
-    child
-        .stdout
-        .take()?
-        .take(4096)
-        .read_to_string(&mut out)
-        .ok()?;
-    parse_version_output(&out)
+    let out = reader.join().ok()?;
+    parse_version_output(&String::from_utf8_lossy(&out))
 }
 
 #[cfg(test)]
