@@ -74,11 +74,20 @@ impl Default for RunOptions {
 
 /// The real CLI: the explicit path, `$OPENCLAW_BIN`, or `openclaw` on PATH.
 pub fn find_openclaw(explicit: Option<&Path>) -> Result<PathBuf, VerifyError> {
+    // A path the operator names is the one to use: a missing one is an error, never a fallback.
+    if let Some(path) = explicit {
+        if path.is_file() {
+            return Ok(path.to_path_buf());
+        }
+        return Err(VerifyError::CliMissing {
+            searched: path.display().to_string(),
+        });
+    }
     let mut searched = Vec::new();
     let from_env = std::env::var_os(OPENCLAW_BIN_ENV)
         .filter(|v| !v.is_empty())
         .map(PathBuf::from);
-    for candidate in explicit.map(Path::to_path_buf).into_iter().chain(from_env) {
+    if let Some(candidate) = from_env {
         if candidate.is_file() {
             return Ok(candidate);
         }
@@ -299,7 +308,7 @@ mod tests {
     fn a_missing_cli_is_named_with_where_it_was_looked_for() {
         let err = find_openclaw(Some(Path::new("/nonexistent/openclaw-bin"))).unwrap_err();
         let text = err.to_string();
-        // PATH may hold a real openclaw on a developer machine; then it is found instead.
+        // Named explicitly: neither $OPENCLAW_BIN nor PATH stands in for it.
         assert!(text.contains("/nonexistent/openclaw-bin"), "{text}");
     }
 
