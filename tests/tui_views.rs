@@ -1488,7 +1488,7 @@ async fn timeouts_above_the_ceiling_say_what_happened() {
     let bin = std::env::temp_dir().join(format!("clawdeck-sleep-{}", std::process::id()));
     std::fs::write(&bin, "#!/bin/sh\nsleep 30\n").unwrap();
     std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let service = clawdeck::router::RouterService::new(RouterSettings {
+    let service = service_running(RouterSettings {
         bin: bin.display().to_string(),
         default_agent: Some("ops".into()),
         ..RouterSettings::default()
@@ -1723,7 +1723,7 @@ async fn under_a_flood_the_copy_is_the_runs_complete_record_and_the_pane_marks_t
     let bin = dir.path().join("flood");
     std::fs::write(&bin, "#!/bin/sh\nseq 1 200000\n").unwrap();
     std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let service = clawdeck::router::RouterService::new(RouterSettings {
+    let service = service_running(RouterSettings {
         bin: bin.display().to_string(),
         default_agent: Some("ops".into()),
         ..RouterSettings::default()
@@ -1850,4 +1850,19 @@ fn policy_results_stay_distinct_when_the_column_is_narrow() {
             }
         }
     }
+}
+
+/// A router service whose CLI is `settings.bin` whatever OPENCLAW_BIN says (CI points that
+/// variable at the real OpenClaw).
+fn service_running(
+    settings: clawdeck::config::settings::RouterSettings,
+) -> clawdeck::router::RouterService {
+    let env: clawdeck::router::service::EnvLookup = std::sync::Arc::new(|k: &str| {
+        if k == "OPENCLAW_BIN" {
+            None
+        } else {
+            std::env::var(k).ok()
+        }
+    });
+    clawdeck::router::RouterService::with_env(settings, env)
 }
