@@ -263,8 +263,11 @@ fn console_end_to_end_in_tmux() {
 /// Starts the console in `tmux` on the fixture config and a live router run (the fake streams,
 /// then hangs); returns the child's pid.
 fn console_with_a_live_run(tmux: &Tmux, config: &Path) -> u32 {
+    // The pid line may be out of a small pane's sight; the fake also writes it to a file.
+    let pidfile = config.with_extension("fake.pid");
     tmux.command(&format!(
-        "{} --config {}; echo CLAWDECK-EXITED=$?",
+        "FAKE_PIDFILE={} {} --config {}; echo CLAWDECK-EXITED=$?",
+        pidfile.display(),
         env!("CARGO_BIN_EXE_clawdeck"),
         config.display()
     ));
@@ -284,6 +287,12 @@ fn console_with_a_live_run(tmux: &Tmux, config: &Path) -> u32 {
     loop {
         let screen = tmux.screen();
         if let Some(pid) = number_after(&screen, "stream-start pid=") {
+            return pid;
+        }
+        if let Some(pid) = std::fs::read_to_string(&pidfile)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
             return pid;
         }
         assert!(
