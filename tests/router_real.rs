@@ -86,7 +86,8 @@ async fn real_cli_answers_and_reports_unknown_agents() {
     }
     let argv = started_argv.expect("a Started event");
     assert_eq!(&argv[1..4], ["agent", "--agent", "ops"]);
-    assert!(argv[4].starts_with("--message=[clawbot_router mode=read-only]"));
+    // No `mode` in the call: the message reaches OpenClaw verbatim (seed 000 §3.3).
+    assert_eq!(argv[4], format!("--message={message}"));
 
     let o = service
         .start(RouterRequest::new("hello").with_agent("no-such-agent"))
@@ -96,8 +97,11 @@ async fn real_cli_answers_and_reports_unknown_agents() {
     print_run("unknown agent", &o);
     assert_eq!(o.status, RunStatus::Failed);
     assert_eq!(o.exit_code, Some(1));
+    // The CLI says "Unknown agent id"; through a running gateway it is "unknown agent id".
     assert!(
-        o.content.contains("Unknown agent id \"no-such-agent\""),
+        o.content
+            .to_lowercase()
+            .contains("unknown agent id \"no-such-agent\""),
         "{}",
         o.content
     );
