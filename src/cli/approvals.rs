@@ -1,16 +1,14 @@
 //! `clawdeck approvals watch | resolve ID allow-once|allow-always|deny`: the gateways' exec
 //! approvals, headless.
 
-use std::io::Write;
-
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::gateway::attach_all;
+use super::gateway::{attach_all, print_item};
 use super::gateway_args::GatewayArgs;
 use super::{Cli, exit};
 use crate::gateway::approvals::{Decision, resolve_params};
-use crate::gateway::watch::{WatchItem, WatchKind, describe_event};
+use crate::gateway::watch::{WatchItem, WatchKind};
 
 #[derive(Debug, Args)]
 pub struct ApprovalsArgs {
@@ -127,15 +125,7 @@ async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
             next = rx.recv() => next,
         };
         let Some(item) = next else { break };
-        let line = if as_json {
-            serde_json::to_string(&item.to_json()).unwrap_or_default()
-        } else {
-            describe_event(&item)
-        };
-        if writeln!(stdout, "{line}")
-            .and_then(|_| stdout.flush())
-            .is_err()
-        {
+        if !print_item(&mut stdout, &item, as_json) {
             break;
         }
     }

@@ -296,15 +296,7 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
             continue;
         };
         calls.annotate(&mut item);
-        let line = if args.common.json {
-            serde_json::to_string(&item.to_json()).unwrap_or_default()
-        } else {
-            describe_event(&item)
-        };
-        if writeln!(stdout, "{line}")
-            .and_then(|_| stdout.flush())
-            .is_err()
-        {
+        if !print_item(&mut stdout, &item, args.common.json) {
             break;
         }
     }
@@ -312,6 +304,16 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
         client.close();
     }
     exit::OK
+}
+
+/// One watch line (JSON or text) to `out`; false once `out` cannot be written (the reader left).
+pub(super) fn print_item(out: &mut impl Write, item: &WatchItem, as_json: bool) -> bool {
+    let line = if as_json {
+        serde_json::to_string(&item.to_json()).unwrap_or_default()
+    } else {
+        describe_event(item)
+    };
+    writeln!(out, "{line}").and_then(|_| out.flush()).is_ok()
 }
 
 async fn effective(cli: &Cli, args: &EffectiveArgs) -> u8 {
