@@ -112,11 +112,7 @@ impl ToolSet {
         ctx: &PolicyContext,
         runtime: &ToolRuntime,
     ) -> Result<ToolSet, ToolError> {
-        let guard = Arc::new(workspace::path_guard_for(
-            &config.settings,
-            &config.raw,
-            ctx,
-        )?);
+        let guard = Arc::new(workspace::path_guard_for(config, ctx)?);
         let mut set = ToolSet::new();
         // The registry's spec is the catalog's; fall back to the catalog itself when a custom
         // registry leaves a built-in out.

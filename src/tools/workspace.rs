@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::path_guard::{PathGuard, WorkspaceAccess};
-use crate::config::settings::ClawdeckSettings;
+use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
 use crate::tool::ToolError;
 
@@ -69,26 +69,16 @@ fn expand_tilde(path: &str) -> PathBuf {
     PathBuf::from(path)
 }
 
-/// The workspace root for a context (see the module comment for the order).
-pub fn workspace_root(
-    settings: &ClawdeckSettings,
-    openclaw: &Value,
-    ctx: &PolicyContext,
-) -> PathBuf {
-    if let Some(ws) = &settings.workspace {
-        return expand_tilde(&ws.to_string_lossy());
-    }
-    let agent = agent_id(openclaw, ctx);
-    let from_agent = agent_entry(openclaw, &agent)
-        .and_then(|e| e.get("workspace"))
-        .and_then(Value::as_str);
-    let from_defaults = openclaw
-        .pointer("/agents/defaults/workspace")
-        .and_then(Value::as_str);
-    match from_agent.or(from_defaults) {
-        Some(ws) if !ws.trim().is_empty() => expand_tilde(ws.trim()),
-        _ => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-    }
+/// The workspace root for a context (see the module comment for the order). The same directory
+/// the skills loader reads `<workspace>/skills` from: relative paths are taken from the config
+/// file's directory, not from wherever clawdeck was started.
+pub fn workspace_root(config: &LoadedConfig, ctx: &PolicyContext) -> PathBuf {
+    let agent = ctx
+        .agent
+        .as_deref()
+        .map(str::trim)
+        .filter(|a| !a.is_empty());
+    crate::skills::sources::workspace_dir(config, agent)
 }
 
 /// `agents.defaults.sandbox` with the agent's own `sandbox` keys laid over it.
@@ -148,12 +138,9 @@ pub fn isolated_sandbox_dir(
 }
 
 /// The path guard for a context: unconfined on the host, confined when `ctx.sandboxed`.
-pub fn path_guard_for(
-    settings: &ClawdeckSettings,
-    openclaw: &Value,
-    ctx: &PolicyContext,
-) -> Result<PathGuard, ToolError> {
-    let root = workspace_root(settings, openclaw, ctx);
+pub fn path_guard_for(config: &LoadedConfig, ctx: &PolicyContext) -> Result<PathGuard, ToolError> {
+    let openclaw = &config.raw;
+    let root = workspace_root(config, ctx);
     if !ctx.sandboxed {
         // A configured workspace that does not exist is not created (a typo would otherwise
         // become a new directory); the tools that need it say it is missing.
@@ -174,19 +161,21 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn config(openclaw: Value) -> LoadedConfig {
+        crate::config::load_from_str(&openclaw.to_string(), "<test>").unwrap()
+    }
+
     #[test]
     fn settings_workspace_beats_openclaw() {
-        let settings = ClawdeckSettings {
-            workspace: Some(PathBuf::from("/a")),
-            ..Default::default()
-        };
         let oc = json!({"agents": {"defaults": {"workspace": "/b"}}});
+        let mut with_setting = config(oc.clone());
+        with_setting.settings.workspace = Some(PathBuf::from("/a"));
         assert_eq!(
-            workspace_root(&settings, &oc, &PolicyContext::default()),
+            workspace_root(&with_setting, &PolicyContext::default()),
             PathBuf::from("/a")
         );
         assert_eq!(
-            workspace_root(&ClawdeckSettings::default(), &oc, &PolicyContext::default()),
+            workspace_root(&config(oc), &PolicyContext::default()),
             PathBuf::from("/b")
         );
     }
@@ -201,7 +190,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            workspace_root(&ClawdeckSettings::default(), &oc, &ctx),
+            workspace_root(&config(oc.clone()), &ctx),
             PathBuf::from("/ops")
         );
         let sb = sandbox_workspace(&oc, &ctx);
@@ -210,6 +199,22 @@ mod tests {
             sandbox_workspace(&oc, &PolicyContext::default()).access,
             WorkspaceAccess::Ro
         );
+    }
+
+    /// A relative `workspace` in clawdeck.json5 is the config directory's, wherever clawdeck
+    /// was started (it once resolved against the current directory, so `exec` ran elsewhere).
+    #[test]
+    fn a_relative_workspace_is_taken_from_the_config_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let conf = dir.path().join("conf");
+        std::fs::create_dir_all(conf.join("ws")).unwrap();
+        std::fs::write(conf.join("openclaw.json5"), "{}").unwrap();
+        std::fs::write(conf.join("clawdeck.json5"), "{ workspace: \"ws\" }").unwrap();
+        let loaded = crate::config::load(Some(&conf.join("openclaw.json5"))).unwrap();
+        let root = workspace_root(&loaded, &PolicyContext::default());
+        assert_eq!(root, conf.join("ws"));
+        let guard = path_guard_for(&loaded, &PolicyContext::default()).unwrap();
+        assert_eq!(guard.root(), conf.join("ws"));
     }
 
     #[test]
@@ -222,7 +227,7 @@ mod tests {
             session_key: Some("agent:main:x/y".into()),
             ..Default::default()
         };
-        let guard = path_guard_for(&ClawdeckSettings::default(), &oc, &ctx).unwrap();
+        let guard = path_guard_for(&config(oc), &ctx).unwrap();
         assert!(
             guard.root().ends_with("sb/agent_main_x_y"),
             "{}",
