@@ -12,6 +12,7 @@ pub mod context;
 pub mod deck;
 pub mod gateway;
 pub mod lint;
+pub mod mcp;
 pub mod pipeline;
 pub mod policy;
 pub mod process;

@@ -16,6 +16,7 @@ mod gateway_args;
 mod invoke;
 mod lint;
 mod logging;
+mod mcp;
 mod output_pump;
 mod prompt;
 mod route;
@@ -107,6 +108,8 @@ pub enum Command {
     /// What-if: the tools that appear or disappear between two contexts, configs or OpenClaw
     /// versions, with the rule responsible
     Diff(diff::DiffArgs),
+    /// Serve the policy-filtered tools over MCP (stdio, or streamable HTTP on loopback)
+    Mcp(mcp::McpArgs),
 }
 
 /// How untrusted text is written to our stdout / stderr (`--raw`, terminal or not).
@@ -148,6 +151,7 @@ pub fn main() -> ExitCode {
         Some(Command::Catalog(ref args)) => catalog_sync::run(&cli, args),
         Some(Command::Lint(ref args)) => lint::run(&cli, args),
         Some(Command::Diff(ref args)) => diff::run(&cli, args),
+        Some(Command::Mcp(ref args)) => mcp::run(&cli, args),
         None => crate::tui::run_console(&cli),
     };
     ExitCode::from(code)

@@ -26,6 +26,8 @@ pub struct ClawdeckSettings {
     pub openclaw_version: Option<String>,
     /// OpenClaw gateways clawdeck attaches to over the WebSocket protocol (src/gateway).
     pub gateways: Vec<crate::gateway::GatewayEntry>,
+    /// `clawdeck mcp`: per-client contexts (src/mcp).
+    pub mcp: crate::mcp::McpSettings,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,133 @@
+//! `clawdeck mcp [--listen 127.0.0.1:PORT] [context flags]`: clawdeck's tools as an MCP server,
+//! over stdio (the default: a client starts clawdeck as its child) or streamable HTTP on
+//! loopback with a bearer token. Diagnostics go to stderr; stdout belongs to the protocol.
+//!
+//! Exit status: 0 the client closed the session (or a stop signal ended the server); 2 bad
+//! usage (a broken config, a listen address that is not loopback, a port in use).
+
+use std::time::Duration;
+
+use clap::Args;
+use tokio_util::sync::CancellationToken;
+
+use super::tools::print_load_warnings;
+use super::{Cli, exit};
+use crate::deck::Deck;
+use crate::mcp::{Handler, Peers, ToolServer};
+use crate::process::stop_signals::stop_signals;
+
+/// How long running calls get to end after the session closes or a stop signal arrives.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Serve streamable HTTP at http://ADDR/mcp instead of stdio; loopback only (127.0.0.1:8765)
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<String>,
+    /// The bearer token HTTP clients present (also CLAWDECK_MCP_TOKEN); generated and printed
+    /// to stderr when absent. Tokens of clawdeck.json5 `mcp.clients` entries are admitted too
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "CLAWDECK_MCP_TOKEN",
+        hide_env_values = true
+    )]
+    pub token: Option<String>,
+    /// Keep the config loaded at start (no reload, no tools/list_changed on edits)
+    #[arg(long)]
+    pub no_watch: bool,
+}
+
+fn generated_token() -> Result<String, String> {
+    let mut bytes = [0u8; 24];
+    getrandom::fill(&mut bytes).map_err(|e| format!("cannot generate a token: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
+    let listen = match args.listen.as_deref().map(crate::mcp::http::loopback_addr) {
+        Some(Err(problem)) => {
+            eprintln!("clawdeck mcp: {problem}");
+            return exit::USAGE;
+        }
+        Some(Ok(addr)) => Some(addr),
+        None => None,
+    };
+    let config = match crate::config::load(cli.config.as_deref()) {
+        Ok(config) => config,
+        Err(err) => {
+            eprintln!("clawdeck mcp: {err}");
+            return exit::USAGE;
+        }
+    };
+    let registry = crate::deck::build_registry(&config);
+    print_load_warnings(&config, &registry);
+    let runtime = match super::async_runtime() {
+        Ok(rt) => rt,
+        Err(problem) => {
+            eprintln!("clawdeck mcp: {problem}");
+            return exit::USAGE;
+        }
+    };
+    runtime.block_on(async move {
+        let deck = Deck::with_registry(config, registry, cli.config.clone());
+        let server = ToolServer::new(deck.clone(), cli.context.to_context());
+        let peers = Peers::default();
+        let handler = Handler::new(server.clone(), peers.clone());
+        let stop = CancellationToken::new();
+        let on_signal = stop.clone();
+        tokio::spawn(async move {
+            let signal = stop_signals().await;
+            eprintln!("clawdeck mcp: {}; stopping", signal.label());
+            on_signal.cancel();
+        });
+        if !args.no_watch {
+            tokio::spawn(crate::mcp::watch::watch_config(
+                deck.clone(),
+                peers.clone(),
+                stop.child_token(),
+                |problem| eprintln!("clawdeck mcp: {problem}"),
+            ));
+        }
+        let served = match listen {
+            None => tokio::select! {
+                served = crate::mcp::sdk::serve_stdio(handler) => served,
+                _ = stop.cancelled() => Ok(()),
+            },
+            Some(addr) => {
+                let token = match args.token.clone().filter(|t| !t.trim().is_empty()) {
+                    Some(token) => token,
+                    None => match generated_token() {
+                        Ok(token) => {
+                            eprintln!("clawdeck mcp: bearer token {token}");
+                            token
+                        }
+                        Err(problem) => return finish(&deck, &stop, Err(problem)).await,
+                    },
+                };
+                match tokio::net::TcpListener::bind(addr).await {
+                    Ok(listener) => {
+                        let bound = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| addr.to_string());
+                        eprintln!("clawdeck mcp: serving http://{bound}{}", crate::mcp::http::MCP_PATH);
+                        crate::mcp::http::serve(listener, server, handler, token, stop.clone()).await
+                    }
+                    Err(err) => Err(format!("cannot listen on {addr}: {err}")),
+                }
+            }
+        };
+        finish(&deck, &stop, served).await
+    })
+}
+
+/// Stops the watcher and every call or run still going, then reports how the server ended.
+async fn finish(deck: &Deck, stop: &CancellationToken, served: Result<(), String>) -> u8 {
+    stop.cancel();
+    deck.shutdown(SHUTDOWN_GRACE).await;
+    match served {
+        Ok(()) => exit::OK,
+        Err(problem) => {
+            eprintln!("clawdeck mcp: {problem}");
+            exit::USAGE
+        }
+    }
+}

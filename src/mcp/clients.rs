@@ -1,0 +1,198 @@
+//! Which policy context an MCP session gets. The server decides, never the client: the context
+//! comes from the command's flags, or from clawdeck.json5 `mcp.clients` matched by the name the
+//! client announces at `initialize` (stdio) or by the bearer token it presents (HTTP). Nothing a
+//! client sends in a call (arguments, `_meta`) can change it, so a client never widens its own
+//! context.
+
+use serde::{Deserialize, Serialize};
+
+use crate::context::PolicyContext;
+
+/// clawdeck.json5 `mcp`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct McpSettings {
+    /// Per-client contexts, first match wins.
+    pub clients: Vec<McpClientEntry>,
+}
+
+/// One entry of `mcp.clients`: how to recognise a client and the context it gets.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct McpClientEntry {
+    /// The client's `clientInfo.name` (e.g. `claude-code`, `openclaw`); matched exactly.
+    pub name: Option<String>,
+    /// A bearer token that identifies this client over HTTP (and lets it in).
+    pub token: Option<String>,
+    pub agent: Option<String>,
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub channel: Option<String>,
+    pub account: Option<String>,
+    pub group: Option<String>,
+    pub sender_id: Option<String>,
+    pub sender_e164: Option<String>,
+    pub sender_username: Option<String>,
+    pub sender_name: Option<String>,
+    pub owner: Option<bool>,
+    pub session_key: Option<String>,
+    pub subagent: bool,
+    pub subagent_depth: Option<u32>,
+    pub sandboxed: bool,
+}
+
+impl McpClientEntry {
+    fn context(&self) -> PolicyContext {
+        PolicyContext {
+            agent: self.agent.clone(),
+            provider: self.provider.clone(),
+            model: self.model.clone(),
+            channel: self.channel.clone(),
+            account: self.account.clone(),
+            group: self.group.clone(),
+            sender_id: self.sender_id.clone(),
+            sender_e164: self.sender_e164.clone(),
+            sender_username: self.sender_username.clone(),
+            sender_name: self.sender_name.clone(),
+            owner: self.owner,
+            session_key: self.session_key.clone(),
+            subagent: self.subagent || self.subagent_depth.is_some(),
+            subagent_depth: self.subagent_depth,
+            sandboxed: self.sandboxed,
+            remote: false,
+        }
+    }
+
+    /// How the decision log and the console name this client.
+    fn label(&self) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| "token client".to_string())
+    }
+}
+
+/// A session's identity and context, fixed when it starts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientIdentity {
+    /// The client's name as the log shows it (`clientInfo.name`, or the matching entry's name).
+    pub label: String,
+    pub context: PolicyContext,
+    /// Where the context came from, for people: `flags`, `mcp.clients[2]`.
+    pub origin: String,
+}
+
+/// Picks the context for a client: the first `mcp.clients` entry whose token or name matches,
+/// else the flags' context.
+pub fn identify(
+    settings: &McpSettings,
+    flags: &PolicyContext,
+    client_name: Option<&str>,
+    bearer: Option<&str>,
+) -> ClientIdentity {
+    let by_token = bearer.and_then(|token| {
+        settings
+            .clients
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.token.as_deref() == Some(token))
+    });
+    let by_name = || {
+        client_name.and_then(|name| {
+            settings
+                .clients
+                .iter()
+                .enumerate()
+                .find(|(_, c)| c.token.is_none() && c.name.as_deref() == Some(name))
+        })
+    };
+    match by_token.or_else(by_name) {
+        Some((index, entry)) => ClientIdentity {
+            label: client_name
+                .map(str::to_string)
+                .unwrap_or_else(|| entry.label()),
+            context: entry.context(),
+            origin: format!("mcp.clients[{index}]"),
+        },
+        None => ClientIdentity {
+            label: client_name.unwrap_or("unnamed client").to_string(),
+            context: flags.clone(),
+            origin: "flags".to_string(),
+        },
+    }
+}
+
+/// Whether a bearer token lets a client in: the server's own token, or a client entry's.
+pub fn token_admits(settings: &McpSettings, server_token: &str, presented: &str) -> bool {
+    constant_time_eq(server_token.as_bytes(), presented.as_bytes())
+        || settings
+            .clients
+            .iter()
+            .filter_map(|c| c.token.as_deref())
+            .any(|t| constant_time_eq(t.as_bytes(), presented.as_bytes()))
+}
+
+/// Compares without an early exit, so response time does not leak how much of a token matched.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> McpSettings {
+        McpSettings {
+            clients: vec![
+                McpClientEntry {
+                    name: Some("claude-code".into()),
+                    agent: Some("ops".into()),
+                    owner: Some(false),
+                    ..Default::default()
+                },
+                McpClientEntry {
+                    name: Some("ci".into()),
+                    token: Some("tok-ci".into()),
+                    sandboxed: true,
+                    ..Default::default()
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn a_named_client_gets_its_entry_and_others_get_the_flags() {
+        let flags = PolicyContext {
+            agent: Some("main".into()),
+            ..Default::default()
+        };
+        let known = identify(&settings(), &flags, Some("claude-code"), None);
+        assert_eq!(known.context.agent.as_deref(), Some("ops"));
+        assert_eq!(known.context.owner, Some(false));
+        assert_eq!(known.origin, "mcp.clients[0]");
+        let other = identify(&settings(), &flags, Some("inspector"), None);
+        assert_eq!(other.context, flags);
+        assert_eq!(other.origin, "flags");
+    }
+
+    #[test]
+    fn a_token_entry_is_matched_by_its_token_not_by_the_name_a_client_claims() {
+        let flags = PolicyContext::default();
+        // Claiming the name of a token-bound entry without its token gets nothing of it.
+        let claimed = identify(&settings(), &flags, Some("ci"), None);
+        assert_eq!(claimed.origin, "flags");
+        let real = identify(&settings(), &flags, Some("whatever"), Some("tok-ci"));
+        assert!(real.context.sandboxed);
+        assert_eq!(real.origin, "mcp.clients[1]");
+    }
+
+    #[test]
+    fn tokens_admit_exactly() {
+        assert!(token_admits(&settings(), "server", "server"));
+        assert!(token_admits(&settings(), "server", "tok-ci"));
+        assert!(!token_admits(&settings(), "server", "serve"));
+        assert!(!token_admits(&settings(), "server", ""));
+    }
+}

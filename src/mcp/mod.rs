@@ -1,0 +1,19 @@
+//! clawdeck as an MCP server: any LLM client (Claude Desktop, Claude Code, Codex, OpenClaw's own
+//! `mcp.servers`) gets the tools the policy shows for its context and calls them through the
+//! same pipeline as every other caller.
+//!
+//! - `clients`: which context a client gets (flags, or clawdeck.json5 `mcp.clients`);
+//! - `server`: the listing and the call, free of the SDK;
+//! - `sdk`: the only module that uses `rmcp` (handler, stdio, the HTTP service);
+//! - `http`: the loopback listener with its bearer token;
+//! - `watch`: config edits reload the Deck and tell clients their tool list changed.
+
+pub mod clients;
+pub mod http;
+pub mod sdk;
+pub mod server;
+pub mod watch;
+
+pub use clients::{ClientIdentity, McpClientEntry, McpSettings};
+pub use sdk::{Handler, Peers};
+pub use server::{CallReply, ListedTool, ToolServer, listed_tools, reply_for};

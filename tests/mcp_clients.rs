@@ -1,0 +1,415 @@
+//! `clawdeck mcp` against MCP clients nobody here wrote: the official Python SDK (PyPI `mcp`)
+//! and the MCP Inspector CLI (npm `@modelcontextprotocol/inspector`), over stdio and over
+//! streamable HTTP. Each test is ignored unless those clients are installed (`.ci/run` installs
+//! them into ~/.cache/clawdeck-mcp and runs these tests with `--ignored`).
+//!
+//! What is checked: the handshake; the tool list is the policy's (a denied tool is absent, the
+//! schemas are objects); read, exec and clawbot_router (the fake `openclaw`) run through the
+//! pipeline; a hidden tool and a schema-invalid call come back as tool errors naming why; a
+//! cancelled long exec leaves no process behind; a config edit makes the server say the list
+//! changed, and the next list follows the edit.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const IGNORE_REASON: &str = "needs the MCP Python SDK and the MCP Inspector in ~/.cache/clawdeck-mcp (.ci/run installs them)";
+
+fn tools_home() -> PathBuf {
+    match std::env::var_os("CLAWDECK_MCP_CLIENTS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/clawdeck-mcp"),
+    }
+}
+
+fn python() -> PathBuf {
+    let python = tools_home().join("venv/bin/python");
+    assert!(python.exists(), "{IGNORE_REASON}: {} missing", python.display());
+    python
+}
+
+fn inspector() -> PathBuf {
+    let cli = tools_home().join("inspector/node_modules/.bin/mcp-inspector");
+    assert!(cli.exists(), "{IGNORE_REASON}: {} missing", cli.display());
+    cli
+}
+
+fn clawdeck_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_clawdeck"))
+}
+
+fn fake_openclaw() -> String {
+    format!("{}/tests/fixtures/fake-openclaw", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A config directory of its own (the test edits it): coding profile, `web_fetch` denied, the
+/// router on the fake CLI, a workspace holding `notes.txt`.
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+const CONFIG: &str = r#"{
+  tools: { profile: "coding", alsoAllow: ["clawbot_router"], deny: ["web_fetch"] },
+  agents: { list: [{ id: "main", default: true }] },
+}"#;
+
+const CONFIG_EDITED: &str = r#"{
+  tools: { profile: "coding", alsoAllow: ["clawbot_router"], deny: ["web_fetch", "exec"] },
+  agents: { list: [{ id: "main", default: true }] },
+}"#;
+
+impl Fixture {
+    fn new() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("ws")).unwrap();
+        std::fs::write(dir.path().join("ws/notes.txt"), "mcp notes line\n").unwrap();
+        std::fs::write(dir.path().join("openclaw.json5"), CONFIG).unwrap();
+        let settings = json!({
+            "workspace": "ws",
+            "openclawVersion": "2026.9",
+            "router": {"bin": fake_openclaw(), "timeoutSeconds": 20, "minTimeoutSeconds": 1},
+        });
+        std::fs::write(dir.path().join("clawdeck.json5"), settings.to_string()).unwrap();
+        Fixture { dir }
+    }
+
+    fn config(&self) -> PathBuf {
+        self.dir.path().join("openclaw.json5")
+    }
+
+    fn pidfile(&self) -> PathBuf {
+        self.dir.path().join("long.pid")
+    }
+
+    fn state(&self) -> PathBuf {
+        self.dir.path().join("state")
+    }
+
+    fn plan(&self, transport: Value) -> Value {
+        let mut plan = json!({
+            "read_path": "notes.txt",
+            "hidden_tool": "web_fetch",
+            "pidfile": self.pidfile(),
+            "edit": {"path": self.config(), "text": CONFIG_EDITED},
+        });
+        for (k, v) in transport.as_object().unwrap() {
+            plan[k] = v.clone();
+        }
+        plan
+    }
+
+    /// The environment the server runs with: its own state dir, no real OpenClaw.
+    fn server_env(&self) -> Vec<(String, String)> {
+        vec![
+            ("XDG_STATE_HOME".into(), self.state().display().to_string()),
+            ("PATH".into(), std::env::var("PATH").unwrap_or_default()),
+            ("HOME".into(), std::env::var("HOME").unwrap_or_default()),
+        ]
+    }
+}
+
+fn run_python(plan: &Value) -> Value {
+    let out = Command::new(python())
+        .arg(format!("{}/tests/mcp/python_client.py", env!("CARGO_MANIFEST_DIR")))
+        .arg(plan.to_string())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "python client failed ({}):\nstdout: {stdout}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(stdout.lines().last().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("client report is not JSON ({e}): {stdout}"))
+}
+
+fn text_of(result: &Value) -> String {
+    result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn process_alive(pid: i32) -> bool {
+    // Signal 0 checks existence; a zombie still counts as gone for our purposes once reaped.
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    !status.is_empty() && !status.contains("State:\tZ")
+}
+
+fn wait_gone(pid: i32, within: Duration) -> bool {
+    let deadline = Instant::now() + within;
+    while Instant::now() < deadline {
+        if !process_alive(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    !process_alive(pid)
+}
+
+/// Everything both transports must show.
+fn assert_report(report: &Value) {
+    assert_eq!(
+        report["initialize"]["serverInfo"]["name"], "clawdeck",
+        "{report}"
+    );
+    let tools = report["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    for wanted in ["read", "write", "exec", "clawbot_router"] {
+        assert!(names.contains(&wanted), "{wanted} missing from {names:?}");
+    }
+    assert!(!names.contains(&"web_fetch"), "denied tool listed: {names:?}");
+    for tool in tools {
+        assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
+    }
+
+    assert_ne!(report["read"]["isError"], true, "{}", report["read"]);
+    assert!(text_of(&report["read"]).contains("mcp notes line"));
+
+    assert_ne!(report["exec"]["isError"], true, "{}", report["exec"]);
+    assert!(text_of(&report["exec"]).contains("via-mcp-42"), "{}", report["exec"]);
+
+    assert_ne!(report["router"]["isError"], true, "{}", report["router"]);
+    assert!(
+        text_of(&report["router"]).contains("hello from mcp"),
+        "the fake openclaw echoes the message: {}",
+        report["router"]
+    );
+
+    assert_eq!(report["hidden"]["isError"], true, "{}", report["hidden"]);
+    let hidden = text_of(&report["hidden"]);
+    assert!(hidden.contains("web_fetch is not available"), "{hidden}");
+    assert!(hidden.contains("tools.deny"), "the rule that decided: {hidden}");
+
+    assert_eq!(report["invalid"]["isError"], true, "{}", report["invalid"]);
+    let invalid = text_of(&report["invalid"]);
+    assert!(invalid.contains("Invalid parameters for read"), "{invalid}");
+
+    let pid = report["cancelled_pid"].as_i64().unwrap() as i32;
+    assert!(
+        wait_gone(pid, Duration::from_secs(10)),
+        "the cancelled exec's child {pid} is still running"
+    );
+
+    assert!(report["list_changed"].is_string(), "{report}");
+    let after: Vec<&str> = report["tools_after_edit"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(!after.contains(&"exec"), "exec denied by the edit: {after:?}");
+    assert!(after.contains(&"read"));
+}
+
+#[test]
+#[ignore = "needs the MCP Python SDK and the MCP Inspector in ~/.cache/clawdeck-mcp (.ci/run installs them)"]
+fn python_sdk_over_stdio() {
+    let fixture = Fixture::new();
+    let env: serde_json::Map<String, Value> = fixture
+        .server_env()
+        .into_iter()
+        .map(|(k, v)| (k, Value::String(v)))
+        .collect();
+    let plan = fixture.plan(json!({
+        "transport": "stdio",
+        "command": clawdeck_bin(),
+        "args": ["--config", fixture.config(), "mcp"],
+        "env": env,
+    }));
+    let report = run_python(&plan);
+    assert_report(&report);
+}
+
+/// `clawdeck mcp --listen 127.0.0.1:0`, its address read from what it prints.
+struct HttpServer {
+    child: Child,
+    url: String,
+}
+
+impl HttpServer {
+    fn start(fixture: &Fixture, token: &str) -> HttpServer {
+        let mut cmd = Command::new(clawdeck_bin());
+        cmd.args(["--config"])
+            .arg(fixture.config())
+            .args(["mcp", "--listen", "127.0.0.1:0", "--token", token])
+            .env_clear()
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        for (k, v) in fixture.server_env() {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut url = String::new();
+        let mut line = String::new();
+        while url.is_empty() && stderr.read_line(&mut line).unwrap() > 0 {
+            if let Some(rest) = line.trim().strip_prefix("clawdeck mcp: serving ") {
+                url = rest.to_string();
+            }
+            line.clear();
+        }
+        assert!(!url.is_empty(), "the server never said where it listens");
+        // Keep draining stderr so the server never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut sink = Vec::new();
+            let _ = stderr.read_to_end(&mut sink);
+        });
+        HttpServer { child, url }
+    }
+
+    fn authority(&self) -> String {
+        self.url
+            .trim_start_matches("http://")
+            .trim_end_matches("/mcp")
+            .to_string()
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(self.child.id() as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        );
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+#[ignore = "needs the MCP Python SDK and the MCP Inspector in ~/.cache/clawdeck-mcp (.ci/run installs them)"]
+fn python_sdk_over_http() {
+    let fixture = Fixture::new();
+    let server = HttpServer::start(&fixture, "test-token-1");
+    let plan = fixture.plan(json!({
+        "transport": "http",
+        "url": server.url,
+        "token": "test-token-1",
+    }));
+    let report = run_python(&plan);
+    assert_report(&report);
+}
+
+/// A raw POST with or without a token: the listener answers 401 before any MCP handling.
+fn post_status(authority: &str, token: Option<&str>) -> u16 {
+    let mut stream = TcpStream::connect(authority).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+#[ignore = "needs the MCP Python SDK and the MCP Inspector in ~/.cache/clawdeck-mcp (.ci/run installs them)"]
+fn http_without_the_token_is_refused() {
+    let fixture = Fixture::new();
+    let server = HttpServer::start(&fixture, "right-token");
+    assert_eq!(post_status(&server.authority(), None), 401);
+    assert_eq!(post_status(&server.authority(), Some("wrong-token")), 401);
+    assert_ne!(post_status(&server.authority(), Some("right-token")), 401);
+}
+
+/// `mcp-inspector --cli <method args> <target>`; a stdio target comes after `--` so that the
+/// server's own flags are not read as the Inspector's.
+fn run_inspector(target: &[String], method_args: &[&str]) -> Value {
+    let out = Command::new(inspector())
+        .arg("--cli")
+        .args(method_args)
+        .args(target)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "inspector failed ({}):\nstdout: {stdout}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("inspector output not JSON ({e}): {stdout}"))
+}
+
+fn inspector_checks(target: &[String]) {
+    let listed = run_inspector(target, &["--method", "tools/list"]);
+    let names: Vec<&str> = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(names.contains(&"read") && names.contains(&"exec"), "{names:?}");
+    assert!(!names.contains(&"web_fetch"), "{names:?}");
+
+    let read = run_inspector(
+        target,
+        &["--method", "tools/call", "--tool-name", "read", "--tool-arg", "path=notes.txt"],
+    );
+    assert!(text_of(&read).contains("mcp notes line"), "{read}");
+
+    let hidden = run_inspector(
+        target,
+        &["--method", "tools/call", "--tool-name", "web_fetch", "--tool-arg", "url=https://example.com"],
+    );
+    assert_eq!(hidden["isError"], true, "{hidden}");
+    assert!(text_of(&hidden).contains("tools.deny"), "{hidden}");
+}
+
+#[test]
+#[ignore = "needs the MCP Python SDK and the MCP Inspector in ~/.cache/clawdeck-mcp (.ci/run installs them)"]
+fn inspector_cli_over_stdio() {
+    let fixture = Fixture::new();
+    let mut target: Vec<String> = Vec::new();
+    for (k, v) in fixture.server_env() {
+        target.push("-e".into());
+        target.push(format!("{k}={v}"));
+    }
+    target.push("-e".into());
+    target.push(format!("OPENCLAW_CONFIG_PATH={}", fixture.config().display()));
+    target.push("--".into());
+    target.push(clawdeck_bin().display().to_string());
+    target.push("mcp".into());
+    inspector_checks(&target);
+}
+
+#[test]
+#[ignore = "needs the MCP Python SDK and the MCP Inspector in ~/.cache/clawdeck-mcp (.ci/run installs them)"]
+fn inspector_cli_over_http() {
+    let fixture = Fixture::new();
+    let server = HttpServer::start(&fixture, "inspector-token");
+    let target = vec![
+        "--transport".into(),
+        "http".into(),
+        "--header".into(),
+        "Authorization: Bearer inspector-token".into(),
+        "--".into(),
+        server.url.clone(),
+    ];
+    inspector_checks(&target);
+}
