@@ -30,7 +30,11 @@ fn tools_home() -> PathBuf {
 
 fn python() -> PathBuf {
     let python = tools_home().join("venv/bin/python");
-    assert!(python.exists(), "{IGNORE_REASON}: {} missing", python.display());
+    assert!(
+        python.exists(),
+        "{IGNORE_REASON}: {} missing",
+        python.display()
+    );
     python
 }
 
@@ -45,7 +49,10 @@ fn clawdeck_bin() -> PathBuf {
 }
 
 fn fake_openclaw() -> String {
-    format!("{}/tests/fixtures/fake-openclaw", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/tests/fixtures/fake-openclaw",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 /// A config directory of its own (the test edits it): coding profile, `web_fetch` denied, the
@@ -73,7 +80,7 @@ impl Fixture {
         let settings = json!({
             "workspace": "ws",
             "openclawVersion": "2026.9",
-            "router": {"bin": fake_openclaw(), "timeoutSeconds": 20, "minTimeoutSeconds": 1},
+            "router": {"bin": fake_openclaw(), "defaultAgent": "main", "timeoutSeconds": 20, "minTimeoutSeconds": 1},
         });
         std::fs::write(dir.path().join("clawdeck.json5"), settings.to_string()).unwrap();
         Fixture { dir }
@@ -116,7 +123,10 @@ impl Fixture {
 
 fn run_python(plan: &Value) -> Value {
     let out = Command::new(python())
-        .arg(format!("{}/tests/mcp/python_client.py", env!("CARGO_MANIFEST_DIR")))
+        .arg(format!(
+            "{}/tests/mcp/python_client.py",
+            env!("CARGO_MANIFEST_DIR")
+        ))
         .arg(plan.to_string())
         .output()
         .unwrap();
@@ -169,7 +179,10 @@ fn assert_report(report: &Value) {
     for wanted in ["read", "write", "exec", "clawbot_router"] {
         assert!(names.contains(&wanted), "{wanted} missing from {names:?}");
     }
-    assert!(!names.contains(&"web_fetch"), "denied tool listed: {names:?}");
+    assert!(
+        !names.contains(&"web_fetch"),
+        "denied tool listed: {names:?}"
+    );
     for tool in tools {
         assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
     }
@@ -178,7 +191,11 @@ fn assert_report(report: &Value) {
     assert!(text_of(&report["read"]).contains("mcp notes line"));
 
     assert_ne!(report["exec"]["isError"], true, "{}", report["exec"]);
-    assert!(text_of(&report["exec"]).contains("via-mcp-42"), "{}", report["exec"]);
+    assert!(
+        text_of(&report["exec"]).contains("via-mcp-42"),
+        "{}",
+        report["exec"]
+    );
 
     assert_ne!(report["router"]["isError"], true, "{}", report["router"]);
     assert!(
@@ -190,7 +207,10 @@ fn assert_report(report: &Value) {
     assert_eq!(report["hidden"]["isError"], true, "{}", report["hidden"]);
     let hidden = text_of(&report["hidden"]);
     assert!(hidden.contains("web_fetch is not available"), "{hidden}");
-    assert!(hidden.contains("tools.deny"), "the rule that decided: {hidden}");
+    assert!(
+        hidden.contains("tools.deny"),
+        "the rule that decided: {hidden}"
+    );
 
     assert_eq!(report["invalid"]["isError"], true, "{}", report["invalid"]);
     let invalid = text_of(&report["invalid"]);
@@ -209,7 +229,10 @@ fn assert_report(report: &Value) {
         .iter()
         .filter_map(Value::as_str)
         .collect();
-    assert!(!after.contains(&"exec"), "exec denied by the edit: {after:?}");
+    assert!(
+        !after.contains(&"exec"),
+        "exec denied by the edit: {after:?}"
+    );
     assert!(after.contains(&"read"));
 }
 
@@ -353,7 +376,8 @@ fn run_inspector(target: &[String], method_args: &[&str]) -> Value {
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("inspector output not JSON ({e}): {stdout}"))
+    serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("inspector output not JSON ({e}): {stdout}"))
 }
 
 fn inspector_checks(target: &[String]) {
@@ -364,21 +388,55 @@ fn inspector_checks(target: &[String]) {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    assert!(names.contains(&"read") && names.contains(&"exec"), "{names:?}");
+    assert!(
+        names.contains(&"read") && names.contains(&"exec"),
+        "{names:?}"
+    );
     assert!(!names.contains(&"web_fetch"), "{names:?}");
 
     let read = run_inspector(
         target,
-        &["--method", "tools/call", "--tool-name", "read", "--tool-arg", "path=notes.txt"],
+        &[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "read",
+            "--tool-arg",
+            "path=notes.txt",
+        ],
     );
     assert!(text_of(&read).contains("mcp notes line"), "{read}");
 
-    let hidden = run_inspector(
+    let exec = run_inspector(
         target,
-        &["--method", "tools/call", "--tool-name", "web_fetch", "--tool-arg", "url=https://example.com"],
+        &[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "exec",
+            "--tool-arg",
+            "command=echo inspector-$((6*7))",
+        ],
     );
-    assert_eq!(hidden["isError"], true, "{hidden}");
-    assert!(text_of(&hidden).contains("tools.deny"), "{hidden}");
+    assert!(text_of(&exec).contains("inspector-42"), "{exec}");
+
+    // The Inspector checks a name against the list before calling: a hidden tool is not there.
+    let hidden = Command::new(inspector())
+        .arg("--cli")
+        .args([
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "web_fetch",
+            "--tool-arg",
+            "url=https://example.com",
+        ])
+        .args(target)
+        .output()
+        .unwrap();
+    assert!(!hidden.status.success());
+    let said = String::from_utf8_lossy(&hidden.stderr);
+    assert!(said.contains("Tool 'web_fetch' not found"), "{said}");
 }
 
 #[test]
@@ -391,7 +449,10 @@ fn inspector_cli_over_stdio() {
         target.push(format!("{k}={v}"));
     }
     target.push("-e".into());
-    target.push(format!("OPENCLAW_CONFIG_PATH={}", fixture.config().display()));
+    target.push(format!(
+        "OPENCLAW_CONFIG_PATH={}",
+        fixture.config().display()
+    ));
     target.push("--".into());
     target.push(clawdeck_bin().display().to_string());
     target.push("mcp".into());

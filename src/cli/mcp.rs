@@ -107,9 +107,16 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
                 };
                 match tokio::net::TcpListener::bind(addr).await {
                     Ok(listener) => {
-                        let bound = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| addr.to_string());
-                        eprintln!("clawdeck mcp: serving http://{bound}{}", crate::mcp::http::MCP_PATH);
-                        crate::mcp::http::serve(listener, server, handler, token, stop.clone()).await
+                        let bound = listener
+                            .local_addr()
+                            .map(|a| a.to_string())
+                            .unwrap_or_else(|_| addr.to_string());
+                        eprintln!(
+                            "clawdeck mcp: serving http://{bound}{}",
+                            crate::mcp::http::MCP_PATH
+                        );
+                        crate::mcp::http::serve(listener, server, handler, token, stop.clone())
+                            .await
                     }
                     Err(err) => Err(format!("cannot listen on {addr}: {err}")),
                 }

@@ -23,10 +23,9 @@ pub const MCP_PATH: &str = "/mcp";
 
 /// Parses `--listen`; only loopback addresses are accepted.
 pub fn loopback_addr(raw: &str) -> Result<SocketAddr, String> {
-    let addr: SocketAddr = raw
-        .trim()
-        .parse()
-        .map_err(|e| format!("--listen {raw:?}: not an address with a port ({e}), e.g. 127.0.0.1:8765"))?;
+    let addr: SocketAddr = raw.trim().parse().map_err(|e| {
+        format!("--listen {raw:?}: not an address with a port ({e}), e.g. 127.0.0.1:8765")
+    })?;
     if !addr.ip().is_loopback() {
         return Err(format!(
             "--listen {raw:?}: {} is not a loopback address; clawdeck serves MCP on 127.0.0.1 or ::1 only",

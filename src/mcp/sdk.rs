@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock as McpContent,
     Implementation, InitializeRequestParams, InitializeResult, ListToolsResult, MetaObject,
-    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, SubscriptionFilter, Tool,
+    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, SubscriptionFilter,
+    Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
@@ -309,9 +310,5 @@ pub fn http_service(
 > {
     let mut config = rmcp::transport::StreamableHttpServerConfig::default();
     config.cancellation_token = cancel;
-    rmcp::transport::StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::default(),
-        config,
-    )
+    rmcp::transport::StreamableHttpService::new(move || Ok(handler.clone()), Arc::default(), config)
 }
