@@ -426,3 +426,85 @@ fn headless_output_to_a_terminal_cannot_retitle_it_or_fill_the_clipboard() {
         "--raw passes the sequences through: {after:?}"
     );
 }
+
+/// One MCP request over HTTP with curl; returns the response headers and body.
+fn mcp_post(url: &str, token: &str, session: Option<&str>, body: &str) -> String {
+    let mut cmd = Command::new("curl");
+    cmd.args(["-s", "-i", "-X", "POST", url])
+        .args(["-H", &format!("Authorization: Bearer {token}")])
+        .args(["-H", "Content-Type: application/json"])
+        .args(["-H", "Accept: application/json, text/event-stream"]);
+    if let Some(session) = session {
+        cmd.args(["-H", &format!("Mcp-Session-Id: {session}")]);
+    }
+    let out = cmd.args(["-d", body]).output().expect("curl runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+#[ignore = "needs tmux and curl: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn the_console_hosts_mcp_and_shows_a_clients_call_in_the_queue() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = write_config(dir.path());
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let tmux = Tmux::start("mcphost", 120, 30);
+    tmux.command(&format!(
+        "{} --openclaw-version seed --config {} --agent ops --mcp-listen 127.0.0.1:{port} --mcp-token e2e-token; echo CLAWDECK-EXITED=$?",
+        env!("CARGO_BIN_EXE_clawdeck"),
+        config.display()
+    ));
+    tmux.wait_for("Tools", Duration::from_secs(10));
+    tmux.wait_for(&format!("MCP: {url}"), Duration::from_secs(5));
+    tmux.keys(&["2"]);
+    tmux.wait_for("Queue", Duration::from_secs(5));
+
+    // A client on the 2025-06-18 protocol: initialize, initialized, then a call that takes a while.
+    let init = mcp_post(
+        &url,
+        "e2e-token",
+        None,
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e-client","version":"1"}}}"#,
+    );
+    let session = init
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_string())
+        })
+        .unwrap_or_else(|| panic!("no session id in:\n{init}"));
+    mcp_post(
+        &url,
+        "e2e-token",
+        Some(&session),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    let call_url = url.clone();
+    let call_session = session.clone();
+    let call = std::thread::spawn(move || {
+        mcp_post(
+            &call_url,
+            "e2e-token",
+            Some(&call_session),
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"exec","arguments":{"command":"sleep 3; echo mcp-call-done"}}}"#,
+        )
+    });
+    let screen = tmux.wait_for("sleep 3", Duration::from_secs(10));
+    assert!(
+        screen.contains("exec"),
+        "the client's call is in the Queue:\n{screen}"
+    );
+    let answer = call.join().expect("the call thread");
+    assert!(answer.contains("mcp-call-done"), "{answer}");
+    let after = tmux.screen();
+    assert!(
+        !after.contains("CLAWDECK-EXITED") && !after.contains("panicked"),
+        "{after}"
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));
+}

@@ -13,7 +13,7 @@ use tokio_util::sync::CancellationToken;
 use super::tools::print_load_warnings;
 use super::{Cli, exit};
 use crate::deck::Deck;
-use crate::mcp::{Handler, Peers, ToolServer};
+use crate::mcp::host;
 use crate::process::stop_signals::stop_signals;
 
 /// How long running calls get to end after the session closes or a stop signal arrives.
@@ -38,21 +38,11 @@ pub struct McpArgs {
     pub no_watch: bool,
 }
 
-fn generated_token() -> Result<String, String> {
-    let mut bytes = [0u8; 24];
-    getrandom::fill(&mut bytes).map_err(|e| format!("cannot generate a token: {e}"))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
 pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
-    let listen = match args.listen.as_deref().map(crate::mcp::http::loopback_addr) {
-        Some(Err(problem)) => {
-            eprintln!("clawdeck mcp: {problem}");
-            return exit::USAGE;
-        }
-        Some(Ok(addr)) => Some(addr),
-        None => None,
-    };
+    if let Some(Err(problem)) = args.listen.as_deref().map(crate::mcp::http::loopback_addr) {
+        eprintln!("clawdeck mcp: {problem}");
+        return exit::USAGE;
+    }
     let config = match crate::config::load(cli.config.as_deref()) {
         Ok(config) => config,
         Err(err) => {
@@ -71,9 +61,7 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
     };
     runtime.block_on(async move {
         let deck = Deck::with_registry(config, registry, cli.config.clone());
-        let server = ToolServer::new(deck.clone(), cli.context.to_context());
-        let peers = Peers::default();
-        let handler = Handler::new(server.clone(), peers.clone());
+        let flags = cli.context.to_context();
         let stop = CancellationToken::new();
         let on_signal = stop.clone();
         tokio::spawn(async move {
@@ -84,46 +72,36 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
         if !args.no_watch {
             tokio::spawn(crate::mcp::watch::watch_config(
                 deck.clone(),
-                peers.clone(),
                 stop.child_token(),
                 |problem| eprintln!("clawdeck mcp: {problem}"),
             ));
         }
-        let served = match listen {
-            None => tokio::select! {
-                served = crate::mcp::sdk::serve_stdio(handler) => served,
-                _ = stop.cancelled() => Ok(()),
-            },
-            Some(addr) => {
-                let token = match args.token.clone().filter(|t| !t.trim().is_empty()) {
-                    Some(token) => token,
-                    None => match generated_token() {
-                        Ok(token) => {
-                            eprintln!("clawdeck mcp: bearer token {token}");
-                            token
-                        }
-                        Err(problem) => return finish(&deck, &stop, Err(problem)).await,
-                    },
-                };
-                match tokio::net::TcpListener::bind(addr).await {
-                    Ok(listener) => {
-                        let bound = listener
-                            .local_addr()
-                            .map(|a| a.to_string())
-                            .unwrap_or_else(|_| addr.to_string());
-                        eprintln!(
-                            "clawdeck mcp: serving http://{bound}{}",
-                            crate::mcp::http::MCP_PATH
-                        );
-                        crate::mcp::http::serve(listener, server, handler, token, stop.clone())
-                            .await
-                    }
-                    Err(err) => Err(format!("cannot listen on {addr}: {err}")),
-                }
-            }
+        let served = match &args.listen {
+            None => host::serve_stdio(&deck, flags, stop.clone()).await,
+            Some(raw) => serve_http(&deck, flags, raw, args.token.clone(), stop.clone()).await,
         };
         finish(&deck, &stop, served).await
     })
+}
+
+async fn serve_http(
+    deck: &Deck,
+    flags: crate::context::PolicyContext,
+    listen: &str,
+    token: Option<String>,
+    stop: CancellationToken,
+) -> Result<(), String> {
+    let token = match token.filter(|t| !t.trim().is_empty()) {
+        Some(token) => token,
+        None => {
+            let token = host::generated_token()?;
+            eprintln!("clawdeck mcp: bearer token {token}");
+            token
+        }
+    };
+    let listener = host::bind(listen).await?;
+    eprintln!("clawdeck mcp: serving {}", host::endpoint_url(&listener));
+    host::serve_http(deck, flags, listener, token, stop).await
 }
 
 /// Stops the watcher and every call or run still going, then reports how the server ended.

@@ -74,6 +74,19 @@ pub struct Cli {
     #[command(flatten)]
     pub context: ContextArgs,
 
+    /// Console only: also serve the tools over MCP (streamable HTTP at http://ADDR/mcp,
+    /// loopback only); clients' calls show in the Queue and Router views
+    #[arg(long, value_name = "ADDR")]
+    pub mcp_listen: Option<String>,
+    /// The bearer token for --mcp-listen (also CLAWDECK_MCP_TOKEN); generated when absent
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "CLAWDECK_MCP_TOKEN",
+        hide_env_values = true
+    )]
+    pub mcp_token: Option<String>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }

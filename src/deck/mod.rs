@@ -64,6 +64,8 @@ struct Inner {
     runtime: ToolRuntime,
     /// Every pipeline built (one per reload): shutdown cancels calls started under old configs.
     pipelines: Mutex<Vec<Arc<Pipeline>>>,
+    /// Fires with a new count each time a config is installed (MCP clients are told).
+    installed: broadcast::Sender<u64>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -126,6 +128,7 @@ impl Deck {
                 queue,
                 runtime,
                 pipelines: Mutex::new(vec![pipeline]),
+                installed: broadcast::channel(8).0,
             }),
         }
     }
@@ -199,7 +202,15 @@ impl Deck {
             limits,
         });
         *lock(&self.inner.state) = Arc::clone(&state);
+        let installs = lock(&self.inner.pipelines).len() as u64;
+        let _ = self.inner.installed.send(installs);
         state
+    }
+
+    /// Tells each time a new config is installed (`reload` / `apply`): whoever lists tools to
+    /// someone else (the MCP server) says the list may have changed.
+    pub fn installed(&self) -> broadcast::Receiver<u64> {
+        self.inner.installed.subscribe()
     }
 
     /// One stream of the core's events (router runs, lane queue).

@@ -6,9 +6,11 @@
 //! - `server`: the listing and the call, free of the SDK;
 //! - `sdk`: the only module that uses `rmcp` (handler, stdio, the HTTP service);
 //! - `http`: the loopback listener with its bearer token;
+//! - `host`: running it on a Deck (stdio, HTTP; used by `clawdeck mcp` and the console);
 //! - `watch`: config edits reload the Deck and tell clients their tool list changed.
 
 pub mod clients;
+pub mod host;
 pub mod http;
 pub mod sdk;
 pub mod server;

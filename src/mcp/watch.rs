@@ -1,13 +1,13 @@
-//! Notices a config edit while the server runs: the OpenClaw config and clawdeck.json5 are
-//! polled for a changed modification time or size, the Deck reloads, and every session is told
-//! its tool list changed. A broken edit keeps the last good config and says where it broke.
+//! Notices a config edit while `clawdeck mcp` runs: the OpenClaw config and clawdeck.json5 are
+//! polled for a changed modification time or size and the Deck reloads (which tells the
+//! sessions, see `host`). A broken edit keeps the last good config and says where it broke.
+//! The console has its own watcher and reloads the same Deck.
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 use tokio_util::sync::CancellationToken;
 
-use super::sdk::Peers;
 use crate::deck::Deck;
 
 /// How often the files are looked at.
@@ -35,7 +35,6 @@ fn watched_files(deck: &Deck) -> Vec<PathBuf> {
 /// Runs until `cancel` fires. `on_error` gets each failed reload's located message.
 pub async fn watch_config(
     deck: Deck,
-    peers: Peers,
     cancel: CancellationToken,
     on_error: impl Fn(String) + Send + 'static,
 ) {
@@ -57,7 +56,6 @@ pub async fn watch_config(
             Ok(Ok(_)) => {
                 files = watched_files(&deck);
                 stamps = files.iter().map(stamp).collect();
-                peers.notify_tool_list_changed().await;
             }
             Ok(Err(err)) => on_error(format!("config change not applied: {err}")),
             Err(join) => on_error(format!("config reload stopped: {join}")),

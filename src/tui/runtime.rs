@@ -40,6 +40,17 @@ pub fn run(cli: &Cli) -> u8 {
                 return crate::cli::exit::USAGE;
             }
         };
+        // The MCP endpoint is bound before the screen is taken, so a busy port is a plain error.
+        let mcp = match &cli.mcp_listen {
+            None => None,
+            Some(raw) => match bind_mcp(raw, cli.mcp_token.clone()).await {
+                Ok(bound) => Some(bound),
+                Err(problem) => {
+                    eprintln!("clawdeck: --mcp-listen: {problem}");
+                    return crate::cli::exit::USAGE;
+                }
+            },
+        };
         let mut guard = match TerminalGuard::enter() {
             Ok(g) => g,
             Err(e) => {
@@ -60,9 +71,27 @@ pub fn run(cli: &Cli) -> u8 {
         forward_queue_events(deck.queue().subscribe(), tx.clone());
         watch_config(watched_paths(&deck.config()), tx.clone());
         app.attach_deck(deck.clone());
+        let mcp_stop = tokio_util::sync::CancellationToken::new();
+        if let Some((listener, token)) = mcp {
+            app.set_status(format!(
+                "MCP: {} (Authorization: Bearer {token})",
+                crate::mcp::host::endpoint_url(&listener)
+            ));
+            let deck = deck.clone();
+            let flags = cli.context.to_context();
+            let stop = mcp_stop.clone();
+            tokio::spawn(async move {
+                if let Err(problem) =
+                    crate::mcp::host::serve_http(&deck, flags, listener, token, stop).await
+                {
+                    tracing::warn!("MCP endpoint stopped: {problem}");
+                }
+            });
+        }
         spawn_input_reader(tx.clone());
         spawn_ticker(tx.clone());
         let result = super::app::run_loop(&mut app, &mut guard.terminal, &mut rx, true).await;
+        mcp_stop.cancel();
         app.shutdown(&mut rx).await;
         // Whatever the views did not see end (calls under an older config, exec sessions).
         deck.shutdown(Duration::from_secs(5)).await;
@@ -78,6 +107,24 @@ pub fn run(cli: &Cli) -> u8 {
     // Reader threads block in read(); the runtime must not wait for them.
     runtime.shutdown_timeout(Duration::from_millis(200));
     code
+}
+
+/// Binds `--mcp-listen` and settles its token (printed before the console takes the screen, so
+/// it is still there after the console closes).
+async fn bind_mcp(
+    raw: &str,
+    token: Option<String>,
+) -> Result<(tokio::net::TcpListener, String), String> {
+    let listener = crate::mcp::host::bind(raw).await?;
+    let token = match token.filter(|t| !t.trim().is_empty()) {
+        Some(token) => token,
+        None => crate::mcp::host::generated_token()?,
+    };
+    eprintln!(
+        "clawdeck: MCP at {} (Authorization: Bearer {token})",
+        crate::mcp::host::endpoint_url(&listener)
+    );
+    Ok((listener, token))
 }
 
 /// Terminal input on a plain thread: `read()` blocks, so an idle console never wakes up.
