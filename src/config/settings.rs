@@ -26,6 +26,8 @@ pub struct ClawdeckSettings {
     pub openclaw_version: Option<String>,
     /// OpenClaw gateways clawdeck attaches to over the WebSocket protocol (src/gateway).
     pub gateways: Vec<crate::gateway::GatewayEntry>,
+    /// The decision log (src/decision_log): `{ enabled, maxBytes, keep }`.
+    pub decision_log: crate::decision_log::DecisionLogSettings,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
