@@ -2,9 +2,9 @@
 //! records arrive, across rotations. A line that is not a record is reported with its place
 //! and skipped.
 
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use super::record::DecisionRecord;
@@ -79,59 +79,69 @@ fn read_file(path: &Path) -> Vec<Entry> {
     }
 }
 
-/// Follows the live file: each `poll` returns the lines completed since the last one. When the
-/// file is rotated away, the rest of the old file is read before the new one.
+/// A file of the log as the follower knows it: its first line. Records are appended and never
+/// rewritten, and each holds a unique id, so the first line names a file across renames (an
+/// inode can be reused by the next file once a rotated one is deleted).
+fn identity(path: &Path) -> Option<String> {
+    let mut head = vec![0u8; 4096];
+    let mut file = File::open(path).ok()?;
+    let n = file.read(&mut head).ok()?;
+    let end = head[..n].iter().position(|b| *b == b'\n')?;
+    Some(String::from_utf8_lossy(&head[..end]).into_owned())
+}
+
+/// Follows the log: each `poll` returns the lines completed since the last one, oldest first.
+/// Rotations between polls lose nothing: the rest of the file it was reading comes first, then
+/// any file rotated away unseen, then the new live file.
 #[derive(Debug)]
 pub struct LogFollower {
     dir: PathBuf,
-    /// The open live file, its inode, and how far it was read.
-    open: Option<(File, u64)>,
+    /// The file being read, and its identity.
+    open: Option<(File, String)>,
     /// Bytes read past the last newline (a record being written).
     partial: Vec<u8>,
-    /// Lines read from the current file (for `file:line` in reports); None when the follower
-    /// started in the middle of the file.
+    /// Lines read from the open file (for `file:line`); None when it was opened at its end.
     line: Option<usize>,
+    /// Files read to their end (or skipped by `from_end`), by identity.
+    seen: HashSet<String>,
 }
 
 impl LogFollower {
-    /// Starts at the end of the live file: only records written from now on.
+    /// Starts at the end of the log: only records written from now on.
     pub fn from_end(dir: &Path) -> LogFollower {
-        let mut follower = LogFollower {
-            dir: dir.to_path_buf(),
-            open: None,
-            partial: Vec::new(),
-            line: None,
-        };
-        let path = log_file(dir, 0);
-        if let Ok(mut file) = File::open(&path)
-            && let Ok(meta) = file.metadata()
-            && file.seek(SeekFrom::End(0)).is_ok()
-        {
-            follower.open = Some((file, meta.ino()));
+        let mut follower = LogFollower::from_start(dir);
+        let live = log_file(dir, 0);
+        for path in log_files(dir) {
+            let Some(id) = identity(&path) else { continue };
+            if path == live
+                && let Ok(mut file) = File::open(&path)
+                && file.seek(SeekFrom::End(0)).is_ok()
+            {
+                follower.open = Some((file, id));
+                follower.line = None;
+            } else {
+                follower.seen.insert(id);
+            }
         }
         follower
     }
 
-    /// Starts at the beginning of the live file: its records come with the first poll.
+    /// Starts at the beginning: the first poll returns every record of the log.
     pub fn from_start(dir: &Path) -> LogFollower {
         LogFollower {
             dir: dir.to_path_buf(),
             open: None,
             partial: Vec::new(),
             line: Some(0),
+            seen: HashSet::new(),
         }
     }
 
-    /// The log's last `n` lines (at most), then follows from there. The live file is read
-    /// through the follower itself, so no record falls between the two or comes twice.
+    /// The log's last `n` lines (at most), then follows from there: one reader for both, so
+    /// no record falls between them or comes twice.
     pub fn last(dir: &Path, n: usize) -> (Vec<Entry>, LogFollower) {
-        let live = log_file(dir, 0);
-        let mut all: Vec<Entry> = Vec::new();
-        for path in log_files(dir).into_iter().filter(|p| *p != live) {
-            all.extend(read_file(&path));
-        }
         let mut follower = LogFollower::from_start(dir);
-        all.extend(follower.poll());
+        let mut all = follower.poll();
         let skip = all.len().saturating_sub(n);
         all.drain(..skip);
         (all, follower)
@@ -140,35 +150,49 @@ impl LogFollower {
     /// Lines completed since the last poll, oldest first.
     pub fn poll(&mut self) -> Vec<Entry> {
         let mut out = Vec::new();
-        let path = log_file(&self.dir, 0);
-        let on_disk = std::fs::metadata(&path).ok().map(|m| m.ino());
-        let rotated = match (&self.open, on_disk) {
-            (Some((_, ino)), Some(now)) => *ino != now,
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
-        if rotated {
-            // Finish the old file (a writer may have added to it just before the rename).
-            self.read_open(&mut out);
-            if !self.partial.is_empty() {
-                let rest = String::from_utf8_lossy(&self.partial).into_owned();
-                out.push(parse(rest.trim(), &log_file(&self.dir, 1), 0));
-                self.partial.clear();
-            }
-            self.open = None;
-        }
-        if self.open.is_none() {
-            if let Ok(file) = File::open(&path)
-                && let Ok(meta) = file.metadata()
-            {
-                self.open = Some((file, meta.ino()));
-                self.line = Some(0);
-            } else {
-                return out;
-            }
-        }
         self.read_open(&mut out);
+        let live = log_file(&self.dir, 0);
+        let files: Vec<(PathBuf, String)> = log_files(&self.dir)
+            .into_iter()
+            .filter_map(|p| identity(&p).map(|id| (p, id)))
+            .collect();
+        let open_id = self.open.as_ref().map(|(_, id)| id.clone());
+        if let Some(open_id) = &open_id
+            && !files.iter().any(|(p, id)| id == open_id && *p == live)
+        {
+            // Rotated away (or deleted): what was added before the rename, then done with it.
+            self.read_open(&mut out);
+            self.close(&mut out);
+            self.seen.insert(open_id.clone());
+        }
+        for (path, id) in &files {
+            if self.seen.contains(id) || open_id.as_ref() == Some(id) {
+                continue;
+            }
+            if *path == live {
+                if let Ok(file) = File::open(path) {
+                    self.open = Some((file, id.clone()));
+                    self.line = Some(0);
+                    self.read_open(&mut out);
+                }
+            } else {
+                out.extend(read_file(path));
+                self.seen.insert(id.clone());
+            }
+        }
+        // Forget files that are gone (the set stays as small as the log).
+        self.seen.retain(|id| files.iter().any(|(_, f)| f == id));
         out
+    }
+
+    /// Reports an unfinished last line of the closed file and forgets it.
+    fn close(&mut self, out: &mut Vec<Entry>) {
+        if !self.partial.is_empty() {
+            let rest = String::from_utf8_lossy(&self.partial).into_owned();
+            out.push(parse(rest.trim(), &log_file(&self.dir, 1), 0));
+            self.partial.clear();
+        }
+        self.open = None;
     }
 
     fn read_open(&mut self, out: &mut Vec<Entry>) {

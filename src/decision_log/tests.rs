@@ -432,3 +432,37 @@ async fn the_deck_records_every_call_with_the_default_or_the_requests_client() {
     assert_eq!(records[2].decision, DecisionKind::InvalidParams);
     assert_eq!(records[2].outcome, None);
 }
+
+#[test]
+fn the_follower_started_before_the_log_existed_misses_no_rotation() {
+    let dir = tempfile::tempdir().unwrap();
+    let logdir = dir.path().join("decisions");
+    let (none, mut follower) = LogFollower::last(&logdir, 10);
+    assert!(none.is_empty());
+    let line_len = record(0).to_line().len() as u64;
+    // Two records per file, four rotations before the next poll.
+    let log = DecisionLog::open(&logdir, small(line_len * 2 + 2, 10));
+    for n in 0..9 {
+        log.try_append(&record(n)).unwrap();
+    }
+    let seen: Vec<String> = follower
+        .poll()
+        .into_iter()
+        .map(|e| e.unwrap().tool.canonical)
+        .collect();
+    assert_eq!(seen, (0..9).map(|n| format!("tool{n}")).collect::<Vec<_>>());
+    // Three more rotations while the follower holds the live file open.
+    for n in 9..15 {
+        log.try_append(&record(n)).unwrap();
+    }
+    let seen: Vec<String> = follower
+        .poll()
+        .into_iter()
+        .map(|e| e.unwrap().tool.canonical)
+        .collect();
+    assert_eq!(
+        seen,
+        (9..15).map(|n| format!("tool{n}")).collect::<Vec<_>>()
+    );
+    assert!(follower.poll().is_empty());
+}

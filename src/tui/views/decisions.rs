@@ -121,8 +121,14 @@ impl DecisionsView {
                 .render(area, buf);
             return;
         }
+        // The detail pane gives way on short terminals: the calls come first.
+        let detail_height = if area.height >= 16 {
+            8
+        } else {
+            area.height / 3
+        };
         let [table_area, detail_area] =
-            Layout::vertical([Constraint::Fill(2), Constraint::Length(8)]).areas(area);
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(detail_height)]).areas(area);
         self.table_area = table_area;
         let bad = if self.bad_lines > 0 {
             format!(
@@ -238,7 +244,10 @@ impl DecisionsView {
                 label("context "),
                 Span::raw(plain(&r.context.to_string())),
             ]),
-            Line::from(vec![label("rule "), Span::raw(rule)]),
+            Line::from(vec![
+                label(if r.rule.is_some() { "rule " } else { "why " }),
+                Span::raw(rule),
+            ]),
             Line::from(vec![
                 label("hooks "),
                 Span::raw(if hooks.is_empty() {
