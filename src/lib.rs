@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod cli;
 pub mod config;
 pub mod context;
+pub mod decision_log;
 pub mod deck;
 pub mod gateway;
 pub mod lint;

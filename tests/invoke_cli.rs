@@ -28,6 +28,8 @@ fn clawdeck(dir: &Path) -> Command {
     cmd.arg("--config")
         .arg(dir.join("openclaw.json"))
         .env("CLAWDECK_OPENCLAW_VERSION", "seed")
+        // The decision log goes into the temp dir, never the real home.
+        .env("XDG_STATE_HOME", dir.join("state"))
         .env_remove("OPENCLAW_CONFIG_PATH");
     cmd
 }

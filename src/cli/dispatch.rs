@@ -8,7 +8,7 @@ use super::schema::load_view;
 use super::{Cli, exit};
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
-use crate::pipeline::{CallOutcome, CallRequest, Pipeline};
+use crate::pipeline::{CallOutcome, CallRequest};
 use crate::prompt::LlmViewOptions;
 use crate::skills::{DispatchPlan, plan_dispatch};
 
@@ -90,7 +90,11 @@ fn run_call(
 ) -> Result<CallOutcome, String> {
     let runtime = super::async_runtime()?;
     Ok(runtime.block_on(async {
-        let pipeline = Pipeline::standalone(loaded, registry);
+        let deck = crate::deck::Deck::with_registry(loaded, registry, None);
+        if let Err(err) = deck.record_decisions("dispatch") {
+            tracing::warn!("the decision log is off: {err}");
+        }
+        let pipeline = deck.pipeline();
         let request = CallRequest::new(tool, params, cli.context.to_context());
         let cancel = request.cancel.clone();
         tokio::spawn(async move {

@@ -103,7 +103,11 @@ pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
         }
     };
     let outcome = runtime.block_on(async {
-        let pipeline = Pipeline::standalone(loaded, registry);
+        let deck = crate::deck::Deck::with_registry(loaded, registry, None);
+        if let Err(err) = deck.record_decisions("invoke") {
+            tracing::warn!("the decision log is off: {err}");
+        }
+        let pipeline = deck.pipeline();
         let mut request = CallRequest::new(args.tool.clone(), params, cli.context.to_context());
         request.lane = args.lane.clone();
         request.call_id = args.call_id.clone();

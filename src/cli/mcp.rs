@@ -61,6 +61,10 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
     };
     runtime.block_on(async move {
         let deck = Deck::with_registry(config, registry, cli.config.clone());
+        // Every call is recorded with the client's name (see `clawdeck log`).
+        if let Err(problem) = deck.record_decisions("mcp") {
+            eprintln!("clawdeck mcp: the decision log is off: {problem}");
+        }
         let flags = cli.context.to_context();
         let stop = CancellationToken::new();
         let on_signal = stop.clone();

@@ -15,6 +15,7 @@ mod gateway;
 mod gateway_args;
 mod invoke;
 mod lint;
+mod log;
 mod logging;
 mod mcp;
 mod output_pump;
@@ -123,6 +124,9 @@ pub enum Command {
     Diff(diff::DiffArgs),
     /// Serve the policy-filtered tools over MCP (stdio, or streamable HTTP on loopback)
     Mcp(mcp::McpArgs),
+    /// The decision log: every call through the pipeline (client, context, tool, what was
+    /// decided and by which rule, outcome), one line each; `--follow` keeps reading
+    Log(log::LogArgs),
 }
 
 /// How untrusted text is written to our stdout / stderr (`--raw`, terminal or not).
@@ -146,7 +150,13 @@ pub fn main() -> ExitCode {
     logging::init(cli.command.is_none());
     if matches!(
         cli.command,
-        Some(Command::Tools(_) | Command::Explain(_) | Command::Schema(_) | Command::Prompt(_))
+        Some(
+            Command::Tools(_)
+                | Command::Explain(_)
+                | Command::Schema(_)
+                | Command::Prompt(_)
+                | Command::Log(_)
+        )
     ) {
         quiet_out::end_quietly_on_closed_pipe();
     }
@@ -165,6 +175,7 @@ pub fn main() -> ExitCode {
         Some(Command::Lint(ref args)) => lint::run(&cli, args),
         Some(Command::Diff(ref args)) => diff::run(&cli, args),
         Some(Command::Mcp(ref args)) => mcp::run(&cli, args),
+        Some(Command::Log(ref args)) => log::run(&cli, args),
         None => crate::tui::run_console(&cli),
     };
     ExitCode::from(code)

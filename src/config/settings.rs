@@ -28,6 +28,8 @@ pub struct ClawdeckSettings {
     pub gateways: Vec<crate::gateway::GatewayEntry>,
     /// `clawdeck mcp`: per-client contexts (src/mcp).
     pub mcp: crate::mcp::McpSettings,
+    /// The decision log (src/decision_log): `{ enabled, maxBytes, keep }`.
+    pub decision_log: crate::decision_log::DecisionLogSettings,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -8,6 +8,8 @@
 //!   the located error while the last good config stays in use;
 //! - `subscribe` yields one stream of core events; a reader that falls behind is told how many
 //!   events it skipped instead of making anything wait or grow (back-pressure lives here);
+//! - `record_decisions` makes every call through its pipelines (this one and those built on
+//!   reload) write a decision-log record;
 //! - `shutdown` cancels and awaits every call and run, including those started before a reload.
 //!
 //! No terminal code here: the console is a client of the Deck like `route` is.
@@ -20,6 +22,7 @@ use tokio::sync::broadcast;
 
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
+use crate::decision_log::{DecisionLog, DecisionSink};
 use crate::pipeline::Pipeline;
 use crate::queue::{
     LANE_CRON, LANE_MAIN, LANE_NESTED, LANE_SUBAGENT, LaneLimits, LaneQueue, QueueEvent,
@@ -66,6 +69,8 @@ struct Inner {
     pipelines: Mutex<Vec<Arc<Pipeline>>>,
     /// Fires with a new count each time a config is installed (MCP clients are told).
     installed: broadcast::Sender<u64>,
+    /// Set by `record_decisions`: every pipeline built from then on records into it.
+    decisions: Mutex<Option<DecisionSink>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -129,6 +134,7 @@ impl Deck {
                 runtime,
                 pipelines: Mutex::new(vec![pipeline]),
                 installed: broadcast::channel(8).0,
+                decisions: Mutex::new(None),
             }),
         }
     }
@@ -167,6 +173,24 @@ impl Deck {
         self.inner.config_arg.as_deref()
     }
 
+    /// Records every call from now on in the decision log under clawdeck's state dir, with
+    /// `default_client` for requests that name no client (`invoke`, `console`). The log's
+    /// limits follow the config (`decisionLog` in clawdeck.json5), reloads included. Returns
+    /// the log, or why there is none (no state dir); calls go on either way.
+    pub fn record_decisions(&self, default_client: &str) -> Result<Arc<DecisionLog>, String> {
+        let settings = self.config().settings.decision_log.clone();
+        let log = Arc::new(DecisionLog::open_default(settings)?);
+        self.record_decisions_in(Arc::clone(&log), default_client);
+        Ok(log)
+    }
+
+    /// `record_decisions` into a log the caller opened (tests, a second sink).
+    pub fn record_decisions_in(&self, log: Arc<DecisionLog>, default_client: &str) {
+        let sink = DecisionSink::new(log, Some(default_client));
+        self.pipeline().set_decision_sink(Some(sink.clone()));
+        *lock(&self.inner.decisions) = Some(sink);
+    }
+
     /// Re-reads the config the way it was first found. A broken file is an error naming its
     /// place; the last good state stays in use.
     pub fn reload(&self) -> Result<Arc<DeckState>, crate::config::ConfigError> {
@@ -194,6 +218,11 @@ impl Deck {
             self.inner.queue.clone(),
             self.inner.runtime.clone(),
         ));
+        if let Some(sink) = lock(&self.inner.decisions).clone() {
+            sink.log
+                .apply_settings(config.settings.decision_log.clone());
+            pipeline.set_decision_sink(Some(sink));
+        }
         lock(&self.inner.pipelines).push(Arc::clone(&pipeline));
         let state = Arc::new(DeckState {
             config,

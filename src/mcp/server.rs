@@ -165,6 +165,7 @@ impl ToolServer {
         let mut request = CallRequest::new(tool, params, identity.context.clone());
         request.cancel = cancel;
         request.progress = progress;
+        request.client = Some(identity.label.clone());
         let outcome = self.deck.pipeline().call(request).await;
         reply_for(&outcome)
     }

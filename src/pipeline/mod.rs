@@ -9,7 +9,7 @@ mod outcome;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -24,6 +24,7 @@ use crate::adapter::validate::ParamValidator;
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
+use crate::decision_log::{CallFacts, DecisionRecord, DecisionSink};
 use crate::policy;
 use crate::queue::{LaneQueue, QueueError};
 use crate::tool::{ProgressSink, ToolCall, ToolError, ToolSpec};
@@ -42,6 +43,9 @@ pub struct CallRequest {
     /// The caller's cancellation (Ctrl-C, a console key, a dropped request).
     pub cancel: CancellationToken,
     pub progress: Option<ProgressSink>,
+    /// Who is calling, for the decision log (an MCP client's name); the sink's default when
+    /// absent.
+    pub client: Option<String>,
 }
 
 impl CallRequest {
@@ -54,6 +58,7 @@ impl CallRequest {
             call_id: None,
             cancel: CancellationToken::new(),
             progress: None,
+            client: None,
         }
     }
 }
@@ -68,6 +73,8 @@ pub struct Pipeline {
     run_cancel: CancellationToken,
     validators: Mutex<HashMap<String, Arc<ParamValidator>>>,
     next_call: std::sync::atomic::AtomicU64,
+    /// Where every call's decision is recorded; none by default.
+    decisions: Mutex<Option<DecisionSink>>,
 }
 
 impl Pipeline {
@@ -85,6 +92,7 @@ impl Pipeline {
             run_cancel: CancellationToken::new(),
             validators: Mutex::new(HashMap::new()),
             next_call: std::sync::atomic::AtomicU64::new(1),
+            decisions: Mutex::new(None),
         }
     }
 
@@ -130,8 +138,40 @@ impl Pipeline {
         Ok(v)
     }
 
-    /// Runs one call through every stage.
+    /// Records every later call's decision in this sink (None: stop recording).
+    pub fn set_decision_sink(&self, sink: Option<DecisionSink>) {
+        *self.decisions.lock().unwrap_or_else(|p| p.into_inner()) = sink;
+    }
+
+    pub fn decision_sink(&self) -> Option<DecisionSink> {
+        self.decisions
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Runs one call through every stage, and records the decision when a sink is set.
     pub async fn call(&self, request: CallRequest) -> CallOutcome {
+        let Some(sink) = self.decision_sink() else {
+            return self.run_stages(&request).await;
+        };
+        let started_at = SystemTime::now();
+        let started = Instant::now();
+        let outcome = self.run_stages(&request).await;
+        let facts = CallFacts {
+            client: request.client.as_deref().or(sink.default_client.as_deref()),
+            context: &request.context,
+            requested_tool: &request.tool,
+            params: &request.params,
+            started_at,
+            duration: started.elapsed(),
+        };
+        sink.log
+            .append(&DecisionRecord::from_call(&facts, &outcome));
+        outcome
+    }
+
+    async fn run_stages(&self, request: &CallRequest) -> CallOutcome {
         let tool_name = self.registry.canonical(&request.tool);
         let ctx = &request.context;
 

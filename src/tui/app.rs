@@ -20,6 +20,7 @@ use super::context_bar::{ContextChoices, ContextEditor, EditorOutcome};
 use super::event::{AppEvent, AppEventSender, CoreEvent};
 use super::frame::FrameRequester;
 use super::keymap::{Action, Keymap};
+use super::views::decisions::DecisionsView;
 use super::views::invoke::InvokeView;
 use super::views::policy::PolicyView;
 use super::views::prompt::PromptView;
@@ -94,6 +95,8 @@ pub struct Services {
     pub tool_runtime: Option<ToolRuntime>,
     /// The execution pipeline for the current config (rebuilt on reload, same queue).
     pub pipeline: Option<Arc<Pipeline>>,
+    /// Reads the decision log for the Decisions view (see `decision_feed`).
+    pub decision_feed: Option<crate::decision_log::LogFollower>,
 }
 
 /// Overlays take every key while open.
@@ -123,6 +126,7 @@ pub struct App {
     prompt_stale: bool,
     pub router: RouterView,
     pub queue: QueueView,
+    pub decisions: DecisionsView,
     /// The tool registry built from the config (plugins included).
     pub registry: Option<Arc<Registry>>,
     pub overlay: Option<Overlay>,
@@ -165,6 +169,7 @@ impl App {
             prompt_stale: true,
             registry: None,
             queue: QueueView::unavailable("no lane queue"),
+            decisions: DecisionsView::unavailable("no decision log"),
             overlay: None,
             context: PolicyContext::default(),
             choices: ContextChoices::default(),
@@ -424,6 +429,9 @@ impl App {
                 if view == ViewId::Prompt && self.prompt_stale {
                     self.refresh_prompt();
                 }
+                if view == ViewId::Decisions {
+                    self.refresh_decisions();
+                }
                 true
             }
             AppEvent::RefreshPrompt => {
@@ -607,6 +615,9 @@ impl App {
             self.status = None;
             redraw = true;
         }
+        if self.view == ViewId::Decisions && self.refresh_decisions() {
+            redraw = true;
+        }
         if self.view == ViewId::Queue && self.queue.needs_tick() {
             self.refresh_queue();
             redraw = true;
@@ -697,6 +708,7 @@ impl App {
             Action::ViewRouter => self.tx_send(AppEvent::SwitchView(ViewId::Router)),
             Action::ViewInvoke => self.tx_send(AppEvent::SwitchView(ViewId::Invoke)),
             Action::ViewPrompt => self.tx_send(AppEvent::SwitchView(ViewId::Prompt)),
+            Action::ViewDecisions => self.tx_send(AppEvent::SwitchView(ViewId::Decisions)),
             Action::EditContext => {
                 self.overlay = Some(Overlay::Context(ContextEditor::new(&self.context)))
             }
@@ -742,6 +754,7 @@ impl App {
             router,
             invoke,
             prompt,
+            decisions,
             tx,
             clock,
             keymap,
@@ -753,6 +766,7 @@ impl App {
             ViewId::Router => router,
             ViewId::Invoke => invoke,
             ViewId::Prompt => prompt,
+            ViewId::Decisions => decisions,
         };
         let ctx = ViewCtx {
             tx,

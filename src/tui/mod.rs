@@ -8,6 +8,7 @@
 pub mod app;
 pub mod clock;
 pub mod context_bar;
+mod decision_feed;
 pub mod event;
 pub mod frame;
 pub mod keymap;

@@ -51,6 +51,7 @@ pub fn run(cli: &Cli) -> u8 {
                 }
             },
         };
+        let decision_log = deck.record_decisions("console");
         let mut guard = match TerminalGuard::enter() {
             Ok(g) => g,
             Err(e) => {
@@ -62,6 +63,15 @@ pub fn run(cli: &Cli) -> u8 {
         let frames = FrameRequester::spawn(tx.clone());
         let mut app = App::new(tx.clone(), frames, Arc::new(SystemClock));
         app.context = cli.context.to_context();
+        match &decision_log {
+            Ok(log) => app.follow_decisions(log.dir()),
+            Err(err) => {
+                tracing::warn!("the decision log is off: {err}");
+                app.decisions = super::views::decisions::DecisionsView::unavailable(&format!(
+                    "the decision log is off: {err}"
+                ));
+            }
+        }
         // One router service (the deck's) for the Router view and for clawbot_router calls made
         // through the tool runtime (Invoke view), so both show the same runs.
         app.router.load_history(deck.router().runs());

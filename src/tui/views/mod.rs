@@ -1,6 +1,7 @@
 //! The console's views. Each holds its own state, draws itself, and turns actions into intents
 //! (`AppEvent`s) sent through the context; none of them does I/O.
 
+pub mod decisions;
 pub mod invoke;
 pub mod list;
 pub mod policy;
@@ -23,15 +24,17 @@ pub enum ViewId {
     Router,
     Invoke,
     Prompt,
+    Decisions,
 }
 
 impl ViewId {
-    pub const ALL: [ViewId; 5] = [
+    pub const ALL: [ViewId; 6] = [
         ViewId::Policy,
         ViewId::Queue,
         ViewId::Router,
         ViewId::Invoke,
         ViewId::Prompt,
+        ViewId::Decisions,
     ];
 
     pub fn title(self) -> &'static str {
@@ -41,6 +44,7 @@ impl ViewId {
             ViewId::Router => "Router",
             ViewId::Invoke => "Invoke",
             ViewId::Prompt => "Prompt",
+            ViewId::Decisions => "Decisions",
         }
     }
 
@@ -167,6 +171,18 @@ impl View for invoke::InvokeView {
 impl View for prompt::PromptView {
     fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         prompt::PromptView::render(self, area, buf, ctx)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
+    }
+    fn mouse(&mut self, mouse: &MouseEvent) -> bool {
+        self.handle_mouse(mouse)
+    }
+}
+
+impl View for decisions::DecisionsView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        decisions::DecisionsView::render(self, area, buf, ctx)
     }
     fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         self.handle_action(action, ctx)

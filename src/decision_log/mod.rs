@@ -1,0 +1,71 @@
+//! The decision log: one JSON line per tool call through the pipeline (who asked, in which
+//! context, for which tool, the SHA-256 of the arguments, what was decided and by which rule,
+//! what the hooks said, how the call ended, how long it took), under clawdeck's state dir
+//! (`<state>/decisions/decisions.jsonl`), rotated by size.
+//!
+//! The pipeline writes it (when a `DecisionSink` is set); `clawdeck log` and the console's
+//! Decisions view read it. No terminal code here.
+
+mod reader;
+mod record;
+mod writer;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+pub use reader::{BadLine, Entry, LogFollower, log_files, read_all};
+pub use record::{
+    COLUMNS, CallEnd, CallFacts, DecidingRule, DecisionKind, DecisionRecord, ToolNames,
+    args_sha256, rfc3339,
+};
+pub use writer::{DecisionLog, LOG_FILE, log_file};
+
+/// clawdeck.json5 `decisionLog`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct DecisionLogSettings {
+    /// Write records at all (default true).
+    pub enabled: bool,
+    /// The live file is rotated before it would grow past this (default 10 MiB).
+    pub max_bytes: u64,
+    /// Rotated files kept (`decisions.jsonl.1` .. `.keep`; default 5; 0 keeps none).
+    pub keep: usize,
+}
+
+impl Default for DecisionLogSettings {
+    fn default() -> Self {
+        DecisionLogSettings {
+            enabled: true,
+            max_bytes: 10 * 1024 * 1024,
+            keep: 5,
+        }
+    }
+}
+
+/// `<state>/decisions`: where the log lives.
+pub fn default_dir() -> Result<PathBuf, String> {
+    Ok(crate::gateway::paths::state_dir()?.join("decisions"))
+}
+
+/// Where a pipeline writes its records, and the client named when a request names none
+/// (`invoke`, `console`).
+#[derive(Debug, Clone)]
+pub struct DecisionSink {
+    pub log: Arc<DecisionLog>,
+    pub default_client: Option<String>,
+}
+
+impl DecisionSink {
+    pub fn new(log: Arc<DecisionLog>, default_client: Option<&str>) -> DecisionSink {
+        DecisionSink {
+            log,
+            default_client: default_client.map(str::to_string),
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests;

@@ -1,0 +1,269 @@
+//! Decisions view: the decision log (the same records `clawdeck log` prints), newest first, as
+//! calls are recorded by this console, `clawdeck mcp` servers and `clawdeck invoke`; the
+//! selected record's context, rule, hooks and arguments hash below. The App reads the log and
+//! hands the lines over; the view does no I/O.
+
+use std::collections::VecDeque;
+
+use crossterm::event::{MouseEvent, MouseEventKind};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget, Wrap};
+
+use super::ViewCtx;
+use crate::decision_log::{COLUMNS, CallEnd, DecisionKind, DecisionRecord, Entry};
+use crate::tui::keymap::Action;
+use crate::tui::theme;
+
+/// Records kept on screen; older ones are in the file (`clawdeck log`).
+pub const KEPT: usize = 500;
+
+#[derive(Debug, Default)]
+pub struct DecisionsView {
+    /// Newest first.
+    pub records: VecDeque<DecisionRecord>,
+    pub selected: usize,
+    /// Lines that were not records, and the last one's place and problem.
+    pub bad_lines: usize,
+    pub last_bad: Option<String>,
+    /// Where the log is read from (the title), or why it is not.
+    pub source: Option<String>,
+    pub unavailable: Option<String>,
+    table_area: Rect,
+}
+
+fn decision_style(record: &DecisionRecord) -> Style {
+    match (record.decision, record.outcome) {
+        (DecisionKind::Shown, Some(CallEnd::Ok)) => theme::ok(),
+        (DecisionKind::Shown, Some(CallEnd::Cancelled)) => theme::warning(),
+        (DecisionKind::Shown, _) => theme::error(),
+        (DecisionKind::Refused | DecisionKind::Blocked, _) => theme::warning(),
+        (DecisionKind::InvalidParams | DecisionKind::UnknownTool, _) => theme::error(),
+    }
+}
+
+impl DecisionsView {
+    pub fn unavailable(reason: &str) -> Self {
+        DecisionsView {
+            unavailable: Some(reason.to_string()),
+            ..DecisionsView::default()
+        }
+    }
+
+    /// An empty view over the log at `source` (its place, for the title).
+    pub fn reading(source: &str) -> Self {
+        DecisionsView {
+            source: Some(source.to_string()),
+            ..DecisionsView::default()
+        }
+    }
+
+    /// Adds lines read from the log (oldest first). The selection stays on the record it was
+    /// on, or on the newest when it was there. Returns whether anything changed.
+    pub fn push(&mut self, entries: Vec<Entry>) -> bool {
+        let mut added = 0;
+        let mut changed = false;
+        for entry in entries {
+            changed = true;
+            match entry {
+                Ok(record) => {
+                    self.records.push_front(record);
+                    added += 1;
+                }
+                Err(bad) => {
+                    self.bad_lines += 1;
+                    self.last_bad = Some(bad.to_string());
+                }
+            }
+        }
+        if self.selected > 0 {
+            self.selected += added;
+        }
+        self.records.truncate(KEPT);
+        self.selected = self.selected.min(self.records.len().saturating_sub(1));
+        changed
+    }
+
+    pub fn selected_record(&self) -> Option<&DecisionRecord> {
+        self.records.get(self.selected)
+    }
+
+    pub fn handle_action(&mut self, action: Action, _ctx: &ViewCtx) -> bool {
+        let page = self.table_area.height.saturating_sub(3) as usize;
+        match super::list::moved(self.selected, action, self.records.len(), page) {
+            Some(to) => {
+                self.selected = to;
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        if !crate::tui::widgets::mouse_in(self.table_area, mouse) {
+            return false;
+        }
+        let last = self.records.len().saturating_sub(1);
+        match mouse.kind {
+            MouseEventKind::ScrollUp => self.selected = self.selected.saturating_sub(1),
+            MouseEventKind::ScrollDown => self.selected = (self.selected + 1).min(last),
+            _ => return false,
+        }
+        true
+    }
+
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer, _ctx: &ViewCtx) {
+        if let Some(reason) = &self.unavailable {
+            Paragraph::new(Line::styled(reason.clone(), theme::error()))
+                .block(Block::bordered().title(" Decisions "))
+                .render(area, buf);
+            return;
+        }
+        // The detail pane gives way on short terminals: the calls come first.
+        let detail_height = if area.height >= 16 {
+            8
+        } else {
+            area.height / 3
+        };
+        let [table_area, detail_area] =
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(detail_height)]).areas(area);
+        self.table_area = table_area;
+        let bad = if self.bad_lines > 0 {
+            format!(
+                " · {} skipped",
+                crate::tui::widgets::count(self.bad_lines, "bad line", "bad lines")
+            )
+        } else {
+            String::new()
+        };
+        let title = format!(
+            " Decisions · {}{bad} · {} ",
+            crate::tui::widgets::count(self.records.len(), "call", "calls"),
+            self.source.as_deref().unwrap_or("decision log")
+        );
+        let block = Block::bordered().title(title);
+        if self.records.is_empty() {
+            Paragraph::new(Line::styled(
+                "no calls recorded yet: calls from this console, clawdeck invoke and MCP clients appear here",
+                theme::dim(),
+            ))
+            .wrap(Wrap { trim: true })
+            .block(block)
+            .render(table_area, buf);
+        } else {
+            let rows: Vec<Row> = self
+                .records
+                .iter()
+                .map(|r| {
+                    let style = decision_style(r);
+                    let [time, client, tool, decision, end, ms, why] = r.columns();
+                    Row::new(vec![
+                        Span::raw(time.get(11..).unwrap_or(&time).to_string()),
+                        Span::raw(client),
+                        Span::raw(tool),
+                        Span::styled(decision, style),
+                        Span::styled(end, style),
+                        Span::raw(ms),
+                        Span::styled(why, theme::dim()),
+                    ])
+                })
+                .collect();
+            let mut state = TableState::default().with_selected(Some(self.selected));
+            let [t, c, tool, d, o, ms, why] = COLUMNS.map(str::to_lowercase);
+            StatefulWidget::render(
+                Table::new(
+                    rows,
+                    [
+                        Constraint::Length(8),
+                        Constraint::Length(12),
+                        Constraint::Length(16),
+                        Constraint::Length(14),
+                        Constraint::Length(9),
+                        Constraint::Length(6),
+                        Constraint::Fill(1),
+                    ],
+                )
+                .header(Row::new(vec![t, c, tool, d, o, ms, why]).style(theme::bold()))
+                .row_highlight_style(theme::selected())
+                .block(block),
+                table_area,
+                buf,
+                &mut state,
+            );
+        }
+        self.render_detail(detail_area, buf);
+    }
+
+    fn render_detail(&self, area: Rect, buf: &mut Buffer) {
+        let block = Block::bordered().title(" Selected call ");
+        let Some(r) = self.selected_record() else {
+            let text = self.last_bad.clone().unwrap_or_default();
+            Paragraph::new(Line::styled(text, theme::error()))
+                .block(block)
+                .render(area, buf);
+            return;
+        };
+        let label = |s: &'static str| Span::styled(s, theme::dim());
+        let plain = |s: &str| crate::term::plain(s).replace('\n', " ");
+        let rule = match &r.rule {
+            Some(rule) => plain(&format!(
+                "{} {} {} — {}",
+                rule.layer,
+                rule.kind,
+                rule.config_path
+                    .as_deref()
+                    .or(rule.builtin.as_deref())
+                    .unwrap_or("-"),
+                rule.reason
+            )),
+            None => plain(r.reason.as_deref().unwrap_or("-")),
+        };
+        let hooks: Vec<String> = r
+            .hooks
+            .iter()
+            .map(|h| {
+                format!(
+                    "{} {}",
+                    h["hook"].as_str().unwrap_or("?"),
+                    h["outcome"].as_str().unwrap_or("?")
+                )
+            })
+            .collect();
+        let lines = vec![
+            Line::from(vec![
+                label("id "),
+                Span::raw(r.id.clone()),
+                label("  at "),
+                Span::raw(r.time.clone()),
+                label("  lane "),
+                Span::raw(r.lane.clone().unwrap_or_else(|| "-".to_string())),
+            ]),
+            Line::from(vec![
+                label("context "),
+                Span::raw(plain(&r.context.to_string())),
+            ]),
+            Line::from(vec![
+                label(if r.rule.is_some() { "rule " } else { "why " }),
+                Span::raw(rule),
+            ]),
+            Line::from(vec![
+                label("hooks "),
+                Span::raw(if hooks.is_empty() {
+                    "-".to_string()
+                } else {
+                    plain(&hooks.join(", "))
+                }),
+            ]),
+            Line::from(vec![
+                label("arguments sha256 "),
+                Span::raw(r.args_sha256.clone()),
+            ]),
+        ];
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block)
+            .render(area, buf);
+    }
+}
