@@ -17,6 +17,7 @@ pub use error::GatewayError;
 pub use frames::{EventFrame, Frame, Hello, PROTOCOL_VERSION};
 pub use identity::DeviceIdentity;
 pub mod approvals;
+pub mod invoke;
 pub mod pack;
 pub mod sessions;
 pub mod tools;
