@@ -25,6 +25,7 @@ use super::views::policy::PolicyView;
 use super::views::prompt::PromptView;
 use super::views::queue::QueueView;
 use super::views::router::RouterView;
+use super::views::sessions::SessionsView;
 use super::views::{View, ViewCtx, ViewId};
 use super::widgets::confirm::{Confirm, ConfirmOutcome};
 use super::widgets::help::HelpOverlay;
@@ -123,6 +124,8 @@ pub struct App {
     prompt_stale: bool,
     pub router: RouterView,
     pub queue: QueueView,
+    /// Gateway sessions (fed by the core's roster feed).
+    pub sessions: SessionsView,
     /// The tool registry built from the config (plugins included).
     pub registry: Option<Arc<Registry>>,
     pub overlay: Option<Overlay>,
@@ -165,6 +168,9 @@ impl App {
             prompt_stale: true,
             registry: None,
             queue: QueueView::unavailable("no lane queue"),
+            sessions: SessionsView::unavailable(
+                "no gateway configured (clawdeck.json5 `gateways`, or OPENCLAW_GATEWAY_URL)",
+            ),
             overlay: None,
             context: PolicyContext::default(),
             choices: ContextChoices::default(),
@@ -561,6 +567,9 @@ impl App {
                 self.refresh_queue();
                 true
             }
+            CoreEvent::Gateway { gateway, event } => {
+                self.sessions.apply(&gateway, &event) && self.view == ViewId::Sessions
+            }
             CoreEvent::InvokeDone { call, outcome } => {
                 let tool = outcome.tool().to_string();
                 let verdict = match &outcome {
@@ -697,6 +706,7 @@ impl App {
             Action::ViewRouter => self.tx_send(AppEvent::SwitchView(ViewId::Router)),
             Action::ViewInvoke => self.tx_send(AppEvent::SwitchView(ViewId::Invoke)),
             Action::ViewPrompt => self.tx_send(AppEvent::SwitchView(ViewId::Prompt)),
+            Action::ViewSessions => self.tx_send(AppEvent::SwitchView(ViewId::Sessions)),
             Action::EditContext => {
                 self.overlay = Some(Overlay::Context(ContextEditor::new(&self.context)))
             }
@@ -742,6 +752,7 @@ impl App {
             router,
             invoke,
             prompt,
+            sessions,
             tx,
             clock,
             keymap,
@@ -753,6 +764,7 @@ impl App {
             ViewId::Router => router,
             ViewId::Invoke => invoke,
             ViewId::Prompt => prompt,
+            ViewId::Sessions => sessions,
         };
         let ctx = ViewCtx {
             tx,

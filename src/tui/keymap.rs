@@ -20,6 +20,7 @@ pub enum Action {
     ViewRouter,
     ViewInvoke,
     ViewPrompt,
+    ViewSessions,
     EditContext,
     Up,
     Down,
@@ -97,6 +98,14 @@ pub const BINDINGS: &[BindingSpec] = &[
     b!(ViewRouter, "view_router", ["3"], "Router view", [], ""),
     b!(ViewInvoke, "view_invoke", ["4"], "Invoke view", [], ""),
     b!(ViewPrompt, "view_prompt", ["5"], "Prompt view", [], ""),
+    b!(
+        ViewSessions,
+        "view_sessions",
+        ["6"],
+        "Sessions view (gateways)",
+        [],
+        ""
+    ),
     b!(
         EditContext,
         "edit_context",

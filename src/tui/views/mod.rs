@@ -7,6 +7,7 @@ pub mod policy;
 pub mod prompt;
 pub mod queue;
 pub mod router;
+pub mod sessions;
 
 use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::buffer::Buffer;
@@ -23,15 +24,17 @@ pub enum ViewId {
     Router,
     Invoke,
     Prompt,
+    Sessions,
 }
 
 impl ViewId {
-    pub const ALL: [ViewId; 5] = [
+    pub const ALL: [ViewId; 6] = [
         ViewId::Policy,
         ViewId::Queue,
         ViewId::Router,
         ViewId::Invoke,
         ViewId::Prompt,
+        ViewId::Sessions,
     ];
 
     pub fn title(self) -> &'static str {
@@ -41,6 +44,7 @@ impl ViewId {
             ViewId::Router => "Router",
             ViewId::Invoke => "Invoke",
             ViewId::Prompt => "Prompt",
+            ViewId::Sessions => "Sessions",
         }
     }
 
@@ -167,6 +171,18 @@ impl View for invoke::InvokeView {
 impl View for prompt::PromptView {
     fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         prompt::PromptView::render(self, area, buf, ctx)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
+    }
+    fn mouse(&mut self, mouse: &MouseEvent) -> bool {
+        self.handle_mouse(mouse)
+    }
+}
+
+impl View for sessions::SessionsView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        sessions::SessionsView::render(self, area, buf, ctx)
     }
     fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         self.handle_action(action, ctx)
