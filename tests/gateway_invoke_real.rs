@@ -306,3 +306,34 @@ fn route_through_the_gateway_ends_at_its_timeout() {
         "{notes}"
     );
 }
+
+#[test]
+fn route_through_an_unreachable_gateway_fails_with_the_router_text() {
+    let state = tempfile::tempdir().unwrap();
+    // A port nothing listens on (the test does not need the shared gateway).
+    let started = Instant::now();
+    let out = clawdeck(
+        &[
+            "route",
+            "--transport",
+            "gateway",
+            "--agent",
+            "ops",
+            "--timeout",
+            "30",
+            "-m",
+            "hello",
+        ],
+        "http://127.0.0.1:9",
+        "t",
+        state.path(),
+    );
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("[clawbot_router] 无法连接远程 Agent（OpenClaw gateway 请求失败：")
+            && stdout.contains("127.0.0.1:9"),
+        "{stdout}"
+    );
+}
