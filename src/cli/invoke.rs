@@ -115,6 +115,7 @@ pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
             gateway: &args.gateway,
             session: cli.context.session_key.clone(),
             agent: cli.context.agent.clone(),
+            call_id: args.call_id.clone(),
             timeout: Duration::from_secs(args.timeout.clamp(1, 3600)),
             json: args.json,
         };

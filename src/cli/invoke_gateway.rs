@@ -25,6 +25,8 @@ pub struct GatewayInvoke<'a> {
     pub gateway: &'a GatewayArgs,
     pub session: Option<String>,
     pub agent: Option<String>,
+    /// `--call-id`: the gateway's idempotency key (it derives the tool-call id from it).
+    pub call_id: Option<String>,
     pub timeout: Duration,
     pub json: bool,
 }
@@ -63,6 +65,7 @@ pub fn run(cli: &Cli, tool: &str, params: Value, opts: &GatewayInvoke<'_>) -> u8
         args: params,
         session_key: opts.session.clone(),
         agent_id: opts.agent.clone(),
+        idempotency_key: opts.call_id.clone(),
     };
     runtime.block_on(async {
         let client = match attach_while_starting(&endpoint, &identity, opts.timeout).await {

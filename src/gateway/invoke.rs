@@ -39,6 +39,8 @@ pub struct InvokeRequest {
     pub args: Value,
     pub session_key: Option<String>,
     pub agent_id: Option<String>,
+    /// The gateway derives the tool-call id from it (a retried call keeps its id).
+    pub idempotency_key: Option<String>,
 }
 
 impl InvokeRequest {
@@ -51,6 +53,9 @@ impl InvokeRequest {
             }
             if let Some(agent) = &self.agent_id {
                 map.insert("agentId".into(), json!(agent));
+            }
+            if let Some(key) = &self.idempotency_key {
+                map.insert("idempotencyKey".into(), json!(key));
             }
         }
         params
@@ -179,13 +184,16 @@ mod tests {
             args: json!({"limit": 2}),
             session_key: None,
             agent_id: Some("ops".into()),
+            idempotency_key: None,
         };
         assert_eq!(
             req.params(),
             json!({"name": "sessions_list", "args": {"limit": 2}, "agentId": "ops"})
         );
         req.session_key = Some("agent:ops:main".into());
+        req.idempotency_key = Some("call-1".into());
         assert_eq!(req.params()["sessionKey"], "agent:ops:main");
+        assert_eq!(req.params()["idempotencyKey"], "call-1");
     }
 
     #[test]
