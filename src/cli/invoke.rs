@@ -4,9 +4,15 @@
 //! Exit status: 0 the tool succeeded; 1 it reported an error (or was cancelled); 2 bad usage
 //! (unreadable or invalid `--params`, parameters that fail the schema, unknown tool, broken
 //! config); 3 refused (the policy hides the tool in this context, or a hook blocked the call).
+//!
+//! `--via gateway` runs the tool on a live OpenClaw gateway instead (`invoke_gateway`).
 
-use clap::Args;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
 use serde_json::Value;
+
+use super::gateway_args::GatewayArgs;
 
 use super::tools::print_load_warnings;
 use super::{Cli, exit};
@@ -36,6 +42,26 @@ pub struct InvokeArgs {
     /// Print the tool result as JSON: {"content":[...],"details":{...}}
     #[arg(long)]
     pub json: bool,
+    /// Parameters as a JSON object (instead of --params)
+    #[arg(value_name = "JSON", conflicts_with = "params")]
+    pub params_json: Option<String>,
+    /// Where the tool runs: `local` (clawdeck's pipeline) or `gateway` (a live OpenClaw
+    /// gateway's `tools.invoke`, under its own policy; --agent and --session-key pick the
+    /// agent and session it runs for)
+    #[arg(long, value_enum, default_value_t = Via::Local)]
+    pub via: Via,
+    #[command(flatten)]
+    pub gateway: GatewayArgs,
+    /// With --via gateway: seconds to wait for the gateway's answer
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    pub timeout: u64,
+}
+
+/// Where `invoke` runs the tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Via {
+    Local,
+    Gateway,
 }
 
 /// The `--params` value as JSON, or a message naming the problem.
@@ -77,13 +103,24 @@ fn json_kind(value: &Value) -> &'static str {
 }
 
 pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
-    let params = match read_params(&args.params) {
+    let params = match read_params(args.params_json.as_deref().unwrap_or(&args.params)) {
         Ok(params) => params,
         Err(problem) => {
             eprintln!("clawdeck invoke: {problem}");
             return exit::USAGE;
         }
     };
+    if args.via == Via::Gateway {
+        let opts = super::invoke_gateway::GatewayInvoke {
+            gateway: &args.gateway,
+            session: cli.context.session_key.clone(),
+            agent: cli.context.agent.clone(),
+            call_id: args.call_id.clone(),
+            timeout: Duration::from_secs(args.timeout.clamp(1, 3600)),
+            json: args.json,
+        };
+        return super::invoke_gateway::run(cli, &args.tool, params, &opts);
+    }
     let loaded = match config::load(cli.config.as_deref()) {
         Ok(loaded) => loaded,
         Err(err) => {

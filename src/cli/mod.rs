@@ -14,6 +14,7 @@ mod explain;
 mod gateway;
 mod gateway_args;
 mod invoke;
+mod invoke_gateway;
 mod lint;
 mod log;
 mod logging;

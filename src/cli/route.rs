@@ -34,8 +34,9 @@ pub struct RouteArgs {
     /// maxTimeoutSeconds bound the LLM's timeoutSeconds, not this flag; a note says so)
     #[arg(long)]
     pub timeout: Option<u64>,
-    /// `cli` (openclaw agent) or `http` (the gateway's /v1/chat/completions)
-    #[arg(long, value_parser = ["cli", "http"])]
+    /// `cli` (openclaw agent), `http` (the gateway's /v1/chat/completions) or `gateway` (the
+    /// gateway's WebSocket `agent` method; the remote agent's tool calls appear as notes)
+    #[arg(long, value_parser = ["cli", "http", "gateway"])]
     pub transport: Option<String>,
     /// `read-only` (default) or `write`
     #[arg(long, value_parser = ["read-only", "write"])]

@@ -38,13 +38,13 @@ pub fn check_settings(
             ),
         ));
     }
-    if !["cli", "http"].contains(&lower(&router.transport).as_str()) {
+    if !["cli", "http", "gateway"].contains(&lower(&router.transport).as_str()) {
         return Err(error_at(
             text,
             origin,
             "router.transport",
             format!(
-                "unknown transport \"{}\": expected \"cli\" or \"http\"",
+                "unknown transport \"{}\": expected \"cli\", \"http\" or \"gateway\"",
                 router.transport
             ),
         ));

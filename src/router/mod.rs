@@ -6,7 +6,8 @@
 //! - `request`: `RouterRequest`, `Mode`, `TransportKind`; `argv`/`env`: the child's argv and
 //!   environment; `texts`: the exact seed texts.
 //! - `service`: `RouterService` (runs, deadline, history, events); `events`: `RouterEvent`.
-//! - `transport`, `cli_transport`, `http_transport`: how bytes are obtained.
+//! - `transport`, `cli_transport`, `http_transport`, `gateway_transport`: how bytes are
+//!   obtained (CLI child, chat-completions SSE, the gateway's WebSocket `agent` method).
 //! - `outcome`: how a run ended and the tool result; `clean`: the optional cleaned view.
 //! - `gateway`: `POST /tools/invoke` for OpenClaw-only platform tools.
 //! - `tool`: `ClawbotRouterTool`.
@@ -18,6 +19,7 @@ pub mod declaration;
 pub mod env;
 pub mod events;
 pub mod gateway;
+pub mod gateway_transport;
 pub mod guidance;
 pub mod http_client;
 pub mod http_transport;

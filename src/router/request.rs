@@ -54,6 +54,8 @@ pub enum TransportKind {
     Cli,
     /// The gateway's OpenAI-compatible `POST /v1/chat/completions` with SSE (V1).
     Http,
+    /// The gateway's WebSocket `agent` method, with the remote agent's live tool events.
+    Gateway,
 }
 
 impl TransportKind {
@@ -61,6 +63,7 @@ impl TransportKind {
         match self {
             TransportKind::Cli => "cli",
             TransportKind::Http => "http",
+            TransportKind::Gateway => "gateway",
         }
     }
 
@@ -68,6 +71,7 @@ impl TransportKind {
         match text.trim().to_ascii_lowercase().as_str() {
             "cli" => Some(TransportKind::Cli),
             "http" => Some(TransportKind::Http),
+            "gateway" => Some(TransportKind::Gateway),
             _ => None,
         }
     }

@@ -103,6 +103,7 @@ struct Shared {
     env: EnvLookup,
     cli: Arc<dyn Transport>,
     http: Arc<dyn Transport>,
+    gateway: Arc<dyn Transport>,
     events: broadcast::Sender<RouterEvent>,
     history: Mutex<VecDeque<RouterRun>>,
     active: Mutex<HashMap<u64, Arc<RunControl>>>,
@@ -157,6 +158,23 @@ impl RouterService {
         cli: Arc<dyn Transport>,
         http: Arc<dyn Transport>,
     ) -> Self {
+        Self::with_all_transports(
+            settings,
+            env,
+            cli,
+            http,
+            Arc::new(super::gateway_transport::GatewayTransport),
+        )
+    }
+
+    /// `with_transports` with the gateway transport injected too.
+    pub fn with_all_transports(
+        settings: RouterSettings,
+        env: EnvLookup,
+        cli: Arc<dyn Transport>,
+        http: Arc<dyn Transport>,
+        gateway: Arc<dyn Transport>,
+    ) -> Self {
         let (events, _) = broadcast::channel(EVENT_CAPACITY);
         RouterService {
             shared: Arc::new(Shared {
@@ -164,6 +182,7 @@ impl RouterService {
                 env,
                 cli,
                 http,
+                gateway,
                 events,
                 history: Mutex::new(VecDeque::new()),
                 active: Mutex::new(HashMap::new()),
@@ -390,17 +409,26 @@ impl RouterService {
                 plan.env = child_env(settings, &*self.shared.env);
                 plan.argv.clone()
             }
-            TransportKind::Http => {
+            TransportKind::Http | TransportKind::Gateway => {
                 let (base_url, token) = self
                     .gateway()
-                    .ok_or_else(|| Refusal(texts::NO_GATEWAY.to_string()))?;
+                    .ok_or_else(|| Refusal(texts::no_gateway(transport_kind.as_str())))?;
                 let agent = target.http_agent(settings);
-                let shown = vec![
-                    "POST".to_string(),
-                    format!("{base_url}/v1/chat/completions"),
-                    format!("model=openclaw/{agent}"),
-                    "stream=true".to_string(),
-                ];
+                let shown = if transport_kind == TransportKind::Http {
+                    vec![
+                        "POST".to_string(),
+                        format!("{base_url}/v1/chat/completions"),
+                        format!("model=openclaw/{agent}"),
+                        "stream=true".to_string(),
+                    ]
+                } else {
+                    vec![
+                        "WS".to_string(),
+                        base_url.clone(),
+                        "agent".to_string(),
+                        format!("agentId={agent}"),
+                    ]
+                };
                 plan.http = Some(HttpPlan {
                     base_url,
                     token,
@@ -558,6 +586,7 @@ impl RouterService {
         let transport = match transport_kind {
             TransportKind::Cli => self.shared.cli.clone(),
             TransportKind::Http => self.shared.http.clone(),
+            TransportKind::Gateway => self.shared.gateway.clone(),
         };
         let stop = Stop::new();
         let mut run = transport.run(plan, chunks, notes.clone(), stop.clone());

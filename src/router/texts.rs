@@ -28,6 +28,11 @@ pub fn gateway_failed(err: &str) -> String {
 /// HTTP transport chosen but no gateway configured.
 pub const NO_GATEWAY: &str = "[clawbot_router] 没有配置 OpenClaw gateway（clawdeck.json5 的 router.gateway.url / token，或环境变量 OPENCLAW_GATEWAY_URL / OPENCLAW_GATEWAY_TOKEN），无法使用 http 通道。";
 
+/// A gateway transport (`http` or `gateway`) chosen but no gateway configured.
+pub fn no_gateway(channel: &str) -> String {
+    NO_GATEWAY.replace("http 通道", &format!("{channel} 通道"))
+}
+
 /// An operator (console, Ctrl-C) or the caller stopped the run.
 pub const KILLED: &str = "[clawbot_router] 本次远程调用已被手动终止，结果不完整。";
 

@@ -26,6 +26,7 @@ use super::views::policy::PolicyView;
 use super::views::prompt::PromptView;
 use super::views::queue::QueueView;
 use super::views::router::RouterView;
+use super::views::sessions::SessionsView;
 use super::views::{View, ViewCtx, ViewId};
 use super::widgets::confirm::{Confirm, ConfirmOutcome};
 use super::widgets::help::HelpOverlay;
@@ -127,6 +128,8 @@ pub struct App {
     pub router: RouterView,
     pub queue: QueueView,
     pub decisions: DecisionsView,
+    /// Gateway sessions (fed by the core's roster feed).
+    pub sessions: SessionsView,
     /// The tool registry built from the config (plugins included).
     pub registry: Option<Arc<Registry>>,
     pub overlay: Option<Overlay>,
@@ -170,6 +173,9 @@ impl App {
             registry: None,
             queue: QueueView::unavailable("no lane queue"),
             decisions: DecisionsView::unavailable("no decision log"),
+            sessions: SessionsView::unavailable(
+                "no gateway configured (clawdeck.json5 `gateways`, or OPENCLAW_GATEWAY_URL)",
+            ),
             overlay: None,
             context: PolicyContext::default(),
             choices: ContextChoices::default(),
@@ -569,6 +575,9 @@ impl App {
                 self.refresh_queue();
                 true
             }
+            CoreEvent::Gateway { gateway, event } => {
+                self.sessions.apply(&gateway, &event) && self.view == ViewId::Sessions
+            }
             CoreEvent::InvokeDone { call, outcome } => {
                 let tool = outcome.tool().to_string();
                 let verdict = match &outcome {
@@ -709,6 +718,7 @@ impl App {
             Action::ViewInvoke => self.tx_send(AppEvent::SwitchView(ViewId::Invoke)),
             Action::ViewPrompt => self.tx_send(AppEvent::SwitchView(ViewId::Prompt)),
             Action::ViewDecisions => self.tx_send(AppEvent::SwitchView(ViewId::Decisions)),
+            Action::ViewSessions => self.tx_send(AppEvent::SwitchView(ViewId::Sessions)),
             Action::EditContext => {
                 self.overlay = Some(Overlay::Context(ContextEditor::new(&self.context)))
             }
@@ -755,6 +765,7 @@ impl App {
             invoke,
             prompt,
             decisions,
+            sessions,
             tx,
             clock,
             keymap,
@@ -767,6 +778,7 @@ impl App {
             ViewId::Invoke => invoke,
             ViewId::Prompt => prompt,
             ViewId::Decisions => decisions,
+            ViewId::Sessions => sessions,
         };
         let ctx = ViewCtx {
             tx,

@@ -110,6 +110,11 @@ pub enum CoreEvent {
     },
     /// A copy's file was written (or not): the status line says which.
     Copied { message: String },
+    /// A gateway roster event (connection change, session snapshot, `sessions.changed`).
+    Gateway {
+        gateway: String,
+        event: crate::gateway::ClientEvent,
+    },
     /// A call started from the Invoke view ended (echoes the call number).
     InvokeDone {
         call: u64,

@@ -21,6 +21,7 @@ pub enum Action {
     ViewInvoke,
     ViewPrompt,
     ViewDecisions,
+    ViewSessions,
     EditContext,
     Up,
     Down,
@@ -103,6 +104,14 @@ pub const BINDINGS: &[BindingSpec] = &[
         "view_decisions",
         ["6"],
         "Decisions view (the decision log)",
+        [],
+        ""
+    ),
+    b!(
+        ViewSessions,
+        "view_sessions",
+        ["7"],
+        "Sessions view (gateways)",
         [],
         ""
     ),

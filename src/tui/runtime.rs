@@ -80,6 +80,8 @@ pub fn run(cli: &Cli) -> u8 {
         forward_router_events(deck.router().subscribe(), tx.clone(), pacer);
         forward_queue_events(deck.queue().subscribe(), tx.clone());
         watch_config(watched_paths(&deck.config()), tx.clone());
+        let gateways_stop = tokio_util::sync::CancellationToken::new();
+        attach_gateways(&deck, &mut app, tx.clone(), gateways_stop.clone());
         app.attach_deck(deck.clone());
         let mcp_stop = tokio_util::sync::CancellationToken::new();
         if let Some((listener, token)) = mcp {
@@ -102,6 +104,7 @@ pub fn run(cli: &Cli) -> u8 {
         spawn_ticker(tx.clone());
         let result = super::app::run_loop(&mut app, &mut guard.terminal, &mut rx, true).await;
         mcp_stop.cancel();
+        gateways_stop.cancel();
         app.shutdown(&mut rx).await;
         // Whatever the views did not see end (calls under an older config, exec sessions).
         deck.shutdown(Duration::from_secs(5)).await;
@@ -135,6 +138,26 @@ async fn bind_mcp(
         crate::mcp::host::endpoint_url(&listener)
     );
     Ok((listener, token))
+}
+
+/// Feeds the Sessions view from the gateways' rosters (connections run on their own tasks).
+fn attach_gateways(
+    deck: &Deck,
+    app: &mut App,
+    tx: AppEventSender,
+    stop: tokio_util::sync::CancellationToken,
+) {
+    let sink: crate::gateway::feed::RosterSink = Arc::new(move |gateway, event| {
+        tx.send(AppEvent::Core(CoreEvent::Gateway { gateway, event }))
+    });
+    match deck.feed_gateway_rosters(sink, stop) {
+        Ok(names) if names.is_empty() => {}
+        Ok(names) => app.sessions = super::views::sessions::SessionsView::attaching(&names),
+        Err(e) => {
+            app.sessions =
+                super::views::sessions::SessionsView::unavailable(&format!("gateways: {e}"))
+        }
+    }
 }
 
 /// Terminal input on a plain thread: `read()` blocks, so an idle console never wakes up.

@@ -8,6 +8,7 @@ pub mod policy;
 pub mod prompt;
 pub mod queue;
 pub mod router;
+pub mod sessions;
 
 use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::buffer::Buffer;
@@ -25,16 +26,18 @@ pub enum ViewId {
     Invoke,
     Prompt,
     Decisions,
+    Sessions,
 }
 
 impl ViewId {
-    pub const ALL: [ViewId; 6] = [
+    pub const ALL: [ViewId; 7] = [
         ViewId::Policy,
         ViewId::Queue,
         ViewId::Router,
         ViewId::Invoke,
         ViewId::Prompt,
         ViewId::Decisions,
+        ViewId::Sessions,
     ];
 
     pub fn title(self) -> &'static str {
@@ -45,6 +48,7 @@ impl ViewId {
             ViewId::Invoke => "Invoke",
             ViewId::Prompt => "Prompt",
             ViewId::Decisions => "Decisions",
+            ViewId::Sessions => "Sessions",
         }
     }
 
@@ -183,6 +187,18 @@ impl View for prompt::PromptView {
 impl View for decisions::DecisionsView {
     fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         decisions::DecisionsView::render(self, area, buf, ctx)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
+    }
+    fn mouse(&mut self, mouse: &MouseEvent) -> bool {
+        self.handle_mouse(mouse)
+    }
+}
+
+impl View for sessions::SessionsView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        sessions::SessionsView::render(self, area, buf, ctx)
     }
     fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         self.handle_action(action, ctx)
