@@ -28,10 +28,39 @@ pub use writer::{DecisionLog, LOG_FILE, log_file};
 pub struct DecisionLogSettings {
     /// Write records at all (default true).
     pub enabled: bool,
-    /// The live file is rotated before it would grow past this (default 10 MiB).
+    /// The live file is rotated before it would grow past this (default 10 MiB; at least
+    /// `MIN_MAX_BYTES`).
+    #[serde(deserialize_with = "max_bytes_at_least")]
     pub max_bytes: u64,
-    /// Rotated files kept (`decisions.jsonl.1` .. `.keep`; default 5; 0 keeps none).
+    /// Rotated files kept (`decisions.jsonl.1` .. `.keep`; default 5; 0 keeps none; at most
+    /// `MAX_KEEP`).
+    #[serde(deserialize_with = "keep_at_most")]
     pub keep: usize,
+}
+
+/// Smallest `decisionLog.maxBytes`: a few records per file, not a rotation per record.
+pub const MIN_MAX_BYTES: u64 = 1024;
+/// Most rotated files kept (and looked for when reading).
+pub const MAX_KEEP: usize = 1000;
+
+fn max_bytes_at_least<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let value = u64::deserialize(d)?;
+    if value < MIN_MAX_BYTES {
+        return Err(serde::de::Error::custom(format!(
+            "{value} bytes is too small: at least {MIN_MAX_BYTES}"
+        )));
+    }
+    Ok(value)
+}
+
+fn keep_at_most<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    let value = usize::deserialize(d)?;
+    if value > MAX_KEEP {
+        return Err(serde::de::Error::custom(format!(
+            "{value} files is too many: at most {MAX_KEEP}"
+        )));
+    }
+    Ok(value)
 }
 
 impl Default for DecisionLogSettings {

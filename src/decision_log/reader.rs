@@ -10,9 +10,6 @@ use std::path::{Path, PathBuf};
 use super::record::DecisionRecord;
 use super::writer::log_file;
 
-/// Rotated copies looked for when reading (more than anyone keeps).
-const MAX_ROTATED: usize = 1000;
-
 /// A line that is not a decision record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadLine {
@@ -45,7 +42,7 @@ fn parse(line: &str, file: &Path, number: usize) -> Entry {
 
 /// The files of the log, oldest first (`.N` .. `.1`, then the live file), those that exist.
 pub fn log_files(dir: &Path) -> Vec<PathBuf> {
-    let mut rotated: Vec<PathBuf> = (1..=MAX_ROTATED)
+    let mut rotated: Vec<PathBuf> = (1..=super::MAX_KEEP)
         .map(|n| log_file(dir, n))
         .take_while(|p| p.exists())
         .collect();

@@ -171,9 +171,9 @@ fn a_disabled_log_writes_nothing() {
 #[test]
 fn rotation_keeps_n_files_and_every_record_within_them() {
     let dir = tempfile::tempdir().unwrap();
-    let line_len = record(0).to_line().len() as u64;
-    // Three records per file.
-    let log = DecisionLog::open(dir.path(), small(line_len * 3 + 2, 2));
+    // Three records per file (the longest line leaves room for ids a digit longer).
+    let line_len = record(99).to_line().len() as u64 + 2;
+    let log = DecisionLog::open(dir.path(), small(line_len * 3, 2));
     for n in 0..8 {
         log.try_append(&record(n)).unwrap();
     }
@@ -187,7 +187,7 @@ fn rotation_keeps_n_files_and_every_record_within_them() {
         ]
     );
     for f in &files {
-        assert!(std::fs::metadata(f).unwrap().len() <= line_len * 3 + 2);
+        assert!(std::fs::metadata(f).unwrap().len() <= line_len * 3);
     }
     let tools: Vec<String> = read_all(dir.path())
         .into_iter()
@@ -202,8 +202,18 @@ fn rotation_keeps_n_files_and_every_record_within_them() {
         log.try_append(&record(n)).unwrap();
     }
     assert_eq!(log_files(dir.path()).len(), 3);
-    let first = read_all(dir.path())[0].clone().unwrap();
-    assert_eq!(first.tool.canonical, "tool6");
+    // What is left is the newest records, in order, without a gap (the boundaries depend on
+    // line lengths: ids and names grow a digit).
+    let tools: Vec<String> = read_all(dir.path())
+        .into_iter()
+        .map(|e| e.unwrap().tool.canonical)
+        .collect();
+    let first: usize = tools[0].trim_start_matches("tool").parse().unwrap();
+    assert!(first >= 3, "the oldest file was dropped: {tools:?}");
+    assert_eq!(
+        tools,
+        (first..14).map(|n| format!("tool{n}")).collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -331,7 +341,11 @@ fn settings_read_from_clawdeck_json5() {
             keep: 3
         }
     );
-    assert!(json5::from_str::<DecisionLogSettings>("{ maxbytes: 1 }").is_err());
+    assert!(json5::from_str::<DecisionLogSettings>("{ maxbytes: 8192 }").is_err());
+    let small = json5::from_str::<DecisionLogSettings>("{ maxBytes: 100 }").unwrap_err();
+    assert!(small.to_string().contains("at least 1024"), "{small}");
+    let many = json5::from_str::<DecisionLogSettings>("{ keep: 1001 }").unwrap_err();
+    assert!(many.to_string().contains("at most 1000"), "{many}");
 }
 
 /// A Deck over a temp config whose workspace holds `hello.txt`.
