@@ -157,7 +157,8 @@ impl Default for InvokeView {
             history: Vec::new(),
             history_selected: 0,
             shown: None,
-            result: TextPane::default(),
+            // Wrapped rows continue under the text, not the gutter.
+            result: TextPane::with_hang(2),
             validation_due: None,
             validations: 0,
             validators: HashMap::new(),

@@ -21,6 +21,8 @@ pub struct TextPane {
     /// Lines where a section starts (jumps).
     sections: Vec<usize>,
     pub wrap: bool,
+    /// Columns a wrapped line's continuation rows are indented by (under a gutter).
+    pub hang: usize,
     /// First visible row (a wrapped row when wrapping, a line otherwise).
     top: usize,
     /// Display columns hidden on the left when not wrapping.
@@ -50,6 +52,7 @@ impl Default for TextPane {
             plain: Vec::new(),
             sections: Vec::new(),
             wrap: true,
+            hang: 0,
             top: 0,
             left: 0,
             height: 0,
@@ -73,24 +76,40 @@ fn line_width(line: &Line) -> usize {
         .sum()
 }
 
-/// The line cut into rows of at most `width` columns (at least one row).
-fn wrap_line(line: &Line<'static>, width: usize) -> Vec<Line<'static>> {
+/// Rows a line of `columns` display columns takes at `width`, continuation rows `hang` in.
+fn rows_for(columns: usize, width: usize, hang: usize) -> usize {
+    let rest = width.saturating_sub(hang).max(1);
+    if columns <= width {
+        1
+    } else {
+        1 + (columns - width).div_ceil(rest)
+    }
+}
+
+/// The line cut into rows: the first `width` columns, then rows of `width - hang` columns after
+/// `hang` spaces (at least one row). A wide character that does not fit moves to the next row.
+fn wrap_line(line: &Line<'static>, width: usize, hang: usize) -> Vec<Line<'static>> {
     let width = width.max(1);
+    let hang = if hang < width { hang } else { 0 };
     let mut rows = vec![Line::default().style(line.style)];
     let mut used = 0;
     for span in &line.spans {
         let mut piece = String::new();
         for c in span.content.chars() {
             let w = c.width().unwrap_or(0);
-            if used + w > width && used > 0 {
+            if used + w > width && used > hang {
                 if !piece.is_empty() {
                     let last = rows.len() - 1;
                     rows[last]
                         .spans
                         .push(Span::styled(std::mem::take(&mut piece), span.style));
                 }
-                rows.push(Line::default().style(line.style));
-                used = 0;
+                let mut row = Line::default().style(line.style);
+                if hang > 0 {
+                    row.spans.push(Span::raw(" ".repeat(hang)));
+                }
+                rows.push(row);
+                used = hang;
             }
             piece.push(c);
             used += w;
@@ -128,6 +147,14 @@ fn skip_columns(line: &Line<'static>, n: usize) -> Line<'static> {
 }
 
 impl TextPane {
+    /// A pane whose wrapped rows continue `hang` columns in (under a gutter of that width).
+    pub fn with_hang(hang: usize) -> TextPane {
+        TextPane {
+            hang,
+            ..TextPane::default()
+        }
+    }
+
     /// Replaces the text; `sections` are the lines jumps stop at. The scroll position and the
     /// search stay (clamped), so a rebuilt prompt does not jump back to the top.
     pub fn set_lines(&mut self, lines: Vec<Line<'static>>, sections: Vec<usize>) {
@@ -168,7 +195,7 @@ impl TextPane {
             row += if width == 0 {
                 1
             } else {
-                line_width(line).div_ceil(width).max(1)
+                rows_for(line_width(line), width, self.hang)
             };
         }
         self.starts.push(row);
@@ -372,7 +399,7 @@ impl TextPane {
         let mut y = area.y;
         while y < area.bottom() && line < self.lines.len() {
             let rows = if self.wrap {
-                wrap_line(&self.lines[line], self.width)
+                wrap_line(&self.lines[line], self.width, self.hang)
             } else {
                 vec![skip_columns(&self.lines[line], self.left)]
             };
@@ -430,6 +457,19 @@ mod tests {
     fn long_lines_wrap_at_the_width_and_wide_characters_stay_whole() {
         let (_, buf) = pane(&["abcdefghij", "日本語です"], 4, 6);
         assert_eq!(rows(&buf), ["abcd", "efgh", "ij", "日本", "語で", "す"]);
+    }
+
+    #[test]
+    fn continuation_rows_hang_under_a_gutter_and_the_row_count_agrees() {
+        let mut p = TextPane::with_hang(2);
+        p.set_lines(vec![Line::raw(" │abcdefghij"), Line::raw("x")], vec![]);
+        let mut buf = Buffer::empty(Rect::new(0, 0, 6, 5));
+        p.render(buf.area, &mut buf);
+        assert_eq!(rows(&buf), [" │abcd", "  efgh", "  ij", "x", ""]);
+        assert_eq!(p.total_rows(), 4);
+        assert_eq!(rows_for(12, 6, 2), 3);
+        assert_eq!(rows_for(6, 6, 2), 1);
+        assert_eq!(rows_for(7, 6, 2), 2);
     }
 
     #[test]
