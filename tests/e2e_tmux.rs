@@ -508,3 +508,41 @@ fn the_console_hosts_mcp_and_shows_a_clients_call_in_the_queue() {
     tmux.keys(&["q"]);
     tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));
 }
+
+#[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn a_200_kb_bracketed_paste_lands_and_is_checked_without_another_key() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = write_config(dir.path());
+    // About 200 KB over 25,003 lines; pasted before the skeleton's `{`, so the check reports
+    // the join on the paste's last line: proof that all of it arrived and was validated.
+    let mut big = String::from("{\n  \"path\": \"");
+    big.push_str(&"a".repeat(100_000));
+    big.push_str("\"\n");
+    big.push_str(&"  \n".repeat(25_000));
+    big.push('}');
+    let file = dir.path().join("big.json");
+    std::fs::write(&file, &big).expect("write paste");
+    let tmux = Tmux::start("paste", 160, 40);
+    tmux.command(&format!(
+        "{} --openclaw-version seed --config {}; echo CLAWDECK-EXITED=$?",
+        env!("CARGO_BIN_EXE_clawdeck"),
+        config.display()
+    ));
+    tmux.wait_for("Tools × layers", Duration::from_secs(10));
+    tmux.keys(&["4"]);
+    tmux.wait_for("Tools (", Duration::from_secs(5));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Parameters of read · ✓ valid", Duration::from_secs(5));
+    tmux.run(&["load-buffer", "-b", "big", &file.display().to_string()]);
+    // -p: bracketed, as a terminal pastes when the application asked for it.
+    tmux.run(&["paste-buffer", "-p", "-b", "big", "-t", &tmux.session]);
+    // No further key: the paste is one event, and the pause-then-check runs on the tick.
+    let screen = tmux.wait_for("line 25003 column 2", Duration::from_secs(10));
+    assert!(screen.contains("trailing characters"), "{screen}");
+    // Separate sends: ESC and `q` together would read as Alt-q.
+    tmux.keys(&["Escape"]);
+    std::thread::sleep(Duration::from_millis(300));
+    tmux.keys(&["q"]);
+    tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));
+}

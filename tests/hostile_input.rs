@@ -607,6 +607,16 @@ fn meaningless_settings_values_are_located_errors() {
             "exec.shell needs a program",
             "exec.shell",
         ),
+        (
+            "{ keys: { kil_run: [\"x\"] } }",
+            "unknown console action \"kil_run\"",
+            "keys.kil_run",
+        ),
+        (
+            "{ keys: { kill_run: [\"x\", \"ctrl-ctrl-ctrl\"] } }",
+            "unknown key `ctrl` in `ctrl-ctrl-ctrl`",
+            "keys.kill_run[1]",
+        ),
     ] {
         let err = settings_error(settings);
         assert!(err.contains(needle), "{settings}: {err}");
@@ -615,6 +625,10 @@ fn meaningless_settings_values_are_located_errors() {
     }
     assert_eq!(
         settings_error("{ router: { output: \"Clean\", transport: \"HTTP\" } }"),
+        ""
+    );
+    assert_eq!(
+        settings_error("{ keys: { kill_run: [\"ctrl-k\", \"f5\"], toggle_wrap: [\"W\"] } }"),
         ""
     );
 }

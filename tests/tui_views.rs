@@ -1075,7 +1075,7 @@ fn prompt_view_normal_cycles_format_and_mode() {
     h.key(KeyCode::Char('5'));
     h.pump();
     assert_eq!(h.app.view, ViewId::Prompt);
-    let text: Vec<String> = h.app.prompt.lines.iter().map(|l| l.to_string()).collect();
+    let text: Vec<String> = h.app.prompt.lines().iter().map(|l| l.to_string()).collect();
     assert!(
         text.iter()
             .any(|l| l.starts_with("tools payload · anthropic (provider anthropic)")),
@@ -1083,7 +1083,7 @@ fn prompt_view_normal_cycles_format_and_mode() {
     );
     h.key(KeyCode::Char('p'));
     h.pump();
-    let text: Vec<String> = h.app.prompt.lines.iter().map(|l| l.to_string()).collect();
+    let text: Vec<String> = h.app.prompt.lines().iter().map(|l| l.to_string()).collect();
     assert!(
         text.iter()
             .any(|l| l.starts_with("tools payload · openai (--api)")),
@@ -1091,7 +1091,7 @@ fn prompt_view_normal_cycles_format_and_mode() {
     );
     h.key(KeyCode::Char('m'));
     h.pump();
-    let text: Vec<String> = h.app.prompt.lines.iter().map(|l| l.to_string()).collect();
+    let text: Vec<String> = h.app.prompt.lines().iter().map(|l| l.to_string()).collect();
     assert!(text[0].contains("mode minimal"), "{text:?}");
     let screen = h.screen(120, 20);
     assert!(screen.contains("What the model sees"));

@@ -8,6 +8,7 @@ pub mod bounds;
 pub mod depth;
 mod error;
 pub mod keypath;
+pub mod keys;
 mod locate;
 pub mod openclaw;
 mod parse;

@@ -3,20 +3,49 @@
 
 use super::error::{ConfigError, ConfigErrorKind};
 use super::keypath::KeyPath;
+use super::keys::{ACTION_NAMES, parse_key};
 use super::locate::locate_path;
 use super::settings::ClawdeckSettings;
 
 fn error_at(text: &str, origin: &str, dotted: &str, message: String) -> ConfigError {
-    let path = KeyPath::parse_dotted(dotted);
-    let position = locate_path(text, &path);
+    error_at_path(text, origin, &KeyPath::parse_dotted(dotted), message)
+}
+
+fn error_at_path(text: &str, origin: &str, path: &KeyPath, message: String) -> ConfigError {
+    let position = locate_path(text, path);
     ConfigError {
         kind: ConfigErrorKind::Type,
         file: origin.to_string(),
         line: position.map(|p| p.0),
         column: position.map(|p| p.1),
         message,
-        key_path: Some(dotted.to_string()),
+        key_path: Some(path.to_string()),
     }
+}
+
+/// `keys` overrides: every action must be one the console has and every key must parse.
+fn check_keys(settings: &ClawdeckSettings, text: &str, origin: &str) -> Result<(), ConfigError> {
+    let root = KeyPath::root().key("keys");
+    for (action, keys) in &settings.keys {
+        let at = root.key(action.as_str());
+        if !ACTION_NAMES.contains(&action.as_str()) {
+            return Err(error_at_path(
+                text,
+                origin,
+                &at,
+                format!(
+                    "unknown console action \"{action}\" (the actions are listed in README.md, Keys, \
+                     and under `?` in the console)"
+                ),
+            ));
+        }
+        for (i, key) in keys.iter().enumerate() {
+            if let Err(problem) = parse_key(key) {
+                return Err(error_at_path(text, origin, &at.index(i), problem));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The first meaningless value in `settings` (parsed from `text`), located.
@@ -73,5 +102,5 @@ pub fn check_settings(
             "exec.shell needs a program (e.g. [\"sh\", \"-c\"])".to_string(),
         ));
     }
-    Ok(())
+    check_keys(settings, text, origin)
 }

@@ -4,7 +4,7 @@
 //!
 //! - `Deck::load` / `Deck::new` build everything from a config;
 //! - `reload` / `apply` re-apply what the config decides (registry with plugins, hooks and skills,
-//!   the pipeline, lane limits and warnAfterMs, router settings) and return the new snapshot, or
+//!   the pipeline, lane limits and warnAfterMs, the exec session TTL, router settings) and return the new snapshot, or
 //!   the located error while the last good config stays in use;
 //! - `subscribe` yields one stream of core events; a reader that falls behind is told how many
 //!   events it skipped instead of making anything wait or grow (back-pressure lives here);
@@ -230,7 +230,7 @@ impl Deck {
     }
 
     /// Installs a config: a new registry and pipeline (plugins, hooks, skills), the lane limits
-    /// and warnAfterMs, the router settings. Runs and calls already going keep going.
+    /// and warnAfterMs, the exec session TTL, the router settings. Runs and calls already going keep going.
     pub fn apply(&self, config: LoadedConfig) -> Arc<DeckState> {
         let registry = build_registry(&config);
         self.apply_built(config, registry)
@@ -241,6 +241,9 @@ impl Deck {
         let limits = LaneLimits::from_settings(&config.settings.lanes, &config.raw);
         self.inner.queue.apply_limits(&limits);
         self.router().apply_settings(config.settings.router.clone());
+        self.inner.runtime.sessions.set_ttl(Duration::from_secs(
+            config.settings.exec.session_ttl_seconds,
+        ));
         let config = Arc::new(config);
         let registry = Arc::new(registry);
         let pipeline = Arc::new(Pipeline::new(

@@ -107,3 +107,24 @@ fn the_demo_config_reads_the_operators_settings_file() {
     let err = crate::config::load_demo_with_settings(Some(&settings)).unwrap_err();
     assert!(err.to_string().contains("clawdeck.json5"), "{err}");
 }
+
+#[tokio::test]
+async fn reload_reapplies_the_exec_session_ttl_to_every_holder() {
+    let (dir, config) = config_dir(r#"{ exec: { sessionTtlSeconds: 600 } }"#);
+    let deck = Deck::load(Some(&config)).unwrap();
+    // A handle taken before the reload (the tools of the old pipeline hold one like it).
+    let held = deck.tool_runtime().sessions.clone();
+    assert_eq!(held.ttl(), Duration::from_secs(600));
+    std::fs::write(
+        dir.path().join(crate::config::SETTINGS_FILE),
+        r#"{ exec: { sessionTtlSeconds: 5 } }"#,
+    )
+    .unwrap();
+    deck.reload().unwrap();
+    assert_eq!(deck.tool_runtime().sessions.ttl(), Duration::from_secs(5));
+    assert_eq!(held.ttl(), Duration::from_secs(5), "old handles see it too");
+    // Back to the default when the key goes away.
+    std::fs::write(dir.path().join(crate::config::SETTINGS_FILE), "{}").unwrap();
+    deck.reload().unwrap();
+    assert_eq!(held.ttl(), Duration::from_secs(1800));
+}

@@ -101,7 +101,8 @@ impl ExecSession {
 #[derive(Debug, Clone)]
 pub struct ExecSessions {
     inner: Arc<Mutex<BTreeMap<String, Arc<ExecSession>>>>,
-    ttl: Duration,
+    /// Milliseconds; shared by every clone so a config reload changes it for all of them.
+    ttl_ms: Arc<AtomicU64>,
     counter: Arc<AtomicU64>,
 }
 
@@ -109,7 +110,7 @@ impl ExecSessions {
     pub fn new(ttl: Duration) -> ExecSessions {
         ExecSessions {
             inner: Arc::default(),
-            ttl,
+            ttl_ms: Arc::new(AtomicU64::new(duration_ms(ttl))),
             counter: Arc::new(AtomicU64::new(0)),
         }
     }
@@ -173,7 +174,7 @@ impl ExecSessions {
     /// Drops finished sessions older than the TTL.
     pub fn prune(&self) {
         let now = SystemTime::now();
-        let ttl = self.ttl;
+        let ttl = self.ttl();
         self.lock().retain(|_, s| match s.ended_at() {
             Some(ended) => now
                 .duration_since(ended)
@@ -184,6 +185,17 @@ impl ExecSessions {
     }
 
     pub fn ttl(&self) -> Duration {
-        self.ttl
+        Duration::from_millis(self.ttl_ms.load(Ordering::SeqCst))
     }
+
+    /// Changes how long finished sessions stay listed (a config reload); applies to the sessions
+    /// already listed too.
+    pub fn set_ttl(&self, ttl: Duration) {
+        self.ttl_ms.store(duration_ms(ttl), Ordering::SeqCst);
+        self.prune();
+    }
+}
+
+fn duration_ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }

@@ -631,7 +631,9 @@ impl App {
             self.refresh_queue();
             redraw = true;
         }
-        redraw || (self.view == ViewId::Router && self.router.needs_tick())
+        // A large edited text is validated once typing pauses: the next frame does it.
+        let validation = self.view == ViewId::Invoke && self.invoke.validation_pending();
+        redraw || validation || (self.view == ViewId::Router && self.router.needs_tick())
     }
 
     fn handle_key(&mut self, key: KeyEvent) -> bool {
@@ -752,7 +754,8 @@ impl App {
     }
 
     fn handle_paste(&mut self, text: &str) -> bool {
-        self.active_view().0.paste(text)
+        let (view, ctx) = self.active_view();
+        view.paste_in(text, &ctx)
     }
 
     /// The active view and what it may use (split borrows of the App's fields).

@@ -51,6 +51,9 @@ pub enum Action {
     History,
     CycleProvider,
     CyclePromptMode,
+    ToggleWrap,
+    NextSection,
+    PrevSection,
 }
 
 /// One row of the keymap table.
@@ -140,16 +143,16 @@ pub const BINDINGS: &[BindingSpec] = &[
         ScrollLeft,
         "scroll_left",
         ["left"],
-        "Scroll the stream left",
-        [Router],
+        "Scroll left (long lines, wrap off)",
+        [Router, Invoke, Prompt],
         ""
     ),
     b!(
         ScrollRight,
         "scroll_right",
         ["right"],
-        "Scroll the stream right (long lines)",
-        [Router],
+        "Scroll right (long lines, wrap off)",
+        [Router, Invoke, Prompt],
         ""
     ),
     b!(
@@ -236,8 +239,8 @@ pub const BINDINGS: &[BindingSpec] = &[
         Search,
         "search",
         ["/"],
-        "Search the stream",
-        [Router],
+        "Search the stream / the prompt",
+        [Router, Prompt],
         "search"
     ),
     b!(
@@ -245,7 +248,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         "search_next",
         ["n"],
         "Next search hit",
-        [Router],
+        [Router, Prompt],
         ""
     ),
     b!(
@@ -253,7 +256,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         "search_prev",
         ["N"],
         "Previous search hit",
-        [Router],
+        [Router, Prompt],
         ""
     ),
     b!(
@@ -312,6 +315,30 @@ pub const BINDINGS: &[BindingSpec] = &[
         [Prompt],
         "mode"
     ),
+    b!(
+        ToggleWrap,
+        "toggle_wrap",
+        ["w"],
+        "Wrap long lines on / off (off: scroll sideways)",
+        [Invoke, Prompt],
+        "wrap"
+    ),
+    b!(
+        NextSection,
+        "next_section",
+        ["]"],
+        "Next section (`## ` heading, the tools payload)",
+        [Prompt],
+        "section"
+    ),
+    b!(
+        PrevSection,
+        "prev_section",
+        ["["],
+        "Previous section",
+        [Prompt],
+        ""
+    ),
 ];
 
 /// A key with modifiers, comparable with crossterm key events.
@@ -323,73 +350,32 @@ pub struct KeySpec {
 
 impl KeySpec {
     /// Parses `q`, `G`, `?`, `ctrl-c`, `alt-x`, `tab`, `backtab`, `f5`, `pageup`, `enter`, ...
+    /// (the grammar lives in the core, `config::keys`, so the config check uses the same one).
     pub fn parse(spec: &str) -> Result<KeySpec, String> {
+        use crate::config::keys::NamedKey;
+        let chord = crate::config::keys::parse_key(spec)?;
         let mut mods = KeyModifiers::NONE;
-        let mut rest = spec;
-        loop {
-            let lower = rest.to_ascii_lowercase();
-            if let Some(r) = lower
-                .strip_prefix("ctrl-")
-                .or_else(|| lower.strip_prefix("c-"))
-            {
-                mods |= KeyModifiers::CONTROL;
-                rest = &rest[rest.len() - r.len()..];
-            } else if let Some(r) = lower
-                .strip_prefix("alt-")
-                .or_else(|| lower.strip_prefix("m-"))
-            {
-                mods |= KeyModifiers::ALT;
-                rest = &rest[rest.len() - r.len()..];
-            } else if let Some(r) = lower.strip_prefix("shift-").filter(|r| r.len() > 1) {
-                mods |= KeyModifiers::SHIFT;
-                rest = &rest[rest.len() - r.len()..];
-            } else {
-                break;
-            }
-        }
-        if rest.is_empty() {
-            return Err(format!("empty key in `{spec}`"));
-        }
-        let code = match rest.to_ascii_lowercase().as_str() {
-            "tab" if mods.contains(KeyModifiers::SHIFT) => {
-                mods.remove(KeyModifiers::SHIFT);
-                KeyCode::BackTab
-            }
-            "tab" => KeyCode::Tab,
-            "backtab" => KeyCode::BackTab,
-            "enter" | "return" => KeyCode::Enter,
-            "esc" | "escape" => KeyCode::Esc,
-            "space" => KeyCode::Char(' '),
-            "backspace" => KeyCode::Backspace,
-            "delete" | "del" => KeyCode::Delete,
-            "insert" | "ins" => KeyCode::Insert,
-            "up" => KeyCode::Up,
-            "down" => KeyCode::Down,
-            "left" => KeyCode::Left,
-            "right" => KeyCode::Right,
-            "home" => KeyCode::Home,
-            "end" => KeyCode::End,
-            "pageup" | "pgup" => KeyCode::PageUp,
-            "pagedown" | "pgdn" => KeyCode::PageDown,
-            f if f.len() >= 2
-                && f.starts_with('f')
-                && f[1..].parse::<u8>().is_ok_and(|n| (1..=24).contains(&n)) =>
-            {
-                KeyCode::F(f[1..].parse::<u8>().unwrap_or(1))
-            }
-            _ => {
-                let mut chars = rest.chars();
-                match (chars.next(), chars.next()) {
-                    (Some(c), None) => {
-                        if mods.contains(KeyModifiers::CONTROL) {
-                            KeyCode::Char(c.to_ascii_lowercase())
-                        } else {
-                            KeyCode::Char(c)
-                        }
-                    }
-                    _ => return Err(format!("unknown key `{rest}` in `{spec}`")),
-                }
-            }
+        mods.set(KeyModifiers::CONTROL, chord.ctrl);
+        mods.set(KeyModifiers::ALT, chord.alt);
+        mods.set(KeyModifiers::SHIFT, chord.shift);
+        let code = match chord.key {
+            NamedKey::Char(c) => KeyCode::Char(c),
+            NamedKey::Tab => KeyCode::Tab,
+            NamedKey::BackTab => KeyCode::BackTab,
+            NamedKey::Enter => KeyCode::Enter,
+            NamedKey::Esc => KeyCode::Esc,
+            NamedKey::Backspace => KeyCode::Backspace,
+            NamedKey::Delete => KeyCode::Delete,
+            NamedKey::Insert => KeyCode::Insert,
+            NamedKey::Up => KeyCode::Up,
+            NamedKey::Down => KeyCode::Down,
+            NamedKey::Left => KeyCode::Left,
+            NamedKey::Right => KeyCode::Right,
+            NamedKey::Home => KeyCode::Home,
+            NamedKey::End => KeyCode::End,
+            NamedKey::PageUp => KeyCode::PageUp,
+            NamedKey::PageDown => KeyCode::PageDown,
+            NamedKey::F(n) => KeyCode::F(n),
         };
         Ok(KeySpec { code, mods })
     }
@@ -765,6 +751,12 @@ mod tests {
             "{:?}",
             km.warnings
         );
+    }
+
+    #[test]
+    fn the_table_names_exactly_the_actions_the_config_check_accepts() {
+        let names: Vec<&str> = BINDINGS.iter().map(|b| b.name).collect();
+        assert_eq!(names, crate::config::keys::ACTION_NAMES);
     }
 
     #[test]

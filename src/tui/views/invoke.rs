@@ -2,9 +2,14 @@
 //! parameters as JSON in a ratatui-textarea editor prefilled with a skeleton from the schema,
 //! see live validation with the error path, run it through the real pipeline (intent), and see
 //! the result with a history of calls to re-run or edit.
+//!
+//! Large parameters stay responsive: a paste goes in as one edit, and a large text is validated
+//! once typing pauses (not on every key); the editor takes at most `MAX_PARAMS_BYTES`. The
+//! result wraps (`w` toggles; off, it scrolls sideways) and scrolls with PageUp / PageDown.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use ratatui::buffer::Buffer;
@@ -23,8 +28,68 @@ use crate::tool::ContentBlock;
 use crate::tui::clock::short_duration;
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
-use crate::tui::stream::{StreamBuffer, StreamKind, StreamPane, StreamPaneState};
 use crate::tui::theme;
+use crate::tui::widgets::text_pane::TextPane;
+
+/// The most parameter text the editor holds; a paste that would pass it is refused (say so).
+pub const MAX_PARAMS_BYTES: usize = 1024 * 1024;
+/// Texts up to this size are validated on every edit; larger ones when typing pauses.
+pub const EAGER_VALIDATION_BYTES: usize = 16 * 1024;
+/// How long typing must pause before a large text is validated.
+pub const VALIDATION_QUIET: Duration = Duration::from_millis(300);
+/// Result lines kept for display (the rest is counted, not drawn).
+const RESULT_LINES: usize = 20_000;
+
+/// How a result line is marked in its gutter.
+#[derive(Clone, Copy)]
+enum ResultKind {
+    Stdout,
+    Stderr,
+    Note,
+}
+
+/// Builds the result pane's lines: a gutter per kind, text cleaned of control sequences.
+#[derive(Default)]
+struct ResultLines {
+    lines: Vec<Line<'static>>,
+    omitted: usize,
+}
+
+impl ResultLines {
+    fn push(&mut self, kind: ResultKind, text: &str) {
+        let (gutter, gutter_style, style) = match kind {
+            ResultKind::Stdout => (" │", theme::dim(), Style::default()),
+            ResultKind::Stderr => ("E│", theme::error(), Style::default()),
+            ResultKind::Note => (
+                "»│",
+                theme::warning(),
+                theme::warning().add_modifier(ratatui::style::Modifier::ITALIC),
+            ),
+        };
+        let clean = crate::term::plain(text).replace('\t', "    ");
+        for line in clean.lines() {
+            if self.lines.len() >= RESULT_LINES {
+                self.omitted += 1;
+                continue;
+            }
+            self.lines.push(Line::from(vec![
+                Span::styled(gutter, gutter_style),
+                Span::styled(line.to_string(), style),
+            ]));
+        }
+    }
+
+    fn finish(mut self) -> Vec<Line<'static>> {
+        if self.omitted > 0 {
+            let note = format!(
+                "… {} more lines not shown (the pane keeps {RESULT_LINES})",
+                self.omitted
+            );
+            self.lines.push(Line::styled(note, theme::warning()));
+        }
+        self.lines
+    }
+}
 
 /// A tool as the picker shows it.
 #[derive(Debug, Clone)]
@@ -66,8 +131,12 @@ pub struct InvokeView {
     pub history_selected: usize,
     /// The result pane shows this call.
     pub shown: Option<u64>,
-    result: StreamBuffer,
-    result_pane: StreamPaneState,
+    /// The shown call's result: wrapped or scrolled sideways, scrolled by pages.
+    pub result: TextPane,
+    /// When the editor's text changed and has not been validated since.
+    validation_due: Option<Instant>,
+    /// How many times the editor's text was parsed and checked (tests bound the work).
+    pub validations: u64,
     validators: HashMap<String, Option<Arc<ParamValidator>>>,
     next_id: u64,
     /// Why tools cannot be run (no pipeline); shown in the result pane.
@@ -88,8 +157,10 @@ impl Default for InvokeView {
             history: Vec::new(),
             history_selected: 0,
             shown: None,
-            result: StreamBuffer::new(20_000),
-            result_pane: StreamPaneState::default(),
+            // Wrapped rows continue under the text, not the gutter.
+            result: TextPane::with_hang(2),
+            validation_due: None,
+            validations: 0,
             validators: HashMap::new(),
             next_id: 1,
             unavailable: None,
@@ -152,6 +223,88 @@ fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
 }
 
+/// What the result pane says about one call.
+fn result_lines(entry: &HistoryEntry, out: &mut ResultLines) {
+    out.push(
+        ResultKind::Note,
+        &format!("#{} {} {}", entry.id, entry.tool, entry.params),
+    );
+    let Some(outcome) = &entry.outcome else {
+        out.push(ResultKind::Note, "running…");
+        return;
+    };
+    match outcome.as_ref() {
+        CallOutcome::Completed {
+            result,
+            is_error,
+            lane,
+            duration,
+            hooks,
+            ..
+        } => {
+            let verdict = if *is_error {
+                "✗ tool error"
+            } else {
+                "✓ ok"
+            };
+            let status = result
+                .status()
+                .map(|s| format!(", status {s}"))
+                .unwrap_or_default();
+            out.push(
+                ResultKind::Note,
+                &format!(
+                    "{verdict}{status} in {} (lane {lane}, {} hooks)",
+                    short_duration(*duration),
+                    hooks.len()
+                ),
+            );
+            let kind = if *is_error {
+                ResultKind::Stderr
+            } else {
+                ResultKind::Stdout
+            };
+            for block in &result.content {
+                match block {
+                    ContentBlock::Text { text } => {
+                        let shown = match serde_json::from_str::<Value>(text) {
+                            Ok(v) if v.is_object() || v.is_array() => pretty(&v),
+                            _ => text.clone(),
+                        };
+                        out.push(kind, &shown);
+                    }
+                    ContentBlock::Image { data, mime_type } => {
+                        let bytes = data.len() / 4 * 3;
+                        out.push(
+                            ResultKind::Note,
+                            &format!(
+                                "image: {mime_type}, about {} KB ({} base64 chars)",
+                                bytes / 1024,
+                                data.len()
+                            ),
+                        );
+                    }
+                }
+            }
+            if !result.details.is_null() {
+                out.push(ResultKind::Note, "details:");
+                out.push(ResultKind::Stdout, &pretty(&result.details));
+            }
+        }
+        other => {
+            let label = match other {
+                CallOutcome::Refused { .. } => "✗ refused by policy",
+                CallOutcome::InvalidParams { .. } => "✗ invalid parameters",
+                CallOutcome::Blocked { .. } => "✗ blocked by a hook",
+                CallOutcome::Cancelled { .. } => "∅ cancelled",
+                _ => "✗ unknown tool",
+            };
+            out.push(ResultKind::Note, label);
+            out.push(ResultKind::Stderr, &other.message());
+        }
+    }
+}
+
 impl InvokeView {
     pub fn unavailable(reason: &str) -> Self {
         InvokeView {
@@ -204,8 +357,38 @@ impl InvokeView {
         self.validate();
     }
 
+    /// Bytes of text in the editor (newlines counted), without joining the lines.
+    pub fn editor_bytes(&self) -> usize {
+        let lines = self.editor.lines();
+        lines.iter().map(String::len).sum::<usize>() + lines.len().saturating_sub(1)
+    }
+
+    /// The text changed: small texts are checked now, large ones once typing pauses.
+    fn edited(&mut self, now: Instant) {
+        self.validation_due = Some(now);
+        if self.editor_bytes() <= EAGER_VALIDATION_BYTES {
+            self.validate();
+        }
+    }
+
+    /// Validates a pending large text once typing has paused (called before each draw).
+    pub fn validate_if_due(&mut self, now: Instant) {
+        if let Some(since) = self.validation_due
+            && now.saturating_duration_since(since) >= VALIDATION_QUIET
+        {
+            self.validate();
+        }
+    }
+
+    /// Whether a validation waits for typing to pause (the App redraws on its ticks).
+    pub fn validation_pending(&self) -> bool {
+        self.validation_due.is_some()
+    }
+
     /// The editor's text parsed and checked against the schema.
     pub fn validate(&mut self) {
+        self.validation_due = None;
+        self.validations += 1;
         let Some(tool) = self.editing.clone() else {
             self.validation = Ok(());
             return;
@@ -316,88 +499,16 @@ impl InvokeView {
 
     /// Fills the result pane with a call's outcome.
     fn show(&mut self, id: u64) {
-        self.shown = Some(id);
-        self.result = StreamBuffer::new(20_000);
-        self.result_pane = StreamPaneState {
-            follow: false,
-            ..StreamPaneState::default()
-        };
-        let Some(entry) = self.history.iter().find(|h| h.id == id) else {
-            return;
-        };
-        let buf = &mut self.result;
-        buf.push_note(&format!("#{} {} {}", entry.id, entry.tool, entry.params));
-        let Some(outcome) = &entry.outcome else {
-            buf.push_note("running…");
-            return;
-        };
-        match outcome.as_ref() {
-            CallOutcome::Completed {
-                result,
-                is_error,
-                lane,
-                duration,
-                hooks,
-                ..
-            } => {
-                let verdict = if *is_error {
-                    "✗ tool error"
-                } else {
-                    "✓ ok"
-                };
-                let status = result
-                    .status()
-                    .map(|s| format!(", status {s}"))
-                    .unwrap_or_default();
-                buf.push_note(&format!(
-                    "{verdict}{status} in {} (lane {lane}, {} hooks)",
-                    short_duration(*duration),
-                    hooks.len()
-                ));
-                for block in &result.content {
-                    match block {
-                        ContentBlock::Text { text } => {
-                            let shown = match serde_json::from_str::<Value>(text) {
-                                Ok(v) if v.is_object() || v.is_array() => pretty(&v),
-                                _ => text.clone(),
-                            };
-                            let kind = if *is_error {
-                                StreamKind::Stderr
-                            } else {
-                                StreamKind::Stdout
-                            };
-                            buf.push_chunk(kind, shown.as_bytes());
-                            buf.flush_partials();
-                        }
-                        ContentBlock::Image { data, mime_type } => {
-                            let bytes = data.len() / 4 * 3;
-                            buf.push_note(&format!(
-                                "image: {mime_type}, about {} KB ({} base64 chars)",
-                                bytes / 1024,
-                                data.len()
-                            ));
-                        }
-                    }
-                }
-                if !result.details.is_null() {
-                    buf.push_note("details:");
-                    buf.push_chunk(StreamKind::Stdout, pretty(&result.details).as_bytes());
-                    buf.flush_partials();
-                }
-            }
-            other => {
-                let label = match other {
-                    CallOutcome::Refused { .. } => "✗ refused by policy",
-                    CallOutcome::InvalidParams { .. } => "✗ invalid parameters",
-                    CallOutcome::Blocked { .. } => "✗ blocked by a hook",
-                    CallOutcome::Cancelled { .. } => "∅ cancelled",
-                    _ => "✗ unknown tool",
-                };
-                buf.push_note(label);
-                buf.push_chunk(StreamKind::Stderr, other.message().as_bytes());
-                buf.flush_partials();
-            }
+        if self.shown != Some(id) {
+            // Another call: start at its top.
+            self.result.scroll(Action::Top);
         }
+        self.shown = Some(id);
+        let mut out = ResultLines::default();
+        if let Some(entry) = self.history.iter().find(|h| h.id == id) {
+            result_lines(entry, &mut out);
+        }
+        self.result.set_lines(out.finish(), Vec::new());
     }
 
     /// Whether the parameter editor has focus (a draft Ctrl-C would lose).
@@ -417,23 +528,36 @@ impl InvokeView {
             KeyCode::Char('r') if ctrl => self.run_editor(ctx),
             KeyCode::Tab => {
                 self.editor.insert_str("  ");
-                self.validate();
+                self.edited(ctx.clock.now());
             }
             _ => {
                 if self.editor.input(*key) {
-                    self.validate();
+                    self.edited(ctx.clock.now());
                 }
             }
         }
         true
     }
 
-    pub fn paste(&mut self, text: &str) -> bool {
+    /// A bracketed paste: one edit (one undo step, one validation at most), line ends as the
+    /// editor knows them; refused with a message when the text would pass `MAX_PARAMS_BYTES`.
+    pub fn paste(&mut self, text: &str, ctx: &ViewCtx) -> bool {
         if self.focus != Focus::Editor {
             return false;
         }
-        self.editor.insert_str(text);
-        self.validate();
+        let total = self.editor_bytes() + text.len();
+        if total > MAX_PARAMS_BYTES {
+            ctx.status(format!(
+                "paste refused: the parameters would be {} KiB, over the editor's {} KiB cap \
+                 (`clawdeck invoke TOOL --params @file` takes any size)",
+                total.div_ceil(1024),
+                MAX_PARAMS_BYTES / 1024
+            ));
+            return true;
+        }
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        self.editor.insert_str(&text);
+        self.edited(ctx.clock.now());
         true
     }
 
@@ -457,8 +581,25 @@ impl InvokeView {
                     self.selected = to;
                 }
             }
-            (Focus::Tools, Action::PageUp) => self.result_pane.page_up(&self.result),
-            (Focus::Tools, Action::PageDown) => self.result_pane.page_down(&self.result),
+            (_, Action::PageUp | Action::PageDown) => {
+                self.result.scroll(action);
+            }
+            (_, Action::ToggleWrap) => {
+                let on = self.result.toggle_wrap();
+                ctx.status(if on {
+                    "the result wraps long lines".to_string()
+                } else {
+                    format!(
+                        "the result scrolls sideways ({} / {})",
+                        ctx.keymap.key_label(Action::ScrollLeft),
+                        ctx.keymap.key_label(Action::ScrollRight)
+                    )
+                });
+            }
+            (_, Action::ScrollLeft | Action::ScrollRight) => {
+                self.result
+                    .scroll_sideways(action == Action::ScrollRight, 8);
+            }
             (Focus::Tools, Action::EditParams) => {
                 let Some(tool) = self.tools.get(self.selected).cloned() else {
                     return true;
@@ -487,8 +628,6 @@ impl InvokeView {
                     self.show(id);
                 }
             }
-            (Focus::History, Action::PageUp) => self.result_pane.page_up(&self.result),
-            (Focus::History, Action::PageDown) => self.result_pane.page_down(&self.result),
             (Focus::History, Action::EditParams) => {
                 if let Some(h) = self.history.get(self.history_selected).cloned() {
                     self.load(&h.tool, &h.params);
@@ -544,6 +683,7 @@ impl InvokeView {
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        self.validate_if_due(ctx.clock.now());
         let [left, right] =
             Layout::horizontal([Constraint::Length(40), Constraint::Fill(1)]).areas(area);
         let [tools_area, history_area] =
@@ -637,6 +777,13 @@ impl InvokeView {
 
         let (verdict, verdict_style) = match (&self.editing, &self.validation) {
             (None, _) => ("pick a tool and press Enter".to_string(), theme::dim()),
+            (Some(_), _) if self.validation_due.is_some() => (
+                format!(
+                    "… checked when typing pauses ({} KiB)",
+                    self.editor_bytes().div_ceil(1024)
+                ),
+                theme::dim(),
+            ),
             (Some(_), Ok(())) => ("✓ valid".to_string(), theme::ok()),
             (Some(_), Err(p)) => (format!("✗ {}", p.join("; ")), theme::error()),
         };
@@ -668,10 +815,26 @@ impl InvokeView {
             block.render(editor_area, buf);
         }
 
-        let block = Block::bordered().title(match self.shown {
+        let mut block = Block::bordered().title(match self.shown {
             Some(id) => format!(" Result of call #{id} "),
             None => " Result ".to_string(),
         });
+        if self.shown.is_some() {
+            self.result.layout(block.inner(result_area));
+            block = block.title_bottom(Line::styled(
+                format!(
+                    " {} · {} {} ",
+                    self.result.position_label().unwrap_or_default(),
+                    ctx.keymap.key_label(Action::ToggleWrap),
+                    if self.result.wrap {
+                        "wrap on"
+                    } else {
+                        "wrap off"
+                    }
+                ),
+                theme::dim(),
+            ));
+        }
         let inner = block.inner(result_area);
         block.render(result_area, buf);
         if let Some(reason) = &self.unavailable {
@@ -682,10 +845,7 @@ impl InvokeView {
                 theme::error(),
             );
         } else if self.shown.is_some() {
-            StreamPane {
-                buffer: &self.result,
-            }
-            .render(inner, buf, &mut self.result_pane);
+            self.result.render(inner, buf);
         } else {
             buf.set_string(inner.x, inner.y, "no call selected", theme::dim());
         }

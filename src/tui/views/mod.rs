@@ -100,6 +100,10 @@ pub trait View {
     fn paste(&mut self, _text: &str) -> bool {
         false
     }
+    /// A paste with the context (status messages, the clock); by default `paste`.
+    fn paste_in(&mut self, text: &str, _ctx: &ViewCtx) -> bool {
+        self.paste(text)
+    }
     /// Footer hints (key, label): from the keymap table, so hints, help and keys agree.
     fn hints(&self, keymap: &Keymap, id: ViewId) -> Vec<(String, &'static str)> {
         keymap.footer(id)
@@ -167,14 +171,20 @@ impl View for invoke::InvokeView {
     fn mouse(&mut self, mouse: &MouseEvent) -> bool {
         self.handle_mouse(mouse)
     }
-    fn paste(&mut self, text: &str) -> bool {
-        invoke::InvokeView::paste(self, text)
+    fn paste_in(&mut self, text: &str, ctx: &ViewCtx) -> bool {
+        invoke::InvokeView::paste(self, text, ctx)
     }
 }
 
 impl View for prompt::PromptView {
     fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         prompt::PromptView::render(self, area, buf, ctx)
+    }
+    fn input_key(&mut self, key: &KeyEvent, _ctx: &ViewCtx) -> bool {
+        self.handle_input_key(key)
+    }
+    fn paste(&mut self, text: &str) -> bool {
+        prompt::PromptView::paste(self, text)
     }
     fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         self.handle_action(action, ctx)

@@ -1,12 +1,14 @@
 //! Prompt view (issue 6 §6): the system prompt and the provider's `tools` payload for the
 //! current context, exactly as `crate::prompt::build_llm_view` assembles them, so the operator
-//! sees what the model sees. `p` cycles the request format, `m` the prompt mode.
+//! sees what the model sees. `p` cycles the request format, `m` the prompt mode. Long lines wrap
+//! (`w` toggles; off, they scroll sideways), `/` searches (`n`/`N` for the next and previous
+//! hit, with a count), and `]`/`[` jump between sections (`## ` headings, the tools payload).
 
-use crossterm::event::{MouseEvent, MouseEventKind};
+use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Widget};
+use ratatui::widgets::{Block, Widget};
 
 use super::ViewCtx;
 use crate::prompt::PromptMode;
@@ -15,16 +17,23 @@ use crate::provider::ProviderApi;
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::line_input::{InputOutcome, LineInput};
+use crate::tui::widgets::text_pane::TextPane;
 
 #[derive(Debug, Default)]
 pub struct PromptView {
     pub options: LlmViewOptions,
-    /// The rendered text (prompt, then payload), one entry per line.
-    pub lines: Vec<Line<'static>>,
+    /// The text (prompt, then payload): wrapped or scrolled, searchable, with sections.
+    pub pane: TextPane,
     pub error: Option<String>,
-    pub scroll: usize,
-    height: usize,
+    /// The `/` search being typed.
+    pub search_input: Option<LineInput>,
     area: Rect,
+}
+
+/// Whether a line starts a section jumps stop at: a Markdown `## ` heading of the prompt.
+fn is_section_heading(line: &str) -> bool {
+    line.starts_with("## ")
 }
 
 impl PromptView {
@@ -45,8 +54,19 @@ impl PromptView {
             theme::bold(),
         ));
         lines.push(Line::raw(""));
-        lines.extend(view.prompt.lines().map(|l| Line::raw(l.to_string())));
+        let mut sections = vec![0];
+        // Skill and plugin text can carry control sequences: only visible text is drawn.
+        let prompt = crate::term::plain(&view.prompt).replace('\t', "    ");
+        for l in prompt.lines() {
+            if is_section_heading(l) {
+                sections.push(lines.len());
+                lines.push(Line::styled(l.to_string(), theme::bold()));
+            } else {
+                lines.push(Line::raw(l.to_string()));
+            }
+        }
         lines.push(Line::raw(""));
+        sections.push(lines.len());
         lines.push(Line::styled(
             format!(
                 "tools payload · {} ({}) · {} tools",
@@ -61,23 +81,85 @@ impl PromptView {
         }
         let payload = serde_json::to_string_pretty(&view.export.payload).unwrap_or_default();
         lines.push(Line::raw(""));
+        let payload = crate::term::plain(&payload);
         lines.extend(payload.lines().map(|l| Line::raw(l.to_string())));
-        self.lines = lines;
+        self.pane.set_lines(lines, sections);
         self.error = None;
-        self.scroll = self.scroll.min(self.lines.len().saturating_sub(1));
     }
 
-    fn max_scroll(&self) -> usize {
-        self.lines.len().saturating_sub(self.height.max(1))
+    /// The text's lines (tests read them).
+    pub fn lines(&self) -> &[Line<'static>] {
+        self.pane.lines()
+    }
+
+    /// Keys for the `/` search input while it is open; true when consumed.
+    pub fn handle_input_key(&mut self, key: &KeyEvent) -> bool {
+        let Some(input) = self.search_input.as_mut() else {
+            return false;
+        };
+        match input.handle_key(key) {
+            InputOutcome::Submitted => {
+                let query = input.text.clone();
+                self.search_input = None;
+                self.pane.search(&query);
+            }
+            InputOutcome::Cancelled => self.search_input = None,
+            InputOutcome::Edited | InputOutcome::Ignored => {}
+        }
+        true
+    }
+
+    pub fn paste(&mut self, text: &str) -> bool {
+        match self.search_input.as_mut() {
+            Some(input) => {
+                input.insert_str(text);
+                true
+            }
+            None => false,
+        }
     }
 
     pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
-        let page = self.height.saturating_sub(1).max(1);
-        if let Some(to) = super::list::moved(self.scroll, action, self.max_scroll() + 1, page) {
-            self.scroll = to;
+        if self.pane.scroll(action).is_some() {
             return true;
         }
         match action {
+            Action::Search => self.search_input = Some(LineInput::default()),
+            Action::SearchNext | Action::SearchPrev => {
+                if !self.pane.next_hit(action == Action::SearchNext) {
+                    ctx.status(match self.pane.search_label() {
+                        Some(label) => label,
+                        None => format!(
+                            "no search yet: {} searches the prompt",
+                            ctx.keymap.key_label(Action::Search)
+                        ),
+                    });
+                }
+            }
+            Action::NextSection | Action::PrevSection => {
+                if !self.pane.jump_section(action == Action::NextSection) {
+                    ctx.status(if action == Action::NextSection {
+                        "no section after this one"
+                    } else {
+                        "no section before this one"
+                    });
+                }
+            }
+            Action::ToggleWrap => {
+                let on = self.pane.toggle_wrap();
+                ctx.status(if on {
+                    "long lines wrap".to_string()
+                } else {
+                    format!(
+                        "long lines scroll sideways ({} / {})",
+                        ctx.keymap.key_label(Action::ScrollLeft),
+                        ctx.keymap.key_label(Action::ScrollRight)
+                    )
+                });
+            }
+            Action::ScrollLeft | Action::ScrollRight => {
+                self.pane.scroll_sideways(action == Action::ScrollRight, 8);
+            }
             Action::CycleProvider => {
                 // auto (the context's provider) → each API → auto
                 self.options.api = match self.options.api {
@@ -104,8 +186,8 @@ impl PromptView {
 
     pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
         match mouse.kind {
-            MouseEventKind::ScrollUp => self.scroll = self.scroll.saturating_sub(3),
-            MouseEventKind::ScrollDown => self.scroll = (self.scroll + 3).min(self.max_scroll()),
+            MouseEventKind::ScrollUp => self.pane.scroll_rows(true, 3),
+            MouseEventKind::ScrollDown => self.pane.scroll_rows(false, 3),
             _ => return false,
         }
         true
@@ -131,22 +213,51 @@ impl PromptView {
                 ctx.keymap.key_label(Action::CyclePromptMode)
             )),
         ]);
-        let block = Block::bordered().title(title);
+        let text_area = Block::bordered().inner(area);
+        let text_area = match &self.search_input {
+            Some(_) if text_area.height > 1 => Rect {
+                height: text_area.height - 1,
+                ..text_area
+            },
+            _ => text_area,
+        };
+        self.pane.layout(text_area);
+        let mut bottom = Vec::new();
+        if let Some(position) = self.pane.position_label().filter(|_| self.error.is_none()) {
+            bottom.push(Span::raw(format!(" {position} ")));
+        }
+        if !self.pane.wrap {
+            bottom.push(Span::styled("· wrap off ", theme::dim()));
+        }
+        if let Some(label) = self.pane.search_label() {
+            bottom.push(Span::styled(format!("· {label} "), theme::accent()));
+        }
+        let block = Block::bordered()
+            .title(title)
+            .title_bottom(Line::from(bottom));
         let inner = block.inner(area);
         block.render(area, buf);
-        self.height = inner.height as usize;
         if let Some(err) = &self.error {
             buf.set_string(inner.x, inner.y, format!("✗ {err}"), theme::error());
             return;
         }
-        self.scroll = self.scroll.min(self.max_scroll());
-        let visible: Vec<Line> = self
-            .lines
-            .iter()
-            .skip(self.scroll)
-            .take(inner.height as usize)
-            .cloned()
-            .collect();
-        Paragraph::new(visible).render(inner, buf);
+        let (text_area, input_area) = match &self.search_input {
+            Some(_) if inner.height > 1 => (
+                Rect {
+                    height: inner.height - 1,
+                    ..inner
+                },
+                Some(Rect {
+                    y: inner.bottom() - 1,
+                    height: 1,
+                    ..inner
+                }),
+            ),
+            _ => (inner, None),
+        };
+        self.pane.render(text_area, buf);
+        if let (Some(input), Some(at)) = (&self.search_input, input_area) {
+            input.render("search: ", at, buf, true);
+        }
     }
 }

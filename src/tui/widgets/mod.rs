@@ -5,6 +5,7 @@ pub mod confirm;
 pub mod help;
 pub mod line_input;
 pub mod picker;
+pub mod text_pane;
 
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 
