@@ -15,6 +15,8 @@ pub const ACTION_NAMES: &[&str] = &[
     "view_router",
     "view_invoke",
     "view_prompt",
+    "view_decisions",
+    "view_sessions",
     "edit_context",
     "up",
     "down",
