@@ -141,6 +141,52 @@ fn run_python(plan: &Value) -> Value {
         .unwrap_or_else(|e| panic!("client report is not JSON ({e}): {stdout}"))
 }
 
+/// The decision log the server wrote, through `clawdeck log --json`.
+fn decisions(state: &std::path::Path) -> Vec<Value> {
+    let out = Command::new(clawdeck_bin())
+        .args(["log", "--json", "--limit", "1000"])
+        .env("XDG_STATE_HOME", state)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// One line per call, each naming the client; the refusal carries the rule that decided.
+fn assert_decisions(state: &std::path::Path) {
+    let records = decisions(state);
+    let find = |tool: &str, decision: &str| {
+        records
+            .iter()
+            .find(|r| r["tool"]["canonical"] == tool && r["decision"] == decision)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {decision} record for {tool}: {records:?}"))
+    };
+    let read = find("read", "shown");
+    assert_eq!(read["outcome"], "ok", "{read}");
+    assert!(
+        read["client"].as_str().is_some_and(|c| !c.is_empty()),
+        "{read}"
+    );
+    assert!(
+        read.get("arguments").is_none(),
+        "arguments are only hashed: {read}"
+    );
+    let refused = find("web_fetch", "refused");
+    assert!(
+        refused["rule"].to_string().contains("tools.deny"),
+        "{refused}"
+    );
+    find("read", "invalid_params");
+}
+
 fn text_of(result: &Value) -> String {
     result["content"]
         .as_array()
@@ -253,6 +299,7 @@ fn python_sdk_over_stdio() {
     }));
     let report = run_python(&plan);
     assert_report(&report);
+    assert_decisions(&fixture.state());
 }
 
 /// `clawdeck mcp --listen 127.0.0.1:0`, its address read from what it prints.
@@ -323,6 +370,7 @@ fn python_sdk_over_http() {
     }));
     let report = run_python(&plan);
     assert_report(&report);
+    assert_decisions(&fixture.state());
 }
 
 /// A raw POST with or without a token: the listener answers 401 before any MCP handling.

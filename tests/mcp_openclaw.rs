@@ -90,4 +90,27 @@ fn openclaw_calls_clawdecks_read_through_mcp() {
         stdout.contains("tool clawdeck__read returned: notes read by openclaw through mcp"),
         "stdout: {stdout}\nstderr: {stderr}"
     );
+
+    // The decision log recorded OpenClaw's call, under the name OpenClaw gave itself.
+    let log = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .args(["log", "--json"])
+        .env("XDG_STATE_HOME", &state)
+        .output()
+        .unwrap();
+    let records: Vec<serde_json::Value> = String::from_utf8_lossy(&log.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let read = records
+        .iter()
+        .find(|r| r["tool"]["canonical"] == "read")
+        .unwrap_or_else(|| panic!("no read in the decision log: {records:?}"));
+    assert_eq!(read["decision"], "shown", "{read}");
+    assert_eq!(read["outcome"], "ok", "{read}");
+    assert!(
+        read["client"]
+            .as_str()
+            .is_some_and(|c| !c.is_empty() && c != "mcp"),
+        "{read}"
+    );
 }
