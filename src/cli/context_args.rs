@@ -77,10 +77,11 @@ impl ContextArgs {
                 None
             },
             session_key: self.session_key.clone(),
-            subagent: self.subagent || self.subagent_depth.is_some(),
+            subagent: self.subagent,
             subagent_depth: self.subagent_depth,
             sandboxed: self.sandboxed,
             remote: false,
         }
+        .with_depth_implying_subagent()
     }
 }

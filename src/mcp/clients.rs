@@ -16,51 +16,22 @@ pub struct McpSettings {
     pub clients: Vec<McpClientEntry>,
 }
 
-/// One entry of `mcp.clients`: how to recognise a client and the context it gets.
+/// One entry of `mcp.clients`: how to recognise a client and the context it gets (`context`
+/// takes a policy context's keys: `agent`, `channel`, `senderId`, `owner`, `sandboxed`,
+/// `subagentDepth`, ...; an unknown key is an error).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct McpClientEntry {
     /// The client's `clientInfo.name` (e.g. `claude-code`, `openclaw`); matched exactly.
     pub name: Option<String>,
     /// A bearer token that identifies this client over HTTP (and lets it in).
     pub token: Option<String>,
-    pub agent: Option<String>,
-    pub provider: Option<String>,
-    pub model: Option<String>,
-    pub channel: Option<String>,
-    pub account: Option<String>,
-    pub group: Option<String>,
-    pub sender_id: Option<String>,
-    pub sender_e164: Option<String>,
-    pub sender_username: Option<String>,
-    pub sender_name: Option<String>,
-    pub owner: Option<bool>,
-    pub session_key: Option<String>,
-    pub subagent: bool,
-    pub subagent_depth: Option<u32>,
-    pub sandboxed: bool,
+    pub context: PolicyContext,
 }
 
 impl McpClientEntry {
     fn context(&self) -> PolicyContext {
-        PolicyContext {
-            agent: self.agent.clone(),
-            provider: self.provider.clone(),
-            model: self.model.clone(),
-            channel: self.channel.clone(),
-            account: self.account.clone(),
-            group: self.group.clone(),
-            sender_id: self.sender_id.clone(),
-            sender_e164: self.sender_e164.clone(),
-            sender_username: self.sender_username.clone(),
-            sender_name: self.sender_name.clone(),
-            owner: self.owner,
-            session_key: self.session_key.clone(),
-            subagent: self.subagent || self.subagent_depth.is_some(),
-            subagent_depth: self.subagent_depth,
-            sandboxed: self.sandboxed,
-            remote: false,
-        }
+        self.context.clone().with_depth_implying_subagent()
     }
 
     /// How the decision log and the console name this client.
@@ -148,15 +119,20 @@ mod tests {
             clients: vec![
                 McpClientEntry {
                     name: Some("claude-code".into()),
-                    agent: Some("ops".into()),
-                    owner: Some(false),
-                    ..Default::default()
+                    token: None,
+                    context: PolicyContext {
+                        agent: Some("ops".into()),
+                        owner: Some(false),
+                        ..Default::default()
+                    },
                 },
                 McpClientEntry {
                     name: Some("ci".into()),
                     token: Some("tok-ci".into()),
-                    sandboxed: true,
-                    ..Default::default()
+                    context: PolicyContext {
+                        sandboxed: true,
+                        ..Default::default()
+                    },
                 },
             ],
         }
@@ -186,6 +162,25 @@ mod tests {
         let real = identify(&settings(), &flags, Some("whatever"), Some("tok-ci"));
         assert!(real.context.sandboxed);
         assert_eq!(real.origin, "mcp.clients[1]");
+    }
+
+    #[test]
+    fn entries_read_camel_case_context_keys() {
+        let text = r#"{ clients: [{ name: "bot", context: { senderId: "u1", subagentDepth: 2, owner: false } }] }"#;
+        let settings: McpSettings = json5::from_str(text).unwrap();
+        let id = identify(&settings, &PolicyContext::default(), Some("bot"), None);
+        assert_eq!(id.context.sender_id.as_deref(), Some("u1"));
+        assert!(id.context.subagent, "a depth makes a subagent");
+        assert_eq!(id.context.owner, Some(false));
+    }
+
+    #[test]
+    fn an_unknown_context_key_is_an_error() {
+        let text = r#"{ clients: [{ name: "bot", context: { agnet: "ops" } }] }"#;
+        let err = json5::from_str::<McpSettings>(text)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("agnet"), "{err}");
     }
 
     #[test]
