@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// The context of a tool listing or call (seed 001 §3.3–§3.6). Every field is optional so that a
 /// bare context means "the default agent, talking directly to its owner".
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PolicyContext {
     /// Agent id (`agents.list[].id` or an `agents.entries` key); the default agent when absent.

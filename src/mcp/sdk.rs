@@ -240,7 +240,7 @@ impl ServerHandler for Handler {
         let identity = self.identity(&context);
         match self.server.list(&identity) {
             Ok(tools) => Ok(ListToolsResult::with_all_items(
-                tools.into_iter().map(mcp_tool).collect(),
+                tools.iter().cloned().map(mcp_tool).collect(),
             )),
             // A context the config cannot resolve (an agent that is gone) lists nothing and
             // says why in the log; the session stays up.

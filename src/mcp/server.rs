@@ -7,15 +7,22 @@
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+
 use super::clients::{ClientIdentity, McpSettings, identify};
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
 use crate::deck::Deck;
-use crate::pipeline::{CallOutcome, CallRequest};
+use crate::pipeline::{CallOutcome, CallRequest, Pipeline};
+use crate::policy::Resolution;
 use crate::provider::ProviderApi;
 use crate::provider::export::export_tools_as;
 use crate::tool::{ContentBlock, ProgressSink, ToolSpec};
+
+/// Contexts whose lists a server keeps at most.
+const CONTEXTS_LISTED: usize = 64;
 
 /// One tool as MCP lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,8 +51,13 @@ pub fn listed_tools(
     ctx: &PolicyContext,
 ) -> Result<Vec<ListedTool>, String> {
     let resolution = crate::policy::resolve(config, registry, ctx).map_err(|e| e.to_string())?;
+    Ok(listed_for(&resolution, registry))
+}
+
+/// `listed_tools` for a resolution already made.
+pub fn listed_for(resolution: &Resolution, registry: &Registry) -> Vec<ListedTool> {
     if resolution.refusal.is_some() {
-        return Ok(Vec::new());
+        return Vec::new();
     }
     let visible: Vec<ToolSpec> = resolution
         .visible()
@@ -57,7 +69,7 @@ pub fn listed_tools(
         registry.semantics.param_aliases,
     );
     let entries = export.payload.as_array().cloned().unwrap_or_default();
-    Ok(entries
+    entries
         .into_iter()
         .filter_map(|entry| {
             let name = entry.get("name")?.as_str()?.to_string();
@@ -79,7 +91,7 @@ pub fn listed_tools(
                 input_schema,
             })
         })
-        .collect())
+        .collect()
 }
 
 /// Turns a pipeline outcome into what the client reads.
@@ -127,11 +139,24 @@ pub fn reply_for(outcome: &CallOutcome) -> CallReply {
 pub struct ToolServer {
     deck: Deck,
     flags: PolicyContext,
+    lists: Arc<Mutex<ListCache>>,
+}
+
+/// Lists already built under the current config, per context (clients ask again and again).
+#[derive(Default)]
+struct ListCache {
+    /// The pipeline the lists were built for; another one means the config changed.
+    pipeline: Option<Weak<Pipeline>>,
+    lists: HashMap<PolicyContext, Arc<Vec<ListedTool>>>,
 }
 
 impl ToolServer {
     pub fn new(deck: Deck, flags: PolicyContext) -> ToolServer {
-        ToolServer { deck, flags }
+        ToolServer {
+            deck,
+            flags,
+            lists: Arc::default(),
+        }
     }
 
     pub fn deck(&self) -> &Deck {
@@ -146,9 +171,32 @@ impl ToolServer {
     }
 
     /// The tools a client with this identity lists now.
-    pub fn list(&self, identity: &ClientIdentity) -> Result<Vec<ListedTool>, String> {
+    pub fn list(&self, identity: &ClientIdentity) -> Result<Arc<Vec<ListedTool>>, String> {
         let state = self.deck.state();
-        listed_tools(&state.config, &state.registry, &identity.context)
+        let ctx = &identity.context;
+        {
+            let mut cache = self.lists.lock().unwrap_or_else(|p| p.into_inner());
+            let current = cache
+                .pipeline
+                .as_ref()
+                .and_then(Weak::upgrade)
+                .is_some_and(|p| Arc::ptr_eq(&p, &state.pipeline));
+            if !current {
+                cache.pipeline = Some(Arc::downgrade(&state.pipeline));
+                cache.lists.clear();
+            }
+            if let Some(list) = cache.lists.get(ctx) {
+                return Ok(Arc::clone(list));
+            }
+        }
+        let resolution = state.pipeline.resolution(ctx).map_err(|e| e.to_string())?;
+        let list = Arc::new(listed_for(&resolution, &state.registry));
+        let mut cache = self.lists.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.lists.len() >= CONTEXTS_LISTED {
+            cache.lists.clear();
+        }
+        cache.lists.insert(ctx.clone(), Arc::clone(&list));
+        Ok(list)
     }
 
     /// Runs one call through the pipeline under the client's context. `cancel` is the client's

@@ -63,6 +63,16 @@ impl CallRequest {
     }
 }
 
+/// Contexts whose answers a pipeline keeps at most.
+const CONTEXTS_CACHED: usize = 64;
+
+/// What a pipeline keeps for one context.
+#[derive(Default)]
+struct ContextTools {
+    resolution: Option<Arc<policy::Resolution>>,
+    tools: Option<Arc<ToolSet>>,
+}
+
 /// The execution pipeline for one config.
 pub struct Pipeline {
     config: Arc<LoadedConfig>,
@@ -72,6 +82,10 @@ pub struct Pipeline {
     /// Fires on shutdown; combined with every call's own token.
     run_cancel: CancellationToken,
     validators: Mutex<HashMap<String, Arc<ParamValidator>>>,
+    /// Per context: the policy's answer and the runnable tools. A pipeline's config never
+    /// changes (a reload builds a new pipeline), so both hold for its life; a caller that
+    /// cycles through many contexts only empties the cache.
+    per_context: Mutex<HashMap<PolicyContext, ContextTools>>,
     next_call: std::sync::atomic::AtomicU64,
     /// Where every call's decision is recorded; none by default.
     decisions: Mutex<Option<DecisionSink>>,
@@ -91,6 +105,7 @@ impl Pipeline {
             runtime,
             run_cancel: CancellationToken::new(),
             validators: Mutex::new(HashMap::new()),
+            per_context: Mutex::new(HashMap::new()),
             next_call: std::sync::atomic::AtomicU64::new(1),
             decisions: Mutex::new(None),
         }
@@ -121,6 +136,46 @@ impl Pipeline {
     /// Cancels every running and queued call (shutdown).
     pub fn cancel_all(&self) {
         self.run_cancel.cancel();
+    }
+
+    /// The policy's answer for a context (computed once per context).
+    pub fn resolution(
+        &self,
+        ctx: &PolicyContext,
+    ) -> Result<Arc<policy::Resolution>, policy::PolicyError> {
+        if let Some(cached) = self.cached(ctx, |c| c.resolution.clone()) {
+            return Ok(cached);
+        }
+        let resolution = Arc::new(policy::resolve(&self.config, &self.registry, ctx)?);
+        self.remember(ctx, |c| c.resolution = Some(Arc::clone(&resolution)));
+        Ok(resolution)
+    }
+
+    /// The runnable tools for a context, built once per context.
+    fn shared_tool_set(&self, ctx: &PolicyContext) -> Result<Arc<ToolSet>, ToolError> {
+        if let Some(cached) = self.cached(ctx, |c| c.tools.clone()) {
+            return Ok(cached);
+        }
+        let tools = Arc::new(self.tool_set(ctx)?);
+        self.remember(ctx, |c| c.tools = Some(Arc::clone(&tools)));
+        Ok(tools)
+    }
+
+    fn cached<T>(
+        &self,
+        ctx: &PolicyContext,
+        pick: impl Fn(&ContextTools) -> Option<T>,
+    ) -> Option<T> {
+        let cache = self.per_context.lock().unwrap_or_else(|p| p.into_inner());
+        cache.get(ctx).and_then(pick)
+    }
+
+    fn remember(&self, ctx: &PolicyContext, set: impl FnOnce(&mut ContextTools)) {
+        let mut cache = self.per_context.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.len() >= CONTEXTS_CACHED && !cache.contains_key(ctx) {
+            cache.clear();
+        }
+        set(cache.entry(ctx.clone()).or_default());
     }
 
     /// The runnable tools for a context.
@@ -176,7 +231,7 @@ impl Pipeline {
         let ctx = &request.context;
 
         // 1. Policy.
-        let resolution = match policy::resolve(&self.config, &self.registry, ctx) {
+        let resolution = match self.resolution(ctx) {
             Ok(res) => res,
             Err(err) => {
                 return CallOutcome::UnknownTool {
@@ -209,7 +264,7 @@ impl Pipeline {
             sandboxed: resolution.resolved.sandboxed,
             ..ctx.clone()
         };
-        let tools = match self.tool_set(&tool_ctx) {
+        let tools = match self.shared_tool_set(&tool_ctx) {
             Ok(set) => set,
             Err(err) => return self.failed(&tool_name, "main", Vec::new(), Instant::now(), err),
         };
