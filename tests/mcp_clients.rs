@@ -237,6 +237,11 @@ fn assert_report(report: &Value) {
     assert!(text_of(&report["read"]).contains("mcp notes line"));
 
     assert_ne!(report["exec"]["isError"], true, "{}", report["exec"]);
+    let progress = report["exec_progress"].to_string();
+    assert!(
+        progress.contains("tick-"),
+        "exec's output tail arrives as progress: {progress}"
+    );
     assert!(
         text_of(&report["exec"]).contains("via-mcp-42"),
         "{}",

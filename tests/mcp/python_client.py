@@ -42,9 +42,12 @@ async def scenario(session, plan, changed, report):
         progress.append(message)
 
     report["read"] = dump(await session.call_tool("read", {"path": plan["read_path"]}))
+    # Output spread over a second: exec reports its tail as progress while it runs.
     report["exec"] = dump(
         await session.call_tool(
-            "exec", {"command": "echo via-mcp-$((6*7))"}, progress_callback=on_progress
+            "exec",
+            {"command": "for i in 1 2 3 4; do echo tick-$i; sleep 0.3; done; echo via-mcp-$((6*7))"},
+            progress_callback=on_progress,
         )
     )
     report["exec_progress"] = progress
