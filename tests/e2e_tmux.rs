@@ -495,8 +495,8 @@ fn the_console_hosts_mcp_and_shows_a_clients_call_in_the_queue() {
     });
     let screen = tmux.wait_for("sleep 3", Duration::from_secs(10));
     assert!(
-        screen.contains("exec"),
-        "the client's call is in the Queue:\n{screen}"
+        screen.contains("exec") && screen.contains("· e2e-client"),
+        "the client's call is in the Queue, naming the client:\n{screen}"
     );
     let answer = call.join().expect("the call thread");
     assert!(answer.contains("mcp-call-done"), "{answer}");

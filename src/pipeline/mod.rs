@@ -369,7 +369,15 @@ impl Pipeline {
             progress: request.progress.clone().unwrap_or_else(|| Arc::new(|_| {})),
         };
         let started = Instant::now();
-        let label = call_label(&tool_name, &call.params, &call.call_id);
+        let label = match request.client.as_deref() {
+            // Another program's call (an MCP client): the Queue view says whose it is.
+            Some(client) => format!(
+                "{} · {}",
+                call_label(&tool_name, &call.params, &call.call_id),
+                printable(client, 24)
+            ),
+            None => call_label(&tool_name, &call.params, &call.call_id),
+        };
         let run = tool.execute(call);
         let ran = self.queue.run_result(&lane, &label, &cancel, run).await;
 
@@ -439,17 +447,24 @@ pub fn call_label(tool: &str, params: &serde_json::Value, call_id: &str) -> Stri
         .find_map(|k| params.get(*k).and_then(serde_json::Value::as_str))
         .filter(|s| !s.trim().is_empty())
         .unwrap_or(call_id);
-    let one_line: String = subject.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut label = format!("{tool}: {one_line}");
-    if label.chars().count() > 60 {
-        label = label.chars().take(59).collect::<String>() + "…";
+    printable(&format!("{tool}: {subject}"), 60)
+}
+
+/// One line of at most `max` characters with no control characters: labels quote what a model
+/// or a client sent, and they are drawn on the operator's terminal.
+fn printable(text: &str, max: usize) -> String {
+    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let clean: String = one_line.chars().filter(|c| !c.is_control()).collect();
+    if clean.chars().count() > max {
+        clean.chars().take(max - 1).collect::<String>() + "…"
+    } else {
+        clean
     }
-    label
 }
 
 #[cfg(test)]
 mod label_tests {
-    use super::call_label;
+    use super::{call_label, printable};
     use serde_json::json;
 
     #[test]
@@ -472,5 +487,17 @@ mod label_tests {
                 .count(),
             60
         );
+    }
+
+    #[test]
+    fn labels_carry_no_control_characters() {
+        let label = call_label(
+            "exec",
+            &json!({"command": "echo \u{1b}]0;PWNED\u{7} \u{1b}[2J done"}),
+            "c",
+        );
+        assert!(!label.chars().any(char::is_control), "{label:?}");
+        assert_eq!(label, "exec: echo ]0;PWNED [2J done");
+        assert_eq!(printable("claude\u{1b}[31m-code", 24), "claude[31m-code");
     }
 }
