@@ -95,14 +95,11 @@ async fn serve_http(
     token: Option<String>,
     stop: CancellationToken,
 ) -> Result<(), String> {
-    let token = match token.filter(|t| !t.trim().is_empty()) {
-        Some(token) => token,
-        None => {
-            let token = host::generated_token()?;
-            eprintln!("clawdeck mcp: bearer token {token}");
-            token
-        }
-    };
+    let generate = token.as_deref().is_none_or(|t| t.trim().is_empty());
+    let token = host::token_or_generated(token)?;
+    if generate {
+        eprintln!("clawdeck mcp: bearer token {token}");
+    }
     let listener = host::bind(listen).await?;
     eprintln!("clawdeck mcp: serving {}", host::endpoint_url(&listener));
     host::serve_http(deck, flags, listener, token, stop).await

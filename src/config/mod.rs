@@ -16,6 +16,7 @@ pub mod read_text;
 pub mod settings;
 mod unknown;
 mod validate;
+pub mod watch;
 
 use std::path::{Path, PathBuf};
 

@@ -63,8 +63,16 @@ pub async fn serve_http(
     super::http::serve(listener, server, handler, token, cancel).await
 }
 
+/// The token given (`--token`, `--mcp-token`, `CLAWDECK_MCP_TOKEN`), else a generated one.
+pub fn token_or_generated(given: Option<String>) -> Result<String, String> {
+    match given.filter(|t| !t.trim().is_empty()) {
+        Some(token) => Ok(token),
+        None => generated_token(),
+    }
+}
+
 /// A bearer token for a server started without one: 24 random bytes, hex.
-pub fn generated_token() -> Result<String, String> {
+fn generated_token() -> Result<String, String> {
     let mut bytes = [0u8; 24];
     getrandom::fill(&mut bytes).map_err(|e| format!("cannot generate a token: {e}"))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())

@@ -82,9 +82,10 @@ pub async fn serve(
                             "clawdeck serves MCP at /mcp\n",
                         ));
                     }
-                    let settings = server.deck().config().settings.mcp.clone();
-                    let admitted = bearer_token(request.headers())
-                        .is_some_and(|presented| token_admits(&settings, &token, &presented));
+                    let config = server.deck().config();
+                    let admitted = bearer_token(request.headers()).is_some_and(|presented| {
+                        token_admits(&config.settings.mcp, &token, &presented)
+                    });
                     if !admitted {
                         return Ok(plain(
                             http::StatusCode::UNAUTHORIZED,

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
-use super::clients::{ClientIdentity, McpSettings, identify};
+use super::clients::{ClientIdentity, identify};
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
@@ -166,8 +166,12 @@ impl ToolServer {
     /// Who a client is and which context it gets, from what it announced at `initialize` and
     /// the bearer token it presented over HTTP; the current `mcp.clients` decides.
     pub fn identify(&self, client_name: Option<&str>, bearer: Option<&str>) -> ClientIdentity {
-        let settings: McpSettings = self.deck.config().settings.mcp.clone();
-        identify(&settings, &self.flags, client_name, bearer)
+        identify(
+            &self.deck.config().settings.mcp,
+            &self.flags,
+            client_name,
+            bearer,
+        )
     }
 
     /// The tools a client with this identity lists now.

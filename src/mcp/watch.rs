@@ -3,34 +3,10 @@
 //! sessions, see `host`). A broken edit keeps the last good config and says where it broke.
 //! The console has its own watcher and reloads the same Deck.
 
-use std::path::PathBuf;
-use std::time::{Duration, SystemTime};
-
 use tokio_util::sync::CancellationToken;
 
+use crate::config::watch::{FileStamps, POLL_EVERY, watched_paths};
 use crate::deck::Deck;
-
-/// How often the files are looked at.
-pub const POLL_EVERY: Duration = Duration::from_millis(500);
-
-type Stamp = Option<(SystemTime, u64)>;
-
-fn stamp(path: &PathBuf) -> Stamp {
-    let meta = std::fs::metadata(path).ok()?;
-    Some((meta.modified().ok()?, meta.len()))
-}
-
-fn watched_files(deck: &Deck) -> Vec<PathBuf> {
-    let config = deck.config();
-    let mut files: Vec<PathBuf> = config.path.iter().cloned().collect();
-    if let Some(settings) = &config.settings_path {
-        files.push(settings.clone());
-    } else if let Some(dir) = config.path.as_ref().and_then(|p| p.parent()) {
-        // A clawdeck.json5 created beside the config later counts too.
-        files.push(dir.join(crate::config::SETTINGS_FILE));
-    }
-    files
-}
 
 /// Runs until `cancel` fires. `on_error` gets each failed reload's located message.
 pub async fn watch_config(
@@ -38,25 +14,20 @@ pub async fn watch_config(
     cancel: CancellationToken,
     on_error: impl Fn(String) + Send + 'static,
 ) {
-    let mut files = watched_files(&deck);
-    let mut stamps: Vec<Stamp> = files.iter().map(stamp).collect();
+    let mut files = FileStamps::new(watched_paths(&deck.config()));
     loop {
         tokio::select! {
             _ = cancel.cancelled() => return,
             _ = tokio::time::sleep(POLL_EVERY) => {}
         }
-        let now: Vec<Stamp> = files.iter().map(stamp).collect();
-        if now == stamps {
+        if !files.changed() {
             continue;
         }
-        stamps = now;
         // Loading reads plugin manifests and skills: keep it off the async workers.
         let reload_deck = deck.clone();
         match tokio::task::spawn_blocking(move || reload_deck.reload()).await {
-            Ok(Ok(_)) => {
-                files = watched_files(&deck);
-                stamps = files.iter().map(stamp).collect();
-            }
+            // The new config may name other files (a settings file created beside it).
+            Ok(Ok(state)) => files = FileStamps::new(watched_paths(&state.config)),
             Ok(Err(err)) => on_error(format!("config change not applied: {err}")),
             Err(join) => on_error(format!("config reload stopped: {join}")),
         }

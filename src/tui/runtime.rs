@@ -1,9 +1,9 @@
 //! Wiring for a real terminal: the tokio runtime, the input reader thread, the once-a-second
 //! tick, the config file watcher, the core event forwarders, and the terminal guard.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use crossterm::event::Event;
 use tokio::sync::broadcast;
@@ -17,7 +17,7 @@ use crate::cli::Cli;
 use crate::deck::Deck;
 
 /// How often the config file's mtime is checked.
-pub const CONFIG_POLL: Duration = Duration::from_millis(500);
+pub const CONFIG_POLL: Duration = crate::config::watch::POLL_EVERY;
 
 pub fn run(cli: &Cli) -> u8 {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -129,10 +129,7 @@ async fn bind_mcp(
     token: Option<String>,
 ) -> Result<(tokio::net::TcpListener, String), String> {
     let listener = crate::mcp::host::bind(raw).await?;
-    let token = match token.filter(|t| !t.trim().is_empty()) {
-        Some(token) => token,
-        None => crate::mcp::host::generated_token()?,
-    };
+    let token = crate::mcp::host::token_or_generated(token)?;
     eprintln!(
         "clawdeck: MCP at {} (Authorization: Bearer {token})",
         crate::mcp::host::endpoint_url(&listener)
@@ -244,44 +241,21 @@ pub fn forward_queue_events(
     });
 }
 
-/// The OpenClaw config file and clawdeck's settings file next to it (even if absent: creating it
-/// counts as a change).
-pub fn watched_paths(config: &crate::config::LoadedConfig) -> Vec<PathBuf> {
-    let mut paths = Vec::new();
-    if let Some(p) = &config.path {
-        paths.push(p.clone());
-        if let Some(dir) = p.parent() {
-            paths.push(dir.join(crate::config::SETTINGS_FILE));
-        }
-    } else if let Some(settings) = &config.settings_path {
-        // The demo config with the operator's own settings file.
-        paths.push(settings.clone());
-    }
-    paths
-}
+pub use crate::config::watch::watched_paths;
 
-fn stamp(path: &Path) -> Option<(SystemTime, u64)> {
-    let meta = std::fs::metadata(path).ok()?;
-    Some((meta.modified().ok()?, meta.len()))
-}
-
-/// Polls the files' mtime and size; a change sends `ConfigFileChanged` (no extra crate needed).
+/// Polls the files; a change sends `ConfigFileChanged`.
 pub fn watch_config(paths: Vec<PathBuf>, tx: AppEventSender) {
-    if paths.is_empty() {
+    let mut files = crate::config::watch::FileStamps::new(paths);
+    if files.is_empty() {
         return;
     }
     tokio::spawn(async move {
-        let mut last: Vec<_> = paths.iter().map(|p| stamp(p)).collect();
         let mut interval = tokio::time::interval(CONFIG_POLL);
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         loop {
             interval.tick().await;
-            let now: Vec<_> = paths.iter().map(|p| stamp(p)).collect();
-            if now != last {
-                last = now;
-                if !tx.send(AppEvent::Core(CoreEvent::ConfigFileChanged)) {
-                    return;
-                }
+            if files.changed() && !tx.send(AppEvent::Core(CoreEvent::ConfigFileChanged)) {
+                return;
             }
         }
     });
