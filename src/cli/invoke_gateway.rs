@@ -134,18 +134,23 @@ async fn present(
     json: bool,
 ) -> u8 {
     let gateway = client.endpoint().name.clone();
+    // A result the gateway's tool gave is reported as a local tool's is.
+    let ran = |tool: String, result: ToolResult, is_error: bool| {
+        let outcome = CallOutcome::Completed {
+            tool,
+            is_error,
+            result,
+            hooks: Vec::new(),
+            lane: format!("gateway {gateway}"),
+            duration,
+        };
+        report(&outcome, json, output_guard(cli))
+    };
     match answer {
         InvokeAnswer::Ran { tool, output } => {
             let result = result_from_gateway(output);
-            let outcome = CallOutcome::Completed {
-                tool,
-                is_error: result.is_error(),
-                result,
-                hooks: Vec::new(),
-                lane: format!("gateway {gateway}"),
-                duration,
-            };
-            report(&outcome, json, output_guard(cli))
+            let is_error = result.is_error();
+            ran(tool, result, is_error)
         }
         InvokeAnswer::Refused {
             tool,
@@ -158,15 +163,7 @@ async fn present(
                 message,
                 json!({"status": "error", "tool": tool, "gateway": gateway}),
             );
-            let outcome = CallOutcome::Completed {
-                tool,
-                is_error: true,
-                result,
-                hooks: Vec::new(),
-                lane: format!("gateway {gateway}"),
-                duration,
-            };
-            report(&outcome, json, output_guard(cli))
+            ran(tool, result, true)
         }
         InvokeAnswer::Refused {
             tool,
