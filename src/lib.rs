@@ -14,6 +14,7 @@ pub mod deck;
 pub mod gateway;
 pub mod lint;
 pub mod mcp;
+pub mod mcp_servers;
 pub mod pipeline;
 pub mod policy;
 pub mod process;

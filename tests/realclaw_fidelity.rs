@@ -65,6 +65,13 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fidelity")
 }
 
+/// A case's config text, with `@FIXTURES@` (where a case's MCP servers live) made absolute.
+fn case_config_text(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("openclaw.json5"))
+        .unwrap()
+        .replace("@FIXTURES@", &fixtures().display().to_string())
+}
+
 fn load_cases() -> Vec<Case> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixtures())
         .unwrap()
@@ -125,7 +132,7 @@ fn check_truth(expect: &Expect, observed: &ObservedView) -> Vec<String> {
 async fn run_case(case: Case, options: RunOptions) -> Outcome {
     let started = Instant::now();
     let origin = case.dir.join("openclaw.json5");
-    let text = std::fs::read_to_string(&origin).unwrap();
+    let text = case_config_text(&case.dir);
     let loaded = config::load_from_str(&text, &origin.display().to_string())
         .unwrap_or_else(|e| panic!("{e}"));
     let registry = Registry::build(&loaded);
@@ -407,7 +414,7 @@ fn every_fidelity_case_parses_and_resolves_in_clawdeck() {
     assert!(cases.len() >= 15, "found {}", cases.len());
     for case in cases {
         let origin = case.dir.join("openclaw.json5");
-        let text = std::fs::read_to_string(&origin).unwrap();
+        let text = case_config_text(&case.dir);
         let loaded = config::load_from_str(&text, &origin.display().to_string())
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let registry = Registry::build(&loaded);

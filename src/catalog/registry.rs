@@ -21,6 +21,8 @@ pub struct Registry {
     pub plugin_tool_commands: BTreeMap<String, PluginToolCommand>,
     /// Discovery problems and dropped duplicates.
     pub warnings: Vec<String>,
+    /// `mcp.servers` listed for this registry: each server's tool count, or why it gave none.
+    pub mcp_servers: Vec<(String, Result<usize, String>)>,
     plugin_groups: PluginGroups,
     index: HashMap<String, usize>,
     /// `groups_of` for every tool, in `tools` order (computed once; traces copy it).
@@ -105,6 +107,16 @@ impl Registry {
         let mut registry =
             Registry::from_parts_with(semantics.tools.clone(), discovered, semantics);
         warnings.append(&mut registry.warnings);
+        // MCP servers come last: OpenClaw names their tools clear of every tool already there.
+        let taken: std::collections::HashSet<String> =
+            registry.tools.iter().map(|t| t.name.clone()).collect();
+        let mut servers = crate::mcp_servers::server_tools(&config.raw, base.as_deref(), &taken);
+        warnings.append(&mut servers.warnings);
+        for spec in servers.tools {
+            registry.add(spec);
+        }
+        registry.mcp_servers = servers.servers;
+        registry.rebuild_plugin_groups();
         registry.warnings = warnings;
         registry
     }
@@ -116,6 +128,7 @@ impl Registry {
             plugins: Vec::new(),
             plugin_tool_commands: BTreeMap::new(),
             warnings: Vec::new(),
+            mcp_servers: Vec::new(),
             plugin_groups: PluginGroups::default(),
             index: HashMap::new(),
             group_cache: Vec::new(),

@@ -72,6 +72,10 @@ pub struct Cli {
     /// is dropped (no retitling, no clipboard writes, no cursor moves)
     #[arg(long, global = true)]
     pub raw: bool,
+    /// Do not start the servers in OpenClaw's `mcp.servers` to list their tools (real OpenClaw
+    /// starts them for every run; without them their `<server>__<tool>` tools are unknown)
+    #[arg(long, global = true, env = "CLAWDECK_NO_MCP_SERVERS")]
+    pub no_mcp_servers: bool,
 
     #[command(flatten)]
     pub context: ContextArgs,
@@ -148,6 +152,7 @@ pub(crate) fn async_runtime() -> Result<tokio::runtime::Runtime, String> {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     crate::semantics::set_requested_version(cli.openclaw_version.clone());
+    crate::mcp_servers::set_listing(!cli.no_mcp_servers);
     logging::init(cli.command.is_none());
     if matches!(
         cli.command,

@@ -13,6 +13,7 @@ pub mod clients;
 pub mod host;
 pub mod http;
 pub mod sdk;
+pub mod sdk_client;
 pub mod server;
 pub mod watch;
 

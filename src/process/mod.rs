@@ -65,5 +65,5 @@ pub use spec::{
 };
 pub use supervisor::{
     ExitKind, KillHandle, KillReason, ProcessOutcome, RunningProcess, SentSignal, format_duration,
-    spawn,
+    in_own_group_dying_with_parent, spawn,
 };

@@ -393,6 +393,28 @@ impl Drop for RunningProcess {
 ///
 /// The child gets stdin from /dev/null (unless `StdinMode::Piped`), its own process group, and
 /// both output pipes are read concurrently until they close.
+/// Puts the child in its own process group (the whole tree can be signalled at once, and
+/// terminal signals aimed at clawdeck's group, Ctrl-C in the console, do not reach it) and has
+/// the kernel kill it if clawdeck dies without cleaning up (SIGKILL). The signal is tied to the
+/// spawning thread, which is a runtime thread that lives as long as the runtime.
+pub fn in_own_group_dying_with_parent(command: &mut Command) {
+    command.process_group(0);
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: only async-signal-safe calls (prctl, getppid, kill) between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have died between fork and prctl.
+            if libc::getppid() != parent {
+                libc::kill(libc::getpid(), libc::SIGKILL);
+            }
+            Ok(())
+        });
+    }
+}
+
 pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
     if spec.program.trim().is_empty() {
         return Err(SpawnError::EmptyProgram);
@@ -426,26 +448,8 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
     });
     command.stdout(Stdio::piped());
     command.stderr(Stdio::piped());
-    // Own group: the whole tree can be signalled at once and terminal signals aimed at
-    // clawdeck's group (Ctrl-C in the console) do not reach it.
-    command.process_group(0);
+    in_own_group_dying_with_parent(&mut command);
     command.kill_on_drop(false);
-    // If clawdeck dies without cleaning up (SIGKILL), the kernel kills the child. The signal is
-    // tied to the spawning thread, which is a runtime thread that lives as long as the runtime.
-    let parent = std::process::id() as libc::pid_t;
-    // SAFETY: only async-signal-safe calls (prctl, getppid, kill) between fork and exec.
-    unsafe {
-        command.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            // The parent may have died between fork and prctl.
-            if libc::getppid() != parent {
-                libc::kill(libc::getpid(), libc::SIGKILL);
-            }
-            Ok(())
-        });
-    }
 
     let mut child = command
         .spawn()

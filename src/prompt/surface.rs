@@ -272,7 +272,12 @@ pub fn deferred_directory(rules: &ToolSearchRules, deferred: &[ToolSpec]) -> Str
     let mut out = String::from("### Deferred Tool Schemas\n");
     out.push_str(&text("directoryHeading"));
     out.push('\n');
-    for tool in deferred {
+    // OpenClaw's directory names only its own tools; MCP server tools are found by searching
+    // and only counted here.
+    let (listed, searchable): (Vec<&ToolSpec>, Vec<&ToolSpec>) = deferred
+        .iter()
+        .partition(|t| t.source.plugin_id() != Some(crate::mcp_servers::BUNDLE_MCP));
+    for tool in listed {
         out.push_str(&format!(
             "- {} ({}): {}\n",
             tool.name,
@@ -283,7 +288,15 @@ pub fn deferred_directory(rules: &ToolSearchRules, deferred: &[ToolSpec]) -> Str
     out.push('\n');
     out.push_str(&text("directoryNotice"));
     out.push('\n');
-    out.push_str(&text("directoryFooterTools"));
+    if searchable.is_empty() {
+        out.push_str(&text("directoryFooterTools"));
+    } else {
+        out.push_str(&format!(
+            "{} additional tools omitted. {}",
+            searchable.len(),
+            text("directoryFooterToolsOmitted")
+        ));
+    }
     out.push_str("\n\n");
     out
 }

@@ -132,6 +132,9 @@ pub struct Prediction<'a> {
     /// clawdeck's own tools (clawbot_router, the local system tools): OpenClaw never has them,
     /// so they are left out of the comparison.
     pub own_tools: BTreeSet<String>,
+    /// Visible tools deferred behind Tool Search that OpenClaw's directory never names (MCP
+    /// server tools): the directory only counts them among the omitted.
+    pub searchable_only: BTreeSet<String>,
 }
 
 impl Prediction<'_> {
@@ -154,7 +157,7 @@ impl Prediction<'_> {
 /// Compares the prediction with the observation.
 pub fn compare(prediction: &Prediction<'_>, observed: &ObservedView) -> Comparison {
     let predicted = prediction.visible();
-    let exposed: BTreeSet<String> = observed.exposed_names().into_iter().collect();
+    let mut exposed: BTreeSet<String> = observed.exposed_names().into_iter().collect();
     let mut notes = Vec::new();
     let schemas_known = !matches!(observed.surface, Surface::GatewayEffective);
     let own_visible: Vec<&str> = prediction
@@ -181,9 +184,16 @@ pub fn compare(prediction: &Prediction<'_>, observed: &ObservedView) -> Comparis
                 observed.tools.len(),
                 deferred.len()
             ));
-            if *omitted > 0 {
+            let unnamed = prediction.searchable_only.len();
+            if *omitted > 0 && *omitted == unnamed {
+                // The directory cannot name them, but its count is exactly clawdeck's.
+                exposed.extend(prediction.searchable_only.iter().cloned());
                 notes.push(format!(
-                    "the deferred directory omitted {omitted} tools: they count as exposed by neither list"
+                    "the deferred directory omitted {omitted} tools, as many as the MCP server tools clawdeck predicts there (OpenClaw's directory names only its own tools; the others are found through tool_search)"
+                ));
+            } else if *omitted > 0 {
+                notes.push(format!(
+                    "the deferred directory omitted {omitted} tools ({unnamed} of them MCP server tools by clawdeck's prediction): they count as exposed by neither list"
                 ));
             }
         }

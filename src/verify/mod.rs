@@ -67,11 +67,28 @@ pub fn compare_view(view: &LlmView, registry: &Registry, observed: &ObservedView
     } else {
         &empty
     };
+    let sent: BTreeSet<&str> = payload
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.pointer("/function/name").and_then(Value::as_str))
+        .collect();
+    let searchable_only = view
+        .resolution
+        .visible()
+        .filter(|t| !sent.contains(t.name.as_str()))
+        .filter(|t| {
+            registry.get(&t.name).and_then(|s| s.source.plugin_id())
+                == Some(crate::mcp_servers::BUNDLE_MCP)
+        })
+        .map(|t| t.name.clone())
+        .collect();
     compare(
         &Prediction {
             resolution: &view.resolution,
             payload,
             own_tools: own_tools(registry),
+            searchable_only,
         },
         observed,
     )
