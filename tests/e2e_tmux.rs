@@ -433,7 +433,8 @@ fn headless_output_to_a_terminal_cannot_retitle_it_or_fill_the_clipboard() {
 /// One MCP request over HTTP with curl; returns the response headers and body.
 fn mcp_post(url: &str, token: &str, session: Option<&str>, body: &str) -> String {
     let mut cmd = Command::new("curl");
-    cmd.args(["-s", "-i", "-X", "POST", url])
+    // Bounded: a call that is never answered fails the test instead of hanging it.
+    cmd.args(["-s", "-i", "--max-time", "120", "-X", "POST", url])
         .args(["-H", &format!("Authorization: Bearer {token}")])
         .args(["-H", "Content-Type: application/json"])
         .args(["-H", "Accept: application/json, text/event-stream"]);

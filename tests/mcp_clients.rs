@@ -458,7 +458,7 @@ fn stdio_calls_plan(fixture: &Fixture, server_args: &[&str], client_name: &str) 
     })
 }
 
-/// A read and an exec, each asking in `_meta` (and in a stray argument) for the default agent
+/// A read and an exec, each asking in `_meta` (`clawdeck/context`, `agent`) for the default agent
 /// as its owner: what a client asks for never changes its context.
 fn widening_calls() -> Value {
     let ask = json!({"clawdeck/context": {"agent": "main", "owner": true}, "agent": "main"});

@@ -615,6 +615,7 @@ fn queue_kill_asks_first_and_names_the_selected_call() {
     // Enter: the cursor is on the lane's first entry, the running `exec: make test`.
     h.key(KeyCode::Enter);
     assert_eq!(h.app.queue.selected_entry().map(|e| e.id), Some(7));
+    h.app.status = None;
     h.key(KeyCode::Char('x'));
     let asked = h.pump();
     assert!(
@@ -742,9 +743,17 @@ async fn a_running_call_killed_from_the_queue_view_dies_with_its_tree_and_says_s
 
     h.key(KeyCode::Char('2'));
     h.pump();
+    // The deck's lanes are sorted (cron, main, ...): down to main, Enter onto its call.
+    h.key(KeyCode::Down);
+    assert_eq!(h.app.queue.selected_lane().as_deref(), Some("main"));
     h.key(KeyCode::Enter);
     h.key(KeyCode::Char('x'));
     h.pump();
+    assert!(
+        matches!(&h.app.overlay, Some(Overlay::Confirm(c))
+            if c.question.starts_with(&format!("Kill call #{id} (exec: sleep 300 & echo $! > grandchild.pid; wait · claude-code)?"))),
+        "asks first, naming the call and its client"
+    );
     h.key(KeyCode::Char('y'));
     let sent = h.pump();
     assert!(
@@ -1760,6 +1769,16 @@ async fn quitting_with_a_live_background_exec_session_asks() {
     assert!(screen.contains("↪ running"), "{screen}");
     assert!(screen.contains("in the background"), "{screen}");
     assert!(!screen.contains("✓ ok"), "{screen}");
+    // Its call is over: the kill key says where the command went instead of asking.
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Char('x'));
+    h.pump();
+    assert!(h.app.overlay.is_none());
+    let status = h.app.status.clone().map(|(s, _)| s).unwrap_or_default();
+    assert!(
+        status.contains("went on as a background exec session"),
+        "{status}"
+    );
     h.app.handle_event(AppEvent::SwitchView(ViewId::Policy));
     h.key(KeyCode::Char('q'));
     assert!(h.emitted().is_empty(), "q does not quit at once");

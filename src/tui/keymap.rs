@@ -216,7 +216,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         KillRun,
         "kill_run",
         ["x", "delete"],
-        "Kill the selected run / call and its process tree (asks first)",
+        "Kill the selected run / call and its tree (asks first)",
         [Queue, Router],
         "kill"
     ),

@@ -294,6 +294,10 @@ impl QueueView {
                 question: kill_question(entry),
                 on_yes: Box::new(AppEvent::KillCall { id: entry.id }),
             }),
+            Some(entry) if self.is_backgrounded(entry) => ctx.status(format!(
+                "call #{} is over: its command went on as a background exec session (the process tool's kill ends it)",
+                entry.id
+            )),
             Some(entry) => ctx.status(format!("call #{} is not running", entry.id)),
             None => ctx.status("no call selected"),
         }
@@ -320,6 +324,15 @@ impl QueueView {
             _ => return false,
         }
         true
+    }
+
+    /// A finished `exec` entry whose command still runs as a background exec session.
+    fn is_backgrounded(&self, e: &EntrySnapshot) -> bool {
+        e.state == EntryState::Finished
+            && matches!(e.outcome, Some(EntryOutcome::Ok))
+            && e.label
+                .strip_prefix("exec: ")
+                .is_some_and(|cmd| self.background.iter().any(|b| b == cmd))
     }
 
     fn is_late(&self, e: &EntrySnapshot) -> bool {
@@ -415,11 +428,7 @@ impl QueueView {
                     EntryState::Running => ("● running".to_string(), theme::accent()),
                     EntryState::Finished => ("finished".to_string(), theme::dim()),
                 };
-                let backgrounded = e.state == EntryState::Finished
-                    && matches!(e.outcome, Some(EntryOutcome::Ok))
-                    && e.label
-                        .strip_prefix("exec: ")
-                        .is_some_and(|cmd| self.background.iter().any(|b| b == cmd));
+                let backgrounded = self.is_backgrounded(e);
                 let (state, style) = if backgrounded {
                     ("↪ running".to_string(), theme::accent())
                 } else {
