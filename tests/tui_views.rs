@@ -625,7 +625,7 @@ fn queue_kill_asks_first_and_names_the_selected_call() {
     assert!(
         matches!(&h.app.overlay, Some(Overlay::Confirm(c))
             if c.question.starts_with("Kill call #7 (exec: make test)?")
-                && c.question.contains("stopped with its process tree")),
+                && c.question.contains("an exec's process tree is killed")),
         "the question names the call"
     );
     let screen = h.screen(120, 30);

@@ -69,7 +69,7 @@ fn kill_question(entry: &EntrySnapshot) -> String {
     let what = format!("Kill call #{} ({})?", entry.id, entry.label);
     match entry.state {
         EntryState::Running => format!(
-            "{what} It is stopped with its process tree; its caller gets a \"killed by the operator\" result."
+            "{what} Its tool is stopped (an exec's process tree is killed); its caller gets a \"killed by the operator\" result."
         ),
         _ => format!(
             "{what} It is waiting: it leaves the queue without running; its caller gets a \"killed by the operator\" result."
