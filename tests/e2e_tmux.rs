@@ -699,6 +699,11 @@ fn an_mcp_clients_router_run_and_exec_are_killed_from_the_console() {
     let answer = call_result(&exec_call.join().expect("the exec call thread"));
     let text = answer["content"][0]["text"].as_str().unwrap_or_default();
     assert_eq!(text, "exec: killed by the operator", "{answer}");
+    assert_eq!(answer["isError"], true, "{answer}");
+    assert_eq!(
+        answer["_meta"]["clawdeck/details"]["killedBy"], "operator",
+        "{answer}"
+    );
     wait_gone(&[sleeper]);
 
     let screen = tmux.screen();
