@@ -5,6 +5,9 @@
 //!   (after the question), sees the kill note, invokes a tool from the invoke view, quits, and
 //!   checks the terminal is back to normal and no child remains;
 //! - at 100×12 and 80×24: visits every view and overlay with a live run;
+//! - the console hosting MCP (`--mcp-listen`): a client's clawbot_router run streams in the
+//!   Router view and is killed there, its exec is killed from the Queue view; the client reads
+//!   each kill and no child remains;
 //! - headless `invoke` and `route` printing hostile control sequences to the terminal: the title
 //!   and tmux's paste buffers (OSC 52) stay unchanged, and `--raw` shows the test can fail.
 //!
@@ -430,7 +433,8 @@ fn headless_output_to_a_terminal_cannot_retitle_it_or_fill_the_clipboard() {
 /// One MCP request over HTTP with curl; returns the response headers and body.
 fn mcp_post(url: &str, token: &str, session: Option<&str>, body: &str) -> String {
     let mut cmd = Command::new("curl");
-    cmd.args(["-s", "-i", "-X", "POST", url])
+    // Bounded: a call that is never answered fails the test instead of hanging it.
+    cmd.args(["-s", "-i", "--max-time", "120", "-X", "POST", url])
         .args(["-H", &format!("Authorization: Bearer {token}")])
         .args(["-H", "Content-Type: application/json"])
         .args(["-H", "Accept: application/json, text/event-stream"]);
@@ -504,6 +508,208 @@ fn the_console_hosts_mcp_and_shows_a_clients_call_in_the_queue() {
     assert!(
         !after.contains("CLAWDECK-EXITED") && !after.contains("panicked"),
         "{after}"
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));
+}
+
+/// The programs of `tools` that do not run here (`tool -V` fails), for a visible skip.
+fn missing(tools: &[&str]) -> Vec<String> {
+    tools
+        .iter()
+        .filter(|tool| {
+            !Command::new(tool)
+                .arg("-V")
+                .output()
+                .is_ok_and(|out| out.status.success())
+        })
+        .map(|tool| tool.to_string())
+        .collect()
+}
+
+/// An MCP session over HTTP with curl (2025-06-18 protocol): initialize, initialized; returns
+/// the session id.
+fn mcp_session(url: &str, token: &str, client: &str) -> String {
+    let init = mcp_post(
+        url,
+        token,
+        None,
+        &format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{{}},"clientInfo":{{"name":"{client}","version":"1"}}}}}}"#
+        ),
+    );
+    let session = init
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_string())
+        })
+        .unwrap_or_else(|| panic!("no session id in:\n{init}"));
+    mcp_post(
+        url,
+        token,
+        Some(&session),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    session
+}
+
+/// A `tools/call` in a thread of its own (it answers when the call ends); the answer's raw
+/// HTTP response (SSE frames) comes back through the handle.
+fn mcp_call_in_background(
+    url: &str,
+    session: &str,
+    id: u32,
+    tool: &str,
+    arguments: serde_json::Value,
+) -> std::thread::JoinHandle<String> {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments},
+    })
+    .to_string();
+    let (url, session) = (url.to_string(), session.to_string());
+    std::thread::spawn(move || mcp_post(&url, "e2e-token", Some(&session), &body))
+}
+
+/// The `result` of the JSON-RPC answer in an SSE response.
+fn call_result(raw: &str) -> serde_json::Value {
+    raw.lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str::<serde_json::Value>(d.trim()).ok())
+        .find_map(|m| m.get("result").cloned())
+        .unwrap_or_else(|| panic!("no result in the answer:\n{raw}"))
+}
+
+fn wait_gone(pids: &[u32]) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while pids.iter().any(|p| alive(*p)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    for pid in pids {
+        assert!(!alive(*pid), "process {pid} survived the kill");
+    }
+}
+
+#[test]
+#[ignore = "needs tmux and curl: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn an_mcp_clients_router_run_and_exec_are_killed_from_the_console() {
+    let absent = missing(&["tmux", "curl"]);
+    if !absent.is_empty() {
+        eprintln!(
+            "SKIPPED an_mcp_clients_router_run_and_exec_are_killed_from_the_console: {absent:?} not installed"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = write_config(dir.path());
+    let pidfile = dir.path().join("fake.pid");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let tmux = Tmux::start("mcpkill", 160, 40);
+    tmux.command(&format!(
+        "FAKE_PIDFILE={} {} --openclaw-version seed --config {} --agent ops --mcp-listen 127.0.0.1:{port} --mcp-token e2e-token; echo CLAWDECK-EXITED=$?",
+        pidfile.display(),
+        env!("CARGO_BIN_EXE_clawdeck"),
+        config.display()
+    ));
+    tmux.wait_for("Tools", Duration::from_secs(10));
+    tmux.wait_for(&format!("MCP: {url}"), Duration::from_secs(5));
+    let session = mcp_session(&url, "e2e-token", "e2e-client");
+
+    // The client's clawbot_router run streams in the Router view (the fake streams, then hangs).
+    let router_call = mcp_call_in_background(
+        &url,
+        &session,
+        2,
+        "clawbot_router",
+        serde_json::json!({"message": "summarise via mcp", "agent": "ops"}),
+    );
+    tmux.keys(&["3"]);
+    tmux.wait_for("stream-hang", Duration::from_secs(15));
+    let screen = tmux.wait_for("grandchild=", Duration::from_secs(5));
+    assert!(screen.contains("● running"), "{screen}");
+    assert!(screen.contains("stream line 5"), "{screen}");
+    let grandchild = number_after(&screen, "grandchild=").expect("grandchild pid on screen");
+    let child: u32 = std::fs::read_to_string(&pidfile)
+        .expect("the fake wrote its pid")
+        .trim()
+        .parse()
+        .expect("a pid");
+    assert!(alive(child) && alive(grandchild));
+    // The operator kills it (after the question); the client gets the kill text.
+    tmux.keys(&["x"]);
+    tmux.wait_for("Kill run #1 (ops)?", Duration::from_secs(5));
+    assert!(alive(child), "asking kills nothing");
+    tmux.keys(&["y"]);
+    tmux.wait_for("run ■ killed", Duration::from_secs(10));
+    let answer = call_result(&router_call.join().expect("the router call thread"));
+    let text = answer["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains(clawdeck::router::texts::KILLED),
+        "the client reads the kill: {answer}"
+    );
+    assert!(
+        text.contains("stream line 5"),
+        "and what streamed: {answer}"
+    );
+    assert_eq!(answer["isError"], true, "{answer}");
+    wait_gone(&[child, grandchild]);
+
+    // The client's exec, running: killed from the Queue view (after the question).
+    let exec_pid = dir.path().join("exec.pid");
+    let exec_call = mcp_call_in_background(
+        &url,
+        &session,
+        3,
+        "exec",
+        serde_json::json!({
+            "command": format!("sleep 300 & echo $! > {}; wait", exec_pid.display()),
+            "yieldMs": 600000,
+        }),
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let sleeper: u32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&exec_pid)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
+            break pid;
+        }
+        assert!(Instant::now() < deadline, "the exec never started");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    tmux.keys(&["2"]);
+    tmux.wait_for("Entries of lane", Duration::from_secs(5));
+    // The lanes are sorted: cron, main, ...; Enter puts the cursor on main's first entry.
+    tmux.keys(&["Down"]);
+    tmux.wait_for("Entries of lane main", Duration::from_secs(5));
+    tmux.keys(&["Enter", "x"]);
+    let screen = tmux.wait_for("Kill call #", Duration::from_secs(5));
+    assert!(screen.contains("· e2e-client)?"), "{screen}");
+    assert!(alive(sleeper), "asking kills nothing");
+    tmux.keys(&["y"]);
+    tmux.wait_for("■ killed by the operator", Duration::from_secs(10));
+    let answer = call_result(&exec_call.join().expect("the exec call thread"));
+    let text = answer["content"][0]["text"].as_str().unwrap_or_default();
+    assert_eq!(text, "exec: killed by the operator", "{answer}");
+    assert_eq!(answer["isError"], true, "{answer}");
+    assert_eq!(
+        answer["_meta"]["clawdeck/details"]["killedBy"], "operator",
+        "{answer}"
+    );
+    wait_gone(&[sleeper]);
+
+    let screen = tmux.screen();
+    assert!(
+        !screen.contains("CLAWDECK-EXITED") && !screen.contains("panicked"),
+        "{screen}"
     );
     tmux.keys(&["q"]);
     tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));

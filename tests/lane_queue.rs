@@ -591,3 +591,100 @@ async fn many_tasks_over_many_lanes_all_finish_and_respect_limits() {
     queue.wait_idle().await;
     assert_eq!(queue.snapshot().recent.len(), 200);
 }
+
+#[tokio::test(start_paused = true)]
+async fn kill_fires_one_entrys_token_running_or_waiting_and_records_killed() {
+    let queue = queue_with(&[("work", 1)]);
+    let mut events = queue.subscribe();
+    // A running task that stops when its token fires, as a tool does.
+    let running_cancel = CancellationToken::new();
+    let running = {
+        let (queue, cancel) = (queue.clone(), running_cancel.clone());
+        tokio::spawn(async move {
+            queue
+                .run_result("work", "long", &cancel, async {
+                    cancel.cancelled().await;
+                    Err::<(), _>("cancelled")
+                })
+                .await
+        })
+    };
+    let waiting_cancel = CancellationToken::new();
+    let waiting = {
+        let (queue, cancel) = (queue.clone(), waiting_cancel.clone());
+        tokio::spawn(async move {
+            queue
+                .run("work", "waiting", &cancel, async {
+                    unreachable!("a killed waiting entry never runs")
+                })
+                .await
+        })
+    };
+    settle_until(|| lane_counts(&queue, "work") == (1, 1)).await;
+    let ids: Vec<u64> = queue.snapshot().active.iter().map(|e| e.id).collect();
+
+    let killed = queue.kill(ids[1]).expect("the waiting entry");
+    assert!(!killed.running);
+    assert!(waiting_cancel.is_cancelled());
+    assert!(!running_cancel.is_cancelled(), "only that entry's token");
+    assert!(matches!(
+        waiting.await.unwrap(),
+        Err(QueueError::Cancelled { .. })
+    ));
+    let killed = queue.kill(ids[0]).expect("the running entry");
+    assert!(killed.running);
+    assert_eq!(&*killed.label, "long");
+    assert!(running.await.unwrap().unwrap().is_err());
+    assert_eq!(lane_counts(&queue, "work"), (0, 0));
+    assert!(
+        queue.kill(ids[0]).is_none(),
+        "a finished entry is not killed"
+    );
+
+    let outcomes: Vec<(u64, Option<EntryOutcome>)> = queue
+        .snapshot()
+        .recent
+        .iter()
+        .map(|e| (e.id, e.outcome.clone()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        vec![
+            (ids[1], Some(EntryOutcome::Killed)),
+            (ids[0], Some(EntryOutcome::Killed))
+        ]
+    );
+    let mut requested = Vec::new();
+    while let Ok(ev) = events.try_recv() {
+        if let QueueEvent::KillRequested { id, running, .. } = ev {
+            requested.push((id, running));
+        }
+    }
+    assert_eq!(requested, vec![(ids[1], false), (ids[0], true)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_killed_entry_that_still_ends_well_keeps_ok() {
+    let queue = queue_with(&[("work", 1)]);
+    let gate = Arc::new(Semaphore::new(0));
+    let cancel = CancellationToken::new();
+    let task = {
+        let (queue, cancel, gate) = (queue.clone(), cancel.clone(), gate.clone());
+        tokio::spawn(async move {
+            queue
+                .run("work", "ignores its token", &cancel, async move {
+                    let _ = gate.acquire().await;
+                })
+                .await
+        })
+    };
+    settle_until(|| lane_counts(&queue, "work") == (1, 0)).await;
+    let id = queue.snapshot().active[0].id;
+    queue.kill(id).unwrap();
+    gate.add_permits(1);
+    task.await.unwrap().unwrap();
+    assert_eq!(
+        queue.snapshot().recent.last().map(|e| e.outcome.clone()),
+        Some(Some(EntryOutcome::Ok))
+    );
+}

@@ -7,7 +7,9 @@
 //! schemas are objects); read, exec and clawbot_router (the fake `openclaw`) run through the
 //! pipeline; a hidden tool and a schema-invalid call come back as tool errors naming why; a
 //! cancelled long exec leaves no process behind; a config edit makes the server say the list
-//! changed, and the next list follows the edit.
+//! changed, and the next list follows the edit; `mcp.clients` entries matched by the name a
+//! client announces and by its HTTP token give it a narrower context and a lane, and what a
+//! client asks for in a call never widens its context.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -71,17 +73,35 @@ const CONFIG_EDITED: &str = r#"{
   agents: { list: [{ id: "main", default: true }] },
 }"#;
 
+/// Agents for the client-identity test: `restricted` may not exec, `ci` may not read.
+const CONFIG_AGENTS: &str = r#"{
+  tools: { profile: "coding", alsoAllow: ["clawbot_router"], deny: ["web_fetch"] },
+  agents: { list: [
+    { id: "main", default: true },
+    { id: "restricted", tools: { deny: ["exec"] } },
+    { id: "ci", tools: { deny: ["read"] } },
+  ] },
+}"#;
+
 impl Fixture {
     fn new() -> Fixture {
+        Fixture::with(CONFIG, Value::Null)
+    }
+
+    /// `config` as openclaw.json5; `mcp` (unless null) as clawdeck.json5's `mcp` section.
+    fn with(config: &str, mcp: Value) -> Fixture {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("ws")).unwrap();
         std::fs::write(dir.path().join("ws/notes.txt"), "mcp notes line\n").unwrap();
-        std::fs::write(dir.path().join("openclaw.json5"), CONFIG).unwrap();
-        let settings = json!({
+        std::fs::write(dir.path().join("openclaw.json5"), config).unwrap();
+        let mut settings = json!({
             "workspace": "ws",
             "openclawVersion": "2026.9",
             "router": {"bin": fake_openclaw(), "defaultAgent": "main", "timeoutSeconds": 20, "minTimeoutSeconds": 1},
         });
+        if !mcp.is_null() {
+            settings["mcp"] = mcp;
+        }
         std::fs::write(dir.path().join("clawdeck.json5"), settings.to_string()).unwrap();
         Fixture { dir }
     }
@@ -411,6 +431,144 @@ fn http_without_the_token_is_refused() {
     assert_eq!(post_status(&server.authority(), None), 401);
     assert_eq!(post_status(&server.authority(), Some("wrong-token")), 401);
     assert_ne!(post_status(&server.authority(), Some("right-token")), 401);
+}
+
+/// The stdio plan for the `calls` scenario: `clawdeck --config C mcp <server_args>`, the
+/// client announcing `client_name`.
+fn stdio_calls_plan(fixture: &Fixture, server_args: &[&str], client_name: &str) -> Value {
+    let env: serde_json::Map<String, Value> = fixture
+        .server_env()
+        .into_iter()
+        .map(|(k, v)| (k, Value::String(v)))
+        .collect();
+    let mut args = vec![
+        "--config".to_string(),
+        fixture.config().display().to_string(),
+        "mcp".to_string(),
+    ];
+    args.extend(server_args.iter().map(|a| a.to_string()));
+    json!({
+        "transport": "stdio",
+        "command": clawdeck_bin(),
+        "args": args,
+        "env": env,
+        "client_name": client_name,
+        "scenario": "calls",
+        "calls": widening_calls(),
+    })
+}
+
+/// A read and an exec, each asking in `_meta` (`clawdeck/context`, `agent`) for the default agent
+/// as its owner: what a client asks for never changes its context.
+fn widening_calls() -> Value {
+    let ask = json!({"clawdeck/context": {"agent": "main", "owner": true}, "agent": "main"});
+    json!([
+        {"key": "read", "tool": "read", "arguments": {"path": "notes.txt"}, "meta": ask},
+        {"key": "exec", "tool": "exec", "arguments": {"command": "echo ran-$((6*7))"}, "meta": ask},
+    ])
+}
+
+/// `tool` is absent from the list, and calling it is refused naming the rule at `rule`.
+fn assert_hidden_and_refused(report: &Value, tool: &str, rule: &str) {
+    let names: Vec<&str> = report["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(!names.contains(&tool), "{tool} listed: {names:?}");
+    let call = &report["calls"][tool];
+    assert_eq!(call["isError"], true, "{call}");
+    let text = text_of(call);
+    assert!(
+        text.contains(&format!("{tool} is not available in this context")),
+        "{text}"
+    );
+    assert!(
+        text.contains(rule),
+        "the rule that decided ({rule}): {text}"
+    );
+}
+
+#[test]
+#[ignore = "needs the MCP Python SDK and the MCP Inspector in ~/.cache/clawdeck-mcp (.ci/run installs them)"]
+fn python_sdk_clients_get_the_context_and_lane_the_server_decides() {
+    let fixture = Fixture::with(
+        CONFIG_AGENTS,
+        json!({"clients": [
+            {"name": "restricted-bot", "context": {"agent": "restricted", "owner": false}, "lane": "bots"},
+            {"name": "ci-bot", "token": "ci-token", "context": {"agent": "ci"}, "lane": "ci"},
+        ]}),
+    );
+    let exec_rule = "agents.list[1].tools.deny";
+
+    // Flags decide for a client no entry matches (`--lane` too); asking for more in `_meta`
+    // changes nothing.
+    let plan = stdio_calls_plan(
+        &fixture,
+        &["--agent", "restricted", "--lane", "flag-lane"],
+        "some-client",
+    );
+    let flags = run_python(&plan);
+    assert_hidden_and_refused(&flags, "exec", exec_rule);
+    assert!(text_of(&flags["calls"]["read"]).contains("mcp notes line"));
+
+    // The server's flags would allow exec; the entry matched by the announced name narrows it.
+    let named = run_python(&stdio_calls_plan(&fixture, &[], "restricted-bot"));
+    assert_hidden_and_refused(&named, "exec", exec_rule);
+    assert!(text_of(&named["calls"]["read"]).contains("mcp notes line"));
+
+    // Over HTTP the token picks the entry, whatever name the client announces.
+    let server = HttpServer::start(&fixture, "server-token");
+    let by_token = run_python(&json!({
+        "transport": "http",
+        "url": server.url,
+        "token": "ci-token",
+        "client_name": "restricted-bot",
+        "scenario": "calls",
+        "calls": widening_calls(),
+    }));
+    drop(server);
+    assert_hidden_and_refused(&by_token, "read", "agents.list[2].tools.deny");
+    let exec = &by_token["calls"]["exec"];
+    assert_ne!(exec["isError"], true, "{exec}");
+    assert!(text_of(exec).contains("ran-42"), "{exec}");
+
+    // The decision log: who, in which context, in which lane.
+    let records = decisions(&fixture.state());
+    let find = |agent: &str, tool: &str| {
+        records
+            .iter()
+            .find(|r| r["context"]["agent"] == agent && r["tool"]["canonical"] == tool)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {tool} record for agent {agent}: {records:?}"))
+    };
+    let flag_read = records
+        .iter()
+        .find(|r| r["client"] == "some-client" && r["tool"]["canonical"] == "read")
+        .unwrap_or_else(|| panic!("no read by some-client: {records:?}"));
+    assert_eq!(flag_read["context"]["agent"], "restricted", "{flag_read}");
+    assert_eq!(flag_read["lane"], "flag-lane", "{flag_read}");
+    let named_read = records
+        .iter()
+        .find(|r| {
+            r["client"] == "restricted-bot"
+                && r["context"]["agent"] == "restricted"
+                && r["tool"]["canonical"] == "read"
+        })
+        .unwrap_or_else(|| panic!("no read by restricted-bot: {records:?}"));
+    assert_eq!(named_read["context"]["owner"], false, "{named_read}");
+    assert_eq!(named_read["lane"], "bots", "{named_read}");
+    for refused in [find("restricted", "exec"), find("ci", "read")] {
+        assert_eq!(refused["decision"], "refused", "{refused}");
+        assert!(
+            refused["rule"].to_string().contains("tools.deny"),
+            "{refused}"
+        );
+    }
+    let ci_exec = find("ci", "exec");
+    assert_eq!(ci_exec["client"], "restricted-bot", "{ci_exec}");
+    assert_eq!(ci_exec["lane"], "ci", "{ci_exec}");
 }
 
 /// `mcp-inspector --cli <method args> <target>`; a stdio target comes after `--` so that the

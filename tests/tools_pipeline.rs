@@ -539,7 +539,8 @@ async fn cancellation_is_never_an_error_result() {
     assert_eq!(
         outcome,
         CallOutcome::Cancelled {
-            tool: "exec".into()
+            tool: "exec".into(),
+            killed_by_operator: false,
         }
     );
 }

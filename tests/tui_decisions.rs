@@ -124,6 +124,7 @@ fn decisions_view_shows_the_log_newest_first_and_follows_it() {
     // A record appended by another process shows at the next tick, on top.
     let cancelled = CallOutcome::Cancelled {
         tool: "read".to_string(),
+        killed_by_operator: false,
     };
     log.try_append(&record(3, "console", "read", &cancelled))
         .unwrap();

@@ -530,7 +530,7 @@ fn queue_keys_change_limits_and_clear_with_confirmation() {
         matches!(&ev[..], [AppEvent::SetLaneLimit { lane, limit: 1 }] if lane == "main"),
         "{ev:?}"
     );
-    h.key(KeyCode::Char('x'));
+    h.key(KeyCode::Char('X'));
     let asked = h.pump();
     assert!(
         asked.iter().all(|e| !e.starts_with("ClearLane")),
@@ -540,7 +540,7 @@ fn queue_keys_change_limits_and_clear_with_confirmation() {
     insta::assert_snapshot!("queue_clear_confirm", h.screen(100, 20));
     h.key(KeyCode::Char('n'));
     assert!(h.emitted().is_empty());
-    h.key(KeyCode::Char('x'));
+    h.key(KeyCode::Char('X'));
     h.pump();
     h.key(KeyCode::Char('y'));
     let ev = h.emitted();
@@ -593,6 +593,211 @@ async fn queue_intents_reach_the_real_lane_queue() {
             .is_some_and(|(s, _)| s.contains("1 waiting entries rejected"))
     );
     gate.notify_waiters();
+}
+
+#[test]
+fn queue_kill_asks_first_and_names_the_selected_call() {
+    let mut h = with_config();
+    h.app.queue.warn_after = Duration::from_millis(2000);
+    h.app.queue.set_snapshot(queue_snapshot());
+    h.key(KeyCode::Char('2'));
+    h.pump();
+    h.key(KeyCode::Down);
+    // On the lanes the kill key says how to reach a call; nothing is asked or killed.
+    h.key(KeyCode::Char('x'));
+    h.pump();
+    assert!(h.app.overlay.is_none());
+    let status = h.app.status.clone().map(|(s, _)| s).unwrap_or_default();
+    assert!(
+        status.contains("select a call to kill first: Enter moves the cursor"),
+        "{status}"
+    );
+    // Enter: the cursor is on the lane's first entry, the running `exec: make test`.
+    h.key(KeyCode::Enter);
+    assert_eq!(h.app.queue.selected_entry().map(|e| e.id), Some(7));
+    h.app.status = None;
+    h.key(KeyCode::Char('x'));
+    let asked = h.pump();
+    assert!(
+        asked.iter().all(|e| !e.starts_with("KillCall")),
+        "killing asks first: {asked:?}"
+    );
+    assert!(
+        matches!(&h.app.overlay, Some(Overlay::Confirm(c))
+            if c.question.starts_with("Kill call #7 (exec: make test)?")
+                && c.question.contains("an exec's process tree is killed")),
+        "the question names the call"
+    );
+    let screen = h.screen(120, 30);
+    assert!(
+        screen.contains("Kill call #7 (exec: make test)?"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("queue_kill_confirm", screen);
+    h.key(KeyCode::Char('n'));
+    assert!(h.emitted().is_empty(), "no: nothing is killed");
+    // A waiting call leaves the queue unrun; the question says so.
+    h.key(KeyCode::Down);
+    h.key(KeyCode::Down);
+    assert_eq!(h.app.queue.selected_entry().map(|e| e.id), Some(9));
+    h.key(KeyCode::Delete);
+    h.pump();
+    assert!(
+        matches!(&h.app.overlay, Some(Overlay::Confirm(c))
+            if c.question.starts_with("Kill call #9 (web_fetch: docs)?")
+                && c.question.contains("leaves the queue without running")),
+        "a waiting call"
+    );
+    h.key(KeyCode::Esc);
+    assert!(h.emitted().is_empty(), "Esc: nothing is killed");
+    // A finished call is not asked about.
+    h.key(KeyCode::End);
+    assert_eq!(h.app.queue.selected_entry().map(|e| e.id), Some(5));
+    h.key(KeyCode::Char('x'));
+    h.pump();
+    assert!(h.app.overlay.is_none());
+    let status = h.app.status.clone().map(|(s, _)| s).unwrap_or_default();
+    assert!(status.contains("call #5 is not running"), "{status}");
+    // Yes sends the kill to the core.
+    h.key(KeyCode::Home);
+    h.key(KeyCode::Char('x'));
+    h.pump();
+    h.key(KeyCode::Char('y'));
+    let ev = h.emitted();
+    assert!(matches!(&ev[..], [AppEvent::KillCall { id: 7 }]), "{ev:?}");
+    // Enter again: the cursor is back on the lanes.
+    h.key(KeyCode::Enter);
+    assert!(h.app.queue.selected_entry().is_none());
+    h.key(KeyCode::Down);
+    assert_eq!(h.app.queue.selected_lane().as_deref(), Some("subagent"));
+}
+
+/// Whether `pid` is a live process (a zombie has exited).
+fn process_alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
+}
+
+/// Hands the deck's queue events that arrived to the App, as the console's forwarder does;
+/// returns whether `Finished` of entry `id` was among them.
+fn forward_queue_events(
+    h: &mut Harness,
+    events: &mut tokio::sync::broadcast::Receiver<clawdeck::queue::QueueEvent>,
+    id: u64,
+) -> bool {
+    let mut finished = false;
+    while let Ok(ev) = events.try_recv() {
+        if matches!(&ev, clawdeck::queue::QueueEvent::Finished { id: done, .. } if *done == id) {
+            finished = true;
+        }
+        h.app.handle_event(AppEvent::Core(CoreEvent::Queue(ev)));
+    }
+    finished
+}
+
+#[tokio::test]
+async fn a_running_call_killed_from_the_queue_view_dies_with_its_tree_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = fixture_config();
+    config.settings.workspace = Some(dir.path().to_path_buf());
+    let deck = clawdeck::deck::Deck::new(config, None);
+    let mut h = harness();
+    h.app.attach_deck(deck.clone());
+    h.app.status = None;
+    let mut events = deck.queue().subscribe();
+    // Another program's call (an MCP client's), through the deck's pipeline.
+    let mut request = clawdeck::pipeline::CallRequest::new(
+        "exec",
+        json!({"command": "sleep 300 & echo $! > grandchild.pid; wait", "workdir": dir.path(), "yieldMs": 600_000}),
+        PolicyContext {
+            agent: Some("ops".into()),
+            ..PolicyContext::default()
+        },
+    );
+    request.client = Some("claude-code".into());
+    let pipeline = deck.pipeline();
+    let call = tokio::spawn(async move { pipeline.call(request).await });
+    let pidfile = dir.path().join("grandchild.pid");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let grandchild: i32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&pidfile)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
+            break pid;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the exec never started"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let id = deck.queue().snapshot().active[0].id;
+    forward_queue_events(&mut h, &mut events, id);
+
+    h.key(KeyCode::Char('2'));
+    h.pump();
+    // The deck's lanes are sorted (cron, main, ...): down to main, Enter onto its call.
+    h.key(KeyCode::Down);
+    assert_eq!(h.app.queue.selected_lane().as_deref(), Some("main"));
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Char('x'));
+    h.pump();
+    assert!(
+        matches!(&h.app.overlay, Some(Overlay::Confirm(c))
+            if c.question.starts_with(&format!("Kill call #{id} (exec: sleep 300 & echo $! > grandchild.pid; wait · claude-code)?"))),
+        "asks first, naming the call and its client"
+    );
+    h.key(KeyCode::Char('y'));
+    let sent = h.pump();
+    assert!(
+        sent.iter()
+            .any(|e| e == &format!("KillCall {{ id: {id} }}")),
+        "{sent:?}"
+    );
+    let status = h.app.status.clone().map(|(s, _)| s).unwrap_or_default();
+    assert!(
+        status.contains(&format!("kill sent to call #{id}")),
+        "{status}"
+    );
+
+    let outcome = tokio::time::timeout(Duration::from_secs(10), call)
+        .await
+        .expect("the killed call ends")
+        .unwrap();
+    assert_eq!(outcome.message(), "exec: killed by the operator");
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while process_alive(grandchild) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(!process_alive(grandchild), "the exec's grandchild survived");
+
+    // The end comes back as queue events: the view shows who killed it.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !forward_queue_events(&mut h, &mut events, id) {
+        assert!(std::time::Instant::now() < deadline, "no Finished event");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let screen = h.screen(120, 24);
+    assert!(screen.contains("■ killed by the operator"), "{screen}");
+    assert!(
+        screen.contains("(running) kill requested by the operator"),
+        "{screen}"
+    );
+    assert!(screen.contains("finished killed"), "{screen}");
+    // Times are real here: mask them (and the padding after them) so the snapshot holds.
+    let times = regex::Regex::new(r"\b\d+(\.\d+)?(ms|s)\b *").unwrap();
+    insta::assert_snapshot!(
+        "queue_call_killed",
+        times.replace_all(&screen, "<t> ").into_owned()
+    );
+    deck.shutdown(Duration::from_secs(5)).await;
 }
 
 // ---------------------------------------------------------------- router view
@@ -1564,6 +1769,16 @@ async fn quitting_with_a_live_background_exec_session_asks() {
     assert!(screen.contains("↪ running"), "{screen}");
     assert!(screen.contains("in the background"), "{screen}");
     assert!(!screen.contains("✓ ok"), "{screen}");
+    // Its call is over: the kill key says where the command went instead of asking.
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Char('x'));
+    h.pump();
+    assert!(h.app.overlay.is_none());
+    let status = h.app.status.clone().map(|(s, _)| s).unwrap_or_default();
+    assert!(
+        status.contains("went on as a background exec session"),
+        "{status}"
+    );
     h.app.handle_event(AppEvent::SwitchView(ViewId::Policy));
     h.key(KeyCode::Char('q'));
     assert!(h.emitted().is_empty(), "q does not quit at once");

@@ -215,7 +215,10 @@ async fn follow_background_session(
         finished = session.process().wait() => finished,
         _ = cancel.cancelled() => {
             session.process().kill(KillReason::Cancelled);
-            return CallOutcome::Cancelled { tool: tool.clone() };
+            return CallOutcome::Cancelled {
+                tool: tool.clone(),
+                killed_by_operator: false,
+            };
         }
     };
     pipeline.runtime().sessions.remove(&session.id);

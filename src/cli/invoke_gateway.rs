@@ -84,7 +84,10 @@ pub fn run(cli: &Cli, tool: &str, params: Value, opts: &GatewayInvoke<'_>) -> u8
             a = client.request_with_timeout("tools.invoke", request.params(), opts.timeout) => a,
             _ = stop => {
                 client.close();
-                let outcome = CallOutcome::Cancelled { tool: request.tool.clone() };
+                let outcome = CallOutcome::Cancelled {
+                    tool: request.tool.clone(),
+                    killed_by_operator: false,
+                };
                 return report(&outcome, opts.json, output_guard(cli));
             }
         };

@@ -1,9 +1,9 @@
-//! `clawdeck mcp [--listen 127.0.0.1:PORT] [context flags]`: clawdeck's tools as an MCP server,
+//! `clawdeck mcp [--listen 127.0.0.1:PORT] [--lane LANE] [context flags]`: clawdeck's tools as an MCP server,
 //! over stdio (the default: a client starts clawdeck as its child) or streamable HTTP on
 //! loopback with a bearer token. Diagnostics go to stderr; stdout belongs to the protocol.
 //!
 //! Exit status: 0 the client closed the session (or a stop signal ended the server); 2 bad
-//! usage (a broken config, a listen address that is not loopback, a port in use).
+//! usage (a broken config, a listen address that is not loopback, a port in use, a blank lane).
 
 use std::time::Duration;
 
@@ -36,11 +36,19 @@ pub struct McpArgs {
     /// Keep the config loaded at start (no reload, no tools/list_changed on edits)
     #[arg(long)]
     pub no_watch: bool,
+    /// The lane the calls of clients no `mcp.clients` entry matches wait in (default: main, or
+    /// subagent for a subagent context); an entry's own `lane` decides for its client
+    #[arg(long, value_name = "LANE")]
+    pub lane: Option<String>,
 }
 
 pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
     if let Some(Err(problem)) = args.listen.as_deref().map(crate::mcp::http::loopback_addr) {
         eprintln!("clawdeck mcp: {problem}");
+        return exit::USAGE;
+    }
+    if let Some(Err(problem)) = args.lane.as_deref().map(crate::queue::check_lane_name) {
+        eprintln!("clawdeck mcp: --lane: {problem}");
         return exit::USAGE;
     }
     let config = match crate::config::load(cli.config.as_deref()) {
@@ -65,7 +73,10 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
         if let Err(problem) = deck.record_decisions("mcp") {
             eprintln!("clawdeck mcp: the decision log is off: {problem}");
         }
-        let flags = cli.context.to_context();
+        let flags = crate::mcp::FlagContext {
+            context: cli.context.to_context(),
+            lane: args.lane.clone(),
+        };
         let stop = CancellationToken::new();
         let on_signal = stop.clone();
         tokio::spawn(async move {
@@ -90,7 +101,7 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
 
 async fn serve_http(
     deck: &Deck,
-    flags: crate::context::PolicyContext,
+    flags: crate::mcp::FlagContext,
     listen: &str,
     token: Option<String>,
     stop: CancellationToken,

@@ -32,6 +32,7 @@ pub const ACTION_NAMES: &[&str] = &[
     "lane_limit_up",
     "lane_limit_down",
     "clear_lane",
+    "focus_entries",
     "kill_run",
     "extend_timeout",
     "set_timeout",

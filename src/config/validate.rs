@@ -102,5 +102,27 @@ pub fn check_settings(
             "exec.shell needs a program (e.g. [\"sh\", \"-c\"])".to_string(),
         ));
     }
+    check_mcp_lanes(settings, text, origin)?;
     check_keys(settings, text, origin)
+}
+
+/// `mcp.clients[i].lane`: a name the lane queue can show.
+fn check_mcp_lanes(
+    settings: &ClawdeckSettings,
+    text: &str,
+    origin: &str,
+) -> Result<(), ConfigError> {
+    for (i, client) in settings.mcp.clients.iter().enumerate() {
+        if let Some(lane) = &client.lane
+            && let Err(problem) = crate::queue::check_lane_name(lane)
+        {
+            let at = KeyPath::root()
+                .key("mcp")
+                .key("clients")
+                .index(i)
+                .key("lane");
+            return Err(error_at_path(text, origin, &at, problem));
+        }
+    }
+    Ok(())
 }

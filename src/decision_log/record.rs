@@ -171,10 +171,12 @@ impl DecisionRecord {
                 None,
                 None,
             ),
-            CallOutcome::Cancelled { .. } => (
+            CallOutcome::Cancelled {
+                killed_by_operator, ..
+            } => (
                 DecisionKind::Shown,
                 None,
-                None,
+                killed_by_operator.then(|| "killed by the operator".to_string()),
                 Vec::new(),
                 Some(CallEnd::Cancelled),
                 None,

@@ -42,6 +42,7 @@ fn record(n: usize) -> DecisionRecord {
         &facts(&ctx, &params),
         &CallOutcome::Cancelled {
             tool: format!("tool{n}"),
+            killed_by_operator: false,
         },
     )
 }
@@ -134,6 +135,7 @@ fn outcomes_map_to_decisions_and_ends() {
         &f,
         &CallOutcome::Cancelled {
             tool: "exec".to_string(),
+            killed_by_operator: false,
         },
     );
     assert_eq!(cancelled.decision, DecisionKind::Shown);

@@ -8,6 +8,7 @@
 //!   the located error while the last good config stays in use;
 //! - `subscribe` yields one stream of core events; a reader that falls behind is told how many
 //!   events it skipped instead of making anything wait or grow (back-pressure lives here);
+//! - `cancel_call` kills one queued or running call (the console's Queue view kill);
 //! - `record_decisions` makes every call through its pipelines (this one and those built on
 //!   reload) write a decision-log record;
 //! - `shutdown` cancels and awaits every call and run, including those started before a reload.
@@ -25,7 +26,8 @@ use crate::config::LoadedConfig;
 use crate::decision_log::{DecisionLog, DecisionSink};
 use crate::pipeline::Pipeline;
 use crate::queue::{
-    LANE_CRON, LANE_MAIN, LANE_NESTED, LANE_SUBAGENT, LaneLimits, LaneQueue, QueueEvent,
+    EntryId, KilledEntry, LANE_CRON, LANE_MAIN, LANE_NESTED, LANE_SUBAGENT, LaneLimits, LaneQueue,
+    QueueEvent,
 };
 use crate::router::{RouterEvent, RouterService};
 use crate::tools::ToolRuntime;
@@ -303,6 +305,16 @@ impl Deck {
             .filter(|s| s.outcome().is_none())
             .count();
         (runs, sessions)
+    }
+
+    /// Kills one call of the lane queue, whoever made it (an MCP client, the Invoke view, a
+    /// `route` run): fires that call's cancellation, so its tool stops as for its own caller's
+    /// cancel (an exec's process tree is killed, a clawbot_router run is killed) and its caller
+    /// gets a cancelled result that says the operator killed it; a waiting call leaves the
+    /// queue unrun. What follows comes back as queue events (`KillRequested`, then `Finished`
+    /// with outcome `killed`). None when no call `id` is waiting or running.
+    pub fn cancel_call(&self, id: EntryId) -> Option<KilledEntry> {
+        self.inner.queue.kill(id)
     }
 
     /// Cancels every call (under every config ever applied), kills every router run and

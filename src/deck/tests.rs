@@ -128,3 +128,115 @@ async fn reload_reapplies_the_exec_session_ttl_to_every_holder() {
     deck.reload().unwrap();
     assert_eq!(held.ttl(), Duration::from_secs(1800));
 }
+
+/// Whether `pid` is a live process (a zombie has exited).
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
+}
+
+#[tokio::test]
+async fn cancel_call_kills_a_running_exec_with_its_process_tree_and_says_so() {
+    use crate::pipeline::{CallOutcome, CallRequest};
+    use crate::queue::{EntryOutcome, QueueEvent};
+    let (dir, config) = config_dir("{}");
+    std::fs::write(
+        dir.path().join(crate::config::SETTINGS_FILE),
+        format!("{{ workspace: {:?} }}", dir.path().display().to_string()),
+    )
+    .unwrap();
+    let deck = Deck::load(Some(&config)).unwrap();
+    let mut events = deck.subscribe();
+    let pidfile = dir.path().join("grandchild.pid");
+    let request = CallRequest::new(
+        "exec",
+        serde_json::json!({
+            "command": format!("sleep 300 & echo $! > {}; wait", pidfile.display()),
+            "yieldMs": 600_000,
+        }),
+        crate::context::PolicyContext {
+            agent: Some("ops".into()),
+            ..Default::default()
+        },
+    );
+    let pipeline = deck.pipeline();
+    let call = tokio::spawn(async move { pipeline.call(request).await });
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let grandchild: i32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&pidfile)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
+            break pid;
+        }
+        assert!(std::time::Instant::now() < deadline, "exec never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(alive(grandchild));
+    let entry = deck
+        .queue()
+        .snapshot()
+        .active
+        .into_iter()
+        .find(|e| e.label.starts_with("exec: sleep 300"))
+        .expect("the call is in the queue");
+
+    let killed = deck.cancel_call(entry.id).expect("a running call");
+    assert!(killed.running);
+    let outcome = tokio::time::timeout(Duration::from_secs(10), call)
+        .await
+        .expect("the call ends")
+        .unwrap();
+    assert_eq!(
+        outcome,
+        CallOutcome::Cancelled {
+            tool: "exec".into(),
+            killed_by_operator: true,
+        }
+    );
+    assert_eq!(outcome.message(), "exec: killed by the operator");
+    // The tree is gone before the call answers (a zombie awaiting its reaper counts as gone).
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while alive(grandchild) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        !alive(grandchild),
+        "the exec's grandchild survived the kill"
+    );
+
+    // It comes back as events: the request, then the end, recorded as killed.
+    let mut seen = Vec::new();
+    while !seen
+        .iter()
+        .any(|e| matches!(e, QueueEvent::Finished { id, .. } if *id == entry.id))
+    {
+        match tokio::time::timeout(Duration::from_secs(5), events.recv()).await {
+            Ok(Some(DeckEvent::Queue(ev))) if ev.entry_id() == Some(entry.id) => seen.push(ev),
+            Ok(Some(_)) => {}
+            other => panic!("events ended early: {other:?} after {seen:?}"),
+        }
+    }
+    let kinds: Vec<&str> = seen
+        .iter()
+        .map(|e| match e {
+            QueueEvent::KillRequested { running: true, .. } => "kill_requested",
+            QueueEvent::Finished {
+                outcome: EntryOutcome::Killed,
+                ..
+            } => "finished_killed",
+            QueueEvent::Enqueued { .. } | QueueEvent::Started { .. } => "before",
+            _ => "other",
+        })
+        .filter(|k| *k != "before")
+        .collect();
+    assert_eq!(kinds, ["kill_requested", "finished_killed"], "{seen:?}");
+    assert!(deck.cancel_call(entry.id).is_none(), "it is over");
+    drop(dir);
+}

@@ -6,14 +6,14 @@
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use super::clients::FlagContext;
 use super::sdk::{Handler, Peers};
 use super::server::ToolServer;
-use crate::context::PolicyContext;
 use crate::deck::Deck;
 
 fn handler_for(
     deck: &Deck,
-    flags: PolicyContext,
+    flags: FlagContext,
     cancel: &CancellationToken,
 ) -> (ToolServer, Handler) {
     let server = ToolServer::new(deck.clone(), flags);
@@ -41,10 +41,10 @@ fn handler_for(
 /// Serves one client on stdin/stdout until it closes the session or `cancel` fires.
 pub async fn serve_stdio(
     deck: &Deck,
-    flags: PolicyContext,
+    flags: impl Into<FlagContext>,
     cancel: CancellationToken,
 ) -> Result<(), String> {
-    let (_, handler) = handler_for(deck, flags, &cancel);
+    let (_, handler) = handler_for(deck, flags.into(), &cancel);
     tokio::select! {
         served = super::sdk::serve_stdio(handler) => served,
         _ = cancel.cancelled() => Ok(()),
@@ -54,12 +54,12 @@ pub async fn serve_stdio(
 /// Serves streamable HTTP on `listener` (bound by the caller, loopback) until `cancel` fires.
 pub async fn serve_http(
     deck: &Deck,
-    flags: PolicyContext,
+    flags: impl Into<FlagContext>,
     listener: TcpListener,
     token: String,
     cancel: CancellationToken,
 ) -> Result<(), String> {
-    let (server, handler) = handler_for(deck, flags, &cancel);
+    let (server, handler) = handler_for(deck, flags.into(), &cancel);
     super::http::serve(listener, server, handler, token, cancel).await
 }
 

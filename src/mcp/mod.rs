@@ -17,6 +17,6 @@ pub mod sdk_client;
 pub mod server;
 pub mod watch;
 
-pub use clients::{ClientIdentity, McpClientEntry, McpSettings};
+pub use clients::{ClientIdentity, FlagContext, McpClientEntry, McpSettings};
 pub use sdk::{Handler, Peers};
 pub use server::{CallReply, ListedTool, ToolServer, listed_tools, reply_for};

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
-use super::clients::{ClientIdentity, identify};
+use super::clients::{ClientIdentity, FlagContext, identify};
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
@@ -138,7 +138,7 @@ pub fn reply_for(outcome: &CallOutcome) -> CallReply {
 #[derive(Clone)]
 pub struct ToolServer {
     deck: Deck,
-    flags: PolicyContext,
+    flags: FlagContext,
     lists: Arc<Mutex<ListCache>>,
 }
 
@@ -151,7 +151,7 @@ struct ListCache {
 }
 
 impl ToolServer {
-    pub fn new(deck: Deck, flags: PolicyContext) -> ToolServer {
+    pub fn new(deck: Deck, flags: FlagContext) -> ToolServer {
         ToolServer {
             deck,
             flags,
@@ -203,7 +203,7 @@ impl ToolServer {
         Ok(list)
     }
 
-    /// Runs one call through the pipeline under the client's context. `cancel` is the client's
+    /// Runs one call through the pipeline under the client's context, in its lane. `cancel` is the client's
     /// cancellation (`notifications/cancelled`, a closed connection).
     pub async fn call(
         &self,
@@ -218,6 +218,7 @@ impl ToolServer {
         request.cancel = cancel;
         request.progress = progress;
         request.client = Some(identity.label.clone());
+        request.lane = identity.lane.clone();
         let outcome = self.deck.pipeline().call(request).await;
         reply_for(&outcome)
     }

@@ -332,7 +332,12 @@ impl Pipeline {
                         hooks: steps,
                     };
                 }
-                HookVerdict::Cancelled => return CallOutcome::Cancelled { tool: tool_name },
+                HookVerdict::Cancelled => {
+                    return CallOutcome::Cancelled {
+                        tool: tool_name,
+                        killed_by_operator: false,
+                    };
+                }
             };
         // Parameters a hook rewrote are checked again: a hook is not trusted to keep the schema.
         if params != validated
@@ -362,10 +367,13 @@ impl Pipeline {
                     "main".to_string()
                 }
             });
+        // The tool watches a child of the call's token: the queue's `kill` (the operator) fires
+        // only this one, so the outcome can say who stopped the call.
+        let tool_cancel = cancel.child_token();
         let call = ToolCall {
             call_id,
             params,
-            cancel: cancel.clone(),
+            cancel: tool_cancel.clone(),
             progress: request.progress.clone().unwrap_or_else(|| Arc::new(|_| {})),
         };
         let started = Instant::now();
@@ -379,7 +387,10 @@ impl Pipeline {
             None => call_label(&tool_name, &call.params, &call.call_id),
         };
         let run = tool.execute(call);
-        let ran = self.queue.run_result(&lane, &label, &cancel, run).await;
+        let ran = self
+            .queue
+            .run_result(&lane, &label, &tool_cancel, run)
+            .await;
 
         // 7. Result.
         match ran {
@@ -396,7 +407,10 @@ impl Pipeline {
                 }
             }
             Ok(Err(ToolError::Cancelled)) | Err(QueueError::Cancelled { .. }) => {
-                CallOutcome::Cancelled { tool: tool_name }
+                CallOutcome::Cancelled {
+                    tool: tool_name,
+                    killed_by_operator: tool_cancel.is_cancelled() && !cancel.is_cancelled(),
+                }
             }
             Ok(Err(err)) => self.failed(&tool_name, &lane, hook_steps, started, err),
             Err(queue_err) => self.failed(

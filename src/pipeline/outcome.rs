@@ -30,8 +30,13 @@ pub enum CallOutcome {
         reason: String,
         hooks: Vec<HookStep>,
     },
-    /// The caller or the run cancelled (while queued or running). Never an error result.
-    Cancelled { tool: String },
+    /// The caller or the run cancelled (while queued or running), or the operator killed the
+    /// call (`Deck::cancel_call`, the console's Queue view). Never an error result.
+    Cancelled {
+        tool: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        killed_by_operator: bool,
+    },
     /// The tool ran (or failed while running); `is_error` from `details.status` or a thrown error.
     Completed {
         tool: String,
@@ -55,7 +60,7 @@ impl CallOutcome {
             | CallOutcome::Refused { tool, .. }
             | CallOutcome::InvalidParams { tool, .. }
             | CallOutcome::Blocked { tool, .. }
-            | CallOutcome::Cancelled { tool }
+            | CallOutcome::Cancelled { tool, .. }
             | CallOutcome::Completed { tool, .. } => tool,
         }
     }
@@ -75,7 +80,11 @@ impl CallOutcome {
                 format!("Invalid parameters for {tool}: {}", problems.join("; "))
             }
             CallOutcome::Blocked { reason, .. } => reason.clone(),
-            CallOutcome::Cancelled { tool } => format!("{tool}: cancelled"),
+            CallOutcome::Cancelled {
+                tool,
+                killed_by_operator: true,
+            } => format!("{tool}: killed by the operator"),
+            CallOutcome::Cancelled { tool, .. } => format!("{tool}: cancelled"),
             CallOutcome::Completed { result, .. } => result.joined_text(),
         }
     }
@@ -109,10 +118,16 @@ impl CallOutcome {
                 "content": text(message.clone()),
                 "details": {"status": "unknown_tool", "tool": tool},
             }),
-            CallOutcome::Cancelled { tool } => json!({
-                "content": text(self.message()),
-                "details": {"status": "cancelled", "tool": tool},
-            }),
+            CallOutcome::Cancelled {
+                tool,
+                killed_by_operator,
+            } => {
+                let mut details = json!({"status": "cancelled", "tool": tool});
+                if *killed_by_operator {
+                    details["killedBy"] = json!("operator");
+                }
+                json!({"content": text(self.message()), "details": details})
+            }
         }
     }
 }

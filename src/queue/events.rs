@@ -38,6 +38,8 @@ pub enum EntryOutcome {
     Abandoned,
     /// The task panicked while running.
     Panicked,
+    /// The operator killed it (`LaneQueue::kill`): its cancellation fired, running or waiting.
+    Killed,
 }
 
 impl EntryOutcome {
@@ -49,6 +51,7 @@ impl EntryOutcome {
             EntryOutcome::Cleared => "cleared",
             EntryOutcome::Abandoned => "abandoned",
             EntryOutcome::Panicked => "panicked",
+            EntryOutcome::Killed => "killed",
         }
     }
 }
@@ -99,6 +102,15 @@ pub enum QueueEvent {
         duration: Duration,
         outcome: EntryOutcome,
     },
+    /// The operator asked to kill this entry (`LaneQueue::kill`); its `Finished` follows once
+    /// the task has stopped (an exec's process tree killed), with outcome `killed`.
+    KillRequested {
+        id: EntryId,
+        lane: Arc<str>,
+        label: Arc<str>,
+        /// Whether it was running (else it was waiting and leaves the queue unrun).
+        running: bool,
+    },
     /// `clear_lane` rejected these waiting entries (each also gets `Finished { Cleared }`).
     Cleared {
         lane: Arc<str>,
@@ -125,6 +137,7 @@ impl QueueEvent {
             QueueEvent::Enqueued { id, .. }
             | QueueEvent::Started { id, .. }
             | QueueEvent::WaitedTooLong { id, .. }
+            | QueueEvent::KillRequested { id, .. }
             | QueueEvent::Finished { id, .. } => Some(*id),
             _ => None,
         }
@@ -135,6 +148,7 @@ impl QueueEvent {
             QueueEvent::Enqueued { lane, .. }
             | QueueEvent::Started { lane, .. }
             | QueueEvent::WaitedTooLong { lane, .. }
+            | QueueEvent::KillRequested { lane, .. }
             | QueueEvent::Finished { lane, .. }
             | QueueEvent::Cleared { lane, .. }
             | QueueEvent::LimitChanged { lane, .. }

@@ -34,6 +34,16 @@ pub enum QueueError {
     Cancelled { lane: String },
 }
 
+/// The entry `LaneQueue::kill` fired.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KilledEntry {
+    pub id: EntryId,
+    pub lane: Arc<str>,
+    pub label: Arc<str>,
+    /// It was running (else waiting: it leaves the queue without running).
+    pub running: bool,
+}
+
 /// How many finished entries the snapshot keeps.
 const RECENT_LIMIT: usize = 200;
 const EVENT_CAPACITY: usize = 4096;
@@ -79,6 +89,10 @@ struct Entry {
     warned: bool,
     /// Filled by the pump (Ok) or by clear_lane (Err); None once used.
     permit: Option<oneshot::Sender<Result<(), QueueError>>>,
+    /// The caller's token for this entry: `kill` fires it.
+    cancel: CancellationToken,
+    /// `kill` was asked: the entry's end is recorded as `Killed`.
+    killed: bool,
 }
 
 impl Entry {
@@ -190,7 +204,7 @@ impl LaneQueue {
                 lane: lane.to_string(),
             });
         }
-        let ticket = self.inner.enqueue(lane, label)?;
+        let ticket = self.inner.enqueue(lane, label, cancel)?;
         let slot = ticket.wait_turn(cancel).await?;
         let output = task.await;
         slot.finish(classify(&output));
@@ -242,6 +256,37 @@ impl LaneQueue {
             .lanes
             .get(lane)
             .map_or_else(|| state.limits.limit_for(lane), |lane| lane.limit)
+    }
+
+    /// Kills one entry, running or waiting: fires the token its caller gave (the task stops as it
+    /// does for its caller's cancellation: an exec kills its process tree) and records its end
+    /// as `Killed`. Sends `KillRequested` now; `Finished` follows when the task has stopped.
+    /// None when no entry `id` is waiting or running.
+    pub fn kill(&self, id: EntryId) -> Option<KilledEntry> {
+        let mut state = lock(&self.inner.state);
+        let entry = state.entries.get_mut(&id)?;
+        entry.killed = true;
+        let killed = KilledEntry {
+            id,
+            lane: Arc::clone(&entry.lane),
+            label: Arc::clone(&entry.label),
+            running: entry.started.is_some(),
+        };
+        let cancel = entry.cancel.clone();
+        tracing::warn!(
+            "lane entry killed by the operator: lane={} id={id} running={}",
+            killed.lane,
+            killed.running
+        );
+        self.inner.emit(|| QueueEvent::KillRequested {
+            id,
+            lane: Arc::clone(&killed.lane),
+            label: Arc::clone(&killed.label),
+            running: killed.running,
+        });
+        drop(state);
+        cancel.cancel();
+        Some(killed)
     }
 
     /// Reject every entry waiting in `lane` with `Command lane "<lane>" cleared`. Running tasks
@@ -378,6 +423,12 @@ impl State {
         now: Instant,
         outcome: EntryOutcome,
     ) {
+        // A killed entry that still ended well (it finished as the kill came) keeps `ok`.
+        let outcome = if entry.killed && outcome != EntryOutcome::Ok {
+            EntryOutcome::Killed
+        } else {
+            outcome
+        };
         let snapshot = entry.snapshot(id, now, Some(outcome.clone()));
         let duration = snapshot.running_for.unwrap_or_default();
         inner.emit(|| QueueEvent::Finished {
@@ -403,7 +454,12 @@ impl Inner {
         }
     }
 
-    fn enqueue(self: &Arc<Self>, lane: &str, label: &str) -> Result<Ticket, QueueError> {
+    fn enqueue(
+        self: &Arc<Self>,
+        lane: &str,
+        label: &str,
+        cancel: &CancellationToken,
+    ) -> Result<Ticket, QueueError> {
         let mut state = lock(&self.state);
         if state.draining {
             self.emit(|| QueueEvent::Rejected {
@@ -433,6 +489,8 @@ impl Inner {
                 started: None,
                 warned: false,
                 permit: Some(permit),
+                cancel: cancel.clone(),
+                killed: false,
             },
         );
         self.emit(|| QueueEvent::Enqueued {

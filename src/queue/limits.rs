@@ -26,6 +26,26 @@ pub fn normalize_lane(lane: &str) -> &str {
     if lane.is_empty() { LANE_MAIN } else { lane }
 }
 
+/// Longest lane name someone may configure (the console shows it in a column).
+pub const LANE_NAME_MAX_CHARS: usize = 64;
+
+/// A lane name someone configured (`clawdeck mcp --lane`, `mcp.clients[].lane`): not blank,
+/// at most `LANE_NAME_MAX_CHARS` characters, no control characters.
+pub fn check_lane_name(lane: &str) -> Result<(), String> {
+    if lane.trim().is_empty() {
+        return Err("a lane name cannot be blank (leave it out for `main`)".to_string());
+    }
+    if lane.chars().any(char::is_control) {
+        return Err(format!("lane {lane:?} has a control character"));
+    }
+    if lane.chars().count() > LANE_NAME_MAX_CHARS {
+        return Err(format!(
+            "lane name is longer than {LANE_NAME_MAX_CHARS} characters"
+        ));
+    }
+    Ok(())
+}
+
 /// Limits for every lane plus the wait-warning threshold.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LaneLimits {

@@ -21,7 +21,8 @@
 //! Limits come from [`LaneLimits::from_settings`] (clawdeck's `lanes` settings over OpenClaw's
 //! `agents.defaults.maxConcurrent`, `agents.defaults.subagents.maxConcurrent`,
 //! `cron.maxConcurrentRuns`). Every enqueued entry ends with exactly one `Finished` event whose
-//! outcome says how (ok, error, cancelled, cleared, abandoned, panicked).
+//! outcome says how (ok, error, cancelled, cleared, abandoned, panicked, killed). `kill` fires one
+//! entry's cancellation (the console's Queue view kill).
 
 mod events;
 mod lane_queue;
@@ -30,9 +31,9 @@ mod limits;
 pub use events::{
     EntryId, EntryOutcome, EntrySnapshot, EntryState, LaneSnapshot, QueueEvent, QueueSnapshot,
 };
-pub use lane_queue::{LaneQueue, QueueError};
+pub use lane_queue::{KilledEntry, LaneQueue, QueueError};
 pub use limits::{
     DEFAULT_CRON_LIMIT, DEFAULT_MAIN_LIMIT, DEFAULT_OTHER_LIMIT, DEFAULT_SUBAGENT_LIMIT,
-    DEFAULT_WARN_AFTER, LANE_CRON, LANE_MAIN, LANE_NESTED, LANE_SUBAGENT, LaneLimits, clamp_limit,
-    normalize_lane,
+    DEFAULT_WARN_AFTER, LANE_CRON, LANE_MAIN, LANE_NAME_MAX_CHARS, LANE_NESTED, LANE_SUBAGENT,
+    LaneLimits, check_lane_name, clamp_limit, normalize_lane,
 };

@@ -488,6 +488,10 @@ impl App {
                 self.refresh_queue();
                 true
             }
+            AppEvent::KillCall { id } => {
+                self.kill_call(id);
+                true
+            }
             AppEvent::Invoke { call, tool, params } => {
                 self.invoke_tool(call, tool, params);
                 true
@@ -814,6 +818,27 @@ impl App {
         } else {
             self.set_status(format!("run #{id} is not running"));
         }
+    }
+
+    /// Kills a queued call through the core; the queue's events show what follows.
+    fn kill_call(&mut self, id: crate::queue::EntryId) {
+        let Some(deck) = &self.services.deck else {
+            self.set_status("no core to kill the call through");
+            return;
+        };
+        let text = match deck.cancel_call(id) {
+            Some(killed) if killed.running => format!(
+                "kill sent to call #{id} ({}): its tool stops, an exec's process tree is killed",
+                killed.label
+            ),
+            Some(killed) => format!(
+                "call #{id} ({}) leaves the queue without running",
+                killed.label
+            ),
+            None => format!("call #{id} is not running"),
+        };
+        self.set_status(text);
+        self.refresh_queue();
     }
 
     fn set_run_timeout(&mut self, run_id: &str, seconds: u64, extend: bool) {

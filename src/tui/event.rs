@@ -57,6 +57,10 @@ pub enum AppEvent {
     ClearLane {
         lane: String,
     },
+    /// Kill one call of the lane queue (running or waiting) through the core.
+    KillCall {
+        id: crate::queue::EntryId,
+    },
     /// Run a tool through the pipeline with the current context; `call` numbers the call in
     /// the Invoke view's history and comes back in `CoreEvent::InvokeDone`.
     Invoke {

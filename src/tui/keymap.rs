@@ -37,6 +37,7 @@ pub enum Action {
     LaneLimitUp,
     LaneLimitDown,
     ClearLane,
+    FocusEntries,
     KillRun,
     ExtendTimeout,
     SetTimeout,
@@ -198,17 +199,25 @@ pub const BINDINGS: &[BindingSpec] = &[
     b!(
         ClearLane,
         "clear_lane",
-        ["x"],
+        ["X"],
         "Clear the lane's waiting entries (asks first)",
         [Queue],
         "clear lane"
     ),
     b!(
+        FocusEntries,
+        "focus_entries",
+        ["enter"],
+        "Move the cursor between the lanes and the lane's entries (calls)",
+        [Queue],
+        "entries"
+    ),
+    b!(
         KillRun,
         "kill_run",
         ["x", "delete"],
-        "Kill the run's process tree (asks first)",
-        [Router],
+        "Kill the selected run / call and its tree (asks first)",
+        [Queue, Router],
         "kill"
     ),
     b!(
@@ -661,7 +670,11 @@ mod tests {
         assert_eq!(km.lookup(ViewId::Policy, &k), Some(Action::Up));
         let x = key(KeyCode::Char('x'), KeyModifiers::NONE);
         assert_eq!(km.lookup(ViewId::Router, &x), Some(Action::KillRun));
-        assert_eq!(km.lookup(ViewId::Queue, &x), Some(Action::ClearLane));
+        // The Queue view kills a call with the Router view's kill key; clearing a lane is `X`.
+        assert_eq!(km.lookup(ViewId::Queue, &x), Some(Action::KillRun));
+        let big_x = key(KeyCode::Char('X'), KeyModifiers::SHIFT);
+        assert_eq!(km.lookup(ViewId::Queue, &big_x), Some(Action::ClearLane));
+        assert_eq!(km.lookup(ViewId::Router, &big_x), None);
         let slash = key(KeyCode::Char('/'), KeyModifiers::NONE);
         assert_eq!(km.lookup(ViewId::Router, &slash), Some(Action::Search));
         assert_eq!(km.lookup(ViewId::Policy, &slash), Some(Action::Filter));

@@ -1,9 +1,12 @@
 """Drives `clawdeck mcp` with the official MCP Python SDK (PyPI `mcp`) and prints what it saw.
 
 Usage: python_client.py '<json plan>'. The plan names the transport (`stdio`: command, args,
-env, cwd; `http`: url, token), the file to read, a tool the policy hides, the pid file for the
-cancelled exec, and the config edit to make (path, text). The Rust test (tests/mcp_clients.rs)
-asserts on the JSON report printed to stdout; nothing here decides pass or fail.
+env, cwd; `http`: url, token), optionally the name the client announces (`client_name`), and
+the scenario: by default the full one (the file to read, a tool the policy hides, the pid file
+for the cancelled exec, the config edit to make: path, text); with `"scenario": "calls"` only
+the list and the plan's `calls` (each: key, tool, arguments, meta). The Rust test
+(tests/mcp_clients.rs) asserts on the JSON report printed to stdout; nothing here decides pass
+or fail.
 """
 
 import json
@@ -85,6 +88,19 @@ async def scenario(session, plan, changed, report):
         report["tools_after_edit"] = [t.name for t in listed.tools]
 
 
+async def calls_scenario(session, plan, report):
+    """The list, then each planned call as the plan gives it (`_meta` included)."""
+    report["initialize"] = dump(await session.initialize())
+    listed = await session.list_tools()
+    report["tools"] = [t.name for t in listed.tools]
+    report["calls"] = {}
+    for call in plan["calls"]:
+        result = await session.call_tool(
+            call["tool"], call.get("arguments", {}), meta=call.get("meta")
+        )
+        report["calls"][call["key"]] = dump(result)
+
+
 async def subscribe_and_edit(session, edit, changed, report):
     modern = listen is not None and session.protocol_version in MODERN_PROTOCOL_VERSIONS
     report["list_changed_via"] = "subscriptions/listen" if modern else "notification"
@@ -119,19 +135,34 @@ async def main(plan):
             if isinstance(root, types.ToolListChangedNotification):
                 changed.set()
 
+    client_info = None
+    if plan.get("client_name"):
+        client_info = types.Implementation(name=plan["client_name"], version="1.0.0")
+
+    async def run(s):
+        if plan.get("scenario") == "calls":
+            await calls_scenario(s, plan, report)
+        else:
+            await scenario(s, plan, changed, report)
+
+    def session(streams):
+        return ClientSession(
+            streams[0], streams[1], message_handler=on_message, client_info=client_info
+        )
+
     if plan["transport"] == "stdio":
         params = StdioServerParameters(
             command=plan["command"], args=plan["args"], env=plan["env"], cwd=plan.get("cwd")
         )
         async with stdio_client(params) as streams:
-            async with ClientSession(streams[0], streams[1], message_handler=on_message) as s:
-                await scenario(s, plan, changed, report)
+            async with session(streams) as s:
+                await run(s)
     else:
         http = create_mcp_http_client(headers={"Authorization": f"Bearer {plan['token']}"})
         async with http:
             async with streamable_http_client(plan["url"], http_client=http) as streams:
-                async with ClientSession(streams[0], streams[1], message_handler=on_message) as s:
-                    await scenario(s, plan, changed, report)
+                async with session(streams) as s:
+                    await run(s)
     print(json.dumps(report))
 
 

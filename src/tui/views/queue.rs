@@ -1,6 +1,8 @@
 //! Queue view: each lane (limit, running, queued, oldest wait) and the selected lane's entries
 //! (tool, state, waited, running time, outcome). Waits past warnAfterMs are highlighted while
-//! they wait. Limits change live (`+`/`-`); clearing a lane asks first.
+//! they wait. Limits change live (`+`/`-`); clearing a lane asks first. Enter moves the cursor
+//! to the lane's entries, where the kill key kills the selected call (after asking) through
+//! the core; its end comes back as queue events.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -13,7 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
 
 use super::ViewCtx;
-use crate::queue::{EntryOutcome, EntrySnapshot, EntryState, QueueEvent, QueueSnapshot};
+use crate::queue::{EntryId, EntryOutcome, EntrySnapshot, EntryState, QueueEvent, QueueSnapshot};
 use crate::tui::clock::short_duration;
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
@@ -22,11 +24,24 @@ use crate::tui::theme;
 /// Recent queue events kept for the log pane.
 const LOG_LINES: usize = 200;
 
+/// Which table the cursor moves in.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum QueueFocus {
+    #[default]
+    Lanes,
+    /// The selected lane's entries (to kill one).
+    Entries,
+}
+
 #[derive(Debug, Default)]
 pub struct QueueView {
     pub snapshot: Option<QueueSnapshot>,
     pub warn_after: Duration,
     pub selected: usize,
+    pub focus: QueueFocus,
+    /// The entry under the cursor when the focus is on the entries (by id: entries move from
+    /// active to recent as they end).
+    pub selected_entry: Option<EntryId>,
     /// Recent events, newest last (`lane: label started after 2.1s`).
     pub log: VecDeque<String>,
     /// Why there is no queue (shown instead of the tables).
@@ -45,6 +60,20 @@ fn outcome_label(outcome: &EntryOutcome) -> (String, Style) {
         EntryOutcome::Cleared => ("∅ cleared".to_string(), theme::warning()),
         EntryOutcome::Abandoned => ("∅ abandoned".to_string(), theme::warning()),
         EntryOutcome::Panicked => ("✗ panicked".to_string(), theme::error()),
+        EntryOutcome::Killed => ("■ killed by the operator".to_string(), theme::error()),
+    }
+}
+
+/// The confirmation a kill asks for: what is killed and what its caller gets.
+fn kill_question(entry: &EntrySnapshot) -> String {
+    let what = format!("Kill call #{} ({})?", entry.id, entry.label);
+    match entry.state {
+        EntryState::Running => format!(
+            "{what} Its tool is stopped (an exec's process tree is killed); its caller gets a \"killed by the operator\" result."
+        ),
+        _ => format!(
+            "{what} It is waiting: it leaves the queue without running; its caller gets a \"killed by the operator\" result."
+        ),
     }
 }
 
@@ -61,6 +90,38 @@ impl QueueView {
             .as_ref()
             .and_then(|s| s.lanes.get(self.selected))
             .map(|l| l.lane.to_string())
+    }
+
+    /// The selected lane's entries as the table lists them: active first, then recent (newest
+    /// first).
+    fn lane_entries(&self) -> Vec<&EntrySnapshot> {
+        let Some(snapshot) = &self.snapshot else {
+            return Vec::new();
+        };
+        let lane = snapshot.lanes.get(self.selected).map(|l| &l.lane);
+        snapshot
+            .active
+            .iter()
+            .chain(snapshot.recent.iter().rev())
+            .filter(|e| lane.is_none_or(|l| e.lane == *l))
+            .collect()
+    }
+
+    /// Where the selected entry is in `lane_entries` (the first one when it is gone).
+    fn entry_position(&self, entries: &[&EntrySnapshot]) -> usize {
+        self.selected_entry
+            .and_then(|id| entries.iter().position(|e| e.id == id))
+            .unwrap_or(0)
+    }
+
+    /// The entry under the cursor, when the cursor is on the entries.
+    pub fn selected_entry(&self) -> Option<&EntrySnapshot> {
+        if self.focus != QueueFocus::Entries {
+            return None;
+        }
+        let entries = self.lane_entries();
+        let at = self.entry_position(&entries);
+        entries.get(at).copied()
     }
 
     /// Something is waiting or running: times on screen change every second.
@@ -113,6 +174,15 @@ impl QueueView {
                     short_duration(*duration)
                 )
             }
+            QueueEvent::KillRequested {
+                lane,
+                label,
+                running,
+                ..
+            } => {
+                let what = if *running { "running" } else { "waiting" };
+                format!("{lane}: {label} ({what}) kill requested by the operator")
+            }
             QueueEvent::Cleared { lane, rejected } => {
                 format!("{lane}: cleared {} waiting", rejected.len())
             }
@@ -132,19 +202,31 @@ impl QueueView {
         self.log.push_back(line);
     }
 
-    /// A keymap action; true when it applied here. Clearing a lane asks first.
+    /// A keymap action; true when it applied here. Clearing a lane and killing a call ask first.
     pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        if self.focus == QueueFocus::Entries {
+            let entries = self.lane_entries();
+            let at = self.entry_position(&entries);
+            if let Some(to) = super::list::moved(at, action, entries.len(), 10) {
+                self.selected_entry = entries.get(to).map(|e| e.id);
+                return true;
+            }
+        }
         let lanes = self.snapshot.as_ref().map(|s| s.lanes.len()).unwrap_or(0);
         let lane = self
             .snapshot
             .as_ref()
             .and_then(|s| s.lanes.get(self.selected));
         // The lanes table is short: a page is all of it.
-        if let Some(to) = super::list::moved(self.selected, action, lanes, lanes) {
+        if self.focus == QueueFocus::Lanes
+            && let Some(to) = super::list::moved(self.selected, action, lanes, lanes)
+        {
             self.selected = to;
             return true;
         }
         match action {
+            Action::FocusEntries => self.toggle_focus(ctx),
+            Action::KillRun => self.ask_to_kill(ctx),
             Action::LaneLimitUp => {
                 if let Some(l) = lane {
                     ctx.send(AppEvent::SetLaneLimit {
@@ -180,6 +262,47 @@ impl QueueView {
         true
     }
 
+    /// Enter: the cursor goes to the lane's entries (its first one) or back to the lanes.
+    fn toggle_focus(&mut self, ctx: &ViewCtx) {
+        match self.focus {
+            QueueFocus::Entries => self.focus = QueueFocus::Lanes,
+            QueueFocus::Lanes => {
+                let first = self.lane_entries().first().map(|e| e.id);
+                match (first, self.selected_lane()) {
+                    (Some(id), _) => {
+                        self.focus = QueueFocus::Entries;
+                        self.selected_entry = Some(id);
+                    }
+                    (None, Some(lane)) => ctx.status(format!("lane {lane} has no entries")),
+                    (None, None) => {}
+                }
+            }
+        }
+    }
+
+    /// The kill key: asks about the selected call; a finished one or none says why not.
+    fn ask_to_kill(&self, ctx: &ViewCtx) {
+        if self.focus == QueueFocus::Lanes {
+            let enter = ctx.keymap.key_label(Action::FocusEntries);
+            ctx.status(format!(
+                "select a call to kill first: {enter} moves the cursor to the lane's entries"
+            ));
+            return;
+        }
+        match self.selected_entry() {
+            Some(entry) if entry.state != EntryState::Finished => ctx.send(AppEvent::Confirm {
+                question: kill_question(entry),
+                on_yes: Box::new(AppEvent::KillCall { id: entry.id }),
+            }),
+            Some(entry) if self.is_backgrounded(entry) => ctx.status(format!(
+                "call #{} is over: its command went on as a background exec session (the process tool's kill ends it)",
+                entry.id
+            )),
+            Some(entry) => ctx.status(format!("call #{} is not running", entry.id)),
+            None => ctx.status("no call selected"),
+        }
+    }
+
     pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
         let r = self.lanes_area;
         let inside = crate::tui::widgets::mouse_in(r, mouse);
@@ -201,6 +324,15 @@ impl QueueView {
             _ => return false,
         }
         true
+    }
+
+    /// A finished `exec` entry whose command still runs as a background exec session.
+    fn is_backgrounded(&self, e: &EntrySnapshot) -> bool {
+        e.state == EntryState::Finished
+            && matches!(e.outcome, Some(EntryOutcome::Ok))
+            && e.label
+                .strip_prefix("exec: ")
+                .is_some_and(|cmd| self.background.iter().any(|b| b == cmd))
     }
 
     fn is_late(&self, e: &EntrySnapshot) -> bool {
@@ -283,12 +415,9 @@ impl QueueView {
         );
 
         let lane = snapshot.lanes.get(self.selected).map(|l| l.lane.clone());
-        let entries: Vec<&EntrySnapshot> = snapshot
-            .active
-            .iter()
-            .chain(snapshot.recent.iter().rev())
-            .filter(|e| lane.as_ref().is_none_or(|l| e.lane == *l))
-            .collect();
+        let entries = self.lane_entries();
+        let entry_cursor =
+            (self.focus == QueueFocus::Entries).then(|| self.entry_position(&entries));
         let entry_rows: Vec<Row> = entries
             .iter()
             .map(|e| {
@@ -299,11 +428,7 @@ impl QueueView {
                     EntryState::Running => ("● running".to_string(), theme::accent()),
                     EntryState::Finished => ("finished".to_string(), theme::dim()),
                 };
-                let backgrounded = e.state == EntryState::Finished
-                    && matches!(e.outcome, Some(EntryOutcome::Ok))
-                    && e.label
-                        .strip_prefix("exec: ")
-                        .is_some_and(|cmd| self.background.iter().any(|b| b == cmd));
+                let backgrounded = self.is_backgrounded(e);
                 let (state, style) = if backgrounded {
                     ("↪ running".to_string(), theme::accent())
                 } else {
@@ -337,6 +462,11 @@ impl QueueView {
         let block = Block::bordered().title(format!(
             " Entries of lane {lane_name} (active, then recent) "
         ));
+        let block = if entry_cursor.is_some() {
+            block.border_style(theme::accent())
+        } else {
+            block
+        };
         if entry_rows.is_empty() {
             Paragraph::new(Line::styled(
                 "nothing queued, running or recently finished in this lane",
@@ -367,8 +497,10 @@ impl QueueView {
                 ])
                 .style(theme::bold()),
             )
+            .row_highlight_style(theme::selected())
             .block(block);
-            Widget::render(table, entries_area, buf);
+            let mut state = TableState::default().with_selected(entry_cursor);
+            StatefulWidget::render(table, entries_area, buf, &mut state);
         }
         let visible = log_area.height.saturating_sub(2) as usize;
         let lines: Vec<Line> = self
