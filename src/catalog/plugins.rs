@@ -46,6 +46,9 @@ pub struct PluginToolCommand {
 pub struct DiscoveredPlugin {
     pub info: PluginInfo,
     pub tools: Vec<(ToolSpec, PluginToolCommand)>,
+    /// Tools named only by the manifest's `contracts.tools` (OpenClaw's discovery contract):
+    /// known to the policy, run only inside OpenClaw.
+    pub contract_tools: Vec<ToolSpec>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -56,6 +59,14 @@ struct Manifest {
     description: Option<String>,
     version: Option<String>,
     clawdeck: Option<ManifestClawdeck>,
+    contracts: Option<ManifestContracts>,
+}
+
+/// The part of OpenClaw's `contracts` clawdeck reads: which tools the plugin owns.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ManifestContracts {
+    tools: Option<Vec<Value>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -235,6 +246,13 @@ fn load_plugin(dir: &Path, warnings: &mut Vec<String>) -> Option<DiscoveredPlugi
             Err(msg) => warnings.push(format!("{where_}: {msg} (dropped)")),
         }
     }
+    let contract_tools = contract_tools(
+        manifest.contracts.and_then(|c| c.tools).unwrap_or_default(),
+        &id,
+        &tools,
+        &origin,
+        warnings,
+    );
     let info = PluginInfo {
         id,
         name: manifest.name,
@@ -245,7 +263,59 @@ fn load_plugin(dir: &Path, warnings: &mut Vec<String>) -> Option<DiscoveredPlugi
         tools_file,
         tools: tools.iter().map(|(t, _)| t.name.clone()).collect(),
     };
-    Some(DiscoveredPlugin { info, tools })
+    Some(DiscoveredPlugin {
+        info,
+        tools,
+        contract_tools,
+    })
+}
+
+/// The tools `contracts.tools` names that no clawdeck declaration runs: their schemas are in
+/// the plugin's code, which only OpenClaw loads.
+fn contract_tools(
+    names: Vec<Value>,
+    plugin_id: &str,
+    declared: &[(ToolSpec, PluginToolCommand)],
+    origin: &str,
+    warnings: &mut Vec<String>,
+) -> Vec<ToolSpec> {
+    let mut out: Vec<ToolSpec> = Vec::new();
+    for (index, value) in names.into_iter().enumerate() {
+        let where_ = format!("{origin}: contracts.tools[{index}]");
+        let Some(name) = value.as_str().map(str::trim) else {
+            warnings.push(format!("{where_}: not a string (ignored)"));
+            continue;
+        };
+        if !valid_tool_name(name) {
+            warnings.push(format!(
+                "{where_}: \"{name}\" is not a tool name (lowercase letters, digits, _ and -; ignored)"
+            ));
+            continue;
+        }
+        if declared.iter().any(|(t, _)| t.name == name) || out.iter().any(|t| t.name == name) {
+            continue;
+        }
+        let description = format!(
+            "Tool of plugin \"{plugin_id}\" (named in its manifest's contracts.tools; its parameters are known only to OpenClaw)."
+        );
+        out.push(ToolSpec {
+            name: name.to_string(),
+            label: name.to_string(),
+            summary: description.clone(),
+            description,
+            emoji: "🧩".to_string(),
+            parameters: json!({"type": "object", "properties": {}}),
+            source: ToolSource::Plugin {
+                plugin_id: plugin_id.to_string(),
+            },
+            flags: ToolFlags {
+                openclaw_only: true,
+                schema_unknown: true,
+                ..ToolFlags::default()
+            },
+        });
+    }
+    out
 }
 
 fn valid_tool_name(name: &str) -> bool {
@@ -315,7 +385,7 @@ fn tool_from_decl(
         flags: ToolFlags {
             owner_only: decl.owner_only,
             local_system: decl.local_system,
-            openclaw_only: false,
+            ..ToolFlags::default()
         },
     };
     let command = PluginToolCommand {

@@ -168,7 +168,12 @@ impl Registry {
         for plugin in discovered {
             let mut info = plugin.info;
             info.tools.clear();
-            for (spec, command) in plugin.tools {
+            let runnable = plugin
+                .tools
+                .into_iter()
+                .map(|(spec, command)| (spec, Some(command)));
+            let contract_only = plugin.contract_tools.into_iter().map(|spec| (spec, None));
+            for (spec, command) in runnable.chain(contract_only) {
                 if let Some(existing) = registry.get(&spec.name) {
                     let owner = match existing.source.plugin_id() {
                         Some(id) => format!("plugin \"{id}\""),
@@ -181,9 +186,11 @@ impl Registry {
                     continue;
                 }
                 info.tools.push(spec.name.clone());
-                registry
-                    .plugin_tool_commands
-                    .insert(spec.name.clone(), command);
+                if let Some(command) = command {
+                    registry
+                        .plugin_tool_commands
+                        .insert(spec.name.clone(), command);
+                }
                 registry.add(spec);
             }
             registry.plugins.push(info);

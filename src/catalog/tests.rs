@@ -210,3 +210,34 @@ fn missing_plugin_dir_is_a_warning() {
     assert!(found.is_empty());
     assert_eq!(warnings.len(), 1);
 }
+
+#[test]
+fn contracts_tools_name_plugin_tools_that_only_openclaw_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = dir.path().join("quotes");
+    std::fs::create_dir(&plugin).unwrap();
+    std::fs::write(
+        plugin.join(plugins::MANIFEST_FILE),
+        r#"{ "id": "quotes",
+             "contracts": { "tools": ["stock_quote", "local_quote", "Bad Name", 7] },
+             "clawdeck": { "tools": [{ "name": "local_quote", "command": ["true"] }] } }"#,
+    )
+    .unwrap();
+    let mut warnings = Vec::new();
+    let found = plugins::discover(&[dir.path().to_path_buf()], &mut warnings);
+    let registry = Registry::from_parts(Vec::new(), found);
+    let quote = registry
+        .get("stock_quote")
+        .expect("named by contracts.tools");
+    assert_eq!(quote.source.plugin_id(), Some("quotes"));
+    assert!(quote.flags.openclaw_only && quote.flags.schema_unknown);
+    assert!(!registry.plugin_tool_commands.contains_key("stock_quote"));
+    // A declared tool keeps its command and is not doubled by the contract.
+    let local = registry.get("local_quote").expect("declared");
+    assert!(!local.flags.schema_unknown);
+    assert!(registry.plugin_tool_commands.contains_key("local_quote"));
+    assert_eq!(registry.plugins[0].tools, ["local_quote", "stock_quote"]);
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings.iter().any(|w| w.contains("contracts.tools[2]")));
+    assert!(warnings.iter().any(|w| w.contains("contracts.tools[3]")));
+}

@@ -83,7 +83,7 @@ pub fn own_spec(min_timeout: u64, max_timeout: u64, default_timeout: u64) -> Too
         emoji: "🛰️".to_string(),
         parameters: parameters(min_timeout, max_timeout, default_timeout),
         source: ToolSource::Remote,
-        flags: ToolFlags { owner_only: false, local_system: false, openclaw_only: false },
+        flags: ToolFlags::default(),
     }
 }
 

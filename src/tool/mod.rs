@@ -65,6 +65,10 @@ pub struct ToolFlags {
     pub local_system: bool,
     /// Only runs inside a real OpenClaw (or through its gateway); clawdeck cannot run it locally.
     pub openclaw_only: bool,
+    /// Its parameter schema is not known to clawdeck (a plugin tool named only by its manifest's
+    /// `contracts.tools`): the schema shown is a placeholder.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub schema_unknown: bool,
 }
 
 /// Everything about a tool except how to run it.

@@ -135,6 +135,9 @@ pub struct Prediction<'a> {
     /// Visible tools deferred behind Tool Search that OpenClaw's directory never names (MCP
     /// server tools): the directory only counts them among the omitted.
     pub searchable_only: BTreeSet<String>,
+    /// Tools whose schema clawdeck cannot know (plugin tools named only by `contracts.tools`):
+    /// their schemas are not compared.
+    pub schema_unknown: BTreeSet<String>,
 }
 
 impl Prediction<'_> {
@@ -170,6 +173,18 @@ pub fn compare(prediction: &Prediction<'_>, observed: &ObservedView) -> Comparis
         notes.push(format!(
             "clawdeck's own tools are not compared: {}",
             own_visible.join(", ")
+        ));
+    }
+    let unknown: Vec<&str> = prediction
+        .schema_unknown
+        .iter()
+        .filter(|name| predicted.contains(*name))
+        .map(String::as_str)
+        .collect();
+    if !unknown.is_empty() && schemas_known {
+        notes.push(format!(
+            "schemas not compared for plugin tools clawdeck knows only by name (contracts.tools): {}",
+            unknown.join(", ")
         ));
     }
     match &observed.surface {
@@ -219,7 +234,9 @@ pub fn compare(prediction: &Prediction<'_>, observed: &ObservedView) -> Comparis
             observed.direct(name),
             prediction.function(name),
         ) {
-            (Agreement::Agree, true, Some(real), Some(ours)) => {
+            (Agreement::Agree, true, Some(real), Some(ours))
+                if !prediction.schema_unknown.contains(name) =>
+            {
                 let mut diffs = Vec::new();
                 let more = diff_json(ours, &real.function, String::new(), &mut diffs);
                 (diffs, more)

@@ -89,6 +89,12 @@ pub fn compare_view(view: &LlmView, registry: &Registry, observed: &ObservedView
             payload,
             own_tools: own_tools(registry),
             searchable_only,
+            schema_unknown: registry
+                .names()
+                .filter_map(|name| registry.get(name))
+                .filter(|spec| spec.flags.schema_unknown)
+                .map(|spec| spec.name.clone())
+                .collect(),
         },
         observed,
     )
