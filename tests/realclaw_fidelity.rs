@@ -58,6 +58,8 @@ struct Outcome {
     /// No observation could be made.
     error: Option<String>,
     comparison: Option<Comparison>,
+    /// Non-owner cases: tools on which the owner gate's removals disagree.
+    gate_disagreements: Vec<String>,
     report: String,
 }
 
@@ -129,7 +131,112 @@ fn check_truth(expect: &Expect, observed: &ObservedView) -> Vec<String> {
     failures
 }
 
+/// A non-owner case. Real OpenClaw runs a turn as a non-owner only when it comes through a
+/// gateway from an operator without `operator.admin`, and a gateway-hosted run carries a few
+/// host-specific tools of its own (`github_identity_status`; `intent` and `transcripts` follow
+/// the caller), which no local prediction names. So the case runs twice on a private gateway,
+/// as the owner and as a non-owner, and what the owner gate removes (the difference) is
+/// compared with clawdeck's owner-versus-non-owner difference; the non-owner run must also
+/// pass the case's truth checks.
+async fn run_non_owner_case(case: Case, options: RunOptions) -> Outcome {
+    let started = Instant::now();
+    let origin = case.dir.join("openclaw.json5");
+    let text = case_config_text(&case.dir);
+    let loaded = config::load_from_str(&text, &origin.display().to_string())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let registry = Registry::build(&loaded);
+    let ctx = case.file.context.clone();
+    let as_owner = PolicyContext {
+        owner: Some(true),
+        ..ctx.clone()
+    };
+    let own = verify::own_tools(&registry);
+    let visible = |c: &PolicyContext| -> std::collections::BTreeSet<String> {
+        let view = verify::predict(&loaded, &registry, c).unwrap_or_else(|e| panic!("{e}"));
+        view.resolution
+            .visible()
+            .map(|t| t.name.clone())
+            .filter(|n| !own.contains(n))
+            .collect()
+    };
+    let agent = verify::predict(&loaded, &registry, &ctx)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .resolution
+        .resolved
+        .agent
+        .clone();
+    let owner_run =
+        verify::observe_through_gateway(&loaded.raw, &agent, &as_owner, &options, true).await;
+    let guest_run =
+        verify::observe_through_gateway(&loaded.raw, &agent, &ctx, &options, false).await;
+    let seconds = started.elapsed().as_secs_f64();
+    let mut outcome = Outcome {
+        name: case.name.clone(),
+        seconds,
+        truth_failures: Vec::new(),
+        error: None,
+        comparison: None,
+        gate_disagreements: Vec::new(),
+        report: String::new(),
+    };
+    let (owner_run, guest_run) = match (owner_run, guest_run) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(err), _) | (_, Err(err)) => {
+            outcome.report = format!("== {} ({seconds:.0} s)\nERROR: {err}\n", case.name);
+            outcome.error = Some(err.to_string());
+            return outcome;
+        }
+    };
+    outcome.truth_failures = check_truth(&case.file.expect, &guest_run);
+    let names = |o: &ObservedView| -> std::collections::BTreeSet<String> {
+        o.exposed_names().into_iter().collect()
+    };
+    let real_removed: Vec<String> = names(&owner_run)
+        .difference(&names(&guest_run))
+        .cloned()
+        .collect();
+    let predicted_removed: Vec<String> = visible(&as_owner)
+        .difference(&visible(&ctx))
+        .cloned()
+        .collect();
+    for tool in real_removed
+        .iter()
+        .filter(|t| !predicted_removed.contains(t))
+    {
+        outcome.gate_disagreements.push(format!(
+            "{tool}: OpenClaw removes it for a non-owner, clawdeck keeps it"
+        ));
+    }
+    for tool in predicted_removed
+        .iter()
+        .filter(|t| !real_removed.contains(t))
+    {
+        outcome.gate_disagreements.push(format!(
+            "{tool}: clawdeck removes it for a non-owner, OpenClaw keeps it"
+        ));
+    }
+    let mut report = format!(
+        "== {} ({seconds:.0} s, two runs on a private gateway): the owner gate removes {} tools in OpenClaw, {} in clawdeck; {} disagreements\n  openclaw removes: {}\n",
+        case.name,
+        real_removed.len(),
+        predicted_removed.len(),
+        outcome.gate_disagreements.len(),
+        real_removed.join(" ")
+    );
+    for failure in &outcome.truth_failures {
+        report.push_str(&format!("  TRUTH CHECK FAILED: {failure}\n"));
+    }
+    for d in &outcome.gate_disagreements {
+        report.push_str(&format!("  owner gate    {d}\n"));
+    }
+    outcome.report = report;
+    outcome
+}
+
 async fn run_case(case: Case, options: RunOptions) -> Outcome {
+    if case.file.context.owner == Some(false) {
+        return run_non_owner_case(case, options).await;
+    }
     let started = Instant::now();
     let origin = case.dir.join("openclaw.json5");
     let text = case_config_text(&case.dir);
@@ -147,6 +254,7 @@ async fn run_case(case: Case, options: RunOptions) -> Outcome {
         truth_failures: Vec::new(),
         error: None,
         comparison: None,
+        gate_disagreements: Vec::new(),
         report: String::new(),
     };
     match observed {
@@ -279,6 +387,7 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
             policy += c.policy_disagreements();
             schema += c.schema_differences();
         }
+        policy += o.gate_disagreements.len();
     }
     let truth_failures: Vec<String> = outcomes
         .iter()

@@ -186,9 +186,8 @@ pub fn session_args(agent: &str, ctx: &PolicyContext) -> Vec<String> {
 /// Context fields a CLI run cannot express (the run would silently ignore them).
 pub fn inexpressible(ctx: &PolicyContext) -> Vec<&'static str> {
     let mut out = Vec::new();
-    if ctx.owner == Some(false) {
-        out.push("--not-owner (a local CLI run is always its owner's)");
-    }
+    // A non-owner is expressed by running the turn through a private gateway (see
+    // `non_owner`), not by the CLI.
     if ctx.sender_id.is_some()
         || ctx.sender_e164.is_some()
         || ctx.sender_username.is_some()
@@ -328,7 +327,13 @@ mod tests {
             owner: Some(false),
             ..ctx()
         };
-        assert_eq!(inexpressible(&not_owner).len(), 1);
+        // A non-owner runs through a private gateway; a sender has no way in.
+        assert!(inexpressible(&not_owner).is_empty());
+        let sender = PolicyContext {
+            sender_id: Some("42".into()),
+            ..ctx()
+        };
+        assert_eq!(inexpressible(&sender).len(), 1);
         assert!(inexpressible(&ctx()).is_empty());
     }
 }

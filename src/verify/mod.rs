@@ -15,6 +15,7 @@ pub mod compare;
 pub mod gateway;
 pub mod home;
 pub mod mock;
+pub mod non_owner;
 pub mod observed;
 pub mod runner;
 
@@ -25,7 +26,7 @@ use serde_json::Value;
 pub use compare::{Agreement, Comparison, Prediction, SchemaDiff, ToolVerdict, compare};
 pub use gateway::{GatewayTarget, observe_gateway};
 pub use observed::{ObservedView, Surface};
-pub use runner::{RunOptions, VerifyError, find_openclaw, observe_cli};
+pub use runner::{RunOptions, VerifyError, find_openclaw, observe_cli, observe_through_gateway};
 
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;

@@ -156,6 +156,24 @@ pub async fn observe_cli(
     let home = TempHome::create()?;
     let model = agent_model(config, agent, ctx);
     let isolated = isolated_config(config, &model, &mock.base_url());
+    if ctx.owner == Some(false) {
+        let observed = super::non_owner::observe(
+            &program,
+            &home.0,
+            &isolated,
+            super::non_owner::Turn {
+                agent,
+                ctx,
+                as_owner: false,
+                timeout: options.timeout,
+                message: RUN_MESSAGE,
+            },
+            &mock,
+        )
+        .await;
+        mock.stop().await;
+        return observed;
+    }
     let config_path = home.0.join(".openclaw").join("openclaw.json");
     let text = serde_json::to_string_pretty(&isolated).unwrap_or_default();
     std::fs::write(&config_path, text).map_err(|err| VerifyError::Home {
@@ -212,10 +230,45 @@ pub async fn observe_cli(
     }
 }
 
+/// One turn through a private gateway (see `non_owner`): as its owner (an `operator.admin`
+/// connection) or not. Comparing the two shows exactly what the owner gate removes in a
+/// gateway-hosted run.
+pub async fn observe_through_gateway(
+    config: &Value,
+    agent: &str,
+    ctx: &PolicyContext,
+    options: &RunOptions,
+    as_owner: bool,
+) -> Result<ObservedView, VerifyError> {
+    let program = find_openclaw(options.openclaw_bin.as_deref())?;
+    let mock = RecordingMock::start()
+        .await
+        .map_err(|err| VerifyError::Mock(err.to_string()))?;
+    let home = TempHome::create()?;
+    let model = agent_model(config, agent, ctx);
+    let isolated = isolated_config(config, &model, &mock.base_url());
+    let observed = super::non_owner::observe(
+        &program,
+        &home.0,
+        &isolated,
+        super::non_owner::Turn {
+            agent,
+            ctx,
+            as_owner,
+            timeout: options.timeout,
+            message: RUN_MESSAGE,
+        },
+        &mock,
+    )
+    .await;
+    mock.stop().await;
+    observed
+}
+
 /// The CLI with an environment of its own: only PATH and locale pass through, HOME is the
 /// isolated home (also as REALCLAW_HOME, which ../shared/realclaw's wrapper honours), so the
 /// operator's state, gateway and credentials are never touched.
-fn cli_spec(program: &Path, home: &Path, timeout: Duration) -> ProcessSpec {
+pub(super) fn cli_spec(program: &Path, home: &Path, timeout: Duration) -> ProcessSpec {
     let home = home.display().to_string();
     let mut spec = ProcessSpec::new(program.display().to_string())
         .clear_env(true)
@@ -261,7 +314,7 @@ pub fn strip_ansi(text: &str) -> String {
     out
 }
 
-fn tail_lines(text: &str, n: usize) -> String {
+pub(super) fn tail_lines(text: &str, n: usize) -> String {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     lines[lines.len().saturating_sub(n)..].join("\n")
 }

@@ -49,7 +49,9 @@ if catalog:
 
 NON_OWNER = ["automations", "gateway", "plugins", "sessions", "screen", "terminal", "portal",
              "conversations_list", "conversations_send", "conversations_turn", "nodes", "computer",
-             "mobile_ui", "openclaw"]
+             "mobile_ui", "openclaw",
+             # memory-core registers intent only for owners (createLazyStandingIntentTool).
+             "intent"]
 
 REQUIRES = {
     "code_execution": "a code-execution provider (xAI remote analysis); absent from the default run",
@@ -197,7 +199,7 @@ pack = {
     "applyPatchFollows": "dist/tool-policy-match-Bv2XOvEF.mjs createToolPolicyMatcher(writeAllowsApplyPatch)",
     "unknownOnlyAllowlist": "dist/tool-policy-pipeline-BjUxseTY.mjs only warns on unknown entries; dist/builtin-openclaw-q1hiFm14.mjs buildEmptyExplicitToolAllowlistError",
     "pipeline order": "dist/tool-policy-pipeline-BjUxseTY.mjs: profile, byProvider.profile, tools.allow, tools.byProvider.allow, agent allow, agent byProvider.allow, group, toolsBySender; then sandbox, subagent, owner-only (agent-tools-g36ho974.mjs)",
-    "nonOwnerDeny": "dist/dangerous-tools-D5_2xo_6.mjs GATEWAY_OWNER_ONLY_CORE_TOOLS, applied when senderIsOwner === false (agent-tools-g36ho974.mjs)",
+    "nonOwnerDeny": "dist/dangerous-tools-D5_2xo_6.mjs GATEWAY_OWNER_ONLY_CORE_TOOLS, applied when senderIsOwner === false (agent-tools-g36ho974.mjs); plus memory-core's intent, which its plugin registers only when senderIsOwner === true (dist/extensions/memory-core/index.js createLazyStandingIntentTool)",
     "subagent": "dist/agent-tools.policy-CN7PMMey.mjs SUBAGENT_TOOL_DENY_ALWAYS / SUBAGENT_TOOL_DENY_LEAF; role from dist/subagent-capabilities-BXadA2wG.mjs + validation-core (depth < maxSpawnDepth = orchestrator)",
     "sandbox": "dist/constants-D1dHTp_E.mjs DEFAULT_TOOL_ALLOW / DEFAULT_TOOL_DENY (+ channel ids); dist/tool-policy-C8ci7WKM.mjs resolveSandboxToolPolicyForAgent",
     "alsoAllow": "dist/sandbox-tool-policy-Dp4rlIlG.mjs pickSandboxToolPolicy: alsoAllow without allow means ['*', ...alsoAllow]",
