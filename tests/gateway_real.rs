@@ -72,6 +72,24 @@ async fn send_agent(client: &GatewayClient, session_id: &str, message: &str) -> 
         .unwrap_or_else(|e| panic!("agent: {e}"))
 }
 
+/// Starts a turn through the gateway's `chat.send`, as an operator client does. Unlike `agent`,
+/// `chat.send` records the sending device as the reviewer of the run's exec approvals
+/// (`ApprovalReviewerDeviceId`), which is what makes an approval visible to clawdeck, and so
+/// gives it a route instead of `no-approval-route`.
+async fn send_chat(client: &GatewayClient, session_key: &str, message: &str) -> Value {
+    client
+        .request(
+            "chat.send",
+            json!({
+                "sessionKey": session_key,
+                "message": message,
+                "idempotencyKey": format!("clawdeck-test-{session_key}-{}", std::process::id()),
+            }),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("chat.send: {e}"))
+}
+
 /// `clawdeck gateway watch --json` (or another headless command) as a child whose stdout lines
 /// arrive on a channel.
 struct Headless {
@@ -405,7 +423,12 @@ fn wait_for_log(gateway: &OwnGateway, needle: &str, timeout: Duration) -> bool {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "real OpenClaw 2026.9.6 denies the headless run's exec (`Headless runs cannot wait for interactive exec approval`, no approval route) before any exec.approval.requested; see README § Gateways"]
+#[ignore = "needs the real OpenClaw CLI and ../shared/realclaw: .ci/run runs it with --ignored"]
+/// The approval gets a decision route because (a) the turn is started with `chat.send` from
+/// clawdeck's device, which the gateway records as the approval's reviewer device, and (b)
+/// `approvals watch` is attached from that device with `operator.approvals` and the
+/// `exec-approvals` capability. Started with `agent` instead, the same exec is denied at once
+/// as `no-approval-route` (see README § Gateways).
 async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it() {
     let Some(gateway) = OwnGateway::start() else {
         eprintln!("gateway_real: skipped (OPENCLAW_BIN or ../shared/realclaw/start.sh missing)");
@@ -449,19 +472,20 @@ async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it(
 
     for (session, command, decision, expect) in [
         (
-            "appr-allow",
+            "agent:ops:appr-allow",
             "echo allowed-x",
             "allow-once",
             Some("allowed-x"),
         ),
-        ("appr-deny", "echo denied-x", "deny", None),
+        ("agent:ops:appr-deny", "echo denied-x", "deny", None),
     ] {
-        send_agent(
+        let accepted = send_chat(
             &client,
             session,
             &format!(r#"CALL exec {{"command":"{command}"}}"#),
         )
         .await;
+        eprintln!("chat.send: {accepted}");
         let requested =
             approvals.wait_for(Duration::from_secs(300), "exec.approval.requested", |v| {
                 v["kind"] == "approval"
@@ -487,6 +511,7 @@ async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it(
         let resolved = approvals.wait_for(Duration::from_secs(30), "exec.approval.resolved", |v| {
             v["kind"] == "approval-resolved" && v["id"] == id.as_str()
         });
+        eprintln!("resolved: {resolved}");
         assert_eq!(resolved["decision"], decision);
         let result = watch.wait_for(Duration::from_secs(90), "exec result", |v| {
             is_tool(v, "result") && v["tool"]["args"]["command"] == command
