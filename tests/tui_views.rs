@@ -1361,6 +1361,17 @@ fn populated() -> Harness {
     let mut h = router_with_runs();
     h.app.queue.set_snapshot(queue_snapshot());
     h.app.queue.warn_after = Duration::from_millis(2000);
+    h.app.approvals =
+        clawdeck::tui::views::approvals::ApprovalsView::attaching(&["local".to_string()]);
+    let pending = clawdeck::gateway::watch::classify(
+        "local",
+        "exec.approval.requested",
+        &json!({"id": "a1", "request": {"command": "make deploy", "cwd": "/w", "agentId": "ops",
+                "sessionKey": "agent:ops:main", "ask": "always"}}),
+    );
+    h.app.handle_event(AppEvent::Core(CoreEvent::Desk(
+        clawdeck::gateway::desk::DeskEvent::Item(pending),
+    )));
     h
 }
 

@@ -15,7 +15,10 @@ pub enum ApprovalState {
     /// The operator's answer is on its way to the gateway.
     Answering(Decision),
     /// The gateway resolved it: the decision and who resolved it, as it said.
-    Resolved { decision: String, by: String },
+    Resolved {
+        decision: String,
+        by: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -151,7 +154,10 @@ mod tests {
     fn requested_then_answered_then_resolved() {
         let mut board = ApprovalBoard::default();
         assert!(board.apply(&requested("a1")));
-        assert!(!board.apply(&requested("a1")), "a repeat (list after reconnect) is one entry");
+        assert!(
+            !board.apply(&requested("a1")),
+            "a repeat (list after reconnect) is one entry"
+        );
         assert!(board.apply(&requested("a2")));
         assert_eq!(board.pending(), 2);
         assert!(board.answering("local", "a1", Decision::AllowOnce));
@@ -174,7 +180,10 @@ mod tests {
                 by: "clawdeck".into()
             }
         );
-        assert!(!board.answering("local", "a1", Decision::AllowOnce), "resolved stays resolved");
+        assert!(
+            !board.answering("local", "a1", Decision::AllowOnce),
+            "resolved stays resolved"
+        );
         let other_gateway = classify("lab", "exec.approval.resolved", &json!({"id": "a2"}));
         assert!(!board.apply(&other_gateway), "ids belong to their gateway");
     }

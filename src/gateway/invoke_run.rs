@@ -127,7 +127,11 @@ pub enum GatewayCall {
 }
 
 /// Runs `request` on `client` within `timeout`.
-pub async fn run(client: &GatewayClient, request: &InvokeRequest, timeout: Duration) -> GatewayCall {
+pub async fn run(
+    client: &GatewayClient,
+    request: &InvokeRequest,
+    timeout: Duration,
+) -> GatewayCall {
     let gateway = client.endpoint().name.clone();
     let started = Instant::now();
     let answer = client
@@ -273,7 +277,10 @@ mod tests {
             "refused by gateway local: Tool not available: exec [not_found]"
         );
         assert_eq!(r.to_json()["details"]["status"], "refused");
-        assert_eq!(r.to_json()["details"]["hint"], "add exec to gateway.tools.allow");
+        assert_eq!(
+            r.to_json()["details"]["hint"],
+            "add exec to gateway.tools.allow"
+        );
         let t = transport_refusal(
             "local",
             "exec",
@@ -282,6 +289,9 @@ mod tests {
             },
         );
         assert_eq!(t.status, RefusalStatus::Transport);
-        assert!(t.headline().starts_with("gateway local: tools.invoke exec: "));
+        assert!(
+            t.headline()
+                .starts_with("gateway local: tools.invoke exec: ")
+        );
     }
 }

@@ -964,7 +964,9 @@ impl App {
             idempotency_key: None,
         };
         desk.invoke(gateway, call, request, GATEWAY_INVOKE_TIMEOUT);
-        self.set_status(format!("call #{call}: {tool} sent to gateway {gateway} (tools.invoke)"));
+        self.set_status(format!(
+            "call #{call}: {tool} sent to gateway {gateway} (tools.invoke)"
+        ));
     }
 
     fn handle_desk(&mut self, event: crate::gateway::desk::DeskEvent) -> bool {

@@ -151,8 +151,7 @@ fn attach_gateways(
     let desk_sink: crate::gateway::desk::DeskSink =
         Arc::new(move |event| desk_tx.send(AppEvent::Core(CoreEvent::Desk(event))));
     let configured = deck.config().settings.gateways.clone();
-    match crate::gateway::desk::GatewayDesk::open_configured(&configured, desk_sink, stop.clone())
-    {
+    match crate::gateway::desk::GatewayDesk::open_configured(&configured, desk_sink, stop.clone()) {
         Ok(None) => {}
         Ok(Some(desk)) => {
             let names = desk.gateways().to_vec();

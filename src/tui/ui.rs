@@ -66,7 +66,12 @@ fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
     let right = (area.x + area.width).saturating_sub(badge_width);
     if !badge.is_empty() {
         let text = super::widgets::ellipsize(&badge, area.width as usize);
-        buf.set_string(right.max(area.x), area.y, text, theme::warning().patch(theme::bold()));
+        buf.set_string(
+            right.max(area.x),
+            area.y,
+            text,
+            theme::warning().patch(theme::bold()),
+        );
     }
     for view in ViewId::ALL {
         let label = format!(" {} {} ", view.index() + 1, view.title());

@@ -260,7 +260,9 @@ impl ApprovalsView {
 fn state_span(state: &ApprovalState) -> Span<'static> {
     match state {
         ApprovalState::Pending => Span::styled("⚠ pending", theme::warning()),
-        ApprovalState::Answering(d) => Span::styled(format!("… {} sent", d.as_str()), theme::accent()),
+        ApprovalState::Answering(d) => {
+            Span::styled(format!("… {} sent", d.as_str()), theme::accent())
+        }
         ApprovalState::Resolved { decision, by } => {
             let style = if decision == "deny" {
                 theme::error()

@@ -776,7 +776,7 @@ impl InvokeView {
         let visible = self.tools.iter().filter(|t| t.visible).count();
         let title = match &self.via {
             None => format!(" Tools ({visible} runnable, ⊘ hidden) · via here "),
-            Some(g) => format!(" Tools · via gateway {g} (its policy decides) "),
+            Some(g) => format!(" Tools · via gateway {g} "),
         };
         let mut state = ListState::default().with_selected(Some(self.selected));
         StatefulWidget::render(
