@@ -1125,7 +1125,7 @@ fn tab_number_keys_and_mouse_switch_views() {
     h.key(KeyCode::BackTab);
     assert!(matches!(
         &h.emitted()[..],
-        [AppEvent::SwitchView(ViewId::Sessions)]
+        [AppEvent::SwitchView(ViewId::Approvals)]
     ));
     h.key(KeyCode::Char('4'));
     h.pump();

@@ -775,7 +775,7 @@ impl InvokeView {
             .collect();
         let visible = self.tools.iter().filter(|t| t.visible).count();
         let title = match &self.via {
-            None => format!(" Tools ({visible} runnable, ⊘ hidden) · via here "),
+            None => format!(" Tools ({visible} runnable, ⊘ hidden) "),
             Some(g) => format!(" Tools · via gateway {g} "),
         };
         let mut state = ListState::default().with_selected(Some(self.selected));
