@@ -12,6 +12,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use clawdeck::gateway::approvals::Decision;
+use clawdeck::gateway::desk::DeskEvent;
+use clawdeck::gateway::watch::WatchKind;
 use clawdeck::gateway::{
     Backoff, ClientEvent, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient,
     GatewayEndpoint, endpoint::websocket_url,
@@ -467,17 +470,28 @@ async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it(
         &gateway.token,
         state.path(),
     );
+    // The console's path: the core's gateway desk from the same device.
+    let (desk_tx, mut desk_rx) = tokio::sync::mpsc::unbounded_channel();
+    let desk = clawdeck::gateway::desk::GatewayDesk::spawn(
+        vec![endpoint(&gateway.url, &gateway.token)],
+        DeviceIdentity::load_or_create(&state.path().join("clawdeck")).unwrap(),
+        Backoff::default(),
+        std::sync::Arc::new(move |ev| desk_tx.send(ev).is_ok()),
+        tokio_util::sync::CancellationToken::new(),
+    );
     std::thread::sleep(Duration::from_secs(3));
     let client = connect(&gateway.url, &gateway.token, state.path()).await;
 
-    for (session, command, decision, expect) in [
+    // Allowed from `approvals resolve`, denied from the desk (the console's answer).
+    for (session, command, decision, expect, from_desk) in [
         (
             "agent:ops:appr-allow",
             "echo allowed-x",
             "allow-once",
             Some("allowed-x"),
+            false,
         ),
-        ("agent:ops:appr-deny", "echo denied-x", "deny", None),
+        ("agent:ops:appr-deny", "echo denied-x", "deny", None, true),
     ] {
         let accepted = send_chat(
             &client,
@@ -495,19 +509,60 @@ async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it(
             });
         eprintln!("requested: {requested}");
         let id = requested["approval"]["id"].as_str().unwrap().to_string();
-        let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
-            .args(["approvals", "resolve", &id, decision])
-            .env("OPENCLAW_GATEWAY_URL", &gateway.url)
-            .env("OPENCLAW_GATEWAY_TOKEN", &gateway.token)
-            .env("XDG_STATE_HOME", state.path())
-            .env("OPENCLAW_CONFIG_PATH", state.path().join("none.json"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "resolve: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        // The desk sees the same approval.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let ev = tokio::time::timeout(left, desk_rx.recv())
+                .await
+                .unwrap_or_else(|_| panic!("the desk did not see {id}"))
+                .unwrap();
+            if let DeskEvent::Item(item) = ev
+                && let WatchKind::ApprovalRequested(a) = &item.kind
+                && a.id == id
+            {
+                assert_eq!(a.command, command);
+                assert_eq!(a.agent, "ops");
+                break;
+            }
+        }
+        if from_desk {
+            desk.resolve(
+                &endpoint(&gateway.url, &gateway.token).name,
+                &id,
+                Decision::parse(decision).unwrap(),
+            );
+            let deadline = Instant::now() + Duration::from_secs(30);
+            loop {
+                let left = deadline.saturating_duration_since(Instant::now());
+                let ev = tokio::time::timeout(left, desk_rx.recv())
+                    .await
+                    .unwrap_or_else(|_| panic!("the desk's answer to {id} did not come"))
+                    .unwrap();
+                if let DeskEvent::ResolveDone {
+                    id: done, error, ..
+                } = ev
+                    && done == id
+                {
+                    assert_eq!(error, None);
+                    break;
+                }
+            }
+        } else {
+            let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+                .args(["approvals", "resolve", &id, decision])
+                .env("OPENCLAW_GATEWAY_URL", &gateway.url)
+                .env("OPENCLAW_GATEWAY_TOKEN", &gateway.token)
+                .env("XDG_STATE_HOME", state.path())
+                .env("OPENCLAW_CONFIG_PATH", state.path().join("none.json"))
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "resolve: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
         let resolved = approvals.wait_for(Duration::from_secs(30), "exec.approval.resolved", |v| {
             v["kind"] == "approval-resolved" && v["id"] == id.as_str()
         });

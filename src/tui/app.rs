@@ -661,7 +661,12 @@ impl App {
         }
         // A large edited text is validated once typing pauses: the next frame does it.
         let validation = self.view == ViewId::Invoke && self.invoke.validation_pending();
-        redraw || validation || (self.view == ViewId::Router && self.router.needs_tick())
+        // Pending approvals count down to their expiry.
+        let countdown = self.view == ViewId::Approvals && self.approvals.pending() > 0;
+        redraw
+            || validation
+            || countdown
+            || (self.view == ViewId::Router && self.router.needs_tick())
     }
 
     fn handle_key(&mut self, key: KeyEvent) -> bool {
