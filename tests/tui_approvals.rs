@@ -32,13 +32,14 @@ use tokio_tungstenite::tungstenite::Message;
 struct Harness {
     app: App,
     rx: UnboundedReceiver<AppEvent>,
+    clock: FixedClock,
 }
 
 fn harness() -> Harness {
     let (tx, rx) = AppEventSender::channel();
     let clock = FixedClock::at_epoch_2026();
-    let app = App::new(tx, FrameRequester::test_dummy(), Arc::new(clock));
-    Harness { app, rx }
+    let app = App::new(tx, FrameRequester::test_dummy(), Arc::new(clock.clone()));
+    Harness { app, rx, clock }
 }
 
 fn fixture_config() -> clawdeck::config::LoadedConfig {
@@ -245,6 +246,28 @@ fn resolved_approvals_stay_listed_with_how_and_by_whom() {
     assert!(
         h.emitted()
             .iter()
+            .all(|e| !matches!(e, AppEvent::ResolveApproval { .. }))
+    );
+}
+
+#[test]
+fn an_expired_approval_leaves_the_badge_and_takes_no_answer() {
+    let mut h = with_two_pending();
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Approvals));
+    h.clock.advance(Duration::from_secs(121));
+    let screen = h.screen(120, 24);
+    assert!(!screen.lines().next().unwrap().contains("⚠"), "{screen}");
+    assert!(screen.contains("⌛") && screen.contains("expired  "), "{screen}");
+    assert!(screen.contains("past its expiry"), "{screen}");
+    h.key(KeyCode::Char('a'));
+    let sent = h.emitted();
+    assert!(
+        sent.iter()
+            .any(|e| matches!(e, AppEvent::Status(s) if s.contains("expired"))),
+        "{sent:?}"
+    );
+    assert!(
+        sent.iter()
             .all(|e| !matches!(e, AppEvent::ResolveApproval { .. }))
     );
 }

@@ -32,6 +32,11 @@ impl BoardEntry {
     pub fn is_open(&self) -> bool {
         !matches!(self.state, ApprovalState::Resolved { .. })
     }
+
+    /// Open but past its expiry at `now_ms` (the gateway no longer takes an answer).
+    pub fn is_expired(&self, now_ms: u64) -> bool {
+        self.is_open() && self.approval.expires_at_ms.is_some_and(|at| at <= now_ms)
+    }
 }
 
 #[derive(Debug, Default, Clone)]
@@ -121,9 +126,17 @@ impl ApprovalBoard {
         open.chain(resolved).collect()
     }
 
-    /// How many wait for an answer.
+    /// How many are open (not resolved).
     pub fn pending(&self) -> usize {
         self.entries.iter().filter(|e| e.is_open()).count()
+    }
+
+    /// How many can still be answered at `now_ms`: open and not past their expiry.
+    pub fn waiting(&self, now_ms: u64) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| e.is_open() && !e.is_expired(now_ms))
+            .count()
     }
 
     pub fn len(&self) -> usize {
@@ -203,5 +216,24 @@ mod tests {
         board.apply(&requested("open"));
         assert_eq!(board.len(), RESOLVED_KEPT + 1);
         assert_eq!(board.pending(), 1);
+    }
+
+    #[test]
+    fn an_approval_past_its_expiry_no_longer_waits() {
+        let mut board = ApprovalBoard::default();
+        board.apply(&classify(
+            "local",
+            "exec.approval.requested",
+            &json!({"id": "a1", "expiresAtMs": 1000, "request": {"command": "x"}}),
+        ));
+        board.apply(&requested("no-expiry"));
+        assert_eq!(board.waiting(999), 2);
+        assert_eq!(board.waiting(1000), 1);
+        assert!(board.rows()[0].is_expired(1000));
+        assert_eq!(
+            board.pending(),
+            2,
+            "still open until the gateway says otherwise"
+        );
     }
 }

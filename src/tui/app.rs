@@ -661,8 +661,9 @@ impl App {
         }
         // A large edited text is validated once typing pauses: the next frame does it.
         let validation = self.view == ViewId::Invoke && self.invoke.validation_pending();
-        // Pending approvals count down to their expiry.
-        let countdown = self.view == ViewId::Approvals && self.approvals.pending() > 0;
+        // While approvals wait, a frame each second: their countdown moves, and the badge
+        // drops the ones that expire.
+        let countdown = self.approvals.waiting(self.clock.wall()) > 0;
         redraw
             || validation
             || countdown

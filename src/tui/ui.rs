@@ -61,7 +61,7 @@ fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
     buf.set_string(x, area.y, "clawdeck ", theme::bold());
     x += 9;
     // Pending approvals win the room over tabs: they must be seen from every view.
-    let badge = approvals_badge(app.approvals.pending());
+    let badge = approvals_badge(app.approvals.waiting(app.clock.wall()));
     let badge_width = unicode_width::UnicodeWidthStr::width(badge.as_str()) as u16;
     let right = (area.x + area.width).saturating_sub(badge_width);
     if !badge.is_empty() {

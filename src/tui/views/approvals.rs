@@ -5,7 +5,7 @@
 //! that the App hands to the core's gateway desk.
 
 use std::collections::BTreeMap;
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crossterm::event::{MouseEvent, MouseEventKind};
 use ratatui::buffer::Buffer;
@@ -53,9 +53,14 @@ impl ApprovalsView {
         }
     }
 
-    /// Approvals waiting for an answer (the badge on every view).
+    /// Approvals not yet resolved.
     pub fn pending(&self) -> usize {
         self.board.pending()
+    }
+
+    /// Approvals that can still be answered at `now` (the badge on every view).
+    pub fn waiting(&self, now: SystemTime) -> usize {
+        self.board.waiting(wall_ms(now))
     }
 
     /// Applies one desk item; true when the view changed.
@@ -93,6 +98,12 @@ impl ApprovalsView {
             return;
         };
         let (gateway, id) = (entry.gateway.clone(), entry.approval.id.clone());
+        if entry.is_expired(wall_ms(ctx.clock.wall())) {
+            ctx.status(format!(
+                "{id} has expired on {gateway}: it takes no answer any more"
+            ));
+            return;
+        }
         match &entry.state {
             ApprovalState::Resolved { decision, .. } => {
                 ctx.status(format!("{id} is already resolved ({decision})"));
@@ -174,9 +185,10 @@ impl ApprovalsView {
         let [table_area, detail_area] =
             Layout::vertical([Constraint::Fill(1), Constraint::Length(9)]).areas(area);
         self.table_area = table_area;
+        let now_ms = wall_ms(ctx.clock.wall());
         let title = format!(
             " Exec approvals · {} pending · {} ",
-            self.board.pending(),
+            self.board.waiting(now_ms),
             self.links_text()
         );
         let rows = self.board.rows();
@@ -196,8 +208,13 @@ impl ApprovalsView {
         let table_rows: Vec<Row> = rows
             .iter()
             .map(|e| {
+                let state = if e.is_expired(now_ms) {
+                    Span::styled("⌛ expired", theme::dim())
+                } else {
+                    state_span(&e.state)
+                };
                 Row::new(vec![
-                    state_span(&e.state),
+                    state,
                     Span::raw(e.gateway.clone()),
                     Span::raw(e.approval.agent.clone()),
                     Span::raw(e.approval.session_key.clone()),
@@ -255,6 +272,13 @@ impl ApprovalsView {
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+/// Milliseconds since the epoch (the gateway's `expiresAtMs` unit).
+fn wall_ms(now: SystemTime) -> u64 {
+    now.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
 }
 
 fn state_span(state: &ApprovalState) -> Span<'static> {
