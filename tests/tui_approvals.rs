@@ -257,7 +257,10 @@ fn an_expired_approval_leaves_the_badge_and_takes_no_answer() {
     h.clock.advance(Duration::from_secs(121));
     let screen = h.screen(120, 24);
     assert!(!screen.lines().next().unwrap().contains("⚠"), "{screen}");
-    assert!(screen.contains("⌛") && screen.contains("expired  "), "{screen}");
+    assert!(
+        screen.contains("⌛") && screen.contains("expired  "),
+        "{screen}"
+    );
     assert!(screen.contains("past its expiry"), "{screen}");
     h.key(KeyCode::Char('a'));
     let sent = h.emitted();
