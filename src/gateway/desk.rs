@@ -124,15 +124,15 @@ impl GatewayDesk {
             let backoff = backoff.clone();
             let stop = stop.clone();
             tokio::spawn(async move {
+                let name = endpoint.name.clone();
                 tokio::select! {
                     _ = stop.cancelled() => {}
                     _ = desk.attend(endpoint, identity, backoff) => {}
                 }
-                if let Ok(mut clients) = desk.clients.lock() {
-                    for client in clients.values() {
-                        client.close();
-                    }
-                    clients.clear();
+                // Stopped, or the gateway gave up: its connection goes with the task.
+                let client = desk.clients.lock().ok().and_then(|mut c| c.remove(&name));
+                if let Some(client) = client {
+                    client.close();
                 }
             });
         }
