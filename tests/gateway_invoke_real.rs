@@ -336,3 +336,85 @@ fn route_through_an_unreachable_gateway_fails_with_the_router_text() {
         "{stdout}"
     );
 }
+
+/// The console's Invoke view on a gateway target goes through the core's gateway desk: the
+/// same `tools.invoke` path and the same reading of the answer as `invoke --via gateway`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a running real OpenClaw gateway: .ci/run runs it with --ignored"]
+async fn the_consoles_gateway_desk_runs_tools_and_reports_refusals() {
+    use clawdeck::gateway::desk::{DeskEvent, GatewayDesk};
+    use clawdeck::gateway::invoke::InvokeRequest;
+    use clawdeck::gateway::invoke_run::{GatewayCall, RefusalStatus};
+    use clawdeck::gateway::{Backoff, DeviceIdentity, GatewayAuth, GatewayEndpoint};
+    use clawdeck::pipeline::CallOutcome;
+
+    let Some((url, token)) = shared_gateway() else {
+        eprintln!(
+            "gateway_invoke_real: skipped (OPENCLAW_GATEWAY_URL / OPENCLAW_GATEWAY_TOKEN not set)"
+        );
+        return;
+    };
+    let state = tempfile::tempdir().unwrap();
+    let endpoint = GatewayEndpoint {
+        name: "shared".into(),
+        url: clawdeck::gateway::endpoint::websocket_url(&url).unwrap(),
+        auth: GatewayAuth::Token(token),
+        origin: "test".into(),
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let stop = tokio_util::sync::CancellationToken::new();
+    let desk = GatewayDesk::spawn(
+        vec![endpoint],
+        DeviceIdentity::load_or_create(state.path()).unwrap(),
+        Backoff::default(),
+        std::sync::Arc::new(move |ev| tx.send(ev).is_ok()),
+        stop.clone(),
+    );
+    // Attached when its connection reports in.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, rx.recv()).await {
+            Ok(Some(DeskEvent::Item(item))) if item.event == "clawdeck.connected" => break,
+            Ok(Some(_)) => continue,
+            _ => panic!("the desk did not attach within 20 s"),
+        }
+    }
+    let request = |tool: &str| InvokeRequest {
+        tool: tool.into(),
+        args: serde_json::json!({}),
+        session_key: None,
+        agent_id: Some("ops".into()),
+        idempotency_key: None,
+    };
+    let mut answer = async |call: u64| loop {
+        match tokio::time::timeout(Duration::from_secs(30), rx.recv()).await {
+            Ok(Some(DeskEvent::InvokeDone { call: c, outcome })) if c == call => break outcome,
+            Ok(Some(_)) => continue,
+            _ => panic!("no answer to call {call} within 30 s"),
+        }
+    };
+    desk.invoke(
+        "shared",
+        1,
+        request("sessions_list"),
+        Duration::from_secs(30),
+    );
+    match answer(1).await {
+        GatewayCall::Ran(CallOutcome::Completed { is_error, lane, .. }) => {
+            assert!(!is_error);
+            assert_eq!(lane, "gateway shared");
+        }
+        other => panic!("{other:?}"),
+    }
+    desk.invoke("shared", 2, request("exec"), Duration::from_secs(30));
+    match answer(2).await {
+        GatewayCall::Refused(refusal) => {
+            assert_eq!(refusal.status, RefusalStatus::Refused, "{refusal:?}");
+            assert_eq!(refusal.code, "not_found");
+            assert!(refusal.hint.contains("gateway.tools.allow"), "{refusal:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    stop.cancel();
+}

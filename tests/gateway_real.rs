@@ -12,6 +12,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use clawdeck::gateway::approvals::Decision;
+use clawdeck::gateway::desk::DeskEvent;
+use clawdeck::gateway::watch::WatchKind;
 use clawdeck::gateway::{
     Backoff, ClientEvent, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient,
     GatewayEndpoint, endpoint::websocket_url,
@@ -70,6 +73,24 @@ async fn send_agent(client: &GatewayClient, session_id: &str, message: &str) -> 
         )
         .await
         .unwrap_or_else(|e| panic!("agent: {e}"))
+}
+
+/// Starts a turn through the gateway's `chat.send`, as an operator client does. Unlike `agent`,
+/// `chat.send` records the sending device as the reviewer of the run's exec approvals
+/// (`ApprovalReviewerDeviceId`), which is what makes an approval visible to clawdeck, and so
+/// gives it a route instead of `no-approval-route`.
+async fn send_chat(client: &GatewayClient, session_key: &str, message: &str) -> Value {
+    client
+        .request(
+            "chat.send",
+            json!({
+                "sessionKey": session_key,
+                "message": message,
+                "idempotencyKey": format!("clawdeck-test-{session_key}-{}", std::process::id()),
+            }),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("chat.send: {e}"))
 }
 
 /// `clawdeck gateway watch --json` (or another headless command) as a child whose stdout lines
@@ -405,7 +426,12 @@ fn wait_for_log(gateway: &OwnGateway, needle: &str, timeout: Duration) -> bool {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "real OpenClaw 2026.9.6 denies the headless run's exec (`Headless runs cannot wait for interactive exec approval`, no approval route) before any exec.approval.requested; see README § Gateways"]
+#[ignore = "needs the real OpenClaw CLI and ../shared/realclaw: .ci/run runs it with --ignored"]
+/// The approval gets a decision route because (a) the turn is started with `chat.send` from
+/// clawdeck's device, which the gateway records as the approval's reviewer device, and (b)
+/// `approvals watch` is attached from that device with `operator.approvals` and the
+/// `exec-approvals` capability. Started with `agent` instead, the same exec is denied at once
+/// as `no-approval-route` (see README § Gateways).
 async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it() {
     let Some(gateway) = OwnGateway::start() else {
         eprintln!("gateway_real: skipped (OPENCLAW_BIN or ../shared/realclaw/start.sh missing)");
@@ -444,24 +470,36 @@ async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it(
         &gateway.token,
         state.path(),
     );
+    // The console's path: the core's gateway desk from the same device.
+    let (desk_tx, mut desk_rx) = tokio::sync::mpsc::unbounded_channel();
+    let desk = clawdeck::gateway::desk::GatewayDesk::spawn(
+        vec![endpoint(&gateway.url, &gateway.token)],
+        DeviceIdentity::load_or_create(&state.path().join("clawdeck")).unwrap(),
+        Backoff::default(),
+        std::sync::Arc::new(move |ev| desk_tx.send(ev).is_ok()),
+        tokio_util::sync::CancellationToken::new(),
+    );
     std::thread::sleep(Duration::from_secs(3));
     let client = connect(&gateway.url, &gateway.token, state.path()).await;
 
-    for (session, command, decision, expect) in [
+    // Allowed from `approvals resolve`, denied from the desk (the console's answer).
+    for (session, command, decision, expect, from_desk) in [
         (
-            "appr-allow",
+            "agent:ops:appr-allow",
             "echo allowed-x",
             "allow-once",
             Some("allowed-x"),
+            false,
         ),
-        ("appr-deny", "echo denied-x", "deny", None),
+        ("agent:ops:appr-deny", "echo denied-x", "deny", None, true),
     ] {
-        send_agent(
+        let accepted = send_chat(
             &client,
             session,
             &format!(r#"CALL exec {{"command":"{command}"}}"#),
         )
         .await;
+        eprintln!("chat.send: {accepted}");
         let requested =
             approvals.wait_for(Duration::from_secs(300), "exec.approval.requested", |v| {
                 v["kind"] == "approval"
@@ -471,22 +509,64 @@ async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it(
             });
         eprintln!("requested: {requested}");
         let id = requested["approval"]["id"].as_str().unwrap().to_string();
-        let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
-            .args(["approvals", "resolve", &id, decision])
-            .env("OPENCLAW_GATEWAY_URL", &gateway.url)
-            .env("OPENCLAW_GATEWAY_TOKEN", &gateway.token)
-            .env("XDG_STATE_HOME", state.path())
-            .env("OPENCLAW_CONFIG_PATH", state.path().join("none.json"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "resolve: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        // The desk sees the same approval.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let ev = tokio::time::timeout(left, desk_rx.recv())
+                .await
+                .unwrap_or_else(|_| panic!("the desk did not see {id}"))
+                .unwrap();
+            if let DeskEvent::Item(item) = ev
+                && let WatchKind::ApprovalRequested(a) = &item.kind
+                && a.id == id
+            {
+                assert_eq!(a.command, command);
+                assert_eq!(a.agent, "ops");
+                break;
+            }
+        }
+        if from_desk {
+            desk.resolve(
+                &endpoint(&gateway.url, &gateway.token).name,
+                &id,
+                Decision::parse(decision).unwrap(),
+            );
+            let deadline = Instant::now() + Duration::from_secs(30);
+            loop {
+                let left = deadline.saturating_duration_since(Instant::now());
+                let ev = tokio::time::timeout(left, desk_rx.recv())
+                    .await
+                    .unwrap_or_else(|_| panic!("the desk's answer to {id} did not come"))
+                    .unwrap();
+                if let DeskEvent::ResolveDone {
+                    id: done, error, ..
+                } = ev
+                    && done == id
+                {
+                    assert_eq!(error, None);
+                    break;
+                }
+            }
+        } else {
+            let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+                .args(["approvals", "resolve", &id, decision])
+                .env("OPENCLAW_GATEWAY_URL", &gateway.url)
+                .env("OPENCLAW_GATEWAY_TOKEN", &gateway.token)
+                .env("XDG_STATE_HOME", state.path())
+                .env("OPENCLAW_CONFIG_PATH", state.path().join("none.json"))
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "resolve: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
         let resolved = approvals.wait_for(Duration::from_secs(30), "exec.approval.resolved", |v| {
             v["kind"] == "approval-resolved" && v["id"] == id.as_str()
         });
+        eprintln!("resolved: {resolved}");
         assert_eq!(resolved["decision"], decision);
         let result = watch.wait_for(Duration::from_secs(90), "exec result", |v| {
             is_tool(v, "result") && v["tool"]["args"]["command"] == command

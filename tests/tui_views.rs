@@ -1330,7 +1330,7 @@ fn tab_number_keys_and_mouse_switch_views() {
     h.key(KeyCode::BackTab);
     assert!(matches!(
         &h.emitted()[..],
-        [AppEvent::SwitchView(ViewId::Sessions)]
+        [AppEvent::SwitchView(ViewId::Approvals)]
     ));
     h.key(KeyCode::Char('4'));
     h.pump();
@@ -1566,6 +1566,17 @@ fn populated() -> Harness {
     let mut h = router_with_runs();
     h.app.queue.set_snapshot(queue_snapshot());
     h.app.queue.warn_after = Duration::from_millis(2000);
+    h.app.approvals =
+        clawdeck::tui::views::approvals::ApprovalsView::attaching(&["local".to_string()]);
+    let pending = clawdeck::gateway::watch::classify(
+        "local",
+        "exec.approval.requested",
+        &json!({"id": "a1", "request": {"command": "make deploy", "cwd": "/w", "agentId": "ops",
+                "sessionKey": "agent:ops:main", "ask": "always"}}),
+    );
+    h.app.handle_event(AppEvent::Core(CoreEvent::Desk(
+        clawdeck::gateway::desk::DeskEvent::Item(pending),
+    )));
     h
 }
 

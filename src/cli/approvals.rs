@@ -8,7 +8,8 @@ use super::gateway::{attach_all, print_item};
 use super::gateway_args::GatewayArgs;
 use super::{Cli, exit};
 use crate::gateway::approvals::{Decision, resolve_params};
-use crate::gateway::watch::{WatchItem, WatchKind};
+use crate::gateway::desk::{is_desk_item, pending_in};
+use crate::gateway::watch::WatchItem;
 
 #[derive(Debug, Args)]
 pub struct ApprovalsArgs {
@@ -61,17 +62,6 @@ pub fn run(cli: &Cli, args: &ApprovalsArgs) -> u8 {
     })
 }
 
-fn is_approval(item: &WatchItem) -> bool {
-    matches!(
-        item.kind,
-        WatchKind::ApprovalRequested(_)
-            | WatchKind::ApprovalResolved { .. }
-            | WatchKind::Connected { .. }
-            | WatchKind::Disconnected { .. }
-            | WatchKind::Failed { .. }
-    )
-}
-
 async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
     let (clients, _) = match attach_all(cli, gateway, "approvals watch", true).await {
         Ok(x) => x,
@@ -86,7 +76,7 @@ async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
         tokio::spawn(async move {
             while let Some(ev) = events.recv().await {
                 if let Some(item) = WatchItem::from_client_event(&name, &ev)
-                    && is_approval(&item)
+                    && is_desk_item(&item)
                     && forward.send(item).is_err()
                 {
                     break;
@@ -95,14 +85,7 @@ async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
         });
         // Approvals already pending when we attach.
         if let Ok(list) = client.request("exec.approval.list", json!({})).await {
-            let pending = list
-                .get("approvals")
-                .or_else(|| list.get("items"))
-                .and_then(|v| v.as_array())
-                .cloned()
-                .or_else(|| list.as_array().cloned())
-                .unwrap_or_default();
-            for entry in pending {
+            for entry in pending_in(&list) {
                 let item = crate::gateway::watch::classify(
                     &client.endpoint().name,
                     "exec.approval.requested",

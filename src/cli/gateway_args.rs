@@ -42,12 +42,11 @@ pub async fn attach(
     identity: &DeviceIdentity,
     approver: bool,
 ) -> Result<GatewayClient, GatewayError> {
-    let mut options = ConnectOptions::default();
-    if approver {
-        options
-            .caps
-            .push(crate::gateway::connection::EXEC_APPROVALS_CAP.to_string());
-    }
+    let options = if approver {
+        crate::gateway::desk::approver_options()
+    } else {
+        ConnectOptions::default()
+    };
     GatewayClient::connect(
         endpoint.clone(),
         identity.clone(),

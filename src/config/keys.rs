@@ -50,6 +50,11 @@ pub const ACTION_NAMES: &[&str] = &[
     "toggle_wrap",
     "next_section",
     "prev_section",
+    "view_approvals",
+    "allow_once",
+    "allow_always",
+    "deny_approval",
+    "invoke_target",
 ];
 
 /// A key without modifiers, as the grammar names it.

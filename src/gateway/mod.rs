@@ -17,8 +17,11 @@ pub use endpoint::{GatewayAuth, GatewayEndpoint, GatewayEntry, GatewaySecret, re
 pub use error::GatewayError;
 pub use frames::{EventFrame, Frame, Hello, PROTOCOL_VERSION};
 pub use identity::DeviceIdentity;
+pub mod approval_board;
 pub mod approvals;
+pub mod desk;
 pub mod invoke;
+pub mod invoke_run;
 pub mod pack;
 pub mod roster;
 pub mod sessions;

@@ -20,6 +20,7 @@ use super::context_bar::{ContextChoices, ContextEditor, EditorOutcome};
 use super::event::{AppEvent, AppEventSender, CoreEvent};
 use super::frame::FrameRequester;
 use super::keymap::{Action, Keymap};
+use super::views::approvals::ApprovalsView;
 use super::views::decisions::DecisionsView;
 use super::views::invoke::InvokeView;
 use super::views::policy::PolicyView;
@@ -40,6 +41,8 @@ use crate::tools::ToolRuntime;
 
 /// How long a status message stays.
 const STATUS_TTL: Duration = Duration::from_secs(6);
+/// How long a tool run on a gateway from the Invoke view may take.
+const GATEWAY_INVOKE_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long quitting waits for killed runs to report their end.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
@@ -98,6 +101,8 @@ pub struct Services {
     pub pipeline: Option<Arc<Pipeline>>,
     /// Reads the decision log for the Decisions view (see `decision_feed`).
     pub decision_feed: Option<crate::decision_log::LogFollower>,
+    /// The gateways' approver connections: exec approvals and `tools.invoke`.
+    pub desk: Option<crate::gateway::desk::GatewayDesk>,
 }
 
 /// Overlays take every key while open.
@@ -130,6 +135,8 @@ pub struct App {
     pub decisions: DecisionsView,
     /// Gateway sessions (fed by the core's roster feed).
     pub sessions: SessionsView,
+    /// Gateways' exec approvals (fed by the core's gateway desk).
+    pub approvals: ApprovalsView,
     /// The tool registry built from the config (plugins included).
     pub registry: Option<Arc<Registry>>,
     pub overlay: Option<Overlay>,
@@ -174,6 +181,9 @@ impl App {
             queue: QueueView::unavailable("no lane queue"),
             decisions: DecisionsView::unavailable("no decision log"),
             sessions: SessionsView::unavailable(
+                "no gateway configured (clawdeck.json5 `gateways`, or OPENCLAW_GATEWAY_URL)",
+            ),
+            approvals: ApprovalsView::unavailable(
                 "no gateway configured (clawdeck.json5 `gateways`, or OPENCLAW_GATEWAY_URL)",
             ),
             overlay: None,
@@ -496,6 +506,23 @@ impl App {
                 self.invoke_tool(call, tool, params);
                 true
             }
+            AppEvent::ResolveApproval {
+                gateway,
+                id,
+                decision,
+            } => {
+                self.resolve_approval(&gateway, &id, decision);
+                true
+            }
+            AppEvent::InvokeGateway {
+                call,
+                gateway,
+                tool,
+                params,
+            } => {
+                self.invoke_on_gateway(call, &gateway, tool, params);
+                true
+            }
             AppEvent::Copy { label, text } => {
                 self.copy(&label, &text);
                 true
@@ -582,6 +609,7 @@ impl App {
             CoreEvent::Gateway { gateway, event } => {
                 self.sessions.apply(&gateway, &event) && self.view == ViewId::Sessions
             }
+            CoreEvent::Desk(event) => self.handle_desk(event),
             CoreEvent::InvokeDone { call, outcome } => {
                 let tool = outcome.tool().to_string();
                 let verdict = match &outcome {
@@ -637,7 +665,13 @@ impl App {
         }
         // A large edited text is validated once typing pauses: the next frame does it.
         let validation = self.view == ViewId::Invoke && self.invoke.validation_pending();
-        redraw || validation || (self.view == ViewId::Router && self.router.needs_tick())
+        // While approvals wait, a frame each second: their countdown moves, and the badge
+        // drops the ones that expire.
+        let countdown = self.approvals.waiting(self.clock.wall()) > 0;
+        redraw
+            || validation
+            || countdown
+            || (self.view == ViewId::Router && self.router.needs_tick())
     }
 
     fn handle_key(&mut self, key: KeyEvent) -> bool {
@@ -725,6 +759,7 @@ impl App {
             Action::ViewPrompt => self.tx_send(AppEvent::SwitchView(ViewId::Prompt)),
             Action::ViewDecisions => self.tx_send(AppEvent::SwitchView(ViewId::Decisions)),
             Action::ViewSessions => self.tx_send(AppEvent::SwitchView(ViewId::Sessions)),
+            Action::ViewApprovals => self.tx_send(AppEvent::SwitchView(ViewId::Approvals)),
             Action::EditContext => {
                 self.overlay = Some(Overlay::Context(ContextEditor::new(&self.context)))
             }
@@ -773,6 +808,7 @@ impl App {
             prompt,
             decisions,
             sessions,
+            approvals,
             tx,
             clock,
             keymap,
@@ -786,6 +822,7 @@ impl App {
             ViewId::Prompt => prompt,
             ViewId::Decisions => decisions,
             ViewId::Sessions => sessions,
+            ViewId::Approvals => approvals,
         };
         let ctx = ViewCtx {
             tx,
@@ -912,6 +949,86 @@ impl App {
             let outcome = pipeline.call(request).await;
             tx.send(AppEvent::Core(CoreEvent::InvokeDone { call, outcome }));
         });
+    }
+
+    /// Sends an approval's answer through the core's gateway desk; the gateway's
+    /// `exec.approval.resolved` (or the refusal) comes back as `CoreEvent::Desk`.
+    fn resolve_approval(
+        &mut self,
+        gateway: &str,
+        id: &str,
+        decision: crate::gateway::approvals::Decision,
+    ) {
+        let Some(desk) = self.services.desk.clone() else {
+            self.set_status("no gateway attached: approvals cannot be answered");
+            return;
+        };
+        self.approvals.board.answering(gateway, id, decision);
+        desk.resolve(gateway, id, decision);
+        self.set_status(format!("{id}: {} sent to {gateway}", decision.as_str()));
+    }
+
+    /// Runs a tool on a gateway (`tools.invoke`) for the Invoke view, with the context's agent.
+    fn invoke_on_gateway(
+        &mut self,
+        call: u64,
+        gateway: &str,
+        tool: String,
+        params: serde_json::Value,
+    ) {
+        let Some(desk) = self.services.desk.clone() else {
+            self.invoke.finish(
+                call,
+                crate::pipeline::CallOutcome::Blocked {
+                    tool,
+                    reason: "no gateway attached".into(),
+                    hooks: Vec::new(),
+                },
+            );
+            return;
+        };
+        let request = crate::gateway::invoke::InvokeRequest {
+            tool: tool.clone(),
+            args: params,
+            session_key: None,
+            agent_id: self.context.agent.clone(),
+            idempotency_key: None,
+        };
+        desk.invoke(gateway, call, request, GATEWAY_INVOKE_TIMEOUT);
+        self.set_status(format!(
+            "call #{call}: {tool} sent to gateway {gateway} (tools.invoke)"
+        ));
+    }
+
+    fn handle_desk(&mut self, event: crate::gateway::desk::DeskEvent) -> bool {
+        use crate::gateway::desk::DeskEvent;
+        match event {
+            DeskEvent::Item(item) => self.approvals.apply(&item),
+            DeskEvent::ResolveDone {
+                gateway,
+                id,
+                decision,
+                error,
+            } => {
+                if let Some(error) = error {
+                    self.approvals.board.answer_failed(&gateway, &id);
+                    self.set_status(format!(
+                        "{id}: {} refused by {gateway}: {error}",
+                        decision.as_str()
+                    ));
+                }
+                true
+            }
+            DeskEvent::InvokeDone { call, outcome } => {
+                let outcome = match outcome {
+                    crate::gateway::invoke_run::GatewayCall::Ran(outcome) => outcome,
+                    crate::gateway::invoke_run::GatewayCall::Refused(refusal) => {
+                        refusal.to_outcome()
+                    }
+                };
+                self.handle_core(CoreEvent::InvokeDone { call, outcome })
+            }
+        }
     }
 
     /// Copies a run's own retained record (not the console's view of it, which may have

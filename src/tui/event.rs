@@ -68,6 +68,21 @@ pub enum AppEvent {
         tool: String,
         params: Value,
     },
+    /// Answer a gateway's exec approval (through the core's gateway desk); the answer comes
+    /// back as `CoreEvent::Desk`.
+    ResolveApproval {
+        gateway: String,
+        id: String,
+        decision: crate::gateway::approvals::Decision,
+    },
+    /// Run a tool on a gateway (`tools.invoke`, as `clawdeck invoke --via gateway`); `call`
+    /// numbers it as in `Invoke` and comes back in `CoreEvent::Desk`.
+    InvokeGateway {
+        call: u64,
+        gateway: String,
+        tool: String,
+        params: Value,
+    },
     /// Put text on the clipboard (OSC 52) and in a file under the state dir.
     Copy {
         label: String,
@@ -119,6 +134,9 @@ pub enum CoreEvent {
         gateway: String,
         event: crate::gateway::ClientEvent,
     },
+    /// The gateway desk: approvals as they are requested and resolved, its connections' news,
+    /// and the answers to `ResolveApproval` / `InvokeGateway`.
+    Desk(crate::gateway::desk::DeskEvent),
     /// A call started from the Invoke view ended (echoes the call number).
     InvokeDone {
         call: u64,

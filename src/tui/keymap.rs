@@ -55,6 +55,11 @@ pub enum Action {
     ToggleWrap,
     NextSection,
     PrevSection,
+    ViewApprovals,
+    AllowOnce,
+    AllowAlways,
+    DenyApproval,
+    InvokeTarget,
 }
 
 /// One row of the keymap table.
@@ -70,7 +75,7 @@ pub struct BindingSpec {
     pub hint: &'static str,
 }
 
-use ViewId::{Invoke, Policy, Prompt, Queue, Router};
+use ViewId::{Approvals, Invoke, Policy, Prompt, Queue, Router};
 
 macro_rules! b {
     ($action:ident, $name:literal, [$($k:literal),*], $desc:literal, [$($v:ident),*], $hint:literal) => {
@@ -347,6 +352,46 @@ pub const BINDINGS: &[BindingSpec] = &[
         "Previous section",
         [Prompt],
         ""
+    ),
+    b!(
+        ViewApprovals,
+        "view_approvals",
+        ["8"],
+        "Approvals view (gateways' exec approvals)",
+        [],
+        ""
+    ),
+    b!(
+        AllowOnce,
+        "allow_once",
+        ["a"],
+        "Allow the selected exec approval once",
+        [Approvals],
+        "allow once"
+    ),
+    b!(
+        AllowAlways,
+        "allow_always",
+        ["A"],
+        "Allow the selected command always (asks first)",
+        [Approvals],
+        "allow always"
+    ),
+    b!(
+        DenyApproval,
+        "deny_approval",
+        ["d"],
+        "Deny the selected exec approval",
+        [Approvals],
+        "deny"
+    ),
+    b!(
+        InvokeTarget,
+        "invoke_target",
+        ["v"],
+        "Run tools here or on a gateway (tools.invoke): next target",
+        [Invoke],
+        "via"
     ),
 ];
 

@@ -144,9 +144,26 @@ fn attach_gateways(
     tx: AppEventSender,
     stop: tokio_util::sync::CancellationToken,
 ) {
+    let desk_tx = tx.clone();
     let sink: crate::gateway::feed::RosterSink = Arc::new(move |gateway, event| {
         tx.send(AppEvent::Core(CoreEvent::Gateway { gateway, event }))
     });
+    let desk_sink: crate::gateway::desk::DeskSink =
+        Arc::new(move |event| desk_tx.send(AppEvent::Core(CoreEvent::Desk(event))));
+    let configured = deck.config().settings.gateways.clone();
+    match crate::gateway::desk::GatewayDesk::open_configured(&configured, desk_sink, stop.clone()) {
+        Ok(None) => {}
+        Ok(Some(desk)) => {
+            let names = desk.gateways().to_vec();
+            app.approvals = super::views::approvals::ApprovalsView::attaching(&names);
+            app.invoke.gateways = names;
+            app.services.desk = Some(desk);
+        }
+        Err(e) => {
+            app.approvals =
+                super::views::approvals::ApprovalsView::unavailable(&format!("gateways: {e}"))
+        }
+    }
     match deck.feed_gateway_rosters(sink, stop) {
         Ok(names) if names.is_empty() => {}
         Ok(names) => app.sessions = super::views::sessions::SessionsView::attaching(&names),

@@ -60,10 +60,23 @@ fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
     app.tab_areas.clear();
     buf.set_string(x, area.y, "clawdeck ", theme::bold());
     x += 9;
+    // Pending approvals win the room over tabs: they must be seen from every view.
+    let badge = approvals_badge(app.approvals.waiting(app.clock.wall()));
+    let badge_width = unicode_width::UnicodeWidthStr::width(badge.as_str()) as u16;
+    let right = (area.x + area.width).saturating_sub(badge_width);
+    if !badge.is_empty() {
+        let text = super::widgets::ellipsize(&badge, area.width as usize);
+        buf.set_string(
+            right.max(area.x),
+            area.y,
+            text,
+            theme::warning().patch(theme::bold()),
+        );
+    }
     for view in ViewId::ALL {
         let label = format!(" {} {} ", view.index() + 1, view.title());
         let width = label.chars().count() as u16;
-        if x + width > area.x + area.width {
+        if x + width > right {
             break;
         }
         let style = if view == app.view {
@@ -77,12 +90,21 @@ fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
     }
     if let Some(config) = &app.config {
         let origin = format!(" {}", config.describe());
-        let room = (area.x + area.width).saturating_sub(x) as usize;
+        let room = right.saturating_sub(x) as usize;
         if room > 10 {
             let text = super::widgets::ellipsize(&origin, room);
             let w = unicode_width::UnicodeWidthStr::width(text.as_str()) as u16;
-            buf.set_string(area.x + area.width - w, area.y, text, theme::dim());
+            buf.set_string(right - w, area.y, text, theme::dim());
         }
+    }
+}
+
+/// `⚠ 2 approvals` while approvals wait for an answer; empty otherwise.
+pub fn approvals_badge(pending: usize) -> String {
+    match pending {
+        0 => String::new(),
+        1 => " ⚠ 1 approval ".to_string(),
+        n => format!(" ⚠ {n} approvals "),
     }
 }
 

@@ -107,6 +107,8 @@ pub struct HistoryEntry {
     pub id: u64,
     pub tool: String,
     pub params: Value,
+    /// The gateway it ran on (`tools.invoke`); None: here, through the pipeline.
+    pub via: Option<String>,
     /// None while running.
     pub outcome: Option<Arc<CallOutcome>>,
 }
@@ -141,6 +143,10 @@ pub struct InvokeView {
     next_id: u64,
     /// Why tools cannot be run (no pipeline); shown in the result pane.
     pub unavailable: Option<String>,
+    /// Gateways a call can be sent to instead (`tools.invoke`).
+    pub gateways: Vec<String>,
+    /// Where calls run: None here (the pipeline), or the named gateway.
+    pub via: Option<String>,
     tools_area: Rect,
     history_area: Rect,
 }
@@ -164,6 +170,8 @@ impl Default for InvokeView {
             validators: HashMap::new(),
             next_id: 1,
             unavailable: None,
+            gateways: Vec::new(),
+            via: None,
             tools_area: Rect::default(),
             history_area: Rect::default(),
         }
@@ -225,9 +233,13 @@ fn pretty(value: &Value) -> String {
 
 /// What the result pane says about one call.
 fn result_lines(entry: &HistoryEntry, out: &mut ResultLines) {
+    let via = match &entry.via {
+        Some(g) => format!(" (on gateway {g}, tools.invoke)"),
+        None => String::new(),
+    };
     out.push(
         ResultKind::Note,
-        &format!("#{} {} {}", entry.id, entry.tool, entry.params),
+        &format!("#{} {} {}{via}", entry.id, entry.tool, entry.params),
     );
     let Some(outcome) = &entry.outcome else {
         out.push(ResultKind::Note, "running…");
@@ -293,6 +305,9 @@ fn result_lines(entry: &HistoryEntry, out: &mut ResultLines) {
         }
         other => {
             let label = match other {
+                _ if entry.via.is_some() && !matches!(other, CallOutcome::Cancelled { .. }) => {
+                    "✗ not run by the gateway"
+                }
                 CallOutcome::Refused { .. } => "✗ refused by policy",
                 CallOutcome::InvalidParams { .. } => "✗ invalid parameters",
                 CallOutcome::Blocked { .. } => "✗ blocked by a hook",
@@ -431,8 +446,43 @@ impl InvokeView {
         self.history.iter().filter(|h| h.outcome.is_none()).count()
     }
 
+    /// The next target: here, then each gateway, then here again.
+    fn next_target(&mut self, ctx: &ViewCtx) {
+        if self.gateways.is_empty() {
+            ctx.status(
+                "tools run here only: no gateway configured (clawdeck.json5 `gateways`, or OPENCLAW_GATEWAY_URL)",
+            );
+            return;
+        }
+        let at = self
+            .via
+            .as_ref()
+            .and_then(|g| self.gateways.iter().position(|x| x == g));
+        self.via = match at {
+            None => self.gateways.first().cloned(),
+            Some(i) => self.gateways.get(i + 1).cloned(),
+        };
+        ctx.status(match &self.via {
+            Some(g) => format!(
+                "calls run on gateway {g} (tools.invoke; its policy decides, refusals shown as refusals)"
+            ),
+            None => "calls run here (policy, hooks and the lane queue)".to_string(),
+        });
+    }
+
     /// Sends the call in the editor (or the given history entry) to the App.
     fn run(&mut self, tool: &str, params: Value, ctx: &ViewCtx) {
+        if let Some(gateway) = self.via.clone() {
+            // The gateway's own policy decides; what clawdeck hides here may run there.
+            let id = self.push_call(tool, &params, Some(gateway.clone()));
+            ctx.send(AppEvent::InvokeGateway {
+                call: id,
+                gateway,
+                tool: tool.to_string(),
+                params,
+            });
+            return;
+        }
         if let Some(reason) = &self.unavailable {
             ctx.status(format!("cannot run tools: {reason}"));
             return;
@@ -451,21 +501,28 @@ impl InvokeView {
             }
             Some(_) => {}
         }
+        let id = self.push_call(tool, &params, None);
+        ctx.send(AppEvent::Invoke {
+            call: id,
+            tool: tool.to_string(),
+            params,
+        });
+    }
+
+    /// Records a call in the history (running) and shows it; returns its number.
+    fn push_call(&mut self, tool: &str, params: &Value, via: Option<String>) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         self.history.push(HistoryEntry {
             id,
             tool: tool.to_string(),
             params: params.clone(),
+            via,
             outcome: None,
         });
         self.history_selected = self.history.len() - 1;
         self.show(id);
-        ctx.send(AppEvent::Invoke {
-            call: id,
-            tool: tool.to_string(),
-            params,
-        });
+        id
     }
 
     fn run_editor(&mut self, ctx: &ViewCtx) {
@@ -584,6 +641,7 @@ impl InvokeView {
             (_, Action::PageUp | Action::PageDown) => {
                 self.result.scroll(action);
             }
+            (_, Action::InvokeTarget) => self.next_target(ctx),
             (_, Action::ToggleWrap) => {
                 let on = self.result.toggle_wrap();
                 ctx.status(if on {
@@ -716,7 +774,10 @@ impl InvokeView {
             })
             .collect();
         let visible = self.tools.iter().filter(|t| t.visible).count();
-        let title = format!(" Tools ({visible} runnable, ⊘ hidden) ");
+        let title = match &self.via {
+            None => format!(" Tools ({visible} runnable, ⊘ hidden) "),
+            Some(g) => format!(" Tools · via gateway {g} "),
+        };
         let mut state = ListState::default().with_selected(Some(self.selected));
         StatefulWidget::render(
             List::new(items)
@@ -744,9 +805,11 @@ impl InvokeView {
                     Some(CallOutcome::Cancelled { .. }) => ("∅", theme::warning()),
                     Some(_) => ("✗", theme::error()),
                 };
+                let via = h.via.as_ref().map(|g| format!(" @{g}")).unwrap_or_default();
                 ListItem::new(Line::from(vec![
                     Span::raw(format!("#{} ", h.id)),
                     Span::styled(mark, style),
+                    Span::styled(via, theme::accent()),
                     Span::raw(format!(" {} {}", h.tool, h.params)),
                 ]))
             })
@@ -837,7 +900,7 @@ impl InvokeView {
         }
         let inner = block.inner(result_area);
         block.render(result_area, buf);
-        if let Some(reason) = &self.unavailable {
+        if let Some(reason) = self.unavailable.as_ref().filter(|_| self.via.is_none()) {
             buf.set_string(
                 inner.x,
                 inner.y,

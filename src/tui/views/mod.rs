@@ -1,6 +1,7 @@
 //! The console's views. Each holds its own state, draws itself, and turns actions into intents
 //! (`AppEvent`s) sent through the context; none of them does I/O.
 
+pub mod approvals;
 pub mod decisions;
 pub mod invoke;
 pub mod list;
@@ -27,10 +28,11 @@ pub enum ViewId {
     Prompt,
     Decisions,
     Sessions,
+    Approvals,
 }
 
 impl ViewId {
-    pub const ALL: [ViewId; 7] = [
+    pub const ALL: [ViewId; 8] = [
         ViewId::Policy,
         ViewId::Queue,
         ViewId::Router,
@@ -38,6 +40,7 @@ impl ViewId {
         ViewId::Prompt,
         ViewId::Decisions,
         ViewId::Sessions,
+        ViewId::Approvals,
     ];
 
     pub fn title(self) -> &'static str {
@@ -49,6 +52,7 @@ impl ViewId {
             ViewId::Prompt => "Prompt",
             ViewId::Decisions => "Decisions",
             ViewId::Sessions => "Sessions",
+            ViewId::Approvals => "Approvals",
         }
     }
 
@@ -209,6 +213,18 @@ impl View for decisions::DecisionsView {
 impl View for sessions::SessionsView {
     fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         sessions::SessionsView::render(self, area, buf, ctx)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
+    }
+    fn mouse(&mut self, mouse: &MouseEvent) -> bool {
+        self.handle_mouse(mouse)
+    }
+}
+
+impl View for approvals::ApprovalsView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        approvals::ApprovalsView::render(self, area, buf, ctx)
     }
     fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         self.handle_action(action, ctx)
