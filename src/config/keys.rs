@@ -49,6 +49,15 @@ pub const ACTION_NAMES: &[&str] = &[
     "toggle_wrap",
     "next_section",
     "prev_section",
+    "view_lint",
+    "view_diff",
+    "compare_session",
+    "diff_agent",
+    "diff_owner",
+    "diff_subagent",
+    "diff_sandbox",
+    "diff_version",
+    "diff_reset",
 ];
 
 /// A key without modifiers, as the grammar names it.

@@ -21,7 +21,9 @@ use super::event::{AppEvent, AppEventSender, CoreEvent};
 use super::frame::FrameRequester;
 use super::keymap::{Action, Keymap};
 use super::views::decisions::DecisionsView;
+use super::views::diff::DiffView;
 use super::views::invoke::InvokeView;
+use super::views::lint::LintView;
 use super::views::policy::PolicyView;
 use super::views::prompt::PromptView;
 use super::views::queue::QueueView;
@@ -37,6 +39,8 @@ use crate::pipeline::{CallRequest, Pipeline};
 use crate::queue::LaneQueue;
 use crate::router::{RouterRequest, RouterService};
 use crate::tools::ToolRuntime;
+
+mod analysis;
 
 /// How long a status message stays.
 const STATUS_TTL: Duration = Duration::from_secs(6);
@@ -130,6 +134,12 @@ pub struct App {
     pub decisions: DecisionsView,
     /// Gateway sessions (fed by the core's roster feed).
     pub sessions: SessionsView,
+    /// `clawdeck lint` for the installed config.
+    pub lint: LintView,
+    /// What-if: the context against another.
+    pub diff: DiffView,
+    /// Generations of the session comparison, lint and diff jobs.
+    analysis: analysis::AnalysisJobs,
     /// The tool registry built from the config (plugins included).
     pub registry: Option<Arc<Registry>>,
     pub overlay: Option<Overlay>,
@@ -176,6 +186,9 @@ impl App {
             sessions: SessionsView::unavailable(
                 "no gateway configured (clawdeck.json5 `gateways`, or OPENCLAW_GATEWAY_URL)",
             ),
+            lint: LintView::default(),
+            diff: DiffView::default(),
+            analysis: analysis::AnalysisJobs::default(),
             overlay: None,
             context: PolicyContext::default(),
             choices: ContextChoices::default(),
@@ -221,6 +234,7 @@ impl App {
         self.config = Some(Arc::clone(&state.config));
         self.config_error = None;
         self.recompute();
+        self.config_installed();
     }
 
     fn apply_settings(&mut self, config: &LoadedConfig) {
@@ -262,6 +276,7 @@ impl App {
         self.config = Some(config);
         self.config_error = None;
         self.recompute();
+        self.config_installed();
     }
 
     /// Rebuilds what the model sees for the current context (prompt and provider payload). It
@@ -450,6 +465,15 @@ impl App {
                     self.choices = ContextChoices::from_config(config, &self.context);
                 }
                 self.recompute();
+                self.context_changed();
+                true
+            }
+            AppEvent::CompareSession(target) => {
+                self.compare_session(target);
+                true
+            }
+            AppEvent::RefreshDiff => {
+                self.refresh_diff();
                 true
             }
             AppEvent::ReloadConfig => {
@@ -577,6 +601,17 @@ impl App {
             }
             CoreEvent::Gateway { gateway, event } => {
                 self.sessions.apply(&gateway, &event) && self.view == ViewId::Sessions
+            }
+            CoreEvent::SessionChecked { generation, result } => {
+                self.session_checked(generation, result) && self.view == ViewId::Policy
+            }
+            CoreEvent::Linted {
+                generation,
+                result,
+                packs,
+            } => self.linted(generation, result, packs) && self.view == ViewId::Lint,
+            CoreEvent::Diffed { generation, result } => {
+                self.diffed(generation, result) && self.view == ViewId::Diff
             }
             CoreEvent::InvokeDone { call, outcome } => {
                 let tool = outcome.tool().to_string();
@@ -721,6 +756,9 @@ impl App {
             Action::ViewPrompt => self.tx_send(AppEvent::SwitchView(ViewId::Prompt)),
             Action::ViewDecisions => self.tx_send(AppEvent::SwitchView(ViewId::Decisions)),
             Action::ViewSessions => self.tx_send(AppEvent::SwitchView(ViewId::Sessions)),
+            Action::ViewLint => self.tx_send(AppEvent::SwitchView(ViewId::Lint)),
+            Action::ViewDiff => self.tx_send(AppEvent::SwitchView(ViewId::Diff)),
+            Action::CompareSession => self.open_session_picker(),
             Action::EditContext => {
                 self.overlay = Some(Overlay::Context(ContextEditor::new(&self.context)))
             }
@@ -769,6 +807,8 @@ impl App {
             prompt,
             decisions,
             sessions,
+            lint,
+            diff,
             tx,
             clock,
             keymap,
@@ -782,6 +822,8 @@ impl App {
             ViewId::Prompt => prompt,
             ViewId::Decisions => decisions,
             ViewId::Sessions => sessions,
+            ViewId::Lint => lint,
+            ViewId::Diff => diff,
         };
         let ctx = ViewCtx {
             tx,

@@ -73,6 +73,11 @@ pub enum AppEvent {
     CopyRun {
         run_id: u64,
     },
+    /// Compare the Policy view with this gateway session's `tools.effective` (gateway, session
+    /// key); None drops the comparison.
+    CompareSession(Option<(String, String)>),
+    /// The Diff view's side b changed: recompute the what-if.
+    RefreshDiff,
     /// A one-line message for the status bar.
     Status(String),
     /// Ask the operator first; `on_yes` is sent when they answer yes.
@@ -114,6 +119,23 @@ pub enum CoreEvent {
     Gateway {
         gateway: String,
         event: crate::gateway::ClientEvent,
+    },
+    /// A gateway session comparison job ended (`generation`: only the newest counts).
+    SessionChecked {
+        generation: u64,
+        result: Result<Box<crate::verify::session::SessionCheck>, String>,
+    },
+    /// A lint job for the installed config ended, with the version packs known (`generation`:
+    /// only the newest counts).
+    Linted {
+        generation: u64,
+        result: Result<Box<crate::lint::LintReport>, String>,
+        packs: Vec<String>,
+    },
+    /// A what-if diff job ended (`generation`: only the newest counts).
+    Diffed {
+        generation: u64,
+        result: Result<Box<crate::policy::diff::ResolutionDiff>, String>,
     },
     /// A call started from the Invoke view ended (echoes the call number).
     InvokeDone {

@@ -61,7 +61,7 @@ fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
     buf.set_string(x, area.y, "clawdeck ", theme::bold());
     x += 9;
     for view in ViewId::ALL {
-        let label = format!(" {} {} ", view.index() + 1, view.title());
+        let label = format!(" {} {} ", app.keymap.view_key(view), view.title());
         let width = label.chars().count() as u16;
         if x + width > area.x + area.width {
             break;

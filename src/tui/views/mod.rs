@@ -2,9 +2,12 @@
 //! (`AppEvent`s) sent through the context; none of them does I/O.
 
 pub mod decisions;
+pub mod diff;
 pub mod invoke;
+pub mod lint;
 pub mod list;
 pub mod policy;
+pub mod policy_verdicts;
 pub mod prompt;
 pub mod queue;
 pub mod router;
@@ -27,10 +30,12 @@ pub enum ViewId {
     Prompt,
     Decisions,
     Sessions,
+    Lint,
+    Diff,
 }
 
 impl ViewId {
-    pub const ALL: [ViewId; 7] = [
+    pub const ALL: [ViewId; 9] = [
         ViewId::Policy,
         ViewId::Queue,
         ViewId::Router,
@@ -38,6 +43,8 @@ impl ViewId {
         ViewId::Prompt,
         ViewId::Decisions,
         ViewId::Sessions,
+        ViewId::Lint,
+        ViewId::Diff,
     ];
 
     pub fn title(self) -> &'static str {
@@ -49,6 +56,8 @@ impl ViewId {
             ViewId::Prompt => "Prompt",
             ViewId::Decisions => "Decisions",
             ViewId::Sessions => "Sessions",
+            ViewId::Lint => "Lint",
+            ViewId::Diff => "Diff",
         }
     }
 
@@ -114,8 +123,8 @@ impl View for policy::PolicyView {
     fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         policy::PolicyView::render(self, area, buf, ctx)
     }
-    fn input_key(&mut self, key: &KeyEvent, _ctx: &ViewCtx) -> bool {
-        self.handle_input_key(key)
+    fn input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
+        self.handle_input_key(key, ctx)
     }
     fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         self.handle_action(action, ctx)
@@ -209,6 +218,30 @@ impl View for decisions::DecisionsView {
 impl View for sessions::SessionsView {
     fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         sessions::SessionsView::render(self, area, buf, ctx)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
+    }
+    fn mouse(&mut self, mouse: &MouseEvent) -> bool {
+        self.handle_mouse(mouse)
+    }
+}
+
+impl View for lint::LintView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        lint::LintView::render(self, area, buf, ctx)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
+    }
+    fn mouse(&mut self, mouse: &MouseEvent) -> bool {
+        self.handle_mouse(mouse)
+    }
+}
+
+impl View for diff::DiffView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        diff::DiffView::render(self, area, buf, ctx)
     }
     fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         self.handle_action(action, ctx)
