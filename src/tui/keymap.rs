@@ -400,7 +400,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         DiffSandbox,
         "diff_sandbox",
         ["b"],
-        "What-if side b: sandbox on / off",
+        "What-if side b: sandbox forced on / off",
         [Diff],
         ""
     ),

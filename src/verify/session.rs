@@ -25,7 +25,8 @@ pub struct SessionCheck {
     pub session_key: String,
     /// The context clawdeck answered for (derived from the session key).
     pub context: PolicyContext,
-    /// `agent ops, session-key=agent:ops:main`: what was compared, in words.
+    /// `agent ops` / `agent main, channel=telegram, group=-100`: the context compared, in words
+    /// (beside the session key).
     pub context_label: String,
     pub comparison: Comparison,
 }
@@ -78,8 +79,13 @@ pub fn check_session(
     })?;
     let view = predict(loaded, registry, &context).map_err(|e| e.to_string())?;
     let comparison = compare_view(&view, registry, &observed);
+    // The session key is named beside the label wherever it is shown.
+    let without_key = PolicyContext {
+        session_key: None,
+        ..context.clone()
+    };
     let context_label =
-        crate::policy::diff::describe_context(&context, &view.resolution.resolved.agent);
+        crate::policy::diff::describe_context(&without_key, &view.resolution.resolved.agent);
     Ok(SessionCheck {
         gateway: gateway.to_string(),
         session_key: session_key.to_string(),
@@ -179,11 +185,7 @@ mod tests {
 
         let check = check_session(&loaded, &registry, "gw", "agent:ops:main", &payload).unwrap();
         assert_eq!(check.context.agent.as_deref(), Some("ops"));
-        assert!(
-            check.context_label.starts_with("agent ops"),
-            "{}",
-            check.context_label
-        );
+        assert_eq!(check.context_label, "agent ops");
         assert_eq!(check.comparison.policy_disagreements(), 1);
         let exec = check
             .comparison

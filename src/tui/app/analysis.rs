@@ -189,6 +189,7 @@ impl App {
         self.diff.pending = true;
         let a = self.context.clone();
         let b = self.diff.what_if.context_b(&a);
+        self.diff.side_a = a.clone();
         let version = self.diff.what_if.version.clone();
         let tx = self.tx.clone();
         run_job(move || {

@@ -74,6 +74,8 @@ fn cycle(options: &[String], current: Option<&String>) -> Option<String> {
 #[derive(Debug, Default)]
 pub struct DiffView {
     pub what_if: WhatIf,
+    /// Side a: the console's context when the diff was asked for.
+    pub side_a: PolicyContext,
     /// The config's agents and the version packs clawdeck knows (filled by the App).
     pub agents: Vec<String>,
     pub packs: Vec<String>,
@@ -223,7 +225,8 @@ impl DiffView {
     fn edit_line(&self, ctx: &ViewCtx) -> Line<'static> {
         let key = |a: Action| ctx.keymap.key_label(a);
         let w = &self.what_if;
-        let on_off = |flip: bool| if flip { "changed" } else { "as a" };
+        let b = w.context_b(&self.side_a);
+        let yes_no = |on: bool| if on { "yes" } else { "no" };
         let part = |k: String, text: String, changed: bool| {
             let style = if changed {
                 theme::accent()
@@ -243,17 +246,17 @@ impl DiffView {
         ));
         spans.extend(part(
             key(Action::DiffOwner),
-            format!("owner {}", on_off(w.flip_owner)),
+            format!("owner {}", yes_no(b.is_owner())),
             w.flip_owner,
         ));
         spans.extend(part(
             key(Action::DiffSubagent),
-            format!("subagent {}", on_off(w.flip_subagent)),
+            format!("subagent {}", yes_no(b.subagent || b.subagent_depth.is_some())),
             w.flip_subagent,
         ));
         spans.extend(part(
             key(Action::DiffSandbox),
-            format!("sandbox {}", on_off(w.flip_sandbox)),
+            format!("sandbox {}", if b.sandboxed { "forced" } else { "as configured" }),
             w.flip_sandbox,
         ));
         spans.extend(part(

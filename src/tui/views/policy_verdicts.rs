@@ -130,11 +130,8 @@ impl SessionCompare {
                 } else {
                     ("✗ ", theme::error())
                 };
-                let mut spans = vec![
-                    Span::styled(mark, style),
-                    Span::raw(format!("{who} · compared as {} · ", check.context_label)),
-                    Span::styled(c.summary(), style),
-                ];
+                // The result first: a narrow terminal cuts the end of the line.
+                let mut spans = vec![Span::styled(mark, style), Span::styled(c.summary(), style)];
                 // Tools the table has no row for (clawdeck's catalog lacks them).
                 let unknown = |explained: bool| -> Vec<&str> {
                     c.verdicts
@@ -163,6 +160,10 @@ impl SessionCompare {
                         theme::dim(),
                     ));
                 }
+                spans.push(Span::raw(format!(
+                    " · {who} · compared as {}",
+                    check.context_label
+                )));
                 Line::from(spans)
             }
         }
