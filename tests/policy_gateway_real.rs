@@ -173,7 +173,11 @@ fn the_policy_view_shows_no_disagreement_for_a_real_gateway_session() {
             other => panic!("the comparison failed: {other:?}"),
         };
         assert_eq!(compare.session_key, session_key);
-        assert_eq!(app.context.agent.as_deref(), Some("ops"), "the console took the session's context");
+        assert_eq!(
+            app.context.agent.as_deref(),
+            Some("ops"),
+            "the console took the session's context"
+        );
         let text = screen(&mut app, 200, 50);
         eprintln!("{text}");
         let disagreements: Vec<String> = check
@@ -189,8 +193,16 @@ fn the_policy_view_shows_no_disagreement_for_a_real_gateway_session() {
         assert!(check.comparison.agreeing() > 10, "{:?}", check.comparison);
         // What the surface explains is only what the pack records about tools.effective.
         let rules = &app.registry.as_ref().unwrap().semantics.gateway_effective;
-        for v in check.comparison.verdicts.iter().filter(|v| v.surface_note.is_some()) {
-            eprintln!("listed differently by tools.effective: {} ({:?})", v.tool, v.agreement);
+        for v in check
+            .comparison
+            .verdicts
+            .iter()
+            .filter(|v| v.surface_note.is_some())
+        {
+            eprintln!(
+                "listed differently by tools.effective: {} ({:?})",
+                v.tool, v.agreement
+            );
             assert!(
                 rules.also_lists.contains_key(&v.tool) || rules.never_lists.contains_key(&v.tool),
                 "{v:?}"
@@ -200,7 +212,10 @@ fn the_policy_view_shows_no_disagreement_for_a_real_gateway_session() {
         assert!(text.contains(&format!("session {session_key}")), "{text}");
         assert!(text.contains("compared as agent ops"), "{text}");
         assert!(text.contains("✓ agree"), "{text}");
-        assert!(!text.contains("clawdeck-only") && !text.contains("openclaw-only"), "{text}");
+        assert!(
+            !text.contains("clawdeck-only") && !text.contains("openclaw-only"),
+            "{text}"
+        );
         app.shutdown(&mut rx).await;
     });
 }

@@ -209,7 +209,10 @@ fn policy_view_with_a_gateway_session_that_agrees() {
     h.key(KeyCode::Enter);
     let screen = h.screen(170, 40);
     assert!(screen.contains("· own tool"), "{screen}");
-    assert!(screen.contains("clawdeck's own tool: OpenClaw never has it"), "{screen}");
+    assert!(
+        screen.contains("clawdeck's own tool: OpenClaw never has it"),
+        "{screen}"
+    );
 }
 
 #[test]
@@ -222,7 +225,15 @@ fn policy_view_marks_each_disagreement_and_shows_the_deciding_rule_beside_the_ga
     tools.push("process".into());
     tools.push("brand_new_tool".into());
     h.compare_with(&tools);
-    let check = h.app.policy.session.as_ref().unwrap().check().unwrap().clone();
+    let check = h
+        .app
+        .policy
+        .session
+        .as_ref()
+        .unwrap()
+        .check()
+        .unwrap()
+        .clone();
     assert_eq!(check.comparison.policy_disagreements(), 3);
 
     // Tall enough for every row.
@@ -240,7 +251,11 @@ fn policy_view_marks_each_disagreement_and_shows_the_deciding_rule_beside_the_ga
             .to_string()
     };
     assert!(row("read").contains("✗ clawdeck-only"), "{}", row("read"));
-    assert!(row("process").contains("✗ openclaw-only"), "{}", row("process"));
+    assert!(
+        row("process").contains("✗ openclaw-only"),
+        "{}",
+        row("process")
+    );
     assert!(row("exec").contains("✓ agree"), "{}", row("exec"));
 
     // The selected disagreeing tool: clawdeck's rule beside what the gateway says.
@@ -248,19 +263,33 @@ fn policy_view_marks_each_disagreement_and_shows_the_deciding_rule_beside_the_ga
     h.type_text("process");
     h.key(KeyCode::Enter);
     let screen = h.screen(170, 40);
-    assert!(screen.contains("✗ openclaw-only gateway gw · session agent:ops:main"), "{screen}");
+    assert!(
+        screen.contains("✗ openclaw-only gateway gw · session agent:ops:main"),
+        "{screen}"
+    );
     assert!(
         screen.contains("clawdeck: hidden at agent: denied by \"process\""),
         "{screen}"
     );
     assert!(screen.contains("agents.list[1].tools.deny"), "{screen}");
-    assert!(screen.contains("gateway:  tools.effective lists it (core)"), "{screen}");
+    assert!(
+        screen.contains("gateway:  tools.effective lists it (core)"),
+        "{screen}"
+    );
     insta::assert_snapshot!("policy_verdicts_disagree", screen);
 
     // Changing the context away from the session's drops the verdicts.
-    h.app.handle_event(AppEvent::SetContext(session_context("agent:main:main")));
+    h.app
+        .handle_event(AppEvent::SetContext(session_context("agent:main:main")));
     assert!(h.app.policy.session.is_none());
-    assert!(h.app.status.clone().unwrap().0.contains("gateway comparison dropped"));
+    assert!(
+        h.app
+            .status
+            .clone()
+            .unwrap()
+            .0
+            .contains("gateway comparison dropped")
+    );
 }
 
 #[test]
@@ -275,10 +304,11 @@ fn an_older_answer_never_replaces_a_newer_question() {
     let config = h.app.config.clone().unwrap();
     let registry = h.app.registry.clone().unwrap();
     let check = check_session(&config, &registry, "gw", SESSION, &effective(&[])).unwrap();
-    h.app.handle_event(AppEvent::Core(CoreEvent::SessionChecked {
-        generation: stale,
-        result: Ok(Box::new(check)),
-    }));
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::SessionChecked {
+            generation: stale,
+            result: Ok(Box::new(check)),
+        }));
     let state = &h.app.policy.session.as_ref().unwrap().state;
     assert!(!matches!(state, CompareState::Ready(_)), "{state:?}");
 }
@@ -300,8 +330,14 @@ fn the_session_picker_lists_the_roster_and_asks_for_the_pick() {
     h.key(KeyCode::Char('s'));
     assert!(h.app.policy.session_picker.is_some());
     let screen = h.screen(120, 30);
-    assert!(screen.contains("agent:ops:main · agent ops · gw"), "{screen}");
-    assert!(screen.contains("agent:main:main · agent main · gw"), "{screen}");
+    assert!(
+        screen.contains("agent:ops:main · agent ops · gw"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("agent:main:main · agent main · gw"),
+        "{screen}"
+    );
     assert!(screen.contains("none (no verdict column)"), "{screen}");
     // `j` is typed into the picker's filter, not a move: filter to main's session.
     h.type_text("main:main");
@@ -339,34 +375,53 @@ fn lint_view_lists_findings_with_the_key_to_change() {
     assert_eq!(h.app.view, ViewId::Lint);
     let screen = h.screen(150, 30);
     assert!(screen.contains(" 9 Lint "), "{screen}");
-    assert!(screen.contains("Lint · 1 error · 2 warnings · 0 notes · OpenClaw 2026.9"), "{screen}");
+    assert!(
+        screen.contains("Lint · 1 error · 2 warnings · 0 notes · OpenClaw 2026.9"),
+        "{screen}"
+    );
     assert!(
         screen.contains("✗ error   agents.entries.ops.tools.alsoAllow (11:11)"),
         "{screen}"
     );
-    assert!(screen.contains("⚠ warning agents.entries.ops.tools.deny[0] (12:18)"), "{screen}");
+    assert!(
+        screen.contains("⚠ warning agents.entries.ops.tools.deny[0] (12:18)"),
+        "{screen}"
+    );
     // The first finding in full: the sentence, the fix, the contexts.
-    assert!(screen.contains("fix: change agents.entries.ops.tools.alsoAllow at tests/fixtures/tui/lint.json5:11:11"), "{screen}");
+    assert!(
+        screen.contains(
+            "fix: change agents.entries.ops.tools.alsoAllow at tests/fixtures/tui/lint.json5:11:11"
+        ),
+        "{screen}"
+    );
     assert!(screen.contains("Merge alsoAllow into allow"), "{screen}");
     insta::assert_snapshot!("lint_view", screen);
     h.key(KeyCode::Char('j'));
     let screen = h.screen(150, 30);
-    assert!(screen.contains("\"image\" was renamed \"view_image\""), "{screen}");
+    assert!(
+        screen.contains("\"image\" was renamed \"view_image\""),
+        "{screen}"
+    );
 }
 
 #[test]
 fn lint_view_follows_config_reloads() {
     let mut h = harness(lint_config());
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Lint));
+    h.pump();
     assert_eq!(h.app.lint.findings().len(), 3);
     let clean = clawdeck::config::load_from_str("{ tools: { profile: 'coding' } }", "clean.json5")
         .unwrap()
         .with_pack("2026.9")
         .unwrap();
+    // Reloaded while the Lint view is shown: linted again at once.
     h.app.set_config(clean);
     h.pump();
-    h.app.view = ViewId::Lint;
     let screen = h.screen(120, 20);
-    assert!(screen.contains("✓ no findings in clean.json5 (text)"), "{screen}");
+    assert!(
+        screen.contains("✓ no findings in clean.json5 (text)"),
+        "{screen}"
+    );
 }
 
 // ---------------------------------------------------------------- Diff view
@@ -390,10 +445,15 @@ fn diff_view_what_if_another_agent_shows_what_disappears_and_the_rule() {
     assert!(screen.contains("b: agent ops"), "{screen}");
     assert!(screen.contains("35 gone on b"), "{screen}");
     assert!(
-        screen.contains("hidden on b by agent policy: not in the allowlist (agents.entries.ops.tools.allow)"),
+        screen.contains(
+            "hidden on b by agent policy: not in the allowlist (agents.entries.ops.tools.allow)"
+        ),
         "{screen}"
     );
-    assert!(screen.contains("config key: agents.entries.ops.tools.allow"), "{screen}");
+    assert!(
+        screen.contains("config key: agents.entries.ops.tools.allow"),
+        "{screen}"
+    );
     insta::assert_snapshot!("diff_view_other_agent", screen);
 }
 
@@ -401,6 +461,7 @@ fn diff_view_what_if_another_agent_shows_what_disappears_and_the_rule() {
 fn diff_view_toggles_owner_subagent_sandbox_and_version() {
     let mut h = harness(lint_config());
     h.app.handle_event(AppEvent::SwitchView(ViewId::Diff));
+    h.pump();
     // Owner off: the non-owner removal list goes.
     h.key(KeyCode::Char('o'));
     h.pump();
@@ -427,7 +488,10 @@ fn diff_view_toggles_owner_subagent_sandbox_and_version() {
     }
     h.pump();
     let d = h.app.diff.result.clone().unwrap();
-    assert_eq!((d.a.openclaw.as_str(), d.b.openclaw.as_str()), ("2026.9", "seed"));
+    assert_eq!(
+        (d.a.openclaw.as_str(), d.b.openclaw.as_str()),
+        ("2026.9", "seed")
+    );
     assert!(d.only_in_a.iter().any(|t| t.tool == "automations"), "{d:?}");
     let screen = h.screen(150, 30);
     assert!(screen.contains("only a's ver"), "{screen}");

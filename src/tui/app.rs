@@ -453,6 +453,7 @@ impl App {
                 if view == ViewId::Decisions {
                     self.refresh_decisions();
                 }
+                self.analysis_shown();
                 true
             }
             AppEvent::RefreshPrompt => {
@@ -605,14 +606,14 @@ impl App {
             CoreEvent::SessionChecked { generation, result } => {
                 self.session_checked(generation, result) && self.view == ViewId::Policy
             }
-            CoreEvent::Linted {
+            CoreEvent::Linted { generation, result } => {
+                self.linted(generation, result) && self.view == ViewId::Lint
+            }
+            CoreEvent::Diffed {
                 generation,
                 result,
                 packs,
-            } => self.linted(generation, result, packs) && self.view == ViewId::Lint,
-            CoreEvent::Diffed { generation, result } => {
-                self.diffed(generation, result) && self.view == ViewId::Diff
-            }
+            } => self.diffed(generation, result, packs) && self.view == ViewId::Diff,
             CoreEvent::InvokeDone { call, outcome } => {
                 let tool = outcome.tool().to_string();
                 let verdict = match &outcome {

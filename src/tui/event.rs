@@ -125,17 +125,17 @@ pub enum CoreEvent {
         generation: u64,
         result: Result<Box<crate::verify::session::SessionCheck>, String>,
     },
-    /// A lint job for the installed config ended, with the version packs known (`generation`:
-    /// only the newest counts).
+    /// A lint job for the installed config ended (`generation`: only the newest counts).
     Linted {
         generation: u64,
         result: Result<Box<crate::lint::LintReport>, String>,
-        packs: Vec<String>,
     },
-    /// A what-if diff job ended (`generation`: only the newest counts).
+    /// A what-if diff job ended, with the version packs known (`generation`: only the newest
+    /// counts).
     Diffed {
         generation: u64,
         result: Result<Box<crate::policy::diff::ResolutionDiff>, String>,
+        packs: Vec<String>,
     },
     /// A call started from the Invoke view ended (echoes the call number).
     InvokeDone {

@@ -35,7 +35,9 @@ pub struct SessionCheck {
 pub fn session_agent(session_key: &str) -> Option<String> {
     let mut parts = session_key.trim().split(':');
     match (parts.next(), parts.next()) {
-        (Some(prefix), Some(agent)) if prefix.eq_ignore_ascii_case("agent") && !agent.is_empty() => {
+        (Some(prefix), Some(agent))
+            if prefix.eq_ignore_ascii_case("agent") && !agent.is_empty() =>
+        {
             Some(agent.to_lowercase())
         }
         _ => None,
@@ -152,7 +154,10 @@ mod tests {
         assert_eq!(group.channel.as_deref(), Some("telegram"));
         assert_eq!(group.group.as_deref(), Some("-100123"));
         assert_eq!(session_context("global").agent, None);
-        assert_eq!(session_agent("Agent:Ops:subagent:x").as_deref(), Some("ops"));
+        assert_eq!(
+            session_agent("Agent:Ops:subagent:x").as_deref(),
+            Some("ops")
+        );
     }
 
     /// The wiring: the session's agent is the one resolved, the payload is read as the

@@ -4,15 +4,19 @@
 
 use super::{App, run_job};
 use crate::tui::event::{AppEvent, CoreEvent};
+use crate::tui::views::ViewId;
 use crate::tui::views::policy_verdicts::{CompareState, SessionCompare};
 use crate::verify::session::{SessionCheck, session_context};
 
-/// Generations of the analysis requests.
+/// Generations of the analysis requests, and what is out of date (the Lint and Diff views
+/// are computed when shown, as the Prompt view is).
 #[derive(Debug, Default)]
 pub struct AnalysisJobs {
     session: u64,
     lint: u64,
     diff: u64,
+    lint_stale: bool,
+    diff_stale: bool,
 }
 
 impl App {
@@ -34,7 +38,12 @@ impl App {
             .into_iter()
             .map(|(gateway, row)| (gateway.to_string(), row.key.clone(), row.agent.clone()))
             .collect();
-        let typed_gateway = self.sessions.roster.links().next().map(|(g, _)| g.to_string());
+        let typed_gateway = self
+            .sessions
+            .roster
+            .links()
+            .next()
+            .map(|(g, _)| g.to_string());
         self.policy.open_session_picker(&sessions, typed_gateway);
     }
 
@@ -84,7 +93,10 @@ impl App {
                 .check_gateway_session(&gateway, &key)
                 .await
                 .map(Box::new);
-            tx.send(AppEvent::Core(CoreEvent::SessionChecked { generation, result }));
+            tx.send(AppEvent::Core(CoreEvent::SessionChecked {
+                generation,
+                result,
+            }));
         });
     }
 
@@ -120,17 +132,30 @@ impl App {
                 s.session_key
             ));
         }
-        self.refresh_diff();
+        self.analysis.diff_stale = true;
+        self.analysis_shown();
     }
 
-    /// A config was installed: lint it, recompute the what-if, ask the session again.
+    /// A config was installed: lint it and recompute the what-if (now if shown, else when
+    /// shown), ask the session again.
     pub(super) fn config_installed(&mut self) {
         if let Some(config) = &self.config {
             self.diff.agents = config.agent_ids();
         }
-        self.refresh_lint();
-        self.refresh_diff();
+        self.analysis.lint_stale = true;
+        self.analysis.diff_stale = true;
+        self.analysis_shown();
         self.ask_session();
+    }
+
+    /// Recomputes the Lint or Diff view when it is shown and out of date.
+    pub(super) fn analysis_shown(&mut self) {
+        if self.view == ViewId::Lint && self.analysis.lint_stale {
+            self.refresh_lint();
+        }
+        if self.view == ViewId::Diff && self.analysis.diff_stale {
+            self.refresh_diff();
+        }
     }
 
     fn refresh_lint(&mut self) {
@@ -138,6 +163,7 @@ impl App {
             return;
         };
         self.analysis.lint += 1;
+        self.analysis.lint_stale = false;
         let generation = self.analysis.lint;
         self.lint.pending = true;
         let tx = self.tx.clone();
@@ -151,12 +177,7 @@ impl App {
             )
             .map(Box::new)
             .map_err(|e| e.to_string());
-            let packs = crate::semantics::available_packs();
-            tx.send(AppEvent::Core(CoreEvent::Linted {
-                generation,
-                result,
-                packs,
-            }));
+            tx.send(AppEvent::Core(CoreEvent::Linted { generation, result }));
         });
     }
 
@@ -164,12 +185,10 @@ impl App {
         &mut self,
         generation: u64,
         result: Result<Box<crate::lint::LintReport>, String>,
-        packs: Vec<String>,
     ) -> bool {
         if generation != self.analysis.lint {
             return false;
         }
-        self.diff.packs = packs;
         match result {
             Ok(report) => self.lint.set_report(*report),
             Err(e) => {
@@ -185,6 +204,7 @@ impl App {
             return;
         };
         self.analysis.diff += 1;
+        self.analysis.diff_stale = false;
         let generation = self.analysis.diff;
         self.diff.pending = true;
         let a = self.context.clone();
@@ -193,15 +213,16 @@ impl App {
         let version = self.diff.what_if.version.clone();
         let tx = self.tx.clone();
         run_job(move || {
-            let result = crate::policy::diff::diff_what_if(
-                &config,
-                &registry,
-                &a,
-                &b,
-                version.as_deref(),
-            )
-            .map(Box::new);
-            tx.send(AppEvent::Core(CoreEvent::Diffed { generation, result }));
+            let result =
+                crate::policy::diff::diff_what_if(&config, &registry, &a, &b, version.as_deref())
+                    .map(Box::new);
+            // Synced packs live in the data dir: read here, off the console's task.
+            let packs = crate::semantics::available_packs();
+            tx.send(AppEvent::Core(CoreEvent::Diffed {
+                generation,
+                result,
+                packs,
+            }));
         });
     }
 
@@ -209,10 +230,12 @@ impl App {
         &mut self,
         generation: u64,
         result: Result<Box<crate::policy::diff::ResolutionDiff>, String>,
+        packs: Vec<String>,
     ) -> bool {
         if generation != self.analysis.diff {
             return false;
         }
+        self.diff.packs = packs;
         self.diff.pending = false;
         match result {
             Ok(d) => {

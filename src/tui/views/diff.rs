@@ -135,7 +135,11 @@ fn rows(d: &ResolutionDiff) -> Vec<DiffRow> {
                 .map(|o| format!(" (the other version calls it {o})"))
                 .unwrap_or_default();
             out.push(DiffRow {
-                mark: if side == "a" { "only a's ver" } else { "only b's ver" },
+                mark: if side == "a" {
+                    "only a's ver"
+                } else {
+                    "only b's ver"
+                },
                 style: theme::warning(),
                 tool: t.tool.clone(),
                 why: format!(
@@ -215,7 +219,9 @@ impl DiffView {
                 }
             }
             MouseEventKind::ScrollUp => self.selected = self.selected.saturating_sub(1),
-            MouseEventKind::ScrollDown => self.selected = (self.selected + 1).min(n.saturating_sub(1)),
+            MouseEventKind::ScrollDown => {
+                self.selected = (self.selected + 1).min(n.saturating_sub(1))
+            }
             _ => return false,
         }
         true
@@ -251,12 +257,22 @@ impl DiffView {
         ));
         spans.extend(part(
             key(Action::DiffSubagent),
-            format!("subagent {}", yes_no(b.subagent || b.subagent_depth.is_some())),
+            format!(
+                "subagent {}",
+                yes_no(b.subagent || b.subagent_depth.is_some())
+            ),
             w.flip_subagent,
         ));
         spans.extend(part(
             key(Action::DiffSandbox),
-            format!("sandbox {}", if b.sandboxed { "forced" } else { "as configured" }),
+            format!(
+                "sandbox {}",
+                if b.sandboxed {
+                    "forced"
+                } else {
+                    "as configured"
+                }
+            ),
             w.flip_sandbox,
         ));
         spans.extend(part(
@@ -359,7 +375,10 @@ impl DiffView {
             );
             self.offset = state.offset();
         }
-        let detail = rows.get(self.selected).map(detail_lines).unwrap_or_default();
+        let detail = rows
+            .get(self.selected)
+            .map(detail_lines)
+            .unwrap_or_default();
         Paragraph::new(detail)
             .wrap(Wrap { trim: false })
             .block(Block::bordered().title(" The rule responsible "))

@@ -90,7 +90,9 @@ impl LintView {
                 }
             }
             MouseEventKind::ScrollUp => self.selected = self.selected.saturating_sub(1),
-            MouseEventKind::ScrollDown => self.selected = (self.selected + 1).min(n.saturating_sub(1)),
+            MouseEventKind::ScrollDown => {
+                self.selected = (self.selected + 1).min(n.saturating_sub(1))
+            }
             _ => return false,
         }
         true
@@ -176,7 +178,9 @@ impl LintView {
                     Constraint::Fill(1),
                 ],
             )
-            .header(Row::new(vec!["severity", "config key", "kind", "finding"]).style(theme::bold()))
+            .header(
+                Row::new(vec!["severity", "config key", "kind", "finding"]).style(theme::bold()),
+            )
             .row_highlight_style(theme::selected())
             .highlight_symbol("›")
             .block(block),

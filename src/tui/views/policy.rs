@@ -244,7 +244,13 @@ impl PolicyView {
         let filter_height = u16::from(self.filter_editing || !self.filter.text.is_empty());
         let error_height = u16::from(self.error.is_some());
         let session_height = u16::from(self.session.is_some());
-        let [error_area, session_area, filter_area, table_area, detail_area] = Layout::vertical([
+        let [
+            error_area,
+            session_area,
+            filter_area,
+            table_area,
+            detail_area,
+        ] = Layout::vertical([
             Constraint::Length(error_height),
             Constraint::Length(session_height),
             Constraint::Length(filter_height),
@@ -313,8 +319,8 @@ impl PolicyView {
         } else {
             0
         };
-        let compact = NAME_COLUMN as u16 + full_layers + RESULT_COLUMN + verdict_width + 3
-            > table_area.width;
+        let compact =
+            NAME_COLUMN as u16 + full_layers + RESULT_COLUMN + verdict_width + 3 > table_area.width;
         // `hidden@<layer>` must stay distinct when the column is narrow ("hidden@glob" was both
         // global and glob.prov): the three-letter labels whenever the longest full one is cut.
         let longest_result = "hidden@".len()

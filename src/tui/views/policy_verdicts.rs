@@ -179,19 +179,20 @@ impl SessionCompare {
         let head = Line::from(vec![
             Span::styled(format!("{cell} "), style),
             Span::styled(
-                format!(
-                    "gateway {} · session {}",
-                    self.gateway, self.session_key
-                ),
+                format!("gateway {} · session {}", self.gateway, self.session_key),
                 theme::dim(),
             ),
         ]);
         let listed = self.verdict(&tool.name).and_then(|v| {
             (v.agreement != Agreement::ClawdeckOnly).then(|| v.openclaw_owner.clone())
         });
-        let note = self.verdict(&tool.name).and_then(|v| v.surface_note.clone());
+        let note = self
+            .verdict(&tool.name)
+            .and_then(|v| v.surface_note.clone());
         let gateway_says = match (verdict, listed) {
-            (RowVerdict::NotCompared, _) => "clawdeck's own tool: OpenClaw never has it".to_string(),
+            (RowVerdict::NotCompared, _) => {
+                "clawdeck's own tool: OpenClaw never has it".to_string()
+            }
             (RowVerdict::Surface, _) => note.unwrap_or_default(),
             (_, Some(owner)) => format!(
                 "tools.effective lists it{}",
