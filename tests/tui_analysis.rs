@@ -264,7 +264,9 @@ fn policy_view_marks_each_disagreement_and_shows_the_deciding_rule_beside_the_ga
     h.key(KeyCode::Enter);
     let screen = h.screen(170, 40);
     assert!(
-        screen.contains("✗ openclaw-only gateway gw · session agent:ops:main"),
+        screen.contains(
+            "✗ openclaw-only gateway gw · session agent:ops:main · compared as agent ops"
+        ),
         "{screen}"
     );
     assert!(

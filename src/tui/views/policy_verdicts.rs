@@ -176,10 +176,17 @@ impl SessionCompare {
             return Vec::new();
         };
         let (cell, style) = verdict.cell();
+        let compared = self
+            .check()
+            .map(|c| format!(" · compared as {}", c.context_label))
+            .unwrap_or_default();
         let head = Line::from(vec![
             Span::styled(format!("{cell} "), style),
             Span::styled(
-                format!("gateway {} · session {}", self.gateway, self.session_key),
+                format!(
+                    "gateway {} · session {}{compared}",
+                    self.gateway, self.session_key
+                ),
                 theme::dim(),
             ),
         ]);
