@@ -216,4 +216,72 @@ mod tests {
             .unwrap_err();
         assert!(err.contains("groups[].tools[]"), "{err}");
     }
+
+    /// What the pack records about tools.effective (2026.9: it lists computer, never lists
+    /// transcripts or intent) is a surface difference, not a policy disagreement; any other
+    /// difference still is one.
+    #[test]
+    fn the_packs_gateway_effective_rules_explain_only_what_they_name() {
+        let loaded = crate::config::load_from_str(r#"{ tools: { profile: "coding" } }"#, "s.json5")
+            .unwrap()
+            .with_pack("2026.9")
+            .unwrap();
+        let registry = Registry::build(&loaded);
+        let rules = &registry.semantics.gateway_effective;
+        assert!(rules.also_lists.contains_key("computer"));
+        assert!(rules.never_lists.contains_key("transcripts"));
+        let predicted = predict(&loaded, &registry, &session_context("agent:main:main")).unwrap();
+        let own = crate::verify::own_tools(&registry);
+        let visible: Vec<String> = predicted
+            .resolution
+            .visible()
+            .map(|t| t.name.clone())
+            .filter(|n| !own.contains(n))
+            .collect();
+        assert!(visible.iter().any(|t| t == "intent"), "{visible:?}");
+        // As the gateway lists it: no intent, no transcripts (if clawdeck shows it), computer
+        // added, and read missing (a real disagreement).
+        let mut listed: Vec<Value> = visible
+            .iter()
+            .filter(|t| !["intent", "transcripts", "read"].contains(&t.as_str()))
+            .map(|t| json!({"id": t}))
+            .collect();
+        listed.push(json!({"id": "computer"}));
+        let payload = json!({"groups": [{"id": "core", "tools": listed}]});
+        let check = check_session(&loaded, &registry, "gw", "agent:main:main", &payload).unwrap();
+        let c = &check.comparison;
+        let disagreeing: Vec<&str> = c
+            .verdicts
+            .iter()
+            .filter(|v| v.is_policy_disagreement())
+            .map(|v| v.tool.as_str())
+            .collect();
+        assert_eq!(disagreeing, ["read"]);
+        let explained: Vec<&str> = c
+            .verdicts
+            .iter()
+            .filter(|v| v.surface_note.is_some())
+            .map(|v| v.tool.as_str())
+            .collect();
+        assert!(
+            explained.contains(&"computer") && explained.contains(&"intent"),
+            "{explained:?}"
+        );
+        assert!(
+            explained
+                .iter()
+                .all(|t| ["computer", "intent", "transcripts"].contains(t))
+        );
+        assert_eq!(c.surface_differences(), explained.len());
+        assert!(
+            c.summary().contains("listed differently by the surface"),
+            "{}",
+            c.summary()
+        );
+        assert!(
+            c.notes
+                .iter()
+                .any(|n| n.starts_with("intent: tools.effective never lists it"))
+        );
+    }
 }
