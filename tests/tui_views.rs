@@ -1328,9 +1328,10 @@ fn tab_number_keys_and_mouse_switch_views() {
         [AppEvent::SwitchView(ViewId::Queue)]
     ));
     h.key(KeyCode::BackTab);
+    let last = *ViewId::ALL.last().unwrap();
     assert!(matches!(
         &h.emitted()[..],
-        [AppEvent::SwitchView(ViewId::Approvals)]
+        [AppEvent::SwitchView(view)] if *view == last
     ));
     h.key(KeyCode::Char('4'));
     h.pump();
@@ -1577,6 +1578,35 @@ fn populated() -> Harness {
     h.app.handle_event(AppEvent::Core(CoreEvent::Desk(
         clawdeck::gateway::desk::DeskEvent::Item(pending),
     )));
+    // The analysis panes with results: a lint report, a what-if, a gateway comparison.
+    for view in [ViewId::Lint, ViewId::Diff] {
+        h.app.handle_event(AppEvent::SwitchView(view));
+        h.pump();
+    }
+    h.key(KeyCode::Char('o'));
+    h.pump();
+    let session = "agent:main:main";
+    h.app.handle_event(AppEvent::CompareSession(Some((
+        "gw".into(),
+        session.into(),
+    ))));
+    h.pump();
+    let (config, registry) = (
+        h.app.config.clone().unwrap(),
+        h.app.registry.clone().unwrap(),
+    );
+    let payload = json!({"groups": [{"id": "core", "tools": [{"id": "read"}, {"id": "exec"}]}]});
+    let check =
+        clawdeck::verify::session::check_session(&config, &registry, "gw", session, &payload)
+            .unwrap();
+    let generation = h.app.session_generation();
+    h.app
+        .handle_event(AppEvent::Core(CoreEvent::SessionChecked {
+            generation,
+            result: Ok(Box::new(check)),
+        }));
+    assert!(h.app.policy.session.as_ref().unwrap().check().is_some());
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
     h
 }
 
@@ -1612,6 +1642,10 @@ fn draw_every_state(h: &mut Harness, width: u16, height: u16) {
     h.app.overlay = None;
     h.app.handle_event(AppEvent::SwitchView(ViewId::Policy));
     h.key(KeyCode::Char('/'));
+    h.draw(width, height);
+    h.key(KeyCode::Esc);
+    let roster = [("gw".into(), "agent:main:main".into(), "main".into())];
+    h.app.policy.open_session_picker(&roster, Some("gw".into()));
     h.draw(width, height);
     h.key(KeyCode::Esc);
     h.app.handle_event(AppEvent::SwitchView(ViewId::Invoke));

@@ -55,6 +55,15 @@ pub const ACTION_NAMES: &[&str] = &[
     "allow_always",
     "deny_approval",
     "invoke_target",
+    "view_lint",
+    "view_diff",
+    "compare_session",
+    "diff_agent",
+    "diff_owner",
+    "diff_subagent",
+    "diff_sandbox",
+    "diff_version",
+    "diff_reset",
 ];
 
 /// A key without modifiers, as the grammar names it.

@@ -388,6 +388,8 @@ impl DeckEvents {
     }
 }
 
+mod session_check;
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;

@@ -243,6 +243,38 @@ pub fn diff_versions(
     ))
 }
 
+/// The console's what-if: side a is the context as it is, side b another context, under
+/// another OpenClaw version pack when `b_version` names one other than the config's.
+pub fn diff_what_if(
+    cfg: &LoadedConfig,
+    registry: &Registry,
+    a: &PolicyContext,
+    b: &PolicyContext,
+    b_version: Option<&str>,
+) -> Result<ResolutionDiff, String> {
+    let Some(version) = b_version.filter(|v| *v != cfg.pack.pack) else {
+        return diff_contexts(cfg, registry, a, b).map_err(|e| e.to_string());
+    };
+    let loaded_b = cfg.clone().with_pack(version)?;
+    let registry_b = Registry::build(&loaded_b);
+    let ra = resolve(cfg, registry, a).map_err(|e| e.to_string())?;
+    let rb = resolve(&loaded_b, &registry_b, b).map_err(|e| e.to_string())?;
+    Ok(diff(
+        &DiffInput {
+            label: describe_context(a, &ra.resolved.agent),
+            config: cfg.describe(),
+            resolution: &ra,
+            semantics: &registry.semantics,
+        },
+        &DiffInput {
+            label: describe_context(b, &rb.resolved.agent),
+            config: loaded_b.describe(),
+            resolution: &rb,
+            semantics: &registry_b.semantics,
+        },
+    ))
+}
+
 /// `agent ops, sandboxed=true, provider=openai`: the agent and every field the context sets.
 pub fn describe_context(ctx: &PolicyContext, agent: &str) -> String {
     let mut parts = vec![format!("agent {agent}")];

@@ -166,3 +166,30 @@ fn console_helpers_compare_contexts_and_versions() {
     assert!(v.only_in_b.iter().any(|t| t.tool == "automations"));
     assert!(diff_versions(&cfg, &ctx("main"), "seed", "1999.1").is_err());
 }
+
+#[test]
+fn what_if_changes_context_and_version_on_side_b_only() {
+    let (cfg, registry) = loaded(
+        "{ tools: { profile: 'coding' }, agents: { entries: { main: {}, ops: { tools: { deny: ['exec'] } } } } }",
+        "2026.9",
+    );
+    // Same version: a context change alone.
+    let d = diff_what_if(&cfg, &registry, &ctx("main"), &ctx("ops"), Some("2026.9")).unwrap();
+    assert_eq!(d.a.openclaw, d.b.openclaw);
+    let gone: Vec<&str> = d.disappear.iter().map(|c| c.tool.as_str()).collect();
+    assert_eq!(gone, vec!["exec"]);
+    assert_eq!(
+        d.disappear[0].hidden_by.config_path.as_deref(),
+        Some("agents.entries.ops.tools.deny[0]")
+    );
+    // Another version on b, same context: b answers with the seed pack, a keeps 2026.9.
+    let d = diff_what_if(&cfg, &registry, &ctx("main"), &ctx("main"), Some("seed")).unwrap();
+    assert_eq!(d.a.openclaw, "2026.9");
+    assert_eq!(d.b.openclaw, "seed");
+    assert!(
+        d.only_in_a.iter().any(|t| t.tool == "automations"),
+        "{:?}",
+        d.only_in_a
+    );
+    assert!(diff_what_if(&cfg, &registry, &ctx("main"), &ctx("main"), Some("1999.1")).is_err());
+}

@@ -57,6 +57,20 @@ pub struct SubagentRules {
     pub default_max_spawn_depth: Option<u32>,
 }
 
+/// How a running gateway's `tools.effective` list differs from what a run of the same
+/// session sends the model, tool by tool, with the reason (the list is built without the
+/// run's caller, owner flag and model capabilities).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GatewayEffectiveRules {
+    /// Listed by tools.effective although a run may not send it.
+    #[serde(default)]
+    pub also_lists: BTreeMap<String, String>,
+    /// Never listed by tools.effective although a run sends it.
+    #[serde(default)]
+    pub never_lists: BTreeMap<String, String>,
+}
+
 /// Sandbox defaults of a version.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SandboxDefaults {
@@ -173,6 +187,8 @@ pub struct Semantics {
     pub param_aliases: bool,
     /// Tools `/tools/invoke` refuses unless `gateway.tools.allow` names them.
     pub gateway_http_deny: Vec<String>,
+    /// How a gateway's `tools.effective` differs from a run's tools.
+    pub gateway_effective: GatewayEffectiveRules,
     /// The Tooling section of the system prompt as this version writes it, when captured.
     pub tooling_prompt: Option<String>,
 }
@@ -290,6 +306,7 @@ pub fn newest() -> Arc<Semantics> {
                 implicit_also_allow: BTreeMap::new(),
                 tool_search: None,
                 gateway_http_deny: Vec::new(),
+                gateway_effective: GatewayEffectiveRules::default(),
                 sender_layer: false,
                 conditional_tools: Vec::new(),
                 family_expansions: BTreeMap::new(),

@@ -48,6 +48,8 @@ pub struct PackFile {
     #[serde(default)]
     pub gateway_http_deny: Vec<String>,
     #[serde(default)]
+    pub gateway_effective: super::GatewayEffectiveRules,
+    #[serde(default)]
     pub tooling_prompt: Option<Value>,
     /// Whether `tools.toolsBySender` is a layer (default: every pack but the seed's).
     #[serde(default)]
@@ -375,6 +377,7 @@ impl PackFile {
             implicit_also_allow: self.implicit_also_allow,
             tool_search,
             gateway_http_deny: self.gateway_http_deny,
+            gateway_effective: self.gateway_effective,
             tooling_prompt,
         })
     }

@@ -22,7 +22,9 @@ use super::frame::FrameRequester;
 use super::keymap::{Action, Keymap};
 use super::views::approvals::ApprovalsView;
 use super::views::decisions::DecisionsView;
+use super::views::diff::DiffView;
 use super::views::invoke::InvokeView;
+use super::views::lint::LintView;
 use super::views::policy::PolicyView;
 use super::views::prompt::PromptView;
 use super::views::queue::QueueView;
@@ -38,6 +40,8 @@ use crate::pipeline::{CallRequest, Pipeline};
 use crate::queue::LaneQueue;
 use crate::router::{RouterRequest, RouterService};
 use crate::tools::ToolRuntime;
+
+mod analysis;
 
 /// How long a status message stays.
 const STATUS_TTL: Duration = Duration::from_secs(6);
@@ -137,6 +141,12 @@ pub struct App {
     pub sessions: SessionsView,
     /// Gateways' exec approvals (fed by the core's gateway desk).
     pub approvals: ApprovalsView,
+    /// `clawdeck lint` for the installed config.
+    pub lint: LintView,
+    /// What-if: the context against another.
+    pub diff: DiffView,
+    /// Generations of the session comparison, lint and diff jobs.
+    analysis: analysis::AnalysisJobs,
     /// The tool registry built from the config (plugins included).
     pub registry: Option<Arc<Registry>>,
     pub overlay: Option<Overlay>,
@@ -186,6 +196,9 @@ impl App {
             approvals: ApprovalsView::unavailable(
                 "no gateway configured (clawdeck.json5 `gateways`, or OPENCLAW_GATEWAY_URL)",
             ),
+            lint: LintView::default(),
+            diff: DiffView::default(),
+            analysis: analysis::AnalysisJobs::default(),
             overlay: None,
             context: PolicyContext::default(),
             choices: ContextChoices::default(),
@@ -231,6 +244,7 @@ impl App {
         self.config = Some(Arc::clone(&state.config));
         self.config_error = None;
         self.recompute();
+        self.config_installed();
     }
 
     fn apply_settings(&mut self, config: &LoadedConfig) {
@@ -272,6 +286,7 @@ impl App {
         self.config = Some(config);
         self.config_error = None;
         self.recompute();
+        self.config_installed();
     }
 
     /// Rebuilds what the model sees for the current context (prompt and provider payload). It
@@ -448,6 +463,7 @@ impl App {
                 if view == ViewId::Decisions {
                     self.refresh_decisions();
                 }
+                self.analysis_shown();
                 true
             }
             AppEvent::RefreshPrompt => {
@@ -460,6 +476,15 @@ impl App {
                     self.choices = ContextChoices::from_config(config, &self.context);
                 }
                 self.recompute();
+                self.context_changed();
+                true
+            }
+            AppEvent::CompareSession(target) => {
+                self.compare_session(target);
+                true
+            }
+            AppEvent::RefreshDiff => {
+                self.refresh_diff();
                 true
             }
             AppEvent::ReloadConfig => {
@@ -610,6 +635,17 @@ impl App {
                 self.sessions.apply(&gateway, &event) && self.view == ViewId::Sessions
             }
             CoreEvent::Desk(event) => self.handle_desk(event),
+            CoreEvent::SessionChecked { generation, result } => {
+                self.session_checked(generation, result) && self.view == ViewId::Policy
+            }
+            CoreEvent::Linted { generation, result } => {
+                self.linted(generation, result) && self.view == ViewId::Lint
+            }
+            CoreEvent::Diffed {
+                generation,
+                result,
+                packs,
+            } => self.diffed(generation, result, packs) && self.view == ViewId::Diff,
             CoreEvent::InvokeDone { call, outcome } => {
                 let tool = outcome.tool().to_string();
                 let verdict = match &outcome {
@@ -760,6 +796,9 @@ impl App {
             Action::ViewDecisions => self.tx_send(AppEvent::SwitchView(ViewId::Decisions)),
             Action::ViewSessions => self.tx_send(AppEvent::SwitchView(ViewId::Sessions)),
             Action::ViewApprovals => self.tx_send(AppEvent::SwitchView(ViewId::Approvals)),
+            Action::ViewLint => self.tx_send(AppEvent::SwitchView(ViewId::Lint)),
+            Action::ViewDiff => self.tx_send(AppEvent::SwitchView(ViewId::Diff)),
+            Action::CompareSession => self.open_session_picker(),
             Action::EditContext => {
                 self.overlay = Some(Overlay::Context(ContextEditor::new(&self.context)))
             }
@@ -809,6 +848,8 @@ impl App {
             decisions,
             sessions,
             approvals,
+            lint,
+            diff,
             tx,
             clock,
             keymap,
@@ -823,6 +864,8 @@ impl App {
             ViewId::Decisions => decisions,
             ViewId::Sessions => sessions,
             ViewId::Approvals => approvals,
+            ViewId::Lint => lint,
+            ViewId::Diff => diff,
         };
         let ctx = ViewCtx {
             tx,

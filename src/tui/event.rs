@@ -92,6 +92,11 @@ pub enum AppEvent {
     CopyRun {
         run_id: u64,
     },
+    /// Compare the Policy view with this gateway session's `tools.effective` (gateway, session
+    /// key); None drops the comparison.
+    CompareSession(Option<(String, String)>),
+    /// The Diff view's side b changed: recompute the what-if.
+    RefreshDiff,
     /// A one-line message for the status bar.
     Status(String),
     /// Ask the operator first; `on_yes` is sent when they answer yes.
@@ -137,6 +142,23 @@ pub enum CoreEvent {
     /// The gateway desk: approvals as they are requested and resolved, its connections' news,
     /// and the answers to `ResolveApproval` / `InvokeGateway`.
     Desk(crate::gateway::desk::DeskEvent),
+    /// A gateway session comparison job ended (`generation`: only the newest counts).
+    SessionChecked {
+        generation: u64,
+        result: Result<Box<crate::verify::session::SessionCheck>, String>,
+    },
+    /// A lint job for the installed config ended (`generation`: only the newest counts).
+    Linted {
+        generation: u64,
+        result: Result<Box<crate::lint::LintReport>, String>,
+    },
+    /// A what-if diff job ended, with the version packs known (`generation`: only the newest
+    /// counts).
+    Diffed {
+        generation: u64,
+        result: Result<Box<crate::policy::diff::ResolutionDiff>, String>,
+        packs: Vec<String>,
+    },
     /// A call started from the Invoke view ended (echoes the call number).
     InvokeDone {
         call: u64,

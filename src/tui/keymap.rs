@@ -60,6 +60,15 @@ pub enum Action {
     AllowAlways,
     DenyApproval,
     InvokeTarget,
+    ViewLint,
+    ViewDiff,
+    CompareSession,
+    DiffAgent,
+    DiffOwner,
+    DiffSubagent,
+    DiffSandbox,
+    DiffVersion,
+    DiffReset,
 }
 
 /// One row of the keymap table.
@@ -75,7 +84,7 @@ pub struct BindingSpec {
     pub hint: &'static str,
 }
 
-use ViewId::{Approvals, Invoke, Policy, Prompt, Queue, Router};
+use ViewId::{Approvals, Diff, Invoke, Lint, Policy, Prompt, Queue, Router};
 
 macro_rules! b {
     ($action:ident, $name:literal, [$($k:literal),*], $desc:literal, [$($v:ident),*], $hint:literal) => {
@@ -182,7 +191,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         "reload_config",
         ["r"],
         "Reload the config now",
-        [Policy],
+        [Policy, Lint],
         ""
     ),
     b!(
@@ -392,6 +401,78 @@ pub const BINDINGS: &[BindingSpec] = &[
         "Run tools here or on a gateway (tools.invoke): next target",
         [Invoke],
         "via"
+    ),
+    b!(
+        ViewLint,
+        "view_lint",
+        ["9"],
+        "Lint view (clawdeck lint for the config)",
+        [],
+        ""
+    ),
+    b!(
+        ViewDiff,
+        "view_diff",
+        ["0"],
+        "Diff view (what-if: the context against another)",
+        [],
+        ""
+    ),
+    b!(
+        CompareSession,
+        "compare_session",
+        ["s"],
+        "Compare with a gateway session's real tools (tools.effective)",
+        [Policy],
+        "session"
+    ),
+    b!(
+        DiffAgent,
+        "diff_agent",
+        ["a"],
+        "What-if side b: next agent",
+        [Diff],
+        ""
+    ),
+    b!(
+        DiffOwner,
+        "diff_owner",
+        ["o"],
+        "What-if side b: owner on / off",
+        [Diff],
+        ""
+    ),
+    b!(
+        DiffSubagent,
+        "diff_subagent",
+        ["u"],
+        "What-if side b: subagent on / off",
+        [Diff],
+        ""
+    ),
+    b!(
+        DiffSandbox,
+        "diff_sandbox",
+        ["b"],
+        "What-if side b: sandbox forced on / off",
+        [Diff],
+        ""
+    ),
+    b!(
+        DiffVersion,
+        "diff_version",
+        ["v"],
+        "What-if side b: next OpenClaw version pack",
+        [Diff],
+        ""
+    ),
+    b!(
+        DiffReset,
+        "diff_reset",
+        ["z"],
+        "What-if side b: back to side a",
+        [Diff],
+        ""
     ),
 ];
 
@@ -627,6 +708,23 @@ impl Keymap {
 
     pub fn binding(&self, action: Action) -> Option<&Binding> {
         self.bindings.iter().find(|b| b.action == action)
+    }
+
+    /// The key that switches to a view (the tabs show it).
+    pub fn view_key(&self, view: ViewId) -> String {
+        let action = match view {
+            ViewId::Policy => Action::ViewPolicy,
+            ViewId::Queue => Action::ViewQueue,
+            ViewId::Router => Action::ViewRouter,
+            ViewId::Invoke => Action::ViewInvoke,
+            ViewId::Prompt => Action::ViewPrompt,
+            ViewId::Decisions => Action::ViewDecisions,
+            ViewId::Sessions => Action::ViewSessions,
+            ViewId::Approvals => Action::ViewApprovals,
+            ViewId::Lint => Action::ViewLint,
+            ViewId::Diff => Action::ViewDiff,
+        };
+        self.key_label(action)
     }
 
     /// The first key of an action, for hints (`"k"`).

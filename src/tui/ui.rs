@@ -74,7 +74,7 @@ fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
         );
     }
     for view in ViewId::ALL {
-        let label = format!(" {} {} ", view.index() + 1, view.title());
+        let label = format!(" {} {} ", app.keymap.view_key(view), view.title());
         let width = label.chars().count() as u16;
         if x + width > right {
             break;

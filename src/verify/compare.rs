@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::observed::{ObservedView, Surface};
 use crate::policy::{Decision, Resolution, ToolTrace};
+use crate::semantics::GatewayEffectiveRules;
 
 /// At most this many schema differences are listed per tool.
 const MAX_DIFFS_PER_TOOL: usize = 40;
@@ -49,6 +50,11 @@ pub struct ToolVerdict {
     /// Who provides the tool on OpenClaw's side (`core`, a plugin id), when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub openclaw_owner: Option<String>,
+    /// Why the surface observed lists the tool differently from what a run sends the model
+    /// (the pack's `gatewayEffective` rules): a known difference of the surface, so not a
+    /// policy disagreement.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub surface_note: Option<String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -57,7 +63,7 @@ fn is_zero(n: &usize) -> bool {
 
 impl ToolVerdict {
     pub fn is_policy_disagreement(&self) -> bool {
-        self.agreement != Agreement::Agree
+        self.agreement != Agreement::Agree && self.surface_note.is_none()
     }
 
     pub fn has_schema_difference(&self) -> bool {
@@ -92,7 +98,18 @@ impl Comparison {
     }
 
     pub fn agreeing(&self) -> usize {
-        self.verdicts.len() - self.policy_disagreements()
+        self.verdicts
+            .iter()
+            .filter(|v| v.agreement == Agreement::Agree)
+            .count()
+    }
+
+    /// Verdicts the surface explains (listed differently by it, not a policy disagreement).
+    pub fn surface_differences(&self) -> usize {
+        self.verdicts
+            .iter()
+            .filter(|v| v.agreement != Agreement::Agree && v.surface_note.is_some())
+            .count()
     }
 
     pub fn is_clean(&self) -> bool {
@@ -106,10 +123,15 @@ impl Comparison {
             .filter(|v| v.is_policy_disagreement() || v.has_schema_difference())
     }
 
-    /// `3 policy disagreements, 2 schema differences, 40 tools agree`.
+    /// `3 policy disagreements, 2 schema differences, 40 tools agree` (and `, 2 listed
+    /// differently by the surface` when the surface explains some).
     pub fn summary(&self) -> String {
+        let surface = match self.surface_differences() {
+            0 => String::new(),
+            n => format!(", {n} listed differently by the surface"),
+        };
         format!(
-            "{} policy disagreement{}, {} schema difference{}, {} tool{} agree",
+            "{} policy disagreement{}, {} schema difference{}, {} tool{} agree{surface}",
             self.policy_disagreements(),
             plural(self.policy_disagreements()),
             self.schema_differences(),
@@ -138,6 +160,8 @@ pub struct Prediction<'a> {
     /// Tools whose schema clawdeck cannot know (plugin tools named only by `contracts.tools`):
     /// their schemas are not compared.
     pub schema_unknown: BTreeSet<String>,
+    /// How a gateway's `tools.effective` lists tools differently from a run (the pack's).
+    pub gateway_effective: Option<&'a GatewayEffectiveRules>,
 }
 
 impl Prediction<'_> {
@@ -247,6 +271,13 @@ pub fn compare(prediction: &Prediction<'_>, observed: &ObservedView) -> Comparis
             Agreement::Agree if schema.is_empty() => None,
             _ => Some(deciding_rule(trace)),
         };
+        let surface_note = match (&observed.surface, prediction.gateway_effective) {
+            (Surface::GatewayEffective, Some(rules)) => surface_note(rules, agreement, name, trace),
+            _ => None,
+        };
+        if let Some(note) = &surface_note {
+            notes.push(format!("{name}: {note}"));
+        }
         verdicts.push(ToolVerdict {
             tool: name.clone(),
             agreement,
@@ -254,12 +285,35 @@ pub fn compare(prediction: &Prediction<'_>, observed: &ObservedView) -> Comparis
             schema_more,
             clawdeck_rule,
             openclaw_owner: owner,
+            surface_note,
         });
     }
     Comparison {
         verdicts,
         surface: observed.surface.clone(),
         notes,
+    }
+}
+
+/// The pack's reason when tools.effective lists `name` differently from a run by design: a
+/// tool clawdeck shows that the list never has, or a tool the list has that a run leaves out
+/// (and no policy layer of clawdeck's removes).
+fn surface_note(
+    rules: &GatewayEffectiveRules,
+    agreement: Agreement,
+    name: &str,
+    trace: Option<&ToolTrace>,
+) -> Option<String> {
+    match agreement {
+        Agreement::ClawdeckOnly => rules
+            .never_lists
+            .get(name)
+            .map(|why| format!("tools.effective never lists it: {why}")),
+        Agreement::OpenclawOnly if trace.is_none_or(|t| t.removed_by.is_none()) => rules
+            .also_lists
+            .get(name)
+            .map(|why| format!("tools.effective lists it although a run may not: {why}")),
+        _ => None,
     }
 }
 

@@ -8,6 +8,8 @@
 //! - [`gateway`]: the same question put to a running gateway (`tools.effective`).
 //! - [`observed`]: reading a recorded request (direct schemas, Tool Search's deferred directory,
 //!   the refusal of an allowlist that leaves nothing).
+//! - [`session`]: a live gateway session's `tools.effective` against clawdeck's answer for the
+//!   context its key names (the console's Policy view).
 //! - [`compare`]: one verdict per tool, schema differences by JSON pointer, clawdeck's deciding
 //!   rule on each disagreement.
 
@@ -18,6 +20,7 @@ pub mod mock;
 pub mod non_owner;
 pub mod observed;
 pub mod runner;
+pub mod session;
 
 use std::collections::BTreeSet;
 
@@ -96,6 +99,7 @@ pub fn compare_view(view: &LlmView, registry: &Registry, observed: &ObservedView
                 .filter(|spec| spec.flags.schema_unknown)
                 .map(|spec| spec.name.clone())
                 .collect(),
+            gateway_effective: Some(&registry.semantics.gateway_effective),
         },
         observed,
     )

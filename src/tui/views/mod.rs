@@ -3,9 +3,12 @@
 
 pub mod approvals;
 pub mod decisions;
+pub mod diff;
 pub mod invoke;
+pub mod lint;
 pub mod list;
 pub mod policy;
+pub mod policy_verdicts;
 pub mod prompt;
 pub mod queue;
 pub mod router;
@@ -29,10 +32,12 @@ pub enum ViewId {
     Decisions,
     Sessions,
     Approvals,
+    Lint,
+    Diff,
 }
 
 impl ViewId {
-    pub const ALL: [ViewId; 8] = [
+    pub const ALL: [ViewId; 10] = [
         ViewId::Policy,
         ViewId::Queue,
         ViewId::Router,
@@ -41,6 +46,8 @@ impl ViewId {
         ViewId::Decisions,
         ViewId::Sessions,
         ViewId::Approvals,
+        ViewId::Lint,
+        ViewId::Diff,
     ];
 
     pub fn title(self) -> &'static str {
@@ -53,6 +60,8 @@ impl ViewId {
             ViewId::Decisions => "Decisions",
             ViewId::Sessions => "Sessions",
             ViewId::Approvals => "Approvals",
+            ViewId::Lint => "Lint",
+            ViewId::Diff => "Diff",
         }
     }
 
@@ -118,8 +127,8 @@ impl View for policy::PolicyView {
     fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         policy::PolicyView::render(self, area, buf, ctx)
     }
-    fn input_key(&mut self, key: &KeyEvent, _ctx: &ViewCtx) -> bool {
-        self.handle_input_key(key)
+    fn input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
+        self.handle_input_key(key, ctx)
     }
     fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         self.handle_action(action, ctx)
@@ -225,6 +234,30 @@ impl View for sessions::SessionsView {
 impl View for approvals::ApprovalsView {
     fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         approvals::ApprovalsView::render(self, area, buf, ctx)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
+    }
+    fn mouse(&mut self, mouse: &MouseEvent) -> bool {
+        self.handle_mouse(mouse)
+    }
+}
+
+impl View for lint::LintView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        lint::LintView::render(self, area, buf, ctx)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
+    }
+    fn mouse(&mut self, mouse: &MouseEvent) -> bool {
+        self.handle_mouse(mouse)
+    }
+}
+
+impl View for diff::DiffView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        diff::DiffView::render(self, area, buf, ctx)
     }
     fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         self.handle_action(action, ctx)

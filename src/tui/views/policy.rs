@@ -3,7 +3,9 @@
 //! selected tool's path through the layers with the removing rule, the pattern as written, what
 //! it expanded from, the config path, and the warnings of each layer.
 //!
-//! The view only renders the engine's `Resolution`; it never decides anything itself.
+//! The view only renders the engine's `Resolution`; it never decides anything itself. With a
+//! gateway session picked (`s`), a verdict column compares each tool with the session's real
+//! `tools.effective` (see `policy_verdicts`).
 
 use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
 use ratatui::buffer::Buffer;
@@ -13,10 +15,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget, Wrap};
 
 use super::ViewCtx;
+use super::policy_verdicts::{SessionCompare, VERDICT_COLUMN};
 use crate::policy::{Decision, LayerDecision, LayerId, RemovalKind, Resolution, ToolTrace};
 use crate::tui::keymap::Action;
 use crate::tui::theme;
 use crate::tui::widgets::line_input::{InputOutcome, LineInput};
+use crate::tui::widgets::picker::{Choice, PickOutcome, Picker};
+
+/// Separates gateway and session key in a session picker choice's value.
+const PICK_SEPARATOR: char = '\u{1f}';
 
 /// Rows of the detail pane.
 const DETAIL_HEIGHT: u16 = 16;
@@ -33,6 +40,12 @@ pub struct PolicyView {
     pub selected: usize,
     offset: usize,
     table_area: Rect,
+    /// The gateway session compared with (`s`); None: no verdict column.
+    pub session: Option<SessionCompare>,
+    /// The session picker, while open.
+    pub session_picker: Option<Picker>,
+    /// The gateway a typed session key is asked of.
+    picker_gateway: Option<String>,
 }
 
 /// The symbol and style of a cell. Symbols carry the meaning without colour: `✓` kept,
@@ -86,9 +99,71 @@ impl PolicyView {
         self.selected = self.selected.min(n.saturating_sub(1));
     }
 
+    /// Opens the session picker over `sessions` (gateway, key, agent): the first choice clears
+    /// the comparison; a typed key is asked of `typed_gateway`.
+    pub fn open_session_picker(
+        &mut self,
+        sessions: &[(String, String, String)],
+        typed_gateway: Option<String>,
+    ) {
+        let mut choices = vec![Choice {
+            value: None,
+            label: "none (no verdict column)".to_string(),
+        }];
+        choices.extend(sessions.iter().map(|(gateway, key, agent)| Choice {
+            value: Some(format!("{gateway}{PICK_SEPARATOR}{key}")),
+            label: format!("{key} · agent {agent} · {gateway}"),
+        }));
+        let current = self
+            .session
+            .as_ref()
+            .map(|s| format!("{}{PICK_SEPARATOR}{}", s.gateway, s.session_key));
+        let mut picker = Picker::new(
+            "Compare with a gateway session (type a key to ask for another)",
+            choices,
+            current.as_deref(),
+        );
+        if let Some(g) = &typed_gateway {
+            picker.title = format!("{} · typed keys go to {g}", picker.title);
+        }
+        self.session_picker = Some(picker);
+        self.picker_gateway = typed_gateway;
+    }
+
+    fn session_picker_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) {
+        let Some(picker) = self.session_picker.as_mut() else {
+            return;
+        };
+        match picker.handle_key(key) {
+            PickOutcome::Pending => return,
+            PickOutcome::Cancelled => {}
+            PickOutcome::Picked(None) => {
+                ctx.send(crate::tui::event::AppEvent::CompareSession(None));
+            }
+            PickOutcome::Picked(Some(value)) => {
+                let target = match value.split_once(PICK_SEPARATOR) {
+                    Some((gateway, key)) => Some((gateway.to_string(), key.to_string())),
+                    // A typed key goes to the gateway the title names.
+                    None => self.picker_gateway.clone().map(|g| (g, value.clone())),
+                };
+                match target {
+                    Some(target) => {
+                        ctx.send(crate::tui::event::AppEvent::CompareSession(Some(target)))
+                    }
+                    None => ctx.status("no gateway to ask: none is attached"),
+                }
+            }
+        }
+        self.session_picker = None;
+    }
+
     /// Keys while the filter line is being edited (and Esc while a filter applies); true when
     /// consumed.
-    pub fn handle_input_key(&mut self, key: &KeyEvent) -> bool {
+    pub fn handle_input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
+        if self.session_picker.is_some() {
+            self.session_picker_key(key, ctx);
+            return true;
+        }
         if !self.filter_editing {
             // Esc clears an applied filter, as it cancels one being typed.
             if key.code == crossterm::event::KeyCode::Esc && !self.filter.text.is_empty() {
@@ -112,6 +187,10 @@ impl PolicyView {
     }
 
     pub fn paste(&mut self, text: &str) -> bool {
+        if let Some(picker) = self.session_picker.as_mut() {
+            picker.typed.insert_str(text);
+            return true;
+        }
         if self.filter_editing {
             self.filter.insert_str(text);
             self.clamp();
@@ -164,8 +243,16 @@ impl PolicyView {
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         let filter_height = u16::from(self.filter_editing || !self.filter.text.is_empty());
         let error_height = u16::from(self.error.is_some());
-        let [error_area, filter_area, table_area, detail_area] = Layout::vertical([
+        let session_height = u16::from(self.session.is_some());
+        let [
+            error_area,
+            session_area,
+            filter_area,
+            table_area,
+            detail_area,
+        ] = Layout::vertical([
             Constraint::Length(error_height),
+            Constraint::Length(session_height),
             Constraint::Length(filter_height),
             Constraint::Fill(1),
             Constraint::Length(DETAIL_HEIGHT.min(area.height / 2)),
@@ -178,6 +265,11 @@ impl PolicyView {
                 Span::styled(" (showing the last good result)", theme::dim()),
             ]);
             buf.set_line(error_area.x, error_area.y, &line, error_area.width);
+        }
+        if let (Some(session), Some(res)) = (&self.session, &self.resolution) {
+            let known = |name: &str| res.tools.iter().any(|t| t.name == name);
+            let line = session.status_line(&known);
+            buf.set_line(session_area.x, session_area.y, &line, session_area.width);
         }
         if filter_height > 0 {
             self.filter
@@ -192,6 +284,7 @@ impl PolicyView {
             Paragraph::new(Line::styled(text, theme::error()))
                 .block(Block::bordered().title(" Policy "))
                 .render(table_area, buf);
+            self.render_session_picker(area, buf);
             return;
         };
         let rows = self.rows();
@@ -220,7 +313,14 @@ impl PolicyView {
             .iter()
             .map(|l| l.short().chars().count().max(5) as u16 + 1)
             .sum();
-        let compact = NAME_COLUMN as u16 + full_layers + RESULT_COLUMN + 3 > table_area.width;
+        // The verdict column is there only while a gateway session is compared.
+        let verdict_width = if self.session.as_ref().is_some_and(|s| s.check().is_some()) {
+            VERDICT_COLUMN + 1
+        } else {
+            0
+        };
+        let compact =
+            NAME_COLUMN as u16 + full_layers + RESULT_COLUMN + verdict_width + 3 > table_area.width;
         // `hidden@<layer>` must stay distinct when the column is narrow ("hidden@glob" was both
         // global and glob.prov): the three-letter labels whenever the longest full one is cut.
         let longest_result = "hidden@".len()
@@ -231,7 +331,7 @@ impl PolicyView {
                 .unwrap_or(0);
         let result_room = table_area
             .width
-            .saturating_sub(NAME_COLUMN as u16 + full_layers + 3);
+            .saturating_sub(NAME_COLUMN as u16 + full_layers + verdict_width + 3);
         let short_results = compact || (result_room as usize) < longest_result;
         let mut header = vec![Span::styled("tool", theme::bold())];
         header.extend(layer_ids.iter().map(|l| {
@@ -245,6 +345,10 @@ impl PolicyView {
             Span::styled(label, style)
         }));
         header.push(Span::styled("result", theme::bold()));
+        let session = self.session.as_ref().filter(|s| s.check().is_some());
+        if session.is_some() {
+            header.push(Span::styled("gateway", theme::bold()));
+        }
         let table_rows: Vec<Row> = rows
             .iter()
             .map(|t| {
@@ -281,6 +385,10 @@ impl PolicyView {
                         theme::error(),
                     )
                 });
+                if let Some(verdict) = session.and_then(|s| s.row_verdict(t)) {
+                    let (text, style) = verdict.cell();
+                    cells.push(Span::styled(text, style));
+                }
                 Row::new(cells)
             })
             .collect();
@@ -297,6 +405,9 @@ impl PolicyView {
             })
         }));
         widths.push(Constraint::Min(RESULT_COLUMN));
+        if session.is_some() {
+            widths.push(Constraint::Length(VERDICT_COLUMN));
+        }
         let block = Block::bordered().title(title);
         if table_rows.is_empty() {
             let why = if self.hidden_only {
@@ -325,13 +436,28 @@ impl PolicyView {
         }
         let detail = self
             .selected_tool()
-            .map(|t| detail_lines(res, t))
+            .map(|t| {
+                let mut lines = self
+                    .session
+                    .as_ref()
+                    .map(|s| s.detail_lines(t))
+                    .unwrap_or_default();
+                lines.extend(detail_lines(res, t));
+                lines
+            })
             .unwrap_or_default();
         let _ = ctx;
         Paragraph::new(detail)
             .wrap(Wrap { trim: false })
             .block(Block::bordered().title(" Path through the layers "))
             .render(detail_area, buf);
+        self.render_session_picker(area, buf);
+    }
+
+    fn render_session_picker(&self, area: Rect, buf: &mut Buffer) {
+        if let Some(picker) = &self.session_picker {
+            picker.render(area, buf);
+        }
     }
 }
 

@@ -1,0 +1,424 @@
+//! Diff view (what-if): the console's context (side a) against a second context the operator
+//! edits here (side b: another agent, owner on/off, subagent on/off, sandbox forced, another
+//! OpenClaw version pack). Lists the tools that disappear or appear on b with the rule of the
+//! side that hides each, and the tools only one version has; the selected change's rule in full
+//! below. The App computes the diff as a job (`policy::diff::diff_what_if`); the view renders it.
+
+use crossterm::event::{MouseEvent, MouseEventKind};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget, Wrap};
+
+use super::ViewCtx;
+use crate::context::PolicyContext;
+use crate::policy::Removal;
+use crate::policy::diff::{DiffSide, ResolutionDiff};
+use crate::tui::event::AppEvent;
+use crate::tui::keymap::Action;
+use crate::tui::theme;
+
+/// Rows of the detail pane.
+const DETAIL_HEIGHT: u16 = 7;
+
+/// What side b changes relative to side a (the console's context).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WhatIf {
+    /// Another agent; None: a's.
+    pub agent: Option<String>,
+    pub flip_owner: bool,
+    pub flip_subagent: bool,
+    pub flip_sandbox: bool,
+    /// Another OpenClaw version pack; None: the config's.
+    pub version: Option<String>,
+}
+
+impl WhatIf {
+    /// Side b's context: a's with the changes.
+    pub fn context_b(&self, a: &PolicyContext) -> PolicyContext {
+        let mut b = a.clone();
+        if let Some(agent) = &self.agent {
+            b.agent = Some(agent.clone());
+        }
+        if self.flip_owner {
+            b.owner = Some(!a.is_owner());
+        }
+        if self.flip_subagent {
+            let was = a.subagent || a.subagent_depth.is_some();
+            b.subagent = !was;
+            if was {
+                b.subagent_depth = None;
+            }
+        }
+        if self.flip_sandbox {
+            b.sandboxed = !a.sandboxed;
+        }
+        b
+    }
+
+    pub fn is_unchanged(&self) -> bool {
+        *self == WhatIf::default()
+    }
+}
+
+/// The next value of a cycle through `options` after `current` (None = a's value, first).
+fn cycle(options: &[String], current: Option<&String>) -> Option<String> {
+    let next = match current {
+        None => 0,
+        Some(c) => options.iter().position(|o| o == c).map_or(0, |i| i + 1),
+    };
+    options.get(next).cloned()
+}
+
+#[derive(Debug, Default)]
+pub struct DiffView {
+    pub what_if: WhatIf,
+    /// Side a: the console's context when the diff was asked for.
+    pub side_a: PolicyContext,
+    /// The config's agents and the version packs clawdeck knows (filled by the App).
+    pub agents: Vec<String>,
+    pub packs: Vec<String>,
+    pub result: Option<ResolutionDiff>,
+    pub error: Option<String>,
+    /// A diff job is running for the current what-if.
+    pub pending: bool,
+    pub selected: usize,
+    offset: usize,
+    table_area: Rect,
+}
+
+/// One row: a change mark, the tool, and what hides it.
+struct DiffRow {
+    mark: &'static str,
+    style: Style,
+    tool: String,
+    why: String,
+    rule: Option<(char, Removal)>,
+}
+
+fn rule_text(r: &Removal) -> String {
+    let mut text = format!("{}: {}", r.layer.title(), r.reason);
+    if let Some(path) = &r.config_path
+        && !r.reason.contains(path.as_str())
+    {
+        text.push_str(&format!(" [{path}]"));
+    }
+    text
+}
+
+fn rows(d: &ResolutionDiff) -> Vec<DiffRow> {
+    let mut out = Vec::new();
+    for c in &d.disappear {
+        out.push(DiffRow {
+            mark: "- gone on b",
+            style: theme::error(),
+            tool: c.tool.clone(),
+            why: format!("hidden on b by {}", rule_text(&c.hidden_by)),
+            rule: Some(('b', c.hidden_by.clone())),
+        });
+    }
+    for c in &d.appear {
+        out.push(DiffRow {
+            mark: "+ new on b",
+            style: theme::ok(),
+            tool: c.tool.clone(),
+            why: format!("hidden on a by {}", rule_text(&c.hidden_by)),
+            rule: Some(('a', c.hidden_by.clone())),
+        });
+    }
+    for (side, list) in [("a", &d.only_in_a), ("b", &d.only_in_b)] {
+        for t in list {
+            let other = t
+                .other_name
+                .as_deref()
+                .map(|o| format!(" (the other version calls it {o})"))
+                .unwrap_or_default();
+            out.push(DiffRow {
+                mark: if side == "a" {
+                    "only a's ver"
+                } else {
+                    "only b's ver"
+                },
+                style: theme::warning(),
+                tool: t.tool.clone(),
+                why: format!(
+                    "only {side}'s OpenClaw version has it ({} there){other}",
+                    if t.visible { "visible" } else { "hidden" }
+                ),
+                rule: None,
+            });
+        }
+    }
+    out
+}
+
+fn side_line(id: &str, s: &DiffSide) -> Line<'static> {
+    let mut spans = vec![
+        Span::styled(format!("{id}: "), theme::bold()),
+        Span::raw(s.label.clone()),
+        Span::styled(
+            format!(" · OpenClaw {} · {} visible", s.openclaw, s.visible),
+            theme::dim(),
+        ),
+    ];
+    if let Some(refusal) = &s.refusal {
+        spans.push(Span::styled(
+            format!(" · run refused: {refusal}"),
+            theme::error(),
+        ));
+    }
+    Line::from(spans)
+}
+
+impl DiffView {
+    fn row_count(&self) -> usize {
+        self.result.as_ref().map_or(0, |d| rows(d).len())
+    }
+
+    /// A key that edits side b: the App recomputes (`RefreshDiff`).
+    fn edit(&mut self, action: Action) -> bool {
+        let w = &mut self.what_if;
+        match action {
+            Action::DiffAgent => w.agent = cycle(&self.agents, w.agent.as_ref()),
+            Action::DiffOwner => w.flip_owner = !w.flip_owner,
+            Action::DiffSubagent => w.flip_subagent = !w.flip_subagent,
+            Action::DiffSandbox => w.flip_sandbox = !w.flip_sandbox,
+            Action::DiffVersion => w.version = cycle(&self.packs, w.version.as_ref()),
+            Action::DiffReset => *w = WhatIf::default(),
+            _ => return false,
+        }
+        true
+    }
+
+    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        let page = self.table_area.height.saturating_sub(3).max(1) as usize;
+        if let Some(to) = super::list::moved(self.selected, action, self.row_count(), page) {
+            self.selected = to;
+            return true;
+        }
+        if self.edit(action) {
+            self.selected = 0;
+            ctx.send(AppEvent::RefreshDiff);
+            return true;
+        }
+        false
+    }
+
+    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        let r = self.table_area;
+        if !crate::tui::widgets::mouse_in(r, mouse) {
+            return false;
+        }
+        let n = self.row_count();
+        match mouse.kind {
+            MouseEventKind::Down(_) if mouse.row >= r.y + 2 => {
+                let i = self.offset + (mouse.row - r.y - 2) as usize;
+                if i < n {
+                    self.selected = i;
+                }
+            }
+            MouseEventKind::ScrollUp => self.selected = self.selected.saturating_sub(1),
+            MouseEventKind::ScrollDown => {
+                self.selected = (self.selected + 1).min(n.saturating_sub(1))
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// What b changes, with the key for each (from the keymap).
+    fn edit_line(&self, ctx: &ViewCtx) -> Line<'static> {
+        let key = |a: Action| ctx.keymap.key_label(a);
+        let w = &self.what_if;
+        let b = w.context_b(&self.side_a);
+        let yes_no = |on: bool| if on { "yes" } else { "no" };
+        let part = |k: String, text: String, changed: bool| {
+            let style = if changed {
+                theme::accent()
+            } else {
+                theme::dim()
+            };
+            vec![
+                Span::styled(k, theme::accent().patch(theme::bold())),
+                Span::styled(format!(" {text}  "), style),
+            ]
+        };
+        let mut spans = vec![Span::styled("b = a with: ", theme::bold())];
+        spans.extend(part(
+            key(Action::DiffAgent),
+            format!("agent {}", w.agent.as_deref().unwrap_or("as a")),
+            w.agent.is_some(),
+        ));
+        spans.extend(part(
+            key(Action::DiffOwner),
+            format!("owner {}", yes_no(b.is_owner())),
+            w.flip_owner,
+        ));
+        spans.extend(part(
+            key(Action::DiffSubagent),
+            format!(
+                "subagent {}",
+                yes_no(b.subagent || b.subagent_depth.is_some())
+            ),
+            w.flip_subagent,
+        ));
+        spans.extend(part(
+            key(Action::DiffSandbox),
+            format!(
+                "sandbox {}",
+                if b.sandboxed {
+                    "forced"
+                } else {
+                    "as configured"
+                }
+            ),
+            w.flip_sandbox,
+        ));
+        spans.extend(part(
+            key(Action::DiffVersion),
+            format!("OpenClaw {}", w.version.as_deref().unwrap_or("as a")),
+            w.version.is_some(),
+        ));
+        spans.extend(part(key(Action::DiffReset), "reset".to_string(), false));
+        Line::from(spans)
+    }
+
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        let [head_area, table_area, detail_area] = Layout::vertical([
+            Constraint::Length(5),
+            Constraint::Fill(1),
+            Constraint::Length(DETAIL_HEIGHT.min(area.height / 3)),
+        ])
+        .areas(area);
+        self.table_area = table_area;
+        let mut head = vec![self.edit_line(ctx)];
+        match (&self.result, &self.error) {
+            (_, Some(err)) => head.push(Line::from(vec![
+                Span::styled("✗ diff: ", theme::error()),
+                Span::raw(err.clone()),
+            ])),
+            (Some(d), None) => {
+                head.push(side_line("a", &d.a));
+                head.push(side_line("b", &d.b));
+            }
+            (None, None) => head.push(Line::styled("no diff computed yet", theme::dim())),
+        }
+        let title = if self.pending {
+            " What-if · computing… "
+        } else {
+            " What-if: the console's context (a) against b "
+        };
+        Paragraph::new(head)
+            .block(Block::bordered().title(title))
+            .render(head_area, buf);
+        let Some(d) = &self.result else {
+            Block::bordered().title(" Changes ").render(table_area, buf);
+            return;
+        };
+        let rows = rows(d);
+        let title = format!(
+            " Changes · {} gone on b, {} new on b, {} in one version only · {} visible on both ",
+            d.disappear.len(),
+            d.appear.len(),
+            d.only_in_a.len() + d.only_in_b.len(),
+            d.visible_in_both
+        );
+        if rows.is_empty() {
+            let same = if d.is_same() {
+                format!(
+                    "no difference: the same {} tools are visible on both sides",
+                    d.visible_in_both
+                )
+            } else {
+                "the sides differ only in whether the run is refused".to_string()
+            };
+            Paragraph::new(Line::styled(same, theme::ok()))
+                .block(Block::bordered().title(title))
+                .render(table_area, buf);
+        } else {
+            let longest = rows
+                .iter()
+                .map(|r| r.tool.chars().count())
+                .max()
+                .unwrap_or(4)
+                .clamp(4, 28) as u16;
+            let table_rows: Vec<Row> = rows
+                .iter()
+                .map(|r| {
+                    Row::new(vec![
+                        Span::styled(r.mark, r.style),
+                        Span::raw(r.tool.clone()),
+                        Span::raw(r.why.clone()),
+                    ])
+                })
+                .collect();
+            let mut state = TableState::default()
+                .with_selected(Some(self.selected))
+                .with_offset(self.offset);
+            StatefulWidget::render(
+                Table::new(
+                    table_rows,
+                    [
+                        Constraint::Length(12),
+                        Constraint::Length(longest),
+                        Constraint::Fill(1),
+                    ],
+                )
+                .header(Row::new(vec!["change", "tool", "why"]).style(theme::bold()))
+                .row_highlight_style(theme::selected())
+                .highlight_symbol("›")
+                .block(Block::bordered().title(title)),
+                table_area,
+                buf,
+                &mut state,
+            );
+            self.offset = state.offset();
+        }
+        let detail = rows
+            .get(self.selected)
+            .map(detail_lines)
+            .unwrap_or_default();
+        Paragraph::new(detail)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" The rule responsible "))
+            .render(detail_area, buf);
+    }
+}
+
+fn detail_lines(row: &DiffRow) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::from(vec![
+        Span::styled(format!("{} ", row.mark), row.style),
+        Span::styled(row.tool.clone(), theme::bold()),
+    ])];
+    match &row.rule {
+        Some((side, r)) => {
+            lines.push(Line::raw(format!(
+                "hidden on {side} by the {} layer: {}",
+                r.layer.title(),
+                r.reason
+            )));
+            let mut parts = Vec::new();
+            if let Some(p) = &r.pattern {
+                parts.push(format!("pattern \"{p}\""));
+            }
+            if let Some(e) = &r.expanded_from {
+                parts.push(format!("from {e}"));
+            }
+            if let Some(b) = &r.builtin {
+                parts.push(format!("built-in: {b}"));
+            }
+            if !parts.is_empty() {
+                lines.push(Line::styled(parts.join(" · "), theme::warning()));
+            }
+            if let Some(path) = &r.config_path {
+                lines.push(Line::from(vec![
+                    Span::styled("config key: ", theme::bold()),
+                    Span::styled(path.clone(), theme::accent()),
+                ]));
+            }
+        }
+        None => lines.push(Line::raw(row.why.clone())),
+    }
+    lines
+}

@@ -1,0 +1,231 @@
+//! Lint view: `clawdeck lint`'s findings for the config in use (every agent's context), most
+//! severe first: severity, the config key to change (with file:line:col), the finding's kind
+//! and sentence; the selected finding in full below, with the contexts it applies to. The App
+//! runs the lint as a job whenever a config is installed; the view only renders the report.
+
+use crossterm::event::{MouseEvent, MouseEventKind};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget, Wrap};
+
+use super::ViewCtx;
+use crate::lint::{Finding, LintReport, Severity};
+use crate::tui::keymap::Action;
+use crate::tui::theme;
+
+/// Rows of the detail pane.
+const DETAIL_HEIGHT: u16 = 8;
+
+#[derive(Debug, Default)]
+pub struct LintView {
+    pub report: Option<LintReport>,
+    /// Why the last lint failed (the last report stays).
+    pub error: Option<String>,
+    /// A lint job is running for a newer config.
+    pub pending: bool,
+    pub selected: usize,
+    offset: usize,
+    table_area: Rect,
+}
+
+/// The severity cell: a symbol and the word.
+pub fn severity_cell(severity: Severity) -> (&'static str, Style) {
+    match severity {
+        Severity::Error => ("✗ error", theme::error()),
+        Severity::Warning => ("⚠ warning", theme::warning()),
+        Severity::Info => ("· info", theme::dim()),
+    }
+}
+
+/// The config key with where it is written: `tools.alsoAllow (openclaw.json5:4:5)`.
+pub fn place(finding: &Finding) -> String {
+    match (&finding.config_path, &finding.location) {
+        (Some(path), Some(at)) => format!("{path} ({}:{})", at.line, at.column),
+        (Some(path), None) => path.clone(),
+        (None, _) => "(no config key)".to_string(),
+    }
+}
+
+impl LintView {
+    pub fn set_report(&mut self, report: LintReport) {
+        self.report = Some(report);
+        self.error = None;
+        self.pending = false;
+        let n = self.findings().len();
+        self.selected = self.selected.min(n.saturating_sub(1));
+    }
+
+    pub fn findings(&self) -> &[Finding] {
+        self.report.as_ref().map_or(&[], |r| r.findings.as_slice())
+    }
+
+    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        let page = self.table_area.height.saturating_sub(3).max(1) as usize;
+        if let Some(to) = super::list::moved(self.selected, action, self.findings().len(), page) {
+            self.selected = to;
+            return true;
+        }
+        match action {
+            Action::ReloadConfig => {
+                ctx.send(crate::tui::event::AppEvent::ReloadConfig);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        let r = self.table_area;
+        if !crate::tui::widgets::mouse_in(r, mouse) {
+            return false;
+        }
+        let n = self.findings().len();
+        match mouse.kind {
+            MouseEventKind::Down(_) if mouse.row >= r.y + 2 => {
+                let i = self.offset + (mouse.row - r.y - 2) as usize;
+                if i < n {
+                    self.selected = i;
+                }
+            }
+            MouseEventKind::ScrollUp => self.selected = self.selected.saturating_sub(1),
+            MouseEventKind::ScrollDown => {
+                self.selected = (self.selected + 1).min(n.saturating_sub(1))
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn title(&self) -> String {
+        let Some(report) = &self.report else {
+            return " Lint ".to_string();
+        };
+        let pending = if self.pending { " · linting…" } else { "" };
+        format!(
+            " Lint · {} · {} · {} · OpenClaw {} ({}){pending} ",
+            crate::tui::widgets::count(report.count(Severity::Error), "error", "errors"),
+            crate::tui::widgets::count(report.count(Severity::Warning), "warning", "warnings"),
+            crate::tui::widgets::count(report.count(Severity::Info), "note", "notes"),
+            report.openclaw,
+            report.openclaw_reason
+        )
+    }
+
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer, _ctx: &ViewCtx) {
+        let error_height = u16::from(self.error.is_some());
+        let [error_area, table_area, detail_area] = Layout::vertical([
+            Constraint::Length(error_height),
+            Constraint::Fill(1),
+            Constraint::Length(DETAIL_HEIGHT.min(area.height / 2)),
+        ])
+        .areas(area);
+        self.table_area = table_area;
+        if let Some(err) = &self.error {
+            let line = Line::from(vec![
+                Span::styled("✗ lint: ", theme::error()),
+                Span::raw(err.clone()),
+            ]);
+            buf.set_line(error_area.x, error_area.y, &line, error_area.width);
+        }
+        let block = Block::bordered().title(self.title());
+        let Some(report) = &self.report else {
+            let text = if self.pending {
+                "linting the config…"
+            } else {
+                "no config linted yet"
+            };
+            Paragraph::new(Line::styled(text, theme::dim()))
+                .block(block)
+                .render(table_area, buf);
+            return;
+        };
+        let contexts: Vec<&str> = report.contexts.iter().map(|c| c.label.as_str()).collect();
+        if report.findings.is_empty() {
+            Paragraph::new(vec![
+                Line::styled(format!("✓ no findings in {}", report.config), theme::ok()),
+                Line::styled(format!("contexts: {}", contexts.join("; ")), theme::dim()),
+            ])
+            .wrap(Wrap { trim: false })
+            .block(block)
+            .render(table_area, buf);
+            return;
+        }
+        let rows: Vec<Row> = report
+            .findings
+            .iter()
+            .map(|f| {
+                let (sev, style) = severity_cell(f.severity);
+                Row::new(vec![
+                    Span::styled(sev, style),
+                    Span::raw(place(f)),
+                    Span::styled(f.kind.as_str(), theme::dim()),
+                    Span::raw(f.message.clone()),
+                ])
+            })
+            .collect();
+        let mut state = TableState::default()
+            .with_selected(Some(self.selected))
+            .with_offset(self.offset);
+        StatefulWidget::render(
+            Table::new(
+                rows,
+                [
+                    Constraint::Length(9),
+                    Constraint::Max(44),
+                    Constraint::Max(22),
+                    Constraint::Fill(1),
+                ],
+            )
+            .header(
+                Row::new(vec!["severity", "config key", "kind", "finding"]).style(theme::bold()),
+            )
+            .row_highlight_style(theme::selected())
+            .highlight_symbol("›")
+            .block(block),
+            table_area,
+            buf,
+            &mut state,
+        );
+        self.offset = state.offset();
+        let detail = report
+            .findings
+            .get(self.selected)
+            .map(detail_lines)
+            .unwrap_or_default();
+        Paragraph::new(detail)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" Finding "))
+            .render(detail_area, buf);
+    }
+}
+
+/// The selected finding: severity and kind, the sentence (what to do), the key to change and
+/// where it is written, the contexts.
+pub fn detail_lines(f: &Finding) -> Vec<Line<'static>> {
+    let (sev, style) = severity_cell(f.severity);
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled(format!("{sev} "), style),
+            Span::styled(f.kind.as_str(), theme::bold()),
+        ]),
+        Line::raw(f.message.clone()),
+    ];
+    let key = match (&f.config_path, &f.location) {
+        (Some(path), Some(at)) => format!("change {path} at {at}"),
+        (Some(path), None) => format!("change {path}"),
+        (None, _) => "no single config key: see the sentence above".to_string(),
+    };
+    lines.push(Line::from(vec![
+        Span::styled("fix: ", theme::bold()),
+        Span::styled(key, theme::accent()),
+    ]));
+    if !f.contexts.is_empty() {
+        lines.push(Line::styled(
+            format!("in: {}", f.contexts.join("; ")),
+            theme::dim(),
+        ));
+    }
+    lines
+}
