@@ -1,0 +1,59 @@
+//! Console and CLI messages are English; only the texts clawbot_router returns to the LLM keep
+//! the seeds' Chinese wording (src/router/). This scans every other source file's code (doc and
+//! line comments and the `#[cfg(test)]` part left out) for CJK characters in string literals.
+
+use std::path::{Path, PathBuf};
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("readable source dir") {
+        let path = entry.expect("dir entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{303f}' | '\u{4e00}'..='\u{9fff}' | '\u{ff00}'..='\u{ffef}')
+}
+
+#[test]
+fn console_and_cli_messages_are_english() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let router = src.join("router");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut offending = Vec::new();
+    for file in files.iter().filter(|f| !f.starts_with(&router)) {
+        let text = std::fs::read_to_string(file).expect("readable source");
+        for (number, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or_default();
+            if code.chars().any(is_cjk) {
+                offending.push(format!(
+                    "{}:{}: {}",
+                    file.strip_prefix(&src).unwrap_or(file).display(),
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    assert!(
+        offending.is_empty(),
+        "non-English text outside the router's LLM-facing texts:\n{}",
+        offending.join("\n")
+    );
+}
+
+#[test]
+fn the_scan_finds_cjk_text() {
+    // The check above must be able to fail: a Chinese message is CJK.
+    assert!("无法写入".chars().any(is_cjk));
+    assert!(!"cannot write".chars().any(is_cjk));
+}
