@@ -98,10 +98,17 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             };
             let observed =
                 runtime.block_on(verify::observe_cli(&loaded.raw, &agent, &ctx, &options));
-            (
-                format!("openclaw agent --local --agent {agent} (recording mock LLM)"),
-                observed,
-            )
+            let source = if ctx.owner == Some(false) {
+                // A non-owner turn runs on a private gateway (see verify::non_owner); that host
+                // adds github_identity_status, has no transcripts and words sessions_send's
+                // description its own way, which the report shows as it finds them.
+                format!(
+                    "a private gateway's agent method, agent {agent}, as a non-owner (recording mock LLM)"
+                )
+            } else {
+                format!("openclaw agent --local --agent {agent} (recording mock LLM)")
+            };
+            (source, observed)
         }
     };
     let observed = match observed {

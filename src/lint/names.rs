@@ -228,44 +228,11 @@ pub(super) fn mcp_server_names(raw: &Value) -> Vec<String> {
 /// OpenClaw builds it: unsafe characters become `-`, a name not starting with a letter gets
 /// `mcp-`, at most 30 characters, duplicates get `-2`, `-3` ...
 pub(super) fn mcp_tool_prefixes(raw: &Value) -> Vec<String> {
-    const MAX_PREFIX: usize = 30;
-    let mut used: Vec<String> = Vec::new();
-    let mut out = Vec::new();
-    for server in mcp_server_names(raw) {
-        let safe: String = server
-            .trim()
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                    c
-                } else {
-                    '-'
-                }
-            })
-            .collect();
-        let safe = if safe.is_empty() {
-            "mcp".to_string()
-        } else {
-            safe
-        };
-        let safe = if safe.starts_with(|c: char| c.is_ascii_alphabetic()) {
-            safe
-        } else {
-            format!("mcp-{safe}")
-        };
-        let base: String = safe.chars().take(MAX_PREFIX).collect();
-        let mut candidate = base.clone();
-        let mut n = 2;
-        while used.contains(&candidate.to_lowercase()) {
-            let suffix = format!("-{n}");
-            let keep = MAX_PREFIX.saturating_sub(suffix.len()).max(1);
-            candidate = format!("{}{suffix}", base.chars().take(keep).collect::<String>());
-            n += 1;
-        }
-        used.push(candidate.to_lowercase());
-        out.push(format!("{}__", candidate.to_lowercase()));
-    }
-    out
+    let (servers, _) = crate::mcp_servers::declared_servers(raw, None);
+    servers
+        .iter()
+        .map(|s| format!("{}__", s.safe_name.to_lowercase()))
+        .collect()
 }
 
 #[cfg(test)]

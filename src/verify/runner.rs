@@ -149,31 +149,15 @@ pub async fn observe_cli(
     if !lost.is_empty() {
         return Err(VerifyError::Inexpressible(lost.join(", ")));
     }
-    let program = find_openclaw(options.openclaw_bin.as_deref())?;
-    let mock = RecordingMock::start()
-        .await
-        .map_err(|err| VerifyError::Mock(err.to_string()))?;
-    let home = TempHome::create()?;
-    let model = agent_model(config, agent, ctx);
-    let isolated = isolated_config(config, &model, &mock.base_url());
     if ctx.owner == Some(false) {
-        let observed = super::non_owner::observe(
-            &program,
-            &home.0,
-            &isolated,
-            super::non_owner::Turn {
-                agent,
-                ctx,
-                as_owner: false,
-                timeout: options.timeout,
-                message: RUN_MESSAGE,
-            },
-            &mock,
-        )
-        .await;
-        mock.stop().await;
-        return observed;
+        return observe_through_gateway(config, agent, ctx, options, false).await;
     }
+    let Prepared {
+        program,
+        mock,
+        home,
+        isolated,
+    } = prepare(config, agent, ctx, options).await?;
     let config_path = home.0.join(".openclaw").join("openclaw.json");
     let text = serde_json::to_string_pretty(&isolated).unwrap_or_default();
     std::fs::write(&config_path, text).map_err(|err| VerifyError::Home {
@@ -230,6 +214,36 @@ pub async fn observe_cli(
     }
 }
 
+/// What every observation starts from: the CLI, the recording mock, an isolated home and the
+/// operator's config pointed at the mock.
+struct Prepared {
+    program: PathBuf,
+    mock: RecordingMock,
+    home: TempHome,
+    isolated: Value,
+}
+
+async fn prepare(
+    config: &Value,
+    agent: &str,
+    ctx: &PolicyContext,
+    options: &RunOptions,
+) -> Result<Prepared, VerifyError> {
+    let program = find_openclaw(options.openclaw_bin.as_deref())?;
+    let mock = RecordingMock::start()
+        .await
+        .map_err(|err| VerifyError::Mock(err.to_string()))?;
+    let home = TempHome::create()?;
+    let model = agent_model(config, agent, ctx);
+    let isolated = isolated_config(config, &model, &mock.base_url());
+    Ok(Prepared {
+        program,
+        mock,
+        home,
+        isolated,
+    })
+}
+
 /// One turn through a private gateway (see `non_owner`): as its owner (an `operator.admin`
 /// connection) or not. Comparing the two shows exactly what the owner gate removes in a
 /// gateway-hosted run.
@@ -240,13 +254,12 @@ pub async fn observe_through_gateway(
     options: &RunOptions,
     as_owner: bool,
 ) -> Result<ObservedView, VerifyError> {
-    let program = find_openclaw(options.openclaw_bin.as_deref())?;
-    let mock = RecordingMock::start()
-        .await
-        .map_err(|err| VerifyError::Mock(err.to_string()))?;
-    let home = TempHome::create()?;
-    let model = agent_model(config, agent, ctx);
-    let isolated = isolated_config(config, &model, &mock.base_url());
+    let Prepared {
+        program,
+        mock,
+        home,
+        isolated,
+    } = prepare(config, agent, ctx, options).await?;
     let observed = super::non_owner::observe(
         &program,
         &home.0,
