@@ -200,6 +200,14 @@ impl GatewayClient {
         Ok(payload)
     }
 
+    /// Stops replaying a subscription made with `subscribe` (the same method and params); the
+    /// caller tells the gateway itself where the protocol has a method for it.
+    pub fn forget_subscription(&self, method: &str, params: &Value) {
+        if let Ok(mut subs) = self.shared.subscriptions.lock() {
+            subs.retain(|s| !(s.method == method && &s.params == params));
+        }
+    }
+
     /// Stops reconnecting and closes the socket.
     pub fn close(&self) {
         self.shared.stop.cancel();

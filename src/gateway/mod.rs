@@ -23,4 +23,5 @@ pub mod pack;
 pub mod roster;
 pub mod sessions;
 pub mod tools;
+pub mod transcript;
 pub mod watch;

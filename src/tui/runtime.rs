@@ -148,8 +148,11 @@ fn attach_gateways(
         tx.send(AppEvent::Core(CoreEvent::Gateway { gateway, event }))
     });
     match deck.feed_gateway_rosters(sink, stop) {
-        Ok(names) if names.is_empty() => {}
-        Ok(names) => app.sessions = super::views::sessions::SessionsView::attaching(&names),
+        Ok((names, _)) if names.is_empty() => {}
+        Ok((names, follow)) => {
+            app.sessions = super::views::sessions::SessionsView::attaching(&names);
+            app.sessions.set_follow(follow);
+        }
         Err(e) => {
             app.sessions =
                 super::views::sessions::SessionsView::unavailable(&format!("gateways: {e}"))
