@@ -129,6 +129,22 @@ impl SessionsView {
         changed
     }
 
+    /// Selects (and follows) a session by gateway and key; false when the roster has no such
+    /// row.
+    pub fn select_session(&mut self, gateway: &str, key: &str) -> bool {
+        let Some(at) = self
+            .roster
+            .rows()
+            .iter()
+            .position(|(g, row)| *g == gateway && row.key == key)
+        else {
+            return false;
+        };
+        self.selected = at;
+        self.follow_selected();
+        true
+    }
+
     /// Follows the selected row's session (the feed subscribes to its transcript).
     fn follow_selected(&mut self) {
         let rows = self.roster.rows();
