@@ -576,7 +576,12 @@ impl App {
                 true
             }
             CoreEvent::Gateway { gateway, event } => {
-                self.sessions.apply(&gateway, &event) && self.view == ViewId::Sessions
+                let changed = self.sessions.apply(&gateway, &event);
+                if changed {
+                    self.queue.gateway_runs =
+                        super::views::gateway_runs::GatewayRuns::from_roster(&self.sessions.roster);
+                }
+                changed && matches!(self.view, ViewId::Sessions | ViewId::Queue)
             }
             CoreEvent::InvokeDone { call, outcome } => {
                 let tool = outcome.tool().to_string();

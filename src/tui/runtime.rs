@@ -152,6 +152,8 @@ fn attach_gateways(
         Ok((names, follow)) => {
             app.sessions = super::views::sessions::SessionsView::attaching(&names);
             app.sessions.set_follow(follow);
+            app.queue.gateway_runs =
+                super::views::gateway_runs::GatewayRuns::from_roster(&app.sessions.roster);
         }
         Err(e) => {
             app.sessions =

@@ -2,6 +2,7 @@
 //! (`AppEvent`s) sent through the context; none of them does I/O.
 
 pub mod decisions;
+pub mod gateway_runs;
 pub mod invoke;
 pub mod list;
 pub mod policy;
