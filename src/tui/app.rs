@@ -151,6 +151,8 @@ pub struct App {
     pub stats: Arc<Stats>,
     /// Permits given back to the router forwarder as its events are handled (backpressure).
     pub router_pacer: Option<Arc<tokio::sync::Semaphore>>,
+    /// Gives back the permit of each gateway event handled (see `runtime::forward_gateway_events`).
+    pub gateway_pacer: Option<Arc<tokio::sync::Semaphore>>,
     pub quit: bool,
     /// Numbers config reload requests; only the newest one's result is installed.
     reload_generation: u64,
@@ -191,6 +193,7 @@ impl App {
             copy_dir: default_copy_dir(),
             stats: Arc::default(),
             router_pacer: None,
+            gateway_pacer: None,
             quit: false,
             reload_generation: 0,
             prompt_generation: 0,
@@ -576,6 +579,9 @@ impl App {
                 true
             }
             CoreEvent::Gateway { gateway, event } => {
+                if let Some(pacer) = &self.gateway_pacer {
+                    pacer.add_permits(1);
+                }
                 let changed = self.sessions.apply(&gateway, &event);
                 if changed {
                     self.queue.gateway_runs =
