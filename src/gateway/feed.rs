@@ -180,6 +180,8 @@ async fn feed_one(
         return;
     }
     let mut following: Option<String> = None;
+    // Dropping the handle only ends following; the roster goes on.
+    let mut follow_open = true;
     followed.mark_changed();
     loop {
         let event = tokio::select! {
@@ -187,9 +189,10 @@ async fn feed_one(
                 Some(event) => event,
                 None => return,
             },
-            changed = followed.changed() => {
+            changed = followed.changed(), if follow_open => {
                 if changed.is_err() {
-                    return;
+                    follow_open = false;
+                    continue;
                 }
                 let want = followed
                     .borrow_and_update()

@@ -77,7 +77,7 @@ impl GatewayRuns {
             return area;
         }
         let wanted = self.runs.len().max(1) as u16 + 3;
-        let height = wanted.min(area.height / 2).min(12).max(4);
+        let height = wanted.min(area.height / 2).clamp(4, 12);
         let [rest, section] =
             Layout::vertical([Constraint::Fill(1), Constraint::Length(height)]).areas(area);
         let running = self.runs.iter().filter(|r| r.running).count();
