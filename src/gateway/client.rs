@@ -121,7 +121,7 @@ impl GatewayClient {
         give_up: impl std::future::Future<Output = ()>,
     ) -> Result<GatewayClient, GatewayError> {
         let (connection, hello, incoming) =
-            open_when_ready(&endpoint, &identity, &options, &backoff, give_up).await?;
+            open_when_ready(&endpoint, &identity, &options, give_up).await?;
         let shared = Arc::new(Shared {
             endpoint,
             current: Mutex::new(Some(connection)),
@@ -220,12 +220,11 @@ impl GatewayClient {
 type Opened = (Connection, Hello, mpsc::UnboundedReceiver<Incoming>);
 
 /// Opens a connection, trying again while the gateway says it is still starting (after the
-/// pause it asks for, or the backoff's if longer) until `give_up` resolves.
+/// pause it asks for) until `give_up` resolves.
 async fn open_when_ready(
     endpoint: &GatewayEndpoint,
     identity: &DeviceIdentity,
     options: &ConnectOptions,
-    backoff: &Backoff,
     give_up: impl std::future::Future<Output = ()>,
 ) -> Result<Opened, GatewayError> {
     tokio::pin!(give_up);
@@ -237,7 +236,6 @@ async fn open_when_ready(
             ms: started.elapsed().as_millis() as u64,
         })
     };
-    let mut attempt = 0u32;
     loop {
         let error = tokio::select! {
             opened = Connection::open(endpoint, identity, options) => match opened {
@@ -252,10 +250,11 @@ async fn open_when_ready(
         tracing::debug!("{error}; trying again");
         last = Some(error);
         tokio::select! {
-            _ = tokio::time::sleep(asked.max(backoff.delay(attempt)).min(backoff.max)) => {}
+            // The pause the gateway asked for, as OpenClaw's own client does: a doubling
+            // backoff would keep waiting long after the gateway is ready.
+            _ = tokio::time::sleep(asked) => {}
             _ = &mut give_up => return Err(gave_up(last)),
         }
-        attempt = attempt.saturating_add(1);
     }
 }
 
