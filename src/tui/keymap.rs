@@ -69,7 +69,7 @@ pub struct BindingSpec {
     pub hint: &'static str,
 }
 
-use ViewId::{Invoke, Policy, Prompt, Queue, Router};
+use ViewId::{Invoke, Policy, Prompt, Queue, Router, Sessions};
 
 macro_rules! b {
     ($action:ident, $name:literal, [$($k:literal),*], $desc:literal, [$($v:ident),*], $hint:literal) => {
@@ -264,7 +264,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         "follow",
         ["f"],
         "Follow the stream (jump to the bottom)",
-        [Router],
+        [Router, Sessions],
         "follow"
     ),
     b!(

@@ -45,7 +45,10 @@ pub struct SessionsView {
     transcript_order: VecDeque<SessionId>,
     /// Why following the selected session failed, if it did.
     follow_error: Option<String>,
+    /// Transcript lines scrolled up from the newest (0: following the newest).
+    detail_scroll: usize,
     table_area: Rect,
+    detail_area: Rect,
 }
 
 impl SessionsView {
@@ -164,6 +167,7 @@ impl SessionsView {
             follow.follow(&id.0, &id.1);
         }
         self.follow_error = None;
+        self.detail_scroll = 0;
         self.transcript_order.retain(|o| o != &id);
         self.transcript_order.push_back(id.clone());
         self.transcripts.entry(id.clone()).or_default();
@@ -176,6 +180,12 @@ impl SessionsView {
     }
 
     pub fn handle_action(&mut self, action: Action, _ctx: &ViewCtx) -> bool {
+        if action == Action::Follow {
+            // Back to the newest transcript lines.
+            let changed = self.detail_scroll != 0;
+            self.detail_scroll = 0;
+            return changed;
+        }
         let page = self.table_area.height.saturating_sub(3) as usize;
         match super::list::moved(self.selected, action, self.roster.len(), page) {
             Some(to) => {
@@ -188,6 +198,19 @@ impl SessionsView {
     }
 
     pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        // The wheel over the transcript scrolls it (following pauses until `f` / End).
+        if crate::tui::widgets::mouse_in(self.detail_area, mouse) {
+            match mouse.kind {
+                MouseEventKind::ScrollUp => {
+                    self.detail_scroll = self.detail_scroll.saturating_add(3)
+                }
+                MouseEventKind::ScrollDown => {
+                    self.detail_scroll = self.detail_scroll.saturating_sub(3)
+                }
+                _ => return false,
+            }
+            return true;
+        }
         let r = self.table_area;
         if !crate::tui::widgets::mouse_in(r, mouse) {
             return false;
@@ -231,6 +254,7 @@ impl SessionsView {
             Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body)
         };
         self.table_area = table_area;
+        self.detail_area = detail_area;
         self.render_roster(table_area, buf);
         self.render_detail(detail_area, buf, ctx);
     }
@@ -301,7 +325,7 @@ impl SessionsView {
     }
 
     /// The followed session's transcript, newest at the bottom (only what fits is built).
-    fn render_detail(&self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+    fn render_detail(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         let (Some((gateway, key)), Some(transcript)) = (&self.followed, self.transcript()) else {
             Paragraph::new(Line::styled(
                 "select a session to follow its transcript and tool calls",
@@ -328,10 +352,14 @@ impl SessionsView {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis() as u64)
             .ok();
-        // Newest entries first until the pane is full, then put back in order.
+        // Newest entries first until the pane (plus what is scrolled past) is full, then put
+        // back in order; only what can show is built.
+        let wanted = height.saturating_add(self.detail_scroll);
         let mut lines: Vec<Line> = Vec::new();
+        let mut complete = true;
         for entry in transcript.entries().rev() {
-            if lines.len() >= height {
+            if lines.len() >= wanted {
+                complete = false;
                 break;
             }
             let mut block = entry_lines(entry, now_ms);
@@ -351,8 +379,7 @@ impl SessionsView {
                 theme::dim(),
             ));
         }
-        let fits_whole = lines.len() + top.len() < height;
-        if transcript.dropped() > 0 && fits_whole {
+        if transcript.dropped() > 0 && complete {
             top.push(Line::styled(
                 format!(
                     "… {} earlier entries dropped (the newest {} are kept)",
@@ -363,8 +390,15 @@ impl SessionsView {
             ));
         }
         top.extend(lines);
-        let skip = top.len().saturating_sub(height);
-        let shown: Vec<Line> = top.into_iter().skip(skip).collect();
+        self.detail_scroll = self.detail_scroll.min(top.len().saturating_sub(height));
+        if self.detail_scroll > 0 {
+            title.push_str(&format!(
+                "· scrolled up {} lines (f follows) ",
+                self.detail_scroll
+            ));
+        }
+        let end = top.len() - self.detail_scroll;
+        let shown: Vec<Line> = top.drain(end.saturating_sub(height)..end).collect();
         Paragraph::new(shown)
             .block(Block::bordered().title(title))
             .render(area, buf);
@@ -808,6 +842,35 @@ mod tests {
             "the newest shows\n{screen}"
         );
         assert!(!screen.contains("line 19 "), "{screen}");
+        // The wheel over the transcript scrolls back to the oldest kept entry and the marker.
+        let wheel = |kind| MouseEvent {
+            kind,
+            column: 10,
+            row: 25,
+            modifiers: crossterm::event::KeyModifiers::NONE,
+        };
+        for _ in 0..400 {
+            view.handle_mouse(&wheel(MouseEventKind::ScrollUp));
+        }
+        let top = draw(&mut view, 100, 30);
+        assert!(top.contains("… 20 earlier entries dropped"), "{top}");
+        assert!(top.contains("line 20"), "the oldest kept entry\n{top}");
+        assert!(top.contains("scrolled up"), "{top}");
+        assert_eq!(
+            view.selected, 0,
+            "the wheel over the transcript leaves the roster alone"
+        );
+        let (tx, _rx) = AppEventSender::channel();
+        let clock = FixedClock::at_epoch_2026();
+        let keymap = Keymap::default();
+        let ctx = ViewCtx {
+            tx: &tx,
+            clock: &clock,
+            keymap: &keymap,
+        };
+        assert!(view.handle_action(Action::Follow, &ctx));
+        let following = draw(&mut view, 100, 30);
+        assert_eq!(following, screen, "f follows the newest again");
         // Another session's events do not land in this transcript.
         let before = view.transcript().unwrap().len();
         view.apply(
