@@ -658,7 +658,8 @@ fn clawdeck_verify_prints_disagreements_with_rules_and_exits_by_verdict() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("real OpenClaw not found"));
-    let not_owner = verify_cmd(&["--not-owner"]);
-    assert_eq!(not_owner.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&not_owner.stderr).contains("--not-owner"));
+    // A sender id: neither the CLI nor a gateway's agent method takes one.
+    let sender = verify_cmd(&["--sender-id", "42"]);
+    assert_eq!(sender.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&sender.stderr).contains("--sender-*"));
 }

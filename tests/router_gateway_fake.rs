@@ -11,8 +11,11 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 const RECORDED_RUN: &str = "b644a7c6-299b-4471-981f-d4df629256d8";
 
@@ -27,11 +30,19 @@ fn recorded_events() -> Vec<String> {
 }
 
 /// Serves connections: challenge, hello-ok, `agent` → accepted (then `events`), any other
-/// request → ok. Every request method is recorded in `seen`.
-async fn fake_gateway(listener: TcpListener, events: Vec<String>, seen: Arc<Mutex<Vec<Value>>>) {
+/// request → ok. Every request method is recorded in `seen`. The first `starting`
+/// connects are refused the way a booting OpenClaw gateway refuses them.
+async fn fake_gateway(
+    listener: TcpListener,
+    events: Vec<String>,
+    seen: Arc<Mutex<Vec<Value>>>,
+    starting: usize,
+) {
+    let refused = Arc::new(AtomicUsize::new(0));
     while let Ok((stream, _)) = listener.accept().await {
         let events = events.clone();
         let seen = seen.clone();
+        let refused = refused.clone();
         tokio::spawn(async move {
             let mut ws = tokio_tungstenite::accept_async(stream).await.unwrap();
             let challenge = json!({"type": "event", "event": "connect.challenge",
@@ -41,6 +52,21 @@ async fn fake_gateway(listener: TcpListener, events: Vec<String>, seen: Arc<Mute
                 let Message::Text(text) = msg else { continue };
                 let req: Value = serde_json::from_str(&text).unwrap();
                 seen.lock().unwrap().push(req.clone());
+                if req["method"] == "connect" && refused.fetch_add(1, Ordering::SeqCst) < starting {
+                    // OpenClaw 2026.9.6's answer while its sidecars start, then close 1013.
+                    let res = json!({"type": "res", "id": req["id"], "ok": false, "error": {
+                        "code": "UNAVAILABLE", "message": "gateway starting; retry shortly",
+                        "retryable": true, "retryAfterMs": 100,
+                        "details": {"reason": "startup-sidecars"}}});
+                    ws.send(Message::text(res.to_string())).await.unwrap();
+                    let _ = ws
+                        .close(Some(CloseFrame {
+                            code: CloseCode::Again,
+                            reason: "gateway starting".into(),
+                        }))
+                        .await;
+                    return;
+                }
                 let payload = match req["method"].as_str().unwrap_or("") {
                     "connect" => json!({
                         "type": "hello-ok", "protocol": 4,
@@ -65,10 +91,15 @@ async fn fake_gateway(listener: TcpListener, events: Vec<String>, seen: Arc<Mute
 }
 
 async fn start(events: Vec<String>) -> (String, Arc<Mutex<Vec<Value>>>) {
+    start_after(events, 0).await
+}
+
+/// A fake gateway that refuses its first `starting` connects as still starting.
+async fn start_after(events: Vec<String>, starting: usize) -> (String, Arc<Mutex<Vec<Value>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let seen = Arc::new(Mutex::new(Vec::new()));
-    tokio::spawn(fake_gateway(listener, events, seen.clone()));
+    tokio::spawn(fake_gateway(listener, events, seen.clone(), starting));
     (url, seen)
 }
 
@@ -160,4 +191,37 @@ async fn a_silent_gateway_run_ends_at_its_deadline_and_is_aborted() {
         .find(|r| r["method"] == "sessions.abort")
         .expect("the run is aborted on the gateway");
     assert_eq!(abort["params"]["runId"], RECORDED_RUN);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gateway_still_starting_is_waited_out_and_the_run_succeeds() {
+    let (url, seen) = start_after(recorded_events(), 3).await;
+    let (code, result, _) = route(&url, "30").await;
+    assert_eq!(code, Some(0), "{result}");
+    assert_eq!(result["content"][0]["text"], "tool exec returned: x");
+    let seen = seen.lock().unwrap();
+    let connects = seen.iter().filter(|r| r["method"] == "connect").count();
+    assert_eq!(connects, 4, "three refusals, then the connect that worked");
+    assert_eq!(seen.iter().filter(|r| r["method"] == "agent").count(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gateway_that_never_gets_ready_ends_at_the_deadline_with_its_words() {
+    let (url, seen) = start_after(recorded_events(), usize::MAX).await;
+    let (code, result, took) = route(&url, "2").await;
+    assert_eq!(code, Some(1), "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("is still starting: gateway starting; retry shortly (UNAVAILABLE)"),
+        "{result}"
+    );
+    // Not before the deadline, and not long after it.
+    assert!(took >= Duration::from_secs(2), "took {took:?}");
+    assert!(took < Duration::from_secs(8), "took {took:?}");
+    let seen = seen.lock().unwrap();
+    assert!(
+        seen.iter().filter(|r| r["method"] == "connect").count() >= 3,
+        "retried while it was starting"
+    );
+    assert!(!seen.iter().any(|r| r["method"] == "agent"), "never ran");
 }

@@ -1610,6 +1610,81 @@ fn populated() -> Harness {
     h
 }
 
+/// A gateway attached with its roster, a running gateway run (Queue view) and the recorded
+/// exec run in the followed session's transcript (Sessions view's detail pane).
+fn with_gateway(mut h: Harness) -> Harness {
+    use clawdeck::gateway::{ClientEvent, EventFrame, Hello};
+    let send = |h: &mut Harness, event: ClientEvent| {
+        h.app.handle_event(AppEvent::Core(CoreEvent::Gateway {
+            gateway: "local".into(),
+            event,
+        }));
+    };
+    let hello = Hello::from_payload(&serde_json::json!({
+        "type": "hello-ok", "protocol": 4, "server": {"version": "2026.9.6", "connId": "c"},
+        "features": {"methods": [], "events": []}, "snapshot": {},
+        "auth": {"role": "operator", "scopes": []}, "policy": {"tickIntervalMs": 15000}
+    }))
+    .unwrap();
+    // As the console starts with a gateway configured.
+    h.app.sessions =
+        clawdeck::tui::views::sessions::SessionsView::attaching(&["local".to_string()]);
+    send(
+        &mut h,
+        ClientEvent::Connected {
+            hello: std::sync::Arc::new(hello),
+            reconnect: false,
+        },
+    );
+    send(
+        &mut h,
+        ClientEvent::Subscribed {
+            method: "sessions.list".into(),
+            payload: serde_json::json!({"sessions": [
+                {"key": "agent:ops:explicit:g1", "agentId": "ops", "kind": "direct", "updatedAt": 1_795_380_958_000u64},
+                {"key": "agent:main:main", "agentId": "main", "kind": "main", "queuedCount": 1, "updatedAt": 1_795_370_000_000u64},
+            ]}),
+        },
+    );
+    for line in include_str!("fixtures/gateway/exec-run.jsonl").lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["frame"]["type"] != "event" {
+            continue;
+        }
+        send(
+            &mut h,
+            ClientEvent::Event(std::sync::Arc::new(EventFrame {
+                event: v["frame"]["event"].as_str().unwrap().to_string(),
+                payload: v["frame"]["payload"].clone(),
+                seq: None,
+            })),
+        );
+    }
+    h
+}
+
+#[test]
+fn gateway_runs_and_the_followed_transcript_reach_their_views() {
+    let mut h = with_gateway(populated());
+    assert!(
+        !h.app.queue.gateway_runs.runs.is_empty(),
+        "the queued session is a gateway run"
+    );
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Queue));
+    let screen = h.screen(120, 40);
+    assert!(
+        screen.contains("Gateway runs · 0 running, 1 queued"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Lanes"),
+        "clawdeck's own lanes stay\n{screen}"
+    );
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Sessions));
+    let screen = h.screen(120, 40);
+    assert!(screen.contains("⚙ exec ✓ ok"), "{screen}");
+}
+
 /// The states each size is drawn in: every view bare, and every overlay and input line.
 fn draw_every_state(h: &mut Harness, width: u16, height: u16) {
     for view in ViewId::ALL {
@@ -1657,7 +1732,7 @@ fn draw_every_state(h: &mut Harness, width: u16, height: u16) {
 
 #[test]
 fn every_view_and_overlay_renders_at_every_small_size() {
-    let mut h = populated();
+    let mut h = with_gateway(populated());
     for width in 1..=40 {
         for height in 1..=30 {
             draw_every_state(&mut h, width, height);
@@ -1669,7 +1744,7 @@ proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
     #[test]
     fn every_view_and_overlay_renders_at_any_size(width in 1u16..=300, height in 1u16..=100) {
-        let mut h = populated();
+        let mut h = with_gateway(populated());
         draw_every_state(&mut h, width, height);
     }
 }

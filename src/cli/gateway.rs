@@ -92,7 +92,7 @@ pub(crate) async fn attach_all(
     let mut clients = Vec::new();
     let mut failed = false;
     for endpoint in &endpoints {
-        match attach(endpoint, &identity, approver).await {
+        match attach(endpoint, &identity, approver, None).await {
             Ok(client) => clients.push(client),
             Err(err) => {
                 eprintln!(
@@ -120,7 +120,7 @@ async fn status(cli: &Cli, args: &CommonArgs) -> u8 {
     let mut rows = Vec::new();
     let mut failed = false;
     for endpoint in &endpoints {
-        match attach(endpoint, &identity, false).await {
+        match attach(endpoint, &identity, false, None).await {
             Ok(client) => {
                 let hello = client.hello();
                 rows.push(json!({

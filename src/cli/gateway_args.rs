@@ -36,17 +36,22 @@ pub fn endpoints(
 
 /// Attaches to one gateway. `approver`: advertise the `exec-approvals` capability, so the
 /// gateway routes exec approvals to this connection (and waits for its answer instead of
-/// denying a run nobody can approve).
+/// denying a run nobody can approve). `deadline`: the command's own time limit, which bounds
+/// how long a gateway that is still starting is waited for (else the client's default).
 pub async fn attach(
     endpoint: &GatewayEndpoint,
     identity: &DeviceIdentity,
     approver: bool,
+    deadline: Option<std::time::Duration>,
 ) -> Result<GatewayClient, GatewayError> {
-    let options = if approver {
+    let mut options = if approver {
         crate::gateway::desk::approver_options()
     } else {
         ConnectOptions::default()
     };
+    if let Some(deadline) = deadline {
+        options.ready_wait = options.ready_wait.min(deadline);
+    }
     GatewayClient::connect(
         endpoint.clone(),
         identity.clone(),

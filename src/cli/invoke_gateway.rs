@@ -3,7 +3,7 @@
 //! result like a local call, with the same exit statuses. The gateway's refusals are refusals
 //! (exit 3) with the key that changes them; a tool the gateway does not know is bad usage (2).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -13,7 +13,6 @@ use super::invoke::report;
 use super::{Cli, output_guard};
 use crate::gateway::invoke::InvokeRequest;
 use crate::gateway::invoke_run::{self, GatewayCall, Refusal, RefusalStatus};
-use crate::gateway::{GatewayClient, GatewayError};
 use crate::pipeline::CallOutcome;
 use crate::process::stop_signals::stop_signals;
 
@@ -65,7 +64,8 @@ pub fn run(cli: &Cli, tool: &str, params: Value, opts: &GatewayInvoke<'_>) -> u8
         idempotency_key: opts.call_id.clone(),
     };
     runtime.block_on(async {
-        let client = match attach_while_starting(&endpoint, &identity, opts.timeout).await {
+        // The client waits out a gateway that is still starting, within the call's timeout.
+        let client = match attach(&endpoint, &identity, false, Some(opts.timeout)).await {
             Ok(c) => c,
             Err(err) => {
                 eprintln!(
@@ -93,30 +93,6 @@ pub fn run(cli: &Cli, tool: &str, params: Value, opts: &GatewayInvoke<'_>) -> u8
             GatewayCall::Refused(refusal) => present_refusal(&refusal, opts.json),
         }
     })
-}
-
-/// How long a gateway that says it is still starting gets before the call gives up.
-const STARTING_WAIT: Duration = Duration::from_secs(15);
-
-/// Attaches; a gateway that answers "starting, retry shortly" (a handshake refusal while it
-/// boots) is retried with backoff for a bounded time. Anything else is reported at once.
-async fn attach_while_starting(
-    endpoint: &crate::gateway::GatewayEndpoint,
-    identity: &crate::gateway::DeviceIdentity,
-    timeout: Duration,
-) -> Result<GatewayClient, GatewayError> {
-    let give_up = Instant::now() + timeout.min(STARTING_WAIT);
-    let backoff = crate::gateway::Backoff::default();
-    let mut attempt = 0;
-    loop {
-        match attach(endpoint, identity, false).await {
-            Err(GatewayError::Handshake { .. }) if Instant::now() < give_up => {
-                tokio::time::sleep(backoff.delay(attempt)).await;
-                attempt += 1;
-            }
-            other => return other,
-        }
-    }
 }
 
 /// Prints a refusal (stderr, and the `{content, details}` body with `--json`) and returns the

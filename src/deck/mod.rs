@@ -171,34 +171,36 @@ impl Deck {
     }
 
     /// Starts feeding the gateways' session rosters to `sink` (one background task per
-    /// gateway; `stop` ends them). Returns the gateways' names; none when no gateway is
-    /// configured (clawdeck.json5 `gateways`, OPENCLAW_GATEWAY_URL).
+    /// gateway; `stop` ends them). Returns the gateways' names (none when no gateway is
+    /// configured: clawdeck.json5 `gateways`, OPENCLAW_GATEWAY_URL) and the handle that picks
+    /// the session whose transcript is followed.
     pub fn feed_gateway_rosters(
         &self,
         sink: crate::gateway::feed::RosterSink,
         stop: tokio_util::sync::CancellationToken,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<(Vec<String>, crate::gateway::feed::SessionFollow), String> {
+        use crate::gateway::feed::SessionFollow;
         use crate::gateway::{DeviceIdentity, paths, resolve_endpoints};
         let configured = self.config().settings.gateways.clone();
         let env = |key: &str| std::env::var(key).ok();
         let endpoints = match resolve_endpoints(&configured, &[], &env) {
             Ok(e) => e,
-            Err(_) if configured.is_empty() => return Ok(Vec::new()),
+            Err(_) if configured.is_empty() => return Ok((Vec::new(), SessionFollow::default())),
             Err(e) => return Err(e),
         };
         if endpoints.is_empty() {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), SessionFollow::default()));
         }
         let identity = DeviceIdentity::load_or_create(&paths::state_dir()?)?;
         let names = endpoints.iter().map(|e| e.name.clone()).collect();
-        crate::gateway::feed::spawn_roster_feed(
+        let follow = crate::gateway::feed::spawn_roster_feed(
             endpoints,
             identity,
             crate::gateway::Backoff::default(),
             sink,
             stop,
         );
-        Ok(names)
+        Ok((names, follow))
     }
 
     /// `--config` as given.

@@ -89,16 +89,39 @@ pub struct GatewayClient {
 }
 
 impl GatewayClient {
-    /// Connects once (errors come back as they are: unreachable, auth refused, pairing ...),
-    /// then keeps the connection up in the background.
+    /// Connects (errors come back as they are: unreachable, auth refused, pairing ...), then
+    /// keeps the connection up in the background. A gateway that answers "starting; retry
+    /// shortly" is retried for up to `options.ready_wait`; after that its last answer is the
+    /// error.
     pub async fn connect(
         endpoint: GatewayEndpoint,
         identity: DeviceIdentity,
         options: ConnectOptions,
         backoff: Backoff,
     ) -> Result<GatewayClient, GatewayError> {
+        let wait = options.ready_wait;
+        Self::connect_until(
+            endpoint,
+            identity,
+            options,
+            backoff,
+            tokio::time::sleep(wait),
+        )
+        .await
+    }
+
+    /// `connect`, waiting out a starting gateway until `give_up` resolves (a caller's deadline
+    /// or stop) instead of `options.ready_wait`. Giving up while the gateway still says it is
+    /// starting returns that answer; giving up before any answer returns `Timeout`.
+    pub async fn connect_until(
+        endpoint: GatewayEndpoint,
+        identity: DeviceIdentity,
+        options: ConnectOptions,
+        backoff: Backoff,
+        give_up: impl std::future::Future<Output = ()>,
+    ) -> Result<GatewayClient, GatewayError> {
         let (connection, hello, incoming) =
-            Connection::open(&endpoint, &identity, &options).await?;
+            open_when_ready(&endpoint, &identity, &options, give_up).await?;
         let shared = Arc::new(Shared {
             endpoint,
             current: Mutex::new(Some(connection)),
@@ -177,11 +200,60 @@ impl GatewayClient {
         Ok(payload)
     }
 
+    /// Stops replaying a subscription made with `subscribe` (the same method and params); the
+    /// caller tells the gateway itself where the protocol has a method for it.
+    pub fn forget_subscription(&self, method: &str, params: &Value) {
+        if let Ok(mut subs) = self.shared.subscriptions.lock() {
+            subs.retain(|s| !(s.method == method && &s.params == params));
+        }
+    }
+
     /// Stops reconnecting and closes the socket.
     pub fn close(&self) {
         self.shared.stop.cancel();
         if let Some(connection) = self.shared.current.lock().ok().and_then(|c| c.clone()) {
             connection.close();
+        }
+    }
+}
+
+type Opened = (Connection, Hello, mpsc::UnboundedReceiver<Incoming>);
+
+/// Opens a connection, trying again while the gateway says it is still starting (after the
+/// pause it asks for) until `give_up` resolves.
+async fn open_when_ready(
+    endpoint: &GatewayEndpoint,
+    identity: &DeviceIdentity,
+    options: &ConnectOptions,
+    give_up: impl std::future::Future<Output = ()>,
+) -> Result<Opened, GatewayError> {
+    tokio::pin!(give_up);
+    let started = std::time::Instant::now();
+    let mut last: Option<GatewayError> = None;
+    let gave_up = |last: Option<GatewayError>| {
+        last.unwrap_or_else(|| GatewayError::Timeout {
+            method: format!("connect to {}", endpoint.url),
+            ms: started.elapsed().as_millis() as u64,
+        })
+    };
+    loop {
+        let error = tokio::select! {
+            opened = Connection::open(endpoint, identity, options) => match opened {
+                Ok(opened) => return Ok(opened),
+                Err(err) => err,
+            },
+            _ = &mut give_up => return Err(gave_up(last)),
+        };
+        let Some(asked) = error.starting_retry_after() else {
+            return Err(error);
+        };
+        tracing::debug!("{error}; trying again");
+        last = Some(error);
+        tokio::select! {
+            // The pause the gateway asked for, as OpenClaw's own client does: a doubling
+            // backoff would keep waiting long after the gateway is ready.
+            _ = tokio::time::sleep(asked) => {}
+            _ = &mut give_up => return Err(gave_up(last)),
         }
     }
 }
@@ -241,8 +313,9 @@ async fn keep_connected(
         // Reconnect with backoff.
         let mut attempt = 0u32;
         let mut last_reason = reason;
+        let mut asked: Option<Duration> = None;
         let (connection, hello, next_incoming) = loop {
-            let retry_in = backoff.delay(attempt);
+            let retry_in = backoff.delay(attempt).max(asked.take().unwrap_or_default());
             shared.publish(ClientEvent::Disconnected {
                 reason: last_reason.clone(),
                 retry_in,
@@ -254,6 +327,7 @@ async fn keep_connected(
             match Connection::open(&shared.endpoint, &identity, &options).await {
                 Ok(opened) => break opened,
                 Err(err) if err.is_retryable() => {
+                    asked = err.starting_retry_after();
                     last_reason = err.to_string();
                     attempt = attempt.saturating_add(1);
                 }

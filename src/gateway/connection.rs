@@ -45,6 +45,9 @@ pub struct ConnectOptions {
     pub caps: Vec<String>,
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
+    /// How long `GatewayClient::connect` waits out a gateway that answers "starting, retry
+    /// shortly"; callers with a deadline set it to what is left of it.
+    pub ready_wait: Duration,
 }
 
 impl Default for ConnectOptions {
@@ -58,6 +61,7 @@ impl Default for ConnectOptions {
             caps: vec!["tool-events".to_string()],
             connect_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
+            ready_wait: Duration::from_secs(15),
         }
     }
 }

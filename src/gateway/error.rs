@@ -33,6 +33,16 @@ pub enum GatewayError {
         ours: u64,
         message: String,
     },
+    /// The gateway is up but not ready yet (`UNAVAILABLE`, retryable, while it boots): the
+    /// client waits it out within the caller's deadline.
+    #[error("gateway {url} is still starting: {message} ({code})")]
+    Starting {
+        url: String,
+        code: String,
+        message: String,
+        /// The pause the gateway asked for (`retryAfterMs`).
+        retry_after_ms: Option<u64>,
+    },
     #[error("gateway {url} broke the handshake: {message}")]
     Handshake { url: String, message: String },
     #[error("{method}: no answer within {ms} ms")]
@@ -58,7 +68,19 @@ impl GatewayError {
                 | GatewayError::Disconnected { .. }
                 | GatewayError::Timeout { .. }
                 | GatewayError::Handshake { .. }
+                | GatewayError::Starting { .. }
         )
+    }
+
+    /// The pause before trying again a gateway that said it is still starting (what it asked
+    /// for, clamped to 100 ms ..= 2 s as OpenClaw's own client does); None for other errors.
+    pub fn starting_retry_after(&self) -> Option<std::time::Duration> {
+        match self {
+            GatewayError::Starting { retry_after_ms, .. } => Some(
+                std::time::Duration::from_millis(retry_after_ms.unwrap_or(500).clamp(100, 2_000)),
+            ),
+            _ => None,
+        }
     }
 
     /// Classifies a refused `connect`.
@@ -82,6 +104,16 @@ impl GatewayError {
                 url: url.to_string(),
                 ours: super::frames::PROTOCOL_VERSION,
                 message: error.message.clone(),
+            };
+        }
+        // A booting gateway refuses with UNAVAILABLE, retryable (`gateway starting; retry
+        // shortly`, details.reason `startup-sidecars`).
+        if error.code == "UNAVAILABLE" && error.retryable != Some(false) {
+            return GatewayError::Starting {
+                url: url.to_string(),
+                code: error.code.clone(),
+                message: error.message.clone(),
+                retry_after_ms: error.retry_after_ms,
             };
         }
         if detail.starts_with("AUTH_") || detail.starts_with("DEVICE_") {
@@ -119,6 +151,15 @@ impl GatewayError {
                 message: reason.to_string(),
             };
         }
+        // 1013 "try again later": the gateway closes a connect it refused while starting.
+        if code == 1013 {
+            return GatewayError::Starting {
+                url: url.to_string(),
+                code: format!("close {code}"),
+                message: reason.to_string(),
+                retry_after_ms: None,
+            };
+        }
         if code == 1008 && (reason.contains("auth") || reason.contains("unauthorized")) {
             return GatewayError::AuthRefused {
                 url: url.to_string(),
@@ -145,6 +186,41 @@ fn approve_command(request_id: Option<&str>) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_starting_gateway_is_told_apart_and_retried_after_its_pause() {
+        // The refusal OpenClaw 2026.9.6 sends while its sidecars start.
+        let err = GatewayError::from_connect_error(
+            "ws://h",
+            "dev",
+            &ErrorShape {
+                code: "UNAVAILABLE".into(),
+                message: "gateway starting; retry shortly".into(),
+                details: json!({"reason": "startup-sidecars"}),
+                retryable: Some(true),
+                retry_after_ms: Some(500),
+            },
+        );
+        assert!(
+            matches!(err, GatewayError::Starting { .. }) && err.is_retryable(),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "gateway ws://h is still starting: gateway starting; retry shortly (UNAVAILABLE)"
+        );
+        assert_eq!(
+            err.starting_retry_after(),
+            Some(std::time::Duration::from_millis(500))
+        );
+        let closed = GatewayError::from_close_reason("ws://h", "dev", 1013, "gateway starting");
+        assert!(closed.starting_retry_after().is_some(), "{closed:?}");
+        let other = GatewayError::Unreachable {
+            url: "ws://h".into(),
+            reason: "refused".into(),
+        };
+        assert_eq!(other.starting_retry_after(), None);
+    }
 
     #[test]
     fn pairing_required_names_the_approve_command() {

@@ -26,4 +26,5 @@ pub mod pack;
 pub mod roster;
 pub mod sessions;
 pub mod tools;
+pub mod transcript;
 pub mod watch;

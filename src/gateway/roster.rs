@@ -90,7 +90,17 @@ impl Roster {
         }
         // A phase event of a run says more than the session snapshot it carries.
         match payload.get("phase").and_then(Value::as_str) {
-            Some("start") => row.running = true,
+            Some("start") => {
+                row.running = true;
+                if let Some(ts) = payload.get("ts").and_then(Value::as_u64) {
+                    row.started_at_ms = Some(row.started_at_ms.map_or(ts, |t| t.max(ts)));
+                }
+                if let Some(run) = payload.get("runId").and_then(Value::as_str)
+                    && !row.run_ids.iter().any(|r| r == run)
+                {
+                    row.run_ids.push(run.to_string());
+                }
+            }
             Some("end") | Some("error") => row.running = false,
             _ => {}
         }

@@ -14,6 +14,10 @@ pub struct SessionRow {
     pub queued: bool,
     /// Milliseconds since the epoch.
     pub last_activity_ms: Option<u64>,
+    /// When the current (or last) run started, ms since the epoch (`startedAt`).
+    pub started_at_ms: Option<u64>,
+    /// The runs in progress, when the gateway lists them (`activeRunIds`).
+    pub run_ids: Vec<String>,
 }
 
 impl SessionRow {
@@ -34,7 +38,19 @@ impl SessionRow {
         let last_activity_ms = ["lastActivityAt", "lastInteractionAt", "updatedAt"]
             .iter()
             .find_map(|k| row.get(*k).and_then(Value::as_u64));
+        let run_ids = row
+            .get("activeRunIds")
+            .and_then(Value::as_array)
+            .map(|ids| {
+                ids.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
         SessionRow {
+            started_at_ms: row.get("startedAt").and_then(Value::as_u64),
+            run_ids,
             kind: text("kind"),
             running: row
                 .get("hasActiveRun")

@@ -9,7 +9,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::events::OutputStream;
-use super::transport::{ChunkSink, NoteSink, RunPlan, StartFailure, Stop, Transport, TransportEnd};
+use super::transport::{
+    ChunkSink, NoteSink, RunPlan, StartFailure, Stop, StopReason, Transport, TransportEnd,
+};
 use crate::gateway::{
     Backoff, ClientEvent, ConnectOptions, DeviceIdentity, EventFrame, GatewayAuth, GatewayClient,
     GatewayEndpoint, endpoint::websocket_url, paths,
@@ -209,20 +211,32 @@ impl Transport for GatewayTransport {
                 Ok(i) => i,
                 Err(e) => return failure(format!("device identity: {e}")),
             };
-            let connect = GatewayClient::connect(
+            // A gateway still starting is waited out until the run's deadline or a kill.
+            let connect = GatewayClient::connect_until(
                 endpoint,
                 identity,
                 ConnectOptions::default(),
                 Backoff::default(),
-            );
-            let client = tokio::select! {
-                c = connect => match c {
-                    Ok(c) => c,
-                    Err(e) => return failure(e.to_string()),
+                async {
+                    stop.requested().await;
                 },
-                _ = stop.requested() => {
-                    notes("stopped while connecting to the gateway".into());
-                    return TransportEnd::default();
+            );
+            let client = match connect.await {
+                Ok(c) => c,
+                Err(e) => {
+                    return match stop.reason() {
+                        Some(StopReason::Killed) => {
+                            notes("stopped while connecting to the gateway".into());
+                            TransportEnd::default()
+                        }
+                        // At the deadline: the gateway's last answer ("starting ...") says
+                        // why nothing ran; a gateway that never answered is a plain timeout.
+                        Some(StopReason::Timeout) if e.starting_retry_after().is_none() => {
+                            notes(format!("deadline reached while connecting: {e}"));
+                            TransportEnd::default()
+                        }
+                        _ => failure(e.to_string()),
+                    };
                 }
             };
             let end = drive(&client, &plan, &http.agent, &chunks, &notes, &stop).await;

@@ -168,6 +168,8 @@ pub struct App {
     pub stats: Arc<Stats>,
     /// Permits given back to the router forwarder as its events are handled (backpressure).
     pub router_pacer: Option<Arc<tokio::sync::Semaphore>>,
+    /// Gives back the permit of each gateway event handled (see `runtime::forward_gateway_events`).
+    pub gateway_pacer: Option<Arc<tokio::sync::Semaphore>>,
     pub quit: bool,
     /// Numbers config reload requests; only the newest one's result is installed.
     reload_generation: u64,
@@ -214,6 +216,7 @@ impl App {
             copy_dir: default_copy_dir(),
             stats: Arc::default(),
             router_pacer: None,
+            gateway_pacer: None,
             quit: false,
             reload_generation: 0,
             prompt_generation: 0,
@@ -632,7 +635,15 @@ impl App {
                 true
             }
             CoreEvent::Gateway { gateway, event } => {
-                self.sessions.apply(&gateway, &event) && self.view == ViewId::Sessions
+                if let Some(pacer) = &self.gateway_pacer {
+                    pacer.add_permits(1);
+                }
+                let changed = self.sessions.apply(&gateway, &event);
+                if changed {
+                    self.queue.gateway_runs =
+                        super::views::gateway_runs::GatewayRuns::from_roster(&self.sessions.roster);
+                }
+                changed && matches!(self.view, ViewId::Sessions | ViewId::Queue)
             }
             CoreEvent::Desk(event) => self.handle_desk(event),
             CoreEvent::SessionChecked { generation, result } => {

@@ -84,7 +84,7 @@ pub struct BindingSpec {
     pub hint: &'static str,
 }
 
-use ViewId::{Approvals, Diff, Invoke, Lint, Policy, Prompt, Queue, Router};
+use ViewId::{Approvals, Diff, Invoke, Lint, Policy, Prompt, Queue, Router, Sessions};
 
 macro_rules! b {
     ($action:ident, $name:literal, [$($k:literal),*], $desc:literal, [$($v:ident),*], $hint:literal) => {
@@ -287,7 +287,7 @@ pub const BINDINGS: &[BindingSpec] = &[
         "follow",
         ["f"],
         "Follow the stream (jump to the bottom)",
-        [Router],
+        [Router, Sessions],
         "follow"
     ),
     b!(

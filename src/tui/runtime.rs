@@ -138,16 +138,19 @@ async fn bind_mcp(
 }
 
 /// Feeds the Sessions view from the gateways' rosters (connections run on their own tasks).
+/// The feed's events reach the console paced (at most `GATEWAY_EVENTS_IN_FLIGHT` in its
+/// channel), so a flood of tool output never queues a key behind it.
 fn attach_gateways(
     deck: &Deck,
     app: &mut App,
     tx: AppEventSender,
     stop: tokio_util::sync::CancellationToken,
 ) {
+    let pacer = Arc::new(tokio::sync::Semaphore::new(GATEWAY_EVENTS_IN_FLIGHT));
+    let (feed_tx, feed_rx) = tokio::sync::mpsc::unbounded_channel();
+    let sink: crate::gateway::feed::RosterSink =
+        Arc::new(move |gateway, event| feed_tx.send((gateway, event)).is_ok());
     let desk_tx = tx.clone();
-    let sink: crate::gateway::feed::RosterSink = Arc::new(move |gateway, event| {
-        tx.send(AppEvent::Core(CoreEvent::Gateway { gateway, event }))
-    });
     let desk_sink: crate::gateway::desk::DeskSink =
         Arc::new(move |event| desk_tx.send(AppEvent::Core(CoreEvent::Desk(event))));
     let configured = deck.config().settings.gateways.clone();
@@ -165,13 +168,46 @@ fn attach_gateways(
         }
     }
     match deck.feed_gateway_rosters(sink, stop) {
-        Ok(names) if names.is_empty() => {}
-        Ok(names) => app.sessions = super::views::sessions::SessionsView::attaching(&names),
+        Ok((names, _)) if names.is_empty() => {}
+        Ok((names, follow)) => {
+            app.sessions = super::views::sessions::SessionsView::attaching(&names);
+            app.sessions.set_follow(follow);
+            app.queue.gateway_runs =
+                super::views::gateway_runs::GatewayRuns::from_roster(&app.sessions.roster);
+            app.gateway_pacer = Some(Arc::clone(&pacer));
+            forward_gateway_events(feed_rx, tx, pacer);
+        }
         Err(e) => {
             app.sessions =
                 super::views::sessions::SessionsView::unavailable(&format!("gateways: {e}"))
         }
     }
+}
+
+/// Gateway events the console may have queued but not handled yet.
+pub const GATEWAY_EVENTS_IN_FLIGHT: usize = 64;
+
+/// Passes the feed's events on to the console, each taking a permit the console gives back
+/// when it has handled the event; nothing is dropped (the rest waits in `events`).
+pub fn forward_gateway_events(
+    mut events: tokio::sync::mpsc::UnboundedReceiver<(String, crate::gateway::ClientEvent)>,
+    tx: AppEventSender,
+    pacer: Arc<tokio::sync::Semaphore>,
+) {
+    tokio::spawn(async move {
+        loop {
+            match pacer.acquire().await {
+                Ok(permit) => permit.forget(),
+                Err(_) => return,
+            }
+            let Some((gateway, event)) = events.recv().await else {
+                return;
+            };
+            if !tx.send(AppEvent::Core(CoreEvent::Gateway { gateway, event })) {
+                return;
+            }
+        }
+    });
 }
 
 /// Terminal input on a plain thread: `read()` blocks, so an idle console never wakes up.

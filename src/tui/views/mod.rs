@@ -4,6 +4,7 @@
 pub mod approvals;
 pub mod decisions;
 pub mod diff;
+pub mod gateway_runs;
 pub mod invoke;
 pub mod lint;
 pub mod list;

@@ -49,6 +49,8 @@ pub struct QueueView {
     /// Commands of background exec sessions whose process still runs: a finished `exec` entry
     /// for one of them moved to the background, it did not end.
     pub background: Vec<String>,
+    /// The gateways' own running and queued sessions (a section of their own).
+    pub gateway_runs: super::gateway_runs::GatewayRuns,
     lanes_area: Rect,
 }
 
@@ -126,7 +128,9 @@ impl QueueView {
 
     /// Something is waiting or running: times on screen change every second.
     pub fn needs_tick(&self) -> bool {
-        self.snapshot.as_ref().is_some_and(|s| !s.active.is_empty()) || !self.background.is_empty()
+        self.snapshot.as_ref().is_some_and(|s| !s.active.is_empty())
+            || !self.background.is_empty()
+            || self.gateway_runs.needs_tick()
     }
 
     pub fn set_snapshot(&mut self, snapshot: QueueSnapshot) {
@@ -340,7 +344,8 @@ impl QueueView {
             && (e.warned || (!self.warn_after.is_zero() && e.waited >= self.warn_after))
     }
 
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, _ctx: &ViewCtx) {
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        let area = self.gateway_runs.render_below(area, buf, ctx);
         let Some(snapshot) = &self.snapshot else {
             let text = self
                 .unavailable
