@@ -2,6 +2,8 @@
 //! the seeds' Chinese wording (src/router/). This scans every other source file's code (doc and
 //! line comments and the `#[cfg(test)]` part left out) for CJK characters in string literals.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
