@@ -133,7 +133,7 @@ async fn into_sessions_view(url: &str) -> (Duration, Vec<Duration>) {
     use clawdeck::tui::clock::FixedClock;
     use clawdeck::tui::event::{AppEvent, AppEventSender, CoreEvent};
     use clawdeck::tui::keymap::{Action, Keymap};
-    use clawdeck::tui::runtime::{GATEWAY_EVENTS_IN_FLIGHT, forward_gateway_events};
+    use clawdeck::tui::runtime::forward_gateway_events;
     use clawdeck::tui::views::ViewCtx;
     use clawdeck::tui::views::sessions::SessionsView;
     use crossterm::event::{KeyCode, KeyEvent};
@@ -156,7 +156,6 @@ async fn into_sessions_view(url: &str) -> (Duration, Vec<Duration>) {
     .await
     .unwrap();
     let (tx, mut rx) = AppEventSender::channel();
-    let pacer = Arc::new(tokio::sync::Semaphore::new(GATEWAY_EVENTS_IN_FLIGHT));
     let (feed_tx, feed_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut events = client.events();
     tokio::spawn(async move {
@@ -166,7 +165,7 @@ async fn into_sessions_view(url: &str) -> (Duration, Vec<Duration>) {
             }
         }
     });
-    forward_gateway_events(feed_rx, tx.clone(), pacer.clone());
+    forward_gateway_events(feed_rx, tx.clone());
     let sent_at: Arc<Mutex<std::collections::VecDeque<Instant>>> = Arc::default();
     let stamps = sent_at.clone();
     let keys = tokio::spawn(async move {
@@ -211,8 +210,12 @@ async fn into_sessions_view(url: &str) -> (Duration, Vec<Duration>) {
     let mut down = true;
     while n < EVENTS {
         match rx.recv().await {
-            Some(AppEvent::Core(CoreEvent::Gateway { gateway, event })) => {
-                pacer.add_permits(1);
+            // The permit goes back when the event is dropped, after it is applied.
+            Some(AppEvent::Core(CoreEvent::Gateway {
+                gateway,
+                event,
+                permit: _applied,
+            })) => {
                 if matches!(event, ClientEvent::Event(_)) {
                     n += 1;
                 }

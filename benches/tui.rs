@@ -166,9 +166,7 @@ fn key_latency(flood: bool, samples: usize) -> Vec<Duration> {
         let env: clawdeck::router::service::EnvLookup =
             Arc::new(|k: &str| if k == "OPENCLAW_BIN" { None } else { std::env::var(k).ok() });
         let router = clawdeck::router::RouterService::with_env(settings, env);
-        let pacer = Arc::new(tokio::sync::Semaphore::new(clawdeck::tui::runtime::ROUTER_EVENTS_IN_FLIGHT));
-        app.router_pacer = Some(Arc::clone(&pacer));
-        clawdeck::tui::runtime::forward_router_events(router.subscribe(), tx.clone(), pacer);
+        clawdeck::tui::runtime::forward_router_events(router.subscribe(), tx.clone());
         app.services.router = Some(router.clone());
         let stats = Arc::clone(&app.stats);
         let ui = tokio::spawn(async move {

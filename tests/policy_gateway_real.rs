@@ -142,6 +142,7 @@ fn the_policy_view_shows_no_disagreement_for_a_real_gateway_session() {
                 method: "sessions.list".into(),
                 payload: list,
             },
+            permit: clawdeck::deck::paced::Permit::none(),
         }));
         app.attach_deck(deck);
         app.handle_event(AppEvent::SwitchView(ViewId::Policy));

@@ -328,6 +328,7 @@ fn the_session_picker_lists_the_roster_and_asks_for_the_pick() {
                 {"key": "agent:main:main", "agentId": "main", "kind": "direct", "updatedAt": 1_767_225_500_000u64},
             ]}),
         },
+        permit: clawdeck::deck::paced::Permit::none(),
     }));
     h.key(KeyCode::Char('s'));
     assert!(h.app.policy.session_picker.is_some());

@@ -129,11 +129,10 @@ impl Harness {
     }
 
     fn router_event(&mut self, run_id: u64, kind: RouterEventKind) {
-        self.app
-            .handle_event(AppEvent::Core(CoreEvent::Router(RouterEvent {
-                run_id,
-                kind,
-            })));
+        self.app.handle_event(AppEvent::Core(CoreEvent::Router(
+            RouterEvent { run_id, kind },
+            clawdeck::deck::paced::Permit::none(),
+        )));
     }
 
     fn start_run(&mut self, run_id: u64, agent: &str, message: &str, age: Duration) {
@@ -1433,31 +1432,37 @@ fn idle_and_offscreen_output_request_no_frames() {
     );
     // Router output while another view is shown needs no frame either.
     let started_at = clock.wall();
-    app.handle_event(AppEvent::Core(CoreEvent::Router(RouterEvent {
-        run_id: 1,
-        kind: RouterEventKind::Started {
-            argv: Vec::new(),
-            transport: TransportKind::Cli,
-            agent: Some("ops".into()),
-            to: None,
-            message: "m".into(),
-            mode: Mode::ReadOnly,
-            timeout_seconds: 45,
-            started_at,
-            deadline: started_at + Duration::from_secs(45),
+    app.handle_event(AppEvent::Core(CoreEvent::Router(
+        RouterEvent {
+            run_id: 1,
+            kind: RouterEventKind::Started {
+                argv: Vec::new(),
+                transport: TransportKind::Cli,
+                agent: Some("ops".into()),
+                to: None,
+                message: "m".into(),
+                mode: Mode::ReadOnly,
+                timeout_seconds: 45,
+                started_at,
+                deadline: started_at + Duration::from_secs(45),
+            },
         },
-    })));
+        clawdeck::deck::paced::Permit::none(),
+    )));
     let after_start = frames.requests();
     for _ in 0..100 {
-        app.handle_event(AppEvent::Core(CoreEvent::Router(RouterEvent {
-            run_id: 1,
-            kind: RouterEventKind::Chunk {
-                stream: OutputStream::Stdout,
-                at: started_at,
-                elapsed: Duration::ZERO,
-                bytes: b"x\n".to_vec(),
+        app.handle_event(AppEvent::Core(CoreEvent::Router(
+            RouterEvent {
+                run_id: 1,
+                kind: RouterEventKind::Chunk {
+                    stream: OutputStream::Stdout,
+                    at: started_at,
+                    elapsed: Duration::ZERO,
+                    bytes: b"x\n".to_vec(),
+                },
             },
-        })));
+            clawdeck::deck::paced::Permit::none(),
+        )));
     }
     assert_eq!(frames.requests(), after_start);
     app.handle_event(AppEvent::SwitchView(ViewId::Router));
@@ -1618,6 +1623,7 @@ fn with_gateway(mut h: Harness) -> Harness {
         h.app.handle_event(AppEvent::Core(CoreEvent::Gateway {
             gateway: "local".into(),
             event,
+            permit: clawdeck::deck::paced::Permit::none(),
         }));
     };
     let hello = Hello::from_payload(&serde_json::json!({
@@ -1824,8 +1830,10 @@ async fn timeouts_above_the_ceiling_say_what_happened() {
         .unwrap();
     h.app.services.router = Some(service.clone());
     let started = events.recv().await.unwrap();
-    h.app
-        .handle_event(AppEvent::Core(CoreEvent::Router(started)));
+    h.app.handle_event(AppEvent::Core(CoreEvent::Router(
+        started,
+        clawdeck::deck::paced::Permit::none(),
+    )));
     h.app.handle_event(AppEvent::SetRunTimeout {
         run_id: handle.run_id.to_string(),
         seconds: 5000,
@@ -1837,8 +1845,10 @@ async fn timeouts_above_the_ceiling_say_what_happened() {
         "{status}"
     );
     let changed = events.recv().await.unwrap();
-    h.app
-        .handle_event(AppEvent::Core(CoreEvent::Router(changed)));
+    h.app.handle_event(AppEvent::Core(CoreEvent::Router(
+        changed,
+        clawdeck::deck::paced::Permit::none(),
+    )));
     assert_eq!(h.app.router.runs[0].timeout_seconds, 600);
     h.app.status = None;
     h.app.handle_event(AppEvent::SetRunTimeout {
@@ -2070,8 +2080,10 @@ async fn under_a_flood_the_copy_is_the_runs_complete_record_and_the_pane_marks_t
     h.app.services.router = Some(service.clone());
     // The console sees the start, then falls behind: the chunks are skipped.
     let started = events.recv().await.unwrap();
-    h.app
-        .handle_event(AppEvent::Core(CoreEvent::Router(started)));
+    h.app.handle_event(AppEvent::Core(CoreEvent::Router(
+        started,
+        clawdeck::deck::paced::Permit::none(),
+    )));
     h.app
         .handle_event(AppEvent::Core(CoreEvent::RouterLagged(1234)));
     h.app.handle_event(AppEvent::SwitchView(ViewId::Router));

@@ -390,6 +390,7 @@ impl DeckEvents {
     }
 }
 
+pub mod paced;
 mod session_check;
 
 #[cfg(test)]

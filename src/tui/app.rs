@@ -166,10 +166,6 @@ pub struct App {
     /// Directory for copied output files.
     pub copy_dir: PathBuf,
     pub stats: Arc<Stats>,
-    /// Permits given back to the router forwarder as its events are handled (backpressure).
-    pub router_pacer: Option<Arc<tokio::sync::Semaphore>>,
-    /// Gives back the permit of each gateway event handled (see `runtime::forward_gateway_events`).
-    pub gateway_pacer: Option<Arc<tokio::sync::Semaphore>>,
     pub quit: bool,
     /// Numbers config reload requests; only the newest one's result is installed.
     reload_generation: u64,
@@ -215,8 +211,6 @@ impl App {
             clipboard: Box::new(Osc52Clipboard),
             copy_dir: default_copy_dir(),
             stats: Arc::default(),
-            router_pacer: None,
-            gateway_pacer: None,
             quit: false,
             reload_generation: 0,
             prompt_generation: 0,
@@ -608,17 +602,13 @@ impl App {
                 }
                 true
             }
-            CoreEvent::Router(ev) => {
-                let chunk = matches!(ev.kind, crate::router::RouterEventKind::Chunk { .. });
-                if !chunk {
-                    self.release_router_permit();
-                }
-                let changed = self.router.apply(&ev) && self.view == ViewId::Router;
+            CoreEvent::Router(ev, permit) => {
+                // A chunk's permit waits with it until it is sanitized; any other goes now.
+                let changed = self.router.apply(&ev, permit) && self.view == ViewId::Router;
                 if self.view != ViewId::Router {
                     // Off screen: no frame is coming, so sanitize now.
                     self.router.flush_pending();
                 }
-                self.release_processed_permits();
                 // On screen, queued output is sanitized before the next frame.
                 changed || self.router.has_pending()
             }
@@ -634,10 +624,11 @@ impl App {
                 self.refresh_queue();
                 true
             }
-            CoreEvent::Gateway { gateway, event } => {
-                if let Some(pacer) = &self.gateway_pacer {
-                    pacer.add_permits(1);
-                }
+            CoreEvent::Gateway {
+                gateway,
+                event,
+                permit: _handled,
+            } => {
                 let changed = self.sessions.apply(&gateway, &event);
                 if changed {
                     self.queue.gateway_runs =
@@ -681,7 +672,6 @@ impl App {
                 true
             }
             CoreEvent::RouterLagged(n) => {
-                self.release_router_permit();
                 self.router.mark_skipped(n);
                 // Skipped events may include a run's end: take the ends from the history.
                 if let Some(router) = &self.services.router {
@@ -1163,9 +1153,8 @@ impl App {
         let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
         while self.live_work() > 0 {
             match tokio::time::timeout_at(deadline, rx.recv()).await {
-                Ok(Some(AppEvent::Core(CoreEvent::Router(ev)))) => {
-                    self.release_router_permit();
-                    self.router.apply(&ev);
+                Ok(Some(AppEvent::Core(CoreEvent::Router(ev, permit)))) => {
+                    self.router.apply(&ev, permit);
                     self.router.flush_pending();
                 }
                 Ok(Some(AppEvent::Core(CoreEvent::InvokeDone { call, outcome }))) => {
@@ -1184,25 +1173,9 @@ impl App {
     pub fn before_draw(&mut self) {
         if self.router.has_pending() {
             self.router.process_pending(Self::OUTPUT_BUDGET);
-            self.release_processed_permits();
             if self.router.has_pending() {
                 self.frames.schedule_frame();
             }
-        }
-    }
-
-    fn release_processed_permits(&mut self) {
-        let n = self.router.take_processed();
-        if n > 0
-            && let Some(pacer) = &self.router_pacer
-        {
-            pacer.add_permits(n);
-        }
-    }
-
-    fn release_router_permit(&self) {
-        if let Some(pacer) = &self.router_pacer {
-            pacer.add_permits(1);
         }
     }
 

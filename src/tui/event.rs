@@ -115,7 +115,8 @@ pub enum CoreEvent {
     /// The watched config file changed on disk (or a reload was asked for).
     ConfigFileChanged,
     /// One event of a router run (start, chunk, deadline, note, finish).
-    Router(crate::router::RouterEvent),
+    /// A router event with its pacing permit (given back when the console is done with it).
+    Router(crate::router::RouterEvent, crate::deck::paced::Permit),
     /// The console fell behind the router's event stream and skipped this many events.
     RouterLagged(u64),
     /// A lane queue change (enqueued, started, waited too long, finished, limit, clear).
@@ -138,6 +139,8 @@ pub enum CoreEvent {
     Gateway {
         gateway: String,
         event: crate::gateway::ClientEvent,
+        /// Its pacing permit, given back when the event has been handled.
+        permit: crate::deck::paced::Permit,
     },
     /// The gateway desk: approvals as they are requested and resolved, its connections' news,
     /// and the answers to `ResolveApproval` / `InvokeGateway`.

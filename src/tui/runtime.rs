@@ -75,9 +75,7 @@ pub fn run(cli: &Cli) -> u8 {
         // One router service (the deck's) for the Router view and for clawbot_router calls made
         // through the tool runtime (Invoke view), so both show the same runs.
         app.router.load_history(deck.router().runs());
-        let pacer = Arc::new(tokio::sync::Semaphore::new(ROUTER_EVENTS_IN_FLIGHT));
-        app.router_pacer = Some(Arc::clone(&pacer));
-        forward_router_events(deck.router().subscribe(), tx.clone(), pacer);
+        forward_router_events(deck.router().subscribe(), tx.clone());
         forward_queue_events(deck.queue().subscribe(), tx.clone());
         watch_config(watched_paths(&deck.config()), tx.clone());
         let gateways_stop = tokio_util::sync::CancellationToken::new();
@@ -146,7 +144,6 @@ fn attach_gateways(
     tx: AppEventSender,
     stop: tokio_util::sync::CancellationToken,
 ) {
-    let pacer = Arc::new(tokio::sync::Semaphore::new(GATEWAY_EVENTS_IN_FLIGHT));
     let (feed_tx, feed_rx) = tokio::sync::mpsc::unbounded_channel();
     let sink: crate::gateway::feed::RosterSink =
         Arc::new(move |gateway, event| feed_tx.send((gateway, event)).is_ok());
@@ -174,8 +171,7 @@ fn attach_gateways(
             app.sessions.set_follow(follow);
             app.queue.gateway_runs =
                 super::views::gateway_runs::GatewayRuns::from_roster(&app.sessions.roster);
-            app.gateway_pacer = Some(Arc::clone(&pacer));
-            forward_gateway_events(feed_rx, tx, pacer);
+            forward_gateway_events(feed_rx, tx);
         }
         Err(e) => {
             app.sessions =
@@ -187,27 +183,23 @@ fn attach_gateways(
 /// Gateway events the console may have queued but not handled yet.
 pub const GATEWAY_EVENTS_IN_FLIGHT: usize = 64;
 
-/// Passes the feed's events on to the console, each taking a permit the console gives back
-/// when it has handled the event; nothing is dropped (the rest waits in `events`).
+/// Passes the feed's events on to the console, each with a permit given back when the console
+/// has handled it; nothing is dropped (the rest waits in `events`).
 pub fn forward_gateway_events(
-    mut events: tokio::sync::mpsc::UnboundedReceiver<(String, crate::gateway::ClientEvent)>,
+    events: tokio::sync::mpsc::UnboundedReceiver<(String, crate::gateway::ClientEvent)>,
     tx: AppEventSender,
-    pacer: Arc<tokio::sync::Semaphore>,
 ) {
-    tokio::spawn(async move {
-        loop {
-            match pacer.acquire().await {
-                Ok(permit) => permit.forget(),
-                Err(_) => return,
-            }
-            let Some((gateway, event)) = events.recv().await else {
-                return;
-            };
-            if !tx.send(AppEvent::Core(CoreEvent::Gateway { gateway, event })) {
-                return;
-            }
-        }
-    });
+    crate::deck::paced::forward_channel(
+        events,
+        GATEWAY_EVENTS_IN_FLIGHT,
+        move |(gateway, event), permit| {
+            tx.send(AppEvent::Core(CoreEvent::Gateway {
+                gateway,
+                event,
+                permit,
+            }))
+        },
+    );
 }
 
 /// Terminal input on a plain thread: `read()` blocks, so an idle console never wakes up.
@@ -251,28 +243,19 @@ pub fn spawn_ticker(tx: AppEventSender) {
 /// lags, and the App is told how many events it skipped.
 pub const ROUTER_EVENTS_IN_FLIGHT: usize = 32;
 
-/// Forwards router events; `pacer` holds the in-flight permits the App gives back as it handles
-/// each event.
+/// Forwards router events, each with a permit the console gives back when it is done with the
+/// event (a chunk's once it has been sanitized).
 pub fn forward_router_events(
-    mut events: broadcast::Receiver<crate::router::RouterEvent>,
+    events: broadcast::Receiver<crate::router::RouterEvent>,
     tx: AppEventSender,
-    pacer: Arc<tokio::sync::Semaphore>,
 ) {
-    tokio::spawn(async move {
-        loop {
-            match pacer.acquire().await {
-                Ok(permit) => permit.forget(),
-                Err(_) => return,
-            }
-            let event = match events.recv().await {
-                Ok(ev) => CoreEvent::Router(ev),
-                Err(broadcast::error::RecvError::Lagged(n)) => CoreEvent::RouterLagged(n),
-                Err(broadcast::error::RecvError::Closed) => return,
-            };
-            if !tx.send(AppEvent::Core(event)) {
-                return;
-            }
-        }
+    use crate::deck::paced::Delivery;
+    crate::deck::paced::forward_broadcast(events, ROUTER_EVENTS_IN_FLIGHT, move |delivery| {
+        let event = match delivery {
+            Delivery::Event(ev, permit) => CoreEvent::Router(ev, permit),
+            Delivery::Lagged(n) => CoreEvent::RouterLagged(n),
+        };
+        tx.send(AppEvent::Core(event))
     });
 }
 

@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
 
 use super::ViewCtx;
+use crate::deck::paced::Permit;
 use crate::router::{RouterEvent, RouterEventKind, RouterRun, RunStatus};
 use crate::tui::clock::short_duration;
 use crate::tui::event::AppEvent;
@@ -77,11 +78,10 @@ pub struct RouterView {
     pub input: Option<RouterInput>,
     /// Why runs cannot be started (no router service); shown instead of the stream.
     pub unavailable: Option<String>,
-    /// Output not yet sanitized, oldest first. Chunks are cheap to queue and sanitized before
-    /// frames within a time budget, so a flood never delays key handling.
-    pending: VecDeque<(u64, StreamKind, Vec<u8>)>,
-    /// Chunks sanitized since the App last asked (it returns that many pacing permits).
-    processed: usize,
+    /// Output not yet sanitized, oldest first, each chunk with its pacing permit (given back
+    /// once sanitized). Chunks are cheap to queue and sanitized before frames within a time
+    /// budget, so a flood never delays key handling.
+    pending: VecDeque<(u64, StreamKind, Vec<u8>, Permit)>,
     runs_area: Rect,
     stream_area: Rect,
     /// The context's agent: the new-run dialog starts with it.
@@ -193,12 +193,11 @@ impl RouterView {
         let start = Instant::now();
         let selected = self.selected_run().map(|r| r.run_id);
         let mut changed = false;
-        while let Some((run_id, kind, bytes)) = self.pending.pop_front() {
+        while let Some((run_id, kind, bytes, _sanitized)) = self.pending.pop_front() {
             if let Some(run) = self.runs.iter_mut().find(|r| r.run_id == run_id) {
                 run.buffer.push_chunk(kind, &bytes);
                 changed |= Some(run_id) == selected;
             }
-            self.processed += 1;
             if start.elapsed() >= budget {
                 break;
             }
@@ -211,11 +210,6 @@ impl RouterView {
         self.process_pending(Duration::MAX);
     }
 
-    /// Chunks sanitized since the last call.
-    pub fn take_processed(&mut self) -> usize {
-        std::mem::take(&mut self.processed)
-    }
-
     pub fn selected_run(&self) -> Option<&RunEntry> {
         self.runs.get(self.selected)
     }
@@ -225,7 +219,7 @@ impl RouterView {
     }
 
     /// Applies one router event; returns true when the visible state changed.
-    pub fn apply(&mut self, event: &RouterEvent) -> bool {
+    pub fn apply(&mut self, event: &RouterEvent, permit: Permit) -> bool {
         if let RouterEventKind::Started {
             agent,
             to,
@@ -274,8 +268,12 @@ impl RouterView {
         match &event.kind {
             RouterEventKind::Started { .. } => {}
             RouterEventKind::Chunk { stream, bytes, .. } => {
-                self.pending
-                    .push_back((event.run_id, StreamKind::from(*stream), bytes.clone()));
+                self.pending.push_back((
+                    event.run_id,
+                    StreamKind::from(*stream),
+                    bytes.clone(),
+                    permit,
+                ));
                 return false;
             }
             RouterEventKind::DeadlineChanged {
