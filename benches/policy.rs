@@ -17,6 +17,10 @@
 #[path = "support/openclaw_pipeline.rs"]
 mod openclaw_pipeline;
 
+// The allocator the clawdeck binary runs with (src/main.rs), so the figures are the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::collections::BTreeSet;
 use std::hint::black_box;
 use std::sync::Arc;

@@ -1,3 +1,8 @@
+// The policy engine builds an explanation per tool and layer; mimalloc keeps those allocations
+// cheap (see README, Benchmarks).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     clawdeck::cli::main()
 }

@@ -26,7 +26,7 @@ pub struct Registry {
     plugin_groups: PluginGroups,
     index: HashMap<String, usize>,
     /// `groups_of` for every tool, in `tools` order (computed once; traces copy it).
-    group_cache: Vec<Vec<String>>,
+    group_cache: Vec<Arc<[String]>>,
     names: NameIndex,
 }
 
@@ -230,7 +230,7 @@ impl Registry {
         self.group_cache = self
             .tools
             .iter()
-            .map(|t| self.compute_groups(&t.name))
+            .map(|t| Arc::from(self.compute_groups(&t.name)))
             .collect();
         self.names = NameIndex::build(&self.tools);
     }
@@ -260,8 +260,11 @@ impl Registry {
     }
 
     /// `groups_of` by position in `tools`.
-    pub fn groups_at(&self, index: usize) -> Vec<String> {
-        self.group_cache.get(index).cloned().unwrap_or_default()
+    pub fn groups_at(&self, index: usize) -> Arc<[String]> {
+        self.group_cache
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| Arc::from(Vec::new()))
     }
 
     pub fn get(&self, name: &str) -> Option<&ToolSpec> {
@@ -290,7 +293,7 @@ impl Registry {
     /// The groups a tool belongs to: static groups, then `group:plugins` and its plugin id.
     pub fn groups_of(&self, name: &str) -> Vec<String> {
         match self.index.get(name).and_then(|&i| self.group_cache.get(i)) {
-            Some(groups) => groups.clone(),
+            Some(groups) => groups.to_vec(),
             None => self.compute_groups(name),
         }
     }

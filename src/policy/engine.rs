@@ -195,7 +195,7 @@ pub fn resolve_layers(
         let removed_by = decisions.get(removed_at[index]).map(removal);
         tools.push(ToolTrace {
             name: spec.name.clone(),
-            source: spec.source.kind().to_string(),
+            source: spec.source.kind(),
             plugin_id: spec.source.plugin_id().map(str::to_string),
             groups: registry.groups_at(index),
             visible: removed_by.is_none(),

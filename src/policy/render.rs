@@ -275,7 +275,7 @@ pub fn render_tool_list(res: &Resolution) -> String {
     for tool in &visible {
         let source = match &tool.plugin_id {
             Some(id) => format!("plugin:{id}"),
-            None => tool.source.clone(),
+            None => tool.source.to_string(),
         };
         let line = format!(
             "{:<name_width$}  {source:<16}  {}",

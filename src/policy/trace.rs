@@ -169,11 +169,12 @@ pub struct ToolTrace {
     #[serde(rename = "tool")]
     pub name: String,
     /// `core`, `runtime`, `channel`, `plugin`, `remote`.
-    pub source: String,
+    pub source: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plugin_id: Option<String>,
+    /// Shared with the registry (one copy per tool, not per resolution).
     #[serde(rename = "group")]
-    pub groups: Vec<String>,
+    pub groups: Arc<[String]>,
     pub visible: bool,
     pub removed_by: Option<Removal>,
     #[serde(rename = "layers")]
@@ -192,7 +193,7 @@ impl ToolTrace {
     pub fn source_label(&self) -> String {
         match &self.plugin_id {
             Some(id) => format!("plugin {id}"),
-            None => self.source.clone(),
+            None => self.source.to_string(),
         }
     }
 
