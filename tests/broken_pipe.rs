@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::os::unix::process::ExitStatusExt;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// Runs clawdeck with `args`, its stdout a pipe whose read end is already closed.
 fn run_into_closed_pipe(
@@ -13,7 +13,7 @@ fn run_into_closed_pipe(
 ) -> (std::process::ExitStatus, String) {
     let (read_end, write_end) = nix::unistd::pipe().unwrap();
     drop(read_end);
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+    let mut cmd = clawdeck_command();
     if let Some(config) = config {
         cmd.arg("--config").arg(config);
     }
@@ -84,4 +84,15 @@ fn invoke_finishes_its_work_when_the_reader_is_gone() {
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(status.code(), Some(0), "{stderr}");
+}
+
+/// The binary, with its decision log in a scratch state dir rather than the user's
+/// `~/.local/state`.
+fn clawdeck_command() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+    command.env(
+        "XDG_STATE_HOME",
+        std::env::temp_dir().join(format!("clawdeck-test-state-{}", std::process::id())),
+    );
+    command
 }

@@ -357,7 +357,7 @@ fn a_deeply_nested_plugin_manifest_is_skipped_with_a_warning() {
         ),
     )
     .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+    let out = clawdeck_command()
         .arg("--config")
         .arg(dir.path().join("openclaw.json"))
         .args(["tools"])
@@ -498,7 +498,7 @@ fn parameters_a_hook_returns_are_validated_again() {
         ),
     )
     .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+    let out = clawdeck_command()
         .arg("--config")
         .arg(dir.path().join("openclaw.json"))
         .args(["invoke", "exec", "-p", r#"{"command": "echo original"}"#])
@@ -531,7 +531,7 @@ fn a_missing_configured_workspace_is_reported_not_created() {
         ("write", r#"{"path": "f.txt", "content": "x"}"#),
         ("exec", r#"{"command": "pwd"}"#),
     ] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        let out = clawdeck_command()
             .arg("--config")
             .arg(dir.path().join("openclaw.json"))
             .args(["invoke", tool, "-p", params])
@@ -664,4 +664,15 @@ async fn plugin_output_past_the_cap_is_marked_truncated_and_says_details_were_dr
         r.joined_text()
             .starts_with("[Plugin tool big_plugin wrote ")
     );
+}
+
+/// The binary, with its decision log in a scratch state dir rather than the user's
+/// `~/.local/state`.
+fn clawdeck_command() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+    command.env(
+        "XDG_STATE_HOME",
+        std::env::temp_dir().join(format!("clawdeck-test-state-{}", std::process::id())),
+    );
+    command
 }

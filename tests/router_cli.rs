@@ -689,7 +689,7 @@ fn route_config(dir: &std::path::Path) -> PathBuf {
 fn route_streams_stdout_and_stderr_to_their_own_streams() {
     let dir = tempfile::tempdir().unwrap();
     let config = route_config(dir.path());
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+    let out = clawdeck_command()
         .arg("--config")
         .arg(&config)
         .args(["route", "--message", "-x [[scenario:interleave:2]]"])
@@ -701,7 +701,7 @@ fn route_streams_stdout_and_stderr_to_their_own_streams() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "out 0\nout 1\n");
     assert_eq!(String::from_utf8_lossy(&out.stderr), "err 0\nerr 1\n");
 
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+    let out = clawdeck_command()
         .arg("--config")
         .arg(&config)
         .args(["route", "--message", "[[scenario:exit:4]]", "--json"])
@@ -728,7 +728,7 @@ fn route_honours_the_operators_timeout_with_a_note() {
     let dir = tempfile::tempdir().unwrap();
     let config = route_config(dir.path());
     let started = std::time::Instant::now();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+    let out = clawdeck_command()
         .arg("--config")
         .arg(&config)
         .args([
@@ -765,7 +765,7 @@ fn route_ctrl_c_kills_the_whole_tree() {
     let dir = tempfile::tempdir().unwrap();
     let config = route_config(dir.path());
     let pidfile = dir.path().join("pids");
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+    let child = clawdeck_command()
         .arg("--config")
         .arg(&config)
         .args(["route", "--message", "[[scenario:grandchild]]"])
@@ -842,7 +842,7 @@ fn tool_call_json_in_router_output_runs_nothing_through_the_full_pipeline() {
     )
     .unwrap();
     let marker = dir.path().join("marker");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+    let out = clawdeck_command()
         .arg("--config")
         .arg(dir.path().join("openclaw.json"))
         .args([
@@ -941,7 +941,7 @@ fn route_writes_a_partial_line_as_it_arrives_without_adding_a_newline() {
     use std::io::Read;
     let dir = tempfile::tempdir().unwrap();
     let config = route_config(dir.path());
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+    let mut child = clawdeck_command()
         .arg("--config")
         .arg(&config)
         .args(["route", "--message", "show progress"])
@@ -1010,4 +1010,15 @@ async fn progress_sink_gets_a_partial_line_while_the_child_sleeps() {
         .find(|(_, text)| text == "start\nPassword: ")
         .unwrap_or_else(|| panic!("no update with the prompt: {updates:?}"));
     assert!(prompt.0 < Duration::from_millis(1500), "{updates:?}");
+}
+
+/// The binary, with its decision log in a scratch state dir rather than the user's
+/// `~/.local/state`.
+fn clawdeck_command() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+    command.env(
+        "XDG_STATE_HOME",
+        std::env::temp_dir().join(format!("clawdeck-test-state-{}", std::process::id())),
+    );
+    command
 }

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill};
@@ -91,7 +91,7 @@ fn route_is_stopped_by(signal: Signal) {
     let tmp = dir.path().join("tmp");
     std::fs::create_dir_all(&tmp).unwrap();
     let pidfile = dir.path().join("pids");
-    let child = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+    let child = clawdeck_command()
         .arg("--config")
         .arg(&config)
         .args([
@@ -152,7 +152,7 @@ fn invoke_config(dir: &Path) -> PathBuf {
 fn invoke_exec(dir: &Path, command: &str) -> Child {
     let config = invoke_config(dir);
     let params = serde_json::json!({ "command": command }).to_string();
-    Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+    clawdeck_command()
         .arg("--config")
         .arg(&config)
         .args(["invoke", "exec", "--params", &params])
@@ -225,7 +225,7 @@ fn route_with_an_unread_stdout_keeps_its_deadline_and_bounded_memory() {
     std::fs::set_permissions(&flood, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let (read_end, write_end) = nix::unistd::pipe().unwrap();
     let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+    let mut child = clawdeck_command()
         .arg("--config")
         .arg(&config)
         .args(["route", "--message", "flood", "--timeout", "5"])
@@ -257,4 +257,15 @@ fn route_with_an_unread_stdout_keeps_its_deadline_and_bounded_memory() {
         started.elapsed()
     );
     assert!(peak < 300 * 1024, "peak memory {peak} kB");
+}
+
+/// The binary, with its decision log in a scratch state dir rather than the user's
+/// `~/.local/state`.
+fn clawdeck_command() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+    command.env(
+        "XDG_STATE_HOME",
+        std::env::temp_dir().join(format!("clawdeck-test-state-{}", std::process::id())),
+    );
+    command
 }
