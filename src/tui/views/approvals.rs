@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crossterm::event::{MouseEvent, MouseEventKind};
+use crossterm::event::MouseEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -154,23 +154,10 @@ impl ApprovalsView {
     }
 
     pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
-        let r = self.table_area;
-        if !crate::tui::widgets::mouse_in(r, mouse) {
-            return false;
-        }
         let len = self.board.len();
-        match mouse.kind {
-            MouseEventKind::Down(_) if mouse.row >= r.y + 2 => {
-                let row = (mouse.row - r.y - 2) as usize;
-                if row < len {
-                    self.selected = row;
-                }
-            }
-            MouseEventKind::ScrollUp => self.selected = self.selected.saturating_sub(1),
-            MouseEventKind::ScrollDown => {
-                self.selected = (self.selected + 1).min(len.saturating_sub(1))
-            }
-            _ => return false,
+        match super::list::table_mouse(self.table_area, mouse, 0, self.selected, len, 1) {
+            Some(selected) => self.selected = selected,
+            None => return false,
         }
         true
     }

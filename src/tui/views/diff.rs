@@ -4,7 +4,7 @@
 //! side that hides each, and the tools only one version has; the selected change's rule in full
 //! below. The App computes the diff as a job (`policy::diff::diff_what_if`); the view renders it.
 
-use crossterm::event::{MouseEvent, MouseEventKind};
+use crossterm::event::MouseEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -206,23 +206,10 @@ impl DiffView {
     }
 
     pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
-        let r = self.table_area;
-        if !crate::tui::widgets::mouse_in(r, mouse) {
-            return false;
-        }
-        let n = self.row_count();
-        match mouse.kind {
-            MouseEventKind::Down(_) if mouse.row >= r.y + 2 => {
-                let i = self.offset + (mouse.row - r.y - 2) as usize;
-                if i < n {
-                    self.selected = i;
-                }
-            }
-            MouseEventKind::ScrollUp => self.selected = self.selected.saturating_sub(1),
-            MouseEventKind::ScrollDown => {
-                self.selected = (self.selected + 1).min(n.saturating_sub(1))
-            }
-            _ => return false,
+        let len = self.row_count();
+        match super::list::table_mouse(self.table_area, mouse, self.offset, self.selected, len, 1) {
+            Some(selected) => self.selected = selected,
+            None => return false,
         }
         true
     }

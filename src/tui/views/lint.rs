@@ -3,7 +3,7 @@
 //! and sentence; the selected finding in full below, with the contexts it applies to. The App
 //! runs the lint as a job whenever a config is installed; the view only renders the report.
 
-use crossterm::event::{MouseEvent, MouseEventKind};
+use crossterm::event::MouseEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -77,23 +77,10 @@ impl LintView {
     }
 
     pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
-        let r = self.table_area;
-        if !crate::tui::widgets::mouse_in(r, mouse) {
-            return false;
-        }
-        let n = self.findings().len();
-        match mouse.kind {
-            MouseEventKind::Down(_) if mouse.row >= r.y + 2 => {
-                let i = self.offset + (mouse.row - r.y - 2) as usize;
-                if i < n {
-                    self.selected = i;
-                }
-            }
-            MouseEventKind::ScrollUp => self.selected = self.selected.saturating_sub(1),
-            MouseEventKind::ScrollDown => {
-                self.selected = (self.selected + 1).min(n.saturating_sub(1))
-            }
-            _ => return false,
+        let len = self.findings().len();
+        match super::list::table_mouse(self.table_area, mouse, self.offset, self.selected, len, 1) {
+            Some(selected) => self.selected = selected,
+            None => return false,
         }
         true
     }

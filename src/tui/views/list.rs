@@ -1,7 +1,40 @@
 //! The one movement rule of every list, table and scrolled text in the console: Up / Down by
 //! one, PageUp / PageDown by a page, Top / Bottom, always inside `0..len`.
 
+use crossterm::event::{MouseEvent, MouseEventKind};
+use ratatui::layout::Rect;
+
 use crate::tui::keymap::Action;
+
+/// The one mouse rule of every table drawn in `area` (a border row and a header row above its
+/// first row, `offset` rows scrolled away): a click on a row selects it, the wheel moves the
+/// selection by `wheel_step`. Returns the new selection (unchanged for a click below the last
+/// row), or None when the event is outside `area` or means nothing to a table.
+pub fn table_mouse(
+    area: Rect,
+    mouse: &MouseEvent,
+    offset: usize,
+    selected: usize,
+    len: usize,
+    wheel_step: usize,
+) -> Option<usize> {
+    if !crate::tui::widgets::mouse_in(area, mouse) {
+        return None;
+    }
+    match mouse.kind {
+        MouseEventKind::Down(_) if mouse.row >= area.y + 2 => {
+            let row = offset + (mouse.row - area.y - 2) as usize;
+            Some(if row < len { row } else { selected })
+        }
+        MouseEventKind::ScrollUp => Some(selected.saturating_sub(wheel_step)),
+        MouseEventKind::ScrollDown => Some(
+            selected
+                .saturating_add(wheel_step)
+                .min(len.saturating_sub(1)),
+        ),
+        _ => None,
+    }
+}
 
 /// Where a movement action takes a position in a list of `len` rows with `page` rows on
 /// screen; None for actions that are not movements.

@@ -7,7 +7,7 @@
 //! gateway session picked (`s`), a verdict column compares each tool with the session's real
 //! `tools.effective` (see `policy_verdicts`).
 
-use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -218,24 +218,10 @@ impl PolicyView {
     }
 
     pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
-        let r = self.table_area;
-        let inside = crate::tui::widgets::mouse_in(r, mouse);
-        if !inside {
-            return false;
-        }
-        let n = self.rows().len();
-        match mouse.kind {
-            MouseEventKind::Down(_) if mouse.row >= r.y + 2 => {
-                let i = self.offset + (mouse.row - r.y - 2) as usize;
-                if i < n {
-                    self.selected = i;
-                }
-            }
-            MouseEventKind::ScrollUp => self.selected = self.selected.saturating_sub(3),
-            MouseEventKind::ScrollDown => {
-                self.selected = (self.selected + 3).min(n.saturating_sub(1))
-            }
-            _ => return false,
+        let len = self.rows().len();
+        match super::list::table_mouse(self.table_area, mouse, self.offset, self.selected, len, 3) {
+            Some(selected) => self.selected = selected,
+            None => return false,
         }
         true
     }

@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use crossterm::event::{MouseEvent, MouseEventKind};
+use crossterm::event::MouseEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -308,24 +308,10 @@ impl QueueView {
     }
 
     pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
-        let r = self.lanes_area;
-        let inside = crate::tui::widgets::mouse_in(r, mouse);
-        if !inside {
-            return false;
-        }
-        let lanes = self.snapshot.as_ref().map(|s| s.lanes.len()).unwrap_or(0);
-        match mouse.kind {
-            MouseEventKind::Down(_) if mouse.row >= r.y + 2 => {
-                let row = (mouse.row - r.y - 2) as usize;
-                if row < lanes {
-                    self.selected = row;
-                }
-            }
-            MouseEventKind::ScrollUp => self.selected = self.selected.saturating_sub(1),
-            MouseEventKind::ScrollDown => {
-                self.selected = (self.selected + 1).min(lanes.saturating_sub(1))
-            }
-            _ => return false,
+        let len = self.snapshot.as_ref().map(|s| s.lanes.len()).unwrap_or(0);
+        match super::list::table_mouse(self.lanes_area, mouse, 0, self.selected, len, 1) {
+            Some(selected) => self.selected = selected,
+            None => return false,
         }
         true
     }

@@ -211,23 +211,10 @@ impl SessionsView {
             }
             return true;
         }
-        let r = self.table_area;
-        if !crate::tui::widgets::mouse_in(r, mouse) {
-            return false;
-        }
         let len = self.roster.len();
-        match mouse.kind {
-            MouseEventKind::Down(_) if mouse.row >= r.y + 2 => {
-                let row = (mouse.row - r.y - 2) as usize;
-                if row < len {
-                    self.selected = row;
-                }
-            }
-            MouseEventKind::ScrollUp => self.selected = self.selected.saturating_sub(1),
-            MouseEventKind::ScrollDown => {
-                self.selected = (self.selected + 1).min(len.saturating_sub(1))
-            }
-            _ => return false,
+        match super::list::table_mouse(self.table_area, mouse, 0, self.selected, len, 1) {
+            Some(selected) => self.selected = selected,
+            None => return false,
         }
         self.follow_selected();
         true
