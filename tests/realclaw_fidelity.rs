@@ -74,6 +74,15 @@ fn case_config_text(dir: &Path) -> String {
         .replace("@FIXTURES@", &fixtures().display().to_string())
 }
 
+/// A case's config, loaded, and the registry clawdeck builds for it.
+fn load_case(case: &Case) -> (config::LoadedConfig, Registry) {
+    let origin = case.dir.join("openclaw.json5");
+    let loaded = config::load_from_str(&case_config_text(&case.dir), &origin.display().to_string())
+        .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+    let registry = Registry::build(&loaded);
+    (loaded, registry)
+}
+
 fn load_cases() -> Vec<Case> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixtures())
         .unwrap()
@@ -140,11 +149,7 @@ fn check_truth(expect: &Expect, observed: &ObservedView) -> Vec<String> {
 /// pass the case's truth checks.
 async fn run_non_owner_case(case: Case, options: RunOptions) -> Outcome {
     let started = Instant::now();
-    let origin = case.dir.join("openclaw.json5");
-    let text = case_config_text(&case.dir);
-    let loaded = config::load_from_str(&text, &origin.display().to_string())
-        .unwrap_or_else(|e| panic!("{e}"));
-    let registry = Registry::build(&loaded);
+    let (loaded, registry) = load_case(&case);
     let ctx = case.file.context.clone();
     let as_owner = PolicyContext {
         owner: Some(true),
@@ -238,11 +243,7 @@ async fn run_case(case: Case, options: RunOptions) -> Outcome {
         return run_non_owner_case(case, options).await;
     }
     let started = Instant::now();
-    let origin = case.dir.join("openclaw.json5");
-    let text = case_config_text(&case.dir);
-    let loaded = config::load_from_str(&text, &origin.display().to_string())
-        .unwrap_or_else(|e| panic!("{e}"));
-    let registry = Registry::build(&loaded);
+    let (loaded, registry) = load_case(&case);
     let ctx = case.file.context.clone();
     let view = verify::predict(&loaded, &registry, &ctx).unwrap_or_else(|e| panic!("{e}"));
     let agent = view.resolution.resolved.agent.clone();
@@ -522,11 +523,7 @@ fn every_fidelity_case_parses_and_resolves_in_clawdeck() {
     let cases = load_cases();
     assert!(cases.len() >= 15, "found {}", cases.len());
     for case in cases {
-        let origin = case.dir.join("openclaw.json5");
-        let text = case_config_text(&case.dir);
-        let loaded = config::load_from_str(&text, &origin.display().to_string())
-            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
-        let registry = Registry::build(&loaded);
+        let (loaded, registry) = load_case(&case);
         verify::predict(&loaded, &registry, &case.file.context)
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let e = &case.file.expect;

@@ -13,6 +13,15 @@ use crate::gateway::roster::{Link, Roster};
 use crate::tui::clock::short_duration;
 use crate::tui::theme;
 
+/// A gateway session's state as the Sessions view and the Queue view's section both show it.
+pub fn state_span(state: &str) -> Span<'static> {
+    match state {
+        "running" => Span::styled("● running", theme::accent()),
+        "queued" => Span::styled("… queued", theme::warning()),
+        other => Span::styled(other.to_string(), theme::dim()),
+    }
+}
+
 /// Below this many rows for the whole Queue view, the section gives its room to the lanes.
 const MIN_VIEW_HEIGHT: u16 = 12;
 
@@ -108,11 +117,7 @@ impl GatewayRuns {
             .runs
             .iter()
             .map(|r| {
-                let state = if r.running {
-                    Span::styled("● running", theme::accent())
-                } else {
-                    Span::styled("… queued", theme::warning())
-                };
+                let state = state_span(if r.running { "running" } else { "queued" });
                 let elapsed = match (r.running, r.started_ms, now_ms) {
                     (true, Some(start), Some(now)) if now >= start => {
                         short_duration(std::time::Duration::from_millis(now - start))

@@ -264,11 +264,7 @@ impl SessionsView {
         let table_rows: Vec<Row> = rows
             .iter()
             .map(|(gateway, row)| {
-                let state = match row.state() {
-                    "running" => Span::styled("● running", theme::accent()),
-                    "queued" => Span::styled("… queued", theme::warning()),
-                    other => Span::styled(other.to_string(), theme::dim()),
-                };
+                let state = super::gateway_runs::state_span(row.state());
                 Row::new(vec![
                     Span::raw(gateway.to_string()),
                     Span::raw(row.agent.clone()),
