@@ -219,7 +219,7 @@ async fn into_sessions_view(url: &str) -> (Duration, Vec<Duration>) {
                 if matches!(event, ClientEvent::Event(_)) {
                     n += 1;
                 }
-                dirty |= view.apply(&gateway, &event);
+                dirty |= view.apply(&gateway, &event).view;
             }
             Some(AppEvent::Key(_)) => {
                 // Down and back up: the followed session changes and changes back.

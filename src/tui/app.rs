@@ -629,12 +629,13 @@ impl App {
                 event,
                 permit: _handled,
             } => {
-                let changed = self.sessions.apply(&gateway, &event);
-                if changed {
+                let applied = self.sessions.apply(&gateway, &event);
+                if applied.roster {
                     self.queue.gateway_runs =
                         super::views::gateway_runs::GatewayRuns::from_roster(&self.sessions.roster);
                 }
-                changed && matches!(self.view, ViewId::Sessions | ViewId::Queue)
+                (applied.view && self.view == ViewId::Sessions)
+                    || (applied.roster && self.view == ViewId::Queue)
             }
             CoreEvent::Desk(event) => self.handle_desk(event),
             CoreEvent::SessionChecked { generation, result } => {

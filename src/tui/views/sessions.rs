@@ -51,6 +51,14 @@ pub struct SessionsView {
     detail_area: Rect,
 }
 
+/// What one gateway event changed: the roster (the Queue view's gateway section follows it),
+/// and whether anything the view shows did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Applied {
+    pub roster: bool,
+    pub view: bool,
+}
+
 impl SessionsView {
     pub fn unavailable(reason: &str) -> Self {
         SessionsView {
@@ -88,9 +96,10 @@ impl SessionsView {
             .and_then(|id| self.transcripts.get(id))
     }
 
-    /// Applies one gateway event; true when the view changed.
-    pub fn apply(&mut self, gateway: &str, event: &ClientEvent) -> bool {
-        let mut changed = self.roster.apply(gateway, event);
+    /// Applies one gateway event and says what it changed.
+    pub fn apply(&mut self, gateway: &str, event: &ClientEvent) -> Applied {
+        let roster = self.roster.apply(gateway, event);
+        let mut changed = roster;
         match event {
             ClientEvent::Event(frame)
                 if matches!(frame.event.as_str(), "session.tool" | "session.message") =>
@@ -117,19 +126,25 @@ impl SessionsView {
             }
             _ => {}
         }
-        // The selection stays on its session while rows move (most recent first).
-        if let Some((g, k)) = &self.followed
-            && let Some(at) = self
-                .roster
-                .rows()
-                .iter()
-                .position(|(rg, row)| rg == g && &row.key == k)
-        {
-            self.selected = at;
+        // The selection stays on its session while rows move (most recent first). Only a
+        // roster change moves rows: a transcript event (most of a flood) skips this.
+        if roster {
+            if let Some((g, k)) = &self.followed
+                && let Some(at) = self
+                    .roster
+                    .rows()
+                    .iter()
+                    .position(|(rg, row)| rg == g && &row.key == k)
+            {
+                self.selected = at;
+            }
+            self.selected = self.selected.min(self.roster.len().saturating_sub(1));
+            self.follow_selected();
         }
-        self.selected = self.selected.min(self.roster.len().saturating_sub(1));
-        self.follow_selected();
-        changed
+        Applied {
+            roster,
+            view: changed,
+        }
     }
 
     /// Selects (and follows) a session by gateway and key; false when the roster has no such
@@ -594,7 +609,8 @@ mod tests {
                 "sessionKey": "agent:ops:explicit:g1", "phase": "start", "ts": 1_795_380_960_128u64,
                 "session": {"key": "agent:ops:explicit:g1", "agentId": "ops", "kind": "direct", "hasActiveRun": true}
             }))
-        ));
+        )
+        .view);
         view.apply(
             "lab",
             &ClientEvent::Disconnected {
