@@ -52,6 +52,16 @@ async fn wait_for(roster: &Mutex<Roster>, what: &str, pred: impl Fn(&Roster) -> 
     }
 }
 
+/// The shared gateway as the feed attaches to it.
+fn real_endpoint(url: &str, token: &str) -> GatewayEndpoint {
+    GatewayEndpoint {
+        name: "real".into(),
+        url: websocket_url(url).unwrap(),
+        auth: GatewayAuth::Token(token.to_string()),
+        origin: "test".into(),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a running real OpenClaw gateway and its mock LLM: .ci/run runs it with --ignored"]
 async fn the_roster_follows_a_run_live() {
@@ -63,12 +73,7 @@ async fn the_roster_follows_a_run_live() {
     };
     let state = tempfile::tempdir().unwrap();
     let identity = DeviceIdentity::load_or_create(state.path()).unwrap();
-    let endpoint = GatewayEndpoint {
-        name: "real".into(),
-        url: websocket_url(&url).unwrap(),
-        auth: GatewayAuth::Token(token.clone()),
-        origin: "test".into(),
-    };
+    let endpoint = real_endpoint(&url, &token);
     let roster = Arc::new(Mutex::new(Roster::default()));
     let fed = roster.clone();
     let sink: RosterSink = Arc::new(move |gateway, event| {
@@ -177,12 +182,7 @@ async fn a_live_exec_call_shows_in_the_selected_sessions_detail_pane() {
     };
     let state = tempfile::tempdir().unwrap();
     let identity = DeviceIdentity::load_or_create(state.path()).unwrap();
-    let endpoint = GatewayEndpoint {
-        name: "real".into(),
-        url: websocket_url(&url).unwrap(),
-        auth: GatewayAuth::Token(token.clone()),
-        origin: "test".into(),
-    };
+    let endpoint = real_endpoint(&url, &token);
     let view = Arc::new(Mutex::new(SessionsView::attaching(&["real".into()])));
     let fed = view.clone();
     let sink: RosterSink = Arc::new(move |gateway, event| {
