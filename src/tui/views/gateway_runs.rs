@@ -1,7 +1,7 @@
 //! The gateways' own runs in the Queue view, beside clawdeck's lanes: every session a gateway
 //! reports as running or queued (gateway, agent, session key, state, elapsed since its run
 //! started). Read-only; rebuilt from the Sessions view's roster whenever a gateway event
-//! arrives, so it is as live as the roster.
+//! changes that roster, so it is as live as the roster.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
