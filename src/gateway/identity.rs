@@ -150,6 +150,14 @@ impl DeviceIdentity {
             secret_seed: URL_SAFE_NO_PAD.encode(seed),
         };
         let text = serde_json::to_string_pretty(&stored).unwrap_or_default();
+        // Written whole under a private name, then linked into place: a clawdeck starting at the
+        // same moment sees either no file or the complete one, never a half-written one, and
+        // exactly one key wins.
+        let staged = dir.join(format!(
+            ".{IDENTITY_FILE}.{}.{}",
+            std::process::id(),
+            identity.device_id
+        ));
         let mut options = std::fs::OpenOptions::new();
         options.write(true).create_new(true);
         #[cfg(unix)]
@@ -157,10 +165,18 @@ impl DeviceIdentity {
             use std::os::unix::fs::OpenOptionsExt;
             options.mode(0o600);
         }
-        match options.open(path) {
-            Ok(mut file) => file
-                .write_all(text.as_bytes())
-                .map_err(|err| format!("cannot write {}: {err}", path.display()))?,
+        let written = options.open(&staged).and_then(|mut file| {
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.sync_all())
+        });
+        if let Err(err) = written {
+            let _ = std::fs::remove_file(&staged);
+            return Err(format!("cannot write {}: {err}", staged.display()));
+        }
+        let linked = std::fs::hard_link(&staged, path);
+        let _ = std::fs::remove_file(&staged);
+        match linked {
+            Ok(()) => {}
             // Another clawdeck created it first: use that one.
             Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
                 let text = std::fs::read_to_string(path)
@@ -267,6 +283,38 @@ mod tests {
                 .map(|m| m.permissions().mode() & 0o777)
                 .unwrap_or(0);
             assert_eq!(mode, 0o600);
+        }
+    }
+
+    #[test]
+    fn clawdecks_starting_together_share_one_complete_identity() {
+        // The console and a headless command (or two tests) may create it at the same moment:
+        // none may read a half-written file, and all must end with the same key.
+        for _ in 0..20 {
+            let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+            let ids: Vec<String> = std::thread::scope(|scope| {
+                let workers: Vec<_> = (0..8)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            DeviceIdentity::load_or_create(dir.path())
+                                .map(|i| i.device_id().to_string())
+                        })
+                    })
+                    .collect();
+                workers
+                    .into_iter()
+                    .map(|w| {
+                        w.join()
+                            .unwrap_or_else(|_| Err("panicked".into()))
+                            .unwrap_or_else(|e| panic!("{e}"))
+                    })
+                    .collect()
+            });
+            assert!(ids.iter().all(|id| *id == ids[0]), "{ids:?}");
+            let left: Vec<_> = std::fs::read_dir(dir.path())
+                .map(|d| d.filter_map(Result::ok).map(|e| e.file_name()).collect())
+                .unwrap_or_default();
+            assert_eq!(left.len(), 1, "no staged files left behind: {left:?}");
         }
     }
 
