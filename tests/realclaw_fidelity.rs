@@ -27,6 +27,8 @@ use clawdeck::verify::{self, Comparison, ObservedView, RunOptions, Surface};
 use serde::Deserialize;
 use tokio::sync::Semaphore;
 
+mod ssh_target;
+
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct Expect {
@@ -48,6 +50,8 @@ struct Case {
     name: String,
     dir: PathBuf,
     file: CaseFile,
+    /// The case's config with every placeholder filled in.
+    config_text: String,
 }
 
 struct Outcome {
@@ -67,23 +71,42 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fidelity")
 }
 
-/// A case's config text, with `@FIXTURES@` (where a case's MCP servers live) made absolute.
-fn case_config_text(dir: &Path) -> String {
-    std::fs::read_to_string(dir.join("openclaw.json5"))
+/// A case's config text, with `@FIXTURES@` (where a case's MCP servers live) made absolute and
+/// the `@SSH_*@` of the sandbox cases filled by `ssh`.
+fn case_config_text(dir: &Path, ssh: &dyn Fn(&str) -> String) -> String {
+    ssh(&std::fs::read_to_string(dir.join("openclaw.json5"))
         .unwrap()
-        .replace("@FIXTURES@", &fixtures().display().to_string())
+        .replace("@FIXTURES@", &fixtures().display().to_string()))
+}
+
+/// The SSH placeholders for a prediction alone: a target nobody is asked to answer.
+fn ssh_unreached(text: &str) -> String {
+    text.replace("@SSH_TARGET@", "clawdeck@127.0.0.1:9")
+        .replace("@SSH_IDENTITY@", "/nonexistent/clawdeck-fixture-key")
+        .replace(
+            "@SSH_KNOWN_HOSTS@",
+            "/nonexistent/clawdeck-fixture-known-hosts",
+        )
+        .replace("@SSH_WORKSPACES@", "/tmp/clawdeck-fixture-sandboxes")
 }
 
 /// A case's config, loaded, and the registry clawdeck builds for it.
 fn load_case(case: &Case) -> (config::LoadedConfig, Registry) {
     let origin = case.dir.join("openclaw.json5");
-    let loaded = config::load_from_str(&case_config_text(&case.dir), &origin.display().to_string())
+    let loaded = config::load_from_str(&case.config_text, &origin.display().to_string())
         .unwrap_or_else(|e| panic!("{}: {e}", case.name));
     let registry = Registry::build(&loaded);
     (loaded, registry)
 }
 
-fn load_cases() -> Vec<Case> {
+/// Whether a case sandboxes with the SSH backend (and so needs the private sshd).
+fn uses_ssh(case: &Case) -> bool {
+    std::fs::read_to_string(case.dir.join("openclaw.json5"))
+        .unwrap()
+        .contains("@SSH_TARGET@")
+}
+
+fn load_cases(ssh: &dyn Fn(&str) -> String) -> Vec<Case> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixtures())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -97,6 +120,7 @@ fn load_cases() -> Vec<Case> {
                 .unwrap_or_else(|e| panic!("{}/context.json: {e}", dir.display()));
             Case {
                 name: dir.file_name().unwrap().to_string_lossy().into_owned(),
+                config_text: case_config_text(&dir, ssh),
                 dir,
                 file,
             }
@@ -320,7 +344,23 @@ async fn run_case(case: Case, options: RunOptions) -> Outcome {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs the real OpenClaw CLI (OPENCLAW_BIN): .ci/run runs it with --ignored"]
 async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
-    let cases = load_cases();
+    // The sandbox cases use OpenClaw's SSH backend against a private sshd.
+    let ssh = match ssh_target::SshTarget::start() {
+        Ok(target) => Some(target),
+        Err(err) => {
+            eprintln!(
+                "realclaw_fidelity: the sandbox cases' SSH target is not running ({err}); \
+                 they point at an address nobody answers (OpenClaw 2026.9.6 settles a run's \
+                 tools before its first sandboxed call connects). .ci/run installs openssh-server."
+            );
+            None
+        }
+    };
+    let fill = |text: &str| match &ssh {
+        Some(target) => target.fill(text),
+        None => ssh_unreached(text),
+    };
+    let cases = load_cases(&fill);
     assert!(
         cases.len() >= 15,
         "the suite needs at least 15 configs, found {}",
@@ -363,6 +403,7 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
         cases.len(),
         bin.display()
     );
+    let sandbox_cases = cases.iter().filter(|c| uses_ssh(c)).count();
     let gate = Arc::new(Semaphore::new(jobs));
     let mut tasks = Vec::new();
     for case in cases {
@@ -411,6 +452,15 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
         errors.len()
     );
     full.push_str(&summary);
+    let sandbox_line = match &ssh {
+        Some(target) => format!(
+            "sandbox: {sandbox_cases} configs on the SSH backend; the private sshd accepted {} logins\n",
+            target.logins()
+        ),
+        None => format!("sandbox: {sandbox_cases} configs on an SSH target nobody answers\n"),
+    };
+    full.push_str(&sandbox_line);
+    eprint!("{sandbox_line}");
     let report_path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fidelity-report.txt");
     let _ = std::fs::write(&report_path, &full);
     eprintln!("{summary}full report: {}", report_path.display());
@@ -520,7 +570,7 @@ async fn a_running_gateway_answers_tools_effective_for_a_real_session() {
 #[test]
 fn every_fidelity_case_parses_and_resolves_in_clawdeck() {
     // Runs everywhere (no real CLI needed): a broken fixture must not hide behind a skip.
-    let cases = load_cases();
+    let cases = load_cases(&ssh_unreached);
     assert!(cases.len() >= 15, "found {}", cases.len());
     for case in cases {
         let (loaded, registry) = load_case(&case);

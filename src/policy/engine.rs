@@ -6,7 +6,7 @@ use super::PolicyError;
 use super::layer::{LayerId, LayerPolicy, RuleEntry};
 use super::matcher::{CompiledList, NO_MATCH};
 use super::normalize::{canonical, normalize_tool_name};
-use super::sources::{LayerInputs, build_layers, resolve_context};
+use super::sources::{LayerInputs, build_layers, profiles_grant, resolve_context};
 use super::trace::{
     Decision, LayerDecision, LayerSummary, PolicyWarning, Removal, RemovalKind, Resolution,
     ResolvedContext, RuleRef, SharedText, ToolTrace,
@@ -103,9 +103,11 @@ pub fn resolve(
         resolved: &resolved,
     };
     let layers = build_layers(&inputs, &mut warnings);
+    let gateway_config_reads = profiles_grant(&layers, registry, "gateway");
     let mut resolution = resolve_layers(layers, registry, &mut warnings);
     resolution.context = ctx.clone();
     resolution.resolved = resolved;
+    resolution.resolved.gateway_config_reads = gateway_config_reads;
     resolution.resolved.openclaw = cfg.pack.pack.clone();
     resolution.resolved.openclaw_reason = cfg.pack.reason.clone();
     resolution.warnings = warnings;
@@ -242,6 +244,7 @@ pub fn resolve_layers(
             remote: false,
             openclaw: registry.semantics.id.clone(),
             openclaw_reason: String::new(),
+            gateway_config_reads: true,
         },
         refusal: no_tools_refusal(&summaries, &tools, registry),
         layers: summaries,

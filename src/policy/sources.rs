@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::PolicyError;
 use super::layer::{LayerId, LayerPolicy, RuleEntry};
+use super::matcher::CompiledList;
 use super::trace::{PolicyWarning, ResolvedContext};
 use crate::catalog::Registry;
 use crate::config::openclaw::{GroupConfig, ProviderPolicyConfig, ToolPolicyConfig};
@@ -194,6 +195,8 @@ pub fn resolve_context<'a>(
         remote: ctx.remote,
         openclaw: cfg.pack.pack.clone(),
         openclaw_reason: cfg.pack.reason.clone(),
+        // Settled once the layers are built.
+        gateway_config_reads: true,
     };
     Ok((resolved, agent))
 }
@@ -465,6 +468,26 @@ fn profile_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) ->
             None => format!("not in profile \"{profile}\" ({path})"),
         }),
     }
+}
+
+/// Whether the profile layers let `name` through without restricting: each is absent, names
+/// an unrestricted or unknown profile, or has an alsoAllow entry (the entries no built-in rule
+/// wrote) that matches it. OpenClaw asks this of `gateway` to decide its config reads.
+pub fn profiles_grant(layers: &[LayerPolicy], registry: &Registry, name: &str) -> bool {
+    layers
+        .iter()
+        .filter(|l| matches!(l.id, LayerId::Profile | LayerId::ProviderProfile) && l.present)
+        .all(|layer| match &layer.allow {
+            None => true,
+            Some(allow) => {
+                let also: Vec<RuleEntry> = allow
+                    .iter()
+                    .filter(|e| e.builtin.is_none())
+                    .cloned()
+                    .collect();
+                !also.is_empty() && CompiledList::compile(also, registry).matches(name)
+            }
+        })
 }
 
 /// A matched `byProvider` entry with its key path.
@@ -957,6 +980,27 @@ fn sandbox_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
                     channel.clone(),
                     "default sandbox denylist (channel ids)",
                 ));
+            }
+            if inputs
+                .registry
+                .semantics
+                .sandbox
+                .explicit_allow_lifts_default_deny
+            {
+                // Today's OpenClaw: what allow or alsoAllow names is not denied by default.
+                let named: Vec<RuleEntry> = [
+                    pick(&|p| p.allow.as_ref()).map(|(path, list)| (path.key("allow"), list)),
+                    pick(&|p| p.also_allow.as_ref())
+                        .map(|(path, list)| (path.key("alsoAllow"), list)),
+                ]
+                .into_iter()
+                .flatten()
+                .flat_map(|(path, list)| entries(list, &path))
+                .collect();
+                if !named.is_empty() {
+                    let lifted = CompiledList::compile(named, inputs.registry);
+                    d.retain(|entry| !lifted.matches(&entry.pattern));
+                }
             }
             d
         }

@@ -992,3 +992,75 @@ fn todays_rules_come_from_the_2026_pack() {
     let res = resolve(&cfg, &registry, &ctx()).unwrap();
     assert_eq!(removal(&res, "automations").layer, LayerId::Global);
 }
+
+fn resolve_2026(config: &str, ctx: &PolicyContext) -> Resolution {
+    let cfg = load_from_str(config, "t.json5")
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+    let registry = Registry::build(&cfg);
+    resolve(&cfg, &registry, ctx).unwrap()
+}
+
+#[test]
+fn a_sandbox_allow_that_names_a_default_denied_tool_lifts_its_default_deny() {
+    let sandboxed = PolicyContext {
+        sandboxed: true,
+        ..ctx()
+    };
+    // Default deny holds gateway, canvas and nodes; allow names gateway, alsoAllow a glob.
+    let config =
+        "{ tools: { sandbox: { tools: { allow: ['read', 'gateway'], alsoAllow: ['can*'] } } } }";
+    let res = resolve_2026(config, &sandboxed);
+    assert!(is_visible(&res, "gateway"));
+    assert!(is_visible(&res, "canvas"));
+    assert_eq!(removal(&res, "nodes").layer, LayerId::Sandbox);
+    assert_eq!(
+        removal(&res, "nodes").builtin.as_deref(),
+        Some("default sandbox denylist")
+    );
+    // A configured deny replaces the default list: nothing to lift.
+    let res = resolve_2026(
+        "{ tools: { sandbox: { tools: { allow: ['gateway'], deny: ['gateway'] } } } }",
+        &sandboxed,
+    );
+    assert_eq!(removal(&res, "gateway").layer, LayerId::Sandbox);
+    // The seed's sandbox keeps its default deny whatever allow names.
+    let cfg = load_from_str(
+        "{ tools: { sandbox: { tools: { allow: ['gateway'] } } } }",
+        "t.json5",
+    )
+    .unwrap()
+    .with_pack("seed")
+    .unwrap();
+    let registry = Registry::build(&cfg);
+    let res = resolve(&cfg, &registry, &sandboxed).unwrap();
+    assert_eq!(removal(&res, "gateway").layer, LayerId::Sandbox);
+}
+
+#[test]
+fn gateway_keeps_its_config_reads_unless_a_profile_restricts_without_naming_it() {
+    let reads = |config: &str| resolve_2026(config, &ctx()).resolved.gateway_config_reads;
+    assert!(reads("{}"), "no profile");
+    assert!(reads("{ tools: { profile: 'full' } }"));
+    assert!(!reads("{ tools: { profile: 'coding' } }"));
+    assert!(reads(
+        "{ tools: { profile: 'coding', alsoAllow: ['gateway'] } }"
+    ));
+    assert!(reads(
+        "{ tools: { profile: 'coding', alsoAllow: ['group:automation'] } }"
+    ));
+    assert!(!reads(
+        "{ tools: { profile: 'coding', alsoAllow: ['read'] } }"
+    ));
+    // A provider profile restricts too.
+    let provider = PolicyContext {
+        provider: Some("openai".into()),
+        ..ctx()
+    };
+    let res = resolve_2026(
+        "{ tools: { byProvider: { openai: { profile: 'minimal' } } } }",
+        &provider,
+    );
+    assert!(!res.resolved.gateway_config_reads);
+}

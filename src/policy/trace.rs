@@ -248,6 +248,10 @@ pub struct ResolvedContext {
     pub openclaw: String,
     /// Why that pack (`--openclaw-version seed`, `installed openclaw 2026.9.6 (...)`).
     pub openclaw_reason: String,
+    /// Whether the profiles in force leave the gateway tool its config reads (OpenClaw then
+    /// sends its larger schema): no profile restricts, or their alsoAllow names `gateway`.
+    #[serde(skip)]
+    pub gateway_config_reads: bool,
 }
 
 /// The whole answer for one context.

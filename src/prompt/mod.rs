@@ -4,6 +4,7 @@
 //!
 //! Pure: the CLI prints [`build_system_prompt`]'s text, the console renders [`prompt_sections`].
 
+pub mod session_visibility;
 pub mod surface;
 mod tooling;
 pub mod view;

@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use super::session_visibility::{self, RunFacts};
 use crate::semantics::{Semantics, ToolSearchRules};
 use crate::tool::{ToolFlags, ToolSource, ToolSpec};
 
@@ -139,10 +140,42 @@ fn adapt_to_neighbours(semantics: &Semantics, tools: &mut [ToolSpec]) {
             }
         }
         if let Some(fragments) = semantics.description_fragments.get(&tool.name) {
-            for fragment in fragments.iter().filter(|f| !visible(&f.requires)) {
-                tool.description = tool.description.replacen(&fragment.text, "", 1);
+            for fragment in fragments {
+                let adapted = fragment.adapted(visible);
+                tool.description = tool
+                    .description
+                    .replacen(&fragment.as_recorded(), &adapted, 1);
             }
         }
+    }
+}
+
+/// The gateway tool's narrower form when the profiles withhold its config reads.
+fn adapt_to_config_reads(semantics: &Semantics, facts: RunFacts, tools: &mut [ToolSpec]) {
+    let Some(rule) = semantics.gateway_config_reads.as_ref() else {
+        return;
+    };
+    if facts.gateway_config_reads {
+        return;
+    }
+    for tool in tools.iter_mut().filter(|t| t.name == rule.tool) {
+        tool.description = rule.without.description.clone();
+        tool.parameters = rule.without.parameters.clone();
+    }
+}
+
+/// The session tools' visibility sentence, as this run's config and sandbox make it.
+fn adapt_to_session_visibility(
+    semantics: &Semantics,
+    raw: &Value,
+    facts: RunFacts,
+    tools: &mut [ToolSpec],
+) {
+    let Some(copy) = semantics.session_visibility.as_ref() else {
+        return;
+    };
+    for tool in tools.iter_mut().filter(|t| copy.tools.contains(&t.name)) {
+        tool.description = session_visibility::adapt(&tool.description, raw, copy, facts);
     }
 }
 
@@ -151,6 +184,7 @@ fn adapt_to_neighbours(semantics: &Semantics, tools: &mut [ToolSpec]) {
 pub fn model_surface(
     semantics: &Semantics,
     raw: &Value,
+    facts: RunFacts,
     visible: &[ToolSpec],
 ) -> Option<ModelSurface> {
     if semantics.is_seed() {
@@ -159,7 +193,9 @@ pub fn model_surface(
     let mut sorted: Vec<ToolSpec> = visible.to_vec();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     adapt_to_channels(semantics, raw, &mut sorted);
+    adapt_to_config_reads(semantics, facts, &mut sorted);
     adapt_to_neighbours(semantics, &mut sorted);
+    adapt_to_session_visibility(semantics, raw, facts, &mut sorted);
     let Some(rules) = semantics.tool_search.as_ref() else {
         return Some(ModelSurface {
             direct: sorted,
@@ -304,6 +340,109 @@ pub fn deferred_directory(rules: &ToolSearchRules, deferred: &[ToolSpec]) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::Registry;
+    use crate::config::load_from_str;
+    use crate::context::PolicyContext;
+
+    /// Each directly sent tool's description for `config` under the 2026.9 pack.
+    fn descriptions(
+        config: &str,
+        ctx: &PolicyContext,
+    ) -> std::collections::BTreeMap<String, String> {
+        let cfg = load_from_str(config, "t.json5")
+            .unwrap()
+            .with_pack("2026.9")
+            .unwrap();
+        let registry = Registry::build(&cfg);
+        let resolution = crate::policy::resolve(&cfg, &registry, ctx).unwrap();
+        let visible: Vec<ToolSpec> = resolution
+            .visible()
+            .filter_map(|t| registry.get(&t.name).cloned())
+            .collect();
+        let facts = RunFacts {
+            sandboxed: resolution.resolved.sandboxed,
+            subagent: resolution.resolved.subagent,
+            gateway_config_reads: resolution.resolved.gateway_config_reads,
+        };
+        model_surface(&registry.semantics, &cfg.raw, facts, &visible)
+            .unwrap()
+            .direct
+            .into_iter()
+            .map(|t| (t.name, t.description))
+            .collect()
+    }
+
+    #[test]
+    fn follow_up_sentences_name_only_the_tools_still_visible() {
+        let all = descriptions(
+            "{ tools: { toolSearch: false } }",
+            &PolicyContext::default(),
+        );
+        assert!(all["sessions_send"].contains(
+            "use `conversations_list` plus `conversations_send`/`conversations_turn`. Thread"
+        ));
+        assert!(all["sessions_spawn"].contains("Check spawns via `subagents`/`sessions_history`."));
+        let some = descriptions(
+            "{ tools: { toolSearch: false, deny: ['conversations_turn', 'subagents'] } }",
+            &PolicyContext::default(),
+        );
+        assert!(
+            some["sessions_send"]
+                .contains("use `conversations_list` plus `conversations_send`. Thread")
+        );
+        assert!(some["sessions_spawn"].contains("Check spawns via `sessions_history`."));
+        let none = descriptions(
+            "{ tools: { toolSearch: false, deny: ['conversations_list', 'subagents', 'sessions_history'] } }",
+            &PolicyContext::default(),
+        );
+        assert!(!none["sessions_send"].contains("exact external destination"));
+        assert!(!none["sessions_spawn"].contains("Check spawns"));
+        assert!(!none["sessions_search"].contains("Follow up with sessions_history"));
+    }
+
+    #[test]
+    fn gateway_loses_its_config_reads_under_a_restricting_profile() {
+        let open = descriptions(
+            "{ tools: { toolSearch: false } }",
+            &PolicyContext::default(),
+        );
+        assert!(open["gateway"].starts_with("Read gateway config/schema."));
+        assert!(open["gateway"].ends_with("Other system changes: use openclaw tool."));
+        let coding = descriptions(
+            "{ tools: { toolSearch: false, profile: 'coding' } }",
+            &PolicyContext::default(),
+        );
+        assert!(coding["gateway"].starts_with("Update OpenClaw with update.run"));
+        assert!(!coding.contains_key("openclaw"));
+        assert!(coding["gateway"].ends_with("Never via shell."));
+        // Naming gateway in alsoAllow gives the reads back, without the openclaw tool's sentence.
+        let granted = descriptions(
+            "{ tools: { toolSearch: false, profile: 'coding', alsoAllow: ['gateway'] } }",
+            &PolicyContext::default(),
+        );
+        assert!(granted["gateway"].starts_with("Read gateway config/schema."));
+        assert!(granted["gateway"].ends_with("Never via shell."));
+    }
+
+    #[test]
+    fn a_sandboxed_session_sees_the_sandbox_wording_of_session_visibility() {
+        let sandboxed = PolicyContext {
+            sandboxed: true,
+            ..PolicyContext::default()
+        };
+        let d = descriptions(
+            "{ tools: { toolSearch: false, sessions: { visibility: 'all' } } }",
+            &sandboxed,
+        );
+        assert!(d["sessions_spawn"].contains(
+            "(tree: current session + own spawn subtree (sandbox: spawned sessions only))"
+        ));
+        let d = descriptions(
+            "{ tools: { toolSearch: false, sessions: { visibility: 'self' } } }",
+            &PolicyContext::default(),
+        );
+        assert!(d["sessions_spawn"].contains("(self: current session only)"));
+    }
 
     #[test]
     fn descriptions_are_cut_like_openclaw_cuts_them() {

@@ -77,6 +77,9 @@ pub struct SandboxDefaults {
     pub default_allow: Vec<String>,
     pub default_deny: Vec<String>,
     pub read_only_deny: Vec<String>,
+    /// A default-denied tool that `tools.sandbox.tools.allow` / `alsoAllow` names (group or
+    /// glob) is no longer denied by default.
+    pub explicit_allow_lifts_default_deny: bool,
 }
 
 /// Tool Search: which tools keep their schema in the request, and what replaces the rest.
@@ -98,11 +101,122 @@ pub struct ToolSearchRules {
     pub extra: BTreeMap<String, Value>,
 }
 
-/// A sentence of a description that depends on another tool being visible.
+/// A sentence of a description that depends on other tools being visible. The pack records it
+/// as OpenClaw writes it when every tool is visible; `{tools}` in `text` stands for the visible
+/// members of `listed` (`` `a`/`b` ``). The sentence goes when `requires` is absent or no
+/// listed tool is visible.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct DescriptionFragment {
     pub text: String,
-    pub requires: String,
+    #[serde(default)]
+    pub requires: Option<String>,
+    #[serde(default)]
+    pub listed: Vec<String>,
+}
+
+impl DescriptionFragment {
+    const LIST: &'static str = "{tools}";
+
+    fn render(&self, names: &[&String]) -> String {
+        let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        self.text.replace(Self::LIST, &list.join("/"))
+    }
+
+    /// The sentence as the pack's recorded descriptions carry it.
+    pub fn as_recorded(&self) -> String {
+        self.render(&self.listed.iter().collect::<Vec<_>>())
+    }
+
+    /// The sentence for these visible tools; empty when it goes.
+    pub fn adapted(&self, visible: impl Fn(&str) -> bool) -> String {
+        if self.requires.as_deref().is_some_and(|r| !visible(r)) {
+            return String::new();
+        }
+        if self.listed.is_empty() {
+            return self.text.clone();
+        }
+        let present: Vec<&String> = self.listed.iter().filter(|n| visible(n)).collect();
+        if present.is_empty() {
+            return String::new();
+        }
+        self.render(&present)
+    }
+
+    /// A fragment that can never change anything, or whose list has no place, is a pack error.
+    fn check(&self) -> Result<(), String> {
+        if self.requires.is_none() && self.listed.is_empty() {
+            return Err(format!(
+                "\"{}\" names neither requires nor listed",
+                self.text
+            ));
+        }
+        if self.listed.is_empty() == self.text.contains(Self::LIST) {
+            return Err(format!(
+                "\"{}\": listed tools and {} go together",
+                self.text,
+                Self::LIST
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A tool's narrower form while the profiles in force withhold its config reads (gateway
+/// without `config.get` / `config.schema.lookup`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ConfigReadsRule {
+    pub tool: String,
+    pub without: ToolForm,
+}
+
+/// A description with its parameter schema.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ToolForm {
+    pub description: String,
+    pub parameters: Value,
+}
+
+/// How OpenClaw words the session-visibility sentence of the session tools' descriptions.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionVisibilityCopy {
+    /// Tools whose description carries the sentence.
+    pub tools: Vec<String>,
+    /// The sentence, with `{visibility}` and `{scope}`.
+    pub line: String,
+    /// `tools.sessions.visibility` when unset or invalid.
+    pub default: String,
+    /// The visibility the pack's recorded descriptions were written with.
+    pub recorded: String,
+    /// Each visibility's scope text.
+    pub scopes: BTreeMap<String, String>,
+    /// The `tree` scope text in a sandboxed session limited to the sessions it spawned.
+    pub sandbox_spawned_tree: String,
+}
+
+impl SessionVisibilityCopy {
+    /// The sentence for `visibility`, `restricted` to spawned sessions or not.
+    pub fn sentence(&self, visibility: &str, restricted: bool) -> Option<String> {
+        let scope = if restricted && visibility == "tree" {
+            self.sandbox_spawned_tree.as_str()
+        } else {
+            self.scopes.get(visibility)?.as_str()
+        };
+        Some(
+            self.line
+                .replace("{visibility}", visibility)
+                .replace("{scope}", scope),
+        )
+    }
+
+    fn check(&self) -> Result<(), String> {
+        for wanted in [&self.default, &self.recorded] {
+            if !self.scopes.contains_key(wanted) {
+                return Err(format!("\"{wanted}\" has no scope text"));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A tool's description and schema while another tool is absent.
@@ -176,6 +290,10 @@ pub struct Semantics {
     pub prompt_summaries: BTreeMap<String, String>,
     /// Sentences of a tool's description present only while another tool is visible.
     pub description_fragments: BTreeMap<String, Vec<DescriptionFragment>>,
+    /// The session tools' visibility sentence, when this version writes one.
+    pub session_visibility: Option<SessionVisibilityCopy>,
+    /// The gateway tool's form without config reads, when this version has one.
+    pub gateway_config_reads: Option<ConfigReadsRule>,
     /// Whole schemas a tool is sent with while another tool is not visible.
     pub schema_variants: BTreeMap<String, Vec<SchemaVariant>>,
     /// A tool's schema while a channel is configured (message grows with channel actions).
@@ -315,6 +433,8 @@ pub fn newest() -> Arc<Semantics> {
                 prompt_summaries: BTreeMap::new(),
                 param_aliases: false,
                 description_fragments: BTreeMap::new(),
+                session_visibility: None,
+                gateway_config_reads: None,
                 schema_variants: BTreeMap::new(),
                 property_requires: BTreeMap::new(),
                 channel_variants: BTreeMap::new(),

@@ -61,6 +61,10 @@ pub struct PackFile {
     #[serde(default)]
     pub description_fragments: BTreeMap<String, Vec<super::DescriptionFragment>>,
     #[serde(default)]
+    pub session_visibility: Option<super::SessionVisibilityCopy>,
+    #[serde(default)]
+    pub gateway_config_reads: Option<super::ConfigReadsRule>,
+    #[serde(default)]
     pub schema_variants: BTreeMap<String, Vec<super::SchemaVariant>>,
     #[serde(default)]
     pub property_requires: BTreeMap<String, BTreeMap<String, String>>,
@@ -136,6 +140,8 @@ pub struct PackSandbox {
     pub default_deny: Vec<String>,
     #[serde(default)]
     pub read_only_deny: Option<Vec<String>>,
+    #[serde(default)]
+    pub explicit_allow_lifts_default_deny: bool,
 }
 
 fn null_as_default<'de, D, T>(de: D) -> Result<T, D::Error>
@@ -328,11 +334,24 @@ impl PackFile {
             .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
             .unwrap_or_default();
         let param_aliases = self.param_aliases.unwrap_or(self.version == super::SEED);
+        for (tool, fragments) in &self.description_fragments {
+            for fragment in fragments {
+                fragment
+                    .check()
+                    .map_err(|err| format!("descriptionFragments.{tool}: {err}"))?;
+            }
+        }
+        if let Some(copy) = &self.session_visibility {
+            copy.check()
+                .map_err(|err| format!("sessionVisibility: {err}"))?;
+        }
         Ok(Semantics {
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,
             param_aliases,
             description_fragments: self.description_fragments,
+            session_visibility: self.session_visibility,
+            gateway_config_reads: self.gateway_config_reads,
             schema_variants: self.schema_variants,
             property_requires: self.property_requires,
             channel_variants: self.channel_variants,
@@ -370,6 +389,7 @@ impl PackFile {
             sandbox: SandboxDefaults {
                 default_allow: sandbox.default_allow,
                 default_deny: sandbox.default_deny,
+                explicit_allow_lifts_default_deny: sandbox.explicit_allow_lifts_default_deny,
                 read_only_deny: sandbox
                     .read_only_deny
                     .unwrap_or_else(|| vec!["write".into(), "edit".into(), "apply_patch".into()]),

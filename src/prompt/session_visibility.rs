@@ -1,0 +1,132 @@
+//! The session tools' visibility sentence as OpenClaw writes it for a run: the configured
+//! `tools.sessions.visibility`, clamped to `tree` in a sandboxed session when
+//! `agents.defaults.sandbox.sessionToolsVisibility` keeps sandboxes to the sessions they
+//! spawned (its default), with the sandbox's own wording for a primary session.
+
+use serde_json::Value;
+
+use crate::semantics::SessionVisibilityCopy;
+
+/// What of the run decides descriptions beyond the visible tools.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunFacts {
+    pub sandboxed: bool,
+    pub subagent: bool,
+    /// The profiles leave the gateway tool its config reads.
+    pub gateway_config_reads: bool,
+}
+
+const KNOWN: [&str; 4] = ["self", "tree", "agent", "all"];
+
+/// `tools.sessions.visibility`, lowercased; unset or unknown values fall back to the default.
+fn configured<'a>(raw: &'a Value, copy: &'a SessionVisibilityCopy) -> String {
+    raw.pointer("/tools/sessions/visibility")
+        .and_then(Value::as_str)
+        .map(|v| v.trim().to_lowercase())
+        .filter(|v| KNOWN.contains(&v.as_str()))
+        .unwrap_or_else(|| copy.default.clone())
+}
+
+/// Whether sandboxed sessions only see what they spawned (`"spawned"`, the default).
+fn sandbox_keeps_to_spawned(raw: &Value) -> bool {
+    match raw.pointer("/agents/defaults/sandbox/sessionToolsVisibility") {
+        None | Some(Value::Null) => true,
+        Some(value) => value.as_str() == Some("spawned"),
+    }
+}
+
+/// The visibility in effect and whether the sentence takes the sandbox's wording.
+pub fn effective(raw: &Value, copy: &SessionVisibilityCopy, facts: RunFacts) -> (String, bool) {
+    let visibility = configured(raw, copy);
+    if !facts.sandboxed || !sandbox_keeps_to_spawned(raw) {
+        return (visibility, false);
+    }
+    // Subagent sessions are never limited to their own spawns: they are spawns.
+    ("tree".to_string(), !facts.subagent)
+}
+
+/// Rewrites the recorded sentence in `description` for this run; unchanged when the pack's
+/// sentence is not in it.
+pub fn adapt(
+    description: &str,
+    raw: &Value,
+    copy: &SessionVisibilityCopy,
+    facts: RunFacts,
+) -> String {
+    let (visibility, restricted) = effective(raw, copy, facts);
+    let (Some(recorded), Some(wanted)) = (
+        copy.sentence(&copy.recorded, false),
+        copy.sentence(&visibility, restricted),
+    ) else {
+        return description.to_string();
+    };
+    description.replacen(&recorded, &wanted, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn copy() -> SessionVisibilityCopy {
+        serde_json::from_value(json!({
+            "tools": ["sessions_spawn"],
+            "line": "obeys ({visibility}: {scope}).",
+            "default": "all",
+            "recorded": "all",
+            "scopes": {"self": "S", "tree": "T", "agent": "A", "all": "ALL"},
+            "sandboxSpawnedTree": "T (sandbox)"
+        }))
+        .unwrap()
+    }
+
+    const PLAIN: RunFacts = RunFacts {
+        sandboxed: false,
+        subagent: false,
+        gateway_config_reads: true,
+    };
+    const SANDBOXED: RunFacts = RunFacts {
+        sandboxed: true,
+        ..PLAIN
+    };
+
+    #[test]
+    fn the_configured_visibility_replaces_the_recorded_one() {
+        let raw = json!({"tools": {"sessions": {"visibility": "Agent"}}});
+        assert_eq!(
+            adapt("x obeys (all: ALL). y", &raw, &copy(), PLAIN),
+            "x obeys (agent: A). y"
+        );
+        let unknown = json!({"tools": {"sessions": {"visibility": "everyone"}}});
+        assert_eq!(
+            adapt("obeys (all: ALL).", &unknown, &copy(), PLAIN),
+            "obeys (all: ALL)."
+        );
+    }
+
+    #[test]
+    fn a_sandboxed_primary_session_is_clamped_to_its_spawns() {
+        let raw = json!({"tools": {"sessions": {"visibility": "agent"}}});
+        assert_eq!(
+            adapt("obeys (all: ALL).", &raw, &copy(), SANDBOXED),
+            "obeys (tree: T (sandbox))."
+        );
+        let subagent = RunFacts {
+            subagent: true,
+            ..SANDBOXED
+        };
+        assert_eq!(
+            adapt("obeys (all: ALL).", &raw, &copy(), subagent),
+            "obeys (tree: T)."
+        );
+    }
+
+    #[test]
+    fn a_sandbox_that_sees_all_sessions_keeps_the_configured_visibility() {
+        let raw = json!({"agents": {"defaults": {"sandbox": {"sessionToolsVisibility": "all"}}}});
+        assert_eq!(
+            adapt("obeys (all: ALL).", &raw, &copy(), SANDBOXED),
+            "obeys (all: ALL)."
+        );
+    }
+}
