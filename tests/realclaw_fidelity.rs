@@ -8,6 +8,15 @@
 //! are checked first, so a case proves something about OpenClaw even before the comparison.
 //! The comparison must show 0 policy disagreements and 0 schema differences.
 //!
+//! Three kinds of case need more than `openclaw agent --local`:
+//! - sandbox cases (`@SSH_*@` in the config) sandbox on OpenClaw's SSH backend against a private
+//!   sshd on loopback (tests/ssh_target): Docker, the default backend, needs a daemon;
+//! - non-owner cases run twice on a private gateway, as owner and not;
+//! - sender cases (a `sender*` field in the context) run twice as Telegram direct messages to a
+//!   private gateway through clawdeck's stand-in Bot API, from the case's sender and from one
+//!   only `*` matches.
+//! The paired cases compare what the one difference changes (see `Pair`).
+//!
 //! Runs only where the real CLI is installed ($OPENCLAW_BIN, or `openclaw` on PATH;
 //! ../shared/realclaw/setup.sh installs it and .ci/run exports OPENCLAW_BIN); elsewhere it prints
 //! a SKIPPED line. Cases run two at a time (FIDELITY_JOBS to change; FIDELITY_CASES=a,b runs
@@ -164,21 +173,26 @@ fn check_truth(expect: &Expect, observed: &ObservedView) -> Vec<String> {
     failures
 }
 
-/// A non-owner case. Real OpenClaw runs a turn as a non-owner only when it comes through a
-/// gateway from an operator without `operator.admin`, and a gateway-hosted run carries a few
-/// host-specific tools of its own (`github_identity_status`; `intent` and `transcripts` follow
-/// the caller), which no local prediction names. So the case runs twice on a private gateway,
-/// as the owner and as a non-owner, and what the owner gate removes (the difference) is
-/// compared with clawdeck's owner-versus-non-owner difference; the non-owner run must also
-/// pass the case's truth checks.
-async fn run_non_owner_case(case: Case, options: RunOptions) -> Outcome {
-    let started = Instant::now();
-    let (loaded, registry) = load_case(&case);
+/// A case observed twice, in a base context and in the case's own, where only one thing of the
+/// context differs: what that difference changes in OpenClaw (tools that appear or disappear)
+/// is compared with what it changes in clawdeck. Turns that only a gateway runs (a non-owner's,
+/// a channel sender's) carry a few host- and channel-specific tools and schemas of their own
+/// (`github_identity_status`; `message` and `sessions_spawn` as a Telegram-started run words
+/// them), which no local prediction names; the difference cancels them out. The case's run
+/// must also pass the case's truth checks.
+struct Pair {
+    /// What differs, for the report (`the owner gate`, `the sender's toolsBySender entry`).
+    what: &'static str,
+    /// How both runs were made.
+    how: &'static str,
+    base_ctx: PolicyContext,
+    base: Result<ObservedView, verify::VerifyError>,
+    run: Result<ObservedView, verify::VerifyError>,
+}
+
+fn compare_pair(case: &Case, started: Instant, pair: Pair) -> Outcome {
+    let (loaded, registry) = load_case(case);
     let ctx = case.file.context.clone();
-    let as_owner = PolicyContext {
-        owner: Some(true),
-        ..ctx.clone()
-    };
     let own = verify::own_tools(&registry);
     let visible = |c: &PolicyContext| -> std::collections::BTreeSet<String> {
         let view = verify::predict(&loaded, &registry, c).unwrap_or_else(|e| panic!("{e}"));
@@ -188,16 +202,6 @@ async fn run_non_owner_case(case: Case, options: RunOptions) -> Outcome {
             .filter(|n| !own.contains(n))
             .collect()
     };
-    let agent = verify::predict(&loaded, &registry, &ctx)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .resolution
-        .resolved
-        .agent
-        .clone();
-    let owner_run =
-        verify::observe_through_gateway(&loaded.raw, &agent, &as_owner, &options, true).await;
-    let guest_run =
-        verify::observe_through_gateway(&loaded.raw, &agent, &ctx, &options, false).await;
     let seconds = started.elapsed().as_secs_f64();
     let mut outcome = Outcome {
         name: case.name.clone(),
@@ -208,7 +212,7 @@ async fn run_non_owner_case(case: Case, options: RunOptions) -> Outcome {
         gate_disagreements: Vec::new(),
         report: String::new(),
     };
-    let (owner_run, guest_run) = match (owner_run, guest_run) {
+    let (base, run) = match (pair.base, pair.run) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(err), _) | (_, Err(err)) => {
             outcome.report = format!("== {} ({seconds:.0} s)\nERROR: {err}\n", case.name);
@@ -216,53 +220,126 @@ async fn run_non_owner_case(case: Case, options: RunOptions) -> Outcome {
             return outcome;
         }
     };
-    outcome.truth_failures = check_truth(&case.file.expect, &guest_run);
+    outcome.truth_failures = check_truth(&case.file.expect, &run);
     let names = |o: &ObservedView| -> std::collections::BTreeSet<String> {
         o.exposed_names().into_iter().collect()
     };
-    let real_removed: Vec<String> = names(&owner_run)
-        .difference(&names(&guest_run))
-        .cloned()
-        .collect();
-    let predicted_removed: Vec<String> = visible(&as_owner)
-        .difference(&visible(&ctx))
-        .cloned()
-        .collect();
-    for tool in real_removed
-        .iter()
-        .filter(|t| !predicted_removed.contains(t))
-    {
-        outcome.gate_disagreements.push(format!(
-            "{tool}: OpenClaw removes it for a non-owner, clawdeck keeps it"
-        ));
-    }
-    for tool in predicted_removed
-        .iter()
-        .filter(|t| !real_removed.contains(t))
-    {
-        outcome.gate_disagreements.push(format!(
-            "{tool}: clawdeck removes it for a non-owner, OpenClaw keeps it"
-        ));
+    let (real_base, real_run) = (names(&base), names(&run));
+    let (predicted_base, predicted_run) = (visible(&pair.base_ctx), visible(&ctx));
+    let differs = |a: &std::collections::BTreeSet<String>,
+                   b: &std::collections::BTreeSet<String>| {
+        a.difference(b).cloned().collect::<Vec<String>>()
+    };
+    let real_removed = differs(&real_base, &real_run);
+    let real_added = differs(&real_run, &real_base);
+    let predicted_removed = differs(&predicted_base, &predicted_run);
+    let predicted_added = differs(&predicted_run, &predicted_base);
+    for (real, predicted, verb) in [
+        (&real_removed, &predicted_removed, "removes"),
+        (&real_added, &predicted_added, "adds"),
+    ] {
+        for tool in real.iter().filter(|t| !predicted.contains(t)) {
+            outcome.gate_disagreements.push(format!(
+                "{tool}: {} {verb} it in OpenClaw, not in clawdeck",
+                pair.what
+            ));
+        }
+        for tool in predicted.iter().filter(|t| !real.contains(t)) {
+            outcome.gate_disagreements.push(format!(
+                "{tool}: {} {verb} it in clawdeck, not in OpenClaw",
+                pair.what
+            ));
+        }
     }
     let mut report = format!(
-        "== {} ({seconds:.0} s, two runs on a private gateway): the owner gate removes {} tools in OpenClaw, {} in clawdeck; {} disagreements\n  openclaw removes: {}\n",
+        "== {} ({seconds:.0} s, {}): {} removes {} and adds {} tools in OpenClaw, {} and {} in clawdeck; {} disagreements\n  openclaw removes: {}\n  openclaw adds: {}\n",
         case.name,
+        pair.how,
+        pair.what,
         real_removed.len(),
+        real_added.len(),
         predicted_removed.len(),
+        predicted_added.len(),
         outcome.gate_disagreements.len(),
-        real_removed.join(" ")
+        real_removed.join(" "),
+        real_added.join(" ")
     );
     for failure in &outcome.truth_failures {
         report.push_str(&format!("  TRUTH CHECK FAILED: {failure}\n"));
     }
     for d in &outcome.gate_disagreements {
-        report.push_str(&format!("  owner gate    {d}\n"));
+        report.push_str(&format!("  difference    {d}\n"));
     }
     outcome.report = report;
     outcome
 }
 
+/// The agent clawdeck resolves for the case's context.
+fn case_agent(case: &Case) -> String {
+    let (loaded, registry) = load_case(case);
+    verify::predict(&loaded, &registry, &case.file.context)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .resolution
+        .resolved
+        .agent
+        .clone()
+}
+
+/// A non-owner case: as the owner and as a non-owner, both through a private gateway's `agent`
+/// method (a local CLI run is always its owner's).
+async fn run_non_owner_case(case: Case, options: RunOptions) -> Outcome {
+    let started = Instant::now();
+    let (loaded, _) = load_case(&case);
+    let ctx = case.file.context.clone();
+    let agent = case_agent(&case);
+    let base_ctx = PolicyContext {
+        owner: Some(true),
+        ..ctx.clone()
+    };
+    let base =
+        verify::observe_through_gateway(&loaded.raw, &agent, &base_ctx, &options, true).await;
+    let run = verify::observe_through_gateway(&loaded.raw, &agent, &ctx, &options, false).await;
+    let pair = Pair {
+        what: "the owner gate",
+        how: "two runs on a private gateway",
+        base_ctx,
+        base,
+        run,
+    };
+    compare_pair(&case, started, pair)
+}
+
+/// A sender case: the case's sender and a sender no `toolsBySender` key but `*` names, each a
+/// Telegram direct message to a private gateway (no CLI flag or gateway method carries a
+/// sender). Both are non-owners alike, so only the sender rules differ between them.
+async fn run_sender_case(case: Case, options: RunOptions) -> Outcome {
+    let started = Instant::now();
+    let (loaded, _) = load_case(&case);
+    let ctx = case.file.context.clone();
+    let agent = case_agent(&case);
+    let base_ctx = PolicyContext {
+        sender_id: Some("7000099".into()),
+        sender_username: Some("clawdeck_nobody".into()),
+        sender_name: Some("Nobody".into()),
+        sender_e164: None,
+        ..ctx.clone()
+    };
+    let base = verify::observe_inbound(&loaded.raw, &agent, &base_ctx, &options).await;
+    let run = verify::observe_inbound(&loaded.raw, &agent, &ctx, &options).await;
+    let pair = Pair {
+        what: "the sender's toolsBySender entry",
+        how: "two Telegram direct messages to a private gateway",
+        base_ctx,
+        base,
+        run,
+    };
+    compare_pair(&case, started, pair)
+}
+
 async fn run_case(case: Case, options: RunOptions) -> Outcome {
+    if verify::sender_run::has_sender(&case.file.context) {
+        return run_sender_case(case, options).await;
+    }
     if case.file.context.owner == Some(false) {
         return run_non_owner_case(case, options).await;
     }
@@ -454,8 +531,8 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
     full.push_str(&summary);
     let sandbox_line = match &ssh {
         Some(target) => format!(
-            "sandbox: {sandbox_cases} configs on the SSH backend; the private sshd accepted {} logins\n",
-            target.logins()
+            "sandbox: {sandbox_cases} configs on the SSH backend of a private sshd; OpenClaw logged in {} times (a run settles its tools before its first sandboxed call connects)\n",
+            target.logins_since_start()
         ),
         None => format!("sandbox: {sandbox_cases} configs on an SSH target nobody answers\n"),
     };

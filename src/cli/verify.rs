@@ -98,8 +98,14 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             };
             let observed =
                 runtime.block_on(verify::observe_cli(&loaded.raw, &agent, &ctx, &options));
-            let source = if ctx.owner == Some(false) {
-                // A non-owner turn runs on a private gateway (see verify::non_owner); that host
+            let source = if verify::sender_run::has_sender(&ctx) {
+                let sender = verify::sender_run::telegram_sender(&ctx);
+                format!(
+                    "a Telegram direct message from sender {} to a private gateway, agent {agent} (stand-in Bot API, recording mock LLM)",
+                    sender.id
+                )
+            } else if ctx.owner == Some(false) {
+                // A non-owner turn runs on a private gateway (see verify::private_gateway); that host
                 // adds github_identity_status, has no transcripts and words sessions_send's
                 // description its own way, which the report shows as it finds them.
                 format!(

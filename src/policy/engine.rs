@@ -93,7 +93,7 @@ pub fn resolve(
     registry: &Registry,
     ctx: &PolicyContext,
 ) -> Result<Resolution, PolicyError> {
-    let (resolved, agent) = resolve_context(cfg, ctx)?;
+    let (resolved, agent) = resolve_context(cfg, &registry.semantics, ctx)?;
     let mut warnings = Vec::new();
     let inputs = LayerInputs {
         cfg,

@@ -89,6 +89,7 @@ fn is_main_session(key: Option<&str>, agent: &str) -> bool {
 /// Fills in the context: agent, provider/model, owner, subagent, sandbox.
 pub fn resolve_context<'a>(
     cfg: &'a LoadedConfig,
+    semantics: &Semantics,
     ctx: &PolicyContext,
 ) -> Result<(ResolvedContext, &'a AgentInfo), PolicyError> {
     let agent = match ctx
@@ -142,7 +143,7 @@ pub fn resolve_context<'a>(
                 "--not-owner".to_string()
             },
         ),
-        None => owner_from_config(cfg, ctx),
+        None => owner_from_config(cfg, semantics, ctx),
     };
 
     let (subagent, subagent_source) = if ctx.subagent {
@@ -202,8 +203,13 @@ pub fn resolve_context<'a>(
 }
 
 /// Owner from `commands.ownerAllowFrom` when a sender is named; otherwise the console operator,
-/// who is the owner.
-fn owner_from_config(cfg: &LoadedConfig, ctx: &PolicyContext) -> (bool, String) {
+/// who is the owner. A named sender and no list: the seed's OpenClaw trusts them, today's
+/// does not (a channel sender is an owner only when the list names them).
+fn owner_from_config(
+    cfg: &LoadedConfig,
+    semantics: &Semantics,
+    ctx: &PolicyContext,
+) -> (bool, String) {
     let senders: Vec<String> = [&ctx.sender_id, &ctx.sender_e164, &ctx.sender_username]
         .into_iter()
         .flatten()
@@ -211,6 +217,13 @@ fn owner_from_config(cfg: &LoadedConfig, ctx: &PolicyContext) -> (bool, String) 
         .filter(|s| !s.is_empty())
         .collect();
     let Some(list) = cfg.openclaw.commands.owner_allow_from.as_ref() else {
+        if !senders.is_empty() && semantics.sender_owner_needs_allowlist {
+            return (
+                false,
+                "a channel sender is the owner only when commands.ownerAllowFrom names them (none is set)"
+                    .to_string(),
+            );
+        }
         return (true, "the console operator is the owner".to_string());
     };
     if senders.is_empty() {
@@ -669,6 +682,8 @@ pub fn group_id_candidates(raw: &str) -> Vec<String> {
 /// A parsed `toolsBySender` key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SenderKey {
+    /// `channel:<channel>:<id>`: that id on that channel only (matched first).
+    Channel(String, String),
     Id(String),
     E164(String),
     Username(String),
@@ -683,7 +698,14 @@ pub fn parse_sender_key(key: &str) -> (SenderKey, bool) {
         return (SenderKey::Any, false);
     }
     let lower = trimmed.to_lowercase();
-    if let Some(v) = lower.strip_prefix("id:") {
+    if let Some(v) = lower.strip_prefix("channel:") {
+        // Without a channel or an id the key names nobody (OpenClaw drops it).
+        let (channel, id) = v.split_once(':').unwrap_or((v, ""));
+        (
+            SenderKey::Channel(channel.trim().to_string(), id.trim().to_string()),
+            false,
+        )
+    } else if let Some(v) = lower.strip_prefix("id:") {
         (SenderKey::Id(v.trim().to_string()), false)
     } else if let Some(v) = lower.strip_prefix("e164:") {
         (SenderKey::E164(v.trim().to_string()), false)
@@ -699,7 +721,8 @@ pub fn parse_sender_key(key: &str) -> (SenderKey, bool) {
     }
 }
 
-/// Finds the `toolsBySender` entry for the context's sender: id → e164 → username → name → `*`.
+/// Finds the `toolsBySender` entry for the context's sender: channel + id → id → e164 →
+/// username → name → `*`.
 fn match_sender<'a>(
     by_sender: &'a BTreeMap<String, ToolPolicyConfig>,
     ctx: &PolicyContext,
@@ -733,10 +756,19 @@ fn match_sender<'a>(
     let e164 = norm(&ctx.sender_e164);
     let username = norm(&ctx.sender_username).map(|u| u.trim_start_matches('@').to_string());
     let name = norm(&ctx.sender_name);
+    let channel = norm(&ctx.channel);
     let find = |pred: &dyn Fn(&SenderKey) -> bool| parsed.iter().find(|(_, s, _)| pred(s));
-    let hit = id
-        .as_ref()
-        .and_then(|v| find(&|s| matches!(s, SenderKey::Id(x) if x == v)))
+    let on_channel = match (&channel, &id) {
+        (Some(c), Some(v)) => find(
+            &|s| matches!(s, SenderKey::Channel(kc, kv) if kc == c && kv == v && !kv.is_empty()),
+        ),
+        _ => None,
+    };
+    let hit = on_channel
+        .or_else(|| {
+            id.as_ref()
+                .and_then(|v| find(&|s| matches!(s, SenderKey::Id(x) if x == v)))
+        })
         .or_else(|| {
             e164.as_ref()
                 .and_then(|v| find(&|s| matches!(s, SenderKey::E164(x) if x == v)))
@@ -1250,6 +1282,10 @@ mod tests {
             (SenderKey::Name("bob".into()), false)
         );
         assert_eq!(parse_sender_key("*"), (SenderKey::Any, false));
+        assert_eq!(
+            parse_sender_key("channel:Telegram:42"),
+            (SenderKey::Channel("telegram".into(), "42".into()), false)
+        );
         assert_eq!(
             parse_sender_key("admin_user"),
             (SenderKey::Id("admin_user".into()), true)

@@ -1064,3 +1064,39 @@ fn gateway_keeps_its_config_reads_unless_a_profile_restricts_without_naming_it()
     );
     assert!(!res.resolved.gateway_config_reads);
 }
+
+#[test]
+fn a_channel_sender_key_comes_before_the_id_and_a_sender_owns_nothing_unlisted() {
+    let config = "{ tools: { toolsBySender: { 'id:42': { deny: ['tts'] }, 'channel:telegram:42': { deny: ['canvas'] } } } }";
+    let sender_on = |channel: &str| PolicyContext {
+        channel: Some(channel.into()),
+        sender_id: Some("42".into()),
+        ..ctx()
+    };
+    let res = resolve_2026(config, &sender_on("telegram"));
+    assert_eq!(removal(&res, "canvas").layer, LayerId::Sender);
+    assert!(is_visible(&res, "tts"));
+    let res = resolve_2026(config, &sender_on("slack"));
+    assert!(is_visible(&res, "canvas"));
+    assert_eq!(removal(&res, "tts").layer, LayerId::Sender);
+    // Today's OpenClaw owns a channel sender only when commands.ownerAllowFrom names them.
+    assert!(!res.resolved.owner);
+    assert_eq!(removal(&res, "gateway").layer, LayerId::Owner);
+    let listed = resolve_2026(
+        "{ commands: { ownerAllowFrom: ['telegram:42'] } }",
+        &sender_on("telegram"),
+    );
+    assert!(listed.resolved.owner);
+    // The seed's owned every sender.
+    let cfg = load_from_str("{}", "t.json5")
+        .unwrap()
+        .with_pack("seed")
+        .unwrap();
+    let registry = Registry::build(&cfg);
+    assert!(
+        resolve(&cfg, &registry, &sender_on("telegram"))
+            .unwrap()
+            .resolved
+            .owner
+    );
+}

@@ -278,6 +278,9 @@ pub struct Semantics {
     pub tool_search: Option<ToolSearchRules>,
     /// Whether the version has the `tools.toolsBySender` layer (global and per agent).
     pub sender_layer: bool,
+    /// Whether a channel sender is an owner only when `commands.ownerAllowFrom` names them
+    /// (without the list, today's OpenClaw owns no sender; the seed's owns every one).
+    pub sender_owner_needs_allowlist: bool,
     /// Tools of the version absent from its default run, with the condition that brings them.
     pub conditional_tools: Vec<(String, String)>,
     /// A name that also names other tools in a policy (`canvas` → `show_widget`).
@@ -426,6 +429,7 @@ pub fn newest() -> Arc<Semantics> {
                 gateway_http_deny: Vec::new(),
                 gateway_effective: GatewayEffectiveRules::default(),
                 sender_layer: false,
+                sender_owner_needs_allowlist: false,
                 conditional_tools: Vec::new(),
                 family_expansions: BTreeMap::new(),
                 primary_session_only: Vec::new(),

@@ -55,6 +55,8 @@ pub struct PackFile {
     #[serde(default)]
     pub sender_layer: Option<bool>,
     #[serde(default)]
+    pub sender_owner_needs_allowlist: bool,
+    #[serde(default)]
     pub tooling_prompt_rule: Option<super::ToolingRule>,
     #[serde(default)]
     pub param_aliases: Option<bool>,
@@ -359,6 +361,7 @@ impl PackFile {
             family_expansions: self.family_expansions,
             primary_session_only,
             sender_layer,
+            sender_owner_needs_allowlist: self.sender_owner_needs_allowlist,
             id: self.version,
             captured_from: self.captured_from,
             tools,

@@ -186,14 +186,10 @@ pub fn session_args(agent: &str, ctx: &PolicyContext) -> Vec<String> {
 /// Context fields a CLI run cannot express (the run would silently ignore them).
 pub fn inexpressible(ctx: &PolicyContext) -> Vec<&'static str> {
     let mut out = Vec::new();
-    // A non-owner is expressed by running the turn through a private gateway (see
-    // `non_owner`), not by the CLI.
-    if ctx.sender_id.is_some()
-        || ctx.sender_e164.is_some()
-        || ctx.sender_username.is_some()
-        || ctx.sender_name.is_some()
-    {
-        out.push("--sender-* (a local CLI run has no channel sender)");
+    // A non-owner and a sender are expressed by a turn on a private gateway (see
+    // `private_gateway`), a sender by a Telegram direct message; what that cannot carry is lost.
+    if super::sender_run::has_sender(ctx) {
+        out.extend(super::sender_run::unsendable(ctx));
     }
     if ctx.sandboxed {
         out.push("--sandboxed (the real run sandboxes only as agents.*.sandbox.mode says)");
@@ -327,13 +323,19 @@ mod tests {
             owner: Some(false),
             ..ctx()
         };
-        // A non-owner runs through a private gateway; a sender has no way in.
+        // A non-owner runs through a private gateway, a Telegram sender writes to one; a
+        // phone number cannot come through Telegram.
         assert!(inexpressible(&not_owner).is_empty());
         let sender = PolicyContext {
             sender_id: Some("42".into()),
             ..ctx()
         };
-        assert_eq!(inexpressible(&sender).len(), 1);
+        assert!(inexpressible(&sender).is_empty());
+        let phone = PolicyContext {
+            sender_e164: Some("+15550001".into()),
+            ..ctx()
+        };
+        assert_eq!(inexpressible(&phone).len(), 1);
         assert!(inexpressible(&ctx()).is_empty());
     }
 }

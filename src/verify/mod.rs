@@ -5,6 +5,9 @@
 //! - [`home`] + [`runner`]: the operator's config in an isolated temporary home, the agent's
 //!   model served by the mock, `openclaw agent --local` run under the process supervisor (own
 //!   process group, hard timeout); the recorded request is the observation.
+//! - [`private_gateway`]: turns only a gateway runs (a non-owner's, a channel sender's) on a
+//!   private gateway; [`telegram_stub`] + [`sender_run`]: the sender's direct message through
+//!   OpenClaw's own Telegram channel.
 //! - [`gateway`]: the same question put to a running gateway (`tools.effective`).
 //! - [`observed`]: reading a recorded request (direct schemas, Tool Search's deferred directory,
 //!   the refusal of an allowlist that leaves nothing).
@@ -17,10 +20,12 @@ pub mod compare;
 pub mod gateway;
 pub mod home;
 pub mod mock;
-pub mod non_owner;
 pub mod observed;
+pub mod private_gateway;
 pub mod runner;
+pub mod sender_run;
 pub mod session;
+pub mod telegram_stub;
 
 use std::collections::BTreeSet;
 
@@ -29,7 +34,9 @@ use serde_json::Value;
 pub use compare::{Agreement, Comparison, Prediction, SchemaDiff, ToolVerdict, compare};
 pub use gateway::{GatewayTarget, observe_gateway};
 pub use observed::{ObservedView, Surface};
-pub use runner::{RunOptions, VerifyError, find_openclaw, observe_cli, observe_through_gateway};
+pub use runner::{
+    RunOptions, VerifyError, find_openclaw, observe_cli, observe_inbound, observe_through_gateway,
+};
 
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;

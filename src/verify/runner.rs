@@ -149,6 +149,9 @@ pub async fn observe_cli(
     if !lost.is_empty() {
         return Err(VerifyError::Inexpressible(lost.join(", ")));
     }
+    if super::sender_run::has_sender(ctx) {
+        return observe_inbound(config, agent, ctx, options).await;
+    }
     if ctx.owner == Some(false) {
         return observe_through_gateway(config, agent, ctx, options, false).await;
     }
@@ -244,9 +247,9 @@ async fn prepare(
     })
 }
 
-/// One turn through a private gateway (see `non_owner`): as its owner (an `operator.admin`
-/// connection) or not. Comparing the two shows exactly what the owner gate removes in a
-/// gateway-hosted run.
+/// One turn through a private gateway (see `private_gateway`): as its owner (an
+/// `operator.admin` connection) or not. Comparing the two shows exactly what the owner gate
+/// removes in a gateway-hosted run.
 pub async fn observe_through_gateway(
     config: &Value,
     agent: &str,
@@ -260,14 +263,14 @@ pub async fn observe_through_gateway(
         home,
         isolated,
     } = prepare(config, agent, ctx, options).await?;
-    let observed = super::non_owner::observe(
+    let observed = super::private_gateway::observe(
         &program,
         &home.0,
         &isolated,
-        super::non_owner::Turn {
+        super::private_gateway::Turn {
             agent,
             ctx,
-            as_owner,
+            start: super::private_gateway::Start::AgentMethod { as_owner },
             timeout: options.timeout,
             message: RUN_MESSAGE,
         },
@@ -354,6 +357,79 @@ pub(crate) async fn run_cli_stdout(
         });
     }
     Ok(strip_ansi(&outcome.output.stdout_text()))
+}
+
+/// One turn started by the context's sender: a Telegram direct message (see `sender_run`)
+/// to a private gateway whose Telegram channel reads from the stand-in Bot API.
+pub async fn observe_inbound(
+    config: &Value,
+    agent: &str,
+    ctx: &PolicyContext,
+    options: &RunOptions,
+) -> Result<ObservedView, VerifyError> {
+    let lost = super::sender_run::unsendable(ctx);
+    if !lost.is_empty() {
+        return Err(VerifyError::Inexpressible(lost.join(", ")));
+    }
+    let Prepared {
+        program,
+        mock,
+        home,
+        isolated,
+    } = prepare(config, agent, ctx, options).await?;
+    let stub = super::telegram_stub::TelegramStub::start(
+        super::sender_run::telegram_sender(ctx),
+        RUN_MESSAGE,
+    )
+    .await
+    .map_err(|err| VerifyError::Mock(format!("the stand-in Telegram Bot API: {err}")))?;
+    let isolated = super::sender_run::with_telegram_inbound(&isolated, &stub.api_root(), agent);
+    let observed = super::private_gateway::observe(
+        &program,
+        &home.0,
+        &isolated,
+        super::private_gateway::Turn {
+            agent,
+            ctx,
+            start: super::private_gateway::Start::Inbound,
+            timeout: options.timeout,
+            message: RUN_MESSAGE,
+        },
+        &mock,
+    )
+    .await;
+    let observed = observed.map_err(|err| match err {
+        // Say how far the message got.
+        VerifyError::Timeout { command, seconds } => VerifyError::Timeout {
+            command: format!(
+                "{command}; the stand-in Bot API saw {}",
+                describe_calls(&stub.calls(), stub.delivered())
+            ),
+            seconds,
+        },
+        other => other,
+    });
+    stub.stop().await;
+    mock.stop().await;
+    observed
+}
+
+fn describe_calls(calls: &[String], delivered: bool) -> String {
+    if calls.is_empty() {
+        return "no call (the Telegram channel never started)".to_string();
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for call in calls {
+        if !seen.contains(&call.as_str()) {
+            seen.push(call);
+        }
+    }
+    format!(
+        "{} ({}; the message was {}acknowledged)",
+        calls.len(),
+        seen.join(", "),
+        if delivered { "" } else { "not " }
+    )
 }
 
 #[cfg(test)]

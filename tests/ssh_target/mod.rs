@@ -177,12 +177,13 @@ impl SshTarget {
         )
     }
 
-    /// Logins sshd accepted so far (OpenClaw's among them).
-    pub fn logins(&self) -> usize {
+    /// Logins sshd accepted besides the one `start` checks with.
+    pub fn logins_since_start(&self) -> usize {
         std::fs::read_to_string(self.dir.path().join("sshd.log"))
             .unwrap_or_default()
             .matches("Accepted publickey")
             .count()
+            .saturating_sub(1)
     }
 }
 

@@ -1,10 +1,14 @@
-//! A non-owner run of real OpenClaw. A local CLI run is always its owner's; a turn started
-//! through a gateway's `agent` method by an operator without `operator.admin` runs with
-//! `senderIsOwner: false` (clawdeck's gateway client asks for read, write and approvals only).
-//! So the operator's config goes into an isolated home with a gateway section of its own, that
-//! gateway is started on a free loopback port under the process supervisor, clawdeck connects
-//! and starts the turn, and the recording mock's request is the observation. The gateway's
-//! process group is killed when the observation is made (or its deadline passes).
+//! Turns of real OpenClaw that only a gateway can run, on a private one. A local CLI run is
+//! always its owner's and has no channel sender. So the operator's config goes into an
+//! isolated home with a gateway section of its own, that gateway is started on a free loopback
+//! port under the process supervisor, and the turn is started one of two ways:
+//! - through the gateway's `agent` method, by an operator connection with or without
+//!   `operator.admin` (without it the turn runs with `senderIsOwner: false`);
+//! - by a channel: a direct message arrives through OpenClaw's own Telegram channel from the
+//!   stand-in Bot API of [`super::telegram_stub`], and carries its sender.
+//!
+//! The recording mock's request is the observation. The gateway's process group is killed when
+//! the observation is made (or its deadline passes).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -102,12 +106,21 @@ async fn connect(
     }
 }
 
+/// How the turn starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// The gateway's `agent` method, from a connection with `operator.admin` (the turn runs as
+    /// the owner) or without (a non-owner).
+    AgentMethod { as_owner: bool },
+    /// A message the config's channel delivers by itself.
+    Inbound,
+}
+
 /// One turn: who starts it and how long it may take.
 pub struct Turn<'a> {
     pub agent: &'a str,
     pub ctx: &'a PolicyContext,
-    /// Connect with `operator.admin` (the turn runs as the owner) or without (a non-owner).
-    pub as_owner: bool,
+    pub start: Start,
     pub timeout: Duration,
     pub message: &'a str,
 }
@@ -148,6 +161,40 @@ pub(super) async fn observe(
     result
 }
 
+/// Waits for the model request, while the gateway lives, until `deadline`.
+async fn await_request(
+    gateway: &RunningProcess,
+    mock: &RecordingMock,
+    deadline: Instant,
+    what: impl Fn() -> String,
+    seconds: u64,
+) -> Result<ObservedView, VerifyError> {
+    loop {
+        let bodies: Vec<Value> = mock.completions().into_iter().map(|r| r.body).collect();
+        if let Some(body) = main_request(&bodies) {
+            return Ok(ObservedView::from_request(body));
+        }
+        if gateway.is_finished() {
+            let output = super::runner::strip_ansi(&gateway.output_snapshot().combined_text());
+            return Err(gateway_error(
+                "start",
+                format!(
+                    "the private gateway ended before {}; its output ends with:\n{}",
+                    what(),
+                    super::runner::tail_lines(&output, 12)
+                ),
+            ));
+        }
+        if Instant::now() >= deadline {
+            return Err(VerifyError::Timeout {
+                command: what(),
+                seconds,
+            });
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 async fn run_turn(
     gateway: &RunningProcess,
     port: u16,
@@ -156,12 +203,31 @@ async fn run_turn(
     turn: &Turn<'_>,
     mock: &RecordingMock,
 ) -> Result<ObservedView, VerifyError> {
+    let as_owner = match turn.start {
+        Start::AgentMethod { as_owner } => as_owner,
+        Start::Inbound => {
+            // The channel starts polling once the gateway is up; the message is its turn.
+            return await_request(
+                gateway,
+                mock,
+                Instant::now() + STARTUP + turn.timeout,
+                || {
+                    format!(
+                        "an inbound channel message reached the model (agent {}, port {port})",
+                        turn.agent
+                    )
+                },
+                (STARTUP + turn.timeout).as_secs(),
+            )
+            .await;
+        }
+    };
     let client = connect(
         port,
         token,
         home,
         gateway,
-        turn.as_owner,
+        as_owner,
         Instant::now() + STARTUP,
     )
     .await?;
@@ -184,23 +250,19 @@ async fn run_turn(
         client.close();
         return Err(gateway_error("agent", err));
     }
-    let deadline = Instant::now() + turn.timeout;
-    let observed = loop {
-        let bodies: Vec<Value> = mock.completions().into_iter().map(|r| r.body).collect();
-        if let Some(body) = main_request(&bodies) {
-            break Ok(ObservedView::from_request(body));
-        }
-        if Instant::now() >= deadline {
-            break Err(VerifyError::Timeout {
-                command: format!(
-                    "the private gateway's agent method (agent {}, port {port})",
-                    turn.agent
-                ),
-                seconds: turn.timeout.as_secs(),
-            });
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
+    let observed = await_request(
+        gateway,
+        mock,
+        Instant::now() + turn.timeout,
+        || {
+            format!(
+                "the private gateway's agent method (agent {}, port {port})",
+                turn.agent
+            )
+        },
+        turn.timeout.as_secs(),
+    )
+    .await;
     client.close();
     observed
 }

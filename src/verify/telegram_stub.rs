@@ -1,0 +1,345 @@
+//! A stand-in for Telegram's Bot API on loopback, so that real OpenClaw's own Telegram channel
+//! (pointed here by `channels.telegram.apiRoot`) receives one direct message from a chosen
+//! sender. That is how a verification run gets a sender: OpenClaw takes `SenderId` from the
+//! message's `from.id`, `SenderUsername` from `from.username` and `SenderName` from the first
+//! and last name, which is what `toolsBySender`'s `id:`, `username:` and `name:` keys match.
+//! No CLI flag or gateway method carries a sender.
+//!
+//! Every Bot API method is answered `ok`; `getUpdates` hands the message out until OpenClaw
+//! acknowledges it with a later offset. The methods called are recorded (for errors).
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::header::{CONTENT_TYPE, HeaderValue};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response};
+use hyper_util::rt::TokioIo;
+use serde_json::{Map, Value, json};
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+/// The bot token the stand-in expects (any token works; this one is written into the config).
+pub const BOT_TOKEN: &str = "7000001:clawdeck-verify";
+
+/// Who writes the message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TelegramSender {
+    /// Telegram user ids are numbers.
+    pub id: i64,
+    pub username: Option<String>,
+    pub first_name: String,
+    pub last_name: Option<String>,
+}
+
+impl TelegramSender {
+    /// The `from` object of a message.
+    fn user(&self) -> Value {
+        let mut user = Map::new();
+        user.insert("id".into(), json!(self.id));
+        user.insert("is_bot".into(), json!(false));
+        user.insert("first_name".into(), json!(self.first_name));
+        if let Some(last) = &self.last_name {
+            user.insert("last_name".into(), json!(last));
+        }
+        if let Some(username) = &self.username {
+            user.insert("username".into(), json!(username));
+        }
+        Value::Object(user)
+    }
+
+    /// The private chat with this sender.
+    fn chat(&self) -> Value {
+        let mut chat = self.user();
+        if let Some(map) = chat.as_object_mut() {
+            map.remove("is_bot");
+            map.insert("type".into(), json!("private"));
+        }
+        chat
+    }
+}
+
+struct State {
+    sender: TelegramSender,
+    text: String,
+    /// The update id of the one message; acknowledged once OpenClaw asks past it.
+    delivered: bool,
+    next_message_id: i64,
+    calls: Vec<String>,
+}
+
+/// The running stand-in; stops when dropped or on [`TelegramStub::stop`].
+pub struct TelegramStub {
+    addr: SocketAddr,
+    state: Arc<Mutex<State>>,
+    shutdown: CancellationToken,
+    task: Option<JoinHandle<()>>,
+}
+
+impl TelegramStub {
+    /// Binds 127.0.0.1 on a free port; the message `text` from `sender` waits in `getUpdates`.
+    pub async fn start(sender: TelegramSender, text: &str) -> std::io::Result<Self> {
+        let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
+        let addr = listener.local_addr()?;
+        let state = Arc::new(Mutex::new(State {
+            sender,
+            text: text.to_string(),
+            delivered: false,
+            next_message_id: 100,
+            calls: Vec::new(),
+        }));
+        let shutdown = CancellationToken::new();
+        let task = tokio::spawn(serve(listener, state.clone(), shutdown.clone()));
+        Ok(Self {
+            addr,
+            state,
+            shutdown,
+            task: Some(task),
+        })
+    }
+
+    /// What `channels.telegram.apiRoot` must say.
+    pub fn api_root(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The Bot API methods called so far, oldest first.
+    pub fn calls(&self) -> Vec<String> {
+        lock(&self.state).calls.clone()
+    }
+
+    /// Whether OpenClaw has fetched the message.
+    pub fn delivered(&self) -> bool {
+        lock(&self.state).delivered
+    }
+
+    pub async fn stop(mut self) {
+        self.shutdown.cancel();
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for TelegramStub {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+    }
+}
+
+fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
+    state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+async fn serve(listener: TcpListener, state: Arc<Mutex<State>>, shutdown: CancellationToken) {
+    loop {
+        let accepted = tokio::select! {
+            _ = shutdown.cancelled() => return,
+            accepted = listener.accept() => accepted,
+        };
+        let Ok((stream, _)) = accepted else { continue };
+        let state = state.clone();
+        let shutdown = shutdown.clone();
+        tokio::spawn(async move {
+            let service = service_fn(move |req| handle(req, state.clone()));
+            let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+            tokio::select! {
+                _ = shutdown.cancelled() => {}
+                _ = conn => {}
+            }
+        });
+    }
+}
+
+/// The request's parameters: query string, then a JSON or form body on top.
+async fn parameters(req: Request<Incoming>) -> Map<String, Value> {
+    let mut params = Map::new();
+    if let Some(query) = req.uri().query() {
+        for (key, value) in url::form_urlencoded::parse(query.as_bytes()) {
+            params.insert(key.into_owned(), json!(value.into_owned()));
+        }
+    }
+    let json_body = req
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("json"));
+    let bytes = match req.into_body().collect().await {
+        Ok(body) => body.to_bytes(),
+        Err(_) => Bytes::new(),
+    };
+    if json_body {
+        if let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(&bytes) {
+            params.extend(map);
+        }
+    } else {
+        for (key, value) in url::form_urlencoded::parse(&bytes) {
+            params.insert(key.into_owned(), json!(value.into_owned()));
+        }
+    }
+    params
+}
+
+fn number(params: &Map<String, Value>, key: &str) -> i64 {
+    match params.get(key) {
+        Some(Value::Number(n)) => n.as_i64().unwrap_or(0),
+        Some(Value::String(s)) => s.trim().parse().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or_default()
+}
+
+/// `/bot<token>/<method>` → the method.
+fn method_of(path: &str) -> String {
+    path.trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+async fn handle(
+    req: Request<Incoming>,
+    state: Arc<Mutex<State>>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
+    let method = method_of(req.uri().path());
+    let params = parameters(req).await;
+    let result = if method == "getUpdates" {
+        let pending = {
+            let mut s = lock(&state);
+            s.calls.push(method.clone());
+            // Offset 2 or more acknowledges update 1.
+            if number(&params, "offset") >= 2 {
+                s.delivered = true;
+            }
+            (!s.delivered).then(|| {
+                json!([{
+                    "update_id": 1,
+                    "message": {
+                        "message_id": 1, "date": now(), "chat": s.sender.chat(),
+                        "from": s.sender.user(), "text": s.text,
+                    },
+                }])
+            })
+        };
+        match pending {
+            Some(updates) => updates,
+            None => {
+                // Long polling: hold the call a little, as Telegram does.
+                let wait = number(&params, "timeout").clamp(0, 1) as u64;
+                tokio::time::sleep(Duration::from_secs(wait)).await;
+                json!([])
+            }
+        }
+    } else {
+        let mut s = lock(&state);
+        s.calls.push(method.clone());
+        answer(&method, &params, &mut s)
+    };
+    let body = json!({"ok": true, "result": result}).to_string();
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    Ok(response)
+}
+
+/// Every other method: what Telegram would answer, as far as OpenClaw reads it.
+fn answer(method: &str, params: &Map<String, Value>, s: &mut State) -> Value {
+    let bot = json!({"id": 7000001, "is_bot": true, "first_name": "clawdeck verify",
+                     "username": "clawdeck_verify_bot"});
+    match method {
+        "getMe" => {
+            let mut me = bot;
+            me["can_join_groups"] = json!(true);
+            me["can_read_all_group_messages"] = json!(false);
+            me["supports_inline_queries"] = json!(false);
+            me
+        }
+        "sendMessage" | "editMessageText" | "sendPhoto" | "sendDocument" => {
+            s.next_message_id += 1;
+            json!({
+                "message_id": s.next_message_id, "date": now(), "chat": s.sender.chat(),
+                "from": bot, "text": params.get("text").cloned().unwrap_or(json!("")),
+            })
+        }
+        "getChat" => s.sender.chat(),
+        "getMyCommands" | "getChatAdministrators" => json!([]),
+        "getWebhookInfo" => json!({"url": "", "has_custom_certificate": false,
+                                   "pending_update_count": 0}),
+        _ => json!(true),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    #[tokio::test]
+    async fn the_message_is_handed_out_until_acknowledged() {
+        let sender = TelegramSender {
+            id: 42,
+            username: Some("alice".into()),
+            first_name: "Alice".into(),
+            last_name: Some("Example".into()),
+        };
+        let stub = TelegramStub::start(sender, "hello").await.unwrap();
+        let client = crate::router::http_client::gateway_http_client().unwrap();
+        let call = |method: &str, body: Value| {
+            let url = format!("{}/bot{BOT_TOKEN}/{method}", stub.api_root());
+            let client = client.clone();
+            async move {
+                let answer: Value = client
+                    .post(url)
+                    .json(&body)
+                    .send()
+                    .await
+                    .unwrap()
+                    .json()
+                    .await
+                    .unwrap();
+                assert_eq!(answer["ok"], true);
+                answer["result"].clone()
+            }
+        };
+        assert_eq!(call("getMe", json!({})).await["is_bot"], true);
+        let first = call("getUpdates", json!({"timeout": 0})).await;
+        let message = &first[0]["message"];
+        assert_eq!(message["from"]["id"], 42);
+        assert_eq!(message["from"]["username"], "alice");
+        assert_eq!(message["from"]["last_name"], "Example");
+        assert_eq!(message["chat"]["type"], "private");
+        assert_eq!(message["text"], "hello");
+        assert!(!stub.delivered());
+        let again = call("getUpdates", json!({"offset": 2, "timeout": 0})).await;
+        assert_eq!(again, json!([]));
+        assert!(stub.delivered());
+        let sent = call("sendMessage", json!({"chat_id": 42, "text": "hi"})).await;
+        assert_eq!(sent["text"], "hi");
+        assert_eq!(
+            stub.calls(),
+            ["getMe", "getUpdates", "getUpdates", "sendMessage"]
+        );
+        stub.stop().await;
+    }
+}
