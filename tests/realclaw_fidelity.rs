@@ -782,8 +782,8 @@ fn clawdeck_verify_prints_disagreements_with_rules_and_exits_by_verdict() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("real OpenClaw not found"));
-    // A sender id: neither the CLI nor a gateway's agent method takes one.
-    let sender = verify_cmd(&["--sender-id", "42"]);
+    // A phone number: a sender comes through Telegram, which has none.
+    let sender = verify_cmd(&["--sender-e164", "+15550001"]);
     assert_eq!(sender.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&sender.stderr).contains("--sender-*"));
+    assert!(String::from_utf8_lossy(&sender.stderr).contains("--sender-e164"));
 }
