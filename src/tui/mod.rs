@@ -20,6 +20,9 @@ pub mod ui;
 pub mod views;
 pub mod widgets;
 
+#[cfg(test)]
+mod tests;
+
 use crate::cli::Cli;
 
 /// Opens the console; without a terminal, points to the headless commands (exit 2).
