@@ -8,5 +8,6 @@ mod analysis;
 mod approvals;
 mod decisions;
 mod harness;
+mod real_gateway;
 mod text_panes;
 mod views;
