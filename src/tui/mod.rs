@@ -6,6 +6,9 @@
 //! `App` that performs side effects (`app`), the chrome (`ui`), views (`views`) and widgets.
 
 pub mod app;
+/// The workloads of `benches/tui.rs` and `benches/gateway.rs`; not an API.
+#[doc(hidden)]
+pub mod bench;
 pub mod clock;
 pub mod context_bar;
 mod decision_feed;
