@@ -124,23 +124,11 @@ async fn through_client(url: &str) -> Duration {
     took
 }
 
-/// The console's loop in miniature, over the console's own plumbing: the client's events go
-/// through `runtime::forward_gateway_events` (paced: a bounded number in the console's
-/// channel) into the one event channel that also carries the keys; each event goes into the
-/// Sessions view (the followed session's transcript), a key moves the selection and draws a
-/// frame at once, and the flood itself is drawn at most every 16 ms (the 60 fps cap).
+/// The console's loop in miniature (`clawdeck::tui::bench::sessions_view_flood`): the
+/// client's events go through the console's paced forwarder into its one event channel, which
+/// also carries keys; each event goes into the Sessions view, a key moves the selection and
+/// draws at once, and the flood is drawn at most every 16 ms (the 60 fps cap).
 async fn into_sessions_view(url: &str) -> (Duration, Vec<Duration>) {
-    use clawdeck::tui::clock::FixedClock;
-    use clawdeck::tui::event::{AppEvent, AppEventSender, CoreEvent};
-    use clawdeck::tui::keymap::{Action, Keymap};
-    use clawdeck::tui::runtime::forward_gateway_events;
-    use clawdeck::tui::views::ViewCtx;
-    use clawdeck::tui::views::sessions::SessionsView;
-    use crossterm::event::{KeyCode, KeyEvent};
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
-    use std::sync::{Arc, Mutex};
-
     let endpoint = GatewayEndpoint {
         name: "bench".into(),
         url: url.into(),
@@ -155,97 +143,9 @@ async fn into_sessions_view(url: &str) -> (Duration, Vec<Duration>) {
     )
     .await
     .unwrap();
-    let (tx, mut rx) = AppEventSender::channel();
-    let (feed_tx, feed_rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut events = client.events();
-    tokio::spawn(async move {
-        while let Some(e) = events.recv().await {
-            if feed_tx.send(("bench".to_string(), e)).is_err() {
-                return;
-            }
-        }
-    });
-    forward_gateway_events(feed_rx, tx.clone());
-    let sent_at: Arc<Mutex<std::collections::VecDeque<Instant>>> = Arc::default();
-    let stamps = sent_at.clone();
-    let keys = tokio::spawn(async move {
-        loop {
-            tokio::time::sleep(Duration::from_millis(25)).await;
-            stamps.lock().unwrap().push_back(Instant::now());
-            if !tx.send(AppEvent::Key(KeyEvent::from(KeyCode::Down))) {
-                return;
-            }
-        }
-    });
-    let mut view = SessionsView::attaching(&["bench".into()]);
-    view.apply(
-        "bench",
-        &ClientEvent::Subscribed {
-            method: "sessions.list".into(),
-            payload: json!({"sessions": [
-                {"key": "agent:ops:explicit:g1", "agentId": "ops", "kind": "direct", "hasActiveRun": true, "updatedAt": 2},
-                {"key": "agent:main:main", "agentId": "main", "kind": "main", "updatedAt": 1},
-            ]}),
-        },
-    );
-    let (app_tx, _app_rx) = AppEventSender::channel();
-    let clock = FixedClock::at_epoch_2026();
-    let keymap = Keymap::default();
-    let ctx = ViewCtx {
-        tx: &app_tx,
-        clock: &clock,
-        keymap: &keymap,
-    };
-    let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
-    let mut draw = |view: &mut SessionsView| {
-        terminal
-            .draw(|f| view.render(f.area(), f.buffer_mut(), &ctx))
-            .unwrap();
-    };
-    let start = Instant::now();
-    let mut latencies = Vec::new();
-    let mut last_frame = Instant::now();
-    let mut dirty = false;
-    let mut n = 0;
-    let mut down = true;
-    while n < EVENTS {
-        match rx.recv().await {
-            // The permit goes back when the event is dropped, after it is applied.
-            Some(AppEvent::Core(CoreEvent::Gateway {
-                gateway,
-                event,
-                permit: _applied,
-            })) => {
-                if matches!(event, ClientEvent::Event(_)) {
-                    n += 1;
-                }
-                dirty |= view.apply(&gateway, &event).view;
-            }
-            Some(AppEvent::Key(_)) => {
-                // Down and back up: the followed session changes and changes back.
-                let action = if down { Action::Down } else { Action::Up };
-                down = !down;
-                view.handle_action(action, &ctx);
-                draw(&mut view);
-                if let Some(sent) = sent_at.lock().unwrap().pop_front() {
-                    latencies.push(sent.elapsed());
-                }
-                last_frame = Instant::now();
-                dirty = false;
-            }
-            Some(_) => {}
-            None => panic!("the console channel ended after {n}"),
-        }
-        if dirty && last_frame.elapsed() >= Duration::from_millis(16) {
-            draw(&mut view);
-            last_frame = Instant::now();
-            dirty = false;
-        }
-    }
-    let took = start.elapsed();
-    keys.abort();
-    client.close();
-    (took, latencies)
+    clawdeck::tui::bench::sessions_view_flood(client, "bench", EVENTS)
+        .await
+        .unwrap()
 }
 
 fn main() {

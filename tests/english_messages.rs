@@ -1,6 +1,7 @@
 //! Console and CLI messages are English; only the texts clawbot_router returns to the LLM keep
 //! the seeds' Chinese wording (src/router/). This scans every other source file's code (doc and
-//! line comments and the `#[cfg(test)]` part left out) for CJK characters in string literals.
+//! line comments, the `#[cfg(test)]` part and the test-only module dirs `src/**/tests/` left out)
+//! for CJK characters in string literals.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -29,7 +30,22 @@ fn console_and_cli_messages_are_english() {
     rust_files(&src, &mut files);
     files.sort();
     let mut offending = Vec::new();
-    for file in files.iter().filter(|f| !f.starts_with(&router)) {
+    // A `tests/` dir under src is a `#[cfg(test)] mod tests;` (the console's in-crate tests);
+    // its parent module must say so, else it is scanned like any other code.
+    let test_only = |f: &Path| {
+        f.ancestors()
+            .take_while(|d| *d != src)
+            .filter(|d| d.file_name().is_some_and(|n| n == "tests"))
+            .any(|d| {
+                let parent = d.parent().unwrap_or(&src).join("mod.rs");
+                std::fs::read_to_string(parent)
+                    .is_ok_and(|m| m.contains("#[cfg(test)]\nmod tests;"))
+            })
+    };
+    for file in files
+        .iter()
+        .filter(|f| !f.starts_with(&router) && !test_only(f))
+    {
         let text = std::fs::read_to_string(file).expect("readable source");
         for (number, line) in text.lines().enumerate() {
             if line.trim_start().starts_with("#[cfg(test)]") {

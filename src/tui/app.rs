@@ -51,13 +51,13 @@ const GATEWAY_INVOKE_TIMEOUT: Duration = Duration::from_secs(60);
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// Where copied output goes besides OSC 52.
-pub trait Clipboard: Send {
+pub(crate) trait Clipboard: Send {
     /// Puts text on the terminal's clipboard (OSC 52); returns false when it was not sent.
     fn set(&mut self, text: &str) -> bool;
 }
 
 /// OSC 52 written by the app itself (never by child output, which is sanitized).
-pub struct Osc52Clipboard;
+pub(crate) struct Osc52Clipboard;
 
 /// Terminals cap OSC 52 payloads; above this only the file copy is made.
 const OSC52_MAX_BYTES: usize = 74_994;
@@ -78,9 +78,11 @@ impl Clipboard for Osc52Clipboard {
 }
 
 /// A clipboard that keeps what it was given (tests).
+#[cfg(test)]
 #[derive(Default, Clone)]
-pub struct RecordingClipboard(pub Arc<std::sync::Mutex<Vec<String>>>);
+pub(crate) struct RecordingClipboard(pub(crate) Arc<std::sync::Mutex<Vec<String>>>);
 
+#[cfg(test)]
 impl Clipboard for RecordingClipboard {
     fn set(&mut self, text: &str) -> bool {
         if let Ok(mut v) = self.0.lock() {
@@ -93,24 +95,24 @@ impl Clipboard for RecordingClipboard {
 /// The core services the console drives (taken from the `Deck`); each is optional so views say
 /// plainly what is missing.
 #[derive(Default)]
-pub struct Services {
+pub(crate) struct Services {
     /// The core: builds and reloads everything below. None in tests that draw views alone.
-    pub deck: Option<crate::deck::Deck>,
-    pub router: Option<RouterService>,
+    pub(crate) deck: Option<crate::deck::Deck>,
+    pub(crate) router: Option<RouterService>,
     /// The lane queue the pipeline runs tools through (the Queue view shows it).
-    pub queue: Option<LaneQueue>,
+    pub(crate) queue: Option<LaneQueue>,
     /// State shared by every pipeline built for this console (background exec sessions).
-    pub tool_runtime: Option<ToolRuntime>,
+    pub(crate) tool_runtime: Option<ToolRuntime>,
     /// The execution pipeline for the current config (rebuilt on reload, same queue).
-    pub pipeline: Option<Arc<Pipeline>>,
+    pub(crate) pipeline: Option<Arc<Pipeline>>,
     /// Reads the decision log for the Decisions view (see `decision_feed`).
-    pub decision_feed: Option<crate::decision_log::LogFollower>,
+    pub(crate) decision_feed: Option<crate::decision_log::LogFollower>,
     /// The gateways' approver connections: exec approvals and `tools.invoke`.
-    pub desk: Option<crate::gateway::desk::GatewayDesk>,
+    pub(crate) desk: Option<crate::gateway::desk::GatewayDesk>,
 }
 
 /// Overlays take every key while open.
-pub enum Overlay {
+pub(crate) enum Overlay {
     Help(HelpOverlay),
     Confirm(Confirm),
     Context(ContextEditor),
@@ -118,55 +120,55 @@ pub enum Overlay {
 
 /// Counters read by tests and benchmarks.
 #[derive(Debug, Default)]
-pub struct Stats {
-    pub frames_drawn: AtomicU64,
+pub(crate) struct Stats {
+    pub(crate) frames_drawn: AtomicU64,
     /// Key presses handled (benchmarks time key → next frame).
-    pub keys_handled: AtomicU64,
+    pub(crate) keys_handled: AtomicU64,
     /// `frames_drawn` when the last key was handled: the next frame after it shows the key.
-    pub frames_at_last_key: AtomicU64,
+    pub(crate) frames_at_last_key: AtomicU64,
 }
 
-pub struct App {
-    pub view: ViewId,
-    pub keymap: Keymap,
-    pub policy: PolicyView,
-    pub invoke: InvokeView,
-    pub prompt: PromptView,
+pub(crate) struct App {
+    pub(crate) view: ViewId,
+    pub(crate) keymap: Keymap,
+    pub(crate) policy: PolicyView,
+    pub(crate) invoke: InvokeView,
+    pub(crate) prompt: PromptView,
     /// The Prompt view is out of date (rebuilt when shown: it reads skill files).
     prompt_stale: bool,
-    pub router: RouterView,
-    pub queue: QueueView,
-    pub decisions: DecisionsView,
+    pub(crate) router: RouterView,
+    pub(crate) queue: QueueView,
+    pub(crate) decisions: DecisionsView,
     /// Gateway sessions (fed by the core's roster feed).
-    pub sessions: SessionsView,
+    pub(crate) sessions: SessionsView,
     /// Gateways' exec approvals (fed by the core's gateway desk).
-    pub approvals: ApprovalsView,
+    pub(crate) approvals: ApprovalsView,
     /// `clawdeck lint` for the installed config.
-    pub lint: LintView,
+    pub(crate) lint: LintView,
     /// What-if: the context against another.
-    pub diff: DiffView,
+    pub(crate) diff: DiffView,
     /// Generations of the session comparison, lint and diff jobs.
     analysis: analysis::AnalysisJobs,
     /// The tool registry built from the config (plugins included).
-    pub registry: Option<Arc<Registry>>,
-    pub overlay: Option<Overlay>,
-    pub context: PolicyContext,
-    pub choices: ContextChoices,
-    pub config: Option<Arc<LoadedConfig>>,
+    pub(crate) registry: Option<Arc<Registry>>,
+    pub(crate) overlay: Option<Overlay>,
+    pub(crate) context: PolicyContext,
+    pub(crate) choices: ContextChoices,
+    pub(crate) config: Option<Arc<LoadedConfig>>,
     /// `--config` as given (reloads resolve the file the same way).
-    pub config_arg: Option<PathBuf>,
+    pub(crate) config_arg: Option<PathBuf>,
     /// The last config reload error (the last good config stays in use).
-    pub config_error: Option<String>,
-    pub status: Option<(String, Instant)>,
-    pub tx: AppEventSender,
-    pub frames: FrameRequester,
-    pub clock: SharedClock,
-    pub services: Services,
-    pub clipboard: Box<dyn Clipboard>,
+    pub(crate) config_error: Option<String>,
+    pub(crate) status: Option<(String, Instant)>,
+    pub(crate) tx: AppEventSender,
+    pub(crate) frames: FrameRequester,
+    pub(crate) clock: SharedClock,
+    pub(crate) services: Services,
+    pub(crate) clipboard: Box<dyn Clipboard>,
     /// Directory for copied output files.
-    pub copy_dir: PathBuf,
-    pub stats: Arc<Stats>,
-    pub quit: bool,
+    pub(crate) copy_dir: PathBuf,
+    pub(crate) stats: Arc<Stats>,
+    pub(crate) quit: bool,
     /// Numbers config reload requests; only the newest one's result is installed.
     reload_generation: u64,
     /// Numbers prompt builds; only the newest one's result is shown.
@@ -176,7 +178,7 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(tx: AppEventSender, frames: FrameRequester, clock: SharedClock) -> App {
+    pub(crate) fn new(tx: AppEventSender, frames: FrameRequester, clock: SharedClock) -> App {
         App {
             view: ViewId::Policy,
             keymap: Keymap::default(),
@@ -219,7 +221,7 @@ impl App {
     }
 
     /// Drives this deck: its router, queue, tool runtime and current config.
-    pub fn attach_deck(&mut self, deck: crate::deck::Deck) {
+    pub(crate) fn attach_deck(&mut self, deck: crate::deck::Deck) {
         self.config_arg = deck.config_arg().map(std::path::Path::to_path_buf);
         self.services.router = Some(deck.router().clone());
         self.services.queue = Some(deck.queue().clone());
@@ -260,7 +262,7 @@ impl App {
 
     /// Installs a loaded config: through the deck when there is one, else (views drawn alone)
     /// the registry and a pipeline over the services given.
-    pub fn set_config(&mut self, config: LoadedConfig) {
+    pub(crate) fn set_config(&mut self, config: LoadedConfig) {
         if let Some(deck) = &self.services.deck {
             let state = deck.apply(config);
             self.install_state(&state);
@@ -288,7 +290,7 @@ impl App {
 
     /// Rebuilds what the model sees for the current context (prompt and provider payload). It
     /// reads skill files, so it runs as a job and comes back as `CoreEvent::PromptBuilt`.
-    pub fn refresh_prompt(&mut self) {
+    pub(crate) fn refresh_prompt(&mut self) {
         let (Some(config), Some(registry)) = (self.config.clone(), self.registry.clone()) else {
             return;
         };
@@ -311,7 +313,7 @@ impl App {
     }
 
     /// Recomputes everything that depends on the config and the context.
-    pub fn recompute(&mut self) {
+    pub(crate) fn recompute(&mut self) {
         self.prompt_stale = true;
         if self.view == ViewId::Prompt {
             self.refresh_prompt();
@@ -333,7 +335,7 @@ impl App {
     /// Re-reads the config; a broken file keeps the last good state and shows the error. With
     /// a deck the reading and building (plugin manifests, skills) run as a job off this task and
     /// come back as `CoreEvent::Reloaded`; a newer request wins over an older one.
-    pub fn reload_config(&mut self) {
+    pub(crate) fn reload_config(&mut self) {
         let Some(deck) = self.services.deck.clone() else {
             match crate::config::load(self.config_arg.as_deref()) {
                 Ok(config) => {
@@ -354,7 +356,7 @@ impl App {
     }
 
     /// Takes a fresh snapshot of the lane queue for the Queue view.
-    pub fn refresh_queue(&mut self) {
+    pub(crate) fn refresh_queue(&mut self) {
         if let Some(queue) = &self.services.queue {
             self.queue.unavailable = None;
             self.queue.set_snapshot(queue.snapshot());
@@ -382,25 +384,17 @@ impl App {
             });
     }
 
-    pub fn set_status(&mut self, text: impl Into<String>) {
+    pub(crate) fn set_status(&mut self, text: impl Into<String>) {
         self.status = Some((text.into(), self.clock.now()));
     }
 
-    fn ctx(&self) -> ViewCtx<'_> {
-        ViewCtx {
-            tx: &self.tx,
-            clock: self.clock.as_ref(),
-            keymap: &self.keymap,
-        }
-    }
-
     /// Live work that quitting would stop.
-    pub fn live_work(&self) -> usize {
+    pub(crate) fn live_work(&self) -> usize {
         self.router.live_runs() + self.invoke.running() + self.live_exec_sessions()
     }
 
     /// Background exec sessions whose process still runs (quitting kills them).
-    pub fn live_exec_sessions(&self) -> usize {
+    pub(crate) fn live_exec_sessions(&self) -> usize {
         self.services.tool_runtime.as_ref().map_or(0, |rt| {
             rt.sessions
                 .list()
@@ -432,12 +426,12 @@ impl App {
     }
 
     /// Handles one event (everything except `Draw`, which the loop handles).
-    pub fn handle_event(&mut self, event: AppEvent) {
+    pub(crate) fn handle_event(&mut self, event: AppEvent) {
         let redraw = match event {
             AppEvent::Key(key) => self.handle_key(key),
             AppEvent::Mouse(mouse) => self.handle_mouse(mouse),
             AppEvent::Paste(text) => self.handle_paste(&text),
-            AppEvent::Resize(..) => true,
+            AppEvent::Resize => true,
             AppEvent::InputClosed => {
                 self.quit = true;
                 false
@@ -543,10 +537,6 @@ impl App {
                 params,
             } => {
                 self.invoke_on_gateway(call, &gateway, tool, params);
-                true
-            }
-            AppEvent::Copy { label, text } => {
-                self.copy(&label, &text);
                 true
             }
             AppEvent::CopyRun { run_id } => {
@@ -784,7 +774,7 @@ impl App {
     }
 
     /// Global actions first, then the active view's.
-    pub fn handle_action(&mut self, action: Action) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action) -> bool {
         match action {
             Action::Quit => self.request_quit(),
             Action::Help => self.overlay = Some(Overlay::Help(HelpOverlay::default())),
@@ -1142,7 +1132,7 @@ fn copy_message(
 
 impl App {
     /// Kills every live run and waits (bounded) for their ends, so no child outlives the console.
-    pub async fn shutdown(&mut self, rx: &mut UnboundedReceiver<AppEvent>) {
+    pub(crate) async fn shutdown(&mut self, rx: &mut UnboundedReceiver<AppEvent>) {
         if let Some(pipeline) = &self.services.pipeline {
             pipeline.cancel_all();
         }
@@ -1168,10 +1158,10 @@ impl App {
     }
 
     /// Per-frame time for sanitizing queued router output; the rest waits for the next frame.
-    pub const OUTPUT_BUDGET: Duration = Duration::from_millis(4);
+    pub(crate) const OUTPUT_BUDGET: Duration = Duration::from_millis(4);
 
     /// Work due before a frame: sanitize queued output within the budget.
-    pub fn before_draw(&mut self) {
+    pub(crate) fn before_draw(&mut self) {
         if self.router.has_pending() {
             self.router.process_pending(Self::OUTPUT_BUDGET);
             if self.router.has_pending() {
@@ -1181,12 +1171,9 @@ impl App {
     }
 
     /// Where the tabs were drawn (mouse clicks switch views).
-    pub fn tab_areas(&self) -> &[(Rect, ViewId)] {
+    #[cfg(test)]
+    pub(crate) fn tab_areas(&self) -> &[(Rect, ViewId)] {
         &self.tab_areas
-    }
-
-    pub fn ctx_for_render(&self) -> ViewCtx<'_> {
-        self.ctx()
     }
 }
 
@@ -1212,7 +1199,7 @@ fn default_copy_dir() -> PathBuf {
 }
 
 /// Runs the event loop until quit: one channel in, frames out only when asked for.
-pub async fn run_loop<B: Backend>(
+pub(crate) async fn run_loop<B: Backend>(
     app: &mut App,
     terminal: &mut Terminal<B>,
     rx: &mut UnboundedReceiver<AppEvent>,
@@ -1232,7 +1219,7 @@ pub async fn run_loop<B: Backend>(
 }
 
 /// Draws one frame (inside a synchronized update on real terminals, so it appears at once).
-pub fn draw<B: Backend>(
+pub(crate) fn draw<B: Backend>(
     app: &mut App,
     terminal: &mut Terminal<B>,
     synchronized: bool,

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
-pub trait Clock: Send + Sync {
+pub(crate) trait Clock: Send + Sync {
     /// Monotonic now (waits, elapsed times measured from `Instant`s).
     fn now(&self) -> Instant;
     /// Wall-clock now (countdowns to `SystemTime` deadlines the core reports).
@@ -13,7 +13,7 @@ pub trait Clock: Send + Sync {
 
 /// The real monotonic clock.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct SystemClock;
+pub(crate) struct SystemClock;
 
 impl Clock for SystemClock {
     fn now(&self) -> Instant {
@@ -26,27 +26,28 @@ impl Clock for SystemClock {
 
 /// A clock that only moves when told to (tests).
 #[derive(Debug, Clone)]
-pub struct FixedClock {
+pub(crate) struct FixedClock {
     now: Arc<Mutex<(Instant, SystemTime)>>,
 }
 
 impl FixedClock {
     /// A clock at `now` whose wall time is `wall`.
-    pub fn new(now: Instant, wall: SystemTime) -> Self {
+    pub(crate) fn new(now: Instant, wall: SystemTime) -> Self {
         FixedClock {
             now: Arc::new(Mutex::new((now, wall))),
         }
     }
 
     /// A clock whose wall time is 2026-01-01T00:00:00Z.
-    pub fn at_epoch_2026() -> Self {
+    pub(crate) fn at_epoch_2026() -> Self {
         Self::new(
             Instant::now(),
             SystemTime::UNIX_EPOCH + Duration::from_secs(1_767_225_600),
         )
     }
 
-    pub fn advance(&self, by: Duration) {
+    #[cfg(test)]
+    pub(crate) fn advance(&self, by: Duration) {
         if let Ok(mut now) = self.now.lock() {
             now.0 += by;
             now.1 += by;
@@ -70,10 +71,10 @@ impl Clock for FixedClock {
     }
 }
 
-pub type SharedClock = Arc<dyn Clock>;
+pub(crate) type SharedClock = Arc<dyn Clock>;
 
 /// `1h02m`, `3m04s`, `12.3s`, `850ms`: short durations for tables.
-pub fn short_duration(d: Duration) -> String {
+pub(crate) fn short_duration(d: Duration) -> String {
     let ms = d.as_millis();
     if ms < 1000 {
         format!("{ms}ms")

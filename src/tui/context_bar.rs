@@ -16,20 +16,20 @@ use crate::tui::widgets::picker::{Choice, PickOutcome, Picker};
 
 /// The values the config offers for each field.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ContextChoices {
-    pub agents: Vec<String>,
-    pub default_agent: Option<String>,
-    pub providers: Vec<String>,
-    pub models: Vec<String>,
-    pub channels: Vec<String>,
+pub(crate) struct ContextChoices {
+    pub(crate) agents: Vec<String>,
+    pub(crate) default_agent: Option<String>,
+    pub(crate) providers: Vec<String>,
+    pub(crate) models: Vec<String>,
+    pub(crate) channels: Vec<String>,
     /// Filled for the context's channel.
-    pub accounts: Vec<String>,
-    pub groups: Vec<String>,
-    pub senders: Vec<String>,
+    pub(crate) accounts: Vec<String>,
+    pub(crate) groups: Vec<String>,
+    pub(crate) senders: Vec<String>,
 }
 
 impl ContextChoices {
-    pub fn from_config(config: &LoadedConfig, ctx: &PolicyContext) -> Self {
+    pub(crate) fn from_config(config: &LoadedConfig, ctx: &PolicyContext) -> Self {
         let channel = ctx.channel.as_deref();
         let account = ctx.account.as_deref();
         ContextChoices {
@@ -51,7 +51,7 @@ impl ContextChoices {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Field {
+pub(crate) enum Field {
     Agent,
     Provider,
     Model,
@@ -65,7 +65,7 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 10] = [
+    pub(crate) const ALL: [Field; 10] = [
         Field::Agent,
         Field::Provider,
         Field::Model,
@@ -99,7 +99,7 @@ fn yes_no(b: bool) -> &'static str {
 }
 
 /// `id:42`, `e164:+1555`, `username:bob` or `name:Bob`, whichever the context has.
-pub fn sender_label(ctx: &PolicyContext) -> Option<String> {
+pub(crate) fn sender_label(ctx: &PolicyContext) -> Option<String> {
     let parts: Vec<String> = [
         ("id", &ctx.sender_id),
         ("e164", &ctx.sender_e164),
@@ -172,7 +172,7 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
 /// sender id:42 · owner yes · sandbox yes`. Values the engine filled in (the agent's model, its
 /// sandbox mode, ...) are shown dimmed, so the operator sees what the context really is. When
 /// one line cannot hold it all, the identity flags go on a second line (see [`bar_height`]).
-pub fn render_bar(
+pub(crate) fn render_bar(
     ctx: &PolicyContext,
     resolved: Option<&ResolvedContext>,
     area: Rect,
@@ -194,7 +194,11 @@ pub fn render_bar(
 }
 
 /// Rows the bar needs at this width (1, or 2 when the flags go on their own line).
-pub fn bar_height(ctx: &PolicyContext, resolved: Option<&ResolvedContext>, width: u16) -> u16 {
+pub(crate) fn bar_height(
+    ctx: &PolicyContext,
+    resolved: Option<&ResolvedContext>,
+    width: u16,
+) -> u16 {
     let [first, second] = bar_lines(ctx, resolved);
     if line_width(&first) + line_width(&second) + 3 <= width as usize {
         1
@@ -287,15 +291,15 @@ fn bar_lines(ctx: &PolicyContext, resolved: Option<&ResolvedContext>) -> [Line<'
 
 /// The context editor overlay.
 #[derive(Debug, Clone)]
-pub struct ContextEditor {
-    pub draft: PolicyContext,
-    pub selected: usize,
-    pub picker: Option<(Field, Picker)>,
+pub(crate) struct ContextEditor {
+    pub(crate) draft: PolicyContext,
+    pub(crate) selected: usize,
+    pub(crate) picker: Option<(Field, Picker)>,
 }
 
 /// What a key did to the editor.
 #[derive(Debug, Clone, PartialEq)]
-pub enum EditorOutcome {
+pub(crate) enum EditorOutcome {
     /// A field changed: recompute with this context at once.
     Changed(Box<PolicyContext>),
     Close,
@@ -303,7 +307,7 @@ pub enum EditorOutcome {
 }
 
 impl ContextEditor {
-    pub fn new(ctx: &PolicyContext) -> Self {
+    pub(crate) fn new(ctx: &PolicyContext) -> Self {
         ContextEditor {
             draft: ctx.clone(),
             selected: 0,
@@ -311,7 +315,7 @@ impl ContextEditor {
         }
     }
 
-    pub fn handle_key(&mut self, key: &KeyEvent, choices: &ContextChoices) -> EditorOutcome {
+    pub(crate) fn handle_key(&mut self, key: &KeyEvent, choices: &ContextChoices) -> EditorOutcome {
         if let Some((field, picker)) = self.picker.as_mut() {
             match picker.handle_key(key) {
                 PickOutcome::Picked(value) => {
@@ -389,7 +393,7 @@ impl ContextEditor {
 
     /// Draws the editor; `resolved` (the engine's view of the context) names flags the config
     /// turns on although the toggle is off (`sandbox: yes (agents.list[1].sandbox.mode = "all")`).
-    pub fn render(&self, area: Rect, buf: &mut Buffer, resolved: Option<&ResolvedContext>) {
+    pub(crate) fn render(&self, area: Rect, buf: &mut Buffer, resolved: Option<&ResolvedContext>) {
         let rect = centered(area, 60, Field::ALL.len() as u16 + 4);
         Clear.render(rect, buf);
         let rows: Vec<Row> = Field::ALL

@@ -9,7 +9,7 @@ use crate::decision_log::LogFollower;
 
 impl App {
     /// Shows the decision log in `dir` in the Decisions view and follows it.
-    pub fn follow_decisions(&mut self, dir: &Path) {
+    pub(crate) fn follow_decisions(&mut self, dir: &Path) {
         let (backlog, follower) = LogFollower::last(dir, KEPT);
         self.decisions = DecisionsView::reading(&dir.display().to_string());
         self.decisions.push(backlog);

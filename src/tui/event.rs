@@ -10,11 +10,11 @@ use super::views::ViewId;
 use crate::context::PolicyContext;
 
 #[derive(Debug)]
-pub enum AppEvent {
+pub(crate) enum AppEvent {
     // --- terminal input ---
     Key(KeyEvent),
     Mouse(MouseEvent),
-    Resize(u16, u16),
+    Resize,
     Paste(String),
     /// The input reader stopped (stdin closed).
     InputClosed,
@@ -83,11 +83,6 @@ pub enum AppEvent {
         tool: String,
         params: Value,
     },
-    /// Put text on the clipboard (OSC 52) and in a file under the state dir.
-    Copy {
-        label: String,
-        text: String,
-    },
     /// Copy a router run's retained record (complete up to its cap, gaps marked).
     CopyRun {
         run_id: u64,
@@ -111,7 +106,7 @@ pub enum AppEvent {
 
 /// What the core reports back; each variant echoes the request it answers where there is one.
 #[derive(Debug)]
-pub enum CoreEvent {
+pub(crate) enum CoreEvent {
     /// The watched config file changed on disk (or a reload was asked for).
     ConfigFileChanged,
     /// One event of a router run (start, chunk, deadline, note, finish).
@@ -171,18 +166,18 @@ pub enum CoreEvent {
 
 /// The sending half of the one channel; cloned into every task and widget that emits events.
 #[derive(Clone, Debug)]
-pub struct AppEventSender {
+pub(crate) struct AppEventSender {
     tx: mpsc::UnboundedSender<AppEvent>,
 }
 
 impl AppEventSender {
-    pub fn channel() -> (AppEventSender, mpsc::UnboundedReceiver<AppEvent>) {
+    pub(crate) fn channel() -> (AppEventSender, mpsc::UnboundedReceiver<AppEvent>) {
         let (tx, rx) = mpsc::unbounded_channel();
         (AppEventSender { tx }, rx)
     }
 
     /// Sends; returns false when the App is gone (senders then stop).
-    pub fn send(&self, event: AppEvent) -> bool {
+    pub(crate) fn send(&self, event: AppEvent) -> bool {
         self.tx.send(event).is_ok()
     }
 }

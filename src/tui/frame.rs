@@ -13,11 +13,11 @@ use tokio::time::Instant;
 use super::event::{AppEvent, AppEventSender};
 
 /// About 60 frames per second at most.
-pub const MIN_FRAME_INTERVAL: Duration = Duration::from_nanos(16_666_667);
+pub(crate) const MIN_FRAME_INTERVAL: Duration = Duration::from_nanos(16_666_667);
 
 /// A cloneable handle for asking for a redraw.
 #[derive(Clone, Debug)]
-pub struct FrameRequester {
+pub(crate) struct FrameRequester {
     tx: Option<mpsc::UnboundedSender<Instant>>,
     /// Counts requests (tests and benchmarks read it).
     requests: Arc<AtomicU64>,
@@ -25,7 +25,7 @@ pub struct FrameRequester {
 
 impl FrameRequester {
     /// Starts the scheduler task; draws arrive on `app_tx` as `AppEvent::Draw`.
-    pub fn spawn(app_tx: AppEventSender) -> Self {
+    pub(crate) fn spawn(app_tx: AppEventSender) -> Self {
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(run_scheduler(rx, app_tx));
         FrameRequester {
@@ -35,7 +35,7 @@ impl FrameRequester {
     }
 
     /// A requester that only counts (widget tests).
-    pub fn test_dummy() -> Self {
+    pub(crate) fn test_dummy() -> Self {
         FrameRequester {
             tx: None,
             requests: Arc::default(),
@@ -43,19 +43,20 @@ impl FrameRequester {
     }
 
     /// Asks for a frame as soon as the rate limit allows.
-    pub fn schedule_frame(&self) {
+    pub(crate) fn schedule_frame(&self) {
         self.schedule_frame_in(Duration::ZERO);
     }
 
     /// Asks for a frame after `delay` (countdowns that need the next second drawn).
-    pub fn schedule_frame_in(&self, delay: Duration) {
+    pub(crate) fn schedule_frame_in(&self, delay: Duration) {
         self.requests.fetch_add(1, Ordering::Relaxed);
         if let Some(tx) = &self.tx {
             let _ = tx.send(Instant::now() + delay);
         }
     }
 
-    pub fn requests(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn requests(&self) -> u64 {
         self.requests.load(Ordering::Relaxed)
     }
 }

@@ -10,7 +10,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::views::ViewId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Action {
+pub(crate) enum Action {
     Quit,
     Help,
     NextView,
@@ -72,16 +72,16 @@ pub enum Action {
 }
 
 /// One row of the keymap table.
-pub struct BindingSpec {
-    pub action: Action,
+pub(crate) struct BindingSpec {
+    pub(crate) action: Action,
     /// Name used in `keys` overrides.
-    pub name: &'static str,
-    pub keys: &'static [&'static str],
-    pub description: &'static str,
+    pub(crate) name: &'static str,
+    pub(crate) keys: &'static [&'static str],
+    pub(crate) description: &'static str,
     /// Views where the binding applies; empty = everywhere.
-    pub views: &'static [ViewId],
+    pub(crate) views: &'static [ViewId],
     /// Short label for the footer of the views where it applies; empty = not in the footer.
-    pub hint: &'static str,
+    pub(crate) hint: &'static str,
 }
 
 use ViewId::{Approvals, Diff, Invoke, Lint, Policy, Prompt, Queue, Router, Sessions};
@@ -93,7 +93,7 @@ macro_rules! b {
 }
 
 /// The default keymap. View-specific rows win over global ones for the same key.
-pub const BINDINGS: &[BindingSpec] = &[
+pub(crate) const BINDINGS: &[BindingSpec] = &[
     b!(
         Quit,
         "quit",
@@ -478,15 +478,15 @@ pub const BINDINGS: &[BindingSpec] = &[
 
 /// A key with modifiers, comparable with crossterm key events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct KeySpec {
-    pub code: KeyCode,
-    pub mods: KeyModifiers,
+pub(crate) struct KeySpec {
+    pub(crate) code: KeyCode,
+    pub(crate) mods: KeyModifiers,
 }
 
 impl KeySpec {
     /// Parses `q`, `G`, `?`, `ctrl-c`, `alt-x`, `tab`, `backtab`, `f5`, `pageup`, `enter`, ...
     /// (the grammar lives in the core, `config::keys`, so the config check uses the same one).
-    pub fn parse(spec: &str) -> Result<KeySpec, String> {
+    pub(crate) fn parse(spec: &str) -> Result<KeySpec, String> {
         use crate::config::keys::NamedKey;
         let chord = crate::config::keys::parse_key(spec)?;
         let mut mods = KeyModifiers::NONE;
@@ -517,7 +517,7 @@ impl KeySpec {
 
     /// Whether a key event is this key. Shift is implied by an upper-case or symbol character,
     /// so `G` matches whether or not the terminal reports SHIFT.
-    pub fn matches(&self, key: &KeyEvent) -> bool {
+    pub(crate) fn matches(&self, key: &KeyEvent) -> bool {
         let mut mods = key.modifiers;
         if let KeyCode::Char(_) = key.code {
             mods.remove(KeyModifiers::SHIFT);
@@ -575,21 +575,21 @@ impl fmt::Display for KeySpec {
 
 /// A resolved binding (defaults with the user's overrides applied).
 #[derive(Debug, Clone)]
-pub struct Binding {
-    pub action: Action,
-    pub name: &'static str,
-    pub keys: Vec<KeySpec>,
-    pub description: &'static str,
-    pub views: &'static [ViewId],
-    pub hint: &'static str,
+pub(crate) struct Binding {
+    pub(crate) action: Action,
+    pub(crate) name: &'static str,
+    pub(crate) keys: Vec<KeySpec>,
+    pub(crate) description: &'static str,
+    pub(crate) views: &'static [ViewId],
+    pub(crate) hint: &'static str,
 }
 
 impl Binding {
-    pub fn applies_in(&self, view: ViewId) -> bool {
+    pub(crate) fn applies_in(&self, view: ViewId) -> bool {
         self.views.is_empty() || self.views.contains(&view)
     }
 
-    pub fn keys_label(&self) -> String {
+    pub(crate) fn keys_label(&self) -> String {
         self.keys
             .iter()
             .map(|k| k.to_string())
@@ -597,7 +597,7 @@ impl Binding {
             .join(" ")
     }
 
-    pub fn views_label(&self) -> String {
+    pub(crate) fn views_label(&self) -> String {
         if self.views.is_empty() {
             "all".to_string()
         } else {
@@ -611,10 +611,10 @@ impl Binding {
 }
 
 #[derive(Debug, Clone)]
-pub struct Keymap {
-    pub bindings: Vec<Binding>,
+pub(crate) struct Keymap {
+    pub(crate) bindings: Vec<Binding>,
     /// Problems with the overrides (unknown action, bad key), shown in the status line.
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 impl Default for Keymap {
@@ -625,7 +625,7 @@ impl Default for Keymap {
 
 impl Keymap {
     /// The default table with `overrides` (action name → keys) applied.
-    pub fn with_overrides(overrides: &BTreeMap<String, Vec<String>>) -> Keymap {
+    pub(crate) fn with_overrides(overrides: &BTreeMap<String, Vec<String>>) -> Keymap {
         let mut warnings = Vec::new();
         let mut bindings: Vec<Binding> = BINDINGS
             .iter()
@@ -667,7 +667,7 @@ impl Keymap {
 
     /// Keys that would mean two things in one view (an override taking a key another action
     /// uses there); the first binding in the table keeps the key.
-    pub fn conflicts(&self) -> Vec<String> {
+    pub(crate) fn conflicts(&self) -> Vec<String> {
         let mut out = Vec::new();
         for view in ViewId::ALL {
             let active: Vec<&Binding> = self
@@ -695,7 +695,7 @@ impl Keymap {
     }
 
     /// The action a key triggers in a view: view-specific bindings win over global ones.
-    pub fn lookup(&self, view: ViewId, key: &KeyEvent) -> Option<Action> {
+    pub(crate) fn lookup(&self, view: ViewId, key: &KeyEvent) -> Option<Action> {
         let hit = |specific: bool| {
             self.bindings
                 .iter()
@@ -706,12 +706,12 @@ impl Keymap {
         hit(true).or_else(|| hit(false))
     }
 
-    pub fn binding(&self, action: Action) -> Option<&Binding> {
+    pub(crate) fn binding(&self, action: Action) -> Option<&Binding> {
         self.bindings.iter().find(|b| b.action == action)
     }
 
     /// The key that switches to a view (the tabs show it).
-    pub fn view_key(&self, view: ViewId) -> String {
+    pub(crate) fn view_key(&self, view: ViewId) -> String {
         let action = match view {
             ViewId::Policy => Action::ViewPolicy,
             ViewId::Queue => Action::ViewQueue,
@@ -728,7 +728,7 @@ impl Keymap {
     }
 
     /// The first key of an action, for hints (`"k"`).
-    pub fn key_label(&self, action: Action) -> String {
+    pub(crate) fn key_label(&self, action: Action) -> String {
         self.binding(action)
             .and_then(|b| b.keys.first())
             .map(|k| k.to_string())
@@ -736,7 +736,7 @@ impl Keymap {
     }
 
     /// Footer hints for a view: its own keys first, then the global ones.
-    pub fn footer(&self, view: ViewId) -> Vec<(String, &'static str)> {
+    pub(crate) fn footer(&self, view: ViewId) -> Vec<(String, &'static str)> {
         let own = self
             .bindings
             .iter()
@@ -751,7 +751,8 @@ impl Keymap {
     }
 
     /// The key table as Markdown (README and `?`).
-    pub fn markdown_table(&self) -> String {
+    #[cfg(test)]
+    pub(crate) fn markdown_table(&self) -> String {
         let mut out = String::from("| Keys | Action | What it does | Where |\n|---|---|---|---|\n");
         for b in &self.bindings {
             let keys = b

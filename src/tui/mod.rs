@@ -5,20 +5,26 @@
 //! (`frame`), a terminal guard and panic hook (`terminal`), one keymap table (`keymap`), the
 //! `App` that performs side effects (`app`), the chrome (`ui`), views (`views`) and widgets.
 
-pub mod app;
-pub mod clock;
-pub mod context_bar;
+pub(crate) mod app;
+/// The workloads of `benches/tui.rs` and `benches/gateway.rs`; not an API.
+#[doc(hidden)]
+pub mod bench;
+pub(crate) mod clock;
+pub(crate) mod context_bar;
 mod decision_feed;
-pub mod event;
-pub mod frame;
-pub mod keymap;
-pub mod runtime;
-pub mod stream;
-pub mod terminal;
-pub mod theme;
-pub mod ui;
-pub mod views;
-pub mod widgets;
+pub(crate) mod event;
+pub(crate) mod frame;
+pub(crate) mod keymap;
+pub(crate) mod runtime;
+pub(crate) mod stream;
+pub(crate) mod terminal;
+pub(crate) mod theme;
+pub(crate) mod ui;
+pub(crate) mod views;
+pub(crate) mod widgets;
+
+#[cfg(test)]
+mod tests;
 
 use crate::cli::Cli;
 

@@ -17,9 +17,9 @@ use crate::cli::Cli;
 use crate::deck::Deck;
 
 /// How often the config file's mtime is checked.
-pub const CONFIG_POLL: Duration = crate::config::watch::POLL_EVERY;
+pub(crate) const CONFIG_POLL: Duration = crate::config::watch::POLL_EVERY;
 
-pub fn run(cli: &Cli) -> u8 {
+pub(crate) fn run(cli: &Cli) -> u8 {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -181,11 +181,11 @@ fn attach_gateways(
 }
 
 /// Gateway events the console may have queued but not handled yet.
-pub const GATEWAY_EVENTS_IN_FLIGHT: usize = 64;
+pub(crate) const GATEWAY_EVENTS_IN_FLIGHT: usize = 64;
 
 /// Passes the feed's events on to the console, each with a permit given back when the console
 /// has handled it; nothing is dropped (the rest waits in `events`).
-pub fn forward_gateway_events(
+pub(crate) fn forward_gateway_events(
     events: tokio::sync::mpsc::UnboundedReceiver<(String, crate::gateway::ClientEvent)>,
     tx: AppEventSender,
 ) {
@@ -209,7 +209,7 @@ fn spawn_input_reader(tx: AppEventSender) {
             let event = match crossterm::event::read() {
                 Ok(Event::Key(k)) => AppEvent::Key(k),
                 Ok(Event::Mouse(m)) => AppEvent::Mouse(m),
-                Ok(Event::Resize(w, h)) => AppEvent::Resize(w, h),
+                Ok(Event::Resize(..)) => AppEvent::Resize,
                 Ok(Event::Paste(p)) => AppEvent::Paste(p),
                 Ok(_) => continue,
                 Err(_) => {
@@ -225,7 +225,7 @@ fn spawn_input_reader(tx: AppEventSender) {
 }
 
 /// A tick each second; the App redraws on it only when something time-dependent is on screen.
-pub fn spawn_ticker(tx: AppEventSender) {
+pub(crate) fn spawn_ticker(tx: AppEventSender) {
     tokio::spawn(async move {
         let mut interval = tokio::time::interval(Duration::from_secs(1));
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -241,11 +241,11 @@ pub fn spawn_ticker(tx: AppEventSender) {
 /// Router events in flight to the App at most. A child flooding output must never bury key
 /// presses in the one channel: past this the forwarder stops reading, the router's broadcast
 /// lags, and the App is told how many events it skipped.
-pub const ROUTER_EVENTS_IN_FLIGHT: usize = 32;
+pub(crate) const ROUTER_EVENTS_IN_FLIGHT: usize = 32;
 
 /// Forwards router events, each with a permit the console gives back when it is done with the
 /// event (a chunk's once it has been sanitized).
-pub fn forward_router_events(
+pub(crate) fn forward_router_events(
     events: broadcast::Receiver<crate::router::RouterEvent>,
     tx: AppEventSender,
 ) {
@@ -259,7 +259,7 @@ pub fn forward_router_events(
     });
 }
 
-pub fn forward_queue_events(
+pub(crate) fn forward_queue_events(
     mut events: broadcast::Receiver<crate::queue::QueueEvent>,
     tx: AppEventSender,
 ) {
@@ -277,10 +277,10 @@ pub fn forward_queue_events(
     });
 }
 
-pub use crate::config::watch::watched_paths;
+pub(crate) use crate::config::watch::watched_paths;
 
 /// Polls the files; a change sends `ConfigFileChanged`.
-pub fn watch_config(paths: Vec<PathBuf>, tx: AppEventSender) {
+pub(crate) fn watch_config(paths: Vec<PathBuf>, tx: AppEventSender) {
     let mut files = crate::config::watch::FileStamps::new(paths);
     if files.is_empty() {
         return;

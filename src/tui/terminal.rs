@@ -15,13 +15,13 @@ use crossterm::{cursor, execute};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-pub type ConsoleTerminal = Terminal<CrosstermBackend<io::Stdout>>;
+pub(crate) type ConsoleTerminal = Terminal<CrosstermBackend<io::Stdout>>;
 
 /// Whether the terminal is currently in console mode (so restoring twice is harmless).
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 /// Why the console cannot start.
-pub fn tty_problem() -> Option<&'static str> {
+pub(crate) fn tty_problem() -> Option<&'static str> {
     if !io::stdin().is_terminal() {
         Some("standard input is not a terminal")
     } else if !io::stdout().is_terminal() {
@@ -32,7 +32,7 @@ pub fn tty_problem() -> Option<&'static str> {
 }
 
 /// The message printed when there is no terminal.
-pub fn no_tty_message(reason: &str) -> String {
+pub(crate) fn no_tty_message(reason: &str) -> String {
     format!(
         "clawdeck: the console needs a terminal ({reason}).\n\
          Use the headless commands instead:\n  \
@@ -48,12 +48,12 @@ pub fn no_tty_message(reason: &str) -> String {
 }
 
 /// Owns console mode; dropping it restores the terminal.
-pub struct TerminalGuard {
-    pub terminal: ConsoleTerminal,
+pub(crate) struct TerminalGuard {
+    pub(crate) terminal: ConsoleTerminal,
 }
 
 impl TerminalGuard {
-    pub fn enter() -> io::Result<TerminalGuard> {
+    pub(crate) fn enter() -> io::Result<TerminalGuard> {
         install_panic_hook();
         enable_raw_mode()?;
         ACTIVE.store(true, Ordering::SeqCst);
@@ -85,7 +85,7 @@ impl Drop for TerminalGuard {
 }
 
 /// Leaves console mode; idempotent and safe from a panic hook.
-pub fn restore() {
+pub(crate) fn restore() {
     if !ACTIVE.swap(false, Ordering::SeqCst) {
         return;
     }

@@ -9,7 +9,7 @@ use ratatui::style::{Color, Modifier, Style};
 static COLORS: OnceLock<bool> = OnceLock::new();
 
 /// Whether colours are used (`NO_COLOR` unset or empty).
-pub fn colors_enabled() -> bool {
+pub(crate) fn colors_enabled() -> bool {
     *COLORS.get_or_init(|| std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()))
 }
 
@@ -21,36 +21,36 @@ fn fg(color: Color) -> Style {
     }
 }
 
-pub fn dim() -> Style {
+pub(crate) fn dim() -> Style {
     Style::default().add_modifier(Modifier::DIM)
 }
 
-pub fn error() -> Style {
+pub(crate) fn error() -> Style {
     fg(Color::Red)
 }
 
-pub fn warning() -> Style {
+pub(crate) fn warning() -> Style {
     fg(Color::Yellow)
 }
 
-pub fn ok() -> Style {
+pub(crate) fn ok() -> Style {
     fg(Color::Green)
 }
 
-pub fn accent() -> Style {
+pub(crate) fn accent() -> Style {
     fg(Color::Cyan)
 }
 
-pub fn bold() -> Style {
+pub(crate) fn bold() -> Style {
     Style::default().add_modifier(Modifier::BOLD)
 }
 
 /// The selected row of a list or table.
-pub fn selected() -> Style {
+pub(crate) fn selected() -> Style {
     Style::default().add_modifier(Modifier::REVERSED)
 }
 
 /// A tool the policy hides in the current context.
-pub fn hidden() -> Style {
+pub(crate) fn hidden() -> Style {
     Style::default().add_modifier(Modifier::DIM | Modifier::CROSSED_OUT)
 }

@@ -11,10 +11,10 @@ use super::theme;
 use super::views::ViewId;
 
 /// Below this size the views cannot show a usable table, so a notice is drawn instead.
-pub const MIN_WIDTH: u16 = 40;
-pub const MIN_HEIGHT: u16 = 10;
+pub(crate) const MIN_WIDTH: u16 = 40;
+pub(crate) const MIN_HEIGHT: u16 = 10;
 
-pub fn render(app: &mut App, frame: &mut Frame) {
+pub(crate) fn render(app: &mut App, frame: &mut Frame) {
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         app.tab_areas.clear();
@@ -100,7 +100,7 @@ fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
 }
 
 /// `⚠ 2 approvals` while approvals wait for an answer; empty otherwise.
-pub fn approvals_badge(pending: usize) -> String {
+pub(crate) fn approvals_badge(pending: usize) -> String {
     match pending {
         0 => String::new(),
         1 => " ⚠ 1 approval ".to_string(),

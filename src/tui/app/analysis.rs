@@ -11,7 +11,7 @@ use crate::verify::session::{SessionCheck, session_context};
 /// Generations of the analysis requests, and what is out of date (the Lint and Diff views
 /// are computed when shown, as the Prompt view is).
 #[derive(Debug, Default)]
-pub struct AnalysisJobs {
+pub(crate) struct AnalysisJobs {
     session: u64,
     lint: u64,
     diff: u64,
@@ -21,7 +21,8 @@ pub struct AnalysisJobs {
 
 impl App {
     /// The generation of the newest session comparison request (tests answer it).
-    pub fn session_generation(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn session_generation(&self) -> u64 {
         self.analysis.session
     }
 

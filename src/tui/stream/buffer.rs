@@ -11,7 +11,7 @@ use crate::term::{CleanLine, Sanitizer, plain_text};
 
 /// Which stream a line came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum StreamKind {
+pub(crate) enum StreamKind {
     Stdout,
     Stderr,
     /// A note clawdeck adds (kill sent, timeout, exit status).
@@ -28,24 +28,24 @@ impl From<crate::term::StdStream> for StreamKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StreamLine {
-    pub kind: StreamKind,
-    pub text: Box<str>,
+pub(crate) struct StreamLine {
+    pub(crate) kind: StreamKind,
+    pub(crate) text: Box<str>,
     /// Holds SGR sequences (drawn through the ANSI parser); plain lines are drawn as they are.
-    pub styled: bool,
+    pub(crate) styled: bool,
 }
 
 impl StreamLine {
-    pub fn plain(&self) -> std::borrow::Cow<'_, str> {
+    pub(crate) fn plain(&self) -> std::borrow::Cow<'_, str> {
         plain_text(&self.text)
     }
 }
 
 /// Default number of lines retained per run.
-pub const DEFAULT_MAX_LINES: usize = 100_000;
+pub(crate) const DEFAULT_MAX_LINES: usize = 100_000;
 
 #[derive(Debug, Clone)]
-pub struct StreamBuffer {
+pub(crate) struct StreamBuffer {
     lines: VecDeque<StreamLine>,
     max_lines: usize,
     /// Lines dropped from the front; also the sequence number of the first retained line.
@@ -62,7 +62,7 @@ impl Default for StreamBuffer {
 }
 
 impl StreamBuffer {
-    pub fn new(max_lines: usize) -> Self {
+    pub(crate) fn new(max_lines: usize) -> Self {
         StreamBuffer {
             lines: VecDeque::new(),
             max_lines: max_lines.max(1),
@@ -74,7 +74,7 @@ impl StreamBuffer {
     }
 
     /// Appends a chunk of raw child output.
-    pub fn push_chunk(&mut self, kind: StreamKind, bytes: &[u8]) {
+    pub(crate) fn push_chunk(&mut self, kind: StreamKind, bytes: &[u8]) {
         let mut scratch = std::mem::take(&mut self.scratch);
         match kind {
             StreamKind::Stdout => self.stdout.feed_bytes(bytes, &mut scratch),
@@ -93,13 +93,13 @@ impl StreamBuffer {
 
     /// Adds a note from clawdeck itself; any partial child lines are flushed first so the note
     /// lands after what was already shown.
-    pub fn push_note(&mut self, text: &str) {
+    pub(crate) fn push_note(&mut self, text: &str) {
         self.flush_partials();
         self.push_chunk(StreamKind::Note, text.as_bytes());
     }
 
     /// Ends both streams: their partial last lines become lines.
-    pub fn flush_partials(&mut self) {
+    pub(crate) fn flush_partials(&mut self) {
         let mut scratch = std::mem::take(&mut self.scratch);
         self.stdout.finish(&mut scratch);
         let out: Vec<CleanLine> = std::mem::take(&mut scratch);
@@ -115,7 +115,7 @@ impl StreamBuffer {
     }
 
     /// Pushes an already-clean line (benchmarks and tests fill big buffers this way).
-    pub fn push_clean(&mut self, kind: StreamKind, text: &str) {
+    pub(crate) fn push_clean(&mut self, kind: StreamKind, text: &str) {
         self.push_line(
             kind,
             CleanLine {
@@ -138,27 +138,27 @@ impl StreamBuffer {
     }
 
     /// Retained complete lines.
-    pub fn retained(&self) -> usize {
+    pub(crate) fn retained(&self) -> usize {
         self.lines.len()
     }
 
     /// Lines dropped from the front because of the bound.
-    pub fn dropped(&self) -> u64 {
+    pub(crate) fn dropped(&self) -> u64 {
         self.dropped
     }
 
     /// Sequence number of the first retained line.
-    pub fn first_seq(&self) -> u64 {
+    pub(crate) fn first_seq(&self) -> u64 {
         self.dropped
     }
 
     /// Sequence number one past the last displayable line (complete lines plus live partials).
-    pub fn end_seq(&self) -> u64 {
+    pub(crate) fn end_seq(&self) -> u64 {
         self.dropped + self.display_len() as u64
     }
 
     /// Complete lines plus the partial (still-growing) lines of each stream.
-    pub fn display_len(&self) -> usize {
+    pub(crate) fn display_len(&self) -> usize {
         self.lines.len() + self.partials().count()
     }
 
@@ -179,7 +179,11 @@ impl StreamBuffer {
 
     /// The displayable lines from `start_seq`, at most `count` of them (only this slice is
     /// ever materialised for drawing).
-    pub fn slice(&self, start_seq: u64, count: usize) -> Vec<std::borrow::Cow<'_, StreamLine>> {
+    pub(crate) fn slice(
+        &self,
+        start_seq: u64,
+        count: usize,
+    ) -> Vec<std::borrow::Cow<'_, StreamLine>> {
         let start = start_seq.saturating_sub(self.dropped) as usize;
         let mut out: Vec<std::borrow::Cow<'_, StreamLine>> = self
             .lines
@@ -201,13 +205,13 @@ impl StreamBuffer {
     }
 
     /// Control sequences neutralised so far (shown in the status of the stream pane).
-    pub fn neutralised(&self) -> u64 {
+    pub(crate) fn neutralised(&self) -> u64 {
         self.stdout.neutralised + self.stderr.neutralised
     }
 
     /// Next line at or after (`forward`) / before `from` whose visible text contains `needle`
     /// (case-insensitive), wrapping around.
-    pub fn search(&self, needle: &str, from: u64, forward: bool) -> Option<u64> {
+    pub(crate) fn search(&self, needle: &str, from: u64, forward: bool) -> Option<u64> {
         if needle.is_empty() || self.lines.is_empty() {
             return None;
         }
@@ -229,7 +233,7 @@ impl StreamBuffer {
     }
 
     /// Where a hit stands among the matches: (its 1-based rank, how many lines match).
-    pub fn match_rank(&self, needle: &str, hit: u64) -> (usize, usize) {
+    pub(crate) fn match_rank(&self, needle: &str, hit: u64) -> (usize, usize) {
         if needle.is_empty() {
             return (0, 0);
         }
@@ -248,7 +252,7 @@ impl StreamBuffer {
     }
 
     /// The whole retained output as plain text (stderr lines prefixed so they stay apart).
-    pub fn plain_text(&self) -> String {
+    pub(crate) fn plain_text(&self) -> String {
         let mut out = String::new();
         for line in self.lines.iter().cloned().chain(self.partials()) {
             match line.kind {

@@ -14,18 +14,18 @@ use crate::tui::theme;
 const MAX_LEFT_COLUMNS: usize = 1 << 20;
 
 #[derive(Debug, Clone)]
-pub struct StreamPaneState {
+pub(crate) struct StreamPaneState {
     /// Stick to the bottom as lines arrive.
-    pub follow: bool,
+    pub(crate) follow: bool,
     /// First visible line (absolute sequence number) when not following.
-    pub top: u64,
+    pub(crate) top: u64,
     /// Rows the pane had at the last draw (page size).
-    pub height: usize,
+    pub(crate) height: usize,
     /// Line of the current search hit.
-    pub hit: Option<u64>,
-    pub query: String,
+    pub(crate) hit: Option<u64>,
+    pub(crate) query: String,
     /// Display columns hidden on the left (horizontal scroll for long lines).
-    pub left: usize,
+    pub(crate) left: usize,
 }
 
 impl Default for StreamPaneState {
@@ -49,7 +49,7 @@ impl StreamPaneState {
     }
 
     /// The first visible line for the current mode.
-    pub fn effective_top(&self, buf: &StreamBuffer) -> u64 {
+    pub(crate) fn effective_top(&self, buf: &StreamBuffer) -> u64 {
         if self.follow {
             self.max_top(buf)
         } else {
@@ -57,7 +57,7 @@ impl StreamPaneState {
         }
     }
 
-    pub fn scroll_up(&mut self, buf: &StreamBuffer, n: usize) {
+    pub(crate) fn scroll_up(&mut self, buf: &StreamBuffer, n: usize) {
         let top = self.effective_top(buf);
         self.top = top.saturating_sub(n as u64).max(buf.first_seq());
         if self.top < self.max_top(buf) {
@@ -65,7 +65,7 @@ impl StreamPaneState {
         }
     }
 
-    pub fn scroll_down(&mut self, buf: &StreamBuffer, n: usize) {
+    pub(crate) fn scroll_down(&mut self, buf: &StreamBuffer, n: usize) {
         if self.follow {
             return;
         }
@@ -75,35 +75,35 @@ impl StreamPaneState {
         }
     }
 
-    pub fn page_up(&mut self, buf: &StreamBuffer) {
+    pub(crate) fn page_up(&mut self, buf: &StreamBuffer) {
         self.scroll_up(buf, self.height.saturating_sub(1).max(1));
     }
 
-    pub fn page_down(&mut self, buf: &StreamBuffer) {
+    pub(crate) fn page_down(&mut self, buf: &StreamBuffer) {
         self.scroll_down(buf, self.height.saturating_sub(1).max(1));
     }
 
-    pub fn home(&mut self, buf: &StreamBuffer) {
+    pub(crate) fn home(&mut self, buf: &StreamBuffer) {
         self.top = buf.first_seq();
         self.follow = self.top >= self.max_top(buf);
     }
 
-    pub fn end(&mut self) {
+    pub(crate) fn end(&mut self) {
         self.follow = true;
     }
 
     /// Shifts the view `n` columns left (towards the start of the lines).
-    pub fn scroll_left(&mut self, n: usize) {
+    pub(crate) fn scroll_left(&mut self, n: usize) {
         self.left = self.left.saturating_sub(n);
     }
 
     /// Shifts the view `n` columns right, to read past the pane's edge.
-    pub fn scroll_right(&mut self, n: usize) {
+    pub(crate) fn scroll_right(&mut self, n: usize) {
         self.left = self.left.saturating_add(n).min(MAX_LEFT_COLUMNS);
     }
 
     /// Jumps to the next (or previous) line containing the query; returns whether one exists.
-    pub fn search(&mut self, buf: &StreamBuffer, forward: bool) -> bool {
+    pub(crate) fn search(&mut self, buf: &StreamBuffer, forward: bool) -> bool {
         let from = match self.hit {
             Some(h) if forward => h + 1,
             Some(h) => h.saturating_sub(1),
@@ -135,12 +135,12 @@ impl StreamPaneState {
 }
 
 /// Draws a buffer's visible slice.
-pub struct StreamPane<'a> {
-    pub buffer: &'a StreamBuffer,
+pub(crate) struct StreamPane<'a> {
+    pub(crate) buffer: &'a StreamBuffer,
 }
 
 impl StreamPane<'_> {
-    pub fn render(&self, area: Rect, out: &mut Buffer, state: &mut StreamPaneState) {
+    pub(crate) fn render(&self, area: Rect, out: &mut Buffer, state: &mut StreamPaneState) {
         state.height = area.height as usize;
         if area.is_empty() {
             return;

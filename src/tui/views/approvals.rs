@@ -24,18 +24,18 @@ use crate::tui::keymap::Action;
 use crate::tui::theme;
 
 #[derive(Debug, Default)]
-pub struct ApprovalsView {
-    pub board: ApprovalBoard,
+pub(crate) struct ApprovalsView {
+    pub(crate) board: ApprovalBoard,
     /// Each gateway's approver connection.
-    pub links: BTreeMap<String, Link>,
-    pub selected: usize,
+    pub(crate) links: BTreeMap<String, Link>,
+    pub(crate) selected: usize,
     /// Why no gateway is attached (shown instead of the table).
-    pub unavailable: Option<String>,
+    pub(crate) unavailable: Option<String>,
     table_area: Rect,
 }
 
 impl ApprovalsView {
-    pub fn unavailable(reason: &str) -> Self {
+    pub(crate) fn unavailable(reason: &str) -> Self {
         ApprovalsView {
             unavailable: Some(reason.to_string()),
             ..ApprovalsView::default()
@@ -43,7 +43,7 @@ impl ApprovalsView {
     }
 
     /// Gateways being attached (shown as connecting until they answer).
-    pub fn attaching(gateways: &[String]) -> Self {
+    pub(crate) fn attaching(gateways: &[String]) -> Self {
         ApprovalsView {
             links: gateways
                 .iter()
@@ -54,17 +54,18 @@ impl ApprovalsView {
     }
 
     /// Approvals not yet resolved.
-    pub fn pending(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn pending(&self) -> usize {
         self.board.pending()
     }
 
     /// Approvals that can still be answered at `now` (the badge on every view).
-    pub fn waiting(&self, now: SystemTime) -> usize {
+    pub(crate) fn waiting(&self, now: SystemTime) -> usize {
         self.board.waiting(wall_ms(now))
     }
 
     /// Applies one desk item; true when the view changed.
-    pub fn apply(&mut self, item: &WatchItem) -> bool {
+    pub(crate) fn apply(&mut self, item: &WatchItem) -> bool {
         let link = match &item.kind {
             WatchKind::Connected { server_version, .. } => Some(Link::Up {
                 server_version: server_version.clone(),
@@ -137,7 +138,7 @@ impl ApprovalsView {
         }
     }
 
-    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         match action {
             Action::AllowOnce => self.answer(Decision::AllowOnce, ctx),
             Action::AllowAlways => self.answer(Decision::AllowAlways, ctx),
@@ -153,7 +154,7 @@ impl ApprovalsView {
         true
     }
 
-    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+    pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
         let len = self.board.len();
         match super::list::table_mouse(self.table_area, mouse, 0, self.selected, len, 1) {
             Some(selected) => self.selected = selected,
@@ -162,7 +163,7 @@ impl ApprovalsView {
         true
     }
 
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         if let Some(reason) = &self.unavailable {
             Paragraph::new(Line::styled(reason.clone(), theme::dim()))
                 .block(Block::bordered().title(" Exec approvals "))

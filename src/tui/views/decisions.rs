@@ -18,19 +18,19 @@ use crate::tui::keymap::Action;
 use crate::tui::theme;
 
 /// Records kept on screen; older ones are in the file (`clawdeck log`).
-pub const KEPT: usize = 500;
+pub(crate) const KEPT: usize = 500;
 
 #[derive(Debug, Default)]
-pub struct DecisionsView {
+pub(crate) struct DecisionsView {
     /// Newest first.
-    pub records: VecDeque<DecisionRecord>,
-    pub selected: usize,
+    pub(crate) records: VecDeque<DecisionRecord>,
+    pub(crate) selected: usize,
     /// Lines that were not records, and the last one's place and problem.
-    pub bad_lines: usize,
-    pub last_bad: Option<String>,
+    pub(crate) bad_lines: usize,
+    pub(crate) last_bad: Option<String>,
     /// Where the log is read from (the title), or why it is not.
-    pub source: Option<String>,
-    pub unavailable: Option<String>,
+    pub(crate) source: Option<String>,
+    pub(crate) unavailable: Option<String>,
     table_area: Rect,
 }
 
@@ -45,7 +45,7 @@ fn decision_style(record: &DecisionRecord) -> Style {
 }
 
 impl DecisionsView {
-    pub fn unavailable(reason: &str) -> Self {
+    pub(crate) fn unavailable(reason: &str) -> Self {
         DecisionsView {
             unavailable: Some(reason.to_string()),
             ..DecisionsView::default()
@@ -53,7 +53,7 @@ impl DecisionsView {
     }
 
     /// An empty view over the log at `source` (its place, for the title).
-    pub fn reading(source: &str) -> Self {
+    pub(crate) fn reading(source: &str) -> Self {
         DecisionsView {
             source: Some(source.to_string()),
             ..DecisionsView::default()
@@ -62,7 +62,7 @@ impl DecisionsView {
 
     /// Adds lines read from the log (oldest first). The selection stays on the record it was
     /// on, or on the newest when it was there. Returns whether anything changed.
-    pub fn push(&mut self, entries: Vec<Entry>) -> bool {
+    pub(crate) fn push(&mut self, entries: Vec<Entry>) -> bool {
         let mut added = 0;
         let mut changed = false;
         for entry in entries {
@@ -86,11 +86,11 @@ impl DecisionsView {
         changed
     }
 
-    pub fn selected_record(&self) -> Option<&DecisionRecord> {
+    pub(crate) fn selected_record(&self) -> Option<&DecisionRecord> {
         self.records.get(self.selected)
     }
 
-    pub fn handle_action(&mut self, action: Action, _ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action, _ctx: &ViewCtx) -> bool {
         let page = self.table_area.height.saturating_sub(3) as usize;
         match super::list::moved(self.selected, action, self.records.len(), page) {
             Some(to) => {
@@ -101,7 +101,7 @@ impl DecisionsView {
         }
     }
 
-    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+    pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
         if !crate::tui::widgets::mouse_in(self.table_area, mouse) {
             return false;
         }
@@ -114,7 +114,7 @@ impl DecisionsView {
         true
     }
 
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, _ctx: &ViewCtx) {
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, _ctx: &ViewCtx) {
         if let Some(reason) = &self.unavailable {
             Paragraph::new(Line::styled(reason.clone(), theme::error()))
                 .block(Block::bordered().title(" Decisions "))

@@ -24,19 +24,19 @@ const DETAIL_HEIGHT: u16 = 7;
 
 /// What side b changes relative to side a (the console's context).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct WhatIf {
+pub(crate) struct WhatIf {
     /// Another agent; None: a's.
-    pub agent: Option<String>,
-    pub flip_owner: bool,
-    pub flip_subagent: bool,
-    pub flip_sandbox: bool,
+    pub(crate) agent: Option<String>,
+    pub(crate) flip_owner: bool,
+    pub(crate) flip_subagent: bool,
+    pub(crate) flip_sandbox: bool,
     /// Another OpenClaw version pack; None: the config's.
-    pub version: Option<String>,
+    pub(crate) version: Option<String>,
 }
 
 impl WhatIf {
     /// Side b's context: a's with the changes.
-    pub fn context_b(&self, a: &PolicyContext) -> PolicyContext {
+    pub(crate) fn context_b(&self, a: &PolicyContext) -> PolicyContext {
         let mut b = a.clone();
         if let Some(agent) = &self.agent {
             b.agent = Some(agent.clone());
@@ -56,10 +56,6 @@ impl WhatIf {
         }
         b
     }
-
-    pub fn is_unchanged(&self) -> bool {
-        *self == WhatIf::default()
-    }
 }
 
 /// The next value of a cycle through `options` after `current` (None = a's value, first).
@@ -72,18 +68,18 @@ fn cycle(options: &[String], current: Option<&String>) -> Option<String> {
 }
 
 #[derive(Debug, Default)]
-pub struct DiffView {
-    pub what_if: WhatIf,
+pub(crate) struct DiffView {
+    pub(crate) what_if: WhatIf,
     /// Side a: the console's context when the diff was asked for.
-    pub side_a: PolicyContext,
+    pub(crate) side_a: PolicyContext,
     /// The config's agents and the version packs clawdeck knows (filled by the App).
-    pub agents: Vec<String>,
-    pub packs: Vec<String>,
-    pub result: Option<ResolutionDiff>,
-    pub error: Option<String>,
+    pub(crate) agents: Vec<String>,
+    pub(crate) packs: Vec<String>,
+    pub(crate) result: Option<ResolutionDiff>,
+    pub(crate) error: Option<String>,
     /// A diff job is running for the current what-if.
-    pub pending: bool,
-    pub selected: usize,
+    pub(crate) pending: bool,
+    pub(crate) selected: usize,
     offset: usize,
     table_area: Rect,
 }
@@ -191,7 +187,7 @@ impl DiffView {
         true
     }
 
-    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         let page = self.table_area.height.saturating_sub(3).max(1) as usize;
         if let Some(to) = super::list::moved(self.selected, action, self.row_count(), page) {
             self.selected = to;
@@ -205,7 +201,7 @@ impl DiffView {
         false
     }
 
-    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+    pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
         let len = self.row_count();
         match super::list::table_mouse(self.table_area, mouse, self.offset, self.selected, len, 1) {
             Some(selected) => self.selected = selected,
@@ -271,7 +267,7 @@ impl DiffView {
         Line::from(spans)
     }
 
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         let [head_area, table_area, detail_area] = Layout::vertical([
             Constraint::Length(5),
             Constraint::Fill(1),

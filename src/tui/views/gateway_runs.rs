@@ -14,7 +14,7 @@ use crate::tui::clock::short_duration;
 use crate::tui::theme;
 
 /// A gateway session's state as the Sessions view and the Queue view's section both show it.
-pub fn state_span(state: &str) -> Span<'static> {
+pub(crate) fn state_span(state: &str) -> Span<'static> {
     match state {
         "running" => Span::styled("● running", theme::accent()),
         "queued" => Span::styled("… queued", theme::warning()),
@@ -26,28 +26,28 @@ pub fn state_span(state: &str) -> Span<'static> {
 const MIN_VIEW_HEIGHT: u16 = 12;
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct GatewayRun {
-    pub gateway: String,
-    pub agent: String,
-    pub key: String,
-    pub running: bool,
+pub(crate) struct GatewayRun {
+    pub(crate) gateway: String,
+    pub(crate) agent: String,
+    pub(crate) key: String,
+    pub(crate) running: bool,
     /// When the run started (ms since the epoch), when the gateway said.
-    pub started_ms: Option<u64>,
-    pub run_ids: Vec<String>,
+    pub(crate) started_ms: Option<u64>,
+    pub(crate) run_ids: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct GatewayRuns {
+pub(crate) struct GatewayRuns {
     /// Gateways attached (none: the section is not drawn).
-    pub gateways: usize,
+    pub(crate) gateways: usize,
     /// Gateways whose rows are last known (dropped, reconnecting, or given up).
-    pub stale: Vec<String>,
-    pub runs: Vec<GatewayRun>,
+    pub(crate) stale: Vec<String>,
+    pub(crate) runs: Vec<GatewayRun>,
 }
 
 impl GatewayRuns {
     /// The running and queued sessions of every gateway, running first, then most recent.
-    pub fn from_roster(roster: &Roster) -> Self {
+    pub(crate) fn from_roster(roster: &Roster) -> Self {
         let mut runs: Vec<GatewayRun> = roster
             .rows()
             .into_iter()
@@ -75,13 +75,13 @@ impl GatewayRuns {
     }
 
     /// Elapsed times change every second while something runs.
-    pub fn needs_tick(&self) -> bool {
+    pub(crate) fn needs_tick(&self) -> bool {
         self.runs.iter().any(|r| r.running)
     }
 
     /// Draws the section at the bottom of `area` and returns what is left above it (all of
     /// `area` when no gateway is attached or the view is too short to share).
-    pub fn render_below(&self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) -> Rect {
+    pub(crate) fn render_below(&self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) -> Rect {
         if self.gateways == 0 || area.height < MIN_VIEW_HEIGHT {
             return area;
         }

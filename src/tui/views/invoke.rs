@@ -32,11 +32,11 @@ use crate::tui::theme;
 use crate::tui::widgets::text_pane::TextPane;
 
 /// The most parameter text the editor holds; a paste that would pass it is refused (say so).
-pub const MAX_PARAMS_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_PARAMS_BYTES: usize = 1024 * 1024;
 /// Texts up to this size are validated on every edit; larger ones when typing pauses.
-pub const EAGER_VALIDATION_BYTES: usize = 16 * 1024;
+pub(crate) const EAGER_VALIDATION_BYTES: usize = 16 * 1024;
 /// How long typing must pause before a large text is validated.
-pub const VALIDATION_QUIET: Duration = Duration::from_millis(300);
+pub(crate) const VALIDATION_QUIET: Duration = Duration::from_millis(300);
 /// Result lines kept for display (the rest is counted, not drawn).
 const RESULT_LINES: usize = 20_000;
 
@@ -93,60 +93,60 @@ impl ResultLines {
 
 /// A tool as the picker shows it.
 #[derive(Debug, Clone)]
-pub struct ToolChoice {
-    pub name: String,
-    pub visible: bool,
+pub(crate) struct ToolChoice {
+    pub(crate) name: String,
+    pub(crate) visible: bool,
     /// Why it is hidden (the removing layer's reason).
-    pub reason: Option<String>,
-    pub schema: Value,
+    pub(crate) reason: Option<String>,
+    pub(crate) schema: Value,
 }
 
 /// One call made from this view.
 #[derive(Debug, Clone)]
-pub struct HistoryEntry {
-    pub id: u64,
-    pub tool: String,
-    pub params: Value,
+pub(crate) struct HistoryEntry {
+    pub(crate) id: u64,
+    pub(crate) tool: String,
+    pub(crate) params: Value,
     /// The gateway it ran on (`tools.invoke`); None: here, through the pipeline.
-    pub via: Option<String>,
+    pub(crate) via: Option<String>,
     /// None while running.
-    pub outcome: Option<Arc<CallOutcome>>,
+    pub(crate) outcome: Option<Arc<CallOutcome>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Focus {
+pub(crate) enum Focus {
     Tools,
     Editor,
     History,
 }
 
-pub struct InvokeView {
-    pub tools: Vec<ToolChoice>,
-    pub selected: usize,
-    pub focus: Focus,
+pub(crate) struct InvokeView {
+    pub(crate) tools: Vec<ToolChoice>,
+    pub(crate) selected: usize,
+    pub(crate) focus: Focus,
     /// The tool whose parameters are in the editor.
-    pub editing: Option<String>,
-    pub editor: TextArea<'static>,
+    pub(crate) editing: Option<String>,
+    pub(crate) editor: TextArea<'static>,
     /// Live validation: `Ok` or the problems, each naming its path.
-    pub validation: Result<(), Vec<String>>,
-    pub history: Vec<HistoryEntry>,
-    pub history_selected: usize,
+    pub(crate) validation: Result<(), Vec<String>>,
+    pub(crate) history: Vec<HistoryEntry>,
+    pub(crate) history_selected: usize,
     /// The result pane shows this call.
-    pub shown: Option<u64>,
+    pub(crate) shown: Option<u64>,
     /// The shown call's result: wrapped or scrolled sideways, scrolled by pages.
-    pub result: TextPane,
+    pub(crate) result: TextPane,
     /// When the editor's text changed and has not been validated since.
     validation_due: Option<Instant>,
     /// How many times the editor's text was parsed and checked (tests bound the work).
-    pub validations: u64,
+    pub(crate) validations: u64,
     validators: HashMap<String, Option<Arc<ParamValidator>>>,
     next_id: u64,
     /// Why tools cannot be run (no pipeline); shown in the result pane.
-    pub unavailable: Option<String>,
+    pub(crate) unavailable: Option<String>,
     /// Gateways a call can be sent to instead (`tools.invoke`).
-    pub gateways: Vec<String>,
+    pub(crate) gateways: Vec<String>,
     /// Where calls run: None here (the pipeline), or the named gateway.
-    pub via: Option<String>,
+    pub(crate) via: Option<String>,
     tools_area: Rect,
     history_area: Rect,
 }
@@ -180,7 +180,7 @@ impl Default for InvokeView {
 
 /// A parameter skeleton: required properties with a placeholder of their type (the default,
 /// the first enum value, "", 0, false, [], {}); all properties when none is required.
-pub fn skeleton(schema: &Value) -> Value {
+pub(crate) fn skeleton(schema: &Value) -> Value {
     let props = schema.get("properties").and_then(Value::as_object);
     let required: Vec<&str> = schema
         .get("required")
@@ -321,7 +321,7 @@ fn result_lines(entry: &HistoryEntry, out: &mut ResultLines) {
 }
 
 impl InvokeView {
-    pub fn unavailable(reason: &str) -> Self {
+    pub(crate) fn unavailable(reason: &str) -> Self {
         InvokeView {
             unavailable: Some(reason.to_string()),
             ..InvokeView::default()
@@ -330,7 +330,11 @@ impl InvokeView {
 
     /// Refreshes the tool list from a policy result (visibility and reasons) and the registry's
     /// schemas.
-    pub fn set_tools(&mut self, resolution: &Resolution, registry: &crate::catalog::Registry) {
+    pub(crate) fn set_tools(
+        &mut self,
+        resolution: &Resolution,
+        registry: &crate::catalog::Registry,
+    ) {
         let keep = self.tools.get(self.selected).map(|t| t.name.clone());
         self.tools = resolution
             .tools
@@ -363,7 +367,7 @@ impl InvokeView {
     }
 
     /// Loads a tool and parameters into the editor.
-    pub fn load(&mut self, tool: &str, params: &Value) {
+    pub(crate) fn load(&mut self, tool: &str, params: &Value) {
         self.editing = Some(tool.to_string());
         let text = pretty(params);
         self.editor = TextArea::new(text.lines().map(str::to_string).collect());
@@ -373,7 +377,7 @@ impl InvokeView {
     }
 
     /// Bytes of text in the editor (newlines counted), without joining the lines.
-    pub fn editor_bytes(&self) -> usize {
+    pub(crate) fn editor_bytes(&self) -> usize {
         let lines = self.editor.lines();
         lines.iter().map(String::len).sum::<usize>() + lines.len().saturating_sub(1)
     }
@@ -387,7 +391,7 @@ impl InvokeView {
     }
 
     /// Validates a pending large text once typing has paused (called before each draw).
-    pub fn validate_if_due(&mut self, now: Instant) {
+    pub(crate) fn validate_if_due(&mut self, now: Instant) {
         if let Some(since) = self.validation_due
             && now.saturating_duration_since(since) >= VALIDATION_QUIET
         {
@@ -396,12 +400,12 @@ impl InvokeView {
     }
 
     /// Whether a validation waits for typing to pause (the App redraws on its ticks).
-    pub fn validation_pending(&self) -> bool {
+    pub(crate) fn validation_pending(&self) -> bool {
         self.validation_due.is_some()
     }
 
     /// The editor's text parsed and checked against the schema.
-    pub fn validate(&mut self) {
+    pub(crate) fn validate(&mut self) {
         self.validation_due = None;
         self.validations += 1;
         let Some(tool) = self.editing.clone() else {
@@ -442,7 +446,7 @@ impl InvokeView {
         };
     }
 
-    pub fn running(&self) -> usize {
+    pub(crate) fn running(&self) -> usize {
         self.history.iter().filter(|h| h.outcome.is_none()).count()
     }
 
@@ -543,7 +547,7 @@ impl InvokeView {
     }
 
     /// A call finished.
-    pub fn finish(&mut self, id: u64, outcome: CallOutcome) -> bool {
+    pub(crate) fn finish(&mut self, id: u64, outcome: CallOutcome) -> bool {
         let Some(entry) = self.history.iter_mut().find(|h| h.id == id) else {
             return false;
         };
@@ -569,12 +573,12 @@ impl InvokeView {
     }
 
     /// Whether the parameter editor has focus (a draft Ctrl-C would lose).
-    pub fn is_editing(&self) -> bool {
+    pub(crate) fn is_editing(&self) -> bool {
         self.focus == Focus::Editor
     }
 
     /// Keys for the editor while it has focus; true when consumed.
-    pub fn handle_input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
         if self.focus != Focus::Editor {
             return false;
         }
@@ -598,7 +602,7 @@ impl InvokeView {
 
     /// A bracketed paste: one edit (one undo step, one validation at most), line ends as the
     /// editor knows them; refused with a message when the text would pass `MAX_PARAMS_BYTES`.
-    pub fn paste(&mut self, text: &str, ctx: &ViewCtx) -> bool {
+    pub(crate) fn paste(&mut self, text: &str, ctx: &ViewCtx) -> bool {
         if self.focus != Focus::Editor {
             return false;
         }
@@ -618,7 +622,7 @@ impl InvokeView {
         true
     }
 
-    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         match (self.focus, action) {
             (_, Action::History) => {
                 self.focus = if self.focus == Focus::History {
@@ -701,7 +705,7 @@ impl InvokeView {
         true
     }
 
-    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+    pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
         let inside = |r: Rect| crate::tui::widgets::mouse_in(r, mouse);
         let (area, len) = if inside(self.tools_area) {
             (self.tools_area, self.tools.len())
@@ -740,7 +744,7 @@ impl InvokeView {
         true
     }
 
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         self.validate_if_due(ctx.clock.now());
         let [left, right] =
             Layout::horizontal([Constraint::Length(40), Constraint::Fill(1)]).areas(area);

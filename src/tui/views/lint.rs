@@ -19,19 +19,19 @@ use crate::tui::theme;
 const DETAIL_HEIGHT: u16 = 8;
 
 #[derive(Debug, Default)]
-pub struct LintView {
-    pub report: Option<LintReport>,
+pub(crate) struct LintView {
+    pub(crate) report: Option<LintReport>,
     /// Why the last lint failed (the last report stays).
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
     /// A lint job is running for a newer config.
-    pub pending: bool,
-    pub selected: usize,
+    pub(crate) pending: bool,
+    pub(crate) selected: usize,
     offset: usize,
     table_area: Rect,
 }
 
 /// The severity cell: a symbol and the word.
-pub fn severity_cell(severity: Severity) -> (&'static str, Style) {
+pub(crate) fn severity_cell(severity: Severity) -> (&'static str, Style) {
     match severity {
         Severity::Error => ("✗ error", theme::error()),
         Severity::Warning => ("⚠ warning", theme::warning()),
@@ -40,7 +40,7 @@ pub fn severity_cell(severity: Severity) -> (&'static str, Style) {
 }
 
 /// The config key with where it is written: `tools.alsoAllow (openclaw.json5:4:5)`.
-pub fn place(finding: &Finding) -> String {
+pub(crate) fn place(finding: &Finding) -> String {
     match (&finding.config_path, &finding.location) {
         (Some(path), Some(at)) => format!("{path} ({}:{})", at.line, at.column),
         (Some(path), None) => path.clone(),
@@ -49,7 +49,7 @@ pub fn place(finding: &Finding) -> String {
 }
 
 impl LintView {
-    pub fn set_report(&mut self, report: LintReport) {
+    pub(crate) fn set_report(&mut self, report: LintReport) {
         self.report = Some(report);
         self.error = None;
         self.pending = false;
@@ -57,11 +57,11 @@ impl LintView {
         self.selected = self.selected.min(n.saturating_sub(1));
     }
 
-    pub fn findings(&self) -> &[Finding] {
+    pub(crate) fn findings(&self) -> &[Finding] {
         self.report.as_ref().map_or(&[], |r| r.findings.as_slice())
     }
 
-    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         let page = self.table_area.height.saturating_sub(3).max(1) as usize;
         if let Some(to) = super::list::moved(self.selected, action, self.findings().len(), page) {
             self.selected = to;
@@ -76,7 +76,7 @@ impl LintView {
         }
     }
 
-    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+    pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
         let len = self.findings().len();
         match super::list::table_mouse(self.table_area, mouse, self.offset, self.selected, len, 1) {
             Some(selected) => self.selected = selected,
@@ -100,7 +100,7 @@ impl LintView {
         )
     }
 
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, _ctx: &ViewCtx) {
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, _ctx: &ViewCtx) {
         let error_height = u16::from(self.error.is_some());
         let [error_area, table_area, detail_area] = Layout::vertical([
             Constraint::Length(error_height),
@@ -190,7 +190,7 @@ impl LintView {
 
 /// The selected finding: severity and kind, the sentence (what to do), the key to change and
 /// where it is written, the contexts.
-pub fn detail_lines(f: &Finding) -> Vec<Line<'static>> {
+pub(crate) fn detail_lines(f: &Finding) -> Vec<Line<'static>> {
     let (sev, style) = severity_cell(f.severity);
     let mut lines = vec![
         Line::from(vec![

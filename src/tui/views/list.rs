@@ -10,7 +10,7 @@ use crate::tui::keymap::Action;
 /// first row, `offset` rows scrolled away): a click on a row selects it, the wheel moves the
 /// selection by `wheel_step`. Returns the new selection (unchanged for a click below the last
 /// row), or None when the event is outside `area` or means nothing to a table.
-pub fn table_mouse(
+pub(crate) fn table_mouse(
     area: Rect,
     mouse: &MouseEvent,
     offset: usize,
@@ -38,7 +38,7 @@ pub fn table_mouse(
 
 /// Where a movement action takes a position in a list of `len` rows with `page` rows on
 /// screen; None for actions that are not movements.
-pub fn moved(position: usize, action: Action, len: usize, page: usize) -> Option<usize> {
+pub(crate) fn moved(position: usize, action: Action, len: usize, page: usize) -> Option<usize> {
     let last = len.saturating_sub(1);
     let page = page.max(1);
     let to = match action {

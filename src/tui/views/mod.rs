@@ -1,19 +1,19 @@
 //! The console's views. Each holds its own state, draws itself, and turns actions into intents
 //! (`AppEvent`s) sent through the context; none of them does I/O.
 
-pub mod approvals;
-pub mod decisions;
-pub mod diff;
-pub mod gateway_runs;
-pub mod invoke;
-pub mod lint;
-pub mod list;
-pub mod policy;
-pub mod policy_verdicts;
-pub mod prompt;
-pub mod queue;
-pub mod router;
-pub mod sessions;
+pub(crate) mod approvals;
+pub(crate) mod decisions;
+pub(crate) mod diff;
+pub(crate) mod gateway_runs;
+pub(crate) mod invoke;
+pub(crate) mod lint;
+pub(crate) mod list;
+pub(crate) mod policy;
+pub(crate) mod policy_verdicts;
+pub(crate) mod prompt;
+pub(crate) mod queue;
+pub(crate) mod router;
+pub(crate) mod sessions;
 
 use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::buffer::Buffer;
@@ -24,7 +24,7 @@ use crate::tui::event::{AppEvent, AppEventSender};
 use crate::tui::keymap::{Action, Keymap};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ViewId {
+pub(crate) enum ViewId {
     Policy,
     Queue,
     Router,
@@ -38,7 +38,7 @@ pub enum ViewId {
 }
 
 impl ViewId {
-    pub const ALL: [ViewId; 10] = [
+    pub(crate) const ALL: [ViewId; 10] = [
         ViewId::Policy,
         ViewId::Queue,
         ViewId::Router,
@@ -51,7 +51,7 @@ impl ViewId {
         ViewId::Diff,
     ];
 
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             ViewId::Policy => "Policy",
             ViewId::Queue => "Queue",
@@ -66,32 +66,32 @@ impl ViewId {
         }
     }
 
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         ViewId::ALL.iter().position(|v| *v == self).unwrap_or(0)
     }
 
-    pub fn next(self) -> ViewId {
+    pub(crate) fn next(self) -> ViewId {
         ViewId::ALL[(self.index() + 1) % ViewId::ALL.len()]
     }
 
-    pub fn prev(self) -> ViewId {
+    pub(crate) fn prev(self) -> ViewId {
         ViewId::ALL[(self.index() + ViewId::ALL.len() - 1) % ViewId::ALL.len()]
     }
 }
 
 /// What views may use while handling input or drawing.
-pub struct ViewCtx<'a> {
-    pub tx: &'a AppEventSender,
-    pub clock: &'a dyn Clock,
-    pub keymap: &'a Keymap,
+pub(crate) struct ViewCtx<'a> {
+    pub(crate) tx: &'a AppEventSender,
+    pub(crate) clock: &'a dyn Clock,
+    pub(crate) keymap: &'a Keymap,
 }
 
 impl ViewCtx<'_> {
-    pub fn send(&self, event: AppEvent) {
+    pub(crate) fn send(&self, event: AppEvent) {
         self.tx.send(event);
     }
 
-    pub fn status(&self, text: impl Into<String>) {
+    pub(crate) fn status(&self, text: impl Into<String>) {
         self.tx.send(AppEvent::Status(text.into()));
     }
 }
@@ -99,7 +99,7 @@ impl ViewCtx<'_> {
 /// What every view does for the App: draw itself, take keys its text inputs own, run keymap
 /// actions, take the mouse and pastes, and name its footer hints. The App routes input to the
 /// active view through this trait only.
-pub trait View {
+pub(crate) trait View {
     fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx);
     /// Keys an open text input of the view takes before the keymap; true when consumed.
     fn input_key(&mut self, _key: &KeyEvent, _ctx: &ViewCtx) -> bool {

@@ -29,28 +29,28 @@ const PICK_SEPARATOR: char = '\u{1f}';
 const DETAIL_HEIGHT: u16 = 16;
 
 #[derive(Debug, Default)]
-pub struct PolicyView {
-    pub resolution: Option<Resolution>,
+pub(crate) struct PolicyView {
+    pub(crate) resolution: Option<Resolution>,
     /// The engine refused the context (unknown agent, ...); the last good resolution stays.
-    pub error: Option<String>,
-    pub filter: LineInput,
-    pub filter_editing: bool,
-    pub hidden_only: bool,
+    pub(crate) error: Option<String>,
+    pub(crate) filter: LineInput,
+    pub(crate) filter_editing: bool,
+    pub(crate) hidden_only: bool,
     /// Index into the filtered rows.
-    pub selected: usize,
+    pub(crate) selected: usize,
     offset: usize,
     table_area: Rect,
     /// The gateway session compared with (`s`); None: no verdict column.
-    pub session: Option<SessionCompare>,
+    pub(crate) session: Option<SessionCompare>,
     /// The session picker, while open.
-    pub session_picker: Option<Picker>,
+    pub(crate) session_picker: Option<Picker>,
     /// The gateway a typed session key is asked of.
     picker_gateway: Option<String>,
 }
 
 /// The symbol and style of a cell. Symbols carry the meaning without colour: `✓` kept,
 /// `✗` removed here first, `×` would also remove (an earlier layer already did), `·` skipped.
-pub fn cell(d: &LayerDecision) -> (&'static str, Style) {
+pub(crate) fn cell(d: &LayerDecision) -> (&'static str, Style) {
     match (d.decision, d.reached) {
         (Decision::Kept, _) => ("✓", theme::ok()),
         (Decision::Removed, true) => ("✗", theme::error().add_modifier(Modifier::BOLD)),
@@ -60,7 +60,7 @@ pub fn cell(d: &LayerDecision) -> (&'static str, Style) {
 }
 
 impl PolicyView {
-    pub fn set_resolution(&mut self, resolution: Resolution) {
+    pub(crate) fn set_resolution(&mut self, resolution: Resolution) {
         let keep = self.selected_tool().map(|t| t.name.clone());
         self.resolution = Some(resolution);
         self.error = None;
@@ -73,7 +73,7 @@ impl PolicyView {
     }
 
     /// The rows after the filter and the hidden-only toggle.
-    pub fn rows(&self) -> Vec<&ToolTrace> {
+    pub(crate) fn rows(&self) -> Vec<&ToolTrace> {
         let Some(res) = &self.resolution else {
             return Vec::new();
         };
@@ -90,7 +90,7 @@ impl PolicyView {
             .collect()
     }
 
-    pub fn selected_tool(&self) -> Option<&ToolTrace> {
+    pub(crate) fn selected_tool(&self) -> Option<&ToolTrace> {
         self.rows().get(self.selected).copied()
     }
 
@@ -101,7 +101,7 @@ impl PolicyView {
 
     /// Opens the session picker over `sessions` (gateway, key, agent): the first choice clears
     /// the comparison; a typed key is asked of `typed_gateway`.
-    pub fn open_session_picker(
+    pub(crate) fn open_session_picker(
         &mut self,
         sessions: &[(String, String, String)],
         typed_gateway: Option<String>,
@@ -159,7 +159,7 @@ impl PolicyView {
 
     /// Keys while the filter line is being edited (and Esc while a filter applies); true when
     /// consumed.
-    pub fn handle_input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
         if self.session_picker.is_some() {
             self.session_picker_key(key, ctx);
             return true;
@@ -186,7 +186,7 @@ impl PolicyView {
         true
     }
 
-    pub fn paste(&mut self, text: &str) -> bool {
+    pub(crate) fn paste(&mut self, text: &str) -> bool {
         if let Some(picker) = self.session_picker.as_mut() {
             picker.typed.insert_str(text);
             return true;
@@ -198,7 +198,7 @@ impl PolicyView {
         self.filter_editing
     }
 
-    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         let n = self.rows().len();
         let page = self.table_area.height.saturating_sub(3).max(1) as usize;
         if let Some(to) = super::list::moved(self.selected, action, n, page) {
@@ -217,7 +217,7 @@ impl PolicyView {
         true
     }
 
-    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+    pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
         let len = self.rows().len();
         match super::list::table_mouse(self.table_area, mouse, self.offset, self.selected, len, 3) {
             Some(selected) => self.selected = selected,
@@ -226,7 +226,7 @@ impl PolicyView {
         true
     }
 
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         let filter_height = u16::from(self.filter_editing || !self.filter.text.is_empty());
         let error_height = u16::from(self.error.is_some());
         let session_height = u16::from(self.session.is_some());
@@ -497,7 +497,7 @@ fn compact_label(layer: LayerId) -> &'static str {
 
 /// The selected tool's path: the verdict, then one line per layer with the rule and its place,
 /// and the layer's warnings under it.
-pub fn detail_lines(res: &Resolution, tool: &ToolTrace) -> Vec<Line<'static>> {
+pub(crate) fn detail_lines(res: &Resolution, tool: &ToolTrace) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let source = tool.source_label();
     let groups = if tool.groups.is_empty() {

@@ -12,20 +12,20 @@ use crate::verify::session::SessionCheck;
 use crate::verify::{Agreement, ToolVerdict};
 
 /// Width of the verdict column.
-pub const VERDICT_COLUMN: u16 = 15;
+pub(crate) const VERDICT_COLUMN: u16 = 15;
 
 /// The session the operator picked and where asking it stands.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SessionCompare {
-    pub gateway: String,
-    pub session_key: String,
+pub(crate) struct SessionCompare {
+    pub(crate) gateway: String,
+    pub(crate) session_key: String,
     /// The context clawdeck answers for (the session's: the console switches to it).
-    pub context: PolicyContext,
-    pub state: CompareState,
+    pub(crate) context: PolicyContext,
+    pub(crate) state: CompareState,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum CompareState {
+pub(crate) enum CompareState {
     Asking,
     Ready(Box<SessionCheck>),
     Failed(String),
@@ -33,7 +33,7 @@ pub enum CompareState {
 
 /// What the verdict column says for one row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RowVerdict {
+pub(crate) enum RowVerdict {
     /// Both sides show it, or both hide it.
     Agree,
     /// Both show it, with different schemas.
@@ -48,15 +48,8 @@ pub enum RowVerdict {
 }
 
 impl RowVerdict {
-    pub fn is_disagreement(self) -> bool {
-        matches!(
-            self,
-            RowVerdict::ClawdeckOnly | RowVerdict::OpenclawOnly | RowVerdict::SchemaDiffers
-        )
-    }
-
     /// The cell: a symbol and a word, so it reads without colour.
-    pub fn cell(self) -> (&'static str, Style) {
+    pub(crate) fn cell(self) -> (&'static str, Style) {
         match self {
             RowVerdict::Agree => ("✓ agree", theme::ok()),
             RowVerdict::SchemaDiffers => ("≠ schema", theme::warning()),
@@ -75,7 +68,7 @@ impl RowVerdict {
 }
 
 impl SessionCompare {
-    pub fn check(&self) -> Option<&SessionCheck> {
+    pub(crate) fn check(&self) -> Option<&SessionCheck> {
         match &self.state {
             CompareState::Ready(check) => Some(check),
             _ => None,
@@ -91,7 +84,7 @@ impl SessionCompare {
     }
 
     /// The row's verdict; None until the gateway answered.
-    pub fn row_verdict(&self, tool: &ToolTrace) -> Option<RowVerdict> {
+    pub(crate) fn row_verdict(&self, tool: &ToolTrace) -> Option<RowVerdict> {
         self.check()?;
         if tool.clawdeck_own {
             return Some(RowVerdict::NotCompared);
@@ -111,7 +104,7 @@ impl SessionCompare {
     }
 
     /// The line above the table: which gateway and session, the context compared, the result.
-    pub fn status_line(&self, known: &dyn Fn(&str) -> bool) -> Line<'static> {
+    pub(crate) fn status_line(&self, known: &dyn Fn(&str) -> bool) -> Line<'static> {
         let who = format!("gateway {} · session {}", self.gateway, self.session_key);
         match &self.state {
             CompareState::Asking => Line::from(vec![
@@ -171,7 +164,7 @@ impl SessionCompare {
 
     /// The detail pane's first lines for the selected tool: the verdict, clawdeck's deciding
     /// rule beside what the gateway says.
-    pub fn detail_lines(&self, tool: &ToolTrace) -> Vec<Line<'static>> {
+    pub(crate) fn detail_lines(&self, tool: &ToolTrace) -> Vec<Line<'static>> {
         let Some(verdict) = self.row_verdict(tool) else {
             return Vec::new();
         };

@@ -21,13 +21,13 @@ use crate::tui::widgets::line_input::{InputOutcome, LineInput};
 use crate::tui::widgets::text_pane::TextPane;
 
 #[derive(Debug, Default)]
-pub struct PromptView {
-    pub options: LlmViewOptions,
+pub(crate) struct PromptView {
+    pub(crate) options: LlmViewOptions,
     /// The text (prompt, then payload): wrapped or scrolled, searchable, with sections.
-    pub pane: TextPane,
-    pub error: Option<String>,
+    pub(crate) pane: TextPane,
+    pub(crate) error: Option<String>,
     /// The `/` search being typed.
-    pub search_input: Option<LineInput>,
+    pub(crate) search_input: Option<LineInput>,
     area: Rect,
 }
 
@@ -37,7 +37,7 @@ fn is_section_heading(line: &str) -> bool {
 }
 
 impl PromptView {
-    pub fn set_view(&mut self, view: &LlmView) {
+    pub(crate) fn set_view(&mut self, view: &LlmView) {
         let mut lines = Vec::new();
         lines.push(Line::styled(
             format!(
@@ -88,12 +88,13 @@ impl PromptView {
     }
 
     /// The text's lines (tests read them).
-    pub fn lines(&self) -> &[Line<'static>] {
+    #[cfg(test)]
+    pub(crate) fn lines(&self) -> &[Line<'static>] {
         self.pane.lines()
     }
 
     /// Keys for the `/` search input while it is open; true when consumed.
-    pub fn handle_input_key(&mut self, key: &KeyEvent) -> bool {
+    pub(crate) fn handle_input_key(&mut self, key: &KeyEvent) -> bool {
         let Some(input) = self.search_input.as_mut() else {
             return false;
         };
@@ -109,7 +110,7 @@ impl PromptView {
         true
     }
 
-    pub fn paste(&mut self, text: &str) -> bool {
+    pub(crate) fn paste(&mut self, text: &str) -> bool {
         match self.search_input.as_mut() {
             Some(input) => {
                 input.insert_str(text);
@@ -119,7 +120,7 @@ impl PromptView {
         }
     }
 
-    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         if self.pane.scroll(action).is_some() {
             return true;
         }
@@ -184,7 +185,7 @@ impl PromptView {
         true
     }
 
-    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+    pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
         match mouse.kind {
             MouseEventKind::ScrollUp => self.pane.scroll_rows(true, 3),
             MouseEventKind::ScrollDown => self.pane.scroll_rows(false, 3),
@@ -193,7 +194,7 @@ impl PromptView {
         true
     }
 
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         self.area = area;
         let api = self
             .options

@@ -26,7 +26,7 @@ const LOG_LINES: usize = 200;
 
 /// Which table the cursor moves in.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub enum QueueFocus {
+pub(crate) enum QueueFocus {
     #[default]
     Lanes,
     /// The selected lane's entries (to kill one).
@@ -34,23 +34,23 @@ pub enum QueueFocus {
 }
 
 #[derive(Debug, Default)]
-pub struct QueueView {
-    pub snapshot: Option<QueueSnapshot>,
-    pub warn_after: Duration,
-    pub selected: usize,
-    pub focus: QueueFocus,
+pub(crate) struct QueueView {
+    pub(crate) snapshot: Option<QueueSnapshot>,
+    pub(crate) warn_after: Duration,
+    pub(crate) selected: usize,
+    pub(crate) focus: QueueFocus,
     /// The entry under the cursor when the focus is on the entries (by id: entries move from
     /// active to recent as they end).
-    pub selected_entry: Option<EntryId>,
+    pub(crate) selected_entry: Option<EntryId>,
     /// Recent events, newest last (`lane: label started after 2.1s`).
-    pub log: VecDeque<String>,
+    pub(crate) log: VecDeque<String>,
     /// Why there is no queue (shown instead of the tables).
-    pub unavailable: Option<String>,
+    pub(crate) unavailable: Option<String>,
     /// Commands of background exec sessions whose process still runs: a finished `exec` entry
     /// for one of them moved to the background, it did not end.
-    pub background: Vec<String>,
+    pub(crate) background: Vec<String>,
     /// The gateways' own running and queued sessions (a section of their own).
-    pub gateway_runs: super::gateway_runs::GatewayRuns,
+    pub(crate) gateway_runs: super::gateway_runs::GatewayRuns,
     lanes_area: Rect,
 }
 
@@ -80,14 +80,14 @@ fn kill_question(entry: &EntrySnapshot) -> String {
 }
 
 impl QueueView {
-    pub fn unavailable(reason: &str) -> Self {
+    pub(crate) fn unavailable(reason: &str) -> Self {
         QueueView {
             unavailable: Some(reason.to_string()),
             ..QueueView::default()
         }
     }
 
-    pub fn selected_lane(&self) -> Option<String> {
+    pub(crate) fn selected_lane(&self) -> Option<String> {
         self.snapshot
             .as_ref()
             .and_then(|s| s.lanes.get(self.selected))
@@ -117,7 +117,7 @@ impl QueueView {
     }
 
     /// The entry under the cursor, when the cursor is on the entries.
-    pub fn selected_entry(&self) -> Option<&EntrySnapshot> {
+    pub(crate) fn selected_entry(&self) -> Option<&EntrySnapshot> {
         if self.focus != QueueFocus::Entries {
             return None;
         }
@@ -127,19 +127,19 @@ impl QueueView {
     }
 
     /// Something is waiting or running: times on screen change every second.
-    pub fn needs_tick(&self) -> bool {
+    pub(crate) fn needs_tick(&self) -> bool {
         self.snapshot.as_ref().is_some_and(|s| !s.active.is_empty())
             || !self.background.is_empty()
             || self.gateway_runs.needs_tick()
     }
 
-    pub fn set_snapshot(&mut self, snapshot: QueueSnapshot) {
+    pub(crate) fn set_snapshot(&mut self, snapshot: QueueSnapshot) {
         self.selected = self.selected.min(snapshot.lanes.len().saturating_sub(1));
         self.snapshot = Some(snapshot);
     }
 
     /// Adds an event to the log.
-    pub fn record(&mut self, event: &QueueEvent) {
+    pub(crate) fn record(&mut self, event: &QueueEvent) {
         let line = match event {
             QueueEvent::Enqueued {
                 lane,
@@ -207,7 +207,7 @@ impl QueueView {
     }
 
     /// A keymap action; true when it applied here. Clearing a lane and killing a call ask first.
-    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         if self.focus == QueueFocus::Entries {
             let entries = self.lane_entries();
             let at = self.entry_position(&entries);
@@ -307,7 +307,7 @@ impl QueueView {
         }
     }
 
-    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+    pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
         let len = self.snapshot.as_ref().map(|s| s.lanes.len()).unwrap_or(0);
         match super::list::table_mouse(self.lanes_area, mouse, 0, self.selected, len, 1) {
             Some(selected) => self.selected = selected,
@@ -330,7 +330,7 @@ impl QueueView {
             && (e.warned || (!self.warn_after.is_zero() && e.waited >= self.warn_after))
     }
 
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         let area = self.gateway_runs.render_below(area, buf, ctx);
         let Some(snapshot) = &self.snapshot else {
             let text = self

@@ -25,27 +25,27 @@ use crate::tui::widgets::line_input::{InputOutcome, LineInput};
 /// Columns one Left/Right key moves the stream view.
 const HORIZONTAL_STEP: usize = 20;
 
-pub const EXTEND_BY_SECONDS: u64 = 30;
+pub(crate) const EXTEND_BY_SECONDS: u64 = 30;
 
 /// One run as the view shows it.
 #[derive(Debug, Clone)]
-pub struct RunEntry {
-    pub run_id: u64,
-    pub agent: Option<String>,
-    pub to: Option<String>,
-    pub message: String,
-    pub started_at: SystemTime,
-    pub deadline: SystemTime,
-    pub timeout_seconds: u64,
+pub(crate) struct RunEntry {
+    pub(crate) run_id: u64,
+    pub(crate) agent: Option<String>,
+    pub(crate) to: Option<String>,
+    pub(crate) message: String,
+    pub(crate) started_at: SystemTime,
+    pub(crate) deadline: SystemTime,
+    pub(crate) timeout_seconds: u64,
     /// None while running.
-    pub status: Option<RunStatus>,
-    pub exit: Option<String>,
-    pub duration: Option<Duration>,
-    pub buffer: StreamBuffer,
+    pub(crate) status: Option<RunStatus>,
+    pub(crate) exit: Option<String>,
+    pub(crate) duration: Option<Duration>,
+    pub(crate) buffer: StreamBuffer,
 }
 
 impl RunEntry {
-    pub fn is_live(&self) -> bool {
+    pub(crate) fn is_live(&self) -> bool {
         self.status.is_none()
     }
 
@@ -60,7 +60,7 @@ impl RunEntry {
 
 /// What the prompt line at the bottom of the view is asking for.
 #[derive(Debug, Clone)]
-pub enum RouterInput {
+pub(crate) enum RouterInput {
     NewRun {
         agent: LineInput,
         message: LineInput,
@@ -71,13 +71,13 @@ pub enum RouterInput {
 }
 
 #[derive(Debug, Default)]
-pub struct RouterView {
-    pub runs: Vec<RunEntry>,
-    pub selected: usize,
-    pub pane: StreamPaneState,
-    pub input: Option<RouterInput>,
+pub(crate) struct RouterView {
+    pub(crate) runs: Vec<RunEntry>,
+    pub(crate) selected: usize,
+    pub(crate) pane: StreamPaneState,
+    pub(crate) input: Option<RouterInput>,
     /// Why runs cannot be started (no router service); shown instead of the stream.
-    pub unavailable: Option<String>,
+    pub(crate) unavailable: Option<String>,
     /// Output not yet sanitized, oldest first, each chunk with its pacing permit (given back
     /// once sanitized). Chunks are cheap to queue and sanitized before frames within a time
     /// budget, so a flood never delays key handling.
@@ -85,9 +85,9 @@ pub struct RouterView {
     runs_area: Rect,
     stream_area: Rect,
     /// The context's agent: the new-run dialog starts with it.
-    pub context_agent: Option<String>,
+    pub(crate) context_agent: Option<String>,
     /// Agent ids the config knows (the dialog warns about others).
-    pub known_agents: Vec<String>,
+    pub(crate) known_agents: Vec<String>,
     /// The operator started a run here: select it when its start arrives.
     follow_next_start: bool,
 }
@@ -105,7 +105,7 @@ fn state_label(status: Option<RunStatus>) -> (&'static str, ratatui::style::Styl
 
 impl RouterView {
     /// Fills the view from the service's history (runs started before the console opened).
-    pub fn load_history(&mut self, runs: Vec<RouterRun>) {
+    pub(crate) fn load_history(&mut self, runs: Vec<RouterRun>) {
         for run in runs {
             if self.runs.iter().any(|r| r.run_id == run.run_id) {
                 continue;
@@ -144,7 +144,7 @@ impl RouterView {
     }
 
     /// Takes ends (and missed starts) from the service's history after events were skipped.
-    pub fn reconcile(&mut self, runs: Vec<RouterRun>) {
+    pub(crate) fn reconcile(&mut self, runs: Vec<RouterRun>) {
         let missing: Vec<RouterRun> = runs
             .iter()
             .filter(|r| !self.runs.iter().any(|v| v.run_id == r.run_id))
@@ -174,7 +174,7 @@ impl RouterView {
 
     /// Events were skipped (the console fell behind): every live run's pane says so where it
     /// happened; the copy (`y`) still has everything, from the run's own record.
-    pub fn mark_skipped(&mut self, events: u64) {
+    pub(crate) fn mark_skipped(&mut self, events: u64) {
         self.flush_pending();
         for run in self.runs.iter_mut().filter(|r| r.is_live()) {
             run.buffer.push_note(&format!(
@@ -184,12 +184,12 @@ impl RouterView {
     }
 
     /// Whether output is waiting to be sanitized.
-    pub fn has_pending(&self) -> bool {
+    pub(crate) fn has_pending(&self) -> bool {
         !self.pending.is_empty()
     }
 
     /// Sanitizes queued output until `budget` is spent; returns whether the selected run changed.
-    pub fn process_pending(&mut self, budget: Duration) -> bool {
+    pub(crate) fn process_pending(&mut self, budget: Duration) -> bool {
         let start = Instant::now();
         let selected = self.selected_run().map(|r| r.run_id);
         let mut changed = false;
@@ -206,20 +206,20 @@ impl RouterView {
     }
 
     /// Sanitizes everything queued (before notes, ends, copy and search).
-    pub fn flush_pending(&mut self) {
+    pub(crate) fn flush_pending(&mut self) {
         self.process_pending(Duration::MAX);
     }
 
-    pub fn selected_run(&self) -> Option<&RunEntry> {
+    pub(crate) fn selected_run(&self) -> Option<&RunEntry> {
         self.runs.get(self.selected)
     }
 
-    pub fn live_runs(&self) -> usize {
+    pub(crate) fn live_runs(&self) -> usize {
         self.runs.iter().filter(|r| r.is_live()).count()
     }
 
     /// Applies one router event; returns true when the visible state changed.
-    pub fn apply(&mut self, event: &RouterEvent, permit: Permit) -> bool {
+    pub(crate) fn apply(&mut self, event: &RouterEvent, permit: Permit) -> bool {
         if let RouterEventKind::Started {
             agent,
             to,
@@ -316,7 +316,7 @@ impl RouterView {
     }
 
     /// Keys while the prompt line is open; returns true when consumed.
-    pub fn handle_input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
         let Some(input) = self.input.as_mut() else {
             return false;
         };
@@ -415,7 +415,7 @@ impl RouterView {
         true
     }
 
-    pub fn paste(&mut self, text: &str) -> bool {
+    pub(crate) fn paste(&mut self, text: &str) -> bool {
         match self.input.as_mut() {
             Some(RouterInput::NewRun {
                 agent,
@@ -466,7 +466,7 @@ impl RouterView {
     }
 
     /// Handles a keymap action; returns true when it applied here.
-    pub fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         if matches!(
             action,
             Action::CopyOutput | Action::Search | Action::SearchNext | Action::SearchPrev
@@ -555,7 +555,7 @@ impl RouterView {
         true
     }
 
-    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+    pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
         let inside = |r: Rect| crate::tui::widgets::mouse_in(r, mouse);
         match mouse.kind {
             MouseEventKind::Down(_) if inside(self.runs_area) => {
@@ -601,11 +601,11 @@ impl RouterView {
     }
 
     /// Whether a frame is needed every second (a countdown is on screen).
-    pub fn needs_tick(&self) -> bool {
+    pub(crate) fn needs_tick(&self) -> bool {
         self.runs.iter().any(RunEntry::is_live)
     }
 
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         let input_height = if self.input.is_some() { 3 } else { 0 };
         let runs_height = (self.runs.len() as u16 + 3).clamp(4, (area.height / 3).max(4));
         let [runs_area, stream_area, input_area] = Layout::vertical([

@@ -31,11 +31,11 @@ const OUTPUT_LINES: usize = 8;
 type SessionId = (String, String);
 
 #[derive(Debug, Default)]
-pub struct SessionsView {
-    pub roster: Roster,
-    pub selected: usize,
+pub(crate) struct SessionsView {
+    pub(crate) roster: Roster,
+    pub(crate) selected: usize,
     /// Why no gateway is attached (shown instead of the table).
-    pub unavailable: Option<String>,
+    pub(crate) unavailable: Option<String>,
     /// Tells the core's feed which session's transcript to follow.
     follow: Option<SessionFollow>,
     /// The session whose transcript the detail pane shows.
@@ -54,13 +54,13 @@ pub struct SessionsView {
 /// What one gateway event changed: the roster (the Queue view's gateway section follows it),
 /// and whether anything the view shows did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Applied {
-    pub roster: bool,
-    pub view: bool,
+pub(crate) struct Applied {
+    pub(crate) roster: bool,
+    pub(crate) view: bool,
 }
 
 impl SessionsView {
-    pub fn unavailable(reason: &str) -> Self {
+    pub(crate) fn unavailable(reason: &str) -> Self {
         SessionsView {
             unavailable: Some(reason.to_string()),
             ..SessionsView::default()
@@ -68,7 +68,7 @@ impl SessionsView {
     }
 
     /// Gateways being attached (shown as connecting until they answer).
-    pub fn attaching(gateways: &[String]) -> Self {
+    pub(crate) fn attaching(gateways: &[String]) -> Self {
         let mut view = SessionsView::default();
         for g in gateways {
             view.roster.add_gateway(g);
@@ -77,27 +77,20 @@ impl SessionsView {
     }
 
     /// The core's handle for choosing the followed session.
-    pub fn set_follow(&mut self, follow: SessionFollow) {
+    pub(crate) fn set_follow(&mut self, follow: SessionFollow) {
         self.follow = Some(follow);
         self.follow_selected();
     }
 
-    /// The session shown in the detail pane.
-    pub fn followed(&self) -> Option<(&str, &str)> {
-        self.followed
-            .as_ref()
-            .map(|(g, k)| (g.as_str(), k.as_str()))
-    }
-
     /// The followed session's transcript.
-    pub fn transcript(&self) -> Option<&SessionTranscript> {
+    pub(crate) fn transcript(&self) -> Option<&SessionTranscript> {
         self.followed
             .as_ref()
             .and_then(|id| self.transcripts.get(id))
     }
 
     /// Applies one gateway event and says what it changed.
-    pub fn apply(&mut self, gateway: &str, event: &ClientEvent) -> Applied {
+    pub(crate) fn apply(&mut self, gateway: &str, event: &ClientEvent) -> Applied {
         let roster = self.roster.apply(gateway, event);
         let mut changed = roster;
         match event {
@@ -149,7 +142,8 @@ impl SessionsView {
 
     /// Selects (and follows) a session by gateway and key; false when the roster has no such
     /// row.
-    pub fn select_session(&mut self, gateway: &str, key: &str) -> bool {
+    #[cfg(test)]
+    pub(crate) fn select_session(&mut self, gateway: &str, key: &str) -> bool {
         let Some(at) = self
             .roster
             .rows()
@@ -194,7 +188,7 @@ impl SessionsView {
         self.followed = Some(id);
     }
 
-    pub fn handle_action(&mut self, action: Action, _ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action, _ctx: &ViewCtx) -> bool {
         if action == Action::Follow {
             // Back to the newest transcript lines.
             let changed = self.detail_scroll != 0;
@@ -212,7 +206,7 @@ impl SessionsView {
         }
     }
 
-    pub fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+    pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
         // The wheel over the transcript scrolls it (following pauses until `f` / End).
         if crate::tui::widgets::mouse_in(self.detail_area, mouse) {
             match mouse.kind {
@@ -235,7 +229,7 @@ impl SessionsView {
         true
     }
 
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         if let Some(reason) = &self.unavailable {
             Paragraph::new(Line::styled(reason.clone(), theme::dim()))
                 .block(Block::bordered().title(" Gateway sessions "))

@@ -11,29 +11,29 @@ use crate::tui::event::AppEvent;
 use crate::tui::theme;
 
 #[derive(Debug)]
-pub struct Confirm {
-    pub question: String,
+pub(crate) struct Confirm {
+    pub(crate) question: String,
     /// Sent when the operator answers yes.
-    pub on_yes: AppEvent,
+    pub(crate) on_yes: AppEvent,
 }
 
 /// What a key did to the dialog.
 #[derive(Debug)]
-pub enum ConfirmOutcome {
+pub(crate) enum ConfirmOutcome {
     Yes(Box<AppEvent>),
     No,
     Pending,
 }
 
 impl Confirm {
-    pub fn new(question: impl Into<String>, on_yes: AppEvent) -> Self {
+    pub(crate) fn new(question: impl Into<String>, on_yes: AppEvent) -> Self {
         Confirm {
             question: question.into(),
             on_yes,
         }
     }
 
-    pub fn handle_key(self, key: &KeyEvent) -> (Option<Confirm>, ConfirmOutcome) {
+    pub(crate) fn handle_key(self, key: &KeyEvent) -> (Option<Confirm>, ConfirmOutcome) {
         match key.code {
             KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
                 (None, ConfirmOutcome::Yes(Box::new(self.on_yes)))
@@ -43,7 +43,7 @@ impl Confirm {
         }
     }
 
-    pub fn render(&self, area: Rect, buf: &mut Buffer) {
+    pub(crate) fn render(&self, area: Rect, buf: &mut Buffer) {
         let width = (self.question.chars().count() as u16 + 6).clamp(30, 70);
         let rect = centered(area, width, 5);
         Clear.render(rect, buf);

@@ -13,14 +13,14 @@ use crate::tui::theme;
 use crate::tui::views::ViewId;
 
 #[derive(Debug, Clone, Default)]
-pub struct HelpOverlay {
-    pub query: LineInput,
-    pub scroll: usize,
+pub(crate) struct HelpOverlay {
+    pub(crate) query: LineInput,
+    pub(crate) scroll: usize,
 }
 
 impl HelpOverlay {
     /// Returns false when the overlay should close.
-    pub fn handle_key(&mut self, key: &KeyEvent) -> bool {
+    pub(crate) fn handle_key(&mut self, key: &KeyEvent) -> bool {
         match key.code {
             KeyCode::Esc => return false,
             KeyCode::Char('?') if self.query.text.is_empty() => return false,
@@ -41,7 +41,7 @@ impl HelpOverlay {
         true
     }
 
-    pub fn render(&self, keymap: &Keymap, view: ViewId, area: Rect, buf: &mut Buffer) {
+    pub(crate) fn render(&self, keymap: &Keymap, view: ViewId, area: Rect, buf: &mut Buffer) {
         let needle = self.query.text.to_lowercase();
         let rows: Vec<Row> = keymap
             .bindings

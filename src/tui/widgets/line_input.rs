@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 
 /// What a key did to the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InputOutcome {
+pub(crate) enum InputOutcome {
     /// Text or cursor changed.
     Edited,
     Submitted,
@@ -18,8 +18,8 @@ pub enum InputOutcome {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LineInput {
-    pub text: String,
+pub(crate) struct LineInput {
+    pub(crate) text: String,
     /// Cursor as a char index.
     cursor: usize,
     /// A suggested value: the first typed character replaces it (a cursor key keeps it).
@@ -27,7 +27,7 @@ pub struct LineInput {
 }
 
 impl LineInput {
-    pub fn new(text: impl Into<String>) -> Self {
+    pub(crate) fn new(text: impl Into<String>) -> Self {
         let text = text.into();
         let cursor = text.chars().count();
         LineInput {
@@ -38,7 +38,7 @@ impl LineInput {
     }
 
     /// A suggested value, shown selected: typing replaces it, editing keys keep it.
-    pub fn prefilled(text: impl Into<String>) -> Self {
+    pub(crate) fn prefilled(text: impl Into<String>) -> Self {
         LineInput {
             suggested: true,
             ..LineInput::new(text)
@@ -53,14 +53,14 @@ impl LineInput {
             .unwrap_or(self.text.len())
     }
 
-    pub fn insert_str(&mut self, s: &str) {
+    pub(crate) fn insert_str(&mut self, s: &str) {
         let clean: String = s.chars().filter(|c| !c.is_control()).collect();
         let at = self.byte_at(self.cursor);
         self.text.insert_str(at, &clean);
         self.cursor += clean.chars().count();
     }
 
-    pub fn handle_key(&mut self, key: &KeyEvent) -> InputOutcome {
+    pub(crate) fn handle_key(&mut self, key: &KeyEvent) -> InputOutcome {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         if std::mem::take(&mut self.suggested)
             && matches!(key.code, KeyCode::Char(_))
@@ -132,7 +132,7 @@ impl LineInput {
     }
 
     /// Draws `label` then the text with a block cursor.
-    pub fn render(&self, label: &str, area: Rect, buf: &mut Buffer, focused: bool) {
+    pub(crate) fn render(&self, label: &str, area: Rect, buf: &mut Buffer, focused: bool) {
         let at = self.byte_at(self.cursor);
         let (before, after) = self.text.split_at(at);
         let mut after_chars = after.chars();

@@ -1,16 +1,16 @@
 //! Small reusable widgets: a one-line text input, a confirmation dialog, a list picker, the help
 //! overlay. They hold state and draw; they never do I/O.
 
-pub mod confirm;
-pub mod help;
-pub mod line_input;
-pub mod picker;
-pub mod text_pane;
+pub(crate) mod confirm;
+pub(crate) mod help;
+pub(crate) mod line_input;
+pub(crate) mod picker;
+pub(crate) mod text_pane;
 
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 
 /// A rectangle of at most `width` × `height` centred in `area`.
-pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let [h] = Layout::horizontal([Constraint::Length(width.min(area.width))])
         .flex(Flex::Center)
         .areas(area);
@@ -21,7 +21,7 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
 }
 
 /// Cuts `text` to `width` display columns, with `…` when cut.
-pub fn ellipsize(text: &str, width: usize) -> String {
+pub(crate) fn ellipsize(text: &str, width: usize) -> String {
     use unicode_width::UnicodeWidthChar;
     let total: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
     if total <= width {
@@ -42,12 +42,12 @@ pub fn ellipsize(text: &str, width: usize) -> String {
 }
 
 /// Whether a mouse event falls inside `area`.
-pub fn mouse_in(area: ratatui::layout::Rect, mouse: &crossterm::event::MouseEvent) -> bool {
+pub(crate) fn mouse_in(area: ratatui::layout::Rect, mouse: &crossterm::event::MouseEvent) -> bool {
     area.contains(ratatui::layout::Position::new(mouse.column, mouse.row))
 }
 
 /// `1 section`, `3 sections`.
-pub fn count(n: usize, one: &str, many: &str) -> String {
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {

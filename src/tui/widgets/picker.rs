@@ -13,29 +13,33 @@ use crate::tui::theme;
 
 /// One choice: the value (None = unset) and how it is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Choice {
-    pub value: Option<String>,
-    pub label: String,
+pub(crate) struct Choice {
+    pub(crate) value: Option<String>,
+    pub(crate) label: String,
 }
 
 #[derive(Debug, Clone)]
-pub struct Picker {
-    pub title: String,
-    pub choices: Vec<Choice>,
-    pub selected: usize,
+pub(crate) struct Picker {
+    pub(crate) title: String,
+    pub(crate) choices: Vec<Choice>,
+    pub(crate) selected: usize,
     /// Typing filters the choices; Enter on no match takes the typed text as the value.
-    pub typed: LineInput,
+    pub(crate) typed: LineInput,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PickOutcome {
+pub(crate) enum PickOutcome {
     Picked(Option<String>),
     Cancelled,
     Pending,
 }
 
 impl Picker {
-    pub fn new(title: impl Into<String>, choices: Vec<Choice>, current: Option<&str>) -> Self {
+    pub(crate) fn new(
+        title: impl Into<String>,
+        choices: Vec<Choice>,
+        current: Option<&str>,
+    ) -> Self {
         let selected = choices
             .iter()
             .position(|c| c.value.as_deref() == current)
@@ -57,7 +61,7 @@ impl Picker {
             .collect()
     }
 
-    pub fn handle_key(&mut self, key: &KeyEvent) -> PickOutcome {
+    pub(crate) fn handle_key(&mut self, key: &KeyEvent) -> PickOutcome {
         let visible = self.visible();
         let pos = visible.iter().position(|&i| i == self.selected);
         match key.code {
@@ -102,7 +106,7 @@ impl Picker {
         }
     }
 
-    pub fn render(&self, area: Rect, buf: &mut Buffer) {
+    pub(crate) fn render(&self, area: Rect, buf: &mut Buffer) {
         let visible = self.visible();
         let height = (visible.len() as u16 + 4).clamp(6, 20);
         let rect = centered(area, 50, height);

@@ -14,19 +14,19 @@ use unicode_width::UnicodeWidthChar;
 use crate::tui::keymap::Action;
 
 #[derive(Debug, Clone)]
-pub struct TextPane {
+pub(crate) struct TextPane {
     lines: Vec<Line<'static>>,
     /// Lower-cased plain text of each line (search).
     plain: Vec<String>,
     /// Lines where a section starts (jumps).
     sections: Vec<usize>,
-    pub wrap: bool,
+    pub(crate) wrap: bool,
     /// Columns a wrapped line's continuation rows are indented by (under a gutter).
-    pub hang: usize,
+    pub(crate) hang: usize,
     /// First visible row (a wrapped row when wrapping, a line otherwise).
     top: usize,
     /// Display columns hidden on the left when not wrapping.
-    pub left: usize,
+    pub(crate) left: usize,
     /// Size at the last draw.
     height: usize,
     width: usize,
@@ -148,7 +148,7 @@ fn skip_columns(line: &Line<'static>, n: usize) -> Line<'static> {
 
 impl TextPane {
     /// A pane whose wrapped rows continue `hang` columns in (under a gutter of that width).
-    pub fn with_hang(hang: usize) -> TextPane {
+    pub(crate) fn with_hang(hang: usize) -> TextPane {
         TextPane {
             hang,
             ..TextPane::default()
@@ -157,7 +157,7 @@ impl TextPane {
 
     /// Replaces the text; `sections` are the lines jumps stop at. The scroll position and the
     /// search stay (clamped), so a rebuilt prompt does not jump back to the top.
-    pub fn set_lines(&mut self, lines: Vec<Line<'static>>, sections: Vec<usize>) {
+    pub(crate) fn set_lines(&mut self, lines: Vec<Line<'static>>, sections: Vec<usize>) {
         self.plain = lines
             .iter()
             .map(|l| {
@@ -177,7 +177,8 @@ impl TextPane {
         self.clamp();
     }
 
-    pub fn lines(&self) -> &[Line<'static>] {
+    #[cfg(test)]
+    pub(crate) fn lines(&self) -> &[Line<'static>] {
         &self.lines
     }
 
@@ -214,7 +215,7 @@ impl TextPane {
     }
 
     /// The line shown in the first row.
-    pub fn top_line(&self) -> usize {
+    pub(crate) fn top_line(&self) -> usize {
         self.starts
             .partition_point(|&s| s <= self.top)
             .saturating_sub(1)
@@ -222,7 +223,7 @@ impl TextPane {
     }
 
     /// Movement keys scroll by rows; None for other actions.
-    pub fn scroll(&mut self, action: Action) -> Option<()> {
+    pub(crate) fn scroll(&mut self, action: Action) -> Option<()> {
         let page = self.height.saturating_sub(1).max(1);
         let to = crate::tui::views::list::moved(self.top, action, self.max_top() + 1, page)?;
         self.top = to;
@@ -230,7 +231,7 @@ impl TextPane {
         Some(())
     }
 
-    pub fn scroll_rows(&mut self, up: bool, n: usize) {
+    pub(crate) fn scroll_rows(&mut self, up: bool, n: usize) {
         self.top = if up {
             self.top.saturating_sub(n)
         } else {
@@ -238,7 +239,7 @@ impl TextPane {
         };
     }
 
-    pub fn scroll_sideways(&mut self, right: bool, n: usize) {
+    pub(crate) fn scroll_sideways(&mut self, right: bool, n: usize) {
         if self.wrap {
             return;
         }
@@ -250,7 +251,7 @@ impl TextPane {
     }
 
     /// Wrap on or off; the line at the top stays at the top.
-    pub fn toggle_wrap(&mut self) -> bool {
+    pub(crate) fn toggle_wrap(&mut self) -> bool {
         let line = self.top_line();
         self.wrap = !self.wrap;
         self.left = 0;
@@ -283,7 +284,7 @@ impl TextPane {
     }
 
     /// Jumps to the next (or previous) section start; false when there is none that way.
-    pub fn jump_section(&mut self, forward: bool) -> bool {
+    pub(crate) fn jump_section(&mut self, forward: bool) -> bool {
         let current = self.current_line();
         let target = if forward {
             self.sections.iter().copied().find(|&s| s > current)
@@ -312,7 +313,7 @@ impl TextPane {
     }
 
     /// A new search: the first hit at or after the top line (wrapping to the first).
-    pub fn search(&mut self, query: &str) {
+    pub(crate) fn search(&mut self, query: &str) {
         self.find_all(query);
         let from = self.current_line();
         self.hit = if self.hits.is_empty() {
@@ -326,7 +327,7 @@ impl TextPane {
     }
 
     /// The next (or previous) hit, wrapping around; false when the query matches nothing.
-    pub fn next_hit(&mut self, forward: bool) -> bool {
+    pub(crate) fn next_hit(&mut self, forward: bool) -> bool {
         let n = self.hits.len();
         if n == 0 {
             return false;
@@ -342,7 +343,7 @@ impl TextPane {
     }
 
     /// `match 2 of 5`, `no match for "x"`, or None without a query.
-    pub fn search_label(&self) -> Option<String> {
+    pub(crate) fn search_label(&self) -> Option<String> {
         if self.query.is_empty() {
             return None;
         }
@@ -358,7 +359,7 @@ impl TextPane {
     }
 
     /// `lines 12–40 of 300`; None without text.
-    pub fn position_label(&self) -> Option<String> {
+    pub(crate) fn position_label(&self) -> Option<String> {
         if self.lines.is_empty() {
             return None;
         }
@@ -377,7 +378,7 @@ impl TextPane {
 
     /// Fits the pane to `area` (rows per line, a pending jump) so that labels drawn before the
     /// text (a title) describe this frame; `render` does it too.
-    pub fn layout(&mut self, area: Rect) {
+    pub(crate) fn layout(&mut self, area: Rect) {
         self.height = area.height as usize;
         self.width = area.width as usize;
         self.relayout();
@@ -388,7 +389,7 @@ impl TextPane {
         self.clamp();
     }
 
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer) {
         self.layout(area);
         if area.is_empty() || self.lines.is_empty() {
             return;

@@ -1,0 +1,13 @@
+//! The console's tests, inside the crate so that its types stay `pub(crate)`. One harness
+//! (`harness`) drives the `App` for all of them; snapshots live in `snapshots/`, and each
+//! snapshot test also asserts what the screen means.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod analysis;
+mod approvals;
+mod decisions;
+mod harness;
+mod real_gateway;
+mod text_panes;
+mod views;
