@@ -15,6 +15,7 @@
 //! - sender cases (a `sender*` field in the context) run twice as Telegram direct messages to a
 //!   private gateway through clawdeck's stand-in Bot API, from the case's sender and from one
 //!   only `*` matches.
+//!
 //! The paired cases compare what the one difference changes (see `Pair`).
 //!
 //! Runs only where the real CLI is installed ($OPENCLAW_BIN, or `openclaw` on PATH;

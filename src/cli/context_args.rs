@@ -36,7 +36,8 @@ pub struct ContextArgs {
     /// The sender's display name
     #[arg(long, global = true)]
     pub sender_name: Option<String>,
-    /// The sender is an owner (default)
+    /// The sender is an owner (default for the console operator; a named channel sender is one
+    /// only when commands.ownerAllowFrom names them)
     #[arg(long, global = true, conflicts_with = "not_owner")]
     pub owner: bool,
     /// The sender is not an owner: owner-only tools are removed
