@@ -6,7 +6,6 @@
 //! `stream: true` (what OpenClaw does), as one JSON object otherwise. `GET …/models` lists the
 //! one model.
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
@@ -14,14 +13,10 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::header::{CONTENT_TYPE, HeaderValue};
-use hyper::server::conn::http1;
-use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
-use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
+
+use super::loopback_http::{LoopbackServer, json_response};
 
 /// The text every completion answers with.
 pub const MOCK_REPLY: &str = "clawdeck verify: request recorded.";
@@ -36,35 +31,26 @@ pub struct RecordedRequest {
 
 /// The running server; stops when dropped or on [`RecordingMock::stop`].
 pub struct RecordingMock {
-    addr: SocketAddr,
+    server: LoopbackServer,
     requests: Arc<Mutex<Vec<RecordedRequest>>>,
-    shutdown: CancellationToken,
-    task: Option<JoinHandle<()>>,
 }
 
 impl RecordingMock {
     /// Binds 127.0.0.1 on a free port and starts serving.
     pub async fn start() -> std::io::Result<Self> {
-        let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
-        let addr = listener.local_addr()?;
         let requests = Arc::new(Mutex::new(Vec::new()));
-        let shutdown = CancellationToken::new();
-        let task = tokio::spawn(serve(listener, requests.clone(), shutdown.clone()));
-        Ok(Self {
-            addr,
-            requests,
-            shutdown,
-            task: Some(task),
-        })
+        let recorded = requests.clone();
+        let server = LoopbackServer::start(move |req| handle(req, recorded.clone())).await?;
+        Ok(Self { server, requests })
     }
 
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.server.addr()
     }
 
     /// The `baseUrl` an OpenAI-compatible provider entry needs (`http://127.0.0.1:PORT/v1`).
     pub fn base_url(&self) -> String {
-        format!("http://{}/v1", self.addr)
+        format!("http://{}/v1", self.server.addr())
     }
 
     /// Every request so far, oldest first.
@@ -84,60 +70,24 @@ impl RecordingMock {
     }
 
     /// Stops accepting and waits for the accept loop to end.
-    pub async fn stop(mut self) {
-        self.shutdown.cancel();
-        if let Some(task) = self.task.take() {
-            let _ = task.await;
-        }
-    }
-}
-
-impl Drop for RecordingMock {
-    fn drop(&mut self) {
-        self.shutdown.cancel();
-        if let Some(task) = self.task.take() {
-            task.abort();
-        }
-    }
-}
-
-async fn serve(
-    listener: TcpListener,
-    requests: Arc<Mutex<Vec<RecordedRequest>>>,
-    shutdown: CancellationToken,
-) {
-    loop {
-        let accepted = tokio::select! {
-            _ = shutdown.cancelled() => return,
-            accepted = listener.accept() => accepted,
-        };
-        let Ok((stream, _)) = accepted else { continue };
-        let requests = requests.clone();
-        let shutdown = shutdown.clone();
-        tokio::spawn(async move {
-            let service = service_fn(move |req| handle(req, requests.clone()));
-            let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
-            tokio::select! {
-                _ = shutdown.cancelled() => {}
-                _ = conn => {}
-            }
-        });
+    pub async fn stop(self) {
+        self.server.stop().await;
     }
 }
 
 async fn handle(
     req: Request<Incoming>,
     requests: Arc<Mutex<Vec<RecordedRequest>>>,
-) -> Result<Response<Full<Bytes>>, Infallible> {
+) -> Response<Full<Bytes>> {
     let path = req.uri().path().to_string();
     let method = req.method().clone();
     if method == Method::GET {
         if path.trim_end_matches('/').ends_with("/models") {
             let list = json!({"object": "list", "data": [{"id": "mock-1", "object": "model"}]});
-            return Ok(json_response(StatusCode::OK, &list));
+            return json_response(StatusCode::OK, &list);
         }
         let err = json!({"error": {"message": "not found"}});
-        return Ok(json_response(StatusCode::NOT_FOUND, &err));
+        return json_response(StatusCode::NOT_FOUND, &err);
     }
     let bytes = match req.into_body().collect().await {
         Ok(body) => body.to_bytes(),
@@ -164,12 +114,12 @@ async fn handle(
             .map(|index| json!({"object": "embedding", "index": index, "embedding": vec![0.0; 8]}))
             .collect();
         let answer = json!({"object": "list", "data": data, "model": model, "usage": usage()});
-        return Ok(json_response(StatusCode::OK, &answer));
+        return json_response(StatusCode::OK, &answer);
     }
     if stream {
-        Ok(sse_response(&model))
+        sse_response(&model)
     } else {
-        Ok(json_response(StatusCode::OK, &whole_answer(&model)))
+        json_response(StatusCode::OK, &whole_answer(&model))
     }
 }
 
@@ -220,15 +170,6 @@ fn sse_response(model: &str) -> Response<Full<Bytes>> {
     response
         .headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-    response
-}
-
-fn json_response(status: StatusCode, value: &Value) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(value.to_string())));
-    *response.status_mut() = status;
-    response
-        .headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
 }
 

@@ -19,6 +19,7 @@
 pub mod compare;
 pub mod gateway;
 pub mod home;
+mod loopback_http;
 pub mod mock;
 pub mod observed;
 pub mod private_gateway;

@@ -8,23 +8,17 @@
 //! Every Bot API method is answered `ok`; `getUpdates` hands the message out until OpenClaw
 //! acknowledges it with a later offset. The methods called are recorded (for errors).
 
-use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
-use hyper::header::{CONTENT_TYPE, HeaderValue};
-use hyper::server::conn::http1;
-use hyper::service::service_fn;
-use hyper::{Request, Response};
-use hyper_util::rt::TokioIo;
+use hyper::header::CONTENT_TYPE;
+use hyper::{Request, Response, StatusCode};
 use serde_json::{Map, Value, json};
-use tokio::net::TcpListener;
-use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
+
+use super::loopback_http::{LoopbackServer, json_response};
 
 /// The bot token the stand-in expects (any token works; this one is written into the config).
 pub const BOT_TOKEN: &str = "7000001:clawdeck-verify";
@@ -77,17 +71,13 @@ struct State {
 
 /// The running stand-in; stops when dropped or on [`TelegramStub::stop`].
 pub struct TelegramStub {
-    addr: SocketAddr,
+    server: LoopbackServer,
     state: Arc<Mutex<State>>,
-    shutdown: CancellationToken,
-    task: Option<JoinHandle<()>>,
 }
 
 impl TelegramStub {
     /// Binds 127.0.0.1 on a free port; the message `text` from `sender` waits in `getUpdates`.
     pub async fn start(sender: TelegramSender, text: &str) -> std::io::Result<Self> {
-        let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
-        let addr = listener.local_addr()?;
         let state = Arc::new(Mutex::new(State {
             sender,
             text: text.to_string(),
@@ -95,19 +85,14 @@ impl TelegramStub {
             next_message_id: 100,
             calls: Vec::new(),
         }));
-        let shutdown = CancellationToken::new();
-        let task = tokio::spawn(serve(listener, state.clone(), shutdown.clone()));
-        Ok(Self {
-            addr,
-            state,
-            shutdown,
-            task: Some(task),
-        })
+        let shared = state.clone();
+        let server = LoopbackServer::start(move |req| handle(req, shared.clone())).await?;
+        Ok(Self { server, state })
     }
 
     /// What `channels.telegram.apiRoot` must say.
     pub fn api_root(&self) -> String {
-        format!("http://{}", self.addr)
+        format!("http://{}", self.server.addr())
     }
 
     /// The Bot API methods called so far, oldest first.
@@ -120,20 +105,8 @@ impl TelegramStub {
         lock(&self.state).delivered
     }
 
-    pub async fn stop(mut self) {
-        self.shutdown.cancel();
-        if let Some(task) = self.task.take() {
-            let _ = task.await;
-        }
-    }
-}
-
-impl Drop for TelegramStub {
-    fn drop(&mut self) {
-        self.shutdown.cancel();
-        if let Some(task) = self.task.take() {
-            task.abort();
-        }
+    pub async fn stop(self) {
+        self.server.stop().await;
     }
 }
 
@@ -141,26 +114,6 @@ fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
     state
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-async fn serve(listener: TcpListener, state: Arc<Mutex<State>>, shutdown: CancellationToken) {
-    loop {
-        let accepted = tokio::select! {
-            _ = shutdown.cancelled() => return,
-            accepted = listener.accept() => accepted,
-        };
-        let Ok((stream, _)) = accepted else { continue };
-        let state = state.clone();
-        let shutdown = shutdown.clone();
-        tokio::spawn(async move {
-            let service = service_fn(move |req| handle(req, state.clone()));
-            let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
-            tokio::select! {
-                _ = shutdown.cancelled() => {}
-                _ = conn => {}
-            }
-        });
-    }
 }
 
 /// The request's parameters: query string, then a JSON or form body on top.
@@ -216,10 +169,7 @@ fn method_of(path: &str) -> String {
         .to_string()
 }
 
-async fn handle(
-    req: Request<Incoming>,
-    state: Arc<Mutex<State>>,
-) -> Result<Response<Full<Bytes>>, Infallible> {
+async fn handle(req: Request<Incoming>, state: Arc<Mutex<State>>) -> Response<Full<Bytes>> {
     let method = method_of(req.uri().path());
     let params = parameters(req).await;
     let result = if method == "getUpdates" {
@@ -254,12 +204,7 @@ async fn handle(
         s.calls.push(method.clone());
         answer(&method, &params, &mut s)
     };
-    let body = json!({"ok": true, "result": result}).to_string();
-    let mut response = Response::new(Full::new(Bytes::from(body)));
-    response
-        .headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    Ok(response)
+    json_response(StatusCode::OK, &json!({"ok": true, "result": result}))
 }
 
 /// Every other method: what Telegram would answer, as far as OpenClaw reads it.

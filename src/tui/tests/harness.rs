@@ -134,17 +134,7 @@ impl Harness {
     /// The frame as text with trailing blanks cut and rows joined by newlines.
     pub(super) fn screen_trimmed(&mut self, width: u16, height: u16) -> String {
         let terminal = self.draw(width, height);
-        let buf = terminal.backend().buffer().clone();
-        (0..height)
-            .map(|y| {
-                (0..width)
-                    .map(|x| buf[(x, y)].symbol())
-                    .collect::<String>()
-                    .trim_end()
-                    .to_string()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        trimmed_rows(terminal.backend().buffer())
     }
 
     pub(super) fn wall(&self) -> SystemTime {
@@ -159,4 +149,39 @@ impl Harness {
             .map(|(s, _)| s.clone())
             .unwrap_or_default()
     }
+}
+
+/// A buffer as text: trailing blanks cut, rows joined by newlines.
+pub(crate) fn trimmed_rows(buf: &ratatui::buffer::Buffer) -> String {
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The Sessions view drawn alone at `w`x`h`, as the console draws it.
+pub(crate) fn draw_sessions_view(
+    view: &mut crate::tui::views::sessions::SessionsView,
+    w: u16,
+    h: u16,
+) -> String {
+    let (tx, _rx) = AppEventSender::channel();
+    let clock = FixedClock::at_epoch_2026();
+    let keymap = crate::tui::keymap::Keymap::default();
+    let ctx = crate::tui::views::ViewCtx {
+        tx: &tx,
+        clock: &clock,
+        keymap: &keymap,
+    };
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal
+        .draw(|f| view.render(f.area(), f.buffer_mut(), &ctx))
+        .unwrap();
+    trimmed_rows(terminal.backend().buffer())
 }

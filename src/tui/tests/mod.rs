@@ -7,7 +7,7 @@
 mod analysis;
 mod approvals;
 mod decisions;
-mod harness;
+pub(crate) mod harness;
 mod real_gateway;
 mod text_panes;
 mod views;

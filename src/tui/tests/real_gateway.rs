@@ -15,8 +15,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -28,10 +26,7 @@ use crate::gateway::{
     Backoff, ClientEvent, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient,
     GatewayEndpoint,
 };
-use crate::tui::clock::FixedClock;
-use crate::tui::event::{AppEvent, AppEventSender, CoreEvent};
-use crate::tui::keymap::Keymap;
-use crate::tui::views::ViewCtx;
+use crate::tui::event::{AppEvent, CoreEvent};
 use crate::tui::views::ViewId;
 use crate::tui::views::policy_verdicts::CompareState;
 use crate::tui::views::sessions::SessionsView;
@@ -248,23 +243,7 @@ fn the_policy_view_shows_no_disagreement_for_a_real_gateway_session() {
 
 /// The Sessions view, fed by the roster feed, drawn as the console draws it.
 fn draw(view: &mut SessionsView, w: u16, h: u16) -> String {
-    let (tx, _rx) = AppEventSender::channel();
-    let clock = FixedClock::at_epoch_2026();
-    let keymap = Keymap::default();
-    let ctx = ViewCtx {
-        tx: &tx,
-        clock: &clock,
-        keymap: &keymap,
-    };
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal
-        .draw(|f| view.render(f.area(), f.buffer_mut(), &ctx))
-        .unwrap();
-    let buf = terminal.backend().buffer().clone();
-    (0..h)
-        .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n")
+    super::harness::draw_sessions_view(view, w, h)
 }
 
 async fn wait_view(

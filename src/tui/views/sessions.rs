@@ -523,35 +523,12 @@ mod tests {
     use crate::tui::clock::FixedClock;
     use crate::tui::event::AppEventSender;
     use crate::tui::keymap::Keymap;
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
+
     use serde_json::json;
     use std::sync::Arc;
 
     fn draw(view: &mut SessionsView, w: u16, h: u16) -> String {
-        let (tx, _rx) = AppEventSender::channel();
-        let clock = FixedClock::at_epoch_2026();
-        let keymap = Keymap::default();
-        let ctx = ViewCtx {
-            tx: &tx,
-            clock: &clock,
-            keymap: &keymap,
-        };
-        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-        terminal
-            .draw(|f| view.render(f.area(), f.buffer_mut(), &ctx))
-            .unwrap();
-        let buf = terminal.backend().buffer().clone();
-        (0..h)
-            .map(|y| {
-                (0..w)
-                    .map(|x| buf[(x, y)].symbol())
-                    .collect::<String>()
-                    .trim_end()
-                    .to_string()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::tui::tests::harness::draw_sessions_view(view, w, h)
     }
 
     fn hello(version: &str) -> Arc<Hello> {
