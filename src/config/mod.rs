@@ -254,6 +254,29 @@ impl LoadedConfig {
         channel: &str,
         account: Option<&str>,
     ) -> Option<(&std::collections::BTreeMap<String, GroupConfig>, KeyPath)> {
+        self.chat_table(channel, account, ChatKind::Group)
+    }
+
+    /// `channels.<channel>.direct` (a direct chat's entries, keyed by chat id or `*`), or the
+    /// account's own map, which replaces it when present.
+    pub fn direct_table(
+        &self,
+        channel: &str,
+        account: Option<&str>,
+    ) -> Option<(&std::collections::BTreeMap<String, GroupConfig>, KeyPath)> {
+        self.chat_table(channel, account, ChatKind::Direct)
+    }
+
+    fn chat_table(
+        &self,
+        channel: &str,
+        account: Option<&str>,
+        kind: ChatKind,
+    ) -> Option<(&std::collections::BTreeMap<String, GroupConfig>, KeyPath)> {
+        let name = match kind {
+            ChatKind::Group => "groups",
+            ChatKind::Direct => "direct",
+        };
         let (ch_key, ch) = self
             .openclaw
             .channels
@@ -265,14 +288,18 @@ impl LoadedConfig {
                 .accounts
                 .iter()
                 .find(|(k, _)| k.eq_ignore_ascii_case(account))
-            && let Some(groups) = &acct.groups
+            && let Some(table) = match kind {
+                ChatKind::Group => acct.groups.as_ref(),
+                ChatKind::Direct => acct.direct.as_ref(),
+            }
         {
-            return Some((
-                groups,
-                base.key("accounts").key(acct_key.clone()).key("groups"),
-            ));
+            return Some((table, base.key("accounts").key(acct_key.clone()).key(name)));
         }
-        ch.groups.as_ref().map(|g| (g, base.key("groups")))
+        match kind {
+            ChatKind::Group => ch.groups.as_ref(),
+            ChatKind::Direct => ch.direct.as_ref(),
+        }
+        .map(|table| (table, base.key(name)))
     }
 }
 
@@ -603,3 +630,10 @@ fn push_agent(
 
 #[cfg(test)]
 mod tests;
+
+/// Which of a channel's chat tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ChatKind {
+    Group,
+    Direct,
+}

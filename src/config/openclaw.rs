@@ -210,6 +210,8 @@ pub struct AgentEntry {
 #[serde(default, rename_all = "camelCase")]
 pub struct ChannelConfig {
     pub groups: Option<BTreeMap<String, GroupConfig>>,
+    /// Direct chats by chat id (`*` = every direct chat): their `tools` / `toolsBySender`.
+    pub direct: Option<BTreeMap<String, GroupConfig>>,
     pub accounts: BTreeMap<String, ChannelAccountConfig>,
 }
 
@@ -217,6 +219,7 @@ pub struct ChannelConfig {
 #[serde(default, rename_all = "camelCase")]
 pub struct ChannelAccountConfig {
     pub groups: Option<BTreeMap<String, GroupConfig>>,
+    pub direct: Option<BTreeMap<String, GroupConfig>>,
 }
 
 /// One group entry (`channels.<ch>.groups.<id>`, `"*"` = every group).

@@ -803,6 +803,9 @@ fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> L
         .map(str::trim)
         .filter(|g| !g.is_empty())
     else {
+        if inputs.registry.semantics.direct_chat_policy {
+            return direct_chat_layer(inputs, channel, warnings);
+        }
         return LayerPolicy::absent(
             LayerId::Group,
             label,
@@ -867,6 +870,86 @@ fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> L
             LayerId::Group,
             label,
             format!("{table_path}: no entry for group \"{group}\" or \"*\""),
+        ),
+    }
+}
+
+/// A direct chat's conversation policy (`channels.<channel>.direct`, Telegram's): the entry of
+/// the chat (a direct chat's id is its sender's) or else `*`, alone (an exact entry replaces
+/// `*` whole); in it a matching `toolsBySender` entry, else `tools`. Direct chats match senders
+/// by channel key, id, username and name (no phone number).
+fn direct_chat_layer(
+    inputs: &LayerInputs<'_>,
+    channel: &str,
+    warnings: &mut Vec<PolicyWarning>,
+) -> LayerPolicy {
+    let label = "group tools.allow";
+    let ctx = inputs.ctx;
+    let Some((table, table_path)) = inputs.cfg.direct_table(channel, ctx.account.as_deref()) else {
+        return LayerPolicy::absent(
+            LayerId::Group,
+            label,
+            format!("{channel}: direct chat, and channels.{channel} has no direct entries"),
+        );
+    };
+    let chat = ctx
+        .sender_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|id| !id.is_empty());
+    let Some((key, entry)) = chat
+        .and_then(|id| table.get_key_value(id))
+        .or_else(|| table.get_key_value("*"))
+    else {
+        return LayerPolicy::absent(
+            LayerId::Group,
+            label,
+            format!(
+                "{table_path}: no entry for direct chat \"{}\" or \"*\"",
+                chat.unwrap_or("-")
+            ),
+        );
+    };
+    let entry_path = table_path.key(key.clone());
+    let by_sender_path = entry_path.key("toolsBySender");
+    let without_phone = PolicyContext {
+        sender_e164: None,
+        ..ctx.clone()
+    };
+    let chosen = match match_sender(
+        &entry.tools_by_sender,
+        &without_phone,
+        &by_sender_path,
+        LayerId::Group,
+        warnings,
+    ) {
+        Some((sender_key, policy)) => Some((
+            by_sender_path.key(sender_key.clone()),
+            policy,
+            format!("direct chat \"{key}\", sender key \"{sender_key}\""),
+        )),
+        None => entry.tools.as_ref().map(|tools| {
+            (
+                entry_path.key("tools"),
+                tools,
+                format!("direct chat \"{key}\" tools"),
+            )
+        }),
+    };
+    match chosen {
+        Some((path, policy, what)) => policy_layer(
+            LayerId::Group,
+            label.to_string(),
+            &path,
+            policy.allow.as_ref(),
+            policy.also_allow.as_ref(),
+            policy.deny.as_ref(),
+            what,
+        ),
+        None => LayerPolicy::absent(
+            LayerId::Group,
+            label,
+            format!("{entry_path}: no tools and no toolsBySender entry for the sender"),
         ),
     }
 }

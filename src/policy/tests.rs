@@ -1100,3 +1100,48 @@ fn a_channel_sender_key_comes_before_the_id_and_a_sender_owns_nothing_unlisted()
             .owner
     );
 }
+
+#[test]
+fn a_direct_chat_takes_its_own_entry_whole_and_its_sender_rules_first() {
+    let config = "{ channels: { telegram: { direct: {
+        '*': { tools: { deny: ['canvas'] } },
+        '42': { tools: { deny: ['web_search'] },
+                toolsBySender: { 'username:alice': { deny: ['tts'] }, 'e164:+15550001': { deny: ['read'] } } } } } } }";
+    let chat = |id: &str, username: &str| PolicyContext {
+        channel: Some("telegram".into()),
+        sender_id: Some(id.into()),
+        sender_username: Some(username.into()),
+        sender_e164: Some("+15550001".into()),
+        ..ctx()
+    };
+    let res = resolve_2026(config, &chat("42", "alice"));
+    let tts = removal(&res, "tts");
+    assert_eq!(tts.layer, LayerId::Group);
+    assert_eq!(
+        tts.config_path.as_deref(),
+        Some(r#"channels.telegram.direct."42".toolsBySender."username:alice".deny[0]"#)
+    );
+    assert!(
+        is_visible(&res, "canvas"),
+        "the chat's entry replaces \"*\""
+    );
+    assert!(
+        is_visible(&res, "web_search"),
+        "its sender entry replaces its tools"
+    );
+    // A phone number is no sender key in a direct chat; the chat's tools apply.
+    let res = resolve_2026(config, &chat("42", "bob"));
+    assert!(is_visible(&res, "read"));
+    assert_eq!(removal(&res, "web_search").layer, LayerId::Group);
+    // Another chat: "*".
+    let res = resolve_2026(config, &chat("43", "alice"));
+    assert_eq!(removal(&res, "canvas").layer, LayerId::Group);
+    // The seed's OpenClaw had no direct-chat policy.
+    let cfg = load_from_str(config, "t.json5")
+        .unwrap()
+        .with_pack("seed")
+        .unwrap();
+    let registry = Registry::build(&cfg);
+    let res = resolve(&cfg, &registry, &chat("43", "alice")).unwrap();
+    assert!(is_visible(&res, "canvas"));
+}

@@ -281,6 +281,8 @@ pub struct Semantics {
     /// Whether a channel sender is an owner only when `commands.ownerAllowFrom` names them
     /// (without the list, today's OpenClaw owns no sender; the seed's owns every one).
     pub sender_owner_needs_allowlist: bool,
+    /// Whether a direct chat's `channels.<channel>.direct` entry is its conversation policy.
+    pub direct_chat_policy: bool,
     /// Tools of the version absent from its default run, with the condition that brings them.
     pub conditional_tools: Vec<(String, String)>,
     /// A name that also names other tools in a policy (`canvas` → `show_widget`).
@@ -430,6 +432,7 @@ pub fn newest() -> Arc<Semantics> {
                 gateway_effective: GatewayEffectiveRules::default(),
                 sender_layer: false,
                 sender_owner_needs_allowlist: false,
+                direct_chat_policy: false,
                 conditional_tools: Vec::new(),
                 family_expansions: BTreeMap::new(),
                 primary_session_only: Vec::new(),

@@ -57,6 +57,8 @@ pub struct PackFile {
     #[serde(default)]
     pub sender_owner_needs_allowlist: bool,
     #[serde(default)]
+    pub direct_chat_policy: bool,
+    #[serde(default)]
     pub tooling_prompt_rule: Option<super::ToolingRule>,
     #[serde(default)]
     pub param_aliases: Option<bool>,
@@ -362,6 +364,7 @@ impl PackFile {
             primary_session_only,
             sender_layer,
             sender_owner_needs_allowlist: self.sender_owner_needs_allowlist,
+            direct_chat_policy: self.direct_chat_policy,
             id: self.version,
             captured_from: self.captured_from,
             tools,
