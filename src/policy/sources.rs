@@ -856,6 +856,20 @@ fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> L
         }
     }
     warnings.extend(local_warnings);
+    chat_policy_layer(
+        label,
+        chosen,
+        format!("{table_path}: no entry for group \"{group}\" or \"*\""),
+    )
+}
+
+/// The group layer from the chat policy chosen (where it is written, the policy, why), or
+/// absent with `none`.
+fn chat_policy_layer(
+    label: &str,
+    chosen: Option<(KeyPath, &ToolPolicyConfig, String)>,
+    none: String,
+) -> LayerPolicy {
     match chosen {
         Some((path, policy, what)) => policy_layer(
             LayerId::Group,
@@ -866,11 +880,7 @@ fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> L
             policy.deny.as_ref(),
             what,
         ),
-        None => LayerPolicy::absent(
-            LayerId::Group,
-            label,
-            format!("{table_path}: no entry for group \"{group}\" or \"*\""),
-        ),
+        None => LayerPolicy::absent(LayerId::Group, label, none),
     }
 }
 
@@ -936,22 +946,11 @@ fn direct_chat_layer(
             )
         }),
     };
-    match chosen {
-        Some((path, policy, what)) => policy_layer(
-            LayerId::Group,
-            label.to_string(),
-            &path,
-            policy.allow.as_ref(),
-            policy.also_allow.as_ref(),
-            policy.deny.as_ref(),
-            what,
-        ),
-        None => LayerPolicy::absent(
-            LayerId::Group,
-            label,
-            format!("{entry_path}: no tools and no toolsBySender entry for the sender"),
-        ),
-    }
+    chat_policy_layer(
+        label,
+        chosen,
+        format!("{entry_path}: no tools and no toolsBySender entry for the sender"),
+    )
 }
 
 /// Today's `tools.toolsBySender` layer: the agent's `tools.toolsBySender` entry for the sender,

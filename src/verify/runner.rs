@@ -257,28 +257,37 @@ pub async fn observe_through_gateway(
     options: &RunOptions,
     as_owner: bool,
 ) -> Result<ObservedView, VerifyError> {
-    let Prepared {
-        program,
-        mock,
-        home,
+    let prepared = prepare(config, agent, ctx, options).await?;
+    let start = super::private_gateway::Start::AgentMethod { as_owner };
+    let observed =
+        on_private_gateway(&prepared, &prepared.isolated, agent, ctx, options, start).await;
+    prepared.mock.stop().await;
+    observed
+}
+
+/// One turn of `agent` on a private gateway in the prepared home, with `isolated` as its config.
+async fn on_private_gateway(
+    prepared: &Prepared,
+    isolated: &Value,
+    agent: &str,
+    ctx: &PolicyContext,
+    options: &RunOptions,
+    start: super::private_gateway::Start,
+) -> Result<ObservedView, VerifyError> {
+    super::private_gateway::observe(
+        &prepared.program,
+        &prepared.home.0,
         isolated,
-    } = prepare(config, agent, ctx, options).await?;
-    let observed = super::private_gateway::observe(
-        &program,
-        &home.0,
-        &isolated,
         super::private_gateway::Turn {
             agent,
             ctx,
-            start: super::private_gateway::Start::AgentMethod { as_owner },
+            start,
             timeout: options.timeout,
             message: RUN_MESSAGE,
         },
-        &mock,
+        &prepared.mock,
     )
-    .await;
-    mock.stop().await;
-    observed
+    .await
 }
 
 /// The CLI with an environment of its own: only PATH and locale pass through, HOME is the
@@ -371,33 +380,17 @@ pub async fn observe_inbound(
     if !lost.is_empty() {
         return Err(VerifyError::Inexpressible(lost.join(", ")));
     }
-    let Prepared {
-        program,
-        mock,
-        home,
-        isolated,
-    } = prepare(config, agent, ctx, options).await?;
+    let prepared = prepare(config, agent, ctx, options).await?;
     let stub = super::telegram_stub::TelegramStub::start(
         super::sender_run::telegram_sender(ctx),
         RUN_MESSAGE,
     )
     .await
     .map_err(|err| VerifyError::Mock(format!("the stand-in Telegram Bot API: {err}")))?;
-    let isolated = super::sender_run::with_telegram_inbound(&isolated, &stub.api_root(), agent);
-    let observed = super::private_gateway::observe(
-        &program,
-        &home.0,
-        &isolated,
-        super::private_gateway::Turn {
-            agent,
-            ctx,
-            start: super::private_gateway::Start::Inbound,
-            timeout: options.timeout,
-            message: RUN_MESSAGE,
-        },
-        &mock,
-    )
-    .await;
+    let isolated =
+        super::sender_run::with_telegram_inbound(&prepared.isolated, &stub.api_root(), agent);
+    let start = super::private_gateway::Start::Inbound;
+    let observed = on_private_gateway(&prepared, &isolated, agent, ctx, options, start).await;
     let observed = observed.map_err(|err| match err {
         // Say how far the message got.
         VerifyError::Timeout { command, seconds } => VerifyError::Timeout {
@@ -410,7 +403,7 @@ pub async fn observe_inbound(
         other => other,
     });
     stub.stop().await;
-    mock.stop().await;
+    prepared.mock.stop().await;
     observed
 }
 
