@@ -110,6 +110,47 @@ impl GatewayClient {
         .await
     }
 
+    /// `connect`, retrying while the gateway is unreachable (with `backoff`): each wait is
+    /// reported to `report` as `Disconnected`, a failure that retrying cannot mend as `Failed`.
+    /// `None` when it failed or `report` answered `false` (nobody listens any more).
+    pub async fn connect_retrying(
+        endpoint: GatewayEndpoint,
+        identity: DeviceIdentity,
+        options: ConnectOptions,
+        backoff: Backoff,
+        mut report: impl FnMut(ClientEvent) -> bool,
+    ) -> Option<GatewayClient> {
+        let mut attempt = 0u32;
+        loop {
+            match Self::connect(
+                endpoint.clone(),
+                identity.clone(),
+                options.clone(),
+                backoff.clone(),
+            )
+            .await
+            {
+                Ok(client) => return Some(client),
+                Err(err) if err.is_retryable() => {
+                    let retry_in = backoff.delay(attempt);
+                    attempt = attempt.saturating_add(1);
+                    let waiting = ClientEvent::Disconnected {
+                        reason: err.to_string(),
+                        retry_in,
+                    };
+                    if !report(waiting) {
+                        return None;
+                    }
+                    tokio::time::sleep(retry_in).await;
+                }
+                Err(err) => {
+                    report(ClientEvent::Failed(err));
+                    return None;
+                }
+            }
+        }
+    }
+
     /// `connect`, waiting out a starting gateway until `give_up` resolves (a caller's deadline
     /// or stop) instead of `options.ready_wait`. Giving up while the gateway still says it is
     /// starting returns that answer; giving up before any answer returns `Timeout`.

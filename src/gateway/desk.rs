@@ -197,40 +197,20 @@ impl GatewayDesk {
     /// pending, then forward approval events; after a reconnect, list again.
     async fn attend(&self, endpoint: GatewayEndpoint, identity: DeviceIdentity, backoff: Backoff) {
         let name = endpoint.name.clone();
-        let mut attempt = 0u32;
-        let client = loop {
-            match GatewayClient::connect(
-                endpoint.clone(),
-                identity.clone(),
-                approver_options(),
-                backoff.clone(),
-            )
-            .await
-            {
-                Ok(client) => break client,
-                Err(err) if err.is_retryable() => {
-                    let retry_in = backoff.delay(attempt);
-                    attempt = attempt.saturating_add(1);
-                    let event = ClientEvent::Disconnected {
-                        reason: err.to_string(),
-                        retry_in,
-                    };
-                    if let Some(item) = WatchItem::from_client_event(&name, &event)
-                        && !self.publish(item)
-                    {
-                        return;
-                    }
-                    tokio::time::sleep(retry_in).await;
-                }
-                Err(err) => {
-                    if let Some(item) =
-                        WatchItem::from_client_event(&name, &ClientEvent::Failed(err))
-                    {
-                        self.publish(item);
-                    }
-                    return;
-                }
-            }
+        let report = |event: ClientEvent| match WatchItem::from_client_event(&name, &event) {
+            Some(item) => self.publish(item),
+            None => true,
+        };
+        let Some(client) = GatewayClient::connect_retrying(
+            endpoint,
+            identity,
+            approver_options(),
+            backoff,
+            report,
+        )
+        .await
+        else {
+            return;
         };
         let mut events = client.events();
         if let Ok(mut clients) = self.clients.lock() {

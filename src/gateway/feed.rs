@@ -125,36 +125,17 @@ async fn feed_one(
     stop: CancellationToken,
 ) {
     let name = endpoint.name.clone();
-    let mut attempt = 0u32;
-    let client = loop {
-        match GatewayClient::connect(
-            endpoint.clone(),
-            identity.clone(),
-            ConnectOptions::default(),
-            backoff.clone(),
-        )
-        .await
-        {
-            Ok(client) => break client,
-            Err(err) if err.is_retryable() => {
-                let retry_in = backoff.delay(attempt);
-                attempt = attempt.saturating_add(1);
-                if !sink(
-                    name.clone(),
-                    ClientEvent::Disconnected {
-                        reason: err.to_string(),
-                        retry_in,
-                    },
-                ) {
-                    return;
-                }
-                tokio::time::sleep(retry_in).await;
-            }
-            Err(err) => {
-                sink(name, ClientEvent::Failed(err));
-                return;
-            }
-        }
+    let report = |event: ClientEvent| sink(name.clone(), event);
+    let Some(client) = GatewayClient::connect_retrying(
+        endpoint,
+        identity,
+        ConnectOptions::default(),
+        backoff,
+        report,
+    )
+    .await
+    else {
+        return;
     };
     // Closed on every way out (stop included: the select drops this future, and the guard).
     let _close = CloseOnDrop(client.clone());
