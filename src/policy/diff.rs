@@ -377,16 +377,6 @@ pub const OVERRIDE_KEYS: &[&str] = &[
     "sandboxed",
 ];
 
-fn rule_text(r: &Removal) -> String {
-    let mut text = format!("{}: {}", r.layer.title(), r.reason);
-    if let Some(path) = &r.config_path
-        && !r.reason.contains(path.as_str())
-    {
-        text.push_str(&format!(" [{path}]"));
-    }
-    text
-}
-
 /// The diff as text: a header per side, then `+`/`-` lines with the hiding rule.
 pub fn render_diff(d: &ResolutionDiff) -> String {
     let mut out = String::new();
@@ -418,7 +408,7 @@ pub fn render_diff(d: &ResolutionDiff) -> String {
             out.push_str(&format!(
                 "- {:<width$}  hidden on b by {}\n",
                 c.tool,
-                rule_text(&c.hidden_by)
+                c.hidden_by.rule_text()
             ));
         }
     }
@@ -428,7 +418,7 @@ pub fn render_diff(d: &ResolutionDiff) -> String {
             out.push_str(&format!(
                 "+ {:<width$}  hidden on a by {}\n",
                 c.tool,
-                rule_text(&c.hidden_by)
+                c.hidden_by.rule_text()
             ));
         }
     }

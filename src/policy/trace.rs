@@ -148,6 +148,19 @@ pub struct Removal {
     pub reason: String,
 }
 
+impl Removal {
+    /// `Layer: reason [config.path]` (the path only when the reason does not already name it).
+    pub fn rule_text(&self) -> String {
+        let mut text = format!("{}: {}", self.layer.title(), self.reason);
+        if let Some(path) = &self.config_path
+            && !self.reason.contains(path.as_str())
+        {
+            text.push_str(&format!(" [{path}]"));
+        }
+        text
+    }
+}
+
 /// One tool at one layer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LayerDecision {

@@ -11,7 +11,7 @@ use crossterm::event::MouseEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget, Wrap};
+use ratatui::widgets::{Block, Paragraph, Row, Widget, Wrap};
 
 use super::ViewCtx;
 use crate::gateway::approval_board::{ApprovalBoard, ApprovalState, BoardEntry};
@@ -22,6 +22,7 @@ use crate::tui::clock::short_duration;
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::table::{list_table, render_selected};
 
 #[derive(Debug, Default)]
 pub(crate) struct ApprovalsView {
@@ -210,28 +211,19 @@ impl ApprovalsView {
                 ])
             })
             .collect();
-        let mut state = TableState::default().with_selected(Some(self.selected));
-        StatefulWidget::render(
-            Table::new(
-                table_rows,
-                [
-                    Constraint::Length(24),
-                    Constraint::Length(14),
-                    Constraint::Length(8),
-                    Constraint::Length(24),
-                    Constraint::Fill(1),
-                ],
-            )
-            .header(
-                Row::new(vec!["state", "gateway", "agent", "session", "command"])
-                    .style(theme::bold()),
-            )
-            .row_highlight_style(theme::selected())
-            .block(Block::bordered().title(title)),
-            table_area,
-            buf,
-            &mut state,
+        let table = list_table(
+            table_rows,
+            [
+                Constraint::Length(24),
+                Constraint::Length(14),
+                Constraint::Length(8),
+                Constraint::Length(24),
+                Constraint::Fill(1),
+            ],
+            Row::new(vec!["state", "gateway", "agent", "session", "command"]),
+            Block::bordered().title(title),
         );
+        render_selected(table, table_area, buf, self.selected, 0);
         let detail = self
             .selected_entry()
             .map(|e| detail_lines(e, ctx))

@@ -10,12 +10,13 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget, Wrap};
+use ratatui::widgets::{Block, Paragraph, Row, Widget, Wrap};
 
 use super::ViewCtx;
 use crate::decision_log::{COLUMNS, CallEnd, DecisionKind, DecisionRecord, Entry};
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::table::{list_table, render_selected};
 
 /// Records kept on screen; older ones are in the file (`clawdeck log`).
 pub(crate) const KEPT: usize = 500;
@@ -170,28 +171,22 @@ impl DecisionsView {
                     ])
                 })
                 .collect();
-            let mut state = TableState::default().with_selected(Some(self.selected));
             let [t, c, tool, d, o, ms, why] = COLUMNS.map(str::to_lowercase);
-            StatefulWidget::render(
-                Table::new(
-                    rows,
-                    [
-                        Constraint::Length(8),
-                        Constraint::Length(12),
-                        Constraint::Length(16),
-                        Constraint::Length(14),
-                        Constraint::Length(9),
-                        Constraint::Length(6),
-                        Constraint::Fill(1),
-                    ],
-                )
-                .header(Row::new(vec![t, c, tool, d, o, ms, why]).style(theme::bold()))
-                .row_highlight_style(theme::selected())
-                .block(block),
-                table_area,
-                buf,
-                &mut state,
+            let table = list_table(
+                rows,
+                [
+                    Constraint::Length(8),
+                    Constraint::Length(12),
+                    Constraint::Length(16),
+                    Constraint::Length(14),
+                    Constraint::Length(9),
+                    Constraint::Length(6),
+                    Constraint::Fill(1),
+                ],
+                Row::new(vec![t, c, tool, d, o, ms, why]),
+                block,
             );
+            render_selected(table, table_area, buf, self.selected, 0);
         }
         self.render_detail(detail_area, buf);
     }

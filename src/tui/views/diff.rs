@@ -9,7 +9,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget, Wrap};
+use ratatui::widgets::{Block, Paragraph, Row, Widget, Wrap};
 
 use super::ViewCtx;
 use crate::context::PolicyContext;
@@ -18,6 +18,7 @@ use crate::policy::diff::{DiffSide, ResolutionDiff};
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::table::{list_table, render_selected};
 
 /// Rows of the detail pane.
 const DETAIL_HEIGHT: u16 = 7;
@@ -93,16 +94,6 @@ struct DiffRow {
     rule: Option<(char, Removal)>,
 }
 
-fn rule_text(r: &Removal) -> String {
-    let mut text = format!("{}: {}", r.layer.title(), r.reason);
-    if let Some(path) = &r.config_path
-        && !r.reason.contains(path.as_str())
-    {
-        text.push_str(&format!(" [{path}]"));
-    }
-    text
-}
-
 fn rows(d: &ResolutionDiff) -> Vec<DiffRow> {
     let mut out = Vec::new();
     for c in &d.disappear {
@@ -110,7 +101,7 @@ fn rows(d: &ResolutionDiff) -> Vec<DiffRow> {
             mark: "- gone on b",
             style: theme::error(),
             tool: c.tool.clone(),
-            why: format!("hidden on b by {}", rule_text(&c.hidden_by)),
+            why: format!("hidden on b by {}", c.hidden_by.rule_text()),
             rule: Some(('b', c.hidden_by.clone())),
         });
     }
@@ -119,7 +110,7 @@ fn rows(d: &ResolutionDiff) -> Vec<DiffRow> {
             mark: "+ new on b",
             style: theme::ok(),
             tool: c.tool.clone(),
-            why: format!("hidden on a by {}", rule_text(&c.hidden_by)),
+            why: format!("hidden on a by {}", c.hidden_by.rule_text()),
             rule: Some(('a', c.hidden_by.clone())),
         });
     }
@@ -336,27 +327,18 @@ impl DiffView {
                     ])
                 })
                 .collect();
-            let mut state = TableState::default()
-                .with_selected(Some(self.selected))
-                .with_offset(self.offset);
-            StatefulWidget::render(
-                Table::new(
-                    table_rows,
-                    [
-                        Constraint::Length(12),
-                        Constraint::Length(longest),
-                        Constraint::Fill(1),
-                    ],
-                )
-                .header(Row::new(vec!["change", "tool", "why"]).style(theme::bold()))
-                .row_highlight_style(theme::selected())
-                .highlight_symbol("›")
-                .block(Block::bordered().title(title)),
-                table_area,
-                buf,
-                &mut state,
-            );
-            self.offset = state.offset();
+            let table = list_table(
+                table_rows,
+                [
+                    Constraint::Length(12),
+                    Constraint::Length(longest),
+                    Constraint::Fill(1),
+                ],
+                Row::new(vec!["change", "tool", "why"]),
+                Block::bordered().title(title),
+            )
+            .highlight_symbol("›");
+            self.offset = render_selected(table, table_area, buf, self.selected, self.offset);
         }
         let detail = rows
             .get(self.selected)

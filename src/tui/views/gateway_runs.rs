@@ -6,12 +6,13 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Row, Table, Widget};
+use ratatui::widgets::{Block, Paragraph, Row, Widget};
 
 use super::ViewCtx;
 use crate::gateway::roster::{Link, Roster};
 use crate::tui::clock::short_duration;
 use crate::tui::theme;
+use crate::tui::widgets::table::list_table;
 
 /// A gateway session's state as the Sessions view and the Queue view's section both show it.
 pub(crate) fn state_span(state: &str) -> Span<'static> {
@@ -133,7 +134,7 @@ impl GatewayRuns {
                 ])
             })
             .collect();
-        Table::new(
+        list_table(
             rows,
             [
                 Constraint::Length(18),
@@ -142,11 +143,9 @@ impl GatewayRuns {
                 Constraint::Length(10),
                 Constraint::Length(9),
             ],
+            Row::new(vec!["source", "agent", "session", "state", "elapsed"]),
+            block,
         )
-        .header(
-            Row::new(vec!["source", "agent", "session", "state", "elapsed"]).style(theme::bold()),
-        )
-        .block(block)
         .render(section, buf);
         rest
     }

@@ -8,12 +8,13 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget, Wrap};
+use ratatui::widgets::{Block, Paragraph, Row, Widget, Wrap};
 
 use super::ViewCtx;
 use crate::lint::{Finding, LintReport, Severity};
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::table::{list_table, render_selected};
 
 /// Rows of the detail pane.
 const DETAIL_HEIGHT: u16 = 8;
@@ -152,30 +153,19 @@ impl LintView {
                 ])
             })
             .collect();
-        let mut state = TableState::default()
-            .with_selected(Some(self.selected))
-            .with_offset(self.offset);
-        StatefulWidget::render(
-            Table::new(
-                rows,
-                [
-                    Constraint::Length(9),
-                    Constraint::Max(44),
-                    Constraint::Max(22),
-                    Constraint::Fill(1),
-                ],
-            )
-            .header(
-                Row::new(vec!["severity", "config key", "kind", "finding"]).style(theme::bold()),
-            )
-            .row_highlight_style(theme::selected())
-            .highlight_symbol("›")
-            .block(block),
-            table_area,
-            buf,
-            &mut state,
-        );
-        self.offset = state.offset();
+        let table = list_table(
+            rows,
+            [
+                Constraint::Length(9),
+                Constraint::Max(44),
+                Constraint::Max(22),
+                Constraint::Fill(1),
+            ],
+            Row::new(vec!["severity", "config key", "kind", "finding"]),
+            block,
+        )
+        .highlight_symbol("›");
+        self.offset = render_selected(table, table_area, buf, self.selected, self.offset);
         let detail = report
             .findings
             .get(self.selected)

@@ -20,6 +20,7 @@ use crate::tui::clock::short_duration;
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::table::{list_table, render_selected};
 
 /// Recent queue events kept for the log pane.
 const LOG_LINES: usize = 200;
@@ -382,28 +383,19 @@ impl QueueView {
             ""
         };
         let title = format!(" Lanes · warn after {warn_ms} ms{draining} ");
-        let mut state = TableState::default().with_selected(Some(self.selected));
-        StatefulWidget::render(
-            Table::new(
-                lane_rows,
-                [
-                    Constraint::Length(16),
-                    Constraint::Length(6),
-                    Constraint::Length(8),
-                    Constraint::Length(7),
-                    Constraint::Fill(1),
-                ],
-            )
-            .header(
-                Row::new(vec!["lane", "limit", "running", "queued", "oldest wait"])
-                    .style(theme::bold()),
-            )
-            .row_highlight_style(theme::selected())
-            .block(Block::bordered().title(title)),
-            lanes_area,
-            buf,
-            &mut state,
+        let table = list_table(
+            lane_rows,
+            [
+                Constraint::Length(16),
+                Constraint::Length(6),
+                Constraint::Length(8),
+                Constraint::Length(7),
+                Constraint::Fill(1),
+            ],
+            Row::new(vec!["lane", "limit", "running", "queued", "oldest wait"]),
+            Block::bordered().title(title),
         );
+        render_selected(table, lanes_area, buf, self.selected, 0);
 
         let lane = snapshot.lanes.get(self.selected).map(|l| l.lane.clone());
         let entries = self.lane_entries();

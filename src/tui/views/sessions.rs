@@ -11,7 +11,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
+use ratatui::widgets::{Block, Paragraph, Row, Widget};
 
 use super::ViewCtx;
 use crate::gateway::ClientEvent;
@@ -21,6 +21,7 @@ use crate::gateway::transcript::{SessionTranscript, ToolEntry, ToolOutcome, Tran
 use crate::gateway::watch::classify;
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::table::{list_table, render_selected};
 
 /// Transcripts kept for sessions selected earlier (going back shows what was seen).
 const KEPT_TRANSCRIPTS: usize = 16;
@@ -284,36 +285,27 @@ impl SessionsView {
                 ])
             })
             .collect();
-        let mut state = TableState::default().with_selected(Some(self.selected));
-        StatefulWidget::render(
-            Table::new(
-                table_rows,
-                [
-                    Constraint::Length(16),
-                    Constraint::Length(8),
-                    Constraint::Fill(1),
-                    Constraint::Length(8),
-                    Constraint::Length(10),
-                    Constraint::Length(19),
-                ],
-            )
-            .header(
-                Row::new(vec![
-                    "gateway",
-                    "agent",
-                    "key",
-                    "kind",
-                    "state",
-                    "last activity (UTC)",
-                ])
-                .style(theme::bold()),
-            )
-            .row_highlight_style(theme::selected())
-            .block(Block::bordered().title(title)),
-            table_area,
-            buf,
-            &mut state,
+        let table = list_table(
+            table_rows,
+            [
+                Constraint::Length(16),
+                Constraint::Length(8),
+                Constraint::Fill(1),
+                Constraint::Length(8),
+                Constraint::Length(10),
+                Constraint::Length(19),
+            ],
+            Row::new(vec![
+                "gateway",
+                "agent",
+                "key",
+                "kind",
+                "state",
+                "last activity (UTC)",
+            ]),
+            Block::bordered().title(title),
         );
+        render_selected(table, table_area, buf, self.selected, 0);
     }
 
     /// The followed session's transcript, newest at the bottom (only what fits is built).

@@ -1,10 +1,11 @@
-//! Small reusable widgets: a one-line text input, a confirmation dialog, a list picker, the help
-//! overlay. They hold state and draw; they never do I/O.
+//! Small reusable widgets: a one-line text input, a confirmation dialog, a list picker, the list
+//! table, the help overlay. They hold state and draw; they never do I/O.
 
 pub(crate) mod confirm;
 pub(crate) mod help;
 pub(crate) mod line_input;
 pub(crate) mod picker;
+pub(crate) mod table;
 pub(crate) mod text_pane;
 
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
