@@ -62,6 +62,8 @@ struct Case {
     file: CaseFile,
     /// The case's config with every placeholder filled in.
     config_text: String,
+    /// Whether it sandboxes with the SSH backend (and so needs the private sshd).
+    uses_ssh: bool,
 }
 
 struct Outcome {
@@ -83,10 +85,8 @@ fn fixtures() -> PathBuf {
 
 /// A case's config text, with `@FIXTURES@` (where a case's MCP servers live) made absolute and
 /// the `@SSH_*@` of the sandbox cases filled by `ssh`.
-fn case_config_text(dir: &Path, ssh: &dyn Fn(&str) -> String) -> String {
-    ssh(&std::fs::read_to_string(dir.join("openclaw.json5"))
-        .unwrap()
-        .replace("@FIXTURES@", &fixtures().display().to_string()))
+fn case_config_text(text: &str, ssh: &dyn Fn(&str) -> String) -> String {
+    ssh(&text.replace("@FIXTURES@", &fixtures().display().to_string()))
 }
 
 /// The SSH placeholders for a prediction alone: a target nobody is asked to answer.
@@ -109,13 +109,6 @@ fn load_case(case: &Case) -> (config::LoadedConfig, Registry) {
     (loaded, registry)
 }
 
-/// Whether a case sandboxes with the SSH backend (and so needs the private sshd).
-fn uses_ssh(case: &Case) -> bool {
-    std::fs::read_to_string(case.dir.join("openclaw.json5"))
-        .unwrap()
-        .contains("@SSH_TARGET@")
-}
-
 fn load_cases(ssh: &dyn Fn(&str) -> String) -> Vec<Case> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixtures())
         .unwrap()
@@ -128,9 +121,11 @@ fn load_cases(ssh: &dyn Fn(&str) -> String) -> Vec<Case> {
             let text = std::fs::read_to_string(dir.join("context.json")).unwrap();
             let file: CaseFile = serde_json::from_str(&text)
                 .unwrap_or_else(|e| panic!("{}/context.json: {e}", dir.display()));
+            let config = std::fs::read_to_string(dir.join("openclaw.json5")).unwrap();
             Case {
                 name: dir.file_name().unwrap().to_string_lossy().into_owned(),
-                config_text: case_config_text(&dir, ssh),
+                config_text: case_config_text(&config, ssh),
+                uses_ssh: config.contains("@SSH_TARGET@"),
                 dir,
                 file,
             }
@@ -481,7 +476,7 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
         cases.len(),
         bin.display()
     );
-    let sandbox_cases = cases.iter().filter(|c| uses_ssh(c)).count();
+    let sandbox_cases = cases.iter().filter(|c| c.uses_ssh).count();
     let gate = Arc::new(Semaphore::new(jobs));
     let mut tasks = Vec::new();
     for case in cases {

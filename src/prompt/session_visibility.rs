@@ -5,21 +5,13 @@
 
 use serde_json::Value;
 
+use super::surface::RunFacts;
 use crate::semantics::SessionVisibilityCopy;
-
-/// What of the run decides descriptions beyond the visible tools.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RunFacts {
-    pub sandboxed: bool,
-    pub subagent: bool,
-    /// The profiles leave the gateway tool its config reads.
-    pub gateway_config_reads: bool,
-}
 
 const KNOWN: [&str; 4] = ["self", "tree", "agent", "all"];
 
 /// `tools.sessions.visibility`, lowercased; unset or unknown values fall back to the default.
-fn configured<'a>(raw: &'a Value, copy: &'a SessionVisibilityCopy) -> String {
+fn configured(raw: &Value, copy: &SessionVisibilityCopy) -> String {
     raw.pointer("/tools/sessions/visibility")
         .and_then(Value::as_str)
         .map(|v| v.trim().to_lowercase())

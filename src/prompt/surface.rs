@@ -6,7 +6,8 @@
 
 use serde_json::Value;
 
-use super::session_visibility::{self, RunFacts};
+use super::session_visibility;
+use crate::policy::ResolvedContext;
 use crate::semantics::{Semantics, ToolSearchRules};
 use crate::tool::{ToolFlags, ToolSource, ToolSpec};
 
@@ -146,6 +147,26 @@ fn adapt_to_neighbours(semantics: &Semantics, tools: &mut [ToolSpec]) {
                     .description
                     .replacen(&fragment.as_recorded(), &adapted, 1);
             }
+        }
+    }
+}
+
+/// What of the run decides descriptions beyond the visible tools.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunFacts {
+    pub sandboxed: bool,
+    pub subagent: bool,
+    /// The profiles leave the gateway tool its config reads.
+    pub gateway_config_reads: bool,
+}
+
+impl RunFacts {
+    /// The facts of a resolved context.
+    pub fn of(resolved: &ResolvedContext) -> Self {
+        RunFacts {
+            sandboxed: resolved.sandboxed,
+            subagent: resolved.subagent,
+            gateway_config_reads: resolved.gateway_config_reads,
         }
     }
 }
@@ -359,11 +380,7 @@ mod tests {
             .visible()
             .filter_map(|t| registry.get(&t.name).cloned())
             .collect();
-        let facts = RunFacts {
-            sandboxed: resolution.resolved.sandboxed,
-            subagent: resolution.resolved.subagent,
-            gateway_config_reads: resolution.resolved.gateway_config_reads,
-        };
+        let facts = RunFacts::of(&resolution.resolved);
         model_surface(&registry.semantics, &cfg.raw, facts, &visible)
             .unwrap()
             .direct

@@ -70,11 +70,7 @@ pub fn build_llm_view(
         .filter_map(|t| registry.get(&t.name).cloned())
         .collect();
     // Today's OpenClaw: tools by name, Tool Search's direct tools only, schemas as they are.
-    let facts = super::session_visibility::RunFacts {
-        sandboxed: resolution.resolved.sandboxed,
-        subagent: resolution.resolved.subagent,
-        gateway_config_reads: resolution.resolved.gateway_config_reads,
-    };
+    let facts = super::surface::RunFacts::of(&resolution.resolved);
     let surface = super::surface::model_surface(&registry.semantics, &config.raw, facts, &visible);
     let (sent, tooling) = match &surface {
         Some(surface) => (
