@@ -6,22 +6,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+use support::shared_gateway;
+
 use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-
-fn shared_gateway() -> Option<(String, String)> {
-    Some((
-        std::env::var("OPENCLAW_GATEWAY_URL")
-            .ok()
-            .filter(|u| !u.is_empty())?,
-        std::env::var("OPENCLAW_GATEWAY_TOKEN")
-            .ok()
-            .filter(|t| !t.is_empty())?,
-    ))
-}
 
 /// Runs clawdeck with its own state dir (device identity) and an empty OpenClaw config.
 fn clawdeck(args: &[&str], url: &str, token: &str, state: &Path) -> Output {

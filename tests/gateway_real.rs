@@ -6,6 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+use support::shared_gateway;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -16,29 +19,12 @@ use clawdeck::gateway::approvals::Decision;
 use clawdeck::gateway::desk::DeskEvent;
 use clawdeck::gateway::watch::WatchKind;
 use clawdeck::gateway::{
-    Backoff, ClientEvent, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient,
-    GatewayEndpoint, endpoint::websocket_url,
+    Backoff, ClientEvent, ConnectOptions, DeviceIdentity, GatewayClient, GatewayEndpoint,
 };
 use serde_json::{Value, json};
 
-fn shared_gateway() -> Option<(String, String)> {
-    Some((
-        std::env::var("OPENCLAW_GATEWAY_URL")
-            .ok()
-            .filter(|u| !u.is_empty())?,
-        std::env::var("OPENCLAW_GATEWAY_TOKEN")
-            .ok()
-            .filter(|t| !t.is_empty())?,
-    ))
-}
-
 fn endpoint(url: &str, token: &str) -> GatewayEndpoint {
-    GatewayEndpoint {
-        name: "test".into(),
-        url: websocket_url(url).unwrap(),
-        auth: GatewayAuth::Token(token.into()),
-        origin: "test".into(),
-    }
+    support::token_endpoint("test", url, token)
 }
 
 /// Connects with the device identity the headless commands use for the same state dir (an

@@ -6,28 +6,17 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+use support::shared_gateway;
+
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clawdeck::gateway::feed::{RosterSink, spawn_roster_feed};
 use clawdeck::gateway::roster::{Link, Roster};
-use clawdeck::gateway::{
-    Backoff, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient, GatewayEndpoint,
-    endpoint::websocket_url,
-};
+use clawdeck::gateway::{Backoff, ConnectOptions, DeviceIdentity, GatewayClient, GatewayEndpoint};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-
-fn shared_gateway() -> Option<(String, String)> {
-    Some((
-        std::env::var("OPENCLAW_GATEWAY_URL")
-            .ok()
-            .filter(|u| !u.is_empty())?,
-        std::env::var("OPENCLAW_GATEWAY_TOKEN")
-            .ok()
-            .filter(|t| !t.is_empty())?,
-    ))
-}
 
 /// Waits until the roster satisfies `pred`, or panics with what it shows.
 async fn wait_for(roster: &Mutex<Roster>, what: &str, pred: impl Fn(&Roster) -> bool) {
@@ -45,12 +34,7 @@ async fn wait_for(roster: &Mutex<Roster>, what: &str, pred: impl Fn(&Roster) -> 
 
 /// The shared gateway as the feed attaches to it.
 fn real_endpoint(url: &str, token: &str) -> GatewayEndpoint {
-    GatewayEndpoint {
-        name: "real".into(),
-        url: websocket_url(url).unwrap(),
-        auth: GatewayAuth::Token(token.to_string()),
-        origin: "test".into(),
-    }
+    support::token_endpoint("real", url, token)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -118,3 +118,27 @@ pub fn proc_status_kib(field: &str) -> Option<u64> {
         rest.trim().trim_end_matches("kB").trim().parse().ok()
     })
 }
+
+/// The shared real OpenClaw gateway's URL and token, when `.ci/run` (or the operator) exported
+/// them (`OPENCLAW_GATEWAY_URL`, `OPENCLAW_GATEWAY_TOKEN`).
+pub fn shared_gateway() -> Option<(String, String)> {
+    Some((
+        std::env::var("OPENCLAW_GATEWAY_URL")
+            .ok()
+            .filter(|u| !u.is_empty())?,
+        std::env::var("OPENCLAW_GATEWAY_TOKEN")
+            .ok()
+            .filter(|t| !t.is_empty())?,
+    ))
+}
+
+/// A token-authenticated endpoint named `name` for a gateway's http(s) or ws(s) `url`.
+pub fn token_endpoint(name: &str, url: &str, token: &str) -> clawdeck::gateway::GatewayEndpoint {
+    clawdeck::gateway::GatewayEndpoint {
+        name: name.into(),
+        url: clawdeck::gateway::endpoint::websocket_url(url)
+            .unwrap_or_else(|err| panic!("gateway url {url}: {err}")),
+        auth: clawdeck::gateway::GatewayAuth::Token(token.into()),
+        origin: "test".into(),
+    }
+}
