@@ -396,7 +396,7 @@ pub async fn observe_inbound(
         VerifyError::Timeout { command, seconds } => VerifyError::Timeout {
             command: format!(
                 "{command}; the stand-in Bot API saw {}",
-                describe_calls(&stub.calls(), stub.delivered())
+                describe_calls(&stub.calls(), stub.acknowledged())
             ),
             seconds,
         },
@@ -407,7 +407,7 @@ pub async fn observe_inbound(
     observed
 }
 
-fn describe_calls(calls: &[String], delivered: bool) -> String {
+fn describe_calls(calls: &[String], acknowledged: bool) -> String {
     if calls.is_empty() {
         return "no call (the Telegram channel never started)".to_string();
     }
@@ -421,7 +421,7 @@ fn describe_calls(calls: &[String], delivered: bool) -> String {
         "{} ({}; the message was {}acknowledged)",
         calls.len(),
         seen.join(", "),
-        if delivered { "" } else { "not " }
+        if acknowledged { "" } else { "not " }
     )
 }
 

@@ -63,8 +63,8 @@ impl TelegramSender {
 struct State {
     sender: TelegramSender,
     text: String,
-    /// The update id of the one message; acknowledged once OpenClaw asks past it.
-    delivered: bool,
+    /// Whether OpenClaw acknowledged the message (asked for updates past it).
+    acknowledged: bool,
     next_message_id: i64,
     calls: Vec<String>,
 }
@@ -81,7 +81,7 @@ impl TelegramStub {
         let state = Arc::new(Mutex::new(State {
             sender,
             text: text.to_string(),
-            delivered: false,
+            acknowledged: false,
             next_message_id: 100,
             calls: Vec::new(),
         }));
@@ -100,9 +100,9 @@ impl TelegramStub {
         lock(&self.state).calls.clone()
     }
 
-    /// Whether OpenClaw has fetched the message.
-    pub fn delivered(&self) -> bool {
-        lock(&self.state).delivered
+    /// Whether OpenClaw acknowledged the message (a `getUpdates` past it).
+    pub fn acknowledged(&self) -> bool {
+        lock(&self.state).acknowledged
     }
 
     pub async fn stop(self) {
@@ -178,9 +178,9 @@ async fn handle(req: Request<Incoming>, state: Arc<Mutex<State>>) -> Response<Fu
             s.calls.push(method.clone());
             // Offset 2 or more acknowledges update 1.
             if number(&params, "offset") >= 2 {
-                s.delivered = true;
+                s.acknowledged = true;
             }
-            (!s.delivered).then(|| {
+            (!s.acknowledged).then(|| {
                 json!([{
                     "update_id": 1,
                     "message": {
@@ -275,10 +275,10 @@ mod tests {
         assert_eq!(message["from"]["last_name"], "Example");
         assert_eq!(message["chat"]["type"], "private");
         assert_eq!(message["text"], "hello");
-        assert!(!stub.delivered());
+        assert!(!stub.acknowledged());
         let again = call("getUpdates", json!({"offset": 2, "timeout": 0})).await;
         assert_eq!(again, json!([]));
-        assert!(stub.delivered());
+        assert!(stub.acknowledged());
         let sent = call("sendMessage", json!({"chat_id": 42, "text": "hi"})).await;
         assert_eq!(sent["text"], "hi");
         assert_eq!(
