@@ -44,6 +44,7 @@ pages! {
     docs_index_examples => "docs/README.md",
     docs_configuration_examples => "docs/configuration.md",
     docs_policy_examples => "docs/policy.md",
+    docs_prompt_examples => "docs/prompt.md",
     docs_console_examples => "docs/console.md",
     docs_router_examples => "docs/router.md",
     docs_invoke_examples => "docs/invoke.md",
