@@ -1,5 +1,5 @@
 // The policy engine builds an explanation per tool and layer; mimalloc keeps those allocations
-// cheap (see README, Benchmarks).
+// cheap (see docs/benchmarks.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -417,7 +417,7 @@ fn wait_for_log(gateway: &OwnGateway, needle: &str, timeout: Duration) -> bool {
 /// clawdeck's device, which the gateway records as the approval's reviewer device, and (b)
 /// `approvals watch` is attached from that device with `operator.approvals` and the
 /// `exec-approvals` capability. Started with `agent` instead, the same exec is denied at once
-/// as `no-approval-route` (see README § Gateways).
+/// as `no-approval-route` (see docs/gateways.md, Exec approvals).
 async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it() {
     let Some(gateway) = OwnGateway::start() else {
         eprintln!("gateway_real: skipped (OPENCLAW_BIN or ../shared/realclaw/start.sh missing)");

@@ -1,7 +1,7 @@
 //! Plugin discovery. A plugin is a directory holding OpenClaw's `openclaw.plugin.json` manifest.
 //! Real OpenClaw plugins register their tools in code, which clawdeck cannot run, so clawdeck
 //! reads the tools a plugin offers from the manifest's `clawdeck.tools` array or from a sibling
-//! `clawdeck.tools.json` (format in README.md, "## Plugins"); each tool runs as a command.
+//! `clawdeck.tools.json` (format in docs/configuration.md, "Plugins"); each tool runs as a command.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

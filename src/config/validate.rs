@@ -34,7 +34,7 @@ fn check_keys(settings: &ClawdeckSettings, text: &str, origin: &str) -> Result<(
                 origin,
                 &at,
                 format!(
-                    "unknown console action \"{action}\" (the actions are listed in README.md, Keys, \
+                    "unknown console action \"{action}\" (the actions are listed in docs/console.md, Keys, \
                      and under `?` in the console)"
                 ),
             ));
