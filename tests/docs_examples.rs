@@ -76,9 +76,8 @@ fn all_pages() -> Vec<String> {
     pages
 }
 
-/// The variables every example sees: a fresh home, and nothing that would reach an installed
-/// OpenClaw or a gateway. clawdeck treats an empty variable as unset; trycmd can add variables
-/// but not remove inherited ones, hence the empty values.
+/// The variables every example sees: a fresh home (and no colours). What would reach an
+/// installed OpenClaw or a gateway is removed by `take_inherited_vars`.
 fn isolate(cases: &trycmd::TestCases, home: &Path) {
     let home_str = home.to_str().expect("a UTF-8 temp path").to_string();
     cases
@@ -87,38 +86,42 @@ fn isolate(cases: &trycmd::TestCases, home: &Path) {
         .env("XDG_CACHE_HOME", format!("{home_str}/.cache"))
         .env("XDG_DATA_HOME", format!("{home_str}/.local/share"))
         .env("XDG_STATE_HOME", format!("{home_str}/.local/state"))
-        .env("NO_COLOR", "1")
-        .env("CLAWDECK_LOG", "")
-        .env("CLAWDECK_MCP_TOKEN", "")
-        .env("OPENCLAW_STATE_DIR", "");
+        .env("NO_COLOR", "1");
     cases
         .insert_var("[HOME]", home_str)
         .expect("[HOME] is a valid variable");
 }
 
-/// The variables that reach an installed OpenClaw or a gateway.
-const OPENCLAW_VARS: &[&str] = &[
+/// The variables that would make an example's answer depend on the machine: an installed
+/// OpenClaw, a gateway, the operator's clawdeck settings.
+const INHERITED_VARS: &[&str] = &[
     "OPENCLAW_BIN",
     "OPENCLAW_CONFIG_PATH",
+    "OPENCLAW_STATE_DIR",
     "CLAWDECK_OPENCLAW_VERSION",
     "OPENCLAW_GATEWAY_URL",
     "OPENCLAW_GATEWAY_TOKEN",
+    "CLAWDECK_NO_MCP_SERVERS",
+    "CLAWDECK_MCP_TOKEN",
+    "CLAWDECK_LOG",
+    "CLAWDECK_LOG_FILE",
 ];
 
-/// This process's OPENCLAW_VARS as it inherited them; they are removed from the process the
+/// This process's INHERITED_VARS as it inherited them; they are removed from the process the
 /// first time this is called, before any example runs. Removed rather than set empty because
 /// trycmd's defaults override what an example sets on its command line
 /// (`OPENCLAW_BIN=tests/fixtures/fake-openclaw clawdeck route ...` must win).
-fn take_openclaw_vars() -> &'static [(&'static str, Option<String>)] {
+fn take_inherited_vars() -> &'static [(&'static str, Option<String>)] {
     static INHERITED: OnceLock<Vec<(&'static str, Option<String>)>> = OnceLock::new();
     INHERITED.get_or_init(|| {
-        OPENCLAW_VARS
+        INHERITED_VARS
             .iter()
             .map(|&var| {
                 let value = std::env::var(var).ok().filter(|v| !v.is_empty());
-                // SAFETY: every test of this file calls this first and the OnceLock makes
-                // the others wait, so no thread of this process reads the environment while
-                // it changes.
+                // SAFETY: the tests that run examples call this before anything else and
+                // the OnceLock makes a second caller wait until it is done; the other tests
+                // of this file read files only, so no thread reads the environment while it
+                // changes.
                 unsafe { std::env::remove_var(var) };
                 (var, value)
             })
@@ -126,9 +129,8 @@ fn take_openclaw_vars() -> &'static [(&'static str, Option<String>)] {
     })
 }
 
-/// No installed OpenClaw in reach: no `openclaw` on PATH, none of OPENCLAW_VARS.
+/// No installed OpenClaw in reach: no `openclaw` on PATH (INHERITED_VARS are gone already).
 fn without_openclaw(cases: &trycmd::TestCases) {
-    take_openclaw_vars();
     cases.env("PATH", "/usr/bin:/bin");
 }
 
@@ -142,6 +144,7 @@ fn cases_for(page: &Path) -> trycmd::TestCases {
 }
 
 fn run_page(page: &Path) {
+    take_inherited_vars();
     // Commands run in the crate root, where the pages' fixture paths start.
     assert_eq!(
         std::env::current_dir().unwrap(),
@@ -215,10 +218,11 @@ fn real_openclaw_only(text: &str) -> Option<String> {
 #[test]
 #[ignore = "needs the real OpenClaw CLI and gateway (OPENCLAW_BIN, OPENCLAW_GATEWAY_URL, OPENCLAW_GATEWAY_TOKEN); .ci/run runs it when they are up"]
 fn real_openclaw_examples_run_as_shown() {
+    take_inherited_vars();
     let real_env: Vec<(&str, String)> = ["OPENCLAW_BIN", "OPENCLAW_GATEWAY_URL", "OPENCLAW_GATEWAY_TOKEN"]
         .into_iter()
         .map(|var| {
-            let value = take_openclaw_vars()
+            let value = take_inherited_vars()
                 .iter()
                 .find_map(|(v, value)| (*v == var).then(|| value.clone()).flatten())
                 .unwrap_or_else(|| {
@@ -256,5 +260,8 @@ fn real_openclaw_copies_keep_only_the_real_examples() {
         copy,
         "a\n```text\n$ clawdeck tools\n```\n\n```console\n$ clawdeck verify\n```\n"
     );
-    assert_eq!(real_openclaw_only("```console\n$ clawdeck tools\n```\n"), None);
+    assert_eq!(
+        real_openclaw_only("```console\n$ clawdeck tools\n```\n"),
+        None
+    );
 }

@@ -51,7 +51,11 @@ fn readme_is_a_guide_of_at_most_400_lines() {
         lines <= 400,
         "README.md has {lines} lines: the guide stays at most 400; move reference to docs/"
     );
-    for heading in ["## Install", "## The two commands", "## The first ten minutes"] {
+    for heading in [
+        "## Install",
+        "## The two commands",
+        "## The first ten minutes",
+    ] {
         assert!(
             readme.lines().any(|l| l == heading),
             "README.md lacks `{heading}`"
@@ -75,8 +79,16 @@ fn readme_first_test_command_is_cargo_test_and_ci_runs_it() {
             Some(line[at..].to_string())
         })
         .expect("README.md names no test command");
-    let command = first.split('#').next().unwrap().trim().trim_end_matches('`');
-    assert_eq!(command, "cargo test", "README.md's first test command: {first}");
+    let command = first
+        .split('#')
+        .next()
+        .unwrap()
+        .trim()
+        .trim_end_matches('`');
+    assert_eq!(
+        command, "cargo test",
+        "README.md's first test command: {first}"
+    );
     let ci = read(&crate_root().join(".ci/run"));
     assert!(
         ci.lines().any(|line| line.trim() == "cargo test"),
@@ -176,7 +188,10 @@ fn relative_links_lead_to_pages_and_headings_that_exist() {
 
 #[test]
 fn anchors_are_computed_as_github_does() {
-    assert_eq!(anchor(" MCP servers (`mcp.servers`)"), "mcp-servers-mcpservers");
+    assert_eq!(
+        anchor(" MCP servers (`mcp.servers`)"),
+        "mcp-servers-mcpservers"
+    );
     assert_eq!(
         anchor("Lint: mistakes in a config"),
         "lint-mistakes-in-a-config"

@@ -1402,10 +1402,9 @@ fn no_tty_message_names_the_headless_commands() {
 #[test]
 fn console_docs_key_table_matches_the_keymap() {
     let table = crate::tui::keymap::Keymap::default().markdown_table();
-    let page = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/console.md"),
-    )
-    .unwrap_or_default();
+    let page =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/console.md"))
+            .unwrap_or_default();
     assert!(
         page.contains(&table),
         "docs/console.md's key table is out of date; regenerate it from Keymap::markdown_table():\n{table}"
