@@ -5,6 +5,7 @@
 //! - `clients`: which context a client gets (flags, or clawdeck.json5 `mcp.clients`);
 //! - `server`: the listing and the call, free of the SDK;
 //! - `sdk`: the only module that uses `rmcp` (handler, stdio, the HTTP service);
+//! - `lines`: stdio framing in front of the SDK (an undecodable line gets a parse error);
 //! - `http`: the loopback listener with its bearer token;
 //! - `host`: running it on a Deck (stdio, HTTP; used by `clawdeck mcp` and the console);
 //! - `watch`: config edits reload the Deck and tell clients their tool list changed.
@@ -12,6 +13,7 @@
 pub mod clients;
 pub mod host;
 pub mod http;
+pub mod lines;
 pub mod sdk;
 pub mod sdk_client;
 pub mod server;

@@ -287,17 +287,29 @@ impl ServerHandler for Handler {
     }
 }
 
-/// Serves one session over stdin/stdout until the client closes it.
+/// Serves one session over stdin/stdout until the client closes it. The lines pass through
+/// `lines`, which answers an undecodable one with a parse error (the SDK would stay silent).
 pub async fn serve_stdio(handler: Handler) -> Result<(), String> {
+    serve_lines(handler, tokio::io::stdin(), tokio::io::stdout()).await
+}
+
+/// `serve_stdio` over any pair of byte streams.
+pub async fn serve_lines<R, W>(handler: Handler, input: R, output: W) -> Result<(), String>
+where
+    R: tokio::io::AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    let (sdk, framing) = super::lines::frame(input, output);
     let running = handler
-        .serve(rmcp::transport::stdio())
+        .serve((sdk.input, sdk.output))
         .await
         .map_err(|e| format!("MCP handshake on stdio failed: {e}"))?;
-    running
+    let ended = running
         .waiting()
         .await
-        .map_err(|e| format!("MCP session ended with an error: {e}"))?;
-    Ok(())
+        .map_err(|e| format!("MCP session ended with an error: {e}"));
+    framing.flush(std::time::Duration::from_secs(1)).await;
+    ended.map(|_| ())
 }
 
 /// The streamable HTTP service for `handler`, one session per client, loopback hosts only.
