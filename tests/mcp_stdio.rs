@@ -67,8 +67,12 @@ impl Server {
     }
 
     fn send(&mut self, frame: &str) {
+        self.send_bytes(frame.as_bytes());
+    }
+
+    fn send_bytes(&mut self, frame: &[u8]) {
         let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(frame.as_bytes()).unwrap();
+        stdin.write_all(frame).unwrap();
         stdin.write_all(b"\n").unwrap();
         stdin.flush().unwrap();
     }
@@ -160,6 +164,42 @@ fn handshake_refusal_and_a_malformed_frame() {
     assert_eq!(unknown["result"]["isError"], true, "{unknown}");
     let still = server.tool_names(6);
     assert_eq!(still, names, "the server answers as before");
+}
+
+/// The next parse error the server answers: JSON-RPC 2.0's -32700 with a null id.
+fn parse_error(server: &Server, what: &str) -> Value {
+    let error = server.wait_for(what, |v| v.get("error").is_some());
+    assert_eq!(error["jsonrpc"], "2.0", "{error}");
+    assert_eq!(error["error"]["code"], -32700, "{error}");
+    assert!(error["id"].is_null(), "{error}");
+    assert!(
+        error.as_object().unwrap().contains_key("id"),
+        "the id is there and null: {error}"
+    );
+    error
+}
+
+#[test]
+fn an_undecodable_line_is_answered_with_a_parse_error_and_the_session_goes_on() {
+    let mut server = Server::start();
+    server.handshake();
+    server.send("this is not json");
+    let error = parse_error(&server, "a parse error for text");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("Parse error")),
+        "{error}"
+    );
+    server.send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list""#);
+    parse_error(&server, "a parse error for cut JSON");
+    server.send_bytes(b"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"\xff\xfe\"}");
+    parse_error(&server, "a parse error for invalid UTF-8");
+    server.send_bytes(b"\xc3\x28 not utf-8 at all");
+    parse_error(&server, "a parse error for bytes that are not UTF-8");
+    // The session goes on: the next request is answered as before.
+    let names = server.tool_names(5);
+    assert!(names.contains(&"exec".to_string()), "{names:?}");
 }
 
 #[test]

@@ -113,7 +113,10 @@ async fn serve_http(
     }
     let listener = host::bind(listen).await?;
     eprintln!("clawdeck mcp: serving {}", host::endpoint_url(&listener));
-    host::serve_http(deck, flags, listener, token, stop).await
+    host::serve_http_reporting(deck, flags, listener, token, stop, |warning| {
+        eprintln!("clawdeck mcp: {warning}")
+    })
+    .await
 }
 
 /// Stops the watcher and every call or run still going, then reports how the server ended.

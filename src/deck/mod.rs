@@ -73,6 +73,8 @@ struct Inner {
     installed: broadcast::Sender<u64>,
     /// Set by `record_decisions`: every pipeline built from then on records into it.
     decisions: Mutex<Option<DecisionSink>>,
+    /// The MCP HTTP endpoint serving this Deck, if one was started (the console shows it).
+    mcp_endpoint: Mutex<Option<crate::mcp::monitor::EndpointMonitor>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -137,8 +139,20 @@ impl Deck {
                 pipelines: Mutex::new(vec![pipeline]),
                 installed: broadcast::channel(8).0,
                 decisions: Mutex::new(None),
+                mcp_endpoint: Mutex::new(None),
             }),
         }
+    }
+
+    /// The MCP HTTP endpoint serving this Deck: where it listens, open connections, refusals,
+    /// the last error (`EndpointMonitor::status`).
+    pub fn mcp_endpoint(&self) -> Option<crate::mcp::monitor::EndpointMonitor> {
+        lock(&self.inner.mcp_endpoint).clone()
+    }
+
+    /// Called by the MCP listener as it starts.
+    pub fn set_mcp_endpoint(&self, monitor: crate::mcp::monitor::EndpointMonitor) {
+        *lock(&self.inner.mcp_endpoint) = Some(monitor);
     }
 
     /// The current snapshot (config, registry, pipeline); stays valid across reloads.

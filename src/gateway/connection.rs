@@ -16,7 +16,7 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::{Connector, MaybeTlsStream, WebSocketStream};
 use tokio_util::sync::CancellationToken;
 
-use super::endpoint::{GatewayAuth, GatewayEndpoint, is_loopback};
+use super::endpoint::{GatewayAuth, GatewayEndpoint, is_loopback_host};
 use super::error::GatewayError;
 use super::frames::{
     CONNECT_CHALLENGE, Challenge, EventFrame, Frame, Hello, PROTOCOL_VERSION, RequestFrame,
@@ -228,19 +228,30 @@ fn response_payload(method: &str, res: ResponseFrame) -> Result<Value, GatewayEr
     })
 }
 
-/// Opens the socket: rustls for `wss://`, plain TCP only to loopback.
+/// Opens the socket: rustls for `wss://`, plain TCP only to loopback. The parsed URL decides
+/// (never its text), and it is what gets dialled, so the host judged is the host reached.
 async fn dial(url: &str) -> Result<Socket, GatewayError> {
-    let connector = if url.starts_with("wss://") {
-        Some(Connector::Rustls(Arc::new(tls_config(url)?)))
-    } else if is_loopback(url) {
-        None
-    } else {
-        return Err(GatewayError::InsecureUrl {
-            url: url.to_string(),
+    let parsed = url::Url::parse(url.trim()).map_err(|err| GatewayError::Unreachable {
+        url: url.to_string(),
+        reason: format!("not a valid URL: {err}"),
+    })?;
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(GatewayError::UserInfoInUrl {
+            host: parsed.host_str().unwrap_or_default().to_string(),
         });
+    }
+    let loopback = parsed.host().is_some_and(|host| is_loopback_host(&host));
+    let connector = match parsed.scheme() {
+        "wss" => Some(Connector::Rustls(Arc::new(tls_config(url)?))),
+        "ws" if loopback => None,
+        _ => {
+            return Err(GatewayError::InsecureUrl {
+                url: url.to_string(),
+            });
+        }
     };
     let (socket, _response) =
-        tokio_tungstenite::connect_async_tls_with_config(url, None, true, connector)
+        tokio_tungstenite::connect_async_tls_with_config(parsed.as_str(), None, true, connector)
             .await
             .map_err(|err| GatewayError::Unreachable {
                 url: url.to_string(),
@@ -509,4 +520,33 @@ async fn read_loop(
     }
     closed.cancel();
     let _ = events.send(Incoming::Closed(reason));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ws://127.0.0.1:1@HOST` names HOST: it is refused before any socket opens, so the
+    /// token never goes to HOST in clear text.
+    #[tokio::test]
+    async fn plain_ws_to_a_host_behind_userinfo_is_refused_before_dialling() {
+        for url in [
+            "ws://127.0.0.1:1@192.0.2.1",
+            "ws://localhost@192.0.2.1",
+            "ws://[::1]:1@192.0.2.1",
+            "ws://127.0.0.1.nip.example",
+        ] {
+            let dialled = tokio::time::timeout(Duration::from_secs(5), dial(url)).await;
+            let Ok(Err(err)) = dialled else {
+                panic!("{url} was dialled");
+            };
+            assert!(
+                matches!(
+                    err,
+                    GatewayError::InsecureUrl { .. } | GatewayError::UserInfoInUrl { .. }
+                ),
+                "{url}: {err}"
+            );
+        }
+    }
 }

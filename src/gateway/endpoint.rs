@@ -77,45 +77,114 @@ impl From<GatewayEntry> for RawGatewayEntry {
 }
 
 /// The WebSocket URL for a gateway address: `ws(s)://` as given, `http(s)://` mapped to the
-/// same host's `ws(s)://`. Anything else is refused.
+/// same host's `ws(s)://`, as the parsed URL says (scheme and host lowercased, the text a
+/// connection will use). Anything else is refused, and so is a user name or password: in
+/// `ws://127.0.0.1:1@HOST` the host is HOST, so the secret would go there.
 pub fn websocket_url(url: &str) -> Result<String, String> {
-    let url = url.trim();
-    let mapped = if let Some(rest) = url.strip_prefix("http://") {
-        format!("ws://{rest}")
-    } else if let Some(rest) = url.strip_prefix("https://") {
-        format!("wss://{rest}")
-    } else if url.starts_with("ws://") || url.starts_with("wss://") {
-        url.to_string()
-    } else {
+    let text = url.trim();
+    let mut parsed = url::Url::parse(text).map_err(|err| match scheme_of(text) {
+        Some("ws" | "wss" | "http" | "https") => {
+            format!("gateway url {:?} is not a valid URL: {err}", shown(text))
+        }
+        _ => format!(
+            "gateway url {:?} must start with ws://, wss://, http:// or https://",
+            shown(text)
+        ),
+    })?;
+    let websocket = match parsed.scheme() {
+        "ws" | "http" => "ws",
+        "wss" | "https" => "wss",
+        _ => {
+            return Err(format!(
+                "gateway url {:?} must start with ws://, wss://, http:// or https://",
+                shown(text)
+            ));
+        }
+    };
+    if parsed.set_scheme(websocket).is_err() {
         return Err(format!(
-            "gateway url {url:?} must start with ws://, wss://, http:// or https://"
+            "gateway url {:?} cannot be used as {websocket}://",
+            shown(text)
         ));
-    };
-    if host_of(&mapped).is_empty() {
-        return Err(format!("gateway url {url:?} has no host"));
     }
-    Ok(mapped)
+    if has_userinfo(&parsed) {
+        return Err(format!(
+            "gateway url {:?} has a user name or password before '@', which is refused: its host is {:?}, not what precedes the '@'. Give the gateway's secret as token, password or tokenFile (or OPENCLAW_GATEWAY_TOKEN)",
+            shown(text),
+            parsed.host_str().unwrap_or_default()
+        ));
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return Err(format!("gateway url {:?} has no host", shown(text)));
+    }
+    let mut out = parsed.to_string();
+    // `Url` writes an empty path as "/"; keep the address as the operator wrote it.
+    if parsed.path() == "/"
+        && parsed.query().is_none()
+        && parsed.fragment().is_none()
+        && !text.ends_with('/')
+    {
+        out.pop();
+    }
+    Ok(out)
 }
 
-/// `host[:port]` of a ws URL.
-pub fn host_of(url: &str) -> String {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    rest.split(['/', '?', '#']).next().unwrap_or("").to_string()
+/// The scheme of a URL's text, lowercased, for messages about a URL that does not parse.
+fn scheme_of(text: &str) -> Option<&'static str> {
+    let (scheme, _) = text.split_once("://")?;
+    ["ws", "wss", "http", "https"]
+        .into_iter()
+        .find(|known| scheme.eq_ignore_ascii_case(known))
 }
 
-/// Whether the URL points at this machine (plain `ws://` is accepted only there).
-pub fn is_loopback(url: &str) -> bool {
-    let host = host_of(url);
-    let host = if let Some(rest) = host.strip_prefix('[') {
-        rest.split(']').next().unwrap_or("")
-    } else {
-        host.rsplit_once(':').map_or(host.as_str(), |(h, _)| h)
+fn has_userinfo(url: &url::Url) -> bool {
+    !url.username().is_empty() || url.password().is_some()
+}
+
+/// A URL's text for a message, with whatever precedes an '@' in its authority masked: it may
+/// be a password.
+fn shown(text: &str) -> String {
+    let Some((scheme, rest)) = text.split_once("://") else {
+        return text.to_string();
     };
-    host == "localhost"
-        || host == "::1"
-        || host
-            .parse::<std::net::Ipv4Addr>()
-            .is_ok_and(|ip| ip.is_loopback())
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..end].rfind('@') {
+        Some(at) => format!("{scheme}://***{}", &rest[at..]),
+        None => text.to_string(),
+    }
+}
+
+/// `host[:port]` of a URL, as the parsed URL says (`[::1]:18789`); empty when it does not parse.
+pub fn host_of(url: &str) -> String {
+    let Ok(parsed) = url::Url::parse(url.trim()) else {
+        return String::new();
+    };
+    match (parsed.host_str(), parsed.port()) {
+        (Some(host), Some(port)) => format!("{host}:{port}"),
+        (Some(host), None) => host.to_string(),
+        (None, _) => String::new(),
+    }
+}
+
+/// Whether the URL points at this machine (plain `ws://` is accepted only there), judged on
+/// the parsed host: `localhost`, 127.0.0.0/8, `::1` (or `::ffff:127.x.y.z`).
+pub fn is_loopback(url: &str) -> bool {
+    url::Url::parse(url.trim())
+        .ok()
+        .and_then(|parsed| parsed.host().map(|host| is_loopback_host(&host)))
+        .unwrap_or(false)
+}
+
+/// Whether a parsed host is this machine. Only the name `localhost` itself counts among names
+/// (`localhost.evil.example` is someone else's).
+pub fn is_loopback_host(host: &url::Host<&str>) -> bool {
+    match host {
+        url::Host::Domain(name) => name.eq_ignore_ascii_case("localhost"),
+        url::Host::Ipv4(ip) => ip.is_loopback(),
+        url::Host::Ipv6(ip) => {
+            ip.is_loopback() || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        }
+    }
 }
 
 /// A gateway ready to connect to: resolved URL and secret.
@@ -269,6 +338,92 @@ mod tests {
         assert!(is_loopback("ws://[::1]:1/x"));
         assert!(!is_loopback("ws://10.0.0.1:1"));
         assert!(!is_loopback("ws://example.com"));
+    }
+
+    /// The host is the parsed URL's, never the text before a ':' or after a '@'.
+    #[test]
+    fn loopback_is_judged_on_the_parsed_host() {
+        for url in [
+            "ws://127.0.0.1:1@evil.example",
+            "ws://127.0.0.1:1@evil.example:80/x",
+            "ws://localhost@evil.example",
+            "ws://localhost:1@evil.example",
+            "ws://[::1]:1@evil.example",
+            "ws://user:pw@127.0.0.1.evil.example",
+            "ws://127.0.0.1.evil.example",
+            "ws://localhost.evil.example:1",
+            "ws://evil.example/127.0.0.1:1",
+            "ws://evil.example?h=localhost:1",
+            "ws://evil.example#[::1]",
+            "ws://[::ffff:10.0.0.1]:1",
+            "not a url",
+        ] {
+            assert!(!is_loopback(url), "{url} is not loopback");
+        }
+        for url in [
+            "ws://LOCALHOST:18789",
+            "WS://127.0.0.1:1",
+            "ws://127.0.0.2:1",
+            "ws://[::1]:18789/",
+            "ws://[0:0:0:0:0:0:0:1]:1",
+            "ws://[::ffff:127.0.0.1]:1",
+        ] {
+            assert!(is_loopback(url), "{url} is loopback");
+        }
+    }
+
+    #[test]
+    fn userinfo_in_a_gateway_url_is_refused_and_not_echoed() {
+        for url in [
+            "ws://127.0.0.1:1@evil.example",
+            "http://localhost@evil.example",
+            "ws://[::1]:1@evil.example",
+            "wss://user:secret-pw@gw.example",
+        ] {
+            let err = websocket_url(url).unwrap_err();
+            assert!(err.contains("user name or password"), "{url}: {err}");
+            assert!(!err.contains("secret-pw"), "{url}: {err}");
+        }
+        let none = |_: &str| None;
+        let err = resolve_endpoints(&[], &["ws://127.0.0.1:1@evil.example".to_string()], &none)
+            .unwrap_err();
+        assert!(err.starts_with("--gateway:"), "{err}");
+        let env = |k: &str| (k == "OPENCLAW_GATEWAY_URL").then(|| "ws://localhost@evil".into());
+        let err = resolve_endpoints(&[], &[], &env).unwrap_err();
+        assert!(err.starts_with("OPENCLAW_GATEWAY_URL:"), "{err}");
+        let text = "{\n  gateways: [\n    { url: \"ws://127.0.0.1:1@evil.example\" },\n  ],\n}\n";
+        let err = crate::config::parse_settings(text, "clawdeck.json5")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            err.contains("gateways[0]") && err.contains("user name or password"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn gateway_urls_are_kept_as_the_parsed_url_says() {
+        assert_eq!(
+            websocket_url("WS://LOCALHOST:18789").as_deref(),
+            Ok("ws://localhost:18789")
+        );
+        assert_eq!(
+            websocket_url("HTTPS://GW.example/x").as_deref(),
+            Ok("wss://gw.example/x")
+        );
+        assert_eq!(
+            websocket_url("ws://[::1]:1/").as_deref(),
+            Ok("ws://[::1]:1/")
+        );
+        // The text a connection uses is the one judged: a backslash ends the host.
+        assert_eq!(
+            websocket_url("ws://127.0.0.1\\@evil.example").as_deref(),
+            Ok("ws://127.0.0.1/@evil.example")
+        );
+        assert!(websocket_url("ws://:1").is_err());
+        assert_eq!(host_of("ws://[::1]:1/x"), "[::1]:1");
+        assert_eq!(host_of("wss://gw.example/x"), "gw.example");
     }
 
     #[test]

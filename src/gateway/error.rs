@@ -10,6 +10,12 @@ pub enum GatewayError {
     Unreachable { url: String, reason: String },
     #[error("plain ws:// is accepted only on loopback; use wss:// for {url}")]
     InsecureUrl { url: String },
+    /// `ws://127.0.0.1:1@HOST` names HOST; the URL is not shown (the part before '@' may be a
+    /// password).
+    #[error(
+        "a gateway URL with a user name or password before '@' is refused (its host is {host:?}); give the secret as token, password or tokenFile"
+    )]
+    UserInfoInUrl { host: String },
     #[error(
         "gateway {url} refused the credentials ({code}): {message}. Check the gateway's token or password (clawdeck.json5 gateways[].token / password / tokenFile, or OPENCLAW_GATEWAY_TOKEN)"
     )]

@@ -14,6 +14,8 @@ use crate::context::PolicyContext;
 pub struct McpSettings {
     /// Per-client contexts, first match wins.
     pub clients: Vec<McpClientEntry>,
+    /// The HTTP listener's limits (`mcp --listen`, `--mcp-listen`).
+    pub http: super::http::McpHttpSettings,
 }
 
 /// One entry of `mcp.clients`: how to recognise a client and the context it gets (`context`
@@ -162,6 +164,7 @@ mod tests {
                     lane: None,
                 },
             ],
+            ..McpSettings::default()
         }
     }
 

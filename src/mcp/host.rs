@@ -3,10 +3,13 @@
 //! Queue and Router views show the clients' calls. Every config the Deck installs tells the
 //! connected sessions that their tool list changed.
 
+use std::sync::Arc;
+
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use super::clients::FlagContext;
+use super::monitor::EndpointMonitor;
 use super::sdk::{Handler, Peers};
 use super::server::ToolServer;
 use crate::deck::Deck;
@@ -52,6 +55,8 @@ pub async fn serve_stdio(
 }
 
 /// Serves streamable HTTP on `listener` (bound by the caller, loopback) until `cancel` fires.
+/// The endpoint's state is on the Deck (`Deck::mcp_endpoint`) for the console to show; its
+/// warnings go to the diagnostics log only.
 pub async fn serve_http(
     deck: &Deck,
     flags: impl Into<FlagContext>,
@@ -59,8 +64,34 @@ pub async fn serve_http(
     token: String,
     cancel: CancellationToken,
 ) -> Result<(), String> {
+    let monitor = EndpointMonitor::quiet(endpoint_url(&listener));
+    serve_http_monitored(deck, flags, listener, token, monitor, cancel).await
+}
+
+/// `serve_http` with its warnings (refused connections, failed accepts) said through `warn`.
+pub async fn serve_http_reporting(
+    deck: &Deck,
+    flags: impl Into<FlagContext>,
+    listener: TcpListener,
+    token: String,
+    cancel: CancellationToken,
+    warn: impl Fn(String) + Send + Sync + 'static,
+) -> Result<(), String> {
+    let monitor = EndpointMonitor::new(endpoint_url(&listener), Arc::new(warn));
+    serve_http_monitored(deck, flags, listener, token, monitor, cancel).await
+}
+
+async fn serve_http_monitored(
+    deck: &Deck,
+    flags: impl Into<FlagContext>,
+    listener: TcpListener,
+    token: String,
+    monitor: EndpointMonitor,
+    cancel: CancellationToken,
+) -> Result<(), String> {
+    deck.set_mcp_endpoint(monitor.clone());
     let (server, handler) = handler_for(deck, flags.into(), &cancel);
-    super::http::serve(listener, server, handler, token, cancel).await
+    super::http::serve(listener, server, handler, token, monitor, cancel).await
 }
 
 /// The token given (`--token`, `--mcp-token`, `CLAWDECK_MCP_TOKEN`), else a generated one.

@@ -5,13 +5,17 @@
 //! - `clients`: which context a client gets (flags, or clawdeck.json5 `mcp.clients`);
 //! - `server`: the listing and the call, free of the SDK;
 //! - `sdk`: the only module that uses `rmcp` (handler, stdio, the HTTP service);
-//! - `http`: the loopback listener with its bearer token;
+//! - `lines`: stdio framing in front of the SDK (an undecodable line gets a parse error);
+//! - `http`: the loopback listener: Origin, bearer token, header timeout, connection cap;
+//! - `monitor`: what the listener is doing (open connections, refusals, last error);
 //! - `host`: running it on a Deck (stdio, HTTP; used by `clawdeck mcp` and the console);
 //! - `watch`: config edits reload the Deck and tell clients their tool list changed.
 
 pub mod clients;
 pub mod host;
 pub mod http;
+pub mod lines;
+pub mod monitor;
 pub mod sdk;
 pub mod sdk_client;
 pub mod server;

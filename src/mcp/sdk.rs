@@ -93,6 +93,15 @@ impl Handler {
     }
 }
 
+/// Fires when the HTTP connection that carried this request is gone (None on stdio).
+fn connection_closed(
+    context: &RequestContext<RoleServer>,
+) -> Option<tokio_util::sync::CancellationToken> {
+    let parts = context.extensions.get::<http::request::Parts>()?;
+    let closed = parts.extensions.get::<super::http::ConnectionClosed>()?;
+    Some(closed.0.clone())
+}
+
 /// The token of an `Authorization: Bearer <token>` header.
 pub fn bearer_token(headers: &http::HeaderMap) -> Option<String> {
     let value = headers.get(http::header::AUTHORIZATION)?.to_str().ok()?;
@@ -269,16 +278,29 @@ impl ServerHandler for Handler {
             }
             None => (None, None),
         };
-        let reply = self
-            .server
-            .call(
-                &identity,
-                &request.name,
-                request.arguments,
-                context.ct.clone(),
-                progress,
-            )
-            .await;
+        // The client's cancellation, and over HTTP its connection closing: a client that hung
+        // up waits for nothing, so its call stops (and its process tree with it).
+        let cancel = context.ct.child_token();
+        let call = self.server.call(
+            &identity,
+            &request.name,
+            request.arguments,
+            cancel.clone(),
+            progress,
+        );
+        let reply = match connection_closed(&context) {
+            None => call.await,
+            Some(closed) => {
+                tokio::pin!(call);
+                tokio::select! {
+                    reply = &mut call => reply,
+                    () = closed.cancelled() => {
+                        cancel.cancel();
+                        call.await
+                    }
+                }
+            }
+        };
         if let Some(forward) = forward {
             // Updates already queued go out before the result; the sink is gone with the call.
             let _ = tokio::time::timeout(std::time::Duration::from_millis(200), forward).await;
@@ -287,27 +309,42 @@ impl ServerHandler for Handler {
     }
 }
 
-/// Serves one session over stdin/stdout until the client closes it.
+/// Serves one session over stdin/stdout until the client closes it. The lines pass through
+/// `lines`, which answers an undecodable one with a parse error (the SDK would stay silent).
 pub async fn serve_stdio(handler: Handler) -> Result<(), String> {
+    serve_lines(handler, tokio::io::stdin(), tokio::io::stdout()).await
+}
+
+/// `serve_stdio` over any pair of byte streams.
+pub async fn serve_lines<R, W>(handler: Handler, input: R, output: W) -> Result<(), String>
+where
+    R: tokio::io::AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    let (sdk, framing) = super::lines::frame(input, output);
     let running = handler
-        .serve(rmcp::transport::stdio())
+        .serve((sdk.input, sdk.output))
         .await
         .map_err(|e| format!("MCP handshake on stdio failed: {e}"))?;
-    running
+    let ended = running
         .waiting()
         .await
-        .map_err(|e| format!("MCP session ended with an error: {e}"))?;
-    Ok(())
+        .map_err(|e| format!("MCP session ended with an error: {e}"));
+    framing.flush(std::time::Duration::from_secs(1)).await;
+    ended.map(|_| ())
 }
+
+/// The streamable HTTP service `http` puts behind its gate.
+pub type McpHttpService = rmcp::transport::StreamableHttpService<
+    Handler,
+    rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+>;
 
 /// The streamable HTTP service for `handler`, one session per client, loopback hosts only.
 pub fn http_service(
     handler: Handler,
     cancel: tokio_util::sync::CancellationToken,
-) -> rmcp::transport::StreamableHttpService<
-    Handler,
-    rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
-> {
+) -> McpHttpService {
     let mut config = rmcp::transport::StreamableHttpServerConfig::default();
     config.cancellation_token = cancel;
     rmcp::transport::StreamableHttpService::new(move || Ok(handler.clone()), Arc::default(), config)

@@ -195,7 +195,9 @@ impl Transport for GatewayTransport {
             };
             let url = match websocket_url(&http.base_url) {
                 Ok(u) => u,
-                Err(e) => return failure(e),
+                Err(e) => {
+                    return failure(format!("router.gateway.url / OPENCLAW_GATEWAY_URL: {e}"));
+                }
             };
             let endpoint = GatewayEndpoint {
                 name: "router".into(),

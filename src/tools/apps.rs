@@ -315,27 +315,26 @@ impl Tool for StartAppTool {
     }
 }
 
-/// Accepts only `http://` and `https://` URLs with a host and no whitespace or control characters.
+/// Accepts only `http://` and `https://` URLs with a host (the parsed URL's, not text around a
+/// ':' or '@') and no whitespace or control characters.
 pub fn check_url(url: &str) -> Result<String, String> {
     let url = url.trim();
-    let lower = url.to_ascii_lowercase();
-    let rest = if let Some(rest) = lower.strip_prefix("https://") {
-        rest
-    } else if let Some(rest) = lower.strip_prefix("http://") {
-        rest
-    } else {
-        return Err(format!(
-            "Only http:// and https:// URLs can be opened, not {url:?}"
-        ));
-    };
     if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(format!(
             "The URL contains whitespace or control characters: {url:?}"
         ));
     }
-    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host = host.rsplit('@').next().unwrap_or("");
-    if host.is_empty() || host.starts_with(':') {
+    let only_web = || format!("Only http:// and https:// URLs can be opened, not {url:?}");
+    let parsed = match url::Url::parse(url) {
+        Ok(parsed) => parsed,
+        Err(url::ParseError::EmptyHost) => return Err(format!("The URL has no host: {url:?}")),
+        Err(url::ParseError::RelativeUrlWithoutBase) => return Err(only_web()),
+        Err(err) => return Err(format!("The URL cannot be opened ({err}): {url:?}")),
+    };
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(only_web());
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
         return Err(format!("The URL has no host: {url:?}"));
     }
     Ok(url.to_string())
@@ -412,6 +411,9 @@ mod tests {
         assert!(check_url("https://").is_err());
         assert!(check_url("https://a.com/\nx").is_err());
         assert!(check_url("-https://a.com").is_err());
+        assert!(check_url("https://user@").is_err());
+        assert!(check_url("https://:80").is_err());
+        assert!(check_url("https://x@a.com:8080/p").is_ok());
     }
 
     #[test]

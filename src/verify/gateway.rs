@@ -22,19 +22,19 @@ pub struct GatewayTarget {
     pub token: Option<String>,
 }
 
-/// The WebSocket URL `openclaw gateway call --url` wants.
-pub fn websocket_url(url: &str) -> String {
-    if let Some(rest) = url.strip_prefix("http://") {
-        format!("ws://{rest}")
-    } else if let Some(rest) = url.strip_prefix("https://") {
-        format!("wss://{rest}")
-    } else {
-        url.to_string()
-    }
-}
-
-/// The `gateway call` arguments for `tools.effective` on `session_key`.
-pub fn call_args(target: &GatewayTarget, session_key: &str, timeout: Duration) -> Vec<String> {
+/// The `gateway call` arguments for `tools.effective` on `session_key`. The URL goes through
+/// the gateway client's check (parsed host, no user name or password before '@'), so the
+/// token is never handed over with a URL whose host is not what it seems.
+pub fn call_args(
+    target: &GatewayTarget,
+    session_key: &str,
+    timeout: Duration,
+) -> Result<Vec<String>, VerifyError> {
+    let url =
+        crate::gateway::endpoint::websocket_url(&target.url).map_err(|e| VerifyError::Gateway {
+            method: METHOD.to_string(),
+            message: format!("--gateway: {e}"),
+        })?;
     let mut args = vec![
         "gateway".to_string(),
         "call".to_string(),
@@ -43,14 +43,14 @@ pub fn call_args(target: &GatewayTarget, session_key: &str, timeout: Duration) -
         "--params".to_string(),
         json!({ "sessionKey": session_key }).to_string(),
         "--url".to_string(),
-        websocket_url(&target.url),
+        url,
         "--timeout".to_string(),
         timeout.as_millis().to_string(),
     ];
     if let Some(token) = &target.token {
         args.extend(["--token".to_string(), token.clone()]);
     }
-    args
+    Ok(args)
 }
 
 /// Reads `gateway call --json` output: the answer, or the gateway's error message.
@@ -90,7 +90,7 @@ pub async fn observe_gateway(
     // The CLI's own --timeout bounds the call; ours also covers node's start-up.
     let stdout = run_cli_stdout(
         &program,
-        call_args(target, session_key, timeout),
+        call_args(target, session_key, timeout)?,
         timeout + Duration::from_secs(30),
     )
     .await?;
@@ -109,12 +109,22 @@ mod tests {
             url: "http://127.0.0.1:18789".into(),
             token: Some("t".into()),
         };
-        let args = call_args(&target, "agent:ops:main", Duration::from_secs(10));
+        let args = call_args(&target, "agent:ops:main", Duration::from_secs(10)).unwrap();
         assert_eq!(&args[..4], ["gateway", "call", "tools.effective", "--json"]);
         assert_eq!(args[5], r#"{"sessionKey":"agent:ops:main"}"#);
         assert_eq!(args[7], "ws://127.0.0.1:18789");
         assert_eq!(args[9], "10000");
         assert_eq!(&args[10..], ["--token", "t"]);
+        let sneaky = GatewayTarget {
+            url: "ws://127.0.0.1:1@evil.example".into(),
+            token: Some("t".into()),
+        };
+        let err = call_args(&sneaky, "agent:ops:main", Duration::from_secs(10)).unwrap_err();
+        assert!(
+            err.to_string().contains("--gateway: ")
+                && err.to_string().contains("user name or password"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -2096,3 +2096,44 @@ fn service_running(
     });
     crate::router::RouterService::with_env(settings, env)
 }
+
+/// `--mcp-listen`: the status line shows the endpoint's state (open connections against the
+/// cap, refusals, the last error) when nothing else is said there.
+#[tokio::test]
+async fn the_status_line_shows_the_mcp_endpoint_state() {
+    let deck = crate::deck::Deck::new(fixture_config(), None);
+    let listener = crate::mcp::host::bind("127.0.0.1:0").await.unwrap();
+    let url = crate::mcp::host::endpoint_url(&listener);
+    let stop = tokio_util::sync::CancellationToken::new();
+    let serving = {
+        let (deck, stop) = (deck.clone(), stop.clone());
+        tokio::spawn(async move {
+            crate::mcp::host::serve_http(
+                &deck,
+                PolicyContext::default(),
+                listener,
+                "t".into(),
+                stop,
+            )
+            .await
+        })
+    };
+    let mut h = harness();
+    h.app.attach_deck(deck.clone());
+    h.app.status = None;
+    let authority = url.trim_start_matches("http://").trim_end_matches("/mcp");
+    let _idle = tokio::net::TcpStream::connect(authority).await.unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let mut screen = h.screen(120, 30);
+    while !screen.contains("1 open (limit") && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        screen = h.screen(120, 30);
+    }
+    assert!(
+        screen.contains(&format!("MCP {url}: 1 open (limit ")),
+        "{screen}"
+    );
+    stop.cancel();
+    serving.await.unwrap().unwrap();
+    assert!(h.screen(120, 30).contains(&format!("MCP {url}: stopped")));
+}
