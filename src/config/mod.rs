@@ -410,14 +410,16 @@ pub fn select_pack(loaded: &mut LoadedConfig, probe_installed: bool) -> Result<(
         installed.as_ref().map(|(v, b)| (v.as_str(), b.as_str())),
         meta.as_deref(),
     )
-    .map_err(|message| ConfigError {
+    // The version was named outside the OpenClaw config: the error names that place.
+    .map_err(|unknown| ConfigError {
         kind: ConfigErrorKind::Type,
-        file: loaded.origin.clone(),
+        file: unknown.place,
         line: None,
         column: None,
-        message,
+        message: unknown.message,
         key_path: None,
     })?;
+    loaded.warnings.extend(pack.warnings.iter().cloned());
     loaded.semantics = semantics;
     loaded.pack = pack;
     Ok(())
@@ -427,7 +429,9 @@ impl LoadedConfig {
     /// The same config answered by another pack (tests, `clawdeck diff --openclaw-version`).
     pub fn with_pack(mut self, id: &str) -> Result<LoadedConfig, String> {
         let (semantics, pack) =
-            crate::semantics::choose(Some((id, "--openclaw-version")), None, None, None)?;
+            crate::semantics::choose(Some((id, "--openclaw-version")), None, None, None)
+                .map_err(|unknown| unknown.to_string())?;
+        self.warnings.extend(pack.warnings.iter().cloned());
         self.semantics = semantics;
         self.pack = pack;
         Ok(self)
@@ -515,6 +519,7 @@ fn build(
         pack: PackChoice {
             pack: String::new(),
             reason: String::new(),
+            warnings: Vec::new(),
         },
     })
 }

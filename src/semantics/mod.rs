@@ -8,6 +8,7 @@
 
 pub mod pack;
 mod select;
+mod synced;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -18,8 +19,8 @@ use serde_json::Value;
 use crate::tool::ToolSpec;
 
 pub use select::{
-    PackChoice, available_packs, choose, installed_openclaw_version, requested_version,
-    set_requested_version, synced_packs_dir,
+    PackChoice, UnknownPack, available_packs, choose, installed_openclaw_version,
+    requested_version, set_requested_version, synced_packs_dir,
 };
 
 /// clawdeck's own tools (clawbot_router and seed 000's local system tools): in every pack.
