@@ -5,6 +5,7 @@
 //! `clawdeck.json5` next to that file (defaults when absent; the demo has its own).
 
 pub mod bounds;
+pub mod demo_workspace;
 pub mod depth;
 mod error;
 pub mod keypath;
@@ -438,13 +439,37 @@ impl LoadedConfig {
     }
 }
 
-/// The embedded demo config with its own settings.
+/// The embedded demo config with its own settings and its own workspace.
 pub fn load_demo() -> Result<LoadedConfig, ConfigError> {
     let mut loaded = build(DEMO_CONFIG, DEMO_NAME, ConfigSource::EmbeddedDemo, None)?;
     let settings = parse_settings(DEMO_SETTINGS, "<embedded demo>/clawdeck.json5")?;
     loaded.settings = settings;
+    use_demo_workspace(&mut loaded);
     select_pack(&mut loaded, false)?;
     Ok(loaded)
+}
+
+/// Points the demo's `agents.defaults.workspace` at the workspace clawdeck creates for it
+/// (`demo_workspace`); when it cannot be created, the path stays and a warning says why.
+fn use_demo_workspace(loaded: &mut LoadedConfig) {
+    let dir = match demo_workspace::materialize_demo_workspace() {
+        Ok(dir) => dir,
+        Err(err) => {
+            loaded
+                .warnings
+                .push(format!("the demo workspace is not ready: {err}"));
+            demo_workspace::demo_workspace_dir()
+        }
+    };
+    let shown = dir.display().to_string();
+    loaded.openclaw.agents.defaults.workspace = Some(shown.clone());
+    if let Some(defaults) = loaded
+        .raw
+        .pointer_mut("/agents/defaults")
+        .and_then(Value::as_object_mut)
+    {
+        defaults.insert("workspace".to_string(), Value::String(shown));
+    }
 }
 
 /// Parses config text; `origin` names it in errors and warnings. Settings are defaults.

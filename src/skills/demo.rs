@@ -20,15 +20,10 @@ const DEMO_SKILLS: &[(&str, &str)] = &[
     ),
 ];
 
-/// `$XDG_CACHE_HOME/clawdeck/demo-skills`, else `~/.cache/clawdeck/demo-skills`, else the
-/// system temp directory.
+/// `$XDG_CACHE_HOME/clawdeck/demo-skills`, else `~/.cache/clawdeck/demo-skills`, else under the
+/// system temp directory (next to the demo workspace).
 fn demo_skills_dir() -> PathBuf {
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| super::sources::home_dir().map(|h| h.join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    cache.join("clawdeck").join("demo-skills")
+    crate::config::demo_workspace::cache_dir().join("demo-skills")
 }
 
 /// Writes the demo skills and returns their root; `None` (with a warning in the log) when the
