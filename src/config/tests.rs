@@ -70,9 +70,7 @@ fn pickers_list_providers_models_channels_groups_senders() {
     let loaded = load_demo().unwrap();
     assert_eq!(loaded.providers(), vec!["anthropic", "google", "openai"]);
     assert!(loaded.models().contains(&"openai/gpt-5-mini".to_string()));
-    assert_eq!(loaded.channels(), vec!["discord", "telegram"]);
-    assert_eq!(loaded.accounts("discord"), vec!["work"]);
-    assert_eq!(loaded.groups("discord", Some("work")), vec!["ops-room"]);
+    assert_eq!(loaded.channels(), vec!["telegram"]);
     assert_eq!(loaded.groups("telegram", None), vec!["*", "-100123456"]);
     assert_eq!(
         loaded.sender_keys("telegram", None, "-100123456"),
