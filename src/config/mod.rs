@@ -13,6 +13,7 @@ pub mod keys;
 mod locate;
 pub mod openclaw;
 mod parse;
+mod profiles;
 pub mod read_text;
 pub mod settings;
 mod unknown;
@@ -330,6 +331,7 @@ pub fn normalize_agent_id(id: &str) -> String {
 pub fn load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = locate_and_load(explicit)?;
     select_pack(&mut loaded, true)?;
+    profiles::check_profiles(&loaded, None)?;
     Ok(loaded)
 }
 
@@ -411,23 +413,28 @@ pub fn select_pack(loaded: &mut LoadedConfig, probe_installed: bool) -> Result<(
         installed.as_ref().map(|(v, b)| (v.as_str(), b.as_str())),
         meta.as_deref(),
     )
-    // The version was named outside the OpenClaw config: the error names that place.
-    .map_err(|unknown| ConfigError {
-        kind: ConfigErrorKind::Type,
-        file: unknown.place,
-        line: None,
-        column: None,
-        message: unknown.message,
-        key_path: None,
-    })?;
+    .map_err(unknown_pack_error)?;
     loaded.warnings.extend(pack.warnings.iter().cloned());
     loaded.semantics = semantics;
     loaded.pack = pack;
     Ok(())
 }
 
+/// A version named outside the OpenClaw config that has no pack: the error names that place.
+fn unknown_pack_error(unknown: crate::semantics::UnknownPack) -> ConfigError {
+    ConfigError {
+        kind: ConfigErrorKind::Type,
+        file: unknown.place,
+        line: None,
+        column: None,
+        message: unknown.message,
+        key_path: None,
+    }
+}
+
 impl LoadedConfig {
-    /// The same config answered by another pack (tests, `clawdeck diff --openclaw-version`).
+    /// The same config answered by another pack (tests, `clawdeck diff --openclaw-version`);
+    /// refused when that pack's OpenClaw refuses it.
     pub fn with_pack(mut self, id: &str) -> Result<LoadedConfig, String> {
         let (semantics, pack) =
             crate::semantics::choose(Some((id, "--openclaw-version")), None, None, None)
@@ -435,6 +442,7 @@ impl LoadedConfig {
         self.warnings.extend(pack.warnings.iter().cloned());
         self.semantics = semantics;
         self.pack = pack;
+        profiles::check_profiles(&self, None).map_err(|err| err.to_string())?;
         Ok(self)
     }
 }
@@ -446,6 +454,7 @@ pub fn load_demo() -> Result<LoadedConfig, ConfigError> {
     loaded.settings = settings;
     use_demo_workspace(&mut loaded);
     select_pack(&mut loaded, false)?;
+    profiles::check_profiles(&loaded, Some(DEMO_CONFIG))?;
     Ok(loaded)
 }
 
@@ -476,6 +485,25 @@ fn use_demo_workspace(loaded: &mut LoadedConfig) {
 pub fn load_from_str(text: &str, origin: &str) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = build(text, origin, ConfigSource::Text, None)?;
     select_pack(&mut loaded, false)?;
+    profiles::check_profiles(&loaded, Some(text))?;
+    Ok(loaded)
+}
+
+/// `load_from_str` answered by the pack `pack` (`seed`, `2026.9`, a synced version) from the
+/// start, so that what only that pack accepts loads.
+pub fn load_from_str_with_pack(
+    text: &str,
+    origin: &str,
+    pack: &str,
+) -> Result<LoadedConfig, ConfigError> {
+    let mut loaded = build(text, origin, ConfigSource::Text, None)?;
+    let (semantics, choice) =
+        crate::semantics::choose(Some((pack, "--openclaw-version")), None, None, None)
+            .map_err(unknown_pack_error)?;
+    loaded.warnings.extend(choice.warnings.iter().cloned());
+    loaded.semantics = semantics;
+    loaded.pack = choice;
+    profiles::check_profiles(&loaded, Some(text))?;
     Ok(loaded)
 }
 

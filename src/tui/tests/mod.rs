@@ -8,7 +8,7 @@ mod analysis;
 mod approvals;
 mod decisions;
 pub(crate) mod harness;
-mod packs;
+mod loading;
 mod real_gateway;
 mod text_panes;
 mod views;
