@@ -282,3 +282,33 @@ fn a_pack_stored_by_the_earlier_writer_still_loads() {
     assert!(out.stdout.contains("2026.9.6 semantics"), "{}", out.stdout);
     assert!(out.stdout.contains("plugin:memory-core"), "{}", out.stdout);
 }
+
+#[test]
+fn the_installed_version_is_probed_once_and_read_back_from_the_cache() {
+    // The version cache's writer and reader: the first command runs `openclaw --version` and
+    // stores the answer; the next reads it back without starting the binary again.
+    let home = Home::new();
+    let calls = home.path().join("calls");
+    let bin = home.path().join("openclaw");
+    std::fs::write(
+        &bin,
+        format!(
+            "#!/bin/sh\necho probed >> '{}'\necho 'OpenClaw 2026.9.6 (eb377ac)'\n",
+            calls.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for round in 0..2 {
+        let out = run(home.clawdeck(&["tools"]).env("OPENCLAW_BIN", &bin));
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(
+            out.stdout.contains("installed openclaw 2026.9.6"),
+            "round {round}: {}",
+            out.stdout
+        );
+    }
+    let probes = std::fs::read_to_string(&calls).unwrap();
+    assert_eq!(probes.lines().count(), 1, "{probes}");
+}

@@ -501,7 +501,7 @@ fn every_kind_of_record_reads_back_exactly_as_written() {
     let resolution = crate::policy::resolve(&cfg, &registry, &ctx).unwrap();
     let trace = resolution.trace("exec").unwrap().clone();
     let params = json!({"command": "ls -la ✓", "nested": {"b": 1, "a": [1, 2]}});
-    let outcomes = vec![
+    let outcomes = [
         CallOutcome::UnknownTool {
             tool: "nosuch".to_string(),
             message: "no tool named nosuch".to_string(),
