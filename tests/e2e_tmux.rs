@@ -752,3 +752,33 @@ fn a_200_kb_bracketed_paste_lands_and_is_checked_without_another_key() {
     tmux.keys(&["q"]);
     tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));
 }
+
+/// The console refuses a config real OpenClaw refuses (an unknown tool profile) the way it
+/// refuses any broken config: the error on the terminal, exit 2, no screen taken over.
+#[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn the_console_refuses_to_start_on_an_unknown_profile() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("openclaw.json5");
+    std::fs::write(
+        &config,
+        "{\n  agents: { list: [{ id: \"main\", tools: { profile: \"codng\" } }] },\n}\n",
+    )
+    .expect("write config");
+    let tmux = Tmux::start("badprofile", 160, 20);
+    tmux.command(&format!(
+        "{} --config {}; echo CLAWDECK-EXITED=$?",
+        env!("CARGO_BIN_EXE_clawdeck"),
+        config.display()
+    ));
+    // The typed line holds `CLAWDECK-EXITED=$?`; only the echo has the status.
+    let screen = tmux.wait_for("CLAWDECK-EXITED=2", Duration::from_secs(15));
+    // The message is longer than a row: rows joined.
+    let screen = screen.replace('\n', "");
+    assert!(
+        screen.contains("unknown tool profile \"codng\"")
+            && screen.contains("(at agents.list[0].tools.profile)")
+            && screen.contains(r#""minimal", "coding", "messaging", "full""#),
+        "{screen}"
+    );
+}

@@ -214,17 +214,90 @@ async fn connects_and_lists_sessions() {
         .expect("exec in the synced pack");
     assert_eq!(exec["section"], "runtime");
     assert!(
-        pack["groups"]["runtime"]["tools"]
+        pack["groups"]["group:runtime"]
             .as_array()
             .unwrap()
             .contains(&json!("exec"))
     );
     assert!(
-        pack["profiles"]["coding"]["tools"]
+        pack["profiles"]["coding"]
             .as_array()
             .unwrap()
             .contains(&json!("exec"))
     );
+}
+
+/// `clawdeck catalog sync` against the real gateway, then the commands a newcomer runs next
+/// with that version's pack (asked for by name, and found through an installed `openclaw` of
+/// that version): each reads the stored pack and answers with it.
+#[test]
+#[ignore = "needs a running real OpenClaw gateway (OPENCLAW_GATEWAY_URL, OPENCLAW_GATEWAY_TOKEN): .ci/run runs it with --ignored"]
+fn a_pack_synced_from_the_real_gateway_answers_the_next_commands() {
+    let (url, token) = shared_gateway()
+        .expect("OPENCLAW_GATEWAY_URL and OPENCLAW_GATEWAY_TOKEN must be set for this test");
+    let home = tempfile::tempdir().unwrap();
+    let clawdeck = |args: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+        cmd.args(args)
+            .env("HOME", home.path())
+            .env("XDG_STATE_HOME", home.path().join("state"))
+            .env("XDG_DATA_HOME", home.path().join("data"))
+            .env("XDG_CACHE_HOME", home.path().join("cache"))
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("OPENCLAW_GATEWAY_URL", &url)
+            .env("OPENCLAW_GATEWAY_TOKEN", &token)
+            .env("OPENCLAW_BIN", home.path().join("no-openclaw"))
+            .env_remove("OPENCLAW_CONFIG_PATH")
+            .env_remove("CLAWDECK_OPENCLAW_VERSION");
+        cmd
+    };
+    let out = clawdeck(&["catalog", "sync", "--json"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "catalog sync: {stderr}");
+    let synced: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let version = synced["version"].as_str().unwrap().to_string();
+
+    // An installed openclaw of the gateway's version picks the synced pack by itself.
+    let fake = home.path().join("openclaw");
+    std::fs::write(
+        &fake,
+        format!("#!/bin/sh\necho 'OpenClaw {version} (test)'\n"),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+    for command in [
+        vec!["tools"],
+        vec!["explain", "exec"],
+        vec!["lint"],
+        vec!["schema", "--api", "openai", "--json"],
+    ] {
+        for by_flag in [true, false] {
+            let mut args = command.clone();
+            if by_flag {
+                args.extend(["--openclaw-version", version.as_str()]);
+            }
+            let mut cmd = clawdeck(&args);
+            if !by_flag {
+                cmd.env("OPENCLAW_BIN", &fake);
+            }
+            let out = cmd.output().unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let code = out.status.code().unwrap_or(-1);
+            assert!(
+                code == 0 || (command[0] == "lint" && code == 1),
+                "{args:?} exit {code}: {stderr}"
+            );
+            assert!(!stderr.contains("cannot load"), "{args:?}: {stderr}");
+            assert!(
+                stdout.contains(&format!("{version} semantics"))
+                    || stdout.contains(&format!("\"{version}\"")),
+                "{args:?}: the synced pack did not answer:\n{stdout}"
+            );
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

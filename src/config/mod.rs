@@ -5,6 +5,7 @@
 //! `clawdeck.json5` next to that file (defaults when absent; the demo has its own).
 
 pub mod bounds;
+pub mod demo_workspace;
 pub mod depth;
 mod error;
 pub mod keypath;
@@ -12,6 +13,7 @@ pub mod keys;
 mod locate;
 pub mod openclaw;
 mod parse;
+mod profiles;
 pub mod read_text;
 pub mod settings;
 mod unknown;
@@ -329,6 +331,7 @@ pub fn normalize_agent_id(id: &str) -> String {
 pub fn load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = locate_and_load(explicit)?;
     select_pack(&mut loaded, true)?;
+    profiles::check_profiles(&loaded, None)?;
     Ok(loaded)
 }
 
@@ -410,43 +413,97 @@ pub fn select_pack(loaded: &mut LoadedConfig, probe_installed: bool) -> Result<(
         installed.as_ref().map(|(v, b)| (v.as_str(), b.as_str())),
         meta.as_deref(),
     )
-    .map_err(|message| ConfigError {
-        kind: ConfigErrorKind::Type,
-        file: loaded.origin.clone(),
-        line: None,
-        column: None,
-        message,
-        key_path: None,
-    })?;
+    .map_err(unknown_pack_error)?;
+    loaded.warnings.extend(pack.warnings.iter().cloned());
     loaded.semantics = semantics;
     loaded.pack = pack;
     Ok(())
 }
 
+/// A version named outside the OpenClaw config that has no pack: the error names that place.
+fn unknown_pack_error(unknown: crate::semantics::UnknownPack) -> ConfigError {
+    ConfigError {
+        kind: ConfigErrorKind::Type,
+        file: unknown.place,
+        line: None,
+        column: None,
+        message: unknown.message,
+        key_path: None,
+    }
+}
+
 impl LoadedConfig {
-    /// The same config answered by another pack (tests, `clawdeck diff --openclaw-version`).
+    /// The same config answered by another pack (tests, `clawdeck diff --openclaw-version`);
+    /// refused when that pack's OpenClaw refuses it.
     pub fn with_pack(mut self, id: &str) -> Result<LoadedConfig, String> {
         let (semantics, pack) =
-            crate::semantics::choose(Some((id, "--openclaw-version")), None, None, None)?;
+            crate::semantics::choose(Some((id, "--openclaw-version")), None, None, None)
+                .map_err(|unknown| unknown.to_string())?;
+        self.warnings.extend(pack.warnings.iter().cloned());
         self.semantics = semantics;
         self.pack = pack;
+        profiles::check_profiles(&self, None).map_err(|err| err.to_string())?;
         Ok(self)
     }
 }
 
-/// The embedded demo config with its own settings.
+/// The embedded demo config with its own settings and its own workspace.
 pub fn load_demo() -> Result<LoadedConfig, ConfigError> {
     let mut loaded = build(DEMO_CONFIG, DEMO_NAME, ConfigSource::EmbeddedDemo, None)?;
     let settings = parse_settings(DEMO_SETTINGS, "<embedded demo>/clawdeck.json5")?;
     loaded.settings = settings;
+    use_demo_workspace(&mut loaded);
     select_pack(&mut loaded, false)?;
+    profiles::check_profiles(&loaded, Some(DEMO_CONFIG))?;
     Ok(loaded)
+}
+
+/// Points the demo's `agents.defaults.workspace` at the workspace clawdeck creates for it
+/// (`demo_workspace`); when it cannot be created, the path stays and a warning says why.
+fn use_demo_workspace(loaded: &mut LoadedConfig) {
+    let dir = match demo_workspace::materialize_demo_workspace() {
+        Ok(dir) => dir,
+        Err(err) => {
+            loaded
+                .warnings
+                .push(format!("the demo workspace is not ready: {err}"));
+            demo_workspace::demo_workspace_dir()
+        }
+    };
+    let shown = dir.display().to_string();
+    loaded.openclaw.agents.defaults.workspace = Some(shown.clone());
+    if let Some(defaults) = loaded
+        .raw
+        .pointer_mut("/agents/defaults")
+        .and_then(Value::as_object_mut)
+    {
+        defaults.insert("workspace".to_string(), Value::String(shown));
+    }
 }
 
 /// Parses config text; `origin` names it in errors and warnings. Settings are defaults.
 pub fn load_from_str(text: &str, origin: &str) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = build(text, origin, ConfigSource::Text, None)?;
     select_pack(&mut loaded, false)?;
+    profiles::check_profiles(&loaded, Some(text))?;
+    Ok(loaded)
+}
+
+/// `load_from_str` answered by the pack `pack` (`seed`, `2026.9`, a synced version) from the
+/// start, so that what only that pack accepts loads.
+pub fn load_from_str_with_pack(
+    text: &str,
+    origin: &str,
+    pack: &str,
+) -> Result<LoadedConfig, ConfigError> {
+    let mut loaded = build(text, origin, ConfigSource::Text, None)?;
+    let (semantics, choice) =
+        crate::semantics::choose(Some((pack, "--openclaw-version")), None, None, None)
+            .map_err(unknown_pack_error)?;
+    loaded.warnings.extend(choice.warnings.iter().cloned());
+    loaded.semantics = semantics;
+    loaded.pack = choice;
+    profiles::check_profiles(&loaded, Some(text))?;
     Ok(loaded)
 }
 
@@ -515,6 +572,7 @@ fn build(
         pack: PackChoice {
             pack: String::new(),
             reason: String::new(),
+            warnings: Vec::new(),
         },
     })
 }

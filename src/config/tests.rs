@@ -70,9 +70,7 @@ fn pickers_list_providers_models_channels_groups_senders() {
     let loaded = load_demo().unwrap();
     assert_eq!(loaded.providers(), vec!["anthropic", "google", "openai"]);
     assert!(loaded.models().contains(&"openai/gpt-5-mini".to_string()));
-    assert_eq!(loaded.channels(), vec!["discord", "telegram"]);
-    assert_eq!(loaded.accounts("discord"), vec!["work"]);
-    assert_eq!(loaded.groups("discord", Some("work")), vec!["ops-room"]);
+    assert_eq!(loaded.channels(), vec!["telegram"]);
     assert_eq!(loaded.groups("telegram", None), vec!["*", "-100123456"]);
     assert_eq!(
         loaded.sender_keys("telegram", None, "-100123456"),
@@ -161,5 +159,28 @@ fn seed_form_agents_keyed_under_agents_are_agents() {
             .any(|w| w.ends_with("unknown key ignored (at agents.routing)")),
         "{:?}",
         loaded.warnings
+    );
+}
+
+#[test]
+fn an_unknown_profile_is_refused_where_it_stands_unless_the_seed_answers() {
+    let text = "{ tools: { byProvider: { google: { profile: 'codng' } } } }";
+    let err = load_from_str(text, "x.json5").unwrap_err();
+    assert_eq!(
+        err.key_path.as_deref(),
+        Some("tools.byProvider.google.profile")
+    );
+    assert_eq!((err.line, err.column), (Some(1), Some(36)));
+    assert!(
+        err.message
+            .contains(r#"(allowed: "minimal", "coding", "messaging", "full")"#),
+        "{err}"
+    );
+    // The seed ignores it; asking for 2026.9 afterwards refuses it.
+    let seed = load_from_str_with_pack(text, "x.json5", "seed").unwrap();
+    let refused = seed.with_pack("2026.9").unwrap_err();
+    assert!(
+        refused.contains("tools.byProvider.google.profile"),
+        "{refused}"
     );
 }

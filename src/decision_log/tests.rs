@@ -482,3 +482,79 @@ fn the_follower_started_before_the_log_existed_misses_no_rotation() {
     );
     assert!(follower.poll().is_empty());
 }
+
+/// The real writer (`DecisionLog::try_append`) and the real readers (`read_all`, the follower)
+/// agree on every kind of record, field for field, with text that needs escaping.
+#[test]
+fn every_kind_of_record_reads_back_exactly_as_written() {
+    let cfg = crate::config::load_from_str(r#"{ tools: { deny: ["exec"] } }"#, "<test>").unwrap();
+    let registry = crate::catalog::Registry::build(&cfg);
+    let ctx = PolicyContext {
+        agent: Some("main".into()),
+        provider: Some("openai".into()),
+        channel: Some("telegram".into()),
+        group: Some("-100123456".into()),
+        sender_name: Some("Zoë \"quoted\"\nsecond line\t\u{1b}[31m".into()),
+        subagent_depth: Some(2),
+        ..PolicyContext::default()
+    };
+    let resolution = crate::policy::resolve(&cfg, &registry, &ctx).unwrap();
+    let trace = resolution.trace("exec").unwrap().clone();
+    let params = json!({"command": "ls -la ✓", "nested": {"b": 1, "a": [1, 2]}});
+    let outcomes = [
+        CallOutcome::UnknownTool {
+            tool: "nosuch".to_string(),
+            message: "no tool named nosuch".to_string(),
+        },
+        CallOutcome::Refused {
+            tool: "exec".to_string(),
+            trace: Box::new(trace),
+            explanation: "exec: HIDDEN".to_string(),
+        },
+        CallOutcome::InvalidParams {
+            tool: "read".to_string(),
+            problems: vec!["/path: missing".to_string(), "/x: extra".to_string()],
+        },
+        CallOutcome::Blocked {
+            tool: "exec".to_string(),
+            reason: "guard said \"no\"\nand meant it".to_string(),
+            hooks: vec![
+                HookStep::Passed {
+                    hook: "audit".to_string(),
+                    changed: vec!["command".to_string()],
+                },
+                HookStep::Blocked {
+                    hook: "guard".to_string(),
+                    reason: "no".to_string(),
+                },
+            ],
+        },
+        CallOutcome::Cancelled {
+            tool: "exec".to_string(),
+            killed_by_operator: true,
+        },
+        completed(json!({"status": "ok"}), false),
+        completed(json!({"status": "timeout"}), true),
+        completed(json!({"status": "error"}), true),
+    ];
+    let written: Vec<DecisionRecord> = outcomes
+        .iter()
+        .map(|outcome| DecisionRecord::from_call(&facts(&ctx, &params), outcome))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let log = DecisionLog::open(dir.path().join("decisions"), DecisionLogSettings::default());
+    for record in &written {
+        log.try_append(record).unwrap();
+    }
+    let read: Vec<DecisionRecord> = read_all(log.dir())
+        .into_iter()
+        .map(|entry| entry.unwrap())
+        .collect();
+    assert_eq!(read, written);
+    let followed: Vec<DecisionRecord> = LogFollower::from_start(log.dir())
+        .poll()
+        .into_iter()
+        .map(|entry| entry.unwrap())
+        .collect();
+    assert_eq!(followed, written);
+}

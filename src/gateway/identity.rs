@@ -318,6 +318,33 @@ mod tests {
         }
     }
 
+    /// The real writer (`create`, the first `load_or_create`) and the real reader (every later
+    /// one) give the same key: same id, public key and signatures, and the file it names.
+    #[test]
+    fn a_stored_identity_reads_back_as_the_same_key() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let written = DeviceIdentity::load_or_create(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        let read = DeviceIdentity::load_or_create(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read.device_id(), written.device_id());
+        assert_eq!(read.public_key(), written.public_key());
+        let scopes = vec![
+            "operator.read".to_string(),
+            "operator.approvals".to_string(),
+        ];
+        let p = payload(written.device_id(), &scopes);
+        assert_eq!(read.sign(&p), written.sign(&p));
+        let path = dir.path().join(IDENTITY_FILE);
+        assert_eq!(read.path(), Some(path.as_path()));
+        assert_eq!(written.path(), Some(path.as_path()));
+        // The public facts in the file are the key's.
+        let stored: StoredIdentity =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}")))
+                .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(stored.version, 1);
+        assert_eq!(stored.device_id, written.device_id());
+        assert_eq!(stored.public_key, written.public_key());
+    }
+
     #[test]
     fn tampered_identity_file_is_refused_with_its_path() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));

@@ -1,10 +1,14 @@
 //! A tool pack captured from a running gateway's `tools.catalog`, for exactly that OpenClaw
 //! version: `$XDG_DATA_HOME/clawdeck/packs/<version>.json`.
 //!
-//! Fields (interim, until the pack format of assets/openclaw/README.md lands): `version`,
-//! `capturedFrom`, `tools[{name, label, summary, description?, section, profiles,
-//! parameters?, source, pluginId?, optional?}]`, `groups{id: {label, source, tools[]}}`,
-//! `profiles{id: {label, tools[]}}`.
+//! The file has the pack format the loader reads (assets/openclaw/README.md): `version`,
+//! `capturedFrom` (a line saying where it came from), `tools[{name, label, summary,
+//! description?, section?, profiles, parameters?, source}]` with `source` `core` or
+//! `plugin:<id>`, `groups{"group:<section>": [tools]}` (core sections; a plugin's tools are
+//! named by its id), `profiles{id: [tools]}` (`full: null`: no restriction). `capture` holds the
+//! same facts as `capturedFrom` as data. What a catalog cannot report (descriptions the model
+//! receives, owner and subagent rules ...) comes from the newest shipped pack when it loads
+//! (`crate::semantics::synced`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,10 +20,13 @@ use serde_json::Value;
 #[serde(rename_all = "camelCase")]
 pub struct Pack {
     pub version: String,
-    pub captured_from: CapturedFrom,
+    /// `openclaw <version>: tools.catalog of gateway <name> (<url>), agent <id>`.
+    pub captured_from: String,
+    pub capture: CapturedFrom,
     pub tools: Vec<PackTool>,
-    pub groups: BTreeMap<String, PackGroup>,
-    pub profiles: BTreeMap<String, PackProfile>,
+    pub groups: BTreeMap<String, Vec<String>>,
+    /// Profile → its tools; `None` for `full` (no restriction).
+    pub profiles: BTreeMap<String, Option<Vec<String>>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -32,43 +39,94 @@ pub struct CapturedFrom {
     pub captured_at_ms: u64,
 }
 
+impl CapturedFrom {
+    /// The pack's `capturedFrom` line.
+    fn line(&self, version: &str) -> String {
+        format!(
+            "openclaw {version}: {} of gateway {} ({}), agent {}",
+            self.method, self.gateway, self.url, self.agent_id
+        )
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PackTool {
     pub name: String,
-    pub label: String,
+    /// The catalog's label when it is more than the name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     pub summary: String,
+    /// The catalog's whole description, when it says more than the summary.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// The catalog group the tool is listed under.
-    pub section: String,
+    /// The core catalog section the tool is listed under (`fs`); none for a plugin's tools.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
     /// Profiles that include it by default (`defaultProfiles`).
     pub profiles: Vec<String>,
     /// The parameter schema, when the gateway gives one (2026.9's `tools.catalog` does not).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parameters: Option<Value>,
+    /// `core` or `plugin:<id>`.
     pub source: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub plugin_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub optional: Option<bool>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PackGroup {
-    pub label: String,
-    pub source: String,
-    pub tools: Vec<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PackProfile {
-    pub label: String,
-    pub tools: Vec<String>,
 }
 
 fn text(v: &Value, key: &str) -> String {
     v.get(key).and_then(Value::as_str).unwrap_or("").to_string()
+}
+
+/// `core`, or `plugin:<id>` for a plugin's tool (the catalog says `source: "plugin"` and names
+/// the plugin in `pluginId`, on the tool or on its group).
+fn tool_source(tool: &Value, group: &Value) -> Result<String, String> {
+    match text(tool, "source").as_str() {
+        "plugin" => {
+            let id = Some(text(tool, "pluginId"))
+                .filter(|id| !id.is_empty())
+                .unwrap_or_else(|| text(group, "pluginId"));
+            if id.is_empty() {
+                return Err(format!(
+                    "tools.catalog lists plugin tool {} without its pluginId",
+                    text(tool, "id")
+                ));
+            }
+            Ok(format!("plugin:{id}"))
+        }
+        _ => Ok("core".to_string()),
+    }
+}
+
+/// One catalog tool in the pack's form.
+fn pack_tool(tool: &Value, group: &Value, core_section: Option<&str>) -> Result<PackTool, String> {
+    let name = text(tool, "id");
+    let short = text(tool, "description");
+    let full = Some(text(tool, "fullDescription")).filter(|d| !d.is_empty());
+    let summary = short.lines().next().unwrap_or("").to_string();
+    let description = full
+        .or_else(|| Some(short.clone()))
+        .filter(|d| *d != summary && !d.is_empty());
+    Ok(PackTool {
+        label: Some(text(tool, "label")).filter(|l| !l.is_empty() && *l != name),
+        summary,
+        description,
+        section: core_section.map(str::to_string),
+        profiles: tool
+            .get("defaultProfiles")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        parameters: tool
+            .get("parameters")
+            .or_else(|| tool.get("inputSchema"))
+            .or_else(|| tool.get("schema"))
+            .filter(|p| !p.is_null())
+            .cloned(),
+        source: tool_source(tool, group)?,
+        name,
+    })
 }
 
 /// Builds the pack from a `tools.catalog` payload. A payload without `groups` is an error.
@@ -83,7 +141,7 @@ pub fn pack_from_catalog(
         .ok_or("tools.catalog answered without `groups`")?;
     let mut tools: Vec<PackTool> = Vec::new();
     let mut groups = BTreeMap::new();
-    let mut profiles: BTreeMap<String, PackProfile> = BTreeMap::new();
+    let mut profiles: BTreeMap<String, Option<Vec<String>>> = BTreeMap::new();
     for profile in catalog
         .get("profiles")
         .and_then(Value::as_array)
@@ -92,17 +150,14 @@ pub fn pack_from_catalog(
     {
         let id = text(profile, "id");
         if !id.is_empty() {
-            profiles.insert(
-                id,
-                PackProfile {
-                    label: text(profile, "label"),
-                    tools: Vec::new(),
-                },
-            );
+            profiles.insert(id, Some(Vec::new()));
         }
     }
     for group in groups_in {
         let group_id = text(group, "id");
+        // A plugin's tools form no `group:*`; OpenClaw names them by the plugin id.
+        let core_section = (text(group, "source") != "plugin" && !group_id.is_empty())
+            .then_some(group_id.as_str());
         let mut names = Vec::new();
         for tool in group
             .get("tools")
@@ -110,71 +165,37 @@ pub fn pack_from_catalog(
             .into_iter()
             .flatten()
         {
-            let name = text(tool, "id");
-            if name.is_empty() {
+            if text(tool, "id").is_empty() {
                 continue;
             }
-            let in_profiles: Vec<String> = tool
-                .get("defaultProfiles")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect();
-            for p in &in_profiles {
-                profiles
+            let tool = pack_tool(tool, group, core_section)?;
+            for p in &tool.profiles {
+                if let Some(members) = profiles
                     .entry(p.clone())
-                    .or_insert_with(|| PackProfile {
-                        label: p.clone(),
-                        tools: Vec::new(),
-                    })
-                    .tools
-                    .push(name.clone());
+                    .or_insert_with(|| Some(Vec::new()))
+                {
+                    members.push(tool.name.clone());
+                }
             }
-            let description = text(tool, "description");
-            names.push(name.clone());
-            tools.push(PackTool {
-                label: Some(text(tool, "label"))
-                    .filter(|l| !l.is_empty())
-                    .unwrap_or_else(|| name.clone()),
-                summary: description.lines().next().unwrap_or("").to_string(),
-                description: Some(description).filter(|d| d.contains('\n')),
-                section: group_id.clone(),
-                profiles: in_profiles,
-                parameters: tool
-                    .get("parameters")
-                    .or_else(|| tool.get("inputSchema"))
-                    .or_else(|| tool.get("schema"))
-                    .cloned(),
-                source: text(tool, "source"),
-                plugin_id: tool
-                    .get("pluginId")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                optional: tool.get("optional").and_then(Value::as_bool),
-                name,
-            });
+            names.push(tool.name.clone());
+            tools.push(tool);
         }
-        groups.insert(
-            group_id,
-            PackGroup {
-                label: text(group, "label"),
-                source: text(group, "source"),
-                tools: names,
-            },
-        );
+        if let Some(section) = core_section {
+            groups.insert(format!("group:{section}"), names);
+        }
     }
     // The `full` profile means every tool; OpenClaw lists no tool under it.
-    if let Some(full) = profiles.get_mut("full")
-        && full.tools.is_empty()
+    if profiles
+        .get("full")
+        .is_some_and(|m| m.as_ref().is_none_or(Vec::is_empty))
     {
-        full.tools.push("*".to_string());
+        profiles.insert("full".to_string(), None);
     }
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(Pack {
         version: version.to_string(),
-        captured_from,
+        captured_from: captured_from.line(version),
+        capture: captured_from,
         tools,
         groups,
         profiles,
@@ -243,9 +264,34 @@ mod tests {
             "groups": [{"id": "fs", "label": "Files", "source": "core",
                 "tools": [{"id": "read", "label": "read", "description": "Read file contents", "source": "core", "defaultProfiles": ["coding"]}]}]});
         let pack = pack_from_catalog(&catalog, "1", from()).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(pack.profiles["coding"].tools, ["read"]);
-        assert_eq!(pack.profiles["full"].tools, ["*"]);
-        assert_eq!(pack.tools[0].section, "fs");
+        assert_eq!(
+            pack.profiles["coding"].as_deref(),
+            Some(&["read".to_string()][..])
+        );
+        assert_eq!(pack.profiles["full"], None);
+        assert_eq!(pack.groups["group:fs"], ["read"]);
+        assert_eq!(pack.tools[0].section.as_deref(), Some("fs"));
         assert_eq!(pack.tools[0].summary, "Read file contents");
+        assert_eq!(
+            pack.captured_from,
+            "openclaw 1: tools.catalog of gateway g (ws://h), agent main"
+        );
+    }
+
+    #[test]
+    fn a_plugins_tools_name_their_plugin_and_form_no_group() {
+        let catalog = json!({"profiles": [],
+            "groups": [{"id": "plugin:talk-voice", "label": "talk-voice", "source": "plugin", "pluginId": "talk-voice",
+                "tools": [{"id": "talk_voice", "label": "Talk Voice", "description": "List or change the voice...",
+                    "fullDescription": "List or change the voice of the active call.", "source": "plugin", "pluginId": "talk-voice"}]}]});
+        let pack = pack_from_catalog(&catalog, "1", from()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(pack.groups.is_empty(), "{:?}", pack.groups);
+        let tool = &pack.tools[0];
+        assert_eq!(tool.source, "plugin:talk-voice");
+        assert_eq!(tool.section, None);
+        assert_eq!(
+            tool.description.as_deref(),
+            Some("List or change the voice of the active call.")
+        );
     }
 }

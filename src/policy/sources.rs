@@ -403,7 +403,10 @@ fn profile_entries(
         None => {
             warnings.push(PolicyWarning {
                 layer: Some(layer),
-                message: format!("unknown profile \"{profile}\": no restriction (OpenClaw ignores unknown profiles)"),
+                message: format!(
+                    "unknown profile \"{profile}\": no restriction (the {} semantics ignore an unknown profile; OpenClaw 2026.9 refuses the config)",
+                    semantics.id
+                ),
                 config_path: Some(profile_path.to_string()),
             });
             None

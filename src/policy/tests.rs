@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::catalog::{Registry, core_specs, plugins};
-use crate::config::load_from_str;
+use crate::config::{load_from_str, load_from_str_with_pack};
 use crate::context::PolicyContext;
 
 fn registry_with_plugins() -> Registry {
@@ -12,10 +12,7 @@ fn registry_with_plugins() -> Registry {
 }
 
 fn resolve_with(registry: &Registry, config: &str, ctx: &PolicyContext) -> Resolution {
-    let cfg = load_from_str(config, "test.json5")
-        .unwrap()
-        .with_pack("seed")
-        .unwrap();
+    let cfg = load_from_str_with_pack(config, "test.json5", "seed").unwrap();
     resolve(&cfg, registry, ctx).unwrap()
 }
 

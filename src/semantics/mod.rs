@@ -8,6 +8,7 @@
 
 pub mod pack;
 mod select;
+mod synced;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -18,8 +19,8 @@ use serde_json::Value;
 use crate::tool::ToolSpec;
 
 pub use select::{
-    PackChoice, available_packs, choose, installed_openclaw_version, requested_version,
-    set_requested_version, synced_packs_dir,
+    PackChoice, UnknownPack, available_packs, choose, installed_openclaw_version,
+    requested_version, set_requested_version, synced_packs_dir,
 };
 
 /// clawdeck's own tools (clawbot_router and seed 000's local system tools): in every pack.
@@ -262,6 +263,9 @@ pub struct Semantics {
     pub profiles: BTreeMap<String, Option<Vec<String>>>,
     /// The profile that applies when none is configured.
     pub default_profile: Option<String>,
+    /// The only values a `profile` key may take, in the version's order: another one makes
+    /// OpenClaw refuse the config. `None`: an unknown profile is ignored (the seed).
+    pub profile_values: Option<Vec<String>>,
     /// Alias → canonical name (`bash` → `exec`).
     pub aliases: BTreeMap<String, String>,
     /// The tool whose allow/deny also decides apply_patch (`exec` in the seed, `write` today).
@@ -419,6 +423,7 @@ pub fn newest() -> Arc<Semantics> {
                 groups: Vec::new(),
                 profiles: BTreeMap::new(),
                 default_profile: None,
+                profile_values: None,
                 aliases: BTreeMap::new(),
                 apply_patch_follows: "exec".into(),
                 unknown_only_allowlist: UnknownOnlyAllowlist::Strip,

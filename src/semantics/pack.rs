@@ -27,6 +27,9 @@ pub struct PackFile {
     pub profiles: BTreeMap<String, Option<Vec<String>>>,
     #[serde(default)]
     pub default_profile: Option<String>,
+    /// The values a `profile` key may take; another one makes OpenClaw refuse the config.
+    #[serde(default)]
+    pub profile_values: Option<Vec<String>>,
     #[serde(default)]
     pub aliases: BTreeMap<String, String>,
     #[serde(default)]
@@ -374,6 +377,7 @@ impl PackFile {
                 .map(|(k, v)| (k.trim().to_lowercase(), v))
                 .collect(),
             default_profile: self.default_profile,
+            profile_values: self.profile_values,
             aliases: self
                 .aliases
                 .into_iter()

@@ -17,6 +17,9 @@ pub struct PackChoice {
     pub pack: String,
     /// Why: `--openclaw-version seed`, `installed openclaw 2026.9.6 (/usr/bin/openclaw)`, ...
     pub reason: String,
+    /// Stored packs that could not load (each names its file and why); another pack answered.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 static REQUESTED: OnceLock<Option<String>> = OnceLock::new();
@@ -83,42 +86,32 @@ pub fn available_packs() -> Vec<String> {
     out
 }
 
+/// The synced pack for exactly `version`: `None` when there is none, `Err` (naming the file and
+/// why) when it cannot load.
 fn synced(version: &str) -> Option<Result<Arc<Semantics>, String>> {
     let path = synced_packs_dir()?.join(format!("{version}.json"));
     let meta = std::fs::metadata(&path).ok()?;
     if !meta.is_file() {
         return None;
     }
+    let shown = path.display().to_string();
+    let cannot_load = |why: String| {
+        let why = why
+            .strip_prefix(&format!("{shown}: "))
+            .map(str::to_string)
+            .unwrap_or(why);
+        format!("the stored pack {shown} cannot load: {why}")
+    };
     if meta.len() > 64 * 1024 * 1024 {
-        return Some(Err(format!("{}: larger than 64 MiB", path.display())));
+        return Some(Err(cannot_load("larger than 64 MiB".to_string())));
     }
     Some(
         std::fs::read_to_string(&path)
-            .map_err(|err| format!("{}: {err}", path.display()))
-            .and_then(|text| over_newest_rules(&text, &path.display().to_string()))
-            .map(Arc::new),
+            .map_err(|err| err.to_string())
+            .and_then(|text| super::synced::over_newest_rules(&text, &shown))
+            .map(Arc::new)
+            .map_err(cannot_load),
     )
-}
-
-/// A synced pack carries what a gateway reports (catalog, groups, profiles); the rules it
-/// cannot report (subagent, sandbox, owner lists, Tool Search ...) come from the newest shipped
-/// pack, which the synced keys override.
-fn over_newest_rules(text: &str, origin: &str) -> Result<Semantics, String> {
-    let synced: serde_json::Value =
-        serde_json::from_str(text).map_err(|err| format!("{origin}: {err}"))?;
-    let Some(synced_map) = synced.as_object() else {
-        return Err(format!("{origin}: a pack is a JSON object"));
-    };
-    let newest_text = EMBEDDED_PACKS.last().map(|(_, t)| *t).unwrap_or("{}");
-    let mut merged: serde_json::Value =
-        serde_json::from_str(newest_text).map_err(|err| format!("{origin}: {err}"))?;
-    if let Some(base) = merged.as_object_mut() {
-        for (key, value) in synced_map {
-            base.insert(key.clone(), value.clone());
-        }
-    }
-    let text = serde_json::to_string(&merged).map_err(|err| format!("{origin}: {err}"))?;
-    Semantics::from_pack_text(&text, origin)
 }
 
 /// `2026.9.6` → `2026.9`; `seed` stays.
@@ -131,51 +124,82 @@ fn series(version: &str) -> String {
     }
 }
 
-/// The pack for a version: a synced pack for exactly that version, else the embedded pack of
-/// its series (`2026.9.6` → `2026.9`).
-fn pack_for(version: &str) -> Option<Result<Arc<Semantics>, String>> {
-    let version = version.trim().trim_start_matches('v');
-    if let Some(found) = synced(version) {
-        return Some(found);
+/// A version named by the operator (flag, variable, clawdeck.json5) that has no pack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownPack {
+    /// Where it was named: `--openclaw-version`, `CLAWDECK_OPENCLAW_VERSION`,
+    /// `<clawdeck.json5>: openclawVersion`.
+    pub place: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for UnknownPack {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.place, self.message)
     }
-    embedded(version)
-        .or_else(|| embedded(&series(version)))
-        .map(Ok)
+}
+
+/// The pack for a version: a synced pack for exactly that version, else the embedded pack of
+/// its series (`2026.9.6` → `2026.9`). A synced pack that cannot load is a warning in
+/// `warnings`, and the search goes on without it.
+fn pack_for(version: &str, warnings: &mut Vec<String>) -> Option<Arc<Semantics>> {
+    let version = version.trim().trim_start_matches('v');
+    match synced(version) {
+        Some(Ok(found)) => return Some(found),
+        Some(Err(err)) => warnings.push(err),
+        None => {}
+    }
+    embedded(version).or_else(|| embedded(&series(version)))
 }
 
 /// Chooses the pack. `requested`: the flag; `settings`: clawdeck.json5 `openclawVersion` with
 /// its origin; `installed`: `openclaw --version` with the binary; `meta`: the config's
-/// `meta.lastTouchedVersion`.
+/// `meta.lastTouchedVersion`. A stored pack that cannot load never fails the choice: it is a
+/// warning in the choice, and a shipped pack answers.
 pub fn choose(
     requested: Option<(&str, &str)>,
     settings: Option<(&str, &str)>,
     installed: Option<(&str, &str)>,
     meta: Option<&str>,
-) -> Result<(Arc<Semantics>, PackChoice), String> {
-    let unknown = |v: &str, from: &str| {
-        format!(
-            "{from}: no OpenClaw semantics pack for \"{v}\" (known: {}; `clawdeck catalog sync` stores one from a running gateway)",
+) -> Result<(Arc<Semantics>, PackChoice), UnknownPack> {
+    let unknown = |v: &str, from: &str| UnknownPack {
+        place: from.to_string(),
+        message: format!(
+            "no OpenClaw semantics pack for \"{v}\" (known: {}; `clawdeck catalog sync` stores one from a running gateway)",
             available_packs().join(", ")
-        )
+        ),
     };
+    let mut warnings = Vec::new();
     // What the operator names must exist.
-    if let Some((v, from)) = requested {
-        let why = if from.starts_with("--") {
-            format!("{from} {v}")
-        } else {
-            format!("{from}={v}")
-        };
-        return match pack_for(v) {
-            Some(Ok(s)) => Ok(choice(s, why)),
-            Some(Err(err)) => Err(err),
-            None => Err(unknown(v, from)),
-        };
-    }
-    if let Some((v, origin)) = settings {
-        return match pack_for(v) {
-            Some(Ok(s)) => Ok(choice(s, format!("openclawVersion \"{v}\" in {origin}"))),
-            Some(Err(err)) => Err(err),
-            None => Err(unknown(v, &format!("{origin}: openclawVersion"))),
+    let named = requested
+        .map(|(v, from)| {
+            let why = if from.starts_with("--") {
+                format!("{from} {v}")
+            } else {
+                format!("{from}={v}")
+            };
+            (v, why, from.to_string())
+        })
+        .or_else(|| {
+            settings.map(|(v, origin)| {
+                (
+                    v,
+                    format!("openclawVersion \"{v}\" in {origin}"),
+                    format!("{origin}: openclawVersion"),
+                )
+            })
+        });
+    if let Some((v, why, place)) = named {
+        return match pack_for(v, &mut warnings) {
+            Some(s) => Ok(choice(s, why, warnings)),
+            // It exists but cannot load: the newest shipped pack answers, and says why.
+            None if !warnings.is_empty() => {
+                let s = newest();
+                let reason =
+                    format!("the newest shipped pack: {why} names a stored pack that cannot load");
+                Ok(choice(s, reason, warnings))
+            }
+            None => Err(unknown(v, &place)),
         };
     }
     // What is detected falls back to the newest pack when none matches, and says so.
@@ -185,27 +209,44 @@ pub fn choose(
         .into_iter()
         .chain(meta.map(|v| (v, format!("the config's meta.lastTouchedVersion {v}"))))
     {
-        match pack_for(version) {
-            Some(Ok(s)) => return Ok(choice(s, what)),
-            Some(Err(err)) => return Err(err),
-            None => {
-                fallback_note.get_or_insert(format!(
-                    "{what} has no pack; `clawdeck catalog sync` stores one"
-                ));
-            }
+        if let Some(s) = pack_for(version, &mut warnings) {
+            return Ok(choice(s, what, warnings));
         }
+        fallback_note.get_or_insert(format!(
+            "{what} has no pack; `clawdeck catalog sync` stores one"
+        ));
     }
     let s = newest();
     let reason = match fallback_note {
         Some(note) => format!("the newest pack: {note}"),
         None => "the newest pack: no --openclaw-version, no openclaw installed, no meta.lastTouchedVersion".to_string(),
     };
-    Ok(choice(s, reason))
+    Ok(choice(s, reason, warnings))
 }
 
-fn choice(s: Arc<Semantics>, reason: String) -> (Arc<Semantics>, PackChoice) {
+fn choice(
+    s: Arc<Semantics>,
+    reason: String,
+    warnings: Vec<String>,
+) -> (Arc<Semantics>, PackChoice) {
     let pack = s.id.clone();
-    (s, PackChoice { pack, reason })
+    let reason = if warnings.is_empty() || reason.contains("cannot load") {
+        reason
+    } else {
+        format!("{reason}; its stored pack cannot load, so the shipped {pack} pack answers")
+    };
+    let warnings = warnings
+        .into_iter()
+        .map(|w| format!("{w}; the shipped {pack} pack answers instead (`clawdeck catalog sync` stores the pack again)"))
+        .collect();
+    (
+        s,
+        PackChoice {
+            pack,
+            reason,
+            warnings,
+        },
+    )
 }
 
 #[derive(Serialize, Deserialize)]
@@ -374,7 +415,9 @@ mod tests {
         assert!(c.reason.contains("x/clawdeck.json5"));
         let (_, c) = choose(None, None, None, None).unwrap();
         assert!(c.reason.starts_with("the newest pack"));
-        let err = choose(Some(("1999.1", "--openclaw-version")), None, None, None).unwrap_err();
+        let err = choose(Some(("1999.1", "--openclaw-version")), None, None, None)
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("no OpenClaw semantics pack for \"1999.1\""),
             "{err}"

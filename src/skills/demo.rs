@@ -20,15 +20,10 @@ const DEMO_SKILLS: &[(&str, &str)] = &[
     ),
 ];
 
-/// `$XDG_CACHE_HOME/clawdeck/demo-skills`, else `~/.cache/clawdeck/demo-skills`, else the
-/// system temp directory.
+/// `$XDG_CACHE_HOME/clawdeck/demo-skills`, else `~/.cache/clawdeck/demo-skills`, else under the
+/// system temp directory (next to the demo workspace).
 fn demo_skills_dir() -> PathBuf {
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| super::sources::home_dir().map(|h| h.join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    cache.join("clawdeck").join("demo-skills")
+    crate::config::demo_workspace::cache_dir().join("demo-skills")
 }
 
 /// Writes the demo skills and returns their root; `None` (with a warning in the log) when the
@@ -75,6 +70,33 @@ mod tests {
         );
         for (name, _) in DEMO_SKILLS {
             assert!(dir.path().join(name).join("SKILL.md").is_file(), "{name}");
+        }
+    }
+
+    /// The writer above and the skills loader agree: every demo skill reads back whole, with
+    /// its name, file and instructions, and nothing to warn about.
+    #[test]
+    fn written_demo_skills_read_back_through_the_loader() {
+        let dir = tempfile::tempdir().unwrap();
+        write_skills(dir.path()).unwrap();
+        let mut warnings = Vec::new();
+        let skills = super::super::load::load_root(
+            dir.path(),
+            super::super::SkillSource::Bundled,
+            &mut warnings,
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let names: Vec<&str> = skills.iter().map(|s| s.name.as_str()).collect();
+        let expected: Vec<&str> = DEMO_SKILLS.iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, expected);
+        for (skill, (name, text)) in skills.iter().zip(DEMO_SKILLS) {
+            assert_eq!(skill.file_path, dir.path().join(name).join("SKILL.md"));
+            assert!(!skill.description.is_empty(), "{name}");
+            assert!(
+                text.trim_end().ends_with(skill.body.trim()),
+                "{name}: {}",
+                skill.body
+            );
         }
     }
 }

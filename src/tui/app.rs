@@ -248,12 +248,19 @@ impl App {
 
     fn apply_settings(&mut self, config: &LoadedConfig) {
         self.keymap = Keymap::with_overrides(&config.settings.keys);
-        if let Some(w) = self.keymap.warnings.first() {
-            let more = self.keymap.warnings.len() - 1;
+        // A stored pack that cannot load comes first: every answer is the shipped pack's.
+        let warnings: Vec<&String> = config
+            .pack
+            .warnings
+            .iter()
+            .chain(&self.keymap.warnings)
+            .collect();
+        if let Some(w) = warnings.first() {
+            let more = warnings.len() - 1;
             let text = if more > 0 {
                 format!("{w} (+{more} more)")
             } else {
-                w.clone()
+                w.to_string()
             };
             self.set_status(text);
         }

@@ -1,0 +1,127 @@
+//! What real OpenClaw's `openclaw config validate --json` says about configs clawdeck ships or
+//! judges: the embedded demo is accepted, and an unknown tool profile is refused at every key
+//! OpenClaw refuses it, as clawdeck refuses it. The tests are `#[ignore]`d (they need the real
+//! CLI); `.ci/run` runs them with `--ignored` when OPENCLAW_BIN is the real OpenClaw. Asked to
+//! run without it, they fail.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+/// The real CLI from OPENCLAW_BIN; panics when it is missing or not OpenClaw.
+fn real_openclaw() -> String {
+    let bin = std::env::var("OPENCLAW_BIN")
+        .ok()
+        .filter(|b| !b.is_empty())
+        .expect("OPENCLAW_BIN must name the real OpenClaw CLI (see ../shared/realclaw/README.md)");
+    let out = Command::new(&bin).arg("--version").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.trim_start().starts_with("OpenClaw 20"),
+        "{bin} is not the real OpenClaw CLI (--version said {text:?})"
+    );
+    bin
+}
+
+/// `openclaw config validate --json` on `path`.
+fn validate(bin: &str, path: &Path) -> Value {
+    let out = Command::new(bin)
+        .args(["config", "validate", "--json"])
+        .env("OPENCLAW_CONFIG_PATH", path)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "openclaw config validate printed no JSON ({e}): {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+#[test]
+#[ignore = "needs the real OpenClaw CLI (OPENCLAW_BIN): .ci/run runs it with --ignored"]
+fn real_openclaw_accepts_the_embedded_demo_config() {
+    let bin = real_openclaw();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("openclaw.json5");
+    std::fs::write(&path, clawdeck::config::DEMO_CONFIG).unwrap();
+    let verdict = validate(&bin, &path);
+    assert_eq!(verdict["valid"], true, "{verdict:#}");
+    assert!(
+        verdict["issues"].as_array().is_none_or(Vec::is_empty),
+        "{verdict:#}"
+    );
+}
+
+/// Every key a tool profile can be set at, with an unknown profile there.
+const UNKNOWN_PROFILE_AT: &[(&str, &str)] = &[
+    ("tools.profile", r#"{ tools: { profile: "codng" } }"#),
+    (
+        "tools.byProvider.openai.profile",
+        r#"{ tools: { byProvider: { openai: { profile: "codng" } } } }"#,
+    ),
+    (
+        "agents.list[0].tools.profile",
+        r#"{ agents: { list: [{ id: "main", tools: { profile: "codng" } }] } }"#,
+    ),
+    (
+        "agents.list[0].tools.byProvider.openai.profile",
+        r#"{ agents: { list: [{ id: "main", tools: { byProvider: { openai: { profile: "codng" } } } }] } }"#,
+    ),
+    (
+        "agents.entries.main.tools.profile",
+        r#"{ agents: { entries: { main: { tools: { profile: "Coding" } } } } }"#,
+    ),
+];
+
+#[test]
+#[ignore = "needs the real OpenClaw CLI (OPENCLAW_BIN): .ci/run runs it with --ignored"]
+fn real_openclaw_and_clawdeck_refuse_an_unknown_profile_at_every_key() {
+    let bin = real_openclaw();
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (key, text)) in UNKNOWN_PROFILE_AT.iter().enumerate() {
+        let path = dir.path().join(format!("c{i}.json5"));
+        std::fs::write(&path, text).unwrap();
+        let verdict = validate(&bin, &path);
+        assert_eq!(verdict["valid"], false, "{key}: {verdict:#}");
+        let issue = &verdict["issues"][0];
+        assert!(
+            issue["path"].as_str().unwrap_or("").ends_with(".profile"),
+            "{key}: {verdict:#}"
+        );
+        assert_eq!(
+            issue["allowedValues"],
+            serde_json::json!(["minimal", "coding", "messaging", "full"]),
+            "{key}"
+        );
+
+        let out = assert_cmd::Command::cargo_bin("clawdeck")
+            .unwrap()
+            .args(["tools", "--config"])
+            .arg(&path)
+            .env("XDG_STATE_HOME", dir.path().join("state"))
+            .env("XDG_CACHE_HOME", dir.path().join("cache"))
+            .env_remove("CLAWDECK_OPENCLAW_VERSION")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{key}: clawdeck accepted it: {stderr}"
+        );
+        assert!(stderr.contains(key), "{key}: {stderr}");
+    }
+    // The known profiles pass both.
+    let path = dir.path().join("known.json5");
+    std::fs::write(
+        &path,
+        r#"{ tools: { profile: "coding", byProvider: { openai: { profile: "minimal" } } } }"#,
+    )
+    .unwrap();
+    assert_eq!(validate(&bin, &path)["valid"], true);
+}
