@@ -100,12 +100,12 @@ pub fn run(cli: &Cli, args: &CatalogArgs) -> u8 {
             match result {
                 Ok((pack, path)) => {
                     if *as_json {
-                        println!(
+                        outln!(
                             "{}",
                             json!({"gateway": name, "version": pack.version, "path": path, "tools": pack.tools.len(), "groups": pack.groups.len(), "profiles": pack.profiles.len()})
                         );
                     } else {
-                        println!(
+                        outln!(
                             "{name}: OpenClaw {} — {} tools in {} groups, {} profiles → {}",
                             pack.version,
                             pack.tools.len(),

@@ -119,9 +119,9 @@ pub fn run(cli: &Cli, args: &DiffArgs) -> u8 {
     };
     let d = diff(&a.input(), &b.input());
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&d).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&d).unwrap_or_default());
     } else {
-        print!("{}", render_diff(&d));
+        out!("{}", render_diff(&d));
     }
     if d.is_same() {
         exit::OK

@@ -2,8 +2,6 @@
 //! console's gateway views. `--json` everywhere; `watch --json` prints one JSON line per event
 //! as it arrives until interrupted.
 
-use std::io::Write;
-
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
@@ -152,7 +150,7 @@ async fn status(cli: &Cli, args: &CommonArgs) -> u8 {
         }
     }
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&rows).unwrap_or_default()
         );
@@ -161,7 +159,7 @@ async fn status(cli: &Cli, args: &CommonArgs) -> u8 {
             let name = row["name"].as_str().unwrap_or("");
             let url = row["url"].as_str().unwrap_or("");
             if row["connected"] == true {
-                println!(
+                outln!(
                     "{name}  {url}  connected: OpenClaw {} protocol v{}, role {}, scopes {}",
                     row["serverVersion"].as_str().unwrap_or("?"),
                     row["protocol"],
@@ -176,13 +174,13 @@ async fn status(cli: &Cli, args: &CommonArgs) -> u8 {
                         .unwrap_or_default(),
                 );
             } else {
-                println!(
+                outln!(
                     "{name}  {url}  NOT connected: {}",
                     row["error"].as_str().unwrap_or("")
                 );
             }
         }
-        println!("device id: {}", identity.device_id());
+        outln!("device id: {}", identity.device_id());
     }
     if failed { exit::TOOL_ERROR } else { exit::OK }
 }
@@ -216,7 +214,7 @@ async fn sessions(cli: &Cli, args: &CommonArgs) -> u8 {
             .iter()
             .map(|(gw, row)| json!({"gateway": gw, "session": row}))
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&rows).unwrap_or_default()
         );
@@ -225,12 +223,16 @@ async fn sessions(cli: &Cli, args: &CommonArgs) -> u8 {
             .iter()
             .map(|(gw, row)| (gw, crate::gateway::sessions::SessionRow::from_value(row)))
             .collect();
-        println!(
+        outln!(
             "{:<10} {:<8} {:<32} {:<8} {:<8} LAST ACTIVITY",
-            "GATEWAY", "AGENT", "KEY", "KIND", "STATE"
+            "GATEWAY",
+            "AGENT",
+            "KEY",
+            "KIND",
+            "STATE"
         );
         for (gw, s) in summaries {
-            println!(
+            outln!(
                 "{:<10} {:<8} {:<32} {:<8} {:<8} {}",
                 gw,
                 s.agent,
@@ -284,7 +286,6 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
     if !args.common.json {
         eprintln!("watching {} gateway(s); Ctrl-C to stop", clients.len());
     }
-    let mut stdout = std::io::stdout();
     let mut calls = ToolCallTracker::default();
     loop {
         let next = tokio::select! {
@@ -296,7 +297,7 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
             continue;
         };
         calls.annotate(&mut item);
-        if !print_item(&mut stdout, &item, args.common.json) {
+        if !print_item(&item, args.common.json) {
             break;
         }
     }
@@ -306,14 +307,14 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
     exit::OK
 }
 
-/// One watch line (JSON or text) to `out`; false once `out` cannot be written (the reader left).
-pub(super) fn print_item(out: &mut impl Write, item: &WatchItem, as_json: bool) -> bool {
+/// One watch line (JSON or text) on stdout; false once the reader has gone.
+pub(super) fn print_item(item: &WatchItem, as_json: bool) -> bool {
     let line = if as_json {
         serde_json::to_string(&item.to_json()).unwrap_or_default()
     } else {
         describe_event(item)
     };
-    writeln!(out, "{line}").and_then(|_| out.flush()).is_ok()
+    super::quiet_out::write_stdout(format!("{line}\n").as_bytes())
 }
 
 async fn effective(cli: &Cli, args: &EffectiveArgs) -> u8 {
@@ -344,16 +345,16 @@ async fn effective(cli: &Cli, args: &EffectiveArgs) -> u8 {
             .iter()
             .map(|(gw, p)| json!({"gateway": gw, "sessionKey": args.session, "effective": p}))
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&rows).unwrap_or_default()
         );
     } else {
         for (gw, payload) in &out {
             let tools = crate::gateway::tools::effective_tools(payload);
-            println!("{gw}  {}  {} tools", args.session, tools.len());
+            outln!("{gw}  {}  {} tools", args.session, tools.len());
             for tool in tools {
-                println!("  {:<24} {:<8} {}", tool.name, tool.source, tool.group);
+                outln!("  {:<24} {:<8} {}", tool.name, tool.source, tool.group);
             }
         }
     }

@@ -2,7 +2,8 @@
 //! one line per call (or the JSON records). A line that is not a record is reported on stderr
 //! with its file and line, and skipped.
 //!
-//! Exit status: 0; 2 when there is no state dir to read.
+//! Exit status: 0 (also when the reader of `--follow` leaves); 2 when there is no state dir to
+//! read.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -83,12 +84,14 @@ pub fn run(_cli: &Cli, args: &LogArgs) -> u8 {
     for record in &records {
         printer.print(record);
     }
-    loop {
+    // Until interrupted, or until the reader leaves (`clawdeck log -f | head`).
+    while !super::quiet_out::reader_gone() {
         std::thread::sleep(FOLLOW_POLL);
         for record in keep(args, follower.poll(), usize::MAX) {
             printer.print(&record);
         }
     }
+    exit::OK
 }
 
 /// The wanted records, the last `limit` of them; bad lines are reported and skipped.

@@ -2,6 +2,9 @@
 //!
 //! With no subcommand `clawdeck` opens the console (or, without a terminal, says which headless
 //! commands to use).
+//!
+//! stdout is written only through `quiet_out` (a closed pipe is a quiet stop), never `println!`.
+#![deny(clippy::print_stdout)]
 
 #[macro_use]
 mod quiet_out;
@@ -154,18 +157,6 @@ pub fn main() -> ExitCode {
     crate::semantics::set_requested_version(cli.openclaw_version.clone());
     crate::mcp_servers::set_listing(!cli.no_mcp_servers);
     logging::init(cli.command.is_none());
-    if matches!(
-        cli.command,
-        Some(
-            Command::Tools(_)
-                | Command::Explain(_)
-                | Command::Schema(_)
-                | Command::Prompt(_)
-                | Command::Log(_)
-        )
-    ) {
-        quiet_out::end_quietly_on_closed_pipe();
-    }
     let code = match cli.command {
         Some(Command::Tools(ref args)) => tools::run(&cli, args),
         Some(Command::Explain(ref args)) => explain::run(&cli, args),

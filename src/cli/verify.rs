@@ -139,10 +139,10 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
                 "agree": comparison.agreeing(),
             },
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
-        println!("config: {}", loaded.describe());
-        print!("{}", render(&source, &observed, &comparison));
+        outln!("config: {}", loaded.describe());
+        out!("{}", render(&source, &observed, &comparison));
     }
     if comparison.is_clean() {
         exit::OK

@@ -288,16 +288,37 @@ impl ServerHandler for Handler {
 }
 
 /// Serves one session over stdin/stdout until the client closes it.
+/// A client that closes our stdout has ended the session: that is a quiet end, not an error.
 pub async fn serve_stdio(handler: Handler) -> Result<(), String> {
-    let running = handler
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|e| format!("MCP handshake on stdio failed: {e}"))?;
+    let running = match handler.serve(rmcp::transport::stdio()).await {
+        Ok(running) => running,
+        Err(rmcp::service::ServerInitializeError::TransportError { error, .. })
+            if is_closed_pipe(error.error.as_ref()) =>
+        {
+            return Ok(());
+        }
+        Err(e) => return Err(format!("MCP handshake on stdio failed: {e}")),
+    };
     running
         .waiting()
         .await
         .map_err(|e| format!("MCP session ended with an error: {e}"))?;
     Ok(())
+}
+
+/// Whether `err` is (or was caused by) a write into a closed pipe.
+fn is_closed_pipe(err: &(dyn std::error::Error + Send + Sync + 'static)) -> bool {
+    let err: &(dyn std::error::Error + 'static) = err;
+    let mut current = Some(err);
+    while let Some(e) = current {
+        if e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        {
+            return true;
+        }
+        current = e.source();
+    }
+    false
 }
 
 /// The streamable HTTP service for `handler`, one session per client, loopback hosts only.
