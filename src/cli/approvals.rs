@@ -20,6 +20,7 @@ pub struct ApprovalsArgs {
 #[derive(Debug, Subcommand)]
 pub enum ApprovalsCommand {
     /// Print exec approvals as they are requested and resolved, until Ctrl-C
+    #[command(after_long_help = super::help::APPROVALS_WATCH)]
     Watch {
         #[command(flatten)]
         gateway: GatewayArgs,
@@ -28,6 +29,7 @@ pub enum ApprovalsCommand {
         json: bool,
     },
     /// Answer a pending approval
+    #[command(after_long_help = super::help::APPROVALS_RESOLVE)]
     Resolve {
         /// The approval id (as `approvals watch` prints it)
         id: String,

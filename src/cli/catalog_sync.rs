@@ -19,6 +19,7 @@ pub struct CatalogArgs {
 #[derive(Debug, Subcommand)]
 pub enum CatalogCommand {
     /// Store a pack from each gateway's `tools.catalog` (groups, default profiles, sources)
+    #[command(after_long_help = super::help::CATALOG_SYNC)]
     Sync {
         #[command(flatten)]
         gateway: GatewayArgs,

@@ -19,12 +19,16 @@ pub struct GatewayCmdArgs {
 #[derive(Debug, Subcommand)]
 pub enum GatewayCommand {
     /// Connect to each gateway and report its version, protocol and the scopes granted
+    #[command(after_long_help = super::help::GATEWAY_STATUS)]
     Status(CommonArgs),
     /// The gateways' sessions (agent, key, kind, running, last activity)
+    #[command(after_long_help = super::help::GATEWAY_SESSIONS)]
     Sessions(CommonArgs),
     /// Live events (tool calls with arguments and output, messages, approvals) until Ctrl-C
+    #[command(after_long_help = super::help::GATEWAY_WATCH)]
     Watch(WatchArgs),
     /// The tools a session really has (`tools.effective`)
+    #[command(after_long_help = super::help::GATEWAY_EFFECTIVE)]
     Effective(EffectiveArgs),
 }
 

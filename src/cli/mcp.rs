@@ -67,7 +67,7 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    runtime.block_on(async move {
+    let code = runtime.block_on(async move {
         let deck = Deck::with_registry(config, registry, cli.config.clone());
         // Every call is recorded with the client's name (see `clawdeck log`).
         if let Err(problem) = deck.record_decisions("mcp") {
@@ -96,7 +96,11 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
             Some(raw) => serve_http(&deck, flags, raw, args.token.clone(), stop.clone()).await,
         };
         finish(&deck, &stop, served).await
-    })
+    });
+    // The stdio transport's read of stdin blocks a thread until input comes; a server stopped
+    // by a signal before its client spoke must not wait for it.
+    runtime.shutdown_background();
+    code
 }
 
 async fn serve_http(
