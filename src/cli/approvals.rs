@@ -109,7 +109,7 @@ async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
             next = rx.recv() => next,
         };
         let Some(item) = next else { break };
-        if !print_item(&item, as_json) {
+        if !print_item(&item, as_json, super::output_guard(cli)) {
             break;
         }
     }

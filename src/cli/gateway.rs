@@ -5,6 +5,7 @@
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
+use super::columns::{ColumnLayout, cell};
 use super::gateway_args::{GatewayArgs, attach, endpoints};
 use super::{Cli, exit};
 use crate::gateway::watch::{ToolCallTracker, WatchItem, describe_event};
@@ -223,28 +224,27 @@ async fn sessions(cli: &Cli, args: &CommonArgs) -> u8 {
             serde_json::to_string_pretty(&rows).unwrap_or_default()
         );
     } else {
-        let summaries: Vec<_> = all
+        const HEADER: [&str; 6] = ["GATEWAY", "AGENT", "KEY", "KIND", "STATE", "LAST ACTIVITY"];
+        let rows: Vec<Vec<String>> = all
             .iter()
-            .map(|(gw, row)| (gw, crate::gateway::sessions::SessionRow::from_value(row)))
+            .map(|(gw, row)| {
+                let s = crate::gateway::sessions::SessionRow::from_value(row);
+                [
+                    gw.as_str(),
+                    &s.agent,
+                    &s.key,
+                    &s.kind,
+                    s.state(),
+                    &s.last_activity_text(),
+                ]
+                .map(cell)
+                .to_vec()
+            })
             .collect();
-        outln!(
-            "{:<10} {:<8} {:<32} {:<8} {:<8} LAST ACTIVITY",
-            "GATEWAY",
-            "AGENT",
-            "KEY",
-            "KIND",
-            "STATE"
-        );
-        for (gw, s) in summaries {
-            outln!(
-                "{:<10} {:<8} {:<32} {:<8} {:<8} {}",
-                gw,
-                s.agent,
-                s.key,
-                s.kind,
-                s.state(),
-                s.last_activity_text()
-            );
+        let layout = ColumnLayout::fit(&HEADER, &rows, usize::MAX);
+        outln!("{}", layout.line(&HEADER));
+        for row in &rows {
+            outln!("{}", layout.line(row));
         }
     }
     if failed { exit::TOOL_ERROR } else { exit::OK }
@@ -301,7 +301,7 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
             continue;
         };
         calls.annotate(&mut item);
-        if !print_item(&item, args.common.json) {
+        if !print_item(&item, args.common.json, super::output_guard(cli)) {
             break;
         }
     }
@@ -311,12 +311,15 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
     exit::OK
 }
 
-/// One watch line (JSON or text) on stdout; false once the reader has gone.
-pub(super) fn print_item(item: &WatchItem, as_json: bool) -> bool {
+/// One watch line on stdout: the event as JSON, or its one-line summary (event text comes from
+/// the gateway: neutralised for a terminal); false once the reader has gone.
+pub(super) fn print_item(item: &WatchItem, as_json: bool, guard: crate::term::OutputGuard) -> bool {
     let line = if as_json {
         serde_json::to_string(&item.to_json()).unwrap_or_default()
     } else {
-        describe_event(item)
+        guard
+            .text(crate::term::StdStream::Stdout, &describe_event(item))
+            .into_owned()
     };
     super::quiet_out::write_stdout(format!("{line}\n").as_bytes())
 }
@@ -356,9 +359,26 @@ async fn effective(cli: &Cli, args: &EffectiveArgs) -> u8 {
     } else {
         for (gw, payload) in &out {
             let tools = crate::gateway::tools::effective_tools(payload);
-            outln!("{gw}  {}  {} tools", args.session, tools.len());
-            for tool in tools {
-                outln!("  {:<24} {:<8} {}", tool.name, tool.source, tool.group);
+            outln!(
+                "{}  {}  {} tools",
+                cell(gw),
+                cell(&args.session),
+                tools.len()
+            );
+            let rows: Vec<Vec<String>> = tools
+                .iter()
+                .map(|t| {
+                    vec![
+                        String::new(),
+                        cell(&t.name),
+                        cell(&t.source),
+                        cell(&t.group),
+                    ]
+                })
+                .collect();
+            let layout = ColumnLayout::fit(&["", "", "", ""], &rows, usize::MAX);
+            for row in &rows {
+                outln!("{}", layout.line(row));
             }
         }
     }

@@ -10,6 +10,7 @@
 mod quiet_out;
 mod approvals;
 mod catalog_sync;
+mod columns;
 pub mod context_args;
 mod diff;
 mod dispatch;
