@@ -137,7 +137,10 @@ pub enum Command {
     /// Dispatch a `/command` the way OpenClaw routes skill commands
     #[command(after_long_help = help::DISPATCH)]
     Dispatch(dispatch::DispatchArgs),
-    /// Compare clawdeck's answer with what real OpenClaw exposes (real CLI + recording mock, or a gateway)
+    /// Compare clawdeck's answer with what real OpenClaw exposes
+    ///
+    /// Compare clawdeck's answer with what real OpenClaw exposes: the real CLI run against a
+    /// recording mock LLM, or a running gateway's `tools.effective` for a session.
     #[command(after_long_help = help::VERIFY)]
     Verify(verify::VerifyArgs),
     /// Live OpenClaw gateways: status, sessions, live events, a session's effective tools
@@ -149,21 +152,46 @@ pub enum Command {
     /// Tool catalogs: `sync` stores a pack from a running gateway's `tools.catalog`
     #[command(after_long_help = help::CATALOG)]
     Catalog(catalog_sync::CatalogArgs),
+    /// Findings about the config, each naming the key to change
+    ///
     /// Findings about the config: conflicting or unknown names, allowlists that leave nothing,
-    /// MCP tools the sandbox hides, exec approvals nobody can answer
+    /// MCP tools the sandbox hides, exec approvals nobody can answer.
     #[command(after_long_help = help::LINT)]
     Lint(lint::LintArgs),
+    /// What-if: the tools that differ between two contexts, configs or OpenClaw versions
+    ///
     /// What-if: the tools that appear or disappear between two contexts, configs or OpenClaw
-    /// versions, with the rule responsible
+    /// versions, with the rule responsible.
     #[command(after_long_help = help::DIFF)]
     Diff(diff::DiffArgs),
     /// Serve the policy-filtered tools over MCP (stdio, or streamable HTTP on loopback)
     #[command(after_long_help = help::MCP)]
     Mcp(mcp::McpArgs),
+    /// The decision log: every call through the pipeline, one line each
+    ///
     /// The decision log: every call through the pipeline (client, context, tool, what was
-    /// decided and by which rule, outcome), one line each; `--follow` keeps reading
+    /// decided and by which rule, outcome), one line each; `--follow` keeps reading.
     #[command(after_long_help = help::LOG)]
     Log(log::LogArgs),
+}
+
+/// The headless commands, one line each (`  clawdeck tools     The final tool list ...`), from
+/// the clap definition: what the console says when it cannot start.
+pub fn command_summary() -> String {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    let rows: Vec<Vec<String>> = cli
+        .get_subcommands()
+        .filter(|c| c.get_name() != "help")
+        .map(|c| {
+            vec![
+                format!("  clawdeck {}", c.get_name()),
+                c.get_about().map(|a| a.to_string()).unwrap_or_default(),
+            ]
+        })
+        .collect();
+    let layout = columns::ColumnLayout::fit(&["", ""], &rows, usize::MAX);
+    rows.iter().map(|r| layout.line(r) + "\n").collect()
 }
 
 /// How untrusted text is written to our stdout / stderr (`--raw`, terminal or not).
