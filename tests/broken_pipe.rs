@@ -325,30 +325,39 @@ fn every_subcommand_ends_quietly_when_the_reader_is_gone() {
     assert!(seed.output().unwrap().status.success());
 
     let mut uncovered = Vec::new();
-    let mut failures = Vec::new();
+    let mut runs = Vec::new();
     for path in subcommand_paths() {
         let name = path.join(" ");
-        let Some(lines) = command_lines(&name, &scratch, &gateway.url) else {
-            uncovered.push(name);
-            continue;
-        };
-        for (args, stdin) in lines {
-            let run = run_into_closed_pipe(&scratch, &args, &stdin);
-            if let Err(problem) = quiet(&run) {
-                failures.push(format!("{args:?}: {problem}"));
-                continue;
-            }
-            if let Some(expected) = status_with_a_reader(&scratch, &args, &stdin)
-                && run.status.code() != Some(expected)
-            {
-                failures.push(format!(
-                    "{args:?}: exit {:?} into a closed pipe, {expected} with a reader: {}",
-                    run.status.code(),
-                    run.stderr
-                ));
-            }
+        match command_lines(&name, &scratch, &gateway.url) {
+            Some(lines) => runs.extend(lines),
+            None => uncovered.push(name),
         }
     }
+    // A few at a time: the watchers mostly wait.
+    let check = |(args, stdin): &(Vec<String>, String)| -> Option<String> {
+        let run = run_into_closed_pipe(&scratch, args, stdin);
+        if let Err(problem) = quiet(&run) {
+            return Some(format!("{args:?}: {problem}"));
+        }
+        let expected = status_with_a_reader(&scratch, args, stdin)?;
+        (run.status.code() != Some(expected)).then(|| {
+            format!(
+                "{args:?}: exit {:?} into a closed pipe, {expected} with a reader: {}",
+                run.status.code(),
+                run.stderr
+            )
+        })
+    };
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = runs
+            .chunks(runs.len().div_ceil(6))
+            .map(|chunk| scope.spawn(move || chunk.iter().filter_map(check).collect::<Vec<_>>()))
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
     assert!(
         uncovered.is_empty(),
         "subcommands without a command line in tests/broken_pipe.rs: {uncovered:?}"

@@ -323,9 +323,24 @@ fn every_example_in_the_long_helps_runs_as_documented() {
         }
     }
     assert!(seen.len() >= 30, "{} examples", seen.len());
-    let failures: Vec<String> = seen
-        .iter()
-        .filter_map(|example| run_example(example, &gateway))
-        .collect();
+    // A few at a time: the ones that run until stopped mostly wait.
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = seen
+            .chunks(seen.len().div_ceil(6))
+            .map(|chunk| {
+                let gateway = &gateway;
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .filter_map(|example| run_example(example, gateway))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -3,6 +3,9 @@
 //! `sessions.subscribe` sends the event frames it was given. Runs on its own thread and runtime,
 //! so synchronous tests can drive the binary against it.
 
+// A fake that cannot start is a failed test.
+#![allow(clippy::expect_used)]
+
 use std::sync::{Arc, Mutex};
 
 use futures_util::{SinkExt, StreamExt};
