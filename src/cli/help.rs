@@ -157,7 +157,8 @@ Examples:
   $ clawdeck gateway watch --session agent:ops:main --json   # runs until Ctrl-C
 
 One line per event: a tool call with its arguments and output, a message, an approval, a run's
-progress; --json prints each event as it came (one JSON object per line).
+progress, a chat reply; --json prints one JSON object per event instead (with the event's own
+payload for the events clawdeck does not read field by field).
 
 Exit status:
   0  stopped with Ctrl-C, or the reader of stdout left
