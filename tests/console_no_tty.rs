@@ -29,3 +29,38 @@ fn without_a_tty_the_binary_exits_2_with_the_message() {
         "{stderr}"
     );
 }
+
+/// The message names every headless command of the clap definition, with its one-line about.
+#[test]
+fn without_a_tty_every_headless_command_is_named() {
+    use clap::CommandFactory;
+    let out = assert_cmd::Command::cargo_bin("clawdeck")
+        .expect("binary")
+        .args([
+            "--config",
+            fixture("openclaw.json5").to_str().unwrap_or_default(),
+        ])
+        .write_stdin("")
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let cli = clawdeck::cli::Cli::command();
+    let commands: Vec<_> = cli
+        .get_subcommands()
+        .filter(|c| c.get_name() != "help")
+        .collect();
+    assert!(commands.len() >= 15, "{}", commands.len());
+    for command in commands {
+        let name = format!("clawdeck {} ", command.get_name());
+        let line = stderr
+            .lines()
+            .find(|l| l.trim_start().starts_with(&name))
+            .unwrap_or_else(|| panic!("{name} missing from:\n{stderr}"));
+        let about = command
+            .get_about()
+            .map(|a| a.to_string())
+            .unwrap_or_default();
+        assert!(line.ends_with(&about), "{line:?} lacks {about:?}");
+    }
+    assert!(stderr.contains("`clawdeck COMMAND --help`"), "{stderr}");
+}

@@ -164,6 +164,33 @@ fn disabled_in_clawdeck_json5_nothing_is_written() {
 }
 
 #[test]
+fn a_filter_that_matches_nothing_says_how_many_records_there_are() {
+    let dir = setup("");
+    for _ in 0..2 {
+        clawdeck(dir.path())
+            .args(["invoke", "read", "-p", r#"{"file_path": "hello.txt"}"#])
+            .assert()
+            .code(0);
+    }
+    let out = clawdeck(dir.path())
+        .args(["log", "--tool", "nosuch"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "clawdeck log: 2 decisions recorded in {}, none matches --tool nosuch",
+            log_dir(dir.path()).display()
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("no decisions recorded"), "{stderr}");
+}
+
+#[test]
 fn processes_appending_at_once_lose_nothing_across_rotations() {
     // ~400-byte records, 2 KiB files: the processes rotate under each other many times.
     let dir = setup("decisionLog: { maxBytes: 2048, keep: 1000 }");

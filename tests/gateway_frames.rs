@@ -158,3 +158,45 @@ fn every_recorded_frame_parses_and_the_exec_run_reads_as_tool_events() {
     )));
     assert!(messages.contains(&("assistant".to_string(), "tool exec returned: x".to_string())));
 }
+
+/// `gateway watch` without --json: each recorded event of a real run reads as one line of words
+/// (a run's progress, a chat reply, a task), never a raw JSON blob.
+#[test]
+fn every_recorded_event_reads_as_a_one_line_summary() {
+    use clawdeck::gateway::watch::describe_event;
+    let mut lines = Vec::new();
+    for (_, frame) in recorded("exec-run.jsonl") {
+        let Frame::Event(ev) = parse_frame(&frame.to_string()).unwrap() else {
+            continue;
+        };
+        let item = classify("gw", &ev.event, &ev.payload);
+        let line = describe_event(&item);
+        assert!(!line.contains('\n'), "{line}");
+        assert!(line.chars().count() < 400, "{line}");
+        for key in ["\"sessionKey\"", "\"runId\"", "\"data\""] {
+            assert!(!line.contains(key), "a raw JSON blob: {line}");
+        }
+        lines.push(line);
+    }
+    let has = |needle: &str| lines.iter().any(|l| l.as_str() == needle);
+    let session = "[gw] agent:ops:explicit:g1";
+    for expected in [
+        format!("{session} run start"),
+        format!("{session} run model: mock/mock-1"),
+        format!("{session} usage: outputTokens 20"),
+        format!("{session} tool Exec print text start (running)"),
+        format!("{session} command print text end, exit 0 after 124 ms: x"),
+        format!("{session} changed (model)"),
+        format!("{session} assistant:  exec returned: x"),
+        format!("{session} chat delta: tool"),
+        format!("{session} chat final (stop): tool exec returned: x"),
+        format!("{session} run end: stop"),
+        format!("{session} task upserted: CALL exec {{\"command\":\"echo x\"}} (completed)"),
+    ] {
+        assert!(
+            has(&expected),
+            "{expected:?} not among\n{}",
+            lines.join("\n")
+        );
+    }
+}

@@ -353,6 +353,77 @@ async fn exec_tool_call_appears_live_in_watch_json_and_the_session_has_its_effec
     client.close();
 }
 
+/// `verify --gateway URL --session agent:ops:main`: the session key decides the context (agent
+/// ops, not the config's default agent), the report names the session and the context it
+/// compared, and with a config that matches the gateway for `ops` nothing disagrees. The
+/// fixture's default agent denies exec and process, so comparing with it would disagree.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a running real OpenClaw gateway and CLI: .ci/run runs it with --ignored"]
+async fn verify_compares_the_sessions_own_agent_and_names_the_context() {
+    let Some((url, token)) = shared_gateway() else {
+        eprintln!("gateway_real: skipped (OPENCLAW_GATEWAY_URL / OPENCLAW_GATEWAY_TOKEN not set)");
+        return;
+    };
+    let Some(openclaw) = std::env::var_os("OPENCLAW_BIN") else {
+        eprintln!(
+            "gateway_real: skipped (verify --gateway asks through the real CLI: OPENCLAW_BIN)"
+        );
+        return;
+    };
+    const SESSION: &str = "agent:ops:main";
+    let state = tempfile::tempdir().unwrap();
+    // tools.effective answers only for a session the gateway knows.
+    let client = connect(&url, &token, state.path()).await;
+    let list = client.request("sessions.list", json!({})).await.unwrap();
+    let known = list["sessions"]
+        .as_array()
+        .is_some_and(|s| s.iter().any(|row| row["key"] == SESSION));
+    if !known {
+        client
+            .request("sessions.create", json!({"key": SESSION}))
+            .await
+            .unwrap_or_else(|e| panic!("sessions.create {SESSION}: {e}"));
+    }
+    client.close();
+
+    let config = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/realclaw/gateway-ops-verify.json5");
+    let verify = |json: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+        cmd.arg("--config")
+            .arg(&config)
+            .args(["verify", "--gateway", &url, "--session", SESSION])
+            .env("OPENCLAW_BIN", &openclaw)
+            .env("OPENCLAW_GATEWAY_TOKEN", &token)
+            .env("XDG_STATE_HOME", state.path());
+        if json {
+            cmd.arg("--json");
+        }
+        cmd.output().unwrap()
+    };
+    let out = verify(true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{stderr}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(report["compared"]["sessionKey"], SESSION, "{report}");
+    assert_eq!(report["compared"]["agent"], "ops", "{report}");
+    assert_eq!(report["compared"]["subagent"], false, "{report}");
+    assert_eq!(
+        report["summary"]["policyDisagreements"], 0,
+        "{}",
+        report["verdicts"]
+    );
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("embedded demo"), "{stderr}");
+
+    let out = verify(false);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&format!("session: {SESSION}")), "{text}");
+    assert!(text.contains("compared: agent ops"), "{text}");
+    assert!(text.contains("summary: 0 policy disagreements"), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+}
+
 // ---- tests that run their own gateway ----
 
 /// A gateway + mock LLM of our own (../shared/realclaw/start.sh with a private prefix and free

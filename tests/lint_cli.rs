@@ -194,6 +194,9 @@ fn diff_two_configs_names_the_rule_on_the_hiding_side() {
         "{out}"
     );
     assert!(out.contains("+ browser  hidden on a by profile"), "{out}");
+    // Each side names the flag its file came from.
+    assert!(out.contains("clean.json5 (--config) — "), "{out}");
+    assert!(out.contains("vs-b.json5 (--vs-config) — "), "{out}");
     insta::assert_snapshot!("diff_two_configs_text", out);
 }
 

@@ -261,3 +261,59 @@ fn closing_stdin_ends_the_server_and_its_running_calls() {
         .unwrap_or(false);
     assert!(!alive, "the call's child {pid} outlived the server");
 }
+
+/// Started by hand on a terminal, `clawdeck mcp` says on stderr what it is waiting for (a client
+/// on stdin/stdout, or --listen for HTTP) instead of waiting silently; for a client (stdin a
+/// pipe) it says nothing.
+#[test]
+fn on_a_terminal_mcp_says_what_it_waits_for() {
+    use std::os::fd::OwnedFd;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("openclaw.json5");
+    std::fs::write(&config, CONFIG).unwrap();
+    let pty = nix::pty::openpty(None, None).unwrap();
+    let terminal: OwnedFd = pty.slave;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .arg("--config")
+        .arg(&config)
+        .args(["mcp", "--no-watch"])
+        .env("XDG_STATE_HOME", dir.path().join("state"))
+        .env_remove("OPENCLAW_CONFIG_PATH")
+        .stdin(Stdio::from(terminal))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let hint = rx.recv_timeout(Duration::from_secs(30));
+    let _ = child.kill();
+    let _ = child.wait();
+    drop(pty.master);
+    let hint = hint.expect("a line on stderr");
+    assert!(
+        hint.starts_with("clawdeck mcp: serving MCP on stdin/stdout")
+            && hint.contains("clawdeck mcp --listen 127.0.0.1:8765"),
+        "{hint}"
+    );
+
+    // A client's pipe gets no hint.
+    let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .arg("--config")
+        .arg(&config)
+        .args(["mcp", "--no-watch"])
+        .env("XDG_STATE_HOME", dir.path().join("state"))
+        .stdin(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("serving MCP on stdin/stdout"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -805,6 +805,134 @@ fn route_ctrl_c_kills_the_whole_tree() {
     }
 }
 
+/// The closing texts: stdout (the tool's content) and the `--json` tool result keep the seed's
+/// text byte for byte; the operator reads English on stderr beside it.
+#[test]
+fn route_tells_the_operator_in_english_beside_the_seed_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = route_config(dir.path());
+    let route = |args: &[&str], bin: &str| {
+        clawdeck_command()
+            .arg("--config")
+            .arg(&config)
+            .arg("route")
+            .args(args)
+            .env("OPENCLAW_BIN", bin)
+            .env("CLAWDECK_OPENCLAW_VERSION", "seed")
+            .output()
+            .unwrap()
+    };
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+
+    // Not found: the seed's spawn failure and install hint; English on stderr.
+    let missing = dir.path().join("no-such-openclaw").display().to_string();
+    let out = route(&["--message", "hello", "--json"], &missing);
+    assert_eq!(out.status.code(), Some(1));
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let content = result["content"][0]["text"].as_str().unwrap();
+    assert!(content.ends_with(texts::INSTALL_HINT), "{content}");
+    assert!(
+        content.starts_with("[clawbot_router] 无法启动远程 Agent"),
+        "{content}"
+    );
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("clawdeck route: the remote agent could not be started")
+            && stderr.contains("the openclaw command was not found. Install Node.js ≥ 24.16"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("无法"), "{stderr}");
+
+    // Timed out: the seed's text closes stdout, English on stderr.
+    let out = route(
+        &["--message", "[[scenario:sleep]]", "--timeout", "1"],
+        &fake_bin(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).ends_with(&format!("{}\n", texts::timed_out(1))),
+        "{}",
+        text(&out.stdout)
+    );
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "clawdeck route: the remote clawBot did not finish within 1 s; the run was stopped"
+        ),
+        "{stderr}"
+    );
+
+    // Refused before any run: the seed's text on stdout, English on stderr.
+    let out = route(&["--message", "   "], &fake_bin());
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stdout), format!("{}\n", texts::EMPTY_MESSAGE));
+    assert!(
+        text(&out.stderr).contains("clawdeck route: no task given (the message is empty)"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// Killed by the operator: the tool's content ends with the seed's text; the console's note and
+/// `route`'s stderr say it in English.
+#[test]
+fn route_says_a_kill_in_english_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = route_config(dir.path());
+    let pidfile = dir.path().join("pids");
+    let child = clawdeck_command()
+        .arg("--config")
+        .arg(&config)
+        .args(["route", "--message", "[[scenario:grandchild]]"])
+        .env("OPENCLAW_BIN", fake_bin())
+        .env("CLAWDECK_OPENCLAW_VERSION", "seed")
+        .env("FAKE_OPENCLAW_PIDFILE", &pidfile)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let begun = Instant::now();
+    while !pidfile.exists() && begun.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.ends_with(&format!("{}\n", texts::KILLED)),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "clawdeck route: the remote run was stopped by hand; its result is incomplete"
+        ),
+        "{stderr}"
+    );
+}
+
+/// A reply that streams without a final newline still ends the transcript with one.
+#[test]
+fn route_ends_its_output_with_a_newline() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = route_config(dir.path());
+    let out = clawdeck_command()
+        .arg("--config")
+        .arg(&config)
+        .args(["route", "--message", "[[scenario:partial]]"])
+        .env("OPENCLAW_BIN", fake_bin())
+        .env("CLAWDECK_OPENCLAW_VERSION", "seed")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "no newline\n");
+}
+
 #[tokio::test]
 async fn progress_sink_gets_the_output_tail_while_running() {
     let f = Fixture::new();

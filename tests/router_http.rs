@@ -154,6 +154,14 @@ async fn mock_gateway() -> (String, Seen) {
                 let _ = sock
                     .write_all(b"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n")
                     .await;
+                if message.contains("[[sse:no-final-newline]]") {
+                    // As a real gateway's reply: no newline at its end.
+                    for word in ["All", " done."] {
+                        let _ = sock.write_all(sse(word).as_bytes()).await;
+                    }
+                    let _ = sock.write_all(b"data: [DONE]\n\n").await;
+                    return;
+                }
                 for word in ["Summary:", " 2 errors", " in 日志", "\n"] {
                     let _ = sock.write_all(sse(word).as_bytes()).await;
                     let _ = sock.flush().await;
@@ -176,6 +184,33 @@ fn service(url: Option<&str>, token: Option<&str>) -> RouterService {
     settings.gateway.token = token.map(str::to_string);
     let env: EnvLookup = Arc::new(|_| None);
     RouterService::with_env(settings, env)
+}
+
+/// `clawdeck route --transport http`: the reply has no final newline; the transcript gets one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn route_over_http_ends_its_output_with_a_newline() {
+    let (url, _seen) = mock_gateway().await;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("openclaw.json"), "{}").unwrap();
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .arg("--config")
+        .arg(dir.path().join("openclaw.json"))
+        .args(["route", "--transport", "http", "--agent", "ops"])
+        .args(["--message", "[[sse:no-final-newline]]"])
+        .env("OPENCLAW_GATEWAY_URL", &url)
+        .env("OPENCLAW_GATEWAY_TOKEN", "tok")
+        .env("XDG_STATE_HOME", dir.path().join("state"))
+        .env("CLAWDECK_OPENCLAW_VERSION", "seed")
+        .output()
+        .await
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "All done.\n",
+        "{stderr}"
+    );
 }
 
 #[tokio::test]
@@ -272,7 +307,7 @@ async fn gateway_errors_are_content() {
         .start(RouterRequest::new("hi").with_agent("ops"))
         .err()
         .unwrap();
-    assert_eq!(err.0, texts::NO_GATEWAY);
+    assert_eq!(err.model, texts::NO_GATEWAY);
 }
 
 #[tokio::test]

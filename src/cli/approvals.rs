@@ -20,6 +20,7 @@ pub struct ApprovalsArgs {
 #[derive(Debug, Subcommand)]
 pub enum ApprovalsCommand {
     /// Print exec approvals as they are requested and resolved, until Ctrl-C
+    #[command(after_long_help = super::help::APPROVALS_WATCH)]
     Watch {
         #[command(flatten)]
         gateway: GatewayArgs,
@@ -28,6 +29,7 @@ pub enum ApprovalsCommand {
         json: bool,
     },
     /// Answer a pending approval
+    #[command(after_long_help = super::help::APPROVALS_RESOLVE)]
     Resolve {
         /// The approval id (as `approvals watch` prints it)
         id: String,
@@ -68,7 +70,6 @@ async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
         Err(code) => return code,
     };
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<WatchItem>();
-    let mut stdout = std::io::stdout();
     for client in &clients {
         let name = client.endpoint().name.clone();
         let mut events = client.events();
@@ -108,7 +109,7 @@ async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
             next = rx.recv() => next,
         };
         let Some(item) = next else { break };
-        if !print_item(&mut stdout, &item, as_json) {
+        if !print_item(&item, as_json, super::output_guard(cli)) {
             break;
         }
     }
@@ -140,12 +141,12 @@ async fn resolve(cli: &Cli, gateway: &GatewayArgs, id: &str, decision: &str, as_
         {
             Ok(payload) => {
                 if as_json {
-                    println!(
+                    outln!(
                         "{}",
                         json!({"gateway": client.endpoint().name, "id": id, "decision": decision.as_str(), "result": payload})
                     );
                 } else {
-                    println!("{}: {id} {}", client.endpoint().name, decision.as_str());
+                    outln!("{}: {id} {}", client.endpoint().name, decision.as_str());
                 }
                 code = exit::OK;
                 break;

@@ -19,6 +19,7 @@ pub struct CatalogArgs {
 #[derive(Debug, Subcommand)]
 pub enum CatalogCommand {
     /// Store a pack from each gateway's `tools.catalog` (groups, default profiles, sources)
+    #[command(after_long_help = super::help::CATALOG_SYNC)]
     Sync {
         #[command(flatten)]
         gateway: GatewayArgs,
@@ -100,12 +101,12 @@ pub fn run(cli: &Cli, args: &CatalogArgs) -> u8 {
             match result {
                 Ok((pack, path)) => {
                     if *as_json {
-                        println!(
+                        outln!(
                             "{}",
                             json!({"gateway": name, "version": pack.version, "path": path, "tools": pack.tools.len(), "groups": pack.groups.len(), "profiles": pack.profiles.len()})
                         );
                     } else {
-                        println!(
+                        outln!(
                             "{name}: OpenClaw {} — {} tools in {} groups, {} profiles → {}",
                             pack.version,
                             pack.tools.len(),

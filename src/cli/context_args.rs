@@ -4,7 +4,9 @@ use clap::Args;
 
 use crate::context::PolicyContext;
 
+/// Under their own help heading, after each command's own flags.
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Context")]
 pub struct ContextArgs {
     /// Agent id (agents.list[].id or agents.entries key)
     #[arg(long, global = true)]

@@ -38,7 +38,8 @@ pub struct DiffArgs {
 /// One side, loaded and resolved.
 struct Side {
     label: String,
-    loaded: LoadedConfig,
+    /// Where its config came from, as the report names it.
+    config: String,
     registry: Registry,
     resolution: Resolution,
 }
@@ -47,7 +48,7 @@ impl Side {
     fn input(&self) -> DiffInput<'_> {
         DiffInput {
             label: self.label.clone(),
-            config: self.loaded.describe(),
+            config: self.config.clone(),
             resolution: &self.resolution,
             semantics: &self.registry.semantics,
         }
@@ -64,7 +65,7 @@ fn resolve_side(loaded: LoadedConfig, ctx: &PolicyContext) -> Result<Side, Strin
     let resolution = policy::resolve(&loaded, &registry, ctx).map_err(|e| e.to_string())?;
     Ok(Side {
         label: describe_context(ctx, &resolution.resolved.agent),
-        loaded,
+        config: loaded.describe(),
         registry,
         resolution,
     })
@@ -113,15 +114,19 @@ pub fn run(cli: &Cli, args: &DiffArgs) -> u8 {
         Ok(side) => side,
         Err(err) => return fail(err),
     };
-    let b = match resolve_side(loaded_b, &ctx_b) {
+    let mut b = match resolve_side(loaded_b, &ctx_b) {
         Ok(side) => side,
         Err(err) => return fail(format!("side b: {err}")),
     };
+    // Side b's file came from --vs-config, not --config.
+    if let Some(path) = &args.vs_config {
+        b.config = format!("{} (--vs-config)", path.display());
+    }
     let d = diff(&a.input(), &b.input());
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&d).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&d).unwrap_or_default());
     } else {
-        print!("{}", render_diff(&d));
+        out!("{}", render_diff(&d));
     }
     if d.is_same() {
         exit::OK

@@ -45,11 +45,11 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                     })
                     .collect();
                 out["warnings"] = json!(related);
-                println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+                outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
             } else {
                 print_load_warnings(&loaded, &registry);
-                println!("config: {}", loaded.describe());
-                print!("{}", policy::render_tool(&res, trace));
+                outln!("config: {}", loaded.describe());
+                out!("{}", policy::render_tool(&res, trace));
             }
         }
         None => {
@@ -60,11 +60,11 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                     "tools": res.tools,
                     "warnings": warnings_json(&loaded, &registry, &res),
                 });
-                println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+                outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
             } else {
                 print_load_warnings(&loaded, &registry);
-                println!("config: {}", loaded.describe());
-                print!("{}", policy::render_table(&res));
+                outln!("config: {}", loaded.describe());
+                out!("{}", policy::render_table(&res));
             }
         }
     }

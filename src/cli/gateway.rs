@@ -2,11 +2,10 @@
 //! console's gateway views. `--json` everywhere; `watch --json` prints one JSON line per event
 //! as it arrives until interrupted.
 
-use std::io::Write;
-
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
+use super::columns::{ColumnLayout, cell};
 use super::gateway_args::{GatewayArgs, attach, endpoints};
 use super::{Cli, exit};
 use crate::gateway::watch::{ToolCallTracker, WatchItem, describe_event};
@@ -21,12 +20,16 @@ pub struct GatewayCmdArgs {
 #[derive(Debug, Subcommand)]
 pub enum GatewayCommand {
     /// Connect to each gateway and report its version, protocol and the scopes granted
+    #[command(after_long_help = super::help::GATEWAY_STATUS)]
     Status(CommonArgs),
     /// The gateways' sessions (agent, key, kind, running, last activity)
+    #[command(after_long_help = super::help::GATEWAY_SESSIONS)]
     Sessions(CommonArgs),
     /// Live events (tool calls with arguments and output, messages, approvals) until Ctrl-C
+    #[command(after_long_help = super::help::GATEWAY_WATCH)]
     Watch(WatchArgs),
     /// The tools a session really has (`tools.effective`)
+    #[command(after_long_help = super::help::GATEWAY_EFFECTIVE)]
     Effective(EffectiveArgs),
 }
 
@@ -152,7 +155,7 @@ async fn status(cli: &Cli, args: &CommonArgs) -> u8 {
         }
     }
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&rows).unwrap_or_default()
         );
@@ -161,7 +164,7 @@ async fn status(cli: &Cli, args: &CommonArgs) -> u8 {
             let name = row["name"].as_str().unwrap_or("");
             let url = row["url"].as_str().unwrap_or("");
             if row["connected"] == true {
-                println!(
+                outln!(
                     "{name}  {url}  connected: OpenClaw {} protocol v{}, role {}, scopes {}",
                     row["serverVersion"].as_str().unwrap_or("?"),
                     row["protocol"],
@@ -176,13 +179,13 @@ async fn status(cli: &Cli, args: &CommonArgs) -> u8 {
                         .unwrap_or_default(),
                 );
             } else {
-                println!(
+                outln!(
                     "{name}  {url}  NOT connected: {}",
                     row["error"].as_str().unwrap_or("")
                 );
             }
         }
-        println!("device id: {}", identity.device_id());
+        outln!("device id: {}", identity.device_id());
     }
     if failed { exit::TOOL_ERROR } else { exit::OK }
 }
@@ -216,29 +219,32 @@ async fn sessions(cli: &Cli, args: &CommonArgs) -> u8 {
             .iter()
             .map(|(gw, row)| json!({"gateway": gw, "session": row}))
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&rows).unwrap_or_default()
         );
     } else {
-        let summaries: Vec<_> = all
+        const HEADER: [&str; 6] = ["GATEWAY", "AGENT", "KEY", "KIND", "STATE", "LAST ACTIVITY"];
+        let rows: Vec<Vec<String>> = all
             .iter()
-            .map(|(gw, row)| (gw, crate::gateway::sessions::SessionRow::from_value(row)))
+            .map(|(gw, row)| {
+                let s = crate::gateway::sessions::SessionRow::from_value(row);
+                [
+                    gw.as_str(),
+                    &s.agent,
+                    &s.key,
+                    &s.kind,
+                    s.state(),
+                    &s.last_activity_text(),
+                ]
+                .map(cell)
+                .to_vec()
+            })
             .collect();
-        println!(
-            "{:<10} {:<8} {:<32} {:<8} {:<8} LAST ACTIVITY",
-            "GATEWAY", "AGENT", "KEY", "KIND", "STATE"
-        );
-        for (gw, s) in summaries {
-            println!(
-                "{:<10} {:<8} {:<32} {:<8} {:<8} {}",
-                gw,
-                s.agent,
-                s.key,
-                s.kind,
-                s.state(),
-                s.last_activity_text()
-            );
+        let layout = ColumnLayout::fit(&HEADER, &rows, usize::MAX);
+        outln!("{}", layout.line(&HEADER));
+        for row in &rows {
+            outln!("{}", layout.line(row));
         }
     }
     if failed { exit::TOOL_ERROR } else { exit::OK }
@@ -284,7 +290,6 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
     if !args.common.json {
         eprintln!("watching {} gateway(s); Ctrl-C to stop", clients.len());
     }
-    let mut stdout = std::io::stdout();
     let mut calls = ToolCallTracker::default();
     loop {
         let next = tokio::select! {
@@ -296,7 +301,7 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
             continue;
         };
         calls.annotate(&mut item);
-        if !print_item(&mut stdout, &item, args.common.json) {
+        if !print_item(&item, args.common.json, super::output_guard(cli)) {
             break;
         }
     }
@@ -306,14 +311,17 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
     exit::OK
 }
 
-/// One watch line (JSON or text) to `out`; false once `out` cannot be written (the reader left).
-pub(super) fn print_item(out: &mut impl Write, item: &WatchItem, as_json: bool) -> bool {
+/// One watch line on stdout: the event as JSON, or its one-line summary (event text comes from
+/// the gateway: neutralised for a terminal); false once the reader has gone.
+pub(super) fn print_item(item: &WatchItem, as_json: bool, guard: crate::term::OutputGuard) -> bool {
     let line = if as_json {
         serde_json::to_string(&item.to_json()).unwrap_or_default()
     } else {
-        describe_event(item)
+        guard
+            .text(crate::term::StdStream::Stdout, &describe_event(item))
+            .into_owned()
     };
-    writeln!(out, "{line}").and_then(|_| out.flush()).is_ok()
+    super::quiet_out::write_stdout(format!("{line}\n").as_bytes())
 }
 
 async fn effective(cli: &Cli, args: &EffectiveArgs) -> u8 {
@@ -344,16 +352,33 @@ async fn effective(cli: &Cli, args: &EffectiveArgs) -> u8 {
             .iter()
             .map(|(gw, p)| json!({"gateway": gw, "sessionKey": args.session, "effective": p}))
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&rows).unwrap_or_default()
         );
     } else {
         for (gw, payload) in &out {
             let tools = crate::gateway::tools::effective_tools(payload);
-            println!("{gw}  {}  {} tools", args.session, tools.len());
-            for tool in tools {
-                println!("  {:<24} {:<8} {}", tool.name, tool.source, tool.group);
+            outln!(
+                "{}  {}  {} tools",
+                cell(gw),
+                cell(&args.session),
+                tools.len()
+            );
+            let rows: Vec<Vec<String>> = tools
+                .iter()
+                .map(|t| {
+                    vec![
+                        String::new(),
+                        cell(&t.name),
+                        cell(&t.source),
+                        cell(&t.group),
+                    ]
+                })
+                .collect();
+            let layout = ColumnLayout::fit(&["", "", "", ""], &rows, usize::MAX);
+            for row in &rows {
+                outln!("{}", layout.line(row));
             }
         }
     }

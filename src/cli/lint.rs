@@ -42,18 +42,19 @@ pub fn run(cli: &Cli, args: &LintArgs) -> u8 {
         }
     };
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     } else {
         print_load_warnings(&loaded, &registry);
-        println!("config: {}", report.config);
-        println!(
+        outln!("config: {}", report.config);
+        outln!(
             "openclaw: {} semantics ({})\n",
-            report.openclaw, report.openclaw_reason
+            report.openclaw,
+            report.openclaw_reason
         );
-        print!("{}", lint::render_report(&report));
+        out!("{}", lint::render_report(&report));
     }
     if report.has_problems() {
         exit::TOOL_ERROR

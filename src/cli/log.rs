@@ -2,13 +2,15 @@
 //! one line per call (or the JSON records). A line that is not a record is reported on stderr
 //! with its file and line, and skipped.
 //!
-//! Exit status: 0; 2 when there is no state dir to read.
+//! Exit status: 0 (also when the reader of `--follow` leaves); 2 when there is no state dir to
+//! read.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
 
+use super::columns::ColumnLayout;
 use super::{Cli, exit};
 use crate::decision_log::{COLUMNS, DecisionRecord, Entry, LogFollower, default_dir, read_all};
 
@@ -63,13 +65,15 @@ pub fn run(_cli: &Cli, args: &LogArgs) -> u8 {
     };
     let mut printer = Printer {
         json: args.json,
-        widths: COLUMNS.map(str::len),
+        layout: ColumnLayout::fit::<Vec<String>>(&COLUMNS, &[], MAX_COLUMN),
         header_done: false,
     };
     if !args.follow {
-        let records = keep(args, read_all(&dir), args.limit.unwrap_or(usize::MAX));
+        let entries = read_all(&dir);
+        let recorded = entries.iter().filter(|e| e.is_ok()).count();
+        let records = keep(args, entries, args.limit.unwrap_or(usize::MAX));
         if records.is_empty() && !args.json {
-            eprintln!("clawdeck log: no decisions recorded in {}", dir.display());
+            eprintln!("clawdeck log: {}", nothing_to_show(args, recorded, &dir));
         }
         printer.size(&records);
         for record in &records {
@@ -83,12 +87,35 @@ pub fn run(_cli: &Cli, args: &LogArgs) -> u8 {
     for record in &records {
         printer.print(record);
     }
-    loop {
+    // Until interrupted, or until the reader leaves (`clawdeck log -f | head`).
+    while !super::quiet_out::reader_gone() {
         std::thread::sleep(FOLLOW_POLL);
         for record in keep(args, follower.poll(), usize::MAX) {
             printer.print(&record);
         }
     }
+    exit::OK
+}
+
+/// Why nothing is listed: nothing recorded, or records none of which matches the filters.
+fn nothing_to_show(args: &LogArgs, recorded: usize, dir: &std::path::Path) -> String {
+    if recorded == 0 {
+        return format!("no decisions recorded in {}", dir.display());
+    }
+    let filters: Vec<String> = [("--tool", &args.tool), ("--client", &args.client)]
+        .into_iter()
+        .filter_map(|(flag, value)| value.as_ref().map(|v| format!("{flag} {v}")))
+        .collect();
+    let why = if filters.is_empty() {
+        "--limit 0 shows none".to_string()
+    } else {
+        format!("none matches {}", filters.join(" and "))
+    };
+    format!(
+        "{recorded} decision{} recorded in {}, {why}",
+        if recorded == 1 { "" } else { "s" },
+        dir.display(),
+    )
 }
 
 /// The wanted records, the last `limit` of them; bad lines are reported and skipped.
@@ -112,9 +139,12 @@ fn keep(args: &LogArgs, entries: Vec<Entry>, limit: usize) -> Vec<DecisionRecord
     records
 }
 
+/// No column of the listing grows wider than this (a longer cell overflows).
+const MAX_COLUMN: usize = 40;
+
 struct Printer {
     json: bool,
-    widths: [usize; 7],
+    layout: ColumnLayout,
     header_done: bool,
 }
 
@@ -123,9 +153,7 @@ impl Printer {
     /// never padded).
     fn size(&mut self, records: &[DecisionRecord]) {
         for record in records {
-            for (w, cell) in self.widths.iter_mut().zip(record.columns()) {
-                *w = (*w).max(cell.chars().count()).min(40);
-            }
+            self.layout.widen(&record.columns());
         }
     }
 
@@ -136,26 +164,8 @@ impl Printer {
         }
         if !self.header_done {
             self.header_done = true;
-            outln!("{}", self.row(COLUMNS.map(str::to_string)));
+            outln!("{}", self.layout.line(&COLUMNS));
         }
-        outln!("{}", self.row(record.columns()));
-    }
-
-    fn row(&self, cells: [String; 7]) -> String {
-        let last = cells.len() - 1;
-        cells
-            .iter()
-            .enumerate()
-            .map(|(i, cell)| {
-                if i == last {
-                    cell.clone()
-                } else {
-                    format!("{cell:<width$}", width = self.widths[i])
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("  ")
-            .trim_end()
-            .to_string()
+        outln!("{}", self.layout.line(&record.columns()));
     }
 }

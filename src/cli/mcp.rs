@@ -5,6 +5,7 @@
 //! Exit status: 0 the client closed the session (or a stop signal ended the server); 2 bad
 //! usage (a broken config, a listen address that is not loopback, a port in use, a blank lane).
 
+use std::io::IsTerminal;
 use std::time::Duration;
 
 use clap::Args;
@@ -15,6 +16,9 @@ use super::{Cli, exit};
 use crate::deck::Deck;
 use crate::mcp::host;
 use crate::process::stop_signals::stop_signals;
+
+/// Said when `clawdeck mcp` is started by hand on a terminal, where it would wait silently.
+const TTY_HINT: &str = "clawdeck mcp: serving MCP on stdin/stdout for a client that starts clawdeck as its child (Ctrl-C stops it); to serve clients over HTTP instead: clawdeck mcp --listen 127.0.0.1:8765";
 
 /// How long running calls get to end after the session closes or a stop signal arrives.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -60,6 +64,9 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
     };
     let registry = crate::deck::build_registry(&config);
     print_load_warnings(&config, &registry);
+    if args.listen.is_none() && std::io::stdin().is_terminal() {
+        eprintln!("{TTY_HINT}");
+    }
     let runtime = match super::async_runtime() {
         Ok(rt) => rt,
         Err(problem) => {
@@ -67,7 +74,7 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    runtime.block_on(async move {
+    let code = runtime.block_on(async move {
         let deck = Deck::with_registry(config, registry, cli.config.clone());
         // Every call is recorded with the client's name (see `clawdeck log`).
         if let Err(problem) = deck.record_decisions("mcp") {
@@ -96,7 +103,11 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
             Some(raw) => serve_http(&deck, flags, raw, args.token.clone(), stop.clone()).await,
         };
         finish(&deck, &stop, served).await
-    })
+    });
+    // The stdio transport's read of stdin blocks a thread until input comes; a server stopped
+    // by a signal before its client spoke must not wait for it.
+    runtime.shutdown_background();
+    code
 }
 
 async fn serve_http(

@@ -2,17 +2,22 @@
 //!
 //! With no subcommand `clawdeck` opens the console (or, without a terminal, says which headless
 //! commands to use).
+//!
+//! stdout is written only through `quiet_out` (a closed pipe is a quiet stop), never `println!`.
+#![deny(clippy::print_stdout)]
 
 #[macro_use]
 mod quiet_out;
 mod approvals;
 mod catalog_sync;
+mod columns;
 pub mod context_args;
 mod diff;
 mod dispatch;
 mod explain;
 mod gateway;
 mod gateway_args;
+mod help;
 mod invoke;
 mod invoke_gateway;
 mod lint;
@@ -45,16 +50,24 @@ pub mod exit {
     pub const REFUSED: u8 = 3;
 }
 
+/// The help heading of the flags every command takes (config, version, output).
+const GLOBAL: &str = "Global";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "clawdeck",
     version,
-    about = "Tool runtime and operator console for OpenClaw-style agent tool systems"
+    about = "Tool runtime and operator console for OpenClaw-style agent tool systems",
+    after_long_help = help::TOP
 )]
 pub struct Cli {
+    /// Who is asking (help heading "Context", before the global flags).
+    #[command(flatten)]
+    pub context: ContextArgs,
+
     /// OpenClaw config file (JSON5). Default: $OPENCLAW_CONFIG_PATH, then ~/.openclaw/openclaw.json,
     /// then the embedded demo config.
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH", help_heading = GLOBAL)]
     pub config: Option<PathBuf>,
 
     /// OpenClaw version whose semantics answer (`seed`, `2026.9`, a synced version). Default:
@@ -64,32 +77,36 @@ pub struct Cli {
         long,
         global = true,
         value_name = "VERSION",
-        env = "CLAWDECK_OPENCLAW_VERSION"
+        env = "CLAWDECK_OPENCLAW_VERSION",
+        help_heading = GLOBAL
     )]
     pub openclaw_version: Option<String>,
     /// Write untrusted text (child output, tool results, descriptions, warnings) byte for
     /// byte. Without it, when the output is a terminal, every control sequence but SGR colours
     /// is dropped (no retitling, no clipboard writes, no cursor moves)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub raw: bool,
     /// Do not start the servers in OpenClaw's `mcp.servers` to list their tools (real OpenClaw
     /// starts them for every run; without them their `<server>__<tool>` tools are unknown)
-    #[arg(long, global = true, env = "CLAWDECK_NO_MCP_SERVERS")]
+    #[arg(
+        long,
+        global = true,
+        env = "CLAWDECK_NO_MCP_SERVERS",
+        help_heading = GLOBAL
+    )]
     pub no_mcp_servers: bool,
-
-    #[command(flatten)]
-    pub context: ContextArgs,
 
     /// Console only: also serve the tools over MCP (streamable HTTP at http://ADDR/mcp,
     /// loopback only); clients' calls show in the Queue and Router views
-    #[arg(long, value_name = "ADDR")]
+    #[arg(long, value_name = "ADDR", help_heading = "Console")]
     pub mcp_listen: Option<String>,
     /// The bearer token for --mcp-listen (also CLAWDECK_MCP_TOKEN); generated when absent
     #[arg(
         long,
         value_name = "TOKEN",
         env = "CLAWDECK_MCP_TOKEN",
-        hide_env_values = true
+        hide_env_values = true,
+        help_heading = "Console"
     )]
     pub mcp_token: Option<String>,
 
@@ -100,38 +117,81 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// The final tool list for a context
+    #[command(after_long_help = help::TOOLS)]
     Tools(tools::ToolsArgs),
     /// Why a tool is visible or hidden: its path through the policy layers
+    #[command(after_long_help = help::EXPLAIN)]
     Explain(explain::ExplainArgs),
     /// Run a tool through the full pipeline (policy, hooks, lane, execute)
+    #[command(after_long_help = help::INVOKE)]
     Invoke(invoke::InvokeArgs),
     /// Send a task to the remote clawBot (clawbot_router) and stream its raw output
+    #[command(after_long_help = help::ROUTE)]
     Route(route::RouteArgs),
     /// The exact `tools` payload a provider receives
+    #[command(after_long_help = help::SCHEMA)]
     Schema(schema::SchemaArgs),
     /// The system prompt the LLM receives
+    #[command(after_long_help = help::PROMPT)]
     Prompt(prompt::PromptArgs),
     /// Dispatch a `/command` the way OpenClaw routes skill commands
+    #[command(after_long_help = help::DISPATCH)]
     Dispatch(dispatch::DispatchArgs),
-    /// Compare clawdeck's answer with what real OpenClaw exposes (real CLI + recording mock, or a gateway)
+    /// Compare clawdeck's answer with what real OpenClaw exposes
+    ///
+    /// Compare clawdeck's answer with what real OpenClaw exposes: the real CLI run against a
+    /// recording mock LLM, or a running gateway's `tools.effective` for a session.
+    #[command(after_long_help = help::VERIFY)]
     Verify(verify::VerifyArgs),
     /// Live OpenClaw gateways: status, sessions, live events, a session's effective tools
+    #[command(after_long_help = help::GATEWAY)]
     Gateway(gateway::GatewayCmdArgs),
     /// Exec approvals raised by the gateways: watch them, answer them
+    #[command(after_long_help = help::APPROVALS)]
     Approvals(approvals::ApprovalsArgs),
     /// Tool catalogs: `sync` stores a pack from a running gateway's `tools.catalog`
+    #[command(after_long_help = help::CATALOG)]
     Catalog(catalog_sync::CatalogArgs),
+    /// Findings about the config, each naming the key to change
+    ///
     /// Findings about the config: conflicting or unknown names, allowlists that leave nothing,
-    /// MCP tools the sandbox hides, exec approvals nobody can answer
+    /// MCP tools the sandbox hides, exec approvals nobody can answer.
+    #[command(after_long_help = help::LINT)]
     Lint(lint::LintArgs),
+    /// What-if: the tools that differ between two contexts, configs or OpenClaw versions
+    ///
     /// What-if: the tools that appear or disappear between two contexts, configs or OpenClaw
-    /// versions, with the rule responsible
+    /// versions, with the rule responsible.
+    #[command(after_long_help = help::DIFF)]
     Diff(diff::DiffArgs),
     /// Serve the policy-filtered tools over MCP (stdio, or streamable HTTP on loopback)
+    #[command(after_long_help = help::MCP)]
     Mcp(mcp::McpArgs),
+    /// The decision log: every call through the pipeline, one line each
+    ///
     /// The decision log: every call through the pipeline (client, context, tool, what was
-    /// decided and by which rule, outcome), one line each; `--follow` keeps reading
+    /// decided and by which rule, outcome), one line each; `--follow` keeps reading.
+    #[command(after_long_help = help::LOG)]
     Log(log::LogArgs),
+}
+
+/// The headless commands, one line each (`  clawdeck tools     The final tool list ...`), from
+/// the clap definition: what the console says when it cannot start.
+pub fn command_summary() -> String {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    let rows: Vec<Vec<String>> = cli
+        .get_subcommands()
+        .filter(|c| c.get_name() != "help")
+        .map(|c| {
+            vec![
+                format!("  clawdeck {}", c.get_name()),
+                c.get_about().map(|a| a.to_string()).unwrap_or_default(),
+            ]
+        })
+        .collect();
+    let layout = columns::ColumnLayout::fit(&["", ""], &rows, usize::MAX);
+    rows.iter().map(|r| layout.line(r) + "\n").collect()
 }
 
 /// How untrusted text is written to our stdout / stderr (`--raw`, terminal or not).
@@ -154,18 +214,6 @@ pub fn main() -> ExitCode {
     crate::semantics::set_requested_version(cli.openclaw_version.clone());
     crate::mcp_servers::set_listing(!cli.no_mcp_servers);
     logging::init(cli.command.is_none());
-    if matches!(
-        cli.command,
-        Some(
-            Command::Tools(_)
-                | Command::Explain(_)
-                | Command::Schema(_)
-                | Command::Prompt(_)
-                | Command::Log(_)
-        )
-    ) {
-        quiet_out::end_quietly_on_closed_pipe();
-    }
     let code = match cli.command {
         Some(Command::Tools(ref args)) => tools::run(&cli, args),
         Some(Command::Explain(ref args)) => explain::run(&cli, args),

@@ -36,8 +36,8 @@ impl OutputPump {
                 // A closed or failing stream: keep draining so senders never block.
                 let _ = match stream {
                     Stream::Stdout => {
-                        let mut out = std::io::stdout();
-                        out.write_all(&chunk).and_then(|()| out.flush())
+                        super::quiet_out::write_stdout(&chunk);
+                        Ok(())
                     }
                     Stream::Stderr => {
                         let mut out = std::io::stderr();

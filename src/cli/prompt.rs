@@ -115,7 +115,7 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
             "sections": view.sections,
             "prompt": view.prompt,
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return exit::OK;
     }
 
@@ -130,7 +130,7 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
     }
     // Plugin and skill descriptions are untrusted: neutralised on a terminal unless `--raw`.
     let guard = super::output_guard(cli);
-    let out = |text: &str| println!("{}", guard.text(crate::term::StdStream::Stdout, text));
+    let out = |text: &str| outln!("{}", guard.text(crate::term::StdStream::Stdout, text));
     if args.router {
         match router_section {
             Some(section) => out(&section.text),

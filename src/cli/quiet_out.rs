@@ -1,33 +1,52 @@
-//! Writing to stdout when the reader may be gone (`clawdeck route ... | head -1`).
+//! Our stdout, for a reader that may leave (`clawdeck lint | head -1`).
 //!
-//! Printing commands (`tools`, `explain`, `schema`, `prompt`) get the default SIGPIPE action and
-//! simply end, as `cat` does. Commands that own child processes (`route`, `invoke`, `dispatch`)
-//! must not die on a closed pipe: they still have to kill and await their children, so they write
-//! with these macros, which drop what cannot be written instead of panicking like `println!`.
+//! Every command writes its stdout through [`write_stdout`] (or the `outln!` / `out!` macros,
+//! `println!` is denied in this module tree): a write into a closed pipe is a quiet stop, not a
+//! panic or a death by SIGPIPE. From then on output is dropped and [`reader_gone`] is true, so
+//! a command that follows something (`log --follow`, `gateway watch`) ends, and a command that
+//! owns child processes (`route`, `invoke`) still kills and awaits them; each ends with the
+//! status it would have with a reader. Any other write error is said once on stderr.
 
-/// `println!` that ignores a closed or failing stdout.
+use std::io::{ErrorKind, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set once stdout could not be written.
+static STDOUT_GONE: AtomicBool = AtomicBool::new(false);
+
+/// Writes `bytes` to stdout and flushes; false once stdout cannot be written (then nothing more
+/// is tried).
+pub fn write_stdout(bytes: &[u8]) -> bool {
+    if STDOUT_GONE.load(Ordering::Relaxed) {
+        return false;
+    }
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => true,
+        Err(err) => {
+            let first = !STDOUT_GONE.swap(true, Ordering::Relaxed);
+            if first && err.kind() != ErrorKind::BrokenPipe {
+                eprintln!("clawdeck: cannot write to standard output: {err}; output stopped");
+            }
+            false
+        }
+    }
+}
+
+/// Whether the reader of stdout has gone (a write failed).
+pub fn reader_gone() -> bool {
+    STDOUT_GONE.load(Ordering::Relaxed)
+}
+
+/// `println!` through [`write_stdout`] (whose answer says whether the reader is still there).
 macro_rules! outln {
     ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        $crate::cli::quiet_out::write_stdout(format!("{}\n", format_args!($($arg)*)).as_bytes());
     }};
 }
 
-/// `print!` that ignores a closed or failing stdout.
+/// `print!` through [`write_stdout`].
 macro_rules! out {
     ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let mut stdout = std::io::stdout();
-        let _ = write!(stdout, $($arg)*);
-        let _ = stdout.flush();
+        $crate::cli::quiet_out::write_stdout(format!($($arg)*).as_bytes());
     }};
-}
-
-/// Lets a write to a closed pipe end the process quietly (SIGPIPE's default action), for
-/// commands that only print and own no child processes.
-pub fn end_quietly_on_closed_pipe() {
-    // SAFETY: resetting a signal disposition to its default has no preconditions.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
 }

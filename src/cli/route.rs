@@ -130,13 +130,15 @@ pub async fn route(
     let handle = match service.start(request) {
         Ok(h) => h,
         Err(refusal) => {
+            // stdout is the tool's content (the seed's text); the operator reads English.
             if args.json {
-                let result = crate::router::outcome::refusal_result(&refusal.0);
+                let result = crate::router::outcome::refusal_result(&refusal.model);
                 outln!("{}", serde_json::to_string(&result).unwrap_or_default());
             } else {
-                outln!("{}", guard.text(OutputStream::Stdout, &refusal.0));
+                outln!("{}", guard.text(OutputStream::Stdout, &refusal.model));
             }
-            return if refusal.0 == texts::EMPTY_MESSAGE || refusal.0 == texts::NO_TARGET {
+            eprintln!("clawdeck route: {}", refusal.operator);
+            return if refusal.model == texts::EMPTY_MESSAGE || refusal.model == texts::NO_TARGET {
                 exit::USAGE
             } else {
                 exit::TOOL_ERROR
@@ -171,6 +173,8 @@ pub async fn route(
         guard.filter(target(OutputStream::Stdout)),
         guard.filter(target(OutputStream::Stderr)),
     ];
+    // Whether our stdout so far ends mid-line (the transcript then gets a closing newline).
+    let mut stdout_mid_line = false;
     loop {
         match events.recv().await {
             Ok(ev) if ev.run_id == run_id => match ev.kind {
@@ -178,6 +182,9 @@ pub async fn route(
                     let filter = &mut filters[usize::from(stream == OutputStream::Stderr)];
                     let bytes = filter.feed(&bytes);
                     if target(stream) == OutputStream::Stdout {
+                        if let Some(last) = bytes.last() {
+                            stdout_mid_line = *last != b'\n';
+                        }
                         stdout.send(bytes.to_vec());
                     } else {
                         stderr.send(bytes.to_vec());
@@ -220,7 +227,14 @@ pub async fn route(
             tail.push_str(&guard.text(OutputStream::Stdout, rest));
             tail.push('\n');
             stdout.send(tail.into_bytes());
+        } else if stdout_mid_line {
+            // A reply streamed without a final newline (the HTTP transport's usually does).
+            stdout.send(b"\n".to_vec());
         }
+    }
+    // The closing text in English, beside the seed's text on stdout.
+    if let Some(note) = &outcome.operator_note {
+        stderr.send(format!("clawdeck route: {note}\n").into_bytes());
     }
     let dropped = stdout.dropped();
     if dropped > 0 {

@@ -87,7 +87,7 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> u8 {
             "warnings": all_warnings(&loaded, &registry, &view),
             "payload": view.export.payload,
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         for warning in all_warnings(&loaded, &registry, &view) {
             eprintln!("warning: {warning}");
@@ -108,7 +108,7 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> u8 {
         for violation in &violations {
             eprintln!("violation: {violation}");
         }
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&view.export.payload).unwrap_or_default()
         );

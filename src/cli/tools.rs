@@ -78,11 +78,11 @@ pub fn run(cli: &Cli, args: &ToolsArgs) -> u8 {
             })
             .collect();
         let out = json!({"tools": tools, "warnings": warnings_json(&loaded, &registry, &res)});
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         print_load_warnings(&loaded, &registry);
-        println!("config: {}", loaded.describe());
-        print!("{}", policy::render_tool_list(&res));
+        outln!("config: {}", loaded.describe());
+        out!("{}", policy::render_tool_list(&res));
     }
     exit::OK
 }

@@ -9,7 +9,9 @@ use serde_json::{Value, json};
 
 use super::{Cli, async_runtime, exit};
 use crate::catalog::Registry;
-use crate::config;
+use crate::config::{self, ConfigSource};
+use crate::context::PolicyContext;
+use crate::verify::session::{ComparedContext, context_for_session};
 use crate::verify::{
     self, Agreement, Comparison, GatewayTarget, ObservedView, RunOptions, Surface, ToolVerdict,
 };
@@ -44,11 +46,19 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let registry = Registry::build(&loaded);
-    let mut ctx = cli.context.to_context();
-    if let Some(session) = &args.session {
-        ctx.session_key = Some(session.clone());
+    if args.gateway.is_some() && loaded.source == ConfigSource::EmbeddedDemo {
+        eprintln!(
+            "clawdeck verify: warning: comparing a gateway with the embedded demo config (no OpenClaw config found); the demo is not the gateway's config, so disagreements are expected. Pass --config with the gateway's openclaw.json"
+        );
     }
+    let registry = Registry::build(&loaded);
+    let ctx = match session_context(cli, args) {
+        Ok(ctx) => ctx,
+        Err(err) => {
+            eprintln!("clawdeck verify: {err}");
+            return exit::USAGE;
+        }
+    };
     let view = match verify::predict(&loaded, &registry, &ctx) {
         Ok(view) => view,
         Err(err) => {
@@ -125,9 +135,11 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
         }
     };
     let comparison = verify::compare_view(&view, &registry, &observed);
+    let compared = ComparedContext::of(&view.resolution);
     if args.json {
         let out = json!({
             "config": loaded.describe(),
+            "compared": compared,
             "context": view.resolution.resolved,
             "verifiedAgainst": source,
             "surface": comparison.surface,
@@ -139,15 +151,29 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
                 "agree": comparison.agreeing(),
             },
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
-        println!("config: {}", loaded.describe());
-        print!("{}", render(&source, &observed, &comparison));
+        outln!("config: {}", loaded.describe());
+        if let Some(key) = &compared.session_key {
+            outln!("session: {key}");
+        }
+        outln!("compared: {}", compared.label());
+        out!("{}", render(&source, &observed, &comparison));
     }
     if comparison.is_clean() {
         exit::OK
     } else {
         exit::TOOL_ERROR
+    }
+}
+
+/// The context flags, with `--session` (else `--session-key`) deciding agent, channel, group
+/// and subagent as the gateway does for that session.
+fn session_context(cli: &Cli, args: &VerifyArgs) -> Result<PolicyContext, String> {
+    let flags = cli.context.to_context();
+    match args.session.as_deref().or(flags.session_key.as_deref()) {
+        Some(key) => context_for_session(&flags, key),
+        None => Ok(flags),
     }
 }
 

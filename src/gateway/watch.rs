@@ -265,6 +265,7 @@ pub fn classify(gateway: &str, event: &str, payload: &Value) -> WatchItem {
         .get("sessionKey")
         .or_else(|| payload.get("key"))
         .or_else(|| payload.pointer("/request/sessionKey"))
+        .or_else(|| payload.pointer("/task/sessionKey"))
         .and_then(Value::as_str)
         .map(str::to_string);
     let kind = match event {
@@ -316,7 +317,13 @@ pub fn classify(gateway: &str, event: &str, payload: &Value) -> WatchItem {
             resolved_by: text_of(payload.get("resolvedBy")),
         },
         "sessions.changed" => WatchKind::SessionChanged {
-            reason: text_of(payload.get("reason")),
+            // A run's progress comes with a phase instead of a reason.
+            reason: payload
+                .get("reason")
+                .or_else(|| payload.get("phase"))
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
         },
         _ => WatchKind::Other,
     };
@@ -372,6 +379,154 @@ pub fn describe_event(item: &WatchItem) -> String {
             resolved_by,
         } => format!("[{gw}] approval {id} resolved: {decision} by {resolved_by}"),
         WatchKind::SessionChanged { reason } => format!("[{gw}] {session} changed ({reason})"),
-        WatchKind::Other => format!("[{gw}] {} {}", item.event, item.payload),
+        WatchKind::Other => format!("[{gw}] {session} {}", summarize(&item.event, &item.payload)),
+    }
+}
+
+/// The longest text a summary quotes (a streamed reply, a command's output).
+const QUOTE_CHARS: usize = 200;
+
+/// `text` on one line (newlines shown as ⏎), at most `QUOTE_CHARS` characters.
+fn quote(text: &str) -> String {
+    let one_line = text
+        .trim_end()
+        .replace("\r\n", "⏎")
+        .replace(['\n', '\r'], "⏎");
+    if one_line.chars().count() <= QUOTE_CHARS {
+        one_line
+    } else {
+        format!(
+            "{}…",
+            one_line.chars().take(QUOTE_CHARS).collect::<String>()
+        )
+    }
+}
+
+/// What an event clawdeck does not read field by field says, in words: a run's progress
+/// (`agent` streams), a chat reply (`chat`), a task's state (`task`); for any other event its
+/// name and fields (`--json` prints the frame itself).
+fn summarize(event: &str, payload: &Value) -> String {
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_string();
+    let data = payload.get("data").unwrap_or(&Value::Null);
+    match (event, payload.get("stream").and_then(Value::as_str)) {
+        ("agent", Some("lifecycle")) => {
+            let phase = text(data, "phase");
+            let detail = match phase.as_str() {
+                "model" if data.get("model").is_some_and(Value::is_string) => {
+                    format!(": {}/{}", text(data, "provider"), text(data, "model"))
+                }
+                "end" | "finishing" => {
+                    let mut d = String::new();
+                    if let Some(reason) = data.get("stopReason").and_then(Value::as_str) {
+                        d.push_str(&format!(": {reason}"));
+                    }
+                    if data.get("aborted") == Some(&Value::Bool(true)) {
+                        d.push_str(" (aborted)");
+                    }
+                    d
+                }
+                _ => String::new(),
+            };
+            format!("run {phase}{detail}")
+        }
+        ("agent", Some("usage")) => {
+            let counts: Vec<String> = data
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter_map(|(k, v)| v.as_u64().map(|n| format!("{k} {n}")))
+                .collect();
+            format!("usage: {}", counts.join(", "))
+        }
+        ("agent", Some("item")) => {
+            let title = match text(data, "title") {
+                t if t.is_empty() => text(data, "name"),
+                t => t,
+            };
+            format!(
+                "{} {title} {} ({})",
+                text(data, "kind"),
+                text(data, "phase"),
+                text(data, "status")
+            )
+        }
+        ("agent", Some("command_output")) => {
+            let title = match text(data, "title") {
+                t if t.is_empty() => format!("command {}", text(data, "name")),
+                t => t,
+            };
+            let mut line = format!("{title} {}", text(data, "phase"));
+            if let Some(code) = data.get("exitCode").and_then(Value::as_i64) {
+                line.push_str(&format!(", exit {code}"));
+            }
+            if let Some(ms) = data.get("durationMs").and_then(Value::as_u64) {
+                line.push_str(&format!(" after {ms} ms"));
+            }
+            let output = text(data, "output");
+            if !output.is_empty() {
+                line.push_str(&format!(": {}", quote(&output)));
+            }
+            line
+        }
+        ("agent", Some("assistant")) => {
+            let delta = data
+                .get("delta")
+                .or_else(|| data.get("text"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            format!("assistant: {}", quote(delta))
+        }
+        ("agent", stream) => format!("agent {}", stream.unwrap_or("event")),
+        ("chat", _) => {
+            let state = text(payload, "state");
+            let said = match state.as_str() {
+                "delta" => text(payload, "deltaText"),
+                "error" => text(payload, "errorMessage"),
+                _ => message_text(payload.get("message")),
+            };
+            let mut line = format!("chat {state}");
+            if let Some(reason) = payload.get("stopReason").and_then(Value::as_str) {
+                line.push_str(&format!(" ({reason})"));
+            }
+            if !said.is_empty() {
+                line.push_str(&format!(": {}", quote(&said)));
+            }
+            line
+        }
+        ("task", _) => {
+            let task = payload.get("task").unwrap_or(&Value::Null);
+            format!(
+                "task {}: {} ({})",
+                text(payload, "action"),
+                quote(&text(task, "title")),
+                text(task, "status")
+            )
+        }
+        _ => {
+            let fields: Vec<&str> = payload
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| k.as_str())
+                .collect();
+            if fields.is_empty() {
+                event.to_string()
+            } else {
+                format!("{event} ({})", fields.join(", "))
+            }
+        }
+    }
+}
+
+/// The text blocks of a transcript message (`content` as a string or `[{text}]`).
+fn message_text(message: Option<&Value>) -> String {
+    match message.and_then(|m| m.get("content")) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
     }
 }

@@ -315,17 +315,23 @@ pub async fn serve_stdio(handler: Handler) -> Result<(), String> {
     serve_lines(handler, tokio::io::stdin(), tokio::io::stdout()).await
 }
 
-/// `serve_stdio` over any pair of byte streams.
+/// `serve_stdio` over any pair of byte streams. A client that closes our output has ended the
+/// session: that is a quiet end, not an error.
 pub async fn serve_lines<R, W>(handler: Handler, input: R, output: W) -> Result<(), String>
 where
     R: tokio::io::AsyncRead + Send + Unpin + 'static,
     W: tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
     let (sdk, framing) = super::lines::frame(input, output);
-    let running = handler
-        .serve((sdk.input, sdk.output))
-        .await
-        .map_err(|e| format!("MCP handshake on stdio failed: {e}"))?;
+    let running = match handler.serve((sdk.input, sdk.output)).await {
+        Ok(running) => running,
+        Err(rmcp::service::ServerInitializeError::TransportError { error, .. })
+            if is_closed_pipe(error.error.as_ref()) =>
+        {
+            return Ok(());
+        }
+        Err(e) => return Err(format!("MCP handshake on stdio failed: {e}")),
+    };
     let ended = running
         .waiting()
         .await
@@ -339,6 +345,21 @@ pub type McpHttpService = rmcp::transport::StreamableHttpService<
     Handler,
     rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
 >;
+
+/// Whether `err` is (or was caused by) a write into a closed pipe.
+fn is_closed_pipe(err: &(dyn std::error::Error + Send + Sync + 'static)) -> bool {
+    let err: &(dyn std::error::Error + 'static) = err;
+    let mut current = Some(err);
+    while let Some(e) = current {
+        if e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        {
+            return true;
+        }
+        current = e.source();
+    }
+    false
+}
 
 /// The streamable HTTP service for `handler`, one session per client, loopback hosts only.
 pub fn http_service(

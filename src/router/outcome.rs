@@ -59,6 +59,10 @@ pub struct RouterOutcome {
     pub duration: Duration,
     /// Present when `router.output` is `clean`.
     pub clean: Option<CleanOutput>,
+    /// What the closing text says, in English for the operator (`route`'s stderr, the
+    /// console's notes); the model gets the seed's text in `content`. None for a completed run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operator_note: Option<String>,
 }
 
 impl RouterOutcome {

@@ -40,9 +40,22 @@ const EVENT_CAPACITY: usize = 4096;
 /// Environment lookup (injected in tests).
 pub type EnvLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
 
-/// Why a request was not started; the text is what the tool returns.
+/// Why a request was not started: `model` is what the tool returns (the seed's text),
+/// `operator` the same in English for the operator.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal(pub String);
+pub struct Refusal {
+    pub model: String,
+    pub operator: String,
+}
+
+impl Refusal {
+    fn new(model: impl Into<String>, operator: impl Into<String>) -> Refusal {
+        Refusal {
+            model: model.into(),
+            operator: operator.into(),
+        }
+    }
+}
 
 /// One run as the history keeps it.
 #[derive(Debug, Clone, Serialize)]
@@ -358,12 +371,15 @@ impl RouterService {
     /// or a missing gateway are refused without spawning anything.
     pub fn start(&self, request: RouterRequest) -> Result<RunHandle, Refusal> {
         if request.message.trim().is_empty() {
-            return Err(Refusal(texts::EMPTY_MESSAGE.to_string()));
+            return Err(Refusal::new(
+                texts::EMPTY_MESSAGE,
+                texts::operator::EMPTY_MESSAGE,
+            ));
         }
         let settings = self.settings();
         let settings = &*settings;
         let target = argv::resolve_target(request.agent_name(), settings)
-            .map_err(|t| Refusal(t.to_string()))?;
+            .map_err(|t| Refusal::new(t, texts::operator::NO_TARGET))?;
         let transport_kind = self.transport_for(&request);
         let timeout_seconds = match request.timeout_seconds {
             Some(t) if request.operator_timeout => Self::operator_timeout(t),
@@ -392,9 +408,10 @@ impl RouterService {
                 let bin = argv::resolve_bin(settings, &*self.shared.env);
                 if argv::needs_message_file(&remote_message, settings) {
                     let path = write_message_file(run_id, &remote_message).map_err(|e| {
-                        Refusal(texts::spawn_failed(&format!(
-                            "无法写入 --message-file 临时文件：{e}"
-                        )))
+                        Refusal::new(
+                            texts::spawn_failed(&format!("无法写入 --message-file 临时文件：{e}")),
+                            texts::operator::message_file_failed(&e.to_string()),
+                        )
                     })?;
                     plan.argv = argv::build_argv(&bin, settings, &target, MessageArg::File(&path));
                     plan.message_file = Some(path);
@@ -410,9 +427,12 @@ impl RouterService {
                 plan.argv.clone()
             }
             TransportKind::Http | TransportKind::Gateway => {
-                let (base_url, token) = self
-                    .gateway()
-                    .ok_or_else(|| Refusal(texts::no_gateway(transport_kind.as_str())))?;
+                let (base_url, token) = self.gateway().ok_or_else(|| {
+                    Refusal::new(
+                        texts::no_gateway(transport_kind.as_str()),
+                        texts::operator::no_gateway(transport_kind.as_str()),
+                    )
+                })?;
                 let agent = target.http_agent(settings);
                 let shown = if transport_kind == TransportKind::Http {
                     vec![
@@ -636,30 +656,42 @@ impl RouterService {
             .as_secs()
             .max(1);
 
-        let (status, content) = if let Some(failure) = &end.failure {
-            let text = match failure {
+        // The content the model receives (the seed's texts) and the operator's English note.
+        let (status, content, operator_note) = if let Some(failure) = &end.failure {
+            let (text, note) = match failure {
                 StartFailure::Spawn { error, not_found } => {
                     let mut t = texts::spawn_failed(error);
+                    let mut note = texts::operator::spawn_failed(error);
                     if *not_found {
                         t.push('\n');
                         t.push_str(texts::INSTALL_HINT);
+                        note = format!("{note}. {}", texts::operator::INSTALL_HINT);
                     }
-                    t
+                    (t, note)
                 }
-                StartFailure::Gateway { error } => texts::gateway_failed(error),
+                StartFailure::Gateway { error } => (
+                    texts::gateway_failed(error),
+                    texts::operator::gateway_failed(error),
+                ),
             };
-            (RunStatus::SpawnFailed, append_line(&raw, &text))
+            (RunStatus::SpawnFailed, append_line(&raw, &text), Some(note))
         } else if timed_out {
             (
                 RunStatus::TimedOut,
                 append_line(&raw, &texts::timed_out(timeout_seconds)),
+                Some(texts::operator::timed_out(timeout_seconds)),
             )
         } else if killed {
-            (RunStatus::Killed, append_line(&raw, texts::KILLED))
+            (
+                RunStatus::Killed,
+                append_line(&raw, texts::KILLED),
+                Some(texts::operator::KILLED.to_string()),
+            )
         } else if let Some(signal) = &end.signal {
             (
                 RunStatus::Failed,
                 append_line(&raw, &texts::killed_by_signal(signal)),
+                Some(texts::operator::killed_by_signal(signal)),
             )
         } else if end.exit_code.is_some_and(|c| c != 0) {
             // Remote errors stay in the raw output as they are (seed 000 §3.5 (3)); say the exit
@@ -670,9 +702,13 @@ impl RouterService {
             } else {
                 raw.clone()
             };
-            (RunStatus::Failed, content)
+            (
+                RunStatus::Failed,
+                content,
+                Some(texts::operator::exited_with(code)),
+            )
         } else {
-            (RunStatus::Completed, raw.clone())
+            (RunStatus::Completed, raw.clone(), None)
         };
 
         let clean =
@@ -698,6 +734,7 @@ impl RouterService {
             timeout_seconds,
             duration: started.elapsed(),
             clean,
+            operator_note,
         }
     }
 }
@@ -808,6 +845,7 @@ impl RunHandle {
                     timeout_seconds: 0,
                     duration: self.control.started.elapsed(),
                     clean: None,
+                    operator_note: Some(texts::operator::KILLED.to_string()),
                 });
             }
         }

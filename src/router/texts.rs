@@ -53,3 +53,60 @@ pub fn openclaw_only(tool: &str) -> String {
 配置 OpenClaw gateway（clawdeck.json5 的 router.gateway.url / token，或环境变量 OPENCLAW_GATEWAY_URL / OPENCLAW_GATEWAY_TOKEN）后，clawdeck 会通过 `POST /tools/invoke` 调用它。"
     )
 }
+
+/// The same texts for the operator (`route`'s stderr, the console's notes), in English. The
+/// model keeps the seed's texts above, byte for byte; the operator reads these beside them.
+pub mod operator {
+    /// Beside [`super::EMPTY_MESSAGE`].
+    pub const EMPTY_MESSAGE: &str = "no task given (the message is empty); OpenClaw was not called";
+
+    /// Beside [`super::NO_TARGET`].
+    pub const NO_TARGET: &str = "no agent given and no default configured (clawdeck.json5 router.defaultTo for a phone, or router.defaultAgent); OpenClaw was not called";
+
+    /// Beside [`super::spawn_failed`].
+    pub fn spawn_failed(err: &str) -> String {
+        format!("the remote agent could not be started (the openclaw CLI failed to start: {err})")
+    }
+
+    /// Beside [`super::INSTALL_HINT`].
+    pub const INSTALL_HINT: &str = "the openclaw command was not found. Install Node.js ≥ 24.16, then run `npm install -g openclaw`; or give openclaw's full path in clawdeck.json5 router.bin (or the OPENCLAW_BIN environment variable)";
+
+    /// Beside [`super::spawn_failed`] when the `--message-file` temp file cannot be written.
+    pub fn message_file_failed(err: &str) -> String {
+        spawn_failed(&format!("cannot write the --message-file temp file: {err}"))
+    }
+
+    /// Beside [`super::timed_out`].
+    pub fn timed_out(seconds: u64) -> String {
+        format!(
+            "the remote clawBot did not finish within {seconds} s; the run was stopped and its result is cut short"
+        )
+    }
+
+    /// Beside [`super::gateway_failed`].
+    pub fn gateway_failed(err: &str) -> String {
+        format!(
+            "the remote agent could not be reached (the OpenClaw gateway request failed: {err})"
+        )
+    }
+
+    /// Beside [`super::no_gateway`].
+    pub fn no_gateway(channel: &str) -> String {
+        format!(
+            "no OpenClaw gateway configured (clawdeck.json5 router.gateway.url / token, or OPENCLAW_GATEWAY_URL / OPENCLAW_GATEWAY_TOKEN), so the {channel} transport cannot be used"
+        )
+    }
+
+    /// Beside [`super::KILLED`].
+    pub const KILLED: &str = "the remote run was stopped by hand; its result is incomplete";
+
+    /// Beside [`super::exited_with`] (also when the remote side said why in its own output).
+    pub fn exited_with(code: i32) -> String {
+        format!("openclaw ended with exit code {code}")
+    }
+
+    /// Beside [`super::killed_by_signal`].
+    pub fn killed_by_signal(signal: &str) -> String {
+        format!("openclaw was ended by signal {signal}, which clawdeck did not send")
+    }
+}

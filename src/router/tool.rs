@@ -77,7 +77,7 @@ impl Tool for ClawbotRouterTool {
             let events = self.service.subscribe();
             let handle = match self.service.start(request) {
                 Ok(h) => h,
-                Err(refusal) => return Ok(refusal_result(&refusal.0)),
+                Err(refusal) => return Ok(refusal_result(&refusal.model)),
             };
             let run_id = handle.run_id;
             let cancel = call.cancel.clone();

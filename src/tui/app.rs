@@ -973,7 +973,7 @@ impl App {
                 let id = handle.run_id;
                 self.set_status(format!("router run #{id} started"));
             }
-            Err(refusal) => self.set_status(refusal.0),
+            Err(refusal) => self.set_status(refusal.operator),
         }
     }
 

@@ -184,7 +184,7 @@ pub fn key_to_frame(
         if flood {
             let handle = router
                 .start(crate::router::RouterRequest::new("flood").with_agent("bench"))
-                .map_err(|e| format!("the flood run did not start: {}", e.0))?;
+                .map_err(|e| format!("the flood run did not start: {}", e.operator))?;
             run_id = Some(handle.run_id);
             tokio::time::sleep(Duration::from_millis(500)).await;
         } else {

@@ -31,19 +31,14 @@ pub(crate) fn tty_problem() -> Option<&'static str> {
     }
 }
 
-/// The message printed when there is no terminal.
+/// The message printed when there is no terminal: every headless command (from the clap
+/// definition, so none is left out).
 pub(crate) fn no_tty_message(reason: &str) -> String {
     format!(
         "clawdeck: the console needs a terminal ({reason}).\n\
-         Use the headless commands instead:\n  \
-         clawdeck tools     the final tool list for a context\n  \
-         clawdeck explain   why a tool is visible or hidden (layer by layer)\n  \
-         clawdeck invoke    run a tool through the full pipeline\n  \
-         clawdeck route     send a task to the remote clawBot and stream its output\n  \
-         clawdeck schema    the exact tools payload a provider receives\n  \
-         clawdeck prompt    the system prompt the LLM receives\n  \
-         clawdeck dispatch  route a skill /command to its tool\n\
-         Each takes --json; `clawdeck --help` lists the context flags."
+         Use the headless commands instead:\n{}\
+         `clawdeck COMMAND --help` shows a command's flags, examples and exit statuses.",
+        crate::cli::command_summary()
     )
 }
 

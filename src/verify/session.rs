@@ -66,6 +66,80 @@ pub fn session_context(session_key: &str) -> PolicyContext {
     }
 }
 
+/// The context to compare a gateway session in: what its key says (agent, channel, group, and
+/// the key itself, from which the engine reads subagent-ness and depth), with the other context
+/// flags (`flags`, e.g. `--sender-id`) on top. A flag that contradicts the key is an error
+/// naming both: the gateway answers for the key, so comparing another context would report
+/// disagreements that are not real.
+pub fn context_for_session(
+    flags: &PolicyContext,
+    session_key: &str,
+) -> Result<PolicyContext, String> {
+    let key = session_key.trim();
+    let from_key = session_context(key);
+    let mut ctx = flags.clone();
+    ctx.session_key = from_key.session_key;
+    let contradiction = |flag: &str, given: &str, derived: &str, what: &str| {
+        format!(
+            "{flag} {given} contradicts the session key {key} (its {what} is {derived}); the gateway answers for the key, so leave {flag} out"
+        )
+    };
+    for (flag, what, given, derived) in [
+        ("--agent", "agent", &mut ctx.agent, from_key.agent),
+        ("--channel", "channel", &mut ctx.channel, from_key.channel),
+        ("--group", "group", &mut ctx.group, from_key.group),
+    ] {
+        match (given.as_deref(), derived) {
+            (Some(g), Some(d)) if !g.eq_ignore_ascii_case(&d) => {
+                return Err(contradiction(flag, g, &d, what));
+            }
+            (_, Some(d)) => *given = Some(d),
+            (_, None) => {}
+        }
+    }
+    if ctx.subagent && !crate::policy::sources::is_subagent_session_key(key) {
+        return Err(format!(
+            "--subagent contradicts the session key {key}, which is not a subagent key (agent:<id>:subagent:...); the gateway answers for the key, so leave --subagent out"
+        ));
+    }
+    Ok(ctx)
+}
+
+/// What a comparison was made for, as reports name it: the session key and the context fields
+/// that decide a session's tools.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ComparedContext {
+    pub session_key: Option<String>,
+    pub agent: String,
+    pub channel: Option<String>,
+    pub group: Option<String>,
+    pub subagent: bool,
+}
+
+impl ComparedContext {
+    pub fn of(resolution: &crate::policy::Resolution) -> ComparedContext {
+        ComparedContext {
+            session_key: resolution.context.session_key.clone(),
+            agent: resolution.resolved.agent.clone(),
+            channel: resolution.context.channel.clone(),
+            group: resolution.context.group.clone(),
+            subagent: resolution.resolved.subagent,
+        }
+    }
+
+    /// `agent ops, channel -, group -, subagent no`.
+    pub fn label(&self) -> String {
+        format!(
+            "agent {}, channel {}, group {}, subagent {}",
+            self.agent,
+            self.channel.as_deref().unwrap_or("-"),
+            self.group.as_deref().unwrap_or("-"),
+            if self.subagent { "yes" } else { "no" }
+        )
+    }
+}
+
 /// Compares clawdeck's answer for the session's context with the gateway's `tools.effective`
 /// payload (`groups[].tools[]`).
 pub fn check_session(
@@ -157,6 +231,70 @@ mod tests {
         assert_eq!(
             session_agent("Agent:Ops:subagent:x").as_deref(),
             Some("ops")
+        );
+    }
+
+    #[test]
+    fn flags_add_to_the_keys_context_and_may_not_contradict_it() {
+        let flags = PolicyContext {
+            sender_id: Some("42".into()),
+            ..PolicyContext::default()
+        };
+        let ctx = context_for_session(&flags, "agent:ops:telegram:group:-100").unwrap();
+        assert_eq!(ctx.agent.as_deref(), Some("ops"));
+        assert_eq!(ctx.channel.as_deref(), Some("telegram"));
+        assert_eq!(ctx.group.as_deref(), Some("-100"));
+        assert_eq!(ctx.sender_id.as_deref(), Some("42"));
+        let same = PolicyContext {
+            agent: Some("OPS".into()),
+            ..PolicyContext::default()
+        };
+        assert!(context_for_session(&same, "agent:ops:main").is_ok());
+        let other = PolicyContext {
+            agent: Some("main".into()),
+            ..PolicyContext::default()
+        };
+        let err = context_for_session(&other, "agent:ops:main").unwrap_err();
+        assert!(
+            err.starts_with(
+                "--agent main contradicts the session key agent:ops:main (its agent is ops)"
+            ),
+            "{err}"
+        );
+        let subagent = PolicyContext {
+            subagent: true,
+            ..PolicyContext::default()
+        };
+        assert!(context_for_session(&subagent, "agent:ops:main").is_err());
+        assert!(context_for_session(&subagent, "agent:ops:subagent:x").is_ok());
+        // A key that names no agent leaves the flags' agent (or the default) in place.
+        assert_eq!(
+            context_for_session(&other, "global")
+                .unwrap()
+                .agent
+                .as_deref(),
+            Some("main")
+        );
+    }
+
+    #[test]
+    fn the_compared_context_names_the_key_and_the_deciding_fields() {
+        let loaded = crate::config::load_from_str(
+            r#"{ agents: { list: [ { id: "main", default: true }, { id: "ops" } ] } }"#,
+            "compared.json5",
+        )
+        .unwrap();
+        let registry = Registry::build(&loaded);
+        let ctx = context_for_session(&PolicyContext::default(), "agent:ops:subagent:s1").unwrap();
+        let view = predict(&loaded, &registry, &ctx).unwrap();
+        let compared = ComparedContext::of(&view.resolution);
+        assert_eq!(
+            compared.session_key.as_deref(),
+            Some("agent:ops:subagent:s1")
+        );
+        assert_eq!(
+            compared.label(),
+            "agent ops, channel -, group -, subagent yes"
         );
     }
 

@@ -1,6 +1,8 @@
 //! Helpers shared by the process and queue tests (and the process benchmark).
 #![allow(dead_code)]
 
+pub mod fake_gateway;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;

@@ -111,6 +111,7 @@ impl Harness {
             timeout_seconds: 45,
             duration: Duration::from_secs(secs),
             clean: None,
+            operator_note: None,
         };
         self.router_event(
             run_id,
@@ -816,6 +817,46 @@ fn router_view_shows_the_tools_closing_text() {
     assert!(packed(&screen).contains("无法启动远程Agent"), "{screen}");
     assert!(packed(&screen).contains("npminstall-gopenclaw"), "{screen}");
     insta::assert_snapshot!("router_closing_text_spawn_failed", screen);
+}
+
+/// A real run whose CLI is missing: the router view shows the seed's text the model gets and,
+/// beside it, the same in English for the operator.
+#[tokio::test]
+async fn router_view_notes_the_closing_text_in_english_too() {
+    use crate::config::settings::RouterSettings;
+    use crate::router::{RouterRequest, RouterService, texts};
+    let settings = RouterSettings {
+        bin: "/nonexistent/openclaw".into(),
+        ..RouterSettings::default()
+    };
+    let service = RouterService::with_env(settings, Arc::new(|_: &str| None));
+    let mut events = service.subscribe();
+    let handle = service
+        .start(RouterRequest::new("summarise the logs").with_agent("ops"))
+        .unwrap();
+    let mut h = with_config();
+    loop {
+        let event = events.recv().await.unwrap();
+        let done = matches!(event.kind, RouterEventKind::Finished { .. });
+        h.router_event(event.run_id, event.kind);
+        if done {
+            break;
+        }
+    }
+    let outcome = handle.wait().await;
+    assert!(
+        outcome.content.ends_with(texts::INSTALL_HINT),
+        "the model's text is the seed's"
+    );
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
+    let screen = h.screen(200, 24);
+    let packed = |s: &str| s.replace(' ', "");
+    assert!(packed(&screen).contains("无法启动远程Agent"), "{screen}");
+    assert!(
+        screen.contains("the remote agent could not be started")
+            && screen.contains("the openclaw command was not found"),
+        "{screen}"
+    );
 }
 
 #[test]

@@ -299,6 +299,10 @@ impl RouterView {
                 {
                     run.buffer.push_note(line);
                 }
+                // The same in English for the operator.
+                if let Some(note) = &outcome.operator_note {
+                    run.buffer.push_note(note);
+                }
                 let (label, _) = state_label(Some(outcome.status));
                 let exit = run
                     .exit

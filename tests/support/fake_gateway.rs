@@ -1,0 +1,164 @@
+//! A local fake OpenClaw gateway for the headless gateway commands (no OpenClaw needed): it
+//! answers the handshake, answers each request from a table of canned payloads, and after a
+//! `sessions.subscribe` sends the event frames it was given. Runs on its own thread and runtime,
+//! so synchronous tests can drive the binary against it.
+
+// A fake that cannot start is a failed test.
+#![allow(clippy::expect_used)]
+
+use std::sync::{Arc, Mutex};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+
+/// The OpenClaw version the fake reports (a version a pack may be stored for).
+pub const FAKE_VERSION: &str = "2026.9.6";
+
+pub struct FakeGateway {
+    /// `ws://127.0.0.1:PORT`.
+    pub url: String,
+    /// Every request received (`{"method", "params"}`), in order.
+    pub requests: Arc<Mutex<Vec<Value>>>,
+}
+
+/// What the fake answers besides the handshake: a payload per method (`{}` for any other), and
+/// the events it sends after `sessions.subscribe`.
+#[derive(Clone, Default)]
+pub struct Script {
+    pub answers: Vec<(String, Value)>,
+    pub events: Vec<Value>,
+}
+
+impl Script {
+    pub fn answer(mut self, method: &str, payload: Value) -> Script {
+        self.answers.push((method.to_string(), payload));
+        self
+    }
+
+    pub fn event(mut self, event: &str, payload: Value) -> Script {
+        self.events
+            .push(json!({"type": "event", "event": event, "payload": payload}));
+        self
+    }
+
+    /// Answers for every method the headless commands call, with one session, one tool, one
+    /// pending approval and a small catalog.
+    pub fn everything() -> Script {
+        Script::default()
+            .answer(
+                "sessions.list",
+                json!({"sessions": [
+                    {"key": "agent:main:main", "agentId": "main", "kind": "main", "updatedAt": 1},
+                ]}),
+            )
+            .answer(
+                "tools.effective",
+                json!({"agentId": "main", "groups": [
+                    {"id": "core", "tools": [{"id": "read", "source": "core"}]},
+                ]}),
+            )
+            .answer("agents.list", json!({"defaultId": "main"}))
+            .answer(
+                "tools.catalog",
+                json!({"agentId": "main",
+                "profiles": [{"id": "coding", "label": "Coding"}],
+                "groups": [{"id": "fs", "tools": [
+                    {"id": "read", "description": "Read a file", "defaultProfiles": ["coding"]},
+                ]}]}),
+            )
+            .answer(
+                "exec.approval.list",
+                json!({"approvals": [{"id": "ap1", "request": {
+                    "command": "ls", "agentId": "main", "sessionKey": "agent:main:main"}}]}),
+            )
+            .answer("exec.approval.resolve", json!({"ok": true}))
+            .event(
+                "sessions.changed",
+                json!({"sessionKey": "agent:main:main", "reason": "send"}),
+            )
+    }
+}
+
+impl FakeGateway {
+    pub fn start(script: Script) -> FakeGateway {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        listener.set_nonblocking(true).expect("nonblocking");
+        let url = format!("ws://{}", listener.local_addr().expect("address"));
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let seen = requests.clone();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
+                while let Ok((stream, _)) = listener.accept().await {
+                    tokio::spawn(serve(stream, script.clone(), seen.clone()));
+                }
+            });
+        });
+        FakeGateway { url, requests }
+    }
+
+    /// The methods called so far.
+    pub fn methods(&self) -> Vec<String> {
+        self.requests
+            .lock()
+            .map(|r| {
+                r.iter()
+                    .filter_map(|v| v["method"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Vec<Value>>>) {
+    let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else {
+        return;
+    };
+    let challenge = json!({"type": "event", "event": "connect.challenge",
+        "payload": {"nonce": "fake-nonce", "ts": 1u64}});
+    if ws.send(Message::text(challenge.to_string())).await.is_err() {
+        return;
+    }
+    while let Some(Ok(msg)) = ws.next().await {
+        let Message::Text(text) = msg else { continue };
+        let Ok(req) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        let method = req["method"].as_str().unwrap_or("").to_string();
+        if let Ok(mut seen) = seen.lock() {
+            seen.push(json!({"method": method, "params": req["params"]}));
+        }
+        let payload = if method == "connect" {
+            json!({
+                "type": "hello-ok", "protocol": 4,
+                "server": {"version": FAKE_VERSION, "connId": "c1"},
+                "features": {"methods": ["sessions.list", "tools.effective"], "events": []},
+                "snapshot": {},
+                "auth": {"role": "operator", "scopes": ["operator.read", "operator.approvals"]},
+                "policy": {"tickIntervalMs": 15000}})
+        } else {
+            script
+                .answers
+                .iter()
+                .find(|(m, _)| *m == method)
+                .map(|(_, p)| p.clone())
+                .unwrap_or_else(|| json!({"subscribed": true}))
+        };
+        let res = json!({"type": "res", "id": req["id"], "ok": true, "payload": payload});
+        if ws.send(Message::text(res.to_string())).await.is_err() {
+            return;
+        }
+        if method == "sessions.subscribe" {
+            for event in &script.events {
+                if ws.send(Message::text(event.to_string())).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
