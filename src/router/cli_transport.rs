@@ -30,6 +30,7 @@ impl Transport for CliTransport {
                 return TransportEnd {
                     failure: Some(StartFailure::Spawn {
                         error: "empty argv".into(),
+                        operator_error: "empty argv".into(),
                         not_found: false,
                     }),
                     ..TransportEnd::default()
@@ -65,6 +66,7 @@ impl Transport for CliTransport {
                     return TransportEnd {
                         failure: Some(StartFailure::Spawn {
                             error: spawn_error_text(&e),
+                            operator_error: operator_spawn_error_text(&e),
                             not_found,
                         }),
                         ..TransportEnd::default()
@@ -116,6 +118,17 @@ fn spawn_error_text(e: &SpawnError) -> String {
     match e {
         SpawnError::NotFound { program } => format!("spawn {program} ENOENT：找不到该命令"),
         SpawnError::PermissionDenied { program } => format!("spawn {program} EACCES：没有执行权限"),
+        other => other.to_string(),
+    }
+}
+
+/// [`spawn_error_text`] in English, for the operator.
+fn operator_spawn_error_text(e: &SpawnError) -> String {
+    match e {
+        SpawnError::NotFound { program } => format!("spawn {program} ENOENT: command not found"),
+        SpawnError::PermissionDenied { program } => {
+            format!("spawn {program} EACCES: not executable")
+        }
         other => other.to_string(),
     }
 }

@@ -659,9 +659,13 @@ impl RouterService {
         // The content the model receives (the seed's texts) and the operator's English note.
         let (status, content, operator_note) = if let Some(failure) = &end.failure {
             let (text, note) = match failure {
-                StartFailure::Spawn { error, not_found } => {
+                StartFailure::Spawn {
+                    error,
+                    operator_error,
+                    not_found,
+                } => {
                     let mut t = texts::spawn_failed(error);
-                    let mut note = texts::operator::spawn_failed(error);
+                    let mut note = texts::operator::spawn_failed(operator_error);
                     if *not_found {
                         t.push('\n');
                         t.push_str(texts::INSTALL_HINT);

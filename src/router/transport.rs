@@ -62,7 +62,12 @@ impl std::fmt::Debug for HttpPlan {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StartFailure {
     /// The CLI could not be spawned; `not_found` adds the install hint (seed 000 §5 d).
-    Spawn { error: String, not_found: bool },
+    /// `error` is worded for the model (the seed's language), `operator_error` in English.
+    Spawn {
+        error: String,
+        operator_error: String,
+        not_found: bool,
+    },
     /// The gateway could not be reached or answered with an error status.
     Gateway { error: String },
 }
