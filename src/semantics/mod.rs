@@ -18,8 +18,9 @@ use serde_json::Value;
 use crate::tool::ToolSpec;
 
 pub use select::{
-    PackChoice, available_packs, choose, installed_openclaw_version, requested_version,
-    set_requested_version, synced_packs_dir,
+    Installed, KnownVersion, PackChoice, VERSION_PROBE_TIMEOUT, VersionProbe, available_packs,
+    choose, installed_openclaw_version, known_openclaw_version, probe_openclaw_version,
+    requested_version, set_requested_version, synced_packs_dir,
 };
 
 /// clawdeck's own tools (clawbot_router and seed 000's local system tools): in every pack.
