@@ -160,9 +160,16 @@ fn take_signals(set: SigSet) {
 }
 
 fn stop_everything(signal: StopSignal) {
+    // The trees running now, whether the mode (told first, so its own kill says what happened)
+    // or this policy ends them.
+    let groups: Vec<TrackedGroup> = registry().groups.values().copied().collect();
+    let running = groups
+        .iter()
+        .filter(|g| group_has_live_members(g.pgid))
+        .count();
     let listening = notice().receiver_count() > 0;
     notice().send_replace(Some(signal));
-    let killed = kill_groups_with_grace();
+    kill_groups_with_grace(&groups);
     if listening {
         wait_for_main(WIND_DOWN);
     }
@@ -185,7 +192,7 @@ fn stop_everything(signal: StopSignal) {
         std::io::stderr(),
         "clawdeck: {}: {}; exit {}",
         signal.label(),
-        what_was_done(killed, removed),
+        what_was_done(running, removed),
         signal.exit_code()
     );
     std::process::exit(signal.exit_code());
@@ -215,10 +222,9 @@ fn what_was_done(killed: usize, removed: usize) -> String {
     }
 }
 
-/// SIGTERM to every live registered group, each group's grace (bounded), SIGKILL to what is
-/// left. Returns how many groups were running.
-fn kill_groups_with_grace() -> usize {
-    let groups: Vec<TrackedGroup> = registry().groups.values().copied().collect();
+/// SIGTERM to every live group of `groups`, each group's grace (bounded), SIGKILL to what is
+/// left.
+fn kill_groups_with_grace(groups: &[TrackedGroup]) {
     let started = Instant::now();
     let mut pending: Vec<(i32, Instant)> = Vec::new();
     for group in groups {
@@ -227,7 +233,6 @@ fn kill_groups_with_grace() -> usize {
             pending.push((group.pgid, started + group.kill_grace.min(MAX_STOP_GRACE)));
         }
     }
-    let running = pending.len();
     while !pending.is_empty() {
         let now = Instant::now();
         let hurry = HURRY.load(Ordering::SeqCst);
@@ -245,7 +250,6 @@ fn kill_groups_with_grace() -> usize {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
-    running
 }
 
 fn wait_for_main(limit: Duration) {

@@ -8,6 +8,7 @@ mod analysis;
 mod approvals;
 mod decisions;
 pub(crate) mod harness;
+mod header;
 mod real_gateway;
 mod text_panes;
 mod views;
