@@ -9,7 +9,12 @@
 //!   Router view and is killed there, its exec is killed from the Queue view; the client reads
 //!   each kill and no child remains;
 //! - headless `invoke` and `route` printing hostile control sequences to the terminal: the title
-//!   and tmux's paste buffers (OSC 52) stay unchanged, and `--raw` shows the test can fail.
+//!   and tmux's paste buffers (OSC 52) stay unchanged, and `--raw` shows the test can fail;
+//! - SIGTERM, SIGHUP and SIGINT to the console during a router run: exit 128 + n, the run's
+//!   tree gone, the terminal back on the main screen in cooked mode;
+//! - a slow or hanging `openclaw --version`: the first frame comes at once and says "detecting
+//!   OpenClaw version…", the header then shows the version (or that it is unknown), and
+//!   quitting meanwhile leaves no probe behind.
 //!
 //! They need tmux, so they are `#[ignore]`d: `cargo test` reports them as ignored, and `.ci/run`
 //! (which installs tmux) runs them with `cargo test --test e2e_tmux -- --ignored`.
@@ -951,4 +956,48 @@ fn the_header_shows_the_installed_version_once_openclaw_answers() {
     );
     tmux.keys(&["q"]);
     tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));
+}
+
+#[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn quitting_while_openclaw_version_hangs_leaves_no_probe_behind() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pidfile = dir.path().join("probe.pids");
+    // `--version` hangs with a child of its own in its process group.
+    let bin = dir.path().join("hanging-openclaw");
+    std::fs::write(
+        &bin,
+        format!(
+            "#!/bin/sh\nsleep 60 &\necho $$ $! > {}\nwait\n",
+            pidfile.display()
+        ),
+    )
+    .expect("write fake");
+    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    let tmux = Tmux::start("probequit", 160, 48);
+    console_probing(&tmux, dir.path(), &bin);
+    tmux.wait_for("detecting OpenClaw version…", Duration::from_secs(4));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let pids: Vec<u32> = loop {
+        let pids: Vec<u32> = std::fs::read_to_string(&pidfile)
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect();
+        if pids.len() == 2 {
+            break pids;
+        }
+        assert!(Instant::now() < deadline, "the probe never started");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    tmux.keys(&["q"]);
+    tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while pids.iter().any(|p| alive(*p)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for pid in pids {
+        assert!(!alive(pid), "probe process {pid} outlived the console");
+    }
 }

@@ -497,3 +497,91 @@ fn a_child_starts_with_no_blocked_signals() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("SigBlk:\t0000000000000000"), "{stdout}");
 }
+
+/// One MCP POST with curl (bounded); the raw response, headers included.
+fn mcp_post(url: &str, session: Option<&str>, body: &str) -> String {
+    let mut curl = std::process::Command::new("curl");
+    curl.args(["-s", "-i", "--max-time", "60", "-X", "POST", url])
+        .args(["-H", "Authorization: Bearer stop-token"])
+        .args(["-H", "Content-Type: application/json"])
+        .args(["-H", "Accept: application/json, text/event-stream"]);
+    if let Some(session) = session {
+        curl.args(["-H", &format!("Mcp-Session-Id: {session}")]);
+    }
+    let out = curl.args(["-d", body]).output().expect("curl runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `clawdeck mcp --listen` with a client's exec running: SIGTERM ends the server with 143 and
+/// the exec's tree with it.
+#[test]
+fn sigterm_to_mcp_over_http_during_a_call_kills_the_calls_tree() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let config = invoke_config(dir.path());
+    let pidfile = dir.path().join("pids");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let mut child = clawdeck_command()
+        .arg("--config")
+        .arg(&config)
+        .args(["mcp", "--listen", &format!("127.0.0.1:{port}"), "--token"])
+        .arg("stop-token")
+        .env("CLAWDECK_OPENCLAW_VERSION", "2026.9")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(line);
+        }
+    });
+    let serving = loop {
+        let line = lines
+            .recv_timeout(Duration::from_secs(20))
+            .expect("clawdeck mcp says where it serves");
+        if line.contains("serving") {
+            break line;
+        }
+    };
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    assert!(serving.contains(&url), "{serving}");
+    let init = mcp_post(
+        &url,
+        None,
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"stop-test","version":"1"}}}"#,
+    );
+    let session = init
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_string())
+        })
+        .unwrap_or_else(|| panic!("no session id in:\n{init}"));
+    mcp_post(
+        &url,
+        Some(&session),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    let command = format!(
+        "trap '' TERM; sleep 600 & echo $$ $! > {}; wait",
+        pidfile.display()
+    );
+    let call = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "exec", "arguments": {"command": command, "yieldMs": 600000}}})
+    .to_string();
+    let (call_url, call_session) = (url.clone(), session.clone());
+    let _caller = std::thread::spawn(move || mcp_post(&call_url, Some(&call_session), &call));
+    let pids = wait_for_pids(&pidfile);
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGTERM).unwrap();
+    let out = wait_with_deadline(child, Duration::from_secs(15));
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
+    assert_all_dead(&pids, "SIGTERM to clawdeck mcp --listen");
+}

@@ -288,10 +288,11 @@ fn restore_bounded(restore: fn()) {
 }
 
 /// Where the mode's `main` ends: with a stop under way, waits for it (the stop exits the
-/// process with 128 + the signal); otherwise removes what temp paths are left and returns
+/// process with 128 + the signal); otherwise kills what child groups are still running (a
+/// version probe the console did not wait for), removes what temp paths are left and returns
 /// `code`.
 pub fn finish(code: ExitCode) -> ExitCode {
-    let temps = {
+    let (groups, temps) = {
         let mut registry = registry();
         if registry.stopping.is_some() {
             drop(registry);
@@ -302,8 +303,12 @@ pub fn finish(code: ExitCode) -> ExitCode {
             }
         }
         registry.finished = true;
-        std::mem::take(&mut registry.temps)
+        let groups: Vec<TrackedGroup> = registry.groups.values().copied().collect();
+        (groups, std::mem::take(&mut registry.temps))
     };
+    // Their direct children would die with us (parent-death signal); the rest of their
+    // groups would not.
+    kill_groups_with_grace(&groups);
     for path in &temps {
         remove_path(path);
     }
