@@ -585,3 +585,40 @@ fn sigterm_to_mcp_over_http_during_a_call_kills_the_calls_tree() {
     assert_eq!(out.status.code(), Some(143), "{out:?}");
     assert_all_dead(&pids, "SIGTERM to clawdeck mcp --listen");
 }
+
+/// An `mcp.servers` server that never answers while clawdeck lists its tools: SIGTERM ends
+/// clawdeck with 143 and the server's tree (a child of its own included) with it.
+#[test]
+fn sigterm_while_listing_an_mcp_server_kills_the_servers_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pids");
+    let server = script(
+        &dir.path().join("silent-mcp-server"),
+        &format!("sleep 600 &\necho $$ $! > {}\nwait\n", pidfile.display()),
+    );
+    let config = dir.path().join("openclaw.json");
+    std::fs::write(
+        &config,
+        serde_json::json!({
+            "tools": {"profile": "coding"},
+            "mcp": {"servers": {"silent": {"command": server.display().to_string()}}},
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let child = clawdeck_command()
+        .arg("--config")
+        .arg(&config)
+        .arg("tools")
+        .env("CLAWDECK_OPENCLAW_VERSION", "2026.9")
+        .env_remove("CLAWDECK_NO_MCP_SERVERS")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pids = wait_for_pids(&pidfile);
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGTERM).unwrap();
+    let out = wait_with_deadline(child, Duration::from_secs(10));
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
+    assert_all_dead(&pids, "SIGTERM while listing mcp.servers");
+}

@@ -489,6 +489,41 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_probe_is_remembered_for_the_process() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("openclaw");
+        // Not executable: the probe fails to start (nothing is cached on disk for that).
+        std::fs::write(&bin, "#!/bin/sh\necho 'OpenClaw 2026.9.6'\n").unwrap();
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let bin = bin.display().to_string();
+        assert_eq!(known_openclaw_version(&bin), KnownVersion::NotYet);
+        let first = probe_openclaw_version(&bin).unwrap();
+        assert_eq!(first.version, None);
+        assert!(
+            first
+                .problem
+                .as_deref()
+                .is_some_and(|p| p.contains("permission denied")),
+            "{first:?}"
+        );
+        // Now it would answer, but this process does not ask again.
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(probe_openclaw_version(&bin), Some(first.clone()));
+        assert_eq!(
+            known_openclaw_version(&bin),
+            KnownVersion::Remembered(first.clone())
+        );
+        assert_eq!(
+            first.installed(),
+            Installed::Unknown(first.problem.clone().unwrap_or_default())
+        );
+        let missing = dir.path().join("nowhere").display().to_string();
+        assert_eq!(known_openclaw_version(&missing), KnownVersion::NoBinary);
+        assert_eq!(probe_openclaw_version(&missing), None);
+    }
+
+    #[test]
     fn choice_order_and_reasons() {
         let (s, c) = choose(
             Some(("seed", "--openclaw-version")),
