@@ -343,6 +343,13 @@ fn sigterm_to_route_while_the_version_probe_hangs_exits_143_and_kills_the_probe(
         signalled.elapsed()
     );
     assert_all_dead(&pids, "SIGTERM during the version probe");
+    // A probe the stop killed is no answer: nothing is cached for the next clawdeck.
+    let cache = dir.path().join("cache/clawdeck/openclaw-version.json");
+    assert!(
+        !cache.exists(),
+        "cached: {}",
+        std::fs::read_to_string(&cache).unwrap_or_default()
+    );
 }
 
 /// `clawdeck mcp` (stdio) with a client's exec running: SIGTERM ends the server with 143 and

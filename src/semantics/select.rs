@@ -428,8 +428,8 @@ pub fn installed_openclaw_version(bin: &str) -> Option<(String, String)> {
 
 /// Runs `<bin> --version` under the process supervisor: null stdin, its own process group
 /// (registered with the stop policy), [`VERSION_PROBE_TIMEOUT`], a few KiB of output kept. An
-/// answer, or a run that ended without one, goes to the cache; a timeout or a stop does not
-/// (the next clawdeck asks again).
+/// answer, or a run that exited without one, goes to the cache; a timeout, a stop or a death by
+/// a signal does not (the next clawdeck asks again).
 fn run_version(stamp: &BinaryStamp) -> VersionProbe {
     use crate::process::{OutputLimits, ProcessSpec};
     let spec = ProcessSpec::new(stamp.path.display().to_string())
@@ -462,7 +462,11 @@ fn run_version(stamp: &BinaryStamp) -> VersionProbe {
         ),
         Some(reason) => probe(None, Some(format!("stopped ({reason})"))),
         None => {
-            store(stamp, version.clone());
+            // Only an answer of the binary's own is kept: not a death by a signal (clawdeck's
+            // stop policy killing it, an OOM kill).
+            if outcome.exit.code().is_some() {
+                store(stamp, version.clone());
+            }
             let problem = version
                 .is_none()
                 .then(|| format!("{} without a version", outcome.summary()));
@@ -521,6 +525,28 @@ mod tests {
         let missing = dir.path().join("nowhere").display().to_string();
         assert_eq!(known_openclaw_version(&missing), KnownVersion::NoBinary);
         assert_eq!(probe_openclaw_version(&missing), None);
+    }
+
+    #[test]
+    fn a_probe_killed_by_a_signal_is_not_cached_on_disk() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("openclaw");
+        // Dies as clawdeck's stop would kill it.
+        std::fs::write(&bin, "#!/bin/sh\nkill -TERM $$\nsleep 5\n").unwrap();
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let shown = bin.display().to_string();
+        let probe = probe_openclaw_version(&shown).unwrap();
+        assert_eq!(probe.version, None);
+        assert!(
+            probe
+                .problem
+                .as_deref()
+                .is_some_and(|p| p.contains("SIGTERM")),
+            "{probe:?}"
+        );
+        let stamp = stamp(&shown).unwrap();
+        assert_eq!(cached(&stamp), None, "the next clawdeck asks again");
     }
 
     #[test]
