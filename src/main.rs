@@ -4,5 +4,9 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    clawdeck::cli::main()
+    // First, before any thread or child exists: SIGINT, SIGTERM and SIGHUP then take every
+    // child tree along, remove temp files, restore the terminal and exit 128 + the signal.
+    clawdeck::process::stop::install();
+    let code = clawdeck::cli::main();
+    clawdeck::process::stop::finish(code)
 }

@@ -9,7 +9,12 @@
 //!   Router view and is killed there, its exec is killed from the Queue view; the client reads
 //!   each kill and no child remains;
 //! - headless `invoke` and `route` printing hostile control sequences to the terminal: the title
-//!   and tmux's paste buffers (OSC 52) stay unchanged, and `--raw` shows the test can fail.
+//!   and tmux's paste buffers (OSC 52) stay unchanged, and `--raw` shows the test can fail;
+//! - SIGTERM, SIGHUP and SIGINT to the console during a router run: exit 128 + n, the run's
+//!   tree gone, the terminal back on the main screen in cooked mode;
+//! - a slow or hanging `openclaw --version`: the first frame comes at once and says "detecting
+//!   OpenClaw version…", the header then shows the version (or that it is unknown), and
+//!   quitting meanwhile leaves no probe behind.
 //!
 //! They need tmux, so they are `#[ignore]`d: `cargo test` reports them as ignored, and `.ci/run`
 //! (which installs tmux) runs them with `cargo test --test e2e_tmux -- --ignored`.
@@ -781,4 +786,248 @@ fn the_console_refuses_to_start_on_an_unknown_profile() {
             && screen.contains(r#""minimal", "coding", "messaging", "full""#),
         "{screen}"
     );
+}
+
+/// The pid of the pane's foreground `clawdeck` (a child of the pane's shell).
+fn clawdeck_in_pane(tmux: &Tmux) -> i32 {
+    let shell: i32 = tmux.display("#{pane_pid}").parse().expect("pane pid");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let found = std::fs::read_dir("/proc")
+            .expect("/proc")
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+            .find(|pid| {
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+                let ppid = stat
+                    .rsplit(')')
+                    .next()
+                    .and_then(|rest| rest.split_whitespace().nth(1))
+                    .and_then(|p| p.parse::<i32>().ok());
+                stat.contains("(clawdeck)") && ppid == Some(shell)
+            });
+        if let Some(pid) = found {
+            return pid;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no clawdeck under the pane's shell"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The terminal's line discipline as the shell's next command sees it: `icanon echo` when
+/// restored, `-icanon -echo` when left raw.
+fn tty_modes(tmux: &Tmux, tag: &str) -> String {
+    tmux.command(&format!(
+        "stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo {tag}-$((1+1))"
+    ));
+    let done = format!("{tag}-2");
+    let screen = tmux.wait_for(&done, Duration::from_secs(5));
+    screen
+        .lines()
+        .find(|l| l.trim_end().ends_with(&done) && !l.contains("stty"))
+        .unwrap_or_default()
+        .trim_end()
+        .trim_end_matches(&done)
+        .trim()
+        .to_string()
+}
+
+/// SIGTERM, SIGHUP and SIGINT (sent by `kill`, as a supervisor or a closing terminal does) to
+/// the console during a router run whose fake openclaw has a grandchild sleeping: the console
+/// exits through the stop policy with 128 + n, the run's tree is gone, and the terminal is
+/// back to normal (main screen, cooked mode with echo).
+#[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn stop_signals_to_the_console_kill_the_run_and_restore_the_terminal() {
+    use nix::sys::signal::Signal;
+    for signal in [Signal::SIGTERM, Signal::SIGHUP, Signal::SIGINT] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = write_config(dir.path());
+        let pidfile = dir.path().join("fake.pid");
+        let tmux = Tmux::start(&format!("stop{}", signal as i32), 160, 48);
+        tmux.command(&format!(
+            "FAKE_PIDFILE={} {} --openclaw-version seed --config {}; echo CLAWDECK-EXITED=$?",
+            pidfile.display(),
+            env!("CARGO_BIN_EXE_clawdeck"),
+            config.display()
+        ));
+        tmux.wait_for("Tools × layers", Duration::from_secs(10));
+        tmux.keys(&["3"]);
+        tmux.wait_for("no router runs yet", Duration::from_secs(5));
+        tmux.keys(&["r", "C-u"]);
+        tmux.text("ops");
+        tmux.keys(&["Tab"]);
+        tmux.text("summarise the logs");
+        tmux.keys(&["Enter"]);
+        let screen = tmux.wait_for("grandchild=", Duration::from_secs(10));
+        let grandchild = number_after(&screen, "grandchild=").expect("grandchild pid");
+        let child: u32 = std::fs::read_to_string(&pidfile)
+            .expect("the fake wrote its pid")
+            .trim()
+            .parse()
+            .expect("a pid");
+        assert!(alive(child) && alive(grandchild));
+
+        let console = clawdeck_in_pane(&tmux);
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(console), signal).expect("kill");
+        let code = 128 + signal as i32;
+        let screen = tmux.wait_for(&format!("CLAWDECK-EXITED={code}"), Duration::from_secs(15));
+        let label = if signal == Signal::SIGINT {
+            "Ctrl-C"
+        } else {
+            signal.as_str()
+        };
+        assert!(
+            screen.contains(&format!("clawdeck: {label}: stopped")),
+            "the stop policy, not the signal's default action, ended it (child {child} grandchild {grandchild}):\n{screen}"
+        );
+        assert_eq!(
+            tmux.display("#{alternate_on}"),
+            "0",
+            "{signal}: alternate screen left"
+        );
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while (alive(child) || alive(grandchild)) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert!(!alive(child), "{signal}: the fake openclaw survived");
+        assert!(!alive(grandchild), "{signal}: its grandchild survived");
+        assert_eq!(
+            tty_modes(&tmux, "STTY"),
+            "icanon echo",
+            "{signal}: the terminal is back in cooked mode with echo"
+        );
+        tmux.command("echo restored-$((40+2))");
+        tmux.wait_for("restored-42", Duration::from_secs(5));
+    }
+}
+
+/// A fake `openclaw` whose `--version` writes its pid to `pidfile`, sleeps `seconds`, then
+/// prints `OpenClaw 2026.9.6 (fake)`.
+fn slow_version_openclaw(dir: &Path, seconds: u32, pidfile: &Path) -> PathBuf {
+    let path = dir.join("slow-version-openclaw");
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = --version ]; then\n  echo $$ > {}\n  sleep {seconds}\n  echo 'OpenClaw 2026.9.6 (fake)'\n  exit 0\nfi\necho run\n",
+            pidfile.display()
+        ),
+    )
+    .expect("write fake");
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    path
+}
+
+/// Starts the console on the fixture config with `bin` as the installed OpenClaw (a cache of
+/// its own, so the probe really runs) and returns when the command was typed.
+fn console_probing(tmux: &Tmux, dir: &Path, bin: &Path) -> Instant {
+    let config = write_config(dir);
+    tmux.command(&format!(
+        "OPENCLAW_BIN={} XDG_CACHE_HOME={} {} --config {}; echo CLAWDECK-EXITED=$?",
+        bin.display(),
+        dir.join("cache").display(),
+        env!("CARGO_BIN_EXE_clawdeck"),
+        config.display()
+    ));
+    Instant::now()
+}
+
+#[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn the_first_frame_does_not_wait_for_a_hanging_openclaw_version() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pidfile = dir.path().join("probe.pid");
+    let bin = slow_version_openclaw(dir.path(), 10, &pidfile);
+    let tmux = Tmux::start("probehang", 160, 48);
+    let typed = console_probing(&tmux, dir.path(), &bin);
+    let screen = tmux.wait_for("detecting OpenClaw version…", Duration::from_secs(4));
+    let first_frame = typed.elapsed();
+    assert!(screen.contains("Tools × layers"), "{screen}");
+    assert!(
+        first_frame < Duration::from_millis(2500),
+        "the first frame took {first_frame:?} (the probe hangs for 10 s)"
+    );
+    // The probe runs meanwhile, under its 5 s timeout; then the header says it is unknown.
+    let probe: u32 = std::fs::read_to_string(&pidfile)
+        .expect("the probe started")
+        .trim()
+        .parse()
+        .expect("a pid");
+    let screen = tmux.wait_for("OpenClaw version unknown", Duration::from_secs(10));
+    assert!(screen.contains("no answer within 5 s"), "{screen}");
+    assert!(!alive(probe), "the timed-out probe was killed");
+    tmux.keys(&["q"]);
+    tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));
+}
+
+#[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn the_header_shows_the_installed_version_once_openclaw_answers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pidfile = dir.path().join("probe.pid");
+    let bin = slow_version_openclaw(dir.path(), 3, &pidfile);
+    let tmux = Tmux::start("probeslow", 160, 48);
+    let typed = console_probing(&tmux, dir.path(), &bin);
+    tmux.wait_for("detecting OpenClaw version…", Duration::from_secs(4));
+    let first_frame = typed.elapsed();
+    assert!(
+        first_frame < Duration::from_millis(2500),
+        "the first frame took {first_frame:?} (the probe answers after 3 s)"
+    );
+    let screen = tmux.wait_for("OpenClaw 2026.9.6", Duration::from_secs(10));
+    assert!(!screen.contains("detecting OpenClaw version"), "{screen}");
+    assert!(
+        screen.contains("OpenClaw 2026.9.6 detected: pack 2026.9"),
+        "the status line says which pack now answers:\n{screen}"
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));
+}
+
+#[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn quitting_while_openclaw_version_hangs_leaves_no_probe_behind() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pidfile = dir.path().join("probe.pids");
+    // `--version` hangs with a child of its own in its process group.
+    let bin = dir.path().join("hanging-openclaw");
+    std::fs::write(
+        &bin,
+        format!(
+            "#!/bin/sh\nsleep 60 &\necho $$ $! > {}\nwait\n",
+            pidfile.display()
+        ),
+    )
+    .expect("write fake");
+    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    let tmux = Tmux::start("probequit", 160, 48);
+    console_probing(&tmux, dir.path(), &bin);
+    tmux.wait_for("detecting OpenClaw version…", Duration::from_secs(4));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let pids: Vec<u32> = loop {
+        let pids: Vec<u32> = std::fs::read_to_string(&pidfile)
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect();
+        if pids.len() == 2 {
+            break pids;
+        }
+        assert!(Instant::now() < deadline, "the probe never started");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    tmux.keys(&["q"]);
+    tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while pids.iter().any(|p| alive(*p)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for pid in pids {
+        assert!(!alive(pid), "probe process {pid} outlived the console");
+    }
 }

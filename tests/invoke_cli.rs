@@ -245,7 +245,8 @@ fn ctrl_c_cancels_the_call_and_its_process_tree() {
         .unwrap();
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    // The stop policy: 128 + SIGINT's number, after the call's own report.
+    assert_eq!(out.status.code(), Some(130));
     assert!(String::from_utf8_lossy(&out.stderr).contains("exec: cancelled"));
     let mut gone = false;
     for _ in 0..100 {

@@ -103,9 +103,11 @@ async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
             clients.len()
         );
     }
+    // Ctrl-C, SIGTERM or SIGHUP: close the connections; the stop policy then exits 128 + n.
+    let mut stop = crate::process::stop_signals::stop_signals();
     loop {
         let next = tokio::select! {
-            _ = tokio::signal::ctrl_c() => break,
+            _ = &mut stop => break,
             next = rx.recv() => next,
         };
         let Some(item) = next else { break };

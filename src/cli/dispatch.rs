@@ -80,7 +80,7 @@ pub fn run(cli: &Cli, args: &DispatchArgs) -> u8 {
 }
 
 /// Runs the planned call through the execution pipeline (policy re-check, aliases, validation,
-/// hooks, lane, execute), as `clawdeck invoke` does; Ctrl-C cancels it.
+/// hooks, lane, execute), as `clawdeck invoke` does; a stop signal cancels it.
 fn run_call(
     loaded: LoadedConfig,
     registry: Registry,
@@ -97,10 +97,11 @@ fn run_call(
         let pipeline = deck.pipeline();
         let request = CallRequest::new(tool, params, cli.context.to_context());
         let cancel = request.cancel.clone();
+        // Ctrl-C, SIGTERM or SIGHUP cancel the call; the stop policy then exits 128 + n.
+        let stop = crate::process::stop_signals::stop_signals();
         tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                cancel.cancel();
-            }
+            stop.await;
+            cancel.cancel();
         });
         pipeline.call(request).await
     }))

@@ -291,9 +291,11 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
         eprintln!("watching {} gateway(s); Ctrl-C to stop", clients.len());
     }
     let mut calls = ToolCallTracker::default();
+    // Ctrl-C, SIGTERM or SIGHUP: close the connections; the stop policy then exits 128 + n.
+    let mut stop = crate::process::stop_signals::stop_signals();
     loop {
         let next = tokio::select! {
-            _ = tokio::signal::ctrl_c() => break,
+            _ = &mut stop => break,
             next = rx.recv() => next,
         };
         let Some((gateway, event)) = next else { break };

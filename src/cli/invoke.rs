@@ -3,7 +3,8 @@
 //!
 //! Exit status: 0 the tool succeeded; 1 it reported an error (or was cancelled); 2 bad usage
 //! (unreadable or invalid `--params`, parameters that fail the schema, unknown tool, broken
-//! config); 3 refused (the policy hides the tool in this context, or a hook blocked the call).
+//! config); 3 refused (the policy hides the tool in this context, or a hook blocked the call);
+//! 130, 143, 129 stopped by SIGINT, SIGTERM, SIGHUP (the call's trees killed first).
 //!
 //! `--via gateway` runs the tool on a live OpenClaw gateway instead (`invoke_gateway`).
 
@@ -151,7 +152,7 @@ pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
         let cancel = request.cancel.clone();
         let on_ctrl_c = cancel.clone();
         // Ctrl-C, SIGTERM and SIGHUP cancel the call; its process trees are then killed and
-        // awaited before clawdeck exits.
+        // awaited, and the stop policy exits with 128 + the signal.
         let stop = stop_signals();
         tokio::spawn(async move {
             stop.await;

@@ -1,7 +1,8 @@
 //! `clawdeck route`: send one task to the remote clawBot the way `clawbot_router` does, stream
 //! its raw output live (the child's stdout on our stdout, its stderr on our stderr), kill the
-//! tree on Ctrl-C, and end with the rest of the content the tool returns (timeout or spawn
-//! notes), so that the transcript equals the tool's content. `--json` prints the tool result.
+//! tree on Ctrl-C, SIGTERM or SIGHUP (then exit 128 + the signal, after the transcript), and end
+//! with the rest of the content the tool returns (timeout or spawn notes), so that the
+//! transcript equals the tool's content. `--json` prints the tool result.
 
 use std::io::Write;
 use std::time::Duration;

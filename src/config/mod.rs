@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::semantics::{PackChoice, Semantics};
+use crate::semantics::{Installed, PackChoice, Semantics};
 
 pub use error::{ConfigError, ConfigErrorKind};
 pub use keypath::{KeyPath, KeySegment};
@@ -330,7 +330,7 @@ pub fn normalize_agent_id(id: &str) -> String {
 /// Loads the config named by `explicit`, the environment, the home directory, or the demo.
 pub fn load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = locate_and_load(explicit)?;
-    select_pack(&mut loaded, true)?;
+    select_pack(&mut loaded, VersionProbe::Wait)?;
     profiles::check_profiles(&loaded, None)?;
     Ok(loaded)
 }
@@ -379,9 +379,41 @@ pub fn load_demo_with_settings(settings: Option<&Path>) -> Result<LoadedConfig, 
     Ok(loaded)
 }
 
+/// Whether choosing a pack may ask the installed `openclaw --version`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VersionProbe {
+    /// Never (the demo config, text configs).
+    Skip,
+    /// Ask and wait for the answer (bounded by its timeout; remembered for the process).
+    Wait,
+    /// Use the answer if it is already known; otherwise choose without it and mark the choice
+    /// [`crate::semantics::Installed::Detecting`] (the console's first frame never waits).
+    Defer,
+}
+
+/// The binary `openclaw --version` is asked of: `$OPENCLAW_BIN`, else clawdeck.json5
+/// `router.bin`.
+pub fn openclaw_bin(loaded: &LoadedConfig) -> String {
+    std::env::var("OPENCLAW_BIN")
+        .ok()
+        .filter(|b| !b.trim().is_empty())
+        .unwrap_or_else(|| loaded.settings.router.bin.clone())
+}
+
+/// [`load`], except that the installed `openclaw --version` is not waited for (see
+/// [`VersionProbe::Defer`]); `Deck::settle_openclaw_version` settles it later.
+pub fn load_without_waiting_for_openclaw(
+    explicit: Option<&Path>,
+) -> Result<LoadedConfig, ConfigError> {
+    let mut loaded = locate_and_load(explicit)?;
+    select_pack(&mut loaded, VersionProbe::Defer)?;
+    profiles::check_profiles(&loaded, None)?;
+    Ok(loaded)
+}
+
 /// Chooses the OpenClaw semantics pack for a loaded config (flag, clawdeck.json5, installed
-/// `openclaw --version` when `probe_installed`, `meta.lastTouchedVersion`, newest).
-pub fn select_pack(loaded: &mut LoadedConfig, probe_installed: bool) -> Result<(), ConfigError> {
+/// `openclaw --version` as `probe` allows, `meta.lastTouchedVersion`, newest).
+pub fn select_pack(loaded: &mut LoadedConfig, probe: VersionProbe) -> Result<(), ConfigError> {
     let requested = crate::semantics::requested_version();
     let settings_origin = loaded
         .settings_path
@@ -393,14 +425,10 @@ pub fn select_pack(loaded: &mut LoadedConfig, probe_installed: bool) -> Result<(
         .openclaw_version
         .as_deref()
         .map(|v| (v, settings_origin.as_str()));
-    let installed = if probe_installed && requested.is_none() && settings.is_none() {
-        let bin = std::env::var("OPENCLAW_BIN")
-            .ok()
-            .filter(|b| !b.trim().is_empty())
-            .unwrap_or_else(|| loaded.settings.router.bin.clone());
-        crate::semantics::installed_openclaw_version(&bin)
+    let (asked, installed) = if requested.is_none() && settings.is_none() {
+        installed_answer(&openclaw_bin(loaded), probe)
     } else {
-        None
+        (Installed::NotAsked, None)
     };
     let meta = loaded
         .raw
@@ -417,6 +445,7 @@ pub fn select_pack(loaded: &mut LoadedConfig, probe_installed: bool) -> Result<(
     loaded.warnings.extend(pack.warnings.iter().cloned());
     loaded.semantics = semantics;
     loaded.pack = pack;
+    loaded.pack.installed = asked;
     Ok(())
 }
 
@@ -429,6 +458,25 @@ fn unknown_pack_error(unknown: crate::semantics::UnknownPack) -> ConfigError {
         column: None,
         message: unknown.message,
         key_path: None,
+    }
+}
+
+/// What `openclaw --version` says for `bin`, as far as `probe` lets us ask: for the header, and
+/// the (version, binary) answer for the choice.
+fn installed_answer(bin: &str, probe: VersionProbe) -> (Installed, Option<(String, String)>) {
+    use crate::semantics::KnownVersion;
+    let asked = match probe {
+        VersionProbe::Skip => None,
+        VersionProbe::Wait => crate::semantics::probe_openclaw_version(bin),
+        VersionProbe::Defer => match crate::semantics::known_openclaw_version(bin) {
+            KnownVersion::NoBinary => None,
+            KnownVersion::Remembered(p) => Some(p),
+            KnownVersion::NotYet => return (Installed::Detecting, None),
+        },
+    };
+    match asked {
+        Some(p) => (p.installed(), p.answer()),
+        None => (Installed::NotAsked, None),
     }
 }
 
@@ -453,7 +501,7 @@ pub fn load_demo() -> Result<LoadedConfig, ConfigError> {
     let settings = parse_settings(DEMO_SETTINGS, "<embedded demo>/clawdeck.json5")?;
     loaded.settings = settings;
     use_demo_workspace(&mut loaded);
-    select_pack(&mut loaded, false)?;
+    select_pack(&mut loaded, VersionProbe::Skip)?;
     profiles::check_profiles(&loaded, Some(DEMO_CONFIG))?;
     Ok(loaded)
 }
@@ -484,7 +532,7 @@ fn use_demo_workspace(loaded: &mut LoadedConfig) {
 /// Parses config text; `origin` names it in errors and warnings. Settings are defaults.
 pub fn load_from_str(text: &str, origin: &str) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = build(text, origin, ConfigSource::Text, None)?;
-    select_pack(&mut loaded, false)?;
+    select_pack(&mut loaded, VersionProbe::Skip)?;
     profiles::check_profiles(&loaded, Some(text))?;
     Ok(loaded)
 }
@@ -569,11 +617,7 @@ fn build(
         warnings,
         agents,
         semantics: crate::semantics::newest(),
-        pack: PackChoice {
-            pack: String::new(),
-            reason: String::new(),
-            warnings: Vec::new(),
-        },
+        pack: PackChoice::default(),
     })
 }
 

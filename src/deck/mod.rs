@@ -75,6 +75,9 @@ struct Inner {
     decisions: Mutex<Option<DecisionSink>>,
     /// The MCP HTTP endpoint serving this Deck, if one was started (the console shows it).
     mcp_endpoint: Mutex<Option<crate::mcp::monitor::EndpointMonitor>>,
+    /// Held while a config is installed, so a pack settled from the installed config never
+    /// overwrites a newer one.
+    installing: Mutex<()>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -93,6 +96,16 @@ impl Deck {
     /// Loads the config (`--config`, then the default places) and builds everything.
     pub fn load(config_arg: Option<&Path>) -> Result<Deck, crate::config::ConfigError> {
         let config = crate::config::load(config_arg)?;
+        Ok(Deck::new(config, config_arg.map(Path::to_path_buf)))
+    }
+
+    /// `load`, without waiting for the installed `openclaw --version` when its answer is not
+    /// known yet (the console's first frame never waits): the pack is then provisional, marked
+    /// `Installed::Detecting`, until [`Deck::settle_openclaw_version`].
+    pub fn load_without_waiting_for_openclaw(
+        config_arg: Option<&Path>,
+    ) -> Result<Deck, crate::config::ConfigError> {
+        let config = crate::config::load_without_waiting_for_openclaw(config_arg)?;
         Ok(Deck::new(config, config_arg.map(Path::to_path_buf)))
     }
 
@@ -140,6 +153,7 @@ impl Deck {
                 installed: broadcast::channel(8).0,
                 decisions: Mutex::new(None),
                 mcp_endpoint: Mutex::new(None),
+                installing: Mutex::new(()),
             }),
         }
     }
@@ -256,6 +270,46 @@ impl Deck {
 
     /// `apply` with a registry built elsewhere (off the caller's task: it reads plugin files).
     pub fn apply_built(&self, config: LoadedConfig, registry: Registry) -> Arc<DeckState> {
+        let _installing = lock(&self.inner.installing);
+        self.install(config, registry)
+    }
+
+    /// When the installed config's pack waits for `openclaw --version` (see
+    /// [`Deck::load_without_waiting_for_openclaw`]), waits for the answer (the probe runs under
+    /// the process supervisor with its own timeout, once per process) and installs the config
+    /// again with the pack the answer decides. None when nothing waited.
+    pub async fn settle_openclaw_version(&self) -> Option<Arc<DeckState>> {
+        let config = self.config();
+        if config.pack.installed != crate::semantics::Installed::Detecting {
+            return None;
+        }
+        let bin = crate::config::openclaw_bin(&config);
+        let deck = self.clone();
+        tokio::task::spawn_blocking(move || {
+            crate::semantics::probe_openclaw_version(&bin);
+            deck.choose_pack_again()
+        })
+        .await
+        .ok()
+    }
+
+    /// Chooses the installed config's pack again (the probe's answer is in) and installs it.
+    fn choose_pack_again(&self) -> Arc<DeckState> {
+        let _installing = lock(&self.inner.installing);
+        let mut config = (*self.config()).clone();
+        if config.pack.installed != crate::semantics::Installed::Detecting {
+            // A reload in the meantime waited for the answer.
+            return self.state();
+        }
+        if let Err(err) = crate::config::select_pack(&mut config, crate::config::VersionProbe::Wait)
+        {
+            config.pack.installed = crate::semantics::Installed::Unknown(err.to_string());
+        }
+        let registry = build_registry(&config);
+        self.install(config, registry)
+    }
+
+    fn install(&self, config: LoadedConfig, registry: Registry) -> Arc<DeckState> {
         let limits = LaneLimits::from_settings(&config.settings.lanes, &config.raw);
         self.inner.queue.apply_limits(&limits);
         self.router().apply_settings(config.settings.router.clone());

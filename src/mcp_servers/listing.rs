@@ -62,6 +62,9 @@ async fn list_one(server: &DeclaredServer) -> Result<ServerOffer, String> {
                 .spawn()
                 .map_err(|e| format!("could not start `{command}`: {e}"))?;
             let pgid = child.id().map(|id| Pid::from_raw(id as i32));
+            // A stop of clawdeck kills the server too; forgotten when the listing ends.
+            let _ticket =
+                pgid.map(|pgid| crate::process::stop::track_group(pgid.as_raw(), EXIT_GRACE));
             let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
                 return Err("the server's pipes could not be opened".to_string());
             };

@@ -17,6 +17,12 @@ pub enum SpawnError {
     BadCwd { program: String, cwd: PathBuf },
     #[error("Empty command: no program given")]
     EmptyProgram,
+    /// clawdeck is stopping (a stop signal arrived): nothing new starts.
+    #[error("Not started: clawdeck is stopping ({signal}): {program}")]
+    Stopping {
+        program: String,
+        signal: &'static str,
+    },
     /// Anything else (ENOEXEC, E2BIG, fork failures, no tokio runtime...).
     #[error("Failed to start {program}: {source}")]
     Other {
@@ -39,13 +45,15 @@ impl SpawnError {
         }
     }
 
-    /// Short machine name: `not_found`, `permission_denied`, `bad_cwd`, `empty_program`, `other`.
+    /// Short machine name: `not_found`, `permission_denied`, `bad_cwd`, `empty_program`,
+    /// `stopping`, `other`.
     pub fn kind(&self) -> &'static str {
         match self {
             SpawnError::NotFound { .. } => "not_found",
             SpawnError::PermissionDenied { .. } => "permission_denied",
             SpawnError::BadCwd { .. } => "bad_cwd",
             SpawnError::EmptyProgram => "empty_program",
+            SpawnError::Stopping { .. } => "stopping",
             SpawnError::Other { .. } => "other",
         }
     }

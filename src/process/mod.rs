@@ -43,6 +43,8 @@
 //! - A child killed for a timeout is reported as timed out even if it exits 0 on SIGTERM.
 //! - Dropping a [`RunningProcess`] before it finished kills the group; a kill after the leader
 //!   exited but while the pipes are still held stops the drain at once.
+//! - Every group is registered with the stop policy ([`stop`]) while it lives: SIGINT, SIGTERM
+//!   or SIGHUP to clawdeck kills it (and no child starts once a stop began).
 //! - [`RunningProcess::output_since`] serves pollers (`process poll/log`), numbered lines;
 //!   [`ProcessOutcome::summary`] gives `exited with code 2`, `terminated by timeout after 5s
 //!   (exit code 0)`, `killed by signal SIGSEGV`.
@@ -55,6 +57,7 @@ mod output;
 mod reader;
 mod retained;
 mod spec;
+pub mod stop;
 pub mod stop_signals;
 mod supervisor;
 
@@ -65,5 +68,5 @@ pub use spec::{
 };
 pub use supervisor::{
     ExitKind, KillHandle, KillReason, ProcessOutcome, RunningProcess, SentSignal, format_duration,
-    in_own_group_dying_with_parent, spawn,
+    in_own_group_dying_with_parent, run_blocking, spawn,
 };

@@ -400,9 +400,17 @@ impl Drop for RunningProcess {
 pub fn in_own_group_dying_with_parent(command: &mut Command) {
     command.process_group(0);
     let parent = std::process::id() as libc::pid_t;
-    // SAFETY: only async-signal-safe calls (prctl, getppid, kill) between fork and exec.
+    // SAFETY: only async-signal-safe calls (sigemptyset, sigprocmask, prctl, getppid, kill)
+    // between fork and exec.
     unsafe {
         command.pre_exec(move || {
+            // clawdeck blocks its stop signals (the stop policy takes them); the child must
+            // not inherit that.
+            let mut none: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut none);
+            if libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut()) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
@@ -431,6 +439,12 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
         return Err(SpawnError::Other {
             program: spec.program.clone(),
             source: std::io::Error::other("process::spawn needs a tokio runtime"),
+        });
+    }
+    if let Some(signal) = super::stop::stopping() {
+        return Err(SpawnError::Stopping {
+            program: spec.program.clone(),
+            signal: signal.label(),
         });
     }
     let mut command = Command::new(&spec.program);
@@ -463,6 +477,8 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
         });
     };
     let pgid = pid as i32;
+    // From here a stop of clawdeck kills the group too; the guard in `supervise` forgets it.
+    let ticket = super::stop::track_group(pgid, spec.kill_grace.min(bounds::MAX_GRACE));
 
     let limits = {
         let mut limits = spec.limits;
@@ -523,6 +539,7 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
         pid,
         pgid,
         buffer: Arc::clone(&buffer),
+        ticket,
     };
     tokio::spawn(async move {
         let outcome = supervise(supervision).await;
@@ -556,13 +573,16 @@ struct Supervision {
     pid: u32,
     pgid: i32,
     buffer: Arc<Mutex<OutputBuffer>>,
+    ticket: super::stop::GroupTicket,
 }
 
 /// Kills the group if the supervisor task is dropped before it finished (runtime shutdown).
+/// Holds the group's registration with the stop policy until then.
 struct GroupGuard {
     pgid: i32,
     leader_reaped: bool,
     done: bool,
+    _ticket: super::stop::GroupTicket,
 }
 
 impl Drop for GroupGuard {
@@ -648,6 +668,7 @@ async fn supervise(mut run: Supervision) -> ProcessOutcome {
         pgid,
         leader_reaped: false,
         done: false,
+        _ticket: run.ticket,
     };
     let mut log = KillLog {
         pgid,
@@ -813,3 +834,36 @@ async fn supervise(mut run: Supervision) -> ProcessOutcome {
 /// After killing the group at the end of the drain grace, how long to wait for the readers to
 /// see end-of-file before giving up on the pipes.
 const DETACH_WAIT: Duration = Duration::from_millis(250);
+
+/// Runs `spec` to its end for code that cannot await (loading a config): the supervisor runs
+/// on a thread of its own with a runtime of its own, and that thread stays until the child is
+/// gone (the child's parent-death signal is tied to the thread that spawned it).
+pub fn run_blocking(spec: ProcessSpec) -> Result<ProcessOutcome, SpawnError> {
+    let program = spec.program.clone();
+    let failed = |program: String, message: &str| SpawnError::Other {
+        program,
+        source: std::io::Error::other(message.to_string()),
+    };
+    let runner = std::thread::Builder::new()
+        .name("clawdeck-run".to_string())
+        .spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|err| SpawnError::Other {
+                    program: spec.program.clone(),
+                    source: err,
+                })?;
+            runtime.block_on(async move {
+                let running = spawn(spec)?;
+                Ok(running.wait().await)
+            })
+        })
+        .map_err(|err| SpawnError::Other {
+            program: program.clone(),
+            source: err,
+        })?;
+    runner
+        .join()
+        .unwrap_or_else(|_| Err(failed(program, "the supervising thread panicked")))
+}

@@ -638,7 +638,7 @@ impl RouterService {
         };
 
         if let Some(path) = message_file {
-            let _ = std::fs::remove_file(path);
+            crate::process::stop::remove_temp(&path);
         }
 
         // Kept (not taken) so that `live_output` stays complete until the run leaves `active`.
@@ -766,6 +766,8 @@ fn write_message_file(run_id: u64, message: &str) -> std::io::Result<PathBuf> {
         options.mode(0o600);
     }
     let mut f = options.open(&path)?;
+    // Removed by the run when it ends, or by the stop policy if clawdeck is stopped first.
+    crate::process::stop::register_temp(&path);
     f.write_all(message.as_bytes())?;
     Ok(path)
 }

@@ -19,7 +19,9 @@ use serde_json::Value;
 use crate::tool::ToolSpec;
 
 pub use select::{
-    PackChoice, UnknownPack, available_packs, choose, installed_openclaw_version,
+    Installed, KnownVersion, PackChoice, UnknownPack, VERSION_PROBE_TIMEOUT, VersionProbe,
+    available_packs, choose, installed_openclaw_version, known_openclaw_version,
+    probe_openclaw_version,
     requested_version, set_requested_version, synced_packs_dir,
 };
 

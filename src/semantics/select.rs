@@ -2,8 +2,9 @@
 //! clawdeck.json5 `openclawVersion`, else the installed `openclaw --version`, else the config's
 //! `meta.lastTouchedVersion`, else the newest pack. Every answer says which and why.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -11,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::{EMBEDDED_PACKS, Semantics, embedded, newest};
 
 /// The pack in use and why it was chosen.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PackChoice {
     /// The pack's id (`seed`, `2026.9`, `2026.10.2`).
     pub pack: String,
@@ -20,6 +21,25 @@ pub struct PackChoice {
     /// Stored packs that could not load (each names its file and why); another pack answered.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// What the installed `openclaw --version` said (the console's header shows it).
+    #[serde(skip)]
+    pub installed: Installed,
+}
+
+/// What the installed `openclaw --version` contributed to a pack choice.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Installed {
+    /// Not asked: a version was named (flag, clawdeck.json5), the config is the demo, or no
+    /// binary was found.
+    #[default]
+    NotAsked,
+    /// The config was loaded without waiting for the answer (the console's first frame); the
+    /// pack is provisional until it comes.
+    Detecting,
+    /// It answered with this version.
+    Version(String),
+    /// It gave no version, for this reason (`no answer within 5 s`).
+    Unknown(String),
 }
 
 static REQUESTED: OnceLock<Option<String>> = OnceLock::new();
@@ -245,8 +265,51 @@ fn choice(
             pack,
             reason,
             warnings,
+            installed: Installed::NotAsked,
         },
     )
+}
+
+/// How long `openclaw --version` may take (it starts Node, about a second).
+pub const VERSION_PROBE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// What one `openclaw --version` said. Asked once per binary per process; an answer (or a run
+/// that ended without one) is also kept in clawdeck's cache dir per binary (path, size, mtime).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionProbe {
+    /// The binary asked (its path).
+    pub bin: String,
+    /// The version it printed.
+    pub version: Option<String>,
+    /// Why there is no version (`no answer within 5 s`, `exited with code 1 without a version`).
+    pub problem: Option<String>,
+}
+
+impl VersionProbe {
+    /// `(version, binary)` when it answered.
+    pub fn answer(&self) -> Option<(String, String)> {
+        self.version.clone().map(|v| (v, self.bin.clone()))
+    }
+
+    /// What it contributes to a pack choice.
+    pub fn installed(&self) -> Installed {
+        match (&self.version, &self.problem) {
+            (Some(version), _) => Installed::Version(version.clone()),
+            (None, Some(problem)) => Installed::Unknown(problem.clone()),
+            (None, None) => Installed::Unknown("no version".to_string()),
+        }
+    }
+}
+
+/// What is known about a binary's version without running anything.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KnownVersion {
+    /// There is no such binary: nothing to ask.
+    NoBinary,
+    /// Asked before (in this process, or cached for this very file).
+    Remembered(VersionProbe),
+    /// Only running it would tell.
+    NotYet,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -297,9 +360,15 @@ pub fn parse_version_output(text: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// The installed OpenClaw's version and the binary asked, remembered per binary (path, size,
-/// mtime) in clawdeck's cache dir: `openclaw --version` starts Node, which takes a second.
-pub fn installed_openclaw_version(bin: &str) -> Option<(String, String)> {
+/// A binary as the cache knows it: its path, size and mtime.
+struct BinaryStamp {
+    path: PathBuf,
+    shown: String,
+    modified_ns: u128,
+    len: u64,
+}
+
+fn stamp(bin: &str) -> Option<BinaryStamp> {
     let path = which(bin)?;
     let meta = std::fs::metadata(&path).ok()?;
     let modified_ns = meta
@@ -307,79 +376,138 @@ pub fn installed_openclaw_version(bin: &str) -> Option<(String, String)> {
         .ok()
         .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_nanos());
-    let shown = path.display().to_string();
-    let cache = cache_file();
-    if let Some(cached) = cache
-        .as_ref()
-        .and_then(|c| std::fs::read_to_string(c).ok())
-        .and_then(|t| serde_json::from_str::<VersionCache>(&t).ok())
-        && cached.bin == shown
-        && cached.modified_ns == modified_ns
-        && cached.len == meta.len()
-    {
-        return cached.version.map(|v| (v, shown));
-    }
-    let version = run_version(&path);
-    if let Some(cache) = cache {
-        let entry = VersionCache {
-            bin: shown.clone(),
-            modified_ns,
-            len: meta.len(),
-            version: version.clone(),
-        };
-        if let Some(dir) = cache.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        if let Ok(text) = serde_json::to_string(&entry) {
-            let _ = std::fs::write(cache, text);
-        }
-    }
-    version.map(|v| (v, shown))
+    Some(BinaryStamp {
+        shown: path.display().to_string(),
+        path,
+        modified_ns,
+        len: meta.len(),
+    })
 }
 
-/// Runs `<bin> --version` with null stdin, its own process group, a 5 s limit and only the
-/// first 4 KiB of its output read (the pipe closes after that, so a binary that floods or hangs
-/// costs at most the limit); the group is killed afterwards.
-fn run_version(path: &Path) -> Option<String> {
-    use std::io::Read;
-    use std::os::unix::process::CommandExt;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(path)
-        .arg("--version")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .ok()?;
-    let stdout = child.stdout.take()?;
-    let reader = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        let _ = stdout.take(4096).read_to_end(&mut out);
-        out
-    });
-    let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    let exited = loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break true,
-            Ok(None) if std::time::Instant::now() < deadline && !reader.is_finished() => {
-                std::thread::sleep(Duration::from_millis(20))
-            }
-            Ok(None) if reader.is_finished() && std::time::Instant::now() < deadline => {
-                // 4 KiB read or the pipe closed: the answer is in; do not wait for more.
-                break false;
-            }
-            _ => break false,
-        }
+/// Each binary's one probe in this process; later askers wait for the first one's answer.
+type ProbeCells = Mutex<HashMap<String, Arc<OnceLock<VersionProbe>>>>;
+
+fn probe_cell(shown: &str) -> Arc<OnceLock<VersionProbe>> {
+    static CELLS: OnceLock<ProbeCells> = OnceLock::new();
+    let cells = CELLS.get_or_init(Default::default);
+    let mut cells = cells.lock().unwrap_or_else(|p| p.into_inner());
+    Arc::clone(cells.entry(shown.to_string()).or_default())
+}
+
+fn cached(stamp: &BinaryStamp) -> Option<VersionProbe> {
+    let text = std::fs::read_to_string(cache_file()?).ok()?;
+    let cached: VersionCache = serde_json::from_str(&text).ok()?;
+    (cached.bin == stamp.shown
+        && cached.modified_ns == stamp.modified_ns
+        && cached.len == stamp.len)
+        .then(|| VersionProbe {
+            bin: stamp.shown.clone(),
+            problem: cached
+                .version
+                .is_none()
+                .then(|| "printed no version (remembered from an earlier run)".to_string()),
+            version: cached.version,
+        })
+}
+
+fn store(stamp: &BinaryStamp, version: Option<String>) {
+    let Some(cache) = cache_file() else { return };
+    let entry = VersionCache {
+        bin: stamp.shown.clone(),
+        modified_ns: stamp.modified_ns,
+        len: stamp.len,
+        version,
     };
-    if !exited {
-        // Still running (or flooding): the whole group goes.
-        let pgid = nix::unistd::Pid::from_raw(child.id() as i32);
-        let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
-        let _ = child.wait();
+    if let Some(dir) = cache.parent() {
+        let _ = std::fs::create_dir_all(dir);
     }
-    let out = reader.join().ok()?;
-    parse_version_output(&String::from_utf8_lossy(&out))
+    if let Ok(text) = serde_json::to_string(&entry) {
+        let _ = std::fs::write(cache, text);
+    }
+}
+
+/// What is known about `bin`'s version without running it (the console's first frame).
+pub fn known_openclaw_version(bin: &str) -> KnownVersion {
+    let Some(stamp) = stamp(bin) else {
+        return KnownVersion::NoBinary;
+    };
+    let cell = probe_cell(&stamp.shown);
+    if let Some(probe) = cell.get() {
+        return KnownVersion::Remembered(probe.clone());
+    }
+    match cached(&stamp) {
+        Some(probe) => KnownVersion::Remembered(cell.get_or_init(|| probe).clone()),
+        None => KnownVersion::NotYet,
+    }
+}
+
+/// The installed OpenClaw's answer to `--version`; None when there is no such binary. Asked
+/// once per binary per process (a failure included: a hanging binary costs its timeout once),
+/// and from clawdeck's cache dir when this very file answered before.
+pub fn probe_openclaw_version(bin: &str) -> Option<VersionProbe> {
+    let stamp = stamp(bin)?;
+    let cell = probe_cell(&stamp.shown);
+    Some(
+        cell.get_or_init(|| match cached(&stamp) {
+            Some(probe) => probe,
+            None => run_version(&stamp),
+        })
+        .clone(),
+    )
+}
+
+/// The installed OpenClaw's version and the binary asked (see [`probe_openclaw_version`]).
+pub fn installed_openclaw_version(bin: &str) -> Option<(String, String)> {
+    probe_openclaw_version(bin)?.answer()
+}
+
+/// Runs `<bin> --version` under the process supervisor: null stdin, its own process group
+/// (registered with the stop policy), [`VERSION_PROBE_TIMEOUT`], a few KiB of output kept. An
+/// answer, or a run that exited without one, goes to the cache; a timeout, a stop or a death by
+/// a signal does not (the next clawdeck asks again).
+fn run_version(stamp: &BinaryStamp) -> VersionProbe {
+    use crate::process::{OutputLimits, ProcessSpec};
+    let spec = ProcessSpec::new(stamp.path.display().to_string())
+        .arg("--version")
+        .timeout(Some(VERSION_PROBE_TIMEOUT))
+        .kill_grace(Duration::from_millis(500))
+        .drain_grace(Duration::from_millis(200))
+        .limits(OutputLimits {
+            max_line_bytes: 1024,
+            max_retained_lines: 64,
+            max_retained_bytes: 4096,
+        });
+    let probe = |version: Option<String>, problem: Option<String>| VersionProbe {
+        bin: stamp.shown.clone(),
+        version,
+        problem,
+    };
+    let outcome = match crate::process::run_blocking(spec) {
+        Ok(outcome) => outcome,
+        Err(err) => return probe(None, Some(err.to_string())),
+    };
+    let version = parse_version_output(&outcome.output.stdout_text());
+    match outcome.killed_by {
+        Some(crate::process::KillReason::Timeout) => probe(
+            None,
+            Some(format!(
+                "no answer within {} s",
+                VERSION_PROBE_TIMEOUT.as_secs()
+            )),
+        ),
+        Some(reason) => probe(None, Some(format!("stopped ({reason})"))),
+        None => {
+            // Only an answer of the binary's own is kept: not a death by a signal (clawdeck's
+            // stop policy killing it, an OOM kill).
+            if outcome.exit.code().is_some() {
+                store(stamp, version.clone());
+            }
+            let problem = version
+                .is_none()
+                .then(|| format!("{} without a version", outcome.summary()));
+            probe(version, problem)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -397,6 +525,63 @@ mod tests {
             Some("2026.10.1")
         );
         assert_eq!(parse_version_output("openclaw, no version"), None);
+    }
+
+    #[test]
+    fn a_failed_probe_is_remembered_for_the_process() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("openclaw");
+        // Not executable: the probe fails to start (nothing is cached on disk for that).
+        std::fs::write(&bin, "#!/bin/sh\necho 'OpenClaw 2026.9.6'\n").unwrap();
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let bin = bin.display().to_string();
+        assert_eq!(known_openclaw_version(&bin), KnownVersion::NotYet);
+        let first = probe_openclaw_version(&bin).unwrap();
+        assert_eq!(first.version, None);
+        assert!(
+            first
+                .problem
+                .as_deref()
+                .is_some_and(|p| p.contains("permission denied")),
+            "{first:?}"
+        );
+        // Now it would answer, but this process does not ask again.
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(probe_openclaw_version(&bin), Some(first.clone()));
+        assert_eq!(
+            known_openclaw_version(&bin),
+            KnownVersion::Remembered(first.clone())
+        );
+        assert_eq!(
+            first.installed(),
+            Installed::Unknown(first.problem.clone().unwrap_or_default())
+        );
+        let missing = dir.path().join("nowhere").display().to_string();
+        assert_eq!(known_openclaw_version(&missing), KnownVersion::NoBinary);
+        assert_eq!(probe_openclaw_version(&missing), None);
+    }
+
+    #[test]
+    fn a_probe_killed_by_a_signal_is_not_cached_on_disk() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("openclaw");
+        // Dies as clawdeck's stop would kill it.
+        std::fs::write(&bin, "#!/bin/sh\nkill -TERM $$\nsleep 5\n").unwrap();
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let shown = bin.display().to_string();
+        let probe = probe_openclaw_version(&shown).unwrap();
+        assert_eq!(probe.version, None);
+        assert!(
+            probe
+                .problem
+                .as_deref()
+                .is_some_and(|p| p.contains("SIGTERM")),
+            "{probe:?}"
+        );
+        let stamp = stamp(&shown).unwrap();
+        assert_eq!(cached(&stamp), None, "the next clawdeck asks again");
     }
 
     #[test]

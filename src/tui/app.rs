@@ -599,6 +599,14 @@ impl App {
                 }
                 true
             }
+            CoreEvent::OpenClawVersion(state) => {
+                // A config error on screen is about the file, which this does not re-read.
+                let config_error = self.config_error.take();
+                self.install_state(&state);
+                self.config_error = config_error;
+                self.set_status(openclaw_version_status(&state.config.pack));
+                true
+            }
             CoreEvent::Router(ev, permit) => {
                 // A chunk's permit waits with it until it is sanitized; any other goes now.
                 let changed = self.router.apply(&ev, permit) && self.view == ViewId::Router;
@@ -1192,6 +1200,21 @@ fn run_job(job: impl FnOnce() + Send + 'static) {
             handle.spawn_blocking(job);
         }
         Err(_) => job(),
+    }
+}
+
+/// What the status line says once `openclaw --version` settled the pack.
+pub(crate) fn openclaw_version_status(pack: &crate::semantics::PackChoice) -> String {
+    use crate::semantics::Installed;
+    match &pack.installed {
+        Installed::Version(version) => format!("OpenClaw {version} detected: pack {}", pack.pack),
+        Installed::Unknown(why) => format!(
+            "openclaw --version: {why}; pack {} ({})",
+            pack.pack, pack.reason
+        ),
+        Installed::NotAsked | Installed::Detecting => {
+            format!("pack {} ({})", pack.pack, pack.reason)
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! The context bar (who is asking: agent, provider/model, channel, group, sender, owner,
-//! subagent, sandbox) and its editor, whose pickers are filled from the config.
+//! subagent, sandbox; and the installed OpenClaw once it was asked) and its editor, whose
+//! pickers are filled from the config.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -10,6 +11,7 @@ use ratatui::widgets::{Block, Clear, Row, StatefulWidget, Table, TableState, Wid
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
 use crate::policy::ResolvedContext;
+use crate::semantics::Installed;
 use crate::tui::theme;
 use crate::tui::widgets::centered;
 use crate::tui::widgets::picker::{Choice, PickOutcome, Picker};
@@ -175,10 +177,11 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
 pub(crate) fn render_bar(
     ctx: &PolicyContext,
     resolved: Option<&ResolvedContext>,
+    openclaw: Option<&Installed>,
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let [first, second] = bar_lines(ctx, resolved);
+    let [first, second] = bar_lines(ctx, resolved, openclaw);
     let one_line = line_width(&first) + line_width(&second) + 3 <= area.width as usize;
     if one_line || area.height < 2 {
         let mut spans = first.spans;
@@ -197,9 +200,10 @@ pub(crate) fn render_bar(
 pub(crate) fn bar_height(
     ctx: &PolicyContext,
     resolved: Option<&ResolvedContext>,
+    openclaw: Option<&Installed>,
     width: u16,
 ) -> u16 {
-    let [first, second] = bar_lines(ctx, resolved);
+    let [first, second] = bar_lines(ctx, resolved, openclaw);
     if line_width(&first) + line_width(&second) + 3 <= width as usize {
         1
     } else {
@@ -211,8 +215,13 @@ fn line_width(line: &Line) -> usize {
     line.width()
 }
 
-/// The two halves of the bar: who and where; then sender and the flags that gate tools.
-fn bar_lines(ctx: &PolicyContext, resolved: Option<&ResolvedContext>) -> [Line<'static>; 2] {
+/// The two halves of the bar: who and where; then sender, the flags that gate tools, and the
+/// installed OpenClaw when it was asked (`OpenClaw 2026.9.6`, `detecting OpenClaw version…`).
+fn bar_lines(
+    ctx: &PolicyContext,
+    resolved: Option<&ResolvedContext>,
+    openclaw: Option<&Installed>,
+) -> [Line<'static>; 2] {
     let dim = theme::dim();
     let mut first = vec![Span::styled("context ", theme::bold())];
     let mut second = Vec::new();
@@ -286,8 +295,22 @@ fn bar_lines(ctx: &PolicyContext, resolved: Option<&ResolvedContext>) -> [Line<'
         yes_no(sandboxed).into(),
         ctx.sandboxed,
     );
+    match openclaw {
+        Some(Installed::Detecting) => {
+            second.push(Span::styled(" · ", dim));
+            second.push(Span::styled(DETECTING_OPENCLAW, theme::warning()));
+        }
+        Some(Installed::Version(version)) => item(&mut second, "OpenClaw", version.clone(), false),
+        Some(Installed::Unknown(_)) => {
+            item(&mut second, "OpenClaw", "version unknown".into(), false)
+        }
+        Some(Installed::NotAsked) | None => {}
+    }
     [Line::from(first), Line::from(second)]
 }
+
+/// What the bar says while `openclaw --version` has not answered yet.
+pub(crate) const DETECTING_OPENCLAW: &str = "detecting OpenClaw version…";
 
 /// The context editor overlay.
 #[derive(Debug, Clone)]

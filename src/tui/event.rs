@@ -123,6 +123,9 @@ pub(crate) enum CoreEvent {
         generation: u64,
         result: Result<std::sync::Arc<crate::deck::DeckState>, String>,
     },
+    /// The installed `openclaw --version` answered (or gave up) after the first frame; the
+    /// deck installed the config again with the pack it decides.
+    OpenClawVersion(std::sync::Arc<crate::deck::DeckState>),
     /// A prompt build job ended (`generation` numbers the request: only the newest counts).
     PromptBuilt {
         generation: u64,

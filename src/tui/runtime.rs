@@ -32,8 +32,9 @@ pub(crate) fn run(cli: &Cli) -> u8 {
         }
     };
     let code = runtime.block_on(async move {
-        // The core: config, registry, pipeline, lane queue, tool runtime, router service.
-        let deck = match Deck::load(cli.config.as_deref()) {
+        // The core: config, registry, pipeline, lane queue, tool runtime, router service. The
+        // first frame never waits for `openclaw --version`: it is settled in the background.
+        let deck = match Deck::load_without_waiting_for_openclaw(cli.config.as_deref()) {
             Ok(d) => d,
             Err(e) => {
                 eprintln!("clawdeck: {e}");
@@ -98,6 +99,8 @@ pub(crate) fn run(cli: &Cli) -> u8 {
                 }
             });
         }
+        settle_openclaw_version(&deck, tx.clone());
+        quit_on_stop_signal(tx.clone());
         spawn_input_reader(tx.clone());
         spawn_ticker(tx.clone());
         let result = super::app::run_loop(&mut app, &mut guard.terminal, &mut rx, true).await;
@@ -200,6 +203,27 @@ pub(crate) fn forward_gateway_events(
             }))
         },
     );
+}
+
+/// Switches to the pack the installed `openclaw --version` decides once it answers (the header
+/// says "detecting OpenClaw version…" until then).
+fn settle_openclaw_version(deck: &Deck, tx: AppEventSender) {
+    let deck = deck.clone();
+    tokio::spawn(async move {
+        if let Some(state) = deck.settle_openclaw_version().await {
+            tx.send(AppEvent::Core(CoreEvent::OpenClawVersion(state)));
+        }
+    });
+}
+
+/// SIGINT, SIGTERM or SIGHUP: quit without asking; the stop policy kills the children, and
+/// the console closes (restoring the terminal) before it exits with 128 + the signal.
+fn quit_on_stop_signal(tx: AppEventSender) {
+    let stop = crate::process::stop_signals::stop_signals();
+    tokio::spawn(async move {
+        stop.await;
+        tx.send(AppEvent::Quit);
+    });
 }
 
 /// Terminal input on a plain thread: `read()` blocks, so an idle console never wakes up.

@@ -1,6 +1,7 @@
 //! Entering and leaving the terminal. The guard restores it on drop (normal exit, `?` errors,
 //! unwinding), the panic hook restores it before the panic message is printed and then chains to
-//! the previous hook, so every exit path leaves a usable shell.
+//! the previous hook, and the stop policy (SIGINT, SIGTERM, SIGHUP) restores it if the console
+//! did not close in time, so every exit path leaves a usable shell.
 
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,6 +51,7 @@ pub(crate) struct TerminalGuard {
 impl TerminalGuard {
     pub(crate) fn enter() -> io::Result<TerminalGuard> {
         install_panic_hook();
+        crate::process::stop::set_terminal_restore(restore_for_stop);
         enable_raw_mode()?;
         ACTIVE.store(true, Ordering::SeqCst);
         let mut stdout = io::stdout();
@@ -94,6 +96,15 @@ pub(crate) fn restore() {
     );
     let _ = disable_raw_mode();
     let _ = stdout.flush();
+}
+
+/// The stop policy's restore, for when the console did not close in time: it may run while a
+/// frame is being written, so it takes stdout's lock (the frame in progress ends first) and
+/// never gives it back (no frame lands on the shell afterwards; the process is exiting).
+fn restore_for_stop() {
+    let held = io::stdout().lock();
+    restore();
+    std::mem::forget(held);
 }
 
 fn install_panic_hook() {

@@ -21,9 +21,11 @@ pub(crate) fn render(app: &mut App, frame: &mut Frame) {
         render_too_small(area, frame);
         return;
     }
+    let openclaw = app.config.as_ref().map(|c| &c.pack.installed);
     let context_height = context_bar::bar_height(
         &app.context,
         app.policy.resolution.as_ref().map(|r| &r.resolved),
+        openclaw,
         area.width,
     );
     let [tabs, context, body, status, footer] = Layout::vertical([
@@ -36,7 +38,14 @@ pub(crate) fn render(app: &mut App, frame: &mut Frame) {
     .areas(area);
     render_tabs(app, tabs, frame);
     let resolved = app.policy.resolution.as_ref().map(|r| &r.resolved);
-    context_bar::render_bar(&app.context, resolved, context, frame.buffer_mut());
+    let openclaw = app.config.as_ref().map(|c| &c.pack.installed);
+    context_bar::render_bar(
+        &app.context,
+        resolved,
+        openclaw,
+        context,
+        frame.buffer_mut(),
+    );
     render_body(app, body, frame);
     render_status(app, status, frame);
     render_footer(app, footer, frame);

@@ -107,7 +107,7 @@ pub fn find_openclaw(explicit: Option<&Path>) -> Result<PathBuf, VerifyError> {
     })
 }
 
-/// A temporary directory removed on drop.
+/// A temporary directory removed on drop (or by the stop policy when clawdeck is stopped).
 struct TempHome(PathBuf);
 
 impl TempHome {
@@ -122,17 +122,23 @@ impl TempHome {
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));
-        std::fs::create_dir_all(dir.join(".openclaw")).map_err(|err| VerifyError::Home {
-            path: dir.display().to_string(),
-            message: err.to_string(),
-        })?;
+        let created = std::fs::create_dir_all(dir.join(".openclaw"));
+        // Registered even when only part of it exists: a stop of clawdeck removes it.
+        crate::process::stop::register_temp(&dir);
+        if let Err(err) = created {
+            crate::process::stop::remove_temp(&dir);
+            return Err(VerifyError::Home {
+                path: dir.display().to_string(),
+                message: err.to_string(),
+            });
+        }
         Ok(Self(dir))
     }
 }
 
 impl Drop for TempHome {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        crate::process::stop::remove_temp(&self.0);
     }
 }
 

@@ -9,6 +9,7 @@ mod approvals;
 mod decisions;
 pub(crate) mod harness;
 mod loading;
+mod header;
 mod real_gateway;
 mod text_panes;
 mod views;
