@@ -790,6 +790,7 @@ impl App {
             Action::ViewApprovals => self.tx_send(AppEvent::SwitchView(ViewId::Approvals)),
             Action::ViewLint => self.tx_send(AppEvent::SwitchView(ViewId::Lint)),
             Action::ViewDiff => self.tx_send(AppEvent::SwitchView(ViewId::Diff)),
+            Action::ReloadConfig => self.tx_send(AppEvent::ReloadConfig),
             Action::CompareSession => self.open_session_picker(),
             Action::EditContext => {
                 self.overlay = Some(Overlay::Context(ContextEditor::new(&self.context)))

@@ -6,8 +6,12 @@
 
 mod analysis;
 mod approvals;
+mod conventions;
 mod decisions;
 pub(crate) mod harness;
+mod new_run;
 mod real_gateway;
+mod scrolling;
+mod tabs;
 mod text_panes;
 mod views;
