@@ -7,6 +7,7 @@
 mod analysis;
 mod approvals;
 mod conventions;
+mod copy;
 mod decisions;
 pub(crate) mod harness;
 mod new_run;
