@@ -147,7 +147,11 @@ impl DecisionsView {
         let (subject, lines) = self.detail_lines();
         self.detail.set(&subject, lines);
         let wanted = self.detail.rows_needed(area.width);
-        let detail_height = DetailPane::height_within(area.height, wanted, area.height / 2);
+        let detail_height = if self.records.is_empty() && self.last_bad.is_none() {
+            0
+        } else {
+            DetailPane::height_within(area.height, wanted, area.height / 2)
+        };
         let [table_area, detail_area] =
             Layout::vertical([Constraint::Fill(1), Constraint::Length(detail_height)]).areas(area);
         self.table_area = table_area;
@@ -215,8 +219,13 @@ impl DecisionsView {
     /// The selected call's context, rule, hooks and arguments hash (or the last bad line).
     fn detail_lines(&self) -> (String, Vec<Line<'static>>) {
         let Some(r) = self.selected_record() else {
-            let text = self.last_bad.clone().unwrap_or_default();
-            return (String::new(), vec![Line::styled(text, theme::error())]);
+            // Nothing to detail; a bad line, if there was one, says what was wrong with it.
+            let lines = self
+                .last_bad
+                .iter()
+                .map(|bad| Line::styled(bad.clone(), theme::error()))
+                .collect();
+            return (String::new(), lines);
         };
         let label = |s: &'static str| Span::styled(s, theme::dim());
         let plain = |s: &str| crate::term::plain(s).replace('\n', " ");

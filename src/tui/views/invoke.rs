@@ -876,7 +876,18 @@ impl InvokeView {
                 });
             Widget::render(&self.editor, editor_area, buf);
         } else {
+            // Nothing loaded: the selected tool's reason in full when it is hidden (the list
+            // has room for its start only).
+            let inner = block.inner(editor_area);
             block.render(editor_area, buf);
+            if let Some(tool) = self.tools.get(self.selected).filter(|t| !t.visible) {
+                Paragraph::new(vec![
+                    Line::styled(format!("⊘ {} is hidden here", tool.name), theme::error()),
+                    Line::raw(tool.reason.clone().unwrap_or_default()),
+                ])
+                .wrap(ratatui::widgets::Wrap { trim: false })
+                .render(inner, buf);
+            }
         }
 
         let mut block = Block::bordered().title(match self.shown {

@@ -470,7 +470,8 @@ impl QueueView {
             .collect();
         let lane_name = lane.as_deref().unwrap_or("-").to_string();
         let block = Block::bordered().title(format!(
-            " Entries of lane {lane_name} (active, then recent) "
+            " Entries of lane {lane_name} (active, then recent) · {} ",
+            crate::tui::widgets::count(entries.len(), "call", "calls")
         ));
         let block = if entry_cursor.is_some() {
             block.border_style(theme::accent())

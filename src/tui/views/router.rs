@@ -674,7 +674,7 @@ impl RouterView {
                 }
                 None => Line::styled(
                     format!(
-                        "no router runs yet; press {} to start one (agent, message)",
+                        "no router runs yet; press {} to start one (type the task, pick the agent)",
                         ctx.keymap.key_label(Action::NewRun)
                     ),
                     theme::dim(),

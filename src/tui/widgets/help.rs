@@ -16,7 +16,8 @@ use crate::tui::keymap::{Action, Keymap};
 use crate::tui::theme;
 use crate::tui::views::ViewId;
 
-/// Columns of the keys before each description (continuation rows hang under it).
+/// Columns of the keys before each description (continuation rows hang under it); a third of
+/// a narrow overlay at most.
 const KEYS_COLUMN: usize = 18;
 
 #[derive(Debug, Clone)]
@@ -62,12 +63,16 @@ impl HelpOverlay {
         true
     }
 
-    /// The key table's lines for `query` (all of it when empty).
-    fn lines(&self, keymap: &Keymap, view: ViewId) -> Vec<Line<'static>> {
+    /// The key table's lines for `query` (all of it when empty), keys in a column `keys`
+    /// wide.
+    fn lines(&self, keymap: &Keymap, view: ViewId, keys: usize) -> Vec<Line<'static>> {
         let needle = self.query.text.to_lowercase();
         let mut lines = Vec::new();
         if needle.is_empty() {
-            lines.push(Line::styled(CONVENTION, theme::dim()));
+            lines.push(Line::from(vec![
+                Span::styled(format!("{:<keys$}", "Convention"), theme::bold()),
+                Span::styled(CONVENTION, theme::dim()),
+            ]));
             lines.push(Line::raw(""));
         }
         for b in keymap.bindings.iter().filter(|b| {
@@ -83,9 +88,9 @@ impl HelpOverlay {
             } else {
                 theme::dim()
             };
-            let keys = format!("{:<width$}", b.keys_label(), width = KEYS_COLUMN - 1);
+            let label = format!("{:<width$}", b.keys_label(), width = keys - 1);
             lines.push(Line::from(vec![
-                Span::styled(keys, theme::accent().patch(theme::bold())),
+                Span::styled(label, theme::accent().patch(theme::bold())),
                 Span::raw(" "),
                 Span::styled(b.description.to_string(), style),
                 Span::styled(format!(" · {} · {}", b.views_label(), b.name), theme::dim()),
@@ -98,9 +103,11 @@ impl HelpOverlay {
     }
 
     pub(crate) fn render(&mut self, keymap: &Keymap, view: ViewId, area: Rect, buf: &mut Buffer) {
-        let lines = self.lines(keymap, view);
-        self.pane.set_lines(lines, Vec::new());
         let rect = centered(area, 100, area.height.saturating_sub(2).max(6));
+        let keys = KEYS_COLUMN.min(rect.width as usize / 3).max(6);
+        self.pane.hang = keys;
+        let lines = self.lines(keymap, view, keys);
+        self.pane.set_lines(lines, Vec::new());
         Clear.render(rect, buf);
         let block = Block::bordered()
             .title(" Keys (type to search, Esc closes) ")
