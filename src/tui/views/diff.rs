@@ -291,8 +291,7 @@ impl DiffView {
             (None, None) => head.push(Line::styled("no diff computed yet", theme::dim())),
         }
         // The head wraps and grows (up to a third of the room) so that every key shows.
-        let mut head_pane = TextPane::default();
-        head_pane.word_wrap = true;
+        let mut head_pane = TextPane::word_wrapped();
         head_pane.set_lines(head, Vec::new());
         let head_rows = head_pane.rows_at(area.width.saturating_sub(2) as usize) as u16 + 2;
         let (subject, detail) = match self

@@ -48,8 +48,7 @@ impl Confirm {
     /// command in an allow-always question is never cut).
     pub(crate) fn render(&self, area: Rect, buf: &mut Buffer) {
         let width = (self.question.chars().count() as u16 + 6).clamp(30, 70);
-        let mut text = TextPane::default();
-        text.word_wrap = true;
+        let mut text = TextPane::word_wrapped();
         text.set_lines(
             vec![
                 Line::raw(self.question.clone()),

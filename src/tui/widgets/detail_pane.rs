@@ -31,10 +31,8 @@ pub(crate) struct DetailPane {
 
 impl Default for DetailPane {
     fn default() -> Self {
-        let mut text = TextPane::default();
-        text.word_wrap = true;
         DetailPane {
-            text,
+            text: TextPane::word_wrapped(),
             subject: None,
             tail: false,
             area: Rect::default(),

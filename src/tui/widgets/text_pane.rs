@@ -219,6 +219,14 @@ fn skip_columns(line: &Line<'static>, n: usize) -> Line<'static> {
 }
 
 impl TextPane {
+    /// A pane of prose: rows break between words.
+    pub(crate) fn word_wrapped() -> TextPane {
+        TextPane {
+            word_wrap: true,
+            ..TextPane::default()
+        }
+    }
+
     /// A pane whose wrapped rows continue `hang` columns in (under a gutter of that width).
     pub(crate) fn with_hang(hang: usize) -> TextPane {
         TextPane {
@@ -587,8 +595,7 @@ mod tests {
 
     #[test]
     fn word_wrap_breaks_between_words_and_cuts_only_words_longer_than_a_row() {
-        let mut p = TextPane::default();
-        p.word_wrap = true;
+        let mut p = TextPane::word_wrapped();
         p.set_lines(
             vec![
                 Line::raw("the quick brown fox"),
