@@ -259,8 +259,15 @@ impl SessionsView {
         let links_height = (links.len() as u16 + 2).min(area.height / 3).max(3);
         let [links_area, body] =
             Layout::vertical([Constraint::Length(links_height), Constraint::Fill(1)]).areas(area);
+        // More gateways than rows: the title says how many show (each row says its state).
+        let shown = links_area.height.saturating_sub(2) as usize;
+        let title = if links.len() > shown {
+            format!(" Gateways · first {shown} of {} ", links.len())
+        } else {
+            " Gateways ".to_string()
+        };
         Paragraph::new(links)
-            .block(Block::bordered().title(" Gateways "))
+            .block(Block::bordered().title(title))
             .render(links_area, buf);
         // The transcript beside the roster when there is room, else below it.
         let [table_area, detail_area] = if body.width >= 180 {
@@ -941,6 +948,46 @@ mod tests {
         );
         assert_eq!(view.transcript().unwrap().dropped(), 20);
         assert_eq!(view.transcript().unwrap().len(), before);
+    }
+
+    /// The transcript scrolls from the keyboard too (the lower-pane keys), and its bottom
+    /// border says which way more is.
+    #[test]
+    fn the_transcript_scrolls_with_the_lower_pane_keys() {
+        let follow = SessionFollow::default();
+        let mut view = attached(&follow);
+        for n in 0..100 {
+            view.apply(
+                "local",
+                &ClientEvent::Event(Arc::new(EventFrame {
+                    event: "session.message".into(),
+                    payload: json!({"sessionKey": "agent:ops:explicit:g1",
+                        "message": {"role": "assistant", "content": format!("line {n}")}}),
+                    seq: None,
+                })),
+            );
+        }
+        let (tx, _rx) = AppEventSender::channel();
+        let clock = FixedClock::at_epoch_2026();
+        let keymap = Keymap::default();
+        let ctx = ViewCtx {
+            tx: &tx,
+            clock: &clock,
+            keymap: &keymap,
+        };
+        let newest = draw(&mut view, 100, 30);
+        assert!(newest.contains("line 99") && newest.contains("↑ more · K older / J newer"));
+        for _ in 0..30 {
+            assert!(view.handle_action(Action::DetailUp, &ctx));
+        }
+        let oldest = draw(&mut view, 100, 30);
+        assert!(
+            oldest.contains("line 0") && !oldest.contains("line 99"),
+            "{oldest}"
+        );
+        assert!(oldest.contains("↓ more"), "{oldest}");
+        while view.handle_action(Action::DetailDown, &ctx) {}
+        assert_eq!(draw(&mut view, 100, 30), newest, "J back to the newest");
     }
 
     #[test]
