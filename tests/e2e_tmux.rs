@@ -15,6 +15,10 @@
 //! - a slow or hanging `openclaw --version`: the first frame comes at once and says "detecting
 //!   OpenClaw version…", the header then shows the version (or that it is unknown), and
 //!   quitting meanwhile leaves no probe behind.
+//! - the console items of issue 18 on a fresh HOME: the Policy path scrolls to every layer at
+//!   80x24, the new-run dialog takes the task first and picks the agent, `y` after a 200k-line
+//!   flood saves every line up to the stated cap with an end line, and the tab bar shows every
+//!   view (the active one whole) at 120, 60 and 39 columns.
 //!
 //! They need tmux, so they are `#[ignore]`d: `cargo test` reports them as ignored, and `.ci/run`
 //! (which installs tmux) runs them with `cargo test --test e2e_tmux -- --ignored`.
@@ -187,10 +191,11 @@ fn console_end_to_end_in_tmux() {
     // Router view: start a run against the fake openclaw, see its lines arrive.
     tmux.keys(&["3"]);
     tmux.wait_for("no router runs yet", Duration::from_secs(5));
-    tmux.keys(&["r", "C-u"]);
-    tmux.text("ops");
-    tmux.keys(&["Tab"]);
+    // The dialog takes the task at once; Down picks the next of the config's agents (ops).
+    tmux.keys(&["r"]);
     tmux.text("summarise the logs");
+    tmux.keys(&["Down"]);
+    tmux.wait_for("agent: ‹ ops ›", Duration::from_secs(5));
     tmux.keys(&["Enter"]);
     let screen = tmux.wait_for("stream-hang", Duration::from_secs(10));
     let screen = if screen.contains("grandchild=") {
@@ -282,10 +287,10 @@ fn console_with_a_live_run(tmux: &Tmux, config: &Path) -> u32 {
     tmux.wait_for("Tools", Duration::from_secs(10));
     tmux.keys(&["3"]);
     tmux.wait_for("Runs", Duration::from_secs(5));
-    tmux.keys(&["r", "C-u"]);
-    tmux.text("ops");
-    tmux.keys(&["Tab"]);
+    tmux.keys(&["r"]);
     tmux.text("summarise");
+    tmux.keys(&["Down"]);
+    tmux.wait_for("‹ ops ›", Duration::from_secs(5));
     tmux.keys(&["Enter"]);
     let screen = tmux.wait_for("● running", Duration::from_secs(10));
     let _ = screen;
@@ -1029,5 +1034,223 @@ fn quitting_while_openclaw_version_hangs_leaves_no_probe_behind() {
     }
     for pid in pids {
         assert!(!alive(pid), "probe process {pid} outlived the console");
+    }
+}
+
+/// The console on the fixture config with a fresh HOME and state dir under `dir`, in tmux at
+/// `width`x`height`; `router_bin` is the fake `openclaw` its router runs.
+fn console_on_a_fresh_home(
+    name: &str,
+    dir: &Path,
+    width: u16,
+    height: u16,
+    router_bin: &Path,
+) -> Tmux {
+    let config = dir.join("openclaw.json5");
+    std::fs::copy(fixture("openclaw.json5"), &config).expect("copy config");
+    std::fs::write(
+        dir.join("clawdeck.json5"),
+        format!(
+            "{{ workspace: {:?}, router: {{ bin: {:?} }} }}",
+            fixture("workspace").display().to_string(),
+            router_bin.display().to_string()
+        ),
+    )
+    .expect("write settings");
+    let home = dir.join("home");
+    std::fs::create_dir_all(&home).expect("home");
+    let tmux = Tmux::start(name, width, height);
+    tmux.command(&format!(
+        "HOME={home} XDG_STATE_HOME={home}/state {bin} --openclaw-version seed --config {config}; echo CLAWDECK-EXITED=$?",
+        home = home.display(),
+        bin = env!("CARGO_BIN_EXE_clawdeck"),
+        config = config.display()
+    ));
+    tmux.wait_for("Tools × layers", Duration::from_secs(10));
+    tmux
+}
+
+/// Quits the console; it must exit with 0 (the echoed command holds `=$?`, not `=0`).
+fn quit(tmux: &Tmux) {
+    tmux.keys(&["q"]);
+    tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));
+}
+
+/// Whether the Policy path pane shows the line of layer `id`.
+fn path_shows(screen: &str, id: &str) -> bool {
+    let cell = format!(" {id:<17}");
+    screen
+        .lines()
+        .any(|l| l.contains(&cell) && l.trim_start_matches('│').starts_with(' '))
+}
+
+#[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn the_policy_path_scrolls_to_every_layer_at_80x24() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tmux = console_on_a_fresh_home(
+        "pathscroll",
+        dir.path(),
+        80,
+        24,
+        &fixture("fake-openclaw-stream"),
+    );
+    let screen = tmux.wait_for("K/J scroll", Duration::from_secs(5));
+    assert!(path_shows(&screen, "owner"), "{screen}");
+    assert!(!path_shows(&screen, "subagent"), "{screen}");
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..10 {
+        let screen = tmux.screen();
+        for id in [
+            "owner",
+            "profile",
+            "provider_profile",
+            "global",
+            "agent",
+            "group",
+            "sandbox",
+            "subagent",
+        ] {
+            if path_shows(&screen, id) {
+                seen.insert(id);
+            }
+        }
+        tmux.keys(&["J"]);
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    assert_eq!(seen.len(), 8, "every layer scrolled into sight: {seen:?}");
+    let screen = tmux.wait_for("↑ lines", Duration::from_secs(5));
+    assert!(path_shows(&screen, "subagent"), "{screen}");
+    // Shift-Up scrolls back; the selected tool never moved.
+    tmux.keys(&["S-Up"]);
+    tmux.wait_for("↑↓ lines", Duration::from_secs(5));
+    assert!(tmux.screen().contains("›read"), "{}", tmux.screen());
+    quit(&tmux);
+}
+
+#[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn the_new_run_dialog_takes_the_task_first_and_picks_the_agent() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tmux = console_on_a_fresh_home(
+        "newrun",
+        dir.path(),
+        120,
+        40,
+        &fixture("fake-openclaw-stream"),
+    );
+    tmux.keys(&["3"]);
+    tmux.wait_for("no router runs yet", Duration::from_secs(5));
+    tmux.keys(&["r"]);
+    tmux.wait_for("New router run", Duration::from_secs(5));
+    // Typed at once, the task goes to the message; the agent stays the context's.
+    tmux.text("summarise the logs");
+    let screen = tmux.wait_for("message: summarise the logs", Duration::from_secs(5));
+    assert!(screen.contains("agent: ‹ main ›"), "{screen}");
+    tmux.keys(&["Down"]);
+    tmux.wait_for("agent: ‹ ops ›", Duration::from_secs(5));
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("● running", Duration::from_secs(10));
+    let row = screen
+        .lines()
+        .find(|l| l.contains("#1"))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        row.contains("ops") && row.contains("summarise the logs"),
+        "{screen}"
+    );
+    // Quitting asks (the run is live); yes kills it.
+    tmux.keys(&["q"]);
+    tmux.wait_for("Quit and kill", Duration::from_secs(5));
+    tmux.keys(&["y"]);
+    tmux.wait_for("CLAWDECK-EXITED=0", Duration::from_secs(10));
+}
+
+#[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn y_after_a_200k_line_flood_saves_every_line_up_to_the_stated_cap() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let flood = dir.path().join("flood");
+    std::fs::write(
+        &flood,
+        "#!/bin/sh\nawk 'BEGIN { for (i = 1; i <= 200000; i++) printf \"flood line %06d the quick brown fox jumps over the lazy dog\\n\", i }'\n",
+    )
+    .expect("flood script");
+    std::fs::set_permissions(&flood, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    let tmux = console_on_a_fresh_home("flood", dir.path(), 160, 48, &flood);
+    tmux.keys(&["3"]);
+    tmux.wait_for("no router runs yet", Duration::from_secs(5));
+    tmux.keys(&["r"]);
+    tmux.text("flood");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("✓ completed", Duration::from_secs(30));
+    tmux.keys(&["y"]);
+    let screen = tmux.wait_for("the record stops at its 8 MiB cap", Duration::from_secs(30));
+    let file = dir.path().join("home/state/clawdeck/router-run-1.txt");
+    let text = std::fs::read_to_string(&file).expect("the copy's file");
+    let lines: Vec<&str> = text.lines().collect();
+    let (end, output) = lines.split_last().expect("lines");
+    for (i, line) in output.iter().enumerate() {
+        assert_eq!(
+            *line,
+            format!(
+                "flood line {:06} the quick brown fox jumps over the lazy dog",
+                i + 1
+            ),
+            "line {} of {}",
+            i + 1,
+            file.display()
+        );
+    }
+    let kept = output.len();
+    assert!(kept > 100_000 && kept < 200_000, "{kept}");
+    assert!(
+        end.starts_with(&format!(
+            "[clawdeck: the record stops here after line {kept}: "
+        )) && end.contains(&format!("{} more lines", 200_000 - kept)),
+        "{end}"
+    );
+    // The status line says the same (it may be cut at the pane's width).
+    let flat = screen.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!("{kept} lines")) && flat.contains("8 MiB cap"),
+        "{screen}"
+    );
+    quit(&tmux);
+}
+
+#[test]
+#[ignore = "needs tmux: cargo test --test e2e_tmux -- --ignored (.ci/run does)"]
+fn the_tab_bar_shows_every_view_at_120_60_and_39_columns() {
+    for width in [120u16, 60, 39] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let tmux = console_on_a_fresh_home(
+            &format!("tabs{width}"),
+            dir.path(),
+            width,
+            20,
+            &fixture("fake-openclaw-stream"),
+        );
+        for (key, title) in [
+            ("1", "Policy"),
+            ("4", "Invoke"),
+            ("8", "Approvals"),
+            ("0", "Diff"),
+        ] {
+            tmux.keys(&[key]);
+            let tab = format!("{key} {title}");
+            let screen = tmux.wait_for(&tab, Duration::from_secs(5));
+            // The bar up to the config's place (a temp path may hold digits).
+            let line = screen.lines().next().unwrap_or_default();
+            let bar = line.split('/').next().unwrap_or_default();
+            assert!(bar.contains(&tab), "{width}: the active tab whole: {bar}");
+            for k in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"] {
+                assert!(bar.contains(k), "{width}: tab {k} missing: {bar}");
+            }
+            assert!(!screen.contains("too small"), "{screen}");
+        }
+        quit(&tmux);
     }
 }

@@ -31,7 +31,9 @@ use crate::config::settings::RouterSettings;
 /// the router is never unbounded.
 pub const OPERATOR_TIMEOUT_CEILING: Duration = Duration::from_secs(600);
 
-/// Output kept per run; the rest is dropped with a note (the supervisor bounds it too).
+/// Output kept per run: the record holds the output's first whole lines up to this size and
+/// stops there, saying so (`RecordCut`); nothing after the cut is kept, so the record never has
+/// a gap in its middle.
 pub const RAW_LIMIT_BYTES: usize = 8 * 1024 * 1024;
 
 /// Event buffer per subscriber; a subscriber that falls this far behind loses events.
@@ -74,6 +76,42 @@ pub struct RouterRun {
     /// None while running.
     #[serde(serialize_with = "serialize_outcome")]
     pub outcome: Option<Arc<RouterOutcome>>,
+    /// Where the run's record stopped at `RAW_LIMIT_BYTES`, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record_cut: Option<RecordCut>,
+}
+
+/// Where a run's record stopped: it holds the output's first `kept_lines` whole lines
+/// (`kept_bytes`), and what came after (`dropped_*`) is not kept anywhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordCut {
+    pub kept_bytes: u64,
+    pub kept_lines: u64,
+    pub dropped_bytes: u64,
+    pub dropped_lines: u64,
+}
+
+impl RecordCut {
+    /// The sentence that ends a cut record (and the run's notes).
+    pub fn note(&self) -> String {
+        format!(
+            "{RECORD_STOPS} after line {}: the record keeps the first {} bytes of output, under its {} MiB cap; {} more lines ({} bytes) were not kept",
+            self.kept_lines,
+            self.kept_bytes,
+            RAW_LIMIT_BYTES / (1024 * 1024),
+            self.dropped_lines,
+            self.dropped_bytes
+        )
+    }
+}
+
+/// A run's record for a copy: the output in arrival order, ended by the cut's note when the
+/// cap stopped it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunRecord {
+    pub text: String,
+    pub cut: Option<RecordCut>,
 }
 
 fn serialize_outcome<S: serde::Serializer>(
@@ -107,7 +145,59 @@ struct RunBuffers {
     raw: Vec<u8>,
     stdout: Vec<u8>,
     stderr: Vec<u8>,
-    dropped: usize,
+    /// Set once a chunk did not fit under `RAW_LIMIT_BYTES`: nothing after it is kept.
+    cut: Option<RecordCut>,
+    /// The last byte not kept was not a newline (a line the count has not closed yet).
+    dropped_open: bool,
+}
+
+impl RunBuffers {
+    /// Keeps a chunk while the record is under the cap. The chunk that reaches the cap keeps
+    /// its whole lines that fit and ends the record there; every later byte is counted as not
+    /// kept, never stored, so the record is the output's complete beginning.
+    fn keep(&mut self, stream: OutputStream, bytes: &[u8]) {
+        let reaches_cap = self.cut.is_none() && self.raw.len() + bytes.len() > RAW_LIMIT_BYTES;
+        let kept = if self.cut.is_some() {
+            0
+        } else if reaches_cap {
+            let room = RAW_LIMIT_BYTES - self.raw.len();
+            memchr::memrchr(b'\n', &bytes[..room]).map_or(0, |i| i + 1)
+        } else {
+            bytes.len()
+        };
+        let (keep, drop) = bytes.split_at(kept);
+        self.raw.extend_from_slice(keep);
+        match stream {
+            OutputStream::Stdout => self.stdout.extend_from_slice(keep),
+            OutputStream::Stderr => self.stderr.extend_from_slice(keep),
+        }
+        if reaches_cap {
+            // The record ends after its last whole line: an unfinished one goes with the rest.
+            // (The per-stream copies keep it; only the `clean` output reads them.)
+            let end = memchr::memrchr(b'\n', &self.raw).map_or(0, |i| i + 1);
+            let unfinished = (self.raw.len() - end) as u64;
+            self.raw.truncate(end);
+            self.cut = Some(RecordCut {
+                kept_bytes: end as u64,
+                kept_lines: memchr::memchr_iter(b'\n', &self.raw).count() as u64,
+                dropped_bytes: unfinished,
+                dropped_lines: 0,
+            });
+        }
+        if let (Some(cut), false) = (self.cut.as_mut(), drop.is_empty()) {
+            cut.dropped_bytes += drop.len() as u64;
+            cut.dropped_lines += memchr::memchr_iter(b'\n', drop).count() as u64;
+            self.dropped_open = drop.last() != Some(&b'\n');
+        }
+    }
+
+    /// Where the record stopped, a last unfinished line counted as a line.
+    fn record_cut(&self) -> Option<RecordCut> {
+        self.cut.map(|mut cut| {
+            cut.dropped_lines += u64::from(self.dropped_open);
+            cut
+        })
+    }
 }
 
 struct Shared {
@@ -264,28 +354,22 @@ impl RouterService {
     }
 
     /// A run's retained record: its raw output as the tool returns it (stdout and stderr in
-    /// arrival order, complete up to `RAW_LIMIT_BYTES`), with a line saying how much the cap
-    /// dropped where it dropped it. None for an unknown run.
-    pub fn record(&self, run_id: u64) -> Option<String> {
-        if let Some(control) = lock(&self.shared.active).get(&run_id).cloned() {
+    /// arrival order), complete from the first byte; when `RAW_LIMIT_BYTES` stopped it, a last
+    /// line says after which line and how much was not kept. None for an unknown run.
+    pub fn record(&self, run_id: u64) -> Option<RunRecord> {
+        let (raw, cut) = if let Some(control) = lock(&self.shared.active).get(&run_id).cloned() {
             let b = lock(&control.buffers);
-            let mut text = String::from_utf8_lossy(&b.raw).into_owned();
-            if b.dropped > 0 {
-                push_marker(&mut text, &dropped_note(b.dropped));
-            }
-            return Some(text);
+            (String::from_utf8_lossy(&b.raw).into_owned(), b.record_cut())
+        } else {
+            let history = lock(&self.shared.history);
+            let run = history.iter().find(|r| r.run_id == run_id)?;
+            (run.outcome.as_ref()?.raw.clone(), run.record_cut)
+        };
+        let mut text = raw;
+        if let Some(cut) = &cut {
+            push_marker(&mut text, &cut.note());
         }
-        let history = lock(&self.shared.history);
-        let outcome = history
-            .iter()
-            .find(|r| r.run_id == run_id)?
-            .outcome
-            .clone()?;
-        let mut text = outcome.raw.clone();
-        for note in outcome.notes.iter().filter(|n| n.contains(DROPPED_MARK)) {
-            push_marker(&mut text, note);
-        }
-        Some(text)
+        Some(RunRecord { text, cut })
     }
 
     /// Sets a running run's total timeout (from its start); false when it is not running.
@@ -482,6 +566,7 @@ impl RouterService {
             started_at: started_wall,
             deadline: started_wall + timeout,
             outcome: None,
+            record_cut: None,
         };
         self.push_history(record);
         lock(&self.shared.active).insert(run_id, control.clone());
@@ -502,12 +587,14 @@ impl RouterService {
 
         let service = self.clone();
         let run_control = control.clone();
+        let run_buffers = control.buffers.clone();
         tokio::spawn(async move {
             let outcome = service
                 .drive(plan, transport_kind, request.reported_mode(), run_control)
                 .await;
             let outcome = Arc::new(outcome);
-            service.finish(run_id, outcome.clone());
+            let cut = lock(&run_buffers).record_cut();
+            service.finish(run_id, outcome.clone(), cut);
             let _ = done_tx.send(Some(outcome));
         });
 
@@ -534,13 +621,14 @@ impl RouterService {
         }
     }
 
-    fn finish(&self, run_id: u64, outcome: Arc<RouterOutcome>) {
+    fn finish(&self, run_id: u64, outcome: Arc<RouterOutcome>, cut: Option<RecordCut>) {
         lock(&self.shared.active).remove(&run_id);
         if let Some(r) = lock(&self.shared.history)
             .iter_mut()
             .find(|r| r.run_id == run_id)
         {
             r.outcome = Some(outcome.clone());
+            r.record_cut = cut;
         }
         let _ = self.shared.events.send(RouterEvent {
             run_id,
@@ -572,16 +660,7 @@ impl RouterService {
                 return;
             }
             // The lock also fixes the arrival order between the two reader tasks.
-            let mut b = lock(&chunk_buffers);
-            if b.raw.len() + bytes.len() > RAW_LIMIT_BYTES {
-                b.dropped += bytes.len();
-            } else {
-                b.raw.extend_from_slice(&bytes);
-                match stream {
-                    OutputStream::Stdout => b.stdout.extend_from_slice(&bytes),
-                    OutputStream::Stderr => b.stderr.extend_from_slice(&bytes),
-                }
-            }
+            lock(&chunk_buffers).keep(stream, &bytes);
             let _ = chunk_events.send(RouterEvent {
                 run_id,
                 kind: RouterEventKind::Chunk {
@@ -645,8 +724,8 @@ impl RouterService {
         let b = lock(&buffers);
         let mut notes_out = std::mem::take(&mut *lock(&collected_notes));
         notes_out.extend(end.notes.iter().cloned());
-        if b.dropped > 0 {
-            notes_out.push(dropped_note(b.dropped));
+        if let Some(cut) = b.record_cut() {
+            notes_out.push(cut.note());
         }
         let raw = String::from_utf8_lossy(&b.raw).into_owned();
         let timeout_seconds = control
@@ -772,12 +851,8 @@ fn write_message_file(run_id: u64, message: &str) -> std::io::Result<PathBuf> {
     Ok(path)
 }
 
-/// Words every "output dropped" note holds (the record marks its gap with the note).
-const DROPPED_MARK: &str = "bytes of output dropped after";
-
-fn dropped_note(dropped: usize) -> String {
-    format!("{dropped} {DROPPED_MARK} {RAW_LIMIT_BYTES} bytes")
-}
+/// How the note of a cut record starts.
+const RECORD_STOPS: &str = "the record stops here";
 
 /// Appends `[clawdeck: note]` on a line of its own.
 fn push_marker(text: &mut String, note: &str) {
@@ -999,12 +1074,58 @@ mod tests {
     }
 
     #[test]
-    fn the_record_marks_where_the_cap_dropped_output() {
-        let mut text = "abc".to_string();
-        push_marker(&mut text, &dropped_note(10));
+    fn a_record_past_the_cap_ends_at_a_whole_line_and_keeps_no_later_chunk() {
+        let mut b = RunBuffers::default();
+        let line = |n: usize| format!("line {n:07}\n");
+        let mut n = 0;
+        // Whole lines up to a few bytes under the cap.
+        let mut first = String::new();
+        while first.len() + line(n).len() <= RAW_LIMIT_BYTES - 5 {
+            first.push_str(&line(n));
+            n += 1;
+        }
+        b.keep(OutputStream::Stdout, first.as_bytes());
+        assert!(b.cut.is_none());
+        // A chunk that does not fit, then a small one that would: the small one is not kept.
+        let big: String = (n..n + 100).map(line).collect();
+        b.keep(OutputStream::Stdout, big.as_bytes());
+        b.keep(OutputStream::Stderr, b"late\n");
+        b.keep(OutputStream::Stdout, b"partial");
+        assert_eq!(b.raw, first.as_bytes(), "no line after the cut, no gap");
+        // A chunk that fits but ends mid-line, then one past the cap: the record ends at the
+        // last whole line.
+        let mut c = RunBuffers::default();
+        c.keep(OutputStream::Stdout, first.as_bytes());
+        c.keep(OutputStream::Stdout, b"unfin");
+        c.keep(OutputStream::Stdout, big.as_bytes());
+        assert_eq!(c.raw, first.as_bytes());
         assert_eq!(
-            text,
-            format!("abc\n[clawdeck: 10 bytes of output dropped after {RAW_LIMIT_BYTES} bytes]\n")
+            c.record_cut().map(|cut| cut.dropped_bytes),
+            Some(5 + big.len() as u64)
+        );
+        let cut = b.record_cut().expect("cut");
+        assert_eq!(cut.kept_lines, n as u64);
+        assert_eq!(cut.kept_bytes, first.len() as u64);
+        assert_eq!(
+            cut.dropped_lines,
+            100 + 1 + 1,
+            "the unfinished last line counts"
+        );
+        assert_eq!(
+            cut.dropped_bytes,
+            (big.len() + "late\n".len() + "partial".len()) as u64
+        );
+        let mut text = "abc".to_string();
+        push_marker(&mut text, &cut.note());
+        assert!(
+            text.starts_with(&format!(
+                "abc\n[clawdeck: the record stops here after line {n}: "
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains("under its 8 MiB cap; 102 more lines"),
+            "{text}"
         );
     }
 }

@@ -805,6 +805,7 @@ impl App {
             Action::ViewApprovals => self.tx_send(AppEvent::SwitchView(ViewId::Approvals)),
             Action::ViewLint => self.tx_send(AppEvent::SwitchView(ViewId::Lint)),
             Action::ViewDiff => self.tx_send(AppEvent::SwitchView(ViewId::Diff)),
+            Action::ReloadConfig => self.tx_send(AppEvent::ReloadConfig),
             Action::CompareSession => self.open_session_picker(),
             Action::EditContext => {
                 self.overlay = Some(Overlay::Context(ContextEditor::new(&self.context)))
@@ -1082,32 +1083,37 @@ impl App {
     }
 
     /// Copies a run's own retained record (not the console's view of it, which may have
-    /// skipped lines under a flood); without a router service, what the pane holds.
+    /// skipped lines under a flood): complete from the first line, and when the record's cap
+    /// stopped it, the file's last line and the status say after which line and how much was
+    /// not kept. Without a router service, what the pane holds.
     fn copy_run(&mut self, run_id: u64) {
         self.router.flush_pending();
         let record = self
             .services
             .router
             .as_ref()
-            .and_then(|router| router.record(run_id))
-            .map(|raw| crate::term::plain(&raw));
-        let text = match record {
-            Some(text) => text,
+            .and_then(|router| router.record(run_id));
+        let (text, cut) = match record {
+            Some(record) => (crate::term::plain(&record.text), record.cut),
             None => match self.router.runs.iter().find(|r| r.run_id == run_id) {
-                Some(run) => run.buffer.plain_text(),
+                Some(run) => (run.buffer.plain_text(), None),
                 None => {
                     self.set_status(format!("no run #{run_id}"));
                     return;
                 }
             },
         };
-        self.copy(&format!("router-run-{run_id}"), &text);
+        self.copy(&format!("router-run-{run_id}"), &text, cut);
     }
 
     /// Puts text on the clipboard now and writes its file as a job (the status line says how
     /// both went when the file is written).
-    fn copy(&mut self, label: &str, text: &str) {
-        let lines = text.lines().count();
+    fn copy(&mut self, label: &str, text: &str, cut: Option<crate::router::service::RecordCut>) {
+        // A cut record's last line is the note saying so, not output.
+        let lines = match &cut {
+            Some(cut) => cut.kept_lines as usize,
+            None => text.lines().count(),
+        };
         let clip = self.clipboard.set(text);
         let dir = self.copy_dir.clone();
         let file = dir.join(format!("{label}.txt"));
@@ -1115,7 +1121,16 @@ impl App {
         let tx = self.tx.clone();
         run_job(move || {
             let saved = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&file, text));
-            let message = copy_message(lines, clip, &file, saved);
+            let mut message = copy_message(lines, clip, &file, saved);
+            if let Some(cut) = cut {
+                message.push_str(&format!(
+                    " · the record stops at its {} MiB cap after line {}: {} more lines ({} bytes) were not kept (the file's last line says so)",
+                    crate::router::service::RAW_LIMIT_BYTES / (1024 * 1024),
+                    cut.kept_lines,
+                    cut.dropped_lines,
+                    cut.dropped_bytes
+                ));
+            }
             tx.send(AppEvent::Core(CoreEvent::Copied { message }));
         });
     }

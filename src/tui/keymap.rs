@@ -1,6 +1,14 @@
 //! Keys are data. One table (action, default keys, description, views where it applies) drives
 //! the footer hints, the `?` help overlay and the user's overrides (`keys` in clawdeck.json5:
 //! action name → list of keys), so hints, help and behaviour never drift apart.
+//!
+//! The convention: a key means one thing in every view where it works (a test holds the table
+//! to it). Lower case acts on the selected row or the view; Shift is the related, stronger form
+//! (`A` allow always, `T` set the timeout, `X` clear the lane, `G` bottom, `N` previous hit,
+//! `J`/`K` the lower pane). Keys that kill, clear or allow for good ask first (`x`, `X`, `A`,
+//! and `q` while work is live). Movement is the same everywhere: `j`/`k` and the arrows move
+//! the selection, PgUp/PgDn page, `g`/`G` jump, `J`/`K` scroll the lower pane (details, path,
+//! transcript, events, output) and `←`/`→` scroll sideways where lines or columns are cut.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -23,31 +31,31 @@ pub(crate) enum Action {
     ViewDecisions,
     ViewSessions,
     EditContext,
+    ReloadConfig,
     Up,
     Down,
     PageUp,
     PageDown,
     Top,
     Bottom,
+    DetailUp,
+    DetailDown,
     ScrollLeft,
     ScrollRight,
-    Filter,
+    Search,
+    SearchNext,
+    SearchPrev,
+    Open,
     HiddenOnly,
-    ReloadConfig,
     LaneLimitUp,
     LaneLimitDown,
     ClearLane,
-    FocusEntries,
     KillRun,
     ExtendTimeout,
     SetTimeout,
     NewRun,
-    Search,
-    SearchNext,
-    SearchPrev,
     Follow,
     CopyOutput,
-    EditParams,
     RunTool,
     History,
     CycleProvider,
@@ -84,7 +92,7 @@ pub(crate) struct BindingSpec {
     pub(crate) hint: &'static str,
 }
 
-use ViewId::{Approvals, Diff, Invoke, Lint, Policy, Prompt, Queue, Router, Sessions};
+use ViewId::{Approvals, Diff, Invoke, Policy, Prompt, Queue, Router, Sessions};
 
 macro_rules! b {
     ($action:ident, $name:literal, [$($k:literal),*], $desc:literal, [$($v:ident),*], $hint:literal) => {
@@ -134,12 +142,44 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         ""
     ),
     b!(
+        ViewApprovals,
+        "view_approvals",
+        ["8"],
+        "Approvals view (gateways' exec approvals)",
+        [],
+        ""
+    ),
+    b!(
+        ViewLint,
+        "view_lint",
+        ["9"],
+        "Lint view (clawdeck lint for the config)",
+        [],
+        ""
+    ),
+    b!(
+        ViewDiff,
+        "view_diff",
+        ["0"],
+        "Diff view (what-if: the context against another)",
+        [],
+        ""
+    ),
+    b!(
         EditContext,
         "edit_context",
         ["c"],
         "Edit the context (agent, provider, channel, ...)",
         [],
         "context"
+    ),
+    b!(
+        ReloadConfig,
+        "reload_config",
+        ["R"],
+        "Reload the config now (it also reloads when the file changes)",
+        [],
+        ""
     ),
     b!(Up, "up", ["up", "k"], "Move up", [], ""),
     b!(Down, "down", ["down", "j"], "Move down", [], ""),
@@ -155,28 +195,68 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
     b!(Top, "top", ["home", "g"], "Go to the top", [], ""),
     b!(Bottom, "bottom", ["end", "G"], "Go to the bottom", [], ""),
     b!(
+        DetailUp,
+        "detail_up",
+        ["K", "shift-up"],
+        "Scroll the lower pane up (path, details, transcript, events, output)",
+        [],
+        ""
+    ),
+    b!(
+        DetailDown,
+        "detail_down",
+        ["J", "shift-down"],
+        "Scroll the lower pane down (path, details, transcript, events, output)",
+        [],
+        ""
+    ),
+    b!(
         ScrollLeft,
         "scroll_left",
         ["left"],
-        "Scroll left (long lines, wrap off)",
-        [Router, Invoke, Prompt],
+        "Scroll left (cut lines, layer columns)",
+        [Policy, Router, Invoke, Prompt],
         ""
     ),
     b!(
         ScrollRight,
         "scroll_right",
         ["right"],
-        "Scroll right (long lines, wrap off)",
-        [Router, Invoke, Prompt],
+        "Scroll right (cut lines, layer columns)",
+        [Policy, Router, Invoke, Prompt],
         ""
     ),
     b!(
-        Filter,
-        "filter",
+        Search,
+        "search",
         ["/"],
-        "Filter tools by name",
-        [Policy],
-        "filter"
+        "Search: the tools list keeps the matches; the stream and the prompt jump to them",
+        [Policy, Router, Prompt],
+        "search"
+    ),
+    b!(
+        SearchNext,
+        "search_next",
+        ["n"],
+        "Next search hit",
+        [Router, Prompt],
+        ""
+    ),
+    b!(
+        SearchPrev,
+        "search_prev",
+        ["N"],
+        "Previous search hit",
+        [Router, Prompt],
+        ""
+    ),
+    b!(
+        Open,
+        "open",
+        ["enter"],
+        "Open the selected row: a lane's calls (Queue), a tool's or call's parameters (Invoke)",
+        [Queue, Invoke],
+        "open"
     ),
     b!(
         HiddenOnly,
@@ -185,14 +265,6 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         "Show hidden tools only",
         [Policy],
         "hidden only"
-    ),
-    b!(
-        ReloadConfig,
-        "reload_config",
-        ["r"],
-        "Reload the config now",
-        [Policy, Lint],
-        ""
     ),
     b!(
         LaneLimitUp,
@@ -217,14 +289,6 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         "Clear the lane's waiting entries (asks first)",
         [Queue],
         "clear lane"
-    ),
-    b!(
-        FocusEntries,
-        "focus_entries",
-        ["enter"],
-        "Move the cursor between the lanes and the lane's entries (calls)",
-        [Queue],
-        "entries"
     ),
     b!(
         KillRun,
@@ -254,33 +318,9 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         NewRun,
         "new_run",
         ["r"],
-        "Start a router run (agent, message)",
+        "Start a router run (message, then the agent from the config's agents)",
         [Router],
         "new run"
-    ),
-    b!(
-        Search,
-        "search",
-        ["/"],
-        "Search the stream / the prompt",
-        [Router, Prompt],
-        "search"
-    ),
-    b!(
-        SearchNext,
-        "search_next",
-        ["n"],
-        "Next search hit",
-        [Router, Prompt],
-        ""
-    ),
-    b!(
-        SearchPrev,
-        "search_prev",
-        ["N"],
-        "Previous search hit",
-        [Router, Prompt],
-        ""
     ),
     b!(
         Follow,
@@ -294,17 +334,9 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         CopyOutput,
         "copy_output",
         ["y"],
-        "Copy the run's output (OSC 52 and a file)",
+        "Copy the run's complete record (OSC 52 and a file; the file says where a cap stopped it)",
         [Router],
         "copy"
-    ),
-    b!(
-        EditParams,
-        "edit_params",
-        ["enter", "e"],
-        "Edit the parameters of the selected tool / call",
-        [Invoke],
-        "edit"
     ),
     b!(
         RunTool,
@@ -363,14 +395,6 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         ""
     ),
     b!(
-        ViewApprovals,
-        "view_approvals",
-        ["8"],
-        "Approvals view (gateways' exec approvals)",
-        [],
-        ""
-    ),
-    b!(
         AllowOnce,
         "allow_once",
         ["a"],
@@ -397,26 +421,10 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
     b!(
         InvokeTarget,
         "invoke_target",
-        ["v"],
-        "Run tools here or on a gateway (tools.invoke): next target",
+        ["l"],
+        "Where tools run: locally, or on a gateway (tools.invoke); next one",
         [Invoke],
-        "via"
-    ),
-    b!(
-        ViewLint,
-        "view_lint",
-        ["9"],
-        "Lint view (clawdeck lint for the config)",
-        [],
-        ""
-    ),
-    b!(
-        ViewDiff,
-        "view_diff",
-        ["0"],
-        "Diff view (what-if: the context against another)",
-        [],
-        ""
+        "run where"
     ),
     b!(
         CompareSession,
@@ -429,8 +437,8 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
     b!(
         DiffAgent,
         "diff_agent",
-        ["a"],
-        "What-if side b: next agent",
+        ["e"],
+        "What-if side b: next agent (never side a's)",
         [Diff],
         ""
     ),
@@ -462,7 +470,7 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         DiffVersion,
         "diff_version",
         ["v"],
-        "What-if side b: next OpenClaw version pack",
+        "What-if side b: next OpenClaw version pack (never side a's)",
         [Diff],
         ""
     ),
@@ -821,7 +829,7 @@ mod tests {
         assert_eq!(km.lookup(ViewId::Router, &big_x), None);
         let slash = key(KeyCode::Char('/'), KeyModifiers::NONE);
         assert_eq!(km.lookup(ViewId::Router, &slash), Some(Action::Search));
-        assert_eq!(km.lookup(ViewId::Policy, &slash), Some(Action::Filter));
+        assert_eq!(km.lookup(ViewId::Policy, &slash), Some(Action::Search));
         assert_eq!(km.lookup(ViewId::Queue, &slash), None);
     }
 
@@ -858,9 +866,78 @@ mod tests {
     fn footer_follows_the_table() {
         let km = Keymap::default();
         let footer = km.footer(ViewId::Router);
-        assert_eq!(footer[0], ("x".to_string(), "kill"));
+        assert_eq!(footer[0], ("/".to_string(), "search"));
+        assert!(footer.iter().any(|(k, d)| k == "x" && *d == "kill"));
         assert!(footer.iter().any(|(k, d)| k == "q" && *d == "quit"));
         assert!(!footer.iter().any(|(_, d)| d.contains("lane")));
+    }
+
+    /// One convention: wherever a key works, it means the same action. A key bound to two
+    /// actions (even in views that never meet) is a second meaning an operator must learn.
+    #[test]
+    fn a_key_means_one_action_in_every_view() {
+        let km = Keymap::default();
+        let mut meaning: std::collections::HashMap<KeySpec, (&str, Vec<ViewId>)> =
+            std::collections::HashMap::new();
+        let mut clashes = Vec::new();
+        for b in &km.bindings {
+            let views: Vec<ViewId> = ViewId::ALL
+                .into_iter()
+                .filter(|v| b.applies_in(*v))
+                .collect();
+            for k in &b.keys {
+                match meaning.get(k) {
+                    Some((other, where_)) if *other != b.name => clashes.push(format!(
+                        "`{k}` is {other} in {where_:?} and {} in {views:?}",
+                        b.name
+                    )),
+                    Some(_) => {}
+                    None => {
+                        meaning.insert(*k, (b.name, views.clone()));
+                    }
+                }
+            }
+        }
+        assert!(clashes.is_empty(), "{clashes:#?}");
+    }
+
+    #[test]
+    fn the_keys_that_used_to_clash_have_one_meaning() {
+        let km = Keymap::default();
+        let plain = |c: char| key(KeyCode::Char(c), KeyModifiers::NONE);
+        for view in ViewId::ALL {
+            for (c, allowed) in [
+                ('a', Action::AllowOnce),
+                ('r', Action::NewRun),
+                ('v', Action::DiffVersion),
+                ('/', Action::Search),
+            ] {
+                let got = km.lookup(view, &plain(c));
+                assert!(
+                    got.is_none() || got == Some(allowed),
+                    "{c} in {view:?}: {got:?}"
+                );
+            }
+            let enter = key(KeyCode::Enter, KeyModifiers::NONE);
+            let got = km.lookup(view, &enter);
+            assert!(
+                got.is_none() || got == Some(Action::Open),
+                "{view:?}: {got:?}"
+            );
+            // The config reloads with the same key everywhere.
+            assert_eq!(
+                km.lookup(view, &key(KeyCode::Char('R'), KeyModifiers::SHIFT)),
+                Some(Action::ReloadConfig)
+            );
+            assert_eq!(
+                km.lookup(view, &key(KeyCode::Char('J'), KeyModifiers::SHIFT)),
+                Some(Action::DetailDown)
+            );
+            assert_eq!(
+                km.lookup(view, &key(KeyCode::Down, KeyModifiers::SHIFT)),
+                Some(Action::DetailDown)
+            );
+        }
     }
 
     #[test]

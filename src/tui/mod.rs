@@ -17,6 +17,7 @@ pub(crate) mod frame;
 pub(crate) mod keymap;
 pub(crate) mod runtime;
 pub(crate) mod stream;
+pub(crate) mod tab_bar;
 pub(crate) mod terminal;
 pub(crate) mod theme;
 pub(crate) mod ui;

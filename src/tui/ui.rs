@@ -7,12 +7,14 @@ use ratatui::text::{Line, Span};
 
 use super::app::{App, Overlay};
 use super::context_bar;
+use super::tab_bar;
 use super::theme;
-use super::views::ViewId;
 
 /// Below this size the views cannot show a usable table, so a notice is drawn instead.
-pub(crate) const MIN_WIDTH: u16 = 40;
-pub(crate) const MIN_HEIGHT: u16 = 10;
+pub(crate) const MIN_WIDTH: u16 = 30;
+pub(crate) const MIN_HEIGHT: u16 = 8;
+/// Below this height the context bar keeps to one row: the view needs the room more.
+const ROOMY_HEIGHT: u16 = 16;
 
 pub(crate) fn render(app: &mut App, frame: &mut Frame) {
     let area = frame.area();
@@ -22,12 +24,15 @@ pub(crate) fn render(app: &mut App, frame: &mut Frame) {
         return;
     }
     let openclaw = app.config.as_ref().map(|c| &c.pack.installed);
-    let context_height = context_bar::bar_height(
+    let mut context_height = context_bar::bar_height(
         &app.context,
         app.policy.resolution.as_ref().map(|r| &r.resolved),
         openclaw,
         area.width,
     );
+    if area.height < ROOMY_HEIGHT {
+        context_height = context_height.min(1);
+    }
     let [tabs, context, body, status, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(context_height),
@@ -51,7 +56,7 @@ pub(crate) fn render(app: &mut App, frame: &mut Frame) {
     render_footer(app, footer, frame);
     let view = app.view;
     let buf = frame.buffer_mut();
-    match &app.overlay {
+    match &mut app.overlay {
         Some(Overlay::Help(help)) => help.render(&app.keymap, view, area, buf),
         Some(Overlay::Confirm(confirm)) => confirm.render(area, buf),
         Some(Overlay::Context(editor)) => editor.render(
@@ -65,10 +70,7 @@ pub(crate) fn render(app: &mut App, frame: &mut Frame) {
 
 fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
     let buf = frame.buffer_mut();
-    let mut x = area.x;
     app.tab_areas.clear();
-    buf.set_string(x, area.y, "clawdeck ", theme::bold());
-    x += 9;
     // Pending approvals win the room over tabs: they must be seen from every view.
     let badge = approvals_badge(app.approvals.waiting(app.clock.wall()));
     let badge_width = unicode_width::UnicodeWidthStr::width(badge.as_str()) as u16;
@@ -82,21 +84,33 @@ fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
             theme::warning().patch(theme::bold()),
         );
     }
-    for view in ViewId::ALL {
-        let label = format!(" {} {} ", app.keymap.view_key(view), view.title());
-        let width = label.chars().count() as u16;
-        if x + width > right {
-            break;
-        }
-        let style = if view == app.view {
+    // Every tab shows (shortened when narrow); the active one always whole.
+    let keymap = &app.keymap;
+    let bar = tab_bar::layout(app.view, right.saturating_sub(area.x), |v| {
+        keymap.view_key(v)
+    });
+    if bar.brand {
+        buf.set_string(area.x, area.y, tab_bar::BRAND, theme::bold());
+    }
+    if bar.more_left {
+        buf.set_string(area.x, area.y, "«", theme::accent());
+    }
+    for tab in &bar.tabs {
+        let style = if tab.view == app.view {
             theme::selected().patch(theme::bold())
         } else {
             theme::dim()
         };
-        buf.set_string(x, area.y, &label, style);
-        app.tab_areas.push((Rect::new(x, area.y, width, 1), view));
-        x += width + 1;
+        let x = area.x + tab.x;
+        let width = unicode_width::UnicodeWidthStr::width(tab.label.as_str()) as u16;
+        buf.set_string(x, area.y, &tab.label, style);
+        app.tab_areas
+            .push((Rect::new(x, area.y, width, 1), tab.view));
     }
+    if bar.more_right {
+        buf.set_string(area.x + bar.used - 1, area.y, "»", theme::accent());
+    }
+    let x = area.x + bar.used + 1;
     if let Some(config) = &app.config {
         let origin = format!(" {}", config.describe());
         let room = right.saturating_sub(x) as usize;

@@ -211,6 +211,13 @@ impl App {
         let a = self.context.clone();
         let b = self.diff.what_if.context_b(&a);
         self.diff.side_a = a.clone();
+        // The what-if cycles start past a's own agent and pack: picking them changes nothing.
+        self.diff.a_agent = self
+            .policy
+            .resolution
+            .as_ref()
+            .map(|r| r.resolved.agent.clone());
+        self.diff.a_pack = Some(config.pack.pack.clone());
         let version = self.diff.what_if.version.clone();
         let tx = self.tx.clone();
         run_job(move || {

@@ -50,6 +50,8 @@ pub(crate) struct StreamBuffer {
     max_lines: usize,
     /// Lines dropped from the front; also the sequence number of the first retained line.
     dropped: u64,
+    /// Lines of child output (stdout and stderr, notes not counted) ever pushed.
+    output_lines: u64,
     stdout: Sanitizer,
     stderr: Sanitizer,
     scratch: Vec<CleanLine>,
@@ -67,6 +69,7 @@ impl StreamBuffer {
             lines: VecDeque::new(),
             max_lines: max_lines.max(1),
             dropped: 0,
+            output_lines: 0,
             stdout: Sanitizer::new(),
             stderr: Sanitizer::new(),
             scratch: Vec::new(),
@@ -126,6 +129,9 @@ impl StreamBuffer {
     }
 
     fn push_line(&mut self, kind: StreamKind, line: CleanLine) {
+        if kind != StreamKind::Note {
+            self.output_lines += 1;
+        }
         if self.lines.len() >= self.max_lines {
             self.lines.pop_front();
             self.dropped += 1;
@@ -140,6 +146,11 @@ impl StreamBuffer {
     /// Retained complete lines.
     pub(crate) fn retained(&self) -> usize {
         self.lines.len()
+    }
+
+    /// Complete lines of child output received, kept or not (notes are not output).
+    pub(crate) fn output_lines(&self) -> u64 {
+        self.output_lines
     }
 
     /// Lines dropped from the front because of the bound.

@@ -206,6 +206,46 @@ fn no_approvals_yet_and_no_gateway() {
     insta::assert_snapshot!("approvals_empty", screen);
 }
 
+/// Real OpenClaw 2026.9.6 raises an exec approval only for a turn started with the gateway's
+/// `chat.send`; `openclaw agent`, the gateway's `agent` method (and so this console's Router
+/// runs) are denied at once. The empty view says so, and names the `tools.exec.ask` it needs,
+/// instead of promising approvals that no turn a newcomer starts can bring.
+#[test]
+fn the_empty_approvals_view_says_which_turns_can_reach_it() {
+    let mut h = harness();
+    h.app.approvals =
+        crate::tui::views::approvals::ApprovalsView::attaching(&["local".to_string()]);
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Approvals));
+    let screen = h.screen_trimmed(120, 24);
+    let text = screen
+        .replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for needed in [
+        "chat.send",
+        "openclaw dashboard",
+        "openclaw tui",
+        "openclaw agent",
+        "Router view",
+        "Headless runs cannot wait for interactive exec approval",
+        "tools.exec.ask",
+        "\"on-miss\" or \"always\"",
+    ] {
+        assert!(text.contains(needed), "`{needed}` missing:\n{screen}");
+    }
+    assert!(
+        !text.contains("when a gateway asks before running a command"),
+        "the old promise is gone:\n{screen}"
+    );
+    // A few lines: the whole text fits a 120x24 console without scrolling.
+    assert!(!screen.contains("K/J scroll"), "{screen}");
+    // At 60 columns it wraps, and the pane scrolls instead of cutting it.
+    let narrow = h.screen_trimmed(60, 14);
+    assert!(narrow.contains("K/J scroll"), "{narrow}");
+    insta::assert_snapshot!("approvals_empty_names_the_turns", screen);
+}
+
 #[test]
 fn every_size_draws_the_approvals_view_without_panic() {
     let mut h = with_two_pending();
@@ -380,7 +420,7 @@ async fn an_approval_from_a_fake_gateway_is_answered_from_the_console() {
     // The Invoke view on the gateway target: tools.invoke reaches the fake, and its refusal
     // is shown as a refusal with what to change.
     h.app.handle_event(AppEvent::SwitchView(ViewId::Invoke));
-    h.key(KeyCode::Char('v'));
+    h.key(KeyCode::Char('l'));
     assert_eq!(h.app.invoke.via.as_deref(), Some("fake"));
     let exec = h
         .app

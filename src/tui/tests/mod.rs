@@ -6,10 +6,15 @@
 
 mod analysis;
 mod approvals;
+mod conventions;
+mod copy;
 mod decisions;
 pub(crate) mod harness;
 mod loading;
 mod header;
+mod new_run;
 mod real_gateway;
+mod scrolling;
+mod tabs;
 mod text_panes;
 mod views;

@@ -364,10 +364,10 @@ fn j_and_k_type_letters_in_every_text_field() {
     h.key(KeyCode::Char('r'));
     h.type_text("jk");
     let screen = h.screen(120, 30);
-    assert!(screen.contains("jk"), "agent field:\n{screen}");
+    assert!(screen.contains("message: jk"), "message field:\n{screen}");
     h.key(KeyCode::Tab);
     h.type_text("kj");
-    assert!(h.screen(120, 30).contains("kj"), "message field");
+    assert!(h.screen(120, 30).contains("message: jkkj"), "message field");
 
     // The context editor's pickers: j/k filter the choices instead of moving.
     let mut h = harness();

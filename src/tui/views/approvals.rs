@@ -22,6 +22,7 @@ use crate::tui::clock::short_duration;
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::detail_pane::DetailPane;
 use crate::tui::widgets::table::{list_table, render_selected};
 
 #[derive(Debug, Default)]
@@ -33,6 +34,8 @@ pub(crate) struct ApprovalsView {
     /// Why no gateway is attached (shown instead of the table).
     pub(crate) unavailable: Option<String>,
     table_area: Rect,
+    /// The selected approval in full (or, with none yet, which turns can raise one).
+    detail: DetailPane,
 }
 
 impl ApprovalsView {
@@ -144,6 +147,9 @@ impl ApprovalsView {
             Action::AllowOnce => self.answer(Decision::AllowOnce, ctx),
             Action::AllowAlways => self.answer(Decision::AllowAlways, ctx),
             Action::DenyApproval => self.answer(Decision::Deny, ctx),
+            Action::DetailUp | Action::DetailDown => {
+                self.detail.scroll(action);
+            }
             _ => {
                 let page = self.table_area.height.saturating_sub(3) as usize;
                 match super::list::moved(self.selected, action, self.board.len(), page) {
@@ -156,6 +162,9 @@ impl ApprovalsView {
     }
 
     pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        if self.detail.mouse(mouse) {
+            return true;
+        }
         let len = self.board.len();
         match super::list::table_mouse(self.table_area, mouse, 0, self.selected, len, 1) {
             Some(selected) => self.selected = selected,
@@ -167,31 +176,22 @@ impl ApprovalsView {
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         if let Some(reason) = &self.unavailable {
             Paragraph::new(Line::styled(reason.clone(), theme::dim()))
+                .wrap(Wrap { trim: false })
                 .block(Block::bordered().title(" Exec approvals "))
                 .render(area, buf);
             return;
         }
-        let [table_area, detail_area] =
-            Layout::vertical([Constraint::Fill(1), Constraint::Length(9)]).areas(area);
-        self.table_area = table_area;
         let now_ms = wall_ms(ctx.clock.wall());
         let title = format!(
-            " Exec approvals · {} pending · {} ",
+            "Exec approvals · {} pending · {}",
             self.board.waiting(now_ms),
             self.links_text()
         );
         let rows = self.board.rows();
         if rows.is_empty() {
-            Paragraph::new(vec![
-                Line::styled("no exec approvals yet", theme::dim()),
-                Line::styled(
-                    "they appear here (and as ⚠ in the tab bar) when a gateway asks before running a command",
-                    theme::dim(),
-                ),
-            ])
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(title))
-            .render(area, buf);
+            self.table_area = Rect::default();
+            self.detail.set("empty", empty_lines());
+            self.detail.render(area, buf, &title, ctx.keymap);
             return;
         }
         let table_rows: Vec<Row> = rows
@@ -211,6 +211,25 @@ impl ApprovalsView {
                 ])
             })
             .collect();
+        let (subject, detail) = match self.selected_entry() {
+            Some(e) => (
+                format!("{}/{}", e.gateway, e.approval.id),
+                detail_lines(e, ctx),
+            ),
+            None => (String::new(), Vec::new()),
+        };
+        self.detail.set(&subject, detail);
+        let wanted = self.detail.rows_needed(area.width);
+        let [table_area, detail_area] = Layout::vertical([
+            Constraint::Fill(1),
+            Constraint::Length(DetailPane::height_within(
+                area.height,
+                wanted,
+                area.height / 2,
+            )),
+        ])
+        .areas(area);
+        self.table_area = table_area;
         let table = list_table(
             table_rows,
             [
@@ -221,17 +240,11 @@ impl ApprovalsView {
                 Constraint::Fill(1),
             ],
             Row::new(vec!["state", "gateway", "agent", "session", "command"]),
-            Block::bordered().title(title),
+            Block::bordered().title(format!(" {title} ")),
         );
         render_selected(table, table_area, buf, self.selected, 0);
-        let detail = self
-            .selected_entry()
-            .map(|e| detail_lines(e, ctx))
-            .unwrap_or_default();
-        Paragraph::new(detail)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" Selected approval "))
-            .render(detail_area, buf);
+        self.detail
+            .render(detail_area, buf, "Selected approval", ctx.keymap);
     }
 
     fn links_text(&self) -> String {
@@ -252,6 +265,26 @@ impl ApprovalsView {
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+/// What the view says before any approval came: which turns can reach it at all. OpenClaw
+/// 2026.9.6 raises `exec.approval.requested` only for turns started with the gateway's
+/// `chat.send`; a headless turn's exec is denied at once ("Headless runs cannot wait for
+/// interactive exec approval"), and nothing asks while `tools.exec.ask` is "off".
+pub(crate) fn empty_lines() -> Vec<Line<'static>> {
+    let dim = |text: &str| Line::styled(text.to_string(), theme::dim());
+    vec![
+        Line::raw("no exec approvals yet"),
+        dim(
+            "Only chat turns can wait for an approval: turns sent with the gateway's chat.send (the Control UI chat from `openclaw dashboard`, `openclaw tui` on the gateway).",
+        ),
+        dim(
+            "Turns from `openclaw agent`, the gateway's `agent` method and this console's Router view never reach it: OpenClaw denies their exec at once (\"Headless runs cannot wait for interactive exec approval\").",
+        ),
+        dim(
+            "And the gateway asks only when tools.exec.ask is \"on-miss\" or \"always\" (the default \"off\" never asks).",
+        ),
+    ]
 }
 
 /// Milliseconds since the epoch (the gateway's `expiresAtMs` unit).

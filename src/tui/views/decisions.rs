@@ -16,6 +16,7 @@ use super::ViewCtx;
 use crate::decision_log::{COLUMNS, CallEnd, DecisionKind, DecisionRecord, Entry};
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::detail_pane::DetailPane;
 use crate::tui::widgets::table::{list_table, render_selected};
 
 /// Records kept on screen; older ones are in the file (`clawdeck log`).
@@ -33,6 +34,8 @@ pub(crate) struct DecisionsView {
     pub(crate) source: Option<String>,
     pub(crate) unavailable: Option<String>,
     table_area: Rect,
+    /// The selected call in full.
+    detail: DetailPane,
 }
 
 fn decision_style(record: &DecisionRecord) -> Style {
@@ -42,6 +45,18 @@ fn decision_style(record: &DecisionRecord) -> Style {
         (DecisionKind::Shown, _) => theme::error(),
         (DecisionKind::Refused | DecisionKind::Blocked, _) => theme::warning(),
         (DecisionKind::InvalidParams | DecisionKind::UnknownTool, _) => theme::error(),
+    }
+}
+
+/// What the pipeline decided, in the console's words (the log keeps its own: `shown` is a
+/// call the policy let through, not something displayed).
+pub(crate) fn decision_words(kind: DecisionKind) -> &'static str {
+    match kind {
+        DecisionKind::Shown => "allowed",
+        DecisionKind::Refused => "policy refused",
+        DecisionKind::Blocked => "hook blocked",
+        DecisionKind::InvalidParams => "bad params",
+        DecisionKind::UnknownTool => "unknown tool",
     }
 }
 
@@ -92,6 +107,9 @@ impl DecisionsView {
     }
 
     pub(crate) fn handle_action(&mut self, action: Action, _ctx: &ViewCtx) -> bool {
+        if self.detail.scroll(action) {
+            return true;
+        }
         let page = self.table_area.height.saturating_sub(3) as usize;
         match super::list::moved(self.selected, action, self.records.len(), page) {
             Some(to) => {
@@ -103,6 +121,9 @@ impl DecisionsView {
     }
 
     pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        if self.detail.mouse(mouse) {
+            return true;
+        }
         if !crate::tui::widgets::mouse_in(self.table_area, mouse) {
             return false;
         }
@@ -115,18 +136,21 @@ impl DecisionsView {
         true
     }
 
-    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, _ctx: &ViewCtx) {
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         if let Some(reason) = &self.unavailable {
             Paragraph::new(Line::styled(reason.clone(), theme::error()))
                 .block(Block::bordered().title(" Decisions "))
                 .render(area, buf);
             return;
         }
-        // The detail pane gives way on short terminals: the calls come first.
-        let detail_height = if area.height >= 16 {
-            8
+        // The detail pane grows to its text, but the calls keep at least half the room.
+        let (subject, lines) = self.detail_lines();
+        self.detail.set(&subject, lines);
+        let wanted = self.detail.rows_needed(area.width);
+        let detail_height = if self.records.is_empty() && self.last_bad.is_none() {
+            0
         } else {
-            area.height / 3
+            DetailPane::height_within(area.height, wanted, area.height / 2)
         };
         let [table_area, detail_area] =
             Layout::vertical([Constraint::Fill(1), Constraint::Length(detail_height)]).areas(area);
@@ -159,13 +183,13 @@ impl DecisionsView {
                 .iter()
                 .map(|r| {
                     let style = decision_style(r);
-                    let [time, client, tool, decision, end, ms, why] = r.columns();
+                    let [time, client, tool, _, end, ms, why] = r.columns();
                     Row::new(vec![
                         Span::raw(time.get(11..).unwrap_or(&time).to_string()),
                         Span::raw(client),
                         Span::raw(tool),
-                        Span::styled(decision, style),
-                        Span::styled(end, style),
+                        Span::styled(decision_words(r.decision), style),
+                        Span::styled(end.replace('_', " "), style),
                         Span::raw(ms),
                         Span::styled(why, theme::dim()),
                     ])
@@ -188,17 +212,20 @@ impl DecisionsView {
             );
             render_selected(table, table_area, buf, self.selected, 0);
         }
-        self.render_detail(detail_area, buf);
+        self.detail
+            .render(detail_area, buf, "Selected call", ctx.keymap);
     }
 
-    fn render_detail(&self, area: Rect, buf: &mut Buffer) {
-        let block = Block::bordered().title(" Selected call ");
+    /// The selected call's context, rule, hooks and arguments hash (or the last bad line).
+    fn detail_lines(&self) -> (String, Vec<Line<'static>>) {
         let Some(r) = self.selected_record() else {
-            let text = self.last_bad.clone().unwrap_or_default();
-            Paragraph::new(Line::styled(text, theme::error()))
-                .block(block)
-                .render(area, buf);
-            return;
+            // Nothing to detail; a bad line, if there was one, says what was wrong with it.
+            let lines = self
+                .last_bad
+                .iter()
+                .map(|bad| Line::styled(bad.clone(), theme::error()))
+                .collect();
+            return (String::new(), lines);
         };
         let label = |s: &'static str| Span::styled(s, theme::dim());
         let plain = |s: &str| crate::term::plain(s).replace('\n', " ");
@@ -256,9 +283,6 @@ impl DecisionsView {
                 Span::raw(r.args_sha256.clone()),
             ]),
         ];
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(block)
-            .render(area, buf);
+        (r.id.clone(), lines)
     }
 }

@@ -9,7 +9,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Row, Widget, Wrap};
+use ratatui::widgets::{Block, Paragraph, Row, Widget};
 
 use super::ViewCtx;
 use crate::context::PolicyContext;
@@ -18,10 +18,9 @@ use crate::policy::diff::{DiffSide, ResolutionDiff};
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::detail_pane::DetailPane;
 use crate::tui::widgets::table::{list_table, render_selected};
-
-/// Rows of the detail pane.
-const DETAIL_HEIGHT: u16 = 7;
+use crate::tui::widgets::text_pane::TextPane;
 
 /// What side b changes relative to side a (the console's context).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -59,13 +58,18 @@ impl WhatIf {
     }
 }
 
-/// The next value of a cycle through `options` after `current` (None = a's value, first).
-fn cycle(options: &[String], current: Option<&String>) -> Option<String> {
-    let next = match current {
+/// The next value of a cycle through `options` after `current` (None = as side a), skipping
+/// `a_has` (side a's own value: picking it would change nothing); after the last, None again.
+fn cycle(options: &[String], current: Option<&String>, a_has: Option<&str>) -> Option<String> {
+    let start = match current {
         None => 0,
         Some(c) => options.iter().position(|o| o == c).map_or(0, |i| i + 1),
     };
-    options.get(next).cloned()
+    options
+        .iter()
+        .skip(start)
+        .find(|o| Some(o.as_str()) != a_has)
+        .cloned()
 }
 
 #[derive(Debug, Default)]
@@ -83,6 +87,11 @@ pub(crate) struct DiffView {
     pub(crate) selected: usize,
     offset: usize,
     table_area: Rect,
+    /// The selected change's rule in full.
+    detail: DetailPane,
+    /// Side a's agent and version pack as the last diff resolved them (the cycles skip them).
+    pub(crate) a_agent: Option<String>,
+    pub(crate) a_pack: Option<String>,
 }
 
 /// One row: a change mark, the tool, and what hides it.
@@ -167,11 +176,15 @@ impl DiffView {
     fn edit(&mut self, action: Action) -> bool {
         let w = &mut self.what_if;
         match action {
-            Action::DiffAgent => w.agent = cycle(&self.agents, w.agent.as_ref()),
+            Action::DiffAgent => {
+                w.agent = cycle(&self.agents, w.agent.as_ref(), self.a_agent.as_deref())
+            }
             Action::DiffOwner => w.flip_owner = !w.flip_owner,
             Action::DiffSubagent => w.flip_subagent = !w.flip_subagent,
             Action::DiffSandbox => w.flip_sandbox = !w.flip_sandbox,
-            Action::DiffVersion => w.version = cycle(&self.packs, w.version.as_ref()),
+            Action::DiffVersion => {
+                w.version = cycle(&self.packs, w.version.as_ref(), self.a_pack.as_deref())
+            }
             Action::DiffReset => *w = WhatIf::default(),
             _ => return false,
         }
@@ -179,6 +192,9 @@ impl DiffView {
     }
 
     pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        if self.detail.scroll(action) {
+            return true;
+        }
         let page = self.table_area.height.saturating_sub(3).max(1) as usize;
         if let Some(to) = super::list::moved(self.selected, action, self.row_count(), page) {
             self.selected = to;
@@ -193,6 +209,9 @@ impl DiffView {
     }
 
     pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        if self.detail.mouse(mouse) {
+            return true;
+        }
         let len = self.row_count();
         match super::list::table_mouse(self.table_area, mouse, self.offset, self.selected, len, 1) {
             Some(selected) => self.selected = selected,
@@ -259,13 +278,6 @@ impl DiffView {
     }
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
-        let [head_area, table_area, detail_area] = Layout::vertical([
-            Constraint::Length(5),
-            Constraint::Fill(1),
-            Constraint::Length(DETAIL_HEIGHT.min(area.height / 3)),
-        ])
-        .areas(area);
-        self.table_area = table_area;
         let mut head = vec![self.edit_line(ctx)];
         match (&self.result, &self.error) {
             (_, Some(err)) => head.push(Line::from(vec![
@@ -278,14 +290,40 @@ impl DiffView {
             }
             (None, None) => head.push(Line::styled("no diff computed yet", theme::dim())),
         }
+        // The head wraps and grows (up to a third of the room) so that every key shows.
+        let mut head_pane = TextPane::word_wrapped();
+        head_pane.set_lines(head, Vec::new());
+        let head_rows = head_pane.rows_at(area.width.saturating_sub(2) as usize) as u16 + 2;
+        let (subject, detail) = match self
+            .result
+            .as_ref()
+            .and_then(|d| rows(d).into_iter().nth(self.selected))
+        {
+            Some(row) => (format!("{} {}", row.mark, row.tool), detail_lines(&row)),
+            None => (String::new(), Vec::new()),
+        };
+        self.detail.set(&subject, detail);
+        let detail_height = if subject.is_empty() {
+            0
+        } else {
+            let wanted = self.detail.rows_needed(area.width);
+            DetailPane::height_within(area.height, wanted, area.height / 3)
+        };
+        let [head_area, table_area, detail_area] = Layout::vertical([
+            Constraint::Length(head_rows.min(area.height / 3).max(3.min(area.height))),
+            Constraint::Fill(1),
+            Constraint::Length(detail_height),
+        ])
+        .areas(area);
+        self.table_area = table_area;
         let title = if self.pending {
             " What-if · computing… "
         } else {
             " What-if: the console's context (a) against b "
         };
-        Paragraph::new(head)
-            .block(Block::bordered().title(title))
-            .render(head_area, buf);
+        let block = Block::bordered().title(title);
+        head_pane.render(block.inner(head_area), buf);
+        block.render(head_area, buf);
         let Some(d) = &self.result else {
             Block::bordered().title(" Changes ").render(table_area, buf);
             return;
@@ -336,18 +374,11 @@ impl DiffView {
                 ],
                 Row::new(vec!["change", "tool", "why"]),
                 Block::bordered().title(title),
-            )
-            .highlight_symbol("›");
+            );
             self.offset = render_selected(table, table_area, buf, self.selected, self.offset);
         }
-        let detail = rows
-            .get(self.selected)
-            .map(detail_lines)
-            .unwrap_or_default();
-        Paragraph::new(detail)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" The rule responsible "))
-            .render(detail_area, buf);
+        self.detail
+            .render(detail_area, buf, "The rule responsible", ctx.keymap);
     }
 }
 

@@ -98,6 +98,15 @@ impl GatewayRuns {
         if !self.stale.is_empty() {
             title.push_str(&format!("· last known for {} ", self.stale.join(", ")));
         }
+        // More runs than rows: say how many show (the Sessions view lists every session).
+        let rows_shown = height.saturating_sub(3) as usize;
+        if self.runs.len() > rows_shown {
+            title.push_str(&format!(
+                "· first {rows_shown} of {} ({} lists all) ",
+                self.runs.len(),
+                super::ViewId::Sessions.title()
+            ));
+        }
         let block = Block::bordered().title(title);
         if self.runs.is_empty() {
             Paragraph::new(Line::styled(

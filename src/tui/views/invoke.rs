@@ -16,7 +16,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, List, ListItem, ListState, Paragraph, StatefulWidget, Widget};
+use ratatui::widgets::{Block, ListItem, ListState, Paragraph, StatefulWidget, Widget};
 use ratatui_textarea::TextArea;
 use serde_json::{Map, Value};
 
@@ -29,6 +29,7 @@ use crate::tui::clock::short_duration;
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::table::selection_list;
 use crate::tui::widgets::text_pane::TextPane;
 
 /// The most parameter text the editor holds; a paste that would pass it is refused (say so).
@@ -645,6 +646,11 @@ impl InvokeView {
             (_, Action::PageUp | Action::PageDown) => {
                 self.result.scroll(action);
             }
+            // The result is the view's lower pane.
+            (_, Action::DetailUp | Action::DetailDown) => {
+                let half = (self.result.height() / 2).max(1);
+                self.result.scroll_rows(action == Action::DetailUp, half);
+            }
             (_, Action::InvokeTarget) => self.next_target(ctx),
             (_, Action::ToggleWrap) => {
                 let on = self.result.toggle_wrap();
@@ -662,7 +668,7 @@ impl InvokeView {
                 self.result
                     .scroll_sideways(action == Action::ScrollRight, 8);
             }
-            (Focus::Tools, Action::EditParams) => {
+            (Focus::Tools, Action::Open) => {
                 let Some(tool) = self.tools.get(self.selected).cloned() else {
                     return true;
                 };
@@ -690,7 +696,7 @@ impl InvokeView {
                     self.show(id);
                 }
             }
-            (Focus::History, Action::EditParams) => {
+            (Focus::History, Action::Open) => {
                 if let Some(h) = self.history.get(self.history_selected).cloned() {
                     self.load(&h.tool, &h.params);
                 }
@@ -784,14 +790,12 @@ impl InvokeView {
         };
         let mut state = ListState::default().with_selected(Some(self.selected));
         StatefulWidget::render(
-            List::new(items)
-                .highlight_style(theme::selected())
-                .highlight_symbol("›")
-                .block(
-                    Block::bordered()
-                        .title(title)
-                        .border_style(focus_style(Focus::Tools)),
-                ),
+            selection_list(
+                items,
+                Block::bordered()
+                    .title(title)
+                    .border_style(focus_style(Focus::Tools)),
+            ),
             tools_area,
             buf,
             &mut state,
@@ -823,7 +827,7 @@ impl InvokeView {
                 " History ({}) · {} re-runs, {} edits ",
                 self.history.len(),
                 ctx.keymap.key_label(Action::RunTool),
-                ctx.keymap.key_label(Action::EditParams)
+                ctx.keymap.key_label(Action::Open)
             ))
             .border_style(focus_style(Focus::History));
         if items.is_empty() {
@@ -832,14 +836,7 @@ impl InvokeView {
                 .render(history_area, buf);
         } else {
             let mut state = ListState::default().with_selected(Some(self.history_selected));
-            StatefulWidget::render(
-                List::new(items)
-                    .highlight_style(theme::selected())
-                    .block(block),
-                history_area,
-                buf,
-                &mut state,
-            );
+            StatefulWidget::render(selection_list(items, block), history_area, buf, &mut state);
         }
 
         let (verdict, verdict_style) = match (&self.editing, &self.validation) {
@@ -879,7 +876,18 @@ impl InvokeView {
                 });
             Widget::render(&self.editor, editor_area, buf);
         } else {
+            // Nothing loaded: the selected tool's reason in full when it is hidden (the list
+            // has room for its start only).
+            let inner = block.inner(editor_area);
             block.render(editor_area, buf);
+            if let Some(tool) = self.tools.get(self.selected).filter(|t| !t.visible) {
+                Paragraph::new(vec![
+                    Line::styled(format!("⊘ {} is hidden here", tool.name), theme::error()),
+                    Line::raw(tool.reason.clone().unwrap_or_default()),
+                ])
+                .wrap(ratatui::widgets::Wrap { trim: false })
+                .render(inner, buf);
+            }
         }
 
         let mut block = Block::bordered().title(match self.shown {

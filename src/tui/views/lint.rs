@@ -14,10 +14,8 @@ use super::ViewCtx;
 use crate::lint::{Finding, LintReport, Severity};
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::detail_pane::DetailPane;
 use crate::tui::widgets::table::{list_table, render_selected};
-
-/// Rows of the detail pane.
-const DETAIL_HEIGHT: u16 = 8;
 
 #[derive(Debug, Default)]
 pub(crate) struct LintView {
@@ -29,6 +27,8 @@ pub(crate) struct LintView {
     pub(crate) selected: usize,
     offset: usize,
     table_area: Rect,
+    /// The selected finding in full.
+    detail: DetailPane,
 }
 
 /// The severity cell: a symbol and the word.
@@ -62,22 +62,19 @@ impl LintView {
         self.report.as_ref().map_or(&[], |r| r.findings.as_slice())
     }
 
-    pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action, _ctx: &ViewCtx) -> bool {
         let page = self.table_area.height.saturating_sub(3).max(1) as usize;
         if let Some(to) = super::list::moved(self.selected, action, self.findings().len(), page) {
             self.selected = to;
             return true;
         }
-        match action {
-            Action::ReloadConfig => {
-                ctx.send(crate::tui::event::AppEvent::ReloadConfig);
-                true
-            }
-            _ => false,
-        }
+        self.detail.scroll(action)
     }
 
     pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        if self.detail.mouse(mouse) {
+            return true;
+        }
         let len = self.findings().len();
         match super::list::table_mouse(self.table_area, mouse, self.offset, self.selected, len, 1) {
             Some(selected) => self.selected = selected,
@@ -101,12 +98,23 @@ impl LintView {
         )
     }
 
-    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, _ctx: &ViewCtx) {
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         let error_height = u16::from(self.error.is_some());
+        let (subject, detail) = match self.findings().get(self.selected) {
+            Some(f) => (format!("{}{}", self.selected, f.message), detail_lines(f)),
+            None => (String::new(), Vec::new()),
+        };
+        self.detail.set(&subject, detail);
+        let detail_height = if subject.is_empty() {
+            0
+        } else {
+            let wanted = self.detail.rows_needed(area.width);
+            DetailPane::height_within(area.height, wanted, area.height / 2)
+        };
         let [error_area, table_area, detail_area] = Layout::vertical([
             Constraint::Length(error_height),
             Constraint::Fill(1),
-            Constraint::Length(DETAIL_HEIGHT.min(area.height / 2)),
+            Constraint::Length(detail_height),
         ])
         .areas(area);
         self.table_area = table_area;
@@ -163,18 +171,9 @@ impl LintView {
             ],
             Row::new(vec!["severity", "config key", "kind", "finding"]),
             block,
-        )
-        .highlight_symbol("›");
+        );
         self.offset = render_selected(table, table_area, buf, self.selected, self.offset);
-        let detail = report
-            .findings
-            .get(self.selected)
-            .map(detail_lines)
-            .unwrap_or_default();
-        Paragraph::new(detail)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" Finding "))
-            .render(detail_area, buf);
+        self.detail.render(detail_area, buf, "Finding", ctx.keymap);
     }
 }
 

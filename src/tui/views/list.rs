@@ -72,6 +72,6 @@ mod tests {
             "an empty list stays at 0"
         );
         assert_eq!(moved(usize::MAX, Action::Down, 3, 0), Some(2));
-        assert_eq!(moved(1, Action::Filter, 5, 2), None);
+        assert_eq!(moved(1, Action::Search, 5, 2), None);
     }
 }

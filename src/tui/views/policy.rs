@@ -12,21 +12,20 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget, Wrap};
+use ratatui::widgets::{Block, Paragraph, Row, Widget, Wrap};
 
 use super::ViewCtx;
 use super::policy_verdicts::{SessionCompare, VERDICT_COLUMN};
 use crate::policy::{Decision, LayerDecision, LayerId, RemovalKind, Resolution, ToolTrace};
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::detail_pane::DetailPane;
 use crate::tui::widgets::line_input::{InputOutcome, LineInput};
 use crate::tui::widgets::picker::{Choice, PickOutcome, Picker};
+use crate::tui::widgets::table::{list_table, render_selected};
 
 /// Separates gateway and session key in a session picker choice's value.
 const PICK_SEPARATOR: char = '\u{1f}';
-
-/// Rows of the detail pane.
-const DETAIL_HEIGHT: u16 = 16;
 
 #[derive(Debug, Default)]
 pub(crate) struct PolicyView {
@@ -46,6 +45,11 @@ pub(crate) struct PolicyView {
     pub(crate) session_picker: Option<Picker>,
     /// The gateway a typed session key is asked of.
     picker_gateway: Option<String>,
+    /// The selected tool's path through the layers.
+    detail: DetailPane,
+    /// Layer columns scrolled away on the left, and how many fit at the last draw.
+    pub(crate) layer_offset: usize,
+    layer_columns: usize,
 }
 
 /// The symbol and style of a cell. Symbols carry the meaning without colour: `✓` kept,
@@ -198,7 +202,7 @@ impl PolicyView {
         self.filter_editing
     }
 
-    pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action, _ctx: &ViewCtx) -> bool {
         let n = self.rows().len();
         let page = self.table_area.height.saturating_sub(3).max(1) as usize;
         if let Some(to) = super::list::moved(self.selected, action, n, page) {
@@ -206,18 +210,29 @@ impl PolicyView {
             return true;
         }
         match action {
-            Action::Filter => self.filter_editing = true,
+            Action::Search => self.filter_editing = true,
+            Action::DetailUp | Action::DetailDown => {
+                self.detail.scroll(action);
+            }
+            Action::ScrollLeft => self.layer_offset = self.layer_offset.saturating_sub(1),
+            Action::ScrollRight => {
+                let layers = self.resolution.as_ref().map_or(0, |r| r.layers.len());
+                self.layer_offset =
+                    (self.layer_offset + 1).min(layers.saturating_sub(self.layer_columns));
+            }
             Action::HiddenOnly => {
                 self.hidden_only = !self.hidden_only;
                 self.clamp();
             }
-            Action::ReloadConfig => ctx.send(crate::tui::event::AppEvent::ReloadConfig),
             _ => return false,
         }
         true
     }
 
     pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        if self.detail.mouse(mouse) {
+            return true;
+        }
         let len = self.rows().len();
         match super::list::table_mouse(self.table_area, mouse, self.offset, self.selected, len, 3) {
             Some(selected) => self.selected = selected,
@@ -230,18 +245,11 @@ impl PolicyView {
         let filter_height = u16::from(self.filter_editing || !self.filter.text.is_empty());
         let error_height = u16::from(self.error.is_some());
         let session_height = u16::from(self.session.is_some());
-        let [
-            error_area,
-            session_area,
-            filter_area,
-            table_area,
-            detail_area,
-        ] = Layout::vertical([
+        let [error_area, session_area, filter_area, lists_area] = Layout::vertical([
             Constraint::Length(error_height),
             Constraint::Length(session_height),
             Constraint::Length(filter_height),
             Constraint::Fill(1),
-            Constraint::Length(DETAIL_HEIGHT.min(area.height / 2)),
         ])
         .areas(area);
         if let Some(err) = &self.error {
@@ -261,16 +269,56 @@ impl PolicyView {
             self.filter
                 .render("filter /", filter_area, buf, self.filter_editing);
         }
-        self.table_area = table_area;
-        let Some(res) = &self.resolution else {
+        if self.resolution.is_none() {
+            self.table_area = lists_area;
             let text = self
                 .error
                 .clone()
                 .unwrap_or_else(|| "no policy result yet".to_string());
             Paragraph::new(Line::styled(text, theme::error()))
+                .wrap(Wrap { trim: false })
                 .block(Block::bordered().title(" Policy "))
-                .render(table_area, buf);
+                .render(lists_area, buf);
             self.render_session_picker(area, buf);
+            return;
+        }
+        // The path grows to what it needs, up to half the room; past that it scrolls.
+        self.fill_detail();
+        let wanted = self.detail.rows_needed(lists_area.width);
+        let detail_height =
+            DetailPane::height_within(lists_area.height, wanted, lists_area.height / 2);
+        let [table_area, detail_area] =
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(detail_height)])
+                .areas(lists_area);
+        self.table_area = table_area;
+        self.render_table(table_area, buf);
+        self.detail
+            .render(detail_area, buf, "Path through the layers", ctx.keymap);
+        self.render_session_picker(area, buf);
+    }
+
+    /// The selected tool's path (and the session's verdict on it) into the detail pane.
+    fn fill_detail(&mut self) {
+        let (subject, lines) = match (self.selected_tool(), &self.resolution) {
+            (Some(t), Some(res)) => {
+                let mut lines = self
+                    .session
+                    .as_ref()
+                    .map(|s| s.detail_lines(t))
+                    .unwrap_or_default();
+                lines.extend(detail_lines(res, t));
+                (t.name.clone(), lines)
+            }
+            _ => (String::new(), Vec::new()),
+        };
+        self.detail.set(&subject, lines);
+    }
+
+    /// The tools × layers table. The tool names and the result column come first: on a narrow
+    /// terminal the layer columns shrink to three letters, then only those that fit show,
+    /// scrolled with ← / → (the title says which).
+    fn render_table(&mut self, table_area: Rect, buf: &mut Buffer) {
+        let Some(res) = &self.resolution else {
             return;
         };
         let rows = self.rows();
@@ -281,12 +329,6 @@ impl PolicyView {
         } else {
             ""
         };
-        let title = format!(
-            " Tools × layers · {visible} visible, {} hidden of {total}{mode} · ✓ kept ✗ removed × also removes · skipped ",
-            total - visible
-        );
-        // On a narrow terminal the layer columns shrink to three-letter labels so that tool
-        // names stay whole: a name cut to "sessi" cannot tell sessions_list from sessions_send.
         let longest_name = rows
             .iter()
             .map(|t| t.name.chars().count())
@@ -305,8 +347,10 @@ impl PolicyView {
         } else {
             0
         };
-        let compact =
-            NAME_COLUMN as u16 + full_layers + RESULT_COLUMN + verdict_width + 3 > table_area.width;
+        // Borders, the selection mark and the spaces around the name and result columns.
+        let chrome = 2 + 1 + 2;
+        let compact = NAME_COLUMN as u16 + full_layers + RESULT_COLUMN + verdict_width + chrome
+            > table_area.width;
         // `hidden@<layer>` must stay distinct when the column is narrow ("hidden@glob" was both
         // global and glob.prov): the three-letter labels whenever the longest full one is cut.
         let longest_result = "hidden@".len()
@@ -317,12 +361,49 @@ impl PolicyView {
                 .unwrap_or(0);
         let result_room = table_area
             .width
-            .saturating_sub(NAME_COLUMN as u16 + full_layers + verdict_width + 3);
+            .saturating_sub(NAME_COLUMN as u16 + full_layers + verdict_width + chrome);
         let short_results = compact || (result_room as usize) < longest_result;
-        let mut header = vec![Span::styled("tool", theme::bold())];
-        header.extend(layer_ids.iter().map(|l| {
+        // Layer columns that fit beside the whole names and the result: the rest scroll.
+        let fitting = if compact {
+            let room = table_area
+                .width
+                .saturating_sub(longest_name + RESULT_COLUMN + verdict_width + chrome);
+            (room / 4) as usize
+        } else {
+            layer_ids.len()
+        }
+        .min(layer_ids.len());
+        let layer_offset = self.layer_offset.min(layer_ids.len() - fitting);
+        let shown: Vec<LayerId> = layer_ids
+            .iter()
+            .copied()
+            .skip(layer_offset)
+            .take(fitting)
+            .collect();
+        let columns = if shown.is_empty() && !layer_ids.is_empty() {
+            " (no room for the layer columns)".to_string()
+        } else if shown.len() < layer_ids.len() {
+            format!(
+                " {}–{} of {} (← →)",
+                layer_offset + 1,
+                layer_offset + shown.len(),
+                layer_ids.len()
+            )
+        } else {
+            String::new()
+        };
+        let title = format!(
+            " Tools × layers{columns} · {visible} visible, {} hidden of {total}{mode} · ✓ kept ✗ removed × also removes · skipped ",
+            total - visible
+        );
+        let mut header = vec![Span::raw("tool")];
+        header.extend(shown.iter().map(|l| {
             let present = res.layer(*l).is_some_and(|s| s.present);
-            let style = if present { theme::bold() } else { theme::dim() };
+            let style = if present {
+                Style::default()
+            } else {
+                theme::dim()
+            };
             let label = if compact {
                 compact_label(*l)
             } else {
@@ -330,10 +411,10 @@ impl PolicyView {
             };
             Span::styled(label, style)
         }));
-        header.push(Span::styled("result", theme::bold()));
+        header.push(Span::raw("result"));
         let session = self.session.as_ref().filter(|s| s.check().is_some());
         if session.is_some() {
-            header.push(Span::styled("gateway", theme::bold()));
+            header.push(Span::raw("gateway"));
         }
         let table_rows: Vec<Row> = rows
             .iter()
@@ -344,7 +425,7 @@ impl PolicyView {
                     theme::hidden()
                 };
                 let mut cells = vec![Span::styled(t.name.clone(), name_style)];
-                for layer in &layer_ids {
+                for layer in &shown {
                     cells.push(match t.decision(*layer) {
                         Some(d) => {
                             let (sym, style) = cell(d);
@@ -378,12 +459,14 @@ impl PolicyView {
                 Row::new(cells)
             })
             .collect();
+        self.layer_columns = fitting;
+        self.layer_offset = layer_offset;
         let mut widths = vec![Constraint::Length(if compact {
             longest_name
         } else {
             NAME_COLUMN as u16
         })];
-        widths.extend(layer_ids.iter().map(|l| {
+        widths.extend(shown.iter().map(|l| {
             Constraint::Length(if compact {
                 3
             } else {
@@ -405,39 +488,9 @@ impl PolicyView {
                 .block(block)
                 .render(table_area, buf);
         } else {
-            let mut state = TableState::default()
-                .with_selected(Some(self.selected))
-                .with_offset(self.offset);
-            StatefulWidget::render(
-                Table::new(table_rows, widths)
-                    .header(Row::new(header))
-                    .row_highlight_style(theme::selected())
-                    .highlight_symbol("›")
-                    .block(block),
-                table_area,
-                buf,
-                &mut state,
-            );
-            self.offset = state.offset();
+            let table = list_table(table_rows, widths, Row::new(header), block);
+            self.offset = render_selected(table, table_area, buf, self.selected, self.offset);
         }
-        let detail = self
-            .selected_tool()
-            .map(|t| {
-                let mut lines = self
-                    .session
-                    .as_ref()
-                    .map(|s| s.detail_lines(t))
-                    .unwrap_or_default();
-                lines.extend(detail_lines(res, t));
-                lines
-            })
-            .unwrap_or_default();
-        let _ = ctx;
-        Paragraph::new(detail)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" Path through the layers "))
-            .render(detail_area, buf);
-        self.render_session_picker(area, buf);
     }
 
     fn render_session_picker(&self, area: Rect, buf: &mut Buffer) {

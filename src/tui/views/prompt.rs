@@ -125,6 +125,11 @@ impl PromptView {
             return true;
         }
         match action {
+            // The prompt is the view's one pane: the lower-pane keys scroll it too.
+            Action::DetailUp | Action::DetailDown => {
+                let half = (self.pane.height() / 2).max(1);
+                self.pane.scroll_rows(action == Action::DetailUp, half);
+            }
             Action::Search => self.search_input = Some(LineInput::default()),
             Action::SearchNext | Action::SearchPrev => {
                 if !self.pane.next_hit(action == Action::SearchNext) {

@@ -12,7 +12,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
+use ratatui::widgets::{Block, Paragraph, Row, Widget};
 
 use super::ViewCtx;
 use crate::queue::{EntryId, EntryOutcome, EntrySnapshot, EntryState, QueueEvent, QueueSnapshot};
@@ -20,6 +20,7 @@ use crate::tui::clock::short_duration;
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
 use crate::tui::theme;
+use crate::tui::widgets::detail_pane::DetailPane;
 use crate::tui::widgets::table::{list_table, render_selected};
 
 /// Recent queue events kept for the log pane.
@@ -34,7 +35,7 @@ pub(crate) enum QueueFocus {
     Entries,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct QueueView {
     pub(crate) snapshot: Option<QueueSnapshot>,
     pub(crate) warn_after: Duration,
@@ -53,6 +54,8 @@ pub(crate) struct QueueView {
     /// The gateways' own running and queued sessions (a section of their own).
     pub(crate) gateway_runs: super::gateway_runs::GatewayRuns,
     lanes_area: Rect,
+    /// The recent events (newest in sight until scrolled up).
+    events: DetailPane,
 }
 
 fn outcome_label(outcome: &EntryOutcome) -> (String, Style) {
@@ -77,6 +80,24 @@ fn kill_question(entry: &EntrySnapshot) -> String {
         _ => format!(
             "{what} It is waiting: it leaves the queue without running; its caller gets a \"killed by the operator\" result."
         ),
+    }
+}
+
+impl Default for QueueView {
+    fn default() -> Self {
+        QueueView {
+            snapshot: None,
+            warn_after: Duration::ZERO,
+            selected: 0,
+            focus: QueueFocus::default(),
+            selected_entry: None,
+            log: VecDeque::new(),
+            unavailable: None,
+            background: Vec::new(),
+            gateway_runs: super::gateway_runs::GatewayRuns::default(),
+            lanes_area: Rect::default(),
+            events: DetailPane::following_the_end(),
+        }
     }
 }
 
@@ -209,6 +230,9 @@ impl QueueView {
 
     /// A keymap action; true when it applied here. Clearing a lane and killing a call ask first.
     pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        if self.events.scroll(action) {
+            return true;
+        }
         if self.focus == QueueFocus::Entries {
             let entries = self.lane_entries();
             let at = self.entry_position(&entries);
@@ -230,7 +254,7 @@ impl QueueView {
             return true;
         }
         match action {
-            Action::FocusEntries => self.toggle_focus(ctx),
+            Action::Open => self.toggle_focus(ctx),
             Action::KillRun => self.ask_to_kill(ctx),
             Action::LaneLimitUp => {
                 if let Some(l) = lane {
@@ -288,7 +312,7 @@ impl QueueView {
     /// The kill key: asks about the selected call; a finished one or none says why not.
     fn ask_to_kill(&self, ctx: &ViewCtx) {
         if self.focus == QueueFocus::Lanes {
-            let enter = ctx.keymap.key_label(Action::FocusEntries);
+            let enter = ctx.keymap.key_label(Action::Open);
             ctx.status(format!(
                 "select a call to kill first: {enter} moves the cursor to the lane's entries"
             ));
@@ -309,6 +333,9 @@ impl QueueView {
     }
 
     pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        if self.events.mouse(mouse) {
+            return true;
+        }
         let len = self.snapshot.as_ref().map(|s| s.lanes.len()).unwrap_or(0);
         match super::list::table_mouse(self.lanes_area, mouse, 0, self.selected, len, 1) {
             Some(selected) => self.selected = selected,
@@ -443,7 +470,8 @@ impl QueueView {
             .collect();
         let lane_name = lane.as_deref().unwrap_or("-").to_string();
         let block = Block::bordered().title(format!(
-            " Entries of lane {lane_name} (active, then recent) "
+            " Entries of lane {lane_name} (active, then recent) · {} ",
+            crate::tui::widgets::count(entries.len(), "call", "calls")
         ));
         let block = if entry_cursor.is_some() {
             block.border_style(theme::accent())
@@ -458,7 +486,7 @@ impl QueueView {
             .block(block)
             .render(entries_area, buf);
         } else {
-            let table = Table::new(
+            let table = list_table(
                 entry_rows,
                 [
                     Constraint::Length(6),
@@ -468,8 +496,6 @@ impl QueueView {
                     Constraint::Length(8),
                     Constraint::Fill(1),
                 ],
-            )
-            .header(
                 Row::new(vec![
                     "id",
                     "tool / label",
@@ -477,23 +503,14 @@ impl QueueView {
                     "waited",
                     "running",
                     "outcome",
-                ])
-                .style(theme::bold()),
-            )
-            .row_highlight_style(theme::selected())
-            .block(block);
-            let mut state = TableState::default().with_selected(entry_cursor);
-            StatefulWidget::render(table, entries_area, buf, &mut state);
+                ]),
+                block,
+            );
+            render_selected(table, entries_area, buf, entry_cursor, 0);
         }
-        let visible = log_area.height.saturating_sub(2) as usize;
-        let lines: Vec<Line> = self
-            .log
-            .iter()
-            .skip(self.log.len().saturating_sub(visible))
-            .map(|l| Line::raw(l.clone()))
-            .collect();
-        Paragraph::new(lines)
-            .block(Block::bordered().title(" Queue events "))
-            .render(log_area, buf);
+        let lines: Vec<Line> = self.log.iter().map(|l| Line::raw(l.clone())).collect();
+        self.events.set("events", lines);
+        self.events
+            .render(log_area, buf, "Queue events", ctx.keymap);
     }
 }

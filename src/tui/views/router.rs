@@ -9,7 +9,7 @@ use crossterm::event::{KeyCode, KeyEvent, MouseEvent, MouseEventKind};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
+use ratatui::widgets::{Block, Clear, Paragraph, Row, Widget};
 
 use super::ViewCtx;
 use crate::deck::paced::Permit;
@@ -20,6 +20,7 @@ use crate::tui::keymap::Action;
 use crate::tui::stream::{StreamBuffer, StreamKind, StreamPane, StreamPaneState};
 use crate::tui::theme;
 use crate::tui::widgets::line_input::{InputOutcome, LineInput};
+use crate::tui::widgets::table::{list_table, render_selected};
 
 /// Seconds added by the extend-timeout key.
 /// Columns one Left/Right key moves the stream view.
@@ -61,10 +62,11 @@ impl RunEntry {
 /// What the prompt line at the bottom of the view is asking for.
 #[derive(Debug, Clone)]
 pub(crate) enum RouterInput {
+    /// The task for the remote clawBot (typed) and the agent (picked from `agents`).
     NewRun {
-        agent: LineInput,
         message: LineInput,
-        on_message: bool,
+        agents: Vec<String>,
+        agent: usize,
     },
     SetTimeout(LineInput),
     Search(LineInput),
@@ -303,15 +305,12 @@ impl RouterView {
                 if let Some(note) = &outcome.operator_note {
                     run.buffer.push_note(note);
                 }
-                let (label, _) = state_label(Some(outcome.status));
-                let exit = run
-                    .exit
-                    .as_deref()
-                    .map(|e| format!(", {e}"))
-                    .unwrap_or_default();
-                run.buffer.push_note(&format!(
-                    "run {label}{exit} after {}",
-                    short_duration(outcome.duration)
+                run.buffer.push_note(&end_note(
+                    outcome.status,
+                    outcome.exit_code,
+                    outcome.signal.as_deref(),
+                    outcome.duration,
+                    run.buffer.output_lines(),
                 ));
             }
         }
@@ -326,25 +325,25 @@ impl RouterView {
         };
         match input {
             RouterInput::NewRun {
-                agent,
                 message,
-                on_message,
+                agents,
+                agent,
             } => {
-                if key.code == KeyCode::Tab || key.code == KeyCode::BackTab {
-                    *on_message = !*on_message;
-                    return true;
+                // The arrows and Tab pick the agent; everything typed is the message.
+                let n = agents.len().max(1);
+                match key.code {
+                    KeyCode::Down | KeyCode::Tab => {
+                        *agent = (*agent + 1) % n;
+                        return true;
+                    }
+                    KeyCode::Up | KeyCode::BackTab => {
+                        *agent = (*agent + n - 1) % n;
+                        return true;
+                    }
+                    _ => {}
                 }
-                let field = if *on_message { message } else { agent };
-                match field.handle_key(key) {
+                match message.handle_key(key) {
                     InputOutcome::Submitted => {
-                        if !*on_message {
-                            *on_message = true;
-                            return true;
-                        }
-                        let RouterInput::NewRun { agent, message, .. } = input else {
-                            return true;
-                        };
-                        let agent = Some(agent.text.trim().to_string()).filter(|a| !a.is_empty());
                         if message.text.trim().is_empty() {
                             ctx.status(
                                 "the message is empty; type the task for the remote clawBot",
@@ -352,7 +351,7 @@ impl RouterView {
                             return true;
                         }
                         ctx.send(AppEvent::StartRun {
-                            agent,
+                            agent: agents.get(*agent).cloned(),
                             message: message.text.clone(),
                         });
                         self.input = None;
@@ -421,17 +420,7 @@ impl RouterView {
 
     pub(crate) fn paste(&mut self, text: &str) -> bool {
         match self.input.as_mut() {
-            Some(RouterInput::NewRun {
-                agent,
-                message,
-                on_message,
-            }) => {
-                if *on_message {
-                    message.insert_str(text)
-                } else {
-                    agent.insert_str(text)
-                }
-            }
+            Some(RouterInput::NewRun { message, .. }) => message.insert_str(text),
             Some(RouterInput::SetTimeout(f)) | Some(RouterInput::Search(f)) => f.insert_str(text),
             None => return false,
         }
@@ -500,6 +489,17 @@ impl RouterView {
                 }
             }
             Action::Bottom | Action::Follow => self.pane.end(),
+            // The stream is the view's lower pane.
+            Action::DetailUp | Action::DetailDown => {
+                if let Some(run) = run {
+                    let half = (self.pane.height / 2).max(1);
+                    if action == Action::DetailUp {
+                        self.pane.scroll_up(&run.buffer, half);
+                    } else {
+                        self.pane.scroll_down(&run.buffer, half);
+                    }
+                }
+            }
             Action::ScrollLeft => self.pane.scroll_left(HORIZONTAL_STEP),
             Action::ScrollRight => self.pane.scroll_right(HORIZONTAL_STEP),
             Action::KillRun => match run {
@@ -536,12 +536,22 @@ impl RouterView {
                 if let Some(reason) = &self.unavailable {
                     ctx.status(format!("cannot start runs: {reason}"));
                 } else {
-                    // The context's agent, selected: typing replaces it.
-                    let agent = self.context_agent.clone().unwrap_or_default();
+                    // The config's agents, starting at the context's; the message has the focus.
+                    let mut agents = self.known_agents.clone();
+                    let context = self.context_agent.clone();
+                    if let Some(c) = context.as_ref().filter(|c| !agents.contains(c)) {
+                        agents.insert(0, c.clone());
+                    }
+                    if agents.is_empty() {
+                        agents.push("main".to_string());
+                    }
+                    let agent = context
+                        .and_then(|c| agents.iter().position(|a| *a == c))
+                        .unwrap_or(0);
                     self.input = Some(RouterInput::NewRun {
-                        agent: LineInput::prefilled(agent),
                         message: LineInput::default(),
-                        on_message: false,
+                        agents,
+                        agent,
                     });
                 }
             }
@@ -610,7 +620,11 @@ impl RouterView {
     }
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
-        let input_height = if self.input.is_some() { 3 } else { 0 };
+        let input_height = match self.input {
+            Some(RouterInput::NewRun { .. }) => 4,
+            Some(_) => 3,
+            None => 0,
+        };
         let runs_height = (self.runs.len() as u16 + 3).clamp(4, (area.height / 3).max(4));
         let [runs_area, stream_area, input_area] = Layout::vertical([
             Constraint::Length(runs_height),
@@ -664,7 +678,7 @@ impl RouterView {
                 }
                 None => Line::styled(
                     format!(
-                        "no router runs yet; press {} to start one (agent, message)",
+                        "no router runs yet; press {} to start one (type the task, pick the agent)",
                         ctx.keymap.key_label(Action::NewRun)
                     ),
                     theme::dim(),
@@ -673,10 +687,7 @@ impl RouterView {
             Paragraph::new(hint).block(block).render(area, buf);
             return;
         }
-        let mut state = TableState::default()
-            .with_selected(Some(self.selected))
-            .with_offset(self.runs_offset());
-        let table = Table::new(
+        let table = list_table(
             rows,
             [
                 Constraint::Length(5),
@@ -687,16 +698,12 @@ impl RouterView {
                 Constraint::Length(16),
                 Constraint::Length(10),
             ],
-        )
-        .header(
             Row::new(vec![
                 "run", "agent", "message", "state", "elapsed", "timeout", "exit",
-            ])
-            .style(theme::bold()),
-        )
-        .row_highlight_style(theme::selected())
-        .block(block);
-        StatefulWidget::render(table, area, buf, &mut state);
+            ]),
+            block,
+        );
+        render_selected(table, area, buf, self.selected, self.runs_offset());
     }
 
     fn render_stream(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
@@ -716,7 +723,11 @@ impl RouterView {
             run.buffer.display_len()
         );
         if run.buffer.dropped() > 0 {
-            title.push_str(&format!(" ({} dropped)", run.buffer.dropped()));
+            title.push_str(&format!(
+                " · {} earlier ones not kept here ({} copies the record)",
+                run.buffer.dropped(),
+                ctx.keymap.key_label(Action::CopyOutput)
+            ));
         }
         if self.pane.left > 0 {
             title.push_str(&format!(" · columns from {} (← →)", self.pane.left + 1));
@@ -765,7 +776,7 @@ impl RouterView {
         let (title, hint) = match input {
             RouterInput::NewRun { .. } => (
                 " New router run ",
-                " Tab switches field · Enter starts · Esc cancels ",
+                " type the task · ↑ ↓ or Tab: agent · Enter starts · Esc cancels ",
             ),
             RouterInput::SetTimeout(_) => (
                 " Set timeout ",
@@ -784,34 +795,57 @@ impl RouterView {
         block.render(area, buf);
         match input {
             RouterInput::NewRun {
-                agent,
                 message,
-                on_message,
+                agents,
+                agent,
             } => {
-                let [a, _, m] = Layout::horizontal([
-                    Constraint::Length(28),
-                    Constraint::Length(1),
-                    Constraint::Fill(1),
+                let [m, a] =
+                    Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(inner);
+                message.render("message: ", m, buf, true);
+                let name = agents.get(*agent).cloned().unwrap_or_default();
+                let others = if agents.len() > 1 {
+                    format!(
+                        "  ({} of {}: {})",
+                        agent + 1,
+                        agents.len(),
+                        agents.join(", ")
+                    )
+                } else {
+                    "  (the config's only agent)".to_string()
+                };
+                Line::from(vec![
+                    Span::styled("agent: ", theme::dim()),
+                    Span::styled(format!("‹ {name} ›"), theme::accent().patch(theme::bold())),
+                    Span::styled(others, theme::dim()),
                 ])
-                .areas(inner);
-                agent.render("agent: ", a, buf, !on_message);
-                message.render("message: ", m, buf, *on_message);
-                let name = agent.text.trim();
-                if !name.is_empty() && !self.known_agents.iter().any(|k| k == name) {
-                    let warning = format!(
-                        " agent `{}` is not in the config's agents · Enter starts anyway ",
-                        crate::tui::widgets::ellipsize(name, 24)
-                    );
-                    Line::styled(warning, theme::warning()).render(
-                        Rect::new(area.x + 1, area.y, area.width.saturating_sub(2), 1),
-                        buf,
-                    );
-                }
+                .render(a, buf);
             }
             RouterInput::SetTimeout(f) => f.render("timeout (s): ", inner, buf, true),
             RouterInput::Search(f) => f.render("/", inner, buf, true),
         }
     }
+}
+
+/// The note that ends a run's stream, every number named: `run ✓ completed in 8.7s · exit
+/// code 0 · 3 lines of output`.
+pub(crate) fn end_note(
+    status: RunStatus,
+    code: Option<i32>,
+    signal: Option<&str>,
+    duration: Duration,
+    lines: u64,
+) -> String {
+    let (label, _) = state_label(Some(status));
+    let exit = match (code, signal) {
+        (_, Some(sig)) => format!(" · ended by {sig}"),
+        (Some(c), None) => format!(" · exit code {c}"),
+        (None, None) => String::new(),
+    };
+    let lines = crate::tui::widgets::count(lines as usize, "line", "lines");
+    format!(
+        "run {label} in {}{exit} · {lines} of output",
+        short_duration(duration)
+    )
 }
 
 /// `0`, `1`, `SIGKILL` (exit code or signal name).

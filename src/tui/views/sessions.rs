@@ -28,6 +28,10 @@ const KEPT_TRANSCRIPTS: usize = 16;
 /// Output lines shown per tool call (its newest ones).
 const OUTPUT_LINES: usize = 8;
 
+/// Widths of the roster's columns (gateway, agent, key, kind, state, last activity); the key
+/// takes what is left.
+const ROSTER_WIDTHS: [u16; 6] = [16, 8, 0, 8, 10, 19];
+
 /// (gateway, session key).
 type SessionId = (String, String);
 
@@ -190,6 +194,20 @@ impl SessionsView {
     }
 
     pub(crate) fn handle_action(&mut self, action: Action, _ctx: &ViewCtx) -> bool {
+        // The lower-pane keys scroll the transcript by half its height (K older, J newer).
+        let half = (self.detail_area.height.saturating_sub(2) / 2).max(1) as usize;
+        match action {
+            Action::DetailUp => {
+                self.detail_scroll = self.detail_scroll.saturating_add(half);
+                return true;
+            }
+            Action::DetailDown => {
+                let changed = self.detail_scroll != 0;
+                self.detail_scroll = self.detail_scroll.saturating_sub(half);
+                return changed;
+            }
+            _ => {}
+        }
         if action == Action::Follow {
             // Back to the newest transcript lines.
             let changed = self.detail_scroll != 0;
@@ -241,8 +259,15 @@ impl SessionsView {
         let links_height = (links.len() as u16 + 2).min(area.height / 3).max(3);
         let [links_area, body] =
             Layout::vertical([Constraint::Length(links_height), Constraint::Fill(1)]).areas(area);
+        // More gateways than rows: the title says how many show (each row says its state).
+        let shown = links_area.height.saturating_sub(2) as usize;
+        let title = if links.len() > shown {
+            format!(" Gateways · first {shown} of {} ", links.len())
+        } else {
+            " Gateways ".to_string()
+        };
         Paragraph::new(links)
-            .block(Block::bordered().title(" Gateways "))
+            .block(Block::bordered().title(title))
             .render(links_area, buf);
         // The transcript beside the roster when there is room, else below it.
         let [table_area, detail_area] = if body.width >= 180 {
@@ -271,38 +296,66 @@ impl SessionsView {
             .render(table_area, buf);
             return;
         }
+        // The key says which session a row is: it keeps its room, and the other columns drop
+        // out on a narrow terminal (last activity first, the state last).
+        let longest_key = rows
+            .iter()
+            .map(|(_, r)| r.key.chars().count())
+            .max()
+            .unwrap_or(3)
+            .clamp(3, 40) as u16;
+        let mut room = table_area.width.saturating_sub(3 + longest_key);
+        let mut shown = [false; 6];
+        shown[2] = true;
+        for column in [4, 1, 0, 3, 5] {
+            let width = ROSTER_WIDTHS[column] + 1;
+            if width <= room {
+                room -= width;
+                shown[column] = true;
+            }
+        }
         let table_rows: Vec<Row> = rows
             .iter()
             .map(|(gateway, row)| {
                 let state = super::gateway_runs::state_span(row.state());
-                Row::new(vec![
+                let cells = [
                     Span::raw(gateway.to_string()),
                     Span::raw(row.agent.clone()),
                     Span::raw(row.key.clone()),
                     Span::raw(row.kind.clone()),
                     state,
                     Span::raw(row.last_activity_text()),
-                ])
+                ];
+                Row::new(
+                    cells
+                        .into_iter()
+                        .zip(shown)
+                        .filter_map(|(cell, on)| on.then_some(cell)),
+                )
             })
             .collect();
+        let widths = (0..6).filter(|c| shown[*c]).map(|c| {
+            if c == 2 {
+                Constraint::Fill(1)
+            } else {
+                Constraint::Length(ROSTER_WIDTHS[c])
+            }
+        });
+        let header = [
+            "gateway",
+            "agent",
+            "key",
+            "kind",
+            "state",
+            "last activity (UTC)",
+        ]
+        .into_iter()
+        .zip(shown)
+        .filter_map(|(name, on)| on.then_some(name));
         let table = list_table(
             table_rows,
-            [
-                Constraint::Length(16),
-                Constraint::Length(8),
-                Constraint::Fill(1),
-                Constraint::Length(8),
-                Constraint::Length(10),
-                Constraint::Length(19),
-            ],
-            Row::new(vec![
-                "gateway",
-                "agent",
-                "key",
-                "kind",
-                "state",
-                "last activity (UTC)",
-            ]),
+            widths,
+            Row::new(header),
             Block::bordered().title(title),
         );
         render_selected(table, table_area, buf, self.selected, 0);
@@ -381,11 +434,29 @@ impl SessionsView {
                 self.detail_scroll
             ));
         }
+        // Older lines above what shows: say so, with the keys that reach them.
+        let older = !complete || top.len() > height + self.detail_scroll;
+        let mark = match (older, self.detail_scroll > 0) {
+            (true, true) => Some("↑↓"),
+            (true, false) => Some("↑"),
+            (false, true) => Some("↓"),
+            (false, false) => None,
+        };
+        let block = Block::bordered().title(title);
+        let block = match mark {
+            Some(arrows) => block.title_bottom(Line::styled(
+                format!(
+                    " {arrows} more · {} older / {} newer ",
+                    ctx.keymap.key_label(Action::DetailUp),
+                    ctx.keymap.key_label(Action::DetailDown)
+                ),
+                theme::accent(),
+            )),
+            None => block,
+        };
         let end = top.len() - self.detail_scroll;
         let shown: Vec<Line> = top.drain(end.saturating_sub(height)..end).collect();
-        Paragraph::new(shown)
-            .block(Block::bordered().title(title))
-            .render(area, buf);
+        Paragraph::new(shown).block(block).render(area, buf);
     }
 }
 
@@ -612,6 +683,37 @@ mod tests {
             .unwrap();
         assert!(row.contains("idle") && !row.contains("running"), "{row}");
         assert!(screen.contains("3 sessions"), "{screen}");
+    }
+
+    /// The key says which session a row is: on a narrow terminal it stays whole while the
+    /// other columns (last activity, kind, gateway) give way.
+    #[test]
+    fn a_narrow_roster_keeps_the_session_key_whole() {
+        let mut view = SessionsView::attaching(&["local".into()]);
+        view.apply(
+            "local",
+            &ClientEvent::Subscribed {
+                method: "sessions.list".into(),
+                payload: json!({"sessions": [
+                    {"key": "agent:ops:explicit:g1", "agentId": "ops", "kind": "direct", "updatedAt": 1_795_380_000_000u64},
+                    {"key": "agent:main:main", "agentId": "main", "kind": "main", "updatedAt": 1_795_370_000_000u64},
+                ]}),
+            },
+        );
+        for width in [60, 45, 39] {
+            let screen = draw(&mut view, width, 20);
+            assert!(
+                screen.contains("agent:ops:explicit:g1") && screen.contains("agent:main:main"),
+                "{width} columns:\n{screen}"
+            );
+            assert!(screen.contains("key"), "{screen}");
+        }
+        let screen = draw(&mut view, 60, 20);
+        assert!(
+            screen.contains("state") && !screen.contains("last activity"),
+            "{screen}"
+        );
+        insta::assert_snapshot!("sessions_view_narrow_keeps_the_key", screen);
     }
 
     #[test]
@@ -846,6 +948,46 @@ mod tests {
         );
         assert_eq!(view.transcript().unwrap().dropped(), 20);
         assert_eq!(view.transcript().unwrap().len(), before);
+    }
+
+    /// The transcript scrolls from the keyboard too (the lower-pane keys), and its bottom
+    /// border says which way more is.
+    #[test]
+    fn the_transcript_scrolls_with_the_lower_pane_keys() {
+        let follow = SessionFollow::default();
+        let mut view = attached(&follow);
+        for n in 0..100 {
+            view.apply(
+                "local",
+                &ClientEvent::Event(Arc::new(EventFrame {
+                    event: "session.message".into(),
+                    payload: json!({"sessionKey": "agent:ops:explicit:g1",
+                        "message": {"role": "assistant", "content": format!("line {n}")}}),
+                    seq: None,
+                })),
+            );
+        }
+        let (tx, _rx) = AppEventSender::channel();
+        let clock = FixedClock::at_epoch_2026();
+        let keymap = Keymap::default();
+        let ctx = ViewCtx {
+            tx: &tx,
+            clock: &clock,
+            keymap: &keymap,
+        };
+        let newest = draw(&mut view, 100, 30);
+        assert!(newest.contains("line 99") && newest.contains("↑ more · K older / J newer"));
+        for _ in 0..30 {
+            assert!(view.handle_action(Action::DetailUp, &ctx));
+        }
+        let oldest = draw(&mut view, 100, 30);
+        assert!(
+            oldest.contains("line 0") && !oldest.contains("line 99"),
+            "{oldest}"
+        );
+        assert!(oldest.contains("↓ more"), "{oldest}");
+        while view.handle_action(Action::DetailDown, &ctx) {}
+        assert_eq!(draw(&mut view, 100, 30), newest, "J back to the newest");
     }
 
     #[test]

@@ -4,9 +4,10 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, Clear, Widget};
 
 use super::centered;
+use super::text_pane::TextPane;
 use crate::tui::event::AppEvent;
 use crate::tui::theme;
 
@@ -43,22 +44,28 @@ impl Confirm {
         }
     }
 
+    /// The question wraps at word boundaries and the dialog grows to hold all of it (a long
+    /// command in an allow-always question is never cut).
     pub(crate) fn render(&self, area: Rect, buf: &mut Buffer) {
         let width = (self.question.chars().count() as u16 + 6).clamp(30, 70);
-        let rect = centered(area, width, 5);
+        let mut text = TextPane::word_wrapped();
+        text.set_lines(
+            vec![
+                Line::raw(self.question.clone()),
+                Line::raw(""),
+                Line::styled("y / Enter: yes    n / Esc: no", theme::dim()),
+            ],
+            Vec::new(),
+        );
+        let inner_width = width.min(area.width).saturating_sub(2);
+        let height = text.rows_at(inner_width as usize) as u16 + 2;
+        let rect = centered(area, width, height);
         Clear.render(rect, buf);
-        let text = vec![
-            Line::raw(self.question.clone()),
-            Line::raw(""),
-            Line::styled("y / Enter: yes    n / Esc: no", theme::dim()),
-        ];
-        Paragraph::new(text)
-            .wrap(Wrap { trim: true })
-            .block(
-                Block::bordered()
-                    .title(" Confirm ")
-                    .border_style(theme::warning()),
-            )
-            .render(rect, buf);
+        let block = Block::bordered()
+            .title(" Confirm ")
+            .border_style(theme::warning());
+        let inner = block.inner(rect);
+        block.render(rect, buf);
+        text.render(inner, buf);
     }
 }

@@ -22,27 +22,13 @@ pub(crate) struct LineInput {
     pub(crate) text: String,
     /// Cursor as a char index.
     cursor: usize,
-    /// A suggested value: the first typed character replaces it (a cursor key keeps it).
-    suggested: bool,
 }
 
 impl LineInput {
     pub(crate) fn new(text: impl Into<String>) -> Self {
         let text = text.into();
         let cursor = text.chars().count();
-        LineInput {
-            text,
-            cursor,
-            suggested: false,
-        }
-    }
-
-    /// A suggested value, shown selected: typing replaces it, editing keys keep it.
-    pub(crate) fn prefilled(text: impl Into<String>) -> Self {
-        LineInput {
-            suggested: true,
-            ..LineInput::new(text)
-        }
+        LineInput { text, cursor }
     }
 
     fn byte_at(&self, char_idx: usize) -> usize {
@@ -62,14 +48,6 @@ impl LineInput {
 
     pub(crate) fn handle_key(&mut self, key: &KeyEvent) -> InputOutcome {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if std::mem::take(&mut self.suggested)
-            && matches!(key.code, KeyCode::Char(_))
-            && !ctrl
-            && !key.modifiers.contains(KeyModifiers::ALT)
-        {
-            self.text.clear();
-            self.cursor = 0;
-        }
         match key.code {
             KeyCode::Enter => InputOutcome::Submitted,
             KeyCode::Esc => InputOutcome::Cancelled,
@@ -145,17 +123,12 @@ impl LineInput {
         } else {
             Style::default()
         };
-        let text_style = if self.suggested && focused {
-            Style::default().add_modifier(Modifier::UNDERLINED)
-        } else {
-            Style::default()
-        };
         let line = Line::from(vec![
             Span::styled(
                 label.to_string(),
                 Style::default().add_modifier(Modifier::BOLD),
             ),
-            Span::styled(before.to_string(), text_style),
+            Span::raw(before.to_string()),
             Span::styled(under, cursor_style),
             Span::raw(after_chars.as_str().to_string()),
         ]);
@@ -184,17 +157,5 @@ mod tests {
         assert_eq!(i.handle_key(&k(KeyCode::Enter)), InputOutcome::Submitted);
         assert_eq!(i.handle_key(&k(KeyCode::Esc)), InputOutcome::Cancelled);
         assert_eq!(i.handle_key(&k(KeyCode::F(2))), InputOutcome::Ignored);
-    }
-
-    #[test]
-    fn a_suggested_value_is_replaced_by_typing_and_kept_by_editing() {
-        let mut i = LineInput::prefilled("main");
-        i.handle_key(&k(KeyCode::Char('o')));
-        i.handle_key(&k(KeyCode::Char('p')));
-        assert_eq!(i.text, "op");
-        let mut i = LineInput::prefilled("main");
-        i.handle_key(&k(KeyCode::End));
-        i.handle_key(&k(KeyCode::Char('2')));
-        assert_eq!(i.text, "main2");
     }
 }

@@ -2,6 +2,7 @@
 //! table, the help overlay. They hold state and draw; they never do I/O.
 
 pub(crate) mod confirm;
+pub(crate) mod detail_pane;
 pub(crate) mod help;
 pub(crate) mod line_input;
 pub(crate) mod picker;

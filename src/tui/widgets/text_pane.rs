@@ -21,6 +21,8 @@ pub(crate) struct TextPane {
     /// Lines where a section starts (jumps).
     sections: Vec<usize>,
     pub(crate) wrap: bool,
+    /// Wrapping breaks rows between words where it can (prose), not at the last column.
+    pub(crate) word_wrap: bool,
     /// Columns a wrapped line's continuation rows are indented by (under a gutter).
     pub(crate) hang: usize,
     /// First visible row (a wrapped row when wrapping, a line otherwise).
@@ -52,6 +54,7 @@ impl Default for TextPane {
             plain: Vec::new(),
             sections: Vec::new(),
             wrap: true,
+            word_wrap: false,
             hang: 0,
             top: 0,
             left: 0,
@@ -122,6 +125,75 @@ fn wrap_line(line: &Line<'static>, width: usize, hang: usize) -> Vec<Line<'stati
     rows
 }
 
+/// The line cut into rows between words: a row ends after the last space that lets it fit,
+/// the spaces at a break are dropped, a word longer than a row is cut like `wrap_line`.
+fn wrap_words(line: &Line<'static>, width: usize, hang: usize) -> Vec<Line<'static>> {
+    let width = width.max(1);
+    let hang = if hang < width { hang } else { 0 };
+    let cells: Vec<(char, Style)> = line
+        .spans
+        .iter()
+        .flat_map(|span| span.content.chars().map(move |c| (c, span.style)))
+        .collect();
+    let mut rows = Vec::new();
+    let mut start = 0;
+    loop {
+        let first = rows.is_empty();
+        let room = if first { width } else { width - hang };
+        // The longest prefix that fits, and the last break chance inside it.
+        let (mut used, mut end, mut last_space, mut word_seen) = (0, start, None, false);
+        while end < cells.len() {
+            let w = cells[end].0.width().unwrap_or(0);
+            if used + w > room && end > start {
+                break;
+            }
+            // A break chance is a space after a word (not the indentation before one).
+            if cells[end].0 == ' ' {
+                if word_seen {
+                    last_space = Some(end);
+                }
+            } else {
+                word_seen = true;
+            }
+            used += w;
+            end += 1;
+        }
+        let cut = match last_space {
+            Some(space) if end < cells.len() && cells[end].0 != ' ' && space > start => space,
+            _ => end,
+        };
+        let mut row = Line::default().style(line.style);
+        if !first && hang > 0 {
+            row.spans.push(Span::raw(" ".repeat(hang)));
+        }
+        let mut text = String::new();
+        let mut style = None;
+        for &(c, s) in &cells[start..cut] {
+            if style.is_some_and(|st| st != s) {
+                row.spans.push(Span::styled(
+                    std::mem::take(&mut text),
+                    style.unwrap_or_default(),
+                ));
+            }
+            style = Some(s);
+            text.push(c);
+        }
+        if !text.is_empty() {
+            row.spans
+                .push(Span::styled(text, style.unwrap_or_default()));
+        }
+        rows.push(row);
+        start = cut;
+        // The spaces a row breaks at belong to neither row.
+        while start < cells.len() && cells[start].0 == ' ' {
+            start += 1;
+        }
+        if start >= cells.len() {
+            return rows;
+        }
+    }
+}
+
 /// The line without its first `n` display columns.
 fn skip_columns(line: &Line<'static>, n: usize) -> Line<'static> {
     let mut skipped = 0;
@@ -147,6 +219,14 @@ fn skip_columns(line: &Line<'static>, n: usize) -> Line<'static> {
 }
 
 impl TextPane {
+    /// A pane of prose: rows break between words.
+    pub(crate) fn word_wrapped() -> TextPane {
+        TextPane {
+            word_wrap: true,
+            ..TextPane::default()
+        }
+    }
+
     /// A pane whose wrapped rows continue `hang` columns in (under a gutter of that width).
     pub(crate) fn with_hang(hang: usize) -> TextPane {
         TextPane {
@@ -196,10 +276,50 @@ impl TextPane {
             row += if width == 0 {
                 1
             } else {
-                rows_for(line_width(line), width, self.hang)
+                self.rows_of(line, width)
             };
         }
         self.starts.push(row);
+    }
+
+    /// The rows of one line at `width` columns, as drawn.
+    fn wrapped(&self, line: &Line<'static>, width: usize) -> Vec<Line<'static>> {
+        if self.word_wrap {
+            wrap_words(line, width, self.hang)
+        } else {
+            wrap_line(line, width, self.hang)
+        }
+    }
+
+    /// How many rows one line takes at `width` columns.
+    fn rows_of(&self, line: &Line<'static>, width: usize) -> usize {
+        let columns = line_width(line);
+        if self.word_wrap && columns > width {
+            wrap_words(line, width, self.hang).len()
+        } else {
+            rows_for(columns, width, self.hang)
+        }
+    }
+
+    /// Rows the text takes when wrapped at `width` columns (a pane sizes itself by it).
+    pub(crate) fn rows_at(&self, width: usize) -> usize {
+        self.lines
+            .iter()
+            .map(|line| self.rows_of(line, width.max(1)))
+            .sum()
+    }
+
+    /// Rows scrolled past above the pane and left below it (at the last layout).
+    pub(crate) fn rows_outside(&self) -> (usize, usize) {
+        let below = self
+            .total_rows()
+            .saturating_sub(self.top + self.height.max(1));
+        (self.top, below)
+    }
+
+    /// The pane's rows at the last layout.
+    pub(crate) fn height(&self) -> usize {
+        self.height
     }
 
     fn total_rows(&self) -> usize {
@@ -400,7 +520,7 @@ impl TextPane {
         let mut y = area.y;
         while y < area.bottom() && line < self.lines.len() {
             let rows = if self.wrap {
-                wrap_line(&self.lines[line], self.width, self.hang)
+                self.wrapped(&self.lines[line], self.width)
             } else {
                 vec![skip_columns(&self.lines[line], self.left)]
             };
@@ -471,6 +591,28 @@ mod tests {
         assert_eq!(rows_for(12, 6, 2), 3);
         assert_eq!(rows_for(6, 6, 2), 1);
         assert_eq!(rows_for(7, 6, 2), 2);
+    }
+
+    #[test]
+    fn word_wrap_breaks_between_words_and_cuts_only_words_longer_than_a_row() {
+        let mut p = TextPane::word_wrapped();
+        p.set_lines(
+            vec![
+                Line::raw("the quick brown fox"),
+                Line::raw("abcdefghij end"),
+                Line::raw("  indented"),
+            ],
+            vec![],
+        );
+        let mut buf = Buffer::empty(Rect::new(0, 0, 8, 8));
+        p.render(buf.area, &mut buf);
+        assert_eq!(
+            rows(&buf),
+            [
+                "the", "quick", "brown", "fox", "abcdefgh", "ij end", "  indent", "ed"
+            ]
+        );
+        assert_eq!(p.rows_at(8), 8);
     }
 
     #[test]
