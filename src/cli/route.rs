@@ -233,11 +233,13 @@ pub async fn route(
             stdout.send(b"\n".to_vec());
         }
     }
-    // The closing text in English, beside the seed's text on stdout.
+    // Nothing more goes to stdout: let the reader take it (bounded) before the English closing
+    // line goes to stderr, so on a shared terminal it follows the seed's text it translates.
+    let dropped = stdout.dropped();
+    stdout.finish(READER_WAIT);
     if let Some(note) = &outcome.operator_note {
         stderr.send(format!("clawdeck route: {note}\n").into_bytes());
     }
-    let dropped = stdout.dropped();
     if dropped > 0 {
         stderr.send(
             format!(
@@ -247,7 +249,6 @@ pub async fn route(
         );
     }
     // The run is over; a reader gets a bounded time to take the rest.
-    stdout.finish(READER_WAIT);
     stderr.finish(READER_WAIT);
     match outcome.status {
         RunStatus::Completed => exit::OK,
