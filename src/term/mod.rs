@@ -4,10 +4,12 @@
 //! what passes: printable text, newlines, tabs, and (for terminals) SGR colours.
 
 pub mod sanitize;
+pub mod visible;
 
 use std::io::IsTerminal;
 
 pub use sanitize::{CleanLine, Sanitizer, plain_text};
+pub use visible::{HIDDEN_CHARS_WARNING, VisibleText, visible};
 
 /// Which of the two output streams of a process (a child's or our own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -30,6 +32,17 @@ impl StdStream {
 /// sequence and control character is dropped.
 pub fn for_terminal(text: &str) -> String {
     let mut s = Sanitizer::stream(true, true);
+    let mut sink = Vec::new();
+    s.feed_str(text, &mut sink);
+    s.finish(&mut sink);
+    s.take_stream()
+}
+
+/// Finished lines (a table, a warning) as a terminal may be sent them: like [`for_terminal`],
+/// and a carriage return is dropped too (it would let a later part of a line overwrite an
+/// earlier one).
+pub fn for_terminal_lines(text: &str) -> String {
+    let mut s = Sanitizer::stream(true, false);
     let mut sink = Vec::new();
     s.feed_str(text, &mut sink);
     s.finish(&mut sink);
@@ -88,6 +101,16 @@ impl OutputGuard {
     pub fn text<'a>(&self, stream: StdStream, text: &'a str) -> std::borrow::Cow<'a, str> {
         if self.neutralises(stream) && text.chars().any(needs_check) {
             std::borrow::Cow::Owned(for_terminal(text))
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        }
+    }
+
+    /// Finished lines (tables, warnings, errors quoting config or gateway text) as they may be
+    /// written to `stream`: see [`for_terminal_lines`].
+    pub fn lines<'a>(&self, stream: StdStream, text: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.neutralises(stream) && text.chars().any(needs_check) {
+            std::borrow::Cow::Owned(for_terminal_lines(text))
         } else {
             std::borrow::Cow::Borrowed(text)
         }
