@@ -54,6 +54,8 @@ pub const ACTION_NAMES: &[&str] = &[
     "allow_once",
     "allow_always",
     "deny_approval",
+    "details_down",
+    "details_up",
     "invoke_target",
     "view_lint",
     "view_diff",

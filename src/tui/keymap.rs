@@ -59,6 +59,8 @@ pub(crate) enum Action {
     AllowOnce,
     AllowAlways,
     DenyApproval,
+    DetailsDown,
+    DetailsUp,
     InvokeTarget,
     ViewLint,
     ViewDiff,
@@ -393,6 +395,22 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         "Deny the selected exec approval",
         [Approvals],
         "deny"
+    ),
+    b!(
+        DetailsDown,
+        "details_down",
+        ["]"],
+        "Scroll the selected approval's details down (a long command)",
+        [Approvals],
+        ""
+    ),
+    b!(
+        DetailsUp,
+        "details_up",
+        ["["],
+        "Scroll the selected approval's details up",
+        [Approvals],
+        ""
     ),
     b!(
         InvokeTarget,
