@@ -332,3 +332,65 @@ fn raw_opts_out_of_neutralising_gateway_text() {
         "{screen:?}"
     );
 }
+
+// ---------------------------------------------------------------- item 5: config text on a terminal
+
+/// A config whose agent id, deny entry and unknown key hold a title change, a clipboard write
+/// and a screen clear (JSON escapes, so the file itself is plain text).
+const HOSTILE_CONFIG: &str = r#"{
+  "tools": {
+    "profile": "coding",
+    "deny": ["exec\u001b]0;DENY-TITLE\u0007\u001b[2J\rFAKE-DENY"],
+    "noSuchKey\u001b]52;c;cm0gLXJmIH4=\u0007\rFAKE-KEY": true
+  },
+  "agents": {
+    "list": [
+      {"id": "main"},
+      {"id": "ops\u001b]0;AGENT-TITLE\u0007\u001b[2J\rFAKE-AGENT",
+       "tools": {"deny": ["read\u001b]0;T\u0007\rFAKE-AGENT-DENY"]}}
+    ]
+  }
+}"#;
+
+fn config_command(config: &std::path::Path, home: &std::path::Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+    cmd.arg("--config")
+        .arg(config)
+        .args(args)
+        .env("HOME", home)
+        .env("XDG_STATE_HOME", home)
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("PATH", "/usr/bin:/bin")
+        .env_remove("OPENCLAW_BIN")
+        .env_remove("OPENCLAW_CONFIG_PATH")
+        .env_remove("CLAWDECK_OPENCLAW_VERSION");
+    cmd
+}
+
+#[test]
+fn config_text_never_reaches_a_terminal_raw() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("openclaw.json");
+    std::fs::write(&config, HOSTILE_CONFIG).unwrap();
+    let agent = "ops\x1b]0;AGENT-TITLE\x07\x1b[2J\rFAKE-AGENT";
+    for args in [
+        &["tools"][..],
+        &["tools", "--agent", agent],
+        &["explain"],
+        &["explain", "exec"],
+        &["explain", "--agent", agent, "read"],
+        &["explain", "no-such-tool\x1b]0;T\x07FAKE"],
+        &["lint"],
+        &["schema"],
+        &["schema", "--agent", agent],
+        &["prompt"],
+        &["tools", "--agent", "nobody\x1b]0;T\x07FAKE"],
+    ] {
+        let screen = on_terminal(config_command(&config, dir.path(), args), |_| false);
+        assert!(
+            screen.contains("FAKE"),
+            "{args:?} showed none of the config's text:\n{screen}"
+        );
+        assert_nothing_interpreted(&screen);
+    }
+}
