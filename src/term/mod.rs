@@ -62,7 +62,7 @@ pub fn plain(text: &str) -> String {
 /// A warning (it may quote config keys or plugin text) as it may go to our stderr: neutralised
 /// when stderr is a terminal.
 pub fn for_terminal_if_tty_stderr(text: &str) -> std::borrow::Cow<'_, str> {
-    OutputGuard::detect(false).text(StdStream::Stderr, text)
+    OutputGuard::detect(false).lines(StdStream::Stderr, text)
 }
 
 /// How our own output treats untrusted text: neutralised when the stream is a terminal, exact
