@@ -313,6 +313,12 @@ fn a_long_command_wraps_and_scrolls_to_its_end() {
     h.pump();
     let up = h.screen_trimmed(100, 24);
     assert_ne!(up, screen, "[ scrolls back up");
+    // Scrolled far down, any size still draws.
+    for width in 1..=60 {
+        for height in 1..=20 {
+            h.screen_trimmed(width, height);
+        }
+    }
 }
 
 // ---------------------------------------------------------------- a fake gateway
