@@ -537,6 +537,11 @@ async fn long_messages_go_through_a_message_file_that_is_removed_afterwards() {
     assert_eq!(argv[3], json!("--message-file"));
     let path = PathBuf::from(argv[4].as_str().unwrap());
     assert_eq!(rec["message"], json!(message), "no mode given: verbatim");
+    assert_eq!(
+        rec["messageFileMode"],
+        json!(0o600),
+        "only its owner can read the message file"
+    );
     assert!(!path.exists(), "message file {path:?} left behind");
 }
 

@@ -161,7 +161,7 @@ async fn resolve(cli: &Cli, gateway: &GatewayArgs, id: &str, decision: &str, as_
     }
     if code != exit::OK {
         for e in errors {
-            eprintln!("clawdeck approvals resolve: {e}");
+            super::err_untrusted(cli, &format!("clawdeck approvals resolve: {e}"));
         }
     }
     code

@@ -106,18 +106,20 @@ pub fn run(cli: &Cli, args: &CatalogArgs) -> u8 {
                             json!({"gateway": name, "version": pack.version, "path": path, "tools": pack.tools.len(), "groups": pack.groups.len(), "profiles": pack.profiles.len()})
                         );
                     } else {
-                        outln!(
-                            "{name}: OpenClaw {} — {} tools in {} groups, {} profiles → {}",
+                        // The version is the gateway's text.
+                        let line = format!(
+                            "{name}: OpenClaw {} — {} tools in {} groups, {} profiles → {}\n",
                             pack.version,
                             pack.tools.len(),
                             pack.groups.len(),
                             pack.profiles.len(),
                             path.display()
                         );
+                        super::out_untrusted(cli, &line);
                     }
                 }
                 Err(e) => {
-                    eprintln!("clawdeck catalog sync: {name}: {e}");
+                    super::err_untrusted(cli, &format!("clawdeck catalog sync: {name}: {e}"));
                     failed = true;
                 }
             }

@@ -56,7 +56,11 @@ impl Side {
 }
 
 fn fail(message: impl std::fmt::Display) -> u8 {
-    eprintln!("clawdeck diff: {message}");
+    // The message may quote config text (an agent id, a path).
+    eprintln!(
+        "{}",
+        crate::term::for_terminal_if_tty_stderr(&format!("clawdeck diff: {message}"))
+    );
     exit::USAGE
 }
 
@@ -126,7 +130,7 @@ pub fn run(cli: &Cli, args: &DiffArgs) -> u8 {
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&d).unwrap_or_default());
     } else {
-        out!("{}", render_diff(&d));
+        super::out_untrusted(cli, &render_diff(&d));
     }
     if d.is_same() {
         exit::OK

@@ -26,9 +26,12 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
         Some(name) => {
             let Some(trace) = res.trace(name) else {
                 let known: Vec<&str> = res.tools.iter().map(|t| t.name.as_str()).collect();
-                eprintln!(
-                    "clawdeck explain: unknown tool \"{name}\" (known: {})",
-                    known.join(", ")
+                super::err_untrusted(
+                    cli,
+                    &format!(
+                        "clawdeck explain: unknown tool \"{name}\" (known: {})",
+                        known.join(", ")
+                    ),
                 );
                 return exit::USAGE;
             };
@@ -47,9 +50,9 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                 out["warnings"] = json!(related);
                 outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
             } else {
-                print_load_warnings(&loaded, &registry);
-                outln!("config: {}", loaded.describe());
-                out!("{}", policy::render_tool(&res, trace));
+                print_load_warnings(cli, &loaded, &registry);
+                super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));
+                super::out_untrusted(cli, &policy::render_tool(&res, trace));
             }
         }
         None => {
@@ -62,9 +65,9 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                 });
                 outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
             } else {
-                print_load_warnings(&loaded, &registry);
-                outln!("config: {}", loaded.describe());
-                out!("{}", policy::render_table(&res));
+                print_load_warnings(cli, &loaded, &registry);
+                super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));
+                super::out_untrusted(cli, &policy::render_table(&res));
             }
         }
     }

@@ -88,7 +88,7 @@ pub(crate) async fn attach_all(
     let (endpoints, identity) = match endpoints(cli, args) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("clawdeck {command}: {e}");
+            super::err_untrusted(cli, &format!("clawdeck {command}: {e}"));
             return Err(exit::USAGE);
         }
     };
@@ -98,9 +98,12 @@ pub(crate) async fn attach_all(
         match attach(endpoint, &identity, approver, None).await {
             Ok(client) => clients.push(client),
             Err(err) => {
-                eprintln!(
-                    "clawdeck {command}: {} ({}): {err}",
-                    endpoint.name, endpoint.origin
+                super::err_untrusted(
+                    cli,
+                    &format!(
+                        "clawdeck {command}: {} ({}): {err}",
+                        endpoint.name, endpoint.origin
+                    ),
                 );
                 failed = true;
             }
@@ -116,7 +119,7 @@ async fn status(cli: &Cli, args: &CommonArgs) -> u8 {
     let (endpoints, identity) = match endpoints(cli, &args.gateway) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("clawdeck gateway status: {e}");
+            super::err_untrusted(cli, &format!("clawdeck gateway status: {e}"));
             return exit::USAGE;
         }
     };
@@ -160,29 +163,29 @@ async fn status(cli: &Cli, args: &CommonArgs) -> u8 {
             serde_json::to_string_pretty(&rows).unwrap_or_default()
         );
     } else {
+        // Every field is the gateway's (or the config's) text: each one plain, on one line.
         for row in &rows {
-            let name = row["name"].as_str().unwrap_or("");
-            let url = row["url"].as_str().unwrap_or("");
+            let text = |key: &str| cell(row[key].as_str().unwrap_or("?"));
+            let (name, url) = (text("name"), text("url"));
             if row["connected"] == true {
-                outln!(
-                    "{name}  {url}  connected: OpenClaw {} protocol v{}, role {}, scopes {}",
-                    row["serverVersion"].as_str().unwrap_or("?"),
-                    row["protocol"],
-                    row["role"].as_str().unwrap_or("?"),
-                    row["scopes"]
-                        .as_array()
-                        .map(|a| a
-                            .iter()
+                let scopes = row["scopes"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
                             .filter_map(Value::as_str)
+                            .map(cell)
                             .collect::<Vec<_>>()
-                            .join(" "))
-                        .unwrap_or_default(),
+                    })
+                    .unwrap_or_default()
+                    .join(" ");
+                outln!(
+                    "{name}  {url}  connected: OpenClaw {} protocol v{}, role {}, scopes {scopes}",
+                    text("serverVersion"),
+                    cell(&row["protocol"].to_string()),
+                    text("role"),
                 );
             } else {
-                outln!(
-                    "{name}  {url}  NOT connected: {}",
-                    row["error"].as_str().unwrap_or("")
-                );
+                outln!("{name}  {url}  NOT connected: {}", text("error"));
             }
         }
         outln!("device id: {}", identity.device_id());
@@ -205,9 +208,12 @@ async fn sessions(cli: &Cli, args: &CommonArgs) -> u8 {
                 }
             }
             Err(err) => {
-                eprintln!(
-                    "clawdeck gateway sessions: {}: {err}",
-                    client.endpoint().name
+                super::err_untrusted(
+                    cli,
+                    &format!(
+                        "clawdeck gateway sessions: {}: {err}",
+                        client.endpoint().name
+                    ),
                 );
                 failed = true;
             }
@@ -269,9 +275,12 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
             }
         });
         if let Err(err) = client.subscribe("sessions.subscribe", json!({})).await {
-            eprintln!(
-                "clawdeck gateway watch: {}: sessions.subscribe: {err}",
-                client.endpoint().name
+            super::err_untrusted(
+                cli,
+                &format!(
+                    "clawdeck gateway watch: {}: sessions.subscribe: {err}",
+                    client.endpoint().name
+                ),
             );
         }
         for key in &args.session {
@@ -279,9 +288,12 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
                 .subscribe("sessions.messages.subscribe", json!({"key": key}))
                 .await
             {
-                eprintln!(
-                    "clawdeck gateway watch: {}: {key}: {err}",
-                    client.endpoint().name
+                super::err_untrusted(
+                    cli,
+                    &format!(
+                        "clawdeck gateway watch: {}: {key}: {err}",
+                        client.endpoint().name
+                    ),
                 );
             }
         }
@@ -320,7 +332,7 @@ pub(super) fn print_item(item: &WatchItem, as_json: bool, guard: crate::term::Ou
         serde_json::to_string(&item.to_json()).unwrap_or_default()
     } else {
         guard
-            .text(crate::term::StdStream::Stdout, &describe_event(item))
+            .lines(crate::term::StdStream::Stdout, &describe_event(item))
             .into_owned()
     };
     super::quiet_out::write_stdout(format!("{line}\n").as_bytes())
@@ -340,9 +352,12 @@ async fn effective(cli: &Cli, args: &EffectiveArgs) -> u8 {
         {
             Ok(payload) => out.push((client.endpoint().name.clone(), payload)),
             Err(err) => {
-                eprintln!(
-                    "clawdeck gateway effective: {}: {err}",
-                    client.endpoint().name
+                super::err_untrusted(
+                    cli,
+                    &format!(
+                        "clawdeck gateway effective: {}: {err}",
+                        client.endpoint().name
+                    ),
                 );
                 failed = true;
             }

@@ -131,7 +131,7 @@ pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
     };
     let registry = Registry::build(&loaded);
     if !args.json {
-        print_load_warnings(&loaded, &registry);
+        print_load_warnings(cli, &loaded, &registry);
     }
     let runtime = match super::async_runtime() {
         Ok(rt) => rt,

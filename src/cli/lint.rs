@@ -22,7 +22,7 @@ pub fn run(cli: &Cli, args: &LintArgs) -> u8 {
     let loaded = match config::load(cli.config.as_deref()) {
         Ok(loaded) => loaded,
         Err(err) => {
-            eprintln!("clawdeck lint: {err}");
+            super::err_untrusted(cli, &format!("clawdeck lint: {err}"));
             return exit::USAGE;
         }
     };
@@ -37,7 +37,7 @@ pub fn run(cli: &Cli, args: &LintArgs) -> u8 {
     let report = match lint::lint(&loaded, &registry, &scope, text.as_deref()) {
         Ok(report) => report,
         Err(err) => {
-            eprintln!("clawdeck lint: {err}");
+            super::err_untrusted(cli, &format!("clawdeck lint: {err}"));
             return exit::USAGE;
         }
     };
@@ -47,14 +47,13 @@ pub fn run(cli: &Cli, args: &LintArgs) -> u8 {
             serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     } else {
-        print_load_warnings(&loaded, &registry);
-        outln!("config: {}", report.config);
-        outln!(
-            "openclaw: {} semantics ({})\n",
-            report.openclaw,
-            report.openclaw_reason
+        print_load_warnings(cli, &loaded, &registry);
+        let head = format!(
+            "config: {}\nopenclaw: {} semantics ({})\n\n",
+            report.config, report.openclaw, report.openclaw_reason
         );
-        out!("{}", lint::render_report(&report));
+        super::out_untrusted(cli, &head);
+        super::out_untrusted(cli, &lint::render_report(&report));
     }
     if report.has_problems() {
         exit::TOOL_ERROR

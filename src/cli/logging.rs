@@ -21,11 +21,8 @@ pub fn init(console: bool) {
         let path = std::env::var_os("CLAWDECK_LOG_FILE")
             .map(std::path::PathBuf::from)
             .unwrap_or_else(|| std::env::temp_dir().join("clawdeck.log"));
-        match std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-        {
+        // 0600: debug logs may quote requests and their tokens.
+        match crate::process::private_fs::open_private(&path, true) {
             Ok(file) => {
                 let _ = builder
                     .with_ansi(false)

@@ -63,7 +63,7 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
         }
     };
     let registry = crate::deck::build_registry(&config);
-    print_load_warnings(&config, &registry);
+    print_load_warnings(cli, &config, &registry);
     if args.listen.is_none() && std::io::stdin().is_terminal() {
         eprintln!("{TTY_HINT}");
     }

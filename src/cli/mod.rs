@@ -199,6 +199,22 @@ pub(crate) fn output_guard(cli: &Cli) -> crate::term::OutputGuard {
     crate::term::OutputGuard::detect(cli.raw)
 }
 
+/// Text for our stdout that may quote untrusted text (config, gateway data): neutralised when
+/// stdout is a terminal (unless `--raw`).
+pub(crate) fn out_untrusted(cli: &Cli, text: &str) {
+    let text = output_guard(cli).lines(crate::term::StdStream::Stdout, text);
+    out!("{text}");
+}
+
+/// An error or warning line for our stderr that may quote untrusted text (config keys, agent
+/// ids, gateway errors): neutralised when stderr is a terminal (unless `--raw`).
+pub(crate) fn err_untrusted(cli: &Cli, line: &str) {
+    eprintln!(
+        "{}",
+        output_guard(cli).lines(crate::term::StdStream::Stderr, line)
+    );
+}
+
 /// The tokio runtime the async commands run on.
 pub(crate) fn async_runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_multi_thread()

@@ -123,10 +123,7 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
         .iter()
         .chain(&view.skills.warnings)
     {
-        eprintln!(
-            "warning: {}",
-            crate::term::for_terminal_if_tty_stderr(warning)
-        );
+        super::err_untrusted(cli, &format!("warning: {warning}"));
     }
     // Plugin and skill descriptions are untrusted: neutralised on a terminal unless `--raw`.
     let guard = super::output_guard(cli);

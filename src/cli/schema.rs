@@ -37,13 +37,13 @@ pub(crate) fn load_view(
     options: &LlmViewOptions,
 ) -> Result<(LoadedConfig, Registry, LlmView), u8> {
     let loaded = config::load(cli.config.as_deref()).map_err(|err| {
-        eprintln!("clawdeck {command}: {err}");
+        super::err_untrusted(cli, &format!("clawdeck {command}: {err}"));
         exit::USAGE
     })?;
     let registry = Registry::build(&loaded);
     let view =
         build_llm_view(&loaded, &registry, &cli.context.to_context(), options).map_err(|err| {
-            eprintln!("clawdeck {command}: {err}");
+            super::err_untrusted(cli, &format!("clawdeck {command}: {err}"));
             exit::USAGE
         })?;
     Ok((loaded, registry, view))
@@ -89,24 +89,28 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> u8 {
         });
         outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
+        // Every note may quote config text (agent ids, tool names, deny entries).
         for warning in all_warnings(&loaded, &registry, &view) {
-            eprintln!("warning: {warning}");
+            super::err_untrusted(cli, &format!("warning: {warning}"));
         }
-        eprintln!(
-            "clawdeck schema: {} tools for {} ({}), agent {}",
-            view.export.tools.len(),
-            view.api,
-            view.api_source,
-            view.resolution.resolved.agent
+        super::err_untrusted(
+            cli,
+            &format!(
+                "clawdeck schema: {} tools for {} ({}), agent {}",
+                view.export.tools.len(),
+                view.api,
+                view.api_source,
+                view.resolution.resolved.agent
+            ),
         );
         if view.export.tools.is_empty() {
             eprintln!("no tools in this context: the request leaves `tools` out");
         }
         for dropped in &view.export.warnings {
-            eprintln!("dropped: {dropped}");
+            super::err_untrusted(cli, &format!("dropped: {dropped}"));
         }
         for violation in &violations {
-            eprintln!("violation: {violation}");
+            super::err_untrusted(cli, &format!("violation: {violation}"));
         }
         outln!(
             "{}",

@@ -22,13 +22,13 @@ pub(crate) fn load_and_resolve(
     command: &str,
 ) -> Result<(LoadedConfig, Registry, Resolution), u8> {
     let loaded = config::load(cli.config.as_deref()).map_err(|err| {
-        eprintln!("clawdeck {command}: {err}");
+        super::err_untrusted(cli, &format!("clawdeck {command}: {err}"));
         exit::USAGE
     })?;
     let registry = Registry::build(&loaded);
     let resolution =
         policy::resolve(&loaded, &registry, &cli.context.to_context()).map_err(|err| {
-            eprintln!("clawdeck {command}: {err}");
+            super::err_untrusted(cli, &format!("clawdeck {command}: {err}"));
             exit::USAGE
         })?;
     Ok((loaded, registry, resolution))
@@ -54,10 +54,10 @@ pub(crate) fn warnings_json(
     out
 }
 
-/// Config and registry warnings for human output (stderr).
-pub(crate) fn print_load_warnings(loaded: &LoadedConfig, registry: &Registry) {
+/// Config and registry warnings for human output (stderr; they quote config text).
+pub(crate) fn print_load_warnings(cli: &Cli, loaded: &LoadedConfig, registry: &Registry) {
     for w in loaded.warnings.iter().chain(&registry.warnings) {
-        eprintln!("warning: {}", crate::term::for_terminal_if_tty_stderr(w));
+        super::err_untrusted(cli, &format!("warning: {w}"));
     }
 }
 
@@ -80,9 +80,9 @@ pub fn run(cli: &Cli, args: &ToolsArgs) -> u8 {
         let out = json!({"tools": tools, "warnings": warnings_json(&loaded, &registry, &res)});
         outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
-        print_load_warnings(&loaded, &registry);
-        outln!("config: {}", loaded.describe());
-        out!("{}", policy::render_tool_list(&res));
+        print_load_warnings(cli, &loaded, &registry);
+        super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));
+        super::out_untrusted(cli, &policy::render_tool_list(&res));
     }
     exit::OK
 }

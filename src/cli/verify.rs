@@ -42,7 +42,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
     let loaded = match config::load(cli.config.as_deref()) {
         Ok(loaded) => loaded,
         Err(err) => {
-            eprintln!("clawdeck verify: {err}");
+            super::err_untrusted(cli, &format!("clawdeck verify: {err}"));
             return exit::USAGE;
         }
     };
@@ -55,14 +55,14 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
     let ctx = match session_context(cli, args) {
         Ok(ctx) => ctx,
         Err(err) => {
-            eprintln!("clawdeck verify: {err}");
+            super::err_untrusted(cli, &format!("clawdeck verify: {err}"));
             return exit::USAGE;
         }
     };
     let view = match verify::predict(&loaded, &registry, &ctx) {
         Ok(view) => view,
         Err(err) => {
-            eprintln!("clawdeck verify: {err}");
+            super::err_untrusted(cli, &format!("clawdeck verify: {err}"));
             return exit::USAGE;
         }
     };
@@ -71,7 +71,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
     let runtime = match async_runtime() {
         Ok(rt) => rt,
         Err(err) => {
-            eprintln!("clawdeck verify: {err}");
+            super::err_untrusted(cli, &format!("clawdeck verify: {err}"));
             return exit::USAGE;
         }
     };
@@ -130,7 +130,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
     let observed = match observed {
         Ok(observed) => observed,
         Err(err) => {
-            eprintln!("clawdeck verify: {err}");
+            super::err_untrusted(cli, &format!("clawdeck verify: {err}"));
             return exit::USAGE;
         }
     };
@@ -153,12 +153,14 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
         });
         outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
-        outln!("config: {}", loaded.describe());
+        // Tool names, agent ids and the CLI's words come from the config and from OpenClaw.
+        let mut text = format!("config: {}\n", loaded.describe());
         if let Some(key) = &compared.session_key {
-            outln!("session: {key}");
+            text.push_str(&format!("session: {key}\n"));
         }
-        outln!("compared: {}", compared.label());
-        out!("{}", render(&source, &observed, &comparison));
+        text.push_str(&format!("compared: {}\n", compared.label()));
+        text.push_str(&render(&source, &observed, &comparison));
+        super::out_untrusted(cli, &text);
     }
     if comparison.is_clean() {
         exit::OK

@@ -98,14 +98,41 @@ impl Approval {
             "sessionKey": self.session_key,
             "reason": self.reason,
             "expiresAtMs": self.expires_at_ms,
+            "hiddenChars": self.has_hidden_chars(),
         })
     }
 
+    /// The fields an operator reads before deciding (all from the gateway, all untrusted).
+    fn read_fields(&self) -> [&str; 6] {
+        [
+            &self.id,
+            &self.command,
+            &self.cwd,
+            &self.agent,
+            &self.session_key,
+            &self.reason,
+        ]
+    }
+
+    /// Whether any field holds characters that hide or reorder what is shown.
+    pub fn has_hidden_chars(&self) -> bool {
+        self.read_fields()
+            .iter()
+            .any(|f| crate::term::visible(f).hidden_chars)
+    }
+
+    /// One line, every field shown visibly (controls escaped, invisible characters marked,
+    /// padding compressed), flagged when a field hides or reorders characters.
     pub fn describe(&self) -> String {
-        format!(
-            "{} requested: `{}` in {} (agent {}, session {}; {})",
-            self.id, self.command, self.cwd, self.agent, self.session_key, self.reason
-        )
+        let [id, command, cwd, agent, session, reason] =
+            self.read_fields().map(|f| crate::term::visible(f).text);
+        let mut line = format!(
+            "{id} requested: `{command}` in {cwd} (agent {agent}, session {session}; {reason})"
+        );
+        if self.has_hidden_chars() {
+            line.push_str(&format!(" ⚠ {}", crate::term::HIDDEN_CHARS_WARNING));
+        }
+        line
     }
 }
 

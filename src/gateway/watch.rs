@@ -336,8 +336,14 @@ pub fn classify(gateway: &str, event: &str, payload: &Value) -> WatchItem {
     }
 }
 
-/// One human-readable line.
+/// One human-readable line: a newline or carriage return in any gateway text is shown as `⏎`
+/// (it cannot start a line of its own or overwrite one); an approval's fields are shown fully
+/// visible (see [`crate::term::visible`]).
 pub fn describe_event(item: &WatchItem) -> String {
+    one_line(&describe_kind(item))
+}
+
+fn describe_kind(item: &WatchItem) -> String {
     let session = item.session_key.as_deref().unwrap_or("-");
     let gw = &item.gateway;
     match &item.kind {
@@ -377,7 +383,11 @@ pub fn describe_event(item: &WatchItem) -> String {
             id,
             decision,
             resolved_by,
-        } => format!("[{gw}] approval {id} resolved: {decision} by {resolved_by}"),
+        } => {
+            let [id, decision, by] =
+                [id, decision, resolved_by].map(|f| crate::term::visible(f).text);
+            format!("[{gw}] approval {id} resolved: {decision} by {by}")
+        }
         WatchKind::SessionChanged { reason } => format!("[{gw}] {session} changed ({reason})"),
         WatchKind::Other => format!("[{gw}] {session} {}", summarize(&item.event, &item.payload)),
     }
@@ -386,12 +396,14 @@ pub fn describe_event(item: &WatchItem) -> String {
 /// The longest text a summary quotes (a streamed reply, a command's output).
 const QUOTE_CHARS: usize = 200;
 
+/// `text` with every line break (`\r\n`, `\n`, `\r`) shown as `⏎`.
+fn one_line(text: &str) -> String {
+    text.replace("\r\n", "⏎").replace(['\n', '\r'], "⏎")
+}
+
 /// `text` on one line (newlines shown as ⏎), at most `QUOTE_CHARS` characters.
 fn quote(text: &str) -> String {
-    let one_line = text
-        .trim_end()
-        .replace("\r\n", "⏎")
-        .replace(['\n', '\r'], "⏎");
+    let one_line = one_line(text.trim_end());
     if one_line.chars().count() <= QUOTE_CHARS {
         one_line
     } else {

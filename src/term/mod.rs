@@ -4,10 +4,12 @@
 //! what passes: printable text, newlines, tabs, and (for terminals) SGR colours.
 
 pub mod sanitize;
+pub mod visible;
 
 use std::io::IsTerminal;
 
 pub use sanitize::{CleanLine, Sanitizer, plain_text};
+pub use visible::{HIDDEN_CHARS_WARNING, VisibleText, visible};
 
 /// Which of the two output streams of a process (a child's or our own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -36,6 +38,17 @@ pub fn for_terminal(text: &str) -> String {
     s.take_stream()
 }
 
+/// Finished lines (a table, a warning) as a terminal may be sent them: like [`for_terminal`],
+/// and a carriage return is dropped too (it would let a later part of a line overwrite an
+/// earlier one).
+pub fn for_terminal_lines(text: &str) -> String {
+    let mut s = Sanitizer::stream(true, false);
+    let mut sink = Vec::new();
+    s.feed_str(text, &mut sink);
+    s.finish(&mut sink);
+    s.take_stream()
+}
+
 /// What a reader (or a model) is given: the visible text only (no SGR, no `\r`), newlines and
 /// tabs kept.
 pub fn plain(text: &str) -> String {
@@ -49,7 +62,7 @@ pub fn plain(text: &str) -> String {
 /// A warning (it may quote config keys or plugin text) as it may go to our stderr: neutralised
 /// when stderr is a terminal.
 pub fn for_terminal_if_tty_stderr(text: &str) -> std::borrow::Cow<'_, str> {
-    OutputGuard::detect(false).text(StdStream::Stderr, text)
+    OutputGuard::detect(false).lines(StdStream::Stderr, text)
 }
 
 /// How our own output treats untrusted text: neutralised when the stream is a terminal, exact
@@ -88,6 +101,16 @@ impl OutputGuard {
     pub fn text<'a>(&self, stream: StdStream, text: &'a str) -> std::borrow::Cow<'a, str> {
         if self.neutralises(stream) && text.chars().any(needs_check) {
             std::borrow::Cow::Owned(for_terminal(text))
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        }
+    }
+
+    /// Finished lines (tables, warnings, errors quoting config or gateway text) as they may be
+    /// written to `stream`: see [`for_terminal_lines`].
+    pub fn lines<'a>(&self, stream: StdStream, text: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.neutralises(stream) && text.chars().any(needs_check) {
+            std::borrow::Cow::Owned(for_terminal_lines(text))
         } else {
             std::borrow::Cow::Borrowed(text)
         }

@@ -1120,7 +1120,9 @@ impl App {
         let text = text.to_string();
         let tx = self.tx.clone();
         run_job(move || {
-            let saved = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&file, text));
+            // Private: a copy may hold what a run printed (tokens, paths).
+            let saved = crate::process::private_fs::create_private_dir_all(&dir)
+                .and_then(|()| crate::process::private_fs::write_private(&file, text.as_bytes()));
             let mut message = copy_message(lines, clip, &file, saved);
             if let Some(cut) = cut {
                 message.push_str(&format!(

@@ -122,15 +122,18 @@ impl TempHome {
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));
-        let created = std::fs::create_dir_all(dir.join(".openclaw"));
-        // Registered even when only part of it exists: a stop of clawdeck removes it.
+        let failed = |err: std::io::Error| VerifyError::Home {
+            path: dir.display().to_string(),
+            message: err.to_string(),
+        };
+        // 0700 from the start (the home gets a copy of openclaw.json with its tokens); a
+        // directory someone made there first is refused, not used (nor removed).
+        crate::process::private_fs::create_private_dir(&dir).map_err(failed)?;
+        // Registered before anything is written in it: a stop of clawdeck removes it.
         crate::process::stop::register_temp(&dir);
-        if let Err(err) = created {
+        if let Err(err) = crate::process::private_fs::create_private_dir(&dir.join(".openclaw")) {
             crate::process::stop::remove_temp(&dir);
-            return Err(VerifyError::Home {
-                path: dir.display().to_string(),
-                message: err.to_string(),
-            });
+            return Err(failed(err));
         }
         Ok(Self(dir))
     }
@@ -169,9 +172,11 @@ pub async fn observe_cli(
     } = prepare(config, agent, ctx, options).await?;
     let config_path = home.0.join(".openclaw").join("openclaw.json");
     let text = serde_json::to_string_pretty(&isolated).unwrap_or_default();
-    std::fs::write(&config_path, text).map_err(|err| VerifyError::Home {
-        path: config_path.display().to_string(),
-        message: err.to_string(),
+    crate::process::private_fs::write_private(&config_path, text.as_bytes()).map_err(|err| {
+        VerifyError::Home {
+            path: config_path.display().to_string(),
+            message: err.to_string(),
+        }
     })?;
 
     let mut args = vec![
@@ -522,6 +527,35 @@ print(urllib.request.urlopen(req).read().decode()[:20])
         assert!(home.starts_with(std::env::temp_dir()), "{}", home.display());
         assert!(!home.exists(), "the isolated home is removed afterwards");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The isolated home holds a copy of openclaw.json with its tokens: while the CLI runs,
+    /// the home and its .openclaw are 0700 and the config 0600 (as the CLI itself sees them).
+    #[tokio::test]
+    async fn the_isolated_home_and_its_config_are_private_while_the_cli_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let fake = dir.path().join("openclaw");
+        std::fs::write(
+            &fake,
+            "#!/bin/sh\nc=\"$HOME/.openclaw/openclaw.json\"\necho \"modes $(stat -c %a \"$HOME\") $(stat -c %a \"$HOME/.openclaw\") $(stat -c %a \"$c\")\" >&2\nexit 1\n",
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let options = RunOptions {
+            openclaw_bin: Some(fake),
+            timeout: Duration::from_secs(20),
+        };
+        let config = serde_json::json!({"gateway": {"auth": {"token": "secret-token"}}});
+        let err = observe_cli(&config, "main", &PolicyContext::default(), &options)
+            .await
+            .unwrap_err();
+        match &err {
+            VerifyError::CliFailed { output, .. } => {
+                assert!(output.contains("modes 700 700 600"), "{output}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[tokio::test]

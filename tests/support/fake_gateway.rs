@@ -133,21 +133,24 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
         if let Ok(mut seen) = seen.lock() {
             seen.push(json!({"method": method, "params": req["params"]}));
         }
+        let scripted = script
+            .answers
+            .iter()
+            .find(|(m, _)| *m == method)
+            .map(|(_, p)| p.clone());
         let payload = if method == "connect" {
-            json!({
+            // A scripted hello (a hostile gateway's version, role, scopes) replaces the default.
+            scripted.unwrap_or_else(|| {
+                json!({
                 "type": "hello-ok", "protocol": 4,
                 "server": {"version": FAKE_VERSION, "connId": "c1"},
                 "features": {"methods": ["sessions.list", "tools.effective"], "events": []},
                 "snapshot": {},
                 "auth": {"role": "operator", "scopes": ["operator.read", "operator.approvals"]},
                 "policy": {"tickIntervalMs": 15000}})
+            })
         } else {
-            script
-                .answers
-                .iter()
-                .find(|(m, _)| *m == method)
-                .map(|(_, p)| p.clone())
-                .unwrap_or_else(|| json!({"subscribed": true}))
+            scripted.unwrap_or_else(|| json!({"subscribed": true}))
         };
         let res = json!({"type": "res", "id": req["id"], "ok": true, "payload": payload});
         if ws.send(Message::text(res.to_string())).await.is_err() {

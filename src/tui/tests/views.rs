@@ -1046,6 +1046,11 @@ fn copy_puts_text_on_the_clipboard_and_in_a_file() {
         std::fs::read_to_string(&file).ok().as_deref(),
         Some(copied[0].as_str())
     );
+    // What a run printed may hold secrets: only its owner reads the copy.
+    use std::os::unix::fs::MetadataExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.mode() & 0o777).ok();
+    assert_eq!(mode(&file), Some(0o600));
+    assert_eq!(mode(&h.app.copy_dir), Some(0o700));
 }
 
 // ---------------------------------------------------------------- invoke view

@@ -12,12 +12,14 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Row, Widget, Wrap};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::ViewCtx;
 use crate::gateway::approval_board::{ApprovalBoard, ApprovalState, BoardEntry};
 use crate::gateway::approvals::Decision;
 use crate::gateway::roster::Link;
 use crate::gateway::watch::{WatchItem, WatchKind};
+use crate::term::{HIDDEN_CHARS_WARNING, visible};
 use crate::tui::clock::short_duration;
 use crate::tui::event::AppEvent;
 use crate::tui::keymap::Action;
@@ -37,6 +39,11 @@ pub(crate) struct ApprovalsView {
     /// The selected approval in full (or, with none yet, which turns can raise one).
     detail: DetailPane,
 }
+
+/// The list's fixed columns (state, gateway, agent, session); the command takes the rest.
+const FIXED_COLUMNS: [u16; 4] = [24, 14, 8, 24];
+/// The field names' column in the detail pane.
+const LABEL_WIDTH: usize = 9;
 
 impl ApprovalsView {
     pub(crate) fn unavailable(reason: &str) -> Self {
@@ -129,11 +136,16 @@ impl ApprovalsView {
             decision,
         };
         if decision == Decision::AllowAlways {
-            let command = entry.approval.command.clone();
+            let command = visible(&entry.approval.command).text;
             ctx.send(AppEvent::Confirm {
                 question: format!(
-                    "Allow always on {gateway}: `{command}` (agent {}) will run without asking from now on. Allow always?",
-                    entry.approval.agent
+                    "Allow always on {gateway}: `{command}` (agent {}) will run without asking from now on.{} Allow always?",
+                    visible(&entry.approval.agent).text,
+                    if entry.approval.has_hidden_chars() {
+                        format!(" ⚠ It {HIDDEN_CHARS_WARNING}.")
+                    } else {
+                        String::new()
+                    }
                 ),
                 on_yes: Box::new(event),
             });
@@ -153,7 +165,7 @@ impl ApprovalsView {
             _ => {
                 let page = self.table_area.height.saturating_sub(3) as usize;
                 match super::list::moved(self.selected, action, self.board.len(), page) {
-                    Some(to) => self.selected = to,
+                    Some(to) => self.select(to),
                     None => return false,
                 }
             }
@@ -167,10 +179,14 @@ impl ApprovalsView {
         }
         let len = self.board.len();
         match super::list::table_mouse(self.table_area, mouse, 0, self.selected, len, 1) {
-            Some(selected) => self.selected = selected,
+            Some(selected) => self.select(selected),
             None => return false,
         }
         true
+    }
+
+    fn select(&mut self, to: usize) {
+        self.selected = to;
     }
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
@@ -194,6 +210,10 @@ impl ApprovalsView {
             self.detail.render(area, buf, &title, ctx.keymap);
             return;
         }
+        // Borders, the selection mark's column, the fixed columns and their gaps.
+        let mark = crate::tui::widgets::table::SELECTED_MARK.chars().count() as u16;
+        let fixed: u16 = FIXED_COLUMNS.iter().sum::<u16>() + FIXED_COLUMNS.len() as u16;
+        let command_width = area.width.saturating_sub(2 + mark + fixed) as usize;
         let table_rows: Vec<Row> = rows
             .iter()
             .map(|e| {
@@ -202,43 +222,46 @@ impl ApprovalsView {
                 } else {
                     state_span(&e.state)
                 };
+                let a = &e.approval;
+                let shown = |text: &str, width: u16| cut(&visible(text).text, width as usize);
+                let mut command = Vec::new();
+                let mut room = command_width;
+                if a.has_hidden_chars() {
+                    command.push(Span::styled("⚠ ", theme::error()));
+                    room = room.saturating_sub(2);
+                }
+                command.push(Span::raw(cut(&visible(&a.command).text, room)));
                 Row::new(vec![
-                    state,
-                    Span::raw(e.gateway.clone()),
-                    Span::raw(e.approval.agent.clone()),
-                    Span::raw(e.approval.session_key.clone()),
-                    Span::raw(e.approval.command.replace('\n', "⏎")),
+                    Line::from(state),
+                    Line::raw(shown(&e.gateway, FIXED_COLUMNS[1])),
+                    Line::raw(shown(&a.agent, FIXED_COLUMNS[2])),
+                    Line::raw(shown(&a.session_key, FIXED_COLUMNS[3])),
+                    Line::from(command),
                 ])
             })
             .collect();
         let (subject, detail) = match self.selected_entry() {
             Some(e) => (
                 format!("{}/{}", e.gateway, e.approval.id),
-                detail_lines(e, ctx),
+                detail_lines(e, ctx, area.width.saturating_sub(2) as usize),
             ),
             None => (String::new(), Vec::new()),
         };
         self.detail.set(&subject, detail);
         let wanted = self.detail.rows_needed(area.width);
+        // What is approved must be seen whole: the details may take all but the list's least rows.
         let [table_area, detail_area] = Layout::vertical([
             Constraint::Fill(1),
-            Constraint::Length(DetailPane::height_within(
-                area.height,
-                wanted,
-                area.height / 2,
-            )),
+            Constraint::Length(DetailPane::height_within(area.height, wanted, area.height)),
         ])
         .areas(area);
         self.table_area = table_area;
         let table = list_table(
             table_rows,
-            [
-                Constraint::Length(24),
-                Constraint::Length(14),
-                Constraint::Length(8),
-                Constraint::Length(24),
-                Constraint::Fill(1),
-            ],
+            FIXED_COLUMNS
+                .map(Constraint::Length)
+                .into_iter()
+                .chain([Constraint::Fill(1)]),
             Row::new(vec!["state", "gateway", "agent", "session", "command"]),
             Block::bordered().title(format!(" {title} ")),
         );
@@ -317,14 +340,52 @@ fn state_span(state: &ApprovalState) -> Span<'static> {
     }
 }
 
-fn detail_lines(entry: &BoardEntry, ctx: &ViewCtx) -> Vec<Line<'static>> {
+/// `text` within `width` columns: when it is longer, its start and a mark saying how many
+/// characters are not shown (`⋯+2971`).
+fn cut(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let total = text.chars().count();
+    let room = width.saturating_sub(format!("⋯+{total}").width());
+    let mut used = 0;
+    let mut kept = String::new();
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > room {
+            break;
+        }
+        used += w;
+        kept.push(c);
+    }
+    let hidden = total - kept.chars().count();
+    format!("{kept}⋯+{hidden}")
+}
+
+/// `text` in pieces of at most `width` columns (cut anywhere, not at words, so every character
+/// is on screen exactly once).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = vec![String::new()];
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > width && used > 0 {
+            lines.push(String::new());
+            used = 0;
+        }
+        used += w;
+        if let Some(line) = lines.last_mut() {
+            line.push(c);
+        }
+    }
+    lines
+}
+
+/// The selected approval, every field whole (wrapped to `width` columns) and shown visibly;
+/// a warning first when a field hides or reorders characters.
+fn detail_lines(entry: &BoardEntry, ctx: &ViewCtx, width: usize) -> Vec<Line<'static>> {
     let a = &entry.approval;
-    let field = |name: &str, value: String| {
-        Line::from(vec![
-            Span::styled(format!("{name:<9}"), theme::dim()),
-            Span::raw(value),
-        ])
-    };
     let when = match &entry.state {
         ApprovalState::Resolved { decision, by } => {
             let by = if by.is_empty() { "-" } else { by.as_str() };
@@ -342,15 +403,33 @@ fn detail_lines(entry: &BoardEntry, ctx: &ViewCtx) -> Vec<Line<'static>> {
             None => "pending".to_string(),
         },
     };
-    vec![
-        field("command", a.command.clone()),
-        field("cwd", a.cwd.clone()),
-        field("agent", a.agent.clone()),
-        field("session", a.session_key.clone()),
-        field("gateway", entry.gateway.clone()),
-        field("rule", a.reason.clone()),
-        field("id", format!("{} · {when}", a.id)),
-    ]
+    let mut lines = Vec::new();
+    if a.has_hidden_chars() {
+        lines.push(Line::styled(
+            format!("⚠ {HIDDEN_CHARS_WARNING} (shown as \\x.. and <U+....>)"),
+            theme::error(),
+        ));
+    }
+    let fields = [
+        ("command", visible(&a.command).text),
+        ("cwd", visible(&a.cwd).text),
+        ("agent", visible(&a.agent).text),
+        ("session", visible(&a.session_key).text),
+        ("gateway", visible(&entry.gateway).text),
+        ("rule", visible(&a.reason).text),
+        ("id", format!("{} · {when}", visible(&a.id).text)),
+    ];
+    for (name, value) in fields {
+        let pieces = wrap(&value, width.saturating_sub(LABEL_WIDTH));
+        for (i, piece) in pieces.into_iter().enumerate() {
+            let label = if i == 0 { name } else { "" };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{label:<LABEL_WIDTH$}"), theme::dim()),
+                Span::raw(piece),
+            ]));
+        }
+    }
+    lines
 }
 
 #[cfg(test)]
