@@ -207,7 +207,7 @@ pub fn config_text(cfg: &LoadedConfig) -> Option<String> {
         _ => cfg
             .path
             .as_ref()
-            .and_then(|p| std::fs::read_to_string(p).ok()),
+            .and_then(|p| crate::config::read_text::read_config_text(p).ok()),
     }
 }
 

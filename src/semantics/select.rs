@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::regular_file::Links;
+
 use super::{EMBEDDED_PACKS, Semantics, embedded, newest};
 
 /// The pack in use and why it was chosen.
@@ -93,7 +95,7 @@ fn synced(version: &str) -> Option<Result<Arc<Semantics>, String>> {
         return Some(Err(format!("{}: larger than 64 MiB", path.display())));
     }
     Some(
-        std::fs::read_to_string(&path)
+        crate::regular_file::read_to_string(&path, Links::Follow)
             .map_err(|err| format!("{}: {err}", path.display()))
             .and_then(|text| over_newest_rules(&text, &path.display().to_string()))
             .map(Arc::new),
@@ -270,7 +272,7 @@ pub fn installed_openclaw_version(bin: &str) -> Option<(String, String)> {
     let cache = cache_file();
     if let Some(cached) = cache
         .as_ref()
-        .and_then(|c| std::fs::read_to_string(c).ok())
+        .and_then(|c| crate::regular_file::read_to_string(c, Links::Refuse).ok())
         .and_then(|t| serde_json::from_str::<VersionCache>(&t).ok())
         && cached.bin == shown
         && cached.modified_ns == modified_ns
@@ -287,10 +289,11 @@ pub fn installed_openclaw_version(bin: &str) -> Option<(String, String)> {
             version: version.clone(),
         };
         if let Some(dir) = cache.parent() {
-            let _ = std::fs::create_dir_all(dir);
+            let _ = crate::gateway::paths::create_private_dir(dir);
         }
         if let Ok(text) = serde_json::to_string(&entry) {
-            let _ = std::fs::write(cache, text);
+            // A FIFO or link planted here is refused, never waited on or written through.
+            let _ = crate::regular_file::write(&cache, text.as_bytes(), 0o600, Links::Refuse);
         }
     }
     version.map(|v| (v, shown))

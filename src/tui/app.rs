@@ -1099,7 +1099,16 @@ impl App {
         let text = text.to_string();
         let tx = self.tx.clone();
         run_job(move || {
-            let saved = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&file, text));
+            // The state dir: private, and no FIFO or link at the file's place is waited on or
+            // written through.
+            let saved = crate::gateway::paths::create_private_dir(&dir).and_then(|()| {
+                crate::regular_file::write(
+                    &file,
+                    text.as_bytes(),
+                    0o600,
+                    crate::regular_file::Links::Refuse,
+                )
+            });
             let message = copy_message(lines, clip, &file, saved);
             tx.send(AppEvent::Core(CoreEvent::Copied { message }));
         });
