@@ -250,9 +250,13 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
             Ok(x) => x,
             Err(code) => return code,
         };
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(String, ClientEvent)>();
+    // A reader that stops reading (or a flood faster than the lines are made) costs bounded
+    // queues: what does not fit is dropped, and the output says how many.
+    let mut stdout = super::bounded_out::BoundedOut::watch_stdout(args.common.json);
+    let (tx, mut rx) =
+        super::bounded_out::lossy_channel::<(String, ClientEvent)>(stdout.drop_counter());
     for client in &clients {
-        let mut events = client.events();
+        let mut events = client.events_lossy(super::bounded_out::MAX_EVENTS, stdout.drop_counter());
         let name = client.endpoint().name.clone();
         let tx = tx.clone();
         tokio::spawn(async move {
@@ -284,7 +288,6 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
     if !args.common.json {
         eprintln!("watching {} gateway(s); Ctrl-C to stop", clients.len());
     }
-    let mut stdout = std::io::stdout();
     let mut calls = ToolCallTracker::default();
     loop {
         let next = tokio::select! {

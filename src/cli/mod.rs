@@ -6,6 +6,7 @@
 #[macro_use]
 mod quiet_out;
 mod approvals;
+mod bounded_out;
 mod catalog_sync;
 pub mod context_args;
 mod diff;
