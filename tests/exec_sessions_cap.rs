@@ -134,7 +134,7 @@ fn the_setting_is_read_and_bounded() {
             "maxBackgroundSessions",
         ),
     ] {
-        let err = load(text).err().expect(text).to_string();
+        let err = load(text).expect_err(text).to_string();
         assert!(err.contains(needle), "{text}: {err}");
         assert!(err.contains("clawdeck.json5:1:"), "not located: {err}");
     }
