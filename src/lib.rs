@@ -21,6 +21,7 @@ pub mod process;
 pub mod prompt;
 pub mod provider;
 pub mod queue;
+pub mod regular_file;
 pub mod router;
 pub mod semantics;
 pub mod skills;

@@ -27,11 +27,10 @@ fn recorded(file: &str) -> Vec<(String, Value)> {
 
 fn fixture_identity() -> DeviceIdentity {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        format!("{FIXTURES}/device-identity.json"),
-        dir.path().join(IDENTITY_FILE),
-    )
-    .unwrap();
+    let key = dir.path().join(IDENTITY_FILE);
+    std::fs::copy(format!("{FIXTURES}/device-identity.json"), &key).unwrap();
+    // A private key is used only when nobody else can read it (the checkout's copy is 0644).
+    std::fs::set_permissions(&key, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
     DeviceIdentity::load_or_create(dir.path()).unwrap()
 }
 

@@ -69,10 +69,13 @@ async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<WatchItem>();
+    // A reader that stops reading (or a flood faster than the lines are made) costs bounded
+    // queues: what does not fit is dropped, and the output says how many.
+    let mut stdout = super::bounded_out::BoundedOut::watch_stdout(as_json);
+    let (tx, mut rx) = super::bounded_out::lossy_channel::<WatchItem>(stdout.drop_counter());
     for client in &clients {
         let name = client.endpoint().name.clone();
-        let mut events = client.events();
+        let mut events = client.events_lossy(super::bounded_out::MAX_EVENTS, stdout.drop_counter());
         let forward = tx.clone();
         tokio::spawn(async move {
             while let Some(ev) = events.recv().await {
@@ -111,7 +114,7 @@ async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
             next = rx.recv() => next,
         };
         let Some(item) = next else { break };
-        if !print_item(&item, as_json, super::output_guard(cli)) {
+        if !print_item(&mut stdout, &item, as_json, super::output_guard(cli)) {
             break;
         }
     }

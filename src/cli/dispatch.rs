@@ -92,7 +92,10 @@ fn run_call(
     Ok(runtime.block_on(async {
         let deck = crate::deck::Deck::with_registry(loaded, registry, None);
         if let Err(err) = deck.record_decisions("dispatch") {
-            tracing::warn!("the decision log is off: {err}");
+            eprintln!(
+                "clawdeck dispatch: the decision log is off: {}",
+                crate::term::for_terminal_if_tty_stderr(&err)
+            );
         }
         let pipeline = deck.pipeline();
         let request = CallRequest::new(tool, params, cli.context.to_context());

@@ -262,9 +262,13 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
             Ok(x) => x,
             Err(code) => return code,
         };
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(String, ClientEvent)>();
+    // A reader that stops reading (or a flood faster than the lines are made) costs bounded
+    // queues: what does not fit is dropped, and the output says how many.
+    let mut stdout = super::bounded_out::BoundedOut::watch_stdout(args.common.json);
+    let (tx, mut rx) =
+        super::bounded_out::lossy_channel::<(String, ClientEvent)>(stdout.drop_counter());
     for client in &clients {
-        let mut events = client.events();
+        let mut events = client.events_lossy(super::bounded_out::MAX_EVENTS, stdout.drop_counter());
         let name = client.endpoint().name.clone();
         let tx = tx.clone();
         tokio::spawn(async move {
@@ -315,7 +319,12 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
             continue;
         };
         calls.annotate(&mut item);
-        if !print_item(&item, args.common.json, super::output_guard(cli)) {
+        if !print_item(
+            &mut stdout,
+            &item,
+            args.common.json,
+            super::output_guard(cli),
+        ) {
             break;
         }
     }
@@ -325,9 +334,15 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
     exit::OK
 }
 
-/// One watch line on stdout: the event as JSON, or its one-line summary (event text comes from
-/// the gateway: neutralised for a terminal); false once the reader has gone.
-pub(super) fn print_item(item: &WatchItem, as_json: bool, guard: crate::term::OutputGuard) -> bool {
+/// One watch line to `out` (the bounded stdout): the event as JSON, or its one-line summary
+/// (event text comes from the gateway: neutralised for a terminal); false once the reader has
+/// gone.
+pub(super) fn print_item(
+    out: &mut impl std::io::Write,
+    item: &WatchItem,
+    as_json: bool,
+    guard: crate::term::OutputGuard,
+) -> bool {
     let line = if as_json {
         serde_json::to_string(&item.to_json()).unwrap_or_default()
     } else {
@@ -335,7 +350,7 @@ pub(super) fn print_item(item: &WatchItem, as_json: bool, guard: crate::term::Ou
             .lines(crate::term::StdStream::Stdout, &describe_event(item))
             .into_owned()
     };
-    super::quiet_out::write_stdout(format!("{line}\n").as_bytes())
+    writeln!(out, "{line}").and_then(|()| out.flush()).is_ok()
 }
 
 async fn effective(cli: &Cli, args: &EffectiveArgs) -> u8 {

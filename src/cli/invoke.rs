@@ -143,7 +143,10 @@ pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
     let outcome = runtime.block_on(async {
         let deck = crate::deck::Deck::with_registry(loaded, registry, None);
         if let Err(err) = deck.record_decisions("invoke") {
-            tracing::warn!("the decision log is off: {err}");
+            eprintln!(
+                "clawdeck invoke: the decision log is off: {}",
+                crate::term::for_terminal_if_tty_stderr(&err)
+            );
         }
         let pipeline = deck.pipeline();
         let mut request = CallRequest::new(args.tool.clone(), params, cli.context.to_context());

@@ -18,11 +18,15 @@ pub fn init(console: bool) {
         .with_max_level(level)
         .with_target(true);
     if console {
-        let path = std::env::var_os("CLAWDECK_LOG_FILE")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| std::env::temp_dir().join("clawdeck.log"));
-        // 0600: debug logs may quote requests and their tokens.
-        match crate::process::private_fs::open_private(&path, true) {
+        let named = std::env::var_os("CLAWDECK_LOG_FILE").map(std::path::PathBuf::from);
+        // The default sits in the shared temp dir: a link or FIFO planted there is refused.
+        let links = if named.is_some() {
+            crate::regular_file::Links::Follow
+        } else {
+            crate::regular_file::Links::Refuse
+        };
+        let path = named.unwrap_or_else(|| std::env::temp_dir().join("clawdeck.log"));
+        match crate::regular_file::open_append(&path, 0o600, links) {
             Ok(file) => {
                 let _ = builder
                     .with_ansi(false)

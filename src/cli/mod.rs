@@ -9,6 +9,7 @@
 #[macro_use]
 mod quiet_out;
 mod approvals;
+mod bounded_out;
 mod catalog_sync;
 mod columns;
 pub mod context_args;

@@ -20,6 +20,7 @@ mod unknown;
 mod validate;
 pub mod watch;
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
@@ -30,7 +31,7 @@ use crate::semantics::{Installed, PackChoice, Semantics};
 
 pub use error::{ConfigError, ConfigErrorKind};
 pub use keypath::{KeyPath, KeySegment};
-pub use locate::locate_path;
+pub use locate::{locate_path, locate_paths};
 pub use openclaw::{AgentEntry, GroupConfig, OpenClawConfig, SandboxConfig, ToolPolicyConfig};
 pub use settings::ClawdeckSettings;
 
@@ -87,6 +88,9 @@ pub struct LoadedConfig {
     pub warnings: Vec<String>,
     /// Agents from `agents.list` and `agents.entries`, in file order.
     pub agents: Vec<AgentInfo>,
+    /// `agents` by id (the first of each), so a lookup per context stays cheap with thousands
+    /// of agents; `agent` checks it against the list.
+    agent_index: HashMap<String, usize>,
     /// The OpenClaw semantics the answers follow (see `crate::semantics`).
     pub semantics: Arc<Semantics>,
     /// Which pack that is, and why.
@@ -129,7 +133,13 @@ impl LoadedConfig {
     /// Looks an agent up by id (case-insensitive, like OpenClaw's normalised ids).
     pub fn agent(&self, id: &str) -> Option<&AgentInfo> {
         let wanted = normalize_agent_id(id);
-        self.agents.iter().find(|a| a.id == wanted)
+        let indexed = self
+            .agent_index
+            .get(&wanted)
+            .and_then(|&at| self.agents.get(at))
+            .filter(|a| a.id == wanted);
+        // The list is public: one changed since loading is searched.
+        indexed.or_else(|| self.agents.iter().find(|a| a.id == wanted))
     }
 
     /// Provider ids named anywhere in the config (models, byProvider keys, agent models).
@@ -606,6 +616,7 @@ fn build(
         });
     }
     let agents = collect_agents(&parsed.typed, &parsed.raw, &mut warnings);
+    let agent_index = index_agents(&agents);
     Ok(LoadedConfig {
         source,
         path,
@@ -616,6 +627,7 @@ fn build(
         settings_path: None,
         warnings,
         agents,
+        agent_index,
         semantics: crate::semantics::newest(),
         pack: PackChoice::default(),
     })
@@ -643,7 +655,7 @@ fn collect_agents(
     raw: &serde_json::Value,
     warnings: &mut Vec<String>,
 ) -> Vec<AgentInfo> {
-    let mut agents: Vec<AgentInfo> = Vec::new();
+    let mut agents = Agents::default();
     let list_path = KeyPath::parse_dotted("agents.list");
     for (i, entry) in cfg.agents.list.iter().enumerate() {
         let path = list_path.index(i);
@@ -656,12 +668,11 @@ fn collect_agents(
             warnings.push(format!("{path}: agent without an id (ignored)"));
             continue;
         };
-        push_agent(&mut agents, warnings, id, path, entry);
+        agents.push(warnings, id, path, entry);
     }
     let entries_path = KeyPath::parse_dotted("agents.entries");
     for (key, entry) in &cfg.agents.entries {
-        push_agent(
-            &mut agents,
+        agents.push(
             warnings,
             normalize_agent_id(key),
             entries_path.key(key.clone()),
@@ -670,6 +681,9 @@ fn collect_agents(
     }
     // Seed form: any other object under `agents` that parses as an agent is one. Its key was
     // reported as unknown by the typed parse; that warning no longer applies.
+    // Their "unknown key" warnings, dropped in one pass at the end (one pass per agent was
+    // quadratic).
+    let mut seed_suffixes: HashSet<String> = HashSet::new();
     if let Some(map) = raw.get("agents").and_then(serde_json::Value::as_object) {
         for (key, value) in map {
             // Only objects that carry an agent's own keys: other sections OpenClaw may add under
@@ -683,15 +697,21 @@ fn collect_agents(
             let path = KeyPath::parse_dotted("agents").key(key.clone());
             match serde_json::from_value::<AgentEntry>(value.clone()) {
                 Ok(entry) => {
-                    let suffix = format!("(at {path})");
-                    warnings
-                        .retain(|w| !(w.contains("unknown key ignored") && w.ends_with(&suffix)));
-                    push_agent(&mut agents, warnings, normalize_agent_id(key), path, &entry);
+                    seed_suffixes.insert(format!("(at {path})"));
+                    agents.push(warnings, normalize_agent_id(key), path, &entry);
                 }
                 Err(err) => warnings.push(format!("{path}: not an agent ({err})")),
             }
         }
     }
+    if !seed_suffixes.is_empty() {
+        warnings.retain(|w| {
+            !(w.contains("unknown key ignored")
+                && w.match_indices("(at ")
+                    .any(|(at, _)| seed_suffixes.contains(&w[at..])))
+        });
+    }
+    let mut agents = agents.list;
     if agents.is_empty() {
         agents.push(AgentInfo {
             id: "main".to_string(),
@@ -706,28 +726,43 @@ fn collect_agents(
     agents
 }
 
-fn push_agent(
-    agents: &mut Vec<AgentInfo>,
-    warnings: &mut Vec<String>,
-    id: String,
-    path: KeyPath,
-    entry: &AgentEntry,
-) {
-    if let Some(existing) = agents.iter().find(|a| a.id == id) {
-        warnings.push(format!(
-            "{path}: agent id \"{id}\" already defined at {} (ignored)",
-            existing.path
-        ));
-        return;
+/// Agents as they are collected: ids seen (for duplicates) and whether one is the default.
+#[derive(Default)]
+struct Agents {
+    list: Vec<AgentInfo>,
+    seen: HashMap<String, usize>,
+    has_default: bool,
+}
+
+impl Agents {
+    fn push(&mut self, warnings: &mut Vec<String>, id: String, path: KeyPath, entry: &AgentEntry) {
+        if let Some(&at) = self.seen.get(&id) {
+            warnings.push(format!(
+                "{path}: agent id \"{id}\" already defined at {} (ignored)",
+                self.list[at].path
+            ));
+            return;
+        }
+        let explicit_default = entry.default == Some(true) && !self.has_default;
+        self.has_default |= explicit_default;
+        self.seen.insert(id.clone(), self.list.len());
+        self.list.push(AgentInfo {
+            id,
+            path,
+            entry: entry.clone(),
+            is_default: explicit_default,
+            implicit: false,
+        });
     }
-    let explicit_default = entry.default == Some(true) && !agents.iter().any(|a| a.is_default);
-    agents.push(AgentInfo {
-        id,
-        path,
-        entry: entry.clone(),
-        is_default: explicit_default,
-        implicit: false,
-    });
+}
+
+/// Each agent id's place in `agents` (the first of a repeated id, as a search finds it).
+fn index_agents(agents: &[AgentInfo]) -> HashMap<String, usize> {
+    let mut index = HashMap::with_capacity(agents.len());
+    for (at, agent) in agents.iter().enumerate() {
+        index.entry(agent.id.clone()).or_insert(at);
+    }
+    index
 }
 
 #[cfg(test)]

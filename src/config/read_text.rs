@@ -1,39 +1,20 @@
 //! Reading a config-like file (OpenClaw config, `clawdeck.json5`, plugin manifests) without
 //! trusting what is at the path: only a regular file is read, never more than
-//! `MAX_CONFIG_BYTES`, and opening never waits (a FIFO would block until a writer came).
+//! `MAX_CONFIG_BYTES`, and opening never waits (a FIFO would block until a writer came): see
+//! `crate::regular_file`.
 
 use std::io::Read;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
+
+use crate::regular_file::Links;
 
 /// Largest config file read (16 MiB): far above any real config, far below trouble.
 pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The file's text, or a message saying why it cannot be a config file.
 pub fn read_config_text(path: &Path) -> Result<String, String> {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)
-        .map_err(|e| e.to_string())?;
+    let file = crate::regular_file::open_read(path, Links::Follow).map_err(|e| e.to_string())?;
     let meta = file.metadata().map_err(|e| e.to_string())?;
-    let kind = meta.file_type();
-    if !kind.is_file() {
-        let what = if kind.is_dir() {
-            "a directory"
-        } else if kind.is_fifo() {
-            "a FIFO"
-        } else if kind.is_char_device() {
-            "a character device"
-        } else if kind.is_block_device() {
-            "a block device"
-        } else if kind.is_socket() {
-            "a socket"
-        } else {
-            "not a regular file"
-        };
-        return Err(format!("{what}, not a regular file"));
-    }
     if meta.len() > MAX_CONFIG_BYTES {
         return Err(format!(
             "{} bytes is too large for a config file (at most {MAX_CONFIG_BYTES})",

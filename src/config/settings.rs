@@ -194,6 +194,30 @@ pub struct ExecSettings {
     /// How long finished background sessions are kept (OpenClaw: 30 min).
     #[serde(deserialize_with = "super::bounds::timeout_seconds")]
     pub session_ttl_seconds: u64,
+    /// Exec sessions running at once at most (each holds a process group, its pipes and their
+    /// readers): a new `exec` past it is refused, naming this setting. 1 ..= 4096, default 64.
+    #[serde(deserialize_with = "background_sessions")]
+    pub max_background_sessions: usize,
+}
+
+/// Default `exec.maxBackgroundSessions`.
+pub const DEFAULT_MAX_BACKGROUND_SESSIONS: usize = 64;
+/// Largest `exec.maxBackgroundSessions`.
+pub const MAX_BACKGROUND_SESSIONS: usize = 4096;
+
+fn background_sessions<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    let value = usize::deserialize(d)?;
+    if value == 0 {
+        return Err(serde::de::Error::custom(
+            "0 sessions would refuse every exec: at least 1",
+        ));
+    }
+    if value > MAX_BACKGROUND_SESSIONS {
+        return Err(serde::de::Error::custom(format!(
+            "{value} sessions is too many: at most {MAX_BACKGROUND_SESSIONS}"
+        )));
+    }
+    Ok(value)
 }
 
 impl Default for ExecSettings {
@@ -202,6 +226,7 @@ impl Default for ExecSettings {
             shell: vec!["sh".to_string(), "-c".to_string()],
             timeout_seconds: 1800,
             session_ttl_seconds: 1800,
+            max_background_sessions: DEFAULT_MAX_BACKGROUND_SESSIONS,
         }
     }
 }

@@ -9,6 +9,13 @@ use std::path::{Path, PathBuf};
 
 use super::record::DecisionRecord;
 use super::writer::log_file;
+use crate::regular_file::Links;
+
+/// Opens a file of the log: a regular file only, never a link, and never waiting (a FIFO at
+/// its place is refused at once).
+fn open_log_file(path: &Path) -> std::io::Result<File> {
+    crate::regular_file::open_read(path, Links::Refuse)
+}
 
 /// A line that is not a decision record.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,7 +68,11 @@ pub fn read_all(dir: &Path) -> Vec<Entry> {
 
 /// Every line of one file.
 fn read_file(path: &Path) -> Vec<Entry> {
-    match std::fs::read(path) {
+    let bytes = open_log_file(path).and_then(|mut file| {
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map(|_| bytes)
+    });
+    match bytes {
         Ok(bytes) => String::from_utf8_lossy(&bytes)
             .lines()
             .enumerate()
@@ -81,7 +92,7 @@ fn read_file(path: &Path) -> Vec<Entry> {
 /// inode can be reused by the next file once a rotated one is deleted).
 fn identity(path: &Path) -> Option<String> {
     let mut head = vec![0u8; 4096];
-    let mut file = File::open(path).ok()?;
+    let mut file = open_log_file(path).ok()?;
     let n = file.read(&mut head).ok()?;
     let end = head[..n].iter().position(|b| *b == b'\n')?;
     Some(String::from_utf8_lossy(&head[..end]).into_owned())
@@ -101,6 +112,8 @@ pub struct LogFollower {
     line: Option<usize>,
     /// Files read to their end (or skipped by `from_end`), by identity.
     seen: HashSet<String>,
+    /// Paths already reported as no regular file (each is reported once while it stays).
+    refused: HashSet<PathBuf>,
 }
 
 impl LogFollower {
@@ -111,7 +124,7 @@ impl LogFollower {
         for path in log_files(dir) {
             let Some(id) = identity(&path) else { continue };
             if path == live
-                && let Ok(mut file) = File::open(&path)
+                && let Ok(mut file) = open_log_file(&path)
                 && file.seek(SeekFrom::End(0)).is_ok()
             {
                 follower.open = Some((file, id));
@@ -131,6 +144,7 @@ impl LogFollower {
             partial: Vec::new(),
             line: Some(0),
             seen: HashSet::new(),
+            refused: HashSet::new(),
         }
     }
 
@@ -149,10 +163,13 @@ impl LogFollower {
         let mut out = Vec::new();
         self.read_open(&mut out);
         let live = log_file(&self.dir, 0);
-        let files: Vec<(PathBuf, String)> = log_files(&self.dir)
-            .into_iter()
-            .filter_map(|p| identity(&p).map(|id| (p, id)))
-            .collect();
+        let mut files: Vec<(PathBuf, String)> = Vec::new();
+        for path in log_files(&self.dir) {
+            match identity(&path) {
+                Some(id) => files.push((path, id)),
+                None => self.report_refused(&path, &mut out),
+            }
+        }
         let open_id = self.open.as_ref().map(|(_, id)| id.clone());
         if let Some(open_id) = &open_id
             && !files.iter().any(|(p, id)| id == open_id && *p == live)
@@ -167,7 +184,7 @@ impl LogFollower {
                 continue;
             }
             if *path == live {
-                if let Ok(file) = File::open(path) {
+                if let Ok(file) = open_log_file(path) {
                     self.open = Some((file, id.clone()));
                     self.line = Some(0);
                     self.read_open(&mut out);
@@ -179,7 +196,23 @@ impl LogFollower {
         }
         // Forget files that are gone (the set stays as small as the log).
         self.seen.retain(|id| files.iter().any(|(_, f)| f == id));
+        self.refused
+            .retain(|p| std::fs::symlink_metadata(p).is_ok_and(|m| !m.is_file()));
         out
+    }
+
+    /// Reports, once, a file of the log that is a FIFO, device, directory or link.
+    fn report_refused(&mut self, path: &Path, out: &mut Vec<Entry>) {
+        let Err(err) = open_log_file(path) else {
+            return;
+        };
+        if crate::regular_file::is_not_regular(&err) && self.refused.insert(path.to_path_buf()) {
+            out.push(Err(BadLine {
+                file: path.to_path_buf(),
+                line: 0,
+                problem: format!("cannot read: {err}"),
+            }));
+        }
     }
 
     /// Reports an unfinished last line of the closed file and forgets it.

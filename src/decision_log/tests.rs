@@ -558,3 +558,45 @@ fn every_kind_of_record_reads_back_exactly_as_written() {
         .collect();
     assert_eq!(followed, written);
 }
+
+#[test]
+fn a_fifo_or_link_in_place_of_the_log_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let live = log_file(dir.path(), 0);
+    nix::unistd::mkfifo(&live, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    let log = DecisionLog::open(dir.path(), DecisionLogSettings::default());
+    let checked = log.check_files().unwrap_err();
+    assert!(checked.contains("decisions.jsonl is a FIFO"), "{checked}");
+    // Writing anyway (a FIFO that appeared after the check) fails at once instead of blocking.
+    let err = log.try_append(&record(1)).unwrap_err();
+    assert!(err.contains("a FIFO, not a regular file"), "{err}");
+    // Reading names the file and goes on.
+    let entries = read_all(dir.path());
+    assert_eq!(entries.len(), 1);
+    let bad = entries[0].as_ref().unwrap_err();
+    assert_eq!(bad.file, live);
+    assert!(bad.problem.contains("a FIFO"), "{bad}");
+    let mut follower = LogFollower::from_start(dir.path());
+    assert_eq!(follower.poll().len(), 1, "reported once");
+    assert!(follower.poll().is_empty(), "not again");
+
+    std::fs::remove_file(&live).unwrap();
+    let target = dir.path().join("elsewhere");
+    std::fs::write(&target, "").unwrap();
+    std::os::unix::fs::symlink(&target, &live).unwrap();
+    let err = log.try_append(&record(2)).unwrap_err();
+    assert!(err.contains("a symbolic link"), "{err}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "");
+}
+
+#[test]
+fn a_created_log_is_private_to_its_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("decisions");
+    let log = DecisionLog::open(&dir, DecisionLogSettings::default());
+    log.try_append(&record(1)).unwrap();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&dir), 0o700);
+    assert_eq!(mode(&log_file(&dir, 0)) & 0o077, 0);
+}

@@ -8,11 +8,13 @@
 //! reopens the new file on its next record.
 //!
 //! A failed write never fails the call: the first failure is a tracing warning, later ones
-//! are counted silently.
+//! are counted silently. The files are opened through `crate::regular_file`: a FIFO, device
+//! or symbolic link planted at their place is refused at once instead of blocking the call.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -21,6 +23,7 @@ use nix::fcntl::{Flock, FlockArg};
 
 use super::DecisionLogSettings;
 use super::record::DecisionRecord;
+use crate::regular_file::Links;
 
 /// The live log's file name; rotated copies are `decisions.jsonl.1` (newest) .. `.N`.
 pub const LOG_FILE: &str = "decisions.jsonl";
@@ -71,9 +74,29 @@ impl DecisionLog {
         }
     }
 
-    /// The log under clawdeck's state dir (`<state>/decisions`), or why there is none.
+    /// The log under clawdeck's state dir (`<state>/decisions`), or why there is none (no state
+    /// dir, or something other than a regular file where its files go).
     pub fn open_default(settings: DecisionLogSettings) -> Result<DecisionLog, String> {
-        Ok(DecisionLog::open(super::default_dir()?, settings))
+        let log = DecisionLog::open(super::default_dir()?, settings);
+        log.check_files()?;
+        Ok(log)
+    }
+
+    /// Refuses a log whose live file or lock file exists as anything but a regular file (a
+    /// FIFO would block every write, a link would send records elsewhere), naming the file.
+    pub fn check_files(&self) -> Result<(), String> {
+        for path in [log_file(&self.dir, 0), self.dir.join(LOCK_FILE)] {
+            if let Ok(meta) = std::fs::symlink_metadata(&path)
+                && !meta.file_type().is_file()
+            {
+                return Err(format!(
+                    "{} is {}, not a regular file; remove it and clawdeck creates the log anew",
+                    path.display(),
+                    crate::regular_file::kind_name(meta.file_type())
+                ));
+            }
+        }
+        Ok(())
     }
 
     pub fn dir(&self) -> &Path {
@@ -135,12 +158,8 @@ impl DecisionLog {
             state.file = None;
         }
         if state.file.is_none() {
-            std::fs::create_dir_all(&self.dir)
-                .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
-            let file = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&current)
+            create_dir(&self.dir)?;
+            let file = crate::regular_file::open_append(&current, 0o600, Links::Refuse)
                 .map_err(|e| format!("cannot open {}: {e}", current.display()))?;
             let ino = file
                 .metadata()
@@ -167,15 +186,18 @@ impl DecisionLog {
 
     /// Shifts the files by one under the lock file, if the live file is still too big.
     fn rotate(&self, settings: &DecisionLogSettings, incoming: u64) -> Result<(), String> {
-        std::fs::create_dir_all(&self.dir)
-            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        create_dir(&self.dir)?;
         let lock_path = self.dir.join(LOCK_FILE);
-        let lock_file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| format!("cannot open {}: {e}", lock_path.display()))?;
+        let lock_file = crate::regular_file::open(
+            &lock_path,
+            OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .mode(0o600),
+            Links::Refuse,
+        )
+        .map_err(|e| format!("cannot open {}: {e}", lock_path.display()))?;
         let _lock = Flock::lock(lock_file, FlockArg::LockExclusive)
             .map_err(|(_, e)| format!("cannot lock {}: {e}", lock_path.display()))?;
         let current = log_file(&self.dir, 0);
@@ -200,4 +222,11 @@ impl DecisionLog {
         std::fs::rename(&current, log_file(&self.dir, 1))
             .map_err(|e| format!("cannot rotate {}: {e}", current.display()))
     }
+}
+
+/// The log's dir, private to its owner when clawdeck creates it (records name tools, agents
+/// and sessions).
+fn create_dir(dir: &Path) -> Result<(), String> {
+    crate::gateway::paths::create_private_dir(dir)
+        .map_err(|e| format!("cannot create {}: {e}", dir.display()))
 }

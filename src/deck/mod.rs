@@ -316,6 +316,10 @@ impl Deck {
         self.inner.runtime.sessions.set_ttl(Duration::from_secs(
             config.settings.exec.session_ttl_seconds,
         ));
+        self.inner
+            .runtime
+            .sessions
+            .set_max_running(config.settings.exec.max_background_sessions);
         let config = Arc::new(config);
         let registry = Arc::new(registry);
         let pipeline = Arc::new(Pipeline::new(

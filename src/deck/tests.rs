@@ -129,6 +129,27 @@ async fn reload_reapplies_the_exec_session_ttl_to_every_holder() {
     assert_eq!(held.ttl(), Duration::from_secs(1800));
 }
 
+#[tokio::test]
+async fn reload_reapplies_the_exec_session_cap_to_every_holder() {
+    let (dir, config) = config_dir(r#"{ exec: { maxBackgroundSessions: 3 } }"#);
+    let deck = Deck::load(Some(&config)).unwrap();
+    let held = deck.tool_runtime().sessions.clone();
+    assert_eq!(held.max_running(), 3);
+    std::fs::write(
+        dir.path().join(crate::config::SETTINGS_FILE),
+        r#"{ exec: { maxBackgroundSessions: 9 } }"#,
+    )
+    .unwrap();
+    deck.reload().unwrap();
+    assert_eq!(held.max_running(), 9, "old handles see it too");
+    std::fs::write(dir.path().join(crate::config::SETTINGS_FILE), "{}").unwrap();
+    deck.reload().unwrap();
+    assert_eq!(
+        held.max_running(),
+        crate::config::settings::DEFAULT_MAX_BACKGROUND_SESSIONS
+    );
+}
+
 /// Whether `pid` is a live process (a zombie has exited).
 fn alive(pid: i32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {

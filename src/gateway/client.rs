@@ -2,6 +2,7 @@
 //! subscriptions on every new connection, and publishes everything as one event stream
 //! (connection changes, subscription snapshots, the gateway's events).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -67,16 +68,44 @@ struct Shared {
     endpoint: GatewayEndpoint,
     current: Mutex<Option<Connection>>,
     subscriptions: Mutex<Vec<Subscription>>,
-    /// One unbounded channel per subscriber: nothing is dropped for a slow reader.
-    subscribers: Mutex<Vec<mpsc::UnboundedSender<ClientEvent>>>,
+    subscribers: Mutex<Vec<Subscriber>>,
     stop: CancellationToken,
+}
+
+/// One subscriber's channel.
+enum Subscriber {
+    /// Unbounded: nothing is dropped for a slow reader (the console's feeds).
+    Lossless(mpsc::UnboundedSender<ClientEvent>),
+    /// Bounded: what does not fit is dropped and counted (`gateway watch`, whose reader may
+    /// stop reading while the gateway floods).
+    Lossy {
+        tx: mpsc::Sender<ClientEvent>,
+        dropped: Arc<AtomicU64>,
+    },
+}
+
+impl Subscriber {
+    /// Sends `event`; false once the subscriber went away.
+    fn send(&self, event: ClientEvent) -> bool {
+        match self {
+            Subscriber::Lossless(tx) => tx.send(event).is_ok(),
+            Subscriber::Lossy { tx, dropped } => match tx.try_send(event) {
+                Ok(()) => true,
+                Err(mpsc::error::TrySendError::Full(_)) => {
+                    dropped.fetch_add(1, Ordering::Relaxed);
+                    true
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => false,
+            },
+        }
+    }
 }
 
 impl Shared {
     /// Sends to every live subscriber, forgetting those that went away.
     fn publish(&self, event: ClientEvent) {
         if let Ok(mut subscribers) = self.subscribers.lock() {
-            subscribers.retain(|tx| tx.send(event.clone()).is_ok());
+            subscribers.retain(|subscriber| subscriber.send(event.clone()));
         }
     }
 }
@@ -195,7 +224,22 @@ impl GatewayClient {
     pub fn events(&self) -> mpsc::UnboundedReceiver<ClientEvent> {
         let (tx, rx) = mpsc::unbounded_channel();
         if let Ok(mut subscribers) = self.shared.subscribers.lock() {
-            subscribers.push(tx);
+            subscribers.push(Subscriber::Lossless(tx));
+        }
+        rx
+    }
+
+    /// Everything that happens from now on, in order, but never more than `capacity` events
+    /// waiting for the reader: what does not fit is dropped and counted in `dropped`. For a
+    /// reader that may fall behind a flooding gateway and must not grow without bound.
+    pub fn events_lossy(
+        &self,
+        capacity: usize,
+        dropped: Arc<AtomicU64>,
+    ) -> mpsc::Receiver<ClientEvent> {
+        let (tx, rx) = mpsc::channel(capacity.max(1));
+        if let Ok(mut subscribers) = self.shared.subscribers.lock() {
+            subscribers.push(Subscriber::Lossy { tx, dropped });
         }
         rx
     }

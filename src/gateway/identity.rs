@@ -1,5 +1,6 @@
 //! clawdeck's device identity for the gateway handshake: one ed25519 key, created once and
-//! kept 0600 in the state dir, and the exact payload OpenClaw verifies.
+//! kept 0600 in the (0700) state dir, and the exact payload OpenClaw verifies. The key file is
+//! trusted only as a regular file of this user's that nobody else can read or write.
 //!
 //! As OpenClaw defines it (`packages/gateway-client/src/device-auth.ts`,
 //! `src/infra/device-identity-store.ts`): the device id is the SHA-256 hex of the raw 32-byte
@@ -16,6 +17,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use ed25519_dalek::{Signer, SigningKey};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+use crate::regular_file::Links;
 
 /// File name of the identity inside the state dir.
 pub const IDENTITY_FILE: &str = "gateway-device.json";
@@ -100,13 +103,16 @@ impl DeviceIdentity {
         }
     }
 
-    /// Loads the identity from `dir`, creating it (0600) the first time.
+    /// Loads the identity from `dir`, creating it (0600, in a 0700 dir) the first time. The key
+    /// file is used only when it is a regular file (not a link, FIFO or device), owned by this
+    /// user and private to them; otherwise the error names the file and the fix.
     pub fn load_or_create(dir: &Path) -> Result<DeviceIdentity, String> {
+        super::paths::private_state_dir(dir)?;
         let path = dir.join(IDENTITY_FILE);
-        match std::fs::read_to_string(&path) {
+        match read_key_file(&path) {
             Ok(text) => Self::parse_stored(&text, &path),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Self::create(&path),
-            Err(err) => Err(format!("cannot read {}: {err}", path.display())),
+            Err(KeyFileError::Missing) => Self::create(&path),
+            Err(KeyFileError::Refused(why)) => Err(why),
         }
     }
 
@@ -137,8 +143,6 @@ impl DeviceIdentity {
 
     fn create(path: &Path) -> Result<DeviceIdentity, String> {
         let dir = path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir)
-            .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
         let mut seed = [0u8; 32];
         getrandom::fill(&mut seed)
             .map_err(|err| format!("no randomness for a device key: {err}"))?;
@@ -179,9 +183,11 @@ impl DeviceIdentity {
             Ok(()) => {}
             // Another clawdeck created it first: use that one.
             Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|err| format!("cannot read {}: {err}", path.display()))?;
-                return Self::parse_stored(&text, path);
+                return match read_key_file(path) {
+                    Ok(text) => Self::parse_stored(&text, path),
+                    Err(KeyFileError::Missing) => Err(format!("{} vanished", path.display())),
+                    Err(KeyFileError::Refused(why)) => Err(why),
+                };
             }
             Err(err) => return Err(format!("cannot create {}: {err}", path.display())),
         }
@@ -208,6 +214,75 @@ impl DeviceIdentity {
     pub fn sign(&self, payload: &AuthPayload<'_>) -> String {
         URL_SAFE_NO_PAD.encode(self.key.sign(payload.text().as_bytes()).to_bytes())
     }
+}
+
+/// Why the key file was not read.
+enum KeyFileError {
+    Missing,
+    Refused(String),
+}
+
+/// The largest key file read (a real one is a few hundred bytes).
+const MAX_KEY_FILE_BYTES: u64 = 64 * 1024;
+
+/// The key file's text, when it is safe to trust: opened without following a link and without
+/// waiting (`regular_file`), a regular file, owned by this user, and neither readable nor
+/// writable by group or others (it is a private key: others could read it, or swap in theirs).
+fn read_key_file(path: &Path) -> Result<String, KeyFileError> {
+    use std::io::Read;
+    use std::os::unix::fs::MetadataExt;
+
+    let shown = path.display();
+    let refused = |why: String| KeyFileError::Refused(format!("{shown}: {why}"));
+    let move_away = "move it away and clawdeck creates a new device identity, which the \
+                     gateway asks to pair again";
+    let file = match crate::regular_file::open_read(path, Links::Refuse) {
+        Ok(file) => file,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            return Err(KeyFileError::Missing);
+        }
+        Err(err) if crate::regular_file::is_not_regular(&err) => {
+            return Err(refused(format!(
+                "{err}; the device key must be a plain file: {move_away}"
+            )));
+        }
+        Err(err) => return Err(refused(format!("cannot read: {err}"))),
+    };
+    let meta = file
+        .metadata()
+        .map_err(|err| refused(format!("cannot read: {err}")))?;
+    let me = crate::regular_file::effective_uid();
+    if meta.uid() != me {
+        return Err(refused(format!(
+            "belongs to another user (uid {}), so it cannot be trusted as this user's device \
+             key: {move_away}",
+            meta.uid()
+        )));
+    }
+    let mode = meta.mode() & 0o777;
+    if mode & 0o022 != 0 {
+        return Err(refused(format!(
+            "group or others can write it (mode {mode:04o}), so anyone could have swapped the \
+             device key; if it is yours, run `chmod 600 {shown}`, else {move_away}"
+        )));
+    }
+    if mode & 0o044 != 0 {
+        return Err(refused(format!(
+            "group or others can read it (mode {mode:04o}), and it holds clawdeck's private \
+             device key; run `chmod 600 {shown}`. Others may have read it already: to be safe, \
+             {move_away}"
+        )));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_KEY_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| refused(format!("cannot read: {err}")))?;
+    if bytes.len() as u64 > MAX_KEY_FILE_BYTES {
+        return Err(refused(format!(
+            "larger than {MAX_KEY_FILE_BYTES} bytes, so not a device identity: {move_away}"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| refused(format!("not UTF-8 text: {move_away}")))
 }
 
 fn device_id_for(public_key: &[u8; 32]) -> String {
@@ -345,13 +420,94 @@ mod tests {
         assert_eq!(stored.public_key, written.public_key());
     }
 
+    /// A dir with a created identity; returns the dir and the key's path.
+    fn created() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        DeviceIdentity::load_or_create(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join(IDENTITY_FILE);
+        (dir, path)
+    }
+
+    fn chmod(path: &Path, mode: u32) {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    fn refusal(dir: &Path) -> String {
+        DeviceIdentity::load_or_create(dir)
+            .err()
+            .unwrap_or_else(|| panic!("the key was used"))
+    }
+
+    #[test]
+    fn a_key_others_can_write_or_read_is_refused_with_the_fix() {
+        let (dir, path) = created();
+        for (mode, words) in [
+            (0o666, "can write it (mode 0666)"),
+            (0o620, "can write it (mode 0620)"),
+            (0o644, "can read it (mode 0644)"),
+            (0o604, "can read it (mode 0604)"),
+        ] {
+            chmod(&path, mode);
+            let err = refusal(dir.path());
+            assert!(err.starts_with(&format!("{}: ", path.display())), "{err}");
+            assert!(err.contains(words), "{err}");
+            assert!(
+                err.contains(&format!("`chmod 600 {}`", path.display())),
+                "{err}"
+            );
+        }
+        chmod(&path, 0o400);
+        assert!(DeviceIdentity::load_or_create(dir.path()).is_ok());
+    }
+
+    #[test]
+    fn a_link_fifo_or_dir_at_the_key_is_refused_at_once() {
+        let (dir, path) = created();
+        let elsewhere = dir.path().join("elsewhere.json");
+        std::fs::rename(&path, &elsewhere).unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(&elsewhere, &path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(refusal(dir.path()).contains("a symbolic link"));
+        std::fs::remove_file(&path).unwrap_or_else(|e| panic!("{e}"));
+        nix::unistd::mkfifo(&path, nix::sys::stat::Mode::from_bits_truncate(0o600))
+            .unwrap_or_else(|e| panic!("{e}"));
+        // Would block in open() for good without O_NONBLOCK.
+        assert!(refusal(dir.path()).contains("a FIFO, not a regular file"));
+        std::fs::remove_file(&path).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(refusal(dir.path()).contains("a directory, not a regular file"));
+    }
+
+    #[test]
+    fn the_state_dir_is_created_private_and_an_open_one_tightened() {
+        use std::os::unix::fs::PermissionsExt;
+        let base = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let mode = |p: &Path| {
+            std::fs::metadata(p)
+                .map(|m| m.permissions().mode() & 0o777)
+                .unwrap_or(0)
+        };
+        let fresh = base.path().join("a/b/clawdeck");
+        DeviceIdentity::load_or_create(&fresh).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(mode(&fresh), 0o700);
+        assert_eq!(mode(&base.path().join("a")), 0o700);
+        let open = base.path().join("open");
+        std::fs::create_dir(&open).unwrap_or_else(|e| panic!("{e}"));
+        chmod(&open, 0o775);
+        DeviceIdentity::load_or_create(&open).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(mode(&open), 0o700);
+    }
+
     #[test]
     fn tampered_identity_file_is_refused_with_its_path() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         std::fs::write(dir.path().join(IDENTITY_FILE), "{}").unwrap_or_default();
+        chmod(&dir.path().join(IDENTITY_FILE), 0o600);
         let err = DeviceIdentity::load_or_create(dir.path())
             .err()
             .unwrap_or_default();
         assert!(err.contains(IDENTITY_FILE), "{err}");
+        assert!(err.contains("missing field"), "{err}");
     }
 }

@@ -223,8 +223,14 @@ pub fn write_pack(path: &Path, pack: &Pack) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let text = serde_json::to_string_pretty(pack).map_err(|e| e.to_string())?;
     let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text + "\n")
-        .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    // Not through a link or into a FIFO someone left at the temporary name.
+    crate::regular_file::write(
+        &tmp,
+        (text + "\n").as_bytes(),
+        0o644,
+        crate::regular_file::Links::Refuse,
+    )
+    .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 

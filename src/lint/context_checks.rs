@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::names::{mcp_server_names, mcp_tool_prefixes};
 use super::{Finding, FindingKind, Severity};
 use crate::catalog::{PLUGINS_GROUP, Registry};
-use crate::config::LoadedConfig;
+use crate::config::{AgentInfo, LoadedConfig};
 use crate::policy::{LayerId, LayerSummary, RemovalKind, Resolution};
 
 /// Layers the operator writes allowlists for (profiles are not explicit allowlists; the owner
@@ -18,17 +18,20 @@ fn is_explicit(id: LayerId) -> bool {
     )
 }
 
+/// The findings of one context; `agent` is its agent's entry (none for an unknown or implicit
+/// agent).
 pub(super) fn check(
     cfg: &LoadedConfig,
     registry: &Registry,
     res: &Resolution,
+    agent: Option<&AgentInfo>,
     findings: &mut Vec<Finding>,
 ) {
     no_callable_tool(registry, res, findings);
     plugin_only_allowlists(cfg, registry, res, findings);
     if !registry.semantics.is_seed() {
         mcp_hidden_by_sandbox(cfg, res, findings);
-        exec_approval_headless(cfg, res, findings);
+        exec_approval_headless(cfg, res, agent, findings);
     }
 }
 
@@ -215,8 +218,11 @@ fn mcp_hidden_by_sandbox(cfg: &LoadedConfig, res: &Resolution, findings: &mut Ve
 }
 
 /// `tools.exec.<key>` of the agent, else the global one, lowercased, with its path.
-fn exec_setting(cfg: &LoadedConfig, agent: &str, key: &str) -> Option<(String, String)> {
-    let agent = cfg.agent(agent);
+fn exec_setting(
+    cfg: &LoadedConfig,
+    agent: Option<&AgentInfo>,
+    key: &str,
+) -> Option<(String, String)> {
     let own = agent.and_then(|a| {
         let value = a.entry.tools.as_ref()?.exec.as_ref()?.get(key)?.as_str()?;
         Some((
@@ -235,11 +241,15 @@ fn exec_setting(cfg: &LoadedConfig, agent: &str, key: &str) -> Option<(String, S
     })
 }
 
-fn exec_approval_headless(cfg: &LoadedConfig, res: &Resolution, findings: &mut Vec<Finding>) {
+fn exec_approval_headless(
+    cfg: &LoadedConfig,
+    res: &Resolution,
+    agent: Option<&AgentInfo>,
+    findings: &mut Vec<Finding>,
+) {
     if !res.trace("exec").is_some_and(|t| t.visible) {
         return;
     }
-    let agent = res.resolved.agent.as_str();
     let setting = |key| exec_setting(cfg, agent, key);
     let denied = |s: &Option<(String, String)>| s.as_ref().is_some_and(|(v, _)| v == "deny");
     if denied(&setting("mode")) || denied(&setting("security")) {

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::config::{KeyPath, locate_path};
+use crate::config::{KeyPath, locate_paths};
 
 /// Where a key is written in the config file (1-based). When the key itself is absent (a key
 /// the operator must add), the deepest part of its path that exists.
@@ -19,14 +19,35 @@ impl std::fmt::Display for Location {
     }
 }
 
-pub(super) fn locate(text: &str, file: &str, path: &str) -> Option<Location> {
+#[cfg(test)]
+fn locate(text: &str, file: &str, path: &str) -> Option<Location> {
     let path = parse_key_path(path)?;
-    let (line, column) = locate_path(text, &path)?;
+    let (line, column) = crate::config::locate_path(text, &path)?;
     Some(Location {
         file: file.to_string(),
         line,
         column,
     })
+}
+
+/// `locate` for many printed paths in one pass over the text (one pass per finding made a
+/// config with thousands of findings quadratic).
+pub(super) fn locate_all(text: &str, file: &str, paths: &[Option<&str>]) -> Vec<Option<Location>> {
+    let parsed: Vec<Option<KeyPath>> = paths.iter().map(|p| p.and_then(parse_key_path)).collect();
+    let wanted: Vec<KeyPath> = parsed.iter().flatten().cloned().collect();
+    let mut found = locate_paths(text, &wanted).into_iter();
+    parsed
+        .iter()
+        .map(|p| {
+            p.as_ref()?;
+            let (line, column) = found.next().flatten()?;
+            Some(Location {
+                file: file.to_string(),
+                line,
+                column,
+            })
+        })
+        .collect()
 }
 
 /// Parses the printed form of a `KeyPath`: dotted keys, `"quoted keys"` (with `\"` and `\\`),
@@ -120,6 +141,25 @@ mod tests {
         assert_eq!(parse_key_path("tools..allow"), None);
         assert_eq!(parse_key_path("tools[x]"), None);
         assert_eq!(parse_key_path("tools.\"open"), None);
+    }
+
+    #[test]
+    fn locating_all_at_once_agrees_with_one_at_a_time() {
+        let text = "{\n  tools: {\n    allow: ['read'],\n    deny: ['exec'],\n  },\n  agents: { list: [ { id: 'a', tools: {} } ] },\n}\n";
+        let paths = [
+            Some("tools.deny[0]"),
+            None,
+            Some("agents.list[0].tools.alsoAllow"),
+            Some("not[x"),
+            Some("tools.allow"),
+            Some("missing.key"),
+        ];
+        let one_by_one: Vec<Option<Location>> = paths
+            .iter()
+            .map(|p| p.and_then(|p| locate(text, "c.json5", p)))
+            .collect();
+        assert_eq!(locate_all(text, "c.json5", &paths), one_by_one);
+        assert!(one_by_one[0].is_some() && one_by_one[2].is_some());
     }
 
     #[test]

@@ -11,6 +11,8 @@ mod location;
 mod names;
 mod scopes;
 
+use std::collections::{HashMap, HashSet};
+
 use serde::Serialize;
 
 use crate::catalog::Registry;
@@ -207,7 +209,7 @@ pub fn config_text(cfg: &LoadedConfig) -> Option<String> {
         _ => cfg
             .path
             .as_ref()
-            .and_then(|p| std::fs::read_to_string(p).ok()),
+            .and_then(|p| crate::config::read_text::read_config_text(p).ok()),
     }
 }
 
@@ -223,24 +225,27 @@ pub fn lint(
     scopes::allow_with_also_allow(cfg, &mut findings);
     names::check_names(cfg, registry, &mut findings);
 
+    // One lookup per finding: a config with tens of thousands of agents lints in linear time.
+    let mut gathered = Gathered::new(findings);
     let mut contexts = Vec::new();
+    let agents = AgentIndex::new(cfg);
     for (label, ctx) in contexts_for(cfg, scope) {
         let resolution = policy::resolve(cfg, registry, &ctx)?;
+        let agent = agents.get(&resolution.resolved.agent);
         let mut found = Vec::new();
-        context_checks::check(cfg, registry, &resolution, &mut found);
-        for mut finding in found {
-            finding.contexts.push(label.clone());
-            merge(&mut findings, finding);
+        context_checks::check(cfg, registry, &resolution, agent, &mut found);
+        for finding in found {
+            gathered.merge(finding, &label);
         }
         contexts.push(linted_context(label, &resolution));
     }
+    let mut findings = gathered.into_findings();
 
     if let Some(text) = text {
-        for finding in &mut findings {
-            finding.location = finding
-                .config_path
-                .as_deref()
-                .and_then(|path| location::locate(text, &cfg.origin, path));
+        let paths: Vec<Option<&str>> = findings.iter().map(|f| f.config_path.as_deref()).collect();
+        let places = location::locate_all(text, &cfg.origin, &paths);
+        for (finding, place) in findings.iter_mut().zip(places) {
+            finding.location = place;
         }
     }
     // Most severe first, then in file order (findings without a place keep theirs, last).
@@ -270,22 +275,116 @@ fn linted_context(label: String, resolution: &Resolution) -> LintedContext {
     }
 }
 
-/// The same finding from several contexts is reported once, naming them all.
-fn merge(findings: &mut Vec<Finding>, finding: Finding) {
-    let same = findings.iter_mut().find(|f| {
-        f.kind == finding.kind
-            && f.config_path == finding.config_path
-            && f.message == finding.message
-    });
-    match same {
-        Some(existing) => {
-            for label in finding.contexts {
-                if !existing.contexts.contains(&label) {
-                    existing.contexts.push(label);
+/// What makes two findings the same (their contexts aside).
+#[derive(Debug, Clone)]
+struct FindingKey {
+    kind: FindingKind,
+    config_path: Option<String>,
+    message: String,
+}
+
+impl PartialEq for FindingKey {
+    fn eq(&self, other: &Self) -> bool {
+        #[cfg(test)]
+        tests::count_key_comparison();
+        self.kind == other.kind
+            && self.config_path == other.config_path
+            && self.message == other.message
+    }
+}
+
+impl Eq for FindingKey {}
+
+impl std::hash::Hash for FindingKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.kind.hash(state);
+        self.config_path.hash(state);
+        self.message.hash(state);
+    }
+}
+
+impl FindingKey {
+    fn of(finding: &Finding) -> FindingKey {
+        FindingKey {
+            kind: finding.kind,
+            config_path: finding.config_path.clone(),
+            message: finding.message.clone(),
+        }
+    }
+}
+
+/// Findings as they are gathered: the same finding from several contexts is reported once,
+/// naming them all, in the order first seen. Each finding and each context label costs one
+/// hash lookup (a search through all findings, and through a finding's contexts, made lint
+/// quadratic in the number of agents).
+struct Gathered {
+    findings: Vec<Finding>,
+    index: HashMap<FindingKey, usize>,
+    /// Each finding's context labels, for the duplicate check.
+    labels: Vec<HashSet<String>>,
+}
+
+impl Gathered {
+    /// Starts with the config-wide findings (kept as they are, each one a merge target).
+    fn new(findings: Vec<Finding>) -> Gathered {
+        let mut index = HashMap::with_capacity(findings.len());
+        for (at, finding) in findings.iter().enumerate() {
+            index.entry(FindingKey::of(finding)).or_insert(at);
+        }
+        let labels = findings
+            .iter()
+            .map(|f| f.contexts.iter().cloned().collect())
+            .collect();
+        Gathered {
+            findings,
+            index,
+            labels,
+        }
+    }
+
+    /// Adds a context's finding, or names the context on the same finding found before.
+    fn merge(&mut self, mut finding: Finding, label: &str) {
+        match self.index.get(&FindingKey::of(&finding)) {
+            Some(&at) => {
+                if self.labels[at].insert(label.to_string()) {
+                    self.findings[at].contexts.push(label.to_string());
                 }
             }
+            None => {
+                finding.contexts = vec![label.to_string()];
+                self.index
+                    .insert(FindingKey::of(&finding), self.findings.len());
+                self.labels.push(HashSet::from([label.to_string()]));
+                self.findings.push(finding);
+            }
         }
-        None => findings.push(finding),
+    }
+
+    fn into_findings(self) -> Vec<Finding> {
+        self.findings
+    }
+}
+
+/// Agents by id, for the context checks (a search through the list per context was quadratic).
+struct AgentIndex<'a> {
+    by_id: HashMap<&'a str, &'a crate::config::AgentInfo>,
+}
+
+impl<'a> AgentIndex<'a> {
+    fn new(cfg: &'a LoadedConfig) -> AgentIndex<'a> {
+        let mut by_id = HashMap::with_capacity(cfg.agents.len());
+        for agent in &cfg.agents {
+            // The first of a repeated id, as `LoadedConfig::agent` finds it.
+            by_id.entry(agent.id.as_str()).or_insert(agent);
+        }
+        AgentIndex { by_id }
+    }
+
+    /// The agent of a resolved context, as `LoadedConfig::agent` finds it.
+    fn get(&self, id: &str) -> Option<&'a crate::config::AgentInfo> {
+        self.by_id
+            .get(crate::config::normalize_agent_id(id).as_str())
+            .copied()
     }
 }
 

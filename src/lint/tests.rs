@@ -1,5 +1,16 @@
+use std::cell::Cell;
+
 use super::*;
 use crate::config::{load_from_str, load_from_str_with_pack};
+
+thread_local! {
+    /// How often two findings were compared while gathering (see `FindingKey`).
+    static KEY_COMPARISONS: Cell<u64> = const { Cell::new(0) };
+}
+
+pub(super) fn count_key_comparison() {
+    KEY_COMPARISONS.with(|c| c.set(c.get() + 1));
+}
 
 fn report_for(text: &str, pack: &str) -> LintReport {
     let cfg = load_from_str_with_pack(text, "test.json5", pack).unwrap();
@@ -261,4 +272,78 @@ fn unknown_profiles_are_named() {
             .message
             .contains("coding, full, messaging, minimal")
     );
+}
+
+#[test]
+fn gathering_findings_from_many_contexts_is_linear() {
+    // 20,000 contexts, each with a finding of its own, one finding all share and a repeated
+    // label: a search through the findings (and through a finding's contexts) per merge made
+    // this ~6e8 comparisons; one hash lookup each makes it about one per merge.
+    const CONTEXTS: usize = 20_000;
+    let finding = |path: String| {
+        Finding::new(
+            Severity::Warning,
+            FindingKind::ExecApprovalHeadless,
+            format!("exec asks at {path}"),
+            Some(path),
+        )
+    };
+    KEY_COMPARISONS.with(|c| c.set(0));
+    let mut gathered = Gathered::new(vec![finding("tools.exec.ask".into())]);
+    for n in 0..CONTEXTS {
+        let label = format!("agent a{n}");
+        gathered.merge(finding(format!("agents.list[{n}].tools.exec.ask")), &label);
+        gathered.merge(finding("tools.exec.ask".into()), &label);
+        gathered.merge(finding("tools.exec.ask".into()), &label);
+    }
+    let comparisons = KEY_COMPARISONS.with(Cell::get);
+    let merges = 3 * CONTEXTS as u64;
+    assert!(
+        comparisons <= 2 * merges,
+        "{comparisons} comparisons for {merges} merges: not linear"
+    );
+    let findings = gathered.into_findings();
+    assert_eq!(findings.len(), CONTEXTS + 1);
+    assert_eq!(
+        findings[0].contexts.len(),
+        CONTEXTS,
+        "each context named once"
+    );
+    assert_eq!(
+        findings[0].contexts[CONTEXTS - 1],
+        format!("agent a{}", CONTEXTS - 1)
+    );
+    assert_eq!(findings[1].contexts, ["agent a0"]);
+}
+
+#[test]
+fn many_agents_lint_to_the_same_findings_as_few() {
+    // The indexes (agents by id, findings by key, places in one pass) change no answer: the
+    // findings for agent n are the same whether it is one of 3 or of 3,000.
+    let config = |n: usize| {
+        let agents: Vec<String> = (0..n)
+            .map(|i| format!("{{ id: 'a{i}', tools: {{ exec: {{ ask: 'always' }} }} }}"))
+            .collect();
+        format!(
+            "{{ tools: {{ profile: 'coding', exec: {{ ask: 'on-miss' }} }}, agents: {{ list: [{}] }} }}",
+            agents.join(", ")
+        )
+    };
+    let small = report_for(&config(3), "2026.9");
+    let large = report_for(&config(3_000), "2026.9");
+    assert_eq!(large.contexts.len(), 3_000);
+    assert_eq!(large.findings.len(), 3_000);
+    for (a, b) in small.findings.iter().zip(&large.findings) {
+        assert_eq!(
+            (&a.message, &a.config_path, &a.contexts, &a.location),
+            (&b.message, &b.config_path, &b.contexts, &b.location)
+        );
+    }
+    let last = &large.findings[2_999];
+    assert_eq!(
+        last.config_path.as_deref(),
+        Some("agents.list[2999].tools.exec.ask")
+    );
+    assert_eq!(last.contexts, ["agent a2999"]);
+    assert!(last.location.is_some());
 }

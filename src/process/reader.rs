@@ -4,11 +4,14 @@
 //! retained output keeps the bytes without copying them; a buffer is reused once nothing
 //! retained points into it any more.
 //!
-//! Each pipe gets its own thread doing plain reads, woken straight by the kernel when the child
-//! writes: going through the async reactor (readiness, wake-up, re-poll) costs a flooding child
-//! a third of its throughput. When a thread cannot be started, an async task does the same work.
-//! Either way the reader can be told to stop (the supervisor detaches from pipes that a process
-//! outside the group keeps open).
+//! While output flows, each pipe gets its own thread doing plain reads, woken straight by the
+//! kernel when the child writes: going through the async reactor (readiness, wake-up, re-poll)
+//! costs a flooding child a third of its throughput. A silent pipe costs no thread and no
+//! buffer: it waits on the async reactor until the child writes, and a thread that finds its
+//! pipe silent for `PARK_AFTER_IDLE_POLLS` polls hands it back there (an idle background exec
+//! session held two threads and a few MiB each, so hundreds of them took gigabytes). When a
+//! thread cannot be started, an async task does the reading. Either way the reader can be told
+//! to stop (the supervisor detaches from pipes that a process outside the group keeps open).
 
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,7 +20,9 @@ use std::time::{Instant, SystemTime};
 
 use bytes::{Bytes, BytesMut};
 use tokio::io::AsyncReadExt;
+use tokio::io::unix::AsyncFd;
 use tokio::sync::{broadcast, oneshot};
+use tokio_util::sync::CancellationToken;
 
 use super::lines::{LineBatch, LineSplitter};
 use super::live::LiveText;
@@ -34,6 +39,9 @@ const MIN_SPARE_BYTES: usize = 32 * 1024;
 const PIPE_BYTES: i32 = 1024 * 1024;
 /// How often an idle reader thread looks at its stop flag.
 const IDLE_POLL_MS: i32 = 500;
+/// Idle polls in a row after which a reader thread hands its silent pipe back to the async
+/// reactor and ends (5 s).
+const PARK_AFTER_IDLE_POLLS: u32 = 10;
 
 /// What both readers of a process share.
 pub(crate) struct ReaderShared {
@@ -55,20 +63,18 @@ impl ReaderShared {
 pub(crate) struct PipeReader {
     pub(crate) done: oneshot::Receiver<()>,
     stop: Arc<AtomicBool>,
-    task: Option<tokio::task::AbortHandle>,
+    cancel: CancellationToken,
 }
 
 impl PipeReader {
-    /// A function that makes the reader stop soon (a thread notices within `IDLE_POLL_MS`),
-    /// closing the pipe; usable after `done` was moved away.
+    /// A function that makes the reader stop soon (a thread notices within `IDLE_POLL_MS`, an
+    /// async wait at once), closing the pipe; usable after `done` was moved away.
     pub(crate) fn stopper(&self) -> impl Fn() + Send + Sync + 'static {
         let stop = Arc::clone(&self.stop);
-        let task = self.task.clone();
+        let cancel = self.cancel.clone();
         move || {
             stop.store(true, Ordering::Relaxed);
-            if let Some(task) = &task {
-                task.abort();
-            }
+            cancel.cancel();
         }
     }
 }
@@ -79,7 +85,26 @@ fn lock(mutex: &Mutex<OutputBuffer>) -> MutexGuard<'_, OutputBuffer> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Start reading a tokio child pipe (`ChildStdout` / `ChildStderr`).
+/// One pipe being read: its fd, its line state and where to say it is done. Moves between
+/// the async wait and a reading thread.
+struct PipeState {
+    fd: OwnedFd,
+    reader: StreamReader,
+    done: oneshot::Sender<()>,
+    shared: Arc<ReaderShared>,
+    stop: Arc<AtomicBool>,
+    cancel: CancellationToken,
+}
+
+impl PipeState {
+    /// Publishes what is left and says the pipe is done.
+    fn finish(mut self) {
+        self.reader.finish(&self.shared);
+        let _ = self.done.send(());
+    }
+}
+
+/// Start reading a tokio child pipe (`ChildStdout` / `ChildStderr`). Needs a tokio runtime.
 pub(crate) fn start<P>(pipe: P, stream: StreamKind, shared: Arc<ReaderShared>) -> PipeReader
 where
     P: std::os::fd::AsFd + IntoOwnedFd,
@@ -88,48 +113,100 @@ where
     let _ = nix::fcntl::fcntl(&pipe, nix::fcntl::FcntlArg::F_SETPIPE_SZ(PIPE_BYTES));
     let (done_tx, done) = oneshot::channel();
     let stop = Arc::new(AtomicBool::new(false));
+    let cancel = CancellationToken::new();
     match pipe.into_owned_fd() {
         Ok(fd) => {
-            let thread_stop = Arc::clone(&stop);
-            let thread_shared = Arc::clone(&shared);
-            // The closure owns the fd; if the thread cannot start, it comes back through the
-            // error-less path below by reopening nothing: build the closure lazily.
-            let slot = Arc::new(Mutex::new(Some((fd, done_tx))));
-            let thread_slot = Arc::clone(&slot);
-            let spawned = std::thread::Builder::new()
-                .name(format!("clawdeck-{}", stream.as_str()))
-                .spawn(move || {
-                    let taken = thread_slot
-                        .lock()
-                        .unwrap_or_else(|poisoned| poisoned.into_inner())
-                        .take();
-                    if let Some((fd, done_tx)) = taken {
-                        read_blocking(fd, stream, &thread_shared, &thread_stop);
-                        let _ = done_tx.send(());
-                    }
-                });
-            if spawned.is_err() {
-                let taken = slot
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner())
-                    .take();
-                if let Some((fd, done_tx)) = taken {
-                    return start_task_from_fd(fd, stream, shared, stop, done_tx, done);
-                }
-            }
-            PipeReader {
-                done,
-                stop,
-                task: None,
-            }
+            let state = PipeState {
+                fd,
+                reader: StreamReader::new(stream, &shared),
+                done: done_tx,
+                shared,
+                stop: Arc::clone(&stop),
+                cancel: cancel.clone(),
+            };
+            tokio::spawn(wait_for_output(state));
         }
         Err(err) => {
             tracing::debug!(stream = stream.as_str(), error = %err, "could not take the pipe's fd");
-            PipeReader {
-                done,
-                stop,
-                task: None,
+        }
+    }
+    PipeReader { done, stop, cancel }
+}
+
+/// Waits on the async reactor, without a thread, until the pipe has something (data or its
+/// end), publishing a partial line when its delay runs out; then a thread reads.
+async fn wait_for_output(mut state: PipeState) {
+    let stream = state.reader.stream;
+    // SAFETY: an `OwnedFd` is an open descriptor it alone closes, and it gives the same fd for
+    // as long as the `AsyncFd` holds it (until `into_inner` hands it back).
+    let registered =
+        unsafe { AsyncFd::register_with_interest(state.fd, tokio::io::Interest::READABLE) };
+    let async_fd = match registered {
+        Ok(async_fd) => async_fd,
+        Err(err) => {
+            // Not pollable: read on a thread right away.
+            let (fd, err) = err.into_parts();
+            tracing::debug!(stream = stream.as_str(), error = %err, "could not register the pipe");
+            state.fd = fd;
+            read_on_thread(state);
+            return;
+        }
+    };
+    loop {
+        let due = state.reader.flush_due(&state.shared);
+        tokio::select! {
+            _ = state.cancel.cancelled() => {
+                state.fd = async_fd.into_inner();
+                state.finish();
+                return;
             }
+            // An error here is the read's to report: the thread reads and sees it.
+            _ = async_fd.readable() => break,
+            _ = tokio::time::sleep(due.unwrap_or_default()), if due.is_some() => {}
+        }
+    }
+    state.fd = async_fd.into_inner();
+    read_on_thread(state);
+}
+
+/// Reads on a thread of its own; the thread hands a pipe that went silent back to
+/// `wait_for_output`. Without a thread, an async task reads.
+fn read_on_thread(state: PipeState) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        // No runtime to park on (not expected: this runs in a task): a thread reads to the end.
+        let _ = std::thread::Builder::new().spawn(move || {
+            let mut state = state;
+            while let Some(parked) = read_blocking(state) {
+                state = parked;
+            }
+        });
+        return;
+    };
+    let stream = state.reader.stream;
+    // The closure owns the state; if the thread cannot start, the state comes back here.
+    let slot = Arc::new(Mutex::new(Some(state)));
+    let thread_slot = Arc::clone(&slot);
+    let thread_runtime = runtime.clone();
+    let spawned = std::thread::Builder::new()
+        .name(format!("clawdeck-{}", stream.as_str()))
+        .spawn(move || {
+            let taken = thread_slot
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .take();
+            if let Some(state) = taken
+                && let Some(parked) = read_blocking(state)
+            {
+                thread_runtime.spawn(wait_for_output(parked));
+            }
+        });
+    if spawned.is_err() {
+        let taken = slot
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take();
+        if let Some(state) = taken {
+            runtime.spawn(read_async(state));
         }
     }
 }
@@ -151,66 +228,61 @@ impl IntoOwnedFd for tokio::process::ChildStderr {
     }
 }
 
-/// The fallback: read the fd on the async reactor.
-fn start_task_from_fd(
-    fd: OwnedFd,
-    stream: StreamKind,
-    shared: Arc<ReaderShared>,
-    stop: Arc<AtomicBool>,
-    done_tx: oneshot::Sender<()>,
-    done: oneshot::Receiver<()>,
-) -> PipeReader {
-    let task = tokio::spawn(async move {
-        match tokio::net::unix::pipe::Receiver::from_owned_fd(fd) {
-            Ok(mut pipe) => {
-                let mut buf = BytesMut::with_capacity(READ_BUFFER_BYTES);
-                let mut reader = StreamReader::new(stream, &shared);
-                loop {
-                    if buf.capacity() - buf.len() < MIN_SPARE_BYTES {
-                        buf.reserve(READ_BUFFER_BYTES);
-                    }
-                    let read = match reader.flush_due(&shared) {
-                        // read_buf is cancel safe: a timed-out read took nothing.
-                        Some(wait) => {
-                            match tokio::time::timeout(wait, pipe.read_buf(&mut buf)).await {
-                                Ok(read) => read,
-                                Err(_) => continue,
-                            }
-                        }
-                        None => pipe.read_buf(&mut buf).await,
-                    };
-                    match read {
-                        Ok(0) => break,
-                        Ok(_) => reader.consume(buf.split().freeze(), &shared),
-                        Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
-                        Err(err) => {
-                            tracing::debug!(stream = stream.as_str(), error = %err, "process pipe read failed");
-                            break;
-                        }
+/// The fallback: read the fd on the async reactor until it closes (or the reader stops).
+async fn read_async(state: PipeState) {
+    let PipeState {
+        fd,
+        mut reader,
+        done,
+        shared,
+        cancel,
+        ..
+    } = state;
+    let stream = reader.stream;
+    match tokio::net::unix::pipe::Receiver::from_owned_fd(fd) {
+        Ok(mut pipe) => {
+            let mut buf = BytesMut::with_capacity(READ_BUFFER_BYTES);
+            loop {
+                if buf.capacity() - buf.len() < MIN_SPARE_BYTES {
+                    buf.reserve(READ_BUFFER_BYTES);
+                }
+                let due = reader.flush_due(&shared);
+                let read = tokio::select! {
+                    _ = cancel.cancelled() => break,
+                    // read_buf is cancel safe: a timed-out read took nothing.
+                    read = pipe.read_buf(&mut buf) => read,
+                    _ = tokio::time::sleep(due.unwrap_or_default()), if due.is_some() => continue,
+                };
+                match read {
+                    Ok(0) => break,
+                    Ok(_) => reader.consume(buf.split().freeze(), &shared),
+                    Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(err) => {
+                        tracing::debug!(stream = stream.as_str(), error = %err, "process pipe read failed");
+                        break;
                     }
                 }
-                reader.finish(&shared);
-            }
-            Err(err) => {
-                tracing::debug!(stream = stream.as_str(), error = %err, "could not register the pipe")
             }
         }
-        let _ = done_tx.send(());
-    });
-    PipeReader {
-        done,
-        stop,
-        task: Some(task.abort_handle()),
+        Err(err) => {
+            tracing::debug!(stream = stream.as_str(), error = %err, "could not register the pipe")
+        }
     }
+    reader.finish(&shared);
+    let _ = done.send(());
 }
 
-fn read_blocking(fd: OwnedFd, stream: StreamKind, shared: &ReaderShared, stop: &AtomicBool) {
-    let raw = fd.as_raw_fd();
-    let mut buf = BytesMut::with_capacity(READ_BUFFER_BYTES);
-    let mut reader = StreamReader::new(stream, shared);
-    while !stop.load(Ordering::Relaxed) {
+/// Reads until the pipe closes or the reader stops (then `None`: done), or until the pipe was
+/// silent for `PARK_AFTER_IDLE_POLLS` polls with no partial line waiting (then the state, to
+/// wait without a thread; the read buffer is let go).
+fn read_blocking(mut state: PipeState) -> Option<PipeState> {
+    let raw = state.fd.as_raw_fd();
+    let stream = state.reader.stream;
+    let mut buf = BytesMut::new();
+    let mut idle_polls = 0u32;
+    while !state.stop.load(Ordering::Relaxed) {
         // The fd is in blocking mode: wait for data only as long as a partial line may wait.
-        if let Some(wait) = reader.flush_due(shared)
+        if let Some(wait) = state.reader.flush_due(&state.shared)
             && !wait_readable(raw, Some(wait))
         {
             continue;
@@ -221,9 +293,18 @@ fn read_blocking(fd: OwnedFd, stream: StreamKind, shared: &ReaderShared, stop: &
         }
         match read_into_spare(raw, &mut buf) {
             Ok(0) => break,
-            Ok(_) => reader.consume(buf.split().freeze(), shared),
+            Ok(_) => {
+                idle_polls = 0;
+                state.reader.consume(buf.split().freeze(), &state.shared);
+            }
             Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => {
-                wait_readable(raw, None);
+                if wait_readable(raw, None) {
+                    continue;
+                }
+                idle_polls += 1;
+                if idle_polls >= PARK_AFTER_IDLE_POLLS && state.reader.live.due().is_none() {
+                    return Some(state);
+                }
             }
             Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
             Err(err) => {
@@ -232,8 +313,8 @@ fn read_blocking(fd: OwnedFd, stream: StreamKind, shared: &ReaderShared, stop: &
             }
         }
     }
-    reader.finish(shared);
-    drop(fd);
+    state.finish();
+    None
 }
 
 /// read(2) into the free capacity of `buf`, without zeroing it first.

@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::regular_file::Links;
+
 use super::{EMBEDDED_PACKS, Semantics, embedded, newest};
 
 /// The pack in use and why it was chosen.
@@ -126,7 +128,7 @@ fn synced(version: &str) -> Option<Result<Arc<Semantics>, String>> {
         return Some(Err(cannot_load("larger than 64 MiB".to_string())));
     }
     Some(
-        std::fs::read_to_string(&path)
+        crate::regular_file::read_to_string(&path, Links::Follow)
             .map_err(|err| err.to_string())
             .and_then(|text| super::synced::over_newest_rules(&text, &shown))
             .map(Arc::new)
@@ -395,7 +397,8 @@ fn probe_cell(shown: &str) -> Arc<OnceLock<VersionProbe>> {
 }
 
 fn cached(stamp: &BinaryStamp) -> Option<VersionProbe> {
-    let text = std::fs::read_to_string(cache_file()?).ok()?;
+    // A FIFO or link planted here is refused, never waited on or followed.
+    let text = crate::regular_file::read_to_string(&cache_file()?, Links::Refuse).ok()?;
     let cached: VersionCache = serde_json::from_str(&text).ok()?;
     (cached.bin == stamp.shown
         && cached.modified_ns == stamp.modified_ns
@@ -419,10 +422,10 @@ fn store(stamp: &BinaryStamp, version: Option<String>) {
         version,
     };
     if let Some(dir) = cache.parent() {
-        let _ = std::fs::create_dir_all(dir);
+        let _ = crate::gateway::paths::create_private_dir(dir);
     }
     if let Ok(text) = serde_json::to_string(&entry) {
-        let _ = std::fs::write(cache, text);
+        let _ = crate::regular_file::write(&cache, text.as_bytes(), 0o600, Links::Refuse);
     }
 }
 

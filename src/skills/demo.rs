@@ -42,13 +42,15 @@ pub fn materialize_demo_skills() -> Option<PathBuf> {
 fn write_skills(root: &Path) -> std::io::Result<()> {
     for (dir, text) in DEMO_SKILLS {
         let path = root.join(dir).join("SKILL.md");
-        if std::fs::read_to_string(&path).is_ok_and(|current| current == *text) {
+        // A FIFO or link planted in the cache is refused, never waited on or written through.
+        let links = crate::regular_file::Links::Refuse;
+        if crate::regular_file::read_to_string(&path, links).is_ok_and(|current| current == *text) {
             continue;
         }
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
-        std::fs::write(&path, text)?;
+        crate::regular_file::write(&path, text.as_bytes(), 0o644, links)?;
     }
     Ok(())
 }
@@ -98,5 +100,19 @@ mod tests {
                 skill.body
             );
         }
+    }
+
+    #[test]
+    fn a_fifo_in_the_cache_is_an_error_not_a_hang() {
+        let dir = tempfile::tempdir().unwrap();
+        let skill = dir.path().join(DEMO_SKILLS[0].0);
+        std::fs::create_dir_all(&skill).unwrap();
+        nix::unistd::mkfifo(
+            &skill.join("SKILL.md"),
+            nix::sys::stat::Mode::from_bits_truncate(0o600),
+        )
+        .unwrap();
+        let err = write_skills(dir.path()).unwrap_err();
+        assert_eq!(err.to_string(), "a FIFO, not a regular file");
     }
 }

@@ -163,7 +163,8 @@ pub fn load_skill_file(
         ));
         return None;
     }
-    let text = match fs::read_to_string(path) {
+    // Skill dirs can be written by agents: a FIFO there must not hang the config load.
+    let text = match crate::regular_file::read_to_string(path, crate::regular_file::Links::Follow) {
         Ok(text) => text,
         Err(err) => {
             warnings.push(format!("{}: skipped: {err}", path.display()));
@@ -254,6 +255,26 @@ mod tests {
         let path = dir.join(rel);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn a_fifo_as_a_skill_file_is_skipped_at_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("SKILL.md");
+        nix::unistd::mkfifo(&path, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        let mut warnings = Vec::new();
+        let skill = load_skill_file(
+            &path,
+            tmp.path(),
+            "x",
+            SkillSource::Workspace,
+            &mut warnings,
+        );
+        assert!(skill.is_none());
+        assert!(
+            warnings[0].contains("a FIFO, not a regular file"),
+            "{warnings:?}"
+        );
     }
 
     #[test]

@@ -88,7 +88,9 @@ pub fn desktop_entries(env: &SystemEnv) -> Vec<DesktopEntry> {
                 if !seen.insert(id.clone()) {
                     continue;
                 }
-                if let Ok(text) = std::fs::read_to_string(&path) {
+                if let Ok(text) =
+                    crate::regular_file::read_to_string(&path, crate::regular_file::Links::Follow)
+                {
                     out.push(parse_desktop_entry(&id, &path, &text));
                 }
             }
@@ -228,7 +230,8 @@ fn start_app(env: &SystemEnv, app: &str, extra: &[String]) -> Result<ToolResult,
     }
     let entry = if app.contains('/') {
         let path = PathBuf::from(app);
-        let text = std::fs::read_to_string(&path)
+        // A path from the model: a FIFO or device there must not block the call.
+        let text = crate::regular_file::read_to_string(&path, crate::regular_file::Links::Follow)
             .map_err(|e| ToolError::failed(format!("Cannot read {app}: {e}")))?;
         let id = path
             .file_name()

@@ -121,6 +121,11 @@ impl ExecTool {
             spec = spec.on_chunk(move |chunk| live.push(&chunk.text));
         }
         let _stop_live = live.stop_guard();
+        // Any run may stay in the background, so each takes a place under the cap.
+        let slot = self
+            .sessions
+            .reserve()
+            .map_err(|full| ToolError::failed(full.to_string()))?;
         let running = match process::spawn(spec) {
             Ok(running) => running,
             Err(err) => return Ok(spawn_failure_result(&err, &cwd)),
@@ -133,6 +138,7 @@ impl ExecTool {
             running,
         ));
         self.sessions.insert(Arc::clone(&session));
+        drop(slot);
 
         if background {
             session.mark_backgrounded();

@@ -35,7 +35,7 @@ use crate::context::PolicyContext;
 use crate::tool::{SharedTool, ToolError, ToolSpec};
 
 pub use path_guard::{PathAccess, PathGuard, WorkspaceAccess};
-pub use sessions::{ExecSession, ExecSessions};
+pub use sessions::{ExecSession, ExecSessions, SessionCapReached};
 pub use system_env::SystemEnv;
 
 /// State shared by every tool set of one clawdeck instance (background exec sessions outlive a
@@ -50,10 +50,12 @@ pub struct ToolRuntime {
 
 impl ToolRuntime {
     pub fn new(config: &LoadedConfig) -> ToolRuntime {
+        let sessions = ExecSessions::new(Duration::from_secs(
+            config.settings.exec.session_ttl_seconds,
+        ));
+        sessions.set_max_running(config.settings.exec.max_background_sessions);
         ToolRuntime {
-            sessions: ExecSessions::new(Duration::from_secs(
-                config.settings.exec.session_ttl_seconds,
-            )),
+            sessions,
             system: SystemEnv::from_env(),
             router: crate::router::RouterService::new(config.settings.router.clone()),
         }

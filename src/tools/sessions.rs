@@ -2,11 +2,13 @@
 //!
 //! A session owns its supervised process; removing a session that still runs kills its group
 //! (the supervisor's drop guard). Finished sessions stay listed for a TTL (OpenClaw: 30 min) and
-//! are pruned whenever the registry is touched.
+//! are pruned whenever the registry is touched. At most `exec.maxBackgroundSessions` run at once:
+//! each holds a process group, its pipes and their readers, so an unbounded number of idle
+//! sessions was unbounded memory and threads.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
@@ -80,6 +82,11 @@ impl ExecSession {
         self.outcome().map(|o| o.started_at + o.finished_after)
     }
 
+    /// Whether its process still runs (or its pipes are still open).
+    pub fn is_running(&self) -> bool {
+        !self.process.is_finished()
+    }
+
     pub fn stdin_piped(&self) -> bool {
         self.stdin_piped
     }
@@ -104,6 +111,41 @@ pub struct ExecSessions {
     /// Milliseconds; shared by every clone so a config reload changes it for all of them.
     ttl_ms: Arc<AtomicU64>,
     counter: Arc<AtomicU64>,
+    /// Running sessions allowed at once (shared by every clone, like the TTL).
+    max_running: Arc<AtomicUsize>,
+    /// Slots taken by runs being started (not yet inserted).
+    starting: Arc<AtomicUsize>,
+}
+
+/// `exec.maxBackgroundSessions` sessions already run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionCapReached {
+    pub max: usize,
+}
+
+impl std::fmt::Display for SessionCapReached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Too many exec sessions: {} are already running, the most allowed at once \
+             (exec.maxBackgroundSessions in clawdeck.json5). End one first (process kill or \
+             remove), or raise exec.maxBackgroundSessions.",
+            self.max
+        )
+    }
+}
+
+/// A place for one run being started; given back when dropped (the run is then either in the
+/// registry or never started).
+#[derive(Debug)]
+pub struct SessionSlot {
+    starting: Arc<AtomicUsize>,
+}
+
+impl Drop for SessionSlot {
+    fn drop(&mut self) {
+        self.starting.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl ExecSessions {
@@ -112,7 +154,43 @@ impl ExecSessions {
             inner: Arc::default(),
             ttl_ms: Arc::new(AtomicU64::new(duration_ms(ttl))),
             counter: Arc::new(AtomicU64::new(0)),
+            max_running: Arc::new(AtomicUsize::new(
+                crate::config::settings::DEFAULT_MAX_BACKGROUND_SESSIONS,
+            )),
+            starting: Arc::default(),
         }
+    }
+
+    /// Changes how many sessions may run at once (a config reload); sessions already running
+    /// keep running.
+    pub fn set_max_running(&self, max: usize) {
+        self.max_running.store(max.max(1), Ordering::SeqCst);
+    }
+
+    pub fn max_running(&self) -> usize {
+        self.max_running.load(Ordering::SeqCst)
+    }
+
+    /// Sessions whose process still runs.
+    pub fn running(&self) -> usize {
+        self.lock().values().filter(|s| s.is_running()).count()
+    }
+
+    /// Takes a place for a new run, unless `max_running` sessions already run (or are being
+    /// started). Hold the slot until the session is inserted.
+    pub fn reserve(&self) -> Result<SessionSlot, SessionCapReached> {
+        let max = self.max_running();
+        let sessions = self.lock();
+        let running = sessions.values().filter(|s| s.is_running()).count();
+        // Under the registry lock: two runs starting at once cannot both take the last place.
+        if running + self.starting.load(Ordering::SeqCst) >= max {
+            return Err(SessionCapReached { max });
+        }
+        self.starting.fetch_add(1, Ordering::SeqCst);
+        drop(sessions);
+        Ok(SessionSlot {
+            starting: Arc::clone(&self.starting),
+        })
     }
 
     fn lock(&self) -> MutexGuard<'_, BTreeMap<String, Arc<ExecSession>>> {

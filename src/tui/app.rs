@@ -1120,9 +1120,16 @@ impl App {
         let text = text.to_string();
         let tx = self.tx.clone();
         run_job(move || {
-            // Private: a copy may hold what a run printed (tokens, paths).
-            let saved = crate::process::private_fs::create_private_dir_all(&dir)
-                .and_then(|()| crate::process::private_fs::write_private(&file, text.as_bytes()));
+            // The state dir: private, and no FIFO or link at the file's place is waited on or
+            // written through (a copy may hold what a run printed: tokens, paths).
+            let saved = crate::gateway::paths::create_private_dir(&dir).and_then(|()| {
+                crate::regular_file::write(
+                    &file,
+                    text.as_bytes(),
+                    0o600,
+                    crate::regular_file::Links::Refuse,
+                )
+            });
             let mut message = copy_message(lines, clip, &file, saved);
             if let Some(cut) = cut {
                 message.push_str(&format!(
