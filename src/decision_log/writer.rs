@@ -227,6 +227,6 @@ impl DecisionLog {
 /// The log's dir, private to its owner when clawdeck creates it (records name tools, agents
 /// and sessions).
 fn create_dir(dir: &Path) -> Result<(), String> {
-    crate::gateway::paths::create_private_dir(dir)
+    crate::process::private_fs::create_private_dir_all(dir)
         .map_err(|e| format!("cannot create {}: {e}", dir.display()))
 }

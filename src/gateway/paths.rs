@@ -3,7 +3,7 @@
 //! `$XDG_DATA_HOME/clawdeck` (else `~/.local/share/clawdeck`). Dirs clawdeck creates are
 //! private to their owner (0700).
 
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 fn xdg_dir(var: &str, home_relative: &str) -> Result<PathBuf, String> {
@@ -26,20 +26,12 @@ pub fn data_dir() -> Result<PathBuf, String> {
     xdg_dir("XDG_DATA_HOME", ".local/share")
 }
 
-/// Creates `dir` and its missing parents private to their owner (0700), as the XDG base
-/// directory spec asks; an existing dir is left as it is.
-pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-}
-
 /// Makes clawdeck's own state dir safe to keep the device key in: created 0700; an existing
 /// one of the user's that group or others can reach is tightened to 0700 (with a warning), and
 /// a dir another user owns (root aside) is refused, since its owner could swap the key.
 pub fn private_state_dir(dir: &Path) -> Result<(), String> {
-    create_private_dir(dir).map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    crate::process::private_fs::create_private_dir_all(dir)
+        .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
     let meta =
         std::fs::metadata(dir).map_err(|err| format!("cannot read {}: {err}", dir.display()))?;
     if !meta.is_dir() {

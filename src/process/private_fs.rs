@@ -2,9 +2,9 @@
 //! router message, console copies, logs): readable by their owner only from the moment they
 //! exist (0700 directories, 0600 files), never chmod-ed after the fact.
 
-use std::fs::{DirBuilder, OpenOptions};
+use std::fs::DirBuilder;
 use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::Path;
 
 const PRIVATE_DIR: u32 = 0o700;
@@ -25,23 +25,16 @@ pub fn create_private_dir_all(path: &Path) -> std::io::Result<()> {
         .create(path)
 }
 
-/// Writes `bytes` to `path`, created 0600 (an existing file is truncated and made 0600 too).
+/// Writes `bytes` to `path`, created 0600 (an existing file is truncated and made 0600 too);
+/// a link, FIFO or anything but a regular file there is refused (see `regular_file`).
 pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = open_private(path, false)?;
+    let mut file = crate::regular_file::create_truncate(
+        path,
+        PRIVATE_FILE,
+        crate::regular_file::Links::Refuse,
+    )?;
     file.set_permissions(std::fs::Permissions::from_mode(PRIVATE_FILE))?;
     file.write_all(bytes)
-}
-
-/// Opens `path` for writing (appending when `append`), created 0600 when missing.
-pub fn open_private(path: &Path, append: bool) -> std::io::Result<std::fs::File> {
-    let mut options = OpenOptions::new();
-    options.create(true).mode(PRIVATE_FILE);
-    if append {
-        options.append(true);
-    } else {
-        options.write(true).truncate(true);
-    }
-    options.open(path)
 }
 
 #[cfg(test)]

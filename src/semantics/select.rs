@@ -422,7 +422,7 @@ fn store(stamp: &BinaryStamp, version: Option<String>) {
         version,
     };
     if let Some(dir) = cache.parent() {
-        let _ = crate::gateway::paths::create_private_dir(dir);
+        let _ = crate::process::private_fs::create_private_dir_all(dir);
     }
     if let Ok(text) = serde_json::to_string(&entry) {
         let _ = crate::regular_file::write(&cache, text.as_bytes(), 0o600, Links::Refuse);

@@ -1122,7 +1122,7 @@ impl App {
         run_job(move || {
             // The state dir: private, and no FIFO or link at the file's place is waited on or
             // written through (a copy may hold what a run printed: tokens, paths).
-            let saved = crate::gateway::paths::create_private_dir(&dir).and_then(|()| {
+            let saved = crate::process::private_fs::create_private_dir_all(&dir).and_then(|()| {
                 crate::regular_file::write(
                     &file,
                     text.as_bytes(),
