@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use clawdeck::gateway::{
+use clawdeck_gateway::{
     Backoff, ClientEvent, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient,
     GatewayEndpoint,
 };
@@ -124,7 +124,7 @@ async fn through_client(url: &str) -> Duration {
     took
 }
 
-/// The console's loop in miniature (`clawdeck::tui::bench::sessions_view_flood`): the
+/// The console's loop in miniature (`clawdeck_tui::bench::sessions_view_flood`): the
 /// client's events go through the console's paced forwarder into its one event channel, which
 /// also carries keys; each event goes into the Sessions view, a key moves the selection and
 /// draws at once, and the flood is drawn at most every 16 ms (the 60 fps cap).
@@ -143,7 +143,7 @@ async fn into_sessions_view(url: &str) -> (Duration, Vec<Duration>) {
     )
     .await
     .unwrap();
-    clawdeck::tui::bench::sessions_view_flood(client, "bench", EVENTS)
+    clawdeck_tui::bench::sessions_view_flood(client, "bench", EVENTS)
         .await
         .unwrap()
 }

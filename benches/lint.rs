@@ -14,9 +14,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::time::{Duration, Instant};
 
-use clawdeck::catalog::Registry;
-use clawdeck::config::load_from_str;
-use clawdeck::lint::{LintScope, lint};
+use clawdeck_core::catalog::Registry;
+use clawdeck_core::config::load_from_str;
+use clawdeck_core::lint::{LintScope, lint};
 
 const SMALL: usize = 5_000;
 const LARGE: usize = 50_000;
@@ -53,7 +53,7 @@ fn lint_once(text: &str) -> (Duration, (usize, usize)) {
         Ok(cfg) => cfg,
         Err(err) => fail(&err),
     };
-    let registry = Registry::build(&cfg);
+    let registry = Registry::build(&cfg, &clawdeck_core::mcp_servers::ServerListing::Off);
     let report = match lint(&cfg, &registry, &LintScope::AllAgents, Some(text)) {
         Ok(report) => report,
         Err(err) => fail(&err.to_string()),

@@ -11,9 +11,9 @@ use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use clawdeck::context::PolicyContext;
-use clawdeck::deck::Deck;
-use clawdeck::pipeline::CallRequest;
+use clawdeck_core::context::PolicyContext;
+use clawdeck_core::pipeline::CallRequest;
+use clawdeck_deck::Deck;
 use serde_json::{Value, json};
 
 const CALLS: usize = 400;
@@ -137,8 +137,8 @@ fn main() {
     write_fixture(dir.path());
     let config = dir.path().join("openclaw.json5");
     let state = dir.path().join("state");
-    let loaded = clawdeck::config::load(Some(&config)).unwrap_or_else(|e| panic!("{e}"));
-    let deck = Deck::new(loaded, Some(config.clone()));
+    let loaded = clawdeck_core::config::load(Some(&config)).unwrap_or_else(|e| panic!("{e}"));
+    let deck = Deck::new(loaded, Some(config.clone()), &Default::default());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -146,7 +146,7 @@ fn main() {
         .unwrap_or_else(|e| panic!("{e}"));
 
     let listed =
-        clawdeck::mcp::listed_tools(&deck.config(), &deck.registry(), &PolicyContext::default())
+        clawdeck_mcp::listed_tools(&deck.config(), &deck.registry(), &PolicyContext::default())
             .unwrap_or_else(|e| panic!("{e}"));
     let plugin_listed = listed
         .iter()
@@ -165,7 +165,7 @@ fn main() {
         assert!(
             matches!(
                 outcome,
-                clawdeck::pipeline::CallOutcome::Completed {
+                clawdeck_core::pipeline::CallOutcome::Completed {
                     is_error: false,
                     ..
                 }
@@ -207,12 +207,9 @@ fn main() {
     let mut in_process = Vec::with_capacity(LISTS);
     for _ in 0..LISTS {
         let started = Instant::now();
-        let tools = clawdeck::mcp::listed_tools(
-            &deck.config(),
-            &deck.registry(),
-            &PolicyContext::default(),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let tools =
+            clawdeck_mcp::listed_tools(&deck.config(), &deck.registry(), &PolicyContext::default())
+                .unwrap_or_else(|e| panic!("{e}"));
         in_process.push(started.elapsed());
         assert!(tools.len() > PLUGIN_TOOLS);
     }

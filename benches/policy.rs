@@ -26,11 +26,11 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clawdeck::catalog::Registry;
-use clawdeck::policy::matcher::CompiledList;
-use clawdeck::policy::{self, LayerId, LayerPolicy, RuleEntry, normalize_tool_name};
-use clawdeck::semantics::Semantics;
-use clawdeck::tool::{ToolFlags, ToolSource, ToolSpec};
+use clawdeck_core::catalog::Registry;
+use clawdeck_core::policy::matcher::CompiledList;
+use clawdeck_core::policy::{self, LayerId, LayerPolicy, RuleEntry, normalize_tool_name};
+use clawdeck_core::semantics::Semantics;
+use clawdeck_core::tool::{ToolFlags, ToolSource, ToolSpec};
 use regex::Regex;
 use serde_json::json;
 
@@ -421,7 +421,7 @@ fn fail(message: &str) -> ! {
 }
 
 fn main() {
-    let Some(semantics) = clawdeck::semantics::embedded("2026.9") else {
+    let Some(semantics) = clawdeck_core::semantics::embedded("2026.9") else {
         fail("the 2026.9 semantics pack is not embedded");
     };
     let profile_only = std::env::var_os("POLICY_BENCH_PROFILE").is_some();

@@ -11,7 +11,7 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use clawdeck::process::{self, ProcessSpec};
+use clawdeck_core::process::{self, ProcessSpec};
 
 const TOTAL: usize = 200 * 1024 * 1024;
 const ROUNDS: usize = 7;

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use clawdeck::queue::{LaneLimits, LaneQueue};
+use clawdeck_core::queue::{LaneLimits, LaneQueue};
 use tokio_util::sync::CancellationToken;
 
 const TASKS: usize = 100_000;

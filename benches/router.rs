@@ -14,9 +14,9 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use clawdeck::config::settings::RouterSettings;
-use clawdeck::router::service::EnvLookup;
-use clawdeck::router::{RouterEventKind, RouterRequest, RouterService};
+use clawdeck_core::config::settings::RouterSettings;
+use clawdeck_router::service::EnvLookup;
+use clawdeck_router::{RouterEventKind, RouterRequest, RouterService};
 
 fn fake() -> String {
     format!(

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use clawdeck::tui::bench;
+use clawdeck_tui::bench;
 
 const LINES: usize = 1_000_000;
 

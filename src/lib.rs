@@ -1,32 +1,18 @@
-//! clawdeck: a tool runtime and operator console for OpenClaw-style agent tool systems.
-//!
-//! Core modules (no terminal code): `tool`, `context`, `config`, `catalog`, `policy`, `adapter`,
-//! `queue`, `process`, `tools`, `pipeline`, `router`, `provider`, `skills`, `prompt`.
-//! Front ends: `cli` (headless) and `tui` (the console).
+//! The `clawdeck` command: argument parsing and dispatch over the workspace's crates
+//! (`clawdeck-core`, `-gateway`, `-router`, `-deck`, `-mcp`, `-tui`, and the `verify` lab).
+//! A library target only so the tests can walk the clap definition.
 
-pub mod adapter;
-pub mod catalog;
 pub mod cli;
-pub mod config;
-pub mod context;
-pub mod decision_log;
-pub mod deck;
-pub mod gateway;
-pub mod lint;
-pub mod mcp;
-pub mod mcp_servers;
-pub mod pipeline;
-pub mod policy;
-pub mod process;
-pub mod prompt;
-pub mod provider;
-pub mod queue;
-pub mod regular_file;
-pub mod router;
-pub mod semantics;
-pub mod skills;
-pub mod term;
-pub mod tool;
-pub mod tools;
-pub mod tui;
-pub mod verify;
+
+// The crates' modules under their own names, so paths read the same as inside them.
+pub(crate) use clawdeck_core::{
+    adapter, catalog, config, context, decision_log, lint, mcp_servers, paths, pipeline, policy,
+    process, prompt, provider, queue, regular_file, semantics, skills, term, tool, tools,
+};
+pub(crate) use clawdeck_deck as deck;
+pub(crate) use clawdeck_gateway as gateway;
+pub(crate) use clawdeck_mcp as mcp;
+pub(crate) use clawdeck_router as router;
+pub(crate) use clawdeck_tui as tui;
+#[cfg(feature = "verify")]
+pub(crate) use clawdeck_verify as verify;

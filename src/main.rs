@@ -6,7 +6,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> std::process::ExitCode {
     // First, before any thread or child exists: SIGINT, SIGTERM and SIGHUP then take every
     // child tree along, remove temp files, restore the terminal and exit 128 + the signal.
-    clawdeck::process::stop::install();
+    clawdeck_core::process::stop::install();
     let code = clawdeck::cli::main();
-    clawdeck::process::stop::finish(code)
+    clawdeck_core::process::stop::finish(code)
 }

@@ -90,7 +90,7 @@ fn invoke_records_the_call_and_log_json_shows_it() {
     // sha256 of {"file_path":"hello.txt"}; the arguments themselves are not stored.
     assert_eq!(
         read["args_sha256"],
-        clawdeck::decision_log::args_sha256(&serde_json::json!({"file_path": "hello.txt"}))
+        clawdeck_core::decision_log::args_sha256(&serde_json::json!({"file_path": "hello.txt"}))
     );
     assert!(!read.to_string().contains("hello.txt"));
     assert!(read["time"].as_str().unwrap().ends_with('Z'));
@@ -276,7 +276,7 @@ fn follow_prints_new_records_across_a_rotation() {
     );
     let expected: Vec<String> = (1..=6)
         .map(|n| {
-            clawdeck::decision_log::args_sha256(
+            clawdeck_core::decision_log::args_sha256(
                 &serde_json::json!({"file_path": "hello.txt", "limit": n}),
             )
         })

@@ -662,7 +662,7 @@ fn an_mcp_clients_router_run_and_exec_are_killed_from_the_console() {
     let answer = call_result(&router_call.join().expect("the router call thread"));
     let text = answer["content"][0]["text"].as_str().unwrap_or_default();
     assert!(
-        text.contains(clawdeck::router::texts::KILLED),
+        text.contains(clawdeck_router::texts::KILLED),
         "the client reads the kill: {answer}"
     );
     assert!(

@@ -8,12 +8,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clawdeck::config::settings::ExecSettings;
-use clawdeck::tool::{Tool, ToolCall};
-use clawdeck::tools::exec::ExecTool;
-use clawdeck::tools::process_tool::ProcessTool;
-use clawdeck::tools::specs::builtin_spec;
-use clawdeck::tools::{ExecSessions, PathGuard};
+use clawdeck_core::config::settings::ExecSettings;
+use clawdeck_core::tool::{Tool, ToolCall};
+use clawdeck_core::tools::exec::ExecTool;
+use clawdeck_core::tools::process_tool::ProcessTool;
+use clawdeck_core::tools::specs::builtin_spec;
+use clawdeck_core::tools::{ExecSessions, PathGuard};
 use serde_json::{Value, json};
 
 /// Threads of this process that read a child's pipe (`clawdeck-stdout`, `clawdeck-stderr`).

@@ -8,12 +8,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clawdeck::config::settings::ExecSettings;
-use clawdeck::tool::{Tool, ToolCall, ToolError, ToolResult};
-use clawdeck::tools::exec::ExecTool;
-use clawdeck::tools::process_tool::ProcessTool;
-use clawdeck::tools::specs::builtin_spec;
-use clawdeck::tools::{ExecSessions, PathGuard};
+use clawdeck_core::config::settings::ExecSettings;
+use clawdeck_core::tool::{Tool, ToolCall, ToolError, ToolResult};
+use clawdeck_core::tools::exec::ExecTool;
+use clawdeck_core::tools::process_tool::ProcessTool;
+use clawdeck_core::tools::specs::builtin_spec;
+use clawdeck_core::tools::{ExecSessions, PathGuard};
 use serde_json::{Value, json};
 
 async fn call(tool: &dyn Tool, params: Value) -> Result<ToolResult, ToolError> {
@@ -120,7 +120,7 @@ fn the_setting_is_read_and_bounded() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("openclaw.json"), "{}").unwrap();
         std::fs::write(dir.path().join("clawdeck.json5"), settings).unwrap();
-        clawdeck::config::load(Some(&dir.path().join("openclaw.json")))
+        clawdeck_core::config::load(Some(&dir.path().join("openclaw.json")))
     };
     let default = load("{}").unwrap();
     assert_eq!(default.settings.exec.max_background_sessions, 64);

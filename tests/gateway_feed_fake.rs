@@ -8,8 +8,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use clawdeck::gateway::feed::{RosterSink, spawn_roster_feed};
-use clawdeck::gateway::{Backoff, ClientEvent, DeviceIdentity, GatewayAuth, GatewayEndpoint};
+use clawdeck_gateway::feed::{RosterSink, spawn_roster_feed};
+use clawdeck_gateway::{Backoff, ClientEvent, DeviceIdentity, GatewayAuth, GatewayEndpoint};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;

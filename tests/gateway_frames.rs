@@ -1,14 +1,14 @@
 //! Handshake signing and frame parsing against frames recorded from the real OpenClaw 2026.9.6
 //! gateway (tests/fixtures/gateway/, recorded with `CLAWDECK_LOG=trace clawdeck gateway watch`,
-//! target `clawdeck::gateway::wire`, with the device key in device-identity.json).
+//! target `clawdeck_gateway::wire`, with the device key in device-identity.json).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use clawdeck::gateway::connection::connect_params;
-use clawdeck::gateway::frames::{Challenge, Frame, Hello, parse_frame};
-use clawdeck::gateway::identity::IDENTITY_FILE;
-use clawdeck::gateway::watch::{ToolCallTracker, WatchKind, classify};
-use clawdeck::gateway::{ConnectOptions, DeviceIdentity, GatewayAuth};
+use clawdeck_gateway::connection::connect_params;
+use clawdeck_gateway::frames::{Challenge, Frame, Hello, parse_frame};
+use clawdeck_gateway::identity::IDENTITY_FILE;
+use clawdeck_gateway::watch::{ToolCallTracker, WatchKind, classify};
+use clawdeck_gateway::{ConnectOptions, DeviceIdentity, GatewayAuth};
 use serde_json::Value;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/gateway");
@@ -162,7 +162,7 @@ fn every_recorded_frame_parses_and_the_exec_run_reads_as_tool_events() {
 /// (a run's progress, a chat reply, a task), never a raw JSON blob.
 #[test]
 fn every_recorded_event_reads_as_a_one_line_summary() {
-    use clawdeck::gateway::watch::describe_event;
+    use clawdeck_gateway::watch::describe_event;
     let mut lines = Vec::new();
     for (_, frame) in recorded("exec-run.jsonl") {
         let Frame::Event(ev) = parse_frame(&frame.to_string()).unwrap() else {

@@ -334,11 +334,11 @@ fn route_through_an_unreachable_gateway_fails_with_the_router_text() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a running real OpenClaw gateway: .ci/run runs it with --ignored"]
 async fn the_consoles_gateway_desk_runs_tools_and_reports_refusals() {
-    use clawdeck::gateway::desk::{DeskEvent, GatewayDesk};
-    use clawdeck::gateway::invoke::InvokeRequest;
-    use clawdeck::gateway::invoke_run::{GatewayCall, RefusalStatus};
-    use clawdeck::gateway::{Backoff, DeviceIdentity, GatewayAuth, GatewayEndpoint};
-    use clawdeck::pipeline::CallOutcome;
+    use clawdeck_core::pipeline::CallOutcome;
+    use clawdeck_gateway::desk::{DeskEvent, GatewayDesk};
+    use clawdeck_gateway::invoke::InvokeRequest;
+    use clawdeck_gateway::invoke_run::{GatewayCall, RefusalStatus};
+    use clawdeck_gateway::{Backoff, DeviceIdentity, GatewayAuth, GatewayEndpoint};
 
     let Some((url, token)) = shared_gateway() else {
         eprintln!(
@@ -349,7 +349,7 @@ async fn the_consoles_gateway_desk_runs_tools_and_reports_refusals() {
     let state = tempfile::tempdir().unwrap();
     let endpoint = GatewayEndpoint {
         name: "shared".into(),
-        url: clawdeck::gateway::endpoint::websocket_url(&url).unwrap(),
+        url: clawdeck_gateway::endpoint::websocket_url(&url).unwrap(),
         auth: GatewayAuth::Token(token),
         origin: "test".into(),
     };

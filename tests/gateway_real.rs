@@ -15,10 +15,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use clawdeck::gateway::approvals::Decision;
-use clawdeck::gateway::desk::DeskEvent;
-use clawdeck::gateway::watch::WatchKind;
-use clawdeck::gateway::{
+use clawdeck_gateway::approvals::Decision;
+use clawdeck_gateway::desk::DeskEvent;
+use clawdeck_gateway::watch::WatchKind;
+use clawdeck_gateway::{
     Backoff, ClientEvent, ConnectOptions, DeviceIdentity, GatewayClient, GatewayEndpoint,
 };
 use serde_json::{Value, json};
@@ -347,7 +347,7 @@ async fn exec_tool_call_appears_live_in_watch_json_and_the_session_has_its_effec
         String::from_utf8_lossy(&out.stderr)
     );
     let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let tools = clawdeck::gateway::tools::effective_tools(&rows[0]["effective"]);
+    let tools = clawdeck_gateway::tools::effective_tools(&rows[0]["effective"]);
     eprintln!("tools.effective {key}: {} tools", tools.len());
     assert!(tools.iter().any(|t| t.name == "exec"), "{rows}");
     client.close();
@@ -602,7 +602,7 @@ async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it(
     );
     // The console's path: the core's gateway desk from the same device.
     let (desk_tx, mut desk_rx) = tokio::sync::mpsc::unbounded_channel();
-    let desk = clawdeck::gateway::desk::GatewayDesk::spawn(
+    let desk = clawdeck_gateway::desk::GatewayDesk::spawn(
         vec![endpoint(&gateway.url, &gateway.token)],
         DeviceIdentity::load_or_create(&state.path().join("clawdeck")).unwrap(),
         Backoff::default(),

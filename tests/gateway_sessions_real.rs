@@ -12,9 +12,9 @@ use support::shared_gateway;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use clawdeck::gateway::feed::{RosterSink, spawn_roster_feed};
-use clawdeck::gateway::roster::{Link, Roster};
-use clawdeck::gateway::{Backoff, ConnectOptions, DeviceIdentity, GatewayClient, GatewayEndpoint};
+use clawdeck_gateway::feed::{RosterSink, spawn_roster_feed};
+use clawdeck_gateway::roster::{Link, Roster};
+use clawdeck_gateway::{Backoff, ConnectOptions, DeviceIdentity, GatewayClient, GatewayEndpoint};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 

@@ -7,20 +7,20 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clawdeck::config::settings::{ExecSettings, RouterSettings};
-use clawdeck::process::{self, ProcessSpec};
-use clawdeck::tool::{Tool, ToolCall};
-use clawdeck::tools::exec::ExecTool;
-use clawdeck::tools::read::ReadTool;
-use clawdeck::tools::specs::builtin_spec;
-use clawdeck::tools::{ExecSessions, PathGuard};
+use clawdeck_core::config::settings::{ExecSettings, RouterSettings};
+use clawdeck_core::process::{self, ProcessSpec};
+use clawdeck_core::tool::{Tool, ToolCall};
+use clawdeck_core::tools::exec::ExecTool;
+use clawdeck_core::tools::read::ReadTool;
+use clawdeck_core::tools::specs::builtin_spec;
+use clawdeck_core::tools::{ExecSessions, PathGuard};
 use serde_json::json;
 
 fn settings_error(settings: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("openclaw.json"), "{}").unwrap();
     std::fs::write(dir.path().join("clawdeck.json5"), settings).unwrap();
-    clawdeck::config::load(Some(&dir.path().join("openclaw.json")))
+    clawdeck_core::config::load(Some(&dir.path().join("openclaw.json")))
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default()
@@ -126,9 +126,9 @@ async fn router_with_unbounded_settings_in_code_does_not_panic() {
         drain_grace_ms: u64::MAX,
         ..RouterSettings::default()
     };
-    let service = clawdeck::router::RouterService::new(settings);
+    let service = clawdeck_router::RouterService::new(settings);
     assert_eq!(service.effective_timeout(Some(u64::MAX)), 604_800);
-    let request = clawdeck::router::RouterRequest {
+    let request = clawdeck_router::RouterRequest {
         message: "hi".into(),
         timeout_seconds: Some(u64::MAX),
         ..Default::default()
@@ -164,7 +164,7 @@ async fn read_refuses_fifos_and_devices_without_hanging() {
     nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
     for guard in [
         PathGuard::host(dir.path()),
-        PathGuard::sandboxed(dir.path(), clawdeck::tools::WorkspaceAccess::Rw).unwrap(),
+        PathGuard::sandboxed(dir.path(), clawdeck_core::tools::WorkspaceAccess::Rw).unwrap(),
     ] {
         let read = ReadTool::new(builtin_spec("read").unwrap(), Arc::new(guard));
         let started = Instant::now();
@@ -199,9 +199,10 @@ async fn write_refuses_a_fifo_in_the_workspace_without_hanging() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("pipe");
     nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
-    let guard =
-        Arc::new(PathGuard::sandboxed(dir.path(), clawdeck::tools::WorkspaceAccess::Rw).unwrap());
-    let write = clawdeck::tools::write::WriteTool::new(builtin_spec("write").unwrap(), guard);
+    let guard = Arc::new(
+        PathGuard::sandboxed(dir.path(), clawdeck_core::tools::WorkspaceAccess::Rw).unwrap(),
+    );
+    let write = clawdeck_core::tools::write::WriteTool::new(builtin_spec("write").unwrap(), guard);
     let err = tokio::time::timeout(
         Duration::from_secs(5),
         write.execute(ToolCall::new("t", json!({"path": "pipe", "content": "x"}))),
@@ -263,7 +264,7 @@ fn load_error_within(path: &Path, limit: Duration) -> String {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(
-            clawdeck::config::load(Some(&path))
+            clawdeck_core::config::load(Some(&path))
                 .err()
                 .map(|e| e.to_string()),
         );
@@ -386,7 +387,7 @@ fn plugin_tools_named_after_core_aliases_are_dropped_with_a_warning() {
     )
     .unwrap();
     let mut warnings = Vec::new();
-    let found = clawdeck::catalog::plugins::discover(&[plugin], &mut warnings);
+    let found = clawdeck_core::catalog::plugins::discover(&[plugin], &mut warnings);
     let names: Vec<&str> = found[0]
         .tools
         .iter()
@@ -410,7 +411,7 @@ fn sixteen_thousand_unknown_keys_are_reported_in_linear_time() {
     let keys: Vec<String> = (0..16_000).map(|i| format!("unknownKey{i}: 1")).collect();
     let text = format!("{{ tools: {{ {} }} }}", keys.join(", "));
     let started = Instant::now();
-    let loaded = clawdeck::config::load_from_str(&text, "big.json").unwrap();
+    let loaded = clawdeck_core::config::load_from_str(&text, "big.json").unwrap();
     let took = started.elapsed();
     let unknown = loaded
         .warnings
@@ -555,7 +556,7 @@ fn a_missing_configured_workspace_is_reported_not_created() {
 
 #[test]
 fn duplicate_keys_and_empty_files_are_located() {
-    let err = clawdeck::config::load_from_str("{\n  tools: {},\n  tools: {}\n}\n", "dup.json")
+    let err = clawdeck_core::config::load_from_str("{\n  tools: {},\n  tools: {}\n}\n", "dup.json")
         .unwrap_err()
         .to_string();
     assert!(
@@ -563,7 +564,7 @@ fn duplicate_keys_and_empty_files_are_located() {
         "{err}"
     );
     for empty in ["", "  \n\n"] {
-        let err = clawdeck::config::load_from_str(empty, "empty.json")
+        let err = clawdeck_core::config::load_from_str(empty, "empty.json")
             .unwrap_err()
             .to_string();
         assert!(
@@ -573,7 +574,7 @@ fn duplicate_keys_and_empty_files_are_located() {
     }
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("openclaw.json"), b"{ \"a\": \"\xfe\" }").unwrap();
-    let err = clawdeck::config::load(Some(&dir.path().join("openclaw.json")))
+    let err = clawdeck_core::config::load(Some(&dir.path().join("openclaw.json")))
         .unwrap_err()
         .to_string();
     assert!(
@@ -648,9 +649,9 @@ async fn plugin_output_past_the_cap_is_marked_truncated_and_says_details_were_dr
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let mut spec = builtin_spec("read").unwrap();
     spec.name = "big_plugin".into();
-    let tool = clawdeck::tools::plugin::PluginTool::new(
+    let tool = clawdeck_core::tools::plugin::PluginTool::new(
         spec,
-        clawdeck::catalog::PluginToolCommand {
+        clawdeck_core::catalog::PluginToolCommand {
             plugin_id: "big".into(),
             argv: vec![script.display().to_string()],
             cwd: dir.path().to_path_buf(),

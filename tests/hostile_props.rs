@@ -5,15 +5,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use clawdeck::config::settings::ExecSettings;
-use clawdeck::tool::{Tool, ToolCall};
-use clawdeck::tools::apply_patch::ApplyPatchTool;
-use clawdeck::tools::edit::EditTool;
-use clawdeck::tools::exec::ExecTool;
-use clawdeck::tools::read::ReadTool;
-use clawdeck::tools::specs::builtin_spec;
-use clawdeck::tools::write::WriteTool;
-use clawdeck::tools::{ExecSessions, PathGuard, WorkspaceAccess};
+use clawdeck_core::config::settings::ExecSettings;
+use clawdeck_core::tool::{Tool, ToolCall};
+use clawdeck_core::tools::apply_patch::ApplyPatchTool;
+use clawdeck_core::tools::edit::EditTool;
+use clawdeck_core::tools::exec::ExecTool;
+use clawdeck_core::tools::read::ReadTool;
+use clawdeck_core::tools::specs::builtin_spec;
+use clawdeck_core::tools::write::WriteTool;
+use clawdeck_core::tools::{ExecSessions, PathGuard, WorkspaceAccess};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -107,8 +107,8 @@ proptest! {
 
     #[test]
     fn config_text_never_panics(text in config_text()) {
-        let _ = clawdeck::config::load_from_str(&text, "fuzz.json");
-        let _ = clawdeck::config::parse_settings(&text, "fuzz.json5");
+        let _ = clawdeck_core::config::load_from_str(&text, "fuzz.json");
+        let _ = clawdeck_core::config::parse_settings(&text, "fuzz.json5");
     }
 }
 

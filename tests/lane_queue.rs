@@ -8,8 +8,10 @@ mod support;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use clawdeck::process::{self, ProcessSpec, SpawnError};
-use clawdeck::queue::{EntryOutcome, EntryState, LaneLimits, LaneQueue, QueueError, QueueEvent};
+use clawdeck_core::process::{self, ProcessSpec, SpawnError};
+use clawdeck_core::queue::{
+    EntryOutcome, EntryState, LaneLimits, LaneQueue, QueueError, QueueEvent,
+};
 use tokio::sync::{Semaphore, broadcast};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;

@@ -6,18 +6,18 @@
 
 use std::path::{Path, PathBuf};
 
-use clawdeck::prompt::{PromptInput, PromptMode, RuntimeInfo, build_system_prompt};
-use clawdeck::provider::gemini::{GEMINI_REWRITTEN_KEYWORDS, gemini_violations};
-use clawdeck::provider::{
+use clawdeck_core::prompt::{PromptInput, PromptMode, RuntimeInfo, build_system_prompt};
+use clawdeck_core::provider::gemini::{GEMINI_REWRITTEN_KEYWORDS, gemini_violations};
+use clawdeck_core::provider::{
     GEMINI_FORBIDDEN_KEYWORDS, ProviderApi, check_payload, export_tools, normalize_parameters,
     prepare_parameters,
 };
-use clawdeck::skills::commands::dispatch_params;
-use clawdeck::skills::{
+use clawdeck_core::skills::commands::dispatch_params;
+use clawdeck_core::skills::{
     EligibilityEnv, Ineligible, SkillRoots, SkillSet, SkillSource, SkillsPromptLimits,
     build_skill_commands, find_command, parse_slash, resolve_skills,
 };
-use clawdeck::tool::{ToolFlags, ToolSource, ToolSpec};
+use clawdeck_core::tool::{ToolFlags, ToolSource, ToolSpec};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use clawdeck::provider::{ProviderApi, check_payload};
+use clawdeck_core::provider::{ProviderApi, check_payload};
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {

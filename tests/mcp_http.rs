@@ -430,7 +430,7 @@ fn the_sdk_client_lists_the_tools_through_the_gate() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     for _ in 0..2 {
         let offer = runtime
-            .block_on(clawdeck::mcp::sdk_client::list_over_http(&url, &headers))
+            .block_on(clawdeck_mcp::sdk_client::list_over_http(&url, &headers))
             .unwrap_or_else(|e| panic!("{e}\n{}", server.stderr()));
         assert!(offer.tools.iter().any(|t| t.name == "exec"), "{offer:?}");
         std::thread::sleep(Duration::from_millis(500));

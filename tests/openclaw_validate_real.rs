@@ -48,7 +48,7 @@ fn real_openclaw_accepts_the_embedded_demo_config() {
     let bin = real_openclaw();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("openclaw.json5");
-    std::fs::write(&path, clawdeck::config::DEMO_CONFIG).unwrap();
+    std::fs::write(&path, clawdeck_core::config::DEMO_CONFIG).unwrap();
     let verdict = validate(&bin, &path);
     assert_eq!(verdict["valid"], true, "{verdict:#}");
     assert!(

@@ -5,11 +5,11 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use clawdeck::catalog::{Registry, core_specs, plugins};
-use clawdeck::config::{self, ConfigErrorKind};
-use clawdeck::context::PolicyContext;
-use clawdeck::policy::matcher::{CompiledList, NO_MATCH};
-use clawdeck::policy::{self, Decision, LayerId, LayerPolicy, Resolution, RuleEntry};
+use clawdeck_core::catalog::{Registry, core_specs, plugins};
+use clawdeck_core::config::{self, ConfigErrorKind};
+use clawdeck_core::context::PolicyContext;
+use clawdeck_core::policy::matcher::{CompiledList, NO_MATCH};
+use clawdeck_core::policy::{self, Decision, LayerId, LayerPolicy, Resolution, RuleEntry};
 use proptest::prelude::*;
 
 fn fixture(rel: &str) -> PathBuf {
@@ -24,7 +24,7 @@ fn resolve_file(rel: &str, ctx: &PolicyContext) -> Resolution {
         .unwrap()
         .with_pack("seed")
         .unwrap();
-    let registry = Registry::build(&cfg);
+    let registry = Registry::build(&cfg, &clawdeck_core::mcp_servers::ServerListing::Off);
     policy::resolve(&cfg, &registry, ctx).unwrap()
 }
 
@@ -118,7 +118,7 @@ fn real_openclaw_config_loads_quietly_and_explains_exec_for_ops() {
     assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
     assert_eq!(cfg.agent_ids(), vec!["main", "ops", "family"]);
     assert_eq!(cfg.models(), vec!["mock/mock-1"]);
-    let registry = Registry::build(&cfg);
+    let registry = Registry::build(&cfg, &clawdeck_core::mcp_servers::ServerListing::Off);
     let ops = PolicyContext {
         agent: Some("ops".into()),
         ..Default::default()

@@ -8,7 +8,7 @@ mod support;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use clawdeck::process::{
+use clawdeck_core::process::{
     self, ExitKind, KillReason, LineEnd, OutputChunk, OutputLimits, ProcessOutcome, ProcessSpec,
     SpawnError, StdinMode, StreamKind,
 };
@@ -795,7 +795,10 @@ async fn a_prompt_is_live_while_the_retained_output_stays_line_by_line() {
 }
 
 /// The retained text from line `number` on (what `output_since` serves pollers).
-fn running_free_output_since(output: &clawdeck::process::RetainedOutput, number: u64) -> String {
+fn running_free_output_since(
+    output: &clawdeck_core::process::RetainedOutput,
+    number: u64,
+) -> String {
     let mut text = String::new();
     for line in output.lines.iter().filter(|line| line.number >= number) {
         text.push_str(&line.text);

@@ -30,10 +30,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clawdeck::catalog::Registry;
-use clawdeck::config;
-use clawdeck::context::PolicyContext;
-use clawdeck::verify::{self, Comparison, ObservedView, RunOptions, Surface};
+use clawdeck_core::catalog::Registry;
+use clawdeck_core::config;
+use clawdeck_core::context::PolicyContext;
+use clawdeck_verify::{self as verify, Comparison, ObservedView, RunOptions, Surface};
 use serde::Deserialize;
 use tokio::sync::Semaphore;
 
@@ -105,7 +105,7 @@ fn load_case(case: &Case) -> (config::LoadedConfig, Registry) {
     let origin = case.dir.join("openclaw.json5");
     let loaded = config::load_from_str(&case.config_text, &origin.display().to_string())
         .unwrap_or_else(|e| panic!("{}: {e}", case.name));
-    let registry = Registry::build(&loaded);
+    let registry = Registry::build(&loaded, &clawdeck_core::mcp_servers::ServerListing::Off);
     (loaded, registry)
 }
 
@@ -574,7 +574,7 @@ async fn a_running_gateway_answers_tools_effective_for_a_real_session() {
     };
     let bin = verify::find_openclaw(None).expect("the gateway's CLI");
     // One turn through the gateway makes the session exist.
-    let turn = clawdeck::process::ProcessSpec::new(bin.display().to_string())
+    let turn = clawdeck_core::process::ProcessSpec::new(bin.display().to_string())
         .args([
             "agent",
             "--agent",
@@ -585,7 +585,7 @@ async fn a_running_gateway_answers_tools_effective_for_a_real_session() {
             "hi",
         ])
         .timeout(Some(Duration::from_secs(300)));
-    let outcome = clawdeck::process::spawn(turn).unwrap().wait().await;
+    let outcome = clawdeck_core::process::spawn(turn).unwrap().wait().await;
     assert!(
         outcome.success(),
         "{}: {}",
@@ -624,7 +624,7 @@ async fn a_running_gateway_answers_tools_effective_for_a_real_session() {
         &origin.display().to_string(),
     )
     .unwrap();
-    let registry = Registry::build(&loaded);
+    let registry = Registry::build(&loaded, &clawdeck_core::mcp_servers::ServerListing::Off);
     let ctx = PolicyContext {
         agent: Some("ops".into()),
         session_key: Some(session.into()),
@@ -699,7 +699,7 @@ fn clawdeck_verify_prints_disagreements_with_rules_and_exits_by_verdict() {
         &config_path.display().to_string(),
     )
     .unwrap();
-    let registry = Registry::build(&loaded);
+    let registry = Registry::build(&loaded, &clawdeck_core::mcp_servers::ServerListing::Off);
     let view = verify::predict(&loaded, &registry, &PolicyContext::default()).unwrap();
     let own = verify::own_tools(&registry);
     let mut tools: Vec<serde_json::Value> = view

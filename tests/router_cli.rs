@@ -9,13 +9,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clawdeck::config::settings::RouterSettings;
-use clawdeck::router::service::EnvLookup;
-use clawdeck::router::{
+use clawdeck_core::config::settings::RouterSettings;
+use clawdeck_core::tool::{Tool, ToolCall, ToolError};
+use clawdeck_router::service::EnvLookup;
+use clawdeck_router::{
     ClawbotRouterTool, OutputStream, RouterEventKind, RouterRequest, RouterService, RunStatus,
     texts,
 };
-use clawdeck::tool::{Tool, ToolCall, ToolError};
 use serde_json::{Value, json};
 
 fn fake_bin() -> String {
@@ -121,7 +121,7 @@ fn ops(message: &str) -> RouterRequest {
     RouterRequest::new(message).with_agent("ops")
 }
 
-async fn call_tool(tool: &ClawbotRouterTool, params: Value) -> clawdeck::tool::ToolResult {
+async fn call_tool(tool: &ClawbotRouterTool, params: Value) -> clawdeck_core::tool::ToolResult {
     tool.execute(ToolCall::new("call-1", params))
         .await
         .expect("the router never fails a call")
@@ -949,7 +949,7 @@ async fn progress_sink_gets_the_output_tail_while_running() {
         "c",
         json!({"agent": "ops", "message": "[[scenario:interleave:10]]"}),
     );
-    call.progress = Arc::new(move |r: clawdeck::tool::ToolResult| {
+    call.progress = Arc::new(move |r: clawdeck_core::tool::ToolResult| {
         assert_eq!(r.details["status"], json!("running"));
         seen.lock().unwrap().push(r.joined_text());
     });
@@ -1131,7 +1131,7 @@ async fn progress_sink_gets_a_partial_line_while_the_child_sleeps() {
     let seen = updates.clone();
     let begun = Instant::now();
     let mut call = ToolCall::new("c", json!({"agent": "ops", "message": "log in"}));
-    call.progress = Arc::new(move |r: clawdeck::tool::ToolResult| {
+    call.progress = Arc::new(move |r: clawdeck_core::tool::ToolResult| {
         seen.lock()
             .unwrap()
             .push((begun.elapsed(), r.joined_text()));

@@ -8,13 +8,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use clawdeck::config::settings::RouterSettings;
-use clawdeck::router::service::EnvLookup;
-use clawdeck::router::{
-    GatewayClient, OpenClawOnlyTool, OutputStream, RouterEventKind, RouterRequest, RouterService,
-    RunStatus, TransportKind, texts,
+use clawdeck_core::config::settings::RouterSettings;
+use clawdeck_core::tool::{Tool, ToolCall, ToolError, ToolFlags, ToolSource, ToolSpec};
+use clawdeck_router::service::EnvLookup;
+use clawdeck_router::{
+    OpenClawOnlyTool, OutputStream, RouterEventKind, RouterRequest, RouterService, RunStatus,
+    ToolsInvokeClient, TransportKind, texts,
 };
-use clawdeck::tool::{Tool, ToolCall, ToolError, ToolFlags, ToolSource, ToolSpec};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -340,7 +340,7 @@ async fn errors_inside_the_stream_arrive_on_stderr() {
 #[tokio::test]
 async fn tools_invoke_through_the_gateway() {
     let (url, seen) = mock_gateway().await;
-    let client = GatewayClient::new(&url, Some("tok".into()), Duration::from_secs(5));
+    let client = ToolsInvokeClient::new(&url, Some("tok".into()), Duration::from_secs(5));
     let r = client
         .invoke("sessions_list", &json!({}), Some("ops"))
         .await
@@ -362,7 +362,7 @@ async fn tools_invoke_through_the_gateway() {
         client.invoke("other", &json!({}), None).await,
         Err(ToolError::Input(_))
     ));
-    let bad = GatewayClient::new(&url, None, Duration::from_secs(5));
+    let bad = ToolsInvokeClient::new(&url, None, Duration::from_secs(5));
     assert!(matches!(
         bad.invoke("sessions_list", &json!({}), None).await,
         Err(ToolError::Unauthorized(_))
@@ -393,7 +393,7 @@ async fn openclaw_only_tools_use_the_gateway_or_say_they_cannot_run_here() {
     assert_eq!(r.joined_text(), texts::openclaw_only("sessions_list"));
     assert!(r.is_error());
 
-    let tools = clawdeck::router::router_tools(
+    let tools = clawdeck_router::router_tools(
         &service(Some(&url), Some("tok")),
         &[platform_spec("sessions_list")],
         Some("ops"),
@@ -407,7 +407,7 @@ async fn openclaw_only_tools_use_the_gateway_or_say_they_cannot_run_here() {
     assert_eq!(r.joined_text(), "2 sessions");
     assert_eq!(r.details["agentId"], json!("ops"));
 
-    let tools = clawdeck::router::router_tools(
+    let tools = clawdeck_router::router_tools(
         &service(None, None),
         &[platform_spec("sessions_list")],
         None,
@@ -431,7 +431,7 @@ async fn https_gateways_are_spoken_to_over_tls() {
         sock.read_exact(&mut buf).await.unwrap();
         buf
     });
-    let client = GatewayClient::new(
+    let client = ToolsInvokeClient::new(
         format!("https://{addr}"),
         Some("tok".into()),
         Duration::from_secs(5),

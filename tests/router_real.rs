@@ -10,13 +10,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use clawdeck::config::settings::RouterSettings;
-use clawdeck::router::service::EnvLookup;
-use clawdeck::router::{
-    GatewayClient, RouterEventKind, RouterRequest, RouterService, RunStatus, TransportKind,
+use clawdeck_core::config::settings::RouterSettings;
+use clawdeck_core::tool::ToolError;
+use clawdeck_router::service::EnvLookup;
+use clawdeck_router::{
+    RouterEventKind, RouterRequest, RouterService, RunStatus, ToolsInvokeClient, TransportKind,
     gateway_client,
 };
-use clawdeck::tool::ToolError;
 use serde_json::json;
 
 /// The environment for the real CLI. Panics unless OPENCLAW_BIN is the real OpenClaw CLI (its
@@ -53,7 +53,7 @@ fn settings() -> RouterSettings {
     }
 }
 
-fn print_run(label: &str, o: &clawdeck::router::RouterOutcome) {
+fn print_run(label: &str, o: &clawdeck_router::RouterOutcome) {
     eprintln!(
         "--- {label}: status {:?}, exit {:?}, {} ms\n{}\n---",
         o.status,
@@ -148,7 +148,8 @@ async fn real_gateway_streams_chat_completions_and_invokes_tools() {
         }
         other => panic!("exec must be refused over HTTP: {other:?}"),
     }
-    let wrong = GatewayClient::new(url, Some(format!("{token}-wrong")), Duration::from_secs(10));
+    let wrong =
+        ToolsInvokeClient::new(url, Some(format!("{token}-wrong")), Duration::from_secs(10));
     assert!(matches!(
         wrong.invoke("sessions_list", &json!({}), None).await,
         Err(ToolError::Unauthorized(_))

@@ -10,19 +10,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use clawdeck::tool::{Tool, ToolCall, ToolError, ToolResult};
-use clawdeck::tools::apply_patch::ApplyPatchTool;
-use clawdeck::tools::edit::EditTool;
-use clawdeck::tools::read::ReadTool;
-use clawdeck::tools::specs::builtin_spec;
-use clawdeck::tools::write::WriteTool;
-use clawdeck::tools::{PathGuard, WorkspaceAccess};
+use clawdeck_core::tool::{Tool, ToolCall, ToolError, ToolResult};
+use clawdeck_core::tools::apply_patch::ApplyPatchTool;
+use clawdeck_core::tools::edit::EditTool;
+use clawdeck_core::tools::read::ReadTool;
+use clawdeck_core::tools::specs::builtin_spec;
+use clawdeck_core::tools::write::WriteTool;
+use clawdeck_core::tools::{PathGuard, WorkspaceAccess};
 use serde_json::{Value, json};
 
 /// How long each tool is raced (all four run at once).
 const RACE_FOR: Duration = Duration::from_secs(10);
 
-fn spec(name: &str) -> clawdeck::tool::ToolSpec {
+fn spec(name: &str) -> clawdeck_core::tool::ToolSpec {
     builtin_spec(name).unwrap()
 }
 

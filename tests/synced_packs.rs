@@ -1,5 +1,5 @@
 //! Packs stored by `clawdeck catalog sync`, written with the real writer
-//! (`clawdeck::gateway::pack`) and read back by the real loader (the `clawdeck` binary, which
+//! (`clawdeck_gateway::pack`) and read back by the real loader (the `clawdeck` binary, which
 //! picks the pack for every command): a synced pack answers; one that cannot load is a warning
 //! naming its file, and the shipped pack answers instead (never exit 2, never blamed on the
 //! OpenClaw config). The same against a real gateway is in tests/gateway_real.rs.
@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use clawdeck::gateway::pack::{CapturedFrom, pack_from_catalog, pack_path, write_pack};
+use clawdeck_gateway::pack::{CapturedFrom, pack_from_catalog, pack_path, write_pack};
 use serde_json::Value;
 
 const VERSION: &str = "2026.9.6";

@@ -8,16 +8,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clawdeck::adapter::hooks::{DEFAULT_BLOCK_REASON, HOOK_FAILED_REASON, HookStep};
-use clawdeck::adapter::results::TRUNCATION_MARKER;
-use clawdeck::catalog::Registry;
-use clawdeck::config::settings::HookCommand;
-use clawdeck::context::PolicyContext;
-use clawdeck::pipeline::{CallOutcome, CallRequest, Pipeline};
-use clawdeck::policy::LayerId;
-use clawdeck::queue::{LaneLimits, LaneQueue, QueueEvent};
-use clawdeck::tool::ContentBlock;
-use clawdeck::tools::ToolRuntime;
+use clawdeck_core::adapter::hooks::{DEFAULT_BLOCK_REASON, HOOK_FAILED_REASON, HookStep};
+use clawdeck_core::adapter::results::TRUNCATION_MARKER;
+use clawdeck_core::catalog::Registry;
+use clawdeck_core::config::settings::HookCommand;
+use clawdeck_core::context::PolicyContext;
+use clawdeck_core::pipeline::{CallOutcome, CallRequest, Pipeline};
+use clawdeck_core::policy::LayerId;
+use clawdeck_core::queue::{LaneLimits, LaneQueue, QueueEvent};
+use clawdeck_core::tool::ContentBlock;
+use clawdeck_core::tools::ToolRuntime;
 use serde_json::{Value, json};
 
 fn hook_fixture(name: &str) -> String {
@@ -60,7 +60,7 @@ impl Setup {
     }
 
     fn build(&self) -> Pipeline {
-        let mut loaded = clawdeck::config::load_from_str(&self.config, "test-config.json5")
+        let mut loaded = clawdeck_core::config::load_from_str(&self.config, "test-config.json5")
             .unwrap()
             .with_pack("seed")
             .unwrap();
@@ -71,11 +71,10 @@ impl Setup {
         loaded.settings.workspace = Some(self.ws());
         loaded.settings.hooks.before_tool_call = self.hooks.clone();
         loaded.settings.plugins.dirs = self.plugin_dirs.clone();
-        let registry = Registry::build(&loaded);
-        let mut runtime = ToolRuntime::new(&loaded);
+        let registry = Registry::build(&loaded, &clawdeck_core::mcp_servers::ServerListing::Off);
         // These tests expect no OpenClaw gateway, whatever the machine's environment says (CI
         // exports OPENCLAW_GATEWAY_URL for the real-OpenClaw tests).
-        runtime.router = clawdeck::router::RouterService::with_env(
+        let router = clawdeck_router::RouterService::with_env(
             loaded.settings.router.clone(),
             Arc::new(|key: &str| {
                 if key.starts_with("OPENCLAW_") {
@@ -85,6 +84,7 @@ impl Setup {
                 }
             }),
         );
+        let runtime = ToolRuntime::new(&loaded).with_supplier(Arc::new(router));
         Pipeline::new(
             Arc::new(loaded),
             Arc::new(registry),
@@ -99,7 +99,7 @@ async fn run(p: &Pipeline, tool: &str, params: Value) -> CallOutcome {
         .await
 }
 
-fn completed(outcome: CallOutcome) -> (clawdeck::tool::ToolResult, bool) {
+fn completed(outcome: CallOutcome) -> (clawdeck_core::tool::ToolResult, bool) {
     match outcome {
         CallOutcome::Completed {
             result, is_error, ..

@@ -8,24 +8,24 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use clawdeck::catalog::PluginToolCommand;
-use clawdeck::config::settings::ExecSettings;
-use clawdeck::tool::{ContentBlock, Tool, ToolCall, ToolError, ToolResult};
-use clawdeck::tools::apply_patch::ApplyPatchTool;
-use clawdeck::tools::apps::{OpenWebsiteTool, StartAppTool};
-use clawdeck::tools::edit::EditTool;
-use clawdeck::tools::exec::ExecTool;
-use clawdeck::tools::plugin::PluginTool;
-use clawdeck::tools::process_tool::ProcessTool;
-use clawdeck::tools::read::ReadTool;
-use clawdeck::tools::specs::builtin_spec;
-use clawdeck::tools::volume::VolumeTool;
-use clawdeck::tools::write::WriteTool;
-use clawdeck::tools::{ExecSessions, PathAccess, PathGuard, SystemEnv, WorkspaceAccess};
+use clawdeck_core::catalog::PluginToolCommand;
+use clawdeck_core::config::settings::ExecSettings;
+use clawdeck_core::tool::{ContentBlock, Tool, ToolCall, ToolError, ToolResult};
+use clawdeck_core::tools::apply_patch::ApplyPatchTool;
+use clawdeck_core::tools::apps::{OpenWebsiteTool, StartAppTool};
+use clawdeck_core::tools::edit::EditTool;
+use clawdeck_core::tools::exec::ExecTool;
+use clawdeck_core::tools::plugin::PluginTool;
+use clawdeck_core::tools::process_tool::ProcessTool;
+use clawdeck_core::tools::read::ReadTool;
+use clawdeck_core::tools::specs::builtin_spec;
+use clawdeck_core::tools::volume::VolumeTool;
+use clawdeck_core::tools::write::WriteTool;
+use clawdeck_core::tools::{ExecSessions, PathAccess, PathGuard, SystemEnv, WorkspaceAccess};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-fn spec(name: &str) -> clawdeck::tool::ToolSpec {
+fn spec(name: &str) -> clawdeck_core::tool::ToolSpec {
     builtin_spec(name).unwrap()
 }
 

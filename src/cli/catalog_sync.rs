@@ -8,7 +8,7 @@ use super::gateway::attach_all;
 use super::gateway_args::GatewayArgs;
 use super::{Cli, exit};
 use crate::gateway::pack::{CapturedFrom, pack_from_catalog, pack_path, write_pack};
-use crate::gateway::paths;
+use crate::paths;
 
 #[derive(Debug, Args)]
 pub struct CatalogArgs {

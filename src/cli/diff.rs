@@ -11,6 +11,7 @@ use super::{Cli, exit};
 use crate::catalog::Registry;
 use crate::config::{self, LoadedConfig};
 use crate::context::PolicyContext;
+use crate::mcp_servers::ServerListing;
 use crate::policy::diff::{DiffInput, apply_override, describe_context, diff, render_diff};
 use crate::policy::{self, Resolution};
 
@@ -64,8 +65,12 @@ fn fail(message: impl std::fmt::Display) -> u8 {
     exit::USAGE
 }
 
-fn resolve_side(loaded: LoadedConfig, ctx: &PolicyContext) -> Result<Side, String> {
-    let registry = Registry::build(&loaded);
+fn resolve_side(
+    loaded: LoadedConfig,
+    ctx: &PolicyContext,
+    listing: &ServerListing,
+) -> Result<Side, String> {
+    let registry = Registry::build(&loaded, listing);
     let resolution = policy::resolve(&loaded, &registry, ctx).map_err(|e| e.to_string())?;
     Ok(Side {
         label: describe_context(ctx, &resolution.resolved.agent),
@@ -114,11 +119,11 @@ pub fn run(cli: &Cli, args: &DiffArgs) -> u8 {
         },
         None => loaded_b,
     };
-    let a = match resolve_side(loaded_a, &ctx_a) {
+    let a = match resolve_side(loaded_a, &ctx_a, cli.server_listing()) {
         Ok(side) => side,
         Err(err) => return fail(err),
     };
-    let mut b = match resolve_side(loaded_b, &ctx_b) {
+    let mut b = match resolve_side(loaded_b, &ctx_b, cli.server_listing()) {
         Ok(side) => side,
         Err(err) => return fail(format!("side b: {err}")),
     };

@@ -5,7 +5,7 @@ use clap::Args;
 
 use super::Cli;
 use crate::gateway::{
-    Backoff, ConnectOptions, DeviceIdentity, GatewayClient, GatewayEndpoint, GatewayError, paths,
+    Backoff, ConnectOptions, DeviceIdentity, GatewayClient, GatewayEndpoint, GatewayError,
     resolve_endpoints,
 };
 
@@ -30,7 +30,7 @@ pub fn endpoints(
     };
     let env = |key: &str| std::env::var(key).ok();
     let endpoints = resolve_endpoints(&configured, &args.gateways, &env)?;
-    let identity = DeviceIdentity::load_or_create(&paths::state_dir()?)?;
+    let identity = DeviceIdentity::load_default()?;
     Ok((endpoints, identity))
 }
 

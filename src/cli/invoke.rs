@@ -129,7 +129,7 @@ pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let registry = Registry::build(&loaded);
+    let registry = Registry::build(&loaded, cli.server_listing());
     if !args.json {
         print_load_warnings(cli, &loaded, &registry);
     }

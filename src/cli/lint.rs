@@ -26,7 +26,7 @@ pub fn run(cli: &Cli, args: &LintArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let registry = Registry::build(&loaded);
+    let registry = Registry::build(&loaded, cli.server_listing());
     let ctx = cli.context.to_context();
     let scope = if ctx == PolicyContext::default() {
         LintScope::AllAgents

@@ -62,7 +62,7 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let registry = crate::deck::build_registry(&config);
+    let registry = crate::deck::build_registry(&config, cli.server_listing());
     print_load_warnings(cli, &config, &registry);
     if args.listen.is_none() && std::io::stdin().is_terminal() {
         eprintln!("{TTY_HINT}");

@@ -97,6 +97,10 @@ pub struct Cli {
     )]
     pub no_mcp_servers: bool,
 
+    /// How registries learn `mcp.servers` tools: one lister (and its kept listings) per run.
+    #[arg(skip)]
+    server_listing: std::sync::OnceLock<crate::mcp_servers::ServerListing>,
+
     /// Console only: also serve the tools over MCP (streamable HTTP at http://ADDR/mcp,
     /// loopback only); clients' calls show in the Queue and Router views
     #[arg(long, value_name = "ADDR", help_heading = "Console")]
@@ -216,6 +220,19 @@ pub(crate) fn err_untrusted(cli: &Cli, line: &str) {
     );
 }
 
+impl Cli {
+    /// `mcp.servers` are started and listed unless `--no-mcp-servers`.
+    pub(crate) fn server_listing(&self) -> &crate::mcp_servers::ServerListing {
+        self.server_listing.get_or_init(|| {
+            if self.no_mcp_servers {
+                crate::mcp_servers::ServerListing::Off
+            } else {
+                clawdeck_mcp::SdkServerLister::shared()
+            }
+        })
+    }
+}
+
 /// The tokio runtime the async commands run on.
 pub(crate) fn async_runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_multi_thread()
@@ -225,11 +242,28 @@ pub(crate) fn async_runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|err| format!("cannot start the async runtime: {err}"))
 }
 
+/// Opens the console with the options the flags give.
+fn console(cli: &Cli) -> u8 {
+    use crate::tui::{ConsoleExit, ConsoleOptions};
+    let options = ConsoleOptions {
+        config: cli.config.clone(),
+        context: cli.context.to_context(),
+        mcp_listen: cli.mcp_listen.clone(),
+        mcp_token: cli.mcp_token.clone(),
+        server_listing: cli.server_listing().clone(),
+        headless_commands: command_summary(),
+    };
+    match crate::tui::run_console(&options) {
+        ConsoleExit::Closed => exit::OK,
+        ConsoleExit::Usage => exit::USAGE,
+        ConsoleExit::Failed => exit::TOOL_ERROR,
+    }
+}
+
 /// Parses arguments and runs; the binary only calls this.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     crate::semantics::set_requested_version(cli.openclaw_version.clone());
-    crate::mcp_servers::set_listing(!cli.no_mcp_servers);
     logging::init(cli.command.is_none());
     let code = match cli.command {
         Some(Command::Tools(ref args)) => tools::run(&cli, args),
@@ -247,7 +281,7 @@ pub fn main() -> ExitCode {
         Some(Command::Diff(ref args)) => diff::run(&cli, args),
         Some(Command::Mcp(ref args)) => mcp::run(&cli, args),
         Some(Command::Log(ref args)) => log::run(&cli, args),
-        None => crate::tui::run_console(&cli),
+        None => console(&cli),
     };
     ExitCode::from(code)
 }

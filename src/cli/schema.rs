@@ -40,7 +40,7 @@ pub(crate) fn load_view(
         super::err_untrusted(cli, &format!("clawdeck {command}: {err}"));
         exit::USAGE
     })?;
-    let registry = Registry::build(&loaded);
+    let registry = Registry::build(&loaded, cli.server_listing());
     let view =
         build_llm_view(&loaded, &registry, &cli.context.to_context(), options).map_err(|err| {
             super::err_untrusted(cli, &format!("clawdeck {command}: {err}"));

@@ -25,7 +25,7 @@ pub(crate) fn load_and_resolve(
         super::err_untrusted(cli, &format!("clawdeck {command}: {err}"));
         exit::USAGE
     })?;
-    let registry = Registry::build(&loaded);
+    let registry = Registry::build(&loaded, cli.server_listing());
     let resolution =
         policy::resolve(&loaded, &registry, &cli.context.to_context()).map_err(|err| {
             super::err_untrusted(cli, &format!("clawdeck {command}: {err}"));

@@ -1,20 +1,15 @@
 //! `clawdeck verify`: clawdeck's prediction for a context against what real OpenClaw exposes
 //! (the real CLI run against a recording mock, or a running gateway's `tools.effective`).
+//! The lab that runs OpenClaw is the `verify` cargo feature (on by default).
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::Args;
-use serde_json::{Value, json};
 
-use super::{Cli, async_runtime, exit};
-use crate::catalog::Registry;
-use crate::config::{self, ConfigSource};
-use crate::context::PolicyContext;
-use crate::verify::session::{ComparedContext, context_for_session};
-use crate::verify::{
-    self, Agreement, Comparison, GatewayTarget, ObservedView, RunOptions, Surface, ToolVerdict,
-};
+use super::Cli;
+
+#[cfg(feature = "verify")]
+mod lab;
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
@@ -38,239 +33,17 @@ pub struct VerifyArgs {
     pub json: bool,
 }
 
+#[cfg(feature = "verify")]
 pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
-    let loaded = match config::load(cli.config.as_deref()) {
-        Ok(loaded) => loaded,
-        Err(err) => {
-            super::err_untrusted(cli, &format!("clawdeck verify: {err}"));
-            return exit::USAGE;
-        }
-    };
-    if args.gateway.is_some() && loaded.source == ConfigSource::EmbeddedDemo {
-        eprintln!(
-            "clawdeck verify: warning: comparing a gateway with the embedded demo config (no OpenClaw config found); the demo is not the gateway's config, so disagreements are expected. Pass --config with the gateway's openclaw.json"
-        );
-    }
-    let registry = Registry::build(&loaded);
-    let ctx = match session_context(cli, args) {
-        Ok(ctx) => ctx,
-        Err(err) => {
-            super::err_untrusted(cli, &format!("clawdeck verify: {err}"));
-            return exit::USAGE;
-        }
-    };
-    let view = match verify::predict(&loaded, &registry, &ctx) {
-        Ok(view) => view,
-        Err(err) => {
-            super::err_untrusted(cli, &format!("clawdeck verify: {err}"));
-            return exit::USAGE;
-        }
-    };
-    let agent = view.resolution.resolved.agent.clone();
-    let timeout = Duration::from_secs(args.timeout.max(1));
-    let runtime = match async_runtime() {
-        Ok(rt) => rt,
-        Err(err) => {
-            super::err_untrusted(cli, &format!("clawdeck verify: {err}"));
-            return exit::USAGE;
-        }
-    };
-    let (source, observed) = match &args.gateway {
-        Some(url) => {
-            let Some(session) = ctx.session_key.clone() else {
-                eprintln!(
-                    "clawdeck verify: --gateway needs the session to ask about: --session KEY (e.g. agent:{agent}:main)"
-                );
-                return exit::USAGE;
-            };
-            let target = GatewayTarget {
-                url: url.clone(),
-                token: args
-                    .token
-                    .clone()
-                    .or_else(|| std::env::var("OPENCLAW_GATEWAY_TOKEN").ok()),
-            };
-            let observed = runtime.block_on(verify::observe_gateway(
-                &target,
-                &session,
-                args.openclaw.as_deref(),
-                timeout,
-            ));
-            (
-                format!("gateway {url}, tools.effective for {session}"),
-                observed,
-            )
-        }
-        None => {
-            let options = RunOptions {
-                openclaw_bin: args.openclaw.clone(),
-                timeout,
-            };
-            let observed =
-                runtime.block_on(verify::observe_cli(&loaded.raw, &agent, &ctx, &options));
-            let source = if verify::sender_run::has_sender(&ctx) {
-                let sender = verify::sender_run::telegram_sender(&ctx);
-                format!(
-                    "a Telegram direct message from sender {} to a private gateway, agent {agent} (stand-in Bot API, recording mock LLM)",
-                    sender.id
-                )
-            } else if ctx.owner == Some(false) {
-                // A non-owner turn runs on a private gateway (see verify::private_gateway); that host
-                // adds github_identity_status, has no transcripts and words sessions_send's
-                // description its own way, which the report shows as it finds them.
-                format!(
-                    "a private gateway's agent method, agent {agent}, as a non-owner (recording mock LLM)"
-                )
-            } else {
-                format!("openclaw agent --local --agent {agent} (recording mock LLM)")
-            };
-            (source, observed)
-        }
-    };
-    let observed = match observed {
-        Ok(observed) => observed,
-        Err(err) => {
-            super::err_untrusted(cli, &format!("clawdeck verify: {err}"));
-            return exit::USAGE;
-        }
-    };
-    let comparison = verify::compare_view(&view, &registry, &observed);
-    let compared = ComparedContext::of(&view.resolution);
-    if args.json {
-        let out = json!({
-            "config": loaded.describe(),
-            "compared": compared,
-            "context": view.resolution.resolved,
-            "verifiedAgainst": source,
-            "surface": comparison.surface,
-            "verdicts": comparison.verdicts,
-            "notes": comparison.notes,
-            "summary": {
-                "policyDisagreements": comparison.policy_disagreements(),
-                "schemaDifferences": comparison.schema_differences(),
-                "agree": comparison.agreeing(),
-            },
-        });
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-    } else {
-        // Tool names, agent ids and the CLI's words come from the config and from OpenClaw.
-        let mut text = format!("config: {}\n", loaded.describe());
-        if let Some(key) = &compared.session_key {
-            text.push_str(&format!("session: {key}\n"));
-        }
-        text.push_str(&format!("compared: {}\n", compared.label()));
-        text.push_str(&render(&source, &observed, &comparison));
-        super::out_untrusted(cli, &text);
-    }
-    if comparison.is_clean() {
-        exit::OK
-    } else {
-        exit::TOOL_ERROR
-    }
+    lab::run(cli, args)
 }
 
-/// The context flags, with `--session` (else `--session-key`) deciding agent, channel, group
-/// and subagent as the gateway does for that session.
-fn session_context(cli: &Cli, args: &VerifyArgs) -> Result<PolicyContext, String> {
-    let flags = cli.context.to_context();
-    match args.session.as_deref().or(flags.session_key.as_deref()) {
-        Some(key) => context_for_session(&flags, key),
-        None => Ok(flags),
-    }
-}
-
-/// The text report: where the truth came from, each disagreement with clawdeck's rule, notes,
-/// and the summary line.
-pub fn render(source: &str, observed: &ObservedView, comparison: &Comparison) -> String {
-    let mut out = format!("verified against: {source}, {}\n", surface_line(observed));
-    let width = comparison
-        .disagreements()
-        .map(|v| v.tool.len())
-        .max()
-        .unwrap_or(0);
-    for verdict in comparison.disagreements() {
-        out.push_str(&verdict_lines(verdict, width));
-    }
-    for note in &comparison.notes {
-        out.push_str(&format!("note: {note}\n"));
-    }
-    out.push_str(&format!("summary: {}\n", comparison.summary()));
-    out
-}
-
-fn surface_line(observed: &ObservedView) -> String {
-    match &observed.surface {
-        Surface::Direct => format!("{} tools sent with schemas", observed.tools.len()),
-        Surface::ToolSearch { deferred, .. } => format!(
-            "Tool Search: {} direct + {} deferred tools",
-            observed.tools.len(),
-            deferred.len()
-        ),
-        Surface::GatewayEffective => format!("{} tools listed", observed.tools.len()),
-        Surface::Refused { .. } => "run refused, zero tools".to_string(),
-    }
-}
-
-fn verdict_lines(verdict: &ToolVerdict, width: usize) -> String {
-    let rule = verdict.clawdeck_rule.as_deref().unwrap_or("-");
-    let mut out = String::new();
-    match verdict.agreement {
-        Agreement::ClawdeckOnly => out.push_str(&format!(
-            "  clawdeck-only  {:width$}  OpenClaw does not expose it; clawdeck: {rule}\n",
-            verdict.tool
-        )),
-        Agreement::OpenclawOnly => {
-            let owner = verdict
-                .openclaw_owner
-                .as_deref()
-                .map(|o| format!(" ({o})"))
-                .unwrap_or_default();
-            out.push_str(&format!(
-                "  openclaw-only  {:width$}  OpenClaw exposes it{owner}; clawdeck: {rule}\n",
-                verdict.tool
-            ));
-        }
-        Agreement::Agree => {}
-    }
-    if verdict.has_schema_difference() {
-        out.push_str(&format!(
-            "  schema         {:width$}  {} difference{}\n",
-            verdict.tool,
-            verdict.schema.len() + verdict.schema_more,
-            if verdict.schema.len() + verdict.schema_more == 1 {
-                ""
-            } else {
-                "s"
-            }
-        ));
-        for diff in &verdict.schema {
-            out.push_str(&format!(
-                "      {}: clawdeck {} / openclaw {}\n",
-                if diff.pointer.is_empty() {
-                    "/"
-                } else {
-                    &diff.pointer
-                },
-                short(diff.clawdeck.as_ref()),
-                short(diff.openclaw.as_ref())
-            ));
-        }
-        if verdict.schema_more > 0 {
-            out.push_str(&format!("      ... {} more\n", verdict.schema_more));
-        }
-    }
-    out
-}
-
-fn short(value: Option<&Value>) -> String {
-    const MAX: usize = 70;
-    let Some(value) = value else {
-        return "(absent)".to_string();
-    };
-    let text = value.to_string();
-    if text.chars().count() <= MAX {
-        text
-    } else {
-        format!("{}…", text.chars().take(MAX).collect::<String>())
-    }
+/// Without the lab: says so, and how to get it.
+#[cfg(not(feature = "verify"))]
+pub fn run(_cli: &Cli, _args: &VerifyArgs) -> u8 {
+    eprintln!(
+        "clawdeck verify: this clawdeck was built without the verification lab; \
+         build it with the `verify` feature (on by default)"
+    );
+    super::exit::USAGE
 }

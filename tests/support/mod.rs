@@ -49,7 +49,7 @@ pub fn fake_cli_str() -> String {
 pub fn pid_alive(pid: i32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => !matches!(
-            clawdeck::process::group::parse_stat(&stat),
+            clawdeck_core::process::group::parse_stat(&stat),
             Some(('Z' | 'X', _, _))
         ),
         Err(_) => false,
@@ -63,7 +63,7 @@ pub fn group_gone(pgid: i32) -> bool {
         nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pgid), None),
         Err(nix::errno::Errno::ESRCH)
     );
-    esrch || !clawdeck::process::group::group_has_live_members(pgid)
+    esrch || !clawdeck_core::process::group::group_has_live_members(pgid)
 }
 
 /// Assert the group has no live member, allowing `within` for the kernel to finish kills.
@@ -73,7 +73,7 @@ pub fn assert_group_gone(pgid: i32, within: Duration) {
         assert!(
             Instant::now() < deadline,
             "process group {pgid} still has live members: {:?}",
-            clawdeck::process::group::live_members_from_proc(pgid)
+            clawdeck_core::process::group::live_members_from_proc(pgid)
         );
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -101,7 +101,7 @@ pub fn zombie_children() -> Vec<i32> {
                 continue;
             };
             if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                && let Some((state, ppid, _)) = clawdeck::process::group::parse_stat(&stat)
+                && let Some((state, ppid, _)) = clawdeck_core::process::group::parse_stat(&stat)
                 && ppid == me
                 && state == 'Z'
             {
@@ -135,12 +135,12 @@ pub fn shared_gateway() -> Option<(String, String)> {
 }
 
 /// A token-authenticated endpoint named `name` for a gateway's http(s) or ws(s) `url`.
-pub fn token_endpoint(name: &str, url: &str, token: &str) -> clawdeck::gateway::GatewayEndpoint {
-    clawdeck::gateway::GatewayEndpoint {
+pub fn token_endpoint(name: &str, url: &str, token: &str) -> clawdeck_gateway::GatewayEndpoint {
+    clawdeck_gateway::GatewayEndpoint {
         name: name.into(),
-        url: clawdeck::gateway::endpoint::websocket_url(url)
+        url: clawdeck_gateway::endpoint::websocket_url(url)
             .unwrap_or_else(|err| panic!("gateway url {url}: {err}")),
-        auth: clawdeck::gateway::GatewayAuth::Token(token.into()),
+        auth: clawdeck_gateway::GatewayAuth::Token(token.into()),
         origin: "test".into(),
     }
 }

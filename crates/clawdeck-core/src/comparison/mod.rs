@@ -1,0 +1,187 @@
+//! What real OpenClaw showed a model against clawdeck's prediction for the same context.
+//!
+//! - [`observed`]: reading a recorded request (direct schemas, Tool Search's deferred directory,
+//!   the refusal of an allowlist that leaves nothing).
+//! - [`compare`]: one verdict per tool, schema differences by JSON pointer, clawdeck's deciding
+//!   rule on each disagreement.
+//!
+//! Obtaining the observation (a mock LLM, private gateways) is the lab's job (`clawdeck-verify`);
+//! a live session's check is the facade's (`clawdeck-deck`).
+
+pub mod compare;
+pub mod observed;
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+pub use compare::{Agreement, Comparison, Prediction, SchemaDiff, ToolVerdict, compare};
+pub use observed::{ObservedView, Surface};
+
+use crate::catalog::Registry;
+use crate::config::LoadedConfig;
+use crate::context::PolicyContext;
+use crate::policy::PolicyError;
+use crate::prompt::{LlmView, LlmViewOptions, PromptMode, build_llm_view};
+use crate::provider::ProviderApi;
+use crate::tool::ToolSource;
+
+/// clawdeck's own view for the context, in the format the mock receives (OpenAI Chat
+/// Completions).
+pub fn predict(
+    loaded: &LoadedConfig,
+    registry: &Registry,
+    ctx: &PolicyContext,
+) -> Result<LlmView, PolicyError> {
+    let options = LlmViewOptions {
+        api: Some(ProviderApi::OpenAiChat),
+        mode: PromptMode::Full,
+    };
+    build_llm_view(loaded, registry, ctx, &options)
+}
+
+/// clawdeck's own tools in the registry: the remote clawbot_router and the local system tools.
+pub fn own_tools(registry: &Registry) -> BTreeSet<String> {
+    registry
+        .names()
+        .filter_map(|name| registry.get(name))
+        .filter(|spec| spec.flags.local_system || spec.source == ToolSource::Remote)
+        .map(|spec| spec.name.clone())
+        .collect()
+}
+
+/// Compares a prediction made by [`predict`] with an observation.
+pub fn compare_view(view: &LlmView, registry: &Registry, observed: &ObservedView) -> Comparison {
+    let empty = Value::Array(Vec::new());
+    let payload = if view.export.payload.is_array() {
+        &view.export.payload
+    } else {
+        &empty
+    };
+    let sent: BTreeSet<&str> = payload
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.pointer("/function/name").and_then(Value::as_str))
+        .collect();
+    let searchable_only = view
+        .resolution
+        .visible()
+        .filter(|t| !sent.contains(t.name.as_str()))
+        .filter(|t| {
+            registry.get(&t.name).and_then(|s| s.source.plugin_id())
+                == Some(crate::mcp_servers::BUNDLE_MCP)
+        })
+        .map(|t| t.name.clone())
+        .collect();
+    compare(
+        &Prediction {
+            resolution: &view.resolution,
+            payload,
+            own_tools: own_tools(registry),
+            searchable_only,
+            schema_unknown: registry
+                .names()
+                .filter_map(|name| registry.get(name))
+                .filter(|spec| spec.flags.schema_unknown)
+                .map(|spec| spec.name.clone())
+                .collect(),
+            gateway_effective: Some(&registry.semantics.gateway_effective),
+        },
+        observed,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn verdicts_carry_clawdecks_deciding_rule() {
+        let loaded =
+            crate::config::load_from_str(r#"{ tools: { deny: ["exec"] } }"#, "verify-test.json5")
+                .unwrap();
+        let registry = Registry::build(&loaded, &crate::mcp_servers::ServerListing::Off);
+        let view = predict(&loaded, &registry, &PolicyContext::default()).unwrap();
+        let read = view
+            .export
+            .payload
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["function"]["name"] == "read")
+            .expect("clawdeck offers read")["function"]
+            .clone();
+        let mut real_read = read.clone();
+        real_read["parameters"]["properties"]["brandNew"] = json!({"type": "string"});
+        let body = json!({
+            "messages": [{"role": "system", "content": "sys"}],
+            "tools": [
+                {"type": "function", "function": real_read},
+                {"type": "function", "function": {"name": "exec", "parameters": {}}},
+                {"type": "function", "function": {"name": "brand_new_tool", "parameters": {}}},
+            ],
+        });
+        let observed = ObservedView::from_request(&body);
+        let comparison = compare_view(&view, &registry, &observed);
+        let verdict = |name: &str| {
+            comparison
+                .verdicts
+                .iter()
+                .find(|v| v.tool == name)
+                .unwrap_or_else(|| panic!("no verdict for {name}"))
+        };
+
+        let read = verdict("read");
+        assert_eq!(read.agreement, Agreement::Agree);
+        assert_eq!(read.schema.len(), 1);
+        assert_eq!(read.schema[0].pointer, "/parameters/properties/brandNew");
+        assert!(
+            read.clawdeck_rule
+                .as_deref()
+                .unwrap()
+                .starts_with("visible")
+        );
+
+        let exec = verdict("exec");
+        assert_eq!(exec.agreement, Agreement::OpenclawOnly);
+        let rule = exec.clawdeck_rule.as_deref().unwrap();
+        assert!(rule.starts_with("hidden at"), "{rule}");
+        assert!(rule.contains("tools.deny"), "{rule}");
+
+        let new = verdict("brand_new_tool");
+        assert_eq!(new.agreement, Agreement::OpenclawOnly);
+        assert_eq!(
+            new.clawdeck_rule.as_deref(),
+            Some("not in clawdeck's catalog")
+        );
+
+        // Everything else clawdeck shows is clawdeck-only, except its own tools.
+        let own = own_tools(&registry);
+        assert!(own.contains("clawbot_router"), "{own:?}");
+        let leaked: Vec<&str> = comparison
+            .verdicts
+            .iter()
+            .map(|v| v.tool.as_str())
+            .filter(|t| own.contains(*t))
+            .collect();
+        assert!(leaked.is_empty(), "{leaked:?} {own:?}");
+        assert!(
+            comparison
+                .notes
+                .iter()
+                .any(|n| n.starts_with("clawdeck's own tools are not compared"))
+        );
+        let clawdeck_only = comparison
+            .verdicts
+            .iter()
+            .filter(|v| v.agreement == Agreement::ClawdeckOnly)
+            .count();
+        assert_eq!(comparison.policy_disagreements(), clawdeck_only + 2);
+        assert_eq!(comparison.schema_differences(), 1);
+        assert!(!comparison.is_clean());
+    }
+}

@@ -1,0 +1,348 @@
+//! What real OpenClaw exposed, read from a recorded model request or a gateway's
+//! `tools.effective` answer.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// Tool Search's own tools: not policy-governed tools, never part of the comparison.
+pub const TOOL_SEARCH_META_TOOLS: &[&str] = &[
+    "tool_search",
+    "tool_describe",
+    "tool_call",
+    "tool_search_code",
+];
+
+/// The line that opens Tool Search's deferred directory in the system prompt.
+const DIRECTORY_HEADING: &str = "Available deferred-schema tools:";
+
+/// The start of OpenClaw's refusal when an explicit allowlist leaves no callable tool.
+pub const NO_TOOLS_ERROR_PREFIX: &str =
+    "No callable tools remain after resolving explicit tool allowlist";
+
+/// One tool the model received with its schema.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ObservedTool {
+    pub name: String,
+    /// The function object as sent (`name`, `description`, `parameters`); `null` when the source
+    /// carries no schema (a gateway's `tools.effective`).
+    pub function: Value,
+    /// `core` or the plugin id, when the source says.
+    pub owner: Option<String>,
+}
+
+/// A tool Tool Search listed in the prompt's directory instead of sending its schema.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DeferredTool {
+    pub name: String,
+    pub owner: Option<String>,
+}
+
+/// How the tools reached the model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Surface {
+    /// Every tool's schema in the request.
+    Direct,
+    /// Tool Search: some schemas direct, the rest named in the prompt's directory.
+    ToolSearch {
+        meta_tools: Vec<String>,
+        deferred: Vec<DeferredTool>,
+        /// Entries the bounded directory left out (`N additional tools omitted`).
+        omitted: usize,
+    },
+    /// A gateway's `tools.effective` list (names only).
+    GatewayEffective,
+    /// The run was refused before any request (`No callable tools remain ...`).
+    Refused { error: String },
+}
+
+/// Real OpenClaw's answer for one context.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ObservedView {
+    /// Tools sent with a schema (Tool Search's meta tools excluded), in the order sent.
+    pub tools: Vec<ObservedTool>,
+    pub surface: Surface,
+    /// The system prompt, when the source has one.
+    pub system_prompt: Option<String>,
+    /// The whole recorded request, when there is one.
+    #[serde(skip)]
+    pub request: Option<Value>,
+}
+
+impl ObservedView {
+    /// Every tool the context can use: the direct ones and Tool Search's deferred ones.
+    pub fn exposed_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.tools.iter().map(|t| t.name.clone()).collect();
+        if let Surface::ToolSearch { deferred, .. } = &self.surface {
+            names.extend(deferred.iter().map(|d| d.name.clone()));
+        }
+        names
+    }
+
+    /// The tool sent with this name, if it was sent with a schema.
+    pub fn direct(&self, name: &str) -> Option<&ObservedTool> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    /// A refused run: zero tools and OpenClaw's error.
+    pub fn refused(error: String) -> Self {
+        Self {
+            tools: Vec::new(),
+            surface: Surface::Refused { error },
+            system_prompt: None,
+            request: None,
+        }
+    }
+
+    /// Reads a recorded chat-completions request body.
+    pub fn from_request(body: &Value) -> Self {
+        let system_prompt = system_prompt(body);
+        let mut tools = Vec::new();
+        let mut meta_tools = Vec::new();
+        for tool in body
+            .get("tools")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let function = tool.get("function").cloned().unwrap_or(Value::Null);
+            let Some(name) = function.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            if TOOL_SEARCH_META_TOOLS.contains(&name) {
+                meta_tools.push(name.to_string());
+                continue;
+            }
+            tools.push(ObservedTool {
+                name: name.to_string(),
+                function: function.clone(),
+                owner: None,
+            });
+        }
+        let surface = if meta_tools.is_empty() {
+            Surface::Direct
+        } else {
+            let (deferred, omitted) = system_prompt
+                .as_deref()
+                .map(parse_directory)
+                .unwrap_or_default();
+            Surface::ToolSearch {
+                meta_tools,
+                deferred,
+                omitted,
+            }
+        };
+        Self {
+            tools,
+            surface,
+            system_prompt,
+            request: Some(body.clone()),
+        }
+    }
+
+    /// Reads a gateway's `tools.effective` answer (`groups[].tools[]` with `id`, `source`,
+    /// `pluginId`).
+    pub fn from_tools_effective(answer: &Value) -> Option<Self> {
+        let groups = answer.get("groups")?.as_array()?;
+        let tools = groups
+            .iter()
+            .flat_map(|g| {
+                g.get("tools")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+            })
+            .filter_map(|t| {
+                let name = t.get("id").and_then(Value::as_str)?;
+                let owner = t
+                    .get("pluginId")
+                    .or_else(|| t.get("source"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                Some(ObservedTool {
+                    name: name.to_string(),
+                    function: Value::Null,
+                    owner,
+                })
+            })
+            .collect();
+        Some(Self {
+            tools,
+            surface: Surface::GatewayEffective,
+            system_prompt: None,
+            request: None,
+        })
+    }
+}
+
+/// The system message's text (a string, or the text parts of a list).
+fn system_prompt(body: &Value) -> Option<String> {
+    let message = body
+        .get("messages")?
+        .as_array()?
+        .iter()
+        .find(|m| m.get("role").and_then(Value::as_str) == Some("system"))?;
+    match message.get("content")? {
+        Value::String(text) => Some(text.clone()),
+        Value::Array(parts) => Some(
+            parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        _ => None,
+    }
+}
+
+/// The deferred directory: `- name (owner): description` lines after the heading, and the
+/// `N additional tools omitted.` count.
+pub fn parse_directory(prompt: &str) -> (Vec<DeferredTool>, usize) {
+    let mut lines = prompt.lines().skip_while(|l| l.trim() != DIRECTORY_HEADING);
+    if lines.next().is_none() {
+        return (Vec::new(), 0);
+    }
+    let mut deferred = Vec::new();
+    let mut omitted = 0;
+    for line in lines.by_ref() {
+        let Some(entry) = line.strip_prefix("- ") else {
+            break;
+        };
+        let head = entry.split_once(": ").map_or(entry, |(head, _)| head);
+        let (name, owner) = match head.split_once(" (") {
+            Some((name, owner)) => (name, Some(owner.trim_end_matches(')').to_string())),
+            None => (head, None),
+        };
+        deferred.push(DeferredTool {
+            name: name.trim().to_string(),
+            owner,
+        });
+    }
+    // The footer follows the notice, a few lines below the entries.
+    for line in lines.take(4) {
+        if let Some((count, _)) = line.split_once(" additional tools omitted.") {
+            omitted = count.trim().parse().unwrap_or(0);
+        }
+    }
+    (deferred, omitted)
+}
+
+/// Picks the request that shows the agent's tools: the first chat completion with a system
+/// prompt (auxiliary requests such as embeddings are ignored).
+pub fn main_request(requests: &[Value]) -> Option<&Value> {
+    requests
+        .iter()
+        .find(|body| system_prompt(body).is_some())
+        .or_else(|| requests.first())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_direct_request_lists_every_tool_with_its_function() {
+        let body = json!({
+            "messages": [{"role": "system", "content": "sys"}, {"role": "user", "content": "hi"}],
+            "tools": [
+                {"type": "function", "function": {"name": "read", "description": "Read", "parameters": {"type": "object"}}},
+                {"type": "function", "function": {"name": "exec", "description": "Run", "parameters": {}}},
+            ],
+        });
+        let view = ObservedView::from_request(&body);
+        assert_eq!(view.surface, Surface::Direct);
+        assert_eq!(view.exposed_names(), ["read", "exec"]);
+        assert_eq!(view.direct("read").unwrap().function["description"], "Read");
+        assert_eq!(view.system_prompt.as_deref(), Some("sys"));
+    }
+
+    #[test]
+    fn tool_search_requests_add_the_deferred_directory() {
+        let prompt = "## Tooling\n- read: Read files\n### Deferred Tool Schemas\nAvailable deferred-schema tools:\n\
+- agents_list (core): List agents.\n- dir_fetch (file-transfer): Fetch a tree...\n- bare\n\n\
+Policy-approved MCP and client tools may also be discoverable through search.\n\
+3 additional tools omitted. Use tool_search to find a tool.\nThe AGENTS.md Tools section";
+        let body = json!({
+            "messages": [{"role": "system", "content": [{"type": "text", "text": prompt}]}],
+            "tools": [
+                {"type": "function", "function": {"name": "read", "parameters": {}}},
+                {"type": "function", "function": {"name": "tool_search", "parameters": {}}},
+                {"type": "function", "function": {"name": "tool_call", "parameters": {}}},
+            ],
+        });
+        let view = ObservedView::from_request(&body);
+        let Surface::ToolSearch {
+            meta_tools,
+            deferred,
+            omitted,
+        } = &view.surface
+        else {
+            panic!("{:?}", view.surface)
+        };
+        assert_eq!(meta_tools, &["tool_search", "tool_call"]);
+        assert_eq!(*omitted, 3);
+        assert_eq!(deferred[1].owner.as_deref(), Some("file-transfer"));
+        assert_eq!(deferred[2].owner, None);
+        assert_eq!(
+            view.exposed_names(),
+            ["read", "agents_list", "dir_fetch", "bare"]
+        );
+    }
+
+    #[test]
+    fn recorded_fixtures_read_as_recorded() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/realclaw/2026.9.6"
+        );
+        let read = |name: &str| -> Value {
+            serde_json::from_str(&std::fs::read_to_string(format!("{dir}/{name}")).unwrap())
+                .unwrap()
+        };
+        let full = read("full-direct.json");
+        let body = json!({"messages": [{"role": "system", "content": full["systemPrompt"]}],
+                          "tools": full["tools"]});
+        let view = ObservedView::from_request(&body);
+        assert_eq!(view.surface, Surface::Direct);
+        assert_eq!(view.exposed_names().len(), 54);
+
+        let default = read("default-tool-search.json");
+        let body = json!({"messages": [{"role": "system", "content": default["systemPrompt"]}],
+                          "tools": default["tools"]});
+        let view = ObservedView::from_request(&body);
+        assert_eq!(view.tools.len(), 9, "12 sent, 3 of them Tool Search's own");
+        let Surface::ToolSearch {
+            deferred, omitted, ..
+        } = &view.surface
+        else {
+            panic!()
+        };
+        assert_eq!(*omitted, 0);
+        let mut names = view.exposed_names();
+        names.sort();
+        let mut direct: Vec<String> = full["toolNames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap().to_string())
+            .collect();
+        direct.sort();
+        assert_eq!(names, direct, "Tool Search hides no policy-approved tool");
+        assert!(deferred.iter().any(|d| d.name == "browser"));
+    }
+
+    #[test]
+    fn gateway_effective_answers_list_names_and_owners() {
+        let answer = json!({"agentId": "main", "groups": [
+            {"id": "core", "tools": [{"id": "read", "source": "core"}]},
+            {"id": "plugin", "tools": [{"id": "browser", "source": "plugin", "pluginId": "browser"}]},
+        ]});
+        let view = ObservedView::from_tools_effective(&answer).unwrap();
+        assert_eq!(view.exposed_names(), ["read", "browser"]);
+        assert_eq!(view.tools[1].owner.as_deref(), Some("browser"));
+        assert!(ObservedView::from_tools_effective(&json!({"ok": false})).is_none());
+    }
+}

@@ -1,0 +1,473 @@
+//! What a model is sent under today's OpenClaw packs: the tools with schemas in the request
+//! (sorted by name), Tool Search's split into direct tools, meta tools and a deferred directory
+//! in the system prompt, and the Tooling section as that version writes it. The seed pack keeps
+//! the seeds' prompt and payload (see `tooling.rs`), so everything here applies only to packs
+//! that carry these rules.
+
+use serde_json::Value;
+
+use super::session_visibility;
+use crate::policy::ResolvedContext;
+use crate::semantics::{Semantics, ToolSearchRules};
+use crate::tool::{ToolFlags, ToolSource, ToolSpec};
+
+/// The tools a request carries and the deferred ones behind Tool Search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelSurface {
+    /// Tools sent with their schema, in the request's order.
+    pub direct: Vec<ToolSpec>,
+    /// Tools only named in the system prompt (Tool Search on).
+    pub deferred: Vec<ToolSpec>,
+    /// Whether Tool Search is on, and why (`tools.toolSearch` or the version's default).
+    pub tool_search: Option<String>,
+}
+
+/// Tool Search's state for a config: `Some(mode)` when on.
+fn tool_search_mode(rules: &ToolSearchRules, raw: &Value) -> Option<String> {
+    let key = rules.config_key.as_deref().unwrap_or("tools.toolSearch");
+    let pointer = format!("/{}", key.replace('.', "/"));
+    match raw.pointer(&pointer) {
+        None | Some(Value::Null) => rules.default_enabled.then(|| {
+            let mode = rules
+                .extra
+                .get("defaultMode")
+                .and_then(Value::as_str)
+                .unwrap_or("tools");
+            format!("{mode} (the default: {key} unset)")
+        }),
+        Some(Value::Bool(false)) => None,
+        Some(Value::Bool(true)) => Some(format!("code ({key} = true)")),
+        Some(Value::String(mode)) if mode == "off" => None,
+        Some(Value::String(mode)) => Some(format!("{mode} ({key} = \"{mode}\")")),
+        Some(Value::Object(map)) => {
+            if map.get("enabled").and_then(Value::as_bool) == Some(false) {
+                None
+            } else {
+                let mode = map.get("mode").and_then(Value::as_str).unwrap_or("tools");
+                Some(format!("{mode} ({key})"))
+            }
+        }
+        Some(_) => rules.default_enabled.then(|| format!("tools ({key})")),
+    }
+}
+
+fn names(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
+        .unwrap_or_default()
+}
+
+/// The meta tools' specs (`tool_search`, `tool_describe`, `tool_call`) from the pack.
+fn meta_tools(rules: &ToolSearchRules) -> Vec<ToolSpec> {
+    let schemas = rules.extra.get("metaToolSchemas");
+    rules
+        .meta_tools
+        .iter()
+        .filter_map(|entry| {
+            let name = match entry {
+                Value::String(s) => s.clone(),
+                Value::Object(map) => map.get("name")?.as_str()?.to_string(),
+                _ => return None,
+            };
+            let schema = match entry {
+                Value::Object(_) => Some(entry),
+                _ => schemas.and_then(|s| s.get(&name)),
+            };
+            Some(ToolSpec {
+                label: name.clone(),
+                summary: String::new(),
+                description: schema
+                    .and_then(|s| s.get("description"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                emoji: "🔎".to_string(),
+                parameters: schema
+                    .and_then(|s| s.get("parameters"))
+                    .cloned()
+                    .unwrap_or_else(|| serde_json::json!({"type": "object", "properties": {}})),
+                source: ToolSource::Core,
+                flags: ToolFlags {
+                    openclaw_only: true,
+                    ..ToolFlags::default()
+                },
+                name,
+            })
+        })
+        .collect()
+}
+
+/// Tools whose schema grows with the configured channels (message's actions): the recorded
+/// variant for a configured channel replaces the channel-less one.
+fn adapt_to_channels(semantics: &Semantics, raw: &Value, tools: &mut [ToolSpec]) {
+    let configured = |channel: &str| raw.pointer(&format!("/channels/{channel}")).is_some();
+    for tool in tools.iter_mut() {
+        if let Some(variant) = semantics
+            .channel_variants
+            .get(&tool.name)
+            .and_then(|vs| vs.iter().find(|v| configured(&v.when_channel)))
+        {
+            tool.description = variant.description.clone();
+            tool.parameters = variant.parameters.clone();
+        }
+    }
+}
+
+/// Some descriptions and schemas mention other tools: OpenClaw writes them for the tools that
+/// are actually visible (sessions_spawn's "see agents_list" only beside agents_list).
+fn adapt_to_neighbours(semantics: &Semantics, tools: &mut [ToolSpec]) {
+    let names: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+    let visible = |name: &str| names.iter().any(|n| n == name);
+    for tool in tools.iter_mut() {
+        if let Some(variant) = semantics
+            .schema_variants
+            .get(&tool.name)
+            .and_then(|vs| vs.iter().find(|v| !visible(&v.when_absent)))
+        {
+            tool.description = variant.description.clone();
+            tool.parameters = variant.parameters.clone();
+        }
+        if let Some(props) = semantics.property_requires.get(&tool.name) {
+            for (property, needs) in props {
+                if visible(needs) {
+                    continue;
+                }
+                if let Some(Value::Object(map)) = tool.parameters.get_mut("properties") {
+                    map.remove(property);
+                }
+                if let Some(Value::Array(required)) = tool.parameters.get_mut("required") {
+                    required.retain(|r| r.as_str() != Some(property));
+                }
+            }
+        }
+        if let Some(fragments) = semantics.description_fragments.get(&tool.name) {
+            for fragment in fragments {
+                let adapted = fragment.adapted(visible);
+                tool.description = tool
+                    .description
+                    .replacen(&fragment.as_recorded(), &adapted, 1);
+            }
+        }
+    }
+}
+
+/// What of the run decides descriptions beyond the visible tools.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunFacts {
+    pub sandboxed: bool,
+    pub subagent: bool,
+    /// The profiles leave the gateway tool its config reads.
+    pub gateway_config_reads: bool,
+}
+
+impl RunFacts {
+    /// The facts of a resolved context.
+    pub fn of(resolved: &ResolvedContext) -> Self {
+        RunFacts {
+            sandboxed: resolved.sandboxed,
+            subagent: resolved.subagent,
+            gateway_config_reads: resolved.gateway_config_reads,
+        }
+    }
+}
+
+/// The gateway tool's narrower form when the profiles withhold its config reads.
+fn adapt_to_config_reads(semantics: &Semantics, facts: RunFacts, tools: &mut [ToolSpec]) {
+    let Some(rule) = semantics.gateway_config_reads.as_ref() else {
+        return;
+    };
+    if facts.gateway_config_reads {
+        return;
+    }
+    for tool in tools.iter_mut().filter(|t| t.name == rule.tool) {
+        tool.description = rule.without.description.clone();
+        tool.parameters = rule.without.parameters.clone();
+    }
+}
+
+/// The session tools' visibility sentence, as this run's config and sandbox make it.
+fn adapt_to_session_visibility(
+    semantics: &Semantics,
+    raw: &Value,
+    facts: RunFacts,
+    tools: &mut [ToolSpec],
+) {
+    let Some(copy) = semantics.session_visibility.as_ref() else {
+        return;
+    };
+    for tool in tools.iter_mut().filter(|t| copy.tools.contains(&t.name)) {
+        tool.description = session_visibility::adapt(&tool.description, raw, copy, facts);
+    }
+}
+
+/// Splits the visible tools the way the pack's OpenClaw sends them. `None` for packs without
+/// these rules (the seed).
+pub fn model_surface(
+    semantics: &Semantics,
+    raw: &Value,
+    facts: RunFacts,
+    visible: &[ToolSpec],
+) -> Option<ModelSurface> {
+    if semantics.is_seed() {
+        return None;
+    }
+    let mut sorted: Vec<ToolSpec> = visible.to_vec();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    adapt_to_channels(semantics, raw, &mut sorted);
+    adapt_to_config_reads(semantics, facts, &mut sorted);
+    adapt_to_neighbours(semantics, &mut sorted);
+    adapt_to_session_visibility(semantics, raw, facts, &mut sorted);
+    let Some(rules) = semantics.tool_search.as_ref() else {
+        return Some(ModelSurface {
+            direct: sorted,
+            deferred: Vec::new(),
+            tool_search: None,
+        });
+    };
+    let Some(mode) = tool_search_mode(rules, raw) else {
+        return Some(ModelSurface {
+            direct: sorted,
+            deferred: Vec::new(),
+            tool_search: None,
+        });
+    };
+    let mut keep_direct = names(rules.extra.get("coreCodingTools"));
+    keep_direct.extend(names(rules.extra.get("directOnlyTools")));
+    let (mut direct, deferred): (Vec<ToolSpec>, Vec<ToolSpec>) = sorted
+        .into_iter()
+        .partition(|t| t.is_clawdecks() || keep_direct.contains(&t.name));
+    direct.extend(meta_tools(rules));
+    direct.sort_by(|a, b| a.name.cmp(&b.name));
+    Some(ModelSurface {
+        direct,
+        deferred,
+        tool_search: Some(mode),
+    })
+}
+
+/// A tool's description as the deferred directory shows it: whitespace collapsed, cut at 177
+/// characters (trailing space dropped) with `...`.
+fn compact(text: &str) -> String {
+    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed.chars().count() <= 180 {
+        return collapsed;
+    }
+    let cut: String = collapsed.chars().take(177).collect();
+    format!("{}...", cut.trim_end())
+}
+
+fn owner(tool: &ToolSpec) -> &str {
+    tool.source.plugin_id().unwrap_or("core")
+}
+
+/// The Tooling section as the pack's OpenClaw writes it; `None` when the pack has no rule.
+pub fn tooling_section(semantics: &Semantics, surface: &ModelSurface) -> Option<String> {
+    let rule = semantics.tooling_rule.as_ref()?;
+    let mut lines: Vec<String> = vec![rule.header.clone()];
+    let listed: Vec<&ToolSpec> = if surface.tool_search.is_some() {
+        surface.direct.iter().collect()
+    } else {
+        surface
+            .direct
+            .iter()
+            .chain(surface.deferred.iter())
+            .collect()
+    };
+    let meta: Vec<&str> = semantics
+        .tool_search
+        .as_ref()
+        .map(|r| {
+            r.meta_tools
+                .iter()
+                .filter_map(|m| m.as_str())
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    for name in &rule.summary_order {
+        if let Some(tool) = listed.iter().find(|t| &t.name == name) {
+            match semantics.prompt_summaries.get(name) {
+                Some(summary) => lines.push(format!("- {}: {summary}", tool.name)),
+                None => lines.push(format!("- {}", tool.name)),
+            }
+        }
+    }
+    let mut rest: Vec<&str> = listed
+        .iter()
+        .map(|t| t.name.as_str())
+        .filter(|n| !rule.summary_order.iter().any(|o| o == n) && !meta.contains(n))
+        .collect();
+    rest.sort_unstable();
+    lines.extend(rest.into_iter().map(|n| format!("- {n}")));
+    let mut meta_listed: Vec<&str> = listed
+        .iter()
+        .map(|t| t.name.as_str())
+        .filter(|n| meta.contains(n))
+        .collect();
+    meta_listed.sort_unstable();
+    lines.extend(meta_listed.into_iter().map(|n| format!("- {n}")));
+    let mut text = lines.join("\n");
+    text.push('\n');
+    if surface.tool_search.is_some()
+        && let Some(rules) = semantics.tool_search.as_ref()
+    {
+        text.push_str(&deferred_directory(rules, &surface.deferred));
+    }
+    text.push_str(&rule.footer);
+    Some(text)
+}
+
+/// Tool Search's deferred directory in the system prompt.
+pub fn deferred_directory(rules: &ToolSearchRules, deferred: &[ToolSpec]) -> String {
+    let text = |key: &str| {
+        rules
+            .extra
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let mut out = String::from("### Deferred Tool Schemas\n");
+    out.push_str(&text("directoryHeading"));
+    out.push('\n');
+    // OpenClaw's directory names only its own tools; MCP server tools are found by searching
+    // and only counted here.
+    let (listed, searchable): (Vec<&ToolSpec>, Vec<&ToolSpec>) = deferred
+        .iter()
+        .partition(|t| t.source.plugin_id() != Some(crate::mcp_servers::BUNDLE_MCP));
+    for tool in listed {
+        out.push_str(&format!(
+            "- {} ({}): {}\n",
+            tool.name,
+            owner(tool),
+            compact(&tool.description)
+        ));
+    }
+    out.push('\n');
+    out.push_str(&text("directoryNotice"));
+    out.push('\n');
+    if searchable.is_empty() {
+        out.push_str(&text("directoryFooterTools"));
+    } else {
+        out.push_str(&format!(
+            "{} additional tools omitted. {}",
+            searchable.len(),
+            text("directoryFooterToolsOmitted")
+        ));
+    }
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Registry;
+    use crate::config::load_from_str;
+    use crate::context::PolicyContext;
+
+    /// Each directly sent tool's description for `config` under the 2026.9 pack.
+    fn descriptions(
+        config: &str,
+        ctx: &PolicyContext,
+    ) -> std::collections::BTreeMap<String, String> {
+        let cfg = load_from_str(config, "t.json5")
+            .unwrap()
+            .with_pack("2026.9")
+            .unwrap();
+        let registry = Registry::build(&cfg, &crate::mcp_servers::ServerListing::Off);
+        let resolution = crate::policy::resolve(&cfg, &registry, ctx).unwrap();
+        let visible: Vec<ToolSpec> = resolution
+            .visible()
+            .filter_map(|t| registry.get(&t.name).cloned())
+            .collect();
+        let facts = RunFacts::of(&resolution.resolved);
+        model_surface(&registry.semantics, &cfg.raw, facts, &visible)
+            .unwrap()
+            .direct
+            .into_iter()
+            .map(|t| (t.name, t.description))
+            .collect()
+    }
+
+    #[test]
+    fn follow_up_sentences_name_only_the_tools_still_visible() {
+        let all = descriptions(
+            "{ tools: { toolSearch: false } }",
+            &PolicyContext::default(),
+        );
+        assert!(all["sessions_send"].contains(
+            "use `conversations_list` plus `conversations_send`/`conversations_turn`. Thread"
+        ));
+        assert!(all["sessions_spawn"].contains("Check spawns via `subagents`/`sessions_history`."));
+        let some = descriptions(
+            "{ tools: { toolSearch: false, deny: ['conversations_turn', 'subagents'] } }",
+            &PolicyContext::default(),
+        );
+        assert!(
+            some["sessions_send"]
+                .contains("use `conversations_list` plus `conversations_send`. Thread")
+        );
+        assert!(some["sessions_spawn"].contains("Check spawns via `sessions_history`."));
+        let none = descriptions(
+            "{ tools: { toolSearch: false, deny: ['conversations_list', 'subagents', 'sessions_history'] } }",
+            &PolicyContext::default(),
+        );
+        assert!(!none["sessions_send"].contains("exact external destination"));
+        assert!(!none["sessions_spawn"].contains("Check spawns"));
+        assert!(!none["sessions_search"].contains("Follow up with sessions_history"));
+    }
+
+    #[test]
+    fn gateway_loses_its_config_reads_under_a_restricting_profile() {
+        let open = descriptions(
+            "{ tools: { toolSearch: false } }",
+            &PolicyContext::default(),
+        );
+        assert!(open["gateway"].starts_with("Read gateway config/schema."));
+        assert!(open["gateway"].ends_with("Other system changes: use openclaw tool."));
+        let coding = descriptions(
+            "{ tools: { toolSearch: false, profile: 'coding' } }",
+            &PolicyContext::default(),
+        );
+        assert!(coding["gateway"].starts_with("Update OpenClaw with update.run"));
+        assert!(!coding.contains_key("openclaw"));
+        assert!(coding["gateway"].ends_with("Never via shell."));
+        // Naming gateway in alsoAllow gives the reads back, without the openclaw tool's sentence.
+        let granted = descriptions(
+            "{ tools: { toolSearch: false, profile: 'coding', alsoAllow: ['gateway'] } }",
+            &PolicyContext::default(),
+        );
+        assert!(granted["gateway"].starts_with("Read gateway config/schema."));
+        assert!(granted["gateway"].ends_with("Never via shell."));
+    }
+
+    #[test]
+    fn a_sandboxed_session_sees_the_sandbox_wording_of_session_visibility() {
+        let sandboxed = PolicyContext {
+            sandboxed: true,
+            ..PolicyContext::default()
+        };
+        let d = descriptions(
+            "{ tools: { toolSearch: false, sessions: { visibility: 'all' } } }",
+            &sandboxed,
+        );
+        assert!(d["sessions_spawn"].contains(
+            "(tree: current session + own spawn subtree (sandbox: spawned sessions only))"
+        ));
+        let d = descriptions(
+            "{ tools: { toolSearch: false, sessions: { visibility: 'self' } } }",
+            &PolicyContext::default(),
+        );
+        assert!(d["sessions_spawn"].contains("(self: current session only)"));
+    }
+
+    #[test]
+    fn descriptions_are_cut_like_openclaw_cuts_them() {
+        assert_eq!(compact("a  b\n c"), "a b c");
+        let long = "word ".repeat(60);
+        let cut = compact(&long);
+        assert!(cut.ends_with("..."));
+        assert!(cut.chars().count() <= 180);
+        assert!(!cut.trim_end_matches("...").ends_with(' '));
+    }
+}

@@ -1,0 +1,514 @@
+//! OpenClaw semantics as versioned data: which tools a version has (with the schemas it sends),
+//! its groups, profiles, aliases and the rules that changed between versions (apply_patch
+//! coupling, allowlists that name only unknown tools, subagent and owner rules, Tool Search).
+//!
+//! The policy engine holds no tool list: it reads the `Semantics` of the pack in use. Packs ship
+//! in assets/openclaw/ (`seed`, the design the seeds describe, and `2026.9`), and more can be
+//! synced from an operator's gateway into clawdeck's data dir (`clawdeck catalog sync`).
+
+pub mod pack;
+mod select;
+mod synced;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::tool::ToolSpec;
+
+pub use select::{
+    Installed, KnownVersion, PackChoice, UnknownPack, VERSION_PROBE_TIMEOUT, VersionProbe,
+    available_packs, choose, installed_openclaw_version, known_openclaw_version,
+    probe_openclaw_version, requested_version, set_requested_version, synced_packs_dir,
+};
+
+/// clawdeck's own tools (clawbot_router and seed 000's local system tools): in every pack.
+const CLAWDECK_TOOLS_JSON: &str = include_str!("../../../../assets/openclaw/clawdeck-tools.json");
+
+/// The packs built into clawdeck, oldest first.
+pub const EMBEDDED_PACKS: &[(&str, &str)] = &[
+    (
+        "seed",
+        include_str!("../../../../assets/openclaw/seed.json"),
+    ),
+    (
+        "2026.9",
+        include_str!("../../../../assets/openclaw/2026.9.json"),
+    ),
+];
+
+/// The pack the seeds describe.
+pub const SEED: &str = "seed";
+
+/// What an allowlist naming only unknown or plugin tools does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnknownOnlyAllowlist {
+    /// Seed 001 §2.3: the allowlist is dropped with a warning so core tools stay available.
+    Strip,
+    /// Today: the allowlist is kept; nothing matches it and the run is refused.
+    Keep,
+}
+
+/// Subagent rules of a version.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SubagentRules {
+    /// Denied by default (seed: lifted when `tools.subagents.tools.allow` names them).
+    pub default_deny: Vec<String>,
+    pub allow_lifts_default_deny: bool,
+    /// Denied for every subagent, whatever the config says.
+    pub always_deny: Vec<String>,
+    /// Denied for leaf subagents (those at `maxSpawnDepth`).
+    pub leaf_deny: Vec<String>,
+    /// `agents.defaults.subagents.maxSpawnDepth` when unset (`None`: no depth rule).
+    pub default_max_spawn_depth: Option<u32>,
+}
+
+/// How a running gateway's `tools.effective` list differs from what a run of the same
+/// session sends the model, tool by tool, with the reason (the list is built without the
+/// run's caller, owner flag and model capabilities).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GatewayEffectiveRules {
+    /// Listed by tools.effective although a run may not send it.
+    #[serde(default)]
+    pub also_lists: BTreeMap<String, String>,
+    /// Never listed by tools.effective although a run sends it.
+    #[serde(default)]
+    pub never_lists: BTreeMap<String, String>,
+}
+
+/// Sandbox defaults of a version.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SandboxDefaults {
+    pub default_allow: Vec<String>,
+    pub default_deny: Vec<String>,
+    pub read_only_deny: Vec<String>,
+    /// A default-denied tool that `tools.sandbox.tools.allow` / `alsoAllow` names (group or
+    /// glob) is no longer denied by default.
+    pub explicit_allow_lifts_default_deny: bool,
+}
+
+/// Tool Search: which tools keep their schema in the request, and what replaces the rest.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolSearchRules {
+    #[serde(default)]
+    pub default_enabled: bool,
+    #[serde(default)]
+    pub config_key: Option<String>,
+    #[serde(default)]
+    pub direct_tools: Vec<String>,
+    /// Names, or whole tool definitions (`{name, description, parameters}`).
+    #[serde(default)]
+    pub meta_tools: Vec<Value>,
+    #[serde(default)]
+    pub prompt_section: Option<Value>,
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, Value>,
+}
+
+/// A sentence of a description that depends on other tools being visible. The pack records it
+/// as OpenClaw writes it when every tool is visible; `{tools}` in `text` stands for the visible
+/// members of `listed` (`` `a`/`b` ``). The sentence goes when `requires` is absent or no
+/// listed tool is visible.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct DescriptionFragment {
+    pub text: String,
+    #[serde(default)]
+    pub requires: Option<String>,
+    #[serde(default)]
+    pub listed: Vec<String>,
+}
+
+impl DescriptionFragment {
+    const LIST: &'static str = "{tools}";
+
+    fn render(&self, names: &[&String]) -> String {
+        let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        self.text.replace(Self::LIST, &list.join("/"))
+    }
+
+    /// The sentence as the pack's recorded descriptions carry it.
+    pub fn as_recorded(&self) -> String {
+        self.render(&self.listed.iter().collect::<Vec<_>>())
+    }
+
+    /// The sentence for these visible tools; empty when it goes.
+    pub fn adapted(&self, visible: impl Fn(&str) -> bool) -> String {
+        if self.requires.as_deref().is_some_and(|r| !visible(r)) {
+            return String::new();
+        }
+        if self.listed.is_empty() {
+            return self.text.clone();
+        }
+        let present: Vec<&String> = self.listed.iter().filter(|n| visible(n)).collect();
+        if present.is_empty() {
+            return String::new();
+        }
+        self.render(&present)
+    }
+
+    /// A fragment that can never change anything, or whose list has no place, is a pack error.
+    fn check(&self) -> Result<(), String> {
+        if self.requires.is_none() && self.listed.is_empty() {
+            return Err(format!(
+                "\"{}\" names neither requires nor listed",
+                self.text
+            ));
+        }
+        if self.listed.is_empty() == self.text.contains(Self::LIST) {
+            return Err(format!(
+                "\"{}\": listed tools and {} go together",
+                self.text,
+                Self::LIST
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A tool's narrower form while the profiles in force withhold its config reads (gateway
+/// without `config.get` / `config.schema.lookup`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ConfigReadsRule {
+    pub tool: String,
+    pub without: ToolForm,
+}
+
+/// A description with its parameter schema.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ToolForm {
+    pub description: String,
+    pub parameters: Value,
+}
+
+/// How OpenClaw words the session-visibility sentence of the session tools' descriptions.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionVisibilityCopy {
+    /// Tools whose description carries the sentence.
+    pub tools: Vec<String>,
+    /// The sentence, with `{visibility}` and `{scope}`.
+    pub line: String,
+    /// `tools.sessions.visibility` when unset or invalid.
+    pub default: String,
+    /// The visibility the pack's recorded descriptions were written with.
+    pub recorded: String,
+    /// Each visibility's scope text.
+    pub scopes: BTreeMap<String, String>,
+    /// The `tree` scope text in a sandboxed session limited to the sessions it spawned.
+    pub sandbox_spawned_tree: String,
+}
+
+impl SessionVisibilityCopy {
+    /// The sentence for `visibility`, `restricted` to spawned sessions or not.
+    pub fn sentence(&self, visibility: &str, restricted: bool) -> Option<String> {
+        let scope = if restricted && visibility == "tree" {
+            self.sandbox_spawned_tree.as_str()
+        } else {
+            self.scopes.get(visibility)?.as_str()
+        };
+        Some(
+            self.line
+                .replace("{visibility}", visibility)
+                .replace("{scope}", scope),
+        )
+    }
+
+    fn check(&self) -> Result<(), String> {
+        for wanted in [&self.default, &self.recorded] {
+            if !self.scopes.contains_key(wanted) {
+                return Err(format!("\"{wanted}\" has no scope text"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A tool's description and schema while another tool is absent.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SchemaVariant {
+    pub when_absent: String,
+    pub description: String,
+    pub parameters: Value,
+}
+
+/// A tool's description and schema while `channels.<when_channel>` is configured.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChannelVariant {
+    pub when_channel: String,
+    pub description: String,
+    pub parameters: Value,
+}
+
+/// The Tooling section's shape: header, the order of summarised tools, the closing lines.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolingRule {
+    pub header: String,
+    #[serde(default)]
+    pub summary_order: Vec<String>,
+    #[serde(default)]
+    pub footer: String,
+}
+
+/// One OpenClaw version's semantics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Semantics {
+    /// Pack id: `seed`, `2026.9`, or an exact synced version.
+    pub id: String,
+    pub captured_from: String,
+    /// The version's tools in its order, then clawdeck's own.
+    pub tools: Vec<ToolSpec>,
+    /// Static groups in the version's order.
+    pub groups: Vec<(String, Vec<String>)>,
+    /// Profile id → allowlist (`None`: no restriction).
+    pub profiles: BTreeMap<String, Option<Vec<String>>>,
+    /// The profile that applies when none is configured.
+    pub default_profile: Option<String>,
+    /// The only values a `profile` key may take, in the version's order: another one makes
+    /// OpenClaw refuse the config. `None`: an unknown profile is ignored (the seed).
+    pub profile_values: Option<Vec<String>>,
+    /// Alias → canonical name (`bash` → `exec`).
+    pub aliases: BTreeMap<String, String>,
+    /// The tool whose allow/deny also decides apply_patch (`exec` in the seed, `write` today).
+    pub apply_patch_follows: String,
+    pub unknown_only_allowlist: UnknownOnlyAllowlist,
+    /// The refusal when no callable tool remains after an explicit allowlist.
+    pub no_tools_error: Option<String>,
+    /// Tools removed for non-owner senders (besides tools flagged owner-only).
+    pub non_owner_deny: Vec<String>,
+    pub subagent: SubagentRules,
+    pub sandbox: SandboxDefaults,
+    /// A config section → tools it implicitly adds to the profile (`tools.exec` → exec, process).
+    pub implicit_also_allow: BTreeMap<String, Vec<String>>,
+    pub tool_search: Option<ToolSearchRules>,
+    /// Whether the version has the `tools.toolsBySender` layer (global and per agent).
+    pub sender_layer: bool,
+    /// Whether a channel sender is an owner only when `commands.ownerAllowFrom` names them
+    /// (without the list, today's OpenClaw owns no sender; the seed's owns every one).
+    pub sender_owner_needs_allowlist: bool,
+    /// Whether a direct chat's `channels.<channel>.direct` entry is its conversation policy.
+    pub direct_chat_policy: bool,
+    /// Tools of the version absent from its default run, with the condition that brings them.
+    pub conditional_tools: Vec<(String, String)>,
+    /// A name that also names other tools in a policy (`canvas` → `show_widget`).
+    pub family_expansions: BTreeMap<String, Vec<String>>,
+    /// Tools only a primary session gets (never a subagent).
+    pub primary_session_only: Vec<String>,
+    /// How the version writes the Tooling section of the system prompt, when captured.
+    pub tooling_rule: Option<ToolingRule>,
+    /// A tool's one-line summary in that section.
+    pub prompt_summaries: BTreeMap<String, String>,
+    /// Sentences of a tool's description present only while another tool is visible.
+    pub description_fragments: BTreeMap<String, Vec<DescriptionFragment>>,
+    /// The session tools' visibility sentence, when this version writes one.
+    pub session_visibility: Option<SessionVisibilityCopy>,
+    /// The gateway tool's form without config reads, when this version has one.
+    pub gateway_config_reads: Option<ConfigReadsRule>,
+    /// Whole schemas a tool is sent with while another tool is not visible.
+    pub schema_variants: BTreeMap<String, Vec<SchemaVariant>>,
+    /// A tool's schema while a channel is configured (message grows with channel actions).
+    pub channel_variants: BTreeMap<String, Vec<ChannelVariant>>,
+    /// Parameters a tool has only while another tool is visible (tool → property → tool).
+    pub property_requires: BTreeMap<String, BTreeMap<String, String>>,
+    /// Whether the Claude Code parameter aliases (`file_path` ...) are added to schemas (the
+    /// seeds'; today's OpenClaw sends schemas as they are).
+    pub param_aliases: bool,
+    /// Tools `/tools/invoke` refuses unless `gateway.tools.allow` names them.
+    pub gateway_http_deny: Vec<String>,
+    /// How a gateway's `tools.effective` differs from a run's tools.
+    pub gateway_effective: GatewayEffectiveRules,
+    /// The Tooling section of the system prompt as this version writes it, when captured.
+    pub tooling_prompt: Option<String>,
+}
+
+impl Semantics {
+    /// Parses a pack file's text; `origin` names it in errors.
+    pub fn from_pack_text(text: &str, origin: &str) -> Result<Semantics, String> {
+        let file: pack::PackFile =
+            serde_json::from_str(text).map_err(|err| format!("{origin}: {err}"))?;
+        file.into_semantics(clawdeck_tools())
+            .map_err(|err| format!("{origin}: {err}"))
+    }
+
+    /// Members of a static group.
+    pub fn group(&self, name: &str) -> Option<&[String]> {
+        self.groups
+            .iter()
+            .find(|(group, _)| group == name)
+            .map(|(_, members)| members.as_slice())
+    }
+
+    /// The static groups a tool belongs to, in the version's order.
+    pub fn groups_of(&self, tool: &str) -> Vec<String> {
+        self.groups
+            .iter()
+            .filter(|(_, members)| members.iter().any(|m| m == tool))
+            .map(|(group, _)| group.clone())
+            .collect()
+    }
+
+    /// The profile's allowlist: `Some(None)` is a known profile without restriction, `None` an
+    /// unknown profile.
+    pub fn profile(&self, id: &str) -> Option<Option<&[String]>> {
+        self.profiles
+            .get(&id.trim().to_lowercase())
+            .map(|members| members.as_deref())
+    }
+
+    /// The canonical name of an alias, if `name` is one.
+    pub fn alias_target(&self, name: &str) -> Option<&str> {
+        self.aliases.get(name).map(String::as_str)
+    }
+
+    /// The condition that brings a tool this version has but its default run lacks.
+    pub fn conditional(&self, name: &str) -> Option<&str> {
+        self.conditional_tools
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, why)| why.as_str())
+    }
+
+    /// Whether this is the seeds' design.
+    pub fn is_seed(&self) -> bool {
+        self.id == SEED
+    }
+}
+
+/// clawdeck's own tools, from the embedded asset (checked by a unit test).
+pub fn clawdeck_tools() -> Vec<ToolSpec> {
+    #[derive(Deserialize)]
+    struct File {
+        tools: Vec<ToolSpec>,
+    }
+    match serde_json::from_str::<File>(CLAWDECK_TOOLS_JSON) {
+        Ok(file) => file.tools,
+        Err(err) => {
+            tracing::error!("assets/openclaw/clawdeck-tools.json is invalid: {err}");
+            Vec::new()
+        }
+    }
+}
+
+/// An embedded pack by id, parsed once per process.
+pub fn embedded(id: &str) -> Option<Arc<Semantics>> {
+    use std::sync::OnceLock;
+    static PARSED: OnceLock<Vec<(String, Arc<Semantics>)>> = OnceLock::new();
+    let all = PARSED.get_or_init(|| {
+        EMBEDDED_PACKS
+            .iter()
+            .filter_map(|(id, text)| {
+                match Semantics::from_pack_text(text, &format!("assets/openclaw/{id}.json")) {
+                    Ok(s) => Some((id.to_string(), Arc::new(s))),
+                    Err(err) => {
+                        tracing::error!("{err}");
+                        None
+                    }
+                }
+            })
+            .collect()
+    });
+    all.iter().find(|(k, _)| k == id).map(|(_, s)| s.clone())
+}
+
+/// The newest embedded pack (the default when nothing says otherwise).
+pub fn newest() -> Arc<Semantics> {
+    EMBEDDED_PACKS
+        .iter()
+        .rev()
+        .find_map(|(id, _)| embedded(id))
+        .unwrap_or_else(|| {
+            Arc::new(Semantics {
+                id: "none".into(),
+                captured_from: String::new(),
+                tools: clawdeck_tools(),
+                groups: Vec::new(),
+                profiles: BTreeMap::new(),
+                default_profile: None,
+                profile_values: None,
+                aliases: BTreeMap::new(),
+                apply_patch_follows: "exec".into(),
+                unknown_only_allowlist: UnknownOnlyAllowlist::Strip,
+                no_tools_error: None,
+                non_owner_deny: Vec::new(),
+                subagent: SubagentRules::default(),
+                sandbox: SandboxDefaults::default(),
+                implicit_also_allow: BTreeMap::new(),
+                tool_search: None,
+                gateway_http_deny: Vec::new(),
+                gateway_effective: GatewayEffectiveRules::default(),
+                sender_layer: false,
+                sender_owner_needs_allowlist: false,
+                direct_chat_policy: false,
+                conditional_tools: Vec::new(),
+                family_expansions: BTreeMap::new(),
+                primary_session_only: Vec::new(),
+                tooling_rule: None,
+                prompt_summaries: BTreeMap::new(),
+                param_aliases: false,
+                description_fragments: BTreeMap::new(),
+                session_visibility: None,
+                gateway_config_reads: None,
+                schema_variants: BTreeMap::new(),
+                property_requires: BTreeMap::new(),
+                channel_variants: BTreeMap::new(),
+                tooling_prompt: None,
+            })
+        })
+}
+
+/// The seed pack.
+pub fn seed() -> Arc<Semantics> {
+    embedded(SEED).unwrap_or_else(newest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_embedded_pack_parses_and_keeps_clawdecks_tools() {
+        for (id, text) in EMBEDDED_PACKS {
+            let s = Semantics::from_pack_text(text, id).unwrap();
+            assert_eq!(&s.id, id);
+            for own in [
+                "clawbot_router",
+                "system_volume_control",
+                "start_app",
+                "open_website",
+            ] {
+                assert!(s.tools.iter().any(|t| t.name == own), "{id} lacks {own}");
+            }
+            let mut names: Vec<&str> = s.tools.iter().map(|t| t.name.as_str()).collect();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), s.tools.len(), "{id}: a tool is listed twice");
+        }
+    }
+
+    #[test]
+    fn seed_pack_is_the_seeds_design() {
+        let s = seed();
+        assert_eq!(s.tools.len(), 29);
+        assert_eq!(s.apply_patch_follows, "exec");
+        assert_eq!(s.unknown_only_allowlist, UnknownOnlyAllowlist::Strip);
+        assert_eq!(
+            s.group("group:fs").unwrap(),
+            &["read", "write", "edit", "apply_patch"]
+        );
+        assert_eq!(s.groups_of("browser"), vec!["group:ui", "group:openclaw"]);
+        assert_eq!(s.group("group:openclaw").map(|m| m.len()), Some(17));
+        assert_eq!(
+            s.profile("minimal"),
+            Some(Some(&["session_status".to_string()][..]))
+        );
+        assert_eq!(s.profile("full"), Some(None));
+        assert_eq!(s.profile("nope"), None);
+        assert_eq!(s.alias_target("bash"), Some("exec"));
+    }
+}

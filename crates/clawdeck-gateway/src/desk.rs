@@ -1,0 +1,276 @@
+//! The operator's desk on the gateways: one approver connection per gateway (the
+//! `exec-approvals` capability, so the gateway routes exec approvals to it), kept attached in
+//! the background. It reports the approvals pending at every (re)connect and every
+//! `exec.approval.requested` / `resolved`, and carries out the operator's acts on the same
+//! connections: `exec.approval.resolve` and `tools.invoke`. Results come back as events through
+//! the sink, so the console's UI task never touches a socket.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::approvals::{Decision, resolve_params};
+use super::client::{Backoff, ClientEvent, GatewayClient};
+use super::connection::{ConnectOptions, EXEC_APPROVALS_CAP};
+use super::endpoint::GatewayEndpoint;
+use super::identity::DeviceIdentity;
+use super::invoke::InvokeRequest;
+use super::invoke_run::{self, GatewayCall};
+use super::watch::{WatchItem, WatchKind, classify};
+
+/// What the desk reports.
+#[derive(Debug, Clone)]
+pub enum DeskEvent {
+    /// An approval event, a pending approval found at attach time (as `ApprovalRequested`), or
+    /// the approver connection's own news (`Connected`, `Disconnected`, `Failed`).
+    Item(WatchItem),
+    /// The answer to `resolve` (echoes the request).
+    ResolveDone {
+        gateway: String,
+        id: String,
+        decision: Decision,
+        error: Option<String>,
+    },
+    /// The answer to `invoke` (echoes the call number).
+    InvokeDone { call: u64, outcome: GatewayCall },
+}
+
+/// Receives the desk's events; returns false when nobody listens any more.
+pub type DeskSink = Arc<dyn Fn(DeskEvent) -> bool + Send + Sync>;
+
+/// Handle on the running desk. Cheap to clone.
+#[derive(Clone)]
+pub struct GatewayDesk {
+    names: Vec<String>,
+    clients: Arc<Mutex<HashMap<String, GatewayClient>>>,
+    sink: DeskSink,
+}
+
+/// The approver's connect options: the default ones plus `exec-approvals`.
+pub fn approver_options() -> ConnectOptions {
+    let mut options = ConnectOptions::default();
+    options.caps.push(EXEC_APPROVALS_CAP.to_string());
+    options
+}
+
+/// Whether an item belongs on an approvals desk.
+pub fn is_desk_item(item: &WatchItem) -> bool {
+    matches!(
+        item.kind,
+        WatchKind::ApprovalRequested(_)
+            | WatchKind::ApprovalResolved { .. }
+            | WatchKind::Connected { .. }
+            | WatchKind::Disconnected { .. }
+            | WatchKind::Failed { .. }
+    )
+}
+
+/// The approvals an `exec.approval.list` answer holds (a bare array in 2026.9.6).
+pub fn pending_in(list: &Value) -> Vec<Value> {
+    list.get("approvals")
+        .or_else(|| list.get("items"))
+        .and_then(Value::as_array)
+        .or_else(|| list.as_array())
+        .cloned()
+        .unwrap_or_default()
+}
+
+impl GatewayDesk {
+    /// The desk for the configured gateways (clawdeck.json5 `gateways`, OPENCLAW_GATEWAY_URL /
+    /// TOKEN) with clawdeck's device identity; None when no gateway is configured.
+    pub fn open_configured(
+        configured: &[super::GatewayEntry],
+        sink: DeskSink,
+        stop: CancellationToken,
+    ) -> Result<Option<GatewayDesk>, String> {
+        let env = |key: &str| std::env::var(key).ok();
+        let endpoints = match super::resolve_endpoints(configured, &[], &env) {
+            Ok(e) => e,
+            Err(_) if configured.is_empty() => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        if endpoints.is_empty() {
+            return Ok(None);
+        }
+        let identity = DeviceIdentity::load_default()?;
+        Ok(Some(GatewayDesk::spawn(
+            endpoints,
+            identity,
+            Backoff::default(),
+            sink,
+            stop,
+        )))
+    }
+
+    /// Starts one background task per gateway; `stop` ends them and closes their connections.
+    pub fn spawn(
+        endpoints: Vec<GatewayEndpoint>,
+        identity: DeviceIdentity,
+        backoff: Backoff,
+        sink: DeskSink,
+        stop: CancellationToken,
+    ) -> GatewayDesk {
+        let desk = GatewayDesk {
+            names: endpoints.iter().map(|e| e.name.clone()).collect(),
+            clients: Arc::default(),
+            sink,
+        };
+        for endpoint in endpoints {
+            let desk = desk.clone();
+            let identity = identity.clone();
+            let backoff = backoff.clone();
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                let name = endpoint.name.clone();
+                tokio::select! {
+                    _ = stop.cancelled() => {}
+                    _ = desk.attend(endpoint, identity, backoff) => {}
+                }
+                // Stopped, or the gateway gave up: its connection goes with the task.
+                let client = desk.clients.lock().ok().and_then(|mut c| c.remove(&name));
+                if let Some(client) = client {
+                    client.close();
+                }
+            });
+        }
+        desk
+    }
+
+    /// The gateways' names, in configuration order.
+    pub fn gateways(&self) -> &[String] {
+        &self.names
+    }
+
+    fn client(&self, gateway: &str) -> Option<GatewayClient> {
+        self.clients.lock().ok()?.get(gateway).cloned()
+    }
+
+    /// Answers approval `id` on `gateway`; the outcome comes back as `ResolveDone` (the
+    /// gateway's `exec.approval.resolved` follows as an `Item`).
+    pub fn resolve(&self, gateway: &str, id: &str, decision: Decision) {
+        let (desk, gateway, id) = (self.clone(), gateway.to_string(), id.to_string());
+        tokio::spawn(async move {
+            let error = match desk.client(&gateway) {
+                None => Some(format!("gateway {gateway} is not attached")),
+                Some(client) => client
+                    .request("exec.approval.resolve", resolve_params(&id, decision))
+                    .await
+                    .err()
+                    .map(|e| e.to_string()),
+            };
+            (desk.sink)(DeskEvent::ResolveDone {
+                gateway,
+                id,
+                decision,
+                error,
+            });
+        });
+    }
+
+    /// Runs a tool on `gateway` (`tools.invoke`, the path `clawdeck invoke --via gateway`
+    /// takes); the outcome comes back as `InvokeDone`.
+    pub fn invoke(&self, gateway: &str, call: u64, request: InvokeRequest, timeout: Duration) {
+        let (desk, gateway) = (self.clone(), gateway.to_string());
+        tokio::spawn(async move {
+            let outcome = match desk.client(&gateway) {
+                Some(client) => invoke_run::run(&client, &request, timeout).await,
+                None => GatewayCall::Refused(invoke_run::transport_refusal(
+                    &gateway,
+                    &request.tool,
+                    &super::GatewayError::Disconnected {
+                        reason: format!("gateway {gateway} is not attached (yet)"),
+                    },
+                )),
+            };
+            (desk.sink)(DeskEvent::InvokeDone { call, outcome });
+        });
+    }
+
+    fn publish(&self, item: WatchItem) -> bool {
+        (self.sink)(DeskEvent::Item(item))
+    }
+
+    /// Keeps one gateway attached: connect (retrying while it is unreachable), list what is
+    /// pending, then forward approval events; after a reconnect, list again.
+    async fn attend(&self, endpoint: GatewayEndpoint, identity: DeviceIdentity, backoff: Backoff) {
+        let name = endpoint.name.clone();
+        let report = |event: ClientEvent| match WatchItem::from_client_event(&name, &event) {
+            Some(item) => self.publish(item),
+            None => true,
+        };
+        let Some(client) = GatewayClient::connect_retrying(
+            endpoint,
+            identity,
+            approver_options(),
+            backoff,
+            report,
+        )
+        .await
+        else {
+            return;
+        };
+        let mut events = client.events();
+        if let Ok(mut clients) = self.clients.lock() {
+            clients.insert(name.clone(), client.clone());
+        }
+        let connected = ClientEvent::Connected {
+            hello: Arc::new(client.hello().clone()),
+            reconnect: false,
+        };
+        if let Some(item) = WatchItem::from_client_event(&name, &connected)
+            && !self.publish(item)
+        {
+            return;
+        }
+        if !self.list_pending(&client, &name).await {
+            return;
+        }
+        while let Some(event) = events.recv().await {
+            let reconnected = matches!(event, ClientEvent::Connected { .. });
+            if let Some(item) = WatchItem::from_client_event(&name, &event)
+                && is_desk_item(&item)
+                && !self.publish(item)
+            {
+                return;
+            }
+            if reconnected && !self.list_pending(&client, &name).await {
+                return;
+            }
+        }
+    }
+
+    /// Publishes the approvals pending now; false when nobody listens any more. A failed list
+    /// is left to the next reconnect.
+    async fn list_pending(&self, client: &GatewayClient, name: &str) -> bool {
+        let Ok(list) = client.request("exec.approval.list", json!({})).await else {
+            return true;
+        };
+        pending_in(&list)
+            .iter()
+            .all(|entry| self.publish(classify(name, "exec.approval.requested", entry)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pending_lists_are_read_in_every_shape() {
+        let one = json!({"id": "a1", "request": {"command": "echo x"}});
+        assert_eq!(pending_in(&json!([one.clone()])), vec![one.clone()]);
+        assert_eq!(pending_in(&json!({"approvals": [one.clone()]})), vec![one]);
+        assert!(pending_in(&json!({"ok": true})).is_empty());
+    }
+
+    #[test]
+    fn the_approver_advertises_exec_approvals() {
+        let options = approver_options();
+        assert!(options.caps.iter().any(|c| c == "exec-approvals"));
+        assert!(options.caps.iter().any(|c| c == "tool-events"));
+        assert!(options.scopes.iter().any(|s| s == "operator.approvals"));
+    }
+}

@@ -1,0 +1,348 @@
+//! One session's live transcript as the console shows it: its messages by role and its tool
+//! calls (name, arguments, streamed output, outcome, duration), built from the `session.message`
+//! and `session.tool` events of a followed session. Retention is bounded: past the cap the
+//! oldest entries go and are counted, so the view can say how many it no longer holds.
+//! Core state; no I/O.
+
+use std::collections::VecDeque;
+
+use serde_json::Value;
+
+use super::watch::{WatchItem, WatchKind};
+
+/// Entries kept per session.
+pub const KEPT_ENTRIES: usize = 500;
+/// Bytes of one call's output kept (the tail: the newest output matters most).
+pub const KEPT_OUTPUT: usize = 16 * 1024;
+
+/// How a tool call stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolOutcome {
+    Running,
+    Ok,
+    Error,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolEntry {
+    pub name: String,
+    pub call_id: String,
+    pub run_id: String,
+    pub args: Value,
+    /// The newest output: the streamed partial result while running, then the result.
+    pub output: String,
+    /// Bytes cut from the front of `output` to keep it within `KEPT_OUTPUT`.
+    pub output_cut: usize,
+    pub outcome: ToolOutcome,
+    /// Event timestamps (ms since the epoch).
+    pub started_ms: Option<u64>,
+    pub duration_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TranscriptEntry {
+    Message {
+        role: String,
+        text: String,
+        ts: Option<u64>,
+    },
+    Tool(ToolEntry),
+    /// Events may be missing here: the session was not followed (another one was selected, or
+    /// the connection dropped).
+    Gap {
+        reason: String,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct SessionTranscript {
+    entries: VecDeque<TranscriptEntry>,
+    dropped: usize,
+    cap: usize,
+}
+
+impl Default for SessionTranscript {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SessionTranscript {
+    pub fn new() -> Self {
+        Self::with_cap(KEPT_ENTRIES)
+    }
+
+    pub fn with_cap(cap: usize) -> Self {
+        SessionTranscript {
+            entries: VecDeque::new(),
+            dropped: 0,
+            cap: cap.max(1),
+        }
+    }
+
+    pub fn entries(&self) -> impl DoubleEndedIterator<Item = &TranscriptEntry> + ExactSizeIterator {
+        self.entries.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Earlier entries no longer kept.
+    pub fn dropped(&self) -> usize {
+        self.dropped
+    }
+
+    /// The tool calls still running.
+    pub fn running_calls(&self) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| matches!(e, TranscriptEntry::Tool(t) if t.outcome == ToolOutcome::Running))
+            .count()
+    }
+
+    fn push(&mut self, entry: TranscriptEntry) {
+        self.entries.push_back(entry);
+        while self.entries.len() > self.cap {
+            self.entries.pop_front();
+            self.dropped += 1;
+        }
+    }
+
+    /// Marks where events may be missing (not after another gap or at the very start).
+    pub fn gap(&mut self, reason: &str) {
+        if self.entries.is_empty()
+            || matches!(self.entries.back(), Some(TranscriptEntry::Gap { .. }))
+        {
+            return;
+        }
+        self.push(TranscriptEntry::Gap {
+            reason: reason.to_string(),
+        });
+    }
+
+    /// Applies a watch item of this session; true when the transcript changed.
+    pub fn apply(&mut self, item: &WatchItem) -> bool {
+        match &item.kind {
+            WatchKind::Message { role, text } => {
+                let text = if text.is_empty() {
+                    // An assistant turn that only calls tools: the calls follow as their own
+                    // entries; say so rather than show an empty line.
+                    match called_tools(&item.payload) {
+                        Some(names) => format!("(calls {names})"),
+                        None => return false,
+                    }
+                } else {
+                    text.clone()
+                };
+                let ts = item
+                    .payload
+                    .pointer("/message/timestamp")
+                    .and_then(Value::as_u64);
+                self.push(TranscriptEntry::Message {
+                    role: role.clone(),
+                    text,
+                    ts,
+                });
+                true
+            }
+            WatchKind::Tool(call) => {
+                let ts = item.payload.get("ts").and_then(Value::as_u64);
+                let found = self.entries.iter_mut().rev().find_map(|e| match e {
+                    TranscriptEntry::Tool(t)
+                        if t.call_id == call.call_id && t.run_id == call.run_id =>
+                    {
+                        Some(t)
+                    }
+                    _ => None,
+                });
+                let entry = match found {
+                    Some(entry) => entry,
+                    None => {
+                        self.push(TranscriptEntry::Tool(ToolEntry {
+                            name: call.name.clone(),
+                            call_id: call.call_id.clone(),
+                            run_id: call.run_id.clone(),
+                            args: call.args.clone(),
+                            output: String::new(),
+                            output_cut: 0,
+                            outcome: ToolOutcome::Running,
+                            started_ms: (call.phase == "start").then_some(ts).flatten(),
+                            duration_ms: None,
+                        }));
+                        match self.entries.back_mut() {
+                            Some(TranscriptEntry::Tool(t)) => t,
+                            _ => return true,
+                        }
+                    }
+                };
+                if entry.args.is_null() && !call.args.is_null() {
+                    entry.args = call.args.clone();
+                }
+                if let Some(output) = &call.output {
+                    set_output(entry, output);
+                }
+                if call.phase == "result" {
+                    entry.outcome = if call.is_error {
+                        ToolOutcome::Error
+                    } else {
+                        ToolOutcome::Ok
+                    };
+                    entry.duration_ms = call.duration_ms.or_else(|| {
+                        entry
+                            .started_ms
+                            .zip(ts)
+                            .map(|(start, end)| end.saturating_sub(start))
+                    });
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Keeps the tail of `output` within `KEPT_OUTPUT` (on a character boundary).
+fn set_output(entry: &mut ToolEntry, output: &str) {
+    if output.len() <= KEPT_OUTPUT {
+        entry.output = output.to_string();
+        entry.output_cut = 0;
+        return;
+    }
+    let mut cut = output.len() - KEPT_OUTPUT;
+    while !output.is_char_boundary(cut) {
+        cut += 1;
+    }
+    entry.output = output[cut..].to_string();
+    entry.output_cut = cut;
+}
+
+/// The tools an assistant message calls (`toolCall` content blocks), if any.
+fn called_tools(payload: &Value) -> Option<String> {
+    let names: Vec<&str> = payload
+        .pointer("/message/content")
+        .and_then(Value::as_array)?
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
+        .filter_map(|b| b.get("name").and_then(Value::as_str))
+        .collect();
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::watch::classify;
+    use serde_json::json;
+
+    /// The recorded exec run's session events, in order.
+    fn recorded() -> Vec<WatchItem> {
+        include_str!("../../../tests/fixtures/gateway/exec-run.jsonl")
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|v| v["frame"]["type"] == "event")
+            .filter(|v| {
+                matches!(
+                    v["frame"]["event"].as_str(),
+                    Some("session.tool" | "session.message")
+                )
+            })
+            .map(|v| {
+                classify(
+                    "local",
+                    v["frame"]["event"].as_str().unwrap(),
+                    &v["frame"]["payload"],
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_recorded_run_reads_as_messages_and_one_exec_call() {
+        let mut t = SessionTranscript::new();
+        for item in recorded() {
+            t.apply(&item);
+        }
+        let entries: Vec<&TranscriptEntry> = t.entries().collect();
+        assert_eq!(entries.len(), 4, "{entries:#?}");
+        assert!(
+            matches!(entries[0], TranscriptEntry::Message { role, text, .. } if role == "user" && text == r#"CALL exec {"command":"echo x"}"#)
+        );
+        assert!(
+            matches!(entries[1], TranscriptEntry::Message { role, text, .. } if role == "assistant" && text == "(calls exec)")
+        );
+        let TranscriptEntry::Tool(call) = entries[2] else {
+            panic!("{entries:#?}")
+        };
+        assert_eq!(call.name, "exec");
+        assert_eq!(call.args, json!({"command": "echo x"}));
+        assert_eq!(call.output, "x");
+        assert_eq!(call.outcome, ToolOutcome::Ok);
+        assert!(call.duration_ms.is_some(), "{call:?}");
+        assert!(
+            matches!(entries[3], TranscriptEntry::Message { role, text, .. } if role == "assistant" && text == "tool exec returned: x")
+        );
+        assert_eq!(t.running_calls(), 0);
+    }
+
+    #[test]
+    fn streamed_output_shows_while_running() {
+        let mut t = SessionTranscript::new();
+        let items = recorded();
+        // Up to the update: running, with its partial output.
+        for item in items
+            .iter()
+            .take_while(|i| !matches!(&i.kind, WatchKind::Tool(c) if c.phase == "result"))
+        {
+            t.apply(item);
+        }
+        let Some(TranscriptEntry::Tool(call)) = t.entries().last() else {
+            panic!()
+        };
+        assert_eq!(call.outcome, ToolOutcome::Running);
+        assert_eq!(call.output, "x\n");
+        assert_eq!(t.running_calls(), 1);
+    }
+
+    #[test]
+    fn retention_is_bounded_and_counts_what_it_dropped() {
+        let mut t = SessionTranscript::with_cap(3);
+        for n in 0..5 {
+            t.apply(&classify(
+                "local",
+                "session.message",
+                &json!({"sessionKey": "k", "message": {"role": "user", "content": format!("m{n}")}}),
+            ));
+        }
+        assert_eq!(t.len(), 3);
+        assert_eq!(t.dropped(), 2);
+        assert!(
+            matches!(t.entries().next(), Some(TranscriptEntry::Message { text, .. }) if text == "m2")
+        );
+    }
+
+    #[test]
+    fn long_output_keeps_its_tail() {
+        let mut entry = ToolEntry {
+            name: "exec".into(),
+            call_id: "c".into(),
+            run_id: "r".into(),
+            args: Value::Null,
+            output: String::new(),
+            output_cut: 0,
+            outcome: ToolOutcome::Running,
+            started_ms: None,
+            duration_ms: None,
+        };
+        let long = format!("{}é{}", "a".repeat(KEPT_OUTPUT), "b".repeat(10));
+        set_output(&mut entry, &long);
+        assert!(entry.output.len() <= KEPT_OUTPUT);
+        assert!(entry.output.ends_with("bbbbbbbbbb"));
+        assert_eq!(entry.output_cut + entry.output.len(), long.len());
+    }
+}

@@ -1,0 +1,400 @@
+//! `clawdeck mcp --listen 127.0.0.1:PORT`: the streamable HTTP transport on loopback, behind a
+//! bearer token. A listen address that is not loopback is refused (the tools run with this
+//! user's rights). Before the MCP service sees a request: a browser `Origin` that is not a
+//! loopback origin gets 403 (DNS rebinding, as the MCP transport spec requires), a missing or
+//! wrong token 401. The listener holds under a flood: a connection must send its request's
+//! headers within the header timeout, at most `maxConnections` are open (more are closed as
+//! they arrive), and a failed `accept()` (out of file descriptors) pauses and retries instead
+//! of ending the server. A connection that closes cancels the calls it was waiting for.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, combinators::BoxBody};
+use hyper::body::Incoming;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_util::sync::CancellationToken;
+use tower_service::Service;
+
+use super::clients::token_admits;
+use super::sdk::{Handler, McpHttpService, bearer_token, http_service};
+use super::server::ToolServer;
+use crate::deck::mcp_endpoint::{ConnectionSlot, EndpointMonitor};
+
+/// Where the MCP endpoint answers.
+pub const MCP_PATH: &str = "/mcp";
+/// How long a connection may take to send a request's headers (an idle one included).
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections open at once, unless the open-file limit asks for fewer.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 128;
+/// The default cap never goes below this, however low the open-file limit.
+const MIN_DEFAULT_CONNECTIONS: usize = 8;
+/// The longest pause between retries of a failing `accept()`.
+const MAX_ACCEPT_PAUSE: Duration = Duration::from_secs(1);
+
+pub use crate::config::mcp_settings::McpHttpSettings;
+
+/// The limits in force for a new connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpLimits {
+    pub max_connections: usize,
+    pub header_timeout: Duration,
+}
+
+impl HttpLimits {
+    pub fn from_settings(settings: &McpHttpSettings) -> HttpLimits {
+        HttpLimits {
+            max_connections: settings
+                .max_connections
+                .unwrap_or_else(|| default_max_connections(open_file_limit())),
+            header_timeout: settings
+                .header_timeout_ms
+                .map_or(DEFAULT_HEADER_TIMEOUT, Duration::from_millis),
+        }
+    }
+}
+
+/// 128, or a quarter of the open-file limit when lower (the rest stays for the tools' pipes,
+/// the config and the logs), never under 8.
+pub fn default_max_connections(open_files: Option<u64>) -> usize {
+    let share = open_files.map_or(DEFAULT_MAX_CONNECTIONS, |limit| {
+        usize::try_from(limit / 4).unwrap_or(usize::MAX)
+    });
+    share.clamp(MIN_DEFAULT_CONNECTIONS, DEFAULT_MAX_CONNECTIONS)
+}
+
+/// The soft RLIMIT_NOFILE; None when unknown or unlimited.
+fn open_file_limit() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes into the struct it is given and nothing else.
+    let read = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+    (read == 0 && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+}
+
+/// Put into each request's extensions: fires when the request's connection is gone, so a call
+/// whose client hung up is cancelled (see `sdk`).
+#[derive(Clone, Debug)]
+pub struct ConnectionClosed(pub CancellationToken);
+
+/// Parses `--listen`; only loopback addresses are accepted.
+pub fn loopback_addr(raw: &str) -> Result<SocketAddr, String> {
+    let addr: SocketAddr = raw.trim().parse().map_err(|e| {
+        format!("--listen {raw:?}: not an address with a port ({e}), e.g. 127.0.0.1:8765")
+    })?;
+    if !addr.ip().is_loopback() {
+        return Err(format!(
+            "--listen {raw:?}: {} is not a loopback address; clawdeck serves MCP on 127.0.0.1 or ::1 only",
+            addr.ip()
+        ));
+    }
+    Ok(addr)
+}
+
+/// Whether a browser page at `origin` may call this endpoint: http(s) on `localhost`,
+/// 127.0.0.0/8 or `::1`, any port, judged on the parsed host. `null` and the rest are not.
+pub fn is_loopback_origin(origin: &str) -> bool {
+    let Ok(url) = url::Url::parse(origin.trim()) else {
+        return false;
+    };
+    matches!(url.scheme(), "http" | "https")
+        && url.username().is_empty()
+        && url.password().is_none()
+        && url
+            .host()
+            .is_some_and(|host| crate::config::gateway_entries::is_loopback_host(&host))
+}
+
+/// A request with an `Origin` header that is not a loopback origin (each one, if repeated).
+fn origin_refused(headers: &http::HeaderMap) -> bool {
+    headers
+        .get_all(http::header::ORIGIN)
+        .iter()
+        .any(|value| !value.to_str().is_ok_and(is_loopback_origin))
+}
+
+type Response = http::Response<BoxBody<Bytes, Infallible>>;
+
+fn respond(status: http::StatusCode, content_type: &'static str, text: String) -> Response {
+    let mut response = http::Response::new(Full::new(Bytes::from(text)).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static(content_type),
+    );
+    response
+}
+
+fn plain(status: http::StatusCode, text: &str) -> Response {
+    let mut response = respond(status, "text/plain; charset=utf-8", text.to_string());
+    if status == http::StatusCode::UNAUTHORIZED {
+        response.headers_mut().insert(
+            http::header::WWW_AUTHENTICATE,
+            http::HeaderValue::from_static("Bearer"),
+        );
+    }
+    response
+}
+
+/// 403 with a JSON-RPC error that has no id (what the transport spec allows for a bad Origin).
+fn forbidden_origin() -> Response {
+    let body = serde_json::json!({"jsonrpc": "2.0", "error": {"code": -32000, "message":
+        "Forbidden: the request's Origin is not a loopback origin (http://localhost, http://127.0.0.1 or http://[::1], any port); clawdeck's MCP endpoint answers browser pages on this machine only"}});
+    respond(
+        http::StatusCode::FORBIDDEN,
+        "application/json",
+        body.to_string(),
+    )
+}
+
+/// What every request passes before the MCP service: Origin, path, token.
+#[derive(Clone)]
+struct Gate {
+    service: McpHttpService,
+    server: ToolServer,
+    token: String,
+}
+
+impl Gate {
+    async fn answer(mut self, request: http::Request<Incoming>) -> Result<Response, Infallible> {
+        if origin_refused(request.headers()) {
+            return Ok(forbidden_origin());
+        }
+        if request.uri().path() != MCP_PATH {
+            return Ok(plain(
+                http::StatusCode::NOT_FOUND,
+                "clawdeck serves MCP at /mcp\n",
+            ));
+        }
+        let config = self.server.deck().config();
+        let admitted = bearer_token(request.headers())
+            .is_some_and(|presented| token_admits(&config.settings.mcp, &self.token, &presented));
+        if !admitted {
+            return Ok(plain(
+                http::StatusCode::UNAUTHORIZED,
+                "missing or wrong bearer token (Authorization: Bearer <token>)\n",
+            ));
+        }
+        self.service.call(request).await
+    }
+}
+
+/// The pause before retrying the `failures`th failed `accept()` in a row: 50 ms, doubling, at
+/// most a second.
+fn accept_pause(failures: u64) -> Duration {
+    let doublings = u32::try_from(failures.saturating_sub(1))
+        .unwrap_or(u32::MAX)
+        .min(5);
+    (Duration::from_millis(50) * 2u32.pow(doublings)).min(MAX_ACCEPT_PAUSE)
+}
+
+/// Serves MCP on `listener` until `cancel` fires. `token` is the server's own bearer token;
+/// tokens of `mcp.clients` entries are admitted too (read from the current config per request).
+/// `monitor` shows what the listener does; it never ends on a failed `accept()`.
+pub async fn serve(
+    listener: TcpListener,
+    server: ToolServer,
+    handler: Handler,
+    token: String,
+    monitor: EndpointMonitor,
+    cancel: CancellationToken,
+) -> Result<(), String> {
+    let gate = Gate {
+        service: http_service(handler, cancel.child_token()),
+        server,
+        token,
+    };
+    let mut failures = 0u64;
+    loop {
+        let accepted = tokio::select! {
+            _ = cancel.cancelled() => break,
+            accepted = listener.accept() => accepted,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            Err(err) => {
+                failures += 1;
+                monitor.accept_failed(&err, failures);
+                tokio::select! {
+                    _ = cancel.cancelled() => break,
+                    _ = tokio::time::sleep(accept_pause(failures)) => continue,
+                }
+            }
+        };
+        if failures > 0 {
+            monitor.accepting_again(failures);
+            failures = 0;
+        }
+        let limits = HttpLimits::from_settings(&gate.server.deck().config().settings.mcp.http);
+        // Over the cap the connection is closed at once (dropped unread).
+        let Some(slot) = monitor.admit(limits.max_connections) else {
+            continue;
+        };
+        tokio::spawn(serve_connection(
+            stream,
+            slot,
+            limits.header_timeout,
+            gate.clone(),
+            cancel.clone(),
+        ));
+    }
+    monitor.stopped();
+    Ok(())
+}
+
+/// One connection's requests, until the peer closes it, it overstays the header timeout, or
+/// the server stops. Its end cancels the calls it still waits for.
+async fn serve_connection(
+    stream: TcpStream,
+    _slot: ConnectionSlot,
+    header_timeout: Duration,
+    gate: Gate,
+    cancel: CancellationToken,
+) {
+    let closed = CancellationToken::new();
+    let _closes = closed.clone().drop_guard();
+    let on_request = service_fn(move |mut request: http::Request<Incoming>| {
+        request
+            .extensions_mut()
+            .insert(ConnectionClosed(closed.clone()));
+        gate.clone().answer(request)
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    let connection = builder.serve_connection(TokioIo::new(stream), on_request);
+    tokio::select! {
+        _ = connection => {}
+        _ = cancel.cancelled() => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_addresses_are_served() {
+        assert!(loopback_addr("127.0.0.1:8765").is_ok());
+        assert!(loopback_addr("[::1]:8765").is_ok());
+        let public = loopback_addr("0.0.0.0:8765").unwrap_err();
+        assert!(public.contains("not a loopback address"), "{public}");
+        let bad = loopback_addr("localhost").unwrap_err();
+        assert!(bad.contains("--listen"), "{bad}");
+    }
+
+    #[test]
+    fn only_loopback_browser_origins_are_allowed() {
+        for origin in [
+            "http://localhost:6274",
+            "http://LOCALHOST",
+            "https://localhost:1",
+            "http://127.0.0.1:8080",
+            "http://127.1.2.3:1",
+            "http://[::1]:3000",
+        ] {
+            assert!(is_loopback_origin(origin), "{origin}");
+        }
+        for origin in [
+            "http://evil.example",
+            "http://localhost.evil.example",
+            "http://127.0.0.1.evil.example",
+            "http://127.0.0.1:1@evil.example",
+            "http://user@localhost",
+            "http://[::ffff:10.0.0.1]",
+            "ws://localhost:1",
+            "file://",
+            "null",
+            "",
+        ] {
+            assert!(!is_loopback_origin(origin), "{origin}");
+        }
+        let mut headers = http::HeaderMap::new();
+        assert!(
+            !origin_refused(&headers),
+            "no Origin: a client that is not a browser"
+        );
+        headers.append(
+            http::header::ORIGIN,
+            http::HeaderValue::from_static("http://localhost:1"),
+        );
+        assert!(!origin_refused(&headers));
+        headers.append(
+            http::header::ORIGIN,
+            http::HeaderValue::from_static("http://evil.example"),
+        );
+        assert!(origin_refused(&headers), "every Origin given must pass");
+    }
+
+    #[test]
+    fn the_default_cap_leaves_room_under_the_open_file_limit() {
+        assert_eq!(default_max_connections(None), DEFAULT_MAX_CONNECTIONS);
+        assert_eq!(default_max_connections(Some(1_048_576)), 128);
+        assert_eq!(default_max_connections(Some(256)), 64);
+        assert_eq!(default_max_connections(Some(16)), 8);
+        let limits = HttpLimits::from_settings(&McpHttpSettings {
+            max_connections: Some(5),
+            header_timeout_ms: Some(250),
+        });
+        assert_eq!(limits.max_connections, 5);
+        assert_eq!(limits.header_timeout, Duration::from_millis(250));
+        assert_eq!(
+            HttpLimits::from_settings(&McpHttpSettings::default()).header_timeout,
+            DEFAULT_HEADER_TIMEOUT
+        );
+        assert_eq!(accept_pause(1), Duration::from_millis(50));
+        assert_eq!(accept_pause(3), Duration::from_millis(200));
+        assert_eq!(accept_pause(1000), MAX_ACCEPT_PAUSE);
+    }
+
+    #[test]
+    fn http_limits_out_of_range_are_config_errors_naming_the_key() {
+        for (text, key) in [
+            ("{ mcp: { http: { maxConnections: 0 } } }", "maxConnections"),
+            (
+                "{ mcp: { http: { headerTimeoutMs: 5 } } }",
+                "headerTimeoutMs",
+            ),
+            ("{ mcp: { http: { nope: 1 } } }", "nope"),
+        ] {
+            let err = crate::config::parse_settings(text, "clawdeck.json5")
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(
+                err.contains("mcp.http") && err.contains(key),
+                "{text}: {err}"
+            );
+        }
+        let ok = crate::config::parse_settings(
+            "{ mcp: { http: { maxConnections: 16, headerTimeoutMs: 2000 } } }",
+            "clawdeck.json5",
+        )
+        .map(|s| s.mcp.http)
+        .unwrap_or_default();
+        assert_eq!(ok.max_connections, Some(16));
+        assert_eq!(ok.header_timeout_ms, Some(2000));
+    }
+
+    #[test]
+    fn bearer_tokens_are_read_from_the_authorization_header() {
+        let mut headers = http::HeaderMap::new();
+        headers.insert(
+            http::header::AUTHORIZATION,
+            http::HeaderValue::from_static("Bearer abc"),
+        );
+        assert_eq!(bearer_token(&headers).as_deref(), Some("abc"));
+        headers.insert(
+            http::header::AUTHORIZATION,
+            http::HeaderValue::from_static("Basic abc"),
+        );
+        assert_eq!(bearer_token(&headers), None);
+    }
+}

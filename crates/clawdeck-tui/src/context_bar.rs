@@ -1,0 +1,520 @@
+//! The context bar (who is asking: agent, provider/model, channel, group, sender, owner,
+//! subagent, sandbox; and the installed OpenClaw once it was asked) and its editor, whose
+//! pickers are filled from the config.
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Row, StatefulWidget, Table, TableState, Widget};
+
+use crate::config::LoadedConfig;
+use crate::context::PolicyContext;
+use crate::policy::ResolvedContext;
+use crate::semantics::Installed;
+use crate::theme;
+use crate::widgets::centered;
+use crate::widgets::picker::{Choice, PickOutcome, Picker};
+
+/// The values the config offers for each field.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ContextChoices {
+    pub(crate) agents: Vec<String>,
+    pub(crate) default_agent: Option<String>,
+    pub(crate) providers: Vec<String>,
+    pub(crate) models: Vec<String>,
+    pub(crate) channels: Vec<String>,
+    /// Filled for the context's channel.
+    pub(crate) accounts: Vec<String>,
+    pub(crate) groups: Vec<String>,
+    pub(crate) senders: Vec<String>,
+}
+
+impl ContextChoices {
+    pub(crate) fn from_config(config: &LoadedConfig, ctx: &PolicyContext) -> Self {
+        let channel = ctx.channel.as_deref();
+        let account = ctx.account.as_deref();
+        ContextChoices {
+            agents: config.agent_ids(),
+            default_agent: Some(config.default_agent_id()),
+            providers: config.providers(),
+            models: config.models(),
+            channels: config.channels(),
+            accounts: channel.map(|c| config.accounts(c)).unwrap_or_default(),
+            groups: channel
+                .map(|c| config.groups(c, account))
+                .unwrap_or_default(),
+            senders: match (channel, ctx.group.as_deref()) {
+                (Some(c), Some(g)) => config.sender_keys(c, account, g),
+                _ => Vec::new(),
+            },
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Field {
+    Agent,
+    Provider,
+    Model,
+    Channel,
+    Account,
+    Group,
+    Sender,
+    Owner,
+    Subagent,
+    Sandbox,
+}
+
+impl Field {
+    pub(crate) const ALL: [Field; 10] = [
+        Field::Agent,
+        Field::Provider,
+        Field::Model,
+        Field::Channel,
+        Field::Account,
+        Field::Group,
+        Field::Sender,
+        Field::Owner,
+        Field::Subagent,
+        Field::Sandbox,
+    ];
+
+    fn label(self) -> &'static str {
+        match self {
+            Field::Agent => "agent",
+            Field::Provider => "provider",
+            Field::Model => "model",
+            Field::Channel => "channel",
+            Field::Account => "account",
+            Field::Group => "group",
+            Field::Sender => "sender",
+            Field::Owner => "owner",
+            Field::Subagent => "subagent",
+            Field::Sandbox => "sandbox",
+        }
+    }
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// `id:42`, `e164:+1555`, `username:bob` or `name:Bob`, whichever the context has.
+pub(crate) fn sender_label(ctx: &PolicyContext) -> Option<String> {
+    let parts: Vec<String> = [
+        ("id", &ctx.sender_id),
+        ("e164", &ctx.sender_e164),
+        ("username", &ctx.sender_username),
+        ("name", &ctx.sender_name),
+    ]
+    .iter()
+    .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k}:{v}")))
+    .collect();
+    if parts.is_empty() {
+        None
+    } else {
+        Some(parts.join(","))
+    }
+}
+
+fn field_value(ctx: &PolicyContext, field: Field) -> Option<String> {
+    match field {
+        Field::Agent => ctx.agent.clone(),
+        Field::Provider => ctx.provider.clone(),
+        Field::Model => ctx.model.clone(),
+        Field::Channel => ctx.channel.clone(),
+        Field::Account => ctx.account.clone(),
+        Field::Group => ctx.group.clone(),
+        Field::Sender => sender_label(ctx),
+        Field::Owner => Some(yes_no(ctx.is_owner()).to_string()),
+        Field::Subagent => Some(yes_no(ctx.subagent).to_string()),
+        Field::Sandbox => Some(yes_no(ctx.sandboxed).to_string()),
+    }
+}
+
+/// Sets a field from a picked value; `sender` takes `id:`/`e164:`/`username:`/`name:` prefixes
+/// (a bare value is an id).
+fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
+    match field {
+        Field::Agent => ctx.agent = value,
+        Field::Provider => ctx.provider = value,
+        Field::Model => ctx.model = value,
+        Field::Channel => {
+            if ctx.channel != value {
+                ctx.account = None;
+                ctx.group = None;
+            }
+            ctx.channel = value;
+        }
+        Field::Account => ctx.account = value,
+        Field::Group => ctx.group = value,
+        Field::Sender => {
+            ctx.sender_id = None;
+            ctx.sender_e164 = None;
+            ctx.sender_username = None;
+            ctx.sender_name = None;
+            if let Some(v) = value {
+                let (kind, rest) = v.split_once(':').unwrap_or(("id", v.as_str()));
+                let rest = Some(rest.to_string());
+                match kind {
+                    "e164" => ctx.sender_e164 = rest,
+                    "username" => ctx.sender_username = rest,
+                    "name" => ctx.sender_name = rest,
+                    "id" => ctx.sender_id = rest,
+                    _ => ctx.sender_id = Some(v.clone()),
+                }
+            }
+        }
+        Field::Owner | Field::Subagent | Field::Sandbox => {}
+    }
+}
+
+/// The context as the engine resolved it: `agent ops · openai/gpt-5 · telegram/-100123 ·
+/// sender id:42 · owner yes · sandbox yes`. Values the engine filled in (the agent's model, its
+/// sandbox mode, ...) are shown dimmed, so the operator sees what the context really is. When
+/// one line cannot hold it all, the identity flags go on a second line (see [`bar_height`]).
+pub(crate) fn render_bar(
+    ctx: &PolicyContext,
+    resolved: Option<&ResolvedContext>,
+    openclaw: Option<&Installed>,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let [first, second] = bar_lines(ctx, resolved, openclaw);
+    let one_line = line_width(&first) + line_width(&second) + 3 <= area.width as usize;
+    if one_line || area.height < 2 {
+        let mut spans = first.spans;
+        spans.push(Span::styled(" · ", theme::dim()));
+        spans.extend(second.spans);
+        buf.set_line(area.x, area.y, &Line::from(spans), area.width);
+    } else {
+        buf.set_line(area.x, area.y, &first, area.width);
+        let mut indented = vec![Span::raw("        ")];
+        indented.extend(second.spans);
+        buf.set_line(area.x, area.y + 1, &Line::from(indented), area.width);
+    }
+}
+
+/// Rows the bar needs at this width (1, or 2 when the flags go on their own line).
+pub(crate) fn bar_height(
+    ctx: &PolicyContext,
+    resolved: Option<&ResolvedContext>,
+    openclaw: Option<&Installed>,
+    width: u16,
+) -> u16 {
+    let [first, second] = bar_lines(ctx, resolved, openclaw);
+    if line_width(&first) + line_width(&second) + 3 <= width as usize {
+        1
+    } else {
+        2
+    }
+}
+
+fn line_width(line: &Line) -> usize {
+    line.width()
+}
+
+/// The two halves of the bar: who and where; then sender, the flags that gate tools, and the
+/// installed OpenClaw when it was asked (`OpenClaw 2026.9.6`, `detecting OpenClaw version…`).
+fn bar_lines(
+    ctx: &PolicyContext,
+    resolved: Option<&ResolvedContext>,
+    openclaw: Option<&Installed>,
+) -> [Line<'static>; 2] {
+    let dim = theme::dim();
+    let mut first = vec![Span::styled("context ", theme::bold())];
+    let mut second = Vec::new();
+    let item = |spans: &mut Vec<Span<'static>>, label: &str, value: String, set: bool| {
+        // A separator before every item but the first of a line.
+        let first_item = spans.is_empty() || (spans.len() == 1 && spans[0].content == "context ");
+        if !first_item {
+            spans.push(Span::styled(" · ", dim));
+        }
+        spans.push(Span::styled(format!("{label} "), dim));
+        spans.push(Span::styled(value, if set { theme::accent() } else { dim }));
+    };
+    let agent = match (&ctx.agent, resolved) {
+        (Some(a), _) => (a.clone(), true),
+        (None, Some(r)) => (format!("{} (default)", r.agent), false),
+        (None, None) => ("(default)".to_string(), false),
+    };
+    item(&mut first, "agent", agent.0, agent.1);
+    let model_of = |p: Option<&String>, m: Option<&String>| match (p, m) {
+        (Some(p), Some(m)) if !m.contains('/') => format!("{p}/{m}"),
+        (_, Some(m)) => m.clone(),
+        (Some(p), None) => p.clone(),
+        (None, None) => "-".to_string(),
+    };
+    let model_set = ctx.provider.is_some() || ctx.model.is_some();
+    let model = match resolved {
+        Some(r) if !model_set && (r.provider.is_some() || r.model.is_some()) => {
+            format!(
+                "{} ({})",
+                model_of(r.provider.as_ref(), r.model.as_ref()),
+                r.model_source.as_deref().unwrap_or("default")
+            )
+        }
+        _ => model_of(ctx.provider.as_ref(), ctx.model.as_ref()),
+    };
+    item(&mut first, "model", model, model_set);
+    let channel = match (&ctx.channel, &ctx.account) {
+        (Some(c), Some(a)) => format!("{c}:{a}"),
+        (Some(c), None) => c.clone(),
+        _ => "-".to_string(),
+    };
+    item(&mut first, "channel", channel, ctx.channel.is_some());
+    item(
+        &mut first,
+        "group",
+        ctx.group.clone().unwrap_or_else(|| "-".into()),
+        ctx.group.is_some(),
+    );
+    let sender = sender_label(ctx);
+    item(
+        &mut second,
+        "sender",
+        sender.clone().unwrap_or_else(|| "-".into()),
+        sender.is_some(),
+    );
+    // The flags the engine decided (the config's sandbox mode, a subagent session key, ...);
+    // the operator's own toggles are highlighted.
+    let owner = resolved.map_or(ctx.is_owner(), |r| r.owner);
+    let subagent = resolved.map_or(ctx.subagent, |r| r.subagent);
+    let sandboxed = resolved.map_or(ctx.sandboxed, |r| r.sandboxed);
+    item(&mut second, "owner", yes_no(owner).into(), !ctx.is_owner());
+    item(
+        &mut second,
+        "subagent",
+        yes_no(subagent).into(),
+        ctx.subagent,
+    );
+    item(
+        &mut second,
+        "sandbox",
+        yes_no(sandboxed).into(),
+        ctx.sandboxed,
+    );
+    match openclaw {
+        Some(Installed::Detecting) => {
+            second.push(Span::styled(" · ", dim));
+            second.push(Span::styled(DETECTING_OPENCLAW, theme::warning()));
+        }
+        Some(Installed::Version(version)) => item(&mut second, "OpenClaw", version.clone(), false),
+        Some(Installed::Unknown(_)) => {
+            item(&mut second, "OpenClaw", "version unknown".into(), false)
+        }
+        Some(Installed::NotAsked) | None => {}
+    }
+    [Line::from(first), Line::from(second)]
+}
+
+/// What the bar says while `openclaw --version` has not answered yet.
+pub(crate) const DETECTING_OPENCLAW: &str = "detecting OpenClaw version…";
+
+/// The context editor overlay.
+#[derive(Debug, Clone)]
+pub(crate) struct ContextEditor {
+    pub(crate) draft: PolicyContext,
+    pub(crate) selected: usize,
+    pub(crate) picker: Option<(Field, Picker)>,
+}
+
+/// What a key did to the editor.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum EditorOutcome {
+    /// A field changed: recompute with this context at once.
+    Changed(Box<PolicyContext>),
+    Close,
+    Pending,
+}
+
+impl ContextEditor {
+    pub(crate) fn new(ctx: &PolicyContext) -> Self {
+        ContextEditor {
+            draft: ctx.clone(),
+            selected: 0,
+            picker: None,
+        }
+    }
+
+    pub(crate) fn handle_key(&mut self, key: &KeyEvent, choices: &ContextChoices) -> EditorOutcome {
+        if let Some((field, picker)) = self.picker.as_mut() {
+            match picker.handle_key(key) {
+                PickOutcome::Picked(value) => {
+                    set_field(&mut self.draft, *field, value);
+                    self.picker = None;
+                    return EditorOutcome::Changed(Box::new(self.draft.clone()));
+                }
+                PickOutcome::Cancelled => self.picker = None,
+                PickOutcome::Pending => {}
+            }
+            return EditorOutcome::Pending;
+        }
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('c') | KeyCode::Char('q') => EditorOutcome::Close,
+            KeyCode::Up | KeyCode::Char('k') => {
+                self.selected = self.selected.checked_sub(1).unwrap_or(Field::ALL.len() - 1);
+                EditorOutcome::Pending
+            }
+            KeyCode::Down | KeyCode::Char('j') => {
+                self.selected = (self.selected + 1) % Field::ALL.len();
+                EditorOutcome::Pending
+            }
+            KeyCode::Delete | KeyCode::Backspace => {
+                let field = Field::ALL[self.selected];
+                set_field(&mut self.draft, field, None);
+                EditorOutcome::Changed(Box::new(self.draft.clone()))
+            }
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                let field = Field::ALL[self.selected];
+                match field {
+                    Field::Owner => self.draft.owner = Some(!self.draft.is_owner()),
+                    Field::Subagent => self.draft.subagent = !self.draft.subagent,
+                    Field::Sandbox => self.draft.sandboxed = !self.draft.sandboxed,
+                    _ => {
+                        self.picker = Some((field, self.picker_for(field, choices)));
+                        return EditorOutcome::Pending;
+                    }
+                }
+                EditorOutcome::Changed(Box::new(self.draft.clone()))
+            }
+            _ => EditorOutcome::Pending,
+        }
+    }
+
+    fn picker_for(&self, field: Field, choices: &ContextChoices) -> Picker {
+        let values: &[String] = match field {
+            Field::Agent => &choices.agents,
+            Field::Provider => &choices.providers,
+            Field::Model => &choices.models,
+            Field::Channel => &choices.channels,
+            Field::Account => &choices.accounts,
+            Field::Group => &choices.groups,
+            Field::Sender => &choices.senders,
+            _ => &[],
+        };
+        let unset = match (field, &choices.default_agent) {
+            (Field::Agent, Some(d)) => format!("(default: {d})"),
+            _ => "(none)".to_string(),
+        };
+        let mut list = vec![Choice {
+            value: None,
+            label: unset,
+        }];
+        list.extend(values.iter().map(|v| Choice {
+            value: Some(v.clone()),
+            label: v.clone(),
+        }));
+        let current = field_value(&self.draft, field);
+        Picker::new(
+            format!("{} (type a new value, Enter picks)", field.label()),
+            list,
+            current.as_deref(),
+        )
+    }
+
+    /// Draws the editor; `resolved` (the engine's view of the context) names flags the config
+    /// turns on although the toggle is off (`sandbox: yes (agents.list[1].sandbox.mode = "all")`).
+    pub(crate) fn render(&self, area: Rect, buf: &mut Buffer, resolved: Option<&ResolvedContext>) {
+        let rect = centered(area, 60, Field::ALL.len() as u16 + 4);
+        Clear.render(rect, buf);
+        let rows: Vec<Row> = Field::ALL
+            .iter()
+            .map(|f| {
+                let value = field_value(&self.draft, *f).unwrap_or_else(|| "-".to_string());
+                let decided = resolved.and_then(|r| match f {
+                    Field::Owner if r.owner != self.draft.is_owner() => {
+                        Some((r.owner, Some(r.owner_source.clone())))
+                    }
+                    Field::Subagent if r.subagent != self.draft.subagent => {
+                        Some((r.subagent, r.subagent_source.clone()))
+                    }
+                    Field::Sandbox if r.sandboxed != self.draft.sandboxed => {
+                        Some((r.sandboxed, r.sandbox_source.clone()))
+                    }
+                    _ => None,
+                });
+                let value = match decided {
+                    Some((on, source)) => format!(
+                        "{} ({})",
+                        yes_no(on),
+                        source.unwrap_or_else(|| "from the config".to_string())
+                    ),
+                    None => value,
+                };
+                Row::new(vec![f.label().to_string(), value])
+            })
+            .collect();
+        let block = Block::bordered()
+            .title(" Context (Enter edits / toggles, Del clears, Esc closes) ")
+            .border_style(theme::accent());
+        let mut state = TableState::default().with_selected(Some(self.selected));
+        StatefulWidget::render(
+            Table::new(
+                rows,
+                [
+                    ratatui::layout::Constraint::Length(10),
+                    ratatui::layout::Constraint::Fill(1),
+                ],
+            )
+            .row_highlight_style(theme::selected())
+            .highlight_symbol("› ")
+            .block(block),
+            rect,
+            buf,
+            &mut state,
+        );
+        if let Some((_, picker)) = &self.picker {
+            picker.render(area, buf);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::KeyModifiers;
+
+    fn k(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn picking_and_toggling_change_the_context() {
+        let choices = ContextChoices {
+            agents: vec!["main".into(), "ops".into()],
+            ..Default::default()
+        };
+        let mut e = ContextEditor::new(&PolicyContext::default());
+        assert_eq!(
+            e.handle_key(&k(KeyCode::Enter), &choices),
+            EditorOutcome::Pending
+        );
+        e.handle_key(&k(KeyCode::Down), &choices);
+        e.handle_key(&k(KeyCode::Down), &choices);
+        let EditorOutcome::Changed(ctx) = e.handle_key(&k(KeyCode::Enter), &choices) else {
+            panic!("not changed")
+        };
+        assert_eq!(ctx.agent.as_deref(), Some("ops"));
+        for _ in 0..7 {
+            e.handle_key(&k(KeyCode::Down), &choices);
+        }
+        let EditorOutcome::Changed(ctx) = e.handle_key(&k(KeyCode::Enter), &choices) else {
+            panic!("not changed")
+        };
+        assert!(!ctx.is_owner());
+    }
+
+    #[test]
+    fn sender_prefixes_pick_the_field() {
+        let mut ctx = PolicyContext::default();
+        set_field(&mut ctx, Field::Sender, Some("username:bob".into()));
+        assert_eq!(ctx.sender_username.as_deref(), Some("bob"));
+        set_field(&mut ctx, Field::Sender, Some("42".into()));
+        assert_eq!(
+            (ctx.sender_id.as_deref(), ctx.sender_username.as_deref()),
+            (Some("42"), None)
+        );
+    }
+}

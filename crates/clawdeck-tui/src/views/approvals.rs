@@ -1,0 +1,494 @@
+//! Approvals view: the gateways' exec approvals as they arrive (command, cwd, agent, session,
+//! gateway and the rule that asked), answered with allow once / allow always (asks first) /
+//! deny; resolved ones stay listed with how and by whom. The model is the core's
+//! `ApprovalBoard`, fed through `CoreEvent::Desk`; answers go out as `ResolveApproval` intents
+//! that the App hands to the core's gateway desk.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crossterm::event::MouseEvent;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Row, Widget, Wrap};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use super::ViewCtx;
+use crate::clock::short_duration;
+use crate::event::AppEvent;
+use crate::gateway::approval_board::{ApprovalBoard, ApprovalState, BoardEntry};
+use crate::gateway::approvals::Decision;
+use crate::gateway::roster::Link;
+use crate::gateway::watch::{WatchItem, WatchKind};
+use crate::keymap::Action;
+use crate::term::{HIDDEN_CHARS_WARNING, visible};
+use crate::theme;
+use crate::widgets::detail_pane::DetailPane;
+use crate::widgets::table::{list_table, render_selected};
+
+#[derive(Debug, Default)]
+pub(crate) struct ApprovalsView {
+    pub(crate) board: ApprovalBoard,
+    /// Each gateway's approver connection.
+    pub(crate) links: BTreeMap<String, Link>,
+    pub(crate) selected: usize,
+    /// Why no gateway is attached (shown instead of the table).
+    pub(crate) unavailable: Option<String>,
+    table_area: Rect,
+    /// The selected approval in full (or, with none yet, which turns can raise one).
+    detail: DetailPane,
+}
+
+/// The list's fixed columns (state, gateway, agent, session); the command takes the rest.
+const FIXED_COLUMNS: [u16; 4] = [24, 14, 8, 24];
+/// The field names' column in the detail pane.
+const LABEL_WIDTH: usize = 9;
+
+impl ApprovalsView {
+    pub(crate) fn unavailable(reason: &str) -> Self {
+        ApprovalsView {
+            unavailable: Some(reason.to_string()),
+            ..ApprovalsView::default()
+        }
+    }
+
+    /// Gateways being attached (shown as connecting until they answer).
+    pub(crate) fn attaching(gateways: &[String]) -> Self {
+        ApprovalsView {
+            links: gateways
+                .iter()
+                .map(|g| (g.clone(), Link::Connecting))
+                .collect(),
+            ..ApprovalsView::default()
+        }
+    }
+
+    /// Approvals not yet resolved.
+    #[cfg(test)]
+    pub(crate) fn pending(&self) -> usize {
+        self.board.pending()
+    }
+
+    /// Approvals that can still be answered at `now` (the badge on every view).
+    pub(crate) fn waiting(&self, now: SystemTime) -> usize {
+        self.board.waiting(wall_ms(now))
+    }
+
+    /// Applies one desk item; true when the view changed.
+    pub(crate) fn apply(&mut self, item: &WatchItem) -> bool {
+        let link = match &item.kind {
+            WatchKind::Connected { server_version, .. } => Some(Link::Up {
+                server_version: server_version.clone(),
+            }),
+            WatchKind::Disconnected { reason, .. } => Some(Link::Down {
+                reason: reason.clone(),
+            }),
+            WatchKind::Failed { error } => Some(Link::Failed {
+                reason: error.clone(),
+            }),
+            _ => None,
+        };
+        let changed = match link {
+            Some(link) => {
+                self.links.insert(item.gateway.clone(), link);
+                true
+            }
+            None => self.board.apply(item),
+        };
+        self.selected = self.selected.min(self.board.len().saturating_sub(1));
+        changed
+    }
+
+    fn selected_entry(&self) -> Option<&BoardEntry> {
+        self.board.rows().get(self.selected).copied()
+    }
+
+    fn answer(&mut self, decision: Decision, ctx: &ViewCtx) {
+        let Some(entry) = self.selected_entry() else {
+            ctx.status("no approval selected");
+            return;
+        };
+        let (gateway, id) = (entry.gateway.clone(), entry.approval.id.clone());
+        if entry.is_expired(wall_ms(ctx.clock.wall())) {
+            ctx.status(format!(
+                "{id} has expired on {gateway}: it takes no answer any more"
+            ));
+            return;
+        }
+        match &entry.state {
+            ApprovalState::Resolved { decision, .. } => {
+                ctx.status(format!("{id} is already resolved ({decision})"));
+                return;
+            }
+            ApprovalState::Answering(sent) => {
+                ctx.status(format!(
+                    "{id}: {} already sent, waiting for the gateway",
+                    sent.as_str()
+                ));
+                return;
+            }
+            ApprovalState::Pending => {}
+        }
+        let event = AppEvent::ResolveApproval {
+            gateway: gateway.clone(),
+            id: id.clone(),
+            decision,
+        };
+        if decision == Decision::AllowAlways {
+            let command = visible(&entry.approval.command).text;
+            ctx.send(AppEvent::Confirm {
+                question: format!(
+                    "Allow always on {gateway}: `{command}` (agent {}) will run without asking from now on.{} Allow always?",
+                    visible(&entry.approval.agent).text,
+                    if entry.approval.has_hidden_chars() {
+                        format!(" ⚠ It {HIDDEN_CHARS_WARNING}.")
+                    } else {
+                        String::new()
+                    }
+                ),
+                on_yes: Box::new(event),
+            });
+        } else {
+            ctx.send(event);
+        }
+    }
+
+    pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        match action {
+            Action::AllowOnce => self.answer(Decision::AllowOnce, ctx),
+            Action::AllowAlways => self.answer(Decision::AllowAlways, ctx),
+            Action::DenyApproval => self.answer(Decision::Deny, ctx),
+            Action::DetailUp | Action::DetailDown => {
+                self.detail.scroll(action);
+            }
+            _ => {
+                let page = self.table_area.height.saturating_sub(3) as usize;
+                match super::list::moved(self.selected, action, self.board.len(), page) {
+                    Some(to) => self.select(to),
+                    None => return false,
+                }
+            }
+        }
+        true
+    }
+
+    pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
+        if self.detail.mouse(mouse) {
+            return true;
+        }
+        let len = self.board.len();
+        match super::list::table_mouse(self.table_area, mouse, 0, self.selected, len, 1) {
+            Some(selected) => self.select(selected),
+            None => return false,
+        }
+        true
+    }
+
+    fn select(&mut self, to: usize) {
+        self.selected = to;
+    }
+
+    pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        if let Some(reason) = &self.unavailable {
+            Paragraph::new(Line::styled(reason.clone(), theme::dim()))
+                .wrap(Wrap { trim: false })
+                .block(Block::bordered().title(" Exec approvals "))
+                .render(area, buf);
+            return;
+        }
+        let now_ms = wall_ms(ctx.clock.wall());
+        let title = format!(
+            "Exec approvals · {} pending · {}",
+            self.board.waiting(now_ms),
+            self.links_text()
+        );
+        let rows = self.board.rows();
+        if rows.is_empty() {
+            self.table_area = Rect::default();
+            self.detail.set("empty", empty_lines());
+            self.detail.render(area, buf, &title, ctx.keymap);
+            return;
+        }
+        // Borders, the selection mark's column, the fixed columns and their gaps.
+        let mark = crate::widgets::table::SELECTED_MARK.chars().count() as u16;
+        let fixed: u16 = FIXED_COLUMNS.iter().sum::<u16>() + FIXED_COLUMNS.len() as u16;
+        let command_width = area.width.saturating_sub(2 + mark + fixed) as usize;
+        let table_rows: Vec<Row> = rows
+            .iter()
+            .map(|e| {
+                let state = if e.is_expired(now_ms) {
+                    Span::styled("⌛ expired", theme::dim())
+                } else {
+                    state_span(&e.state)
+                };
+                let a = &e.approval;
+                let shown = |text: &str, width: u16| cut(&visible(text).text, width as usize);
+                let mut command = Vec::new();
+                let mut room = command_width;
+                if a.has_hidden_chars() {
+                    command.push(Span::styled("⚠ ", theme::error()));
+                    room = room.saturating_sub(2);
+                }
+                command.push(Span::raw(cut(&visible(&a.command).text, room)));
+                Row::new(vec![
+                    Line::from(state),
+                    Line::raw(shown(&e.gateway, FIXED_COLUMNS[1])),
+                    Line::raw(shown(&a.agent, FIXED_COLUMNS[2])),
+                    Line::raw(shown(&a.session_key, FIXED_COLUMNS[3])),
+                    Line::from(command),
+                ])
+            })
+            .collect();
+        let (subject, detail) = match self.selected_entry() {
+            Some(e) => (
+                format!("{}/{}", e.gateway, e.approval.id),
+                detail_lines(e, ctx, area.width.saturating_sub(2) as usize),
+            ),
+            None => (String::new(), Vec::new()),
+        };
+        self.detail.set(&subject, detail);
+        let wanted = self.detail.rows_needed(area.width);
+        // What is approved must be seen whole: the details may take all but the list's least rows.
+        let [table_area, detail_area] = Layout::vertical([
+            Constraint::Fill(1),
+            Constraint::Length(DetailPane::height_within(area.height, wanted, area.height)),
+        ])
+        .areas(area);
+        self.table_area = table_area;
+        let table = list_table(
+            table_rows,
+            FIXED_COLUMNS
+                .map(Constraint::Length)
+                .into_iter()
+                .chain([Constraint::Fill(1)]),
+            Row::new(vec!["state", "gateway", "agent", "session", "command"]),
+            Block::bordered().title(format!(" {title} ")),
+        );
+        render_selected(table, table_area, buf, self.selected, 0);
+        self.detail
+            .render(detail_area, buf, "Selected approval", ctx.keymap);
+    }
+
+    fn links_text(&self) -> String {
+        if self.links.is_empty() {
+            return "no gateway".to_string();
+        }
+        self.links
+            .iter()
+            .map(|(g, l)| {
+                let state = match l {
+                    Link::Connecting => "connecting",
+                    Link::Up { .. } => "●",
+                    Link::Down { .. } => "reconnecting",
+                    Link::Failed { .. } => "✗ gave up",
+                };
+                format!("{g} {state}")
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// What the view says before any approval came: which turns can reach it at all. OpenClaw
+/// 2026.9.6 raises `exec.approval.requested` only for turns started with the gateway's
+/// `chat.send`; a headless turn's exec is denied at once ("Headless runs cannot wait for
+/// interactive exec approval"), and nothing asks while `tools.exec.ask` is "off".
+pub(crate) fn empty_lines() -> Vec<Line<'static>> {
+    let dim = |text: &str| Line::styled(text.to_string(), theme::dim());
+    vec![
+        Line::raw("no exec approvals yet"),
+        dim(
+            "Only chat turns can wait for an approval: turns sent with the gateway's chat.send (the Control UI chat from `openclaw dashboard`, `openclaw tui` on the gateway).",
+        ),
+        dim(
+            "Turns from `openclaw agent`, the gateway's `agent` method and this console's Router view never reach it: OpenClaw denies their exec at once (\"Headless runs cannot wait for interactive exec approval\").",
+        ),
+        dim(
+            "And the gateway asks only when tools.exec.ask is \"on-miss\" or \"always\" (the default \"off\" never asks).",
+        ),
+    ]
+}
+
+/// Milliseconds since the epoch (the gateway's `expiresAtMs` unit).
+fn wall_ms(now: SystemTime) -> u64 {
+    now.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+fn state_span(state: &ApprovalState) -> Span<'static> {
+    match state {
+        ApprovalState::Pending => Span::styled("⚠ pending", theme::warning()),
+        ApprovalState::Answering(d) => {
+            Span::styled(format!("… {} sent", d.as_str()), theme::accent())
+        }
+        ApprovalState::Resolved { decision, by } => {
+            let style = if decision == "deny" {
+                theme::error()
+            } else {
+                theme::ok()
+            };
+            let mark = if decision == "deny" { "✗" } else { "✓" };
+            let by = if by.is_empty() {
+                String::new()
+            } else {
+                format!(" by {by}")
+            };
+            Span::styled(format!("{mark} {decision}{by}"), style)
+        }
+    }
+}
+
+/// `text` within `width` columns: when it is longer, its start and a mark saying how many
+/// characters are not shown (`⋯+2971`).
+fn cut(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let total = text.chars().count();
+    let room = width.saturating_sub(format!("⋯+{total}").width());
+    let mut used = 0;
+    let mut kept = String::new();
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > room {
+            break;
+        }
+        used += w;
+        kept.push(c);
+    }
+    let hidden = total - kept.chars().count();
+    format!("{kept}⋯+{hidden}")
+}
+
+/// `text` in pieces of at most `width` columns (cut anywhere, not at words, so every character
+/// is on screen exactly once).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = vec![String::new()];
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > width && used > 0 {
+            lines.push(String::new());
+            used = 0;
+        }
+        used += w;
+        if let Some(line) = lines.last_mut() {
+            line.push(c);
+        }
+    }
+    lines
+}
+
+/// The selected approval, every field whole (wrapped to `width` columns) and shown visibly;
+/// a warning first when a field hides or reorders characters.
+fn detail_lines(entry: &BoardEntry, ctx: &ViewCtx, width: usize) -> Vec<Line<'static>> {
+    let a = &entry.approval;
+    let when = match &entry.state {
+        ApprovalState::Resolved { decision, by } => {
+            let by = if by.is_empty() { "-" } else { by.as_str() };
+            format!("resolved: {decision} by {by}")
+        }
+        ApprovalState::Answering(d) => format!("{} sent, waiting for the gateway", d.as_str()),
+        ApprovalState::Pending => match a.expires_at_ms {
+            Some(ms) => {
+                let at = UNIX_EPOCH + Duration::from_millis(ms);
+                match at.duration_since(ctx.clock.wall()) {
+                    Ok(left) => format!("pending, expires in {}", short_duration(left)),
+                    Err(_) => "pending, past its expiry".to_string(),
+                }
+            }
+            None => "pending".to_string(),
+        },
+    };
+    let mut lines = Vec::new();
+    if a.has_hidden_chars() {
+        lines.push(Line::styled(
+            format!("⚠ {HIDDEN_CHARS_WARNING} (shown as \\x.. and <U+....>)"),
+            theme::error(),
+        ));
+    }
+    let fields = [
+        ("command", visible(&a.command).text),
+        ("cwd", visible(&a.cwd).text),
+        ("agent", visible(&a.agent).text),
+        ("session", visible(&a.session_key).text),
+        ("gateway", visible(&entry.gateway).text),
+        ("rule", visible(&a.reason).text),
+        ("id", format!("{} · {when}", visible(&a.id).text)),
+    ];
+    for (name, value) in fields {
+        let pieces = wrap(&value, width.saturating_sub(LABEL_WIDTH));
+        for (i, piece) in pieces.into_iter().enumerate() {
+            let label = if i == 0 { name } else { "" };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{label:<LABEL_WIDTH$}"), theme::dim()),
+                Span::raw(piece),
+            ]));
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::clock::FixedClock;
+    use crate::event::AppEventSender;
+    use crate::gateway::watch::classify;
+    use crate::keymap::Keymap;
+    use serde_json::json;
+
+    fn requested(id: &str, command: &str) -> WatchItem {
+        classify(
+            "local",
+            "exec.approval.requested",
+            &json!({"id": id, "request": {"command": command, "cwd": "/w", "agentId": "ops",
+                    "sessionKey": "agent:ops:main", "ask": "always", "security": "allowlist",
+                    "host": "gateway"}}),
+        )
+    }
+
+    #[test]
+    fn keys_send_answers_and_always_asks_first() {
+        let (tx, mut rx) = AppEventSender::channel();
+        let clock = FixedClock::at_epoch_2026();
+        let keymap = Keymap::default();
+        let ctx = ViewCtx {
+            tx: &tx,
+            clock: &clock,
+            keymap: &keymap,
+        };
+        let mut view = ApprovalsView::attaching(&["local".to_string()]);
+        assert!(view.apply(&requested("a1", "echo one")));
+        assert_eq!(view.pending(), 1);
+        view.handle_action(Action::DenyApproval, &ctx);
+        assert!(matches!(
+            rx.try_recv(),
+            Ok(AppEvent::ResolveApproval { ref id, decision: Decision::Deny, .. }) if id == "a1"
+        ));
+        view.handle_action(Action::AllowAlways, &ctx);
+        match rx.try_recv() {
+            Ok(AppEvent::Confirm { question, on_yes }) => {
+                assert!(question.contains("echo one"), "{question}");
+                assert!(matches!(
+                    *on_yes,
+                    AppEvent::ResolveApproval {
+                        decision: Decision::AllowAlways,
+                        ..
+                    }
+                ));
+            }
+            other => panic!("{other:?}"),
+        }
+        view.board.answering("local", "a1", Decision::AllowOnce);
+        view.handle_action(Action::AllowOnce, &ctx);
+        assert!(
+            matches!(rx.try_recv(), Ok(AppEvent::Status(ref s)) if s.contains("already sent")),
+            "a second answer is not sent"
+        );
+    }
+}

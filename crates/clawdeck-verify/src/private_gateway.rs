@@ -1,0 +1,271 @@
+//! Turns of real OpenClaw that only a gateway can run, on a private one. A local CLI run is
+//! always its owner's and has no channel sender. So the operator's config goes into an
+//! isolated home with a gateway section of its own, that gateway is started on a free loopback
+//! port under the process supervisor, and the turn is started one of two ways:
+//! - through the gateway's `agent` method, by an operator connection with or without
+//!   `operator.admin` (without it the turn runs with `senderIsOwner: false`);
+//! - by a channel: a direct message arrives through OpenClaw's own Telegram channel from the
+//!   stand-in Bot API of [`super::telegram_stub`], and carries its sender.
+//!
+//! The recording mock's request is the observation. The gateway's process group is killed when
+//! the observation is made (or its deadline passes).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::VerifyError;
+use super::mock::RecordingMock;
+use super::observed::{ObservedView, main_request};
+use crate::context::PolicyContext;
+use crate::gateway_client::{
+    Backoff, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient, GatewayEndpoint,
+};
+use crate::process::{KillReason, ProcessSpec, RunningProcess};
+
+/// How long the private gateway may take to accept a connection.
+const STARTUP: Duration = Duration::from_secs(120);
+
+/// The isolated config with a gateway section: loopback, `port`, token auth.
+pub fn with_private_gateway(isolated: &Value, port: u16, token: &str) -> Value {
+    let mut out = isolated.clone();
+    if let Some(root) = out.as_object_mut() {
+        root.insert(
+            "gateway".to_string(),
+            json!({"mode": "local", "bind": "loopback", "port": port,
+                   "auth": {"mode": "token", "token": token}}),
+        );
+    }
+    out
+}
+
+fn free_port() -> Result<u16, VerifyError> {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| VerifyError::Gateway {
+            method: "start".to_string(),
+            message: format!("no free loopback port: {e}"),
+        })
+}
+
+fn gateway_error(method: &str, message: impl std::fmt::Display) -> VerifyError {
+    VerifyError::Gateway {
+        method: method.to_string(),
+        message: message.to_string(),
+    }
+}
+
+/// Connects to the private gateway, retrying while it starts (until `deadline`).
+async fn connect(
+    port: u16,
+    token: &str,
+    home: &Path,
+    gateway: &RunningProcess,
+    as_owner: bool,
+    deadline: Instant,
+) -> Result<GatewayClient, VerifyError> {
+    let identity = DeviceIdentity::load_or_create(&home.join("clawdeck-device"))
+        .map_err(|e| gateway_error("connect", e))?;
+    let endpoint = GatewayEndpoint {
+        name: "verify".to_string(),
+        url: format!("ws://127.0.0.1:{port}"),
+        auth: GatewayAuth::Token(token.to_string()),
+        origin: "clawdeck verify (private gateway)".to_string(),
+    };
+    let mut options = ConnectOptions::default();
+    if as_owner {
+        options.scopes.push("operator.admin".to_string());
+    }
+    loop {
+        let attempt = GatewayClient::connect(
+            endpoint.clone(),
+            identity.clone(),
+            options.clone(),
+            Backoff::default(),
+        )
+        .await;
+        match attempt {
+            Ok(client) => return Ok(client),
+            Err(err) => {
+                if gateway.is_finished() || Instant::now() >= deadline {
+                    let output =
+                        super::runner::strip_ansi(&gateway.output_snapshot().combined_text());
+                    return Err(gateway_error(
+                        "connect",
+                        format!(
+                            "{err}; the gateway's output ends with:\n{}",
+                            super::runner::tail_lines(&output, 12)
+                        ),
+                    ));
+                }
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        }
+    }
+}
+
+/// How the turn starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// The gateway's `agent` method, from a connection with `operator.admin` (the turn runs as
+    /// the owner) or without (a non-owner).
+    AgentMethod { as_owner: bool },
+    /// A message the config's channel delivers by itself.
+    Inbound,
+}
+
+/// One turn: who starts it and how long it may take.
+pub struct Turn<'a> {
+    pub agent: &'a str,
+    pub ctx: &'a PolicyContext,
+    pub start: Start,
+    pub timeout: Duration,
+    pub message: &'a str,
+}
+
+/// Runs one turn through a private gateway and returns what the model was sent.
+pub(super) async fn observe(
+    program: &Path,
+    home: &Path,
+    isolated: &Value,
+    turn: Turn<'_>,
+    mock: &RecordingMock,
+) -> Result<ObservedView, VerifyError> {
+    let port = free_port()?;
+    let token = format!("clawdeck-verify-{}", std::process::id());
+    let config = with_private_gateway(isolated, port, &token);
+    let config_path = home.join(".openclaw").join("openclaw.json");
+    // 0600: it holds the gateway token and the operator's own tokens.
+    crate::process::private_fs::write_private(
+        &config_path,
+        serde_json::to_string_pretty(&config)
+            .unwrap_or_default()
+            .as_bytes(),
+    )
+    .map_err(|err| VerifyError::Home {
+        path: config_path.display().to_string(),
+        message: err.to_string(),
+    })?;
+    let spec: ProcessSpec = super::runner::cli_spec(program, home, STARTUP + turn.timeout).args([
+        "gateway".to_string(),
+        "run".to_string(),
+        "--port".to_string(),
+        port.to_string(),
+    ]);
+    let gateway = crate::process::spawn(spec).map_err(|err| VerifyError::Spawn {
+        program: program.display().to_string(),
+        message: err.to_string(),
+    })?;
+    let result = run_turn(&gateway, port, &token, home, &turn, mock).await;
+    gateway.kill(KillReason::Dropped);
+    let _ = gateway.wait().await;
+    result
+}
+
+/// Waits for the model request, while the gateway lives, until `deadline`.
+async fn await_request(
+    gateway: &RunningProcess,
+    mock: &RecordingMock,
+    deadline: Instant,
+    what: impl Fn() -> String,
+    seconds: u64,
+) -> Result<ObservedView, VerifyError> {
+    loop {
+        let bodies: Vec<Value> = mock.completions().into_iter().map(|r| r.body).collect();
+        if let Some(body) = main_request(&bodies) {
+            return Ok(ObservedView::from_request(body));
+        }
+        if gateway.is_finished() {
+            let output = super::runner::strip_ansi(&gateway.output_snapshot().combined_text());
+            return Err(gateway_error(
+                "start",
+                format!(
+                    "the private gateway ended before {}; its output ends with:\n{}",
+                    what(),
+                    super::runner::tail_lines(&output, 12)
+                ),
+            ));
+        }
+        if Instant::now() >= deadline {
+            return Err(VerifyError::Timeout {
+                command: what(),
+                seconds,
+            });
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn run_turn(
+    gateway: &RunningProcess,
+    port: u16,
+    token: &str,
+    home: &Path,
+    turn: &Turn<'_>,
+    mock: &RecordingMock,
+) -> Result<ObservedView, VerifyError> {
+    let as_owner = match turn.start {
+        Start::AgentMethod { as_owner } => as_owner,
+        Start::Inbound => {
+            // The channel starts polling once the gateway is up; the message is its turn.
+            return await_request(
+                gateway,
+                mock,
+                Instant::now() + STARTUP + turn.timeout,
+                || {
+                    format!(
+                        "an inbound channel message reached the model (agent {}, port {port})",
+                        turn.agent
+                    )
+                },
+                (STARTUP + turn.timeout).as_secs(),
+            )
+            .await;
+        }
+    };
+    let client = connect(
+        port,
+        token,
+        home,
+        gateway,
+        as_owner,
+        Instant::now() + STARTUP,
+    )
+    .await?;
+    let mut params = json!({
+        "message": turn.message,
+        "agentId": turn.agent,
+        "idempotencyKey": format!("clawdeck-verify-{}", std::process::id()),
+    });
+    match turn
+        .ctx
+        .session_key
+        .as_deref()
+        .filter(|k| !k.trim().is_empty())
+    {
+        Some(key) => params["sessionKey"] = json!(key),
+        None => params["sessionId"] = json!("clawdeck-verify"),
+    }
+    let accepted = client.request("agent", params).await;
+    if let Err(err) = accepted {
+        client.close();
+        return Err(gateway_error("agent", err));
+    }
+    let observed = await_request(
+        gateway,
+        mock,
+        Instant::now() + turn.timeout,
+        || {
+            format!(
+                "the private gateway's agent method (agent {}, port {port})",
+                turn.agent
+            )
+        },
+        turn.timeout.as_secs(),
+    )
+    .await;
+    client.close();
+    observed
+}
