@@ -6,7 +6,7 @@ use crossterm::event::{KeyEvent, MouseEvent};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::views::ViewId;
+use super::view_id::ViewId;
 use crate::context::PolicyContext;
 
 #[derive(Debug)]

@@ -21,6 +21,7 @@ pub(crate) mod tab_bar;
 pub(crate) mod terminal;
 pub(crate) mod theme;
 pub(crate) mod ui;
+pub(crate) mod view_id;
 pub(crate) mod views;
 pub(crate) mod widgets;
 

@@ -5,7 +5,7 @@
 
 use unicode_width::UnicodeWidthStr;
 
-use super::views::ViewId;
+use super::view_id::ViewId;
 
 /// One tab as drawn: its view, its text (padding included) and its column from the left.
 #[derive(Debug, Clone, PartialEq, Eq)]

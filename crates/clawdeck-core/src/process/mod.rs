@@ -3,9 +3,9 @@
 //! `process`, plugin tools, hooks and the clawbot_router; nothing it starts outlives it.
 //!
 //! ```no_run
-//! # async fn demo() -> Result<(), clawdeck::process::SpawnError> {
+//! # async fn demo() -> Result<(), clawdeck_core::process::SpawnError> {
 //! use std::time::Duration;
-//! use clawdeck::process::{self, KillReason, ProcessSpec};
+//! use clawdeck_core::process::{self, KillReason, ProcessSpec};
 //!
 //! let spec = ProcessSpec::new("sh").args(["-c", "echo hi; sleep 60"])
 //!     .timeout(Some(Duration::from_secs(5)))

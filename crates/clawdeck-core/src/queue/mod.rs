@@ -4,8 +4,8 @@
 //! event stream for the console.
 //!
 //! ```no_run
-//! # async fn demo() -> Result<(), clawdeck::queue::QueueError> {
-//! use clawdeck::queue::{LaneLimits, LaneQueue};
+//! # async fn demo() -> Result<(), clawdeck_core::queue::QueueError> {
+//! use clawdeck_core::queue::{LaneLimits, LaneQueue};
 //! use tokio_util::sync::CancellationToken;
 //!
 //! let queue = LaneQueue::new(LaneLimits::default());   // main 4, subagent 8, cron 1, others 1

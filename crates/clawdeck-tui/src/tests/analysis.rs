@@ -29,7 +29,7 @@ fn lint_config() -> LoadedConfig {
         .unwrap()
         .with_pack("2026.9")
         .unwrap();
-    cfg.path = Some(PathBuf::from(rel));
+    cfg.path = Some(path);
     cfg
 }
 
