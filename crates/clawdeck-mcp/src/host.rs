@@ -89,10 +89,22 @@ async fn serve_http_monitored(
     monitor: EndpointMonitor,
     cancel: CancellationToken,
 ) -> Result<(), String> {
-    deck.set_mcp_endpoint(monitor.clone());
-    let (server, handler) = handler_for(deck, flags.into(), &cancel);
-    super::http::serve(listener, server, handler, token, monitor, cancel).await
+    #[cfg(not(feature = "http-server"))]
+    {
+        let _ = (deck, flags.into(), listener, token, monitor, cancel);
+        Err(NO_HTTP_SERVER.to_string())
+    }
+    #[cfg(feature = "http-server")]
+    {
+        deck.set_mcp_endpoint(monitor.clone());
+        let (server, handler) = handler_for(deck, flags.into(), &cancel);
+        super::http::serve(listener, server, handler, token, monitor, cancel).await
+    }
 }
+
+/// Why `--listen` / `--mcp-listen` cannot serve in a build without the HTTP listener.
+pub const NO_HTTP_SERVER: &str =
+    "this clawdeck was built without the MCP HTTP listener (the `mcp-http` feature, on by default)";
 
 /// The token given (`--token`, `--mcp-token`, `CLAWDECK_MCP_TOKEN`), else a generated one.
 pub fn token_or_generated(given: Option<String>) -> Result<String, String> {
@@ -112,6 +124,9 @@ fn generated_token() -> Result<String, String> {
 /// Binds the loopback address `raw` (`--listen` / `--mcp-listen`), or says why not.
 pub async fn bind(raw: &str) -> Result<TcpListener, String> {
     let addr = super::http::loopback_addr(raw)?;
+    if !cfg!(feature = "http-server") {
+        return Err(format!("{addr}: {NO_HTTP_SERVER}"));
+    }
     TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))

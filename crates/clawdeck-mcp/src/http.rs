@@ -7,23 +7,13 @@
 //! they arrive), and a failed `accept()` (out of file descriptors) pauses and retries instead
 //! of ending the server. A connection that closes cancels the calls it was waiting for.
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use bytes::Bytes;
-use http_body_util::{BodyExt, Full, combinators::BoxBody};
-use hyper::body::Incoming;
-use hyper::service::service_fn;
-use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
-use tower_service::Service;
 
-use super::clients::token_admits;
-use super::sdk::{Handler, McpHttpService, bearer_token, http_service};
-use super::server::ToolServer;
-use crate::deck::mcp_endpoint::{ConnectionSlot, EndpointMonitor};
+#[cfg(feature = "http-server")]
+pub use super::http_listener::serve;
 
 /// Where the MCP endpoint answers.
 pub const MCP_PATH: &str = "/mcp";
@@ -33,8 +23,6 @@ pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_MAX_CONNECTIONS: usize = 128;
 /// The default cap never goes below this, however low the open-file limit.
 const MIN_DEFAULT_CONNECTIONS: usize = 8;
-/// The longest pause between retries of a failing `accept()`.
-const MAX_ACCEPT_PAUSE: Duration = Duration::from_secs(1);
 
 pub use crate::config::mcp_settings::McpHttpSettings;
 
@@ -112,173 +100,18 @@ pub fn is_loopback_origin(origin: &str) -> bool {
 }
 
 /// A request with an `Origin` header that is not a loopback origin (each one, if repeated).
-fn origin_refused(headers: &http::HeaderMap) -> bool {
+#[cfg_attr(not(feature = "http-server"), allow(dead_code))]
+pub(crate) fn origin_refused(headers: &http::HeaderMap) -> bool {
     headers
         .get_all(http::header::ORIGIN)
         .iter()
         .any(|value| !value.to_str().is_ok_and(is_loopback_origin))
 }
 
-type Response = http::Response<BoxBody<Bytes, Infallible>>;
-
-fn respond(status: http::StatusCode, content_type: &'static str, text: String) -> Response {
-    let mut response = http::Response::new(Full::new(Bytes::from(text)).boxed());
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        http::header::CONTENT_TYPE,
-        http::HeaderValue::from_static(content_type),
-    );
-    response
-}
-
-fn plain(status: http::StatusCode, text: &str) -> Response {
-    let mut response = respond(status, "text/plain; charset=utf-8", text.to_string());
-    if status == http::StatusCode::UNAUTHORIZED {
-        response.headers_mut().insert(
-            http::header::WWW_AUTHENTICATE,
-            http::HeaderValue::from_static("Bearer"),
-        );
-    }
-    response
-}
-
-/// 403 with a JSON-RPC error that has no id (what the transport spec allows for a bad Origin).
-fn forbidden_origin() -> Response {
-    let body = serde_json::json!({"jsonrpc": "2.0", "error": {"code": -32000, "message":
-        "Forbidden: the request's Origin is not a loopback origin (http://localhost, http://127.0.0.1 or http://[::1], any port); clawdeck's MCP endpoint answers browser pages on this machine only"}});
-    respond(
-        http::StatusCode::FORBIDDEN,
-        "application/json",
-        body.to_string(),
-    )
-}
-
-/// What every request passes before the MCP service: Origin, path, token.
-#[derive(Clone)]
-struct Gate {
-    service: McpHttpService,
-    server: ToolServer,
-    token: String,
-}
-
-impl Gate {
-    async fn answer(mut self, request: http::Request<Incoming>) -> Result<Response, Infallible> {
-        if origin_refused(request.headers()) {
-            return Ok(forbidden_origin());
-        }
-        if request.uri().path() != MCP_PATH {
-            return Ok(plain(
-                http::StatusCode::NOT_FOUND,
-                "clawdeck serves MCP at /mcp\n",
-            ));
-        }
-        let config = self.server.deck().config();
-        let admitted = bearer_token(request.headers())
-            .is_some_and(|presented| token_admits(&config.settings.mcp, &self.token, &presented));
-        if !admitted {
-            return Ok(plain(
-                http::StatusCode::UNAUTHORIZED,
-                "missing or wrong bearer token (Authorization: Bearer <token>)\n",
-            ));
-        }
-        self.service.call(request).await
-    }
-}
-
-/// The pause before retrying the `failures`th failed `accept()` in a row: 50 ms, doubling, at
-/// most a second.
-fn accept_pause(failures: u64) -> Duration {
-    let doublings = u32::try_from(failures.saturating_sub(1))
-        .unwrap_or(u32::MAX)
-        .min(5);
-    (Duration::from_millis(50) * 2u32.pow(doublings)).min(MAX_ACCEPT_PAUSE)
-}
-
-/// Serves MCP on `listener` until `cancel` fires. `token` is the server's own bearer token;
-/// tokens of `mcp.clients` entries are admitted too (read from the current config per request).
-/// `monitor` shows what the listener does; it never ends on a failed `accept()`.
-pub async fn serve(
-    listener: TcpListener,
-    server: ToolServer,
-    handler: Handler,
-    token: String,
-    monitor: EndpointMonitor,
-    cancel: CancellationToken,
-) -> Result<(), String> {
-    let gate = Gate {
-        service: http_service(handler, cancel.child_token()),
-        server,
-        token,
-    };
-    let mut failures = 0u64;
-    loop {
-        let accepted = tokio::select! {
-            _ = cancel.cancelled() => break,
-            accepted = listener.accept() => accepted,
-        };
-        let stream = match accepted {
-            Ok((stream, _)) => stream,
-            Err(err) => {
-                failures += 1;
-                monitor.accept_failed(&err, failures);
-                tokio::select! {
-                    _ = cancel.cancelled() => break,
-                    _ = tokio::time::sleep(accept_pause(failures)) => continue,
-                }
-            }
-        };
-        if failures > 0 {
-            monitor.accepting_again(failures);
-            failures = 0;
-        }
-        let limits = HttpLimits::from_settings(&gate.server.deck().config().settings.mcp.http);
-        // Over the cap the connection is closed at once (dropped unread).
-        let Some(slot) = monitor.admit(limits.max_connections) else {
-            continue;
-        };
-        tokio::spawn(serve_connection(
-            stream,
-            slot,
-            limits.header_timeout,
-            gate.clone(),
-            cancel.clone(),
-        ));
-    }
-    monitor.stopped();
-    Ok(())
-}
-
-/// One connection's requests, until the peer closes it, it overstays the header timeout, or
-/// the server stops. Its end cancels the calls it still waits for.
-async fn serve_connection(
-    stream: TcpStream,
-    _slot: ConnectionSlot,
-    header_timeout: Duration,
-    gate: Gate,
-    cancel: CancellationToken,
-) {
-    let closed = CancellationToken::new();
-    let _closes = closed.clone().drop_guard();
-    let on_request = service_fn(move |mut request: http::Request<Incoming>| {
-        request
-            .extensions_mut()
-            .insert(ConnectionClosed(closed.clone()));
-        gate.clone().answer(request)
-    });
-    let mut builder = hyper::server::conn::http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(header_timeout);
-    let connection = builder.serve_connection(TokioIo::new(stream), on_request);
-    tokio::select! {
-        _ = connection => {}
-        _ = cancel.cancelled() => {}
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sdk::bearer_token;
 
     #[test]
     fn only_loopback_addresses_are_served() {
@@ -349,9 +182,6 @@ mod tests {
             HttpLimits::from_settings(&McpHttpSettings::default()).header_timeout,
             DEFAULT_HEADER_TIMEOUT
         );
-        assert_eq!(accept_pause(1), Duration::from_millis(50));
-        assert_eq!(accept_pause(3), Duration::from_millis(200));
-        assert_eq!(accept_pause(1000), MAX_ACCEPT_PAUSE);
     }
 
     #[test]

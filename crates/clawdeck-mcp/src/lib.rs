@@ -13,6 +13,8 @@
 pub mod clients;
 pub mod host;
 pub mod http;
+#[cfg(feature = "http-server")]
+mod http_listener;
 pub mod lines;
 pub mod sdk;
 pub mod sdk_client;
