@@ -6,8 +6,9 @@ pub mod cli;
 
 // The crates' modules under their own names, so paths read the same as inside them.
 pub(crate) use clawdeck_core::{
-    adapter, catalog, config, context, decision_log, lint, mcp_servers, paths, pipeline, policy,
-    process, prompt, provider, queue, regular_file, semantics, skills, term, tool, tools,
+    catalog, config, context, decision_log, lint, local_tools, mcp_servers, paths, pipeline,
+    policy, process, prompt, provider, queue, regular_file, sanitize, semantics, skills, stages,
+    tool,
 };
 pub(crate) use clawdeck_deck as deck;
 pub(crate) use clawdeck_gateway as gateway;

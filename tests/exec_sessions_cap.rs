@@ -9,11 +9,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clawdeck_core::config::settings::ExecSettings;
+use clawdeck_core::local_tools::exec::ExecTool;
+use clawdeck_core::local_tools::process_tool::ProcessTool;
+use clawdeck_core::local_tools::specs::builtin_spec;
+use clawdeck_core::local_tools::{ExecSessions, PathGuard};
 use clawdeck_core::tool::{Tool, ToolCall, ToolError, ToolResult};
-use clawdeck_core::tools::exec::ExecTool;
-use clawdeck_core::tools::process_tool::ProcessTool;
-use clawdeck_core::tools::specs::builtin_spec;
-use clawdeck_core::tools::{ExecSessions, PathGuard};
 use serde_json::{Value, json};
 
 async fn call(tool: &dyn Tool, params: Value) -> Result<ToolResult, ToolError> {

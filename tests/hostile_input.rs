@@ -8,12 +8,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clawdeck_core::config::settings::{ExecSettings, RouterSettings};
+use clawdeck_core::local_tools::exec::ExecTool;
+use clawdeck_core::local_tools::read::ReadTool;
+use clawdeck_core::local_tools::specs::builtin_spec;
+use clawdeck_core::local_tools::{ExecSessions, PathGuard};
 use clawdeck_core::process::{self, ProcessSpec};
 use clawdeck_core::tool::{Tool, ToolCall};
-use clawdeck_core::tools::exec::ExecTool;
-use clawdeck_core::tools::read::ReadTool;
-use clawdeck_core::tools::specs::builtin_spec;
-use clawdeck_core::tools::{ExecSessions, PathGuard};
 use serde_json::json;
 
 fn settings_error(settings: &str) -> String {
@@ -164,7 +164,7 @@ async fn read_refuses_fifos_and_devices_without_hanging() {
     nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
     for guard in [
         PathGuard::host(dir.path()),
-        PathGuard::sandboxed(dir.path(), clawdeck_core::tools::WorkspaceAccess::Rw).unwrap(),
+        PathGuard::sandboxed(dir.path(), clawdeck_core::local_tools::WorkspaceAccess::Rw).unwrap(),
     ] {
         let read = ReadTool::new(builtin_spec("read").unwrap(), Arc::new(guard));
         let started = Instant::now();
@@ -200,9 +200,10 @@ async fn write_refuses_a_fifo_in_the_workspace_without_hanging() {
     let fifo = dir.path().join("pipe");
     nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
     let guard = Arc::new(
-        PathGuard::sandboxed(dir.path(), clawdeck_core::tools::WorkspaceAccess::Rw).unwrap(),
+        PathGuard::sandboxed(dir.path(), clawdeck_core::local_tools::WorkspaceAccess::Rw).unwrap(),
     );
-    let write = clawdeck_core::tools::write::WriteTool::new(builtin_spec("write").unwrap(), guard);
+    let write =
+        clawdeck_core::local_tools::write::WriteTool::new(builtin_spec("write").unwrap(), guard);
     let err = tokio::time::timeout(
         Duration::from_secs(5),
         write.execute(ToolCall::new("t", json!({"path": "pipe", "content": "x"}))),
@@ -649,7 +650,7 @@ async fn plugin_output_past_the_cap_is_marked_truncated_and_says_details_were_dr
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let mut spec = builtin_spec("read").unwrap();
     spec.name = "big_plugin".into();
-    let tool = clawdeck_core::tools::plugin::PluginTool::new(
+    let tool = clawdeck_core::local_tools::plugin::PluginTool::new(
         spec,
         clawdeck_core::catalog::PluginToolCommand {
             plugin_id: "big".into(),

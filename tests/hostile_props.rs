@@ -6,14 +6,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clawdeck_core::config::settings::ExecSettings;
+use clawdeck_core::local_tools::apply_patch::ApplyPatchTool;
+use clawdeck_core::local_tools::edit::EditTool;
+use clawdeck_core::local_tools::exec::ExecTool;
+use clawdeck_core::local_tools::read::ReadTool;
+use clawdeck_core::local_tools::specs::builtin_spec;
+use clawdeck_core::local_tools::write::WriteTool;
+use clawdeck_core::local_tools::{ExecSessions, PathGuard, WorkspaceAccess};
 use clawdeck_core::tool::{Tool, ToolCall};
-use clawdeck_core::tools::apply_patch::ApplyPatchTool;
-use clawdeck_core::tools::edit::EditTool;
-use clawdeck_core::tools::exec::ExecTool;
-use clawdeck_core::tools::read::ReadTool;
-use clawdeck_core::tools::specs::builtin_spec;
-use clawdeck_core::tools::write::WriteTool;
-use clawdeck_core::tools::{ExecSessions, PathGuard, WorkspaceAccess};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

@@ -10,13 +10,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use clawdeck_core::local_tools::apply_patch::ApplyPatchTool;
+use clawdeck_core::local_tools::edit::EditTool;
+use clawdeck_core::local_tools::read::ReadTool;
+use clawdeck_core::local_tools::specs::builtin_spec;
+use clawdeck_core::local_tools::write::WriteTool;
+use clawdeck_core::local_tools::{PathGuard, WorkspaceAccess};
 use clawdeck_core::tool::{Tool, ToolCall, ToolError, ToolResult};
-use clawdeck_core::tools::apply_patch::ApplyPatchTool;
-use clawdeck_core::tools::edit::EditTool;
-use clawdeck_core::tools::read::ReadTool;
-use clawdeck_core::tools::specs::builtin_spec;
-use clawdeck_core::tools::write::WriteTool;
-use clawdeck_core::tools::{PathGuard, WorkspaceAccess};
 use serde_json::{Value, json};
 
 /// How long each tool is raced (all four run at once).

@@ -8,16 +8,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clawdeck_core::adapter::hooks::{DEFAULT_BLOCK_REASON, HOOK_FAILED_REASON, HookStep};
-use clawdeck_core::adapter::results::TRUNCATION_MARKER;
 use clawdeck_core::catalog::Registry;
 use clawdeck_core::config::settings::HookCommand;
 use clawdeck_core::context::PolicyContext;
+use clawdeck_core::local_tools::ToolRuntime;
 use clawdeck_core::pipeline::{CallOutcome, CallRequest, Pipeline};
 use clawdeck_core::policy::LayerId;
 use clawdeck_core::queue::{LaneLimits, LaneQueue, QueueEvent};
+use clawdeck_core::stages::hooks::{DEFAULT_BLOCK_REASON, HOOK_FAILED_REASON, HookStep};
+use clawdeck_core::stages::results::TRUNCATION_MARKER;
 use clawdeck_core::tool::ContentBlock;
-use clawdeck_core::tools::ToolRuntime;
 use serde_json::{Value, json};
 
 fn hook_fixture(name: &str) -> String {

@@ -16,7 +16,7 @@ pub struct ColumnLayout {
 /// A cell as one plain line: control sequences dropped, runs of whitespace (newlines, tabs)
 /// made one space.
 pub fn cell(text: &str) -> String {
-    crate::term::plain(text)
+    crate::sanitize::plain(text)
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")

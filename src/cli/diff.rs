@@ -60,7 +60,7 @@ fn fail(message: impl std::fmt::Display) -> u8 {
     // The message may quote config text (an agent id, a path).
     eprintln!(
         "{}",
-        crate::term::for_terminal_if_tty_stderr(&format!("clawdeck diff: {message}"))
+        crate::sanitize::for_terminal_if_tty_stderr(&format!("clawdeck diff: {message}"))
     );
     exit::USAGE
 }

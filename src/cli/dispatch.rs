@@ -94,7 +94,7 @@ fn run_call(
         if let Err(err) = deck.record_decisions("dispatch") {
             eprintln!(
                 "clawdeck dispatch: the decision log is off: {}",
-                crate::term::for_terminal_if_tty_stderr(&err)
+                crate::sanitize::for_terminal_if_tty_stderr(&err)
             );
         }
         let pipeline = deck.pipeline();

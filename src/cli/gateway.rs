@@ -341,13 +341,13 @@ pub(super) fn print_item(
     out: &mut impl std::io::Write,
     item: &WatchItem,
     as_json: bool,
-    guard: crate::term::OutputGuard,
+    guard: crate::sanitize::OutputGuard,
 ) -> bool {
     let line = if as_json {
         serde_json::to_string(&item.to_json()).unwrap_or_default()
     } else {
         guard
-            .lines(crate::term::StdStream::Stdout, &describe_event(item))
+            .lines(crate::sanitize::StdStream::Stdout, &describe_event(item))
             .into_owned()
     };
     writeln!(out, "{line}").and_then(|()| out.flush()).is_ok()

@@ -17,14 +17,14 @@ use super::gateway_args::GatewayArgs;
 
 use super::tools::print_load_warnings;
 use super::{Cli, exit};
-use crate::adapter::results::sanitize_result;
 use crate::catalog::Registry;
 use crate::config;
+use crate::local_tools::exec::finished_result;
 use crate::pipeline::{CallOutcome, CallRequest, Pipeline};
 use crate::process::KillReason;
 use crate::process::stop_signals::stop_signals;
+use crate::stages::results::sanitize_result;
 use crate::tool::ContentBlock;
-use crate::tools::exec::finished_result;
 use tokio_util::sync::CancellationToken;
 
 #[derive(Debug, Args)]
@@ -145,7 +145,7 @@ pub fn run(cli: &Cli, args: &InvokeArgs) -> u8 {
         if let Err(err) = deck.record_decisions("invoke") {
             eprintln!(
                 "clawdeck invoke: the decision log is off: {}",
-                crate::term::for_terminal_if_tty_stderr(&err)
+                crate::sanitize::for_terminal_if_tty_stderr(&err)
             );
         }
         let pipeline = deck.pipeline();
@@ -211,7 +211,7 @@ async fn follow_background_session(
     if !json {
         eprintln!(
             "{} (clawdeck invoke waits for it; Ctrl-C stops it)",
-            crate::term::for_terminal_if_tty_stderr(&result.joined_text())
+            crate::sanitize::for_terminal_if_tty_stderr(&result.joined_text())
         );
     }
     let started = std::time::Instant::now();
@@ -245,8 +245,8 @@ async fn follow_background_session(
 }
 
 /// Prints the outcome and returns the exit status.
-pub(crate) fn report(outcome: &CallOutcome, json: bool, guard: crate::term::OutputGuard) -> u8 {
-    use crate::term::StdStream::Stdout;
+pub(crate) fn report(outcome: &CallOutcome, json: bool, guard: crate::sanitize::OutputGuard) -> u8 {
+    use crate::sanitize::StdStream::Stdout;
     if json {
         outln!(
             "{}",
@@ -295,7 +295,7 @@ pub(crate) fn report(outcome: &CallOutcome, json: bool, guard: crate::term::Outp
         CallOutcome::Blocked { hooks, .. } => {
             eprintln!("clawdeck invoke: blocked: {}", outcome.message());
             for step in hooks {
-                if let crate::adapter::hooks::HookStep::Failed { hook, detail } = step {
+                if let crate::stages::hooks::HookStep::Failed { hook, detail } = step {
                     eprintln!("  hook {hook} failed: {detail}");
                 }
             }

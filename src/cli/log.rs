@@ -127,7 +127,7 @@ fn keep(args: &LogArgs, entries: Vec<Entry>, limit: usize) -> Vec<DecisionRecord
             Err(bad) => {
                 eprintln!(
                     "clawdeck log: skipped {}",
-                    crate::term::for_terminal_if_tty_stderr(&bad.to_string())
+                    crate::sanitize::for_terminal_if_tty_stderr(&bad.to_string())
                 );
                 None
             }

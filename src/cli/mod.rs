@@ -200,14 +200,14 @@ pub fn command_summary() -> String {
 }
 
 /// How untrusted text is written to our stdout / stderr (`--raw`, terminal or not).
-pub(crate) fn output_guard(cli: &Cli) -> crate::term::OutputGuard {
-    crate::term::OutputGuard::detect(cli.raw)
+pub(crate) fn output_guard(cli: &Cli) -> crate::sanitize::OutputGuard {
+    crate::sanitize::OutputGuard::detect(cli.raw)
 }
 
 /// Text for our stdout that may quote untrusted text (config, gateway data): neutralised when
 /// stdout is a terminal (unless `--raw`).
 pub(crate) fn out_untrusted(cli: &Cli, text: &str) {
-    let text = output_guard(cli).lines(crate::term::StdStream::Stdout, text);
+    let text = output_guard(cli).lines(crate::sanitize::StdStream::Stdout, text);
     out!("{text}");
 }
 
@@ -216,7 +216,7 @@ pub(crate) fn out_untrusted(cli: &Cli, text: &str) {
 pub(crate) fn err_untrusted(cli: &Cli, line: &str) {
     eprintln!(
         "{}",
-        output_guard(cli).lines(crate::term::StdStream::Stderr, line)
+        output_guard(cli).lines(crate::sanitize::StdStream::Stderr, line)
     );
 }
 

@@ -127,7 +127,7 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
     }
     // Plugin and skill descriptions are untrusted: neutralised on a terminal unless `--raw`.
     let guard = super::output_guard(cli);
-    let out = |text: &str| outln!("{}", guard.text(crate::term::StdStream::Stdout, text));
+    let out = |text: &str| outln!("{}", guard.text(crate::sanitize::StdStream::Stdout, text));
     if args.router {
         match router_section {
             Some(section) => out(&section.text),

@@ -100,7 +100,7 @@ pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
 pub async fn route(
     service: RouterService,
     args: &RouteArgs,
-    guard: crate::term::OutputGuard,
+    guard: crate::sanitize::OutputGuard,
 ) -> u8 {
     let request = RouterRequest {
         message: args.message.clone(),

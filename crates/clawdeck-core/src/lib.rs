@@ -1,20 +1,20 @@
 //! clawdeck's core: the tool pipeline of an OpenClaw-style agent, from a config to a result.
 //!
 //! Config and packs (`config`, `semantics`), the tool model and catalog (`tool`, `catalog`,
-//! `mcp_servers`), the policy (`policy`, `context`, `lint`), the pipeline (`adapter` stages,
-//! `pipeline`, `queue`, `decision_log`), execution (`process`, `tools`), what the model sees
-//! (`skills`, `prompt`, `provider`), comparison with real OpenClaw (`comparison`), where clawdeck
-//! keeps its files (`paths`) and the one untrusted-text sanitizer (`term`).
+//! `mcp_servers`), the policy (`policy`, `context`, `lint`), the pipeline (`stages`, `pipeline`,
+//! `queue`, `decision_log`), execution (`process`, `local_tools`), what the model sees (`skills`,
+//! `prompt`, `provider`), comparison with real OpenClaw (`comparison`), where clawdeck keeps its
+//! files (`paths`) and the one sanitizer every untrusted text passes (`sanitize`).
 //!
 //! No terminal code, no server, no MCP SDK: those live in the crates above this one.
 
-pub mod adapter;
 pub mod catalog;
 pub mod comparison;
 pub mod config;
 pub mod context;
 pub mod decision_log;
 pub mod lint;
+pub mod local_tools;
 pub mod mcp_servers;
 pub mod paths;
 pub mod pipeline;
@@ -24,8 +24,8 @@ pub mod prompt;
 pub mod provider;
 pub mod queue;
 pub mod regular_file;
+pub mod sanitize;
 pub mod semantics;
 pub mod skills;
-pub mod term;
+pub mod stages;
 pub mod tool;
-pub mod tools;

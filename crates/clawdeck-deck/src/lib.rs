@@ -24,6 +24,7 @@ use tokio::sync::broadcast;
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::decision_log::{DecisionLog, DecisionSink};
+use crate::local_tools::ToolRuntime;
 use crate::mcp_servers::ServerListing;
 use crate::pipeline::Pipeline;
 use crate::queue::{
@@ -31,7 +32,6 @@ use crate::queue::{
     QueueEvent,
 };
 use crate::router::{RouterEvent, RouterService};
-use crate::tools::ToolRuntime;
 
 /// The tool registry for a config (plugin manifests are read here, `mcp.servers` listed through
 /// `listing`). The Deck is the one place that builds it, so a change to how registries are
@@ -496,8 +496,8 @@ mod tests;
 
 // The core's modules under their own names, so paths read the same in every crate.
 pub(crate) use clawdeck_core::{
-    catalog, comparison, config, context, decision_log, mcp_servers, pipeline, policy, process,
-    queue, semantics, tools,
+    catalog, comparison, config, context, decision_log, local_tools, mcp_servers, pipeline, policy,
+    process, queue, semantics,
 };
 pub(crate) use clawdeck_gateway as gateway;
 pub(crate) use clawdeck_router as router;

@@ -118,19 +118,19 @@ impl Approval {
     pub fn has_hidden_chars(&self) -> bool {
         self.read_fields()
             .iter()
-            .any(|f| crate::term::visible(f).hidden_chars)
+            .any(|f| crate::sanitize::visible(f).hidden_chars)
     }
 
     /// One line, every field shown visibly (controls escaped, invisible characters marked,
     /// padding compressed), flagged when a field hides or reorders characters.
     pub fn describe(&self) -> String {
         let [id, command, cwd, agent, session, reason] =
-            self.read_fields().map(|f| crate::term::visible(f).text);
+            self.read_fields().map(|f| crate::sanitize::visible(f).text);
         let mut line = format!(
             "{id} requested: `{command}` in {cwd} (agent {agent}, session {session}; {reason})"
         );
         if self.has_hidden_chars() {
-            line.push_str(&format!(" ⚠ {}", crate::term::HIDDEN_CHARS_WARNING));
+            line.push_str(&format!(" ⚠ {}", crate::sanitize::HIDDEN_CHARS_WARNING));
         }
         line
     }

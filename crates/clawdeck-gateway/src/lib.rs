@@ -29,4 +29,4 @@ pub mod transcript;
 pub mod watch;
 
 // The core's modules under their own names, so paths read the same in every crate.
-pub(crate) use clawdeck_core::{config, paths, pipeline, regular_file, term, tool};
+pub(crate) use clawdeck_core::{config, paths, pipeline, regular_file, sanitize, tool};

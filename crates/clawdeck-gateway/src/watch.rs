@@ -338,7 +338,7 @@ pub fn classify(gateway: &str, event: &str, payload: &Value) -> WatchItem {
 
 /// One human-readable line: a newline or carriage return in any gateway text is shown as `⏎`
 /// (it cannot start a line of its own or overwrite one); an approval's fields are shown fully
-/// visible (see [`crate::term::visible`]).
+/// visible (see [`crate::sanitize::visible`]).
 pub fn describe_event(item: &WatchItem) -> String {
     one_line(&describe_kind(item))
 }
@@ -385,7 +385,7 @@ fn describe_kind(item: &WatchItem) -> String {
             resolved_by,
         } => {
             let [id, decision, by] =
-                [id, decision, resolved_by].map(|f| crate::term::visible(f).text);
+                [id, decision, resolved_by].map(|f| crate::sanitize::visible(f).text);
             format!("[{gw}] approval {id} resolved: {decision} by {by}")
         }
         WatchKind::SessionChanged { reason } => format!("[{gw}] {session} changed ({reason})"),

@@ -24,7 +24,7 @@ pub mod watch;
 
 // The core's modules under their own names, so paths read the same in every crate.
 pub(crate) use clawdeck_core::{
-    catalog, config, context, mcp_servers, pipeline, policy, process, provider, term, tool,
+    catalog, config, context, mcp_servers, pipeline, policy, process, provider, sanitize, tool,
 };
 pub(crate) use clawdeck_deck as deck;
 

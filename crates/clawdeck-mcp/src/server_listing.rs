@@ -141,7 +141,7 @@ async fn list_one(server: &DeclaredServer) -> Result<ServerOffer, String> {
             }
             let stderr = {
                 let tail = stderr_tail.lock().unwrap_or_else(|p| p.into_inner());
-                crate::term::sanitize::plain_text(&String::from_utf8_lossy(&tail))
+                crate::sanitize::sanitizer::plain_text(&String::from_utf8_lossy(&tail))
                     .trim()
                     .to_string()
             };

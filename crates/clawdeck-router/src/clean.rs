@@ -30,9 +30,9 @@ pub struct RemoteToolCall {
 }
 
 /// The visible text only: every escape sequence (CSI, OSC, DCS, APC, PM, SOS, C1) and control
-/// byte other than newline and tab removed, through the one sanitizer (`crate::term`).
+/// byte other than newline and tab removed, through the one sanitizer (`crate::sanitize`).
 pub fn strip_ansi(text: &str) -> String {
-    crate::term::plain(text)
+    crate::sanitize::plain(text)
 }
 
 const ERROR_PATTERNS: &[&str] = &[

@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use super::outcome::RouterOutcome;
 use super::request::{Mode, TransportKind};
 
-/// Which stream a chunk came from (the one stdout/stderr kind, `crate::term`). The HTTP
+/// Which stream a chunk came from (the one stdout/stderr kind, `crate::sanitize`). The HTTP
 /// transport sends SSE deltas as `Stdout` and transport diagnostics as `Stderr`.
-pub use crate::term::StdStream as OutputStream;
+pub use crate::sanitize::StdStream as OutputStream;
 
 /// One event of one run.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -7,8 +7,8 @@ use std::time::Duration;
 use super::clawbot_tool::ClawbotRouterTool;
 use super::service::RouterService;
 use super::tools_invoke::{OpenClawOnlyTool, ToolsInvokeClient};
+use crate::local_tools::ToolSupplier;
 use crate::tool::{SharedTool, ToolSpec};
-use crate::tools::ToolSupplier;
 
 /// The tools to insert (into `ToolSet` with `insert`, replacing same-named runners):
 /// `clawbot_router`, plus gateway-backed runners for the `openclaw_only` specs among `specs`

@@ -32,7 +32,7 @@ pub mod tools_invoke;
 pub mod transport;
 
 // The core's modules under their own names, so paths read the same in every crate.
-pub(crate) use clawdeck_core::{catalog, config, process, term, tool, tools};
+pub(crate) use clawdeck_core::{catalog, config, local_tools, process, sanitize, tool};
 pub(crate) use clawdeck_gateway as gateway;
 
 pub use clawbot_tool::ClawbotRouterTool;

@@ -36,10 +36,10 @@ use super::widgets::help::HelpOverlay;
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
+use crate::local_tools::ToolRuntime;
 use crate::pipeline::{CallRequest, Pipeline};
 use crate::queue::LaneQueue;
 use crate::router::{RouterRequest, RouterService};
-use crate::tools::ToolRuntime;
 
 mod analysis;
 
@@ -1097,7 +1097,7 @@ impl App {
             .as_ref()
             .and_then(|router| router.record(run_id));
         let (text, cut) = match record {
-            Some(record) => (crate::term::plain(&record.text), record.cut),
+            Some(record) => (crate::sanitize::plain(&record.text), record.cut),
             None => match self.router.runs.iter().find(|r| r.run_id == run_id) {
                 Some(run) => (run.buffer.plain_text(), None),
                 None => {

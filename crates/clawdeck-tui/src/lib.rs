@@ -30,8 +30,8 @@ mod tests;
 
 // The core's modules under their own names, so paths read the same in every crate.
 pub(crate) use clawdeck_core::{
-    adapter, catalog, comparison, config, context, decision_log, lint, mcp_servers, pipeline,
-    policy, process, prompt, provider, queue, regular_file, semantics, term, tool, tools,
+    catalog, comparison, config, context, decision_log, lint, local_tools, mcp_servers, pipeline,
+    policy, process, prompt, provider, queue, regular_file, sanitize, semantics, stages, tool,
 };
 pub(crate) use clawdeck_deck as deck;
 pub(crate) use clawdeck_gateway as gateway;

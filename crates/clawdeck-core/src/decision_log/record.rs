@@ -243,7 +243,7 @@ impl DecisionRecord {
     /// and reasons come from callers and are not trusted).
     pub fn columns(&self) -> [String; 7] {
         let one_line = |s: &str| {
-            crate::term::plain(s)
+            crate::sanitize::plain(s)
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" ")
@@ -295,7 +295,7 @@ impl DecisionRecord {
     }
 }
 
-fn hook_values(hooks: &[crate::adapter::hooks::HookStep]) -> Vec<Value> {
+fn hook_values(hooks: &[crate::stages::hooks::HookStep]) -> Vec<Value> {
     hooks
         .iter()
         .filter_map(|h| serde_json::to_value(h).ok())

@@ -5,9 +5,9 @@ use std::time::{Duration, SystemTime};
 use serde_json::{Value, json};
 
 use super::*;
-use crate::adapter::hooks::HookStep;
 use crate::context::PolicyContext;
 use crate::pipeline::CallOutcome;
+use crate::stages::hooks::HookStep;
 use crate::tool::ToolResult;
 
 fn facts<'a>(ctx: &'a PolicyContext, params: &'a Value) -> CallFacts<'a> {

@@ -16,19 +16,19 @@ use tokio_util::sync::CancellationToken;
 
 pub use outcome::CallOutcome;
 
-use crate::adapter::aliases::apply_param_aliases;
-use crate::adapter::cancel::{CombinedGuard, combine};
-use crate::adapter::hooks::{HookVerdict, run_before_tool_call};
-use crate::adapter::results::{error_result, sanitize_result};
-use crate::adapter::validate::ParamValidator;
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
 use crate::decision_log::{CallFacts, DecisionRecord, DecisionSink};
+use crate::local_tools::{ToolRuntime, ToolSet};
 use crate::policy;
 use crate::queue::{LaneQueue, QueueError};
+use crate::stages::aliases::apply_param_aliases;
+use crate::stages::cancel::{CombinedGuard, combine};
+use crate::stages::hooks::{HookVerdict, run_before_tool_call};
+use crate::stages::results::{error_result, sanitize_result};
+use crate::stages::validate::ParamValidator;
 use crate::tool::{ProgressSink, ToolCall, ToolError, ToolSpec};
-use crate::tools::{ToolRuntime, ToolSet};
 
 /// One call to make.
 #[derive(Clone)]
@@ -422,7 +422,7 @@ impl Pipeline {
         &self,
         tool: &str,
         lane: &str,
-        hooks: Vec<crate::adapter::hooks::HookStep>,
+        hooks: Vec<crate::stages::hooks::HookStep>,
         started: Instant,
         err: ToolError,
     ) -> CallOutcome {

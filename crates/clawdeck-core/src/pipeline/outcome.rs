@@ -5,8 +5,8 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::adapter::hooks::HookStep;
 use crate::policy::ToolTrace;
+use crate::stages::hooks::HookStep;
 use crate::tool::ToolResult;
 
 /// The end of one call. Only `Completed` ran the tool.

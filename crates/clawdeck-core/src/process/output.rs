@@ -4,8 +4,8 @@ use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
 
-/// Which pipe a piece of output came from (the one stdout/stderr kind, `crate::term`).
-pub use crate::term::StdStream as StreamKind;
+/// Which pipe a piece of output came from (the one stdout/stderr kind, `crate::sanitize`).
+pub use crate::sanitize::StdStream as StreamKind;
 
 /// How a retained line ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

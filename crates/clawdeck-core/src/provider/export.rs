@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::ProviderApi;
 use super::gemini::{clean_for_gemini, gemini_violations};
 use super::normalize::normalize_parameters;
-use crate::adapter::aliases::alias_schema;
+use crate::stages::aliases::alias_schema;
 use crate::tool::ToolSpec;
 
 /// A provider's `tools` payload for a tool set, plus what had to be left out and why.

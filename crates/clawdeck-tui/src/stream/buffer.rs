@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 
-use crate::term::{CleanLine, Sanitizer, plain_text};
+use crate::sanitize::{CleanLine, Sanitizer, plain_text};
 
 /// Which stream a line came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -18,11 +18,11 @@ pub(crate) enum StreamKind {
     Note,
 }
 
-impl From<crate::term::StdStream> for StreamKind {
-    fn from(stream: crate::term::StdStream) -> StreamKind {
+impl From<crate::sanitize::StdStream> for StreamKind {
+    fn from(stream: crate::sanitize::StdStream) -> StreamKind {
         match stream {
-            crate::term::StdStream::Stdout => StreamKind::Stdout,
-            crate::term::StdStream::Stderr => StreamKind::Stderr,
+            crate::sanitize::StdStream::Stdout => StreamKind::Stdout,
+            crate::sanitize::StdStream::Stderr => StreamKind::Stderr,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! A run's raw output: sanitized by `crate::term`, kept in a bounded line buffer (`buffer`), and the
+//! A run's raw output: sanitized by `crate::sanitize`, kept in a bounded line buffer (`buffer`), and the
 //! scrollable pane that draws only the visible slice (`pane`).
 
 pub(crate) mod buffer;

@@ -6,12 +6,12 @@ use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use super::harness::{Harness, screen};
-use crate::adapter::hooks::HookStep;
 use crate::app::App;
 use crate::context::PolicyContext;
 use crate::decision_log::{CallFacts, DecisionLog, DecisionLogSettings, DecisionRecord};
 use crate::event::AppEvent;
 use crate::pipeline::CallOutcome;
+use crate::stages::hooks::HookStep;
 use crate::tool::ToolResult;
 use crate::views::ViewId;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

@@ -24,7 +24,7 @@ fn harness() -> Harness {
     h.app.services.queue = Some(crate::queue::LaneQueue::new(
         crate::queue::LaneLimits::default(),
     ));
-    h.app.services.tool_runtime = Some(crate::tools::ToolRuntime::new(&config));
+    h.app.services.tool_runtime = Some(crate::local_tools::ToolRuntime::new(&config));
     h.app.set_config(config);
     h.app.status = None;
     h

@@ -1062,7 +1062,7 @@ fn invoke_harness() -> Harness {
     h.app.services.queue = Some(crate::queue::LaneQueue::new(
         crate::queue::LaneLimits::default(),
     ));
-    h.app.services.tool_runtime = Some(crate::tools::ToolRuntime::new(&config));
+    h.app.services.tool_runtime = Some(crate::local_tools::ToolRuntime::new(&config));
     h.app.set_config(config);
     h.app.status = None;
     h.app.handle_event(AppEvent::SwitchView(ViewId::Invoke));

@@ -22,7 +22,7 @@ use crate::gateway::approvals::Decision;
 use crate::gateway::roster::Link;
 use crate::gateway::watch::{WatchItem, WatchKind};
 use crate::keymap::Action;
-use crate::term::{HIDDEN_CHARS_WARNING, visible};
+use crate::sanitize::{HIDDEN_CHARS_WARNING, visible};
 use crate::theme;
 use crate::widgets::detail_pane::DetailPane;
 use crate::widgets::table::{list_table, render_selected};

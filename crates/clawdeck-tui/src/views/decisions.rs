@@ -228,7 +228,7 @@ impl DecisionsView {
             return (String::new(), lines);
         };
         let label = |s: &'static str| Span::styled(s, theme::dim());
-        let plain = |s: &str| crate::term::plain(s).replace('\n', " ");
+        let plain = |s: &str| crate::sanitize::plain(s).replace('\n', " ");
         let rule = match &r.rule {
             Some(rule) => plain(&format!(
                 "{} {} {} — {}",

@@ -21,12 +21,12 @@ use ratatui_textarea::TextArea;
 use serde_json::{Map, Value};
 
 use super::ViewCtx;
-use crate::adapter::validate::ParamValidator;
 use crate::clock::short_duration;
 use crate::event::AppEvent;
 use crate::keymap::Action;
 use crate::pipeline::CallOutcome;
 use crate::policy::Resolution;
+use crate::stages::validate::ParamValidator;
 use crate::theme;
 use crate::tool::ContentBlock;
 use crate::widgets::table::selection_list;
@@ -67,7 +67,7 @@ impl ResultLines {
                 theme::warning().add_modifier(ratatui::style::Modifier::ITALIC),
             ),
         };
-        let clean = crate::term::plain(text).replace('\t', "    ");
+        let clean = crate::sanitize::plain(text).replace('\t', "    ");
         for line in clean.lines() {
             if self.lines.len() >= RESULT_LINES {
                 self.omitted += 1;

@@ -56,7 +56,7 @@ impl PromptView {
         lines.push(Line::raw(""));
         let mut sections = vec![0];
         // Skill and plugin text can carry control sequences: only visible text is drawn.
-        let prompt = crate::term::plain(&view.prompt).replace('\t', "    ");
+        let prompt = crate::sanitize::plain(&view.prompt).replace('\t', "    ");
         for l in prompt.lines() {
             if is_section_heading(l) {
                 sections.push(lines.len());
@@ -81,7 +81,7 @@ impl PromptView {
         }
         let payload = serde_json::to_string_pretty(&view.export.payload).unwrap_or_default();
         lines.push(Line::raw(""));
-        let payload = crate::term::plain(&payload);
+        let payload = crate::sanitize::plain(&payload);
         lines.extend(payload.lines().map(|l| Line::raw(l.to_string())));
         self.pane.set_lines(lines, sections);
         self.error = None;

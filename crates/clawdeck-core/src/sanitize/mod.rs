@@ -3,12 +3,12 @@
 //! buffers, `route` / `invoke` / `prompt` output and the router's clean view, so they agree on
 //! what passes: printable text, newlines, tabs, and (for terminals) SGR colours.
 
-pub mod sanitize;
+pub mod sanitizer;
 pub mod visible;
 
 use std::io::IsTerminal;
 
-pub use sanitize::{CleanLine, Sanitizer, plain_text};
+pub use sanitizer::{CleanLine, Sanitizer, plain_text};
 pub use visible::{HIDDEN_CHARS_WARNING, VisibleText, visible};
 
 /// Which of the two output streams of a process (a child's or our own).

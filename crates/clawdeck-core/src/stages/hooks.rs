@@ -16,8 +16,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::settings::HookCommand;
 use crate::context::PolicyContext;
+use crate::local_tools::external::{JsonCommand, run_json_command, tail};
 use crate::process::KillReason;
-use crate::tools::external::{JsonCommand, run_json_command, tail};
 
 /// OpenClaw's text for a hook that failed.
 pub const HOOK_FAILED_REASON: &str = "Tool call blocked because before_tool_call hook failed";
