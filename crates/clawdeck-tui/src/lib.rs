@@ -6,7 +6,9 @@
 //! `App` that performs side effects (`app`), the chrome (`ui`), views (`views`) and widgets.
 
 pub(crate) mod app;
-/// The workloads of `benches/tui.rs` and `benches/gateway.rs`; not an API.
+/// The workloads of `benches/tui.rs` and `benches/gateway.rs` (feature `bench`, which only
+/// the benchmarks turn on): they drive the console's private parts. Not an API.
+#[cfg(any(test, feature = "bench"))]
 #[doc(hidden)]
 pub mod bench;
 pub(crate) mod clock;
