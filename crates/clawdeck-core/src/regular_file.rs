@@ -30,7 +30,7 @@ pub fn effective_uid() -> u32 {
 }
 
 /// What a file type is, in words (`a FIFO`).
-pub fn kind_name(kind: FileType) -> &'static str {
+pub(crate) fn kind_name(kind: FileType) -> &'static str {
     if kind.is_file() {
         "a regular file"
     } else if kind.is_dir() {
@@ -102,7 +102,7 @@ pub fn open_append(path: &Path, mode: u32, links: Links) -> io::Result<File> {
 
 /// Creates or truncates `path` for writing, new files with `mode`. The type is checked before
 /// anything is truncated: the check runs on the open file, and O_TRUNC is applied only after.
-pub fn create_truncate(path: &Path, mode: u32, links: Links) -> io::Result<File> {
+pub(crate) fn create_truncate(path: &Path, mode: u32, links: Links) -> io::Result<File> {
     let file = open(
         path,
         OpenOptions::new()

@@ -268,7 +268,7 @@ impl Deck {
     }
 
     /// `record_decisions` into a log the caller opened (tests, a second sink).
-    pub fn record_decisions_in(&self, log: Arc<DecisionLog>, default_client: &str) {
+    pub(crate) fn record_decisions_in(&self, log: Arc<DecisionLog>, default_client: &str) {
         let sink = DecisionSink::new(log, Some(default_client));
         self.pipeline().set_decision_sink(Some(sink.clone()));
         *lock(&self.inner.decisions) = Some(sink);
@@ -289,7 +289,7 @@ impl Deck {
     }
 
     /// `apply` with a registry built elsewhere (off the caller's task: it reads plugin files).
-    pub fn apply_built(&self, config: LoadedConfig, registry: Registry) -> Arc<DeckState> {
+    pub(crate) fn apply_built(&self, config: LoadedConfig, registry: Registry) -> Arc<DeckState> {
         let _installing = lock(&self.inner.installing);
         self.install(config, registry)
     }

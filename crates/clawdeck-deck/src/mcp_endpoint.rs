@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Where a warning goes (stderr for `clawdeck mcp`; the console shows the status instead).
-pub type WarningSink = Arc<dyn Fn(String) + Send + Sync>;
+pub(crate) type WarningSink = Arc<dyn Fn(String) + Send + Sync>;
 
 /// The endpoint's shared state. Cheap to clone.
 #[derive(Clone)]

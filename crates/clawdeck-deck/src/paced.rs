@@ -21,7 +21,7 @@ impl Permit {
 
 /// A bounded in-flight budget shared by one producer and the events it has let out.
 #[derive(Debug, Clone)]
-pub struct Pacer(Arc<Semaphore>);
+pub(crate) struct Pacer(Arc<Semaphore>);
 
 impl Pacer {
     pub fn new(in_flight: usize) -> Pacer {

@@ -16,7 +16,7 @@ use crate::context::PolicyContext;
 use crate::gateway::{Backoff, ConnectOptions, DeviceIdentity, GatewayClient, GatewayEndpoint};
 
 /// How long the console waits for a gateway's `tools.effective`.
-pub const ASK_TIMEOUT: Duration = Duration::from_secs(20);
+pub(crate) const ASK_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// The verdicts for one gateway session.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -32,7 +32,7 @@ pub struct SessionCheck {
 }
 
 /// The agent a session key names (`agent:<id>:...`), if it names one.
-pub fn session_agent(session_key: &str) -> Option<String> {
+pub(crate) fn session_agent(session_key: &str) -> Option<String> {
     let mut parts = session_key.trim().split(':');
     match (parts.next(), parts.next()) {
         (Some(prefix), Some(agent))
@@ -173,7 +173,7 @@ pub fn check_session(
 
 /// Asks one gateway for a session's `tools.effective` over a connection of its own (opened,
 /// asked, closed; bounded by `timeout` overall).
-pub async fn ask_tools_effective(
+pub(crate) async fn ask_tools_effective(
     endpoint: GatewayEndpoint,
     identity: DeviceIdentity,
     session_key: &str,

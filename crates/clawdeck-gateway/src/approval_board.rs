@@ -29,7 +29,7 @@ pub struct BoardEntry {
 }
 
 impl BoardEntry {
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         !matches!(self.state, ApprovalState::Resolved { .. })
     }
 

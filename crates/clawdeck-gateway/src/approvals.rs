@@ -53,7 +53,7 @@ pub struct Approval {
 }
 
 impl Approval {
-    pub fn from_event(payload: &Value) -> Approval {
+    pub(crate) fn from_event(payload: &Value) -> Approval {
         let request = payload.get("request").unwrap_or(payload);
         let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
         let command = request

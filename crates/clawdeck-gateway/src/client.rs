@@ -142,7 +142,7 @@ impl GatewayClient {
     /// `connect`, retrying while the gateway is unreachable (with `backoff`): each wait is
     /// reported to `report` as `Disconnected`, a failure that retrying cannot mend as `Failed`.
     /// `None` when it failed or `report` answered `false` (nobody listens any more).
-    pub async fn connect_retrying(
+    pub(crate) async fn connect_retrying(
         endpoint: GatewayEndpoint,
         identity: DeviceIdentity,
         options: ConnectOptions,
@@ -287,7 +287,7 @@ impl GatewayClient {
 
     /// Stops replaying a subscription made with `subscribe` (the same method and params); the
     /// caller tells the gateway itself where the protocol has a method for it.
-    pub fn forget_subscription(&self, method: &str, params: &Value) {
+    pub(crate) fn forget_subscription(&self, method: &str, params: &Value) {
         if let Ok(mut subs) = self.shared.subscriptions.lock() {
             subs.retain(|s| !(s.method == method && &s.params == params));
         }

@@ -30,7 +30,7 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 pub const OPERATOR_SCOPES: [&str; 3] = ["operator.read", "operator.write", "operator.approvals"];
 
 /// The client capability that makes a connection an exec approver (with `operator.approvals`).
-pub const EXEC_APPROVALS_CAP: &str = "exec-approvals";
+pub(crate) const EXEC_APPROVALS_CAP: &str = "exec-approvals";
 
 /// How clawdeck presents itself and how long it waits.
 #[derive(Debug, Clone)]
@@ -204,7 +204,7 @@ impl Connection {
         })));
     }
 
-    pub fn is_closed(&self) -> bool {
+    pub(crate) fn is_closed(&self) -> bool {
         self.closed.is_cancelled()
     }
 }

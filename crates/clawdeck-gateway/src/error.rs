@@ -67,7 +67,7 @@ pub enum GatewayError {
 impl GatewayError {
     /// Whether reconnecting can help (a refused secret, a pending pairing or another protocol
     /// version stay so until the operator acts).
-    pub fn is_retryable(&self) -> bool {
+    pub(crate) fn is_retryable(&self) -> bool {
         matches!(
             self,
             GatewayError::Unreachable { .. }
@@ -90,7 +90,11 @@ impl GatewayError {
     }
 
     /// Classifies a refused `connect`.
-    pub fn from_connect_error(url: &str, device_id: &str, error: &ErrorShape) -> GatewayError {
+    pub(crate) fn from_connect_error(
+        url: &str,
+        device_id: &str,
+        error: &ErrorShape,
+    ) -> GatewayError {
         let detail = error.detail_code().unwrap_or("");
         if detail == "PAIRING_REQUIRED" || error.message.contains("pairing required") {
             let request_id = error
@@ -137,7 +141,12 @@ impl GatewayError {
 
     /// Classifies a close frame received instead of `hello-ok` (the gateway closes with a
     /// reason such as `pairing required: ... (requestId: X)`).
-    pub fn from_close_reason(url: &str, device_id: &str, code: u16, reason: &str) -> GatewayError {
+    pub(crate) fn from_close_reason(
+        url: &str,
+        device_id: &str,
+        code: u16,
+        reason: &str,
+    ) -> GatewayError {
         if reason.contains("pairing required") || reason.contains("pending approval") {
             let request_id = reason
                 .split("requestId: ")

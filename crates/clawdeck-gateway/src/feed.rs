@@ -19,14 +19,14 @@ use super::endpoint::GatewayEndpoint;
 use super::identity::DeviceIdentity;
 
 /// The method whose answer is a roster snapshot (published as `ClientEvent::Subscribed`).
-pub const SNAPSHOT: &str = "sessions.list";
+pub(crate) const SNAPSHOT: &str = "sessions.list";
 
 /// The method that starts a session's transcript events (and its counterpart).
 pub const FOLLOW: &str = "sessions.messages.subscribe";
-pub const UNFOLLOW: &str = "sessions.messages.unsubscribe";
+pub(crate) const UNFOLLOW: &str = "sessions.messages.unsubscribe";
 
 /// (gateway name, session key).
-pub type FollowedSession = Option<(String, String)>;
+pub(crate) type FollowedSession = Option<(String, String)>;
 
 /// Which session's transcript the feed follows. Setting it only records the wish (no I/O);
 /// the gateway's feed task subscribes and unsubscribes.
@@ -50,10 +50,6 @@ impl SessionFollow {
         });
     }
 
-    pub fn unfollow(&self) {
-        self.0.send_if_modified(|now| now.take().is_some());
-    }
-
     pub fn followed(&self) -> FollowedSession {
         self.0.borrow().clone()
     }
@@ -64,7 +60,7 @@ impl SessionFollow {
 }
 
 /// Whether an event belongs to the followed session's transcript.
-pub fn is_followed_event(event: &ClientEvent, key: Option<&str>) -> bool {
+pub(crate) fn is_followed_event(event: &ClientEvent, key: Option<&str>) -> bool {
     let (ClientEvent::Event(frame), Some(key)) = (event, key) else {
         return false;
     };
@@ -80,7 +76,7 @@ pub fn is_followed_event(event: &ClientEvent, key: Option<&str>) -> bool {
 pub type RosterSink = Arc<dyn Fn(String, ClientEvent) -> bool + Send + Sync>;
 
 /// Whether a roster needs this event (tool output and transcript floods are left out).
-pub fn is_roster_event(event: &ClientEvent) -> bool {
+pub(crate) fn is_roster_event(event: &ClientEvent) -> bool {
     match event {
         ClientEvent::Event(frame) => frame.event == "sessions.changed",
         ClientEvent::Subscribed { method, .. } => method == SNAPSHOT,

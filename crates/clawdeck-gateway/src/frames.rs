@@ -12,7 +12,7 @@ use serde_json::Value;
 pub const PROTOCOL_VERSION: u64 = 4;
 
 /// The event the gateway sends before anything else; its nonce and `ts` are signed.
-pub const CONNECT_CHALLENGE: &str = "connect.challenge";
+pub(crate) const CONNECT_CHALLENGE: &str = "connect.challenge";
 
 /// One frame on the socket.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,7 +63,7 @@ pub struct ErrorShape {
 
 impl ErrorShape {
     /// `details.code`, where connect failures say what went wrong.
-    pub fn detail_code(&self) -> Option<&str> {
+    pub(crate) fn detail_code(&self) -> Option<&str> {
         self.details.get("code").and_then(Value::as_str)
     }
 }

@@ -207,7 +207,7 @@ impl DeviceIdentity {
     }
 
     /// Raw public key, unpadded base64url (the `device.publicKey` field).
-    pub fn public_key(&self) -> String {
+    pub(crate) fn public_key(&self) -> String {
         URL_SAFE_NO_PAD.encode(self.key.verifying_key().to_bytes())
     }
 

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 /// Tools OpenClaw's gateway keeps off `/tools/invoke` and the `tools.invoke` method by default
 /// (2026.9.6 `DEFAULT_GATEWAY_HTTP_TOOL_DENY`, applied to the RPC surface too), even when the
 /// session's tool policy allows them. `cron` is the scheduler's permanent alias.
-pub const DEFAULT_DENY: &[&str] = &[
+pub(crate) const DEFAULT_DENY: &[&str] = &[
     "exec",
     "spawn",
     "shell",
@@ -64,7 +64,7 @@ impl InvokeRequest {
 
 /// Why the gateway did not run the tool.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RefusalKind {
+pub(crate) enum RefusalKind {
     /// Not available to this caller: unknown there, hidden by the tool policy, or denied on
     /// the gateway's invoke surface (`not_found`).
     NotAvailable,
@@ -79,7 +79,7 @@ pub enum RefusalKind {
 
 /// What a `tools.invoke` answer says.
 #[derive(Debug, Clone, PartialEq)]
-pub enum InvokeAnswer {
+pub(crate) enum InvokeAnswer {
     /// The tool ran; `output` is its result (`{content, details}` for OpenClaw tools).
     Ran { tool: String, output: Value },
     /// The gateway refused or the tool failed: `code` and `message` as the gateway gave them.
@@ -93,7 +93,7 @@ pub enum InvokeAnswer {
 }
 
 /// Reads a `tools.invoke` response payload (`{ok, toolName, output}` or `{ok:false, error}`).
-pub fn read_answer(requested: &str, payload: &Value) -> InvokeAnswer {
+pub(crate) fn read_answer(requested: &str, payload: &Value) -> InvokeAnswer {
     let tool = payload
         .get("toolName")
         .and_then(Value::as_str)
@@ -136,7 +136,7 @@ pub fn read_answer(requested: &str, payload: &Value) -> InvokeAnswer {
 
 /// What an operator can change when the gateway says a tool is not available. `in_catalog`:
 /// whether the gateway's `tools.catalog` lists the tool at all (None when unknown).
-pub fn not_available_hint(tool: &str, in_catalog: Option<bool>) -> String {
+pub(crate) fn not_available_hint(tool: &str, in_catalog: Option<bool>) -> String {
     if DEFAULT_DENY.contains(&tool) {
         return format!(
             "`{tool}` is on the gateway's default deny list for /tools/invoke and tools.invoke \
@@ -160,7 +160,7 @@ what a session has"
 }
 
 /// Whether a `tools.catalog` payload lists `tool` (groups[].tools[].id or a flat tools[]).
-pub fn catalog_lists(payload: &Value, tool: &str) -> bool {
+pub(crate) fn catalog_lists(payload: &Value, tool: &str) -> bool {
     super::tools::effective_tools(payload)
         .iter()
         .any(|t| t.name == tool)

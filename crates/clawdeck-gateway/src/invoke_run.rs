@@ -227,7 +227,7 @@ the console's Approvals view) shows pending ones"
 }
 
 /// The call never got an answer (or the method itself was refused, e.g. a missing scope).
-pub fn transport_refusal(gateway: &str, tool: &str, err: &GatewayError) -> Refusal {
+pub(crate) fn transport_refusal(gateway: &str, tool: &str, err: &GatewayError) -> Refusal {
     let status = match err {
         GatewayError::Refused { code, .. } if code.contains("INVALID") => {
             RefusalStatus::InvalidParams
@@ -246,7 +246,11 @@ pub fn transport_refusal(gateway: &str, tool: &str, err: &GatewayError) -> Refus
 }
 
 /// Whether the gateway's catalog lists the tool; None when the catalog cannot be read.
-pub async fn catalog_has(client: &GatewayClient, tool: &str, agent: Option<&str>) -> Option<bool> {
+pub(crate) async fn catalog_has(
+    client: &GatewayClient,
+    tool: &str,
+    agent: Option<&str>,
+) -> Option<bool> {
     let mut params = json!({"includePlugins": true});
     if let (Some(agent), Value::Object(map)) = (agent, &mut params) {
         map.insert("agentId".into(), json!(agent));

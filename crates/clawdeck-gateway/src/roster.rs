@@ -44,7 +44,7 @@ impl Roster {
             .or_insert(Link::Connecting);
     }
 
-    pub fn set_link(&mut self, gateway: &str, link: Link) {
+    pub(crate) fn set_link(&mut self, gateway: &str, link: Link) {
         self.links.insert(gateway.to_string(), link);
     }
 

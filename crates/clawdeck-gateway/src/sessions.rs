@@ -83,7 +83,7 @@ impl SessionRow {
 }
 
 /// Formats epoch milliseconds as UTC without pulling in a date crate.
-pub fn format_utc_ms(ms: u64) -> String {
+pub(crate) fn format_utc_ms(ms: u64) -> String {
     let secs = ms / 1000;
     let (days, rem) = (secs / 86_400, secs % 86_400);
     // Civil-from-days (Howard Hinnant's algorithm).

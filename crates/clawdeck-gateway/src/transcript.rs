@@ -13,7 +13,7 @@ use super::watch::{WatchItem, WatchKind};
 /// Entries kept per session.
 pub const KEPT_ENTRIES: usize = 500;
 /// Bytes of one call's output kept (the tail: the newest output matters most).
-pub const KEPT_OUTPUT: usize = 16 * 1024;
+pub(crate) const KEPT_OUTPUT: usize = 16 * 1024;
 
 /// How a tool call stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,7 +72,7 @@ impl SessionTranscript {
         Self::with_cap(KEPT_ENTRIES)
     }
 
-    pub fn with_cap(cap: usize) -> Self {
+    pub(crate) fn with_cap(cap: usize) -> Self {
         SessionTranscript {
             entries: VecDeque::new(),
             dropped: 0,
@@ -97,8 +97,9 @@ impl SessionTranscript {
         self.dropped
     }
 
+    #[cfg(test)]
     /// The tool calls still running.
-    pub fn running_calls(&self) -> usize {
+    pub(crate) fn running_calls(&self) -> usize {
         self.entries
             .iter()
             .filter(|e| matches!(e, TranscriptEntry::Tool(t) if t.outcome == ToolOutcome::Running))

@@ -39,7 +39,7 @@ pub struct ClientIdentity {
 
 /// Picks the context and lane for a client: the first `mcp.clients` entry whose token or name
 /// matches decides both, else the flags do.
-pub fn identify(
+pub(crate) fn identify(
     settings: &McpSettings,
     flags: &FlagContext,
     client_name: Option<&str>,
@@ -80,7 +80,7 @@ pub fn identify(
 }
 
 /// Whether a bearer token lets a client in: the server's own token, or a client entry's.
-pub fn token_admits(settings: &McpSettings, server_token: &str, presented: &str) -> bool {
+pub(crate) fn token_admits(settings: &McpSettings, server_token: &str, presented: &str) -> bool {
     constant_time_eq(server_token.as_bytes(), presented.as_bytes())
         || settings
             .clients

@@ -103,7 +103,7 @@ async fn serve_http_monitored(
 }
 
 /// Why `--listen` / `--mcp-listen` cannot serve in a build without the HTTP listener.
-pub const NO_HTTP_SERVER: &str =
+pub(crate) const NO_HTTP_SERVER: &str =
     "this clawdeck was built without the MCP HTTP listener (the `mcp-http` feature, on by default)";
 
 /// The token given (`--token`, `--mcp-token`, `CLAWDECK_MCP_TOKEN`), else a generated one.

@@ -16,11 +16,11 @@ use tokio_util::sync::CancellationToken;
 pub use super::http_listener::serve;
 
 /// Where the MCP endpoint answers.
-pub const MCP_PATH: &str = "/mcp";
+pub(crate) const MCP_PATH: &str = "/mcp";
 /// How long a connection may take to send a request's headers (an idle one included).
-pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Connections open at once, unless the open-file limit asks for fewer.
-pub const DEFAULT_MAX_CONNECTIONS: usize = 128;
+pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 128;
 /// The default cap never goes below this, however low the open-file limit.
 const MIN_DEFAULT_CONNECTIONS: usize = 8;
 
@@ -28,7 +28,7 @@ pub use crate::config::mcp_settings::McpHttpSettings;
 
 /// The limits in force for a new connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HttpLimits {
+pub(crate) struct HttpLimits {
     pub max_connections: usize,
     pub header_timeout: Duration,
 }
@@ -48,7 +48,7 @@ impl HttpLimits {
 
 /// 128, or a quarter of the open-file limit when lower (the rest stays for the tools' pipes,
 /// the config and the logs), never under 8.
-pub fn default_max_connections(open_files: Option<u64>) -> usize {
+pub(crate) fn default_max_connections(open_files: Option<u64>) -> usize {
     let share = open_files.map_or(DEFAULT_MAX_CONNECTIONS, |limit| {
         usize::try_from(limit / 4).unwrap_or(usize::MAX)
     });
@@ -69,7 +69,7 @@ fn open_file_limit() -> Option<u64> {
 /// Put into each request's extensions: fires when the request's connection is gone, so a call
 /// whose client hung up is cancelled (see `sdk`).
 #[derive(Clone, Debug)]
-pub struct ConnectionClosed(pub CancellationToken);
+pub(crate) struct ConnectionClosed(pub CancellationToken);
 
 /// Parses `--listen`; only loopback addresses are accepted.
 pub fn loopback_addr(raw: &str) -> Result<SocketAddr, String> {
@@ -87,7 +87,7 @@ pub fn loopback_addr(raw: &str) -> Result<SocketAddr, String> {
 
 /// Whether a browser page at `origin` may call this endpoint: http(s) on `localhost`,
 /// 127.0.0.0/8 or `::1`, any port, judged on the parsed host. `null` and the rest are not.
-pub fn is_loopback_origin(origin: &str) -> bool {
+pub(crate) fn is_loopback_origin(origin: &str) -> bool {
     let Ok(url) = url::Url::parse(origin.trim()) else {
         return false;
     };

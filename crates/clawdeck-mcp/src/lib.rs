@@ -16,7 +16,7 @@ pub mod http;
 #[cfg(feature = "http-server")]
 mod http_listener;
 pub mod lines;
-pub mod sdk;
+pub(crate) mod sdk;
 pub mod sdk_client;
 pub mod server;
 pub mod server_listing;

@@ -10,13 +10,13 @@ use tokio::sync::mpsc;
 
 /// The longest line read (the SDK's own cap): a longer one is answered with a parse error
 /// and skipped to its end, never buffered whole.
-pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 /// Bytes in flight between this framing and the SDK, each way.
 const PIPE_BYTES: usize = 64 * 1024;
 /// Parse errors waiting to be written; more wait for room (the reader slows down).
 const ERRORS_QUEUED: usize = 64;
 /// JSON-RPC 2.0: "Invalid JSON was received by the server".
-pub const PARSE_ERROR: i64 = -32700;
+pub(crate) const PARSE_ERROR: i64 = -32700;
 
 /// The SDK's ends of the two pipes: it reads checked lines from `input` and writes to `output`.
 pub struct SdkEnds {
@@ -92,7 +92,7 @@ pub fn judge(line: &[u8]) -> Line<'_> {
 }
 
 /// The answer to an undecodable line.
-pub fn parse_error_line(message: &str) -> String {
+pub(crate) fn parse_error_line(message: &str) -> String {
     json!({"jsonrpc": "2.0", "id": null, "error": {"code": PARSE_ERROR, "message": message}})
         .to_string()
 }

@@ -50,7 +50,7 @@ impl Peers {
     }
 
     /// Tells every session still connected; returns how many legacy sessions were told.
-    pub async fn notify_tool_list_changed(&self) -> usize {
+    pub(crate) async fn notify_tool_list_changed(&self) -> usize {
         let _ = self.changed.send(());
         let peers: Vec<Peer<RoleServer>> = {
             let mut peers = self.inner.lock().unwrap_or_else(|p| p.into_inner());
@@ -103,7 +103,7 @@ fn connection_closed(
 }
 
 /// The token of an `Authorization: Bearer <token>` header.
-pub fn bearer_token(headers: &http::HeaderMap) -> Option<String> {
+pub(crate) fn bearer_token(headers: &http::HeaderMap) -> Option<String> {
     let value = headers.get(http::header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.trim().split_once(' ')?;
     scheme
@@ -317,7 +317,7 @@ pub async fn serve_stdio(handler: Handler) -> Result<(), String> {
 
 /// `serve_stdio` over any pair of byte streams. A client that closes our output has ended the
 /// session: that is a quiet end, not an error.
-pub async fn serve_lines<R, W>(handler: Handler, input: R, output: W) -> Result<(), String>
+pub(crate) async fn serve_lines<R, W>(handler: Handler, input: R, output: W) -> Result<(), String>
 where
     R: tokio::io::AsyncRead + Send + Unpin + 'static,
     W: tokio::io::AsyncWrite + Send + Unpin + 'static,
@@ -341,7 +341,7 @@ where
 }
 
 /// The streamable HTTP service `http` puts behind its gate.
-pub type McpHttpService = rmcp::transport::StreamableHttpService<
+pub(crate) type McpHttpService = rmcp::transport::StreamableHttpService<
     Handler,
     rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
 >;
@@ -362,7 +362,7 @@ fn is_closed_pipe(err: &(dyn std::error::Error + Send + Sync + 'static)) -> bool
 }
 
 /// The streamable HTTP service for `handler`, one session per client, loopback hosts only.
-pub fn http_service(
+pub(crate) fn http_service(
     handler: Handler,
     cancel: tokio_util::sync::CancellationToken,
 ) -> McpHttpService {

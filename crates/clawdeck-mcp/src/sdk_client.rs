@@ -43,7 +43,7 @@ fn offer_of(
 }
 
 /// Initializes over a byte stream pair (a child's stdout and stdin), lists every tool, closes.
-pub async fn list_over_streams<R, W>(read: R, write: W) -> Result<ServerOffer, String>
+pub(crate) async fn list_over_streams<R, W>(read: R, write: W) -> Result<ServerOffer, String>
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,

@@ -55,7 +55,7 @@ pub fn listed_tools(
 }
 
 /// `listed_tools` for a resolution already made.
-pub fn listed_for(resolution: &Resolution, registry: &Registry) -> Vec<ListedTool> {
+pub(crate) fn listed_for(resolution: &Resolution, registry: &Registry) -> Vec<ListedTool> {
     if resolution.refusal.is_some() {
         return Vec::new();
     }
@@ -165,7 +165,11 @@ impl ToolServer {
 
     /// Who a client is and which context it gets, from what it announced at `initialize` and
     /// the bearer token it presented over HTTP; the current `mcp.clients` decides.
-    pub fn identify(&self, client_name: Option<&str>, bearer: Option<&str>) -> ClientIdentity {
+    pub(crate) fn identify(
+        &self,
+        client_name: Option<&str>,
+        bearer: Option<&str>,
+    ) -> ClientIdentity {
         identify(
             &self.deck.config().settings.mcp,
             &self.flags,

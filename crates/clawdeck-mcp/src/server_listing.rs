@@ -71,7 +71,7 @@ fn list_on_own_thread(servers: Vec<DeclaredServer>) -> Vec<ListedServer> {
 }
 
 /// Lists every server concurrently.
-pub async fn list_all(servers: &[DeclaredServer]) -> Vec<ListedServer> {
+pub(crate) async fn list_all(servers: &[DeclaredServer]) -> Vec<ListedServer> {
     let tasks = servers.iter().cloned().map(|server| async move {
         let outcome = list_one(&server).await;
         ListedServer { server, outcome }

@@ -33,7 +33,7 @@ impl Target {
 
     /// The agent id used by the HTTP transport (`model: "openclaw/<agent>"`); a phone target
     /// goes to the default agent (`main`) there, since the endpoint has no `--to`.
-    pub fn http_agent(&self, settings: &RouterSettings) -> String {
+    pub(crate) fn http_agent(&self, settings: &RouterSettings) -> String {
         match self {
             Target::Agent(a) => a.clone(),
             Target::To(_) => settings
@@ -46,7 +46,7 @@ impl Target {
 
 /// A named agent wins; else the default phone (`--to`); else the default agent.
 /// Errors with the exact text the tool returns.
-pub fn resolve_target(
+pub(crate) fn resolve_target(
     agent: Option<&str>,
     settings: &RouterSettings,
 ) -> Result<Target, &'static str> {
@@ -69,7 +69,10 @@ pub fn resolve_target(
 }
 
 /// The binary: `OPENCLAW_BIN` when set and non-empty, else `router.bin`.
-pub fn resolve_bin(settings: &RouterSettings, env: &dyn Fn(&str) -> Option<String>) -> String {
+pub(crate) fn resolve_bin(
+    settings: &RouterSettings,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> String {
     env("OPENCLAW_BIN")
         .filter(|b| !b.trim().is_empty())
         .unwrap_or_else(|| settings.bin.clone())
@@ -77,7 +80,7 @@ pub fn resolve_bin(settings: &RouterSettings, env: &dyn Fn(&str) -> Option<Strin
 
 /// How the message reaches the CLI.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MessageArg<'a> {
+pub(crate) enum MessageArg<'a> {
     /// `--message=<text>`: the `=` form keeps a message that begins with `-` from being read as a
     /// flag by commander.
     Inline(&'a str),
@@ -86,13 +89,13 @@ pub enum MessageArg<'a> {
 }
 
 /// Whether a message of this size goes through `--message-file`.
-pub fn needs_message_file(message: &str, settings: &RouterSettings) -> bool {
+pub(crate) fn needs_message_file(message: &str, settings: &RouterSettings) -> bool {
     settings.message_file_threshold > 0 && message.len() > settings.message_file_threshold
 }
 
 /// `<bin> agent <extra args> (--agent A | --to P) (--message=<text> | --message-file <path>)`,
 /// wrapped as `wsl.exe -e <bin> ...` in WSL mode.
-pub fn build_argv(
+pub(crate) fn build_argv(
     bin: &str,
     settings: &RouterSettings,
     target: &Target,
@@ -133,7 +136,7 @@ pub fn build_argv(
 
 /// `C:\Users\x\t.md` → `/mnt/c/Users/x/t.md`, so that the CLI inside WSL can read a file written
 /// on the Windows side. Other paths are returned unchanged.
-pub fn windows_to_wsl_path(path: &str) -> String {
+pub(crate) fn windows_to_wsl_path(path: &str) -> String {
     let bytes = path.as_bytes();
     if bytes.len() >= 3
         && bytes[0].is_ascii_alphabetic()

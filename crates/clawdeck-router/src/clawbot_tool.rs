@@ -33,7 +33,7 @@ impl ClawbotRouterTool {
 
 /// Reads the call's parameters. A blank message is not an input error: the tool answers it
 /// with the seed's text, so this returns the request even then.
-pub fn request_from_params(params: &Value) -> Result<RouterRequest, String> {
+pub(crate) fn request_from_params(params: &Value) -> Result<RouterRequest, String> {
     let message = read_string(
         params,
         "message",

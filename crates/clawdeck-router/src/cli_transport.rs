@@ -11,7 +11,7 @@ use crate::process::{
 };
 use crate::tool::BoxFuture;
 
-pub struct CliTransport;
+pub(crate) struct CliTransport;
 
 /// The supervisor's own timeout is only a safety net; the service enforces the (movable)
 /// deadline and stops the run itself.

@@ -55,7 +55,11 @@ pub fn spec() -> ToolSpec {
 /// The catalog's `clawbot_router` entry (the one the policy engine and the provider exports
 /// see), with the configured timeout bounds written into its schema. Falls back to this
 /// module's own declaration if the catalog lacks the entry; a test keeps the two in agreement.
-pub fn spec_with_bounds(min_timeout: u64, max_timeout: u64, default_timeout: u64) -> ToolSpec {
+pub(crate) fn spec_with_bounds(
+    min_timeout: u64,
+    max_timeout: u64,
+    default_timeout: u64,
+) -> ToolSpec {
     let mut spec = crate::catalog::core_specs()
         .into_iter()
         .find(|s| s.name == TOOL_NAME)
@@ -74,7 +78,7 @@ pub fn spec_with_bounds(min_timeout: u64, max_timeout: u64, default_timeout: u64
 }
 
 /// This module's own declaration (seed 000 §2 plus §5's parameters).
-pub fn own_spec(min_timeout: u64, max_timeout: u64, default_timeout: u64) -> ToolSpec {
+pub(crate) fn own_spec(min_timeout: u64, max_timeout: u64, default_timeout: u64) -> ToolSpec {
     ToolSpec {
         name: TOOL_NAME.to_string(),
         label: "clawBot Router".to_string(),

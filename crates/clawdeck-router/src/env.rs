@@ -6,7 +6,7 @@ use crate::config::settings::RouterSettings;
 
 /// The variables set for the child from the pass-through list, in its order. With
 /// `router.clearEnv` on they are all it gets; off, they are set over the inherited environment.
-pub fn child_env(
+pub(crate) fn child_env(
     settings: &RouterSettings,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Vec<(String, String)> {

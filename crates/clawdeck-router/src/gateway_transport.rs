@@ -26,11 +26,11 @@ const FINAL_WAIT: Duration = Duration::from_secs(3);
 
 /// Runs router tasks through the gateway's `agent` method.
 #[derive(Debug, Default)]
-pub struct GatewayTransport;
+pub(crate) struct GatewayTransport;
 
 /// What one gateway event means for the run with id `run_id`.
 #[derive(Debug, Clone, PartialEq)]
-pub enum RunSignal {
+pub(crate) enum RunSignal {
     /// Assistant text, in order.
     Text(String),
     /// A remote tool call step, as a one-line note.
@@ -47,7 +47,7 @@ pub enum RunSignal {
 
 /// Interprets one event for `run_id` (`agent` assistant/lifecycle/tool streams,
 /// `session.tool`, `chat` final/error).
-pub fn read_run_event(event: &EventFrame, run_id: &str) -> RunSignal {
+pub(crate) fn read_run_event(event: &EventFrame, run_id: &str) -> RunSignal {
     let p = &event.payload;
     if p.get("runId").and_then(Value::as_str) != Some(run_id) {
         return RunSignal::Nothing;
@@ -158,7 +158,7 @@ fn clip(text: &str) -> String {
 }
 
 /// The `agent` parameters for a run.
-pub fn agent_params(plan: &RunPlan, agent: &str) -> Value {
+pub(crate) fn agent_params(plan: &RunPlan, agent: &str) -> Value {
     json!({
         "message": plan.remote_message,
         "agentId": agent,

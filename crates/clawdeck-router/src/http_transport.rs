@@ -9,7 +9,7 @@ use super::transport::{ChunkSink, NoteSink, RunPlan, StartFailure, Stop, Transpo
 use crate::tool::BoxFuture;
 use serde_json::{Value, json};
 
-pub struct HttpTransport {
+pub(crate) struct HttpTransport {
     /// The HTTP client, or why it could not be set up (reported as a gateway failure).
     client: Result<reqwest::Client, String>,
 }
@@ -30,7 +30,7 @@ impl Default for HttpTransport {
 
 /// Splits an SSE byte stream into `data:` payloads.
 #[derive(Default)]
-pub struct SseParser {
+pub(crate) struct SseParser {
     buf: Vec<u8>,
     data: Vec<String>,
 }
@@ -73,7 +73,7 @@ impl SseParser {
 
 /// What one SSE event means for the output.
 #[derive(Debug, PartialEq)]
-pub enum SseItem {
+pub(crate) enum SseItem {
     Delta(String),
     Error(String),
     Done,
@@ -254,7 +254,7 @@ impl Transport for HttpTransport {
 }
 
 /// reqwest errors say little on their own; name the URL and the cause chain.
-pub fn describe_reqwest_error(e: &reqwest::Error, url: &str) -> String {
+pub(crate) fn describe_reqwest_error(e: &reqwest::Error, url: &str) -> String {
     let mut text = e.to_string();
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {

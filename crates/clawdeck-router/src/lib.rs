@@ -14,21 +14,21 @@
 //! - `clawbot_tool`: `ClawbotRouterTool`.
 
 pub mod argv;
-pub mod clawbot_tool;
+pub(crate) mod clawbot_tool;
 pub mod clean;
-pub mod cli_transport;
+pub(crate) mod cli_transport;
 pub mod declaration;
 pub mod env;
 pub mod events;
-pub mod gateway_transport;
+pub(crate) mod gateway_transport;
 pub mod http_client;
-pub mod http_transport;
+pub(crate) mod http_transport;
 pub mod install;
 pub mod outcome;
 pub mod request;
 pub mod service;
 pub mod texts;
-pub mod tools_invoke;
+pub(crate) mod tools_invoke;
 pub mod transport;
 
 // The core's modules under their own names, so paths read the same in every crate.

@@ -27,7 +27,7 @@ pub enum RunStatus {
 
 impl RunStatus {
     /// `details.status` (OpenClaw's error detection reads it).
-    pub fn detail_status(self) -> &'static str {
+    pub(crate) fn detail_status(self) -> &'static str {
         match self {
             RunStatus::Completed => "completed",
             RunStatus::Failed | RunStatus::SpawnFailed | RunStatus::Killed => "error",

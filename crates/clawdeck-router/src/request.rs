@@ -33,7 +33,7 @@ impl Mode {
 
     /// The first line of the message the remote agent receives, so that it knows the mode.
     /// The remote side has no `mode` flag, so the message itself carries it.
-    pub fn message_prefix(self) -> &'static str {
+    pub(crate) fn message_prefix(self) -> &'static str {
         match self {
             Mode::ReadOnly => {
                 "[clawbot_router mode=read-only] 只读模式：只做查询和分析，不要对远端环境执行任何写操作（不发送消息、不修改数据）。"
@@ -131,7 +131,7 @@ impl RouterRequest {
     }
 
     /// The agent, trimmed, when one is named.
-    pub fn agent_name(&self) -> Option<&str> {
+    pub(crate) fn agent_name(&self) -> Option<&str> {
         self.agent
             .as_deref()
             .map(str::trim)
@@ -140,7 +140,7 @@ impl RouterRequest {
 
     /// The text the remote agent receives: the task verbatim, after a mode line only when the
     /// caller gave a mode.
-    pub fn remote_message(&self) -> String {
+    pub(crate) fn remote_message(&self) -> String {
         match self.mode {
             Some(mode) => format!("{}\n\n{}", mode.message_prefix(), self.message),
             None => self.message.clone(),
@@ -148,7 +148,7 @@ impl RouterRequest {
     }
 
     /// The mode the run is reported with (read-only when none was given).
-    pub fn reported_mode(&self) -> Mode {
+    pub(crate) fn reported_mode(&self) -> Mode {
         self.mode.unwrap_or_default()
     }
 }

@@ -255,7 +255,7 @@ impl RouterService {
     }
 
     /// A service with an injected environment and transports (tests, benchmarks).
-    pub fn with_transports(
+    pub(crate) fn with_transports(
         settings: RouterSettings,
         env: EnvLookup,
         cli: Arc<dyn Transport>,
@@ -271,7 +271,7 @@ impl RouterService {
     }
 
     /// `with_transports` with the gateway transport injected too.
-    pub fn with_all_transports(
+    pub(crate) fn with_all_transports(
         settings: RouterSettings,
         env: EnvLookup,
         cli: Arc<dyn Transport>,
@@ -444,7 +444,7 @@ impl RouterService {
     }
 
     /// The transport a request uses.
-    pub fn transport_for(&self, request: &RouterRequest) -> TransportKind {
+    pub(crate) fn transport_for(&self, request: &RouterRequest) -> TransportKind {
         request
             .transport
             .or_else(|| TransportKind::parse(&self.settings().transport))

@@ -21,7 +21,7 @@ pub fn timed_out(seconds: u64) -> String {
 }
 
 /// The HTTP transport could not reach the gateway or got an error status (same shape as §3.5 (1)).
-pub fn gateway_failed(err: &str) -> String {
+pub(crate) fn gateway_failed(err: &str) -> String {
     format!("[clawbot_router] 无法连接远程 Agent（OpenClaw gateway 请求失败：{err}）。")
 }
 
@@ -29,7 +29,7 @@ pub fn gateway_failed(err: &str) -> String {
 pub const NO_GATEWAY: &str = "[clawbot_router] 没有配置 OpenClaw gateway（clawdeck.json5 的 router.gateway.url / token，或环境变量 OPENCLAW_GATEWAY_URL / OPENCLAW_GATEWAY_TOKEN），无法使用 http 通道。";
 
 /// A gateway transport (`http` or `gateway`) chosen but no gateway configured.
-pub fn no_gateway(channel: &str) -> String {
+pub(crate) fn no_gateway(channel: &str) -> String {
     NO_GATEWAY.replace("http 通道", &format!("{channel} 通道"))
 }
 
@@ -37,7 +37,7 @@ pub fn no_gateway(channel: &str) -> String {
 pub const KILLED: &str = "[clawbot_router] 本次远程调用已被手动终止，结果不完整。";
 
 /// The remote run ended with a non-zero exit status; its own messages are in the raw output.
-pub fn exited_with(code: i32) -> String {
+pub(crate) fn exited_with(code: i32) -> String {
     format!("[clawbot_router] openclaw 以退出码 {code} 结束。")
 }
 
@@ -72,7 +72,7 @@ pub mod operator {
     pub const INSTALL_HINT: &str = "the openclaw command was not found. Install Node.js ≥ 24.16, then run `npm install -g openclaw`; or give openclaw's full path in clawdeck.json5 router.bin (or the OPENCLAW_BIN environment variable)";
 
     /// Beside [`super::spawn_failed`] when the `--message-file` temp file cannot be written.
-    pub fn message_file_failed(err: &str) -> String {
+    pub(crate) fn message_file_failed(err: &str) -> String {
         spawn_failed(&format!("cannot write the --message-file temp file: {err}"))
     }
 
@@ -84,14 +84,14 @@ pub mod operator {
     }
 
     /// Beside [`super::gateway_failed`].
-    pub fn gateway_failed(err: &str) -> String {
+    pub(crate) fn gateway_failed(err: &str) -> String {
         format!(
             "the remote agent could not be reached (the OpenClaw gateway request failed: {err})"
         )
     }
 
     /// Beside [`super::no_gateway`].
-    pub fn no_gateway(channel: &str) -> String {
+    pub(crate) fn no_gateway(channel: &str) -> String {
         format!(
             "no OpenClaw gateway configured (clawdeck.json5 router.gateway.url / token, or OPENCLAW_GATEWAY_URL / OPENCLAW_GATEWAY_TOKEN), so the {channel} transport cannot be used"
         )
@@ -101,7 +101,7 @@ pub mod operator {
     pub const KILLED: &str = "the remote run was stopped by hand; its result is incomplete";
 
     /// Beside [`super::exited_with`] (also when the remote side said why in its own output).
-    pub fn exited_with(code: i32) -> String {
+    pub(crate) fn exited_with(code: i32) -> String {
         format!("openclaw ended with exit code {code}")
     }
 

@@ -12,10 +12,10 @@ use super::events::OutputStream;
 use crate::tool::BoxFuture;
 
 /// Receives output in arrival order. Called from the transport's reader tasks.
-pub type ChunkSink = Arc<dyn Fn(OutputStream, Vec<u8>) + Send + Sync>;
+pub(crate) type ChunkSink = Arc<dyn Fn(OutputStream, Vec<u8>) + Send + Sync>;
 
 /// Receives notes (supervisor messages, drain grace, ...).
-pub type NoteSink = Arc<dyn Fn(String) + Send + Sync>;
+pub(crate) type NoteSink = Arc<dyn Fn(String) + Send + Sync>;
 
 /// Everything a transport needs for one run; already validated.
 #[derive(Debug, Clone)]

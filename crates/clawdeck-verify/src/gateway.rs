@@ -25,7 +25,7 @@ pub struct GatewayTarget {
 /// The `gateway call` arguments for `tools.effective` on `session_key`. The URL goes through
 /// the gateway client's check (parsed host, no user name or password before '@'), so the
 /// token is never handed over with a URL whose host is not what it seems.
-pub fn call_args(
+pub(crate) fn call_args(
     target: &GatewayTarget,
     session_key: &str,
     timeout: Duration,

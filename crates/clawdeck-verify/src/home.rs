@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 use crate::context::PolicyContext;
 
 /// Provider and model the run uses when the config names none.
-pub const FALLBACK_PROVIDER: &str = "mock";
-pub const FALLBACK_MODEL: &str = "mock-1";
+pub(crate) const FALLBACK_PROVIDER: &str = "mock";
+pub(crate) const FALLBACK_MODEL: &str = "mock-1";
 
 /// Where the agent's model came from, and what it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +22,7 @@ pub struct ModelRef {
 }
 
 impl ModelRef {
-    pub fn as_ref_string(&self) -> String {
+    pub(crate) fn as_ref_string(&self) -> String {
         format!("{}/{}", self.provider, self.model)
     }
 
@@ -101,7 +101,7 @@ pub fn agent_model(config: &Value, agent: &str, ctx: &PolicyContext) -> ModelRef
 
 /// The operator's config with `models` pointing at the mock and every agent on `model`.
 /// `config` must be an object (the loader guarantees it).
-pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) -> Value {
+pub(crate) fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) -> Value {
     let mut out = config.clone();
     let Some(root) = out.as_object_mut() else {
         return out;
@@ -164,7 +164,7 @@ fn retarget_model(entry: &mut Value, primary: &Value) {
 /// How the run names its session: `--session-key` for a subagent or group context (the key
 /// carries what OpenClaw derives the subagent role and the group policy from), else a fixed
 /// `--session-id`.
-pub fn session_args(agent: &str, ctx: &PolicyContext) -> Vec<String> {
+pub(crate) fn session_args(agent: &str, ctx: &PolicyContext) -> Vec<String> {
     if let Some(key) = ctx.session_key.as_deref().filter(|k| !k.trim().is_empty()) {
         return vec!["--session-key".to_string(), key.to_string()];
     }
@@ -184,7 +184,7 @@ pub fn session_args(agent: &str, ctx: &PolicyContext) -> Vec<String> {
 }
 
 /// Context fields a CLI run cannot express (the run would silently ignore them).
-pub fn inexpressible(ctx: &PolicyContext) -> Vec<&'static str> {
+pub(crate) fn inexpressible(ctx: &PolicyContext) -> Vec<&'static str> {
     let mut out = Vec::new();
     // A non-owner and a sender are expressed by a turn on a private gateway (see
     // `private_gateway`), a sender by a Telegram direct message; what that cannot carry is lost.

@@ -18,7 +18,7 @@ pub mod mock;
 pub mod private_gateway;
 pub mod runner;
 pub mod sender_run;
-pub mod telegram_stub;
+pub(crate) mod telegram_stub;
 
 pub(crate) use clawdeck_core::{context, process};
 pub(crate) use clawdeck_gateway as gateway_client;

@@ -19,7 +19,7 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-pub struct LoopbackServer {
+pub(crate) struct LoopbackServer {
     addr: SocketAddr,
     shutdown: CancellationToken,
     task: Option<JoinHandle<()>>,
@@ -93,7 +93,7 @@ where
 }
 
 /// A JSON answer with its content type.
-pub fn json_response(status: StatusCode, value: &Value) -> Response<Full<Bytes>> {
+pub(crate) fn json_response(status: StatusCode, value: &Value) -> Response<Full<Bytes>> {
     let mut response = Response::new(Full::new(Bytes::from(value.to_string())));
     *response.status_mut() = status;
     response

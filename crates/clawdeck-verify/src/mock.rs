@@ -6,7 +6,6 @@
 //! `stream: true` (what OpenClaw does), as one JSON object otherwise. `GET …/models` lists the
 //! one model.
 
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
@@ -19,18 +18,18 @@ use serde_json::{Value, json};
 use super::loopback_http::{LoopbackServer, json_response};
 
 /// The text every completion answers with.
-pub const MOCK_REPLY: &str = "clawdeck verify: request recorded.";
+pub(crate) const MOCK_REPLY: &str = "clawdeck verify: request recorded.";
 
 /// One request the mock received.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RecordedRequest {
+pub(crate) struct RecordedRequest {
     pub path: String,
     /// The JSON body (`null` when it was not JSON).
     pub body: Value,
 }
 
 /// The running server; stops when dropped or on [`RecordingMock::stop`].
-pub struct RecordingMock {
+pub(crate) struct RecordingMock {
     server: LoopbackServer,
     requests: Arc<Mutex<Vec<RecordedRequest>>>,
 }
@@ -42,10 +41,6 @@ impl RecordingMock {
         let recorded = requests.clone();
         let server = LoopbackServer::start(move |req| handle(req, recorded.clone())).await?;
         Ok(Self { server, requests })
-    }
-
-    pub fn addr(&self) -> SocketAddr {
-        self.server.addr()
     }
 
     /// The `baseUrl` an OpenAI-compatible provider entry needs (`http://127.0.0.1:PORT/v1`).

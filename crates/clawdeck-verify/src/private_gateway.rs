@@ -28,7 +28,7 @@ use crate::process::{KillReason, ProcessSpec, RunningProcess};
 const STARTUP: Duration = Duration::from_secs(120);
 
 /// The isolated config with a gateway section: loopback, `port`, token auth.
-pub fn with_private_gateway(isolated: &Value, port: u16, token: &str) -> Value {
+pub(crate) fn with_private_gateway(isolated: &Value, port: u16, token: &str) -> Value {
     let mut out = isolated.clone();
     if let Some(root) = out.as_object_mut() {
         root.insert(
@@ -117,7 +117,7 @@ pub enum Start {
 }
 
 /// One turn: who starts it and how long it may take.
-pub struct Turn<'a> {
+pub(crate) struct Turn<'a> {
     pub agent: &'a str,
     pub ctx: &'a PolicyContext,
     pub start: Start,

@@ -14,10 +14,10 @@ use crate::context::PolicyContext;
 use crate::process::{self, ProcessSpec, SpawnError};
 
 /// The environment variable naming the real CLI.
-pub const OPENCLAW_BIN_ENV: &str = "OPENCLAW_BIN";
+pub(crate) const OPENCLAW_BIN_ENV: &str = "OPENCLAW_BIN";
 
 /// A real run takes ~15 s (node start-up, plugin load, one agent turn).
-pub const DEFAULT_RUN_TIMEOUT: Duration = Duration::from_secs(120);
+pub(crate) const DEFAULT_RUN_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The message the agent turn is started with.
 const RUN_MESSAGE: &str = "clawdeck verify: list nothing, just answer.";

@@ -11,9 +11,9 @@ use super::telegram_stub::{BOT_TOKEN, TelegramSender};
 use crate::context::PolicyContext;
 
 /// The id a sender gets when the context names none (Telegram messages always have one).
-pub const DEFAULT_SENDER_ID: i64 = 7_000_042;
+pub(crate) const DEFAULT_SENDER_ID: i64 = 7_000_042;
 /// The first name a sender gets when the context names none.
-pub const DEFAULT_SENDER_NAME: &str = "verify";
+pub(crate) const DEFAULT_SENDER_NAME: &str = "verify";
 
 /// Whether the context names a sender (and so needs a channel run).
 pub fn has_sender(ctx: &PolicyContext) -> bool {
@@ -24,7 +24,7 @@ pub fn has_sender(ctx: &PolicyContext) -> bool {
 }
 
 /// Sender fields a Telegram direct message cannot carry, in words.
-pub fn unsendable(ctx: &PolicyContext) -> Vec<&'static str> {
+pub(crate) fn unsendable(ctx: &PolicyContext) -> Vec<&'static str> {
     let mut out = Vec::new();
     if ctx.sender_e164.is_some() {
         out.push("--sender-e164 (the verification sender writes through Telegram, which has no phone numbers)");
@@ -77,7 +77,7 @@ pub fn telegram_sender(ctx: &PolicyContext) -> TelegramSender {
 }
 
 /// The isolated config with Telegram pointed at the stand-in and `agent` bound to it.
-pub fn with_telegram_inbound(isolated: &Value, api_root: &str, agent: &str) -> Value {
+pub(crate) fn with_telegram_inbound(isolated: &Value, api_root: &str, agent: &str) -> Value {
     let mut out = isolated.clone();
     let Some(root) = out.as_object_mut() else {
         return out;

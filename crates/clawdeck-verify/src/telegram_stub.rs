@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 use super::loopback_http::{LoopbackServer, json_response};
 
 /// The bot token the stand-in expects (any token works; this one is written into the config).
-pub const BOT_TOKEN: &str = "7000001:clawdeck-verify";
+pub(crate) const BOT_TOKEN: &str = "7000001:clawdeck-verify";
 
 /// Who writes the message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +70,7 @@ struct State {
 }
 
 /// The running stand-in; stops when dropped or on [`TelegramStub::stop`].
-pub struct TelegramStub {
+pub(crate) struct TelegramStub {
     server: LoopbackServer,
     state: Arc<Mutex<State>>,
 }
@@ -91,7 +91,7 @@ impl TelegramStub {
     }
 
     /// What `channels.telegram.apiRoot` must say.
-    pub fn api_root(&self) -> String {
+    pub(crate) fn api_root(&self) -> String {
         format!("http://{}", self.server.addr())
     }
 
@@ -101,7 +101,7 @@ impl TelegramStub {
     }
 
     /// Whether OpenClaw acknowledged the message (a `getUpdates` past it).
-    pub fn acknowledged(&self) -> bool {
+    pub(crate) fn acknowledged(&self) -> bool {
         lock(&self.state).acknowledged
     }
 

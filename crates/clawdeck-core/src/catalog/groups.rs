@@ -17,7 +17,7 @@ pub struct PluginGroups {
 
 impl PluginGroups {
     /// Tools a group-like entry names: `group:plugins` or a plugin id.
-    pub fn expand(&self, entry: &str) -> Option<&[String]> {
+    pub(crate) fn expand(&self, entry: &str) -> Option<&[String]> {
         if entry == PLUGINS_GROUP {
             return Some(&self.all);
         }

@@ -12,10 +12,10 @@ use serde_json::{Value, json};
 use crate::config::parse_json5;
 use crate::tool::{ToolFlags, ToolSource, ToolSpec};
 
-pub const MANIFEST_FILE: &str = "openclaw.plugin.json";
-pub const TOOLS_FILE: &str = "clawdeck.tools.json";
+pub(crate) const MANIFEST_FILE: &str = "openclaw.plugin.json";
+pub(crate) const TOOLS_FILE: &str = "clawdeck.tools.json";
 /// Default timeout of a plugin tool command.
-pub const DEFAULT_TIMEOUT_SECONDS: u64 = 60;
+pub(crate) const DEFAULT_TIMEOUT_SECONDS: u64 = 60;
 
 /// What clawdeck knows about one discovered plugin.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -110,7 +110,7 @@ struct ToolDecl {
 }
 
 /// Expands `~/` and resolves relative paths against `base`.
-pub fn resolve_dir(raw: &Path, base: Option<&Path>) -> PathBuf {
+pub(crate) fn resolve_dir(raw: &Path, base: Option<&Path>) -> PathBuf {
     let text = raw.to_string_lossy();
     if let Some(rest) = text.strip_prefix("~/")
         && let Some(home) = std::env::var_os("HOME")

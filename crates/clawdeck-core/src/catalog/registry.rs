@@ -66,7 +66,7 @@ impl NameIndex {
     }
 
     /// Indices of the tools whose name starts with `prefix`.
-    pub fn with_prefix<'a>(&'a self, tools: &[ToolSpec], prefix: &str) -> &'a [usize] {
+    pub(crate) fn with_prefix<'a>(&'a self, tools: &[ToolSpec], prefix: &str) -> &'a [usize] {
         let start = self
             .by_name
             .partition_point(|&i| tools[i].name.as_str() < prefix);
@@ -76,7 +76,7 @@ impl NameIndex {
 
     /// Indices of the tools whose reversed name starts with `reversed` (the name ends with it
     /// read backwards).
-    pub fn with_reversed_prefix(&self, reversed: &str) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn with_reversed_prefix(&self, reversed: &str) -> impl Iterator<Item = usize> + '_ {
         let start = self
             .by_reversed
             .partition_point(|(r, _)| r.as_str() < reversed);
@@ -154,9 +154,10 @@ impl Registry {
         }
     }
 
+    #[cfg(test)]
     /// A registry from given specs with the seed pack's groups (tests, benchmarks); plugin
     /// tools are recognised by source.
-    pub fn from_specs(tools: Vec<ToolSpec>) -> Registry {
+    pub(crate) fn from_specs(tools: Vec<ToolSpec>) -> Registry {
         Registry::from_specs_with(tools, crate::semantics::seed())
     }
 
@@ -177,7 +178,7 @@ impl Registry {
     }
 
     /// `from_parts` under a given pack.
-    pub fn from_parts_with(
+    pub(crate) fn from_parts_with(
         core: Vec<ToolSpec>,
         discovered: Vec<DiscoveredPlugin>,
         semantics: Arc<Semantics>,
@@ -268,17 +269,17 @@ impl Registry {
     }
 
     /// Position of a tool in `tools`.
-    pub fn index_of(&self, name: &str) -> Option<usize> {
+    pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
         self.index.get(name).copied()
     }
 
     /// Sorted views of the tool names (for pattern-major matching).
-    pub fn name_index(&self) -> &NameIndex {
+    pub(crate) fn name_index(&self) -> &NameIndex {
         &self.names
     }
 
     /// `groups_of` by position in `tools`.
-    pub fn groups_at(&self, index: usize) -> Arc<[String]> {
+    pub(crate) fn groups_at(&self, index: usize) -> Arc<[String]> {
         self.group_cache
             .get(index)
             .cloned()
@@ -297,27 +298,29 @@ impl Registry {
         self.tools.iter().map(|t| t.name.as_str())
     }
 
-    pub fn plugin_groups(&self) -> &PluginGroups {
+    pub(crate) fn plugin_groups(&self) -> &PluginGroups {
         &self.plugin_groups
     }
 
     /// A tool that is not a plugin tool (core, runtime, channel, remote): what the plugin-only
     /// allowlist rule calls "core".
-    pub fn is_core(&self, name: &str) -> bool {
+    pub(crate) fn is_core(&self, name: &str) -> bool {
         self.get(name)
             .is_some_and(|t| t.source.plugin_id().is_none())
     }
 
+    #[cfg(test)]
     /// The groups a tool belongs to: static groups, then `group:plugins` and its plugin id.
-    pub fn groups_of(&self, name: &str) -> Vec<String> {
+    pub(crate) fn groups_of(&self, name: &str) -> Vec<String> {
         match self.index.get(name).and_then(|&i| self.group_cache.get(i)) {
             Some(groups) => groups.to_vec(),
             None => self.compute_groups(name),
         }
     }
 
+    #[cfg(test)]
     /// Every group name usable in a policy: static groups, `group:plugins`, plugin ids.
-    pub fn group_names(&self) -> Vec<String> {
+    pub(crate) fn group_names(&self) -> Vec<String> {
         let mut out: Vec<String> = self
             .semantics
             .groups

@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// Tool Search's own tools: not policy-governed tools, never part of the comparison.
-pub const TOOL_SEARCH_META_TOOLS: &[&str] = &[
+pub(crate) const TOOL_SEARCH_META_TOOLS: &[&str] = &[
     "tool_search",
     "tool_describe",
     "tool_call",
@@ -197,7 +197,7 @@ fn system_prompt(body: &Value) -> Option<String> {
 
 /// The deferred directory: `- name (owner): description` lines after the heading, and the
 /// `N additional tools omitted.` count.
-pub fn parse_directory(prompt: &str) -> (Vec<DeferredTool>, usize) {
+pub(crate) fn parse_directory(prompt: &str) -> (Vec<DeferredTool>, usize) {
     let mut lines = prompt.lines().skip_while(|l| l.trim() != DIRECTORY_HEADING);
     if lines.next().is_none() {
         return (Vec::new(), 0);

@@ -11,16 +11,16 @@ use serde::{Deserialize, Deserializer};
 /// Longest timeout of any run: exec, router, plugin tools, hooks (7 days).
 pub const MAX_TIMEOUT_SECONDS: u64 = 7 * 24 * 60 * 60;
 /// Longest timeout in milliseconds (hooks).
-pub const MAX_TIMEOUT_MS: u64 = MAX_TIMEOUT_SECONDS * 1000;
+pub(crate) const MAX_TIMEOUT_MS: u64 = MAX_TIMEOUT_SECONDS * 1000;
 /// Longest SIGTERM → SIGKILL grace and longest pipe-drain grace (60 s each).
 pub const MAX_GRACE_MS: u64 = 60_000;
 /// Longest wait for the lane queue's "waited too long" warning and for kept sessions (7 days).
-pub const MAX_WAIT_MS: u64 = MAX_TIMEOUT_MS;
+pub(crate) const MAX_WAIT_MS: u64 = MAX_TIMEOUT_MS;
 
 /// The longest timeout as a `Duration`.
-pub const MAX_TIMEOUT: Duration = Duration::from_secs(MAX_TIMEOUT_SECONDS);
+pub(crate) const MAX_TIMEOUT: Duration = Duration::from_secs(MAX_TIMEOUT_SECONDS);
 /// The longest grace as a `Duration`.
-pub const MAX_GRACE: Duration = Duration::from_millis(MAX_GRACE_MS);
+pub(crate) const MAX_GRACE: Duration = Duration::from_millis(MAX_GRACE_MS);
 
 fn at_most<'de, D: Deserializer<'de>>(
     deserializer: D,
@@ -47,11 +47,11 @@ pub fn timeout_ms<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::
 }
 
 /// A grace in milliseconds, at most `MAX_GRACE_MS`.
-pub fn grace_ms<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+pub(crate) fn grace_ms<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
     at_most(deserializer, MAX_GRACE_MS, "ms")
 }
 
 /// A wait in milliseconds, at most `MAX_WAIT_MS`.
-pub fn wait_ms<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+pub(crate) fn wait_ms<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
     at_most(deserializer, MAX_WAIT_MS, "ms")
 }

@@ -20,7 +20,7 @@ const DEMO_FILES: &[(&str, &str)] = &[
 
 /// clawdeck's cache directory: `$XDG_CACHE_HOME/clawdeck`, else `~/.cache/clawdeck`, else
 /// `<temp>/clawdeck` (the demo's skills and workspace live here).
-pub fn cache_dir() -> PathBuf {
+pub(crate) fn cache_dir() -> PathBuf {
     std::env::var_os("XDG_CACHE_HOME")
         .filter(|d| !d.is_empty())
         .map(PathBuf::from)
@@ -34,13 +34,13 @@ pub fn cache_dir() -> PathBuf {
 }
 
 /// Where the demo workspace is.
-pub fn demo_workspace_dir() -> PathBuf {
+pub(crate) fn demo_workspace_dir() -> PathBuf {
     cache_dir().join("demo-workspace")
 }
 
 /// Creates the demo workspace with its files (those missing) and returns it; the error names
 /// the file that could not be written.
-pub fn materialize_demo_workspace() -> Result<PathBuf, String> {
+pub(crate) fn materialize_demo_workspace() -> Result<PathBuf, String> {
     let root = demo_workspace_dir();
     write_missing(&root)?;
     Ok(root)

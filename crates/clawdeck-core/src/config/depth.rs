@@ -3,11 +3,11 @@
 //! stack (an abort, not an error).
 
 /// Deepest nesting of objects and arrays accepted (serde_json's own default limit).
-pub const MAX_NESTING_DEPTH: usize = 128;
+pub(crate) const MAX_NESTING_DEPTH: usize = 128;
 
 /// The 1-based line and column of the bracket that goes past `max` levels, if any. Strings and
 /// comments are skipped; the text need not be valid (the parser reports that).
-pub fn too_deep_at(text: &str, max: usize) -> Option<(usize, usize)> {
+pub(crate) fn too_deep_at(text: &str, max: usize) -> Option<(usize, usize)> {
     let bytes = text.as_bytes();
     let (mut depth, mut line, mut line_start) = (0usize, 1usize, 0usize);
     let mut i = 0;

@@ -23,7 +23,7 @@ impl KeyPath {
     }
 
     /// Builds a path from dotted identifiers (`"tools.sandbox.tools"`); for literal keys only.
-    pub fn parse_dotted(dotted: &str) -> Self {
+    pub(crate) fn parse_dotted(dotted: &str) -> Self {
         let mut path = KeyPath::root();
         for part in dotted.split('.').filter(|p| !p.is_empty()) {
             path = path.key(part);
@@ -43,11 +43,11 @@ impl KeyPath {
         next
     }
 
-    pub fn segments(&self) -> &[KeySegment] {
+    pub(crate) fn segments(&self) -> &[KeySegment] {
         &self.segments
     }
 
-    pub fn is_root(&self) -> bool {
+    pub(crate) fn is_root(&self) -> bool {
         self.segments.is_empty()
     }
 

@@ -5,18 +5,18 @@
 //! `clawdeck.json5` next to that file (defaults when absent; the demo has its own).
 
 pub mod bounds;
-pub mod demo_workspace;
+pub(crate) mod demo_workspace;
 pub mod depth;
 mod error;
 pub mod gateway_entries;
-pub mod keypath;
+pub(crate) mod keypath;
 pub mod keys;
 mod locate;
 pub mod mcp_settings;
 pub mod openclaw;
 mod parse;
 mod profiles;
-pub mod read_text;
+pub(crate) mod read_text;
 pub mod settings;
 mod unknown;
 mod validate;
@@ -39,9 +39,9 @@ pub use settings::ClawdeckSettings;
 
 /// The embedded demo config and its settings.
 pub const DEMO_CONFIG: &str = include_str!("../../../../assets/demo/openclaw.json5");
-pub const DEMO_SETTINGS: &str = include_str!("../../../../assets/demo/clawdeck.json5");
+pub(crate) const DEMO_SETTINGS: &str = include_str!("../../../../assets/demo/clawdeck.json5");
 /// The name the demo goes by in messages.
-pub const DEMO_NAME: &str = "<embedded demo>/openclaw.json5";
+pub(crate) const DEMO_NAME: &str = "<embedded demo>/openclaw.json5";
 /// Name of clawdeck's settings file, next to the OpenClaw config.
 pub const SETTINGS_FILE: &str = "clawdeck.json5";
 
@@ -263,7 +263,7 @@ impl LoadedConfig {
 
     /// The group table that applies: `channels.<ch>.accounts.<acct>.groups` when present, else
     /// `channels.<ch>.groups`; with the key path it lives at.
-    pub fn group_table(
+    pub(crate) fn group_table(
         &self,
         channel: &str,
         account: Option<&str>,
@@ -273,7 +273,7 @@ impl LoadedConfig {
 
     /// `channels.<channel>.direct` (a direct chat's entries, keyed by chat id or `*`), or the
     /// account's own map, which replaces it when present.
-    pub fn direct_table(
+    pub(crate) fn direct_table(
         &self,
         channel: &str,
         account: Option<&str>,
@@ -335,7 +335,7 @@ fn sorted_unique(mut items: Vec<String>) -> Vec<String> {
     items
 }
 
-pub fn normalize_agent_id(id: &str) -> String {
+pub(crate) fn normalize_agent_id(id: &str) -> String {
     id.trim().to_lowercase()
 }
 
@@ -365,7 +365,7 @@ fn locate_and_load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError>
 
 /// Where clawdeck's settings are read when there is no OpenClaw config file to sit next to:
 /// `$XDG_CONFIG_HOME/clawdeck/clawdeck.json5`, else `~/.config/clawdeck/clawdeck.json5`.
-pub fn user_settings_path() -> Option<PathBuf> {
+pub(crate) fn user_settings_path() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CONFIG_HOME")
         .filter(|p| !p.is_empty())
         .map(PathBuf::from)
@@ -549,9 +549,10 @@ pub fn load_from_str(text: &str, origin: &str) -> Result<LoadedConfig, ConfigErr
     Ok(loaded)
 }
 
+#[cfg(test)]
 /// `load_from_str` answered by the pack `pack` (`seed`, `2026.9`, a synced version) from the
 /// start, so that what only that pack accepts loads.
-pub fn load_from_str_with_pack(
+pub(crate) fn load_from_str_with_pack(
     text: &str,
     origin: &str,
     pack: &str,
@@ -585,7 +586,7 @@ fn load_file(path: &Path, source: ConfigSource) -> Result<LoadedConfig, ConfigEr
 }
 
 /// Parses any JSON5 document into `T` with clawdeck's error positions (used for plugin files).
-pub fn parse_json5<T: serde::de::DeserializeOwned>(
+pub(crate) fn parse_json5<T: serde::de::DeserializeOwned>(
     text: &str,
     origin: &str,
 ) -> Result<T, ConfigError> {

@@ -10,7 +10,7 @@ use super::keypath::{KeyPath, KeySegment};
 use super::locate::locate_path;
 
 /// A parsed document.
-pub struct Parsed<T> {
+pub(crate) struct Parsed<T> {
     pub raw: Value,
     pub typed: T,
     /// Keys present in the file that the typed model does not know.
@@ -18,7 +18,7 @@ pub struct Parsed<T> {
 }
 
 /// Parses `text` (named `file` in errors) into `T`.
-pub fn parse_document<T: DeserializeOwned>(
+pub(crate) fn parse_document<T: DeserializeOwned>(
     text: &str,
     file: &str,
 ) -> Result<Parsed<T>, ConfigError> {

@@ -48,7 +48,7 @@ fn push_by_provider<'a>(
 
 /// The first profile the pack's OpenClaw refuses, as a config error at its key; `text` is the
 /// config's text when the caller has it (else it is read again, only to place the error).
-pub fn check_profiles(loaded: &LoadedConfig, text: Option<&str>) -> Result<(), ConfigError> {
+pub(crate) fn check_profiles(loaded: &LoadedConfig, text: Option<&str>) -> Result<(), ConfigError> {
     let Some(allowed) = &loaded.semantics.profile_values else {
         return Ok(());
     };

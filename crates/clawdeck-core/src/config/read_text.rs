@@ -9,10 +9,10 @@ use std::path::Path;
 use crate::regular_file::Links;
 
 /// Largest config file read (16 MiB): far above any real config, far below trouble.
-pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
+pub(crate) const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The file's text, or a message saying why it cannot be a config file.
-pub fn read_config_text(path: &Path) -> Result<String, String> {
+pub(crate) fn read_config_text(path: &Path) -> Result<String, String> {
     let file = crate::regular_file::open_read(path, Links::Follow).map_err(|e| e.to_string())?;
     let meta = file.metadata().map_err(|e| e.to_string())?;
     if meta.len() > MAX_CONFIG_BYTES {

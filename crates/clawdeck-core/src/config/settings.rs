@@ -203,7 +203,7 @@ pub struct ExecSettings {
 /// Default `exec.maxBackgroundSessions`.
 pub const DEFAULT_MAX_BACKGROUND_SESSIONS: usize = 64;
 /// Largest `exec.maxBackgroundSessions`.
-pub const MAX_BACKGROUND_SESSIONS: usize = 4096;
+pub(crate) const MAX_BACKGROUND_SESSIONS: usize = 4096;
 
 fn background_sessions<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
     let value = usize::deserialize(d)?;

@@ -41,7 +41,7 @@ const AGENT_ENTRY_KEYS: &[&str] = &[
 ];
 
 /// One warning per unknown key that is not expected, each naming file, position and path.
-pub fn unknown_key_warnings(ignored: &[KeyPath], text: &str, origin: &str) -> Vec<String> {
+pub(crate) fn unknown_key_warnings(ignored: &[KeyPath], text: &str, origin: &str) -> Vec<String> {
     let reported: Vec<KeyPath> = ignored
         .iter()
         .filter(|path| !is_tolerated(path))

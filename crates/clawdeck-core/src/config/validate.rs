@@ -49,7 +49,7 @@ fn check_keys(settings: &ClawdeckSettings, text: &str, origin: &str) -> Result<(
 }
 
 /// The first meaningless value in `settings` (parsed from `text`), located.
-pub fn check_settings(
+pub(crate) fn check_settings(
     settings: &ClawdeckSettings,
     text: &str,
     origin: &str,

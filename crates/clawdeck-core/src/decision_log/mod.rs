@@ -39,9 +39,9 @@ pub struct DecisionLogSettings {
 }
 
 /// Smallest `decisionLog.maxBytes`: a few records per file, not a rotation per record.
-pub const MIN_MAX_BYTES: u64 = 1024;
+pub(crate) const MIN_MAX_BYTES: u64 = 1024;
 /// Most rotated files kept (and looked for when reading).
-pub const MAX_KEEP: usize = 1000;
+pub(crate) const MAX_KEEP: usize = 1000;
 
 fn max_bytes_at_least<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
     let value = u64::deserialize(d)?;

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::record::DecisionRecord;
@@ -117,27 +117,8 @@ pub struct LogFollower {
 }
 
 impl LogFollower {
-    /// Starts at the end of the log: only records written from now on.
-    pub fn from_end(dir: &Path) -> LogFollower {
-        let mut follower = LogFollower::from_start(dir);
-        let live = log_file(dir, 0);
-        for path in log_files(dir) {
-            let Some(id) = identity(&path) else { continue };
-            if path == live
-                && let Ok(mut file) = open_log_file(&path)
-                && file.seek(SeekFrom::End(0)).is_ok()
-            {
-                follower.open = Some((file, id));
-                follower.line = None;
-            } else {
-                follower.seen.insert(id);
-            }
-        }
-        follower
-    }
-
     /// Starts at the beginning: the first poll returns every record of the log.
-    pub fn from_start(dir: &Path) -> LogFollower {
+    pub(crate) fn from_start(dir: &Path) -> LogFollower {
         LogFollower {
             dir: dir.to_path_buf(),
             open: None,

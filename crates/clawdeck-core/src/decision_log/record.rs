@@ -271,7 +271,7 @@ impl DecisionRecord {
     }
 
     /// The outcome word, or `-` when the call never ran.
-    pub fn end_label(&self) -> &'static str {
+    pub(crate) fn end_label(&self) -> &'static str {
         match self.outcome {
             Some(end) => end.as_str(),
             None => "-",

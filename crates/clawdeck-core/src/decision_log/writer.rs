@@ -84,7 +84,7 @@ impl DecisionLog {
 
     /// Refuses a log whose live file or lock file exists as anything but a regular file (a
     /// FIFO would block every write, a link would send records elsewhere), naming the file.
-    pub fn check_files(&self) -> Result<(), String> {
+    pub(crate) fn check_files(&self) -> Result<(), String> {
         for path in [log_file(&self.dir, 0), self.dir.join(LOCK_FILE)] {
             if let Ok(meta) = std::fs::symlink_metadata(&path)
                 && !meta.file_type().is_file()

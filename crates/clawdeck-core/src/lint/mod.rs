@@ -165,7 +165,7 @@ impl LintReport {
 
 /// The name `semantics`' version gives a tool it renamed without an alias (`image` →
 /// `view_image` from 2026.9 on); `None` when it did not rename `name`.
-pub fn renamed_to(name: &str, semantics: &crate::semantics::Semantics) -> Option<String> {
+pub(crate) fn renamed_to(name: &str, semantics: &crate::semantics::Semantics) -> Option<String> {
     names::rename_in(name, semantics).map(|r| r.to.clone())
 }
 

@@ -34,7 +34,7 @@ const END_OF_FILE: &str = "*** End of File";
 
 /// One `@@` hunk of an update.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UpdateChunk {
+pub(crate) struct UpdateChunk {
     /// The text after `@@ `, a line to find before `old_lines`.
     pub context: Option<String>,
     pub old_lines: Vec<String>,
@@ -45,7 +45,7 @@ pub struct UpdateChunk {
 
 /// One file operation of a patch.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PatchOp {
+pub(crate) enum PatchOp {
     Add {
         path: String,
         contents: String,
@@ -61,7 +61,7 @@ pub enum PatchOp {
 }
 
 /// Parses a whole patch. Errors quote the offending line and its 1-based number.
-pub fn parse_patch(input: &str) -> Result<Vec<PatchOp>, String> {
+pub(crate) fn parse_patch(input: &str) -> Result<Vec<PatchOp>, String> {
     let lines: Vec<&str> = strip_heredoc(input.trim()).lines().collect();
     if lines.first().map(|l| l.trim()) != Some(BEGIN) {
         return Err(format!("The first line of the patch must be '{BEGIN}'"));
@@ -222,7 +222,11 @@ fn non_empty_path(path: &str, line_no: usize) -> Result<String, String> {
 }
 
 /// The new content of a file after its hunks, or an error naming the hunk that did not match.
-pub fn apply_chunks(path: &str, original: &str, chunks: &[UpdateChunk]) -> Result<String, String> {
+pub(crate) fn apply_chunks(
+    path: &str,
+    original: &str,
+    chunks: &[UpdateChunk],
+) -> Result<String, String> {
     let mut lines: Vec<String> = original.split('\n').map(String::from).collect();
     if lines.last().is_some_and(String::is_empty) {
         lines.pop();

@@ -18,7 +18,7 @@ const LAUNCH_WAIT: Duration = Duration::from_secs(3);
 
 /// A parsed `[Desktop Entry]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DesktopEntry {
+pub(crate) struct DesktopEntry {
     /// Desktop file id: the path under `applications/` with `/` as `-`, e.g. `firefox.desktop`.
     pub id: String,
     pub path: PathBuf,
@@ -29,7 +29,7 @@ pub struct DesktopEntry {
 }
 
 /// Reads the `[Desktop Entry]` group of a desktop file.
-pub fn parse_desktop_entry(id: &str, path: &Path, text: &str) -> DesktopEntry {
+pub(crate) fn parse_desktop_entry(id: &str, path: &Path, text: &str) -> DesktopEntry {
     let mut in_entry = false;
     let (mut name, mut exec, mut hidden, mut kind) = (String::new(), None, false, String::new());
     for line in text.lines() {
@@ -63,7 +63,7 @@ pub fn parse_desktop_entry(id: &str, path: &Path, text: &str) -> DesktopEntry {
 }
 
 /// Every desktop entry, earlier directories winning for the same id.
-pub fn desktop_entries(env: &SystemEnv) -> Vec<DesktopEntry> {
+pub(crate) fn desktop_entries(env: &SystemEnv) -> Vec<DesktopEntry> {
     let mut seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
     for dir in env.application_dirs() {
@@ -101,7 +101,7 @@ pub fn desktop_entries(env: &SystemEnv) -> Vec<DesktopEntry> {
 
 /// The entry for `app`: its id (with or without `.desktop`), else its Name (case-insensitive),
 /// else the only id containing it. Hidden entries and non-applications are skipped.
-pub fn find_entry(entries: &[DesktopEntry], app: &str) -> Result<DesktopEntry, String> {
+pub(crate) fn find_entry(entries: &[DesktopEntry], app: &str) -> Result<DesktopEntry, String> {
     let wanted = app.trim().to_lowercase();
     let wanted_id = if wanted.ends_with(".desktop") {
         wanted.clone()
@@ -141,7 +141,7 @@ pub fn find_entry(entries: &[DesktopEntry], app: &str) -> Result<DesktopEntry, S
 
 /// Splits an `Exec` value into argv per the Desktop Entry spec: double-quoted arguments with
 /// `\"`, `\``, `\$`, `\\` escapes; field codes (`%f %F %u %U %i %c %k ...`) dropped, `%%` → `%`.
-pub fn exec_argv(exec: &str) -> Result<Vec<String>, String> {
+pub(crate) fn exec_argv(exec: &str) -> Result<Vec<String>, String> {
     let mut args = Vec::new();
     let mut current = String::new();
     let mut in_arg = false;
@@ -320,7 +320,7 @@ impl Tool for StartAppTool {
 
 /// Accepts only `http://` and `https://` URLs with a host (the parsed URL's, not text around a
 /// ':' or '@') and no whitespace or control characters.
-pub fn check_url(url: &str) -> Result<String, String> {
+pub(crate) fn check_url(url: &str) -> Result<String, String> {
     let url = url.trim();
     if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(format!(

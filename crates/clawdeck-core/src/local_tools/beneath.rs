@@ -30,11 +30,12 @@ pub enum Strategy {
     /// `openat2` when the kernel has it, else the walk.
     Best,
     /// The `O_NOFOLLOW` walk only.
+    #[cfg(test)]
     Walk,
 }
 
 /// A directory handle for `path` (followed normally: the root itself is trusted).
-pub fn open_dir(path: &Path) -> io::Result<OwnedFd> {
+pub(crate) fn open_dir(path: &Path) -> io::Result<OwnedFd> {
     Ok(nix::fcntl::open(
         path,
         OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
@@ -78,7 +79,7 @@ fn explain(errno: Errno) -> io::Error {
 
 /// Opens `rel` (plain names only) under `dir` without following any symlink and without leaving
 /// `dir`. `mode` is used only with `O_CREAT`.
-pub fn open_beneath(
+pub(crate) fn open_beneath(
     dir: BorrowedFd<'_>,
     rel: &Path,
     flags: OFlag,
@@ -116,7 +117,7 @@ pub fn open_beneath(
 
 /// Opens the directory holding `rel`'s last name, one name at a time with `O_NOFOLLOW`, creating
 /// missing directories when `create` is set; returns it with that last name.
-pub fn walk_to_parent(
+pub(crate) fn walk_to_parent(
     dir: BorrowedFd<'_>,
     rel: &Path,
     create: bool,

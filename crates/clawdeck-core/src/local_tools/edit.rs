@@ -19,7 +19,7 @@ pub struct EditTool {
 
 /// One requested replacement; `label` names it in errors (`oldText` or `edits[2]`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct TextEdit {
+pub(crate) struct TextEdit {
     pub label: String,
     pub old_text: String,
     pub new_text: String,
@@ -58,7 +58,7 @@ impl EditTool {
 }
 
 /// `oldText`/`newText` (first) and then `edits[]`; at least one edit is required.
-pub fn edits_from_params(params: &Value) -> Result<Vec<TextEdit>, ToolError> {
+pub(crate) fn edits_from_params(params: &Value) -> Result<Vec<TextEdit>, ToolError> {
     let exact = ReadOptions::default().untrimmed().allow_empty();
     let mut edits = Vec::new();
     let old = read_string(params, "oldText", exact)?;
@@ -101,7 +101,11 @@ pub fn edits_from_params(params: &Value) -> Result<Vec<TextEdit>, ToolError> {
 }
 
 /// Locates every edit in `original` and applies them all at once.
-pub fn apply_edits(path: &str, original: &str, edits: &[TextEdit]) -> Result<String, ToolError> {
+pub(crate) fn apply_edits(
+    path: &str,
+    original: &str,
+    edits: &[TextEdit],
+) -> Result<String, ToolError> {
     let crlf = original.contains("\r\n");
     let mut spans: Vec<(usize, usize, String, &str)> = Vec::with_capacity(edits.len());
     for edit in edits {
@@ -156,7 +160,7 @@ pub fn apply_edits(path: &str, original: &str, edits: &[TextEdit]) -> Result<Str
 
 /// The 1-based line where `before` and `after` first differ, and the changed region as one
 /// `-`/`+` hunk (the lines between the common prefix and the common suffix).
-pub fn changed_region(before: &str, after: &str) -> (usize, String) {
+pub(crate) fn changed_region(before: &str, after: &str) -> (usize, String) {
     let old: Vec<&str> = before.split('\n').collect();
     let new: Vec<&str> = after.split('\n').collect();
     let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();

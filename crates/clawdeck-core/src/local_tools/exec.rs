@@ -21,20 +21,21 @@ use crate::process::{
 use crate::tool::params::{ReadOptions, read_bool, read_number, read_string};
 use crate::tool::{BoxFuture, Tool, ToolCall, ToolError, ToolResult, ToolSpec};
 
-pub const DEFAULT_YIELD_MS: u64 = 10_000;
-pub const MIN_YIELD_MS: u64 = 10;
-pub const MAX_YIELD_MS: u64 = 120_000;
+pub(crate) const DEFAULT_YIELD_MS: u64 = 10_000;
+pub(crate) const MIN_YIELD_MS: u64 = 10;
+pub(crate) const MAX_YIELD_MS: u64 = 120_000;
 /// Characters of output kept per session (OpenClaw: 200000).
-pub const MAX_OUTPUT_CHARS: usize = 200_000;
+pub(crate) const MAX_OUTPUT_CHARS: usize = 200_000;
 /// Characters in `details.tail`.
-pub const TAIL_CHARS: usize = 2000;
-pub const FOLLOW_UP: &str = "Use process (list/poll/log/write/kill/clear/remove) for follow-up.";
-pub const RETENTION_CAP_NOTE: &str =
+pub(crate) const TAIL_CHARS: usize = 2000;
+pub(crate) const FOLLOW_UP: &str =
+    "Use process (list/poll/log/write/kill/clear/remove) for follow-up.";
+pub(crate) const RETENTION_CAP_NOTE: &str =
     "[earlier output was discarded at the retention cap and cannot be recovered]\n\n";
-pub const TIMEOUT_RETRY_GUIDANCE: &str = "The command was terminated, but external side effects may already have completed. Verify the resulting state before retrying. Do not automatically rerun non-idempotent commands. Use a higher timeout only when the command is known to be safe to retry.";
+pub(crate) const TIMEOUT_RETRY_GUIDANCE: &str = "The command was terminated, but external side effects may already have completed. Verify the resulting state before retrying. Do not automatically rerun non-idempotent commands. Use a higher timeout only when the command is known to be safe to retry.";
 
 /// The supervisor limits for exec sessions: about `MAX_OUTPUT_CHARS` of text.
-pub fn exec_output_limits() -> OutputLimits {
+pub(crate) fn exec_output_limits() -> OutputLimits {
     OutputLimits {
         max_line_bytes: 64 * 1024,
         max_retained_lines: 100_000,
@@ -329,7 +330,7 @@ pub fn tail_chars(text: &str, n: usize) -> String {
 }
 
 /// The retained output as exec reports it (trailing whitespace trimmed) and whether some was lost.
-pub fn aggregated_output(outcome_output: &crate::process::RetainedOutput) -> (String, bool) {
+pub(crate) fn aggregated_output(outcome_output: &crate::process::RetainedOutput) -> (String, bool) {
     let text = outcome_output.combined_text();
     let text = text.trim_end();
     let truncated = outcome_output.truncated() || text.chars().count() > MAX_OUTPUT_CHARS;
@@ -337,7 +338,7 @@ pub fn aggregated_output(outcome_output: &crate::process::RetainedOutput) -> (St
 }
 
 /// `Command still running (session <id>, pid <pid>). Use process ... for follow-up.`
-pub fn running_result(session: &ExecSession) -> ToolResult {
+pub(crate) fn running_result(session: &ExecSession) -> ToolResult {
     let (aggregated, _) = aggregated_output(&session.process().output_snapshot());
     ToolResult::text(
         format!(
@@ -357,7 +358,7 @@ pub fn running_result(session: &ExecSession) -> ToolResult {
     )
 }
 
-pub fn millis_since_epoch(t: std::time::SystemTime) -> u64 {
+pub(crate) fn millis_since_epoch(t: std::time::SystemTime) -> u64 {
     t.duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0)

@@ -12,7 +12,7 @@ use crate::process::{self, OutputLimits, ProcessOutcome, ProcessSpec, SpawnError
 
 /// What to run.
 #[derive(Debug, Clone)]
-pub struct JsonCommand {
+pub(crate) struct JsonCommand {
     pub argv: Vec<String>,
     pub cwd: Option<PathBuf>,
     pub env: Vec<(String, String)>,
@@ -21,7 +21,7 @@ pub struct JsonCommand {
 
 /// Starts the command, writes `input` to its stdin and closes it, and waits for the end. A child
 /// that exits without reading its stdin is fine (the broken pipe is ignored).
-pub async fn run_json_command(
+pub(crate) async fn run_json_command(
     command: &JsonCommand,
     input: &Value,
     cancel: &CancellationToken,

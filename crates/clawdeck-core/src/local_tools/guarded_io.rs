@@ -95,14 +95,14 @@ impl PathGuard {
     /// Opens `raw` for reading: a regular file only; in a sandbox beneath the root with no
     /// symlink followed and a single link. `access` is the check the caller needs (edit and
     /// apply_patch read what they will write).
-    pub fn open_regular(&self, raw: &str, access: PathAccess) -> Result<File, OpenError> {
+    pub(crate) fn open_regular(&self, raw: &str, access: PathAccess) -> Result<File, OpenError> {
         let target = self.target(raw, access).map_err(OpenError::Refused)?;
         open_regular_target(&target, self.is_sandboxed()).map_err(OpenError::Io)
     }
 
     /// Replaces `raw` with `bytes` (parent directories created): a temp file in the same
     /// directory, renamed over the name. An existing file keeps its permission bits.
-    pub fn replace_file(&self, raw: &str, bytes: &[u8]) -> Result<(), OpenError> {
+    pub(crate) fn replace_file(&self, raw: &str, bytes: &[u8]) -> Result<(), OpenError> {
         let target = self
             .target(raw, PathAccess::Write)
             .map_err(OpenError::Refused)?;
@@ -110,7 +110,7 @@ impl PathGuard {
     }
 
     /// Fails unless `raw` names a regular file that could be removed.
-    pub fn check_removable(&self, raw: &str) -> Result<(), OpenError> {
+    pub(crate) fn check_removable(&self, raw: &str) -> Result<(), OpenError> {
         let target = self
             .target(raw, PathAccess::Write)
             .map_err(OpenError::Refused)?;
@@ -142,7 +142,7 @@ pub enum OpenError {
 
 impl OpenError {
     /// A tool error: refusals as they are, I/O errors as `{prefix}: {error}`.
-    pub fn into_tool_error(self, prefix: &str) -> ToolError {
+    pub(crate) fn into_tool_error(self, prefix: &str) -> ToolError {
         match self {
             OpenError::Refused(e) => e,
             OpenError::Io(e) => ToolError::failed(format!("{prefix}: {e}")),

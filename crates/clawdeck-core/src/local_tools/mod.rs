@@ -8,18 +8,18 @@
 
 pub mod apply_patch;
 pub mod apps;
-pub mod beneath;
+pub(crate) mod beneath;
 pub mod edit;
 pub mod exec;
-pub mod external;
-pub mod guarded_io;
-pub mod path_guard;
+pub(crate) mod external;
+pub(crate) mod guarded_io;
+pub(crate) mod path_guard;
 pub mod plugin;
 pub mod process_tool;
 pub mod read;
 pub mod sessions;
 pub mod specs;
-pub mod system_env;
+pub(crate) mod system_env;
 pub mod unavailable;
 pub mod volume;
 pub mod workspace;

@@ -120,7 +120,7 @@ impl PathGuard {
 
     /// A sandbox guard over a workspace that must already exist (the agent's configured
     /// workspace with `workspaceAccess` `rw`/`ro`): a missing one is an error, not created.
-    pub fn sandboxed_existing(
+    pub(crate) fn sandboxed_existing(
         root: impl AsRef<Path>,
         access: WorkspaceAccess,
     ) -> Result<PathGuard, ToolError> {
@@ -135,7 +135,7 @@ impl PathGuard {
     }
 
     /// Fails when `path` is relative and the workspace root it would start from is missing.
-    pub fn require_root_for(&self, path: &str) -> Result<(), ToolError> {
+    pub(crate) fn require_root_for(&self, path: &str) -> Result<(), ToolError> {
         let path = path.trim();
         if path.starts_with('/') || path.starts_with('~') || self.root.is_dir() {
             return Ok(());
@@ -154,7 +154,7 @@ impl PathGuard {
         &self.mode
     }
 
-    pub fn is_sandboxed(&self) -> bool {
+    pub(crate) fn is_sandboxed(&self) -> bool {
         matches!(self.mode, GuardMode::Sandbox { .. })
     }
 

@@ -97,7 +97,7 @@ fn truncated_plugin_output(name: &str, kept: &str, total: u64, dropped: u64) -> 
 }
 
 /// A `ToolResult` JSON when stdout is one, else the text itself.
-pub fn parse_plugin_output(stdout: &str) -> ToolResult {
+pub(crate) fn parse_plugin_output(stdout: &str) -> ToolResult {
     let trimmed = stdout.trim();
     if trimmed.starts_with('{')
         && let Ok(value) = serde_json::from_str::<Value>(trimmed)

@@ -15,9 +15,9 @@ use crate::tool::params::{ReadOptions, read_bool, read_integer, read_number, rea
 use crate::tool::{BoxFuture, Tool, ToolCall, ToolError, ToolResult, ToolSpec};
 
 /// Longest a poll waits for output (OpenClaw: 120000 ms).
-pub const MAX_POLL_WAIT_MS: u64 = 120_000;
+pub(crate) const MAX_POLL_WAIT_MS: u64 = 120_000;
 /// Lines `log` shows without offset/limit.
-pub const DEFAULT_LOG_LINES: usize = 200;
+pub(crate) const DEFAULT_LOG_LINES: usize = 200;
 
 pub struct ProcessTool {
     spec: ToolSpec,
@@ -375,7 +375,7 @@ fn log(session: &ExecSession, offset: Option<i64>, limit: Option<i64>) -> ToolRe
 /// The bytes a terminal sends for a key name (`Enter`, `Tab`, `Escape`, `C-c`, `Up`, ...); a
 /// single character stands for itself. Sessions have a pipe, not a terminal: these are the
 /// bytes only, there is no line discipline turning C-c into SIGINT.
-pub fn key_bytes(name: &str) -> Option<String> {
+pub(crate) fn key_bytes(name: &str) -> Option<String> {
     let named = match name.to_ascii_lowercase().as_str() {
         "enter" | "return" | "cr" => Some("\r"),
         "lf" | "newline" => Some("\n"),

@@ -12,9 +12,9 @@ use crate::tool::params::{ReadOptions, read_integer, read_string};
 use crate::tool::{BoxFuture, ContentBlock, Tool, ToolCall, ToolError, ToolResult, ToolSpec};
 
 /// Lines returned when the call gives no limit (OpenClaw's read default).
-pub const DEFAULT_LINE_LIMIT: usize = 2000;
+pub(crate) const DEFAULT_LINE_LIMIT: usize = 2000;
 /// Bytes of text returned at most per call; the rest is reached with `offset`.
-pub const MAX_TEXT_BYTES: usize = 50 * 1024;
+pub(crate) const MAX_TEXT_BYTES: usize = 50 * 1024;
 
 pub struct ReadTool {
     spec: ToolSpec,
@@ -47,10 +47,10 @@ impl ReadTool {
 }
 
 /// Largest image `read` returns as an image block (it is held in memory and base64-encoded).
-pub const MAX_IMAGE_BYTES: u64 = 20 * 1024 * 1024;
+pub(crate) const MAX_IMAGE_BYTES: u64 = 20 * 1024 * 1024;
 /// Bytes scanned past the returned lines to count the file's lines for the continuation note;
 /// past this the note says "more than N".
-pub const LINE_COUNT_SCAN_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const LINE_COUNT_SCAN_BYTES: u64 = 64 * 1024 * 1024;
 
 #[derive(Debug)]
 enum PageError {
@@ -129,8 +129,9 @@ fn next_line(reader: &mut impl BufRead, keep: usize, out: &mut Vec<u8>) -> std::
     }
 }
 
+#[cfg(test)]
 /// Cuts `text` to the requested lines and to `MAX_TEXT_BYTES`, telling the model how to continue.
-pub fn page_text(
+pub(crate) fn page_text(
     label: &str,
     text: &str,
     offset: Option<i64>,

@@ -69,7 +69,7 @@ impl ExecSession {
         self.backgrounded.load(Ordering::SeqCst)
     }
 
-    pub fn mark_backgrounded(&self) {
+    pub(crate) fn mark_backgrounded(&self) {
         self.backgrounded.store(true, Ordering::SeqCst);
     }
 
@@ -78,16 +78,16 @@ impl ExecSession {
     }
 
     /// When the run ended (its pipes closed), if it has.
-    pub fn ended_at(&self) -> Option<SystemTime> {
+    pub(crate) fn ended_at(&self) -> Option<SystemTime> {
         self.outcome().map(|o| o.started_at + o.finished_after)
     }
 
     /// Whether its process still runs (or its pipes are still open).
-    pub fn is_running(&self) -> bool {
+    pub(crate) fn is_running(&self) -> bool {
         !self.process.is_finished()
     }
 
-    pub fn stdin_piped(&self) -> bool {
+    pub(crate) fn stdin_piped(&self) -> bool {
         self.stdin_piped
     }
 
@@ -95,11 +95,11 @@ impl ExecSession {
         &self.stdin
     }
 
-    pub fn poll_cursor(&self) -> u64 {
+    pub(crate) fn poll_cursor(&self) -> u64 {
         self.poll_cursor.load(Ordering::SeqCst)
     }
 
-    pub fn set_poll_cursor(&self, line: u64) {
+    pub(crate) fn set_poll_cursor(&self, line: u64) {
         self.poll_cursor.store(line, Ordering::SeqCst);
     }
 }
@@ -138,7 +138,7 @@ impl std::fmt::Display for SessionCapReached {
 /// A place for one run being started; given back when dropped (the run is then either in the
 /// registry or never started).
 #[derive(Debug)]
-pub struct SessionSlot {
+pub(crate) struct SessionSlot {
     starting: Arc<AtomicUsize>,
 }
 
@@ -178,7 +178,7 @@ impl ExecSessions {
 
     /// Takes a place for a new run, unless `max_running` sessions already run (or are being
     /// started). Hold the slot until the session is inserted.
-    pub fn reserve(&self) -> Result<SessionSlot, SessionCapReached> {
+    pub(crate) fn reserve(&self) -> Result<SessionSlot, SessionCapReached> {
         let max = self.max_running();
         let sessions = self.lock();
         let running = sessions.values().filter(|s| s.is_running()).count();
@@ -200,7 +200,7 @@ impl ExecSessions {
     }
 
     /// A fresh short id (8 hex digits), unique within this registry.
-    pub fn new_id(&self) -> String {
+    pub(crate) fn new_id(&self) -> String {
         loop {
             let n = self.counter.fetch_add(1, Ordering::SeqCst);
             let nanos = SystemTime::now()
@@ -250,7 +250,7 @@ impl ExecSessions {
     }
 
     /// Drops finished sessions older than the TTL.
-    pub fn prune(&self) {
+    pub(crate) fn prune(&self) {
         let now = SystemTime::now();
         let ttl = self.ttl();
         self.lock().retain(|_, s| match s.ended_at() {

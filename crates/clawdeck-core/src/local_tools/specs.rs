@@ -14,7 +14,7 @@ pub fn builtin_spec(name: &str) -> Option<ToolSpec> {
 }
 
 /// Names of the tools clawdeck runs itself.
-pub const BUILTIN_TOOL_NAMES: &[&str] = &[
+pub(crate) const BUILTIN_TOOL_NAMES: &[&str] = &[
     "read",
     "write",
     "edit",

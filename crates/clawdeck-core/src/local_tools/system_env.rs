@@ -54,7 +54,7 @@ impl SystemEnv {
     }
 
     /// The executable `name` on `PATH`, if any.
-    pub fn find_program(&self, name: &str) -> Option<PathBuf> {
+    pub(crate) fn find_program(&self, name: &str) -> Option<PathBuf> {
         use std::os::unix::fs::PermissionsExt;
         let path = self.path.clone()?;
         std::env::split_paths(&path)
@@ -67,7 +67,7 @@ impl SystemEnv {
     }
 
     /// `applications/` directories in precedence order (data home first).
-    pub fn application_dirs(&self) -> Vec<PathBuf> {
+    pub(crate) fn application_dirs(&self) -> Vec<PathBuf> {
         self.data_home
             .iter()
             .chain(self.data_dirs.iter())
@@ -77,7 +77,7 @@ impl SystemEnv {
 }
 
 /// Runs a helper that answers and exits, under the supervisor, with a short timeout.
-pub async fn run_helper(
+pub(crate) async fn run_helper(
     program: &Path,
     args: &[&str],
     timeout: Duration,
@@ -102,7 +102,11 @@ pub enum Launch {
 /// Starts `program args` in its own process group, stdin from /dev/null, output to a temporary
 /// file. Waits up to `wait` for it to exit: exit 0 → `Exited`; non-zero → `Err` with its output;
 /// still running → `StillRunning` (a thread reaps it later).
-pub fn launch_detached(program: &Path, args: &[String], wait: Duration) -> Result<Launch, String> {
+pub(crate) fn launch_detached(
+    program: &Path,
+    args: &[String],
+    wait: Duration,
+) -> Result<Launch, String> {
     let log_path = std::env::temp_dir().join(format!(
         "clawdeck-launch-{}-{}.log",
         std::process::id(),

@@ -4,7 +4,7 @@
 
 use crate::tool::{BoxFuture, Tool, ToolCall, ToolError, ToolResult, ToolSpec};
 
-pub struct UnavailableTool {
+pub(crate) struct UnavailableTool {
     spec: ToolSpec,
 }
 
@@ -15,7 +15,7 @@ impl UnavailableTool {
 }
 
 /// The message for a tool that only runs inside OpenClaw.
-pub fn openclaw_only_message(name: &str) -> String {
+pub(crate) fn openclaw_only_message(name: &str) -> String {
     format!(
         "{name} runs only inside OpenClaw; configure a gateway (clawdeck.json5 router.gateway.url and token, or OPENCLAW_GATEWAY_URL and OPENCLAW_GATEWAY_TOKEN) to invoke it through OpenClaw's POST /tools/invoke"
     )

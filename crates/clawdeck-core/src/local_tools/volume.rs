@@ -11,12 +11,12 @@ use crate::tool::params::{ReadOptions, read_integer, read_string};
 use crate::tool::{BoxFuture, Tool, ToolCall, ToolError, ToolResult, ToolSpec};
 
 const HELPER_TIMEOUT: Duration = Duration::from_secs(5);
-pub const DEFAULT_STEP: i64 = 10;
+pub(crate) const DEFAULT_STEP: i64 = 10;
 const SINK: &str = "@DEFAULT_SINK@";
 
 /// What to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum VolumeAction {
+pub(crate) enum VolumeAction {
     Get,
     Set(u8),
     Up(u8),
@@ -28,7 +28,7 @@ pub enum VolumeAction {
 
 /// The state after the action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct VolumeState {
+pub(crate) struct VolumeState {
     pub percent: u32,
     pub muted: bool,
 }
@@ -39,7 +39,7 @@ pub struct VolumeTool {
 }
 
 /// The first `NN%` in a helper's output.
-pub fn parse_percent(text: &str) -> Option<u32> {
+pub(crate) fn parse_percent(text: &str) -> Option<u32> {
     let bytes = text.as_bytes();
     for (i, b) in bytes.iter().enumerate() {
         if *b == b'%' {

@@ -17,7 +17,7 @@ use crate::tool::ToolError;
 
 /// The sandbox settings that matter to the file tools, after agent overrides.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SandboxWorkspace {
+pub(crate) struct SandboxWorkspace {
     pub access: WorkspaceAccess,
     /// `session` | `agent` | `shared`.
     pub scope: String,
@@ -72,7 +72,7 @@ fn expand_tilde(path: &str) -> PathBuf {
 /// The workspace root for a context (see the module comment for the order). The same directory
 /// the skills loader reads `<workspace>/skills` from: relative paths are taken from the config
 /// file's directory, not from wherever clawdeck was started.
-pub fn workspace_root(config: &LoadedConfig, ctx: &PolicyContext) -> PathBuf {
+pub(crate) fn workspace_root(config: &LoadedConfig, ctx: &PolicyContext) -> PathBuf {
     let agent = ctx
         .agent
         .as_deref()
@@ -82,7 +82,7 @@ pub fn workspace_root(config: &LoadedConfig, ctx: &PolicyContext) -> PathBuf {
 }
 
 /// `agents.defaults.sandbox` with the agent's own `sandbox` keys laid over it.
-pub fn sandbox_workspace(openclaw: &Value, ctx: &PolicyContext) -> SandboxWorkspace {
+pub(crate) fn sandbox_workspace(openclaw: &Value, ctx: &PolicyContext) -> SandboxWorkspace {
     let agent = agent_id(openclaw, ctx);
     let defaults = openclaw.pointer("/agents/defaults/sandbox");
     let own = agent_entry(openclaw, &agent).and_then(|e| e.get("sandbox"));
@@ -121,7 +121,7 @@ fn directory_name(key: &str) -> String {
 }
 
 /// The isolated directory a `workspaceAccess: none` sandbox works in.
-pub fn isolated_sandbox_dir(
+pub(crate) fn isolated_sandbox_dir(
     sandbox: &SandboxWorkspace,
     openclaw: &Value,
     ctx: &PolicyContext,
@@ -138,7 +138,10 @@ pub fn isolated_sandbox_dir(
 }
 
 /// The path guard for a context: unconfined on the host, confined when `ctx.sandboxed`.
-pub fn path_guard_for(config: &LoadedConfig, ctx: &PolicyContext) -> Result<PathGuard, ToolError> {
+pub(crate) fn path_guard_for(
+    config: &LoadedConfig,
+    ctx: &PolicyContext,
+) -> Result<PathGuard, ToolError> {
     let openclaw = &config.raw;
     let root = workspace_root(config, ctx);
     if !ctx.sandboxed {

@@ -41,7 +41,7 @@ impl WriteTool {
 }
 
 /// `PathGuard::replace_file` off the async runtime's threads.
-pub async fn replace_file(
+pub(crate) async fn replace_file(
     guard: &Arc<PathGuard>,
     raw_path: &str,
     bytes: Vec<u8>,
@@ -54,7 +54,7 @@ pub async fn replace_file(
 }
 
 /// `PathGuard::open_regular` and a whole-text read, off the async runtime's threads.
-pub async fn read_whole_text(
+pub(crate) async fn read_whole_text(
     guard: &Arc<PathGuard>,
     raw_path: &str,
     access: PathAccess,

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::names::safe_server_names;
 
 /// OpenClaw's default connect timeout (`DEFAULT_CONNECTION_TIMEOUT_MS`).
-pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How a server is reached.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -38,7 +38,7 @@ pub struct ToolFilter {
 }
 
 impl ToolFilter {
-    pub fn admits(&self, tool: &str) -> bool {
+    pub(crate) fn admits(&self, tool: &str) -> bool {
         (self.include.is_empty() || self.include.iter().any(|p| glob_matches(p, tool)))
             && !self.exclude.iter().any(|p| glob_matches(p, tool))
     }

@@ -14,7 +14,7 @@
 pub mod declared;
 pub mod names;
 pub mod offer;
-pub mod project;
+pub(crate) mod project;
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -28,7 +28,7 @@ use crate::tool::ToolSpec;
 /// What the config's servers bring: their tools (clear of `taken`) and a warning, naming
 /// `mcp.servers.<name>`, for each server that was skipped or could not be listed.
 #[derive(Debug, Clone, Default)]
-pub struct ServerTools {
+pub(crate) struct ServerTools {
     pub tools: Vec<ToolSpec>,
     pub warnings: Vec<String>,
     /// Servers listed, with how many tools each offered (after its toolFilter), or its error.
@@ -37,7 +37,7 @@ pub struct ServerTools {
 
 /// Lists the config's servers through `listing` and projects their tools. Blocks the calling
 /// thread (the lister decides how; the SDK lister runs on a thread of its own).
-pub fn server_tools(
+pub(crate) fn server_tools(
     raw: &serde_json::Value,
     base: Option<&Path>,
     taken: &HashSet<String>,

@@ -37,7 +37,7 @@ fn safe_fragment(raw: &str, fallback: &str, max_chars: Option<usize>) -> String 
 }
 
 /// Safe names for the declared servers, in the order given; `used` holds lowercased names.
-pub fn safe_server_names<'a>(servers: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+pub(crate) fn safe_server_names<'a>(servers: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut used: HashSet<String> = HashSet::new();
     let mut out = Vec::new();
     for raw in servers {
@@ -58,7 +58,7 @@ pub fn safe_server_names<'a>(servers: impl IntoIterator<Item = &'a str>) -> Vec<
 
 /// `<server>__<tool>`, unique against `reserved` (lowercased names already taken); the caller
 /// reserves the result.
-pub fn safe_tool_name(safe_server: &str, tool: &str, reserved: &HashSet<String>) -> String {
+pub(crate) fn safe_tool_name(safe_server: &str, tool: &str, reserved: &HashSet<String>) -> String {
     let cleaned = safe_fragment(tool, "tool", None);
     let max_tool = MAX_TOTAL.saturating_sub(safe_server.len() + 2).max(1);
     let truncated: String = cleaned.chars().take(max_tool).collect();

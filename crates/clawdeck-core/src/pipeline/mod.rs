@@ -173,7 +173,7 @@ impl Pipeline {
     }
 
     /// The runnable tools for a context.
-    pub fn tool_set(&self, ctx: &PolicyContext) -> Result<ToolSet, ToolError> {
+    pub(crate) fn tool_set(&self, ctx: &PolicyContext) -> Result<ToolSet, ToolError> {
         ToolSet::standard(&self.config, &self.registry, ctx, &self.runtime)
     }
 
@@ -192,7 +192,7 @@ impl Pipeline {
         *self.decisions.lock().unwrap_or_else(|p| p.into_inner()) = sink;
     }
 
-    pub fn decision_sink(&self) -> Option<DecisionSink> {
+    pub(crate) fn decision_sink(&self) -> Option<DecisionSink> {
         self.decisions
             .lock()
             .unwrap_or_else(|p| p.into_inner())

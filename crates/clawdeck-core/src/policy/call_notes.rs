@@ -56,7 +56,7 @@ fn agent_raw<'a>(cfg: &'a LoadedConfig, agent: &AgentInfo) -> Option<&'a Value> 
 }
 
 /// Notes on calling exec in this context.
-pub fn exec_notes(cfg: &LoadedConfig, agent: &AgentInfo, sandboxed: bool) -> Vec<CallNote> {
+pub(crate) fn exec_notes(cfg: &LoadedConfig, agent: &AgentInfo, sandboxed: bool) -> Vec<CallNote> {
     let mut notes = Vec::new();
     let mode = exec_setting(cfg, agent, "mode");
     let security = exec_setting(cfg, agent, "security");
@@ -181,7 +181,7 @@ pub fn exec_notes(cfg: &LoadedConfig, agent: &AgentInfo, sandboxed: bool) -> Vec
 
 /// Whether the gateway's `POST /tools/invoke` would run `tool`: `gateway.tools.deny` wins, then
 /// the version's default HTTP deny list unless `gateway.tools.allow` names the tool.
-pub fn http_note(cfg: &LoadedConfig, registry: &Registry, tool: &str) -> CallNote {
+pub(crate) fn http_note(cfg: &LoadedConfig, registry: &Registry, tool: &str) -> CallNote {
     let list = |key: &str| -> Vec<(usize, String)> {
         cfg.raw
             .pointer(&format!("/gateway/tools/{key}"))

@@ -186,7 +186,7 @@ pub fn diff(a: &DiffInput<'_>, b: &DiffInput<'_>) -> ResolutionDiff {
 
 /// What-if between two contexts of one config (the console's "compare with..." on the Policy
 /// view): labels name each context's agent and the fields it sets.
-pub fn diff_contexts(
+pub(crate) fn diff_contexts(
     cfg: &LoadedConfig,
     registry: &Registry,
     a: &PolicyContext,
@@ -209,9 +209,10 @@ pub fn diff_contexts(
     Ok(diff(&side_a, &side_b))
 }
 
+#[cfg(test)]
 /// What-if between two OpenClaw versions for one config and context (the console's version
 /// switch): each side gets its pack's registry.
-pub fn diff_versions(
+pub(crate) fn diff_versions(
     cfg: &LoadedConfig,
     listing: &crate::mcp_servers::ServerListing,
     ctx: &PolicyContext,
@@ -360,7 +361,7 @@ pub fn apply_override(ctx: &mut PolicyContext, assignment: &str) -> Result<(), S
 }
 
 /// The keys `apply_override` takes.
-pub const OVERRIDE_KEYS: &[&str] = &[
+pub(crate) const OVERRIDE_KEYS: &[&str] = &[
     "agent",
     "provider",
     "model",

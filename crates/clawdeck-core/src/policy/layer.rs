@@ -127,7 +127,7 @@ impl RuleEntry {
     }
 
     /// A built-in rule that a config key switched on (e.g. `workspaceAccess: "ro"`).
-    pub fn builtin_at(
+    pub(crate) fn builtin_at(
         pattern: impl Into<String>,
         rule: impl Into<String>,
         config_path: String,

@@ -199,7 +199,7 @@ impl CompiledList {
     }
 
     /// A list that keeps its entries but matches nothing (for layers that do not apply).
-    pub fn inert(entries: Vec<RuleEntry>) -> CompiledList {
+    pub(crate) fn inert(entries: Vec<RuleEntry>) -> CompiledList {
         CompiledList {
             entries,
             patterns: Vec::new(),
@@ -273,7 +273,12 @@ impl CompiledList {
 
     /// `first_matches` into a caller's buffer (one entry per registry tool, filled with
     /// `NO_MATCH` beforehand), so a resolution allocates one buffer for all its lists.
-    pub fn first_matches_into(&self, registry: &Registry, used: &mut [bool], first: &mut [u32]) {
+    pub(crate) fn first_matches_into(
+        &self,
+        registry: &Registry,
+        used: &mut [bool],
+        first: &mut [u32],
+    ) {
         let tools = &registry.tools;
         let set = |tool: usize, p: usize, first: &mut [u32], used: &mut [bool]| {
             if let Some(flag) = used.get_mut(self.patterns[p].entry) {

@@ -4,12 +4,12 @@
 //! layers of seed 001 §3.3, AND-ed) and returns a `Resolution`: the final list plus, for every
 //! tool and every layer, skipped / kept / removed with the rule that decided it.
 
-pub mod call_notes;
+pub(crate) mod call_notes;
 pub mod diff;
 mod engine;
 pub mod layer;
 pub mod matcher;
-pub mod normalize;
+pub(crate) mod normalize;
 mod render;
 pub mod sources;
 pub mod trace;

@@ -3,7 +3,8 @@
 use std::borrow::Cow;
 
 /// Names OpenClaw accepts for other tools.
-pub const TOOL_NAME_ALIASES: &[(&str, &str)] = &[("bash", "exec"), ("apply-patch", "apply_patch")];
+pub(crate) const TOOL_NAME_ALIASES: &[(&str, &str)] =
+    &[("bash", "exec"), ("apply-patch", "apply_patch")];
 
 /// Trims, lowercases and resolves aliases (`Bash` → `exec`).
 /// `normalized`, then the pack's aliases (`cron` → `automations` in 2026.9, nothing in the seed).
@@ -22,7 +23,7 @@ pub fn normalize_tool_name(name: &str) -> String {
 /// `normalize_tool_name` without a copy when the name is already normal (the usual case for
 /// config entries and registry names): only a name with upper-case or non-ASCII letters is
 /// lowercased into a new string.
-pub fn normalized(name: &str) -> Cow<'_, str> {
+pub(crate) fn normalized(name: &str) -> Cow<'_, str> {
     let trimmed = name.trim();
     let lowered = if trimmed
         .bytes()

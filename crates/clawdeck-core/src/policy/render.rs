@@ -133,7 +133,7 @@ pub fn render_table(res: &Resolution) -> String {
 }
 
 /// One line per layer: id, label, whether it applies, how many tools it removed, why.
-pub fn render_layers(res: &Resolution) -> String {
+pub(crate) fn render_layers(res: &Resolution) -> String {
     let mut out = String::from("LAYERS\n");
     let label_width = res.layers.iter().map(|l| l.label.len()).max().unwrap_or(5);
     for layer in &res.layers {

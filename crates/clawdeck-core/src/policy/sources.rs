@@ -87,7 +87,7 @@ fn is_main_session(key: Option<&str>, agent: &str) -> bool {
 }
 
 /// Fills in the context: agent, provider/model, owner, subagent, sandbox.
-pub fn resolve_context<'a>(
+pub(crate) fn resolve_context<'a>(
     cfg: &'a LoadedConfig,
     semantics: &Semantics,
     ctx: &PolicyContext,
@@ -300,7 +300,7 @@ fn lookup_provider<'a>(
 }
 
 /// Everything the layers need besides the config.
-pub struct LayerInputs<'a> {
+pub(crate) struct LayerInputs<'a> {
     pub cfg: &'a LoadedConfig,
     pub registry: &'a Registry,
     pub ctx: &'a PolicyContext,
@@ -309,7 +309,7 @@ pub struct LayerInputs<'a> {
 }
 
 /// The ten layers, in order.
-pub fn build_layers(
+pub(crate) fn build_layers(
     inputs: &LayerInputs<'_>,
     warnings: &mut Vec<PolicyWarning>,
 ) -> Vec<LayerPolicy> {
@@ -489,7 +489,7 @@ fn profile_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) ->
 /// Whether the profile layers let `name` through without restricting: each is absent, names
 /// an unrestricted or unknown profile, or has an alsoAllow entry (the entries no built-in rule
 /// wrote) that matches it. OpenClaw asks this of `gateway` to decide its config reads.
-pub fn profiles_grant(layers: &[LayerPolicy], registry: &Registry, name: &str) -> bool {
+pub(crate) fn profiles_grant(layers: &[LayerPolicy], registry: &Registry, name: &str) -> bool {
     layers
         .iter()
         .filter(|l| matches!(l.id, LayerId::Profile | LayerId::ProviderProfile) && l.present)
@@ -667,7 +667,7 @@ fn agent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
 }
 
 /// Group id candidates from a scoped id: `X:topic:T:sender:S` → [raw, X:topic:T, X].
-pub fn group_id_candidates(raw: &str) -> Vec<String> {
+pub(crate) fn group_id_candidates(raw: &str) -> Vec<String> {
     let raw = raw.trim();
     let mut out = vec![raw.to_string()];
     let base = raw.split(":sender:").next().unwrap_or(raw);
@@ -684,7 +684,7 @@ pub fn group_id_candidates(raw: &str) -> Vec<String> {
 
 /// A parsed `toolsBySender` key.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SenderKey {
+pub(crate) enum SenderKey {
     /// `channel:<channel>:<id>`: that id on that channel only (matched first).
     Channel(String, String),
     Id(String),
@@ -695,7 +695,7 @@ pub enum SenderKey {
 }
 
 /// Parses a sender key; the flag says it was untyped (deprecated: treated as an id).
-pub fn parse_sender_key(key: &str) -> (SenderKey, bool) {
+pub(crate) fn parse_sender_key(key: &str) -> (SenderKey, bool) {
     let trimmed = key.trim();
     if trimmed == "*" {
         return (SenderKey::Any, false);

@@ -25,7 +25,7 @@ pub(crate) fn signal_group(pgid: i32, signal: Signal) -> Result<(), Errno> {
 }
 
 /// True while the group has members (zombies included).
-pub fn group_exists(pgid: i32) -> bool {
+pub(crate) fn group_exists(pgid: i32) -> bool {
     if pgid <= 1 {
         return false;
     }

@@ -85,7 +85,7 @@ impl RetainedOutput {
     }
 
     /// The retained text of one stream.
-    pub fn stream_text(&self, stream: StreamKind) -> String {
+    pub(crate) fn stream_text(&self, stream: StreamKind) -> String {
         join_lines(self.lines.iter().filter(|line| line.stream == stream))
     }
 

@@ -155,11 +155,6 @@ impl ProcessSpec {
         self
     }
 
-    pub fn event_capacity(mut self, capacity: usize) -> Self {
-        self.event_capacity = capacity.max(1);
-        self
-    }
-
     pub fn cancel(mut self, token: CancellationToken) -> Self {
         self.cancel = Some(token);
         self

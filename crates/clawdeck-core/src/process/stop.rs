@@ -32,9 +32,9 @@ use super::group::{group_has_live_members, signal_group};
 use super::stop_signals::StopSignal;
 
 /// The longest a process group gets between SIGTERM and SIGKILL when clawdeck stops.
-pub const MAX_STOP_GRACE: Duration = Duration::from_secs(3);
+pub(crate) const MAX_STOP_GRACE: Duration = Duration::from_secs(3);
 /// How long a mode that listens for the stop gets to return once the children are gone.
-pub const WIND_DOWN: Duration = Duration::from_secs(3);
+pub(crate) const WIND_DOWN: Duration = Duration::from_secs(3);
 /// How long restoring the terminal may take (a write to a terminal nobody reads can block).
 const RESTORE_WAIT: Duration = Duration::from_millis(500);
 

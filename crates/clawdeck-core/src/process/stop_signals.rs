@@ -35,7 +35,7 @@ impl StopSignal {
         }
     }
 
-    pub fn from_signal(signal: Signal) -> Option<StopSignal> {
+    pub(crate) fn from_signal(signal: Signal) -> Option<StopSignal> {
         match signal {
             Signal::SIGINT => Some(StopSignal::Interrupt),
             Signal::SIGTERM => Some(StopSignal::Terminate),

@@ -341,7 +341,7 @@ impl RunningProcess {
         self.outcome.borrow().is_some()
     }
 
-    pub fn try_outcome(&self) -> Option<ProcessOutcome> {
+    pub(crate) fn try_outcome(&self) -> Option<ProcessOutcome> {
         self.outcome.borrow().as_deref().cloned()
     }
 

@@ -5,7 +5,7 @@
 //! Pure: the CLI prints [`build_system_prompt`]'s text, the console renders [`prompt_sections`].
 
 pub mod router_guidance;
-pub mod session_visibility;
+pub(crate) mod session_visibility;
 pub mod surface;
 mod tooling;
 pub mod view;
@@ -19,7 +19,7 @@ pub use tooling::{MINIMAL_CORE_TOOLS, TOOL_ORDER, core_summary, order_tools, too
 pub use view::{LlmView, LlmViewOptions, build_llm_view};
 
 /// The identity line every mode starts with.
-pub const IDENTITY_LINE: &str = "You are a personal assistant running inside OpenClaw.";
+pub(crate) const IDENTITY_LINE: &str = "You are a personal assistant running inside OpenClaw.";
 /// The name of the router tool whose guidance joins the prompt when it is visible.
 pub const ROUTER_TOOL: &str = "clawbot_router";
 
@@ -91,7 +91,7 @@ pub struct PromptSection {
 }
 
 /// The tools the prompt's Tooling section lists for `mode`, in prompt order.
-pub fn tools_for_mode(mode: PromptMode, tools: &[ToolSpec]) -> Vec<&ToolSpec> {
+pub(crate) fn tools_for_mode(mode: PromptMode, tools: &[ToolSpec]) -> Vec<&ToolSpec> {
     let ordered = order_tools(tools);
     match mode {
         PromptMode::Full => ordered,
@@ -105,7 +105,7 @@ pub fn tools_for_mode(mode: PromptMode, tools: &[ToolSpec]) -> Vec<&ToolSpec> {
 
 /// The Skills section (seed 002 §3.2), or None when there is nothing to list or in a minimal
 /// prompt.
-pub fn skills_section(
+pub(crate) fn skills_section(
     skills_prompt: Option<&str>,
     mode: PromptMode,
     read_tool_name: &str,
@@ -185,7 +185,7 @@ fn runtime_line(runtime: &RuntimeInfo) -> String {
 }
 
 /// The prompt as titled sections, in order.
-pub fn prompt_sections(input: &PromptInput<'_>) -> Vec<PromptSection> {
+pub(crate) fn prompt_sections(input: &PromptInput<'_>) -> Vec<PromptSection> {
     let mut sections = vec![PromptSection {
         title: String::new(),
         text: IDENTITY_LINE.to_string(),
@@ -242,7 +242,7 @@ pub fn build_system_prompt(input: &PromptInput<'_>) -> String {
 }
 
 /// Sections as one text, separated by a blank line.
-pub fn join_sections(sections: &[PromptSection]) -> String {
+pub(crate) fn join_sections(sections: &[PromptSection]) -> String {
     sections
         .iter()
         .map(|s| s.text.as_str())

@@ -6,7 +6,7 @@
 pub const PRE_CALL_NOTICE: &str = "我正在通过 clawBot 处理复杂任务，可能需要几秒钟。";
 
 /// Heading of the system-prompt section (so the prompt builder can find or replace it).
-pub const SECTION_HEADING: &str = "## clawbot_router（远程 clawBot / OpenClaw）";
+pub(crate) const SECTION_HEADING: &str = "## clawbot_router（远程 clawBot / OpenClaw）";
 
 /// The system-prompt section included when `clawbot_router` is visible (seed 000 §4).
 pub fn system_prompt_section() -> String {

@@ -39,7 +39,7 @@ pub fn effective(raw: &Value, copy: &SessionVisibilityCopy, facts: RunFacts) -> 
 
 /// Rewrites the recorded sentence in `description` for this run; unchanged when the pack's
 /// sentence is not in it.
-pub fn adapt(
+pub(crate) fn adapt(
     description: &str,
     raw: &Value,
     copy: &SessionVisibilityCopy,

@@ -13,7 +13,7 @@ use crate::tool::{ToolFlags, ToolSource, ToolSpec};
 
 /// The tools a request carries and the deferred ones behind Tool Search.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ModelSurface {
+pub(crate) struct ModelSurface {
     /// Tools sent with their schema, in the request's order.
     pub direct: Vec<ToolSpec>,
     /// Tools only named in the system prompt (Tool Search on).
@@ -153,7 +153,7 @@ fn adapt_to_neighbours(semantics: &Semantics, tools: &mut [ToolSpec]) {
 
 /// What of the run decides descriptions beyond the visible tools.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RunFacts {
+pub(crate) struct RunFacts {
     pub sandboxed: bool,
     pub subagent: bool,
     /// The profiles leave the gateway tool its config reads.
@@ -202,7 +202,7 @@ fn adapt_to_session_visibility(
 
 /// Splits the visible tools the way the pack's OpenClaw sends them. `None` for packs without
 /// these rules (the seed).
-pub fn model_surface(
+pub(crate) fn model_surface(
     semantics: &Semantics,
     raw: &Value,
     facts: RunFacts,
@@ -261,7 +261,7 @@ fn owner(tool: &ToolSpec) -> &str {
 }
 
 /// The Tooling section as the pack's OpenClaw writes it; `None` when the pack has no rule.
-pub fn tooling_section(semantics: &Semantics, surface: &ModelSurface) -> Option<String> {
+pub(crate) fn tooling_section(semantics: &Semantics, surface: &ModelSurface) -> Option<String> {
     let rule = semantics.tooling_rule.as_ref()?;
     let mut lines: Vec<String> = vec![rule.header.clone()];
     let listed: Vec<&ToolSpec> = if surface.tool_search.is_some() {
@@ -317,7 +317,7 @@ pub fn tooling_section(semantics: &Semantics, surface: &ModelSurface) -> Option<
 }
 
 /// Tool Search's deferred directory in the system prompt.
-pub fn deferred_directory(rules: &ToolSearchRules, deferred: &[ToolSpec]) -> String {
+pub(crate) fn deferred_directory(rules: &ToolSearchRules, deferred: &[ToolSpec]) -> String {
     let text = |key: &str| {
         rules
             .extra

@@ -155,7 +155,11 @@ pub fn valid_tool_name(api: ProviderApi, name: &str) -> bool {
 
 /// What the API would reject about one tool (empty when it is acceptable). `parameters` is None
 /// only for a Gemini declaration without parameters.
-pub fn tool_problems(api: ProviderApi, name: &str, parameters: Option<&Value>) -> Vec<String> {
+pub(crate) fn tool_problems(
+    api: ProviderApi,
+    name: &str,
+    parameters: Option<&Value>,
+) -> Vec<String> {
     let mut problems = Vec::new();
     if !valid_tool_name(api, name) {
         problems.push(format!(

@@ -65,7 +65,7 @@ pub const GEMINI_REWRITTEN_KEYWORDS: &[&str] = &[
 ];
 
 /// Whether `key` may not appear at a schema position of a Gemini schema.
-pub fn is_gemini_forbidden(key: &str) -> bool {
+pub(crate) fn is_gemini_forbidden(key: &str) -> bool {
     GEMINI_FORBIDDEN_KEYWORDS.contains(&key) || GEMINI_REWRITTEN_KEYWORDS.contains(&key)
 }
 

@@ -5,7 +5,7 @@
 
 pub mod export;
 pub mod gemini;
-pub mod normalize;
+pub(crate) mod normalize;
 
 use std::fmt;
 
@@ -75,7 +75,7 @@ impl ProviderApi {
     /// The API a provider id speaks: an exact API name first; then Anthropic when the id
     /// contains `anthropic`, Gemini when it contains `google` or `gemini` (OpenClaw's test),
     /// Responses for `*responses*` / `*codex*`; anything else is OpenAI-compatible.
-    pub fn for_provider(provider: &str) -> ProviderApi {
+    pub(crate) fn for_provider(provider: &str) -> ProviderApi {
         if let Some(api) = ProviderApi::parse(provider) {
             return api;
         }

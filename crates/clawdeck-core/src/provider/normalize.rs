@@ -8,7 +8,7 @@
 use serde_json::{Map, Value, json};
 
 /// Keys copied from a schema onto whatever replaces it (a flattened union, an inlined `$ref`).
-pub const META_KEYS: &[&str] = &["title", "description", "default"];
+pub(crate) const META_KEYS: &[&str] = &["title", "description", "default"];
 
 /// The root schema with a top-level union flattened and `type: "object"` filled in.
 ///
@@ -175,7 +175,10 @@ fn resolve_local_ref(root: &Map<String, Value>, variant: &Value) -> Option<Map<S
 }
 
 /// Looks up `#/$defs/Name` or `#/definitions/Name` (JSON-pointer escapes decoded) in `root`.
-pub fn lookup_local_ref<'a>(root: &'a Map<String, Value>, reference: &str) -> Option<&'a Value> {
+pub(crate) fn lookup_local_ref<'a>(
+    root: &'a Map<String, Value>,
+    reference: &str,
+) -> Option<&'a Value> {
     let rest = reference.strip_prefix("#/")?;
     let (section, name) = rest.split_once('/')?;
     if section != "$defs" && section != "definitions" {
@@ -186,7 +189,7 @@ pub fn lookup_local_ref<'a>(root: &'a Map<String, Value>, reference: &str) -> Op
 }
 
 /// Keys required by every variant (in first-seen order); none when there are no variants.
-pub fn required_by_every(variants: &[Map<String, Value>]) -> Vec<String> {
+pub(crate) fn required_by_every(variants: &[Map<String, Value>]) -> Vec<String> {
     let Some(first) = variants.first() else {
         return Vec::new();
     };
@@ -203,7 +206,7 @@ pub fn required_by_every(variants: &[Map<String, Value>]) -> Vec<String> {
 /// Two variants' schemas for the same property: when either is an enumeration the values are
 /// unioned (so `action: "create"` and `action: "delete"` become one enum); otherwise the first
 /// wins.
-pub fn merge_property_schemas(existing: &Value, incoming: &Value) -> Value {
+pub(crate) fn merge_property_schemas(existing: &Value, incoming: &Value) -> Value {
     let existing_enum = enum_values(existing);
     let incoming_enum = enum_values(incoming);
     if existing_enum.is_none() && incoming_enum.is_none() {
@@ -256,7 +259,7 @@ fn enum_values(schema: &Value) -> Option<Vec<Value>> {
 }
 
 /// The JSON Schema type shared by every value, if there is exactly one.
-pub fn common_json_type(values: &[Value]) -> Option<&'static str> {
+pub(crate) fn common_json_type(values: &[Value]) -> Option<&'static str> {
     let mut kinds = values.iter().map(json_type_of);
     let first = kinds.next()?;
     kinds.all(|k| k == first).then_some(first)
@@ -275,7 +278,7 @@ fn json_type_of(value: &Value) -> &'static str {
 }
 
 /// The names in a `type` keyword (a string or an array of strings).
-pub fn type_names(value: Option<&Value>) -> Vec<&str> {
+pub(crate) fn type_names(value: Option<&Value>) -> Vec<&str> {
     match value {
         Some(Value::String(s)) => vec![s.as_str()],
         Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
@@ -284,7 +287,7 @@ pub fn type_names(value: Option<&Value>) -> Vec<&str> {
 }
 
 /// The strings of a `required`-style list, ignoring anything else.
-pub fn string_list(value: Option<&Value>) -> Vec<String> {
+pub(crate) fn string_list(value: Option<&Value>) -> Vec<String> {
     value
         .and_then(Value::as_array)
         .map(|items| {

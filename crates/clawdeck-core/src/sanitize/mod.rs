@@ -30,7 +30,7 @@ impl StdStream {
 
 /// What a terminal may be sent: text, `\n`, `\t`, `\r` and SGR colours; every other control
 /// sequence and control character is dropped.
-pub fn for_terminal(text: &str) -> String {
+pub(crate) fn for_terminal(text: &str) -> String {
     let mut s = Sanitizer::stream(true, true);
     let mut sink = Vec::new();
     s.feed_str(text, &mut sink);
@@ -41,7 +41,7 @@ pub fn for_terminal(text: &str) -> String {
 /// Finished lines (a table, a warning) as a terminal may be sent them: like [`for_terminal`],
 /// and a carriage return is dropped too (it would let a later part of a line overwrite an
 /// earlier one).
-pub fn for_terminal_lines(text: &str) -> String {
+pub(crate) fn for_terminal_lines(text: &str) -> String {
     let mut s = Sanitizer::stream(true, false);
     let mut sink = Vec::new();
     s.feed_str(text, &mut sink);
@@ -90,7 +90,7 @@ impl OutputGuard {
         }
     }
 
-    pub fn neutralises(&self, stream: StdStream) -> bool {
+    pub(crate) fn neutralises(&self, stream: StdStream) -> bool {
         match stream {
             StdStream::Stdout => self.stdout,
             StdStream::Stderr => self.stderr,

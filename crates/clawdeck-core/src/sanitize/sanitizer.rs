@@ -5,7 +5,7 @@
 //! tabs become spaces up to the next multiple of eight.
 
 /// Longest line kept as one line; longer ones continue on the next line.
-pub const MAX_LINE_CHARS: usize = 4096;
+pub(crate) const MAX_LINE_CHARS: usize = 4096;
 /// Longest CSI sequence accepted; longer ones are dropped whole.
 const MAX_CSI_LEN: usize = 64;
 /// An unterminated OSC/DCS string is given up on after this many chars (its text is dropped).
@@ -39,7 +39,7 @@ enum State {
 
 /// What the sanitizer produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
+pub(crate) enum Shape {
     /// Finished lines (the console): `\r` makes the next segment replace the line, tabs expand,
     /// long lines are split.
     Lines,
@@ -103,7 +103,7 @@ impl Sanitizer {
 
     /// Stream shape: the safe text produced so far (a split escape or UTF-8 sequence waits for
     /// the next chunk).
-    pub fn take_stream(&mut self) -> String {
+    pub(crate) fn take_stream(&mut self) -> String {
         std::mem::take(&mut self.stream)
     }
 
@@ -126,7 +126,7 @@ impl Sanitizer {
     }
 
     /// Feeds already-decoded text.
-    pub fn feed_str(&mut self, text: &str, out: &mut Vec<CleanLine>) {
+    pub(crate) fn feed_str(&mut self, text: &str, out: &mut Vec<CleanLine>) {
         for c in text.chars() {
             self.step(c, out);
         }

@@ -28,7 +28,7 @@ pub use select::{
 const CLAWDECK_TOOLS_JSON: &str = include_str!("../../../../assets/openclaw/clawdeck-tools.json");
 
 /// The packs built into clawdeck, oldest first.
-pub const EMBEDDED_PACKS: &[(&str, &str)] = &[
+pub(crate) const EMBEDDED_PACKS: &[(&str, &str)] = &[
     (
         "seed",
         include_str!("../../../../assets/openclaw/seed.json"),
@@ -40,7 +40,7 @@ pub const EMBEDDED_PACKS: &[(&str, &str)] = &[
 ];
 
 /// The pack the seeds describe.
-pub const SEED: &str = "seed";
+pub(crate) const SEED: &str = "seed";
 
 /// What an allowlist naming only unknown or plugin tools does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,12 +131,12 @@ impl DescriptionFragment {
     }
 
     /// The sentence as the pack's recorded descriptions carry it.
-    pub fn as_recorded(&self) -> String {
+    pub(crate) fn as_recorded(&self) -> String {
         self.render(&self.listed.iter().collect::<Vec<_>>())
     }
 
     /// The sentence for these visible tools; empty when it goes.
-    pub fn adapted(&self, visible: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn adapted(&self, visible: impl Fn(&str) -> bool) -> String {
         if self.requires.as_deref().is_some_and(|r| !visible(r)) {
             return String::new();
         }
@@ -329,7 +329,7 @@ pub struct Semantics {
 
 impl Semantics {
     /// Parses a pack file's text; `origin` names it in errors.
-    pub fn from_pack_text(text: &str, origin: &str) -> Result<Semantics, String> {
+    pub(crate) fn from_pack_text(text: &str, origin: &str) -> Result<Semantics, String> {
         let file: pack::PackFile =
             serde_json::from_str(text).map_err(|err| format!("{origin}: {err}"))?;
         file.into_semantics(clawdeck_tools())
@@ -345,7 +345,7 @@ impl Semantics {
     }
 
     /// The static groups a tool belongs to, in the version's order.
-    pub fn groups_of(&self, tool: &str) -> Vec<String> {
+    pub(crate) fn groups_of(&self, tool: &str) -> Vec<String> {
         self.groups
             .iter()
             .filter(|(_, members)| members.iter().any(|m| m == tool))
@@ -362,12 +362,12 @@ impl Semantics {
     }
 
     /// The canonical name of an alias, if `name` is one.
-    pub fn alias_target(&self, name: &str) -> Option<&str> {
+    pub(crate) fn alias_target(&self, name: &str) -> Option<&str> {
         self.aliases.get(name).map(String::as_str)
     }
 
     /// The condition that brings a tool this version has but its default run lacks.
-    pub fn conditional(&self, name: &str) -> Option<&str> {
+    pub(crate) fn conditional(&self, name: &str) -> Option<&str> {
         self.conditional_tools
             .iter()
             .find(|(n, _)| n == name)
@@ -375,13 +375,13 @@ impl Semantics {
     }
 
     /// Whether this is the seeds' design.
-    pub fn is_seed(&self) -> bool {
+    pub(crate) fn is_seed(&self) -> bool {
         self.id == SEED
     }
 }
 
 /// clawdeck's own tools, from the embedded asset (checked by a unit test).
-pub fn clawdeck_tools() -> Vec<ToolSpec> {
+pub(crate) fn clawdeck_tools() -> Vec<ToolSpec> {
     #[derive(Deserialize)]
     struct File {
         tools: Vec<ToolSpec>,

@@ -14,7 +14,7 @@ const LOCALLY_RUN: &[&str] = &["read", "write", "edit", "apply_patch", "exec", "
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PackFile {
+pub(crate) struct PackFile {
     pub version: String,
     #[serde(default)]
     pub captured_from: String,
@@ -125,7 +125,7 @@ pub struct PackTool {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PackSubagent {
+pub(crate) struct PackSubagent {
     #[serde(default)]
     pub default_deny: Vec<String>,
     #[serde(default)]
@@ -140,7 +140,7 @@ pub struct PackSubagent {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PackSandbox {
+pub(crate) struct PackSandbox {
     #[serde(default)]
     pub default_allow: Vec<String>,
     #[serde(default)]
@@ -226,7 +226,7 @@ impl PackTool {
 
 impl PackFile {
     /// The engine's view of the pack; `own_tools` (clawdeck's) are appended to the catalog.
-    pub fn into_semantics(self, own_tools: Vec<ToolSpec>) -> Result<Semantics, String> {
+    pub(crate) fn into_semantics(self, own_tools: Vec<ToolSpec>) -> Result<Semantics, String> {
         let non_owner: Vec<String> = self.non_owner_deny.clone();
         let mut tools: Vec<ToolSpec> = Vec::with_capacity(self.tools.len() + own_tools.len());
         let mut profile_members: BTreeMap<String, Vec<String>> = BTreeMap::new();

@@ -349,7 +349,7 @@ fn which(bin: &str) -> Option<PathBuf> {
 }
 
 /// The first `N.N[.N]` in `openclaw --version`'s output (`OpenClaw 2026.9.6 (eb377ac)`).
-pub fn parse_version_output(text: &str) -> Option<String> {
+pub(crate) fn parse_version_output(text: &str) -> Option<String> {
     text.split(|c: char| c.is_whitespace() || c == '(' || c == ')')
         .map(|w| w.trim_start_matches('v'))
         .find(|w| {

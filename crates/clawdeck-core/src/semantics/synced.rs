@@ -19,7 +19,7 @@ use super::{EMBEDDED_PACKS, Semantics};
 const MODEL_FACING: &[&str] = &["description", "parameters"];
 
 /// The synced pack `text` over the newest shipped pack; `origin` names the file in errors.
-pub fn over_newest_rules(text: &str, origin: &str) -> Result<Semantics, String> {
+pub(crate) fn over_newest_rules(text: &str, origin: &str) -> Result<Semantics, String> {
     let merged = merged_with_newest(text).map_err(|err| format!("{origin}: {err}"))?;
     Semantics::from_pack_text(&merged, origin)
 }

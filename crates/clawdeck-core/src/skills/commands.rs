@@ -7,13 +7,13 @@ use serde_json::{Map, Value, json};
 use super::{Skill, ToolDispatch};
 use crate::tool::ToolSpec;
 
-pub const COMMAND_NAME_MAX_LEN: usize = 32;
+pub(crate) const COMMAND_NAME_MAX_LEN: usize = 32;
 const COMMAND_NAME_FALLBACK: &str = "skill";
 /// Chat surfaces (Discord) cap command descriptions at 100 characters.
 const COMMAND_DESCRIPTION_MAX_LEN: usize = 100;
 
 /// OpenClaw's own chat commands; a skill never takes one of these names.
-pub const BUILTIN_COMMANDS: &[&str] = &[
+pub(crate) const BUILTIN_COMMANDS: &[&str] = &[
     "help",
     "commands",
     "status",
@@ -82,7 +82,7 @@ pub fn sanitize_command_name(raw: &str) -> String {
 
 /// `base`, or `base_2`, `base_3`, ... (cut so the whole stays within 32 characters), whichever
 /// is not yet used.
-pub fn unique_command_name(base: &str, used: &[String]) -> String {
+pub(crate) fn unique_command_name(base: &str, used: &[String]) -> String {
     if !used.iter().any(|u| u == base) {
         return base.to_string();
     }
@@ -156,7 +156,7 @@ pub fn find_command<'a>(commands: &'a [SkillCommand], typed: &str) -> Option<&'a
 
 /// Raw argument mode: the text as typed, except that one pair of quotes around all of it is
 /// removed (`/db-expert "optimize this query"` passes `optimize this query`).
-pub fn raw_argument(args: &str) -> String {
+pub(crate) fn raw_argument(args: &str) -> String {
     let t = args.trim();
     for quote in ['"', '\''] {
         if t.len() >= 2

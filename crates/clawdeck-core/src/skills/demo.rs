@@ -28,7 +28,7 @@ fn demo_skills_dir() -> PathBuf {
 
 /// Writes the demo skills and returns their root; `None` (with a warning in the log) when the
 /// cache directory cannot be written, in which case the demo simply has no skills.
-pub fn materialize_demo_skills() -> Option<PathBuf> {
+pub(crate) fn materialize_demo_skills() -> Option<PathBuf> {
     let root = demo_skills_dir();
     match write_skills(&root) {
         Ok(()) => Some(root),

@@ -24,7 +24,7 @@ pub struct EligibilityEnv {
 
 impl EligibilityEnv {
     /// This process's PATH, environment and OS, with the given OpenClaw config.
-    pub fn from_process(config: Value) -> Self {
+    pub(crate) fn from_process(config: Value) -> Self {
         let path_dirs = std::env::var_os("PATH")
             .map(|p| std::env::split_paths(&p).collect())
             .unwrap_or_default();
@@ -44,7 +44,7 @@ impl EligibilityEnv {
 }
 
 /// Node's `process.platform` name for a Rust `std::env::consts::OS` (or an already-Node name).
-pub fn platform_name(os: &str) -> String {
+pub(crate) fn platform_name(os: &str) -> String {
     match os.trim().to_ascii_lowercase().as_str() {
         "macos" | "darwin" | "mac" => "darwin".to_string(),
         "windows" | "win32" => "win32".to_string(),
@@ -115,7 +115,7 @@ impl std::fmt::Display for Ineligible {
 }
 
 /// The config key a skill is configured under: `metadata.openclaw.skillKey`, else its name.
-pub fn skill_key(skill: &Skill) -> &str {
+pub(crate) fn skill_key(skill: &Skill) -> &str {
     skill.skill_key.as_deref().unwrap_or(&skill.name)
 }
 
@@ -225,7 +225,7 @@ const DEFAULT_ON_CONFIG_PATHS: &[&str] = &["browser.enabled", "browser.evaluateE
 
 /// Whether the dotted `path` in `config` holds a truthy value (true, a non-zero number, a
 /// non-blank string, any object or array); an unset browser switch counts as on, as in OpenClaw.
-pub fn config_truthy(config: &Value, path: &str) -> bool {
+pub(crate) fn config_truthy(config: &Value, path: &str) -> bool {
     let mut current = config;
     for part in path.split('.').filter(|p| !p.is_empty()) {
         match current.get(part) {

@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::Skill;
 
-pub const DEFAULT_MAX_SKILLS_IN_PROMPT: usize = 150;
-pub const DEFAULT_MAX_SKILLS_PROMPT_CHARS: usize = 30_000;
+pub(crate) const DEFAULT_MAX_SKILLS_IN_PROMPT: usize = 150;
+pub(crate) const DEFAULT_MAX_SKILLS_PROMPT_CHARS: usize = 30_000;
 /// Room kept for the note line when the compact form is chosen.
 const COMPACT_NOTE_RESERVE: usize = 150;
 
@@ -32,7 +32,7 @@ impl Default for SkillsPromptLimits {
 
 /// One skill as the prompt shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PromptSkill {
+pub(crate) struct PromptSkill {
     pub name: String,
     pub description: String,
     /// The SKILL.md path, with the home directory shown as `~`.
@@ -55,7 +55,7 @@ pub struct SkillsPrompt {
 }
 
 /// Escapes the five XML special characters.
-pub fn escape_xml(text: &str) -> String {
+pub(crate) fn escape_xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -71,7 +71,7 @@ pub fn escape_xml(text: &str) -> String {
 }
 
 /// Shows a path under `home` as `~/...`, which the model reads the same and costs fewer chars.
-pub fn display_location(path: &Path, home: Option<&Path>) -> String {
+pub(crate) fn display_location(path: &Path, home: Option<&Path>) -> String {
     if let Some(home) = home
         && !home.as_os_str().is_empty()
         && let Ok(rest) = path.strip_prefix(home)
@@ -82,12 +82,12 @@ pub fn display_location(path: &Path, home: Option<&Path>) -> String {
 }
 
 /// The full form: name, description and location per skill.
-pub fn format_skills_full(skills: &[PromptSkill]) -> String {
+pub(crate) fn format_skills_full(skills: &[PromptSkill]) -> String {
     format_block(skills, true)
 }
 
 /// The compact form: name and location only.
-pub fn format_skills_compact(skills: &[PromptSkill]) -> String {
+pub(crate) fn format_skills_compact(skills: &[PromptSkill]) -> String {
     format_block(skills, false)
 }
 

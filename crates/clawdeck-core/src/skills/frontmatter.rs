@@ -8,14 +8,14 @@ use serde_json::{Map, Value};
 
 /// A split SKILL.md: the frontmatter as a JSON object and the body after it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ParsedSkillFile {
+pub(crate) struct ParsedSkillFile {
     pub frontmatter: Map<String, Value>,
     pub body: String,
 }
 
 /// Splits and parses a SKILL.md. A file without frontmatter yields an empty map and the whole
 /// text as body.
-pub fn parse_skill_file(text: &str) -> ParsedSkillFile {
+pub(crate) fn parse_skill_file(text: &str) -> ParsedSkillFile {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let normalized = text.replace("\r\n", "\n");
     let Some(rest) = normalized.strip_prefix("---\n") else {
@@ -78,7 +78,7 @@ fn parse_lines(block: &str) -> Map<String, Value> {
 }
 
 /// A frontmatter string value, trimmed; numbers and booleans are rendered as text.
-pub fn get_string(frontmatter: &Map<String, Value>, keys: &[&str]) -> Option<String> {
+pub(crate) fn get_string(frontmatter: &Map<String, Value>, keys: &[&str]) -> Option<String> {
     keys.iter().find_map(|key| match frontmatter.get(*key)? {
         Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
         Value::Number(n) => Some(n.to_string()),
@@ -88,7 +88,7 @@ pub fn get_string(frontmatter: &Map<String, Value>, keys: &[&str]) -> Option<Str
 }
 
 /// A frontmatter boolean: `true`/`false`, or the strings true/false/yes/no/on/off/1/0.
-pub fn get_bool(frontmatter: &Map<String, Value>, keys: &[&str]) -> Option<bool> {
+pub(crate) fn get_bool(frontmatter: &Map<String, Value>, keys: &[&str]) -> Option<bool> {
     keys.iter().find_map(|key| match frontmatter.get(*key)? {
         Value::Bool(b) => Some(*b),
         Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
@@ -103,7 +103,7 @@ pub fn get_bool(frontmatter: &Map<String, Value>, keys: &[&str]) -> Option<bool>
 
 /// The OpenClaw section of `metadata` (`metadata.openclaw`, or the older `clawdbot` / `clawdis`
 /// keys). `metadata` may be a map or a JSON5 string; an unparsable string yields None.
-pub fn openclaw_metadata(frontmatter: &Map<String, Value>) -> Option<Map<String, Value>> {
+pub(crate) fn openclaw_metadata(frontmatter: &Map<String, Value>) -> Option<Map<String, Value>> {
     let metadata = match frontmatter.get("metadata")? {
         Value::Object(map) => map.clone(),
         // Too deep to parse without overflowing the stack: treated as unparsable.
@@ -125,7 +125,7 @@ pub fn openclaw_metadata(frontmatter: &Map<String, Value>) -> Option<Map<String,
 }
 
 /// A list of strings from a string (comma-separated) or an array.
-pub fn string_list(value: Option<&Value>) -> Vec<String> {
+pub(crate) fn string_list(value: Option<&Value>) -> Vec<String> {
     match value {
         Some(Value::String(s)) => s
             .split(',')

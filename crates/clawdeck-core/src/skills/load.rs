@@ -28,7 +28,7 @@ pub struct SkillRoots {
 
 impl SkillRoots {
     /// Each root with its source, in precedence order (lowest first).
-    pub fn ordered(&self) -> Vec<(SkillSource, PathBuf)> {
+    pub(crate) fn ordered(&self) -> Vec<(SkillSource, PathBuf)> {
         let mut roots: Vec<(SkillSource, PathBuf)> = self
             .extra
             .iter()
@@ -96,7 +96,11 @@ pub fn load_skills(roots: &SkillRoots) -> LoadedSkills {
 
 /// The skills under one root: every directory holding a SKILL.md (not searched further).
 /// Other files (a README.md beside the skill folders) are not skills.
-pub fn load_root(root: &Path, source: SkillSource, warnings: &mut Vec<String>) -> Vec<Skill> {
+pub(crate) fn load_root(
+    root: &Path,
+    source: SkillSource,
+    warnings: &mut Vec<String>,
+) -> Vec<Skill> {
     let mut skills = Vec::new();
     if root.is_dir() {
         walk_dirs(root, source, 0, &mut skills, warnings);
@@ -147,7 +151,7 @@ fn file_name(path: &Path) -> String {
 
 /// Reads one skill file; None (with a warning) when it is unreadable, too large or has no
 /// description.
-pub fn load_skill_file(
+pub(crate) fn load_skill_file(
     path: &Path,
     base_dir: &Path,
     default_name: &str,
@@ -181,7 +185,7 @@ pub fn load_skill_file(
 }
 
 /// Builds a skill from a SKILL.md's text; the error says why it is not a skill.
-pub fn skill_from_text(
+pub(crate) fn skill_from_text(
     text: &str,
     path: &Path,
     base_dir: &Path,

@@ -10,7 +10,7 @@ use super::load::SkillRoots;
 use crate::config::{ConfigSource, LoadedConfig};
 
 /// The home directory (`$HOME`), if set.
-pub fn home_dir() -> Option<PathBuf> {
+pub(crate) fn home_dir() -> Option<PathBuf> {
     std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
@@ -18,7 +18,7 @@ pub fn home_dir() -> Option<PathBuf> {
 
 /// `~` and `~/x` expand to the home directory; a relative path is taken from `base` (the
 /// config file's directory) when there is one.
-pub fn expand_path(raw: &str, home: Option<&Path>, base: Option<&Path>) -> PathBuf {
+pub(crate) fn expand_path(raw: &str, home: Option<&Path>, base: Option<&Path>) -> PathBuf {
     let raw = raw.trim();
     if let Some(home) = home {
         if raw == "~" {
@@ -45,7 +45,7 @@ pub fn expand_path(raw: &str, home: Option<&Path>, base: Option<&Path>) -> PathB
 }
 
 /// Drops `.` components and folds `dir/..` without touching the filesystem.
-pub fn normalize_lexically(path: &Path) -> PathBuf {
+pub(crate) fn normalize_lexically(path: &Path) -> PathBuf {
     use std::path::Component;
     let mut out = PathBuf::new();
     for component in path.components() {
@@ -72,7 +72,7 @@ fn config_dir(config: &LoadedConfig) -> Option<PathBuf> {
 
 /// The agent's workspace: clawdeck's `workspace` setting, else the agent's own
 /// `workspace`, else `agents.defaults.workspace`, else the current directory.
-pub fn workspace_dir(config: &LoadedConfig, agent: Option<&str>) -> PathBuf {
+pub(crate) fn workspace_dir(config: &LoadedConfig, agent: Option<&str>) -> PathBuf {
     let home = home_dir();
     let base = config_dir(config);
     if let Some(ws) = &config.settings.workspace {
@@ -135,7 +135,7 @@ pub fn skill_roots(config: &LoadedConfig, agent: Option<&str>) -> SkillRoots {
 }
 
 /// `skills.limits.maxSkillsInPrompt` / `maxSkillsPromptChars`, else 150 / 30 000.
-pub fn prompt_limits(raw_config: &Value) -> SkillsPromptLimits {
+pub(crate) fn prompt_limits(raw_config: &Value) -> SkillsPromptLimits {
     let defaults = SkillsPromptLimits::default();
     let limit = |key: &str| {
         raw_config

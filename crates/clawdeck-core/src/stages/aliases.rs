@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 /// Each original parameter name with the aliases a model may use for it, in the order they are
 /// tried on the call side.
-pub const PARAM_ALIASES: &[(&str, &[&str])] = &[
+pub(crate) const PARAM_ALIASES: &[(&str, &[&str])] = &[
     ("path", &["file_path", "filePath", "file"]),
     ("oldText", &["old_string", "old_text", "oldString"]),
     ("newText", &["new_string", "new_text", "newString"]),
@@ -19,7 +19,7 @@ pub const PARAM_ALIASES: &[(&str, &[&str])] = &[
 /// The schema a model is offered: every original property present in `schema.properties` gains
 /// its aliases as copies of its own sub-schema (an alias already declared by the tool is left as
 /// it is), and the originals leave `required`. A schema without any original is returned unchanged.
-pub fn alias_schema(schema: &Value) -> Value {
+pub(crate) fn alias_schema(schema: &Value) -> Value {
     let mut out = schema.clone();
     let Some(object) = out.as_object_mut() else {
         return out;
@@ -55,7 +55,7 @@ pub fn alias_schema(schema: &Value) -> Value {
 /// absent (or `null`), the first alias present takes its place and is removed; when the original
 /// is present the aliases are left untouched. Non-object parameters are left as they are.
 /// Returns the `(alias, original)` pairs that were applied, for tracing.
-pub fn apply_param_aliases(params: &mut Value) -> Vec<(&'static str, &'static str)> {
+pub(crate) fn apply_param_aliases(params: &mut Value) -> Vec<(&'static str, &'static str)> {
     let Some(object) = params.as_object_mut() else {
         return Vec::new();
     };

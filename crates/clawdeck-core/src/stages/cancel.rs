@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 /// A token that fires when any of `sources` fires (or at once if one already has). Its
 /// forwarding tasks end when it is cancelled, so callers cancel it once the call is over
 /// (`CombinedGuard` does that on drop).
-pub fn combine(sources: &[&CancellationToken]) -> CancellationToken {
+pub(crate) fn combine(sources: &[&CancellationToken]) -> CancellationToken {
     let combined = CancellationToken::new();
     for source in sources {
         if source.is_cancelled() {
@@ -30,7 +30,7 @@ pub fn combine(sources: &[&CancellationToken]) -> CancellationToken {
 }
 
 /// Cancels the combined token when dropped, which also ends its forwarding tasks.
-pub struct CombinedGuard(pub CancellationToken);
+pub(crate) struct CombinedGuard(pub CancellationToken);
 
 impl Drop for CombinedGuard {
     fn drop(&mut self) {

@@ -50,7 +50,7 @@ pub enum HookStep {
 
 /// The chain's verdict.
 #[derive(Debug, Clone, PartialEq)]
-pub enum HookVerdict {
+pub(crate) enum HookVerdict {
     /// Run the tool with these parameters.
     Proceed { params: Value, steps: Vec<HookStep> },
     /// Do not run it; `reason` is what the caller is told.
@@ -63,7 +63,7 @@ pub enum HookVerdict {
 }
 
 /// The event a hook reads on stdin.
-pub fn hook_event(tool: &str, call_id: &str, params: &Value, ctx: &PolicyContext) -> Value {
+pub(crate) fn hook_event(tool: &str, call_id: &str, params: &Value, ctx: &PolicyContext) -> Value {
     json!({
         "event": "before_tool_call",
         "toolName": tool,
@@ -121,7 +121,7 @@ fn hook_label(hook: &HookCommand, index: usize) -> String {
 }
 
 /// The hooks in the order they run: priority descending, config order among equals.
-pub fn ordered(hooks: &[HookCommand]) -> Vec<(usize, &HookCommand)> {
+pub(crate) fn ordered(hooks: &[HookCommand]) -> Vec<(usize, &HookCommand)> {
     let mut list: Vec<(usize, &HookCommand)> = hooks.iter().enumerate().collect();
     list.sort_by(|a, b| b.1.priority.cmp(&a.1.priority).then(a.0.cmp(&b.0)));
     list
@@ -168,7 +168,7 @@ fn parse_answer(stdout: &str) -> Result<HookAnswer, String> {
 }
 
 /// Runs the chain for one call.
-pub async fn run_before_tool_call(
+pub(crate) async fn run_before_tool_call(
     hooks: &[HookCommand],
     tool: &str,
     call_id: &str,

@@ -10,14 +10,14 @@ use base64::Engine;
 use crate::tool::{ContentBlock, ToolResult};
 
 /// Characters of text kept per block (OpenClaw's tool-result limit).
-pub const MAX_TEXT_CHARS: usize = 8000;
+pub(crate) const MAX_TEXT_CHARS: usize = 8000;
 /// Appended where text was cut.
 pub const TRUNCATION_MARKER: &str = "\n…(truncated)…";
 /// Largest decoded image kept.
-pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
+pub(crate) const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
 
 /// The image type the bytes say they are (PNG, JPEG, GIF, WebP, BMP), if any.
-pub fn sniff_image_mime(bytes: &[u8]) -> Option<&'static str> {
+pub(crate) fn sniff_image_mime(bytes: &[u8]) -> Option<&'static str> {
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         Some("image/png")
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
@@ -34,7 +34,7 @@ pub fn sniff_image_mime(bytes: &[u8]) -> Option<&'static str> {
 }
 
 /// `text` cut to `MAX_TEXT_CHARS` characters plus the marker; unchanged when short enough.
-pub fn truncate_text(text: &str) -> String {
+pub(crate) fn truncate_text(text: &str) -> String {
     match text.char_indices().nth(MAX_TEXT_CHARS) {
         Some((cut, _)) => format!("{}{TRUNCATION_MARKER}", &text[..cut]),
         None => text.to_string(),
@@ -100,7 +100,7 @@ fn sanitize_image(label: &str, data: String, declared: &str) -> ContentBlock {
 }
 
 /// OpenClaw's limit on an image's longer side, in pixels.
-pub const MAX_IMAGE_SIDE: u32 = 1200;
+pub(crate) const MAX_IMAGE_SIDE: u32 = 1200;
 
 /// `None` when the image already fits `MAX_IMAGE_SIDE`; otherwise the image scaled down (aspect
 /// kept) and re-encoded: JPEG stays JPEG, everything else becomes PNG.
@@ -148,15 +148,10 @@ fn fit_within_max_side(
     Ok(Some((out.into_inner(), out_mime)))
 }
 
-/// How a finished result reads: `details.status` `error`/`timeout` makes it an error.
-pub fn result_is_error(result: &ToolResult) -> bool {
-    result.is_error()
-}
-
 /// `{"error": message}` as a result, exactly OpenClaw's `jsonResult({error})` (seed 001 §4.5).
 /// Its details carry no status, so callers that need to know it failed keep that themselves
 /// (the pipeline's `Completed { is_error }`).
-pub fn error_result(message: &str) -> ToolResult {
+pub(crate) fn error_result(message: &str) -> ToolResult {
     ToolResult::json(serde_json::json!({ "error": message }))
 }
 

@@ -75,8 +75,13 @@ fn escape_pointer(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }
 
+#[cfg(test)]
 /// Compiles and checks in one go (tests and one-off calls).
-pub fn validate_params(tool: &str, schema: &Value, params: &Value) -> Result<(), Vec<String>> {
+pub(crate) fn validate_params(
+    tool: &str,
+    schema: &Value,
+    params: &Value,
+) -> Result<(), Vec<String>> {
     let validator = ParamValidator::new(tool, schema).map_err(|e| vec![e])?;
     let problems = validator.problems(params);
     if problems.is_empty() {

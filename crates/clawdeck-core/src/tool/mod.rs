@@ -101,7 +101,7 @@ fn default_emoji() -> String {
 impl ToolSpec {
     /// clawdeck's own tools (clawbot_router, seed 000's local system tools): in every pack, never
     /// in OpenClaw's own catalog.
-    pub fn is_clawdecks(&self) -> bool {
+    pub(crate) fn is_clawdecks(&self) -> bool {
         self.source == ToolSource::Remote || self.flags.local_system
     }
 }
@@ -158,8 +158,9 @@ impl ToolError {
     pub fn failed(msg: impl Into<String>) -> Self {
         ToolError::Failed(msg.into())
     }
+    #[cfg(test)]
     /// HTTP-like status code: 400, 403, 499 (cancelled) or 500.
-    pub fn status_code(&self) -> u16 {
+    pub(crate) fn status_code(&self) -> u16 {
         match self {
             ToolError::Input(_) => 400,
             ToolError::Unauthorized(_) => 403,

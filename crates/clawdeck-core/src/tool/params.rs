@@ -52,7 +52,7 @@ impl<'a> ReadOptions<'a> {
 }
 
 /// `oldText` → `old_text`; keys without capitals come back unchanged.
-pub fn snake_case_key(key: &str) -> String {
+pub(crate) fn snake_case_key(key: &str) -> String {
     let mut out = String::with_capacity(key.len() + 4);
     for ch in key.chars() {
         if ch.is_ascii_uppercase() {
@@ -112,13 +112,8 @@ pub fn read_string(
     }
 }
 
-/// A required string parameter.
-pub fn require_string(params: &Value, key: &str) -> Result<String, ToolError> {
-    read_string(params, key, ReadOptions::required()).map(|v| v.unwrap_or_default())
-}
-
 /// A number, from a JSON number or a numeric string; `integer` truncates toward zero.
-pub fn read_number(
+pub(crate) fn read_number(
     params: &Value,
     key: &str,
     required: bool,
@@ -142,7 +137,7 @@ pub fn read_integer(params: &Value, key: &str, required: bool) -> Result<Option<
 }
 
 /// A boolean parameter; accepts `true`/`false` and the strings `"true"`/`"false"`.
-pub fn read_bool(params: &Value, key: &str) -> Option<bool> {
+pub(crate) fn read_bool(params: &Value, key: &str) -> Option<bool> {
     match lookup(params, key)? {
         Value::Bool(b) => Some(*b),
         Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
@@ -155,7 +150,7 @@ pub fn read_bool(params: &Value, key: &str) -> Option<bool> {
 }
 
 /// A list of strings; a single string becomes a one-element list; blanks are dropped.
-pub fn read_string_array(
+pub(crate) fn read_string_array(
     params: &Value,
     key: &str,
     required: bool,
@@ -174,40 +169,6 @@ pub fn read_string_array(
         _ => None,
     };
     match list {
-        None if required => Err(ToolError::input(format!("{key} required"))),
-        v => Ok(v),
-    }
-}
-
-/// A value that may arrive as a string or a number (ids, chat targets).
-#[derive(Debug, Clone, PartialEq)]
-pub enum StringOrNumber {
-    String(String),
-    Number(f64),
-}
-
-impl std::fmt::Display for StringOrNumber {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StringOrNumber::String(s) => f.write_str(s),
-            StringOrNumber::Number(n) => write!(f, "{n}"),
-        }
-    }
-}
-
-pub fn read_string_or_number(
-    params: &Value,
-    key: &str,
-    required: bool,
-) -> Result<Option<StringOrNumber>, ToolError> {
-    let v = match lookup(params, key) {
-        Some(Value::String(s)) if !s.trim().is_empty() => {
-            Some(StringOrNumber::String(s.trim().to_string()))
-        }
-        Some(Value::Number(n)) => n.as_f64().map(StringOrNumber::Number),
-        _ => None,
-    };
-    match v {
         None if required => Err(ToolError::input(format!("{key} required"))),
         v => Ok(v),
     }
@@ -263,19 +224,6 @@ mod tests {
         assert_eq!(
             read_string_array(&p, "many", false).unwrap(),
             Some(vec!["a".to_string(), "b".to_string()])
-        );
-    }
-
-    #[test]
-    fn string_or_number() {
-        let p = json!({"s": " 12 ", "n": 7});
-        assert_eq!(
-            read_string_or_number(&p, "s", true).unwrap(),
-            Some(StringOrNumber::String("12".into()))
-        );
-        assert_eq!(
-            read_string_or_number(&p, "n", true).unwrap(),
-            Some(StringOrNumber::Number(7.0))
         );
     }
 }
