@@ -1,6 +1,7 @@
 //! Console and CLI messages are English; only the texts clawbot_router returns to the LLM keep
-//! the seeds' Chinese wording (src/router/). This scans every other source file's code (doc and
-//! line comments, the `#[cfg(test)]` part and the test-only module dirs `src/**/tests/` left out)
+//! the seeds' Chinese wording (the router crate, and its system-prompt section in the core's
+//! prompt builder). This scans every other source file's code in `src/` and every crate's `src/`
+//! (doc and line comments, the `#[cfg(test)]` part and the test-only module dirs `**/tests/` left out)
 //! for CJK characters in string literals.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -24,27 +25,34 @@ fn is_cjk(c: char) -> bool {
 
 #[test]
 fn console_and_cli_messages_are_english() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let router = src.join("router");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let crates = root.join("crates");
+    let router = crates.join("clawdeck-router/src");
+    let router_guidance = crates.join("clawdeck-core/src/prompt/router_guidance.rs");
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    rust_files(&root.join("src"), &mut files);
+    rust_files(&crates, &mut files);
+    files.retain(|f| f.components().any(|c| c.as_os_str() == "src"));
     files.sort();
+    assert!(files.len() > 100, "too few sources found: {}", files.len());
     let mut offending = Vec::new();
     // A `tests/` dir under src is a `#[cfg(test)] mod tests;` (the console's in-crate tests);
     // its parent module must say so, else it is scanned like any other code.
     let test_only = |f: &Path| {
         f.ancestors()
-            .take_while(|d| *d != src)
+            .take_while(|d| d.file_name().is_some_and(|n| n != "src"))
             .filter(|d| d.file_name().is_some_and(|n| n == "tests"))
             .any(|d| {
-                let parent = d.parent().unwrap_or(&src).join("mod.rs");
-                std::fs::read_to_string(parent)
-                    .is_ok_and(|m| m.contains("#[cfg(test)]\nmod tests;"))
+                let parent = d.parent().unwrap_or(root);
+                ["mod.rs", "lib.rs"].iter().any(|name| {
+                    std::fs::read_to_string(parent.join(name))
+                        .is_ok_and(|m| m.contains("#[cfg(test)]\nmod tests;"))
+                })
             })
     };
     for file in files
         .iter()
-        .filter(|f| !f.starts_with(&router) && !test_only(f))
+        .filter(|f| !f.starts_with(&router) && **f != router_guidance && !test_only(f))
     {
         let text = std::fs::read_to_string(file).expect("readable source");
         for (number, line) in text.lines().enumerate() {
@@ -55,7 +63,7 @@ fn console_and_cli_messages_are_english() {
             if code.chars().any(is_cjk) {
                 offending.push(format!(
                     "{}:{}: {}",
-                    file.strip_prefix(&src).unwrap_or(file).display(),
+                    file.strip_prefix(root).unwrap_or(file).display(),
                     number + 1,
                     line.trim()
                 ));

@@ -136,3 +136,24 @@ fn without_default_features_there_is_no_lab_and_no_http_server() {
     ]));
     assert!(default.iter().any(|p| p == "clawdeck-verify"));
 }
+
+#[test]
+fn the_console_reaches_the_crates_below_through_the_facade() {
+    let metadata: serde_json::Value =
+        serde_json::from_str(&cargo(&["metadata", "--no-deps", "--format-version", "1"]))
+            .unwrap_or_else(|e| panic!("cargo metadata: {e}"));
+    let tui = metadata["packages"]
+        .as_array()
+        .and_then(|p| p.iter().find(|p| p["name"] == "clawdeck-tui"))
+        .unwrap_or_else(|| panic!("no clawdeck-tui in {metadata}"));
+    let mut own: Vec<&str> = tui["dependencies"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["kind"].is_null())
+        .filter_map(|d| d["name"].as_str())
+        .filter(|name| name.starts_with("clawdeck"))
+        .collect();
+    own.sort_unstable();
+    assert_eq!(own, ["clawdeck-deck", "clawdeck-mcp"]);
+}

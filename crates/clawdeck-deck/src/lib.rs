@@ -494,6 +494,9 @@ mod decision_tests;
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
 
+/// The crates below the facade, for its clients (the console reaches everything through here).
+pub use {clawdeck_core, clawdeck_gateway, clawdeck_router};
+
 // The core's modules under their own names, so paths read the same in every crate.
 pub(crate) use clawdeck_core::{
     catalog, comparison, config, context, decision_log, local_tools, mcp_servers, pipeline, policy,

@@ -31,14 +31,14 @@ pub(crate) mod widgets;
 mod tests;
 
 // The core's modules under their own names, so paths read the same in every crate.
-pub(crate) use clawdeck_core::{
+pub(crate) use clawdeck_deck as deck;
+pub(crate) use clawdeck_deck::clawdeck_core::{
     catalog, comparison, config, context, decision_log, lint, local_tools, mcp_servers, pipeline,
     policy, process, prompt, provider, queue, regular_file, sanitize, semantics, stages, tool,
 };
-pub(crate) use clawdeck_deck as deck;
-pub(crate) use clawdeck_gateway as gateway;
+pub(crate) use clawdeck_deck::clawdeck_gateway as gateway;
+pub(crate) use clawdeck_deck::clawdeck_router as router;
 pub(crate) use clawdeck_mcp as mcp;
-pub(crate) use clawdeck_router as router;
 
 use std::path::PathBuf;
 
