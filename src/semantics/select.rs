@@ -323,7 +323,9 @@ struct VersionCache {
     version: Option<String>,
 }
 
-fn cache_file() -> Option<PathBuf> {
+/// Where the installed `openclaw --version` answer is remembered:
+/// `$XDG_CACHE_HOME/clawdeck/openclaw-version.json`, else `~/.cache/clawdeck/...`.
+pub fn version_cache_file() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
@@ -398,7 +400,7 @@ fn probe_cell(shown: &str) -> Arc<OnceLock<VersionProbe>> {
 
 fn cached(stamp: &BinaryStamp) -> Option<VersionProbe> {
     // A FIFO or link planted here is refused, never waited on or followed.
-    let text = crate::regular_file::read_to_string(&cache_file()?, Links::Refuse).ok()?;
+    let text = crate::regular_file::read_to_string(&version_cache_file()?, Links::Refuse).ok()?;
     let cached: VersionCache = serde_json::from_str(&text).ok()?;
     (cached.bin == stamp.shown
         && cached.modified_ns == stamp.modified_ns
@@ -414,7 +416,9 @@ fn cached(stamp: &BinaryStamp) -> Option<VersionProbe> {
 }
 
 fn store(stamp: &BinaryStamp, version: Option<String>) {
-    let Some(cache) = cache_file() else { return };
+    let Some(cache) = version_cache_file() else {
+        return;
+    };
     let entry = VersionCache {
         bin: stamp.shown.clone(),
         modified_ns: stamp.modified_ns,

@@ -1242,7 +1242,9 @@ pub(crate) fn openclaw_version_status(pack: &crate::semantics::PackChoice) -> St
     }
 }
 
-fn default_copy_dir() -> PathBuf {
+/// Where the console's copies (`y`) are written: `$XDG_STATE_HOME/clawdeck`, else
+/// `~/.local/state/clawdeck`, else under the system temp directory.
+pub fn default_copy_dir() -> PathBuf {
     if let Some(state) = std::env::var_os("XDG_STATE_HOME").filter(|s| !s.is_empty()) {
         return PathBuf::from(state).join("clawdeck");
     }
