@@ -121,7 +121,7 @@ fn on_a_fresh_home_nothing_exists_and_asking_creates_nothing() {
         assert!(!exists(&places, what), "{what} exists on a fresh home");
     }
     assert!(
-        place(&places, "openclaw config")["why"]
+        place(&places, "openclaw config")["note"]
             .as_str()
             .unwrap()
             .contains("embedded demo"),
@@ -180,7 +180,7 @@ fn the_config_and_its_settings_follow_the_flag_the_variable_and_the_home_file() 
     std::fs::write(home.path("home/.openclaw/clawdeck.json5"), "{}").unwrap();
     let places = home.places(&[], &[]);
     let config = place(&places, "openclaw config");
-    assert_eq!(config["why"], "default");
+    assert_eq!(config["from"], "default");
     assert!(exists(&places, "openclaw config"));
     assert_eq!(
         path_of(&places, "clawdeck settings"),
@@ -192,7 +192,7 @@ fn the_config_and_its_settings_follow_the_flag_the_variable_and_the_home_file() 
     let by_env = home.path("elsewhere/openclaw.json5");
     let places = home.places(&[], &[("OPENCLAW_CONFIG_PATH", &by_env)]);
     assert_eq!(
-        place(&places, "openclaw config")["why"],
+        place(&places, "openclaw config")["from"],
         "$OPENCLAW_CONFIG_PATH"
     );
     assert_eq!(path_of(&places, "openclaw config"), by_env);
@@ -204,18 +204,13 @@ fn the_config_and_its_settings_follow_the_flag_the_variable_and_the_home_file() 
 
     let flag = home.path("flag.json5").display().to_string();
     let places = home.places(&["--config", &flag], &[("OPENCLAW_CONFIG_PATH", &by_env)]);
-    assert_eq!(place(&places, "openclaw config")["why"], "--config");
+    assert_eq!(place(&places, "openclaw config")["from"], "--config");
     assert_eq!(path_of(&places, "openclaw config"), PathBuf::from(&flag));
 
     let log = home.path("console.log");
     let places = home.places(&[], &[("CLAWDECK_LOG_FILE", &log)]);
     assert_eq!(path_of(&places, "console log"), log);
-    assert!(
-        place(&places, "console log")["why"]
-            .as_str()
-            .unwrap()
-            .starts_with("$CLAWDECK_LOG_FILE")
-    );
+    assert!(place(&places, "console log")["from"] == "$CLAWDECK_LOG_FILE");
 }
 
 #[test]
@@ -240,7 +235,22 @@ fn without_a_home_the_places_that_need_one_say_so() {
         .find(|l| l.starts_with("device identity"))
         .unwrap();
     assert!(
-        identity.contains(" - ") && identity.contains("cannot be placed"),
+        identity.contains("cannot be placed") && identity.ends_with(" -"),
+        "{identity}"
+    );
+    let json = home
+        .command()
+        .args(["paths", "--json"])
+        .env_remove("HOME")
+        .env_remove("XDG_STATE_HOME")
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let identity = &json["paths"][3];
+    assert_eq!(identity["what"], "device identity");
+    assert_eq!(identity["path"], Value::Null);
+    assert!(
+        identity["note"].as_str().unwrap().contains("HOME"),
         "{identity}"
     );
     // The places the other variables still put somewhere are listed with their paths.

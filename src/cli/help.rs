@@ -276,11 +276,12 @@ Examples:
   $ clawdeck paths --json
   $ clawdeck paths --config docs/examples/openclaw.json5
 
-Each place says why it is there: the flag or variable that placed it (--config,
-$OPENCLAW_CONFIG_PATH, $XDG_STATE_HOME, ...) or `default`. Nothing is created or read.
+FROM says what placed each one there: a flag or variable (--config, $OPENCLAW_CONFIG_PATH,
+$XDG_STATE_HOME, ...) or `default`; --json adds what each is for. Asking creates nothing and
+reads no config.
 
 Exit status:
-  0  the list was printed (a place that cannot be placed, without HOME, says why)";
+  0  the list was printed (without HOME, a place that needs it says it cannot be placed)";
 
 pub const COMPLETIONS: &str = "\
 Examples:

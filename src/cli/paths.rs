@@ -32,8 +32,10 @@ pub struct Place {
     pub exists: bool,
     /// `reads`, `writes` or `reads, writes`.
     pub access: &'static str,
-    /// Why it is there: the flag or variable that placed it, or `default`; and what it is for.
-    pub why: String,
+    /// What placed it there: a flag, a variable (`$XDG_STATE_HOME`), `default`, ...
+    pub from: String,
+    /// What it is for, or why it cannot be placed.
+    pub note: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -55,12 +57,14 @@ impl Place {
             path,
             exists,
             access,
-            why: String::new(),
+            from: String::new(),
+            note: String::new(),
         }
     }
 
-    fn why(mut self, why: impl Into<String>) -> Place {
-        self.why = why.into();
+    fn from(mut self, from: impl Into<String>, note: impl Into<String>) -> Place {
+        self.from = from.into();
+        self.note = note.into();
         self
     }
 }
@@ -90,39 +94,40 @@ fn config_places(explicit: Option<&Path>) -> [Place; 2] {
             "reads",
             config::home_config_path(),
         )
-        .why("default; absent, so the embedded demo config answers");
+        .from("default", "absent, so the embedded demo config answers");
         let settings = Place::new(
             "clawdeck settings",
             Kind::File,
             "reads",
             config::user_settings_path(),
         )
-        .why(format!(
-            "{}; the demo config's settings",
-            placed_by("XDG_CONFIG_HOME")
-        ));
+        .from(placed_by("XDG_CONFIG_HOME"), "the demo config's settings");
         return [config, settings];
     };
-    let why = match source {
+    let from = match source {
         ConfigSource::Flag => "--config",
         ConfigSource::Env => "$OPENCLAW_CONFIG_PATH",
         _ => "default",
     };
     let settings = config::settings_path_beside(&path);
     [
-        Place::new("openclaw config", Kind::File, "reads", Some(path)).why(why),
-        Place::new("clawdeck settings", Kind::File, "reads", settings)
-            .why("beside the OpenClaw config"),
+        Place::new("openclaw config", Kind::File, "reads", Some(path))
+            .from(from, "the config every command reads"),
+        Place::new("clawdeck settings", Kind::File, "reads", settings).from(
+            "beside the config",
+            "clawdeck.json5 beside the OpenClaw config",
+        ),
     ]
 }
 
 /// clawdeck's own state: the dir, the device identity in it, the decision log, console copies.
 fn state_places() -> Vec<Place> {
     let state = crate::gateway::paths::state_dir();
-    let state_why = |what: &str| match &state {
-        Ok(_) => format!("{}; {what}", placed_by("XDG_STATE_HOME")),
-        Err(err) => format!("cannot be placed: {err}"),
+    let (from, unplaced) = match &state {
+        Ok(_) => (placed_by("XDG_STATE_HOME"), None),
+        Err(err) => ("cannot be placed".to_string(), Some(err.clone())),
     };
+    let note = |what: &str| unplaced.clone().unwrap_or_else(|| what.to_string());
     let identity = state
         .as_ref()
         .ok()
@@ -130,22 +135,25 @@ fn state_places() -> Vec<Place> {
     let decisions = crate::decision_log::default_dir().ok();
     vec![
         Place::new("state dir", Kind::Dir, "reads, writes", state.clone().ok())
-            .why(state_why("created 0700")),
-        Place::new("device identity", Kind::File, "reads, writes", identity)
-            .why(state_why("the gateway key, created 0600 on first connect")),
-        Place::new("decision log", Kind::Dir, "reads, writes", decisions).why(state_why(
-            "every call through the pipeline; `clawdeck log` reads it",
-        )),
+            .from(&from, note("created 0700")),
+        Place::new("device identity", Kind::File, "reads, writes", identity).from(
+            &from,
+            note("the gateway device key, created 0600 on first connect"),
+        ),
+        Place::new("decision log", Kind::Dir, "reads, writes", decisions).from(
+            &from,
+            note("one line per call through the pipeline; `clawdeck log` reads it"),
+        ),
         Place::new(
             "console copies",
             Kind::Dir,
             "writes",
             Some(crate::tui::app::default_copy_dir()),
         )
-        .why(format!(
-            "{}; what `y` copies in the console",
-            placed_by("XDG_STATE_HOME")
-        )),
+        .from(
+            placed_by("XDG_STATE_HOME"),
+            "what `y` copies in the console",
+        ),
     ]
 }
 
@@ -159,51 +167,55 @@ fn data_and_cache_places() -> Vec<Place> {
             "reads, writes",
             crate::semantics::synced_packs_dir(),
         )
-        .why(format!(
-            "{}; `clawdeck catalog sync` stores packs here",
-            placed_by("XDG_DATA_HOME")
-        )),
+        .from(
+            placed_by("XDG_DATA_HOME"),
+            "`clawdeck catalog sync` stores packs here",
+        ),
         Place::new(
             "version cache",
             Kind::File,
             "reads, writes",
             crate::semantics::version_cache_file(),
         )
-        .why(format!("{cache}; the installed `openclaw --version`")),
+        .from(&cache, "the installed `openclaw --version`"),
         Place::new(
             "demo workspace",
             Kind::Dir,
             "reads, writes",
             Some(config::demo_workspace::demo_workspace_dir()),
         )
-        .why(format!("{cache}; the embedded demo's workspace")),
+        .from(&cache, "the embedded demo's workspace"),
         Place::new(
             "demo skills",
             Kind::Dir,
             "reads, writes",
             Some(crate::skills::demo::demo_skills_dir()),
         )
-        .why(format!("{cache}; the embedded demo's skills")),
+        .from(&cache, "the embedded demo's skills"),
     ]
 }
 
 /// The console's log file and the temp dir clawdeck's scratch files go in.
 fn log_and_scratch_places() -> Vec<Place> {
     let (log, named) = super::logging::console_log_file();
-    let log_why = if named {
-        "$CLAWDECK_LOG_FILE; the console's log, with CLAWDECK_LOG"
+    let from = if named {
+        "$CLAWDECK_LOG_FILE"
     } else {
-        "default; the console's log, with CLAWDECK_LOG"
+        "temp dir"
     };
     vec![
-        Place::new("console log", Kind::File, "writes", Some(log)).why(log_why),
+        Place::new("console log", Kind::File, "writes", Some(log))
+            .from(from, "the console's log, written with CLAWDECK_LOG"),
         Place::new(
             "scratch files",
             Kind::Dir,
             "writes",
             Some(std::env::temp_dir()),
         )
-        .why("the system temp dir; router message files, verify's isolated homes (removed after)"),
+        .from(
+            "temp dir",
+            "router message files, verify's isolated homes (removed after use)",
+        ),
     ]
 }
 
@@ -216,7 +228,7 @@ pub fn places(explicit_config: Option<&Path>) -> Vec<Place> {
     places
 }
 
-const HEADER: [&str; 5] = ["WHAT", "EXISTS", "ACCESS", "PATH", "WHY"];
+const HEADER: [&str; 5] = ["WHAT", "EXISTS", "ACCESS", "FROM", "PATH"];
 
 pub fn run(cli: &Cli, args: &PathsArgs) -> u8 {
     let places = places(cli.config.as_deref());
@@ -225,6 +237,7 @@ pub fn run(cli: &Cli, args: &PathsArgs) -> u8 {
         outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return exit::OK;
     }
+    // The path last: it is the longest cell, and nothing is padded after it.
     let rows: Vec<Vec<String>> = places
         .iter()
         .map(|place| {
@@ -232,12 +245,12 @@ pub fn run(cli: &Cli, args: &PathsArgs) -> u8 {
                 place.what.to_string(),
                 if place.exists { "yes" } else { "no" }.to_string(),
                 place.access.to_string(),
+                cell(&place.from),
                 place
                     .path
                     .as_deref()
                     .map(|p| cell(&p.display().to_string()))
                     .unwrap_or_else(|| "-".to_string()),
-                cell(&place.why),
             ]
         })
         .collect();
