@@ -253,6 +253,11 @@ fn without_a_home_the_places_that_need_one_say_so() {
         identity["note"].as_str().unwrap().contains("HOME"),
         "{identity}"
     );
+    let config = text
+        .lines()
+        .find(|l| l.starts_with("openclaw config"))
+        .unwrap();
+    assert!(config.contains("cannot be placed"), "{config}");
     // The places the other variables still put somewhere are listed with their paths.
     assert!(text.contains(&home.path("xdg-data/clawdeck/packs").display().to_string()));
 }

@@ -307,4 +307,5 @@ Examples:
 
 Exit status:
   0  the page was printed
+  1  the page could not be rendered
   2  bad usage: no such command";

@@ -63,7 +63,10 @@ impl Place {
     }
 
     fn from(mut self, from: impl Into<String>, note: impl Into<String>) -> Place {
-        self.from = from.into();
+        self.from = match self.path {
+            Some(_) => from.into(),
+            None => "cannot be placed".to_string(),
+        };
         self.note = note.into();
         self
     }
