@@ -253,6 +253,14 @@ fn command_lines(
             line(&["log", "--json"]),
             line(&["log", "--follow"]),
         ],
+        "paths" => vec![line(&["paths"]), line(&["paths", "--json"])],
+        "completions" => vec![
+            line(&["completions", "bash"]),
+            line(&["completions", "zsh"]),
+            line(&["completions", "fish"]),
+            line(&["completions", "powershell"]),
+        ],
+        "man" => vec![line(&["man"]), line(&["man", "gateway", "status"])],
         _ => return None,
     })
 }

@@ -290,15 +290,31 @@ fn run_example(example: &Example, gateway: &FakeGateway) -> Option<String> {
             None
         }
         Expect::Exit(expected) => {
+            // Read while it runs: an output larger than the pipe's buffer (a completion
+            // script) would otherwise block the example until the deadline.
+            let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+                std::thread::spawn(move || {
+                    let mut bytes = Vec::new();
+                    if let Some(mut pipe) = pipe {
+                        let _ = pipe.read_to_end(&mut bytes);
+                    }
+                    String::from_utf8_lossy(&bytes).into_owned()
+                })
+            };
+            let out = read(child.stdout.take().map(|p| Box::new(p) as _));
+            let err = read(child.stderr.take().map(|p| Box::new(p) as _));
             let deadline = Instant::now() + Duration::from_secs(60);
-            while child.try_wait().unwrap().is_none() {
+            let status = loop {
+                if let Some(status) = child.try_wait().unwrap() {
+                    break status;
+                }
                 if Instant::now() > deadline {
                     let _ = child.kill();
                     return Some(format!("{}: still running after 60 s", example.line));
                 }
                 std::thread::sleep(Duration::from_millis(50));
-            }
-            let (status, out, err) = output(child);
+            };
+            let (out, err) = (out.join().unwrap(), err.join().unwrap());
             (status.code() != Some(expected)).then(|| {
                 format!(
                     "{}: exit {:?}, the help says {expected}\nstdout: {}\nstderr: {err}",

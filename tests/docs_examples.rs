@@ -55,6 +55,7 @@ pages! {
     docs_architecture_examples => "docs/architecture.md",
     docs_benchmarks_examples => "docs/benchmarks.md",
     docs_glossary_examples => "docs/glossary.md",
+    docs_install_examples => "docs/install.md",
 }
 
 fn crate_root() -> &'static Path {

@@ -269,3 +269,43 @@ Exit status:
   0  the records were printed (none recorded, or none matching, is said on stderr); with
      --follow, the reader of stdout left (Ctrl-C ends it by the signal)
   2  there is no state directory to read";
+
+pub const PATHS: &str = "\
+Examples:
+  $ clawdeck paths
+  $ clawdeck paths --json
+  $ clawdeck paths --config docs/examples/openclaw.json5
+
+FROM says what placed each one there: a flag or variable (--config, $OPENCLAW_CONFIG_PATH,
+$XDG_STATE_HOME, ...) or `default`; --json adds what each is for. Asking creates nothing and
+reads no config.
+
+Exit status:
+  0  the list was printed (without HOME, a place that needs it says it cannot be placed)";
+
+pub const COMPLETIONS: &str = "\
+Examples:
+  $ clawdeck completions bash
+  $ clawdeck completions zsh
+  $ clawdeck completions fish
+  $ clawdeck completions powershell
+
+To load them: `source <(clawdeck completions bash)` in ~/.bashrc; for zsh, write the script as
+`_clawdeck` into a directory on $fpath; for fish, into ~/.config/fish/completions/clawdeck.fish
+(docs/install.md).
+
+Exit status:
+  0  the script was printed
+  2  bad usage: a shell clawdeck does not know";
+
+pub const MAN: &str = "\
+Examples:
+  $ clawdeck man
+  $ clawdeck man gateway status
+
+`clawdeck man | man -l -` reads it; install it as man1/clawdeck.1 in a directory on MANPATH.
+
+Exit status:
+  0  the page was printed
+  1  the page could not be rendered
+  2  bad usage: no such command";

@@ -6,6 +6,15 @@ use std::str::FromStr;
 
 use tracing::Level;
 
+/// The console's log file and whether `CLAWDECK_LOG_FILE` named it (else `clawdeck.log` in the
+/// system temp directory).
+pub fn console_log_file() -> (std::path::PathBuf, bool) {
+    match std::env::var_os("CLAWDECK_LOG_FILE") {
+        Some(named) => (std::path::PathBuf::from(named), true),
+        None => (std::env::temp_dir().join("clawdeck.log"), false),
+    }
+}
+
 /// Installs the subscriber when `CLAWDECK_LOG` names a level; `console` sends logs to a file.
 pub fn init(console: bool) {
     let Some(level) = std::env::var("CLAWDECK_LOG")
@@ -18,14 +27,13 @@ pub fn init(console: bool) {
         .with_max_level(level)
         .with_target(true);
     if console {
-        let named = std::env::var_os("CLAWDECK_LOG_FILE").map(std::path::PathBuf::from);
+        let (path, named) = console_log_file();
         // The default sits in the shared temp dir: a link or FIFO planted there is refused.
-        let links = if named.is_some() {
+        let links = if named {
             crate::regular_file::Links::Follow
         } else {
             crate::regular_file::Links::Refuse
         };
-        let path = named.unwrap_or_else(|| std::env::temp_dir().join("clawdeck.log"));
         match crate::regular_file::open_append(&path, 0o600, links) {
             Ok(file) => {
                 let _ = builder

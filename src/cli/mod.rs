@@ -12,6 +12,7 @@ mod approvals;
 mod bounded_out;
 mod catalog_sync;
 mod columns;
+mod completions;
 pub mod context_args;
 mod diff;
 mod dispatch;
@@ -26,6 +27,7 @@ mod log;
 mod logging;
 mod mcp;
 mod output_pump;
+mod paths;
 mod prompt;
 mod route;
 mod schema;
@@ -51,13 +53,22 @@ pub mod exit {
     pub const REFUSED: u8 = 3;
 }
 
+/// `--version`: the package version and the commit it is built from (build.rs; "unknown" when
+/// built outside a git checkout).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("CLAWDECK_GIT_COMMIT"),
+    ")"
+);
+
 /// The help heading of the flags every command takes (config, version, output).
 const GLOBAL: &str = "Global";
 
 #[derive(Debug, Parser)]
 #[command(
     name = "clawdeck",
-    version,
+    version = VERSION,
     about = "Tool runtime and operator console for OpenClaw-style agent tool systems",
     after_long_help = help::TOP
 )]
@@ -178,6 +189,15 @@ pub enum Command {
     /// decided and by which rule, outcome), one line each; `--follow` keeps reading.
     #[command(after_long_help = help::LOG)]
     Log(log::LogArgs),
+    /// Every file and directory clawdeck reads or writes, and whether each exists
+    #[command(after_long_help = help::PATHS)]
+    Paths(paths::PathsArgs),
+    /// A shell completion script (bash, zsh, fish, powershell, elvish) on stdout
+    #[command(after_long_help = help::COMPLETIONS)]
+    Completions(completions::CompletionsArgs),
+    /// clawdeck's man page (roff) on stdout
+    #[command(after_long_help = help::MAN)]
+    Man(completions::ManArgs),
 }
 
 /// The headless commands, one line each (`  clawdeck tools     The final tool list ...`), from
@@ -281,6 +301,9 @@ pub fn main() -> ExitCode {
         Some(Command::Diff(ref args)) => diff::run(&cli, args),
         Some(Command::Mcp(ref args)) => mcp::run(&cli, args),
         Some(Command::Log(ref args)) => log::run(&cli, args),
+        Some(Command::Paths(ref args)) => paths::run(&cli, args),
+        Some(Command::Completions(ref args)) => completions::run_completions(args),
+        Some(Command::Man(ref args)) => completions::run_man(args),
         None => console(&cli),
     };
     ExitCode::from(code)

@@ -26,6 +26,17 @@ pub fn data_dir() -> Result<PathBuf, String> {
     xdg_dir("XDG_DATA_HOME", ".local/share")
 }
 
+/// clawdeck's cache dir (the version probe's answer, the demo's workspace and skills).
+pub fn cache_dir() -> Result<PathBuf, String> {
+    xdg_dir("XDG_CACHE_HOME", ".cache")
+}
+
+/// Where the console's copies (`y`) are written: the state dir, else under the system temp
+/// directory (a copy is worth keeping even on a machine without HOME).
+pub fn console_copies_dir() -> PathBuf {
+    state_dir().unwrap_or_else(|_| std::env::temp_dir().join("clawdeck"))
+}
+
 /// Makes clawdeck's own state dir safe to keep the device key in: created 0700; an existing
 /// one of the user's that group or others can reach is tightened to 0700 (with a warning), and
 /// a dir another user owns (root aside) is refused, since its owner could swap the key.

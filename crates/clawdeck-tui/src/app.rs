@@ -211,7 +211,7 @@ impl App {
             clock,
             services: Services::default(),
             clipboard: Box::new(Osc52Clipboard),
-            copy_dir: default_copy_dir(),
+            copy_dir: crate::paths::console_copies_dir(),
             stats: Arc::default(),
             quit: false,
             reload_generation: 0,
@@ -1243,16 +1243,6 @@ pub(crate) fn openclaw_version_status(pack: &crate::semantics::PackChoice) -> St
             format!("pack {} ({})", pack.pack, pack.reason)
         }
     }
-}
-
-fn default_copy_dir() -> PathBuf {
-    if let Some(state) = std::env::var_os("XDG_STATE_HOME").filter(|s| !s.is_empty()) {
-        return PathBuf::from(state).join("clawdeck");
-    }
-    if let Some(home) = std::env::var_os("HOME").filter(|s| !s.is_empty()) {
-        return PathBuf::from(home).join(".local/state/clawdeck");
-    }
-    std::env::temp_dir().join("clawdeck")
 }
 
 /// Runs the event loop until quit: one channel in, frames out only when asked for.

@@ -21,20 +21,11 @@ const DEMO_FILES: &[(&str, &str)] = &[
 /// clawdeck's cache directory: `$XDG_CACHE_HOME/clawdeck`, else `~/.cache/clawdeck`, else
 /// `<temp>/clawdeck` (the demo's skills and workspace live here).
 pub(crate) fn cache_dir() -> PathBuf {
-    std::env::var_os("XDG_CACHE_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .map(|h| PathBuf::from(h).join(".cache"))
-        })
-        .unwrap_or_else(std::env::temp_dir)
-        .join("clawdeck")
+    crate::paths::cache_dir().unwrap_or_else(|_| std::env::temp_dir().join("clawdeck"))
 }
 
 /// Where the demo workspace is.
-pub(crate) fn demo_workspace_dir() -> PathBuf {
+pub fn demo_workspace_dir() -> PathBuf {
     cache_dir().join("demo-workspace")
 }
 

@@ -5,7 +5,7 @@
 //! `clawdeck.json5` next to that file (defaults when absent; the demo has its own).
 
 pub mod bounds;
-pub(crate) mod demo_workspace;
+pub mod demo_workspace;
 pub mod depth;
 mod error;
 pub mod gateway_entries;
@@ -348,24 +348,40 @@ pub fn load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
 }
 
 fn locate_and_load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
+    match locate(explicit) {
+        Some((path, source)) => load_file(&path, source),
+        None => load_demo_with_settings(user_settings_path().as_deref()),
+    }
+}
+
+/// The OpenClaw config file a load reads and why (`--config`, `$OPENCLAW_CONFIG_PATH`, the
+/// home file when it is a file); None: the embedded demo.
+pub fn locate(explicit: Option<&Path>) -> Option<(PathBuf, ConfigSource)> {
     if let Some(path) = explicit {
-        return load_file(path, ConfigSource::Flag);
+        return Some((path.to_path_buf(), ConfigSource::Flag));
     }
     if let Some(path) = std::env::var_os("OPENCLAW_CONFIG_PATH").filter(|p| !p.is_empty()) {
-        return load_file(Path::new(&path), ConfigSource::Env);
+        return Some((PathBuf::from(path), ConfigSource::Env));
     }
-    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-        let path = Path::new(&home).join(".openclaw").join("openclaw.json");
-        if path.is_file() {
-            return load_file(&path, ConfigSource::Home);
-        }
-    }
-    load_demo_with_settings(user_settings_path().as_deref())
+    home_config_path()
+        .filter(|path| path.is_file())
+        .map(|path| (path, ConfigSource::Home))
+}
+
+/// OpenClaw's own config file: `~/.openclaw/openclaw.json`.
+pub fn home_config_path() -> Option<PathBuf> {
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
+    Some(Path::new(&home).join(".openclaw").join("openclaw.json"))
+}
+
+/// clawdeck's settings file for an OpenClaw config file: `clawdeck.json5` beside it.
+pub fn settings_path_beside(config: &Path) -> Option<PathBuf> {
+    config.parent().map(|dir| dir.join(SETTINGS_FILE))
 }
 
 /// Where clawdeck's settings are read when there is no OpenClaw config file to sit next to:
 /// `$XDG_CONFIG_HOME/clawdeck/clawdeck.json5`, else `~/.config/clawdeck/clawdeck.json5`.
-pub(crate) fn user_settings_path() -> Option<PathBuf> {
+pub fn user_settings_path() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CONFIG_HOME")
         .filter(|p| !p.is_empty())
         .map(PathBuf::from)
@@ -572,7 +588,7 @@ fn load_file(path: &Path, source: ConfigSource) -> Result<LoadedConfig, ConfigEr
     let origin = path.display().to_string();
     let text = read_text::read_config_text(path).map_err(|err| ConfigError::io(&origin, err))?;
     let mut loaded = build(&text, &origin, source, Some(path.to_path_buf()))?;
-    let settings_path = path.parent().map(|dir| dir.join(SETTINGS_FILE));
+    let settings_path = settings_path_beside(path);
     // Only a missing file means "no settings": a directory, FIFO or symlink loop at that path is
     // an error (silently skipping it would skip the hooks it declares).
     if let Some(settings_path) = settings_path.filter(|p| std::fs::symlink_metadata(p).is_ok()) {

@@ -22,6 +22,7 @@ pub use select::{
     Installed, KnownVersion, PackChoice, UnknownPack, VERSION_PROBE_TIMEOUT, VersionProbe,
     available_packs, choose, installed_openclaw_version, known_openclaw_version,
     probe_openclaw_version, requested_version, set_requested_version, synced_packs_dir,
+    version_cache_file,
 };
 
 /// clawdeck's own tools (clawbot_router and seed 000's local system tools): in every pack.

@@ -3,7 +3,7 @@
 //! `meta.lastTouchedVersion`, else the newest pack. Every answer says which and why.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -70,15 +70,7 @@ pub fn requested_version() -> Option<(String, &'static str)> {
 /// Where `clawdeck catalog sync` stores packs: `$XDG_DATA_HOME/clawdeck/packs`, else
 /// `~/.local/share/clawdeck/packs`.
 pub fn synced_packs_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .map(|h| Path::new(&h).join(".local").join("share"))
-        })?;
-    Some(base.join("clawdeck").join("packs"))
+    crate::paths::data_dir().ok().map(|dir| dir.join("packs"))
 }
 
 /// Every pack id clawdeck can use: embedded ones, then synced ones.
@@ -323,16 +315,12 @@ struct VersionCache {
     version: Option<String>,
 }
 
-fn cache_file() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .map(|h| Path::new(&h).join(".cache"))
-        })?;
-    Some(base.join("clawdeck").join("openclaw-version.json"))
+/// Where the installed `openclaw --version` answer is remembered:
+/// `$XDG_CACHE_HOME/clawdeck/openclaw-version.json`, else `~/.cache/clawdeck/...`.
+pub fn version_cache_file() -> Option<PathBuf> {
+    crate::paths::cache_dir()
+        .ok()
+        .map(|dir| dir.join("openclaw-version.json"))
 }
 
 /// Finds `bin` on PATH unless it is a path already.
@@ -398,7 +386,7 @@ fn probe_cell(shown: &str) -> Arc<OnceLock<VersionProbe>> {
 
 fn cached(stamp: &BinaryStamp) -> Option<VersionProbe> {
     // A FIFO or link planted here is refused, never waited on or followed.
-    let text = crate::regular_file::read_to_string(&cache_file()?, Links::Refuse).ok()?;
+    let text = crate::regular_file::read_to_string(&version_cache_file()?, Links::Refuse).ok()?;
     let cached: VersionCache = serde_json::from_str(&text).ok()?;
     (cached.bin == stamp.shown
         && cached.modified_ns == stamp.modified_ns
@@ -414,7 +402,9 @@ fn cached(stamp: &BinaryStamp) -> Option<VersionProbe> {
 }
 
 fn store(stamp: &BinaryStamp, version: Option<String>) {
-    let Some(cache) = cache_file() else { return };
+    let Some(cache) = version_cache_file() else {
+        return;
+    };
     let entry = VersionCache {
         bin: stamp.shown.clone(),
         modified_ns: stamp.modified_ns,

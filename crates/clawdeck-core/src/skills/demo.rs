@@ -22,7 +22,7 @@ const DEMO_SKILLS: &[(&str, &str)] = &[
 
 /// `$XDG_CACHE_HOME/clawdeck/demo-skills`, else `~/.cache/clawdeck/demo-skills`, else under the
 /// system temp directory (next to the demo workspace).
-fn demo_skills_dir() -> PathBuf {
+pub fn demo_skills_dir() -> PathBuf {
     crate::config::demo_workspace::cache_dir().join("demo-skills")
 }
 
