@@ -470,7 +470,6 @@ impl RouterService {
             requested => self.effective_timeout(requested),
         };
         let timeout = Duration::from_secs(timeout_seconds);
-        let remote_message = request.remote_message();
         let run_id = self.shared.next_id.fetch_add(1, Ordering::Relaxed);
 
         let mut plan = RunPlan {
@@ -479,7 +478,7 @@ impl RouterService {
             env: Vec::new(),
             clear_env: settings.clear_env,
             target: target.clone(),
-            remote_message: remote_message.clone(),
+            remote_message: request.remote_message(),
             http: None,
             message_file: None,
             timeout,
@@ -487,60 +486,7 @@ impl RouterService {
             kill_grace: Duration::from_millis(settings.kill_grace_ms.min(bounds::MAX_GRACE_MS)),
             drain_grace: Duration::from_millis(settings.drain_grace_ms.min(bounds::MAX_GRACE_MS)),
         };
-        let shown_argv = match transport_kind {
-            TransportKind::Cli => {
-                let bin = argv::resolve_bin(settings, &*self.shared.env);
-                if argv::needs_message_file(&remote_message, settings) {
-                    let path = write_message_file(run_id, &remote_message).map_err(|e| {
-                        Refusal::new(
-                            texts::spawn_failed(&format!("无法写入 --message-file 临时文件：{e}")),
-                            texts::operator::message_file_failed(&e.to_string()),
-                        )
-                    })?;
-                    plan.argv = argv::build_argv(&bin, settings, &target, MessageArg::File(&path));
-                    plan.message_file = Some(path);
-                } else {
-                    plan.argv = argv::build_argv(
-                        &bin,
-                        settings,
-                        &target,
-                        MessageArg::Inline(&remote_message),
-                    );
-                }
-                plan.env = child_env(settings, &*self.shared.env);
-                plan.argv.clone()
-            }
-            TransportKind::Http | TransportKind::Gateway => {
-                let (base_url, token) = self.gateway().ok_or_else(|| {
-                    Refusal::new(
-                        texts::no_gateway(transport_kind.as_str()),
-                        texts::operator::no_gateway(transport_kind.as_str()),
-                    )
-                })?;
-                let agent = target.http_agent(settings);
-                let shown = if transport_kind == TransportKind::Http {
-                    vec![
-                        "POST".to_string(),
-                        format!("{base_url}/v1/chat/completions"),
-                        format!("model=openclaw/{agent}"),
-                        "stream=true".to_string(),
-                    ]
-                } else {
-                    vec![
-                        "WS".to_string(),
-                        base_url.clone(),
-                        "agent".to_string(),
-                        format!("agentId={agent}"),
-                    ]
-                };
-                plan.http = Some(HttpPlan {
-                    base_url,
-                    token,
-                    agent,
-                });
-                shown
-            }
-        };
+        let shown_argv = self.plan_transport(&mut plan, transport_kind, settings)?;
 
         let started = Instant::now();
         let started_wall = SystemTime::now();
@@ -554,25 +500,9 @@ impl RouterService {
         });
         let (done_tx, done_rx) = watch::channel(None);
 
-        let record = RouterRun {
-            run_id,
-            argv: shown_argv.clone(),
-            transport: transport_kind,
-            agent: target.agent().map(str::to_string),
-            to: target.to().map(str::to_string),
-            message: request.message.clone(),
-            mode: request.reported_mode(),
-            timeout_seconds,
-            started_at: started_wall,
-            deadline: started_wall + timeout,
-            outcome: None,
-            record_cut: None,
-        };
-        self.push_history(record);
-        lock(&self.shared.active).insert(run_id, control.clone());
-        let _ = self.shared.events.send(RouterEvent {
-            run_id,
-            kind: RouterEventKind::Started {
+        self.announce(
+            RouterRun {
+                run_id,
                 argv: shown_argv,
                 transport: transport_kind,
                 agent: target.agent().map(str::to_string),
@@ -582,8 +512,11 @@ impl RouterService {
                 timeout_seconds,
                 started_at: started_wall,
                 deadline: started_wall + timeout,
+                outcome: None,
+                record_cut: None,
             },
-        });
+            &control,
+        );
 
         let service = self.clone();
         let run_control = control.clone();
@@ -604,6 +537,105 @@ impl RouterService {
             events: self.shared.events.clone(),
             done: done_rx,
         })
+    }
+
+    /// Fills in how the plan reaches OpenClaw; returns what the operator is shown of it (the
+    /// argv, or the request line).
+    fn plan_transport(
+        &self,
+        plan: &mut RunPlan,
+        transport_kind: TransportKind,
+        settings: &RouterSettings,
+    ) -> Result<Vec<String>, Refusal> {
+        match transport_kind {
+            TransportKind::Cli => self.plan_cli(plan, settings),
+            TransportKind::Http | TransportKind::Gateway => {
+                self.plan_gateway(plan, transport_kind, settings)
+            }
+        }
+    }
+
+    /// The `openclaw agent` argv and environment; a long message goes in a temp file.
+    fn plan_cli(&self, plan: &mut RunPlan, settings: &RouterSettings) -> Result<Vec<String>, Refusal> {
+        let bin = argv::resolve_bin(settings, &*self.shared.env);
+        if argv::needs_message_file(&plan.remote_message, settings) {
+            let path = write_message_file(plan.run_id, &plan.remote_message).map_err(|e| {
+                Refusal::new(
+                    texts::spawn_failed(&format!("无法写入 --message-file 临时文件：{e}")),
+                    texts::operator::message_file_failed(&e.to_string()),
+                )
+            })?;
+            plan.argv = argv::build_argv(&bin, settings, &plan.target, MessageArg::File(&path));
+            plan.message_file = Some(path);
+        } else {
+            plan.argv = argv::build_argv(
+                &bin,
+                settings,
+                &plan.target,
+                MessageArg::Inline(&plan.remote_message),
+            );
+        }
+        plan.env = child_env(settings, &*self.shared.env);
+        Ok(plan.argv.clone())
+    }
+
+    /// The gateway's address and token for the HTTP and WebSocket transports.
+    fn plan_gateway(
+        &self,
+        plan: &mut RunPlan,
+        transport_kind: TransportKind,
+        settings: &RouterSettings,
+    ) -> Result<Vec<String>, Refusal> {
+        let (base_url, token) = self.gateway().ok_or_else(|| {
+            Refusal::new(
+                texts::no_gateway(transport_kind.as_str()),
+                texts::operator::no_gateway(transport_kind.as_str()),
+            )
+        })?;
+        let agent = plan.target.http_agent(settings);
+        let shown = if transport_kind == TransportKind::Http {
+            vec![
+                "POST".to_string(),
+                format!("{base_url}/v1/chat/completions"),
+                format!("model=openclaw/{agent}"),
+                "stream=true".to_string(),
+            ]
+        } else {
+            vec![
+                "WS".to_string(),
+                base_url.clone(),
+                "agent".to_string(),
+                format!("agentId={agent}"),
+            ]
+        };
+        plan.http = Some(HttpPlan {
+            base_url,
+            token,
+            agent,
+        });
+        Ok(shown)
+    }
+
+    /// Records a started run in the history and the active runs, and tells the subscribers.
+    fn announce(&self, record: RouterRun, control: &Arc<RunControl>) {
+        let run_id = record.run_id;
+        let started = RouterEventKind::Started {
+            argv: record.argv.clone(),
+            transport: record.transport,
+            agent: record.agent.clone(),
+            to: record.to.clone(),
+            message: record.message.clone(),
+            mode: record.mode,
+            timeout_seconds: record.timeout_seconds,
+            started_at: record.started_at,
+            deadline: record.deadline,
+        };
+        self.push_history(record);
+        lock(&self.shared.active).insert(run_id, control.clone());
+        let _ = self.shared.events.send(RouterEvent {
+            run_id,
+            kind: started,
+        });
     }
 
     fn push_history(&self, record: RouterRun) {
