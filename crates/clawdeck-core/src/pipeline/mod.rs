@@ -224,7 +224,7 @@ impl Pipeline {
         let tool_name = self.registry.canonical(&request.tool);
         match self.admitted_call(request, &tool_name).await {
             Ok(admitted) => self.queue_and_execute(request, tool_name, admitted).await,
-            Err(refused) => refused,
+            Err(refused) => *refused,
         }
     }
 
@@ -233,7 +233,7 @@ impl Pipeline {
         &self,
         request: &CallRequest,
         tool_name: &str,
-    ) -> Result<AdmittedCall, CallOutcome> {
+    ) -> Result<AdmittedCall, Box<CallOutcome>> {
         let tool = self.policy_allowed_tool(request, tool_name)?;
         let spec = tool.spec().clone();
         let params = aliased_params(request, &spec);
@@ -254,22 +254,27 @@ impl Pipeline {
             match run_before_tool_call(hooks, tool_name, &call_id, params, ctx, &cancel).await {
                 HookVerdict::Proceed { params, steps } => (params, steps),
                 HookVerdict::Block { reason, steps } => {
-                    return Err(CallOutcome::Blocked {
+                    return Err(Box::new(CallOutcome::Blocked {
                         tool: tool_name.to_string(),
                         reason,
                         hooks: steps,
-                    });
+                    }));
                 }
                 HookVerdict::Cancelled => {
-                    return Err(CallOutcome::Cancelled {
+                    return Err(Box::new(CallOutcome::Cancelled {
                         tool: tool_name.to_string(),
                         killed_by_operator: false,
-                    });
+                    }));
                 }
             };
         // Parameters a hook rewrote are checked again: a hook is not trusted to keep the schema.
         if params != validated {
-            self.check_params(&spec, tool_name, &params, Some("after before_tool_call hooks"))?;
+            self.check_params(
+                &spec,
+                tool_name,
+                &params,
+                Some("after before_tool_call hooks"),
+            )?;
         }
         Ok(AdmittedCall {
             tool,
@@ -286,29 +291,31 @@ impl Pipeline {
         &self,
         request: &CallRequest,
         tool_name: &str,
-    ) -> Result<SharedTool, CallOutcome> {
+    ) -> Result<SharedTool, Box<CallOutcome>> {
         let ctx = &request.context;
-        let resolution = self.resolution(ctx).map_err(|err| CallOutcome::UnknownTool {
-            tool: tool_name.to_string(),
-            message: err.to_string(),
+        let resolution = self.resolution(ctx).map_err(|err| {
+            Box::new(CallOutcome::UnknownTool {
+                tool: tool_name.to_string(),
+                message: err.to_string(),
+            })
         })?;
         let Some(trace) = resolution.trace(tool_name) else {
             let known: Vec<&str> = resolution.tools.iter().map(|t| t.name.as_str()).collect();
-            return Err(CallOutcome::UnknownTool {
+            return Err(Box::new(CallOutcome::UnknownTool {
                 message: format!(
                     "Unknown tool \"{}\" (known: {})",
                     request.tool.trim(),
                     known.join(", ")
                 ),
                 tool: tool_name.to_string(),
-            });
+            }));
         };
         if !trace.visible {
-            return Err(CallOutcome::Refused {
+            return Err(Box::new(CallOutcome::Refused {
                 tool: tool_name.to_string(),
                 explanation: policy::render_tool(&resolution, trace),
                 trace: Box::new(trace.clone()),
-            });
+            }));
         }
         // The sandbox decision is the policy's: `--sandboxed`, or the config's sandbox mode
         // (`all`, `non-main` for a non-main session) sandboxes the file tools too.
@@ -316,12 +323,14 @@ impl Pipeline {
             sandboxed: resolution.resolved.sandboxed,
             ..ctx.clone()
         };
-        let tools = self
-            .shared_tool_set(&tool_ctx)
-            .map_err(|err| self.failed(tool_name, "main", Vec::new(), Instant::now(), err))?;
-        tools.get(tool_name).ok_or_else(|| CallOutcome::UnknownTool {
-            message: format!("{tool_name} is in the catalog but clawdeck has no runner for it"),
-            tool: tool_name.to_string(),
+        let tools = self.shared_tool_set(&tool_ctx).map_err(|err| {
+            Box::new(self.failed(tool_name, "main", Vec::new(), Instant::now(), err))
+        })?;
+        tools.get(tool_name).ok_or_else(|| {
+            Box::new(CallOutcome::UnknownTool {
+                message: format!("{tool_name} is in the catalog but clawdeck has no runner for it"),
+                tool: tool_name.to_string(),
+            })
         })
     }
 
@@ -332,7 +341,7 @@ impl Pipeline {
         tool_name: &str,
         params: &Value,
         after: Option<&str>,
-    ) -> Result<(), CallOutcome> {
+    ) -> Result<(), Box<CallOutcome>> {
         let problems = match self.validator(spec) {
             Ok(validator) => validator.problems(params),
             // The first check compiled this schema; a second check has nothing new to say.
@@ -342,13 +351,16 @@ impl Pipeline {
         if problems.is_empty() {
             return Ok(());
         }
-        Err(CallOutcome::InvalidParams {
+        Err(Box::new(CallOutcome::InvalidParams {
             tool: tool_name.to_string(),
             problems: match after {
-                Some(step) => problems.into_iter().map(|p| format!("{step}: {p}")).collect(),
+                Some(step) => problems
+                    .into_iter()
+                    .map(|p| format!("{step}: {p}"))
+                    .collect(),
                 None => problems,
             },
-        })
+        }))
     }
 
     /// Stages 5 to 7: the lane queue runs the tool; its result becomes the outcome.
