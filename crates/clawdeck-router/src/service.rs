@@ -556,7 +556,11 @@ impl RouterService {
     }
 
     /// The `openclaw agent` argv and environment; a long message goes in a temp file.
-    fn plan_cli(&self, plan: &mut RunPlan, settings: &RouterSettings) -> Result<Vec<String>, Refusal> {
+    fn plan_cli(
+        &self,
+        plan: &mut RunPlan,
+        settings: &RouterSettings,
+    ) -> Result<Vec<String>, Refusal> {
         let bin = argv::resolve_bin(settings, &*self.shared.env);
         if argv::needs_message_file(&plan.remote_message, settings) {
             let path = write_message_file(plan.run_id, &plan.remote_message).map_err(|e| {

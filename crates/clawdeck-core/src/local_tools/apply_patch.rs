@@ -186,7 +186,12 @@ fn update_chunks(body: &[&str], i: &mut usize, path: &str) -> Result<Vec<UpdateC
 }
 
 /// One context (` `), removed (`-`) or added (`+`) line of a hunk.
-fn push_hunk_line(chunk: &mut UpdateChunk, raw: &str, line_no: usize, path: &str) -> Result<(), String> {
+fn push_hunk_line(
+    chunk: &mut UpdateChunk,
+    raw: &str,
+    line_no: usize,
+    path: &str,
+) -> Result<(), String> {
     match raw.chars().next() {
         // An empty line is an empty context line (editors strip the lone space).
         None => {

@@ -139,7 +139,8 @@ impl ProcessTool {
 
     /// `kill` stops a running session, `clear` forgets a finished one, `remove` does both.
     fn end_session(&self, action: &str, id: &str, session: Option<Arc<ExecSession>>) -> ToolResult {
-        let done = |text: String| ToolResult::text(text, json!({"status": "completed", "sessionId": id}));
+        let done =
+            |text: String| ToolResult::text(text, json!({"status": "completed", "sessionId": id}));
         match action {
             "kill" => match session.filter(|s| s.is_backgrounded() && s.outcome().is_none()) {
                 Some(session) => {

@@ -284,7 +284,10 @@ fn take_page(
 }
 
 /// Counts the lines that follow, within the scan budget; false when the budget ran out.
-fn count_rest(reader: &mut impl BufRead, scratch: &mut Vec<u8>) -> Result<(usize, bool), PageError> {
+fn count_rest(
+    reader: &mut impl BufRead,
+    scratch: &mut Vec<u8>,
+) -> Result<(usize, bool), PageError> {
     let mut scanned = 0u64;
     let mut lines = 0usize;
     loop {

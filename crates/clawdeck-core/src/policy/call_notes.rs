@@ -187,7 +187,9 @@ fn elevated_note(cfg: &LoadedConfig, agent: &AgentInfo) -> CallNote {
     CallNote {
         topic: "elevated",
         text: if on {
-            format!("elevated calls may leave the sandbox for senders in tools.elevated.allowFrom: {path}")
+            format!(
+                "elevated calls may leave the sandbox for senders in tools.elevated.allowFrom: {path}"
+            )
         } else {
             format!("elevated calls are refused: {path} not enabled")
         },

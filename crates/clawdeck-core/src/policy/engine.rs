@@ -229,15 +229,14 @@ fn match_layer(
         allow_first.fill(NO_MATCH);
         allow.first_matches_into(registry, &mut layer.allow_used, allow_first);
         let leader = registry.semantics.apply_patch_follows.as_str();
-        layer.apply_patch_leader_allowed =
-            allow.scan(leader, &mut Vec::new(), &mut []).map(|p| {
-                let rule = rule_ref(allow, p);
-                let reason = format!(
-                    "{} (apply_patch follows {leader})",
-                    describe_rule(&rule, "allowed")
-                );
-                (Arc::new(rule), SharedText::from(reason))
-            });
+        layer.apply_patch_leader_allowed = allow.scan(leader, &mut Vec::new(), &mut []).map(|p| {
+            let rule = rule_ref(allow, p);
+            let reason = format!(
+                "{} (apply_patch follows {leader})",
+                describe_rule(&rule, "allowed")
+            );
+            (Arc::new(rule), SharedText::from(reason))
+        });
     }
 }
 

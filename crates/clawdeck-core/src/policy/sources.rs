@@ -208,7 +208,11 @@ fn subagent_of(ctx: &PolicyContext) -> (bool, Option<String>) {
 }
 
 /// Sandboxed (`--sandboxed`, or the agent's sandbox mode for this session), and why.
-fn sandboxed_by(cfg: &LoadedConfig, ctx: &PolicyContext, agent: &AgentInfo) -> (bool, Option<String>) {
+fn sandboxed_by(
+    cfg: &LoadedConfig,
+    ctx: &PolicyContext,
+    agent: &AgentInfo,
+) -> (bool, Option<String>) {
     let (mode, mode_path) = sandbox_mode(cfg, agent);
     if ctx.sandboxed {
         (true, Some("--sandboxed".to_string()))

@@ -444,7 +444,10 @@ impl PackFile {
             .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
             .unwrap_or_default();
         let param_aliases = self.param_aliases.unwrap_or(self.version == super::SEED);
-        Self::check_copy(&self.description_fragments, self.session_visibility.as_ref())?;
+        Self::check_copy(
+            &self.description_fragments,
+            self.session_visibility.as_ref(),
+        )?;
         Ok(Semantics {
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,

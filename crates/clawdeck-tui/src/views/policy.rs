@@ -389,8 +389,7 @@ impl PolicyView {
         let short_results = compact || (result_room as usize) < longest_result;
         // Layer columns that fit beside the whole names and the result: the rest scroll.
         let fitting = if compact {
-            let room =
-                width.saturating_sub(longest_name + RESULT_COLUMN + verdict_width + chrome);
+            let room = width.saturating_sub(longest_name + RESULT_COLUMN + verdict_width + chrome);
             (room / 4) as usize
         } else {
             layer_ids.len()
