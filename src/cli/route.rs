@@ -111,98 +111,21 @@ pub async fn route(
         operator_timeout: true,
     };
     if let Some(t) = args.timeout {
-        // The configured bounds are for the LLM's timeoutSeconds; the operator's flag wins.
-        let bounded = service.effective_timeout(Some(t));
-        let used = RouterService::operator_timeout(t);
-        if used != t {
-            eprintln!(
-                "clawdeck route: --timeout {t} is outside 1..{} s; using {used} s",
-                crate::router::service::OPERATOR_TIMEOUT_CEILING.as_secs()
-            );
-        } else if bounded != t {
-            let s = service.settings();
-            eprintln!(
-                "clawdeck route: note: --timeout {t} is outside router.minTimeoutSeconds..maxTimeoutSeconds ({}..{} s, the bounds for the LLM's timeoutSeconds); honoured",
-                s.min_timeout_seconds, s.max_timeout_seconds
-            );
-        }
+        note_timeout_bounds(&service, t);
     }
     let mut events = service.subscribe();
     let handle = match service.start(request) {
         Ok(h) => h,
-        Err(refusal) => {
-            // stdout is the tool's content (the seed's text); the operator reads English.
-            if args.json {
-                let result = crate::router::outcome::refusal_result(&refusal.model);
-                outln!("{}", serde_json::to_string(&result).unwrap_or_default());
-            } else {
-                outln!("{}", guard.text(OutputStream::Stdout, &refusal.model));
-            }
-            eprintln!("clawdeck route: {}", refusal.operator);
-            return if refusal.model == texts::EMPTY_MESSAGE || refusal.model == texts::NO_TARGET {
-                exit::USAGE
-            } else {
-                exit::TOOL_ERROR
-            };
-        }
+        Err(refusal) => return refused(args, &guard, &refusal),
     };
     let run_id = handle.run_id;
-    // Ctrl-C, SIGTERM and SIGHUP kill the tree; the run (and its temp file) then ends normally.
-    let ctrl_c_service = service.clone();
-    let stop = stop_signals();
-    let ctrl_c = tokio::spawn(async move {
-        let signal = stop.await;
-        // Kill first: writing the note may block on a stderr nobody reads.
-        ctrl_c_service.kill(run_id);
-        let _ = writeln!(
-            std::io::stderr(),
-            "\nclawdeck route: {}, killing the remote run's process tree",
-            signal.label()
-        );
-    });
+    let ctrl_c = kill_on_stop_signal(&service, run_id);
 
-    // Stream until our run's Finished event (or the channel closes / lags past it). Output goes
-    // through bounded pumps: a reader that does not read never holds up the run or its deadline.
+    // Output goes through bounded pumps: a reader that does not read never holds up the run or
+    // its deadline.
     let stdout = OutputPump::start(Stream::Stdout);
     let stderr = OutputPump::start(Stream::Stderr);
-    // One filter per child stream, so a sequence split across chunks is still recognised.
-    let target = |stream| match stream {
-        OutputStream::Stdout if !args.json => OutputStream::Stdout,
-        _ => OutputStream::Stderr,
-    };
-    let mut filters = [
-        guard.filter(target(OutputStream::Stdout)),
-        guard.filter(target(OutputStream::Stderr)),
-    ];
-    // Whether our stdout so far ends mid-line (the transcript then gets a closing newline).
-    let mut stdout_mid_line = false;
-    loop {
-        match events.recv().await {
-            Ok(ev) if ev.run_id == run_id => match ev.kind {
-                RouterEventKind::Chunk { stream, bytes, .. } => {
-                    let filter = &mut filters[usize::from(stream == OutputStream::Stderr)];
-                    let bytes = filter.feed(&bytes);
-                    if target(stream) == OutputStream::Stdout {
-                        if let Some(last) = bytes.last() {
-                            stdout_mid_line = *last != b'\n';
-                        }
-                        stdout.send(bytes.to_vec());
-                    } else {
-                        stderr.send(bytes.to_vec());
-                    }
-                }
-                RouterEventKind::Finished { .. } => break,
-                _ => {}
-            },
-            Ok(_) => {}
-            Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
-                stderr.send(format!(
-                    "clawdeck route: {n} live events skipped (terminal too slow); the final content is complete\n"
-                ).into_bytes());
-            }
-            Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
-        }
-    }
+    let stdout_mid_line = stream_run(&mut events, run_id, args, &guard, &stdout, &stderr).await;
     let outcome = handle.wait().await;
     ctrl_c.abort();
 
@@ -215,23 +138,7 @@ pub async fn route(
             .into_bytes(),
         );
     } else {
-        // The raw output is already on the terminal; add what the tool appended to it.
-        let rest = outcome.appended_text();
-        if !rest.is_empty() {
-            let mut tail = String::new();
-            if !outcome.raw.is_empty()
-                && !outcome.raw.ends_with('\n')
-                && outcome.content.starts_with(&outcome.raw)
-            {
-                tail.push('\n');
-            }
-            tail.push_str(&guard.text(OutputStream::Stdout, rest));
-            tail.push('\n');
-            stdout.send(tail.into_bytes());
-        } else if stdout_mid_line {
-            // A reply streamed without a final newline (the HTTP transport's usually does).
-            stdout.send(b"\n".to_vec());
-        }
+        send_content_rest(&outcome, &guard, &stdout, stdout_mid_line);
     }
     // Nothing more goes to stdout: let the reader take it (bounded) before the English closing
     // line goes to stderr, so on a shared terminal it follows the seed's text it translates.
@@ -253,5 +160,136 @@ pub async fn route(
     match outcome.status {
         RunStatus::Completed => exit::OK,
         _ => exit::TOOL_ERROR,
+    }
+}
+
+/// The configured bounds are for the LLM's timeoutSeconds; the operator's flag wins, within
+/// the operator's ceiling. Says when either applies.
+fn note_timeout_bounds(service: &RouterService, t: u64) {
+    let bounded = service.effective_timeout(Some(t));
+    let used = RouterService::operator_timeout(t);
+    if used != t {
+        eprintln!(
+            "clawdeck route: --timeout {t} is outside 1..{} s; using {used} s",
+            crate::router::service::OPERATOR_TIMEOUT_CEILING.as_secs()
+        );
+    } else if bounded != t {
+        let s = service.settings();
+        eprintln!(
+            "clawdeck route: note: --timeout {t} is outside router.minTimeoutSeconds..maxTimeoutSeconds ({}..{} s, the bounds for the LLM's timeoutSeconds); honoured",
+            s.min_timeout_seconds, s.max_timeout_seconds
+        );
+    }
+}
+
+/// A run the router refused to start: its text on stdout, the English reason on stderr.
+fn refused(
+    args: &RouteArgs,
+    guard: &crate::sanitize::OutputGuard,
+    refusal: &crate::router::Refusal,
+) -> u8 {
+    // stdout is the tool's content (the seed's text); the operator reads English.
+    if args.json {
+        let result = crate::router::outcome::refusal_result(&refusal.model);
+        outln!("{}", serde_json::to_string(&result).unwrap_or_default());
+    } else {
+        outln!("{}", guard.text(OutputStream::Stdout, &refusal.model));
+    }
+    eprintln!("clawdeck route: {}", refusal.operator);
+    if refusal.model == texts::EMPTY_MESSAGE || refusal.model == texts::NO_TARGET {
+        exit::USAGE
+    } else {
+        exit::TOOL_ERROR
+    }
+}
+
+/// Ctrl-C, SIGTERM and SIGHUP kill the tree; the run (and its temp file) then ends normally.
+fn kill_on_stop_signal(service: &RouterService, run_id: u64) -> tokio::task::JoinHandle<()> {
+    let ctrl_c_service = service.clone();
+    let stop = stop_signals();
+    tokio::spawn(async move {
+        let signal = stop.await;
+        // Kill first: writing the note may block on a stderr nobody reads.
+        ctrl_c_service.kill(run_id);
+        let _ = writeln!(
+            std::io::stderr(),
+            "\nclawdeck route: {}, killing the remote run's process tree",
+            signal.label()
+        );
+    })
+}
+
+/// Streams the run's output until its Finished event (or the channel closes / lags past it).
+/// True when our stdout so far ends mid-line (the transcript then gets a closing newline).
+async fn stream_run(
+    events: &mut tokio::sync::broadcast::Receiver<crate::router::RouterEvent>,
+    run_id: u64,
+    args: &RouteArgs,
+    guard: &crate::sanitize::OutputGuard,
+    stdout: &OutputPump,
+    stderr: &OutputPump,
+) -> bool {
+    // One filter per child stream, so a sequence split across chunks is still recognised.
+    let target = |stream| match stream {
+        OutputStream::Stdout if !args.json => OutputStream::Stdout,
+        _ => OutputStream::Stderr,
+    };
+    let mut filters = [
+        guard.filter(target(OutputStream::Stdout)),
+        guard.filter(target(OutputStream::Stderr)),
+    ];
+    let mut stdout_mid_line = false;
+    loop {
+        match events.recv().await {
+            Ok(ev) if ev.run_id == run_id => match ev.kind {
+                RouterEventKind::Chunk { stream, bytes, .. } => {
+                    let filter = &mut filters[usize::from(stream == OutputStream::Stderr)];
+                    let bytes = filter.feed(&bytes);
+                    if target(stream) == OutputStream::Stdout {
+                        if let Some(last) = bytes.last() {
+                            stdout_mid_line = *last != b'\n';
+                        }
+                        stdout.send(bytes.to_vec());
+                    } else {
+                        stderr.send(bytes.to_vec());
+                    }
+                }
+                RouterEventKind::Finished { .. } => return stdout_mid_line,
+                _ => {}
+            },
+            Ok(_) => {}
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                stderr.send(format!(
+                    "clawdeck route: {n} live events skipped (terminal too slow); the final content is complete\n"
+                ).into_bytes());
+            }
+            Err(tokio::sync::broadcast::error::RecvError::Closed) => return stdout_mid_line,
+        }
+    }
+}
+
+/// The raw output is already on the terminal; sends what the tool appended to it (or the
+/// newline a reply streamed without).
+fn send_content_rest(
+    outcome: &crate::router::RouterOutcome,
+    guard: &crate::sanitize::OutputGuard,
+    stdout: &OutputPump,
+    stdout_mid_line: bool,
+) {
+    let rest = outcome.appended_text();
+    if !rest.is_empty() {
+        let mut tail = String::new();
+        if !outcome.raw.is_empty()
+            && !outcome.raw.ends_with('\n')
+            && outcome.content.starts_with(&outcome.raw)
+        {
+            tail.push('\n');
+        }
+        tail.push_str(&guard.text(OutputStream::Stdout, rest));
+        tail.push('\n');
+        stdout.send(tail.into_bytes());
+    } else if stdout_mid_line {
+        // A reply streamed without a final newline (the HTTP transport's usually does).
+        stdout.send(b"\n".to_vec());
     }
 }

@@ -418,29 +418,9 @@ fn quote(text: &str) -> String {
 /// (`agent` streams), a chat reply (`chat`), a task's state (`task`); for any other event its
 /// name and fields (`--json` prints the frame itself).
 fn summarize(event: &str, payload: &Value) -> String {
-    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_string();
     let data = payload.get("data").unwrap_or(&Value::Null);
     match (event, payload.get("stream").and_then(Value::as_str)) {
-        ("agent", Some("lifecycle")) => {
-            let phase = text(data, "phase");
-            let detail = match phase.as_str() {
-                "model" if data.get("model").is_some_and(Value::is_string) => {
-                    format!(": {}/{}", text(data, "provider"), text(data, "model"))
-                }
-                "end" | "finishing" => {
-                    let mut d = String::new();
-                    if let Some(reason) = data.get("stopReason").and_then(Value::as_str) {
-                        d.push_str(&format!(": {reason}"));
-                    }
-                    if data.get("aborted") == Some(&Value::Bool(true)) {
-                        d.push_str(" (aborted)");
-                    }
-                    d
-                }
-                _ => String::new(),
-            };
-            format!("run {phase}{detail}")
-        }
+        ("agent", Some("lifecycle")) => lifecycle_line(data),
         ("agent", Some("usage")) => {
             let counts: Vec<String> = data
                 .as_object()
@@ -462,24 +442,7 @@ fn summarize(event: &str, payload: &Value) -> String {
                 text(data, "status")
             )
         }
-        ("agent", Some("command_output")) => {
-            let title = match text(data, "title") {
-                t if t.is_empty() => format!("command {}", text(data, "name")),
-                t => t,
-            };
-            let mut line = format!("{title} {}", text(data, "phase"));
-            if let Some(code) = data.get("exitCode").and_then(Value::as_i64) {
-                line.push_str(&format!(", exit {code}"));
-            }
-            if let Some(ms) = data.get("durationMs").and_then(Value::as_u64) {
-                line.push_str(&format!(" after {ms} ms"));
-            }
-            let output = text(data, "output");
-            if !output.is_empty() {
-                line.push_str(&format!(": {}", quote(&output)));
-            }
-            line
-        }
+        ("agent", Some("command_output")) => command_output_line(data),
         ("agent", Some("assistant")) => {
             let delta = data
                 .get("delta")
@@ -489,22 +452,7 @@ fn summarize(event: &str, payload: &Value) -> String {
             format!("assistant: {}", quote(delta))
         }
         ("agent", stream) => format!("agent {}", stream.unwrap_or("event")),
-        ("chat", _) => {
-            let state = text(payload, "state");
-            let said = match state.as_str() {
-                "delta" => text(payload, "deltaText"),
-                "error" => text(payload, "errorMessage"),
-                _ => message_text(payload.get("message")),
-            };
-            let mut line = format!("chat {state}");
-            if let Some(reason) = payload.get("stopReason").and_then(Value::as_str) {
-                line.push_str(&format!(" ({reason})"));
-            }
-            if !said.is_empty() {
-                line.push_str(&format!(": {}", quote(&said)));
-            }
-            line
-        }
+        ("chat", _) => chat_line(payload),
         ("task", _) => {
             let task = payload.get("task").unwrap_or(&Value::Null);
             format!(
@@ -528,6 +476,71 @@ fn summarize(event: &str, payload: &Value) -> String {
             }
         }
     }
+}
+
+/// A string field, or "" when absent.
+fn text(v: &Value, key: &str) -> String {
+    v.get(key).and_then(Value::as_str).unwrap_or("").to_string()
+}
+
+/// A run's phase: its model when chosen, its stop reason when it ends.
+fn lifecycle_line(data: &Value) -> String {
+    let phase = text(data, "phase");
+    let detail = match phase.as_str() {
+        "model" if data.get("model").is_some_and(Value::is_string) => {
+            format!(": {}/{}", text(data, "provider"), text(data, "model"))
+        }
+        "end" | "finishing" => {
+            let mut d = String::new();
+            if let Some(reason) = data.get("stopReason").and_then(Value::as_str) {
+                d.push_str(&format!(": {reason}"));
+            }
+            if data.get("aborted") == Some(&Value::Bool(true)) {
+                d.push_str(" (aborted)");
+            }
+            d
+        }
+        _ => String::new(),
+    };
+    format!("run {phase}{detail}")
+}
+
+/// A command's phase, exit code, duration and (quoted) output.
+fn command_output_line(data: &Value) -> String {
+    let title = match text(data, "title") {
+        t if t.is_empty() => format!("command {}", text(data, "name")),
+        t => t,
+    };
+    let mut line = format!("{title} {}", text(data, "phase"));
+    if let Some(code) = data.get("exitCode").and_then(Value::as_i64) {
+        line.push_str(&format!(", exit {code}"));
+    }
+    if let Some(ms) = data.get("durationMs").and_then(Value::as_u64) {
+        line.push_str(&format!(" after {ms} ms"));
+    }
+    let output = text(data, "output");
+    if !output.is_empty() {
+        line.push_str(&format!(": {}", quote(&output)));
+    }
+    line
+}
+
+/// A chat event's state, stop reason and what it said.
+fn chat_line(payload: &Value) -> String {
+    let state = text(payload, "state");
+    let said = match state.as_str() {
+        "delta" => text(payload, "deltaText"),
+        "error" => text(payload, "errorMessage"),
+        _ => message_text(payload.get("message")),
+    };
+    let mut line = format!("chat {state}");
+    if let Some(reason) = payload.get("stopReason").and_then(Value::as_str) {
+        line.push_str(&format!(" ({reason})"));
+    }
+    if !said.is_empty() {
+        line.push_str(&format!(": {}", quote(&said)));
+    }
+    line
 }
 
 /// The text blocks of a transcript message (`content` as a string or `[{text}]`).

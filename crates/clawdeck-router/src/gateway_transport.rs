@@ -271,10 +271,7 @@ async fn drive(
             // Like the CLI's own error text (unknown agent, bad input): into the raw output.
             chunks(OutputStream::Stderr, format!("{message}\n").into_bytes());
             notes(format!("the gateway refused the agent run ({code})"));
-            return TransportEnd {
-                exit_code: Some(1),
-                ..TransportEnd::default()
-            };
+            return exited(1);
         }
         Err(e) => return failure(e.to_string()),
     };
@@ -286,6 +283,27 @@ async fn drive(
         return failure(format!("agent answered without a runId: {accepted}"));
     };
     notes(format!("gateway run {run_id} accepted"));
+    follow_run(client, &mut events, &run_id, chunks, notes, stop).await
+}
+
+/// A run's end with this exit code.
+fn exited(code: i32) -> TransportEnd {
+    TransportEnd {
+        exit_code: Some(code),
+        ..TransportEnd::default()
+    }
+}
+
+/// Publishes the accepted run's text (stdout), errors (stderr) and tool lines (notes) until it
+/// ends, the connection goes, or clawdeck stops it (then the gateway is asked to abort it).
+async fn follow_run(
+    client: &GatewayClient,
+    events: &mut tokio::sync::mpsc::UnboundedReceiver<ClientEvent>,
+    run_id: &str,
+    chunks: &ChunkSink,
+    notes: &NoteSink,
+    stop: &Stop,
+) -> TransportEnd {
     let mut streamed = false;
     let mut final_wait: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
     loop {
@@ -297,9 +315,9 @@ async fn drive(
         };
         let next = tokio::select! {
             e = events.recv() => e,
-            _ = wait_final => return TransportEnd { exit_code: Some(0), ..TransportEnd::default() },
+            _ = wait_final => return exited(0),
             _ = stop.requested() => {
-                abort(client, &run_id, notes).await;
+                abort(client, run_id, notes).await;
                 return TransportEnd::default();
             }
         };
@@ -311,10 +329,7 @@ async fn drive(
                     OutputStream::Stderr,
                     format!("gateway connection lost mid-run: {reason}\n").into_bytes(),
                 );
-                return TransportEnd {
-                    exit_code: Some(1),
-                    ..TransportEnd::default()
-                };
+                return exited(1);
             }
             Some(_) => continue,
             None => {
@@ -322,13 +337,10 @@ async fn drive(
                     OutputStream::Stderr,
                     b"gateway connection closed mid-run\n".to_vec(),
                 );
-                return TransportEnd {
-                    exit_code: Some(1),
-                    ..TransportEnd::default()
-                };
+                return exited(1);
             }
         };
-        match read_run_event(&event, &run_id) {
+        match read_run_event(&event, run_id) {
             RunSignal::Text(t) => {
                 streamed = true;
                 chunks(OutputStream::Stdout, t.into_bytes());
@@ -338,37 +350,25 @@ async fn drive(
                 if !streamed && !text.is_empty() {
                     chunks(OutputStream::Stdout, text.into_bytes());
                 }
-                return TransportEnd {
-                    exit_code: Some(0),
-                    ..TransportEnd::default()
-                };
+                return exited(0);
             }
             RunSignal::Ended { aborted: true } => {
                 chunks(
                     OutputStream::Stderr,
                     b"the gateway aborted the run\n".to_vec(),
                 );
-                return TransportEnd {
-                    exit_code: Some(1),
-                    ..TransportEnd::default()
-                };
+                return exited(1);
             }
             RunSignal::Ended { aborted: false } => {
                 if streamed {
-                    return TransportEnd {
-                        exit_code: Some(0),
-                        ..TransportEnd::default()
-                    };
+                    return exited(0);
                 }
                 // The text may still come with the chat final.
                 final_wait.get_or_insert_with(|| Box::pin(tokio::time::sleep(FINAL_WAIT)));
             }
             RunSignal::Error(message) => {
                 chunks(OutputStream::Stderr, format!("{message}\n").into_bytes());
-                return TransportEnd {
-                    exit_code: Some(1),
-                    ..TransportEnd::default()
-                };
+                return exited(1);
             }
             RunSignal::Nothing => {}
         }

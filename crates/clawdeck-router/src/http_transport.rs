@@ -124,21 +124,11 @@ impl Transport for HttpTransport {
         let client = self.client.clone();
         Box::pin(async move {
             let Some(http) = plan.http.clone() else {
-                return TransportEnd {
-                    failure: Some(StartFailure::Gateway {
-                        error: "no gateway configured".into(),
-                    }),
-                    ..TransportEnd::default()
-                };
+                return gateway_failure("no gateway configured".into());
             };
             let client = match client {
                 Ok(client) => client,
-                Err(error) => {
-                    return TransportEnd {
-                        failure: Some(StartFailure::Gateway { error }),
-                        ..TransportEnd::default()
-                    };
-                }
+                Err(error) => return gateway_failure(error),
             };
             let url = format!("{}/v1/chat/completions", http.base_url);
             let body = json!({
@@ -160,97 +150,112 @@ impl Transport for HttpTransport {
                     return TransportEnd::default();
                 }
             };
-            let mut response = match response {
+            let response = match response {
                 Ok(r) => r,
-                Err(e) => {
-                    return TransportEnd {
-                        failure: Some(StartFailure::Gateway {
-                            error: describe_reqwest_error(&e, &url),
-                        }),
-                        ..TransportEnd::default()
-                    };
-                }
+                Err(e) => return gateway_failure(describe_reqwest_error(&e, &url)),
             };
-            let status = response.status();
-            if !status.is_success() {
-                let text = response.text().await.unwrap_or_default();
-                let detail = serde_json::from_str::<Value>(&text)
-                    .ok()
-                    .and_then(|v| {
-                        v.pointer("/error/message")
-                            .and_then(Value::as_str)
-                            .map(str::to_string)
-                    })
-                    .unwrap_or_else(|| text.trim().chars().take(500).collect());
-                // 400 is the remote agent side refusing the task (unknown agent, bad input):
-                // like the CLI's own error text it goes into the raw output. Anything else
-                // (401/403 auth, 404 endpoint disabled, 5xx) means the gateway is unusable.
-                if status.as_u16() == 400 {
-                    chunks(OutputStream::Stderr, format!("{detail}\n").into_bytes());
-                    notes(format!("gateway answered HTTP 400 for {url}"));
-                    return TransportEnd {
-                        exit_code: Some(1),
-                        ..TransportEnd::default()
-                    };
+            if !response.status().is_success() {
+                return refused(response, &url, &chunks, &notes).await;
+            }
+            stream_reply(response, &chunks, &notes, &stop).await
+        })
+    }
+}
+
+fn gateway_failure(error: String) -> TransportEnd {
+    TransportEnd {
+        failure: Some(StartFailure::Gateway { error }),
+        ..TransportEnd::default()
+    }
+}
+
+/// A non-success answer. 400 is the remote agent side refusing the task (unknown agent, bad
+/// input): like the CLI's own error text it goes into the raw output. Anything else (401/403
+/// auth, 404 endpoint disabled, 5xx) means the gateway is unusable.
+async fn refused(
+    response: reqwest::Response,
+    url: &str,
+    chunks: &ChunkSink,
+    notes: &NoteSink,
+) -> TransportEnd {
+    let status = response.status();
+    let text = response.text().await.unwrap_or_default();
+    let detail = serde_json::from_str::<Value>(&text)
+        .ok()
+        .and_then(|v| {
+            v.pointer("/error/message")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| text.trim().chars().take(500).collect());
+    if status.as_u16() == 400 {
+        chunks(OutputStream::Stderr, format!("{detail}\n").into_bytes());
+        notes(format!("gateway answered HTTP 400 for {url}"));
+        return TransportEnd {
+            exit_code: Some(1),
+            ..TransportEnd::default()
+        };
+    }
+    gateway_failure(format!("HTTP {} {}: {detail}", status.as_u16(), url))
+}
+
+/// Publishes the SSE stream's content deltas (stdout) and errors (stderr) until it ends.
+async fn stream_reply(
+    mut response: reqwest::Response,
+    chunks: &ChunkSink,
+    notes: &NoteSink,
+    stop: &Stop,
+) -> TransportEnd {
+    let mut parser = SseParser::default();
+    let mut saw_done = false;
+    loop {
+        let next = tokio::select! {
+            c = response.chunk() => c,
+            _ = stop.requested() => {
+                notes("stream closed by clawdeck".into());
+                return TransportEnd::default();
+            }
+        };
+        match next {
+            Ok(Some(bytes)) => {
+                for data in parser.feed(&bytes) {
+                    saw_done |= publish(&data, chunks);
                 }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                chunks(
+                    OutputStream::Stderr,
+                    format!("gateway stream error: {e}\n").into_bytes(),
+                );
                 return TransportEnd {
-                    failure: Some(StartFailure::Gateway {
-                        error: format!("HTTP {} {}: {detail}", status.as_u16(), url),
-                    }),
+                    exit_code: Some(1),
                     ..TransportEnd::default()
                 };
             }
-            let mut parser = SseParser::default();
-            let mut saw_done = false;
-            loop {
-                let next = tokio::select! {
-                    c = response.chunk() => c,
-                    _ = stop.requested() => {
-                        notes("stream closed by clawdeck".into());
-                        return TransportEnd::default();
-                    }
-                };
-                match next {
-                    Ok(Some(bytes)) => {
-                        for data in parser.feed(&bytes) {
-                            match interpret(&data) {
-                                SseItem::Delta(t) => chunks(OutputStream::Stdout, t.into_bytes()),
-                                SseItem::Error(t) => chunks(OutputStream::Stderr, t.into_bytes()),
-                                SseItem::Done => saw_done = true,
-                                SseItem::Nothing => {}
-                            }
-                        }
-                    }
-                    Ok(None) => break,
-                    Err(e) => {
-                        chunks(
-                            OutputStream::Stderr,
-                            format!("gateway stream error: {e}\n").into_bytes(),
-                        );
-                        return TransportEnd {
-                            exit_code: Some(1),
-                            ..TransportEnd::default()
-                        };
-                    }
-                }
-            }
-            if let Some(data) = parser.finish() {
-                match interpret(&data) {
-                    SseItem::Delta(t) => chunks(OutputStream::Stdout, t.into_bytes()),
-                    SseItem::Error(t) => chunks(OutputStream::Stderr, t.into_bytes()),
-                    SseItem::Done => saw_done = true,
-                    SseItem::Nothing => {}
-                }
-            }
-            if !saw_done {
-                notes("the stream ended without [DONE]".into());
-            }
-            TransportEnd {
-                exit_code: Some(0),
-                ..TransportEnd::default()
-            }
-        })
+        }
     }
+    if let Some(data) = parser.finish() {
+        saw_done |= publish(&data, chunks);
+    }
+    if !saw_done {
+        notes("the stream ended without [DONE]".into());
+    }
+    TransportEnd {
+        exit_code: Some(0),
+        ..TransportEnd::default()
+    }
+}
+
+/// Publishes one SSE event's data; true for `[DONE]`.
+fn publish(data: &str, chunks: &ChunkSink) -> bool {
+    match interpret(data) {
+        SseItem::Delta(t) => chunks(OutputStream::Stdout, t.into_bytes()),
+        SseItem::Error(t) => chunks(OutputStream::Stderr, t.into_bytes()),
+        SseItem::Done => return true,
+        SseItem::Nothing => {}
+    }
+    false
 }
 
 /// reqwest errors say little on their own; name the URL and the cause chain.

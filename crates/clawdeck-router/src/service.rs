@@ -470,7 +470,6 @@ impl RouterService {
             requested => self.effective_timeout(requested),
         };
         let timeout = Duration::from_secs(timeout_seconds);
-        let remote_message = request.remote_message();
         let run_id = self.shared.next_id.fetch_add(1, Ordering::Relaxed);
 
         let mut plan = RunPlan {
@@ -479,7 +478,7 @@ impl RouterService {
             env: Vec::new(),
             clear_env: settings.clear_env,
             target: target.clone(),
-            remote_message: remote_message.clone(),
+            remote_message: request.remote_message(),
             http: None,
             message_file: None,
             timeout,
@@ -487,60 +486,7 @@ impl RouterService {
             kill_grace: Duration::from_millis(settings.kill_grace_ms.min(bounds::MAX_GRACE_MS)),
             drain_grace: Duration::from_millis(settings.drain_grace_ms.min(bounds::MAX_GRACE_MS)),
         };
-        let shown_argv = match transport_kind {
-            TransportKind::Cli => {
-                let bin = argv::resolve_bin(settings, &*self.shared.env);
-                if argv::needs_message_file(&remote_message, settings) {
-                    let path = write_message_file(run_id, &remote_message).map_err(|e| {
-                        Refusal::new(
-                            texts::spawn_failed(&format!("无法写入 --message-file 临时文件：{e}")),
-                            texts::operator::message_file_failed(&e.to_string()),
-                        )
-                    })?;
-                    plan.argv = argv::build_argv(&bin, settings, &target, MessageArg::File(&path));
-                    plan.message_file = Some(path);
-                } else {
-                    plan.argv = argv::build_argv(
-                        &bin,
-                        settings,
-                        &target,
-                        MessageArg::Inline(&remote_message),
-                    );
-                }
-                plan.env = child_env(settings, &*self.shared.env);
-                plan.argv.clone()
-            }
-            TransportKind::Http | TransportKind::Gateway => {
-                let (base_url, token) = self.gateway().ok_or_else(|| {
-                    Refusal::new(
-                        texts::no_gateway(transport_kind.as_str()),
-                        texts::operator::no_gateway(transport_kind.as_str()),
-                    )
-                })?;
-                let agent = target.http_agent(settings);
-                let shown = if transport_kind == TransportKind::Http {
-                    vec![
-                        "POST".to_string(),
-                        format!("{base_url}/v1/chat/completions"),
-                        format!("model=openclaw/{agent}"),
-                        "stream=true".to_string(),
-                    ]
-                } else {
-                    vec![
-                        "WS".to_string(),
-                        base_url.clone(),
-                        "agent".to_string(),
-                        format!("agentId={agent}"),
-                    ]
-                };
-                plan.http = Some(HttpPlan {
-                    base_url,
-                    token,
-                    agent,
-                });
-                shown
-            }
-        };
+        let shown_argv = self.plan_transport(&mut plan, transport_kind, settings)?;
 
         let started = Instant::now();
         let started_wall = SystemTime::now();
@@ -554,25 +500,9 @@ impl RouterService {
         });
         let (done_tx, done_rx) = watch::channel(None);
 
-        let record = RouterRun {
-            run_id,
-            argv: shown_argv.clone(),
-            transport: transport_kind,
-            agent: target.agent().map(str::to_string),
-            to: target.to().map(str::to_string),
-            message: request.message.clone(),
-            mode: request.reported_mode(),
-            timeout_seconds,
-            started_at: started_wall,
-            deadline: started_wall + timeout,
-            outcome: None,
-            record_cut: None,
-        };
-        self.push_history(record);
-        lock(&self.shared.active).insert(run_id, control.clone());
-        let _ = self.shared.events.send(RouterEvent {
-            run_id,
-            kind: RouterEventKind::Started {
+        self.announce(
+            RouterRun {
+                run_id,
                 argv: shown_argv,
                 transport: transport_kind,
                 agent: target.agent().map(str::to_string),
@@ -582,8 +512,11 @@ impl RouterService {
                 timeout_seconds,
                 started_at: started_wall,
                 deadline: started_wall + timeout,
+                outcome: None,
+                record_cut: None,
             },
-        });
+            &control,
+        );
 
         let service = self.clone();
         let run_control = control.clone();
@@ -604,6 +537,109 @@ impl RouterService {
             events: self.shared.events.clone(),
             done: done_rx,
         })
+    }
+
+    /// Fills in how the plan reaches OpenClaw; returns what the operator is shown of it (the
+    /// argv, or the request line).
+    fn plan_transport(
+        &self,
+        plan: &mut RunPlan,
+        transport_kind: TransportKind,
+        settings: &RouterSettings,
+    ) -> Result<Vec<String>, Refusal> {
+        match transport_kind {
+            TransportKind::Cli => self.plan_cli(plan, settings),
+            TransportKind::Http | TransportKind::Gateway => {
+                self.plan_gateway(plan, transport_kind, settings)
+            }
+        }
+    }
+
+    /// The `openclaw agent` argv and environment; a long message goes in a temp file.
+    fn plan_cli(
+        &self,
+        plan: &mut RunPlan,
+        settings: &RouterSettings,
+    ) -> Result<Vec<String>, Refusal> {
+        let bin = argv::resolve_bin(settings, &*self.shared.env);
+        if argv::needs_message_file(&plan.remote_message, settings) {
+            let path = write_message_file(plan.run_id, &plan.remote_message).map_err(|e| {
+                Refusal::new(
+                    texts::spawn_failed(&format!("无法写入 --message-file 临时文件：{e}")),
+                    texts::operator::message_file_failed(&e.to_string()),
+                )
+            })?;
+            plan.argv = argv::build_argv(&bin, settings, &plan.target, MessageArg::File(&path));
+            plan.message_file = Some(path);
+        } else {
+            plan.argv = argv::build_argv(
+                &bin,
+                settings,
+                &plan.target,
+                MessageArg::Inline(&plan.remote_message),
+            );
+        }
+        plan.env = child_env(settings, &*self.shared.env);
+        Ok(plan.argv.clone())
+    }
+
+    /// The gateway's address and token for the HTTP and WebSocket transports.
+    fn plan_gateway(
+        &self,
+        plan: &mut RunPlan,
+        transport_kind: TransportKind,
+        settings: &RouterSettings,
+    ) -> Result<Vec<String>, Refusal> {
+        let (base_url, token) = self.gateway().ok_or_else(|| {
+            Refusal::new(
+                texts::no_gateway(transport_kind.as_str()),
+                texts::operator::no_gateway(transport_kind.as_str()),
+            )
+        })?;
+        let agent = plan.target.http_agent(settings);
+        let shown = if transport_kind == TransportKind::Http {
+            vec![
+                "POST".to_string(),
+                format!("{base_url}/v1/chat/completions"),
+                format!("model=openclaw/{agent}"),
+                "stream=true".to_string(),
+            ]
+        } else {
+            vec![
+                "WS".to_string(),
+                base_url.clone(),
+                "agent".to_string(),
+                format!("agentId={agent}"),
+            ]
+        };
+        plan.http = Some(HttpPlan {
+            base_url,
+            token,
+            agent,
+        });
+        Ok(shown)
+    }
+
+    /// Records a started run in the history and the active runs, and tells the subscribers.
+    fn announce(&self, record: RouterRun, control: &Arc<RunControl>) {
+        let run_id = record.run_id;
+        let started = RouterEventKind::Started {
+            argv: record.argv.clone(),
+            transport: record.transport,
+            agent: record.agent.clone(),
+            to: record.to.clone(),
+            message: record.message.clone(),
+            mode: record.mode,
+            timeout_seconds: record.timeout_seconds,
+            started_at: record.started_at,
+            deadline: record.deadline,
+        };
+        self.push_history(record);
+        lock(&self.shared.active).insert(run_id, control.clone());
+        let _ = self.shared.events.send(RouterEvent {
+            run_id,
+            kind: started,
+        });
     }
 
     fn push_history(&self, record: RouterRun) {
@@ -649,38 +685,8 @@ impl RouterService {
         let run_id = plan.run_id;
         let target = plan.target.clone();
         let message_file = plan.message_file.clone();
-        let buffers = control.buffers.clone();
-        let events = self.shared.events.clone();
         let started = control.started;
-
-        let chunk_buffers = buffers.clone();
-        let chunk_events = events.clone();
-        let chunks: ChunkSink = Arc::new(move |stream: OutputStream, bytes: Vec<u8>| {
-            if bytes.is_empty() {
-                return;
-            }
-            // The lock also fixes the arrival order between the two reader tasks.
-            lock(&chunk_buffers).keep(stream, &bytes);
-            let _ = chunk_events.send(RouterEvent {
-                run_id,
-                kind: RouterEventKind::Chunk {
-                    stream,
-                    at: SystemTime::now(),
-                    elapsed: started.elapsed(),
-                    bytes,
-                },
-            });
-        });
-        let note_events = events.clone();
-        let collected_notes = Arc::new(Mutex::new(Vec::<String>::new()));
-        let note_store = collected_notes.clone();
-        let notes: NoteSink = Arc::new(move |text: String| {
-            lock(&note_store).push(text.clone());
-            let _ = note_events.send(RouterEvent {
-                run_id,
-                kind: RouterEventKind::Note { text },
-            });
-        });
+        let (chunks, notes, collected_notes) = self.run_sinks(run_id, &control);
 
         let transport = match transport_kind {
             TransportKind::Cli => self.shared.cli.clone(),
@@ -688,40 +694,15 @@ impl RouterService {
             TransportKind::Gateway => self.shared.gateway.clone(),
         };
         let stop = Stop::new();
-        let mut run = transport.run(plan, chunks, notes.clone(), stop.clone());
-
-        let mut deadline_rx = control.deadline.subscribe();
-        let mut timed_out = false;
-        let mut killed = false;
-        let end: TransportEnd = loop {
-            let deadline = *deadline_rx.borrow_and_update();
-            tokio::select! {
-                end = &mut run => break end,
-                _ = tokio::time::sleep_until(deadline) => {
-                    // The deadline may have moved while we slept.
-                    if *deadline_rx.borrow() <= Instant::now() {
-                        timed_out = true;
-                        notes(format!("deadline reached after {} s; killing the process tree", deadline.saturating_duration_since(started).as_secs()));
-                        stop.request(StopReason::Timeout);
-                        break run.await;
-                    }
-                }
-                _ = deadline_rx.changed() => {}
-                _ = control.kill.cancelled() => {
-                    killed = true;
-                    notes("kill requested; killing the process tree".to_string());
-                    stop.request(StopReason::Killed);
-                    break run.await;
-                }
-            }
-        };
+        let run = transport.run(plan, chunks, notes.clone(), stop.clone());
+        let (end, stopped_by) = run_until_end(run, &control, &stop, &notes).await;
 
         if let Some(path) = message_file {
             crate::process::stop::remove_temp(&path);
         }
 
         // Kept (not taken) so that `live_output` stays complete until the run leaves `active`.
-        let b = lock(&buffers);
+        let b = lock(&control.buffers);
         let mut notes_out = std::mem::take(&mut *lock(&collected_notes));
         notes_out.extend(end.notes.iter().cloned());
         if let Some(cut) = b.record_cut() {
@@ -734,65 +715,7 @@ impl RouterService {
             .saturating_duration_since(started)
             .as_secs()
             .max(1);
-
-        // The content the model receives (the seed's texts) and the operator's English note.
-        let (status, content, operator_note) = if let Some(failure) = &end.failure {
-            let (text, note) = match failure {
-                StartFailure::Spawn {
-                    error,
-                    operator_error,
-                    not_found,
-                } => {
-                    let mut t = texts::spawn_failed(error);
-                    let mut note = texts::operator::spawn_failed(operator_error);
-                    if *not_found {
-                        t.push('\n');
-                        t.push_str(texts::INSTALL_HINT);
-                        note = format!("{note}. {}", texts::operator::INSTALL_HINT);
-                    }
-                    (t, note)
-                }
-                StartFailure::Gateway { error } => (
-                    texts::gateway_failed(error),
-                    texts::operator::gateway_failed(error),
-                ),
-            };
-            (RunStatus::SpawnFailed, append_line(&raw, &text), Some(note))
-        } else if timed_out {
-            (
-                RunStatus::TimedOut,
-                append_line(&raw, &texts::timed_out(timeout_seconds)),
-                Some(texts::operator::timed_out(timeout_seconds)),
-            )
-        } else if killed {
-            (
-                RunStatus::Killed,
-                append_line(&raw, texts::KILLED),
-                Some(texts::operator::KILLED.to_string()),
-            )
-        } else if let Some(signal) = &end.signal {
-            (
-                RunStatus::Failed,
-                append_line(&raw, &texts::killed_by_signal(signal)),
-                Some(texts::operator::killed_by_signal(signal)),
-            )
-        } else if end.exit_code.is_some_and(|c| c != 0) {
-            // Remote errors stay in the raw output as they are (seed 000 §3.5 (3)); say the exit
-            // status only when the remote side said nothing.
-            let code = end.exit_code.unwrap_or(1);
-            let content = if raw.trim().is_empty() {
-                texts::exited_with(code)
-            } else {
-                raw.clone()
-            };
-            (
-                RunStatus::Failed,
-                content,
-                Some(texts::operator::exited_with(code)),
-            )
-        } else {
-            (RunStatus::Completed, raw.clone(), None)
-        };
+        let (status, content, operator_note) = verdict(&end, stopped_by, &raw, timeout_seconds);
 
         let clean =
             (OutputMode::parse(&self.settings().output) == Some(OutputMode::Clean)).then(|| {
@@ -819,6 +742,159 @@ impl RouterService {
             clean,
             operator_note,
         }
+    }
+
+    /// Where a run's output and notes go: into its buffers and notes, and out as events.
+    fn run_sinks(
+        &self,
+        run_id: u64,
+        control: &RunControl,
+    ) -> (ChunkSink, NoteSink, Arc<Mutex<Vec<String>>>) {
+        let started = control.started;
+        let chunk_buffers = control.buffers.clone();
+        let chunk_events = self.shared.events.clone();
+        let chunks: ChunkSink = Arc::new(move |stream: OutputStream, bytes: Vec<u8>| {
+            if bytes.is_empty() {
+                return;
+            }
+            // The lock also fixes the arrival order between the two reader tasks.
+            lock(&chunk_buffers).keep(stream, &bytes);
+            let _ = chunk_events.send(RouterEvent {
+                run_id,
+                kind: RouterEventKind::Chunk {
+                    stream,
+                    at: SystemTime::now(),
+                    elapsed: started.elapsed(),
+                    bytes,
+                },
+            });
+        });
+        let note_events = self.shared.events.clone();
+        let collected_notes = Arc::new(Mutex::new(Vec::<String>::new()));
+        let note_store = collected_notes.clone();
+        let notes: NoteSink = Arc::new(move |text: String| {
+            lock(&note_store).push(text.clone());
+            let _ = note_events.send(RouterEvent {
+                run_id,
+                kind: RouterEventKind::Note { text },
+            });
+        });
+        (chunks, notes, collected_notes)
+    }
+}
+
+/// Who ended a run before it ended by itself.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StoppedBy {
+    /// Nobody: the run ended (or failed to start) on its own.
+    Itself,
+    /// The deadline passed.
+    Deadline,
+    /// The operator's kill.
+    Operator,
+}
+
+/// Waits for the transport to end the run, stopping it at the (movable) deadline or on the
+/// operator's kill.
+async fn run_until_end(
+    mut run: crate::tool::BoxFuture<'static, TransportEnd>,
+    control: &RunControl,
+    stop: &Stop,
+    notes: &NoteSink,
+) -> (TransportEnd, StoppedBy) {
+    let started = control.started;
+    let mut deadline_rx = control.deadline.subscribe();
+    loop {
+        let deadline = *deadline_rx.borrow_and_update();
+        tokio::select! {
+            end = &mut run => return (end, StoppedBy::Itself),
+            _ = tokio::time::sleep_until(deadline) => {
+                // The deadline may have moved while we slept.
+                if *deadline_rx.borrow() <= Instant::now() {
+                    notes(format!("deadline reached after {} s; killing the process tree", deadline.saturating_duration_since(started).as_secs()));
+                    stop.request(StopReason::Timeout);
+                    return (run.await, StoppedBy::Deadline);
+                }
+            }
+            _ = deadline_rx.changed() => {}
+            _ = control.kill.cancelled() => {
+                notes("kill requested; killing the process tree".to_string());
+                stop.request(StopReason::Killed);
+                return (run.await, StoppedBy::Operator);
+            }
+        }
+    }
+}
+
+/// The run's status, the content the model receives (the seed's texts) and the operator's
+/// English note.
+fn verdict(
+    end: &TransportEnd,
+    stopped_by: StoppedBy,
+    raw: &str,
+    timeout_seconds: u64,
+) -> (RunStatus, String, Option<String>) {
+    if let Some(failure) = &end.failure {
+        let (text, note) = start_failure_texts(failure);
+        (RunStatus::SpawnFailed, append_line(raw, &text), Some(note))
+    } else if stopped_by == StoppedBy::Deadline {
+        (
+            RunStatus::TimedOut,
+            append_line(raw, &texts::timed_out(timeout_seconds)),
+            Some(texts::operator::timed_out(timeout_seconds)),
+        )
+    } else if stopped_by == StoppedBy::Operator {
+        (
+            RunStatus::Killed,
+            append_line(raw, texts::KILLED),
+            Some(texts::operator::KILLED.to_string()),
+        )
+    } else if let Some(signal) = &end.signal {
+        (
+            RunStatus::Failed,
+            append_line(raw, &texts::killed_by_signal(signal)),
+            Some(texts::operator::killed_by_signal(signal)),
+        )
+    } else if end.exit_code.is_some_and(|c| c != 0) {
+        // Remote errors stay in the raw output as they are (seed 000 §3.5 (3)); say the exit
+        // status only when the remote side said nothing.
+        let code = end.exit_code.unwrap_or(1);
+        let content = if raw.trim().is_empty() {
+            texts::exited_with(code)
+        } else {
+            raw.to_string()
+        };
+        (
+            RunStatus::Failed,
+            content,
+            Some(texts::operator::exited_with(code)),
+        )
+    } else {
+        (RunStatus::Completed, raw.to_string(), None)
+    }
+}
+
+/// A start failure's text for the model and note for the operator.
+fn start_failure_texts(failure: &StartFailure) -> (String, String) {
+    match failure {
+        StartFailure::Spawn {
+            error,
+            operator_error,
+            not_found,
+        } => {
+            let mut text = texts::spawn_failed(error);
+            let mut note = texts::operator::spawn_failed(operator_error);
+            if *not_found {
+                text.push('\n');
+                text.push_str(texts::INSTALL_HINT);
+                note = format!("{note}. {}", texts::operator::INSTALL_HINT);
+            }
+            (text, note)
+        }
+        StartFailure::Gateway { error } => (
+            texts::gateway_failed(error),
+            texts::operator::gateway_failed(error),
+        ),
     }
 }
 

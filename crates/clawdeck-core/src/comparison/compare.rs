@@ -211,6 +211,30 @@ pub fn compare(prediction: &Prediction<'_>, observed: &ObservedView) -> Comparis
             unknown.join(", ")
         ));
     }
+    notes.extend(surface_notes(prediction, observed, &mut exposed));
+
+    let verdicts = predicted
+        .union(&exposed)
+        .map(|name| {
+            let sides = (predicted.contains(name), exposed.contains(name));
+            tool_verdict(prediction, observed, name, sides, &mut notes)
+        })
+        .collect();
+    Comparison {
+        verdicts,
+        surface: observed.surface.clone(),
+        notes,
+    }
+}
+
+/// What the observed surface means for the comparison (Tool Search's deferred tools count as
+/// exposed when the directory's count is exactly clawdeck's).
+fn surface_notes(
+    prediction: &Prediction<'_>,
+    observed: &ObservedView,
+    exposed: &mut BTreeSet<String>,
+) -> Vec<String> {
+    let mut notes = Vec::new();
     match &observed.surface {
         Surface::GatewayEffective => notes.push(
             "the gateway's tools.effective lists names only: schemas were not compared".into(),
@@ -239,59 +263,63 @@ pub fn compare(prediction: &Prediction<'_>, observed: &ObservedView) -> Comparis
         Surface::Refused { error } => notes.push(format!("OpenClaw refused the run: {error}")),
         Surface::Direct => {}
     }
+    notes
+}
 
-    let mut verdicts = Vec::new();
-    for name in predicted.union(&exposed) {
-        let trace = prediction.resolution.trace(name);
-        let owner = observed
-            .direct(name)
-            .and_then(|t| t.owner.clone())
-            .or_else(|| deferred_owner(observed, name));
-        let agreement = match (predicted.contains(name), exposed.contains(name)) {
-            (true, true) => Agreement::Agree,
-            (true, false) => Agreement::ClawdeckOnly,
-            _ => Agreement::OpenclawOnly,
-        };
-        let (schema, schema_more) = match (
-            agreement,
-            schemas_known,
-            observed.direct(name),
-            prediction.function(name),
-        ) {
-            (Agreement::Agree, true, Some(real), Some(ours))
-                if !prediction.schema_unknown.contains(name) =>
-            {
-                let mut diffs = Vec::new();
-                let more = diff_json(ours, &real.function, String::new(), &mut diffs);
-                (diffs, more)
-            }
-            _ => (Vec::new(), 0),
-        };
-        let clawdeck_rule = match agreement {
-            Agreement::Agree if schema.is_empty() => None,
-            _ => Some(deciding_rule(trace)),
-        };
-        let surface_note = match (&observed.surface, prediction.gateway_effective) {
-            (Surface::GatewayEffective, Some(rules)) => surface_note(rules, agreement, name, trace),
-            _ => None,
-        };
-        if let Some(note) = &surface_note {
-            notes.push(format!("{name}: {note}"));
+/// One tool's verdict; `sides` is (clawdeck shows it, OpenClaw exposes it). A surface note
+/// also goes to `notes`.
+fn tool_verdict(
+    prediction: &Prediction<'_>,
+    observed: &ObservedView,
+    name: &str,
+    sides: (bool, bool),
+    notes: &mut Vec<String>,
+) -> ToolVerdict {
+    let schemas_known = !matches!(observed.surface, Surface::GatewayEffective);
+    let trace = prediction.resolution.trace(name);
+    let owner = observed
+        .direct(name)
+        .and_then(|t| t.owner.clone())
+        .or_else(|| deferred_owner(observed, name));
+    let agreement = match sides {
+        (true, true) => Agreement::Agree,
+        (true, false) => Agreement::ClawdeckOnly,
+        _ => Agreement::OpenclawOnly,
+    };
+    let (schema, schema_more) = match (
+        agreement,
+        schemas_known,
+        observed.direct(name),
+        prediction.function(name),
+    ) {
+        (Agreement::Agree, true, Some(real), Some(ours))
+            if !prediction.schema_unknown.contains(name) =>
+        {
+            let mut diffs = Vec::new();
+            let more = diff_json(ours, &real.function, String::new(), &mut diffs);
+            (diffs, more)
         }
-        verdicts.push(ToolVerdict {
-            tool: name.clone(),
-            agreement,
-            schema,
-            schema_more,
-            clawdeck_rule,
-            openclaw_owner: owner,
-            surface_note,
-        });
+        _ => (Vec::new(), 0),
+    };
+    let clawdeck_rule = match agreement {
+        Agreement::Agree if schema.is_empty() => None,
+        _ => Some(deciding_rule(trace)),
+    };
+    let surface_note = match (&observed.surface, prediction.gateway_effective) {
+        (Surface::GatewayEffective, Some(rules)) => surface_note(rules, agreement, name, trace),
+        _ => None,
+    };
+    if let Some(note) = &surface_note {
+        notes.push(format!("{name}: {note}"));
     }
-    Comparison {
-        verdicts,
-        surface: observed.surface.clone(),
-        notes,
+    ToolVerdict {
+        tool: name.to_string(),
+        agreement,
+        schema,
+        schema_more,
+        clawdeck_rule,
+        openclaw_owner: owner,
+        surface_note,
     }
 }
 

@@ -78,23 +78,7 @@ pub(crate) fn parse_patch(input: &str) -> Result<Vec<PatchOp>, String> {
         if let Some(path) = line.strip_prefix(ADD) {
             let path = non_empty_path(path, line_no)?;
             i += 1;
-            let mut contents = String::new();
-            while i < body.len() && !is_op_header(body[i]) {
-                match body[i].strip_prefix('+') {
-                    Some(text) => {
-                        contents.push_str(text);
-                        contents.push('\n');
-                    }
-                    None => {
-                        return Err(format!(
-                            "Line {}: every line of an added file must start with '+': '{}'",
-                            i + 2,
-                            body[i]
-                        ));
-                    }
-                }
-                i += 1;
-            }
+            let contents = added_contents(body, &mut i)?;
             ops.push(PatchOp::Add { path, contents });
         } else if let Some(path) = line.strip_prefix(DELETE) {
             ops.push(PatchOp::Delete {
@@ -109,64 +93,7 @@ pub(crate) fn parse_patch(input: &str) -> Result<Vec<PatchOp>, String> {
                 move_to = Some(non_empty_path(dest, i + 2)?);
                 i += 1;
             }
-            let mut chunks: Vec<UpdateChunk> = Vec::new();
-            while i < body.len() && !is_op_header(body[i]) {
-                let raw = body[i];
-                let trimmed = raw.trim_end();
-                if trimmed == "@@" || trimmed.starts_with("@@ ") {
-                    let context = trimmed
-                        .strip_prefix("@@")
-                        .map(str::trim)
-                        .filter(|c| !c.is_empty())
-                        .map(String::from);
-                    chunks.push(UpdateChunk {
-                        context,
-                        old_lines: vec![],
-                        new_lines: vec![],
-                        end_of_file: false,
-                    });
-                } else if trimmed == END_OF_FILE {
-                    match chunks.last_mut() {
-                        Some(chunk) => chunk.end_of_file = true,
-                        None => {
-                            return Err(format!("Line {}: '{END_OF_FILE}' before any hunk", i + 2));
-                        }
-                    }
-                } else {
-                    // The first hunk may start without `@@`.
-                    if chunks.is_empty() || chunks.last().is_some_and(|c| c.end_of_file) {
-                        chunks.push(UpdateChunk {
-                            context: None,
-                            old_lines: vec![],
-                            new_lines: vec![],
-                            end_of_file: false,
-                        });
-                    }
-                    let Some(chunk) = chunks.last_mut() else {
-                        return Err(format!("Line {}: hunk line outside a hunk", i + 2));
-                    };
-                    match raw.chars().next() {
-                        // An empty line is an empty context line (editors strip the lone space).
-                        None => {
-                            chunk.old_lines.push(String::new());
-                            chunk.new_lines.push(String::new());
-                        }
-                        Some(' ') => {
-                            chunk.old_lines.push(raw[1..].to_string());
-                            chunk.new_lines.push(raw[1..].to_string());
-                        }
-                        Some('-') => chunk.old_lines.push(raw[1..].to_string()),
-                        Some('+') => chunk.new_lines.push(raw[1..].to_string()),
-                        Some(_) => {
-                            return Err(format!(
-                                "Line {}: unexpected line in update hunk for '{path}': '{raw}'. Every line should start with ' ' (context line), '+' (added line), or '-' (removed line)",
-                                i + 2
-                            ));
-                        }
-                    }
-                }
-                i += 1;
-            }
+            let chunks = update_chunks(body, &mut i, &path)?;
             let has_changes = chunks.iter().any(|c| c.old_lines != c.new_lines);
             if !has_changes && move_to.is_none() {
                 return Err(format!("Update file hunk for path '{path}' is empty"));
@@ -188,6 +115,102 @@ pub(crate) fn parse_patch(input: &str) -> Result<Vec<PatchOp>, String> {
         return Err("The patch contains no file operations".to_string());
     }
     Ok(ops)
+}
+
+/// An added file's lines (each starts with `+`) from `body[*i]` to the next operation.
+fn added_contents(body: &[&str], i: &mut usize) -> Result<String, String> {
+    let mut contents = String::new();
+    while *i < body.len() && !is_op_header(body[*i]) {
+        match body[*i].strip_prefix('+') {
+            Some(text) => {
+                contents.push_str(text);
+                contents.push('\n');
+            }
+            None => {
+                return Err(format!(
+                    "Line {}: every line of an added file must start with '+': '{}'",
+                    *i + 2,
+                    body[*i]
+                ));
+            }
+        }
+        *i += 1;
+    }
+    Ok(contents)
+}
+
+/// An update's hunks from `body[*i]` to the next operation.
+fn update_chunks(body: &[&str], i: &mut usize, path: &str) -> Result<Vec<UpdateChunk>, String> {
+    let mut chunks: Vec<UpdateChunk> = Vec::new();
+    while *i < body.len() && !is_op_header(body[*i]) {
+        let raw = body[*i];
+        let line_no = *i + 2;
+        let trimmed = raw.trim_end();
+        if trimmed == "@@" || trimmed.starts_with("@@ ") {
+            let context = trimmed
+                .strip_prefix("@@")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(String::from);
+            chunks.push(UpdateChunk {
+                context,
+                old_lines: vec![],
+                new_lines: vec![],
+                end_of_file: false,
+            });
+        } else if trimmed == END_OF_FILE {
+            match chunks.last_mut() {
+                Some(chunk) => chunk.end_of_file = true,
+                None => {
+                    return Err(format!("Line {line_no}: '{END_OF_FILE}' before any hunk"));
+                }
+            }
+        } else {
+            // The first hunk may start without `@@`.
+            if chunks.is_empty() || chunks.last().is_some_and(|c| c.end_of_file) {
+                chunks.push(UpdateChunk {
+                    context: None,
+                    old_lines: vec![],
+                    new_lines: vec![],
+                    end_of_file: false,
+                });
+            }
+            let Some(chunk) = chunks.last_mut() else {
+                return Err(format!("Line {line_no}: hunk line outside a hunk"));
+            };
+            push_hunk_line(chunk, raw, line_no, path)?;
+        }
+        *i += 1;
+    }
+    Ok(chunks)
+}
+
+/// One context (` `), removed (`-`) or added (`+`) line of a hunk.
+fn push_hunk_line(
+    chunk: &mut UpdateChunk,
+    raw: &str,
+    line_no: usize,
+    path: &str,
+) -> Result<(), String> {
+    match raw.chars().next() {
+        // An empty line is an empty context line (editors strip the lone space).
+        None => {
+            chunk.old_lines.push(String::new());
+            chunk.new_lines.push(String::new());
+        }
+        Some(' ') => {
+            chunk.old_lines.push(raw[1..].to_string());
+            chunk.new_lines.push(raw[1..].to_string());
+        }
+        Some('-') => chunk.old_lines.push(raw[1..].to_string()),
+        Some('+') => chunk.new_lines.push(raw[1..].to_string()),
+        Some(_) => {
+            return Err(format!(
+                "Line {line_no}: unexpected line in update hunk for '{path}': '{raw}'. Every line should start with ' ' (context line), '+' (added line), or '-' (removed line)"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Models sometimes send the shell form `apply_patch <<'EOF' ... EOF`; keep what is inside.

@@ -114,31 +114,10 @@ impl ProcessTool {
                         "\r".to_string(),
                         format!("Submitted session {id} (sent CR)."),
                     ),
-                    "send-keys" => {
-                        let keys = params
-                            .get("keys")
-                            .and_then(Value::as_array)
-                            .cloned()
-                            .unwrap_or_default();
-                        let names: Vec<String> = keys
-                            .iter()
-                            .filter_map(|k| k.as_str().map(str::to_string))
-                            .collect();
-                        if names.is_empty() {
-                            return Ok(fail("No keys provided."));
-                        }
-                        let mut data = String::new();
-                        for name in &names {
-                            match key_bytes(name) {
-                                Some(bytes) => data.push_str(&bytes),
-                                None => return Ok(fail(format!("Unknown key {name}"))),
-                            }
-                        }
-                        (
-                            data,
-                            format!("Sent {} key(s) to session {id}.", names.len()),
-                        )
-                    }
+                    "send-keys" => match keys_input(params, &id) {
+                        Ok(input) => input,
+                        Err(failed) => return Ok(failed),
+                    },
                     _ => {
                         let text = read_string(params, "text", exact)?
                             .or(read_string(params, "data", exact)?)
@@ -153,45 +132,43 @@ impl ProcessTool {
                 };
                 Ok(write(&session, &data, eof, done).await)
             }
+            "kill" | "clear" | "remove" => Ok(self.end_session(&action, &id, session)),
+            other => Ok(fail(format!("Unknown action {other}"))),
+        }
+    }
+
+    /// `kill` stops a running session, `clear` forgets a finished one, `remove` does both.
+    fn end_session(&self, action: &str, id: &str, session: Option<Arc<ExecSession>>) -> ToolResult {
+        let done =
+            |text: String| ToolResult::text(text, json!({"status": "completed", "sessionId": id}));
+        match action {
             "kill" => match session.filter(|s| s.is_backgrounded() && s.outcome().is_none()) {
                 Some(session) => {
                     session.process().kill(KillReason::User);
-                    Ok(ToolResult::text(
-                        format!("Termination requested for session {id}."),
-                        json!({"status": "completed", "sessionId": id}),
-                    ))
+                    done(format!("Termination requested for session {id}."))
                 }
-                None => Ok(fail(format!("No active session found for {id}"))),
+                None => fail(format!("No active session found for {id}")),
             },
             "clear" => match session.filter(|s| s.is_backgrounded() && s.outcome().is_some()) {
                 Some(_) => {
-                    self.sessions.remove(&id);
-                    Ok(ToolResult::text(
-                        format!("Cleared session {id}."),
-                        json!({"status": "completed", "sessionId": id}),
-                    ))
+                    self.sessions.remove(id);
+                    done(format!("Cleared session {id}."))
                 }
-                None => Ok(fail(format!("No finished session found for {id}"))),
+                None => fail(format!("No finished session found for {id}")),
             },
             "remove" => match session.filter(|s| s.is_backgrounded()) {
                 Some(session) if session.outcome().is_none() => {
                     session.process().kill(KillReason::User);
-                    self.sessions.remove(&id);
-                    Ok(ToolResult::text(
-                        format!("Removed session {id} (termination requested)."),
-                        json!({"status": "completed", "sessionId": id}),
-                    ))
+                    self.sessions.remove(id);
+                    done(format!("Removed session {id} (termination requested)."))
                 }
                 Some(_) => {
-                    self.sessions.remove(&id);
-                    Ok(ToolResult::text(
-                        format!("Removed session {id}."),
-                        json!({"status": "completed", "sessionId": id}),
-                    ))
+                    self.sessions.remove(id);
+                    done(format!("Removed session {id}."))
                 }
-                None => Ok(fail(format!("No session found for {id}"))),
+                None => fail(format!("No session found for {id}")),
             },
-            other => Ok(fail(format!("Unknown action {other}"))),
+            other => fail(format!("Unknown action {other}")),
         }
     }
 
@@ -453,6 +430,33 @@ impl Tool for ProcessTool {
     fn execute(&self, call: ToolCall) -> BoxFuture<'_, Result<ToolResult, ToolError>> {
         Box::pin(self.run(call))
     }
+}
+
+/// The bytes for `send-keys`' `keys` and the note saying so, or the failure to return.
+fn keys_input(params: &Value, id: &str) -> Result<(String, String), ToolResult> {
+    let keys = params
+        .get("keys")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let names: Vec<String> = keys
+        .iter()
+        .filter_map(|k| k.as_str().map(str::to_string))
+        .collect();
+    if names.is_empty() {
+        return Err(fail("No keys provided."));
+    }
+    let mut data = String::new();
+    for name in &names {
+        match key_bytes(name) {
+            Some(bytes) => data.push_str(&bytes),
+            None => return Err(fail(format!("Unknown key {name}"))),
+        }
+    }
+    Ok((
+        data,
+        format!("Sent {} key(s) to session {id}.", names.len()),
+    ))
 }
 
 #[cfg(test)]

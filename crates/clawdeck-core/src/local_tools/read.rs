@@ -152,71 +152,24 @@ fn page_lines(
     offset: Option<i64>,
     limit: Option<i64>,
 ) -> Result<ToolResult, PageError> {
-    let start = match offset {
-        Some(n) if n < 1 => {
-            return Err(ToolError::input(format!("offset must be 1 or more, got {n}")).into());
-        }
-        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
-        None => 1,
-    };
-    let limit = match limit {
-        Some(n) if n < 1 => {
-            return Err(ToolError::input(format!("limit must be 1 or more, got {n}")).into());
-        }
-        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
-        None => DEFAULT_LINE_LIMIT,
-    };
+    let start = positive_count("offset", offset)?.unwrap_or(1);
+    let limit = positive_count("limit", limit)?.unwrap_or(DEFAULT_LINE_LIMIT);
     let mut scratch = Vec::new();
-    let mut seen = 0usize;
-    while seen < start - 1 {
-        scratch.clear();
-        if next_line(&mut reader, 0, &mut scratch)? == 0 {
-            break;
-        }
-        seen += 1;
-    }
-    // Lines kept: each at most this many bytes (enough to know it was longer than the cap).
-    let keep = MAX_TEXT_BYTES + 4;
-    let mut out = String::new();
-    let mut end = start - 1;
-    let mut first_too_long = false;
+    let mut seen = skip_lines(&mut reader, start - 1, &mut scratch)?;
+    let mut page = Page::default();
     if seen == start - 1 {
-        while end - (start - 1) < limit {
-            scratch.clear();
-            let length = next_line(&mut reader, keep, &mut scratch)?;
-            if length == 0 {
-                break;
-            }
-            seen += 1;
-            if !out.is_empty() && out.len() as u64 + length > MAX_TEXT_BYTES as u64 {
-                break;
-            }
-            if length > MAX_TEXT_BYTES as u64 {
-                first_too_long = true;
-            }
-            out.push_str(&String::from_utf8_lossy(&scratch));
-            end += 1;
-            if first_too_long {
-                break;
-            }
-        }
+        page = take_page(&mut reader, limit, &mut scratch)?;
+        seen += page.read;
     }
-    // Count what follows, within the scan budget.
-    let mut scanned = 0u64;
-    let mut exact = true;
-    loop {
-        if scanned > LINE_COUNT_SCAN_BYTES {
-            exact = false;
-            break;
-        }
-        scratch.clear();
-        let length = next_line(&mut reader, 0, &mut scratch)?;
-        if length == 0 {
-            break;
-        }
-        scanned += length;
-        seen += 1;
-    }
+    let Page {
+        text: mut out,
+        lines,
+        first_too_long,
+        ..
+    } = page;
+    let end = start - 1 + lines;
+    let (rest, exact) = count_rest(&mut reader, &mut scratch)?;
+    seen += rest;
     let total = seen;
     if total == 0 && start == 1 {
         return Ok(ToolResult::text("", json!({"path": label, "lines": 0})));
@@ -257,6 +210,98 @@ fn page_lines(
         json!({"path": label, "linesAtLeast": total, "from": start, "to": end})
     };
     Ok(ToolResult::text(out, details))
+}
+
+/// A 1-based line count parameter (`offset`, `limit`): 1 or more when given.
+fn positive_count(name: &str, value: Option<i64>) -> Result<Option<usize>, PageError> {
+    match value {
+        Some(n) if n < 1 => {
+            Err(ToolError::input(format!("{name} must be 1 or more, got {n}")).into())
+        }
+        Some(n) => Ok(Some(usize::try_from(n).unwrap_or(usize::MAX))),
+        None => Ok(None),
+    }
+}
+
+/// Skips up to `count` lines without keeping them; how many there were.
+fn skip_lines(
+    reader: &mut impl BufRead,
+    count: usize,
+    scratch: &mut Vec<u8>,
+) -> Result<usize, PageError> {
+    let mut seen = 0usize;
+    while seen < count {
+        scratch.clear();
+        if next_line(reader, 0, scratch)? == 0 {
+            break;
+        }
+        seen += 1;
+    }
+    Ok(seen)
+}
+
+/// The lines returned to the model.
+#[derive(Default)]
+struct Page {
+    text: String,
+    /// Lines in `text`.
+    lines: usize,
+    /// Lines read (one more than `lines` when the next did not fit).
+    read: usize,
+    /// The first line alone is longer than `MAX_TEXT_BYTES`; `text` holds its start.
+    first_too_long: bool,
+}
+
+/// Up to `limit` lines and `MAX_TEXT_BYTES` (a first line longer than that is cut later).
+fn take_page(
+    reader: &mut impl BufRead,
+    limit: usize,
+    scratch: &mut Vec<u8>,
+) -> Result<Page, PageError> {
+    // Lines kept: each at most this many bytes (enough to know it was longer than the cap).
+    let keep = MAX_TEXT_BYTES + 4;
+    let mut page = Page::default();
+    while page.lines < limit {
+        scratch.clear();
+        let length = next_line(reader, keep, scratch)?;
+        if length == 0 {
+            break;
+        }
+        page.read += 1;
+        if !page.text.is_empty() && page.text.len() as u64 + length > MAX_TEXT_BYTES as u64 {
+            break;
+        }
+        if length > MAX_TEXT_BYTES as u64 {
+            page.first_too_long = true;
+        }
+        page.text.push_str(&String::from_utf8_lossy(scratch));
+        page.lines += 1;
+        if page.first_too_long {
+            break;
+        }
+    }
+    Ok(page)
+}
+
+/// Counts the lines that follow, within the scan budget; false when the budget ran out.
+fn count_rest(
+    reader: &mut impl BufRead,
+    scratch: &mut Vec<u8>,
+) -> Result<(usize, bool), PageError> {
+    let mut scanned = 0u64;
+    let mut lines = 0usize;
+    loop {
+        if scanned > LINE_COUNT_SCAN_BYTES {
+            return Ok((lines, false));
+        }
+        scratch.clear();
+        let length = next_line(reader, 0, scratch)?;
+        if length == 0 {
+            return Ok((lines, true));
+        }
+        scanned += length;
+        lines += 1;
+    }
 }
 
 impl Tool for ReadTool {

@@ -158,72 +158,15 @@ pub fn declared_servers(raw: &Value, base: Option<&Path>) -> (Vec<DeclaredServer
         if server.get("enabled").and_then(Value::as_bool) == Some(false) {
             continue;
         }
-        let transport = non_empty(server, "transport")
-            .map(str::to_ascii_lowercase)
-            .or_else(|| {
-                non_empty(server, "type").and_then(|t| match t.to_ascii_lowercase().as_str() {
-                    "http" | "streamable-http" => Some("streamable-http".to_string()),
-                    "sse" => Some("sse".to_string()),
-                    _ => None,
-                })
-            });
-        let launch = if let Some(command) = server.get("command").and_then(Value::as_str)
-            && !command.trim().is_empty()
-        {
-            let cwd = non_empty(server, "cwd")
-                .or_else(|| non_empty(server, "workingDirectory"))
-                .map(|c| match base {
-                    Some(b) if Path::new(c).is_relative() => b.join(c),
-                    _ => PathBuf::from(c),
-                });
-            Launch::Stdio {
-                command: command.to_string(),
-                args: string_list(server.get("args")),
-                env: string_record(server.get("env")),
-                cwd,
-            }
-        } else if let Some(url) = non_empty(server, "url") {
-            if !(url.starts_with("http://") || url.starts_with("https://")) {
-                warnings.push(format!(
-                    "{path}.url: only http and https URLs are supported; skipped"
-                ));
+        let launch = match server_launch(server, &path, base) {
+            Ok(launch) => launch,
+            Err(warning) => {
+                warnings.push(warning);
                 continue;
             }
-            match transport.as_deref() {
-                Some("streamable-http") => Launch::StreamableHttp {
-                    url: url.to_string(),
-                    headers: string_record(server.get("headers")),
-                },
-                None | Some("sse") => Launch::Sse {
-                    url: url.to_string(),
-                },
-                Some(other) => {
-                    warnings.push(format!(
-                        "{path}.transport: \"{other}\" is not supported; skipped"
-                    ));
-                    continue;
-                }
-            }
-        } else {
-            warnings.push(format!(
-                "{path}: neither a command (stdio) nor a url; skipped"
-            ));
-            continue;
         };
         let filter = server.get("toolFilter");
-        let connect_timeout = server
-            .get("connectionTimeoutMs")
-            .and_then(Value::as_f64)
-            .filter(|ms| ms.is_finite() && *ms > 0.0)
-            .map(|ms| Duration::from_millis(ms as u64))
-            .or_else(|| {
-                server
-                    .get("connectionTimeoutSeconds")
-                    .and_then(Value::as_f64)
-                    .filter(|s| s.is_finite() && *s > 0.0)
-                    .map(Duration::from_secs_f64)
-            })
-            .unwrap_or(DEFAULT_CONNECT_TIMEOUT);
+        let connect_timeout = connect_timeout(server);
         out.push(DeclaredServer {
             name: name.clone(),
             safe_name,
@@ -236,6 +179,75 @@ pub fn declared_servers(raw: &Value, base: Option<&Path>) -> (Vec<DeclaredServer
         });
     }
     (out, warnings)
+}
+
+/// How to reach a server: its command (stdio), else its http(s) URL with the transport it
+/// names; or the warning saying why it is skipped.
+fn server_launch(server: &Value, path: &str, base: Option<&Path>) -> Result<Launch, String> {
+    let transport = non_empty(server, "transport")
+        .map(str::to_ascii_lowercase)
+        .or_else(|| {
+            non_empty(server, "type").and_then(|t| match t.to_ascii_lowercase().as_str() {
+                "http" | "streamable-http" => Some("streamable-http".to_string()),
+                "sse" => Some("sse".to_string()),
+                _ => None,
+            })
+        });
+    if let Some(command) = server.get("command").and_then(Value::as_str)
+        && !command.trim().is_empty()
+    {
+        let cwd = non_empty(server, "cwd")
+            .or_else(|| non_empty(server, "workingDirectory"))
+            .map(|c| match base {
+                Some(b) if Path::new(c).is_relative() => b.join(c),
+                _ => PathBuf::from(c),
+            });
+        return Ok(Launch::Stdio {
+            command: command.to_string(),
+            args: string_list(server.get("args")),
+            env: string_record(server.get("env")),
+            cwd,
+        });
+    }
+    let Some(url) = non_empty(server, "url") else {
+        return Err(format!(
+            "{path}: neither a command (stdio) nor a url; skipped"
+        ));
+    };
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(format!(
+            "{path}.url: only http and https URLs are supported; skipped"
+        ));
+    }
+    match transport.as_deref() {
+        Some("streamable-http") => Ok(Launch::StreamableHttp {
+            url: url.to_string(),
+            headers: string_record(server.get("headers")),
+        }),
+        None | Some("sse") => Ok(Launch::Sse {
+            url: url.to_string(),
+        }),
+        Some(other) => Err(format!(
+            "{path}.transport: \"{other}\" is not supported; skipped"
+        )),
+    }
+}
+
+/// `connectionTimeoutMs`, else `connectionTimeoutSeconds`, else the default.
+fn connect_timeout(server: &Value) -> Duration {
+    server
+        .get("connectionTimeoutMs")
+        .and_then(Value::as_f64)
+        .filter(|ms| ms.is_finite() && *ms > 0.0)
+        .map(|ms| Duration::from_millis(ms as u64))
+        .or_else(|| {
+            server
+                .get("connectionTimeoutSeconds")
+                .and_then(Value::as_f64)
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .map(Duration::from_secs_f64)
+        })
+        .unwrap_or(DEFAULT_CONNECT_TIMEOUT)
 }
 
 #[cfg(test)]

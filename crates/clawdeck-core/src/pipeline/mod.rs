@@ -28,7 +28,7 @@ use crate::stages::cancel::{CombinedGuard, combine};
 use crate::stages::hooks::{HookVerdict, run_before_tool_call};
 use crate::stages::results::{error_result, sanitize_result};
 use crate::stages::validate::ParamValidator;
-use crate::tool::{ProgressSink, ToolCall, ToolError, ToolSpec};
+use crate::tool::{ProgressSink, SharedTool, ToolCall, ToolError, ToolSpec};
 
 /// One call to make.
 #[derive(Clone)]
@@ -222,89 +222,22 @@ impl Pipeline {
 
     async fn run_stages(&self, request: &CallRequest) -> CallOutcome {
         let tool_name = self.registry.canonical(&request.tool);
-        let ctx = &request.context;
-
-        // 1. Policy.
-        let resolution = match self.resolution(ctx) {
-            Ok(res) => res,
-            Err(err) => {
-                return CallOutcome::UnknownTool {
-                    tool: tool_name,
-                    message: err.to_string(),
-                };
-            }
-        };
-        let Some(trace) = resolution.trace(&tool_name) else {
-            let known: Vec<&str> = resolution.tools.iter().map(|t| t.name.as_str()).collect();
-            return CallOutcome::UnknownTool {
-                message: format!(
-                    "Unknown tool \"{}\" (known: {})",
-                    request.tool.trim(),
-                    known.join(", ")
-                ),
-                tool: tool_name,
-            };
-        };
-        if !trace.visible {
-            return CallOutcome::Refused {
-                tool: tool_name,
-                explanation: policy::render_tool(&resolution, trace),
-                trace: Box::new(trace.clone()),
-            };
+        match self.admitted_call(request, &tool_name).await {
+            Ok(admitted) => self.queue_and_execute(request, tool_name, admitted).await,
+            Err(refused) => *refused,
         }
-        // The sandbox decision is the policy's: `--sandboxed`, or the config's sandbox mode
-        // (`all`, `non-main` for a non-main session) sandboxes the file tools too.
-        let tool_ctx = PolicyContext {
-            sandboxed: resolution.resolved.sandboxed,
-            ..ctx.clone()
-        };
-        let tools = match self.shared_tool_set(&tool_ctx) {
-            Ok(set) => set,
-            Err(err) => return self.failed(&tool_name, "main", Vec::new(), Instant::now(), err),
-        };
-        let Some(tool) = tools.get(&tool_name) else {
-            return CallOutcome::UnknownTool {
-                message: format!("{tool_name} is in the catalog but clawdeck has no runner for it"),
-                tool: tool_name,
-            };
-        };
+    }
+
+    /// Stages 1 to 4: the call as it goes to the lane queue, or the outcome that stopped it.
+    async fn admitted_call(
+        &self,
+        request: &CallRequest,
+        tool_name: &str,
+    ) -> Result<AdmittedCall, Box<CallOutcome>> {
+        let tool = self.policy_allowed_tool(request, tool_name)?;
         let spec = tool.spec().clone();
-
-        // 2. Aliases (only for tools that declare the originals).
-        let mut params = if request.params.is_null() {
-            Value::Object(Default::default())
-        } else {
-            request.params.clone()
-        };
-        let declares = |key: &str| {
-            spec.parameters
-                .pointer(&format!("/properties/{key}"))
-                .is_some()
-        };
-        if ["path", "oldText", "newText"].iter().any(|k| declares(k)) {
-            apply_param_aliases(&mut params);
-        }
-
-        // 3. Validation.
-        match self.validator(&spec) {
-            Ok(validator) => {
-                let problems = validator.problems(&params);
-                if !problems.is_empty() {
-                    return CallOutcome::InvalidParams {
-                        tool: tool_name,
-                        problems,
-                    };
-                }
-            }
-            Err(problem) => {
-                return CallOutcome::InvalidParams {
-                    tool: tool_name,
-                    problems: vec![problem],
-                };
-            }
-        }
-
-        // 4. Hooks.
+        let params = aliased_params(request, &spec);
+        self.check_params(&spec, tool_name, &params, None)?;
         let call_id = request.call_id.clone().unwrap_or_else(|| {
             format!(
                 "call_{}",
@@ -313,54 +246,139 @@ impl Pipeline {
             )
         });
         let cancel = combine(&[&request.cancel, &self.run_cancel]);
-        let _cancel_guard = CombinedGuard(cancel.clone());
+        let guard = CombinedGuard(cancel.clone());
         let hooks = &self.config.settings.hooks.before_tool_call;
+        let ctx = &request.context;
         let validated = params.clone();
         let (params, hook_steps) =
-            match run_before_tool_call(hooks, &tool_name, &call_id, params, ctx, &cancel).await {
+            match run_before_tool_call(hooks, tool_name, &call_id, params, ctx, &cancel).await {
                 HookVerdict::Proceed { params, steps } => (params, steps),
                 HookVerdict::Block { reason, steps } => {
-                    return CallOutcome::Blocked {
-                        tool: tool_name,
+                    return Err(Box::new(CallOutcome::Blocked {
+                        tool: tool_name.to_string(),
                         reason,
                         hooks: steps,
-                    };
+                    }));
                 }
                 HookVerdict::Cancelled => {
-                    return CallOutcome::Cancelled {
-                        tool: tool_name,
+                    return Err(Box::new(CallOutcome::Cancelled {
+                        tool: tool_name.to_string(),
                         killed_by_operator: false,
-                    };
+                    }));
                 }
             };
         // Parameters a hook rewrote are checked again: a hook is not trusted to keep the schema.
-        if params != validated
-            && let Ok(validator) = self.validator(&spec)
-        {
-            let problems = validator.problems(&params);
-            if !problems.is_empty() {
-                return CallOutcome::InvalidParams {
-                    tool: tool_name,
-                    problems: problems
-                        .into_iter()
-                        .map(|p| format!("after before_tool_call hooks: {p}"))
-                        .collect(),
-                };
-            }
+        if params != validated {
+            self.check_params(
+                &spec,
+                tool_name,
+                &params,
+                Some("after before_tool_call hooks"),
+            )?;
         }
+        Ok(AdmittedCall {
+            tool,
+            call_id,
+            params,
+            hook_steps,
+            cancel,
+            _cancel_guard: guard,
+        })
+    }
 
-        // 5. Lane queue, 6. execute.
-        let lane = request
-            .lane
-            .clone()
-            .filter(|l| !l.trim().is_empty())
-            .unwrap_or_else(|| {
-                if ctx.subagent {
-                    "subagent".to_string()
-                } else {
-                    "main".to_string()
-                }
-            });
+    /// Stage 1, policy: the runnable tool, if the context's policy shows it.
+    fn policy_allowed_tool(
+        &self,
+        request: &CallRequest,
+        tool_name: &str,
+    ) -> Result<SharedTool, Box<CallOutcome>> {
+        let ctx = &request.context;
+        let resolution = self.resolution(ctx).map_err(|err| {
+            Box::new(CallOutcome::UnknownTool {
+                tool: tool_name.to_string(),
+                message: err.to_string(),
+            })
+        })?;
+        let Some(trace) = resolution.trace(tool_name) else {
+            let known: Vec<&str> = resolution.tools.iter().map(|t| t.name.as_str()).collect();
+            return Err(Box::new(CallOutcome::UnknownTool {
+                message: format!(
+                    "Unknown tool \"{}\" (known: {})",
+                    request.tool.trim(),
+                    known.join(", ")
+                ),
+                tool: tool_name.to_string(),
+            }));
+        };
+        if !trace.visible {
+            return Err(Box::new(CallOutcome::Refused {
+                tool: tool_name.to_string(),
+                explanation: policy::render_tool(&resolution, trace),
+                trace: Box::new(trace.clone()),
+            }));
+        }
+        // The sandbox decision is the policy's: `--sandboxed`, or the config's sandbox mode
+        // (`all`, `non-main` for a non-main session) sandboxes the file tools too.
+        let tool_ctx = PolicyContext {
+            sandboxed: resolution.resolved.sandboxed,
+            ..ctx.clone()
+        };
+        let tools = self.shared_tool_set(&tool_ctx).map_err(|err| {
+            Box::new(self.failed(tool_name, "main", Vec::new(), Instant::now(), err))
+        })?;
+        tools.get(tool_name).ok_or_else(|| {
+            Box::new(CallOutcome::UnknownTool {
+                message: format!("{tool_name} is in the catalog but clawdeck has no runner for it"),
+                tool: tool_name.to_string(),
+            })
+        })
+    }
+
+    /// Stage 3, validation against the tool's schema; `after` says which step changed them.
+    fn check_params(
+        &self,
+        spec: &ToolSpec,
+        tool_name: &str,
+        params: &Value,
+        after: Option<&str>,
+    ) -> Result<(), Box<CallOutcome>> {
+        let problems = match self.validator(spec) {
+            Ok(validator) => validator.problems(params),
+            // The first check compiled this schema; a second check has nothing new to say.
+            Err(_) if after.is_some() => Vec::new(),
+            Err(problem) => vec![problem],
+        };
+        if problems.is_empty() {
+            return Ok(());
+        }
+        Err(Box::new(CallOutcome::InvalidParams {
+            tool: tool_name.to_string(),
+            problems: match after {
+                Some(step) => problems
+                    .into_iter()
+                    .map(|p| format!("{step}: {p}"))
+                    .collect(),
+                None => problems,
+            },
+        }))
+    }
+
+    /// Stages 5 to 7: the lane queue runs the tool; its result becomes the outcome.
+    async fn queue_and_execute(
+        &self,
+        request: &CallRequest,
+        tool_name: String,
+        admitted: AdmittedCall,
+    ) -> CallOutcome {
+        let AdmittedCall {
+            tool,
+            call_id,
+            params,
+            hook_steps,
+            cancel,
+            _cancel_guard,
+        } = admitted;
+        let lane = lane_of(request);
         // The tool watches a child of the call's token: the queue's `kill` (the operator) fires
         // only this one, so the outcome can say who stopped the call.
         let tool_cancel = cancel.child_token();
@@ -371,15 +389,7 @@ impl Pipeline {
             progress: request.progress.clone().unwrap_or_else(|| Arc::new(|_| {})),
         };
         let started = Instant::now();
-        let label = match request.client.as_deref() {
-            // Another program's call (an MCP client): the Queue view says whose it is.
-            Some(client) => format!(
-                "{} · {}",
-                call_label(&tool_name, &call.params, &call.call_id),
-                printable(client, 24)
-            ),
-            None => call_label(&tool_name, &call.params, &call.call_id),
-        };
+        let label = queue_label(request, &tool_name, &call);
         let run = tool.execute(call);
         let ran = self
             .queue
@@ -434,6 +444,63 @@ impl Pipeline {
             lane: lane.to_string(),
             duration: started.elapsed(),
         }
+    }
+}
+
+/// A call that passed policy, validation and the hooks, ready for its lane.
+struct AdmittedCall {
+    tool: SharedTool,
+    call_id: String,
+    params: Value,
+    hook_steps: Vec<crate::stages::hooks::HookStep>,
+    cancel: CancellationToken,
+    /// Held until the call ends: the combined token's watchers stop with it.
+    _cancel_guard: CombinedGuard,
+}
+
+/// Stage 2, aliases: the request's parameters (`{}` for none), with the original names'
+/// aliases applied for tools that declare the originals.
+fn aliased_params(request: &CallRequest, spec: &ToolSpec) -> Value {
+    let mut params = if request.params.is_null() {
+        Value::Object(Default::default())
+    } else {
+        request.params.clone()
+    };
+    let declares = |key: &str| {
+        spec.parameters
+            .pointer(&format!("/properties/{key}"))
+            .is_some()
+    };
+    if ["path", "oldText", "newText"].iter().any(|k| declares(k)) {
+        apply_param_aliases(&mut params);
+    }
+    params
+}
+
+/// The lane a call runs in: the request's, else `main` (`subagent` for a subagent context).
+fn lane_of(request: &CallRequest) -> String {
+    request
+        .lane
+        .clone()
+        .filter(|l| !l.trim().is_empty())
+        .unwrap_or_else(|| {
+            if request.context.subagent {
+                "subagent".to_string()
+            } else {
+                "main".to_string()
+            }
+        })
+}
+
+/// The queue's label for a call; another program's call (an MCP client) says whose it is.
+fn queue_label(request: &CallRequest, tool_name: &str, call: &ToolCall) -> String {
+    match request.client.as_deref() {
+        Some(client) => format!(
+            "{} · {}",
+            call_label(tool_name, &call.params, &call.call_id),
+            printable(client, 24)
+        ),
+        None => call_label(tool_name, &call.params, &call.call_id),
     }
 }
 

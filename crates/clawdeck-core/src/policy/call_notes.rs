@@ -57,6 +57,14 @@ fn agent_raw<'a>(cfg: &'a LoadedConfig, agent: &AgentInfo) -> Option<&'a Value> 
 
 /// Notes on calling exec in this context.
 pub(crate) fn exec_notes(cfg: &LoadedConfig, agent: &AgentInfo, sandboxed: bool) -> Vec<CallNote> {
+    let mut notes = approval_notes(cfg, agent);
+    notes.push(host_note(cfg, agent, sandboxed));
+    notes.push(elevated_note(cfg, agent));
+    notes
+}
+
+/// Whether exec calls will ask for approval: `ask`, `mode` and `security` as configured.
+fn approval_notes(cfg: &LoadedConfig, agent: &AgentInfo) -> Vec<CallNote> {
     let mut notes = Vec::new();
     let mode = exec_setting(cfg, agent, "mode");
     let security = exec_setting(cfg, agent, "security");
@@ -113,6 +121,11 @@ pub(crate) fn exec_notes(cfg: &LoadedConfig, agent: &AgentInfo, sandboxed: bool)
             config_path: None,
         });
     }
+    notes
+}
+
+/// Where exec calls run: the configured host, else the sandbox or the gateway host.
+fn host_note(cfg: &LoadedConfig, agent: &AgentInfo, sandboxed: bool) -> CallNote {
     let host = exec_setting(cfg, agent, "host");
     let (where_, path) = match &host {
         Some((h, path)) if h != "auto" => (format!("runs on host \"{h}\""), Some(path.clone())),
@@ -130,14 +143,18 @@ pub(crate) fn exec_notes(cfg: &LoadedConfig, agent: &AgentInfo, sandboxed: bool)
             None,
         ),
     };
-    notes.push(CallNote {
+    CallNote {
         topic: "host",
         text: match &path {
             Some(p) => format!("{where_}: {p}"),
             None => format!("{where_}; tools.exec.host changes it"),
         },
         config_path: path,
-    });
+    }
+}
+
+/// Whether elevated calls may leave the sandbox: the agent's setting, else the global one.
+fn elevated_note(cfg: &LoadedConfig, agent: &AgentInfo) -> CallNote {
     let elevated = cfg
         .raw
         .pointer("/tools/elevated/enabled")
@@ -167,16 +184,17 @@ pub(crate) fn exec_notes(cfg: &LoadedConfig, agent: &AgentInfo, sandboxed: bool)
         ),
         (None, None) => (false, "tools.elevated".to_string()),
     };
-    notes.push(CallNote {
+    CallNote {
         topic: "elevated",
         text: if on {
-            format!("elevated calls may leave the sandbox for senders in tools.elevated.allowFrom: {path}")
+            format!(
+                "elevated calls may leave the sandbox for senders in tools.elevated.allowFrom: {path}"
+            )
         } else {
             format!("elevated calls are refused: {path} not enabled")
         },
         config_path: Some(path),
-    });
-    notes
+    }
 }
 
 /// Whether the gateway's `POST /tools/invoke` would run `tool`: `gateway.tools.deny` wins, then

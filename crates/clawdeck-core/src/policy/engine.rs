@@ -143,90 +143,9 @@ pub fn resolve_layers(
         })
         .collect();
 
-    // Layer by layer: each list is matched against the whole registry once, pattern by
-    // pattern, into a buffer reused by every layer; then every tool gets this layer's decision.
-    // (One buffer per layer, not one for the whole chain: buffers stay small, and a resolution
-    // of a thousand tools allocates nothing large besides its tool list.)
-    let n = registry.tools.len();
-    let mut decisions: Vec<Vec<LayerDecision>> =
-        (0..n).map(|_| Vec::with_capacity(compiled.len())).collect();
-    // The layer that removed each tool first (`NOT_REMOVED`: none did).
-    const NOT_REMOVED: usize = usize::MAX;
-    let mut removed_at = vec![NOT_REMOVED; n];
-    let mut deny_first = vec![NO_MATCH; n];
-    let mut allow_first = vec![NO_MATCH; n];
-    for (k, layer) in compiled.iter_mut().enumerate() {
-        if layer.policy.present {
-            deny_first.fill(NO_MATCH);
-            layer
-                .deny
-                .first_matches_into(registry, &mut layer.deny_used, &mut deny_first);
-            if let Some(allow) = &layer.allow {
-                allow_first.fill(NO_MATCH);
-                allow.first_matches_into(registry, &mut layer.allow_used, &mut allow_first);
-                let leader = registry.semantics.apply_patch_follows.as_str();
-                layer.apply_patch_leader_allowed =
-                    allow.scan(leader, &mut Vec::new(), &mut []).map(|p| {
-                        let rule = rule_ref(allow, p);
-                        let reason = format!(
-                            "{} (apply_patch follows {leader})",
-                            describe_rule(&rule, "allowed")
-                        );
-                        (Arc::new(rule), SharedText::from(reason))
-                    });
-            }
-        }
-        for (index, spec) in registry.tools.iter().enumerate() {
-            let matched = Matched {
-                deny: deny_first[index],
-                allow: allow_first[index],
-                is_apply_patch: spec.name == "apply_patch",
-            };
-            let reached = removed_at[index] == NOT_REMOVED;
-            let decision = decide(layer, matched, reached);
-            if reached && decision.decision == Decision::Removed {
-                layer.removed_first += 1;
-                removed_at[index] = k;
-            }
-            decisions[index].push(decision);
-        }
-    }
-
-    let mut tools = Vec::with_capacity(n);
-    for ((index, spec), decisions) in registry.tools.iter().enumerate().zip(decisions) {
-        let removed_by = decisions.get(removed_at[index]).map(removal);
-        tools.push(ToolTrace {
-            name: spec.name.clone(),
-            source: spec.source.kind(),
-            plugin_id: spec.source.plugin_id().map(str::to_string),
-            groups: registry.groups_at(index),
-            visible: removed_by.is_none(),
-            removed_by,
-            decisions,
-            clawdeck_own: spec.is_clawdecks(),
-            notes: Vec::new(),
-        });
-    }
-
-    // The compiled layers are done: their entries and texts move into the summaries.
-    let mut summaries = Vec::with_capacity(compiled.len());
-    for layer in compiled {
-        unused_entry_warnings(&layer, warnings);
-        let patterns = |list: CompiledList| -> Vec<String> {
-            list.entries.into_iter().map(|e| e.pattern).collect()
-        };
-        summaries.push(LayerSummary {
-            id: layer.policy.id,
-            label: layer.policy.label,
-            present: layer.policy.present,
-            source_path: layer.policy.source_path,
-            allow: layer.allow.map(patterns),
-            deny: patterns(layer.deny),
-            note: layer.policy.note,
-            removed: layer.removed_first,
-        });
-    }
-
+    let (decisions, removed_at) = decide_layer_by_layer(&mut compiled, registry);
+    let tools = tool_traces(registry, decisions, &removed_at);
+    let summaries = layer_summaries(compiled, warnings);
     Resolution {
         context: PolicyContext::default(),
         resolved: ResolvedContext {
@@ -251,6 +170,122 @@ pub fn resolve_layers(
         tools,
         warnings: Vec::new(),
     }
+}
+
+/// The layer that removed no tool: `removed_at` for a visible tool.
+const NOT_REMOVED: usize = usize::MAX;
+
+/// Every tool's decision at every layer, and the layer that removed each first.
+///
+/// Layer by layer: each list is matched against the whole registry once, pattern by pattern,
+/// into a buffer reused by every layer; then every tool gets this layer's decision. (One
+/// buffer per layer, not one for the whole chain: buffers stay small, and a resolution of a
+/// thousand tools allocates nothing large besides its tool list.)
+fn decide_layer_by_layer(
+    compiled: &mut [CompiledLayer],
+    registry: &Registry,
+) -> (Vec<Vec<LayerDecision>>, Vec<usize>) {
+    let n = registry.tools.len();
+    let mut decisions: Vec<Vec<LayerDecision>> =
+        (0..n).map(|_| Vec::with_capacity(compiled.len())).collect();
+    let mut removed_at = vec![NOT_REMOVED; n];
+    let mut deny_first = vec![NO_MATCH; n];
+    let mut allow_first = vec![NO_MATCH; n];
+    for (k, layer) in compiled.iter_mut().enumerate() {
+        if layer.policy.present {
+            match_layer(layer, registry, &mut deny_first, &mut allow_first);
+        }
+        for (index, spec) in registry.tools.iter().enumerate() {
+            let matched = Matched {
+                deny: deny_first[index],
+                allow: allow_first[index],
+                is_apply_patch: spec.name == "apply_patch",
+            };
+            let reached = removed_at[index] == NOT_REMOVED;
+            let decision = decide(layer, matched, reached);
+            if reached && decision.decision == Decision::Removed {
+                layer.removed_first += 1;
+                removed_at[index] = k;
+            }
+            decisions[index].push(decision);
+        }
+    }
+    (decisions, removed_at)
+}
+
+/// Each tool's first matching deny and allow entry in this layer; and whether its allowlist
+/// lets apply_patch's leader through.
+fn match_layer(
+    layer: &mut CompiledLayer,
+    registry: &Registry,
+    deny_first: &mut [u32],
+    allow_first: &mut [u32],
+) {
+    deny_first.fill(NO_MATCH);
+    layer
+        .deny
+        .first_matches_into(registry, &mut layer.deny_used, deny_first);
+    if let Some(allow) = &layer.allow {
+        allow_first.fill(NO_MATCH);
+        allow.first_matches_into(registry, &mut layer.allow_used, allow_first);
+        let leader = registry.semantics.apply_patch_follows.as_str();
+        layer.apply_patch_leader_allowed = allow.scan(leader, &mut Vec::new(), &mut []).map(|p| {
+            let rule = rule_ref(allow, p);
+            let reason = format!(
+                "{} (apply_patch follows {leader})",
+                describe_rule(&rule, "allowed")
+            );
+            (Arc::new(rule), SharedText::from(reason))
+        });
+    }
+}
+
+fn tool_traces(
+    registry: &Registry,
+    decisions: Vec<Vec<LayerDecision>>,
+    removed_at: &[usize],
+) -> Vec<ToolTrace> {
+    let mut tools = Vec::with_capacity(registry.tools.len());
+    for ((index, spec), decisions) in registry.tools.iter().enumerate().zip(decisions) {
+        let removed_by = decisions.get(removed_at[index]).map(removal);
+        tools.push(ToolTrace {
+            name: spec.name.clone(),
+            source: spec.source.kind(),
+            plugin_id: spec.source.plugin_id().map(str::to_string),
+            groups: registry.groups_at(index),
+            visible: removed_by.is_none(),
+            removed_by,
+            decisions,
+            clawdeck_own: spec.is_clawdecks(),
+            notes: Vec::new(),
+        });
+    }
+    tools
+}
+
+/// The compiled layers are done: their entries and texts move into the summaries.
+fn layer_summaries(
+    compiled: Vec<CompiledLayer>,
+    warnings: &mut Vec<PolicyWarning>,
+) -> Vec<LayerSummary> {
+    let mut summaries = Vec::with_capacity(compiled.len());
+    for layer in compiled {
+        unused_entry_warnings(&layer, warnings);
+        let patterns = |list: CompiledList| -> Vec<String> {
+            list.entries.into_iter().map(|e| e.pattern).collect()
+        };
+        summaries.push(LayerSummary {
+            id: layer.policy.id,
+            label: layer.policy.label,
+            present: layer.policy.present,
+            source_path: layer.policy.source_path,
+            allow: layer.allow.map(patterns),
+            deny: patterns(layer.deny),
+            note: layer.policy.note,
+            removed: layer.removed_first,
+        });
+    }
+    summaries
 }
 
 /// Today's OpenClaw refuses a run whose explicit allowlists leave no callable tool (its
@@ -427,6 +462,100 @@ fn pattern_index(first: u32) -> Option<usize> {
     (first != NO_MATCH).then_some(first as usize)
 }
 
+/// An allowlist's entries sorted by what they name.
+struct AllowlistKinds<'a> {
+    /// Some entry names a core tool (or everything).
+    has_core: bool,
+    /// Entries that name no known tool.
+    unknown: Vec<&'a str>,
+    /// Known tools of this version that its default run lacks (a vision model, a provider ...).
+    gated: Vec<&'a str>,
+    plugin_entries: Vec<&'a str>,
+    /// Wildcards, settled only when no cheaper entry names a core tool.
+    wildcards: Vec<&'a RuleEntry>,
+}
+
+impl<'a> AllowlistKinds<'a> {
+    fn of(allow: &'a [RuleEntry], registry: &Registry) -> AllowlistKinds<'a> {
+        let mut kinds = AllowlistKinds {
+            has_core: false,
+            unknown: Vec::new(),
+            gated: Vec::new(),
+            plugin_entries: Vec::new(),
+            wildcards: Vec::new(),
+        };
+        let plugin_groups = &registry.plugin_groups().by_plugin;
+        for entry in allow {
+            let name = canonical(&entry.pattern, &registry.semantics);
+            let name = name.as_ref();
+            if name.is_empty() {
+                continue;
+            }
+            if name.chars().all(|c| c == '*') {
+                kinds.has_core = true;
+                continue;
+            }
+            let names_plugin = plugin_groups.contains_key(name);
+            let group = if name.starts_with("group:") || names_plugin {
+                registry.expand_group(name)
+            } else {
+                None
+            };
+            if group.is_none() && name.contains('*') {
+                // Decided below, only if no cheaper entry settles it.
+                kinds.wildcards.push(entry);
+                continue;
+            }
+            let tool = registry.get(name);
+            let is_plugin = name == PLUGINS_GROUP
+                || names_plugin
+                || tool.is_some_and(|t| t.source.plugin_id().is_some());
+            let is_core = match group {
+                Some(members) => members.iter().any(|m| registry.is_core(m)),
+                None => tool.is_some_and(|t| t.source.plugin_id().is_none()),
+            };
+            kinds.has_core |= is_core;
+            if is_plugin {
+                kinds.plugin_entries.push(&entry.pattern);
+            } else if !is_core && entry.builtin.is_none() {
+                // A profile's own entries for tools this run lacks are not the operator's to
+                // fix (OpenClaw suppresses those warnings too).
+                if registry.semantics.conditional(name).is_some() {
+                    kinds.gated.push(&entry.pattern);
+                } else {
+                    kinds.unknown.push(&entry.pattern);
+                }
+            }
+        }
+        kinds
+    }
+
+    /// A wildcard counts as core when it matches a core tool. Wildcards that match nothing at
+    /// all are reported by the unused-entry warnings, so they are only examined when the list
+    /// might be stripped.
+    fn settle_wildcards(&mut self, registry: &Registry) {
+        let list = CompiledList::compile(
+            self.wildcards.iter().map(|&e| e.clone()).collect(),
+            registry,
+        );
+        let mut core_hits = vec![false; self.wildcards.len()];
+        let mut scratch = Vec::new();
+        for tool in registry
+            .tools
+            .iter()
+            .filter(|t| t.source.plugin_id().is_none())
+        {
+            list.scan(&tool.name, &mut scratch, &mut core_hits);
+        }
+        self.has_core = core_hits.iter().any(|&h| h);
+        for (entry, hit) in self.wildcards.iter().zip(core_hits) {
+            if !hit {
+                self.unknown.push(&entry.pattern);
+            }
+        }
+    }
+}
+
 /// Seed 001 §2.3: an allowlist without any core entry would disable every core tool, so it is
 /// dropped (with a warning) and the layer keeps everything it does not deny. `*` counts as core,
 /// so does a group or wildcard that covers a core tool.
@@ -444,76 +573,17 @@ fn strip_plugin_only_allowlist(
         policy.allow = None;
         return;
     }
-    let mut has_core = false;
-    let mut unknown: Vec<&str> = Vec::new();
-    // Known tools of this version that its default run lacks (a vision model, a provider ...).
-    let mut gated: Vec<&str> = Vec::new();
-    let mut plugin_entries: Vec<&str> = Vec::new();
-    let mut wildcards: Vec<&RuleEntry> = Vec::new();
-    let plugin_groups = &registry.plugin_groups().by_plugin;
-    for entry in allow {
-        let name = canonical(&entry.pattern, &registry.semantics);
-        let name = name.as_ref();
-        if name.is_empty() {
-            continue;
-        }
-        if name.chars().all(|c| c == '*') {
-            has_core = true;
-            continue;
-        }
-        let names_plugin = plugin_groups.contains_key(name);
-        let group = if name.starts_with("group:") || names_plugin {
-            registry.expand_group(name)
-        } else {
-            None
-        };
-        if group.is_none() && name.contains('*') {
-            // Decided below, only if no cheaper entry settles it.
-            wildcards.push(entry);
-            continue;
-        }
-        let tool = registry.get(name);
-        let is_plugin = name == PLUGINS_GROUP
-            || names_plugin
-            || tool.is_some_and(|t| t.source.plugin_id().is_some());
-        let is_core = match group {
-            Some(members) => members.iter().any(|m| registry.is_core(m)),
-            None => tool.is_some_and(|t| t.source.plugin_id().is_none()),
-        };
-        has_core |= is_core;
-        if is_plugin {
-            plugin_entries.push(&entry.pattern);
-        } else if !is_core && entry.builtin.is_none() {
-            // A profile's own entries for tools this run lacks are not the operator's to fix
-            // (OpenClaw suppresses those warnings too).
-            if registry.semantics.conditional(name).is_some() {
-                gated.push(&entry.pattern);
-            } else {
-                unknown.push(&entry.pattern);
-            }
-        }
+    let mut kinds = AllowlistKinds::of(allow, registry);
+    if !kinds.has_core && !kinds.wildcards.is_empty() {
+        kinds.settle_wildcards(registry);
     }
-    // A wildcard counts as core when it matches a core tool. Wildcards that match nothing at
-    // all are reported by the unused-entry warnings, so they are only examined here when the
-    // list might be stripped.
-    if !has_core && !wildcards.is_empty() {
-        let list = CompiledList::compile(wildcards.iter().map(|&e| e.clone()).collect(), registry);
-        let mut core_hits = vec![false; wildcards.len()];
-        let mut scratch = Vec::new();
-        for tool in registry
-            .tools
-            .iter()
-            .filter(|t| t.source.plugin_id().is_none())
-        {
-            list.scan(&tool.name, &mut scratch, &mut core_hits);
-        }
-        has_core = core_hits.iter().any(|&h| h);
-        for (entry, hit) in wildcards.iter().zip(core_hits) {
-            if !hit {
-                unknown.push(&entry.pattern);
-            }
-        }
-    }
+    let AllowlistKinds {
+        has_core,
+        unknown,
+        gated,
+        plugin_entries,
+        ..
+    } = kinds;
     // Today's OpenClaw keeps such a list: it only warns, and the layer removes everything the
     // list does not name (possibly every tool, which refuses the run).
     let keep = registry.semantics.unknown_only_allowlist == UnknownOnlyAllowlist::Keep;

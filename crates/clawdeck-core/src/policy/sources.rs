@@ -92,48 +92,8 @@ pub(crate) fn resolve_context<'a>(
     semantics: &Semantics,
     ctx: &PolicyContext,
 ) -> Result<(ResolvedContext, &'a AgentInfo), PolicyError> {
-    let agent = match ctx
-        .agent
-        .as_deref()
-        .map(str::trim)
-        .filter(|a| !a.is_empty())
-    {
-        Some(id) => cfg.agent(id).ok_or_else(|| PolicyError::UnknownAgent {
-            id: id.to_string(),
-            known: cfg.agent_ids(),
-        })?,
-        None => cfg
-            .default_agent()
-            .ok_or_else(|| PolicyError::UnknownAgent {
-                id: "main".into(),
-                known: Vec::new(),
-            })?,
-    };
-
-    let clean = |v: &Option<String>| {
-        v.as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-    };
-    let mut provider = clean(&ctx.provider).map(|p| p.to_lowercase());
-    let mut model = clean(&ctx.model);
-    let mut model_source = None;
-    if provider.is_some() || model.is_some() {
-        model_source = Some("context (--provider/--model)".to_string());
-        if provider.is_none()
-            && let Some((p, _)) = model.as_deref().and_then(|m| m.split_once('/'))
-        {
-            provider = Some(p.to_lowercase());
-        }
-    } else if let Some((configured, path)) = cfg.agent_model(&agent.id) {
-        if let Some((p, _)) = configured.split_once('/') {
-            provider = Some(p.to_lowercase());
-        }
-        model = Some(configured);
-        model_source = Some(path.to_string());
-    }
-
+    let agent = context_agent(cfg, ctx)?;
+    let (provider, model, model_source) = provider_and_model(cfg, ctx, agent);
     let (owner, owner_source) = match ctx.owner {
         Some(owner) => (
             owner,
@@ -145,38 +105,8 @@ pub(crate) fn resolve_context<'a>(
         ),
         None => owner_from_config(cfg, semantics, ctx),
     };
-
-    let (subagent, subagent_source) = if ctx.subagent {
-        (true, Some("--subagent".to_string()))
-    } else if let Some(key) = ctx
-        .session_key
-        .as_deref()
-        .filter(|k| is_subagent_session_key(k))
-    {
-        (
-            true,
-            Some(format!("session key \"{key}\" is a subagent key")),
-        )
-    } else {
-        (false, None)
-    };
-
-    let (mode, mode_path) = sandbox_mode(cfg, agent);
-    let (sandboxed, sandbox_source) = if ctx.sandboxed {
-        (true, Some("--sandboxed".to_string()))
-    } else if mode == "all" {
-        (true, Some(format!("{mode_path} = \"all\"")))
-    } else if mode == "non-main" && !is_main_session(ctx.session_key.as_deref(), &agent.id) {
-        (
-            true,
-            Some(format!(
-                "{mode_path} = \"non-main\" and this is not the main session"
-            )),
-        )
-    } else {
-        (false, None)
-    };
-
+    let (subagent, subagent_source) = subagent_of(ctx);
+    let (sandboxed, sandbox_source) = sandboxed_by(cfg, ctx, agent);
     let resolved = ResolvedContext {
         agent: agent.id.clone(),
         agent_path: if agent.implicit {
@@ -200,6 +130,104 @@ pub(crate) fn resolve_context<'a>(
         gateway_config_reads: true,
     };
     Ok((resolved, agent))
+}
+
+/// The context's agent, else the config's default one.
+fn context_agent<'a>(
+    cfg: &'a LoadedConfig,
+    ctx: &PolicyContext,
+) -> Result<&'a AgentInfo, PolicyError> {
+    match ctx
+        .agent
+        .as_deref()
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+    {
+        Some(id) => cfg.agent(id).ok_or_else(|| PolicyError::UnknownAgent {
+            id: id.to_string(),
+            known: cfg.agent_ids(),
+        }),
+        None => cfg
+            .default_agent()
+            .ok_or_else(|| PolicyError::UnknownAgent {
+                id: "main".into(),
+                known: Vec::new(),
+            }),
+    }
+}
+
+/// Provider, model and where they come from: the context's (the provider from a
+/// `provider/model` when only the model is given), else the agent's configured model.
+fn provider_and_model(
+    cfg: &LoadedConfig,
+    ctx: &PolicyContext,
+    agent: &AgentInfo,
+) -> (Option<String>, Option<String>, Option<String>) {
+    let clean = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    let mut provider = clean(&ctx.provider).map(|p| p.to_lowercase());
+    let mut model = clean(&ctx.model);
+    let mut model_source = None;
+    if provider.is_some() || model.is_some() {
+        model_source = Some("context (--provider/--model)".to_string());
+        if provider.is_none()
+            && let Some((p, _)) = model.as_deref().and_then(|m| m.split_once('/'))
+        {
+            provider = Some(p.to_lowercase());
+        }
+    } else if let Some((configured, path)) = cfg.agent_model(&agent.id) {
+        if let Some((p, _)) = configured.split_once('/') {
+            provider = Some(p.to_lowercase());
+        }
+        model = Some(configured);
+        model_source = Some(path.to_string());
+    }
+    (provider, model, model_source)
+}
+
+/// A subagent session (`--subagent`, or a subagent session key), and why.
+fn subagent_of(ctx: &PolicyContext) -> (bool, Option<String>) {
+    if ctx.subagent {
+        (true, Some("--subagent".to_string()))
+    } else if let Some(key) = ctx
+        .session_key
+        .as_deref()
+        .filter(|k| is_subagent_session_key(k))
+    {
+        (
+            true,
+            Some(format!("session key \"{key}\" is a subagent key")),
+        )
+    } else {
+        (false, None)
+    }
+}
+
+/// Sandboxed (`--sandboxed`, or the agent's sandbox mode for this session), and why.
+fn sandboxed_by(
+    cfg: &LoadedConfig,
+    ctx: &PolicyContext,
+    agent: &AgentInfo,
+) -> (bool, Option<String>) {
+    let (mode, mode_path) = sandbox_mode(cfg, agent);
+    if ctx.sandboxed {
+        (true, Some("--sandboxed".to_string()))
+    } else if mode == "all" {
+        (true, Some(format!("{mode_path} = \"all\"")))
+    } else if mode == "non-main" && !is_main_session(ctx.session_key.as_deref(), &agent.id) {
+        (
+            true,
+            Some(format!(
+                "{mode_path} = \"non-main\" and this is not the main session"
+            )),
+        )
+    } else {
+        (false, None)
+    }
 }
 
 /// Owner from `commands.ownerAllowFrom` when a sender is named; otherwise the console operator,
@@ -1025,39 +1053,99 @@ fn sandbox_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
     if !inputs.resolved.sandboxed {
         return LayerPolicy::absent(LayerId::Sandbox, label, "not sandboxed");
     }
-    let agent_policy = inputs
-        .agent
-        .entry
-        .tools
-        .as_ref()
-        .and_then(|t| t.sandbox.as_ref())
-        .and_then(|s| s.tools.as_ref())
-        .map(|p| {
-            (
-                inputs.agent.path.key("tools").key("sandbox").key("tools"),
-                p,
+    let policies = SandboxPolicies::of(inputs);
+    let (allow, allow_path) = sandbox_allow(inputs, &policies);
+    let mut deny = sandbox_deny(inputs, &policies);
+    let mut note = inputs.resolved.sandbox_source.clone().unwrap_or_default();
+    if let Some((access, path)) = workspace_access(inputs) {
+        if access.trim().eq_ignore_ascii_case("ro") {
+            for t in &inputs.registry.semantics.sandbox.read_only_deny {
+                deny.push(RuleEntry::builtin_at(
+                    t.clone(),
+                    "read-only sandbox workspace",
+                    path.to_string(),
+                ));
+            }
+        }
+        note.push_str(&format!("; workspaceAccess \"{access}\""));
+    }
+    LayerPolicy {
+        id: LayerId::Sandbox,
+        label: label.to_string(),
+        present: true,
+        source_path: policies
+            .agent
+            .or(policies.global)
+            .map(|(path, _)| path.to_string()),
+        miss_reason: if allow_path.is_none() {
+            Some(
+                "not in the default sandbox allowlist (tools.sandbox.tools.allow replaces it)"
+                    .to_string(),
             )
-        });
-    let global_policy = inputs
-        .cfg
-        .openclaw
-        .tools
-        .sandbox
-        .as_ref()
-        .and_then(|s| s.tools.as_ref())
-        .map(|p| (KeyPath::parse_dotted("tools.sandbox.tools"), p));
-    let pick = |f: &dyn Fn(&ToolPolicyConfig) -> Option<&Vec<String>>| {
-        agent_policy
-            .as_ref()
-            .and_then(|(path, p)| f(p).map(|v| (path.clone(), v)))
-            .or_else(|| {
-                global_policy
-                    .as_ref()
-                    .and_then(|(path, p)| f(p).map(|v| (path.clone(), v)))
-            })
-    };
+        } else {
+            None
+        },
+        allow,
+        allow_path,
+        deny,
+        note,
+    }
+}
 
-    let (mut allow, allow_path) = match pick(&|p| p.allow.as_ref()) {
+/// The sandbox tool policies that apply: the agent's `tools.sandbox.tools`, then the global one.
+struct SandboxPolicies<'a> {
+    agent: Option<(KeyPath, &'a ToolPolicyConfig)>,
+    global: Option<(KeyPath, &'a ToolPolicyConfig)>,
+}
+
+impl<'a> SandboxPolicies<'a> {
+    fn of(inputs: &'a LayerInputs<'_>) -> SandboxPolicies<'a> {
+        let agent = inputs
+            .agent
+            .entry
+            .tools
+            .as_ref()
+            .and_then(|t| t.sandbox.as_ref())
+            .and_then(|s| s.tools.as_ref())
+            .map(|p| {
+                (
+                    inputs.agent.path.key("tools").key("sandbox").key("tools"),
+                    p,
+                )
+            });
+        let global = inputs
+            .cfg
+            .openclaw
+            .tools
+            .sandbox
+            .as_ref()
+            .and_then(|s| s.tools.as_ref())
+            .map(|p| (KeyPath::parse_dotted("tools.sandbox.tools"), p));
+        SandboxPolicies { agent, global }
+    }
+
+    /// One list (allow, alsoAllow, deny) from the agent's policy, else the global one.
+    fn pick(
+        &self,
+        list: impl Fn(&'a ToolPolicyConfig) -> Option<&'a Vec<String>>,
+    ) -> Option<(KeyPath, &'a Vec<String>)> {
+        self.agent
+            .as_ref()
+            .and_then(|(path, p)| list(p).map(|v| (path.clone(), v)))
+            .or_else(|| {
+                self.global
+                    .as_ref()
+                    .and_then(|(path, p)| list(p).map(|v| (path.clone(), v)))
+            })
+    }
+}
+
+/// The sandbox's allowlist (None: everything) and where it was set (None: the default one).
+fn sandbox_allow(
+    inputs: &LayerInputs<'_>,
+    policies: &SandboxPolicies<'_>,
+) -> (Option<Vec<RuleEntry>>, Option<String>) {
+    let (mut allow, allow_path) = match policies.pick(|p| p.allow.as_ref()) {
         // An explicit empty allow list allows everything.
         Some((_, list)) if list.is_empty() => (None, None),
         Some((path, list)) => (
@@ -1078,51 +1166,56 @@ fn sandbox_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
             None,
         ),
     };
-    if let (Some(list), Some((path, also))) = (allow.as_mut(), pick(&|p| p.also_allow.as_ref())) {
+    if let (Some(list), Some((path, also))) =
+        (allow.as_mut(), policies.pick(|p| p.also_allow.as_ref()))
+    {
         list.extend(entries(also, &path.key("alsoAllow")));
     }
-    let mut deny = match pick(&|p| p.deny.as_ref()) {
-        Some((path, list)) => entries(list, &path.key("deny")),
-        None => {
-            let mut d: Vec<RuleEntry> = inputs
-                .registry
-                .semantics
-                .sandbox
-                .default_deny
-                .iter()
-                .map(|t| RuleEntry::builtin(t.clone(), "default sandbox denylist"))
-                .collect();
-            for channel in inputs.cfg.openclaw.channels.keys() {
-                d.push(RuleEntry::builtin(
-                    channel.clone(),
-                    "default sandbox denylist (channel ids)",
-                ));
-            }
-            if inputs
-                .registry
-                .semantics
-                .sandbox
-                .explicit_allow_lifts_default_deny
-            {
-                // Today's OpenClaw: what allow or alsoAllow names is not denied by default.
-                let named: Vec<RuleEntry> = [
-                    pick(&|p| p.allow.as_ref()).map(|(path, list)| (path.key("allow"), list)),
-                    pick(&|p| p.also_allow.as_ref())
-                        .map(|(path, list)| (path.key("alsoAllow"), list)),
-                ]
-                .into_iter()
-                .flatten()
-                .flat_map(|(path, list)| entries(list, &path))
-                .collect();
-                if !named.is_empty() {
-                    let lifted = CompiledList::compile(named, inputs.registry);
-                    d.retain(|entry| !lifted.matches(&entry.pattern));
-                }
-            }
-            d
+    (allow, allow_path)
+}
+
+/// The sandbox's denylist: the configured one, else the default one and the channel ids.
+fn sandbox_deny(inputs: &LayerInputs<'_>, policies: &SandboxPolicies<'_>) -> Vec<RuleEntry> {
+    if let Some((path, list)) = policies.pick(|p| p.deny.as_ref()) {
+        return entries(list, &path.key("deny"));
+    }
+    let sandbox = &inputs.registry.semantics.sandbox;
+    let mut d: Vec<RuleEntry> = sandbox
+        .default_deny
+        .iter()
+        .map(|t| RuleEntry::builtin(t.clone(), "default sandbox denylist"))
+        .collect();
+    for channel in inputs.cfg.openclaw.channels.keys() {
+        d.push(RuleEntry::builtin(
+            channel.clone(),
+            "default sandbox denylist (channel ids)",
+        ));
+    }
+    if sandbox.explicit_allow_lifts_default_deny {
+        // Today's OpenClaw: what allow or alsoAllow names is not denied by default.
+        let named: Vec<RuleEntry> = [
+            policies
+                .pick(|p| p.allow.as_ref())
+                .map(|(path, list)| (path.key("allow"), list)),
+            policies
+                .pick(|p| p.also_allow.as_ref())
+                .map(|(path, list)| (path.key("alsoAllow"), list)),
+        ]
+        .into_iter()
+        .flatten()
+        .flat_map(|(path, list)| entries(list, &path))
+        .collect();
+        if !named.is_empty() {
+            let lifted = CompiledList::compile(named, inputs.registry);
+            d.retain(|entry| !lifted.matches(&entry.pattern));
         }
-    };
-    let access = inputs
+    }
+    d
+}
+
+/// The sandbox's `workspaceAccess` and where it is set: the agent's, else the defaults'.
+fn workspace_access(inputs: &LayerInputs<'_>) -> Option<(String, KeyPath)> {
+    inputs
         .agent
         .entry
         .sandbox
@@ -1147,40 +1240,7 @@ fn sandbox_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
                         KeyPath::parse_dotted("agents.defaults.sandbox.workspaceAccess"),
                     )
                 })
-        });
-    let mut note = inputs.resolved.sandbox_source.clone().unwrap_or_default();
-    if let Some((access, path)) = access {
-        if access.trim().eq_ignore_ascii_case("ro") {
-            for t in &inputs.registry.semantics.sandbox.read_only_deny {
-                deny.push(RuleEntry::builtin_at(
-                    t.clone(),
-                    "read-only sandbox workspace",
-                    path.to_string(),
-                ));
-            }
-        }
-        note.push_str(&format!("; workspaceAccess \"{access}\""));
-    }
-    LayerPolicy {
-        id: LayerId::Sandbox,
-        label: label.to_string(),
-        present: true,
-        source_path: agent_policy
-            .or(global_policy)
-            .map(|(path, _)| path.to_string()),
-        miss_reason: if allow_path.is_none() {
-            Some(
-                "not in the default sandbox allowlist (tools.sandbox.tools.allow replaces it)"
-                    .to_string(),
-            )
-        } else {
-            None
-        },
-        allow,
-        allow_path,
-        deny,
-        note,
-    }
+        })
 }
 
 /// How deep a subagent session is: `--subagent-depth`, else the number of `subagent:` segments
@@ -1194,23 +1254,15 @@ fn subagent_depth(ctx: &PolicyContext) -> u32 {
     segments.max(1)
 }
 
-fn subagent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
-    let label = "subagent tools.allow";
-    if !inputs.resolved.subagent {
-        return LayerPolicy::absent(LayerId::Subagent, label, "not a subagent session");
-    }
+/// What the pack denies every subagent: its default denylist (less what allow or alsoAllow
+/// lift, where the pack says they do), the always-denied tools and the primary-session-only
+/// ones.
+fn subagent_builtin_deny(
+    inputs: &LayerInputs<'_>,
+    allow: Option<&Vec<String>>,
+    also: Option<&Vec<String>>,
+) -> Vec<RuleEntry> {
     let rules = &inputs.registry.semantics.subagent;
-    let path = KeyPath::parse_dotted("tools.subagents.tools");
-    let configured = inputs
-        .cfg
-        .openclaw
-        .tools
-        .subagents
-        .as_ref()
-        .and_then(|s| s.tools.as_ref());
-    let allow = configured.and_then(|c| c.allow.as_ref());
-    let also = configured.and_then(|c| c.also_allow.as_ref());
-    let mut note = inputs.resolved.subagent_source.clone().unwrap_or_default();
     let mut deny: Vec<RuleEntry> = Vec::new();
     if rules.allow_lifts_default_deny {
         // Seed 001 §3.4: a default-deny entry named in allow or alsoAllow is lifted.
@@ -1254,38 +1306,69 @@ fn subagent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
                 )
             }),
     );
-    if let Some(default_max) = rules.default_max_spawn_depth {
-        let depth = subagent_depth(inputs.ctx);
-        let configured_max = inputs
-            .cfg
-            .raw
-            .pointer("/agents/defaults/subagents/maxSpawnDepth")
-            .and_then(serde_json::Value::as_u64)
-            .map(|m| m.clamp(1, u32::MAX as u64) as u32);
-        let (max, max_path) = match configured_max {
-            Some(m) => (m, "agents.defaults.subagents.maxSpawnDepth".to_string()),
-            None => (
-                default_max,
-                format!(
-                    "default maxSpawnDepth {default_max}; agents.defaults.subagents.maxSpawnDepth"
-                ),
-            ),
-        };
-        let leaf = depth >= max;
-        note.push_str(&format!(
-            "; depth {depth} of maxSpawnDepth {max}: {}",
-            if leaf { "leaf" } else { "orchestrator" }
-        ));
-        if leaf {
-            deny.extend(rules.leaf_deny.iter().map(|t| {
-                RuleEntry::builtin_at(
-                    t.clone(),
-                    format!("denied to leaf subagents (depth {depth} >= maxSpawnDepth {max})"),
-                    max_path.clone(),
-                )
-            }));
-        }
+    deny
+}
+
+/// Where the pack has spawn depths: a leaf subagent (at maxSpawnDepth) loses the leaf
+/// denylist. The note says the depth and the role.
+fn depth_deny(inputs: &LayerInputs<'_>, note: &mut String) -> Vec<RuleEntry> {
+    let rules = &inputs.registry.semantics.subagent;
+    let Some(default_max) = rules.default_max_spawn_depth else {
+        return Vec::new();
+    };
+    let depth = subagent_depth(inputs.ctx);
+    let configured_max = inputs
+        .cfg
+        .raw
+        .pointer("/agents/defaults/subagents/maxSpawnDepth")
+        .and_then(serde_json::Value::as_u64)
+        .map(|m| m.clamp(1, u32::MAX as u64) as u32);
+    let (max, max_path) = match configured_max {
+        Some(m) => (m, "agents.defaults.subagents.maxSpawnDepth".to_string()),
+        None => (
+            default_max,
+            format!("default maxSpawnDepth {default_max}; agents.defaults.subagents.maxSpawnDepth"),
+        ),
+    };
+    let leaf = depth >= max;
+    note.push_str(&format!(
+        "; depth {depth} of maxSpawnDepth {max}: {}",
+        if leaf { "leaf" } else { "orchestrator" }
+    ));
+    if !leaf {
+        return Vec::new();
     }
+    rules
+        .leaf_deny
+        .iter()
+        .map(|t| {
+            RuleEntry::builtin_at(
+                t.clone(),
+                format!("denied to leaf subagents (depth {depth} >= maxSpawnDepth {max})"),
+                max_path.clone(),
+            )
+        })
+        .collect()
+}
+
+fn subagent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
+    let label = "subagent tools.allow";
+    if !inputs.resolved.subagent {
+        return LayerPolicy::absent(LayerId::Subagent, label, "not a subagent session");
+    }
+    let path = KeyPath::parse_dotted("tools.subagents.tools");
+    let configured = inputs
+        .cfg
+        .openclaw
+        .tools
+        .subagents
+        .as_ref()
+        .and_then(|s| s.tools.as_ref());
+    let allow = configured.and_then(|c| c.allow.as_ref());
+    let also = configured.and_then(|c| c.also_allow.as_ref());
+    let mut note = inputs.resolved.subagent_source.clone().unwrap_or_default();
+    let mut deny = subagent_builtin_deny(inputs, allow, also);
+    deny.extend(depth_deny(inputs, &mut note));
     for spec in inputs
         .registry
         .tools

@@ -424,48 +424,8 @@ pub fn in_own_group_dying_with_parent(command: &mut Command) {
 }
 
 pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
-    if spec.program.trim().is_empty() {
-        return Err(SpawnError::EmptyProgram);
-    }
-    if let Some(cwd) = &spec.cwd
-        && !cwd.is_dir()
-    {
-        return Err(SpawnError::BadCwd {
-            program: spec.program.clone(),
-            cwd: cwd.clone(),
-        });
-    }
-    if tokio::runtime::Handle::try_current().is_err() {
-        return Err(SpawnError::Other {
-            program: spec.program.clone(),
-            source: std::io::Error::other("process::spawn needs a tokio runtime"),
-        });
-    }
-    if let Some(signal) = super::stop::stopping() {
-        return Err(SpawnError::Stopping {
-            program: spec.program.clone(),
-            signal: signal.label(),
-        });
-    }
-    let mut command = Command::new(&spec.program);
-    command.args(&spec.args);
-    if spec.clear_env {
-        command.env_clear();
-    }
-    command.envs(spec.env.iter().map(|(key, value)| (key, value)));
-    if let Some(cwd) = &spec.cwd {
-        command.current_dir(cwd);
-    }
-    command.stdin(match spec.stdin {
-        StdinMode::Null => Stdio::null(),
-        StdinMode::Piped => Stdio::piped(),
-    });
-    command.stdout(Stdio::piped());
-    command.stderr(Stdio::piped());
-    in_own_group_dying_with_parent(&mut command);
-    command.kill_on_drop(false);
-
-    let mut child = command
+    check_spawnable(&spec)?;
+    let mut child = command_for(&spec)
         .spawn()
         .map_err(|err| SpawnError::from_io(&spec.program, err))?;
     let start = Instant::now();
@@ -498,22 +458,7 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
         max_line_bytes: limits.max_line_bytes,
         start: std::time::Instant::now(),
     });
-    let mut readers = Vec::new();
-    if let Some(stdout) = child.stdout.take() {
-        readers.push(reader::start(
-            stdout,
-            StreamKind::Stdout,
-            Arc::clone(&shared),
-        ));
-    }
-    if let Some(stderr) = child.stderr.take() {
-        readers.push(reader::start(
-            stderr,
-            StreamKind::Stderr,
-            Arc::clone(&shared),
-        ));
-    }
-    drop(shared);
+    let readers = start_readers(&mut child, shared);
     let stdin = child.stdin.take();
 
     let control = Arc::new(Control {
@@ -539,10 +484,9 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
         pid,
         pgid,
         buffer: Arc::clone(&buffer),
-        ticket,
     };
     tokio::spawn(async move {
-        let outcome = supervise(supervision).await;
+        let outcome = supervise(supervision, ticket).await;
         outcome_tx.send_replace(Some(Arc::new(outcome)));
     });
 
@@ -559,6 +503,77 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
     })
 }
 
+/// Refuses what cannot start: no program, a cwd that is not a directory, no tokio runtime,
+/// clawdeck stopping.
+fn check_spawnable(spec: &ProcessSpec) -> Result<(), SpawnError> {
+    if spec.program.trim().is_empty() {
+        return Err(SpawnError::EmptyProgram);
+    }
+    if let Some(cwd) = &spec.cwd
+        && !cwd.is_dir()
+    {
+        return Err(SpawnError::BadCwd {
+            program: spec.program.clone(),
+            cwd: cwd.clone(),
+        });
+    }
+    if tokio::runtime::Handle::try_current().is_err() {
+        return Err(SpawnError::Other {
+            program: spec.program.clone(),
+            source: std::io::Error::other("process::spawn needs a tokio runtime"),
+        });
+    }
+    if let Some(signal) = super::stop::stopping() {
+        return Err(SpawnError::Stopping {
+            program: spec.program.clone(),
+            signal: signal.label(),
+        });
+    }
+    Ok(())
+}
+
+/// The command for `spec`: its args, environment and cwd, piped output, in its own group.
+fn command_for(spec: &ProcessSpec) -> Command {
+    let mut command = Command::new(&spec.program);
+    command.args(&spec.args);
+    if spec.clear_env {
+        command.env_clear();
+    }
+    command.envs(spec.env.iter().map(|(key, value)| (key, value)));
+    if let Some(cwd) = &spec.cwd {
+        command.current_dir(cwd);
+    }
+    command.stdin(match spec.stdin {
+        StdinMode::Null => Stdio::null(),
+        StdinMode::Piped => Stdio::piped(),
+    });
+    command.stdout(Stdio::piped());
+    command.stderr(Stdio::piped());
+    in_own_group_dying_with_parent(&mut command);
+    command.kill_on_drop(false);
+    command
+}
+
+/// One reader per output pipe; they share the buffer and the chunk channel.
+fn start_readers(child: &mut tokio::process::Child, shared: Arc<ReaderShared>) -> Vec<PipeReader> {
+    let mut readers = Vec::new();
+    if let Some(stdout) = child.stdout.take() {
+        readers.push(reader::start(
+            stdout,
+            StreamKind::Stdout,
+            Arc::clone(&shared),
+        ));
+    }
+    if let Some(stderr) = child.stderr.take() {
+        readers.push(reader::start(
+            stderr,
+            StreamKind::Stderr,
+            Arc::clone(&shared),
+        ));
+    }
+    readers
+}
+
 struct Supervision {
     child: tokio::process::Child,
     control: Arc<Control>,
@@ -573,7 +588,6 @@ struct Supervision {
     pid: u32,
     pgid: i32,
     buffer: Arc<Mutex<OutputBuffer>>,
-    ticket: super::stop::GroupTicket,
 }
 
 /// Kills the group if the supervisor task is dropped before it finished (runtime shutdown).
@@ -612,15 +626,30 @@ async fn cancelled_opt(token: Option<&CancellationToken>) {
     }
 }
 
-/// Records the signals and notes of one run.
+/// The kill of one run: why it started, when SIGKILL follows SIGTERM, and the signals and
+/// notes it left.
 struct KillLog {
     pgid: i32,
     start: Instant,
+    reason: Option<KillReason>,
+    sigkill_at: Option<Instant>,
     signals: Vec<SentSignal>,
     notes: Vec<String>,
 }
 
 impl KillLog {
+    /// SIGTERM to the group, then SIGKILL after `grace` (at once for no grace).
+    fn begin_kill(&mut self, reason: KillReason, timeout: Option<Duration>, grace: Duration) {
+        self.reason = Some(reason);
+        self.notes.push(kill_note(reason, timeout, self.pgid));
+        self.send(Signal::SIGTERM);
+        if grace.is_zero() {
+            self.send(Signal::SIGKILL);
+        } else {
+            self.sigkill_at = Some(Instant::now() + grace);
+        }
+    }
+
     fn send(&mut self, signal: Signal) -> bool {
         match signal_group(self.pgid, signal) {
             Ok(()) => {
@@ -662,64 +691,23 @@ fn kill_why(reason: KillReason, timeout: Option<Duration>) -> String {
     }
 }
 
-async fn supervise(mut run: Supervision) -> ProcessOutcome {
+async fn supervise(mut run: Supervision, ticket: super::stop::GroupTicket) -> ProcessOutcome {
     let pgid = run.pgid;
     let mut guard = GroupGuard {
         pgid,
         leader_reaped: false,
         done: false,
-        _ticket: run.ticket,
+        _ticket: ticket,
     };
     let mut log = KillLog {
         pgid,
         start: run.start,
+        reason: None,
+        sigkill_at: None,
         signals: Vec::new(),
         notes: Vec::new(),
     };
-    let deadline = run.timeout.map(|timeout| run.start + timeout);
-    let mut kill: Option<KillReason> = None;
-    let mut sigkill_at: Option<Instant> = None;
-    let cancel = run.cancel.clone();
-
-    // Phase 1: until the leader is reaped.
-    let status = loop {
-        let mut start_kill = None;
-        tokio::select! {
-            biased;
-            status = run.child.wait() => break status,
-            _ = sleep_until_opt(sigkill_at), if sigkill_at.is_some() => {
-                sigkill_at = None;
-                log.notes.push(format!(
-                    "process group {pgid} still running {} after SIGTERM: sent SIGKILL",
-                    format_duration(run.kill_grace)
-                ));
-                log.send(Signal::SIGKILL);
-            }
-            _ = run.control.wake.notified(), if kill.is_none() => {
-                start_kill = run.control.reason();
-            }
-            _ = sleep_until_opt(deadline), if kill.is_none() && deadline.is_some() => {
-                run.control.request(KillReason::Timeout);
-                start_kill = run.control.reason();
-            }
-            _ = cancelled_opt(cancel.as_ref()), if kill.is_none() && cancel.is_some() => {
-                run.control.request(KillReason::Cancelled);
-                start_kill = run.control.reason();
-            }
-        }
-        if let Some(reason) = start_kill
-            && kill.is_none()
-        {
-            kill = Some(reason);
-            log.notes.push(kill_note(reason, run.timeout, pgid));
-            log.send(Signal::SIGTERM);
-            if run.kill_grace.is_zero() {
-                log.send(Signal::SIGKILL);
-            } else {
-                sigkill_at = Some(Instant::now() + run.kill_grace);
-            }
-        }
-    };
+    let status = wait_for_leader(&mut run, &mut log).await;
     let reaped = Instant::now();
     guard.leader_reaped = true;
     let exit = match status {
@@ -730,8 +718,77 @@ async fn supervise(mut run: Supervision) -> ProcessOutcome {
             ExitKind::Unknown
         }
     };
+    let detached = drain_pipes(&mut run, reaped, &mut log).await;
+    run.control.finish();
+    kill_leftovers(&mut log).await;
+    guard.done = true;
 
-    // Phase 2: drain the pipes; grandchildren may still hold them.
+    let output = lock(&run.buffer).snapshot_from(0);
+    ProcessOutcome {
+        command: run.command,
+        pid: run.pid,
+        pgid,
+        exit,
+        timed_out: log.reason == Some(KillReason::Timeout),
+        timeout: run.timeout,
+        killed_by: log.reason,
+        started_at: run.started_at,
+        duration: reaped.duration_since(run.start),
+        finished_after: run.start.elapsed(),
+        output,
+        signals: log.signals,
+        detached,
+        notes: log.notes,
+    }
+}
+
+/// Phase 1: until the leader is reaped, starting the kill on the deadline, a kill request or
+/// the caller's cancellation, and following SIGTERM with SIGKILL after the grace.
+async fn wait_for_leader(
+    run: &mut Supervision,
+    log: &mut KillLog,
+) -> std::io::Result<std::process::ExitStatus> {
+    let pgid = run.pgid;
+    let deadline = run.timeout.map(|timeout| run.start + timeout);
+    let cancel = run.cancel.clone();
+    loop {
+        let mut start_kill = None;
+        let idle = log.reason.is_none();
+        tokio::select! {
+            biased;
+            status = run.child.wait() => return status,
+            _ = sleep_until_opt(log.sigkill_at), if log.sigkill_at.is_some() => {
+                log.sigkill_at = None;
+                log.notes.push(format!(
+                    "process group {pgid} still running {} after SIGTERM: sent SIGKILL",
+                    format_duration(run.kill_grace)
+                ));
+                log.send(Signal::SIGKILL);
+            }
+            _ = run.control.wake.notified(), if idle => {
+                start_kill = run.control.reason();
+            }
+            _ = sleep_until_opt(deadline), if idle && deadline.is_some() => {
+                run.control.request(KillReason::Timeout);
+                start_kill = run.control.reason();
+            }
+            _ = cancelled_opt(cancel.as_ref()), if idle && cancel.is_some() => {
+                run.control.request(KillReason::Cancelled);
+                start_kill = run.control.reason();
+            }
+        }
+        if let Some(reason) = start_kill
+            && log.reason.is_none()
+        {
+            log.begin_kill(reason, run.timeout, run.kill_grace);
+        }
+    }
+}
+
+/// Phase 2: drain the pipes; grandchildren may still hold them. True when the readers were
+/// stopped before the pipes closed (detached).
+async fn drain_pipes(run: &mut Supervision, reaped: Instant, log: &mut KillLog) -> bool {
+    let pgid = run.pgid;
     let readers = std::mem::take(&mut run.readers);
     let stops: Vec<_> = readers.iter().map(|reader| reader.stopper()).collect();
     let mut drained = Box::pin(async move {
@@ -741,13 +798,13 @@ async fn supervise(mut run: Supervision) -> ProcessOutcome {
     });
     let drain_until = reaped + run.drain_grace;
     let mut detach_at: Option<Instant> = None;
-    let mut detached = false;
     loop {
+        let idle = log.reason.is_none();
         tokio::select! {
             biased;
-            _ = &mut drained => break,
-            _ = sleep_until_opt(sigkill_at), if sigkill_at.is_some() => {
-                sigkill_at = None;
+            _ = &mut drained => return false,
+            _ = sleep_until_opt(log.sigkill_at), if log.sigkill_at.is_some() => {
+                log.sigkill_at = None;
                 if group_has_live_members(pgid) {
                     log.notes.push(format!(
                         "process group {pgid} still running {} after SIGTERM: sent SIGKILL",
@@ -756,10 +813,10 @@ async fn supervise(mut run: Supervision) -> ProcessOutcome {
                     log.send(Signal::SIGKILL);
                 }
             }
-            _ = run.control.wake.notified(), if kill.is_none() && detach_at.is_none() => {
+            _ = run.control.wake.notified(), if idle && detach_at.is_none() => {
                 // A kill while only the drain is left: stop waiting for the pipes.
                 if let Some(reason) = run.control.reason() {
-                    kill = Some(reason);
+                    log.reason = Some(reason);
                     let killed = group_has_live_members(pgid) && log.send(Signal::SIGKILL);
                     log.notes.push(format!(
                         "{} while waiting for the output pipes after the process exited{}",
@@ -776,58 +833,40 @@ async fn supervise(mut run: Supervision) -> ProcessOutcome {
                     format_duration(run.drain_grace),
                     if killed { format!(": killed process group {pgid}") } else { String::new() },
                 ));
-                sigkill_at = None;
+                log.sigkill_at = None;
                 detach_at = Some(Instant::now() + DETACH_WAIT);
             }
             _ = sleep_until_opt(detach_at), if detach_at.is_some() => {
                 for stop in &stops {
                     stop();
                 }
-                detached = true;
                 log.notes.push("stopped reading: the output pipes are held by a process outside the group".to_string());
-                break;
+                return true;
             }
         }
     }
+}
 
-    run.control.finish();
-
-    // Phase 3: nothing of the group may outlive the run.
+/// Phase 3: nothing of the group may outlive the run.
+async fn kill_leftovers(log: &mut KillLog) {
+    let pgid = log.pgid;
+    if !group_has_live_members(pgid) {
+        return;
+    }
+    if let Some(at) = log.sigkill_at {
+        // A kill is in progress: the rest of the group still gets its grace.
+        while Instant::now() < at && group_has_live_members(pgid) {
+            let step = at
+                .saturating_duration_since(Instant::now())
+                .min(Duration::from_millis(20));
+            tokio::time::sleep(step).await;
+        }
+    }
     if group_has_live_members(pgid) {
-        if let Some(at) = sigkill_at {
-            // A kill is in progress: the rest of the group still gets its grace.
-            while Instant::now() < at && group_has_live_members(pgid) {
-                let step = at
-                    .saturating_duration_since(Instant::now())
-                    .min(Duration::from_millis(20));
-                tokio::time::sleep(step).await;
-            }
-        }
-        if group_has_live_members(pgid) {
-            log.notes.push(format!(
-                "killed leftover processes in process group {pgid} after the process exited"
-            ));
-            log.send(Signal::SIGKILL);
-        }
-    }
-    guard.done = true;
-
-    let output = lock(&run.buffer).snapshot_from(0);
-    ProcessOutcome {
-        command: run.command,
-        pid: run.pid,
-        pgid,
-        exit,
-        timed_out: kill == Some(KillReason::Timeout),
-        timeout: run.timeout,
-        killed_by: kill,
-        started_at: run.started_at,
-        duration: reaped.duration_since(run.start),
-        finished_after: run.start.elapsed(),
-        output,
-        signals: log.signals,
-        detached,
-        notes: log.notes,
+        log.notes.push(format!(
+            "killed leftover processes in process group {pgid} after the process exited"
+        ));
+        log.send(Signal::SIGKILL);
     }
 }
 

@@ -224,27 +224,48 @@ impl PackTool {
     }
 }
 
-impl PackFile {
-    /// The engine's view of the pack; `own_tools` (clawdeck's) are appended to the catalog.
-    pub(crate) fn into_semantics(self, own_tools: Vec<ToolSpec>) -> Result<Semantics, String> {
-        let non_owner: Vec<String> = self.non_owner_deny.clone();
-        let mut tools: Vec<ToolSpec> = Vec::with_capacity(self.tools.len() + own_tools.len());
-        let mut profile_members: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut sections: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut conditional: Vec<(String, String)> = Vec::new();
-        let mut prompt_summaries: BTreeMap<String, String> = BTreeMap::new();
-        for tool in self.tools {
+/// The pack's tools sorted into the catalog and what the tools say about groups and profiles.
+struct PackCatalog {
+    /// The tools in the default run, then clawdeck's own ones the pack does not name.
+    tools: Vec<ToolSpec>,
+    /// Profile name → the tools that name it.
+    profile_members: BTreeMap<String, Vec<String>>,
+    /// `group:<section>` → the tools in that section.
+    sections: BTreeMap<String, Vec<String>>,
+    /// Tools not in the default run, with what they require.
+    conditional: Vec<(String, String)>,
+    prompt_summaries: BTreeMap<String, String>,
+}
+
+impl PackCatalog {
+    fn from_tools(
+        pack_tools: Vec<PackTool>,
+        own_tools: Vec<ToolSpec>,
+        non_owner: &[String],
+    ) -> Result<PackCatalog, String> {
+        let mut catalog = PackCatalog {
+            tools: Vec::with_capacity(pack_tools.len() + own_tools.len()),
+            profile_members: BTreeMap::new(),
+            sections: BTreeMap::new(),
+            conditional: Vec::new(),
+            prompt_summaries: BTreeMap::new(),
+        };
+        for tool in pack_tools {
             if let Some(summary) = &tool.prompt_summary {
-                prompt_summaries.insert(tool.name.clone(), summary.clone());
+                catalog
+                    .prompt_summaries
+                    .insert(tool.name.clone(), summary.clone());
             }
             for profile in &tool.profiles {
-                profile_members
+                catalog
+                    .profile_members
                     .entry(profile.clone())
                     .or_default()
                     .push(tool.name.clone());
             }
             if let Some(section) = &tool.section {
-                sections
+                catalog
+                    .sections
                     .entry(format!("group:{section}"))
                     .or_default()
                     .push(tool.name.clone());
@@ -256,66 +277,156 @@ impl PackFile {
                     Some(other) => other.to_string(),
                     None => "a condition this pack does not record".to_string(),
                 };
-                conditional.push((tool.name.clone(), requires));
+                catalog.conditional.push((tool.name.clone(), requires));
                 continue;
             }
-            tools.push(tool.into_spec(owner_only)?);
+            catalog.tools.push(tool.into_spec(owner_only)?);
         }
-        let core_names: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+        let core_names: Vec<String> = catalog.tools.iter().map(|t| t.name.clone()).collect();
         for own in own_tools {
             if !core_names.contains(&own.name) {
-                tools.push(own);
+                catalog.tools.push(own);
             }
         }
+        Ok(catalog)
+    }
+}
+
+/// The groups in the pack's `groupOrder`, then the rest in name order.
+fn ordered_groups(
+    group_order: &[String],
+    groups_map: &BTreeMap<String, Vec<String>>,
+) -> Vec<(String, Vec<String>)> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for name in group_order {
+        if let Some(members) = groups_map.get(name) {
+            groups.push((name.clone(), members.clone()));
+        }
+    }
+    for (name, members) in groups_map {
+        if !group_order.contains(name) {
+            groups.push((name.clone(), members.clone()));
+        }
+    }
+    groups
+}
+
+/// The pack's profiles (else the ones its tools name, plus `full`), each with the tools that
+/// name it.
+fn profiles_with_members(
+    listed: BTreeMap<String, Option<Vec<String>>>,
+    profile_members: BTreeMap<String, Vec<String>>,
+) -> BTreeMap<String, Option<Vec<String>>> {
+    if listed.is_empty() {
+        let mut out: BTreeMap<String, Option<Vec<String>>> = profile_members
+            .into_iter()
+            .map(|(k, v)| (k, Some(v)))
+            .collect();
+        out.insert("full".to_string(), None);
+        return out;
+    }
+    // A tool that names a profile belongs to it even when the profile's own list (the
+    // core catalog's) does not say so: plugins declare their profiles on their tools.
+    let mut profiles = listed;
+    for (profile, members) in profile_members {
+        if let Some(Some(list)) = profiles.get_mut(&profile) {
+            for member in members {
+                if !list.contains(&member) {
+                    list.push(member);
+                }
+            }
+        }
+    }
+    profiles
+}
+
+fn parse_unknown_only_allowlist(value: Option<&str>) -> Result<UnknownOnlyAllowlist, String> {
+    match value {
+        None | Some("strip") => Ok(UnknownOnlyAllowlist::Strip),
+        Some("keep") => Ok(UnknownOnlyAllowlist::Keep),
+        Some(other) => Err(format!(
+            "unknownOnlyAllowlist: \"{other}\" is neither \"strip\" nor \"keep\""
+        )),
+    }
+}
+
+/// The tooling prompt: a string, or an object's `template` (else `text`).
+fn tooling_prompt_text(value: Option<Value>) -> Option<String> {
+    match value {
+        Some(Value::String(s)) => Some(s),
+        Some(Value::Object(map)) => map
+            .get("template")
+            .or_else(|| map.get("text"))
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        _ => None,
+    }
+}
+
+fn subagent_rules(subagent: PackSubagent) -> SubagentRules {
+    SubagentRules {
+        default_deny: subagent.default_deny,
+        allow_lifts_default_deny: subagent.allow_lifts_default_deny,
+        always_deny: subagent.always_deny,
+        leaf_deny: subagent.leaf_deny,
+        default_max_spawn_depth: subagent.default_max_spawn_depth,
+    }
+}
+
+/// The pack's sandbox defaults; without `readOnlyDeny`, a read-only sandbox denies the
+/// writing tools.
+fn sandbox_defaults(sandbox: PackSandbox) -> SandboxDefaults {
+    SandboxDefaults {
+        default_allow: sandbox.default_allow,
+        default_deny: sandbox.default_deny,
+        explicit_allow_lifts_default_deny: sandbox.explicit_allow_lifts_default_deny,
+        read_only_deny: sandbox
+            .read_only_deny
+            .unwrap_or_else(|| vec!["write".into(), "edit".into(), "apply_patch".into()]),
+    }
+}
+
+impl PackFile {
+    /// The pack's prompt copy (description fragments, the session visibility text) is
+    /// well formed.
+    fn check_copy(
+        description_fragments: &BTreeMap<String, Vec<super::DescriptionFragment>>,
+        session_visibility: Option<&super::SessionVisibilityCopy>,
+    ) -> Result<(), String> {
+        for (tool, fragments) in description_fragments {
+            for fragment in fragments {
+                fragment
+                    .check()
+                    .map_err(|err| format!("descriptionFragments.{tool}: {err}"))?;
+            }
+        }
+        if let Some(copy) = session_visibility {
+            copy.check()
+                .map_err(|err| format!("sessionVisibility: {err}"))?;
+        }
+        Ok(())
+    }
+
+    /// The engine's view of the pack; `own_tools` (clawdeck's) are appended to the catalog.
+    pub(crate) fn into_semantics(self, own_tools: Vec<ToolSpec>) -> Result<Semantics, String> {
+        let non_owner: Vec<String> = self.non_owner_deny.clone();
+        let PackCatalog {
+            tools,
+            profile_members,
+            sections,
+            conditional,
+            prompt_summaries,
+        } = PackCatalog::from_tools(self.tools, own_tools, &non_owner)?;
         // Groups: as the pack lists them, else from the tools' sections.
         let groups_map = if self.groups.is_empty() {
             sections
         } else {
             self.groups
         };
-        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-        for name in &self.group_order {
-            if let Some(members) = groups_map.get(name) {
-                groups.push((name.clone(), members.clone()));
-            }
-        }
-        for (name, members) in &groups_map {
-            if !self.group_order.contains(name) {
-                groups.push((name.clone(), members.clone()));
-            }
-        }
-        let profiles = if self.profiles.is_empty() {
-            let mut out: BTreeMap<String, Option<Vec<String>>> = profile_members
-                .into_iter()
-                .map(|(k, v)| (k, Some(v)))
-                .collect();
-            out.insert("full".to_string(), None);
-            out
-        } else {
-            // A tool that names a profile belongs to it even when the profile's own list (the
-            // core catalog's) does not say so: plugins declare their profiles on their tools.
-            let mut profiles = self.profiles;
-            for (profile, members) in profile_members {
-                if let Some(Some(list)) = profiles.get_mut(&profile) {
-                    for member in members {
-                        if !list.contains(&member) {
-                            list.push(member);
-                        }
-                    }
-                }
-            }
-            profiles
-        };
-        let unknown_only_allowlist = match self.unknown_only_allowlist.as_deref() {
-            None | Some("strip") => UnknownOnlyAllowlist::Strip,
-            Some("keep") => UnknownOnlyAllowlist::Keep,
-            Some(other) => {
-                return Err(format!(
-                    "unknownOnlyAllowlist: \"{other}\" is neither \"strip\" nor \"keep\""
-                ));
-            }
-        };
-        let subagent = self.subagent.unwrap_or_default();
+        let groups = ordered_groups(&self.group_order, &groups_map);
+        let profiles = profiles_with_members(self.profiles, profile_members);
+        let unknown_only_allowlist =
+            parse_unknown_only_allowlist(self.unknown_only_allowlist.as_deref())?;
         let sandbox = self.sandbox.unwrap_or_default();
         let tool_search = match self.tool_search {
             None | Some(Value::Null) => None,
@@ -324,15 +435,7 @@ impl PackFile {
                     .map_err(|err| format!("toolSearch: {err}"))?,
             ),
         };
-        let tooling_prompt = match self.tooling_prompt {
-            Some(Value::String(s)) => Some(s),
-            Some(Value::Object(map)) => map
-                .get("template")
-                .or_else(|| map.get("text"))
-                .and_then(Value::as_str)
-                .map(str::to_string),
-            _ => None,
-        };
+        let tooling_prompt = tooling_prompt_text(self.tooling_prompt);
         let sender_layer = self.sender_layer.unwrap_or(self.version != super::SEED);
         let primary_session_only = self
             .primary_session_only
@@ -341,17 +444,10 @@ impl PackFile {
             .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
             .unwrap_or_default();
         let param_aliases = self.param_aliases.unwrap_or(self.version == super::SEED);
-        for (tool, fragments) in &self.description_fragments {
-            for fragment in fragments {
-                fragment
-                    .check()
-                    .map_err(|err| format!("descriptionFragments.{tool}: {err}"))?;
-            }
-        }
-        if let Some(copy) = &self.session_visibility {
-            copy.check()
-                .map_err(|err| format!("sessionVisibility: {err}"))?;
-        }
+        Self::check_copy(
+            &self.description_fragments,
+            self.session_visibility.as_ref(),
+        )?;
         Ok(Semantics {
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,
@@ -389,21 +485,8 @@ impl PackFile {
             unknown_only_allowlist,
             no_tools_error: self.no_tools_error,
             non_owner_deny: non_owner,
-            subagent: SubagentRules {
-                default_deny: subagent.default_deny,
-                allow_lifts_default_deny: subagent.allow_lifts_default_deny,
-                always_deny: subagent.always_deny,
-                leaf_deny: subagent.leaf_deny,
-                default_max_spawn_depth: subagent.default_max_spawn_depth,
-            },
-            sandbox: SandboxDefaults {
-                default_allow: sandbox.default_allow,
-                default_deny: sandbox.default_deny,
-                explicit_allow_lifts_default_deny: sandbox.explicit_allow_lifts_default_deny,
-                read_only_deny: sandbox
-                    .read_only_deny
-                    .unwrap_or_else(|| vec!["write".into(), "edit".into(), "apply_patch".into()]),
-            },
+            subagent: subagent_rules(self.subagent.unwrap_or_default()),
+            sandbox: sandbox_defaults(sandbox),
             implicit_also_allow: self.implicit_also_allow,
             tool_search,
             gateway_http_deny: self.gateway_http_deny,

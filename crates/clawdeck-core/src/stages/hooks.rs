@@ -167,6 +167,67 @@ fn parse_answer(stdout: &str) -> Result<HookAnswer, String> {
     })
 }
 
+/// Why a hook gave no answer.
+enum HookFailure {
+    /// The caller cancelled while it ran.
+    Cancelled,
+    /// It could not start, timed out, failed or answered something unreadable.
+    Failed(String),
+}
+
+/// Runs one hook on the event and reads its answer.
+async fn ask_hook(
+    hook: &HookCommand,
+    event: &Value,
+    cancel: &CancellationToken,
+) -> Result<HookAnswer, HookFailure> {
+    let command = JsonCommand {
+        argv: hook.command.clone(),
+        cwd: None,
+        env: vec![("CLAWDECK_HOOK".to_string(), "before_tool_call".to_string())],
+        timeout: Duration::from_millis(hook.timeout_ms.max(1)),
+    };
+    let outcome = run_json_command(&command, event, cancel)
+        .await
+        .map_err(|e| HookFailure::Failed(format!("could not start: {e}")))?;
+    if outcome.killed_by == Some(KillReason::Cancelled) || cancel.is_cancelled() {
+        return Err(HookFailure::Cancelled);
+    }
+    if outcome.timed_out {
+        return Err(HookFailure::Failed(format!(
+            "timed out after {} ms",
+            hook.timeout_ms
+        )));
+    }
+    if !outcome.success() {
+        let stderr = tail(&outcome.output.stderr_text(), 300);
+        return Err(HookFailure::Failed(format!(
+            "{}{}",
+            outcome.summary(),
+            if stderr.is_empty() {
+                String::new()
+            } else {
+                format!(": {stderr}")
+            }
+        )));
+    }
+    parse_answer(&outcome.output.stdout_text()).map_err(HookFailure::Failed)
+}
+
+/// The hook's parameter update over the call's parameters; the keys it set.
+fn merge_params(params: Value, update: Map<String, Value>) -> (Value, Vec<String>) {
+    let mut merged = match params {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    let mut changed = Vec::new();
+    for (key, value) in update {
+        changed.push(key.clone());
+        merged.insert(key, value);
+    }
+    (Value::Object(merged), changed)
+}
+
 /// Runs the chain for one call.
 pub(crate) async fn run_before_tool_call(
     hooks: &[HookCommand],
@@ -184,66 +245,16 @@ pub(crate) async fn run_before_tool_call(
             steps.push(HookStep::Skipped { hook: label });
             continue;
         }
-        let command = JsonCommand {
-            argv: hook.command.clone(),
-            cwd: None,
-            env: vec![("CLAWDECK_HOOK".to_string(), "before_tool_call".to_string())],
-            timeout: Duration::from_millis(hook.timeout_ms.max(1)),
-        };
         let event = hook_event(tool, call_id, &params, ctx);
-        let failure = |detail: String, steps: &mut Vec<HookStep>| {
-            tracing::warn!(hook = %label, tool, "before_tool_call hook failed: {detail}");
-            steps.push(HookStep::Failed {
-                hook: label.clone(),
-                detail,
-            });
-        };
-        let outcome = match run_json_command(&command, &event, cancel).await {
-            Ok(outcome) => outcome,
-            Err(e) => {
-                failure(format!("could not start: {e}"), &mut steps);
-                return HookVerdict::Block {
-                    reason: HOOK_FAILED_REASON.to_string(),
-                    steps,
-                };
-            }
-        };
-        if outcome.killed_by == Some(KillReason::Cancelled) || cancel.is_cancelled() {
-            return HookVerdict::Cancelled;
-        }
-        if outcome.timed_out {
-            failure(
-                format!("timed out after {} ms", hook.timeout_ms),
-                &mut steps,
-            );
-            return HookVerdict::Block {
-                reason: HOOK_FAILED_REASON.to_string(),
-                steps,
-            };
-        }
-        if !outcome.success() {
-            let stderr = tail(&outcome.output.stderr_text(), 300);
-            failure(
-                format!(
-                    "{}{}",
-                    outcome.summary(),
-                    if stderr.is_empty() {
-                        String::new()
-                    } else {
-                        format!(": {stderr}")
-                    }
-                ),
-                &mut steps,
-            );
-            return HookVerdict::Block {
-                reason: HOOK_FAILED_REASON.to_string(),
-                steps,
-            };
-        }
-        let answer = match parse_answer(&outcome.output.stdout_text()) {
+        let answer = match ask_hook(hook, &event, cancel).await {
             Ok(answer) => answer,
-            Err(detail) => {
-                failure(detail, &mut steps);
+            Err(HookFailure::Cancelled) => return HookVerdict::Cancelled,
+            Err(HookFailure::Failed(detail)) => {
+                tracing::warn!(hook = %label, tool, "before_tool_call hook failed: {detail}");
+                steps.push(HookStep::Failed {
+                    hook: label.clone(),
+                    detail,
+                });
                 return HookVerdict::Block {
                     reason: HOOK_FAILED_REASON.to_string(),
                     steps,
@@ -262,15 +273,7 @@ pub(crate) async fn run_before_tool_call(
         }
         let mut changed = Vec::new();
         if let Some(update) = answer.params {
-            let mut merged = match params {
-                Value::Object(map) => map,
-                _ => Map::new(),
-            };
-            for (key, value) in update {
-                changed.push(key.clone());
-                merged.insert(key, value);
-            }
-            params = Value::Object(merged);
+            (params, changed) = merge_params(params, update);
         }
         steps.push(HookStep::Passed {
             hook: label,

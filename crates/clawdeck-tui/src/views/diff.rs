@@ -278,18 +278,7 @@ impl DiffView {
     }
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
-        let mut head = vec![self.edit_line(ctx)];
-        match (&self.result, &self.error) {
-            (_, Some(err)) => head.push(Line::from(vec![
-                Span::styled("✗ diff: ", theme::error()),
-                Span::raw(err.clone()),
-            ])),
-            (Some(d), None) => {
-                head.push(side_line("a", &d.a));
-                head.push(side_line("b", &d.b));
-            }
-            (None, None) => head.push(Line::styled("no diff computed yet", theme::dim())),
-        }
+        let head = self.head_lines(ctx);
         // The head wraps and grows (up to a third of the room) so that every key shows.
         let mut head_pane = TextPane::word_wrapped();
         head_pane.set_lines(head, Vec::new());
@@ -324,8 +313,35 @@ impl DiffView {
         let block = Block::bordered().title(title);
         head_pane.render(block.inner(head_area), buf);
         block.render(head_area, buf);
-        let Some(d) = &self.result else {
+        if self.result.is_none() {
             Block::bordered().title(" Changes ").render(table_area, buf);
+            return;
+        }
+        self.render_changes(table_area, buf);
+        self.detail
+            .render(detail_area, buf, "The rule responsible", ctx.keymap);
+    }
+
+    /// The edited context b, then each side's summary (or the diff's error).
+    fn head_lines(&self, ctx: &ViewCtx) -> Vec<Line<'static>> {
+        let mut head = vec![self.edit_line(ctx)];
+        match (&self.result, &self.error) {
+            (_, Some(err)) => head.push(Line::from(vec![
+                Span::styled("✗ diff: ", theme::error()),
+                Span::raw(err.clone()),
+            ])),
+            (Some(d), None) => {
+                head.push(side_line("a", &d.a));
+                head.push(side_line("b", &d.b));
+            }
+            (None, None) => head.push(Line::styled("no diff computed yet", theme::dim())),
+        }
+        head
+    }
+
+    /// The tools whose visibility differs between a and b, with why.
+    fn render_changes(&mut self, table_area: Rect, buf: &mut Buffer) {
+        let Some(d) = &self.result else {
             return;
         };
         let rows = rows(d);
@@ -377,8 +393,6 @@ impl DiffView {
             );
             self.offset = render_selected(table, table_area, buf, self.selected, self.offset);
         }
-        self.detail
-            .render(detail_area, buf, "The rule responsible", ctx.keymap);
     }
 }
 

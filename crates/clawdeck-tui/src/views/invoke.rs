@@ -760,14 +760,22 @@ impl InvokeView {
             Layout::vertical([Constraint::Fill(1), Constraint::Fill(1)]).areas(right);
         self.tools_area = tools_area;
         self.history_area = history_area;
-        let focus_style = |f: Focus| {
-            if self.focus == f {
-                theme::accent()
-            } else {
-                Style::default()
-            }
-        };
+        self.render_tools(tools_area, buf);
+        self.render_history(history_area, buf, ctx);
+        self.render_editor(editor_area, buf, ctx);
+        self.render_result(result_area, buf, ctx);
+    }
 
+    fn focus_style(&self, pane: Focus) -> Style {
+        if self.focus == pane {
+            theme::accent()
+        } else {
+            Style::default()
+        }
+    }
+
+    /// The tools, hidden ones marked with why.
+    fn render_tools(&self, tools_area: Rect, buf: &mut Buffer) {
         let items: Vec<ListItem> = self
             .tools
             .iter()
@@ -794,13 +802,16 @@ impl InvokeView {
                 items,
                 Block::bordered()
                     .title(title)
-                    .border_style(focus_style(Focus::Tools)),
+                    .border_style(self.focus_style(Focus::Tools)),
             ),
             tools_area,
             buf,
             &mut state,
         );
+    }
 
+    /// The calls made from this view and how each ended.
+    fn render_history(&self, history_area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         let items: Vec<ListItem> = self
             .history
             .iter()
@@ -829,7 +840,7 @@ impl InvokeView {
                 ctx.keymap.key_label(Action::RunTool),
                 ctx.keymap.key_label(Action::Open)
             ))
-            .border_style(focus_style(Focus::History));
+            .border_style(self.focus_style(Focus::History));
         if items.is_empty() {
             Paragraph::new(Line::styled("no calls yet", theme::dim()))
                 .block(block)
@@ -838,7 +849,10 @@ impl InvokeView {
             let mut state = ListState::default().with_selected(Some(self.history_selected));
             StatefulWidget::render(selection_list(items, block), history_area, buf, &mut state);
         }
+    }
 
+    /// The parameter editor with the validation verdict, or why the selected tool is hidden.
+    fn render_editor(&mut self, editor_area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         let (verdict, verdict_style) = match (&self.editing, &self.validation) {
             (None, _) => ("pick a tool and press Enter".to_string(), theme::dim()),
             (Some(_), _) if self.validation_due.is_some() => (
@@ -865,7 +879,7 @@ impl InvokeView {
                 ),
                 theme::dim(),
             ))
-            .border_style(focus_style(Focus::Editor));
+            .border_style(self.focus_style(Focus::Editor));
         if self.editing.is_some() {
             self.editor.set_block(block);
             self.editor
@@ -889,7 +903,10 @@ impl InvokeView {
                 .render(inner, buf);
             }
         }
+    }
 
+    /// The shown call's result (or why tools cannot run here).
+    fn render_result(&mut self, result_area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         let mut block = Block::bordered().title(match self.shown {
             Some(id) => format!(" Result of call #{id} "),
             None => " Result ".to_string(),

@@ -327,6 +327,36 @@ impl PolicyView {
         } else {
             ""
         };
+        let session = self.session.as_ref().filter(|s| s.check().is_some());
+        let columns = self.table_columns(res, &rows, table_area.width);
+        let title = format!(
+            " Tools × layers{} · {visible} visible, {} hidden of {total}{mode} · ✓ kept ✗ removed × also removes · skipped ",
+            columns.scroll_note(),
+            total - visible
+        );
+        let header = columns.header(res);
+        let table_rows: Vec<Row> = rows.iter().map(|t| columns.row(t, session)).collect();
+        let widths = columns.widths();
+        self.layer_columns = columns.shown.len();
+        self.layer_offset = columns.layer_offset;
+        let block = Block::bordered().title(title);
+        if table_rows.is_empty() {
+            let why = if self.hidden_only {
+                "no hidden tools match"
+            } else {
+                "no tools match the filter"
+            };
+            Paragraph::new(Line::styled(why, theme::dim()))
+                .block(block)
+                .render(table_area, buf);
+        } else {
+            let table = list_table(table_rows, widths, header, block);
+            self.offset = render_selected(table, table_area, buf, self.selected, self.offset);
+        }
+    }
+
+    /// Which layer columns fit in `width`, and how wide and how labelled the columns are.
+    fn table_columns(&self, res: &Resolution, rows: &[&ToolTrace], width: u16) -> TableColumns {
         let longest_name = rows
             .iter()
             .map(|t| t.name.chars().count())
@@ -340,15 +370,12 @@ impl PolicyView {
             .map(|l| l.short().chars().count().max(5) as u16 + 1)
             .sum();
         // The verdict column is there only while a gateway session is compared.
-        let verdict_width = if self.session.as_ref().is_some_and(|s| s.check().is_some()) {
-            VERDICT_COLUMN + 1
-        } else {
-            0
-        };
+        let with_verdicts = self.session.as_ref().is_some_and(|s| s.check().is_some());
+        let verdict_width = if with_verdicts { VERDICT_COLUMN + 1 } else { 0 };
         // Borders, the selection mark and the spaces around the name and result columns.
         let chrome = 2 + 1 + 2;
-        let compact = NAME_COLUMN as u16 + full_layers + RESULT_COLUMN + verdict_width + chrome
-            > table_area.width;
+        let compact =
+            NAME_COLUMN as u16 + full_layers + RESULT_COLUMN + verdict_width + chrome > width;
         // `hidden@<layer>` must stay distinct when the column is narrow ("hidden@glob" was both
         // global and glob.prov): the three-letter labels whenever the longest full one is cut.
         let longest_result = "hidden@".len()
@@ -357,15 +384,12 @@ impl PolicyView {
                 .map(|l| l.short().chars().count())
                 .max()
                 .unwrap_or(0);
-        let result_room = table_area
-            .width
-            .saturating_sub(NAME_COLUMN as u16 + full_layers + verdict_width + chrome);
+        let result_room =
+            width.saturating_sub(NAME_COLUMN as u16 + full_layers + verdict_width + chrome);
         let short_results = compact || (result_room as usize) < longest_result;
         // Layer columns that fit beside the whole names and the result: the rest scroll.
         let fitting = if compact {
-            let room = table_area
-                .width
-                .saturating_sub(longest_name + RESULT_COLUMN + verdict_width + chrome);
+            let room = width.saturating_sub(longest_name + RESULT_COLUMN + verdict_width + chrome);
             (room / 4) as usize
         } else {
             layer_ids.len()
@@ -378,116 +402,14 @@ impl PolicyView {
             .skip(layer_offset)
             .take(fitting)
             .collect();
-        let columns = if shown.is_empty() && !layer_ids.is_empty() {
-            " (no room for the layer columns)".to_string()
-        } else if shown.len() < layer_ids.len() {
-            format!(
-                " {}–{} of {} (← →)",
-                layer_offset + 1,
-                layer_offset + shown.len(),
-                layer_ids.len()
-            )
-        } else {
-            String::new()
-        };
-        let title = format!(
-            " Tools × layers{columns} · {visible} visible, {} hidden of {total}{mode} · ✓ kept ✗ removed × also removes · skipped ",
-            total - visible
-        );
-        let mut header = vec![Span::raw("tool")];
-        header.extend(shown.iter().map(|l| {
-            let present = res.layer(*l).is_some_and(|s| s.present);
-            let style = if present {
-                Style::default()
-            } else {
-                theme::dim()
-            };
-            let label = if compact {
-                compact_label(*l)
-            } else {
-                l.short()
-            };
-            Span::styled(label, style)
-        }));
-        header.push(Span::raw("result"));
-        let session = self.session.as_ref().filter(|s| s.check().is_some());
-        if session.is_some() {
-            header.push(Span::raw("gateway"));
-        }
-        let table_rows: Vec<Row> = rows
-            .iter()
-            .map(|t| {
-                let name_style = if t.visible {
-                    Style::default()
-                } else {
-                    theme::hidden()
-                };
-                let mut cells = vec![Span::styled(t.name.clone(), name_style)];
-                for layer in &shown {
-                    cells.push(match t.decision(*layer) {
-                        Some(d) => {
-                            let (sym, style) = cell(d);
-                            Span::styled(sym, style)
-                        }
-                        None => Span::styled("?", theme::dim()),
-                    });
-                }
-                cells.push(if t.visible {
-                    Span::styled("visible", theme::ok())
-                } else {
-                    Span::styled(
-                        format!(
-                            "hidden@{}",
-                            t.removed_by
-                                .as_ref()
-                                .map(|r| if short_results {
-                                    compact_label(r.layer)
-                                } else {
-                                    r.layer.short()
-                                })
-                                .unwrap_or("?")
-                        ),
-                        theme::error(),
-                    )
-                });
-                if let Some(verdict) = session.and_then(|s| s.row_verdict(t)) {
-                    let (text, style) = verdict.cell();
-                    cells.push(Span::styled(text, style));
-                }
-                Row::new(cells)
-            })
-            .collect();
-        self.layer_columns = fitting;
-        self.layer_offset = layer_offset;
-        let mut widths = vec![Constraint::Length(if compact {
-            longest_name
-        } else {
-            NAME_COLUMN as u16
-        })];
-        widths.extend(shown.iter().map(|l| {
-            Constraint::Length(if compact {
-                3
-            } else {
-                l.short().chars().count().max(5) as u16
-            })
-        }));
-        widths.push(Constraint::Min(RESULT_COLUMN));
-        if session.is_some() {
-            widths.push(Constraint::Length(VERDICT_COLUMN));
-        }
-        let block = Block::bordered().title(title);
-        if table_rows.is_empty() {
-            let why = if self.hidden_only {
-                "no hidden tools match"
-            } else {
-                "no tools match the filter"
-            };
-            Paragraph::new(Line::styled(why, theme::dim()))
-                .block(block)
-                .render(table_area, buf);
-        } else {
-            let table = list_table(table_rows, widths, Row::new(header), block);
-            self.offset = render_selected(table, table_area, buf, self.selected, self.offset);
+        TableColumns {
+            compact,
+            short_results,
+            longest_name,
+            shown,
+            layer_offset,
+            layer_count: layer_ids.len(),
+            with_verdicts,
         }
     }
 
@@ -528,6 +450,126 @@ fn rule_detail_spans(
 const NAME_COLUMN: usize = 24;
 /// Minimum width of the result column.
 const RESULT_COLUMN: u16 = 10;
+
+/// The tools × layers table's columns at the width it has.
+struct TableColumns {
+    /// Too narrow for the full layer names: three-letter labels, the name column as wide as
+    /// the longest name.
+    compact: bool,
+    /// The result column names layers with their three-letter labels.
+    short_results: bool,
+    longest_name: u16,
+    /// The layer columns shown, from `layer_offset` on; the others scroll in.
+    shown: Vec<LayerId>,
+    layer_offset: usize,
+    layer_count: usize,
+    /// A gateway session is compared: the verdict column is there.
+    with_verdicts: bool,
+}
+
+impl TableColumns {
+    /// The title's note on scrolled or missing layer columns.
+    fn scroll_note(&self) -> String {
+        if self.shown.is_empty() && self.layer_count > 0 {
+            " (no room for the layer columns)".to_string()
+        } else if self.shown.len() < self.layer_count {
+            format!(
+                " {}–{} of {} (← →)",
+                self.layer_offset + 1,
+                self.layer_offset + self.shown.len(),
+                self.layer_count
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    /// Layers the context does not have are dimmed.
+    fn header(&self, res: &Resolution) -> Row<'static> {
+        let mut header = vec![Span::raw("tool")];
+        header.extend(self.shown.iter().map(|l| {
+            let present = res.layer(*l).is_some_and(|s| s.present);
+            let style = if present {
+                Style::default()
+            } else {
+                theme::dim()
+            };
+            let label = if self.compact {
+                compact_label(*l)
+            } else {
+                l.short()
+            };
+            Span::styled(label, style)
+        }));
+        header.push(Span::raw("result"));
+        if self.with_verdicts {
+            header.push(Span::raw("gateway"));
+        }
+        Row::new(header)
+    }
+
+    /// One tool: its name, each shown layer's decision, the result, the gateway's verdict.
+    fn row(&self, t: &ToolTrace, session: Option<&SessionCompare>) -> Row<'static> {
+        let name_style = if t.visible {
+            Style::default()
+        } else {
+            theme::hidden()
+        };
+        let mut cells = vec![Span::styled(t.name.clone(), name_style)];
+        for layer in &self.shown {
+            cells.push(match t.decision(*layer) {
+                Some(d) => {
+                    let (sym, style) = cell(d);
+                    Span::styled(sym, style)
+                }
+                None => Span::styled("?", theme::dim()),
+            });
+        }
+        cells.push(if t.visible {
+            Span::styled("visible", theme::ok())
+        } else {
+            Span::styled(
+                format!(
+                    "hidden@{}",
+                    t.removed_by
+                        .as_ref()
+                        .map(|r| if self.short_results {
+                            compact_label(r.layer)
+                        } else {
+                            r.layer.short()
+                        })
+                        .unwrap_or("?")
+                ),
+                theme::error(),
+            )
+        });
+        if let Some(verdict) = session.and_then(|s| s.row_verdict(t)) {
+            let (text, style) = verdict.cell();
+            cells.push(Span::styled(text, style));
+        }
+        Row::new(cells)
+    }
+
+    fn widths(&self) -> Vec<Constraint> {
+        let mut widths = vec![Constraint::Length(if self.compact {
+            self.longest_name
+        } else {
+            NAME_COLUMN as u16
+        })];
+        widths.extend(self.shown.iter().map(|l| {
+            Constraint::Length(if self.compact {
+                3
+            } else {
+                l.short().chars().count().max(5) as u16
+            })
+        }));
+        widths.push(Constraint::Min(RESULT_COLUMN));
+        if self.with_verdicts {
+            widths.push(Constraint::Length(VERDICT_COLUMN));
+        }
+        widths
+    }
+}
 
 /// Three-letter column labels for narrow terminals (the detail pane spells each layer out).
 fn compact_label(layer: LayerId) -> &'static str {

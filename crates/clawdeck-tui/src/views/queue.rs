@@ -380,6 +380,17 @@ impl QueueView {
         ])
         .areas(area);
         self.lanes_area = lanes_area;
+        self.render_lanes(snapshot, lanes_area, buf);
+        let lane = snapshot.lanes.get(self.selected).map(|l| l.lane.clone());
+        self.render_entries(lane.as_deref(), entries_area, buf);
+        let lines: Vec<Line> = self.log.iter().map(|l| Line::raw(l.clone())).collect();
+        self.events.set("events", lines);
+        self.events
+            .render(log_area, buf, "Queue events", ctx.keymap);
+    }
+
+    /// Each lane's limit, load and oldest wait (flagged once past the warning time).
+    fn render_lanes(&self, snapshot: &QueueSnapshot, lanes_area: Rect, buf: &mut Buffer) {
         let warn_ms = self.warn_after.as_millis();
         let lane_rows: Vec<Row> = snapshot
             .lanes
@@ -423,52 +434,15 @@ impl QueueView {
             Block::bordered().title(title),
         );
         render_selected(table, lanes_area, buf, self.selected, 0);
+    }
 
-        let lane = snapshot.lanes.get(self.selected).map(|l| l.lane.clone());
+    /// The selected lane's entries: active, then recently finished.
+    fn render_entries(&self, lane: Option<&str>, entries_area: Rect, buf: &mut Buffer) {
         let entries = self.lane_entries();
         let entry_cursor =
             (self.focus == QueueFocus::Entries).then(|| self.entry_position(&entries));
-        let entry_rows: Vec<Row> = entries
-            .iter()
-            .map(|e| {
-                let late = self.is_late(e);
-                let (state, style) = match e.state {
-                    EntryState::Queued if late => ("⚠ waiting".to_string(), theme::warning()),
-                    EntryState::Queued => ("… waiting".to_string(), Style::default()),
-                    EntryState::Running => ("● running".to_string(), theme::accent()),
-                    EntryState::Finished => ("finished".to_string(), theme::dim()),
-                };
-                let backgrounded = self.is_backgrounded(e);
-                let (state, style) = if backgrounded {
-                    ("↪ running".to_string(), theme::accent())
-                } else {
-                    (state, style)
-                };
-                let outcome = match &e.outcome {
-                    _ if backgrounded => ("in the background".to_string(), theme::accent()),
-                    Some(o) => outcome_label(o),
-                    None => ("-".to_string(), theme::dim()),
-                };
-                let row = Row::new(vec![
-                    Span::raw(format!("#{}", e.id)),
-                    Span::raw(e.label.to_string()),
-                    Span::styled(state, style),
-                    Span::raw(short_duration(e.waited)),
-                    Span::raw(
-                        e.running_for
-                            .map(short_duration)
-                            .unwrap_or_else(|| "-".to_string()),
-                    ),
-                    Span::styled(outcome.0, outcome.1),
-                ]);
-                if late {
-                    row.style(theme::warning())
-                } else {
-                    row
-                }
-            })
-            .collect();
-        let lane_name = lane.as_deref().unwrap_or("-").to_string();
+        let entry_rows: Vec<Row> = entries.iter().map(|e| self.entry_row(e)).collect();
+        let lane_name = lane.unwrap_or("-").to_string();
         let block = Block::bordered().title(format!(
             " Entries of lane {lane_name} (active, then recent) · {} ",
             crate::widgets::count(entries.len(), "call", "calls")
@@ -508,9 +482,44 @@ impl QueueView {
             );
             render_selected(table, entries_area, buf, entry_cursor, 0);
         }
-        let lines: Vec<Line> = self.log.iter().map(|l| Line::raw(l.clone())).collect();
-        self.events.set("events", lines);
-        self.events
-            .render(log_area, buf, "Queue events", ctx.keymap);
+    }
+
+    /// One entry: id, label, state (a late wait is flagged), wait and run times, outcome.
+    fn entry_row(&self, e: &EntrySnapshot) -> Row<'static> {
+        let late = self.is_late(e);
+        let (state, style) = match e.state {
+            EntryState::Queued if late => ("⚠ waiting".to_string(), theme::warning()),
+            EntryState::Queued => ("… waiting".to_string(), Style::default()),
+            EntryState::Running => ("● running".to_string(), theme::accent()),
+            EntryState::Finished => ("finished".to_string(), theme::dim()),
+        };
+        let backgrounded = self.is_backgrounded(e);
+        let (state, style) = if backgrounded {
+            ("↪ running".to_string(), theme::accent())
+        } else {
+            (state, style)
+        };
+        let outcome = match &e.outcome {
+            _ if backgrounded => ("in the background".to_string(), theme::accent()),
+            Some(o) => outcome_label(o),
+            None => ("-".to_string(), theme::dim()),
+        };
+        let row = Row::new(vec![
+            Span::raw(format!("#{}", e.id)),
+            Span::raw(e.label.to_string()),
+            Span::styled(state, style),
+            Span::raw(short_duration(e.waited)),
+            Span::raw(
+                e.running_for
+                    .map(short_duration)
+                    .unwrap_or_else(|| "-".to_string()),
+            ),
+            Span::styled(outcome.0, outcome.1),
+        ]);
+        if late {
+            row.style(theme::warning())
+        } else {
+            row
+        }
     }
 }
