@@ -437,6 +437,11 @@ impl App {
 
     /// Handles one event (everything except `Draw`, which the loop handles).
     pub(crate) fn handle_event(&mut self, event: AppEvent) {
+        self.handle_and_ask_for_frame(event);
+    }
+
+    /// Handles one event; returns whether it asked for a frame.
+    fn handle_and_ask_for_frame(&mut self, event: AppEvent) -> bool {
         let redraw = match event {
             AppEvent::Key(key) => self.handle_key(key),
             AppEvent::Mouse(mouse) => self.handle_mouse(mouse),
@@ -566,6 +571,7 @@ impl App {
         if redraw {
             self.frames.schedule_frame();
         }
+        redraw
     }
 
     fn handle_core(&mut self, event: CoreEvent) -> bool {
@@ -1269,8 +1275,9 @@ fn default_copy_dir() -> PathBuf {
 ///
 /// Each turn takes everything queued and handles the operator's input and the App's intents
 /// first, in their order, then the output (router, gateway and queue events) and at most one
-/// frame: a key never waits behind a backlog of output or a frame, and the frame drawn next
-/// already shows it.
+/// frame: a key never waits behind a backlog of output or a frame. Input that changed the
+/// screen is drawn at the end of its turn, without waiting for the frame scheduler's next slot
+/// (the scheduler's 60 fps cap is for output, which comes much faster than keys).
 pub(crate) async fn run_loop<B: Backend>(
     app: &mut App,
     terminal: &mut Terminal<B>,
@@ -1291,6 +1298,7 @@ pub(crate) async fn run_loop<B: Backend>(
             match event {
                 AppEvent::Draw => draw_due = true,
                 output if is_output(&output) => later.push(output),
+                input if is_input(&input) => draw_due |= app.handle_and_ask_for_frame(input),
                 other => app.handle_event(other),
             }
             if app.quit {
@@ -1308,6 +1316,14 @@ pub(crate) async fn run_loop<B: Backend>(
         }
     }
     Ok(())
+}
+
+/// The operator's input.
+fn is_input(event: &AppEvent) -> bool {
+    matches!(
+        event,
+        AppEvent::Key(_) | AppEvent::Mouse(_) | AppEvent::Paste(_) | AppEvent::Resize
+    )
 }
 
 /// Events that report output or progress of work (they may wait behind the operator's keys).

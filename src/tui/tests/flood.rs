@@ -138,3 +138,29 @@ fn a_large_chunk_is_sanitized_in_whole_line_pieces_within_the_budget() {
     let run = h.app.router.selected_run().unwrap();
     assert_eq!(run.buffer.output_lines(), 4000);
 }
+
+#[tokio::test]
+async fn a_key_is_drawn_in_its_own_turn_without_waiting_for_the_frame_scheduler() {
+    let mut h = router_running();
+    h.app.handle_event(chunk(0, 100));
+    h.app.router.flush_pending();
+    // The test's frame requester never sends a Draw: the only frame is the key's own.
+    h.app.tx.send(key(KeyCode::PageUp));
+    let stats = std::sync::Arc::clone(&h.app.stats);
+    let tx = h.app.tx.clone();
+    tokio::spawn(async move {
+        while stats.frames_drawn.load(Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        tx.send(AppEvent::Quit);
+    });
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let ended = tokio::time::timeout(
+        Duration::from_secs(10),
+        crate::tui::app::run_loop(&mut h.app, &mut terminal, &mut h.rx, false),
+    )
+    .await;
+    assert!(ended.is_ok(), "no frame was drawn for the key");
+    assert_eq!(h.app.stats.frames_drawn.load(Ordering::SeqCst), 1);
+    assert_eq!(h.app.stats.frames_at_last_key.load(Ordering::SeqCst), 0);
+}
