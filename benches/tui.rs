@@ -1,9 +1,13 @@
 //! Console benchmarks, each printed with a baseline measured in the same run:
 //! 1. Router view render at 200×60 with 1,000,000 retained lines (target < 2 ms per frame),
 //!    against rendering every line (a Paragraph of the whole buffer, scrolled to the bottom).
-//! 2. Key press → next frame while a child floods output through the real RouterService
-//!    (target median < 50 ms), against the same with no output.
+//! 2. Key press → next frame while a child floods output through the real RouterService,
+//!    three runs, each against the same with no output (targets: median ≤ 25 ms and p90 ≤ 50 ms
+//!    on this 2-core machine; issue 23).
 //! 3. Idle: frames drawn over 2 s of idle (target 0) and CPU time used, against a bare sleep.
+//!
+//! The last line is a one-line summary (`.ci/run` prints it). `CLAWDECK_BENCH_QUICK=1` runs
+//! only the key → frame part.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -12,6 +16,11 @@ use std::time::Duration;
 use clawdeck_tui::bench;
 
 const LINES: usize = 1_000_000;
+/// Key → frame targets under a flood (issue 23).
+const TARGET_MEDIAN_MS: f64 = 25.0;
+const TARGET_P90_MS: f64 = 50.0;
+/// Runs of the key → frame measurement.
+const KEY_RUNS: usize = 3;
 
 fn median(v: &mut [Duration]) -> Duration {
     v.sort();
@@ -52,20 +61,44 @@ fn key_latency(flood: bool, samples: usize) -> Vec<Duration> {
     bench::key_to_frame(&script, flood, samples).expect("key to frame")
 }
 
-fn bench_key_latency() {
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// One run: the no-output baseline, then the flood; returns (median, p90) under the flood.
+fn key_latency_run(run: usize) -> (f64, f64) {
     let mut idle = key_latency(false, 40);
     let mut flood = key_latency(true, 60);
     let idle_med = median(&mut idle);
     let flood_med = median(&mut flood);
     let p90 = flood[flood.len() * 9 / 10];
     println!(
-        "key press → next frame while a child floods output: median {:.2} ms, p90 {:.2} ms (target median < 50 ms) | \
+        "key press → next frame while a child floods output, run {run}/{KEY_RUNS}: median {:.2} ms, p90 {:.2} ms | \
          baseline without output: median {:.2} ms | ratio {:.2}",
-        flood_med.as_secs_f64() * 1e3,
-        p90.as_secs_f64() * 1e3,
-        idle_med.as_secs_f64() * 1e3,
+        ms(flood_med),
+        ms(p90),
+        ms(idle_med),
         flood_med.as_secs_f64() / idle_med.as_secs_f64().max(1e-9)
     );
+    (ms(flood_med), ms(p90))
+}
+
+/// Three runs; returns the summary's words for them.
+fn bench_key_latency() -> String {
+    let runs: Vec<(f64, f64)> = (1..=KEY_RUNS).map(key_latency_run).collect();
+    let medians: Vec<String> = runs.iter().map(|(m, _)| format!("{m:.1}")).collect();
+    let p90s: Vec<String> = runs.iter().map(|(_, p)| format!("{p:.1}")).collect();
+    let met = runs
+        .iter()
+        .all(|&(m, p)| m <= TARGET_MEDIAN_MS && p <= TARGET_P90_MS);
+    let words = format!(
+        "key → frame under a flood: medians {} ms, p90s {} ms (targets: median ≤ {TARGET_MEDIAN_MS} ms, p90 ≤ {TARGET_P90_MS} ms: {})",
+        medians.join(", "),
+        p90s.join(", "),
+        if met { "met" } else { "missed" }
+    );
+    println!("{words}");
+    words
 }
 
 fn cpu_time() -> Duration {
@@ -110,10 +143,13 @@ fn bench_idle() {
 
 fn main() {
     // `cargo bench` passes `--bench`; a bare word picks one benchmark (render, idle, keys).
-    let only = std::env::args()
+    let mut only = std::env::args()
         .skip(1)
         .find(|a| !a.starts_with('-'))
         .unwrap_or_default();
+    if std::env::var_os("CLAWDECK_BENCH_QUICK").is_some_and(|v| v == "1") {
+        only = "keys".into();
+    }
     if only.is_empty() || only == "render" {
         bench_render();
     }
@@ -121,6 +157,7 @@ fn main() {
         bench_idle();
     }
     if only.is_empty() || only == "keys" {
-        bench_key_latency();
+        let summary = bench_key_latency();
+        println!("console bench summary: {summary}");
     }
 }

@@ -126,6 +126,9 @@ pub(crate) struct Stats {
     pub(crate) keys_handled: AtomicU64,
     /// `frames_drawn` when the last key was handled: the next frame after it shows the key.
     pub(crate) frames_at_last_key: AtomicU64,
+    /// Pieces of router output sanitized when the last key was handled (the work a key waited
+    /// for; tests count it).
+    pub(crate) output_pieces_at_last_key: AtomicU64,
 }
 
 pub(crate) struct App {
@@ -437,6 +440,11 @@ impl App {
 
     /// Handles one event (everything except `Draw`, which the loop handles).
     pub(crate) fn handle_event(&mut self, event: AppEvent) {
+        self.handle_and_ask_for_frame(event);
+    }
+
+    /// Handles one event; returns whether it asked for a frame.
+    fn handle_and_ask_for_frame(&mut self, event: AppEvent) -> bool {
         let redraw = match event {
             AppEvent::Key(key) => self.handle_key(key),
             AppEvent::Mouse(mouse) => self.handle_mouse(mouse),
@@ -566,6 +574,7 @@ impl App {
         if redraw {
             self.frames.schedule_frame();
         }
+        redraw
     }
 
     fn handle_core(&mut self, event: CoreEvent) -> bool {
@@ -612,13 +621,16 @@ impl App {
             }
             CoreEvent::Router(ev, permit) => {
                 // A chunk's permit waits with it until it is sanitized; any other goes now.
-                let changed = self.router.apply(&ev, permit) && self.view == ViewId::Router;
+                let was_pending = self.router.has_pending();
+                let changed = self.router.apply(ev, permit) && self.view == ViewId::Router;
                 if self.view != ViewId::Router {
                     // Off screen: no frame is coming, so sanitize now.
                     self.router.flush_pending();
                 }
-                // On screen, queued output is sanitized before the next frame.
-                changed || self.router.has_pending()
+                // On screen, queued output is sanitized before the next frame: the first chunk
+                // asks for it, and a frame that leaves output queued asks for the next one, so
+                // a flood asks once per frame, not once per chunk.
+                changed || (!was_pending && self.router.has_pending())
             }
             CoreEvent::Queue(ev) => {
                 self.queue.record(&ev);
@@ -681,7 +693,11 @@ impl App {
                 true
             }
             CoreEvent::RouterLagged(n) => {
+                // Marked in its place behind the queued output, which is sanitized per frame.
                 self.router.mark_skipped(n);
+                if self.view != ViewId::Router {
+                    self.router.flush_pending();
+                }
                 // Skipped events may include a run's end: take the ends from the history.
                 if let Some(router) = &self.services.router {
                     self.router.reconcile(router.runs());
@@ -726,6 +742,9 @@ impl App {
         }
         let drawn = self.stats.frames_drawn.load(Ordering::SeqCst);
         self.stats.frames_at_last_key.store(drawn, Ordering::SeqCst);
+        self.stats
+            .output_pieces_at_last_key
+            .store(self.router.sanitized_pieces, Ordering::SeqCst);
         self.stats.keys_handled.fetch_add(1, Ordering::SeqCst);
         let ctrl_c =
             key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
@@ -1187,7 +1206,7 @@ impl App {
         while self.live_work() > 0 {
             match tokio::time::timeout_at(deadline, rx.recv()).await {
                 Ok(Some(AppEvent::Core(CoreEvent::Router(ev, permit)))) => {
-                    self.router.apply(&ev, permit);
+                    self.router.apply(ev, permit);
                     self.router.flush_pending();
                 }
                 Ok(Some(AppEvent::Core(CoreEvent::InvokeDone { call, outcome }))) => {
@@ -1246,6 +1265,12 @@ pub(crate) fn openclaw_version_status(pack: &crate::semantics::PackChoice) -> St
 }
 
 /// Runs the event loop until quit: one channel in, frames out only when asked for.
+///
+/// Each turn takes everything queued and handles the operator's input and the App's intents
+/// first, in their order, then the output (router, gateway and queue events) and at most one
+/// frame: a key never waits behind a backlog of output or a frame. Input that changed the
+/// screen is drawn at the end of its turn, without waiting for the frame scheduler's next slot
+/// (the scheduler's 60 fps cap is for output, which comes much faster than keys).
 pub(crate) async fn run_loop<B: Backend>(
     app: &mut App,
     terminal: &mut Terminal<B>,
@@ -1253,16 +1278,59 @@ pub(crate) async fn run_loop<B: Backend>(
     synchronized: bool,
 ) -> Result<(), B::Error> {
     app.frames.schedule_frame();
-    while let Some(event) = rx.recv().await {
-        match event {
-            AppEvent::Draw => draw(app, terminal, synchronized)?,
-            other => app.handle_event(other),
+    let mut later = Vec::new();
+    while let Some(first) = rx.recv().await {
+        let mut draw_due = false;
+        // This turn takes what was queued when it began; what comes meanwhile waits for the next.
+        let mut left = rx.len();
+        let mut next = Some(first);
+        while let Some(event) = next.take().or_else(|| {
+            left = left.checked_sub(1)?;
+            rx.try_recv().ok()
+        }) {
+            match event {
+                AppEvent::Draw => draw_due = true,
+                output if is_output(&output) => later.push(output),
+                input if is_input(&input) => draw_due |= app.handle_and_ask_for_frame(input),
+                other => app.handle_event(other),
+            }
+            if app.quit {
+                break;
+            }
+        }
+        for output in later.drain(..) {
+            app.handle_event(output);
         }
         if app.quit {
             break;
         }
+        if draw_due {
+            draw(app, terminal, synchronized)?;
+        }
     }
     Ok(())
+}
+
+/// The operator's input.
+fn is_input(event: &AppEvent) -> bool {
+    matches!(
+        event,
+        AppEvent::Key(_) | AppEvent::Mouse(_) | AppEvent::Paste(_) | AppEvent::Resize
+    )
+}
+
+/// Events that report output or progress of work (they may wait behind the operator's keys).
+fn is_output(event: &AppEvent) -> bool {
+    matches!(
+        event,
+        AppEvent::Core(
+            CoreEvent::Router(..)
+                | CoreEvent::RouterLagged(_)
+                | CoreEvent::Gateway { .. }
+                | CoreEvent::Queue(_)
+                | CoreEvent::QueueLagged(_)
+        )
+    )
 }
 
 /// Draws one frame (inside a synchronized update on real terminals, so it appears at once).

@@ -9,6 +9,7 @@ mod approvals;
 mod conventions;
 mod copy;
 mod decisions;
+mod flood;
 pub(crate) mod harness;
 mod header;
 mod loading;

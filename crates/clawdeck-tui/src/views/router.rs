@@ -81,9 +81,11 @@ pub(crate) struct RouterView {
     /// Why runs cannot be started (no router service); shown instead of the stream.
     pub(crate) unavailable: Option<String>,
     /// Output not yet sanitized, oldest first, each chunk with its pacing permit (given back
-    /// once sanitized). Chunks are cheap to queue and sanitized before frames within a time
-    /// budget, so a flood never delays key handling.
-    pending: VecDeque<(u64, StreamKind, Vec<u8>, Permit)>,
+    /// once sanitized), and the marks of skipped events in their place. Queuing is cheap; the
+    /// sanitizing happens before frames within a time budget, so a flood never delays keys.
+    pending: VecDeque<Pending>,
+    /// Pieces of output sanitized so far (tests count the console's work with it).
+    pub(crate) sanitized_pieces: u64,
     runs_area: Rect,
     stream_area: Rect,
     /// The context's agent: the new-run dialog starts with it.
@@ -92,6 +94,26 @@ pub(crate) struct RouterView {
     pub(crate) known_agents: Vec<String>,
     /// The operator started a run here: select it when its start arrives.
     follow_next_start: bool,
+}
+
+/// Sanitizing works through a chunk in pieces of about this size, so a frame's budget is
+/// overrun by at most one piece, whatever size the reads of a flooding child had.
+const SANITIZE_PIECE_BYTES: usize = 16 * 1024;
+
+/// Output waiting to be sanitized, in arrival order.
+#[derive(Debug)]
+enum Pending {
+    /// A chunk of a run's output; `done` bytes of it are sanitized already. Its permit goes
+    /// back when the whole chunk is (the entry is dropped).
+    Chunk {
+        run_id: u64,
+        kind: StreamKind,
+        bytes: Vec<u8>,
+        done: usize,
+        _permit: Permit,
+    },
+    /// The console skipped this many events here (the broadcast moved on without it).
+    Skipped(u64),
 }
 
 fn state_label(status: Option<RunStatus>) -> (&'static str, ratatui::style::Style) {
@@ -152,6 +174,17 @@ impl RouterView {
             .filter(|r| !self.runs.iter().any(|v| v.run_id == r.run_id))
             .cloned()
             .collect();
+        let ends = runs.iter().any(|r| {
+            r.outcome.is_some()
+                && self
+                    .runs
+                    .iter()
+                    .any(|e| e.run_id == r.run_id && e.is_live())
+        });
+        if ends {
+            // An end's note goes after the output queued before it.
+            self.flush_pending();
+        }
         for run in runs {
             let Some(outcome) = run.outcome else { continue };
             if let Some(entry) = self
@@ -175,13 +208,14 @@ impl RouterView {
     }
 
     /// Events were skipped (the console fell behind): every live run's pane says so where it
-    /// happened; the copy (`y`) still has everything, from the run's own record.
+    /// happened; the copy (`y`) still has everything, from the run's own record. The mark
+    /// waits behind the output queued before it: a flood lags often, and sanitizing the whole
+    /// queue at each lag kept keys waiting for it (issue 23).
     pub(crate) fn mark_skipped(&mut self, events: u64) {
-        self.flush_pending();
-        for run in self.runs.iter_mut().filter(|r| r.is_live()) {
-            run.buffer.push_note(&format!(
-                "⋯ {events} events skipped here: the console fell behind the stream (y copies the complete record)"
-            ));
+        if self.pending.is_empty() {
+            note_skipped(&mut self.runs, events);
+        } else {
+            self.pending.push_back(Pending::Skipped(events));
         }
     }
 
@@ -190,16 +224,40 @@ impl RouterView {
         !self.pending.is_empty()
     }
 
-    /// Sanitizes queued output until `budget` is spent; returns whether the selected run changed.
+    /// Sanitizes queued output, a piece at a time, until `budget` is spent; returns whether
+    /// the selected run changed.
     pub(crate) fn process_pending(&mut self, budget: Duration) -> bool {
         let start = Instant::now();
         let selected = self.selected_run().map(|r| r.run_id);
         let mut changed = false;
-        while let Some((run_id, kind, bytes, _sanitized)) = self.pending.pop_front() {
-            if let Some(run) = self.runs.iter_mut().find(|r| r.run_id == run_id) {
-                run.buffer.push_chunk(kind, &bytes);
-                changed |= Some(run_id) == selected;
+        while let Some(next) = self.pending.front_mut() {
+            let finished = match next {
+                Pending::Skipped(events) => {
+                    note_skipped(&mut self.runs, *events);
+                    changed = true;
+                    true
+                }
+                Pending::Chunk {
+                    run_id,
+                    kind,
+                    bytes,
+                    done,
+                    ..
+                } => {
+                    let end = piece_end(bytes, *done);
+                    if let Some(run) = self.runs.iter_mut().find(|r| r.run_id == *run_id) {
+                        run.buffer.push_chunk(*kind, &bytes[*done..end]);
+                        changed |= Some(*run_id) == selected;
+                    }
+                    *done = end;
+                    end >= bytes.len()
+                }
+            };
+            if finished {
+                // Dropping a chunk's entry gives its permit back.
+                self.pending.pop_front();
             }
+            self.sanitized_pieces += 1;
             if start.elapsed() >= budget {
                 break;
             }
@@ -220,8 +278,22 @@ impl RouterView {
         self.runs.iter().filter(|r| r.is_live()).count()
     }
 
-    /// Applies one router event; returns true when the visible state changed.
-    pub(crate) fn apply(&mut self, event: &RouterEvent, permit: Permit) -> bool {
+    /// Applies one router event; returns true when the visible state changed. A chunk is
+    /// only queued (its bytes moved, not copied): it is sanitized before a frame.
+    pub(crate) fn apply(&mut self, event: RouterEvent, permit: Permit) -> bool {
+        if let RouterEventKind::Chunk { stream, bytes, .. } = event.kind {
+            if self.runs.iter().any(|r| r.run_id == event.run_id) {
+                self.pending.push_back(Pending::Chunk {
+                    run_id: event.run_id,
+                    kind: StreamKind::from(stream),
+                    bytes,
+                    done: 0,
+                    _permit: permit,
+                });
+            }
+            return false;
+        }
+        let event = &event;
         if let RouterEventKind::Started {
             agent,
             to,
@@ -259,25 +331,14 @@ impl RouterView {
             }
             return true;
         }
-        if !matches!(event.kind, RouterEventKind::Chunk { .. }) {
-            // Notes and ends go after the output that came before them.
-            self.flush_pending();
-        }
+        // Notes and ends go after the output that came before them.
+        self.flush_pending();
         let selected_id = self.selected_run().map(|r| r.run_id);
         let Some(run) = self.runs.iter_mut().find(|r| r.run_id == event.run_id) else {
             return false;
         };
         match &event.kind {
-            RouterEventKind::Started { .. } => {}
-            RouterEventKind::Chunk { stream, bytes, .. } => {
-                self.pending.push_back((
-                    event.run_id,
-                    StreamKind::from(*stream),
-                    bytes.clone(),
-                    permit,
-                ));
-                return false;
-            }
+            RouterEventKind::Started { .. } | RouterEventKind::Chunk { .. } => {}
             RouterEventKind::DeadlineChanged {
                 timeout_seconds,
                 deadline,
@@ -846,6 +907,28 @@ pub(crate) fn end_note(
         "run {label} in {}{exit} · {lines} of output",
         short_duration(duration)
     )
+}
+
+/// Where a piece of `bytes` starting at `done` ends: after its last newline when it has one,
+/// so pieces are whole lines; the rest of the chunk when that is short.
+fn piece_end(bytes: &[u8], done: usize) -> usize {
+    let end = done.saturating_add(SANITIZE_PIECE_BYTES);
+    if end >= bytes.len() {
+        return bytes.len();
+    }
+    match memchr::memrchr(b'\n', &bytes[done..end]) {
+        Some(i) => done + i + 1,
+        None => end,
+    }
+}
+
+/// Marks skipped events in every live run's pane.
+fn note_skipped(runs: &mut [RunEntry], events: u64) {
+    for run in runs.iter_mut().filter(|r| r.is_live()) {
+        run.buffer.push_note(&format!(
+            "⋯ {events} events skipped here: the console fell behind the stream (y copies the complete record)"
+        ));
+    }
 }
 
 /// `0`, `1`, `SIGKILL` (exit code or signal name).
