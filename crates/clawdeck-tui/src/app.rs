@@ -449,45 +449,18 @@ impl App {
             AppEvent::Key(key) => self.handle_key(key),
             AppEvent::Mouse(mouse) => self.handle_mouse(mouse),
             AppEvent::Paste(text) => self.handle_paste(&text),
-            AppEvent::Resize => true,
-            AppEvent::InputClosed => {
+            AppEvent::Resize | AppEvent::Draw => true,
+            AppEvent::InputClosed | AppEvent::Quit => {
                 self.quit = true;
                 false
             }
-            AppEvent::Draw => true,
             AppEvent::Tick => self.on_tick(),
-            AppEvent::Quit => {
-                self.quit = true;
-                false
-            }
-            AppEvent::SwitchView(view) => {
-                if view != self.view {
-                    // A message is about the view it came from.
-                    self.status = None;
-                }
-                self.view = view;
-                if view == ViewId::Prompt && self.prompt_stale {
-                    self.refresh_prompt();
-                }
-                if view == ViewId::Decisions {
-                    self.refresh_decisions();
-                }
-                self.analysis_shown();
-                true
-            }
+            AppEvent::SwitchView(view) => self.switch_view(view),
             AppEvent::RefreshPrompt => {
                 self.refresh_prompt();
                 true
             }
-            AppEvent::SetContext(ctx) => {
-                self.context = ctx;
-                if let Some(config) = &self.config {
-                    self.choices = ContextChoices::from_config(config, &self.context);
-                }
-                self.recompute();
-                self.context_changed();
-                true
-            }
+            AppEvent::SetContext(ctx) => self.set_context(ctx),
             AppEvent::CompareSession(target) => {
                 self.compare_session(target);
                 true
@@ -516,22 +489,8 @@ impl App {
                 self.start_run(agent, message);
                 true
             }
-            AppEvent::SetLaneLimit { lane, limit } => {
-                match &self.services.queue {
-                    Some(queue) => queue.set_limit(&lane, limit),
-                    None => self.set_status("no lane queue"),
-                }
-                self.refresh_queue();
-                true
-            }
-            AppEvent::ClearLane { lane } => {
-                if let Some(queue) = &self.services.queue {
-                    let n = queue.clear_lane(&lane);
-                    self.set_status(format!("lane {lane}: {n} waiting entries rejected"));
-                }
-                self.refresh_queue();
-                true
-            }
+            AppEvent::SetLaneLimit { lane, limit } => self.set_lane_limit(&lane, limit),
+            AppEvent::ClearLane { lane } => self.clear_lane(&lane),
             AppEvent::KillCall { id } => {
                 self.kill_call(id);
                 true
@@ -575,6 +534,54 @@ impl App {
             self.frames.schedule_frame();
         }
         redraw
+    }
+
+    /// Shows `view`, bringing its data up to date; asks for a frame.
+    fn switch_view(&mut self, view: ViewId) -> bool {
+        if view != self.view {
+            // A message is about the view it came from.
+            self.status = None;
+        }
+        self.view = view;
+        if view == ViewId::Prompt && self.prompt_stale {
+            self.refresh_prompt();
+        }
+        if view == ViewId::Decisions {
+            self.refresh_decisions();
+        }
+        self.analysis_shown();
+        true
+    }
+
+    /// Makes `ctx` the context every view is computed for; asks for a frame.
+    fn set_context(&mut self, ctx: PolicyContext) -> bool {
+        self.context = ctx;
+        if let Some(config) = &self.config {
+            self.choices = ContextChoices::from_config(config, &self.context);
+        }
+        self.recompute();
+        self.context_changed();
+        true
+    }
+
+    /// Sets a lane's concurrency limit on the lane queue; asks for a frame.
+    fn set_lane_limit(&mut self, lane: &str, limit: usize) -> bool {
+        match &self.services.queue {
+            Some(queue) => queue.set_limit(lane, limit),
+            None => self.set_status("no lane queue"),
+        }
+        self.refresh_queue();
+        true
+    }
+
+    /// Rejects every entry waiting in a lane; asks for a frame.
+    fn clear_lane(&mut self, lane: &str) -> bool {
+        if let Some(queue) = &self.services.queue {
+            let n = queue.clear_lane(lane);
+            self.set_status(format!("lane {lane}: {n} waiting entries rejected"));
+        }
+        self.refresh_queue();
+        true
     }
 
     fn handle_core(&mut self, event: CoreEvent) -> bool {
