@@ -16,7 +16,6 @@ const NOT_YET_SPLIT: &[&str] = &[
     // Issue 20: these files were being changed by a performance fix (the console's event loop,
     // the router view, the benchmark workloads) while the others were split; split them once
     // that work is merged.
-    "crates/clawdeck-tui/src/app.rs::handle_core",
     "crates/clawdeck-tui/src/bench.rs::sessions_view_flood",
     "crates/clawdeck-tui/src/runtime.rs::run",
     "crates/clawdeck-tui/src/views/router.rs::handle_action",
