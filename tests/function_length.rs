@@ -21,7 +21,6 @@ const NOT_YET_SPLIT: &[&str] = &[
     "crates/clawdeck-tui/src/views/router.rs::handle_action",
     // Issue 20: the CLI's prompt and verify-lab commands were being changed by another branch.
     "src/cli/prompt.rs::run",
-    "src/cli/verify/lab.rs::run",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
