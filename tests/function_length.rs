@@ -18,7 +18,6 @@ const NOT_YET_SPLIT: &[&str] = &[
     // that work is merged.
     "crates/clawdeck-tui/src/bench.rs::sessions_view_flood",
     "crates/clawdeck-tui/src/runtime.rs::run",
-    "crates/clawdeck-tui/src/views/router.rs::handle_action",
     // Issue 20: the CLI's prompt and verify-lab commands were being changed by another branch.
     "src/cli/prompt.rs::run",
 ];
