@@ -19,7 +19,6 @@ const NOT_YET_SPLIT: &[&str] = &[
     "crates/clawdeck-tui/src/bench.rs::sessions_view_flood",
     "crates/clawdeck-tui/src/runtime.rs::run",
     // Issue 20: the CLI's prompt and verify-lab commands were being changed by another branch.
-    "src/cli/prompt.rs::run",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
