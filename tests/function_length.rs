@@ -17,7 +17,6 @@ const NOT_YET_SPLIT: &[&str] = &[
     // the router view, the benchmark workloads) while the others were split; split them once
     // that work is merged.
     "crates/clawdeck-tui/src/bench.rs::sessions_view_flood",
-    "crates/clawdeck-tui/src/runtime.rs::run",
     // Issue 20: the CLI's prompt and verify-lab commands were being changed by another branch.
 ];
 
