@@ -9,23 +9,6 @@ use std::path::{Path, PathBuf};
 
 const MAX_LINES: usize = 100;
 
-/// Functions not yet split, as `path::fn_name` (path from the workspace root). Each entry is
-/// debt: split the function and delete its line; the test fails on an entry that no longer
-/// needs to be here, so the list only shrinks.
-const NOT_YET_SPLIT: &[&str] = &[
-    // Issue 20: these files were being changed by a performance fix (the console's event loop,
-    // the router view, the benchmark workloads) while the others were split; split them once
-    // that work is merged.
-    "crates/clawdeck-tui/src/app.rs::handle_and_ask_for_frame",
-    "crates/clawdeck-tui/src/app.rs::handle_core",
-    "crates/clawdeck-tui/src/bench.rs::sessions_view_flood",
-    "crates/clawdeck-tui/src/runtime.rs::run",
-    "crates/clawdeck-tui/src/views/router.rs::handle_action",
-    // Issue 20: the CLI's prompt and verify-lab commands were being changed by another branch.
-    "src/cli/prompt.rs::run",
-    "src/cli/verify/lab.rs::run",
-];
-
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("readable source dir") {
         let path = entry.expect("dir entry").path();
@@ -205,7 +188,6 @@ fn production_functions_stay_under_100_lines() {
     files.sort();
     assert!(files.len() > 100, "too few sources found: {}", files.len());
     let mut too_long = Vec::new();
-    let mut allowed_seen = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).expect("readable source");
         let shown = file
@@ -215,12 +197,7 @@ fn production_functions_stay_under_100_lines() {
             .to_string();
         for (name, lines) in function_lengths(&text) {
             let key = format!("{shown}::{name}");
-            if lines <= MAX_LINES {
-                continue;
-            }
-            if NOT_YET_SPLIT.contains(&key.as_str()) {
-                allowed_seen.push(key);
-            } else {
+            if lines > MAX_LINES {
                 too_long.push(format!("{key}: {lines} lines"));
             }
         }
@@ -229,13 +206,5 @@ fn production_functions_stay_under_100_lines() {
         too_long.is_empty(),
         "functions over {MAX_LINES} lines; split them into named parts:\n{}",
         too_long.join("\n")
-    );
-    let stale: Vec<_> = NOT_YET_SPLIT
-        .iter()
-        .filter(|k| !allowed_seen.iter().any(|s| s == *k))
-        .collect();
-    assert!(
-        stale.is_empty(),
-        "allowlisted but now short (or gone); delete from NOT_YET_SPLIT: {stale:?}"
     );
 }

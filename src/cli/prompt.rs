@@ -5,8 +5,10 @@ use serde_json::{Value, json};
 
 use super::schema::{all_warnings, load_view, parse_api};
 use super::{Cli, exit};
+use crate::catalog::Registry;
+use crate::config::LoadedConfig;
 use crate::policy::sources::is_subagent_session_key;
-use crate::prompt::{LlmViewOptions, PromptMode, ROUTER_TOOL};
+use crate::prompt::{LlmView, LlmViewOptions, PromptMode, ROUTER_TOOL};
 use crate::provider::ProviderApi;
 
 #[derive(Debug, Args)]
@@ -53,68 +55,10 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
         Err(code) => return code,
     };
     let router_section = view.sections.iter().find(|s| s.title == ROUTER_TOOL);
-    let router_note = match (router_section, view.resolution.trace(ROUTER_TOOL)) {
-        (Some(_), _) => None,
-        (None, Some(trace)) if !trace.visible => Some(format!(
-            "no router guidance: {ROUTER_TOOL} is hidden in this context ({})",
-            trace
-                .removed_by
-                .as_ref()
-                .map(|r| r.reason.as_str())
-                .unwrap_or("hidden by policy")
-        )),
-        (None, Some(_)) if view.mode != PromptMode::Full => Some(format!(
-            "no router guidance: the {} prompt leaves {ROUTER_TOOL} out",
-            view.mode.id()
-        )),
-        (None, Some(_)) => Some(format!(
-            "no router guidance: {} cannot take {ROUTER_TOOL}",
-            view.api
-        )),
-        (None, None) => Some(format!(
-            "no router guidance: {ROUTER_TOOL} is not registered"
-        )),
-    };
+    let router_note = router_note(&view, router_section.is_some());
 
     if args.json {
-        let skills: Vec<Value> = view
-            .skills
-            .statuses
-            .iter()
-            .map(|s| {
-                json!({
-                    "name": s.skill.name,
-                    "source": s.skill.source,
-                    "location": s.skill.file_path,
-                    "eligible": s.eligible(),
-                    "reasons": s.ineligible.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
-                    "model_invocable": !s.skill.disable_model_invocation,
-                    "user_invocable": s.skill.user_invocable,
-                })
-            })
-            .collect();
-        let out = json!({
-            "mode": view.mode,
-            "api": view.api,
-            "context": view.resolution.resolved,
-            "workspace": view.workspace,
-            "router_guidance": view.router_guidance,
-            "router_note": router_note,
-            "tools": view.export.tools,
-            "skills": {
-                "total": view.skills.prompt.total,
-                "included": view.skills.prompt.included,
-                "compact": view.skills.prompt.compact,
-                "truncated": view.skills.prompt.truncated,
-                "skills": skills,
-                "overridden": view.skills.overridden,
-                "warnings": view.skills.warnings,
-            },
-            "commands": view.skills.commands,
-            "warnings": all_warnings(&loaded, &registry, &view),
-            "sections": view.sections,
-            "prompt": view.prompt,
-        });
+        let out = prompt_json(&loaded, &registry, &view, router_note.as_deref());
         outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return exit::OK;
     }
@@ -137,4 +81,77 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
     }
     out(&view.prompt);
     exit::OK
+}
+
+/// Why the prompt has no router guidance section, when it has none (`has_section` false).
+fn router_note(view: &LlmView, has_section: bool) -> Option<String> {
+    match (has_section, view.resolution.trace(ROUTER_TOOL)) {
+        (true, _) => None,
+        (false, Some(trace)) if !trace.visible => Some(format!(
+            "no router guidance: {ROUTER_TOOL} is hidden in this context ({})",
+            trace
+                .removed_by
+                .as_ref()
+                .map(|r| r.reason.as_str())
+                .unwrap_or("hidden by policy")
+        )),
+        (false, Some(_)) if view.mode != PromptMode::Full => Some(format!(
+            "no router guidance: the {} prompt leaves {ROUTER_TOOL} out",
+            view.mode.id()
+        )),
+        (false, Some(_)) => Some(format!(
+            "no router guidance: {} cannot take {ROUTER_TOOL}",
+            view.api
+        )),
+        (false, None) => Some(format!(
+            "no router guidance: {ROUTER_TOOL} is not registered"
+        )),
+    }
+}
+
+/// The `--json` document: sections, skills with eligibility, slash commands, and the prompt.
+fn prompt_json(
+    loaded: &LoadedConfig,
+    registry: &Registry,
+    view: &LlmView,
+    router_note: Option<&str>,
+) -> Value {
+    let skills: Vec<Value> = view
+        .skills
+        .statuses
+        .iter()
+        .map(|s| {
+            json!({
+                "name": s.skill.name,
+                "source": s.skill.source,
+                "location": s.skill.file_path,
+                "eligible": s.eligible(),
+                "reasons": s.ineligible.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+                "model_invocable": !s.skill.disable_model_invocation,
+                "user_invocable": s.skill.user_invocable,
+            })
+        })
+        .collect();
+    json!({
+        "mode": view.mode,
+        "api": view.api,
+        "context": view.resolution.resolved,
+        "workspace": view.workspace,
+        "router_guidance": view.router_guidance,
+        "router_note": router_note,
+        "tools": view.export.tools,
+        "skills": {
+            "total": view.skills.prompt.total,
+            "included": view.skills.prompt.included,
+            "compact": view.skills.prompt.compact,
+            "truncated": view.skills.prompt.truncated,
+            "skills": skills,
+            "overridden": view.skills.overridden,
+            "warnings": view.skills.warnings,
+        },
+        "commands": view.skills.commands,
+        "warnings": all_warnings(loaded, registry, view),
+        "sections": view.sections,
+        "prompt": view.prompt,
+    })
 }

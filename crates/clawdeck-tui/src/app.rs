@@ -449,45 +449,18 @@ impl App {
             AppEvent::Key(key) => self.handle_key(key),
             AppEvent::Mouse(mouse) => self.handle_mouse(mouse),
             AppEvent::Paste(text) => self.handle_paste(&text),
-            AppEvent::Resize => true,
-            AppEvent::InputClosed => {
+            AppEvent::Resize | AppEvent::Draw => true,
+            AppEvent::InputClosed | AppEvent::Quit => {
                 self.quit = true;
                 false
             }
-            AppEvent::Draw => true,
             AppEvent::Tick => self.on_tick(),
-            AppEvent::Quit => {
-                self.quit = true;
-                false
-            }
-            AppEvent::SwitchView(view) => {
-                if view != self.view {
-                    // A message is about the view it came from.
-                    self.status = None;
-                }
-                self.view = view;
-                if view == ViewId::Prompt && self.prompt_stale {
-                    self.refresh_prompt();
-                }
-                if view == ViewId::Decisions {
-                    self.refresh_decisions();
-                }
-                self.analysis_shown();
-                true
-            }
+            AppEvent::SwitchView(view) => self.switch_view(view),
             AppEvent::RefreshPrompt => {
                 self.refresh_prompt();
                 true
             }
-            AppEvent::SetContext(ctx) => {
-                self.context = ctx;
-                if let Some(config) = &self.config {
-                    self.choices = ContextChoices::from_config(config, &self.context);
-                }
-                self.recompute();
-                self.context_changed();
-                true
-            }
+            AppEvent::SetContext(ctx) => self.set_context(ctx),
             AppEvent::CompareSession(target) => {
                 self.compare_session(target);
                 true
@@ -516,22 +489,8 @@ impl App {
                 self.start_run(agent, message);
                 true
             }
-            AppEvent::SetLaneLimit { lane, limit } => {
-                match &self.services.queue {
-                    Some(queue) => queue.set_limit(&lane, limit),
-                    None => self.set_status("no lane queue"),
-                }
-                self.refresh_queue();
-                true
-            }
-            AppEvent::ClearLane { lane } => {
-                if let Some(queue) = &self.services.queue {
-                    let n = queue.clear_lane(&lane);
-                    self.set_status(format!("lane {lane}: {n} waiting entries rejected"));
-                }
-                self.refresh_queue();
-                true
-            }
+            AppEvent::SetLaneLimit { lane, limit } => self.set_lane_limit(&lane, limit),
+            AppEvent::ClearLane { lane } => self.clear_lane(&lane),
             AppEvent::KillCall { id } => {
                 self.kill_call(id);
                 true
@@ -577,6 +536,54 @@ impl App {
         redraw
     }
 
+    /// Shows `view`, bringing its data up to date; asks for a frame.
+    fn switch_view(&mut self, view: ViewId) -> bool {
+        if view != self.view {
+            // A message is about the view it came from.
+            self.status = None;
+        }
+        self.view = view;
+        if view == ViewId::Prompt && self.prompt_stale {
+            self.refresh_prompt();
+        }
+        if view == ViewId::Decisions {
+            self.refresh_decisions();
+        }
+        self.analysis_shown();
+        true
+    }
+
+    /// Makes `ctx` the context every view is computed for; asks for a frame.
+    fn set_context(&mut self, ctx: PolicyContext) -> bool {
+        self.context = ctx;
+        if let Some(config) = &self.config {
+            self.choices = ContextChoices::from_config(config, &self.context);
+        }
+        self.recompute();
+        self.context_changed();
+        true
+    }
+
+    /// Sets a lane's concurrency limit on the lane queue; asks for a frame.
+    fn set_lane_limit(&mut self, lane: &str, limit: usize) -> bool {
+        match &self.services.queue {
+            Some(queue) => queue.set_limit(lane, limit),
+            None => self.set_status("no lane queue"),
+        }
+        self.refresh_queue();
+        true
+    }
+
+    /// Rejects every entry waiting in a lane; asks for a frame.
+    fn clear_lane(&mut self, lane: &str) -> bool {
+        if let Some(queue) = &self.services.queue {
+            let n = queue.clear_lane(lane);
+            self.set_status(format!("lane {lane}: {n} waiting entries rejected"));
+        }
+        self.refresh_queue();
+        true
+    }
+
     fn handle_core(&mut self, event: CoreEvent) -> bool {
         match event {
             CoreEvent::ConfigFileChanged => {
@@ -619,19 +626,7 @@ impl App {
                 self.set_status(openclaw_version_status(&state.config.pack));
                 true
             }
-            CoreEvent::Router(ev, permit) => {
-                // A chunk's permit waits with it until it is sanitized; any other goes now.
-                let was_pending = self.router.has_pending();
-                let changed = self.router.apply(ev, permit) && self.view == ViewId::Router;
-                if self.view != ViewId::Router {
-                    // Off screen: no frame is coming, so sanitize now.
-                    self.router.flush_pending();
-                }
-                // On screen, queued output is sanitized before the next frame: the first chunk
-                // asks for it, and a frame that leaves output queued asks for the next one, so
-                // a flood asks once per frame, not once per chunk.
-                changed || (!was_pending && self.router.has_pending())
-            }
+            CoreEvent::Router(ev, permit) => self.router_event(ev, permit),
             CoreEvent::Queue(ev) => {
                 self.queue.record(&ev);
                 self.refresh_queue();
@@ -669,45 +664,70 @@ impl App {
                 result,
                 packs,
             } => self.diffed(generation, result, packs) && self.view == ViewId::Diff,
-            CoreEvent::InvokeDone { call, outcome } => {
-                let tool = outcome.tool().to_string();
-                let verdict = match &outcome {
-                    crate::pipeline::CallOutcome::Completed {
-                        is_error: false, ..
-                    } => "✓ ok",
-                    crate::pipeline::CallOutcome::Completed { .. } => "✗ tool error",
-                    crate::pipeline::CallOutcome::Cancelled { .. } => "∅ cancelled",
-                    _ => "✗ not run",
-                };
-                let text = outcome
-                    .message()
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                let summary = format!("{verdict}: {text}");
-                self.invoke.finish(call, outcome);
-                self.set_status(format!(
-                    "call #{call} ({tool}) ended: {}",
-                    super::widgets::ellipsize(&summary, 100)
-                ));
-                true
-            }
-            CoreEvent::RouterLagged(n) => {
-                // Marked in its place behind the queued output, which is sanitized per frame.
-                self.router.mark_skipped(n);
-                if self.view != ViewId::Router {
-                    self.router.flush_pending();
-                }
-                // Skipped events may include a run's end: take the ends from the history.
-                if let Some(router) = &self.services.router {
-                    self.router.reconcile(router.runs());
-                }
-                self.set_status(format!(
-                    "the console fell behind the router: {n} events were skipped"
-                ));
-                true
-            }
+            CoreEvent::InvokeDone { call, outcome } => self.invoke_done(call, outcome),
+            CoreEvent::RouterLagged(n) => self.router_lagged(n),
         }
+    }
+
+    /// Applies a router event; returns whether it asks for a frame.
+    fn router_event(
+        &mut self,
+        ev: crate::router::RouterEvent,
+        permit: crate::deck::paced::Permit,
+    ) -> bool {
+        // A chunk's permit waits with it until it is sanitized; any other goes now.
+        let was_pending = self.router.has_pending();
+        let changed = self.router.apply(ev, permit) && self.view == ViewId::Router;
+        if self.view != ViewId::Router {
+            // Off screen: no frame is coming, so sanitize now.
+            self.router.flush_pending();
+        }
+        // On screen, queued output is sanitized before the next frame: the first chunk
+        // asks for it, and a frame that leaves output queued asks for the next one, so
+        // a flood asks once per frame, not once per chunk.
+        changed || (!was_pending && self.router.has_pending())
+    }
+
+    /// Records a finished Invoke call and says how it ended; asks for a frame.
+    fn invoke_done(&mut self, call: u64, outcome: crate::pipeline::CallOutcome) -> bool {
+        let tool = outcome.tool().to_string();
+        let verdict = match &outcome {
+            crate::pipeline::CallOutcome::Completed {
+                is_error: false, ..
+            } => "✓ ok",
+            crate::pipeline::CallOutcome::Completed { .. } => "✗ tool error",
+            crate::pipeline::CallOutcome::Cancelled { .. } => "∅ cancelled",
+            _ => "✗ not run",
+        };
+        let text = outcome
+            .message()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let summary = format!("{verdict}: {text}");
+        self.invoke.finish(call, outcome);
+        self.set_status(format!(
+            "call #{call} ({tool}) ended: {}",
+            super::widgets::ellipsize(&summary, 100)
+        ));
+        true
+    }
+
+    /// Marks `n` router events the console skipped; asks for a frame.
+    fn router_lagged(&mut self, n: u64) -> bool {
+        // Marked in its place behind the queued output, which is sanitized per frame.
+        self.router.mark_skipped(n);
+        if self.view != ViewId::Router {
+            self.router.flush_pending();
+        }
+        // Skipped events may include a run's end: take the ends from the history.
+        if let Some(router) = &self.services.router {
+            self.router.reconcile(router.runs());
+        }
+        self.set_status(format!(
+            "the console fell behind the router: {n} events were skipped"
+        ));
+        true
     }
 
     fn on_tick(&mut self) -> bool {

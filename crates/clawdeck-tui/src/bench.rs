@@ -281,42 +281,11 @@ pub async fn sessions_view_flood(
     use std::sync::Mutex;
 
     let (tx, mut rx) = AppEventSender::channel();
-    let (feed_tx, feed_rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut client_events = client.events();
-    let name = gateway.to_string();
-    tokio::spawn(async move {
-        while let Some(e) = client_events.recv().await {
-            if feed_tx.send((name.clone(), e)).is_err() {
-                return;
-            }
-        }
-    });
-    super::runtime::forward_gateway_events(feed_rx, tx.clone());
+    feed_gateway_events(&client, gateway, tx.clone());
     let sent_at: Arc<Mutex<std::collections::VecDeque<Instant>>> = Arc::default();
     let stamps = sent_at.clone();
-    let keys = tokio::spawn(async move {
-        loop {
-            tokio::time::sleep(Duration::from_millis(25)).await;
-            stamps
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push_back(Instant::now());
-            if !tx.send(AppEvent::Key(KeyEvent::from(KeyCode::Down))) {
-                return;
-            }
-        }
-    });
-    let mut view = SessionsView::attaching(&[gateway.to_string()]);
-    view.apply(
-        gateway,
-        &ClientEvent::Subscribed {
-            method: "sessions.list".into(),
-            payload: serde_json::json!({"sessions": [
-                {"key": "agent:ops:explicit:g1", "agentId": "ops", "kind": "direct", "hasActiveRun": true, "updatedAt": 2},
-                {"key": "agent:main:main", "agentId": "main", "kind": "main", "updatedAt": 1},
-            ]}),
-        },
-    );
+    let keys = press_down_every_25ms(tx, stamps);
+    let mut view = sessions_view_with_two_sessions(gateway);
     let (app_tx, _app_rx) = AppEventSender::channel();
     let clock = FixedClock::at_epoch_2026();
     let keymap = Keymap::default();
@@ -380,4 +349,56 @@ pub async fn sessions_view_flood(
     keys.abort();
     client.close();
     Ok((took, latencies))
+}
+
+/// Feeds `client`'s events, named by `gateway`, through the console's paced forwarding into
+/// `tx`.
+fn feed_gateway_events(client: &GatewayClient, gateway: &str, tx: AppEventSender) {
+    let (feed_tx, feed_rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut client_events = client.events();
+    let name = gateway.to_string();
+    tokio::spawn(async move {
+        while let Some(e) = client_events.recv().await {
+            if feed_tx.send((name.clone(), e)).is_err() {
+                return;
+            }
+        }
+    });
+    super::runtime::forward_gateway_events(feed_rx, tx);
+}
+
+/// Sends a Down key every 25 ms, stamping each in `stamps` as it goes, until the channel
+/// closes.
+fn press_down_every_25ms(
+    tx: AppEventSender,
+    stamps: Arc<std::sync::Mutex<std::collections::VecDeque<Instant>>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_millis(25)).await;
+            stamps
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push_back(Instant::now());
+            if !tx.send(AppEvent::Key(KeyEvent::from(KeyCode::Down))) {
+                return;
+            }
+        }
+    })
+}
+
+/// A Sessions view on `gateway` listing two sessions, the first with an active run.
+fn sessions_view_with_two_sessions(gateway: &str) -> SessionsView {
+    let mut view = SessionsView::attaching(&[gateway.to_string()]);
+    view.apply(
+        gateway,
+        &ClientEvent::Subscribed {
+            method: "sessions.list".into(),
+            payload: serde_json::json!({"sessions": [
+                {"key": "agent:ops:explicit:g1", "agentId": "ops", "kind": "direct", "hasActiveRun": true, "updatedAt": 2},
+                {"key": "agent:main:main", "agentId": "main", "kind": "main", "updatedAt": 1},
+            ]}),
+        },
+    );
+    view
 }

@@ -67,15 +67,7 @@ pub(crate) fn run(options: &ConsoleOptions) -> ConsoleExit {
         let frames = FrameRequester::spawn(tx.clone());
         let mut app = App::new(tx.clone(), frames, Arc::new(SystemClock));
         app.context = options.context.clone();
-        match &decision_log {
-            Ok(log) => app.follow_decisions(log.dir()),
-            Err(err) => {
-                tracing::warn!("the decision log is off: {err}");
-                app.decisions = super::views::decisions::DecisionsView::unavailable(&format!(
-                    "the decision log is off: {err}"
-                ));
-            }
-        }
+        follow_decision_log(&mut app, &decision_log);
         // One router service (the deck's) for the Router view and for clawbot_router calls made
         // through the tool runtime (Invoke view), so both show the same runs.
         app.router.load_history(deck.router().runs());
@@ -87,20 +79,7 @@ pub(crate) fn run(options: &ConsoleOptions) -> ConsoleExit {
         app.attach_deck(deck.clone());
         let mcp_stop = tokio_util::sync::CancellationToken::new();
         if let Some((listener, token)) = mcp {
-            app.set_status(format!(
-                "MCP: {} (Authorization: Bearer {token})",
-                crate::mcp::host::endpoint_url(&listener)
-            ));
-            let deck = deck.clone();
-            let flags = options.context.clone();
-            let stop = mcp_stop.clone();
-            tokio::spawn(async move {
-                if let Err(problem) =
-                    crate::mcp::host::serve_http(&deck, flags, listener, token, stop).await
-                {
-                    tracing::warn!("MCP endpoint stopped: {problem}");
-                }
-            });
+            serve_mcp(&mut app, &deck, options, listener, token, mcp_stop.clone());
         }
         settle_openclaw_version(&deck, tx.clone());
         quit_on_stop_signal(tx.clone());
@@ -124,6 +103,46 @@ pub(crate) fn run(options: &ConsoleOptions) -> ConsoleExit {
     // Reader threads block in read(); the runtime must not wait for them.
     runtime.shutdown_timeout(Duration::from_millis(200));
     code
+}
+
+/// Shows the decision log's records in the Decisions view, or why there are none.
+fn follow_decision_log(
+    app: &mut App,
+    decision_log: &Result<Arc<crate::decision_log::DecisionLog>, String>,
+) {
+    match decision_log {
+        Ok(log) => app.follow_decisions(log.dir()),
+        Err(err) => {
+            tracing::warn!("the decision log is off: {err}");
+            app.decisions = super::views::decisions::DecisionsView::unavailable(&format!(
+                "the decision log is off: {err}"
+            ));
+        }
+    }
+}
+
+/// Serves the deck's MCP endpoint on the bound `--mcp-listen` until `stop`, and says where.
+fn serve_mcp(
+    app: &mut App,
+    deck: &Deck,
+    options: &ConsoleOptions,
+    listener: tokio::net::TcpListener,
+    token: String,
+    stop: tokio_util::sync::CancellationToken,
+) {
+    app.set_status(format!(
+        "MCP: {} (Authorization: Bearer {token})",
+        crate::mcp::host::endpoint_url(&listener)
+    ));
+    let deck = deck.clone();
+    let flags = options.context.clone();
+    tokio::spawn(async move {
+        if let Err(problem) =
+            crate::mcp::host::serve_http(&deck, flags, listener, token, stop).await
+        {
+            tracing::warn!("MCP endpoint stopped: {problem}");
+        }
+    });
 }
 
 /// Binds `--mcp-listen` and settles its token (printed before the console takes the screen, so

@@ -7,9 +7,10 @@ use serde_json::{Value, json};
 use super::VerifyArgs;
 use crate::catalog::Registry;
 use crate::cli::{Cli, async_runtime, exit};
-use crate::config::{self, ConfigSource};
+use crate::config::{self, ConfigSource, LoadedConfig};
 use crate::context::PolicyContext;
 use crate::deck::session_compare::{ComparedContext, context_for_session};
+use crate::prompt::LlmView;
 use crate::verify::{
     self, Agreement, Comparison, GatewayTarget, ObservedView, RunOptions, Surface, ToolVerdict,
 };
@@ -84,23 +85,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             };
             let observed =
                 runtime.block_on(verify::observe_cli(&loaded.raw, &agent, &ctx, &options));
-            let source = if verify::sender_run::has_sender(&ctx) {
-                let sender = verify::sender_run::telegram_sender(&ctx);
-                format!(
-                    "a Telegram direct message from sender {} to a private gateway, agent {agent} (stand-in Bot API, recording mock LLM)",
-                    sender.id
-                )
-            } else if ctx.owner == Some(false) {
-                // A non-owner turn runs on a private gateway (see verify::private_gateway); that host
-                // adds github_identity_status, has no transcripts and words sessions_send's
-                // description its own way, which the report shows as it finds them.
-                format!(
-                    "a private gateway's agent method, agent {agent}, as a non-owner (recording mock LLM)"
-                )
-            } else {
-                format!("openclaw agent --local --agent {agent} (recording mock LLM)")
-            };
-            (source, observed)
+            (local_run_source(&ctx, &agent), observed)
         }
     };
     let observed = match observed {
@@ -111,6 +96,45 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
         }
     };
     let comparison = verify::compare_view(&view, &registry, &observed);
+    print_report(cli, args, &loaded, &view, &source, &observed, &comparison);
+    if comparison.is_clean() {
+        exit::OK
+    } else {
+        exit::TOOL_ERROR
+    }
+}
+
+/// Where the observed view came from, for a run on the local CLI (or the private gateway a
+/// sender or a non-owner turn needs).
+fn local_run_source(ctx: &PolicyContext, agent: &str) -> String {
+    if verify::sender_run::has_sender(ctx) {
+        let sender = verify::sender_run::telegram_sender(ctx);
+        format!(
+            "a Telegram direct message from sender {} to a private gateway, agent {agent} (stand-in Bot API, recording mock LLM)",
+            sender.id
+        )
+    } else if ctx.owner == Some(false) {
+        // A non-owner turn runs on a private gateway (see verify::private_gateway); that host
+        // adds github_identity_status, has no transcripts and words sessions_send's
+        // description its own way, which the report shows as it finds them.
+        format!(
+            "a private gateway's agent method, agent {agent}, as a non-owner (recording mock LLM)"
+        )
+    } else {
+        format!("openclaw agent --local --agent {agent} (recording mock LLM)")
+    }
+}
+
+/// Prints the comparison as JSON (`--json`) or as the text report.
+fn print_report(
+    cli: &Cli,
+    args: &VerifyArgs,
+    loaded: &LoadedConfig,
+    view: &LlmView,
+    source: &str,
+    observed: &ObservedView,
+    comparison: &Comparison,
+) {
     let compared = ComparedContext::of(&view.resolution);
     if args.json {
         let out = json!({
@@ -135,13 +159,8 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             text.push_str(&format!("session: {key}\n"));
         }
         text.push_str(&format!("compared: {}\n", compared.label()));
-        text.push_str(&render(&source, &observed, &comparison));
+        text.push_str(&render(source, observed, comparison));
         crate::cli::out_untrusted(cli, &text);
-    }
-    if comparison.is_clean() {
-        exit::OK
-    } else {
-        exit::TOOL_ERROR
     }
 }
 

@@ -593,29 +593,7 @@ impl RouterView {
                 }
                 _ => ctx.status("no running run selected"),
             },
-            Action::NewRun => {
-                if let Some(reason) = &self.unavailable {
-                    ctx.status(format!("cannot start runs: {reason}"));
-                } else {
-                    // The config's agents, starting at the context's; the message has the focus.
-                    let mut agents = self.known_agents.clone();
-                    let context = self.context_agent.clone();
-                    if let Some(c) = context.as_ref().filter(|c| !agents.contains(c)) {
-                        agents.insert(0, c.clone());
-                    }
-                    if agents.is_empty() {
-                        agents.push("main".to_string());
-                    }
-                    let agent = context
-                        .and_then(|c| agents.iter().position(|a| *a == c))
-                        .unwrap_or(0);
-                    self.input = Some(RouterInput::NewRun {
-                        message: LineInput::default(),
-                        agents,
-                        agent,
-                    });
-                }
-            }
+            Action::NewRun => self.open_new_run(ctx),
             Action::Search => {
                 self.input = Some(RouterInput::Search(LineInput::new(self.pane.query.clone())))
             }
@@ -628,6 +606,31 @@ impl RouterView {
             _ => return false,
         }
         true
+    }
+
+    /// Opens the new-run input: the config's agents, starting at the context's; the message
+    /// has the focus.
+    fn open_new_run(&mut self, ctx: &ViewCtx) {
+        if let Some(reason) = &self.unavailable {
+            ctx.status(format!("cannot start runs: {reason}"));
+            return;
+        }
+        let mut agents = self.known_agents.clone();
+        let context = self.context_agent.clone();
+        if let Some(c) = context.as_ref().filter(|c| !agents.contains(c)) {
+            agents.insert(0, c.clone());
+        }
+        if agents.is_empty() {
+            agents.push("main".to_string());
+        }
+        let agent = context
+            .and_then(|c| agents.iter().position(|a| *a == c))
+            .unwrap_or(0);
+        self.input = Some(RouterInput::NewRun {
+            message: LineInput::default(),
+            agents,
+            agent,
+        });
     }
 
     pub(crate) fn handle_mouse(&mut self, mouse: &MouseEvent) -> bool {
