@@ -8,6 +8,7 @@
 //! createPluginToolAllowlist, `tools-*.mjs` resolvePluginToolPluginIds).
 
 use super::layer::{LayerId, LayerPolicy, RuleEntry};
+use super::matcher::CompiledList;
 use super::normalize::canonical;
 use super::sources::LayerInputs;
 use crate::catalog::PLUGINS_GROUP;
@@ -16,8 +17,8 @@ use crate::mcp_servers::BUNDLE_MCP;
 /// The rule's name in explanations.
 pub(crate) const RULE: &str = "plugin tool not selected: no allowlist names its plugin, group:plugins, * or a pattern matching it (plugin tools are built only when selected)";
 
-/// Marks every plugin tool the combined allowlists do not select as removed by the first layer
-/// with an allowlist (the layer whose list failed to select it).
+/// Marks every plugin tool the combined allowlists do not select (but each lets through) as
+/// removed by the first layer with an allowlist.
 pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
     let registry = inputs.registry;
     if !registry.semantics.plugin_tools_need_selection || includes_defaults(inputs) {
@@ -41,10 +42,15 @@ pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
     if entries.iter().any(|e| e == "*" || e == PLUGINS_GROUP) {
         return;
     }
-    let Some(first) = layers
-        .iter_mut()
-        .find(|l| l.present && l.allow.is_some() && l.id != LayerId::Owner)
-    else {
+    // Only a tool every allowlist lets through needs this rule to explain its absence (the
+    // others are already "not in the allowlist"); the rule is named at the first allowlist.
+    let allowlists: Vec<CompiledList> = layers
+        .iter()
+        .filter(|l| l.present)
+        .filter_map(|l| l.allow.clone())
+        .map(|allow| CompiledList::compile(allow, registry))
+        .collect();
+    let Some(first) = layers.iter_mut().find(|l| l.present && l.allow.is_some()) else {
         return;
     };
     let path = first.allow_path.clone();
@@ -56,15 +62,17 @@ pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
             continue;
         }
         let plugin = plugin.to_lowercase();
+        let name = spec.name.to_lowercase();
         let selected = entries
             .iter()
-            .any(|e| *e == plugin || glob_matches(e, &spec.name.to_lowercase()));
-        if !selected {
-            first.deny.push(match &path {
-                Some(path) => RuleEntry::builtin_at(spec.name.clone(), RULE, path.clone()),
-                None => RuleEntry::builtin(spec.name.clone(), RULE),
-            });
+            .any(|e| *e == plugin || glob_matches(e, &name));
+        if selected || !allowlists.iter().all(|list| list.matches(&spec.name)) {
+            continue;
         }
+        first.deny.push(match &path {
+            Some(path) => RuleEntry::builtin_at(spec.name.clone(), RULE, path.clone()),
+            None => RuleEntry::builtin(spec.name.clone(), RULE),
+        });
     }
 }
 
