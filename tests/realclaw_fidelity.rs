@@ -79,6 +79,14 @@ struct Outcome {
     report: String,
 }
 
+/// `mcp.servers` are started and listed, as `clawdeck` does without `--no-mcp-servers`; one
+/// lister for the run, so each server set is listed once.
+fn server_listing() -> &'static clawdeck_core::mcp_servers::ServerListing {
+    static LISTING: std::sync::OnceLock<clawdeck_core::mcp_servers::ServerListing> =
+        std::sync::OnceLock::new();
+    LISTING.get_or_init(clawdeck_mcp::SdkServerLister::shared)
+}
+
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fidelity")
 }
@@ -105,7 +113,7 @@ fn load_case(case: &Case) -> (config::LoadedConfig, Registry) {
     let origin = case.dir.join("openclaw.json5");
     let loaded = config::load_from_str(&case.config_text, &origin.display().to_string())
         .unwrap_or_else(|e| panic!("{}: {e}", case.name));
-    let registry = Registry::build(&loaded, &clawdeck_core::mcp_servers::ServerListing::Off);
+    let registry = Registry::build(&loaded, server_listing());
     (loaded, registry)
 }
 
@@ -624,7 +632,7 @@ async fn a_running_gateway_answers_tools_effective_for_a_real_session() {
         &origin.display().to_string(),
     )
     .unwrap();
-    let registry = Registry::build(&loaded, &clawdeck_core::mcp_servers::ServerListing::Off);
+    let registry = Registry::build(&loaded, server_listing());
     let ctx = PolicyContext {
         agent: Some("ops".into()),
         session_key: Some(session.into()),
@@ -699,7 +707,7 @@ fn clawdeck_verify_prints_disagreements_with_rules_and_exits_by_verdict() {
         &config_path.display().to_string(),
     )
     .unwrap();
-    let registry = Registry::build(&loaded, &clawdeck_core::mcp_servers::ServerListing::Off);
+    let registry = Registry::build(&loaded, server_listing());
     let view = verify::predict(&loaded, &registry, &PolicyContext::default()).unwrap();
     let own = verify::own_tools(&registry);
     let mut tools: Vec<serde_json::Value> = view

@@ -102,7 +102,8 @@ pub fn resolve(
         agent,
         resolved: &resolved,
     };
-    let layers = build_layers(&inputs, &mut warnings);
+    let mut layers = build_layers(&inputs, &mut warnings);
+    super::plugin_selection::apply(&mut layers, &inputs);
     let gateway_config_reads = profiles_grant(&layers, registry, "gateway");
     let mut resolution = resolve_layers(layers, registry, &mut warnings);
     resolution.context = ctx.clone();

@@ -10,6 +10,7 @@ mod engine;
 pub mod layer;
 pub mod matcher;
 pub(crate) mod normalize;
+mod plugin_selection;
 mod render;
 pub mod sources;
 pub mod trace;

@@ -1069,6 +1069,13 @@ fn sandbox_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
         }
         note.push_str(&format!("; workspaceAccess \"{access}\""));
     }
+    // OpenClaw does not build these for a sandboxed run at all: no allow list brings them back.
+    for t in &inputs.registry.semantics.sandbox.unsandboxed_only {
+        deny.push(RuleEntry::builtin(
+            t.clone(),
+            "never built for a sandboxed run (sandbox.unsandboxedOnly)",
+        ));
+    }
     LayerPolicy {
         id: LayerId::Sandbox,
         label: label.to_string(),

@@ -1037,6 +1037,90 @@ fn a_sandbox_allow_that_names_a_default_denied_tool_lifts_its_default_deny() {
 }
 
 #[test]
+fn a_sandboxed_run_never_gets_the_unsandboxed_only_tools_whatever_the_sandbox_allows() {
+    let sandboxed = PolicyContext {
+        sandboxed: true,
+        ..ctx()
+    };
+    let only = ["terminal", "portal", "openclaw", "skill_workshop"];
+    // An allow list naming them, and an empty one (allows everything): still absent.
+    for config in [
+        "{ tools: { sandbox: { tools: { allow: ['read', 'terminal', 'portal', 'openclaw', 'skill_workshop'] } } } }",
+        "{ tools: { sandbox: { tools: { allow: [] } } } }",
+    ] {
+        let res = resolve_2026(config, &sandboxed);
+        assert!(is_visible(&res, "read"), "{config}");
+        for tool in only {
+            let r = removal(&res, tool);
+            assert_eq!(r.layer, LayerId::Sandbox, "{tool} in {config}");
+            assert_eq!(
+                r.builtin.as_deref(),
+                Some("never built for a sandboxed run (sandbox.unsandboxedOnly)"),
+                "{tool} in {config}"
+            );
+        }
+    }
+    // Not sandboxed: they are there.
+    let res = resolve_2026("{}", &ctx());
+    for tool in only {
+        assert!(is_visible(&res, tool), "{tool}");
+    }
+    // The seed has no such rule: no removal names it.
+    let cfg = load_from_str(
+        "{ tools: { sandbox: { tools: { allow: [] } } } }",
+        "t.json5",
+    )
+    .unwrap()
+    .with_pack("seed")
+    .unwrap();
+    let registry = Registry::build(&cfg, &crate::mcp_servers::ServerListing::Off);
+    let res = resolve(&cfg, &registry, &sandboxed).unwrap();
+    assert!(res.tools.iter().all(|t| {
+        t.removed_by
+            .as_ref()
+            .and_then(|r| r.builtin.as_deref())
+            .is_none_or(|b| !b.contains("unsandboxedOnly"))
+    }));
+}
+
+#[test]
+fn plugin_tools_exist_only_when_the_combined_allowlists_select_them() {
+    let rule = "plugin tool not selected: no allowlist names its plugin, group:plugins, * or a pattern matching it (plugin tools are built only when selected)";
+    // A core group expands to plugin tools in the filter but selects none of them.
+    let res = resolve_2026(
+        "{ tools: { allow: ['group:memory', 'group:ui', 'read'] } }",
+        &ctx(),
+    );
+    assert!(is_visible(&res, "read"));
+    assert!(is_visible(&res, "theme"), "core members of group:ui stay");
+    for tool in ["memory_search", "memory_get", "browser", "canvas"] {
+        let r = removal(&res, tool);
+        assert_eq!(r.layer, LayerId::Global, "{tool}");
+        assert_eq!(r.builtin.as_deref(), Some(rule), "{tool}");
+        assert_eq!(r.config_path.as_deref(), Some("tools.allow"), "{tool}");
+    }
+    // The plugin id, a matching pattern, group:plugins or * select them.
+    for config in [
+        "{ tools: { allow: ['group:memory', 'read', 'memory-core'] } }",
+        "{ tools: { allow: ['group:memory', 'read', 'memory_*'] } }",
+        "{ tools: { allow: ['group:memory', 'read', 'group:plugins'] } }",
+        "{ tools: { allow: ['group:memory', 'read', '*'] } }",
+        // Another layer's allowlist counts too: the lists are combined.
+        "{ tools: { allow: ['group:memory', 'read'] }, agents: { list: [{ id: 'main', tools: { allow: ['memory_search', 'memory_get', 'read'] } }] } }",
+        // An alsoAllow-only policy stands for the defaults: every plugin tool is built.
+        "{ tools: { alsoAllow: ['read'] }, agents: { list: [{ id: 'main', tools: { allow: ['group:memory', 'read'] } }] } }",
+    ] {
+        let res = resolve_2026(config, &ctx());
+        assert!(is_visible(&res, "memory_search"), "{config}");
+        assert!(is_visible(&res, "memory_get"), "{config}");
+    }
+    // No allowlist at all: every plugin tool is built.
+    let res = resolve_2026("{ tools: { deny: ['exec'] } }", &ctx());
+    assert!(is_visible(&res, "memory_search"));
+    assert!(is_visible(&res, "browser"));
+}
+
+#[test]
 fn gateway_keeps_its_config_reads_unless_a_profile_restricts_without_naming_it() {
     let reads = |config: &str| resolve_2026(config, &ctx()).resolved.gateway_config_reads;
     assert!(reads("{}"), "no profile");

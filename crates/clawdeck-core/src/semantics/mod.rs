@@ -89,6 +89,8 @@ pub struct SandboxDefaults {
     /// A default-denied tool that `tools.sandbox.tools.allow` / `alsoAllow` names (group or
     /// glob) is no longer denied by default.
     pub explicit_allow_lifts_default_deny: bool,
+    /// Tools OpenClaw never builds for a sandboxed run, whatever the sandbox policy allows.
+    pub unsandboxed_only: Vec<String>,
 }
 
 /// Tool Search: which tools keep their schema in the request, and what replaces the rest.
@@ -295,6 +297,9 @@ pub struct Semantics {
     pub sender_owner_needs_allowlist: bool,
     /// Whether a direct chat's `channels.<channel>.direct` entry is its conversation policy.
     pub direct_chat_policy: bool,
+    /// Whether a plugin's tools are built only when the combined allowlists select them (its
+    /// id, `group:plugins`, `*` or a matching pattern; a core group does not).
+    pub plugin_tools_need_selection: bool,
     /// Tools of the version absent from its default run, with the condition that brings them.
     pub conditional_tools: Vec<(String, String)>,
     /// A name that also names other tools in a policy (`canvas` → `show_widget`).
@@ -446,6 +451,7 @@ pub fn newest() -> Arc<Semantics> {
                 sender_layer: false,
                 sender_owner_needs_allowlist: false,
                 direct_chat_policy: false,
+                plugin_tools_need_selection: false,
                 conditional_tools: Vec::new(),
                 family_expansions: BTreeMap::new(),
                 primary_session_only: Vec::new(),

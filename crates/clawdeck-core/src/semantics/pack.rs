@@ -62,6 +62,8 @@ pub(crate) struct PackFile {
     #[serde(default)]
     pub direct_chat_policy: bool,
     #[serde(default)]
+    pub plugin_tools_need_selection: bool,
+    #[serde(default)]
     pub tooling_prompt_rule: Option<super::ToolingRule>,
     #[serde(default)]
     pub param_aliases: Option<bool>,
@@ -149,6 +151,8 @@ pub(crate) struct PackSandbox {
     pub read_only_deny: Option<Vec<String>>,
     #[serde(default)]
     pub explicit_allow_lifts_default_deny: bool,
+    #[serde(default)]
+    pub unsandboxed_only: Vec<String>,
 }
 
 fn null_as_default<'de, D, T>(de: D) -> Result<T, D::Error>
@@ -380,6 +384,7 @@ fn sandbox_defaults(sandbox: PackSandbox) -> SandboxDefaults {
         default_allow: sandbox.default_allow,
         default_deny: sandbox.default_deny,
         explicit_allow_lifts_default_deny: sandbox.explicit_allow_lifts_default_deny,
+        unsandboxed_only: sandbox.unsandboxed_only,
         read_only_deny: sandbox
             .read_only_deny
             .unwrap_or_else(|| vec!["write".into(), "edit".into(), "apply_patch".into()]),
@@ -464,6 +469,7 @@ impl PackFile {
             sender_layer,
             sender_owner_needs_allowlist: self.sender_owner_needs_allowlist,
             direct_chat_policy: self.direct_chat_policy,
+            plugin_tools_need_selection: self.plugin_tools_need_selection,
             id: self.version,
             captured_from: self.captured_from,
             tools,

@@ -1,0 +1,124 @@
+//! Which plugin tools a run builds at all (packs with `pluginToolsNeedSelection`).
+//!
+//! OpenClaw creates a plugin's tools only when the combined allowlists of every layer select
+//! them: `*`, `group:plugins`, the plugin id, or a name or pattern matching the tool; or when no
+//! layer has an allowlist (or one has only `alsoAllow`, which stands for "the defaults plus").
+//! A core group (`group:ui`, `group:memory`) expands to plugin tools in the policy filter, but it
+//! does not select them, so they are never built (dist `tool-grant-allowlist-*.mjs`
+//! createPluginToolAllowlist, `tools-*.mjs` resolvePluginToolPluginIds).
+
+use super::layer::{LayerId, LayerPolicy, RuleEntry};
+use super::matcher::CompiledList;
+use super::normalize::canonical;
+use super::sources::LayerInputs;
+use crate::catalog::PLUGINS_GROUP;
+use crate::mcp_servers::BUNDLE_MCP;
+
+/// The rule's name in explanations.
+pub(crate) const RULE: &str = "plugin tool not selected: no allowlist names its plugin, group:plugins, * or a pattern matching it (plugin tools are built only when selected)";
+
+/// Marks every plugin tool the combined allowlists do not select (but each lets through) as
+/// removed by the first layer with an allowlist.
+pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
+    let registry = inputs.registry;
+    if !registry.semantics.plugin_tools_need_selection || includes_defaults(inputs) {
+        return;
+    }
+    let mut entries: Vec<String> = Vec::new();
+    for layer in layers.iter().filter(|l| l.present) {
+        for entry in layer.allow.iter().flatten() {
+            let name = canonical(entry.pattern.trim(), &registry.semantics).into_owned();
+            // The sandbox's allow list reaches this union with its groups expanded.
+            match registry.expand_group(&name) {
+                Some(members) if layer.id == LayerId::Sandbox => entries.extend(members),
+                _ if name.is_empty() => {}
+                _ => entries.push(name),
+            }
+        }
+    }
+    if entries.is_empty() {
+        return;
+    }
+    if entries.iter().any(|e| e == "*" || e == PLUGINS_GROUP) {
+        return;
+    }
+    // Only a tool every allowlist lets through needs this rule to explain its absence (the
+    // others are already "not in the allowlist"); the rule is named at the first allowlist.
+    let allowlists: Vec<CompiledList> = layers
+        .iter()
+        .filter(|l| l.present)
+        .filter_map(|l| l.allow.clone())
+        .map(|allow| CompiledList::compile(allow, registry))
+        .collect();
+    let Some(first) = layers.iter_mut().find(|l| l.present && l.allow.is_some()) else {
+        return;
+    };
+    let path = first.allow_path.clone();
+    for spec in &registry.tools {
+        let Some(plugin) = spec.source.plugin_id() else {
+            continue;
+        };
+        if plugin == BUNDLE_MCP || spec.is_clawdecks() {
+            continue;
+        }
+        let plugin = plugin.to_lowercase();
+        let name = spec.name.to_lowercase();
+        let selected = entries
+            .iter()
+            .any(|e| *e == plugin || glob_matches(e, &name));
+        if selected || !allowlists.iter().all(|list| list.matches(&spec.name)) {
+            continue;
+        }
+        first.deny.push(match &path {
+            Some(path) => RuleEntry::builtin_at(spec.name.clone(), RULE, path.clone()),
+            None => RuleEntry::builtin(spec.name.clone(), RULE),
+        });
+    }
+}
+
+/// Whether OpenClaw builds the default plugin tools: a policy of only `alsoAllow` (`tools`, the
+/// agent's `tools`) stands for `*` plus its entries. (The sandbox's does not: its alsoAllow adds
+/// to its default allow list.)
+fn includes_defaults(inputs: &LayerInputs<'_>) -> bool {
+    let tools = &inputs.cfg.openclaw.tools;
+    let global = tools.allow.is_none() && tools.also_allow.as_ref().is_some_and(|a| !a.is_empty());
+    let agent_tools = inputs.agent.entry.tools.as_ref();
+    let agent = agent_tools
+        .is_some_and(|t| t.allow.is_none() && t.also_allow.as_ref().is_some_and(|a| !a.is_empty()));
+    global || agent
+}
+
+/// `*` globs as OpenClaw's tool patterns have them (no other metacharacter).
+fn glob_matches(pattern: &str, name: &str) -> bool {
+    if !pattern.contains('*') {
+        return pattern == name;
+    }
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let (head, tail) = (parts[0], parts[parts.len() - 1]);
+    if name.len() < head.len() + tail.len() || !name.starts_with(head) || !name.ends_with(tail) {
+        return false;
+    }
+    let mut rest = &name[head.len()..name.len() - tail.len()];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_matches;
+
+    #[test]
+    fn globs_match_like_openclaws_tool_patterns() {
+        assert!(glob_matches("memory_*", "memory_search"));
+        assert!(glob_matches("*_fetch", "file_fetch"));
+        assert!(glob_matches("f*e_*h", "file_fetch"));
+        assert!(!glob_matches("group:memory", "memory_search"));
+        assert!(!glob_matches("memory_*", "intent"));
+        assert!(glob_matches("intent", "intent"));
+    }
+}
