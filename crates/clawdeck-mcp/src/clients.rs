@@ -80,6 +80,7 @@ pub(crate) fn identify(
 }
 
 /// Whether a bearer token lets a client in: the server's own token, or a client entry's.
+#[cfg(any(test, feature = "http-server"))]
 pub(crate) fn token_admits(settings: &McpSettings, server_token: &str, presented: &str) -> bool {
     constant_time_eq(server_token.as_bytes(), presented.as_bytes())
         || settings
@@ -90,6 +91,7 @@ pub(crate) fn token_admits(settings: &McpSettings, server_token: &str, presented
 }
 
 /// Compares without an early exit, so response time does not leak how much of a token matched.
+#[cfg(any(test, feature = "http-server"))]
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;

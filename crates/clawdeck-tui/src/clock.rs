@@ -1,7 +1,9 @@
 //! Time as a dependency: views show elapsed times, countdowns and waits, and snapshot tests need
 //! them stable, so every "now" comes from an injected clock.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+#[cfg(any(test, feature = "bench"))]
+use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
 pub(crate) trait Clock: Send + Sync {
@@ -24,12 +26,14 @@ impl Clock for SystemClock {
     }
 }
 
+#[cfg(any(test, feature = "bench"))]
 /// A clock that only moves when told to (tests).
 #[derive(Debug, Clone)]
 pub(crate) struct FixedClock {
     now: Arc<Mutex<(Instant, SystemTime)>>,
 }
 
+#[cfg(any(test, feature = "bench"))]
 impl FixedClock {
     /// A clock at `now` whose wall time is `wall`.
     pub(crate) fn new(now: Instant, wall: SystemTime) -> Self {
@@ -62,6 +66,7 @@ impl FixedClock {
     }
 }
 
+#[cfg(any(test, feature = "bench"))]
 impl Clock for FixedClock {
     fn now(&self) -> Instant {
         self.get().0

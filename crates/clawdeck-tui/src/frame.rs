@@ -34,6 +34,7 @@ impl FrameRequester {
         }
     }
 
+    #[cfg(any(test, feature = "bench"))]
     /// A requester that only counts (widget tests).
     pub(crate) fn test_dummy() -> Self {
         FrameRequester {

@@ -117,6 +117,7 @@ impl StreamBuffer {
         self.scratch = scratch;
     }
 
+    #[cfg(any(test, feature = "bench"))]
     /// Pushes an already-clean line (benchmarks and tests fill big buffers this way).
     pub(crate) fn push_clean(&mut self, kind: StreamKind, text: &str) {
         self.push_line(
@@ -143,6 +144,7 @@ impl StreamBuffer {
         });
     }
 
+    #[cfg(any(test, feature = "bench"))]
     /// Retained complete lines.
     pub(crate) fn retained(&self) -> usize {
         self.lines.len()
