@@ -7,6 +7,9 @@
 //! they arrive), and a failed `accept()` (out of file descriptors) pauses and retries instead
 //! of ending the server. A connection that closes cancels the calls it was waiting for.
 
+// Without the listener (feature `http-server`) only `--listen`'s address check is used.
+#![cfg_attr(not(feature = "http-server"), allow(dead_code))]
+
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -100,7 +103,6 @@ pub(crate) fn is_loopback_origin(origin: &str) -> bool {
 }
 
 /// A request with an `Origin` header that is not a loopback origin (each one, if repeated).
-#[cfg_attr(not(feature = "http-server"), allow(dead_code))]
 pub(crate) fn origin_refused(headers: &http::HeaderMap) -> bool {
     headers
         .get_all(http::header::ORIGIN)

@@ -341,6 +341,7 @@ where
 }
 
 /// The streamable HTTP service `http` puts behind its gate.
+#[cfg(feature = "http-server")]
 pub(crate) type McpHttpService = rmcp::transport::StreamableHttpService<
     Handler,
     rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
@@ -362,6 +363,7 @@ fn is_closed_pipe(err: &(dyn std::error::Error + Send + Sync + 'static)) -> bool
 }
 
 /// The streamable HTTP service for `handler`, one session per client, loopback hosts only.
+#[cfg(feature = "http-server")]
 pub(crate) fn http_service(
     handler: Handler,
     cancel: tokio_util::sync::CancellationToken,
