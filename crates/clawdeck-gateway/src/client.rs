@@ -52,7 +52,7 @@ impl Default for Backoff {
 
 impl Backoff {
     /// The delay before attempt `n` (0-based).
-    pub fn delay(&self, attempt: u32) -> Duration {
+    pub(crate) fn delay(&self, attempt: u32) -> Duration {
         let factor = 1u32.checked_shl(attempt.min(16)).unwrap_or(u32::MAX);
         self.initial.saturating_mul(factor).min(self.max)
     }

@@ -217,7 +217,7 @@ impl DeviceIdentity {
     }
 
     /// Signs the payload text; unpadded base64url (the `device.signature` field).
-    pub fn sign(&self, payload: &AuthPayload<'_>) -> String {
+    pub(crate) fn sign(&self, payload: &AuthPayload<'_>) -> String {
         URL_SAFE_NO_PAD.encode(self.key.sign(payload.text().as_bytes()).to_bytes())
     }
 }

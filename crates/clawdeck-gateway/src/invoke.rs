@@ -45,7 +45,7 @@ pub struct InvokeRequest {
 
 impl InvokeRequest {
     /// The `tools.invoke` parameters.
-    pub fn params(&self) -> Value {
+    pub(crate) fn params(&self) -> Value {
         let mut params = json!({"name": self.tool, "args": self.args});
         if let Value::Object(map) = &mut params {
             if let Some(key) = &self.session_key {

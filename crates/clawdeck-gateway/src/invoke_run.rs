@@ -42,7 +42,7 @@ impl RefusalStatus {
     }
 
     /// How a person reads it (`refused by gateway local: ...`).
-    pub fn verb(self) -> &'static str {
+    pub(crate) fn verb(self) -> &'static str {
         match self {
             RefusalStatus::UnknownTool => "gateway",
             RefusalStatus::Refused => "refused by gateway",

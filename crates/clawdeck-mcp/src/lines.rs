@@ -32,7 +32,7 @@ pub struct Framing {
 
 impl Framing {
     /// Waits (at most `grace`) for the SDK's last lines to be written out.
-    pub async fn flush(mut self, grace: std::time::Duration) {
+    pub(crate) async fn flush(mut self, grace: std::time::Duration) {
         let _ = tokio::time::timeout(grace, &mut self.writer).await;
     }
 }

@@ -159,7 +159,8 @@ impl ToolServer {
         }
     }
 
-    pub fn deck(&self) -> &Deck {
+    #[cfg(feature = "http-server")]
+    pub(crate) fn deck(&self) -> &Deck {
         &self.deck
     }
 

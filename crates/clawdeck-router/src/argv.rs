@@ -17,14 +17,14 @@ pub enum Target {
 }
 
 impl Target {
-    pub fn agent(&self) -> Option<&str> {
+    pub(crate) fn agent(&self) -> Option<&str> {
         match self {
             Target::Agent(a) => Some(a),
             Target::To(_) => None,
         }
     }
 
-    pub fn to(&self) -> Option<&str> {
+    pub(crate) fn to(&self) -> Option<&str> {
         match self {
             Target::To(t) => Some(t),
             Target::Agent(_) => None,

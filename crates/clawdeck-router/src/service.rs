@@ -94,7 +94,7 @@ pub struct RecordCut {
 
 impl RecordCut {
     /// The sentence that ends a cut record (and the run's notes).
-    pub fn note(&self) -> String {
+    pub(crate) fn note(&self) -> String {
         format!(
             "{RECORD_STOPS} after line {}: the record keeps the first {} bytes of output, under its {} MiB cap; {} more lines ({} bytes) were not kept",
             self.kept_lines,
@@ -430,7 +430,7 @@ impl RouterService {
 
     /// The gateway (URL, token): env `OPENCLAW_GATEWAY_URL` / `OPENCLAW_GATEWAY_TOKEN` over
     /// `router.gateway`.
-    pub fn gateway(&self) -> Option<(String, Option<String>)> {
+    pub(crate) fn gateway(&self) -> Option<(String, Option<String>)> {
         let env = &self.shared.env;
         let settings = self.settings();
         let g = &settings.gateway;

@@ -64,7 +64,7 @@ pub mod operator {
     pub const NO_TARGET: &str = "no agent given and no default configured (clawdeck.json5 router.defaultTo for a phone, or router.defaultAgent); OpenClaw was not called";
 
     /// Beside [`super::spawn_failed`].
-    pub fn spawn_failed(err: &str) -> String {
+    pub(crate) fn spawn_failed(err: &str) -> String {
         format!("the remote agent could not be started (the openclaw CLI failed to start: {err})")
     }
 
@@ -77,7 +77,7 @@ pub mod operator {
     }
 
     /// Beside [`super::timed_out`].
-    pub fn timed_out(seconds: u64) -> String {
+    pub(crate) fn timed_out(seconds: u64) -> String {
         format!(
             "the remote clawBot did not finish within {seconds} s; the run was stopped and its result is cut short"
         )
@@ -106,7 +106,7 @@ pub mod operator {
     }
 
     /// Beside [`super::killed_by_signal`].
-    pub fn killed_by_signal(signal: &str) -> String {
+    pub(crate) fn killed_by_signal(signal: &str) -> String {
         format!("openclaw was ended by signal {signal}, which clawdeck did not send")
     }
 }

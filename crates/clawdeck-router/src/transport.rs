@@ -125,7 +125,7 @@ impl Stop {
         self.token.cancel();
     }
 
-    pub fn reason(&self) -> Option<StopReason> {
+    pub(crate) fn reason(&self) -> Option<StopReason> {
         *self.reason.lock().unwrap_or_else(|p| p.into_inner())
     }
 

@@ -181,7 +181,7 @@ pub(crate) struct App {
 }
 
 impl App {
-    pub(crate) fn new(tx: AppEventSender, frames: FrameRequester, clock: SharedClock) -> App {
+    pub fn new(tx: AppEventSender, frames: FrameRequester, clock: SharedClock) -> App {
         App {
             view: ViewId::Policy,
             keymap: Keymap::default(),
@@ -402,7 +402,7 @@ impl App {
     }
 
     /// Live work that quitting would stop.
-    pub(crate) fn live_work(&self) -> usize {
+    pub fn live_work(&self) -> usize {
         self.router.live_runs() + self.invoke.running() + self.live_exec_sessions()
     }
 
@@ -1213,7 +1213,7 @@ fn copy_message(
 
 impl App {
     /// Kills every live run and waits (bounded) for their ends, so no child outlives the console.
-    pub(crate) async fn shutdown(&mut self, rx: &mut UnboundedReceiver<AppEvent>) {
+    pub async fn shutdown(&mut self, rx: &mut UnboundedReceiver<AppEvent>) {
         if let Some(pipeline) = &self.services.pipeline {
             pipeline.cancel_all();
         }

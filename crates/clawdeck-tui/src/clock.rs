@@ -36,7 +36,7 @@ pub(crate) struct FixedClock {
 #[cfg(any(test, feature = "bench"))]
 impl FixedClock {
     /// A clock at `now` whose wall time is `wall`.
-    pub(crate) fn new(now: Instant, wall: SystemTime) -> Self {
+    pub fn new(now: Instant, wall: SystemTime) -> Self {
         FixedClock {
             now: Arc::new(Mutex::new((now, wall))),
         }

@@ -330,7 +330,7 @@ pub(crate) enum EditorOutcome {
 }
 
 impl ContextEditor {
-    pub(crate) fn new(ctx: &PolicyContext) -> Self {
+    pub fn new(ctx: &PolicyContext) -> Self {
         ContextEditor {
             draft: ctx.clone(),
             selected: 0,

@@ -25,7 +25,7 @@ pub(crate) struct FrameRequester {
 
 impl FrameRequester {
     /// Starts the scheduler task; draws arrive on `app_tx` as `AppEvent::Draw`.
-    pub(crate) fn spawn(app_tx: AppEventSender) -> Self {
+    pub fn spawn(app_tx: AppEventSender) -> Self {
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(run_scheduler(rx, app_tx));
         FrameRequester {

@@ -494,7 +494,7 @@ pub(crate) struct KeySpec {
 impl KeySpec {
     /// Parses `q`, `G`, `?`, `ctrl-c`, `alt-x`, `tab`, `backtab`, `f5`, `pageup`, `enter`, ...
     /// (the grammar lives in the core, `config::keys`, so the config check uses the same one).
-    pub(crate) fn parse(spec: &str) -> Result<KeySpec, String> {
+    pub fn parse(spec: &str) -> Result<KeySpec, String> {
         use crate::config::keys::NamedKey;
         let chord = crate::config::keys::parse_key(spec)?;
         let mut mods = KeyModifiers::NONE;

@@ -19,7 +19,7 @@ use crate::deck::Deck;
 /// How often the config file's mtime is checked.
 pub(crate) const CONFIG_POLL: Duration = crate::config::watch::POLL_EVERY;
 
-pub(crate) fn run(options: &ConsoleOptions) -> ConsoleExit {
+pub fn run(options: &ConsoleOptions) -> ConsoleExit {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -29,7 +29,7 @@ impl ViewId {
         ViewId::Diff,
     ];
 
-    pub(crate) fn title(self) -> &'static str {
+    pub fn title(self) -> &'static str {
         match self {
             ViewId::Policy => "Policy",
             ViewId::Queue => "Queue",

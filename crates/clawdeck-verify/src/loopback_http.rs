@@ -43,12 +43,12 @@ impl LoopbackServer {
         })
     }
 
-    pub fn addr(&self) -> SocketAddr {
+    pub(crate) fn addr(&self) -> SocketAddr {
         self.addr
     }
 
     /// Stops accepting and waits for the accept loop to end.
-    pub async fn stop(mut self) {
+    pub(crate) async fn stop(mut self) {
         self.shutdown.cancel();
         if let Some(task) = self.task.take() {
             let _ = task.await;

@@ -49,7 +49,7 @@ impl RecordingMock {
     }
 
     /// Every request so far, oldest first.
-    pub fn requests(&self) -> Vec<RecordedRequest> {
+    pub(crate) fn requests(&self) -> Vec<RecordedRequest> {
         self.requests
             .lock()
             .map(|r| r.clone())
@@ -57,7 +57,7 @@ impl RecordingMock {
     }
 
     /// The chat-completion requests (the ones that carry a model's view), oldest first.
-    pub fn completions(&self) -> Vec<RecordedRequest> {
+    pub(crate) fn completions(&self) -> Vec<RecordedRequest> {
         self.requests()
             .into_iter()
             .filter(|r| r.path.ends_with("/chat/completions"))
@@ -65,7 +65,7 @@ impl RecordingMock {
     }
 
     /// Stops accepting and waits for the accept loop to end.
-    pub async fn stop(self) {
+    pub(crate) async fn stop(self) {
         self.server.stop().await;
     }
 }

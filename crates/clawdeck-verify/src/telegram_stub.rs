@@ -96,7 +96,7 @@ impl TelegramStub {
     }
 
     /// The Bot API methods called so far, oldest first.
-    pub fn calls(&self) -> Vec<String> {
+    pub(crate) fn calls(&self) -> Vec<String> {
         lock(&self.state).calls.clone()
     }
 
@@ -105,7 +105,7 @@ impl TelegramStub {
         lock(&self.state).acknowledged
     }
 
-    pub async fn stop(self) {
+    pub(crate) async fn stop(self) {
         self.server.stop().await;
     }
 }

@@ -264,7 +264,7 @@ impl Registry {
     }
 
     /// A tool name as this pack spells it: trimmed, lowercased, aliases resolved.
-    pub fn canonical(&self, name: &str) -> String {
+    pub(crate) fn canonical(&self, name: &str) -> String {
         crate::policy::normalize::canonical(name, &self.semantics).into_owned()
     }
 
@@ -290,7 +290,7 @@ impl Registry {
         self.index.get(name).map(|&i| &self.tools[i])
     }
 
-    pub fn contains(&self, name: &str) -> bool {
+    pub(crate) fn contains(&self, name: &str) -> bool {
         self.index.contains_key(name)
     }
 

@@ -80,7 +80,7 @@ impl ObservedView {
     }
 
     /// The tool sent with this name, if it was sent with a schema.
-    pub fn direct(&self, name: &str) -> Option<&ObservedTool> {
+    pub(crate) fn direct(&self, name: &str) -> Option<&ObservedTool> {
         self.tools.iter().find(|t| t.name == name)
     }
 

@@ -29,7 +29,7 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
-    pub fn io(file: impl Into<String>, message: impl Into<String>) -> Self {
+    pub(crate) fn io(file: impl Into<String>, message: impl Into<String>) -> Self {
         ConfigError {
             kind: ConfigErrorKind::Io,
             file: file.into(),

@@ -31,13 +31,13 @@ impl KeyPath {
         path
     }
 
-    pub fn key(&self, key: impl Into<String>) -> Self {
+    pub(crate) fn key(&self, key: impl Into<String>) -> Self {
         let mut next = self.clone();
         next.segments.push(KeySegment::Key(key.into()));
         next
     }
 
-    pub fn index(&self, index: usize) -> Self {
+    pub(crate) fn index(&self, index: usize) -> Self {
         let mut next = self.clone();
         next.segments.push(KeySegment::Index(index));
         next
@@ -51,7 +51,7 @@ impl KeyPath {
         self.segments.is_empty()
     }
 
-    pub fn push(&mut self, segment: KeySegment) {
+    pub(crate) fn push(&mut self, segment: KeySegment) {
         self.segments.push(segment);
     }
 }

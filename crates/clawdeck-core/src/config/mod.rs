@@ -125,7 +125,7 @@ impl LoadedConfig {
             .unwrap_or_else(|| "main".to_string())
     }
 
-    pub fn default_agent(&self) -> Option<&AgentInfo> {
+    pub(crate) fn default_agent(&self) -> Option<&AgentInfo> {
         self.agents
             .iter()
             .find(|a| a.is_default)
@@ -133,7 +133,7 @@ impl LoadedConfig {
     }
 
     /// Looks an agent up by id (case-insensitive, like OpenClaw's normalised ids).
-    pub fn agent(&self, id: &str) -> Option<&AgentInfo> {
+    pub(crate) fn agent(&self, id: &str) -> Option<&AgentInfo> {
         let wanted = normalize_agent_id(id);
         let indexed = self
             .agent_index
@@ -213,7 +213,7 @@ impl LoadedConfig {
 
     /// The model an agent runs by default (`agents.<id>.model`, else `agents.defaults.model`):
     /// a string `provider/model` or `{primary: ...}`.
-    pub fn agent_model(&self, agent_id: &str) -> Option<(String, KeyPath)> {
+    pub(crate) fn agent_model(&self, agent_id: &str) -> Option<(String, KeyPath)> {
         if let Some(agent) = self.agent(agent_id)
             && let Some(model) = agent.entry.model.as_ref().and_then(model_ref)
         {

@@ -279,7 +279,7 @@ impl DecisionRecord {
     }
 
     /// The layer and key that decided, or the reason, for a one-line listing.
-    pub fn why(&self) -> String {
+    pub(crate) fn why(&self) -> String {
         if let Some(rule) = &self.rule {
             let key = rule
                 .config_path

@@ -122,7 +122,7 @@ impl DecisionLog {
     }
 
     /// Appends one record; a failure is warned about once and otherwise ignored.
-    pub fn append(&self, record: &DecisionRecord) {
+    pub(crate) fn append(&self, record: &DecisionRecord) {
         if let Err(err) = self.try_append(record) {
             self.failures.fetch_add(1, Ordering::Relaxed);
             if !self.warned.swap(true, Ordering::Relaxed) {

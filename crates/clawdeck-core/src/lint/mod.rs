@@ -146,7 +146,7 @@ pub struct LintReport {
 
 impl LintReport {
     /// The most severe finding's severity.
-    pub fn worst(&self) -> Option<Severity> {
+    pub(crate) fn worst(&self) -> Option<Severity> {
         self.findings.iter().map(|f| f.severity).max()
     }
 

@@ -118,7 +118,7 @@ impl PathGuard {
     }
 
     /// Removes the regular file `raw` (its name only: other links keep the inode).
-    pub fn remove_file(&self, raw: &str) -> Result<(), OpenError> {
+    pub(crate) fn remove_file(&self, raw: &str) -> Result<(), OpenError> {
         let target = self
             .target(raw, PathAccess::Write)
             .map_err(OpenError::Refused)?;

@@ -105,7 +105,7 @@ impl ToolSet {
     }
 
     /// Adds a tool, replacing any tool of the same name.
-    pub fn insert(&mut self, tool: SharedTool) {
+    pub(crate) fn insert(&mut self, tool: SharedTool) {
         self.tools.insert(tool.spec().name.clone(), tool);
     }
 
@@ -113,7 +113,7 @@ impl ToolSet {
         self.tools.get(name).cloned()
     }
 
-    pub fn contains(&self, name: &str) -> bool {
+    pub(crate) fn contains(&self, name: &str) -> bool {
         self.tools.contains_key(name)
     }
 
@@ -131,7 +131,7 @@ impl ToolSet {
 
     /// The standard tools for `ctx` (see the module comment). Fails only when the sandbox
     /// workspace cannot be created.
-    pub fn standard(
+    pub(crate) fn standard(
         config: &LoadedConfig,
         registry: &Registry,
         ctx: &PolicyContext,

@@ -65,7 +65,7 @@ impl ExecSession {
         self.process.pid()
     }
 
-    pub fn is_backgrounded(&self) -> bool {
+    pub(crate) fn is_backgrounded(&self) -> bool {
         self.backgrounded.load(Ordering::SeqCst)
     }
 
@@ -221,7 +221,7 @@ impl ExecSessions {
         }
     }
 
-    pub fn insert(&self, session: Arc<ExecSession>) {
+    pub(crate) fn insert(&self, session: Arc<ExecSession>) {
         self.prune();
         self.lock().insert(session.id.clone(), session);
     }

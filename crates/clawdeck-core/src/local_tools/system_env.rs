@@ -29,7 +29,7 @@ pub struct SystemEnv {
 }
 
 impl SystemEnv {
-    pub fn from_env() -> SystemEnv {
+    pub(crate) fn from_env() -> SystemEnv {
         let home = std::env::var_os("HOME").map(PathBuf::from);
         let data_home = std::env::var_os("XDG_DATA_HOME")
             .filter(|v| !v.is_empty())

@@ -90,7 +90,7 @@ pub struct DeclaredServer {
 
 impl DeclaredServer {
     /// `mcp.servers.<name>` for messages.
-    pub fn config_path(&self) -> String {
+    pub(crate) fn config_path(&self) -> String {
         format!("mcp.servers.{}", self.name)
     }
 }

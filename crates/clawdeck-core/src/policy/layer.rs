@@ -118,7 +118,7 @@ impl RuleEntry {
         }
     }
 
-    pub fn builtin(pattern: impl Into<String>, rule: impl Into<String>) -> Self {
+    pub(crate) fn builtin(pattern: impl Into<String>, rule: impl Into<String>) -> Self {
         RuleEntry {
             pattern: pattern.into(),
             config_path: None,
@@ -162,7 +162,7 @@ pub struct LayerPolicy {
 }
 
 impl LayerPolicy {
-    pub fn absent(id: LayerId, label: impl Into<String>, note: impl Into<String>) -> Self {
+    pub(crate) fn absent(id: LayerId, label: impl Into<String>, note: impl Into<String>) -> Self {
         LayerPolicy {
             id,
             label: label.into(),

@@ -338,7 +338,7 @@ impl CompiledList {
     }
 
     /// Whether `name` matches, without recording anything.
-    pub fn matches(&self, name: &str) -> bool {
+    pub(crate) fn matches(&self, name: &str) -> bool {
         self.scan(name, &mut Vec::new(), &mut []).is_some()
     }
 }

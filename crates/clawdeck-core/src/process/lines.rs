@@ -54,7 +54,7 @@ impl LineBatch {
         self.segments.clear();
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.segments.is_empty()
     }
 
@@ -70,7 +70,7 @@ impl LineBatch {
 
     /// The batch's text as it will be stored.
     #[cfg(test)]
-    pub(crate) fn chunk_text(&self, input: &[u8]) -> String {
+    pub fn chunk_text(&self, input: &[u8]) -> String {
         let mut out = String::with_capacity(self.segments.iter().map(|segment| segment.len).sum());
         for segment in &self.segments {
             out.push_str(&String::from_utf8_lossy(self.segment_bytes(segment, input)));
@@ -88,7 +88,7 @@ pub(crate) struct LineSplitter {
 }
 
 impl LineSplitter {
-    pub(crate) fn new(max_line_bytes: usize) -> Self {
+    pub fn new(max_line_bytes: usize) -> Self {
         // At least 4 so that a cut can always back off to a UTF-8 boundary.
         LineSplitter {
             pending: Vec::new(),
@@ -97,7 +97,7 @@ impl LineSplitter {
     }
 
     /// The general path: every line or piece goes to `emit` as raw bytes with how it ended.
-    pub(crate) fn feed(&mut self, mut data: &[u8], emit: &mut impl FnMut(&[u8], LineEnd)) {
+    pub fn feed(&mut self, mut data: &[u8], emit: &mut impl FnMut(&[u8], LineEnd)) {
         while let Some(newline) = memchr::memchr(b'\n', data) {
             let line = &data[..newline];
             if self.pending.is_empty() {
@@ -157,7 +157,7 @@ impl LineSplitter {
     }
 
     /// Flush a partial last line at end of stream.
-    pub(crate) fn finish(&mut self, emit: &mut impl FnMut(&[u8], LineEnd)) {
+    pub fn finish(&mut self, emit: &mut impl FnMut(&[u8], LineEnd)) {
         if self.pending.is_empty() {
             return;
         }

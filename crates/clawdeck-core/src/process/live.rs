@@ -86,7 +86,7 @@ impl LiveText {
     }
 
     /// The end of the stream: an unfinished UTF-8 sequence becomes U+FFFD.
-    pub(crate) fn finish(&mut self) {
+    pub fn finish(&mut self) {
         if !self.utf8_carry.is_empty() {
             self.utf8_carry.clear();
             self.text.push(char::REPLACEMENT_CHARACTER);

@@ -58,7 +58,7 @@ fn stream_index(stream: StreamKind) -> usize {
 const COUNT_WINDOW: usize = 4096;
 
 impl OutputBuffer {
-    pub(crate) fn new(limits: OutputLimits) -> Self {
+    pub fn new(limits: OutputLimits) -> Self {
         OutputBuffer {
             limits,
             blocks: VecDeque::new(),
@@ -215,7 +215,7 @@ impl OutputBuffer {
     }
 
     /// Number the next line will get.
-    pub(crate) fn next_line_number(&self) -> u64 {
+    pub fn next_line_number(&self) -> u64 {
         self.first_number + self.retained_lines
     }
 }

@@ -96,7 +96,7 @@ impl ProcessSpec {
         }
     }
 
-    pub fn arg(mut self, arg: impl Into<String>) -> Self {
+    pub(crate) fn arg(mut self, arg: impl Into<String>) -> Self {
         self.args.push(arg.into());
         self
     }

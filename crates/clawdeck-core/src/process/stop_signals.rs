@@ -27,7 +27,7 @@ impl StopSignal {
         }
     }
 
-    pub fn signal(self) -> Signal {
+    pub(crate) fn signal(self) -> Signal {
         match self {
             StopSignal::Interrupt => Signal::SIGINT,
             StopSignal::Terminate => Signal::SIGTERM,
@@ -45,7 +45,7 @@ impl StopSignal {
     }
 
     /// 128 + the signal's number (130, 143, 129), as a shell reports a command it ended.
-    pub fn exit_code(self) -> i32 {
+    pub(crate) fn exit_code(self) -> i32 {
         128 + self.signal() as i32
     }
 }

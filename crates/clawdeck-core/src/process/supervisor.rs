@@ -290,7 +290,7 @@ impl RunningProcess {
         &self.command
     }
 
-    pub fn started_at(&self) -> SystemTime {
+    pub(crate) fn started_at(&self) -> SystemTime {
         self.started_at
     }
 

@@ -94,7 +94,7 @@ impl Sanitizer {
     }
 
     /// A sanitizer producing a stream (see [`Shape::Stream`]); read it with `take_stream`.
-    pub fn stream(keep_sgr: bool, keep_cr: bool) -> Self {
+    pub(crate) fn stream(keep_sgr: bool, keep_cr: bool) -> Self {
         Sanitizer {
             shape: Shape::Stream { keep_sgr, keep_cr },
             ..Self::default()

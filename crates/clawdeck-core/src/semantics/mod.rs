@@ -207,7 +207,7 @@ pub struct SessionVisibilityCopy {
 
 impl SessionVisibilityCopy {
     /// The sentence for `visibility`, `restricted` to spawned sessions or not.
-    pub fn sentence(&self, visibility: &str, restricted: bool) -> Option<String> {
+    pub(crate) fn sentence(&self, visibility: &str, restricted: bool) -> Option<String> {
         let scope = if restricted && visibility == "tree" {
             self.sandbox_spawned_tree.as_str()
         } else {
@@ -343,7 +343,7 @@ impl Semantics {
     }
 
     /// Members of a static group.
-    pub fn group(&self, name: &str) -> Option<&[String]> {
+    pub(crate) fn group(&self, name: &str) -> Option<&[String]> {
         self.groups
             .iter()
             .find(|(group, _)| group == name)
@@ -361,7 +361,7 @@ impl Semantics {
 
     /// The profile's allowlist: `Some(None)` is a known profile without restriction, `None` an
     /// unknown profile.
-    pub fn profile(&self, id: &str) -> Option<Option<&[String]>> {
+    pub(crate) fn profile(&self, id: &str) -> Option<Option<&[String]>> {
         self.profiles
             .get(&id.trim().to_lowercase())
             .map(|members| members.as_deref())

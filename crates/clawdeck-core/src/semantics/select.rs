@@ -281,7 +281,7 @@ pub struct VersionProbe {
 
 impl VersionProbe {
     /// `(version, binary)` when it answered.
-    pub fn answer(&self) -> Option<(String, String)> {
+    pub(crate) fn answer(&self) -> Option<(String, String)> {
         self.version.clone().map(|v| (v, self.bin.clone()))
     }
 

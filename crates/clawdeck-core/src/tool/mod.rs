@@ -152,7 +152,7 @@ pub enum ToolError {
 }
 
 impl ToolError {
-    pub fn input(msg: impl Into<String>) -> Self {
+    pub(crate) fn input(msg: impl Into<String>) -> Self {
         ToolError::Input(msg.into())
     }
     pub fn failed(msg: impl Into<String>) -> Self {

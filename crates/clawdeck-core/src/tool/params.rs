@@ -31,7 +31,7 @@ impl Default for ReadOptions<'_> {
 }
 
 impl<'a> ReadOptions<'a> {
-    pub fn required() -> Self {
+    pub(crate) fn required() -> Self {
         ReadOptions {
             required: true,
             ..Default::default()

@@ -49,7 +49,7 @@ impl ToolResult {
     }
 
     /// OpenClaw's `jsonResult`: the payload pretty-printed as text, and as details.
-    pub fn json(payload: Value) -> Self {
+    pub(crate) fn json(payload: Value) -> Self {
         let text = serde_json::to_string_pretty(&payload).unwrap_or_else(|_| payload.to_string());
         ToolResult {
             content: vec![ContentBlock::Text { text }],

@@ -64,7 +64,7 @@ impl Default for StreamBuffer {
 }
 
 impl StreamBuffer {
-    pub(crate) fn new(max_lines: usize) -> Self {
+    pub fn new(max_lines: usize) -> Self {
         StreamBuffer {
             lines: VecDeque::new(),
             max_lines: max_lines.max(1),
@@ -156,7 +156,7 @@ impl StreamBuffer {
     }
 
     /// Lines dropped from the front because of the bound.
-    pub(crate) fn dropped(&self) -> u64 {
+    pub fn dropped(&self) -> u64 {
         self.dropped
     }
 

@@ -66,17 +66,17 @@ impl ApprovalsView {
 
     /// Approvals not yet resolved.
     #[cfg(test)]
-    pub(crate) fn pending(&self) -> usize {
+    pub fn pending(&self) -> usize {
         self.board.pending()
     }
 
     /// Approvals that can still be answered at `now` (the badge on every view).
-    pub(crate) fn waiting(&self, now: SystemTime) -> usize {
+    pub fn waiting(&self, now: SystemTime) -> usize {
         self.board.waiting(wall_ms(now))
     }
 
     /// Applies one desk item; true when the view changed.
-    pub(crate) fn apply(&mut self, item: &WatchItem) -> bool {
+    pub fn apply(&mut self, item: &WatchItem) -> bool {
         let link = match &item.kind {
             WatchKind::Connected { server_version, .. } => Some(Link::Up {
                 server_version: server_version.clone(),

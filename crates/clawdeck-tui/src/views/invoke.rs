@@ -368,7 +368,7 @@ impl InvokeView {
     }
 
     /// Loads a tool and parameters into the editor.
-    pub(crate) fn load(&mut self, tool: &str, params: &Value) {
+    pub fn load(&mut self, tool: &str, params: &Value) {
         self.editing = Some(tool.to_string());
         let text = pretty(params);
         self.editor = TextArea::new(text.lines().map(str::to_string).collect());
@@ -447,7 +447,7 @@ impl InvokeView {
         };
     }
 
-    pub(crate) fn running(&self) -> usize {
+    pub fn running(&self) -> usize {
         self.history.iter().filter(|h| h.outcome.is_none()).count()
     }
 
@@ -548,7 +548,7 @@ impl InvokeView {
     }
 
     /// A call finished.
-    pub(crate) fn finish(&mut self, id: u64, outcome: CallOutcome) -> bool {
+    pub fn finish(&mut self, id: u64, outcome: CallOutcome) -> bool {
         let Some(entry) = self.history.iter_mut().find(|h| h.id == id) else {
             return false;
         };

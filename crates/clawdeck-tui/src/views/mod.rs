@@ -37,7 +37,7 @@ impl ViewCtx<'_> {
         self.tx.send(event);
     }
 
-    pub(crate) fn status(&self, text: impl Into<String>) {
+    pub fn status(&self, text: impl Into<String>) {
         self.tx.send(AppEvent::Status(text.into()));
     }
 }

@@ -77,7 +77,7 @@ impl PolicyView {
     }
 
     /// The rows after the filter and the hidden-only toggle.
-    pub(crate) fn rows(&self) -> Vec<&ToolTrace> {
+    pub fn rows(&self) -> Vec<&ToolTrace> {
         let Some(res) = &self.resolution else {
             return Vec::new();
         };

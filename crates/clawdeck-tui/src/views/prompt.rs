@@ -89,7 +89,7 @@ impl PromptView {
 
     /// The text's lines (tests read them).
     #[cfg(test)]
-    pub(crate) fn lines(&self) -> &[Line<'static>] {
+    pub fn lines(&self) -> &[Line<'static>] {
         self.pane.lines()
     }
 

@@ -161,7 +161,7 @@ impl QueueView {
     }
 
     /// Adds an event to the log.
-    pub(crate) fn record(&mut self, event: &QueueEvent) {
+    pub fn record(&mut self, event: &QueueEvent) {
         let line = match event {
             QueueEvent::Enqueued {
                 lane,

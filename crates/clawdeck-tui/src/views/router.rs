@@ -280,7 +280,7 @@ impl RouterView {
 
     /// Applies one router event; returns true when the visible state changed. A chunk is
     /// only queued (its bytes moved, not copied): it is sanitized before a frame.
-    pub(crate) fn apply(&mut self, event: RouterEvent, permit: Permit) -> bool {
+    pub fn apply(&mut self, event: RouterEvent, permit: Permit) -> bool {
         if let RouterEventKind::Chunk { stream, bytes, .. } = event.kind {
             if self.runs.iter().any(|r| r.run_id == event.run_id) {
                 self.pending.push_back(Pending::Chunk {

@@ -95,7 +95,7 @@ impl SessionsView {
     }
 
     /// Applies one gateway event and says what it changed.
-    pub(crate) fn apply(&mut self, gateway: &str, event: &ClientEvent) -> Applied {
+    pub fn apply(&mut self, gateway: &str, event: &ClientEvent) -> Applied {
         let roster = self.roster.apply(gateway, event);
         let mut changed = roster;
         match event {

@@ -27,7 +27,7 @@ pub(crate) enum ConfirmOutcome {
 }
 
 impl Confirm {
-    pub(crate) fn new(question: impl Into<String>, on_yes: AppEvent) -> Self {
+    pub fn new(question: impl Into<String>, on_yes: AppEvent) -> Self {
         Confirm {
             question: question.into(),
             on_yes,

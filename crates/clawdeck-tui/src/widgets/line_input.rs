@@ -25,7 +25,7 @@ pub(crate) struct LineInput {
 }
 
 impl LineInput {
-    pub(crate) fn new(text: impl Into<String>) -> Self {
+    pub fn new(text: impl Into<String>) -> Self {
         let text = text.into();
         let cursor = text.chars().count();
         LineInput { text, cursor }

@@ -35,11 +35,7 @@ pub(crate) enum PickOutcome {
 }
 
 impl Picker {
-    pub(crate) fn new(
-        title: impl Into<String>,
-        choices: Vec<Choice>,
-        current: Option<&str>,
-    ) -> Self {
+    pub fn new(title: impl Into<String>, choices: Vec<Choice>, current: Option<&str>) -> Self {
         let selected = choices
             .iter()
             .position(|c| c.value.as_deref() == current)

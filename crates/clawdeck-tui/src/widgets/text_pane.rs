@@ -258,7 +258,7 @@ impl TextPane {
     }
 
     #[cfg(test)]
-    pub(crate) fn lines(&self) -> &[Line<'static>] {
+    pub fn lines(&self) -> &[Line<'static>] {
         &self.lines
     }
 
