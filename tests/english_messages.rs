@@ -6,18 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod support;
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("readable source dir") {
-        let path = entry.expect("dir entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use std::path::Path;
 
 fn is_cjk(c: char) -> bool {
     matches!(c, '\u{3000}'..='\u{303f}' | '\u{4e00}'..='\u{9fff}' | '\u{ff00}'..='\u{ffef}')
@@ -29,12 +20,7 @@ fn console_and_cli_messages_are_english() {
     let crates = root.join("crates");
     let router = crates.join("clawdeck-router/src");
     let router_guidance = crates.join("clawdeck-core/src/prompt/router_guidance.rs");
-    let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
-    rust_files(&crates, &mut files);
-    files.retain(|f| f.components().any(|c| c.as_os_str() == "src"));
-    files.sort();
-    assert!(files.len() > 100, "too few sources found: {}", files.len());
+    let files = support::sources::workspace_sources();
     let mut offending = Vec::new();
     // A `tests/` dir under src is a `#[cfg(test)] mod tests;` (the console's in-crate tests);
     // its parent module must say so, else it is scanned like any other code.

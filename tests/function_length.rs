@@ -5,23 +5,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
 const MAX_LINES: usize = 100;
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("readable source dir") {
-        let path = entry.expect("dir entry").path();
-        let name = path.file_name().unwrap_or_default();
-        if path.is_dir() {
-            if name != "tests" {
-                rust_files(&path, out);
-            }
-        } else if path.extension().is_some_and(|e| e == "rs") && name != "tests.rs" {
-            out.push(path);
-        }
-    }
-}
 
 /// The source with every comment, string and char literal's content blanked to spaces
 /// (newlines kept), so braces and keywords can be found by plain search.
@@ -177,16 +165,12 @@ fn the_scanner_measures_a_function_and_skips_tests_strings_and_comments() {
 #[test]
 fn production_functions_stay_under_100_lines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
-    for krate in std::fs::read_dir(root.join("crates")).expect("crates dir") {
-        let src = krate.expect("dir entry").path().join("src");
-        if src.is_dir() {
-            rust_files(&src, &mut files);
-        }
-    }
-    files.sort();
-    assert!(files.len() > 100, "too few sources found: {}", files.len());
+    // `tests/` dirs and `tests.rs` files under src are `#[cfg(test)]` modules.
+    let files: Vec<_> = support::sources::workspace_sources()
+        .into_iter()
+        .filter(|f| !f.components().any(|c| c.as_os_str() == "tests"))
+        .filter(|f| f.file_name().is_some_and(|n| n != "tests.rs"))
+        .collect();
     let mut too_long = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).expect("readable source");

@@ -1,7 +1,9 @@
-//! Helpers shared by the process and queue tests (and the process benchmark).
+//! Helpers shared by the tests (and the process benchmark): the fake CLI child, a fake
+//! gateway, the workspace's sources.
 #![allow(dead_code)]
 
 pub mod fake_gateway;
+pub mod sources;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
