@@ -7,7 +7,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const MAX_LINES: usize = 100;
 
