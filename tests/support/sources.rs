@@ -1,6 +1,8 @@
 //! The workspace's Rust sources, for the tests that read code as text (English messages,
 //! function length): the binary's `src/` and every crate's `src/`, sorted.
 
+// A test helper: a source tree it cannot read is a failed test, said with the reason.
+#![allow(clippy::expect_used)]
 use std::path::{Path, PathBuf};
 
 /// Every `.rs` file under the binary's `src/` and each `crates/*/src/`.
