@@ -7,11 +7,7 @@
 //! they arrive), and a failed `accept()` (out of file descriptors) pauses and retries instead
 //! of ending the server. A connection that closes cancels the calls it was waiting for.
 
-// Without the listener (feature `http-server`) only `--listen`'s address check is used.
-#![cfg_attr(not(feature = "http-server"), allow(dead_code))]
-
 use std::net::SocketAddr;
-use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
@@ -20,55 +16,8 @@ pub use super::http_listener::serve;
 
 /// Where the MCP endpoint answers.
 pub(crate) const MCP_PATH: &str = "/mcp";
-/// How long a connection may take to send a request's headers (an idle one included).
-pub(crate) const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
-/// Connections open at once, unless the open-file limit asks for fewer.
-pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 128;
-/// The default cap never goes below this, however low the open-file limit.
-const MIN_DEFAULT_CONNECTIONS: usize = 8;
 
 pub use crate::config::mcp_settings::McpHttpSettings;
-
-/// The limits in force for a new connection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct HttpLimits {
-    pub max_connections: usize,
-    pub header_timeout: Duration,
-}
-
-impl HttpLimits {
-    pub fn from_settings(settings: &McpHttpSettings) -> HttpLimits {
-        HttpLimits {
-            max_connections: settings
-                .max_connections
-                .unwrap_or_else(|| default_max_connections(open_file_limit())),
-            header_timeout: settings
-                .header_timeout_ms
-                .map_or(DEFAULT_HEADER_TIMEOUT, Duration::from_millis),
-        }
-    }
-}
-
-/// 128, or a quarter of the open-file limit when lower (the rest stays for the tools' pipes,
-/// the config and the logs), never under 8.
-pub(crate) fn default_max_connections(open_files: Option<u64>) -> usize {
-    let share = open_files.map_or(DEFAULT_MAX_CONNECTIONS, |limit| {
-        usize::try_from(limit / 4).unwrap_or(usize::MAX)
-    });
-    share.clamp(MIN_DEFAULT_CONNECTIONS, DEFAULT_MAX_CONNECTIONS)
-}
-
-/// The soft RLIMIT_NOFILE; None when unknown or unlimited.
-fn open_file_limit() -> Option<u64> {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes into the struct it is given and nothing else.
-    let read = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
-    (read == 0 && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
-}
-
 /// Put into each request's extensions: fires when the request's connection is gone, so a call
 /// whose client hung up is cancelled (see `sdk`).
 #[derive(Clone, Debug)]
@@ -90,6 +39,7 @@ pub fn loopback_addr(raw: &str) -> Result<SocketAddr, String> {
 
 /// Whether a browser page at `origin` may call this endpoint: http(s) on `localhost`,
 /// 127.0.0.0/8 or `::1`, any port, judged on the parsed host. `null` and the rest are not.
+#[cfg(any(test, feature = "http-server"))]
 pub(crate) fn is_loopback_origin(origin: &str) -> bool {
     let Ok(url) = url::Url::parse(origin.trim()) else {
         return false;
@@ -103,6 +53,7 @@ pub(crate) fn is_loopback_origin(origin: &str) -> bool {
 }
 
 /// A request with an `Origin` header that is not a loopback origin (each one, if repeated).
+#[cfg(any(test, feature = "http-server"))]
 pub(crate) fn origin_refused(headers: &http::HeaderMap) -> bool {
     headers
         .get_all(http::header::ORIGIN)
@@ -166,24 +117,6 @@ mod tests {
             http::HeaderValue::from_static("http://evil.example"),
         );
         assert!(origin_refused(&headers), "every Origin given must pass");
-    }
-
-    #[test]
-    fn the_default_cap_leaves_room_under_the_open_file_limit() {
-        assert_eq!(default_max_connections(None), DEFAULT_MAX_CONNECTIONS);
-        assert_eq!(default_max_connections(Some(1_048_576)), 128);
-        assert_eq!(default_max_connections(Some(256)), 64);
-        assert_eq!(default_max_connections(Some(16)), 8);
-        let limits = HttpLimits::from_settings(&McpHttpSettings {
-            max_connections: Some(5),
-            header_timeout_ms: Some(250),
-        });
-        assert_eq!(limits.max_connections, 5);
-        assert_eq!(limits.header_timeout, Duration::from_millis(250));
-        assert_eq!(
-            HttpLimits::from_settings(&McpHttpSettings::default()).header_timeout,
-            DEFAULT_HEADER_TIMEOUT
-        );
     }
 
     #[test]

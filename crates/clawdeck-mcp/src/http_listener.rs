@@ -15,10 +15,57 @@ use tokio_util::sync::CancellationToken;
 use tower_service::Service;
 
 use super::clients::token_admits;
-use super::http::{ConnectionClosed, HttpLimits, MCP_PATH, origin_refused};
+use super::http::{ConnectionClosed, MCP_PATH, McpHttpSettings, origin_refused};
 use super::sdk::{Handler, McpHttpService, bearer_token, http_service};
 use super::server::ToolServer;
 use crate::deck::mcp_endpoint::{ConnectionSlot, EndpointMonitor};
+
+/// How long a connection may take to send a request's headers (an idle one included).
+pub(crate) const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections open at once, unless the open-file limit asks for fewer.
+pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 128;
+/// The default cap never goes below this, however low the open-file limit.
+const MIN_DEFAULT_CONNECTIONS: usize = 8;
+
+/// The limits in force for a new connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HttpLimits {
+    pub max_connections: usize,
+    pub header_timeout: Duration,
+}
+
+impl HttpLimits {
+    pub fn from_settings(settings: &McpHttpSettings) -> HttpLimits {
+        HttpLimits {
+            max_connections: settings
+                .max_connections
+                .unwrap_or_else(|| default_max_connections(open_file_limit())),
+            header_timeout: settings
+                .header_timeout_ms
+                .map_or(DEFAULT_HEADER_TIMEOUT, Duration::from_millis),
+        }
+    }
+}
+
+/// 128, or a quarter of the open-file limit when lower (the rest stays for the tools' pipes,
+/// the config and the logs), never under 8.
+pub(crate) fn default_max_connections(open_files: Option<u64>) -> usize {
+    let share = open_files.map_or(DEFAULT_MAX_CONNECTIONS, |limit| {
+        usize::try_from(limit / 4).unwrap_or(usize::MAX)
+    });
+    share.clamp(MIN_DEFAULT_CONNECTIONS, DEFAULT_MAX_CONNECTIONS)
+}
+
+/// The soft RLIMIT_NOFILE; None when unknown or unlimited.
+fn open_file_limit() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes into the struct it is given and nothing else.
+    let read = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+    (read == 0 && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+}
 
 /// The longest pause between retries of a failing `accept()`.
 const MAX_ACCEPT_PAUSE: Duration = Duration::from_secs(1);
@@ -183,6 +230,24 @@ async fn serve_connection(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_cap_leaves_room_under_the_open_file_limit() {
+        assert_eq!(default_max_connections(None), DEFAULT_MAX_CONNECTIONS);
+        assert_eq!(default_max_connections(Some(1_048_576)), 128);
+        assert_eq!(default_max_connections(Some(256)), 64);
+        assert_eq!(default_max_connections(Some(16)), 8);
+        let limits = HttpLimits::from_settings(&McpHttpSettings {
+            max_connections: Some(5),
+            header_timeout_ms: Some(250),
+        });
+        assert_eq!(limits.max_connections, 5);
+        assert_eq!(limits.header_timeout, Duration::from_millis(250));
+        assert_eq!(
+            HttpLimits::from_settings(&McpHttpSettings::default()).header_timeout,
+            DEFAULT_HEADER_TIMEOUT
+        );
+    }
 
     #[test]
     fn a_failing_accept_backs_off_to_at_most_a_second() {
