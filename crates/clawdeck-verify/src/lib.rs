@@ -26,7 +26,6 @@ pub(crate) use clawdeck_gateway as gateway_client;
 pub(crate) use clawdeck_router as router;
 
 pub use clawdeck_core::comparison::*;
-pub use clawdeck_core::comparison::{compare, observed};
 pub use gateway::{GatewayTarget, observe_gateway};
 pub use runner::{
     RunOptions, VerifyError, find_openclaw, observe_cli, observe_inbound, observe_through_gateway,
