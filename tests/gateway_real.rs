@@ -7,10 +7,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
+use support::own_gateway::OwnGateway;
 use support::shared_gateway;
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -426,135 +427,6 @@ async fn verify_compares_the_sessions_own_agent_and_names_the_context() {
 
 // ---- tests that run their own gateway ----
 
-/// A gateway + mock LLM of our own (../shared/realclaw/start.sh with a private prefix and free
-/// ports), stopped on drop.
-struct OwnGateway {
-    script_dir: PathBuf,
-    prefix: tempfile::TempDir,
-    llm_port: u16,
-    gw_port: u16,
-    url: String,
-    token: String,
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-impl OwnGateway {
-    fn available() -> Option<(PathBuf, PathBuf)> {
-        let bin = PathBuf::from(
-            std::env::var("OPENCLAW_BIN")
-                .ok()
-                .filter(|b| !b.is_empty())?,
-        );
-        let install = bin.parent()?.parent()?.to_path_buf();
-        let script_dir = std::env::var("CLAWDECK_REALCLAW_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realclaw"));
-        (script_dir.join("start.sh").is_file() && install.join("openclaw").is_dir())
-            .then_some((script_dir, install))
-    }
-
-    fn start() -> Option<OwnGateway> {
-        let (script_dir, install) = Self::available()?;
-        let prefix = tempfile::tempdir().unwrap();
-        for part in ["bin", "node", "openclaw"] {
-            std::os::unix::fs::symlink(install.join(part), prefix.path().join(part)).unwrap();
-        }
-        let mut gateway = OwnGateway {
-            script_dir,
-            prefix,
-            llm_port: free_port(),
-            gw_port: free_port(),
-            url: String::new(),
-            token: "clawdeck-own-gateway-token".into(),
-        };
-        gateway.url = gateway.run_start();
-        Some(gateway)
-    }
-
-    /// Runs start.sh (config, mock LLM, gateway); returns the gateway URL.
-    fn run_start(&self) -> String {
-        let out = Command::new("bash")
-            .arg(self.script_dir.join("start.sh"))
-            .arg("--gateway")
-            .arg(self.prefix.path())
-            .env("MOCK_LLM_PORT", self.llm_port.to_string())
-            .env("REALCLAW_GATEWAY_PORT", self.gw_port.to_string())
-            .env("REALCLAW_GATEWAY_TOKEN", &self.token)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "start.sh: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        // start.sh waits for HTTP only; config hot reload and sessions need the gateway ready.
-        let deadline = Instant::now() + Duration::from_secs(240);
-        while !self.log().contains("[gateway] ready") {
-            assert!(
-                Instant::now() < deadline,
-                "gateway not ready after 240 s:\n{}",
-                self.log()
-            );
-            std::thread::sleep(Duration::from_millis(500));
-        }
-        format!("http://127.0.0.1:{}", self.gw_port)
-    }
-
-    fn stop(&self) {
-        let _ = Command::new("bash")
-            .arg(self.script_dir.join("stop.sh"))
-            .arg(self.prefix.path())
-            .status();
-    }
-
-    fn config_path(&self) -> PathBuf {
-        self.prefix.path().join("home/.openclaw/openclaw.json")
-    }
-
-    /// The gateway's log without its colours.
-    fn log(&self) -> String {
-        let text =
-            std::fs::read_to_string(self.prefix.path().join("run/gateway.log")).unwrap_or_default();
-        regex::Regex::new("\x1b\\[[0-9;]*m")
-            .unwrap()
-            .replace_all(&text, "")
-            .into_owned()
-    }
-}
-
-impl Drop for OwnGateway {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            let log = self.log();
-            let lines: Vec<&str> = log.lines().collect();
-            eprintln!(
-                "--- gateway log (last 60 lines) ---\n{}",
-                lines[lines.len().saturating_sub(60)..].join("\n")
-            );
-        }
-        self.stop();
-    }
-}
-
-/// Waits until the gateway log shows a hot reload of `tools` after the config edit.
-fn wait_for_log(gateway: &OwnGateway, needle: &str, timeout: Duration) -> bool {
-    let deadline = Instant::now() + timeout;
-    while Instant::now() < deadline {
-        if gateway.log().contains(needle) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(250));
-    }
-    false
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs the real OpenClaw CLI and ../shared/realclaw: .ci/run runs it with --ignored"]
 /// The approval gets a decision route because (a) the turn is started with `chat.send` from
@@ -579,11 +451,7 @@ async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it(
     );
     std::fs::write(gateway.config_path(), config).unwrap();
     assert!(
-        wait_for_log(
-            &gateway,
-            "config hot reload applied (tools)",
-            Duration::from_secs(30)
-        ),
+        gateway.wait_for_log("config hot reload applied (tools)", Duration::from_secs(30)),
         "the gateway did not reload tools.exec:\n{}",
         gateway.log()
     );
@@ -751,7 +619,7 @@ async fn gateway_killed_and_restarted_mid_stream_is_reconnected_and_resubscribed
     eprintln!("disconnected: {disconnected}");
     assert!(client.request("sessions.list", json!({})).await.is_err());
 
-    gateway.run_start();
+    gateway.restart();
     let (reconnected, resubscribed) = tokio::time::timeout(Duration::from_secs(180), async {
         let mut reconnected = false;
         loop {

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod fake_gateway;
+pub mod own_gateway;
 pub mod sources;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,178 @@
+//! A real OpenClaw gateway + mock LLM of a test's own: ../shared/realclaw/start.sh with a private
+//! prefix (its bin/node/openclaw symlinked to an installed release) and free ports, so tests and
+//! people sharing the machine never meet on 18789/18080. Stopped (process groups killed) on drop.
+
+#![allow(clippy::expect_used)] // test support: a failed set-up is the test's failure message
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+pub struct OwnGateway {
+    script_dir: PathBuf,
+    prefix: tempfile::TempDir,
+    llm_port: u16,
+    gw_port: u16,
+    config_extra: String,
+    pub url: String,
+    pub token: String,
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free loopback port")
+        .port()
+}
+
+/// Where the release `OPENCLAW_BIN` points at is installed, and ../shared/realclaw's scripts.
+fn available(bin: &Path) -> Option<(PathBuf, PathBuf)> {
+    let install = bin.parent()?.parent()?.to_path_buf();
+    let script_dir = std::env::var("CLAWDECK_REALCLAW_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realclaw"));
+    (script_dir.join("start.sh").is_file() && install.join("openclaw").is_dir())
+        .then_some((script_dir, install))
+}
+
+impl OwnGateway {
+    /// The gateway of `OPENCLAW_BIN`'s release with start.sh's config; None when not installed.
+    pub fn start() -> Option<OwnGateway> {
+        Self::start_with("")
+    }
+
+    /// As [`start`](Self::start), with `config_extra` (top-level JSON5 keys, trailing comma) added
+    /// to the config start.sh writes (its `REALCLAW_CONFIG_EXTRA`).
+    pub fn start_with(config_extra: &str) -> Option<OwnGateway> {
+        let bin = std::env::var("OPENCLAW_BIN")
+            .ok()
+            .filter(|b| !b.is_empty())?;
+        Self::start_release(Path::new(&bin), config_extra)
+    }
+
+    /// A gateway of the release whose wrapper is `bin` (e.g. an openclaw@2026.8.2 prefix's
+    /// `bin/openclaw`).
+    pub fn start_release(bin: &Path, config_extra: &str) -> Option<OwnGateway> {
+        let (script_dir, install) = available(bin)?;
+        let prefix = tempfile::tempdir().expect("a temp dir for the gateway prefix");
+        for part in ["bin", "node", "openclaw"] {
+            std::os::unix::fs::symlink(install.join(part), prefix.path().join(part))
+                .expect("symlinking the installed release into the prefix");
+        }
+        let mut gateway = OwnGateway {
+            script_dir,
+            prefix,
+            llm_port: free_port(),
+            gw_port: free_port(),
+            config_extra: config_extra.to_string(),
+            url: String::new(),
+            token: "clawdeck-own-gateway-token".into(),
+        };
+        gateway.url = gateway.run_start();
+        Some(gateway)
+    }
+
+    /// Runs start.sh (config, mock LLM, gateway); returns the gateway URL.
+    /// Starts it again on the same ports after [`stop`](Self::stop) (start.sh rewrites the
+    /// config from the same extras).
+    pub fn restart(&self) -> String {
+        self.run_start()
+    }
+
+    fn run_start(&self) -> String {
+        let out = Command::new("bash")
+            .arg(self.script_dir.join("start.sh"))
+            .arg("--gateway")
+            .arg(self.prefix.path())
+            .env("MOCK_LLM_PORT", self.llm_port.to_string())
+            .env("REALCLAW_GATEWAY_PORT", self.gw_port.to_string())
+            .env("REALCLAW_GATEWAY_TOKEN", &self.token)
+            .env("REALCLAW_CONFIG_EXTRA", &self.config_extra)
+            .output()
+            .expect("running start.sh");
+        assert!(
+            out.status.success(),
+            "start.sh: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // start.sh waits for HTTP only; config hot reload and sessions need the gateway ready.
+        let deadline = Instant::now() + Duration::from_secs(240);
+        while !self.log().contains("[gateway] ready") {
+            assert!(
+                Instant::now() < deadline,
+                "gateway not ready after 240 s:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        format!("http://127.0.0.1:{}", self.gw_port)
+    }
+
+    /// Stops the gateway and the mock LLM (their process groups).
+    pub fn stop(&self) {
+        let _ = Command::new("bash")
+            .arg(self.script_dir.join("stop.sh"))
+            .arg(self.prefix.path())
+            .status();
+    }
+
+    /// The wrapper that runs this gateway's release with this gateway's home
+    /// (`REALCLAW_HOME` must be set to [`home`](Self::home) when calling it).
+    pub fn openclaw_bin(&self) -> PathBuf {
+        self.prefix.path().join("bin/openclaw")
+    }
+
+    /// The isolated HOME the gateway runs with.
+    pub fn home(&self) -> PathBuf {
+        self.prefix.path().join("home")
+    }
+
+    pub fn config_path(&self) -> PathBuf {
+        self.home().join(".openclaw/openclaw.json")
+    }
+
+    pub fn port(&self) -> u16 {
+        self.gw_port
+    }
+
+    /// The gateway's log without its colours.
+    pub fn log(&self) -> String {
+        let text =
+            std::fs::read_to_string(self.prefix.path().join("run/gateway.log")).unwrap_or_default();
+        regex::Regex::new("\x1b\\[[0-9;]*m")
+            .expect("the colour pattern compiles")
+            .replace_all(&text, "")
+            .into_owned()
+    }
+
+    /// The mock LLM's log (its requests when `MOCK_LLM_LOG` was set by the caller's env).
+    pub fn mock_log(&self) -> String {
+        std::fs::read_to_string(self.prefix.path().join("run/mock_llm.log")).unwrap_or_default()
+    }
+
+    /// Waits until the gateway log contains `needle` (a hot reload after a config edit, say).
+    pub fn wait_for_log(&self, needle: &str, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if self.log().contains(needle) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(250));
+        }
+        false
+    }
+}
+
+impl Drop for OwnGateway {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let log = self.log();
+            let lines: Vec<&str> = log.lines().collect();
+            eprintln!(
+                "--- gateway log (last 60 lines) ---\n{}",
+                lines[lines.len().saturating_sub(60)..].join("\n")
+            );
+        }
+        self.stop();
+    }
+}
