@@ -16,6 +16,8 @@ use tokio_util::sync::CancellationToken;
 use super::client::{Backoff, ClientEvent, GatewayClient};
 use super::connection::ConnectOptions;
 use super::endpoint::GatewayEndpoint;
+use super::history::{HISTORY, fetch_history};
+use super::session_pages::list_all_sessions;
 use super::identity::DeviceIdentity;
 
 /// The method whose answer is a roster snapshot (published as `ClientEvent::Subscribed`).
@@ -79,7 +81,7 @@ pub type RosterSink = Arc<dyn Fn(String, ClientEvent) -> bool + Send + Sync>;
 pub(crate) fn is_roster_event(event: &ClientEvent) -> bool {
     match event {
         ClientEvent::Event(frame) => frame.event == "sessions.changed",
-        ClientEvent::Subscribed { method, .. } => method == SNAPSHOT,
+        ClientEvent::Subscribed { method, .. } => method == SNAPSHOT || method == HISTORY,
         // A followed session's subscription could not be made (the view says so).
         ClientEvent::SubscribeFailed { method, .. } => method.starts_with(FOLLOW),
         _ => true,
@@ -193,8 +195,15 @@ async fn feed_one(
         if wanted && !sink(name.clone(), event) {
             return;
         }
-        // The client re-subscribed on the new connection; the rows are refreshed here.
+        // The client re-subscribed on the new connection; the rows are refreshed here, and
+        // the followed session's history fills what the drop missed.
         if reconnected && !snapshot(&client, &name, &sink).await {
+            return;
+        }
+        if reconnected
+            && let Some(key) = &following
+            && !backfill(&client, &name, &sink, key).await
+        {
             return;
         }
     }
@@ -214,29 +223,54 @@ async fn refollow(
         // Best effort: an unsubscribe the gateway missed only costs filtered-out events.
         let _ = client.request(UNFOLLOW, params).await;
     }
-    if let Some(new) = new
-        && let Err(error) = client.subscribe(FOLLOW, json!({"key": new})).await
-    {
-        return sink(
-            name.to_string(),
-            ClientEvent::SubscribeFailed {
-                method: format!("{FOLLOW} {new}"),
-                error,
-            },
-        );
+    if let Some(new) = new {
+        if let Err(error) = client.subscribe(FOLLOW, json!({"key": new})).await {
+            return sink(
+                name.to_string(),
+                ClientEvent::SubscribeFailed {
+                    method: format!("{FOLLOW} {new}"),
+                    error,
+                },
+            );
+        }
+        // Subscribed first, then the history: a message in both shows once (by its id).
+        return backfill(client, name, sink, &new).await;
     }
     true
 }
 
-/// Publishes a `sessions.list` snapshot; false when nobody listens any more. A failed list is
-/// left to the next reconnect (the rows stay as last known).
+/// Publishes the followed session's earlier transcript (`chat.history`) as a
+/// `Subscribed { method: "chat.history" }` whose payload names the session; false when nobody
+/// listens any more. A refused history is reported like a refused follow.
+async fn backfill(client: &GatewayClient, name: &str, sink: &RosterSink, key: &str) -> bool {
+    let event = match fetch_history(client, key).await {
+        Ok(mut payload) => {
+            if payload.is_object() {
+                payload["sessionKey"] = json!(key);
+            }
+            ClientEvent::Subscribed {
+                method: HISTORY.into(),
+                payload,
+            }
+        }
+        Err(error) => ClientEvent::SubscribeFailed {
+            method: format!("{FOLLOW} {key}: {HISTORY}"),
+            error,
+        },
+    };
+    sink(name.to_string(), event)
+}
+
+/// Publishes a `sessions.list` snapshot of every page (bounded: `session_pages`); false when
+/// nobody listens any more. A failed list is left to the next reconnect (the rows stay as
+/// last known).
 async fn snapshot(client: &GatewayClient, name: &str, sink: &RosterSink) -> bool {
-    match client.request(SNAPSHOT, serde_json::json!({})).await {
-        Ok(payload) => sink(
+    match list_all_sessions(client, &json!({})).await {
+        Ok(pages) => sink(
             name.to_string(),
             ClientEvent::Subscribed {
                 method: SNAPSHOT.into(),
-                payload,
+                payload: pages.to_payload(),
             },
         ),
         Err(_) => true,

@@ -116,6 +116,9 @@ pub struct Hello {
     pub role: String,
     pub scopes: Vec<String>,
     pub tick_interval_ms: Option<u64>,
+    /// How long the gateway process had run when it answered (`snapshot.uptimeMs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uptime_ms: Option<u64>,
     /// Issued after pairing; reusable instead of the shared secret.
     #[serde(skip)]
     pub device_token: Option<String>,
@@ -153,6 +156,9 @@ impl Hello {
             scopes: strings(payload.pointer("/auth/scopes")),
             tick_interval_ms: payload
                 .pointer("/policy/tickIntervalMs")
+                .and_then(Value::as_u64),
+            uptime_ms: payload
+                .pointer("/snapshot/uptimeMs")
                 .and_then(Value::as_u64),
             device_token: payload
                 .pointer("/auth/deviceToken")

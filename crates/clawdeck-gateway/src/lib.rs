@@ -26,6 +26,10 @@ pub mod roster;
 pub mod sessions;
 pub mod tools;
 pub mod transcript;
+pub mod history;
+pub mod logs;
+pub mod health;
+pub mod session_pages;
 pub mod watch;
 
 // The core's modules under their own names, so paths read the same in every crate.

@@ -4,10 +4,11 @@
 //! oldest entries go and are counted, so the view can say how many it no longer holds.
 //! Core state; no I/O.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 use serde_json::Value;
 
+use super::history::History;
 use super::watch::{WatchItem, WatchKind};
 
 /// Entries kept per session.
@@ -59,6 +60,15 @@ pub struct SessionTranscript {
     entries: VecDeque<TranscriptEntry>,
     dropped: usize,
     cap: usize,
+    /// Transcript ids of the messages held (live or backfilled), so a message the history and
+    /// the live stream both bring shows once; bounded with the entries.
+    seen: HashSet<String>,
+    seen_order: VecDeque<String>,
+    /// The lowest transcript position (`seq`) of the messages held: history older than it
+    /// goes before them.
+    min_seq: Option<u64>,
+    /// Earlier messages the gateway has that the backfill did not bring.
+    not_loaded: u64,
 }
 
 impl Default for SessionTranscript {
@@ -77,6 +87,10 @@ impl SessionTranscript {
             entries: VecDeque::new(),
             dropped: 0,
             cap: cap.max(1),
+            seen: HashSet::new(),
+            seen_order: VecDeque::new(),
+            min_seq: None,
+            not_loaded: 0,
         }
     }
 
@@ -95,6 +109,76 @@ impl SessionTranscript {
     /// Earlier entries no longer kept.
     pub fn dropped(&self) -> usize {
         self.dropped
+    }
+
+    /// Earlier messages the gateway holds that the history backfill did not bring.
+    pub fn not_loaded(&self) -> u64 {
+        self.not_loaded
+    }
+
+    /// Records a message's transcript id and position; false when it is held already.
+    fn note_message(&mut self, id: Option<&str>, seq: Option<u64>) -> bool {
+        if let Some(id) = id {
+            if self.seen.contains(id) {
+                return false;
+            }
+            self.seen.insert(id.to_string());
+            self.seen_order.push_back(id.to_string());
+            // Ids of entries long gone: a bounded memory of them is enough.
+            while self.seen_order.len() > self.cap.saturating_mul(2) {
+                if let Some(old) = self.seen_order.pop_front() {
+                    self.seen.remove(&old);
+                }
+            }
+        }
+        if let Some(seq) = seq {
+            self.min_seq = Some(self.min_seq.map_or(seq, |m| m.min(seq)));
+        }
+        true
+    }
+
+    /// Whether a tool call of this run is held already.
+    fn holds_call(&self, call: &ToolEntry) -> bool {
+        self.entries.iter().any(|e| {
+            matches!(e, TranscriptEntry::Tool(t) if t.call_id == call.call_id && t.run_id == call.run_id)
+        })
+    }
+
+    /// Merges a session's earlier messages (`chat.history`) with what the live events brought:
+    /// a message held already (same transcript id, or the same tool call of the same run) is
+    /// skipped; older ones go before the held entries, newer ones after. Returns how many
+    /// entries were added.
+    pub fn backfill(&mut self, history: &History) -> usize {
+        let first_held = self.min_seq;
+        let (mut older, mut newer) = (Vec::new(), Vec::new());
+        for message in &history.messages {
+            if let TranscriptEntry::Tool(call) = &message.entry
+                && self.holds_call(call)
+            {
+                continue;
+            }
+            if !self.note_message(message.id.as_deref(), message.seq) {
+                continue;
+            }
+            match (message.seq, first_held) {
+                (Some(seq), Some(first)) if seq > first => newer.push(message.entry.clone()),
+                (_, Some(_)) => older.push(message.entry.clone()),
+                (_, None) => newer.push(message.entry.clone()),
+            }
+        }
+        let added = older.len() + newer.len();
+        for entry in older.into_iter().rev() {
+            self.entries.push_front(entry);
+        }
+        while self.entries.len() > self.cap {
+            self.entries.pop_front();
+            self.dropped += 1;
+        }
+        for entry in newer {
+            self.push(entry);
+        }
+        self.not_loaded = history.not_loaded();
+        added
     }
 
     #[cfg(test)]
@@ -130,6 +214,16 @@ impl SessionTranscript {
     pub fn apply(&mut self, item: &WatchItem) -> bool {
         match &item.kind {
             WatchKind::Message { role, text } => {
+                let id = item
+                    .payload
+                    .get("messageId")
+                    .or_else(|| item.payload.pointer("/message/__openclaw/id"))
+                    .and_then(Value::as_str);
+                let seq = item
+                    .payload
+                    .get("messageSeq")
+                    .or_else(|| item.payload.pointer("/message/__openclaw/seq"))
+                    .and_then(Value::as_u64);
                 let text = if text.is_empty() {
                     // An assistant turn that only calls tools: the calls follow as their own
                     // entries; say so rather than show an empty line.
@@ -140,6 +234,10 @@ impl SessionTranscript {
                 } else {
                     text.clone()
                 };
+                // Backfilled already (the history came before this event did).
+                if !self.note_message(id, seq) {
+                    return false;
+                }
                 let ts = item
                     .payload
                     .pointer("/message/timestamp")
@@ -208,7 +306,7 @@ impl SessionTranscript {
 }
 
 /// Keeps the tail of `output` within `KEPT_OUTPUT` (on a character boundary).
-fn set_output(entry: &mut ToolEntry, output: &str) {
+pub(crate) fn set_output(entry: &mut ToolEntry, output: &str) {
     if output.len() <= KEPT_OUTPUT {
         entry.output = output.to_string();
         entry.output_cut = 0;

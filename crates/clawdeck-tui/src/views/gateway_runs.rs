@@ -188,6 +188,7 @@ mod tests {
                     role: "operator".into(),
                     scopes: vec![],
                     tick_interval_ms: None,
+                    uptime_ms: None,
                     device_token: None,
                 }),
                 reconnect: false,

@@ -13,9 +13,12 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Row, Widget};
 
+mod history;
+
 use super::ViewCtx;
 use crate::gateway::ClientEvent;
 use crate::gateway::feed::{FOLLOW, SessionFollow};
+use crate::gateway::history::HISTORY;
 use crate::gateway::roster::{Link, Roster};
 use crate::gateway::transcript::{SessionTranscript, ToolEntry, ToolOutcome, TranscriptEntry};
 use crate::gateway::watch::classify;
@@ -117,6 +120,9 @@ impl SessionsView {
                 {
                     t.gap("connection dropped; events until the reconnect are missing");
                 }
+            }
+            ClientEvent::Subscribed { method, payload } if method == HISTORY => {
+                changed |= self.apply_history(gateway, payload);
             }
             ClientEvent::SubscribeFailed { method, error } if method.starts_with(FOLLOW) => {
                 self.follow_error = Some(error.to_string());
@@ -416,6 +422,9 @@ impl SessionsView {
                 theme::dim(),
             ));
         }
+        if let Some(line) = history::not_loaded_line(transcript).filter(|_| complete) {
+            top.push(line);
+        }
         if transcript.dropped() > 0 && complete {
             top.push(Line::styled(
                 format!(
@@ -604,6 +613,7 @@ mod tests {
             role: "operator".into(),
             scopes: vec![],
             tick_interval_ms: None,
+            uptime_ms: None,
             device_token: None,
         })
     }
