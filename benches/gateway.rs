@@ -2,7 +2,10 @@
 //! baseline measured in the same run: a bare tokio-tungstenite read loop over the same frames;
 //! then the same flood through the client into the console's Sessions view (the followed
 //! session's transcript), with a key pressed every 25 ms while it flows: key → frame latency.
-//! Target: ≥ 20,000 events/s, key → frame median < 50 ms. Run: `cargo bench --bench gateway`.
+//! Target: ≥ 20,000 events/s, key → frame median < 50 ms. Then the streams of issue 22, each
+//! against a same-run baseline that only parses the JSON: `logs.tail` lines (read into fields,
+//! sanitized, kept in the bounded log buffer) and a `chat.history` backfill (parsed into
+//! transcript entries and merged into a session's transcript). Run: `cargo bench --bench gateway`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -148,7 +151,106 @@ async fn into_sessions_view(url: &str) -> (Duration, Vec<Duration>) {
         .unwrap()
 }
 
+/// Lines parsed per run of the log bench.
+const LOG_LINES: usize = 200_000;
+/// Backfills per run of the history bench (each a 200-message page).
+const BACKFILLS: usize = 500;
+
+/// Best-of-3 lines/s: a bare `serde_json` parse of each raw line vs `LogCursor::read` of the same
+/// lines (parse, fields, sanitize) into a `LogBuffer`.
+fn log_tail_rates() -> (f64, f64) {
+    use clawdeck_gateway::logs::{LogBuffer, LogCursor};
+    let recorded: Value =
+        serde_json::from_str(include_str!("../tests/fixtures/gateway/logs-tail.json")).unwrap();
+    let lines: Vec<Value> = recorded["lines"].as_array().unwrap().clone();
+    let page: Vec<Value> = lines.iter().cycle().take(500).cloned().collect();
+    let payload =
+        json!({"file": "/tmp/openclaw/openclaw.log", "cursor": 1, "size": 1, "lines": page});
+    let pages = LOG_LINES / 500;
+    let rate = |d: Duration| LOG_LINES as f64 / d.as_secs_f64();
+    let (mut raw, mut ours) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        let start = Instant::now();
+        for _ in 0..pages {
+            for line in payload["lines"].as_array().unwrap() {
+                let parsed: Value = serde_json::from_str(line.as_str().unwrap()).unwrap();
+                std::hint::black_box(parsed);
+            }
+        }
+        raw.push(rate(start.elapsed()));
+        let start = Instant::now();
+        let mut cursor = LogCursor::default();
+        let mut buffer = LogBuffer::default();
+        for _ in 0..pages {
+            buffer.extend(cursor.read(&payload));
+        }
+        std::hint::black_box(buffer.len());
+        ours.push(rate(start.elapsed()));
+    }
+    let best = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max);
+    (best(&raw), best(&ours))
+}
+
+/// Best-of-3 messages/s: a bare `serde_json` parse of a 200-message `chat.history` answer vs
+/// the same parse plus `parse_history` and a backfill into an empty transcript.
+fn history_rates() -> (f64, f64) {
+    use clawdeck_gateway::history::parse_history;
+    use clawdeck_gateway::transcript::SessionTranscript;
+    let recorded: Value =
+        serde_json::from_str(include_str!("../tests/fixtures/gateway/chat-history.json")).unwrap();
+    let template = recorded["messages"].as_array().unwrap().clone();
+    let messages: Vec<Value> = (0..200)
+        .map(|n| {
+            let mut m = template[n % template.len()].clone();
+            m["__openclaw"]["id"] = json!(format!("m{n}"));
+            m["__openclaw"]["seq"] = json!(n + 1);
+            m
+        })
+        .collect();
+    let text = json!({"sessionKey": "agent:ops:main", "messages": messages,
+        "totalMessages": 200, "hasMore": false})
+    .to_string();
+    let rate = |d: Duration| (BACKFILLS * 200) as f64 / d.as_secs_f64();
+    let (mut raw, mut ours) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        let start = Instant::now();
+        for _ in 0..BACKFILLS {
+            let parsed: Value = serde_json::from_str(&text).unwrap();
+            std::hint::black_box(parsed);
+        }
+        raw.push(rate(start.elapsed()));
+        let start = Instant::now();
+        for _ in 0..BACKFILLS {
+            let parsed: Value = serde_json::from_str(&text).unwrap();
+            let mut transcript = SessionTranscript::new();
+            transcript.backfill(&parse_history("agent:ops:main", &parsed));
+            std::hint::black_box(transcript.len());
+        }
+        ours.push(rate(start.elapsed()));
+    }
+    let best = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max);
+    (best(&raw), best(&ours))
+}
+
+/// The issue-22 streams' figures.
+fn print_stream_rates() {
+    let (raw, ours) = log_tail_rates();
+    println!("logs.tail lines, {LOG_LINES} real log lines per run, best of 3:");
+    println!("  baseline (serde_json parse of each line):          {raw:>10.0} lines/s");
+    println!("  clawdeck (fields + sanitize + bounded buffer):     {ours:>10.0} lines/s");
+    println!("  ratio clawdeck / baseline: {:.2}", ours / raw);
+    let (raw, ours) = history_rates();
+    println!("chat.history backfill, {BACKFILLS} answers of 200 messages per run, best of 3:");
+    println!("  baseline (serde_json parse of the answer):         {raw:>10.0} messages/s");
+    println!("  clawdeck (parse + entries + merge into transcript): {ours:>10.0} messages/s");
+    println!("  ratio clawdeck / baseline: {:.2}", ours / raw);
+}
+
 fn main() {
+    if std::env::var("CLAWDECK_BENCH_STREAMS_ONLY").is_ok_and(|v| v == "1") {
+        print_stream_rates();
+        return;
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -207,4 +309,5 @@ fn main() {
             }
         );
     });
+    print_stream_rates();
 }

@@ -1,4 +1,4 @@
-//! `clawdeck gateway status | sessions | watch | effective`: the headless twins of the
+//! `clawdeck gateway status | sessions | watch | effective | history | health | logs`: the headless twins of the
 //! console's gateway views. `--json` everywhere; `watch --json` prints one JSON line per event
 //! as it arrives until interrupted.
 
@@ -31,6 +31,12 @@ pub enum GatewayCommand {
     /// The tools a session really has (`tools.effective`)
     #[command(after_long_help = super::help::GATEWAY_EFFECTIVE)]
     Effective(EffectiveArgs),
+    /// A session's earlier transcript (`chat.history`): messages and tool calls
+    History(super::gateway_history::HistoryArgs),
+    /// Each gateway's version, uptime, clients, health and usage per session
+    Health(CommonArgs),
+    /// The gateway's own log (`logs.tail`); --follow keeps printing new lines
+    Logs(super::gateway_history::LogsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -74,6 +80,9 @@ pub fn run(cli: &Cli, args: &GatewayCmdArgs) -> u8 {
             GatewayCommand::Sessions(a) => sessions(cli, a).await,
             GatewayCommand::Watch(a) => watch(cli, a).await,
             GatewayCommand::Effective(a) => effective(cli, a).await,
+            GatewayCommand::History(a) => super::gateway_history::history(cli, a).await,
+            GatewayCommand::Health(a) => super::gateway_history::health(cli, a).await,
+            GatewayCommand::Logs(a) => super::gateway_history::logs(cli, a).await,
         }
     })
 }
@@ -201,9 +210,22 @@ async fn sessions(cli: &Cli, args: &CommonArgs) -> u8 {
         };
     let mut all = Vec::new();
     for client in &clients {
-        match client.request("sessions.list", json!({})).await {
-            Ok(payload) => {
-                for row in payload["sessions"].as_array().cloned().unwrap_or_default() {
+        // Every page (bounded); a gateway with more than the cap says so.
+        match crate::gateway::session_pages::list_all_sessions(client, &json!({})).await {
+            Ok(pages) => {
+                if pages.capped {
+                    super::err_untrusted(
+                        cli,
+                        &format!(
+                            "clawdeck gateway sessions: {}: only the first {} sessions of {} read ({} pages)",
+                            client.endpoint().name,
+                            pages.rows.len(),
+                            pages.total.map_or("more".to_string(), |t| t.to_string()),
+                            pages.pages
+                        ),
+                    );
+                }
+                for row in pages.rows {
                     all.push((client.endpoint().name.clone(), row));
                 }
             }

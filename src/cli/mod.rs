@@ -19,6 +19,7 @@ mod dispatch;
 mod explain;
 mod gateway;
 mod gateway_args;
+mod gateway_history;
 mod help;
 mod invoke;
 mod invoke_gateway;

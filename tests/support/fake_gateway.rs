@@ -28,11 +28,26 @@ pub struct FakeGateway {
 pub struct Script {
     pub answers: Vec<(String, Value)>,
     pub events: Vec<Value>,
+    /// Answers made from the request's params (paging, cursors), before `answers`.
+    pub computed: Vec<(String, Answer)>,
 }
+
+/// Makes a payload from a request's params.
+pub type Answer = Arc<dyn Fn(&Value) -> Value + Send + Sync>;
 
 impl Script {
     pub fn answer(mut self, method: &str, payload: Value) -> Script {
         self.answers.push((method.to_string(), payload));
+        self
+    }
+
+    /// Answers `method` with what `answer` makes of the request's params.
+    pub fn answer_with(
+        mut self,
+        method: &str,
+        answer: impl Fn(&Value) -> Value + Send + Sync + 'static,
+    ) -> Script {
+        self.computed.push((method.to_string(), Arc::new(answer)));
         self
     }
 
@@ -133,11 +148,18 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
         if let Ok(mut seen) = seen.lock() {
             seen.push(json!({"method": method, "params": req["params"]}));
         }
-        let scripted = script
-            .answers
+        let computed = script
+            .computed
             .iter()
             .find(|(m, _)| *m == method)
-            .map(|(_, p)| p.clone());
+            .map(|(_, answer)| answer(&req["params"]));
+        let scripted = computed.or_else(|| {
+            script
+                .answers
+                .iter()
+                .find(|(m, _)| *m == method)
+                .map(|(_, p)| p.clone())
+        });
         let payload = if method == "connect" {
             // A scripted hello (a hostile gateway's version, role, scopes) replaces the default.
             scripted.unwrap_or_else(|| {

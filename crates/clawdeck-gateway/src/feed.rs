@@ -17,8 +17,8 @@ use super::client::{Backoff, ClientEvent, GatewayClient};
 use super::connection::ConnectOptions;
 use super::endpoint::GatewayEndpoint;
 use super::history::{HISTORY, fetch_history};
-use super::session_pages::list_all_sessions;
 use super::identity::DeviceIdentity;
+use super::session_pages::list_all_sessions;
 
 /// The method whose answer is a roster snapshot (published as `ClientEvent::Subscribed`).
 pub(crate) const SNAPSHOT: &str = "sessions.list";

@@ -155,7 +155,9 @@ pub struct SessionUsage {
 
 /// Reads a `sessions.usage` answer.
 pub fn read_usage(payload: &Value) -> Vec<SessionUsage> {
-    let text = |row: &Value, k: &str| crate::sanitize::plain(row.get(k).and_then(Value::as_str).unwrap_or(""));
+    let text = |row: &Value, k: &str| {
+        crate::sanitize::plain(row.get(k).and_then(Value::as_str).unwrap_or(""))
+    };
     payload
         .get("sessions")
         .and_then(Value::as_array)
@@ -171,7 +173,9 @@ pub fn read_usage(payload: &Value) -> Vec<SessionUsage> {
                 input: number("input"),
                 output: number("output"),
                 total_tokens: number("totalTokens"),
-                cost: usage.and_then(|u| u.get("totalCost")).and_then(Value::as_f64),
+                cost: usage
+                    .and_then(|u| u.get("totalCost"))
+                    .and_then(Value::as_f64),
                 messages: usage
                     .and_then(|u| u.pointer("/messageCounts/total"))
                     .and_then(Value::as_u64),
@@ -183,7 +187,11 @@ pub fn read_usage(payload: &Value) -> Vec<SessionUsage> {
 /// Asks `sessions.usage` for every configured agent's sessions.
 pub async fn fetch_usage(client: &GatewayClient) -> Result<Vec<SessionUsage>, GatewayError> {
     let payload = client
-        .request_with_timeout("sessions.usage", json!({"agentScope": "all"}), USAGE_TIMEOUT)
+        .request_with_timeout(
+            "sessions.usage",
+            json!({"agentScope": "all"}),
+            USAGE_TIMEOUT,
+        )
         .await?;
     Ok(read_usage(&payload))
 }
@@ -222,7 +230,13 @@ mod tests {
             {"host": "vm", "mode": "gateway", "reason": "self"},
             {"host": "laptop", "mode": "cli", "reason": "connect"},
         ]);
-        let read = read_health(&hello(), Duration::from_secs(5), &health, &status, &presence);
+        let read = read_health(
+            &hello(),
+            Duration::from_secs(5),
+            &health,
+            &status,
+            &presence,
+        );
         assert_eq!(read.version, "2026.9.6");
         assert_eq!(read.uptime_ms, Some(65_000));
         assert_eq!(read.clients, ["laptop (cli)"]);

@@ -230,7 +230,10 @@ mod tests {
             })
             .collect();
         assert_eq!(texts[0], "user: hello earlier turn");
-        assert!(texts[1].starts_with("assistant: Summary: 2 errors"), "{texts:?}");
+        assert!(
+            texts[1].starts_with("assistant: Summary: 2 errors"),
+            "{texts:?}"
+        );
         assert_eq!(texts[3], "assistant: (calls exec)");
         assert_eq!(texts[4], r#"tool exec {"command":"echo hi"} -> hi"#);
         assert_eq!(texts[5], "assistant: tool exec returned: hi");

@@ -19,17 +19,17 @@ pub use identity::DeviceIdentity;
 pub mod approval_board;
 pub mod approvals;
 pub mod desk;
+pub mod health;
+pub mod history;
 pub mod invoke;
 pub mod invoke_run;
+pub mod logs;
 pub mod pack;
 pub mod roster;
+pub mod session_pages;
 pub mod sessions;
 pub mod tools;
 pub mod transcript;
-pub mod history;
-pub mod logs;
-pub mod health;
-pub mod session_pages;
 pub mod watch;
 
 // The core's modules under their own names, so paths read the same in every crate.

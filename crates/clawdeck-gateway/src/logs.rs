@@ -45,15 +45,26 @@ impl LogLine {
         }
         let meta = value.get("_meta");
         let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
-        let time = text(value.get("time").or_else(|| meta.and_then(|m| m.get("date"))));
-        let level = text(meta.and_then(|m| m.get("logLevelName")).or(value.get("level")));
+        let time = text(
+            value
+                .get("time")
+                .or_else(|| meta.and_then(|m| m.get("date"))),
+        );
+        let level = text(
+            meta.and_then(|m| m.get("logLevelName"))
+                .or(value.get("level")),
+        );
         // The subsystem is JSON inside the logger's name (`{"subsystem":"gateway/ws"}`).
         let subsystem = meta
             .and_then(|m| m.get("name"))
             .or_else(|| value.get("0"))
             .and_then(Value::as_str)
             .and_then(|name| serde_json::from_str::<Value>(name).ok())
-            .and_then(|name| name.get("subsystem").and_then(Value::as_str).map(str::to_string))
+            .and_then(|name| {
+                name.get("subsystem")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            })
             .unwrap_or_default();
         let message = match value.get("message").and_then(Value::as_str) {
             Some(m) => m.to_string(),
@@ -111,7 +122,11 @@ fn positional_message(value: &Value) -> String {
         })
         .collect();
     parts.sort();
-    parts.into_iter().map(|(_, p)| p).collect::<Vec<_>>().join(" ")
+    parts
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `2026-11-25T03:47:32.988+00:00` → `03:47:32`.
@@ -255,7 +270,10 @@ mod tests {
     use super::*;
 
     fn recorded() -> Value {
-        serde_json::from_str(include_str!("../../../tests/fixtures/gateway/logs-tail.json")).unwrap()
+        serde_json::from_str(include_str!(
+            "../../../tests/fixtures/gateway/logs-tail.json"
+        ))
+        .unwrap()
     }
 
     #[test]
@@ -291,7 +309,9 @@ mod tests {
     #[test]
     fn the_buffer_keeps_the_newest_lines_and_counts_the_rest() {
         let mut buffer = LogBuffer::with_cap(3);
-        let lines = (0..5).map(|n| LogLine::parse(&format!("line {n}"))).collect();
+        let lines = (0..5)
+            .map(|n| LogLine::parse(&format!("line {n}")))
+            .collect();
         buffer.extend(TailRead {
             lines,
             skipped_bytes: 10,

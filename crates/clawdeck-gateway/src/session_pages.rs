@@ -115,7 +115,11 @@ mod tests {
         let last = json!({"sessions": [{"key": "b"}, {"key": "c"}], "hasMore": false,
             "nextOffset": null, "totalCount": 3});
         assert_eq!(pages.add_page(&last, &mut seen), None);
-        let keys: Vec<&str> = pages.rows.iter().map(|r| r["key"].as_str().unwrap()).collect();
+        let keys: Vec<&str> = pages
+            .rows
+            .iter()
+            .map(|r| r["key"].as_str().unwrap())
+            .collect();
         assert_eq!(keys, ["a", "b", "c"]);
         assert_eq!(pages.to_payload()["totalCount"], 3);
         assert_eq!(pages.pages, 2);

@@ -143,7 +143,10 @@ mod tests {
         let top = draw(&mut view, 100, 30);
         insta::assert_snapshot!("sessions_history_scrolled_to_the_top", top);
         assert!(top.contains("… 40 earlier messages not loaded"), "{top}");
-        assert!(top.contains("message 1") && !top.contains("message 60"), "{top}");
+        assert!(
+            top.contains("message 1") && !top.contains("message 60"),
+            "{top}"
+        );
         assert!(view.handle_action(Action::Follow, &ctx));
         assert_eq!(draw(&mut view, 100, 30), newest, "f back to the newest");
     }
