@@ -220,3 +220,64 @@ fn gateway_logs_follow_prints_only_new_lines() {
         .count();
     assert!(polls >= 2, "polled {polls} times");
 }
+
+/// The Gateways view's feed (`clawdeck_gateway::pulse`) against the fake: attached, health, and
+/// log lines in one batch per poll, each poll bringing only the lines written since the last.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pulse_feed_polls_health_and_only_new_log_lines() {
+    use clawdeck_gateway::pulse::{Pulse, PulseSink, spawn_gateway_pulse};
+    let written = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(3));
+    let gateway = FakeGateway::start(
+        Script::default()
+            .answer("health", json!({"ok": true}))
+            .answer("status", json!({"runtimeVersion": "2026.9.6"}))
+            .answer_with("logs.tail", log_of(written.clone())),
+    );
+    let seen: std::sync::Arc<std::sync::Mutex<Vec<Pulse>>> = std::sync::Arc::default();
+    let fed = seen.clone();
+    let sink: PulseSink = std::sync::Arc::new(move |_, pulse| {
+        fed.lock().unwrap().push(pulse);
+        true
+    });
+    let state = tempfile::tempdir().unwrap();
+    let identity = clawdeck_gateway::DeviceIdentity::load_or_create(state.path()).unwrap();
+    let stop = tokio_util::sync::CancellationToken::new();
+    let endpoint = support::token_endpoint("fake", &gateway.url, "fake-token");
+    spawn_gateway_pulse(
+        vec![endpoint],
+        identity,
+        clawdeck_gateway::Backoff::default(),
+        sink,
+        stop.clone(),
+    );
+    let log_batches = |seen: &[Pulse]| -> Vec<usize> {
+        seen.iter()
+            .filter_map(|p| match p {
+                Pulse::Logs(read) => Some(read.lines.len()),
+                _ => None,
+            })
+            .collect()
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while log_batches(&seen.lock().unwrap()).is_empty() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    written.store(5, std::sync::atomic::Ordering::SeqCst);
+    while log_batches(&seen.lock().unwrap()).len() < 2 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    stop.cancel();
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen.first(), Some(&Pulse::Up), "{seen:?}");
+    assert!(
+        seen.iter().any(
+            |p| matches!(p, Pulse::Health(h) if h.version == "2026.9.6" && h.ok == Some(true))
+        ),
+        "{seen:?}"
+    );
+    assert_eq!(
+        log_batches(&seen),
+        [3, 2],
+        "one batch per poll, only new lines: {seen:?}"
+    );
+}

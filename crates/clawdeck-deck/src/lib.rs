@@ -482,6 +482,7 @@ impl DeckEvents {
     }
 }
 
+mod gateway_pulse;
 pub mod mcp_endpoint;
 pub mod paced;
 mod session_check;

@@ -25,6 +25,7 @@ pub mod invoke;
 pub mod invoke_run;
 pub mod logs;
 pub mod pack;
+pub mod pulse;
 pub mod roster;
 pub mod session_pages;
 pub mod sessions;
