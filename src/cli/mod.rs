@@ -104,6 +104,8 @@ pub struct Cli {
         long,
         global = true,
         env = "CLAWDECK_NO_MCP_SERVERS",
+        // Empty, 0, false, no, off mean unset, as shells and CI files write it.
+        value_parser = clap::builder::FalseyValueParser::new(),
         help_heading = GLOBAL
     )]
     pub no_mcp_servers: bool,
