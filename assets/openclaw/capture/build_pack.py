@@ -15,7 +15,26 @@ unchanged): aliases, the refusal texts, Tool Search's modes and footers, the des
 fragments and schema variants, observed rules, notes. WORK/extra.json (optional, or --extra)
 holds the release's own hand-checked facts and is laid over last.
 """
-import argparse, glob, json, os, re
+import argparse, glob, json, os, re, sys
+
+
+def neighbours(base):
+    """The tools whose absence changes another tool's description or schema in `base`."""
+    out = set()
+    for variants in base.get("schemaVariants", {}).values():
+        out.update(v["whenAbsent"] for v in variants)
+    for props in base.get("propertyRequires", {}).values():
+        out.update(props.values())
+    for frags in base.get("descriptionFragments", {}).values():
+        for f in frags:
+            out.update([f["requires"]] if f.get("requires") else [])
+            out.update(f.get("listed", []))
+    return sorted(out)
+
+
+if len(sys.argv) == 3 and sys.argv[1] == "--neighbours":
+    print("\n".join(neighbours(json.load(open(sys.argv[2])))))
+    sys.exit(0)
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--version", required=True)
@@ -191,28 +210,59 @@ if "### Deferred Tool Schemas" in sp:
     ts["promptSection"] = sp[sp.index("### Deferred Tool Schemas"):sp.index("The AGENTS.md Tools section")]
 pack["toolSearch"] = ts
 
-# Copy tied to one tool's recorded description: kept where the release sends it unchanged.
+# Copy tied to other tools' presence: each base rule is checked again in the run without that
+# tool (deny_<tool>), and kept (with the release's wording) only where the run shows it.
 dropped = []
-for key in ("schemaVariants", "channelVariants", "propertyRequires"):
-    kept = {t: v for t, v in base.get(key, {}).items() if unchanged(t)}
-    dropped += [f"{key}.{t}" for t in base.get(key, {}) if t not in kept]
-    pack[key] = kept
+
+
+def without(absent):
+    r = req(f"deny_{absent}")
+    return {fn(t)["name"]: fn(t) for t in r["tools"]} if r else None
+
+
+def form(f):
+    return {"description": f["description"], "parameters": f["parameters"]}
+
+
+variants = {}
+for tool, vs in base.get("schemaVariants", {}).items():
+    for v in vs:
+        seen = without(v["whenAbsent"])
+        if tool in full_tools and seen and tool in seen and form(seen[tool]) != form(full_tools[tool]):
+            variants.setdefault(tool, []).append(dict(whenAbsent=v["whenAbsent"], **form(seen[tool])))
+        else:
+            dropped.append(f"schemaVariants.{tool}/{v['whenAbsent']}")
+pack["schemaVariants"] = variants
+requires = {}
+for tool, props in base.get("propertyRequires", {}).items():
+    for prop, needs in props.items():
+        seen = without(needs)
+        has = lambda f: prop in (f.get("parameters") or {}).get("properties", {})
+        if tool in full_tools and has(full_tools[tool]) and seen and tool in seen and not has(seen[tool]):
+            requires.setdefault(tool, {})[prop] = needs
+        else:
+            dropped.append(f"propertyRequires.{tool}.{prop}")
+pack["propertyRequires"] = requires
 fragments = {}
 for tool, frags in base.get("descriptionFragments", {}).items():
-    if tool not in recorded or recorded[tool] is None:
-        dropped.append(f"descriptionFragments.{tool}")
-        continue
-    fits = []
     for frag in frags:
         listed = frag.get("listed", [])
         text = frag["text"].replace("{tools}", "/".join(f"`{x}`" for x in listed))
-        if text in recorded[tool]:
-            fits.append(frag)
-    if fits:
-        fragments[tool] = fits
-    if len(fits) != len(frags):
-        dropped.append(f"descriptionFragments.{tool}")
+        described = (full_tools.get(tool) or {}).get("description") or ""
+        seen = without(frag["requires"]) if frag.get("requires") else None
+        shown = text in described and (
+            not frag.get("requires")
+            or (seen is not None and tool in seen and text not in seen[tool]["description"]))
+        if shown:
+            fragments.setdefault(tool, []).append(frag)
+        else:
+            dropped.append(f"descriptionFragments.{tool}: {frag['text'][:40]!r}")
 pack["descriptionFragments"] = fragments
+# Copy tied to one tool's recorded description: kept where the release sends it unchanged.
+for key in ("channelVariants",):
+    kept = {t: v for t, v in base.get(key, {}).items() if unchanged(t)}
+    dropped += [f"{key}.{t}" for t in base.get(key, {}) if t not in kept]
+    pack[key] = kept
 if base.get("gatewayConfigReads") and not unchanged(base["gatewayConfigReads"]["tool"]):
     pack.pop("gatewayConfigReads")
     dropped.append("gatewayConfigReads")

@@ -53,6 +53,11 @@ record default '{}'
 record ts_tools '{ toolSearch: { mode: "tools" } }'
 record ts_directory '{ toolSearch: { mode: "directory" } }'
 record ts_code '{ toolSearch: { mode: "code" } }'
+# One run without each tool another tool's description or schema depends on in the base pack
+# (its schemaVariants, propertyRequires, descriptionFragments): what changes there is re-read.
+for absent in $(python3 "$HERE/build_pack.py" --neighbours "$BASE"); do
+  record "deny_$absent" "{ profile: \"full\", toolSearch: false, deny: [\"$absent\"] }" || true
+done
 
 "$NODE" "$HERE/extract_rules.mjs" "$DIST" > "$WORK/rules.json"
 # The release's own hand-checked facts (what neither the runs nor dist/ show), when there are any.
