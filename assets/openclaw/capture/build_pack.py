@@ -258,17 +258,62 @@ for tool, frags in base.get("descriptionFragments", {}).items():
         else:
             dropped.append(f"descriptionFragments.{tool}: {frag['text'][:40]!r}")
 pack["descriptionFragments"] = fragments
-# Copy tied to one tool's recorded description: kept where the release sends it unchanged.
-for key in ("channelVariants",):
-    kept = {t: v for t, v in base.get(key, {}).items() if unchanged(t)}
-    dropped += [f"{key}.{t}" for t in base.get(key, {}) if t not in kept]
-    pack[key] = kept
+
+
+def predicted(tool, absent):
+    """The tool's full-run form with the kept property and fragment rules applied for `absent`."""
+    f = json.loads(json.dumps(form(full_tools[tool])))
+    for prop, needs in requires.get(tool, {}).items():
+        if needs == absent:
+            f["parameters"].get("properties", {}).pop(prop, None)
+            if isinstance(f["parameters"].get("required"), list):
+                f["parameters"]["required"] = [r for r in f["parameters"]["required"] if r != prop]
+    for frag in fragments.get(tool, []):
+        listed = frag.get("listed", [])
+        text = frag["text"].replace("{tools}", "/".join(f"`{x}`" for x in listed))
+        left = [x for x in listed if x != absent]
+        if frag.get("requires") == absent or (listed and not left):
+            adapted = ""
+        elif listed:
+            adapted = frag["text"].replace("{tools}", "/".join(f"`{x}`" for x in left))
+        else:
+            adapted = text
+        f["description"] = f["description"].replace(text, adapted, 1)
+    return f
+
+
+# Whatever else a run without a tool words differently is a schema variant of the release.
+for absent in neighbours(base):
+    seen = without(absent)
+    for tool, f in sorted((seen or {}).items()):
+        if tool not in full_tools or form(f) == predicted(tool, absent):
+            continue
+        if not any(v["whenAbsent"] == absent for v in variants.get(tool, [])):
+            variants.setdefault(tool, []).append(dict(whenAbsent=absent, **form(f)))
+pack["schemaVariants"] = variants
+# A configured channel's form of each tool (message's channel actions).
+channel = req("channel_telegram")
+channel_variants = {}
+for t in (channel or {}).get("tools", []):
+    f = fn(t)
+    if f["name"] in full_tools and form(f) != form(full_tools[f["name"]]):
+        channel_variants.setdefault(f["name"], []).append(dict(whenChannel="telegram", **form(f)))
+pack["channelVariants"] = channel_variants
 if base.get("gatewayConfigReads") and not unchanged(base["gatewayConfigReads"]["tool"]):
     pack.pop("gatewayConfigReads")
     dropped.append("gatewayConfigReads")
 sv = base.get("sessionVisibility")
 if sv:
     sv = dict(sv, tools=[t for t in sv["tools"] if t in names])
+    # The release's default and scope texts, and the visibility its full run was written with.
+    if rules["sessionVisibility"]["default"]:
+        sv["default"] = rules["sessionVisibility"]["default"]
+    if rules["sessionVisibility"]["scopes"]:
+        sv["scopes"] = dict(sv["scopes"], **rules["sessionVisibility"]["scopes"])
+    for tool in sv["tools"]:
+        m = re.search(r"obeys `tools\.sessions\.visibility` \((\w+): ", (full_tools.get(tool) or {}).get("description") or "")
+        if m:
+            sv["recorded"] = m.group(1)
     pack["sessionVisibility"] = sv
 
 pack["notes"] = dict(base.get("notes", {}))

@@ -29,9 +29,9 @@ MOCK=$!
 trap 'kill -- -$MOCK 2>/dev/null || kill $MOCK 2>/dev/null || true' EXIT
 for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/v1/models" && break; sleep 0.2; done
 
-# record NAME TOOLS_JSON5: one turn with `tools: TOOLS_JSON5`.
+# record NAME TOOLS_JSON5 [TOP_LEVEL_JSON5]: one turn with `tools: TOOLS_JSON5` (and more keys).
 record() {
-  local name=$1 tools=$2 home=$WORK/homes/$1
+  local name=$1 tools=$2 more=${3:-} home=$WORK/homes/$1
   rm -rf "$home"; mkdir -p "$home/.openclaw"
   cat > "$home/.openclaw/openclaw.json" <<CFG
 {
@@ -40,6 +40,7 @@ record() {
     models: [{ id: "mock-1", name: "Mock 1", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 4096 }] } } },
   agents: { defaults: { model: { primary: "mock/mock-1" } }, list: [ { id: "main", default: true }, { id: "ops" } ] },
   tools: $tools,
+  $more
 }
 CFG
   : > "$WORK/run-current.jsonl"
@@ -58,6 +59,8 @@ record ts_code '{ toolSearch: { mode: "code" } }'
 for absent in $(python3 "$HERE/build_pack.py" --neighbours "$BASE"); do
   record "deny_$absent" "{ profile: \"full\", toolSearch: false, deny: [\"$absent\"] }" || true
 done
+# A configured channel grows message's schema with that channel's actions.
+record channel_telegram '{ profile: "full", toolSearch: false }' 'channels: { telegram: { botToken: "123:abc" } },' || true
 
 "$NODE" "$HERE/extract_rules.mjs" "$DIST" > "$WORK/rules.json"
 # The release's own hand-checked facts (what neither the runs nor dist/ show), when there are any.

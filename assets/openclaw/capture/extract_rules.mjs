@@ -5,6 +5,7 @@
 //   sandbox defaultAllow/defaultDeny constants (DEFAULT_TOOL_ALLOW / DEFAULT_TOOL_DENY)
 //   subagent alwaysDeny/leafDeny     SUBAGENT_TOOL_DENY_ALWAYS / _LEAF (source text)
 //   subagent defaultMaxSpawnDepth    `agents.defaults.subagents.maxSpawnDepth ?? N` (source text)
+//   sessionVisibility               resolveSessionToolsVisibility's default, SESSION_VISIBILITY_SCOPE_COPY
 //   ownerOnlyCoreTools, gatewayHttpDeny  GATEWAY_OWNER_ONLY_CORE_TOOLS, DEFAULT_GATEWAY_HTTP_TOOL_DENY
 //   pluginAllowlistPatterns          whether a plugin tool allowlist compiles glob patterns
 //                                    (createPluginToolAllowlist) or matches exact names only
@@ -71,6 +72,9 @@ const depth = firstMatch(/agents\?\.defaults\?\.subagents\?\.maxSpawnDepth \?\? 
 const globAllowlist = firstMatch(/function createPluginToolAllowlist\([^)]*\) \{[^}]*compileGlobPatterns/);
 const exactAllowlist = firstMatch(/function isPluginToolAllowed\(allowlist, pluginId, toolName\) \{\s*const normalizedToolName = normalizeToolPolicyName\(toolName\);\s*return allowlist\.has\(normalizedToolName\)/);
 if (!globAllowlist && !exactAllowlist) throw new Error("cannot tell how plugin tool allowlists match");
+const visibility = firstMatch(/function resolveSessionToolsVisibility\(cfg\) \{[^}]*?return value;\s*return "(\w+)";/);
+const scopeCopy = firstMatch(/const SESSION_VISIBILITY_SCOPE_COPY = \{([^}]*)\}/);
+const scopes = scopeCopy ? Object.fromEntries([...scopeCopy.match[1].matchAll(/(\w+): "([^"]*)"/g)].map((m) => [m[1], m[2]])) : null;
 const profileIds = c("PROFILE_OPTIONS").map((p) => p.id);
 const sections = c("listCoreToolSections")({ swarmEnabled: true, githubPublicationAvailable: true });
 
@@ -83,6 +87,7 @@ console.log(JSON.stringify({
   defaultDeny: cm[consts.alias.DEFAULT_TOOL_DENY],
   subagent: { alwaysDeny: always.list, leafDeny: leaf.list, defaultMaxSpawnDepth: depth ? Number(depth.match[1]) : null },
   pluginAllowlistPatterns: Boolean(globAllowlist),
+  sessionVisibility: { default: visibility ? visibility.match[1] : null, scopes },
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
   where: {
