@@ -76,7 +76,11 @@ fn differences(shipped: &Value, captured: &Value) -> Vec<String> {
             shipped.get(key).unwrap_or(&Value::Null),
             captured.get(key).unwrap_or(&Value::Null),
         );
-        if a != b && !out.iter().any(|o: &String| o.starts_with(&format!("{key}:"))) {
+        if a != b
+            && !out
+                .iter()
+                .any(|o: &String| o.starts_with(&format!("{key}:")))
+        {
             out.push(format!(
                 "{key}: shipped {}, captured {}",
                 short(a),
@@ -131,7 +135,10 @@ fn check_release(variable: &str, series: &str) {
             .unwrap();
     let shipped: Value =
         serde_json::from_str(&std::fs::read_to_string(&shipped_path).unwrap()).unwrap();
-    assert_eq!(captured["version"], series, "{bin} is not a {series} release");
+    assert_eq!(
+        captured["version"], series,
+        "{bin} is not a {series} release"
+    );
     let found = differences(&shipped, &captured);
     assert!(
         found.is_empty(),

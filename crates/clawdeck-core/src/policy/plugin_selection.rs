@@ -65,9 +65,9 @@ pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
         let plugin = plugin.to_lowercase();
         let name = spec.name.to_lowercase();
         let patterns = registry.semantics.plugin_allowlist_patterns;
-        let selected = entries.iter().any(|e| {
-            *e == plugin || *e == name || (patterns && glob_matches(e, &name))
-        });
+        let selected = entries
+            .iter()
+            .any(|e| *e == plugin || *e == name || (patterns && glob_matches(e, &name)));
         if selected || !allowlists.iter().all(|list| list.matches(&spec.name)) {
             continue;
         }

@@ -29,14 +29,34 @@ fn subagent() -> PolicyContext {
 #[test]
 fn a_plugin_tool_pattern_selects_nothing_in_2026_8() {
     let pattern = "{ tools: { allow: ['read', 'memory_*'] } }";
-    assert!(visible_in("2026.9", pattern, &PolicyContext::default(), "memory_search"));
-    assert!(!visible_in("2026.8", pattern, &PolicyContext::default(), "memory_search"));
+    assert!(visible_in(
+        "2026.9",
+        pattern,
+        &PolicyContext::default(),
+        "memory_search"
+    ));
+    assert!(!visible_in(
+        "2026.8",
+        pattern,
+        &PolicyContext::default(),
+        "memory_search"
+    ));
     let res = resolve_in("2026.8", pattern, &PolicyContext::default());
-    let removed = res.trace("memory_search").unwrap().removed_by.clone().unwrap();
+    let removed = res
+        .trace("memory_search")
+        .unwrap()
+        .removed_by
+        .clone()
+        .unwrap();
     assert_eq!(removed.builtin.as_deref(), Some(plugin_selection::RULE));
     // The exact name still selects it.
     let exact = "{ tools: { allow: ['read', 'memory_search'] } }";
-    assert!(visible_in("2026.8", exact, &PolicyContext::default(), "memory_search"));
+    assert!(visible_in(
+        "2026.8",
+        exact,
+        &PolicyContext::default(),
+        "memory_search"
+    ));
 }
 
 #[test]
@@ -60,13 +80,19 @@ fn no_profile_lists_gateway_and_group_openclaw_lacks_openclaw_in_2026_8() {
     for profile in ["minimal", "coding", "messaging"] {
         let config = format!("{{ tools: {{ profile: '{profile}' }} }}");
         assert!(visible_in("2026.9", &config, &none, "gateway"), "{profile}");
-        assert!(!visible_in("2026.8", &config, &none, "gateway"), "{profile}");
+        assert!(
+            !visible_in("2026.8", &config, &none, "gateway"),
+            "{profile}"
+        );
     }
     let group = "{ tools: { allow: ['group:openclaw'] } }";
     assert!(visible_in("2026.9", group, &none, "openclaw"));
     assert!(!visible_in("2026.8", group, &none, "openclaw"));
     assert!(visible_in("2026.8", group, &none, "gateway"));
-    assert!(visible_in("2026.8", "{}", &none, "openclaw"), "2026.8 has the tool");
+    assert!(
+        visible_in("2026.8", "{}", &none, "openclaw"),
+        "2026.8 has the tool"
+    );
 }
 
 #[test]

@@ -267,8 +267,10 @@ mod tests {
 
     #[test]
     fn a_2026_8_sync_keeps_the_2026_8_rules() {
-        let pack = merged(json!({"version": "2026.8.2", "capturedFrom": "x", "tools": [],
-            "groups": {"group:fs": ["read"]}, "profiles": {"minimal": ["session_status"]}}));
+        let pack = merged(
+            json!({"version": "2026.8.2", "capturedFrom": "x", "tools": [],
+            "groups": {"group:fs": ["read"]}, "profiles": {"minimal": ["session_status"]}}),
+        );
         assert_eq!(pack["subagent"]["defaultMaxSpawnDepth"], 1);
         assert_eq!(pack["pluginAllowlistPatterns"], false);
         assert_eq!(pack["profiles"]["minimal"], json!(["session_status"]));
