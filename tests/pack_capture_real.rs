@@ -60,8 +60,8 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
 fn differences(shipped: &Value, captured: &Value) -> Vec<String> {
     let short = |v: &Value| {
         let text = v.to_string();
-        if text.len() > 160 {
-            format!("{}...", &text[..text.floor_char_boundary(157)])
+        if text.chars().count() > 160 {
+            format!("{}...", text.chars().take(157).collect::<String>())
         } else {
             text
         }

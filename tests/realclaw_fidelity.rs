@@ -38,7 +38,6 @@ use serde::Deserialize;
 use tokio::sync::Semaphore;
 
 mod ssh_target;
-#[allow(dead_code)]
 mod support;
 
 #[derive(Debug, Default, Deserialize)]
