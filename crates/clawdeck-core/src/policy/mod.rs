@@ -32,4 +32,6 @@ pub enum PolicyError {
 }
 
 #[cfg(test)]
+mod release_tests;
+#[cfg(test)]
 mod tests;

@@ -3,7 +3,7 @@
 //! coupling, allowlists that name only unknown tools, subagent and owner rules, Tool Search).
 //!
 //! The policy engine holds no tool list: it reads the `Semantics` of the pack in use. Packs ship
-//! in assets/openclaw/ (`seed`, the design the seeds describe, and `2026.9`), and more can be
+//! in assets/openclaw/ (`seed`, the design the seeds describe, `2026.8` and `2026.9`), and more can be
 //! synced from an operator's gateway into clawdeck's data dir (`clawdeck catalog sync`).
 
 pub mod pack;
@@ -21,8 +21,8 @@ use crate::tool::ToolSpec;
 pub use select::{
     Installed, KnownVersion, PackChoice, UnknownPack, VERSION_PROBE_TIMEOUT, VersionProbe,
     available_packs, choose, installed_openclaw_version, known_openclaw_version,
-    probe_openclaw_version, requested_version, set_requested_version, synced_packs_dir,
-    version_cache_file,
+    probe_openclaw_version, requested_version, set_requested_version, stored_pack,
+    synced_packs_dir, version_cache_file,
 };
 
 /// clawdeck's own tools (clawbot_router and seed 000's local system tools): in every pack.
@@ -33,6 +33,10 @@ pub(crate) const EMBEDDED_PACKS: &[(&str, &str)] = &[
     (
         "seed",
         include_str!("../../../../assets/openclaw/seed.json"),
+    ),
+    (
+        "2026.8",
+        include_str!("../../../../assets/openclaw/2026.8.json"),
     ),
     (
         "2026.9",
@@ -300,6 +304,13 @@ pub struct Semantics {
     /// Whether a plugin's tools are built only when the combined allowlists select them (its
     /// id, `group:plugins`, `*` or a matching pattern; a core group does not).
     pub plugin_tools_need_selection: bool,
+    /// Whether a `*` in an allowlist entry selects plugin tools by pattern (2026.9's
+    /// createPluginToolAllowlist compiles globs; 2026.8's isPluginToolAllowed matches exact
+    /// names only, so `memory_*` selects nothing there).
+    pub plugin_allowlist_patterns: bool,
+    /// Channel plugins (`slack`) whose `channels.<plugin>.channels.<key>` entries match the
+    /// conversation's id case-sensitively; every other channel plugin's match ignores case.
+    pub channel_keys_case_sensitive: Vec<String>,
     /// Tools of the version absent from its default run, with the condition that brings them.
     pub conditional_tools: Vec<(String, String)>,
     /// A name that also names other tools in a policy (`canvas` → `show_widget`).
@@ -452,6 +463,8 @@ pub fn newest() -> Arc<Semantics> {
                 sender_owner_needs_allowlist: false,
                 direct_chat_policy: false,
                 plugin_tools_need_selection: false,
+                plugin_allowlist_patterns: true,
+                channel_keys_case_sensitive: Vec::new(),
                 conditional_tools: Vec::new(),
                 family_expansions: BTreeMap::new(),
                 primary_session_only: Vec::new(),

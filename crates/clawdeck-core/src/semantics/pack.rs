@@ -63,6 +63,13 @@ pub(crate) struct PackFile {
     pub direct_chat_policy: bool,
     #[serde(default)]
     pub plugin_tools_need_selection: bool,
+    /// Whether a plugin tool allowlist entry with `*` is a pattern (absent: yes; 2026.8: exact
+    /// names only).
+    #[serde(default)]
+    pub plugin_allowlist_patterns: Option<bool>,
+    /// Channel plugins whose per-conversation config keys match case-sensitively.
+    #[serde(default)]
+    pub channel_keys_case_sensitive: Vec<String>,
     #[serde(default)]
     pub tooling_prompt_rule: Option<super::ToolingRule>,
     #[serde(default)]
@@ -470,6 +477,8 @@ impl PackFile {
             sender_owner_needs_allowlist: self.sender_owner_needs_allowlist,
             direct_chat_policy: self.direct_chat_policy,
             plugin_tools_need_selection: self.plugin_tools_need_selection,
+            plugin_allowlist_patterns: self.plugin_allowlist_patterns.unwrap_or(true),
+            channel_keys_case_sensitive: self.channel_keys_case_sensitive,
             id: self.version,
             captured_from: self.captured_from,
             tools,
