@@ -20,6 +20,7 @@ pub mod approval_board;
 pub mod approvals;
 pub mod chat;
 pub mod desk;
+pub mod desk_session;
 pub mod invoke;
 pub mod invoke_run;
 pub mod pack;
