@@ -87,8 +87,7 @@ impl Headless {
     }
 
     fn signal(&self, signal: nix::sys::signal::Signal) {
-        nix::sys::signal::kill(nix::unistd::Pid::from_raw(self.child.id() as i32), signal)
-            .unwrap();
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(self.child.id() as i32), signal).unwrap();
     }
 }
 
@@ -146,9 +145,13 @@ fn chat_turn_calling_exec_raises_an_approval_and_allow_once_lets_the_reply_carry
         v["kind"] == "approval"
     });
     assert_eq!(in_chat["approval"]["id"], id.as_str(), "{in_chat}");
-    let out = clawdeck(&["approvals", "resolve", &id, "allow-once"], &gateway, state.path())
-        .output()
-        .unwrap();
+    let out = clawdeck(
+        &["approvals", "resolve", &id, "allow-once"],
+        &gateway,
+        state.path(),
+    )
+    .output()
+    .unwrap();
     assert!(
         out.status.success(),
         "resolve: {}",
@@ -199,28 +202,54 @@ fn slow_turn_is_aborted_from_clawdeck_and_ends_within_5_s() {
 
     // `clawdeck gateway abort KEY` from another process.
     let mut chat = Headless::start(
-        &["chat", "--session", "agent:ops:slow-1", "-m", message, "--json"],
+        &[
+            "chat",
+            "--session",
+            "agent:ops:slow-1",
+            "-m",
+            message,
+            "--json",
+        ],
         &gateway,
         state.path(),
     );
     running(&chat);
     let asked = Instant::now();
-    let out = clawdeck(&["gateway", "abort", "agent:ops:slow-1"], &gateway, state.path())
-        .output()
-        .unwrap();
+    let out = clawdeck(
+        &["gateway", "abort", "agent:ops:slow-1"],
+        &gateway,
+        state.path(),
+    )
+    .output()
+    .unwrap();
     let said = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "abort: {said} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "abort: {said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(said.contains("aborted run clawdeck-chat-"), "{said}");
     let end = chat.wait_for(Duration::from_secs(5), "the turn's end", |v| {
         v["kind"] == "aborted" || v["kind"] == "final"
     });
     assert_eq!(end["kind"], "aborted", "{end}");
     assert_eq!(chat.wait_exit(Duration::from_secs(5)).code(), Some(1));
-    assert!(asked.elapsed() < Duration::from_secs(5), "{:?}", asked.elapsed());
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
 
     // Ctrl-C on `clawdeck chat` aborts its own turn, then exits 130.
     let mut chat = Headless::start(
-        &["chat", "--session", "agent:ops:slow-2", "-m", message, "--json"],
+        &[
+            "chat",
+            "--session",
+            "agent:ops:slow-2",
+            "-m",
+            message,
+            "--json",
+        ],
         &gateway,
         state.path(),
     );
@@ -232,7 +261,11 @@ fn slow_turn_is_aborted_from_clawdeck_and_ends_within_5_s() {
     });
     eprintln!("{end}");
     assert_eq!(chat.wait_exit(Duration::from_secs(5)).code(), Some(130));
-    assert!(asked.elapsed() < Duration::from_secs(5), "{:?}", asked.elapsed());
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
     // The gateway agrees: nothing runs in either session any more.
     let out = clawdeck(&["gateway", "sessions", "--json"], &gateway, state.path())
         .output()

@@ -72,7 +72,10 @@ async fn chat(cli: &Cli, args: &ChatArgs) -> u8 {
     match outcome {
         Ok(ChatEvent::Final { .. }) => exit::OK,
         Ok(ChatEvent::Aborted { reason }) => {
-            super::err_untrusted(cli, &format!("clawdeck chat: the turn was aborted ({reason})"));
+            super::err_untrusted(
+                cli,
+                &format!("clawdeck chat: the turn was aborted ({reason})"),
+            );
             exit::TOOL_ERROR
         }
         Ok(ChatEvent::Error { message }) => {

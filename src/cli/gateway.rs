@@ -86,8 +86,7 @@ pub fn run(cli: &Cli, args: &GatewayCmdArgs) -> u8 {
             GatewayCommand::Effective(a) => effective(cli, a).await,
             GatewayCommand::Abort(a) => super::session_control::abort(cli, a).await,
             GatewayCommand::Steer(a) => {
-                super::session_control::message(cli, a, super::session_control::Action::Steer)
-                    .await
+                super::session_control::message(cli, a, super::session_control::Action::Steer).await
             }
             GatewayCommand::Send(a) => {
                 super::session_control::message(cli, a, super::session_control::Action::Send).await

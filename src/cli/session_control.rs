@@ -57,16 +57,26 @@ impl Action {
 }
 
 pub async fn abort(cli: &Cli, args: &AbortArgs) -> u8 {
-    act(cli, &args.gateway, Action::Abort, &args.key, args.json, |c| {
-        let (key, run) = (args.key.clone(), args.run.clone());
-        async move { chat::abort(&c, &key, run.as_deref()).await }
-    })
+    act(
+        cli,
+        &args.gateway,
+        Action::Abort,
+        &args.key,
+        args.json,
+        |c| {
+            let (key, run) = (args.key.clone(), args.run.clone());
+            async move { chat::abort(&c, &key, run.as_deref()).await }
+        },
+    )
     .await
 }
 
 pub async fn message(cli: &Cli, args: &MessageArgs, action: Action) -> u8 {
     if args.message.trim().is_empty() {
-        eprintln!("clawdeck gateway {}: --message must not be empty", action.name());
+        eprintln!(
+            "clawdeck gateway {}: --message must not be empty",
+            action.name()
+        );
         return exit::USAGE;
     }
     act(cli, &args.gateway, action, &args.key, args.json, |c| {
@@ -112,7 +122,10 @@ where
                         json!({"gateway": name, "sessionKey": key, "action": action.name(), "result": answer})
                     );
                 } else {
-                    super::out_untrusted(cli, &format!("{}\n", summary(&name, key, action, &answer)));
+                    super::out_untrusted(
+                        cli,
+                        &format!("{}\n", summary(&name, key, action, &answer)),
+                    );
                 }
                 code = exit::OK;
                 break;

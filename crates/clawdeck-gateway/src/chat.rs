@@ -84,21 +84,39 @@ fn new_idempotency_key() -> String {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ChatEvent {
     /// The gateway took the message (`chat.send`'s answer).
-    Started { run_id: String, status: String },
+    Started {
+        run_id: String,
+        status: String,
+    },
     /// Progress before the model answers (`preparing_context`, `starting_model`, ...).
-    Status { phase: String },
+    Status {
+        phase: String,
+    },
     /// Reply text: appended, or (`replace`) replacing what came so far.
-    Delta { text: String, replace: bool },
+    Delta {
+        text: String,
+        replace: bool,
+    },
     Tool(ToolCall),
     /// The turn's exec asks an operator (answer it with `exec.approval.resolve`).
     Approval(Approval),
-    ApprovalResolved { id: String, decision: String },
+    ApprovalResolved {
+        id: String,
+        decision: String,
+    },
     /// The reply is complete.
-    Final { text: String, stop_reason: String },
+    Final {
+        text: String,
+        stop_reason: String,
+    },
     /// The turn was stopped (`sessions.abort`, `chat.abort`).
-    Aborted { reason: String },
+    Aborted {
+        reason: String,
+    },
     /// The turn failed.
-    Error { message: String },
+    Error {
+        message: String,
+    },
 }
 
 impl ChatEvent {
@@ -563,7 +581,10 @@ mod tests {
         assert_eq!(method, "chat.abort");
         assert_eq!(params, json!({"sessionKey": "k"}));
         let err = abort_call(&hello(&["chat.send"]), "k", None).unwrap_err();
-        assert!(err.to_string().contains("does not offer sessions.abort"), "{err}");
+        assert!(
+            err.to_string().contains("does not offer sessions.abort"),
+            "{err}"
+        );
     }
 
     #[test]

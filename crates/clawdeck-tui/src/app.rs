@@ -1162,7 +1162,9 @@ impl App {
             return;
         };
         desk.abort(gateway, key);
-        self.set_status(format!("abort sent to {gateway} for {key} (sessions.abort)"));
+        self.set_status(format!(
+            "abort sent to {gateway} for {key} (sessions.abort)"
+        ));
     }
 
     /// Copies a run's own retained record (not the console's view of it, which may have

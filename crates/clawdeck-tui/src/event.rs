@@ -84,7 +84,10 @@ pub(crate) enum AppEvent {
         steer: bool,
     },
     /// Stop a gateway session's running turn (`sessions.abort`), already confirmed.
-    AbortSession { gateway: String, key: String },
+    AbortSession {
+        gateway: String,
+        key: String,
+    },
     /// Run a tool on a gateway (`tools.invoke`, as `clawdeck invoke --via gateway`); `call`
     /// numbers it as in `Invoke` and comes back in `CoreEvent::Desk`.
     InvokeGateway {

@@ -107,7 +107,11 @@ fn steer_needs_a_running_turn_and_esc_cancels() {
     h.key(KeyCode::Char('I'));
     h.pump();
     assert!(h.app.sessions.chat.input.is_none());
-    assert!(h.status().contains("no running turn to steer"), "{}", h.status());
+    assert!(
+        h.status().contains("no running turn to steer"),
+        "{}",
+        h.status()
+    );
 }
 
 #[test]
@@ -167,7 +171,8 @@ fn the_turn_strip_shows_tool_calls_approvals_and_the_streamed_reply() {
         ts: None,
         duration_ms: None,
     };
-    h.app.handle_event(news(ChatEvent::Tool(call("start", None))));
+    h.app
+        .handle_event(news(ChatEvent::Tool(call("start", None))));
     let approval = crate::gateway::approvals::Approval {
         id: "ap1".into(),
         command: "echo hi".into(),
@@ -179,8 +184,13 @@ fn the_turn_strip_shows_tool_calls_approvals_and_the_streamed_reply() {
         raw: json!({}),
     };
     h.app.handle_event(news(ChatEvent::Approval(approval)));
-    assert!(h.status().contains("exec approval ap1 asked"), "{}", h.status());
-    h.app.handle_event(news(ChatEvent::Tool(call("result", Some("hi\n")))));
+    assert!(
+        h.status().contains("exec approval ap1 asked"),
+        "{}",
+        h.status()
+    );
+    h.app
+        .handle_event(news(ChatEvent::Tool(call("result", Some("hi\n")))));
     h.app.handle_event(news(ChatEvent::Delta {
         text: "tool exec \x1b]0;x\x07returned".into(),
         replace: false,

@@ -81,9 +81,10 @@ impl Turn {
                 )),
                 _ => {}
             },
-            ChatEvent::Approval(a) => {
-                self.note(format!("approval {} asked: {} (Approvals view)", a.id, a.command))
-            }
+            ChatEvent::Approval(a) => self.note(format!(
+                "approval {} asked: {} (Approvals view)",
+                a.id, a.command
+            )),
             ChatEvent::ApprovalResolved { id, decision } => {
                 self.note(format!("approval {id}: {decision}"))
             }
@@ -246,7 +247,11 @@ impl SessionsView {
             render_box(input, bottom, buf, ctx);
             return rest;
         }
-        let Some(turn) = self.followed.as_ref().and_then(|id| self.chat.turns.get(id)) else {
+        let Some(turn) = self
+            .followed
+            .as_ref()
+            .and_then(|id| self.chat.turns.get(id))
+        else {
             return area;
         };
         let [rest, bottom] =
@@ -263,9 +268,7 @@ fn render_box(input: &MessageBox, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         crate::sanitize::plain(&input.session.1),
         crate::sanitize::plain(&input.session.0),
     );
-    let block = Block::bordered()
-        .title(title)
-        .border_style(theme::accent());
+    let block = Block::bordered().title(title).border_style(theme::accent());
     let inner = block.inner(area);
     block.render(area, buf);
     let _ = ctx;
