@@ -240,11 +240,11 @@ impl SessionsView {
 
     /// Draws the message box or the followed session's turn at the bottom of `area`; returns
     /// what is left for the transcript.
-    pub(super) fn render_chat(&self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) -> Rect {
+    pub(super) fn render_chat(&self, area: Rect, buf: &mut Buffer) -> Rect {
         if let Some(input) = &self.chat.input {
             let [rest, bottom] =
                 Layout::vertical([Constraint::Fill(1), Constraint::Length(BOX_HEIGHT)]).areas(area);
-            render_box(input, bottom, buf, ctx);
+            render_box(input, bottom, buf);
             return rest;
         }
         let Some(turn) = self
@@ -261,7 +261,7 @@ impl SessionsView {
     }
 }
 
-fn render_box(input: &MessageBox, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+fn render_box(input: &MessageBox, area: Rect, buf: &mut Buffer) {
     let verb = if input.steer { "Steer" } else { "Message" };
     let title = format!(
         " {verb} {} @ {} · Enter sends · Alt-Enter new line · Esc cancels ",
@@ -271,7 +271,6 @@ fn render_box(input: &MessageBox, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
     let block = Block::bordered().title(title).border_style(theme::accent());
     let inner = block.inner(area);
     block.render(area, buf);
-    let _ = ctx;
     input.editor.render(inner, buf);
 }
 

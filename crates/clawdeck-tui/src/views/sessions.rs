@@ -285,7 +285,7 @@ impl SessionsView {
             Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body)
         };
         self.table_area = table_area;
-        let detail_area = self.render_chat(detail_area, buf, ctx);
+        let detail_area = self.render_chat(detail_area, buf);
         self.detail_area = detail_area;
         self.render_roster(table_area, buf);
         self.render_detail(detail_area, buf, ctx);
