@@ -507,18 +507,8 @@ impl App {
                 self.resolve_approval(&gateway, &id, decision);
                 true
             }
-            AppEvent::ChatSession {
-                gateway,
-                key,
-                message,
-                steer,
-            } => {
-                self.chat_session(&gateway, &key, &message, steer);
-                true
-            }
-            AppEvent::AbortSession { gateway, key } => {
-                self.abort_session(&gateway, &key);
-                true
+            event @ (AppEvent::ChatSession { .. } | AppEvent::AbortSession { .. }) => {
+                self.act_on_session(event)
             }
             AppEvent::InvokeGateway {
                 call,
@@ -1141,6 +1131,21 @@ impl App {
                 true
             }
         }
+    }
+
+    /// The Sessions view's message and abort intents.
+    fn act_on_session(&mut self, event: AppEvent) -> bool {
+        match event {
+            AppEvent::ChatSession {
+                gateway,
+                key,
+                message,
+                steer,
+            } => self.chat_session(&gateway, &key, &message, steer),
+            AppEvent::AbortSession { gateway, key } => self.abort_session(&gateway, &key),
+            _ => return false,
+        }
+        true
     }
 
     /// Sends the Sessions view's message through the desk (its approver connection, so the
