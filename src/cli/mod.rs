@@ -11,6 +11,7 @@ mod quiet_out;
 mod approvals;
 mod bounded_out;
 mod catalog_sync;
+mod chat;
 mod columns;
 mod completions;
 pub mod context_args;
@@ -31,6 +32,7 @@ mod paths;
 mod prompt;
 mod route;
 mod schema;
+mod session_control;
 mod tools;
 mod verify;
 
@@ -164,6 +166,9 @@ pub enum Command {
     /// Live OpenClaw gateways: status, sessions, live events, a session's effective tools
     #[command(after_long_help = help::GATEWAY)]
     Gateway(gateway::GatewayCmdArgs),
+    /// Talk to a live session: send a message, stream the reply and its tool calls
+    #[command(after_long_help = help::CHAT)]
+    Chat(chat::ChatArgs),
     /// Exec approvals raised by the gateways: watch them, answer them
     #[command(after_long_help = help::APPROVALS)]
     Approvals(approvals::ApprovalsArgs),
@@ -297,6 +302,7 @@ pub fn main() -> ExitCode {
         Some(Command::Dispatch(ref args)) => dispatch::run(&cli, args),
         Some(Command::Verify(ref args)) => verify::run(&cli, args),
         Some(Command::Gateway(ref args)) => gateway::run(&cli, args),
+        Some(Command::Chat(ref args)) => chat::run(&cli, args),
         Some(Command::Approvals(ref args)) => approvals::run(&cli, args),
         Some(Command::Catalog(ref args)) => catalog_sync::run(&cli, args),
         Some(Command::Lint(ref args)) => lint::run(&cli, args),

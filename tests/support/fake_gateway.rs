@@ -28,11 +28,19 @@ pub struct FakeGateway {
 pub struct Script {
     pub answers: Vec<(String, Value)>,
     pub events: Vec<Value>,
+    /// The reply a `chat.send` turn streams (a delta, then the final `chat` event, with the
+    /// request's `idempotencyKey` as the run id); None: no events after `chat.send`.
+    pub chat_reply: Option<String>,
 }
 
 impl Script {
     pub fn answer(mut self, method: &str, payload: Value) -> Script {
         self.answers.push((method.to_string(), payload));
+        self
+    }
+
+    pub fn chat_reply(mut self, text: &str) -> Script {
+        self.chat_reply = Some(text.to_string());
         self
     }
 
@@ -73,6 +81,16 @@ impl Script {
                     "command": "ls", "agentId": "main", "sessionKey": "agent:main:main"}}]}),
             )
             .answer("exec.approval.resolve", json!({"ok": true}))
+            .answer("chat.send", json!({"status": "started"}))
+            .answer(
+                "sessions.abort",
+                json!({"ok": true, "abortedRunId": null, "status": "no-active-run"}),
+            )
+            .answer(
+                "sessions.send",
+                json!({"runId": "fake-run", "status": "started"}),
+            )
+            .chat_reply("Summary: all good.")
             .event(
                 "sessions.changed",
                 json!({"sessionKey": "agent:main:main", "reason": "send"}),
@@ -144,7 +162,8 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
                 json!({
                 "type": "hello-ok", "protocol": 4,
                 "server": {"version": FAKE_VERSION, "connId": "c1"},
-                "features": {"methods": ["sessions.list", "tools.effective"], "events": []},
+                "features": {"methods": ["sessions.list", "tools.effective", "chat.send",
+                    "sessions.abort", "sessions.send"], "events": []},
                 "snapshot": {},
                 "auth": {"role": "operator", "scopes": ["operator.read", "operator.approvals"]},
                 "policy": {"tickIntervalMs": 15000}})
@@ -156,6 +175,15 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
         if ws.send(Message::text(res.to_string())).await.is_err() {
             return;
         }
+        if method == "chat.send"
+            && let Some(reply) = &script.chat_reply
+        {
+            for event in chat_turn(&req["params"], reply) {
+                if ws.send(Message::text(event.to_string())).await.is_err() {
+                    return;
+                }
+            }
+        }
         if method == "sessions.subscribe" {
             for event in &script.events {
                 if ws.send(Message::text(event.to_string())).await.is_err() {
@@ -164,4 +192,18 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
             }
         }
     }
+}
+
+/// The events of a `chat.send` turn as 2026.9.6 sends them: a delta, then the final reply.
+fn chat_turn(params: &Value, reply: &str) -> Vec<Value> {
+    let run = params["idempotencyKey"].clone();
+    let key = params["sessionKey"].clone();
+    let message = json!({"role": "assistant", "content": [{"type": "text", "text": reply}]});
+    [
+        json!({"runId": run, "sessionKey": key, "state": "delta", "deltaText": reply, "message": message}),
+        json!({"runId": run, "sessionKey": key, "state": "final", "stopReason": "stop", "message": message}),
+    ]
+    .into_iter()
+    .map(|payload| json!({"type": "event", "event": "chat", "payload": payload}))
+    .collect()
 }

@@ -36,6 +36,8 @@ pub enum DeskEvent {
     },
     /// The answer to `invoke` (echoes the call number).
     InvokeDone { call: u64, outcome: GatewayCall },
+    /// A turn the operator started (`chat`), or the answer to `abort` (see desk_session.rs).
+    Session(super::desk_session::SessionNews),
 }
 
 /// Receives the desk's events; returns false when nobody listens any more.
@@ -144,7 +146,7 @@ impl GatewayDesk {
         &self.names
     }
 
-    fn client(&self, gateway: &str) -> Option<GatewayClient> {
+    pub(crate) fn client(&self, gateway: &str) -> Option<GatewayClient> {
         self.clients.lock().ok()?.get(gateway).cloned()
     }
 
@@ -187,6 +189,10 @@ impl GatewayDesk {
             };
             (desk.sink)(DeskEvent::InvokeDone { call, outcome });
         });
+    }
+
+    pub(crate) fn report(&self, event: DeskEvent) -> bool {
+        (self.sink)(event)
     }
 
     fn publish(&self, item: WatchItem) -> bool {

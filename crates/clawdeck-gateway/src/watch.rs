@@ -396,8 +396,8 @@ fn describe_kind(item: &WatchItem) -> String {
 /// The longest text a summary quotes (a streamed reply, a command's output).
 const QUOTE_CHARS: usize = 200;
 
-/// `text` with every line break (`\r\n`, `\n`, `\r`) shown as `⏎`.
-fn one_line(text: &str) -> String {
+/// `text` on one line: newlines (and carriage returns) shown as ⏎.
+pub fn one_line(text: &str) -> String {
     text.replace("\r\n", "⏎").replace(['\n', '\r'], "⏎")
 }
 

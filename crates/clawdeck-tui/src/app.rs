@@ -507,6 +507,9 @@ impl App {
                 self.resolve_approval(&gateway, &id, decision);
                 true
             }
+            event @ (AppEvent::ChatSession { .. } | AppEvent::AbortSession { .. }) => {
+                self.act_on_session(event)
+            }
             AppEvent::InvokeGateway {
                 call,
                 gateway,
@@ -1121,7 +1124,52 @@ impl App {
                 };
                 self.handle_core(CoreEvent::InvokeDone { call, outcome })
             }
+            DeskEvent::Session(news) => {
+                if let Some(status) = self.sessions.apply_news(&news) {
+                    self.set_status(status);
+                }
+                true
+            }
         }
+    }
+
+    /// The Sessions view's message and abort intents.
+    fn act_on_session(&mut self, event: AppEvent) -> bool {
+        match event {
+            AppEvent::ChatSession {
+                gateway,
+                key,
+                message,
+                steer,
+            } => self.chat_session(&gateway, &key, &message, steer),
+            AppEvent::AbortSession { gateway, key } => self.abort_session(&gateway, &key),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Sends the Sessions view's message through the desk (its approver connection, so the
+    /// turn's exec approvals come to the Approvals view).
+    fn chat_session(&mut self, gateway: &str, key: &str, message: &str, steer: bool) {
+        let Some(desk) = self.services.desk.clone() else {
+            self.set_status("no gateway attached: the message was not sent");
+            return;
+        };
+        self.sessions.turn_started(gateway, key, message, steer);
+        desk.chat(gateway, key, message, steer);
+        let how = if steer { "steered into" } else { "sent to" };
+        self.set_status(format!("message {how} {key} on {gateway} (chat.send)"));
+    }
+
+    fn abort_session(&mut self, gateway: &str, key: &str) {
+        let Some(desk) = self.services.desk.clone() else {
+            self.set_status("no gateway attached: nothing to abort");
+            return;
+        };
+        desk.abort(gateway, key);
+        self.set_status(format!(
+            "abort sent to {gateway} for {key} (sessions.abort)"
+        ));
     }
 
     /// Copies a run's own retained record (not the console's view of it, which may have

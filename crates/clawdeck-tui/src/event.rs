@@ -75,6 +75,19 @@ pub(crate) enum AppEvent {
         id: String,
         decision: crate::gateway::approvals::Decision,
     },
+    /// Send a message into a gateway session (`chat.send`; `steer`: into its running turn)
+    /// through the core's gateway desk; the turn's events come back as `CoreEvent::Desk`.
+    ChatSession {
+        gateway: String,
+        key: String,
+        message: String,
+        steer: bool,
+    },
+    /// Stop a gateway session's running turn (`sessions.abort`), already confirmed.
+    AbortSession {
+        gateway: String,
+        key: String,
+    },
     /// Run a tool on a gateway (`tools.invoke`, as `clawdeck invoke --via gateway`); `call`
     /// numbers it as in `Invoke` and comes back in `CoreEvent::Desk`.
     InvokeGateway {

@@ -77,6 +77,8 @@ pub(crate) enum Action {
     DiffSandbox,
     DiffVersion,
     DiffReset,
+    MessageSession,
+    SteerSession,
 }
 
 /// One row of the keymap table.
@@ -294,8 +296,8 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         KillRun,
         "kill_run",
         ["x", "delete"],
-        "Kill the selected run / call and its tree (asks first)",
-        [Queue, Router],
+        "Kill the selected run / call and its tree; in Sessions abort the session's turn (asks first)",
+        [Queue, Router, Sessions],
         "kill"
     ),
     b!(
@@ -393,6 +395,22 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         "Previous section",
         [Prompt],
         ""
+    ),
+    b!(
+        MessageSession,
+        "message_session",
+        ["i"],
+        "Message the selected session (chat.send; the reply streams below its transcript)",
+        [Sessions],
+        "message"
+    ),
+    b!(
+        SteerSession,
+        "steer_session",
+        ["I"],
+        "Steer the selected session's running turn (chat.send, queue mode steer)",
+        [Sessions],
+        "steer"
     ),
     b!(
         AllowOnce,

@@ -53,6 +53,8 @@ pub const ACTION_NAMES: &[&str] = &[
     "toggle_wrap",
     "next_section",
     "prev_section",
+    "message_session",
+    "steer_session",
     "allow_once",
     "allow_always",
     "deny_approval",

@@ -170,6 +170,12 @@ impl View for sessions::SessionsView {
     fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         sessions::SessionsView::render(self, area, buf, ctx)
     }
+    fn input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
+        self.handle_input_key(key, ctx)
+    }
+    fn paste_in(&mut self, text: &str, _ctx: &ViewCtx) -> bool {
+        self.paste_message(text)
+    }
     fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         self.handle_action(action, ctx)
     }
