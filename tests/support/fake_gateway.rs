@@ -73,6 +73,11 @@ impl Script {
                     "command": "ls", "agentId": "main", "sessionKey": "agent:main:main"}}]}),
             )
             .answer("exec.approval.resolve", json!({"ok": true}))
+            .answer("plugin.approval.list", json!([]))
+            .answer("openclaw.approval.list", json!([]))
+            .answer("approval.history", json!({"items": []}))
+            .answer("exec.approval.grants.list", json!({"grants": []}))
+            .answer("exec.approval.grants.revoke", json!({"outcome": "revoked"}))
             .event(
                 "sessions.changed",
                 json!({"sessionKey": "agent:main:main", "reason": "send"}),

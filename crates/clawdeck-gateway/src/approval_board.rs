@@ -86,6 +86,12 @@ impl ApprovalBoard {
             .position(|e| e.gateway == gateway && e.approval.id == id)
     }
 
+    /// The kind of approval `id` on `gateway` (its resolver depends on it).
+    pub fn kind_of(&self, gateway: &str, id: &str) -> Option<super::approvals::ApprovalKind> {
+        self.find(gateway, id)
+            .map(|i| self.entries[i].approval.kind)
+    }
+
     /// The operator answered; the entry waits for the gateway's `resolved`.
     pub fn answering(&mut self, gateway: &str, id: &str, decision: Decision) -> bool {
         match self.find(gateway, id) {

@@ -7,8 +7,9 @@
 use serde_json::{Value, json};
 
 /// Who raised an approval; each kind has its own events and list method, one resolver.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum ApprovalKind {
+    #[default]
     Exec,
     Plugin,
     SystemAgent,
@@ -161,7 +162,7 @@ fn text(v: &Value, key: &str) -> String {
 impl Approval {
     /// A `*.approval.requested` payload or a `*.approval.list` entry; its kind from the
     /// payload's `approvalKind`, else exec.
-    pub(crate) fn from_event(payload: &Value) -> Approval {
+    pub fn from_event(payload: &Value) -> Approval {
         let kind = payload
             .get("approvalKind")
             .and_then(Value::as_str)
@@ -211,7 +212,12 @@ impl Approval {
         let allowed_decisions = request
             .get("allowedDecisions")
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
             .unwrap_or_default();
         Approval {
             kind,
@@ -236,7 +242,10 @@ impl Approval {
     /// Whether the gateway takes `decision` for it (the system agent takes no allow-always).
     pub fn allows(&self, decision: Decision) -> bool {
         self.allowed_decisions.is_empty()
-            || self.allowed_decisions.iter().any(|d| d == decision.as_str())
+            || self
+                .allowed_decisions
+                .iter()
+                .any(|d| d == decision.as_str())
     }
 
     /// The fields that say what it approves, named, in reading order; empty ones left out.
@@ -468,7 +477,10 @@ mod tests {
             Some((ApprovalKind::Plugin, "resolved"))
         );
         assert_eq!(ApprovalKind::of_event("exec.approval.waitDecision"), None);
-        assert_eq!(ApprovalKind::SystemAgent.list_method(), "openclaw.approval.list");
+        assert_eq!(
+            ApprovalKind::SystemAgent.list_method(),
+            "openclaw.approval.list"
+        );
         assert_eq!(
             resolve_call("p1", ApprovalKind::Plugin, Decision::AllowOnce),
             (

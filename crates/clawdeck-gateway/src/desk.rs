@@ -284,10 +284,7 @@ impl GatewayDesk {
             let result = match desk.client(&gateway) {
                 None => Err(format!("gateway {gateway} is not attached")),
                 Some(client) => client
-                    .request(
-                        "exec.approval.grants.revoke",
-                        json!({"grantId": grant_id}),
-                    )
+                    .request("exec.approval.grants.revoke", json!({"grantId": grant_id}))
                     .await
                     .map(|v| {
                         v.get("outcome")
