@@ -138,9 +138,11 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
         if let Ok(mut seen) = seen.lock() {
             seen.push(json!({"method": method, "params": req["params"]}));
         }
+        // The last answer given for a method wins (a script built on `everything()` overrides it).
         let scripted = script
             .answers
             .iter()
+            .rev()
             .find(|(m, _)| *m == method)
             .map(|(_, p)| p.clone());
         let payload = if method == "connect" {
