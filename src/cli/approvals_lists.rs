@@ -83,7 +83,7 @@ pub(super) async fn pending(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> 
         }
         for item in items {
             if let WatchKind::ApprovalRequested(a) = item.kind {
-                found.push((name.clone(), a));
+                found.push((name.clone(), *a));
             }
         }
         client.close();

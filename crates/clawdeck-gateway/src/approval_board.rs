@@ -55,7 +55,7 @@ impl ApprovalBoard {
                 }
                 self.entries.push(BoardEntry {
                     gateway: item.gateway.clone(),
-                    approval: approval.clone(),
+                    approval: (**approval).clone(),
                     state: ApprovalState::Pending,
                 });
                 true

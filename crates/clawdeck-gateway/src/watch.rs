@@ -31,7 +31,8 @@ pub enum WatchKind {
         role: String,
         text: String,
     },
-    ApprovalRequested(Approval),
+    /// Boxed: it carries every field it approves, the other kinds are small.
+    ApprovalRequested(Box<Approval>),
     ApprovalResolved {
         kind: ApprovalKind,
         id: String,
@@ -339,7 +340,7 @@ pub fn classify(gateway: &str, event: &str, payload: &Value) -> WatchItem {
 fn approval_kind(event: &str, payload: &Value) -> WatchKind {
     match ApprovalKind::of_event(event) {
         Some((kind, "requested")) => {
-            WatchKind::ApprovalRequested(Approval::from_event_of(kind, payload))
+            WatchKind::ApprovalRequested(Box::new(Approval::from_event_of(kind, payload)))
         }
         Some((kind, _)) => WatchKind::ApprovalResolved {
             kind,
