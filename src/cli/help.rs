@@ -239,7 +239,9 @@ Exit status:
 pub const APPROVALS: &str = "\
 Examples:
   $ clawdeck approvals watch   # runs until Ctrl-C
+  $ clawdeck approvals pending
   $ clawdeck approvals resolve 5f0c2d7a allow-once
+  $ clawdeck approvals history
 
 Exit status: see each command's --help.";
 
@@ -264,6 +266,59 @@ Examples:
 Exit status:
   0  a gateway took the answer
   1  no gateway took it (each gateway's answer is on stderr), or none could be reached
+  2  no gateway configured, or clawdeck's device identity cannot be read";
+
+pub const APPROVALS_PENDING: &str = "\
+Examples:
+  $ clawdeck approvals pending
+  $ clawdeck approvals pending --json
+
+Lists exec, plugin and system-agent (OpenClaw change) approvals, soonest to expire first, each
+with every field it approves in full. A gateway lists only the approvals its routing shows
+this device (see docs/gateways.md, Approvals).
+
+Exit status:
+  0  every gateway listed its pending approvals
+  1  a gateway could not be reached or refused a list (on stderr)
+  2  no gateway configured, or clawdeck's device identity cannot be read";
+
+pub const APPROVALS_HISTORY: &str = "\
+Examples:
+  $ clawdeck approvals history
+  $ clawdeck approvals history --kind exec --limit 10 --json
+
+Terminal approvals (allowed, denied, expired, cancelled) the gateways keep for 30 days,
+newest first, with their decision, reason and resolver.
+
+Exit status:
+  0  every gateway answered
+  1  a gateway could not be reached or refused (on stderr)
+  2  no gateway configured, or clawdeck's device identity cannot be read";
+
+pub const APPROVALS_GRANTS: &str = "\
+Examples:
+  $ clawdeck approvals grants
+  $ clawdeck approvals grants --json
+
+Standing grants are what allow-always on an automation (cron) run's exec approval mints: the
+automation, the exact command, the use count and the state (until revoked, expires in N days,
+expired, revoked).
+
+Exit status:
+  0  every gateway answered
+  1  a gateway could not be reached or refused (on stderr)
+  2  no gateway configured, or clawdeck's device identity cannot be read";
+
+pub const APPROVALS_REVOKE: &str = "\
+Examples:
+  $ clawdeck approvals revoke g-5f0c2d7a
+  $ clawdeck approvals revoke g-5f0c2d7a --json
+
+The automation's next run asks again. Revoking twice is not an error (already-revoked).
+
+Exit status:
+  0  a gateway revoked it (or had revoked it already)
+  1  no gateway knows the grant (each answer on stderr), or none could be reached
   2  no gateway configured, or clawdeck's device identity cannot be read";
 
 pub const CATALOG: &str = "\

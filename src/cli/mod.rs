@@ -9,6 +9,7 @@
 #[macro_use]
 mod quiet_out;
 mod approvals;
+mod approvals_lists;
 mod bounded_out;
 mod catalog_sync;
 mod chat;

@@ -91,6 +91,11 @@ impl Script {
                 json!({"runId": "fake-run", "status": "started"}),
             )
             .chat_reply("Summary: all good.")
+            .answer("plugin.approval.list", json!([]))
+            .answer("openclaw.approval.list", json!([]))
+            .answer("approval.history", json!({"items": []}))
+            .answer("exec.approval.grants.list", json!({"grants": []}))
+            .answer("exec.approval.grants.revoke", json!({"outcome": "revoked"}))
             .event(
                 "sessions.changed",
                 json!({"sessionKey": "agent:main:main", "reason": "send"}),
@@ -151,9 +156,11 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
         if let Ok(mut seen) = seen.lock() {
             seen.push(json!({"method": method, "params": req["params"]}));
         }
+        // The last answer given for a method wins (a script built on `everything()` overrides it).
         let scripted = script
             .answers
             .iter()
+            .rev()
             .find(|(m, _)| *m == method)
             .map(|(_, p)| p.clone());
         let payload = if method == "connect" {

@@ -17,6 +17,7 @@ pub use error::GatewayError;
 pub use frames::{EventFrame, Frame, Hello, PROTOCOL_VERSION};
 pub use identity::DeviceIdentity;
 pub mod approval_board;
+pub mod approval_ledger;
 pub mod approvals;
 pub mod chat;
 pub mod desk;

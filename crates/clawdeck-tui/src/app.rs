@@ -168,6 +168,12 @@ pub(crate) struct App {
     pub(crate) clock: SharedClock,
     pub(crate) services: Services,
     pub(crate) clipboard: Box<dyn Clipboard>,
+    /// Rung (once, before the next frame) when an approval arrives.
+    pub(crate) bell: Box<dyn crate::bell::Bell>,
+    /// An approval arrived since the last frame: ring before drawing it.
+    pub(crate) bell_pending: bool,
+    /// `console.approvalBell` (default on).
+    pub(crate) approval_bell: bool,
     /// Directory for copied output files.
     pub(crate) copy_dir: PathBuf,
     pub(crate) stats: Arc<Stats>,
@@ -214,6 +220,9 @@ impl App {
             clock,
             services: Services::default(),
             clipboard: Box::new(Osc52Clipboard),
+            bell: Box::new(crate::bell::TerminalBell),
+            bell_pending: false,
+            approval_bell: true,
             copy_dir: crate::paths::console_copies_dir(),
             stats: Arc::default(),
             quit: false,
@@ -251,6 +260,7 @@ impl App {
 
     fn apply_settings(&mut self, config: &LoadedConfig) {
         self.keymap = Keymap::with_overrides(&config.settings.keys);
+        self.approval_bell = config.settings.console.approval_bell;
         // A stored pack that cannot load comes first: every answer is the shipped pack's.
         let warnings: Vec<&String> = config
             .pack
@@ -509,6 +519,13 @@ impl App {
             }
             event @ (AppEvent::ChatSession { .. } | AppEvent::AbortSession { .. }) => {
                 self.act_on_session(event)
+            }
+            AppEvent::ApprovalLedger(act) => {
+                match self.services.desk.clone() {
+                    Some(desk) => act.send_to(&desk),
+                    None => self.set_status("no gateway attached: no approval history or grants"),
+                }
+                true
             }
             AppEvent::InvokeGateway {
                 call,
@@ -1059,8 +1076,13 @@ impl App {
             self.set_status("no gateway attached: approvals cannot be answered");
             return;
         };
+        let kind = self
+            .approvals
+            .board
+            .kind_of(gateway, id)
+            .unwrap_or_default();
         self.approvals.board.answering(gateway, id, decision);
-        desk.resolve(gateway, id, decision);
+        desk.resolve_kind(gateway, id, kind, decision);
         self.set_status(format!("{id}: {} sent to {gateway}", decision.as_str()));
     }
 
@@ -1099,7 +1121,40 @@ impl App {
     fn handle_desk(&mut self, event: crate::gateway::desk::DeskEvent) -> bool {
         use crate::gateway::desk::DeskEvent;
         match event {
-            DeskEvent::Item(item) => self.approvals.apply(&item),
+            DeskEvent::Item(item) => {
+                let changed = self.approvals.apply(&item);
+                let arrived = changed
+                    && matches!(
+                        item.kind,
+                        crate::gateway::watch::WatchKind::ApprovalRequested(_)
+                    );
+                // A new approval rings the terminal's bell (console.approvalBell), once a frame.
+                self.bell_pending |= arrived && self.approval_bell;
+                changed
+            }
+            DeskEvent::RevokeDone {
+                ref gateway,
+                result: Ok(_),
+                ..
+            } => {
+                // The grant's new state shows once its gateway is asked again.
+                if let Some(desk) = &self.services.desk {
+                    self.approvals
+                        .ledger
+                        .asking_grants(std::slice::from_ref(gateway));
+                    desk.grants(gateway);
+                }
+                if let Some(status) = self.approvals.apply_ledger(event) {
+                    self.set_status(status);
+                }
+                true
+            }
+            DeskEvent::History { .. } | DeskEvent::Grants { .. } | DeskEvent::RevokeDone { .. } => {
+                if let Some(status) = self.approvals.apply_ledger(event) {
+                    self.set_status(status);
+                }
+                true
+            }
             DeskEvent::ResolveDone {
                 gateway,
                 id,
@@ -1291,6 +1346,9 @@ impl App {
 
     /// Work due before a frame: sanitize queued output within the budget.
     pub(crate) fn before_draw(&mut self) {
+        if std::mem::take(&mut self.bell_pending) {
+            self.bell.ring();
+        }
         if self.router.has_pending() {
             self.router.process_pending(Self::OUTPUT_BUDGET);
             if self.router.has_pending() {

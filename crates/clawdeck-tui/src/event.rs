@@ -88,6 +88,9 @@ pub(crate) enum AppEvent {
         gateway: String,
         key: String,
     },
+    /// Read the gateways' approval history or standing grants, or revoke a grant (through the
+    /// core's gateway desk); the answers come back as `CoreEvent::Desk`.
+    ApprovalLedger(crate::views::approvals::LedgerAct),
     /// Run a tool on a gateway (`tools.invoke`, as `clawdeck invoke --via gateway`); `call`
     /// numbers it as in `Invoke` and comes back in `CoreEvent::Desk`.
     InvokeGateway {

@@ -67,6 +67,8 @@ pub(crate) enum Action {
     AllowOnce,
     AllowAlways,
     DenyApproval,
+    StandingGrants,
+    RevokeGrant,
     InvokeTarget,
     ViewLint,
     ViewDiff,
@@ -352,8 +354,8 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         History,
         "history",
         ["H"],
-        "Switch between tools and the call history",
-        [Invoke],
+        "Switch between tools and the call history (Invoke); pending approvals and the gateways' approval history (Approvals)",
+        [Invoke, Approvals],
         "history"
     ),
     b!(
@@ -416,7 +418,7 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         AllowOnce,
         "allow_once",
         ["a"],
-        "Allow the selected exec approval once",
+        "Allow the selected approval once",
         [Approvals],
         "allow once"
     ),
@@ -432,9 +434,25 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         DenyApproval,
         "deny_approval",
         ["d"],
-        "Deny the selected exec approval",
+        "Deny the selected approval",
         [Approvals],
         "deny"
+    ),
+    b!(
+        StandingGrants,
+        "standing_grants",
+        ["S"],
+        "Switch between pending approvals and the standing grants (allow-always on automations)",
+        [Approvals],
+        "grants"
+    ),
+    b!(
+        RevokeGrant,
+        "revoke_grant",
+        ["x"],
+        "Revoke the selected standing grant (asks first)",
+        [Approvals],
+        "revoke"
     ),
     b!(
         InvokeTarget,

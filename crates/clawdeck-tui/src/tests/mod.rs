@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod analysis;
+mod approval_kinds;
 mod approvals;
 mod conventions;
 mod copy;
