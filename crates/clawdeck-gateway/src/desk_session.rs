@@ -17,7 +17,7 @@ pub struct SessionNews {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SessionAct {
     /// An event of the turn the console started.
-    Turn(ChatEvent),
+    Turn(Box<ChatEvent>),
     /// The gateway refused the message or the turn broke off (not attached, not offered, ...).
     Failed { action: &'static str, error: String },
     /// The abort was taken; `summary` says what the gateway did (`aborted run R`,
@@ -54,7 +54,7 @@ impl GatewayDesk {
             // The console stops a turn with the abort key, not by going away.
             let never = std::future::pending::<()>();
             let outcome = chat::run_turn(&client, &request, never, |event| {
-                desk.report(news(SessionAct::Turn(event.clone())));
+                desk.report(news(SessionAct::Turn(Box::new(event.clone()))));
             })
             .await;
             if let Err(err) = outcome {

@@ -157,7 +157,7 @@ fn the_turn_strip_shows_tool_calls_approvals_and_the_streamed_reply() {
         AppEvent::Core(CoreEvent::Desk(DeskEvent::Session(SessionNews {
             gateway: "local".into(),
             session_key: "agent:ops:main".into(),
-            news: SessionAct::Turn(event),
+            news: SessionAct::Turn(Box::new(event)),
         })))
     };
     let call = |phase: &str, output: Option<&str>| ToolCall {
@@ -173,16 +173,10 @@ fn the_turn_strip_shows_tool_calls_approvals_and_the_streamed_reply() {
     };
     h.app
         .handle_event(news(ChatEvent::Tool(call("start", None))));
-    let approval = crate::gateway::approvals::Approval {
-        id: "ap1".into(),
-        command: "echo hi".into(),
-        cwd: "/w".into(),
-        agent: "ops".into(),
-        session_key: "agent:ops:main".into(),
-        reason: String::new(),
-        expires_at_ms: None,
-        raw: json!({}),
-    };
+    let approval = crate::gateway::approvals::Approval::from_event(&json!({
+        "id": "ap1",
+        "request": {"command": "echo hi", "cwd": "/w", "agentId": "ops", "sessionKey": "agent:ops:main"},
+    }));
     h.app.handle_event(news(ChatEvent::Approval(approval)));
     assert!(
         h.status().contains("exec approval ap1 asked"),

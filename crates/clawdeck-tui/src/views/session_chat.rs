@@ -218,7 +218,7 @@ impl SessionsView {
         match &news.news {
             SessionAct::Turn(event) => {
                 self.chat.turns.entry(id).or_default().apply(event);
-                match event {
+                match &**event {
                     ChatEvent::Approval(a) => Some(format!(
                         "{}: exec approval {} asked (Approvals view)",
                         news.session_key, a.id
