@@ -29,6 +29,7 @@ mod mcp;
 mod output_pump;
 mod paths;
 mod prompt;
+mod remote_config;
 mod route;
 mod schema;
 mod tools;

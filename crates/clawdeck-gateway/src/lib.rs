@@ -18,6 +18,7 @@ pub use frames::{EventFrame, Frame, Hello, PROTOCOL_VERSION};
 pub use identity::DeviceIdentity;
 pub mod approval_board;
 pub mod approvals;
+pub mod config_get;
 pub mod desk;
 pub mod invoke;
 pub mod invoke_run;
