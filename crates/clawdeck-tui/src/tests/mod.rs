@@ -6,6 +6,7 @@
 
 mod analysis;
 mod approvals;
+mod background_execs;
 mod conventions;
 mod copy;
 mod decisions;

@@ -2,6 +2,7 @@
 //! (`AppEvent`s) sent through the context; none of them does I/O.
 
 pub(crate) mod approvals;
+pub(crate) mod background_execs;
 pub(crate) mod decisions;
 pub(crate) mod diff;
 pub(crate) mod gateway_runs;
