@@ -31,6 +31,7 @@ mod mcp;
 mod output_pump;
 mod paths;
 mod prompt;
+mod remote_config;
 mod route;
 mod schema;
 mod session_control;

@@ -482,6 +482,7 @@ impl DeckEvents {
     }
 }
 
+pub mod exec_sessions;
 pub mod mcp_endpoint;
 pub mod paced;
 mod session_check;

@@ -20,6 +20,7 @@ pub mod approval_board;
 pub mod approval_ledger;
 pub mod approvals;
 pub mod chat;
+pub mod config_get;
 pub mod desk;
 pub mod desk_session;
 pub mod invoke;

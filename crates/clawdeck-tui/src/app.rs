@@ -380,6 +380,9 @@ impl App {
 
     /// Takes a fresh snapshot of the lane queue for the Queue view.
     pub(crate) fn refresh_queue(&mut self) {
+        if let Some(deck) = &self.services.deck {
+            self.queue.execs.set(deck.exec_sessions());
+        }
         if let Some(queue) = &self.services.queue {
             self.queue.unavailable = None;
             self.queue.set_snapshot(queue.snapshot());
@@ -503,6 +506,10 @@ impl App {
             AppEvent::ClearLane { lane } => self.clear_lane(&lane),
             AppEvent::KillCall { id } => {
                 self.kill_call(id);
+                true
+            }
+            AppEvent::KillExecSession { id } => {
+                self.kill_exec_session(&id);
                 true
             }
             AppEvent::Invoke { call, tool, params } => {
@@ -986,6 +993,22 @@ impl App {
                 killed.label
             ),
             None => format!("call #{id} is not running"),
+        };
+        self.set_status(text);
+        self.refresh_queue();
+    }
+
+    fn kill_exec_session(&mut self, id: &str) {
+        let Some(deck) = &self.services.deck else {
+            self.set_status("no core to kill the session through");
+            return;
+        };
+        let text = match deck.kill_exec_session(id) {
+            Some(killed) => format!(
+                "kill sent to background exec {id} ({}): its process group (pid {}) is killed",
+                killed.command, killed.pid
+            ),
+            None => format!("background exec {id} is not running"),
         };
         self.set_status(text);
         self.refresh_queue();

@@ -61,6 +61,10 @@ pub(crate) enum AppEvent {
     KillCall {
         id: crate::queue::EntryId,
     },
+    /// Kill one local background exec session (its process group) through the deck.
+    KillExecSession {
+        id: String,
+    },
     /// Run a tool through the pipeline with the current context; `call` numbers the call in
     /// the Invoke view's history and comes back in `CoreEvent::InvokeDone`.
     Invoke {

@@ -386,8 +386,8 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         NextSection,
         "next_section",
         ["]"],
-        "Next section (`## ` heading, the tools payload)",
-        [Prompt],
+        "Next section (`## ` heading, the tools payload; the Queue's background execs)",
+        [Prompt, Queue],
         "section"
     ),
     b!(
@@ -395,7 +395,7 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         "prev_section",
         ["["],
         "Previous section",
-        [Prompt],
+        [Prompt, Queue],
         ""
     ),
     b!(

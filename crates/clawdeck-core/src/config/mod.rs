@@ -17,6 +17,8 @@ pub mod openclaw;
 mod parse;
 mod profiles;
 pub(crate) mod read_text;
+pub mod redact;
+pub mod remote;
 pub mod settings;
 mod unknown;
 mod validate;
@@ -35,6 +37,7 @@ pub use error::{ConfigError, ConfigErrorKind};
 pub use keypath::{KeyPath, KeySegment};
 pub use locate::{locate_path, locate_paths};
 pub use openclaw::{AgentEntry, GroupConfig, OpenClawConfig, SandboxConfig, ToolPolicyConfig};
+pub use remote::{RemoteSource, load_remote};
 pub use settings::ClawdeckSettings;
 
 /// The embedded demo config and its settings.
@@ -59,6 +62,8 @@ pub enum ConfigSource {
     EmbeddedDemo,
     /// Text handed to `load_from_str` (tests).
     Text,
+    /// A gateway's own config (`--remote-config`, `config.get`); see [`LoadedConfig::remote`].
+    Gateway,
 }
 
 /// One agent as configured, whichever form it was written in.
@@ -97,6 +102,8 @@ pub struct LoadedConfig {
     pub semantics: Arc<Semantics>,
     /// Which pack that is, and why.
     pub pack: PackChoice,
+    /// The gateway and text when the config came from a gateway (`ConfigSource::Gateway`).
+    pub remote: Option<RemoteSource>,
 }
 
 impl LoadedConfig {
@@ -111,6 +118,12 @@ impl LoadedConfig {
                 "embedded demo config (no OpenClaw config found)".to_string()
             }
             ConfigSource::Text => format!("{} (text)", self.origin),
+            ConfigSource::Gateway => match &self.remote {
+                Some(remote) => {
+                    format!("{} on gateway {} (config.get)", self.origin, remote.gateway)
+                }
+                None => format!("{} (gateway config.get)", self.origin),
+            },
         }
     }
 
@@ -649,6 +662,7 @@ fn build(
         agent_index,
         semantics: crate::semantics::newest(),
         pack: PackChoice::default(),
+        remote: None,
     })
 }
 

@@ -7,6 +7,7 @@
 mod analysis;
 mod approval_kinds;
 mod approvals;
+mod background_execs;
 mod conventions;
 mod copy;
 mod decisions;

@@ -3,6 +3,7 @@
 
 pub(crate) mod approvals;
 pub(crate) mod approvals_ledger;
+pub(crate) mod background_execs;
 pub(crate) mod decisions;
 pub(crate) mod diff;
 pub(crate) mod gateway_runs;
