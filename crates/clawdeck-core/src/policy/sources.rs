@@ -70,12 +70,7 @@ fn policy_layer(
 
 /// `agent:<id>:subagent:...` or `subagent:...` (OpenClaw's `isSubagentSessionKey`).
 pub fn is_subagent_session_key(key: &str) -> bool {
-    let lower = key.trim().to_lowercase();
-    if lower.starts_with("subagent:") {
-        return true;
-    }
-    let parts: Vec<&str> = lower.split(':').collect();
-    parts.len() >= 3 && parts[0] == "agent" && parts[2] == "subagent"
+    crate::session_key::parse(key).subagent
 }
 
 /// The agent's main session: no key (the console), `main`, or `agent:<id>:main`.
@@ -191,9 +186,7 @@ fn provider_and_model(
 
 /// A subagent session (`--subagent`, or a subagent session key), and why.
 fn subagent_of(ctx: &PolicyContext) -> (bool, Option<String>) {
-    if ctx.subagent {
-        (true, Some("--subagent".to_string()))
-    } else if let Some(key) = ctx
+    if let Some(key) = ctx
         .session_key
         .as_deref()
         .filter(|k| is_subagent_session_key(k))
@@ -202,6 +195,8 @@ fn subagent_of(ctx: &PolicyContext) -> (bool, Option<String>) {
             true,
             Some(format!("session key \"{key}\" is a subagent key")),
         )
+    } else if ctx.subagent {
+        (true, Some("--subagent".to_string()))
     } else {
         (false, None)
     }
@@ -1256,9 +1251,8 @@ fn subagent_depth(ctx: &PolicyContext) -> u32 {
     if let Some(depth) = ctx.subagent_depth {
         return depth.max(1);
     }
-    let key = ctx.session_key.as_deref().unwrap_or("").to_lowercase();
-    let segments = key.split(':').filter(|s| *s == "subagent").count() as u32;
-    segments.max(1)
+    let key = ctx.session_key.as_deref().unwrap_or("");
+    crate::session_key::parse(key).subagent_depth.max(1)
 }
 
 /// What the pack denies every subagent: its default denylist (less what allow or alsoAllow
