@@ -749,7 +749,7 @@ pub(crate) fn parse_sender_key(key: &str) -> (SenderKey, bool) {
 
 /// Finds the `toolsBySender` entry for the context's sender: channel + id → id → e164 →
 /// username → name → `*`.
-fn match_sender<'a>(
+pub(crate) fn match_sender<'a>(
     by_sender: &'a BTreeMap<String, ToolPolicyConfig>,
     ctx: &PolicyContext,
     base: &KeyPath,
@@ -838,6 +838,9 @@ fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> L
             format!("{channel}: no group in the context (direct chat)"),
         );
     };
+    if let Some(layer) = plugin_group_layer(inputs, channel, group, warnings) {
+        return layer;
+    }
     let Some((groups, table_path)) = inputs.cfg.group_table(channel, ctx.account.as_deref()) else {
         return LayerPolicy::absent(
             LayerId::Group,
@@ -887,6 +890,49 @@ fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> L
         chosen,
         format!("{table_path}: no entry for group \"{group}\" or \"*\""),
     )
+}
+
+/// The group layer from the channel plugin's own resolver (Slack's channels, Discord's
+/// guilds, Matrix's rooms) when it finds a policy; `None` leaves `channels.<ch>.groups` to
+/// decide, as OpenClaw does. A channel the pack does not name is read from its groups, with
+/// a warning that says so.
+fn plugin_group_layer(
+    inputs: &LayerInputs<'_>,
+    channel: &str,
+    group: &str,
+    warnings: &mut Vec<PolicyWarning>,
+) -> Option<LayerPolicy> {
+    use super::channel_groups::{ChannelRule, PluginInputs, plugin_policy, rule_for};
+    let source = match rule_for(&inputs.registry.semantics, channel) {
+        ChannelRule::Known(source) => source,
+        ChannelRule::NotModelled => {
+            warnings.push(PolicyWarning {
+                layer: Some(LayerId::Group),
+                message: format!(
+                    "channel {channel}: group policy not modelled for OpenClaw {}, read channels.{channel}.groups (its channel plugin may keep it elsewhere)",
+                    inputs.registry.semantics.id
+                ),
+                config_path: Some(format!("channels.{channel}")),
+            });
+            return None;
+        }
+    };
+    let lowered = channel.to_lowercase();
+    let plugin = PluginInputs {
+        raw: &inputs.cfg.raw,
+        ctx: inputs.ctx,
+        channel: &lowered,
+    };
+    let chosen = plugin_policy(source, &plugin, &group_id_candidates(group), warnings)?;
+    Some(policy_layer(
+        LayerId::Group,
+        "group tools.allow".to_string(),
+        &chosen.path,
+        chosen.policy.allow.as_ref(),
+        chosen.policy.also_allow.as_ref(),
+        chosen.policy.deny.as_ref(),
+        chosen.what,
+    ))
 }
 
 /// The group layer from the chat policy chosen (where it is written, the policy, why), or
