@@ -70,8 +70,8 @@ impl PolicyContext {
             self.channel = parts.channel.clone();
         }
         // The key's group is a group of the key's channel only.
-        let same_channel = self.channel.as_deref().map(|c| c.trim().to_lowercase())
-            == parts.channel;
+        let same_channel =
+            self.channel.as_deref().map(|c| c.trim().to_lowercase()) == parts.channel;
         if unset(&self.group) && same_channel {
             self.group = parts.group;
         }

@@ -19,8 +19,8 @@ pub struct SessionKeyParts {
     pub channel: Option<String>,
     /// The conversation's kind as the key writes it: `group` or `channel`.
     pub peer_kind: Option<String>,
-    /// The group (or channel) id, as the stored key has it: lowercased, except Signal group
-    /// ids and Matrix room ids, which OpenClaw keeps as written.
+    /// The group (or channel) id as the key writes it (a key OpenClaw stored is lower-cased,
+    /// except Signal group ids and Matrix room ids; a key given by hand keeps its case).
     pub group: Option<String>,
     /// The thread suffix (`:thread:<id>`), which does not change the group.
     pub thread: Option<String>,
@@ -133,7 +133,10 @@ pub fn parse(key: &str) -> SessionKeyParts {
     };
     parts.subagent = normalized.starts_with("subagent:") || rest.starts_with("subagent:");
     parts.subagent_depth = subagent_segments(rest);
-    let (base, thread) = split_thread(&normalized);
+    // The group comes from the key as given (OpenClaw's resolveGroupContextFromSessionKey reads
+    // the run's key unnormalised: `agent:main:telegram:group:-100ABC` is group `-100ABC`).
+    let raw = key.trim();
+    let (base, thread) = split_thread(raw);
     parts.thread = thread;
     if let Some((channel, kind, group)) = conversation(base) {
         parts.channel = Some(channel);
@@ -168,13 +171,10 @@ fn subagent_segments(rest: &str) -> u32 {
 
 /// The key without its last `:thread:<id>`, and that id.
 fn split_thread(key: &str) -> (&str, Option<String>) {
-    match key.rfind(":thread:") {
+    match key.to_ascii_lowercase().rfind(":thread:") {
         Some(at) => {
             let thread = key[at + 8..].trim();
-            (
-                &key[..at],
-                (!thread.is_empty()).then(|| thread.to_string()),
-            )
+            (&key[..at], (!thread.is_empty()).then(|| thread.to_string()))
         }
         None => (key, None),
     }
@@ -185,7 +185,8 @@ fn split_thread(key: &str) -> (&str, Option<String>) {
 /// `resolveGroupContextFromSessionKey` that also sees through a `subagent:` body).
 fn conversation(key: &str) -> Option<(String, String, String)> {
     let raw: Vec<&str> = key.split(':').collect();
-    let wrapped = raw[0].trim() == "agent";
+    let is_agent = |s: &str| s.trim().eq_ignore_ascii_case("agent");
+    let wrapped = is_agent(raw[0]);
     let body: &[&str] = if wrapped && raw.len() >= 3 && !raw[1].trim().is_empty() {
         &raw[2..]
     } else if wrapped {
@@ -198,10 +199,13 @@ fn conversation(key: &str) -> Option<(String, String, String)> {
     }
     // The looser reading: empty segments dropped, one leading `subagent` skipped.
     let mut loose: Vec<&str> = raw.iter().copied().filter(|s| !s.is_empty()).collect();
-    if loose.first() == Some(&"agent") {
+    if loose.first().is_some_and(|s| is_agent(s)) {
         loose = loose.split_off(2.min(loose.len()));
     }
-    if loose.first() == Some(&"subagent") {
+    if loose
+        .first()
+        .is_some_and(|s| s.eq_ignore_ascii_case("subagent"))
+    {
         loose.remove(0);
     }
     channel_kind_id(&loose)
@@ -209,7 +213,7 @@ fn conversation(key: &str) -> Option<(String, String, String)> {
 
 /// `<channel>:group|channel:<id...>` at the start of `body`.
 fn channel_kind_id(body: &[&str]) -> Option<(String, String, String)> {
-    if body.len() < 3 || body[0].trim() == "agent" || body[2].trim().is_empty() {
+    if body.len() < 3 || body[0].trim().eq_ignore_ascii_case("agent") || body[2].trim().is_empty() {
         return None;
     }
     let channel = body[0].trim().to_lowercase();
@@ -231,12 +235,12 @@ mod tests {
     }
 
     #[test]
-    fn a_slack_channel_key_names_agent_channel_and_lowercased_group() {
-        let p = parse("agent:main:slack:channel:C0123ABC");
+    fn a_slack_channel_key_names_agent_channel_and_group_as_written() {
+        let p = parse("Agent:Main:Slack:channel:C0123ABC");
         assert_eq!(p.agent.as_deref(), Some("main"));
         assert_eq!(p.channel.as_deref(), Some("slack"));
         assert_eq!(p.peer_kind.as_deref(), Some("channel"));
-        assert_eq!(p.group.as_deref(), Some("c0123abc"));
+        assert_eq!(p.group.as_deref(), Some("C0123ABC"));
         assert!(!p.subagent);
         assert_eq!(p.subagent_depth, 0);
     }
@@ -271,7 +275,19 @@ mod tests {
     }
 
     #[test]
-    fn signal_groups_and_matrix_rooms_keep_their_case() {
+    fn signal_groups_and_matrix_rooms_keep_their_case_when_stored() {
+        assert_eq!(
+            normalize("Agent:Main:Signal:Group:AbC=+/x:Thread:T"),
+            "agent:main:signal:group:AbC=+/x:thread:t"
+        );
+        assert_eq!(
+            normalize("agent:main:matrix:channel:!Room:Ex.org:THREAD:$Ev"),
+            "agent:main:matrix:channel:!Room:Ex.org:thread:$Ev"
+        );
+        assert_eq!(
+            normalize("Agent:Main:Slack:Channel:C1"),
+            "agent:main:slack:channel:c1"
+        );
         let p = parse("agent:main:signal:group:AbC=+/x");
         assert_eq!(p.group.as_deref(), Some("AbC=+/x"));
         let m = parse("agent:Main:matrix:channel:!RoomId:example.org:thread:$Ev");

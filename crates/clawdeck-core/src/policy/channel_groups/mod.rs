@@ -64,7 +64,9 @@ impl PluginInputs<'_> {
         value.is_object().then(|| {
             (
                 value,
-                KeyPath::root().key("channels").key(self.channel.to_string()),
+                KeyPath::root()
+                    .key("channels")
+                    .key(self.channel.to_string()),
             )
         })
     }

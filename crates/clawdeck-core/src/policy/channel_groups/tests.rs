@@ -61,7 +61,10 @@ fn slack_takes_one_entry_without_falling_back_to_the_wildcard() {
         C0123ABC: { requireMention: false },
         "*": { tools: { deny: ["exec"] } } } } } }"#;
     let res = run(config, "agent:main:slack:channel:c0123abc");
-    assert!(visible(&res, "exec"), "the entry without tools gives no policy");
+    assert!(
+        visible(&res, "exec"),
+        "the entry without tools gives no policy"
+    );
     // Another channel has no entry of its own: "*" applies.
     let other = run(config, "agent:main:slack:channel:c999");
     assert_eq!(
@@ -143,12 +146,23 @@ fn a_channel_the_pack_does_not_name_says_so_and_reads_its_groups() {
     let note = res
         .warnings
         .iter()
-        .find(|w| w.message.contains("channel mattermost: group policy not modelled"))
+        .find(|w| {
+            w.message
+                .contains("channel mattermost: group policy not modelled")
+        })
         .expect("a note on the channel");
     assert!(note.message.contains("read channels.mattermost.groups"));
     // A modelled channel has no such note.
-    let known = run(r#"{ channels: { telegram: {} } }"#, "agent:main:telegram:group:-1");
-    assert!(!known.warnings.iter().any(|w| w.message.contains("not modelled")));
+    let known = run(
+        r#"{ channels: { telegram: {} } }"#,
+        "agent:main:telegram:group:-1",
+    );
+    assert!(
+        !known
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("not modelled"))
+    );
 }
 
 #[test]
@@ -166,6 +180,9 @@ fn the_seed_pack_reads_groups_for_every_channel() {
         ..PolicyContext::default()
     };
     let res = resolve(&cfg, &registry, &ctx).unwrap();
-    assert_eq!(group_rule(&res, "exec"), "channels.slack.groups.c1.tools.deny[0]");
+    assert_eq!(
+        group_rule(&res, "exec"),
+        "channels.slack.groups.c1.tools.deny[0]"
+    );
     assert!(res.warnings.is_empty(), "{:?}", res.warnings);
 }
