@@ -108,10 +108,27 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fidelity")
 }
 
-/// A case's config text, with `@FIXTURES@` (where a case's MCP servers live) made absolute and
-/// the `@SSH_*@` of the sandbox cases filled by `ssh`.
+/// A case's config text, with `@FIXTURES@` (where a case's MCP servers live) made absolute,
+/// `@CHANNEL_PLUGINS@` naming the installed channel plugins and the `@SSH_*@` of the sandbox
+/// cases filled by `ssh`.
 fn case_config_text(text: &str, ssh: &dyn Fn(&str) -> String) -> String {
-    ssh(&text.replace("@FIXTURES@", &fixtures().display().to_string()))
+    ssh(&text
+        .replace("@FIXTURES@", &fixtures().display().to_string())
+        .replace(
+            "@CHANNEL_PLUGINS@",
+            &channel_plugins().display().to_string(),
+        ))
+}
+
+/// Where the npm channel plugins the channel cases load live (`@openclaw/slack`, `discord`,
+/// `signal`, ... of the release under test): $CLAWDECK_CHANNEL_PLUGINS, else the directory
+/// .ci/run installs them in. Real OpenClaw loads them from `plugins.load.paths`.
+fn channel_plugins() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CLAWDECK_CHANNEL_PLUGINS") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("/root"), PathBuf::from);
+    home.join(".cache/clawdeck-channel-plugins/2026.9.6/node_modules/@openclaw")
 }
 
 /// The SSH placeholders for a prediction alone: a target nobody is asked to answer.
@@ -465,6 +482,13 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
         None => ssh_unreached(text),
     };
     let cases = load_cases(&fill);
+    if !channel_plugins().join("slack/package.json").is_file() {
+        eprintln!(
+            "realclaw_fidelity: no channel plugins at {} (.ci/run installs them; \
+             CLAWDECK_CHANNEL_PLUGINS names another place): the channel cases will fail",
+            channel_plugins().display()
+        );
+    }
     assert!(
         cases.len() >= 15,
         "the suite needs at least 15 configs, found {}",

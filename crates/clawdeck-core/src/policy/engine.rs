@@ -93,6 +93,8 @@ pub fn resolve(
     registry: &Registry,
     ctx: &PolicyContext,
 ) -> Result<Resolution, PolicyError> {
+    // What the session key says fills the fields no flag set, wherever the context came from.
+    let ctx = &ctx.clone().with_session_key();
     let (resolved, agent) = resolve_context(cfg, &registry.semantics, ctx)?;
     let mut warnings = Vec::new();
     let inputs = LayerInputs {

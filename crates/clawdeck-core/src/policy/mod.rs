@@ -5,6 +5,7 @@
 //! tool and every layer, skipped / kept / removed with the rule that decided it.
 
 pub(crate) mod call_notes;
+mod channel_groups;
 pub mod diff;
 mod engine;
 pub mod layer;

@@ -331,6 +331,9 @@ pub struct Semantics {
     pub schema_variants: BTreeMap<String, Vec<SchemaVariant>>,
     /// A tool's schema while a channel is configured (message grows with channel actions).
     pub channel_variants: BTreeMap<String, Vec<ChannelVariant>>,
+    /// Channel → where its channel plugin keeps a chat group's tool policy (empty: every
+    /// channel reads `channels.<ch>.groups`, as the seed's OpenClaw does).
+    pub channel_group_policy: BTreeMap<String, GroupPolicySource>,
     /// Parameters a tool has only while another tool is visible (tool → property → tool).
     pub property_requires: BTreeMap<String, BTreeMap<String, String>>,
     /// Whether the Claude Code parameter aliases (`file_path` ...) are added to schemas (the
@@ -477,6 +480,7 @@ pub fn newest() -> Arc<Semantics> {
                 schema_variants: BTreeMap::new(),
                 property_requires: BTreeMap::new(),
                 channel_variants: BTreeMap::new(),
+                channel_group_policy: BTreeMap::new(),
                 tooling_prompt: None,
             })
         })
@@ -531,4 +535,21 @@ mod tests {
         assert_eq!(s.profile("nope"), None);
         assert_eq!(s.alias_target("bash"), Some("exec"));
     }
+}
+
+/// Where a channel plugin keeps a chat group's tool policy (OpenClaw's
+/// `plugin.groups.resolveToolPolicy`; `channels.<ch>.groups` when it has none or it finds none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GroupPolicySource {
+    /// `channels.<ch>.groups.<id>`, else `"*"` (Telegram, WhatsApp, iMessage, Signal, ...).
+    Groups,
+    /// Slack's `channels.slack.channels.<id>` (the id as given, lower-, upper-cased, with
+    /// `channel:`), else `"*"`; one entry, no fallback.
+    SlackChannels,
+    /// Discord's `channels.discord.guilds.<guild>` and its `channels.<id>`.
+    DiscordGuilds,
+    /// Matrix's `channels.matrix.groups` (else `rooms`) `<room>` / `room:<room>`, else `"*"`;
+    /// `tools` only.
+    MatrixRooms,
 }

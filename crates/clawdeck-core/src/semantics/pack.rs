@@ -86,6 +86,9 @@ pub(crate) struct PackFile {
     pub property_requires: BTreeMap<String, BTreeMap<String, String>>,
     #[serde(default)]
     pub channel_variants: BTreeMap<String, Vec<super::ChannelVariant>>,
+    /// Channel → where its channel plugin keeps a chat group's tool policy.
+    #[serde(default)]
+    pub channel_group_policy: BTreeMap<String, super::GroupPolicySource>,
     /// A name that also names other tools (`canvas` → `show_widget`).
     #[serde(default)]
     pub family_expansions: BTreeMap<String, Vec<String>>,
@@ -470,6 +473,11 @@ impl PackFile {
             schema_variants: self.schema_variants,
             property_requires: self.property_requires,
             channel_variants: self.channel_variants,
+            channel_group_policy: self
+                .channel_group_policy
+                .into_iter()
+                .map(|(k, v)| (k.trim().to_lowercase(), v))
+                .collect(),
             conditional_tools: conditional,
             family_expansions: self.family_expansions,
             primary_session_only,

@@ -19,6 +19,7 @@ mod new_run;
 mod real_gateway;
 mod scrolling;
 mod session_chat;
+mod session_key;
 mod tabs;
 mod text_panes;
 mod views;
