@@ -8,6 +8,7 @@
 
 pub mod pack;
 mod select;
+pub mod switches;
 mod synced;
 
 use std::collections::BTreeMap;
@@ -300,6 +301,8 @@ pub struct Semantics {
     /// Whether a plugin's tools are built only when the combined allowlists select them (its
     /// id, `group:plugins`, `*` or a matching pattern; a core group does not).
     pub plugin_tools_need_selection: bool,
+    /// Config keys and plugin switches that keep tools from being built at all.
+    pub switches: switches::ToolSwitches,
     /// Tools of the version absent from its default run, with the condition that brings them.
     pub conditional_tools: Vec<(String, String)>,
     /// A name that also names other tools in a policy (`canvas` → `show_widget`).
@@ -452,6 +455,7 @@ pub fn newest() -> Arc<Semantics> {
                 sender_owner_needs_allowlist: false,
                 direct_chat_policy: false,
                 plugin_tools_need_selection: false,
+                switches: switches::ToolSwitches::default(),
                 conditional_tools: Vec::new(),
                 family_expansions: BTreeMap::new(),
                 primary_session_only: Vec::new(),

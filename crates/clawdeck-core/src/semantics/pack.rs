@@ -63,6 +63,9 @@ pub(crate) struct PackFile {
     pub direct_chat_policy: bool,
     #[serde(default)]
     pub plugin_tools_need_selection: bool,
+    /// Keys and plugin switches that keep tools from being built (see `switches`).
+    #[serde(default)]
+    pub switches: super::switches::ToolSwitches,
     #[serde(default)]
     pub tooling_prompt_rule: Option<super::ToolingRule>,
     #[serde(default)]
@@ -453,6 +456,9 @@ impl PackFile {
             &self.description_fragments,
             self.session_visibility.as_ref(),
         )?;
+        self.switches.check(|name| {
+            tools.iter().any(|t| t.name == name) || conditional.iter().any(|(n, _)| n == name)
+        })?;
         Ok(Semantics {
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,
@@ -470,6 +476,7 @@ impl PackFile {
             sender_owner_needs_allowlist: self.sender_owner_needs_allowlist,
             direct_chat_policy: self.direct_chat_policy,
             plugin_tools_need_selection: self.plugin_tools_need_selection,
+            switches: self.switches,
             id: self.version,
             captured_from: self.captured_from,
             tools,
