@@ -12,6 +12,9 @@ use crate::mcp_servers::BUNDLE_MCP;
 use crate::semantics::switches::SwitchedOff;
 use serde_json::Value;
 
+/// How a switched-off tool's rule begins (`absent: tools.web.search.enabled is false`).
+pub(crate) const ABSENT: &str = "absent: ";
+
 /// The owner layer's label when it carries switched-off tools.
 const LABEL: &str = "tools switched off by config";
 
@@ -38,7 +41,7 @@ pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
     for (tool, off) in removed {
         owner.deny.push(RuleEntry::builtin_at(
             tool,
-            format!("absent: {}", off.reason),
+            format!("{ABSENT}{}", off.reason),
             off.path,
         ));
     }
