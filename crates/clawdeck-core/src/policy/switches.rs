@@ -159,6 +159,12 @@ mod tests {
         assert_eq!(absent(&res, "progress_card").2, "tools.updatePlan");
         assert_eq!(absent(&res, "transcripts").2, "transcripts.enabled");
         assert!(visible(&res, "exec") && visible(&res, "browser"));
+        // `clawdeck explain web_search` names the key in its headline.
+        let text = crate::policy::render_tool(&res, res.trace("web_search").unwrap());
+        assert!(
+            text.contains("HIDDEN, absent: tools.web.search.enabled is false"),
+            "{text}"
+        );
         let owner = res.layers.iter().find(|l| l.id == LayerId::Owner).unwrap();
         assert_eq!(owner.label, "tools switched off by config");
         // Only `false` switches a tool off.

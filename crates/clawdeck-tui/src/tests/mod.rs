@@ -16,6 +16,7 @@ mod loading;
 mod new_run;
 mod real_gateway;
 mod scrolling;
+mod switches;
 mod tabs;
 mod text_panes;
 mod views;
