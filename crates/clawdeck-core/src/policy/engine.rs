@@ -106,6 +106,7 @@ pub fn resolve(
     };
     let mut layers = build_layers(&inputs, &mut warnings);
     super::plugin_selection::apply(&mut layers, &inputs);
+    super::switches::apply(&mut layers, &inputs);
     let gateway_config_reads = profiles_grant(&layers, registry, "gateway");
     let mut resolution = resolve_layers(layers, registry, &mut warnings);
     resolution.context = ctx.clone();

@@ -14,6 +14,7 @@ pub(crate) mod normalize;
 mod plugin_selection;
 mod render;
 pub mod sources;
+mod switches;
 pub mod trace;
 
 pub use engine::{resolve, resolve_layers};

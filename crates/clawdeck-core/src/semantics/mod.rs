@@ -8,6 +8,7 @@
 
 pub mod pack;
 mod select;
+pub mod switches;
 mod synced;
 
 use std::collections::BTreeMap;
@@ -311,6 +312,8 @@ pub struct Semantics {
     /// Channel plugins (`slack`) whose `channels.<plugin>.channels.<key>` entries match the
     /// conversation's id case-sensitively; every other channel plugin's match ignores case.
     pub channel_keys_case_sensitive: Vec<String>,
+    /// Config keys and plugin switches that keep tools from being built at all.
+    pub switches: switches::ToolSwitches,
     /// Tools of the version absent from its default run, with the condition that brings them.
     pub conditional_tools: Vec<(String, String)>,
     /// A name that also names other tools in a policy (`canvas` → `show_widget`).
@@ -468,6 +471,7 @@ pub fn newest() -> Arc<Semantics> {
                 plugin_tools_need_selection: false,
                 plugin_allowlist_patterns: true,
                 channel_keys_case_sensitive: Vec::new(),
+                switches: switches::ToolSwitches::default(),
                 conditional_tools: Vec::new(),
                 family_expansions: BTreeMap::new(),
                 primary_session_only: Vec::new(),

@@ -70,6 +70,9 @@ pub(crate) struct PackFile {
     /// Channel plugins whose per-conversation config keys match case-sensitively.
     #[serde(default)]
     pub channel_keys_case_sensitive: Vec<String>,
+    /// Keys and plugin switches that keep tools from being built (see `switches`).
+    #[serde(default)]
+    pub switches: super::switches::ToolSwitches,
     #[serde(default)]
     pub tooling_prompt_rule: Option<super::ToolingRule>,
     #[serde(default)]
@@ -463,6 +466,9 @@ impl PackFile {
             &self.description_fragments,
             self.session_visibility.as_ref(),
         )?;
+        self.switches.check(|name| {
+            tools.iter().any(|t| t.name == name) || conditional.iter().any(|(n, _)| n == name)
+        })?;
         Ok(Semantics {
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,
@@ -487,6 +493,7 @@ impl PackFile {
             plugin_tools_need_selection: self.plugin_tools_need_selection,
             plugin_allowlist_patterns: self.plugin_allowlist_patterns.unwrap_or(true),
             channel_keys_case_sensitive: self.channel_keys_case_sensitive,
+            switches: self.switches,
             id: self.version,
             captured_from: self.captured_from,
             tools,

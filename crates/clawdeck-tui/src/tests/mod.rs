@@ -20,6 +20,7 @@ mod real_gateway;
 mod scrolling;
 mod session_chat;
 mod session_key;
+mod switches;
 mod tabs;
 mod text_panes;
 mod views;
