@@ -918,10 +918,17 @@ fn plugin_group_layer(
         }
     };
     let lowered = channel.to_lowercase();
+    let exact_keys = inputs
+        .registry
+        .semantics
+        .channel_keys_case_sensitive
+        .iter()
+        .any(|c| c.eq_ignore_ascii_case(&lowered));
     let plugin = PluginInputs {
         raw: &inputs.cfg.raw,
         ctx: inputs.ctx,
         channel: &lowered,
+        exact_keys,
     };
     let chosen = plugin_policy(source, &plugin, &group_id_candidates(group), warnings)?;
     Some(policy_layer(

@@ -55,6 +55,9 @@ pub(crate) struct PluginInputs<'a> {
     pub ctx: &'a PolicyContext,
     /// `channels.<channel>` as written (the channel lowercased, as OpenClaw looks it up).
     pub channel: &'a str,
+    /// The version's plugin matches conversation keys exactly as given (the pack's
+    /// `channelKeysCaseSensitive`: 2026.8's Slack plugin), trying no other casing or prefix.
+    pub exact_keys: bool,
 }
 
 impl PluginInputs<'_> {

@@ -10,11 +10,15 @@ use super::{ChosenPolicy, PluginInputs, entry_policy, without_provider};
 use crate::policy::trace::PolicyWarning;
 
 /// The keys tried for a channel id, in order (OpenClaw's `buildSlackChannelIdCandidates`
-/// without a team).
-pub(super) fn candidates(id: &str) -> Vec<String> {
+/// without a team); with `exact`, the id as given only (the plugin of OpenClaw 2026.8's time,
+/// `resolveSlackChannelPolicyEntry` of @openclaw/slack 2026.7).
+pub(super) fn candidates(id: &str, exact: bool) -> Vec<String> {
     let id = id.trim();
     if id.is_empty() {
         return Vec::new();
+    }
+    if exact {
+        return vec![id.to_string()];
     }
     let bare = [id.to_string(), id.to_lowercase(), id.to_uppercase()];
     let mut out: Vec<String> = Vec::new();
@@ -36,7 +40,7 @@ pub(super) fn resolve(
     warnings: &mut Vec<PolicyWarning>,
 ) -> Option<ChosenPolicy> {
     let (channels, path) = inputs.table("channels")?;
-    let key = candidates(group)
+    let key = candidates(group, inputs.exact_keys)
         .into_iter()
         .find(|k| k != "*" && channels.contains_key(k))
         .or_else(|| channels.contains_key("*").then(|| "*".to_string()))?;

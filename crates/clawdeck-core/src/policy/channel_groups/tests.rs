@@ -18,7 +18,11 @@ fn run(config: &str, key: &str) -> Resolution {
 }
 
 fn run_ctx(config: &str, ctx: PolicyContext) -> Resolution {
-    let cfg = load_from_str_with_pack(config, "test.json5", "2026.9").unwrap();
+    run_pack(config, ctx, "2026.9")
+}
+
+fn run_pack(config: &str, ctx: PolicyContext, pack: &str) -> Resolution {
+    let cfg = load_from_str_with_pack(config, "test.json5", pack).unwrap();
     let registry = Registry::build(&cfg, &crate::mcp_servers::ServerListing::Off);
     resolve(&cfg, &registry, &ctx).unwrap()
 }
@@ -37,7 +41,7 @@ fn group_rule(res: &Resolution, tool: &str) -> String {
 #[test]
 fn slack_tries_the_id_as_given_lower_and_upper_cased() {
     assert_eq!(
-        slack::candidates("c0123abc"),
+        slack::candidates("c0123abc", false),
         [
             "c0123abc",
             "C0123ABC",
@@ -185,4 +189,29 @@ fn the_seed_pack_reads_groups_for_every_channel() {
         "channels.slack.groups.c1.tools.deny[0]"
     );
     assert!(res.warnings.is_empty(), "{:?}", res.warnings);
+}
+
+#[test]
+fn slack_of_openclaw_2026_8_matches_the_channel_id_exactly_as_given() {
+    assert_eq!(slack::candidates("c0123abc", true), ["c0123abc"]);
+    let config = r#"{ channels: { slack: { channels: {
+        C0123ABC: { tools: { deny: ["exec"] } },
+        "*": { tools: { deny: ["read"] } } } } } }"#;
+    let ctx = || PolicyContext {
+        session_key: Some("agent:main:slack:channel:c0123abc".into()),
+        ..PolicyContext::default()
+    };
+    // 2026.9's plugin finds the upper-case entry; 2026.8's falls through to "*".
+    let today = run_pack(config, ctx(), "2026.9");
+    assert!(!visible(&today, "exec"));
+    assert!(visible(&today, "read"));
+    let old = run_pack(config, ctx(), "2026.8");
+    assert!(
+        visible(&old, "exec"),
+        "2026.8 matched C0123ABC case-insensitively"
+    );
+    assert_eq!(
+        group_rule(&old, "read"),
+        r#"channels.slack.channels."*".tools.deny[0]"#
+    );
 }
