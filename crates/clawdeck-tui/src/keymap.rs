@@ -68,7 +68,6 @@ pub(crate) enum Action {
     AllowAlways,
     DenyApproval,
     StandingGrants,
-    RevokeGrant,
     InvokeTarget,
     ViewLint,
     ViewDiff,
@@ -298,8 +297,8 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         KillRun,
         "kill_run",
         ["x", "delete"],
-        "Kill the selected run / call and its tree; in Sessions abort the session's turn (asks first)",
-        [Queue, Router, Sessions],
+        "Kill the selected run / call and its tree; in Sessions abort the session's turn; in Approvals revoke the selected standing grant (asks first)",
+        [Queue, Router, Sessions, Approvals],
         "kill"
     ),
     b!(
@@ -445,14 +444,6 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         "Switch between pending approvals and the standing grants (allow-always on automations)",
         [Approvals],
         "grants"
-    ),
-    b!(
-        RevokeGrant,
-        "revoke_grant",
-        ["x"],
-        "Revoke the selected standing grant (asks first)",
-        [Approvals],
-        "revoke"
     ),
     b!(
         InvokeTarget,

@@ -58,6 +58,7 @@ pub const ACTION_NAMES: &[&str] = &[
     "allow_once",
     "allow_always",
     "deny_approval",
+    "standing_grants",
     "invoke_target",
     "compare_session",
     "diff_agent",

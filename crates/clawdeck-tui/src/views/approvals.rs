@@ -248,7 +248,7 @@ impl ApprovalsView {
             Action::DenyApproval => self.answer(Decision::Deny, ctx),
             Action::History => self.toggle(Section::History, ctx),
             Action::StandingGrants => self.toggle(Section::Grants, ctx),
-            Action::RevokeGrant => self.revoke(ctx),
+            Action::KillRun => self.revoke(ctx),
             Action::DetailUp | Action::DetailDown => {
                 self.detail.scroll(action);
             }
