@@ -167,7 +167,13 @@ pub fn check(raw: &Value, pack_id: &str) -> SchemaVerdict {
         .map(|error| issue_from_error(&error, schema, &roster))
         .collect();
     issues.extend(roster_rules(&roster));
-    allow_conflicts(&roster.doc, &mut Vec::new(), &roster, &mut issues);
+    // Channel and plugin settings are validated by their plugins' own schemas, which do not
+    // have this rule (a channel group's tools may set both).
+    for scope in ["tools", "agents"] {
+        if let Some(node) = roster.doc.get(scope) {
+            allow_conflicts(node, &mut vec![scope.to_string()], &roster, &mut issues);
+        }
+    }
     issues.dedup();
     SchemaVerdict::Checked(issues)
 }
