@@ -63,24 +63,21 @@ fn each_kind_of_refusal_names_openclaws_key_path() {
 #[test]
 fn the_message_names_the_key_and_the_allowed_values() {
     let corpus = Corpus::load();
-    let err = clawdeck_core::config::load_from_str(
-        &corpus.text("enum_outside_values"),
-        "enum.json5",
-    )
-    .unwrap_err()
-    .to_string();
+    let err =
+        clawdeck_core::config::load_from_str(&corpus.text("enum_outside_values"), "enum.json5")
+            .unwrap_err()
+            .to_string();
     assert!(err.starts_with("enum.json5:1:"), "{err}");
     assert!(
-        err.contains(r#""sometimes" is not one of the allowed values (allowed: "off", "on-miss", "always")"#)
-            && err.ends_with("(at tools.exec.ask)"),
+        err.contains(
+            r#""sometimes" is not one of the allowed values (allowed: "off", "on-miss", "always")"#
+        ) && err.ends_with("(at tools.exec.ask)"),
         "{err}"
     );
-    let err = clawdeck_core::config::load_from_str(
-        &corpus.text("unknown_key_under_tools"),
-        "typo.json5",
-    )
-    .unwrap_err()
-    .to_string();
+    let err =
+        clawdeck_core::config::load_from_str(&corpus.text("unknown_key_under_tools"), "typo.json5")
+            .unwrap_err()
+            .to_string();
     assert!(err.contains(r#"Unrecognized key: "alow""#), "{err}");
     // Inside a legacy agents.list, OpenClaw's path and the place it is written.
     let err = clawdeck_core::config::load_from_str(

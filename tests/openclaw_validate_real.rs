@@ -147,7 +147,12 @@ fn real_openclaw_and_clawdeck_agree_on_the_config_validity_corpus() {
             .output()
             .unwrap();
         let real = Verdict::from_openclaw(&serde_json::from_slice(&out.stdout).unwrap());
-        assert_eq!(real, corpus.recorded(&case.name), "{}: re-run record.sh", case.name);
+        assert_eq!(
+            real,
+            corpus.recorded(&case.name),
+            "{}: re-run record.sh",
+            case.name
+        );
         if let Some(why) = corpus.not_modelled(&case.name) {
             rows.push(format!("NOT ANSWERED {:<40} {why}", case.name));
             continue;
@@ -164,7 +169,10 @@ fn real_openclaw_and_clawdeck_agree_on_the_config_validity_corpus() {
         if same {
             agree += 1;
         } else {
-            disagreements.push(format!("{}: openclaw {real:?}, clawdeck {ours:?}", case.name));
+            disagreements.push(format!(
+                "{}: openclaw {real:?}, clawdeck {ours:?}",
+                case.name
+            ));
         }
     }
     println!("{}", rows.join("\n"));

@@ -58,15 +58,18 @@ impl Corpus {
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|x| x == "json5"))
             .map(|path| Case {
-                name: path.file_stem().unwrap_or_default().to_string_lossy().to_string(),
+                name: path
+                    .file_stem()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .to_string(),
                 text: std::fs::read_to_string(&path).expect("a case"),
                 path,
             })
             .collect();
         cases.sort_by(|a, b| a.name.cmp(&b.name));
         let read = |name: &str| -> Value {
-            serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect(name))
-                .expect(name)
+            serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect(name)).expect(name)
         };
         let not_modelled = serde_json::from_value(read("not-modelled.json")).expect("reasons");
         Corpus {
@@ -85,7 +88,11 @@ impl Corpus {
         );
         let paths = case["paths"]
             .as_array()
-            .map(|p| p.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+            .map(|p| {
+                p.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default();
         Verdict {
             valid: case["valid"] == Value::Bool(true),

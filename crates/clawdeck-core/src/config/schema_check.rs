@@ -99,7 +99,11 @@ fn optional_defaults(schema: &mut Map<String, Value>) {
         None => return,
     };
     if let Some(Value::Array(required)) = schema.get_mut("required") {
-        required.retain(|name| !name.as_str().is_some_and(|n| defaulted.iter().any(|d| d == n)));
+        required.retain(|name| {
+            !name
+                .as_str()
+                .is_some_and(|n| defaulted.iter().any(|d| d == n))
+        });
     }
 }
 
@@ -321,7 +325,11 @@ fn allow_conflicts(
     }
     let children: Vec<(String, &Value)> = match node {
         Value::Object(map) => map.iter().map(|(k, v)| (k.clone(), v)).collect(),
-        Value::Array(items) => items.iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect(),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i.to_string(), v))
+            .collect(),
         _ => return,
     };
     for (key, child) in children {
@@ -404,7 +412,9 @@ fn issue_from_error(
     let message = match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected } => unknown_keys(unexpected),
         ValidationErrorKind::Required { property } => {
-            let name = property.as_str().map_or_else(|| property.to_string(), str::to_string);
+            let name = property
+                .as_str()
+                .map_or_else(|| property.to_string(), str::to_string);
             segments.push(name);
             "required key missing".to_string()
         }
@@ -414,7 +424,10 @@ fn issue_from_error(
         ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. } => {
             match subschema.and_then(const_choices) {
                 Some(allowed) => not_allowed(&segments, error.instance(), &allowed),
-                None => format!("{} matches none of the forms OpenClaw accepts here", error.instance()),
+                None => format!(
+                    "{} matches none of the forms OpenClaw accepts here",
+                    error.instance()
+                ),
             }
         }
         _ => error.to_string(),

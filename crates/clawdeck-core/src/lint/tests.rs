@@ -28,7 +28,10 @@ fn allow_with_also_allow_is_an_error_today_and_a_note_in_the_seed() {
         "{ agents: { entries: { ops: { tools: { allow: ['read'], alsoAllow: ['exec'] } } } } }";
     // OpenClaw 2026.9 refuses the config before any lint (its schema's rule, schema_check).
     let refused = load_from_str_with_pack(text, "test.json5", "2026.9").unwrap_err();
-    assert_eq!(refused.key_path.as_deref(), Some("agents.entries.ops.tools"));
+    assert_eq!(
+        refused.key_path.as_deref(),
+        Some("agents.entries.ops.tools")
+    );
     assert!(refused.message.contains("allow and alsoAllow"), "{refused}");
 
     let seed = report_for(text, "seed");
