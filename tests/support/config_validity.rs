@@ -1,6 +1,9 @@
 //! The config-validity corpus (tests/fixtures/config-validity) and clawdeck's verdict on a case,
 //! in the shape `openclaw config validate --json` answers: valid, and the issues' key paths.
 
+// A corpus that cannot be read is the test's failure, said by the expect message.
+#![allow(clippy::expect_used)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

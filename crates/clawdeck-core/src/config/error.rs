@@ -28,7 +28,7 @@ pub struct ConfigError {
     pub key_path: Option<String>,
     /// More problems found with the first (every issue OpenClaw's schema reports), each on its
     /// own line after it.
-    pub further: Vec<ConfigError>,
+    pub further: Box<Vec<ConfigError>>,
 }
 
 impl ConfigError {
@@ -40,7 +40,7 @@ impl ConfigError {
             column: None,
             message: message.into(),
             key_path: None,
-            further: Vec::new(),
+            further: Box::default(),
         }
     }
 }
@@ -58,7 +58,7 @@ impl fmt::Display for ConfigError {
         if let Some(path) = &self.key_path {
             write!(f, " (at {path})")?;
         }
-        for more in &self.further {
+        for more in self.further.iter() {
             write!(f, "\n{more}")?;
         }
         Ok(())
@@ -78,7 +78,7 @@ mod tests {
             column: Some(14),
             message: "invalid type: string \"exec\", expected a sequence".into(),
             key_path: Some("tools.deny".into()),
-            further: Vec::new(),
+            further: Box::default(),
         };
         assert_eq!(
             err.to_string(),

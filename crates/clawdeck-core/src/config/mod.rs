@@ -487,7 +487,7 @@ fn unknown_pack_error(unknown: crate::semantics::UnknownPack) -> ConfigError {
         column: None,
         message: unknown.message,
         key_path: None,
-        further: Vec::new(),
+        further: Box::default(),
     }
 }
 
@@ -634,7 +634,7 @@ fn build(
             column: Some(1),
             message: "the config must be an object".to_string(),
             key_path: None,
-            further: Vec::new(),
+            further: Box::default(),
         });
     }
     let agents = collect_agents(&parsed.typed, &parsed.raw, &mut warnings);

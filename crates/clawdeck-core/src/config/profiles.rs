@@ -73,7 +73,7 @@ pub(crate) fn check_profiles(loaded: &LoadedConfig, text: Option<&str>) -> Resul
         column: position.map(|p| p.1),
         message,
         key_path: Some(path.to_string()),
-        further: Vec::new(),
+        further: Box::default(),
     })
 }
 

@@ -510,7 +510,7 @@ pub(crate) fn refuse_if_invalid(
         .map(|(issue, position)| issue_error(loaded, issue, position));
     match errors.next() {
         Some(mut first) => {
-            first.further = errors.collect();
+            first.further = Box::new(errors.collect());
             Err(first)
         }
         None => Ok(()),
@@ -538,7 +538,7 @@ fn issue_error(
             issue.message, loaded.semantics.id
         ),
         key_path: Some(issue.path),
-        further: Vec::new(),
+        further: Box::default(),
     }
 }
 
