@@ -19,6 +19,7 @@ mod profiles;
 pub(crate) mod read_text;
 pub mod redact;
 pub mod remote;
+pub mod schema_check;
 pub mod settings;
 mod unknown;
 mod validate;
@@ -356,7 +357,7 @@ pub(crate) fn normalize_agent_id(id: &str) -> String {
 pub fn load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = locate_and_load(explicit)?;
     select_pack(&mut loaded, VersionProbe::Wait)?;
-    profiles::check_profiles(&loaded, None)?;
+    schema_check::refuse_if_invalid(&loaded, None)?;
     Ok(loaded)
 }
 
@@ -448,7 +449,7 @@ pub fn load_without_waiting_for_openclaw(
 ) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = locate_and_load(explicit)?;
     select_pack(&mut loaded, VersionProbe::Defer)?;
-    profiles::check_profiles(&loaded, None)?;
+    schema_check::refuse_if_invalid(&loaded, None)?;
     Ok(loaded)
 }
 
@@ -499,6 +500,7 @@ fn unknown_pack_error(unknown: crate::semantics::UnknownPack) -> ConfigError {
         column: None,
         message: unknown.message,
         key_path: None,
+        further: Box::default(),
     }
 }
 
@@ -531,7 +533,7 @@ impl LoadedConfig {
         self.warnings.extend(pack.warnings.iter().cloned());
         self.semantics = semantics;
         self.pack = pack;
-        profiles::check_profiles(&self, None).map_err(|err| err.to_string())?;
+        schema_check::refuse_if_invalid(&self, None).map_err(|err| err.to_string())?;
         Ok(self)
     }
 }
@@ -543,7 +545,7 @@ pub fn load_demo() -> Result<LoadedConfig, ConfigError> {
     loaded.settings = settings;
     use_demo_workspace(&mut loaded);
     select_pack(&mut loaded, VersionProbe::Skip)?;
-    profiles::check_profiles(&loaded, Some(DEMO_CONFIG))?;
+    schema_check::refuse_if_invalid(&loaded, Some(DEMO_CONFIG))?;
     Ok(loaded)
 }
 
@@ -574,7 +576,7 @@ fn use_demo_workspace(loaded: &mut LoadedConfig) {
 pub fn load_from_str(text: &str, origin: &str) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = build(text, origin, ConfigSource::Text, None)?;
     select_pack(&mut loaded, VersionProbe::Skip)?;
-    profiles::check_profiles(&loaded, Some(text))?;
+    schema_check::refuse_if_invalid(&loaded, Some(text))?;
     Ok(loaded)
 }
 
@@ -593,7 +595,7 @@ pub(crate) fn load_from_str_with_pack(
     loaded.warnings.extend(choice.warnings.iter().cloned());
     loaded.semantics = semantics;
     loaded.pack = choice;
-    profiles::check_profiles(&loaded, Some(text))?;
+    schema_check::refuse_if_invalid(&loaded, Some(text))?;
     Ok(loaded)
 }
 
@@ -645,6 +647,7 @@ fn build(
             column: Some(1),
             message: "the config must be an object".to_string(),
             key_path: None,
+            further: Box::default(),
         });
     }
     let agents = collect_agents(&parsed.typed, &parsed.raw, &mut warnings);
