@@ -238,6 +238,19 @@ fn command_lines(
             on_gateway(&["approvals", "watch", "--json"]),
         ],
         "approvals resolve" => vec![on_gateway(&["approvals", "resolve", "ap1", "deny"])],
+        "approvals pending" => vec![
+            on_gateway(&["approvals", "pending"]),
+            on_gateway(&["approvals", "pending", "--json"]),
+        ],
+        "approvals history" => vec![
+            on_gateway(&["approvals", "history"]),
+            on_gateway(&["approvals", "history", "--json"]),
+        ],
+        "approvals grants" => vec![
+            on_gateway(&["approvals", "grants"]),
+            on_gateway(&["approvals", "grants", "--json"]),
+        ],
+        "approvals revoke" => vec![on_gateway(&["approvals", "revoke", "g1"])],
         "catalog sync" => vec![
             on_gateway(&["catalog", "sync"]),
             on_gateway(&["catalog", "sync", "--json"]),

@@ -119,7 +119,7 @@ fn an_unknown_version_is_a_clear_error() {
     let (code, _, err) = run(&["--openclaw-version", "1999.1", "tools"]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("no OpenClaw semantics pack for \"1999.1\" (known: seed, 2026.9"),
+        err.contains("no OpenClaw semantics pack for \"1999.1\" (known: seed, 2026.8, 2026.9"),
         "{err}"
     );
 }

@@ -38,6 +38,7 @@ use serde::Deserialize;
 use tokio::sync::Semaphore;
 
 mod ssh_target;
+mod support;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -54,12 +55,28 @@ struct CaseFile {
     #[serde(default)]
     context: PolicyContext,
     expect: Expect,
+    /// What another release does with the same config (`"2026.8"`: its own `expect`, or `skip`
+    /// with the reason when that release refuses the config or lacks the feature).
+    #[serde(default)]
+    versions: std::collections::BTreeMap<String, VersionCase>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VersionCase {
+    #[serde(default)]
+    expect: Option<Expect>,
+    #[serde(default)]
+    skip: Option<String>,
 }
 
 struct Case {
     name: String,
     dir: PathBuf,
     file: CaseFile,
+    /// The pack clawdeck answers with (a pack synced from the release under test); `None`:
+    /// the one the config's load picks.
+    pack: Option<Arc<clawdeck_core::semantics::Semantics>>,
     /// The case's config with every placeholder filled in.
     config_text: String,
     /// Whether it sandboxes with the SSH backend (and so needs the private sshd).
@@ -91,10 +108,27 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fidelity")
 }
 
-/// A case's config text, with `@FIXTURES@` (where a case's MCP servers live) made absolute and
-/// the `@SSH_*@` of the sandbox cases filled by `ssh`.
+/// A case's config text, with `@FIXTURES@` (where a case's MCP servers live) made absolute,
+/// `@CHANNEL_PLUGINS@` naming the installed channel plugins and the `@SSH_*@` of the sandbox
+/// cases filled by `ssh`.
 fn case_config_text(text: &str, ssh: &dyn Fn(&str) -> String) -> String {
-    ssh(&text.replace("@FIXTURES@", &fixtures().display().to_string()))
+    ssh(&text
+        .replace("@FIXTURES@", &fixtures().display().to_string())
+        .replace(
+            "@CHANNEL_PLUGINS@",
+            &channel_plugins().display().to_string(),
+        ))
+}
+
+/// Where the npm channel plugins the channel cases load live (`@openclaw/slack`, `discord`,
+/// `signal`, ... of the release under test): $CLAWDECK_CHANNEL_PLUGINS, else the directory
+/// .ci/run installs them in. Real OpenClaw loads them from `plugins.load.paths`.
+fn channel_plugins() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CLAWDECK_CHANNEL_PLUGINS") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("/root"), PathBuf::from);
+    home.join(".cache/clawdeck-channel-plugins/2026.9.6/node_modules/@openclaw")
 }
 
 /// The SSH placeholders for a prediction alone: a target nobody is asked to answer.
@@ -111,8 +145,13 @@ fn ssh_unreached(text: &str) -> String {
 /// A case's config, loaded, and the registry clawdeck builds for it.
 fn load_case(case: &Case) -> (config::LoadedConfig, Registry) {
     let origin = case.dir.join("openclaw.json5");
-    let loaded = config::load_from_str(&case.config_text, &origin.display().to_string())
+    let mut loaded = config::load_from_str(&case.config_text, &origin.display().to_string())
         .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+    if let Some(pack) = &case.pack {
+        loaded.semantics = pack.clone();
+        loaded.pack.pack = pack.id.clone();
+        loaded.pack.reason = "the pack the suite synced from the release under test".into();
+    }
     let registry = Registry::build(&loaded, server_listing());
     (loaded, registry)
 }
@@ -134,6 +173,7 @@ fn load_cases(ssh: &dyn Fn(&str) -> String) -> Vec<Case> {
                 name: dir.file_name().unwrap().to_string_lossy().into_owned(),
                 config_text: case_config_text(&config, ssh),
                 uses_ssh: config.contains("@SSH_TARGET@"),
+                pack: None,
                 dir,
                 file,
             }
@@ -442,6 +482,13 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
         None => ssh_unreached(text),
     };
     let cases = load_cases(&fill);
+    if !channel_plugins().join("slack/package.json").is_file() {
+        eprintln!(
+            "realclaw_fidelity: no channel plugins at {} (.ci/run installs them; \
+             CLAWDECK_CHANNEL_PLUGINS names another place): the channel cases will fail",
+            channel_plugins().display()
+        );
+    }
     assert!(
         cases.len() >= 15,
         "the suite needs at least 15 configs, found {}",
@@ -469,13 +516,161 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
             return;
         }
     };
+    run_suite(&bin, cases, ssh.as_ref(), "fidelity-report.txt", &[]).await;
+}
+
+/// The release of the second run: its series names the cases' `versions` entry.
+const SECOND_RELEASE: &str = "2026.8";
+
+/// The cases as they stand for `release`: its own `expect` where a case has one, and the
+/// cases it skips (with the reason) set apart.
+fn cases_for_release(cases: Vec<Case>, release: &str) -> (Vec<Case>, Vec<String>) {
+    let mut kept = Vec::new();
+    let mut skipped = Vec::new();
+    for mut case in cases {
+        match case.file.versions.remove(release) {
+            Some(VersionCase {
+                skip: Some(why), ..
+            }) => skipped.push(format!("{}: {why}", case.name)),
+            Some(VersionCase {
+                expect: Some(expect),
+                ..
+            }) => {
+                case.file.expect = expect;
+                kept.push(case);
+            }
+            _ => kept.push(case),
+        }
+    }
+    (kept, skipped)
+}
+
+/// `clawdeck catalog sync` from a private gateway of the release `bin` runs, into a fresh data
+/// dir; the stored pack as every command reads it.
+fn sync_from_release(bin: &Path) -> Result<Arc<clawdeck_core::semantics::Semantics>, String> {
+    let gateway = support::own_gateway::OwnGateway::start_release(bin, "")
+        .ok_or("../shared/realclaw/start.sh or the release's install is missing")?;
+    let home = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .args(["catalog", "sync", "--json"])
+        .env("HOME", home.path())
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("XDG_CACHE_HOME", home.path().join("cache"))
+        .env("XDG_STATE_HOME", home.path().join("state"))
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("OPENCLAW_GATEWAY_URL", &gateway.url)
+        .env("OPENCLAW_GATEWAY_TOKEN", &gateway.token)
+        .env("OPENCLAW_BIN", home.path().join("no-openclaw"))
+        .env_remove("OPENCLAW_CONFIG_PATH")
+        .env_remove("CLAWDECK_OPENCLAW_VERSION")
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!(
+            "clawdeck catalog sync: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let synced: serde_json::Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    let version = synced["version"].as_str().unwrap_or_default().to_string();
+    let path = home
+        .path()
+        .join("data/clawdeck/packs")
+        .join(format!("{version}.json"));
+    let pack = clawdeck_core::semantics::stored_pack(&path)?;
+    eprintln!(
+        "realclaw_fidelity: synced {} from a {version} gateway: pack {} ({} tools)",
+        path.display(),
+        pack.id,
+        pack.tools.len()
+    );
+    Ok(pack)
+}
+
+/// The same cases against openclaw@2026.8.2 ($OPENCLAW_BIN_2026_8; .ci/run installs it with
+/// `OPENCLAW_VERSION=2026.8.2 setup.sh`), clawdeck answering with the pack a real `catalog
+/// sync` from a 2026.8.2 gateway stored (laid over the shipped 2026.8 pack). Cases whose config
+/// 2026.8.2 refuses or whose feature it lacks say so in their `versions."2026.8".skip`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs openclaw@2026.8.2 (OPENCLAW_BIN_2026_8): .ci/run installs it and runs this with --ignored"]
+async fn real_openclaw_2026_8_and_clawdeck_agree_after_a_real_catalog_sync() {
+    let bin = match std::env::var("OPENCLAW_BIN_2026_8") {
+        Ok(bin) if Path::new(&bin).is_file() => PathBuf::from(bin),
+        _ => {
+            eprintln!(
+                "SKIPPED (no openclaw@2026.8.2): set OPENCLAW_BIN_2026_8 to its bin/openclaw \
+                 (`OPENCLAW_VERSION=2026.8.2 ../shared/realclaw/setup.sh PREFIX` installs it; \
+                 .ci/run does)"
+            );
+            return;
+        }
+    };
+    let pack = match tokio::task::spawn_blocking({
+        let bin = bin.clone();
+        move || sync_from_release(&bin)
+    })
+    .await
+    .unwrap()
+    {
+        Ok(pack) => pack,
+        Err(err) => panic!("a real catalog sync from a 2026.8.2 gateway failed: {err}"),
+    };
+    assert!(
+        pack.id.starts_with("2026.8."),
+        "the gateway of {} reported version {}",
+        bin.display(),
+        pack.id
+    );
+    let ssh = ssh_target::SshTarget::start()
+        .map_err(|err| eprintln!("realclaw_fidelity: no SSH target for the sandbox cases ({err})"))
+        .ok();
+    let fill = |text: &str| match &ssh {
+        Some(target) => target.fill(text),
+        None => ssh_unreached(text),
+    };
+    let (mut cases, skipped) = cases_for_release(load_cases(&fill), SECOND_RELEASE);
+    if let Ok(only) = std::env::var("FIDELITY_CASES")
+        && !only.trim().is_empty()
+    {
+        let wanted: Vec<&str> = only.split(',').map(str::trim).collect();
+        cases.retain(|c| wanted.contains(&c.name.as_str()));
+    }
+    for case in &mut cases {
+        case.pack = Some(pack.clone());
+    }
+    eprintln!(
+        "realclaw_fidelity: {} configs against openclaw {} ({} skipped)",
+        cases.len(),
+        pack.id,
+        skipped.len()
+    );
+    run_suite(
+        &bin,
+        cases,
+        ssh.as_ref(),
+        "fidelity-report-2026.8.txt",
+        &skipped,
+    )
+    .await;
+}
+
+/// Runs every case against `bin` and compares; writes the report to `report_name` in
+/// $CARGO_TARGET_TMPDIR. `skipped` (case: reason) are listed in the summary.
+async fn run_suite(
+    bin: &Path,
+    cases: Vec<Case>,
+    ssh: Option<&ssh_target::SshTarget>,
+    report_name: &str,
+    skipped: &[String],
+) {
     let jobs: usize = std::env::var("FIDELITY_JOBS")
         .ok()
         .and_then(|v| v.parse().ok())
         .filter(|n| *n > 0)
         .unwrap_or(2);
     let options = RunOptions {
-        openclaw_bin: Some(bin.clone()),
+        openclaw_bin: Some(bin.to_path_buf()),
         // ~15 s on an idle machine; over 2 minutes were seen with five builds running beside it.
         timeout: Duration::from_secs(300),
     };
@@ -526,14 +721,19 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
         .collect();
     let slowest = outcomes.iter().map(|o| o.seconds).fold(0.0, f64::max);
     let summary = format!(
-        "TOTAL: {} configs, {policy} policy disagreements, {schema} schema differences, \
+        "TOTAL: {} configs ({} skipped), {policy} policy disagreements, {schema} schema differences, \
          {} truth-check failures, {} errors (slowest run {slowest:.0} s)\n",
         outcomes.len(),
+        skipped.len(),
         truth_failures.len(),
         errors.len()
     );
     full.push_str(&summary);
-    let sandbox_line = match &ssh {
+    for line in skipped {
+        full.push_str(&format!("SKIPPED {line}\n"));
+        eprintln!("SKIPPED {line}");
+    }
+    let sandbox_line = match ssh {
         Some(target) => format!(
             "sandbox: {sandbox_cases} configs on the SSH backend of a private sshd; OpenClaw logged in {} times (a run settles its tools before its first sandboxed call connects)\n",
             target.logins_since_start()
@@ -542,7 +742,7 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
     };
     full.push_str(&sandbox_line);
     eprint!("{sandbox_line}");
-    let report_path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fidelity-report.txt");
+    let report_path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(report_name);
     let _ = std::fs::write(&report_path, &full);
     eprintln!("{summary}full report: {}", report_path.display());
 

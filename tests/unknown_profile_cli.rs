@@ -96,7 +96,13 @@ fn every_command_refuses_an_unknown_profile_at_each_key_openclaw_refuses_it() {
                 stderr.contains(&format!("{}:{at}: unknown tool profile", config.display())),
                 "{what}: {stderr}"
             );
-            assert!(stderr.contains(&format!("(at {key})")), "{what}: {stderr}");
+            // Inside a legacy agents.list the key path is OpenClaw's (agents.entries.<id>...),
+            // and the error says where it is written.
+            assert!(
+                stderr.contains(&format!("(at {key})"))
+                    || stderr.contains(&format!("written at {key} (at agents.entries.main.")),
+                "{what}: {stderr}"
+            );
             assert!(stderr.contains(ALLOWED), "{what}: {stderr}");
         }
     }
@@ -109,7 +115,7 @@ fn the_allowed_profiles_load_and_the_seed_only_warns() {
     std::fs::write(
         &good,
         r#"{ tools: { profile: "messaging", byProvider: { openai: { profile: "full" } } },
-             agents: { list: [{ id: "main", tools: { profile: "minimal" } }, { id: "ops", tools: { profile: "coding" } }] } }"#,
+             agents: { ownership: "explicit", list: [{ id: "main", tools: { profile: "minimal" } }, { id: "ops", tools: { profile: "coding" } }] } }"#,
     )
     .unwrap();
     clawdeck(dir.path(), &good, &["tools"]).assert().code(0);

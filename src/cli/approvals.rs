@@ -1,5 +1,6 @@
-//! `clawdeck approvals watch | resolve ID allow-once|allow-always|deny`: the gateways' exec
-//! approvals, headless.
+//! `clawdeck approvals watch | pending | resolve ID allow-once|allow-always|deny | history |
+//! grants | revoke GRANT_ID`: the gateways' approvals of every kind (exec, plugin, system
+//! agent), headless.
 
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -7,8 +8,8 @@ use serde_json::json;
 use super::gateway::{attach_all, print_item};
 use super::gateway_args::GatewayArgs;
 use super::{Cli, exit};
-use crate::gateway::approvals::{Decision, resolve_params};
-use crate::gateway::desk::{is_desk_item, pending_in};
+use crate::gateway::approvals::{ApprovalKind, Decision, resolve_call};
+use crate::gateway::desk::{is_desk_item, list_all_pending};
 use crate::gateway::watch::WatchItem;
 
 #[derive(Debug, Args)]
@@ -19,7 +20,8 @@ pub struct ApprovalsArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum ApprovalsCommand {
-    /// Print exec approvals as they are requested and resolved, until Ctrl-C
+    /// Print approvals (exec, plugin, system agent) as they are requested and resolved, until
+    /// Ctrl-C
     #[command(after_long_help = super::help::APPROVALS_WATCH)]
     Watch {
         #[command(flatten)]
@@ -36,6 +38,49 @@ pub enum ApprovalsCommand {
         /// allow-once, allow-always or deny
         #[arg(value_parser = ["allow-once", "allow-always", "deny"])]
         decision: String,
+        #[command(flatten)]
+        gateway: GatewayArgs,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the approvals pending now, every kind, each with what it approves in full
+    #[command(after_long_help = super::help::APPROVALS_PENDING)]
+    Pending {
+        #[command(flatten)]
+        gateway: GatewayArgs,
+        /// One JSON document: {"approvals": [...]}
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the resolved, denied, expired and cancelled approvals (approval.history)
+    #[command(after_long_help = super::help::APPROVALS_HISTORY)]
+    History {
+        #[command(flatten)]
+        gateway: GatewayArgs,
+        /// Only this kind: exec, plugin or system-agent
+        #[arg(long, value_parser = ["exec", "plugin", "system-agent"])]
+        kind: Option<String>,
+        /// At most this many per gateway (1-100)
+        #[arg(long, default_value_t = 50)]
+        limit: u64,
+        /// One JSON document: {"items": [...]}
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the standing grants allow-always minted on automation (cron) approvals
+    #[command(after_long_help = super::help::APPROVALS_GRANTS)]
+    Grants {
+        #[command(flatten)]
+        gateway: GatewayArgs,
+        /// One JSON document: {"grants": [...]}
+        #[arg(long)]
+        json: bool,
+    },
+    /// Revoke a standing grant; the automation's next run asks again
+    #[command(after_long_help = super::help::APPROVALS_REVOKE)]
+    Revoke {
+        /// The grant id (as `approvals grants` prints it)
+        grant_id: String,
         #[command(flatten)]
         gateway: GatewayArgs,
         #[arg(long)]
@@ -60,6 +105,26 @@ pub fn run(cli: &Cli, args: &ApprovalsArgs) -> u8 {
                 gateway,
                 json,
             } => resolve(cli, gateway, id, decision, *json).await,
+            ApprovalsCommand::Pending { gateway, json } => {
+                super::approvals_lists::pending(cli, gateway, *json).await
+            }
+            ApprovalsCommand::History {
+                gateway,
+                kind,
+                limit,
+                json,
+            } => {
+                let kind = kind.as_deref().and_then(ApprovalKind::parse);
+                super::approvals_lists::history(cli, gateway, kind, *limit, *json).await
+            }
+            ApprovalsCommand::Grants { gateway, json } => {
+                super::approvals_lists::grants(cli, gateway, *json).await
+            }
+            ApprovalsCommand::Revoke {
+                grant_id,
+                gateway,
+                json,
+            } => super::approvals_lists::revoke(cli, gateway, grant_id, *json).await,
         }
     })
 }
@@ -87,16 +152,9 @@ async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
                 }
             }
         });
-        // Approvals already pending when we attach.
-        if let Ok(list) = client.request("exec.approval.list", json!({})).await {
-            for entry in pending_in(&list) {
-                let item = crate::gateway::watch::classify(
-                    &client.endpoint().name,
-                    "exec.approval.requested",
-                    &entry,
-                );
-                let _ = tx.send(item);
-            }
+        // Approvals of every kind already pending when we attach.
+        for item in list_all_pending(client, &client.endpoint().name).await.0 {
+            let _ = tx.send(item);
         }
     }
     drop(tx);
@@ -124,6 +182,21 @@ async fn watch(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
     exit::OK
 }
 
+/// The kind of approval `id` as the gateway's `approval.get` says; exec when it does not say
+/// (the exec resolver then gives the gateway's own answer).
+async fn kind_of(client: &crate::gateway::GatewayClient, id: &str) -> ApprovalKind {
+    client
+        .request("approval.get", json!({"id": id}))
+        .await
+        .ok()
+        .and_then(|v| {
+            v.pointer("/approval/presentation/kind")
+                .and_then(serde_json::Value::as_str)
+                .and_then(ApprovalKind::parse)
+        })
+        .unwrap_or(ApprovalKind::Exec)
+}
+
 async fn resolve(cli: &Cli, gateway: &GatewayArgs, id: &str, decision: &str, as_json: bool) -> u8 {
     let decision = match Decision::parse(decision) {
         Ok(d) => d,
@@ -140,15 +213,15 @@ async fn resolve(cli: &Cli, gateway: &GatewayArgs, id: &str, decision: &str, as_
     let mut errors = Vec::new();
     let mut code = exit::TOOL_ERROR;
     for client in &clients {
-        match client
-            .request("exec.approval.resolve", resolve_params(id, decision))
-            .await
-        {
+        let kind = kind_of(client, id).await;
+        let (method, params) = resolve_call(id, kind, decision);
+        match client.request(&method, params).await {
             Ok(payload) => {
                 if as_json {
                     outln!(
                         "{}",
-                        json!({"gateway": client.endpoint().name, "id": id, "decision": decision.as_str(), "result": payload})
+                        json!({"gateway": client.endpoint().name, "id": id, "decision": decision.as_str(),
+                               "kind": kind.as_str(), "result": payload})
                     );
                 } else {
                     outln!("{}: {id} {}", client.endpoint().name, decision.as_str());

@@ -86,5 +86,6 @@ impl ContextArgs {
             remote: false,
         }
         .with_depth_implying_subagent()
+        .with_session_key()
     }
 }

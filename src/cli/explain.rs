@@ -4,6 +4,7 @@
 use clap::Args;
 use serde_json::json;
 
+use super::remote_config::{self, RemoteConfigArgs};
 use super::tools::{load_and_resolve, print_load_warnings, warnings_json};
 use super::{Cli, exit};
 use crate::policy;
@@ -15,12 +16,22 @@ pub struct ExplainArgs {
     /// Print JSON instead of a table
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub remote: RemoteConfigArgs,
 }
 
 pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
-    let (loaded, registry, res) = match load_and_resolve(cli, "explain") {
+    let (loaded, registry, res) = match load_and_resolve(cli, &args.remote, "explain") {
         Ok(v) => v,
         Err(code) => return code,
+    };
+    // With --remote-config --session-key: the gateway's own answer for that session, beside.
+    let beside = match remote_config::session_effective(cli, &args.remote).transpose() {
+        Ok(beside) => beside,
+        Err(err) => {
+            super::err_untrusted(cli, &format!("clawdeck explain: {err}"));
+            return exit::TOOL_ERROR;
+        }
     };
     match &args.tool {
         Some(name) => {
@@ -48,26 +59,38 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                     })
                     .collect();
                 out["warnings"] = json!(related);
+                if let Some(beside) = &beside {
+                    out["gateway_effective"] = beside.json();
+                }
                 outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
             } else {
                 print_load_warnings(cli, &loaded, &registry);
                 super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));
                 super::out_untrusted(cli, &policy::render_tool(&res, trace));
+                if let Some(beside) = &beside {
+                    super::out_untrusted(cli, &beside.text(Some(&trace.name)));
+                }
             }
         }
         None => {
             if args.json {
-                let out = json!({
+                let mut out = json!({
                     "context": res.resolved,
                     "layers": res.layers,
                     "tools": res.tools,
                     "warnings": warnings_json(&loaded, &registry, &res),
                 });
+                if let Some(beside) = &beside {
+                    out["gateway_effective"] = beside.json();
+                }
                 outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
             } else {
                 print_load_warnings(cli, &loaded, &registry);
                 super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));
                 super::out_untrusted(cli, &policy::render_table(&res));
+                if let Some(beside) = &beside {
+                    super::out_untrusted(cli, &beside.text(None));
+                }
             }
         }
     }

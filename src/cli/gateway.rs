@@ -1,4 +1,5 @@
-//! `clawdeck gateway status | sessions | watch | effective | history | health | logs`: the headless twins of the
+//! `clawdeck gateway status | sessions | watch | effective | history | health | logs` (and
+//! `abort | steer | send`, in session_control.rs): the headless twins of the
 //! console's gateway views. `--json` everywhere; `watch --json` prints one JSON line per event
 //! as it arrives until interrupted.
 
@@ -37,6 +38,15 @@ pub enum GatewayCommand {
     Health(CommonArgs),
     /// The gateway's own log (`logs.tail`); --follow keeps printing new lines
     Logs(super::gateway_history::LogsArgs),
+    /// Stop a session's running turn (`sessions.abort`)
+    #[command(after_long_help = super::help::GATEWAY_ABORT)]
+    Abort(super::session_control::AbortArgs),
+    /// Put a message into a session's running turn (`chat.send` queueMode steer)
+    #[command(after_long_help = super::help::GATEWAY_STEER)]
+    Steer(super::session_control::MessageArgs),
+    /// Send a message into a session (`sessions.send`)
+    #[command(after_long_help = super::help::GATEWAY_SEND)]
+    Send(super::session_control::MessageArgs),
 }
 
 #[derive(Debug, Args)]
@@ -83,6 +93,13 @@ pub fn run(cli: &Cli, args: &GatewayCmdArgs) -> u8 {
             GatewayCommand::History(a) => super::gateway_history::history(cli, a).await,
             GatewayCommand::Health(a) => super::gateway_history::health(cli, a).await,
             GatewayCommand::Logs(a) => super::gateway_history::logs(cli, a).await,
+            GatewayCommand::Abort(a) => super::session_control::abort(cli, a).await,
+            GatewayCommand::Steer(a) => {
+                super::session_control::message(cli, a, super::session_control::Action::Steer).await
+            }
+            GatewayCommand::Send(a) => {
+                super::session_control::message(cli, a, super::session_control::Action::Send).await
+            }
         }
     })
 }

@@ -175,10 +175,73 @@ Exit status:
   1  a gateway could not be reached or did not answer
   2  no gateway configured, or clawdeck's device identity cannot be read";
 
+pub const GATEWAY_ABORT: &str = "\
+Examples:
+  $ clawdeck gateway abort agent:ops:main
+  $ clawdeck gateway abort agent:ops:main --run clawdeck-chat-5f0c2d7a1b2c3d4e --json
+
+Stops the session's active work with sessions.abort (scope operator.write; chat.abort on a
+gateway that does not list sessions.abort); --run stops only that run. A session with nothing
+running answers `no-active-run`.
+
+Exit status:
+  0  a gateway took the abort
+  1  no gateway took it (each gateway's answer is on stderr), or none could be reached
+  2  no gateway configured, or clawdeck's device identity cannot be read";
+
+pub const GATEWAY_STEER: &str = "\
+Examples:
+  $ clawdeck gateway steer agent:ops:main -m 'use the staging database instead'
+
+Puts the message into the session's running turn: chat.send with queueMode steer (scope
+operator.write); an idle session starts a new turn with it. Follow the turn with
+`clawdeck gateway watch --session KEY`.
+
+Exit status:
+  0  a gateway took the message
+  1  no gateway took it (a gateway without chat.send says it does not offer it), or none
+     could be reached
+  2  an empty message, no gateway configured, or clawdeck's device identity cannot be read";
+
+pub const GATEWAY_SEND: &str = "\
+Examples:
+  $ clawdeck gateway send agent:ops:main -m 'and check the backups too'
+
+Sends the message into the session with sessions.send (scope operator.write), queued behind a
+running turn as the session's queue mode says.
+
+Exit status:
+  0  a gateway took the message
+  1  no gateway took it (a gateway without sessions.send says it does not offer it), or none
+     could be reached
+  2  an empty message, no gateway configured, or clawdeck's device identity cannot be read";
+
+pub const CHAT: &str = "\
+Examples:
+  $ clawdeck chat --session agent:ops:main -m 'summarize the last deploy'
+  $ clawdeck chat --session agent:ops:main -m 'check disk space' --json
+
+The turn goes through the gateway's chat.send (scope operator.write) from clawdeck's device: the
+reply streams on stdout with a line for each tool call; an exec the gateway asks about is shown
+with its approval id, and `clawdeck approvals watch` / the console from the same state directory
+see it too (answer it with `clawdeck approvals resolve ID allow-once`). --json prints one JSON
+object per event (started, status, delta, tool, approval, approval-resolved, final, aborted,
+error). Ctrl-C, SIGTERM or SIGHUP abort the turn on the gateway (sessions.abort, else
+chat.abort) before clawdeck exits.
+
+Exit status:
+  0  the reply is complete
+  1  the turn failed or was aborted, or the gateway could not be reached or refused the message
+  2  bad usage: an empty session or message, no gateway configured or several (name one with
+     --gateway), clawdeck's device identity cannot be read
+  130, 143, 129  stopped by Ctrl-C, SIGTERM, SIGHUP (the turn was aborted first)";
+
 pub const APPROVALS: &str = "\
 Examples:
   $ clawdeck approvals watch   # runs until Ctrl-C
+  $ clawdeck approvals pending
   $ clawdeck approvals resolve 5f0c2d7a allow-once
+  $ clawdeck approvals history
 
 Exit status: see each command's --help.";
 
@@ -203,6 +266,59 @@ Examples:
 Exit status:
   0  a gateway took the answer
   1  no gateway took it (each gateway's answer is on stderr), or none could be reached
+  2  no gateway configured, or clawdeck's device identity cannot be read";
+
+pub const APPROVALS_PENDING: &str = "\
+Examples:
+  $ clawdeck approvals pending
+  $ clawdeck approvals pending --json
+
+Lists exec, plugin and system-agent (OpenClaw change) approvals, soonest to expire first, each
+with every field it approves in full. A gateway lists only the approvals its routing shows
+this device (see docs/gateways.md, Approvals).
+
+Exit status:
+  0  every gateway listed its pending approvals
+  1  a gateway could not be reached or refused a list (on stderr)
+  2  no gateway configured, or clawdeck's device identity cannot be read";
+
+pub const APPROVALS_HISTORY: &str = "\
+Examples:
+  $ clawdeck approvals history
+  $ clawdeck approvals history --kind exec --limit 10 --json
+
+Terminal approvals (allowed, denied, expired, cancelled) the gateways keep for 30 days,
+newest first, with their decision, reason and resolver.
+
+Exit status:
+  0  every gateway answered
+  1  a gateway could not be reached or refused (on stderr)
+  2  no gateway configured, or clawdeck's device identity cannot be read";
+
+pub const APPROVALS_GRANTS: &str = "\
+Examples:
+  $ clawdeck approvals grants
+  $ clawdeck approvals grants --json
+
+Standing grants are what allow-always on an automation (cron) run's exec approval mints: the
+automation, the exact command, the use count and the state (until revoked, expires in N days,
+expired, revoked).
+
+Exit status:
+  0  every gateway answered
+  1  a gateway could not be reached or refused (on stderr)
+  2  no gateway configured, or clawdeck's device identity cannot be read";
+
+pub const APPROVALS_REVOKE: &str = "\
+Examples:
+  $ clawdeck approvals revoke g-5f0c2d7a
+  $ clawdeck approvals revoke g-5f0c2d7a --json
+
+The automation's next run asks again. Revoking twice is not an error (already-revoked).
+
+Exit status:
+  0  a gateway revoked it (or had revoked it already)
+  1  no gateway knows the grant (each answer on stderr), or none could be reached
   2  no gateway configured, or clawdeck's device identity cannot be read";
 
 pub const CATALOG: &str = "\

@@ -4,10 +4,10 @@
 
 use clap::Args;
 
+use super::remote_config::{self, RemoteConfigArgs};
 use super::tools::print_load_warnings;
 use super::{Cli, exit};
 use crate::catalog::Registry;
-use crate::config;
 use crate::context::PolicyContext;
 use crate::lint::{self, LintScope};
 
@@ -16,15 +16,14 @@ pub struct LintArgs {
     /// Print JSON instead of text
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub remote: RemoteConfigArgs,
 }
 
 pub fn run(cli: &Cli, args: &LintArgs) -> u8 {
-    let loaded = match config::load(cli.config.as_deref()) {
+    let loaded = match remote_config::load(cli, &args.remote, "lint") {
         Ok(loaded) => loaded,
-        Err(err) => {
-            super::err_untrusted(cli, &format!("clawdeck lint: {err}"));
-            return exit::USAGE;
-        }
+        Err(code) => return code,
     };
     let registry = Registry::build(&loaded, cli.server_listing());
     let ctx = cli.context.to_context();

@@ -9,8 +9,10 @@
 #[macro_use]
 mod quiet_out;
 mod approvals;
+mod approvals_lists;
 mod bounded_out;
 mod catalog_sync;
+mod chat;
 mod columns;
 mod completions;
 pub mod context_args;
@@ -30,8 +32,10 @@ mod mcp;
 mod output_pump;
 mod paths;
 mod prompt;
+mod remote_config;
 mod route;
 mod schema;
+mod session_control;
 mod tools;
 mod verify;
 
@@ -105,6 +109,8 @@ pub struct Cli {
         long,
         global = true,
         env = "CLAWDECK_NO_MCP_SERVERS",
+        // Empty, 0, false, no, off mean unset, as shells and CI files write it.
+        value_parser = clap::builder::FalseyValueParser::new(),
         help_heading = GLOBAL
     )]
     pub no_mcp_servers: bool,
@@ -163,6 +169,9 @@ pub enum Command {
     /// Live OpenClaw gateways: status, sessions, live events, a session's effective tools
     #[command(after_long_help = help::GATEWAY)]
     Gateway(gateway::GatewayCmdArgs),
+    /// Talk to a live session: send a message, stream the reply and its tool calls
+    #[command(after_long_help = help::CHAT)]
+    Chat(chat::ChatArgs),
     /// Exec approvals raised by the gateways: watch them, answer them
     #[command(after_long_help = help::APPROVALS)]
     Approvals(approvals::ApprovalsArgs),
@@ -296,6 +305,7 @@ pub fn main() -> ExitCode {
         Some(Command::Dispatch(ref args)) => dispatch::run(&cli, args),
         Some(Command::Verify(ref args)) => verify::run(&cli, args),
         Some(Command::Gateway(ref args)) => gateway::run(&cli, args),
+        Some(Command::Chat(ref args)) => chat::run(&cli, args),
         Some(Command::Approvals(ref args)) => approvals::run(&cli, args),
         Some(Command::Catalog(ref args)) => catalog_sync::run(&cli, args),
         Some(Command::Lint(ref args)) => lint::run(&cli, args),

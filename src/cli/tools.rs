@@ -3,9 +3,10 @@
 use clap::Args;
 use serde_json::{Value, json};
 
+use super::remote_config::{self, RemoteConfigArgs};
 use super::{Cli, exit};
 use crate::catalog::Registry;
-use crate::config::{self, LoadedConfig};
+use crate::config::LoadedConfig;
 use crate::policy::{self, Resolution};
 
 #[derive(Debug, Args)]
@@ -13,18 +14,18 @@ pub struct ToolsArgs {
     /// Print JSON instead of a table
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub remote: RemoteConfigArgs,
 }
 
 /// Loads config and registry and resolves the CLI's context; on failure prints the error and
 /// returns the exit status.
 pub(crate) fn load_and_resolve(
     cli: &Cli,
+    remote: &RemoteConfigArgs,
     command: &str,
 ) -> Result<(LoadedConfig, Registry, Resolution), u8> {
-    let loaded = config::load(cli.config.as_deref()).map_err(|err| {
-        super::err_untrusted(cli, &format!("clawdeck {command}: {err}"));
-        exit::USAGE
-    })?;
+    let loaded = remote_config::load(cli, remote, command)?;
     let registry = Registry::build(&loaded, cli.server_listing());
     let resolution =
         policy::resolve(&loaded, &registry, &cli.context.to_context()).map_err(|err| {
@@ -62,7 +63,7 @@ pub(crate) fn print_load_warnings(cli: &Cli, loaded: &LoadedConfig, registry: &R
 }
 
 pub fn run(cli: &Cli, args: &ToolsArgs) -> u8 {
-    let (loaded, registry, res) = match load_and_resolve(cli, "tools") {
+    let (loaded, registry, res) = match load_and_resolve(cli, &args.remote, "tools") {
         Ok(v) => v,
         Err(code) => return code,
     };

@@ -30,6 +30,9 @@ pub struct Script {
     pub events: Vec<Value>,
     /// Answers made from the request's params (paging, cursors), before `answers`.
     pub computed: Vec<(String, Answer)>,
+    /// The reply a `chat.send` turn streams (a delta, then the final `chat` event, with the
+    /// request's `idempotencyKey` as the run id); None: no events after `chat.send`.
+    pub chat_reply: Option<String>,
 }
 
 /// Makes a payload from a request's params.
@@ -48,6 +51,11 @@ impl Script {
         answer: impl Fn(&Value) -> Value + Send + Sync + 'static,
     ) -> Script {
         self.computed.push((method.to_string(), Arc::new(answer)));
+        self
+    }
+
+    pub fn chat_reply(mut self, text: &str) -> Script {
+        self.chat_reply = Some(text.to_string());
         self
     }
 
@@ -88,6 +96,21 @@ impl Script {
                     "command": "ls", "agentId": "main", "sessionKey": "agent:main:main"}}]}),
             )
             .answer("exec.approval.resolve", json!({"ok": true}))
+            .answer("chat.send", json!({"status": "started"}))
+            .answer(
+                "sessions.abort",
+                json!({"ok": true, "abortedRunId": null, "status": "no-active-run"}),
+            )
+            .answer(
+                "sessions.send",
+                json!({"runId": "fake-run", "status": "started"}),
+            )
+            .chat_reply("Summary: all good.")
+            .answer("plugin.approval.list", json!([]))
+            .answer("openclaw.approval.list", json!([]))
+            .answer("approval.history", json!({"items": []}))
+            .answer("exec.approval.grants.list", json!({"grants": []}))
+            .answer("exec.approval.grants.revoke", json!({"outcome": "revoked"}))
             .event(
                 "sessions.changed",
                 json!({"sessionKey": "agent:main:main", "reason": "send"}),
@@ -151,12 +174,15 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
         let computed = script
             .computed
             .iter()
+            .rev()
             .find(|(m, _)| *m == method)
             .map(|(_, answer)| answer(&req["params"]));
+        // The last answer given for a method wins (a script built on `everything()` overrides it).
         let scripted = computed.or_else(|| {
             script
                 .answers
                 .iter()
+                .rev()
                 .find(|(m, _)| *m == method)
                 .map(|(_, p)| p.clone())
         });
@@ -166,7 +192,8 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
                 json!({
                 "type": "hello-ok", "protocol": 4,
                 "server": {"version": FAKE_VERSION, "connId": "c1"},
-                "features": {"methods": ["sessions.list", "tools.effective"], "events": []},
+                "features": {"methods": ["sessions.list", "tools.effective", "chat.send",
+                    "sessions.abort", "sessions.send"], "events": []},
                 "snapshot": {},
                 "auth": {"role": "operator", "scopes": ["operator.read", "operator.approvals"]},
                 "policy": {"tickIntervalMs": 15000}})
@@ -178,6 +205,15 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
         if ws.send(Message::text(res.to_string())).await.is_err() {
             return;
         }
+        if method == "chat.send"
+            && let Some(reply) = &script.chat_reply
+        {
+            for event in chat_turn(&req["params"], reply) {
+                if ws.send(Message::text(event.to_string())).await.is_err() {
+                    return;
+                }
+            }
+        }
         if method == "sessions.subscribe" {
             for event in &script.events {
                 if ws.send(Message::text(event.to_string())).await.is_err() {
@@ -186,4 +222,18 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
             }
         }
     }
+}
+
+/// The events of a `chat.send` turn as 2026.9.6 sends them: a delta, then the final reply.
+fn chat_turn(params: &Value, reply: &str) -> Vec<Value> {
+    let run = params["idempotencyKey"].clone();
+    let key = params["sessionKey"].clone();
+    let message = json!({"role": "assistant", "content": [{"type": "text", "text": reply}]});
+    [
+        json!({"runId": run, "sessionKey": key, "state": "delta", "deltaText": reply, "message": message}),
+        json!({"runId": run, "sessionKey": key, "state": "final", "stopReason": "stop", "message": message}),
+    ]
+    .into_iter()
+    .map(|payload| json!({"type": "event", "event": "chat", "payload": payload}))
+    .collect()
 }

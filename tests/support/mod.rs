@@ -2,6 +2,7 @@
 //! gateway, the workspace's sources.
 #![allow(dead_code)]
 
+pub mod config_validity;
 pub mod fake_gateway;
 pub mod own_gateway;
 pub mod sources;

@@ -14,6 +14,8 @@ pub struct OwnGateway {
     llm_port: u16,
     gw_port: u16,
     config_extra: String,
+    /// Extra environment for start.sh (the mock LLM's `MOCK_LLM_DELAY_MS`, say).
+    env: Vec<(String, String)>,
     pub url: String,
     pub token: String,
 }
@@ -53,6 +55,23 @@ impl OwnGateway {
     /// A gateway of the release whose wrapper is `bin` (e.g. an openclaw@2026.8.2 prefix's
     /// `bin/openclaw`).
     pub fn start_release(bin: &Path, config_extra: &str) -> Option<OwnGateway> {
+        Self::start_release_with_env(bin, config_extra, &[])
+    }
+
+    /// As [`start_with`](Self::start_with), with `env` given to start.sh (and so to the mock
+    /// LLM and the gateway), e.g. `MOCK_LLM_DELAY_MS` for a slowly streamed reply.
+    pub fn start_with_env(config_extra: &str, env: &[(&str, &str)]) -> Option<OwnGateway> {
+        let bin = std::env::var("OPENCLAW_BIN")
+            .ok()
+            .filter(|b| !b.is_empty())?;
+        Self::start_release_with_env(Path::new(&bin), config_extra, env)
+    }
+
+    fn start_release_with_env(
+        bin: &Path,
+        config_extra: &str,
+        env: &[(&str, &str)],
+    ) -> Option<OwnGateway> {
         let (script_dir, install) = available(bin)?;
         let prefix = tempfile::tempdir().expect("a temp dir for the gateway prefix");
         for part in ["bin", "node", "openclaw"] {
@@ -65,6 +84,10 @@ impl OwnGateway {
             llm_port: free_port(),
             gw_port: free_port(),
             config_extra: config_extra.to_string(),
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
             url: String::new(),
             token: "clawdeck-own-gateway-token".into(),
         };
@@ -88,6 +111,7 @@ impl OwnGateway {
             .env("REALCLAW_GATEWAY_PORT", self.gw_port.to_string())
             .env("REALCLAW_GATEWAY_TOKEN", &self.token)
             .env("REALCLAW_CONFIG_EXTRA", &self.config_extra)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .output()
             .expect("running start.sh");
         assert!(

@@ -54,7 +54,88 @@ impl PolicyContext {
         self
     }
 
+    /// Fills what the session key says (agent, channel, group, subagent and its depth) into
+    /// the fields no flag set: explicit flags win over the key. OpenClaw derives the same from
+    /// a session's key (see `session_key`).
+    pub fn with_session_key(mut self) -> PolicyContext {
+        let Some(key) = self.session_key.as_deref().filter(|k| !k.trim().is_empty()) else {
+            return self;
+        };
+        let parts = crate::session_key::parse(key);
+        let unset = |v: &Option<String>| v.as_deref().is_none_or(|s| s.trim().is_empty());
+        if unset(&self.agent) {
+            self.agent = parts.agent;
+        }
+        if unset(&self.channel) {
+            self.channel = parts.channel.clone();
+        }
+        // The key's group is a group of the key's channel only.
+        let same_channel =
+            self.channel.as_deref().map(|c| c.trim().to_lowercase()) == parts.channel;
+        if unset(&self.group) && same_channel {
+            self.group = parts.group;
+        }
+        if parts.subagent {
+            self.subagent = true;
+            if self.subagent_depth.is_none() {
+                self.subagent_depth = Some(parts.subagent_depth.max(1));
+            }
+        }
+        self
+    }
+
     pub fn is_owner(&self) -> bool {
         self.owner.unwrap_or(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keyed(key: &str) -> PolicyContext {
+        PolicyContext {
+            session_key: Some(key.into()),
+            ..PolicyContext::default()
+        }
+    }
+
+    #[test]
+    fn a_session_key_alone_sets_agent_channel_group() {
+        let ctx = keyed("agent:ops:slack:channel:c0123abc").with_session_key();
+        assert_eq!(ctx.agent.as_deref(), Some("ops"));
+        assert_eq!(ctx.channel.as_deref(), Some("slack"));
+        assert_eq!(ctx.group.as_deref(), Some("c0123abc"));
+        assert!(!ctx.subagent);
+        let sub = keyed("agent:main:subagent:a:subagent:b").with_session_key();
+        assert!(sub.subagent);
+        assert_eq!(sub.subagent_depth, Some(2));
+    }
+
+    #[test]
+    fn explicit_fields_win_over_the_key() {
+        let ctx = PolicyContext {
+            agent: Some("main".into()),
+            group: Some("c999".into()),
+            subagent_depth: Some(3),
+            ..keyed("agent:ops:slack:channel:c0123abc:thread:1.2")
+        }
+        .with_session_key();
+        assert_eq!(ctx.agent.as_deref(), Some("main"));
+        assert_eq!(ctx.channel.as_deref(), Some("slack"));
+        assert_eq!(ctx.group.as_deref(), Some("c999"));
+        // Another channel: the key's group is not that channel's.
+        let other = PolicyContext {
+            channel: Some("telegram".into()),
+            ..keyed("agent:ops:slack:channel:c0123abc")
+        }
+        .with_session_key();
+        assert_eq!(other.group, None);
+        let deep = PolicyContext {
+            subagent_depth: Some(3),
+            ..keyed("agent:main:subagent:a")
+        }
+        .with_session_key();
+        assert_eq!(deep.subagent_depth, Some(3));
     }
 }

@@ -26,6 +26,7 @@ pub mod queue;
 pub mod regular_file;
 pub mod sanitize;
 pub mod semantics;
+pub mod session_key;
 pub mod skills;
 pub mod stages;
 pub mod tool;

@@ -483,6 +483,7 @@ impl DeckEvents {
 }
 
 mod gateway_pulse;
+pub mod exec_sessions;
 pub mod mcp_endpoint;
 pub mod paced;
 mod session_check;

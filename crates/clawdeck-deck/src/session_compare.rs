@@ -31,39 +31,16 @@ pub struct SessionCheck {
     pub comparison: Comparison,
 }
 
-/// The agent a session key names (`agent:<id>:...`), if it names one.
-pub(crate) fn session_agent(session_key: &str) -> Option<String> {
-    let mut parts = session_key.trim().split(':');
-    match (parts.next(), parts.next()) {
-        (Some(prefix), Some(agent))
-            if prefix.eq_ignore_ascii_case("agent") && !agent.is_empty() =>
-        {
-            Some(agent.to_lowercase())
-        }
-        _ => None,
-    }
-}
-
-/// The context a gateway session runs in, as far as its key tells: the agent, the key itself
-/// (the engine reads subagent depth and main-session-ness from it), and the channel and group
-/// of a `agent:<id>:<channel>:group:<gid>` key. Everything else stays at its default (the
-/// agent's own model, an owner, no forced sandbox), as the gateway resolves it for the session.
+/// The context a gateway session runs in, as far as its key tells: the agent, the key itself,
+/// the channel and group of a `agent:<id>:<channel>:group|channel:<gid>` key, subagent-ness and
+/// depth (`PolicyContext::with_session_key`, core's one parser of session keys). Everything else stays at its default (the agent's
+/// own model, an owner, no forced sandbox), as the gateway resolves it for the session.
 pub fn session_context(session_key: &str) -> PolicyContext {
-    let key = session_key.trim();
-    let parts: Vec<&str> = key.split(':').collect();
-    let (channel, group) = match parts.as_slice() {
-        ["agent", _, channel, "group", group, ..] if !channel.is_empty() && !group.is_empty() => {
-            (Some(channel.to_string()), Some(group.to_string()))
-        }
-        _ => (None, None),
-    };
     PolicyContext {
-        agent: session_agent(key),
-        session_key: Some(key.to_string()),
-        channel,
-        group,
+        session_key: Some(session_key.trim().to_string()),
         ..PolicyContext::default()
     }
+    .with_session_key()
 }
 
 /// The context to compare a gateway session in: what its key says (agent, channel, group, and
@@ -229,7 +206,7 @@ mod tests {
         assert_eq!(group.group.as_deref(), Some("-100123"));
         assert_eq!(session_context("global").agent, None);
         assert_eq!(
-            session_agent("Agent:Ops:subagent:x").as_deref(),
+            session_context("Agent:Ops:subagent:x").agent.as_deref(),
             Some("ops")
         );
     }

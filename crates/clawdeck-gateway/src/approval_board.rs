@@ -55,7 +55,7 @@ impl ApprovalBoard {
                 }
                 self.entries.push(BoardEntry {
                     gateway: item.gateway.clone(),
-                    approval: approval.clone(),
+                    approval: (**approval).clone(),
                     state: ApprovalState::Pending,
                 });
                 true
@@ -64,6 +64,7 @@ impl ApprovalBoard {
                 id,
                 decision,
                 resolved_by,
+                ..
             } => {
                 let Some(i) = self.find(&item.gateway, id) else {
                     return false;
@@ -83,6 +84,12 @@ impl ApprovalBoard {
         self.entries
             .iter()
             .position(|e| e.gateway == gateway && e.approval.id == id)
+    }
+
+    /// The kind of approval `id` on `gateway` (its resolver depends on it).
+    pub fn kind_of(&self, gateway: &str, id: &str) -> Option<super::approvals::ApprovalKind> {
+        self.find(gateway, id)
+            .map(|i| self.entries[i].approval.kind)
     }
 
     /// The operator answered; the entry waits for the gateway's `resolved`.
@@ -199,6 +206,48 @@ mod tests {
         );
         let other_gateway = classify("lab", "exec.approval.resolved", &json!({"id": "a2"}));
         assert!(!board.apply(&other_gateway), "ids belong to their gateway");
+    }
+
+    #[test]
+    fn plugin_and_system_agent_approvals_are_on_the_board_too() {
+        let mut board = ApprovalBoard::default();
+        for (event, id) in [
+            ("plugin.approval.requested", "plugin:1"),
+            ("openclaw.approval.requested", "system-agent:1"),
+        ] {
+            assert!(board.apply(&classify(
+                "local",
+                event,
+                &json!({"id": id, "request": {"title": "t", "description": "d"}}),
+            )));
+        }
+        let kinds: Vec<_> = board.rows().iter().map(|e| e.approval.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                crate::approvals::ApprovalKind::Plugin,
+                crate::approvals::ApprovalKind::SystemAgent
+            ]
+        );
+        let resolved = classify(
+            "local",
+            "openclaw.approval.resolved",
+            &json!({"id": "system-agent:1", "decision": "deny",
+                    "resolvedBy": {"kind": "device", "id": "d1"}}),
+        );
+        assert_eq!(
+            resolved.to_json()["approvalKind"],
+            json!("system-agent"),
+            "the resolved line names its kind"
+        );
+        assert!(board.apply(&resolved));
+        assert_eq!(
+            board.rows()[1].state,
+            ApprovalState::Resolved {
+                decision: "deny".into(),
+                by: "device:d1".into()
+            }
+        );
     }
 
     #[test]

@@ -31,6 +31,8 @@ pub const OPERATOR_SCOPES: [&str; 3] = ["operator.read", "operator.write", "oper
 
 /// The client capability that makes a connection an exec approver (with `operator.approvals`).
 pub(crate) const EXEC_APPROVALS_CAP: &str = "exec-approvals";
+/// The capability that makes it an approver of every kind (exec, plugin, system agent).
+pub(crate) const APPROVALS_CAP: &str = "approvals";
 
 /// How clawdeck presents itself and how long it waits.
 #[derive(Debug, Clone)]

@@ -1,9 +1,11 @@
-//! The operator's desk on the gateways: one approver connection per gateway (the
-//! `exec-approvals` capability, so the gateway routes exec approvals to it), kept attached in
-//! the background. It reports the approvals pending at every (re)connect and every
-//! `exec.approval.requested` / `resolved`, and carries out the operator's acts on the same
-//! connections: `exec.approval.resolve` and `tools.invoke`. Results come back as events through
-//! the sink, so the console's UI task never touches a socket.
+//! The operator's desk on the gateways: one approver connection per gateway (the `approvals`
+//! and `exec-approvals` capabilities, so the gateway routes approvals of every kind to it), kept
+//! attached in the background. It reports the approvals pending at every (re)connect (exec,
+//! plugin and system-agent lists) and every `*.approval.requested` / `resolved`, and carries
+//! out the operator's acts on the same connections: resolving (each kind through its method),
+//! reading `approval.history` and the standing grants, revoking a grant, and `tools.invoke`.
+//! Results come back as events through the sink, so the console's UI task never touches a
+//! socket.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -12,9 +14,10 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::approvals::{Decision, resolve_params};
+use super::approval_ledger::{self, Grant, HistoryEntry};
+use super::approvals::{ApprovalKind, Decision, resolve_call};
 use super::client::{Backoff, ClientEvent, GatewayClient};
-use super::connection::{ConnectOptions, EXEC_APPROVALS_CAP};
+use super::connection::{APPROVALS_CAP, ConnectOptions, EXEC_APPROVALS_CAP};
 use super::endpoint::GatewayEndpoint;
 use super::identity::DeviceIdentity;
 use super::invoke::InvokeRequest;
@@ -36,6 +39,25 @@ pub enum DeskEvent {
     },
     /// The answer to `invoke` (echoes the call number).
     InvokeDone { call: u64, outcome: GatewayCall },
+    /// A turn the operator started (`chat`), or the answer to `abort` (see desk_session.rs).
+    Session(super::desk_session::SessionNews),
+    /// A gateway's `approval.history` (newest first) or why it could not be read.
+    History {
+        gateway: String,
+        result: Result<Vec<HistoryEntry>, String>,
+    },
+    /// A gateway's standing grants or why they could not be read.
+    Grants {
+        gateway: String,
+        result: Result<Vec<Grant>, String>,
+    },
+    /// The answer to `revoke_grant`: the gateway's outcome (`revoked`, `already-revoked`,
+    /// `not-found`) or the error.
+    RevokeDone {
+        gateway: String,
+        grant_id: String,
+        result: Result<String, String>,
+    },
 }
 
 /// Receives the desk's events; returns false when nobody listens any more.
@@ -49,9 +71,11 @@ pub struct GatewayDesk {
     sink: DeskSink,
 }
 
-/// The approver's connect options: the default ones plus `exec-approvals`.
+/// The approver's connect options: the default ones plus `approvals` (every kind: exec,
+/// plugin, system agent) and `exec-approvals` (exec, for gateways before the kind-agnostic cap).
 pub fn approver_options() -> ConnectOptions {
     let mut options = ConnectOptions::default();
+    options.caps.push(APPROVALS_CAP.to_string());
     options.caps.push(EXEC_APPROVALS_CAP.to_string());
     options
 }
@@ -68,7 +92,28 @@ pub fn is_desk_item(item: &WatchItem) -> bool {
     )
 }
 
-/// The approvals an `exec.approval.list` answer holds (a bare array in 2026.9.6).
+/// The pending approvals of every kind on `client`, as `*.approval.requested` items (the
+/// kinds' list methods; one the gateway refuses is left out, its error returned).
+pub async fn list_all_pending(
+    client: &GatewayClient,
+    gateway: &str,
+) -> (Vec<WatchItem>, Vec<String>) {
+    let mut items = Vec::new();
+    let mut errors = Vec::new();
+    for kind in ApprovalKind::ALL {
+        match client.request(&kind.list_method(), json!({})).await {
+            Ok(list) => items.extend(
+                pending_in(&list)
+                    .iter()
+                    .map(|entry| classify(gateway, &kind.requested_event(), entry)),
+            ),
+            Err(e) => errors.push(format!("{}: {e}", kind.list_method())),
+        }
+    }
+    (items, errors)
+}
+
+/// The approvals an `*.approval.list` answer holds (a bare array in 2026.9.6).
 pub fn pending_in(list: &Value) -> Vec<Value> {
     list.get("approvals")
         .or_else(|| list.get("items"))
@@ -144,19 +189,25 @@ impl GatewayDesk {
         &self.names
     }
 
-    fn client(&self, gateway: &str) -> Option<GatewayClient> {
+    pub(crate) fn client(&self, gateway: &str) -> Option<GatewayClient> {
         self.clients.lock().ok()?.get(gateway).cloned()
     }
 
-    /// Answers approval `id` on `gateway`; the outcome comes back as `ResolveDone` (the
-    /// gateway's `exec.approval.resolved` follows as an `Item`).
+    /// Answers exec approval `id` on `gateway` (see [`resolve_kind`](Self::resolve_kind)).
     pub fn resolve(&self, gateway: &str, id: &str, decision: Decision) {
+        self.resolve_kind(gateway, id, ApprovalKind::Exec, decision);
+    }
+
+    /// Answers approval `id` of `kind` on `gateway` through that kind's method; the outcome
+    /// comes back as `ResolveDone` (the gateway's `*.approval.resolved` follows as an `Item`).
+    pub fn resolve_kind(&self, gateway: &str, id: &str, kind: ApprovalKind, decision: Decision) {
         let (desk, gateway, id) = (self.clone(), gateway.to_string(), id.to_string());
         tokio::spawn(async move {
+            let (method, params) = resolve_call(&id, kind, decision);
             let error = match desk.client(&gateway) {
                 None => Some(format!("gateway {gateway} is not attached")),
                 Some(client) => client
-                    .request("exec.approval.resolve", resolve_params(&id, decision))
+                    .request(&method, params)
                     .await
                     .err()
                     .map(|e| e.to_string()),
@@ -186,6 +237,74 @@ impl GatewayDesk {
                 )),
             };
             (desk.sink)(DeskEvent::InvokeDone { call, outcome });
+        });
+    }
+
+    pub(crate) fn report(&self, event: DeskEvent) -> bool {
+        (self.sink)(event)
+    }
+
+    /// Reads `gateway`'s approval history (newest first, at most `limit`); it comes back as
+    /// `History`.
+    pub fn history(&self, gateway: &str, limit: u64) {
+        let (desk, gateway) = (self.clone(), gateway.to_string());
+        tokio::spawn(async move {
+            let result = match desk.client(&gateway) {
+                None => Err(format!("gateway {gateway} is not attached")),
+                Some(client) => client
+                    .request(
+                        "approval.history",
+                        approval_ledger::history_params(limit, None, None),
+                    )
+                    .await
+                    .map(|page| approval_ledger::history_in(&gateway, &page).0)
+                    .map_err(|e| e.to_string()),
+            };
+            (desk.sink)(DeskEvent::History { gateway, result });
+        });
+    }
+
+    /// Reads `gateway`'s standing grants; they come back as `Grants`.
+    pub fn grants(&self, gateway: &str) {
+        let (desk, gateway) = (self.clone(), gateway.to_string());
+        tokio::spawn(async move {
+            let result = match desk.client(&gateway) {
+                None => Err(format!("gateway {gateway} is not attached")),
+                Some(client) => client
+                    .request(
+                        "exec.approval.grants.list",
+                        json!({"limit": approval_ledger::GRANTS_MAX}),
+                    )
+                    .await
+                    .map(|list| approval_ledger::grants_in(&gateway, &list))
+                    .map_err(|e| e.to_string()),
+            };
+            (desk.sink)(DeskEvent::Grants { gateway, result });
+        });
+    }
+
+    /// Revokes standing grant `grant_id` on `gateway`; the outcome comes back as `RevokeDone`.
+    pub fn revoke_grant(&self, gateway: &str, grant_id: &str) {
+        let (desk, gateway, grant_id) = (self.clone(), gateway.to_string(), grant_id.to_string());
+        tokio::spawn(async move {
+            let result = match desk.client(&gateway) {
+                None => Err(format!("gateway {gateway} is not attached")),
+                Some(client) => client
+                    .request("exec.approval.grants.revoke", json!({"grantId": grant_id}))
+                    .await
+                    .map(|v| {
+                        v.get("outcome")
+                            .and_then(Value::as_str)
+                            .unwrap_or("revoked")
+                            .to_string()
+                    })
+                    .map_err(|e| e.to_string()),
+            };
+            (desk.sink)(DeskEvent::RevokeDone {
+                gateway,
+                grant_id,
+                result,
+            });
         });
     }
 
@@ -242,15 +361,11 @@ impl GatewayDesk {
         }
     }
 
-    /// Publishes the approvals pending now; false when nobody listens any more. A failed list
-    /// is left to the next reconnect.
+    /// Publishes the approvals of every kind pending now; false when nobody listens any more.
+    /// A failed list is left to the next reconnect.
     async fn list_pending(&self, client: &GatewayClient, name: &str) -> bool {
-        let Ok(list) = client.request("exec.approval.list", json!({})).await else {
-            return true;
-        };
-        pending_in(&list)
-            .iter()
-            .all(|entry| self.publish(classify(name, "exec.approval.requested", entry)))
+        let (items, _) = list_all_pending(client, name).await;
+        items.into_iter().all(|item| self.publish(item))
     }
 }
 
@@ -270,6 +385,10 @@ mod tests {
     fn the_approver_advertises_exec_approvals() {
         let options = approver_options();
         assert!(options.caps.iter().any(|c| c == "exec-approvals"));
+        assert!(
+            options.caps.iter().any(|c| c == "approvals"),
+            "plugin and system-agent approvals reach only the approvals cap"
+        );
         assert!(options.caps.iter().any(|c| c == "tool-events"));
         assert!(options.scopes.iter().any(|s| s == "operator.approvals"));
     }

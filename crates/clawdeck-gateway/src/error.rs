@@ -62,6 +62,9 @@ pub enum GatewayError {
     },
     #[error("not connected to the gateway: {reason}")]
     Disconnected { reason: String },
+    /// The gateway's hello does not list the method (another release, or a feature it lacks).
+    #[error("the gateway does not offer {method}")]
+    NotOffered { method: String },
 }
 
 impl GatewayError {

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::approvals::Approval;
+use super::approvals::{Approval, ApprovalKind};
 use super::client::ClientEvent;
 
 /// Keep-alive and presence chatter nobody watches.
@@ -31,8 +31,10 @@ pub enum WatchKind {
         role: String,
         text: String,
     },
-    ApprovalRequested(Approval),
+    /// Boxed: it carries every field it approves, the other kinds are small.
+    ApprovalRequested(Box<Approval>),
     ApprovalResolved {
+        kind: ApprovalKind,
         id: String,
         decision: String,
         resolved_by: String,
@@ -211,12 +213,14 @@ impl WatchItem {
             WatchKind::Message { role, text } => ("message", json!({"role": role, "text": text})),
             WatchKind::ApprovalRequested(a) => ("approval", json!({"approval": a.to_json()})),
             WatchKind::ApprovalResolved {
+                kind,
                 id,
                 decision,
                 resolved_by,
             } => (
                 "approval-resolved",
-                json!({"id": id, "decision": decision, "resolvedBy": resolved_by}),
+                json!({"id": id, "decision": decision, "resolvedBy": resolved_by,
+                       "approvalKind": kind.as_str()}),
             ),
             WatchKind::SessionChanged { reason } => ("session", json!({"reason": reason})),
             WatchKind::Other => ("event", json!({"payload": self.payload})),
@@ -310,12 +314,7 @@ pub fn classify(gateway: &str, event: &str, payload: &Value) -> WatchItem {
                 text,
             }
         }
-        "exec.approval.requested" => WatchKind::ApprovalRequested(Approval::from_event(payload)),
-        "exec.approval.resolved" => WatchKind::ApprovalResolved {
-            id: text_of(payload.get("id")),
-            decision: text_of(payload.get("decision")),
-            resolved_by: text_of(payload.get("resolvedBy")),
-        },
+        name if ApprovalKind::of_event(name).is_some() => approval_kind(name, payload),
         "sessions.changed" => WatchKind::SessionChanged {
             // A run's progress comes with a phase instead of a reason.
             reason: payload
@@ -333,6 +332,35 @@ pub fn classify(gateway: &str, event: &str, payload: &Value) -> WatchItem {
         session_key,
         kind,
         payload: payload.clone(),
+    }
+}
+
+/// An approval event of any kind (`exec.approval.*`, `plugin.approval.*`,
+/// `openclaw.approval.*`).
+fn approval_kind(event: &str, payload: &Value) -> WatchKind {
+    match ApprovalKind::of_event(event) {
+        Some((kind, "requested")) => {
+            WatchKind::ApprovalRequested(Box::new(Approval::from_event_of(kind, payload)))
+        }
+        Some((kind, _)) => WatchKind::ApprovalResolved {
+            kind,
+            id: text_of(payload.get("id")),
+            decision: text_of(payload.get("decision")),
+            resolved_by: resolver_text(payload.get("resolvedBy")),
+        },
+        None => WatchKind::Other,
+    }
+}
+
+/// Who resolved: a string, or `{kind, id}` as the durable ledger records it.
+fn resolver_text(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(obj @ Value::Object(_)) => match (text(obj, "kind"), text(obj, "id")) {
+            (kind, id) if id.is_empty() => kind,
+            (kind, id) => format!("{kind}:{id}"),
+        },
+        _ => String::new(),
     }
 }
 
@@ -383,6 +411,7 @@ fn describe_kind(item: &WatchItem) -> String {
             id,
             decision,
             resolved_by,
+            ..
         } => {
             let [id, decision, by] =
                 [id, decision, resolved_by].map(|f| crate::sanitize::visible(f).text);
@@ -396,8 +425,8 @@ fn describe_kind(item: &WatchItem) -> String {
 /// The longest text a summary quotes (a streamed reply, a command's output).
 const QUOTE_CHARS: usize = 200;
 
-/// `text` with every line break (`\r\n`, `\n`, `\r`) shown as `⏎`.
-fn one_line(text: &str) -> String {
+/// `text` on one line: newlines (and carriage returns) shown as ⏎.
+pub fn one_line(text: &str) -> String {
     text.replace("\r\n", "⏎").replace(['\n', '\r'], "⏎")
 }
 

@@ -72,7 +72,7 @@ pub(crate) fn identify(
         },
         None => ClientIdentity {
             label: client_name.unwrap_or("unnamed client").to_string(),
-            context: flags.context.clone(),
+            context: flags.context.clone().with_session_key(),
             lane: flags.lane.clone(),
             origin: "flags".to_string(),
         },
@@ -128,6 +128,33 @@ mod tests {
             ],
             ..McpSettings::default()
         }
+    }
+
+    #[test]
+    fn a_session_key_alone_sets_a_clients_context() {
+        let mut settings = settings();
+        settings.clients[0].context = PolicyContext {
+            session_key: Some("agent:ops:subagent:a:subagent:b".into()),
+            ..Default::default()
+        };
+        let entry = identify(
+            &settings,
+            &FlagContext::default(),
+            Some("claude-code"),
+            None,
+        );
+        assert_eq!(entry.context.agent.as_deref(), Some("ops"));
+        assert!(entry.context.subagent);
+        assert_eq!(entry.context.subagent_depth, Some(2));
+        let flags = FlagContext::from(PolicyContext {
+            session_key: Some("agent:main:slack:channel:c0123abc".into()),
+            channel: Some("slack".into()),
+            ..Default::default()
+        });
+        let by_flags = identify(&settings, &flags, Some("inspector"), None);
+        assert_eq!(by_flags.context.agent.as_deref(), Some("main"));
+        assert_eq!(by_flags.context.channel.as_deref(), Some("slack"));
+        assert_eq!(by_flags.context.group.as_deref(), Some("c0123abc"));
     }
 
     #[test]

@@ -168,6 +168,12 @@ pub(crate) struct App {
     pub(crate) clock: SharedClock,
     pub(crate) services: Services,
     pub(crate) clipboard: Box<dyn Clipboard>,
+    /// Rung (once, before the next frame) when an approval arrives.
+    pub(crate) bell: Box<dyn crate::bell::Bell>,
+    /// An approval arrived since the last frame: ring before drawing it.
+    pub(crate) bell_pending: bool,
+    /// `console.approvalBell` (default on).
+    pub(crate) approval_bell: bool,
     /// Directory for copied output files.
     pub(crate) copy_dir: PathBuf,
     pub(crate) stats: Arc<Stats>,
@@ -214,6 +220,9 @@ impl App {
             clock,
             services: Services::default(),
             clipboard: Box::new(Osc52Clipboard),
+            bell: Box::new(crate::bell::TerminalBell),
+            bell_pending: false,
+            approval_bell: true,
             copy_dir: crate::paths::console_copies_dir(),
             stats: Arc::default(),
             quit: false,
@@ -251,6 +260,7 @@ impl App {
 
     fn apply_settings(&mut self, config: &LoadedConfig) {
         self.keymap = Keymap::with_overrides(&config.settings.keys);
+        self.approval_bell = config.settings.console.approval_bell;
         // A stored pack that cannot load comes first: every answer is the shipped pack's.
         let warnings: Vec<&String> = config
             .pack
@@ -370,6 +380,9 @@ impl App {
 
     /// Takes a fresh snapshot of the lane queue for the Queue view.
     pub(crate) fn refresh_queue(&mut self) {
+        if let Some(deck) = &self.services.deck {
+            self.queue.execs.set(deck.exec_sessions());
+        }
         if let Some(queue) = &self.services.queue {
             self.queue.unavailable = None;
             self.queue.set_snapshot(queue.snapshot());
@@ -495,6 +508,10 @@ impl App {
                 self.kill_call(id);
                 true
             }
+            AppEvent::KillExecSession { id } => {
+                self.kill_exec_session(&id);
+                true
+            }
             AppEvent::Invoke { call, tool, params } => {
                 self.invoke_tool(call, tool, params);
                 true
@@ -505,6 +522,16 @@ impl App {
                 decision,
             } => {
                 self.resolve_approval(&gateway, &id, decision);
+                true
+            }
+            event @ (AppEvent::ChatSession { .. } | AppEvent::AbortSession { .. }) => {
+                self.act_on_session(event)
+            }
+            AppEvent::ApprovalLedger(act) => {
+                match self.services.desk.clone() {
+                    Some(desk) => act.send_to(&desk),
+                    None => self.set_status("no gateway attached: no approval history or grants"),
+                }
                 true
             }
             AppEvent::InvokeGateway {
@@ -971,6 +998,22 @@ impl App {
         self.refresh_queue();
     }
 
+    fn kill_exec_session(&mut self, id: &str) {
+        let Some(deck) = &self.services.deck else {
+            self.set_status("no core to kill the session through");
+            return;
+        };
+        let text = match deck.kill_exec_session(id) {
+            Some(killed) => format!(
+                "kill sent to background exec {id} ({}): its process group (pid {}) is killed",
+                killed.command, killed.pid
+            ),
+            None => format!("background exec {id} is not running"),
+        };
+        self.set_status(text);
+        self.refresh_queue();
+    }
+
     fn set_run_timeout(&mut self, run_id: &str, seconds: u64, extend: bool) {
         let Some(id) = self.parse_run_id(run_id) else {
             return;
@@ -1056,8 +1099,13 @@ impl App {
             self.set_status("no gateway attached: approvals cannot be answered");
             return;
         };
+        let kind = self
+            .approvals
+            .board
+            .kind_of(gateway, id)
+            .unwrap_or_default();
         self.approvals.board.answering(gateway, id, decision);
-        desk.resolve(gateway, id, decision);
+        desk.resolve_kind(gateway, id, kind, decision);
         self.set_status(format!("{id}: {} sent to {gateway}", decision.as_str()));
     }
 
@@ -1096,7 +1144,40 @@ impl App {
     fn handle_desk(&mut self, event: crate::gateway::desk::DeskEvent) -> bool {
         use crate::gateway::desk::DeskEvent;
         match event {
-            DeskEvent::Item(item) => self.approvals.apply(&item),
+            DeskEvent::Item(item) => {
+                let changed = self.approvals.apply(&item);
+                let arrived = changed
+                    && matches!(
+                        item.kind,
+                        crate::gateway::watch::WatchKind::ApprovalRequested(_)
+                    );
+                // A new approval rings the terminal's bell (console.approvalBell), once a frame.
+                self.bell_pending |= arrived && self.approval_bell;
+                changed
+            }
+            DeskEvent::RevokeDone {
+                ref gateway,
+                result: Ok(_),
+                ..
+            } => {
+                // The grant's new state shows once its gateway is asked again.
+                if let Some(desk) = &self.services.desk {
+                    self.approvals
+                        .ledger
+                        .asking_grants(std::slice::from_ref(gateway));
+                    desk.grants(gateway);
+                }
+                if let Some(status) = self.approvals.apply_ledger(event) {
+                    self.set_status(status);
+                }
+                true
+            }
+            DeskEvent::History { .. } | DeskEvent::Grants { .. } | DeskEvent::RevokeDone { .. } => {
+                if let Some(status) = self.approvals.apply_ledger(event) {
+                    self.set_status(status);
+                }
+                true
+            }
             DeskEvent::ResolveDone {
                 gateway,
                 id,
@@ -1121,7 +1202,52 @@ impl App {
                 };
                 self.handle_core(CoreEvent::InvokeDone { call, outcome })
             }
+            DeskEvent::Session(news) => {
+                if let Some(status) = self.sessions.apply_news(&news) {
+                    self.set_status(status);
+                }
+                true
+            }
         }
+    }
+
+    /// The Sessions view's message and abort intents.
+    fn act_on_session(&mut self, event: AppEvent) -> bool {
+        match event {
+            AppEvent::ChatSession {
+                gateway,
+                key,
+                message,
+                steer,
+            } => self.chat_session(&gateway, &key, &message, steer),
+            AppEvent::AbortSession { gateway, key } => self.abort_session(&gateway, &key),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Sends the Sessions view's message through the desk (its approver connection, so the
+    /// turn's exec approvals come to the Approvals view).
+    fn chat_session(&mut self, gateway: &str, key: &str, message: &str, steer: bool) {
+        let Some(desk) = self.services.desk.clone() else {
+            self.set_status("no gateway attached: the message was not sent");
+            return;
+        };
+        self.sessions.turn_started(gateway, key, message, steer);
+        desk.chat(gateway, key, message, steer);
+        let how = if steer { "steered into" } else { "sent to" };
+        self.set_status(format!("message {how} {key} on {gateway} (chat.send)"));
+    }
+
+    fn abort_session(&mut self, gateway: &str, key: &str) {
+        let Some(desk) = self.services.desk.clone() else {
+            self.set_status("no gateway attached: nothing to abort");
+            return;
+        };
+        desk.abort(gateway, key);
+        self.set_status(format!(
+            "abort sent to {gateway} for {key} (sessions.abort)"
+        ));
     }
 
     /// Copies a run's own retained record (not the console's view of it, which may have
@@ -1243,6 +1369,9 @@ impl App {
 
     /// Work due before a frame: sanitize queued output within the budget.
     pub(crate) fn before_draw(&mut self) {
+        if std::mem::take(&mut self.bell_pending) {
+            self.bell.ring();
+        }
         if self.router.has_pending() {
             self.router.process_pending(Self::OUTPUT_BUDGET);
             if self.router.has_pending() {

@@ -234,8 +234,12 @@ fn bar_lines(
         spans.push(Span::styled(format!("{label} "), dim));
         spans.push(Span::styled(value, if set { theme::accent() } else { dim }));
     };
+    // What the session key says, where no field of the operator's says otherwise (dimmed).
+    let keyed = ctx.clone().with_session_key();
+    let from_key = |v: &Option<String>| v.as_ref().map(|v| format!("{v} (session key)"));
     let agent = match (&ctx.agent, resolved) {
         (Some(a), _) => (a.clone(), true),
+        (None, _) if keyed.agent.is_some() => (from_key(&keyed.agent).unwrap_or_default(), false),
         (None, Some(r)) => (format!("{} (default)", r.agent), false),
         (None, None) => ("(default)".to_string(), false),
     };
@@ -261,15 +265,15 @@ fn bar_lines(
     let channel = match (&ctx.channel, &ctx.account) {
         (Some(c), Some(a)) => format!("{c}:{a}"),
         (Some(c), None) => c.clone(),
-        _ => "-".to_string(),
+        _ => from_key(&keyed.channel).unwrap_or_else(|| "-".to_string()),
     };
     item(&mut first, "channel", channel, ctx.channel.is_some());
-    item(
-        &mut first,
-        "group",
-        ctx.group.clone().unwrap_or_else(|| "-".into()),
-        ctx.group.is_some(),
-    );
+    let group = ctx
+        .group
+        .clone()
+        .or_else(|| from_key(&keyed.group))
+        .unwrap_or_else(|| "-".into());
+    item(&mut first, "group", group, ctx.group.is_some());
     let sender = sender_label(ctx);
     item(
         &mut second,

@@ -61,6 +61,10 @@ pub(crate) enum AppEvent {
     KillCall {
         id: crate::queue::EntryId,
     },
+    /// Kill one local background exec session (its process group) through the deck.
+    KillExecSession {
+        id: String,
+    },
     /// Run a tool through the pipeline with the current context; `call` numbers the call in
     /// the Invoke view's history and comes back in `CoreEvent::InvokeDone`.
     Invoke {
@@ -75,6 +79,22 @@ pub(crate) enum AppEvent {
         id: String,
         decision: crate::gateway::approvals::Decision,
     },
+    /// Send a message into a gateway session (`chat.send`; `steer`: into its running turn)
+    /// through the core's gateway desk; the turn's events come back as `CoreEvent::Desk`.
+    ChatSession {
+        gateway: String,
+        key: String,
+        message: String,
+        steer: bool,
+    },
+    /// Stop a gateway session's running turn (`sessions.abort`), already confirmed.
+    AbortSession {
+        gateway: String,
+        key: String,
+    },
+    /// Read the gateways' approval history or standing grants, or revoke a grant (through the
+    /// core's gateway desk); the answers come back as `CoreEvent::Desk`.
+    ApprovalLedger(crate::views::approvals::LedgerAct),
     /// Run a tool on a gateway (`tools.invoke`, as `clawdeck invoke --via gateway`); `call`
     /// numbers it as in `Invoke` and comes back in `CoreEvent::Desk`.
     InvokeGateway {

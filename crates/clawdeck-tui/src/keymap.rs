@@ -67,6 +67,7 @@ pub(crate) enum Action {
     AllowOnce,
     AllowAlways,
     DenyApproval,
+    StandingGrants,
     InvokeTarget,
     ViewLint,
     ViewDiff,
@@ -77,6 +78,8 @@ pub(crate) enum Action {
     DiffSandbox,
     DiffVersion,
     DiffReset,
+    MessageSession,
+    SteerSession,
 }
 
 /// One row of the keymap table.
@@ -294,8 +297,8 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         KillRun,
         "kill_run",
         ["x", "delete"],
-        "Kill the selected run / call and its tree (asks first)",
-        [Queue, Router],
+        "Kill the selected run / call and its tree; in Sessions abort the session's turn; in Approvals revoke the selected standing grant (asks first)",
+        [Queue, Router, Sessions, Approvals],
         "kill"
     ),
     b!(
@@ -350,8 +353,8 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         History,
         "history",
         ["H"],
-        "Switch between tools and the call history",
-        [Invoke],
+        "Switch between tools and the call history (Invoke); pending approvals and the gateways' approval history (Approvals)",
+        [Invoke, Approvals],
         "history"
     ),
     b!(
@@ -382,8 +385,8 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         NextSection,
         "next_section",
         ["]"],
-        "Next section (`## ` heading, the tools payload)",
-        [Prompt],
+        "Next section (`## ` heading, the tools payload; the Queue's background execs)",
+        [Prompt, Queue],
         "section"
     ),
     b!(
@@ -391,14 +394,30 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         "prev_section",
         ["["],
         "Previous section",
-        [Prompt],
+        [Prompt, Queue],
         ""
+    ),
+    b!(
+        MessageSession,
+        "message_session",
+        ["i"],
+        "Message the selected session (chat.send; the reply streams below its transcript)",
+        [Sessions],
+        "message"
+    ),
+    b!(
+        SteerSession,
+        "steer_session",
+        ["I"],
+        "Steer the selected session's running turn (chat.send, queue mode steer)",
+        [Sessions],
+        "steer"
     ),
     b!(
         AllowOnce,
         "allow_once",
         ["a"],
-        "Allow the selected exec approval once",
+        "Allow the selected approval once",
         [Approvals],
         "allow once"
     ),
@@ -414,9 +433,17 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         DenyApproval,
         "deny_approval",
         ["d"],
-        "Deny the selected exec approval",
+        "Deny the selected approval",
         [Approvals],
         "deny"
+    ),
+    b!(
+        StandingGrants,
+        "standing_grants",
+        ["S"],
+        "Switch between pending approvals and the standing grants (allow-always on automations)",
+        [Approvals],
+        "grants"
     ),
     b!(
         InvokeTarget,

@@ -6,6 +6,7 @@
 //! `App` that performs side effects (`app`), the chrome (`ui`), views (`views`) and widgets.
 
 pub(crate) mod app;
+pub(crate) mod bell;
 /// The workloads of `benches/tui.rs` and `benches/gateway.rs` (feature `bench`, which only
 /// the benchmarks turn on): they drive the console's private parts. Not an API.
 #[cfg(any(test, feature = "bench"))]

@@ -40,15 +40,23 @@ enum Labels {
     KeyBare,
 }
 
-fn label(key: &str, view: ViewId, labels: Labels) -> String {
+/// A tab's text; `badge` (the Approvals tab's `⚠2`) stays at every width.
+fn label(key: &str, view: ViewId, labels: Labels, badge: &str) -> String {
+    let short = || view.title().chars().take(3).collect::<String>();
     match labels {
-        Labels::Full => format!(" {key} {} ", view.title()),
-        Labels::Short => format!(
-            " {key} {} ",
-            view.title().chars().take(3).collect::<String>()
-        ),
-        Labels::ShortBare => format!("{key} {}", view.title().chars().take(3).collect::<String>()),
-        Labels::KeyBare => key.to_string(),
+        Labels::Full => format!(" {key} {}{badge} ", view.title()),
+        Labels::Short => format!(" {key} {}{badge} ", short()),
+        Labels::ShortBare => format!("{key} {}{badge}", short()),
+        Labels::KeyBare => format!("{key}{badge}"),
+    }
+}
+
+/// The badge a tab carries: ` ⚠2` on Approvals while 2 approvals wait; empty otherwise.
+pub(crate) fn approvals_tab_badge(view: ViewId, waiting: usize) -> String {
+    if view == ViewId::Approvals && waiting > 0 {
+        format!(" ⚠{waiting}")
+    } else {
+        String::new()
     }
 }
 
@@ -57,13 +65,24 @@ fn width(text: &str) -> u16 {
 }
 
 /// Lays the tabs out in `room` columns; `key` names each view's key.
+#[cfg(test)]
 pub(crate) fn layout(active: ViewId, room: u16, key: impl Fn(ViewId) -> String) -> TabLayout {
+    layout_badged(active, room, key, |_| String::new())
+}
+
+/// As `layout`, each tab with its badge (`badge` names it per view).
+pub(crate) fn layout_badged(
+    active: ViewId,
+    room: u16,
+    key: impl Fn(ViewId) -> String,
+    badge: impl Fn(ViewId) -> String,
+) -> TabLayout {
     let labels_for = |labels: Labels| -> Vec<(ViewId, String)> {
         ViewId::ALL
             .iter()
             .map(|&v| {
                 let l = if v == active { Labels::Full } else { labels };
-                (v, label(&key(v), v, l))
+                (v, label(&key(v), v, l, &badge(v)))
             })
             .collect()
     };
@@ -228,5 +247,22 @@ mod tests {
         assert!(l.more_left && l.more_right, "{t}");
         assert!(t.contains("7 Sessions"), "{t}");
         assert!(l.used <= 16, "{t}");
+    }
+
+    #[test]
+    fn the_approvals_tab_carries_the_waiting_count_at_every_width() {
+        let badge = |v| approvals_tab_badge(v, 2);
+        for room in [160, 80, 39] {
+            let l = layout_badged(ViewId::Policy, room, keys, badge);
+            let tab = l
+                .tabs
+                .iter()
+                .find(|t| t.view == ViewId::Approvals)
+                .expect("the Approvals tab");
+            assert!(tab.label.contains("⚠2"), "{room}: {}", text(&l));
+            assert!(l.used <= room, "{room}: {}", text(&l));
+        }
+        assert_eq!(approvals_tab_badge(ViewId::Approvals, 0), "");
+        assert_eq!(approvals_tab_badge(ViewId::Queue, 3), "");
     }
 }

@@ -72,7 +72,8 @@ fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
     let buf = frame.buffer_mut();
     app.tab_areas.clear();
     // Pending approvals win the room over tabs: they must be seen from every view.
-    let badge = approvals_badge(app.approvals.waiting(app.clock.wall()));
+    let waiting = app.approvals.waiting(app.clock.wall());
+    let badge = approvals_badge(waiting);
     let badge_width = unicode_width::UnicodeWidthStr::width(badge.as_str()) as u16;
     let right = (area.x + area.width).saturating_sub(badge_width);
     if !badge.is_empty() {
@@ -86,9 +87,12 @@ fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
     }
     // Every tab shows (shortened when narrow); the active one always whole.
     let keymap = &app.keymap;
-    let bar = tab_bar::layout(app.view, right.saturating_sub(area.x), |v| {
-        keymap.view_key(v)
-    });
+    let bar = tab_bar::layout_badged(
+        app.view,
+        right.saturating_sub(area.x),
+        |v| keymap.view_key(v),
+        |v| tab_bar::approvals_tab_badge(v, waiting),
+    );
     if bar.brand {
         buf.set_string(area.x, area.y, tab_bar::BRAND, theme::bold());
     }

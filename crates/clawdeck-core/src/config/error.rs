@@ -26,6 +26,9 @@ pub struct ConfigError {
     pub message: String,
     /// Where in the document, e.g. `agents.list[1].tools.deny`.
     pub key_path: Option<String>,
+    /// More problems found with the first (every issue OpenClaw's schema reports), each on its
+    /// own line after it.
+    pub further: Box<Vec<ConfigError>>,
 }
 
 impl ConfigError {
@@ -37,6 +40,7 @@ impl ConfigError {
             column: None,
             message: message.into(),
             key_path: None,
+            further: Box::default(),
         }
     }
 }
@@ -53,6 +57,9 @@ impl fmt::Display for ConfigError {
         write!(f, ": {}", self.message)?;
         if let Some(path) = &self.key_path {
             write!(f, " (at {path})")?;
+        }
+        for more in self.further.iter() {
+            write!(f, "\n{more}")?;
         }
         Ok(())
     }
@@ -71,6 +78,7 @@ mod tests {
             column: Some(14),
             message: "invalid type: string \"exec\", expected a sequence".into(),
             key_path: Some("tools.deny".into()),
+            further: Box::default(),
         };
         assert_eq!(
             err.to_string(),

@@ -33,7 +33,10 @@ pub struct McpClientEntry {
 
 impl McpClientEntry {
     pub fn context(&self) -> PolicyContext {
-        self.context.clone().with_depth_implying_subagent()
+        self.context
+            .clone()
+            .with_depth_implying_subagent()
+            .with_session_key()
     }
 
     /// How the decision log and the console name this client.

@@ -17,6 +17,9 @@ pub mod openclaw;
 mod parse;
 mod profiles;
 pub(crate) mod read_text;
+pub mod redact;
+pub mod remote;
+pub mod schema_check;
 pub mod settings;
 mod unknown;
 mod validate;
@@ -35,6 +38,7 @@ pub use error::{ConfigError, ConfigErrorKind};
 pub use keypath::{KeyPath, KeySegment};
 pub use locate::{locate_path, locate_paths};
 pub use openclaw::{AgentEntry, GroupConfig, OpenClawConfig, SandboxConfig, ToolPolicyConfig};
+pub use remote::{RemoteSource, load_remote};
 pub use settings::ClawdeckSettings;
 
 /// The embedded demo config and its settings.
@@ -59,6 +63,8 @@ pub enum ConfigSource {
     EmbeddedDemo,
     /// Text handed to `load_from_str` (tests).
     Text,
+    /// A gateway's own config (`--remote-config`, `config.get`); see [`LoadedConfig::remote`].
+    Gateway,
 }
 
 /// One agent as configured, whichever form it was written in.
@@ -97,6 +103,8 @@ pub struct LoadedConfig {
     pub semantics: Arc<Semantics>,
     /// Which pack that is, and why.
     pub pack: PackChoice,
+    /// The gateway and text when the config came from a gateway (`ConfigSource::Gateway`).
+    pub remote: Option<RemoteSource>,
 }
 
 impl LoadedConfig {
@@ -111,6 +119,12 @@ impl LoadedConfig {
                 "embedded demo config (no OpenClaw config found)".to_string()
             }
             ConfigSource::Text => format!("{} (text)", self.origin),
+            ConfigSource::Gateway => match &self.remote {
+                Some(remote) => {
+                    format!("{} on gateway {} (config.get)", self.origin, remote.gateway)
+                }
+                None => format!("{} (gateway config.get)", self.origin),
+            },
         }
     }
 
@@ -343,7 +357,7 @@ pub(crate) fn normalize_agent_id(id: &str) -> String {
 pub fn load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = locate_and_load(explicit)?;
     select_pack(&mut loaded, VersionProbe::Wait)?;
-    profiles::check_profiles(&loaded, None)?;
+    schema_check::refuse_if_invalid(&loaded, None)?;
     Ok(loaded)
 }
 
@@ -435,7 +449,7 @@ pub fn load_without_waiting_for_openclaw(
 ) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = locate_and_load(explicit)?;
     select_pack(&mut loaded, VersionProbe::Defer)?;
-    profiles::check_profiles(&loaded, None)?;
+    schema_check::refuse_if_invalid(&loaded, None)?;
     Ok(loaded)
 }
 
@@ -486,6 +500,7 @@ fn unknown_pack_error(unknown: crate::semantics::UnknownPack) -> ConfigError {
         column: None,
         message: unknown.message,
         key_path: None,
+        further: Box::default(),
     }
 }
 
@@ -518,7 +533,7 @@ impl LoadedConfig {
         self.warnings.extend(pack.warnings.iter().cloned());
         self.semantics = semantics;
         self.pack = pack;
-        profiles::check_profiles(&self, None).map_err(|err| err.to_string())?;
+        schema_check::refuse_if_invalid(&self, None).map_err(|err| err.to_string())?;
         Ok(self)
     }
 }
@@ -530,7 +545,7 @@ pub fn load_demo() -> Result<LoadedConfig, ConfigError> {
     loaded.settings = settings;
     use_demo_workspace(&mut loaded);
     select_pack(&mut loaded, VersionProbe::Skip)?;
-    profiles::check_profiles(&loaded, Some(DEMO_CONFIG))?;
+    schema_check::refuse_if_invalid(&loaded, Some(DEMO_CONFIG))?;
     Ok(loaded)
 }
 
@@ -561,7 +576,7 @@ fn use_demo_workspace(loaded: &mut LoadedConfig) {
 pub fn load_from_str(text: &str, origin: &str) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = build(text, origin, ConfigSource::Text, None)?;
     select_pack(&mut loaded, VersionProbe::Skip)?;
-    profiles::check_profiles(&loaded, Some(text))?;
+    schema_check::refuse_if_invalid(&loaded, Some(text))?;
     Ok(loaded)
 }
 
@@ -580,7 +595,7 @@ pub(crate) fn load_from_str_with_pack(
     loaded.warnings.extend(choice.warnings.iter().cloned());
     loaded.semantics = semantics;
     loaded.pack = choice;
-    profiles::check_profiles(&loaded, Some(text))?;
+    schema_check::refuse_if_invalid(&loaded, Some(text))?;
     Ok(loaded)
 }
 
@@ -632,6 +647,7 @@ fn build(
             column: Some(1),
             message: "the config must be an object".to_string(),
             key_path: None,
+            further: Box::default(),
         });
     }
     let agents = collect_agents(&parsed.typed, &parsed.raw, &mut warnings);
@@ -649,6 +665,7 @@ fn build(
         agent_index,
         semantics: crate::semantics::newest(),
         pack: PackChoice::default(),
+        remote: None,
     })
 }
 

@@ -30,6 +30,7 @@ pub(crate) fn parse_document<T: DeserializeOwned>(
             column: Some(column),
             message: format!("nested deeper than {MAX_NESTING_DEPTH} levels"),
             key_path: None,
+            further: Box::default(),
         });
     }
     if text.trim_start_matches('\u{feff}').trim().is_empty() {
@@ -40,6 +41,7 @@ pub(crate) fn parse_document<T: DeserializeOwned>(
             column: Some(1),
             message: "the file is empty (a config is a JSON5 object, at least `{}`)".to_string(),
             key_path: None,
+            further: Box::default(),
         });
     }
     let raw: Value = json5::from_str(text)
@@ -108,6 +110,7 @@ fn json5_error(
         column,
         message,
         key_path: path.filter(|p| !p.is_root()).map(|p| p.to_string()),
+        further: Box::default(),
     }
 }
 

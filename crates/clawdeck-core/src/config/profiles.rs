@@ -73,10 +73,11 @@ pub(crate) fn check_profiles(loaded: &LoadedConfig, text: Option<&str>) -> Resul
         column: position.map(|p| p.1),
         message,
         key_path: Some(path.to_string()),
+        further: Box::default(),
     })
 }
 
-fn config_text(loaded: &LoadedConfig) -> Option<String> {
+pub(super) fn config_text(loaded: &LoadedConfig) -> Option<String> {
     match loaded.source {
         ConfigSource::EmbeddedDemo => Some(DEMO_CONFIG.to_string()),
         _ => loaded

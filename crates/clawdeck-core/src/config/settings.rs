@@ -30,6 +30,23 @@ pub struct ClawdeckSettings {
     pub mcp: super::mcp_settings::McpSettings,
     /// The decision log (src/decision_log): `{ enabled, maxBytes, keep }`.
     pub decision_log: crate::decision_log::DecisionLogSettings,
+    /// The console's own behaviour: `{ approvalBell }`.
+    pub console: ConsoleSettings,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConsoleSettings {
+    /// Ring the terminal's bell when an approval arrives (default true).
+    pub approval_bell: bool,
+}
+
+impl Default for ConsoleSettings {
+    fn default() -> Self {
+        ConsoleSettings {
+            approval_bell: true,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -37,7 +37,9 @@ fn type_error_has_line_column_and_key_path() {
 #[test]
 fn unknown_keys_are_warnings_with_their_path() {
     let text = "{\n  tools: { alow: ['read'] },\n  gateway: { port: 1 },\n  channels: { telegram: { botToken: 'x' } },\n}";
-    let loaded = load_from_str(text, "w.json5").unwrap();
+    // Under a pack with OpenClaw's schema an unknown key refuses the config (schema_check); the
+    // seed has none, so it is a warning there.
+    let loaded = super::load_from_str_with_pack(text, "w.json5", "seed").unwrap();
     assert_eq!(
         loaded.warnings,
         vec!["w.json5:2:12: unknown key ignored (at tools.alow)".to_string()]
@@ -48,7 +50,8 @@ fn unknown_keys_are_warnings_with_their_path() {
 fn agents_from_list_and_entries() {
     let text = r#"{ agents: { list: [{ id: "Main" }, { name: "no id" }],
                    entries: { ops: { default: true }, main: {} } } }"#;
-    let loaded = load_from_str(text, "a.json5").unwrap();
+    // Both forms at once and an id-less entry: OpenClaw 2026.9 refuses that; the seed reads it.
+    let loaded = super::load_from_str_with_pack(text, "a.json5", "seed").unwrap();
     assert_eq!(loaded.agent_ids(), vec!["main", "ops"]);
     assert_eq!(loaded.default_agent_id(), "ops");
     assert_eq!(
@@ -124,7 +127,7 @@ fn seed_form_agents_keyed_under_agents_are_agents() {
     let text = r#"{ agents: { defaults: { workspace: "/w" },
                    "support-bot": { tools: { profile: "messaging", deny: ["exec"] } },
                    weird: { tools: { deny: 5 } }, routing: { rules: [] } } }"#;
-    let loaded = load_from_str(text, "seed.json5").unwrap();
+    let loaded = super::load_from_str_with_pack(text, "seed.json5", "seed").unwrap();
     assert_eq!(loaded.agent_ids(), vec!["support-bot"]);
     let agent = loaded.agent("support-bot").unwrap();
     assert_eq!(agent.path.to_string(), "agents.\"support-bot\"");

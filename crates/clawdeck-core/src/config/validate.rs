@@ -20,6 +20,7 @@ fn error_at_path(text: &str, origin: &str, path: &KeyPath, message: String) -> C
         column: position.map(|p| p.1),
         message,
         key_path: Some(path.to_string()),
+        further: Box::default(),
     }
 }
 

@@ -206,6 +206,7 @@ pub fn render_report(report: &LintReport) -> String {
 pub fn config_text(cfg: &LoadedConfig) -> Option<String> {
     match cfg.source {
         ConfigSource::EmbeddedDemo => Some(DEMO_CONFIG.to_string()),
+        ConfigSource::Gateway => cfg.remote.as_ref().map(|r| r.text.clone()),
         _ => cfg
             .path
             .as_ref()

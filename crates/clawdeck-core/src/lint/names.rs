@@ -65,10 +65,12 @@ fn at_or_after(id: &str, since: &str) -> bool {
     }
 }
 
-/// The other embedded packs (for "a tool of the seed design" hints).
+/// The other embedded packs, newest first (for "a tool of the seed design" hints: the newest
+/// release that has a tool names it).
 fn other_packs(current: &str) -> Vec<std::sync::Arc<Semantics>> {
     semantics::EMBEDDED_PACKS
         .iter()
+        .rev()
         .filter(|(id, _)| *id != current)
         .filter_map(|(id, _)| semantics::embedded(id))
         .collect()

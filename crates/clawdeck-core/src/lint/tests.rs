@@ -26,18 +26,13 @@ fn of_kind(report: &LintReport, kind: FindingKind) -> Vec<&Finding> {
 fn allow_with_also_allow_is_an_error_today_and_a_note_in_the_seed() {
     let text =
         "{ agents: { entries: { ops: { tools: { allow: ['read'], alsoAllow: ['exec'] } } } } }";
-    let today = report_for(text, "2026.9");
-    let found = of_kind(&today, FindingKind::AllowWithAlsoAllow);
-    assert_eq!(found.len(), 1, "{:#?}", today.findings);
-    assert_eq!(found[0].severity, Severity::Error);
+    // OpenClaw 2026.9 refuses the config before any lint (its schema's rule, schema_check).
+    let refused = load_from_str_with_pack(text, "test.json5", "2026.9").unwrap_err();
     assert_eq!(
-        found[0].config_path.as_deref(),
-        Some("agents.entries.ops.tools.alsoAllow")
+        refused.key_path.as_deref(),
+        Some("agents.entries.ops.tools")
     );
-    assert!(found[0].message.contains("rejects the config"));
-    let loc = found[0].location.as_ref().unwrap();
-    assert_eq!((loc.line, loc.file.as_str()), (1, "test.json5"));
-    assert!(today.has_problems());
+    assert!(refused.message.contains("allow and alsoAllow"), "{refused}");
 
     let seed = report_for(text, "seed");
     let found = of_kind(&seed, FindingKind::AllowWithAlsoAllow);
@@ -215,7 +210,7 @@ fn exec_approvals_without_a_surface() {
 
 #[test]
 fn a_clean_config_has_no_findings_and_one_context_per_agent() {
-    let text = "{ tools: { profile: 'coding' }, agents: { entries: { a: {}, b: { tools: { deny: ['browser'] } } } } }";
+    let text = "{ tools: { profile: 'coding' }, agents: { ownership: 'explicit', entries: { a: {}, b: { tools: { deny: ['browser'] } } } } }";
     let report = report_for(text, "2026.9");
     assert!(report.findings.is_empty(), "{:#?}", report.findings);
     assert!(!report.has_problems());
@@ -226,7 +221,7 @@ fn a_clean_config_has_no_findings_and_one_context_per_agent() {
 
 #[test]
 fn a_given_context_is_the_only_one_linted() {
-    let text = "{ agents: { entries: { a: {}, b: { tools: { allow: ['nothing_here'] } } } } }";
+    let text = "{ agents: { ownership: 'explicit', entries: { a: {}, b: { tools: { allow: ['nothing_here'] } } } } }";
     let cfg = load_from_str(text, "t")
         .unwrap()
         .with_pack("2026.9")
@@ -325,7 +320,7 @@ fn many_agents_lint_to_the_same_findings_as_few() {
             .map(|i| format!("{{ id: 'a{i}', tools: {{ exec: {{ ask: 'always' }} }} }}"))
             .collect();
         format!(
-            "{{ tools: {{ profile: 'coding', exec: {{ ask: 'on-miss' }} }}, agents: {{ list: [{}] }} }}",
+            "{{ tools: {{ profile: 'coding', exec: {{ ask: 'on-miss' }} }}, agents: {{ ownership: 'explicit', list: [{}] }} }}",
             agents.join(", ")
         )
     };

@@ -22,7 +22,7 @@ fn ctx(agent: &str) -> PolicyContext {
 #[test]
 fn two_agents_differ_by_the_rule_of_the_side_that_hides() {
     let (cfg, registry) = loaded(
-        "{ tools: { profile: 'coding' }, agents: { entries: { main: {}, ops: { tools: { deny: ['exec'], alsoAllow: ['browser'] } } } } }",
+        "{ tools: { profile: 'coding' }, agents: { ownership: 'explicit', entries: { main: {}, ops: { tools: { deny: ['exec'], alsoAllow: ['browser'] } } } } }",
         "2026.9",
     );
     let a = resolve(&cfg, &registry, &ctx("main")).unwrap();
@@ -136,7 +136,7 @@ fn overrides_set_context_fields_and_name_bad_keys() {
 #[test]
 fn console_helpers_compare_contexts_and_versions() {
     let (cfg, registry) = loaded(
-        "{ agents: { entries: { main: {}, ops: { tools: { deny: ['group:web'] } } } } }",
+        "{ agents: { ownership: 'explicit', entries: { main: {}, ops: { tools: { deny: ['group:web'] } } } } }",
         "2026.9",
     );
     let d = diff_contexts(&cfg, &registry, &ctx("main"), &ctx("ops")).unwrap();
@@ -170,7 +170,7 @@ fn console_helpers_compare_contexts_and_versions() {
 #[test]
 fn what_if_changes_context_and_version_on_side_b_only() {
     let (cfg, registry) = loaded(
-        "{ tools: { profile: 'coding' }, agents: { entries: { main: {}, ops: { tools: { deny: ['exec'] } } } } }",
+        "{ tools: { profile: 'coding' }, agents: { ownership: 'explicit', entries: { main: {}, ops: { tools: { deny: ['exec'] } } } } }",
         "2026.9",
     );
     // Same version: a context change alone.

@@ -93,6 +93,8 @@ pub fn resolve(
     registry: &Registry,
     ctx: &PolicyContext,
 ) -> Result<Resolution, PolicyError> {
+    // What the session key says fills the fields no flag set, wherever the context came from.
+    let ctx = &ctx.clone().with_session_key();
     let (resolved, agent) = resolve_context(cfg, &registry.semantics, ctx)?;
     let mut warnings = Vec::new();
     let inputs = LayerInputs {
@@ -104,6 +106,7 @@ pub fn resolve(
     };
     let mut layers = build_layers(&inputs, &mut warnings);
     super::plugin_selection::apply(&mut layers, &inputs);
+    super::switches::apply(&mut layers, &inputs);
     let gateway_config_reads = profiles_grant(&layers, registry, "gateway");
     let mut resolution = resolve_layers(layers, registry, &mut warnings);
     resolution.context = ctx.clone();

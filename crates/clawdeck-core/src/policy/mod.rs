@@ -5,6 +5,7 @@
 //! tool and every layer, skipped / kept / removed with the rule that decided it.
 
 pub(crate) mod call_notes;
+mod channel_groups;
 pub mod diff;
 mod engine;
 pub mod layer;
@@ -13,6 +14,7 @@ pub(crate) mod normalize;
 mod plugin_selection;
 mod render;
 pub mod sources;
+mod switches;
 pub mod trace;
 
 pub use engine::{resolve, resolve_layers};
@@ -31,5 +33,7 @@ pub enum PolicyError {
     UnknownAgent { id: String, known: Vec<String> },
 }
 
+#[cfg(test)]
+mod release_tests;
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,8 @@
 //! Which plugin tools a run builds at all (packs with `pluginToolsNeedSelection`).
 //!
 //! OpenClaw creates a plugin's tools only when the combined allowlists of every layer select
-//! them: `*`, `group:plugins`, the plugin id, or a name or pattern matching the tool; or when no
+//! them: `*`, `group:plugins`, the plugin id, or a name or pattern matching the tool (a pattern
+//! only where the pack's `pluginAllowlistPatterns` says so: 2026.8 matches exact names); or when no
 //! layer has an allowlist (or one has only `alsoAllow`, which stands for "the defaults plus").
 //! A core group (`group:ui`, `group:memory`) expands to plugin tools in the policy filter, but it
 //! does not select them, so they are never built (dist `tool-grant-allowlist-*.mjs`
@@ -63,9 +64,10 @@ pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
         }
         let plugin = plugin.to_lowercase();
         let name = spec.name.to_lowercase();
+        let patterns = registry.semantics.plugin_allowlist_patterns;
         let selected = entries
             .iter()
-            .any(|e| *e == plugin || glob_matches(e, &name));
+            .any(|e| *e == plugin || *e == name || (patterns && glob_matches(e, &name)));
         if selected || !allowlists.iter().all(|list| list.matches(&spec.name)) {
             continue;
         }

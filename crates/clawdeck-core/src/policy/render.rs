@@ -189,11 +189,19 @@ pub fn render_tool(res: &Resolution, tool: &ToolTrace) -> String {
                 RemovalKind::Denied => "denied",
                 RemovalKind::NotAllowed => "not allowed",
             };
-            let _ = writeln!(
-                out,
-                "{} ({source}{groups}): HIDDEN, {how} by the {} layer",
-                tool.name, removal.layer
-            );
+            match removal.switched_off() {
+                Some(switch) => writeln!(
+                    out,
+                    "{} ({source}{groups}): HIDDEN, absent: {switch} (OpenClaw never builds it)",
+                    tool.name
+                ),
+                None => writeln!(
+                    out,
+                    "{} ({source}{groups}): HIDDEN, {how} by the {} layer",
+                    tool.name, removal.layer
+                ),
+            }
+            .ok();
             let _ = writeln!(out, "  {}", removal.reason);
         }
     }

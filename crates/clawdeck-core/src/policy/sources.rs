@@ -70,12 +70,7 @@ fn policy_layer(
 
 /// `agent:<id>:subagent:...` or `subagent:...` (OpenClaw's `isSubagentSessionKey`).
 pub fn is_subagent_session_key(key: &str) -> bool {
-    let lower = key.trim().to_lowercase();
-    if lower.starts_with("subagent:") {
-        return true;
-    }
-    let parts: Vec<&str> = lower.split(':').collect();
-    parts.len() >= 3 && parts[0] == "agent" && parts[2] == "subagent"
+    crate::session_key::parse(key).subagent
 }
 
 /// The agent's main session: no key (the console), `main`, or `agent:<id>:main`.
@@ -191,9 +186,7 @@ fn provider_and_model(
 
 /// A subagent session (`--subagent`, or a subagent session key), and why.
 fn subagent_of(ctx: &PolicyContext) -> (bool, Option<String>) {
-    if ctx.subagent {
-        (true, Some("--subagent".to_string()))
-    } else if let Some(key) = ctx
+    if let Some(key) = ctx
         .session_key
         .as_deref()
         .filter(|k| is_subagent_session_key(k))
@@ -202,6 +195,8 @@ fn subagent_of(ctx: &PolicyContext) -> (bool, Option<String>) {
             true,
             Some(format!("session key \"{key}\" is a subagent key")),
         )
+    } else if ctx.subagent {
+        (true, Some("--subagent".to_string()))
     } else {
         (false, None)
     }
@@ -754,7 +749,7 @@ pub(crate) fn parse_sender_key(key: &str) -> (SenderKey, bool) {
 
 /// Finds the `toolsBySender` entry for the context's sender: channel + id → id → e164 →
 /// username → name → `*`.
-fn match_sender<'a>(
+pub(crate) fn match_sender<'a>(
     by_sender: &'a BTreeMap<String, ToolPolicyConfig>,
     ctx: &PolicyContext,
     base: &KeyPath,
@@ -843,6 +838,9 @@ fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> L
             format!("{channel}: no group in the context (direct chat)"),
         );
     };
+    if let Some(layer) = plugin_group_layer(inputs, channel, group, warnings) {
+        return layer;
+    }
     let Some((groups, table_path)) = inputs.cfg.group_table(channel, ctx.account.as_deref()) else {
         return LayerPolicy::absent(
             LayerId::Group,
@@ -892,6 +890,56 @@ fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> L
         chosen,
         format!("{table_path}: no entry for group \"{group}\" or \"*\""),
     )
+}
+
+/// The group layer from the channel plugin's own resolver (Slack's channels, Discord's
+/// guilds, Matrix's rooms) when it finds a policy; `None` leaves `channels.<ch>.groups` to
+/// decide, as OpenClaw does. A channel the pack does not name is read from its groups, with
+/// a warning that says so.
+fn plugin_group_layer(
+    inputs: &LayerInputs<'_>,
+    channel: &str,
+    group: &str,
+    warnings: &mut Vec<PolicyWarning>,
+) -> Option<LayerPolicy> {
+    use super::channel_groups::{ChannelRule, PluginInputs, plugin_policy, rule_for};
+    let source = match rule_for(&inputs.registry.semantics, channel) {
+        ChannelRule::Known(source) => source,
+        ChannelRule::NotModelled => {
+            warnings.push(PolicyWarning {
+                layer: Some(LayerId::Group),
+                message: format!(
+                    "channel {channel}: group policy not modelled for OpenClaw {}, read channels.{channel}.groups (its channel plugin may keep it elsewhere)",
+                    inputs.registry.semantics.id
+                ),
+                config_path: Some(format!("channels.{channel}")),
+            });
+            return None;
+        }
+    };
+    let lowered = channel.to_lowercase();
+    let exact_keys = inputs
+        .registry
+        .semantics
+        .channel_keys_case_sensitive
+        .iter()
+        .any(|c| c.eq_ignore_ascii_case(&lowered));
+    let plugin = PluginInputs {
+        raw: &inputs.cfg.raw,
+        ctx: inputs.ctx,
+        channel: &lowered,
+        exact_keys,
+    };
+    let chosen = plugin_policy(source, &plugin, &group_id_candidates(group), warnings)?;
+    Some(policy_layer(
+        LayerId::Group,
+        "group tools.allow".to_string(),
+        &chosen.path,
+        chosen.policy.allow.as_ref(),
+        chosen.policy.also_allow.as_ref(),
+        chosen.policy.deny.as_ref(),
+        chosen.what,
+    ))
 }
 
 /// The group layer from the chat policy chosen (where it is written, the policy, why), or
@@ -1256,9 +1304,8 @@ fn subagent_depth(ctx: &PolicyContext) -> u32 {
     if let Some(depth) = ctx.subagent_depth {
         return depth.max(1);
     }
-    let key = ctx.session_key.as_deref().unwrap_or("").to_lowercase();
-    let segments = key.split(':').filter(|s| *s == "subagent").count() as u32;
-    segments.max(1)
+    let key = ctx.session_key.as_deref().unwrap_or("");
+    crate::session_key::parse(key).subagent_depth.max(1)
 }
 
 /// What the pack denies every subagent: its default denylist (less what allow or alsoAllow

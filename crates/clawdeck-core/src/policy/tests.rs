@@ -1006,12 +1006,16 @@ fn a_sandbox_allow_that_names_a_default_denied_tool_lifts_its_default_deny() {
         sandboxed: true,
         ..ctx()
     };
-    // Default deny holds gateway, canvas and nodes; allow names gateway, alsoAllow a glob.
-    let config =
-        "{ tools: { sandbox: { tools: { allow: ['read', 'gateway'], alsoAllow: ['can*'] } } } }";
+    // Default deny holds gateway, canvas and nodes; allow names gateway, alsoAllow a glob (in
+    // two configs: OpenClaw 2026.9 refuses allow and alsoAllow in one scope).
+    let config = "{ tools: { sandbox: { tools: { allow: ['read', 'gateway'] } } } }";
     let res = resolve_2026(config, &sandboxed);
     assert!(is_visible(&res, "gateway"));
-    assert!(is_visible(&res, "canvas"));
+    let also = resolve_2026(
+        "{ tools: { sandbox: { tools: { alsoAllow: ['can*'] } } } }",
+        &sandboxed,
+    );
+    assert!(is_visible(&also, "canvas"));
     assert_eq!(removal(&res, "nodes").layer, LayerId::Sandbox);
     assert_eq!(
         removal(&res, "nodes").builtin.as_deref(),

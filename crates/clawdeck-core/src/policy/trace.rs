@@ -149,6 +149,14 @@ pub struct Removal {
 }
 
 impl Removal {
+    /// What switched the tool off, when a config switch keeps OpenClaw from building it at all
+    /// (`tools.web.search.enabled is false`).
+    pub fn switched_off(&self) -> Option<&str> {
+        self.builtin
+            .as_deref()
+            .and_then(|b| b.strip_prefix(super::switches::ABSENT))
+    }
+
     /// `Layer: reason [config.path]` (the path only when the reason does not already name it).
     pub fn rule_text(&self) -> String {
         let mut text = format!("{}: {}", self.layer.title(), self.reason);

@@ -3,11 +3,12 @@
 //! coupling, allowlists that name only unknown tools, subagent and owner rules, Tool Search).
 //!
 //! The policy engine holds no tool list: it reads the `Semantics` of the pack in use. Packs ship
-//! in assets/openclaw/ (`seed`, the design the seeds describe, and `2026.9`), and more can be
+//! in assets/openclaw/ (`seed`, the design the seeds describe, `2026.8` and `2026.9`), and more can be
 //! synced from an operator's gateway into clawdeck's data dir (`clawdeck catalog sync`).
 
 pub mod pack;
 mod select;
+pub mod switches;
 mod synced;
 
 use std::collections::BTreeMap;
@@ -21,8 +22,8 @@ use crate::tool::ToolSpec;
 pub use select::{
     Installed, KnownVersion, PackChoice, UnknownPack, VERSION_PROBE_TIMEOUT, VersionProbe,
     available_packs, choose, installed_openclaw_version, known_openclaw_version,
-    probe_openclaw_version, requested_version, set_requested_version, synced_packs_dir,
-    version_cache_file,
+    probe_openclaw_version, requested_version, set_requested_version, stored_pack,
+    synced_packs_dir, version_cache_file,
 };
 
 /// clawdeck's own tools (clawbot_router and seed 000's local system tools): in every pack.
@@ -33,6 +34,10 @@ pub(crate) const EMBEDDED_PACKS: &[(&str, &str)] = &[
     (
         "seed",
         include_str!("../../../../assets/openclaw/seed.json"),
+    ),
+    (
+        "2026.8",
+        include_str!("../../../../assets/openclaw/2026.8.json"),
     ),
     (
         "2026.9",
@@ -300,6 +305,15 @@ pub struct Semantics {
     /// Whether a plugin's tools are built only when the combined allowlists select them (its
     /// id, `group:plugins`, `*` or a matching pattern; a core group does not).
     pub plugin_tools_need_selection: bool,
+    /// Whether a `*` in an allowlist entry selects plugin tools by pattern (2026.9's
+    /// createPluginToolAllowlist compiles globs; 2026.8's isPluginToolAllowed matches exact
+    /// names only, so `memory_*` selects nothing there).
+    pub plugin_allowlist_patterns: bool,
+    /// Channel plugins (`slack`) whose `channels.<plugin>.channels.<key>` entries match the
+    /// conversation's id case-sensitively; every other channel plugin's match ignores case.
+    pub channel_keys_case_sensitive: Vec<String>,
+    /// Config keys and plugin switches that keep tools from being built at all.
+    pub switches: switches::ToolSwitches,
     /// Tools of the version absent from its default run, with the condition that brings them.
     pub conditional_tools: Vec<(String, String)>,
     /// A name that also names other tools in a policy (`canvas` → `show_widget`).
@@ -320,6 +334,9 @@ pub struct Semantics {
     pub schema_variants: BTreeMap<String, Vec<SchemaVariant>>,
     /// A tool's schema while a channel is configured (message grows with channel actions).
     pub channel_variants: BTreeMap<String, Vec<ChannelVariant>>,
+    /// Channel → where its channel plugin keeps a chat group's tool policy (empty: every
+    /// channel reads `channels.<ch>.groups`, as the seed's OpenClaw does).
+    pub channel_group_policy: BTreeMap<String, GroupPolicySource>,
     /// Parameters a tool has only while another tool is visible (tool → property → tool).
     pub property_requires: BTreeMap<String, BTreeMap<String, String>>,
     /// Whether the Claude Code parameter aliases (`file_path` ...) are added to schemas (the
@@ -452,6 +469,9 @@ pub fn newest() -> Arc<Semantics> {
                 sender_owner_needs_allowlist: false,
                 direct_chat_policy: false,
                 plugin_tools_need_selection: false,
+                plugin_allowlist_patterns: true,
+                channel_keys_case_sensitive: Vec::new(),
+                switches: switches::ToolSwitches::default(),
                 conditional_tools: Vec::new(),
                 family_expansions: BTreeMap::new(),
                 primary_session_only: Vec::new(),
@@ -464,6 +484,7 @@ pub fn newest() -> Arc<Semantics> {
                 schema_variants: BTreeMap::new(),
                 property_requires: BTreeMap::new(),
                 channel_variants: BTreeMap::new(),
+                channel_group_policy: BTreeMap::new(),
                 tooling_prompt: None,
             })
         })
@@ -518,4 +539,21 @@ mod tests {
         assert_eq!(s.profile("nope"), None);
         assert_eq!(s.alias_target("bash"), Some("exec"));
     }
+}
+
+/// Where a channel plugin keeps a chat group's tool policy (OpenClaw's
+/// `plugin.groups.resolveToolPolicy`; `channels.<ch>.groups` when it has none or it finds none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GroupPolicySource {
+    /// `channels.<ch>.groups.<id>`, else `"*"` (Telegram, WhatsApp, iMessage, Signal, ...).
+    Groups,
+    /// Slack's `channels.slack.channels.<id>` (the id as given, lower-, upper-cased, with
+    /// `channel:`), else `"*"`; one entry, no fallback.
+    SlackChannels,
+    /// Discord's `channels.discord.guilds.<guild>` and its `channels.<id>`.
+    DiscordGuilds,
+    /// Matrix's `channels.matrix.groups` (else `rooms`) `<room>` / `room:<room>`, else `"*"`;
+    /// `tools` only.
+    MatrixRooms,
 }

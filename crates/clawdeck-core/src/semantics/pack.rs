@@ -63,6 +63,16 @@ pub(crate) struct PackFile {
     pub direct_chat_policy: bool,
     #[serde(default)]
     pub plugin_tools_need_selection: bool,
+    /// Whether a plugin tool allowlist entry with `*` is a pattern (absent: yes; 2026.8: exact
+    /// names only).
+    #[serde(default)]
+    pub plugin_allowlist_patterns: Option<bool>,
+    /// Channel plugins whose per-conversation config keys match case-sensitively.
+    #[serde(default)]
+    pub channel_keys_case_sensitive: Vec<String>,
+    /// Keys and plugin switches that keep tools from being built (see `switches`).
+    #[serde(default)]
+    pub switches: super::switches::ToolSwitches,
     #[serde(default)]
     pub tooling_prompt_rule: Option<super::ToolingRule>,
     #[serde(default)]
@@ -79,6 +89,9 @@ pub(crate) struct PackFile {
     pub property_requires: BTreeMap<String, BTreeMap<String, String>>,
     #[serde(default)]
     pub channel_variants: BTreeMap<String, Vec<super::ChannelVariant>>,
+    /// Channel → where its channel plugin keeps a chat group's tool policy.
+    #[serde(default)]
+    pub channel_group_policy: BTreeMap<String, super::GroupPolicySource>,
     /// A name that also names other tools (`canvas` → `show_widget`).
     #[serde(default)]
     pub family_expansions: BTreeMap<String, Vec<String>>,
@@ -453,6 +466,9 @@ impl PackFile {
             &self.description_fragments,
             self.session_visibility.as_ref(),
         )?;
+        self.switches.check(|name| {
+            tools.iter().any(|t| t.name == name) || conditional.iter().any(|(n, _)| n == name)
+        })?;
         Ok(Semantics {
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,
@@ -463,6 +479,11 @@ impl PackFile {
             schema_variants: self.schema_variants,
             property_requires: self.property_requires,
             channel_variants: self.channel_variants,
+            channel_group_policy: self
+                .channel_group_policy
+                .into_iter()
+                .map(|(k, v)| (k.trim().to_lowercase(), v))
+                .collect(),
             conditional_tools: conditional,
             family_expansions: self.family_expansions,
             primary_session_only,
@@ -470,6 +491,9 @@ impl PackFile {
             sender_owner_needs_allowlist: self.sender_owner_needs_allowlist,
             direct_chat_policy: self.direct_chat_policy,
             plugin_tools_need_selection: self.plugin_tools_need_selection,
+            plugin_allowlist_patterns: self.plugin_allowlist_patterns.unwrap_or(true),
+            channel_keys_case_sensitive: self.channel_keys_case_sensitive,
+            switches: self.switches,
             id: self.version,
             captured_from: self.captured_from,
             tools,

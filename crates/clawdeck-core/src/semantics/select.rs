@@ -122,10 +122,20 @@ fn synced(version: &str) -> Option<Result<Arc<Semantics>, String>> {
     Some(
         crate::regular_file::read_to_string(&path, Links::Follow)
             .map_err(|err| err.to_string())
-            .and_then(|text| super::synced::over_newest_rules(&text, &shown))
+            .and_then(|text| super::synced::over_nearest_rules(&text, &shown))
             .map(Arc::new)
             .map_err(cannot_load),
     )
+}
+
+/// The pack `clawdeck catalog sync` stored at `path`, laid over its nearest shipped pack, as
+/// every command reads it (the fidelity suite reads a pack it synced into a directory of its own).
+pub fn stored_pack(path: &std::path::Path) -> Result<Arc<Semantics>, String> {
+    let shown = path.display().to_string();
+    crate::regular_file::read_to_string(path, Links::Follow)
+        .map_err(|err| format!("{shown}: {err}"))
+        .and_then(|text| super::synced::over_nearest_rules(&text, &shown))
+        .map(Arc::new)
 }
 
 /// `2026.9.6` → `2026.9`; `seed` stays.

@@ -2,7 +2,8 @@
 //!
 //! A synced pack carries what a gateway's `tools.catalog` reports: the tools with their labels,
 //! summaries, sections, sources and default profiles, the core groups and the profiles. It is
-//! laid over the newest shipped pack, which gives what a catalog cannot: the descriptions and
+//! laid over the nearest shipped pack (the newest one not newer than the gateway's version:
+//! 2026.8.2 over 2026.8, 2026.9.6 or 2026.10.1 over 2026.9), which gives what a catalog cannot: the descriptions and
 //! schemas the model receives, owner, subagent and sandbox rules, Tool Search. The synced pack
 //! adds to the shipped data and never takes away: a tool the catalog does not list (one that
 //! appears only under some condition) stays, a tool the shipped pack knows keeps its recorded
@@ -18,21 +19,55 @@ use super::{EMBEDDED_PACKS, Semantics};
 /// Tool fields that are what the model receives; a gateway that reports a schema replaces them.
 const MODEL_FACING: &[&str] = &["description", "parameters"];
 
-/// The synced pack `text` over the newest shipped pack; `origin` names the file in errors.
-pub(crate) fn over_newest_rules(text: &str, origin: &str) -> Result<Semantics, String> {
-    let merged = merged_with_newest(text).map_err(|err| format!("{origin}: {err}"))?;
+/// The synced pack `text` over the nearest shipped pack; `origin` names the file in errors.
+pub(crate) fn over_nearest_rules(text: &str, origin: &str) -> Result<Semantics, String> {
+    let merged = merged_with_nearest(text).map_err(|err| format!("{origin}: {err}"))?;
     Semantics::from_pack_text(&merged, origin)
 }
 
+/// A release's numbers (`2026.8.2` → [2026, 8, 2]); `None` for `seed` and other names.
+fn release_numbers(version: &str) -> Option<Vec<u64>> {
+    version
+        .trim()
+        .trim_start_matches('v')
+        .split('.')
+        .map(|part| part.parse().ok())
+        .collect()
+}
+
+/// The shipped pack whose rules a synced pack of `version` is laid over: the newest shipped
+/// release pack not newer than `version` (a pack `2026.8` covers every `2026.8.x`), else the
+/// oldest release pack, else (a version that is no release number) the newest pack.
+pub(crate) fn nearest_shipped(version: &str) -> (&'static str, &'static str) {
+    let newest = EMBEDDED_PACKS.last().copied().unwrap_or(("none", "{}"));
+    let Some(wanted) = release_numbers(version) else {
+        return newest;
+    };
+    let mut releases: Vec<(Vec<u64>, (&'static str, &'static str))> = EMBEDDED_PACKS
+        .iter()
+        .filter_map(|&(id, text)| release_numbers(id).map(|n| (n, (id, text))))
+        .collect();
+    releases.sort_by(|a, b| a.0.cmp(&b.0));
+    let covers = |pack: &[u64]| wanted.iter().take(pack.len()).cmp(pack.iter()).is_ge();
+    releases
+        .iter()
+        .rev()
+        .find(|(numbers, _)| covers(numbers))
+        .or(releases.first())
+        .map(|(_, pack)| *pack)
+        .unwrap_or(newest)
+}
+
 /// The merged pack's JSON text.
-fn merged_with_newest(text: &str) -> Result<String, String> {
+fn merged_with_nearest(text: &str) -> Result<String, String> {
     let mut synced: Value = serde_json::from_str(text).map_err(|err| err.to_string())?;
     let Some(synced) = synced.as_object_mut() else {
         return Err("a pack is a JSON object".to_string());
     };
     upgrade_earlier_shape(synced);
-    let newest_text = EMBEDDED_PACKS.last().map(|(_, t)| *t).unwrap_or("{}");
-    let mut merged: Value = serde_json::from_str(newest_text).map_err(|err| err.to_string())?;
+    let version = synced.get("version").and_then(Value::as_str).unwrap_or("");
+    let (_, base_text) = nearest_shipped(version);
+    let mut merged: Value = serde_json::from_str(base_text).map_err(|err| err.to_string())?;
     if let Some(base) = merged.as_object_mut() {
         lay_over(base, std::mem::take(synced))?;
     }
@@ -215,7 +250,33 @@ mod tests {
     use serde_json::json;
 
     fn merged(synced: Value) -> Value {
-        serde_json::from_str(&merged_with_newest(&synced.to_string()).unwrap()).unwrap()
+        serde_json::from_str(&merged_with_nearest(&synced.to_string()).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_synced_version_is_laid_over_the_nearest_shipped_pack() {
+        assert_eq!(nearest_shipped("2026.8.2").0, "2026.8");
+        assert_eq!(nearest_shipped("2026.8.0").0, "2026.8");
+        assert_eq!(nearest_shipped("2026.9.6").0, "2026.9");
+        assert_eq!(nearest_shipped("2026.12.1").0, "2026.9");
+        assert_eq!(nearest_shipped("2027.1.0").0, "2026.9");
+        // Older than every shipped release: the oldest release pack, never the seed.
+        assert_eq!(nearest_shipped("2026.7.9").0, "2026.8");
+        assert_eq!(nearest_shipped("nightly").0, "2026.9");
+    }
+
+    #[test]
+    fn a_2026_8_sync_keeps_the_2026_8_rules() {
+        let pack = merged(
+            json!({"version": "2026.8.2", "capturedFrom": "x", "tools": [],
+            "groups": {"group:fs": ["read"]}, "profiles": {"minimal": ["session_status"]}}),
+        );
+        assert_eq!(pack["subagent"]["defaultMaxSpawnDepth"], 1);
+        assert_eq!(pack["pluginAllowlistPatterns"], false);
+        assert_eq!(pack["profiles"]["minimal"], json!(["session_status"]));
+        let openclaw = pack["groups"]["group:openclaw"].as_array().unwrap();
+        assert!(!openclaw.is_empty() && !openclaw.contains(&json!("openclaw")));
+        assert_eq!(pack["version"], "2026.8.2");
     }
 
     #[test]

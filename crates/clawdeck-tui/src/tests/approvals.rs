@@ -197,7 +197,10 @@ fn no_approvals_yet_and_no_gateway() {
     assert!(screen.contains("no gateway configured"), "{screen}");
     h.app.approvals = crate::views::approvals::ApprovalsView::attaching(&["local".to_string()]);
     let screen = h.screen_trimmed(100, 12);
-    assert!(screen.contains("no exec approvals yet"), "{screen}");
+    assert!(
+        screen.contains("no pending approvals (exec, plugin or system agent)"),
+        "{screen}"
+    );
     assert!(
         !screen.lines().next().unwrap().contains("⚠"),
         "no badge without pending ones: {screen}"
@@ -229,6 +232,9 @@ fn the_empty_approvals_view_says_which_turns_can_reach_it() {
         "Headless runs cannot wait for interactive exec approval",
         "tools.exec.ask",
         "\"on-miss\" or \"always\"",
+        // Where 2026.9.6 routes an approval (dist isApprovalRecordVisibleToClient).
+        "only to approver connections on the device that started its turn",
+        "operator.admin",
     ] {
         assert!(text.contains(needed), "`{needed}` missing:\n{screen}");
     }

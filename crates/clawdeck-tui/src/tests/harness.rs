@@ -62,6 +62,7 @@ impl Harness {
         let clock = FixedClock::at_epoch_2026();
         let mut app = App::new(tx, FrameRequester::test_dummy(), Arc::new(clock.clone()));
         app.clipboard = Box::new(RecordingClipboard::default());
+        app.bell = Box::new(crate::bell::RecordingBell::default());
         app.copy_dir =
             std::env::temp_dir().join(format!("clawdeck-tui-test-{}", std::process::id()));
         Harness { app, rx, clock }

@@ -5,7 +5,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod analysis;
+mod approval_kinds;
 mod approvals;
+mod background_execs;
 mod conventions;
 mod copy;
 mod decisions;
@@ -16,6 +18,9 @@ mod loading;
 mod new_run;
 mod real_gateway;
 mod scrolling;
+mod session_chat;
+mod session_key;
+mod switches;
 mod tabs;
 mod text_panes;
 mod views;

@@ -2055,7 +2055,7 @@ async fn config_reloads_run_as_jobs_and_the_newest_wins() {
     h.app.attach_deck(deck.clone());
     std::fs::write(
         &config,
-        r#"{ "agents": { "list": [ { "id": "ops" }, { "id": "qa" } ] } }"#,
+        r#"{ "agents": { "ownership": "explicit", "list": [ { "id": "ops" }, { "id": "qa" } ] } }"#,
     )
     .unwrap();
     h.app.handle_event(AppEvent::ReloadConfig);

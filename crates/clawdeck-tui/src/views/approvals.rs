@@ -1,8 +1,10 @@
-//! Approvals view: the gateways' exec approvals as they arrive (command, cwd, agent, session,
-//! gateway and the rule that asked), answered with allow once / allow always (asks first) /
-//! deny; resolved ones stay listed with how and by whom. The model is the core's
-//! `ApprovalBoard`, fed through `CoreEvent::Desk`; answers go out as `ResolveApproval` intents
-//! that the App hands to the core's gateway desk.
+//! Approvals view: the gateways' approvals of every kind (exec, plugin, system agent) as they
+//! arrive and as they were pending at attach time, each with what it approves in full (wrapped,
+//! never cut), who asks, and a live countdown to its expiry; answered with allow once / allow
+//! always (asks first) / deny; resolved ones stay listed with how and by whom. `H` shows the
+//! gateways' history, `S` the standing grants (`x` revokes one, asking first). The model is the
+//! core's `ApprovalBoard`, fed through `CoreEvent::Desk`; answers go out as `ResolveApproval`
+//! intents that the App hands to the core's gateway desk.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -18,7 +20,7 @@ use super::ViewCtx;
 use crate::clock::short_duration;
 use crate::event::AppEvent;
 use crate::gateway::approval_board::{ApprovalBoard, ApprovalState, BoardEntry};
-use crate::gateway::approvals::Decision;
+use crate::gateway::approvals::{ApprovalKind, Decision};
 use crate::gateway::roster::Link;
 use crate::gateway::watch::{WatchItem, WatchKind};
 use crate::keymap::Action;
@@ -27,8 +29,23 @@ use crate::theme;
 use crate::widgets::detail_pane::DetailPane;
 use crate::widgets::table::{list_table, render_selected};
 
+use super::approvals_ledger::Ledger;
+pub(crate) use super::approvals_ledger::LedgerAct;
+
+/// Which of the view's lists shows.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Section {
+    #[default]
+    Pending,
+    History,
+    Grants,
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct ApprovalsView {
+    pub(crate) section: Section,
+    /// History and standing grants, as the gateways last answered.
+    pub(crate) ledger: Ledger,
     pub(crate) board: ApprovalBoard,
     /// Each gateway's approver connection.
     pub(crate) links: BTreeMap<String, Link>,
@@ -40,8 +57,9 @@ pub(crate) struct ApprovalsView {
     detail: DetailPane,
 }
 
-/// The list's fixed columns (state, gateway, agent, session); the command takes the rest.
-const FIXED_COLUMNS: [u16; 4] = [24, 14, 8, 24];
+/// The list's fixed columns (state, kind, gateway, agent, session); what it approves takes the
+/// rest.
+const FIXED_COLUMNS: [u16; 5] = [24, 6, 12, 8, 20];
 /// The field names' column in the detail pane.
 const LABEL_WIDTH: usize = 9;
 
@@ -105,6 +123,10 @@ impl ApprovalsView {
     }
 
     fn answer(&mut self, decision: Decision, ctx: &ViewCtx) {
+        if self.section != Section::Pending {
+            ctx.status("answers are given in the pending list (H or S returns to it)");
+            return;
+        }
         let Some(entry) = self.selected_entry() else {
             ctx.status("no approval selected");
             return;
@@ -130,16 +152,24 @@ impl ApprovalsView {
             }
             ApprovalState::Pending => {}
         }
+        if !entry.approval.allows(decision) {
+            ctx.status(format!(
+                "{id}: a {} approval takes only {}",
+                entry.approval.kind.as_str(),
+                entry.approval.allowed_decisions.join(", ")
+            ));
+            return;
+        }
         let event = AppEvent::ResolveApproval {
             gateway: gateway.clone(),
             id: id.clone(),
             decision,
         };
         if decision == Decision::AllowAlways {
-            let command = visible(&entry.approval.command).text;
+            let command = visible(&entry.approval.summary()).text;
             ctx.send(AppEvent::Confirm {
                 question: format!(
-                    "Allow always on {gateway}: `{command}` (agent {}) will run without asking from now on.{} Allow always?",
+                    "Allow always on {gateway}: `{command}` (agent {}) will run without asking from now on (for an automation's run: a standing grant until revoked).{} Allow always?",
                     visible(&entry.approval.agent).text,
                     if entry.approval.has_hidden_chars() {
                         format!(" ⚠ It {HIDDEN_CHARS_WARNING}.")
@@ -154,18 +184,84 @@ impl ApprovalsView {
         }
     }
 
+    /// Shows `section` (back to the pending list when it shows already); history and grants
+    /// are read again each time they are opened.
+    fn toggle(&mut self, section: Section, ctx: &ViewCtx) {
+        if self.section == section {
+            self.section = Section::Pending;
+            return;
+        }
+        self.section = section;
+        self.ledger.selected = 0;
+        let gateways: Vec<String> = self.links.keys().cloned().collect();
+        let act = match section {
+            Section::History => {
+                self.ledger.asking_history(&gateways);
+                LedgerAct::History { gateways }
+            }
+            Section::Grants => {
+                self.ledger.asking_grants(&gateways);
+                LedgerAct::Grants { gateways }
+            }
+            Section::Pending => return,
+        };
+        ctx.send(AppEvent::ApprovalLedger(act));
+    }
+
+    /// Asks before revoking the selected standing grant.
+    fn revoke(&mut self, ctx: &ViewCtx) {
+        if self.section != Section::Grants {
+            ctx.status("standing grants are revoked in their list (S shows it)");
+            return;
+        }
+        let Some(grant) = self.ledger.grant_rows().get(self.ledger.selected).cloned() else {
+            ctx.status("no standing grant selected");
+            return;
+        };
+        ctx.send(AppEvent::Confirm {
+            question: format!(
+                "Revoke standing grant {} on {}: `{}` of automation {} will ask again at its next run. Revoke?",
+                visible(&grant.grant_id).text,
+                grant.gateway,
+                visible(&grant.command).text,
+                visible(&grant.automation).text
+            ),
+            on_yes: Box::new(AppEvent::ApprovalLedger(LedgerAct::Revoke {
+                gateway: grant.gateway.clone(),
+                grant_id: grant.grant_id.clone(),
+            })),
+        });
+    }
+
+    /// A history / grants answer or a revocation's outcome (for the status line).
+    pub(crate) fn apply_ledger(
+        &mut self,
+        event: crate::gateway::desk::DeskEvent,
+    ) -> Option<String> {
+        self.ledger.apply(event)
+    }
+
     pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         match action {
             Action::AllowOnce => self.answer(Decision::AllowOnce, ctx),
             Action::AllowAlways => self.answer(Decision::AllowAlways, ctx),
             Action::DenyApproval => self.answer(Decision::Deny, ctx),
+            Action::History => self.toggle(Section::History, ctx),
+            Action::StandingGrants => self.toggle(Section::Grants, ctx),
+            Action::KillRun => self.revoke(ctx),
             Action::DetailUp | Action::DetailDown => {
                 self.detail.scroll(action);
             }
             _ => {
                 let page = self.table_area.height.saturating_sub(3) as usize;
-                match super::list::moved(self.selected, action, self.board.len(), page) {
-                    Some(to) => self.select(to),
+                let (selected, len) = match self.section {
+                    Section::Pending => (self.selected, self.board.len()),
+                    Section::History => (self.ledger.selected, self.ledger.history_rows().len()),
+                    Section::Grants => (self.ledger.selected, self.ledger.grant_rows().len()),
+                };
+                match super::list::moved(selected, action, len, page) {
+                    Some(to) if self.section == Section::Pending => self.select(to),
+                    Some(to) => self.ledger.selected = to,
                     None => return false,
                 }
             }
@@ -193,13 +289,52 @@ impl ApprovalsView {
         if let Some(reason) = &self.unavailable {
             Paragraph::new(Line::styled(reason.clone(), theme::dim()))
                 .wrap(Wrap { trim: false })
-                .block(Block::bordered().title(" Exec approvals "))
+                .block(Block::bordered().title(" Approvals "))
                 .render(area, buf);
             return;
         }
         let now_ms = wall_ms(ctx.clock.wall());
+        let links = self.links_text();
+        self.table_area = area;
+        match self.section {
+            Section::Pending => self.render_pending(area, buf, ctx, now_ms),
+            Section::History => {
+                let title = format!("Approval history (H: back to pending) · {links}");
+                self.render_history(area, buf, ctx, &title);
+            }
+            Section::Grants => {
+                let title = format!("Standing grants (x: revoke, S: back to pending) · {links}");
+                self.ledger.render_grants(area, buf, &title, now_ms);
+            }
+        }
+    }
+
+    /// The history list and, below, the selected entry whole.
+    fn render_history(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx, title: &str) {
+        let rows = self.ledger.history_rows();
+        let selected = rows.get(self.ledger.selected.min(rows.len().saturating_sub(1)));
+        let (subject, lines) = match selected {
+            Some(e) => (
+                format!("history/{}/{}", e.gateway, e.id),
+                history_detail(e, area.width.saturating_sub(2) as usize),
+            ),
+            None => ("history".to_string(), Vec::new()),
+        };
+        self.detail.set(&subject, lines);
+        let wanted = self.detail.rows_needed(area.width);
+        let [table_area, detail_area] = Layout::vertical([
+            Constraint::Fill(1),
+            Constraint::Length(DetailPane::height_within(area.height, wanted, area.height)),
+        ])
+        .areas(area);
+        self.ledger.render_history(table_area, buf, title);
+        self.detail
+            .render(detail_area, buf, "Selected entry", ctx.keymap);
+    }
+
+    fn render_pending(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx, now_ms: u64) {
         let title = format!(
-            "Exec approvals · {} pending · {}",
+            "Approvals · {} pending · {}",
             self.board.waiting(now_ms),
             self.links_text()
         );
@@ -216,34 +351,12 @@ impl ApprovalsView {
         let command_width = area.width.saturating_sub(2 + mark + fixed) as usize;
         let table_rows: Vec<Row> = rows
             .iter()
-            .map(|e| {
-                let state = if e.is_expired(now_ms) {
-                    Span::styled("⌛ expired", theme::dim())
-                } else {
-                    state_span(&e.state)
-                };
-                let a = &e.approval;
-                let shown = |text: &str, width: u16| cut(&visible(text).text, width as usize);
-                let mut command = Vec::new();
-                let mut room = command_width;
-                if a.has_hidden_chars() {
-                    command.push(Span::styled("⚠ ", theme::error()));
-                    room = room.saturating_sub(2);
-                }
-                command.push(Span::raw(cut(&visible(&a.command).text, room)));
-                Row::new(vec![
-                    Line::from(state),
-                    Line::raw(shown(&e.gateway, FIXED_COLUMNS[1])),
-                    Line::raw(shown(&a.agent, FIXED_COLUMNS[2])),
-                    Line::raw(shown(&a.session_key, FIXED_COLUMNS[3])),
-                    Line::from(command),
-                ])
-            })
+            .map(|e| pending_row(e, now_ms, command_width))
             .collect();
         let (subject, detail) = match self.selected_entry() {
             Some(e) => (
                 format!("{}/{}", e.gateway, e.approval.id),
-                detail_lines(e, ctx, area.width.saturating_sub(2) as usize),
+                detail_lines(e, now_ms, area.width.saturating_sub(2) as usize),
             ),
             None => (String::new(), Vec::new()),
         };
@@ -262,7 +375,14 @@ impl ApprovalsView {
                 .map(Constraint::Length)
                 .into_iter()
                 .chain([Constraint::Fill(1)]),
-            Row::new(vec!["state", "gateway", "agent", "session", "command"]),
+            Row::new(vec![
+                "state",
+                "kind",
+                "gateway",
+                "agent",
+                "session",
+                "what it approves",
+            ]),
             Block::bordered().title(format!(" {title} ")),
         );
         render_selected(table, table_area, buf, self.selected, 0);
@@ -290,6 +410,13 @@ impl ApprovalsView {
     }
 }
 
+/// Where OpenClaw 2026.9.6 sends an approval (dist `canDeliverApprovals`,
+/// `isApprovalRecordVisibleToClient`): a connection with `operator.approvals` (or admin) and
+/// the `approvals` / `exec-approvals` capability, and of those only the ones on the device that
+/// started the turn (its `chat.send` client, bound as the approval's reviewer) or holding
+/// `operator.admin`.
+pub(crate) const ROUTING_NOTE: &str = "OpenClaw 2026.9.6 sends an exec or plugin approval only to approver connections on the device that started its turn (the chat.send client's device, bound as the reviewer) and to operator.admin connections: this console sees the approvals of turns sent from clawdeck's own device (`clawdeck chat`), not those of turns started from the Control UI (`openclaw dashboard`), `openclaw tui` or any other device.";
+
 /// What the view says before any approval came: which turns can reach it at all. OpenClaw
 /// 2026.9.6 raises `exec.approval.requested` only for turns started with the gateway's
 /// `chat.send`; a headless turn's exec is denied at once ("Headless runs cannot wait for
@@ -297,17 +424,61 @@ impl ApprovalsView {
 pub(crate) fn empty_lines() -> Vec<Line<'static>> {
     let dim = |text: &str| Line::styled(text.to_string(), theme::dim());
     vec![
-        Line::raw("no exec approvals yet"),
+        Line::raw("no pending approvals (exec, plugin or system agent)"),
+        dim(ROUTING_NOTE),
         dim(
-            "Only chat turns can wait for an approval: turns sent with the gateway's chat.send (the Control UI chat from `openclaw dashboard`, `openclaw tui` on the gateway).",
-        ),
-        dim(
-            "Turns from `openclaw agent`, the gateway's `agent` method and this console's Router view never reach it: OpenClaw denies their exec at once (\"Headless runs cannot wait for interactive exec approval\").",
+            "Turns from `openclaw agent`, the gateway's `agent` method and this console's Router view never reach it: OpenClaw denies their exec at once (\"exec denied: Headless runs cannot wait for interactive exec approval.\").",
         ),
         dim(
             "And the gateway asks only when tools.exec.ask is \"on-miss\" or \"always\" (the default \"off\" never asks).",
         ),
+        dim("H: the gateways' approval history · S: standing grants"),
     ]
+}
+
+/// `⚠ pending · 4m59s` while it can be answered: the time left, moving with the clock.
+fn countdown(entry: &BoardEntry, now_ms: u64) -> Span<'static> {
+    if entry.is_expired(now_ms) {
+        return Span::styled("⌛ expired", theme::dim());
+    }
+    match (&entry.state, entry.approval.expires_at_ms) {
+        (ApprovalState::Pending, Some(at)) => Span::styled(
+            format!(
+                "⚠ pending · {}",
+                short_duration(Duration::from_millis(at - now_ms))
+            ),
+            theme::warning(),
+        ),
+        (state, _) => state_span(state),
+    }
+}
+
+fn kind_label(kind: ApprovalKind) -> &'static str {
+    match kind {
+        ApprovalKind::Exec => "exec",
+        ApprovalKind::Plugin => "plugin",
+        ApprovalKind::SystemAgent => "system",
+    }
+}
+
+fn pending_row(e: &BoardEntry, now_ms: u64, command_width: usize) -> Row<'static> {
+    let a = &e.approval;
+    let shown = |text: &str, width: u16| cut(&visible(text).text, width as usize);
+    let mut command = Vec::new();
+    let mut room = command_width;
+    if a.has_hidden_chars() {
+        command.push(Span::styled("⚠ ", theme::error()));
+        room = room.saturating_sub(2);
+    }
+    command.push(Span::raw(cut(&visible(&a.summary()).text, room)));
+    Row::new(vec![
+        Line::from(countdown(e, now_ms)),
+        Line::raw(kind_label(a.kind)),
+        Line::raw(shown(&e.gateway, FIXED_COLUMNS[2])),
+        Line::raw(shown(&a.agent, FIXED_COLUMNS[3])),
+        Line::raw(shown(&a.session_key, FIXED_COLUMNS[4])),
+        Line::from(command),
+    ])
 }
 
 /// Milliseconds since the epoch (the gateway's `expiresAtMs` unit).
@@ -382,9 +553,25 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// `name value` lines, the value wrapped to `width` columns under its label.
+fn field_lines(fields: &[(&str, String)], width: usize) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for (name, value) in fields {
+        let pieces = wrap(value, width.saturating_sub(LABEL_WIDTH));
+        for (i, piece) in pieces.into_iter().enumerate() {
+            let label = if i == 0 { *name } else { "" };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{label:<LABEL_WIDTH$}"), theme::dim()),
+                Span::raw(piece),
+            ]));
+        }
+    }
+    lines
+}
+
 /// The selected approval, every field whole (wrapped to `width` columns) and shown visibly;
 /// a warning first when a field hides or reorders characters.
-fn detail_lines(entry: &BoardEntry, ctx: &ViewCtx, width: usize) -> Vec<Line<'static>> {
+fn detail_lines(entry: &BoardEntry, now_ms: u64, width: usize) -> Vec<Line<'static>> {
     let a = &entry.approval;
     let when = match &entry.state {
         ApprovalState::Resolved { decision, by } => {
@@ -393,13 +580,11 @@ fn detail_lines(entry: &BoardEntry, ctx: &ViewCtx, width: usize) -> Vec<Line<'st
         }
         ApprovalState::Answering(d) => format!("{} sent, waiting for the gateway", d.as_str()),
         ApprovalState::Pending => match a.expires_at_ms {
-            Some(ms) => {
-                let at = UNIX_EPOCH + Duration::from_millis(ms);
-                match at.duration_since(ctx.clock.wall()) {
-                    Ok(left) => format!("pending, expires in {}", short_duration(left)),
-                    Err(_) => "pending, past its expiry".to_string(),
-                }
-            }
+            Some(ms) if ms > now_ms => format!(
+                "pending, expires in {}",
+                short_duration(Duration::from_millis(ms - now_ms))
+            ),
+            Some(_) => "pending, past its expiry".to_string(),
             None => "pending".to_string(),
         },
     };
@@ -410,26 +595,43 @@ fn detail_lines(entry: &BoardEntry, ctx: &ViewCtx, width: usize) -> Vec<Line<'st
             theme::error(),
         ));
     }
-    let fields = [
-        ("command", visible(&a.command).text),
-        ("cwd", visible(&a.cwd).text),
-        ("agent", visible(&a.agent).text),
-        ("session", visible(&a.session_key).text),
-        ("gateway", visible(&entry.gateway).text),
-        ("rule", visible(&a.reason).text),
-        ("id", format!("{} · {when}", visible(&a.id).text)),
-    ];
-    for (name, value) in fields {
-        let pieces = wrap(&value, width.saturating_sub(LABEL_WIDTH));
-        for (i, piece) in pieces.into_iter().enumerate() {
-            let label = if i == 0 { name } else { "" };
-            lines.push(Line::from(vec![
-                Span::styled(format!("{label:<LABEL_WIDTH$}"), theme::dim()),
-                Span::raw(piece),
-            ]));
+    let mut fields: Vec<(&str, String)> = vec![("kind", a.kind.as_str().to_string())];
+    fields.extend(a.approves().into_iter().map(|(n, v)| (n, visible(v).text)));
+    for (name, value) in [
+        ("agent", &a.agent),
+        ("session", &a.session_key),
+        ("gateway", &entry.gateway),
+        ("rule", &a.reason),
+        ("severity", &a.severity),
+    ] {
+        if !value.is_empty() || matches!(name, "agent" | "session" | "gateway") {
+            fields.push((name, visible(value).text));
         }
     }
+    if !a.allowed_decisions.is_empty() {
+        fields.push(("answers", a.allowed_decisions.join(", ")));
+    }
+    fields.push(("id", format!("{} · {when}", visible(&a.id).text)));
+    lines.extend(field_lines(&fields, width));
     lines
+}
+
+/// A history entry whole: what it approved, how it ended, by whom, when.
+fn history_detail(
+    e: &crate::gateway::approval_ledger::HistoryEntry,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let fields: Vec<(&str, String)> = vec![
+        ("kind", visible(&e.kind).text),
+        ("approved", visible(&e.summary).text),
+        ("outcome", visible(&e.outcome()).text),
+        ("by", visible(&e.resolver).text),
+        ("agent", visible(&e.agent).text),
+        ("session", visible(&e.session_key).text),
+        ("gateway", visible(&e.gateway).text),
+        ("id", visible(&e.id).text),
+    ];
+    field_lines(&fields, width)
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 //! (`AppEvent`s) sent through the context; none of them does I/O.
 
 pub(crate) mod approvals;
+pub(crate) mod approvals_ledger;
+pub(crate) mod background_execs;
 pub(crate) mod decisions;
 pub(crate) mod diff;
 pub(crate) mod gateway_runs;
@@ -173,6 +175,12 @@ impl View for decisions::DecisionsView {
 impl View for sessions::SessionsView {
     fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         sessions::SessionsView::render(self, area, buf, ctx)
+    }
+    fn input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
+        self.handle_input_key(key, ctx)
+    }
+    fn paste_in(&mut self, text: &str, _ctx: &ViewCtx) -> bool {
+        self.paste_message(text)
     }
     fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         self.handle_action(action, ctx)

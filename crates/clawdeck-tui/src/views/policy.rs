@@ -525,8 +525,12 @@ impl TableColumns {
                 None => Span::styled("?", theme::dim()),
             });
         }
+        let switched_off = t.removed_by.as_ref().and_then(|r| r.switched_off());
         cells.push(if t.visible {
             Span::styled("visible", theme::ok())
+        } else if switched_off.is_some() {
+            // Not a layer's decision: a config switch keeps OpenClaw from building it.
+            Span::styled("absent", theme::error())
         } else {
             Span::styled(
                 format!(
@@ -609,10 +613,11 @@ pub(crate) fn detail_lines(res: &Resolution, tool: &ToolTrace) -> Vec<Line<'stat
                 RemovalKind::Denied => "denied",
                 RemovalKind::NotAllowed => "not allowed",
             };
-            head.push(Span::styled(
-                format!("✗ HIDDEN: {how} by the {} layer", r.layer.title()),
-                theme::error(),
-            ));
+            let verdict = match r.switched_off() {
+                Some(switch) => format!("✗ HIDDEN: absent: {switch} (OpenClaw never builds it)"),
+                None => format!("✗ HIDDEN: {how} by the {} layer", r.layer.title()),
+            };
+            head.push(Span::styled(verdict, theme::error()));
         }
     }
     lines.push(Line::from(head));
@@ -625,7 +630,8 @@ pub(crate) fn detail_lines(res: &Resolution, tool: &ToolTrace) -> Vec<Line<'stat
             r.expanded_from.as_deref(),
             r.config_path.as_deref(),
         ));
-        if let Some(b) = &r.builtin {
+        // A switch's rule is already the headline.
+        if let Some(b) = r.builtin.as_ref().filter(|_| r.switched_off().is_none()) {
             why.push(Span::styled(format!(" (built-in: {b})"), theme::dim()));
         }
         lines.push(Line::from(why));

@@ -33,6 +33,8 @@ pub(crate) enum QueueFocus {
     Lanes,
     /// The selected lane's entries (to kill one).
     Entries,
+    /// The local background exec sessions (`]`/`[`).
+    Execs,
 }
 
 #[derive(Debug)]
@@ -53,6 +55,8 @@ pub(crate) struct QueueView {
     pub(crate) background: Vec<String>,
     /// The gateways' own running and queued sessions (a section of their own).
     pub(crate) gateway_runs: super::gateway_runs::GatewayRuns,
+    /// The local background exec sessions with their output (a section of their own).
+    pub(crate) execs: super::background_execs::BackgroundExecs,
     lanes_area: Rect,
     /// The recent events (newest in sight until scrolled up).
     events: DetailPane,
@@ -95,6 +99,7 @@ impl Default for QueueView {
             unavailable: None,
             background: Vec::new(),
             gateway_runs: super::gateway_runs::GatewayRuns::default(),
+            execs: super::background_execs::BackgroundExecs::default(),
             lanes_area: Rect::default(),
             events: DetailPane::following_the_end(),
         }
@@ -152,6 +157,7 @@ impl QueueView {
     pub(crate) fn needs_tick(&self) -> bool {
         self.snapshot.as_ref().is_some_and(|s| !s.active.is_empty())
             || !self.background.is_empty()
+            || self.execs.running() > 0
             || self.gateway_runs.needs_tick()
     }
 
@@ -230,6 +236,9 @@ impl QueueView {
 
     /// A keymap action; true when it applied here. Clearing a lane and killing a call ask first.
     pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        if self.execs_action(action, ctx) {
+            return true;
+        }
         if self.events.scroll(action) {
             return true;
         }
@@ -291,10 +300,30 @@ impl QueueView {
         true
     }
 
+    /// `]`/`[` move the cursor between the lanes and the background execs; while it is on
+    /// the execs, they take movement, their tail's scrolling and the kill key.
+    fn execs_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        if matches!(action, Action::NextSection | Action::PrevSection) {
+            self.focus = match self.focus {
+                QueueFocus::Execs => QueueFocus::Lanes,
+                _ if self.execs.is_empty() => {
+                    ctx.status("no background exec session");
+                    return true;
+                }
+                _ => {
+                    self.execs.focus();
+                    QueueFocus::Execs
+                }
+            };
+            return true;
+        }
+        self.focus == QueueFocus::Execs && self.execs.handle_action(action, ctx)
+    }
+
     /// Enter: the cursor goes to the lane's entries (its first one) or back to the lanes.
     fn toggle_focus(&mut self, ctx: &ViewCtx) {
         match self.focus {
-            QueueFocus::Entries => self.focus = QueueFocus::Lanes,
+            QueueFocus::Entries | QueueFocus::Execs => self.focus = QueueFocus::Lanes,
             QueueFocus::Lanes => {
                 let first = self.lane_entries().first().map(|e| e.id);
                 match (first, self.selected_lane()) {
@@ -360,6 +389,8 @@ impl QueueView {
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         let area = self.gateway_runs.render_below(area, buf, ctx);
+        let execs_focused = self.focus == QueueFocus::Execs;
+        let area = self.execs.render_below(area, buf, ctx, execs_focused);
         let Some(snapshot) = &self.snapshot else {
             let text = self
                 .unavailable

@@ -38,6 +38,10 @@ const ROSTER_WIDTHS: [u16; 6] = [16, 8, 0, 8, 10, 19];
 /// (gateway, session key).
 type SessionId = (String, String);
 
+// The message box, steer and abort (a child module: it works on the view's fields).
+#[path = "session_chat.rs"]
+pub(crate) mod session_chat;
+
 #[derive(Debug, Default)]
 pub(crate) struct SessionsView {
     pub(crate) roster: Roster,
@@ -57,6 +61,8 @@ pub(crate) struct SessionsView {
     detail_scroll: usize,
     table_area: Rect,
     detail_area: Rect,
+    /// The message box and the turns the console started.
+    pub(crate) chat: session_chat::SessionChat,
 }
 
 /// What one gateway event changed: the roster (the Queue view's gateway section follows it),
@@ -199,7 +205,10 @@ impl SessionsView {
         self.followed = Some(id);
     }
 
-    pub(crate) fn handle_action(&mut self, action: Action, _ctx: &ViewCtx) -> bool {
+    pub(crate) fn handle_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        if let Some(done) = self.chat_action(action, ctx) {
+            return done;
+        }
         // The lower-pane keys scroll the transcript by half its height (K older, J newer).
         let half = (self.detail_area.height.saturating_sub(2) / 2).max(1) as usize;
         match action {
@@ -282,6 +291,7 @@ impl SessionsView {
             Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body)
         };
         self.table_area = table_area;
+        let detail_area = self.render_chat(detail_area, buf);
         self.detail_area = detail_area;
         self.render_roster(table_area, buf);
         self.render_detail(detail_area, buf, ctx);

@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""build_pack.py: one release's semantics pack from what capture.sh recorded and read.
+
+Captured (from WORK/runs/*.jsonl, the model requests of real runs, and WORK/rules.json, read from
+the release's dist/ by extract_rules.mjs): the tools with the descriptions and schemas the model
+receives, which are in the default run, their catalog section, summary and profiles, group:openclaw
+membership, plugin ownership (the deferred directory, the plugins' manifests), the groups, the
+profiles and the values a profile key may take, the sandbox defaults, the subagent deny lists and
+default spawn depth, the owner-only tools, the HTTP deny list, how plugin tool allowlists match,
+Tool Search's direct tools and prompt copy, the Tooling section.
+
+Carried from the base pack (hand-checked rules a capture cannot read; each is kept only where the
+release still has the tool, and copy tied to a description only where that description is
+unchanged): aliases, the refusal texts, Tool Search's modes and footers, the description
+fragments and schema variants, observed rules, notes. WORK/extra.json (optional, or --extra)
+holds the release's own hand-checked facts and is laid over last.
+"""
+import argparse, glob, json, os, re, sys
+
+
+def neighbours(base):
+    """The tools whose absence changes another tool's description or schema in `base`."""
+    out = set()
+    for variants in base.get("schemaVariants", {}).values():
+        out.update(v["whenAbsent"] for v in variants)
+    for props in base.get("propertyRequires", {}).values():
+        out.update(props.values())
+    for frags in base.get("descriptionFragments", {}).values():
+        for f in frags:
+            out.update([f["requires"]] if f.get("requires") else [])
+            out.update(f.get("listed", []))
+    return sorted(out)
+
+
+if len(sys.argv) == 3 and sys.argv[1] == "--neighbours":
+    print("\n".join(neighbours(json.load(open(sys.argv[2])))))
+    sys.exit(0)
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--version", required=True)
+ap.add_argument("--work", required=True)
+ap.add_argument("--base", required=True)
+ap.add_argument("--extensions", required=True)
+ap.add_argument("--extra")
+ap.add_argument("--out", required=True)
+a = ap.parse_args()
+
+base = json.load(open(a.base))
+rules = json.load(open(os.path.join(a.work, "rules.json")))
+base_tools = {t["name"]: t for t in base["tools"]}
+series = ".".join(a.version.split(".")[:2])
+
+
+def req(name):
+    path = os.path.join(a.work, "runs", f"{name}.jsonl")
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return None
+    text = open(path).readline()
+    # The isolated home of the run is not part of what a release sends.
+    home = os.path.join(os.path.abspath(a.work), "homes", name)
+    return json.loads(text.replace(home, "$OPENCLAW_HOME"))["request"]
+
+
+def fn(tool):
+    return tool["function"]
+
+
+full, default = req("full_nots"), req("default")
+full_tools = {fn(t)["name"]: fn(t) for t in full["tools"]}
+default_names = [fn(t)["name"] for t in default["tools"]]
+# Tool Search's copy comes from the default run when the release turns it on by default, else
+# from the run that turns it on.
+search_on_by_default = any(n.startswith("tool_search") for n in default_names)
+searched = default if search_on_by_default else req("ts_tools")
+searched_names = [fn(t)["name"] for t in searched["tools"]]
+sp = searched["messages"][0]["content"]
+
+# The deferred directory of the default run names each deferred tool's owner.
+deferred, owner_of = [], {}
+lines = sp.split("\n")
+if "Available deferred-schema tools:" in lines:
+    for line in lines[lines.index("Available deferred-schema tools:") + 1:]:
+        if not line.startswith("- "):
+            break
+        name, owner = line[2:].split(":", 1)[0].split(" (")
+        deferred.append(name)
+        owner_of[name] = owner.rstrip(")")
+
+sections, summary = {}, {}
+for s in rules["sections"]:
+    for t in s["tools"]:
+        sections[t["id"]] = s["id"]
+        summary[t["id"]] = t["description"]
+core_ids = [t["id"] for s in rules["sections"] for t in s["tools"]]
+listed_profiles = [p for p in rules["profileValues"] if rules["profiles"].get(p) not in (None, ["*"])]
+openclaw_group = set(rules["groups"].get("group:openclaw", []))
+
+plugin_of, plugin_profiles = {}, {}
+for manifest in sorted(glob.glob(os.path.join(a.extensions, "*", "openclaw.plugin.json"))):
+    d = json.load(open(manifest))
+    for t in (d.get("contracts") or {}).get("tools") or []:
+        plugin_of.setdefault(t, d["id"])
+    for t, meta in (d.get("toolMetadata") or {}).items():
+        if meta.get("profiles"):
+            plugin_profiles[t] = meta["profiles"]
+
+owner_only = list(rules["ownerOnlyCoreTools"])
+# Plugin tools the base pack found owner-only (memory-core's intent) stay so while the release has them.
+for name in base.get("nonOwnerDeny", []):
+    if name not in owner_only and name in full_tools and name not in sections:
+        owner_only.append(name)
+
+tools = []
+for n in sorted(set(full_tools) | set(core_ids)):
+    f = full_tools.get(n)
+    b = base_tools.get(n, {})
+    owner = owner_of.get(n)
+    plugin = owner if owner not in (None, "core") else (plugin_of.get(n) if n not in sections else None)
+    entry = {
+        "name": n,
+        "label": b.get("label") or n,
+        "summary": summary.get(n) or b.get("summary") or (f["description"].split(". ")[0] if f else ""),
+        "description": f["description"] if f else None,
+        "section": sections.get(n),
+        "profiles": [p for p in listed_profiles if n in rules["profiles"][p]] or plugin_profiles.get(n, []),
+        "includeInOpenClawGroup": n in openclaw_group,
+        "ownerOnly": n in owner_only,
+        "source": f"plugin:{plugin}" if plugin else "core",
+        "parameters": f["parameters"] if f else None,
+    }
+    if not f:
+        entry["requires"] = b.get("requires") or f"absent from the default {a.version} run; condition not determined"
+    elif b.get("requires") and b.get("inDefaultRun") is not False:
+        entry["requires"] = b["requires"]
+    if plugin:
+        entry["plugin"] = plugin
+    entry["inDefaultRun"] = f is not None
+    entry["catalogMode"] = b.get("catalogMode", "catalog")
+    tools.append(entry)
+names = {t["name"] for t in tools}
+recorded = {t["name"]: t["description"] for t in tools}
+
+
+def unchanged(tool):
+    """The release sends `tool` exactly as the base pack recorded it."""
+    b = base_tools.get(tool)
+    return tool in full_tools and b is not None and b.get("description") == full_tools[tool]["description"] \
+        and b.get("parameters") == full_tools[tool]["parameters"]
+
+
+def tooling(prompt):
+    if "## Tooling" not in prompt:
+        return None
+    return prompt[prompt.index("## Tooling"):prompt.index("## Tool Call Style")]
+
+
+fsp = full["messages"][0]["content"]
+tooling_full = tooling(fsp)
+order, prompt_summary = [], {}
+tl = tooling_full.split("\n")
+for line in tl[2:]:
+    if not line.startswith("- "):
+        break
+    name, _, text = line[2:].partition(": ")
+    if text:
+        order.append(name)
+        prompt_summary[name] = text
+for t in tools:
+    t["promptSummary"] = prompt_summary.get(t["name"])
+
+pack = dict(base)
+pack.update({
+    "version": series,
+    "capturedFrom": f"openclaw {a.version}",
+    "tools": tools,
+    "groups": rules["groups"],
+    "profiles": {p: (None if v in (None, ["*"]) else v) for p, v in rules["profiles"].items()},
+    "profileValues": rules["profileValues"],
+    "nonOwnerDeny": owner_only,
+    "gatewayHttpDeny": rules["gatewayHttpDeny"],
+    "pluginAllowlistPatterns": rules["pluginAllowlistPatterns"],
+    "toolingPrompt": tooling_full,
+    "toolingPromptToolSearch": tooling(sp),
+})
+pack["aliases"] = {k: v for k, v in base["aliases"].items() if v in names}
+pack["familyExpansions"] = {k: [m for m in v if m in names] for k, v in base.get("familyExpansions", {}).items() if k in names}
+pack["subagent"] = dict(base["subagent"], **rules["subagent"])
+pack["sandbox"] = dict(base["sandbox"], defaultAllow=rules["defaultAllow"], defaultDeny=rules["defaultDeny"])
+pack["primarySessionOnly"] = dict(base["primarySessionOnly"], tools=[t for t in base["primarySessionOnly"]["tools"] if t in names])
+pack["toolingPromptRule"] = dict(base["toolingPromptRule"], summaryOrder=order,
+                                 footer="\n".join(x for x in tl[2:] if not x.startswith("- ")))
+
+ts = dict(base["toolSearch"])
+ts["defaultEnabled"] = search_on_by_default
+ts["directTools"] = searched_names
+ts["deferredInDefaultRun"] = deferred if search_on_by_default else []
+ts["deferredWithToolsMode"] = deferred
+ts["metaToolSchemas"] = {fn(t)["name"]: fn(t) for t in searched["tools"] if fn(t)["name"].startswith("tool_")}
+by_mode = {"tools": searched_names}
+for mode, run in (("directory", "ts_directory"), ("code", "ts_code")):
+    r = req(run)
+    if r:
+        by_mode[mode] = [fn(t)["name"] for t in r["tools"]]
+        if mode == "code":
+            ts["codeModeToolSchema"] = next((fn(t) for t in r["tools"] if fn(t)["name"] == "tool_search_code"), None)
+ts["directToolsByMode"] = by_mode
+ts["coreCodingTools"] = [t for t in ts.get("coreCodingTools", []) if t in names]
+ts["directOnlyTools"] = [t for t in ts.get("directOnlyTools", []) if t in names]
+if "### Deferred Tool Schemas" in sp:
+    ts["promptSection"] = sp[sp.index("### Deferred Tool Schemas"):sp.index("The AGENTS.md Tools section")]
+pack["toolSearch"] = ts
+
+# Copy tied to other tools' presence: each base rule is checked again in the run without that
+# tool (deny_<tool>), and kept (with the release's wording) only where the run shows it.
+dropped = []
+
+
+def without(absent):
+    r = req(f"deny_{absent}")
+    return {fn(t)["name"]: fn(t) for t in r["tools"]} if r else None
+
+
+def form(f):
+    return {"description": f["description"], "parameters": f["parameters"]}
+
+
+variants = {}
+for tool, vs in base.get("schemaVariants", {}).items():
+    for v in vs:
+        seen = without(v["whenAbsent"])
+        if tool in full_tools and seen and tool in seen and form(seen[tool]) != form(full_tools[tool]):
+            variants.setdefault(tool, []).append(dict(whenAbsent=v["whenAbsent"], **form(seen[tool])))
+        else:
+            dropped.append(f"schemaVariants.{tool}/{v['whenAbsent']}")
+pack["schemaVariants"] = variants
+requires = {}
+for tool, props in base.get("propertyRequires", {}).items():
+    for prop, needs in props.items():
+        seen = without(needs)
+        has = lambda f: prop in (f.get("parameters") or {}).get("properties", {})
+        if tool in full_tools and has(full_tools[tool]) and seen and tool in seen and not has(seen[tool]):
+            requires.setdefault(tool, {})[prop] = needs
+        else:
+            dropped.append(f"propertyRequires.{tool}.{prop}")
+pack["propertyRequires"] = requires
+fragments = {}
+for tool, frags in base.get("descriptionFragments", {}).items():
+    for frag in frags:
+        listed = frag.get("listed", [])
+        text = frag["text"].replace("{tools}", "/".join(f"`{x}`" for x in listed))
+        described = (full_tools.get(tool) or {}).get("description") or ""
+        seen = without(frag["requires"]) if frag.get("requires") else None
+        shown = text in described and (
+            not frag.get("requires")
+            or (seen is not None and tool in seen and text not in seen[tool]["description"]))
+        if shown:
+            fragments.setdefault(tool, []).append(frag)
+        else:
+            dropped.append(f"descriptionFragments.{tool}: {frag['text'][:40]!r}")
+pack["descriptionFragments"] = fragments
+
+
+def predicted(tool, absent):
+    """The tool's full-run form with the kept property and fragment rules applied for `absent`."""
+    f = json.loads(json.dumps(form(full_tools[tool])))
+    for prop, needs in requires.get(tool, {}).items():
+        if needs == absent:
+            f["parameters"].get("properties", {}).pop(prop, None)
+            if isinstance(f["parameters"].get("required"), list):
+                f["parameters"]["required"] = [r for r in f["parameters"]["required"] if r != prop]
+    for frag in fragments.get(tool, []):
+        listed = frag.get("listed", [])
+        text = frag["text"].replace("{tools}", "/".join(f"`{x}`" for x in listed))
+        left = [x for x in listed if x != absent]
+        if frag.get("requires") == absent or (listed and not left):
+            adapted = ""
+        elif listed:
+            adapted = frag["text"].replace("{tools}", "/".join(f"`{x}`" for x in left))
+        else:
+            adapted = text
+        f["description"] = f["description"].replace(text, adapted, 1)
+    return f
+
+
+# Whatever else a run without a tool words differently is a schema variant of the release.
+for absent in neighbours(base):
+    seen = without(absent)
+    for tool, f in sorted((seen or {}).items()):
+        if tool not in full_tools or form(f) == predicted(tool, absent):
+            continue
+        if not any(v["whenAbsent"] == absent for v in variants.get(tool, [])):
+            variants.setdefault(tool, []).append(dict(whenAbsent=absent, **form(f)))
+pack["schemaVariants"] = variants
+# A configured channel's form of each tool (message's channel actions).
+channel = req("channel_telegram")
+channel_variants = {}
+for t in (channel or {}).get("tools", []):
+    f = fn(t)
+    if f["name"] in full_tools and form(f) != form(full_tools[f["name"]]):
+        channel_variants.setdefault(f["name"], []).append(dict(whenChannel="telegram", **form(f)))
+pack["channelVariants"] = channel_variants
+if base.get("gatewayConfigReads") and not unchanged(base["gatewayConfigReads"]["tool"]):
+    pack.pop("gatewayConfigReads")
+    dropped.append("gatewayConfigReads")
+sv = base.get("sessionVisibility")
+if sv:
+    sv = dict(sv, tools=[t for t in sv["tools"] if t in names])
+    # The release's default and scope texts, and the visibility its full run was written with.
+    if rules["sessionVisibility"]["default"]:
+        sv["default"] = rules["sessionVisibility"]["default"]
+    if rules["sessionVisibility"]["scopes"]:
+        sv["scopes"] = dict(sv["scopes"], **rules["sessionVisibility"]["scopes"])
+    for tool in sv["tools"]:
+        m = re.search(r"obeys `tools\.sessions\.visibility` \((\w+): ", (full_tools.get(tool) or {}).get("description") or "")
+        if m:
+            sv["recorded"] = m.group(1)
+    pack["sessionVisibility"] = sv
+
+pack["notes"] = dict(base.get("notes", {}))
+pack["notes"]["captured"] = (
+    f"assets/openclaw/capture/capture.sh from openclaw@{a.version}: rules from dist/ "
+    + ", ".join(f"{k} {v}" for k, v in rules["where"].items() if v)
+    + (f"; base-pack copy dropped as the release words the tool differently: {', '.join(dropped)}" if dropped else ""))
+
+extra_path = a.extra or os.path.join(a.work, "extra.json")
+if os.path.exists(extra_path):
+    extra = json.load(open(extra_path))
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(pack.get(key), dict):
+            pack[key] = dict(pack[key], **value)
+        else:
+            pack[key] = value
+
+json.dump(pack, open(a.out, "w"), indent=1, ensure_ascii=False)
+open(a.out, "a").write("\n")
+print(f"{a.out}: {len(tools)} tools, {sum(t['inDefaultRun'] for t in tools)} in the default run")

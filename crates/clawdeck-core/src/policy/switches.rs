@@ -1,0 +1,230 @@
+//! Tools a config switches off (the pack's `switches`, read by `semantics::switches`): OpenClaw
+//! never builds them, so no allowlist brings them back. They are removed before the chain, at
+//! the owner layer (the gate that already keeps tools from being offered at all), each with the
+//! key that switched it off: `absent: tools.web.search.enabled is false`.
+
+use std::collections::HashMap;
+
+use super::layer::{LayerId, LayerPolicy, RuleEntry};
+use super::sources::LayerInputs;
+use crate::config::keypath::KeySegment;
+use crate::mcp_servers::BUNDLE_MCP;
+use crate::semantics::switches::SwitchedOff;
+use serde_json::Value;
+
+/// How a switched-off tool's rule begins (`absent: tools.web.search.enabled is false`).
+pub(crate) const ABSENT: &str = "absent: ";
+
+/// The owner layer's label when it carries switched-off tools.
+const LABEL: &str = "tools switched off by config";
+
+/// Adds a removal for every tool a switch keeps from being built.
+pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
+    let removed = switched_off(inputs);
+    if removed.is_empty() {
+        return;
+    }
+    let Some(owner) = layers.iter_mut().find(|l| l.id == LayerId::Owner) else {
+        return;
+    };
+    let mut keys: Vec<&str> = removed.iter().map(|(_, off)| off.path.as_str()).collect();
+    keys.dedup();
+    let note = format!("switched off: {}", keys.join(", "));
+    if owner.present {
+        owner.label = format!("{}; {LABEL}", owner.label);
+        owner.note = format!("{}; {note}", owner.note);
+    } else {
+        owner.present = true;
+        owner.label = LABEL.to_string();
+        owner.note = note;
+    }
+    for (tool, off) in removed {
+        owner.deny.push(RuleEntry::builtin_at(
+            tool,
+            format!("{ABSENT}{}", off.reason),
+            off.path,
+        ));
+    }
+}
+
+/// Every registered tool a switch removes, with the switch.
+fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
+    let registry = inputs.registry;
+    let switches = &registry.semantics.switches;
+    let raw = &inputs.cfg.raw;
+    let mut out = Vec::new();
+    let agent_path = inputs.agent.path.to_string();
+    let agent = agent_entry(raw, inputs).map(|entry| (entry, agent_path.as_str()));
+    for switch in &switches.keys {
+        if let Some(off) = switch.off(raw, agent) {
+            for tool in switch.removes.iter().filter(|t| registry.contains(t)) {
+                out.push((tool.clone(), off.clone()));
+            }
+        }
+    }
+    let Some(plugins) = &switches.plugins else {
+        return out;
+    };
+    let mut decided: HashMap<&str, Option<SwitchedOff>> = HashMap::new();
+    for spec in &registry.tools {
+        let Some(id) = spec.source.plugin_id() else {
+            continue;
+        };
+        if id == BUNDLE_MCP || spec.is_clawdecks() {
+            continue;
+        }
+        let decision = decided
+            .entry(id)
+            .or_insert_with(|| plugins.plugin_off(raw, id));
+        if let Some(off) = decision {
+            let reason = format!("{} (plugin {id} does not load)", off.reason);
+            out.push((
+                spec.name.clone(),
+                SwitchedOff {
+                    path: off.path.clone(),
+                    reason,
+                },
+            ));
+        }
+    }
+    out
+}
+
+/// The context's agent entry in the raw config (`None` for OpenClaw's implicit agent).
+fn agent_entry<'a>(raw: &'a Value, inputs: &LayerInputs<'_>) -> Option<&'a Value> {
+    if inputs.agent.implicit || inputs.agent.path.is_root() {
+        return None;
+    }
+    inputs
+        .agent
+        .path
+        .segments()
+        .iter()
+        .try_fold(raw, |value, segment| match segment {
+            KeySegment::Key(key) => value.get(key),
+            KeySegment::Index(index) => value.get(index),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::catalog::Registry;
+    use crate::config::load_from_str;
+    use crate::context::PolicyContext;
+    use crate::policy::{LayerId, Resolution, resolve};
+
+    fn resolve_2026(config: &str, agent: Option<&str>) -> Resolution {
+        let cfg = load_from_str(config, "t.json5")
+            .unwrap()
+            .with_pack("2026.9")
+            .unwrap();
+        let registry = Registry::build(&cfg, &crate::mcp_servers::ServerListing::Off);
+        let ctx = PolicyContext {
+            agent: agent.map(str::to_string),
+            ..PolicyContext::default()
+        };
+        resolve(&cfg, &registry, &ctx).unwrap()
+    }
+
+    /// The removal of `tool`: its layer, rule and config path.
+    fn absent(res: &Resolution, tool: &str) -> (LayerId, String, String) {
+        let removal = res
+            .trace(tool)
+            .unwrap()
+            .removed_by
+            .clone()
+            .unwrap_or_else(|| panic!("{tool} is visible"));
+        (
+            removal.layer,
+            removal.builtin.unwrap_or_default(),
+            removal.config_path.unwrap_or_default(),
+        )
+    }
+
+    fn visible(res: &Resolution, tool: &str) -> bool {
+        res.trace(tool).is_some_and(|t| t.visible)
+    }
+
+    #[test]
+    fn a_key_switched_off_removes_its_tools_before_any_allowlist() {
+        let res = resolve_2026(
+            "{ tools: { allow: ['*'], web: { search: { enabled: false }, fetch: { enabled: false } }, updatePlan: false }, transcripts: { enabled: false } }",
+            None,
+        );
+        let (layer, rule, path) = absent(&res, "web_search");
+        assert_eq!(layer, LayerId::Owner);
+        assert_eq!(rule, "absent: tools.web.search.enabled is false");
+        assert_eq!(path, "tools.web.search.enabled");
+        assert_eq!(absent(&res, "web_fetch").2, "tools.web.fetch.enabled");
+        assert_eq!(absent(&res, "progress_card").2, "tools.updatePlan");
+        assert_eq!(absent(&res, "transcripts").2, "transcripts.enabled");
+        assert!(visible(&res, "exec") && visible(&res, "browser"));
+        // `clawdeck explain web_search` names the key in its headline.
+        let text = crate::policy::render_tool(&res, res.trace("web_search").unwrap());
+        assert!(
+            text.contains("HIDDEN, absent: tools.web.search.enabled is false"),
+            "{text}"
+        );
+        let owner = res.layers.iter().find(|l| l.id == LayerId::Owner).unwrap();
+        assert_eq!(owner.label, "tools switched off by config");
+        // Only `false` switches a tool off.
+        let on = resolve_2026("{ tools: { web: { search: { enabled: true } } } }", None);
+        assert!(visible(&on, "web_search"));
+    }
+
+    #[test]
+    fn an_agents_apply_patch_object_replaces_the_global_one() {
+        let config = "{ tools: { exec: { applyPatch: { enabled: false } } }, agents: { list: [{ id: 'main' }, { id: 'ops', tools: { exec: { applyPatch: { workspaceOnly: true } } } }, { id: 'dev', tools: { exec: { applyPatch: { enabled: false } } } }] } }";
+        assert_eq!(
+            absent(&resolve_2026(config, Some("main")), "apply_patch").2,
+            "tools.exec.applyPatch.enabled"
+        );
+        assert!(visible(&resolve_2026(config, Some("ops")), "apply_patch"));
+        assert_eq!(
+            absent(&resolve_2026(config, Some("dev")), "apply_patch").2,
+            "agents.list[2].tools.exec.applyPatch.enabled"
+        );
+    }
+
+    #[test]
+    fn plugin_switches_remove_every_tool_of_a_plugin_that_does_not_load() {
+        let res = resolve_2026("{ plugins: { allow: ['browser'] } }", None);
+        assert!(visible(&res, "browser"));
+        assert!(
+            visible(&res, "memory_search"),
+            "memory-core holds the memory slot"
+        );
+        for tool in [
+            "canvas",
+            "file_fetch",
+            "dir_list",
+            "node_inference",
+            "talk_voice",
+        ] {
+            let (layer, rule, path) = absent(&res, tool);
+            assert_eq!(layer, LayerId::Owner, "{tool}");
+            assert!(
+                rule.starts_with("absent: plugins.allow does not list "),
+                "{rule}"
+            );
+            assert_eq!(path, "plugins.allow");
+        }
+        let res = resolve_2026("{ plugins: { slots: { memory: 'none' } } }", None);
+        let (_, rule, path) = absent(&res, "intent");
+        assert_eq!(
+            rule,
+            "absent: plugins.slots.memory is \"none\" (plugin memory-core does not load)"
+        );
+        assert_eq!(path, "plugins.slots.memory");
+        let res = resolve_2026(
+            "{ plugins: { deny: ['canvas'], entries: { browser: { enabled: false } } } }",
+            None,
+        );
+        assert_eq!(absent(&res, "canvas").2, "plugins.deny[0]");
+        assert_eq!(absent(&res, "browser").2, "plugins.entries.browser.enabled");
+        assert!(visible(&res, "talk_voice"));
+        let off = resolve_2026("{ plugins: { enabled: false } }", None);
+        assert!(!visible(&off, "memory_get") && !visible(&off, "file_write"));
+        assert!(visible(&off, "exec"));
+    }
+}

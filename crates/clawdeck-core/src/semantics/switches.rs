@@ -1,0 +1,318 @@
+//! Config switches that make OpenClaw leave tools out of a run altogether: a tool constructor
+//! that returns nothing while a key is `false` (`tools.web.search.enabled`), and the plugin
+//! switches (`plugins.enabled`, `plugins.deny`, `plugins.entries.<id>.enabled`,
+//! `plugins.slots.memory`, `plugins.allow`) that keep a plugin, and so its tools, from loading.
+//!
+//! Which key removes which tool is a version fact: the pack's `switches` table says it, and this
+//! module reads it against a config. No allowlist brings a switched-off tool back.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The pack's `switches`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolSwitches {
+    /// Keys whose value `false` removes tools.
+    #[serde(default)]
+    pub keys: Vec<KeySwitch>,
+    /// How `plugins.*` decides which plugins load (`None`: the pack does not say).
+    #[serde(default)]
+    pub plugins: Option<PluginSwitches>,
+}
+
+impl ToolSwitches {
+    /// A switch that names a tool the pack does not have is a pack error.
+    pub(crate) fn check(&self, known: impl Fn(&str) -> bool) -> Result<(), String> {
+        for (i, switch) in self.keys.iter().enumerate() {
+            if let Some(tool) = switch.removes.iter().find(|t| !known(t)) {
+                return Err(format!(
+                    "switches.keys[{i}] ({}): no tool {tool}",
+                    switch.key
+                ));
+            }
+            if let Some(scope) = &switch.agent_scope
+                && !switch.key.starts_with(&format!("{scope}."))
+            {
+                return Err(format!(
+                    "switches.keys[{i}]: agentScope {scope} does not hold {}",
+                    switch.key
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One key that removes tools when it is `false`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeySwitch {
+    /// Dotted path from the config root (`tools.web.search.enabled`).
+    pub key: String,
+    /// The object (a dotted prefix of `key`) an agent's own entry may hold instead: the agent's
+    /// object replaces the global one whole (`tools.exec.applyPatch`).
+    #[serde(default)]
+    pub agent_scope: Option<String>,
+    /// The tools OpenClaw does not build while the key is `false`.
+    pub removes: Vec<String>,
+}
+
+/// The pack's `switches.plugins`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PluginSwitches {
+    /// The plugin the memory slot holds when `plugins.slots.memory` is unset.
+    pub memory_slot_default: String,
+    /// Plugins of kind `memory`: each loads only while the memory slot holds it.
+    #[serde(default)]
+    pub memory_plugins: Vec<String>,
+}
+
+/// Why a tool is absent: the key that switched it off, where it is written, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SwitchedOff {
+    /// Where the deciding value is written (`agents.list[0].tools.exec.applyPatch.enabled`).
+    pub path: String,
+    /// What it says (`tools.web.search.enabled is false`).
+    pub reason: String,
+}
+
+/// The value at a dotted path.
+fn lookup<'a>(root: &'a Value, dotted: &str) -> Option<&'a Value> {
+    dotted
+        .split('.')
+        .filter(|p| !p.is_empty())
+        .try_fold(root, |v, key| v.get(key))
+}
+
+impl KeySwitch {
+    /// Whether the switch is off for a run of the agent whose entry is `agent` (at
+    /// `agent_path`), and where that is written.
+    pub fn off(&self, raw: &Value, agent: Option<(&Value, &str)>) -> Option<SwitchedOff> {
+        let (scope_holder, scope_path, rest) = match (&self.agent_scope, agent) {
+            (Some(scope), Some((entry, path))) if lookup(entry, scope).is_some() => {
+                let rest = self.key.strip_prefix(scope.as_str()).unwrap_or("");
+                (lookup(entry, scope), format!("{path}.{scope}"), rest)
+            }
+            _ => (Some(raw), String::new(), self.key.as_str()),
+        };
+        let value = scope_holder.and_then(|holder| lookup(holder, rest))?;
+        if value != &Value::Bool(false) {
+            return None;
+        }
+        let path = if scope_path.is_empty() {
+            self.key.clone()
+        } else {
+            format!("{scope_path}{rest}")
+        };
+        Some(SwitchedOff {
+            reason: format!("{path} is false"),
+            path,
+        })
+    }
+}
+
+/// A plugin id as `plugins.allow` / `deny` / `entries` compare it: trimmed, lowercase.
+fn policy_id(id: &str) -> String {
+    id.trim().to_lowercase()
+}
+
+/// The string entries of `plugins.<list>` with their index, as policy ids.
+fn id_list(plugins: &Value, list: &str) -> Vec<(usize, String)> {
+    plugins
+        .get(list)
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| v.as_str().map(|s| (i, policy_id(s))))
+                .filter(|(_, s)| !s.is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A slot's value: `None` when unset or blank (the default holds it), `Some(None)` for
+/// `"none"` (the slot is off), else the plugin it names.
+fn slot(plugins: &Value, key: &str) -> Option<Option<String>> {
+    let text = plugins.get("slots")?.get(key)?.as_str()?.trim();
+    if text.is_empty() {
+        return None;
+    }
+    if text.eq_ignore_ascii_case("none") {
+        return Some(None);
+    }
+    Some(Some(text.to_string()))
+}
+
+impl PluginSwitches {
+    /// Why plugin `id` does not load under `raw`'s `plugins`, in OpenClaw's order: plugins
+    /// off, denied, disabled by its entry, the memory slot held by another, not in the
+    /// allowlist (a plugin holding a slot needs no allowlist entry).
+    pub fn plugin_off(&self, raw: &Value, id: &str) -> Option<SwitchedOff> {
+        let plugins = raw.get("plugins")?;
+        let id = policy_id(id);
+        let off = |path: String, reason: String| Some(SwitchedOff { path, reason });
+        if plugins.get("enabled") == Some(&Value::Bool(false)) {
+            return off("plugins.enabled".into(), "plugins.enabled is false".into());
+        }
+        if let Some((i, _)) = id_list(plugins, "deny").into_iter().find(|(_, d)| *d == id) {
+            return off(
+                format!("plugins.deny[{i}]"),
+                format!("plugins.deny lists {id}"),
+            );
+        }
+        if let Some(key) = self.disabled_entry(plugins, &id) {
+            let path = format!("plugins.entries.{key}.enabled");
+            return off(path, format!("plugins.entries.{id}.enabled is false"));
+        }
+        let memory = slot(plugins, "memory");
+        let memory_holder = match &memory {
+            None => Some(self.memory_slot_default.clone()),
+            Some(held) => held.clone(),
+        };
+        if self.memory_plugins.contains(&id) && memory_holder.as_deref() != Some(id.as_str()) {
+            let reason = match memory_holder {
+                None => "plugins.slots.memory is \"none\"".to_string(),
+                Some(other) => format!("plugins.slots.memory selects {other}"),
+            };
+            return off("plugins.slots.memory".into(), reason);
+        }
+        let holds_slot = memory_holder.as_deref() == Some(id.as_str())
+            || slot(plugins, "contextEngine").flatten().as_deref() == Some(id.as_str());
+        let allow = id_list(plugins, "allow");
+        if !holds_slot && !allow.is_empty() && !allow.iter().any(|(_, a)| *a == id) {
+            return off(
+                "plugins.allow".into(),
+                format!("plugins.allow does not list {id}"),
+            );
+        }
+        None
+    }
+
+    /// The `plugins.entries` key (as written) whose entry disables `id`.
+    fn disabled_entry(&self, plugins: &Value, id: &str) -> Option<String> {
+        let entries = plugins.get("entries")?.as_object()?;
+        entries
+            .iter()
+            .filter(|(key, _)| policy_id(key) == id)
+            .find(|(_, entry)| entry.get("enabled") == Some(&Value::Bool(false)))
+            .map(|(key, _)| key.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn plugins() -> PluginSwitches {
+        PluginSwitches {
+            memory_slot_default: "memory-core".into(),
+            memory_plugins: vec!["memory-core".into()],
+        }
+    }
+
+    #[test]
+    fn a_key_switch_is_off_only_at_false_and_an_agent_object_replaces_the_global_one() {
+        let web = KeySwitch {
+            key: "tools.web.search.enabled".into(),
+            agent_scope: None,
+            removes: vec!["web_search".into()],
+        };
+        let off = json!({"tools": {"web": {"search": {"enabled": false}}}});
+        assert_eq!(
+            web.off(&off, None).unwrap().reason,
+            "tools.web.search.enabled is false"
+        );
+        assert!(
+            web.off(
+                &json!({"tools": {"web": {"search": {"enabled": "false"}}}}),
+                None
+            )
+            .is_none()
+        );
+        assert!(web.off(&json!({}), None).is_none());
+
+        let patch = KeySwitch {
+            key: "tools.exec.applyPatch.enabled".into(),
+            agent_scope: Some("tools.exec.applyPatch".into()),
+            removes: vec!["apply_patch".into()],
+        };
+        let global_off = json!({"tools": {"exec": {"applyPatch": {"enabled": false}}}});
+        let agent_on = json!({"tools": {"exec": {"applyPatch": {"workspaceOnly": true}}}});
+        assert!(
+            patch
+                .off(&global_off, Some((&agent_on, "agents.list[0]")))
+                .is_none()
+        );
+        assert!(
+            patch
+                .off(&global_off, Some((&json!({}), "agents.list[0]")))
+                .is_some()
+        );
+        let agent_off = json!({"tools": {"exec": {"applyPatch": {"enabled": false}}}});
+        let by_agent = patch
+            .off(&json!({}), Some((&agent_off, "agents.list[0]")))
+            .unwrap();
+        assert_eq!(
+            by_agent.path,
+            "agents.list[0].tools.exec.applyPatch.enabled"
+        );
+    }
+
+    #[test]
+    fn plugin_switches_follow_openclaws_order() {
+        let p = plugins();
+        let reason = |raw: Value, id: &str| p.plugin_off(&raw, id).map(|s| s.reason);
+        assert_eq!(reason(json!({}), "browser"), None);
+        assert_eq!(
+            reason(json!({"plugins": {"enabled": false}}), "memory-core").as_deref(),
+            Some("plugins.enabled is false")
+        );
+        assert_eq!(
+            reason(json!({"plugins": {"deny": [" Browser "]}}), "browser").as_deref(),
+            Some("plugins.deny lists browser")
+        );
+        let entry = p
+            .plugin_off(
+                &json!({"plugins": {"entries": {"Canvas": {"enabled": false}}}}),
+                "canvas",
+            )
+            .unwrap();
+        assert_eq!(entry.path, "plugins.entries.Canvas.enabled");
+        // The memory slot's default holder needs no allowlist entry; others do.
+        let allow = json!({"plugins": {"allow": ["browser"]}});
+        assert_eq!(reason(allow.clone(), "memory-core"), None);
+        assert_eq!(reason(allow.clone(), "browser"), None);
+        assert_eq!(
+            reason(allow, "canvas").as_deref(),
+            Some("plugins.allow does not list canvas")
+        );
+        assert_eq!(
+            reason(
+                json!({"plugins": {"slots": {"memory": "None"}}}),
+                "memory-core"
+            )
+            .as_deref(),
+            Some("plugins.slots.memory is \"none\"")
+        );
+        assert_eq!(
+            reason(
+                json!({"plugins": {"slots": {"memory": "memory-wiki"}}}),
+                "memory-core"
+            )
+            .as_deref(),
+            Some("plugins.slots.memory selects memory-wiki")
+        );
+        assert_eq!(
+            reason(
+                json!({"plugins": {"slots": {"memory": " "}}}),
+                "memory-core"
+            ),
+            None
+        );
+    }
+}

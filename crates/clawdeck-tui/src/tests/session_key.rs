@@ -1,0 +1,43 @@
+//! A session key alone sets the console's context: the bar shows what the key says (dimmed,
+//! marked as the key's), and the policy is the Slack channel's.
+
+use super::harness::{Harness, trimmed_rows};
+use crate::context::PolicyContext;
+use crate::event::AppEvent;
+
+const SLACK_CONFIG: &str = r#"{
+  agents: { list: [{ id: "main", default: true }, { id: "ops" }] },
+  channels: { slack: { channels: { C0123ABC: { tools: { deny: ["exec"] } } } } },
+}"#;
+
+#[test]
+fn a_session_key_alone_sets_agent_channel_and_group_in_the_console() {
+    let mut h = Harness::new();
+    let config = crate::config::load_from_str(SLACK_CONFIG, "slack.json5")
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+    h.app.set_config(config);
+    h.app.handle_event(AppEvent::SetContext(PolicyContext {
+        session_key: Some("agent:ops:slack:channel:c0123abc".into()),
+        ..PolicyContext::default()
+    }));
+    let resolution = h.app.policy.resolution.as_ref().unwrap();
+    assert_eq!(resolution.resolved.agent, "ops");
+    let exec = resolution.trace("exec").unwrap();
+    assert!(!exec.visible);
+    assert_eq!(
+        exec.removed_by.as_ref().unwrap().config_path.as_deref(),
+        Some("channels.slack.channels.C0123ABC.tools.deny[0]")
+    );
+    let terminal = h.draw(160, 30);
+    let bar: String = trimmed_rows(terminal.backend().buffer())
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert!(bar.contains("agent ops (session key)"), "{bar}");
+    assert!(bar.contains("channel slack (session key)"), "{bar}");
+    assert!(bar.contains("group c0123abc (session key)"), "{bar}");
+    insta::assert_snapshot!("context_bar_from_a_session_key", bar);
+}

@@ -1,0 +1,219 @@
+//! `clawdeck chat --session KEY [--agent A] -m TEXT`: one turn in a live session through the
+//! gateway's `chat.send`, its reply and tool calls printed as they happen. Ctrl-C (SIGTERM,
+//! SIGHUP) aborts the turn on the gateway before exiting.
+
+use clap::Args;
+
+use super::gateway::attach_all;
+use super::gateway_args::GatewayArgs;
+use super::{Cli, exit};
+use crate::gateway::chat::{ChatEvent, ChatRequest, run_turn};
+use crate::sanitize::{OutputGuard, StdStream, StreamFilter};
+
+#[derive(Debug, Args)]
+pub struct ChatArgs {
+    /// The session to talk to (e.g. agent:ops:main)
+    #[arg(long, value_name = "KEY")]
+    pub session: String,
+    /// The agent, when the session key does not name it
+    #[arg(long, value_name = "AGENT")]
+    pub agent: Option<String>,
+    /// The message
+    #[arg(short = 'm', long = "message", value_name = "TEXT")]
+    pub message: String,
+    #[command(flatten)]
+    pub gateway: GatewayArgs,
+    /// One JSON object per event of the turn
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(cli: &Cli, args: &ChatArgs) -> u8 {
+    if args.session.trim().is_empty() || args.message.trim().is_empty() {
+        eprintln!("clawdeck chat: --session and --message must not be empty");
+        return exit::USAGE;
+    }
+    let runtime = match super::async_runtime() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("clawdeck chat: {e}");
+            return exit::TOOL_ERROR;
+        }
+    };
+    runtime.block_on(chat(cli, args))
+}
+
+async fn chat(cli: &Cli, args: &ChatArgs) -> u8 {
+    // An approver connection: the turn's exec approvals reach this device (and so
+    // `approvals watch` / the console from the same state directory) and are shown here.
+    let (clients, _) = match attach_all(cli, &args.gateway, "chat", true).await {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    if clients.len() > 1 {
+        eprintln!(
+            "clawdeck chat: {} gateways are configured; name the one to talk to with --gateway URL",
+            clients.len()
+        );
+        close_all(&clients);
+        return exit::USAGE;
+    }
+    let client = &clients[0];
+    let request = ChatRequest::new(&args.session, args.agent.as_deref(), &args.message);
+    let mut printer = Printer::new(args.json, super::output_guard(cli));
+    // Ctrl-C, SIGTERM or SIGHUP: abort the turn; the stop policy then exits 128 + n.
+    let stop = crate::process::stop_signals::stop_signals();
+    let stop = async move {
+        stop.await;
+    };
+    let outcome = run_turn(client, &request, stop, |event| printer.print(event)).await;
+    printer.finish();
+    close_all(&clients);
+    match outcome {
+        Ok(ChatEvent::Final { .. }) => exit::OK,
+        Ok(ChatEvent::Aborted { reason }) => {
+            super::err_untrusted(
+                cli,
+                &format!("clawdeck chat: the turn was aborted ({reason})"),
+            );
+            exit::TOOL_ERROR
+        }
+        Ok(ChatEvent::Error { message }) => {
+            super::err_untrusted(cli, &format!("clawdeck chat: the turn failed: {message}"));
+            exit::TOOL_ERROR
+        }
+        Ok(_) => exit::TOOL_ERROR,
+        Err(err) => {
+            super::err_untrusted(
+                cli,
+                &format!("clawdeck chat: {}: {err}", client.endpoint().name),
+            );
+            exit::TOOL_ERROR
+        }
+    }
+}
+
+fn close_all(clients: &[crate::gateway::GatewayClient]) {
+    for client in clients {
+        client.close();
+    }
+}
+
+/// Writes a turn's events: JSON lines, or the reply as it streams with a line for each tool
+/// call and approval (gateway text neutralised for a terminal).
+struct Printer {
+    json: bool,
+    guard: OutputGuard,
+    reply: StreamFilter,
+    /// Reply text is on the current line (a tool line first ends it).
+    mid_line: bool,
+}
+
+impl Printer {
+    fn new(json: bool, guard: OutputGuard) -> Printer {
+        Printer {
+            json,
+            guard,
+            reply: guard.filter(StdStream::Stdout),
+            mid_line: false,
+        }
+    }
+
+    fn print(&mut self, event: &ChatEvent) {
+        if self.json {
+            outln!("{}", event.to_json());
+            return;
+        }
+        match event {
+            ChatEvent::Delta { text, replace } => {
+                if *replace {
+                    self.line("[reply replaced]");
+                }
+                let bytes = self.reply.feed(text.as_bytes()).into_owned();
+                super::quiet_out::write_stdout(&bytes);
+                self.mid_line = !text.ends_with('\n') && !text.is_empty() || self.mid_line;
+            }
+            ChatEvent::Started { .. } | ChatEvent::Status { .. } => {}
+            ChatEvent::Final { .. } => {}
+            other => {
+                if let Some(line) = describe(other) {
+                    self.line(&line);
+                }
+            }
+        }
+    }
+
+    /// A line of its own (after ending the reply's current line).
+    fn line(&mut self, text: &str) {
+        if self.mid_line {
+            outln!("");
+            self.mid_line = false;
+        }
+        let text = crate::gateway::watch::one_line(text);
+        outln!("{}", self.guard.lines(StdStream::Stdout, &text));
+    }
+
+    fn finish(&mut self) {
+        if self.mid_line && !self.json {
+            outln!("");
+        }
+    }
+}
+
+/// The line for a tool call, an approval or the turn's end.
+fn describe(event: &ChatEvent) -> Option<String> {
+    Some(match event {
+        ChatEvent::Tool(call) => match call.phase.as_str() {
+            "start" => format!("[tool {}] {}", call.name, call.args),
+            "result" => format!(
+                "[tool {}] {}: {}",
+                call.name,
+                if call.is_error { "error" } else { "result" },
+                call.output.as_deref().unwrap_or("").trim_end()
+            ),
+            _ => return None,
+        },
+        ChatEvent::Approval(a) => format!(
+            "[approval {}] {} (answer: clawdeck approvals resolve {} allow-once|deny)",
+            a.id, a.command, a.id
+        ),
+        ChatEvent::ApprovalResolved { id, decision } => format!("[approval {id}] {decision}"),
+        ChatEvent::Aborted { reason } => format!("[aborted] {reason}"),
+        ChatEvent::Error { message } => format!("[error] {message}"),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gateway::watch::ToolCall;
+    use serde_json::json;
+
+    #[test]
+    fn tool_calls_and_approvals_are_one_line_each() {
+        let call = ToolCall {
+            name: "exec".into(),
+            phase: "result".into(),
+            call_id: "c".into(),
+            args: json!({"command": "echo hi"}),
+            output: Some("hi\nthere\n".into()),
+            is_error: false,
+            run_id: "r".into(),
+            ts: None,
+            duration_ms: None,
+        };
+        let line = describe(&ChatEvent::Tool(call)).unwrap();
+        assert_eq!(line, "[tool exec] result: hi\nthere");
+        assert_eq!(
+            crate::gateway::watch::one_line(&line),
+            "[tool exec] result: hi⏎there"
+        );
+        assert_eq!(
+            describe(&ChatEvent::Status {
+                phase: "starting_model".into()
+            }),
+            None
+        );
+    }
+}

@@ -1,0 +1,165 @@
+//! Where `tools`, `explain` and `lint` read the OpenClaw config: the local file (`--config`,
+//! $OPENCLAW_CONFIG_PATH, home, demo), or with `--remote-config` a gateway's own config over
+//! `config.get`. The one place both sources are chosen.
+
+use std::time::Duration;
+
+use clap::Args;
+
+use super::gateway_args::{GatewayArgs, attach, endpoints};
+use super::{Cli, exit};
+use crate::config::{self, LoadedConfig};
+use crate::gateway::config_get;
+use crate::gateway::tools::{EffectiveTool, effective_tools};
+
+/// How long attaching and asking may take.
+const REMOTE_DEADLINE: Duration = Duration::from_secs(30);
+
+#[derive(Debug, Clone, Default, Args)]
+pub struct RemoteConfigArgs {
+    /// Answer for the gateway's own config (`config.get`, scope operator.read) instead of a
+    /// local file; secrets come redacted. The gateway: --gateway, else the configured one
+    #[arg(long)]
+    pub remote_config: bool,
+    /// With --remote-config: the gateway (ws://, wss:// or http(s)://). Default: clawdeck.json5
+    /// `gateways`, then OPENCLAW_GATEWAY_URL
+    #[arg(long = "gateway", value_name = "URL", requires = "remote_config")]
+    pub gateways: Vec<String>,
+}
+
+/// The config for `command`: the gateway's with `--remote-config`, else the local one. On
+/// failure the error is printed and the exit status returned.
+pub(crate) fn load(
+    cli: &Cli,
+    remote: &RemoteConfigArgs,
+    command: &str,
+) -> Result<LoadedConfig, u8> {
+    let loaded = if remote.remote_config {
+        load_from_gateway(cli, remote)
+    } else {
+        config::load(cli.config.as_deref()).map_err(|err| err.to_string())
+    };
+    loaded.map_err(|err| {
+        super::err_untrusted(cli, &format!("clawdeck {command}: {err}"));
+        exit::USAGE
+    })
+}
+
+fn load_from_gateway(cli: &Cli, remote: &RemoteConfigArgs) -> Result<LoadedConfig, String> {
+    if let Some(path) = &cli.config {
+        return Err(format!(
+            "--remote-config reads the gateway's config; --config {} names a local one: give one of them",
+            path.display()
+        ));
+    }
+    let fetched = on_one_gateway(cli, remote, |client| async move {
+        config_get::fetch(&client).await
+    })?;
+    let (url, config) = fetched;
+    config::load_remote(&config.text, &url, &config.path).map_err(|err| err.to_string())
+}
+
+/// With `--remote-config` and `--session-key`: that session's `tools.effective` on the same
+/// gateway (what OpenClaw really gives it), to show beside clawdeck's answer.
+pub(crate) fn session_effective(
+    cli: &Cli,
+    remote: &RemoteConfigArgs,
+) -> Option<Result<GatewayEffective, String>> {
+    let session = cli
+        .context
+        .session_key
+        .clone()
+        .filter(|_| remote.remote_config)?;
+    let key = session.clone();
+    let answer = on_one_gateway(cli, remote, |client| async move {
+        client
+            .request("tools.effective", serde_json::json!({"sessionKey": key}))
+            .await
+            .map(|payload| effective_tools(&payload))
+            .map_err(|err| format!("gateway {}: tools.effective: {err}", client.endpoint().url))
+    });
+    Some(answer.map(|(gateway, tools)| GatewayEffective {
+        gateway,
+        session,
+        tools,
+    }))
+}
+
+/// A session's tools as the gateway itself reports them (`tools.effective`).
+pub(crate) struct GatewayEffective {
+    pub gateway: String,
+    pub session: String,
+    pub tools: Vec<EffectiveTool>,
+}
+
+impl GatewayEffective {
+    /// One line for `explain TOOL` (is the tool in the session's list?), or the whole list.
+    pub(crate) fn text(&self, tool: Option<&str>) -> String {
+        let head = format!(
+            "gateway {} tools.effective for session {}",
+            self.gateway, self.session
+        );
+        match tool {
+            Some(name) => {
+                let has = self.tools.iter().any(|t| t.name == name);
+                let verdict = if has { "present" } else { "absent" };
+                format!("{head}: {name} is {verdict}\n")
+            }
+            None => {
+                let names: Vec<&str> = self.tools.iter().map(|t| t.name.as_str()).collect();
+                format!("{head} ({}): {}\n", names.len(), names.join(", "))
+            }
+        }
+    }
+
+    pub(crate) fn json(&self) -> serde_json::Value {
+        let names: Vec<&str> = self.tools.iter().map(|t| t.name.as_str()).collect();
+        serde_json::json!({"gateway": self.gateway, "sessionKey": self.session, "tools": names})
+    }
+}
+
+/// Attaches to the one gateway `remote` names and runs `ask` on it; the gateway's URL with the
+/// answer.
+fn on_one_gateway<T, F, Fut>(
+    cli: &Cli,
+    remote: &RemoteConfigArgs,
+    ask: F,
+) -> Result<(String, T), String>
+where
+    F: FnOnce(crate::gateway::GatewayClient) -> Fut,
+    Fut: std::future::Future<Output = Result<T, String>>,
+{
+    let args = GatewayArgs {
+        gateways: remote.gateways.clone(),
+    };
+    let (endpoints, identity) = endpoints(cli, &args)?;
+    let endpoint = match endpoints.as_slice() {
+        [one] => one.clone(),
+        [] => return Err("--remote-config needs a gateway: give --gateway URL".to_string()),
+        many => {
+            let names: Vec<&str> = many.iter().map(|e| e.url.as_str()).collect();
+            return Err(format!(
+                "--remote-config answers for one gateway and {} are configured ({}): choose one with --gateway URL",
+                many.len(),
+                names.join(", ")
+            ));
+        }
+    };
+    let runtime = super::async_runtime()?;
+    runtime.block_on(async {
+        let client = attach(&endpoint, &identity, false, Some(REMOTE_DEADLINE))
+            .await
+            .map_err(|err| format!("gateway {} ({}): {err}", endpoint.url, endpoint.origin))?;
+        let url = client.endpoint().url.clone();
+        let closer = client.clone();
+        let answer = tokio::time::timeout(REMOTE_DEADLINE, ask(client)).await;
+        closer.close();
+        match answer {
+            Ok(answer) => answer.map(|value| (url, value)),
+            Err(_) => Err(format!(
+                "gateway {url}: no answer within {} s",
+                REMOTE_DEADLINE.as_secs()
+            )),
+        }
+    })
+}

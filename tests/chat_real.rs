@@ -1,0 +1,283 @@
+//! `clawdeck chat`, `gateway abort` and a stop signal against the real OpenClaw gateway
+//! (../shared/realclaw, a gateway of the test's own on free ports; needs OPENCLAW_BIN, else each
+//! test says it was skipped). The mock LLM answers `CALL <tool> <json>` with that tool call.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+use support::own_gateway::OwnGateway;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// exec runs on the gateway host, and every command asks an operator first.
+const EXEC_ASKS: &str =
+    r#"tools: { exec: { host: "gateway", security: "allowlist", ask: "always" } },"#;
+
+fn clawdeck(args: &[&str], gateway: &OwnGateway, state: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+    cmd.args(args)
+        .env("OPENCLAW_GATEWAY_URL", &gateway.url)
+        .env("OPENCLAW_GATEWAY_TOKEN", &gateway.token)
+        .env("XDG_STATE_HOME", state)
+        .env("XDG_DATA_HOME", state)
+        .env("OPENCLAW_CONFIG_PATH", state.join("no-openclaw.json"));
+    cmd
+}
+
+/// A clawdeck child whose stdout JSON lines arrive on a channel.
+struct Headless {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Headless {
+    fn start(args: &[&str], gateway: &OwnGateway, state: &Path) -> Headless {
+        let mut child = clawdeck(args, gateway, state)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Headless { child, lines }
+    }
+
+    /// Lines until one satisfies `pred` (returned), or panics after `timeout`.
+    fn wait_for(&self, timeout: Duration, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    eprintln!("< {line}");
+                    let value: Value = serde_json::from_str(&line)
+                        .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+                    if pred(&value) {
+                        return value;
+                    }
+                }
+                Err(_) => panic!("no {what} within {} s", timeout.as_secs()),
+            }
+        }
+    }
+
+    /// The exit status, or panics after `timeout`.
+    fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("still running after {} s", timeout.as_secs());
+    }
+
+    fn signal(&self, signal: nix::sys::signal::Signal) {
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(self.child.id() as i32), signal).unwrap();
+    }
+}
+
+impl Drop for Headless {
+    fn drop(&mut self) {
+        if let Ok(Some(_)) = self.child.try_wait() {
+            return;
+        }
+        self.signal(nix::sys::signal::Signal::SIGINT);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+#[ignore = "needs the real OpenClaw CLI and ../shared/realclaw: .ci/run runs it with --ignored"]
+/// The approval reaches `approvals watch` because both run from the same state directory (one
+/// device): the gateway routes a `chat.send` turn's approvals to the device that sent it.
+fn chat_turn_calling_exec_raises_an_approval_and_allow_once_lets_the_reply_carry_its_output() {
+    let Some(gateway) = OwnGateway::start_with(EXEC_ASKS) else {
+        eprintln!("chat_real: skipped (OPENCLAW_BIN or ../shared/realclaw/start.sh missing)");
+        return;
+    };
+    let state = tempfile::tempdir().unwrap();
+    let approvals = Headless::start(&["approvals", "watch", "--json"], &gateway, state.path());
+    std::thread::sleep(Duration::from_secs(3));
+    let mut chat = Headless::start(
+        &[
+            "chat",
+            "--session",
+            "agent:ops:chat-approval",
+            "-m",
+            r#"CALL exec {"command":"echo chat-approved-x"}"#,
+            "--json",
+        ],
+        &gateway,
+        state.path(),
+    );
+    // The console's headless twin and the chat itself both see the approval.
+    let requested = approvals.wait_for(Duration::from_secs(300), "the approval", |v| {
+        v["kind"] == "approval"
+            && v["approval"]["command"]
+                .as_str()
+                .is_some_and(|c| c.contains("echo chat-approved-x"))
+    });
+    let id = requested["approval"]["id"].as_str().unwrap().to_string();
+    let in_chat = chat.wait_for(Duration::from_secs(60), "the approval in chat", |v| {
+        v["kind"] == "approval"
+    });
+    assert_eq!(in_chat["approval"]["id"], id.as_str(), "{in_chat}");
+    let out = clawdeck(
+        &["approvals", "resolve", &id, "allow-once"],
+        &gateway,
+        state.path(),
+    )
+    .output()
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "resolve: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result = chat.wait_for(Duration::from_secs(120), "the exec result", |v| {
+        v["kind"] == "tool" && v["tool"]["phase"] == "result"
+    });
+    assert_eq!(result["tool"]["name"], "exec", "{result}");
+    assert_eq!(result["tool"]["isError"], false, "{result}");
+    assert_eq!(
+        result["tool"]["output"].as_str().map(str::trim),
+        Some("chat-approved-x"),
+        "{result}"
+    );
+    let fin = chat.wait_for(Duration::from_secs(120), "the reply", |v| {
+        v["kind"] == "final"
+    });
+    assert!(
+        fin["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("tool exec returned: chat-approved-x")),
+        "{fin}"
+    );
+    assert_eq!(chat.wait_exit(Duration::from_secs(10)).code(), Some(0));
+}
+
+/// Waits until the chat's turn is running: the model has started answering.
+fn running(chat: &Headless) {
+    chat.wait_for(Duration::from_secs(300), "the reply starting", |v| {
+        v["kind"] == "delta"
+    });
+}
+
+#[test]
+#[ignore = "needs the real OpenClaw CLI and ../shared/realclaw: .ci/run runs it with --ignored"]
+/// A slow turn: the message carries the mock's `SLEEP 60` line, and the mock streams its reply
+/// one word every 4 s (`MOCK_LLM_DELAY_MS`; the reply takes about a minute). The mock applies
+/// `SLEEP` to the newest user message only, and for a `chat.send` turn 2026.9.6 adds its own
+/// context message after the operator's, so the streaming delay is what keeps the turn running.
+fn slow_turn_is_aborted_from_clawdeck_and_ends_within_5_s() {
+    let Some(gateway) = OwnGateway::start_with_env("", &[("MOCK_LLM_DELAY_MS", "4000")]) else {
+        eprintln!("chat_real: skipped (OPENCLAW_BIN or ../shared/realclaw/start.sh missing)");
+        return;
+    };
+    let state = tempfile::tempdir().unwrap();
+    let message = "take your time\nSLEEP 60";
+
+    // `clawdeck gateway abort KEY` from another process.
+    let mut chat = Headless::start(
+        &[
+            "chat",
+            "--session",
+            "agent:ops:slow-1",
+            "-m",
+            message,
+            "--json",
+        ],
+        &gateway,
+        state.path(),
+    );
+    running(&chat);
+    let asked = Instant::now();
+    let out = clawdeck(
+        &["gateway", "abort", "agent:ops:slow-1"],
+        &gateway,
+        state.path(),
+    )
+    .output()
+    .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "abort: {said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("aborted run clawdeck-chat-"), "{said}");
+    let end = chat.wait_for(Duration::from_secs(5), "the turn's end", |v| {
+        v["kind"] == "aborted" || v["kind"] == "final"
+    });
+    assert_eq!(end["kind"], "aborted", "{end}");
+    assert_eq!(chat.wait_exit(Duration::from_secs(5)).code(), Some(1));
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
+
+    // Ctrl-C on `clawdeck chat` aborts its own turn, then exits 130.
+    let mut chat = Headless::start(
+        &[
+            "chat",
+            "--session",
+            "agent:ops:slow-2",
+            "-m",
+            message,
+            "--json",
+        ],
+        &gateway,
+        state.path(),
+    );
+    running(&chat);
+    let asked = Instant::now();
+    chat.signal(nix::sys::signal::Signal::SIGINT);
+    let end = chat.wait_for(Duration::from_secs(5), "the turn's end", |v| {
+        v["kind"] == "aborted"
+    });
+    eprintln!("{end}");
+    assert_eq!(chat.wait_exit(Duration::from_secs(5)).code(), Some(130));
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
+    // The gateway agrees: nothing runs in either session any more.
+    let out = clawdeck(&["gateway", "sessions", "--json"], &gateway, state.path())
+        .output()
+        .unwrap();
+    let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in ["agent:ops:slow-1", "agent:ops:slow-2"] {
+        let row = rows
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["session"]["key"] == key)
+            .unwrap_or_else(|| panic!("{key} not listed: {rows}"));
+        assert_ne!(row["session"]["hasActiveRun"], true, "{row}");
+    }
+}

@@ -1,0 +1,131 @@
+//! The config-validity corpus (tests/fixtures/config-validity): clawdeck refuses exactly the
+//! configs real OpenClaw refuses, naming the same key paths. `expected.json` holds what
+//! `openclaw config validate --json` answered for each case (recorded by `record.sh` there, from
+//! a real run); this test checks clawdeck's verdicts against it without OpenClaw.
+//! `openclaw_validate_real.rs` asks the real CLI again and compares live.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use support::config_validity::{Corpus, clawdeck_verdict};
+
+#[test]
+fn clawdeck_refuses_the_corpus_configs_openclaw_refused_at_the_same_key_paths() {
+    let corpus = Corpus::load();
+    assert!(corpus.cases.len() >= 20, "the corpus has ~20 cases");
+    let mut disagreements = Vec::new();
+    for case in &corpus.cases {
+        if let Some(why) = corpus.not_modelled(&case.name) {
+            eprintln!("NOT ANSWERED {}: {why}", case.name);
+            continue;
+        }
+        let expected = corpus.recorded(&case.name);
+        let ours = clawdeck_verdict(&case.text, &case.name);
+        if ours != expected {
+            disagreements.push(format!(
+                "{}: OpenClaw {expected:?}, clawdeck {ours:?}",
+                case.name
+            ));
+        }
+    }
+    assert!(disagreements.is_empty(), "{disagreements:#?}");
+}
+
+/// The six kinds of refusal issue 21 names, each with the key path OpenClaw names.
+#[test]
+fn each_kind_of_refusal_names_openclaws_key_path() {
+    let corpus = Corpus::load();
+    for (case, path) in [
+        ("unknown_profile", "tools.profile"),
+        ("agent_without_id", "agents"),
+        ("unknown_top_level_key", "<root>"),
+        ("unknown_key_under_tools", "tools"),
+        ("enum_outside_values", "tools.exec.ask"),
+        (
+            "negative_max_spawn_depth",
+            "agents.defaults.subagents.maxSpawnDepth",
+        ),
+        (
+            "model_entry_without_name",
+            "models.providers.mock.models.0.name",
+        ),
+    ] {
+        let text = corpus.text(case);
+        let verdict = clawdeck_verdict(&text, case);
+        assert!(
+            !verdict.valid && verdict.paths.iter().any(|p| p == path),
+            "{case}: {verdict:?}"
+        );
+    }
+}
+
+#[test]
+fn the_message_names_the_key_and_the_allowed_values() {
+    let corpus = Corpus::load();
+    let err =
+        clawdeck_core::config::load_from_str(&corpus.text("enum_outside_values"), "enum.json5")
+            .unwrap_err()
+            .to_string();
+    assert!(err.starts_with("enum.json5:1:"), "{err}");
+    assert!(
+        err.contains(
+            r#""sometimes" is not one of the allowed values (allowed: "off", "on-miss", "always")"#
+        ) && err.ends_with("(at tools.exec.ask)"),
+        "{err}"
+    );
+    let err =
+        clawdeck_core::config::load_from_str(&corpus.text("unknown_key_under_tools"), "typo.json5")
+            .unwrap_err()
+            .to_string();
+    assert!(err.contains(r#"Unrecognized key: "alow""#), "{err}");
+    // Inside a legacy agents.list, OpenClaw's path and the place it is written.
+    let err = clawdeck_core::config::load_from_str(
+        &corpus.text("unknown_profile_in_list_agent"),
+        "list.json5",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("written at agents.list[0].tools.profile")
+            && err.ends_with("(at agents.entries.main.tools.profile)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_issue_is_listed_one_a_line() {
+    let corpus = Corpus::load();
+    let err = clawdeck_core::config::load_from_str(&corpus.text("several_issues"), "s.json5")
+        .unwrap_err()
+        .to_string();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(lines.iter().all(|l| l.starts_with("s.json5:")), "{err}");
+}
+
+/// Every config in tests/fixtures that clawdeck explains is one OpenClaw accepts (the invalid
+/// ones live under `configs/invalid` and here).
+#[test]
+fn the_fixture_configs_clawdeck_explains_still_load() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut checked = 0;
+    for dir in ["configs/valid", "lint", "tui", "openclaw-2026.9", "gateway"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if !name.ends_with(".json5") || name == "clawdeck.json5" || name == "broken.json5" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            if let Err(err) = clawdeck_core::config::load_from_str(&text, &name) {
+                panic!("{}: {err}", path.display());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 5, "{checked}");
+}

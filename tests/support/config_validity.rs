@@ -1,0 +1,140 @@
+//! The config-validity corpus (tests/fixtures/config-validity) and clawdeck's verdict on a case,
+//! in the shape `openclaw config validate --json` answers: valid, and the issues' key paths.
+
+// A corpus that cannot be read is the test's failure, said by the expect message.
+#![allow(clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// Valid or not, and every key path an issue names (sorted, each once).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    pub valid: bool,
+    pub paths: Vec<String>,
+}
+
+impl Verdict {
+    pub fn from_openclaw(answer: &Value) -> Verdict {
+        let mut paths: Vec<String> = answer["issues"]
+            .as_array()
+            .map(|issues| {
+                issues
+                    .iter()
+                    .filter_map(|i| i["path"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        paths.sort();
+        paths.dedup();
+        Verdict {
+            valid: answer["valid"] == Value::Bool(true),
+            paths,
+        }
+    }
+}
+
+pub struct Case {
+    pub name: String,
+    pub path: PathBuf,
+    pub text: String,
+}
+
+pub struct Corpus {
+    pub cases: Vec<Case>,
+    expected: Value,
+    not_modelled: BTreeMap<String, String>,
+}
+
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/config-validity")
+}
+
+impl Corpus {
+    pub fn load() -> Corpus {
+        let dir = corpus_dir();
+        let mut cases: Vec<Case> = std::fs::read_dir(&dir)
+            .expect("the corpus directory")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json5"))
+            .map(|path| Case {
+                name: path
+                    .file_stem()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .to_string(),
+                text: std::fs::read_to_string(&path).expect("a case"),
+                path,
+            })
+            .collect();
+        cases.sort_by(|a, b| a.name.cmp(&b.name));
+        let read = |name: &str| -> Value {
+            serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect(name)).expect(name)
+        };
+        let not_modelled = serde_json::from_value(read("not-modelled.json")).expect("reasons");
+        Corpus {
+            cases,
+            expected: read("expected.json"),
+            not_modelled,
+        }
+    }
+
+    /// What OpenClaw answered when the corpus was recorded.
+    pub fn recorded(&self, name: &str) -> Verdict {
+        let case = &self.expected["cases"][name];
+        assert!(
+            case.is_object(),
+            "{name} has no recorded answer: run tests/fixtures/config-validity/record.sh"
+        );
+        let paths = case["paths"]
+            .as_array()
+            .map(|p| {
+                p.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Verdict {
+            valid: case["valid"] == Value::Bool(true),
+            paths,
+        }
+    }
+
+    /// Why clawdeck does not answer this case as OpenClaw does (None: it does).
+    pub fn not_modelled(&self, name: &str) -> Option<&str> {
+        self.not_modelled.get(name).map(String::as_str)
+    }
+
+    pub fn text(&self, name: &str) -> String {
+        self.cases
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| c.text.clone())
+            .unwrap_or_else(|| panic!("no corpus case {name}"))
+    }
+}
+
+/// clawdeck's verdict on a config text (loaded as the CLI loads a file, under the newest pack).
+pub fn clawdeck_verdict(text: &str, origin: &str) -> Verdict {
+    match clawdeck_core::config::load_from_str(text, origin) {
+        Ok(_) => Verdict {
+            valid: true,
+            paths: Vec::new(),
+        },
+        Err(err) => {
+            let mut paths: Vec<String> = std::iter::once(&err)
+                .chain(err.further.iter())
+                .map(|e| e.key_path.clone().unwrap_or_else(|| "<root>".to_string()))
+                .collect();
+            paths.sort();
+            paths.dedup();
+            Verdict {
+                valid: false,
+                paths,
+            }
+        }
+    }
+}
