@@ -233,6 +233,38 @@ fn command_lines(
                 "--json",
             ]),
         ],
+        "gateway history" => vec![
+            on_gateway(&["gateway", "history", "agent:main:main"]),
+            on_gateway(&["gateway", "history", "agent:main:main", "--json"]),
+        ],
+        "gateway health" => vec![
+            on_gateway(&["gateway", "health"]),
+            on_gateway(&["gateway", "health", "--json"]),
+        ],
+        // Not --follow: with a reader it would run until interrupted.
+        "gateway logs" => vec![
+            on_gateway(&["gateway", "logs"]),
+            on_gateway(&["gateway", "logs", "--json"]),
+        ],
+        "gateway abort" => vec![on_gateway(&["gateway", "abort", "agent:main:main"])],
+        "gateway steer" => vec![on_gateway(&[
+            "gateway",
+            "steer",
+            "agent:main:main",
+            "-m",
+            "hi",
+        ])],
+        "gateway send" => vec![on_gateway(&[
+            "gateway",
+            "send",
+            "agent:main:main",
+            "-m",
+            "hi",
+        ])],
+        "chat" => vec![
+            on_gateway(&["chat", "--session", "agent:main:main", "-m", "hi"]),
+            on_gateway(&["chat", "--session", "agent:main:main", "-m", "hi", "--json"]),
+        ],
         "approvals watch" => vec![
             on_gateway(&["approvals", "watch"]),
             on_gateway(&["approvals", "watch", "--json"]),

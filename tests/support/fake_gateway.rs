@@ -106,6 +106,21 @@ impl Script {
                 json!({"runId": "fake-run", "status": "started"}),
             )
             .chat_reply("Summary: all good.")
+            .answer(
+                "chat.history",
+                json!({"sessionKey": "agent:main:main", "messages": [
+                    {"role": "user", "content": [{"type": "text", "text": "hello"}],
+                     "__openclaw": {"id": "m1", "seq": 1}},
+                    {"role": "assistant", "content": [{"type": "text", "text": "hi there"}],
+                     "__openclaw": {"id": "m2", "seq": 2}}], "hasMore": false}),
+            )
+            .answer("health", json!({"ok": true, "durationMs": 3}))
+            .answer(
+                "logs.tail",
+                json!({"cursor": 2, "reset": false, "lines": [
+                    "{\"time\":\"2026-11-25T05:00:00.000Z\",\"level\":\"info\",\"subsystem\":\"gateway\",\"message\":\"ready\"}",
+                    "{\"time\":\"2026-11-25T05:00:01.000Z\",\"level\":\"info\",\"subsystem\":\"ws\",\"message\":\"client connected\"}"]}),
+            )
             .answer("plugin.approval.list", json!([]))
             .answer("openclaw.approval.list", json!([]))
             .answer("approval.history", json!({"items": []}))

@@ -482,8 +482,8 @@ impl DeckEvents {
     }
 }
 
-mod gateway_pulse;
 pub mod exec_sessions;
+mod gateway_pulse;
 pub mod mcp_endpoint;
 pub mod paced;
 mod session_check;

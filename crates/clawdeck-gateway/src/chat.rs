@@ -568,6 +568,7 @@ mod tests {
             scopes: Vec::new(),
             tick_interval_ms: None,
             device_token: None,
+            uptime_ms: None,
         }
     }
 

@@ -150,6 +150,8 @@ pub(crate) struct App {
     pub(crate) lint: LintView,
     /// What-if: the context against another.
     pub(crate) diff: DiffView,
+    /// The gateways' health, usage and live log (fed by the core's gateway pulse).
+    pub(crate) gateways: super::views::gateways::GatewaysView,
     /// Generations of the session comparison, lint and diff jobs.
     analysis: analysis::AnalysisJobs,
     /// The tool registry built from the config (plugins included).
@@ -207,6 +209,9 @@ impl App {
             ),
             lint: LintView::default(),
             diff: DiffView::default(),
+            gateways: super::views::gateways::GatewaysView::unavailable(
+                "no gateway configured (clawdeck.json5 `gateways`, or OPENCLAW_GATEWAY_URL)",
+            ),
             analysis: analysis::AnalysisJobs::default(),
             overlay: None,
             context: PolicyContext::default(),
@@ -679,6 +684,9 @@ impl App {
                 (applied.view && self.view == ViewId::Sessions)
                     || (applied.roster && self.view == ViewId::Queue)
             }
+            CoreEvent::Pulse { gateway, pulse } => {
+                self.gateways.apply(&gateway, pulse) && self.view == ViewId::Gateways
+            }
             CoreEvent::Desk(event) => self.handle_desk(event),
             CoreEvent::SessionChecked { generation, result } => {
                 self.session_checked(generation, result) && self.view == ViewId::Policy
@@ -874,6 +882,7 @@ impl App {
             Action::ViewApprovals => self.tx_send(AppEvent::SwitchView(ViewId::Approvals)),
             Action::ViewLint => self.tx_send(AppEvent::SwitchView(ViewId::Lint)),
             Action::ViewDiff => self.tx_send(AppEvent::SwitchView(ViewId::Diff)),
+            Action::ViewGateways => self.tx_send(AppEvent::SwitchView(ViewId::Gateways)),
             Action::ReloadConfig => self.tx_send(AppEvent::ReloadConfig),
             Action::CompareSession => self.open_session_picker(),
             Action::EditContext => {
@@ -927,6 +936,7 @@ impl App {
             approvals,
             lint,
             diff,
+            gateways,
             tx,
             clock,
             keymap,
@@ -943,6 +953,7 @@ impl App {
             ViewId::Approvals => approvals,
             ViewId::Lint => lint,
             ViewId::Diff => diff,
+            ViewId::Gateways => gateways,
         };
         let ctx = ViewCtx {
             tx,
@@ -1476,6 +1487,7 @@ fn is_output(event: &AppEvent) -> bool {
             CoreEvent::Router(..)
                 | CoreEvent::RouterLagged(_)
                 | CoreEvent::Gateway { .. }
+                | CoreEvent::Pulse { .. }
                 | CoreEvent::Queue(_)
                 | CoreEvent::QueueLagged(_)
         )

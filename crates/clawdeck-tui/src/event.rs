@@ -138,6 +138,11 @@ pub(crate) enum CoreEvent {
     Queue(crate::queue::QueueEvent),
     /// The console fell behind the queue's event stream.
     QueueLagged(u64),
+    /// One poll of a gateway's health, usage or log (the Gateways view).
+    Pulse {
+        gateway: String,
+        pulse: crate::gateway::pulse::Pulse,
+    },
     /// A config reload job ended (`generation` numbers the request: only the newest counts).
     Reloaded {
         generation: u64,

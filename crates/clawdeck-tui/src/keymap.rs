@@ -71,6 +71,7 @@ pub(crate) enum Action {
     InvokeTarget,
     ViewLint,
     ViewDiff,
+    ViewGateways,
     CompareSession,
     DiffAgent,
     DiffOwner,
@@ -95,7 +96,7 @@ pub(crate) struct BindingSpec {
     pub(crate) hint: &'static str,
 }
 
-use ViewId::{Approvals, Diff, Invoke, Policy, Prompt, Queue, Router, Sessions};
+use ViewId::{Approvals, Diff, Gateways, Invoke, Policy, Prompt, Queue, Router, Sessions};
 
 macro_rules! b {
     ($action:ident, $name:literal, [$($k:literal),*], $desc:literal, [$($v:ident),*], $hint:literal) => {
@@ -169,6 +170,14 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         ""
     ),
     b!(
+        ViewGateways,
+        "view_gateways",
+        ["O"],
+        "Gateways view (health, usage per session, the live log)",
+        [],
+        ""
+    ),
+    b!(
         EditContext,
         "edit_context",
         ["c"],
@@ -233,8 +242,8 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         Search,
         "search",
         ["/"],
-        "Search: the tools list keeps the matches; the stream and the prompt jump to them",
-        [Policy, Router, Prompt],
+        "Search: the tools list keeps the matches; the stream and the prompt jump to them; the gateway log keeps them",
+        [Policy, Router, Prompt, Gateways],
         "search"
     ),
     b!(
@@ -330,7 +339,7 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         "follow",
         ["f"],
         "Follow the stream (jump to the bottom)",
-        [Router, Sessions],
+        [Router, Sessions, Gateways],
         "follow"
     ),
     b!(
@@ -378,7 +387,7 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         "toggle_wrap",
         ["w"],
         "Wrap long lines on / off (off: scroll sideways)",
-        [Invoke, Prompt],
+        [Invoke, Prompt, Gateways],
         "wrap"
     ),
     b!(
@@ -758,6 +767,7 @@ impl Keymap {
             ViewId::Approvals => Action::ViewApprovals,
             ViewId::Lint => Action::ViewLint,
             ViewId::Diff => Action::ViewDiff,
+            ViewId::Gateways => Action::ViewGateways,
         };
         self.key_label(action)
     }

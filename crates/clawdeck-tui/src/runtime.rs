@@ -189,6 +189,7 @@ fn attach_gateways(
                 super::views::approvals::ApprovalsView::unavailable(&format!("gateways: {e}"))
         }
     }
+    feed_gateway_pulse(deck, app, tx.clone(), stop.clone());
     match deck.feed_gateway_rosters(sink, stop) {
         Ok((names, _)) if names.is_empty() => {}
         Ok((names, follow)) => {
@@ -201,6 +202,26 @@ fn attach_gateways(
         Err(e) => {
             app.sessions =
                 super::views::sessions::SessionsView::unavailable(&format!("gateways: {e}"))
+        }
+    }
+}
+
+/// Feeds the Gateways view: each gateway's health, usage and log polls, one event per poll.
+fn feed_gateway_pulse(
+    deck: &Deck,
+    app: &mut App,
+    tx: AppEventSender,
+    stop: tokio_util::sync::CancellationToken,
+) {
+    let sink: crate::gateway::pulse::PulseSink = Arc::new(move |gateway, pulse| {
+        tx.send(AppEvent::Core(CoreEvent::Pulse { gateway, pulse }))
+    });
+    match deck.feed_gateway_pulse(sink, stop) {
+        Ok(names) if names.is_empty() => {}
+        Ok(names) => app.gateways = super::views::gateways::GatewaysView::attaching(&names),
+        Err(e) => {
+            app.gateways =
+                super::views::gateways::GatewaysView::unavailable(&format!("gateways: {e}"))
         }
     }
 }

@@ -175,7 +175,10 @@ mod tests {
     use super::*;
 
     fn keys(v: ViewId) -> String {
-        ((v.index() + 1) % 10).to_string()
+        match v {
+            ViewId::Gateways => "O".to_string(),
+            _ => ((v.index() + 1) % 10).to_string(),
+        }
     }
 
     fn text(l: &TabLayout) -> String {
@@ -199,7 +202,7 @@ mod tests {
     #[test]
     fn every_tab_shows_whole_when_there_is_room() {
         let l = layout(ViewId::Policy, 160, keys);
-        assert!(l.brand && l.tabs.len() == 10);
+        assert!(l.brand && l.tabs.len() == ViewId::ALL.len());
         assert!(text(&l).contains(" 0 Diff"));
     }
 
@@ -223,20 +226,20 @@ mod tests {
                 .expect("active tab");
             assert!(tab.label.contains(active.title()), "{room}: {t}");
             if room >= 39 {
-                assert_eq!(l.tabs.len(), 10, "{room}: every tab: {t}");
+                assert_eq!(l.tabs.len(), ViewId::ALL.len(), "{room}: every tab: {t}");
             }
         }
         assert_eq!(
             text(&layout(ViewId::Policy, 120, keys)),
-            "clawdeck  1 Policy   2 Que   3 Rou   4 Inv   5 Pro   6 Dec   7 Ses   8 App   9 Lin   0 Dif"
+            "clawdeck  1 Policy   2 Que   3 Rou   4 Inv   5 Pro   6 Dec   7 Ses   8 App   9 Lin   0 Dif   O Gat"
         );
         assert_eq!(
             text(&layout(ViewId::Policy, 80, keys)),
-            " 1 Policy  2 Que 3 Rou 4 Inv 5 Pro 6 Dec 7 Ses 8 App 9 Lin 0 Dif"
+            " 1 Policy  2 Que 3 Rou 4 Inv 5 Pro 6 Dec 7 Ses 8 App 9 Lin 0 Dif O Gat"
         );
         assert_eq!(
             text(&layout(ViewId::Router, 39, keys)),
-            "1 2  3 Router  4 5 6 7 8 9 0"
+            "1 2  3 Router  4 5 6 7 8 9 0 O"
         );
     }
 

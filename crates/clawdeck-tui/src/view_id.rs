@@ -13,10 +13,11 @@ pub(crate) enum ViewId {
     Approvals,
     Lint,
     Diff,
+    Gateways,
 }
 
 impl ViewId {
-    pub(crate) const ALL: [ViewId; 10] = [
+    pub(crate) const ALL: [ViewId; 11] = [
         ViewId::Policy,
         ViewId::Queue,
         ViewId::Router,
@@ -27,6 +28,7 @@ impl ViewId {
         ViewId::Approvals,
         ViewId::Lint,
         ViewId::Diff,
+        ViewId::Gateways,
     ];
 
     pub fn title(self) -> &'static str {
@@ -41,6 +43,7 @@ impl ViewId {
             ViewId::Approvals => "Approvals",
             ViewId::Lint => "Lint",
             ViewId::Diff => "Diff",
+            ViewId::Gateways => "Gateways",
         }
     }
 

@@ -20,6 +20,7 @@ pub const ACTION_NAMES: &[&str] = &[
     "view_approvals",
     "view_lint",
     "view_diff",
+    "view_gateways",
     "edit_context",
     "reload_config",
     "up",

@@ -12,6 +12,7 @@ mod conventions;
 mod copy;
 mod decisions;
 mod flood;
+mod gateways_tab;
 pub(crate) mod harness;
 mod header;
 mod loading;

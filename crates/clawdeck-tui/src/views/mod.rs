@@ -7,9 +7,6 @@ pub(crate) mod background_execs;
 pub(crate) mod decisions;
 pub(crate) mod diff;
 pub(crate) mod gateway_runs;
-// Built, fed (clawdeck_gateway::pulse through the deck) and tested; not yet a tab: registering it
-// (ViewId, App, runtime, keymap) changes every tab-bar snapshot (see docs/console.md).
-#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod gateways;
 pub(crate) mod invoke;
 pub(crate) mod lint;
@@ -223,5 +220,17 @@ impl View for diff::DiffView {
     }
     fn mouse(&mut self, mouse: &MouseEvent) -> bool {
         self.handle_mouse(mouse)
+    }
+}
+
+impl View for gateways::GatewaysView {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        gateways::GatewaysView::render(self, area, buf, ctx)
+    }
+    fn input_key(&mut self, key: &KeyEvent, ctx: &ViewCtx) -> bool {
+        self.handle_input_key(key, ctx)
+    }
+    fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        self.handle_action(action, ctx)
     }
 }
