@@ -127,7 +127,7 @@ fn bash_loads_the_script_and_completes_commands_from_it() {
     assert_eq!(completions_after("clawdeck pa"), ["paths"]);
     let mut gateway = completions_after("clawdeck gateway s");
     gateway.sort();
-    assert_eq!(gateway, ["sessions", "status"]);
+    assert_eq!(gateway, ["send", "sessions", "status", "steer"]);
     let shells = completions_after("clawdeck completions ");
     for shell in ["bash", "zsh", "fish", "powershell"] {
         assert!(shells.iter().any(|s| s == shell), "{shells:?}");

@@ -411,8 +411,19 @@ fn plugin_tools_named_after_core_aliases_are_dropped_with_a_warning() {
 fn sixteen_thousand_unknown_keys_are_reported_in_linear_time() {
     let keys: Vec<String> = (0..16_000).map(|i| format!("unknownKey{i}: 1")).collect();
     let text = format!("{{ tools: {{ {} }} }}", keys.join(", "));
+    // OpenClaw 2026.9's schema refuses them all, in linear time too.
     let started = Instant::now();
-    let loaded = clawdeck_core::config::load_from_str(&text, "big.json").unwrap();
+    let refused = clawdeck_core::config::load_from_str(&text, "big.json").unwrap_err();
+    assert_eq!(refused.key_path.as_deref(), Some("tools"));
+    assert!(refused.message.contains("unknownKey15999"));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+    // The seed's OpenClaw ignored unknown keys: each is a warning with its position.
+    let started = Instant::now();
+    let loaded = clawdeck_core::config::load_from_str_with_pack(&text, "big.json", "seed").unwrap();
     let took = started.elapsed();
     let unknown = loaded
         .warnings

@@ -111,10 +111,11 @@ fn seed_examples_group_senders() {
 
 #[test]
 fn real_openclaw_config_loads_quietly_and_explains_exec_for_ops() {
-    let cfg = config::load(Some(&fixture("valid/real_openclaw.json")))
-        .unwrap()
-        .with_pack("seed")
-        .unwrap();
+    // A config of the seed's OpenClaw (2026.9.6 refuses `meta.lastTouchedAt`,
+    // `tools.exec.timeoutSec`, ...): read as the seed's OpenClaw read it.
+    let path = fixture("valid/real_openclaw.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let cfg = config::load_from_str_with_pack(&text, &path.display().to_string(), "seed").unwrap();
     assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
     assert_eq!(cfg.agent_ids(), vec!["main", "ops", "family"]);
     assert_eq!(cfg.models(), vec!["mock/mock-1"]);

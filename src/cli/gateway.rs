@@ -33,10 +33,13 @@ pub enum GatewayCommand {
     #[command(after_long_help = super::help::GATEWAY_EFFECTIVE)]
     Effective(EffectiveArgs),
     /// A session's earlier transcript (`chat.history`): messages and tool calls
+    #[command(after_long_help = super::help::GATEWAY_HISTORY)]
     History(super::gateway_history::HistoryArgs),
     /// Each gateway's version, uptime, clients, health and usage per session
+    #[command(after_long_help = super::help::GATEWAY_HEALTH)]
     Health(CommonArgs),
     /// The gateway's own log (`logs.tail`); --follow keeps printing new lines
+    #[command(after_long_help = super::help::GATEWAY_LOGS)]
     Logs(super::gateway_history::LogsArgs),
     /// Stop a session's running turn (`sessions.abort`)
     #[command(after_long_help = super::help::GATEWAY_ABORT)]

@@ -425,3 +425,44 @@ Exit status:
   0  the page was printed
   1  the page could not be rendered
   2  bad usage: no such command";
+
+pub const GATEWAY_HISTORY: &str = "\
+Examples:
+  $ clawdeck gateway history agent:main:main
+  $ clawdeck gateway history agent:main:main --json
+
+The session's earlier transcript from chat.history (scope operator.read; its newest 200
+messages): messages by role, tool calls with their arguments, output and outcome. Says how many
+earlier messages were not loaded.
+
+Exit status:
+  0  every gateway answered
+  1  a gateway could not be reached or refused (its error is on stderr)
+  2  no gateway configured, or clawdeck's device identity cannot be read";
+
+pub const GATEWAY_HEALTH: &str = "\
+Examples:
+  $ clawdeck gateway health
+  $ clawdeck gateway health --json
+
+Each gateway's OpenClaw version, uptime, connected clients, health (health, status,
+system-presence) and tokens and cost per session (sessions.usage); scope operator.read.
+
+Exit status:
+  0  every gateway answered
+  1  a gateway could not be reached or refused (its error is on stderr)
+  2  no gateway configured, or clawdeck's device identity cannot be read";
+
+pub const GATEWAY_LOGS: &str = "\
+Examples:
+  $ clawdeck gateway logs
+  $ clawdeck gateway logs --filter ready --json
+  $ clawdeck gateway logs --follow            # runs until Ctrl-C
+
+The gateway's own log (logs.tail, scope operator.read), one sanitized line each; --follow
+polls for new lines with the gateway's cursor (--interval-ms, at least 100).
+
+Exit status:
+  0  every gateway answered (with --follow: stopped by Ctrl-C)
+  1  a gateway could not be reached or refused (its error is on stderr)
+  2  no gateway configured, or clawdeck's device identity cannot be read";

@@ -491,6 +491,43 @@ impl App {
                 self.reload_config();
                 true
             }
+            event @ (AppEvent::KillRun { .. }
+            | AppEvent::SetRunTimeout { .. }
+            | AppEvent::StartRun { .. }
+            | AppEvent::SetLaneLimit { .. }
+            | AppEvent::ClearLane { .. }
+            | AppEvent::KillCall { .. }
+            | AppEvent::KillExecSession { .. }
+            | AppEvent::Invoke { .. }
+            | AppEvent::ResolveApproval { .. }
+            | AppEvent::ChatSession { .. }
+            | AppEvent::AbortSession { .. }
+            | AppEvent::ApprovalLedger(_)
+            | AppEvent::InvokeGateway { .. }) => self.handle_work(event),
+            AppEvent::CopyRun { run_id } => {
+                self.copy_run(run_id);
+                true
+            }
+            AppEvent::Status(text) => {
+                self.set_status(text);
+                true
+            }
+            AppEvent::Confirm { question, on_yes } => {
+                self.overlay = Some(Overlay::Confirm(Confirm::new(question, *on_yes)));
+                true
+            }
+            AppEvent::Core(core) => self.handle_core(core),
+        };
+        if redraw {
+            self.frames.schedule_frame();
+        }
+        redraw
+    }
+
+    /// An intent that starts, changes or stops work (runs, lanes, calls, execs, approvals,
+    /// gateway sessions); returns whether it asked for a frame.
+    fn handle_work(&mut self, event: AppEvent) -> bool {
+        match event {
             AppEvent::KillRun { run_id } => {
                 self.kill_run(&run_id);
                 true
@@ -548,24 +585,8 @@ impl App {
                 self.invoke_on_gateway(call, &gateway, tool, params);
                 true
             }
-            AppEvent::CopyRun { run_id } => {
-                self.copy_run(run_id);
-                true
-            }
-            AppEvent::Status(text) => {
-                self.set_status(text);
-                true
-            }
-            AppEvent::Confirm { question, on_yes } => {
-                self.overlay = Some(Overlay::Confirm(Confirm::new(question, *on_yes)));
-                true
-            }
-            AppEvent::Core(core) => self.handle_core(core),
-        };
-        if redraw {
-            self.frames.schedule_frame();
+            _ => false,
         }
-        redraw
     }
 
     /// Shows `view`, bringing its data up to date; asks for a frame.

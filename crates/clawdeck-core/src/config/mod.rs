@@ -580,10 +580,9 @@ pub fn load_from_str(text: &str, origin: &str) -> Result<LoadedConfig, ConfigErr
     Ok(loaded)
 }
 
-#[cfg(test)]
 /// `load_from_str` answered by the pack `pack` (`seed`, `2026.9`, a synced version) from the
-/// start, so that what only that pack accepts loads.
-pub(crate) fn load_from_str_with_pack(
+/// start, so that what only that pack accepts loads (validated by that pack's schema).
+pub fn load_from_str_with_pack(
     text: &str,
     origin: &str,
     pack: &str,

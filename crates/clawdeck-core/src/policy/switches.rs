@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn an_agents_apply_patch_object_replaces_the_global_one() {
-        let config = "{ tools: { exec: { applyPatch: { enabled: false } } }, agents: { list: [{ id: 'main' }, { id: 'ops', tools: { exec: { applyPatch: { workspaceOnly: true } } } }, { id: 'dev', tools: { exec: { applyPatch: { enabled: false } } } }] } }";
+        let config = "{ tools: { exec: { applyPatch: { enabled: false } } }, agents: { list: [{ id: 'main', default: true }, { id: 'ops', tools: { exec: { applyPatch: { workspaceOnly: true } } } }, { id: 'dev', tools: { exec: { applyPatch: { enabled: false } } } }] } }";
         assert_eq!(
             absent(&resolve_2026(config, Some("main")), "apply_patch").2,
             "tools.exec.applyPatch.enabled"

@@ -92,10 +92,19 @@ fn slack_tools_by_sender_wildcard_replaces_the_entrys_tools() {
 
 #[test]
 fn slack_groups_table_is_not_its_channel_policy() {
-    // channels.slack.groups is read only when the plugin finds nothing (OpenClaw's fallback).
-    let res = run(
+    // Slack keeps a channel's policy in channels.slack.channels only: OpenClaw 2026.9's schema
+    // has no channels.slack.groups, so a config with one is refused at that key.
+    let refused = load_from_str_with_pack(
         r#"{ channels: { slack: { channels: { C1: { tools: { deny: ["exec"] } } },
               groups: { c1: { tools: { deny: ["browser"] } } } } } }"#,
+        "test.json5",
+        "2026.9",
+    )
+    .err()
+    .expect("refused");
+    assert_eq!(refused.key_path.as_deref(), Some("channels.slack"));
+    let res = run(
+        r#"{ channels: { slack: { channels: { C1: { tools: { deny: ["exec"] } } } } } }"#,
         "agent:main:slack:channel:c1",
     );
     assert!(!visible(&res, "exec"));
@@ -126,36 +135,42 @@ fn discord_reads_the_wildcard_guild_and_its_channel() {
 #[test]
 fn matrix_rooms_keep_their_case_and_read_tools_only() {
     let config = r#"{ channels: { matrix: { groups: {
-        "!Room:example.org": { tools: { deny: ["exec"] }, toolsBySender: { "*": { deny: ["browser"] } } },
+        "!Room:example.org": { tools: { deny: ["exec"] } },
         "*": { tools: { deny: ["canvas"] } } } } } }"#;
     let res = run(config, "agent:main:matrix:channel:!Room:example.org");
     assert_eq!(
         group_rule(&res, "exec"),
         "channels.matrix.groups.\"!Room:example.org\".tools.deny[0]"
     );
-    assert!(visible(&res, "browser"));
+    // The room's own entry, not "*" as well.
     assert!(visible(&res, "canvas"));
+    // OpenClaw 2026.9's schema has no toolsBySender for Matrix rooms: such a config is refused.
+    let refused = load_from_str_with_pack(
+        r#"{ channels: { matrix: { groups: { "!R:x": { toolsBySender: { "*": { deny: ["exec"] } } } } } } }"#,
+        "test.json5",
+        "2026.9",
+    )
+    .err()
+    .expect("refused");
+    assert!(refused.message.contains("toolsBySender"), "{refused:?}");
 }
 
 #[test]
 fn a_channel_the_pack_does_not_name_says_so_and_reads_its_groups() {
     let res = run(
-        r#"{ channels: { mattermost: { groups: { g1: { tools: { deny: ["exec"] } } } } } }"#,
-        "agent:main:mattermost:group:g1",
+        r#"{ channels: { irc: { groups: { town: { tools: { deny: ["exec"] } } } } } }"#,
+        "agent:main:irc:group:town",
     );
     assert_eq!(
         group_rule(&res, "exec"),
-        "channels.mattermost.groups.g1.tools.deny[0]"
+        "channels.irc.groups.town.tools.deny[0]"
     );
     let note = res
         .warnings
         .iter()
-        .find(|w| {
-            w.message
-                .contains("channel mattermost: group policy not modelled")
-        })
+        .find(|w| w.message.contains("channel irc: group policy not modelled"))
         .expect("a note on the channel");
-    assert!(note.message.contains("read channels.mattermost.groups"));
+    assert!(note.message.contains("read channels.irc.groups"));
     // A modelled channel has no such note.
     let known = run(
         r#"{ channels: { telegram: {} } }"#,
