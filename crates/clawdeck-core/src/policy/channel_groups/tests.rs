@@ -100,8 +100,7 @@ fn slack_groups_table_is_not_its_channel_policy() {
         "test.json5",
         "2026.9",
     )
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert_eq!(refused.key_path.as_deref(), Some("channels.slack"));
     let res = run(
         r#"{ channels: { slack: { channels: { C1: { tools: { deny: ["exec"] } } } } } }"#,
@@ -150,8 +149,7 @@ fn matrix_rooms_keep_their_case_and_read_tools_only() {
         "test.json5",
         "2026.9",
     )
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert!(refused.message.contains("toolsBySender"), "{refused:?}");
 }
 
