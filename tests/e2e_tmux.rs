@@ -787,7 +787,9 @@ fn the_console_refuses_to_start_on_an_unknown_profile() {
     let screen = screen.replace('\n', "");
     assert!(
         screen.contains("unknown tool profile \"codng\"")
-            && screen.contains("(at agents.list[0].tools.profile)")
+            // OpenClaw names it in the roster it converts the list to, and says where it is written.
+            && screen.contains("(at agents.entries.main.tools.profile)")
+            && screen.contains("written at agents.list[0].tools.profile")
             && screen.contains(r#""minimal", "coding", "messaging", "full""#),
         "{screen}"
     );
