@@ -5,12 +5,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
+use support::headless::Headless;
 use support::own_gateway::OwnGateway;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -18,6 +17,11 @@ use serde_json::Value;
 /// exec runs on the gateway host, and every command asks an operator first.
 const EXEC_ASKS: &str =
     r#"tools: { exec: { host: "gateway", security: "allowlist", ask: "always" } },"#;
+
+/// A headless clawdeck child on `gateway`, its state (device identity) in `state`.
+fn headless(args: &[&str], gateway: &OwnGateway, state: &Path) -> Headless {
+    Headless::spawn(clawdeck(args, gateway, state))
+}
 
 fn clawdeck(args: &[&str], gateway: &OwnGateway, state: &Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
@@ -30,85 +34,6 @@ fn clawdeck(args: &[&str], gateway: &OwnGateway, state: &Path) -> Command {
     cmd
 }
 
-/// A clawdeck child whose stdout JSON lines arrive on a channel.
-struct Headless {
-    child: Child,
-    lines: mpsc::Receiver<String>,
-}
-
-impl Headless {
-    fn start(args: &[&str], gateway: &OwnGateway, state: &Path) -> Headless {
-        let mut child = clawdeck(args, gateway, state)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Headless { child, lines }
-    }
-
-    /// Lines until one satisfies `pred` (returned), or panics after `timeout`.
-    fn wait_for(&self, timeout: Duration, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    eprintln!("< {line}");
-                    let value: Value = serde_json::from_str(&line)
-                        .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
-                    if pred(&value) {
-                        return value;
-                    }
-                }
-                Err(_) => panic!("no {what} within {} s", timeout.as_secs()),
-            }
-        }
-    }
-
-    /// The exit status, or panics after `timeout`.
-    fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
-        let deadline = Instant::now() + timeout;
-        while Instant::now() < deadline {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        panic!("still running after {} s", timeout.as_secs());
-    }
-
-    fn signal(&self, signal: nix::sys::signal::Signal) {
-        nix::sys::signal::kill(nix::unistd::Pid::from_raw(self.child.id() as i32), signal).unwrap();
-    }
-}
-
-impl Drop for Headless {
-    fn drop(&mut self) {
-        if let Ok(Some(_)) = self.child.try_wait() {
-            return;
-        }
-        self.signal(nix::sys::signal::Signal::SIGINT);
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 #[ignore = "needs the real OpenClaw CLI and ../shared/realclaw: .ci/run runs it with --ignored"]
 /// The approval reaches `approvals watch` because both run from the same state directory (one
@@ -119,9 +44,9 @@ fn chat_turn_calling_exec_raises_an_approval_and_allow_once_lets_the_reply_carry
         return;
     };
     let state = tempfile::tempdir().unwrap();
-    let approvals = Headless::start(&["approvals", "watch", "--json"], &gateway, state.path());
+    let approvals = headless(&["approvals", "watch", "--json"], &gateway, state.path());
     std::thread::sleep(Duration::from_secs(3));
-    let mut chat = Headless::start(
+    let mut chat = headless(
         &[
             "chat",
             "--session",
@@ -201,7 +126,7 @@ fn slow_turn_is_aborted_from_clawdeck_and_ends_within_5_s() {
     let message = "take your time\nSLEEP 60";
 
     // `clawdeck gateway abort KEY` from another process.
-    let mut chat = Headless::start(
+    let mut chat = headless(
         &[
             "chat",
             "--session",
@@ -241,7 +166,7 @@ fn slow_turn_is_aborted_from_clawdeck_and_ends_within_5_s() {
     );
 
     // Ctrl-C on `clawdeck chat` aborts its own turn, then exits 130.
-    let mut chat = Headless::start(
+    let mut chat = headless(
         &[
             "chat",
             "--session",

@@ -7,13 +7,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
+use support::headless::Headless;
 use support::own_gateway::OwnGateway;
 use support::shared_gateway;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use clawdeck_gateway::approvals::Decision;
@@ -80,73 +79,18 @@ async fn send_chat(client: &GatewayClient, session_key: &str, message: &str) -> 
         .unwrap_or_else(|e| panic!("chat.send: {e}"))
 }
 
-/// `clawdeck gateway watch --json` (or another headless command) as a child whose stdout lines
-/// arrive on a channel.
-struct Headless {
-    child: Child,
-    lines: mpsc::Receiver<String>,
-}
-
-impl Headless {
-    fn start(args: &[&str], url: &str, token: &str, state: &Path) -> Headless {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
-            .args(args)
-            .env("OPENCLAW_GATEWAY_URL", url)
-            .env("OPENCLAW_GATEWAY_TOKEN", token)
-            .env("XDG_STATE_HOME", state)
-            .env("XDG_DATA_HOME", state)
-            .env("OPENCLAW_CONFIG_PATH", state.join("no-openclaw.json"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Headless { child, lines }
-    }
-
-    /// Lines until one satisfies `pred` (returned), or panics after `timeout`.
-    fn wait_for(&self, timeout: Duration, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let value: Value = serde_json::from_str(&line)
-                        .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
-                    if pred(&value) {
-                        return value;
-                    }
-                }
-                Err(_) => panic!("no {what} within {} s", timeout.as_secs()),
-            }
-        }
-    }
-}
-
-impl Drop for Headless {
-    fn drop(&mut self) {
-        let _ = nix::sys::signal::kill(
-            nix::unistd::Pid::from_raw(self.child.id() as i32),
-            nix::sys::signal::Signal::SIGINT,
-        );
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `clawdeck gateway watch --json` (or another headless command) on the gateway at `url`, its
+/// state (device identity) in `state`.
+fn headless(args: &[&str], url: &str, token: &str, state: &Path) -> Headless {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+    command
+        .args(args)
+        .env("OPENCLAW_GATEWAY_URL", url)
+        .env("OPENCLAW_GATEWAY_TOKEN", token)
+        .env("XDG_STATE_HOME", state)
+        .env("XDG_DATA_HOME", state)
+        .env("OPENCLAW_CONFIG_PATH", state.join("no-openclaw.json"));
+    Headless::spawn(command)
 }
 
 fn is_tool(v: &Value, phase: &str) -> bool {
@@ -309,7 +253,7 @@ async fn exec_tool_call_appears_live_in_watch_json_and_the_session_has_its_effec
         return;
     };
     let state = tempfile::tempdir().unwrap();
-    let watch = Headless::start(&["gateway", "watch", "--json"], &url, &token, state.path());
+    let watch = headless(&["gateway", "watch", "--json"], &url, &token, state.path());
     // The watcher is attached once it has subscribed; give it a moment, then check it lives.
     std::thread::sleep(Duration::from_secs(3));
     let client = connect(&url, &token, state.path()).await;
@@ -456,13 +400,13 @@ async fn exec_approval_is_raised_and_allowing_runs_the_command_denying_stops_it(
         gateway.log()
     );
     let state = tempfile::tempdir().unwrap();
-    let approvals = Headless::start(
+    let approvals = headless(
         &["approvals", "watch", "--json"],
         &gateway.url,
         &gateway.token,
         state.path(),
     );
-    let watch = Headless::start(
+    let watch = headless(
         &["gateway", "watch", "--json"],
         &gateway.url,
         &gateway.token,

@@ -4,6 +4,7 @@
 
 pub mod config_validity;
 pub mod fake_gateway;
+pub mod headless;
 pub mod own_gateway;
 pub mod sources;
 
