@@ -104,18 +104,7 @@ mod tests {
 
     use super::*;
     use crate::pipeline::{CallOutcome, CallRequest};
-
-    /// Whether `pid` is a live process (a zombie has exited).
-    fn alive(pid: i32) -> bool {
-        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-            !stat
-                .rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-    }
+    use crate::tests::alive;
 
     #[tokio::test]
     async fn a_background_exec_is_listed_with_its_output_and_a_kill_ends_its_process_group() {

@@ -151,7 +151,7 @@ async fn reload_reapplies_the_exec_session_cap_to_every_holder() {
 }
 
 /// Whether `pid` is a live process (a zombie has exited).
-fn alive(pid: i32) -> bool {
+pub(crate) fn alive(pid: i32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
         !stat
             .rsplit(')')

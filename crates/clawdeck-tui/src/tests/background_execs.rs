@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime};
 use crossterm::event::KeyCode;
 
 use super::harness::{Harness, fixture_config};
+use super::views::process_alive as alive;
 use crate::app::Overlay;
 use crate::deck::exec_sessions::ExecSessionView;
 use crate::event::AppEvent;
@@ -111,18 +112,6 @@ fn killing_a_background_exec_asks_first_and_names_it() {
     // `[` goes back to the lanes.
     h.key(KeyCode::Char('['));
     assert_eq!(h.app.queue.focus, crate::views::queue::QueueFocus::Lanes);
-}
-
-/// Whether `pid` is a live process (a zombie has exited).
-fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        !stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z')
-    })
 }
 
 #[tokio::test]

@@ -581,7 +581,7 @@ fn queue_kill_asks_first_and_names_the_selected_call() {
 }
 
 /// Whether `pid` is a live process (a zombie has exited).
-fn process_alive(pid: i32) -> bool {
+pub(super) fn process_alive(pid: i32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
         !stat
             .rsplit(')')
