@@ -166,23 +166,39 @@ pub(crate) fn trimmed_rows(buf: &ratatui::buffer::Buffer) -> String {
         .join("\n")
 }
 
+/// Runs `f` with the context a view gets: a channel nobody reads, the fixed 2026 clock and
+/// the default keys.
+pub(crate) fn with_view_ctx<R>(f: impl FnOnce(&crate::views::ViewCtx) -> R) -> R {
+    let (tx, _rx) = AppEventSender::channel();
+    let clock = FixedClock::at_epoch_2026();
+    let keymap = crate::keymap::Keymap::default();
+    f(&crate::views::ViewCtx {
+        tx: &tx,
+        clock: &clock,
+        keymap: &keymap,
+    })
+}
+
+/// A view drawn alone at `w`x`h` by `render`, as the console draws it.
+pub(crate) fn draw_view(
+    w: u16,
+    h: u16,
+    render: impl FnOnce(ratatui::layout::Rect, &mut ratatui::buffer::Buffer, &crate::views::ViewCtx),
+) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    with_view_ctx(|ctx| {
+        terminal
+            .draw(|f| render(f.area(), f.buffer_mut(), ctx))
+            .unwrap()
+    });
+    trimmed_rows(terminal.backend().buffer())
+}
+
 /// The Sessions view drawn alone at `w`x`h`, as the console draws it.
 pub(crate) fn draw_sessions_view(
     view: &mut crate::views::sessions::SessionsView,
     w: u16,
     h: u16,
 ) -> String {
-    let (tx, _rx) = AppEventSender::channel();
-    let clock = FixedClock::at_epoch_2026();
-    let keymap = crate::keymap::Keymap::default();
-    let ctx = crate::views::ViewCtx {
-        tx: &tx,
-        clock: &clock,
-        keymap: &keymap,
-    };
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal
-        .draw(|f| view.render(f.area(), f.buffer_mut(), &ctx))
-        .unwrap();
-    trimmed_rows(terminal.backend().buffer())
+    draw_view(w, h, |area, buf, ctx| view.render(area, buf, ctx))
 }

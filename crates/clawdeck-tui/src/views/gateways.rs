@@ -402,56 +402,25 @@ fn log_line(line: &LogLine) -> Line<'static> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
-
     use super::*;
-    use crate::clock::FixedClock;
-    use crate::event::AppEventSender;
     use crate::gateway::logs::TailRead;
-    use crate::keymap::Keymap;
+    use crate::tests::harness::{draw_view, with_view_ctx};
 
     fn draw(view: &mut GatewaysView, w: u16, h: u16) -> String {
-        let (tx, _rx) = AppEventSender::channel();
-        let clock = FixedClock::at_epoch_2026();
-        let keymap = Keymap::default();
-        let ctx = ViewCtx {
-            tx: &tx,
-            clock: &clock,
-            keymap: &keymap,
-        };
-        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-        terminal
-            .draw(|f| view.render(f.area(), f.buffer_mut(), &ctx))
-            .unwrap();
-        crate::tests::harness::trimmed_rows(terminal.backend().buffer())
+        draw_view(w, h, |area, buf, ctx| view.render(area, buf, ctx))
     }
 
     fn act(view: &mut GatewaysView, action: Action) -> bool {
-        let (tx, _rx) = AppEventSender::channel();
-        let clock = FixedClock::at_epoch_2026();
-        let keymap = Keymap::default();
-        let ctx = ViewCtx {
-            tx: &tx,
-            clock: &clock,
-            keymap: &keymap,
-        };
-        view.handle_action(action, &ctx)
+        with_view_ctx(|ctx| view.handle_action(action, ctx))
     }
 
     fn type_filter(view: &mut GatewaysView, text: &str) {
-        let (tx, _rx) = AppEventSender::channel();
-        let clock = FixedClock::at_epoch_2026();
-        let keymap = Keymap::default();
-        let ctx = ViewCtx {
-            tx: &tx,
-            clock: &clock,
-            keymap: &keymap,
-        };
-        for c in text.chars() {
-            assert!(view.handle_input_key(&KeyEvent::from(KeyCode::Char(c)), &ctx));
-        }
-        assert!(view.handle_input_key(&KeyEvent::from(KeyCode::Enter), &ctx));
+        with_view_ctx(|ctx| {
+            for c in text.chars() {
+                assert!(view.handle_input_key(&KeyEvent::from(KeyCode::Char(c)), ctx));
+            }
+            assert!(view.handle_input_key(&KeyEvent::from(KeyCode::Enter), ctx));
+        });
     }
 
     /// `n` lines from `from`, alternating info and warn, as a real log's lines read.
@@ -610,15 +579,9 @@ mod tests {
 
     fn type_filter_clear(view: &mut GatewaysView) {
         assert!(act(view, Action::Search));
-        let (tx, _rx) = AppEventSender::channel();
-        let clock = FixedClock::at_epoch_2026();
-        let keymap = Keymap::default();
-        let ctx = ViewCtx {
-            tx: &tx,
-            clock: &clock,
-            keymap: &keymap,
-        };
-        assert!(view.handle_input_key(&KeyEvent::from(KeyCode::Esc), &ctx));
+        assert!(with_view_ctx(
+            |ctx| view.handle_input_key(&KeyEvent::from(KeyCode::Esc), ctx)
+        ));
         assert!(view.filter.is_empty());
     }
 }

@@ -45,13 +45,11 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::clock::FixedClock;
-    use crate::event::AppEventSender;
     use crate::gateway::ClientEvent;
     use crate::gateway::feed::SessionFollow;
     use crate::gateway::history::HISTORY;
-    use crate::keymap::{Action, Keymap};
-    use crate::views::ViewCtx;
+    use crate::keymap::Action;
+    use crate::tests::harness::with_view_ctx;
 
     const KEY: &str = "agent:ops:explicit:hist1";
 
@@ -125,17 +123,9 @@ mod tests {
         let payload = json!({"sessionKey": KEY, "messages": messages, "hasMore": true,
             "totalMessages": 100});
         view.apply("local", &history(payload));
-        let (tx, _rx) = AppEventSender::channel();
-        let clock = FixedClock::at_epoch_2026();
-        let keymap = Keymap::default();
-        let ctx = ViewCtx {
-            tx: &tx,
-            clock: &clock,
-            keymap: &keymap,
-        };
         let newest = draw(&mut view, 100, 30);
         assert!(newest.contains("message 60") && !newest.contains("message 1 "));
-        while view.handle_action(Action::DetailUp, &ctx) {
+        while with_view_ctx(|ctx| view.handle_action(Action::DetailUp, ctx)) {
             if draw(&mut view, 100, 30).contains("not loaded") {
                 break;
             }
@@ -147,7 +137,7 @@ mod tests {
             top.contains("message 1") && !top.contains("message 60"),
             "{top}"
         );
-        assert!(view.handle_action(Action::Follow, &ctx));
+        assert!(with_view_ctx(|ctx| view.handle_action(Action::Follow, ctx)));
         assert_eq!(draw(&mut view, 100, 30), newest, "f back to the newest");
     }
 }
