@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
+use support::without_config_source as without_source;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -32,18 +33,6 @@ fn clawdeck(state: &Path, args: &[&str]) -> Output {
         .env("HOME", state)
         .output()
         .unwrap()
-}
-
-/// stdout and stderr without the line naming the config's source.
-fn without_source(out: &Output) -> (String, String) {
-    let strip = |bytes: &[u8]| {
-        String::from_utf8_lossy(bytes)
-            .lines()
-            .filter(|l| !l.starts_with("config: ") && !l.trim_start().starts_with("\"config\": "))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    (strip(&out.stdout), strip(&out.stderr))
 }
 
 #[test]

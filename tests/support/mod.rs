@@ -149,3 +149,16 @@ pub fn token_endpoint(name: &str, url: &str, token: &str) -> clawdeck_gateway::G
         origin: "test".into(),
     }
 }
+
+/// A command's stdout and stderr without the line naming the config's source (`config: ...`,
+/// or `"config": ...` in JSON), so a remote config's answer compares with a local file's.
+pub fn without_config_source(out: &std::process::Output) -> (String, String) {
+    let strip = |bytes: &[u8]| {
+        String::from_utf8_lossy(bytes)
+            .lines()
+            .filter(|l| !l.starts_with("config: ") && !l.trim_start().starts_with("\"config\": "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    (strip(&out.stdout), strip(&out.stderr))
+}
