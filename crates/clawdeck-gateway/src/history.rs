@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::client::GatewayClient;
 use super::error::GatewayError;
-use super::transcript::{ToolEntry, ToolOutcome, TranscriptEntry};
+use super::transcript::{ToolEntry, ToolOutcome, TranscriptEntry, called_tools};
 use super::watch::{WatchKind, classify, result_text};
 
 /// The method.
@@ -183,18 +183,6 @@ fn remember_calls(message: &Value, calls: &mut Calls) {
             calls.insert(id.to_string(), (args, ts));
         }
     }
-}
-
-/// The tools an assistant message calls (`toolCall` content blocks), if any.
-fn called_tools(message: &Value) -> Option<String> {
-    let names: Vec<&str> = message
-        .get("content")
-        .and_then(Value::as_array)?
-        .iter()
-        .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
-        .filter_map(|b| b.get("name").and_then(Value::as_str))
-        .collect();
-    (!names.is_empty()).then(|| names.join(", "))
 }
 
 #[cfg(test)]

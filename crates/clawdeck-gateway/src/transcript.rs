@@ -227,7 +227,7 @@ impl SessionTranscript {
                 let text = if text.is_empty() {
                     // An assistant turn that only calls tools: the calls follow as their own
                     // entries; say so rather than show an empty line.
-                    match called_tools(&item.payload) {
+                    match item.payload.get("message").and_then(called_tools) {
                         Some(names) => format!("(calls {names})"),
                         None => return false,
                     }
@@ -321,9 +321,9 @@ pub(crate) fn set_output(entry: &mut ToolEntry, output: &str) {
 }
 
 /// The tools an assistant message calls (`toolCall` content blocks), if any.
-fn called_tools(payload: &Value) -> Option<String> {
-    let names: Vec<&str> = payload
-        .pointer("/message/content")
+pub(crate) fn called_tools(message: &Value) -> Option<String> {
+    let names: Vec<&str> = message
+        .get("content")
         .and_then(Value::as_array)?
         .iter()
         .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
