@@ -7,23 +7,13 @@
 mod support;
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::fake_gateway::{FakeGateway, Script};
+use support::fake_gateway::{FakeGateway, Script, clawdeck_on as clawdeck};
 use unicode_width::UnicodeWidthStr;
-
-fn clawdeck(gateway: &FakeGateway, state: &std::path::Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
-    cmd.env("OPENCLAW_GATEWAY_URL", &gateway.url)
-        .env("OPENCLAW_GATEWAY_TOKEN", "fake-token")
-        .env("OPENCLAW_CONFIG_PATH", state.join("none.json"))
-        .env("XDG_STATE_HOME", state)
-        .env("HOME", state);
-    cmd
-}
 
 #[test]
 fn gateway_sessions_lines_up_long_keys_and_wide_characters() {

@@ -9,21 +9,11 @@
 mod support;
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::fake_gateway::{FakeGateway, Script};
-
-fn clawdeck(gateway: &FakeGateway, state: &std::path::Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
-    cmd.env("OPENCLAW_GATEWAY_URL", &gateway.url)
-        .env("OPENCLAW_GATEWAY_TOKEN", "fake-token")
-        .env("OPENCLAW_CONFIG_PATH", state.join("none.json"))
-        .env("XDG_STATE_HOME", state)
-        .env("HOME", state);
-    cmd
-}
+use support::fake_gateway::{FakeGateway, Script, clawdeck_on as clawdeck};
 
 fn run(gateway: &FakeGateway, args: &[&str]) -> String {
     let state = tempfile::tempdir().unwrap();

@@ -14,20 +14,10 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::fake_gateway::{FakeGateway, Script};
+use support::fake_gateway::{FakeGateway, Script, clawdeck_on as clawdeck};
 
 /// A title change, an OSC 52 clipboard write, a screen clear, a bell and a carriage return.
 const HOSTILE: &str = "ok\x1b]0;PWNED-TITLE\x07\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\x07\rFAKE";
-
-fn clawdeck(gateway: &FakeGateway, state: &std::path::Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
-    cmd.env("OPENCLAW_GATEWAY_URL", &gateway.url)
-        .env("OPENCLAW_GATEWAY_TOKEN", "fake-token")
-        .env("OPENCLAW_CONFIG_PATH", state.join("none.json"))
-        .env("XDG_STATE_HOME", state)
-        .env("HOME", state);
-    cmd
-}
 
 /// Runs `cmd` with stdout and stderr on a pseudo-terminal; returns what the terminal received
 /// once `until` holds for it (or the command ended, or 30 s passed). A command that runs until

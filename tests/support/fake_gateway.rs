@@ -252,3 +252,15 @@ fn chat_turn(params: &Value, reply: &str) -> Vec<Value> {
     .map(|payload| json!({"type": "event", "event": "chat", "payload": payload}))
     .collect()
 }
+
+/// The clawdeck binary pointed at `gateway` (token `fake-token`), with no OpenClaw config and
+/// its state and HOME in `state`.
+pub fn clawdeck_on(gateway: &FakeGateway, state: &std::path::Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+    cmd.env("OPENCLAW_GATEWAY_URL", &gateway.url)
+        .env("OPENCLAW_GATEWAY_TOKEN", "fake-token")
+        .env("OPENCLAW_CONFIG_PATH", state.join("none.json"))
+        .env("XDG_STATE_HOME", state)
+        .env("HOME", state);
+    cmd
+}
