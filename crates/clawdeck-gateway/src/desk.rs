@@ -204,14 +204,7 @@ impl GatewayDesk {
         let (desk, gateway, id) = (self.clone(), gateway.to_string(), id.to_string());
         tokio::spawn(async move {
             let (method, params) = resolve_call(&id, kind, decision);
-            let error = match desk.client(&gateway) {
-                None => Some(format!("gateway {gateway} is not attached")),
-                Some(client) => client
-                    .request(&method, params)
-                    .await
-                    .err()
-                    .map(|e| e.to_string()),
-            };
+            let error = desk.request_on(&gateway, &method, params).await.err();
             (desk.sink)(DeskEvent::ResolveDone {
                 gateway,
                 id,
@@ -240,6 +233,23 @@ impl GatewayDesk {
         });
     }
 
+    /// One request on `gateway`'s approver connection; the error said for an operator
+    /// (including a gateway not attached yet).
+    async fn request_on(
+        &self,
+        gateway: &str,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, String> {
+        match self.client(gateway) {
+            None => Err(format!("gateway {gateway} is not attached")),
+            Some(client) => client
+                .request(method, params)
+                .await
+                .map_err(|e| e.to_string()),
+        }
+    }
+
     pub(crate) fn report(&self, event: DeskEvent) -> bool {
         (self.sink)(event)
     }
@@ -249,17 +259,11 @@ impl GatewayDesk {
     pub fn history(&self, gateway: &str, limit: u64) {
         let (desk, gateway) = (self.clone(), gateway.to_string());
         tokio::spawn(async move {
-            let result = match desk.client(&gateway) {
-                None => Err(format!("gateway {gateway} is not attached")),
-                Some(client) => client
-                    .request(
-                        "approval.history",
-                        approval_ledger::history_params(limit, None, None),
-                    )
-                    .await
-                    .map(|page| approval_ledger::history_in(&gateway, &page).0)
-                    .map_err(|e| e.to_string()),
-            };
+            let params = approval_ledger::history_params(limit, None, None);
+            let result = desk
+                .request_on(&gateway, "approval.history", params)
+                .await
+                .map(|page| approval_ledger::history_in(&gateway, &page).0);
             (desk.sink)(DeskEvent::History { gateway, result });
         });
     }
@@ -268,17 +272,11 @@ impl GatewayDesk {
     pub fn grants(&self, gateway: &str) {
         let (desk, gateway) = (self.clone(), gateway.to_string());
         tokio::spawn(async move {
-            let result = match desk.client(&gateway) {
-                None => Err(format!("gateway {gateway} is not attached")),
-                Some(client) => client
-                    .request(
-                        "exec.approval.grants.list",
-                        json!({"limit": approval_ledger::GRANTS_MAX}),
-                    )
-                    .await
-                    .map(|list| approval_ledger::grants_in(&gateway, &list))
-                    .map_err(|e| e.to_string()),
-            };
+            let params = json!({"limit": approval_ledger::GRANTS_MAX});
+            let result = desk
+                .request_on(&gateway, "exec.approval.grants.list", params)
+                .await
+                .map(|list| approval_ledger::grants_in(&gateway, &list));
             (desk.sink)(DeskEvent::Grants { gateway, result });
         });
     }
@@ -287,19 +285,16 @@ impl GatewayDesk {
     pub fn revoke_grant(&self, gateway: &str, grant_id: &str) {
         let (desk, gateway, grant_id) = (self.clone(), gateway.to_string(), grant_id.to_string());
         tokio::spawn(async move {
-            let result = match desk.client(&gateway) {
-                None => Err(format!("gateway {gateway} is not attached")),
-                Some(client) => client
-                    .request("exec.approval.grants.revoke", json!({"grantId": grant_id}))
-                    .await
-                    .map(|v| {
-                        v.get("outcome")
-                            .and_then(Value::as_str)
-                            .unwrap_or("revoked")
-                            .to_string()
-                    })
-                    .map_err(|e| e.to_string()),
-            };
+            let params = json!({"grantId": grant_id});
+            let result = desk
+                .request_on(&gateway, "exec.approval.grants.revoke", params)
+                .await
+                .map(|v| {
+                    v.get("outcome")
+                        .and_then(Value::as_str)
+                        .unwrap_or("revoked")
+                        .to_string()
+                });
             (desk.sink)(DeskEvent::RevokeDone {
                 gateway,
                 grant_id,
