@@ -12,18 +12,9 @@ impl Deck {
         sink: crate::gateway::pulse::PulseSink,
         stop: tokio_util::sync::CancellationToken,
     ) -> Result<Vec<String>, String> {
-        use crate::gateway::{DeviceIdentity, resolve_endpoints};
-        let configured = self.config().settings.gateways.clone();
-        let env = |key: &str| std::env::var(key).ok();
-        let endpoints = match resolve_endpoints(&configured, &[], &env) {
-            Ok(e) => e,
-            Err(_) if configured.is_empty() => return Ok(Vec::new()),
-            Err(e) => return Err(e),
-        };
-        if endpoints.is_empty() {
+        let Some((endpoints, identity)) = self.configured_gateways()? else {
             return Ok(Vec::new());
-        }
-        let identity = DeviceIdentity::load_default()?;
+        };
         let names = endpoints.iter().map(|e| e.name.clone()).collect();
         crate::gateway::pulse::spawn_gateway_pulse(
             endpoints,

@@ -228,18 +228,9 @@ impl Deck {
         stop: tokio_util::sync::CancellationToken,
     ) -> Result<(Vec<String>, crate::gateway::feed::SessionFollow), String> {
         use crate::gateway::feed::SessionFollow;
-        use crate::gateway::{DeviceIdentity, resolve_endpoints};
-        let configured = self.config().settings.gateways.clone();
-        let env = |key: &str| std::env::var(key).ok();
-        let endpoints = match resolve_endpoints(&configured, &[], &env) {
-            Ok(e) => e,
-            Err(_) if configured.is_empty() => return Ok((Vec::new(), SessionFollow::default())),
-            Err(e) => return Err(e),
-        };
-        if endpoints.is_empty() {
+        let Some((endpoints, identity)) = self.configured_gateways()? else {
             return Ok((Vec::new(), SessionFollow::default()));
-        }
-        let identity = DeviceIdentity::load_default()?;
+        };
         let names = endpoints.iter().map(|e| e.name.clone()).collect();
         let follow = crate::gateway::feed::spawn_roster_feed(
             endpoints,
@@ -249,6 +240,34 @@ impl Deck {
             stop,
         );
         Ok((names, follow))
+    }
+
+    /// The gateways the console attaches to (clawdeck.json5 `gateways`, else
+    /// `OPENCLAW_GATEWAY_URL`/`_TOKEN`) with clawdeck's device identity; None when none is
+    /// configured.
+    pub(crate) fn configured_gateways(
+        &self,
+    ) -> Result<
+        Option<(
+            Vec<crate::gateway::GatewayEndpoint>,
+            crate::gateway::DeviceIdentity,
+        )>,
+        String,
+    > {
+        let configured = self.config().settings.gateways.clone();
+        let env = |key: &str| std::env::var(key).ok();
+        let endpoints = match crate::gateway::resolve_endpoints(&configured, &[], &env) {
+            Ok(e) => e,
+            Err(_) if configured.is_empty() => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        if endpoints.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some((
+            endpoints,
+            crate::gateway::DeviceIdentity::load_default()?,
+        )))
     }
 
     /// `--config` as given.
