@@ -13,7 +13,7 @@ use crossterm::event::MouseEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Row, Widget, Wrap};
+use ratatui::widgets::{Block, Row};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::ViewCtx;
@@ -287,10 +287,7 @@ impl ApprovalsView {
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         if let Some(reason) = &self.unavailable {
-            Paragraph::new(Line::styled(reason.clone(), theme::dim()))
-                .wrap(Wrap { trim: false })
-                .block(Block::bordered().title(" Approvals "))
-                .render(area, buf);
+            crate::widgets::unavailable_pane(area, buf, "Approvals", reason, theme::dim());
             return;
         }
         let now_ms = wall_ms(ctx.clock.wall());

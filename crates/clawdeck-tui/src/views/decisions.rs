@@ -138,9 +138,7 @@ impl DecisionsView {
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         if let Some(reason) = &self.unavailable {
-            Paragraph::new(Line::styled(reason.clone(), theme::error()))
-                .block(Block::bordered().title(" Decisions "))
-                .render(area, buf);
+            crate::widgets::unavailable_pane(area, buf, "Decisions", reason, theme::error());
             return;
         }
         // The detail pane grows to its text, but the calls keep at least half the room.

@@ -158,9 +158,7 @@ impl GatewaysView {
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         if let Some(reason) = &self.unavailable {
-            Paragraph::new(Line::styled(reason.clone(), theme::dim()))
-                .block(Block::bordered().title(" Gateways "))
-                .render(area, buf);
+            crate::widgets::unavailable_pane(area, buf, "Gateways", reason, theme::dim());
             return;
         }
         let table_height = (self.gateways.len() as u16 + 3).min(area.height / 3).max(4);
@@ -574,6 +572,9 @@ mod tests {
             GatewaysView::unavailable("no gateway configured: add `gateways` to clawdeck.json5");
         let screen = draw(&mut view, 80, 6);
         assert!(screen.contains("no gateway configured"), "{screen}");
+        // On a narrow terminal the reason wraps: its last word is still on screen.
+        let narrow = draw(&mut view, 39, 8);
+        assert!(narrow.contains("clawdeck.json5"), "{narrow}");
         assert!(!view.apply("local", Pulse::Up), "no such gateway");
     }
 

@@ -265,9 +265,7 @@ impl SessionsView {
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         if let Some(reason) = &self.unavailable {
-            Paragraph::new(Line::styled(reason.clone(), theme::dim()))
-                .block(Block::bordered().title(" Gateway sessions "))
-                .render(area, buf);
+            crate::widgets::unavailable_pane(area, buf, "Gateway sessions", reason, theme::dim());
             return;
         }
         let links: Vec<Line> = self.roster.links().map(|(g, l)| link_line(g, l)).collect();

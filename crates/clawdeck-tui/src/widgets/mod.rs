@@ -9,7 +9,26 @@ pub(crate) mod picker;
 pub(crate) mod table;
 pub(crate) mod text_pane;
 
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
+
+/// A view that cannot show its data: why, wrapped (never cut, at any width), in a bordered pane
+/// titled `title`.
+pub(crate) fn unavailable_pane(
+    area: Rect,
+    buf: &mut Buffer,
+    title: &str,
+    reason: &str,
+    style: Style,
+) {
+    Paragraph::new(Line::styled(reason.to_string(), style))
+        .wrap(Wrap { trim: false })
+        .block(Block::bordered().title(format!(" {title} ")))
+        .render(area, buf);
+}
 
 /// A rectangle of at most `width` × `height` centred in `area`.
 pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
