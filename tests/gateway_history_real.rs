@@ -71,6 +71,26 @@ fn clawdeck(gateway: &OwnGateway, state: &std::path::Path, args: &[&str]) -> Val
     })
 }
 
+/// Waits until the gateway's `sessions.list` (through `clawdeck gateway sessions`) has `key`.
+fn wait_listed(gateway: &OwnGateway, key: &str) {
+    let state = tempfile::tempdir().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let sessions = clawdeck(gateway, state.path(), &["gateway", "sessions", "--json"]);
+        let listed = sessions
+            .as_array()
+            .is_some_and(|rows| rows.iter().any(|r| r["session"]["key"] == key));
+        if listed {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{key} not listed by the gateway within 60 s: {sessions}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
 /// Waits for an event the feed passed on that satisfies `pred`.
 async fn wait_event(
     seen: &Mutex<Vec<(String, ClientEvent)>>,
@@ -101,6 +121,9 @@ async fn an_earlier_turn_appears_in_the_backfilled_history_and_the_gateway_repor
     let marker = format!("earlier turn {session_id}");
     run_turn(&gateway, &session_id, &marker);
     let key = format!("agent:ops:explicit:{session_id}");
+    // The gateway lists a session once its store is written, which may be a moment after the
+    // CLI's turn returns (seen once on a loaded CI machine: an empty first list).
+    wait_listed(&gateway, &key);
 
     // The console's feed, attached only now: following the session backfills its history.
     let state = tempfile::tempdir().unwrap();

@@ -311,15 +311,22 @@ impl LoadedConfig {
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(channel))?;
         let base = KeyPath::root().key("channels").key(ch_key.clone());
-        if let Some(account) = account
-            && let Some((acct_key, acct)) = ch
-                .accounts
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(account))
+        // No account in the context is OpenClaw's `default` one (`normalizeAccountId`).
+        let account = account
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .unwrap_or("default");
+        if let Some((acct_key, acct)) = ch
+            .accounts
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(account))
             && let Some(table) = match kind {
                 ChatKind::Group => acct.groups.as_ref(),
                 ChatKind::Direct => acct.direct.as_ref(),
             }
+            // An account's empty map inherits the channel's when the channel has at most one
+            // account (`resolveChannelGroups`' `inheritEmptyKeys`).
+            && !(matches!(kind, ChatKind::Group) && table.is_empty() && ch.accounts.len() <= 1)
         {
             return Some((table, base.key("accounts").key(acct_key.clone()).key(name)));
         }

@@ -556,4 +556,24 @@ pub enum GroupPolicySource {
     /// Matrix's `channels.matrix.groups` (else `rooms`) `<room>` / `room:<room>`, else `"*"`;
     /// `tools` only.
     MatrixRooms,
+    /// Telegram's own reader: a forum topic's policy is its chat's (`X:topic:T` → `X`), then
+    /// `"*"`, in `channels.telegram.groups`.
+    TelegramGroups,
+    /// `channels.<ch>.groups` with the id matched case-insensitively, one id at a time
+    /// (`@openclaw/qqbot`).
+    GroupsCaseInsensitive,
+    /// Feishu's `channels.feishu.groups` (never an account's): the id exactly, else
+    /// case-insensitively, else `"*"`; `tools` only.
+    FeishuGroups,
+    /// IRC's `groups` (an account's replaces the channel's): the `#channel` exactly, else
+    /// case-insensitively; its `tools`, else `"*"`'s.
+    IrcGroups,
+    /// Microsoft Teams' `channels.msteams.teams.<team>.channels.<conversation>`, then the team.
+    MsteamsTeams,
+    /// Nextcloud Talk's `rooms` (an account's replaces the channel's): the room token exactly,
+    /// else by slug; its `tools`, else `"*"`'s.
+    NextcloudTalkRooms,
+    /// Zalo Personal's `groups` (an account's replaces the channel's): the id exactly, else
+    /// `"*"`; one entry's `tools`.
+    ZalouserGroups,
 }

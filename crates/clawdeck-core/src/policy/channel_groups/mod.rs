@@ -8,8 +8,15 @@
 //! `channelGroupPolicy`).
 
 mod discord;
+mod feishu;
+mod irc;
+mod keys;
 mod matrix;
+mod msteams;
+mod nextcloud_talk;
 mod slack;
+mod telegram;
+mod zalouser;
 
 use serde_json::Value;
 
@@ -86,18 +93,50 @@ impl PluginInputs<'_> {
         Some((value, path.key("accounts").key(key.clone())))
     }
 
+    /// The context's account, or `default` as OpenClaw names an unnamed one
+    /// (`normalizeAccountId`).
+    fn account(&self) -> &str {
+        self.ctx
+            .account
+            .as_deref()
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .unwrap_or(DEFAULT_ACCOUNT)
+    }
+
     /// A map of the channel (`channels`, `guilds`, `rooms`, ...): the account's own when it has
-    /// one, else the channel's.
+    /// one (it replaces the channel's whole map, as `{...channel, ...account}` does), else the
+    /// channel's.
     fn table(&self, name: &str) -> Option<(&serde_json::Map<String, Value>, KeyPath)> {
         let account = self
-            .account_config(self.ctx.account.as_deref())
+            .account_config(Some(self.account()))
             .and_then(|(v, p)| Some((v.get(name)?.as_object()?, p.key(name))));
-        account.or_else(|| {
-            let (channel, path) = self.channel_config()?;
-            Some((channel.get(name)?.as_object()?, path.key(name)))
-        })
+        account.or_else(|| self.channel_table(name))
+    }
+
+    /// `groups` as OpenClaw's generic reader merges it (`resolveChannelGroups`): the
+    /// account's map replaces the channel's, except that an empty one inherits it when the
+    /// channel has at most one account (`inheritEmptyKeys`).
+    fn merged_groups(&self) -> Option<(&serde_json::Map<String, Value>, KeyPath)> {
+        let few_accounts = self
+            .channel_config()
+            .and_then(|(c, _)| c.get("accounts")?.as_object().map(|a| a.len() <= 1))
+            .unwrap_or(true);
+        match self.table("groups") {
+            Some((map, _)) if map.is_empty() && few_accounts => self.channel_table("groups"),
+            found => found,
+        }
+    }
+
+    /// A map of the channel itself, whatever the accounts say.
+    fn channel_table(&self, name: &str) -> Option<(&serde_json::Map<String, Value>, KeyPath)> {
+        let (channel, path) = self.channel_config()?;
+        Some((channel.get(name)?.as_object()?, path.key(name)))
     }
 }
+
+/// The account OpenClaw reads when none is named.
+pub(crate) const DEFAULT_ACCOUNT: &str = "default";
 
 /// The policy the channel's plugin resolver gives for the first of `group_ids` it has one
 /// for; `None` when it has no resolver (`Groups`) or finds none (then `channels.<ch>.groups`).
@@ -107,11 +146,49 @@ pub(crate) fn plugin_policy(
     group_ids: &[String],
     warnings: &mut Vec<PolicyWarning>,
 ) -> Option<ChosenPolicy> {
-    group_ids.iter().find_map(|group| match source {
-        GroupPolicySource::Groups => None,
-        GroupPolicySource::SlackChannels => slack::resolve(inputs, group, warnings),
-        GroupPolicySource::DiscordGuilds => discord::resolve(inputs, group, warnings),
-        GroupPolicySource::MatrixRooms => matrix::resolve(inputs, group, warnings),
+    group_ids.iter().find_map(|group| {
+        match source {
+            GroupPolicySource::Groups => None,
+            GroupPolicySource::SlackChannels => slack::resolve(inputs, group, warnings),
+            GroupPolicySource::DiscordGuilds => discord::resolve(inputs, group, warnings),
+            GroupPolicySource::MatrixRooms => matrix::resolve(inputs, group, warnings),
+            GroupPolicySource::TelegramGroups => telegram::resolve(inputs, group, warnings),
+            GroupPolicySource::GroupsCaseInsensitive => {
+                telegram::resolve_case_insensitive(inputs, group, warnings)
+            }
+            GroupPolicySource::FeishuGroups => feishu::resolve(inputs, group, warnings),
+            GroupPolicySource::IrcGroups => irc::resolve(inputs, group, warnings),
+            GroupPolicySource::MsteamsTeams => msteams::resolve(inputs, group, warnings),
+            GroupPolicySource::NextcloudTalkRooms => {
+                nextcloud_talk::resolve(inputs, group, warnings)
+            }
+            GroupPolicySource::ZalouserGroups => zalouser::resolve(inputs, group, warnings),
+        }
+        // A policy with nothing in it is no policy: the next id is asked (OpenClaw's
+        // `pickSandboxToolPolicy`).
+        .filter(|chosen| !is_empty_policy(&chosen.policy))
+    })
+}
+
+/// No `allow`, no `deny` and no non-empty `alsoAllow`: OpenClaw treats it as no policy.
+fn is_empty_policy(policy: &ToolPolicyConfig) -> bool {
+    policy.allow.is_none()
+        && policy.deny.is_none()
+        && policy.also_allow.as_ref().is_none_or(Vec::is_empty)
+}
+
+/// An entry's `tools` as the policy the plugin chose (`what` names the entry).
+fn tools_choice(
+    entry: &Value,
+    entry_path: &KeyPath,
+    what: &str,
+    warnings: &mut Vec<PolicyWarning>,
+) -> Option<ChosenPolicy> {
+    let policy = tools_of(entry, entry_path, warnings)?;
+    Some(ChosenPolicy {
+        path: entry_path.key("tools"),
+        policy,
+        what: format!("{what} tools"),
     })
 }
 

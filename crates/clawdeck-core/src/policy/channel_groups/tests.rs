@@ -155,31 +155,200 @@ fn matrix_rooms_keep_their_case_and_read_tools_only() {
 
 #[test]
 fn a_channel_the_pack_does_not_name_says_so_and_reads_its_groups() {
+    // A third-party channel plugin's resolver is unknown: its groups are read, with a note.
     let res = run(
-        r#"{ channels: { irc: { groups: { town: { tools: { deny: ["exec"] } } } } } }"#,
-        "agent:main:irc:group:town",
+        r#"{ channels: { acmechat: { groups: { town: { tools: { deny: ["exec"] } } } } } }"#,
+        "agent:main:acmechat:group:town",
     );
     assert_eq!(
         group_rule(&res, "exec"),
-        "channels.irc.groups.town.tools.deny[0]"
+        "channels.acmechat.groups.town.tools.deny[0]"
     );
     let note = res
         .warnings
         .iter()
-        .find(|w| w.message.contains("channel irc: group policy not modelled"))
+        .find(|w| {
+            w.message
+                .contains("channel acmechat: group policy not modelled")
+        })
         .expect("a note on the channel");
-    assert!(note.message.contains("read channels.irc.groups"));
+    assert!(note.message.contains("read channels.acmechat.groups"));
     // A modelled channel has no such note.
     let known = run(
-        r#"{ channels: { telegram: {} } }"#,
-        "agent:main:telegram:group:-1",
+        r##"{ channels: { irc: { groups: { "#town": { tools: { deny: ["exec"] } } } } } }"##,
+        "agent:main:irc:group:#town",
     );
+    assert!(!visible(&known, "exec"));
     assert!(
         !known
             .warnings
             .iter()
             .any(|w| w.message.contains("not modelled"))
     );
+}
+
+#[test]
+fn telegram_reads_a_topic_by_its_chat_before_a_literal_topic_key() {
+    let config = r#"{ channels: { telegram: { groups: {
+        "-100123": { tools: { deny: ["exec"] } },
+        "-100123:topic:7": { tools: { deny: ["browser"] } } } } } }"#;
+    let res = run(config, "agent:main:telegram:group:-100123:topic:7");
+    assert_eq!(
+        group_rule(&res, "exec"),
+        "channels.telegram.groups.\"-100123\".tools.deny[0]"
+    );
+    assert!(
+        visible(&res, "browser"),
+        "the topic's literal key is not read"
+    );
+}
+
+#[test]
+fn no_account_reads_the_default_account_and_an_empty_one_inherits() {
+    let config = r#"{ channels: { telegram: {
+        groups: { "-1": { tools: { deny: ["exec"] } } },
+        accounts: { default: { groups: { "-1": { tools: { deny: ["browser"] } } } } } } } }"#;
+    let res = run(config, "agent:main:telegram:group:-1");
+    assert_eq!(
+        group_rule(&res, "browser"),
+        "channels.telegram.accounts.default.groups.\"-1\".tools.deny[0]"
+    );
+    assert!(
+        visible(&res, "exec"),
+        "the account's map replaces the channel's"
+    );
+    let inherits = run(
+        r#"{ channels: { telegram: {
+            groups: { "-1": { tools: { deny: ["exec"] } } },
+            accounts: { default: { groups: {} } } } } }"#,
+        "agent:main:telegram:group:-1",
+    );
+    assert_eq!(
+        group_rule(&inherits, "exec"),
+        "channels.telegram.groups.\"-1\".tools.deny[0]"
+    );
+}
+
+#[test]
+fn feishu_matches_ignoring_case_and_reads_only_the_channels_groups() {
+    let config = r#"{ channels: { feishu: {
+        groups: { OC_ABC: { tools: { deny: ["exec"] } }, "*": { tools: { deny: ["browser"] } } },
+        accounts: { default: { groups: { oc_abc: { tools: { deny: ["canvas"] } } } } } } } }"#;
+    let res = run(config, "agent:main:feishu:group:oc_abc");
+    assert_eq!(
+        group_rule(&res, "exec"),
+        "channels.feishu.groups.OC_ABC.tools.deny[0]"
+    );
+    assert!(
+        visible(&res, "canvas"),
+        "the plugin reads no account's groups"
+    );
+    assert!(visible(&res, "browser"), "one entry");
+}
+
+#[test]
+fn irc_falls_back_to_the_wildcards_tools_and_needs_the_hash() {
+    let config = r##"{ channels: { irc: { groups: {
+        "#Dev": { requireMention: true },
+        "dev": { tools: { deny: ["canvas"] } },
+        "*": { tools: { deny: ["exec"] } } } } } }"##;
+    let res = run(config, "agent:main:irc:group:#dev");
+    assert_eq!(
+        group_rule(&res, "exec"),
+        "channels.irc.groups.\"*\".tools.deny[0]"
+    );
+    assert!(visible(&res, "canvas"), "`dev` is not `#dev`");
+}
+
+#[test]
+fn msteams_reads_the_wildcard_team_then_scans_the_teams() {
+    let config = r#"{ channels: { msteams: { teams: {
+        "*": { tools: { deny: ["browser"] }, channels: { "19:abc@thread.tacv2": { tools: { deny: ["exec"] } } } },
+        "team-b": { tools: { deny: ["canvas"] }, channels: { "19:other@thread.tacv2": { requireMention: true } } } } } } }"#;
+    let res = run(config, "agent:main:msteams:channel:19:abc@thread.tacv2");
+    assert_eq!(
+        group_rule(&res, "exec"),
+        "channels.msteams.teams.\"*\".channels.\"19:abc@thread.tacv2\".tools.deny[0]"
+    );
+    assert!(visible(&res, "browser"), "the channel's policy wins");
+    // A conversation the wildcard team does not list: its own tools, so no scan.
+    let team = run(config, "agent:main:msteams:channel:19:new@thread.tacv2");
+    assert_eq!(
+        group_rule(&team, "browser"),
+        "channels.msteams.teams.\"*\".tools.deny[0]"
+    );
+    // Without a wildcard team, the team that lists the conversation answers (by slug).
+    let scanned = run(
+        r#"{ channels: { msteams: { teams: {
+            "team-b": { tools: { deny: ["canvas"] }, channels: { "19:OTHER@thread.tacv2": { requireMention: true } } } } } } }"#,
+        "agent:main:msteams:channel:19:other@thread.tacv2",
+    );
+    assert_eq!(
+        group_rule(&scanned, "canvas"),
+        "channels.msteams.teams.\"team-b\".tools.deny[0]"
+    );
+}
+
+#[test]
+fn nextcloud_talk_matches_rooms_by_slug_and_falls_back_to_the_wildcard() {
+    let config = r#"{ channels: { "nextcloud-talk": { rooms: {
+        ABCD1234: { tools: { deny: ["exec"] } },
+        "*": { tools: { deny: ["browser"] } } } } } }"#;
+    let res = run(config, "agent:main:nextcloud-talk:group:abcd1234");
+    assert_eq!(
+        group_rule(&res, "exec"),
+        "channels.\"nextcloud-talk\".rooms.ABCD1234.tools.deny[0]"
+    );
+    let other = run(config, "agent:main:nextcloud-talk:group:zz");
+    assert_eq!(
+        group_rule(&other, "browser"),
+        "channels.\"nextcloud-talk\".rooms.\"*\".tools.deny[0]"
+    );
+}
+
+#[test]
+fn zalouser_takes_one_entry_exactly() {
+    let config = r#"{ channels: { zalouser: { groups: {
+        "123": { requireMention: true },
+        "*": { tools: { deny: ["exec"] } } } } } }"#;
+    let res = run(config, "agent:main:zalouser:group:123");
+    // The plugin gives nothing for an entry without tools; OpenClaw's generic reader then
+    // reads the same groups, entry then "*".
+    assert_eq!(
+        group_rule(&res, "exec"),
+        "channels.zalouser.groups.\"*\".tools.deny[0]"
+    );
+}
+
+#[test]
+fn matrix_merges_the_accounts_rooms_key_by_key_and_skips_other_accounts() {
+    let config = r#"{ channels: { matrix: {
+        groups: {
+            "!a:x": { tools: { deny: ["exec"] } },
+            "!b:x": { account: "work", tools: { deny: ["browser"] } } },
+        accounts: { default: { groups: { "!c:x": { tools: { deny: ["canvas"] } } } } } } } }"#;
+    let a = run(config, "agent:main:matrix:channel:!a:x");
+    assert_eq!(
+        group_rule(&a, "exec"),
+        "channels.matrix.groups.\"!a:x\".tools.deny[0]"
+    );
+    let b = run(config, "agent:main:matrix:channel:!b:x");
+    assert!(visible(&b, "browser"), "scoped to another account");
+    let c = run(config, "agent:main:matrix:channel:!c:x");
+    assert_eq!(
+        group_rule(&c, "canvas"),
+        "channels.matrix.accounts.default.groups.\"!c:x\".tools.deny[0]"
+    );
+}
+
+#[test]
+fn an_empty_policy_is_no_policy() {
+    // Slack's entry has tools, but nothing in them: OpenClaw asks the generic reader next.
+    let res = run(
+        r#"{ channels: { slack: { channels: { C1: { tools: {} } } } } }"#,
+        "agent:main:slack:channel:c1",
+    );
+    assert!(visible(&res, "exec"));
 }
 
 #[test]
