@@ -186,3 +186,51 @@ fn history_grants_and_revoke() {
         Some(json!({"grantId": "g1"}))
     );
 }
+
+#[test]
+fn history_follows_the_cursor_to_older_pages_up_to_the_limit() {
+    // Page one: 100 entries and a cursor; page two: the rest, no cursor.
+    let gateway = FakeGateway::start(Script::everything().answer_with(
+        "approval.history",
+        |params| {
+            let (first, count, next) = match params["cursor"].as_str() {
+                None => (0, 100, json!("older")),
+                Some(_) => (100, 30, Value::Null),
+            };
+            let items: Vec<Value> = (first..first + count)
+                .map(|i| {
+                    json!({"id": format!("a{i}"), "status": "allowed", "decision": "allow-once",
+                           "resolvedAtMs": 1_000_000 - i,
+                           "presentation": {"kind": "exec", "commandText": format!("echo {i}")}})
+                })
+                .collect();
+            json!({"items": items, "nextCursor": next})
+        },
+    ));
+    let (code, out, err) = run(
+        &gateway,
+        &["approvals", "history", "--limit", "120", "--json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let items = serde_json::from_str::<Value>(out.trim()).unwrap()["items"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(items.len(), 120, "the limit, across two pages");
+    assert_eq!(items[119]["id"], "a119");
+    let pages: Vec<Value> = gateway
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|r| r["method"] == "approval.history")
+        .map(|r| r["params"].clone())
+        .collect();
+    assert_eq!(
+        pages,
+        [
+            json!({"limit": 100}),
+            json!({"limit": 20, "cursor": "older"})
+        ]
+    );
+}

@@ -60,7 +60,7 @@ pub enum ApprovalsCommand {
         /// Only this kind: exec, plugin or system-agent
         #[arg(long, value_parser = ["exec", "plugin", "system-agent"])]
         kind: Option<String>,
-        /// At most this many per gateway (1-100)
+        /// At most this many per gateway (1-1000; pages of 100 are followed)
         #[arg(long, default_value_t = 50)]
         limit: u64,
         /// One JSON document: {"items": [...]}

@@ -139,17 +139,21 @@ pub(super) async fn history(
         Ok(x) => x,
         Err(code) => return code,
     };
-    let params = approval_ledger::history_params(limit, kind, None);
     let mut entries: Vec<HistoryEntry> = Vec::new();
     for client in &clients {
         let name = client.endpoint().name.clone();
-        match client.request("approval.history", params.clone()).await {
-            Ok(page) => entries.extend(approval_ledger::history_in(&name, &page).0),
-            Err(e) => {
-                super::err_untrusted(cli, &format!("clawdeck approvals history: {name}: {e}"));
-                failed = true;
+        let mut pager = approval_ledger::HistoryPager::new(&name, limit, kind);
+        while let Some(params) = pager.next_params() {
+            match client.request("approval.history", params).await {
+                Ok(page) => pager.take(&page),
+                Err(e) => {
+                    super::err_untrusted(cli, &format!("clawdeck approvals history: {name}: {e}"));
+                    failed = true;
+                    break;
+                }
             }
         }
+        entries.extend(pager.into_entries());
         client.close();
     }
     // Newest first across gateways, as each gateway orders its own.

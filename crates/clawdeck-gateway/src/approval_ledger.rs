@@ -137,6 +137,60 @@ pub fn history_in(gateway: &str, payload: &Value) -> (Vec<HistoryEntry>, Option<
     (items, next)
 }
 
+/// The most history entries read from one gateway (pages followed up to this).
+pub const HISTORY_MAX: u64 = 1000;
+
+/// Reads `approval.history` a page at a time until `limit` entries (at most [`HISTORY_MAX`])
+/// or the last page: `next_params` gives the next request, `take` reads its answer.
+#[derive(Debug)]
+pub struct HistoryPager {
+    gateway: String,
+    kind: Option<ApprovalKind>,
+    want: u64,
+    entries: Vec<HistoryEntry>,
+    /// `None` before the first page; `Some(None)` after the last one.
+    cursor: Option<Option<String>>,
+}
+
+impl HistoryPager {
+    pub fn new(gateway: &str, limit: u64, kind: Option<ApprovalKind>) -> HistoryPager {
+        HistoryPager {
+            gateway: gateway.to_string(),
+            kind,
+            want: limit.clamp(1, HISTORY_MAX),
+            entries: Vec::new(),
+            cursor: None,
+        }
+    }
+
+    /// The params of the next page to ask for, or `None` when the reading is done.
+    pub fn next_params(&self) -> Option<Value> {
+        let left = self.want.saturating_sub(self.entries.len() as u64);
+        if left == 0 {
+            return None;
+        }
+        match &self.cursor {
+            None => Some(history_params(left, self.kind, None)),
+            Some(Some(cursor)) => Some(history_params(left, self.kind, Some(cursor))),
+            Some(None) => None,
+        }
+    }
+
+    /// Reads one page's answer. A page without entries ends the reading, whatever its cursor
+    /// says (a gateway that kept answering empty pages would otherwise be asked forever).
+    pub fn take(&mut self, page: &Value) {
+        let (items, next) = history_in(&self.gateway, page);
+        let left = self.want.saturating_sub(self.entries.len() as u64) as usize;
+        let empty = items.is_empty();
+        self.entries.extend(items.into_iter().take(left));
+        self.cursor = Some(if empty { None } else { next });
+    }
+
+    pub fn into_entries(self) -> Vec<HistoryEntry> {
+        self.entries
+    }
+}
+
 /// A standing grant: an automation's exact command allowed until revoked or expired.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Grant {
@@ -229,6 +283,46 @@ pub fn grants_in(gateway: &str, payload: &Value) -> Vec<Grant> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn page(ids: &[&str], next: Option<&str>) -> Value {
+        let items: Vec<Value> = ids
+            .iter()
+            .map(|id| json!({"id": id, "status": "allowed", "presentation": {"kind": "exec"}}))
+            .collect();
+        json!({"items": items, "nextCursor": next})
+    }
+
+    #[test]
+    fn the_pager_follows_the_cursor_until_the_limit_or_the_last_page() {
+        let mut pager = HistoryPager::new("gw", 150, None);
+        assert_eq!(pager.next_params().unwrap(), json!({"limit": 100}));
+        let first: Vec<String> = (0..100).map(|i| format!("a{i}")).collect();
+        let first: Vec<&str> = first.iter().map(String::as_str).collect();
+        pager.take(&page(&first, Some("c2")));
+        assert_eq!(
+            pager.next_params().unwrap(),
+            json!({"limit": 50, "cursor": "c2"})
+        );
+        pager.take(&page(&["b0", "b1"], None));
+        assert_eq!(pager.next_params(), None, "the last page has no cursor");
+        let entries = pager.into_entries();
+        assert_eq!(entries.len(), 102);
+        assert_eq!(entries[101].id, "b1");
+
+        // The limit ends the reading even when more pages exist; an empty page ends it too.
+        let mut short = HistoryPager::new("gw", 2, Some(ApprovalKind::Plugin));
+        assert_eq!(
+            short.next_params().unwrap(),
+            json!({"limit": 2, "kind": "plugin"})
+        );
+        short.take(&page(&["x", "y", "z"], Some("more")));
+        assert_eq!(short.next_params(), None);
+        assert_eq!(short.into_entries().len(), 2);
+        let mut empty = HistoryPager::new("gw", 10, None);
+        empty.take(&page(&[], Some("again")));
+        assert_eq!(empty.next_params(), None);
+        assert_eq!(HistoryPager::new("gw", 1_000_000, None).want, HISTORY_MAX);
+    }
 
     #[test]
     fn history_items_of_every_kind_say_how_they_ended() {

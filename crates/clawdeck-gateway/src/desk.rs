@@ -259,11 +259,18 @@ impl GatewayDesk {
     pub fn history(&self, gateway: &str, limit: u64) {
         let (desk, gateway) = (self.clone(), gateway.to_string());
         tokio::spawn(async move {
-            let params = approval_ledger::history_params(limit, None, None);
-            let result = desk
-                .request_on(&gateway, "approval.history", params)
-                .await
-                .map(|page| approval_ledger::history_in(&gateway, &page).0);
+            let mut pager = approval_ledger::HistoryPager::new(&gateway, limit, None);
+            let mut result = Ok(());
+            while let Some(params) = pager.next_params() {
+                match desk.request_on(&gateway, "approval.history", params).await {
+                    Ok(page) => pager.take(&page),
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+            let result = result.map(|()| pager.into_entries());
             (desk.sink)(DeskEvent::History { gateway, result });
         });
     }

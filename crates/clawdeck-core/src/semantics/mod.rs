@@ -559,9 +559,6 @@ pub enum GroupPolicySource {
     /// Telegram's own reader: a forum topic's policy is its chat's (`X:topic:T` → `X`), then
     /// `"*"`, in `channels.telegram.groups`.
     TelegramGroups,
-    /// `channels.<ch>.groups` with the id matched case-insensitively, one id at a time
-    /// (`@openclaw/qqbot`).
-    GroupsCaseInsensitive,
     /// Feishu's `channels.feishu.groups` (never an account's): the id exactly, else
     /// case-insensitively, else `"*"`; `tools` only.
     FeishuGroups,

@@ -153,9 +153,6 @@ pub(crate) fn plugin_policy(
             GroupPolicySource::DiscordGuilds => discord::resolve(inputs, group, warnings),
             GroupPolicySource::MatrixRooms => matrix::resolve(inputs, group, warnings),
             GroupPolicySource::TelegramGroups => telegram::resolve(inputs, group, warnings),
-            GroupPolicySource::GroupsCaseInsensitive => {
-                telegram::resolve_case_insensitive(inputs, group, warnings)
-            }
             GroupPolicySource::FeishuGroups => feishu::resolve(inputs, group, warnings),
             GroupPolicySource::IrcGroups => irc::resolve(inputs, group, warnings),
             GroupPolicySource::MsteamsTeams => msteams::resolve(inputs, group, warnings),
