@@ -9,7 +9,7 @@ use super::layer::{LayerId, LayerPolicy, RuleEntry};
 use super::sources::LayerInputs;
 use crate::config::keypath::KeySegment;
 use crate::mcp_servers::BUNDLE_MCP;
-use crate::semantics::switches::SwitchedOff;
+use crate::semantics::switches::{RunFacts, SwitchedOff};
 use serde_json::Value;
 
 /// How a switched-off tool's rule begins (`absent: tools.web.search.enabled is false`).
@@ -55,8 +55,20 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
     let mut out = Vec::new();
     let agent_path = inputs.agent.path.to_string();
     let agent = agent_entry(raw, inputs).map(|entry| (entry, agent_path.as_str()));
+    let ctx = inputs.ctx;
+    let run = RunFacts {
+        channel: ctx.channel.as_deref(),
+        sender: [
+            &ctx.sender_id,
+            &ctx.sender_e164,
+            &ctx.sender_username,
+            &ctx.sender_name,
+        ]
+        .iter()
+        .any(|s| s.as_deref().is_some_and(|s| !s.trim().is_empty())),
+    };
     for switch in &switches.keys {
-        if let Some(off) = switch.off(raw, agent) {
+        if let Some(off) = switch.off(raw, agent, run) {
             for tool in switch.removes.iter().filter(|t| registry.contains(t)) {
                 out.push((tool.clone(), off.clone()));
             }
@@ -226,5 +238,61 @@ mod tests {
         let off = resolve_2026("{ plugins: { enabled: false } }", None);
         assert!(!visible(&off, "memory_get") && !visible(&off, "file_write"));
         assert!(visible(&off, "exec"));
+    }
+
+    #[test]
+    fn a_plugin_tool_built_only_when_its_key_is_true_in_its_chat_with_a_sender() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("openclaw.plugin.json"),
+            r#"{"id": "whatsapp", "configSchema": {}, "channels": ["whatsapp"],
+                "contracts": {"tools": ["whatsapp_call", "whatsapp_login"]}}"#,
+        )
+        .unwrap();
+        let config = |calls: &str| {
+            format!(
+                "{{ plugins: {{ load: {{ paths: [{:?}] }} }}, channels: {{ whatsapp: {{ {calls} }} }} }}",
+                dir.path().display().to_string()
+            )
+        };
+        let run = |config: &str, ctx: PolicyContext| {
+            let cfg = load_from_str(config, "t.json5")
+                .unwrap()
+                .with_pack("2026.9")
+                .unwrap();
+            let registry = Registry::build(&cfg, &crate::mcp_servers::ServerListing::Off);
+            resolve(&cfg, &registry, &ctx).unwrap()
+        };
+        let chat = PolicyContext {
+            channel: Some("whatsapp".into()),
+            group: Some("120363@g.us".into()),
+            sender_id: Some("+15550001".into()),
+            ..PolicyContext::default()
+        };
+        let unset = run(&config(""), chat.clone());
+        assert!(visible(&unset, "whatsapp_login"));
+        let (layer, rule, path) = absent(&unset, "whatsapp_call");
+        assert_eq!(layer, LayerId::Owner);
+        assert_eq!(rule, "absent: channels.whatsapp.actions.calls is not true");
+        assert_eq!(path, "channels.whatsapp.actions.calls");
+        let on = config("actions: { calls: true }");
+        assert!(visible(&run(&on, chat.clone()), "whatsapp_call"));
+        let no_sender = PolicyContext {
+            sender_id: None,
+            ..chat.clone()
+        };
+        assert!(
+            absent(&run(&on, no_sender), "whatsapp_call")
+                .1
+                .contains("requester")
+        );
+        let elsewhere = PolicyContext {
+            channel: Some("telegram".into()),
+            ..chat
+        };
+        assert_eq!(
+            absent(&run(&on, elsewhere), "whatsapp_call").1,
+            "absent: built only in a whatsapp chat"
+        );
     }
 }

@@ -25,7 +25,12 @@ impl ToolSwitches {
     /// A switch that names a tool the pack does not have is a pack error.
     pub(crate) fn check(&self, known: impl Fn(&str) -> bool) -> Result<(), String> {
         for (i, switch) in self.keys.iter().enumerate() {
-            if let Some(tool) = switch.removes.iter().find(|t| !known(t)) {
+            // A plugin's tools are not in the pack: they come with the plugin.
+            if let Some(tool) = switch
+                .removes
+                .iter()
+                .find(|t| switch.plugin.is_none() && !known(t))
+            {
                 return Err(format!(
                     "switches.keys[{i}] ({}): no tool {tool}",
                     switch.key
@@ -45,7 +50,7 @@ impl ToolSwitches {
 }
 
 /// One key that removes tools when it is `false`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct KeySwitch {
     /// Dotted path from the config root (`tools.web.search.enabled`).
@@ -56,6 +61,27 @@ pub struct KeySwitch {
     pub agent_scope: Option<String>,
     /// The tools OpenClaw does not build while the key is `false`.
     pub removes: Vec<String>,
+    /// The tools are a plugin's (not the pack's): this plugin id.
+    #[serde(default)]
+    pub plugin: Option<String>,
+    /// The tools are built only while the key is `true` (off when unset).
+    #[serde(default)]
+    pub requires_true: bool,
+    /// The tools are built only for a run in this channel's chats.
+    #[serde(default)]
+    pub needs_channel: Option<String>,
+    /// The tools are built only for a run with a requester (a sender).
+    #[serde(default)]
+    pub needs_sender: bool,
+}
+
+/// What a switch asks of the run besides the config.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunFacts<'a> {
+    /// The channel the run talks in.
+    pub channel: Option<&'a str>,
+    /// Whether the run has a requester (a sender).
+    pub sender: bool,
 }
 
 /// The pack's `switches.plugins`.
@@ -89,7 +115,12 @@ fn lookup<'a>(root: &'a Value, dotted: &str) -> Option<&'a Value> {
 impl KeySwitch {
     /// Whether the switch is off for a run of the agent whose entry is `agent` (at
     /// `agent_path`), and where that is written.
-    pub fn off(&self, raw: &Value, agent: Option<(&Value, &str)>) -> Option<SwitchedOff> {
+    pub fn off(
+        &self,
+        raw: &Value,
+        agent: Option<(&Value, &str)>,
+        run: RunFacts<'_>,
+    ) -> Option<SwitchedOff> {
         let (scope_holder, scope_path, rest) = match (&self.agent_scope, agent) {
             (Some(scope), Some((entry, path))) if lookup(entry, scope).is_some() => {
                 let rest = self.key.strip_prefix(scope.as_str()).unwrap_or("");
@@ -97,19 +128,35 @@ impl KeySwitch {
             }
             _ => (Some(raw), String::new(), self.key.as_str()),
         };
-        let value = scope_holder.and_then(|holder| lookup(holder, rest))?;
-        if value != &Value::Bool(false) {
-            return None;
-        }
+        let value = scope_holder.and_then(|holder| lookup(holder, rest));
         let path = if scope_path.is_empty() {
             self.key.clone()
         } else {
             format!("{scope_path}{rest}")
         };
-        Some(SwitchedOff {
-            reason: format!("{path} is false"),
-            path,
-        })
+        let off = |reason: String| {
+            Some(SwitchedOff {
+                path: path.clone(),
+                reason,
+            })
+        };
+        if self.requires_true && value != Some(&Value::Bool(true)) {
+            return off(format!("{path} is not true"));
+        }
+        if !self.requires_true && value == Some(&Value::Bool(false)) {
+            return off(format!("{path} is false"));
+        }
+        if let Some(channel) = &self.needs_channel
+            && !run
+                .channel
+                .is_some_and(|c| c.trim().eq_ignore_ascii_case(channel))
+        {
+            return off(format!("built only in a {channel} chat"));
+        }
+        if self.needs_sender && !run.sender {
+            return off("built only for a requester (no sender in the context)".to_string());
+        }
+        None
     }
 }
 
@@ -221,41 +268,56 @@ mod tests {
             key: "tools.web.search.enabled".into(),
             agent_scope: None,
             removes: vec!["web_search".into()],
+            ..KeySwitch::default()
         };
         let off = json!({"tools": {"web": {"search": {"enabled": false}}}});
         assert_eq!(
-            web.off(&off, None).unwrap().reason,
+            web.off(&off, None, RunFacts::default()).unwrap().reason,
             "tools.web.search.enabled is false"
         );
         assert!(
             web.off(
                 &json!({"tools": {"web": {"search": {"enabled": "false"}}}}),
-                None
+                None,
+                RunFacts::default()
             )
             .is_none()
         );
-        assert!(web.off(&json!({}), None).is_none());
+        assert!(web.off(&json!({}), None, RunFacts::default()).is_none());
 
         let patch = KeySwitch {
             key: "tools.exec.applyPatch.enabled".into(),
             agent_scope: Some("tools.exec.applyPatch".into()),
             removes: vec!["apply_patch".into()],
+            ..KeySwitch::default()
         };
         let global_off = json!({"tools": {"exec": {"applyPatch": {"enabled": false}}}});
         let agent_on = json!({"tools": {"exec": {"applyPatch": {"workspaceOnly": true}}}});
         assert!(
             patch
-                .off(&global_off, Some((&agent_on, "agents.list[0]")))
+                .off(
+                    &global_off,
+                    Some((&agent_on, "agents.list[0]")),
+                    RunFacts::default()
+                )
                 .is_none()
         );
         assert!(
             patch
-                .off(&global_off, Some((&json!({}), "agents.list[0]")))
+                .off(
+                    &global_off,
+                    Some((&json!({}), "agents.list[0]")),
+                    RunFacts::default()
+                )
                 .is_some()
         );
         let agent_off = json!({"tools": {"exec": {"applyPatch": {"enabled": false}}}});
         let by_agent = patch
-            .off(&json!({}), Some((&agent_off, "agents.list[0]")))
+            .off(
+                &json!({}),
+                Some((&agent_off, "agents.list[0]")),
+                RunFacts::default(),
+            )
             .unwrap();
         assert_eq!(
             by_agent.path,

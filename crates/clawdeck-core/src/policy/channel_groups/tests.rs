@@ -1,5 +1,6 @@
-//! One test per channel plugin rule (each has a fidelity case against real OpenClaw too:
-//! tests/fixtures/fidelity/slack-*, discord-*, channel-not-modelled).
+//! One test per channel plugin rule; each has a fidelity case against real OpenClaw too
+//! (tests/fixtures/fidelity/slack-*, matrix-*, irc-*, msteams-*, ...), but Discord's, which
+//! cannot run there (OpenClaw loads its plugin only when trusted, never from a path).
 
 use super::slack;
 use crate::catalog::Registry;
