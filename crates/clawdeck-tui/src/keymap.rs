@@ -394,7 +394,7 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         NextSection,
         "next_section",
         ["]"],
-        "Next section (`## ` heading, the tools payload; the Queue's background execs)",
+        "Next section (`## ` heading, the tools payload; the Queue's background execs and gateway runs)",
         [Prompt, Queue],
         "section"
     ),

@@ -17,6 +17,7 @@ pub(crate) mod harness;
 mod header;
 mod loading;
 mod new_run;
+mod queue_gateway_runs;
 mod real_gateway;
 mod scrolling;
 mod session_chat;

@@ -1,7 +1,8 @@
 //! The gateways' own runs in the Queue view, beside clawdeck's lanes: every session a gateway
 //! reports as running or queued (gateway, agent, session key, state, elapsed since its run
-//! started). Read-only; rebuilt from the Sessions view's roster whenever a gateway event
-//! changes that roster, so it is as live as the roster.
+//! started), rebuilt from the Sessions view's roster whenever a gateway event changes that
+//! roster, so it is as live as the roster. `]`/`[` put the cursor here; the kill key aborts
+//! the selected run (`sessions.abort`) after asking.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -12,7 +13,7 @@ use super::ViewCtx;
 use crate::clock::short_duration;
 use crate::gateway::roster::{Link, Roster};
 use crate::theme;
-use crate::widgets::table::list_table;
+use crate::widgets::table::{list_table, render_selected};
 
 /// A gateway session's state as the Sessions view and the Queue view's section both show it.
 pub(crate) fn state_span(state: &str) -> Span<'static> {
@@ -75,6 +76,17 @@ impl GatewayRuns {
         }
     }
 
+    /// Where the run `selected` (gateway, session key) is; the first one when it is gone.
+    pub(crate) fn position_of(&self, selected: Option<&(String, String)>) -> usize {
+        selected
+            .and_then(|(gateway, key)| {
+                self.runs
+                    .iter()
+                    .position(|r| &r.gateway == gateway && &r.key == key)
+            })
+            .unwrap_or(0)
+    }
+
     /// Elapsed times change every second while something runs.
     pub(crate) fn needs_tick(&self) -> bool {
         self.runs.iter().any(|r| r.running)
@@ -82,7 +94,14 @@ impl GatewayRuns {
 
     /// Draws the section at the bottom of `area` and returns what is left above it (all of
     /// `area` when no gateway is attached or the view is too short to share).
-    pub(crate) fn render_below(&self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) -> Rect {
+    /// `cursor`: the selected row while the Queue's cursor is on this section.
+    pub(crate) fn render_below(
+        &self,
+        area: Rect,
+        buf: &mut Buffer,
+        ctx: &ViewCtx,
+        cursor: Option<usize>,
+    ) -> Rect {
         if self.gateways == 0 || area.height < MIN_VIEW_HEIGHT {
             return area;
         }
@@ -108,6 +127,11 @@ impl GatewayRuns {
             ));
         }
         let block = Block::bordered().title(title);
+        let block = if cursor.is_some() {
+            block.border_style(theme::accent())
+        } else {
+            block
+        };
         if self.runs.is_empty() {
             Paragraph::new(Line::styled(
                 "no gateway session is running or queued",
@@ -143,7 +167,7 @@ impl GatewayRuns {
                 ])
             })
             .collect();
-        list_table(
+        let table = list_table(
             rows,
             [
                 Constraint::Length(18),
@@ -154,8 +178,10 @@ impl GatewayRuns {
             ],
             Row::new(vec!["source", "agent", "session", "state", "elapsed"]),
             block,
-        )
-        .render(section, buf);
+        );
+        // The cursor's row stays in sight (rows past the section are the Sessions view's).
+        let offset = cursor.map_or(0, |at| at.saturating_sub(rows_shown.saturating_sub(1)));
+        render_selected(table, section, buf, cursor, offset);
         rest
     }
 }
@@ -216,7 +242,7 @@ mod tests {
         let mut rest = Rect::default();
         let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
         terminal
-            .draw(|f| rest = runs.render_below(f.area(), f.buffer_mut(), &ctx))
+            .draw(|f| rest = runs.render_below(f.area(), f.buffer_mut(), &ctx, None))
             .unwrap();
         let buf = terminal.backend().buffer().clone();
         let text = (0..h)

@@ -35,6 +35,8 @@ pub(crate) enum QueueFocus {
     Entries,
     /// The local background exec sessions (`]`/`[`).
     Execs,
+    /// The gateways' running and queued sessions (`]`/`[`; the kill key aborts one).
+    GatewayRuns,
 }
 
 #[derive(Debug)]
@@ -55,6 +57,8 @@ pub(crate) struct QueueView {
     pub(crate) background: Vec<String>,
     /// The gateways' own running and queued sessions (a section of their own).
     pub(crate) gateway_runs: super::gateway_runs::GatewayRuns,
+    /// The gateway run under the cursor (gateway, session key), kept across roster updates.
+    pub(crate) selected_run: Option<(String, String)>,
     /// The local background exec sessions with their output (a section of their own).
     pub(crate) execs: super::background_execs::BackgroundExecs,
     lanes_area: Rect,
@@ -99,6 +103,7 @@ impl Default for QueueView {
             unavailable: None,
             background: Vec::new(),
             gateway_runs: super::gateway_runs::GatewayRuns::default(),
+            selected_run: None,
             execs: super::background_execs::BackgroundExecs::default(),
             lanes_area: Rect::default(),
             events: DetailPane::following_the_end(),
@@ -300,30 +305,102 @@ impl QueueView {
         true
     }
 
-    /// `]`/`[` move the cursor between the lanes and the background execs; while it is on
-    /// the execs, they take movement, their tail's scrolling and the kill key.
+    /// `]`/`[` move the cursor between the lanes, the background execs and the gateway runs;
+    /// while it is on the execs or the runs, they take movement and the kill key.
     fn execs_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         if matches!(action, Action::NextSection | Action::PrevSection) {
-            self.focus = match self.focus {
-                QueueFocus::Execs => QueueFocus::Lanes,
-                _ if self.execs.is_empty() => {
-                    ctx.status("no background exec session");
-                    return true;
-                }
-                _ => {
-                    self.execs.focus();
-                    QueueFocus::Execs
-                }
-            };
+            self.move_section(action == Action::NextSection, ctx);
             return true;
         }
-        self.focus == QueueFocus::Execs && self.execs.handle_action(action, ctx)
+        match self.focus {
+            QueueFocus::Execs => self.execs.handle_action(action, ctx),
+            QueueFocus::GatewayRuns => self.runs_action(action, ctx),
+            _ => false,
+        }
+    }
+
+    /// The sections the cursor can be on, in `]` order (an empty one is left out).
+    fn sections(&self) -> Vec<QueueFocus> {
+        let mut order = vec![QueueFocus::Lanes];
+        if !self.execs.is_empty() {
+            order.push(QueueFocus::Execs);
+        }
+        if !self.gateway_runs.runs.is_empty() {
+            order.push(QueueFocus::GatewayRuns);
+        }
+        order
+    }
+
+    fn move_section(&mut self, forward: bool, ctx: &ViewCtx) {
+        let order = self.sections();
+        if order.len() == 1 {
+            ctx.status("no background exec session and no gateway run");
+            return;
+        }
+        let here = match self.focus {
+            QueueFocus::Entries => QueueFocus::Lanes,
+            other => other,
+        };
+        let at = order.iter().position(|f| *f == here).unwrap_or(0);
+        let to = if forward {
+            (at + 1) % order.len()
+        } else {
+            (at + order.len() - 1) % order.len()
+        };
+        self.focus = order[to];
+        match self.focus {
+            QueueFocus::Execs => self.execs.focus(),
+            QueueFocus::GatewayRuns => self.select_run(self.run_position()),
+            _ => {}
+        }
+    }
+
+    /// Where the selected gateway run is (the first one when it is gone).
+    fn run_position(&self) -> usize {
+        self.gateway_runs.position_of(self.selected_run.as_ref())
+    }
+
+    fn select_run(&mut self, at: usize) {
+        self.selected_run = self
+            .gateway_runs
+            .runs
+            .get(at)
+            .map(|r| (r.gateway.clone(), r.key.clone()));
+    }
+
+    /// Movement over the gateway runs, and the kill key: abort the selected run after asking.
+    fn runs_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
+        let runs = self.gateway_runs.runs.len();
+        if let Some(to) = super::list::moved(self.run_position(), action, runs, 10) {
+            self.select_run(to);
+            return true;
+        }
+        if action != Action::KillRun {
+            return false;
+        }
+        match self.gateway_runs.runs.get(self.run_position()) {
+            Some(run) if run.running => ctx.send(AppEvent::Confirm {
+                question: super::sessions::session_chat::abort_question(&run.gateway, &run.key),
+                on_yes: Box::new(AppEvent::AbortSession {
+                    gateway: run.gateway.clone(),
+                    key: run.key.clone(),
+                }),
+            }),
+            Some(run) => ctx.status(format!(
+                "{} on {} is queued, not running: nothing to abort yet",
+                run.key, run.gateway
+            )),
+            None => ctx.status("no gateway run"),
+        }
+        true
     }
 
     /// Enter: the cursor goes to the lane's entries (its first one) or back to the lanes.
     fn toggle_focus(&mut self, ctx: &ViewCtx) {
         match self.focus {
-            QueueFocus::Entries | QueueFocus::Execs => self.focus = QueueFocus::Lanes,
+            QueueFocus::Entries | QueueFocus::Execs | QueueFocus::GatewayRuns => {
+                self.focus = QueueFocus::Lanes
+            }
             QueueFocus::Lanes => {
                 let first = self.lane_entries().first().map(|e| e.id);
                 match (first, self.selected_lane()) {
@@ -388,7 +465,8 @@ impl QueueView {
     }
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
-        let area = self.gateway_runs.render_below(area, buf, ctx);
+        let run_cursor = (self.focus == QueueFocus::GatewayRuns).then(|| self.run_position());
+        let area = self.gateway_runs.render_below(area, buf, ctx, run_cursor);
         let execs_focused = self.focus == QueueFocus::Execs;
         let area = self.execs.render_below(area, buf, ctx, execs_focused);
         let Some(snapshot) = &self.snapshot else {
