@@ -21,24 +21,33 @@ use serde_json::Value;
 use support::own_gateway::OwnGateway;
 use tokio_util::sync::CancellationToken;
 
-/// Runs a turn through the gateway with OpenClaw's own CLI (not clawdeck).
-fn run_turn(gateway: &OwnGateway, session_id: &str, message: &str) {
+/// Runs a turn through the gateway with OpenClaw's own CLI (not clawdeck): its `agent` method,
+/// waiting for the final answer. (`openclaw agent` without `--local` may run the turn embedded
+/// when it cannot reach the gateway, and the gateway then never lists the session: seen twice
+/// on CI.)
+fn run_turn(gateway: &OwnGateway, key: &str, message: &str) {
+    let params = serde_json::json!({
+        "message": message,
+        "agentId": "ops",
+        "sessionKey": key,
+        "idempotencyKey": format!("clawdeck-history-{}", std::process::id()),
+    });
     let out = Command::new(gateway.openclaw_bin())
         .env("REALCLAW_HOME", gateway.home())
+        .args(["gateway", "call", "agent", "--expect-final", "--json"])
+        .args(["--timeout", "120000"])
         .args([
-            "agent",
-            "--agent",
-            "ops",
-            "--session-id",
-            session_id,
-            "--message",
-            message,
+            "--port",
+            &gateway.port().to_string(),
+            "--token",
+            &gateway.token,
         ])
+        .args(["--params", &params.to_string()])
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "openclaw agent: {}{}",
+        "openclaw gateway call agent: {}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
@@ -119,8 +128,8 @@ async fn an_earlier_turn_appears_in_the_backfilled_history_and_the_gateway_repor
     };
     let session_id = format!("cdhist{}", std::process::id());
     let marker = format!("earlier turn {session_id}");
-    run_turn(&gateway, &session_id, &marker);
     let key = format!("agent:ops:explicit:{session_id}");
+    run_turn(&gateway, &key, &marker);
     // The gateway lists a session once its store is written, which may be a moment after the
     // CLI's turn returns (seen once on a loaded CI machine: an empty first list).
     wait_listed(&gateway, &key);
