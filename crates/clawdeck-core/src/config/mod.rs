@@ -315,7 +315,7 @@ impl LoadedConfig {
         let account = account
             .map(str::trim)
             .filter(|a| !a.is_empty())
-            .unwrap_or("default");
+            .unwrap_or(DEFAULT_ACCOUNT);
         if let Some((acct_key, acct)) = ch
             .accounts
             .iter()
@@ -337,6 +337,9 @@ impl LoadedConfig {
         .map(|table| (table, base.key(name)))
     }
 }
+
+/// The account OpenClaw reads when none is named (`normalizeAccountId`).
+pub(crate) const DEFAULT_ACCOUNT: &str = "default";
 
 /// A model reference: `"provider/model"` or `{primary: "provider/model"}`.
 fn model_ref(value: &Value) -> Option<String> {

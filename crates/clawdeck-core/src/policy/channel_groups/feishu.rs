@@ -5,8 +5,8 @@
 //! reader then decides). A topic or sender session (`oc_x:topic:t`) has no entry of its own,
 //! so `"*"` answers before the chat's entry is asked: OpenClaw's order, kept.
 
-use super::keys::{exact_or_case_insensitive, or_wildcard};
-use super::{ChosenPolicy, PluginInputs, tools_choice};
+use super::keys::exact_or_case_insensitive;
+use super::{ChosenPolicy, Fallback, PluginInputs, entry_tools};
 use crate::policy::trace::PolicyWarning;
 
 pub(super) fn resolve(
@@ -18,7 +18,13 @@ pub(super) fn resolve(
         return None;
     }
     let (groups, path) = inputs.channel_table("groups")?;
-    let key = or_wildcard(groups, exact_or_case_insensitive(groups, group))?;
-    let what = format!("Feishu group \"{key}\"");
-    tools_choice(groups.get(&key)?, &path.key(key.clone()), &what, warnings)
+    let own = exact_or_case_insensitive(groups, group);
+    entry_tools(
+        groups,
+        &path,
+        own,
+        Fallback::OneEntry,
+        "Feishu group",
+        warnings,
+    )
 }

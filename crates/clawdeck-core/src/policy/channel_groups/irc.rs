@@ -3,8 +3,8 @@
 //! channel name with its `#` exactly, else ignoring case; that entry's `tools`, else `"*"`'s.
 //! The plugin reads no `toolsBySender` (OpenClaw's generic reader after it may).
 
-use super::keys::{WILDCARD, exact_or_case_insensitive};
-use super::{ChosenPolicy, PluginInputs, tools_choice};
+use super::keys::exact_or_case_insensitive;
+use super::{ChosenPolicy, Fallback, PluginInputs, entry_tools};
 use crate::policy::trace::PolicyWarning;
 
 pub(super) fn resolve(
@@ -16,14 +16,13 @@ pub(super) fn resolve(
         return None;
     }
     let (groups, path) = inputs.table("groups")?;
-    [
-        exact_or_case_insensitive(groups, group),
-        Some(WILDCARD.to_string()),
-    ]
-    .into_iter()
-    .flatten()
-    .find_map(|key| {
-        let what = format!("IRC channel \"{key}\"");
-        tools_choice(groups.get(&key)?, &path.key(key.clone()), &what, warnings)
-    })
+    let own = exact_or_case_insensitive(groups, group);
+    entry_tools(
+        groups,
+        &path,
+        own,
+        Fallback::WildcardTools,
+        "IRC channel",
+        warnings,
+    )
 }

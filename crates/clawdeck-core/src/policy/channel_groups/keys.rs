@@ -7,6 +7,12 @@ use serde_json::{Map, Value};
 /// The wildcard entry's key.
 pub(super) const WILDCARD: &str = "*";
 
+/// `id`'s own key in `map`, exactly as given.
+pub(super) fn exact(map: &Map<String, Value>, id: &str) -> Option<String> {
+    let id = id.trim();
+    (!id.is_empty() && id != WILDCARD && map.contains_key(id)).then(|| id.to_string())
+}
+
 /// `id`'s own key in `map`: exactly as given, else the first key equal ignoring case.
 pub(super) fn exact_or_case_insensitive(map: &Map<String, Value>, id: &str) -> Option<String> {
     let id = id.trim();

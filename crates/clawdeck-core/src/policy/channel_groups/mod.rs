@@ -101,7 +101,7 @@ impl PluginInputs<'_> {
             .as_deref()
             .map(str::trim)
             .filter(|a| !a.is_empty())
-            .unwrap_or(DEFAULT_ACCOUNT)
+            .unwrap_or(crate::config::DEFAULT_ACCOUNT)
     }
 
     /// A map of the channel (`channels`, `guilds`, `rooms`, ...): the account's own when it has
@@ -134,9 +134,6 @@ impl PluginInputs<'_> {
         Some((channel.get(name)?.as_object()?, path.key(name)))
     }
 }
-
-/// The account OpenClaw reads when none is named.
-pub(crate) const DEFAULT_ACCOUNT: &str = "default";
 
 /// The policy the channel's plugin resolver gives for the first of `group_ids` it has one
 /// for; `None` when it has no resolver (`Groups`) or finds none (then `channels.<ch>.groups`).
@@ -172,6 +169,38 @@ fn is_empty_policy(policy: &ToolPolicyConfig) -> bool {
     policy.allow.is_none()
         && policy.deny.is_none()
         && policy.also_allow.as_ref().is_none_or(Vec::is_empty)
+}
+
+/// How a reader that keeps only `tools` falls back from a conversation's own entry.
+#[derive(Clone, Copy)]
+enum Fallback {
+    /// `"*"` only when the conversation has no entry: one entry counts.
+    OneEntry,
+    /// `"*"`'s `tools` also when the conversation's entry has none.
+    WildcardTools,
+}
+
+/// The `tools` of the conversation's entry `own` in `map` (at `path`), falling back to `"*"`
+/// as `fallback` says; `label` names an entry (`IRC channel`).
+fn entry_tools(
+    map: &serde_json::Map<String, Value>,
+    path: &KeyPath,
+    own: Option<String>,
+    fallback: Fallback,
+    label: &str,
+    warnings: &mut Vec<PolicyWarning>,
+) -> Option<ChosenPolicy> {
+    let keys: Vec<String> = match fallback {
+        Fallback::OneEntry => keys::or_wildcard(map, own).into_iter().collect(),
+        Fallback::WildcardTools => own
+            .into_iter()
+            .chain(Some(keys::WILDCARD.to_string()))
+            .collect(),
+    };
+    keys.into_iter().find_map(|key| {
+        let what = format!("{label} \"{key}\"");
+        tools_choice(map.get(&key)?, &path.key(key.clone()), &what, warnings)
+    })
 }
 
 /// An entry's `tools` as the policy the plugin chose (`what` names the entry).

@@ -3,8 +3,8 @@
 //! account is `default`), the room token exactly, else by slug; that entry's `tools`, else
 //! `"*"`'s. No sender is passed and rooms have no `toolsBySender`.
 
-use super::keys::{WILDCARD, exact_or_slug};
-use super::{ChosenPolicy, PluginInputs, tools_choice};
+use super::keys::exact_or_slug;
+use super::{ChosenPolicy, Fallback, PluginInputs, entry_tools};
 use crate::policy::trace::PolicyWarning;
 
 pub(super) fn resolve(
@@ -13,11 +13,7 @@ pub(super) fn resolve(
     warnings: &mut Vec<PolicyWarning>,
 ) -> Option<ChosenPolicy> {
     let (rooms, path) = inputs.table("rooms")?;
-    [exact_or_slug(rooms, group), Some(WILDCARD.to_string())]
-        .into_iter()
-        .flatten()
-        .find_map(|key| {
-            let what = format!("Nextcloud Talk room \"{key}\"");
-            tools_choice(rooms.get(&key)?, &path.key(key.clone()), &what, warnings)
-        })
+    let own = exact_or_slug(rooms, group);
+    let label = "Nextcloud Talk room";
+    entry_tools(rooms, &path, own, Fallback::WildcardTools, label, warnings)
 }

@@ -5,7 +5,7 @@
 //! `tools`, then `"*"` the same way. A literal `"-100123:topic:7"` key is left to the generic
 //! reader after it.
 
-use super::keys::WILDCARD;
+use super::keys::{WILDCARD, exact};
 use super::{ChosenPolicy, PluginInputs, entry_policy};
 use crate::policy::trace::PolicyWarning;
 
@@ -16,8 +16,7 @@ pub(super) fn resolve(
 ) -> Option<ChosenPolicy> {
     let chat = group.split(":topic:").next().unwrap_or(group).trim();
     let (groups, path) = inputs.merged_groups()?;
-    let own = (!chat.is_empty() && chat != WILDCARD && groups.contains_key(chat))
-        .then(|| chat.to_string());
+    let own = exact(groups, chat);
     [own, Some(WILDCARD.to_string())]
         .into_iter()
         .flatten()

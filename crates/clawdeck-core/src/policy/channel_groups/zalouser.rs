@@ -4,8 +4,8 @@
 //! (`dangerouslyAllowNameMatching`) need the inbound group's name, which a context does not
 //! carry.
 
-use super::keys::{WILDCARD, or_wildcard};
-use super::{ChosenPolicy, PluginInputs, tools_choice};
+use super::keys::exact;
+use super::{ChosenPolicy, Fallback, PluginInputs, entry_tools};
 use crate::policy::trace::PolicyWarning;
 
 pub(super) fn resolve(
@@ -13,10 +13,14 @@ pub(super) fn resolve(
     group: &str,
     warnings: &mut Vec<PolicyWarning>,
 ) -> Option<ChosenPolicy> {
-    let id = group.trim();
     let (groups, path) = inputs.table("groups")?;
-    let own = (!id.is_empty() && id != WILDCARD && groups.contains_key(id)).then(|| id.to_string());
-    let key = or_wildcard(groups, own)?;
-    let what = format!("Zalo group \"{key}\"");
-    tools_choice(groups.get(&key)?, &path.key(key.clone()), &what, warnings)
+    let own = exact(groups, group);
+    entry_tools(
+        groups,
+        &path,
+        own,
+        Fallback::OneEntry,
+        "Zalo group",
+        warnings,
+    )
 }
