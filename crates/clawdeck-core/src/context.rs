@@ -87,6 +87,18 @@ impl PolicyContext {
     pub fn is_owner(&self) -> bool {
         self.owner.unwrap_or(true)
     }
+
+    /// Whether the context names a sender (the run has a requester) by any of its identities.
+    pub fn has_sender(&self) -> bool {
+        [
+            &self.sender_id,
+            &self.sender_e164,
+            &self.sender_username,
+            &self.sender_name,
+        ]
+        .iter()
+        .any(|s| s.as_deref().is_some_and(|s| !s.trim().is_empty()))
+    }
 }
 
 #[cfg(test)]

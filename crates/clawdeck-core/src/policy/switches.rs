@@ -58,14 +58,7 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
     let ctx = inputs.ctx;
     let run = RunFacts {
         channel: ctx.channel.as_deref(),
-        sender: [
-            &ctx.sender_id,
-            &ctx.sender_e164,
-            &ctx.sender_username,
-            &ctx.sender_name,
-        ]
-        .iter()
-        .any(|s| s.as_deref().is_some_and(|s| !s.trim().is_empty())),
+        sender: ctx.has_sender(),
     };
     for switch in &switches.keys {
         if let Some(off) = switch.off(raw, agent, run) {
