@@ -61,7 +61,7 @@ pub enum ApprovalsCommand {
         #[arg(long, value_parser = ["exec", "plugin", "system-agent"])]
         kind: Option<String>,
         /// At most this many per gateway (1-1000; pages of 100 are followed)
-        #[arg(long, default_value_t = 50)]
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=1000))]
         limit: u64,
         /// One JSON document: {"items": [...]}
         #[arg(long)]
