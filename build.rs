@@ -2,7 +2,7 @@
 //! shows it): `git rev-parse --short HEAD` in the crate root, or "unknown" where that cannot
 //! answer (a tarball from crates.io, no git installed). Never fails the build.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
@@ -10,18 +10,32 @@ fn main() {
     let root = Path::new(&root);
     println!("cargo:rustc-env=CLAWDECK_GIT_COMMIT={}", git_commit(root));
     println!("cargo:rerun-if-changed=build.rs");
-    // A new commit or checkout changes HEAD or the ref it points to (a worktree keeps HEAD in
-    // its own git dir and the refs in the common one; `--git-path` finds both).
-    for name in ["HEAD", "packed-refs"] {
-        if let Some(path) = git(root, &["rev-parse", "--git-path", name]) {
-            println!("cargo:rerun-if-changed={}", root.join(path).display());
-        }
+    for path in watched_git_files(root) {
+        println!("cargo:rerun-if-changed={}", path.display());
     }
+}
+
+/// The git files whose change means a new commit: HEAD, the directory of the ref HEAD points
+/// to (a commit writes the loose ref there, also when the ref was packed before) and
+/// `packed-refs`. Only files that exist: cargo takes a watched path that is missing for a
+/// changed one and would rebuild the crate on every build (a checkout whose refs were never
+/// packed has no `packed-refs`). A worktree keeps HEAD in its own git dir and the refs in the
+/// common one; `--git-path` finds both.
+/// (Public for tests/version_cli.rs, which includes this file.)
+pub fn watched_git_files(root: &Path) -> Vec<PathBuf> {
+    let git_path = |name: &str| {
+        git(root, &["rev-parse", "--git-path", name])
+            .map(|path| root.join(path))
+            .filter(|path| path.exists())
+    };
+    let mut watched: Vec<PathBuf> = git_path("HEAD").into_iter().collect();
     if let Some(branch) = git(root, &["symbolic-ref", "-q", "HEAD"])
-        && let Some(path) = git(root, &["rev-parse", "--git-path", &branch])
+        && let Some((dir, _)) = branch.rsplit_once('/')
     {
-        println!("cargo:rerun-if-changed={}", root.join(path).display());
+        watched.extend(git_path(dir));
     }
+    watched.extend(git_path("packed-refs"));
+    watched
 }
 
 /// The short commit of HEAD in `dir`, or "unknown" (also when `dir` is not the top of its

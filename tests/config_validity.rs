@@ -1,35 +1,61 @@
 //! The config-validity corpus (tests/fixtures/config-validity): clawdeck refuses exactly the
-//! configs real OpenClaw refuses, naming the same key paths. `expected.json` holds what
-//! `openclaw config validate --json` answered for each case (recorded by `record.sh` there, from
-//! a real run); this test checks clawdeck's verdicts against it without OpenClaw.
-//! `openclaw_validate_real.rs` asks the real CLI again and compares live.
+//! configs real OpenClaw refuses, naming the same key paths. What `openclaw config validate
+//! --json` answered for each case is a recording under tests/recordings/validity/<version>/
+//! (tests/recordings/record.sh makes them from a real run); this test checks clawdeck's verdicts
+//! against every one without OpenClaw. `openclaw_validate_real.rs` asks the real CLI again.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 
-use support::config_validity::{Corpus, clawdeck_verdict};
+use std::collections::BTreeMap;
+
+use support::config_validity::{Corpus, SUITE, clawdeck_verdict};
+use support::recordings::Shelf;
 
 #[test]
 fn clawdeck_refuses_the_corpus_configs_openclaw_refused_at_the_same_key_paths() {
     let corpus = Corpus::load();
     assert!(corpus.cases.len() >= 20, "the corpus has ~20 cases");
-    let mut disagreements = Vec::new();
-    for case in &corpus.cases {
-        if let Some(why) = corpus.not_modelled(&case.name) {
-            eprintln!("NOT ANSWERED {}: {why}", case.name);
-            continue;
-        }
-        let expected = corpus.recorded(&case.name);
-        let ours = clawdeck_verdict(&case.text, &case.name);
-        if ours != expected {
-            disagreements.push(format!(
-                "{}: OpenClaw {expected:?}, clawdeck {ours:?}",
-                case.name
-            ));
+    let versions = Shelf::versions(SUITE);
+    assert!(!versions.is_empty(), "no recordings of the validity corpus");
+    let mut problems = Vec::new();
+    for version in versions {
+        let shelf = Shelf::new(SUITE, &version);
+        let live: BTreeMap<String, String> = corpus
+            .cases
+            .iter()
+            .map(|c| (c.name.clone(), c.inputs()))
+            .collect();
+        problems.extend(
+            shelf
+                .orphans(&live)
+                .into_iter()
+                .map(|path| format!("{path}: a recording no case has")),
+        );
+        for case in &corpus.cases {
+            let Some(recorded) = corpus.recorded(&shelf, case) else {
+                problems.push(format!(
+                    "{}: no recording of openclaw {version} for its config: \
+                     tests/recordings/record.sh records it",
+                    case.name
+                ));
+                continue;
+            };
+            if let Some(why) = corpus.not_modelled(&case.name) {
+                eprintln!("NOT ANSWERED {}: {why}", case.name);
+                continue;
+            }
+            let ours = clawdeck_verdict(&case.text, &case.name);
+            if ours != recorded {
+                problems.push(format!(
+                    "{} (openclaw {version}): OpenClaw {recorded:?}, clawdeck {ours:?}",
+                    case.name
+                ));
+            }
         }
     }
-    assert!(disagreements.is_empty(), "{disagreements:#?}");
+    assert!(problems.is_empty(), "{problems:#?}");
 }
 
 /// The six kinds of refusal issue 21 names, each with the key path OpenClaw names.

@@ -16,16 +16,24 @@
 //!   private gateway through clawdeck's stand-in Bot API, from the case's sender and from one
 //!   only `*` matches.
 //!
-//! The paired cases compare what the one difference changes (see `Pair`).
+//! The paired cases compare what the one difference changes (see `PairKind`).
 //!
-//! Runs only where the real CLI is installed ($OPENCLAW_BIN, or `openclaw` on PATH;
-//! ../shared/realclaw/setup.sh installs it and .ci/run exports OPENCLAW_BIN); elsewhere it prints
-//! a SKIPPED line. Cases run two at a time (FIDELITY_JOBS to change; FIDELITY_CASES=a,b runs
-//! only those), each under a timeout; the full report is written to
+//! What the real OpenClaw answered is kept in tests/recordings/fidelity/<version>/ (see
+//! tests/support/recordings.rs): `clawdeck_agrees_with_every_fidelity_recording` compares
+//! clawdeck with every recording in a plain `cargo test`; the `#[ignore]`d real runs ask the
+//! real OpenClaw again about the cases whose recording is missing or new and a rotating share
+//! of the rest, and fail when an answer differs from its recording. tests/recordings/record.sh
+//! records them.
+//!
+//! The real runs need the real CLI ($OPENCLAW_BIN, or `openclaw` on PATH;
+//! ../shared/realclaw/setup.sh installs it and .ci/run exports OPENCLAW_BIN); elsewhere they
+//! print a SKIPPED line. Cases run two at a time (FIDELITY_JOBS to change; FIDELITY_CASES=a,b
+//! runs only those), each under a timeout; the full report is written to
 //! $CARGO_TARGET_TMPDIR/fidelity-report.txt.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,12 +41,15 @@ use std::time::{Duration, Instant};
 use clawdeck_core::catalog::Registry;
 use clawdeck_core::config;
 use clawdeck_core::context::PolicyContext;
+use clawdeck_core::semantics::Semantics;
 use clawdeck_verify::{self as verify, Comparison, ObservedView, RunOptions, Surface};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
 mod ssh_target;
 mod support;
+
+use support::recordings::{self, Portable, Shelf, openclaw_version};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -76,11 +87,13 @@ struct Case {
     file: CaseFile,
     /// The pack clawdeck answers with (a pack synced from the release under test); `None`:
     /// the one the config's load picks.
-    pack: Option<Arc<clawdeck_core::semantics::Semantics>>,
+    pack: Option<Arc<Semantics>>,
     /// The case's config with every placeholder filled in.
     config_text: String,
     /// Whether it sandboxes with the SSH backend (and so needs the private sshd).
     uses_ssh: bool,
+    /// The hash of the case directory's files: its recordings are named by it.
+    inputs: String,
 }
 
 struct Outcome {
@@ -90,6 +103,8 @@ struct Outcome {
     truth_failures: Vec<String>,
     /// No observation could be made.
     error: Option<String>,
+    /// The fresh answer has no recording for its inputs, or differs from it.
+    recording: Option<String>,
     comparison: Option<Comparison>,
     /// Non-owner cases: tools on which the owner gate's removals disagree.
     gate_disagreements: Vec<String>,
@@ -173,6 +188,7 @@ fn load_cases(ssh: &dyn Fn(&str) -> String) -> Vec<Case> {
                 name: dir.file_name().unwrap().to_string_lossy().into_owned(),
                 config_text: case_config_text(&config, ssh),
                 uses_ssh: config.contains("@SSH_TARGET@"),
+                inputs: recordings::dir_inputs_hash(&dir),
                 pack: None,
                 dir,
                 file,
@@ -217,6 +233,37 @@ fn check_truth(expect: &Expect, observed: &ObservedView) -> Vec<String> {
     failures
 }
 
+/// What the real OpenClaw answered for a case, as recorded: one run, or two runs of a pair (see
+/// `PairKind`). Tools are kept sorted by name and without the system prompt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Answer {
+    Single {
+        view: ObservedView,
+    },
+    Pair {
+        base: ObservedView,
+        run: ObservedView,
+    },
+}
+
+/// A view as a recording keeps it: tools and the deferred directory sorted by name, no prompt.
+fn recorded_view(mut view: ObservedView) -> ObservedView {
+    view.tools.sort_by(|a, b| a.name.cmp(&b.name));
+    if let Surface::ToolSearch {
+        meta_tools,
+        deferred,
+        ..
+    } = &mut view.surface
+    {
+        meta_tools.sort();
+        deferred.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+    view.system_prompt = None;
+    view.request = None;
+    view
+}
+
 /// A case observed twice, in a base context and in the case's own, where only one thing of the
 /// context differs: what that difference changes in OpenClaw (tools that appear or disappear)
 /// is compared with what it changes in clawdeck. Turns that only a gateway runs (a non-owner's,
@@ -224,21 +271,117 @@ fn check_truth(expect: &Expect, observed: &ObservedView) -> Vec<String> {
 /// (`github_identity_status`; `message` and `sessions_spawn` as a Telegram-started run words
 /// them), which no local prediction names; the difference cancels them out. The case's run
 /// must also pass the case's truth checks.
-struct Pair {
+struct PairKind {
     /// What differs, for the report (`the owner gate`, `the sender's toolsBySender entry`).
     what: &'static str,
-    /// How both runs were made.
+    /// How both runs are made.
     how: &'static str,
     base_ctx: PolicyContext,
-    base: Result<ObservedView, verify::VerifyError>,
-    run: Result<ObservedView, verify::VerifyError>,
 }
 
-fn compare_pair(case: &Case, started: Instant, pair: Pair) -> Outcome {
+/// The pair a case is observed as, if it is one: a sender case (the case's sender and a sender
+/// no `toolsBySender` key but `*` names, each a Telegram direct message to a private gateway;
+/// no CLI flag or gateway method carries a sender; both are non-owners alike, so only the
+/// sender rules differ), or a non-owner case (as the owner and as a non-owner, both through a
+/// private gateway's `agent` method; a local CLI run is always its owner's).
+fn pair_kind(case: &Case) -> Option<PairKind> {
+    let ctx = &case.file.context;
+    if verify::sender_run::has_sender(ctx) {
+        return Some(PairKind {
+            what: "the sender's toolsBySender entry",
+            how: "two Telegram direct messages to a private gateway",
+            base_ctx: PolicyContext {
+                sender_id: Some("7000099".into()),
+                sender_username: Some("clawdeck_nobody".into()),
+                sender_name: Some("Nobody".into()),
+                sender_e164: None,
+                ..ctx.clone()
+            },
+        });
+    }
+    (ctx.owner == Some(false)).then(|| PairKind {
+        what: "the owner gate",
+        how: "two runs on a private gateway",
+        base_ctx: PolicyContext {
+            owner: Some(true),
+            ..ctx.clone()
+        },
+    })
+}
+
+/// The agent clawdeck resolves for the case's context.
+fn case_agent(case: &Case) -> String {
+    let (loaded, registry) = load_case(case);
+    verify::predict(&loaded, &registry, &case.file.context)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .resolution
+        .resolved
+        .agent
+        .clone()
+}
+
+/// Asks the real OpenClaw (`options` names the CLI) about a case.
+async fn observe(case: &Case, options: &RunOptions) -> Result<Answer, verify::VerifyError> {
+    let (loaded, _) = load_case(case);
+    let ctx = &case.file.context;
+    let agent = case_agent(case);
+    let Some(pair) = pair_kind(case) else {
+        let view = verify::observe_cli(&loaded.raw, &agent, ctx, options).await?;
+        return Ok(Answer::Single {
+            view: recorded_view(view),
+        });
+    };
+    let (base, run) = if verify::sender_run::has_sender(ctx) {
+        let base = verify::observe_inbound(&loaded.raw, &agent, &pair.base_ctx, options).await?;
+        (
+            base,
+            verify::observe_inbound(&loaded.raw, &agent, ctx, options).await?,
+        )
+    } else {
+        let base =
+            verify::observe_through_gateway(&loaded.raw, &agent, &pair.base_ctx, options, true)
+                .await?;
+        let run = verify::observe_through_gateway(&loaded.raw, &agent, ctx, options, false).await?;
+        (base, run)
+    };
+    Ok(Answer::Pair {
+        base: recorded_view(base),
+        run: recorded_view(run),
+    })
+}
+
+fn outcome_for(case: &Case, seconds: f64) -> Outcome {
+    Outcome {
+        name: case.name.clone(),
+        seconds,
+        truth_failures: Vec::new(),
+        error: None,
+        recording: None,
+        comparison: None,
+        gate_disagreements: Vec::new(),
+        report: String::new(),
+    }
+}
+
+/// clawdeck's prediction for a case against what the real OpenClaw answered.
+fn judge(case: &Case, answer: &Answer, seconds: f64) -> Outcome {
+    match answer {
+        Answer::Single { view } => judge_single(case, view, seconds),
+        Answer::Pair { base, run } => judge_pair(case, base, run, seconds),
+    }
+}
+
+fn judge_pair(case: &Case, base: &ObservedView, run: &ObservedView, seconds: f64) -> Outcome {
+    let pair = pair_kind(case).unwrap_or_else(|| {
+        panic!(
+            "{}: a pair was recorded for a case that is not one",
+            case.name
+        )
+    });
     let (loaded, registry) = load_case(case);
     let ctx = case.file.context.clone();
     let own = verify::own_tools(&registry);
-    let visible = |c: &PolicyContext| -> std::collections::BTreeSet<String> {
+    let visible = |c: &PolicyContext| -> BTreeSet<String> {
         let view = verify::predict(&loaded, &registry, c).unwrap_or_else(|e| panic!("{e}"));
         view.resolution
             .visible()
@@ -246,34 +389,13 @@ fn compare_pair(case: &Case, started: Instant, pair: Pair) -> Outcome {
             .filter(|n| !own.contains(n))
             .collect()
     };
-    let seconds = started.elapsed().as_secs_f64();
-    let mut outcome = Outcome {
-        name: case.name.clone(),
-        seconds,
-        truth_failures: Vec::new(),
-        error: None,
-        comparison: None,
-        gate_disagreements: Vec::new(),
-        report: String::new(),
-    };
-    let (base, run) = match (pair.base, pair.run) {
-        (Ok(a), Ok(b)) => (a, b),
-        (Err(err), _) | (_, Err(err)) => {
-            outcome.report = format!("== {} ({seconds:.0} s)\nERROR: {err}\n", case.name);
-            outcome.error = Some(err.to_string());
-            return outcome;
-        }
-    };
-    outcome.truth_failures = check_truth(&case.file.expect, &run);
-    let names = |o: &ObservedView| -> std::collections::BTreeSet<String> {
-        o.exposed_names().into_iter().collect()
-    };
-    let (real_base, real_run) = (names(&base), names(&run));
+    let mut outcome = outcome_for(case, seconds);
+    outcome.truth_failures = check_truth(&case.file.expect, run);
+    let names = |o: &ObservedView| -> BTreeSet<String> { o.exposed_names().into_iter().collect() };
+    let (real_base, real_run) = (names(base), names(run));
     let (predicted_base, predicted_run) = (visible(&pair.base_ctx), visible(&ctx));
-    let differs = |a: &std::collections::BTreeSet<String>,
-                   b: &std::collections::BTreeSet<String>| {
-        a.difference(b).cloned().collect::<Vec<String>>()
-    };
+    let differs =
+        |a: &BTreeSet<String>, b: &BTreeSet<String>| a.difference(b).cloned().collect::<Vec<_>>();
     let real_removed = differs(&real_base, &real_run);
     let real_added = differs(&real_run, &real_base);
     let predicted_removed = differs(&predicted_base, &predicted_run);
@@ -318,194 +440,389 @@ fn compare_pair(case: &Case, started: Instant, pair: Pair) -> Outcome {
     outcome
 }
 
-/// The agent clawdeck resolves for the case's context.
-fn case_agent(case: &Case) -> String {
+fn judge_single(case: &Case, observed: &ObservedView, seconds: f64) -> Outcome {
     let (loaded, registry) = load_case(case);
-    verify::predict(&loaded, &registry, &case.file.context)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .resolution
-        .resolved
-        .agent
-        .clone()
-}
-
-/// A non-owner case: as the owner and as a non-owner, both through a private gateway's `agent`
-/// method (a local CLI run is always its owner's).
-async fn run_non_owner_case(case: Case, options: RunOptions) -> Outcome {
-    let started = Instant::now();
-    let (loaded, _) = load_case(&case);
-    let ctx = case.file.context.clone();
-    let agent = case_agent(&case);
-    let base_ctx = PolicyContext {
-        owner: Some(true),
-        ..ctx.clone()
-    };
-    let base =
-        verify::observe_through_gateway(&loaded.raw, &agent, &base_ctx, &options, true).await;
-    let run = verify::observe_through_gateway(&loaded.raw, &agent, &ctx, &options, false).await;
-    let pair = Pair {
-        what: "the owner gate",
-        how: "two runs on a private gateway",
-        base_ctx,
-        base,
-        run,
-    };
-    compare_pair(&case, started, pair)
-}
-
-/// A sender case: the case's sender and a sender no `toolsBySender` key but `*` names, each a
-/// Telegram direct message to a private gateway (no CLI flag or gateway method carries a
-/// sender). Both are non-owners alike, so only the sender rules differ between them.
-async fn run_sender_case(case: Case, options: RunOptions) -> Outcome {
-    let started = Instant::now();
-    let (loaded, _) = load_case(&case);
-    let ctx = case.file.context.clone();
-    let agent = case_agent(&case);
-    let base_ctx = PolicyContext {
-        sender_id: Some("7000099".into()),
-        sender_username: Some("clawdeck_nobody".into()),
-        sender_name: Some("Nobody".into()),
-        sender_e164: None,
-        ..ctx.clone()
-    };
-    let base = verify::observe_inbound(&loaded.raw, &agent, &base_ctx, &options).await;
-    let run = verify::observe_inbound(&loaded.raw, &agent, &ctx, &options).await;
-    let pair = Pair {
-        what: "the sender's toolsBySender entry",
-        how: "two Telegram direct messages to a private gateway",
-        base_ctx,
-        base,
-        run,
-    };
-    compare_pair(&case, started, pair)
-}
-
-async fn run_case(case: Case, options: RunOptions) -> Outcome {
-    if verify::sender_run::has_sender(&case.file.context) {
-        return run_sender_case(case, options).await;
+    let view =
+        verify::predict(&loaded, &registry, &case.file.context).unwrap_or_else(|e| panic!("{e}"));
+    let mut outcome = outcome_for(case, seconds);
+    outcome.truth_failures = check_truth(&case.file.expect, observed);
+    let comparison = verify::compare_view(&view, &registry, observed);
+    let mut report = format!(
+        "== {} ({seconds:.0} s): OpenClaw exposes {} tools; {}\n",
+        case.name,
+        observed.exposed_names().len(),
+        comparison.summary()
+    );
+    report.push_str(&format!(
+        "  openclaw exposes: {}\n",
+        observed.exposed_names().join(" ")
+    ));
+    for failure in &outcome.truth_failures {
+        report.push_str(&format!("  TRUTH CHECK FAILED: {failure}\n"));
     }
-    if case.file.context.owner == Some(false) {
-        return run_non_owner_case(case, options).await;
+    for v in comparison.disagreements() {
+        let kind = match v.agreement {
+            verify::Agreement::Agree => "schema",
+            verify::Agreement::ClawdeckOnly => "clawdeck-only",
+            verify::Agreement::OpenclawOnly => "openclaw-only",
+        };
+        let pointers: Vec<&str> = v.schema.iter().map(|d| d.pointer.as_str()).collect();
+        let detail = if pointers.is_empty() {
+            String::new()
+        } else {
+            let shown: Vec<&str> = pointers.iter().take(4).copied().collect();
+            format!(
+                " [{} schema diffs: {}{}]",
+                pointers.len() + v.schema_more,
+                shown.join(", "),
+                if pointers.len() > 4 { ", ..." } else { "" }
+            )
+        };
+        report.push_str(&format!(
+            "  {kind:13} {:20} clawdeck: {}{detail}\n",
+            v.tool,
+            v.clawdeck_rule.as_deref().unwrap_or("-")
+        ));
     }
-    let started = Instant::now();
-    let (loaded, registry) = load_case(&case);
-    let ctx = case.file.context.clone();
-    let view = verify::predict(&loaded, &registry, &ctx).unwrap_or_else(|e| panic!("{e}"));
-    let agent = view.resolution.resolved.agent.clone();
-    let observed = verify::observe_cli(&loaded.raw, &agent, &ctx, &options).await;
-    let seconds = started.elapsed().as_secs_f64();
-    let mut outcome = Outcome {
-        name: case.name.clone(),
-        seconds,
-        truth_failures: Vec::new(),
-        error: None,
-        comparison: None,
-        gate_disagreements: Vec::new(),
-        report: String::new(),
-    };
-    match observed {
-        Err(err) => {
-            outcome.report = format!("== {} ({seconds:.0} s)\nERROR: {err}\n", case.name);
-            outcome.error = Some(err.to_string());
-        }
-        Ok(observed) => {
-            outcome.truth_failures = check_truth(&case.file.expect, &observed);
-            let comparison = verify::compare_view(&view, &registry, &observed);
-            let mut report = format!(
-                "== {} ({seconds:.0} s): OpenClaw exposes {} tools; {}\n",
-                case.name,
-                observed.exposed_names().len(),
-                comparison.summary()
-            );
-            report.push_str(&format!(
-                "  openclaw exposes: {}\n",
-                observed.exposed_names().join(" ")
-            ));
-            for failure in &outcome.truth_failures {
-                report.push_str(&format!("  TRUTH CHECK FAILED: {failure}\n"));
-            }
-            for v in comparison.disagreements() {
-                let kind = match v.agreement {
-                    verify::Agreement::Agree => "schema",
-                    verify::Agreement::ClawdeckOnly => "clawdeck-only",
-                    verify::Agreement::OpenclawOnly => "openclaw-only",
-                };
-                let pointers: Vec<&str> = v.schema.iter().map(|d| d.pointer.as_str()).collect();
-                let detail = if pointers.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " [{} schema diffs: {}{}]",
-                        pointers.len() + v.schema_more,
-                        pointers
-                            .iter()
-                            .take(4)
-                            .copied()
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        if pointers.len() > 4 { ", ..." } else { "" }
-                    )
-                };
-                report.push_str(&format!(
-                    "  {kind:13} {:20} clawdeck: {}{detail}\n",
-                    v.tool,
-                    v.clawdeck_rule.as_deref().unwrap_or("-")
-                ));
-            }
-            for note in &comparison.notes {
-                report.push_str(&format!("  note: {note}\n"));
-            }
-            outcome.report = report;
-            outcome.comparison = Some(comparison);
-        }
+    for note in &comparison.notes {
+        report.push_str(&format!("  note: {note}\n"));
     }
+    outcome.report = report;
+    outcome.comparison = Some(comparison);
     outcome
 }
 
+/// The placeholders a case's config may hold; a recording keeps them in place of this
+/// machine's values (the SSH target's, the fixtures' and the channel plugins' paths).
+const PLACEHOLDERS: &[&str] = &[
+    "@SSH_TARGET@",
+    "@SSH_IDENTITY@",
+    "@SSH_KNOWN_HOSTS@",
+    "@SSH_WORKSPACES@",
+    "@FIXTURES@",
+    "@CHANNEL_PLUGINS@",
+];
+
+fn portable(ssh: &dyn Fn(&str) -> String) -> Portable {
+    let subs: Vec<(&str, String)> = PLACEHOLDERS
+        .iter()
+        .map(|p| (*p, case_config_text(p, ssh)))
+        .collect();
+    Portable::new(&subs)
+}
+
+/// The release series of a version (`2026.9.6` → `2026.9`): a case's `versions` key.
+fn series(version: &str) -> String {
+    version.split('.').take(2).collect::<Vec<_>>().join(".")
+}
+
+/// The recording that holds the pack a real `catalog sync` stored (the second release's run).
+const SYNCED_PACK: &str = "catalog-sync";
+
+/// The pack clawdeck answers with for a version's recordings: the recorded synced pack where
+/// the shelf has one, else the shipped pack of the version's series.
+fn pack_for_shelf(shelf: &Shelf) -> Arc<Semantics> {
+    if let Some(recording) = shelf.find(SYNCED_PACK, &synced_pack_inputs()) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(format!("{}.json", shelf.version));
+        std::fs::write(&path, recording.answer.to_string()).unwrap();
+        return clawdeck_core::semantics::stored_pack(&path)
+            .unwrap_or_else(|e| panic!("{}: the recorded synced pack: {e}", shelf.dir.display()));
+    }
+    shipped_pack(&shelf.version)
+}
+
+fn shipped_pack(version: &str) -> Arc<Semantics> {
+    clawdeck_core::semantics::embedded(version)
+        .or_else(|| clawdeck_core::semantics::embedded(&series(version)))
+        .unwrap_or_else(|| panic!("no shipped pack for openclaw {version}"))
+}
+
+/// A synced pack has no case inputs: what the gateway of that release answers.
+fn synced_pack_inputs() -> String {
+    recordings::inputs_hash(&[])
+}
+
+/// The cases that run against a release, with their inputs hashes, and the skipped ones.
+fn cases_with_inputs(cases: &[Case]) -> Vec<(String, String)> {
+    cases
+        .iter()
+        .map(|c| (c.name.clone(), c.inputs.clone()))
+        .collect()
+}
+
+/// A real run of the suite against one release: which cases it asks, and what it does with
+/// the answers (records them, or checks them against their recordings).
+struct RealRun {
+    bin: PathBuf,
+    /// What `openclaw --version` printed.
+    openclaw: String,
+    shelf: Shelf,
+    portable: Portable,
+    report_name: &'static str,
+    skipped: Vec<String>,
+    /// Ask about every case given, whatever the selection would pick.
+    ask_all: bool,
+}
+
+/// What became of one case's fresh answer beside its recording.
+fn check_recording(run: &RealRun, case: &Case, answer: &Answer) -> Option<String> {
+    let fresh = serde_json::to_value(answer).unwrap();
+    if recordings::recording() {
+        let recorded = run.portable.to_recorded(&fresh);
+        run.shelf
+            .write(&case.name, &case.inputs, &run.openclaw, recorded);
+        return None;
+    }
+    let Some(recording) = run.shelf.find(&case.name, &case.inputs) else {
+        return Some(format!(
+            "{}: no recording for its inputs ({}) of openclaw {}: record it with \
+             tests/recordings/record.sh and commit it",
+            case.name, case.inputs, run.shelf.version
+        ));
+    };
+    let recorded = run.portable.to_local(&recording.answer);
+    (recorded != fresh).then(|| {
+        format!(
+            "{}: the real OpenClaw now answers otherwise than its recording {} (recorded {}); \
+             a stale recording is a failure: record it again (tests/recordings/record.sh) \
+             after reading the difference:\n    {}",
+            case.name,
+            run.shelf
+                .dir
+                .join(format!("{}@{}.json", case.name, case.inputs))
+                .display(),
+            recording.openclaw,
+            recordings::first_differences(&recorded, &fresh, 6).join("\n    ")
+        )
+    })
+}
+
+/// The cases this run asks the real OpenClaw about (all when recording).
+fn chosen(run: &RealRun, cases: Vec<Case>) -> Vec<Case> {
+    let share = if run.ask_all {
+        1
+    } else {
+        recordings::share_from_env()
+    };
+    let changed =
+        recordings::changed_in_recent_commits(&fixtures(), recordings::CHANGED_WITHIN_SECONDS);
+    let picked = recordings::recheck_selection(
+        &cases_with_inputs(&cases),
+        &run.shelf,
+        &changed,
+        share,
+        recordings::now(),
+    );
+    recordings::announce("realclaw_fidelity", &picked, cases.len(), share);
+    cases
+        .into_iter()
+        .filter(|c| picked.iter().any(|(name, _)| *name == c.name))
+        .collect()
+}
+
+/// Asks the real OpenClaw about the chosen cases and compares; writes the report to
+/// `report_name` in $CARGO_TARGET_TMPDIR.
+async fn run_real(run: RealRun, cases: Vec<Case>, ssh: Option<&ssh_target::SshTarget>) -> Verdict {
+    let jobs: usize = std::env::var("FIDELITY_JOBS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(2);
+    let options = RunOptions {
+        openclaw_bin: Some(run.bin.to_path_buf()),
+        // ~15 s on an idle machine; over 2 minutes were seen with five builds running beside it.
+        timeout: Duration::from_secs(300),
+    };
+    let cases = chosen(&run, cases);
+    let inputs: std::collections::BTreeMap<String, String> =
+        cases_with_inputs(&cases).into_iter().collect();
+    eprintln!(
+        "realclaw_fidelity: {} configs against {}, {jobs} at a time",
+        cases.len(),
+        run.bin.display()
+    );
+    let sandbox_cases = cases.iter().filter(|c| c.uses_ssh).count();
+    let gate = Arc::new(Semaphore::new(jobs));
+    let run = Arc::new(run);
+    let mut tasks = Vec::new();
+    for case in cases {
+        let (gate, options, run) = (gate.clone(), options.clone(), run.clone());
+        tasks.push(tokio::spawn(async move {
+            let _permit = gate.acquire_owned().await.unwrap();
+            let started = Instant::now();
+            let answer = observe(&case, &options).await;
+            let seconds = started.elapsed().as_secs_f64();
+            let outcome = match answer {
+                Err(err) => {
+                    let mut outcome = outcome_for(&case, seconds);
+                    outcome.report = format!("== {} ({seconds:.0} s)\nERROR: {err}\n", case.name);
+                    outcome.error = Some(err.to_string());
+                    outcome
+                }
+                Ok(answer) => {
+                    let mut outcome = judge(&case, &answer, seconds);
+                    outcome.recording = check_recording(&run, &case, &answer);
+                    outcome
+                }
+            };
+            eprint!("{}", outcome.report);
+            outcome
+        }));
+    }
+    let mut outcomes = Vec::new();
+    for task in tasks {
+        outcomes.push(task.await.unwrap());
+    }
+    let sandbox_line = match ssh {
+        Some(target) => format!(
+            "sandbox: {sandbox_cases} configs on the SSH backend of a private sshd; OpenClaw logged in {} times (a run settles its tools before its first sandboxed call connects)\n",
+            target.logins_since_start()
+        ),
+        None => format!("sandbox: {sandbox_cases} configs on an SSH target nobody answers\n"),
+    };
+    let verdict = Verdict::of(&outcomes, &run.skipped);
+    let report = format!("{}{sandbox_line}", verdict.report);
+    let report_path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(run.report_name);
+    let _ = std::fs::write(&report_path, &report);
+    eprintln!(
+        "{sandbox_line}{}full report: {}",
+        verdict.summary,
+        report_path.display()
+    );
+    if recordings::recording() {
+        if std::env::var("FIDELITY_CASES").is_err() {
+            let mut live: std::collections::BTreeMap<String, String> = outcomes
+                .iter()
+                .filter_map(|o| Some((o.name.clone(), inputs.get(&o.name)?.clone())))
+                .collect();
+            live.insert(SYNCED_PACK.to_string(), synced_pack_inputs());
+            for path in run.shelf.orphans(&live) {
+                eprintln!("realclaw_fidelity: removes {path} (no case has it)");
+                let _ = std::fs::remove_file(path);
+            }
+            let pruned = run.shelf.prune_pool();
+            eprintln!("realclaw_fidelity: removed {pruned} pooled schemas no recording uses");
+        }
+        eprintln!(
+            "realclaw_fidelity: recorded {} answers in {}",
+            outcomes.iter().filter(|o| o.error.is_none()).count(),
+            run.shelf.dir.display()
+        );
+    }
+    verdict
+}
+
+/// What a set of outcomes says, summed.
+struct Verdict {
+    report: String,
+    summary: String,
+    errors: Vec<String>,
+    truth_failures: Vec<String>,
+    recordings: Vec<String>,
+    policy: usize,
+    schema: usize,
+}
+
+impl Verdict {
+    fn of(outcomes: &[Outcome], skipped: &[String]) -> Verdict {
+        let mut report = String::new();
+        let (mut policy, mut schema) = (0, 0);
+        for o in outcomes {
+            report.push_str(&o.report);
+            if let Some(c) = &o.comparison {
+                policy += c.policy_disagreements();
+                schema += c.schema_differences();
+            }
+            policy += o.gate_disagreements.len();
+        }
+        let truth_failures: Vec<String> = outcomes
+            .iter()
+            .flat_map(|o| {
+                o.truth_failures
+                    .iter()
+                    .map(move |f| format!("{}: {f}", o.name))
+            })
+            .collect();
+        let errors: Vec<String> = outcomes
+            .iter()
+            .filter_map(|o| o.error.as_ref().map(|e| format!("{}: {e}", o.name)))
+            .collect();
+        let recordings: Vec<String> = outcomes
+            .iter()
+            .filter_map(|o| o.recording.clone())
+            .collect();
+        let slowest = outcomes.iter().map(|o| o.seconds).fold(0.0, f64::max);
+        let summary = format!(
+            "TOTAL: {} configs ({} skipped), {policy} policy disagreements, {schema} schema \
+             differences, {} truth-check failures, {} errors, {} recordings missing or stale \
+             (slowest run {slowest:.0} s)\n",
+            outcomes.len(),
+            skipped.len(),
+            truth_failures.len(),
+            errors.len(),
+            recordings.len()
+        );
+        report.push_str(&summary);
+        for line in skipped {
+            report.push_str(&format!("SKIPPED {line}\n"));
+            eprintln!("SKIPPED {line}");
+        }
+        for line in &recordings {
+            report.push_str(&format!("RECORDING {line}\n"));
+        }
+        Verdict {
+            report,
+            summary,
+            errors,
+            truth_failures,
+            recordings,
+            policy,
+            schema,
+        }
+    }
+
+    /// A real run's end: recording asks only that every run answered.
+    fn assert_clean(&self) {
+        if recordings::recording() {
+            assert!(
+                self.errors.is_empty(),
+                "runs that failed:\n{}",
+                self.errors.join("\n")
+            );
+            return;
+        }
+        assert!(
+            self.errors.is_empty(),
+            "runs that failed:\n{}",
+            self.errors.join("\n")
+        );
+        assert!(
+            self.recordings.is_empty(),
+            "recordings missing or stale:\n{}",
+            self.recordings.join("\n")
+        );
+        assert!(
+            self.truth_failures.is_empty(),
+            "real OpenClaw did not behave as the cases say:\n{}",
+            self.truth_failures.join("\n")
+        );
+        assert_eq!(
+            (self.policy, self.schema),
+            (0, 0),
+            "clawdeck disagrees with real OpenClaw ({} policy disagreements, {} schema \
+             differences); see the report above",
+            self.policy,
+            self.schema
+        );
+    }
+}
+
+/// The first run: the installed 2026.9.x ($OPENCLAW_BIN). It asks the real OpenClaw about the
+/// cases `recheck_selection` picks and checks their recordings (CLAWDECK_RECORD=1: records all).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs the real OpenClaw CLI (OPENCLAW_BIN): .ci/run runs it with --ignored"]
 async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
-    // The sandbox cases use OpenClaw's SSH backend against a private sshd.
-    let ssh = match ssh_target::SshTarget::start() {
-        Ok(target) => Some(target),
-        Err(err) => {
-            eprintln!(
-                "realclaw_fidelity: the sandbox cases' SSH target is not running ({err}); \
-                 they point at an address nobody answers (OpenClaw 2026.9.6 settles a run's \
-                 tools before its first sandboxed call connects). .ci/run installs openssh-server."
-            );
-            None
-        }
-    };
-    let fill = |text: &str| match &ssh {
-        Some(target) => target.fill(text),
-        None => ssh_unreached(text),
-    };
-    let cases = load_cases(&fill);
-    if !channel_plugins().join("slack/package.json").is_file() {
-        eprintln!(
-            "realclaw_fidelity: no channel plugins at {} (.ci/run installs them; \
-             CLAWDECK_CHANNEL_PLUGINS names another place): the channel cases will fail",
-            channel_plugins().display()
-        );
-    }
-    assert!(
-        cases.len() >= 15,
-        "the suite needs at least 15 configs, found {}",
-        cases.len()
-    );
-    // FIDELITY_CASES=a,b runs only those cases (the 15-config check above still holds).
-    let cases: Vec<Case> = match std::env::var("FIDELITY_CASES") {
-        Ok(only) if !only.trim().is_empty() => {
-            let wanted: Vec<&str> = only.split(',').map(str::trim).collect();
-            eprintln!("realclaw_fidelity: FIDELITY_CASES limits the run to {wanted:?}");
-            cases
-                .into_iter()
-                .filter(|c| wanted.contains(&c.name.as_str()))
-                .collect()
-        }
-        _ => cases,
-    };
     let bin = match verify::find_openclaw(None) {
         Ok(bin) => bin,
         Err(err) => {
@@ -516,17 +833,63 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
             return;
         }
     };
-    // A case that cannot run against this release says why (`versions."2026.9".skip`).
-    let (cases, skipped) = cases_for_release(cases, FIRST_RELEASE);
-    run_suite(&bin, cases, ssh.as_ref(), "fidelity-report.txt", &skipped).await;
+    let (version, printed) = openclaw_version(&bin);
+    let ssh = ssh_for_run();
+    let fill = |text: &str| match &ssh {
+        Some(target) => target.fill(text),
+        None => ssh_unreached(text),
+    };
+    if !channel_plugins().join("slack/package.json").is_file() {
+        eprintln!(
+            "realclaw_fidelity: no channel plugins at {} (.ci/run installs them; \
+             CLAWDECK_CHANNEL_PLUGINS names another place): the channel cases will fail",
+            channel_plugins().display()
+        );
+    }
+    let (mut cases, skipped) = cases_for_release(load_cases(&fill), &series(&version));
+    only_asked(&mut cases);
+    let pack = shipped_pack(&version);
+    for case in &mut cases {
+        case.pack = Some(pack.clone());
+    }
+    let run = RealRun {
+        bin: bin.clone(),
+        openclaw: printed,
+        shelf: Shelf::new(SUITE, &version),
+        portable: portable(&fill),
+        report_name: "fidelity-report.txt",
+        skipped,
+        ask_all: false,
+    };
+    run_real(run, cases, ssh.as_ref()).await.assert_clean();
 }
 
-/// The release of the first run (the installed 2026.9.x): a case's `versions."2026.9"` entry
-/// may say why it cannot run there.
-const FIRST_RELEASE: &str = "2026.9";
+/// The recordings' suite name (tests/recordings/fidelity/<version>/).
+const SUITE: &str = "fidelity";
 
-/// The release of the second run: its series names the cases' `versions` entry.
-const SECOND_RELEASE: &str = "2026.8";
+/// The private sshd the sandbox cases sandbox on (OpenClaw's SSH backend), when it starts.
+fn ssh_for_run() -> Option<ssh_target::SshTarget> {
+    ssh_target::SshTarget::start()
+        .map_err(|err| {
+            eprintln!(
+                "realclaw_fidelity: the sandbox cases' SSH target is not running ({err}); \
+                 they point at an address nobody answers (OpenClaw 2026.9.6 settles a run's \
+                 tools before its first sandboxed call connects). .ci/run installs openssh-server."
+            )
+        })
+        .ok()
+}
+
+/// FIDELITY_CASES=a,b keeps only those cases.
+fn only_asked(cases: &mut Vec<Case>) {
+    if let Ok(only) = std::env::var("FIDELITY_CASES")
+        && !only.trim().is_empty()
+    {
+        let wanted: Vec<&str> = only.split(',').map(str::trim).collect();
+        eprintln!("realclaw_fidelity: FIDELITY_CASES limits the run to {wanted:?}");
+        cases.retain(|c| wanted.contains(&c.name.as_str()));
+    }
+}
 
 /// The cases as they stand for `release`: its own `expect` where a case has one, and the
 /// cases it skips (with the reason) set apart.
@@ -552,8 +915,8 @@ fn cases_for_release(cases: Vec<Case>, release: &str) -> (Vec<Case>, Vec<String>
 }
 
 /// `clawdeck catalog sync` from a private gateway of the release `bin` runs, into a fresh data
-/// dir; the stored pack as every command reads it.
-fn sync_from_release(bin: &Path) -> Result<Arc<clawdeck_core::semantics::Semantics>, String> {
+/// dir; the stored pack's file as written.
+fn sync_from_release(bin: &Path) -> Result<serde_json::Value, String> {
     let gateway = support::own_gateway::OwnGateway::start_release(bin, "")
         .ok_or("../shared/realclaw/start.sh or the release's install is missing")?;
     let home = tempfile::tempdir().map_err(|e| e.to_string())?;
@@ -584,20 +947,15 @@ fn sync_from_release(bin: &Path) -> Result<Arc<clawdeck_core::semantics::Semanti
         .path()
         .join("data/clawdeck/packs")
         .join(format!("{version}.json"));
-    let pack = clawdeck_core::semantics::stored_pack(&path)?;
-    eprintln!(
-        "realclaw_fidelity: synced {} from a {version} gateway: pack {} ({} tools)",
-        path.display(),
-        pack.id,
-        pack.tools.len()
-    );
-    Ok(pack)
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The same cases against openclaw@2026.8.2 ($OPENCLAW_BIN_2026_8; .ci/run installs it with
 /// `OPENCLAW_VERSION=2026.8.2 setup.sh`), clawdeck answering with the pack a real `catalog
-/// sync` from a 2026.8.2 gateway stored (laid over the shipped 2026.8 pack). Cases whose config
-/// 2026.8.2 refuses or whose feature it lacks say so in their `versions."2026.8".skip`.
+/// sync` from a 2026.8.2 gateway stored (laid over the shipped 2026.8 pack); that pack is a
+/// recording too (`catalog-sync`), checked against the fresh sync. Cases whose config 2026.8.2
+/// refuses or whose feature it lacks say so in their `versions."2026.8".skip`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs openclaw@2026.8.2 (OPENCLAW_BIN_2026_8): .ci/run installs it and runs this with --ignored"]
 async fn real_openclaw_2026_8_and_clawdeck_agree_after_a_real_catalog_sync() {
@@ -612,36 +970,30 @@ async fn real_openclaw_2026_8_and_clawdeck_agree_after_a_real_catalog_sync() {
             return;
         }
     };
-    let pack = match tokio::task::spawn_blocking({
+    let (version, printed) = openclaw_version(&bin);
+    let synced = tokio::task::spawn_blocking({
         let bin = bin.clone();
         move || sync_from_release(&bin)
     })
     .await
     .unwrap()
-    {
-        Ok(pack) => pack,
-        Err(err) => panic!("a real catalog sync from a 2026.8.2 gateway failed: {err}"),
-    };
+    .unwrap_or_else(|err| panic!("a real catalog sync from a {version} gateway failed: {err}"));
+    let shelf = Shelf::new(SUITE, &version);
+    let pack_problem = check_synced_pack(&shelf, &printed, &synced);
+    let pack = pack_for_shelf(&shelf);
     assert!(
-        pack.id.starts_with("2026.8."),
+        pack.id.starts_with(&format!("{}.", series(&version))),
         "the gateway of {} reported version {}",
         bin.display(),
         pack.id
     );
-    let ssh = ssh_target::SshTarget::start()
-        .map_err(|err| eprintln!("realclaw_fidelity: no SSH target for the sandbox cases ({err})"))
-        .ok();
+    let ssh = ssh_for_run();
     let fill = |text: &str| match &ssh {
         Some(target) => target.fill(text),
         None => ssh_unreached(text),
     };
-    let (mut cases, skipped) = cases_for_release(load_cases(&fill), SECOND_RELEASE);
-    if let Ok(only) = std::env::var("FIDELITY_CASES")
-        && !only.trim().is_empty()
-    {
-        let wanted: Vec<&str> = only.split(',').map(str::trim).collect();
-        cases.retain(|c| wanted.contains(&c.name.as_str()));
-    }
+    let (mut cases, skipped) = cases_for_release(load_cases(&fill), &series(&version));
+    only_asked(&mut cases);
     for case in &mut cases {
         case.pack = Some(pack.clone());
     }
@@ -651,123 +1003,121 @@ async fn real_openclaw_2026_8_and_clawdeck_agree_after_a_real_catalog_sync() {
         pack.id,
         skipped.len()
     );
-    run_suite(
-        &bin,
-        cases,
-        ssh.as_ref(),
-        "fidelity-report-2026.8.txt",
-        &skipped,
-    )
-    .await;
+    let run = RealRun {
+        bin: bin.clone(),
+        openclaw: printed,
+        shelf,
+        portable: portable(&fill),
+        report_name: "fidelity-report-2026.8.txt",
+        skipped,
+        ask_all: false,
+    };
+    run_real(run, cases, ssh.as_ref()).await.assert_clean();
+    assert!(
+        pack_problem.is_none(),
+        "{}",
+        pack_problem.unwrap_or_default()
+    );
 }
 
-/// Runs every case against `bin` and compares; writes the report to `report_name` in
-/// $CARGO_TARGET_TMPDIR. `skipped` (case: reason) are listed in the summary.
-async fn run_suite(
-    bin: &Path,
-    cases: Vec<Case>,
-    ssh: Option<&ssh_target::SshTarget>,
-    report_name: &str,
-    skipped: &[String],
-) {
-    let jobs: usize = std::env::var("FIDELITY_JOBS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|n| *n > 0)
-        .unwrap_or(2);
-    let options = RunOptions {
-        openclaw_bin: Some(bin.to_path_buf()),
-        // ~15 s on an idle machine; over 2 minutes were seen with five builds running beside it.
-        timeout: Duration::from_secs(300),
+/// The mechanism itself: a deliberately wrong recording (one tool taken out of a real
+/// answer, in a private copy of the shelf) fails the re-check; the real OpenClaw is asked once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the real OpenClaw CLI (OPENCLAW_BIN): .ci/run runs it with --ignored"]
+async fn a_wrong_recording_fails_the_recheck() {
+    let Ok(bin) = verify::find_openclaw(None) else {
+        eprintln!("SKIPPED (no real OpenClaw): ../shared/realclaw/setup.sh installs it");
+        return;
     };
-    eprintln!(
-        "realclaw_fidelity: {} configs against {}, {jobs} at a time",
-        cases.len(),
-        bin.display()
-    );
-    let sandbox_cases = cases.iter().filter(|c| c.uses_ssh).count();
-    let gate = Arc::new(Semaphore::new(jobs));
-    let mut tasks = Vec::new();
-    for case in cases {
-        let gate = gate.clone();
-        let options = options.clone();
-        tasks.push(tokio::spawn(async move {
-            let _permit = gate.acquire_owned().await.unwrap();
-            let outcome = run_case(case, options).await;
-            eprint!("{}", outcome.report);
-            outcome
-        }));
+    if recordings::recording() {
+        eprintln!("SKIPPED: recording, not checking");
+        return;
     }
-    let mut outcomes = Vec::new();
-    for task in tasks {
-        outcomes.push(task.await.unwrap());
-    }
-
-    let mut full = String::new();
-    let (mut policy, mut schema) = (0, 0);
-    for o in &outcomes {
-        full.push_str(&o.report);
-        if let Some(c) = &o.comparison {
-            policy += c.policy_disagreements();
-            schema += c.schema_differences();
-        }
-        policy += o.gate_disagreements.len();
-    }
-    let truth_failures: Vec<String> = outcomes
-        .iter()
-        .flat_map(|o| {
-            o.truth_failures
-                .iter()
-                .map(move |f| format!("{}: {f}", o.name))
-        })
-        .collect();
-    let errors: Vec<String> = outcomes
-        .iter()
-        .filter_map(|o| o.error.as_ref().map(|e| format!("{}: {e}", o.name)))
-        .collect();
-    let slowest = outcomes.iter().map(|o| o.seconds).fold(0.0, f64::max);
-    let summary = format!(
-        "TOTAL: {} configs ({} skipped), {policy} policy disagreements, {schema} schema differences, \
-         {} truth-check failures, {} errors (slowest run {slowest:.0} s)\n",
-        outcomes.len(),
-        skipped.len(),
-        truth_failures.len(),
-        errors.len()
-    );
-    full.push_str(&summary);
-    for line in skipped {
-        full.push_str(&format!("SKIPPED {line}\n"));
-        eprintln!("SKIPPED {line}");
-    }
-    let sandbox_line = match ssh {
-        Some(target) => format!(
-            "sandbox: {sandbox_cases} configs on the SSH backend of a private sshd; OpenClaw logged in {} times (a run settles its tools before its first sandboxed call connects)\n",
-            target.logins_since_start()
-        ),
-        None => format!("sandbox: {sandbox_cases} configs on an SSH target nobody answers\n"),
+    let (version, printed) = openclaw_version(&bin);
+    let name = "global-allow-deny";
+    let mut case = load_cases(&ssh_unreached)
+        .into_iter()
+        .find(|c| c.name == name)
+        .unwrap();
+    case.pack = Some(shipped_pack(&version));
+    let recording = Shelf::new(SUITE, &version)
+        .find(name, &case.inputs)
+        .unwrap_or_else(|| panic!("{name} has no recording of openclaw {version}"));
+    let mut answer: Answer = serde_json::from_value(recording.answer).unwrap();
+    let Answer::Single { view } = &mut answer else {
+        panic!("{name} is one run")
     };
-    full.push_str(&sandbox_line);
-    eprint!("{sandbox_line}");
-    let report_path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(report_name);
-    let _ = std::fs::write(&report_path, &full);
-    eprintln!("{summary}full report: {}", report_path.display());
-
-    assert!(
-        errors.is_empty(),
-        "runs that failed:\n{}",
-        errors.join("\n")
+    let gone = view.tools.remove(0).name;
+    let dir = tempfile::tempdir().unwrap();
+    let shelf = Shelf {
+        dir: dir.path().join(&version),
+        version: version.clone(),
+    };
+    shelf.write(
+        name,
+        &case.inputs,
+        &printed,
+        serde_json::to_value(&answer).unwrap(),
     );
-    assert!(
-        truth_failures.is_empty(),
-        "real OpenClaw did not behave as the cases say:\n{}",
-        truth_failures.join("\n")
-    );
+    let run = RealRun {
+        bin: bin.clone(),
+        openclaw: printed,
+        shelf,
+        portable: portable(&ssh_unreached),
+        report_name: "fidelity-report-wrong-recording.txt",
+        skipped: Vec::new(),
+        ask_all: true,
+    };
+    let verdict = run_real(run, vec![case], None).await;
+    assert!(verdict.errors.is_empty(), "{:?}", verdict.errors);
     assert_eq!(
-        (policy, schema),
-        (0, 0),
-        "clawdeck disagrees with real OpenClaw ({policy} policy disagreements, {schema} \
-         schema differences); see the report above"
+        verdict.recordings.len(),
+        1,
+        "the recording without {gone} passed the re-check: {:?}",
+        verdict.recordings
     );
+    assert!(
+        verdict.recordings[0].contains("answers otherwise than its recording"),
+        "{}",
+        verdict.recordings[0]
+    );
+}
+
+/// A synced pack as its recording keeps it: without what differs on every sync (when, and the
+/// private gateway's port, kept as `@GATEWAY@`).
+fn recorded_pack(synced: &serde_json::Value) -> serde_json::Value {
+    let mut pack = synced.clone();
+    let gateway = pack["capture"]["gateway"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    if let Some(capture) = pack["capture"].as_object_mut() {
+        capture.insert("capturedAtMs".into(), serde_json::json!(0));
+    }
+    Portable::new(&[("@GATEWAY@", gateway)]).to_recorded(&pack)
+}
+
+/// Records the freshly synced pack, or checks it against its recording (None: it matches).
+fn check_synced_pack(shelf: &Shelf, printed: &str, synced: &serde_json::Value) -> Option<String> {
+    let synced = &recorded_pack(synced);
+    let inputs = synced_pack_inputs();
+    if recordings::recording() {
+        shelf.write(SYNCED_PACK, &inputs, printed, synced.clone());
+        return None;
+    }
+    match shelf.find(SYNCED_PACK, &inputs) {
+        None => Some(format!(
+            "{}: no recording of the synced pack: record it with tests/recordings/record.sh",
+            shelf.dir.display()
+        )),
+        Some(r) if r.answer != *synced => Some(format!(
+            "the pack a real catalog sync stores now differs from its recording in {} \
+             (a stale recording is a failure; record it again):\n    {}",
+            shelf.dir.display(),
+            recordings::first_differences(&r.answer, synced, 6).join("\n    ")
+        )),
+        Some(_) => None,
+    }
 }
 
 /// `clawdeck verify --gateway`'s path: a real session on the running gateway (.ci/run starts one
@@ -852,6 +1202,56 @@ async fn a_running_gateway_answers_tools_effective_for_a_real_session() {
         names.len(),
         comparison.summary()
     );
+}
+
+/// Every recording of every release against clawdeck's prediction now: no node, no real
+/// OpenClaw. A case without a recording for its inputs, or a recording no case has, fails.
+#[test]
+fn clawdeck_agrees_with_every_fidelity_recording() {
+    let versions = Shelf::versions(SUITE);
+    assert!(
+        !versions.is_empty(),
+        "no recordings under {}",
+        recordings::recordings_root().join(SUITE).display()
+    );
+    let mut problems = Vec::new();
+    for version in versions {
+        let shelf = Shelf::new(SUITE, &version);
+        let (mut cases, skipped) = cases_for_release(load_cases(&ssh_unreached), &series(&version));
+        let pack = pack_for_shelf(&shelf);
+        let mut live: std::collections::BTreeMap<String, String> =
+            cases_with_inputs(&cases).into_iter().collect();
+        live.insert(SYNCED_PACK.to_string(), synced_pack_inputs());
+        problems.extend(shelf.orphans(&live).into_iter().map(|path| {
+            format!("{path}: a recording no case has (its case is gone or its inputs changed)")
+        }));
+        let local = portable(&ssh_unreached);
+        let mut outcomes = Vec::new();
+        for case in &mut cases {
+            case.pack = Some(pack.clone());
+            let Some(recording) = shelf.find(&case.name, &case.inputs) else {
+                problems.push(format!(
+                    "{}: no recording of openclaw {version} for its inputs ({}): \
+                     tests/recordings/record.sh records it",
+                    case.name, case.inputs
+                ));
+                continue;
+            };
+            let answer: Answer = serde_json::from_value(local.to_local(&recording.answer))
+                .unwrap_or_else(|e| panic!("{}: {e}", shelf.dir.display()));
+            outcomes.push(judge(case, &answer, 0.0));
+        }
+        let verdict = Verdict::of(&outcomes, &skipped);
+        eprintln!("openclaw {version}: {}", verdict.summary.trim_end());
+        if verdict.policy + verdict.schema + verdict.truth_failures.len() > 0 {
+            eprint!("{}", verdict.report);
+            problems.push(format!(
+                "openclaw {version}: {}",
+                verdict.summary.trim_end()
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]

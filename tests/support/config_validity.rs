@@ -1,5 +1,7 @@
 //! The config-validity corpus (tests/fixtures/config-validity) and clawdeck's verdict on a case,
 //! in the shape `openclaw config validate --json` answers: valid, and the issues' key paths.
+//! What the real OpenClaw answered for each case is a recording
+//! (tests/recordings/validity/<version>/<case>@<hash of its config>.json).
 
 // A corpus that cannot be read is the test's failure, said by the expect message.
 #![allow(clippy::expect_used)]
@@ -7,7 +9,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use serde_json::{Value, json};
+
+use super::recordings::{Shelf, inputs_hash};
+
+/// The recordings' suite name (tests/recordings/validity/<version>/).
+pub const SUITE: &str = "validity";
 
 /// Valid or not, and every key path an issue names (sorted, each once).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,15 +43,40 @@ impl Verdict {
     }
 }
 
+/// What a recording keeps of `openclaw config validate --json`: valid, the issues' key paths
+/// (sorted, each once) and their messages.
+pub fn recorded_answer(answer: &Value) -> Value {
+    let verdict = Verdict::from_openclaw(answer);
+    let messages: Vec<String> = answer["issues"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|i| {
+            format!(
+                "{}: {}",
+                i["path"].as_str().unwrap_or_default(),
+                i["message"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    json!({"valid": verdict.valid, "paths": verdict.paths, "messages": messages})
+}
+
 pub struct Case {
     pub name: String,
     pub path: PathBuf,
     pub text: String,
 }
 
+impl Case {
+    /// The hash its recordings are named by: the config's bytes.
+    pub fn inputs(&self) -> String {
+        inputs_hash(&[("config", self.text.as_bytes())])
+    }
+}
+
 pub struct Corpus {
     pub cases: Vec<Case>,
-    expected: Value,
     not_modelled: BTreeMap<String, String>,
 }
 
@@ -71,25 +103,19 @@ impl Corpus {
             })
             .collect();
         cases.sort_by(|a, b| a.name.cmp(&b.name));
-        let read = |name: &str| -> Value {
-            serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect(name)).expect(name)
-        };
-        let not_modelled = serde_json::from_value(read("not-modelled.json")).expect("reasons");
+        let text = std::fs::read_to_string(dir.join("not-modelled.json")).expect("reasons");
+        let not_modelled = serde_json::from_str(&text).expect("reasons");
         Corpus {
             cases,
-            expected: read("expected.json"),
             not_modelled,
         }
     }
 
-    /// What OpenClaw answered when the corpus was recorded.
-    pub fn recorded(&self, name: &str) -> Verdict {
-        let case = &self.expected["cases"][name];
-        assert!(
-            case.is_object(),
-            "{name} has no recorded answer: run tests/fixtures/config-validity/record.sh"
-        );
-        let paths = case["paths"]
+    /// What OpenClaw answered for `case` when it was recorded on `shelf` (None: no recording
+    /// for its config as it is).
+    pub fn recorded(&self, shelf: &Shelf, case: &Case) -> Option<Verdict> {
+        let recording = shelf.find(&case.name, &case.inputs())?;
+        let paths = recording.answer["paths"]
             .as_array()
             .map(|p| {
                 p.iter()
@@ -97,10 +123,10 @@ impl Corpus {
                     .collect()
             })
             .unwrap_or_default();
-        Verdict {
-            valid: case["valid"] == Value::Bool(true),
+        Some(Verdict {
+            valid: recording.answer["valid"] == Value::Bool(true),
             paths,
-        }
+        })
     }
 
     /// Why clawdeck does not answer this case as OpenClaw does (None: it does).

@@ -6,6 +6,7 @@ pub mod config_validity;
 pub mod fake_gateway;
 pub mod headless;
 pub mod own_gateway;
+pub mod recordings;
 pub mod sources;
 
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! What real OpenClaw exposed, read from a recorded model request or a gateway's
 //! `tools.effective` answer.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Tool Search's own tools: not policy-governed tools, never part of the comparison.
@@ -20,7 +20,7 @@ pub const NO_TOOLS_ERROR_PREFIX: &str =
     "No callable tools remain after resolving explicit tool allowlist";
 
 /// One tool the model received with its schema.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ObservedTool {
     pub name: String,
     /// The function object as sent (`name`, `description`, `parameters`); `null` when the source
@@ -31,14 +31,14 @@ pub struct ObservedTool {
 }
 
 /// A tool Tool Search listed in the prompt's directory instead of sending its schema.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeferredTool {
     pub name: String,
     pub owner: Option<String>,
 }
 
 /// How the tools reached the model.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Surface {
     /// Every tool's schema in the request.
@@ -56,13 +56,14 @@ pub enum Surface {
     Refused { error: String },
 }
 
-/// Real OpenClaw's answer for one context.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// Real OpenClaw's answer for one context (a recording reads back what was written).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ObservedView {
     /// Tools sent with a schema (Tool Search's meta tools excluded), in the order sent.
     pub tools: Vec<ObservedTool>,
     pub surface: Surface,
     /// The system prompt, when the source has one.
+    #[serde(default)]
     pub system_prompt: Option<String>,
     /// The whole recorded request, when there is one.
     #[serde(skip)]

@@ -1,0 +1,527 @@
+//! Recordings of what the real OpenClaw answered, kept in the repository under
+//! tests/recordings/<suite>/<openclaw version>/<case>@<inputs hash>.json.
+//!
+//! `cargo test` compares clawdeck with them (fast, no node); `.ci/run` asks the real OpenClaw
+//! again for the cases `recheck_selection` picks (no recording for their inputs, inputs changed
+//! in a recent commit, a rotating share of the rest, or all) and fails when a fresh answer
+//! differs from its recording;
+//! tests/recordings/record.sh (`CLAWDECK_RECORD=1`) writes them. Nothing else writes a
+//! recording, and a recording is never rewritten by a check.
+
+// A shelf that cannot be read or written is the test's failure, said by the expect message.
+#![allow(clippy::expect_used)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// A case whose inputs changed in a commit made within this time before HEAD's commit (or not
+/// yet committed) is asked again by every CI run, recorded anew or not: the submission that
+/// changed it is the one CI is checking (a session lasts hours; sessions are further apart).
+pub const CHANGED_WITHIN_SECONDS: u64 = 24 * 3600;
+
+/// The directory of a shelf that holds its pooled tool schemas (`<hash>.json` each).
+pub const POOL: &str = "schemas";
+
+/// By default a CI run re-checks one in this many of the older recordings, a different share
+/// each day (`CLAWDECK_RECHECK_SHARE` changes it; `CLAWDECK_RECHECK=all` re-checks all).
+pub const DEFAULT_SHARE: u64 = 4;
+
+/// Where the recordings live: $CLAWDECK_RECORDINGS_DIR (the mechanism's own tests point it at
+/// a copy), else tests/recordings.
+pub fn recordings_root() -> PathBuf {
+    std::env::var_os("CLAWDECK_RECORDINGS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/recordings"))
+}
+
+/// Whether this run writes recordings (tests/recordings/record.sh sets `CLAWDECK_RECORD=1`) or
+/// checks them.
+pub fn recording() -> bool {
+    std::env::var("CLAWDECK_RECORD").is_ok_and(|v| v == "1")
+}
+
+/// A stable hash of a case's inputs (each part's name and bytes), 16 hex digits.
+pub fn inputs_hash(parts: &[(&str, &[u8])]) -> String {
+    let mut hasher = Sha256::new();
+    for (name, bytes) in parts {
+        hasher.update((name.len() as u64).to_le_bytes());
+        hasher.update(name.as_bytes());
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    }
+    let digest = hasher.finalize();
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// Every file directly in `dir` (sorted by name) as hash parts: a case directory's inputs.
+pub fn dir_inputs_hash(dir: &Path) -> String {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .expect("a case directory")
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| {
+            let bytes = std::fs::read(e.path()).expect("a case file");
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect();
+    files.sort();
+    let parts: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
+        .collect();
+    inputs_hash(&parts)
+}
+
+/// One recorded answer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recording {
+    pub case: String,
+    /// The inputs hash the answer belongs to (also in the file name).
+    pub inputs: String,
+    /// What `openclaw --version` printed.
+    pub openclaw: String,
+    /// When it was recorded (seconds since the epoch, UTC).
+    pub recorded_at: u64,
+    pub recorded_with: String,
+    /// What the real OpenClaw answered, with this machine's paths replaced by placeholders.
+    pub answer: Value,
+}
+
+/// The recordings of one suite against one OpenClaw version.
+pub struct Shelf {
+    pub dir: PathBuf,
+    pub version: String,
+}
+
+impl Shelf {
+    pub fn new(suite: &str, version: &str) -> Shelf {
+        Shelf {
+            dir: recordings_root().join(suite).join(version),
+            version: version.to_string(),
+        }
+    }
+
+    /// The versions a suite has recordings of.
+    pub fn versions(suite: &str) -> Vec<String> {
+        let mut versions: Vec<String> = std::fs::read_dir(recordings_root().join(suite))
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter(|e| e.path().is_dir())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        versions.sort();
+        versions
+    }
+
+    fn path(&self, case: &str, inputs: &str) -> PathBuf {
+        self.dir.join(format!("{case}@{inputs}.json"))
+    }
+
+    /// The recording of `case` for exactly these inputs.
+    pub fn find(&self, case: &str, inputs: &str) -> Option<Recording> {
+        let path = self.path(case, inputs);
+        let text = std::fs::read_to_string(&path).ok()?;
+        let mut recording: Recording = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{}: not a recording: {e}", path.display()));
+        self.unpool(&mut recording.answer);
+        assert_eq!(
+            (recording.case.as_str(), recording.inputs.as_str()),
+            (case, inputs),
+            "{}: its case and inputs are not its name's",
+            path.display()
+        );
+        Some(recording)
+    }
+
+    /// Writes a recording made now, and removes the case's recordings of other inputs.
+    pub fn write(&self, case: &str, inputs: &str, openclaw: &str, mut answer: Value) {
+        std::fs::create_dir_all(&self.dir).expect("the recordings directory");
+        self.pool(&mut answer);
+        for (name, hash, path) in self.files() {
+            if name == case && hash != inputs {
+                std::fs::remove_file(path).expect("an old recording");
+            }
+        }
+        let recording = Recording {
+            case: case.to_string(),
+            inputs: inputs.to_string(),
+            openclaw: openclaw.to_string(),
+            recorded_at: now(),
+            recorded_with: "tests/recordings/record.sh".to_string(),
+            answer,
+        };
+        let mut text = serde_json::to_string_pretty(&recording).expect("a recording");
+        text.push('\n');
+        std::fs::write(self.path(case, inputs), text).expect("a recording written");
+    }
+
+    /// Every recording file: (case, inputs hash, path).
+    pub fn files(&self) -> Vec<(String, String, PathBuf)> {
+        let mut files: Vec<(String, String, PathBuf)> = std::fs::read_dir(&self.dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter_map(|e| {
+                        let name = e.file_name().to_string_lossy().into_owned();
+                        let stem = name.strip_suffix(".json")?;
+                        let (case, hash) = stem.rsplit_once('@')?;
+                        Some((case.to_string(), hash.to_string(), e.path()))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        files
+    }
+
+    /// The pool of tool schemas the recordings share (most cases send the same schemas).
+    fn pool_dir(&self) -> PathBuf {
+        self.dir.join(POOL)
+    }
+
+    /// Moves every `function` object of `value` into the pool, leaving `{"pooled": HASH}`.
+    fn pool(&self, value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                for (key, item) in map.iter_mut() {
+                    if key == "function" && item.is_object() {
+                        let hash = inputs_hash(&[("function", item.to_string().as_bytes())]);
+                        let path = self.pool_dir().join(format!("{hash}.json"));
+                        if !path.is_file() {
+                            std::fs::create_dir_all(self.pool_dir()).expect("the pool");
+                            let mut text = serde_json::to_string_pretty(item).expect("JSON");
+                            text.push('\n');
+                            // Recordings are written from several tasks: write whole, then rename.
+                            let file = tempfile::NamedTempFile::new_in(self.pool_dir())
+                                .expect("a pool file");
+                            std::fs::write(file.path(), text).expect("a pool file written");
+                            file.persist(&path).expect("a pool file in place");
+                        }
+                        *item = serde_json::json!({ "pooled": hash });
+                    } else {
+                        self.pool(item);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|item| self.pool(item)),
+            _ => {}
+        }
+    }
+
+    /// Puts the pooled `function` objects back.
+    fn unpool(&self, value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                if let (1, Some(Value::String(hash))) = (map.len(), map.get("pooled")) {
+                    let path = self.pool_dir().join(format!("{hash}.json"));
+                    let text = std::fs::read_to_string(&path)
+                        .unwrap_or_else(|e| panic!("{}: a pooled schema: {e}", path.display()));
+                    *value = serde_json::from_str(&text)
+                        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                    return;
+                }
+                map.values_mut().for_each(|item| self.unpool(item));
+            }
+            Value::Array(items) => items.iter_mut().for_each(|item| self.unpool(item)),
+            _ => {}
+        }
+    }
+
+    /// Removes the pooled schemas no recording refers to any more; returns how many.
+    pub fn prune_pool(&self) -> usize {
+        fn collect(value: &Value, used: &mut BTreeSet<String>) {
+            match value {
+                Value::Object(map) => match (map.len(), map.get("pooled")) {
+                    (1, Some(Value::String(hash))) => {
+                        used.insert(hash.clone());
+                    }
+                    _ => map.values().for_each(|item| collect(item, used)),
+                },
+                Value::Array(items) => items.iter().for_each(|item| collect(item, used)),
+                _ => {}
+            }
+        }
+        let mut used = BTreeSet::new();
+        for (_, _, path) in self.files() {
+            let text = std::fs::read_to_string(&path).expect("a recording");
+            let value: Value = serde_json::from_str(&text).expect("a recording's JSON");
+            collect(&value, &mut used);
+        }
+        let mut removed = 0;
+        for entry in std::fs::read_dir(self.pool_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.strip_suffix(".json").is_some_and(|h| used.contains(h)) {
+                let _ = std::fs::remove_file(entry.path());
+                removed += 1;
+            }
+        }
+        removed
+    }
+
+    /// Recordings no live case has (its case is gone or its inputs changed): `live` maps each
+    /// case to its inputs hash.
+    pub fn orphans(&self, live: &BTreeMap<String, String>) -> Vec<String> {
+        self.files()
+            .into_iter()
+            .filter(|(case, hash, _)| live.get(case) != Some(hash))
+            .map(|(_, _, path)| path.display().to_string())
+            .collect()
+    }
+}
+
+/// The version `openclaw --version` names (`2026.9.6`) and the whole line it printed: the
+/// shelf a real run's answers belong on.
+pub fn openclaw_version(bin: &Path) -> (String, String) {
+    let out = std::process::Command::new(bin)
+        .arg("--version")
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", bin.display()));
+    let printed = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let version = printed
+        .split_whitespace()
+        .find(|w| w.starts_with("20") && w.contains('.'))
+        .unwrap_or_else(|| panic!("{}: no version in {printed:?}", bin.display()))
+        .to_string();
+    (version, printed)
+}
+
+/// The cases a real run asks about, each with why, printed as it goes.
+pub fn announce(suite: &str, picked: &[(String, Recheck)], of: usize, share: u64) {
+    for (name, why) in picked {
+        eprintln!(
+            "{suite}: asks the real OpenClaw about {name}: {}",
+            why.label()
+        );
+    }
+    eprintln!(
+        "{suite}: {} of {of} cases asked again (those without a recording or changed lately, \
+         and one in {share} of the others each day; CLAWDECK_RECHECK=all asks all)",
+        picked.len(),
+    );
+}
+
+/// Seconds since the epoch.
+pub fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// Why a case is asked of the real OpenClaw again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recheck {
+    /// No recording for its inputs (a new case, or one whose inputs changed).
+    Missing,
+    /// Its inputs changed in a recent commit (see `CHANGED_WITHIN_SECONDS`), recorded anew.
+    Changed,
+    /// Today's share of the other recordings.
+    Rotation,
+    /// `CLAWDECK_RECHECK=all` or recording.
+    All,
+}
+
+impl Recheck {
+    pub fn label(self) -> &'static str {
+        match self {
+            Recheck::Missing => "no recording for its inputs",
+            Recheck::Changed => "its inputs changed in a recent commit",
+            Recheck::Rotation => "today's rotating share",
+            Recheck::All => "all asked",
+        }
+    }
+}
+
+/// How many of the other recordings a run re-checks: one in `share` (1: every one).
+pub fn share_from_env() -> u64 {
+    if std::env::var("CLAWDECK_RECHECK").is_ok_and(|v| v == "all") || recording() {
+        return 1;
+    }
+    std::env::var("CLAWDECK_RECHECK_SHARE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(DEFAULT_SHARE)
+}
+
+/// The cases (name, inputs hash) a run asks the real OpenClaw about, with why; the others keep
+/// their recordings unchecked this time. Every one without a recording for its inputs, every
+/// one in `changed`, and the share of the rest whose stable slot is today's (`now` in days
+/// since the epoch, modulo `share`): over `share` days every recording is checked.
+pub fn recheck_selection(
+    cases: &[(String, String)],
+    shelf: &Shelf,
+    changed: &BTreeSet<String>,
+    share: u64,
+    now: u64,
+) -> Vec<(String, Recheck)> {
+    let today = (now / 86_400) % share.max(1);
+    cases
+        .iter()
+        .filter_map(|(case, inputs)| {
+            let why = if shelf.find(case, inputs).is_none() {
+                Recheck::Missing
+            } else if changed.contains(case) {
+                Recheck::Changed
+            } else if share <= 1 {
+                Recheck::All
+            } else if slot(case, share) == today {
+                Recheck::Rotation
+            } else {
+                return None;
+            };
+            Some((case.clone(), why))
+        })
+        .collect()
+}
+
+/// A case's stable place in the rotation.
+fn slot(case: &str, share: u64) -> u64 {
+    let digest = Sha256::digest(case.as_bytes());
+    u64::from_le_bytes(digest[..8].try_into().unwrap_or_default()) % share.max(1)
+}
+
+/// The cases (directories right under `cases_dir`) whose files changed in a commit made within
+/// `window` seconds before HEAD's, or are changed and not committed. Empty where git cannot
+/// say (no git, not a checkout): then only missing recordings and the rotation are asked.
+pub fn changed_in_recent_commits(cases_dir: &Path, window: u64) -> BTreeSet<String> {
+    let git = |args: &[&str]| -> Option<String> {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(cases_dir)
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (Some(prefix), Some(head)) = (
+        git(&["rev-parse", "--show-prefix"]),
+        git(&["log", "-1", "--format=%ct"]),
+    ) else {
+        return BTreeSet::new();
+    };
+    let prefix = prefix.trim().to_string();
+    let since = head
+        .trim()
+        .parse::<u64>()
+        .unwrap_or(0)
+        .saturating_sub(window);
+    let mut changed = BTreeSet::new();
+    let mut case_of = |path: &str| {
+        if let Some(case) = path
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.split('/').next())
+            && !case.is_empty()
+        {
+            changed.insert(case.to_string());
+        }
+    };
+    // Newest first: a line of digits is a commit's time, the lines after it its files.
+    let log = git(&[
+        "log",
+        "-n",
+        "1000",
+        "--format=%ct",
+        "--name-only",
+        "--",
+        ".",
+    ])
+    .unwrap_or_default();
+    let mut recent = true;
+    for line in log.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if line.bytes().all(|b| b.is_ascii_digit()) {
+            recent = line.parse::<u64>().unwrap_or(0) >= since;
+        } else if recent {
+            case_of(line);
+        }
+    }
+    let status = git(&[
+        "status",
+        "--porcelain",
+        "--no-renames",
+        "--untracked-files=all",
+        "--",
+        ".",
+    ])
+    .unwrap_or_default();
+    for line in status.lines() {
+        if let Some(path) = line.get(3..) {
+            case_of(path);
+        }
+    }
+    changed
+}
+
+/// This machine's paths in an answer, and the placeholders a recording keeps instead (a
+/// recording made on one machine is read on another).
+pub struct Portable {
+    /// (local text, placeholder), the longest local text first.
+    subs: Vec<(String, String)>,
+}
+
+impl Portable {
+    pub fn new(subs: &[(&str, String)]) -> Portable {
+        let mut subs: Vec<(String, String)> = subs
+            .iter()
+            .filter(|(_, local)| !local.is_empty())
+            .map(|(placeholder, local)| (local.clone(), placeholder.to_string()))
+            .collect();
+        subs.sort_by_key(|(local, _)| std::cmp::Reverse(local.len()));
+        Portable { subs }
+    }
+
+    /// The answer as recorded: local paths replaced by their placeholders.
+    pub fn to_recorded(&self, answer: &Value) -> Value {
+        let mut text = answer.to_string();
+        for (local, placeholder) in &self.subs {
+            text = text.replace(local.as_str(), placeholder);
+        }
+        serde_json::from_str(&text).expect("JSON with its strings replaced")
+    }
+
+    /// A recorded answer with this machine's paths put back.
+    pub fn to_local(&self, recorded: &Value) -> Value {
+        let mut text = recorded.to_string();
+        for (local, placeholder) in &self.subs {
+            text = text.replace(placeholder.as_str(), local);
+        }
+        serde_json::from_str(&text).expect("JSON with its strings replaced")
+    }
+}
+
+/// The first lines where two answers differ (pretty JSON, line by line), for a report.
+pub fn first_differences(recorded: &Value, fresh: &Value, at_most: usize) -> Vec<String> {
+    let a = serde_json::to_string_pretty(recorded).unwrap_or_default();
+    let b = serde_json::to_string_pretty(fresh).unwrap_or_default();
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    let mut out = Vec::new();
+    for i in 0..a.len().max(b.len()) {
+        let (x, y) = (a.get(i).copied(), b.get(i).copied());
+        if x != y {
+            out.push(format!(
+                "line {}: recorded {:?}, fresh {:?}",
+                i + 1,
+                x.unwrap_or("<end>"),
+                y.unwrap_or("<end>")
+            ));
+            if out.len() >= at_most {
+                break;
+            }
+        }
+    }
+    out
+}
