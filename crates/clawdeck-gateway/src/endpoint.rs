@@ -270,6 +270,29 @@ mod tests {
     }
 
     #[test]
+    fn two_gateways_of_one_name_are_an_error_naming_both() {
+        let text = "{\n  gateways: [\n    { name: \"local\", url: \"ws://127.0.0.1:1\" },\n    { url: \"ws://10.0.0.2:1\" },\n    { name: \"local\", url: \"ws://127.0.0.1:2\" },\n  ],\n}\n";
+        let err = crate::config::parse_settings(text, "clawdeck.json5")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            err.contains("gateways[0] and gateways[2] are both named \"local\""),
+            "{err}"
+        );
+        assert!(err.contains("clawdeck.json5:5:"), "{err}");
+        // Left out, the name is the host: one host twice needs names.
+        let text = "{ gateways: [{ url: \"ws://h:1/a\" }, { url: \"ws://h:1/b\" }] }";
+        let err = crate::config::parse_settings(text, "c.json5")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains("both named \"h:1\""), "{err}");
+        let text = "{ gateways: [{ url: \"ws://h:1/a\" }, { name: \"b\", url: \"ws://h:1/b\" }] }";
+        assert!(crate::config::parse_settings(text, "c.json5").is_ok());
+    }
+
+    #[test]
     fn two_secrets_are_refused() {
         let raw = serde_json::json!({ "url": "ws://h", "token": "t", "password": "p" });
         assert!(serde_json::from_value::<GatewayEntry>(raw).is_err());

@@ -104,7 +104,31 @@ pub(crate) fn check_settings(
         ));
     }
     check_mcp_lanes(settings, text, origin)?;
+    check_gateway_names(settings, text, origin)?;
     check_keys(settings, text, origin)
+}
+
+/// `gateways[i].name`: unique, since answers, aborts and messages reach a gateway by its name
+/// (a name left out is the URL's host, so two entries for one host need names).
+fn check_gateway_names(
+    settings: &ClawdeckSettings,
+    text: &str,
+    origin: &str,
+) -> Result<(), ConfigError> {
+    let gateways = &settings.gateways;
+    for (later, entry) in gateways.iter().enumerate() {
+        if let Some(first) = gateways[..later].iter().position(|g| g.name == entry.name) {
+            let at = KeyPath::root().key("gateways").index(later);
+            let problem = format!(
+                "gateways[{first}] and gateways[{later}] are both named {:?}: each gateway \
+                 needs its own name (answers and aborts go to a gateway by name; a missing name \
+                 is the URL's host)",
+                entry.name
+            );
+            return Err(error_at_path(text, origin, &at, problem));
+        }
+    }
+    Ok(())
 }
 
 /// `mcp.clients[i].lane`: a name the lane queue can show.
