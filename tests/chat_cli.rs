@@ -105,9 +105,21 @@ fn a_gateway_without_the_method_is_said_not_to_offer_it() {
     }
 }
 
+/// The fake's sessions: `agent:main:main` and these.
+fn listing(keys: &[&str]) -> Value {
+    let mut rows = vec![json!({"key": "agent:main:main", "agentId": "main", "updatedAt": 1})];
+    rows.extend(
+        keys.iter()
+            .map(|k| json!({"key": k, "agentId": "ops", "updatedAt": 2})),
+    );
+    json!({ "sessions": rows })
+}
+
 #[test]
 fn abort_steer_and_send_call_their_methods() {
-    let gateway = FakeGateway::start(Script::everything());
+    let gateway = FakeGateway::start(
+        Script::everything().answer("sessions.list", listing(&["agent:ops:main"])),
+    );
     let state = tempfile::tempdir().unwrap();
     let out = clawdeck(&gateway, state.path())
         .args(["gateway", "abort", "agent:ops:main", "--run", "r1"])
@@ -145,5 +157,102 @@ fn abort_steer_and_send_call_their_methods() {
     assert_eq!(
         request(&gateway, "sessions.send")["params"]["key"],
         "agent:ops:main"
+    );
+}
+
+/// Two gateways: abort, steer and send reach the one that has the session (a gateway that
+/// offers `sessions.describe` is asked that, the other its `sessions.list`); a session no
+/// gateway has, or two have, gets nothing sent.
+#[test]
+fn actions_reach_the_gateway_that_has_the_session_and_none_other() {
+    let describes = |hello_methods: &[&str]| {
+        json!({
+            "type": "hello-ok", "protocol": 4,
+            "server": {"version": "2026.9.6", "connId": "c1"},
+            "features": {"methods": hello_methods, "events": []},
+            "snapshot": {}, "auth": {"role": "operator", "scopes": ["operator.read", "operator.write"]},
+            "policy": {"tickIntervalMs": 15000}})
+    };
+    // The first lists its sessions (as 2026.8 does); the second describes one key (as 2026.9).
+    let first = FakeGateway::start(
+        Script::everything().answer("sessions.list", listing(&["agent:ops:both"])),
+    );
+    let second = FakeGateway::start(
+        Script::everything()
+            .answer(
+                "connect",
+                describes(&[
+                    "sessions.list",
+                    "sessions.describe",
+                    "chat.send",
+                    "sessions.abort",
+                    "sessions.send",
+                ]),
+            )
+            .answer_with("sessions.describe", |params| match params["key"].as_str() {
+                Some("agent:ops:job" | "agent:ops:both") => {
+                    json!({"session": {"key": params["key"], "hasActiveRun": true}})
+                }
+                _ => json!({"session": null}),
+            }),
+    );
+    let state = tempfile::tempdir().unwrap();
+    let on_both = |args: &[&str]| {
+        clawdeck(&first, state.path())
+            .args(args)
+            .args(["--gateway", &first.url, "--gateway", &second.url])
+            .output()
+            .unwrap()
+    };
+    let acting = ["sessions.abort", "chat.abort", "chat.send", "sessions.send"];
+    let acted = |gateway: &FakeGateway| -> Vec<String> {
+        gateway
+            .methods()
+            .into_iter()
+            .filter(|m| acting.contains(&m.as_str()))
+            .collect()
+    };
+
+    for args in [
+        vec!["gateway", "abort", "agent:ops:job"],
+        vec!["gateway", "steer", "agent:ops:job", "-m", "use staging"],
+        vec!["gateway", "send", "agent:ops:job", "-m", "and backups"],
+    ] {
+        let out = on_both(&args);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+        let second_name = second.url.trim_start_matches("ws://");
+        assert!(stdout.starts_with(second_name), "{args:?}: {stdout}");
+    }
+    assert_eq!(
+        acted(&first),
+        Vec::<String>::new(),
+        "the first has no agent:ops:job"
+    );
+    assert_eq!(
+        acted(&second),
+        ["sessions.abort", "chat.send", "sessions.send"]
+    );
+    let describe = request(&second, "sessions.describe");
+    assert_eq!(describe["params"], json!({"key": "agent:ops:job"}));
+
+    // No gateway has it: nothing sent, each gateway's answer named.
+    let out = on_both(&["gateway", "steer", "agent:ops:gone", "-m", "hi"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("no gateway has session agent:ops:gone; nothing sent"),
+        "{err}"
+    );
+    assert_eq!(err.matches("no session agent:ops:gone").count(), 2, "{err}");
+    // Both have it: refused, both named.
+    let out = on_both(&["gateway", "abort", "agent:ops:both"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is on 2 gateways"), "{err}");
+    assert_eq!(acted(&first), Vec::<String>::new());
+    assert_eq!(
+        acted(&second),
+        ["sessions.abort", "chat.send", "sessions.send"]
     );
 }

@@ -139,14 +139,24 @@ fn slow_turn_is_aborted_from_clawdeck_and_ends_within_5_s() {
         state.path(),
     );
     running(&chat);
+    // Steer and abort with a second gateway configured first: both reach the gateway running
+    // the turn, and steering starts no session on the other.
+    let other = OwnGateway::start().expect("a second gateway");
+    let both = |args: &[&str]| {
+        let mut cmd = clawdeck(args, &gateway, state.path());
+        cmd.args(["--gateway", &other.url, "--gateway", &gateway.url]);
+        cmd.output().unwrap()
+    };
+    let running_here = format!("127.0.0.1:{}: agent:ops:slow-1: ", gateway.port());
+    let out = both(&["gateway", "steer", "agent:ops:slow-1", "-m", "keep going"]);
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success() && said.starts_with(&running_here),
+        "steer: {said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let asked = Instant::now();
-    let out = clawdeck(
-        &["gateway", "abort", "agent:ops:slow-1"],
-        &gateway,
-        state.path(),
-    )
-    .output()
-    .unwrap();
+    let out = both(&["gateway", "abort", "agent:ops:slow-1"]);
     let said = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
         out.status.success(),
@@ -154,6 +164,7 @@ fn slow_turn_is_aborted_from_clawdeck_and_ends_within_5_s() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(said.contains("aborted run clawdeck-chat-"), "{said}");
+    assert!(said.starts_with(&running_here), "{said}");
     let end = chat.wait_for(Duration::from_secs(5), "the turn's end", |v| {
         v["kind"] == "aborted" || v["kind"] == "final"
     });
@@ -164,6 +175,12 @@ fn slow_turn_is_aborted_from_clawdeck_and_ends_within_5_s() {
         "{:?}",
         asked.elapsed()
     );
+    let listed = clawdeck(&["gateway", "sessions", "--json"], &other, state.path())
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout).to_string();
+    assert!(!listed.contains("slow-1"), "the other gateway: {listed}");
+    other.stop();
 
     // Ctrl-C on `clawdeck chat` aborts its own turn, then exits 130.
     let mut chat = headless(

@@ -151,7 +151,7 @@ fn real_openclaw_and_clawdeck_agree_on_the_config_validity_corpus() {
         .collect();
     // A case is a file: `unknown_profile.json5` changed is the case `unknown_profile`.
     let changed =
-        recordings::changed_in_recent_commits(&corpus_dir(), recordings::CHANGED_WITHIN_SECONDS)
+        recordings::changed_in_submission(&corpus_dir(), recordings::SUBMISSION_GAP_SECONDS)
             .into_iter()
             .map(|file| file.trim_end_matches(".json5").to_string())
             .collect();

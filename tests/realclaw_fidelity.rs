@@ -606,7 +606,7 @@ fn chosen(run: &RealRun, cases: Vec<Case>) -> Vec<Case> {
         recordings::share_from_env()
     };
     let changed =
-        recordings::changed_in_recent_commits(&fixtures(), recordings::CHANGED_WITHIN_SECONDS);
+        recordings::changed_in_submission(&fixtures(), recordings::SUBMISSION_GAP_SECONDS);
     let picked = recordings::recheck_selection(
         &cases_with_inputs(&cases),
         &run.shelf,

@@ -13,7 +13,7 @@ use std::process::Command;
 
 use serde_json::json;
 use support::recordings::{
-    CHANGED_WITHIN_SECONDS, Portable, Recheck, Shelf, changed_in_recent_commits, inputs_hash,
+    Portable, Recheck, SUBMISSION_GAP_SECONDS, Shelf, changed_in_submission, inputs_hash,
     recheck_selection,
 };
 
@@ -105,30 +105,39 @@ fn a_case_changed_in_a_commit_of_the_submission_is_asked_again() {
     git_at(repo.path(), start, &["init", "-q"]);
     git_at(repo.path(), start, &["add", "."]);
     git_at(repo.path(), start, &["commit", "-q", "-m", "cases"]);
-    // Ten days on, a submission changes beta (and commits something else an hour later).
+    // The session before: delta changed, and the last commit of that session 10 days later.
+    let earlier = start + 10 * DAY;
+    std::fs::write(cases.join("delta/openclaw.json5"), "{ tools: {} }").unwrap();
+    git_at(repo.path(), earlier, &["commit", "-qam", "delta"]);
+    // This submission, 11 hours on: beta changed, then two more commits 40 minutes apart.
+    let now = earlier + 11 * 3600;
     std::fs::write(cases.join("beta/openclaw.json5"), "{ tools: {} }").unwrap();
-    git_at(repo.path(), start + 10 * DAY, &["commit", "-qam", "beta"]);
-    std::fs::write(repo.path().join("README"), "x").unwrap();
-    git_at(repo.path(), start + 10 * DAY + 3600, &["add", "README"]);
-    git_at(
-        repo.path(),
-        start + 10 * DAY + 3600,
-        &["commit", "-qm", "readme"],
-    );
+    git_at(repo.path(), now, &["commit", "-qam", "beta"]);
+    for (i, minutes) in [40u64, 80].iter().enumerate() {
+        std::fs::write(repo.path().join("README"), format!("{i}")).unwrap();
+        git_at(repo.path(), now + minutes * 60, &["add", "README"]);
+        git_at(
+            repo.path(),
+            now + minutes * 60,
+            &["commit", "-qm", "readme"],
+        );
+    }
     // gamma is changed and not committed; epsilon is a new case, not committed.
     std::fs::write(cases.join("gamma/context.json"), "{}").unwrap();
     std::fs::create_dir_all(cases.join("epsilon")).unwrap();
     std::fs::write(cases.join("epsilon/openclaw.json5"), "{}").unwrap();
 
-    let changed = changed_in_recent_commits(&cases, CHANGED_WITHIN_SECONDS);
+    let changed = changed_in_submission(&cases, SUBMISSION_GAP_SECONDS);
     let want: BTreeSet<String> = ["beta", "epsilon", "gamma"]
         .iter()
         .map(|s| s.to_string())
         .collect();
-    assert_eq!(changed, want);
+    assert_eq!(changed, want, "delta changed in the session before");
+    // A submission made of one long session with no long gap takes delta in too.
+    assert!(changed_in_submission(&cases, 12 * 3600).contains("delta"));
     // Outside a checkout git says nothing: only missing recordings and the rotation are asked.
     let plain = tempfile::tempdir().unwrap();
-    assert!(changed_in_recent_commits(plain.path(), CHANGED_WITHIN_SECONDS).is_empty());
+    assert!(changed_in_submission(plain.path(), SUBMISSION_GAP_SECONDS).is_empty());
 }
 
 #[test]

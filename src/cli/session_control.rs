@@ -1,5 +1,5 @@
 //! `clawdeck gateway abort | steer | send`: acting on a live session, headless (the twins of
-//! the Sessions view's abort, steer and message keys).
+//! the Sessions view's abort, steer and message keys), on the one gateway that has it.
 
 use clap::Args;
 use serde_json::{Value, json};
@@ -91,8 +91,8 @@ pub async fn message(cli: &Cli, args: &MessageArgs, action: Action) -> u8 {
     .await
 }
 
-/// Attaches, calls `call` on the first gateway that takes it (a session lives on one gateway),
-/// prints its answer.
+/// Attaches, finds the one gateway that has the session and calls `call` there, prints its
+/// answer. Nothing is sent when no gateway has the session, or when several do.
 async fn act<F, Fut>(
     cli: &Cli,
     gateway: &GatewayArgs,
@@ -110,38 +110,82 @@ where
         Ok(x) => x,
         Err(code) => return code,
     };
-    let mut errors = Vec::new();
-    let mut code = exit::TOOL_ERROR;
-    for client in &clients {
-        let name = client.endpoint().name.clone();
-        match call(client.clone()).await {
-            Ok(answer) => {
-                if as_json {
-                    outln!(
-                        "{}",
-                        json!({"gateway": name, "sessionKey": key, "action": action.name(), "result": answer})
-                    );
-                } else {
-                    super::out_untrusted(
-                        cli,
-                        &format!("{}\n", summary(&name, key, action, &answer)),
-                    );
+    let code = match holder(cli, &clients, &command, key).await {
+        Err(code) => code,
+        Ok(client) => {
+            let name = client.endpoint().name.clone();
+            match call(client.clone()).await {
+                Ok(answer) => {
+                    if as_json {
+                        outln!(
+                            "{}",
+                            json!({"gateway": name, "sessionKey": key, "action": action.name(), "result": answer})
+                        );
+                    } else {
+                        super::out_untrusted(
+                            cli,
+                            &format!("{}\n", summary(&name, key, action, &answer)),
+                        );
+                    }
+                    exit::OK
                 }
-                code = exit::OK;
-                break;
+                Err(err) => {
+                    super::err_untrusted(cli, &format!("clawdeck {command}: {name}: {err}"));
+                    exit::TOOL_ERROR
+                }
             }
-            Err(err) => errors.push(format!("{name}: {err}")),
         }
-    }
+    };
     for client in &clients {
         client.close();
     }
-    if code != exit::OK {
-        for e in errors {
-            super::err_untrusted(cli, &format!("clawdeck {command}: {e}"));
+    code
+}
+
+/// The one attached gateway that has session `key`. With none, or several, says so (naming
+/// each gateway and what it answered) and gives the exit status: nothing is sent.
+async fn holder<'a>(
+    cli: &Cli,
+    clients: &'a [crate::gateway::GatewayClient],
+    command: &str,
+    key: &str,
+) -> Result<&'a crate::gateway::GatewayClient, u8> {
+    let mut holders = Vec::new();
+    let mut answers = Vec::new();
+    for client in clients {
+        let name = &client.endpoint().name;
+        match chat::holds_session(client, key).await {
+            Ok(true) => holders.push(client),
+            Ok(false) => answers.push(format!("{name}: no session {key}")),
+            Err(err) => answers.push(format!("{name}: {err}")),
         }
     }
-    code
+    match holders.as_slice() {
+        [one] => Ok(one),
+        [] => {
+            super::err_untrusted(
+                cli,
+                &format!("clawdeck {command}: no gateway has session {key}; nothing sent"),
+            );
+            for answer in answers {
+                super::err_untrusted(cli, &format!("  {answer}"));
+            }
+            Err(exit::TOOL_ERROR)
+        }
+        several => {
+            let names: Vec<&str> = several.iter().map(|c| c.endpoint().name.as_str()).collect();
+            super::err_untrusted(
+                cli,
+                &format!(
+                    "clawdeck {command}: session {key} is on {} gateways ({}); name the one with \
+                     --gateway URL; nothing sent",
+                    names.len(),
+                    names.join(", ")
+                ),
+            );
+            Err(exit::USAGE)
+        }
+    }
 }
 
 /// One line: what the gateway did.

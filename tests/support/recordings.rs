@@ -3,7 +3,7 @@
 //!
 //! `cargo test` compares clawdeck with them (fast, no node); `.ci/run` asks the real OpenClaw
 //! again for the cases `recheck_selection` picks (no recording for their inputs, inputs changed
-//! in a recent commit, a rotating share of the rest, or all) and fails when a fresh answer
+//! in the submission, a rotating share of the rest, or all) and fails when a fresh answer
 //! differs from its recording;
 //! tests/recordings/record.sh (`CLAWDECK_RECORD=1`) writes them. Nothing else writes a
 //! recording, and a recording is never rewritten by a check.
@@ -19,10 +19,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-/// A case whose inputs changed in a commit made within this time before HEAD's commit (or not
-/// yet committed) is asked again by every CI run, recorded anew or not: the submission that
-/// changed it is the one CI is checking (a session lasts hours; sessions are further apart).
-pub const CHANGED_WITHIN_SECONDS: u64 = 24 * 3600;
+/// The commits of the submission CI checks: HEAD and the commits before it, back to the first
+/// gap of more than this between two commits (a session commits every few minutes, and
+/// sessions are hours apart). A case changed in them (or not committed) is asked again by
+/// every CI run, recorded anew or not.
+pub const SUBMISSION_GAP_SECONDS: u64 = 3 * 3600;
 
 /// The directory of a shelf that holds its pooled tool schemas (`<hash>.json` each).
 pub const POOL: &str = "schemas";
@@ -326,7 +327,7 @@ pub fn now() -> u64 {
 pub enum Recheck {
     /// No recording for its inputs (a new case, or one whose inputs changed).
     Missing,
-    /// Its inputs changed in a recent commit (see `CHANGED_WITHIN_SECONDS`), recorded anew.
+    /// Its inputs changed in the submission (see `SUBMISSION_GAP_SECONDS`), recorded anew.
     Changed,
     /// Today's share of the other recordings.
     Rotation,
@@ -338,7 +339,7 @@ impl Recheck {
     pub fn label(self) -> &'static str {
         match self {
             Recheck::Missing => "no recording for its inputs",
-            Recheck::Changed => "its inputs changed in a recent commit",
+            Recheck::Changed => "its inputs changed in this submission",
             Recheck::Rotation => "today's rotating share",
             Recheck::All => "all asked",
         }
@@ -359,7 +360,7 @@ pub fn share_from_env() -> u64 {
 
 /// The cases (name, inputs hash) a run asks the real OpenClaw about, with why; the others keep
 /// their recordings unchecked this time. Every one without a recording for its inputs, every
-/// one in `changed`, and the share of the rest whose stable slot is today's (`now` in days
+/// one in `changed` (the submission's), and the share of the rest whose stable slot is today's (`now` in days
 /// since the epoch, modulo `share`): over `share` days every recording is checked.
 pub fn recheck_selection(
     cases: &[(String, String)],
@@ -394,10 +395,11 @@ fn slot(case: &str, share: u64) -> u64 {
     u64::from_le_bytes(digest[..8].try_into().unwrap_or_default()) % share.max(1)
 }
 
-/// The cases (directories right under `cases_dir`) whose files changed in a commit made within
-/// `window` seconds before HEAD's, or are changed and not committed. Empty where git cannot
-/// say (no git, not a checkout): then only missing recordings and the rotation are asked.
-pub fn changed_in_recent_commits(cases_dir: &Path, window: u64) -> BTreeSet<String> {
+/// The cases (entries right under `cases_dir`) whose files changed in the commits of the
+/// submission (see `SUBMISSION_GAP_SECONDS`: `gap`), or are changed and not committed. Empty
+/// where git cannot say (no git, not a checkout): then only missing recordings and the
+/// rotation are asked.
+pub fn changed_in_submission(cases_dir: &Path, gap: u64) -> BTreeSet<String> {
     let git = |args: &[&str]| -> Option<String> {
         let out = std::process::Command::new("git")
             .args(args)
@@ -408,18 +410,10 @@ pub fn changed_in_recent_commits(cases_dir: &Path, window: u64) -> BTreeSet<Stri
             .success()
             .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
     };
-    let (Some(prefix), Some(head)) = (
-        git(&["rev-parse", "--show-prefix"]),
-        git(&["log", "-1", "--format=%ct"]),
-    ) else {
+    let Some(prefix) = git(&["rev-parse", "--show-prefix"]) else {
         return BTreeSet::new();
     };
     let prefix = prefix.trim().to_string();
-    let since = head
-        .trim()
-        .parse::<u64>()
-        .unwrap_or(0)
-        .saturating_sub(window);
     let mut changed = BTreeSet::new();
     let mut case_of = |path: &str| {
         if let Some(case) = path
@@ -430,22 +424,26 @@ pub fn changed_in_recent_commits(cases_dir: &Path, window: u64) -> BTreeSet<Stri
             changed.insert(case.to_string());
         }
     };
-    // Newest first: a line of digits is a commit's time, the lines after it its files.
+    // Newest first, on the first-parent line: a line `@TIME` starts a commit, the lines after
+    // it are its files under `cases_dir`. The submission ends at the first long gap.
     let log = git(&[
         "log",
+        "--first-parent",
         "-n",
         "1000",
-        "--format=%ct",
+        "--format=@%ct",
         "--name-only",
         "--",
         ".",
     ])
     .unwrap_or_default();
-    let mut recent = true;
+    let all = git(&["log", "--first-parent", "-n", "1000", "--format=%ct"]).unwrap_or_default();
+    let start = submission_start(&all, gap);
+    let mut inside = false;
     for line in log.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        if line.bytes().all(|b| b.is_ascii_digit()) {
-            recent = line.parse::<u64>().unwrap_or(0) >= since;
-        } else if recent {
+        if let Some(time) = line.strip_prefix('@') {
+            inside = time.parse::<u64>().is_ok_and(|t| t >= start);
+        } else if inside {
             case_of(line);
         }
     }
@@ -464,6 +462,19 @@ pub fn changed_in_recent_commits(cases_dir: &Path, window: u64) -> BTreeSet<Stri
         }
     }
     changed
+}
+
+/// The time of the submission's first commit: `times` are commit times, newest first; the
+/// submission goes back until two neighbours are more than `gap` apart.
+fn submission_start(times: &str, gap: u64) -> u64 {
+    let mut start = u64::MAX;
+    for time in times.lines().filter_map(|l| l.trim().parse::<u64>().ok()) {
+        if start != u64::MAX && start.saturating_sub(time) > gap {
+            break;
+        }
+        start = time;
+    }
+    start
 }
 
 /// This machine's paths in an answer, and the placeholders a recording keeps instead (a

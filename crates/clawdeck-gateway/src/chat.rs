@@ -305,6 +305,28 @@ fn require(client: &GatewayClient, method: &str) -> Result<(), GatewayError> {
     }
 }
 
+/// Whether this gateway has the session `session_key`: `sessions.describe` where the gateway
+/// offers it (2026.9 answers `{session: null}` for a key it does not have), else its
+/// `sessions.list` pages (2026.8; at most `session_pages::MAX_PAGES` pages). Answers, aborts
+/// and messages go only to a gateway that has the session: `chat.send` to one that does not
+/// would start a new session there.
+pub async fn holds_session(
+    client: &GatewayClient,
+    session_key: &str,
+) -> Result<bool, GatewayError> {
+    if offers(client.hello(), "sessions.describe") {
+        let answer = client
+            .request("sessions.describe", json!({"key": session_key}))
+            .await?;
+        return Ok(answer.get("session").is_some_and(|row| !row.is_null()));
+    }
+    let pages = super::session_pages::list_all_sessions(client, &json!({})).await?;
+    Ok(pages
+        .rows
+        .iter()
+        .any(|row| row.get("key").and_then(Value::as_str) == Some(session_key)))
+}
+
 /// Which method stops a session's work on this gateway, with its params: `sessions.abort`
 /// (`key`, `runId`), else `chat.abort` (`sessionKey`, `runId`).
 pub fn abort_call(
