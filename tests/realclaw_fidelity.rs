@@ -834,11 +834,6 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
         }
     };
     let (version, printed) = openclaw_version(&bin);
-    let ssh = ssh_for_run();
-    let fill = |text: &str| match &ssh {
-        Some(target) => target.fill(text),
-        None => ssh_unreached(text),
-    };
     if !channel_plugins().join("slack/package.json").is_file() {
         eprintln!(
             "realclaw_fidelity: no channel plugins at {} (.ci/run installs them; \
@@ -846,22 +841,58 @@ async fn real_openclaw_and_clawdeck_agree_on_every_fidelity_config() {
             channel_plugins().display()
         );
     }
-    let (mut cases, skipped) = cases_for_release(load_cases(&fill), &series(&version));
-    only_asked(&mut cases);
-    let pack = shipped_pack(&version);
-    for case in &mut cases {
-        case.pack = Some(pack.clone());
-    }
-    let run = RealRun {
-        bin: bin.clone(),
-        openclaw: printed,
+    let release = Release {
+        pack: shipped_pack(&version),
         shelf: Shelf::new(SUITE, &version),
-        portable: portable(&fill),
+        bin,
+        printed,
         report_name: "fidelity-report.txt",
+    };
+    check_release(release).await.assert_clean();
+}
+
+/// One release under test: its CLI, what its `--version` printed, the pack clawdeck answers
+/// with, its recordings and where its report goes.
+struct Release {
+    bin: PathBuf,
+    printed: String,
+    pack: Arc<Semantics>,
+    shelf: Shelf,
+    report_name: &'static str,
+}
+
+/// The cases as they stand for the release (its series' `expect` and skips; FIDELITY_CASES),
+/// answered with its pack, asked of its CLI as `run_real` picks and checked against (or
+/// recorded on) its shelf.
+async fn check_release(release: Release) -> Verdict {
+    let ssh = ssh_for_run();
+    let fill = |text: &str| match &ssh {
+        Some(target) => target.fill(text),
+        None => ssh_unreached(text),
+    };
+    let (mut cases, skipped) =
+        cases_for_release(load_cases(&fill), &series(&release.shelf.version));
+    only_asked(&mut cases);
+    for case in &mut cases {
+        case.pack = Some(release.pack.clone());
+    }
+    eprintln!(
+        "realclaw_fidelity: {} configs against openclaw {} with the {} pack ({} skipped)",
+        cases.len(),
+        release.shelf.version,
+        release.pack.id,
+        skipped.len()
+    );
+    let run = RealRun {
+        bin: release.bin,
+        openclaw: release.printed,
+        shelf: release.shelf,
+        portable: portable(&fill),
+        report_name: release.report_name,
         skipped,
         ask_all: false,
     };
-    run_real(run, cases, ssh.as_ref()).await.assert_clean();
+    run_real(run, cases, ssh.as_ref()).await
 }
 
 /// The recordings' suite name (tests/recordings/fidelity/<version>/).
@@ -987,32 +1018,14 @@ async fn real_openclaw_2026_8_and_clawdeck_agree_after_a_real_catalog_sync() {
         bin.display(),
         pack.id
     );
-    let ssh = ssh_for_run();
-    let fill = |text: &str| match &ssh {
-        Some(target) => target.fill(text),
-        None => ssh_unreached(text),
-    };
-    let (mut cases, skipped) = cases_for_release(load_cases(&fill), &series(&version));
-    only_asked(&mut cases);
-    for case in &mut cases {
-        case.pack = Some(pack.clone());
-    }
-    eprintln!(
-        "realclaw_fidelity: {} configs against openclaw {} ({} skipped)",
-        cases.len(),
-        pack.id,
-        skipped.len()
-    );
-    let run = RealRun {
-        bin: bin.clone(),
-        openclaw: printed,
+    let release = Release {
+        bin,
+        printed,
+        pack,
         shelf,
-        portable: portable(&fill),
         report_name: "fidelity-report-2026.8.txt",
-        skipped,
-        ask_all: false,
     };
-    run_real(run, cases, ssh.as_ref()).await.assert_clean();
+    check_release(release).await.assert_clean();
     assert!(
         pack_problem.is_none(),
         "{}",
