@@ -329,7 +329,15 @@ fn run_example(example: &Example, gateway: &FakeGateway) -> Option<String> {
 
 #[test]
 fn every_example_in_the_long_helps_runs_as_documented() {
-    let gateway = FakeGateway::start(Script::everything());
+    // The examples act on agent:ops:main: the fake has it (abort, steer and send act only on a
+    // gateway that has the session).
+    let gateway = FakeGateway::start(Script::everything().answer(
+        "sessions.list",
+        serde_json::json!({"sessions": [
+            {"key": "agent:main:main", "agentId": "main", "kind": "main", "updatedAt": 1},
+            {"key": "agent:ops:main", "agentId": "ops", "kind": "main", "updatedAt": 2},
+        ]}),
+    ));
     let mut seen = Vec::new();
     for (path, _) in subcommands() {
         for example in examples(&help(&path, "--help")) {
