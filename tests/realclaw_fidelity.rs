@@ -568,34 +568,13 @@ struct RealRun {
 /// What became of one case's fresh answer beside its recording.
 fn check_recording(run: &RealRun, case: &Case, answer: &Answer) -> Option<String> {
     let fresh = serde_json::to_value(answer).unwrap();
-    if recordings::recording() {
-        let recorded = run.portable.to_recorded(&fresh);
-        run.shelf
-            .write(&case.name, &case.inputs, &run.openclaw, recorded);
-        return None;
-    }
-    let Some(recording) = run.shelf.find(&case.name, &case.inputs) else {
-        return Some(format!(
-            "{}: no recording for its inputs ({}) of openclaw {}: record it with \
-             tests/recordings/record.sh and commit it",
-            case.name, case.inputs, run.shelf.version
-        ));
-    };
-    let recorded = run.portable.to_local(&recording.answer);
-    (recorded != fresh).then(|| {
-        format!(
-            "{}: the real OpenClaw now answers otherwise than its recording {} (recorded {}); \
-             a stale recording is a failure: record it again (tests/recordings/record.sh) \
-             after reading the difference:\n    {}",
-            case.name,
-            run.shelf
-                .dir
-                .join(format!("{}@{}.json", case.name, case.inputs))
-                .display(),
-            recording.openclaw,
-            recordings::first_differences(&recorded, &fresh, 6).join("\n    ")
-        )
-    })
+    run.shelf.record_or_check(
+        &case.name,
+        &case.inputs,
+        &run.openclaw,
+        &fresh,
+        &run.portable,
+    )
 }
 
 /// The cases this run asks the real OpenClaw about (all when recording).
@@ -1112,25 +1091,9 @@ fn recorded_pack(synced: &serde_json::Value) -> serde_json::Value {
 
 /// Records the freshly synced pack, or checks it against its recording (None: it matches).
 fn check_synced_pack(shelf: &Shelf, printed: &str, synced: &serde_json::Value) -> Option<String> {
-    let synced = &recorded_pack(synced);
-    let inputs = synced_pack_inputs();
-    if recordings::recording() {
-        shelf.write(SYNCED_PACK, &inputs, printed, synced.clone());
-        return None;
-    }
-    match shelf.find(SYNCED_PACK, &inputs) {
-        None => Some(format!(
-            "{}: no recording of the synced pack: record it with tests/recordings/record.sh",
-            shelf.dir.display()
-        )),
-        Some(r) if r.answer != *synced => Some(format!(
-            "the pack a real catalog sync stores now differs from its recording in {} \
-             (a stale recording is a failure; record it again):\n    {}",
-            shelf.dir.display(),
-            recordings::first_differences(&r.answer, synced, 6).join("\n    ")
-        )),
-        Some(_) => None,
-    }
+    let synced = recorded_pack(synced);
+    let same = Portable::new(&[]);
+    shelf.record_or_check(SYNCED_PACK, &synced_pack_inputs(), printed, &synced, &same)
 }
 
 /// `clawdeck verify --gateway`'s path: a real session on the running gateway (.ci/run starts one

@@ -165,6 +165,42 @@ impl Shelf {
         std::fs::write(self.path(case, inputs), text).expect("a recording written");
     }
 
+    /// What a real run does with a fresh answer: records it (`CLAWDECK_RECORD=1`), or checks it
+    /// against its recording. None: recorded, or it matches; else why it fails (no recording
+    /// for these inputs, or a stale one, with the first differing lines). `portable` maps this
+    /// machine's paths to the recording's placeholders.
+    pub fn record_or_check(
+        &self,
+        case: &str,
+        inputs: &str,
+        openclaw: &str,
+        fresh: &Value,
+        portable: &Portable,
+    ) -> Option<String> {
+        if recording() {
+            self.write(case, inputs, openclaw, portable.to_recorded(fresh));
+            return None;
+        }
+        let Some(recording) = self.find(case, inputs) else {
+            return Some(format!(
+                "{case}: no recording for its inputs ({inputs}) of openclaw {}: record it with \
+                 tests/recordings/record.sh and commit it",
+                self.version
+            ));
+        };
+        let recorded = portable.to_local(&recording.answer);
+        (recorded != *fresh).then(|| {
+            format!(
+                "{case}: the real OpenClaw now answers otherwise than its recording {} (recorded \
+                 {}); a stale recording is a failure: record it again (tests/recordings/record.sh) \
+                 after reading the difference:\n    {}",
+                self.path(case, inputs).display(),
+                recording.openclaw,
+                first_differences(&recorded, fresh, 6).join("\n    ")
+            )
+        })
+    }
+
     /// Every recording file: (case, inputs hash, path).
     pub fn files(&self) -> Vec<(String, String, PathBuf)> {
         let mut files: Vec<(String, String, PathBuf)> = std::fs::read_dir(&self.dir)
