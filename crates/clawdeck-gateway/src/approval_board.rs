@@ -29,7 +29,7 @@ pub struct BoardEntry {
 }
 
 impl BoardEntry {
-    pub(crate) fn is_open(&self) -> bool {
+    pub fn is_open(&self) -> bool {
         !matches!(self.state, ApprovalState::Resolved { .. })
     }
 
@@ -86,10 +86,11 @@ impl ApprovalBoard {
             .position(|e| e.gateway == gateway && e.approval.id == id)
     }
 
-    /// The kind of approval `id` on `gateway` (its resolver depends on it).
-    pub fn kind_of(&self, gateway: &str, id: &str) -> Option<super::approvals::ApprovalKind> {
+    /// Approval `id` on `gateway` while it still takes an answer (pending or being answered).
+    pub fn open_entry(&self, gateway: &str, id: &str) -> Option<&BoardEntry> {
         self.find(gateway, id)
-            .map(|i| self.entries[i].approval.kind)
+            .map(|i| &self.entries[i])
+            .filter(|e| e.is_open())
     }
 
     /// The operator answered; the entry waits for the gateway's `resolved`.

@@ -1127,18 +1127,31 @@ impl App {
         id: &str,
         decision: crate::gateway::approvals::Decision,
     ) {
+        // The answer goes only to the approval the operator saw, while it is still open (a
+        // confirmation can outlive it: resolved elsewhere, expired, forgotten).
+        let Some((kind, command)) = self.approvals.board.open_entry(gateway, id).map(|e| {
+            (
+                e.approval.kind,
+                crate::sanitize::visible(&e.approval.summary()).text,
+            )
+        }) else {
+            self.set_status(format!(
+                "{}: no longer open on {gateway}; nothing sent",
+                crate::sanitize::visible(id).text
+            ));
+            return;
+        };
         let Some(desk) = self.services.desk.clone() else {
             self.set_status("no gateway attached: approvals cannot be answered");
             return;
         };
-        let kind = self
-            .approvals
-            .board
-            .kind_of(gateway, id)
-            .unwrap_or_default();
         self.approvals.board.answering(gateway, id, decision);
         desk.resolve_kind(gateway, id, kind, decision);
-        self.set_status(format!("{id}: {} sent to {gateway}", decision.as_str()));
+        self.set_status(format!(
+            "{} `{command}`: {} sent to {gateway}",
+            crate::sanitize::visible(id).text,
+            decision.as_str()
+        ));
     }
 
     /// Runs a tool on a gateway (`tools.invoke`) for the Invoke view, with the context's agent.

@@ -782,10 +782,19 @@ impl Keymap {
 
     /// Footer hints for a view: its own keys first, then the global ones.
     pub(crate) fn footer(&self, view: ViewId) -> Vec<(String, &'static str)> {
-        let own = self
-            .bindings
-            .iter()
-            .filter(|b| !b.hint.is_empty() && !b.views.is_empty() && b.applies_in(view));
+        self.footer_where(view, |_| true)
+    }
+
+    /// Footer hints for a view whose own keys are offered only where `offered` says they do
+    /// something now (a view knows its selection; the table knows the keys).
+    pub(crate) fn footer_where(
+        &self,
+        view: ViewId,
+        offered: impl Fn(Action) -> bool,
+    ) -> Vec<(String, &'static str)> {
+        let own = self.bindings.iter().filter(|b| {
+            !b.hint.is_empty() && !b.views.is_empty() && b.applies_in(view) && offered(b.action)
+        });
         let global = self
             .bindings
             .iter()

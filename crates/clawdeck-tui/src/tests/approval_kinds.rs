@@ -99,6 +99,11 @@ fn a_plugin_approval_shows_all_it_approves_and_a_system_change_takes_no_allow_al
         screen.contains(&"ab".repeat(32)),
         "the proposal hash whole:\n{screen}"
     );
+    let footer = screen.lines().last().unwrap_or_default();
+    assert!(
+        footer.contains("a allow once") && !footer.contains("allow always"),
+        "a system change takes no allow-always, and the footer does not offer it: {footer}"
+    );
     insta::assert_snapshot!("approvals_system_agent_kind", screen);
     h.emitted();
     h.key(KeyCode::Char('A'));

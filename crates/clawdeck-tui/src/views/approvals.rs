@@ -50,6 +50,9 @@ pub(crate) struct ApprovalsView {
     /// Each gateway's approver connection.
     pub(crate) links: BTreeMap<String, Link>,
     pub(crate) selected: usize,
+    /// The selected approval (gateway, id): rows move as approvals arrive and resolve, the
+    /// selection stays on the approval the operator picked.
+    picked: Option<(String, String)>,
     /// Why no gateway is attached (shown instead of the table).
     pub(crate) unavailable: Option<String>,
     table_area: Rect,
@@ -57,9 +60,14 @@ pub(crate) struct ApprovalsView {
     detail: DetailPane,
 }
 
-/// The list's fixed columns (state, kind, gateway, agent, session); what it approves takes the
-/// rest.
-const FIXED_COLUMNS: [u16; 5] = [24, 6, 12, 8, 20];
+/// The list's fixed columns (state, kind); then gateway, agent and session as wide as their
+/// longest entry (at most `CONTEXT_MAX` each), and what it approves takes the rest.
+const FIXED_COLUMNS: [u16; 2] = [24, 6];
+const CONTEXT_MAX: u16 = 32;
+/// A context column is cut no narrower than this to give the command its room.
+const CONTEXT_MIN: u16 = 8;
+/// The room the command is given first (or its whole length when shorter).
+const COMMAND_FIRST: u16 = 40;
 /// The field names' column in the detail pane.
 const LABEL_WIDTH: usize = 9;
 
@@ -114,8 +122,38 @@ impl ApprovalsView {
             }
             None => self.board.apply(item),
         };
-        self.selected = self.selected.min(self.board.len().saturating_sub(1));
+        self.follow_pick();
         changed
+    }
+
+    /// Puts the highlight back on the picked approval after rows moved (it resolved and went
+    /// below the open ones, an earlier one left); only when it is gone does the row number
+    /// stand, and the pick moves to what is there now.
+    fn follow_pick(&mut self) {
+        let rows = self.board.rows();
+        let at = self.picked.as_ref().and_then(|(gateway, id)| {
+            rows.iter()
+                .position(|e| &e.gateway == gateway && &e.approval.id == id)
+        });
+        self.selected = at.unwrap_or(self.selected.min(rows.len().saturating_sub(1)));
+        self.picked = rows
+            .get(self.selected)
+            .map(|e| (e.gateway.clone(), e.approval.id.clone()));
+    }
+
+    /// Whether `action` does something here now: answers only in the pending list, allow-always
+    /// only where the selected approval's kind takes it, revoking only among the grants.
+    pub(crate) fn offers(&self, action: Action) -> bool {
+        let open = self
+            .selected_entry()
+            .filter(|e| self.section == Section::Pending && e.is_open());
+        match action {
+            Action::AllowOnce => open.is_some_and(|e| e.approval.allows(Decision::AllowOnce)),
+            Action::DenyApproval => open.is_some_and(|e| e.approval.allows(Decision::Deny)),
+            Action::AllowAlways => open.is_some_and(|e| e.approval.allows(Decision::AllowAlways)),
+            Action::KillRun => self.section == Section::Grants,
+            _ => true,
+        }
     }
 
     fn selected_entry(&self) -> Option<&BoardEntry> {
@@ -283,6 +321,8 @@ impl ApprovalsView {
 
     fn select(&mut self, to: usize) {
         self.selected = to;
+        self.picked = None;
+        self.follow_pick();
     }
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
@@ -342,13 +382,14 @@ impl ApprovalsView {
             self.detail.render(area, buf, &title, ctx.keymap);
             return;
         }
-        // Borders, the selection mark's column, the fixed columns and their gaps.
+        // Borders, the selection mark's column, the fixed columns and every column's gap.
         let mark = crate::widgets::table::SELECTED_MARK.chars().count() as u16;
-        let fixed: u16 = FIXED_COLUMNS.iter().sum::<u16>() + FIXED_COLUMNS.len() as u16;
-        let command_width = area.width.saturating_sub(2 + mark + fixed) as usize;
+        let fixed: u16 = FIXED_COLUMNS.iter().sum::<u16>() + FIXED_COLUMNS.len() as u16 + 3;
+        let room = area.width.saturating_sub(2 + mark + fixed);
+        let (context, command_width) = column_widths(&rows, room);
         let table_rows: Vec<Row> = rows
             .iter()
-            .map(|e| pending_row(e, now_ms, command_width))
+            .map(|e| pending_row(e, now_ms, context, command_width as usize))
             .collect();
         let (subject, detail) = match self.selected_entry() {
             Some(e) => (
@@ -369,8 +410,9 @@ impl ApprovalsView {
         let table = list_table(
             table_rows,
             FIXED_COLUMNS
-                .map(Constraint::Length)
                 .into_iter()
+                .chain(context)
+                .map(Constraint::Length)
                 .chain([Constraint::Fill(1)]),
             Row::new(vec![
                 "state",
@@ -458,7 +500,48 @@ fn kind_label(kind: ApprovalKind) -> &'static str {
     }
 }
 
-fn pending_row(e: &BoardEntry, now_ms: u64, command_width: usize) -> Row<'static> {
+/// The widths of the gateway, agent and session columns and of the command's, within `room`:
+/// each context column as wide as its longest entry (or header), the command its first
+/// `COMMAND_FIRST` columns before any context column is cut (never below `CONTEXT_MIN`).
+fn column_widths(rows: &[&BoardEntry], room: u16) -> ([u16; 3], u16) {
+    let widest = |header: &str, field: &dyn Fn(&BoardEntry) -> &str| {
+        rows.iter()
+            .map(|e| visible(field(e)).text.chars().count())
+            .chain([header.len()])
+            .max()
+            .unwrap_or(0)
+            .min(CONTEXT_MAX as usize) as u16
+    };
+    let mut context = [
+        widest("gateway", &|e| &e.gateway),
+        widest("agent", &|e| &e.approval.agent),
+        widest("session", &|e| &e.approval.session_key),
+    ];
+    let command_need = rows
+        .iter()
+        .map(|e| visible(&e.approval.summary()).text.chars().count() + 2)
+        .max()
+        .unwrap_or(0)
+        .min(COMMAND_FIRST as usize) as u16;
+    // Cut the widest context column one at a time until the command has its first room.
+    while room.saturating_sub(context.iter().sum()) < command_need {
+        let Some(widest) = (0..3)
+            .filter(|&i| context[i] > CONTEXT_MIN)
+            .max_by_key(|&i| context[i])
+        else {
+            break;
+        };
+        context[widest] -= 1;
+    }
+    (context, room.saturating_sub(context.iter().sum()))
+}
+
+fn pending_row(
+    e: &BoardEntry,
+    now_ms: u64,
+    context: [u16; 3],
+    command_width: usize,
+) -> Row<'static> {
     let a = &e.approval;
     let shown = |text: &str, width: u16| cut(&visible(text).text, width as usize);
     let mut command = Vec::new();
@@ -471,9 +554,9 @@ fn pending_row(e: &BoardEntry, now_ms: u64, command_width: usize) -> Row<'static
     Row::new(vec![
         Line::from(countdown(e, now_ms)),
         Line::raw(kind_label(a.kind)),
-        Line::raw(shown(&e.gateway, FIXED_COLUMNS[2])),
-        Line::raw(shown(&a.agent, FIXED_COLUMNS[3])),
-        Line::raw(shown(&a.session_key, FIXED_COLUMNS[4])),
+        Line::raw(shown(&e.gateway, context[0])),
+        Line::raw(shown(&a.agent, context[1])),
+        Line::raw(shown(&a.session_key, context[2])),
         Line::from(command),
     ])
 }

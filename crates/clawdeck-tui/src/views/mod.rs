@@ -191,6 +191,9 @@ impl View for approvals::ApprovalsView {
     fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         approvals::ApprovalsView::render(self, area, buf, ctx)
     }
+    fn hints(&self, keymap: &Keymap, id: ViewId) -> Vec<(String, &'static str)> {
+        keymap.footer_where(id, |action| self.offers(action))
+    }
     fn action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         self.handle_action(action, ctx)
     }
