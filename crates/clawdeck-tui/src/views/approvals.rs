@@ -230,7 +230,7 @@ impl ApprovalsView {
             return;
         }
         self.section = section;
-        self.ledger.selected = 0;
+        self.ledger.select(section == Section::Grants, None);
         let gateways: Vec<String> = self.links.keys().cloned().collect();
         let act = match section {
             Section::History => {
@@ -299,7 +299,9 @@ impl ApprovalsView {
                 };
                 match super::list::moved(selected, action, len, page) {
                     Some(to) if self.section == Section::Pending => self.select(to),
-                    Some(to) => self.ledger.selected = to,
+                    Some(to) => self
+                        .ledger
+                        .select(self.section == Section::Grants, Some(to)),
                     None => return false,
                 }
             }

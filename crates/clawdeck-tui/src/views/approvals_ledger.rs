@@ -54,6 +54,11 @@ pub(crate) struct Ledger {
     pub(crate) history: PerGateway<HistoryEntry>,
     pub(crate) grants: PerGateway<Grant>,
     pub(crate) selected: usize,
+    /// The selected row's (gateway, id) in the list shown: a fresh answer re-orders rows, the
+    /// selection stays on the entry (a grant to revoke above all).
+    picked: Option<(String, String)>,
+    /// Whether the list shown (and picked in) is the grants one.
+    showing_grants: bool,
 }
 
 fn rows_of<T: Clone>(per: &PerGateway<T>) -> Vec<T> {
@@ -104,15 +109,50 @@ impl Ledger {
         rows_of(&self.grants)
     }
 
+    /// The (gateway, id) of each row of the history (`grants` false) or the grants list.
+    fn row_ids(&self, grants: bool) -> Vec<(String, String)> {
+        if grants {
+            let rows = self.grant_rows().into_iter();
+            rows.map(|g| (g.gateway, g.grant_id)).collect()
+        } else {
+            let rows = self.history_rows().into_iter();
+            rows.map(|e| (e.gateway, e.id)).collect()
+        }
+    }
+
+    /// Selects row `to` of the history or grants list (`None`: the first, for a list just opened).
+    pub(crate) fn select(&mut self, grants: bool, to: Option<usize>) {
+        self.selected = to.unwrap_or(0);
+        self.showing_grants = grants;
+        self.picked = self.row_ids(grants).get(self.selected).cloned();
+    }
+
+    /// Back on the picked entry after its list changed; where it is gone, the row number
+    /// stands and the pick moves to what is there.
+    fn follow_pick(&mut self, grants: bool) {
+        if grants != self.showing_grants {
+            return;
+        }
+        let ids = self.row_ids(grants);
+        let at = self
+            .picked
+            .as_ref()
+            .and_then(|p| ids.iter().position(|id| id == p));
+        self.selected = at.unwrap_or(self.selected.min(ids.len().saturating_sub(1)));
+        self.picked = ids.get(self.selected).cloned();
+    }
+
     /// Applies a desk answer; the status line's text when it has one to say.
     pub(crate) fn apply(&mut self, event: DeskEvent) -> Option<String> {
         match event {
             DeskEvent::History { gateway, result } => {
                 self.history.insert(gateway, Some(result));
+                self.follow_pick(false);
                 None
             }
             DeskEvent::Grants { gateway, result } => {
                 self.grants.insert(gateway, Some(result));
+                self.follow_pick(true);
                 None
             }
             DeskEvent::RevokeDone {
