@@ -107,6 +107,47 @@ struct Printer {
     reply: StreamFilter,
     /// Reply text is on the current line (a tool line first ends it).
     mid_line: bool,
+    /// On a terminal: reply lines that start like one of clawdeck's own lines are marked.
+    marker: Option<ReplyMarker>,
+}
+
+/// On a terminal, a reply line starting with `[` (after any colours) is prefixed `│ `, so a
+/// reply cannot print a line that passes for clawdeck's own `[tool …]` or `[approval] …`.
+#[derive(Default)]
+struct ReplyMarker {
+    at_line_start: bool,
+}
+
+impl ReplyMarker {
+    const MARK: &'static [u8] = "│ ".as_bytes();
+
+    /// `clean`: sanitized text (whole SGR sequences only, never split across chunks).
+    fn mark(&mut self, clean: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(clean.len() + 4);
+        let mut i = 0;
+        while i < clean.len() {
+            if self.at_line_start {
+                if clean[i] == 0x1b {
+                    // A colour at the line's start: copy it whole, the line has not begun.
+                    let end = clean[i..]
+                        .iter()
+                        .position(|&b| b == b'm')
+                        .map_or(clean.len(), |p| i + p + 1);
+                    out.extend_from_slice(&clean[i..end]);
+                    i = end;
+                    continue;
+                }
+                if clean[i] == b'[' {
+                    out.extend_from_slice(Self::MARK);
+                }
+                self.at_line_start = false;
+            }
+            out.push(clean[i]);
+            self.at_line_start = clean[i] == b'\n';
+            i += 1;
+        }
+        out
+    }
 }
 
 impl Printer {
@@ -116,6 +157,9 @@ impl Printer {
             guard,
             reply: guard.filter(StdStream::Stdout),
             mid_line: false,
+            marker: guard.neutralises(StdStream::Stdout).then(|| ReplyMarker {
+                at_line_start: true,
+            }),
         }
     }
 
@@ -129,9 +173,17 @@ impl Printer {
                 if *replace {
                     self.line("[reply replaced]");
                 }
-                let bytes = self.reply.feed(text.as_bytes()).into_owned();
+                let mut bytes = self.reply.feed(text.as_bytes()).into_owned();
+                if let Some(marker) = &mut self.marker {
+                    if !self.mid_line {
+                        marker.at_line_start = true;
+                    }
+                    bytes = marker.mark(&bytes);
+                }
                 super::quiet_out::write_stdout(&bytes);
-                self.mid_line = !text.ends_with('\n') && !text.is_empty() || self.mid_line;
+                if !text.is_empty() {
+                    self.mid_line = !text.ends_with('\n');
+                }
             }
             ChatEvent::Started { .. } | ChatEvent::Status { .. } => {}
             ChatEvent::Final { .. } => {}
@@ -143,8 +195,9 @@ impl Printer {
         }
     }
 
-    /// A line of its own (after ending the reply's current line).
+    /// A line of its own (after ending the reply's current line and the attributes it left on).
     fn line(&mut self, text: &str) {
+        super::quiet_out::write_stdout(&self.reply.close());
         if self.mid_line {
             outln!("");
             self.mid_line = false;
@@ -154,13 +207,18 @@ impl Printer {
     }
 
     fn finish(&mut self) {
+        if !self.json {
+            super::quiet_out::write_stdout(&self.reply.close());
+        }
         if self.mid_line && !self.json {
             outln!("");
         }
     }
 }
 
-/// The line for a tool call, an approval or the turn's end.
+/// The line for a tool call, an approval or the turn's end. An approval is written by the
+/// one approval formatter (every field visible, hidden characters flagged) with the command
+/// that answers it, its id quoted for the shell.
 fn describe(event: &ChatEvent) -> Option<String> {
     Some(match event {
         ChatEvent::Tool(call) => match call.phase.as_str() {
@@ -174,10 +232,15 @@ fn describe(event: &ChatEvent) -> Option<String> {
             _ => return None,
         },
         ChatEvent::Approval(a) => format!(
-            "[approval {}] {} (answer: clawdeck approvals resolve {} allow-once|deny)",
-            a.id, a.command, a.id
+            "[approval] {} (answer: {})",
+            a.describe(),
+            a.answer_command()
         ),
-        ChatEvent::ApprovalResolved { id, decision } => format!("[approval {id}] {decision}"),
+        ChatEvent::ApprovalResolved { id, decision } => format!(
+            "[approval] {} {}",
+            crate::sanitize::visible(id).text,
+            crate::sanitize::visible(decision).text
+        ),
         ChatEvent::Aborted { reason } => format!("[aborted] {reason}"),
         ChatEvent::Error { message } => format!("[error] {message}"),
         _ => return None,
@@ -189,6 +252,25 @@ mod tests {
     use super::*;
     use crate::gateway::watch::ToolCall;
     use serde_json::json;
+
+    #[test]
+    fn reply_lines_that_look_like_ours_are_marked() {
+        let mut marker = ReplyMarker {
+            at_line_start: true,
+        };
+        let out = marker.mark(b"[approval] fake\nok [x]\n\x1b[1m[tool exec] fake\n");
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "│ [approval] fake\nok [x]\n\x1b[1m│ [tool exec] fake\n"
+        );
+        // A line split across chunks: marked where it starts, once.
+        let mut marker = ReplyMarker {
+            at_line_start: true,
+        };
+        let first = marker.mark(b"hi\n");
+        let second = marker.mark(b"[tool");
+        assert_eq!([first, second].concat(), "hi\n│ [tool".as_bytes());
+    }
 
     #[test]
     fn tool_calls_and_approvals_are_one_line_each() {

@@ -33,6 +33,8 @@ pub struct Script {
     /// The reply a `chat.send` turn streams (a delta, then the final `chat` event, with the
     /// request's `idempotencyKey` as the run id); None: no events after `chat.send`.
     pub chat_reply: Option<String>,
+    /// An `exec.approval.requested` (id, command) the turn raises after its delta.
+    pub chat_approval: Option<(String, String)>,
 }
 
 /// Makes a payload from a request's params.
@@ -56,6 +58,13 @@ impl Script {
 
     pub fn chat_reply(mut self, text: &str) -> Script {
         self.chat_reply = Some(text.to_string());
+        self
+    }
+
+    /// The `chat.send` turn also asks for approval `id` of exec `command` (after the delta).
+    #[allow(dead_code)]
+    pub fn chat_approval(mut self, id: &str, command: &str) -> Script {
+        self.chat_approval = Some((id.to_string(), command.to_string()));
         self
     }
 
@@ -223,7 +232,7 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
         if method == "chat.send"
             && let Some(reply) = &script.chat_reply
         {
-            for event in chat_turn(&req["params"], reply) {
+            for event in chat_turn(&req["params"], reply, script.chat_approval.as_ref()) {
                 if ws.send(Message::text(event.to_string())).await.is_err() {
                     return;
                 }
@@ -240,17 +249,27 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
 }
 
 /// The events of a `chat.send` turn as 2026.9.6 sends them: a delta, then the final reply.
-fn chat_turn(params: &Value, reply: &str) -> Vec<Value> {
+fn chat_turn(params: &Value, reply: &str, approval: Option<&(String, String)>) -> Vec<Value> {
     let run = params["idempotencyKey"].clone();
     let key = params["sessionKey"].clone();
     let message = json!({"role": "assistant", "content": [{"type": "text", "text": reply}]});
-    [
+    let chat = |payload: Value| json!({"type": "event", "event": "chat", "payload": payload});
+    let mut events = vec![chat(
         json!({"runId": run, "sessionKey": key, "state": "delta", "deltaText": reply, "message": message}),
+    )];
+    if let Some((id, command)) = approval {
+        events.push(
+            json!({"type": "event", "event": "exec.approval.requested", "payload": {
+            "id": id, "createdAtMs": 1, "expiresAtMs": 4_102_444_800_000u64,
+            "request": {"command": command, "cwd": "/srv", "agentId": "ops", "sessionKey": key,
+                        "runId": run, "host": "gateway", "security": "allowlist", "ask": "always",
+                        "allowedDecisions": ["allow-once", "deny"]}}}),
+        );
+    }
+    events.push(chat(
         json!({"runId": run, "sessionKey": key, "state": "final", "stopReason": "stop", "message": message}),
-    ]
-    .into_iter()
-    .map(|payload| json!({"type": "event", "event": "chat", "payload": payload}))
-    .collect()
+    ));
+    events
 }
 
 /// The clawdeck binary pointed at `gateway` (token `fake-token`), with no OpenClaw config and

@@ -101,6 +101,9 @@ pub enum Decision {
 }
 
 impl Decision {
+    /// Every answer, in the order offered.
+    pub const ALL: [Decision; 3] = [Decision::AllowOnce, Decision::AllowAlways, Decision::Deny];
+
     pub fn parse(text: &str) -> Result<Decision, String> {
         match text {
             "allow-once" => Ok(Decision::AllowOnce),
@@ -352,6 +355,21 @@ impl Approval {
 
     /// One line, every field shown visibly (controls escaped, invisible characters marked,
     /// padding compressed), flagged when a field hides or reorders characters.
+    /// The command that answers it, for an operator to copy: the id shell-quoted, the
+    /// decisions this approval takes.
+    pub fn answer_command(&self) -> String {
+        let decisions: Vec<&str> = Decision::ALL
+            .iter()
+            .filter(|d| self.allows(**d))
+            .map(|d| d.as_str())
+            .collect();
+        format!(
+            "clawdeck approvals resolve {} {}",
+            shell_quoted(&crate::sanitize::visible(&self.id).text),
+            decisions.join("|")
+        )
+    }
+
     pub fn describe(&self) -> String {
         let shown = |f: &str| crate::sanitize::visible(f).text;
         let [id, command, cwd, agent, session, reason] = [
@@ -385,6 +403,11 @@ impl Approval {
         }
         line
     }
+}
+
+/// `text` as one shell word: single-quoted, a quote inside written `'\''`.
+pub fn shell_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 #[cfg(test)]

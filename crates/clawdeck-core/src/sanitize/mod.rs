@@ -30,11 +30,18 @@ impl StdStream {
 
 /// What a terminal may be sent: text, `\n`, `\t`, `\r` and SGR colours; every other control
 /// sequence and control character is dropped.
+/// Attributes the text leaves on are reset at its end, and conceal is dropped, so nothing
+/// written after it is hidden or restyled.
 pub(crate) fn for_terminal(text: &str) -> String {
-    let mut s = Sanitizer::stream(true, true);
+    neutralised(text, true)
+}
+
+fn neutralised(text: &str, keep_cr: bool) -> String {
+    let mut s = Sanitizer::stream(true, keep_cr);
     let mut sink = Vec::new();
     s.feed_str(text, &mut sink);
     s.finish(&mut sink);
+    s.close_stream();
     s.take_stream()
 }
 
@@ -42,11 +49,7 @@ pub(crate) fn for_terminal(text: &str) -> String {
 /// and a carriage return is dropped too (it would let a later part of a line overwrite an
 /// earlier one).
 pub(crate) fn for_terminal_lines(text: &str) -> String {
-    let mut s = Sanitizer::stream(true, false);
-    let mut sink = Vec::new();
-    s.feed_str(text, &mut sink);
-    s.finish(&mut sink);
-    s.take_stream()
+    neutralised(text, false)
 }
 
 /// What a reader (or a model) is given: the visible text only (no SGR, no `\r`), newlines and
@@ -90,7 +93,7 @@ impl OutputGuard {
         }
     }
 
-    pub(crate) fn neutralises(&self, stream: StdStream) -> bool {
+    pub fn neutralises(&self, stream: StdStream) -> bool {
         match stream {
             StdStream::Stdout => self.stdout,
             StdStream::Stderr => self.stderr,
@@ -148,6 +151,18 @@ impl StreamFilter {
             }
         }
     }
+
+    /// What ends the attributes the text so far left on (a reset, or nothing): written before
+    /// a line of our own, so the stream cannot hide or restyle it.
+    pub fn close(&mut self) -> Vec<u8> {
+        match &mut self.sanitizer {
+            None => Vec::new(),
+            Some(s) => {
+                s.close_stream();
+                s.take_stream().into_bytes()
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -182,6 +197,31 @@ mod tests {
             out.extend_from_slice(&filter.feed(chunk));
         }
         assert_eq!(String::from_utf8_lossy(&out), "ab\x1b[32mc€\n");
+    }
+
+    /// Untrusted text ends where it began: conceal is dropped (alone, or among other
+    /// attributes), colour index 8 is not conceal, and what is left on is reset at the end.
+    #[test]
+    fn conceal_is_dropped_and_open_attributes_are_reset_at_the_end() {
+        assert_eq!(for_terminal("reply\x1b[8m"), "reply");
+        assert_eq!(for_terminal("a\x1b[1;8;31mb"), "a\x1b[1;31mb\x1b[0m");
+        assert_eq!(for_terminal("a\x1b[08mb"), "ab");
+        assert_eq!(
+            for_terminal("\x1b[38;5;8mgrey\x1b[48;2;8;8;8m"),
+            "\x1b[38;5;8mgrey\x1b[48;2;8;8;8m\x1b[0m"
+        );
+        assert_eq!(for_terminal("\x1b[31mred\x1b[0m"), "\x1b[31mred\x1b[0m");
+        assert_eq!(for_terminal_lines("\x1b[7mx\n"), "\x1b[7mx\n\x1b[0m");
+        let mut filter = OutputGuard::fixed(true).filter(StdStream::Stdout);
+        assert_eq!(&*filter.feed(b"\x1b[5;8mblink"), b"\x1b[5mblink");
+        assert_eq!(filter.close(), b"\x1b[0m");
+        assert_eq!(filter.close(), b"", "closed once");
+        assert!(
+            OutputGuard::fixed(false)
+                .filter(StdStream::Stdout)
+                .close()
+                .is_empty()
+        );
     }
 
     #[test]

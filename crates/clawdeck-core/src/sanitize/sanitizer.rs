@@ -63,6 +63,9 @@ pub struct Sanitizer {
     string_len: usize,
     /// SGR sequences in force (since the last reset); prefixed to each new line.
     active_sgr: String,
+    /// Stream shape: an SGR passed that no reset has ended yet (so whatever we write next
+    /// would be drawn with it; `close_stream` ends it).
+    stream_open: bool,
     /// Trailing bytes of an incomplete UTF-8 sequence from the previous chunk.
     utf8_tail: Vec<u8>,
     /// Control sequences and control characters dropped so far.
@@ -82,6 +85,7 @@ impl Default for Sanitizer {
             csi: String::new(),
             string_len: 0,
             active_sgr: String::new(),
+            stream_open: false,
             utf8_tail: Vec::new(),
             neutralised: 0,
         }
@@ -105,6 +109,14 @@ impl Sanitizer {
     /// the next chunk).
     pub(crate) fn take_stream(&mut self) -> String {
         std::mem::take(&mut self.stream)
+    }
+
+    /// Stream shape: ends the attributes the text left on (a reset), so what is written after
+    /// it looks as its writer meant.
+    pub(crate) fn close_stream(&mut self) {
+        if std::mem::take(&mut self.stream_open) {
+            self.stream.push_str("\u{1b}[0m");
+        }
     }
 
     /// Feeds raw bytes (UTF-8 decoded lossily; a sequence split across chunks is joined).
@@ -290,18 +302,23 @@ impl Sanitizer {
     }
 
     fn apply_sgr(&mut self, _out: &mut Vec<CleanLine>) {
-        let params = std::mem::take(&mut self.csi);
+        let Some(params) = without_concealing(&std::mem::take(&mut self.csi)) else {
+            // Only "hide the text": dropped, so nothing after it can be made invisible.
+            self.neutralised += 1;
+            return;
+        };
         let seq = format!("\u{1b}[{params}m");
+        let resets = params.is_empty()
+            || params == "0"
+            || params.split(';').all(|p| p.is_empty() || p == "0");
         if let Shape::Stream { keep_sgr, .. } = self.shape {
             if keep_sgr {
                 self.stream.push_str(&seq);
+                self.stream_open = !resets;
             }
             return;
         }
         self.take_pending_cr();
-        let resets = params.is_empty()
-            || params == "0"
-            || params.split(';').all(|p| p.is_empty() || p == "0");
         if resets {
             self.active_sgr.clear();
         } else if params.starts_with("0;") {
@@ -382,6 +399,38 @@ fn incomplete_utf8_suffix(data: &[u8]) -> usize {
         return if need > back { back } else { 0 };
     }
     0
+}
+
+/// SGR parameters without conceal (8), which makes text invisible; `None` when nothing else
+/// was asked (the sequence is then dropped: an emptied `ESC[m` would be a reset). The
+/// colour forms `38;5;N` / `38;2;R;G;B` (and 48, 58) are kept whole, their numbers are not
+/// attributes.
+fn without_concealing(params: &str) -> Option<String> {
+    let parts: Vec<&str> = params.split(';').collect();
+    let mut kept: Vec<&str> = Vec::with_capacity(parts.len());
+    let mut i = 0;
+    while i < parts.len() {
+        let part = parts[i];
+        let operands = match (part, parts.get(i + 1).copied()) {
+            ("38" | "48" | "58", Some("5")) => 2,
+            ("38" | "48" | "58", Some("2")) => 4,
+            _ => 0,
+        };
+        if operands > 0 {
+            let end = (i + 1 + operands).min(parts.len());
+            kept.extend_from_slice(&parts[i..end]);
+            i = end;
+            continue;
+        }
+        if part.trim_start_matches('0') != "8" || part.is_empty() {
+            kept.push(part);
+        }
+        i += 1;
+    }
+    if kept.is_empty() && !parts.iter().all(|p| p.is_empty()) {
+        return None;
+    }
+    Some(kept.join(";"))
 }
 
 /// The visible text of a clean line (SGR sequences removed): for search and copy.
