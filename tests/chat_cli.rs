@@ -5,6 +5,8 @@
 
 mod support;
 
+use std::time::{Duration, Instant};
+
 use serde_json::{Value, json};
 use support::fake_gateway::{FakeGateway, Script, clawdeck_on as clawdeck};
 
@@ -254,5 +256,59 @@ fn actions_reach_the_gateway_that_has_the_session_and_none_other() {
     assert_eq!(
         acted(&second),
         ["sessions.abort", "chat.send", "sessions.send"]
+    );
+}
+
+/// Ctrl-C while the gateway has not yet answered `chat.send` (it answers after 5 s, longer than
+/// the 3 s a mode gets to wind down): the turn may start all the same, so chat aborts the run
+/// by its id (the idempotency key) at once, and exits 130.
+#[test]
+fn ctrl_c_before_the_gateway_took_the_message_still_aborts_the_turn() {
+    let gateway = FakeGateway::start(
+        Script::everything()
+            .slow("chat.send", Duration::from_secs(5))
+            .answer("sessions.list", listing(&["agent:ops:main"])),
+    );
+    let state = tempfile::tempdir().unwrap();
+    let child = clawdeck(&gateway, state.path())
+        .args(["chat", "--session", "agent:ops:main", "-m", "go"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !gateway.methods().iter().any(|m| m == "chat.send") {
+        assert!(Instant::now() < deadline, "chat.send never came");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // This fake answers one request at a time: the abort is read once chat.send is answered.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !gateway.methods().iter().any(|m| m == "sessions.abort") {
+        assert!(
+            Instant::now() < deadline,
+            "no abort was sent: {:?}\n{}",
+            gateway.methods(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let sent = request(&gateway, "chat.send");
+    let aborted = request(&gateway, "sessions.abort");
+    assert_eq!(aborted["params"]["key"], "agent:ops:main");
+    assert_eq!(
+        aborted["params"]["runId"], sent["params"]["idempotencyKey"],
+        "the abort names the run the message started"
     );
 }

@@ -35,6 +35,8 @@ pub struct Script {
     pub chat_reply: Option<String>,
     /// An `exec.approval.requested` (id, command) the turn raises after its delta.
     pub chat_approval: Option<(String, String)>,
+    /// Methods answered only after this long (the connection's later requests wait too).
+    pub slow: Vec<(String, std::time::Duration)>,
 }
 
 /// Makes a payload from a request's params.
@@ -58,6 +60,13 @@ impl Script {
 
     pub fn chat_reply(mut self, text: &str) -> Script {
         self.chat_reply = Some(text.to_string());
+        self
+    }
+
+    /// `method` is answered `after` it came.
+    #[allow(dead_code)]
+    pub fn slow(mut self, method: &str, after: std::time::Duration) -> Script {
+        self.slow.push((method.to_string(), after));
         self
     }
 
@@ -177,6 +186,27 @@ impl FakeGateway {
     }
 }
 
+/// The next request on `ws`, recorded in `seen` as it is read: `None` when the connection
+/// ended, `Some(None)` for a frame that is not a request.
+async fn next_request(
+    ws: &mut tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
+    seen: &Mutex<Vec<Value>>,
+) -> Option<Option<Value>> {
+    let Ok(msg) = ws.next().await? else {
+        return None;
+    };
+    let Message::Text(text) = msg else {
+        return Some(None);
+    };
+    let Ok(req) = serde_json::from_str::<Value>(&text) else {
+        return Some(None);
+    };
+    if let Ok(mut seen) = seen.lock() {
+        seen.push(json!({"method": req["method"], "params": req["params"]}));
+    }
+    Some(Some(req))
+}
+
 async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Vec<Value>>>) {
     let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else {
         return;
@@ -186,14 +216,31 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
     if ws.send(Message::text(challenge.to_string())).await.is_err() {
         return;
     }
-    while let Some(Ok(msg)) = ws.next().await {
-        let Message::Text(text) = msg else { continue };
-        let Ok(req) = serde_json::from_str::<Value>(&text) else {
-            continue;
+    // Requests read while a slow answer waits: recorded as they come, answered in turn.
+    let mut queued = std::collections::VecDeque::new();
+    loop {
+        let req = match queued.pop_front() {
+            Some(req) => req,
+            None => match next_request(&mut ws, &seen).await {
+                Some(Some(req)) => req,
+                Some(None) => continue,
+                None => return,
+            },
         };
         let method = req["method"].as_str().unwrap_or("").to_string();
-        if let Ok(mut seen) = seen.lock() {
-            seen.push(json!({"method": method, "params": req["params"]}));
+        if let Some((_, after)) = script.slow.iter().find(|(m, _)| *m == method) {
+            let wait = tokio::time::sleep(*after);
+            tokio::pin!(wait);
+            loop {
+                tokio::select! {
+                    _ = &mut wait => break,
+                    next = next_request(&mut ws, &seen) => match next {
+                        Some(Some(later)) => queued.push_back(later),
+                        Some(None) => {}
+                        None => return,
+                    },
+                }
+            }
         }
         let computed = script
             .computed

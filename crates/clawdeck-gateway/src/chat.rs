@@ -401,7 +401,15 @@ pub async fn run_turn(
     require(client, "chat.send")?;
     // Listen before sending: the first events can come before the answer.
     let mut events = client.events();
-    let accepted = client.request("chat.send", request.params()).await?;
+    let send = client.request("chat.send", request.params());
+    tokio::pin!(send);
+    tokio::pin!(stop);
+    let accepted = tokio::select! {
+        answer = &mut send => answer?,
+        _ = &mut stop => {
+            return abort_unacknowledged(client, request, send, &mut on_event).await;
+        }
+    };
     let run_id = accepted
         .get("runId")
         .and_then(Value::as_str)
@@ -412,8 +420,7 @@ pub async fn run_turn(
         status: text(&accepted, "status"),
     });
     let mut filter = TurnFilter::new(&run_id);
-    let stopped = follow(&mut events, &mut filter, stop, &mut on_event).await?;
-    if let Some(end) = stopped {
+    if let Some(end) = follow(&mut events, &mut filter, &mut stop, &mut on_event).await? {
         return Ok(end);
     }
     // Stopped by the caller: abort, then wait for the turn to say it ended.
@@ -424,6 +431,32 @@ pub async fn run_turn(
     }
     let end = ChatEvent::Aborted {
         reason: format!("{} (no end reported)", text(&answer, "status")),
+    };
+    on_event(&end);
+    Ok(end)
+}
+
+/// Stopped before the gateway answered `chat.send`: the turn may start all the same. Its run
+/// id is the idempotency key, so it is aborted at once, and once more if the answer comes
+/// within `ACK_WAIT` (the first abort may have come before the run existed); both fit in the
+/// time the stop policy gives a mode to wind down.
+async fn abort_unacknowledged(
+    client: &GatewayClient,
+    request: &ChatRequest,
+    send: impl Future<Output = Result<Value, GatewayError>>,
+    on_event: &mut impl FnMut(&ChatEvent),
+) -> Result<ChatEvent, GatewayError> {
+    const ACK_WAIT: Duration = Duration::from_secs(2);
+    let run = request.idempotency_key.as_str();
+    let first = abort(client, &request.session_key, Some(run));
+    let (first, answered) = tokio::join!(first, tokio::time::timeout(ACK_WAIT, send));
+    let mut status = first.map(|a| text(&a, "status"))?;
+    if let Ok(Ok(_)) = answered {
+        let again = abort(client, &request.session_key, Some(run)).await?;
+        status = format!("{status}, then {}", text(&again, "status"));
+    }
+    let end = ChatEvent::Aborted {
+        reason: format!("stopped before the gateway took the message: {status}"),
     };
     on_event(&end);
     Ok(end)
