@@ -25,6 +25,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+use support::tmux::Tmux;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -33,95 +36,6 @@ fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/tui")
         .join(name)
-}
-
-struct Tmux {
-    session: String,
-    /// A server of its own (`tmux -L`), so options such as set-clipboard touch nobody else.
-    socket: String,
-}
-
-impl Tmux {
-    /// A detached session of `width`×`height` running a clean interactive shell.
-    fn start(name: &str, width: u16, height: u16) -> Tmux {
-        let tmux = Tmux {
-            session: format!("clawdeck-{name}-{}", std::process::id()),
-            socket: format!("clawdeck-{name}-{}", std::process::id()),
-        };
-        let shell = "env -i PATH=/usr/bin:/bin HOME=/tmp TERM=xterm-256color PS1='E2E-SHELL$ ' bash --norc --noprofile -i";
-        let (w, h) = (width.to_string(), height.to_string());
-        tmux.run(&[
-            "new-session",
-            "-d",
-            "-s",
-            &tmux.session,
-            "-x",
-            &w,
-            "-y",
-            &h,
-            shell,
-        ]);
-        tmux.wait_for("E2E-SHELL$", Duration::from_secs(5));
-        tmux
-    }
-
-    fn run(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .args(["-L", &self.socket])
-            .args(args)
-            .output()
-            .expect("tmux runs (these tests are #[ignore]d where it is missing)");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Types a shell command and Enter.
-    fn command(&self, line: &str) {
-        self.text(line);
-        self.keys(&["Enter"]);
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", &self.session];
-        args.extend_from_slice(keys);
-        self.run(&args);
-    }
-
-    fn text(&self, text: &str) {
-        self.run(&["send-keys", "-t", &self.session, "-l", text]);
-    }
-
-    fn screen(&self) -> String {
-        self.run(&["capture-pane", "-p", "-t", &self.session])
-    }
-
-    fn display(&self, format: &str) -> String {
-        self.run(&["display-message", "-p", "-t", &self.session, format])
-            .trim()
-            .to_string()
-    }
-
-    /// Waits until the screen contains `needle`; panics with the screen after `timeout`.
-    fn wait_for(&self, needle: &str, timeout: Duration) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if screen.contains(needle) {
-                return screen;
-            }
-            if start.elapsed() > timeout {
-                panic!("`{needle}` did not appear within {timeout:?}; screen:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["-L", &self.socket, "kill-server"])
-            .output();
-    }
 }
 
 fn alive(pid: u32) -> bool {

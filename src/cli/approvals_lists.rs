@@ -67,6 +67,17 @@ fn pending_text(gateway: &str, a: &Approval, now_ms: u64) -> String {
     text
 }
 
+/// What a list without `operator.admin` leaves out, and what would show it.
+fn mine_only_note(gateways: &[&String]) -> String {
+    let names: Vec<String> = gateways.iter().map(|g| shown(g)).collect();
+    format!(
+        "note: only this device's approvals are listed on {}: other operators' (other devices, \
+         channel and cron turns, OpenClaw's TUI) are not shown without operator.admin; \
+         --all-operators (or clawdeck.json5 approvals.allOperators: true) asks for it",
+        names.join(", ")
+    )
+}
+
 pub(super) async fn pending(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u8 {
     let (clients, mut failed) = match attach_all(cli, gateway, "approvals pending", false).await {
         Ok(x) => x,
@@ -74,8 +85,11 @@ pub(super) async fn pending(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> 
     };
     let now = now_ms();
     let mut found: Vec<(String, Approval)> = Vec::new();
+    // Per gateway: whether other operators' approvals are in the list (operator.admin held).
+    let mut all_operators = serde_json::Map::new();
     for client in &clients {
         let name = client.endpoint().name.clone();
+        all_operators.insert(name.clone(), json!(client.hello().sees_all_operators()));
         let (items, errors) = list_all_pending(client, &name).await;
         for e in errors {
             super::err_untrusted(cli, &format!("clawdeck approvals pending: {name}: {e}"));
@@ -99,13 +113,24 @@ pub(super) async fn pending(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> 
                 v
             })
             .collect();
-        outln!("{}", json!({"approvals": approvals}));
+        outln!(
+            "{}",
+            json!({"approvals": approvals, "allOperators": all_operators})
+        );
     } else if found.is_empty() {
         outln!("no pending approvals");
     } else {
         for (g, a) in &found {
             super::out_untrusted(cli, &format!("{}\n", pending_text(g, a, now)));
         }
+    }
+    let mine_only: Vec<&String> = all_operators
+        .iter()
+        .filter(|(_, all)| **all == json!(false))
+        .map(|(g, _)| g)
+        .collect();
+    if !as_json && !mine_only.is_empty() {
+        eprintln!("{}", mine_only_note(&mine_only));
     }
     if failed { exit::TOOL_ERROR } else { exit::OK }
 }

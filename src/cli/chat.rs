@@ -157,7 +157,7 @@ impl Printer {
             guard,
             reply: guard.filter(StdStream::Stdout),
             mid_line: false,
-            marker: guard.neutralises(StdStream::Stdout).then(|| ReplyMarker {
+            marker: guard.neutralises(StdStream::Stdout).then_some(ReplyMarker {
                 at_line_start: true,
             }),
         }

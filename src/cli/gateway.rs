@@ -121,10 +121,13 @@ pub(crate) async fn attach_all(
             return Err(exit::USAGE);
         }
     };
+    let all_operators = super::gateway_args::all_operators(cli, args);
     let mut clients = Vec::new();
     let mut failed = false;
     for endpoint in &endpoints {
-        match attach(endpoint, &identity, approver, None).await {
+        match super::gateway_args::attach_as(endpoint, &identity, approver, all_operators, None)
+            .await
+        {
             Ok(client) => clients.push(client),
             Err(err) => {
                 super::err_untrusted(

@@ -15,6 +15,18 @@ pub struct GatewayArgs {
     /// Default: clawdeck.json5 `gateways`, then OPENCLAW_GATEWAY_URL.
     #[arg(long = "gateway", value_name = "URL")]
     pub gateways: Vec<String>,
+    /// Ask the gateways for operator.admin: every operator's approvals are listed and can be
+    /// answered, any run can be aborted (default: clawdeck.json5 `approvals.allOperators`)
+    #[arg(long)]
+    pub all_operators: bool,
+}
+
+/// Whether to ask for `operator.admin`: `--all-operators`, else clawdeck.json5
+/// `approvals.allOperators` (a config that does not load counts as off).
+pub fn all_operators(cli: &Cli, args: &GatewayArgs) -> bool {
+    args.all_operators
+        || crate::config::load(cli.config.as_deref())
+            .is_ok_and(|loaded| loaded.settings.approvals.all_operators)
 }
 
 /// The gateways to use, and clawdeck's device identity.
@@ -44,11 +56,23 @@ pub async fn attach(
     approver: bool,
     deadline: Option<std::time::Duration>,
 ) -> Result<GatewayClient, GatewayError> {
-    let mut options = if approver {
+    attach_as(endpoint, identity, approver, false, deadline).await
+}
+
+/// As [`attach`], with `operator.admin` asked for when `all_operators`.
+pub async fn attach_as(
+    endpoint: &GatewayEndpoint,
+    identity: &DeviceIdentity,
+    approver: bool,
+    all_operators: bool,
+    deadline: Option<std::time::Duration>,
+) -> Result<GatewayClient, GatewayError> {
+    let options = if approver {
         crate::gateway::desk::approver_options()
     } else {
         ConnectOptions::default()
     };
+    let mut options = options.all_operators(all_operators);
     if let Some(deadline) = deadline {
         options.ready_wait = options.ready_wait.min(deadline);
     }

@@ -132,6 +132,11 @@ pub struct Cli {
         help_heading = "Console"
     )]
     pub mcp_token: Option<String>,
+    /// Console only: ask the gateways for operator.admin, so every operator's approvals are
+    /// listed and answerable and any run can be aborted (default: clawdeck.json5
+    /// `approvals.allOperators`)
+    #[arg(long, help_heading = "Console")]
+    pub all_operators: bool,
 
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -282,6 +287,7 @@ fn console(cli: &Cli) -> u8 {
         mcp_token: cli.mcp_token.clone(),
         server_listing: cli.server_listing().clone(),
         headless_commands: command_summary(),
+        all_operators: cli.all_operators,
     };
     match crate::tui::run_console(&options) {
         ConsoleExit::Closed => exit::OK,

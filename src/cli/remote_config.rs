@@ -131,6 +131,7 @@ where
 {
     let args = GatewayArgs {
         gateways: remote.gateways.clone(),
+        all_operators: false,
     };
     let (endpoints, identity) = endpoints(cli, &args)?;
     let endpoint = match endpoints.as_slice() {

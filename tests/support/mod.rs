@@ -8,6 +8,7 @@ pub mod headless;
 pub mod own_gateway;
 pub mod recordings;
 pub mod sources;
+pub mod tmux;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -29,6 +29,11 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// The operator scopes clawdeck asks for.
 pub const OPERATOR_SCOPES: [&str; 3] = ["operator.read", "operator.write", "operator.approvals"];
 
+/// The scope that shows every operator's approvals and lets this one answer them and abort
+/// any run (`isApprovalRecordVisibleToClient`, `canRequesterAbortChatRun` in 2026.9.6); asked
+/// for only when the operator chose it (`approvals.allOperators`, `--all-operators`).
+pub const ADMIN_SCOPE: &str = "operator.admin";
+
 /// The client capability that makes a connection an exec approver (with `operator.approvals`).
 pub(crate) const EXEC_APPROVALS_CAP: &str = "exec-approvals";
 /// The capability that makes it an approver of every kind (exec, plugin, system agent).
@@ -65,6 +70,16 @@ impl Default for ConnectOptions {
             request_timeout: Duration::from_secs(30),
             ready_wait: Duration::from_secs(15),
         }
+    }
+}
+
+impl ConnectOptions {
+    /// These options, also asking for `operator.admin` when `all_operators`.
+    pub fn all_operators(mut self, all_operators: bool) -> Self {
+        if all_operators && !self.scopes.iter().any(|s| s == ADMIN_SCOPE) {
+            self.scopes.push(ADMIN_SCOPE.to_string());
+        }
+        self
     }
 }
 

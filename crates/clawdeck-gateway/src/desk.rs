@@ -67,6 +67,9 @@ pub type DeskSink = Arc<dyn Fn(DeskEvent) -> bool + Send + Sync>;
 #[derive(Clone)]
 pub struct GatewayDesk {
     names: Vec<String>,
+    /// How the approver connections present themselves (with `operator.admin` when the
+    /// operator chose to see every operator's approvals).
+    options: ConnectOptions,
     clients: Arc<Mutex<HashMap<String, GatewayClient>>>,
     sink: DeskSink,
 }
@@ -128,6 +131,7 @@ impl GatewayDesk {
     /// TOKEN) with clawdeck's device identity; None when no gateway is configured.
     pub fn open_configured(
         configured: &[super::GatewayEntry],
+        all_operators: bool,
         sink: DeskSink,
         stop: CancellationToken,
     ) -> Result<Option<GatewayDesk>, String> {
@@ -141,9 +145,10 @@ impl GatewayDesk {
             return Ok(None);
         }
         let identity = DeviceIdentity::load_default()?;
-        Ok(Some(GatewayDesk::spawn(
+        Ok(Some(GatewayDesk::spawn_with(
             endpoints,
             identity,
+            approver_options().all_operators(all_operators),
             Backoff::default(),
             sink,
             stop,
@@ -158,8 +163,21 @@ impl GatewayDesk {
         sink: DeskSink,
         stop: CancellationToken,
     ) -> GatewayDesk {
+        Self::spawn_with(endpoints, identity, approver_options(), backoff, sink, stop)
+    }
+
+    /// As [`spawn`](Self::spawn), the approver connections presenting `options`.
+    pub fn spawn_with(
+        endpoints: Vec<GatewayEndpoint>,
+        identity: DeviceIdentity,
+        options: ConnectOptions,
+        backoff: Backoff,
+        sink: DeskSink,
+        stop: CancellationToken,
+    ) -> GatewayDesk {
         let desk = GatewayDesk {
             names: endpoints.iter().map(|e| e.name.clone()).collect(),
+            options,
             clients: Arc::default(),
             sink,
         };
@@ -325,7 +343,7 @@ impl GatewayDesk {
         let Some(client) = GatewayClient::connect_retrying(
             endpoint,
             identity,
-            approver_options(),
+            self.options.clone(),
             backoff,
             report,
         )

@@ -125,6 +125,14 @@ pub struct Hello {
 }
 
 impl Hello {
+    /// Whether the gateway granted `operator.admin`: every operator's approvals are visible
+    /// to this connection.
+    pub fn sees_all_operators(&self) -> bool {
+        self.scopes
+            .iter()
+            .any(|s| s == super::connection::ADMIN_SCOPE)
+    }
+
     pub fn from_payload(payload: &Value) -> Result<Hello, String> {
         if payload.get("type").and_then(Value::as_str) != Some("hello-ok") {
             return Err(format!(

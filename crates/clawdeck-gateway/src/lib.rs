@@ -11,7 +11,7 @@ pub mod frames;
 pub mod identity;
 
 pub use client::{Backoff, ClientEvent, GatewayClient};
-pub use connection::{ConnectOptions, Connection, OPERATOR_SCOPES};
+pub use connection::{ADMIN_SCOPE, ConnectOptions, Connection, OPERATOR_SCOPES};
 pub use endpoint::{GatewayAuth, GatewayEndpoint, GatewayEntry, GatewaySecret, resolve_endpoints};
 pub use error::GatewayError;
 pub use frames::{EventFrame, Frame, Hello, PROTOCOL_VERSION};

@@ -15,6 +15,8 @@ pub enum WatchKind {
     Connected {
         server_version: String,
         reconnect: bool,
+        /// The connection holds `operator.admin`: other operators' approvals reach it too.
+        all_operators: bool,
     },
     Disconnected {
         reason: String,
@@ -129,6 +131,7 @@ impl WatchItem {
                 WatchKind::Connected {
                     server_version: hello.server_version.clone(),
                     reconnect: *reconnect,
+                    all_operators: hello.sees_all_operators(),
                 },
                 Value::Null,
             ),
@@ -184,9 +187,11 @@ impl WatchItem {
             WatchKind::Connected {
                 server_version,
                 reconnect,
+                all_operators,
             } => (
                 "connected",
-                json!({"serverVersion": server_version, "reconnect": reconnect}),
+                json!({"serverVersion": server_version, "reconnect": reconnect,
+                       "allOperators": all_operators}),
             ),
             WatchKind::Disconnected {
                 reason,
@@ -378,6 +383,7 @@ fn describe_kind(item: &WatchItem) -> String {
         WatchKind::Connected {
             server_version,
             reconnect,
+            ..
         } => format!(
             "[{gw}] {} (OpenClaw {server_version})",
             if *reconnect {

@@ -61,6 +61,9 @@ pub struct ConsoleOptions {
     pub server_listing: ServerListing,
     /// The headless commands, one per line, for the message printed without a terminal.
     pub headless_commands: String,
+    /// `--all-operators`: the approvals desk asks for operator.admin (as clawdeck.json5
+    /// `approvals.allOperators` does).
+    pub all_operators: bool,
 }
 
 /// How the console ended; the command maps each to its exit status.

@@ -75,7 +75,13 @@ pub fn run(options: &ConsoleOptions) -> ConsoleExit {
         forward_queue_events(deck.queue().subscribe(), tx.clone());
         watch_config(watched_paths(&deck.config()), tx.clone());
         let gateways_stop = tokio_util::sync::CancellationToken::new();
-        attach_gateways(&deck, &mut app, tx.clone(), gateways_stop.clone());
+        attach_gateways(
+            &deck,
+            &mut app,
+            options.all_operators,
+            tx.clone(),
+            gateways_stop.clone(),
+        );
         app.attach_deck(deck.clone());
         let mcp_stop = tokio_util::sync::CancellationToken::new();
         if let Some((listener, token)) = mcp {
@@ -166,6 +172,7 @@ async fn bind_mcp(
 fn attach_gateways(
     deck: &Deck,
     app: &mut App,
+    all_operators: bool,
     tx: AppEventSender,
     stop: tokio_util::sync::CancellationToken,
 ) {
@@ -175,8 +182,15 @@ fn attach_gateways(
     let desk_tx = tx.clone();
     let desk_sink: crate::gateway::desk::DeskSink =
         Arc::new(move |event| desk_tx.send(AppEvent::Core(CoreEvent::Desk(event))));
-    let configured = deck.config().settings.gateways.clone();
-    match crate::gateway::desk::GatewayDesk::open_configured(&configured, desk_sink, stop.clone()) {
+    let settings = &deck.config().settings;
+    let configured = settings.gateways.clone();
+    let all_operators = all_operators || settings.approvals.all_operators;
+    match crate::gateway::desk::GatewayDesk::open_configured(
+        &configured,
+        all_operators,
+        desk_sink,
+        stop.clone(),
+    ) {
         Ok(None) => {}
         Ok(Some(desk)) => {
             let names = desk.gateways().to_vec();

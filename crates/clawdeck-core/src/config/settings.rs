@@ -32,6 +32,17 @@ pub struct ClawdeckSettings {
     pub decision_log: crate::decision_log::DecisionLogSettings,
     /// The console's own behaviour: `{ approvalBell }`.
     pub console: ConsoleSettings,
+    /// Approvals: `{ allOperators }`.
+    pub approvals: ApprovalSettings,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct ApprovalSettings {
+    /// Ask gateways for `operator.admin`, so the approvals of every operator (other devices,
+    /// channel and cron turns, OpenClaw's own TUI) are listed and can be answered, and any
+    /// run can be aborted. Off by default: it is the gateway's widest scope.
+    pub all_operators: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

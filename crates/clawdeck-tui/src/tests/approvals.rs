@@ -228,6 +228,37 @@ fn the_selection_stays_on_its_approval_when_an_earlier_one_resolves() {
     );
 }
 
+/// A gateway connection without operator.admin: the view says other operators' approvals are
+/// not shown and what shows them; with it, nothing is said.
+#[test]
+fn the_view_says_when_other_operators_approvals_are_not_shown() {
+    let connected = |h: &mut Harness, all_operators: bool| {
+        let item = crate::gateway::watch::WatchItem {
+            gateway: "local".into(),
+            event: "clawdeck.connected".into(),
+            session_key: None,
+            kind: crate::gateway::watch::WatchKind::Connected {
+                server_version: "2026.9.6".into(),
+                reconnect: false,
+                all_operators,
+            },
+            payload: Value::Null,
+        };
+        h.app
+            .handle_event(AppEvent::Core(CoreEvent::Desk(DeskEvent::Item(item))));
+    };
+    let mut h = with_command("ls");
+    connected(&mut h, false);
+    let screen = h.screen_trimmed(200, 24);
+    assert!(
+        screen.contains("this device's approvals only (--all-operators or approvals.allOperators"),
+        "{screen}"
+    );
+    connected(&mut h, true);
+    let screen = h.screen_trimmed(200, 24);
+    assert!(!screen.contains("this device's approvals only"), "{screen}");
+}
+
 #[test]
 fn an_expired_approval_leaves_the_badge_and_takes_no_answer() {
     let mut h = with_two_pending();

@@ -49,6 +49,9 @@ pub(crate) struct ApprovalsView {
     pub(crate) board: ApprovalBoard,
     /// Each gateway's approver connection.
     pub(crate) links: BTreeMap<String, Link>,
+    /// Per attached gateway: whether its connection holds operator.admin (every operator's
+    /// approvals reach it) or only this device's do.
+    all_operators: BTreeMap<String, bool>,
     pub(crate) selected: usize,
     /// The selected approval (gateway, id): rows move as approvals arrive and resolve, the
     /// selection stays on the approval the operator picked.
@@ -103,6 +106,10 @@ impl ApprovalsView {
 
     /// Applies one desk item; true when the view changed.
     pub fn apply(&mut self, item: &WatchItem) -> bool {
+        if let WatchKind::Connected { all_operators, .. } = &item.kind {
+            self.all_operators
+                .insert(item.gateway.clone(), *all_operators);
+        }
         let link = match &item.kind {
             WatchKind::Connected { server_version, .. } => Some(Link::Up {
                 server_version: server_version.clone(),
@@ -435,7 +442,8 @@ impl ApprovalsView {
         if self.links.is_empty() {
             return "no gateway".to_string();
         }
-        self.links
+        let links = self
+            .links
             .iter()
             .map(|(g, l)| {
                 let state = match l {
@@ -447,16 +455,24 @@ impl ApprovalsView {
                 format!("{g} {state}")
             })
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", ");
+        if self.all_operators.values().any(|all| !all) {
+            format!("{links} · {MINE_ONLY}")
+        } else {
+            links
+        }
     }
 }
+
+/// What a gateway connection without operator.admin leaves out, and what shows it.
+pub(crate) const MINE_ONLY: &str = "this device's approvals only (--all-operators or approvals.allOperators shows every operator's)";
 
 /// Where OpenClaw 2026.9.6 sends an approval (dist `canDeliverApprovals`,
 /// `isApprovalRecordVisibleToClient`): a connection with `operator.approvals` (or admin) and
 /// the `approvals` / `exec-approvals` capability, and of those only the ones on the device that
 /// started the turn (its `chat.send` client, bound as the approval's reviewer) or holding
 /// `operator.admin`.
-pub(crate) const ROUTING_NOTE: &str = "OpenClaw 2026.9.6 sends an exec or plugin approval only to approver connections on the device that started its turn (the chat.send client's device, bound as the reviewer) and to operator.admin connections: this console sees the approvals of turns sent from clawdeck's own device (`clawdeck chat`), not those of turns started from the Control UI (`openclaw dashboard`), `openclaw tui` or any other device.";
+pub(crate) const ROUTING_NOTE: &str = "OpenClaw 2026.9.6 sends an exec or plugin approval only to approver connections on the device that started its turn (the chat.send client's device, bound as the reviewer) and to operator.admin connections: this console sees the approvals of turns sent from clawdeck's own device (`clawdeck chat`), not those of turns started from the Control UI (`openclaw dashboard`), `openclaw tui` or any other device, unless it holds operator.admin (--all-operators, or approvals.allOperators in clawdeck.json5).";
 
 /// What the view says before any approval came: which turns can reach it at all. OpenClaw
 /// 2026.9.6 raises `exec.approval.requested` only for turns started with the gateway's
