@@ -271,3 +271,57 @@ async fn the_pulse_feed_polls_health_and_only_new_log_lines() {
         "one batch per poll, only new lines: {seen:?}"
     );
 }
+
+/// `gateway logs --follow | head -2`: once the reader has gone the command ends, even while the
+/// log has nothing new to print.
+#[test]
+fn gateway_logs_follow_ends_when_its_reader_goes() {
+    let written = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(3));
+    let gateway = FakeGateway::start(Script::default().answer_with("logs.tail", log_of(written)));
+    let state = tempfile::tempdir().unwrap();
+    let mut child = clawdeck(&gateway, state.path())
+        .args(["gateway", "logs", "--follow", "--interval-ms", "100"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    // All three lines were written at once: the pipe took them; now the reader leaves.
+    drop(out);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "logs --follow still runs after its reader went"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `gateway history` of a session the gateway does not have says so and fails, instead of
+/// printing an empty transcript.
+#[test]
+fn gateway_history_of_an_unknown_session_says_so() {
+    let gateway = FakeGateway::start(Script::everything().answer(
+        "chat.history",
+        json!({"sessionKey": "agent:ops:nope", "messages": []}),
+    ));
+    let state = tempfile::tempdir().unwrap();
+    let out = clawdeck(&gateway, state.path())
+        .args(["gateway", "history", "agent:ops:nope"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("no gateway has session agent:ops:nope"),
+        "{err}"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

@@ -48,6 +48,8 @@ pub(super) async fn history(cli: &Cli, args: &HistoryArgs) -> u8 {
         };
     let guard = super::output_guard(cli);
     let mut json_rows = Vec::new();
+    // Gateways without the session (an empty history alone does not say which it is).
+    let mut without = Vec::new();
     for client in &clients {
         let name = client.endpoint().name.clone();
         let payload = match fetch_history(client, &args.key).await {
@@ -59,8 +61,16 @@ pub(super) async fn history(cli: &Cli, args: &HistoryArgs) -> u8 {
                 continue;
             }
         };
-        client.close();
         let history = parse_history(&args.key, &payload);
+        let held = !history.messages.is_empty()
+            || crate::gateway::chat::holds_session(client, &args.key)
+                .await
+                .unwrap_or(true);
+        client.close();
+        if !held {
+            without.push(name);
+            continue;
+        }
         let entries: Vec<Value> = history
             .messages
             .iter()
@@ -93,6 +103,23 @@ pub(super) async fn history(cli: &Cli, args: &HistoryArgs) -> u8 {
             "{}",
             serde_json::to_string_pretty(&json_rows).unwrap_or_default()
         );
+    }
+    if !without.is_empty() {
+        let all = without.len() == clients.len();
+        super::err_untrusted(
+            cli,
+            &format!(
+                "clawdeck gateway history: {} session {} ({})",
+                if all {
+                    "no gateway has"
+                } else {
+                    "not every gateway has"
+                },
+                args.key,
+                without.join(", ")
+            ),
+        );
+        failed |= all;
     }
     if failed { exit::TOOL_ERROR } else { exit::OK }
 }
@@ -270,7 +297,7 @@ pub(super) async fn logs(cli: &Cli, args: &LogsArgs) -> u8 {
                 }
             }
         }
-        if !args.follow {
+        if !args.follow || super::quiet_out::reader_gone() {
             break;
         }
         tokio::select! {

@@ -32,9 +32,24 @@ pub fn write_stdout(bytes: &[u8]) -> bool {
     }
 }
 
-/// Whether the reader of stdout has gone (a write failed).
+/// Whether the reader of stdout has gone: a write failed, or stdout is a pipe whose reading
+/// end is closed (seen without writing, so a follower with nothing new to print still ends
+/// when `| head` has had its lines).
 pub fn reader_gone() -> bool {
-    STDOUT_GONE.load(Ordering::Relaxed)
+    if STDOUT_GONE.load(Ordering::Relaxed) {
+        return true;
+    }
+    if pipe_reader_closed() {
+        STDOUT_GONE.store(true, Ordering::Relaxed);
+        return true;
+    }
+    false
+}
+
+/// Stdout is a pipe and the other end has closed it.
+fn pipe_reader_closed() -> bool {
+    use std::os::fd::AsFd;
+    crate::process::pipe_end::reader_closed(std::io::stdout().as_fd())
 }
 
 /// `println!` through [`write_stdout`] (whose answer says whether the reader is still there).

@@ -54,6 +54,7 @@ pub mod group;
 mod lines;
 mod live;
 mod output;
+pub mod pipe_end;
 pub mod private_fs;
 mod reader;
 mod retained;

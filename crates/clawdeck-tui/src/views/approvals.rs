@@ -198,9 +198,14 @@ impl ApprovalsView {
             ApprovalState::Pending => {}
         }
         if !entry.approval.allows(decision) {
+            let kind = entry.approval.kind.as_str();
+            let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
             ctx.status(format!(
-                "{id}: a {} approval takes only {}",
-                entry.approval.kind.as_str(),
+                "{id}: {article} {kind} approval takes only {}",
                 entry.approval.allowed_decisions.join(", ")
             ));
             return;
