@@ -2,10 +2,10 @@
 //! man page (clap_mangen), both generated from the clap definition the binary parses with
 //! ([`Cli`]'s `command()`), so neither can list a command or flag the binary does not have.
 
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 
-use super::{Cli, exit};
+use super::exit;
 
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
@@ -24,14 +24,14 @@ pub struct ManArgs {
 /// The completion script for `shell`.
 pub fn completion_script(shell: Shell) -> Vec<u8> {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "clawdeck", &mut script);
+    clap_complete::generate(shell, &mut super::command(), "clawdeck", &mut script);
     script
 }
 
 /// The roff man page of clawdeck, or of the subcommand at `path`; None for a path that names
 /// no subcommand.
 pub fn man_page(path: &[String]) -> Option<Result<Vec<u8>, String>> {
-    let mut command = Cli::command();
+    let mut command = super::command();
     // Built, so a subcommand's page is titled `clawdeck-gateway-status` and shows its usage.
     command.build();
     for name in path {

@@ -296,9 +296,36 @@ fn console(cli: &Cli) -> u8 {
     }
 }
 
+/// Commands that use none of the context flags nor the global ones but those named: their
+/// help lists only the flags they take.
+const OWN_FLAGS_ONLY: [(&str, &[&str]); 3] =
+    [("paths", &["config"]), ("completions", &[]), ("man", &[])];
+
+/// clawdeck's command line as clap parses it, help and man pages included: the derive's,
+/// with the flags a command ignores hidden from its help. (A hidden, local copy of a global
+/// flag on a subcommand takes the global's place there: clap does not propagate a global to a
+/// subcommand that has an argument of that id.)
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let mut cli = Cli::command();
+    for (name, keep) in OWN_FLAGS_ONLY {
+        let ignored: Vec<clap::Arg> = cli
+            .get_arguments()
+            .filter(|a| a.is_global_set() && !keep.contains(&a.get_id().as_str()))
+            .map(|a| a.clone().global(false).hide(true))
+            .collect();
+        cli = cli.mut_subcommand(name, |sub| sub.args(ignored));
+    }
+    cli
+}
+
 /// Parses arguments and runs; the binary only calls this.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    use clap::FromArgMatches;
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+        Ok(cli) => cli,
+        Err(err) => err.exit(),
+    };
     crate::semantics::set_requested_version(cli.openclaw_version.clone());
     logging::init(cli.command.is_none());
     let code = match cli.command {
