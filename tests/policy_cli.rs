@@ -240,3 +240,42 @@ fn config_from_home_with_warnings_in_json() {
     assert!(String::from_utf8(out.stdout).unwrap().contains("(home)"));
     assert!(String::from_utf8(out.stderr).unwrap().contains("warning: "));
 }
+
+/// The tools table lines up: every row's groups start where the GROUPS header does, a
+/// plugin's long source included (the demo has `plugin:memory-core`).
+#[test]
+fn the_tools_table_lines_up() {
+    let home = tempfile::tempdir().unwrap();
+    let out = clawdeck(home.path())
+        .env_remove("CLAWDECK_OPENCLAW_VERSION")
+        .args(["tools"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let header = lines
+        .iter()
+        .position(|l| l.starts_with("TOOL "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let groups_at = lines[header].find("GROUPS").unwrap();
+    let rows: Vec<&&str> = lines[header + 1..]
+        .iter()
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert!(
+        rows.iter().any(|r| r.contains("plugin:memory-core")),
+        "{text}"
+    );
+    for row in rows {
+        let chars: Vec<char> = row.chars().collect();
+        if chars.len() > groups_at {
+            assert!(
+                chars[groups_at - 1] == ' ' && chars[groups_at] != ' ',
+                "not lined up: {row:?}\n{text}"
+            );
+        }
+    }
+}

@@ -273,21 +273,31 @@ pub fn render_tool_list(res: &Resolution) -> String {
     let mut out = render_context(res);
     out.push('\n');
     let visible: Vec<&ToolTrace> = res.visible().collect();
-    let name_width = visible
-        .iter()
-        .map(|t| t.name.len())
-        .max()
-        .unwrap_or(4)
-        .max(4);
-    let _ = writeln!(out, "{:<name_width$}  {:<16}  GROUPS", "TOOL", "SOURCE");
+    let source_of = |tool: &ToolTrace| match &tool.plugin_id {
+        Some(id) => format!("plugin:{id}"),
+        None => tool.source.to_string(),
+    };
+    // Each column as wide as its widest entry (in characters), so every row lines up.
+    let widest = |header: &str, cell: &dyn Fn(&ToolTrace) -> String| {
+        visible
+            .iter()
+            .map(|t| cell(t).chars().count())
+            .chain([header.len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let name_width = widest("TOOL", &|t| t.name.clone());
+    let source_width = widest("SOURCE", &source_of);
+    let _ = writeln!(
+        out,
+        "{:<name_width$}  {:<source_width$}  GROUPS",
+        "TOOL", "SOURCE"
+    );
     for tool in &visible {
-        let source = match &tool.plugin_id {
-            Some(id) => format!("plugin:{id}"),
-            None => tool.source.to_string(),
-        };
         let line = format!(
-            "{:<name_width$}  {source:<16}  {}",
+            "{:<name_width$}  {:<source_width$}  {}",
             tool.name,
+            source_of(tool),
             tool.groups.join(" ")
         );
         out.push_str(line.trim_end());
