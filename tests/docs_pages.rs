@@ -202,3 +202,43 @@ fn anchors_are_computed_as_github_does() {
         vec!["docs/a.md#x", "b.md"]
     );
 }
+
+/// The counts the docs state (commands, views) are the code's: the number of subcommands and of
+/// the console's views (`ViewId::ALL`).
+#[test]
+fn the_docs_count_the_commands_and_views_there_are() {
+    let commands = clawdeck::cli::command()
+        .get_subcommands()
+        .filter(|c| c.get_name() != "help")
+        .count();
+    let view_ids = read(&crate_root().join("crates/clawdeck-tui/src/view_id.rs"));
+    let views: usize = view_ids
+        .split("pub(crate) const ALL: [ViewId; ")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no ViewId::ALL in view_id.rs"));
+    const WORDS: [&str; 13] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve",
+    ];
+    let config = read(&crate_root().join("docs/configuration.md"));
+    assert!(
+        config.contains(&format!("{commands} commands with a line each")),
+        "docs/configuration.md does not say {commands} commands"
+    );
+    let view_word = WORDS.get(views).copied().unwrap_or("many");
+    for page in ["docs/architecture.md", "docs/glossary.md"] {
+        let text = read(&crate_root().join(page));
+        assert!(
+            text.contains(&format!("{view_word} views")),
+            "{page} does not say {view_word} views"
+        );
+        for (n, word) in WORDS.iter().enumerate() {
+            assert!(
+                n == views || !text.contains(&format!(" {word} views")),
+                "{page} says {word} views; there are {views}"
+            );
+        }
+    }
+}
