@@ -9,7 +9,7 @@ use clawdeck_gateway::frames::{Challenge, Frame, Hello, parse_frame};
 use clawdeck_gateway::identity::IDENTITY_FILE;
 use clawdeck_gateway::watch::{ToolCallTracker, WatchKind, classify};
 use clawdeck_gateway::{ConnectOptions, DeviceIdentity, GatewayAuth};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/gateway");
 
@@ -198,4 +198,30 @@ fn every_recorded_event_reads_as_a_one_line_summary() {
             lines.join("\n")
         );
     }
+}
+
+/// A status event shows its phase, from a `chat` event (`state: "status"`) and from the agent's
+/// `status` stream.
+#[test]
+fn a_status_event_shows_its_phase() {
+    use clawdeck_gateway::watch::describe_event;
+    let chat = classify(
+        "gw",
+        "chat",
+        &json!({"runId": "r", "sessionKey": "agent:ops:main", "state": "status", "phase": "starting_model"}),
+    );
+    assert_eq!(
+        describe_event(&chat),
+        "[gw] agent:ops:main chat status starting_model"
+    );
+    let agent = classify(
+        "gw",
+        "agent",
+        &json!({"runId": "r", "sessionKey": "agent:ops:main", "stream": "status",
+                "data": {"phase": "running_tool"}}),
+    );
+    assert_eq!(
+        describe_event(&agent),
+        "[gw] agent:ops:main status running_tool"
+    );
 }

@@ -486,6 +486,9 @@ fn summarize(event: &str, payload: &Value) -> String {
                 .unwrap_or("");
             format!("assistant: {}", quote(delta))
         }
+        ("agent", Some("status")) => format!("status {}", text(data, "phase"))
+            .trim_end()
+            .to_string(),
         ("agent", stream) => format!("agent {}", stream.unwrap_or("event")),
         ("chat", _) => chat_line(payload),
         ("task", _) => {
@@ -569,6 +572,11 @@ fn chat_line(payload: &Value) -> String {
         _ => message_text(payload.get("message")),
     };
     let mut line = format!("chat {state}");
+    // A status event says where the turn is (`starting_model`, `running_tool`, ...).
+    let phase = text(payload, "phase");
+    if !phase.is_empty() {
+        line.push_str(&format!(" {phase}"));
+    }
     if let Some(reason) = payload.get("stopReason").and_then(Value::as_str) {
         line.push_str(&format!(" ({reason})"));
     }
