@@ -202,3 +202,57 @@ fn the_turn_strip_shows_tool_calls_approvals_and_the_streamed_reply() {
     let screen = h.screen_trimmed(120, 30);
     assert!(screen.contains("Your turn · aborted (rpc)"), "{screen}");
 }
+
+/// A finished turn's strip gives its rows back to the transcript on a small terminal: at 80x24
+/// and in a 60x15 pane the transcript still shows its lines (the strip shrinks or closes); a
+/// running turn keeps a line of its state.
+#[test]
+fn a_finished_turn_leaves_the_transcript_room_at_80x24_and_60x15() {
+    let mut h = with_sessions();
+    let messages: Vec<serde_json::Value> = (0..6)
+        .map(|n| {
+            json!({"role": if n % 2 == 0 { "user" } else { "assistant" },
+                        "content": [{"type": "text", "text": format!("transcript line {n}")}]})
+        })
+        .collect();
+    h.app.handle_event(AppEvent::Core(CoreEvent::Gateway {
+        gateway: "local".into(),
+        event: ClientEvent::Subscribed {
+            method: crate::gateway::history::HISTORY.into(),
+            payload: json!({"sessionKey": "agent:ops:main", "messages": messages}),
+        },
+        permit: crate::deck::paced::Permit::none(),
+    }));
+    h.app
+        .sessions
+        .turn_started("local", "agent:ops:main", "hi", false);
+    let news = |event: ChatEvent| {
+        AppEvent::Core(CoreEvent::Desk(DeskEvent::Session(SessionNews {
+            gateway: "local".into(),
+            session_key: "agent:ops:main".into(),
+            news: SessionAct::Turn(Box::new(event)),
+        })))
+    };
+    h.app.handle_event(news(ChatEvent::Delta {
+        text: "working on it".into(),
+        replace: false,
+    }));
+    let running = h.screen_trimmed(80, 24);
+    assert!(
+        running.contains("Your turn"),
+        "a running turn keeps its strip:\n{running}"
+    );
+    h.app.handle_event(news(ChatEvent::Final {
+        text: "all done".into(),
+        stop_reason: "stop".into(),
+    }));
+    let screen = h.screen_trimmed(80, 24);
+    let shown = screen.matches("transcript line").count();
+    assert!(shown >= 3, "{shown} transcript lines at 80x24:\n{screen}");
+    insta::assert_snapshot!("sessions_finished_turn_80x24", screen);
+    let pane = super::harness::draw_sessions_view(&mut h.app.sessions, 60, 15);
+    assert!(
+        pane.contains("transcript line"),
+        "no transcript line in a 60x15 pane:\n{pane}"
+    );
+}

@@ -26,6 +26,9 @@ const TURN_LINES: usize = 3;
 /// Rows of the message box and of the turn strip (borders included).
 const BOX_HEIGHT: u16 = 5;
 const STRIP_HEIGHT: u16 = 7;
+/// The transcript keeps at least this many rows (borders included) beside the strip; a
+/// finished turn's strip shrinks first, and closes when even one line of it would not fit.
+const TRANSCRIPT_MIN: u16 = 6;
 
 /// The message being written, for which session.
 pub(crate) struct MessageBox {
@@ -54,6 +57,13 @@ pub(crate) struct Turn {
 }
 
 impl Turn {
+    /// The turn ended (done, aborted or failed).
+    pub(crate) fn is_finished(&self) -> bool {
+        self.state == "done"
+            || self.state.starts_with("aborted")
+            || self.state.starts_with("failed")
+    }
+
     fn note(&mut self, line: String) {
         self.lines.push(line);
         let over = self.lines.len().saturating_sub(TURN_LINES);
@@ -254,8 +264,19 @@ impl SessionsView {
         else {
             return area;
         };
+        let height = STRIP_HEIGHT.min(area.height.saturating_sub(TRANSCRIPT_MIN));
+        // A running turn keeps a line of its own however small the pane (its state matters);
+        // a finished one gives its rows back to the transcript.
+        let height = if turn.is_finished() {
+            height
+        } else {
+            height.max(3)
+        };
+        if height < 3 || height >= area.height {
+            return area;
+        }
         let [rest, bottom] =
-            Layout::vertical([Constraint::Fill(1), Constraint::Length(STRIP_HEIGHT)]).areas(area);
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(height)]).areas(area);
         render_turn(turn, bottom, buf);
         rest
     }
