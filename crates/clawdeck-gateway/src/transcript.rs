@@ -198,6 +198,24 @@ impl SessionTranscript {
         }
     }
 
+    /// Where the first of the trailing tool entries whose call is one of `calls` is (the
+    /// transcript's end is a run of tool entries and one of them is such a call).
+    fn first_trailing_tool_of(&self, calls: &[String]) -> Option<usize> {
+        if calls.is_empty() {
+            return None;
+        }
+        let trailing = self
+            .entries
+            .iter()
+            .rev()
+            .take_while(|e| matches!(e, TranscriptEntry::Tool(_)))
+            .count();
+        let start = self.entries.len() - trailing;
+        (start..self.entries.len()).find(
+            |&i| matches!(&self.entries[i], TranscriptEntry::Tool(t) if calls.contains(&t.call_id)),
+        )
+    }
+
     /// Marks where events may be missing (not after another gap or at the very start).
     pub fn gap(&mut self, reason: &str) {
         if self.entries.is_empty()
@@ -242,11 +260,28 @@ impl SessionTranscript {
                     .payload
                     .pointer("/message/timestamp")
                     .and_then(Value::as_u64);
-                self.push(TranscriptEntry::Message {
+                let message = TranscriptEntry::Message {
                     role: role.clone(),
                     text,
                     ts,
-                });
+                };
+                // A live run's tool events can come before the message that makes the call:
+                // the call is put before its tool entries, as the transcript reads.
+                let calls = item
+                    .payload
+                    .get("message")
+                    .map(called_ids)
+                    .unwrap_or_default();
+                match self.first_trailing_tool_of(&calls) {
+                    Some(at) => {
+                        self.entries.insert(at, message);
+                        while self.entries.len() > self.cap {
+                            self.entries.pop_front();
+                            self.dropped += 1;
+                        }
+                    }
+                    None => self.push(message),
+                }
                 true
             }
             WatchKind::Tool(call) => {
@@ -332,6 +367,18 @@ pub(crate) fn called_tools(message: &Value) -> Option<String> {
     (!names.is_empty()).then(|| names.join(", "))
 }
 
+/// The ids of the calls an assistant message makes (`toolCall` blocks' `id`).
+fn called_ids(message: &Value) -> Vec<String> {
+    message
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
+        .filter_map(|b| b.get("id").and_then(Value::as_str).map(str::to_string))
+        .collect()
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -359,6 +406,39 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// Live, the tool's start can come before the assistant message that calls it: the call
+    /// still reads before its tool entry.
+    #[test]
+    fn a_call_that_arrives_after_its_tool_start_reads_before_it() {
+        let items = recorded();
+        let message_at = items
+            .iter()
+            .position(|i| matches!(&i.kind, WatchKind::Message { role, .. } if role == "assistant"))
+            .unwrap();
+        let tool_at = items
+            .iter()
+            .position(|i| matches!(i.kind, WatchKind::Tool(_)))
+            .unwrap();
+        let mut reordered = items.clone();
+        reordered.swap(message_at, tool_at);
+        let mut t = SessionTranscript::new();
+        for item in &reordered[..=message_at.max(tool_at)] {
+            t.apply(item);
+        }
+        let entries: Vec<&TranscriptEntry> = t.entries().collect();
+        let call = entries
+            .iter()
+            .position(
+                |e| matches!(e, TranscriptEntry::Message { text, .. } if text == "(calls exec)"),
+            )
+            .unwrap();
+        let tool = entries
+            .iter()
+            .position(|e| matches!(e, TranscriptEntry::Tool(_)))
+            .unwrap();
+        assert!(call < tool, "{entries:#?}");
     }
 
     #[test]
