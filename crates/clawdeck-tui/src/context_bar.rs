@@ -54,6 +54,9 @@ impl ContextChoices {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Field {
+    /// A session key (`agent:ops:telegram:group:-100123`): agent, channel, group and subagent
+    /// are read from it, as `--session-key` does.
+    Session,
     Agent,
     Provider,
     Model,
@@ -67,7 +70,7 @@ pub(crate) enum Field {
 }
 
 impl Field {
-    pub(crate) const ALL: [Field; 10] = [
+    pub(crate) const ALL: [Field; 11] = [
         Field::Agent,
         Field::Provider,
         Field::Model,
@@ -78,10 +81,12 @@ impl Field {
         Field::Owner,
         Field::Subagent,
         Field::Sandbox,
+        Field::Session,
     ];
 
     fn label(self) -> &'static str {
         match self {
+            Field::Session => "session",
             Field::Agent => "agent",
             Field::Provider => "provider",
             Field::Model => "model",
@@ -120,6 +125,7 @@ pub(crate) fn sender_label(ctx: &PolicyContext) -> Option<String> {
 
 fn field_value(ctx: &PolicyContext, field: Field) -> Option<String> {
     match field {
+        Field::Session => ctx.session_key.clone(),
         Field::Agent => ctx.agent.clone(),
         Field::Provider => ctx.provider.clone(),
         Field::Model => ctx.model.clone(),
@@ -137,6 +143,17 @@ fn field_value(ctx: &PolicyContext, field: Field) -> Option<String> {
 /// (a bare value is an id).
 fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
     match field {
+        Field::Session => {
+            // The session's own agent, channel, group and subagent depth replace the old ones.
+            ctx.agent = None;
+            ctx.channel = None;
+            ctx.account = None;
+            ctx.group = None;
+            ctx.subagent = false;
+            ctx.subagent_depth = None;
+            ctx.session_key = value;
+            *ctx = std::mem::take(ctx).with_session_key();
+        }
         Field::Agent => ctx.agent = value,
         Field::Provider => ctx.provider = value,
         Field::Model => ctx.model = value,
@@ -508,6 +525,38 @@ mod tests {
             panic!("not changed")
         };
         assert!(!ctx.is_owner());
+    }
+
+    #[test]
+    fn a_session_key_sets_agent_channel_group_and_subagent() {
+        let mut ctx = PolicyContext {
+            agent: Some("main".into()),
+            channel: Some("discord".into()),
+            ..PolicyContext::default()
+        };
+        set_field(
+            &mut ctx,
+            Field::Session,
+            Some("agent:ops:telegram:group:-100123".into()),
+        );
+        assert_eq!(
+            ctx.session_key.as_deref(),
+            Some("agent:ops:telegram:group:-100123")
+        );
+        assert_eq!(ctx.agent.as_deref(), Some("ops"));
+        assert_eq!(ctx.channel.as_deref(), Some("telegram"));
+        assert_eq!(ctx.group.as_deref(), Some("-100123"));
+        set_field(
+            &mut ctx,
+            Field::Session,
+            Some("agent:main:subagent:a:subagent:b".into()),
+        );
+        assert_eq!(ctx.agent.as_deref(), Some("main"));
+        assert_eq!(ctx.channel, None);
+        assert!(ctx.subagent);
+        assert_eq!(ctx.subagent_depth, Some(2));
+        set_field(&mut ctx, Field::Session, None);
+        assert_eq!(ctx.session_key, None);
     }
 
     #[test]
