@@ -98,6 +98,10 @@ fn decisions_view_shows_the_log_newest_first_and_follows_it() {
         "the log's word is not the console's: {shot}"
     );
     assert!(shot.contains("freeze blocked"));
+    assert!(
+        shot.contains("context agent ops · channel telegram"),
+        "the context the call ran in: {shot}"
+    );
     insta::assert_snapshot!("decisions_view_normal", shot);
 
     // A record appended by another process shows at the next tick, on top.

@@ -260,10 +260,7 @@ impl DecisionsView {
                 label("  lane "),
                 Span::raw(r.lane.clone().unwrap_or_else(|| "-".to_string())),
             ]),
-            Line::from(vec![
-                label("context "),
-                Span::raw(plain(&r.context.to_string())),
-            ]),
+            Line::from(vec![label("context "), Span::raw(context_text(&r.context))]),
             Line::from(vec![
                 label(if r.rule.is_some() { "rule " } else { "why " }),
                 Span::raw(rule),
@@ -282,5 +279,29 @@ impl DecisionsView {
             ]),
         ];
         (r.id.clone(), lines)
+    }
+}
+/// The context a call ran in, as the context bar words it (`agent ops · channel telegram ·
+/// sender id:42`); a call that named none ran in the default one, which is said.
+fn context_text(context: &serde_json::Value) -> String {
+    let fields: Vec<String> = context
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(key, value)| {
+            let value = match value {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            format!(
+                "{key} {}",
+                crate::sanitize::plain(&value).replace('\n', " ")
+            )
+        })
+        .collect();
+    if fields.is_empty() {
+        "the default (the config's default agent; no channel, group or sender)".to_string()
+    } else {
+        fields.join(" · ")
     }
 }
