@@ -44,8 +44,15 @@ pub(crate) fn parse_document<T: DeserializeOwned>(
             further: Box::default(),
         });
     }
-    let raw: Value = json5::from_str(text)
-        .map_err(|err| json5_error(&err, file, ConfigErrorKind::Syntax, None, text))?;
+    let raw: Value = json5::from_str(text).map_err(|err| {
+        json5_error(
+            &err,
+            file,
+            ConfigErrorKind::Syntax,
+            syntax_error_path(text),
+            text,
+        )
+    })?;
 
     let mut ignored = Vec::new();
     let mut track = serde_path_to_error::Track::new();
@@ -112,6 +119,17 @@ fn json5_error(
         key_path: path.filter(|p| !p.is_root()).map(|p| p.to_string()),
         further: Box::default(),
     }
+}
+
+/// The key path a syntax error is under (`agents.list[0].tools.allow[1]`), read again with
+/// the path tracked; None at the top level.
+fn syntax_error_path(text: &str) -> Option<KeyPath> {
+    let mut track = serde_path_to_error::Track::new();
+    let mut de = json5::Deserializer::from_str(text);
+    let tracked = serde_path_to_error::Deserializer::new(&mut de, &mut track);
+    let parsed: Result<Value, json5::Error> = serde::Deserialize::deserialize(tracked);
+    parsed.err()?;
+    Some(tracked_path(&track.path())).filter(|p| !p.is_root())
 }
 
 fn tracked_path(path: &serde_path_to_error::Path) -> KeyPath {

@@ -19,6 +19,18 @@ fn syntax_error_has_line_and_column() {
     assert_eq!(err.line, Some(3));
     assert!(err.column.is_some());
     assert!(err.to_string().starts_with("bad.json5:3:"), "{err}");
+    // The key path the broken value is under, when there is one.
+    assert_eq!(err.key_path.as_deref(), Some("tools.deny[1]"), "{err}");
+    let nested = "{ agents: { list: [ { id: 'a', tools: { allow: ['read' 'exec'] } } ] } }";
+    let err = load_from_str(nested, "n.json5").unwrap_err();
+    assert_eq!(err.kind, ConfigErrorKind::Syntax);
+    assert!(
+        err.to_string().ends_with("(at agents.list[0].tools.allow)"),
+        "{err}"
+    );
+    // At the top level there is no path; trailing text is still an error.
+    let err = load_from_str("{ tools: {} } }", "t.json5").unwrap_err();
+    assert_eq!(err.key_path, None, "{err}");
 }
 
 #[test]
