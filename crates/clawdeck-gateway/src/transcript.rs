@@ -231,112 +231,116 @@ impl SessionTranscript {
     /// Applies a watch item of this session; true when the transcript changed.
     pub fn apply(&mut self, item: &WatchItem) -> bool {
         match &item.kind {
-            WatchKind::Message { role, text } => {
-                let id = item
-                    .payload
-                    .get("messageId")
-                    .or_else(|| item.payload.pointer("/message/__openclaw/id"))
-                    .and_then(Value::as_str);
-                let seq = item
-                    .payload
-                    .get("messageSeq")
-                    .or_else(|| item.payload.pointer("/message/__openclaw/seq"))
-                    .and_then(Value::as_u64);
-                let text = if text.is_empty() {
-                    // An assistant turn that only calls tools: the calls follow as their own
-                    // entries; say so rather than show an empty line.
-                    match item.payload.get("message").and_then(called_tools) {
-                        Some(names) => format!("(calls {names})"),
-                        None => return false,
-                    }
-                } else {
-                    text.clone()
-                };
-                // Backfilled already (the history came before this event did).
-                if !self.note_message(id, seq) {
-                    return false;
-                }
-                let ts = item
-                    .payload
-                    .pointer("/message/timestamp")
-                    .and_then(Value::as_u64);
-                let message = TranscriptEntry::Message {
-                    role: role.clone(),
-                    text,
-                    ts,
-                };
-                // A live run's tool events can come before the message that makes the call:
-                // the call is put before its tool entries, as the transcript reads.
-                let calls = item
-                    .payload
-                    .get("message")
-                    .map(called_ids)
-                    .unwrap_or_default();
-                match self.first_trailing_tool_of(&calls) {
-                    Some(at) => {
-                        self.entries.insert(at, message);
-                        while self.entries.len() > self.cap {
-                            self.entries.pop_front();
-                            self.dropped += 1;
-                        }
-                    }
-                    None => self.push(message),
-                }
-                true
-            }
-            WatchKind::Tool(call) => {
-                let ts = item.payload.get("ts").and_then(Value::as_u64);
-                let found = self.entries.iter_mut().rev().find_map(|e| match e {
-                    TranscriptEntry::Tool(t)
-                        if t.call_id == call.call_id && t.run_id == call.run_id =>
-                    {
-                        Some(t)
-                    }
-                    _ => None,
-                });
-                let entry = match found {
-                    Some(entry) => entry,
-                    None => {
-                        self.push(TranscriptEntry::Tool(ToolEntry {
-                            name: call.name.clone(),
-                            call_id: call.call_id.clone(),
-                            run_id: call.run_id.clone(),
-                            args: call.args.clone(),
-                            output: String::new(),
-                            output_cut: 0,
-                            outcome: ToolOutcome::Running,
-                            started_ms: (call.phase == "start").then_some(ts).flatten(),
-                            duration_ms: None,
-                        }));
-                        match self.entries.back_mut() {
-                            Some(TranscriptEntry::Tool(t)) => t,
-                            _ => return true,
-                        }
-                    }
-                };
-                if entry.args.is_null() && !call.args.is_null() {
-                    entry.args = call.args.clone();
-                }
-                if let Some(output) = &call.output {
-                    set_output(entry, output);
-                }
-                if call.phase == "result" {
-                    entry.outcome = if call.is_error {
-                        ToolOutcome::Error
-                    } else {
-                        ToolOutcome::Ok
-                    };
-                    entry.duration_ms = call.duration_ms.or_else(|| {
-                        entry
-                            .started_ms
-                            .zip(ts)
-                            .map(|(start, end)| end.saturating_sub(start))
-                    });
-                }
-                true
-            }
+            WatchKind::Message { role, text } => self.apply_message(item, role, text),
+            WatchKind::Tool(call) => self.apply_tool(item, call),
             _ => false,
         }
+    }
+
+    /// A message of the session (an assistant turn that only calls tools reads `(calls X)`).
+    fn apply_message(&mut self, item: &WatchItem, role: &str, text: &str) -> bool {
+        let id = item
+            .payload
+            .get("messageId")
+            .or_else(|| item.payload.pointer("/message/__openclaw/id"))
+            .and_then(Value::as_str);
+        let seq = item
+            .payload
+            .get("messageSeq")
+            .or_else(|| item.payload.pointer("/message/__openclaw/seq"))
+            .and_then(Value::as_u64);
+        let text = if text.is_empty() {
+            // An assistant turn that only calls tools: the calls follow as their own
+            // entries; say so rather than show an empty line.
+            match item.payload.get("message").and_then(called_tools) {
+                Some(names) => format!("(calls {names})"),
+                None => return false,
+            }
+        } else {
+            text.to_string()
+        };
+        // Backfilled already (the history came before this event did).
+        if !self.note_message(id, seq) {
+            return false;
+        }
+        let ts = item
+            .payload
+            .pointer("/message/timestamp")
+            .and_then(Value::as_u64);
+        let message = TranscriptEntry::Message {
+            role: role.to_string(),
+            text,
+            ts,
+        };
+        // A live run's tool events can come before the message that makes the call:
+        // the call is put before its tool entries, as the transcript reads.
+        let calls = item
+            .payload
+            .get("message")
+            .map(called_ids)
+            .unwrap_or_default();
+        match self.first_trailing_tool_of(&calls) {
+            Some(at) => {
+                self.entries.insert(at, message);
+                while self.entries.len() > self.cap {
+                    self.entries.pop_front();
+                    self.dropped += 1;
+                }
+            }
+            None => self.push(message),
+        }
+        true
+    }
+
+    /// A step of a tool call: its entry made at the first, output and outcome filled in.
+    fn apply_tool(&mut self, item: &WatchItem, call: &crate::watch::ToolCall) -> bool {
+        let ts = item.payload.get("ts").and_then(Value::as_u64);
+        let found = self.entries.iter_mut().rev().find_map(|e| match e {
+            TranscriptEntry::Tool(t) if t.call_id == call.call_id && t.run_id == call.run_id => {
+                Some(t)
+            }
+            _ => None,
+        });
+        let entry = match found {
+            Some(entry) => entry,
+            None => {
+                self.push(TranscriptEntry::Tool(ToolEntry {
+                    name: call.name.clone(),
+                    call_id: call.call_id.clone(),
+                    run_id: call.run_id.clone(),
+                    args: call.args.clone(),
+                    output: String::new(),
+                    output_cut: 0,
+                    outcome: ToolOutcome::Running,
+                    started_ms: (call.phase == "start").then_some(ts).flatten(),
+                    duration_ms: None,
+                }));
+                match self.entries.back_mut() {
+                    Some(TranscriptEntry::Tool(t)) => t,
+                    _ => return true,
+                }
+            }
+        };
+        if entry.args.is_null() && !call.args.is_null() {
+            entry.args = call.args.clone();
+        }
+        if let Some(output) = &call.output {
+            set_output(entry, output);
+        }
+        if call.phase == "result" {
+            entry.outcome = if call.is_error {
+                ToolOutcome::Error
+            } else {
+                ToolOutcome::Ok
+            };
+            entry.duration_ms = call.duration_ms.or_else(|| {
+                entry
+                    .started_ms
+                    .zip(ts)
+                    .map(|(start, end)| end.saturating_sub(start))
+            });
+        }
+        true
     }
 }
 
