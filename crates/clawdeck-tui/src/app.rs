@@ -1271,9 +1271,30 @@ impl App {
         true
     }
 
+    /// Whether `gateway`'s roster still lists session `key`; when not, the status says so and
+    /// the caller sends nothing (a question can outlive the session it asked about).
+    fn session_still_listed(&mut self, gateway: &str, key: &str) -> bool {
+        let listed = self
+            .sessions
+            .roster
+            .rows()
+            .iter()
+            .any(|(g, row)| *g == gateway && row.key == key);
+        if !listed {
+            self.set_status(format!(
+                "{} is no longer listed on {gateway}; nothing sent",
+                crate::sanitize::visible(key).text
+            ));
+        }
+        listed
+    }
+
     /// Sends the Sessions view's message through the desk (its approver connection, so the
     /// turn's exec approvals come to the Approvals view).
     fn chat_session(&mut self, gateway: &str, key: &str, message: &str, steer: bool) {
+        if !self.session_still_listed(gateway, key) {
+            return;
+        }
         let Some(desk) = self.services.desk.clone() else {
             self.set_status("no gateway attached: the message was not sent");
             return;
@@ -1285,6 +1306,9 @@ impl App {
     }
 
     fn abort_session(&mut self, gateway: &str, key: &str) {
+        if !self.session_still_listed(gateway, key) {
+            return;
+        }
         let Some(desk) = self.services.desk.clone() else {
             self.set_status("no gateway attached: nothing to abort");
             return;

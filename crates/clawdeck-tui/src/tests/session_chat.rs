@@ -256,3 +256,48 @@ fn a_finished_turn_leaves_the_transcript_room_at_80x24_and_60x15() {
         "no transcript line in a 60x15 pane:\n{pane}"
     );
 }
+
+/// Two gateways list the same key; the turn runs on `lab`. The abort goes to the gateway of
+/// the row the operator picked, and a question answered after its session left the roster
+/// sends nothing.
+#[test]
+fn the_abort_reaches_the_picked_rows_gateway_and_nothing_once_it_is_gone() {
+    let mut h = with_sessions();
+    let lab = |h: &mut Harness, sessions: serde_json::Value| {
+        h.app.handle_event(AppEvent::Core(CoreEvent::Gateway {
+            gateway: "lab".into(),
+            event: ClientEvent::Subscribed {
+                method: "sessions.list".into(),
+                payload: json!({ "sessions": sessions }),
+            },
+            permit: crate::deck::paced::Permit::none(),
+        }));
+    };
+    lab(
+        &mut h,
+        json!([{"key": "agent:ops:main", "agentId": "ops", "kind": "direct",
+                "hasActiveRun": true, "updatedAt": 1_795_390_000_000u64}]),
+    );
+    assert!(h.app.sessions.select_session("lab", "agent:ops:main"));
+    h.emitted();
+    h.key(KeyCode::Char('x'));
+    h.pump();
+    h.key(KeyCode::Char('y'));
+    let sent = h.emitted();
+    assert!(
+        sent.iter().any(|e| matches!(e,
+            AppEvent::AbortSession { gateway, key } if gateway == "lab" && key == "agent:ops:main")),
+        "{sent:?}"
+    );
+    // Asked again; the session leaves lab's roster before the answer: nothing is sent.
+    h.key(KeyCode::Char('x'));
+    h.pump();
+    lab(&mut h, json!([]));
+    h.key(KeyCode::Char('y'));
+    h.pump();
+    assert!(
+        h.status().contains("no longer listed on lab; nothing sent"),
+        "{}",
+        h.status()
+    );
+}
