@@ -168,8 +168,11 @@ fn pending_id(home: &Home, command: &str, extra: &[&str], timeout: Duration) -> 
     }
 }
 
-fn gateway_or_skip(name: &str) -> Option<OwnGateway> {
-    let gateway = OwnGateway::start_with(EXEC_ASKS);
+/// Our own gateway with exec asking always; the mock streams a word every `word_ms` (a slow
+/// reply keeps a turn running: the mock's `SLEEP` does not reach a `chat.send` turn, whose
+/// newest user message is OpenClaw's own context).
+fn gateway_or_skip(name: &str, word_ms: &str) -> Option<OwnGateway> {
+    let gateway = OwnGateway::start_with_env(EXEC_ASKS, &[("MOCK_LLM_DELAY_MS", word_ms)]);
     if gateway.is_none() {
         eprintln!("{name}: SKIPPED (OPENCLAW_BIN or ../shared/realclaw/start.sh missing)");
     }
@@ -179,7 +182,8 @@ fn gateway_or_skip(name: &str) -> Option<OwnGateway> {
 #[test]
 #[ignore = "needs tmux and the real OpenClaw CLI: .ci/run runs it with --ignored"]
 fn the_console_and_the_cli_of_one_home_are_one_operator() {
-    let Some(gateway) = gateway_or_skip("operator_home_real") else {
+    // 600 ms a word: the plain reply (about 15 words) runs for some 9 s, long enough to abort.
+    let Some(gateway) = gateway_or_skip("operator_home_real", "600") else {
         return;
     };
     let home = Home::new(&gateway);
@@ -217,9 +221,10 @@ fn the_console_and_the_cli_of_one_home_are_one_operator() {
     tmux.wait_for("returned: two-from-console", Duration::from_secs(120));
 
     // 3. The console's x aborts a turn clawdeck chat started.
-    let (mut slow, slow_out) = home.chat("agent:ops:slow", "SLEEP 120");
-    let screen = tmux.wait_for("agent:ops:slow", Duration::from_secs(120));
-    eprintln!("{screen}");
+    let (mut slow, slow_out) = home.chat("agent:ops:slow", "tell me about the logs");
+    // Its reply has begun streaming: the turn is running on the gateway.
+    file_holds(&slow_out, "Summary", Duration::from_secs(120));
+    tmux.wait_for("agent:ops:slow", Duration::from_secs(30));
     for _ in 0..5 {
         tmux.keys(&["Up"]);
     }
@@ -231,14 +236,14 @@ fn the_console_and_the_cli_of_one_home_are_one_operator() {
     let code = ends_within(&mut slow, Duration::from_secs(30));
     let printed = std::fs::read_to_string(&slow_out).unwrap_or_default();
     assert_eq!(code, 1, "the chat turn ends aborted: {printed}");
-    assert!(!printed.contains("SLEPT"), "{printed}");
+    assert!(!printed.contains("edge-2)."), "the reply ran to its end: {printed}");
     tmux.keys(&["q"]);
 }
 
 #[test]
 #[ignore = "needs the real OpenClaw CLI: .ci/run runs it with --ignored"]
 fn another_operators_approval_is_answered_with_operator_admin() {
-    let Some(gateway) = gateway_or_skip("operator_home_real") else {
+    let Some(gateway) = gateway_or_skip("operator_home_real", "20") else {
         return;
     };
     let first = Home::new(&gateway);
