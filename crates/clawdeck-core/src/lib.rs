@@ -13,6 +13,7 @@ pub mod comparison;
 pub mod config;
 pub mod context;
 pub mod decision_log;
+pub mod exec_allowlist;
 pub mod lint;
 pub mod local_tools;
 pub mod mcp_servers;

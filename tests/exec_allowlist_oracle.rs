@@ -1,0 +1,113 @@
+//! The exec allowlist against the real OpenClaw: every case of
+//! `tests/recordings/exec_allowlist/cases.json` is evaluated by clawdeck's
+//! `clawdeck_core::exec_allowlist` with the recording's environment (PATH=/usr/bin:/bin, cwd
+//! /tmp, Linux) and must agree with what OpenClaw's own `evaluateShellAllowlistWithAuthorization`
+//! answered (`<version>.json`, written by record.mjs) on analysisOk, reason, satisfied,
+//! satisfiedBy and each segment's argv. Every disagreement is listed; no case is skipped.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use clawdeck_core::exec_allowlist::{
+    Allowlist, Evaluation, PathResolver, SafeBinPolicy, analyze, evaluate,
+};
+use serde_json::Value;
+
+fn recordings() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/recordings/exec_allowlist")
+}
+
+fn read(name: &str) -> Value {
+    let path = recordings().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// clawdeck's answer for one case of cases.json.
+fn clawdeck_answer(case: &Value) -> Evaluation {
+    let command = case["command"].as_str().expect("command");
+    let allowlist: Allowlist =
+        serde_json::from_value(case["allowlist"].clone()).expect("allowlist");
+    let safe_bins: Option<Vec<String>> = case
+        .get("safeBins")
+        .map(|v| serde_json::from_value(v.clone()).expect("safeBins"));
+    let policy = SafeBinPolicy::new(safe_bins.as_deref(), &BTreeMap::new(), &[]);
+    let resolver = PathResolver::new("/usr/bin:/bin", "/tmp");
+    evaluate(&analyze(command), &allowlist, &policy, &resolver)
+}
+
+/// The compared fields of a recorded answer.
+fn recorded_fields(answer: &Value) -> Value {
+    serde_json::json!({
+        "analysisOk": answer["analysisOk"],
+        "reason": answer["reason"],
+        "satisfied": answer["satisfied"],
+        "satisfiedBy": answer["satisfiedBy"],
+        "argv": answer["argv"],
+    })
+}
+
+/// The same fields of clawdeck's answer.
+fn clawdeck_fields(ours: &Evaluation) -> Value {
+    serde_json::json!({
+        "analysisOk": ours.analysis_ok,
+        "reason": ours.reason,
+        "satisfied": ours.satisfied,
+        "satisfiedBy": ours.satisfied_by,
+        "argv": ours.argv,
+    })
+}
+
+/// Every disagreement between clawdeck and one recording, described.
+fn disagreements(recording: &str) -> (usize, Vec<String>) {
+    let cases = read("cases.json");
+    let cases = cases["cases"].as_array().expect("cases");
+    let recorded = read(recording);
+    let answers = recorded["answers"].as_array().expect("answers");
+    assert_eq!(
+        cases.len(),
+        answers.len(),
+        "{recording}: one answer per case"
+    );
+    let mut out = Vec::new();
+    for (index, (case, answer)) in cases.iter().zip(answers).enumerate() {
+        assert_eq!(
+            case["command"], answer["command"],
+            "{recording}: case {index} out of order"
+        );
+        let theirs = recorded_fields(answer);
+        let mine = clawdeck_fields(&clawdeck_answer(case));
+        if theirs != mine {
+            out.push(format!(
+                "case {index}: command {:?} allowlist {} safeBins {}\n  recorded: {theirs}\n  clawdeck: {mine}",
+                case["command"].as_str().unwrap_or_default(),
+                case["allowlist"],
+                case.get("safeBins")
+                    .map_or("default".to_string(), Value::to_string),
+            ));
+        }
+    }
+    (cases.len(), out)
+}
+
+fn check(recording: &str) {
+    let (total, wrong) = disagreements(recording);
+    assert!(
+        wrong.is_empty(),
+        "{} of {total} cases disagree with {recording}:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn agrees_with_openclaw_2026_9_6() {
+    check("2026.9.6.json");
+}
+
+#[test]
+fn agrees_with_openclaw_2026_8_2() {
+    check("2026.8.2.json");
+}
