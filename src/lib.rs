@@ -6,9 +6,9 @@ pub mod cli;
 
 // The crates' modules under their own names, so paths read the same as inside them.
 pub(crate) use clawdeck_core::{
-    catalog, config, context, decision_log, lint, local_tools, mcp_servers, paths, pipeline,
-    policy, process, prompt, provider, queue, regular_file, sanitize, semantics, skills, stages,
-    tool,
+    catalog, config, context, decision_log, exec_allowlist, exec_verdict, lint, local_tools,
+    mcp_servers, paths, pipeline, policy, process, prompt, provider, queue, regular_file, sanitize,
+    semantics, skills, stages, tool,
 };
 pub(crate) use clawdeck_deck as deck;
 pub(crate) use clawdeck_gateway as gateway;

@@ -236,7 +236,10 @@ fn the_console_and_the_cli_of_one_home_are_one_operator() {
     let code = ends_within(&mut slow, Duration::from_secs(30));
     let printed = std::fs::read_to_string(&slow_out).unwrap_or_default();
     assert_eq!(code, 1, "the chat turn ends aborted: {printed}");
-    assert!(!printed.contains("edge-2)."), "the reply ran to its end: {printed}");
+    assert!(
+        !printed.contains("edge-2)."),
+        "the reply ran to its end: {printed}"
+    );
     tmux.keys(&["q"]);
 }
 

@@ -18,6 +18,8 @@ pub struct ExplainArgs {
     pub json: bool,
     #[command(flatten)]
     pub remote: RemoteConfigArgs,
+    #[command(flatten)]
+    pub exec: super::explain_exec::ExecCommandArgs,
 }
 
 pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
@@ -33,6 +35,16 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
             return exit::TOOL_ERROR;
         }
     };
+    if let Some(code) = super::explain_exec::run(
+        cli,
+        &args.exec,
+        args.tool.as_deref(),
+        &loaded,
+        &res,
+        args.json,
+    ) {
+        return code;
+    }
     match &args.tool {
         Some(name) => {
             let Some(trace) = res.trace(name) else {

@@ -19,6 +19,7 @@ pub mod context_args;
 mod diff;
 mod dispatch;
 mod explain;
+mod explain_exec;
 mod gateway;
 mod gateway_args;
 mod gateway_history;

@@ -14,6 +14,7 @@ pub mod config;
 pub mod context;
 pub mod decision_log;
 pub mod exec_allowlist;
+pub mod exec_verdict;
 pub mod lint;
 pub mod local_tools;
 pub mod mcp_servers;

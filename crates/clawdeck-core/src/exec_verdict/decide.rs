@@ -1,0 +1,543 @@
+//! The decision procedure for one exec call once the tool is visible, as OpenClaw 2026.9.6's
+//! exec tool runs it (`createExecTool().execute` and `processGatewayAllowlist`): the host, the
+//! security and ask the config and the approvals document leave, the allowlist per segment, and
+//! whether a question can be answered on this surface or falls back to askFallback.
+
+use serde::Serialize;
+
+use super::approvals_doc::DocPolicy;
+use super::exec_config::ExecConfig;
+use super::levels::{Ask, Security};
+
+/// Who started the turn: an operator's client that can answer approvals (a `chat.send` turn
+/// with the Control UI, an app or a clawdeck approver attached), or nobody who can (a
+/// headless `openclaw agent` run, cron, the HTTP API).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Surface {
+    Interactive,
+    Headless,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Runs,
+    Asks,
+    Denied,
+    Hidden,
+}
+
+/// One segment of the command as the allowlist saw it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SegmentCheck {
+    pub text: String,
+    /// `allowlist`, `safeBins`, `safeBuiltins`, or None (a miss).
+    pub satisfied_by: Option<String>,
+    /// The allowlist entry that matched (its key in the approvals document), when one did.
+    pub entry: Option<String>,
+    /// The executable resolved to a file (an approval can bind only to resolved ones).
+    pub resolved: bool,
+}
+
+/// What the allowlist made of the whole command.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AllowlistAnswer {
+    pub analysis_ok: bool,
+    /// Why the command could not be analysed (OpenClaw's word: `redirect`, ...).
+    pub reason: Option<String>,
+    pub satisfied: bool,
+    pub segments: Vec<SegmentCheck>,
+    /// `cd` (or pushd/popd) before another segment: an approval cannot bind what follows.
+    pub cwd_change_before_command: bool,
+}
+
+/// One segment's verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SegmentVerdict {
+    pub text: String,
+    pub verdict: Verdict,
+    pub step: &'static str,
+    pub key: Option<String>,
+}
+
+/// The answer: what happens, the step and key that decided it, what OpenClaw would say, and
+/// the smallest change that flips it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExecVerdict {
+    pub verdict: Verdict,
+    pub step: &'static str,
+    pub key: Option<String>,
+    pub reason: String,
+    pub fix: Option<String>,
+    pub host: String,
+    pub security: Security,
+    pub ask: Ask,
+    pub ask_fallback: Security,
+    pub segments: Vec<SegmentVerdict>,
+}
+
+/// The question's timeout (OpenClaw's DEFAULT_EXEC_APPROVAL_TIMEOUT_MS; no config key).
+pub const APPROVAL_TIMEOUT_MS: u64 = 1_800_000;
+
+/// Decides a visible exec call on a host that is not the sandbox, or on the sandbox.
+pub fn decide(
+    cfg: &ExecConfig,
+    doc: &DocPolicy,
+    sandboxed: bool,
+    allowlist: &AllowlistAnswer,
+    surface: Surface,
+) -> ExecVerdict {
+    let mut verdict = decide_whole(cfg, doc, sandboxed, allowlist, surface);
+    // A segment the allowlist missed fares as the whole command does.
+    for segment in &mut verdict.segments {
+        if segment.verdict == Verdict::Asks {
+            segment.verdict = verdict.verdict;
+        }
+    }
+    verdict
+}
+
+fn decide_whole(
+    cfg: &ExecConfig,
+    doc: &DocPolicy,
+    sandboxed: bool,
+    allowlist: &AllowlistAnswer,
+    surface: Surface,
+) -> ExecVerdict {
+    let host = effective_host(cfg, sandboxed);
+    if host == "sandbox" {
+        return in_sandbox(cfg, allowlist);
+    }
+    let (security, security_key) = match &doc.security {
+        Some((s, key)) if *s < cfg.security.value => (*s, Some(key.clone())),
+        _ => (cfg.security.value, cfg.security.key.clone()),
+    };
+    let (ask, ask_key) = match &doc.ask {
+        Some((a, key)) if *a > cfg.ask.value => (*a, Some(key.clone())),
+        _ => (cfg.ask.value, cfg.ask.key.clone()),
+    };
+    // askFallback comes only from the document (default deny), clamped to the security.
+    let (fallback, fallback_key) = match &doc.ask_fallback {
+        Some((f, key)) => ((*f).min(security), Some(key.clone())),
+        None => (Security::Deny, None),
+    };
+    let base = ExecVerdict {
+        verdict: Verdict::Runs,
+        step: "security",
+        key: security_key.clone(),
+        reason: String::new(),
+        fix: None,
+        host: host.clone(),
+        security,
+        ask,
+        ask_fallback: fallback,
+        segments: Vec::new(),
+    };
+    match security {
+        Security::Deny => ExecVerdict {
+            verdict: Verdict::Denied,
+            reason: format!("exec denied: host={host} security=deny"),
+            fix: Some(format!(
+                "set {} to \"allowlist\" or \"full\"",
+                security_key.as_deref().unwrap_or("tools.exec.security")
+            )),
+            ..base
+        },
+        Security::Full if ask == Ask::Always => asks_or_falls_back(
+            ExecVerdict {
+                step: "ask",
+                key: ask_key,
+                reason: "ask=always asks before every command".to_string(),
+                ..base
+            },
+            allowlist,
+            surface,
+            fallback_key,
+        ),
+        Security::Full => ExecVerdict {
+            reason: "security=full runs every command without asking".to_string(),
+            ..base
+        },
+        Security::Allowlist => on_allowlist(base, allowlist, ask_key, fallback_key, surface),
+    }
+}
+
+/// `auto` is the sandbox when the session is sandboxed, else the gateway.
+fn effective_host(cfg: &ExecConfig, sandboxed: bool) -> String {
+    match cfg.host.value.as_str() {
+        "auto" if sandboxed => "sandbox".to_string(),
+        "auto" => "gateway".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The sandbox host skips the approvals document, the allowlist and ask: only a deny the
+/// config sets (`mode: "deny"`, an explicit `security: "deny"`) stops a command there.
+fn in_sandbox(cfg: &ExecConfig, allowlist: &AllowlistAnswer) -> ExecVerdict {
+    let denied = cfg.configured_deny;
+    ExecVerdict {
+        verdict: if denied {
+            Verdict::Denied
+        } else {
+            Verdict::Runs
+        },
+        step: "host",
+        key: if denied {
+            cfg.security.key.clone()
+        } else {
+            cfg.host.key.clone()
+        },
+        reason: if denied {
+            "exec denied: host=sandbox security=deny".to_string()
+        } else {
+            "the sandbox runs it: ask, the allowlist and the approvals document do not apply there"
+                .to_string()
+        },
+        fix: None,
+        host: "sandbox".to_string(),
+        security: cfg.security.value,
+        ask: cfg.ask.value,
+        ask_fallback: Security::Deny,
+        segments: allowlist
+            .segments
+            .iter()
+            .map(|s| SegmentVerdict {
+                text: s.text.clone(),
+                verdict: if denied {
+                    Verdict::Denied
+                } else {
+                    Verdict::Runs
+                },
+                step: "host",
+                key: None,
+            })
+            .collect(),
+    }
+}
+
+/// security=allowlist: every segment must be satisfied; a miss asks (on-miss) or is denied
+/// (off); always asks regardless.
+fn on_allowlist(
+    base: ExecVerdict,
+    allowlist: &AllowlistAnswer,
+    ask_key: Option<String>,
+    fallback_key: Option<String>,
+    surface: Surface,
+) -> ExecVerdict {
+    let segments = segment_verdicts(allowlist);
+    let hit = allowlist.analysis_ok && allowlist.satisfied;
+    let first_miss = segments.iter().find(|s| s.verdict != Verdict::Runs);
+    let miss_text = first_miss.map(|s| s.text.clone()).unwrap_or_default();
+    let base = ExecVerdict { segments, ..base };
+    if base.ask == Ask::Always {
+        let v = ExecVerdict {
+            step: "ask",
+            key: ask_key,
+            reason: "ask=always asks before every command".to_string(),
+            ..base
+        };
+        return asks_or_falls_back(v, allowlist, surface, fallback_key);
+    }
+    if hit {
+        return ExecVerdict {
+            step: "allowlist",
+            key: None,
+            reason: "every segment is allowlisted, a safe bin or a safe builtin".to_string(),
+            ..base
+        };
+    }
+    let why = match &allowlist.reason {
+        Some(reason) => format!("the command cannot be analysed ({reason})"),
+        None => format!("`{miss_text}` is not allowlisted"),
+    };
+    if base.ask == Ask::Off {
+        return ExecVerdict {
+            verdict: Verdict::Denied,
+            step: "allowlist",
+            key: ask_key.clone(),
+            reason: format!("exec denied: allowlist miss: {why}"),
+            fix: Some(miss_fix(allowlist, &miss_text, ask_key.as_deref())),
+            ..base
+        };
+    }
+    let v = ExecVerdict {
+        step: "allowlist",
+        key: ask_key,
+        reason: format!("{why}; ask=on-miss asks"),
+        ..base
+    };
+    asks_or_falls_back(v, allowlist, surface, fallback_key)
+}
+
+/// The change that turns a miss into a hit (or makes it ask).
+fn miss_fix(allowlist: &AllowlistAnswer, miss: &str, ask_key: Option<&str>) -> String {
+    match &allowlist.reason {
+        Some(reason) => format!(
+            "the allowlist never takes a command with {reason}: rewrite it without that, or set \
+             {} to \"on-miss\" so it asks",
+            ask_key.unwrap_or("tools.exec.ask")
+        ),
+        None => format!(
+            "add the executable of `{miss}` to the approvals document's allowlist \
+             (openclaw approvals set), or set {} to \"on-miss\" so it asks",
+            ask_key.unwrap_or("tools.exec.ask")
+        ),
+    }
+}
+
+/// A question: denied when it cannot bind the command, else asked on an interactive surface
+/// or settled by askFallback on a headless one.
+fn asks_or_falls_back(
+    v: ExecVerdict,
+    allowlist: &AllowlistAnswer,
+    surface: Surface,
+    fallback_key: Option<String>,
+) -> ExecVerdict {
+    if let Some(why) = unbindable(allowlist) {
+        return ExecVerdict {
+            verdict: Verdict::Denied,
+            reason: format!("Exec denied (SYSTEM_RUN_DENIED: {why})"),
+            fix: Some(
+                "an approval binds only plain commands with resolved executables: rewrite it \
+                 (no redirects, substitutions or cd before other commands)"
+                    .to_string(),
+            ),
+            ..v
+        };
+    }
+    if surface == Surface::Interactive {
+        return ExecVerdict {
+            verdict: Verdict::Asks,
+            reason: format!(
+                "{}: an operator with operator.approvals answers within {} minutes (the Control \
+                 UI, an app, clawdeck's Approvals view or `clawdeck approvals resolve`)",
+                v.reason,
+                APPROVAL_TIMEOUT_MS / 60_000
+            ),
+            ..v
+        };
+    }
+    let allowlisted = allowlist.analysis_ok && allowlist.satisfied;
+    let runs = match v.ask_fallback {
+        Security::Full => true,
+        Security::Allowlist => allowlisted,
+        Security::Deny => false,
+    };
+    if runs {
+        return ExecVerdict {
+            verdict: Verdict::Runs,
+            step: "askFallback",
+            key: fallback_key,
+            reason: format!(
+                "{}; nobody can answer on this surface, askFallback={} lets it run",
+                v.reason,
+                v.ask_fallback.as_str()
+            ),
+            ..v
+        };
+    }
+    ExecVerdict {
+        verdict: Verdict::Denied,
+        step: "askFallback",
+        key: fallback_key,
+        reason: format!(
+            "exec denied: Headless runs cannot wait for interactive exec approval. Effective host \
+             exec policy: security={} ask={} askFallback={}",
+            v.security.as_str(),
+            v.ask.as_str(),
+            v.ask_fallback.as_str()
+        ),
+        fix: Some(
+            "run it from a surface that can answer (a chat.send turn with an approver attached), \
+             add an allowlist entry and set askFallback \"allowlist\" in the approvals document, \
+             or set security \"full\" and ask \"off\" for trusted automation"
+                .to_string(),
+        ),
+        ..v
+    }
+}
+
+/// Why an approval could not bind this command, if it could not.
+fn unbindable(allowlist: &AllowlistAnswer) -> Option<&'static str> {
+    if !allowlist.analysis_ok {
+        Some("approval cannot safely bind this command")
+    } else if allowlist.segments.iter().any(|s| !s.resolved) {
+        Some("approval requires a resolved executable")
+    } else if allowlist.cwd_change_before_command {
+        Some("approval cannot safely bind commands after cwd changes")
+    } else {
+        None
+    }
+}
+
+fn segment_verdicts(allowlist: &AllowlistAnswer) -> Vec<SegmentVerdict> {
+    allowlist
+        .segments
+        .iter()
+        .map(|s| SegmentVerdict {
+            text: s.text.clone(),
+            verdict: if s.satisfied_by.is_some() {
+                Verdict::Runs
+            } else {
+                Verdict::Asks
+            },
+            step: match s.satisfied_by.as_deref() {
+                Some("safeBins") => "safeBins",
+                Some("safeBuiltins") => "safeBuiltins",
+                _ => "allowlist",
+            },
+            key: s.entry.clone(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::exec_config::Keyed;
+    use super::*;
+
+    fn config(security: Security, ask: Ask, host: &str) -> ExecConfig {
+        ExecConfig {
+            host: Keyed {
+                value: host.to_string(),
+                key: None,
+            },
+            security: Keyed {
+                value: security,
+                key: Some("tools.exec.security".into()),
+            },
+            ask: Keyed {
+                value: ask,
+                key: Some("tools.exec.ask".into()),
+            },
+            mode: None,
+            configured_deny: security == Security::Deny,
+            safe_bins: None,
+            invalid: Vec::new(),
+        }
+    }
+
+    fn answer(hit: bool) -> AllowlistAnswer {
+        AllowlistAnswer {
+            analysis_ok: true,
+            reason: None,
+            satisfied: hit,
+            segments: vec![SegmentCheck {
+                text: "git status".into(),
+                satisfied_by: hit.then(|| "allowlist".to_string()),
+                entry: None,
+                resolved: true,
+            }],
+            cwd_change_before_command: false,
+        }
+    }
+
+    fn doc(security: Option<Security>, ask: Option<Ask>, fallback: Option<Security>) -> DocPolicy {
+        DocPolicy {
+            security: security.map(|s| (s, "defaults.security".into())),
+            ask: ask.map(|a| (a, "defaults.ask".into())),
+            ask_fallback: fallback.map(|f| (f, "defaults.askFallback".into())),
+            allowlist: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_document_only_tightens_and_ask_fallback_is_clamped_to_security() {
+        let cfg = config(Security::Full, Ask::Off, "gateway");
+        let d = doc(
+            Some(Security::Allowlist),
+            Some(Ask::OnMiss),
+            Some(Security::Full),
+        );
+        let v = decide(&cfg, &d, false, &answer(false), Surface::Headless);
+        assert_eq!(
+            (v.security, v.ask, v.ask_fallback),
+            (Security::Allowlist, Ask::OnMiss, Security::Allowlist)
+        );
+        assert_eq!(v.verdict, Verdict::Denied, "{v:?}");
+        assert!(
+            v.reason
+                .starts_with("exec denied: Headless runs cannot wait"),
+            "{}",
+            v.reason
+        );
+        assert_eq!(v.segments[0].verdict, Verdict::Denied);
+        // Allowlisted: askFallback allowlist lets it run headless... and it runs anyway.
+        let v = decide(&cfg, &d, false, &answer(true), Surface::Headless);
+        assert_eq!(v.verdict, Verdict::Runs, "{v:?}");
+        // A looser document changes nothing.
+        let loose = doc(Some(Security::Full), Some(Ask::Off), None);
+        let strict = config(Security::Allowlist, Ask::OnMiss, "gateway");
+        let v = decide(&strict, &loose, false, &answer(false), Surface::Interactive);
+        assert_eq!(
+            (v.security, v.ask, v.verdict),
+            (Security::Allowlist, Ask::OnMiss, Verdict::Asks)
+        );
+    }
+
+    #[test]
+    fn full_with_on_miss_never_asks_and_always_asks_on_any_security_but_deny() {
+        let v = decide(
+            &config(Security::Full, Ask::OnMiss, "gateway"),
+            &DocPolicy::default(),
+            false,
+            &answer(false),
+            Surface::Interactive,
+        );
+        assert_eq!(v.verdict, Verdict::Runs);
+        let v = decide(
+            &config(Security::Full, Ask::Always, "gateway"),
+            &DocPolicy::default(),
+            false,
+            &answer(true),
+            Surface::Interactive,
+        );
+        assert_eq!((v.verdict, v.step), (Verdict::Asks, "ask"));
+    }
+
+    #[test]
+    fn the_sandbox_ignores_ask_the_allowlist_and_the_documents_deny() {
+        let cfg = config(Security::Allowlist, Ask::Always, "auto");
+        let d = doc(Some(Security::Deny), None, None);
+        let v = decide(&cfg, &d, true, &answer(false), Surface::Headless);
+        assert_eq!((v.host.as_str(), v.verdict), ("sandbox", Verdict::Runs));
+        let denied = config(Security::Deny, Ask::Off, "auto");
+        let v = decide(
+            &denied,
+            &DocPolicy::default(),
+            true,
+            &answer(true),
+            Surface::Interactive,
+        );
+        assert_eq!(v.verdict, Verdict::Denied);
+        assert_eq!(v.reason, "exec denied: host=sandbox security=deny");
+    }
+
+    #[test]
+    fn a_miss_without_ask_is_denied_and_an_unbindable_question_is_denied_too() {
+        let v = decide(
+            &config(Security::Allowlist, Ask::Off, "gateway"),
+            &DocPolicy::default(),
+            false,
+            &answer(false),
+            Surface::Interactive,
+        );
+        assert_eq!(
+            (v.verdict, v.key.as_deref()),
+            (Verdict::Denied, Some("tools.exec.ask"))
+        );
+        assert!(v.fix.is_some());
+        let mut cd_first = answer(false);
+        cd_first.cwd_change_before_command = true;
+        let v = decide(
+            &config(Security::Allowlist, Ask::OnMiss, "gateway"),
+            &DocPolicy::default(),
+            false,
+            &cd_first,
+            Surface::Interactive,
+        );
+        assert_eq!(v.verdict, Verdict::Denied);
+        assert!(v.reason.contains("cwd changes"), "{}", v.reason);
+    }
+}

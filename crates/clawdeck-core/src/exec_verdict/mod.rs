@@ -1,0 +1,191 @@
+//! Will this command run? The exec verdict for one command line in one context, joined from
+//! what OpenClaw 2026.9.6 looks at in turn: the tool policy (is `exec` visible), where it runs
+//! (`tools.exec.host`, the sandbox), the security and ask the config and the host approvals
+//! document leave, the allowlist per segment (`crate::exec_allowlist`), and whether anyone can
+//! answer a question on the surface the turn came from. Pure: the caller hands in the config,
+//! the policy resolution, the approvals document and how executables resolve.
+//!
+//! Not modelled yet (each said in `ExecVerdict::notes` where it applies): elevated mode (which
+//! moves a sandboxed command to the gateway), the node host's own policy, session permission
+//! modes and `/exec` overrides, `mode: "auto"`'s reviewer model, strict inline-eval, the
+//! gateway's enforced rewrite (a glob or `bash -c` payload asks even when allowlisted), and
+//! cron standing grants.
+
+pub mod approvals_doc;
+pub mod decide;
+pub mod exec_config;
+pub mod levels;
+
+use serde_json::Value;
+
+pub use decide::{
+    AllowlistAnswer, ExecVerdict, SegmentCheck, SegmentVerdict, Surface, Verdict, decide,
+};
+
+use crate::config::LoadedConfig;
+use crate::exec_allowlist::{self, Allowlist, AllowlistEntry, Resolver, SafeBinPolicy};
+use crate::policy::Resolution;
+
+/// The question: a command line, the surface, and the host approvals document if one is known.
+pub struct ExecQuestion<'a> {
+    pub command: &'a str,
+    pub surface: Surface,
+    pub approvals: Option<&'a Value>,
+}
+
+/// The verdict for `question` in the resolution's context. `resolver` finds executables as the
+/// gateway host would (PATH, cwd).
+pub fn explain(
+    cfg: &LoadedConfig,
+    res: &Resolution,
+    question: &ExecQuestion,
+    resolver: &dyn Resolver,
+) -> ExecVerdict {
+    let agent = res.resolved.agent.clone();
+    let exec_cfg = exec_config::ExecConfig::for_agent(cfg, &agent);
+    let doc = question
+        .approvals
+        .map(|d| approvals_doc::for_agent(d, &agent))
+        .unwrap_or_default();
+    let answer = allowlist_answer(question.command, &exec_cfg, &doc, resolver);
+    if let Some(hidden) = hidden(res, &exec_cfg, &answer) {
+        return hidden;
+    }
+    decide(
+        &exec_cfg,
+        &doc,
+        res.resolved.sandboxed,
+        &answer,
+        question.surface,
+    )
+}
+
+/// `exec` is not visible in this context: the layer that removed it decides.
+fn hidden(
+    res: &Resolution,
+    cfg: &exec_config::ExecConfig,
+    answer: &AllowlistAnswer,
+) -> Option<ExecVerdict> {
+    let trace = res.trace("exec")?;
+    if trace.visible {
+        return None;
+    }
+    let removal = trace.removed_by.as_ref();
+    let layer = removal.map(|r| r.layer.to_string()).unwrap_or_default();
+    let key = removal.and_then(|r| r.config_path.clone());
+    Some(ExecVerdict {
+        verdict: Verdict::Hidden,
+        step: "policy",
+        key: key.clone(),
+        reason: format!(
+            "exec is not among the agent's tools: removed at the {layer} layer{}",
+            removal
+                .map(|r| format!(" ({})", r.reason))
+                .unwrap_or_default()
+        ),
+        fix: key.map(|k| format!("allow exec at {k} (`clawdeck explain exec` shows every layer)")),
+        host: cfg.host.value.clone(),
+        security: cfg.security.value,
+        ask: cfg.ask.value,
+        ask_fallback: levels::Security::Deny,
+        segments: answer
+            .segments
+            .iter()
+            .map(|s| SegmentVerdict {
+                text: s.text.clone(),
+                verdict: Verdict::Hidden,
+                step: "policy",
+                key: None,
+            })
+            .collect(),
+    })
+}
+
+/// The allowlist's answer, segment by segment, with what an approval needs to bind.
+fn allowlist_answer(
+    command: &str,
+    cfg: &exec_config::ExecConfig,
+    doc: &approvals_doc::DocPolicy,
+    resolver: &dyn Resolver,
+) -> AllowlistAnswer {
+    let analysis = exec_allowlist::analyze(command);
+    let allowlist = Allowlist(
+        doc.allowlist
+            .iter()
+            .map(|e| AllowlistEntry {
+                pattern: e.pattern.clone(),
+                arg_pattern: e.arg_pattern.clone(),
+                source: e.source.clone(),
+            })
+            .collect(),
+    );
+    let bins = cfg.safe_bins.as_ref().map(|b| b.value.clone());
+    let safe_bins = SafeBinPolicy::new(bins.as_deref(), &Default::default(), &[]);
+    let evaluation = exec_allowlist::evaluate(&analysis, &allowlist, &safe_bins, resolver);
+    let segments: Vec<SegmentCheck> = evaluation
+        .argv
+        .iter()
+        .enumerate()
+        .map(|(i, argv)| SegmentCheck {
+            text: shell_words(argv),
+            satisfied_by: evaluation
+                .satisfied_by
+                .get(i)
+                .copied()
+                .flatten()
+                .map(|s| s.as_str().to_string()),
+            entry: None,
+            resolved: argv.first().is_some_and(|exe| resolves(exe, resolver)),
+        })
+        .collect();
+    let changes_cwd = |argv: &Vec<String>| {
+        argv.first()
+            .is_some_and(|a| ["cd", "pushd", "popd"].contains(&a.as_str()))
+    };
+    let cwd_change_before_command = evaluation
+        .argv
+        .iter()
+        .position(changes_cwd)
+        .is_some_and(|at| at + 1 < evaluation.argv.len());
+    AllowlistAnswer {
+        analysis_ok: evaluation.analysis_ok,
+        reason: evaluation.reason.clone(),
+        satisfied: evaluation.satisfied,
+        segments,
+        cwd_change_before_command,
+    }
+}
+
+/// Whether `exe` is a file the host would run: a path from the cwd, or a name on PATH.
+fn resolves(exe: &str, resolver: &dyn Resolver) -> bool {
+    if exe.contains('/') {
+        let path = if exe.starts_with('/') {
+            exe.to_string()
+        } else {
+            format!("{}/{exe}", resolver.cwd())
+        };
+        return resolver.is_executable_file(&path);
+    }
+    resolver
+        .path_env()
+        .split(':')
+        .filter(|dir| !dir.is_empty())
+        .any(|dir| resolver.is_executable_file(&format!("{dir}/{exe}")))
+}
+
+/// An argv as a shell line (words with spaces or quotes single-quoted).
+fn shell_words(argv: &[String]) -> String {
+    argv.iter()
+        .map(|w| {
+            if !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c))
+            {
+                w.clone()
+            } else {
+                format!("'{}'", w.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,159 @@
+//! `clawdeck explain exec --command CMD`: will this command run? The verdict (runs, asks,
+//! denied, hidden) with the step and config key that decided it, the change that flips it, and
+//! each segment of the command line on its own.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use serde_json::json;
+
+use super::{Cli, exit};
+use crate::config::LoadedConfig;
+use crate::exec_allowlist::PathResolver;
+use crate::exec_verdict::{self, ExecQuestion, ExecVerdict, Surface};
+use crate::policy::Resolution;
+
+/// The flags of `explain exec` that ask about one command.
+#[derive(Debug, Args)]
+pub struct ExecCommandArgs {
+    /// With `explain exec`: the command line to judge (split and matched as OpenClaw does)
+    #[arg(long, value_name = "CMD")]
+    pub command: Option<String>,
+    /// Who started the turn: an operator client that can answer approvals (interactive), or
+    /// nobody who can (headless: `openclaw agent`, cron, the HTTP API)
+    #[arg(long, value_enum, default_value = "interactive", requires = "command")]
+    pub surface: SurfaceArg,
+    /// The host approvals document (JSON5, as `openclaw approvals set --file` takes it)
+    #[arg(long, value_name = "FILE", requires = "command")]
+    pub approvals: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SurfaceArg {
+    Interactive,
+    Headless,
+}
+
+/// Answers `explain exec --command`; None when no command was given (the layers are shown).
+pub fn run(
+    cli: &Cli,
+    args: &ExecCommandArgs,
+    tool: Option<&str>,
+    loaded: &LoadedConfig,
+    res: &Resolution,
+    as_json: bool,
+) -> Option<u8> {
+    let command = args.command.as_deref()?;
+    if tool != Some("exec") {
+        eprintln!(
+            "clawdeck explain: --command is asked of exec: `clawdeck explain exec --command CMD`"
+        );
+        return Some(exit::USAGE);
+    }
+    let doc = match args.approvals.as_deref().map(read_document).transpose() {
+        Ok(doc) => doc,
+        Err(err) => {
+            super::err_untrusted(cli, &format!("clawdeck explain: {err}"));
+            return Some(exit::USAGE);
+        }
+    };
+    let surface = match args.surface {
+        SurfaceArg::Interactive => Surface::Interactive,
+        SurfaceArg::Headless => Surface::Headless,
+    };
+    let question = ExecQuestion {
+        command,
+        surface,
+        approvals: doc.as_ref(),
+    };
+    let resolver = host_resolver();
+    let verdict = exec_verdict::explain(loaded, res, &question, &resolver);
+    if as_json {
+        let out = json!({
+            "command": command_json(command, &verdict),
+            "surface": surface,
+            "context": res.resolved,
+            "approvals": args.approvals.as_ref().map(|p| p.display().to_string()),
+        });
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));
+        super::out_untrusted(cli, &verdict_text(command, surface, &verdict));
+    }
+    Some(exit::OK)
+}
+
+/// The approvals document the operator named.
+fn read_document(path: &Path) -> Result<serde_json::Value, String> {
+    exec_verdict::approvals_doc::read(path)
+}
+
+/// Executables found as on this machine: its PATH and working directory.
+fn host_resolver() -> PathResolver {
+    let path = std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".to_string());
+    let cwd = std::env::current_dir()
+        .map(|d| d.display().to_string())
+        .unwrap_or_else(|_| "/".to_string());
+    PathResolver::new(&path, &cwd)
+}
+
+/// The contract scripts read: `verdict`, `step`, `key`, `fix`, `segments`.
+fn command_json(command: &str, v: &ExecVerdict) -> serde_json::Value {
+    json!({
+        "text": command,
+        "verdict": v.verdict,
+        "step": v.step,
+        "key": v.key,
+        "fix": v.fix,
+        "reason": v.reason,
+        "host": v.host,
+        "security": v.security,
+        "ask": v.ask,
+        "askFallback": v.ask_fallback,
+        "segments": v.segments.iter().map(|s| json!({
+            "text": s.text, "verdict": s.verdict, "step": s.step, "key": s.key,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn verdict_text(command: &str, surface: Surface, v: &ExecVerdict) -> String {
+    let word = |verdict| match verdict {
+        exec_verdict::Verdict::Runs => "runs",
+        exec_verdict::Verdict::Asks => "asks",
+        exec_verdict::Verdict::Denied => "DENIED",
+        exec_verdict::Verdict::Hidden => "hidden",
+    };
+    let surface = match surface {
+        Surface::Interactive => "interactive",
+        Surface::Headless => "headless",
+    };
+    let mut out = format!("exec `{command}` ({surface}): {}\n", word(v.verdict));
+    out.push_str(&format!(
+        "  decided at: {}{}\n",
+        v.step,
+        v.key
+            .as_deref()
+            .map(|k| format!(" ({k})"))
+            .unwrap_or_default()
+    ));
+    out.push_str(&format!("  why: {}\n", v.reason));
+    if let Some(fix) = &v.fix {
+        out.push_str(&format!("  fix: {fix}\n"));
+    }
+    out.push_str(&format!(
+        "  host {} · security {} · ask {} · askFallback {}\n",
+        v.host,
+        v.security.as_str(),
+        v.ask.as_str(),
+        v.ask_fallback.as_str()
+    ));
+    for s in &v.segments {
+        out.push_str(&format!(
+            "  segment `{}`: {} ({})\n",
+            s.text,
+            word(s.verdict),
+            s.step
+        ));
+    }
+    out
+}

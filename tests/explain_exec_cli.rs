@@ -1,0 +1,132 @@
+//! `clawdeck explain exec --command CMD`: the verdict and its JSON contract (`command.verdict`,
+//! `step`, `key`, `fix`, `segments`) on fixture configs, with executables found on
+//! PATH=/usr/bin:/bin. The agreement with the real OpenClaw's allowlist evaluation is
+//! tests/exec_allowlist_oracle.rs; the whole verdict against real turns is still to come.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/exec_verdict")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn explain(args: &[&str]) -> (i32, String, String) {
+    let home = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .args(["explain", "exec"])
+        .args(args)
+        .env("HOME", home.path())
+        .env("PATH", "/usr/bin:/bin")
+        .env_remove("OPENCLAW_CONFIG_PATH")
+        .env("CLAWDECK_OPENCLAW_VERSION", "2026.9")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn verdict(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let (code, out, err) = explain(&all);
+    assert_eq!(code, 0, "{err}{out}");
+    serde_json::from_str::<Value>(&out).unwrap()["command"].clone()
+}
+
+#[test]
+fn a_chain_with_one_unlisted_command_is_denied_at_the_allowlist_and_says_the_fix() {
+    let v = verdict(&[
+        "--command",
+        "ls -la && nosuchbin-clawdeck x",
+        "--config",
+        &fixture("allowlist-ask-off.json5"),
+        "--approvals",
+        &fixture("approvals-ls.json5"),
+    ]);
+    assert_eq!(v["verdict"], "denied", "{v}");
+    assert_eq!(v["step"], "allowlist");
+    assert_eq!(v["key"], "tools.exec.ask");
+    assert!(v["fix"].as_str().unwrap().contains("on-miss"), "{v}");
+    let segments: Vec<(&str, &str)> = v["segments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["text"].as_str().unwrap(), s["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        segments,
+        [("ls -la", "runs"), ("nosuchbin-clawdeck x", "denied")]
+    );
+    // The same chain of allowlisted parts runs.
+    let v = verdict(&[
+        "--command",
+        "cd /tmp && ls | head -n 5",
+        "--config",
+        &fixture("allowlist-ask-off.json5"),
+        "--approvals",
+        &fixture("approvals-ls.json5"),
+    ]);
+    assert_eq!(v["verdict"], "runs", "{v}");
+}
+
+#[test]
+fn a_miss_asks_an_operator_and_is_denied_where_nobody_can_answer() {
+    let config = fixture("allowlist-on-miss.json5");
+    let interactive = verdict(&["--command", "ls -la", "--config", &config]);
+    assert_eq!(interactive["verdict"], "asks", "{interactive}");
+    let headless = verdict(&[
+        "--command",
+        "ls -la",
+        "--config",
+        &config,
+        "--surface",
+        "headless",
+    ]);
+    assert_eq!(headless["verdict"], "denied", "{headless}");
+    assert_eq!(headless["step"], "askFallback");
+    assert!(
+        headless["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("exec denied: Headless runs cannot wait for interactive exec approval."),
+        "{headless}"
+    );
+    // A redirect can never be bound to an approval: denied, not asked.
+    let redirect = verdict(&["--command", "ls > out.txt", "--config", &config]);
+    assert_eq!(redirect["verdict"], "denied", "{redirect}");
+}
+
+#[test]
+fn a_hidden_exec_names_the_layer_and_bad_input_is_a_usage_error() {
+    let v = verdict(&[
+        "--command",
+        "ls",
+        "--config",
+        &fixture("exec-denied-by-policy.json5"),
+    ]);
+    assert_eq!(v["verdict"], "hidden", "{v}");
+    assert_eq!(v["step"], "policy");
+    assert_eq!(v["key"], "tools.deny[0]");
+    let home = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .args(["explain", "read", "--command", "ls"])
+        .env("HOME", home.path())
+        .env_remove("OPENCLAW_CONFIG_PATH")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let (code, _, err) = explain(&["--command", "ls", "--approvals", "/nonexistent/doc.json5"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("/nonexistent/doc.json5"), "{err}");
+}
