@@ -107,6 +107,10 @@ impl OwnGateway {
             .arg(self.script_dir.join("start.sh"))
             .arg("--gateway")
             .arg(self.prefix.path())
+            // The gateway is its own: its agents' tools must not reach another gateway that
+            // the test's environment names (2026.8.2's exec registers approvals through it).
+            .env_remove("OPENCLAW_GATEWAY_URL")
+            .env_remove("OPENCLAW_GATEWAY_TOKEN")
             .env("MOCK_LLM_PORT", self.llm_port.to_string())
             .env("REALCLAW_GATEWAY_PORT", self.gw_port.to_string())
             .env("REALCLAW_GATEWAY_TOKEN", &self.token)
