@@ -2,7 +2,7 @@
 //! denied, hidden) with the step and config key that decided it, the change that flips it, and
 //! each segment of the command line on its own.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use serde_json::json;
@@ -50,7 +50,12 @@ pub fn run(
         );
         return Some(exit::USAGE);
     }
-    let doc = match args.approvals.as_deref().map(read_document).transpose() {
+    let doc = match args
+        .approvals
+        .as_deref()
+        .map(exec_verdict::approvals_doc::read)
+        .transpose()
+    {
         Ok(doc) => doc,
         Err(err) => {
             super::err_untrusted(cli, &format!("clawdeck explain: {err}"));
@@ -81,11 +86,6 @@ pub fn run(
         super::out_untrusted(cli, &verdict_text(command, surface, &verdict));
     }
     Some(exit::OK)
-}
-
-/// The approvals document the operator named.
-fn read_document(path: &Path) -> Result<serde_json::Value, String> {
-    exec_verdict::approvals_doc::read(path)
 }
 
 /// Executables found as on this machine: its PATH and working directory.

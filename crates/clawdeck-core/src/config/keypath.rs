@@ -54,6 +54,16 @@ impl KeyPath {
     pub(crate) fn push(&mut self, segment: KeySegment) {
         self.segments.push(segment);
     }
+
+    /// The value this path names in `doc`, if there is one.
+    pub(crate) fn lookup<'a>(&self, doc: &'a serde_json::Value) -> Option<&'a serde_json::Value> {
+        self.segments
+            .iter()
+            .try_fold(doc, |node, segment| match segment {
+                KeySegment::Key(key) => node.get(key),
+                KeySegment::Index(i) => node.get(*i),
+            })
+    }
 }
 
 /// Keys that can be written bare after a dot; everything else is quoted.

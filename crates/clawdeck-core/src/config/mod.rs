@@ -146,6 +146,13 @@ impl LoadedConfig {
             .or_else(|| self.agents.first())
     }
 
+    /// The agent's own object in the raw config (none for OpenClaw's implicit `main`).
+    pub(crate) fn agent_raw(&self, agent: &AgentInfo) -> Option<&Value> {
+        (!agent.implicit)
+            .then(|| agent.path.lookup(&self.raw))
+            .flatten()
+    }
+
     /// Looks an agent up by id (case-insensitive, like OpenClaw's normalised ids).
     pub(crate) fn agent(&self, id: &str) -> Option<&AgentInfo> {
         let wanted = normalize_agent_id(id);

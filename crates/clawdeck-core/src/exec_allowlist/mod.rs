@@ -42,7 +42,7 @@ pub use evaluate::{Evaluation, SatisfiedBy, evaluate};
 pub use explain::{MAX_NODES, MAX_PARSE_TIME, MAX_SOURCE_CHARS};
 pub use pattern::{Allowlist, AllowlistEntry, glob_matches};
 pub use plan::{Candidate, Group, Plan};
-pub use resolution::{PathResolver, Resolver, TrustPlan};
+pub use resolution::{Executable, PathResolver, Resolver, TrustPlan, resolve_executable};
 pub use safe_bins::{
     DEFAULT_SAFE_BINS, DEFAULT_TRUSTED_DIRS, SafeBinPolicy, SafeBinProfile, SafeBinProfileConfig,
     builtin_profiles,

@@ -147,20 +147,7 @@ impl ExecConfig {
 /// `agents.list[1].tools.exec`).
 fn agent_exec<'a>(cfg: &'a LoadedConfig, agent: &str) -> Option<(&'a Value, String)> {
     let info = cfg.agent(agent)?;
-    if info.implicit {
-        return None;
-    }
-    let mut node = &cfg.raw;
-    for segment in info.path.to_string().split('.') {
-        node = match segment.split_once('[') {
-            Some((name, rest)) => {
-                let index: usize = rest.trim_end_matches(']').parse().ok()?;
-                node.get(name)?.get(index)?
-            }
-            None => node.get(segment)?,
-        };
-    }
-    let exec = node.pointer("/tools/exec")?;
+    let exec = cfg.agent_raw(info)?.pointer("/tools/exec")?;
     Some((exec, format!("{}.tools.exec", info.path)))
 }
 

@@ -135,7 +135,11 @@ fn allowlist_answer(
                 .flatten()
                 .map(|s| s.as_str().to_string()),
             entry: None,
-            resolved: argv.first().is_some_and(|exe| resolves(exe, resolver)),
+            resolved: argv.first().is_some_and(|exe| {
+                exec_allowlist::resolve_executable(exe, resolver)
+                    .resolved_path
+                    .is_some()
+            }),
         })
         .collect();
     let changes_cwd = |argv: &Vec<String>| {
@@ -154,23 +158,6 @@ fn allowlist_answer(
         segments,
         cwd_change_before_command,
     }
-}
-
-/// Whether `exe` is a file the host would run: a path from the cwd, or a name on PATH.
-fn resolves(exe: &str, resolver: &dyn Resolver) -> bool {
-    if exe.contains('/') {
-        let path = if exe.starts_with('/') {
-            exe.to_string()
-        } else {
-            format!("{}/{exe}", resolver.cwd())
-        };
-        return resolver.is_executable_file(&path);
-    }
-    resolver
-        .path_env()
-        .split(':')
-        .filter(|dir| !dir.is_empty())
-        .any(|dir| resolver.is_executable_file(&format!("{dir}/{exe}")))
 }
 
 /// An argv as a shell line (words with spaces or quotes single-quoted).

@@ -21,7 +21,7 @@ pub struct CallNote {
 
 /// A string setting, the agent's `tools.exec.<key>` before the global `tools.exec.<key>`.
 fn exec_setting(cfg: &LoadedConfig, agent: &AgentInfo, key: &str) -> Option<(String, String)> {
-    let agent_raw = agent_raw(cfg, agent);
+    let agent_raw = cfg.agent_raw(agent);
     if let Some(v) = agent_raw
         .and_then(|a| a.pointer(&format!("/tools/exec/{key}")))
         .and_then(Value::as_str)
@@ -35,24 +35,6 @@ fn exec_setting(cfg: &LoadedConfig, agent: &AgentInfo, key: &str) -> Option<(Str
         .pointer(&format!("/tools/exec/{key}"))
         .and_then(Value::as_str)
         .map(|v| (v.trim().to_lowercase(), format!("tools.exec.{key}")))
-}
-
-/// The agent's own object in the raw config.
-fn agent_raw<'a>(cfg: &'a LoadedConfig, agent: &AgentInfo) -> Option<&'a Value> {
-    if agent.implicit {
-        return None;
-    }
-    let mut node = &cfg.raw;
-    for segment in agent.path.to_string().split('.') {
-        node = match segment.split_once('[') {
-            Some((name, rest)) => {
-                let index: usize = rest.trim_end_matches(']').parse().ok()?;
-                node.get(name)?.get(index)?
-            }
-            None => node.get(segment)?,
-        };
-    }
-    Some(node)
 }
 
 /// Notes on calling exec in this context.
@@ -159,7 +141,8 @@ fn elevated_note(cfg: &LoadedConfig, agent: &AgentInfo) -> CallNote {
         .raw
         .pointer("/tools/elevated/enabled")
         .and_then(Value::as_bool);
-    let agent_elevated = agent_raw(cfg, agent)
+    let agent_elevated = cfg
+        .agent_raw(agent)
         .and_then(|a| a.pointer("/tools/elevated/enabled"))
         .and_then(Value::as_bool);
     let (on, path) = match (agent_elevated, elevated) {
