@@ -171,19 +171,28 @@ fn gateway_logs_prints_the_tail_filtered_and_sanitized() {
     assert!(lines[0]["gateway"].as_str().is_some_and(|g| !g.is_empty()));
 }
 
+/// `gateway logs --follow` polling every 100 ms, its stdout piped to the test.
+fn follow_logs(
+    gateway: &FakeGateway,
+    state: &std::path::Path,
+) -> (std::process::Child, BufReader<std::process::ChildStdout>) {
+    let mut child = clawdeck(gateway, state)
+        .args(["gateway", "logs", "--follow", "--interval-ms", "100"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = BufReader::new(child.stdout.take().unwrap());
+    (child, out)
+}
+
 #[test]
 fn gateway_logs_follow_prints_only_new_lines() {
     let written = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(2));
     let gateway =
         FakeGateway::start(Script::default().answer_with("logs.tail", log_of(written.clone())));
     let state = tempfile::tempdir().unwrap();
-    let mut child = clawdeck(&gateway, state.path())
-        .args(["gateway", "logs", "--follow", "--interval-ms", "100"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let (mut child, mut out) = follow_logs(&gateway, state.path());
     let mut seen = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(30);
     while seen.len() < 4 && Instant::now() < deadline {
@@ -279,13 +288,7 @@ fn gateway_logs_follow_ends_when_its_reader_goes() {
     let written = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(3));
     let gateway = FakeGateway::start(Script::default().answer_with("logs.tail", log_of(written)));
     let state = tempfile::tempdir().unwrap();
-    let mut child = clawdeck(&gateway, state.path())
-        .args(["gateway", "logs", "--follow", "--interval-ms", "100"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let (mut child, mut out) = follow_logs(&gateway, state.path());
     let mut line = String::new();
     out.read_line(&mut line).unwrap();
     // All three lines were written at once: the pipe took them; now the reader leaves.

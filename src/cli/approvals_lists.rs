@@ -3,6 +3,7 @@
 //! (`approval.history`) and the standing grants (`exec.approval.grants.*`). Every gateway text
 //! is shown visibly (`sanitize::visible`) and through the output guard.
 
+use std::collections::BTreeMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
@@ -86,10 +87,12 @@ pub(super) async fn pending(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> 
     let now = now_ms();
     let mut found: Vec<(String, Approval)> = Vec::new();
     // Per gateway: whether other operators' approvals are in the list (operator.admin held).
-    let mut all_operators = serde_json::Map::new();
+    let all_operators: BTreeMap<String, bool> = clients
+        .iter()
+        .map(|c| (c.endpoint().name.clone(), c.hello().sees_all_operators()))
+        .collect();
     for client in &clients {
         let name = client.endpoint().name.clone();
-        all_operators.insert(name.clone(), json!(client.hello().sees_all_operators()));
         let (items, errors) = list_all_pending(client, &name).await;
         for e in errors {
             super::err_untrusted(cli, &format!("clawdeck approvals pending: {name}: {e}"));
@@ -126,7 +129,7 @@ pub(super) async fn pending(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> 
     }
     let mine_only: Vec<&String> = all_operators
         .iter()
-        .filter(|(_, all)| **all == json!(false))
+        .filter(|(_, all)| !**all)
         .map(|(g, _)| g)
         .collect();
     if !as_json && !mine_only.is_empty() {

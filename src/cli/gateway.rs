@@ -114,14 +114,13 @@ pub(crate) async fn attach_all(
     command: &str,
     approver: bool,
 ) -> Result<(Vec<GatewayClient>, bool), u8> {
-    let (endpoints, identity) = match endpoints(cli, args) {
+    let (endpoints, identity, all_operators) = match super::gateway_args::endpoints_as(cli, args) {
         Ok(x) => x,
         Err(e) => {
             super::err_untrusted(cli, &format!("clawdeck {command}: {e}"));
             return Err(exit::USAGE);
         }
     };
-    let all_operators = super::gateway_args::all_operators(cli, args);
     let mut clients = Vec::new();
     let mut failed = false;
     for endpoint in &endpoints {

@@ -21,29 +21,31 @@ pub struct GatewayArgs {
     pub all_operators: bool,
 }
 
-/// Whether to ask for `operator.admin`: `--all-operators`, else clawdeck.json5
-/// `approvals.allOperators` (a config that does not load counts as off).
-pub fn all_operators(cli: &Cli, args: &GatewayArgs) -> bool {
-    args.all_operators
-        || crate::config::load(cli.config.as_deref())
-            .is_ok_and(|loaded| loaded.settings.approvals.all_operators)
-}
-
 /// The gateways to use, and clawdeck's device identity.
 pub fn endpoints(
     cli: &Cli,
     args: &GatewayArgs,
 ) -> Result<(Vec<GatewayEndpoint>, DeviceIdentity), String> {
-    let configured = match crate::config::load(cli.config.as_deref()) {
-        Ok(loaded) => loaded.settings.gateways,
+    endpoints_as(cli, args).map(|(endpoints, identity, _)| (endpoints, identity))
+}
+
+/// As [`endpoints`], and whether to ask for `operator.admin`: `--all-operators`, else
+/// clawdeck.json5 `approvals.allOperators` (read from the same load).
+pub fn endpoints_as(
+    cli: &Cli,
+    args: &GatewayArgs,
+) -> Result<(Vec<GatewayEndpoint>, DeviceIdentity, bool), String> {
+    let settings = match crate::config::load(cli.config.as_deref()) {
+        Ok(loaded) => loaded.settings,
         // Without an explicit --config a broken OpenClaw file must not block the gateway.
         Err(err) if cli.config.is_some() => return Err(err.to_string()),
-        Err(_) => Vec::new(),
+        Err(_) => Default::default(),
     };
     let env = |key: &str| std::env::var(key).ok();
-    let endpoints = resolve_endpoints(&configured, &args.gateways, &env)?;
+    let endpoints = resolve_endpoints(&settings.gateways, &args.gateways, &env)?;
     let identity = DeviceIdentity::load_default()?;
-    Ok((endpoints, identity))
+    let all_operators = args.all_operators || settings.approvals.all_operators;
+    Ok((endpoints, identity, all_operators))
 }
 
 /// Attaches to one gateway. `approver`: advertise the `exec-approvals` capability, so the

@@ -137,15 +137,14 @@ impl ApprovalsView {
     /// below the open ones, an earlier one left); only when it is gone does the row number
     /// stand, and the pick moves to what is there now.
     fn follow_pick(&mut self) {
-        let rows = self.board.rows();
-        let at = self.picked.as_ref().and_then(|(gateway, id)| {
-            rows.iter()
-                .position(|e| &e.gateway == gateway && &e.approval.id == id)
-        });
-        self.selected = at.unwrap_or(self.selected.min(rows.len().saturating_sub(1)));
-        self.picked = rows
-            .get(self.selected)
-            .map(|e| (e.gateway.clone(), e.approval.id.clone()));
+        let ids: Vec<(String, String)> = self
+            .board
+            .rows()
+            .iter()
+            .map(|e| (e.gateway.clone(), e.approval.id.clone()))
+            .collect();
+        (self.selected, self.picked) =
+            super::list::keep_pick(&ids, self.picked.as_ref(), self.selected);
     }
 
     /// Whether `action` does something here now: answers only in the pending list, allow-always

@@ -134,12 +134,8 @@ impl Ledger {
             return;
         }
         let ids = self.row_ids(grants);
-        let at = self
-            .picked
-            .as_ref()
-            .and_then(|p| ids.iter().position(|id| id == p));
-        self.selected = at.unwrap_or(self.selected.min(ids.len().saturating_sub(1)));
-        self.picked = ids.get(self.selected).cloned();
+        (self.selected, self.picked) =
+            super::list::keep_pick(&ids, self.picked.as_ref(), self.selected);
     }
 
     /// Applies a desk answer; the status line's text when it has one to say.

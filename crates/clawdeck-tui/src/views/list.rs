@@ -53,6 +53,19 @@ pub(crate) fn moved(position: usize, action: Action, len: usize, page: usize) ->
     Some(to.min(last))
 }
 
+/// The selection after a list's rows changed, by identity: the row of the picked item (`ids`
+/// are the rows' identities, in order), or where it is gone the same row number (clamped);
+/// returns the row and the identity now picked.
+pub(crate) fn keep_pick<K: PartialEq + Clone>(
+    ids: &[K],
+    picked: Option<&K>,
+    selected: usize,
+) -> (usize, Option<K>) {
+    let at = picked.and_then(|p| ids.iter().position(|id| id == p));
+    let row = at.unwrap_or(selected.min(ids.len().saturating_sub(1)));
+    (row, ids.get(row).cloned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
