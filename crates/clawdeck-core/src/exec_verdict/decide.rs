@@ -89,6 +89,19 @@ pub fn decide(
     surface: Surface,
 ) -> ExecVerdict {
     let mut verdict = decide_whole(cfg, doc, sandboxed, allowlist, surface);
+    // Decided before the allowlist (deny, full): every segment fares as the whole does.
+    if verdict.segments.is_empty() {
+        verdict.segments = allowlist
+            .segments
+            .iter()
+            .map(|s| SegmentVerdict {
+                text: s.text.clone(),
+                verdict: verdict.verdict,
+                step: verdict.step,
+                key: None,
+            })
+            .collect();
+    }
     // A segment the allowlist missed fares as the whole command does.
     for segment in &mut verdict.segments {
         if segment.verdict == Verdict::Asks {
@@ -107,7 +120,7 @@ fn decide_whole(
 ) -> ExecVerdict {
     let host = effective_host(cfg, sandboxed);
     if host == "sandbox" {
-        return in_sandbox(cfg, allowlist);
+        return in_sandbox(cfg);
     }
     let (security, security_key) = match &doc.security {
         Some((s, key)) if *s < cfg.security.value => (*s, Some(key.clone())),
@@ -174,7 +187,7 @@ fn effective_host(cfg: &ExecConfig, sandboxed: bool) -> String {
 
 /// The sandbox host skips the approvals document, the allowlist and ask: only a deny the
 /// config sets (`mode: "deny"`, an explicit `security: "deny"`) stops a command there.
-fn in_sandbox(cfg: &ExecConfig, allowlist: &AllowlistAnswer) -> ExecVerdict {
+fn in_sandbox(cfg: &ExecConfig) -> ExecVerdict {
     let denied = cfg.configured_deny;
     ExecVerdict {
         verdict: if denied {
@@ -199,20 +212,7 @@ fn in_sandbox(cfg: &ExecConfig, allowlist: &AllowlistAnswer) -> ExecVerdict {
         security: cfg.security.value,
         ask: cfg.ask.value,
         ask_fallback: Security::Deny,
-        segments: allowlist
-            .segments
-            .iter()
-            .map(|s| SegmentVerdict {
-                text: s.text.clone(),
-                verdict: if denied {
-                    Verdict::Denied
-                } else {
-                    Verdict::Runs
-                },
-                step: "host",
-                key: None,
-            })
-            .collect(),
+        segments: Vec::new(),
     }
 }
 
@@ -486,6 +486,11 @@ mod tests {
             Surface::Interactive,
         );
         assert_eq!(v.verdict, Verdict::Runs);
+        // Decided before the allowlist: each segment is listed with the whole's verdict.
+        assert_eq!(
+            (v.segments.len(), v.segments[0].verdict, v.segments[0].step),
+            (1, Verdict::Runs, "security")
+        );
         let v = decide(
             &config(Security::Full, Ask::Always, "gateway"),
             &DocPolicy::default(),
