@@ -1,7 +1,8 @@
 //! `clawdeck explain exec --command CMD`: the verdict and its JSON contract (`command.verdict`,
 //! `step`, `key`, `fix`, `segments`) on fixture configs, with executables found on
 //! PATH=/usr/bin:/bin. The agreement with the real OpenClaw's allowlist evaluation is
-//! tests/exec_allowlist_oracle.rs; the whole verdict against real turns is still to come.
+//! tests/exec_allowlist_oracle.rs; the whole verdict against real turns is
+//! tests/exec_verdict_real.rs.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -20,12 +21,18 @@ fn fixture(name: &str) -> String {
 
 fn explain(args: &[&str]) -> (i32, String, String) {
     let home = tempfile::tempdir().unwrap();
+    explain_in(home.path(), args)
+}
+
+/// `clawdeck explain exec ARGS` with HOME at `home` (OpenClaw's state in `home/.openclaw`).
+fn explain_in(home: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
         .args(["explain", "exec"])
         .args(args)
-        .env("HOME", home.path())
+        .env("HOME", home)
         .env("PATH", "/usr/bin:/bin")
         .env_remove("OPENCLAW_CONFIG_PATH")
+        .env_remove("OPENCLAW_STATE_DIR")
         .env("CLAWDECK_OPENCLAW_VERSION", "2026.9")
         .output()
         .unwrap();
@@ -129,4 +136,42 @@ fn a_hidden_exec_names_the_layer_and_bad_input_is_a_usage_error() {
     let (code, _, err) = explain(&["--command", "ls", "--approvals", "/nonexistent/doc.json5"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("/nonexistent/doc.json5"), "{err}");
+}
+
+#[test]
+fn a_legacy_approvals_file_is_an_error_naming_it_and_an_embedded_run_cannot_ask() {
+    let home = tempfile::tempdir().unwrap();
+    let state = home.path().join(".openclaw");
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("exec-approvals.json"), "{}").unwrap();
+    let args = [
+        "--command",
+        "whoami",
+        "--config",
+        &fixture("allowlist-on-miss.json5"),
+    ];
+    let (code, out, err) = explain_in(home.path(), &args);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains(".openclaw/exec-approvals.json") && err.contains("doctor --fix"),
+        "{err}"
+    );
+    // Nothing stored: OpenClaw's defaults, and an embedded (--local) turn cannot register the
+    // question a miss raises.
+    std::fs::remove_file(state.join("exec-approvals.json")).unwrap();
+    let mut local = args.to_vec();
+    local.extend(["--surface", "local", "--json"]);
+    let (code, out, err) = explain_in(home.path(), &local);
+    assert_eq!(code, 0, "{err}");
+    let answer: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(answer["approvals"], Value::Null);
+    assert_eq!(answer["surface"], "local");
+    assert_eq!(answer["command"]["verdict"], "denied", "{answer}");
+    assert!(
+        answer["command"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("registration failed"),
+        "{answer}"
+    );
 }

@@ -19,11 +19,14 @@ pub struct ExecCommandArgs {
     /// With `explain exec`: the command line to judge (split and matched as OpenClaw does)
     #[arg(long, value_name = "CMD")]
     pub command: Option<String>,
-    /// Who started the turn: an operator client that can answer approvals (interactive), or
-    /// nobody who can (headless: `openclaw agent`, cron, the HTTP API)
+    /// Who started the turn: an operator client that can answer approvals (interactive),
+    /// nobody who can (headless: `openclaw agent` through the gateway, cron, the HTTP API), or
+    /// an embedded `openclaw agent --local` run (local)
     #[arg(long, value_enum, default_value = "interactive", requires = "command")]
     pub surface: SurfaceArg,
-    /// The host approvals document (JSON5, as `openclaw approvals set --file` takes it)
+    /// The host approvals document (JSON5, as `openclaw approvals set --file` takes it).
+    /// Default: the one OpenClaw stored in its state database
+    /// (`$OPENCLAW_STATE_DIR`, else ~/.openclaw: state/openclaw.sqlite), read-only
     #[arg(long, value_name = "FILE", requires = "command")]
     pub approvals: Option<PathBuf>,
 }
@@ -32,6 +35,7 @@ pub struct ExecCommandArgs {
 pub enum SurfaceArg {
     Interactive,
     Headless,
+    Local,
 }
 
 /// Answers `explain exec --command`; None when no command was given (the layers are shown).
@@ -50,13 +54,8 @@ pub fn run(
         );
         return Some(exit::USAGE);
     }
-    let doc = match args
-        .approvals
-        .as_deref()
-        .map(exec_verdict::approvals_doc::read)
-        .transpose()
-    {
-        Ok(doc) => doc,
+    let (doc, approvals_from) = match approvals_document(args) {
+        Ok(found) => found,
         Err(err) => {
             super::err_untrusted(cli, &format!("clawdeck explain: {err}"));
             return Some(exit::USAGE);
@@ -65,6 +64,7 @@ pub fn run(
     let surface = match args.surface {
         SurfaceArg::Interactive => Surface::Interactive,
         SurfaceArg::Headless => Surface::Headless,
+        SurfaceArg::Local => Surface::Local,
     };
     let question = ExecQuestion {
         command,
@@ -78,14 +78,45 @@ pub fn run(
             "command": command_json(command, &verdict),
             "surface": surface,
             "context": res.resolved,
-            "approvals": args.approvals.as_ref().map(|p| p.display().to_string()),
+            "approvals": approvals_from,
         });
         outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));
+        super::out_untrusted(
+            cli,
+            &format!(
+                "approvals: {}\n",
+                approvals_from
+                    .as_deref()
+                    .unwrap_or("none stored (OpenClaw's defaults)")
+            ),
+        );
         super::out_untrusted(cli, &verdict_text(command, surface, &verdict));
     }
     Some(exit::OK)
+}
+
+/// The host approvals document and where it came from: `--approvals FILE`, else the row
+/// OpenClaw stored in its state database (None when nothing is stored).
+fn approvals_document(
+    args: &ExecCommandArgs,
+) -> Result<(Option<serde_json::Value>, Option<String>), String> {
+    use exec_verdict::approvals_doc;
+    if let Some(path) = &args.approvals {
+        return Ok((
+            Some(approvals_doc::read(path)?),
+            Some(path.display().to_string()),
+        ));
+    }
+    let state_env = std::env::var("OPENCLAW_STATE_DIR").ok();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let Some(state) = approvals_doc::state_dir(state_env.as_deref(), home.as_deref()) else {
+        return Ok((None, None));
+    };
+    let doc = approvals_doc::read_state(&state)?;
+    let from = doc.is_some().then(|| approvals_doc::state_locator(&state));
+    Ok((doc, from))
 }
 
 /// Executables found as on this machine: its PATH and working directory.
@@ -123,11 +154,11 @@ fn verdict_text(command: &str, surface: Surface, v: &ExecVerdict) -> String {
         exec_verdict::Verdict::Denied => "DENIED",
         exec_verdict::Verdict::Hidden => "hidden",
     };
-    let surface = match surface {
-        Surface::Interactive => "interactive",
-        Surface::Headless => "headless",
-    };
-    let mut out = format!("exec `{command}` ({surface}): {}\n", word(v.verdict));
+    let mut out = format!(
+        "exec `{command}` ({}): {}\n",
+        surface.as_str(),
+        word(v.verdict)
+    );
     out.push_str(&format!(
         "  decided at: {}{}\n",
         v.step,

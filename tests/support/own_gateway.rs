@@ -127,6 +127,11 @@ impl OwnGateway {
         let deadline = Instant::now() + Duration::from_secs(240);
         while !self.log().contains("[gateway] ready") {
             assert!(
+                self.gateway_running(),
+                "the gateway exited before it was ready:\n{}",
+                self.log()
+            );
+            assert!(
                 Instant::now() < deadline,
                 "gateway not ready after 240 s:\n{}",
                 self.log()
@@ -136,12 +141,50 @@ impl OwnGateway {
         format!("http://127.0.0.1:{}", self.gw_port)
     }
 
+    /// The gateway process start.sh recorded is alive.
+    fn gateway_running(&self) -> bool {
+        std::fs::read_to_string(self.prefix.path().join("run/gateway.pid"))
+            .ok()
+            .and_then(|t| t.trim().parse::<i32>().ok())
+            .is_some_and(|pid| {
+                nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_ok()
+                    && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                        .unwrap_or_default()
+                        .contains(") Z ")
+            })
+    }
+
     /// Stops the gateway and the mock LLM (their process groups).
     pub fn stop(&self) {
         let _ = Command::new("bash")
             .arg(self.script_dir.join("stop.sh"))
             .arg(self.prefix.path())
             .status();
+    }
+
+    /// Stops the gateway alone (its process group, as stop.sh does), leaving the mock LLM for
+    /// embedded (`--local`) turns, which OpenClaw refuses while a gateway runs for the state
+    /// directory. Waits until its port is closed.
+    pub fn stop_gateway_only(&self) {
+        let pid_file = self.prefix.path().join("run/gateway.pid");
+        if let Some(pgid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse::<i32>().ok())
+        {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pgid),
+                nix::sys::signal::Signal::SIGTERM,
+            );
+            let _ = std::fs::remove_file(&pid_file);
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(("127.0.0.1", self.gw_port)).is_ok() {
+            assert!(
+                Instant::now() < deadline,
+                "the gateway still listens after 30 s"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
     }
 
     /// The wrapper that runs this gateway's release with this gateway's home

@@ -5,6 +5,8 @@
 //! `{ version, defaults: {security, ask, askFallback, autoAllowSkills}, agents: { "<id>" | "*":
 //! { security, ask, askFallback, allowlist: ["pattern" | {pattern, argPattern, source}] } } }`.
 
+use std::path::{Path, PathBuf};
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -50,6 +52,94 @@ pub fn parse(text: &str, origin: &str) -> Result<Value, String> {
         return Err(format!("{origin}: an approvals document is a JSON object"));
     }
     Ok(value)
+}
+
+/// OpenClaw's state directory: `OPENCLAW_STATE_DIR`, else `~/.openclaw`.
+pub fn state_dir(state_env: Option<&str>, home: Option<&Path>) -> Option<PathBuf> {
+    match state_env.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => home.map(|h| h.join(".openclaw")),
+    }
+}
+
+/// Where OpenClaw (2026.8 and 2026.9) keeps the host approvals document: the row `current` of
+/// the table `exec_approvals_config` (column `raw_json`) in `<state>/state/openclaw.sqlite`.
+pub fn state_locator(state: &Path) -> String {
+    format!(
+        "{}#exec_approvals_config",
+        state.join("state/openclaw.sqlite").display()
+    )
+}
+
+/// Reads the stored document from the state directory, read-only. `Ok(None)`: nothing stored
+/// (no database, no table or no row: OpenClaw's defaults apply). The error names the place:
+/// a legacy `exec-approvals.json` that OpenClaw refuses to read past, a database that is not a
+/// regular file or cannot be read, a row that is too large or not a JSON object (OpenClaw then
+/// denies every exec: it fails closed).
+pub fn read_state(state: &Path) -> Result<Option<Value>, String> {
+    let legacy = state.join("exec-approvals.json");
+    if legacy.exists() {
+        return Err(format!(
+            "{}: a legacy approvals file; OpenClaw reads no approvals (and runs no exec that \
+             needs them) until `openclaw doctor --fix` imports it",
+            legacy.display()
+        ));
+    }
+    let db = state.join("state/openclaw.sqlite");
+    let locator = state_locator(state);
+    let meta = match std::fs::metadata(&db) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{locator}: {e}")),
+    };
+    if !meta.is_file() {
+        return Err(format!("{locator}: not a regular file"));
+    }
+    let raw = stored_row(&db)
+        .map_err(|e| format!("{locator}: {e} (OpenClaw fails closed: exec denied)"))?;
+    raw.map(|text| parse(&text, &locator)).transpose()
+}
+
+/// The `raw_json` of row `current`, bounded as a config file is.
+fn stored_row(db: &Path) -> Result<Option<String>, String> {
+    use rusqlite::{Connection, OpenFlags, OptionalExtension};
+    let conn = Connection::open_with_flags(
+        db,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| e.to_string())?;
+    // The gateway may be writing: wait a moment for its lock rather than fail.
+    conn.busy_timeout(std::time::Duration::from_millis(500))
+        .map_err(|e| e.to_string())?;
+    let has_table: bool = conn
+        .query_row(
+            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'exec_approvals_config'",
+            [],
+            |row| row.get(0),
+        )
+        .map_err(|e| e.to_string())?;
+    if !has_table {
+        return Ok(None);
+    }
+    let row: Option<(Option<i64>, Option<String>)> = conn
+        .query_row(
+            "SELECT length(CAST(raw_json AS BLOB)), \
+             CASE WHEN length(CAST(raw_json AS BLOB)) <= ?1 THEN raw_json END \
+             FROM exec_approvals_config WHERE config_key = 'current'",
+            [crate::config::read_text::MAX_CONFIG_BYTES as i64],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()
+        .map_err(|e| e.to_string())?;
+    match row {
+        None => Ok(None),
+        Some((_, Some(text))) => Ok(Some(text)),
+        Some((None, None)) => Err("row `current` holds no document".to_string()),
+        Some((Some(len), None)) => Err(format!(
+            "the stored document is {len} bytes (at most {})",
+            crate::config::read_text::MAX_CONFIG_BYTES
+        )),
+    }
 }
 
 /// What the document says for `agent`: each field from `agents.<id>`, else `agents."*"`,
@@ -148,5 +238,98 @@ mod tests {
         assert_eq!(main.ask.map(|a| a.0), Some(Ask::OnMiss));
         assert!(parse("[1]", "x").is_err());
         assert!(parse("{", "x").unwrap_err().starts_with("x: "));
+    }
+
+    fn state_with(raw: Option<&str>) -> tempfile::TempDir {
+        let state = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(state.path().join("state")).unwrap_or_else(|e| panic!("{e}"));
+        let conn = rusqlite::Connection::open(state.path().join("state/openclaw.sqlite"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        conn.execute(
+            "CREATE TABLE exec_approvals_config (config_key TEXT PRIMARY KEY, raw_json TEXT)",
+            [],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        if let Some(raw) = raw {
+            conn.execute(
+                "INSERT INTO exec_approvals_config VALUES ('current', ?1)",
+                [raw],
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        }
+        state
+    }
+
+    #[test]
+    fn the_stored_document_is_read_from_the_state_database() {
+        let state = state_with(Some(r#"{"version":1,"agents":{"ops":{"ask":"always"}}}"#));
+        let doc = read_state(state.path())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_else(|| panic!("a stored document"));
+        assert_eq!(for_agent(&doc, "ops").ask.map(|a| a.0), Some(Ask::Always));
+        assert!(
+            state_locator(state.path()).ends_with("state/openclaw.sqlite#exec_approvals_config")
+        );
+        // A table without the row, and no database at all: nothing stored.
+        assert_eq!(read_state(state_with(None).path()), Ok(None));
+        let empty = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read_state(empty.path()), Ok(None));
+    }
+
+    #[test]
+    fn a_bad_state_is_an_error_naming_the_place() {
+        let broken = state_with(Some("{ not json"));
+        let err = read_state(broken.path()).unwrap_err();
+        assert!(
+            err.contains("openclaw.sqlite#exec_approvals_config"),
+            "{err}"
+        );
+        let legacy = state_with(None);
+        std::fs::write(legacy.path().join("exec-approvals.json"), "{}")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let err = read_state(legacy.path()).unwrap_err();
+        assert!(
+            err.contains("exec-approvals.json") && err.contains("doctor --fix"),
+            "{err}"
+        );
+        // A FIFO where the database should be is refused without opening it (no hang).
+        let fifo = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(fifo.path().join("state")).unwrap_or_else(|e| panic!("{e}"));
+        nix::unistd::mkfifo(
+            &fifo.path().join("state/openclaw.sqlite"),
+            nix::sys::stat::Mode::S_IRWXU,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            read_state(fifo.path())
+                .unwrap_err()
+                .contains("not a regular file")
+        );
+        let garbage = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(garbage.path().join("state")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(
+            garbage.path().join("state/openclaw.sqlite"),
+            "not a database at all",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            read_state(garbage.path())
+                .unwrap_err()
+                .contains("fails closed")
+        );
+    }
+
+    #[test]
+    fn the_state_dir_is_openclaw_state_dir_else_home_dot_openclaw() {
+        let home = Path::new("/home/op");
+        assert_eq!(
+            state_dir(Some("/srv/claw"), Some(home)),
+            Some(PathBuf::from("/srv/claw"))
+        );
+        assert_eq!(
+            state_dir(Some("  "), Some(home)),
+            Some(PathBuf::from("/home/op/.openclaw"))
+        );
+        assert_eq!(state_dir(None, None), None);
     }
 }

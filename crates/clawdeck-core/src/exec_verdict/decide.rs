@@ -10,13 +10,25 @@ use super::exec_config::ExecConfig;
 use super::levels::{Ask, Security};
 
 /// Who started the turn: an operator's client that can answer approvals (a `chat.send` turn
-/// with the Control UI, an app or a clawdeck approver attached), or nobody who can (a
-/// headless `openclaw agent` run, cron, the HTTP API).
+/// with the Control UI, an app or a clawdeck approver attached), nobody who can (a headless
+/// `openclaw agent` run through the gateway, cron, the HTTP API), or an embedded `openclaw
+/// agent --local` run, which has no gateway to register a question with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Surface {
     Interactive,
     Headless,
+    Local,
+}
+
+impl Surface {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Surface::Interactive => "interactive",
+            Surface::Headless => "headless",
+            Surface::Local => "local",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -306,6 +318,26 @@ fn asks_or_falls_back(
             ..v
         };
     }
+    if surface == Surface::Local {
+        // The embedded run registers its question with the configured gateway; none runs for
+        // this state directory (else `--local` is refused), so the registration fails and
+        // askFallback is never consulted.
+        return ExecVerdict {
+            verdict: Verdict::Denied,
+            reason: format!(
+                "{}; an embedded (--local) run cannot register the question: Exec approval \
+                 registration failed (the gateway is not reachable), askFallback is not consulted",
+                v.reason
+            ),
+            fix: Some(
+                "run the turn through the gateway (`openclaw agent` without --local) from a \
+                 surface that can answer, or let the command run without a question (an \
+                 allowlist entry with ask \"on-miss\", or security \"full\" and ask \"off\")"
+                    .to_string(),
+            ),
+            ..v
+        };
+    }
     if surface == Surface::Interactive {
         return ExecVerdict {
             verdict: Verdict::Asks,
@@ -362,10 +394,10 @@ fn asks_or_falls_back(
 fn unbindable(allowlist: &AllowlistAnswer) -> Option<&'static str> {
     if !allowlist.analysis_ok {
         Some("approval cannot safely bind this command")
-    } else if allowlist.segments.iter().any(|s| !s.resolved) {
-        Some("approval requires a resolved executable")
     } else if allowlist.cwd_change_before_command {
         Some("approval cannot safely bind commands after cwd changes")
+    } else if allowlist.segments.iter().any(|s| !s.resolved) {
+        Some("approval requires a resolved executable")
     } else {
         None
     }
@@ -544,5 +576,25 @@ mod tests {
         );
         assert_eq!(v.verdict, Verdict::Denied);
         assert!(v.reason.contains("cwd changes"), "{}", v.reason);
+    }
+
+    #[test]
+    fn an_embedded_run_cannot_register_a_question_and_never_falls_back() {
+        // askFallback full would let a headless gateway turn run; a --local one is denied.
+        let d = doc(None, None, Some(Security::Full));
+        let cfg = config(Security::Full, Ask::Always, "gateway");
+        let headless = decide(&cfg, &d, false, &answer(true), Surface::Headless);
+        assert_eq!(headless.verdict, Verdict::Runs, "{headless:?}");
+        let local = decide(&cfg, &d, false, &answer(true), Surface::Local);
+        assert_eq!(local.verdict, Verdict::Denied, "{local:?}");
+        assert!(
+            local.reason.contains("registration failed"),
+            "{}",
+            local.reason
+        );
+        // Nothing to ask: a --local turn runs as any other.
+        let quiet = config(Security::Full, Ask::Off, "gateway");
+        let v = decide(&quiet, &d, false, &answer(false), Surface::Local);
+        assert_eq!(v.verdict, Verdict::Runs);
     }
 }

@@ -1,0 +1,492 @@
+//! Will this command run? `clawdeck explain exec --command` against what the real OpenClaw
+//! does with the same command: a matrix of (agent, command, surface) cases, each run as a real
+//! turn (the mock LLM's `CALL exec {...}` makes the agent call exec), observed (the command's
+//! output, a denial, an approval request or "Tool exec not found") and compared with the
+//! verdict, and the denial's wording with the verdict's reason.
+//!
+//! - interactive: a gateway `chat.send` turn from `clawdeck chat` (an approval client: a
+//!   question is raised as `exec.approval.requested`);
+//! - headless: `openclaw agent` through the gateway, with no approval client connected (a
+//!   question falls back to askFallback);
+//! - local: `openclaw agent --local` with the gateway stopped (a question cannot even be
+//!   registered).
+//!
+//! One gateway of the test's own serves every case: each agent carries its own `tools.exec`
+//! (and one has exec denied by tool policy); the host approvals document is stored with
+//! `openclaw approvals set` and clawdeck reads it from OpenClaw's state database.
+//!
+//! They need the real OpenClaw (OPENCLAW_BIN, ../shared/realclaw): `#[ignore]`d, run by `.ci/run`
+//! with `--ignored` (2026.9.6, and 2026.8.2 through `OPENCLAW_BIN`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::own_gateway::OwnGateway;
+
+/// The agents and their own `tools` (JSON5); every agent inherits `GLOBAL_EXEC`.
+const AGENTS: &[(&str, &str)] = &[
+    ("main", "{}"),
+    ("full", r#"{ exec: { security: "full" } }"#),
+    ("asker", r#"{ exec: { ask: "on-miss" } }"#),
+    ("always", r#"{ exec: { security: "full", ask: "always" } }"#),
+    ("denier", r#"{ exec: { security: "deny" } }"#),
+    ("safe", r#"{ exec: { safeBins: ["wc"] } }"#),
+    ("hidden", r#"{ deny: ["exec"] }"#),
+    ("fallback", r#"{ exec: { ask: "always" } }"#),
+    ("docdeny", r#"{ exec: { security: "full" } }"#),
+    ("bare", "{}"),
+    ("modeask", r#"{ exec: { mode: "ask" } }"#),
+];
+
+const GLOBAL_EXEC: &str = r#"exec: { host: "gateway", security: "allowlist", ask: "off" }"#;
+
+/// The host approvals document, as `openclaw approvals set --file` takes it.
+const APPROVALS: &str = r#"{ version: 1, agents: {
+  "*": { allowlist: [{ pattern: "/usr/bin/uname" }] },
+  main: { allowlist: [{ pattern: "/usr/bin/ls" }, { pattern: "/usr/bin/git" }, { pattern: "/usr/local/bin/git" }] },
+  asker: { allowlist: [{ pattern: "/usr/bin/ls" }] },
+  fallback: { askFallback: "full", allowlist: [{ pattern: "/usr/bin/ls" }] },
+  docdeny: { security: "deny" },
+  bare: { allowlist: ["ls"] },
+  modeask: { allowlist: [{ pattern: "/usr/bin/ls" }] },
+  safe: { allowlist: [{ pattern: "/usr/bin/ls" }] },
+} }"#;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Surface {
+    Interactive,
+    Headless,
+    Local,
+}
+
+impl Surface {
+    fn flag(self) -> &'static str {
+        match self {
+            Surface::Interactive => "interactive",
+            Surface::Headless => "headless",
+            Surface::Local => "local",
+        }
+    }
+}
+
+use Surface::{Headless as H, Interactive as I, Local as L};
+
+/// (agent, command, surfaces).
+const CASES: &[(&str, &str, &[Surface])] = &[
+    ("main", "ls /", &[I, H, L]),
+    ("main", "ls / && uname -s", &[I]),
+    ("main", "cd / && ls", &[I]),
+    ("main", "export A=1 && ls /", &[I]),
+    ("main", "echo $(uname)", &[I]),
+    ("main", "ls / | head -2", &[I]),
+    ("main", "ls / | wc -l", &[I, H]),
+    ("main", "whoami", &[I, H, L]),
+    ("main", "/usr/bin/ls /", &[I]),
+    ("main", "git --version", &[H]),
+    ("main", "ls /; whoami", &[I]),
+    ("full", "whoami", &[I, H]),
+    ("full", "echo $(uname)", &[I]),
+    ("asker", "ls /", &[I, H]),
+    ("asker", "whoami", &[I, H, L]),
+    ("asker", "cd / && ls", &[I]),
+    ("asker", "export A=1 && ls /", &[I]),
+    ("asker", "ls /; whoami", &[I]),
+    ("always", "ls /", &[I, H]),
+    ("always", "cd / && ls", &[I]),
+    ("always", "true", &[I]),
+    ("denier", "ls /", &[I, H]),
+    ("safe", "ls / | wc -l", &[I]),
+    ("safe", "ls / | head", &[I]),
+    ("hidden", "ls /", &[I, H]),
+    ("fallback", "ls /", &[I, H]),
+    ("fallback", "whoami", &[H]),
+    ("docdeny", "ls /", &[I, H]),
+    ("bare", "ls /", &[I]),
+    ("bare", "/usr/bin/ls /", &[I]),
+    ("modeask", "whoami", &[I, H]),
+    ("modeask", "ls /", &[H]),
+];
+
+/// What the real turn did with the exec call.
+#[derive(Debug, Clone)]
+struct Observed {
+    verdict: &'static str,
+    /// The tool's output or error text, or the approval request.
+    text: String,
+}
+
+/// Sorts a tool result's text: OpenClaw's error shapes are `{"status":"error",...}` and
+/// `Exec denied (...)`; "Tool exec not found" is a tool the agent does not have.
+fn observed_result(text: &str, is_error: bool) -> Observed {
+    let verdict = if text.contains("Tool exec not found") {
+        "hidden"
+    } else if is_error
+        || text.trim_start().starts_with("Exec denied")
+        || text.contains("\"status\": \"error\"")
+    {
+        "denied"
+    } else {
+        "runs"
+    };
+    Observed {
+        verdict,
+        text: text.to_string(),
+    }
+}
+
+/// A turn that ended without an exec result: 2026.8.2 answers a call to a tool the agent does
+/// not have with its own reply instead of the tool error.
+fn observed_reply(reply: &str) -> Option<Observed> {
+    (reply.contains("tool \"exec\"") && reply.contains("isn't available")).then(|| Observed {
+        verdict: "hidden",
+        text: reply.to_string(),
+    })
+}
+
+fn exec_message(command: &str) -> String {
+    format!("CALL exec {}", serde_json::json!({ "command": command }))
+}
+
+struct Matrix {
+    gateway: OwnGateway,
+    /// The gateway's config as clawdeck reads it, and a home for `clawdeck chat`.
+    work: tempfile::TempDir,
+}
+
+impl Matrix {
+    fn start(bin: &Path) -> Matrix {
+        let agents_key = if release_of(bin).starts_with("2026.8") {
+            // 2026.8 knows only the list form.
+            let list: Vec<String> = AGENTS
+                .iter()
+                .map(|(id, tools)| {
+                    // A multi-agent roster needs its default marked (2026.8.2 refuses to start).
+                    let default = if *id == "main" { "default: true, " } else { "" };
+                    format!("{{ id: \"{id}\", {default}tools: {tools} }}")
+                })
+                .collect();
+            format!("list: [{}]", list.join(", "))
+        } else {
+            let entries: Vec<String> = AGENTS
+                .iter()
+                .map(|(id, tools)| format!("{id}: {{ tools: {tools} }}"))
+                .collect();
+            format!("entries: {{ {} }}", entries.join(", "))
+        };
+        // OpenClaw takes the last of two `agents` keys: these replace start.sh's two agents.
+        let extra = format!(
+            "tools: {{ {GLOBAL_EXEC} }},\nagents: {{ defaults: {{ model: {{ primary: \"mock/mock-1\" }} }}, {agents_key} }},"
+        );
+        let gateway = OwnGateway::start_release(bin, &extra).expect("the release is installed");
+        let work = tempfile::tempdir().unwrap();
+        // The gateway may rewrite its config on start (one `agents`); until it does, the file
+        // has two and clawdeck, which refuses a repeated key, reads it without start.sh's own.
+        let text = std::fs::read_to_string(gateway.config_path()).unwrap();
+        let start_agents = "  agents: { defaults: { model: { primary: \"mock/mock-1\" } }, list: [";
+        let own: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with(start_agents))
+            .collect();
+        std::fs::write(work.path().join("openclaw.json5"), own.join("\n")).unwrap();
+        let matrix = Matrix { gateway, work };
+        matrix.store_approvals();
+        matrix
+    }
+
+    /// `openclaw approvals set --file`: the real writer of the document clawdeck then reads.
+    fn store_approvals(&self) {
+        let file = self.work.path().join("approvals.json5");
+        std::fs::write(&file, APPROVALS).unwrap();
+        let out = self
+            .openclaw()
+            .args(["approvals", "set", "--file"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "openclaw approvals set: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// The release's CLI with the gateway's home, reaching the gateway as its config says (not
+    /// through OPENCLAW_GATEWAY_URL, which 2026.9.6 serves with fewer scopes).
+    fn openclaw(&self) -> Command {
+        let mut cmd = Command::new(self.gateway.openclaw_bin());
+        cmd.env("REALCLAW_HOME", self.gateway.home())
+            .env_remove("OPENCLAW_GATEWAY_URL")
+            .env_remove("OPENCLAW_GATEWAY_TOKEN")
+            .env_remove("OPENCLAW_CONFIG_PATH")
+            .env_remove("OPENCLAW_STATE_DIR");
+        cmd
+    }
+
+    /// clawdeck's verdict for the case (`command` of `explain exec --json`).
+    fn verdict(&self, agent: &str, command: &str, surface: Surface) -> Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+            .arg("--config")
+            .arg(self.work.path().join("openclaw.json5"))
+            .args(["explain", "exec", "--agent", agent, "--command", command])
+            .args(["--surface", surface.flag(), "--json"])
+            .env("OPENCLAW_STATE_DIR", self.gateway.home().join(".openclaw"))
+            .env("HOME", self.work.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "explain exec {agent} {command:?}: {}{text}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let answer: Value = serde_json::from_str(&text).unwrap();
+        assert!(
+            answer["approvals"]
+                .as_str()
+                .is_some_and(|a| a.ends_with("state/openclaw.sqlite#exec_approvals_config")),
+            "the document OpenClaw stored is read: {answer}"
+        );
+        answer["command"].clone()
+    }
+
+    /// A `chat.send` turn from `clawdeck chat`: the first approval request or tool result.
+    fn interactive(&self, agent: &str, command: &str, n: usize) -> Observed {
+        let home = self.work.path().join(format!("chat-{n}"));
+        let at = |sub: &str| home.join(sub);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+            .args(["chat", "--session", &format!("agent:{agent}:m{n}")])
+            .args(["-m", &exec_message(command), "--json"])
+            .env("HOME", &home)
+            .env("XDG_STATE_HOME", at("state"))
+            .env("XDG_CONFIG_HOME", at("config"))
+            .env("XDG_DATA_HOME", at("data"))
+            .env("XDG_CACHE_HOME", at("cache"))
+            .env("OPENCLAW_GATEWAY_URL", &self.gateway.url)
+            .env("OPENCLAW_GATEWAY_TOKEN", &self.gateway.token)
+            .env_remove("OPENCLAW_CONFIG_PATH")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let mut seen = Vec::new();
+        let observed = loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Ok(line) = rx.recv_timeout(left) else {
+                break None;
+            };
+            seen.push(line.clone());
+            let Ok(event) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            if let Some(approval) = event.get("approval") {
+                break Some(Observed {
+                    verdict: "asks",
+                    text: approval.to_string(),
+                });
+            }
+            let tool = &event["tool"];
+            if event["kind"] == "tool" && tool["phase"] == "result" {
+                let text = match &tool["output"] {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                break Some(observed_result(&text, tool["isError"] == true));
+            }
+            if event["kind"] == "final" {
+                break observed_reply(event["text"].as_str().unwrap_or_default());
+            }
+        };
+        // SIGTERM: clawdeck aborts the turn it started (a pending question goes with it).
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(child.id() as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        );
+        let _ = child.wait();
+        observed.unwrap_or_else(|| {
+            panic!(
+                "interactive {agent} {command:?}: no tool result or approval in 120 s:\n{}",
+                seen.join("\n")
+            )
+        })
+    }
+
+    /// `openclaw agent [--local]`: the tool result the mock echoes back.
+    fn headless(&self, agent: &str, command: &str, n: usize, local: bool) -> Observed {
+        let mut cmd = self.openclaw();
+        cmd.args(["agent", "--agent", agent, "--session-id", &format!("h{n}")])
+            .args(["--message", &exec_message(command), "--timeout", "150"]);
+        if local {
+            cmd.arg("--local");
+        }
+        let out = cmd.output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let Some(at) = stdout.find("tool exec returned:") else {
+            if let Some(observed) = observed_reply(&stdout) {
+                return observed;
+            }
+            panic!(
+                "openclaw agent {agent} {command:?} (local {local}): no tool result:\n{stdout}{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        observed_result(&stdout[at + "tool exec returned:".len()..], false)
+    }
+}
+
+/// The release of the wrapper `bin` (its installed package.json).
+fn release_of(bin: &Path) -> String {
+    let package = bin
+        .parent()
+        .and_then(Path::parent)
+        .map(|p| p.join("openclaw/node_modules/openclaw/package.json"))
+        .unwrap_or_default();
+    let text = std::fs::read_to_string(package).unwrap_or_default();
+    serde_json::from_str::<Value>(&text).unwrap_or_default()["version"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// What a real denial's wording must find in the verdict's reason.
+fn denial_mark(text: &str) -> Option<String> {
+    for mark in [
+        "allowlist miss",
+        "security=deny",
+        "Headless runs cannot wait",
+        "registration failed",
+    ] {
+        if text.contains(mark) {
+            return Some(mark.to_string());
+        }
+    }
+    let at = text.find("SYSTEM_RUN_DENIED: ")?;
+    let rest = &text[at + "SYSTEM_RUN_DENIED: ".len()..];
+    Some(rest[..rest.find(')')?].to_string())
+}
+
+/// Runs `jobs` on `workers` threads; the results in order.
+fn run_parallel<T: Send>(
+    jobs: &[(usize, &str, &str)],
+    workers: usize,
+    run: impl Fn(usize, &str, &str) -> T + Sync,
+) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<T>>> =
+        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some((n, agent, command)) = jobs.get(i) else {
+                        break;
+                    };
+                    let value = run(*n, agent, command);
+                    *results[i].lock().unwrap() = Some(value);
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.into_inner().unwrap().expect("every job ran"))
+        .collect()
+}
+
+fn cases_on(surface: Surface) -> Vec<(usize, &'static str, &'static str)> {
+    CASES
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, _, on))| on.contains(&surface))
+        .map(|(n, (agent, command, _))| (n, *agent, *command))
+        .collect()
+}
+
+#[test]
+#[ignore = "needs the real OpenClaw CLI and gateway: .ci/run runs it with --ignored"]
+fn explain_exec_agrees_with_real_turns() {
+    let Some(bin) = std::env::var("OPENCLAW_BIN").ok().filter(|b| !b.is_empty()) else {
+        eprintln!("exec_verdict_real: SKIPPED (OPENCLAW_BIN not set)");
+        return;
+    };
+    let bin = PathBuf::from(bin);
+    let matrix = Matrix::start(&bin);
+    let mut observed: Vec<(usize, Surface, Observed)> = Vec::new();
+    // Interactive turns first and all ended before the headless ones: a connected approval
+    // client would give a headless turn someone to wait for.
+    let interactive = cases_on(Surface::Interactive);
+    let results = run_parallel(&interactive, 4, |n, agent, command| {
+        matrix.interactive(agent, command, n)
+    });
+    observed.extend(interactive.iter().zip(results).map(|(c, o)| (c.0, I, o)));
+    let headless = cases_on(Surface::Headless);
+    let results = run_parallel(&headless, 3, |n, agent, command| {
+        matrix.headless(agent, command, n, false)
+    });
+    observed.extend(headless.iter().zip(results).map(|(c, o)| (c.0, H, o)));
+    // `--local` is refused while a gateway runs for the state directory; one at a time (they
+    // share its ownership lock).
+    matrix.gateway.stop_gateway_only();
+    for (n, agent, command) in cases_on(Surface::Local) {
+        observed.push((n, L, matrix.headless(agent, command, n, true)));
+    }
+
+    let mut disagreements = Vec::new();
+    for (n, surface, real) in &observed {
+        let (agent, command, _) = CASES[*n];
+        let ours = matrix.verdict(agent, command, *surface);
+        let reason = ours["reason"].as_str().unwrap_or_default();
+        let wording = (real.verdict == "denied")
+            .then(|| denial_mark(&real.text))
+            .flatten()
+            .filter(|mark| !reason.contains(mark.as_str()));
+        if ours["verdict"] != real.verdict || wording.is_some() {
+            disagreements.push(format!(
+                "{agent} {command:?} {}: real {} ({}) / clawdeck {} at {} ({reason})",
+                surface.flag(),
+                real.verdict,
+                real.text.replace('\n', " "),
+                ours["verdict"],
+                ours["step"]
+            ));
+        }
+    }
+    let count = observed.len();
+    eprintln!(
+        "exec_verdict_real ({}): {} of {count} cases agree",
+        release_of(&bin),
+        count - disagreements.len()
+    );
+    assert!(count >= 30, "the matrix has {count} cases");
+    for verdict in ["runs", "asks", "denied", "hidden"] {
+        assert!(
+            observed.iter().any(|(_, _, o)| o.verdict == verdict),
+            "no case was really {verdict}"
+        );
+    }
+    assert!(
+        disagreements.is_empty(),
+        "clawdeck's verdict differs from the real turn:\n{}",
+        disagreements.join("\n")
+    );
+}
