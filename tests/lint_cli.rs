@@ -21,6 +21,7 @@ fn clawdeck(home: &Path) -> Command {
         .env_remove("OPENCLAW_BIN")
         .env_remove("CLAWDECK_OPENCLAW_VERSION")
         .env_remove("OPENCLAW_CONFIG_PATH")
+        .env_remove("OPENCLAW_STATE_DIR")
         .env("NO_COLOR", "1");
     cmd
 }
@@ -363,4 +364,43 @@ fn lint_lists_every_issue_openclaw_refuses_the_config_for() {
             assert!(err.contains(paths[0]), "{case} {command:?}: {err}");
         }
     }
+}
+
+#[test]
+fn approvals_entries_that_can_never_match_are_named_with_their_place() {
+    let doc = "tests/fixtures/exec_verdict/approvals-never-matches.json5";
+    let (code, out, err) = run(&[
+        "lint",
+        "--config",
+        "tests/fixtures/exec_verdict/allowlist-on-miss.json5",
+        "--approvals",
+        doc,
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{err}{out}");
+    let report: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let never: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{report}"))
+        .iter()
+        .filter(|f| f["kind"] == "exec-allowlist-never-matches")
+        .collect();
+    let places: Vec<&str> = never
+        .iter()
+        .filter_map(|f| f["config_path"].as_str())
+        .collect();
+    assert_eq!(
+        places,
+        [
+            format!("{doc} agents.ops.allowlist[0]"),
+            format!("{doc} agents.ops.allowlist[1]"),
+            format!("{doc} agents.ops.allowlist[2]"),
+        ],
+        "{report}"
+    );
+    assert!(
+        never[2]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("argPattern"))
+    );
 }

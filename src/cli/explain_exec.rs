@@ -54,7 +54,7 @@ pub fn run(
         );
         return Some(exit::USAGE);
     }
-    let (doc, approvals_from) = match approvals_document(args) {
+    let (doc, approvals_from) = match exec_verdict::approvals_doc::find(args.approvals.as_deref()) {
         Ok(found) => found,
         Err(err) => {
             super::err_untrusted(cli, &format!("clawdeck explain: {err}"));
@@ -95,28 +95,6 @@ pub fn run(
         super::out_untrusted(cli, &verdict_text(command, surface, &verdict));
     }
     Some(exit::OK)
-}
-
-/// The host approvals document and where it came from: `--approvals FILE`, else the row
-/// OpenClaw stored in its state database (None when nothing is stored).
-fn approvals_document(
-    args: &ExecCommandArgs,
-) -> Result<(Option<serde_json::Value>, Option<String>), String> {
-    use exec_verdict::approvals_doc;
-    if let Some(path) = &args.approvals {
-        return Ok((
-            Some(approvals_doc::read(path)?),
-            Some(path.display().to_string()),
-        ));
-    }
-    let state_env = std::env::var("OPENCLAW_STATE_DIR").ok();
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let Some(state) = approvals_doc::state_dir(state_env.as_deref(), home.as_deref()) else {
-        return Ok((None, None));
-    };
-    let doc = approvals_doc::read_state(&state)?;
-    let from = doc.is_some().then(|| approvals_doc::state_locator(&state));
-    Ok((doc, from))
 }
 
 /// Executables found as on this machine: its PATH and working directory.

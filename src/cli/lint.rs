@@ -16,6 +16,10 @@ pub struct LintArgs {
     /// Print JSON instead of text
     #[arg(long)]
     pub json: bool,
+    /// The host approvals document to check too (JSON5, as `openclaw approvals set --file`
+    /// takes it). Default: the one OpenClaw stored in its state database, if any
+    #[arg(long, value_name = "FILE")]
+    pub approvals: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub remote: RemoteConfigArgs,
 }
@@ -33,13 +37,19 @@ pub fn run(cli: &Cli, args: &LintArgs) -> u8 {
         LintScope::Context(Box::new(ctx))
     };
     let text = lint::config_text(&loaded);
-    let report = match lint::lint(&loaded, &registry, &scope, text.as_deref()) {
+    let mut report = match lint::lint(&loaded, &registry, &scope, text.as_deref()) {
         Ok(report) => report,
         Err(err) => {
             super::err_untrusted(cli, &format!("clawdeck lint: {err}"));
             return exit::USAGE;
         }
     };
+    // The host approvals document OpenClaw stored: entries that can never match.
+    match crate::exec_verdict::approvals_doc::find(args.approvals.as_deref()) {
+        Ok((Some(doc), Some(from))) => report.add(lint::approvals_doc_findings(&doc, &from)),
+        Ok(_) => {}
+        Err(err) => super::err_untrusted(cli, &format!("clawdeck lint: approvals: {err}")),
+    }
     if args.json {
         outln!(
             "{}",

@@ -100,6 +100,23 @@ pub fn read_state(state: &Path) -> Result<Option<Value>, String> {
     raw.map(|text| parse(&text, &locator)).transpose()
 }
 
+/// The document in use and where it came from: `file` when given, else the row OpenClaw stored
+/// under its state directory (`OPENCLAW_STATE_DIR`, else `$HOME/.openclaw`); `(None, None)`
+/// when nothing is stored. The error names the place.
+pub fn find(file: Option<&Path>) -> Result<(Option<Value>, Option<String>), String> {
+    if let Some(path) = file {
+        return Ok((Some(read(path)?), Some(path.display().to_string())));
+    }
+    let state_env = std::env::var("OPENCLAW_STATE_DIR").ok();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let Some(state) = state_dir(state_env.as_deref(), home.as_deref()) else {
+        return Ok((None, None));
+    };
+    let doc = read_state(&state)?;
+    let from = doc.is_some().then(|| state_locator(&state));
+    Ok((doc, from))
+}
+
 /// The `raw_json` of row `current`, bounded as a config file is.
 fn stored_row(db: &Path) -> Result<Option<String>, String> {
     use rusqlite::{Connection, OpenFlags, OptionalExtension};

@@ -1,7 +1,6 @@
 //! Findings read off one context's `Resolution`: a refused run, plugin-only allowlists, MCP
-//! tools the sandbox gate hides, exec approvals nobody can answer.
-
-use serde_json::Value;
+//! tools the sandbox gate hides; exec's own (approvals nobody can answer, settings for a hidden
+//! exec) are in `exec_checks`.
 
 use super::names::{mcp_server_names, mcp_tool_prefixes};
 use super::{Finding, FindingKind, Severity};
@@ -31,7 +30,7 @@ pub(super) fn check(
     plugin_only_allowlists(cfg, registry, res, findings);
     if !registry.semantics.is_seed() {
         mcp_hidden_by_sandbox(cfg, res, findings);
-        exec_approval_headless(cfg, res, agent, findings);
+        super::exec_checks::check(cfg, res, agent, findings);
     }
 }
 
@@ -214,83 +213,6 @@ fn mcp_hidden_by_sandbox(cfg: &LoadedConfig, res: &Resolution, findings: &mut Ve
             sandbox.source_path.as_deref().unwrap_or("the default sandbox allowlist"),
         ),
         Some(format!("{scope}.alsoAllow")),
-    ));
-}
-
-/// `tools.exec.<key>` of the agent, else the global one, lowercased, with its path.
-fn exec_setting(
-    cfg: &LoadedConfig,
-    agent: Option<&AgentInfo>,
-    key: &str,
-) -> Option<(String, String)> {
-    let own = agent.and_then(|a| {
-        let value = a.entry.tools.as_ref()?.exec.as_ref()?.get(key)?.as_str()?;
-        Some((
-            value.trim().to_lowercase(),
-            a.path.key("tools").key("exec").key(key).to_string(),
-        ))
-    });
-    own.or_else(|| {
-        cfg.openclaw
-            .tools
-            .exec
-            .as_ref()
-            .and_then(|e| e.get(key))
-            .and_then(Value::as_str)
-            .map(|v| (v.trim().to_lowercase(), format!("tools.exec.{key}")))
-    })
-}
-
-fn exec_approval_headless(
-    cfg: &LoadedConfig,
-    res: &Resolution,
-    agent: Option<&AgentInfo>,
-    findings: &mut Vec<Finding>,
-) {
-    if !res.trace("exec").is_some_and(|t| t.visible) {
-        return;
-    }
-    let setting = |key| exec_setting(cfg, agent, key);
-    let denied = |s: &Option<(String, String)>| s.as_ref().is_some_and(|(v, _)| v == "deny");
-    if denied(&setting("mode")) || denied(&setting("security")) {
-        return;
-    }
-    let asks = match (setting("ask"), setting("mode")) {
-        (Some((ask, path)), _) if ask == "always" || ask == "on-miss" => (ask, path),
-        (_, Some((mode, path))) if mode == "ask" || mode == "auto" => (mode, path),
-        _ => return,
-    };
-    // Inside the sandbox exec is not a host exec: host approvals do not apply.
-    let host = setting("host").map(|(h, _)| h);
-    let in_sandbox = match host.as_deref() {
-        Some("sandbox") => true,
-        None | Some("auto") => res.resolved.sandboxed,
-        _ => false,
-    };
-    if in_sandbox {
-        return;
-    }
-    let forwarding = cfg
-        .raw
-        .pointer("/approvals/exec/enabled")
-        .and_then(Value::as_bool)
-        == Some(true);
-    if forwarding {
-        return;
-    }
-    let (value, path) = asks;
-    let what = match value.as_str() {
-        "always" => "every call asks for approval",
-        "on-miss" | "ask" => "calls that miss the exec allowlist ask for approval",
-        _ => "calls the reviewer cannot settle ask a human",
-    };
-    findings.push(Finding::new(
-        Severity::Warning,
-        FindingKind::ExecApprovalHeadless,
-        format!(
-            "exec is visible and {what} ({path} = \"{value}\"), but no approval surface is configured: a headless run (automations, `openclaw agent`, no Control UI or companion app connected) settles the prompt by askFallback (default deny), so those calls fail. Set approvals.exec.enabled: true with approvals.exec.targets to answer with /approve in a chat, keep the Control UI or a companion app connected, set an askFallback (`openclaw exec-policy set --ask-fallback allowlist`), or relax {path}"
-        ),
-        Some(path),
     ));
 }
 

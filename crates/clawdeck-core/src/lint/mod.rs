@@ -7,6 +7,7 @@
 //! renders the same data.
 
 mod context_checks;
+mod exec_checks;
 mod location;
 mod names;
 mod scopes;
@@ -20,6 +21,7 @@ use crate::config::{ConfigSource, DEMO_CONFIG, LoadedConfig};
 use crate::context::PolicyContext;
 use crate::policy::{self, PolicyError, Resolution};
 
+pub use exec_checks::approvals_doc_findings;
 pub use location::{Location, parse_key_path};
 
 /// How bad a finding is. Ordered: `Info < Warning < Error`.
@@ -62,6 +64,12 @@ pub enum FindingKind {
     McpHiddenBySandbox,
     /// exec asks for approval where no approval surface is configured.
     ExecApprovalHeadless,
+    /// `tools.exec` is configured for an agent whose exec the tool policy removes.
+    ExecConfigUnused,
+    /// `approvals.exec.enabled: false` while exec still asks (it only stops forwarding).
+    ExecApprovalSwitches,
+    /// A host approvals allowlist entry no command can match (a chain, a builtin, arguments).
+    ExecAllowlistNeverMatches,
 }
 
 impl FindingKind {
@@ -74,6 +82,9 @@ impl FindingKind {
             FindingKind::PluginOnlyAllowlist => "plugin-only-allowlist",
             FindingKind::McpHiddenBySandbox => "mcp-hidden-by-sandbox",
             FindingKind::ExecApprovalHeadless => "exec-approval-headless",
+            FindingKind::ExecConfigUnused => "exec-config-unused",
+            FindingKind::ExecApprovalSwitches => "exec-approval-switches",
+            FindingKind::ExecAllowlistNeverMatches => "exec-allowlist-never-matches",
         }
     }
 }
@@ -157,6 +168,12 @@ impl LintReport {
             .count()
     }
 
+    /// Adds findings from outside the config (the host approvals document), most severe first.
+    pub fn add(&mut self, more: Vec<Finding>) {
+        self.findings.extend(more);
+        self.findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    }
+
     /// Whether anything of severity warning or error was found.
     pub fn has_problems(&self) -> bool {
         self.worst().is_some_and(|s| s >= Severity::Warning)
@@ -229,6 +246,7 @@ pub fn lint(
     // One lookup per finding: a config with tens of thousands of agents lints in linear time.
     let mut gathered = Gathered::new(findings);
     let mut contexts = Vec::new();
+    let mut exec_removals = Vec::new();
     let agents = AgentIndex::new(cfg);
     for (label, ctx) in contexts_for(cfg, scope) {
         let resolution = policy::resolve(cfg, registry, &ctx)?;
@@ -238,7 +256,19 @@ pub fn lint(
         for finding in found {
             gathered.merge(finding, &label);
         }
+        exec_removals.push(
+            resolution
+                .trace("exec")
+                .filter(|t| !t.visible)
+                .and_then(|t| t.removed_by.clone()),
+        );
         contexts.push(linted_context(label, &resolution));
+    }
+    if let Some(finding) = exec_checks::global_exec_config_unused(cfg, &exec_removals) {
+        let labels: Vec<String> = contexts.iter().map(|c| c.label.clone()).collect();
+        for label in &labels {
+            gathered.merge(finding.clone(), label);
+        }
     }
     let mut findings = gathered.into_findings();
 

@@ -209,6 +209,55 @@ fn exec_approvals_without_a_surface() {
 }
 
 #[test]
+fn exec_settings_for_a_hidden_exec_and_a_switch_read_as_never_ask() {
+    // #33871: exec tuned, but the messaging profile leaves it out.
+    let report = report_for(
+        "{ tools: { profile: 'messaging', exec: { security: 'allowlist', ask: 'on-miss' } } }",
+        "2026.9",
+    );
+    let found = of_kind(&report, FindingKind::ExecConfigUnused);
+    assert_eq!(found.len(), 1, "{:#?}", report.findings);
+    assert_eq!(found[0].config_path.as_deref(), Some("tools.profile"));
+    assert!(
+        found[0].message.contains("tools.exec is configured"),
+        "{}",
+        found[0].message
+    );
+    // The global block while one agent still has exec: it configures that agent, no finding.
+    let shared = "{ tools: { exec: { ask: 'on-miss' } }, agents: { ownership: 'explicit', entries: { a: {}, b: { tools: { deny: ['exec'] } } } } }";
+    assert!(of_kind(&report_for(shared, "2026.9"), FindingKind::ExecConfigUnused).is_empty());
+    assert!(found[0].message.contains("alsoAllow"));
+    // Only the agent whose exec is hidden: its own settings are named.
+    let per_agent = "{ agents: { ownership: 'explicit', entries: { a: {}, b: { tools: { deny: ['exec'], exec: { ask: 'always' } } } } } }";
+    let report = report_for(per_agent, "2026.9");
+    let found = of_kind(&report, FindingKind::ExecConfigUnused);
+    assert_eq!(found.len(), 1, "{:#?}", report.findings);
+    assert_eq!(found[0].contexts, ["agent b"]);
+    assert!(found[0].message.contains("agents.entries.b.tools.exec"));
+    assert!(
+        of_kind(
+            &report_for("{ tools: { deny: ['exec'] } }", "2026.9"),
+            FindingKind::ExecConfigUnused
+        )
+        .is_empty()
+    );
+
+    // approvals.exec.enabled: false does not stop questions.
+    let report = report_for(
+        "{ tools: { exec: { ask: 'always' } }, approvals: { exec: { enabled: false } } }",
+        "2026.9",
+    );
+    let found = of_kind(&report, FindingKind::ExecApprovalSwitches);
+    assert_eq!(found.len(), 1, "{:#?}", report.findings);
+    assert_eq!(
+        found[0].config_path.as_deref(),
+        Some("approvals.exec.enabled")
+    );
+    assert!(found[0].message.contains("only stops forwarding"));
+    assert!(of_kind(&report, FindingKind::ExecApprovalHeadless).is_empty());
+}
+
+#[test]
 fn a_clean_config_has_no_findings_and_one_context_per_agent() {
     let text = "{ tools: { profile: 'coding' }, agents: { ownership: 'explicit', entries: { a: {}, b: { tools: { deny: ['browser'] } } } } }";
     let report = report_for(text, "2026.9");

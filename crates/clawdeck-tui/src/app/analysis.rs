@@ -176,7 +176,14 @@ impl App {
                 &crate::lint::LintScope::AllAgents,
                 text.as_deref(),
             )
-            .map(Box::new)
+            .map(|mut report| {
+                // The host approvals document OpenClaw stored, as `clawdeck lint` reads it.
+                if let Ok((Some(doc), Some(from))) = crate::exec_verdict::approvals_doc::find(None)
+                {
+                    report.add(crate::lint::approvals_doc_findings(&doc, &from));
+                }
+                Box::new(report)
+            })
             .map_err(|e| e.to_string());
             tx.send(AppEvent::Core(CoreEvent::Linted { generation, result }));
         });
