@@ -8,7 +8,9 @@
 //! `openclaw approvals set` when OpenClaw is installed (else given as a file), and five command
 //! lines from one word to a pipeline with a substitution. The two sides take turns over the
 //! rounds, so load from other processes falls on both alike; each reports its median and p90
-//! wall time. Target: clawdeck's median under 20 ms.
+//! wall time. clawdeck's very first run (the config not yet checked against OpenClaw's schema,
+//! which later runs on the unchanged config remember) is reported on its own. Target:
+//! clawdeck's median under 20 ms.
 //!
 //! Run: `cargo bench --bench exec_verdict`
 
@@ -109,6 +111,7 @@ impl Workload {
             .args(["explain", "exec", "--agent", agent, "--command", command])
             .args(["--surface", surface, "--json"])
             .env("HOME", &self.dir)
+            .env("XDG_CACHE_HOME", self.dir.join(".cache"))
             .env("OPENCLAW_STATE_DIR", self.dir.join(".openclaw"))
             .env("CLAWDECK_OPENCLAW_VERSION", "2026.9");
         if let Some(file) = &self.approvals_file {
@@ -164,6 +167,9 @@ fn main() {
     let openclaw = openclaw_bin();
     let workload = Workload::create(openclaw.as_deref());
     let mut verdicts = Vec::new();
+    // The first run checks the config against OpenClaw's schema; later runs on the unchanged
+    // config find it accepted already (clawdeck's cache), as an operator's repeated runs do.
+    let (first, _) = timed(workload.clawdeck(QUESTIONS[0]));
     let mut ours = Vec::new();
     let mut theirs = Vec::new();
     for round in 0..ROUNDS {
@@ -194,6 +200,10 @@ fn main() {
         "  clawdeck explain exec --command --json      median {:8.1} ms  p90 {:8.1} ms  (whole process)",
         ms(ours_median),
         ms(quantile(&mut ours, 0.9))
+    );
+    println!(
+        "    its first run, checking the config against OpenClaw's schema: {:.1} ms",
+        ms(first)
     );
     match &openclaw {
         Some(bin) => {

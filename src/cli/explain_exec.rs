@@ -71,7 +71,7 @@ pub fn run(
         surface,
         approvals: doc.as_ref(),
     };
-    let resolver = host_resolver();
+    let resolver = PathResolver::from_env();
     let verdict = exec_verdict::explain(loaded, res, &question, &resolver);
     if as_json {
         let out = json!({
@@ -95,15 +95,6 @@ pub fn run(
         super::out_untrusted(cli, &verdict_text(command, surface, &verdict));
     }
     Some(exit::OK)
-}
-
-/// Executables found as on this machine: its PATH and working directory.
-fn host_resolver() -> PathResolver {
-    let path = std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".to_string());
-    let cwd = std::env::current_dir()
-        .map(|d| d.display().to_string())
-        .unwrap_or_else(|_| "/".to_string());
-    PathResolver::new(&path, &cwd)
 }
 
 /// The contract scripts read: `verdict`, `step`, `key`, `fix`, `segments`.

@@ -154,6 +154,9 @@ pub(crate) struct App {
     pub(crate) gateways: super::views::gateways::GatewaysView,
     /// Generations of the session comparison, lint and diff jobs.
     analysis: analysis::AnalysisJobs,
+    /// OpenClaw's state directory (its approvals document), from the environment at start;
+    /// tests point it elsewhere or nowhere.
+    pub(crate) openclaw_state: Option<std::path::PathBuf>,
     /// The tool registry built from the config (plugins included).
     pub(crate) registry: Option<Arc<Registry>>,
     pub(crate) overlay: Option<Overlay>,
@@ -213,6 +216,7 @@ impl App {
                 "no gateway configured (clawdeck.json5 `gateways`, or OPENCLAW_GATEWAY_URL)",
             ),
             analysis: analysis::AnalysisJobs::default(),
+            openclaw_state: crate::exec_verdict::approvals_doc::state_dir_from_env(),
             overlay: None,
             context: PolicyContext::default(),
             choices: ContextChoices::default(),
@@ -355,6 +359,8 @@ impl App {
                 self.router.context_agent = Some(resolution.resolved.agent.clone());
                 self.invoke.set_tools(&resolution, registry);
                 self.policy.set_resolution(resolution);
+                // A command being judged is judged again in the new context.
+                self.ask_exec();
             }
             Err(e) => self.policy.error = Some(e.to_string()),
         }
@@ -481,6 +487,14 @@ impl App {
             AppEvent::SetContext(ctx) => self.set_context(ctx),
             AppEvent::CompareSession(target) => {
                 self.compare_session(target);
+                true
+            }
+            AppEvent::CheckExecCommand(command) => {
+                self.check_exec_command(command);
+                true
+            }
+            AppEvent::JudgeInvokeCommand(command) => {
+                self.judge_invoke_command(command);
                 true
             }
             AppEvent::RefreshDiff => {
@@ -712,6 +726,17 @@ impl App {
             CoreEvent::SessionChecked { generation, result } => {
                 self.session_checked(generation, result) && self.view == ViewId::Policy
             }
+            CoreEvent::ExecChecked { generation, result } => {
+                self.exec_checked(generation, result) && self.view == ViewId::Policy
+            }
+            CoreEvent::InvokeJudged { generation, result } => {
+                self.invoke_judged(generation, result) && self.view == ViewId::Invoke
+            }
+            CoreEvent::ApprovalJudged {
+                gateway,
+                id,
+                result,
+            } => self.approval_judged(gateway, id, result) && self.view == ViewId::Approvals,
             CoreEvent::Linted { generation, result } => {
                 self.linted(generation, result) && self.view == ViewId::Lint
             }
@@ -1196,6 +1221,12 @@ impl App {
                         item.kind,
                         crate::gateway::watch::WatchKind::ApprovalRequested(_)
                     );
+                if arrived
+                    && let crate::gateway::watch::WatchKind::ApprovalRequested(approval) =
+                        &item.kind
+                {
+                    self.judge_approval(&item.gateway, approval);
+                }
                 // A new approval rings the terminal's bell (console.approvalBell), once a frame.
                 self.bell_pending |= arrived && self.approval_bell;
                 changed

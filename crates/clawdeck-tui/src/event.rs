@@ -110,6 +110,11 @@ pub(crate) enum AppEvent {
     /// Compare the Policy view with this gateway session's `tools.effective` (gateway, session
     /// key); None drops the comparison.
     CompareSession(Option<(String, String)>),
+    /// Will this command run? exec's verdict for a command line in the Policy view's context;
+    /// None drops it.
+    CheckExecCommand(Option<String>),
+    /// The Invoke view's exec parameters hold this command line (None: none): judge it.
+    JudgeInvokeCommand(Option<String>),
     /// The Diff view's side b changed: recompute the what-if.
     RefreshDiff,
     /// A one-line message for the status bar.
@@ -172,6 +177,22 @@ pub(crate) enum CoreEvent {
     SessionChecked {
         generation: u64,
         result: Result<Box<crate::deck::session_compare::SessionCheck>, String>,
+    },
+    /// An exec verdict job ended (`generation`: only the newest counts).
+    ExecChecked {
+        generation: u64,
+        result: Result<Box<crate::exec_verdict::LocalVerdicts>, String>,
+    },
+    /// The verdict of the Invoke view's exec command (`generation`: only the newest counts).
+    InvokeJudged {
+        generation: u64,
+        result: Result<Box<crate::exec_verdict::LocalVerdicts>, String>,
+    },
+    /// The verdict of an exec approval's command, as this machine's config sees it.
+    ApprovalJudged {
+        gateway: String,
+        id: String,
+        result: Result<Box<crate::exec_verdict::LocalVerdicts>, String>,
     },
     /// A lint job for the installed config ended (`generation`: only the newest counts).
     Linted {

@@ -73,6 +73,7 @@ pub(crate) enum Action {
     ViewDiff,
     ViewGateways,
     CompareSession,
+    CheckExecCommand,
     DiffAgent,
     DiffOwner,
     DiffSubagent,
@@ -469,6 +470,14 @@ pub(crate) const BINDINGS: &[BindingSpec] = &[
         "Compare with a gateway session's real tools (tools.effective)",
         [Policy],
         "session"
+    ),
+    b!(
+        CheckExecCommand,
+        "check_exec_command",
+        ["!"],
+        "Will this command run? Type a command line: exec's verdict (interactive and headless) under exec's layers",
+        [Policy],
+        ""
     ),
     b!(
         DiffAgent,

@@ -62,6 +62,7 @@ pub const ACTION_NAMES: &[&str] = &[
     "standing_grants",
     "invoke_target",
     "compare_session",
+    "check_exec_command",
     "diff_agent",
     "diff_owner",
     "diff_subagent",

@@ -4,6 +4,7 @@
 //! `~/.openclaw/openclaw.json`, else the embedded demo. clawdeck's own settings come from
 //! `clawdeck.json5` next to that file (defaults when absent; the demo has its own).
 
+mod accepted;
 pub mod bounds;
 pub mod demo_workspace;
 pub mod depth;

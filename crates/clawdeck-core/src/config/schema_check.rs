@@ -160,6 +160,21 @@ pub enum SchemaVerdict {
 
 /// Validates `raw` the way OpenClaw `pack_id` validates its config.
 pub fn check(raw: &Value, pack_id: &str) -> SchemaVerdict {
+    // Accepted before, unchanged: skip compiling the schema (only acceptance is remembered).
+    let schema_text = stored_schema(pack_id).map(|(text, _)| text);
+    if schema_text.is_some_and(|text| super::accepted::was_accepted(text, raw)) {
+        return SchemaVerdict::Checked(Vec::new());
+    }
+    let verdict = check_compiled(raw, pack_id);
+    if let (Some(text), SchemaVerdict::Checked(issues)) = (schema_text, &verdict)
+        && issues.is_empty()
+    {
+        super::accepted::remember(text, raw);
+    }
+    verdict
+}
+
+fn check_compiled(raw: &Value, pack_id: &str) -> SchemaVerdict {
     let (schema, validator) = match compiled(pack_id) {
         None => return SchemaVerdict::NoSchema,
         Some(Err(why)) => return SchemaVerdict::Unusable(why.clone()),

@@ -170,6 +170,16 @@ pub struct PathResolver {
 }
 
 impl PathResolver {
+    /// As this process finds executables: its PATH (else `/usr/bin:/bin`) and working
+    /// directory.
+    pub fn from_env() -> Self {
+        let path = std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".to_string());
+        let cwd = std::env::current_dir()
+            .map(|d| d.display().to_string())
+            .unwrap_or_else(|_| "/".to_string());
+        Self::new(&path, &cwd)
+    }
+
     /// PATH and cwd as given; HOME from the environment.
     pub fn new(path: &str, cwd: &str) -> Self {
         PathResolver {

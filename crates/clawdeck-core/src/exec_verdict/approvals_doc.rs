@@ -62,6 +62,13 @@ pub fn state_dir(state_env: Option<&str>, home: Option<&Path>) -> Option<PathBuf
     }
 }
 
+/// [`state_dir`] from this process's `OPENCLAW_STATE_DIR` and `HOME`.
+pub fn state_dir_from_env() -> Option<PathBuf> {
+    let state_env = std::env::var("OPENCLAW_STATE_DIR").ok();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    state_dir(state_env.as_deref(), home.as_deref())
+}
+
 /// Where OpenClaw (2026.8 and 2026.9) keeps the host approvals document: the row `current` of
 /// the table `exec_approvals_config` (column `raw_json`) in `<state>/state/openclaw.sqlite`.
 pub fn state_locator(state: &Path) -> String {
@@ -107,9 +114,7 @@ pub fn find(file: Option<&Path>) -> Result<(Option<Value>, Option<String>), Stri
     if let Some(path) = file {
         return Ok((Some(read(path)?), Some(path.display().to_string())));
     }
-    let state_env = std::env::var("OPENCLAW_STATE_DIR").ok();
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let Some(state) = state_dir(state_env.as_deref(), home.as_deref()) else {
+    let Some(state) = state_dir_from_env() else {
         return Ok((None, None));
     };
     let doc = read_state(&state)?;

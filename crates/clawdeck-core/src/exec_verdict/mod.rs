@@ -60,6 +60,48 @@ pub fn explain(
     )
 }
 
+/// A command's verdict on both surfaces, as this machine sees it: the approvals document
+/// OpenClaw stored under its state directory (none when nothing is stored or no directory is
+/// given) and executables on this process's PATH. What the console shows beside the tool's
+/// layers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocalVerdicts {
+    pub command: String,
+    pub interactive: ExecVerdict,
+    pub headless: ExecVerdict,
+    /// Where the approvals document came from (None: nothing stored).
+    pub approvals: Option<String>,
+}
+
+/// [`LocalVerdicts`] for `command` in `res`'s context, with OpenClaw's state directory
+/// `state` ([`approvals_doc::state_dir`]); the error names a document that cannot be read.
+pub fn explain_locally(
+    cfg: &LoadedConfig,
+    res: &Resolution,
+    command: &str,
+    state: Option<&std::path::Path>,
+) -> Result<LocalVerdicts, String> {
+    let doc = state.map(approvals_doc::read_state).transpose()?.flatten();
+    let approvals = state
+        .filter(|_| doc.is_some())
+        .map(approvals_doc::state_locator);
+    let resolver = exec_allowlist::PathResolver::from_env();
+    let on = |surface| {
+        let question = ExecQuestion {
+            command,
+            surface,
+            approvals: doc.as_ref(),
+        };
+        explain(cfg, res, &question, &resolver)
+    };
+    Ok(LocalVerdicts {
+        command: command.to_string(),
+        interactive: on(Surface::Interactive),
+        headless: on(Surface::Headless),
+        approvals,
+    })
+}
+
 /// `exec` is not visible in this context: the layer that removed it decides.
 fn hidden(
     res: &Resolution,

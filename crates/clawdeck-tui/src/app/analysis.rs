@@ -6,6 +6,7 @@ use super::{App, run_job};
 use crate::deck::session_compare::{SessionCheck, session_context};
 use crate::event::{AppEvent, CoreEvent};
 use crate::views::ViewId;
+use crate::views::policy_exec::{ExecCheck, ExecCheckState};
 use crate::views::policy_verdicts::{CompareState, SessionCompare};
 
 /// Generations of the analysis requests, and what is out of date (the Lint and Diff views
@@ -13,6 +14,8 @@ use crate::views::policy_verdicts::{CompareState, SessionCompare};
 #[derive(Debug, Default)]
 pub(crate) struct AnalysisJobs {
     session: u64,
+    exec: u64,
+    invoke_exec: u64,
     lint: u64,
     diff: u64,
     lint_stale: bool,
@@ -119,6 +122,174 @@ impl App {
         true
     }
 
+    /// `!` in the Policy view: judge `command` (None drops the verdict).
+    pub(super) fn check_exec_command(&mut self, command: Option<String>) {
+        self.policy.exec_check = command.map(ExecCheck::asking);
+        self.ask_exec();
+    }
+
+    /// (Re-)judges the Policy view's command in its context, as a job: reading OpenClaw's
+    /// approvals document and looking executables up are side effects, off the UI task.
+    pub(super) fn ask_exec(&mut self) {
+        let Some(check) = self.policy.exec_check.as_mut() else {
+            return;
+        };
+        let (Some(config), Some(resolution)) =
+            (self.config.clone(), self.policy.resolution.clone())
+        else {
+            return;
+        };
+        self.analysis.exec += 1;
+        check.state = ExecCheckState::Asking;
+        let generation = self.analysis.exec;
+        let command = check.command.clone();
+        let state = self.openclaw_state.clone();
+        let tx = self.tx.clone();
+        run_job(move || {
+            let result = crate::exec_verdict::explain_locally(
+                &config,
+                &resolution,
+                &command,
+                state.as_deref(),
+            )
+            .map(Box::new);
+            tx.send(AppEvent::Core(CoreEvent::ExecChecked {
+                generation,
+                result,
+            }));
+        });
+    }
+
+    /// The Invoke view's exec command changed: judge it in the console's context, as a job.
+    pub(super) fn judge_invoke_command(&mut self, command: Option<String>) {
+        self.analysis.invoke_exec += 1;
+        let Some(command) = command else {
+            self.invoke.exec_check = None;
+            return;
+        };
+        let (Some(config), Some(resolution)) =
+            (self.config.clone(), self.policy.resolution.clone())
+        else {
+            return;
+        };
+        self.invoke.exec_check = Some(ExecCheck::asking(command.clone()));
+        let generation = self.analysis.invoke_exec;
+        let state = self.openclaw_state.clone();
+        let tx = self.tx.clone();
+        run_job(move || {
+            let result = crate::exec_verdict::explain_locally(
+                &config,
+                &resolution,
+                &command,
+                state.as_deref(),
+            )
+            .map(Box::new);
+            tx.send(AppEvent::Core(CoreEvent::InvokeJudged {
+                generation,
+                result,
+            }));
+        });
+    }
+
+    pub(super) fn invoke_judged(
+        &mut self,
+        generation: u64,
+        result: Result<Box<crate::exec_verdict::LocalVerdicts>, String>,
+    ) -> bool {
+        if generation != self.analysis.invoke_exec {
+            return false;
+        }
+        let Some(check) = self.invoke.exec_check.as_mut() else {
+            return false;
+        };
+        check.state = match result {
+            Ok(verdicts) => ExecCheckState::Ready(verdicts),
+            Err(e) => ExecCheckState::Failed(e),
+        };
+        true
+    }
+
+    /// A new exec approval: its command's verdict in its session's context (why it asks), as
+    /// a job.
+    pub(super) fn judge_approval(
+        &mut self,
+        gateway: &str,
+        approval: &crate::gateway::approvals::Approval,
+    ) {
+        if approval.kind != crate::gateway::approvals::ApprovalKind::Exec
+            || approval.command.is_empty()
+        {
+            return;
+        }
+        let (Some(config), Some(registry)) = (self.config.clone(), self.registry.clone()) else {
+            return;
+        };
+        self.approvals
+            .judging(gateway, &approval.id, &approval.command);
+        let context = if approval.session_key.is_empty() {
+            crate::context::PolicyContext {
+                agent: Some(approval.agent.clone()).filter(|a| !a.is_empty()),
+                ..Default::default()
+            }
+        } else {
+            session_context(&approval.session_key)
+        };
+        let (gateway, id, command) = (
+            gateway.to_string(),
+            approval.id.clone(),
+            approval.command.clone(),
+        );
+        let state = self.openclaw_state.clone();
+        let tx = self.tx.clone();
+        run_job(move || {
+            let result = crate::policy::resolve(&config, &registry, &context)
+                .map_err(|e| e.to_string())
+                .and_then(|res| {
+                    crate::exec_verdict::explain_locally(&config, &res, &command, state.as_deref())
+                })
+                .map(Box::new);
+            tx.send(AppEvent::Core(CoreEvent::ApprovalJudged {
+                gateway,
+                id,
+                result,
+            }));
+        });
+    }
+
+    pub(super) fn approval_judged(
+        &mut self,
+        gateway: String,
+        id: String,
+        result: Result<Box<crate::exec_verdict::LocalVerdicts>, String>,
+    ) -> bool {
+        let Some(check) = self.approvals.verdicts.get_mut(&(gateway, id)) else {
+            return false;
+        };
+        check.state = match result {
+            Ok(verdicts) => ExecCheckState::Ready(verdicts),
+            Err(e) => ExecCheckState::Failed(e),
+        };
+        true
+    }
+
+    pub(super) fn exec_checked(
+        &mut self,
+        generation: u64,
+        result: Result<Box<crate::exec_verdict::LocalVerdicts>, String>,
+    ) -> bool {
+        if generation != self.analysis.exec {
+            return false;
+        }
+        let Some(check) = self.policy.exec_check.as_mut() else {
+            return false;
+        };
+        check.state = match result {
+            Ok(verdicts) => ExecCheckState::Ready(verdicts),
+            Err(e) => ExecCheckState::Failed(e),
+        };
+        true
+    }
+
     /// The context changed: a comparison made for another context no longer applies, and the
     /// what-if's side a moved.
     pub(super) fn context_changed(&mut self) {
@@ -167,6 +338,7 @@ impl App {
         self.analysis.lint_stale = false;
         let generation = self.analysis.lint;
         self.lint.pending = true;
+        let state = self.openclaw_state.clone();
         let tx = self.tx.clone();
         run_job(move || {
             let text = crate::lint::config_text(&config);
@@ -178,8 +350,11 @@ impl App {
             )
             .map(|mut report| {
                 // The host approvals document OpenClaw stored, as `clawdeck lint` reads it.
-                if let Ok((Some(doc), Some(from))) = crate::exec_verdict::approvals_doc::find(None)
+                use crate::exec_verdict::approvals_doc::{read_state, state_locator};
+                if let Some(state) = &state
+                    && let Ok(Some(doc)) = read_state(state)
                 {
+                    let from = state_locator(state);
                     report.add(crate::lint::approvals_doc_findings(&doc, &from));
                 }
                 Box::new(report)

@@ -433,3 +433,139 @@ fn diff_view_toggles_owner_subagent_sandbox_and_version() {
     assert!(screen.contains("OpenClaw seed"), "{screen}");
     insta::assert_snapshot!("diff_view_seed_version", screen);
 }
+
+// ---------------------------------------------------------------- Will this command run?
+
+/// OpenClaw's state directory with an approvals document stored as OpenClaw 2026.9 keeps it
+/// (`state/openclaw.sqlite`, table `exec_approvals_config`, row `current`).
+fn state_with_approvals(raw: &str) -> tempfile::TempDir {
+    let state = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(state.path().join("state")).unwrap();
+    let db = rusqlite::Connection::open(state.path().join("state/openclaw.sqlite")).unwrap();
+    db.execute(
+        "CREATE TABLE exec_approvals_config (config_key TEXT PRIMARY KEY, raw_json TEXT)",
+        [],
+    )
+    .unwrap();
+    db.execute(
+        "INSERT INTO exec_approvals_config VALUES ('current', ?1)",
+        [raw],
+    )
+    .unwrap();
+    state
+}
+
+#[test]
+fn policy_view_judges_a_command_line_under_execs_layers() {
+    let text = r#"{ tools: { exec: { host: "gateway", security: "allowlist", ask: "on-miss" } } }"#;
+    let cfg = crate::config::load_from_str(text, "exec.json5")
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+    let mut h = harness(cfg);
+    let state =
+        state_with_approvals(r#"{"version":1,"agents":{"*":{"allowlist":["/usr/bin/ls"]}}}"#);
+    h.app.openclaw_state = Some(state.path().to_path_buf());
+    // `!` opens the line; Enter judges it and selects exec.
+    h.key(KeyCode::Char('!'));
+    assert!(h.app.policy.exec_input.is_some());
+    h.type_text("/usr/bin/ls -la && whoami");
+    h.key(KeyCode::Enter);
+    h.pump();
+    assert_eq!(
+        h.app
+            .policy
+            .selected_tool()
+            .map(|t| t.name.clone())
+            .as_deref(),
+        Some("exec")
+    );
+    let check = h.app.policy.exec_check.clone().unwrap();
+    let crate::views::policy_exec::ExecCheckState::Ready(verdicts) = &check.state else {
+        panic!("{check:?}")
+    };
+    assert_eq!(
+        verdicts.interactive.verdict,
+        crate::exec_verdict::Verdict::Asks
+    );
+    assert_eq!(
+        verdicts.headless.verdict,
+        crate::exec_verdict::Verdict::Denied
+    );
+    let screen = h.screen(120, 64);
+    assert!(
+        screen.contains("Will `/usr/bin/ls -la && whoami` run?"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("interactive ? asks at allowlist (tools.exec.ask)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("headless    ✗ DENIED at askFallback"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("segment `/usr/bin/ls -la` ✓ runs (allowlist)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("openclaw.sqlite#exec_approvals_config"),
+        "{screen}"
+    );
+    let shown = screen.replace(&state.path().display().to_string(), "<state>");
+    insta::assert_snapshot!("policy_exec_verdict", shown);
+
+    // `!` again starts from the same line; Esc keeps the verdict, an empty line drops it.
+    h.key(KeyCode::Char('!'));
+    assert_eq!(
+        h.app
+            .policy
+            .exec_input
+            .as_ref()
+            .map(|i| i.text.clone())
+            .as_deref(),
+        Some("/usr/bin/ls -la && whoami")
+    );
+    h.key(KeyCode::Esc);
+    assert!(h.app.policy.exec_check.is_some());
+    h.key(KeyCode::Char('!'));
+    for _ in 0.."/usr/bin/ls -la && whoami".len() {
+        h.key(KeyCode::Backspace);
+    }
+    h.key(KeyCode::Enter);
+    h.pump();
+    assert!(h.app.policy.exec_check.is_none());
+    let screen = h.screen(120, 64);
+    assert!(!screen.contains("run?\n"), "{screen}");
+    assert!(
+        screen.contains("! judges a command line: will it run?"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn a_command_judged_is_judged_again_when_the_context_changes() {
+    let text = r#"{ agents: { list: [ { id: "main", default: true }, { id: "ops", tools: { deny: ["exec"] } } ] } }"#;
+    let cfg = crate::config::load_from_str(text, "exec.json5")
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+    let mut h = harness(cfg);
+    h.key(KeyCode::Char('!'));
+    h.type_text("uname -a");
+    h.key(KeyCode::Enter);
+    h.pump();
+    let verdict = |h: &Harness| match &h.app.policy.exec_check.as_ref().unwrap().state {
+        crate::views::policy_exec::ExecCheckState::Ready(v) => v.interactive.verdict,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(verdict(&h), crate::exec_verdict::Verdict::Runs);
+    let mut ops = h.app.context.clone();
+    ops.agent = Some("ops".into());
+    h.app.handle_event(AppEvent::SetContext(ops));
+    h.pump();
+    assert_eq!(verdict(&h), crate::exec_verdict::Verdict::Hidden);
+    let screen = h.screen(120, 64);
+    assert!(screen.contains("✗ hidden at policy"), "{screen}");
+}

@@ -653,3 +653,42 @@ async fn an_approval_from_a_fake_gateway_is_answered_from_the_console() {
     insta::assert_snapshot!("invoke_via_gateway_refused", screen);
     stop.cancel();
 }
+
+#[test]
+fn an_exec_approval_shows_why_it_asks_as_this_machines_config_sees_it() {
+    let text = r#"{ tools: { exec: { host: "gateway", security: "allowlist", ask: "always" } },
+        agents: { list: [ { id: "main", default: true }, { id: "ops" } ] } }"#;
+    let cfg = crate::config::load_from_str(text, "exec.json5")
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+    let mut h = harness();
+    h.app.set_config(cfg);
+    h.pump();
+    h.app.approvals = crate::views::approvals::ApprovalsView::attaching(&["local".to_string()]);
+    h.desk_item(
+        "local",
+        "exec.approval.requested",
+        requested_payload("3f2a9c1e", "uname -a && whoami", "agent:ops:main"),
+    );
+    h.pump();
+    let key = ("local".to_string(), "3f2a9c1e".to_string());
+    let check = h.app.approvals.verdicts.get(&key).cloned().unwrap();
+    let crate::views::policy_exec::ExecCheckState::Ready(v) = &check.state else {
+        panic!("{check:?}")
+    };
+    assert_eq!(v.interactive.verdict, crate::exec_verdict::Verdict::Asks);
+    assert_eq!(v.interactive.key.as_deref(), Some("tools.exec.ask"));
+    h.key(KeyCode::Char('8'));
+    h.pump();
+    let screen = h.screen_trimmed(120, 40);
+    for needle in [
+        "Will `uname -a && whoami` run?",
+        "interactive ? asks at ask (tools.exec.ask)",
+        "headless    ✗ DENIED at askFallback",
+        "(as this machine's config and OpenClaw state see it)",
+    ] {
+        assert!(screen.contains(needle), "{needle} missing:\n{screen}");
+    }
+    insta::assert_snapshot!("approvals_exec_verdict", screen);
+}

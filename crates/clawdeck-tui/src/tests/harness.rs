@@ -65,6 +65,8 @@ impl Harness {
         app.bell = Box::new(crate::bell::RecordingBell::default());
         app.copy_dir =
             std::env::temp_dir().join(format!("clawdeck-tui-test-{}", std::process::id()));
+        // Never the operator's OpenClaw state (its approvals document).
+        app.openclaw_state = None;
         Harness { app, rx, clock }
     }
 

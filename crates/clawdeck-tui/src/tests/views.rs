@@ -2183,3 +2183,53 @@ async fn the_status_line_shows_the_mcp_endpoint_state() {
     serving.await.unwrap().unwrap();
     assert!(h.screen(120, 30).contains(&format!("MCP {url}: stopped")));
 }
+
+#[test]
+fn invoke_view_shows_what_openclaws_exec_would_do_before_it_runs() {
+    let mut h = harness();
+    let text = r#"{ tools: { exec: { host: "gateway", security: "allowlist", ask: "off" } } }"#;
+    let config = crate::config::load_from_str(text, "exec.json5")
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+    h.app.set_config(config);
+    h.app.status = None;
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Invoke));
+    let exec = h
+        .app
+        .invoke
+        .tools
+        .iter()
+        .position(|t| t.name == "exec")
+        .unwrap();
+    h.app.invoke.selected = exec;
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Down);
+    h.key(KeyCode::End);
+    h.key(KeyCode::Left);
+    h.type_text("whoami");
+    // Drawing sends the command to be judged; the job's answer shows under the editor.
+    h.screen(130, 24);
+    h.pump();
+    let check = h.app.invoke.exec_check.clone().unwrap();
+    assert_eq!(check.command, "whoami");
+    let screen = h.screen(130, 24);
+    assert!(
+        screen.contains("OpenClaw's exec: ✗ DENIED at allowlist headless ✗ DENIED at allowlist"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("invoke_exec_verdict", screen);
+    // Another tool: no verdict line.
+    h.key(KeyCode::Esc);
+    h.app.invoke.selected = h
+        .app
+        .invoke
+        .tools
+        .iter()
+        .position(|t| t.name == "read")
+        .unwrap();
+    h.key(KeyCode::Enter);
+    h.screen(130, 24);
+    h.pump();
+    assert!(h.app.invoke.exec_check.is_none());
+}

@@ -17,6 +17,7 @@ use ratatui::widgets::{Block, Row};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::ViewCtx;
+use super::policy_exec::ExecCheck;
 use crate::clock::short_duration;
 use crate::event::AppEvent;
 use crate::gateway::approval_board::{ApprovalBoard, ApprovalState, BoardEntry};
@@ -61,6 +62,9 @@ pub(crate) struct ApprovalsView {
     table_area: Rect,
     /// The selected approval in full (or, with none yet, which turns can raise one).
     detail: DetailPane,
+    /// exec approvals' verdicts (why it asks), by (gateway, id), as this machine's config sees
+    /// the command; kept only for approvals on the board.
+    pub(crate) verdicts: BTreeMap<(String, String), ExecCheck>,
 }
 
 /// The list's fixed columns (state, kind); then gateway, agent and session as wide as their
@@ -160,6 +164,22 @@ impl ApprovalsView {
             Action::KillRun => self.section == Section::Grants,
             _ => true,
         }
+    }
+
+    /// Keeps the verdict of a new exec approval, dropping those of approvals no longer on the
+    /// board (it is bounded, so this is too).
+    pub(crate) fn judging(&mut self, gateway: &str, id: &str, command: &str) {
+        let listed: std::collections::BTreeSet<(String, String)> = self
+            .board
+            .rows()
+            .into_iter()
+            .map(|e| (e.gateway.clone(), e.approval.id.clone()))
+            .collect();
+        self.verdicts.retain(|key, _| listed.contains(key));
+        self.verdicts.insert(
+            (gateway.to_string(), id.to_string()),
+            ExecCheck::asking(command.to_string()),
+        );
     }
 
     fn selected_entry(&self) -> Option<&BoardEntry> {
@@ -405,10 +425,18 @@ impl ApprovalsView {
             .map(|e| pending_row(e, now_ms, context, command_width as usize))
             .collect();
         let (subject, detail) = match self.selected_entry() {
-            Some(e) => (
-                format!("{}/{}", e.gateway, e.approval.id),
-                detail_lines(e, now_ms, area.width.saturating_sub(2) as usize),
-            ),
+            Some(e) => (format!("{}/{}", e.gateway, e.approval.id), {
+                let mut lines = detail_lines(e, now_ms, area.width.saturating_sub(2) as usize);
+                let key = (e.gateway.clone(), e.approval.id.clone());
+                if let Some(check) = self.verdicts.get(&key) {
+                    lines.extend(check.detail_lines());
+                    lines.push(Line::styled(
+                        "  (as this machine's config and OpenClaw state see it)",
+                        theme::dim(),
+                    ));
+                }
+                lines
+            }),
             None => (String::new(), Vec::new()),
         };
         self.detail.set(&subject, detail);

@@ -21,6 +21,7 @@ use ratatui_textarea::TextArea;
 use serde_json::{Map, Value};
 
 use super::ViewCtx;
+use super::policy_exec::ExecCheck;
 use crate::clock::short_duration;
 use crate::event::AppEvent;
 use crate::keymap::Action;
@@ -150,6 +151,11 @@ pub(crate) struct InvokeView {
     pub(crate) via: Option<String>,
     tools_area: Rect,
     history_area: Rect,
+    /// The command line exec's parameters hold (set when they are checked), the one last sent
+    /// to be judged, and its verdict: what OpenClaw's exec would do with it.
+    exec_wanted: Option<String>,
+    exec_asked: Option<String>,
+    pub(crate) exec_check: Option<ExecCheck>,
 }
 
 impl Default for InvokeView {
@@ -175,6 +181,9 @@ impl Default for InvokeView {
             via: None,
             tools_area: Rect::default(),
             history_area: Rect::default(),
+            exec_wanted: None,
+            exec_asked: None,
+            exec_check: None,
         }
     }
 }
@@ -414,8 +423,15 @@ impl InvokeView {
             return;
         };
         let text = self.editor.lines().join("\n");
-        let params: Value = match serde_json::from_str(&text) {
-            Ok(v) => v,
+        let params: Value = match serde_json::from_str::<Value>(&text) {
+            Ok(v) => {
+                self.exec_wanted = (tool == "exec")
+                    .then(|| v.get("command").and_then(Value::as_str))
+                    .flatten()
+                    .filter(|c| !c.trim().is_empty())
+                    .map(str::to_string);
+                v
+            }
             Err(e) => {
                 self.validation = Err(vec![format!(
                     "JSON: line {} column {}: {e}",
@@ -752,6 +768,16 @@ impl InvokeView {
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         self.validate_if_due(ctx.clock.now());
+        // exec's command changed since it was last judged: ask again (the App runs the job).
+        if self.editing.as_deref() != Some("exec") {
+            self.exec_wanted = None;
+        }
+        if self.exec_wanted != self.exec_asked {
+            self.exec_asked = self.exec_wanted.clone();
+            ctx.send(crate::event::AppEvent::JudgeInvokeCommand(
+                self.exec_wanted.clone(),
+            ));
+        }
         let [left, right] =
             Layout::horizontal([Constraint::Length(40), Constraint::Fill(1)]).areas(area);
         let [tools_area, history_area] =
@@ -851,6 +877,28 @@ impl InvokeView {
         }
     }
 
+    /// The editor's bottom line: how to run, or, with exec's parameters in it, what OpenClaw's
+    /// exec would do with the command first.
+    fn editor_footer(&self, ctx: &ViewCtx) -> Line<'static> {
+        let run = ctx.keymap.key_label(Action::RunTool);
+        match self
+            .exec_check
+            .as_ref()
+            .filter(|_| self.editing.as_deref() == Some("exec"))
+        {
+            Some(check) => {
+                let mut line = check.summary_line();
+                line.spans
+                    .push(Span::styled(format!("· {run} runs "), theme::dim()));
+                line
+            }
+            None => Line::styled(
+                format!(" {run} runs · Esc leaves the editor "),
+                theme::dim(),
+            ),
+        }
+    }
+
     /// The parameter editor with the validation verdict, or why the selected tool is hidden.
     fn render_editor(&mut self, editor_area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
         let (verdict, verdict_style) = match (&self.editing, &self.validation) {
@@ -872,13 +920,7 @@ impl InvokeView {
                 Span::styled(verdict, verdict_style),
                 Span::raw(" "),
             ]))
-            .title_bottom(Line::styled(
-                format!(
-                    " {} runs · Esc leaves the editor ",
-                    ctx.keymap.key_label(Action::RunTool)
-                ),
-                theme::dim(),
-            ))
+            .title_bottom(self.editor_footer(ctx))
             .border_style(self.focus_style(Focus::Editor));
         if self.editing.is_some() {
             self.editor.set_block(block);

@@ -12,6 +12,7 @@ pub(crate) mod invoke;
 pub(crate) mod lint;
 pub(crate) mod list;
 pub(crate) mod policy;
+pub(crate) mod policy_exec;
 pub(crate) mod policy_verdicts;
 pub(crate) mod prompt;
 pub(crate) mod queue;

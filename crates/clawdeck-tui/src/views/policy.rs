@@ -15,6 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Row, Widget, Wrap};
 
 use super::ViewCtx;
+use super::policy_exec::ExecCheck;
 use super::policy_verdicts::{SessionCompare, VERDICT_COLUMN};
 use crate::keymap::Action;
 use crate::policy::{Decision, LayerDecision, LayerId, RemovalKind, Resolution, ToolTrace};
@@ -45,6 +46,9 @@ pub(crate) struct PolicyView {
     pub(crate) session_picker: Option<Picker>,
     /// The gateway a typed session key is asked of.
     picker_gateway: Option<String>,
+    /// The command line `!` judges (exec's verdict under its layers), and its input while open.
+    pub(crate) exec_check: Option<ExecCheck>,
+    pub(crate) exec_input: Option<LineInput>,
     /// The selected tool's path through the layers.
     detail: DetailPane,
     /// Layer columns scrolled away on the left, and how many fit at the last draw.
@@ -101,6 +105,13 @@ impl PolicyView {
     fn clamp(&mut self) {
         let n = self.rows().len();
         self.selected = self.selected.min(n.saturating_sub(1));
+    }
+
+    /// Selects exec, whose detail shows the verdict (when the filter lets it through).
+    fn select_exec(&mut self) {
+        if let Some(i) = self.rows().iter().position(|t| t.name == "exec") {
+            self.selected = i;
+        }
     }
 
     /// Opens the session picker over `sessions` (gateway, key, agent): the first choice clears
@@ -166,6 +177,22 @@ impl PolicyView {
             self.session_picker_key(key, ctx);
             return true;
         }
+        if let Some(input) = self.exec_input.as_mut() {
+            match input.handle_key(key) {
+                InputOutcome::Submitted => {
+                    let command = input.text.trim().to_string();
+                    self.exec_input = None;
+                    // An empty line drops the verdict.
+                    ctx.send(crate::event::AppEvent::CheckExecCommand(
+                        (!command.is_empty()).then_some(command),
+                    ));
+                    self.select_exec();
+                }
+                InputOutcome::Cancelled => self.exec_input = None,
+                InputOutcome::Edited | InputOutcome::Ignored => {}
+            }
+            return true;
+        }
         if !self.filter_editing {
             // Esc clears an applied filter, as it cancels one being typed.
             if key.code == crossterm::event::KeyCode::Esc && !self.filter.text.is_empty() {
@@ -191,6 +218,10 @@ impl PolicyView {
     pub(crate) fn paste(&mut self, text: &str) -> bool {
         if let Some(picker) = self.session_picker.as_mut() {
             picker.typed.insert_str(text);
+            return true;
+        }
+        if let Some(input) = self.exec_input.as_mut() {
+            input.insert_str(text);
             return true;
         }
         if self.filter_editing {
@@ -222,6 +253,10 @@ impl PolicyView {
                 self.hidden_only = !self.hidden_only;
                 self.clamp();
             }
+            Action::CheckExecCommand => {
+                let current = self.exec_check.as_ref().map(|c| c.command.clone());
+                self.exec_input = Some(LineInput::new(current.unwrap_or_default()));
+            }
             _ => return false,
         }
         true
@@ -240,7 +275,9 @@ impl PolicyView {
     }
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
-        let filter_height = u16::from(self.filter_editing || !self.filter.text.is_empty());
+        let filter_height = u16::from(
+            self.filter_editing || !self.filter.text.is_empty() || self.exec_input.is_some(),
+        );
         let error_height = u16::from(self.error.is_some());
         let session_height = u16::from(self.session.is_some());
         let [error_area, session_area, filter_area, lists_area] = Layout::vertical([
@@ -263,7 +300,9 @@ impl PolicyView {
             let line = session.status_line(&known);
             buf.set_line(session_area.x, session_area.y, &line, session_area.width);
         }
-        if filter_height > 0 {
+        if let Some(input) = &self.exec_input {
+            input.render("will it run? !", filter_area, buf, true);
+        } else if filter_height > 0 {
             self.filter
                 .render("filter /", filter_area, buf, self.filter_editing);
         }
@@ -281,7 +320,7 @@ impl PolicyView {
             return;
         }
         // The path grows to what it needs, up to half the room; past that it scrolls.
-        self.fill_detail();
+        self.fill_detail(ctx.keymap);
         let wanted = self.detail.rows_needed(lists_area.width);
         let detail_height =
             DetailPane::height_within(lists_area.height, wanted, lists_area.height / 2);
@@ -296,7 +335,7 @@ impl PolicyView {
     }
 
     /// The selected tool's path (and the session's verdict on it) into the detail pane.
-    fn fill_detail(&mut self) {
+    fn fill_detail(&mut self, keymap: &crate::keymap::Keymap) {
         let (subject, lines) = match (self.selected_tool(), &self.resolution) {
             (Some(t), Some(res)) => {
                 let mut lines = self
@@ -305,6 +344,18 @@ impl PolicyView {
                     .map(|s| s.detail_lines(t))
                     .unwrap_or_default();
                 lines.extend(detail_lines(res, t));
+                if t.name == "exec" {
+                    match &self.exec_check {
+                        Some(check) => lines.extend(check.detail_lines()),
+                        None => lines.push(Line::styled(
+                            format!(
+                                " {} judges a command line: will it run?",
+                                keymap.key_label(Action::CheckExecCommand)
+                            ),
+                            theme::dim(),
+                        )),
+                    }
+                }
                 (t.name.clone(), lines)
             }
             _ => (String::new(), Vec::new()),
