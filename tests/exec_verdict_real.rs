@@ -13,7 +13,9 @@
 //!
 //! One gateway of the test's own serves every case: each agent carries its own `tools.exec`
 //! (and one has exec denied by tool policy); the host approvals document is stored with
-//! `openclaw approvals set` and clawdeck reads it from OpenClaw's state database.
+//! `openclaw approvals set` and clawdeck reads it from OpenClaw's state database, and again
+//! through the gateway with `--remote-config` (`config.get`, `exec.approvals.get`) for every
+//! interactive and headless case.
 //!
 //! They need the real OpenClaw (OPENCLAW_BIN, ../shared/realclaw): `#[ignore]`d, run by `.ci/run`
 //! with `--ignored` (2026.9.6, and 2026.8.2 through `OPENCLAW_BIN`).
@@ -158,7 +160,7 @@ fn exec_message(command: &str) -> String {
 
 struct Matrix {
     gateway: OwnGateway,
-    /// The gateway's config as clawdeck reads it, and a home for `clawdeck chat`.
+    /// The approvals file and homes for `clawdeck chat`.
     work: tempfile::TempDir,
 }
 
@@ -188,15 +190,6 @@ impl Matrix {
         );
         let gateway = OwnGateway::start_release(bin, &extra).expect("the release is installed");
         let work = tempfile::tempdir().unwrap();
-        // The gateway may rewrite its config on start (one `agents`); until it does, the file
-        // has two and clawdeck, which refuses a repeated key, reads it without start.sh's own.
-        let text = std::fs::read_to_string(gateway.config_path()).unwrap();
-        let start_agents = "  agents: { defaults: { model: { primary: \"mock/mock-1\" } }, list: [";
-        let own: Vec<&str> = text
-            .lines()
-            .filter(|l| !l.starts_with(start_agents))
-            .collect();
-        std::fs::write(work.path().join("openclaw.json5"), own.join("\n")).unwrap();
         let matrix = Matrix { gateway, work };
         matrix.store_approvals();
         matrix
@@ -235,8 +228,10 @@ impl Matrix {
     /// clawdeck's verdict for the case (`command` of `explain exec --json`).
     fn verdict(&self, agent: &str, command: &str, surface: Surface) -> Value {
         let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+            // Two `agents` keys (start.sh's and ours) until a release rewrites the file: read
+            // as OpenClaw reads them, the last wins.
             .arg("--config")
-            .arg(self.work.path().join("openclaw.json5"))
+            .arg(self.gateway.config_path())
             .args(["explain", "exec", "--agent", agent, "--command", command])
             .args(["--surface", surface.flag(), "--json"])
             .env("OPENCLAW_STATE_DIR", self.gateway.home().join(".openclaw"))
@@ -255,6 +250,39 @@ impl Matrix {
                 .as_str()
                 .is_some_and(|a| a.ends_with("state/openclaw.sqlite#exec_approvals_config")),
             "the document OpenClaw stored is read: {answer}"
+        );
+        answer["command"].clone()
+    }
+
+    /// The verdict as `explain exec --remote-config` gives it: the gateway's own config
+    /// (`config.get`) and its host's approvals document (`exec.approvals.get`).
+    fn remote_verdict(&self, agent: &str, command: &str, surface: Surface) -> Value {
+        let home = self.work.path().join("remote-home");
+        let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+            .args(["explain", "exec", "--remote-config", "--agent", agent])
+            .args(["--command", command, "--surface", surface.flag(), "--json"])
+            .env("HOME", &home)
+            .env("XDG_STATE_HOME", home.join("state"))
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_CACHE_HOME", home.join("cache"))
+            .env("OPENCLAW_GATEWAY_URL", &self.gateway.url)
+            .env("OPENCLAW_GATEWAY_TOKEN", &self.gateway.token)
+            .env_remove("OPENCLAW_CONFIG_PATH")
+            .env_remove("OPENCLAW_STATE_DIR")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "explain exec --remote-config {agent} {command:?}: {}{text}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let answer: Value = serde_json::from_str(&text).unwrap();
+        assert!(
+            answer["approvals"]
+                .as_str()
+                .is_some_and(|a| a.contains("#exec_approvals_config")),
+            "the gateway host's document is read: {answer}"
         );
         answer["command"].clone()
     }
@@ -444,6 +472,18 @@ fn explain_exec_agrees_with_real_turns() {
         matrix.headless(agent, command, n, false)
     });
     observed.extend(headless.iter().zip(results).map(|(c, o)| (c.0, H, o)));
+    // The same cases as `--remote-config` answers them, while the gateway runs.
+    let remote: Vec<(usize, Surface, Value)> = observed
+        .iter()
+        .map(|(n, surface, _)| {
+            let (agent, command, _) = CASES[*n];
+            (
+                *n,
+                *surface,
+                matrix.remote_verdict(agent, command, *surface),
+            )
+        })
+        .collect();
     // `--local` is refused while a gateway runs for the state directory; one at a time (they
     // share its ownership lock).
     matrix.gateway.stop_gateway_only();
@@ -466,6 +506,22 @@ fn explain_exec_agrees_with_real_turns() {
                 surface.flag(),
                 real.verdict,
                 real.text.replace('\n', " "),
+                ours["verdict"],
+                ours["step"]
+            ));
+        }
+    }
+    for (n, surface, ours) in &remote {
+        let (agent, command, _) = CASES[*n];
+        let real = observed
+            .iter()
+            .find(|(m, s, _)| m == n && s == surface)
+            .map(|(_, _, o)| o.verdict)
+            .unwrap_or_default();
+        if ours["verdict"] != real {
+            disagreements.push(format!(
+                "--remote-config {agent} {command:?} {}: real {real} / clawdeck {} at {}",
+                surface.flag(),
                 ours["verdict"],
                 ours["step"]
             ));

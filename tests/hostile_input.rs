@@ -568,11 +568,31 @@ fn a_missing_configured_workspace_is_reported_not_created() {
 
 #[test]
 fn duplicate_keys_and_empty_files_are_located() {
-    let err = clawdeck_core::config::load_from_str("{\n  tools: {},\n  tools: {}\n}\n", "dup.json")
-        .unwrap_err()
-        .to_string();
+    // OpenClaw reads a repeated key as its last value (`openclaw config validate` accepts it,
+    // `config get` answers the last): clawdeck does too, with a warning at the repeat.
+    let cfg = clawdeck_core::config::load_from_str(
+        "{\n  tools: { profile: 'coding' },\n  tools: { profile: 'messaging' }\n}\n",
+        "dup.json",
+    )
+    .unwrap();
+    assert_eq!(cfg.raw["tools"]["profile"], "messaging");
     assert!(
-        err.starts_with("dup.json:3:3: duplicate field `tools`"),
+        cfg.warnings
+            .iter()
+            .any(|w| w.starts_with("dup.json:3:3: `tools` is written twice")),
+        "{:?}",
+        cfg.warnings
+    );
+    // clawdeck's own settings still refuse one, at the repeat.
+    let err = clawdeck_core::config::parse_settings(
+        "{\n  lanes: {},\n  lanes: {}\n}\n",
+        "clawdeck.json5",
+    )
+    .map(|_| ())
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("clawdeck.json5:3:3: duplicate field `lanes`"),
         "{err}"
     );
     for empty in ["", "  \n\n"] {

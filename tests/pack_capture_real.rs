@@ -36,6 +36,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "profileValues",
         "nonOwnerDeny",
         "gatewayHttpDeny",
+        "exec",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }

@@ -38,6 +38,7 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
     if let Some(code) = super::explain_exec::run(
         cli,
         &args.exec,
+        &args.remote,
         args.tool.as_deref(),
         &loaded,
         &res,

@@ -26,7 +26,8 @@ pub struct ExecCommandArgs {
     pub surface: SurfaceArg,
     /// The host approvals document (JSON5, as `openclaw approvals set --file` takes it).
     /// Default: the one OpenClaw stored in its state database
-    /// (`$OPENCLAW_STATE_DIR`, else ~/.openclaw: state/openclaw.sqlite), read-only
+    /// (`$OPENCLAW_STATE_DIR`, else ~/.openclaw: state/openclaw.sqlite), read-only; with
+    /// --remote-config, the gateway host's (exec.approvals.get, operator.admin)
     #[arg(long, value_name = "FILE", requires = "command")]
     pub approvals: Option<PathBuf>,
 }
@@ -42,6 +43,7 @@ pub enum SurfaceArg {
 pub fn run(
     cli: &Cli,
     args: &ExecCommandArgs,
+    remote: &super::remote_config::RemoteConfigArgs,
     tool: Option<&str>,
     loaded: &LoadedConfig,
     res: &Resolution,
@@ -54,7 +56,13 @@ pub fn run(
         );
         return Some(exit::USAGE);
     }
-    let (doc, approvals_from) = match exec_verdict::approvals_doc::find(args.approvals.as_deref()) {
+    // With --remote-config the document is the gateway host's (exec.approvals.get).
+    let found = if remote.remote_config && args.approvals.is_none() {
+        super::remote_config::host_approvals(cli, remote)
+    } else {
+        exec_verdict::approvals_doc::find(args.approvals.as_deref())
+    };
+    let (doc, approvals_from) = match found {
         Ok(found) => found,
         Err(err) => {
             super::err_untrusted(cli, &format!("clawdeck explain: {err}"));

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::gateway_args::{GatewayArgs, attach, endpoints};
+use super::gateway_args::{GatewayArgs, attach_as, endpoints};
 use super::{Cli, exit};
 use crate::config::{self, LoadedConfig};
 use crate::gateway::config_get;
@@ -85,6 +85,21 @@ pub(crate) fn session_effective(
     }))
 }
 
+/// With `--remote-config`: the exec approvals document the gateway's host stored
+/// (`exec.approvals.get`, which needs operator.admin: asked for on this connection), as
+/// `(document, where)`.
+pub(crate) fn host_approvals(
+    cli: &Cli,
+    remote: &RemoteConfigArgs,
+) -> Result<(Option<serde_json::Value>, Option<String>), String> {
+    use crate::gateway::exec_approvals_get;
+    let (url, host) = on_one_gateway_as(cli, remote, true, |client| async move {
+        exec_approvals_get::fetch(&client).await
+    })?;
+    let from = host.file.is_some().then(|| format!("{url} {}", host.path));
+    Ok((host.file, from))
+}
+
 /// A session's tools as the gateway itself reports them (`tools.effective`).
 pub(crate) struct GatewayEffective {
     pub gateway: String,
@@ -129,9 +144,23 @@ where
     F: FnOnce(crate::gateway::GatewayClient) -> Fut,
     Fut: std::future::Future<Output = Result<T, String>>,
 {
+    on_one_gateway_as(cli, remote, false, ask)
+}
+
+/// As [`on_one_gateway`], asking for operator.admin when `admin`.
+fn on_one_gateway_as<T, F, Fut>(
+    cli: &Cli,
+    remote: &RemoteConfigArgs,
+    admin: bool,
+    ask: F,
+) -> Result<(String, T), String>
+where
+    F: FnOnce(crate::gateway::GatewayClient) -> Fut,
+    Fut: std::future::Future<Output = Result<T, String>>,
+{
     let args = GatewayArgs {
         gateways: remote.gateways.clone(),
-        all_operators: false,
+        all_operators: admin,
     };
     let (endpoints, identity) = endpoints(cli, &args)?;
     let endpoint = match endpoints.as_slice() {
@@ -148,7 +177,7 @@ where
     };
     let runtime = super::async_runtime()?;
     runtime.block_on(async {
-        let client = attach(&endpoint, &identity, false, Some(REMOTE_DEADLINE))
+        let client = attach_as(&endpoint, &identity, false, admin, Some(REMOTE_DEADLINE))
             .await
             .map_err(|err| format!("gateway {} ({}): {err}", endpoint.url, endpoint.origin))?;
         let url = client.endpoint().url.clone();

@@ -167,24 +167,31 @@ impl OwnGateway {
     /// directory. Waits until its port is closed.
     pub fn stop_gateway_only(&self) {
         let pid_file = self.prefix.path().join("run/gateway.pid");
-        if let Some(pgid) = std::fs::read_to_string(&pid_file)
+        let pgid = std::fs::read_to_string(&pid_file)
             .ok()
             .and_then(|t| t.trim().parse::<i32>().ok())
-        {
-            let _ = nix::sys::signal::killpg(
-                nix::unistd::Pid::from_raw(pgid),
-                nix::sys::signal::Signal::SIGTERM,
-            );
-            let _ = std::fs::remove_file(&pid_file);
-        }
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while std::net::TcpStream::connect(("127.0.0.1", self.gw_port)).is_ok() {
-            assert!(
-                Instant::now() < deadline,
-                "the gateway still listens after 30 s"
-            );
+            .map(nix::unistd::Pid::from_raw);
+        let signal = |sig| {
+            if let Some(pgid) = pgid {
+                let _ = nix::sys::signal::killpg(pgid, sig);
+            }
+        };
+        signal(nix::sys::signal::Signal::SIGTERM);
+        // A gateway draining its connections may take minutes (its shutdown budget): after
+        // 10 s the group is killed.
+        let listening = || std::net::TcpStream::connect(("127.0.0.1", self.gw_port)).is_ok();
+        let mut deadline = Instant::now() + Duration::from_secs(10);
+        let mut killed = false;
+        while listening() {
+            if Instant::now() > deadline {
+                assert!(!killed, "the gateway still listens after SIGKILL");
+                signal(nix::sys::signal::Signal::SIGKILL);
+                killed = true;
+                deadline = Instant::now() + Duration::from_secs(10);
+            }
             std::thread::sleep(Duration::from_millis(200));
         }
+        let _ = std::fs::remove_file(&pid_file);
     }
 
     /// The wrapper that runs this gateway's release with this gateway's home

@@ -178,6 +178,7 @@ pack.update({
     "profileValues": rules["profileValues"],
     "nonOwnerDeny": owner_only,
     "gatewayHttpDeny": rules["gatewayHttpDeny"],
+    "exec": rules["exec"],
     "pluginAllowlistPatterns": rules["pluginAllowlistPatterns"],
     "toolingPrompt": tooling_full,
     "toolingPromptToolSearch": tooling(sp),

@@ -9,6 +9,9 @@
 //   ownerOnlyCoreTools, gatewayHttpDeny  GATEWAY_OWNER_ONLY_CORE_TOOLS, DEFAULT_GATEWAY_HTTP_TOOL_DENY
 //   pluginAllowlistPatterns          whether a plugin tool allowlist compiles glob patterns
 //                                    (createPluginToolAllowlist) or matches exact names only
+//   exec defaultSafeBins, safeBuiltins, safeBinTrustedDirs
+//                                    DEFAULT_SAFE_BINS, DEFAULT_SAFE_BUILTINS,
+//                                    DEFAULT_SAFE_BIN_TRUSTED_DIRS (source text)
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -51,6 +54,13 @@ function constList(name) {
   throw new Error(`no module of ${dist} defines ${name}`);
 }
 
+// A `const NAME = new Set([...])` of string literals in the source.
+function constSet(name) {
+  const found = firstMatch(new RegExp(`const ${name} = (?:/\\* @__PURE__ \\*/ )?new Set\\(\\[([^\\]]*)\\]\\)`));
+  if (!found) throw new Error(`no module of ${dist} defines ${name}`);
+  return { file: found.file, list: [...found.match[1].matchAll(/"([^"]*)"/g)].map((m) => m[1]) };
+}
+
 function firstMatch(re) {
   for (const f of files) {
     const m = text(f).match(re);
@@ -75,6 +85,9 @@ if (!globAllowlist && !exactAllowlist) throw new Error("cannot tell how plugin t
 const visibility = firstMatch(/function resolveSessionToolsVisibility\(cfg\) \{[^}]*?return value;\s*return "(\w+)";/);
 const scopeCopy = firstMatch(/const SESSION_VISIBILITY_SCOPE_COPY = \{([^}]*)\}/);
 const scopes = scopeCopy ? Object.fromEntries([...scopeCopy.match[1].matchAll(/(\w+): "([^"]*)"/g)].map((m) => [m[1], m[2]])) : null;
+const safeBins = constList("DEFAULT_SAFE_BINS");
+const safeBuiltins = constSet("DEFAULT_SAFE_BUILTINS");
+const trustedDirs = constList("DEFAULT_SAFE_BIN_TRUSTED_DIRS");
 const profileIds = c("PROFILE_OPTIONS").map((p) => p.id);
 const sections = c("listCoreToolSections")({ swarmEnabled: true, githubPublicationAvailable: true });
 
@@ -90,9 +103,11 @@ console.log(JSON.stringify({
   sessionVisibility: { default: visibility ? visibility.match[1] : null, scopes },
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
+  exec: { defaultSafeBins: safeBins.list, safeBuiltins: safeBuiltins.list, safeBinTrustedDirs: trustedDirs.list },
   where: {
     catalog: catalog.file, constants: consts.file, ownerOnly: gatewayMod.file, subagent: always.file,
     maxSpawnDepth: depth?.file ?? null,
     pluginAllowlist: (globAllowlist ?? exactAllowlist).file,
+    exec: safeBuiltins.file,
   },
 }, null, 1));

@@ -23,6 +23,7 @@ pub mod chat;
 pub mod config_get;
 pub mod desk;
 pub mod desk_session;
+pub mod exec_approvals_get;
 pub mod health;
 pub mod history;
 pub mod invoke;

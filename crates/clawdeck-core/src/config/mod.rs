@@ -654,8 +654,11 @@ fn build(
     source: ConfigSource,
     path: Option<PathBuf>,
 ) -> Result<LoadedConfig, ConfigError> {
-    let parsed = parse::parse_document::<OpenClawConfig>(text, origin)?;
+    // OpenClaw reads a key written twice as its last value: so does clawdeck, and says so.
+    let parsed =
+        parse::parse_document_with::<OpenClawConfig>(text, origin, parse::RepeatedKeys::LastWins)?;
     let mut warnings = unknown::unknown_key_warnings(&parsed.ignored, text, origin);
+    warnings.extend(parsed.repeated.clone());
     if !parsed.raw.is_object() {
         return Err(ConfigError {
             kind: ConfigErrorKind::Type,

@@ -15,12 +15,33 @@ pub(crate) struct Parsed<T> {
     pub typed: T,
     /// Keys present in the file that the typed model does not know.
     pub ignored: Vec<KeyPath>,
+    /// A key written twice in one object, where that is taken (the last wins): the warning.
+    pub repeated: Option<String>,
 }
 
-/// Parses `text` (named `file` in errors) into `T`.
+/// What a key written twice in one object does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RepeatedKeys {
+    /// An error at the repeat (clawdeck's own settings).
+    Refuse,
+    /// The last one wins, with a warning: OpenClaw's config, as OpenClaw reads it (JSON5's
+    /// parser keeps the last).
+    LastWins,
+}
+
+/// Parses `text` (named `file` in errors) into `T`; a repeated key is an error.
 pub(crate) fn parse_document<T: DeserializeOwned>(
     text: &str,
     file: &str,
+) -> Result<Parsed<T>, ConfigError> {
+    parse_document_with(text, file, RepeatedKeys::Refuse)
+}
+
+/// Parses `text` (named `file` in errors) into `T`, repeated keys handled as `repeated` says.
+pub(crate) fn parse_document_with<T: DeserializeOwned>(
+    text: &str,
+    file: &str,
+    repeated: RepeatedKeys,
 ) -> Result<Parsed<T>, ConfigError> {
     if let Some((line, column)) = too_deep_at(text, MAX_NESTING_DEPTH) {
         return Err(ConfigError {
@@ -66,7 +87,28 @@ pub(crate) fn parse_document<T: DeserializeOwned>(
             raw,
             typed,
             ignored,
+            repeated: None,
         }),
+        Err(err)
+            if repeated == RepeatedKeys::LastWins
+                && err.to_string().starts_with("duplicate field `") =>
+        {
+            let name = err
+                .to_string()
+                .strip_prefix("duplicate field `")
+                .and_then(|rest| rest.split('`').next())
+                .unwrap_or_default()
+                .to_string();
+            let at = second_key_occurrence(text, &name)
+                .map(|(line, column)| format!(":{line}:{column}"))
+                .unwrap_or_default();
+            let warning = format!(
+                "{file}{at}: `{name}` is written twice in one object: OpenClaw takes the last one, and so does clawdeck"
+            );
+            let mut parsed = typed_from_value::<T>(raw, text, file)?;
+            parsed.repeated = Some(warning);
+            Ok(parsed)
+        }
         Err(err) => {
             let path = tracked_path(&track.path());
             let mut error = json5_error(&err, file, ConfigErrorKind::Type, Some(path), text);
@@ -81,6 +123,42 @@ pub(crate) fn parse_document<T: DeserializeOwned>(
                 error.column = Some(column);
             }
             Err(error)
+        }
+    }
+}
+
+/// The typed document read from the already parsed `raw` (where a repeated key kept its last
+/// value), with the ignored keys and a type error at its key path.
+fn typed_from_value<T: DeserializeOwned>(
+    raw: Value,
+    text: &str,
+    file: &str,
+) -> Result<Parsed<T>, ConfigError> {
+    let mut ignored = Vec::new();
+    let mut track = serde_path_to_error::Track::new();
+    let typed: Result<T, serde_json::Error> = {
+        let tracked = serde_path_to_error::Deserializer::new(&raw, &mut track);
+        serde_ignored::deserialize(tracked, |path| ignored.push(ignored_path(&path)))
+    };
+    match typed {
+        Ok(typed) => Ok(Parsed {
+            raw,
+            typed,
+            ignored,
+            repeated: None,
+        }),
+        Err(err) => {
+            let path = tracked_path(&track.path());
+            let (line, column) = locate_path(text, &path).unzip();
+            Err(ConfigError {
+                kind: ConfigErrorKind::Type,
+                file: file.to_string(),
+                line,
+                column,
+                message: err.to_string(),
+                key_path: Some(path.to_string()),
+                further: Box::default(),
+            })
         }
     }
 }

@@ -63,11 +63,8 @@ pub struct Evaluation {
     pub argv: Vec<Vec<String>>,
 }
 
-/// Builtins that are satisfied whatever their arguments.
-const SAFE_BUILTINS: &[&str] = &[":", "cd", "false", "pwd", "test", "true"];
-
-/// `isSafeBuiltinSegment`.
-fn is_safe_builtin(candidate: &Candidate) -> bool {
+/// `isSafeBuiltinSegment`, with the version's `DEFAULT_SAFE_BUILTINS`.
+fn is_safe_builtin(candidate: &Candidate, builtins: &[String]) -> bool {
     let head = candidate
         .argv
         .first()
@@ -77,7 +74,7 @@ fn is_safe_builtin(candidate: &Candidate) -> bool {
         return candidate.argv.last().is_some_and(|a| a == "]")
             || candidate.raw.trim().ends_with(']');
     }
-    SAFE_BUILTINS.contains(&head.as_str())
+    builtins.contains(&head)
 }
 
 /// Everything one evaluation needs besides the candidate.
@@ -213,7 +210,8 @@ fn evaluate_candidate(candidate: &Candidate, ctx: &Context) -> Option<SatisfiedB
     if is_safe_bin_usage(&argv, resolution.as_ref().map(|r| &r.execution), ctx) {
         return Some(SatisfiedBy::SafeBins);
     }
-    is_safe_builtin(candidate).then_some(SatisfiedBy::SafeBuiltins)
+    is_safe_builtin(candidate, &ctx.safe_bins.facts.safe_builtins)
+        .then_some(SatisfiedBy::SafeBuiltins)
 }
 
 /// Evaluates an analysed command line against an allowlist and the safe-bin policy, with

@@ -44,8 +44,8 @@ pub use pattern::{Allowlist, AllowlistEntry, glob_matches};
 pub use plan::{Candidate, Group, Plan};
 pub use resolution::{Executable, PathResolver, Resolver, TrustPlan, resolve_executable};
 pub use safe_bins::{
-    DEFAULT_SAFE_BINS, DEFAULT_TRUSTED_DIRS, SafeBinPolicy, SafeBinProfile, SafeBinProfileConfig,
-    builtin_profiles,
+    DEFAULT_SAFE_BINS, DEFAULT_SAFE_BUILTINS, DEFAULT_TRUSTED_DIRS, ExecVersionFacts,
+    SafeBinPolicy, SafeBinProfile, SafeBinProfileConfig, builtin_profiles,
 };
 pub use words::{Decoded, decode_ansi_c, decode_double_quoted, decode_unquoted};
 

@@ -8,10 +8,35 @@ use serde::{Deserialize, Serialize};
 
 use super::resolution::{Resolver, resolve_path};
 
-/// The default `tools.exec.safeBins`.
+/// The default `tools.exec.safeBins` (2026.9.6's; a version pack's `exec` facts take its place).
 pub const DEFAULT_SAFE_BINS: &[&str] = &["cut", "uniq", "head", "tail", "tr", "wc"];
 /// Directories a safe bin must live in, besides configured ones.
 pub const DEFAULT_TRUSTED_DIRS: &[&str] = &["/bin", "/usr/bin"];
+/// Builtins satisfied whatever their arguments.
+pub const DEFAULT_SAFE_BUILTINS: &[&str] = &[":", "cd", "false", "pwd", "test", "true"];
+
+/// What one OpenClaw version's exec treats as safe without an allowlist entry: its
+/// `DEFAULT_SAFE_BINS`, `DEFAULT_SAFE_BUILTINS` and `DEFAULT_SAFE_BIN_TRUSTED_DIRS`, read from
+/// its dist/ by the pack capture (a version pack's `exec`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecVersionFacts {
+    pub default_safe_bins: Vec<String>,
+    pub safe_builtins: Vec<String>,
+    pub safe_bin_trusted_dirs: Vec<String>,
+}
+
+impl Default for ExecVersionFacts {
+    /// 2026.9.6's (and 2026.8.2's), for packs that do not say.
+    fn default() -> Self {
+        let owned = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
+        ExecVersionFacts {
+            default_safe_bins: owned(DEFAULT_SAFE_BINS),
+            safe_builtins: owned(DEFAULT_SAFE_BUILTINS),
+            safe_bin_trusted_dirs: owned(DEFAULT_TRUSTED_DIRS),
+        }
+    }
+}
 /// Interpreters that are never safe bins, whatever their profile.
 const ALWAYS_DENIED: &[&str] = &["jq", "awk", "gawk", "mawk", "nawk", "sed", "gsed"];
 
@@ -325,6 +350,8 @@ pub struct SafeBinPolicy {
     pub profiles: BTreeMap<String, SafeBinProfile>,
     /// `safeBinTrustedDirs`, besides `/bin` and `/usr/bin`.
     pub extra_trusted_dirs: Vec<String>,
+    /// The version's own lists (default safe bins, safe builtins, trusted dirs).
+    pub facts: ExecVersionFacts,
 }
 
 impl Default for SafeBinPolicy {
@@ -341,14 +368,27 @@ impl SafeBinPolicy {
         profiles: &BTreeMap<String, SafeBinProfileConfig>,
         extra_trusted_dirs: &[String],
     ) -> Self {
-        let bins = match safe_bins {
-            Some(bins) => bins
-                .iter()
-                .map(|b| b.trim().to_lowercase())
-                .filter(|b| !b.is_empty())
-                .collect(),
-            None => DEFAULT_SAFE_BINS.iter().map(|b| b.to_string()).collect(),
-        };
+        Self::for_version(
+            safe_bins,
+            profiles,
+            extra_trusted_dirs,
+            &ExecVersionFacts::default(),
+        )
+    }
+
+    /// As [`new`](Self::new), with a version's own default lists.
+    pub fn for_version(
+        safe_bins: Option<&[String]>,
+        profiles: &BTreeMap<String, SafeBinProfileConfig>,
+        extra_trusted_dirs: &[String],
+        facts: &ExecVersionFacts,
+    ) -> Self {
+        let bins = safe_bins
+            .unwrap_or(&facts.default_safe_bins)
+            .iter()
+            .map(|b| b.trim().to_lowercase())
+            .filter(|b| !b.is_empty())
+            .collect();
         let mut merged = builtin_profiles();
         for (name, config) in profiles {
             let name = name.trim().to_lowercase();
@@ -364,15 +404,18 @@ impl SafeBinPolicy {
                 .map(|d| d.trim().to_string())
                 .filter(|d| !d.is_empty())
                 .collect(),
+            facts: facts.clone(),
         }
     }
 
     /// `getTrustedSafeBinDirs`: the trusted dirs as given, plus the real directory of each
     /// safe bin found in them (so `/bin` trusts `/usr/bin` where `/bin` is a link).
     pub fn trusted_dirs(&self, resolver: &dyn Resolver) -> BTreeSet<String> {
-        let entries: Vec<String> = DEFAULT_TRUSTED_DIRS
+        let entries: Vec<String> = self
+            .facts
+            .safe_bin_trusted_dirs
             .iter()
-            .map(|d| d.to_string())
+            .cloned()
             .chain(self.extra_trusted_dirs.iter().cloned())
             .collect();
         let mut dirs: BTreeSet<String> = entries

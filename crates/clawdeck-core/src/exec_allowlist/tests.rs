@@ -174,3 +174,30 @@ fn inputs_at_the_limits_fail_with_a_reason() {
         assert_eq!(e.reason.as_deref(), reason, "{} chars", input.len());
     }
 }
+
+#[test]
+fn a_versions_own_safe_lists_replace_the_built_in_ones() {
+    let facts = ExecVersionFacts {
+        default_safe_bins: vec!["sort".into()],
+        safe_builtins: vec!["cd".into()],
+        safe_bin_trusted_dirs: vec!["/usr/bin".into()],
+    };
+    let policy = SafeBinPolicy::for_version(None, &BTreeMap::new(), &[], &facts);
+    let with = |command: &str| {
+        by(&evaluate(
+            &analyze(command),
+            &Allowlist(vec![AllowlistEntry::from("/usr/bin/ls")]),
+            &policy,
+            &FakeFs::new(),
+        ))
+    };
+    // sort is this version's safe bin, head is not; pwd is not among its safe builtins.
+    assert_eq!(with("ls | sort"), [Some("allowlist"), Some("safeBins")]);
+    assert_eq!(with("ls | head"), [Some("allowlist"), None]);
+    assert_eq!(with("cd /tmp && pwd"), [Some("safeBuiltins"), None]);
+    // The defaults are 2026.9.6's lists (what its pack says too).
+    assert_eq!(
+        ExecVersionFacts::default().default_safe_bins,
+        DEFAULT_SAFE_BINS
+    );
+}

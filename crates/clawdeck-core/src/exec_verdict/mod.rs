@@ -47,7 +47,13 @@ pub fn explain(
         .approvals
         .map(|d| approvals_doc::for_agent(d, &agent))
         .unwrap_or_default();
-    let answer = allowlist_answer(question.command, &exec_cfg, &doc, resolver);
+    let answer = allowlist_answer(
+        question.command,
+        cfg.semantics.exec.as_ref(),
+        &exec_cfg,
+        &doc,
+        resolver,
+    );
     if let Some(hidden) = hidden(res, &exec_cfg, &answer) {
         return hidden;
     }
@@ -146,6 +152,7 @@ fn hidden(
 /// The allowlist's answer, segment by segment, with what an approval needs to bind.
 fn allowlist_answer(
     command: &str,
+    version_facts: Option<&exec_allowlist::ExecVersionFacts>,
     cfg: &exec_config::ExecConfig,
     doc: &approvals_doc::DocPolicy,
     resolver: &dyn Resolver,
@@ -162,7 +169,8 @@ fn allowlist_answer(
             .collect(),
     );
     let bins = cfg.safe_bins.as_ref().map(|b| b.value.clone());
-    let safe_bins = SafeBinPolicy::new(bins.as_deref(), &Default::default(), &[]);
+    let facts = version_facts.cloned().unwrap_or_default();
+    let safe_bins = SafeBinPolicy::for_version(bins.as_deref(), &Default::default(), &[], &facts);
     let evaluation = exec_allowlist::evaluate(&analysis, &allowlist, &safe_bins, resolver);
     let segments: Vec<SegmentCheck> = evaluation
         .argv

@@ -344,6 +344,9 @@ pub struct Semantics {
     pub param_aliases: bool,
     /// Tools `/tools/invoke` refuses unless `gateway.tools.allow` names them.
     pub gateway_http_deny: Vec<String>,
+    /// What the version's exec treats as safe without an allowlist entry; None: the pack does
+    /// not say (the seed, packs captured before it was read), and 2026.9.6's apply.
+    pub exec: Option<crate::exec_allowlist::ExecVersionFacts>,
     /// How a gateway's `tools.effective` differs from a run's tools.
     pub gateway_effective: GatewayEffectiveRules,
     /// The Tooling section of the system prompt as this version writes it, when captured.
@@ -464,6 +467,7 @@ pub fn newest() -> Arc<Semantics> {
                 implicit_also_allow: BTreeMap::new(),
                 tool_search: None,
                 gateway_http_deny: Vec::new(),
+                exec: None,
                 gateway_effective: GatewayEffectiveRules::default(),
                 sender_layer: false,
                 sender_owner_needs_allowlist: false,
@@ -498,6 +502,18 @@ pub fn seed() -> Arc<Semantics> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_releases_pack_says_what_its_exec_treats_as_safe() {
+        for id in ["2026.9", "2026.8"] {
+            let facts = embedded(id)
+                .and_then(|s| s.exec.clone())
+                .unwrap_or_else(|| panic!("{id}: no exec facts"));
+            assert!(facts.default_safe_bins.contains(&"wc".to_string()), "{id}");
+            assert!(facts.safe_builtins.contains(&"cd".to_string()), "{id}");
+        }
+        assert_eq!(embedded("seed").and_then(|s| s.exec.clone()), None);
+    }
 
     #[test]
     fn every_embedded_pack_parses_and_keeps_clawdecks_tools() {

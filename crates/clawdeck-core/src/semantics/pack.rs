@@ -51,6 +51,8 @@ pub(crate) struct PackFile {
     #[serde(default)]
     pub gateway_http_deny: Vec<String>,
     #[serde(default)]
+    pub exec: Option<crate::exec_allowlist::ExecVersionFacts>,
+    #[serde(default)]
     pub gateway_effective: super::GatewayEffectiveRules,
     #[serde(default)]
     pub tooling_prompt: Option<Value>,
@@ -520,6 +522,7 @@ impl PackFile {
             implicit_also_allow: self.implicit_also_allow,
             tool_search,
             gateway_http_deny: self.gateway_http_deny,
+            exec: self.exec,
             gateway_effective: self.gateway_effective,
             tooling_prompt,
         })

@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""update_facts.py --from WORK/pack.json --keys KEY[,KEY...] SHIPPED_PACK
+
+Copies the named top-level facts of a fresh capture (capture.sh's WORK/pack.json) into a shipped
+pack, leaving every other field as it is: how a fact the capture learned to read (e.g. `exec`,
+exec's safe lists from dist/) reaches a pack without re-capturing the rest. A key the shipped
+pack lacks is placed after `gatewayHttpDeny`. tests/pack_capture_real.rs then re-checks it
+against the release in CI, as every captured fact.
+"""
+import argparse
+import json
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--from", dest="source", required=True)
+ap.add_argument("--keys", required=True)
+ap.add_argument("pack")
+a = ap.parse_args()
+
+captured = json.load(open(a.source, encoding="utf-8"))
+with open(a.pack, encoding="utf-8") as f:
+    shipped = json.load(f)
+keys = [k for k in a.keys.split(",") if k]
+for key in keys:
+    if key not in captured:
+        raise SystemExit(f"{a.source} has no {key!r}")
+
+out = {}
+for k, v in shipped.items():
+    out[k] = captured[k] if k in keys else v
+    if k == "gatewayHttpDeny":
+        for key in keys:
+            if key not in shipped:
+                out[key] = captured[key]
+for key in keys:
+    out.setdefault(key, captured[key])
+
+with open(a.pack, "w", encoding="utf-8") as f:
+    f.write(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
+print(f"{a.pack}: {', '.join(keys)} from {a.source}")
