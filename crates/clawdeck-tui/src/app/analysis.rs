@@ -128,8 +128,7 @@ impl App {
         self.ask_exec();
     }
 
-    /// (Re-)judges the Policy view's command in its context, as a job: reading OpenClaw's
-    /// approvals document and looking executables up are side effects, off the UI task.
+    /// (Re-)judges the Policy view's command in its context, as a job.
     pub(super) fn ask_exec(&mut self) {
         let Some(check) = self.policy.exec_check.as_mut() else {
             return;
@@ -143,6 +142,23 @@ impl App {
         check.state = ExecCheckState::Asking;
         let generation = self.analysis.exec;
         let command = check.command.clone();
+        self.verdict_job(config, resolution, command, move |result| {
+            CoreEvent::ExecChecked { generation, result }
+        });
+    }
+
+    /// Judges `command` in `resolution`'s context as a job (reading OpenClaw's approvals
+    /// document and looking executables up are side effects, off the UI task); `answer`
+    /// makes the event its verdict comes back as.
+    fn verdict_job(
+        &self,
+        config: std::sync::Arc<crate::config::LoadedConfig>,
+        resolution: crate::policy::Resolution,
+        command: String,
+        answer: impl FnOnce(Result<Box<crate::exec_verdict::LocalVerdicts>, String>) -> CoreEvent
+        + Send
+        + 'static,
+    ) {
         let state = self.openclaw_state.clone();
         let tx = self.tx.clone();
         run_job(move || {
@@ -153,10 +169,7 @@ impl App {
                 state.as_deref(),
             )
             .map(Box::new);
-            tx.send(AppEvent::Core(CoreEvent::ExecChecked {
-                generation,
-                result,
-            }));
+            tx.send(AppEvent::Core(answer(result)));
         });
     }
 
@@ -174,20 +187,8 @@ impl App {
         };
         self.invoke.exec_check = Some(ExecCheck::asking(command.clone()));
         let generation = self.analysis.invoke_exec;
-        let state = self.openclaw_state.clone();
-        let tx = self.tx.clone();
-        run_job(move || {
-            let result = crate::exec_verdict::explain_locally(
-                &config,
-                &resolution,
-                &command,
-                state.as_deref(),
-            )
-            .map(Box::new);
-            tx.send(AppEvent::Core(CoreEvent::InvokeJudged {
-                generation,
-                result,
-            }));
+        self.verdict_job(config, resolution, command, move |result| {
+            CoreEvent::InvokeJudged { generation, result }
         });
     }
 
@@ -202,10 +203,7 @@ impl App {
         let Some(check) = self.invoke.exec_check.as_mut() else {
             return false;
         };
-        check.state = match result {
-            Ok(verdicts) => ExecCheckState::Ready(verdicts),
-            Err(e) => ExecCheckState::Failed(e),
-        };
+        check.settle(result);
         true
     }
 
@@ -265,10 +263,7 @@ impl App {
         let Some(check) = self.approvals.verdicts.get_mut(&(gateway, id)) else {
             return false;
         };
-        check.state = match result {
-            Ok(verdicts) => ExecCheckState::Ready(verdicts),
-            Err(e) => ExecCheckState::Failed(e),
-        };
+        check.settle(result);
         true
     }
 
@@ -283,10 +278,7 @@ impl App {
         let Some(check) = self.policy.exec_check.as_mut() else {
             return false;
         };
-        check.state = match result {
-            Ok(verdicts) => ExecCheckState::Ready(verdicts),
-            Err(e) => ExecCheckState::Failed(e),
-        };
+        check.settle(result);
         true
     }
 

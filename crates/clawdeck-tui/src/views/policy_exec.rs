@@ -30,6 +30,14 @@ impl ExecCheck {
         }
     }
 
+    /// The job's answer.
+    pub(crate) fn settle(&mut self, result: Result<Box<LocalVerdicts>, String>) {
+        self.state = match result {
+            Ok(verdicts) => ExecCheckState::Ready(verdicts),
+            Err(e) => ExecCheckState::Failed(e),
+        };
+    }
+
     /// One line: what OpenClaw's exec would do with the command on an interactive and a
     /// headless turn (the Invoke view's editor shows it before an exec runs).
     pub(crate) fn summary_line(&self) -> Line<'static> {
