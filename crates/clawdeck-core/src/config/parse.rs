@@ -75,13 +75,8 @@ pub(crate) fn parse_document_with<T: DeserializeOwned>(
         )
     })?;
 
-    let mut ignored = Vec::new();
-    let mut track = serde_path_to_error::Track::new();
     let mut json5_de = json5::Deserializer::from_str(text);
-    let typed: Result<T, json5::Error> = {
-        let tracked = serde_path_to_error::Deserializer::new(&mut json5_de, &mut track);
-        serde_ignored::deserialize(tracked, |path| ignored.push(ignored_path(&path)))
-    };
+    let (typed, ignored, path) = read_typed::<T, _>(&mut json5_de);
     match typed {
         Ok(typed) => Ok(Parsed {
             raw,
@@ -90,16 +85,11 @@ pub(crate) fn parse_document_with<T: DeserializeOwned>(
             repeated: None,
         }),
         Err(err)
-            if repeated == RepeatedKeys::LastWins
-                && err.to_string().starts_with("duplicate field `") =>
+            if repeated == RepeatedKeys::LastWins && repeated_key(&err.to_string()).is_some() =>
         {
-            let name = err
-                .to_string()
-                .strip_prefix("duplicate field `")
-                .and_then(|rest| rest.split('`').next())
-                .unwrap_or_default()
-                .to_string();
-            let at = second_key_occurrence(text, &name)
+            let message = err.to_string();
+            let name = repeated_key(&message).unwrap_or_default();
+            let at = second_key_occurrence(text, name)
                 .map(|(line, column)| format!(":{line}:{column}"))
                 .unwrap_or_default();
             let warning = format!(
@@ -110,14 +100,10 @@ pub(crate) fn parse_document_with<T: DeserializeOwned>(
             Ok(parsed)
         }
         Err(err) => {
-            let path = tracked_path(&track.path());
             let mut error = json5_error(&err, file, ConfigErrorKind::Type, Some(path), text);
             // serde reports a repeated key without a position: point at the repeat.
-            if let Some(name) = error
-                .message
-                .strip_prefix("duplicate field `")
-                .and_then(|rest| rest.strip_suffix('`'))
-                && let Some((line, column)) = second_key_occurrence(text, name)
+            if let Some((line, column)) =
+                repeated_key(&error.message).and_then(|name| second_key_occurrence(text, name))
             {
                 error.line = Some(line);
                 error.column = Some(column);
@@ -127,6 +113,27 @@ pub(crate) fn parse_document_with<T: DeserializeOwned>(
     }
 }
 
+/// The key serde's "duplicate field `name`" message names.
+fn repeated_key(message: &str) -> Option<&str> {
+    message
+        .strip_prefix("duplicate field `")
+        .and_then(|rest| rest.split('`').next())
+}
+
+/// `T` read from `de`: the keys `T` does not know, and the key path reached when it failed.
+fn read_typed<'de, T: DeserializeOwned, D: serde::Deserializer<'de>>(
+    de: D,
+) -> (Result<T, D::Error>, Vec<KeyPath>, KeyPath) {
+    let mut ignored = Vec::new();
+    let mut track = serde_path_to_error::Track::new();
+    let typed = {
+        let tracked = serde_path_to_error::Deserializer::new(de, &mut track);
+        serde_ignored::deserialize(tracked, |path| ignored.push(ignored_path(&path)))
+    };
+    let path = tracked_path(&track.path());
+    (typed, ignored, path)
+}
+
 /// The typed document read from the already parsed `raw` (where a repeated key kept its last
 /// value), with the ignored keys and a type error at its key path.
 fn typed_from_value<T: DeserializeOwned>(
@@ -134,12 +141,7 @@ fn typed_from_value<T: DeserializeOwned>(
     text: &str,
     file: &str,
 ) -> Result<Parsed<T>, ConfigError> {
-    let mut ignored = Vec::new();
-    let mut track = serde_path_to_error::Track::new();
-    let typed: Result<T, serde_json::Error> = {
-        let tracked = serde_path_to_error::Deserializer::new(&raw, &mut track);
-        serde_ignored::deserialize(tracked, |path| ignored.push(ignored_path(&path)))
-    };
+    let (typed, ignored, path) = read_typed::<T, _>(&raw);
     match typed {
         Ok(typed) => Ok(Parsed {
             raw,
@@ -148,7 +150,6 @@ fn typed_from_value<T: DeserializeOwned>(
             repeated: None,
         }),
         Err(err) => {
-            let path = tracked_path(&track.path());
             let (line, column) = locate_path(text, &path).unzip();
             Err(ConfigError {
                 kind: ConfigErrorKind::Type,

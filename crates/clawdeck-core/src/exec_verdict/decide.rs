@@ -318,38 +318,55 @@ fn asks_or_falls_back(
             ..v
         };
     }
-    if surface == Surface::Local {
-        // The embedded run registers its question with the configured gateway; none runs for
-        // this state directory (else `--local` is refused), so the registration fails and
-        // askFallback is never consulted.
-        return ExecVerdict {
-            verdict: Verdict::Denied,
-            reason: format!(
-                "{}; an embedded (--local) run cannot register the question: Exec approval \
-                 registration failed (the gateway is not reachable), askFallback is not consulted",
-                v.reason
-            ),
-            fix: Some(
-                "run the turn through the gateway (`openclaw agent` without --local) from a \
-                 surface that can answer, or let the command run without a question (an \
-                 allowlist entry with ask \"on-miss\", or security \"full\" and ask \"off\")"
-                    .to_string(),
-            ),
-            ..v
-        };
+    match surface {
+        Surface::Local => unregistered(v),
+        Surface::Interactive => asked(v),
+        Surface::Headless => fallen_back(v, allowlist, fallback_key),
     }
-    if surface == Surface::Interactive {
-        return ExecVerdict {
-            verdict: Verdict::Asks,
-            reason: format!(
-                "{}: an operator with operator.approvals answers within {} minutes (the Control \
-                 UI, an app, clawdeck's Approvals view or `clawdeck approvals resolve`)",
-                v.reason,
-                APPROVAL_TIMEOUT_MS / 60_000
-            ),
-            ..v
-        };
+}
+
+/// An embedded (`--local`) run: the question is never registered.
+fn unregistered(v: ExecVerdict) -> ExecVerdict {
+    // The embedded run registers its question with the configured gateway; none runs for
+    // this state directory (else `--local` is refused), so the registration fails and
+    // askFallback is never consulted.
+    ExecVerdict {
+        verdict: Verdict::Denied,
+        reason: format!(
+            "{}; an embedded (--local) run cannot register the question: Exec approval \
+             registration failed (the gateway is not reachable), askFallback is not consulted",
+            v.reason
+        ),
+        fix: Some(
+            "run the turn through the gateway (`openclaw agent` without --local) from a \
+             surface that can answer, or let the command run without a question (an \
+             allowlist entry with ask \"on-miss\", or security \"full\" and ask \"off\")"
+                .to_string(),
+        ),
+        ..v
     }
+}
+
+/// An interactive turn: an approver answers the question.
+fn asked(v: ExecVerdict) -> ExecVerdict {
+    ExecVerdict {
+        verdict: Verdict::Asks,
+        reason: format!(
+            "{}: an operator with operator.approvals answers within {} minutes (the Control \
+             UI, an app, clawdeck's Approvals view or `clawdeck approvals resolve`)",
+            v.reason,
+            APPROVAL_TIMEOUT_MS / 60_000
+        ),
+        ..v
+    }
+}
+
+/// A headless turn: nobody can answer, askFallback settles it.
+fn fallen_back(
+    v: ExecVerdict,
+    allowlist: &AllowlistAnswer,
+    fallback_key: Option<String>,
+) -> ExecVerdict {
     let allowlisted = allowlist.analysis_ok && allowlist.satisfied;
     let runs = match v.ask_fallback {
         Security::Full => true,
