@@ -5,11 +5,11 @@
 //! answer a question on the surface the turn came from. Pure: the caller hands in the config,
 //! the policy resolution, the approvals document and how executables resolve.
 //!
-//! Not modelled yet (each said in `ExecVerdict::notes` where it applies): elevated mode (which
+//! Not modelled yet (docs/policy.md lists them for operators): elevated mode (which
 //! moves a sandboxed command to the gateway), the node host's own policy, session permission
 //! modes and `/exec` overrides, `mode: "auto"`'s reviewer model, strict inline-eval, the
-//! gateway's enforced rewrite (a glob or `bash -c` payload asks even when allowlisted), and
-//! cron standing grants.
+//! gateway's enforced rewrite (a glob or `bash -c` payload asks even when allowlisted), cron
+//! standing grants, `approvals.exec` forwarding as a route, and allow-always persistence.
 
 pub mod approvals_doc;
 pub mod decide;

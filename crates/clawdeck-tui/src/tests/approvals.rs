@@ -692,3 +692,54 @@ fn an_exec_approval_shows_why_it_asks_as_this_machines_config_sees_it() {
     }
     insta::assert_snapshot!("approvals_exec_verdict", screen);
 }
+
+#[test]
+fn two_gateways_approvals_with_one_id_keep_their_own_verdicts() {
+    let text = r#"{ tools: { exec: { host: "gateway", security: "allowlist", ask: "on-miss" } },
+        agents: { list: [ { id: "main", default: true }, { id: "ops", tools: { deny: ["exec"] } } ] } }"#;
+    let cfg = crate::config::load_from_str(text, "exec.json5")
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+    let mut h = harness();
+    h.app.set_config(cfg);
+    h.pump();
+    h.app.approvals = crate::views::approvals::ApprovalsView::attaching(&[
+        "local".to_string(),
+        "lab".to_string(),
+    ]);
+    // One id on two gateways, for two agents: each keeps the verdict of its own command.
+    h.desk_item(
+        "local",
+        "exec.approval.requested",
+        requested_payload("same-id", "uname -a", "agent:main:main"),
+    );
+    h.desk_item(
+        "lab",
+        "exec.approval.requested",
+        requested_payload("same-id", "whoami", "agent:ops:main"),
+    );
+    h.pump();
+    let verdict = |gateway: &str| {
+        let check = h.app.approvals.verdicts[&(gateway.to_string(), "same-id".to_string())].clone();
+        let crate::views::policy_exec::ExecCheckState::Ready(v) = &check.state else {
+            panic!("{check:?}")
+        };
+        (check.command.clone(), v.interactive.verdict)
+    };
+    assert_eq!(
+        verdict("local"),
+        ("uname -a".to_string(), crate::exec_verdict::Verdict::Asks)
+    );
+    assert_eq!(
+        verdict("lab"),
+        ("whoami".to_string(), crate::exec_verdict::Verdict::Hidden)
+    );
+    // The detail shows the selected approval's own verdict.
+    h.key(KeyCode::Char('8'));
+    h.pump();
+    h.key(KeyCode::Down);
+    let screen = h.screen_trimmed(120, 44);
+    assert!(screen.contains("Will `whoami` run?"), "{screen}");
+    assert!(!screen.contains("Will `uname -a` run?"), "{screen}");
+}
