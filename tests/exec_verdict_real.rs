@@ -154,6 +154,9 @@ fn observed_reply(reply: &str) -> Option<Observed> {
     })
 }
 
+/// The real OpenClaw's refusal when its state database's lifecycle lock is held elsewhere.
+const STATE_BUSY: &str = "another OpenClaw process owns state-lifecycle";
+
 fn exec_message(command: &str) -> String {
     format!("CALL exec {}", serde_json::json!({ "command": command }))
 }
@@ -287,12 +290,42 @@ impl Matrix {
         answer["command"].clone()
     }
 
-    /// A `chat.send` turn from `clawdeck chat`: the first approval request or tool result.
+    /// A `chat.send` turn from `clawdeck chat`: the first approval request or tool result
+    /// (run again, at most twice, when the real OpenClaw's state database was busy).
     fn interactive(&self, agent: &str, command: &str, n: usize) -> Observed {
-        let home = self.work.path().join(format!("chat-{n}"));
+        let mut attempt = 0;
+        loop {
+            match self.interactive_once(agent, command, n, attempt) {
+                Ok(observed) => return observed,
+                Err(seen) if attempt < 2 && seen.contains(STATE_BUSY) => {
+                    eprintln!("interactive {agent} {command:?}: {STATE_BUSY}; running it again");
+                    attempt += 1;
+                    std::thread::sleep(Duration::from_secs(3));
+                }
+                Err(seen) => {
+                    panic!(
+                        "interactive {agent} {command:?}: no tool result or approval in 120 s:\n{seen}"
+                    )
+                }
+            }
+        }
+    }
+
+    fn interactive_once(
+        &self,
+        agent: &str,
+        command: &str,
+        n: usize,
+        attempt: usize,
+    ) -> Result<Observed, String> {
+        let home = self.work.path().join(format!("chat-{n}-{attempt}"));
         let at = |sub: &str| home.join(sub);
         let mut child = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
-            .args(["chat", "--session", &format!("agent:{agent}:m{n}")])
+            .args([
+                "chat",
+                "--session",
+                &format!("agent:{agent}:m{n}-{attempt}"),
+            ])
             .args(["-m", &exec_message(command), "--json"])
             .env("HOME", &home)
             .env("XDG_STATE_HOME", at("state"))
@@ -303,7 +336,10 @@ impl Matrix {
             .env("OPENCLAW_GATEWAY_TOKEN", &self.gateway.token)
             .env_remove("OPENCLAW_CONFIG_PATH")
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(
+                std::fs::File::create(self.work.path().join(format!("chat-{n}-{attempt}.err")))
+                    .unwrap(),
+            )
             .spawn()
             .unwrap();
         let stdout = child.stdout.take().unwrap();
@@ -350,34 +386,48 @@ impl Matrix {
             nix::sys::signal::Signal::SIGTERM,
         );
         let _ = child.wait();
-        observed.unwrap_or_else(|| {
-            panic!(
-                "interactive {agent} {command:?}: no tool result or approval in 120 s:\n{}",
-                seen.join("\n")
+        observed.ok_or_else(|| {
+            let err = self.work.path().join(format!("chat-{n}-{attempt}.err"));
+            format!(
+                "{}\n{}",
+                seen.join("\n"),
+                std::fs::read_to_string(err).unwrap_or_default()
             )
         })
     }
 
-    /// `openclaw agent [--local]`: the tool result the mock echoes back.
+    /// `openclaw agent [--local]`: the tool result the mock echoes back. A turn the real
+    /// OpenClaw refused before any tool ran because its own state database was busy (under
+    /// load its maintenance holds the lock past the 5 s wait) is run again, at most twice.
     fn headless(&self, agent: &str, command: &str, n: usize, local: bool) -> Observed {
-        let mut cmd = self.openclaw();
-        cmd.args(["agent", "--agent", agent, "--session-id", &format!("h{n}")])
-            .args(["--message", &exec_message(command), "--timeout", "150"]);
-        if local {
-            cmd.arg("--local");
-        }
-        let out = cmd.output().unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let Some(at) = stdout.find("tool exec returned:") else {
+        let mut attempt = 0;
+        loop {
+            let mut cmd = self.openclaw();
+            let session = format!("h{n}-{attempt}");
+            cmd.args(["agent", "--agent", agent, "--session-id", &session])
+                .args(["--message", &exec_message(command), "--timeout", "150"]);
+            if local {
+                cmd.arg("--local");
+            }
+            let out = cmd.output().unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            if let Some(at) = stdout.find("tool exec returned:") {
+                return observed_result(&stdout[at + "tool exec returned:".len()..], false);
+            }
             if let Some(observed) = observed_reply(&stdout) {
                 return observed;
             }
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if attempt < 2 && format!("{stdout}{stderr}").contains(STATE_BUSY) {
+                eprintln!("openclaw agent {agent} {command:?}: {STATE_BUSY}; running it again");
+                attempt += 1;
+                std::thread::sleep(Duration::from_secs(3));
+                continue;
+            }
             panic!(
-                "openclaw agent {agent} {command:?} (local {local}): no tool result:\n{stdout}{}",
-                String::from_utf8_lossy(&out.stderr)
+                "openclaw agent {agent} {command:?} (local {local}): no tool result:\n{stdout}{stderr}"
             );
-        };
-        observed_result(&stdout[at + "tool exec returned:".len()..], false)
+        }
     }
 }
 
