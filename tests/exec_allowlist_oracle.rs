@@ -3,15 +3,20 @@
 //! `clawdeck_core::exec_allowlist` with the recording's environment (PATH=/usr/bin:/bin, cwd
 //! /tmp, Linux) and must agree with what OpenClaw's own `evaluateShellAllowlistWithAuthorization`
 //! answered (`<version>.json`, written by record.mjs) on analysisOk, reason, satisfied,
-//! satisfiedBy and each segment's argv. Every disagreement is listed; no case is skipped.
+//! satisfiedBy and each segment's argv, and on what the gateway does next: whether its enforced
+//! rewrite pins the line (`rewrite`), the inline eval found (`inlineEval`) and what "allow
+//! always" could store (`allowAlways`: how many paths, or one-shot and why). Every
+//! disagreement is listed; no case is skipped.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use clawdeck_core::exec_allowlist::persistence::{Persistence, PersistenceInput, allow_always};
 use clawdeck_core::exec_allowlist::{
-    Allowlist, Evaluation, PathResolver, SafeBinPolicy, analyze, evaluate,
+    Allowlist, Analysis, Evaluation, InlineEvalSpecs, PathResolver, SafeBinPolicy, analyze,
+    enforced, evaluate,
 };
 use serde_json::Value;
 
@@ -26,7 +31,7 @@ fn read(name: &str) -> Value {
 }
 
 /// clawdeck's answer for one case of cases.json.
-fn clawdeck_answer(case: &Value) -> Evaluation {
+fn clawdeck_answer(case: &Value) -> (Analysis, Evaluation) {
     let command = case["command"].as_str().expect("command");
     let allowlist: Allowlist =
         serde_json::from_value(case["allowlist"].clone()).expect("allowlist");
@@ -35,7 +40,17 @@ fn clawdeck_answer(case: &Value) -> Evaluation {
         .map(|v| serde_json::from_value(v.clone()).expect("safeBins"));
     let policy = SafeBinPolicy::new(safe_bins.as_deref(), &BTreeMap::new(), &[]);
     let resolver = PathResolver::new("/usr/bin:/bin", "/tmp");
-    evaluate(&analyze(command), &allowlist, &policy, &resolver)
+    let analysis = analyze(command);
+    let evaluation = evaluate(&analysis, &allowlist, &policy, &resolver);
+    (analysis, evaluation)
+}
+
+/// The inline-eval table of the shipped 2026.9 pack (2026.8's is the same).
+fn specs() -> InlineEvalSpecs {
+    clawdeck_core::semantics::embedded("2026.9")
+        .and_then(|s| s.exec.clone())
+        .and_then(|e| e.inline_eval)
+        .expect("the 2026.9 pack lists the inline-eval interpreters")
 }
 
 /// The compared fields of a recorded answer.
@@ -46,17 +61,46 @@ fn recorded_fields(answer: &Value) -> Value {
         "satisfied": answer["satisfied"],
         "satisfiedBy": answer["satisfiedBy"],
         "argv": answer["argv"],
+        "rewrite": answer["rewrite"],
+        "inlineEval": answer["inlineEval"],
+        "allowAlways": answer["allowAlways"],
     })
 }
 
 /// The same fields of clawdeck's answer.
-fn clawdeck_fields(ours: &Evaluation) -> Value {
+fn clawdeck_fields(case: &Value, analysis: &Analysis, ours: &Evaluation) -> Value {
+    let specs = specs();
+    let rewrite = ours.analysis_ok.then(|| {
+        match enforced::rewrite_failure(&analysis.plan, &ours.satisfied_by) {
+            None => serde_json::json!({"ok": true}),
+            Some(reason) => serde_json::json!({"ok": false, "reason": reason}),
+        }
+    });
+    let segments = ours.argv.iter().map(|a| (a.as_slice(), a.as_slice()));
+    let inline = specs.detect_in_segments(segments).map(|hit| hit.describe());
+    let strict = case["strictInlineEval"] == true;
+    let input = PersistenceInput {
+        specs: &specs,
+        strict_inline_eval: strict,
+        resolver: &PathResolver::new("/usr/bin:/bin", "/tmp"),
+    };
+    let kept = match allow_always(analysis, ours, &input) {
+        Persistence::Patterns { patterns } => {
+            serde_json::json!({"kind": "patterns", "patterns": patterns.len()})
+        }
+        Persistence::OneShot { reasons } => {
+            serde_json::json!({"kind": "one-shot", "reasons": reasons})
+        }
+    };
     serde_json::json!({
         "analysisOk": ours.analysis_ok,
         "reason": ours.reason,
         "satisfied": ours.satisfied,
         "satisfiedBy": ours.satisfied_by,
         "argv": ours.argv,
+        "rewrite": rewrite,
+        "inlineEval": inline,
+        "allowAlways": kept,
     })
 }
 
@@ -78,7 +122,8 @@ fn disagreements(recording: &str) -> (usize, Vec<String>) {
             "{recording}: case {index} out of order"
         );
         let theirs = recorded_fields(answer);
-        let mine = clawdeck_fields(&clawdeck_answer(case));
+        let (analysis, evaluation) = clawdeck_answer(case);
+        let mine = clawdeck_fields(case, &analysis, &evaluation);
         if theirs != mine {
             out.push(format!(
                 "case {index}: command {:?} allowlist {} safeBins {}\n  recorded: {theirs}\n  clawdeck: {mine}",

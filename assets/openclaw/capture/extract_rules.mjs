@@ -12,6 +12,10 @@
 //   exec defaultSafeBins, safeBuiltins, safeBinTrustedDirs
 //                                    DEFAULT_SAFE_BINS, DEFAULT_SAFE_BUILTINS,
 //                                    DEFAULT_SAFE_BIN_TRUSTED_DIRS (source text)
+//   exec modes                       resolveExecPolicyForMode called for every mode
+//                                    normalizeExecMode accepts
+//   exec inlineEval                  FLAG_/POSITIONAL_INTERPRETER_INLINE_EVAL_SPECS (the source
+//                                    literals evaluated; sets and maps as lists)
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -61,6 +65,40 @@ function constSet(name) {
   return { file: found.file, list: [...found.match[1].matchAll(/"([^"]*)"/g)].map((m) => m[1]) };
 }
 
+// tools.exec.mode → {security, ask, autoReview}, from the release's own function.
+async function execModes() {
+  const file = files.find((f) => text(f).includes("function resolveExecPolicyForMode(mode)"));
+  if (!file) throw new Error(`no module of ${dist} defines resolveExecPolicyForMode`);
+  const src = text(file);
+  const alias = src.match(/resolveExecPolicyForMode as (\w+)/)?.[1];
+  const accepted = src.match(/function normalizeExecMode\(value\) \{[\s\S]*?\n\}/)?.[0];
+  if (!alias || !accepted) throw new Error(`${file}: cannot find the exec mode table`);
+  const mod = await import(join(dist, file));
+  const names = [...accepted.matchAll(/normalized === "(\w+)"/g)].map((m) => m[1]);
+  const table = Object.fromEntries(names.map((m) => [m, mod[alias](m)]));
+  return { file, table };
+}
+
+// The interpreters and flags that count as inline eval, as the release lists them.
+function inlineEvalSpecs() {
+  const start = "const FLAG_INTERPRETER_INLINE_EVAL_SPECS = [";
+  const file = files.find((f) => text(f).includes(start));
+  if (!file) throw new Error(`no module of ${dist} defines FLAG_INTERPRETER_INLINE_EVAL_SPECS`);
+  const src = text(file);
+  const from = src.indexOf(start);
+  const to = src.indexOf("const INTERPRETER_ALLOWLIST_NAMES", from);
+  if (to < 0) throw new Error(`${file}: the inline-eval specs do not end where expected`);
+  const literal = src.slice(from, to);
+  if (/\b(require|import|process|globalThis|function)\b/.test(literal)) {
+    throw new Error(`${file}: the inline-eval specs are not plain data`);
+  }
+  const specs = new Function(`${literal}; return { flag: FLAG_INTERPRETER_INLINE_EVAL_SPECS, positional: POSITIONAL_INTERPRETER_INLINE_EVAL_SPECS };`)();
+  const plain = (v) => v instanceof Set ? [...v].map(plain) : v instanceof Map ? [...v].map(plain)
+    : Array.isArray(v) ? v.map(plain)
+    : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : v;
+  return { file, specs: plain(specs) };
+}
+
 function firstMatch(re) {
   for (const f of files) {
     const m = text(f).match(re);
@@ -88,6 +126,8 @@ const scopes = scopeCopy ? Object.fromEntries([...scopeCopy.match[1].matchAll(/(
 const safeBins = constList("DEFAULT_SAFE_BINS");
 const safeBuiltins = constSet("DEFAULT_SAFE_BUILTINS");
 const trustedDirs = constList("DEFAULT_SAFE_BIN_TRUSTED_DIRS");
+const modes = await execModes();
+const inlineEval = inlineEvalSpecs();
 const profileIds = c("PROFILE_OPTIONS").map((p) => p.id);
 const sections = c("listCoreToolSections")({ swarmEnabled: true, githubPublicationAvailable: true });
 
@@ -103,11 +143,14 @@ console.log(JSON.stringify({
   sessionVisibility: { default: visibility ? visibility.match[1] : null, scopes },
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
-  exec: { defaultSafeBins: safeBins.list, safeBuiltins: safeBuiltins.list, safeBinTrustedDirs: trustedDirs.list },
+  exec: {
+    defaultSafeBins: safeBins.list, safeBuiltins: safeBuiltins.list, safeBinTrustedDirs: trustedDirs.list,
+    modes: modes.table, inlineEval: inlineEval.specs,
+  },
   where: {
     catalog: catalog.file, constants: consts.file, ownerOnly: gatewayMod.file, subagent: always.file,
     maxSpawnDepth: depth?.file ?? null,
     pluginAllowlist: (globAllowlist ?? exactAllowlist).file,
-    exec: safeBuiltins.file,
+    exec: safeBuiltins.file, execModes: modes.file, inlineEval: inlineEval.file,
   },
 }, null, 1));

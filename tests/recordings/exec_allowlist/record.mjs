@@ -10,7 +10,11 @@
 // The environment is fixed so answers do not depend on the machine's PATH: PATH is
 // /usr/bin:/bin, cwd /tmp, platform linux. Each answer: whether the command could be analysed
 // (and why not), whether every segment is satisfied, what satisfied each segment (allowlist,
-// safeBins, safeBuiltins, or null) and each segment's argv.
+// safeBins, safeBuiltins, or null) and each segment's argv; then whether the gateway's enforced
+// rewrite pins the line (buildAuthorizedShellCommandFromPlan, "enforced"), the inline eval
+// found (detectInlineEvalInSegments) and what "allow always" could store
+// (resolveAllowAlwaysPersistenceDecision: how many executables' real paths, or one-shot and
+// why).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -44,6 +48,10 @@ async function exported(name) {
 }
 
 const evaluate = await exported("evaluateShellAllowlistWithAuthorization");
+const enforced = await exported("buildAuthorizedShellCommandFromPlan");
+const detectInlineEval = await exported("detectInlineEvalInSegments");
+const describeInlineEval = await exported("describeInterpreterInlineEval");
+const persistence = await exported("resolveAllowAlwaysPersistenceDecision");
 const runtimePolicy = await exported("resolveExecSafeBinRuntimePolicy");
 const { cases } = JSON.parse(
   fs.readFileSync(new URL("./cases.json", import.meta.url), "utf8"),
@@ -63,6 +71,23 @@ for (const c of cases) {
     platform: "linux",
   });
   const plan = r.authorizationPlan;
+  // What the gateway does next with a hit (and what "allow always" could store): its
+  // enforced rewrite, the strict inline-eval check, the persistence decision.
+  const rewrite = r.analysisOk && plan
+    ? enforced({ plan, mode: "enforced", segmentSatisfiedBy: r.segmentSatisfiedBy })
+    : null;
+  const inline = detectInlineEval(r.segments ?? []);
+  const strict = c.strictInlineEval === true;
+  const kept = persistence({
+    segments: r.segments ?? [],
+    cwd: "/tmp",
+    env,
+    platform: "linux",
+    commandText: c.command,
+    strictInlineEval: strict,
+    authorizationPlan: plan,
+    runtimePayload: strict && inline !== null,
+  });
   answers.push({
     command: c.command,
     allowlist: c.allowlist,
@@ -72,6 +97,13 @@ for (const c of cases) {
     satisfied: r.allowlistSatisfied,
     satisfiedBy: r.segmentSatisfiedBy ?? [],
     argv: (r.segments ?? []).map((s) => s.argv),
+    ...(strict ? { strictInlineEval: true } : {}),
+    rewrite: rewrite ? (rewrite.ok ? { ok: true } : { ok: false, reason: rewrite.reason }) : null,
+    inlineEval: inline ? describeInlineEval(inline) : null,
+    allowAlways: kept.kind === "patterns"
+      // How many: the paths themselves are this machine's (where git or npm is installed).
+      ? { kind: "patterns", patterns: kept.patterns.length }
+      : { kind: kept.kind, reasons: kept.reasons },
   });
 }
 fs.writeFileSync(

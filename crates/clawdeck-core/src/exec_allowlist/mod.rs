@@ -23,11 +23,14 @@
 mod carriers;
 mod command_argv;
 mod dispatch;
+pub mod enforced;
 mod evaluate;
 mod explain;
+mod inline_eval;
 mod operators;
 mod packages;
 mod pattern;
+pub mod persistence;
 mod plan;
 mod powershell;
 mod resolution;
@@ -40,11 +43,12 @@ mod wrapper_targets;
 
 pub use evaluate::{Evaluation, SatisfiedBy, evaluate};
 pub use explain::{MAX_NODES, MAX_PARSE_TIME, MAX_SOURCE_CHARS};
+pub use inline_eval::{InlineEvalHit, InlineEvalSpecs};
 pub use pattern::{Allowlist, AllowlistEntry, glob_matches};
 pub use plan::{Candidate, Group, Plan};
 pub use resolution::{Executable, PathResolver, Resolver, TrustPlan, resolve_executable};
 pub use safe_bins::{
-    DEFAULT_SAFE_BINS, DEFAULT_SAFE_BUILTINS, DEFAULT_TRUSTED_DIRS, ExecVersionFacts,
+    DEFAULT_SAFE_BINS, DEFAULT_SAFE_BUILTINS, DEFAULT_TRUSTED_DIRS, ExecVersionFacts, ModePolicy,
     SafeBinPolicy, SafeBinProfile, SafeBinProfileConfig, builtin_profiles,
 };
 pub use words::{Decoded, decode_ansi_c, decode_double_quoted, decode_unquoted};

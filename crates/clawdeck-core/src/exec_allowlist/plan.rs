@@ -36,6 +36,10 @@ pub struct Candidate {
     pub prompt_only: bool,
     /// The argv after transparent wrappers, and whether a wrapper blocked it.
     pub trust: TrustPlan,
+    /// Its text after the executable, as written (what the gateway's enforced rewrite keeps).
+    pub args_source: String,
+    /// It sits in a shell wrapper's payload (`sh -c '...'`).
+    pub in_wrapper_payload: bool,
 }
 
 /// Commands that run together (one pipeline, or one command of a list).
@@ -140,6 +144,19 @@ fn wrapper_prefix(step: &Step) -> &str {
     &step.text[..end]
 }
 
+/// The step's text after its executable.
+fn args_source(step: &Step) -> &str {
+    let mut start = step
+        .exec_span
+        .end
+        .saturating_sub(step.span.start)
+        .min(step.text.len());
+    while !step.text.is_char_boundary(start) {
+        start -= 1;
+    }
+    &step.text[start..]
+}
+
 /// `hasCommandPrelude`: an environment assignment before the executable.
 fn has_command_prelude(step: &Step) -> bool {
     let prefix = wrapper_prefix(step).trim_start();
@@ -194,6 +211,8 @@ fn candidate(step: &Step, direct: bool, prompt: &PromptSpans) -> Candidate {
         raw: step.text.clone(),
         prompt_only,
         trust,
+        args_source: args_source(step).to_string(),
+        in_wrapper_payload: step.context == StepContext::WrapperPayload,
     }
 }
 

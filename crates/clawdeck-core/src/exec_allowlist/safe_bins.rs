@@ -24,6 +24,24 @@ pub struct ExecVersionFacts {
     pub default_safe_bins: Vec<String>,
     pub safe_builtins: Vec<String>,
     pub safe_bin_trusted_dirs: Vec<String>,
+    /// `tools.exec.mode` → the security and ask it stands for (`resolveExecPolicyForMode`);
+    /// None: the pack does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modes: Option<BTreeMap<String, ModePolicy>>,
+    /// The interpreters and flags that count as inline eval; None: the pack does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inline_eval: Option<super::inline_eval::InlineEvalSpecs>,
+}
+
+/// What one `tools.exec.mode` stands for, as the version's `resolveExecPolicyForMode` says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModePolicy {
+    pub security: String,
+    pub ask: String,
+    /// A reviewer model answers misses first (`mode: "auto"`).
+    #[serde(default)]
+    pub auto_review: bool,
 }
 
 impl Default for ExecVersionFacts {
@@ -34,6 +52,8 @@ impl Default for ExecVersionFacts {
             default_safe_bins: owned(DEFAULT_SAFE_BINS),
             safe_builtins: owned(DEFAULT_SAFE_BUILTINS),
             safe_bin_trusted_dirs: owned(DEFAULT_TRUSTED_DIRS),
+            modes: None,
+            inline_eval: None,
         }
     }
 }

@@ -181,6 +181,8 @@ fn a_versions_own_safe_lists_replace_the_built_in_ones() {
         default_safe_bins: vec!["sort".into()],
         safe_builtins: vec!["cd".into()],
         safe_bin_trusted_dirs: vec!["/usr/bin".into()],
+        modes: None,
+        inline_eval: None,
     };
     let policy = SafeBinPolicy::for_version(None, &BTreeMap::new(), &[], &facts);
     let with = |command: &str| {
