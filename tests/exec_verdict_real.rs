@@ -47,7 +47,17 @@ const AGENTS: &[(&str, &str)] = &[
     ("docdeny", r#"{ exec: { security: "full" } }"#),
     ("bare", "{}"),
     ("modeask", r#"{ exec: { mode: "ask" } }"#),
+    ("globber", r#"{ exec: { ask: "on-miss" } }"#),
+    ("globoff", "{}"),
+    (
+        "strict",
+        r#"{ exec: { security: "full", strictInlineEval: true } }"#,
+    ),
+    ("fwd", r#"{ exec: { ask: "always" } }"#),
 ];
+
+/// `approvals.exec` forwards agent fwd's questions to a chat target: its headless turns wait.
+const FORWARDING: &str = r#"approvals: { exec: { enabled: true, mode: "targets", agentFilter: ["fwd"], targets: [{ channel: "telegram", to: "123456789" }] } },"#;
 
 const GLOBAL_EXEC: &str = r#"exec: { host: "gateway", security: "allowlist", ask: "off" }"#;
 
@@ -61,6 +71,9 @@ const APPROVALS: &str = r#"{ version: 1, agents: {
   bare: { allowlist: ["ls"] },
   modeask: { allowlist: [{ pattern: "/usr/bin/ls" }] },
   safe: { allowlist: [{ pattern: "/usr/bin/ls" }] },
+  globber: { askFallback: "full", allowlist: [{ pattern: "/usr/bin/ls" }] },
+  globoff: { allowlist: [{ pattern: "/usr/bin/ls" }, { pattern: "/usr/bin/whoami" }] },
+  strict: { askFallback: "full" },
 } }"#;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -116,6 +129,15 @@ const CASES: &[(&str, &str, &[Surface])] = &[
     ("bare", "/usr/bin/ls /", &[I]),
     ("modeask", "whoami", &[I, H]),
     ("modeask", "ls /", &[H]),
+    // Allowlisted, but the gateway cannot pin the line (a glob, an `sh -c` payload): a
+    // question even with ask=off, and askFallback never answers it.
+    ("globber", "ls /e*", &[I, H]),
+    ("globoff", "ls /e*", &[I]),
+    ("globoff", "sh -c 'whoami'", &[I, H]),
+    ("globoff", "ls /", &[I]),
+    // strictInlineEval: an inline program asks even with security=full.
+    ("strict", "awk 'BEGIN { print 1 }'", &[I, H]),
+    ("strict", "ls /", &[I]),
 ];
 
 /// What the real turn did with the exec call.
@@ -154,8 +176,12 @@ fn observed_reply(reply: &str) -> Option<Observed> {
     })
 }
 
-/// The real OpenClaw's refusal when its state database's lifecycle lock is held elsewhere.
+/// The real OpenClaw's refusal when its state database's lifecycle lock is held elsewhere: the
+/// gateway's own helper processes (`sqlite-readonly-location.worker.js`) hold it for seconds
+/// at a time, longer under load, while the agent databases' idle cleanup runs.
 const STATE_BUSY: &str = "another OpenClaw process owns state-lifecycle";
+/// How long to let the holder finish before the turn is run again.
+const STATE_BUSY_PAUSE: Duration = Duration::from_secs(20);
 
 fn exec_message(command: &str) -> String {
     format!("CALL exec {}", serde_json::json!({ "command": command }))
@@ -168,7 +194,8 @@ struct Matrix {
 }
 
 impl Matrix {
-    fn start(bin: &Path) -> Matrix {
+    /// A gateway with the matrix's agents, `top` added to its config's top level.
+    fn start(bin: &Path, top: &str) -> Matrix {
         let agents_key = if release_of(bin).starts_with("2026.8") {
             // 2026.8 knows only the list form.
             let list: Vec<String> = AGENTS
@@ -189,7 +216,7 @@ impl Matrix {
         };
         // OpenClaw takes the last of two `agents` keys: these replace start.sh's two agents.
         let extra = format!(
-            "tools: {{ {GLOBAL_EXEC} }},\nagents: {{ defaults: {{ model: {{ primary: \"mock/mock-1\" }} }}, {agents_key} }},"
+            "tools: {{ {GLOBAL_EXEC} }},\n{top}\nagents: {{ defaults: {{ model: {{ primary: \"mock/mock-1\" }} }}, {agents_key} }},"
         );
         let gateway = OwnGateway::start_release(bin, &extra).expect("the release is installed");
         let work = tempfile::tempdir().unwrap();
@@ -291,16 +318,16 @@ impl Matrix {
     }
 
     /// A `chat.send` turn from `clawdeck chat`: the first approval request or tool result
-    /// (run again, at most twice, when the real OpenClaw's state database was busy).
+    /// (run again, at most three times, when the real OpenClaw's state database was busy).
     fn interactive(&self, agent: &str, command: &str, n: usize) -> Observed {
         let mut attempt = 0;
         loop {
             match self.interactive_once(agent, command, n, attempt) {
                 Ok(observed) => return observed,
-                Err(seen) if attempt < 2 && seen.contains(STATE_BUSY) => {
+                Err(seen) if attempt < 3 && seen.contains(STATE_BUSY) => {
                     eprintln!("interactive {agent} {command:?}: {STATE_BUSY}; running it again");
                     attempt += 1;
-                    std::thread::sleep(Duration::from_secs(3));
+                    std::thread::sleep(STATE_BUSY_PAUSE);
                 }
                 Err(seen) => {
                     panic!(
@@ -396,9 +423,85 @@ impl Matrix {
         })
     }
 
+    /// A headless `openclaw agent` turn whose question should wait (forwarded to a chat
+    /// target): seen pending through `clawdeck approvals pending --all-operators`, then denied
+    /// so the turn ends; a turn that ends on its own first is what it did instead.
+    fn headless_waiting(&self, agent: &str, command: &str, n: usize) -> Observed {
+        let mut child = self
+            .openclaw()
+            .args([
+                "agent",
+                "--agent",
+                agent,
+                "--session-id",
+                &format!("h{n}-wait"),
+            ])
+            .args(["--message", &exec_message(command), "--timeout", "150"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(90);
+        while Instant::now() < deadline {
+            if child.try_wait().unwrap().is_some() {
+                let out = child.wait_with_output().unwrap();
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                return match stdout.find("tool exec returned:") {
+                    Some(at) => observed_result(&stdout[at + "tool exec returned:".len()..], false),
+                    None => panic!(
+                        "openclaw agent {agent} {command:?}: ended without a tool result:\n{stdout}{}",
+                        String::from_utf8_lossy(&out.stderr)
+                    ),
+                };
+            }
+            let pending = self.clawdeck(&["approvals", "pending", "--all-operators", "--json"]);
+            let found = serde_json::from_str::<Value>(&pending).ok().and_then(|v| {
+                v["approvals"]
+                    .as_array()?
+                    .iter()
+                    .find(|a| a["command"] == command)
+                    .cloned()
+            });
+            if let Some(approval) = found {
+                let id = approval["id"].as_str().unwrap_or_default().to_string();
+                self.clawdeck(&["approvals", "resolve", "--all-operators", &id, "deny"]);
+                let _ = child.kill();
+                let _ = child.wait();
+                return Observed {
+                    verdict: "asks",
+                    text: approval.to_string(),
+                };
+            }
+            std::thread::sleep(Duration::from_secs(2));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!(
+            "openclaw agent {agent} {command:?}: neither a pending approval nor a result in 90 s"
+        );
+    }
+
+    /// A clawdeck CLI command against the gateway, from a home of its own: its stdout.
+    fn clawdeck(&self, args: &[&str]) -> String {
+        let home = self.work.path().join("cli-home");
+        let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+            .args(args)
+            .env("HOME", &home)
+            .env("XDG_STATE_HOME", home.join("state"))
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_DATA_HOME", home.join("data"))
+            .env("XDG_CACHE_HOME", home.join("cache"))
+            .env("OPENCLAW_GATEWAY_URL", &self.gateway.url)
+            .env("OPENCLAW_GATEWAY_TOKEN", &self.gateway.token)
+            .env_remove("OPENCLAW_CONFIG_PATH")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
     /// `openclaw agent [--local]`: the tool result the mock echoes back. A turn the real
     /// OpenClaw refused before any tool ran because its own state database was busy (under
-    /// load its maintenance holds the lock past the 5 s wait) is run again, at most twice.
+    /// load its maintenance holds the lock past the 5 s wait) is run again, at most three times.
     fn headless(&self, agent: &str, command: &str, n: usize, local: bool) -> Observed {
         let mut attempt = 0;
         loop {
@@ -418,10 +521,10 @@ impl Matrix {
                 return observed;
             }
             let stderr = String::from_utf8_lossy(&out.stderr);
-            if attempt < 2 && format!("{stdout}{stderr}").contains(STATE_BUSY) {
+            if attempt < 3 && format!("{stdout}{stderr}").contains(STATE_BUSY) {
                 eprintln!("openclaw agent {agent} {command:?}: {STATE_BUSY}; running it again");
                 attempt += 1;
-                std::thread::sleep(Duration::from_secs(3));
+                std::thread::sleep(STATE_BUSY_PAUSE);
                 continue;
             }
             panic!(
@@ -452,6 +555,7 @@ fn denial_mark(text: &str) -> Option<String> {
         "security=deny",
         "Headless runs cannot wait",
         "registration failed",
+        "execution-plan-miss",
     ] {
         if text.contains(mark) {
             return Some(mark.to_string());
@@ -508,7 +612,7 @@ fn explain_exec_agrees_with_real_turns() {
         return;
     };
     let bin = PathBuf::from(bin);
-    let matrix = Matrix::start(&bin);
+    let matrix = Matrix::start(&bin, "");
     let mut observed: Vec<(usize, Surface, Observed)> = Vec::new();
     // Headless turns first, one at a time, before any approval client ever connected: a
     // question finds a route (and waits up to 30 minutes instead of falling back) when any
@@ -544,6 +648,18 @@ fn explain_exec_agrees_with_real_turns() {
     }
 
     let mut disagreements = Vec::new();
+    // Forwarding to a chat target, on a gateway of its own (2026.9.6 with such a target let
+    // other agents' headless turns fail on its state database's lock): the headless turn
+    // waits for an answer instead of falling back.
+    let forwarding = Matrix::start(&bin, FORWARDING);
+    let real = forwarding.headless_waiting("fwd", "ls /", CASES.len());
+    let ours = forwarding.verdict("fwd", "ls /", H);
+    if ours["verdict"] != real.verdict {
+        disagreements.push(format!(
+            "fwd \"ls /\" headless (forwarded): real {} ({}) / clawdeck {} ({})",
+            real.verdict, real.text, ours["verdict"], ours["reason"]
+        ));
+    }
     for (n, surface, real) in &observed {
         let (agent, command, _) = CASES[*n];
         let ours = matrix.verdict(agent, command, *surface);
@@ -552,14 +668,24 @@ fn explain_exec_agrees_with_real_turns() {
             .then(|| denial_mark(&real.text))
             .flatten()
             .filter(|mark| !reason.contains(mark.as_str()));
-        if ours["verdict"] != real.verdict || wording.is_some() {
+        // A question: the decisions it offers are the ones clawdeck said it would.
+        let offered = (real.verdict == "asks" && ours["verdict"] == "asks")
+            .then(|| serde_json::from_str::<Value>(&real.text).ok())
+            .flatten()
+            .map(|approval| approval["allowedDecisions"].clone())
+            .filter(|decisions| decisions.is_array());
+        let decisions_differ = offered
+            .as_ref()
+            .is_some_and(|real| *real != ours["allowAlways"]["decisions"]);
+        if ours["verdict"] != real.verdict || wording.is_some() || decisions_differ {
             disagreements.push(format!(
-                "{agent} {command:?} {}: real {} ({}) / clawdeck {} at {} ({reason})",
+                "{agent} {command:?} {}: real {} ({}) / clawdeck {} at {} ({reason}; offers {})",
                 surface.flag(),
                 real.verdict,
                 real.text.replace('\n', " "),
                 ours["verdict"],
-                ours["step"]
+                ours["step"],
+                ours["allowAlways"]["decisions"]
             ));
         }
     }

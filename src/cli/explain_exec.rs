@@ -121,6 +121,12 @@ fn command_json(command: &str, v: &ExecVerdict) -> serde_json::Value {
         "segments": v.segments.iter().map(|s| json!({
             "text": s.text, "verdict": s.verdict, "step": s.step, "key": s.key,
         })).collect::<Vec<_>>(),
+        "allowAlways": v.allow_always.as_ref().map(|a| json!({
+            "decisions": a.decisions,
+            "whyNot": a.why_not,
+            "stores": a.stores,
+            "nextTime": a.next_time,
+        })),
     })
 }
 
@@ -162,6 +168,22 @@ fn verdict_text(command: &str, surface: Surface, v: &ExecVerdict) -> String {
             word(s.verdict),
             s.step
         ));
+    }
+    if let Some(a) = &v.allow_always {
+        out.push_str(&format!(
+            "  the question offers: {}\n",
+            a.decisions.join(", ")
+        ));
+        match (&a.why_not, a.stores.is_empty()) {
+            (Some(why), _) => out.push_str(&format!("  no allow-always: {why}\n")),
+            (None, false) => {
+                out.push_str(&format!("  allow-always stores: {}\n", a.stores.join(", ")))
+            }
+            (None, true) => {}
+        }
+        if let Some(next) = &a.next_time {
+            out.push_str(&format!("  next time: {next}\n"));
+        }
     }
     out
 }

@@ -503,6 +503,7 @@ impl DeckEvents {
 
 pub mod exec_sessions;
 mod gateway_pulse;
+mod gateway_verdict;
 pub mod mcp_endpoint;
 pub mod paced;
 mod session_check;
@@ -520,8 +521,8 @@ pub use {clawdeck_core, clawdeck_gateway, clawdeck_router};
 
 // The core's modules under their own names, so paths read the same in every crate.
 pub(crate) use clawdeck_core::{
-    catalog, comparison, config, context, decision_log, local_tools, mcp_servers, pipeline, policy,
-    process, queue, semantics,
+    catalog, comparison, config, context, decision_log, exec_allowlist, exec_verdict, local_tools,
+    mcp_servers, pipeline, policy, process, queue, semantics,
 };
 pub(crate) use clawdeck_gateway as gateway;
 pub(crate) use clawdeck_router as router;

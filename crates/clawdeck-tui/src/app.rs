@@ -157,6 +157,8 @@ pub(crate) struct App {
     /// OpenClaw's state directory (its approvals document), from the environment at start;
     /// tests point it elsewhere or nowhere.
     pub(crate) openclaw_state: Option<std::path::PathBuf>,
+    /// How exec verdicts find executables (this process's PATH and working directory).
+    pub(crate) exec_resolver: crate::exec_allowlist::PathResolver,
     /// The tool registry built from the config (plugins included).
     pub(crate) registry: Option<Arc<Registry>>,
     pub(crate) overlay: Option<Overlay>,
@@ -217,6 +219,7 @@ impl App {
             ),
             analysis: analysis::AnalysisJobs::default(),
             openclaw_state: crate::exec_verdict::approvals_doc::state_dir_from_env(),
+            exec_resolver: crate::exec_allowlist::PathResolver::from_env(),
             overlay: None,
             context: PolicyContext::default(),
             choices: ContextChoices::default(),

@@ -188,7 +188,8 @@ pub(crate) enum CoreEvent {
         generation: u64,
         result: Result<Box<crate::exec_verdict::LocalVerdicts>, String>,
     },
-    /// The verdict of an exec approval's command, as this machine's config sees it.
+    /// The verdict of an exec approval's command, as the raising gateway's config sees it
+    /// (this machine's without a core).
     ApprovalJudged {
         gateway: String,
         id: String,

@@ -34,9 +34,9 @@ mod tests;
 // The core's modules under their own names, so paths read the same in every crate.
 pub(crate) use clawdeck_deck as deck;
 pub(crate) use clawdeck_deck::clawdeck_core::{
-    catalog, comparison, config, context, decision_log, exec_verdict, lint, local_tools,
-    mcp_servers, paths, pipeline, policy, process, prompt, provider, queue, regular_file, sanitize,
-    semantics, stages, tool,
+    catalog, comparison, config, context, decision_log, exec_allowlist, exec_verdict, lint,
+    local_tools, mcp_servers, paths, pipeline, policy, process, prompt, provider, queue,
+    regular_file, sanitize, semantics, stages, tool,
 };
 pub(crate) use clawdeck_deck::clawdeck_gateway as gateway;
 pub(crate) use clawdeck_deck::clawdeck_router as router;

@@ -51,6 +51,7 @@ pub use safe_bins::{
     DEFAULT_SAFE_BINS, DEFAULT_SAFE_BUILTINS, DEFAULT_TRUSTED_DIRS, ExecVersionFacts, ModePolicy,
     SafeBinPolicy, SafeBinProfile, SafeBinProfileConfig, builtin_profiles,
 };
+pub use shell_wrapper::is_shell_wrapper_executable;
 pub use words::{Decoded, decode_ansi_c, decode_double_quoted, decode_unquoted};
 
 use explain::StepContext;

@@ -156,6 +156,12 @@ pub trait Resolver {
     fn is_executable_file(&self, path: &str) -> bool;
     /// The canonical path (links resolved), if the file exists.
     fn realpath(&self, path: &str) -> Option<String>;
+    /// Whether this user could change the file at `path` (`pathLooksMutableForShellPayloadSync`:
+    /// it or its directory is writable or owned by the user, or it cannot be resolved). An
+    /// approval for such a file binds its content and is one-shot. Default: no.
+    fn could_change(&self, _path: &str) -> bool {
+        false
+    }
 }
 
 /// The real filesystem, with a given PATH, working directory and home.
@@ -167,6 +173,9 @@ pub struct PathResolver {
     pub cwd: String,
     /// Where `~` points.
     pub home: Option<String>,
+    /// Whether [`Resolver::could_change`] looks at the files (off: nothing could; for answers
+    /// that must not depend on who runs them, such as snapshots).
+    pub check_ownership: bool,
 }
 
 impl PathResolver {
@@ -186,6 +195,15 @@ impl PathResolver {
             path: path.to_string(),
             cwd: cwd.to_string(),
             home: std::env::var("HOME").ok().filter(|h| !h.is_empty()),
+            check_ownership: true,
+        }
+    }
+
+    /// The same lookups, with no file counted as changeable by this user.
+    pub fn ignoring_ownership(self) -> Self {
+        PathResolver {
+            check_ownership: false,
+            ..self
         }
     }
 }
@@ -212,6 +230,25 @@ impl Resolver for PathResolver {
     fn realpath(&self, path: &str) -> Option<String> {
         let real = std::fs::canonicalize(path).ok()?;
         real.to_str().map(str::to_string)
+    }
+
+    fn could_change(&self, path: &str) -> bool {
+        if !self.check_ownership {
+            return false;
+        }
+        let Some(real) = self.realpath(path) else {
+            return true;
+        };
+        let mine = |p: &std::path::Path| {
+            nix::unistd::access(p, nix::unistd::AccessFlags::W_OK).is_ok()
+                || std::fs::metadata(p).is_ok_and(|m| {
+                    std::os::unix::fs::MetadataExt::uid(&m) == nix::unistd::geteuid().as_raw()
+                })
+        };
+        [path, real.as_str()].iter().any(|p| {
+            let p = std::path::Path::new(p);
+            mine(p) || p.parent().is_some_and(mine)
+        })
     }
 }
 

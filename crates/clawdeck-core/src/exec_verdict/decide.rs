@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::approvals_doc::DocPolicy;
 use super::exec_config::ExecConfig;
 use super::levels::{Ask, Security};
+use crate::exec_allowlist::persistence::Persistence;
 
 /// Who started the turn: an operator's client that can answer approvals (a `chat.send` turn
 /// with the Control UI, an app or a clawdeck approver attached), nobody who can (a headless
@@ -62,6 +63,28 @@ pub struct AllowlistAnswer {
     pub segments: Vec<SegmentCheck>,
     /// `cd` (or pushd/popd) before another segment: an approval cannot bind what follows.
     pub cwd_change_before_command: bool,
+    /// Why the gateway cannot pin this line to what the allowlist checked (a glob, `~`, an
+    /// `sh -c` payload), when it cannot: a hit then still needs an explicit approval.
+    pub rewrite_failure: Option<String>,
+    /// The inline eval in the line (`python3 -c`), whatever strictInlineEval says.
+    pub inline_eval: Option<String>,
+    /// What allow-always could store.
+    pub persistence: Persistence,
+    /// What an approval would bind by content (files the gateway's user could change, scripts).
+    pub mutable: Vec<String>,
+}
+
+/// What an operator answering the question may choose, and what "allow always" would do.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AllowAlwaysAnswer {
+    /// `allow-once`, `allow-always` (when offered), `deny`.
+    pub decisions: Vec<&'static str>,
+    /// Why allow-always is not offered.
+    pub why_not: Option<String>,
+    /// The entries it would add to the agent's allowlist (real paths).
+    pub stores: Vec<String>,
+    /// Whether the stored entries would let this command run next time.
+    pub next_time: Option<String>,
 }
 
 /// One segment's verdict.
@@ -87,6 +110,8 @@ pub struct ExecVerdict {
     pub ask: Ask,
     pub ask_fallback: Security,
     pub segments: Vec<SegmentVerdict>,
+    /// When it asks: the decisions offered and what allow-always would store.
+    pub allow_always: Option<AllowAlwaysAnswer>,
 }
 
 /// The question's timeout (OpenClaw's DEFAULT_EXEC_APPROVAL_TIMEOUT_MS; no config key).
@@ -158,7 +183,13 @@ fn decide_whole(
         ask,
         ask_fallback: fallback,
         segments: Vec::new(),
+        allow_always: None,
     };
+    let strict = cfg
+        .strict_inline_eval
+        .value
+        .then_some(())
+        .and(allowlist.inline_eval.as_ref());
     match security {
         Security::Deny => ExecVerdict {
             verdict: Verdict::Denied,
@@ -176,15 +207,65 @@ fn decide_whole(
                 reason: "ask=always asks before every command".to_string(),
                 ..base
             },
+            &Question::new(cfg, allowlist, surface, fallback_key, strict.is_some()),
+        ),
+        Security::Full => match strict {
+            Some(hit) => asks_or_falls_back(
+                strict_question(base, hit, cfg),
+                &Question::new(cfg, allowlist, surface, fallback_key, true),
+            ),
+            None => ExecVerdict {
+                reason: "security=full runs every command without asking".to_string(),
+                ..base
+            },
+        },
+        Security::Allowlist => {
+            let question = Question::new(cfg, allowlist, surface, fallback_key, strict.is_some());
+            on_allowlist(base, ask_key, &question, strict.map(|hit| (hit, cfg)))
+        }
+    }
+}
+
+/// strictInlineEval and an inline program: a question even where the command would run.
+fn strict_question(base: ExecVerdict, hit: &str, cfg: &ExecConfig) -> ExecVerdict {
+    ExecVerdict {
+        step: "strictInlineEval",
+        key: cfg.strict_inline_eval.key.clone(),
+        reason: format!("strict inline-eval mode requires reviewer or explicit approval for {hit}"),
+        ..base
+    }
+}
+
+/// Everything a question's outcome depends on besides the verdict so far.
+struct Question<'a> {
+    allowlist: &'a AllowlistAnswer,
+    /// Fixed chat targets a headless turn's question is forwarded to.
+    forwarding: Option<&'a super::exec_config::Forwarding>,
+    /// `mode: "auto"`: a reviewer model judges the question first.
+    auto_review: bool,
+    surface: Surface,
+    fallback_key: Option<String>,
+    /// Only an operator's explicit answer lets it run (strict inline eval, or a hit the
+    /// gateway cannot pin): a timeout or askFallback never does.
+    needs_human: bool,
+}
+
+impl<'a> Question<'a> {
+    fn new(
+        cfg: &'a ExecConfig,
+        allowlist: &'a AllowlistAnswer,
+        surface: Surface,
+        fallback_key: Option<String>,
+        strict_hit: bool,
+    ) -> Self {
+        Question {
             allowlist,
+            forwarding: cfg.forwarding.as_ref(),
+            auto_review: cfg.auto_review,
             surface,
             fallback_key,
-        ),
-        Security::Full => ExecVerdict {
-            reason: "security=full runs every command without asking".to_string(),
-            ..base
-        },
-        Security::Allowlist => on_allowlist(base, allowlist, ask_key, fallback_key, surface),
+            needs_human: strict_hit,
+        }
     }
 }
 
@@ -225,18 +306,20 @@ fn in_sandbox(cfg: &ExecConfig) -> ExecVerdict {
         ask: cfg.ask.value,
         ask_fallback: Security::Deny,
         segments: Vec::new(),
+        allow_always: None,
     }
 }
 
 /// security=allowlist: every segment must be satisfied; a miss asks (on-miss) or is denied
-/// (off); always asks regardless.
+/// (off); always asks regardless. A hit the gateway cannot pin, or an inline program under
+/// strictInlineEval, asks even with ask=off.
 fn on_allowlist(
     base: ExecVerdict,
-    allowlist: &AllowlistAnswer,
     ask_key: Option<String>,
-    fallback_key: Option<String>,
-    surface: Surface,
+    question: &Question,
+    strict: Option<(&String, &ExecConfig)>,
 ) -> ExecVerdict {
+    let allowlist = question.allowlist;
     let segments = segment_verdicts(allowlist);
     let hit = allowlist.analysis_ok && allowlist.satisfied;
     let first_miss = segments.iter().find(|s| s.verdict != Verdict::Runs);
@@ -249,7 +332,14 @@ fn on_allowlist(
             reason: "ask=always asks before every command".to_string(),
             ..base
         };
-        return asks_or_falls_back(v, allowlist, surface, fallback_key);
+        return asks_or_falls_back(v, question);
+    }
+    let unpinned = allowlist.rewrite_failure.as_ref().filter(|_| hit);
+    if let Some(why) = unpinned {
+        return unpinned_hit(base, why, question);
+    }
+    if let Some((hit_text, cfg)) = strict {
+        return asks_or_falls_back(strict_question(base, hit_text, cfg), question);
     }
     if hit {
         return ExecVerdict {
@@ -279,7 +369,51 @@ fn on_allowlist(
         reason: format!("{why}; ask=on-miss asks"),
         ..base
     };
-    asks_or_falls_back(v, allowlist, surface, fallback_key)
+    asks_or_falls_back(v, question)
+}
+
+/// An allowlist hit the gateway cannot pin to what it checked: an explicit approval is needed
+/// (with ask=off and askFallback deny, a glob is denied outright).
+fn unpinned_hit(base: ExecVerdict, why: &str, question: &Question) -> ExecVerdict {
+    let fix = if why == crate::exec_allowlist::enforced::WRAPPER_PAYLOAD {
+        "run the command itself instead of through `sh -c`, so the allowlist entry lets it run \
+         unasked"
+    } else {
+        "quote the glob, brace or `~` (`'*.md'`) or spell the paths out, so the allowlist entry \
+         lets it run unasked"
+    }
+    .to_string();
+    if base.ask == Ask::Off
+        && base.ask_fallback == Security::Deny
+        && why == crate::exec_allowlist::enforced::SHELL_EXPANSION
+    {
+        return ExecVerdict {
+            verdict: Verdict::Denied,
+            step: "rewrite",
+            key: None,
+            reason: "Exec denied (ask-fallback-deny: execution-plan-miss): the allowlisted \
+                     command has a shell expansion in its arguments and nothing may ask"
+                .to_string(),
+            fix: Some(fix),
+            ..base
+        };
+    }
+    let v = ExecVerdict {
+        step: "rewrite",
+        key: None,
+        reason: format!(
+            "allowlisted, but the gateway cannot pin it to what it checked ({why}): reviewer \
+             or explicit approval is required"
+        ),
+        fix: Some(fix),
+        ..base
+    };
+    let question = Question {
+        needs_human: true,
+        fallback_key: question.fallback_key.clone(),
+        ..*question
+    };
+    asks_or_falls_back(v, &question)
 }
 
 /// The change that turns a miss into a hit (or makes it ask).
@@ -300,12 +434,8 @@ fn miss_fix(allowlist: &AllowlistAnswer, miss: &str, ask_key: Option<&str>) -> S
 
 /// A question: denied when it cannot bind the command, else asked on an interactive surface
 /// or settled by askFallback on a headless one.
-fn asks_or_falls_back(
-    v: ExecVerdict,
-    allowlist: &AllowlistAnswer,
-    surface: Surface,
-    fallback_key: Option<String>,
-) -> ExecVerdict {
+fn asks_or_falls_back(v: ExecVerdict, question: &Question) -> ExecVerdict {
+    let allowlist = question.allowlist;
     if let Some(why) = unbindable(allowlist) {
         return ExecVerdict {
             verdict: Verdict::Denied,
@@ -318,10 +448,25 @@ fn asks_or_falls_back(
             ..v
         };
     }
-    match surface {
+    let v = if question.auto_review && question.surface != Surface::Local {
+        ExecVerdict {
+            reason: format!(
+                "{} (mode \"auto\": a reviewer model judges it first and may let it run; \
+                 what it defers goes on as said here)",
+                v.reason
+            ),
+            ..v
+        }
+    } else {
+        v
+    };
+    match question.surface {
         Surface::Local => unregistered(v),
-        Surface::Interactive => asked(v),
-        Surface::Headless => fallen_back(v, allowlist, fallback_key),
+        Surface::Interactive => asked(v, question),
+        Surface::Headless => match question.forwarding {
+            Some(forwarding) => forwarded(v, question, forwarding),
+            None => fallen_back(v, question),
+        },
     }
 }
 
@@ -348,7 +493,8 @@ fn unregistered(v: ExecVerdict) -> ExecVerdict {
 }
 
 /// An interactive turn: an approver answers the question.
-fn asked(v: ExecVerdict) -> ExecVerdict {
+fn asked(v: ExecVerdict, question: &Question) -> ExecVerdict {
+    let allow_always = Some(allow_always(&v, question));
     ExecVerdict {
         verdict: Verdict::Asks,
         reason: format!(
@@ -357,27 +503,108 @@ fn asked(v: ExecVerdict) -> ExecVerdict {
             v.reason,
             APPROVAL_TIMEOUT_MS / 60_000
         ),
+        allow_always,
         ..v
     }
 }
 
-/// A headless turn: nobody can answer, askFallback settles it.
-fn fallen_back(
+/// A headless turn whose question `approvals.exec` forwards to chat targets: it waits there.
+fn forwarded(
     v: ExecVerdict,
-    allowlist: &AllowlistAnswer,
-    fallback_key: Option<String>,
+    question: &Question,
+    forwarding: &super::exec_config::Forwarding,
 ) -> ExecVerdict {
-    let allowlisted = allowlist.analysis_ok && allowlist.satisfied;
-    let runs = match v.ask_fallback {
-        Security::Full => true,
-        Security::Allowlist => allowlisted,
-        Security::Deny => false,
+    let filter = if forwarding.session_filter.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (for session keys matching approvals.exec.sessionFilter {}; other sessions fall \
+             back to askFallback)",
+            forwarding.session_filter.join(", ")
+        )
     };
+    let allow_always = Some(allow_always(&v, question));
+    ExecVerdict {
+        verdict: Verdict::Asks,
+        key: Some("approvals.exec.targets".to_string()),
+        reason: format!(
+            "{}: approvals.exec forwards the question to {}{filter}; the turn waits up to {} \
+             minutes for `/approve` there, then askFallback={} settles it",
+            v.reason,
+            forwarding.targets.join(", "),
+            APPROVAL_TIMEOUT_MS / 60_000,
+            v.ask_fallback.as_str()
+        ),
+        allow_always,
+        ..v
+    }
+}
+
+/// The decisions the question offers (`resolveExecApprovalAllowedDecisions` after the
+/// gateway's one-shot rules) and what allow-always would store.
+fn allow_always(v: &ExecVerdict, question: &Question) -> AllowAlwaysAnswer {
+    let allowlist = question.allowlist;
+    let patterns = match &allowlist.persistence {
+        Persistence::Patterns { patterns } => Some(patterns),
+        Persistence::OneShot { .. } => None,
+    };
+    let why_not = if v.ask == Ask::Always {
+        Some("ask=always asks before every run: an approval is for this run only".to_string())
+    } else if !allowlist.mutable.is_empty() {
+        Some(format!(
+            "the approval binds the content of what could change ({}): it is for this run \
+             only",
+            allowlist.mutable.join(", ")
+        ))
+    } else if let (Some(why), Some(_)) = (&allowlist.rewrite_failure, patterns) {
+        Some(format!(
+            "the gateway cannot pin this line ({why}): nothing stored would let it run unasked"
+        ))
+    } else if let Persistence::OneShot { reasons } = &allowlist.persistence {
+        Some(format!(
+            "nothing reusable to store ({})",
+            reasons.join(", ")
+        ))
+    } else {
+        None
+    };
+    let offered = why_not.is_none();
+    let stores = patterns.filter(|_| offered).cloned().unwrap_or_default();
+    let next_time = offered.then(|| {
+        "each entry is bound to this command's arguments and working directory: the same \
+         command there runs unasked next time, other arguments ask again"
+            .to_string()
+    });
+    let mut decisions = vec!["allow-once"];
+    if offered {
+        decisions.push("allow-always");
+    }
+    decisions.push("deny");
+    AllowAlwaysAnswer {
+        decisions,
+        why_not,
+        stores,
+        next_time,
+    }
+}
+
+/// A headless turn: nobody can answer, askFallback settles it (never for a question only an
+/// operator may answer).
+fn fallen_back(v: ExecVerdict, question: &Question) -> ExecVerdict {
+    let allowlist = question.allowlist;
+    let pinned_hit =
+        allowlist.analysis_ok && allowlist.satisfied && allowlist.rewrite_failure.is_none();
+    let runs = !question.needs_human
+        && match v.ask_fallback {
+            Security::Full => true,
+            Security::Allowlist => pinned_hit,
+            Security::Deny => false,
+        };
     if runs {
         return ExecVerdict {
             verdict: Verdict::Runs,
             step: "askFallback",
-            key: fallback_key,
+            key: question.fallback_key.clone(),
             reason: format!(
                 "{}; nobody can answer on this surface, askFallback={} lets it run",
                 v.reason,
@@ -386,16 +613,24 @@ fn fallen_back(
             ..v
         };
     }
+    let (step, key) = if question.needs_human {
+        (v.step, v.key.clone())
+    } else {
+        ("askFallback", question.fallback_key.clone())
+    };
     ExecVerdict {
         verdict: Verdict::Denied,
-        step: "askFallback",
-        key: fallback_key,
+        step,
+        key,
         reason: format!(
             "exec denied: Headless runs cannot wait for interactive exec approval. Effective host \
-             exec policy: security={} ask={} askFallback={}",
+             exec policy: security={} ask={} askFallback={} ({}; a headless turn waits instead \
+             while an approval client such as the Control UI or clawdeck's approver is connected \
+             to the gateway)",
             v.security.as_str(),
             v.ask.as_str(),
-            v.ask_fallback.as_str()
+            v.ask_fallback.as_str(),
+            v.reason
         ),
         fix: Some(
             "run it from a surface that can answer (a chat.send turn with an approver attached), \
@@ -463,6 +698,12 @@ mod tests {
             mode: None,
             configured_deny: security == Security::Deny,
             safe_bins: None,
+            strict_inline_eval: Keyed {
+                value: false,
+                key: None,
+            },
+            auto_review: false,
+            forwarding: None,
             invalid: Vec::new(),
         }
     }
@@ -479,6 +720,12 @@ mod tests {
                 resolved: true,
             }],
             cwd_change_before_command: false,
+            rewrite_failure: None,
+            inline_eval: None,
+            persistence: Persistence::Patterns {
+                patterns: vec!["/usr/bin/git".into()],
+            },
+            mutable: Vec::new(),
         }
     }
 
@@ -613,5 +860,126 @@ mod tests {
         let quiet = config(Security::Full, Ask::Off, "gateway");
         let v = decide(&quiet, &d, false, &answer(false), Surface::Local);
         assert_eq!(v.verdict, Verdict::Runs);
+    }
+
+    #[test]
+    fn a_hit_the_gateway_cannot_pin_asks_and_headless_nothing_rescues_it() {
+        let mut glob = answer(true);
+        glob.rewrite_failure = Some(crate::exec_allowlist::enforced::SHELL_EXPANSION.into());
+        let on_miss = config(Security::Allowlist, Ask::OnMiss, "gateway");
+        let v = decide(
+            &on_miss,
+            &DocPolicy::default(),
+            false,
+            &glob,
+            Surface::Interactive,
+        );
+        assert_eq!((v.verdict, v.step), (Verdict::Asks, "rewrite"), "{v:?}");
+        // The stored entry would never let it run unasked: allow-always is withheld.
+        let offered = v.allow_always.expect("a question says what it offers");
+        assert_eq!(offered.decisions, vec!["allow-once", "deny"]);
+        // askFallback full lets an ordinary question run headless, never this one.
+        let d = doc(None, None, Some(Security::Full));
+        let v = decide(&on_miss, &d, false, &glob, Surface::Headless);
+        assert_eq!(v.verdict, Verdict::Denied, "{v:?}");
+        // ask=off with askFallback deny: denied before any question.
+        let off = config(Security::Allowlist, Ask::Off, "gateway");
+        let v = decide(
+            &off,
+            &DocPolicy::default(),
+            false,
+            &glob,
+            Surface::Interactive,
+        );
+        assert_eq!(v.verdict, Verdict::Denied);
+        assert!(
+            v.reason.contains("ask-fallback-deny: execution-plan-miss"),
+            "{}",
+            v.reason
+        );
+        // A wrapper payload still asks with ask=off.
+        glob.rewrite_failure = Some(crate::exec_allowlist::enforced::WRAPPER_PAYLOAD.into());
+        let v = decide(
+            &off,
+            &DocPolicy::default(),
+            false,
+            &glob,
+            Surface::Interactive,
+        );
+        assert_eq!(v.verdict, Verdict::Asks, "{v:?}");
+    }
+
+    #[test]
+    fn strict_inline_eval_asks_even_on_full_and_allow_always_follows_the_persistence() {
+        let mut cfg = config(Security::Full, Ask::Off, "gateway");
+        let mut py = answer(true);
+        py.inline_eval = Some("python3 -c".into());
+        py.persistence = Persistence::OneShot {
+            reasons: vec!["runtime-payload"],
+        };
+        let v = decide(
+            &cfg,
+            &DocPolicy::default(),
+            false,
+            &py,
+            Surface::Interactive,
+        );
+        assert_eq!(v.verdict, Verdict::Runs, "strictInlineEval is off");
+        cfg.strict_inline_eval = Keyed {
+            value: true,
+            key: Some("tools.exec.strictInlineEval".into()),
+        };
+        let v = decide(
+            &cfg,
+            &DocPolicy::default(),
+            false,
+            &py,
+            Surface::Interactive,
+        );
+        assert_eq!((v.verdict, v.step), (Verdict::Asks, "strictInlineEval"));
+        let offered = v.allow_always.expect("offers");
+        assert_eq!(offered.decisions, vec!["allow-once", "deny"]);
+        assert!(
+            offered
+                .why_not
+                .is_some_and(|w| w.contains("runtime-payload"))
+        );
+        let v = decide(
+            &cfg,
+            &doc(None, None, Some(Security::Full)),
+            false,
+            &py,
+            Surface::Headless,
+        );
+        assert_eq!(v.verdict, Verdict::Denied, "askFallback never answers it");
+        // An ordinary miss offers allow-always and says what it stores, unless the file could
+        // change under the approval.
+        let on_miss = config(Security::Allowlist, Ask::OnMiss, "gateway");
+        let v = decide(
+            &on_miss,
+            &DocPolicy::default(),
+            false,
+            &answer(false),
+            Surface::Interactive,
+        );
+        let offered = v.allow_always.expect("offers");
+        assert_eq!(
+            offered.decisions,
+            vec!["allow-once", "allow-always", "deny"]
+        );
+        assert_eq!(offered.stores, vec!["/usr/bin/git".to_string()]);
+        let mut writable = answer(false);
+        writable.mutable = vec!["/usr/bin/git".into()];
+        let v = decide(
+            &on_miss,
+            &DocPolicy::default(),
+            false,
+            &writable,
+            Surface::Interactive,
+        );
+        assert_eq!(
+            v.allow_always.expect("offers").decisions,
+            vec!["allow-once", "deny"]
+        );
     }
 }

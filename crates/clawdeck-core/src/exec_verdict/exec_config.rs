@@ -7,7 +7,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::levels::{Ask, Security, mode_pair};
+use super::levels::{Ask, ModeTable, Security, mode_pair};
 use crate::config::LoadedConfig;
 
 /// A value and the config key that set it (`None`: OpenClaw's built-in default).
@@ -36,8 +36,70 @@ pub struct ExecConfig {
     pub configured_deny: bool,
     /// The safe bins, when configured (else OpenClaw's default list).
     pub safe_bins: Option<Keyed<Vec<String>>>,
+    /// `strictInlineEval`: an interpreter's inline program (`python3 -c`) always needs an
+    /// explicit approval.
+    pub strict_inline_eval: Keyed<bool>,
+    /// `mode: "auto"`: a reviewer model answers a question before any operator does.
+    pub auto_review: bool,
+    /// `approvals.exec` forwards this agent's questions to fixed chat targets: a headless
+    /// turn's question then waits for an answer there instead of falling back.
+    pub forwarding: Option<Forwarding>,
     /// Values OpenClaw would not take, each with its key (they are ignored, as OpenClaw does).
     pub invalid: Vec<String>,
+}
+
+/// Where `approvals.exec` sends an agent's exec questions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Forwarding {
+    /// `channel:to` of each target.
+    pub targets: Vec<String>,
+    /// The session filter, when one is set (the question is forwarded only for matching
+    /// session keys).
+    pub session_filter: Vec<String>,
+}
+
+/// `createExecApprovalForwarder`'s fixed targets for `agent`: enabled, mode `targets` or
+/// `both`, at least one target, and the agent filter (when set) naming the agent.
+fn forwarding(cfg: &LoadedConfig, agent: &str) -> Option<Forwarding> {
+    let section = cfg.raw.pointer("/approvals/exec")?;
+    if section.get("enabled") != Some(&Value::Bool(true)) {
+        return None;
+    }
+    let mode = section
+        .get("mode")
+        .and_then(Value::as_str)
+        .unwrap_or("session");
+    if !matches!(mode, "targets" | "both") {
+        return None;
+    }
+    let texts = |key: &str| -> Option<Vec<String>> {
+        section.get(key).and_then(Value::as_array).map(|list| {
+            list.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+    };
+    if let Some(agents) = texts("agentFilter")
+        && !agents.is_empty()
+        && !agents.iter().any(|a| a == agent)
+    {
+        return None;
+    }
+    let targets: Vec<String> = section
+        .get("targets")
+        .and_then(Value::as_array)?
+        .iter()
+        .filter_map(|t| {
+            let channel = t.get("channel").and_then(Value::as_str)?;
+            let to = t.get("to").and_then(Value::as_str).unwrap_or("");
+            Some(format!("{channel}:{to}"))
+        })
+        .collect();
+    (!targets.is_empty()).then(|| Forwarding {
+        targets,
+        session_filter: texts("sessionFilter").unwrap_or_default(),
+    })
 }
 
 impl ExecConfig {
@@ -50,18 +112,22 @@ impl ExecConfig {
             mode: None,
             configured_deny: false,
             safe_bins: None,
+            strict_inline_eval: Keyed::default(false),
+            auto_review: false,
+            forwarding: forwarding(cfg, agent),
             invalid: Vec::new(),
         };
+        let modes = cfg.semantics.exec.as_ref().and_then(|e| e.modes.as_ref());
         if let Some(global) = cfg.raw.pointer("/tools/exec") {
-            out.layer(global, "tools.exec");
+            out.layer(global, "tools.exec", modes);
         }
         if let Some((raw, path)) = agent_exec(cfg, agent) {
-            out.layer(raw, &path);
+            out.layer(raw, &path, modes);
         }
         out
     }
 
-    fn layer(&mut self, raw: &Value, at: &str) {
+    fn layer(&mut self, raw: &Value, at: &str, modes: Option<&ModeTable>) {
         let text = |key: &str| raw.get(key).and_then(Value::as_str);
         if let Some(host) = text("host") {
             let host = host.trim().to_lowercase();
@@ -74,9 +140,16 @@ impl ExecConfig {
                 self.invalid.push(format!("{at}.host = \"{host}\""));
             }
         }
+        if let Some(strict) = raw.get("strictInlineEval").and_then(Value::as_bool) {
+            self.strict_inline_eval = Keyed {
+                value: strict,
+                key: Some(format!("{at}.strictInlineEval")),
+            };
+        }
         if let Some(mode) = text("mode") {
-            match mode_pair(mode) {
-                Some((security, ask)) => {
+            match mode_pair(mode, modes) {
+                Some((security, ask, auto_review)) => {
+                    self.auto_review = auto_review;
                     let key = Some(format!("{at}.mode"));
                     self.security = Keyed {
                         value: security,
@@ -124,6 +197,7 @@ impl ExecConfig {
                     };
                     self.configured_deny = security == Security::Deny;
                     self.mode = None;
+                    self.auto_review = false;
                 }
                 None => self.invalid.push(format!("{at}.security = \"{s}\"")),
             }
@@ -136,6 +210,7 @@ impl ExecConfig {
                         key: Some(format!("{at}.ask")),
                     };
                     self.mode = None;
+                    self.auto_review = false;
                 }
                 None => self.invalid.push(format!("{at}.ask = \"{a}\"")),
             }
@@ -202,11 +277,70 @@ mod tests {
     #[test]
     fn a_bad_value_is_ignored_and_named() {
         let mut c = ExecConfig::for_agent(&config("{}"), "main");
-        c.layer(&serde_json::json!({"security": "open"}), "tools.exec");
+        c.layer(&serde_json::json!({"security": "open"}), "tools.exec", None);
         assert_eq!(c.security.value, Security::Full);
         assert_eq!(
             c.invalid,
             vec!["tools.exec.security = \"open\"".to_string()]
+        );
+    }
+
+    #[test]
+    fn strict_inline_eval_layers_and_forwarding_names_its_targets_for_the_filtered_agent() {
+        let cfg = config(
+            r#"{ tools: { exec: { strictInlineEval: true } },
+                 approvals: { exec: { enabled: true, mode: "both", agentFilter: ["ops"],
+                                      targets: [{ channel: "telegram", to: "42" }] } },
+                 agents: { list: [ { id: "main", default: true },
+                                   { id: "ops", tools: { exec: { strictInlineEval: false } } } ] } }"#,
+        );
+        let main = ExecConfig::for_agent(&cfg, "main");
+        assert!(main.strict_inline_eval.value);
+        assert_eq!(
+            main.strict_inline_eval.key.as_deref(),
+            Some("tools.exec.strictInlineEval")
+        );
+        assert_eq!(main.forwarding, None, "the agent filter leaves main out");
+        let ops = ExecConfig::for_agent(&cfg, "ops");
+        assert!(!ops.strict_inline_eval.value);
+        assert_eq!(
+            ops.forwarding.map(|f| f.targets),
+            Some(vec!["telegram:42".to_string()])
+        );
+        // The default mode forwards to the session's own chat only: no fixed target.
+        let session = config(
+            r#"{ approvals: { exec: { enabled: true, targets: [{ channel: "telegram", to: "42" }] } } }"#,
+        );
+        assert_eq!(ExecConfig::for_agent(&session, "main").forwarding, None);
+    }
+
+    #[test]
+    fn the_mode_table_comes_from_the_version_and_auto_is_reviewed() {
+        let cfg = config(r#"{ tools: { exec: { mode: "auto" } } }"#);
+        let c = ExecConfig::for_agent(&cfg, "main");
+        assert_eq!(
+            (c.security.value, c.ask.value),
+            (Security::Allowlist, Ask::OnMiss)
+        );
+        assert!(c.auto_review);
+        let mut table = ModeTable::new();
+        table.insert(
+            "auto".into(),
+            crate::exec_allowlist::ModePolicy {
+                security: "full".into(),
+                ask: "always".into(),
+                auto_review: false,
+            },
+        );
+        let mut c = ExecConfig::for_agent(&config("{}"), "main");
+        c.layer(
+            &serde_json::json!({"mode": "auto"}),
+            "tools.exec",
+            Some(&table),
+        );
+        assert_eq!(
+            (c.security.value, c.ask.value, c.auto_review),
+            (Security::Full, Ask::Always, false)
         );
     }
 }

@@ -58,14 +58,28 @@ impl Ask {
     }
 }
 
-/// The (security, ask) pair a `tools.exec.mode` stands for; `auto` also sends misses to a
-/// reviewer model first (not modelled: it is said where it matters).
-pub fn mode_pair(mode: &str) -> Option<(Security, Ask)> {
-    match mode.trim().to_lowercase().as_str() {
-        "deny" => Some((Security::Deny, Ask::Off)),
-        "allowlist" => Some((Security::Allowlist, Ask::Off)),
-        "ask" | "auto" => Some((Security::Allowlist, Ask::OnMiss)),
-        "full" => Some((Security::Full, Ask::Off)),
+/// A version's `tools.exec.mode` table (its pack's `exec.modes`).
+pub type ModeTable = std::collections::BTreeMap<String, crate::exec_allowlist::ModePolicy>;
+
+/// The (security, ask) pair a `tools.exec.mode` stands for, and whether a reviewer model
+/// answers misses first (`auto`), from the version's table; without one, 2026.9.6's (the same
+/// in 2026.8.2).
+pub fn mode_pair(mode: &str, table: Option<&ModeTable>) -> Option<(Security, Ask, bool)> {
+    let mode = mode.trim().to_lowercase();
+    if let Some(table) = table {
+        let policy = table.get(&mode)?;
+        return Some((
+            Security::parse(&policy.security)?,
+            Ask::parse(&policy.ask)?,
+            policy.auto_review,
+        ));
+    }
+    match mode.as_str() {
+        "deny" => Some((Security::Deny, Ask::Off, false)),
+        "allowlist" => Some((Security::Allowlist, Ask::Off, false)),
+        "ask" => Some((Security::Allowlist, Ask::OnMiss, false)),
+        "auto" => Some((Security::Allowlist, Ask::OnMiss, true)),
+        "full" => Some((Security::Full, Ask::Off, false)),
         _ => None,
     }
 }
@@ -79,8 +93,11 @@ mod tests {
         assert_eq!(Security::Full.min(Security::Allowlist), Security::Allowlist);
         assert_eq!(Security::Deny.min(Security::Full), Security::Deny);
         assert_eq!(Ask::Off.max(Ask::Always), Ask::Always);
-        assert_eq!(mode_pair("ask"), Some((Security::Allowlist, Ask::OnMiss)));
-        assert_eq!(mode_pair("bogus"), None);
+        assert_eq!(
+            mode_pair("ask", None),
+            Some((Security::Allowlist, Ask::OnMiss, false))
+        );
+        assert_eq!(mode_pair("bogus", None), None);
         assert_eq!(Security::parse(" Allowlist "), Some(Security::Allowlist));
         assert_eq!(Ask::parse("on-miss"), Some(Ask::OnMiss));
     }

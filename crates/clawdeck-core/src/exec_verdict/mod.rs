@@ -77,34 +77,38 @@ pub struct LocalVerdicts {
     pub headless: ExecVerdict,
     /// Where the approvals document came from (None: nothing stored).
     pub approvals: Option<String>,
+    /// Whose config judged it: None this machine's, else the gateway's URL (`config.get`).
+    pub config_from: Option<String>,
 }
 
 /// [`LocalVerdicts`] for `command` in `res`'s context, with OpenClaw's state directory
-/// `state` ([`approvals_doc::state_dir`]); the error names a document that cannot be read.
+/// `state` ([`approvals_doc::state_dir`]) and executables found through `resolver`; the error
+/// names a document that cannot be read.
 pub fn explain_locally(
     cfg: &LoadedConfig,
     res: &Resolution,
     command: &str,
     state: Option<&std::path::Path>,
+    resolver: &dyn Resolver,
 ) -> Result<LocalVerdicts, String> {
     let doc = state.map(approvals_doc::read_state).transpose()?.flatten();
     let approvals = state
         .filter(|_| doc.is_some())
         .map(approvals_doc::state_locator);
-    let resolver = exec_allowlist::PathResolver::from_env();
     let on = |surface| {
         let question = ExecQuestion {
             command,
             surface,
             approvals: doc.as_ref(),
         };
-        explain(cfg, res, &question, &resolver)
+        explain(cfg, res, &question, resolver)
     };
     Ok(LocalVerdicts {
         command: command.to_string(),
         interactive: on(Surface::Interactive),
         headless: on(Surface::Headless),
         approvals,
+        config_from: None,
     })
 }
 
@@ -136,6 +140,7 @@ fn hidden(
         security: cfg.security.value,
         ask: cfg.ask.value,
         ask_fallback: levels::Security::Deny,
+        allow_always: None,
         segments: answer
             .segments
             .iter()
@@ -172,6 +177,26 @@ fn allowlist_answer(
     let facts = version_facts.cloned().unwrap_or_default();
     let safe_bins = SafeBinPolicy::for_version(bins.as_deref(), &Default::default(), &[], &facts);
     let evaluation = exec_allowlist::evaluate(&analysis, &allowlist, &safe_bins, resolver);
+    let specs = inline_eval_specs(version_facts);
+    let persistence = exec_allowlist::persistence::allow_always(
+        &analysis,
+        &evaluation,
+        &exec_allowlist::persistence::PersistenceInput {
+            specs: &specs,
+            strict_inline_eval: cfg.strict_inline_eval.value,
+            resolver,
+        },
+    );
+    let rewrite_failure = evaluation
+        .analysis_ok
+        .then(|| {
+            exec_allowlist::enforced::rewrite_failure(&analysis.plan, &evaluation.satisfied_by)
+        })
+        .flatten();
+    let inline_eval = specs
+        .detect_in_segments(planned_segments(&analysis, &evaluation))
+        .map(|hit| hit.describe());
+    let mutable = changeable_operands(&evaluation.argv, &specs, resolver);
     let segments: Vec<SegmentCheck> = evaluation
         .argv
         .iter()
@@ -207,7 +232,79 @@ fn allowlist_answer(
         satisfied: evaluation.satisfied,
         segments,
         cwd_change_before_command,
+        rewrite_failure,
+        inline_eval,
+        persistence,
+        mutable,
     }
+}
+
+/// The version's inline-eval interpreters; a pack that does not list them gets the newest
+/// shipped release's.
+fn inline_eval_specs(
+    facts: Option<&exec_allowlist::ExecVersionFacts>,
+) -> exec_allowlist::InlineEvalSpecs {
+    facts
+        .and_then(|f| f.inline_eval.clone())
+        .or_else(|| {
+            crate::semantics::newest()
+                .exec
+                .as_ref()
+                .and_then(|f| f.inline_eval.clone())
+        })
+        .unwrap_or_default()
+}
+
+/// Each planned command's argv after wrappers and as written.
+fn planned_segments<'a>(
+    analysis: &'a exec_allowlist::Analysis,
+    evaluation: &'a exec_allowlist::Evaluation,
+) -> Vec<(&'a [String], &'a [String])> {
+    match &analysis.plan {
+        exec_allowlist::Plan::Groups(groups) => groups
+            .iter()
+            .flat_map(|g| &g.candidates)
+            .map(|c| (c.trust.argv.as_slice(), c.argv.as_slice()))
+            .collect(),
+        exec_allowlist::Plan::Failed(_) => evaluation
+            .argv
+            .iter()
+            .map(|a| (a.as_slice(), a.as_slice()))
+            .collect(),
+    }
+}
+
+/// What an approval would bind by content (`prepareSystemRunMutableFileBinding`): each
+/// executable the gateway's user could change, and every script an interpreter or shell is
+/// handed. Such an approval is one-shot.
+fn changeable_operands(
+    argvs: &[Vec<String>],
+    specs: &exec_allowlist::InlineEvalSpecs,
+    resolver: &dyn Resolver,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for argv in argvs {
+        let Some(exe) = argv.first() else { continue };
+        let executable = exec_allowlist::resolve_executable(exe, resolver);
+        let Some(path) = executable.resolved_path.clone() else {
+            continue;
+        };
+        if resolver.could_change(&path) && !out.contains(&path) {
+            out.push(path.clone());
+        }
+        let runs_scripts =
+            specs.is_interpreter_like(&path) || exec_allowlist::is_shell_wrapper_executable(exe);
+        if runs_scripts
+            && specs.detect(argv).is_none()
+            && let Some(script) = argv.iter().skip(1).find(|a| !a.starts_with('-'))
+        {
+            let script = format!("{script} (a script)");
+            if !out.contains(&script) {
+                out.push(script);
+            }
+        }
+    }
+    out
 }
 
 /// An argv as a shell line (words with spaces or quotes single-quoted).

@@ -160,6 +160,7 @@ impl App {
         + 'static,
     ) {
         let state = self.openclaw_state.clone();
+        let resolver = self.exec_resolver.clone();
         let tx = self.tx.clone();
         run_job(move || {
             let result = crate::exec_verdict::explain_locally(
@@ -167,6 +168,7 @@ impl App {
                 &resolution,
                 &command,
                 state.as_deref(),
+                &resolver,
             )
             .map(Box::new);
             tx.send(AppEvent::Core(answer(result)));
@@ -219,6 +221,35 @@ impl App {
         {
             return;
         }
+        // Judged as the gateway that raised it would: its config and approvals document,
+        // asked through the core.
+        if let (Some(deck), Ok(runtime)) = (
+            self.services.deck.clone(),
+            tokio::runtime::Handle::try_current(),
+        ) {
+            self.approvals
+                .judging(gateway, &approval.id, &approval.command);
+            let tx = self.tx.clone();
+            let (gateway, id) = (gateway.to_string(), approval.id.clone());
+            let (session_key, agent, command) = (
+                approval.session_key.clone(),
+                approval.agent.clone(),
+                approval.command.clone(),
+            );
+            runtime.spawn(async move {
+                let result = deck
+                    .judge_gateway_approval(&gateway, &session_key, &agent, &command)
+                    .await
+                    .map(Box::new);
+                tx.send(AppEvent::Core(CoreEvent::ApprovalJudged {
+                    gateway,
+                    id,
+                    result,
+                }));
+            });
+            return;
+        }
+        // Without a core (the view's own tests): this machine's config and OpenClaw state.
         let (Some(config), Some(registry)) = (self.config.clone(), self.registry.clone()) else {
             return;
         };
@@ -238,12 +269,19 @@ impl App {
             approval.command.clone(),
         );
         let state = self.openclaw_state.clone();
+        let resolver = self.exec_resolver.clone();
         let tx = self.tx.clone();
         run_job(move || {
             let result = crate::policy::resolve(&config, &registry, &context)
                 .map_err(|e| e.to_string())
                 .and_then(|res| {
-                    crate::exec_verdict::explain_locally(&config, &res, &command, state.as_deref())
+                    crate::exec_verdict::explain_locally(
+                        &config,
+                        &res,
+                        &command,
+                        state.as_deref(),
+                        &resolver,
+                    )
                 })
                 .map(Box::new);
             tx.send(AppEvent::Core(CoreEvent::ApprovalJudged {

@@ -62,7 +62,7 @@ pub(crate) struct ApprovalsView {
     table_area: Rect,
     /// The selected approval in full (or, with none yet, which turns can raise one).
     detail: DetailPane,
-    /// exec approvals' verdicts (why it asks), by (gateway, id), as this machine's config sees
+    /// exec approvals' verdicts (why it asks), by (gateway, id), as the raising gateway's config sees
     /// the command; kept only for approvals on the board.
     pub(crate) verdicts: BTreeMap<(String, String), ExecCheck>,
 }
@@ -430,10 +430,7 @@ impl ApprovalsView {
                 let key = (e.gateway.clone(), e.approval.id.clone());
                 if let Some(check) = self.verdicts.get(&key) {
                     lines.extend(check.detail_lines());
-                    lines.push(Line::styled(
-                        "  (as this machine's config and OpenClaw state see it)",
-                        theme::dim(),
-                    ));
+                    lines.push(Line::styled(check.judged_by(), theme::dim()));
                 }
                 lines
             }),

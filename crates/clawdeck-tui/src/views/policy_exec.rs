@@ -60,6 +60,20 @@ impl ExecCheck {
         Line::from(spans)
     }
 
+    /// Whose config and approvals document the verdict is from.
+    pub(crate) fn judged_by(&self) -> String {
+        match &self.state {
+            ExecCheckState::Ready(v) => match &v.config_from {
+                Some(url) => format!(
+                    "  (as gateway {}'s own config and approvals document see it)",
+                    visible(url).text
+                ),
+                None => "  (as this machine's config and OpenClaw state see it)".to_string(),
+            },
+            _ => String::new(),
+        }
+    }
+
     /// The lines under exec's layers.
     pub(crate) fn detail_lines(&self) -> Vec<Line<'static>> {
         let shown = visible(&self.command);
@@ -126,6 +140,21 @@ fn verdict_lines(v: &LocalVerdicts) -> Vec<Line<'static>> {
         if turn.fix == v.headless.fix {
             break;
         }
+    }
+    if let Some(offer) = &turn.allow_always {
+        let allow_always = match (&offer.why_not, offer.stores.is_empty()) {
+            (Some(why), _) => format!("no allow-always: {why}"),
+            (None, false) => format!("allow-always stores {}", offer.stores.join(", ")),
+            (None, true) => String::new(),
+        };
+        lines.push(Line::from(vec![
+            Span::styled("  offers: ", theme::dim()),
+            Span::raw(format!(
+                "{} · {}",
+                offer.decisions.join(", "),
+                visible(&allow_always).text
+            )),
+        ]));
     }
     lines.push(Line::styled(
         format!(

@@ -1,0 +1,119 @@
+//! An exec approval's verdict as the gateway that raised it would give it: that gateway's own
+//! config (`config.get`) and its host's approvals document (`exec.approvals.get`, which needs
+//! operator.admin), not this machine's. The socket runs on the caller's task; the verdict, which
+//! reads skill files and looks executables up, on a blocking one.
+
+use std::time::Duration;
+
+use super::Deck;
+use crate::exec_verdict::{self, ExecQuestion, LocalVerdicts, Surface};
+use crate::gateway::{
+    Backoff, ConnectOptions, DeviceIdentity, GatewayClient, config_get, exec_approvals_get,
+    resolve_endpoints,
+};
+
+/// How long attaching and both questions may take.
+const ASK_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// What one gateway said about itself.
+struct GatewaySide {
+    url: String,
+    config: config_get::GatewayConfig,
+    /// The document, or why it could not be read (the connection lacked operator.admin).
+    approvals: Result<exec_approvals_get::HostApprovals, String>,
+}
+
+impl Deck {
+    /// The verdicts (interactive and headless) for `command`, asked by an approval from the
+    /// gateway named `gateway` for `session_key` (or `agent` when the key is empty), with that
+    /// gateway's config and approvals document. The error names the gateway.
+    pub async fn judge_gateway_approval(
+        &self,
+        gateway: &str,
+        session_key: &str,
+        agent: &str,
+        command: &str,
+    ) -> Result<LocalVerdicts, String> {
+        let side = tokio::time::timeout(ASK_TIMEOUT, self.ask_gateway_side(gateway))
+            .await
+            .map_err(|_| {
+                format!(
+                    "gateway {gateway}: no answer within {} s",
+                    ASK_TIMEOUT.as_secs()
+                )
+            })??;
+        let registry = self.registry();
+        let context = if session_key.is_empty() {
+            crate::context::PolicyContext {
+                agent: Some(agent.to_string()).filter(|a| !a.is_empty()),
+                ..Default::default()
+            }
+        } else {
+            crate::session_compare::session_context(session_key)
+        };
+        let command = command.to_string();
+        tokio::task::spawn_blocking(move || {
+            let config =
+                crate::config::load_remote(&side.config.text, &side.url, &side.config.path)
+                    .map_err(|e| e.to_string())?;
+            let res =
+                crate::policy::resolve(&config, &registry, &context).map_err(|e| e.to_string())?;
+            let (doc, approvals) = match &side.approvals {
+                Ok(host) => (
+                    host.file.clone(),
+                    host.file
+                        .as_ref()
+                        .map(|_| format!("{} {}", side.url, host.path)),
+                ),
+                Err(why) => (None, Some(format!("none read ({why})"))),
+            };
+            let resolver = crate::exec_allowlist::PathResolver::from_env();
+            let on = |surface| {
+                let question = ExecQuestion {
+                    command: &command,
+                    surface,
+                    approvals: doc.as_ref(),
+                };
+                exec_verdict::explain(&config, &res, &question, &resolver)
+            };
+            Ok(LocalVerdicts {
+                command: command.clone(),
+                interactive: on(Surface::Interactive),
+                headless: on(Surface::Headless),
+                approvals,
+                config_from: Some(side.url.clone()),
+            })
+        })
+        .await
+        .map_err(|e| format!("the verdict stopped: {e}"))?
+    }
+
+    /// Attaches to the gateway named `gateway` asking for operator.admin, and reads its config
+    /// and approvals document.
+    async fn ask_gateway_side(&self, gateway: &str) -> Result<GatewaySide, String> {
+        let configured = self.config().settings.gateways.clone();
+        let env = |key: &str| std::env::var(key).ok();
+        let endpoint = resolve_endpoints(&configured, &[], &env)?
+            .into_iter()
+            .find(|e| e.name == gateway)
+            .ok_or_else(|| format!("no gateway named {gateway} is configured"))?;
+        let identity = DeviceIdentity::load_default()?;
+        let client = GatewayClient::connect(
+            endpoint,
+            identity,
+            ConnectOptions::default().all_operators(true),
+            Backoff::default(),
+        )
+        .await
+        .map_err(|e| format!("gateway {gateway}: {e}"))?;
+        let url = client.endpoint().url.clone();
+        let config = config_get::fetch(&client).await;
+        let approvals = exec_approvals_get::fetch(&client).await;
+        client.close();
+        Ok(GatewaySide {
+            url,
+            config: config?,
+            approvals,
+        })
+    }
+}
