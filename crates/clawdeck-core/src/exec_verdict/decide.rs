@@ -126,6 +126,16 @@ pub fn decide(
     surface: Surface,
 ) -> ExecVerdict {
     let mut verdict = decide_whole(cfg, doc, sandboxed, allowlist, surface);
+    if verdict.host == "node" && verdict.verdict != Verdict::Denied {
+        // The gateway decides only its floor; the node re-checks with its own policy.
+        verdict.reason = format!(
+            "{} (host=node: this is the gateway's floor, tools.exec and the gateway's approvals \
+             document; the node's own config and approvals can only make it stricter, and with \
+             no node paired and connected the call fails: \"exec host=node requires a paired \
+             node\")",
+            verdict.reason
+        );
+    }
     // Decided before the allowlist (deny, full): every segment fares as the whole does.
     if verdict.segments.is_empty() {
         verdict.segments = allowlist
@@ -981,5 +991,27 @@ mod tests {
             v.allow_always.expect("offers").decisions,
             vec!["allow-once", "deny"]
         );
+    }
+
+    #[test]
+    fn a_node_host_verdict_is_the_gateways_floor_and_says_so() {
+        let v = decide(
+            &config(Security::Full, Ask::Off, "node"),
+            &DocPolicy::default(),
+            false,
+            &answer(true),
+            Surface::Interactive,
+        );
+        assert_eq!((v.verdict, v.host.as_str()), (Verdict::Runs, "node"));
+        assert!(v.reason.contains("the gateway's floor"), "{}", v.reason);
+        let v = decide(
+            &config(Security::Deny, Ask::Off, "node"),
+            &DocPolicy::default(),
+            false,
+            &answer(true),
+            Surface::Interactive,
+        );
+        assert_eq!(v.verdict, Verdict::Denied);
+        assert_eq!(v.reason, "exec denied: host=node security=deny");
     }
 }

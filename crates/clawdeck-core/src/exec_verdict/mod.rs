@@ -5,11 +5,13 @@
 //! answer a question on the surface the turn came from. Pure: the caller hands in the config,
 //! the policy resolution, the approvals document and how executables resolve.
 //!
-//! Not modelled yet (docs/policy.md lists them for operators): elevated mode (which
-//! moves a sandboxed command to the gateway), the node host's own policy, session permission
-//! modes and `/exec` overrides, `mode: "auto"`'s reviewer model, strict inline-eval, the
-//! gateway's enforced rewrite (a glob or `bash -c` payload asks even when allowlisted), cron
-//! standing grants, `approvals.exec` forwarding as a route, and allow-always persistence.
+//! Also modelled: the gateway's enforced rewrite (a glob or `sh -c` payload asks although
+//! allowlisted), strict inline-eval, what a question offers and allow-always would store, and
+//! `approvals.exec` forwarding as a headless route. Not modelled yet (docs/policy.md lists them
+//! for operators): elevated mode (which moves a sandboxed command to the gateway), the node
+//! host's own policy (a node verdict is the gateway's floor), session permission modes and
+//! `/exec` overrides, `mode: "auto"`'s reviewer model (named, not predicted), and cron standing
+//! grants.
 
 pub mod approvals_doc;
 pub mod decide;
