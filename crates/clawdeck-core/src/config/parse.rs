@@ -9,6 +9,23 @@ use super::error::{ConfigError, ConfigErrorKind};
 use super::keypath::{KeyPath, KeySegment};
 use super::locate::locate_path;
 
+/// Refuses text nested past [`MAX_NESTING_DEPTH`] before any parser recurses into it (the
+/// error names `file` and the bracket that went too deep).
+pub(crate) fn check_depth(text: &str, file: &str) -> Result<(), ConfigError> {
+    match too_deep_at(text, MAX_NESTING_DEPTH) {
+        None => Ok(()),
+        Some((line, column)) => Err(ConfigError {
+            kind: ConfigErrorKind::Syntax,
+            file: file.to_string(),
+            line: Some(line),
+            column: Some(column),
+            message: format!("nested deeper than {MAX_NESTING_DEPTH} levels"),
+            key_path: None,
+            further: Box::default(),
+        }),
+    }
+}
+
 /// A parsed document.
 pub(crate) struct Parsed<T> {
     pub raw: Value,
@@ -43,17 +60,7 @@ pub(crate) fn parse_document_with<T: DeserializeOwned>(
     file: &str,
     repeated: RepeatedKeys,
 ) -> Result<Parsed<T>, ConfigError> {
-    if let Some((line, column)) = too_deep_at(text, MAX_NESTING_DEPTH) {
-        return Err(ConfigError {
-            kind: ConfigErrorKind::Syntax,
-            file: file.to_string(),
-            line: Some(line),
-            column: Some(column),
-            message: format!("nested deeper than {MAX_NESTING_DEPTH} levels"),
-            key_path: None,
-            further: Box::default(),
-        });
-    }
+    check_depth(text, file)?;
     if text.trim_start_matches('\u{feff}').trim().is_empty() {
         return Err(ConfigError {
             kind: ConfigErrorKind::Syntax,

@@ -22,6 +22,19 @@ pub struct RemoteSource {
 /// operator's (`user_settings_path`): the gateway's host has none for us.
 pub fn load_remote(text: &str, gateway: &str, path: &str) -> Result<LoadedConfig, ConfigError> {
     let origin = if path.is_empty() { gateway } else { path };
+    let named = format!("{origin} on gateway {gateway} (config.get)");
+    // Bounded before anything parses it: a gateway's answer is as untrusted as a file.
+    if text.len() as u64 > read_text::MAX_CONFIG_BYTES {
+        return Err(ConfigError::io(
+            &named,
+            format!(
+                "{} bytes is too large for a config (at most {})",
+                text.len(),
+                read_text::MAX_CONFIG_BYTES
+            ),
+        ));
+    }
+    super::parse::check_depth(text, &named)?;
     let parsed: serde_json::Value = json5::from_str(text).unwrap_or_default();
     let text = redact::redact_text(text, &parsed);
     let mut loaded = build(&text, origin, ConfigSource::Gateway, None)?;
@@ -64,5 +77,22 @@ mod tests {
             crate::lint::config_text(&loaded).as_deref(),
             Some(remote.text.as_str())
         );
+    }
+
+    #[test]
+    fn a_remote_config_nested_past_the_limit_is_refused_before_it_is_parsed() {
+        let deep = format!("{{ a: {}1{} }}", "[".repeat(200_000), "]".repeat(200_000));
+        let err = load_remote(&deep, "ws://127.0.0.1:1", "/srv/openclaw.json").unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("nested deeper than 128 levels"), "{text}");
+        assert!(
+            text.contains("/srv/openclaw.json on gateway ws://127.0.0.1:1"),
+            "{text}"
+        );
+        let huge = format!("{{ a: \"{}\" }}", "x".repeat(17 * 1024 * 1024));
+        let err = load_remote(&huge, "ws://127.0.0.1:1", "")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("too large"), "{err}");
     }
 }
