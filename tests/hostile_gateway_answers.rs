@@ -43,3 +43,74 @@ fn a_remote_config_nested_200000_deep_is_a_located_error_not_a_crash() {
         );
     }
 }
+
+/// A gateway whose secret is a `tokenFile` at `token_file` (as written in clawdeck.json5), for
+/// `gateway status` from the home `home`: its exit code, stderr and how long it took.
+fn status_with_token_file(
+    gateway: &FakeGateway,
+    home: &std::path::Path,
+    token_file: &str,
+) -> (Option<i32>, String, std::time::Duration) {
+    let dir = home.join(".config/clawdeck");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("clawdeck.json5"),
+        format!(
+            r#"{{ gateways: [ {{ name: "g", url: "{}", tokenFile: "{token_file}" }} ] }}"#,
+            gateway.url
+        ),
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .args(["gateway", "status"])
+        .env("HOME", home)
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("OPENCLAW_GATEWAY_URL")
+        .env_remove("OPENCLAW_GATEWAY_TOKEN")
+        .env_remove("OPENCLAW_CONFIG_PATH")
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        started.elapsed(),
+    )
+}
+
+/// `tokenFile` is read as the device key is: a FIFO is refused at once (it hung every gateway
+/// command), `~` is the home directory (the docs' own `~/.secrets/gw-token` failed), and a
+/// token file others can read is refused with the fix named.
+#[test]
+fn a_token_file_is_a_private_regular_file_and_tilde_is_home() {
+    use std::os::unix::fs::PermissionsExt;
+    let gateway = FakeGateway::start(Script::everything());
+    let home = tempfile::tempdir().unwrap();
+    let secrets = home.path().join(".secrets");
+    std::fs::create_dir_all(&secrets).unwrap();
+
+    let fifo = secrets.join("fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    let (code, stderr, took) = status_with_token_file(&gateway, home.path(), "~/.secrets/fifo");
+    assert_ne!(code, Some(0), "{stderr}");
+    assert!(
+        took < std::time::Duration::from_secs(5),
+        "took {took:?}: {stderr}"
+    );
+    assert!(
+        stderr.contains("tokenFile") && stderr.contains("FIFO"),
+        "{stderr}"
+    );
+
+    let token = secrets.join("gw-token");
+    std::fs::write(&token, "fake-token\n").unwrap();
+    std::fs::set_permissions(&token, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (code, stderr, _) = status_with_token_file(&gateway, home.path(), "~/.secrets/gw-token");
+    assert_ne!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("chmod 600"), "{stderr}");
+
+    std::fs::set_permissions(&token, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let (code, stderr, _) = status_with_token_file(&gateway, home.path(), "~/.secrets/gw-token");
+    assert_eq!(code, Some(0), "the token under ~ is read: {stderr}");
+}

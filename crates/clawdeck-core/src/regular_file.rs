@@ -134,6 +134,56 @@ pub fn read_to_string(path: &Path, links: Links) -> io::Result<String> {
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.utf8_error()))
 }
 
+/// Why a secret file (a device key, a gateway token) was not used.
+#[derive(Debug)]
+pub enum SecretFileError {
+    /// Nothing at the path.
+    Missing,
+    /// A FIFO, device, socket, directory or link: the error says which.
+    NotRegular(io::Error),
+    /// Owned by another user (their uid).
+    OtherOwner(u32),
+    /// Group or others can write it (its mode).
+    OthersWrite(u32),
+    /// Group or others can read it (its mode).
+    OthersRead(u32),
+    /// Larger than the limit given.
+    TooLarge(u64),
+    NotUtf8,
+    Io(io::Error),
+}
+
+/// Reads a file that holds a secret: a regular file (never a FIFO that would block; a link only
+/// as `links` allows), owned by this user, readable and writable by nobody else, at most
+/// `max_bytes`. Each caller words the refusal for what the file is.
+pub fn read_secret(path: &Path, links: Links, max_bytes: u64) -> Result<String, SecretFileError> {
+    use std::os::unix::fs::MetadataExt;
+    let file = match open_read(path, links) {
+        Ok(file) => file,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Err(SecretFileError::Missing),
+        Err(err) if is_not_regular(&err) => return Err(SecretFileError::NotRegular(err)),
+        Err(err) => return Err(SecretFileError::Io(err)),
+    };
+    let meta = file.metadata().map_err(SecretFileError::Io)?;
+    if meta.uid() != effective_uid() {
+        return Err(SecretFileError::OtherOwner(meta.uid()));
+    }
+    let mode = meta.mode() & 0o777;
+    if mode & 0o022 != 0 {
+        return Err(SecretFileError::OthersWrite(mode));
+    }
+    if mode & 0o044 != 0 {
+        return Err(SecretFileError::OthersRead(mode));
+    }
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut io::Read::take(file, max_bytes + 1), &mut bytes)
+        .map_err(SecretFileError::Io)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(SecretFileError::TooLarge(max_bytes));
+    }
+    String::from_utf8(bytes).map_err(|_| SecretFileError::NotUtf8)
+}
+
 /// An open error in the words of what is at the path, when it is no regular file: a FIFO
 /// without a reader answers ENXIO, a directory opened for writing EISDIR, a link ELOOP.
 fn explain_open_error(path: &Path, err: io::Error, links: Links) -> io::Error {

@@ -105,14 +105,46 @@ pub fn resolve_endpoints(
     Ok(out)
 }
 
+/// Most a token file may hold.
+const MAX_TOKEN_FILE_BYTES: u64 = 64 * 1024;
+
+/// A `tokenFile`, read as the device key is: a regular file of this user's that nobody else
+/// can read (a FIFO would hang every gateway command; a readable token is a leaked one).
+fn read_token_file(path: &std::path::Path) -> Result<String, String> {
+    use crate::regular_file::SecretFileError as E;
+    let shown = path.display();
+    // The operator names it: a link (a dotfile manager's) is followed.
+    crate::regular_file::read_secret(
+        path,
+        crate::regular_file::Links::Follow,
+        MAX_TOKEN_FILE_BYTES,
+    )
+    .map_err(|err| match err {
+        E::Missing => format!("tokenFile {shown}: no such file"),
+        E::NotRegular(err) => {
+            format!("tokenFile {shown}: {err}; a token file must be a plain file")
+        }
+        E::OtherOwner(uid) => format!(
+            "tokenFile {shown} belongs to another user (uid {uid}): it cannot be trusted as this \
+             user's token"
+        ),
+        E::OthersWrite(mode) | E::OthersRead(mode) => format!(
+            "tokenFile {shown}: group or others can read or write it (mode {mode:04o}); run \
+             `chmod 600 {shown}` (and rotate the token if others may have read it)"
+        ),
+        E::TooLarge(max) => format!("tokenFile {shown} is larger than {max} bytes: not a token"),
+        E::NotUtf8 => format!("tokenFile {shown} is not UTF-8 text"),
+        E::Io(err) => format!("tokenFile {shown}: {err}"),
+    })
+}
+
 fn secret_to_auth(secret: &GatewaySecret) -> Result<GatewayAuth, String> {
     Ok(match secret {
         GatewaySecret::None => GatewayAuth::None,
         GatewaySecret::Token(t) => GatewayAuth::Token(t.clone()),
         GatewaySecret::Password(p) => GatewayAuth::Password(p.clone()),
         GatewaySecret::TokenFile(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|err| format!("tokenFile {}: {err}", path.display()))?;
+            let text = read_token_file(path)?;
             let token = text.trim();
             if token.is_empty() {
                 return Err(format!("tokenFile {} is empty", path.display()));

@@ -18,8 +18,6 @@ use ed25519_dalek::{Signer, SigningKey};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::regular_file::Links;
-
 /// File name of the identity inside the state dir.
 pub const IDENTITY_FILE: &str = "gateway-device.json";
 
@@ -235,60 +233,35 @@ const MAX_KEY_FILE_BYTES: u64 = 64 * 1024;
 /// waiting (`regular_file`), a regular file, owned by this user, and neither readable nor
 /// writable by group or others (it is a private key: others could read it, or swap in theirs).
 fn read_key_file(path: &Path) -> Result<String, KeyFileError> {
-    use std::io::Read;
-    use std::os::unix::fs::MetadataExt;
-
+    use crate::regular_file::SecretFileError as E;
     let shown = path.display();
     let refused = |why: String| KeyFileError::Refused(format!("{shown}: {why}"));
     let move_away = "move it away and clawdeck creates a new device identity, which the \
                      gateway asks to pair again";
-    let file = match crate::regular_file::open_read(path, Links::Refuse) {
-        Ok(file) => file,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            return Err(KeyFileError::Missing);
-        }
-        Err(err) if crate::regular_file::is_not_regular(&err) => {
-            return Err(refused(format!(
-                "{err}; the device key must be a plain file: {move_away}"
-            )));
-        }
-        Err(err) => return Err(refused(format!("cannot read: {err}"))),
-    };
-    let meta = file
-        .metadata()
-        .map_err(|err| refused(format!("cannot read: {err}")))?;
-    let me = crate::regular_file::effective_uid();
-    if meta.uid() != me {
-        return Err(refused(format!(
-            "belongs to another user (uid {}), so it cannot be trusted as this user's device \
-             key: {move_away}",
-            meta.uid()
-        )));
-    }
-    let mode = meta.mode() & 0o777;
-    if mode & 0o022 != 0 {
-        return Err(refused(format!(
+    crate::regular_file::read_secret(path, crate::regular_file::Links::Refuse, MAX_KEY_FILE_BYTES).map_err(|err| match err {
+        E::Missing => KeyFileError::Missing,
+        E::NotRegular(err) => refused(format!(
+            "{err}; the device key must be a plain file: {move_away}"
+        )),
+        E::OtherOwner(uid) => refused(format!(
+            "belongs to another user (uid {uid}), so it cannot be trusted as this user's device \
+             key: {move_away}"
+        )),
+        E::OthersWrite(mode) => refused(format!(
             "group or others can write it (mode {mode:04o}), so anyone could have swapped the \
              device key; if it is yours, run `chmod 600 {shown}`, else {move_away}"
-        )));
-    }
-    if mode & 0o044 != 0 {
-        return Err(refused(format!(
+        )),
+        E::OthersRead(mode) => refused(format!(
             "group or others can read it (mode {mode:04o}), and it holds clawdeck's private \
              device key; run `chmod 600 {shown}`. Others may have read it already: to be safe, \
              {move_away}"
-        )));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_KEY_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|err| refused(format!("cannot read: {err}")))?;
-    if bytes.len() as u64 > MAX_KEY_FILE_BYTES {
-        return Err(refused(format!(
-            "larger than {MAX_KEY_FILE_BYTES} bytes, so not a device identity: {move_away}"
-        )));
-    }
-    String::from_utf8(bytes).map_err(|_| refused(format!("not UTF-8 text: {move_away}")))
+        )),
+        E::TooLarge(max) => refused(format!(
+            "larger than {max} bytes, so not a device identity: {move_away}"
+        )),
+        E::NotUtf8 => refused(format!("not UTF-8 text: {move_away}")),
+        E::Io(err) => refused(format!("cannot read: {err}")),
+    })
 }
 
 fn device_id_for(public_key: &[u8; 32]) -> String {

@@ -35,6 +35,15 @@ struct RawGatewayEntry {
     token_file: Option<PathBuf>,
 }
 
+/// `~/...` as the home directory (as every other path clawdeck.json5 names).
+fn expand_home(path: PathBuf) -> PathBuf {
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty());
+    match (path.strip_prefix("~"), home) {
+        (Ok(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => path,
+    }
+}
+
 impl TryFrom<RawGatewayEntry> for GatewayEntry {
     type Error = String;
 
@@ -47,7 +56,7 @@ impl TryFrom<RawGatewayEntry> for GatewayEntry {
             (None, None, None) => GatewaySecret::None,
             (Some(t), None, None) => GatewaySecret::Token(t),
             (None, Some(p), None) => GatewaySecret::Password(p),
-            (None, None, Some(f)) => GatewaySecret::TokenFile(f),
+            (None, None, Some(f)) => GatewaySecret::TokenFile(expand_home(f)),
             _ => return Err("give only one of `token`, `password` or `tokenFile`".to_string()),
         };
         let name = raw.name.unwrap_or_else(|| host_of(&url));
