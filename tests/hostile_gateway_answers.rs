@@ -114,3 +114,78 @@ fn a_token_file_is_a_private_regular_file_and_tilde_is_home() {
     let (code, stderr, _) = status_with_token_file(&gateway, home.path(), "~/.secrets/gw-token");
     assert_eq!(code, Some(0), "the token under ~ is read: {stderr}");
 }
+
+/// Lists a gateway sends are bounded by what the command promises, and what was left out is
+/// said: `sessions.list` pages that ignore `limit`, a `chat.history` of 100,000 messages, a
+/// `grants.list` of 20,000 after 500 were asked for.
+#[test]
+fn gateway_lists_stop_at_what_the_command_promises_and_say_what_was_left_out() {
+    let gateway = FakeGateway::start(
+        Script::everything()
+            .answer_with("sessions.list", |params| {
+                let offset = params["offset"].as_u64().unwrap_or(0);
+                let rows: Vec<serde_json::Value> = (0..2_000)
+                    .map(
+                        |i| json!({"key": format!("agent:main:s{}", offset + i), "kind": "direct"}),
+                    )
+                    .collect();
+                json!({"sessions": rows, "hasMore": true, "nextOffset": offset + 2_000,
+                       "totalCount": 1_000_000})
+            })
+            .answer_with("chat.history", |params| {
+                let messages: Vec<serde_json::Value> = (0..100_000)
+                    .map(|i| json!({"role": "user", "content": format!("m{i}"), "timestamp": i}))
+                    .collect();
+                json!({"sessionKey": params["sessionKey"], "messages": messages,
+                       "totalMessages": 100_000, "hasMore": false})
+            })
+            .answer_with("exec.approval.grants.list", |_| {
+                let grants: Vec<serde_json::Value> = (0..20_000)
+                    .map(
+                        |i| json!({"grantId": format!("g{i}"), "command": "ls", "agentId": "main"}),
+                    )
+                    .collect();
+                json!({"grants": grants})
+            }),
+    );
+    let state = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = clawdeck_on(&gateway, state.path())
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (stdout, stderr) = run(&["gateway", "sessions", "--json"]);
+    let listed: serde_json::Value = serde_json::from_str(&stdout).expect(&stderr);
+    let rows = listed["sessions"].as_array().map_or(0, Vec::len);
+    assert!(rows <= 5_000, "{rows} sessions listed");
+    assert!(stderr.contains("left out"), "{stderr}");
+
+    let (stdout, stderr) = run(&["gateway", "history", "agent:main:main", "--json"]);
+    let history: serde_json::Value = serde_json::from_str(&stdout).expect(&stderr);
+    let shown = history["messages"]
+        .as_array()
+        .or(history["entries"].as_array())
+        .map_or(0, Vec::len);
+    assert!(
+        shown <= 200,
+        "{shown} messages printed: {}",
+        &stdout[..300.min(stdout.len())]
+    );
+    assert!(
+        stdout.contains("99800") || stderr.contains("99800"),
+        "the left-out count is said: {stderr}"
+    );
+
+    let (stdout, stderr) = run(&["approvals", "grants", "--json"]);
+    let grants: serde_json::Value = serde_json::from_str(&stdout).expect(&stderr);
+    assert_eq!(grants["grants"].as_array().map_or(0, Vec::len), 500);
+    assert!(
+        stderr.contains("19500 grants") && stderr.contains("left out"),
+        "{stderr}"
+    );
+}

@@ -227,7 +227,19 @@ pub(super) async fn grants(cli: &Cli, gateway: &GatewayArgs, as_json: bool) -> u
         let name = client.endpoint().name.clone();
         let params = json!({"limit": approval_ledger::GRANTS_MAX});
         match client.request("exec.approval.grants.list", params).await {
-            Ok(list) => all.extend(approval_ledger::grants_in(&name, &list)),
+            Ok(list) => {
+                all.extend(approval_ledger::grants_in(&name, &list));
+                let left_out = approval_ledger::grants_left_out(&list);
+                if left_out > 0 {
+                    super::err_untrusted(
+                        cli,
+                        &format!(
+                            "clawdeck approvals grants: {name}: sent {left_out} grants past the {} asked for; they are left out",
+                            approval_ledger::GRANTS_MAX
+                        ),
+                    );
+                }
+            }
             Err(e) => {
                 super::err_untrusted(cli, &format!("clawdeck approvals grants: {name}: {e}"));
                 failed = true;

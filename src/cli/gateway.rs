@@ -235,15 +235,17 @@ async fn sessions(cli: &Cli, args: &CommonArgs) -> u8 {
         // Every page (bounded); a gateway with more than the cap says so.
         match crate::gateway::session_pages::list_all_sessions(client, &json!({})).await {
             Ok(pages) => {
-                if pages.capped {
+                if pages.capped || pages.left_out > 0 {
                     super::err_untrusted(
                         cli,
                         &format!(
-                            "clawdeck gateway sessions: {}: only the first {} sessions of {} read ({} pages)",
+                            "clawdeck gateway sessions: {}: only the first {} sessions of {} read ({} pages; {} rows past a page's limit of {} left out)",
                             client.endpoint().name,
                             pages.rows.len(),
                             pages.total.map_or("more".to_string(), |t| t.to_string()),
-                            pages.pages
+                            pages.pages,
+                            pages.left_out,
+                            crate::gateway::session_pages::PAGE_SIZE,
                         ),
                     );
                 }

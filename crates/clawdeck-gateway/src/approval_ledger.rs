@@ -276,8 +276,21 @@ pub fn grants_in(gateway: &str, payload: &Value) -> Vec<Grant> {
     payload
         .get("grants")
         .and_then(Value::as_array)
-        .map(|g| g.iter().map(|v| Grant::from_value(gateway, v)).collect())
+        .map(|g| {
+            g.iter()
+                .take(GRANTS_MAX as usize)
+                .map(|v| Grant::from_value(gateway, v))
+                .collect()
+        })
         .unwrap_or_default()
+}
+
+/// Grants a `grants.list` answer carried past the `GRANTS_MAX` asked for (not read).
+pub fn grants_left_out(payload: &Value) -> usize {
+    payload
+        .get("grants")
+        .and_then(Value::as_array)
+        .map_or(0, |g| g.len().saturating_sub(GRANTS_MAX as usize))
 }
 
 #[cfg(test)]

@@ -37,16 +37,19 @@ pub struct History {
     pub total: Option<u64>,
     /// Earlier messages exist beyond this page (`hasMore`).
     pub has_more: bool,
+    /// Older messages the gateway sent past the `HISTORY_LIMIT` asked for: dropped unread.
+    pub dropped: u64,
 }
 
 impl History {
     /// Earlier messages the page did not bring (0 when the gateway does not say).
     pub fn not_loaded(&self) -> u64 {
         let raw = self.messages.len() as u64;
-        match self.total {
+        let beyond = match self.total {
             Some(total) if self.has_more => total.saturating_sub(raw),
             _ => 0,
-        }
+        };
+        beyond.max(self.dropped)
     }
 }
 
@@ -75,6 +78,9 @@ pub fn parse_history(key: &str, payload: &Value) -> History {
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or_default();
+    // The newest HISTORY_LIMIT, whatever a gateway sends: the rest is counted, not read.
+    let dropped = raw.len().saturating_sub(HISTORY_LIMIT as usize);
+    let raw = &raw[dropped..];
     let mut messages: Vec<HistoryMessage> = Vec::with_capacity(raw.len());
     // Each call's arguments and time, from the assistant message that made it.
     let mut calls: HashMap<String, (Value, Option<u64>)> = HashMap::new();
@@ -92,6 +98,7 @@ pub fn parse_history(key: &str, payload: &Value) -> History {
             .and_then(Value::as_bool)
             .unwrap_or(false),
         messages,
+        dropped: dropped as u64,
     }
 }
 

@@ -23,9 +23,14 @@ pub struct SessionPages {
     pub pages: usize,
     /// Sessions the gateway says it has (`totalCount` of the last page).
     pub total: Option<u64>,
-    /// Stopped at `MAX_PAGES` with more to read.
+    /// Stopped at `MAX_PAGES` (or `MAX_ROWS`) with more to read.
     pub capped: bool,
+    /// Rows a page carried past the `PAGE_SIZE` asked for, or past `MAX_ROWS`: not kept.
+    pub left_out: u64,
 }
+
+/// Rows kept at most (what `MAX_PAGES` pages of `PAGE_SIZE` hold).
+pub const MAX_ROWS: usize = PAGE_SIZE as usize * MAX_PAGES;
 
 impl SessionPages {
     /// As one `sessions.list` payload (what a roster snapshot reads), with the paging facts.
@@ -36,18 +41,26 @@ impl SessionPages {
             "totalCount": self.total,
             "pages": self.pages,
             "capped": self.capped,
+            "leftOut": self.left_out,
         })
     }
 
     /// Adds one page; the offset of the next one, if any.
     pub fn add_page(&mut self, payload: &Value, seen: &mut HashSet<String>) -> Option<u64> {
         self.pages += 1;
-        for row in payload
+        let page = payload
             .get("sessions")
             .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        // A page holds at most what was asked for, and all pages at most MAX_ROWS.
+        let room = MAX_ROWS.saturating_sub(self.rows.len());
+        let kept = page.len().min(PAGE_SIZE as usize).min(room);
+        self.left_out += (page.len() - kept) as u64;
+        if kept < page.len() && kept == room {
+            self.capped = true;
+        }
+        for row in &page[..kept] {
             let key = row.get("key").and_then(Value::as_str).unwrap_or("");
             if key.is_empty() || seen.insert(key.to_string()) {
                 self.rows.push(row.clone());
@@ -61,6 +74,10 @@ impl SessionPages {
             .get("hasMore")
             .and_then(Value::as_bool)
             .unwrap_or(false);
+        if self.rows.len() >= MAX_ROWS {
+            self.capped |= more;
+            return None;
+        }
         more.then(|| payload.get("nextOffset").and_then(Value::as_u64))
             .flatten()
     }
@@ -123,5 +140,29 @@ mod tests {
         assert_eq!(keys, ["a", "b", "c"]);
         assert_eq!(pages.to_payload()["totalCount"], 3);
         assert_eq!(pages.pages, 2);
+    }
+
+    #[test]
+    fn a_page_past_its_limit_is_cut_and_counted_and_rows_stop_at_the_cap() {
+        let mut pages = SessionPages::default();
+        let mut seen = HashSet::new();
+        let page = |p: usize, n: usize| {
+            let rows: Vec<Value> = (0..n)
+                .map(|i| json!({"key": format!("k{p}-{i}")}))
+                .collect();
+            json!({"sessions": rows, "hasMore": true, "nextOffset": (p + 1) * n})
+        };
+        // A gateway that ignores `limit`: 20,000 rows in one page.
+        assert_eq!(pages.add_page(&page(0, 20_000), &mut seen), Some(20_000));
+        assert_eq!(pages.rows.len(), PAGE_SIZE as usize);
+        assert_eq!(pages.left_out, 20_000 - PAGE_SIZE);
+        let mut p = 1;
+        while pages.add_page(&page(p, 150), &mut seen).is_some() {
+            p += 1;
+            assert!(p < 100, "the pages never stop");
+        }
+        assert_eq!(pages.rows.len(), MAX_ROWS);
+        assert!(pages.capped);
+        assert_eq!(pages.to_payload()["leftOut"], json!(pages.left_out));
     }
 }
