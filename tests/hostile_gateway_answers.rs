@@ -189,3 +189,92 @@ fn gateway_lists_stop_at_what_the_command_promises_and_say_what_was_left_out() {
         "{stderr}"
     );
 }
+
+/// A pack file stored for `version` under the data dir of `home`.
+fn store_pack(
+    home: &std::path::Path,
+    version: &str,
+    tools: Vec<serde_json::Value>,
+) -> std::path::PathBuf {
+    let dir = home.join("data/clawdeck/packs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{version}.json"));
+    let pack = json!({"version": version, "capturedFrom": "a test", "tools": tools,
+                      "groups": {}, "profiles": {}});
+    std::fs::write(&path, pack.to_string()).unwrap();
+    path
+}
+
+/// `clawdeck tools` with the pack of `version`, from the home `home`.
+fn tools_with_pack(
+    home: &std::path::Path,
+    version: &str,
+) -> (Option<i32>, String, std::time::Duration) {
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
+        .args(["tools", "--openclaw-version", version])
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("OPENCLAW_CONFIG_PATH")
+        .env_remove("CLAWDECK_OPENCLAW_VERSION")
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        started.elapsed(),
+    )
+}
+
+/// `catalog sync` stores only what a later load takes (a 70,000-character tool id, or 20,000
+/// tools, is refused and nothing stored), and a pack stored before (by an older clawdeck, or by
+/// hand) with either is skipped with a warning naming its file, quickly: later commands neither
+/// panic nor slow down.
+#[test]
+fn a_synced_catalog_cannot_break_or_slow_every_later_command() {
+    let long_id = "x".repeat(70_000);
+    let gateway = FakeGateway::start(Script::everything().answer(
+        "tools.catalog",
+        json!({"agentId": "main", "profiles": [{"id": "coding"}],
+               "groups": [{"id": "fs", "tools": [{"id": long_id, "description": "d"}]}]}),
+    ));
+    let home = tempfile::tempdir().unwrap();
+    let out = clawdeck_on(&gateway, home.path())
+        .args(["catalog", "sync"])
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("a tool name has 1 to 64") && stderr.contains("nothing stored"),
+        "{stderr}"
+    );
+    assert!(
+        !home
+            .path()
+            .join("data/clawdeck/packs/2026.9.6.json")
+            .exists()
+    );
+
+    let tool =
+        |name: &str| json!({"name": name, "summary": "s", "section": "fs", "source": "core"});
+    let stored = store_pack(home.path(), "2026.9.77", vec![tool(&long_id)]);
+    let (code, stderr, _) = tools_with_pack(home.path(), "2026.9.77");
+    assert!(code.is_some(), "no crash: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains(&stored.display().to_string()),
+        "the file is named: {stderr}"
+    );
+
+    let many: Vec<serde_json::Value> = (0..20_000).map(|i| tool(&format!("t{i}"))).collect();
+    let stored = store_pack(home.path(), "2026.9.78", many);
+    let (code, stderr, took) = tools_with_pack(home.path(), "2026.9.78");
+    assert!(code.is_some() && !stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains(&stored.display().to_string()), "{stderr}");
+    assert!(took < std::time::Duration::from_secs(5), "took {took:?}");
+}

@@ -191,6 +191,20 @@ pub fn pack_from_catalog(
     {
         profiles.insert("full".to_string(), None);
     }
+    // What is stored is what a later load takes: few enough tools, each named as a tool can be.
+    if tools.len() > clawdeck_core::semantics::MAX_SYNCED_TOOLS {
+        return Err(format!(
+            "tools.catalog lists {} tools; a synced pack holds at most {}: nothing stored",
+            tools.len(),
+            clawdeck_core::semantics::MAX_SYNCED_TOOLS
+        ));
+    }
+    if let Some(problem) = tools
+        .iter()
+        .find_map(|t| clawdeck_core::semantics::tool_name_problem(&t.name))
+    {
+        return Err(format!("tools.catalog: {problem}: nothing stored"));
+    }
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(Pack {
         version: version.to_string(),

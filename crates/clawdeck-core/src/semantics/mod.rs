@@ -11,6 +11,8 @@ mod select;
 pub mod switches;
 mod synced;
 
+pub use synced::{MAX_SYNCED_TOOLS, tool_name_problem};
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

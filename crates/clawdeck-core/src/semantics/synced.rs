@@ -12,9 +12,50 @@
 //! Packs written before the writer followed the pack format (`capturedFrom`, groups and
 //! profiles as objects, `source: "plugin"` with `pluginId`) are read too.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::{Map, Value};
 
 use super::{EMBEDDED_PACKS, Semantics};
+
+/// Most tools a synced pack may list (today's OpenClaw has under a hundred; a gateway that
+/// reports more is refused rather than slowing every later command).
+pub const MAX_SYNCED_TOOLS: usize = 2_000;
+
+/// Why `name` cannot be a tool name, if it cannot: what the model providers OpenClaw sends
+/// tools to accept (`^[A-Za-z0-9_-]{1,64}$`), so no stored name can be longer or stranger.
+pub fn tool_name_problem(name: &str) -> Option<String> {
+    let shown: String = name.chars().take(40).collect();
+    if name.is_empty() || name.len() > 64 {
+        return Some(format!(
+            "tool name {shown:?}{} is {} bytes: a tool name has 1 to 64",
+            if name.chars().count() > 40 { "…" } else { "" },
+            name.len()
+        ));
+    }
+    name.chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+        .map(|c| {
+            format!("tool name {shown:?} has {c:?}: a tool name has only A-Z, a-z, 0-9, _ and -")
+        })
+}
+
+/// The synced tools are few enough and each named as a tool can be.
+fn check_synced_tools(tools: &[Value]) -> Result<(), String> {
+    if tools.len() > MAX_SYNCED_TOOLS {
+        return Err(format!(
+            "{} tools listed; a synced pack holds at most {MAX_SYNCED_TOOLS}",
+            tools.len()
+        ));
+    }
+    for tool in tools {
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+        if let Some(problem) = tool_name_problem(name) {
+            return Err(problem);
+        }
+    }
+    Ok(())
+}
 
 /// Tool fields that are what the model receives; a gateway that reports a schema replaces them.
 const MODEL_FACING: &[&str] = &["description", "parameters"];
@@ -81,6 +122,7 @@ fn lay_over(base: &mut Map<String, Value>, synced: Map<String, Value>) -> Result
                 let Value::Array(tools) = value else {
                     return Err("tools: expected a list".to_string());
                 };
+                check_synced_tools(&tools).map_err(|e| format!("tools: {e}"))?;
                 let base_tools = base
                     .entry("tools")
                     .or_insert_with(|| Value::Array(Vec::new()));
@@ -113,11 +155,21 @@ fn lay_over(base: &mut Map<String, Value>, synced: Map<String, Value>) -> Result
 /// names. A schema from the gateway (with its description) is what the model receives and
 /// replaces the recorded one. New tools are added; sorted by name, as OpenClaw sends them.
 fn merge_tools(base: &mut Vec<Value>, synced: Vec<Value>) {
+    let name_of = |t: &Value| {
+        t.get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    // By name, so each synced tool finds its shipped one at once (linear in both lists).
+    let mut index: HashMap<String, usize> = base
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (name_of(t), i))
+        .collect();
     for tool in synced {
-        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
-        let known = base
-            .iter_mut()
-            .find(|t| t.get("name").and_then(Value::as_str) == Some(name));
+        let name = name_of(&tool);
+        let known = index.get(&name).and_then(|&i| base.get_mut(i));
         match (known, tool) {
             (Some(Value::Object(known)), Value::Object(fields)) => {
                 let has_schema = fields.get("parameters").is_some_and(|p| !p.is_null());
@@ -126,11 +178,7 @@ fn merge_tools(base: &mut Vec<Value>, synced: Vec<Value>) {
                     match known.get_mut(&field) {
                         _ if value.is_null() => {}
                         Some(Value::Array(members)) if field == "profiles" => {
-                            for member in value.as_array().into_iter().flatten() {
-                                if !members.contains(member) {
-                                    members.push(member.clone());
-                                }
-                            }
+                            add_missing(members, value.as_array().cloned().unwrap_or_default());
                         }
                         Some(current) if !current.is_null() && !replaces => {}
                         _ => {
@@ -139,18 +187,23 @@ fn merge_tools(base: &mut Vec<Value>, synced: Vec<Value>) {
                     }
                 }
             }
-            (_, tool) => base.push(tool),
+            (_, tool) => {
+                index.insert(name, base.len());
+                base.push(tool);
+            }
         }
     }
-    base.sort_by(|a, b| {
-        let name = |t: &Value| {
-            t.get("name")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string()
-        };
-        name(a).cmp(&name(b))
-    });
+    base.sort_by_cached_key(name_of);
+}
+
+/// Appends the members of `more` that `members` lacks, in order (one pass over each).
+fn add_missing(members: &mut Vec<Value>, more: Vec<Value>) {
+    let mut present: HashSet<String> = members.iter().map(Value::to_string).collect();
+    for member in more {
+        if present.insert(member.to_string()) {
+            members.push(member);
+        }
+    }
 }
 
 /// Group or profile members: the shipped list gains the synced members it lacks; `null` (no
@@ -158,13 +211,7 @@ fn merge_tools(base: &mut Vec<Value>, synced: Vec<Value>) {
 fn merge_lists(base: &mut Map<String, Value>, synced: Map<String, Value>) {
     for (key, value) in synced {
         match (base.get_mut(&key), value) {
-            (Some(Value::Array(members)), Value::Array(more)) => {
-                for member in more {
-                    if !members.contains(&member) {
-                        members.push(member);
-                    }
-                }
-            }
+            (Some(Value::Array(members)), Value::Array(more)) => add_missing(members, more),
             (Some(Value::Null), _) => {}
             (_, value) => {
                 base.insert(key, value);
