@@ -436,3 +436,40 @@ fn the_sdk_client_lists_the_tools_through_the_gate() {
         std::thread::sleep(Duration::from_millis(500));
     }
 }
+
+/// `mcp.http.maxSessions`: a new session over the cap closes the one idle longest; while every
+/// session is busy (sent something in the last 5 s) a new one is refused with a JSON-RPC error
+/// naming the key. (6,000 `initialize` requests kept every session: 640 MB.)
+#[test]
+fn sessions_over_the_cap_close_the_idlest_and_when_all_are_busy_are_refused_naming_the_key() {
+    let fixture = Fixture::new(json!({ "http": { "maxSessions": 2 } }));
+    let mut server = Server::start(&fixture, None);
+    let first = server.handshake();
+    std::thread::sleep(Duration::from_millis(5_500));
+    let second = server.handshake();
+    let third = server.handshake();
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+    let (status, _, _) = server.post(Some(&first), "", list);
+    assert_eq!(status, 404, "the idlest session was closed to make room");
+    for session in [&second, &third] {
+        let (status, _, body) = server.post(Some(session), "", list);
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, _, body) = server.post(
+        None,
+        "",
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw-http-test", "version": "1"}}})
+        .to_string(),
+    );
+    assert_eq!(status, 503, "{body}");
+    let error: Value = serde_json::from_str(&body).unwrap();
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("mcp.http.maxSessions")),
+        "{body}"
+    );
+    server.assert_running();
+}

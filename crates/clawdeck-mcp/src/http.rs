@@ -128,6 +128,8 @@ mod tests {
                 "headerTimeoutMs",
             ),
             ("{ mcp: { http: { nope: 1 } } }", "nope"),
+            ("{ mcp: { http: { maxSessions: 0 } } }", "maxSessions"),
+            ("{ mcp: { http: { sessionIdleMs: 10 } } }", "sessionIdleMs"),
         ] {
             let err = crate::config::parse_settings(text, "clawdeck.json5")
                 .err()

@@ -3,6 +3,7 @@
 //! the `http-server` feature; the rules it applies are in `http`.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -16,7 +17,7 @@ use tower_service::Service;
 
 use super::clients::token_admits;
 use super::http::{ConnectionClosed, MCP_PATH, McpHttpSettings, origin_refused};
-use super::sdk::{Handler, McpHttpService, bearer_token, http_service};
+use super::sdk::{Handler, McpHttpService, McpSessions, bearer_token, http_service};
 use super::server::ToolServer;
 use crate::deck::mcp_endpoint::{ConnectionSlot, EndpointMonitor};
 
@@ -27,11 +28,20 @@ pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 128;
 /// The default cap never goes below this, however low the open-file limit.
 const MIN_DEFAULT_CONNECTIONS: usize = 8;
 
+/// MCP sessions kept at once unless `mcp.http.maxSessions` says otherwise.
+pub(crate) const DEFAULT_MAX_SESSIONS: usize = 256;
+/// How long a session may stay idle unless `mcp.http.sessionIdleMs` says otherwise.
+pub(crate) const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(300);
+/// A session that sent nothing for this long may be closed to make room for a new one.
+const BUSY_WITHIN: Duration = Duration::from_secs(5);
+
 /// The limits in force for a new connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct HttpLimits {
     pub max_connections: usize,
     pub header_timeout: Duration,
+    pub max_sessions: usize,
+    pub session_idle: Duration,
 }
 
 impl HttpLimits {
@@ -43,6 +53,10 @@ impl HttpLimits {
             header_timeout: settings
                 .header_timeout_ms
                 .map_or(DEFAULT_HEADER_TIMEOUT, Duration::from_millis),
+            max_sessions: settings.max_sessions.unwrap_or(DEFAULT_MAX_SESSIONS),
+            session_idle: settings
+                .session_idle_ms
+                .map_or(DEFAULT_SESSION_IDLE, Duration::from_millis),
         }
     }
 }
@@ -104,10 +118,26 @@ fn forbidden_origin() -> Response {
     )
 }
 
-/// What every request passes before the MCP service: Origin, path, token.
+/// 503 with a JSON-RPC error: every one of `max` sessions is busy.
+fn sessions_full(max: usize) -> Response {
+    let body = serde_json::json!({"jsonrpc": "2.0", "error": {"code": -32000, "message":
+        format!("Too many MCP sessions: all {max} (mcp.http.maxSessions) are busy; retry later, or raise mcp.http.maxSessions in clawdeck.json5")}});
+    respond(
+        http::StatusCode::SERVICE_UNAVAILABLE,
+        "application/json",
+        body.to_string(),
+    )
+}
+
+/// When each session last sent something, by its id (kept beside the service's sessions).
+type Activity = Arc<std::sync::Mutex<std::collections::HashMap<String, std::time::Instant>>>;
+
+/// What every request passes before the MCP service: Origin, path, token, the session cap.
 #[derive(Clone)]
 struct Gate {
     service: McpHttpService,
+    sessions: Arc<McpSessions>,
+    activity: Activity,
     server: ToolServer,
     token: String,
 }
@@ -132,7 +162,80 @@ impl Gate {
                 "missing or wrong bearer token (Authorization: Bearer <token>)\n",
             ));
         }
-        self.service.call(request).await
+        let session = request
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let opens = session.is_none() && request.method() == http::Method::POST;
+        match &session {
+            Some(id) => self.touch(id),
+            None if opens => {
+                let max = HttpLimits::from_settings(&config.settings.mcp.http).max_sessions;
+                if !self.make_room(max).await {
+                    return Ok(sessions_full(max));
+                }
+            }
+            None => {}
+        }
+        let response = self.service.call(request).await;
+        if let Ok(answer) = &response
+            && let Some(id) = answer
+                .headers()
+                .get("mcp-session-id")
+                .and_then(|v| v.to_str().ok())
+        {
+            self.touch(id);
+        }
+        response
+    }
+
+    fn touch(&self, id: &str) {
+        if let Ok(mut activity) = self.activity.lock() {
+            activity.insert(id.to_string(), std::time::Instant::now());
+        }
+    }
+
+    /// Room for one more session under `max`: the session idle longest is closed when the cap
+    /// is reached; false when every session is busy.
+    async fn make_room(&self, max: usize) -> bool {
+        let open: Vec<String> = self
+            .sessions
+            .sessions
+            .read()
+            .await
+            .keys()
+            .map(|id| id.to_string())
+            .collect();
+        let idlest = {
+            let Ok(mut activity) = self.activity.lock() else {
+                return false;
+            };
+            // Sessions the service closed (idle timeout, DELETE) are forgotten here too.
+            activity.retain(|id, _| open.contains(id));
+            if open.len() < max {
+                return true;
+            }
+            let now = std::time::Instant::now();
+            open.iter()
+                .map(|id| (id, activity.get(id).copied()))
+                .filter(|(_, last)| last.is_none_or(|t| now.duration_since(t) >= BUSY_WITHIN))
+                .min_by_key(|(_, last)| *last)
+                .map(|(id, _)| id.clone())
+        };
+        let Some(idlest) = idlest else {
+            return false;
+        };
+        let id: rmcp::transport::common::server_side_http::SessionId = idlest.as_str().into();
+        let _ = rmcp::transport::streamable_http_server::session::SessionManager::close_session(
+            &*self.sessions,
+            &id,
+        )
+        .await;
+        if let Ok(mut activity) = self.activity.lock() {
+            activity.remove(&idlest);
+        }
+        true
     }
 }
 
@@ -156,8 +259,12 @@ pub async fn serve(
     monitor: EndpointMonitor,
     cancel: CancellationToken,
 ) -> Result<(), String> {
+    let idle = HttpLimits::from_settings(&server.deck().config().settings.mcp.http).session_idle;
+    let (service, sessions) = http_service(handler, cancel.child_token(), idle);
     let gate = Gate {
-        service: http_service(handler, cancel.child_token()),
+        service,
+        sessions,
+        activity: Activity::default(),
         server,
         token,
     };
@@ -240,6 +347,7 @@ mod tests {
         let limits = HttpLimits::from_settings(&McpHttpSettings {
             max_connections: Some(5),
             header_timeout_ms: Some(250),
+            ..McpHttpSettings::default()
         });
         assert_eq!(limits.max_connections, 5);
         assert_eq!(limits.header_timeout, Duration::from_millis(250));

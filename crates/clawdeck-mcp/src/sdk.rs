@@ -362,13 +362,28 @@ fn is_closed_pipe(err: &(dyn std::error::Error + Send + Sync + 'static)) -> bool
     false
 }
 
-/// The streamable HTTP service for `handler`, one session per client, loopback hosts only.
+/// The sessions of the HTTP service (the gate counts and closes them).
+#[cfg(feature = "http-server")]
+pub(crate) type McpSessions =
+    rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+
+/// The streamable HTTP service for `handler`, one session per client, loopback hosts only; a
+/// session idle for `idle` is closed. Its sessions are handed back too.
 #[cfg(feature = "http-server")]
 pub(crate) fn http_service(
     handler: Handler,
     cancel: tokio_util::sync::CancellationToken,
-) -> McpHttpService {
+    idle: std::time::Duration,
+) -> (McpHttpService, Arc<McpSessions>) {
     let mut config = rmcp::transport::StreamableHttpServerConfig::default();
     config.cancellation_token = cancel;
-    rmcp::transport::StreamableHttpService::new(move || Ok(handler.clone()), Arc::default(), config)
+    let mut sessions = McpSessions::default();
+    sessions.session_config.keep_alive = Some(idle);
+    let sessions = Arc::new(sessions);
+    let service = rmcp::transport::StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        sessions.clone(),
+        config,
+    );
+    (service, sessions)
 }

@@ -59,6 +59,34 @@ pub struct McpHttpSettings {
     /// 10000.
     #[serde(deserialize_with = "header_timeout_ms")]
     pub header_timeout_ms: Option<u64>,
+    /// MCP sessions kept at once (1 to 100000); default 256. A new one over the cap closes the
+    /// session idle longest; when every session is busy it is refused.
+    #[serde(deserialize_with = "max_sessions")]
+    pub max_sessions: Option<usize>,
+    /// Milliseconds a session may stay idle before it is closed (1000 to 86400000); default
+    /// 300000.
+    #[serde(deserialize_with = "session_idle_ms")]
+    pub session_idle_ms: Option<u64>,
+}
+
+fn max_sessions<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+    let value = usize::deserialize(d)?;
+    if !(1..=100_000).contains(&value) {
+        return Err(serde::de::Error::custom(format!(
+            "maxSessions must be between 1 and 100000, not {value}"
+        )));
+    }
+    Ok(Some(value))
+}
+
+fn session_idle_ms<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let value = u64::deserialize(d)?;
+    if !(1_000..=86_400_000).contains(&value) {
+        return Err(serde::de::Error::custom(format!(
+            "sessionIdleMs must be between 1000 and 86400000, not {value}"
+        )));
+    }
+    Ok(Some(value))
 }
 
 fn max_connections<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
