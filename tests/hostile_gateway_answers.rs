@@ -278,3 +278,46 @@ fn a_synced_catalog_cannot_break_or_slow_every_later_command() {
     assert!(stderr.contains(&stored.display().to_string()), "{stderr}");
     assert!(took < std::time::Duration::from_secs(5), "took {took:?}");
 }
+
+/// Peak resident memory of a process (kB), from /proc.
+fn peak_rss_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+}
+
+/// `chat` with its stdout unread while the turn streams 100,000 deltas (100 MB): its memory
+/// stays bounded (the events queued in front of a blocked stdout took it to 2 GB) and it ends
+/// once the turn does.
+#[test]
+fn chat_with_an_unread_stdout_under_a_delta_flood_keeps_bounded_memory() {
+    let gateway = FakeGateway::start(Script::everything().chat_reply("hi").chat_flood(100_000));
+    let state = tempfile::tempdir().unwrap();
+    let (read_end, write_end) = nix::unistd::pipe().unwrap();
+    let started = std::time::Instant::now();
+    let mut child = clawdeck_on(&gateway, state.path())
+        .args(["chat", "--session", "agent:main:main", "-m", "hi", "--json"])
+        .stdout(std::process::Stdio::from(write_end))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut peak = 0;
+    loop {
+        if let Some(kb) = peak_rss_kb(child.id()) {
+            peak = peak.max(kb);
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("chat still running 60 s after start (peak {peak} kB)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    drop(read_end);
+    assert!(peak < 150 * 1024, "peak memory {peak} kB");
+}

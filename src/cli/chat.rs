@@ -103,6 +103,9 @@ fn close_all(clients: &[crate::gateway::GatewayClient]) {
 /// call and approval (gateway text neutralised for a terminal).
 struct Printer {
     json: bool,
+    /// Stdout through a bounded queue: a reader that stops reading never makes the turn's
+    /// events pile up (what does not fit is dropped, and the gap says how much).
+    out: super::bounded_out::BoundedOut,
     guard: OutputGuard,
     reply: StreamFilter,
     /// Reply text is on the current line (a tool line first ends it).
@@ -154,6 +157,7 @@ impl Printer {
     fn new(json: bool, guard: OutputGuard) -> Printer {
         Printer {
             json,
+            out: super::bounded_out::BoundedOut::watch_stdout(json),
             guard,
             reply: guard.filter(StdStream::Stdout),
             mid_line: false,
@@ -163,9 +167,17 @@ impl Printer {
         }
     }
 
+    /// Queues `bytes` as one piece of output (never waits for the reader).
+    fn emit(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        if !bytes.is_empty() {
+            let _ = self.out.write_all(bytes).and_then(|()| self.out.flush());
+        }
+    }
+
     fn print(&mut self, event: &ChatEvent) {
         if self.json {
-            outln!("{}", event.to_json());
+            self.emit(format!("{}\n", event.to_json()).as_bytes());
             return;
         }
         match event {
@@ -180,7 +192,7 @@ impl Printer {
                     }
                     bytes = marker.mark(&bytes);
                 }
-                super::quiet_out::write_stdout(&bytes);
+                self.emit(&bytes);
                 if !text.is_empty() {
                     self.mid_line = !text.ends_with('\n');
                 }
@@ -197,21 +209,25 @@ impl Printer {
 
     /// A line of its own (after ending the reply's current line and the attributes it left on).
     fn line(&mut self, text: &str) {
-        super::quiet_out::write_stdout(&self.reply.close());
+        let close = self.reply.close();
+        self.emit(&close);
         if self.mid_line {
-            outln!("");
+            self.emit(b"\n");
             self.mid_line = false;
         }
         let text = crate::gateway::watch::one_line(text);
-        outln!("{}", self.guard.lines(StdStream::Stdout, &text));
+        let line = format!("{}\n", self.guard.lines(StdStream::Stdout, &text));
+        self.emit(line.as_bytes());
     }
 
-    fn finish(&mut self) {
+    /// Ends the reply's line, then waits a bounded time for the reader to take what is queued.
+    fn finish(mut self) {
         if !self.json {
-            super::quiet_out::write_stdout(&self.reply.close());
+            let close = self.reply.close();
+            self.emit(&close);
         }
         if self.mid_line && !self.json {
-            outln!("");
+            self.emit(b"\n");
         }
     }
 }

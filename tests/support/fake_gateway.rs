@@ -35,6 +35,8 @@ pub struct Script {
     pub chat_reply: Option<String>,
     /// An `exec.approval.requested` (id, command) the turn raises after its delta.
     pub chat_approval: Option<(String, String)>,
+    /// Deltas of 1 KiB the turn streams after its first one (a flood), before the final.
+    pub chat_flood: usize,
     /// Methods answered only after this long (the connection's later requests wait too).
     pub slow: Vec<(String, std::time::Duration)>,
 }
@@ -72,6 +74,12 @@ impl Script {
 
     /// The `chat.send` turn also asks for approval `id` of exec `command` (after the delta).
     #[allow(dead_code)]
+    /// The `chat.send` turn streams `count` more deltas of 1 KiB before its final reply.
+    pub fn chat_flood(mut self, count: usize) -> Script {
+        self.chat_flood = count;
+        self
+    }
+
     pub fn chat_approval(mut self, id: &str, command: &str) -> Script {
         self.chat_approval = Some((id.to_string(), command.to_string()));
         self
@@ -279,7 +287,24 @@ async fn serve(stream: tokio::net::TcpStream, script: Script, seen: Arc<Mutex<Ve
         if method == "chat.send"
             && let Some(reply) = &script.chat_reply
         {
-            for event in chat_turn(&req["params"], reply, script.chat_approval.as_ref()) {
+            let events = chat_turn(&req["params"], reply, script.chat_approval.as_ref());
+            let (first, rest) = events.split_at(1);
+            for event in first {
+                if ws.send(Message::text(event.to_string())).await.is_err() {
+                    return;
+                }
+            }
+            // Made one at a time: a flood of 100 MB is never held here.
+            let chunk = "x".repeat(1024);
+            for _ in 0..script.chat_flood {
+                let delta = json!({"type": "event", "event": "chat", "payload": {
+                    "runId": req["params"]["idempotencyKey"], "sessionKey": req["params"]["sessionKey"],
+                    "state": "delta", "deltaText": chunk}});
+                if ws.send(Message::text(delta.to_string())).await.is_err() {
+                    return;
+                }
+            }
+            for event in rest {
                 if ws.send(Message::text(event.to_string())).await.is_err() {
                     return;
                 }
