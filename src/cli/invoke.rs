@@ -65,6 +65,9 @@ pub enum Via {
     Gateway,
 }
 
+/// Most a `--params @FILE` may hold.
+const MAX_PARAMS_BYTES: u64 = 16 * 1024 * 1024;
+
 /// The `--params` value as JSON, or a message naming the problem.
 pub fn read_params(raw: &str) -> Result<Value, String> {
     let (text, origin) = match raw.strip_prefix('@') {
@@ -75,8 +78,25 @@ pub fn read_params(raw: &str) -> Result<Value, String> {
             (text, "stdin".to_string())
         }
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read --params file {path}: {e}"))?;
+            // A regular file only (a FIFO would wait for a writer), at most MAX_PARAMS_BYTES.
+            let file = crate::regular_file::open_read(
+                std::path::Path::new(path),
+                crate::regular_file::Links::Follow,
+            )
+            .map_err(|e| format!("cannot read --params file {path}: {e}"))?;
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(
+                &mut std::io::Read::take(file, MAX_PARAMS_BYTES + 1),
+                &mut bytes,
+            )
+            .map_err(|e| format!("cannot read --params file {path}: {e}"))?;
+            if bytes.len() as u64 > MAX_PARAMS_BYTES {
+                return Err(format!(
+                    "--params file {path} is larger than {MAX_PARAMS_BYTES} bytes"
+                ));
+            }
+            let text = String::from_utf8(bytes)
+                .map_err(|_| format!("--params file {path} is not UTF-8 text"))?;
             (text, path.to_string())
         }
         None => (raw.to_string(), "--params".to_string()),
@@ -337,5 +357,14 @@ mod tests {
                 .unwrap_err()
                 .contains("cannot read --params file /nonexistent/x.json")
         );
+    }
+
+    #[test]
+    fn a_params_file_that_is_a_fifo_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("params");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        let err = read_params(&format!("@{}", fifo.display())).unwrap_err();
+        assert!(err.contains("FIFO"), "{err}");
     }
 }
