@@ -448,3 +448,26 @@ async fn https_gateways_are_spoken_to_over_tls() {
     assert_eq!(hello[1], 0x03, "TLS version major");
     assert!(matches!(err, ToolError::Failed(_)), "{err:?}");
 }
+
+/// `router.gateway.url` for the HTTP transport follows the rules of every gateway URL: a user
+/// name or password before '@' is refused, and so is plain http to a host that is not loopback
+/// (the token would cross the network in clear); nothing is sent.
+#[tokio::test]
+async fn a_gateway_url_with_userinfo_or_plain_http_off_loopback_is_refused() {
+    for url in [
+        "http://user:secret@127.0.0.1:9",
+        "http://gateway.example.com:18789",
+    ] {
+        let o = service(Some(url), Some("tok"))
+            .start(RouterRequest::new("hi").with_agent("ops"))
+            .unwrap()
+            .wait()
+            .await;
+        assert_eq!(o.status, RunStatus::SpawnFailed, "{url}: {}", o.content);
+        assert!(
+            o.content.contains("router.gateway.url"),
+            "{url}: {}",
+            o.content
+        );
+    }
+}

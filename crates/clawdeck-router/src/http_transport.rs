@@ -126,6 +126,26 @@ impl Transport for HttpTransport {
             let Some(http) = plan.http.clone() else {
                 return gateway_failure("no gateway configured".into());
             };
+            // The rules every gateway URL follows (no userinfo; plain http only to loopback),
+            // though this transport speaks HTTP rather than WebSocket to it.
+            match crate::gateway::endpoint::websocket_url(&http.base_url) {
+                Err(e) => {
+                    return gateway_failure(format!(
+                        "router.gateway.url / OPENCLAW_GATEWAY_URL: {e}"
+                    ));
+                }
+                Ok(ws)
+                    if ws.starts_with("ws://") && !crate::gateway::endpoint::is_loopback(&ws) =>
+                {
+                    let refused = crate::gateway::GatewayError::InsecureUrl {
+                        url: http.base_url.clone(),
+                    };
+                    return gateway_failure(format!(
+                        "router.gateway.url / OPENCLAW_GATEWAY_URL: {refused}"
+                    ));
+                }
+                Ok(_) => {}
+            }
             let client = match client {
                 Ok(client) => client,
                 Err(error) => return gateway_failure(error),
