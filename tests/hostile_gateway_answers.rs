@@ -7,6 +7,7 @@ mod support;
 
 use serde_json::json;
 use support::fake_gateway::{FakeGateway, Script, clawdeck_on};
+use support::peak_rss_kb;
 
 /// A `config.get` whose `raw` is nested 200,000 levels deep: `tools`, `explain` and `lint`
 /// with `--remote-config` refuse it with the place named (they died of a stack overflow,
@@ -277,16 +278,6 @@ fn a_synced_catalog_cannot_break_or_slow_every_later_command() {
     assert!(code.is_some() && !stderr.contains("panicked"), "{stderr}");
     assert!(stderr.contains(&stored.display().to_string()), "{stderr}");
     assert!(took < std::time::Duration::from_secs(5), "took {took:?}");
-}
-
-/// Peak resident memory of a process (kB), from /proc.
-fn peak_rss_kb(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
 }
 
 /// `chat` with its stdout unread while the turn streams 100,000 deltas (100 MB): its memory

@@ -6,9 +6,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
+use support::peak_rss_kb;
 
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
@@ -223,16 +226,6 @@ fn sigkill_of_clawdeck_still_kills_its_direct_child() {
     child.kill().unwrap();
     child.wait().unwrap();
     assert_all_dead(&pids[..1], "SIGKILL of clawdeck");
-}
-
-/// Peak resident memory of a process (kB), from /proc.
-fn peak_rss_kb(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
 }
 
 /// `route` into a pipe nobody reads while the child floods 200 MB: memory stays bounded and

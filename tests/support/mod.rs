@@ -164,3 +164,13 @@ pub fn without_config_source(out: &std::process::Output) -> (String, String) {
     };
     (strip(&out.stdout), strip(&out.stderr))
 }
+
+/// Peak resident memory of a process (kB), from /proc; None once it is gone.
+pub fn peak_rss_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+}
