@@ -74,6 +74,26 @@ impl Analysis {
         matches!(self.plan, Plan::Groups(_))
     }
 
+    /// Each planned command's argv after wrappers and as written (what inline-eval detection
+    /// reads); when the analysis failed, each segment's argv as `evaluation` lists it.
+    pub fn planned_segments<'a>(
+        &'a self,
+        evaluation: &'a Evaluation,
+    ) -> Vec<(&'a [String], &'a [String])> {
+        match &self.plan {
+            Plan::Groups(groups) => groups
+                .iter()
+                .flat_map(|g| &g.candidates)
+                .map(|c| (c.trust.argv.as_slice(), c.argv.as_slice()))
+                .collect(),
+            Plan::Failed(_) => evaluation
+                .argv
+                .iter()
+                .map(|a| (a.as_slice(), a.as_slice()))
+                .collect(),
+        }
+    }
+
     /// Why it could not (OpenClaw's reason text).
     pub fn reason(&self) -> Option<&str> {
         match &self.plan {

@@ -71,7 +71,7 @@ pub fn allow_always(
     let strict_hit = input.strict_inline_eval
         && input
             .specs
-            .detect_in_segments(segments_of(analysis, evaluation))
+            .detect_in_segments(analysis.planned_segments(evaluation))
             .is_some();
     if strict_hit {
         add("runtime-payload", &mut reasons);
@@ -99,25 +99,6 @@ pub fn allow_always(
     }
     add("no-reusable-pattern", &mut reasons);
     Persistence::OneShot { reasons }
-}
-
-/// Each planned command's effective and written argv (what inline-eval detection reads).
-fn segments_of<'a>(
-    analysis: &'a Analysis,
-    evaluation: &'a Evaluation,
-) -> Vec<(&'a [String], &'a [String])> {
-    match &analysis.plan {
-        Plan::Groups(groups) => groups
-            .iter()
-            .flat_map(|g| &g.candidates)
-            .map(|c| (c.trust.argv.as_slice(), c.argv.as_slice()))
-            .collect(),
-        Plan::Failed(_) => evaluation
-            .argv
-            .iter()
-            .map(|a| (a.as_slice(), a.as_slice()))
-            .collect(),
-    }
 }
 
 /// `createCandidate`'s trust mode as a reason, and whether the candidate may be stored.

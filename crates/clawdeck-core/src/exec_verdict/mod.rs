@@ -196,7 +196,7 @@ fn allowlist_answer(
         })
         .flatten();
     let inline_eval = specs
-        .detect_in_segments(planned_segments(&analysis, &evaluation))
+        .detect_in_segments(analysis.planned_segments(&evaluation))
         .map(|hit| hit.describe());
     let mutable = changeable_operands(&evaluation.argv, &specs, resolver);
     let segments: Vec<SegmentCheck> = evaluation
@@ -255,25 +255,6 @@ fn inline_eval_specs(
                 .and_then(|f| f.inline_eval.clone())
         })
         .unwrap_or_default()
-}
-
-/// Each planned command's argv after wrappers and as written.
-fn planned_segments<'a>(
-    analysis: &'a exec_allowlist::Analysis,
-    evaluation: &'a exec_allowlist::Evaluation,
-) -> Vec<(&'a [String], &'a [String])> {
-    match &analysis.plan {
-        exec_allowlist::Plan::Groups(groups) => groups
-            .iter()
-            .flat_map(|g| &g.candidates)
-            .map(|c| (c.trust.argv.as_slice(), c.argv.as_slice()))
-            .collect(),
-        exec_allowlist::Plan::Failed(_) => evaluation
-            .argv
-            .iter()
-            .map(|a| (a.as_slice(), a.as_slice()))
-            .collect(),
-    }
 }
 
 /// What an approval would bind by content (`prepareSystemRunMutableFileBinding`): each
