@@ -62,15 +62,27 @@ fn status_with_token_file(
         ),
     )
     .unwrap();
+    run_in_home(home, &["gateway", "status"])
+}
+
+/// clawdeck with `args` from the home `home` (its XDG dirs under it, no OpenClaw config, no
+/// gateway or version from the environment): its exit code, stderr and how long it took.
+fn run_in_home(
+    home: &std::path::Path,
+    args: &[&str],
+) -> (Option<i32>, String, std::time::Duration) {
     let started = std::time::Instant::now();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
-        .args(["gateway", "status"])
+        .args(args)
         .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
         .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
         .env_remove("XDG_CONFIG_HOME")
         .env_remove("OPENCLAW_GATEWAY_URL")
         .env_remove("OPENCLAW_GATEWAY_TOKEN")
         .env_remove("OPENCLAW_CONFIG_PATH")
+        .env_remove("CLAWDECK_OPENCLAW_VERSION")
         .output()
         .unwrap();
     (
@@ -211,23 +223,7 @@ fn tools_with_pack(
     home: &std::path::Path,
     version: &str,
 ) -> (Option<i32>, String, std::time::Duration) {
-    let started = std::time::Instant::now();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
-        .args(["tools", "--openclaw-version", version])
-        .env("HOME", home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("OPENCLAW_CONFIG_PATH")
-        .env_remove("CLAWDECK_OPENCLAW_VERSION")
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        started.elapsed(),
-    )
+    run_in_home(home, &["tools", "--openclaw-version", version])
 }
 
 /// `catalog sync` stores only what a later load takes (a 70,000-character tool id, or 20,000

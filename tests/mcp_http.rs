@@ -42,6 +42,14 @@ impl Fixture {
     }
 }
 
+/// An MCP `initialize` request, as a raw client sends it.
+fn initialize_body() -> String {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw-http-test", "version": "1"}}})
+    .to_string()
+}
+
 /// `clawdeck mcp --listen 127.0.0.1:0`, its address read from what it prints; stderr is kept.
 struct Server {
     child: Child,
@@ -167,14 +175,7 @@ impl Server {
 
     /// `initialize` and `notifications/initialized`: the session id, or what went wrong.
     fn try_handshake(&self) -> Result<String, String> {
-        let (status, head, body) = self.post(
-            None,
-            "",
-            &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "protocolVersion": "2025-06-18", "capabilities": {},
-                "clientInfo": {"name": "raw-http-test", "version": "1"}}})
-            .to_string(),
-        );
+        let (status, head, body) = self.post(None, "", &initialize_body());
         if status != 200 || !body.contains("\"serverInfo\"") {
             return Err(format!("initialize: {status}\n{head}\n{body}"));
         }
@@ -455,14 +456,7 @@ fn sessions_over_the_cap_close_the_idlest_and_when_all_are_busy_are_refused_nami
         let (status, _, body) = server.post(Some(session), "", list);
         assert_eq!(status, 200, "{body}");
     }
-    let (status, _, body) = server.post(
-        None,
-        "",
-        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "raw-http-test", "version": "1"}}})
-        .to_string(),
-    );
+    let (status, _, body) = server.post(None, "", &initialize_body());
     assert_eq!(status, 503, "{body}");
     let error: Value = serde_json::from_str(&body).unwrap();
     assert!(
