@@ -7,7 +7,7 @@ mod support;
 
 use serde_json::json;
 use support::fake_gateway::{FakeGateway, Script, clawdeck_on};
-use support::peak_rss_kb;
+use support::peak_until_exit;
 
 /// A `config.get` whose `raw` is nested 200,000 levels deep: `tools`, `explain` and `lint`
 /// with `--remote-config` refuse it with the place named (they died of a stack overflow,
@@ -291,20 +291,12 @@ fn chat_with_an_unread_stdout_under_a_delta_flood_keeps_bounded_memory() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let mut peak = 0;
-    loop {
-        if let Some(kb) = peak_rss_kb(child.id()) {
-            peak = peak.max(kb);
-        }
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if started.elapsed() > std::time::Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("chat still running 60 s after start (peak {peak} kB)");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    let peak = peak_until_exit(
+        &mut child,
+        started,
+        std::time::Duration::from_secs(60),
+        "chat",
+    );
     drop(read_end);
     eprintln!("chat under a 100 MB delta flood, stdout unread: peak {peak} kB");
     // Formatting keeps up with the socket, so the queue in front of it stays short (80 MB

@@ -11,7 +11,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
-use support::peak_rss_kb;
+use support::peak_until_exit;
 
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
@@ -252,20 +252,12 @@ fn route_with_an_unread_stdout_keeps_its_deadline_and_bounded_memory() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut peak = 0;
-    loop {
-        if let Some(kb) = peak_rss_kb(child.id()) {
-            peak = peak.max(kb);
-        }
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if started.elapsed() > Duration::from_secs(30) {
-            let _ = child.kill();
-            panic!("route still running 30 s after start with its stdout unread");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let peak = peak_until_exit(
+        &mut child,
+        started,
+        Duration::from_secs(30),
+        "route with its stdout unread",
+    );
     drop(read_end);
     // The run's timeout is 5 s (at most): with 300 ms graces and 2 s for the reader, it is done
     // well within 15 s whoever reads.

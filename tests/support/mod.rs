@@ -174,3 +174,28 @@ pub fn peak_rss_kb(pid: u32) -> Option<u64> {
         .and_then(|v| v.split_whitespace().next())
         .and_then(|v| v.parse().ok())
 }
+
+/// Waits for `child` to exit, sampling its peak resident memory (kB) as it runs; kills it and
+/// panics (naming `what`) when it is still running `within` after `started`.
+pub fn peak_until_exit(
+    child: &mut std::process::Child,
+    started: Instant,
+    within: Duration,
+    what: &str,
+) -> u64 {
+    let mut peak = 0;
+    loop {
+        if let Some(kb) = peak_rss_kb(child.id()) {
+            peak = peak.max(kb);
+        }
+        if child.try_wait().ok().flatten().is_some() {
+            return peak;
+        }
+        if started.elapsed() > within {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} still running {within:?} after start (peak {peak} kB)");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
