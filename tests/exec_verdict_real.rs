@@ -176,12 +176,24 @@ fn observed_reply(reply: &str) -> Option<Observed> {
     })
 }
 
-/// The real OpenClaw's refusal when its state database's lifecycle lock is held elsewhere: the
-/// gateway's own helper processes (`sqlite-readonly-location.worker.js`) hold it for seconds
-/// at a time, longer under load, while the agent databases' idle cleanup runs.
-const STATE_BUSY: &str = "another OpenClaw process owns state-lifecycle";
+/// How the real OpenClaw (2026.9.6) refuses a turn before any tool ran when its own SQLite
+/// upkeep got in the way: an agent database idle for 60 s is closed by the gateway, and that
+/// cleanup holds the state database's lifecycle lock for seconds (10 s and more under load);
+/// a turn on that agent meanwhile fails with the cleanup's error, a turn on another agent with
+/// the lock's. Once, in CI, the gateway kept the lock for over a minute: a turn refused twice
+/// is run again on a restarted gateway.
+const UPSTREAM_BUSY: [&str; 3] = [
+    "another OpenClaw process owns state-lifecycle",
+    "Agent database cleanup failed",
+    "Agent database execution admission is closed",
+];
 /// How long to let the holder finish before the turn is run again.
 const STATE_BUSY_PAUSE: Duration = Duration::from_secs(20);
+
+/// The upstream refusal in `seen`, if it is one of [`UPSTREAM_BUSY`].
+fn upstream_busy(seen: &str) -> Option<&'static str> {
+    UPSTREAM_BUSY.into_iter().find(|m| seen.contains(m))
+}
 
 fn exec_message(command: &str) -> String {
     format!("CALL exec {}", serde_json::json!({ "command": command }))
@@ -318,14 +330,15 @@ impl Matrix {
     }
 
     /// A `chat.send` turn from `clawdeck chat`: the first approval request or tool result
-    /// (run again, at most three times, when the real OpenClaw's state database was busy).
+    /// (run again, at most three times, after [`UPSTREAM_BUSY`] refusals).
     fn interactive(&self, agent: &str, command: &str, n: usize) -> Observed {
         let mut attempt = 0;
         loop {
             match self.interactive_once(agent, command, n, attempt) {
                 Ok(observed) => return observed,
-                Err(seen) if attempt < 3 && seen.contains(STATE_BUSY) => {
-                    eprintln!("interactive {agent} {command:?}: {STATE_BUSY}; running it again");
+                Err(seen) if attempt < 3 && upstream_busy(&seen).is_some() => {
+                    let why = upstream_busy(&seen).unwrap_or_default();
+                    eprintln!("interactive {agent} {command:?}: {why}; running it again");
                     attempt += 1;
                     std::thread::sleep(STATE_BUSY_PAUSE);
                 }
@@ -500,8 +513,9 @@ impl Matrix {
     }
 
     /// `openclaw agent [--local]`: the tool result the mock echoes back. A turn the real
-    /// OpenClaw refused before any tool ran because its own state database was busy (under
-    /// load its maintenance holds the lock past the 5 s wait) is run again, at most three times.
+    /// OpenClaw refused before any tool ran because of its own database upkeep
+    /// ([`UPSTREAM_BUSY`]) is run again, at most three times, the second time on a restarted
+    /// gateway (headless turns run one at a time, so no other turn is cut short).
     fn headless(&self, agent: &str, command: &str, n: usize, local: bool) -> Observed {
         let mut attempt = 0;
         loop {
@@ -521,10 +535,16 @@ impl Matrix {
                 return observed;
             }
             let stderr = String::from_utf8_lossy(&out.stderr);
-            if attempt < 3 && format!("{stdout}{stderr}").contains(STATE_BUSY) {
-                eprintln!("openclaw agent {agent} {command:?}: {STATE_BUSY}; running it again");
+            if let Some(why) = upstream_busy(&format!("{stdout}{stderr}")).filter(|_| attempt < 3)
+            {
                 attempt += 1;
-                std::thread::sleep(STATE_BUSY_PAUSE);
+                if attempt == 2 && !local {
+                    eprintln!("openclaw agent {agent} {command:?}: {why}; restarting the gateway");
+                    self.gateway.stop_and_restart();
+                } else {
+                    eprintln!("openclaw agent {agent} {command:?}: {why}; running it again");
+                    std::thread::sleep(STATE_BUSY_PAUSE);
+                }
                 continue;
             }
             panic!(

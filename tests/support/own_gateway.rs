@@ -102,6 +102,19 @@ impl OwnGateway {
         self.run_start()
     }
 
+    /// Stops the gateway and the mock LLM, waits for both ports to close, and starts both
+    /// again with the same home, config and ports; returns the gateway URL.
+    pub fn stop_and_restart(&self) -> String {
+        self.stop_gateway_only();
+        self.stop();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", self.llm_port)).is_ok() {
+            assert!(Instant::now() < deadline, "the mock LLM still listens after 10 s");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        self.run_start()
+    }
+
     fn run_start(&self) -> String {
         let out = Command::new("bash")
             .arg(self.script_dir.join("start.sh"))
