@@ -109,7 +109,10 @@ impl OwnGateway {
         self.stop();
         let deadline = Instant::now() + Duration::from_secs(10);
         while std::net::TcpStream::connect(("127.0.0.1", self.llm_port)).is_ok() {
-            assert!(Instant::now() < deadline, "the mock LLM still listens after 10 s");
+            assert!(
+                Instant::now() < deadline,
+                "the mock LLM still listens after 10 s"
+            );
             std::thread::sleep(Duration::from_millis(200));
         }
         self.run_start()
