@@ -535,8 +535,7 @@ impl Matrix {
                 return observed;
             }
             let stderr = String::from_utf8_lossy(&out.stderr);
-            if let Some(why) = upstream_busy(&format!("{stdout}{stderr}")).filter(|_| attempt < 3)
-            {
+            if let Some(why) = upstream_busy(&format!("{stdout}{stderr}")).filter(|_| attempt < 3) {
                 attempt += 1;
                 if attempt == 2 && !local {
                     eprintln!("openclaw agent {agent} {command:?}: {why}; restarting the gateway");

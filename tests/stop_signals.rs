@@ -2,7 +2,8 @@
 //! (`route`, `invoke`, `mcp`, `verify`, the version probe, gateway commands) kills every child
 //! tree clawdeck started (even trees that ignore SIGTERM), removes its temp files and exits
 //! with 128 + the signal's number; SIGKILL of clawdeck still kills the direct child
-//! (parent-death signal). The console's share is in tests/e2e_tmux.rs.
+//! (parent-death signal), and the watchdog ends the rest of its trees. Descendants that made a
+//! session of their own are ended too. The console's share is in tests/e2e_tmux.rs.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -226,6 +227,101 @@ fn sigkill_of_clawdeck_still_kills_its_direct_child() {
     child.kill().unwrap();
     child.wait().unwrap();
     assert_all_dead(&pids[..1], "SIGKILL of clawdeck");
+}
+
+/// Waits for a file holding one pid (written by a process about itself).
+fn wait_for_pid(path: &Path) -> i32 {
+    let begun = Instant::now();
+    loop {
+        if let Some(pid) = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|text| text.trim().parse().ok())
+        {
+            return pid;
+        }
+        assert!(
+            begun.elapsed() < Duration::from_secs(20),
+            "no pid in {}",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A background shell that made a session of its own (as daemonizing commands do), ignores
+/// SIGTERM, writes its pid to `pidfile` and sleeps; `env_clear` also empties its environment.
+fn setsid_sleeper(pidfile: &Path, env_clear: bool) -> String {
+    format!(
+        "setsid {}sh -c 'trap \"\" TERM; echo $$ > {}; exec sleep 600' </dev/null >/dev/null 2>&1 &",
+        if env_clear { "env -i " } else { "" },
+        pidfile.display()
+    )
+}
+
+#[test]
+fn sigkill_of_clawdeck_ends_a_grandchild_and_a_setsid_descendant() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pids");
+    let escaped = dir.path().join("escaped");
+    let command = format!(
+        "sleep 600 & {} echo $$ $! > {}; wait",
+        setsid_sleeper(&escaped, false),
+        pidfile.display()
+    );
+    let mut child = invoke_exec(dir.path(), &command);
+    let mut pids = wait_for_pids(&pidfile);
+    pids.push(wait_for_pid(&escaped));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let begun = Instant::now();
+    while pids.iter().any(|p| alive(*p)) && begun.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_all_dead(
+        &pids,
+        "SIGKILL of clawdeck (shell, grandchild, setsid descendant)",
+    );
+}
+
+#[test]
+fn sigterm_to_invoke_ends_a_setsid_descendant_that_cleared_its_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pids");
+    let escaped = dir.path().join("escaped");
+    let command = format!(
+        "{} echo $$ 0 > {}; wait; sleep 600",
+        setsid_sleeper(&escaped, true),
+        pidfile.display()
+    );
+    let child = invoke_exec(dir.path(), &command);
+    let shell = wait_for_pids(&pidfile)[0];
+    let escapee = wait_for_pid(&escaped);
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGTERM).unwrap();
+    let out = wait_with_deadline(child, Duration::from_secs(15));
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("ended 1 process that had left it"),
+        "the stop names the escaped process: {stderr}"
+    );
+    assert_all_dead(&[shell, escapee], "SIGTERM of clawdeck");
+}
+
+#[test]
+fn a_daemon_an_exec_left_behind_ends_when_clawdeck_exits() {
+    let dir = tempfile::tempdir().unwrap();
+    let escaped = dir.path().join("escaped");
+    // The exec returns once the daemon wrote its pid.
+    let command = format!(
+        "{} while [ ! -s {} ]; do sleep 0.05; done",
+        setsid_sleeper(&escaped, false),
+        escaped.display()
+    );
+    let child = invoke_exec(dir.path(), &command);
+    let out = wait_with_deadline(child, Duration::from_secs(30));
+    assert!(out.status.success(), "{out:?}");
+    let daemon = wait_for_pid(&escaped);
+    assert_all_dead(&[daemon], "clawdeck's own exit");
 }
 
 /// `route` into a pipe nobody reads while the child floods 200 MB: memory stays bounded and

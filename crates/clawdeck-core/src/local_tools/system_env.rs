@@ -121,7 +121,9 @@ pub(crate) fn launch_detached(
     let _ = std::fs::remove_file(&log_path);
     let out = log.try_clone().map_err(|e| e.to_string())?;
     let err = log.try_clone().map_err(|e| e.to_string())?;
-    let mut child = Command::new(program)
+    let mut command = Command::new(program);
+    crate::process::descendants::leave_running(&mut command);
+    let mut child = command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::from(out))

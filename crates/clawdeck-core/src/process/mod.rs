@@ -49,6 +49,7 @@
 //!   [`ProcessOutcome::summary`] gives `exited with code 2`, `terminated by timeout after 5s
 //!   (exit code 0)`, `killed by signal SIGSEGV`.
 
+pub mod descendants;
 mod error;
 pub mod group;
 mod lines;

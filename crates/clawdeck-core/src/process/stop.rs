@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{SigSet, Signal};
 use tokio::sync::watch;
 
+use super::descendants::end_escaped;
 use super::group::{group_has_live_members, signal_group};
 use super::stop_signals::StopSignal;
 
@@ -96,6 +97,7 @@ pub fn install() {
     if INSTALLED.swap(true, Ordering::SeqCst) {
         return;
     }
+    super::descendants::install();
     let set = stop_set();
     if set.thread_block().is_err() {
         INSTALLED.store(false, Ordering::SeqCst);
@@ -170,6 +172,7 @@ fn stop_everything(signal: StopSignal) {
     let listening = notice().receiver_count() > 0;
     notice().send_replace(Some(signal));
     kill_groups_with_grace(&groups);
+    let escaped = end_escaped(MAX_STOP_GRACE, &HURRY);
     if listening {
         wait_for_main(WIND_DOWN);
     }
@@ -192,14 +195,15 @@ fn stop_everything(signal: StopSignal) {
         std::io::stderr(),
         "clawdeck: {}: {}; exit {}",
         signal.label(),
-        what_was_done(running, removed),
+        what_was_done(running, escaped, removed),
         signal.exit_code()
     );
     std::process::exit(signal.exit_code());
 }
 
-/// `stopped 2 child process groups, removed 1 temp file` (or `nothing left running`).
-fn what_was_done(killed: usize, removed: usize) -> String {
+/// `stopped 2 child process groups, removed 1 temp file` (or `nothing left running`); processes
+/// that had left their group are counted apart.
+fn what_was_done(killed: usize, escaped: usize, removed: usize) -> String {
     let plural = |n: usize, one: &str, many: &str| {
         if n == 1 {
             format!("1 {one}")
@@ -207,18 +211,30 @@ fn what_was_done(killed: usize, removed: usize) -> String {
             format!("{n} {many}")
         }
     };
-    match (killed, removed) {
-        (0, 0) => "no child process or temp file left".to_string(),
-        (k, 0) => format!(
+    let mut parts = Vec::new();
+    if killed > 0 {
+        parts.push(format!(
             "stopped {}",
-            plural(k, "child process group", "child process groups")
-        ),
-        (0, r) => format!("removed {}", plural(r, "temp file", "temp files")),
-        (k, r) => format!(
-            "stopped {}, removed {}",
-            plural(k, "child process group", "child process groups"),
-            plural(r, "temp file", "temp files")
-        ),
+            plural(killed, "child process group", "child process groups")
+        ));
+    }
+    if escaped > 0 {
+        parts.push(format!(
+            "ended {} that had left {}",
+            plural(escaped, "process", "processes"),
+            if killed == 1 { "it" } else { "their groups" }
+        ));
+    }
+    if removed > 0 {
+        parts.push(format!(
+            "removed {}",
+            plural(removed, "temp file", "temp files")
+        ));
+    }
+    if parts.is_empty() {
+        "no child process or temp file left".to_string()
+    } else {
+        parts.join(", ")
     }
 }
 
@@ -309,6 +325,7 @@ pub fn finish(code: ExitCode) -> ExitCode {
     // Their direct children would die with us (parent-death signal); the rest of their
     // groups would not.
     kill_groups_with_grace(&groups);
+    end_escaped(MAX_STOP_GRACE, &HURRY);
     for path in &temps {
         remove_path(path);
     }
@@ -375,13 +392,17 @@ mod tests {
 
     #[test]
     fn says_what_was_done() {
-        assert_eq!(what_was_done(0, 0), "no child process or temp file left");
-        assert_eq!(what_was_done(1, 0), "stopped 1 child process group");
+        assert_eq!(what_was_done(0, 0, 0), "no child process or temp file left");
+        assert_eq!(what_was_done(1, 0, 0), "stopped 1 child process group");
         assert_eq!(
-            what_was_done(2, 1),
+            what_was_done(2, 0, 1),
             "stopped 2 child process groups, removed 1 temp file"
         );
-        assert_eq!(what_was_done(0, 3), "removed 3 temp files");
+        assert_eq!(what_was_done(0, 0, 3), "removed 3 temp files");
+        assert_eq!(
+            what_was_done(1, 2, 0),
+            "stopped 1 child process group, ended 2 processes that had left it"
+        );
     }
 
     #[test]

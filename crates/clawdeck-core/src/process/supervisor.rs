@@ -399,6 +399,7 @@ impl Drop for RunningProcess {
 /// spawning thread, which is a runtime thread that lives as long as the runtime.
 pub fn in_own_group_dying_with_parent(command: &mut Command) {
     command.process_group(0);
+    super::descendants::mark(command);
     let parent = std::process::id() as libc::pid_t;
     // SAFETY: only async-signal-safe calls (sigemptyset, sigprocmask, prctl, getppid, kill)
     // between fork and exec.
