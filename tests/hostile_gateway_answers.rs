@@ -303,3 +303,128 @@ fn chat_with_an_unread_stdout_under_a_delta_flood_keeps_bounded_memory() {
     // here; it passed 230 MB and kept growing before).
     assert!(peak < 200 * 1024, "peak memory {peak} kB");
 }
+
+/// 50,000 `sessions.changed` events arrive while the console's roster feed waits for its
+/// `sessions.list` answer: at most its capacity of them wait (all of them did before), the rest
+/// are said as a gap (`Lagged`), and the feed lists the sessions again after it.
+#[test]
+fn the_console_roster_feed_under_an_event_flood_stays_bounded_and_lists_again() {
+    use clawdeck_gateway::feed::{RosterSink, spawn_roster_feed};
+    use clawdeck_gateway::{
+        Backoff, ClientEvent, DeviceIdentity, FEED_CAPACITY, GatewayAuth, GatewayEndpoint,
+    };
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    const FLOOD: usize = 50_000;
+    let mut script = Script::everything();
+    for n in 0..FLOOD {
+        script = script.event(
+            "sessions.changed",
+            json!({"sessionKey": format!("agent:main:s{n}"), "n": n}),
+        );
+    }
+    let gateway = FakeGateway::start(script);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let log = seen.clone();
+    let sink: RosterSink = Arc::new(move |_gateway, event| {
+        let tag = match &event {
+            ClientEvent::Event(frame) if frame.event == "sessions.changed" => "changed".into(),
+            ClientEvent::Lagged { dropped } => format!("lagged {dropped}"),
+            ClientEvent::Subscribed { method, .. } if method == "sessions.list" => {
+                "snapshot".into()
+            }
+            _ => return true,
+        };
+        log.lock().unwrap().push(tag);
+        true
+    });
+    let stop = tokio_util::sync::CancellationToken::new();
+    runtime.block_on(async {
+        spawn_roster_feed(
+            vec![GatewayEndpoint {
+                name: "fake".into(),
+                url: gateway.url.clone(),
+                auth: GatewayAuth::Token("t".into()),
+                origin: "test".into(),
+            }],
+            DeviceIdentity::from_seed([7; 32]),
+            Backoff::default(),
+            sink,
+            stop.clone(),
+        );
+        let relisted = || {
+            let seen = seen.lock().unwrap();
+            seen.iter()
+                .position(|t| t.starts_with("lagged"))
+                .is_some_and(|at| seen[at..].iter().any(|t| t == "snapshot"))
+        };
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !relisted() && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        stop.cancel();
+    });
+    let seen = seen.lock().unwrap();
+    let changed = seen.iter().filter(|t| *t == "changed").count();
+    let dropped: usize = seen
+        .iter()
+        .filter_map(|t| t.strip_prefix("lagged ")?.parse::<usize>().ok())
+        .sum();
+    // (`everything` sends a `sessions.changed` of its own too.)
+    assert!(
+        changed + dropped > FLOOD,
+        "every event passed or was counted: {changed} passed, {dropped} dropped"
+    );
+    // An unbounded queue never drops: all 50,000 waited while the feed waited for its list.
+    assert!(
+        dropped >= FLOOD - 2 * FEED_CAPACITY,
+        "{changed} passed, {dropped} dropped (capacity {FEED_CAPACITY})"
+    );
+    let lagged_at = seen.iter().position(|t| t.starts_with("lagged")).unwrap();
+    assert!(
+        seen[lagged_at..].iter().any(|t| t == "snapshot"),
+        "the sessions are listed again after the gap: {:?}",
+        &seen[lagged_at..seen.len().min(lagged_at + 5)]
+    );
+}
+
+/// A session key holding a C1 control (8-bit CSI), a bidi override and an isolate: `--json`
+/// writes them as `\u009b`, `\u202e`, `\u2066` (they went out raw), and the JSON reads back
+/// the same.
+#[test]
+fn json_output_escapes_c1_and_bidi_characters_and_keeps_the_value() {
+    let key = "agent:main:\u{202e}txt.exe\u{9b}31m\u{2066}x";
+    let gateway = FakeGateway::start(Script::everything().answer(
+        "sessions.list",
+        json!({"sessions": [{"key": key, "kind": "direct", "updatedAt": 1}]}),
+    ));
+    let state = tempfile::tempdir().unwrap();
+    let out = clawdeck_on(&gateway, state.path())
+        .args(["gateway", "sessions", "--json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    for raw in ['\u{9b}', '\u{202e}', '\u{2066}'] {
+        assert!(
+            !stdout.contains(raw),
+            "U+{:04X} went out raw: {stdout}",
+            raw as u32
+        );
+    }
+    assert!(
+        stdout.contains("\\u202e") && stdout.contains("\\u009b") && stdout.contains("\\u2066"),
+        "{stdout}"
+    );
+    let value: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(
+        value.to_string().contains(key),
+        "the key reads back unchanged: {value}"
+    );
+}

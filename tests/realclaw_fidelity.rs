@@ -1138,7 +1138,10 @@ async fn a_running_gateway_answers_tools_effective_for_a_real_session() {
         token: Some(token),
     };
     let session = "agent:ops:explicit:clawdeck-verify-gw";
-    let observed = verify::observe_gateway(&target, session, Some(&bin), Duration::from_secs(30))
+    // clawdeck's own client, with a device of its own (the token pairs it on loopback).
+    let device = tempfile::tempdir().unwrap();
+    let identity = clawdeck_gateway::DeviceIdentity::load_or_create(device.path()).unwrap();
+    let observed = verify::observe_gateway(&target, session, &identity, Duration::from_secs(30))
         .await
         .unwrap();
     let names = observed.exposed_names();
@@ -1148,7 +1151,7 @@ async fn a_running_gateway_answers_tools_effective_for_a_real_session() {
     let unknown = verify::observe_gateway(
         &target,
         "agent:ops:explicit:no-such-session",
-        Some(&bin),
+        &identity,
         Duration::from_secs(30),
     )
     .await

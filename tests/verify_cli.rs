@@ -1,35 +1,38 @@
-//! `clawdeck verify --gateway` without the real OpenClaw: a stand-in `openclaw` answers the
-//! `gateway call tools.effective` the command makes. The session key decides the context, the
-//! report names it, and the embedded demo config gets a warning (tests/gateway_real.rs runs the
-//! same against the real gateway).
+//! `clawdeck verify --gateway` without the real OpenClaw: a fake gateway answers the
+//! `tools.effective` the command asks through clawdeck's own client (no `openclaw` process:
+//! none is on the PATH the command gets). The session key decides the context, the report names
+//! it, and the embedded demo config gets a warning (tests/gateway_real.rs runs the same against
+//! the real gateway).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::os::unix::fs::PermissionsExt;
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use serde_json::Value;
+use serde_json::{Value, json};
+use support::fake_gateway::{FakeGateway, Script};
 
 const CONFIG: &str = r#"{ agents: { list: [ { id: "main", default: true, tools: { deny: ["exec"] } },
                                   { id: "ops" } ] } }"#;
 
 struct Scratch {
     dir: tempfile::TempDir,
+    gateway: FakeGateway,
 }
 
 impl Scratch {
     fn new() -> Scratch {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("openclaw.json5"), CONFIG).unwrap();
-        let fake = dir.path().join("openclaw");
-        std::fs::write(
-            &fake,
-            "#!/bin/sh\necho '{\"agentId\":\"ops\",\"groups\":[{\"id\":\"core\",\"tools\":[{\"id\":\"exec\",\"source\":\"core\"}]}]}'\n",
-        )
-        .unwrap();
-        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-        Scratch { dir }
+        let gateway = FakeGateway::start(Script::default().answer(
+            "tools.effective",
+            json!({"agentId": "ops", "groups": [
+                {"id": "core", "tools": [{"id": "exec", "source": "core"}]},
+            ]}),
+        ));
+        Scratch { dir, gateway }
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -41,10 +44,12 @@ impl Scratch {
         if let Some(config) = config {
             cmd.arg("--config").arg(config);
         }
-        cmd.args(["verify", "--gateway", "http://127.0.0.1:9", "--openclaw"])
-            .arg(self.path("openclaw"))
+        cmd.args(["verify", "--gateway", &self.gateway.url])
             .args(extra)
             .env_remove("OPENCLAW_CONFIG_PATH")
+            .env_remove("OPENCLAW_BIN")
+            .env("PATH", "/usr/bin:/bin")
+            .env("OPENCLAW_GATEWAY_TOKEN", "fake-token")
             .env("HOME", self.path("home"))
             .env("XDG_STATE_HOME", self.path("state"))
             .env("XDG_CONFIG_HOME", self.path("config"));
@@ -65,6 +70,14 @@ fn the_session_key_decides_the_context_and_the_report_names_it() {
         "{report}"
     );
     assert_eq!(report["compared"]["agent"], "ops", "{report}");
+    let asked = scratch.gateway.requests.lock().unwrap().clone();
+    assert!(
+        asked
+            .iter()
+            .any(|r| r["method"] == "tools.effective"
+                && r["params"]["sessionKey"] == "agent:ops:main"),
+        "the gateway itself was asked: {asked:?}"
+    );
     assert_eq!(report["compared"]["channel"], Value::Null, "{report}");
     assert_eq!(report["compared"]["group"], Value::Null, "{report}");
     assert_eq!(report["compared"]["subagent"], false, "{report}");

@@ -177,7 +177,9 @@ impl Printer {
 
     fn print(&mut self, event: &ChatEvent) {
         if self.json {
-            self.emit(format!("{}\n", event.to_json()).as_bytes());
+            self.emit(
+                format!("{}\n", crate::cli::json_text::value_line(&event.to_json())).as_bytes(),
+            );
             return;
         }
         match event {

@@ -133,7 +133,7 @@ pub fn run(cli: &Cli, args: &DiffArgs) -> u8 {
     }
     let d = diff(&a.input(), &b.input());
     if args.json {
-        outln!("{}", serde_json::to_string_pretty(&d).unwrap_or_default());
+        outln!("{}", crate::cli::json_text::pretty(&d));
     } else {
         super::out_untrusted(cli, &render_diff(&d));
     }

@@ -61,17 +61,14 @@ pub fn run(cli: &Cli, args: &DispatchArgs) -> u8 {
 
     if args.json {
         let out = json!({"input": args.input, "dry_run": args.dry_run, "plan": plan});
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", crate::cli::json_text::pretty(&out));
         return code;
     }
     match &plan {
         DispatchPlan::ToolCall { tool, params, .. } => {
             eprintln!("clawdeck dispatch: {}", plan.summary());
             let call = json!({"tool": tool, "params": params});
-            outln!(
-                "{}",
-                serde_json::to_string_pretty(&call).unwrap_or_default()
-            );
+            outln!("{}", crate::cli::json_text::pretty(&call));
         }
         DispatchPlan::Model { .. } => outln!("{}", plan.summary()),
         _ => eprintln!("clawdeck dispatch: {}", plan.summary()),

@@ -75,7 +75,7 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                 if let Some(beside) = &beside {
                     out["gateway_effective"] = beside.json();
                 }
-                outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+                outln!("{}", crate::cli::json_text::pretty(&out));
             } else {
                 print_load_warnings(cli, &loaded, &registry);
                 super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));
@@ -96,7 +96,7 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                 if let Some(beside) = &beside {
                     out["gateway_effective"] = beside.json();
                 }
-                outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+                outln!("{}", crate::cli::json_text::pretty(&out));
             } else {
                 print_load_warnings(cli, &loaded, &registry);
                 super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));

@@ -88,7 +88,7 @@ pub fn run(
             "context": res.resolved,
             "approvals": approvals_from,
         });
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", crate::cli::json_text::pretty(&out));
     } else {
         super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));
         super::out_untrusted(

@@ -189,10 +189,7 @@ async fn status(cli: &Cli, args: &CommonArgs) -> u8 {
         }
     }
     if args.json {
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&rows).unwrap_or_default()
-        );
+        outln!("{}", crate::cli::json_text::pretty(&rows));
     } else {
         // Every field is the gateway's (or the config's) text: each one plain, on one line.
         for row in &rows {
@@ -271,10 +268,7 @@ async fn sessions(cli: &Cli, args: &CommonArgs) -> u8 {
             .iter()
             .map(|(gw, row)| json!({"gateway": gw, "session": row}))
             .collect();
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&rows).unwrap_or_default()
-        );
+        outln!("{}", crate::cli::json_text::pretty(&rows));
     } else {
         const HEADER: [&str; 6] = ["GATEWAY", "AGENT", "KEY", "KIND", "STATE", "LAST ACTIVITY"];
         let rows: Vec<Vec<String>> = all
@@ -390,7 +384,7 @@ pub(super) fn print_item(
     guard: crate::sanitize::OutputGuard,
 ) -> bool {
     let line = if as_json {
-        serde_json::to_string(&item.to_json()).unwrap_or_default()
+        crate::cli::json_text::value_line(&item.to_json())
     } else {
         guard
             .lines(crate::sanitize::StdStream::Stdout, &describe_event(item))
@@ -430,10 +424,7 @@ async fn effective(cli: &Cli, args: &EffectiveArgs) -> u8 {
             .iter()
             .map(|(gw, p)| json!({"gateway": gw, "sessionKey": args.session, "effective": p}))
             .collect();
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&rows).unwrap_or_default()
-        );
+        outln!("{}", crate::cli::json_text::pretty(&rows));
     } else {
         for (gw, payload) in &out {
             let tools = crate::gateway::tools::effective_tools(payload);

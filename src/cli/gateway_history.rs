@@ -99,10 +99,7 @@ pub(super) async fn history(cli: &Cli, args: &HistoryArgs) -> u8 {
         }
     }
     if args.common.json {
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&json_rows).unwrap_or_default()
-        );
+        outln!("{}", crate::cli::json_text::pretty(&json_rows));
     }
     if !without.is_empty() {
         let all = without.len() == clients.len();
@@ -210,7 +207,7 @@ pub(super) async fn health(cli: &Cli, args: &CommonArgs) -> u8 {
             .iter()
             .map(|(name, health, usage)| json!({"gateway": name, "health": health, "usage": usage}))
             .collect();
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", crate::cli::json_text::pretty(&out));
     } else {
         for (name, health, usage) in &rows {
             print_health(name, health, usage);
@@ -316,7 +313,7 @@ fn print_log_line(gateway: &str, line: &LogLine, as_json: bool) {
     if as_json {
         let mut value = serde_json::to_value(line).unwrap_or_default();
         value["gateway"] = json!(gateway);
-        outln!("{value}");
+        outln!("{}", crate::cli::json_text::value_line(&value));
     } else {
         outln!("{}  {}", cell(gateway), cell(&line.text()));
     }

@@ -270,7 +270,7 @@ pub(crate) fn report(outcome: &CallOutcome, json: bool, guard: crate::sanitize::
     if json {
         outln!(
             "{}",
-            serde_json::to_string_pretty(&outcome.to_result_json()).unwrap_or_default()
+            crate::cli::json_text::pretty(&outcome.to_result_json())
         );
     }
     match outcome {

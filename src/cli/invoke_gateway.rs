@@ -100,10 +100,7 @@ pub fn run(cli: &Cli, tool: &str, params: Value, opts: &GatewayInvoke<'_>) -> u8
 /// a call that got no answer 1.
 fn present_refusal(refusal: &Refusal, json: bool) -> u8 {
     if json {
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&refusal.to_json()).unwrap_or_default()
-        );
+        outln!("{}", crate::cli::json_text::pretty(&refusal.to_json()));
     }
     eprintln!("clawdeck invoke: {}", refusal.headline());
     if !refusal.hint.is_empty() {

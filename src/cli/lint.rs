@@ -51,10 +51,7 @@ pub fn run(cli: &Cli, args: &LintArgs) -> u8 {
         Err(err) => super::err_untrusted(cli, &format!("clawdeck lint: approvals: {err}")),
     }
     if args.json {
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        );
+        outln!("{}", crate::cli::json_text::pretty(&report));
     } else {
         print_load_warnings(cli, &loaded, &registry);
         let head = format!(

@@ -26,6 +26,7 @@ mod gateway_history;
 mod help;
 mod invoke;
 mod invoke_gateway;
+mod json_text;
 mod lint;
 mod log;
 mod logging;

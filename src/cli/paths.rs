@@ -237,7 +237,7 @@ pub fn run(cli: &Cli, args: &PathsArgs) -> u8 {
     let places = places(cli.config.as_deref());
     if args.json {
         let out = json!({ "paths": places });
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", crate::cli::json_text::pretty(&out));
         return exit::OK;
     }
     // The path last: it is the longest cell, and nothing is padded after it.

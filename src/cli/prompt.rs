@@ -59,7 +59,7 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
 
     if args.json {
         let out = prompt_json(&loaded, &registry, &view, router_note.as_deref());
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", crate::cli::json_text::pretty(&out));
         return exit::OK;
     }
 

@@ -133,7 +133,7 @@ pub async fn route(
         stdout.send(
             format!(
                 "{}\n",
-                serde_json::to_string(&outcome.to_tool_result()).unwrap_or_default()
+                crate::cli::json_text::compact(&outcome.to_tool_result())
             )
             .into_bytes(),
         );
@@ -191,7 +191,7 @@ fn refused(
     // stdout is the tool's content (the seed's text); the operator reads English.
     if args.json {
         let result = crate::router::outcome::refusal_result(&refusal.model);
-        outln!("{}", serde_json::to_string(&result).unwrap_or_default());
+        outln!("{}", crate::cli::json_text::compact(&result));
     } else {
         outln!("{}", guard.text(OutputStream::Stdout, &refusal.model));
     }

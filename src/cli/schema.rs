@@ -87,7 +87,7 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> u8 {
             "warnings": all_warnings(&loaded, &registry, &view),
             "payload": view.export.payload,
         });
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", crate::cli::json_text::pretty(&out));
     } else {
         // Every note may quote config text (agent ids, tool names, deny entries).
         for warning in all_warnings(&loaded, &registry, &view) {
@@ -112,10 +112,7 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> u8 {
         for violation in &violations {
             super::err_untrusted(cli, &format!("violation: {violation}"));
         }
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&view.export.payload).unwrap_or_default()
-        );
+        outln!("{}", crate::cli::json_text::pretty(&view.export.payload));
     }
     if violations.is_empty() {
         exit::OK

@@ -79,7 +79,7 @@ pub fn run(cli: &Cli, args: &ToolsArgs) -> u8 {
             })
             .collect();
         let out = json!({"tools": tools, "warnings": warnings_json(&loaded, &registry, &res)});
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", crate::cli::json_text::pretty(&out));
     } else {
         print_load_warnings(cli, &loaded, &registry);
         super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));

@@ -22,7 +22,8 @@ pub struct VerifyArgs {
     /// Gateway token (default: $OPENCLAW_GATEWAY_TOKEN)
     #[arg(long, requires = "gateway")]
     pub token: Option<String>,
-    /// The real OpenClaw CLI (default: $OPENCLAW_BIN, then `openclaw` on PATH)
+    /// The real OpenClaw CLI for a run (default: $OPENCLAW_BIN, then `openclaw` on PATH; not
+    /// used with --gateway)
     #[arg(long, value_name = "PATH")]
     pub openclaw: Option<PathBuf>,
     /// Seconds the real run may take before its process group is killed

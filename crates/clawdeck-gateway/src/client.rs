@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use super::connection::{ConnectOptions, Connection, Incoming};
 use super::endpoint::GatewayEndpoint;
 use super::error::GatewayError;
+use super::event_stream::{BoundedSender, EventStream};
 use super::frames::{EventFrame, Hello};
 use super::identity::DeviceIdentity;
 
@@ -32,6 +33,9 @@ pub enum ClientEvent {
     Failed(GatewayError),
     /// A server event.
     Event(Arc<EventFrame>),
+    /// `dropped` server events were left out here because the reader fell behind (only on an
+    /// [`EventStream`](super::event_stream::EventStream)); rebuild from a fresh list.
+    Lagged { dropped: u64 },
 }
 
 /// Reconnect delays: doubling from `initial` up to `max`.
@@ -82,6 +86,9 @@ enum Subscriber {
         tx: mpsc::Sender<ClientEvent>,
         dropped: Arc<AtomicU64>,
     },
+    /// Bounded for gateway events, with the gap said in place (the console's feeds, router
+    /// runs).
+    Bounded(BoundedSender),
 }
 
 impl Subscriber {
@@ -97,6 +104,7 @@ impl Subscriber {
                 }
                 Err(mpsc::error::TrySendError::Closed(_)) => false,
             },
+            Subscriber::Bounded(tx) => tx.send(event),
         }
     }
 }
@@ -225,6 +233,17 @@ impl GatewayClient {
         let (tx, rx) = mpsc::unbounded_channel();
         if let Ok(mut subscribers) = self.shared.subscribers.lock() {
             subscribers.push(Subscriber::Lossless(tx));
+        }
+        rx
+    }
+
+    /// Everything that happens from now on, in order; never more than `capacity` gateway
+    /// events wait for the reader, and what was dropped is said in its place
+    /// (`ClientEvent::Lagged`). For readers that rebuild from a fresh list after a gap.
+    pub fn event_stream(&self, capacity: usize) -> EventStream {
+        let (tx, rx) = super::event_stream::bounded(capacity);
+        if let Ok(mut subscribers) = self.shared.subscribers.lock() {
+            subscribers.push(Subscriber::Bounded(tx));
         }
         rx
     }

@@ -351,7 +351,7 @@ impl GatewayDesk {
         else {
             return;
         };
-        let mut events = client.events();
+        let mut events = client.event_stream(crate::FEED_CAPACITY);
         if let Ok(mut clients) = self.clients.lock() {
             clients.insert(name.clone(), client.clone());
         }
@@ -368,7 +368,11 @@ impl GatewayDesk {
             return;
         }
         while let Some(event) = events.recv().await {
-            let reconnected = matches!(event, ClientEvent::Connected { .. });
+            // A gap in the events (the desk fell behind a flood) is filled like a reconnect.
+            let reconnected = matches!(
+                event,
+                ClientEvent::Connected { .. } | ClientEvent::Lagged { .. }
+            );
             if let Some(item) = WatchItem::from_client_event(&name, &event)
                 && is_desk_item(&item)
                 && !self.publish(item)

@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::client::{Backoff, ClientEvent, GatewayClient};
 use super::connection::ConnectOptions;
 use super::endpoint::GatewayEndpoint;
+use super::event_stream::FEED_CAPACITY;
 use super::history::{HISTORY, fetch_history};
 use super::identity::DeviceIdentity;
 use super::session_pages::list_all_sessions;
@@ -137,7 +138,7 @@ async fn feed_one(
     };
     // Closed on every way out (stop included: the select drops this future, and the guard).
     let _close = CloseOnDrop(client.clone());
-    let mut events = client.events();
+    let mut events = client.event_stream(FEED_CAPACITY);
     let hello = Arc::new(client.hello().clone());
     if !sink(
         name.clone(),
@@ -190,7 +191,12 @@ async fn feed_one(
         if stop.is_cancelled() {
             return;
         }
-        let reconnected = matches!(event, ClientEvent::Connected { .. });
+        // After a reconnect, or a gap in the events (the feed fell behind a flood), the rows
+        // and the followed transcript are fetched again.
+        let reconnected = matches!(
+            event,
+            ClientEvent::Connected { .. } | ClientEvent::Lagged { .. }
+        );
         let wanted = is_roster_event(&event) || is_followed_event(&event, following.as_deref());
         if wanted && !sink(name.clone(), event) {
             return;

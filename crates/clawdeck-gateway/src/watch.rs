@@ -164,6 +164,12 @@ impl WatchItem {
                 },
                 Value::Null,
             ),
+            // The reader rebuilds from a fresh list; shown for what it is.
+            ClientEvent::Lagged { dropped } => item(
+                "clawdeck.lagged",
+                WatchKind::Other,
+                serde_json::json!({ "dropped": dropped }),
+            ),
             ClientEvent::Event(frame) => {
                 if QUIET_EVENTS.contains(&frame.event.as_str()) {
                     return None;

@@ -257,7 +257,7 @@ async fn drive(
     stop: &Stop,
 ) -> TransportEnd {
     // Subscribe before starting, so no event of the run is missed.
-    let mut events = client.events();
+    let mut events = client.event_stream(crate::gateway::FEED_CAPACITY);
     let accepted = tokio::select! {
         a = client.request("agent", agent_params(plan, agent)) => a,
         _ = stop.requested() => {
@@ -298,7 +298,7 @@ fn exited(code: i32) -> TransportEnd {
 /// ends, the connection goes, or clawdeck stops it (then the gateway is asked to abort it).
 async fn follow_run(
     client: &GatewayClient,
-    events: &mut tokio::sync::mpsc::UnboundedReceiver<ClientEvent>,
+    events: &mut crate::gateway::EventStream,
     run_id: &str,
     chunks: &ChunkSink,
     notes: &NoteSink,
@@ -330,6 +330,18 @@ async fn follow_run(
                     format!("gateway connection lost mid-run: {reason}\n").into_bytes(),
                 );
                 return exited(1);
+            }
+            Some(ClientEvent::Lagged { dropped }) => {
+                // The run's text has a hole; its end may have been in it, and then the run's
+                // deadline ends the wait.
+                chunks(
+                    OutputStream::Stderr,
+                    format!(
+                        "clawdeck fell behind the gateway: {dropped} events of this run left out\n"
+                    )
+                    .into_bytes(),
+                );
+                continue;
             }
             Some(_) => continue,
             None => {

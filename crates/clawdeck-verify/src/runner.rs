@@ -355,30 +355,6 @@ pub(super) fn tail_lines(text: &str, n: usize) -> String {
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
-/// Runs an OpenClaw CLI command outside the isolated home (for `gateway call`) and returns its
-/// stdout, or a located error.
-pub(crate) async fn run_cli_stdout(
-    program: &Path,
-    args: Vec<String>,
-    timeout: Duration,
-) -> Result<String, VerifyError> {
-    let spec = ProcessSpec::new(program.display().to_string())
-        .args(args)
-        .env("OPENCLAW_HIDE_BANNER", "1")
-        .env("NO_COLOR", "1")
-        .timeout(Some(timeout));
-    let command = spec.display_command();
-    let running = process::spawn(spec).map_err(|err| spawn_error(program, &err))?;
-    let outcome = running.wait().await;
-    if outcome.timed_out {
-        return Err(VerifyError::Timeout {
-            command,
-            seconds: timeout.as_secs(),
-        });
-    }
-    Ok(strip_ansi(&outcome.output.stdout_text()))
-}
-
 /// One turn started by the context's sender: a Telegram direct message (see `sender_run`)
 /// to a private gateway whose Telegram channel reads from the stand-in Bot API.
 pub async fn observe_inbound(

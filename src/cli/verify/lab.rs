@@ -67,11 +67,15 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
                     .clone()
                     .or_else(|| std::env::var("OPENCLAW_GATEWAY_TOKEN").ok()),
             };
+            let identity = match crate::gateway::DeviceIdentity::load_default() {
+                Ok(identity) => identity,
+                Err(err) => {
+                    crate::cli::err_untrusted(cli, &format!("clawdeck verify: {err}"));
+                    return exit::USAGE;
+                }
+            };
             let observed = runtime.block_on(verify::observe_gateway(
-                &target,
-                &session,
-                args.openclaw.as_deref(),
-                timeout,
+                &target, &session, &identity, timeout,
             ));
             (
                 format!("gateway {url}, tools.effective for {session}"),
@@ -151,7 +155,7 @@ fn print_report(
                 "agree": comparison.agreeing(),
             },
         });
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", crate::cli::json_text::pretty(&out));
     } else {
         // Tool names, agent ids and the CLI's words come from the config and from OpenClaw.
         let mut text = format!("config: {}\n", loaded.describe());

@@ -9,7 +9,7 @@ pub mod visible;
 use std::io::IsTerminal;
 
 pub use sanitizer::{CleanLine, Sanitizer, plain_text};
-pub use visible::{HIDDEN_CHARS_WARNING, VisibleText, visible};
+pub use visible::{HIDDEN_CHARS_WARNING, VisibleText, escape_hidden_in_json, visible};
 
 /// Which of the two output streams of a process (a child's or our own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

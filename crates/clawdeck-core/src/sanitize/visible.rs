@@ -78,6 +78,31 @@ fn is_marked(c: char) -> bool {
         | '\u{feff}' | '\u{ffa0}' | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e007f}')
 }
 
+/// JSON text (as serde_json writes it) with DEL and every character [`visible`] marks written as
+/// `\uXXXX` escapes: the same JSON value for any reader, but nothing a terminal showing it could
+/// take as a control or reorder (C1 controls, bidi overrides, zero-width characters). Outside
+/// strings JSON holds only ASCII, so every such character is inside a string.
+pub fn escape_hidden_in_json(json: String) -> String {
+    // Every such character is DEL or non-ASCII: plain ASCII text passes untouched, uncopied.
+    if (json.is_ascii() && !json.contains('\u{7f}'))
+        || !json.chars().any(|c| c == '\u{7f}' || is_marked(c))
+    {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if c == '\u{7f}' || is_marked(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Characters that hide or reorder what a reader sees (the approval is flagged).
 fn hides(c: char) -> bool {
     match c {
@@ -91,6 +116,24 @@ fn hides(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_keeps_its_value_and_shows_no_hidden_character() {
+        let value = serde_json::json!({
+            "cmd\u{202e}": "a\u{9b}31mb\u{7f}\u{200b}c\u{e0041}é中\u{1b}",
+        });
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        let shown = escape_hidden_in_json(text);
+        assert!(shown.contains("cmd\\u202e"), "{shown}");
+        assert!(
+            shown.contains("a\\u009b31mb\\u007f\\u200bc\\udb40\\udc41é中\\u001b"),
+            "{shown}"
+        );
+        assert!(!shown.chars().any(|c| c == '\u{7f}' || is_marked(c)));
+        let back: serde_json::Value = serde_json::from_str(&shown).unwrap_or_default();
+        assert_eq!(back, value);
+        assert_eq!(escape_hidden_in_json("{\"a\": 1}".into()), "{\"a\": 1}");
+    }
 
     #[test]
     fn a_carriage_return_cannot_hide_the_start_of_a_command() {
