@@ -33,11 +33,11 @@ fn gateway_error(message: String) -> VerifyError {
 /// user name or password before '@'), so the token is never handed over with a URL whose host
 /// is not what it seems.
 pub(crate) fn endpoint(target: &GatewayTarget) -> Result<GatewayEndpoint, VerifyError> {
-    crate::gateway_client::endpoint::websocket_url(&target.url)
+    let url = crate::gateway_client::endpoint::websocket_url(&target.url)
         .map_err(|e| gateway_error(format!("--gateway: {e}")))?;
     Ok(GatewayEndpoint {
         name: "--gateway".to_string(),
-        url: target.url.clone(),
+        url,
         auth: target
             .token
             .clone()
@@ -88,7 +88,7 @@ mod tests {
             token: Some("t".into()),
         };
         let asked = endpoint(&target).unwrap();
-        assert_eq!(asked.url, "http://127.0.0.1:18789");
+        assert_eq!(asked.url, "ws://127.0.0.1:18789");
         assert!(matches!(asked.auth, GatewayAuth::Token(ref t) if t == "t"));
         let sneaky = GatewayTarget {
             url: "ws://127.0.0.1:1@evil.example".into(),
