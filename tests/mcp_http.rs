@@ -6,6 +6,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::os::unix::process::CommandExt;
@@ -464,6 +466,35 @@ fn sessions_over_the_cap_close_the_idlest_and_when_all_are_busy_are_refused_nami
             .as_str()
             .is_some_and(|m| m.contains("mcp.http.maxSessions")),
         "{body}"
+    );
+    server.assert_running();
+}
+
+/// 3,000 `initialize` requests with the token, as fast as they come: past the default cap (256
+/// sessions) they are refused, so the server's peak memory grows by a bounded amount (each
+/// session was kept for 5 idle minutes, and 6,000 added 640 MB).
+#[test]
+fn a_burst_of_initialize_requests_keeps_the_servers_memory_bounded() {
+    let fixture = Fixture::new(json!({}));
+    let mut server = Server::start(&fixture, None);
+    server.handshake();
+    let before = support::peak_rss_kb(server.child.id()).unwrap();
+    let mut refused = 0;
+    for _ in 0..3_000 {
+        let (status, _, body) = server.post(None, "", &initialize_body());
+        match status {
+            200 => {}
+            503 => refused += 1,
+            other => panic!("initialize answered {other}: {body}"),
+        }
+    }
+    let after = support::peak_rss_kb(server.child.id()).unwrap();
+    eprintln!("3,000 initialize requests: peak {before} kB -> {after} kB, {refused} refused");
+    assert!(refused >= 3_000 - 256, "the cap refused {refused}");
+    assert!(
+        after - before < 64 * 1024,
+        "peak memory grew {} kB over 3,000 initialize requests",
+        after - before
     );
     server.assert_running();
 }
