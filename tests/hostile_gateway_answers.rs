@@ -428,3 +428,86 @@ fn json_output_escapes_c1_and_bidi_characters_and_keeps_the_value() {
         "the key reads back unchanged: {value}"
     );
 }
+
+/// A chat turn whose reader falls 20,000 deltas behind (the console redrawing, a slow
+/// terminal): what waits is bounded, the gap is reported as a `Gap`, and the turn still ends
+/// although its final event was among what was left out: the gateway's `agent.wait` says how.
+#[test]
+fn a_chat_turn_that_falls_behind_reports_the_gap_and_still_ends() {
+    use clawdeck_gateway::chat::{ChatEvent, ChatRequest, run_turn};
+    use clawdeck_gateway::{Backoff, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient};
+    use std::time::Duration;
+
+    const FLOOD: usize = 20_000;
+    let gateway = FakeGateway::start(
+        Script::everything()
+            .chat_reply("hi")
+            .chat_flood(FLOOD)
+            .answer(
+                "agent.wait",
+                json!({"status": "ok", "stopReason": "stop",
+                       "terminalReply": {"disposition": "visible", "text": "the whole reply"}}),
+            ),
+    );
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (events, end) = runtime.block_on(async {
+        let client = GatewayClient::connect(
+            clawdeck_gateway::GatewayEndpoint {
+                name: "fake".into(),
+                url: gateway.url.clone(),
+                auth: GatewayAuth::Token("fake-token".into()),
+                origin: "test".into(),
+            },
+            DeviceIdentity::from_seed([9; 32]),
+            ConnectOptions::default(),
+            Backoff::default(),
+        )
+        .await
+        .unwrap();
+        let request = ChatRequest::new("agent:main:main", None, "hi");
+        let mut seen = Vec::new();
+        let end = tokio::time::timeout(
+            Duration::from_secs(60),
+            run_turn(&client, &request, std::future::pending(), |event| {
+                // The reader stalls on its first delta while the flood arrives.
+                let first_delta = matches!(event, ChatEvent::Delta { .. })
+                    && !seen.iter().any(|e| matches!(e, ChatEvent::Delta { .. }));
+                if first_delta {
+                    std::thread::sleep(Duration::from_secs(3));
+                }
+                seen.push(event.clone());
+            }),
+        )
+        .await
+        .expect("the turn ended")
+        .unwrap();
+        client.close();
+        (seen, end)
+    });
+    let deltas = events
+        .iter()
+        .filter(|e| matches!(e, ChatEvent::Delta { .. }))
+        .count();
+    let dropped: u64 = events
+        .iter()
+        .map(|e| match e {
+            ChatEvent::Gap { dropped } => *dropped,
+            _ => 0,
+        })
+        .sum();
+    assert!(dropped > 0, "no gap reported ({deltas} deltas passed)");
+    assert!(
+        deltas <= 2 * clawdeck_gateway::FEED_CAPACITY,
+        "{deltas} deltas passed, {dropped} dropped"
+    );
+    // The final event was dropped with the flood: the end is the one `agent.wait` gave.
+    assert!(
+        matches!(&end, ChatEvent::Final { text, .. } if text == "the whole reply"),
+        "the turn ended: {end:?}"
+    );
+    assert!(gateway.methods().iter().any(|m| m == "agent.wait"));
+}

@@ -261,6 +261,9 @@ fn describe(event: &ChatEvent) -> Option<String> {
         ),
         ChatEvent::Aborted { reason } => format!("[aborted] {reason}"),
         ChatEvent::Error { message } => format!("[error] {message}"),
+        ChatEvent::Gap { dropped } => format!(
+            "[gap] {dropped} gateway events left out (clawdeck fell behind); the reply may miss text"
+        ),
         _ => return None,
     })
 }

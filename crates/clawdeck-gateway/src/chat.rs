@@ -117,6 +117,11 @@ pub enum ChatEvent {
     Error {
         message: String,
     },
+    /// `dropped` gateway events were left out here: clawdeck fell behind a flood. The turn's
+    /// end is then also asked for (`agent.wait`), in case it was among them.
+    Gap {
+        dropped: u64,
+    },
 }
 
 impl ChatEvent {
@@ -156,6 +161,7 @@ impl ChatEvent {
             }
             ChatEvent::Aborted { reason } => json!({"kind": "aborted", "reason": reason}),
             ChatEvent::Error { message } => json!({"kind": "error", "message": message}),
+            ChatEvent::Gap { dropped } => json!({"kind": "gap", "dropped": dropped}),
         }
     }
 }
@@ -400,7 +406,7 @@ pub async fn run_turn(
 ) -> Result<ChatEvent, GatewayError> {
     require(client, "chat.send")?;
     // Listen before sending: the first events can come before the answer.
-    let mut events = client.events();
+    let mut events = client.event_stream(crate::FEED_CAPACITY);
     let send = client.request("chat.send", request.params());
     tokio::pin!(send);
     tokio::pin!(stop);
@@ -420,13 +426,13 @@ pub async fn run_turn(
         status: text(&accepted, "status"),
     });
     let mut filter = TurnFilter::new(&run_id);
-    if let Some(end) = follow(&mut events, &mut filter, &mut stop, &mut on_event).await? {
+    if let Some(end) = follow(client, &mut events, &mut filter, &mut stop, &mut on_event).await? {
         return Ok(end);
     }
     // Stopped by the caller: abort, then wait for the turn to say it ended.
     let answer = abort(client, &request.session_key, Some(&run_id)).await?;
     let grace = tokio::time::sleep(ABORT_GRACE);
-    if let Some(end) = follow(&mut events, &mut filter, grace, &mut on_event).await? {
+    if let Some(end) = follow(client, &mut events, &mut filter, grace, &mut on_event).await? {
         return Ok(end);
     }
     let end = ChatEvent::Aborted {
@@ -462,18 +468,40 @@ async fn abort_unacknowledged(
     Ok(end)
 }
 
-/// Reports the turn's events until it ends (`Some(end)`) or `stop` resolves (`None`).
+/// Reports the turn's events until it ends (`Some(end)`) or `stop` resolves (`None`). After a
+/// gap in the events the turn's end may have been lost: from then on the gateway is also asked
+/// to wait for the run (`agent.wait`), and its answer ends the turn if no end event does.
 async fn follow(
-    events: &mut tokio::sync::mpsc::UnboundedReceiver<ClientEvent>,
+    client: &GatewayClient,
+    events: &mut crate::EventStream,
     filter: &mut TurnFilter,
     stop: impl Future<Output = ()>,
     on_event: &mut impl FnMut(&ChatEvent),
 ) -> Result<Option<ChatEvent>, GatewayError> {
     tokio::pin!(stop);
+    let mut waiting: Option<std::pin::Pin<Box<dyn Future<Output = Option<ChatEvent>> + Send>>> =
+        None;
     loop {
+        let asked = async {
+            match waiting.as_mut() {
+                Some(wait) => wait.await,
+                None => std::future::pending().await,
+            }
+        };
         let next = tokio::select! {
             _ = &mut stop => return Ok(None),
             next = events.recv() => next,
+            end = asked => match end {
+                Some(end) => {
+                    on_event(&end);
+                    return Ok(Some(end));
+                }
+                // Still running: asked again.
+                None => {
+                    waiting = Some(Box::pin(wait_for_run(client.clone(), filter.run_id().to_string())));
+                    continue;
+                }
+            },
         };
         match next {
             Some(ClientEvent::Event(frame)) => {
@@ -482,6 +510,15 @@ async fn follow(
                     if event.is_end() {
                         return Ok(Some(event));
                     }
+                }
+            }
+            Some(ClientEvent::Lagged { dropped }) => {
+                on_event(&ChatEvent::Gap { dropped });
+                if waiting.is_none() {
+                    waiting = Some(Box::pin(wait_for_run(
+                        client.clone(),
+                        filter.run_id().to_string(),
+                    )));
                 }
             }
             Some(ClientEvent::Failed(err)) => return Err(err),
@@ -495,9 +532,89 @@ async fn follow(
     }
 }
 
+/// How long one `agent.wait` waits for the run on the gateway.
+const RUN_WAIT: Duration = Duration::from_secs(30);
+
+/// The turn's end as `agent.wait` reports it; None while the run goes on (or the ask failed:
+/// it is asked again, the events may still bring the end).
+async fn wait_for_run(client: GatewayClient, run_id: String) -> Option<ChatEvent> {
+    let params = json!({"runId": run_id, "timeoutMs": RUN_WAIT.as_millis() as u64});
+    let answer = client
+        .request_with_timeout("agent.wait", params, RUN_WAIT + Duration::from_secs(10))
+        .await;
+    let answer = match answer {
+        Ok(answer) => answer,
+        Err(_) => {
+            // Not asked in a tight loop when the gateway refuses.
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            return None;
+        }
+    };
+    run_end(&answer)
+}
+
+/// A turn's end from an `agent.wait` answer (`status` ok / error / aborted...; `timeout` and
+/// `pending` mean it still runs).
+fn run_end(answer: &Value) -> Option<ChatEvent> {
+    let status = answer.get("status").and_then(Value::as_str)?;
+    let stop_reason = text(answer, "stopReason");
+    Some(match status {
+        "timeout" | "pending" | "running" | "" => return None,
+        "ok" | "completed" | "done" => ChatEvent::Final {
+            text: answer
+                .get("terminalReply")
+                .map(reply_text)
+                .unwrap_or_default(),
+            stop_reason: if stop_reason.is_empty() { status.to_string() } else { stop_reason },
+        },
+        "aborted" | "cancelled" | "killed" => ChatEvent::Aborted {
+            reason: if stop_reason.is_empty() { status.to_string() } else { stop_reason },
+        },
+        other => ChatEvent::Error {
+            message: answer
+                .get("error")
+                .map(|e| match e.as_str() {
+                    Some(text) => text.to_string(),
+                    None => e.to_string(),
+                })
+                .filter(|m| !m.is_empty() && m != "null")
+                .unwrap_or_else(|| format!("the run ended with status {other}")),
+        },
+    })
+}
+
+/// The text of an `agent.wait` `terminalReply` (`{disposition: "visible", text}`; empty for a
+/// silent or empty reply).
+fn reply_text(reply: &Value) -> String {
+    reply
+        .get("text")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_agent_wait_answer_ends_the_turn_or_says_it_runs() {
+        assert_eq!(run_end(&json!({"runId": "r", "status": "timeout"})), None);
+        assert_eq!(
+            run_end(&json!({"runId": "r", "status": "ok", "stopReason": "stop",
+                "terminalReply": {"disposition": "visible", "text": "done"}})),
+            Some(ChatEvent::Final {
+                text: "done".into(),
+                stop_reason: "stop".into()
+            })
+        );
+        assert_eq!(
+            run_end(&json!({"runId": "r", "status": "error", "error": "model failed"})),
+            Some(ChatEvent::Error {
+                message: "model failed".into()
+            })
+        );
+    }
 
     fn frame(event: &str, payload: Value) -> EventFrame {
         EventFrame {

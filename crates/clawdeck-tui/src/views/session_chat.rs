@@ -104,6 +104,9 @@ impl Turn {
             }
             ChatEvent::Aborted { reason } => self.state = format!("aborted ({reason})"),
             ChatEvent::Error { message } => self.state = format!("failed: {message}"),
+            ChatEvent::Gap { dropped } => self.note(format!(
+                "{dropped} gateway events left out (fell behind); the reply may miss text"
+            )),
         }
     }
 }
