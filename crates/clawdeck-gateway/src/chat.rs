@@ -557,7 +557,9 @@ async fn wait_for_run(client: GatewayClient, run_id: String) -> Option<ChatEvent
 /// `pending` mean it still runs).
 fn run_end(answer: &Value) -> Option<ChatEvent> {
     let status = answer.get("status").and_then(Value::as_str)?;
-    let stop_reason = text(answer, "stopReason");
+    let stop_reason = Some(text(answer, "stopReason"))
+        .filter(|reason| !reason.is_empty())
+        .unwrap_or_else(|| status.to_string());
     Some(match status {
         "timeout" | "pending" | "running" | "" => return None,
         "ok" | "completed" | "done" => ChatEvent::Final {
@@ -565,10 +567,10 @@ fn run_end(answer: &Value) -> Option<ChatEvent> {
                 .get("terminalReply")
                 .map(reply_text)
                 .unwrap_or_default(),
-            stop_reason: if stop_reason.is_empty() { status.to_string() } else { stop_reason },
+            stop_reason,
         },
         "aborted" | "cancelled" | "killed" => ChatEvent::Aborted {
-            reason: if stop_reason.is_empty() { status.to_string() } else { stop_reason },
+            reason: stop_reason,
         },
         other => ChatEvent::Error {
             message: answer
