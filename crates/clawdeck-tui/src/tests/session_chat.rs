@@ -196,6 +196,14 @@ fn the_turn_strip_shows_tool_calls_approvals_and_the_streamed_reply() {
     assert!(screen.contains("tool exec returned"), "{screen}");
     assert!(!screen.contains('\x1b'), "gateway text is sanitized");
     insta::assert_snapshot!("sessions_turn_strip", screen);
+    // Fell behind a flood: the gap is said in the strip, in order.
+    h.app.handle_event(news(ChatEvent::Gap { dropped: 1532 }));
+    let screen = h.screen_trimmed(120, 30);
+    assert!(
+        screen.contains("1532 gateway events left out (fell behind); the reply may miss text"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("sessions_turn_strip_gap", screen);
     h.app.handle_event(news(ChatEvent::Aborted {
         reason: "rpc".into(),
     }));
