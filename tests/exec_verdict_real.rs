@@ -140,6 +140,17 @@ const CASES: &[(&str, &str, &[Surface])] = &[
     ("strict", "ls /", &[I]),
 ];
 
+/// (agent, command, session permission mode), each an interactive turn in a session patched to
+/// the mode: the mode replaces the agent's exec policy; the approvals document still tightens
+/// it, except under `full`.
+const PERMISSION_CASES: &[(&str, &str, &str)] = &[
+    ("full", "whoami", "read-only"),
+    ("main", "whoami", "guarded"),
+    ("main", "ls /", "workspace"),
+    ("docdeny", "ls /", "guarded"),
+    ("docdeny", "ls /", "full"),
+];
+
 /// What the real turn did with the exec call.
 #[derive(Debug, Clone)]
 struct Observed {
@@ -269,13 +280,28 @@ impl Matrix {
 
     /// clawdeck's verdict for the case (`command` of `explain exec --json`).
     fn verdict(&self, agent: &str, command: &str, surface: Surface) -> Value {
-        let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
-            // Two `agents` keys (start.sh's and ours) until a release rewrites the file: read
-            // as OpenClaw reads them, the last wins.
-            .arg("--config")
+        self.verdict_in(agent, command, surface, None)
+    }
+
+    /// As [`verdict`](Self::verdict), in a session with permission `mode`.
+    fn verdict_in(
+        &self,
+        agent: &str,
+        command: &str,
+        surface: Surface,
+        mode: Option<&str>,
+    ) -> Value {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+        // Two `agents` keys (start.sh's and ours) until a release rewrites the file: read as
+        // OpenClaw reads them, the last wins.
+        cmd.arg("--config")
             .arg(self.gateway.config_path())
             .args(["explain", "exec", "--agent", agent, "--command", command])
-            .args(["--surface", surface.flag(), "--json"])
+            .args(["--surface", surface.flag(), "--json"]);
+        if let Some(mode) = mode {
+            cmd.args(["--permission-mode", mode]);
+        }
+        let out = cmd
             .env("OPENCLAW_STATE_DIR", self.gateway.home().join(".openclaw"))
             .env("HOME", self.work.path())
             .output()
@@ -331,10 +357,10 @@ impl Matrix {
 
     /// A `chat.send` turn from `clawdeck chat`: the first approval request or tool result
     /// (run again, at most three times, after [`UPSTREAM_BUSY`] refusals).
-    fn interactive(&self, agent: &str, command: &str, n: usize) -> Observed {
+    fn interactive(&self, agent: &str, command: &str, n: usize, mode: Option<&str>) -> Observed {
         let mut attempt = 0;
         loop {
-            match self.interactive_once(agent, command, n, attempt) {
+            match self.interactive_once(agent, command, n, attempt, mode) {
                 Ok(observed) => return observed,
                 Err(seen) if attempt < 3 && upstream_busy(&seen).is_some() => {
                     let why = upstream_busy(&seen).unwrap_or_default();
@@ -357,15 +383,20 @@ impl Matrix {
         command: &str,
         n: usize,
         attempt: usize,
+        mode: Option<&str>,
     ) -> Result<Observed, String> {
         let home = self.work.path().join(format!("chat-{n}-{attempt}"));
         let at = |sub: &str| home.join(sub);
+        let session = match mode {
+            Some(mode) => {
+                let key = format!("agent:{agent}:pm{n}-{attempt}");
+                self.set_permission_mode(&key, mode);
+                key
+            }
+            None => format!("agent:{agent}:m{n}-{attempt}"),
+        };
         let mut child = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
-            .args([
-                "chat",
-                "--session",
-                &format!("agent:{agent}:m{n}-{attempt}"),
-            ])
+            .args(["chat", "--session", &session])
             .args(["-m", &exec_message(command), "--json"])
             .env("HOME", &home)
             .env("XDG_STATE_HOME", at("state"))
@@ -491,6 +522,32 @@ impl Matrix {
         let _ = child.wait();
         panic!(
             "openclaw agent {agent} {command:?}: neither a pending approval nor a result in 90 s"
+        );
+    }
+
+    /// Creates session `key` with permission `mode` (`sessions.patch`, through the real CLI,
+    /// which holds operator.admin: `full` needs it).
+    fn set_permission_mode(&self, key: &str, mode: &str) {
+        let params = serde_json::json!({ "key": key, "permissionMode": mode }).to_string();
+        let ws = self.gateway.url.replacen("http://", "ws://", 1);
+        let out = self
+            .openclaw()
+            .args([
+                "gateway",
+                "call",
+                "sessions.patch",
+                "--json",
+                "--params",
+                &params,
+            ])
+            .args(["--url", &ws, "--token", &self.gateway.token])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains(&format!("\"permissionMode\": \"{mode}\"")),
+            "sessions.patch {key} {mode}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
         );
     }
 
@@ -644,9 +701,18 @@ fn explain_exec_agrees_with_real_turns() {
     observed.extend(headless.iter().zip(results).map(|(c, o)| (c.0, H, o)));
     let interactive = cases_on(Surface::Interactive);
     let results = run_parallel(&interactive, 4, |n, agent, command| {
-        matrix.interactive(agent, command, n)
+        matrix.interactive(agent, command, n, None)
     });
     observed.extend(interactive.iter().zip(results).map(|(c, o)| (c.0, I, o)));
+    let moded: Vec<(usize, &str, &str)> = PERMISSION_CASES
+        .iter()
+        .enumerate()
+        .map(|(i, (agent, command, _))| (CASES.len() + 1 + i, *agent, *command))
+        .collect();
+    let in_modes = run_parallel(&moded, 4, |n, agent, command| {
+        let mode = PERMISSION_CASES[n - CASES.len() - 1].2;
+        matrix.interactive(agent, command, n, Some(mode))
+    });
     // The same cases as `--remote-config` answers them, while the gateway runs.
     let remote: Vec<(usize, Surface, Value)> = observed
         .iter()
@@ -678,6 +744,19 @@ fn explain_exec_agrees_with_real_turns() {
             "fwd \"ls /\" headless (forwarded): real {} ({}) / clawdeck {} ({})",
             real.verdict, real.text, ours["verdict"], ours["reason"]
         ));
+    }
+    for ((agent, command, mode), real) in PERMISSION_CASES.iter().zip(&in_modes) {
+        let ours = matrix.verdict_in(agent, command, I, Some(mode));
+        if ours["verdict"] != real.verdict {
+            disagreements.push(format!(
+                "{agent} {command:?} permissionMode {mode}: real {} ({}) / clawdeck {} at {} ({})",
+                real.verdict,
+                real.text.replace('\n', " "),
+                ours["verdict"],
+                ours["step"],
+                ours["reason"]
+            ));
+        }
     }
     for (n, surface, real) in &observed {
         let (agent, command, _) = CASES[*n];
@@ -724,7 +803,7 @@ fn explain_exec_agrees_with_real_turns() {
             ));
         }
     }
-    let count = observed.len();
+    let count = observed.len() + PERMISSION_CASES.len();
     eprintln!(
         "exec_verdict_real ({}): {} of {count} cases agree",
         release_of(&bin),

@@ -30,6 +30,11 @@ pub struct ExecCommandArgs {
     /// --remote-config, the gateway host's (exec.approvals.get, operator.admin)
     #[arg(long, value_name = "FILE", requires = "command")]
     pub approvals: Option<PathBuf>,
+    /// The session's permission mode (read-only, guarded, workspace, full), set with
+    /// `sessions.patch` or the Control UI: it replaces the configured exec policy, and `full`
+    /// lifts the approvals document's floors
+    #[arg(long, value_name = "MODE", requires = "command")]
+    pub permission_mode: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -69,6 +74,12 @@ pub fn run(
             return Some(exit::USAGE);
         }
     };
+    if let Some(mode) = &args.permission_mode
+        && let Err(err) = exec_verdict::check_permission_mode(loaded, mode)
+    {
+        super::err_untrusted(cli, &format!("clawdeck explain: --permission-mode: {err}"));
+        return Some(exit::USAGE);
+    }
     let surface = match args.surface {
         SurfaceArg::Interactive => Surface::Interactive,
         SurfaceArg::Headless => Surface::Headless,
@@ -78,6 +89,7 @@ pub fn run(
         command,
         surface,
         approvals: doc.as_ref(),
+        permission_mode: args.permission_mode.as_deref(),
     };
     let resolver = PathResolver::from_env();
     let verdict = exec_verdict::explain(loaded, res, &question, &resolver);
@@ -85,6 +97,7 @@ pub fn run(
         let out = json!({
             "command": command_json(command, &verdict),
             "surface": surface,
+            "permissionMode": args.permission_mode,
             "context": res.resolved,
             "approvals": approvals_from,
         });

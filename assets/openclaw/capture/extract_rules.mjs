@@ -16,6 +16,8 @@
 //                                    normalizeExecMode accepts
 //   exec inlineEval                  FLAG_/POSITIONAL_INTERPRETER_INLINE_EVAL_SPECS (the source
 //                                    literals evaluated; sets and maps as lists)
+//   exec permissionModes             EXEC_MODE_BY_PERMISSION_MODE (source text): a session's
+//                                    permission mode → the exec mode it stands for
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -128,6 +130,10 @@ const safeBuiltins = constSet("DEFAULT_SAFE_BUILTINS");
 const trustedDirs = constList("DEFAULT_SAFE_BIN_TRUSTED_DIRS");
 const modes = await execModes();
 const inlineEval = inlineEvalSpecs();
+const permissionTable = firstMatch(/const EXEC_MODE_BY_PERMISSION_MODE = \{([^}]*)\}/);
+if (!permissionTable) throw new Error(`no module of ${dist} defines EXEC_MODE_BY_PERMISSION_MODE`);
+const permissionModes = Object.fromEntries(
+  [...permissionTable.match[1].matchAll(/"?([\w-]+)"?: "(\w+)"/g)].map((m) => [m[1], m[2]]));
 const profileIds = c("PROFILE_OPTIONS").map((p) => p.id);
 const sections = c("listCoreToolSections")({ swarmEnabled: true, githubPublicationAvailable: true });
 
@@ -145,12 +151,13 @@ console.log(JSON.stringify({
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
   exec: {
     defaultSafeBins: safeBins.list, safeBuiltins: safeBuiltins.list, safeBinTrustedDirs: trustedDirs.list,
-    modes: modes.table, inlineEval: inlineEval.specs,
+    modes: modes.table, inlineEval: inlineEval.specs, permissionModes,
   },
   where: {
     catalog: catalog.file, constants: consts.file, ownerOnly: gatewayMod.file, subagent: always.file,
     maxSpawnDepth: depth?.file ?? null,
     pluginAllowlist: (globAllowlist ?? exactAllowlist).file,
     exec: safeBuiltins.file, execModes: modes.file, inlineEval: inlineEval.file,
+    permissionModes: permissionTable.file,
   },
 }, null, 1));

@@ -73,6 +73,7 @@ impl Deck {
                     command: &command,
                     surface,
                     approvals: doc.as_ref(),
+                    permission_mode: None,
                 };
                 exec_verdict::explain(&config, &res, &question, &resolver)
             };

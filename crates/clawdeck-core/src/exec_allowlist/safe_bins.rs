@@ -31,6 +31,10 @@ pub struct ExecVersionFacts {
     /// The interpreters and flags that count as inline eval; None: the pack does not say.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inline_eval: Option<super::inline_eval::InlineEvalSpecs>,
+    /// Session `permissionMode` → `tools.exec.mode` (`EXEC_MODE_BY_PERMISSION_MODE`); None:
+    /// the pack does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_modes: Option<BTreeMap<String, String>>,
 }
 
 /// What one `tools.exec.mode` stands for, as the version's `resolveExecPolicyForMode` says.
@@ -54,6 +58,7 @@ impl Default for ExecVersionFacts {
             safe_bin_trusted_dirs: owned(DEFAULT_TRUSTED_DIRS),
             modes: None,
             inline_eval: None,
+            permission_modes: None,
         }
     }
 }

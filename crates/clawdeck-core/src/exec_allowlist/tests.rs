@@ -183,6 +183,7 @@ fn a_versions_own_safe_lists_replace_the_built_in_ones() {
         safe_bin_trusted_dirs: vec!["/usr/bin".into()],
         modes: None,
         inline_eval: None,
+        permission_modes: None,
     };
     let policy = SafeBinPolicy::for_version(None, &BTreeMap::new(), &[], &facts);
     let with = |command: &str| {

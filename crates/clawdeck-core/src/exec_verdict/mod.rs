@@ -9,14 +9,15 @@
 //! allowlisted), strict inline-eval, what a question offers and allow-always would store, and
 //! `approvals.exec` forwarding as a headless route. Not modelled yet (docs/policy.md lists them
 //! for operators): elevated mode (which moves a sandboxed command to the gateway), the node
-//! host's own policy (a node verdict is the gateway's floor), session permission modes and
-//! `/exec` overrides, `mode: "auto"`'s reviewer model (named, not predicted), and cron standing
-//! grants.
+//! host's own policy (a node verdict is the gateway's floor), per-turn `/exec` overrides,
+//! `mode: "auto"`'s reviewer model (named, not predicted), and cron standing grants. A
+//! session's permission mode is taken when the caller knows it (`permission_mode`).
 
 pub mod approvals_doc;
 pub mod decide;
 pub mod exec_config;
 pub mod levels;
+pub mod permission_mode;
 
 use serde_json::Value;
 
@@ -33,6 +34,9 @@ pub struct ExecQuestion<'a> {
     pub command: &'a str,
     pub surface: Surface,
     pub approvals: Option<&'a Value>,
+    /// The session's permission mode (`read-only`, `guarded`, `workspace`, `full`), when it
+    /// has one: it replaces the configured exec policy.
+    pub permission_mode: Option<&'a str>,
 }
 
 /// The verdict for `question` in the resolution's context. `resolver` finds executables as the
@@ -44,11 +48,22 @@ pub fn explain(
     resolver: &dyn Resolver,
 ) -> ExecVerdict {
     let agent = res.resolved.agent.clone();
-    let exec_cfg = exec_config::ExecConfig::for_agent(cfg, &agent);
-    let doc = question
+    let mut exec_cfg = exec_config::ExecConfig::for_agent(cfg, &agent);
+    let mut doc = question
         .approvals
         .map(|d| approvals_doc::for_agent(d, &agent))
         .unwrap_or_default();
+    if let Some(mode) = question.permission_mode {
+        let facts = cfg.semantics.exec.as_ref();
+        // An unknown mode is refused before a question is asked (`check_permission_mode`).
+        let _ = permission_mode::apply(
+            mode,
+            facts.and_then(|f| f.permission_modes.as_ref()),
+            facts.and_then(|f| f.modes.as_ref()),
+            &mut exec_cfg,
+            &mut doc,
+        );
+    }
     let answer = allowlist_answer(
         question.command,
         cfg.semantics.exec.as_ref(),
@@ -65,6 +80,19 @@ pub fn explain(
         res.resolved.sandboxed,
         &answer,
         question.surface,
+    )
+}
+
+/// Whether `mode` is a permission mode of `cfg`'s OpenClaw version; the error lists those there
+/// are.
+pub fn check_permission_mode(cfg: &LoadedConfig, mode: &str) -> Result<(), String> {
+    let facts = cfg.semantics.exec.as_ref();
+    permission_mode::apply(
+        mode,
+        facts.and_then(|f| f.permission_modes.as_ref()),
+        facts.and_then(|f| f.modes.as_ref()),
+        &mut exec_config::ExecConfig::for_agent(cfg, "main"),
+        &mut approvals_doc::DocPolicy::default(),
     )
 }
 
@@ -102,6 +130,7 @@ pub fn explain_locally(
             command,
             surface,
             approvals: doc.as_ref(),
+            permission_mode: None,
         };
         explain(cfg, res, &question, resolver)
     };
