@@ -243,7 +243,16 @@ fn the_example_parser_reads_quotes_comments_and_statuses() {
 fn run_example(example: &Example, gateway: &FakeGateway) -> Option<String> {
     let home = tempfile::tempdir().unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
-    cmd.args(&example.args)
+    // Examples that name the default gateway address (`verify --gateway URL`) are pointed at
+    // the fake: clawdeck asks it itself.
+    let args = example.args.iter().map(|arg| {
+        if arg == "http://127.0.0.1:18789" {
+            gateway.url.clone()
+        } else {
+            arg.clone()
+        }
+    });
+    cmd.args(args)
         .env("HOME", home.path())
         .env_remove("OPENCLAW_CONFIG_PATH")
         .env_remove("CLAWDECK_OPENCLAW_VERSION")
