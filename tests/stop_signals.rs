@@ -527,7 +527,11 @@ fn sigterm_to_verify_kills_the_openclaw_run_and_removes_its_scratch_home() {
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
-    assert!(left.is_empty(), "scratch left behind: {left:?}");
+    assert!(
+        left.is_empty(),
+        "scratch left behind: {left:?}; stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// A gateway command waiting on a gateway that never answers: SIGHUP ends it with 129.

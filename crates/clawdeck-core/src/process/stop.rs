@@ -365,10 +365,14 @@ pub fn register_temp(path: &Path) {
     registry().temps.insert(path.to_path_buf());
 }
 
-/// Removes a registered temp file or directory (whole tree) and forgets it.
+/// Removes a registered temp file or directory (whole tree) and forgets it. The registry stays
+/// locked until the tree is gone: a stop that begins meanwhile waits for it instead of exiting
+/// halfway through the removal (the path is no longer registered for the stop to remove).
 pub fn remove_temp(path: &Path) {
-    registry().temps.remove(path);
+    let mut registry = registry();
+    registry.temps.remove(path);
     remove_path(path);
+    drop(registry);
 }
 
 /// Removes a file or a directory tree; true when something was removed.
