@@ -538,19 +538,17 @@ const RUN_WAIT: Duration = Duration::from_secs(30);
 /// The turn's end as `agent.wait` reports it; None while the run goes on (or the ask failed:
 /// it is asked again, the events may still bring the end).
 async fn wait_for_run(client: GatewayClient, run_id: String) -> Option<ChatEvent> {
+    // A gateway that answers at once without an end is not asked again in a tight loop.
+    let next_ask = tokio::time::Instant::now() + Duration::from_secs(1);
     let params = json!({"runId": run_id, "timeoutMs": RUN_WAIT.as_millis() as u64});
     let answer = client
         .request_with_timeout("agent.wait", params, RUN_WAIT + Duration::from_secs(10))
         .await;
-    let answer = match answer {
-        Ok(answer) => answer,
-        Err(_) => {
-            // Not asked in a tight loop when the gateway refuses.
-            tokio::time::sleep(Duration::from_secs(1)).await;
-            return None;
-        }
-    };
-    run_end(&answer)
+    let end = answer.ok().and_then(|answer| run_end(&answer));
+    if end.is_none() {
+        tokio::time::sleep_until(next_ask).await;
+    }
+    end
 }
 
 /// A turn's end from an `agent.wait` answer (`status` ok / error / aborted...; `timeout` and
