@@ -103,6 +103,26 @@ fn forwarding(cfg: &LoadedConfig, agent: &str) -> Option<Forwarding> {
 }
 
 impl ExecConfig {
+    /// Takes an exec mode's security, ask and reviewer (`mode_pair`), all under `key`.
+    pub(crate) fn set_mode(&mut self, mode: &str, policy: (Security, Ask, bool), key: String) {
+        let (security, ask, auto_review) = policy;
+        let key = Some(key);
+        self.auto_review = auto_review;
+        self.security = Keyed {
+            value: security,
+            key: key.clone(),
+        };
+        self.ask = Keyed {
+            value: ask,
+            key: key.clone(),
+        };
+        self.configured_deny = security == Security::Deny;
+        self.mode = Some(Keyed {
+            value: mode.to_string(),
+            key,
+        });
+    }
+
     /// The settings for `agent` (its id; the config's default agent when unknown).
     pub fn for_agent(cfg: &LoadedConfig, agent: &str) -> ExecConfig {
         let mut out = ExecConfig {
@@ -148,22 +168,8 @@ impl ExecConfig {
         }
         if let Some(mode) = text("mode") {
             match mode_pair(mode, modes) {
-                Some((security, ask, auto_review)) => {
-                    self.auto_review = auto_review;
-                    let key = Some(format!("{at}.mode"));
-                    self.security = Keyed {
-                        value: security,
-                        key: key.clone(),
-                    };
-                    self.ask = Keyed {
-                        value: ask,
-                        key: key.clone(),
-                    };
-                    self.configured_deny = security == Security::Deny;
-                    self.mode = Some(Keyed {
-                        value: mode.trim().to_lowercase(),
-                        key,
-                    });
+                Some(policy) => {
+                    self.set_mode(&mode.trim().to_lowercase(), policy, format!("{at}.mode"))
                 }
                 None => self.invalid.push(format!("{at}.mode = \"{mode}\"")),
             }

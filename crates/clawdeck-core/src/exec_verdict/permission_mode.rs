@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::approvals_doc::DocPolicy;
-use super::exec_config::{ExecConfig, Keyed};
+use super::exec_config::ExecConfig;
 use super::levels::{ModeTable, Security, mode_pair};
 
 /// The modes a session can have, in the order OpenClaw lists them.
@@ -47,22 +47,13 @@ pub fn apply(
         )
     };
     let exec_mode = table.get(mode).ok_or_else(unknown)?;
-    let (security, ask, auto_review) = mode_pair(exec_mode, modes).ok_or_else(unknown)?;
-    let key = Some(format!("the session's permissionMode \"{mode}\""));
-    cfg.security = Keyed {
-        value: security,
-        key: key.clone(),
-    };
-    cfg.ask = Keyed {
-        value: ask,
-        key: key.clone(),
-    };
-    cfg.mode = Some(Keyed {
-        value: exec_mode.clone(),
-        key,
-    });
-    cfg.auto_review = auto_review;
-    cfg.configured_deny = security == Security::Deny;
+    let policy = mode_pair(exec_mode, modes).ok_or_else(unknown)?;
+    let security = policy.0;
+    cfg.set_mode(
+        exec_mode,
+        policy,
+        format!("the session's permissionMode \"{mode}\""),
+    );
     if mode == "full" && security == Security::Full {
         // Full access is the admin-granted exception to the host document's floors.
         doc.security = None;
