@@ -54,12 +54,18 @@ const AGENTS: &[(&str, &str)] = &[
         r#"{ exec: { security: "full", strictInlineEval: true } }"#,
     ),
     ("fwd", r#"{ exec: { ask: "always" } }"#),
+    (
+        "quiet",
+        r#"{ exec: { security: "full", strictInlineEval: true }, elevated: { enabled: false } }"#,
+    ),
 ];
 
 /// `approvals.exec` forwards agent fwd's questions to a chat target: its headless turns wait.
 const FORWARDING: &str = r#"approvals: { exec: { enabled: true, mode: "targets", agentFilter: ["fwd"], targets: [{ channel: "telegram", to: "123456789" }] } },"#;
 
-const GLOBAL_EXEC: &str = r#"exec: { host: "gateway", security: "allowlist", ask: "off" }"#;
+/// The operator's chat turns (channel webchat) may use elevated mode: its default level is
+/// then `on`.
+const GLOBAL_EXEC: &str = r#"exec: { host: "gateway", security: "allowlist", ask: "off" }, elevated: { allowFrom: { webchat: ["*"] } }"#;
 
 /// The host approvals document, as `openclaw approvals set --file` takes it.
 const APPROVALS: &str = r#"{ version: 1, agents: {
@@ -140,16 +146,34 @@ const CASES: &[(&str, &str, &[Surface])] = &[
     ("strict", "ls /", &[I]),
 ];
 
-/// (agent, command, session permission mode), each an interactive turn in a session patched to
-/// the mode: the mode replaces the agent's exec policy; the approvals document still tightens
-/// it, except under `full`.
-const PERMISSION_CASES: &[(&str, &str, &str)] = &[
-    ("full", "whoami", "read-only"),
-    ("main", "whoami", "guarded"),
-    ("main", "ls /", "workspace"),
-    ("docdeny", "ls /", "guarded"),
-    ("docdeny", "ls /", "full"),
+/// (agent, command, (session field, value)), each an interactive turn in a session patched
+/// with `sessions.patch`. A permission mode replaces the agent's exec policy (the approvals
+/// document still tightens it, except under `full`, which also skips approvals); an elevated
+/// level `full` skips approvals over a policy that asks for nothing.
+const SESSION_CASES: &[(&str, &str, (&str, &str))] = &[
+    ("full", "whoami", ("permissionMode", "read-only")),
+    ("main", "whoami", ("permissionMode", "guarded")),
+    ("main", "ls /", ("permissionMode", "workspace")),
+    ("docdeny", "ls /", ("permissionMode", "guarded")),
+    ("docdeny", "ls /", ("permissionMode", "full")),
+    ("strict", INLINE, ("permissionMode", "full")),
+    ("strict", INLINE, ("elevatedLevel", "full")),
+    ("strict", INLINE, ("elevatedLevel", "on")),
+    ("quiet", INLINE, ("elevatedLevel", "full")),
+    ("docdeny", "ls /", ("elevatedLevel", "full")),
 ];
+
+/// An interpreter's inline program: strictInlineEval asks for it.
+const INLINE: &str = "awk 'BEGIN { print 1 }'";
+
+/// A session's patched field, as `explain exec` takes it.
+fn session_flag(field: &str) -> &'static str {
+    match field {
+        "permissionMode" => "--permission-mode",
+        "elevatedLevel" => "--elevated",
+        other => panic!("no explain flag for the session's {other}"),
+    }
+}
 
 /// What the real turn did with the exec call.
 #[derive(Debug, Clone)]
@@ -283,13 +307,13 @@ impl Matrix {
         self.verdict_in(agent, command, surface, None)
     }
 
-    /// As [`verdict`](Self::verdict), in a session with permission `mode`.
+    /// As [`verdict`](Self::verdict), in a session patched with `setting`.
     fn verdict_in(
         &self,
         agent: &str,
         command: &str,
         surface: Surface,
-        mode: Option<&str>,
+        setting: Option<(&str, &str)>,
     ) -> Value {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
         // Two `agents` keys (start.sh's and ours) until a release rewrites the file: read as
@@ -298,8 +322,8 @@ impl Matrix {
             .arg(self.gateway.config_path())
             .args(["explain", "exec", "--agent", agent, "--command", command])
             .args(["--surface", surface.flag(), "--json"]);
-        if let Some(mode) = mode {
-            cmd.args(["--permission-mode", mode]);
+        if let Some((field, value)) = setting {
+            cmd.args([session_flag(field), value]);
         }
         let out = cmd
             .env("OPENCLAW_STATE_DIR", self.gateway.home().join(".openclaw"))
@@ -357,10 +381,16 @@ impl Matrix {
 
     /// A `chat.send` turn from `clawdeck chat`: the first approval request or tool result
     /// (run again, at most three times, after [`UPSTREAM_BUSY`] refusals).
-    fn interactive(&self, agent: &str, command: &str, n: usize, mode: Option<&str>) -> Observed {
+    fn interactive(
+        &self,
+        agent: &str,
+        command: &str,
+        n: usize,
+        setting: Option<(&str, &str)>,
+    ) -> Observed {
         let mut attempt = 0;
         loop {
-            match self.interactive_once(agent, command, n, attempt, mode) {
+            match self.interactive_once(agent, command, n, attempt, setting) {
                 Ok(observed) => return observed,
                 Err(seen) if attempt < 3 && upstream_busy(&seen).is_some() => {
                     let why = upstream_busy(&seen).unwrap_or_default();
@@ -383,14 +413,14 @@ impl Matrix {
         command: &str,
         n: usize,
         attempt: usize,
-        mode: Option<&str>,
+        setting: Option<(&str, &str)>,
     ) -> Result<Observed, String> {
         let home = self.work.path().join(format!("chat-{n}-{attempt}"));
         let at = |sub: &str| home.join(sub);
-        let session = match mode {
-            Some(mode) => {
+        let session = match setting {
+            Some(setting) => {
                 let key = format!("agent:{agent}:pm{n}-{attempt}");
-                self.set_permission_mode(&key, mode);
+                self.patch_session(&key, setting);
                 key
             }
             None => format!("agent:{agent}:m{n}-{attempt}"),
@@ -527,8 +557,8 @@ impl Matrix {
 
     /// Creates session `key` with permission `mode` (`sessions.patch`, through the real CLI,
     /// which holds operator.admin: `full` needs it).
-    fn set_permission_mode(&self, key: &str, mode: &str) {
-        let params = serde_json::json!({ "key": key, "permissionMode": mode }).to_string();
+    fn patch_session(&self, key: &str, (field, value): (&str, &str)) {
+        let params = serde_json::json!({ "key": key, field: value }).to_string();
         let ws = self.gateway.url.replacen("http://", "ws://", 1);
         let out = self
             .openclaw()
@@ -545,8 +575,8 @@ impl Matrix {
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
-            out.status.success() && text.contains(&format!("\"permissionMode\": \"{mode}\"")),
-            "sessions.patch {key} {mode}: {text}{}",
+            out.status.success() && text.contains(&format!("\"{field}\": \"{value}\"")),
+            "sessions.patch {key} {field} {value}: {text}{}",
             String::from_utf8_lossy(&out.stderr)
         );
     }
@@ -704,14 +734,14 @@ fn explain_exec_agrees_with_real_turns() {
         matrix.interactive(agent, command, n, None)
     });
     observed.extend(interactive.iter().zip(results).map(|(c, o)| (c.0, I, o)));
-    let moded: Vec<(usize, &str, &str)> = PERMISSION_CASES
+    let moded: Vec<(usize, &str, &str)> = SESSION_CASES
         .iter()
         .enumerate()
         .map(|(i, (agent, command, _))| (CASES.len() + 1 + i, *agent, *command))
         .collect();
     let in_modes = run_parallel(&moded, 4, |n, agent, command| {
-        let mode = PERMISSION_CASES[n - CASES.len() - 1].2;
-        matrix.interactive(agent, command, n, Some(mode))
+        let setting = SESSION_CASES[n - CASES.len() - 1].2;
+        matrix.interactive(agent, command, n, Some(setting))
     });
     // The same cases as `--remote-config` answers them, while the gateway runs.
     let remote: Vec<(usize, Surface, Value)> = observed
@@ -745,11 +775,12 @@ fn explain_exec_agrees_with_real_turns() {
             real.verdict, real.text, ours["verdict"], ours["reason"]
         ));
     }
-    for ((agent, command, mode), real) in PERMISSION_CASES.iter().zip(&in_modes) {
-        let ours = matrix.verdict_in(agent, command, I, Some(mode));
+    for ((agent, command, setting), real) in SESSION_CASES.iter().zip(&in_modes) {
+        let ours = matrix.verdict_in(agent, command, I, Some(*setting));
+        let (field, value) = setting;
         if ours["verdict"] != real.verdict {
             disagreements.push(format!(
-                "{agent} {command:?} permissionMode {mode}: real {} ({}) / clawdeck {} at {} ({})",
+                "{agent} {command:?} {field} {value}: real {} ({}) / clawdeck {} at {} ({})",
                 real.verdict,
                 real.text.replace('\n', " "),
                 ours["verdict"],
@@ -803,7 +834,7 @@ fn explain_exec_agrees_with_real_turns() {
             ));
         }
     }
-    let count = observed.len() + PERMISSION_CASES.len();
+    let count = observed.len() + SESSION_CASES.len();
     eprintln!(
         "exec_verdict_real ({}): {} of {count} cases agree",
         release_of(&bin),

@@ -175,3 +175,90 @@ fn a_legacy_approvals_file_is_an_error_naming_it_and_an_embedded_run_cannot_ask(
         "{answer}"
     );
 }
+
+#[test]
+fn elevated_mode_moves_a_sandboxed_call_to_the_gateway_only_for_an_allowed_sender() {
+    let config = fixture("elevated-sandboxed.json5");
+    let base = [
+        "--command",
+        "whoami",
+        "--config",
+        &config,
+        "--channel",
+        "telegram",
+    ];
+    let sandboxed = verdict(&[&base[..], &["--sender-id", "999"]].concat());
+    assert_eq!(
+        (
+            &sandboxed["host"],
+            &sandboxed["verdict"],
+            &sandboxed["elevated"]["level"]
+        ),
+        (
+            &Value::from("sandbox"),
+            &Value::from("runs"),
+            &Value::from("off")
+        ),
+        "{sandboxed}"
+    );
+    assert!(
+        sandboxed["elevated"]["why"]
+            .as_str()
+            .unwrap()
+            .contains("tools.elevated.allowFrom.telegram"),
+        "{sandboxed}"
+    );
+    // The allowed sender gets the default level `on`: the gateway's allowlist then applies.
+    let allowed = verdict(&[&base[..], &["--sender-id", "12345"]].concat());
+    assert_eq!(
+        (
+            &allowed["host"],
+            &allowed["verdict"],
+            &allowed["elevated"]["level"]
+        ),
+        (
+            &Value::from("gateway"),
+            &Value::from("asks"),
+            &Value::from("on")
+        ),
+        "{allowed}"
+    );
+    // `full` skips approvals only where the policy asks for nothing: not over an allowlist.
+    let full = verdict(&[&base[..], &["--sender-id", "12345", "--elevated", "full"]].concat());
+    assert_eq!(full["verdict"], "asks", "{full}");
+    let (code, _, err) = explain(&[&base[..], &["--elevated", "sometimes"]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not an elevated level"), "{err}");
+}
+
+#[test]
+fn elevated_full_and_a_full_permission_mode_skip_a_strict_inline_eval_question() {
+    let config = fixture("elevated-sandboxed.json5");
+    let base = [
+        "--command",
+        "awk 'BEGIN { print 1 }'",
+        "--config",
+        &config,
+        "--channel",
+        "telegram",
+        "--sender-id",
+        "12345",
+    ];
+    let guarded = verdict(&[&base[..], &["--permission-mode", "guarded"]].concat());
+    assert_eq!(guarded["verdict"], "asks", "{guarded}");
+    let full_mode = verdict(&[&base[..], &["--permission-mode", "full"]].concat());
+    assert_eq!(
+        (&full_mode["verdict"], &full_mode["step"]),
+        (&Value::from("runs"), &Value::from("permissionMode")),
+        "{full_mode}"
+    );
+    // Elevated full over security full / ask off (the full mode's pair): no question either.
+    let both = verdict(
+        &[
+            &base[..],
+            &["--permission-mode", "full", "--elevated", "full"],
+        ]
+        .concat(),
+    );
+    assert_eq!(both["verdict"], "runs", "{both}");
+}

@@ -35,6 +35,16 @@ pub struct ExecCommandArgs {
     /// lifts the approvals document's floors
     #[arg(long, value_name = "MODE", requires = "command")]
     pub permission_mode: Option<String>,
+    /// The session's elevated level (off, on, ask, full), set with `/elevated` or
+    /// `sessions.patch`; it counts only for a chat turn whose sender tools.elevated.allowFrom
+    /// names. Default: agents.defaults.elevatedDefault, else on
+    #[arg(long, value_name = "LEVEL", requires = "command", value_parser = parse_elevated)]
+    pub elevated: Option<exec_verdict::elevated::ElevatedLevel>,
+}
+
+fn parse_elevated(text: &str) -> Result<exec_verdict::elevated::ElevatedLevel, String> {
+    exec_verdict::elevated::ElevatedLevel::parse(text)
+        .ok_or_else(|| format!("{text:?} is not an elevated level (off, on, ask, full)"))
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -90,6 +100,7 @@ pub fn run(
         surface,
         approvals: doc.as_ref(),
         permission_mode: args.permission_mode.as_deref(),
+        elevated: args.elevated,
     };
     let resolver = PathResolver::from_env();
     let verdict = exec_verdict::explain(loaded, res, &question, &resolver);
@@ -131,6 +142,7 @@ fn command_json(command: &str, v: &ExecVerdict) -> serde_json::Value {
         "security": v.security,
         "ask": v.ask,
         "askFallback": v.ask_fallback,
+        "elevated": { "level": v.elevated.level, "why": v.elevated.why },
         "segments": v.segments.iter().map(|s| json!({
             "text": s.text, "verdict": s.verdict, "step": s.step, "key": s.key,
         })).collect::<Vec<_>>(),
@@ -174,6 +186,13 @@ fn verdict_text(command: &str, surface: Surface, v: &ExecVerdict) -> String {
         v.ask.as_str(),
         v.ask_fallback.as_str()
     ));
+    if v.verdict != exec_verdict::Verdict::Hidden {
+        out.push_str(&format!(
+            "  elevated {}: {}\n",
+            v.elevated.level.as_str(),
+            v.elevated.why
+        ));
+    }
     for s in &v.segments {
         out.push_str(&format!(
             "  segment `{}`: {} ({})\n",

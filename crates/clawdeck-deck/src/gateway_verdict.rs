@@ -74,6 +74,7 @@ impl Deck {
                     surface,
                     approvals: doc.as_ref(),
                     permission_mode: None,
+                    elevated: None,
                 };
                 exec_verdict::explain(&config, &res, &question, &resolver)
             };

@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use super::approvals_doc::DocPolicy;
+use super::elevated::Elevated;
 use super::exec_config::ExecConfig;
 use super::levels::{Ask, Security};
 use crate::exec_allowlist::persistence::Persistence;
@@ -112,6 +113,8 @@ pub struct ExecVerdict {
     pub segments: Vec<SegmentVerdict>,
     /// When it asks: the decisions offered and what allow-always would store.
     pub allow_always: Option<AllowAlwaysAnswer>,
+    /// The turn's elevated level and where it came from.
+    pub elevated: Elevated,
 }
 
 /// The question's timeout (OpenClaw's DEFAULT_EXEC_APPROVAL_TIMEOUT_MS; no config key).
@@ -194,7 +197,20 @@ fn decide_whole(
         ask_fallback: fallback,
         segments: Vec::new(),
         allow_always: None,
+        elevated: Elevated::off(),
     };
+    if let Some((step, key)) = &cfg.bypass_approvals
+        && security == Security::Full
+        && host == "gateway"
+    {
+        return ExecVerdict {
+            step,
+            key: Some(key.clone()),
+            reason: format!("{key} skips approvals: security=full runs every command"),
+            ask: Ask::Off,
+            ..base
+        };
+    }
     let strict = cfg
         .strict_inline_eval
         .value
@@ -317,6 +333,7 @@ fn in_sandbox(cfg: &ExecConfig) -> ExecVerdict {
         ask_fallback: Security::Deny,
         segments: Vec::new(),
         allow_always: None,
+        elevated: Elevated::off(),
     }
 }
 
@@ -715,6 +732,7 @@ mod tests {
             auto_review: false,
             forwarding: None,
             invalid: Vec::new(),
+            bypass_approvals: None,
         }
     }
 

@@ -18,7 +18,7 @@ pub struct Keyed<T> {
 }
 
 impl<T> Keyed<T> {
-    fn default(value: T) -> Keyed<T> {
+    pub(crate) fn default(value: T) -> Keyed<T> {
         Keyed { value, key: None }
     }
 }
@@ -46,6 +46,9 @@ pub struct ExecConfig {
     pub forwarding: Option<Forwarding>,
     /// Values OpenClaw would not take, each with its key (they are ignored, as OpenClaw does).
     pub invalid: Vec<String>,
+    /// Approvals are skipped on the gateway while security stays full (a `full` permission
+    /// mode, elevated `full` over a permissive policy): the step and key that say so.
+    pub bypass_approvals: Option<(&'static str, String)>,
 }
 
 /// Where `approvals.exec` sends an agent's exec questions.
@@ -136,6 +139,7 @@ impl ExecConfig {
             auto_review: false,
             forwarding: forwarding(cfg, agent),
             invalid: Vec::new(),
+            bypass_approvals: None,
         };
         let modes = cfg.semantics.exec.as_ref().and_then(|e| e.modes.as_ref());
         if let Some(global) = cfg.raw.pointer("/tools/exec") {

@@ -6,15 +6,16 @@
 //! the policy resolution, the approvals document and how executables resolve.
 //!
 //! Also modelled: the gateway's enforced rewrite (a glob or `sh -c` payload asks although
-//! allowlisted), strict inline-eval, what a question offers and allow-always would store, and
-//! `approvals.exec` forwarding as a headless route. Not modelled yet (docs/policy.md lists them
-//! for operators): elevated mode (which moves a sandboxed command to the gateway), the node
-//! host's own policy (a node verdict is the gateway's floor), per-turn `/exec` overrides,
-//! `mode: "auto"`'s reviewer model (named, not predicted), and cron standing grants. A
-//! session's permission mode is taken when the caller knows it (`permission_mode`).
+//! allowlisted), strict inline-eval, what a question offers and allow-always would store,
+//! `approvals.exec` forwarding as a headless route, a session's permission mode and elevated
+//! level when the caller knows them (`elevated` has who may use it). Not modelled yet
+//! (docs/policy.md lists them for operators): the node host's own policy (a node verdict is
+//! the gateway's floor), per-turn `/exec` overrides, `mode: "auto"`'s reviewer model (named,
+//! not predicted), and cron standing grants.
 
 pub mod approvals_doc;
 pub mod decide;
+pub mod elevated;
 pub mod exec_config;
 pub mod levels;
 pub mod permission_mode;
@@ -37,6 +38,9 @@ pub struct ExecQuestion<'a> {
     /// The session's permission mode (`read-only`, `guarded`, `workspace`, `full`), when it
     /// has one: it replaces the configured exec policy.
     pub permission_mode: Option<&'a str>,
+    /// The session's elevated level (`/elevated`, `sessions.patch {elevatedLevel}`), when
+    /// known; else the config's default for a sender who may use it.
+    pub elevated: Option<elevated::ElevatedLevel>,
 }
 
 /// The verdict for `question` in the resolution's context. `resolver` finds executables as the
@@ -74,13 +78,51 @@ pub fn explain(
     if let Some(hidden) = hidden(res, &exec_cfg, &answer) {
         return hidden;
     }
-    decide(
-        &exec_cfg,
-        &doc,
-        res.resolved.sandboxed,
-        &answer,
+    let level = elevated::resolve(
+        cfg,
+        &agent,
+        &res.context,
         question.surface,
-    )
+        question.elevated,
+    );
+    let sandboxed = apply_elevated(&level, res.resolved.sandboxed, &mut exec_cfg, &doc);
+    let mut verdict = decide(&exec_cfg, &doc, sandboxed, &answer, question.surface);
+    verdict.elevated = level;
+    verdict
+}
+
+/// What an elevated level does to the call: out of the sandbox (to the gateway, or the node
+/// when that is the host), and with `full` over a policy that asks for nothing, no approvals.
+/// Returns whether the call still runs sandboxed.
+fn apply_elevated(
+    level: &elevated::Elevated,
+    sandboxed: bool,
+    cfg: &mut exec_config::ExecConfig,
+    doc: &approvals_doc::DocPolicy,
+) -> bool {
+    use levels::{Ask, Security};
+    if level.level == elevated::ElevatedLevel::Off {
+        return sandboxed;
+    }
+    if cfg.host.value != "node" && (sandboxed || cfg.host.value == "sandbox") {
+        cfg.host = exec_config::Keyed {
+            value: "gateway".to_string(),
+            key: Some(format!("elevated: {}", level.why)),
+        };
+    }
+    let permissive = |security: Security, ask: Ask| security == Security::Full && ask == Ask::Off;
+    let doc_permissive = permissive(
+        doc.security.as_ref().map_or(Security::Full, |s| s.0),
+        doc.ask.as_ref().map_or(Ask::Off, |a| a.0),
+    );
+    if level.level == elevated::ElevatedLevel::Full
+        && permissive(cfg.security.value, cfg.ask.value)
+        && doc_permissive
+        && cfg.bypass_approvals.is_none()
+    {
+        cfg.bypass_approvals = Some(("elevated", level.why.clone()));
+    }
+    false
 }
 
 /// Whether `mode` is a permission mode of `cfg`'s OpenClaw version; the error lists those there
@@ -131,6 +173,7 @@ pub fn explain_locally(
             surface,
             approvals: doc.as_ref(),
             permission_mode: None,
+            elevated: None,
         };
         explain(cfg, res, &question, resolver)
     };
@@ -172,6 +215,7 @@ fn hidden(
         ask: cfg.ask.value,
         ask_fallback: levels::Security::Deny,
         allow_always: None,
+        elevated: elevated::Elevated::off(),
         segments: answer
             .segments
             .iter()

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use super::approvals_doc::DocPolicy;
 use super::exec_config::ExecConfig;
-use super::levels::{ModeTable, Security, mode_pair};
+use super::levels::{Ask, ModeTable, Security, mode_pair};
 
 /// The modes a session can have, in the order OpenClaw lists them.
 pub const PERMISSION_MODES: [&str; 4] = ["read-only", "guarded", "workspace", "full"];
@@ -48,7 +48,7 @@ pub fn apply(
     };
     let exec_mode = table.get(mode).ok_or_else(unknown)?;
     let policy = mode_pair(exec_mode, modes).ok_or_else(unknown)?;
-    let security = policy.0;
+    let (security, ask) = (policy.0, policy.1);
     cfg.set_mode(
         exec_mode,
         policy,
@@ -59,6 +59,14 @@ pub fn apply(
         doc.security = None;
         doc.ask = None;
         doc.ask_fallback = None;
+        // OpenClaw's bypassHostApprovalFloors: with ask off nothing asks, strict inline eval
+        // and lines the gateway cannot pin included.
+        if ask == Ask::Off {
+            cfg.bypass_approvals = Some((
+                "permissionMode",
+                format!("the session's permissionMode \"{mode}\""),
+            ));
+        }
     }
     Ok(())
 }
@@ -66,7 +74,6 @@ pub fn apply(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec_verdict::levels::Ask;
 
     fn cfg() -> ExecConfig {
         ExecConfig::for_agent(

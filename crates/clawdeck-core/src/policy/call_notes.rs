@@ -135,48 +135,54 @@ fn host_note(cfg: &LoadedConfig, agent: &AgentInfo, sandboxed: bool) -> CallNote
     }
 }
 
-/// Whether elevated calls may leave the sandbox: the agent's setting, else the global one.
+/// Who may use elevated mode (out of the sandbox): on unless `tools.elevated.enabled` (or the
+/// agent's) is false, and then only for senders `tools.elevated.allowFrom` lists per channel.
 fn elevated_note(cfg: &LoadedConfig, agent: &AgentInfo) -> CallNote {
-    let elevated = cfg
+    let agent_path = agent.path.key("tools").key("elevated");
+    let agent_raw = cfg.agent_raw(agent);
+    let disabled = [
+        (
+            cfg.raw.pointer("/tools/elevated/enabled"),
+            "tools.elevated.enabled".to_string(),
+        ),
+        (
+            agent_raw.and_then(|a| a.pointer("/tools/elevated/enabled")),
+            agent_path.key("enabled").to_string(),
+        ),
+    ]
+    .into_iter()
+    .find(|(value, _)| *value == Some(&Value::Bool(false)));
+    if let Some((_, path)) = disabled {
+        return CallNote {
+            topic: "elevated",
+            text: format!("elevated mode is off: {path} is false"),
+            config_path: Some(path),
+        };
+    }
+    let channels: Vec<String> = cfg
         .raw
-        .pointer("/tools/elevated/enabled")
-        .and_then(Value::as_bool);
-    let agent_elevated = cfg
-        .agent_raw(agent)
-        .and_then(|a| a.pointer("/tools/elevated/enabled"))
-        .and_then(Value::as_bool);
-    let (on, path) = match (agent_elevated, elevated) {
-        (Some(false), _) => (
-            false,
-            agent
-                .path
-                .key("tools")
-                .key("elevated")
-                .key("enabled")
-                .to_string(),
-        ),
-        (_, Some(e)) => (e, "tools.elevated.enabled".to_string()),
-        (Some(true), None) => (
-            true,
-            agent
-                .path
-                .key("tools")
-                .key("elevated")
-                .key("enabled")
-                .to_string(),
-        ),
-        (None, None) => (false, "tools.elevated".to_string()),
+        .pointer("/tools/elevated/allowFrom")
+        .and_then(Value::as_object)
+        .map(|lists| {
+            lists
+                .iter()
+                .filter(|(_, list)| list.as_array().is_some_and(|l| !l.is_empty()))
+                .map(|(channel, _)| channel.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    let text = if channels.is_empty() {
+        "elevated mode is on for nobody: tools.elevated.allowFrom lists no sender".to_string()
+    } else {
+        format!(
+            "elevated mode (default level on: a sandboxed call runs on the gateway) for the senders tools.elevated.allowFrom lists on {}",
+            channels.join(", ")
+        )
     };
     CallNote {
         topic: "elevated",
-        text: if on {
-            format!(
-                "elevated calls may leave the sandbox for senders in tools.elevated.allowFrom: {path}"
-            )
-        } else {
-            format!("elevated calls are refused: {path} not enabled")
-        },
-        config_path: Some(path),
+        text,
+        config_path: Some("tools.elevated.allowFrom".to_string()),
     }
 }
 
