@@ -348,11 +348,23 @@ impl Matrix {
 
     /// The verdict as `explain exec --remote-config` gives it: the gateway's own config
     /// (`config.get`) and its host's approvals document (`exec.approvals.get`).
-    fn remote_verdict(&self, agent: &str, command: &str, surface: Surface) -> Value {
+    /// The whole answer (`command`, `session`, ...). With `session`, the session's permission mode and elevated level are the gateway's
+    /// (`sessions.describe`).
+    fn remote_verdict(
+        &self,
+        agent: &str,
+        command: &str,
+        surface: Surface,
+        session: Option<&str>,
+    ) -> Value {
         let home = self.work.path().join("remote-home");
-        let out = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
-            .args(["explain", "exec", "--remote-config", "--agent", agent])
-            .args(["--command", command, "--surface", surface.flag(), "--json"])
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+        cmd.args(["explain", "exec", "--remote-config", "--agent", agent])
+            .args(["--command", command, "--surface", surface.flag(), "--json"]);
+        if let Some(key) = session {
+            cmd.args(["--session-key", key]);
+        }
+        let out = cmd
             .env("HOME", &home)
             .env("XDG_STATE_HOME", home.join("state"))
             .env("XDG_CONFIG_HOME", home.join("config"))
@@ -376,7 +388,7 @@ impl Matrix {
                 .is_some_and(|a| a.contains("#exec_approvals_config")),
             "the gateway host's document is read: {answer}"
         );
-        answer["command"].clone()
+        answer
     }
 
     /// A `chat.send` turn from `clawdeck chat`: the first approval request or tool result
@@ -751,8 +763,23 @@ fn explain_exec_agrees_with_real_turns() {
             (
                 *n,
                 *surface,
-                matrix.remote_verdict(agent, command, *surface),
+                matrix.remote_verdict(agent, command, *surface, None)["command"].clone(),
             )
+        })
+        .collect();
+    // The session cases again, the mode or level read from a session the gateway keeps.
+    let remote_sessions: Vec<Value> = SESSION_CASES
+        .iter()
+        .enumerate()
+        .map(|(i, (agent, command, setting))| {
+            let key = format!("agent:{agent}:rv{i}");
+            matrix.patch_session(&key, *setting);
+            let ours = matrix.remote_verdict(agent, command, I, Some(&key));
+            assert_eq!(
+                ours["session"][setting.0], setting.1,
+                "the gateway's session {key} is read: {ours}"
+            );
+            ours["command"].clone()
         })
         .collect();
     // `--local` is refused while a gateway runs for the state directory; one at a time (they
@@ -815,6 +842,16 @@ fn explain_exec_agrees_with_real_turns() {
                 ours["verdict"],
                 ours["step"],
                 ours["allowAlways"]["decisions"]
+            ));
+        }
+    }
+    for (((agent, command, (field, value)), real), ours) in
+        SESSION_CASES.iter().zip(&in_modes).zip(&remote_sessions)
+    {
+        if ours["verdict"] != real.verdict {
+            disagreements.push(format!(
+                "--remote-config --session-key ({field} {value}) {agent} {command:?}: real {} / clawdeck {} at {}",
+                real.verdict, ours["verdict"], ours["step"]
             ));
         }
     }

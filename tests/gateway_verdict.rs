@@ -49,6 +49,21 @@ fn each_gateways_approval_is_judged_with_that_gateways_config_and_document() {
         r#"{ tools: { exec: { host: "gateway", security: "full", ask: "off" } } }"#,
         json!({"version": 1}),
     );
+    // The same config as `runs`, but the session was set read-only there (`sessions.patch`):
+    // the gateway's `sessions.describe` says so, and the session's mode decides.
+    let read_only = FakeGateway::start(
+        Script::everything()
+            .answer(
+                "config.get",
+                json!({"path": "/srv/openclaw/openclaw.json", "exists": true, "valid": true,
+                       "raw": r#"{ tools: { exec: { host: "gateway", security: "full", ask: "off" } } }"#,
+                       "includedPaths": [], "hash": "h"}),
+            )
+            .answer(
+                "sessions.describe",
+                json!({"session": {"key": "agent:main:main", "permissionMode": "read-only"}}),
+            ),
+    );
     // This machine's config would deny every command: neither verdict may come from it.
     let dir = home.path().join("openclaw");
     std::fs::create_dir_all(&dir).unwrap();
@@ -57,8 +72,8 @@ fn each_gateways_approval_is_judged_with_that_gateways_config_and_document() {
     std::fs::write(
         dir.join("clawdeck.json5"),
         format!(
-            r#"{{ gateways: [ {{ name: "one", url: "{}", token: "t1" }}, {{ name: "two", url: "{}", token: "t2" }} ] }}"#,
-            asks.url, runs.url
+            r#"{{ gateways: [ {{ name: "one", url: "{}", token: "t1" }}, {{ name: "two", url: "{}", token: "t2" }}, {{ name: "locked", url: "{}", token: "t3" }} ] }}"#,
+            asks.url, runs.url, read_only.url
         ),
     )
     .unwrap();
@@ -87,6 +102,17 @@ fn each_gateways_approval_is_judged_with_that_gateways_config_and_document() {
     let two = judge("two");
     assert_eq!(two.interactive.verdict, Verdict::Runs, "{two:?}");
     assert_eq!(two.config_from.as_deref(), Some(runs.url.as_str()));
+    let locked = judge("locked");
+    assert_eq!(locked.interactive.verdict, Verdict::Denied, "{locked:?}");
+    assert!(
+        locked
+            .interactive
+            .key
+            .as_deref()
+            .is_some_and(|k| k.contains("permissionMode \"read-only\"")),
+        "{locked:?}"
+    );
+    assert!(read_only.methods().iter().any(|m| m == "sessions.describe"));
     // Each was asked for its own config and document, and nothing else was changed.
     for gateway in [&asks, &runs] {
         let methods = gateway.methods();

@@ -11,6 +11,7 @@ use super::{Cli, exit};
 use crate::config::LoadedConfig;
 use crate::exec_allowlist::PathResolver;
 use crate::exec_verdict::{self, ExecQuestion, ExecVerdict, Surface};
+use crate::gateway::session_describe::SessionSettings;
 use crate::policy::Resolution;
 
 /// The flags of `explain exec` that ask about one command.
@@ -84,10 +85,20 @@ pub fn run(
             return Some(exit::USAGE);
         }
     };
-    if let Some(mode) = &args.permission_mode
+    let session = match SessionSide::read(cli, args, remote, res) {
+        Ok(session) => session,
+        Err(err) => {
+            super::err_untrusted(cli, &format!("clawdeck explain: {err}"));
+            return Some(exit::USAGE);
+        }
+    };
+    if let Some(mode) = &session.permission_mode
         && let Err(err) = exec_verdict::check_permission_mode(loaded, mode)
     {
-        super::err_untrusted(cli, &format!("clawdeck explain: --permission-mode: {err}"));
+        super::err_untrusted(
+            cli,
+            &format!("clawdeck explain: {}: {err}", session.mode_from),
+        );
         return Some(exit::USAGE);
     }
     let surface = match args.surface {
@@ -99,8 +110,8 @@ pub fn run(
         command,
         surface,
         approvals: doc.as_ref(),
-        permission_mode: args.permission_mode.as_deref(),
-        elevated: args.elevated,
+        permission_mode: session.permission_mode.as_deref(),
+        elevated: session.elevated,
     };
     let resolver = PathResolver::from_env();
     let verdict = exec_verdict::explain(loaded, res, &question, &resolver);
@@ -108,7 +119,8 @@ pub fn run(
         let out = json!({
             "command": command_json(command, &verdict),
             "surface": surface,
-            "permissionMode": args.permission_mode,
+            "permissionMode": session.permission_mode,
+            "session": session.json(),
             "context": res.resolved,
             "approvals": approvals_from,
         });
@@ -124,9 +136,96 @@ pub fn run(
                     .unwrap_or("none stored (OpenClaw's defaults)")
             ),
         );
+        if let Some(line) = session.line() {
+            super::out_untrusted(cli, &line);
+        }
         super::out_untrusted(cli, &verdict_text(command, surface, &verdict));
     }
     Some(exit::OK)
+}
+
+/// The session's permission mode and elevated level: the flags, else (with `--remote-config`
+/// and a session key) what the gateway keeps for the session.
+struct SessionSide {
+    permission_mode: Option<String>,
+    elevated: Option<exec_verdict::elevated::ElevatedLevel>,
+    /// Where the mode came from, for an error.
+    mode_from: String,
+    /// `--permission-mode` or `--elevated` was given.
+    flags_given: bool,
+    /// The session key and gateway asked, and what it keeps for the session (None: no such
+    /// session there).
+    asked: Option<(String, String, Option<SessionSettings>)>,
+}
+
+impl SessionSide {
+    fn read(
+        cli: &Cli,
+        args: &ExecCommandArgs,
+        remote: &super::remote_config::RemoteConfigArgs,
+        res: &Resolution,
+    ) -> Result<SessionSide, String> {
+        let mut side = SessionSide {
+            permission_mode: args.permission_mode.clone(),
+            elevated: args.elevated,
+            mode_from: "--permission-mode".to_string(),
+            flags_given: args.permission_mode.is_some() || args.elevated.is_some(),
+            asked: None,
+        };
+        let key = res.context.session_key.as_deref().filter(|k| !k.is_empty());
+        let (Some(key), true) = (key, remote.remote_config) else {
+            return Ok(side);
+        };
+        let (url, found) = super::remote_config::session_settings(cli, remote, key)?;
+        let settings = found.clone().unwrap_or_default();
+        if side.permission_mode.is_none() && settings.permission_mode.is_some() {
+            side.permission_mode = settings.permission_mode;
+            side.mode_from = format!("gateway {url}: session {key}'s permissionMode");
+        }
+        if side.elevated.is_none()
+            && let Some(level) = settings.elevated_level
+        {
+            side.elevated = Some(
+                exec_verdict::elevated::ElevatedLevel::parse(&level).ok_or_else(|| {
+                    format!("gateway {url}: session {key}'s elevatedLevel {level:?} is not a level")
+                })?,
+            );
+        }
+        side.asked = Some((key.to_string(), url, found));
+        Ok(side)
+    }
+
+    fn line(&self) -> Option<String> {
+        let (key, url, found) = self.asked.as_ref()?;
+        let Some(kept) = found else {
+            return Some(format!(
+                "session: {key} (gateway {url} has no such session)\n"
+            ));
+        };
+        Some(format!(
+            "session: {key} (gateway {url}): permissionMode {} · elevatedLevel {}{}\n",
+            kept.permission_mode.as_deref().unwrap_or("none"),
+            kept.elevated_level.as_deref().unwrap_or("none"),
+            if self.flags_given {
+                " (the flags given replace them)"
+            } else {
+                ""
+            }
+        ))
+    }
+
+    fn json(&self) -> serde_json::Value {
+        match &self.asked {
+            None => serde_json::Value::Null,
+            Some((key, url, found)) => json!({
+                "key": key,
+                "gateway": url,
+                "found": found.is_some(),
+                "permissionMode": found.as_ref().and_then(|f| f.permission_mode.clone()),
+                "elevatedLevel": found.as_ref().and_then(|f| f.elevated_level.clone()),
+            }),
+        }
+    }
 }
 
 /// The contract scripts read: `verdict`, `step`, `key`, `fix`, `segments`.

@@ -100,6 +100,25 @@ pub(crate) fn host_approvals(
     Ok((host.file, from))
 }
 
+/// With `--remote-config` and a session key: the permission mode and elevated level the gateway
+/// keeps for that session (`sessions.describe`; None: no such session there).
+pub(crate) fn session_settings(
+    cli: &Cli,
+    remote: &RemoteConfigArgs,
+    key: &str,
+) -> Result<
+    (
+        String,
+        Option<crate::gateway::session_describe::SessionSettings>,
+    ),
+    String,
+> {
+    let key = key.to_string();
+    on_one_gateway_as(cli, remote, false, |client| async move {
+        crate::gateway::session_describe::fetch(&client, &key).await
+    })
+}
+
 /// A session's tools as the gateway itself reports them (`tools.effective`).
 pub(crate) struct GatewayEffective {
     pub gateway: String,

@@ -9,8 +9,9 @@ use super::Deck;
 use crate::exec_verdict::{self, ExecQuestion, LocalVerdicts, Surface};
 use crate::gateway::{
     Backoff, ConnectOptions, DeviceIdentity, GatewayClient, config_get, exec_approvals_get,
-    resolve_endpoints,
+    resolve_endpoints, session_describe,
 };
+use session_describe::SessionSettings;
 
 /// How long attaching and both questions may take.
 const ASK_TIMEOUT: Duration = Duration::from_secs(15);
@@ -21,6 +22,8 @@ struct GatewaySide {
     config: config_get::GatewayConfig,
     /// The document, or why it could not be read (the connection lacked operator.admin).
     approvals: Result<exec_approvals_get::HostApprovals, String>,
+    /// The session's permission mode and elevated level, when the gateway keeps any.
+    session: SessionSettings,
 }
 
 impl Deck {
@@ -34,7 +37,7 @@ impl Deck {
         agent: &str,
         command: &str,
     ) -> Result<LocalVerdicts, String> {
-        let side = tokio::time::timeout(ASK_TIMEOUT, self.ask_gateway_side(gateway))
+        let side = tokio::time::timeout(ASK_TIMEOUT, self.ask_gateway_side(gateway, session_key))
             .await
             .map_err(|_| {
                 format!(
@@ -73,8 +76,12 @@ impl Deck {
                     command: &command,
                     surface,
                     approvals: doc.as_ref(),
-                    permission_mode: None,
-                    elevated: None,
+                    permission_mode: side.session.permission_mode.as_deref(),
+                    elevated: side
+                        .session
+                        .elevated_level
+                        .as_deref()
+                        .and_then(exec_verdict::elevated::ElevatedLevel::parse),
                 };
                 exec_verdict::explain(&config, &res, &question, &resolver)
             };
@@ -90,9 +97,13 @@ impl Deck {
         .map_err(|e| format!("the verdict stopped: {e}"))?
     }
 
-    /// Attaches to the gateway named `gateway` asking for operator.admin, and reads its config
-    /// and approvals document.
-    async fn ask_gateway_side(&self, gateway: &str) -> Result<GatewaySide, String> {
+    /// Attaches to the gateway named `gateway` asking for operator.admin, and reads its config,
+    /// approvals document and what it keeps for `session_key` (when not empty).
+    async fn ask_gateway_side(
+        &self,
+        gateway: &str,
+        session_key: &str,
+    ) -> Result<GatewaySide, String> {
         let configured = self.config().settings.gateways.clone();
         let env = |key: &str| std::env::var(key).ok();
         let endpoint = resolve_endpoints(&configured, &[], &env)?
@@ -123,11 +134,22 @@ impl Deck {
         let url = client.endpoint().url.clone();
         let config = config_get::fetch(&client).await;
         let approvals = exec_approvals_get::fetch(&client).await;
+        // A session the gateway no longer has (or cannot describe) has no mode of its own.
+        let session = if session_key.is_empty() {
+            SessionSettings::default()
+        } else {
+            session_describe::fetch(&client, session_key)
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or_default()
+        };
         client.close();
         Ok(GatewaySide {
             url,
             config: config?,
             approvals,
+            session,
         })
     }
 }

@@ -34,6 +34,7 @@ pub mod logs;
 pub mod pack;
 pub mod pulse;
 pub mod roster;
+pub mod session_describe;
 pub mod session_pages;
 pub mod sessions;
 pub mod tools;

@@ -158,11 +158,12 @@ fn verdict_lines(v: &LocalVerdicts) -> Vec<Line<'static>> {
     }
     lines.push(Line::styled(
         format!(
-            "  host {} · security {} · ask {} · askFallback {} · approvals: {}",
+            "  host {} · security {} · ask {} · askFallback {} · elevated {} · approvals: {}",
             turn.host,
             turn.security.as_str(),
             turn.ask.as_str(),
             turn.ask_fallback.as_str(),
+            turn.elevated.level.as_str(),
             v.approvals
                 .as_deref()
                 .map(|a| visible(a).text)
