@@ -146,21 +146,87 @@ const CASES: &[(&str, &str, &[Surface])] = &[
     ("strict", "ls /", &[I]),
 ];
 
-/// (agent, command, (session field, value)), each an interactive turn in a session patched
-/// with `sessions.patch`. A permission mode replaces the agent's exec policy (the approvals
-/// document still tightens it, except under `full`, which also skips approvals); an elevated
-/// level `full` skips approvals over a policy that asks for nothing.
-const SESSION_CASES: &[(&str, &str, (&str, &str))] = &[
-    ("full", "whoami", ("permissionMode", "read-only")),
-    ("main", "whoami", ("permissionMode", "guarded")),
-    ("main", "ls /", ("permissionMode", "workspace")),
-    ("docdeny", "ls /", ("permissionMode", "guarded")),
-    ("docdeny", "ls /", ("permissionMode", "full")),
-    ("strict", INLINE, ("permissionMode", "full")),
-    ("strict", INLINE, ("elevatedLevel", "full")),
-    ("strict", INLINE, ("elevatedLevel", "on")),
-    ("quiet", INLINE, ("elevatedLevel", "full")),
-    ("docdeny", "ls /", ("elevatedLevel", "full")),
+/// How a turn differs from a plain one: a session field patched first (`sessions.patch`), and
+/// a `/exec` directive at the head of the message (that run only).
+#[derive(Clone, Copy, Debug)]
+struct Turn {
+    setting: Option<(&'static str, &'static str)>,
+    directive: &'static str,
+}
+
+const fn patched(field: &'static str, value: &'static str) -> Turn {
+    Turn {
+        setting: Some((field, value)),
+        directive: "",
+    }
+}
+
+const fn directed(directive: &'static str) -> Turn {
+    Turn {
+        setting: None,
+        directive,
+    }
+}
+
+impl Turn {
+    /// The `explain exec` flags that say the same.
+    fn flags(&self) -> Vec<String> {
+        let mut flags = Vec::new();
+        if let Some((field, value)) = self.setting {
+            flags.extend([session_flag(field).to_string(), value.to_string()]);
+        }
+        for pair in self.directive.split_whitespace().skip(1) {
+            let (key, value) = pair.split_once('=').expect("key=value");
+            flags.extend([format!("--exec-{key}"), value.to_string()]);
+        }
+        flags
+    }
+
+    fn label(&self) -> String {
+        let setting = self
+            .setting
+            .map(|(f, v)| format!("{f} {v} "))
+            .unwrap_or_default();
+        format!("{setting}{}", self.directive)
+    }
+}
+
+/// (agent, command, turn), each an interactive turn. A permission mode replaces the agent's
+/// exec policy (the approvals document still tightens it, except under `full`, which also
+/// skips approvals); an elevated level `full` skips approvals over a policy that asks for
+/// nothing; a turn's `/exec` replaces the configured security or ask, and only tightens a
+/// permission mode.
+const SESSION_CASES: &[(&str, &str, Turn)] = &[
+    ("full", "whoami", patched("permissionMode", "read-only")),
+    ("main", "whoami", patched("permissionMode", "guarded")),
+    ("main", "ls /", patched("permissionMode", "workspace")),
+    ("docdeny", "ls /", patched("permissionMode", "guarded")),
+    ("docdeny", "ls /", patched("permissionMode", "full")),
+    ("strict", INLINE, patched("permissionMode", "full")),
+    ("strict", INLINE, patched("elevatedLevel", "full")),
+    ("strict", INLINE, patched("elevatedLevel", "on")),
+    ("quiet", INLINE, patched("elevatedLevel", "full")),
+    ("docdeny", "ls /", patched("elevatedLevel", "full")),
+    ("full", "whoami", directed("/exec ask=always")),
+    ("full", "whoami", directed("/exec security=deny")),
+    ("main", "whoami", directed("/exec security=full")),
+    ("docdeny", "ls /", directed("/exec security=full")),
+    (
+        "main",
+        "whoami",
+        Turn {
+            setting: Some(("permissionMode", "guarded")),
+            directive: "/exec security=full",
+        },
+    ),
+    (
+        "full",
+        "whoami",
+        Turn {
+            setting: Some(("permissionMode", "full")),
+            directive: "/exec security=deny",
+        },
+    ),
 ];
 
 /// An interpreter's inline program: strictInlineEval asks for it.
@@ -228,6 +294,14 @@ const STATE_BUSY_PAUSE: Duration = Duration::from_secs(20);
 /// The upstream refusal in `seen`, if it is one of [`UPSTREAM_BUSY`].
 fn upstream_busy(seen: &str) -> Option<&'static str> {
     UPSTREAM_BUSY.into_iter().find(|m| seen.contains(m))
+}
+
+/// The chat message of `turn`: its `/exec` directive, then the scripted call.
+fn turn_message(turn: Option<Turn>, command: &str) -> String {
+    let directive = turn.map(|t| t.directive).unwrap_or_default();
+    format!("{directive} {}", exec_message(command))
+        .trim()
+        .to_string()
 }
 
 fn exec_message(command: &str) -> String {
@@ -307,13 +381,13 @@ impl Matrix {
         self.verdict_in(agent, command, surface, None)
     }
 
-    /// As [`verdict`](Self::verdict), in a session patched with `setting`.
+    /// As [`verdict`](Self::verdict), for `turn`.
     fn verdict_in(
         &self,
         agent: &str,
         command: &str,
         surface: Surface,
-        setting: Option<(&str, &str)>,
+        turn: Option<Turn>,
     ) -> Value {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
         // Two `agents` keys (start.sh's and ours) until a release rewrites the file: read as
@@ -322,8 +396,8 @@ impl Matrix {
             .arg(self.gateway.config_path())
             .args(["explain", "exec", "--agent", agent, "--command", command])
             .args(["--surface", surface.flag(), "--json"]);
-        if let Some((field, value)) = setting {
-            cmd.args([session_flag(field), value]);
+        if let Some(turn) = turn {
+            cmd.args(turn.flags());
         }
         let out = cmd
             .env("OPENCLAW_STATE_DIR", self.gateway.home().join(".openclaw"))
@@ -356,6 +430,7 @@ impl Matrix {
         command: &str,
         surface: Surface,
         session: Option<&str>,
+        flags: &[String],
     ) -> Value {
         let home = self.work.path().join("remote-home");
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
@@ -364,6 +439,7 @@ impl Matrix {
         if let Some(key) = session {
             cmd.args(["--session-key", key]);
         }
+        cmd.args(flags);
         let out = cmd
             .env("HOME", &home)
             .env("XDG_STATE_HOME", home.join("state"))
@@ -393,16 +469,10 @@ impl Matrix {
 
     /// A `chat.send` turn from `clawdeck chat`: the first approval request or tool result
     /// (run again, at most three times, after [`UPSTREAM_BUSY`] refusals).
-    fn interactive(
-        &self,
-        agent: &str,
-        command: &str,
-        n: usize,
-        setting: Option<(&str, &str)>,
-    ) -> Observed {
+    fn interactive(&self, agent: &str, command: &str, n: usize, turn: Option<Turn>) -> Observed {
         let mut attempt = 0;
         loop {
-            match self.interactive_once(agent, command, n, attempt, setting) {
+            match self.interactive_once(agent, command, n, attempt, turn) {
                 Ok(observed) => return observed,
                 Err(seen) if attempt < 3 && upstream_busy(&seen).is_some() => {
                     let why = upstream_busy(&seen).unwrap_or_default();
@@ -425,11 +495,11 @@ impl Matrix {
         command: &str,
         n: usize,
         attempt: usize,
-        setting: Option<(&str, &str)>,
+        turn: Option<Turn>,
     ) -> Result<Observed, String> {
         let home = self.work.path().join(format!("chat-{n}-{attempt}"));
         let at = |sub: &str| home.join(sub);
-        let session = match setting {
+        let session = match turn.and_then(|t| t.setting) {
             Some(setting) => {
                 let key = format!("agent:{agent}:pm{n}-{attempt}");
                 self.patch_session(&key, setting);
@@ -439,7 +509,7 @@ impl Matrix {
         };
         let mut child = Command::new(env!("CARGO_BIN_EXE_clawdeck"))
             .args(["chat", "--session", &session])
-            .args(["-m", &exec_message(command), "--json"])
+            .args(["-m", &turn_message(turn, command), "--json"])
             .env("HOME", &home)
             .env("XDG_STATE_HOME", at("state"))
             .env("XDG_CONFIG_HOME", at("config"))
@@ -752,8 +822,8 @@ fn explain_exec_agrees_with_real_turns() {
         .map(|(i, (agent, command, _))| (CASES.len() + 1 + i, *agent, *command))
         .collect();
     let in_modes = run_parallel(&moded, 4, |n, agent, command| {
-        let setting = SESSION_CASES[n - CASES.len() - 1].2;
-        matrix.interactive(agent, command, n, Some(setting))
+        let turn = SESSION_CASES[n - CASES.len() - 1].2;
+        matrix.interactive(agent, command, n, Some(turn))
     });
     // The same cases as `--remote-config` answers them, while the gateway runs.
     let remote: Vec<(usize, Surface, Value)> = observed
@@ -763,23 +833,25 @@ fn explain_exec_agrees_with_real_turns() {
             (
                 *n,
                 *surface,
-                matrix.remote_verdict(agent, command, *surface, None)["command"].clone(),
+                matrix.remote_verdict(agent, command, *surface, None, &[])["command"].clone(),
             )
         })
         .collect();
     // The session cases again, the mode or level read from a session the gateway keeps.
-    let remote_sessions: Vec<Value> = SESSION_CASES
+    let remote_sessions: Vec<Option<Value>> = SESSION_CASES
         .iter()
         .enumerate()
-        .map(|(i, (agent, command, setting))| {
+        .map(|(i, (agent, command, turn))| {
+            let setting = turn.setting?;
             let key = format!("agent:{agent}:rv{i}");
-            matrix.patch_session(&key, *setting);
-            let ours = matrix.remote_verdict(agent, command, I, Some(&key));
+            matrix.patch_session(&key, setting);
+            let directive = directed(turn.directive).flags();
+            let ours = matrix.remote_verdict(agent, command, I, Some(&key), &directive);
             assert_eq!(
                 ours["session"][setting.0], setting.1,
                 "the gateway's session {key} is read: {ours}"
             );
-            ours["command"].clone()
+            Some(ours["command"].clone())
         })
         .collect();
     // `--local` is refused while a gateway runs for the state directory; one at a time (they
@@ -802,12 +874,12 @@ fn explain_exec_agrees_with_real_turns() {
             real.verdict, real.text, ours["verdict"], ours["reason"]
         ));
     }
-    for ((agent, command, setting), real) in SESSION_CASES.iter().zip(&in_modes) {
-        let ours = matrix.verdict_in(agent, command, I, Some(*setting));
-        let (field, value) = setting;
+    for ((agent, command, turn), real) in SESSION_CASES.iter().zip(&in_modes) {
+        let ours = matrix.verdict_in(agent, command, I, Some(*turn));
+        let label = turn.label();
         if ours["verdict"] != real.verdict {
             disagreements.push(format!(
-                "{agent} {command:?} {field} {value}: real {} ({}) / clawdeck {} at {} ({})",
+                "{agent} {command:?} {label}: real {} ({}) / clawdeck {} at {} ({})",
                 real.verdict,
                 real.text.replace('\n', " "),
                 ours["verdict"],
@@ -845,13 +917,18 @@ fn explain_exec_agrees_with_real_turns() {
             ));
         }
     }
-    for (((agent, command, (field, value)), real), ours) in
+    for (((agent, command, turn), real), ours) in
         SESSION_CASES.iter().zip(&in_modes).zip(&remote_sessions)
     {
-        if ours["verdict"] != real.verdict {
+        if let Some(ours) = ours
+            && ours["verdict"] != real.verdict
+        {
             disagreements.push(format!(
-                "--remote-config --session-key ({field} {value}) {agent} {command:?}: real {} / clawdeck {} at {}",
-                real.verdict, ours["verdict"], ours["step"]
+                "--remote-config --session-key ({}) {agent} {command:?}: real {} / clawdeck {} at {}",
+                turn.label(),
+                real.verdict,
+                ours["verdict"],
+                ours["step"]
             ));
         }
     }

@@ -262,3 +262,42 @@ fn elevated_full_and_a_full_permission_mode_skip_a_strict_inline_eval_question()
     );
     assert_eq!(both["verdict"], "runs", "{both}");
 }
+
+#[test]
+fn a_turns_exec_directive_counts_on_a_chat_turn_only_and_only_tightens_a_mode() {
+    let config = fixture("allowlist-ask-off.json5");
+    let base = ["--command", "whoami", "--config", &config];
+    let plain = verdict(&base);
+    assert_eq!(plain["verdict"], "denied", "{plain}");
+    let loosened = verdict(&[&base[..], &["--exec-security", "full"]].concat());
+    assert_eq!(
+        (&loosened["verdict"], &loosened["key"]),
+        (
+            &Value::from("runs"),
+            &Value::from("the turn's /exec security=full")
+        ),
+        "{loosened}"
+    );
+    let headless = verdict(
+        &[
+            &base[..],
+            &["--exec-security", "full", "--surface", "headless"],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        headless["verdict"], "denied",
+        "a headless run reads no /exec: {headless}"
+    );
+    let in_mode = verdict(
+        &[
+            &base[..],
+            &["--exec-security", "full", "--permission-mode", "read-only"],
+        ]
+        .concat(),
+    );
+    assert_eq!(in_mode["verdict"], "denied", "{in_mode}");
+    let (code, _, err) = explain(&[&base[..], &["--exec-ask", "sometimes"]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not an exec ask"), "{err}");
+}

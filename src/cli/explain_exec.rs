@@ -10,6 +10,7 @@ use serde_json::json;
 use super::{Cli, exit};
 use crate::config::LoadedConfig;
 use crate::exec_allowlist::PathResolver;
+use crate::exec_verdict::levels::{Ask, Security};
 use crate::exec_verdict::{self, ExecQuestion, ExecVerdict, Surface};
 use crate::gateway::session_describe::SessionSettings;
 use crate::policy::Resolution;
@@ -41,6 +42,22 @@ pub struct ExecCommandArgs {
     /// names. Default: agents.defaults.elevatedDefault, else on
     #[arg(long, value_name = "LEVEL", requires = "command", value_parser = parse_elevated)]
     pub elevated: Option<exec_verdict::elevated::ElevatedLevel>,
+    /// The turn's own `/exec security=...` (deny, allowlist, full): for that chat message only;
+    /// it replaces the configured security, or only tightens a session's permission mode
+    #[arg(long, value_name = "SECURITY", requires = "command", value_parser = parse_security)]
+    pub exec_security: Option<Security>,
+    /// The turn's own `/exec ask=...` (off, on-miss, always), as --exec-security
+    #[arg(long, value_name = "ASK", requires = "command", value_parser = parse_ask)]
+    pub exec_ask: Option<Ask>,
+}
+
+fn parse_security(text: &str) -> Result<Security, String> {
+    Security::parse(text)
+        .ok_or_else(|| format!("{text:?} is not an exec security (deny, allowlist, full)"))
+}
+
+fn parse_ask(text: &str) -> Result<Ask, String> {
+    Ask::parse(text).ok_or_else(|| format!("{text:?} is not an exec ask (off, on-miss, always)"))
 }
 
 fn parse_elevated(text: &str) -> Result<exec_verdict::elevated::ElevatedLevel, String> {
@@ -112,6 +129,10 @@ pub fn run(
         approvals: doc.as_ref(),
         permission_mode: session.permission_mode.as_deref(),
         elevated: session.elevated,
+        turn_exec: exec_verdict::permission_mode::TurnExec {
+            security: args.exec_security,
+            ask: args.exec_ask,
+        },
     };
     let resolver = PathResolver::from_env();
     let verdict = exec_verdict::explain(loaded, res, &question, &resolver);

@@ -82,6 +82,7 @@ impl Deck {
                         .elevated_level
                         .as_deref()
                         .and_then(exec_verdict::elevated::ElevatedLevel::parse),
+                    turn_exec: Default::default(),
                 };
                 exec_verdict::explain(&config, &res, &question, &resolver)
             };

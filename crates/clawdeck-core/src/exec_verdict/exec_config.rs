@@ -200,31 +200,37 @@ impl ExecConfig {
         let text = |key: &str| raw.get(key).and_then(Value::as_str);
         if let Some(s) = text("security") {
             match Security::parse(s) {
-                Some(security) => {
-                    self.security = Keyed {
-                        value: security,
-                        key: Some(format!("{at}.security")),
-                    };
-                    self.configured_deny = security == Security::Deny;
-                    self.mode = None;
-                    self.auto_review = false;
-                }
+                Some(security) => self.set_security(security, format!("{at}.security")),
                 None => self.invalid.push(format!("{at}.security = \"{s}\"")),
             }
         }
         if let Some(a) = text("ask") {
             match Ask::parse(a) {
-                Some(ask) => {
-                    self.ask = Keyed {
-                        value: ask,
-                        key: Some(format!("{at}.ask")),
-                    };
-                    self.mode = None;
-                    self.auto_review = false;
-                }
+                Some(ask) => self.set_ask(ask, format!("{at}.ask")),
                 None => self.invalid.push(format!("{at}.ask = \"{a}\"")),
             }
         }
+    }
+
+    /// Security alone, set by `key` (a mode no longer names it).
+    pub(crate) fn set_security(&mut self, security: Security, key: String) {
+        self.security = Keyed {
+            value: security,
+            key: Some(key),
+        };
+        self.configured_deny = security == Security::Deny;
+        self.mode = None;
+        self.auto_review = false;
+    }
+
+    /// Ask alone, set by `key` (a mode no longer names it).
+    pub(crate) fn set_ask(&mut self, ask: Ask, key: String) {
+        self.ask = Keyed {
+            value: ask,
+            key: Some(key),
+        };
+        self.mode = None;
+        self.auto_review = false;
     }
 }
 

@@ -7,11 +7,11 @@
 //!
 //! Also modelled: the gateway's enforced rewrite (a glob or `sh -c` payload asks although
 //! allowlisted), strict inline-eval, what a question offers and allow-always would store,
-//! `approvals.exec` forwarding as a headless route, a session's permission mode and elevated
-//! level when the caller knows them (`elevated` has who may use it). Not modelled yet
-//! (docs/policy.md lists them for operators): the node host's own policy (a node verdict is
-//! the gateway's floor), per-turn `/exec` overrides, `mode: "auto"`'s reviewer model (named,
-//! not predicted), and cron standing grants.
+//! `approvals.exec` forwarding as a headless route, and when the caller knows them a session's
+//! permission mode, its elevated level (`elevated` has who may use it) and a turn's `/exec`
+//! security and ask. Not modelled yet (docs/policy.md lists them for operators): the node
+//! host's own policy (a node verdict is the gateway's floor), a session's persisted `/exec
+//! host=...`, `mode: "auto"`'s reviewer model (named, not predicted), and cron standing grants.
 
 pub mod approvals_doc;
 pub mod decide;
@@ -41,6 +41,8 @@ pub struct ExecQuestion<'a> {
     /// The session's elevated level (`/elevated`, `sessions.patch {elevatedLevel}`), when
     /// known; else the config's default for a sender who may use it.
     pub elevated: Option<elevated::ElevatedLevel>,
+    /// The turn's own `/exec security=... ask=...` (a chat turn only).
+    pub turn_exec: permission_mode::TurnExec,
 }
 
 /// The verdict for `question` in the resolution's context. `resolver` finds executables as the
@@ -57,6 +59,11 @@ pub fn explain(
         .approvals
         .map(|d| approvals_doc::for_agent(d, &agent))
         .unwrap_or_default();
+    // `/exec` is read from a chat message only: a headless run keeps the session's policy.
+    let turn = match question.surface {
+        Surface::Interactive => question.turn_exec,
+        _ => permission_mode::TurnExec::default(),
+    };
     if let Some(mode) = question.permission_mode {
         let facts = cfg.semantics.exec.as_ref();
         // An unknown mode is refused before a question is asked (`check_permission_mode`).
@@ -66,7 +73,10 @@ pub fn explain(
             facts.and_then(|f| f.modes.as_ref()),
             &mut exec_cfg,
             &mut doc,
+            &turn,
         );
+    } else {
+        turn.replace_in(&mut exec_cfg);
     }
     let answer = allowlist_answer(
         question.command,
@@ -135,6 +145,7 @@ pub fn check_permission_mode(cfg: &LoadedConfig, mode: &str) -> Result<(), Strin
         facts.and_then(|f| f.modes.as_ref()),
         &mut exec_config::ExecConfig::for_agent(cfg, "main"),
         &mut approvals_doc::DocPolicy::default(),
+        &permission_mode::TurnExec::default(),
     )
 }
 
@@ -174,6 +185,7 @@ pub fn explain_locally(
             approvals: doc.as_ref(),
             permission_mode: None,
             elevated: None,
+            turn_exec: Default::default(),
         };
         explain(cfg, res, &question, resolver)
     };
