@@ -86,6 +86,7 @@ const APPROVALS: &str = r#"{ version: 1, agents: {
 enum Surface {
     Interactive,
     Headless,
+    Cron,
     Local,
 }
 
@@ -94,6 +95,7 @@ impl Surface {
         match self {
             Surface::Interactive => "interactive",
             Surface::Headless => "headless",
+            Surface::Cron => "cron",
             Surface::Local => "local",
         }
     }
@@ -144,6 +146,15 @@ const CASES: &[(&str, &str, &[Surface])] = &[
     // strictInlineEval: an inline program asks even with security=full.
     ("strict", "awk 'BEGIN { print 1 }'", &[I, H]),
     ("strict", "ls /", &[I]),
+];
+
+/// (agent, command) run as an automation's agent turn (`openclaw cron add` + `cron run`).
+const CRON_CASES: &[(&str, &str)] = &[
+    ("main", "ls /"),
+    ("main", "whoami"),
+    ("asker", "whoami"),
+    ("fallback", "whoami"),
+    ("strict", INLINE),
 ];
 
 /// How a turn differs from a plain one: a session field patched first (`sessions.patch`), and
@@ -362,6 +373,78 @@ impl Matrix {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
+    }
+
+    /// An automation's agent turn: a job made with `openclaw cron add` (agent `agent`, the
+    /// scripted call as its message) and run once with `openclaw cron run --wait`; what its
+    /// run history says the exec call did (run again, at most three times, after
+    /// [`UPSTREAM_BUSY`] refusals).
+    fn cron(&self, agent: &str, command: &str, n: usize) -> Observed {
+        let ws = self.gateway.url.replacen("http://", "ws://", 1);
+        let auth = ["--url", ws.as_str(), "--token", self.gateway.token.as_str()];
+        let out = self
+            .openclaw()
+            .args(["cron", "add", "--every", "24h", "--agent", agent])
+            .args([
+                "--name",
+                &format!("c{n}"),
+                "--message",
+                &exec_message(command),
+            ])
+            .args(["--json"])
+            .args(auth)
+            .output()
+            .unwrap();
+        let added: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+            panic!(
+                "openclaw cron add: {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        let id = added["id"]
+            .as_str()
+            .or(added["job"]["id"].as_str())
+            .expect("the job's id")
+            .to_string();
+        for attempt in 0..4 {
+            let ran = self
+                .openclaw()
+                .args(["cron", "run", &id, "--wait", "--wait-timeout", "150s"])
+                .args(["--timeout", "160000"])
+                .args(auth)
+                .output()
+                .unwrap();
+            let history = self
+                .openclaw()
+                .args(["cron", "runs", "--id", &id, "--json"])
+                .args(auth)
+                .output()
+                .unwrap();
+            let runs: Value = serde_json::from_slice(&history.stdout).unwrap_or_default();
+            let newest = runs["entries"]
+                .as_array()
+                .and_then(|e| e.iter().max_by_key(|r| r["ts"].as_u64()))
+                .cloned()
+                .unwrap_or_default();
+            let summary = newest["summary"].as_str().unwrap_or_default();
+            if let Some(at) = summary.find("tool exec returned:") {
+                return observed_result(&summary[at + "tool exec returned:".len()..], false);
+            }
+            let seen = format!(
+                "{newest}\n{}{}",
+                String::from_utf8_lossy(&ran.stdout),
+                String::from_utf8_lossy(&ran.stderr)
+            );
+            match upstream_busy(&seen) {
+                Some(why) if attempt < 3 => {
+                    eprintln!("cron {agent} {command:?}: {why}; running it again");
+                    std::thread::sleep(STATE_BUSY_PAUSE);
+                }
+                _ => panic!("cron {agent} {command:?}: no tool result in the run:\n{seen}"),
+            }
+        }
+        unreachable!("the loop returns or panics")
     }
 
     /// The release's CLI with the gateway's home, reaching the gateway as its config says (not
@@ -742,6 +825,7 @@ fn denial_mark(text: &str) -> Option<String> {
         "allowlist miss",
         "security=deny",
         "Headless runs cannot wait",
+        "Automation runs cannot wait",
         "registration failed",
         "execution-plan-miss",
     ] {
@@ -811,6 +895,12 @@ fn explain_exec_agrees_with_real_turns() {
         matrix.headless(agent, command, n, false)
     });
     observed.extend(headless.iter().zip(results).map(|(c, o)| (c.0, H, o)));
+    // Automations' agent turns, also before any approval client connected (one would make a
+    // question wait for it).
+    let mut crons = Vec::new();
+    for (i, (agent, command)) in CRON_CASES.iter().enumerate() {
+        crons.push(matrix.cron(agent, command, 900 + i));
+    }
     let interactive = cases_on(Surface::Interactive);
     let results = run_parallel(&interactive, 4, |n, agent, command| {
         matrix.interactive(agent, command, n, None)
@@ -866,6 +956,15 @@ fn explain_exec_agrees_with_real_turns() {
     // other agents' headless turns fail on its state database's lock): the headless turn
     // waits for an answer instead of falling back.
     let forwarding = Matrix::start(&bin, FORWARDING);
+    // An automation's question is never forwarded to a chat target: it falls back.
+    let real_cron = forwarding.cron("fwd", "ls /", 999);
+    let ours_cron = forwarding.verdict("fwd", "ls /", Surface::Cron);
+    if ours_cron["verdict"] != real_cron.verdict {
+        disagreements.push(format!(
+            "fwd \"ls /\" cron (not forwarded): real {} ({}) / clawdeck {} ({})",
+            real_cron.verdict, real_cron.text, ours_cron["verdict"], ours_cron["reason"]
+        ));
+    }
     let real = forwarding.headless_waiting("fwd", "ls /", CASES.len());
     let ours = forwarding.verdict("fwd", "ls /", H);
     if ours["verdict"] != real.verdict {
@@ -873,6 +972,23 @@ fn explain_exec_agrees_with_real_turns() {
             "fwd \"ls /\" headless (forwarded): real {} ({}) / clawdeck {} ({})",
             real.verdict, real.text, ours["verdict"], ours["reason"]
         ));
+    }
+    for ((agent, command), real) in CRON_CASES.iter().zip(&crons) {
+        let ours = matrix.verdict(agent, command, Surface::Cron);
+        let reason = ours["reason"].as_str().unwrap_or_default();
+        let wording = (real.verdict == "denied")
+            .then(|| denial_mark(&real.text))
+            .flatten()
+            .filter(|mark| !reason.contains(mark.as_str()));
+        if ours["verdict"] != real.verdict || wording.is_some() {
+            disagreements.push(format!(
+                "{agent} {command:?} cron: real {} ({}) / clawdeck {} at {} ({reason})",
+                real.verdict,
+                real.text.replace('\n', " "),
+                ours["verdict"],
+                ours["step"]
+            ));
+        }
     }
     for ((agent, command, turn), real) in SESSION_CASES.iter().zip(&in_modes) {
         let ours = matrix.verdict_in(agent, command, I, Some(*turn));
@@ -948,7 +1064,7 @@ fn explain_exec_agrees_with_real_turns() {
             ));
         }
     }
-    let count = observed.len() + SESSION_CASES.len();
+    let count = observed.len() + SESSION_CASES.len() + CRON_CASES.len() + 1;
     eprintln!(
         "exec_verdict_real ({}): {} of {count} cases agree",
         release_of(&bin),

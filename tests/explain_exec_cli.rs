@@ -301,3 +301,24 @@ fn a_turns_exec_directive_counts_on_a_chat_turn_only_and_only_tightens_a_mode() 
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("not an exec ask"), "{err}");
 }
+
+#[test]
+fn an_automations_question_is_denied_as_an_automation_and_names_the_standing_grant() {
+    let config = fixture("allowlist-on-miss.json5");
+    let v = verdict(&[
+        "--command",
+        "whoami",
+        "--config",
+        &config,
+        "--surface",
+        "cron",
+    ]);
+    assert_eq!(v["verdict"], "denied", "{v}");
+    let reason = v["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("exec denied: Automation runs cannot wait")
+            && reason.contains("standing grant"),
+        "{reason}"
+    );
+    assert!(v["fix"].as_str().unwrap().contains("allow-always"), "{v}");
+}

@@ -22,8 +22,9 @@ pub struct ExecCommandArgs {
     #[arg(long, value_name = "CMD")]
     pub command: Option<String>,
     /// Who started the turn: an operator client that can answer approvals (interactive),
-    /// nobody who can (headless: `openclaw agent` through the gateway, cron, the HTTP API), or
-    /// an embedded `openclaw agent --local` run (local)
+    /// nobody who can (headless: `openclaw agent` through the gateway, the HTTP API), an
+    /// automation's agent turn (cron: headless, never forwarded to chat, allow-always mints a
+    /// standing grant), or an embedded `openclaw agent --local` run (local)
     #[arg(long, value_enum, default_value = "interactive", requires = "command")]
     pub surface: SurfaceArg,
     /// The host approvals document (JSON5, as `openclaw approvals set --file` takes it).
@@ -69,6 +70,7 @@ fn parse_elevated(text: &str) -> Result<exec_verdict::elevated::ElevatedLevel, S
 pub enum SurfaceArg {
     Interactive,
     Headless,
+    Cron,
     Local,
 }
 
@@ -121,6 +123,7 @@ pub fn run(
     let surface = match args.surface {
         SurfaceArg::Interactive => Surface::Interactive,
         SurfaceArg::Headless => Surface::Headless,
+        SurfaceArg::Cron => Surface::Cron,
         SurfaceArg::Local => Surface::Local,
     };
     let question = ExecQuestion {

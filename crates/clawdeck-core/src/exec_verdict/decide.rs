@@ -20,6 +20,9 @@ use crate::exec_allowlist::persistence::Persistence;
 pub enum Surface {
     Interactive,
     Headless,
+    /// An automation's (cron job's) agent turn: headless, but a question never goes to a chat
+    /// channel, and allow-always mints a standing grant for the job.
+    Cron,
     Local,
 }
 
@@ -28,6 +31,7 @@ impl Surface {
         match self {
             Surface::Interactive => "interactive",
             Surface::Headless => "headless",
+            Surface::Cron => "cron",
             Surface::Local => "local",
         }
     }
@@ -494,6 +498,8 @@ fn asks_or_falls_back(v: ExecVerdict, question: &Question) -> ExecVerdict {
             Some(forwarding) => forwarded(v, question, forwarding),
             None => fallen_back(v, question),
         },
+        // Chat channels never get an automation's approvals: approvals.exec does not apply.
+        Surface::Cron => fallen_back(v, question),
     }
 }
 
@@ -645,26 +651,45 @@ fn fallen_back(v: ExecVerdict, question: &Question) -> ExecVerdict {
     } else {
         ("askFallback", question.fallback_key.clone())
     };
+    let cron = question.surface == Surface::Cron;
+    let (runs_label, waits) = if cron {
+        (
+            "Automation runs",
+            "an automation run waits instead while an approval client such as the Control UI, an \
+             app or clawdeck's approver is connected to the gateway, and allow-always there mints \
+             a standing grant for this job's exact command, working directory and environment \
+             (tools.exec.grantExpiryDays sets how long it lasts)",
+        )
+    } else {
+        (
+            "Headless runs",
+            "a headless turn waits instead while an approval client such as the Control UI or \
+             clawdeck's approver is connected to the gateway",
+        )
+    };
     ExecVerdict {
         verdict: Verdict::Denied,
         step,
         key,
         reason: format!(
-            "exec denied: Headless runs cannot wait for interactive exec approval. Effective host \
-             exec policy: security={} ask={} askFallback={} ({}; a headless turn waits instead \
-             while an approval client such as the Control UI or clawdeck's approver is connected \
-             to the gateway)",
+            "exec denied: {runs_label} cannot wait for interactive exec approval. Effective host \
+             exec policy: security={} ask={} askFallback={} ({}; {waits})",
             v.security.as_str(),
             v.ask.as_str(),
             v.ask_fallback.as_str(),
             v.reason
         ),
-        fix: Some(
+        fix: Some(if cron {
+            "keep an approval client connected and answer the next run's card with allow-always \
+             (a standing grant), add an allowlist entry and set askFallback \"allowlist\" in the \
+             approvals document, or set security \"full\" and ask \"off\" for trusted automation"
+                .to_string()
+        } else {
             "run it from a surface that can answer (a chat.send turn with an approver attached), \
              add an allowlist entry and set askFallback \"allowlist\" in the approvals document, \
              or set security \"full\" and ask \"off\" for trusted automation"
-                .to_string(),
-        ),
+                .to_string()
+        }),
         ..v
     }
 }
