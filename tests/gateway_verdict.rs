@@ -64,6 +64,12 @@ fn each_gateways_approval_is_judged_with_that_gateways_config_and_document() {
                 json!({"session": {"key": "agent:main:main", "permissionMode": "read-only"}}),
             ),
     );
+    // Asks on a miss: a chat turn's allow-always stores an allowlist entry, an automation's
+    // mints a standing grant for its job.
+    let on_miss = gateway_with(
+        r#"{ tools: { exec: { host: "gateway", security: "allowlist", ask: "on-miss" } } }"#,
+        json!({"version": 1}),
+    );
     // This machine's config would deny every command: neither verdict may come from it.
     let dir = home.path().join("openclaw");
     std::fs::create_dir_all(&dir).unwrap();
@@ -72,8 +78,8 @@ fn each_gateways_approval_is_judged_with_that_gateways_config_and_document() {
     std::fs::write(
         dir.join("clawdeck.json5"),
         format!(
-            r#"{{ gateways: [ {{ name: "one", url: "{}", token: "t1" }}, {{ name: "two", url: "{}", token: "t2" }}, {{ name: "locked", url: "{}", token: "t3" }} ] }}"#,
-            asks.url, runs.url, read_only.url
+            r#"{{ gateways: [ {{ name: "one", url: "{}", token: "t1" }}, {{ name: "two", url: "{}", token: "t2" }}, {{ name: "locked", url: "{}", token: "t3" }}, {{ name: "onmiss", url: "{}", token: "t4" }} ] }}"#,
+            asks.url, runs.url, read_only.url, on_miss.url
         ),
     )
     .unwrap();
@@ -82,6 +88,11 @@ fn each_gateways_approval_is_judged_with_that_gateways_config_and_document() {
     let judge = |gateway: &str| {
         runtime
             .block_on(deck.judge_gateway_approval(gateway, "agent:main:main", "", "whoami"))
+            .unwrap_or_else(|e| panic!("{gateway}: {e}"))
+    };
+    let judge_in = |gateway: &str, session: &str| {
+        runtime
+            .block_on(deck.judge_gateway_approval(gateway, session, "", "whoami"))
             .unwrap_or_else(|e| panic!("{gateway}: {e}"))
     };
     let one = judge("one");
@@ -113,6 +124,27 @@ fn each_gateways_approval_is_judged_with_that_gateways_config_and_document() {
         "{locked:?}"
     );
     assert!(read_only.methods().iter().any(|m| m == "sessions.describe"));
+    // (What allow-always stores for each is decide.rs's unit test: as root, as CI runs, every
+    // executable is one the gateway's user could change and allow-always is never offered.)
+    let chat = judge_in("onmiss", "agent:main:main");
+    let cron = judge_in("onmiss", "agent:main:cron:job-1:run:r-1");
+    assert_eq!(cron.interactive.verdict, Verdict::Asks, "{cron:?}");
+    assert_eq!(
+        cron.interactive.allow_always.as_ref().map(|a| &a.decisions),
+        chat.interactive.allow_always.as_ref().map(|a| &a.decisions),
+    );
+    assert!(
+        chat.headless
+            .reason
+            .starts_with("exec denied: Headless runs cannot wait"),
+        "{chat:?}"
+    );
+    assert!(
+        cron.headless
+            .reason
+            .starts_with("exec denied: Automation runs cannot wait"),
+        "{cron:?}"
+    );
     // Each was asked for its own config and document, and nothing else was changed.
     for gateway in [&asks, &runs] {
         let methods = gateway.methods();

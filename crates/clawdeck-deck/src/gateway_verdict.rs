@@ -55,6 +55,7 @@ impl Deck {
             crate::session_compare::session_context(session_key)
         };
         let command = command.to_string();
+        let session_key = session_key.to_string();
         tokio::task::spawn_blocking(move || {
             let config =
                 crate::config::load_remote(&side.config.text, &side.url, &side.config.path)
@@ -71,25 +72,41 @@ impl Deck {
                 Err(why) => (None, Some(format!("none read ({why})"))),
             };
             let resolver = crate::exec_allowlist::PathResolver::from_env();
+            // An automation's question: an approval client answers it (allow-always mints a
+            // standing grant); with none connected the run is denied as an automation. Its run
+            // is no chat turn: no elevated level.
+            let automation = exec_verdict::is_automation_session(&session_key);
+            let elevated = if automation {
+                Some(exec_verdict::elevated::ElevatedLevel::Off)
+            } else {
+                side.session
+                    .elevated_level
+                    .as_deref()
+                    .and_then(exec_verdict::elevated::ElevatedLevel::parse)
+            };
             let on = |surface| {
                 let question = ExecQuestion {
                     command: &command,
                     surface,
                     approvals: doc.as_ref(),
                     permission_mode: side.session.permission_mode.as_deref(),
-                    elevated: side
-                        .session
-                        .elevated_level
-                        .as_deref()
-                        .and_then(exec_verdict::elevated::ElevatedLevel::parse),
+                    elevated,
                     turn_exec: Default::default(),
                 };
                 exec_verdict::explain(&config, &res, &question, &resolver)
             };
+            let mut interactive = on(Surface::Interactive);
+            if automation {
+                exec_verdict::answered_for_automation(&mut interactive);
+            }
             Ok(LocalVerdicts {
                 command: command.clone(),
-                interactive: on(Surface::Interactive),
-                headless: on(Surface::Headless),
+                interactive,
+                headless: on(if automation {
+                    Surface::Cron
+                } else {
+                    Surface::Headless
+                }),
                 approvals,
                 config_from: Some(side.url.clone()),
             })

@@ -573,6 +573,33 @@ fn forwarded(
     }
 }
 
+/// Whether `session_key` is an automation's run (`agent:<id>:cron:<job>:run:<run>`): its
+/// questions reach only connected approval clients, and allow-always mints a standing grant.
+pub fn is_automation_session(session_key: &str) -> bool {
+    session_key.split(':').nth(2) == Some("cron")
+}
+
+/// A question an automation's run raised, as an approval client answers it: allow-always
+/// mints a standing grant for the job instead of storing allowlist entries.
+pub fn answered_for_automation(v: &mut ExecVerdict) {
+    let Some(offer) = v.allow_always.as_mut() else {
+        return;
+    };
+    if offer.why_not.is_none() {
+        offer.stores = vec![
+            "a standing grant for this job's exact command, working directory and environment \
+             (no allowlist entry)"
+                .to_string(),
+        ];
+        offer.next_time = Some(
+            "later runs of this job run it unasked while the grant lasts (until revoked, or \
+             tools.exec.grantExpiryDays); a changed job, command, directory or environment asks \
+             again"
+                .to_string(),
+        );
+    }
+}
+
 /// The decisions the question offers (`resolveExecApprovalAllowedDecisions` after the
 /// gateway's one-shot rules) and what allow-always would store.
 fn allow_always(v: &ExecVerdict, question: &Question) -> AllowAlwaysAnswer {
@@ -1056,5 +1083,28 @@ mod tests {
         );
         assert_eq!(v.verdict, Verdict::Denied);
         assert_eq!(v.reason, "exec denied: host=node security=deny");
+    }
+
+    #[test]
+    fn an_automations_allow_always_mints_a_grant_where_a_chats_would_store_entries() {
+        let mut v = decide(
+            &config(Security::Allowlist, Ask::OnMiss, "gateway"),
+            &DocPolicy::default(),
+            false,
+            &answer(false),
+            Surface::Interactive,
+        );
+        let offer = v.allow_always.clone().expect("it asks");
+        assert!(offer.why_not.is_none(), "{offer:?}");
+        answered_for_automation(&mut v);
+        let minted = v.allow_always.expect("it asks");
+        assert_eq!(minted.decisions, offer.decisions);
+        assert!(
+            minted.stores[0].starts_with("a standing grant"),
+            "{minted:?}"
+        );
+        assert!(is_automation_session("agent:main:cron:job-1:run:r-1"));
+        assert!(!is_automation_session("agent:main:main"));
+        assert!(!is_automation_session("agent:cron:main"));
     }
 }

@@ -23,7 +23,8 @@ pub mod permission_mode;
 use serde_json::Value;
 
 pub use decide::{
-    AllowlistAnswer, ExecVerdict, SegmentCheck, SegmentVerdict, Surface, Verdict, decide,
+    AllowlistAnswer, ExecVerdict, SegmentCheck, SegmentVerdict, Surface, Verdict,
+    answered_for_automation, decide, is_automation_session,
 };
 
 use crate::config::LoadedConfig;
