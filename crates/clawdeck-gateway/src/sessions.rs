@@ -18,6 +18,11 @@ pub struct SessionRow {
     pub started_at_ms: Option<u64>,
     /// The runs in progress, when the gateway lists them (`activeRunIds`).
     pub run_ids: Vec<String>,
+    /// The session's permission mode (`permissionMode`: read-only, guarded, workspace, full),
+    /// when it has one: it decides its exec calls.
+    pub permission_mode: Option<String>,
+    /// The session's elevated level (`elevatedLevel`: off, on, ask, full), when it has one.
+    pub elevated_level: Option<String>,
 }
 
 impl SessionRow {
@@ -48,7 +53,20 @@ impl SessionRow {
                     .collect()
             })
             .unwrap_or_default();
+        // Short words only: a row's text never reaches the screen unchecked.
+        let word = |k: &str| {
+            row.get(k)
+                .and_then(Value::as_str)
+                .filter(|w| {
+                    !w.is_empty()
+                        && w.len() <= 32
+                        && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                })
+                .map(str::to_string)
+        };
         SessionRow {
+            permission_mode: word("permissionMode"),
+            elevated_level: word("elevatedLevel"),
             started_at_ms: row.get("startedAt").and_then(Value::as_u64),
             run_ids,
             kind: text("kind"),

@@ -2233,3 +2233,36 @@ fn invoke_view_shows_what_openclaws_exec_would_do_before_it_runs() {
     h.pump();
     assert!(h.app.invoke.exec_check.is_none());
 }
+
+#[test]
+fn the_followed_sessions_permission_mode_and_elevated_level_show_in_its_title() {
+    use crate::gateway::ClientEvent;
+    let mut h = with_gateway(populated());
+    // The same roster, the followed session now patched (`sessions.patch`) on the gateway; a
+    // value that is not a plain word is not shown.
+    h.app.handle_event(AppEvent::Core(CoreEvent::Gateway {
+        gateway: "local".into(),
+        event: ClientEvent::Subscribed {
+            method: "sessions.list".into(),
+            payload: serde_json::json!({"sessions": [
+                {"key": "agent:ops:explicit:g1", "agentId": "ops", "kind": "direct",
+                 "updatedAt": 1_795_380_958_000u64, "permissionMode": "guarded",
+                 "elevatedLevel": "full"},
+                {"key": "agent:main:main", "agentId": "main", "kind": "main",
+                 "permissionMode": "full\u{1b}[31m"},
+            ]}),
+        },
+        permit: crate::deck::paced::Permit::none(),
+    }));
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Sessions));
+    let screen = h.screen(120, 40);
+    assert!(
+        screen.contains("· permission guarded · elevated full"),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("\u{1b}[31m") && !screen.contains("permission full"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("sessions_detail_permission_mode", screen);
+}

@@ -396,6 +396,20 @@ impl SessionsView {
                 transcript.dropped()
             ));
         }
+        // What decides this session's exec calls besides the config (explain exec says how).
+        if let Some((_, row)) = self
+            .roster
+            .rows()
+            .into_iter()
+            .find(|(g, row)| *g == gateway.as_str() && row.key == *key)
+        {
+            if let Some(mode) = &row.permission_mode {
+                title.push_str(&format!("· permission {mode} "));
+            }
+            if let Some(level) = &row.elevated_level {
+                title.push_str(&format!("· elevated {level} "));
+            }
+        }
         let height = area.height.saturating_sub(2) as usize;
         let now_ms = ctx
             .clock
