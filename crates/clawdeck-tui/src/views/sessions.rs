@@ -376,16 +376,9 @@ impl SessionsView {
     }
 
     /// The followed session's transcript, newest at the bottom (only what fits is built).
-    fn render_detail(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
-        let (Some((gateway, key)), Some(transcript)) = (&self.followed, self.transcript()) else {
-            Paragraph::new(Line::styled(
-                "select a session to follow its transcript and tool calls",
-                theme::dim(),
-            ))
-            .block(Block::bordered().title(" Transcript "))
-            .render(area, buf);
-            return;
-        };
+    /// The transcript pane's title: the session, its entries (and what was dropped), and what
+    /// decides its exec calls besides the config (explain exec says how).
+    fn detail_title(&self, gateway: &str, key: &str, transcript: &SessionTranscript) -> String {
         let mut title = format!(
             " {key} @ {gateway} · {} ",
             crate::widgets::count(transcript.len(), "entry", "entries")
@@ -396,12 +389,11 @@ impl SessionsView {
                 transcript.dropped()
             ));
         }
-        // What decides this session's exec calls besides the config (explain exec says how).
         if let Some((_, row)) = self
             .roster
             .rows()
             .into_iter()
-            .find(|(g, row)| *g == gateway.as_str() && row.key == *key)
+            .find(|(g, row)| *g == gateway && row.key == key)
         {
             if let Some(mode) = &row.permission_mode {
                 title.push_str(&format!("· permission {mode} "));
@@ -410,6 +402,20 @@ impl SessionsView {
                 title.push_str(&format!("· elevated {level} "));
             }
         }
+        title
+    }
+
+    fn render_detail(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {
+        let (Some((gateway, key)), Some(transcript)) = (&self.followed, self.transcript()) else {
+            Paragraph::new(Line::styled(
+                "select a session to follow its transcript and tool calls",
+                theme::dim(),
+            ))
+            .block(Block::bordered().title(" Transcript "))
+            .render(area, buf);
+            return;
+        };
+        let mut title = self.detail_title(gateway, key, transcript);
         let height = area.height.saturating_sub(2) as usize;
         let now_ms = ctx
             .clock
