@@ -42,13 +42,7 @@ pub fn from_payload(url: &str, payload: &Value) -> Result<Option<SessionSettings
     let word = |field: &str| -> Result<Option<String>, String> {
         match session.get(field) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s))
-                if !s.is_empty()
-                    && s.len() <= 32
-                    && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') =>
-            {
-                Ok(Some(s.clone()))
-            }
+            Some(Value::String(s)) if crate::sessions::is_setting_word(s) => Ok(Some(s.clone())),
             Some(_) => Err(format!(
                 "gateway {url}: {METHOD}: session.{field} is not a mode name"
             )),

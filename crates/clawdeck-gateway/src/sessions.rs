@@ -25,6 +25,14 @@ pub struct SessionRow {
     pub elevated_level: Option<String>,
 }
 
+/// Whether `text` can be a session setting's value (`guarded`, `read-only`, `full`): a short
+/// word of letters, digits and `-`, nothing a terminal would act on.
+pub fn is_setting_word(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 32
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+}
+
 impl SessionRow {
     pub fn from_value(row: &Value) -> SessionRow {
         let text = |k: &str| row.get(k).and_then(Value::as_str).unwrap_or("").to_string();
@@ -57,11 +65,7 @@ impl SessionRow {
         let word = |k: &str| {
             row.get(k)
                 .and_then(Value::as_str)
-                .filter(|w| {
-                    !w.is_empty()
-                        && w.len() <= 32
-                        && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                })
+                .filter(|w| is_setting_word(w))
                 .map(str::to_string)
         };
         SessionRow {

@@ -38,10 +38,6 @@ pub struct TurnExec {
 }
 
 impl TurnExec {
-    pub fn is_empty(&self) -> bool {
-        self.security.is_none() && self.ask.is_none()
-    }
-
     fn key(&self, field: &str, value: &str) -> String {
         format!("the turn's /exec {field}={value}")
     }
