@@ -6,6 +6,7 @@
 
 pub mod router_guidance;
 pub(crate) mod session_visibility;
+pub mod split;
 pub mod surface;
 mod tooling;
 pub mod view;
