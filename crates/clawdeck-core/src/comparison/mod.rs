@@ -4,12 +4,15 @@
 //!   the refusal of an allowlist that leaves nothing).
 //! - [`compare`]: one verdict per tool, schema differences by JSON pointer, clawdeck's deciding
 //!   rule on each disagreement.
+//! - [`prompt_compare`]: the system prompt real OpenClaw sent against clawdeck's, normalised and
+//!   compared section by section.
 //!
 //! Obtaining the observation (a mock LLM, private gateways) is the lab's job (`clawdeck-verify`);
 //! a live session's check is the facade's (`clawdeck-deck`).
 
 pub mod compare;
 pub mod observed;
+pub mod prompt_compare;
 
 use std::collections::BTreeSet;
 
