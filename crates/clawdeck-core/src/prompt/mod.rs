@@ -4,9 +4,12 @@
 //!
 //! Pure: the CLI prints [`build_system_prompt`]'s text, the console renders [`prompt_sections`].
 
+pub mod openclaw_prompt;
 pub mod router_guidance;
 pub(crate) mod session_visibility;
 pub mod split;
+pub mod template;
+pub mod workspace_files;
 pub mod surface;
 mod tooling;
 pub mod view;

@@ -264,6 +264,23 @@ fn owner(tool: &ToolSpec) -> &str {
 pub(crate) fn tooling_section(semantics: &Semantics, surface: &ModelSurface) -> Option<String> {
     let rule = semantics.tooling_rule.as_ref()?;
     let mut lines: Vec<String> = vec![rule.header.clone()];
+    lines.extend(tool_lines(semantics, surface)?);
+    let mut text = lines.join("\n");
+    text.push('\n');
+    if surface.tool_search.is_some()
+        && let Some(rules) = semantics.tool_search.as_ref()
+    {
+        text.push_str(&deferred_directory(rules, &surface.deferred));
+    }
+    text.push_str(&rule.footer);
+    Some(text)
+}
+
+/// Tooling's list of the tools the model calls by name: `- name: summary` in the release's
+/// order, then the others by name, Tool Search's meta tools last.
+pub(crate) fn tool_lines(semantics: &Semantics, surface: &ModelSurface) -> Option<Vec<String>> {
+    let rule = semantics.tooling_rule.as_ref()?;
+    let mut lines: Vec<String> = Vec::new();
     let listed: Vec<&ToolSpec> = if surface.tool_search.is_some() {
         surface.direct.iter().collect()
     } else {
@@ -305,15 +322,7 @@ pub(crate) fn tooling_section(semantics: &Semantics, surface: &ModelSurface) -> 
         .collect();
     meta_listed.sort_unstable();
     lines.extend(meta_listed.into_iter().map(|n| format!("- {n}")));
-    let mut text = lines.join("\n");
-    text.push('\n');
-    if surface.tool_search.is_some()
-        && let Some(rules) = semantics.tool_search.as_ref()
-    {
-        text.push_str(&deferred_directory(rules, &surface.deferred));
-    }
-    text.push_str(&rule.footer);
-    Some(text)
+    Some(lines)
 }
 
 /// Tool Search's deferred directory in the system prompt.

@@ -44,6 +44,8 @@ pub struct LlmView {
     pub router_guidance: bool,
     pub sections: Vec<PromptSection>,
     pub prompt: String,
+    /// The workspace files injected under Project Context (OpenClaw's prompt only).
+    pub workspace_files: Vec<super::workspace_files::ContextFile>,
 }
 
 /// Builds the view for `ctx`. Fails only when the context names an unknown agent.
@@ -87,36 +89,62 @@ pub fn build_llm_view(
         .collect();
 
     let agent = resolution.resolved.agent.clone();
-    let workspace = workspace_dir(config, Some(&agent));
+    let template = surface
+        .as_ref()
+        .and_then(|_| super::template::shipped(&series_of(&registry.semantics.id)));
+    let package = template.and_then(|_| {
+        super::openclaw_prompt::openclaw_package(&crate::config::openclaw_bin(config))
+    });
+    let workspace = match template {
+        Some(_) if !workspace_configured(config, &agent) => {
+            super::openclaw_prompt::default_workspace(config, &agent)
+                .unwrap_or_else(|| workspace_dir(config, Some(&agent)))
+        }
+        _ => workspace_dir(config, Some(&agent)),
+    };
     let home = home_dir();
+    let mut roots = skill_roots(config, Some(&agent));
+    roots.workspace = Some(workspace.join("skills"));
+    if roots.bundled.is_none() {
+        roots.bundled = package.as_ref().map(|p| p.join("skills"));
+    }
     let skills = resolve_skills(
-        &skill_roots(config, Some(&agent)),
+        &roots,
         &EligibilityEnv::from_process(config.raw.clone()),
         &prompt_limits(&config.raw),
         home.as_deref(),
     );
-
-    let guidance = super::router_guidance::system_prompt_section();
-    let runtime = RuntimeInfo {
-        agent: Some(agent),
-        os: Some(platform_name(std::env::consts::OS)),
-        arch: Some(std::env::consts::ARCH.to_string()),
-        provider: resolution.resolved.provider.clone(),
-        model: resolution.resolved.model.clone(),
-        channel: ctx.channel.clone(),
+    let (sections, files) = match (template, &surface) {
+        (Some(template), Some(surface)) => {
+            let run = super::openclaw_prompt::RunShape {
+                agent: agent.clone(),
+                minimal: options.mode == PromptMode::Minimal || resolution.resolved.subagent,
+                subagent: resolution.resolved.subagent,
+                sandboxed: resolution.resolved.sandboxed,
+                channel: ctx.channel.clone(),
+                main_session: ctx.channel.is_none() && ctx.group.is_none(),
+                model: resolution.resolved.model.clone(),
+                workspace: workspace.clone(),
+                package,
+                date: Some(super::openclaw_prompt::prompt_date(config)),
+            };
+            let prompt = openclaw_text(template, config, registry, surface, &run, &skills, options.mode);
+            (super::split::split_sections(&prompt.text), prompt.files)
+        }
+        _ => (
+            seed_sections(&resolution, ctx, &offered, tooling, &skills, &workspace, options.mode),
+            Vec::new(),
+        ),
     };
-    let input = PromptInput {
-        mode: options.mode,
-        tools: &offered,
-        skills_prompt: Some(&skills.prompt.text),
-        router_guidance: Some(&guidance),
-        workspace: Some(workspace.clone()),
-        runtime,
-        tooling,
-    };
-    let sections = prompt_sections(&input);
     let router_guidance = sections.iter().any(|s| s.title == ROUTER_TOOL);
-    let prompt = join_sections(&sections);
+    let prompt = match template {
+        Some(_) => sections
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        None => join_sections(&sections),
+    };
     Ok(LlmView {
         resolution,
         api,
@@ -128,5 +156,115 @@ pub fn build_llm_view(
         router_guidance,
         sections,
         prompt,
+        workspace_files: files,
     })
+}
+
+/// `2026.9` for the packs `2026.9` and `2026.9.6`.
+fn series_of(pack: &str) -> String {
+    pack.split('.').take(2).collect::<Vec<_>>().join(".")
+}
+
+/// Whether the config names the agent's workspace (clawdeck's setting, the agent's own, the
+/// defaults').
+fn workspace_configured(config: &LoadedConfig, agent: &str) -> bool {
+    config.settings.workspace.is_some()
+        || config
+            .agent(agent)
+            .is_some_and(|a| a.entry.workspace.is_some())
+        || config.openclaw.agents.defaults.workspace.is_some()
+}
+
+/// The prompt a release with a template writes: OpenClaw's own tools only (clawdeck's are not
+/// OpenClaw's), its Tooling list and deferred directory, its skills block.
+fn openclaw_text(
+    template: &super::template::PromptTemplate,
+    config: &LoadedConfig,
+    registry: &Registry,
+    surface: &super::surface::ModelSurface,
+    run: &super::openclaw_prompt::RunShape,
+    skills: &SkillSet,
+    mode: PromptMode,
+) -> super::openclaw_prompt::OpenClawPrompt {
+    let mut own = surface.clone();
+    own.direct.retain(|t| !t.is_clawdecks());
+    own.deferred.retain(|t| !t.is_clawdecks());
+    if mode == PromptMode::None {
+        let mut facts = super::template::Facts::default();
+        if let Some(model) = &run.model {
+            facts.set("model", model.clone());
+        }
+        return super::openclaw_prompt::OpenClawPrompt {
+            text: super::template::render(&template.none_mode, &facts),
+            files: Vec::new(),
+        };
+    }
+    let available: Vec<ToolSpec> = own.direct.iter().chain(own.deferred.iter()).cloned().collect();
+    let deferred_directory = match (&own.tool_search, registry.semantics.tool_search.as_ref()) {
+        (Some(_), Some(rules)) => Some(super::surface::deferred_directory(rules, &own.deferred)),
+        _ => None,
+    };
+    let tools = super::openclaw_prompt::PromptTools {
+        available: &available,
+        tool_lines: super::surface::tool_lines(&registry.semantics, &own).unwrap_or_default(),
+        deferred_directory,
+    };
+    let block = skills_block(template, &skills.prompt.text);
+    super::openclaw_prompt::build(template, config, run, &tools, &block)
+}
+
+/// The skills block as the release words it: its preamble, then `<available_skills>` with
+/// each skill's fields indented.
+fn skills_block(template: &super::template::PromptTemplate, block: &str) -> String {
+    if block.trim().is_empty() {
+        return String::new();
+    }
+    let body: Vec<String> = block
+        .lines()
+        .map(|line| {
+            if line.starts_with("<skill>") || line.starts_with("</skill>") {
+                format!("  {line}")
+            } else if ["<name>", "<description>", "<location>"]
+                .iter()
+                .any(|tag| line.starts_with(tag))
+            {
+                format!("    {line}")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    format!("{}\n\n{}", template.skills_preamble, body.join("\n"))
+}
+
+/// The prompt of the seeds and of releases without a template: the tool- and skill-related
+/// sections.
+fn seed_sections(
+    resolution: &Resolution,
+    ctx: &PolicyContext,
+    offered: &[ToolSpec],
+    tooling: Option<String>,
+    skills: &SkillSet,
+    workspace: &std::path::Path,
+    mode: PromptMode,
+) -> Vec<PromptSection> {
+    let guidance = super::router_guidance::system_prompt_section();
+    let runtime = RuntimeInfo {
+        agent: Some(resolution.resolved.agent.clone()),
+        os: Some(platform_name(std::env::consts::OS)),
+        arch: Some(std::env::consts::ARCH.to_string()),
+        provider: resolution.resolved.provider.clone(),
+        model: resolution.resolved.model.clone(),
+        channel: ctx.channel.clone(),
+    };
+    let input = PromptInput {
+        mode,
+        tools: offered,
+        skills_prompt: Some(&skills.prompt.text),
+        router_guidance: Some(&guidance),
+        workspace: Some(workspace.to_path_buf()),
+        runtime,
+        tooling,
+    };
+    prompt_sections(&input)
 }

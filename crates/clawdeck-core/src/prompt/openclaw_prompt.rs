@@ -1,0 +1,333 @@
+//! Today's OpenClaw system prompt for one context: the facts its builder reads (which tools the
+//! model has, the prompt mode, the sandbox, the channel, the agent's workspace and the files
+//! injected from it, the date) gathered from clawdeck's resolution and handed to the release's
+//! template ([`super::template`]).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::template::{Facts, PromptTemplate};
+use super::workspace_files::{ContextFile, load_context_files};
+use crate::config::LoadedConfig;
+use crate::tool::ToolSpec;
+
+/// What the builder is told about the run, beyond the tools.
+#[derive(Debug, Clone, Default)]
+pub struct RunShape {
+    pub agent: String,
+    pub minimal: bool,
+    pub subagent: bool,
+    pub sandboxed: bool,
+    pub channel: Option<String>,
+    /// The session is the agent's main session (`agent:<id>:main`): OpenClaw then prefers
+    /// delegating (the Delegation section).
+    pub main_session: bool,
+    pub model: Option<String>,
+    pub workspace: PathBuf,
+    /// The installed OpenClaw package, whose `docs/` the prompt points at.
+    pub package: Option<PathBuf>,
+    /// `YYYY-MM-DD` and the time zone.
+    pub date: Option<(String, String)>,
+}
+
+/// The tools as the builder sees them: every tool the model can reach (direct or deferred) and
+/// the direct ones listed in Tooling.
+pub struct PromptTools<'a> {
+    pub available: &'a [ToolSpec],
+    pub tool_lines: Vec<String>,
+    pub deferred_directory: Option<String>,
+}
+
+/// The whole prompt and the workspace files it injected.
+pub struct OpenClawPrompt {
+    pub text: String,
+    pub files: Vec<ContextFile>,
+}
+
+fn has(tools: &[ToolSpec], name: &str) -> bool {
+    tools.iter().any(|t| t.name.eq_ignore_ascii_case(name))
+}
+
+fn tick_list(tools: &[ToolSpec], names: &[(&str, &str)]) -> String {
+    names
+        .iter()
+        .filter(|(name, _)| has(tools, name))
+        .map(|(_, shown)| format!("`{shown}`"))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn tool_facts(facts: &mut Facts, tools: &PromptTools<'_>) {
+    for tool in tools.available {
+        facts.flag(format!("tool:{}", tool.name.to_ascii_lowercase()), true);
+    }
+    for line in &tools.tool_lines {
+        if let Some(name) = line.strip_prefix("- ") {
+            let name = name.split(':').next().unwrap_or(name);
+            facts.flag(format!("visible:{}", name.to_ascii_lowercase()), true);
+        }
+    }
+    let available = tools.available;
+    facts.set("toolLines", tools.tool_lines.join("\n"));
+    if let Some(directory) = &tools.deferred_directory {
+        facts.set("deferredDirectory", directory.trim_end());
+        facts.flag("deferred", true);
+    }
+    let wait: Vec<&str> = [
+        ("exec", "exec yieldMs"),
+        ("process", "process(poll, timeout=<ms>)"),
+    ]
+    .iter()
+    .filter(|(name, _)| has(available, name))
+    .map(|(_, hint)| *hint)
+    .collect();
+    facts.set("waitHints", wait.join(" or "));
+    facts.set(
+        "subagentStatusTools",
+        tick_list(
+            available,
+            &[("subagents", "subagents list"), ("sessions_list", "sessions_list")],
+        ),
+    );
+    facts.set(
+        "sessionLookupTools",
+        tick_list(
+            available,
+            &[
+                ("sessions_list", "sessions_list"),
+                ("sessions_search", "sessions_search"),
+            ],
+        ),
+    );
+    facts.set("readTool", "read");
+}
+
+/// The delegation mode OpenClaw resolves for a main session: the agent's
+/// `subagents.delegationMode`, the defaults', else `prefer` on the agent's main session.
+fn delegation_prefers(config: &LoadedConfig, run: &RunShape) -> bool {
+    let agent_mode = config.raw.pointer("/agents/list").and_then(Value::as_array).and_then(|list| {
+        list.iter()
+            .find(|a| a.get("id").and_then(Value::as_str) == Some(run.agent.as_str()))
+            .and_then(|a| a.pointer("/subagents/delegationMode"))
+            .and_then(Value::as_str)
+    });
+    let configured = agent_mode.or_else(|| {
+        config
+            .raw
+            .pointer("/agents/defaults/subagents/delegationMode")
+            .and_then(Value::as_str)
+    });
+    match configured {
+        Some(mode) => mode == "prefer",
+        None => run.main_session,
+    }
+}
+
+/// The git repository the workspace is in (OpenClaw scopes memory entries to it).
+fn git_root(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
+fn workspace_facts(
+    facts: &mut Facts,
+    template: &PromptTemplate,
+    config: &LoadedConfig,
+    run: &RunShape,
+) -> Vec<ContextFile> {
+    facts.set("workspace", run.workspace.display().to_string());
+    let files = load_context_files(
+        config,
+        &run.agent,
+        &run.workspace,
+        &template.bootstrap_files,
+        (template.bootstrap_max_chars, template.bootstrap_total_max_chars),
+    );
+    let has_bootstrap = files.iter().any(|f| f.basename == "bootstrap.md");
+    for file in &files {
+        facts.flag(format!("file:{}", file.basename), true);
+    }
+    facts.flag("projectContext", !files.is_empty());
+    facts.flag("bootstrapFile", has_bootstrap);
+    // A primary run of a workspace with BOOTSTRAP.md hands the bootstrap over to the model.
+    facts.flag("bootstrapPending", has_bootstrap && !run.subagent);
+    if has_bootstrap {
+        facts.set(
+            "workspaceNotes",
+            "Reminder: commit your changes in this workspace after edits.",
+        );
+    }
+    facts.set(
+        "projectFiles",
+        files
+            .iter()
+            .map(|f| format!("## {}\n{}", f.path, f.content))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    if let Some(root) = git_root(&run.workspace) {
+        let key = format!("path:{}", root.display());
+        if !key.contains(['\r', '\n', '<', '>']) {
+            facts.set(
+                "extraSystemPrompt",
+                format!(
+                    "For every repository-specific memory entry you write, add <!-- project: {key} --> on the same line. Do not project-scope user-level preferences, standing intents, or facts that are not specific to this repository."
+                ),
+            );
+        }
+    }
+    files
+}
+
+/// The channels a `message` call may name when the run has no source channel of its own.
+fn channel_facts(facts: &mut Facts, template: &PromptTemplate, run: &RunShape) {
+    if let Some(channel) = &run.channel {
+        facts.set("channel", channel.to_ascii_lowercase());
+        facts.flag(format!("channel:{}", channel.to_ascii_lowercase()), true);
+    }
+    let ids: Vec<&str> = template.channel_ids.split('|').filter(|s| !s.is_empty()).collect();
+    let in_list = run
+        .channel
+        .as_deref()
+        .is_some_and(|c| ids.iter().any(|id| id.eq_ignore_ascii_case(c)));
+    if ids.len() > 1 && !in_list {
+        facts.set("channelOptions", ids.join("|"));
+    }
+    facts.flag(
+        "nativeApproval",
+        run.channel.as_deref().is_some_and(|c| {
+            template
+                .native_approval_channels
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(c))
+        }),
+    );
+}
+
+/// Builds the prompt `template` writes for this run.
+pub fn build(
+    template: &PromptTemplate,
+    config: &LoadedConfig,
+    run: &RunShape,
+    tools: &PromptTools<'_>,
+    skills_block: &str,
+) -> OpenClawPrompt {
+    let mut facts = Facts::default();
+    // Placeholders a context may leave empty.
+    for name in ["workspaceOnlyGuidance", "workspaceNotes", "extraSystemPrompt"] {
+        facts.set(name, "");
+    }
+    if config.raw.pointer("/tools/fs/workspaceOnly").and_then(Value::as_bool) == Some(true) {
+        facts.set(
+            "workspaceOnlyGuidance",
+            "tools.fs.workspaceOnly ON: file-tool scratch/temp/meta stays in workspace, preferably `.openclaw/tmp/`. If file tools need it later, never exec-write `/tmp`; use workspace path.",
+        );
+    }
+    tool_facts(&mut facts, tools);
+    facts.flag("minimal", run.minimal);
+    facts.flag("sandboxed", run.sandboxed);
+    facts.flag(
+        "toolGuidance",
+        !run.minimal || !tools.available.is_empty(),
+    );
+    facts.flag(
+        "workflowHints",
+        !run.subagent && !tools.tool_lines.is_empty(),
+    );
+    facts.flag(
+        "delegation",
+        !run.minimal && has(tools.available, "sessions_spawn") && delegation_prefers(config, run),
+    );
+    facts.set("skillsPrompt", skills_block.trim());
+    if let Some(model) = &run.model {
+        facts.set("model", model.clone());
+    }
+    if let Some(package) = &run.package {
+        facts.set("docsPath", package.join("docs").display().to_string());
+        facts.flag("readForDocs", facts.flags.contains("visible:read"));
+    }
+    if let Some((date, zone)) = &run.date {
+        facts.set("date", date.clone());
+        facts.set("timezone", zone.clone());
+    }
+    facts.flag(
+        "citationsOff",
+        config.raw.pointer("/memory/citations").and_then(Value::as_str) == Some("off"),
+    );
+    channel_facts(&mut facts, template, run);
+    let files = workspace_facts(&mut facts, template, config, run);
+    OpenClawPrompt {
+        text: template.render(&facts),
+        files,
+    }
+}
+
+/// The installed OpenClaw package (the folder with its `package.json` and `docs/`) behind the
+/// `openclaw` binary clawdeck would run: the binary's own package (npm's link to
+/// `openclaw.mjs`), or a wrapper's `../openclaw/node_modules/openclaw` or
+/// `../lib/node_modules/openclaw`.
+pub fn openclaw_package(bin: &str) -> Option<PathBuf> {
+    let path = if bin.contains('/') {
+        PathBuf::from(bin)
+    } else {
+        let dirs = std::env::var_os("PATH")?;
+        std::env::split_paths(&dirs)
+            .map(|d| d.join(bin))
+            .find(|p| p.is_file())?
+    };
+    let real = std::fs::canonicalize(&path).ok()?;
+    let is_package = |dir: &Path| {
+        std::fs::read_to_string(dir.join("package.json"))
+            .ok()
+            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+            .is_some_and(|v| v.get("name").and_then(Value::as_str) == Some("openclaw"))
+            && dir.join("docs").is_dir()
+    };
+    real.ancestors().take(6).find_map(|dir| {
+        [
+            dir.to_path_buf(),
+            dir.join("openclaw/node_modules/openclaw"),
+            dir.join("lib/node_modules/openclaw"),
+        ]
+        .into_iter()
+        .find(|candidate| is_package(candidate))
+    })
+}
+
+/// Today's date (UTC) and the zone the prompt names: `agents.defaults.userTimezone`, else
+/// `$TZ`, else UTC.
+pub fn prompt_date(config: &LoadedConfig) -> (String, String) {
+    let zone = config
+        .raw
+        .pointer("/agents/defaults/userTimezone")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .or_else(|| std::env::var("TZ").ok().filter(|z| !z.trim().is_empty()))
+        .unwrap_or_else(|| "UTC".to_string());
+    let today = time::OffsetDateTime::now_utc().date();
+    let date = format!(
+        "{:04}-{:02}-{:02}",
+        today.year(),
+        u8::from(today.month()),
+        today.day()
+    );
+    (date, zone)
+}
+
+/// OpenClaw's workspace for an agent with none configured: `<state>/workspace` for the default
+/// agent, `<state>/workspace-<id>` for the others (state: `$OPENCLAW_STATE_DIR`, else
+/// `~/.openclaw`).
+pub fn default_workspace(config: &LoadedConfig, agent: &str) -> Option<PathBuf> {
+    let state = match std::env::var_os("OPENCLAW_STATE_DIR").filter(|d| !d.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => crate::skills::sources::home_dir()?.join(".openclaw"),
+    };
+    Some(if agent == config.default_agent_id() {
+        state.join("workspace")
+    } else {
+        state.join(format!("workspace-{agent}"))
+    })
+}

@@ -1,0 +1,241 @@
+//! The system prompt as a release writes it, kept as data (`assets/openclaw/prompt/<series>.json`)
+//! and filled in for one context. The data mirrors OpenClaw's builder: sections in its order,
+//! each with the condition under which the builder emits it, lines with placeholders and
+//! conditional lines. What differs between releases is in the data; this file only evaluates it.
+//!
+//! Conditions are words AND-ed by spaces; `a|b` is either; `!a` negates. A word holds when the
+//! context sets it as a flag (`tool:exec`, `minimal`, `sandboxed`) or gives a non-empty value
+//! for a placeholder of that name. As in OpenClaw (`lines.filter(Boolean).join("\n")`), empty
+//! lines are dropped and the rest joined with newlines.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Deserialize;
+
+/// One release's prompt.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PromptTemplate {
+    pub series: String,
+    pub captured_from: String,
+    /// The lines above `<available_skills>`.
+    pub skills_preamble: String,
+    /// The channels a proactive `message` may name (`a|b|c`), as the release lists them.
+    pub channel_ids: String,
+    /// Channels whose exec approvals are native cards and buttons.
+    pub native_approval_channels: Vec<String>,
+    /// The workspace files injected under Project Context, in the builder's order.
+    pub bootstrap_files: Vec<String>,
+    /// Per-file and total character budgets when the config sets none.
+    pub bootstrap_max_chars: usize,
+    pub bootstrap_total_max_chars: usize,
+    /// `promptMode: "none"`: the identity line (and the model's identity).
+    pub none_mode: Vec<Line>,
+    pub sections: Vec<TemplateSection>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct TemplateSection {
+    /// The section's heading as the splitter titles it (empty for the untitled lines).
+    pub title: String,
+    #[serde(default)]
+    pub when: Option<String>,
+    pub lines: Vec<Line>,
+}
+
+/// A line, a conditional group of lines, or one line joined from parts.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Line {
+    Text(String),
+    If {
+        when: String,
+        lines: Vec<Line>,
+        #[serde(default, rename = "else")]
+        otherwise: Vec<Line>,
+    },
+    Join {
+        #[serde(default)]
+        when: Option<String>,
+        join: String,
+        parts: Vec<Line>,
+    },
+}
+
+/// What a context says to the template: flags and placeholder values.
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    pub flags: BTreeSet<String>,
+    pub values: BTreeMap<String, String>,
+}
+
+impl Facts {
+    pub fn flag(&mut self, name: impl Into<String>, on: bool) {
+        if on {
+            self.flags.insert(name.into());
+        }
+    }
+
+    pub fn set(&mut self, name: &str, value: impl Into<String>) {
+        self.values.insert(name.to_string(), value.into());
+    }
+
+    fn word(&self, word: &str) -> bool {
+        self.flags.contains(word) || self.values.get(word).is_some_and(|v| !v.is_empty())
+    }
+
+    /// Whether `condition` holds (None: always).
+    pub fn holds(&self, condition: Option<&str>) -> bool {
+        let Some(condition) = condition else {
+            return true;
+        };
+        condition.split_whitespace().all(|term| {
+            term.split('|').any(|alt| match alt.strip_prefix('!') {
+                Some(negated) => !self.word(negated),
+                None => self.word(alt),
+            })
+        })
+    }
+
+    /// `text` with every `{name}` this context has a value for replaced by it; other braces
+    /// (JSON in a line) stay as written.
+    fn fill(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            let name_end = after.find('}').filter(|&end| {
+                end > 0 && after[..end].chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
+            match name_end.and_then(|end| self.values.get(&after[..end]).map(|v| (end, v))) {
+                Some((end, value)) => {
+                    out.push_str(value);
+                    rest = &after[end + 1..];
+                }
+                None => {
+                    out.push('{');
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+fn render_lines(lines: &[Line], facts: &Facts, out: &mut Vec<String>) {
+    for line in lines {
+        match line {
+            Line::Text(text) => out.push(facts.fill(text)),
+            Line::If {
+                when,
+                lines,
+                otherwise,
+            } => {
+                let chosen = if facts.holds(Some(when)) {
+                    lines
+                } else {
+                    otherwise
+                };
+                render_lines(chosen, facts, out);
+            }
+            Line::Join { when, join, parts } => {
+                if facts.holds(when.as_deref()) {
+                    let mut pieces = Vec::new();
+                    render_lines(parts, facts, &mut pieces);
+                    pieces.retain(|p| !p.is_empty());
+                    out.push(pieces.join(join));
+                }
+            }
+        }
+    }
+}
+
+/// The lines of `lines` for this context, empty ones dropped, joined with newlines.
+pub fn render(lines: &[Line], facts: &Facts) -> String {
+    let mut out = Vec::new();
+    render_lines(lines, facts, &mut out);
+    out.retain(|l| !l.is_empty());
+    out.join("\n")
+}
+
+impl PromptTemplate {
+    /// The whole prompt for a full or minimal prompt mode.
+    pub fn render(&self, facts: &Facts) -> String {
+        let texts: Vec<String> = self
+            .sections
+            .iter()
+            .filter(|s| facts.holds(s.when.as_deref()))
+            .map(|s| render(&s.lines, facts))
+            .filter(|t| !t.is_empty())
+            .collect();
+        texts.join("\n")
+    }
+}
+
+/// The template shipped for `series` (`2026.9`), if clawdeck has one.
+pub fn shipped(series: &str) -> Option<&'static PromptTemplate> {
+    static T2026_9: std::sync::OnceLock<Option<PromptTemplate>> = std::sync::OnceLock::new();
+    match series {
+        "2026.9" => T2026_9
+            .get_or_init(|| {
+                serde_json::from_str(include_str!(
+                    "../../../../assets/openclaw/prompt/2026.9.json"
+                ))
+                .ok()
+            })
+            .as_ref(),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn facts(flags: &[&str], values: &[(&str, &str)]) -> Facts {
+        let mut f = Facts::default();
+        for flag in flags {
+            f.flag(*flag, true);
+        }
+        for (k, v) in values {
+            f.set(k, *v);
+        }
+        f
+    }
+
+    #[test]
+    fn conditions_and_or_not() {
+        let f = facts(&["tool:exec", "minimal"], &[("model", "m"), ("empty", "")]);
+        assert!(f.holds(Some("tool:exec minimal")));
+        assert!(!f.holds(Some("tool:exec !minimal")));
+        assert!(f.holds(Some("tool:read|tool:exec")));
+        assert!(f.holds(Some("model !empty")));
+        assert!(f.holds(None));
+    }
+
+    #[test]
+    fn placeholders_fill_and_json_braces_stay() {
+        let f = facts(&[], &[("channel", "telegram")]);
+        let lines: Vec<Line> = serde_json::from_str(
+            r#"["ask {channel}", "presentation={\"blocks\":[{\"type\":\"x\"}]}", "{unknown}", "",
+                {"when": "channel", "lines": ["yes"], "else": ["no"]},
+                {"join": "", "parts": ["a", {"when": "nope", "lines": ["b"]}, "c"]}]"#,
+        )
+        .unwrap();
+        assert_eq!(
+            render(&lines, &f),
+            "ask telegram\npresentation={\"blocks\":[{\"type\":\"x\"}]}\n{unknown}\nyes\nac"
+        );
+    }
+
+    #[test]
+    fn the_shipped_2026_9_template_parses() {
+        let t = shipped("2026.9").unwrap();
+        assert_eq!(t.series, "2026.9");
+        assert!(t.sections.iter().any(|s| s.title == "Safety"));
+        assert!(shipped("1999.1").is_none());
+    }
+}
