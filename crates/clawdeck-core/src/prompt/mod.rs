@@ -8,11 +8,11 @@ pub mod openclaw_prompt;
 pub mod router_guidance;
 pub(crate) mod session_visibility;
 pub mod split;
-pub mod template;
-pub mod workspace_files;
 pub mod surface;
+pub mod template;
 mod tooling;
 pub mod view;
+pub mod workspace_files;
 
 use std::path::PathBuf;
 

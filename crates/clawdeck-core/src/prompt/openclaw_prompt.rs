@@ -87,7 +87,10 @@ fn tool_facts(facts: &mut Facts, tools: &PromptTools<'_>) {
         "subagentStatusTools",
         tick_list(
             available,
-            &[("subagents", "subagents list"), ("sessions_list", "sessions_list")],
+            &[
+                ("subagents", "subagents list"),
+                ("sessions_list", "sessions_list"),
+            ],
         ),
     );
     facts.set(
@@ -106,12 +109,16 @@ fn tool_facts(facts: &mut Facts, tools: &PromptTools<'_>) {
 /// The delegation mode OpenClaw resolves for a main session: the agent's
 /// `subagents.delegationMode`, the defaults', else `prefer` on the agent's main session.
 fn delegation_prefers(config: &LoadedConfig, run: &RunShape) -> bool {
-    let agent_mode = config.raw.pointer("/agents/list").and_then(Value::as_array).and_then(|list| {
-        list.iter()
-            .find(|a| a.get("id").and_then(Value::as_str) == Some(run.agent.as_str()))
-            .and_then(|a| a.pointer("/subagents/delegationMode"))
-            .and_then(Value::as_str)
-    });
+    let agent_mode = config
+        .raw
+        .pointer("/agents/list")
+        .and_then(Value::as_array)
+        .and_then(|list| {
+            list.iter()
+                .find(|a| a.get("id").and_then(Value::as_str) == Some(run.agent.as_str()))
+                .and_then(|a| a.pointer("/subagents/delegationMode"))
+                .and_then(Value::as_str)
+        });
     let configured = agent_mode.or_else(|| {
         config
             .raw
@@ -144,7 +151,10 @@ fn workspace_facts(
         &run.agent,
         &run.workspace,
         &template.bootstrap_files,
-        (template.bootstrap_max_chars, template.bootstrap_total_max_chars),
+        (
+            template.bootstrap_max_chars,
+            template.bootstrap_total_max_chars,
+        ),
     );
     let has_bootstrap = files.iter().any(|f| f.basename == "bootstrap.md");
     for file in &files {
@@ -188,7 +198,11 @@ fn channel_facts(facts: &mut Facts, template: &PromptTemplate, run: &RunShape) {
         facts.set("channel", channel.to_ascii_lowercase());
         facts.flag(format!("channel:{}", channel.to_ascii_lowercase()), true);
     }
-    let ids: Vec<&str> = template.channel_ids.split('|').filter(|s| !s.is_empty()).collect();
+    let ids: Vec<&str> = template
+        .channel_ids
+        .split('|')
+        .filter(|s| !s.is_empty())
+        .collect();
     let in_list = run
         .channel
         .as_deref()
@@ -217,10 +231,19 @@ pub fn build(
 ) -> OpenClawPrompt {
     let mut facts = Facts::default();
     // Placeholders a context may leave empty.
-    for name in ["workspaceOnlyGuidance", "workspaceNotes", "extraSystemPrompt"] {
+    for name in [
+        "workspaceOnlyGuidance",
+        "workspaceNotes",
+        "extraSystemPrompt",
+    ] {
         facts.set(name, "");
     }
-    if config.raw.pointer("/tools/fs/workspaceOnly").and_then(Value::as_bool) == Some(true) {
+    if config
+        .raw
+        .pointer("/tools/fs/workspaceOnly")
+        .and_then(Value::as_bool)
+        == Some(true)
+    {
         facts.set(
             "workspaceOnlyGuidance",
             "tools.fs.workspaceOnly ON: file-tool scratch/temp/meta stays in workspace, preferably `.openclaw/tmp/`. If file tools need it later, never exec-write `/tmp`; use workspace path.",
@@ -229,10 +252,7 @@ pub fn build(
     tool_facts(&mut facts, tools);
     facts.flag("minimal", run.minimal);
     facts.flag("sandboxed", run.sandboxed);
-    facts.flag(
-        "toolGuidance",
-        !run.minimal || !tools.available.is_empty(),
-    );
+    facts.flag("toolGuidance", !run.minimal || !tools.available.is_empty());
     facts.flag(
         "workflowHints",
         !run.subagent && !tools.tool_lines.is_empty(),
@@ -255,7 +275,11 @@ pub fn build(
     }
     facts.flag(
         "citationsOff",
-        config.raw.pointer("/memory/citations").and_then(Value::as_str) == Some("off"),
+        config
+            .raw
+            .pointer("/memory/citations")
+            .and_then(Value::as_str)
+            == Some("off"),
     );
     channel_facts(&mut facts, template, run);
     let files = workspace_facts(&mut facts, template, config, run);

@@ -106,7 +106,10 @@ impl Facts {
             out.push_str(&rest[..open]);
             let after = &rest[open + 1..];
             let name_end = after.find('}').filter(|&end| {
-                end > 0 && after[..end].chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                end > 0
+                    && after[..end]
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_')
             });
             match name_end.and_then(|end| self.values.get(&after[..end]).map(|v| (end, v))) {
                 Some((end, value)) => {

@@ -105,8 +105,8 @@ pub fn build_llm_view(
     let home = home_dir();
     let mut roots = skill_roots(config, Some(&agent));
     roots.workspace = Some(workspace.join("skills"));
-    if roots.bundled.is_none() {
-        roots.bundled = package.as_ref().map(|p| p.join("skills"));
+    if template.is_some() {
+        openclaw_skill_roots(&mut roots, config, &agent, package.as_deref());
     }
     let skills = resolve_skills(
         &roots,
@@ -128,11 +128,27 @@ pub fn build_llm_view(
                 package,
                 date: Some(super::openclaw_prompt::prompt_date(config)),
             };
-            let prompt = openclaw_text(template, config, registry, surface, &run, &skills, options.mode);
+            let prompt = openclaw_text(
+                template,
+                config,
+                registry,
+                surface,
+                &run,
+                &skills,
+                options.mode,
+            );
             (super::split::split_sections(&prompt.text), prompt.files)
         }
         _ => (
-            seed_sections(&resolution, ctx, &offered, tooling, &skills, &workspace, options.mode),
+            seed_sections(
+                &resolution,
+                ctx,
+                &offered,
+                tooling,
+                &skills,
+                &workspace,
+                options.mode,
+            ),
             Vec::new(),
         ),
     };
@@ -199,7 +215,12 @@ fn openclaw_text(
             files: Vec::new(),
         };
     }
-    let available: Vec<ToolSpec> = own.direct.iter().chain(own.deferred.iter()).cloned().collect();
+    let available: Vec<ToolSpec> = own
+        .direct
+        .iter()
+        .chain(own.deferred.iter())
+        .cloned()
+        .collect();
     let deferred_directory = match (&own.tool_search, registry.semantics.tool_search.as_ref()) {
         (Some(_), Some(rules)) => Some(super::surface::deferred_directory(rules, &own.deferred)),
         _ => None,
@@ -209,32 +230,95 @@ fn openclaw_text(
         tool_lines: super::surface::tool_lines(&registry.semantics, &own).unwrap_or_default(),
         deferred_directory,
     };
-    let block = skills_block(template, &skills.prompt.text);
+    let block = skills_block(template, &skills.prompt.text, home_dir().as_deref());
     super::openclaw_prompt::build(template, config, run, &tools, &block)
 }
 
 /// The skills block as the release words it: its preamble, then `<available_skills>` with
 /// each skill's fields indented.
-fn skills_block(template: &super::template::PromptTemplate, block: &str) -> String {
+fn skills_block(
+    template: &super::template::PromptTemplate,
+    block: &str,
+    home: Option<&std::path::Path>,
+) -> String {
     if block.trim().is_empty() {
         return String::new();
     }
-    let body: Vec<String> = block
-        .lines()
-        .map(|line| {
-            if line.starts_with("<skill>") || line.starts_with("</skill>") {
-                format!("  {line}")
-            } else if ["<name>", "<description>", "<location>"]
-                .iter()
-                .any(|tag| line.starts_with(tag))
-            {
-                format!("    {line}")
-            } else {
-                line.to_string()
-            }
-        })
+    // Each <skill>...</skill> entry, sorted by name as OpenClaw lists them; the lines around
+    // the entries stay where they are.
+    let mut head: Vec<String> = Vec::new();
+    let mut entries: Vec<Vec<String>> = Vec::new();
+    let mut tail: Vec<String> = Vec::new();
+    for line in block.lines() {
+        let shown = if line.starts_with("<skill>") || line.starts_with("</skill>") {
+            format!("  {line}")
+        } else if let Some(path) = line.strip_prefix("<location>") {
+            format!("    <location>{}", compact_home(path, home))
+        } else if line.starts_with("<name>") || line.starts_with("<description>") {
+            format!("    {line}")
+        } else {
+            line.to_string()
+        };
+        if line.starts_with("<skill>") {
+            entries.push(vec![shown]);
+        } else if let Some(open) = entries
+            .last_mut()
+            .filter(|e| e.last().is_some_and(|l| !l.ends_with("</skill>")))
+        {
+            open.push(shown);
+        } else if entries.is_empty() {
+            head.push(shown);
+        } else {
+            tail.push(shown);
+        }
+    }
+    let name = |entry: &Vec<String>| {
+        entry
+            .iter()
+            .find_map(|l| l.trim_start().strip_prefix("<name>"))
+            .map(|n| n.trim_end_matches("</name>").to_string())
+    };
+    entries.sort_by_key(|e| name(e));
+    let body: Vec<String> = head
+        .into_iter()
+        .chain(entries.into_iter().flatten())
+        .chain(tail)
         .collect();
     format!("{}\n\n{}", template.skills_preamble, body.join("\n"))
+}
+
+/// A path under the home folder as `~/...`, as OpenClaw shows skill locations.
+fn compact_home(path: &str, home: Option<&std::path::Path>) -> String {
+    let prefix = home.map(|h| format!("{}/", h.display().to_string().trim_end_matches('/')));
+    match prefix.as_deref().and_then(|p| path.strip_prefix(p)) {
+        Some(rest) if prefix.as_deref() != Some("/") => format!("~/{rest}"),
+        _ => path.to_string(),
+    }
+}
+
+/// The skill folders today's OpenClaw reads besides clawdeck's: the installed package's
+/// `skills/` (bundled) and, for the default agent, its `custodian-skills/`; the enabled
+/// plugins' skills linked under `<state>/plugin-skills`.
+fn openclaw_skill_roots(
+    roots: &mut crate::skills::SkillRoots,
+    config: &LoadedConfig,
+    agent: &str,
+    package: Option<&std::path::Path>,
+) {
+    if let Some(package) = package {
+        if roots.bundled.is_none() {
+            roots.bundled = Some(package.join("skills"));
+        }
+        if agent == config.default_agent_id() {
+            roots.extra.push(package.join("custodian-skills"));
+        }
+    }
+    if let Some(state) =
+        super::openclaw_prompt::default_workspace(config, &config.default_agent_id())
+            .and_then(|w| w.parent().map(|p| p.join("plugin-skills")))
+    {
+        roots.extra.push(state);
+    }
 }
 
 /// The prompt of the seeds and of releases without a template: the tool- and skill-related

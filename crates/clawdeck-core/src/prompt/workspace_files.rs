@@ -117,7 +117,14 @@ pub fn load_context_files_with(
         let chars = trimmed.chars().count();
         let limit = max_chars.min(remaining).max(1);
         let (text, truncated) = if chars > limit {
-            (truncate(trimmed, &basename.to_ascii_uppercase().replace(".MD", ".md"), limit), true)
+            (
+                truncate(
+                    trimmed,
+                    &basename.to_ascii_uppercase().replace(".MD", ".md"),
+                    limit,
+                ),
+                true,
+            )
         } else {
             (trimmed.to_string(), false)
         };
