@@ -18,6 +18,9 @@
 //!
 //! The paired cases compare what the one difference changes (see `PairKind`).
 //!
+//! A case with `"prompt": true` in its context.json keeps the system prompt in its recording,
+//! normalised (`recorded_prompt`); tests/prompt_fidelity.rs compares clawdeck's prompt with it.
+//!
 //! What the real OpenClaw answered is kept in tests/recordings/fidelity/<version>/ (see
 //! tests/support/recordings.rs): `clawdeck_agrees_with_every_fidelity_recording` compares
 //! clawdeck with every recording in a plain `cargo test`; the `#[ignore]`d real runs ask the
@@ -70,6 +73,10 @@ struct CaseFile {
     /// with the reason when that release refuses the config or lacks the feature).
     #[serde(default)]
     versions: std::collections::BTreeMap<String, VersionCase>,
+    /// Keep the system prompt in the recording (normalised: see `recorded_prompt`), for
+    /// tests/prompt_fidelity.rs to compare clawdeck's prompt with.
+    #[serde(default)]
+    prompt: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -123,12 +130,17 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fidelity")
 }
 
-/// A case's config text, with `@FIXTURES@` (where a case's MCP servers live) made absolute,
+/// A case's config text, with `@FIXTURES@` (where a case's MCP servers live) and
+/// `@SKILL_FIXTURES@` (tests/fixtures/skills, the skills cases' roots) made absolute,
 /// `@CHANNEL_PLUGINS@` naming the installed channel plugins and the `@SSH_*@` of the sandbox
 /// cases filled by `ssh`.
 fn case_config_text(text: &str, ssh: &dyn Fn(&str) -> String) -> String {
     ssh(&text
         .replace("@FIXTURES@", &fixtures().display().to_string())
+        .replace(
+            "@SKILL_FIXTURES@",
+            &fixtures().with_file_name("skills").display().to_string(),
+        )
         .replace(
             "@CHANNEL_PLUGINS@",
             &channel_plugins().display().to_string(),
@@ -247,8 +259,10 @@ enum Answer {
     },
 }
 
-/// A view as a recording keeps it: tools and the deferred directory sorted by name, no prompt.
-fn recorded_view(mut view: ObservedView) -> ObservedView {
+/// A view as a recording keeps it: tools and the deferred directory sorted by name; the system
+/// prompt only when the case asks for it (`prompt`), normalised so that a run on another day or
+/// machine records the same text.
+fn recorded_view(mut view: ObservedView, keep_prompt: Option<&Portable>) -> ObservedView {
     view.tools.sort_by(|a, b| a.name.cmp(&b.name));
     if let Surface::ToolSearch {
         meta_tools,
@@ -259,9 +273,25 @@ fn recorded_view(mut view: ObservedView) -> ObservedView {
         meta_tools.sort();
         deferred.sort_by(|a, b| a.name.cmp(&b.name));
     }
-    view.system_prompt = None;
+    view.system_prompt = view
+        .system_prompt
+        .take()
+        .zip(keep_prompt)
+        .map(|(prompt, local)| recorded_prompt(&prompt, local));
     view.request = None;
     view
+}
+
+/// A real system prompt as its recording keeps it: the run's temporary home, the OpenClaw
+/// package's path, ids, dates and ports replaced (`prompt_compare::normalize_prompt`, which
+/// tests/prompt_fidelity.rs applies to both sides too). This machine's fixture paths and SSH
+/// target (`local`) are kept out of its reach (a target's port is the private sshd's, which the
+/// recording keeps as `@SSH_TARGET@`) and become their placeholders in the recording, as in
+/// every answer.
+fn recorded_prompt(prompt: &str, local: &Portable) -> String {
+    local.around(prompt, |text| {
+        clawdeck_core::comparison::prompt_compare::normalize_prompt(text, &[])
+    })
 }
 
 /// A case observed twice, in a base context and in the case's own, where only one thing of the
@@ -321,14 +351,18 @@ fn case_agent(case: &Case) -> String {
 }
 
 /// Asks the real OpenClaw (`options` names the CLI) about a case.
-async fn observe(case: &Case, options: &RunOptions) -> Result<Answer, verify::VerifyError> {
+async fn observe(
+    case: &Case,
+    options: &RunOptions,
+    local: &Portable,
+) -> Result<Answer, verify::VerifyError> {
     let (loaded, _) = load_case(case);
     let ctx = &case.file.context;
     let agent = case_agent(case);
     let Some(pair) = pair_kind(case) else {
         let view = verify::observe_cli(&loaded.raw, &agent, ctx, options).await?;
         return Ok(Answer::Single {
-            view: recorded_view(view),
+            view: recorded_view(view, case.file.prompt.then_some(local)),
         });
     };
     let (base, run) = if verify::sender_run::has_sender(ctx) {
@@ -345,8 +379,8 @@ async fn observe(case: &Case, options: &RunOptions) -> Result<Answer, verify::Ve
         (base, run)
     };
     Ok(Answer::Pair {
-        base: recorded_view(base),
-        run: recorded_view(run),
+        base: recorded_view(base, None),
+        run: recorded_view(run, None),
     })
 }
 
@@ -500,6 +534,7 @@ const PLACEHOLDERS: &[&str] = &[
     "@SSH_KNOWN_HOSTS@",
     "@SSH_WORKSPACES@",
     "@FIXTURES@",
+    "@SKILL_FIXTURES@",
     "@CHANNEL_PLUGINS@",
 ];
 
@@ -630,7 +665,7 @@ async fn run_real(run: RealRun, cases: Vec<Case>, ssh: Option<&ssh_target::SshTa
         tasks.push(tokio::spawn(async move {
             let _permit = gate.acquire_owned().await.unwrap();
             let started = Instant::now();
-            let answer = observe(&case, &options).await;
+            let answer = observe(&case, &options, &run.portable).await;
             let seconds = started.elapsed().as_secs_f64();
             let outcome = match answer {
                 Err(err) => {

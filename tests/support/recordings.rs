@@ -540,6 +540,20 @@ impl Portable {
         serde_json::from_str(&text).expect("JSON with its strings replaced")
     }
 
+    /// `text` rewritten by `f` with this machine's paths out of its reach: they are their
+    /// placeholders while `f` runs, and put back after.
+    pub fn around(&self, text: &str, f: impl Fn(&str) -> String) -> String {
+        let mut text = text.to_string();
+        for (local, placeholder) in &self.subs {
+            text = text.replace(local.as_str(), placeholder);
+        }
+        let mut text = f(&text);
+        for (local, placeholder) in &self.subs {
+            text = text.replace(placeholder.as_str(), local);
+        }
+        text
+    }
+
     /// A recorded answer with this machine's paths put back.
     pub fn to_local(&self, recorded: &Value) -> Value {
         let mut text = recorded.to_string();

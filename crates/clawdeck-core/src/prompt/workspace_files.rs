@@ -69,7 +69,8 @@ fn truncate(text: &str, name: &str, max: usize) -> String {
             "\n[...truncated, read {name} for full content...]\n…(truncated {name}: kept {head}+{tail} chars of {total})…\n"
         )
     };
-    let room = max.saturating_sub(mark(0, 0).chars().count() + 2);
+    // The mark with the widest numbers it can carry, so that the whole stays within `max`.
+    let room = max.saturating_sub(mark(total, total).chars().count());
     let head = room * 7 / 10;
     let tail = room - head;
     let head_text: String = text.chars().take(head).collect();
