@@ -23,7 +23,11 @@ pub struct PromptArgs {
     /// Request format whose tool set the prompt lists (default: the context's provider's)
     #[arg(long, value_name = "API", value_parser = parse_api)]
     pub api: Option<ProviderApi>,
-    /// Print JSON: sections, skills with eligibility, slash commands, and the prompt
+    /// Print where the context window goes: every section with its size in characters and
+    /// estimated tokens, largest first, where it came from and what would shrink it
+    #[arg(long)]
+    pub sections: bool,
+    /// Print JSON: sections (with sizes), skills with eligibility, slash commands, and the prompt
     #[arg(long)]
     pub json: bool,
 }
@@ -79,8 +83,52 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
         }
         return exit::OK;
     }
+    if args.sections {
+        for line in sections_table(&view) {
+            out(&line);
+        }
+        return exit::OK;
+    }
     out(&view.prompt);
     exit::OK
+}
+
+/// `prompt --sections`: one line per section, largest first, and the total.
+fn sections_table(view: &LlmView) -> Vec<String> {
+    let sizes = crate::prompt::report::section_sizes(view);
+    let total: usize = view.prompt.chars().count();
+    let width = sizes
+        .iter()
+        .map(|s| s.title.chars().count())
+        .max()
+        .unwrap_or(7)
+        .clamp(7, 60);
+    let mut lines = vec![format!(
+        "{:<width$}  {:>6}  {:>6}  {:>5}  SOURCE",
+        "SECTION", "CHARS", "TOKENS", "SHARE"
+    )];
+    for s in &sizes {
+        let share = if total == 0 {
+            0.0
+        } else {
+            s.chars as f64 * 100.0 / total as f64
+        };
+        let shrink = s
+            .shrink
+            .as_deref()
+            .map(|k| format!(" · shrink: {k}"))
+            .unwrap_or_default();
+        lines.push(format!(
+            "{:<width$}  {:>6}  {:>6}  {:>4.1}%  {}{shrink}",
+            s.title, s.chars, s.tokens, share, s.source
+        ));
+    }
+    lines.push(format!(
+        "{} sections, {total} characters, about {} tokens",
+        sizes.len(),
+        total.div_ceil(4)
+    ));
+    lines
 }
 
 /// Why the prompt has no router guidance section, when it has none (`has_section` false).
@@ -133,6 +181,7 @@ fn prompt_json(
         })
         .collect();
     json!({
+        "section_sizes": crate::prompt::report::section_sizes(view),
         "mode": view.mode,
         "api": view.api,
         "context": view.resolution.resolved,

@@ -19,9 +19,11 @@ fn is_file_heading(title: &str) -> bool {
 }
 
 /// Cache-boundary comments (`<!-- openclaw:attempt:STABLE -->`) close Project Context: what
-/// follows is the builder's again.
+/// follows is the builder's again. (Workspace files have comments of their own.)
 fn is_boundary(line: &str) -> bool {
-    line.starts_with("<!--") && line.trim_end().ends_with("-->")
+    line.starts_with("<!-- ")
+        && line.contains("openclaw:attempt:")
+        && line.trim_end().ends_with("-->")
 }
 
 /// Splits `prompt` into sections; joining their texts with `\n` gives `prompt` back.
@@ -86,6 +88,8 @@ Loaded project context:
 Read it.
 ## /ws/SOUL.md
 # SOUL
+<!-- a comment of the file's -->
+## Vibe
 <!-- /openclaw:attempt:STABLE -->
 <!-- openclaw:attempt:DYNAMIC -->
 ## Temporal Context

@@ -1,0 +1,104 @@
+//! Where the context window goes: each section of the prompt with its size, where its text
+//! came from and the config key that would shrink it, largest first (`prompt --sections`,
+//! the Prompt view, `--json`).
+
+use serde::Serialize;
+
+use super::view::LlmView;
+
+/// One section's share of the prompt.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SectionSize {
+    /// The heading (`Tooling`, a workspace file's path; `(identity)` for the opening lines).
+    pub title: String,
+    pub chars: usize,
+    /// Estimated tokens: a quarter of the characters, rounded up (OpenClaw's estimate).
+    pub tokens: usize,
+    /// Where the text came from.
+    pub source: String,
+    /// What would make it smaller, when config can.
+    pub shrink: Option<String>,
+}
+
+fn origin(title: &str, view: &LlmView) -> (String, Option<String>) {
+    let fixed = || ("the release's prompt builder".to_string(), None);
+    if let Some(file) = view.workspace_files.iter().find(|f| f.path == title) {
+        let cut = if file.truncated {
+            format!(", cut from {} chars", file.original_chars)
+        } else {
+            String::new()
+        };
+        let shrink = if file.basename == "bootstrap.md" {
+            "finish onboarding (OpenClaw removes BOOTSTRAP.md), or agents.defaults.bootstrapMaxChars"
+        } else {
+            "edit the file, or agents.defaults.bootstrapMaxChars / bootstrapTotalMaxChars"
+        };
+        return (format!("workspace file{cut}"), Some(shrink.to_string()));
+    }
+    match title {
+        "Tooling" => (
+            format!(
+                "the tool catalog ({} tools with schemas; Tool Search lists the rest)",
+                view.export.tools.len()
+            ),
+            Some("tools.profile / tools.deny (fewer tools), tools.toolSearch".to_string()),
+        ),
+        "Skills" => (
+            format!(
+                "skills ({} of {} in the block)",
+                view.skills.prompt.included, view.skills.prompt.total
+            ),
+            Some(
+                "skills.allowBundled, skills.entries.<name>.enabled, skills.limits.maxSkillsPromptChars"
+                    .to_string(),
+            ),
+        ),
+        "Project Context" => (
+            format!("{} workspace files", view.workspace_files.len()),
+            None,
+        ),
+        "Memory Recall" => (
+            "the memory plugin's tools".to_string(),
+            Some("plugins.slots.memory: \"none\"".to_string()),
+        ),
+        "Delegation" => (
+            "sessions_spawn in a main session".to_string(),
+            Some("agents.defaults.subagents.delegationMode: \"suggest\"".to_string()),
+        ),
+        "Messaging" => (
+            "the message and session tools".to_string(),
+            Some("tools.deny: [\"message\"]".to_string()),
+        ),
+        "Skill Workshop" => (
+            "the skill_workshop tool".to_string(),
+            Some("tools.deny: [\"skill_workshop\"]".to_string()),
+        ),
+        _ => fixed(),
+    }
+}
+
+/// The prompt's sections, largest first (ties in prompt order).
+pub fn section_sizes(view: &LlmView) -> Vec<SectionSize> {
+    let mut sizes: Vec<SectionSize> = view
+        .sections
+        .iter()
+        .map(|s| {
+            let chars = s.text.chars().count();
+            let title = if s.title.is_empty() {
+                "(identity)".to_string()
+            } else {
+                s.title.clone()
+            };
+            let (source, shrink) = origin(&s.title, view);
+            SectionSize {
+                title,
+                chars,
+                tokens: chars.div_ceil(4),
+                source,
+                shrink,
+            }
+        })
+        .collect();
+    sizes.sort_by(|a, b| b.chars.cmp(&a.chars));
+    sizes
+}
