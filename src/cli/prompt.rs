@@ -58,7 +58,21 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
         Ok(v) => v,
         Err(code) => return code,
     };
-    let router_section = view.sections.iter().find(|s| s.title == ROUTER_TOOL);
+    // The router guidance is clawdeck's, not OpenClaw's: a release's own prompt never has it,
+    // the clawdeck host's does whenever the router is visible in a full prompt.
+    let router_section: Option<String> = view
+        .sections
+        .iter()
+        .find(|s| s.title == ROUTER_TOOL)
+        .map(|s| s.text.clone())
+        .or_else(|| {
+            let visible = view
+                .resolution
+                .trace(ROUTER_TOOL)
+                .is_some_and(|t| t.visible);
+            (visible && view.mode == PromptMode::Full)
+                .then(crate::prompt::router_guidance::system_prompt_section)
+        });
     let router_note = router_note(&view, router_section.is_some());
 
     if args.json {
@@ -78,7 +92,7 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
     let out = |text: &str| outln!("{}", guard.text(crate::sanitize::StdStream::Stdout, text));
     if args.router {
         match router_section {
-            Some(section) => out(&section.text),
+            Some(section) => out(&section),
             None => out(&router_note.unwrap_or_default()),
         }
         return exit::OK;

@@ -99,6 +99,6 @@ pub fn section_sizes(view: &LlmView) -> Vec<SectionSize> {
             }
         })
         .collect();
-    sizes.sort_by(|a, b| b.chars.cmp(&a.chars));
+    sizes.sort_by_key(|s| std::cmp::Reverse(s.chars));
     sizes
 }

@@ -92,29 +92,8 @@ pub fn build_llm_view(
     let template = surface
         .as_ref()
         .and_then(|_| super::template::shipped(&series_of(&registry.semantics.id)));
-    let package = template.and_then(|_| {
-        super::openclaw_prompt::openclaw_package(&crate::config::openclaw_bin(config))
-    });
-    let workspace = match template {
-        Some(_) if !workspace_configured(config, &agent) => {
-            super::openclaw_prompt::default_workspace(config, &agent)
-                .unwrap_or_else(|| workspace_dir(config, Some(&agent)))
-        }
-        _ => workspace_dir(config, Some(&agent)),
-    };
-    let home = home_dir();
-    let mut roots = skill_roots(config, Some(&agent));
-    roots.workspace = Some(workspace.join("skills"));
-    if template.is_some() {
-        openclaw_skill_roots(&mut roots, config, &agent, package.as_deref());
-    }
-    let skills = resolve_skills(
-        &roots,
-        &EligibilityEnv::from_process(config.raw.clone()),
-        &prompt_limits(&config.raw),
-        home.as_deref(),
-    );
-    let (sections, files) = match (template, &surface) {
+    let (package, workspace, skills) = prompt_sources(config, &agent, template.is_some());
+    let (sections, files, prompt) = match (template, &surface) {
         (Some(template), Some(surface)) => {
             let run = super::openclaw_prompt::RunShape {
                 agent: agent.clone(),
@@ -137,10 +116,11 @@ pub fn build_llm_view(
                 &skills,
                 options.mode,
             );
-            (super::split::split_sections(&prompt.text), prompt.files)
+            let sections = super::split::split_sections(&prompt.text);
+            (sections, prompt.files, prompt.text)
         }
-        _ => (
-            seed_sections(
+        _ => {
+            let sections = seed_sections(
                 &resolution,
                 ctx,
                 &offered,
@@ -148,19 +128,12 @@ pub fn build_llm_view(
                 &skills,
                 &workspace,
                 options.mode,
-            ),
-            Vec::new(),
-        ),
+            );
+            let text = join_sections(&sections);
+            (sections, Vec::new(), text)
+        }
     };
     let router_guidance = sections.iter().any(|s| s.title == ROUTER_TOOL);
-    let prompt = match template {
-        Some(_) => sections
-            .iter()
-            .map(|s| s.text.as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        None => join_sections(&sections),
-    };
     Ok(LlmView {
         resolution,
         api,
@@ -174,6 +147,36 @@ pub fn build_llm_view(
         prompt,
         workspace_files: files,
     })
+}
+
+/// What the prompt reads from disk: the installed OpenClaw package (a release with a template
+/// only), the agent's workspace (OpenClaw's default when none is configured) and the skills.
+fn prompt_sources(
+    config: &LoadedConfig,
+    agent: &str,
+    openclaws: bool,
+) -> (Option<PathBuf>, PathBuf, SkillSet) {
+    let package = openclaws
+        .then(|| super::openclaw_prompt::openclaw_package(&crate::config::openclaw_bin(config)))
+        .flatten();
+    let workspace = match openclaws && !workspace_configured(config, agent) {
+        true => super::openclaw_prompt::default_workspace(config, agent)
+            .unwrap_or_else(|| workspace_dir(config, Some(agent))),
+        false => workspace_dir(config, Some(agent)),
+    };
+    let home = home_dir();
+    let mut roots = skill_roots(config, Some(agent));
+    roots.workspace = Some(workspace.join("skills"));
+    if openclaws {
+        openclaw_skill_roots(&mut roots, config, agent, package.as_deref());
+    }
+    let skills = resolve_skills(
+        &roots,
+        &EligibilityEnv::from_process(config.raw.clone()),
+        &prompt_limits(&config.raw),
+        home.as_deref(),
+    );
+    (package, workspace, skills)
 }
 
 /// `2026.9` for the packs `2026.9` and `2026.9.6`.
