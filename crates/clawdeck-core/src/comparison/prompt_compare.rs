@@ -29,8 +29,12 @@ pub const TIME: &str = "$TIME";
 pub const TIME_ZONE: &str = "$TZ";
 /// What a UUID (run, session, message ids) becomes.
 pub const UUID: &str = "$UUID";
+/// What a long hexadecimal id (32 digits or more: a sandbox workspace's, a hash) becomes.
+pub const HEX_ID: &str = "$ID";
 /// What a loopback port becomes.
 pub const PORT: &str = "$PORT";
+/// What the machine's facts on a `Runtime:` line (`host=`, `os=`, `node=`) become.
+pub const MACHINE: &str = "$MACHINE";
 
 /// How long one section's character diff may take before it settles for an approximation.
 const DIFF_TIMEOUT: Duration = Duration::from_millis(300);
@@ -63,20 +67,27 @@ static LONG_DATE_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
         r"\b(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{4})\b",
     )
 });
-/// A clock time: `20:28`, `20:28:50`, `8:28 PM`.
+/// A clock time: `20:28:50`, `8:28 PM` (not `23:00`, which is more often a rule's hour than
+/// the time of the run).
 static TIME_RE: LazyLock<Option<Regex>> =
-    LazyLock::new(|| regex(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\b"));
+    LazyLock::new(|| regex(r"\b\d{1,2}:\d{2}(?::\d{2}(?:\s?[AaPp][Mm])?\b|\s?[AaPp][Mm]\b)"));
+/// An id of 32 hexadecimal digits or more (`openclaw-ssh-workspace-4adc…`).
+static HEX_ID_RE: LazyLock<Option<Regex>> = LazyLock::new(|| regex(r"(?i)\b[0-9a-f]{32,}\b"));
 /// A line that names the time zone: `Time zone: UTC`, `Timezone: Europe/Berlin`.
 static TZ_LINE: LazyLock<Option<Regex>> =
     LazyLock::new(|| regex(r"(?im)^(\s*(?:[-*]\s*)?time ?zone:\s*).+$"));
+/// `host=vm`, `os=Linux 6.18.44 (x64)`, `node=v24.22.3` on a `Runtime:` line (2026.8).
+static MACHINE_FACT: LazyLock<Option<Regex>> =
+    LazyLock::new(|| regex(r"(?m)(\b(?:host|os|node)=)[^|\n]*?(\s*(?:\||$))"));
 static LOOPBACK_PORT: LazyLock<Option<Regex>> =
     LazyLock::new(|| regex(r"\b((?:127\.0\.0\.1|localhost|\[::1\]):)\d{2,5}\b"));
 
 /// `prompt` as a recording keeps it and as the comparison reads it: `known` (local text,
 /// placeholder) pairs replaced first, longest first (the caller's own paths: a temporary home,
 /// a fixtures directory), then a verification run's temporary home (`$HOME`), the OpenClaw
-/// package (`$OPENCLAW_PACKAGE`), UUIDs, dates and timestamps, clock times, time zone lines and
-/// loopback ports. Never fails; text without any of these comes back as it was.
+/// package (`$OPENCLAW_PACKAGE`), UUIDs and long hexadecimal ids, dates and timestamps, clock
+/// times, the machine's facts on a `Runtime:` line, loopback ports and time zone lines. Never
+/// fails; text without any of these comes back as it was.
 pub fn normalize_prompt(prompt: &str, known: &[(&str, &str)]) -> String {
     let mut known: Vec<&(&str, &str)> = known.iter().filter(|(l, _)| !l.is_empty()).collect();
     known.sort_by_key(|(local, _)| std::cmp::Reverse(local.len()));
@@ -106,8 +117,14 @@ pub fn normalize_prompt(prompt: &str, known: &[(&str, &str)]) -> String {
             .into_owned();
     }
     text = replace(text, &UUID_RE, UUID);
+    text = replace(text, &HEX_ID_RE, HEX_ID);
     text = replace(text, &DATE_RE, DATE);
     text = replace(text, &LONG_DATE_RE, DATE);
+    if let Some(re) = MACHINE_FACT.as_ref() {
+        text = re
+            .replace_all(&text, |c: &Captures| format!("{}{MACHINE}{}", &c[1], &c[2]))
+            .into_owned();
+    }
     text = keep_prefix(text, &LOOPBACK_PORT, PORT);
     text = replace(text, &TIME_RE, TIME);
     keep_prefix(text, &TZ_LINE, TIME_ZONE)
@@ -120,6 +137,7 @@ pub fn unnormalized_traces(prompt: &str) -> Vec<String> {
     for (what, re) in [
         ("a verification run's temporary home", &VERIFY_HOME),
         ("a UUID", &UUID_RE),
+        ("a long hexadecimal id", &HEX_ID_RE),
         ("a date", &DATE_RE),
         ("a written-out date", &LONG_DATE_RE),
     ] {
@@ -398,6 +416,8 @@ Runtime: session=0b6f7c4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f docs=/root/.cache/realclaw
             &DATE_RE,
             &LONG_DATE_RE,
             &TIME_RE,
+            &HEX_ID_RE,
+            &MACHINE_FACT,
             &TZ_LINE,
             &LOOPBACK_PORT,
         ] {
@@ -424,17 +444,25 @@ Runtime: session=0b6f7c4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f docs=/root/.cache/realclaw
         );
         let more = normalize_prompt(
             "Tuesday, December 1st, 2026 at 8:28 PM; http://127.0.0.1:18080/v1; \
-             /x/node_modules/openclaw-extra stays; /home/u/ws/a.md",
+             /x/node_modules/openclaw-extra stays; /home/u/ws/a.md; quiet 23:00-08:00; \
+             /sb/openclaw-ssh-workspace-4adc5890cee6b8a980230a5acfedc79e/workspace",
             &[("/home/u/ws", "$WORKSPACE"), ("/home/u", "$HOME")],
         );
         assert_eq!(
             more,
             "$DATE at $TIME; http://127.0.0.1:$PORT/v1; /x/node_modules/openclaw-extra stays; \
-             $WORKSPACE/a.md"
+             $WORKSPACE/a.md; quiet 23:00-08:00; /sb/openclaw-ssh-workspace-$ID/workspace"
         );
         assert_eq!(
             normalize_prompt("2026.9.6 YYYY-MM-DD", &[]),
             "2026.9.6 YYYY-MM-DD"
+        );
+        assert_eq!(
+            normalize_prompt(
+                "Runtime: agent=main | host=vm | os=Linux 6.18.44-fc (x64) | node=v24.22.3",
+                &[]
+            ),
+            "Runtime: agent=main | host=$MACHINE | os=$MACHINE | node=$MACHINE"
         );
     }
 
