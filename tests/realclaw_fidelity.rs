@@ -144,7 +144,8 @@ fn case_config_text(text: &str, ssh: &dyn Fn(&str) -> String) -> String {
         .replace(
             "@CHANNEL_PLUGINS@",
             &channel_plugins().display().to_string(),
-        ))
+        )
+        .replace("@CHECKOUT@", env!("CARGO_MANIFEST_DIR")))
 }
 
 /// Where the npm channel plugins the channel cases load live (`@openclaw/slack`, `discord`,
@@ -527,7 +528,8 @@ fn judge_single(case: &Case, observed: &ObservedView, seconds: f64) -> Outcome {
 }
 
 /// The placeholders a case's config may hold; a recording keeps them in place of this
-/// machine's values (the SSH target's, the fixtures' and the channel plugins' paths).
+/// machine's values (the SSH target's, the fixtures' and the channel plugins' paths; the
+/// checkout's, which a prompt names as the repository a fixture workspace is in).
 const PLACEHOLDERS: &[&str] = &[
     "@SSH_TARGET@",
     "@SSH_IDENTITY@",
@@ -536,6 +538,7 @@ const PLACEHOLDERS: &[&str] = &[
     "@FIXTURES@",
     "@SKILL_FIXTURES@",
     "@CHANNEL_PLUGINS@",
+    "@CHECKOUT@",
 ];
 
 fn portable(ssh: &dyn Fn(&str) -> String) -> Portable {
