@@ -190,7 +190,9 @@ pub struct SectionComparison {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PromptComparison {
     pub sections: Vec<SectionComparison>,
-    /// The whole (normalised) prompts' similarity.
+    /// The whole prompts' similarity: each section's, weighted by its length (the longer side's;
+    /// a section one side lacks counts as 0). A character diff of two whole prompts would hit
+    /// its time limit and understate it.
     pub similarity: f64,
 }
 
@@ -368,15 +370,20 @@ pub fn compare_prompts(expected: &str, actual: &str) -> PromptComparison {
             similarity: 0.0,
         });
     }
-    let joined = |s: &[(String, String)]| {
-        s.iter()
-            .map(|(_, t)| t.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
+    let weight = |s: &SectionComparison| s.real_chars.max(s.clawdeck_chars) as f64;
+    let total: f64 = sections.iter().map(weight).sum();
+    let similarity = if total == 0.0 {
+        1.0
+    } else {
+        sections
+            .iter()
+            .map(|s| weight(s) * s.similarity)
+            .sum::<f64>()
+            / total
     };
     PromptComparison {
         sections,
-        similarity: similarity(&joined(&real), &joined(&ours)),
+        similarity,
     }
 }
 
@@ -507,6 +514,11 @@ Runtime: session=0b6f7c4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f docs=/root/.cache/realclaw
         assert_eq!(c.missing(), ["Safety"]);
         assert_eq!(c.extra(), ["Workspace"]);
         assert!(!c.is_whole(0.98));
+        assert!(
+            c.similarity < 0.95 && c.similarity > 0.5,
+            "{}",
+            c.similarity
+        );
         assert_eq!(c.real_sections(), 7);
         let safety = c.sections.iter().find(|s| s.title == "Safety").unwrap();
         assert_eq!((safety.clawdeck_chars, safety.similarity), (0, 0.0));
