@@ -142,7 +142,13 @@ fn context_flags(case: &PromptCase) -> Vec<String> {
     value("channel", &ctx.channel);
     value("account", &ctx.account);
     value("group", &ctx.group);
-    value("session-key", &ctx.session_key);
+    // The real run's session when the case names none (`--session-id clawdeck-verify`).
+    let agent_id = ctx.agent.clone().unwrap_or_else(|| "main".into());
+    let session = ctx
+        .session_key
+        .clone()
+        .or_else(|| Some(format!("agent:{agent_id}:explicit:clawdeck-verify")));
+    value("session-key", &session);
     let raw: Value = json5::from_str(&case.config_text).unwrap_or(Value::Null);
     let agent = ctx.agent.clone().unwrap_or_else(|| "main".into());
     let model = clawdeck_verify::home::agent_model(&raw, &agent, ctx);
@@ -180,11 +186,36 @@ fn lay_out_home(home: &Path, real_prompt: &str) -> usize {
             .filter(|l| !(l.starts_with("<!--") && l.contains("openclaw:attempt")))
             .collect();
         let path = home.join(rest);
+        // OpenClaw makes a fresh workspace a git repository (the prompt's project key).
+        if let Some(workspace) = path
+            .parent()
+            .filter(|_| real_prompt.contains("<!-- project: path:"))
+        {
+            std::fs::create_dir_all(workspace.join(".git")).unwrap();
+        }
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, format!("{}\n", body.join("\n").trim_end())).unwrap();
         written += 1;
     }
     written
+}
+
+/// The installed CLI of release `version` (`$OPENCLAW_BIN` for 2026.9.6, `$OPENCLAW_BIN_2026_8`
+/// for 2026.8.2), when it is there and says it is that release.
+fn release_bin(version: &str) -> Option<String> {
+    let var = if version.starts_with("2026.8") {
+        "OPENCLAW_BIN_2026_8"
+    } else {
+        "OPENCLAW_BIN"
+    };
+    let bin = std::env::var(var).ok().filter(|b| !b.trim().is_empty())?;
+    let out = std::process::Command::new(&bin)
+        .arg("--version")
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout)
+        .contains(version)
+        .then_some(bin)
 }
 
 /// What `clawdeck prompt` prints for the case, for the release `version`, normalised.
@@ -222,6 +253,18 @@ fn clawdeck_prompt(case: &PromptCase, version: &str, real_prompt: &str) -> Resul
     ] {
         cmd.env_remove(key);
     }
+    // The installed release's package gives the bundled skills and the docs path, as it did
+    // the real run; without it those sections are reported missing.
+    let package = match release_bin(version) {
+        Some(bin) => {
+            cmd.env("OPENCLAW_BIN", &bin);
+            clawdeck_core::prompt::openclaw_prompt::openclaw_package(&bin)
+        }
+        None => {
+            cmd.env_remove("OPENCLAW_BIN");
+            None
+        }
+    };
     let out = cmd.output().unwrap();
     if !out.status.success() {
         return Err(format!(
@@ -237,6 +280,9 @@ fn clawdeck_prompt(case: &PromptCase, version: &str, real_prompt: &str) -> Resul
         .map(|(placeholder, local)| (local, placeholder))
         .collect();
     known.push((home_text, HOME));
+    if let Some(package) = package {
+        known.push((package.display().to_string(), "$OPENCLAW_PACKAGE"));
+    }
     let known: Vec<(&str, &str)> = known.iter().map(|(l, p)| (l.as_str(), *p)).collect();
     Ok(normalize_prompt(printed.trim_end_matches('\n'), &known))
 }

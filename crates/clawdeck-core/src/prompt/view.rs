@@ -101,7 +101,7 @@ pub fn build_llm_view(
                 subagent: resolution.resolved.subagent,
                 sandboxed: resolution.resolved.sandboxed,
                 channel: ctx.channel.clone(),
-                main_session: ctx.channel.is_none() && ctx.group.is_none(),
+                main_session: is_main_session(ctx, &agent),
                 model: resolution.resolved.model.clone(),
                 workspace: workspace.clone(),
                 package,
@@ -177,6 +177,17 @@ fn prompt_sources(
         home.as_deref(),
     );
     (package, workspace, skills)
+}
+
+/// Whether the context is the agent's main session: its key is `agent:<id>:main`, or no key,
+/// channel or group is given (`openclaw agent --agent <id>` runs there).
+fn is_main_session(ctx: &PolicyContext, agent: &str) -> bool {
+    match ctx.session_key.as_deref() {
+        Some(key) => key
+            .trim()
+            .eq_ignore_ascii_case(&format!("agent:{agent}:main")),
+        None => ctx.channel.is_none() && ctx.group.is_none(),
+    }
 }
 
 /// `2026.9` for the packs `2026.9` and `2026.9.6`.
