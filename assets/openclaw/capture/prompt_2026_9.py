@@ -289,7 +289,7 @@ doc = {
   "source": "dist/system-prompt-params-*.mjs buildAgentSystemPrompt and the section builders it calls (promised-work-prompt, watched-sessions-prompt, memory-tool-contract, date-time, source-reply-delivery-mode); checked section by section against recorded first requests (tests/prompt_fidelity.rs)",
   "skillsPreamble": "The following skills provide specialized instructions for specific tasks.\nRead a skill's file at its listed location when the task matches its description.\nWhen a skill file references a relative path, resolve it against the skill directory (parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.",
   "channelIds": "feishu|googlechat|nostr|buzz|msteams|mattermost|nextcloud-talk|matrix|raft|a2a|line|zalo|clickclack|zalouser|sms|synology-chat|tlon|discord|imessage|irc|reef|signal|slack|telegram|twitch|whatsapp",
-  "nativeApprovalChannels": ["telegram"],
+  "nativeApprovalChannels": ["discord", "googlechat", "imessage", "matrix", "qqbot", "signal", "slack", "whatsapp"],
   "bootstrapFiles": ["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "BOOTSTRAP.md", "MEMORY.md"],
   "bootstrapMaxChars": 20000,
   "bootstrapTotalMaxChars": 60000,

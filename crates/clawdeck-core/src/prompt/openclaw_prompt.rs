@@ -24,6 +24,9 @@ pub struct RunShape {
     /// delegating (the Delegation section).
     pub main_session: bool,
     pub model: Option<String>,
+    /// The agents' default model (`agents.defaults.model`), for 2026.8's Runtime line.
+    pub default_model: Option<String>,
+    pub session_key: Option<String>,
     pub workspace: PathBuf,
     /// The installed OpenClaw package, whose `docs/` the prompt points at.
     pub package: Option<PathBuf>,
@@ -221,6 +224,42 @@ fn channel_facts(facts: &mut Facts, template: &PromptTemplate, run: &RunShape) {
     );
 }
 
+/// 2026.8's `Runtime:` line: the agent, the session, this host, the repository, the OS, the
+/// model and the default, the channel, the thinking level.
+fn runtime_line(run: &RunShape) -> String {
+    let mut parts = vec![format!("agent={}", run.agent)];
+    if let Some(key) = &run.session_key {
+        parts.push(format!("session={key}"));
+        // An explicit session's id is its last part (`agent:main:explicit:<id>`).
+        if let Some(id) = key.split_once(":explicit:").map(|(_, id)| id) {
+            parts.push(format!("sessionId={id}"));
+        }
+    }
+    if let Ok(host) = nix::unistd::gethostname() {
+        parts.push(format!("host={}", host.to_string_lossy()));
+    }
+    if let Some(root) = git_root(&run.workspace) {
+        parts.push(format!("repo={}", root.display()));
+    }
+    parts.push(format!(
+        "os={} ({})",
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    ));
+    if let Some(model) = &run.model {
+        parts.push(format!("model={model}"));
+    }
+    if let Some(model) = &run.default_model {
+        parts.push(format!("default_model={model}"));
+    }
+    if let Some(channel) = &run.channel {
+        parts.push(format!("channel={}", channel.to_ascii_lowercase()));
+        parts.push("capabilities=none".to_string());
+    }
+    parts.push("thinking=off".to_string());
+    format!("Runtime: {}", parts.join(" | "))
+}
+
 /// Builds the prompt `template` writes for this run.
 pub fn build(
     template: &PromptTemplate,
@@ -282,6 +321,7 @@ pub fn build(
             == Some("off"),
     );
     channel_facts(&mut facts, template, run);
+    facts.set("runtimeLine", runtime_line(run));
     let files = workspace_facts(&mut facts, template, config, run);
     OpenClawPrompt {
         text: template.render(&facts),

@@ -179,18 +179,22 @@ impl PromptTemplate {
 
 /// The template shipped for `series` (`2026.9`), if clawdeck has one.
 pub fn shipped(series: &str) -> Option<&'static PromptTemplate> {
-    static T2026_9: std::sync::OnceLock<Option<PromptTemplate>> = std::sync::OnceLock::new();
-    match series {
-        "2026.9" => T2026_9
-            .get_or_init(|| {
-                serde_json::from_str(include_str!(
-                    "../../../../assets/openclaw/prompt/2026.9.json"
-                ))
-                .ok()
-            })
-            .as_ref(),
-        _ => None,
-    }
+    use std::sync::OnceLock;
+    static T2026_8: OnceLock<Option<PromptTemplate>> = OnceLock::new();
+    static T2026_9: OnceLock<Option<PromptTemplate>> = OnceLock::new();
+    let (cell, text) = match series {
+        "2026.8" => (
+            &T2026_8,
+            include_str!("../../../../assets/openclaw/prompt/2026.8.json"),
+        ),
+        "2026.9" => (
+            &T2026_9,
+            include_str!("../../../../assets/openclaw/prompt/2026.9.json"),
+        ),
+        _ => return None,
+    };
+    cell.get_or_init(|| serde_json::from_str(text).ok())
+        .as_ref()
 }
 
 #[cfg(test)]
@@ -239,6 +243,7 @@ mod tests {
         let t = shipped("2026.9").unwrap();
         assert_eq!(t.series, "2026.9");
         assert!(t.sections.iter().any(|s| s.title == "Safety"));
+        assert_eq!(shipped("2026.8").unwrap().series, "2026.8");
         assert!(shipped("1999.1").is_none());
     }
 }

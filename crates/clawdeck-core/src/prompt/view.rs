@@ -95,18 +95,7 @@ pub fn build_llm_view(
     let (package, workspace, skills) = prompt_sources(config, &agent, template.is_some());
     let (sections, files, prompt) = match (template, &surface) {
         (Some(template), Some(surface)) => {
-            let run = super::openclaw_prompt::RunShape {
-                agent: agent.clone(),
-                minimal: options.mode == PromptMode::Minimal || resolution.resolved.subagent,
-                subagent: resolution.resolved.subagent,
-                sandboxed: resolution.resolved.sandboxed,
-                channel: ctx.channel.clone(),
-                main_session: is_main_session(ctx, &agent),
-                model: resolution.resolved.model.clone(),
-                workspace: workspace.clone(),
-                package,
-                date: Some(super::openclaw_prompt::prompt_date(config)),
-            };
+            let run = run_shape(config, &resolution, ctx, options.mode, &workspace, package);
             let prompt = openclaw_text(
                 template,
                 config,
@@ -177,6 +166,51 @@ fn prompt_sources(
         home.as_deref(),
     );
     (package, workspace, skills)
+}
+
+/// The run as OpenClaw's builder is told about it.
+fn run_shape(
+    config: &LoadedConfig,
+    resolution: &Resolution,
+    ctx: &PolicyContext,
+    mode: PromptMode,
+    workspace: &std::path::Path,
+    package: Option<PathBuf>,
+) -> super::openclaw_prompt::RunShape {
+    let agent = resolution.resolved.agent.as_str();
+    super::openclaw_prompt::RunShape {
+        agent: agent.to_string(),
+        minimal: mode == PromptMode::Minimal || resolution.resolved.subagent,
+        subagent: resolution.resolved.subagent,
+        sandboxed: resolution.resolved.sandboxed,
+        channel: ctx.channel.clone(),
+        main_session: is_main_session(ctx, agent),
+        model: model_identity(&resolution.resolved),
+        default_model: default_model(config),
+        session_key: ctx.session_key.clone(),
+        workspace: workspace.to_path_buf(),
+        package,
+        date: Some(super::openclaw_prompt::prompt_date(config)),
+    }
+}
+
+/// The model as OpenClaw names it to the model: `provider/model`.
+fn model_identity(resolved: &crate::policy::ResolvedContext) -> Option<String> {
+    match (&resolved.provider, &resolved.model) {
+        (Some(provider), Some(model)) if !model.contains('/') => {
+            Some(format!("{provider}/{model}"))
+        }
+        (_, model) => model.clone(),
+    }
+}
+
+/// `agents.defaults.model` (a string or its `primary`).
+fn default_model(config: &LoadedConfig) -> Option<String> {
+    let model = config.raw.pointer("/agents/defaults/model")?;
+    model
+        .as_str()
+        .or_else(|| model.get("primary").and_then(serde_json::Value::as_str))
+        .map(str::to_string)
 }
 
 /// Whether the context is the agent's main session: its key is `agent:<id>:main`, or no key,
