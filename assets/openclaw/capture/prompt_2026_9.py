@@ -1,3 +1,7 @@
+"""openclaw@2026.9.6's system prompt as data (assets/openclaw/prompt/2026.9.json): the sections of
+dist/system-prompt-params-*.mjs buildAgentSystemPrompt in its order, each under the builder's
+condition, lines with placeholders the Rust side fills (crates/clawdeck-core/src/prompt/template.rs).
+prompt_2026_8.py derives 2026.8's from this one."""
 import json
 S = []
 def sec(title, lines, when=None):
@@ -296,5 +300,12 @@ doc = {
   "noneMode": ["You are a personal assistant running inside OpenClaw.", W("model", ["Current model identity: {model}. If asked what model you are, answer with this value for the current run."])],
   "sections": S,
 }
-json.dump(doc, open(__import__("os").path.join(__import__("os").path.dirname(__file__), "..", "prompt", "2026.9.json"), "w"), indent=1, ensure_ascii=False)
-print(len(S))
+def write(doc, name):
+    """Writes `doc` as assets/openclaw/prompt/<name>."""
+    path = __import__("os").path.join(__import__("os").path.dirname(__file__), "..", "prompt", name)
+    json.dump(doc, open(path, "w"), indent=1, ensure_ascii=False)
+
+
+if __name__ == "__main__":
+    write(doc, "2026.9.json")
+    print(len(S))
