@@ -161,6 +161,15 @@ fn retarget_model(entry: &mut Value, primary: &Value) {
     }
 }
 
+/// The session key the run's turn has: the context's own, the subagent's or the group's
+/// [`session_args`] names, else the key OpenClaw gives `--session-id clawdeck-verify`.
+pub fn run_session_key(agent: &str, ctx: &PolicyContext) -> String {
+    match session_args(agent, ctx).as_slice() {
+        [flag, key] if flag == "--session-key" => key.clone(),
+        _ => format!("agent:{agent}:explicit:clawdeck-verify"),
+    }
+}
+
 /// How the run names its session: `--session-key` for a subagent or group context (the key
 /// carries what OpenClaw derives the subagent role and the group policy from), else a fixed
 /// `--session-id`.

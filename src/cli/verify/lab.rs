@@ -11,6 +11,7 @@ use crate::config::{self, ConfigSource, LoadedConfig};
 use crate::context::PolicyContext;
 use crate::deck::session_compare::{ComparedContext, context_for_session};
 use crate::prompt::LlmView;
+use crate::verify::prompt_compare::PromptComparison;
 use crate::verify::{
     self, Agreement, Comparison, GatewayTarget, ObservedView, RunOptions, Surface, ToolVerdict,
 };
@@ -100,7 +101,17 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
         }
     };
     let comparison = verify::compare_view(&view, &registry, &observed);
-    print_report(cli, args, &loaded, &view, &source, &observed, &comparison);
+    let prompt = observed
+        .system_prompt
+        .as_deref()
+        .map(|real| run_prompt_comparison(&loaded, &registry, &ctx, args, &view, real));
+    let report = Report {
+        source: &source,
+        observed: &observed,
+        comparison: &comparison,
+        prompt: prompt.as_ref(),
+    };
+    print_report(cli, args, &loaded, &view, &report);
     if comparison.is_clean() {
         exit::OK
     } else {
@@ -129,16 +140,99 @@ fn local_run_source(ctx: &PolicyContext, agent: &str) -> String {
     }
 }
 
+/// The system prompt OpenClaw sent against the one clawdeck writes for the same run: a local
+/// run's session (a main session delegates) and model (the mock serves the agent's) are
+/// those clawdeck's prompt is built for.
+fn run_prompt_comparison(
+    loaded: &LoadedConfig,
+    registry: &Registry,
+    ctx: &PolicyContext,
+    args: &VerifyArgs,
+    view: &LlmView,
+    real: &str,
+) -> PromptComparison {
+    let agent = view.resolution.resolved.agent.as_str();
+    let ours = if args.gateway.is_none() {
+        let mut run_ctx = ctx.clone();
+        run_ctx.session_key = Some(verify::run_session_key(agent, ctx));
+        let model = verify::home::agent_model(&loaded.raw, agent, ctx);
+        run_ctx.provider = Some(model.provider);
+        run_ctx.model = Some(model.model);
+        verify::predict(loaded, registry, &run_ctx)
+            .map(|v| v.prompt)
+            .unwrap_or_else(|_| view.prompt.clone())
+    } else {
+        view.prompt.clone()
+    };
+    let mut comparison = compare_prompt(real, &ours);
+    if args.gateway.is_none() && !workspace_configured(&loaded.raw, agent) {
+        comparison.retain(|title| !is_fresh_workspace_section(title));
+    }
+    comparison
+}
+
+/// Whether the config names the agent's workspace; when not, a local run's is the fresh one
+/// OpenClaw seeds in the run's temporary home, not the operator's.
+fn workspace_configured(raw: &Value, agent: &str) -> bool {
+    let own = raw
+        .pointer("/agents/list")
+        .and_then(Value::as_array)
+        .is_some_and(|list| {
+            list.iter().any(|a| {
+                a.get("id").and_then(Value::as_str) == Some(agent) && a.get("workspace").is_some()
+            })
+        });
+    own || raw.pointer("/agents/defaults/workspace").is_some()
+}
+
+/// The sections a fresh workspace writes: its files, Project Context, the bootstrap hand-over
+/// and the repository's project key.
+fn is_fresh_workspace_section(title: &str) -> bool {
+    title.starts_with("$HOME/")
+        || matches!(
+            title,
+            "Project Context" | "Bootstrap Pending" | "Conversation Context" | "Workspace"
+        )
+}
+
+/// The system prompt OpenClaw sent against clawdeck's, section by section, both normalised
+/// (homes, the package, dates, ids) so that only what the builders wrote differs.
+fn compare_prompt(real: &str, ours: &str) -> PromptComparison {
+    let home = std::env::var("HOME").unwrap_or_default();
+    let known: Vec<(&str, &str)> = if home.len() > 1 {
+        vec![(home.as_str(), "$HOME")]
+    } else {
+        Vec::new()
+    };
+    verify::prompt_compare::compare_prompts(
+        &verify::prompt_compare::normalize_prompt(real, &[]),
+        &verify::prompt_compare::normalize_prompt(ours, &known),
+    )
+}
+
+/// What one verification found.
+struct Report<'a> {
+    source: &'a str,
+    observed: &'a ObservedView,
+    comparison: &'a Comparison,
+    /// The system prompts compared, when the run sent one.
+    prompt: Option<&'a PromptComparison>,
+}
+
 /// Prints the comparison as JSON (`--json`) or as the text report.
 fn print_report(
     cli: &Cli,
     args: &VerifyArgs,
     loaded: &LoadedConfig,
     view: &LlmView,
-    source: &str,
-    observed: &ObservedView,
-    comparison: &Comparison,
+    report: &Report<'_>,
 ) {
+    let Report {
+        source,
+        observed,
+        comparison,
+        prompt,
+    } = *report;
     let compared = ComparedContext::of(&view.resolution);
     if args.json {
         let out = json!({
@@ -149,6 +243,7 @@ fn print_report(
             "surface": comparison.surface,
             "verdicts": comparison.verdicts,
             "notes": comparison.notes,
+            "prompt": prompt,
             "summary": {
                 "policyDisagreements": comparison.policy_disagreements(),
                 "schemaDifferences": comparison.schema_differences(),
@@ -164,6 +259,9 @@ fn print_report(
         }
         text.push_str(&format!("compared: {}\n", compared.label()));
         text.push_str(&render(source, observed, comparison));
+        if let Some(prompt) = prompt {
+            text.push_str(&prompt_lines(prompt));
+        }
         crate::cli::out_untrusted(cli, &text);
     }
 }
@@ -194,6 +292,43 @@ pub fn render(source: &str, observed: &ObservedView, comparison: &Comparison) ->
         out.push_str(&format!("note: {note}\n"));
     }
     out.push_str(&format!("summary: {}\n", comparison.summary()));
+    out
+}
+
+/// Which sections of the system prompt differ: a summary line, then each section OpenClaw sent
+/// that clawdeck's lacks or words otherwise (under 98% alike), and each only clawdeck's has.
+fn prompt_lines(prompt: &PromptComparison) -> String {
+    const ALIKE: f64 = 0.98;
+    let below = prompt.below(ALIKE);
+    let mut out = format!(
+        "prompt: {} sections sent, {} missing in clawdeck's, {} under {:.0}% alike, {} only clawdeck's (whole prompt {:.1}% alike)\n",
+        prompt.real_sections(),
+        prompt.missing().len(),
+        below.len(),
+        ALIKE * 100.0,
+        prompt.extra().len(),
+        prompt.similarity * 100.0
+    );
+    let name = |title: &str| {
+        if title.is_empty() {
+            "(identity)".to_string()
+        } else {
+            title.to_string()
+        }
+    };
+    for title in prompt.missing() {
+        out.push_str(&format!("  missing        {}\n", name(title)));
+    }
+    for section in below {
+        out.push_str(&format!(
+            "  differs        {} ({:.1}% alike)\n",
+            name(&section.title),
+            section.similarity * 100.0
+        ));
+    }
+    for title in prompt.extra() {
+        out.push_str(&format!("  clawdeck-only  {}\n", name(title)));
+    }
     out
 }
 

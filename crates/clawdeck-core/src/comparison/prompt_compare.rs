@@ -197,6 +197,13 @@ pub struct PromptComparison {
 }
 
 impl PromptComparison {
+    /// Leaves out the sections whose title `keep` refuses (what one side cannot be asked to
+    /// match), with the whole similarity weighed again over the rest.
+    pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
+        self.sections.retain(|s| keep(&s.title));
+        self.similarity = weighted_similarity(&self.sections);
+    }
+
     /// The real sections clawdeck's prompt lacks.
     pub fn missing(&self) -> Vec<&str> {
         self.of(Presence::OnlyReal)
@@ -370,21 +377,25 @@ pub fn compare_prompts(expected: &str, actual: &str) -> PromptComparison {
             similarity: 0.0,
         });
     }
-    let weight = |s: &SectionComparison| s.real_chars.max(s.clawdeck_chars) as f64;
-    let total: f64 = sections.iter().map(weight).sum();
-    let similarity = if total == 0.0 {
-        1.0
-    } else {
-        sections
-            .iter()
-            .map(|s| weight(s) * s.similarity)
-            .sum::<f64>()
-            / total
-    };
+    let similarity = weighted_similarity(&sections);
     PromptComparison {
         sections,
         similarity,
     }
+}
+
+/// The sections' similarities weighted by length (the longer side's; 1.0 for no text at all).
+fn weighted_similarity(sections: &[SectionComparison]) -> f64 {
+    let weight = |s: &SectionComparison| s.real_chars.max(s.clawdeck_chars) as f64;
+    let total: f64 = sections.iter().map(weight).sum();
+    if total == 0.0 {
+        return 1.0;
+    }
+    sections
+        .iter()
+        .map(|s| weight(s) * s.similarity)
+        .sum::<f64>()
+        / total
 }
 
 #[cfg(test)]
@@ -546,5 +557,17 @@ Runtime: session=0b6f7c4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f docs=/root/.cache/realclaw
         let bare = REAL.replacen("<!-- openclaw:attempt:STABLE -->\n", "", 1);
         let c = compare_prompts(REAL, &bare);
         assert!(c.is_whole(1.0), "{}", c.table());
+    }
+
+    #[test]
+    fn leaving_sections_out_weighs_the_rest_again() {
+        let mut c = compare_prompts("## A\nsame\n## B\nonly real", "## A\nsame");
+        assert_eq!(c.missing(), vec!["B"]);
+        assert!(c.similarity < 1.0);
+        c.retain(|title| title != "B");
+        assert!(c.missing().is_empty());
+        assert_eq!(c.similarity, 1.0);
+        c.retain(|_| false);
+        assert_eq!(c.similarity, 1.0, "no text left is no difference");
     }
 }
