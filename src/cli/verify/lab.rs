@@ -88,9 +88,8 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
                 openclaw_bin: args.openclaw.clone(),
                 timeout,
             };
-            let observed =
-                runtime.block_on(verify::observe_cli(&loaded.raw, &agent, &ctx, &options));
-            (local_run_source(&ctx, &agent), observed)
+            let run = verify::observe_cli(&loaded.raw, &agent, &ctx, &options);
+            (local_run_source(&ctx, &agent), runtime.block_on(run))
         }
     };
     let observed = match observed {
@@ -101,15 +100,14 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
         }
     };
     let comparison = verify::compare_view(&view, &registry, &observed);
-    let prompt = observed
-        .system_prompt
-        .as_deref()
-        .map(|real| run_prompt_comparison(&loaded, &registry, &ctx, args, &view, real));
     let report = Report {
         source: &source,
         observed: &observed,
         comparison: &comparison,
-        prompt: prompt.as_ref(),
+        prompt: observed
+            .system_prompt
+            .as_deref()
+            .map(|real| run_prompt_comparison(&loaded, &registry, &ctx, args, &view, real)),
     };
     print_report(cli, args, &loaded, &view, &report);
     if comparison.is_clean() {
@@ -216,7 +214,7 @@ struct Report<'a> {
     observed: &'a ObservedView,
     comparison: &'a Comparison,
     /// The system prompts compared, when the run sent one.
-    prompt: Option<&'a PromptComparison>,
+    prompt: Option<PromptComparison>,
 }
 
 /// Prints the comparison as JSON (`--json`) or as the text report.
@@ -231,7 +229,7 @@ fn print_report(
         source,
         observed,
         comparison,
-        prompt,
+        ref prompt,
     } = *report;
     let compared = ComparedContext::of(&view.resolution);
     if args.json {
