@@ -20,7 +20,7 @@ pub struct SectionSize {
     pub shrink: Option<String>,
 }
 
-fn origin(title: &str, view: &LlmView) -> (String, Option<String>) {
+fn origin(title: &str, text: &str, view: &LlmView) -> (String, Option<String>) {
     let fixed = || ("the release's prompt builder".to_string(), None);
     if let Some(file) = view.workspace_files.iter().find(|f| f.path == title) {
         let cut = if file.truncated {
@@ -38,8 +38,13 @@ fn origin(title: &str, view: &LlmView) -> (String, Option<String>) {
     match title {
         "Tooling" => (
             format!(
-                "the tool catalog ({} tools with schemas; Tool Search lists the rest)",
-                view.export.tools.len()
+                "the tool catalog ({} tools with schemas{})",
+                view.export.tools.len(),
+                if text.contains("### Deferred Tool Schemas") {
+                    ", the rest in Tool Search's directory"
+                } else {
+                    ""
+                }
             ),
             Some("tools.profile / tools.deny (fewer tools), tools.toolSearch".to_string()),
         ),
@@ -73,6 +78,10 @@ fn origin(title: &str, view: &LlmView) -> (String, Option<String>) {
             "the skill_workshop tool".to_string(),
             Some("tools.deny: [\"skill_workshop\"]".to_string()),
         ),
+        super::ROUTER_TOOL => (
+            "clawdeck's router guidance (not OpenClaw's)".to_string(),
+            Some("tools.deny: [\"clawbot_router\"]".to_string()),
+        ),
         _ => fixed(),
     }
 }
@@ -89,7 +98,7 @@ pub fn section_sizes(view: &LlmView) -> Vec<SectionSize> {
             } else {
                 s.title.clone()
             };
-            let (source, shrink) = origin(&s.title, view);
+            let (source, shrink) = origin(&s.title, &s.text, view);
             SectionSize {
                 title,
                 chars,

@@ -238,11 +238,22 @@ fn the_prompt_view_wraps_and_jumps_between_sections() {
     let screen = h.screen(70, 24);
     // The prompt names the workspace, an absolute path that differs per checkout: its length
     // is not part of what this snapshot shows.
-    let screen = regex::Regex::new(r"\d+ chars")
-        .expect("regex")
-        .replace_all(&screen, "[n] chars")
-        .into_owned();
+    let screen = mask_prompt_sizes(&screen);
     insta::assert_snapshot!("prompt_wrapped_narrow", screen);
+    // Where the context window goes: the largest section first, clawdeck's own guidance
+    // labelled as clawdeck's.
+    let first_size = screen
+        .lines()
+        .position(|l| l.contains("[n] tok  Tooling · the tool catalog"));
+    let router = screen
+        .lines()
+        .position(|l| l.contains("clawbot_router · clawdeck's router guidance"));
+    assert!(
+        screen.contains("Where the context window goes")
+            && first_size < router
+            && first_size.is_some(),
+        "{screen}"
+    );
     let longest = h
         .app
         .prompt
@@ -256,8 +267,8 @@ fn the_prompt_view_wraps_and_jumps_between_sections() {
         "the fixture prompt has lines wider than the pane"
     );
     assert!(
-        screen.contains("lines 1–15 of 606"),
-        "17 rows, two lines wrap:\n{screen}"
+        screen.contains("lines 1–14 of 613"),
+        "17 rows, three lines wrap:\n{screen}"
     );
 
     // `]` goes to the first `## ` heading, again to the next, `[` back.
@@ -289,11 +300,28 @@ fn the_prompt_view_wraps_and_jumps_between_sections() {
     assert!(screen.contains("wrap off"), "{screen}");
     // The prompt names the workspace, an absolute path that differs per checkout: its length
     // is not part of what this snapshot shows.
-    let screen = regex::Regex::new(r"\d+ chars")
-        .expect("regex")
-        .replace_all(&screen, "[n] chars")
-        .into_owned();
+    let screen = mask_prompt_sizes(&screen);
     insta::assert_snapshot!("prompt_unwrapped_narrow", screen);
+}
+
+/// The prompt's sizes (characters, a section's tokens and share, the total) with `[n]`: the
+/// prompt names the checkout's path, whose length differs per machine.
+fn mask_prompt_sizes(screen: &str) -> String {
+    let masks = [
+        (r"\d+ chars", "[n] chars"),
+        (r"about \d+ tokens", "about [n] tokens"),
+        // Right-aligned columns: their padding follows the number's width.
+        (r" *\d+\.\d%", " [n]%"),
+        (r" *\d+ tok\b", " [n] tok"),
+    ];
+    masks
+        .iter()
+        .fold(screen.to_string(), |text, (pattern, with)| {
+            regex::Regex::new(pattern)
+                .expect("regex")
+                .replace_all(&text, *with)
+                .into_owned()
+        })
 }
 
 #[test]
@@ -316,7 +344,7 @@ fn the_prompt_view_searches_with_a_hit_count() {
         .count();
     assert!(hits > 2, "{hits}");
     let screen = h.screen(100, 24);
-    insta::assert_snapshot!("prompt_search_first_hit", screen);
+    insta::assert_snapshot!("prompt_search_first_hit", mask_prompt_sizes(&screen));
     assert!(
         screen.contains(&format!("match 1 of {hits} for \"tool\"")),
         "{screen}"

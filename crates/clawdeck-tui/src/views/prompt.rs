@@ -36,6 +36,42 @@ fn is_section_heading(line: &str) -> bool {
     line.starts_with("## ")
 }
 
+/// How many of the largest sections the view lists above the prompt.
+const LARGEST_SECTIONS: usize = 6;
+
+/// Where the context window goes: the largest sections with their share, estimated tokens and
+/// source (`prompt --sections` lists every one).
+fn window_lines(view: &LlmView) -> Vec<Line<'static>> {
+    let sizes = crate::prompt::report::section_sizes(view);
+    let total = view.prompt.chars().count().max(1);
+    let mut lines = vec![Line::styled(
+        format!(
+            "Where the context window goes · about {} tokens · largest first",
+            total.div_ceil(4)
+        ),
+        theme::dim(),
+    )];
+    for size in sizes.iter().take(LARGEST_SECTIONS) {
+        let share = size.chars as f64 * 100.0 / total as f64;
+        // Titles are workspace paths and headings the prompt's sources wrote.
+        let title = crate::sanitize::plain(&size.title);
+        lines.push(Line::raw(format!(
+            "{share:>5.1}%  {:>6} tok  {title} · {}",
+            size.tokens, size.source
+        )));
+    }
+    if sizes.len() > LARGEST_SECTIONS {
+        lines.push(Line::styled(
+            format!(
+                "  … {} more sections (clawdeck prompt --sections lists them)",
+                sizes.len() - LARGEST_SECTIONS
+            ),
+            theme::dim(),
+        ));
+    }
+    lines
+}
+
 impl PromptView {
     pub(crate) fn set_view(&mut self, view: &LlmView) {
         let mut lines = Vec::new();
@@ -53,6 +89,7 @@ impl PromptView {
             ),
             theme::bold(),
         ));
+        lines.extend(window_lines(view));
         lines.push(Line::raw(""));
         let mut sections = vec![0];
         // Skill and plugin text can carry control sequences: only visible text is drawn.
