@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::template::{Facts, PromptTemplate};
-use super::workspace_files::{ContextFile, load_context_files};
+use super::workspace_files::{ContextFile, agent_setting, load_context_files};
 use crate::config::LoadedConfig;
 use crate::tool::ToolSpec;
 
@@ -112,23 +112,9 @@ fn tool_facts(facts: &mut Facts, tools: &PromptTools<'_>) {
 /// The delegation mode OpenClaw resolves for a main session: the agent's
 /// `subagents.delegationMode`, the defaults', else `prefer` on the agent's main session.
 fn delegation_prefers(config: &LoadedConfig, run: &RunShape) -> bool {
-    let agent_mode = config
-        .raw
-        .pointer("/agents/list")
-        .and_then(Value::as_array)
-        .and_then(|list| {
-            list.iter()
-                .find(|a| a.get("id").and_then(Value::as_str) == Some(run.agent.as_str()))
-                .and_then(|a| a.pointer("/subagents/delegationMode"))
-                .and_then(Value::as_str)
-        });
-    let configured = agent_mode.or_else(|| {
-        config
-            .raw
-            .pointer("/agents/defaults/subagents/delegationMode")
-            .and_then(Value::as_str)
-    });
-    match configured {
+    match agent_setting(&config.raw, &run.agent, "/subagents/delegationMode")
+        .and_then(Value::as_str)
+    {
         Some(mode) => mode == "prefer",
         None => run.main_session,
     }

@@ -40,25 +40,24 @@ fn order(basename: &str) -> usize {
     .unwrap_or(usize::MAX)
 }
 
-/// A budget key: the agent's own, else the defaults', else the release's.
-fn budget(config: &LoadedConfig, agent: &str, key: &str, default: usize) -> usize {
-    let own = config
-        .raw
-        .pointer("/agents/list")
+/// A setting at `pointer` (`/bootstrapMaxChars`) as OpenClaw reads it for an agent: the agent's
+/// own entry in `agents.list`, else `agents.defaults`.
+pub(crate) fn agent_setting<'a>(raw: &'a Value, agent: &str, pointer: &str) -> Option<&'a Value> {
+    raw.pointer("/agents/list")
         .and_then(Value::as_array)
         .and_then(|list| {
             list.iter()
                 .find(|a| a.get("id").and_then(Value::as_str) == Some(agent))
         })
-        .and_then(|a| a.get(key))
-        .and_then(Value::as_u64);
-    own.or_else(|| {
-        config
-            .raw
-            .pointer(&format!("/agents/defaults/{key}"))
-            .and_then(Value::as_u64)
-    })
-    .map_or(default, |n| usize::try_from(n).unwrap_or(usize::MAX).max(1))
+        .and_then(|a| a.pointer(pointer))
+        .or_else(|| raw.pointer(&format!("/agents/defaults{pointer}")))
+}
+
+/// A budget key: the agent's own, else the defaults', else the release's.
+fn budget(config: &LoadedConfig, agent: &str, key: &str, default: usize) -> usize {
+    agent_setting(&config.raw, agent, &format!("/{key}"))
+        .and_then(Value::as_u64)
+        .map_or(default, |n| usize::try_from(n).unwrap_or(usize::MAX).max(1))
 }
 
 /// `text` cut to `max` characters: its head and tail around OpenClaw's mark.
