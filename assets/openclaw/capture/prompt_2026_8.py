@@ -121,6 +121,7 @@ replace("Exec Approvals", new_sec("Exec Approvals", [
     ["exec approval-pending: send exact /approve from \"Reply with:\"; never ask for another code."]),
 ], when="tool:exec"))
 sections.pop(index("UI Presentation"))
+message_tool = sections[index("Messaging", "!minimal")]["lines"][-1]
 replace("Messaging", new_sec("Messaging", [
   "## Messaging",
   J(["- Current-session final text normally routes to source.", W("tool:message", [" If turn says final private, visible output uses `message(action=send)`."])], sep=""),
@@ -130,15 +131,7 @@ replace("Messaging", new_sec("Messaging", [
       [W("!delegation tool:subagents", ["- Subagents: `subagents(action=list)` only for status/debug visibility."])])]),
   "- Completion event requesting update: rewrite in normal voice; send. Never forward raw metadata or default to NO_REPLY.",
   "- Provider messaging: never exec/curl; OpenClaw routes.",
-  W("tool:message", [J([
-    "### message tool",
-    "- Proactive send/channel action (poll, reaction, etc.): `message`.",
-    "- `send`: `target` + `message`.",
-    W("channelOptions", ["- No source default: proactive send needs `channel`; ids: {channelOptions}."], ["- Set `channel` only outside current/default source."]),
-    "- After visible `message(send)`, final ONLY NO_REPLY.",
-    W("channel !channel:slack inlineButtons", ["- Inline buttons: `send` with `presentation={\"blocks\":[{\"type\":\"buttons\",\"buttons\":[{\"label\":\"Yes\",\"action\":{\"type\":\"callback\",\"value\":\"yes\"},\"style\":\"primary\"}]}]}`."],
-      [W("channel !channel:slack", ["- Inline buttons OFF for {channel}; ask owner for {channel}.capabilities.inlineButtons=dm|group|all|allowlist."])]),
-  ], sep="\n")]),
+  message_tool,  # the "### message tool" block is worded as in 2026.9
 ], when="!minimal"), when="!minimal")
 sections.pop(index("Messaging", "minimal tool:message|tool:exec|tool:sessions_send"))
 i = index("Runtime")
