@@ -62,29 +62,41 @@ fn origin(title: &str, text: &str, view: &LlmView) -> (String, Option<String>) {
             format!("{} workspace files", view.workspace_files.len()),
             None,
         ),
-        "Memory Recall" => (
-            "the memory plugin's tools".to_string(),
-            Some("plugins.slots.memory: \"none\"".to_string()),
-        ),
-        "Delegation" => (
-            "sessions_spawn in a main session".to_string(),
-            Some("agents.defaults.subagents.delegationMode: \"suggest\"".to_string()),
-        ),
-        "Messaging" => (
-            "the message and session tools".to_string(),
-            Some("tools.deny: [\"message\"]".to_string()),
-        ),
-        "Skill Workshop" => (
-            "the skill_workshop tool".to_string(),
-            Some("tools.deny: [\"skill_workshop\"]".to_string()),
-        ),
-        super::ROUTER_TOOL => (
-            "clawdeck's router guidance (not OpenClaw's)".to_string(),
-            Some("tools.deny: [\"clawbot_router\"]".to_string()),
-        ),
-        _ => fixed(),
+        _ => match FIXED_ORIGINS.iter().find(|(t, _, _)| *t == title) {
+            Some((_, source, shrink)) => (source.to_string(), Some(shrink.to_string())),
+            None => fixed(),
+        },
     }
 }
+
+/// Sections whose source and shrinking key do not depend on the context: (title, source, key).
+const FIXED_ORIGINS: &[(&str, &str, &str)] = &[
+    (
+        "Memory Recall",
+        "the memory plugin's tools",
+        "plugins.slots.memory: \"none\"",
+    ),
+    (
+        "Delegation",
+        "sessions_spawn in a main session",
+        "agents.defaults.subagents.delegationMode: \"suggest\"",
+    ),
+    (
+        "Messaging",
+        "the message and session tools",
+        "tools.deny: [\"message\"]",
+    ),
+    (
+        "Skill Workshop",
+        "the skill_workshop tool",
+        "tools.deny: [\"skill_workshop\"]",
+    ),
+    (
+        super::ROUTER_TOOL,
+        "clawdeck's router guidance (not OpenClaw's)",
+        "tools.deny: [\"clawbot_router\"]",
+    ),
+];
 
 /// The prompt's sections, largest first (ties in prompt order).
 pub fn section_sizes(view: &LlmView) -> Vec<SectionSize> {
