@@ -225,10 +225,8 @@ fn the_console_and_the_cli_of_one_home_are_one_operator() {
     // Its reply has begun streaming: the turn is running on the gateway.
     file_holds(&slow_out, "Summary", Duration::from_secs(120));
     tmux.wait_for("agent:ops:slow", Duration::from_secs(30));
-    for _ in 0..5 {
-        tmux.keys(&["Up"]);
-    }
-    tmux.wait_for("agent:ops:slow @", Duration::from_secs(10));
+    // The list may still be sorting the new session to the top: Up until it is the one shown.
+    tmux.press_until("Up", "agent:ops:slow @", Duration::from_secs(20));
     tmux.wait_for("running", Duration::from_secs(60));
     tmux.keys(&["x"]);
     tmux.wait_for("Abort", Duration::from_secs(5));

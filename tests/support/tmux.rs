@@ -86,6 +86,26 @@ impl Tmux {
             std::thread::sleep(Duration::from_millis(100));
         }
     }
+
+    /// Presses `key` until the screen contains `needle`, for lists that may still reorder
+    /// under the selection (the console keeps the selected item, not the row, when they do);
+    /// panics with the screen after `timeout`.
+    pub fn press_until(&self, key: &str, needle: &str, timeout: Duration) -> String {
+        let start = Instant::now();
+        loop {
+            self.keys(&[key]);
+            std::thread::sleep(Duration::from_millis(200));
+            let screen = self.screen();
+            if screen.contains(needle) {
+                return screen;
+            }
+            if start.elapsed() > timeout {
+                panic!(
+                    "`{needle}` did not appear within {timeout:?} of `{key}`; screen:\n{screen}"
+                );
+            }
+        }
+    }
 }
 
 impl Drop for Tmux {
