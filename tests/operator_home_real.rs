@@ -182,8 +182,9 @@ fn gateway_or_skip(name: &str, word_ms: &str) -> Option<OwnGateway> {
 #[test]
 #[ignore = "needs tmux and the real OpenClaw CLI: .ci/run runs it with --ignored"]
 fn the_console_and_the_cli_of_one_home_are_one_operator() {
-    // 600 ms a word: the plain reply (about 15 words) runs for some 9 s, long enough to abort.
-    let Some(gateway) = gateway_or_skip("operator_home_real", "600") else {
+    // 2 s a word: the plain reply (about 15 words) runs for some 30 s, long enough for the
+    // console's session poll to see it running and abort it (9 s was not, on a slow machine).
+    let Some(gateway) = gateway_or_skip("operator_home_real", "2000") else {
         return;
     };
     let home = Home::new(&gateway);
