@@ -349,9 +349,11 @@ async fn watch(cli: &Cli, args: &WatchArgs) -> u8 {
     let mut calls = ToolCallTracker::default();
     // Ctrl-C, SIGTERM or SIGHUP: close the connections; the stop policy then exits 128 + n.
     let mut stop = crate::process::stop_signals::stop_signals();
+    let mut reader_left = std::pin::pin!(super::quiet_out::reader_left());
     loop {
         let next = tokio::select! {
             _ = &mut stop => break,
+            () = &mut reader_left => break,
             next = rx.recv() => next,
         };
         let Some((gateway, event)) = next else { break };

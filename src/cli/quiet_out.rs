@@ -46,6 +46,15 @@ pub fn reader_gone() -> bool {
     false
 }
 
+/// Resolves once the reader of stdout has gone, looked at twice a second: a follower waiting
+/// for its next event (`gateway watch | head -3` on a quiet gateway) ends without one.
+pub async fn reader_left() {
+    let mut every = tokio::time::interval(std::time::Duration::from_millis(500));
+    while !reader_gone() {
+        every.tick().await;
+    }
+}
+
 /// Stdout is a pipe and the other end has closed it.
 fn pipe_reader_closed() -> bool {
     use std::os::fd::AsFd;
