@@ -91,7 +91,7 @@ fn invoke_via_gateway_runs_tools_and_reports_refusals_like_local_invoke() {
         &token,
         s,
     );
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("\"sessions\""), "{text}");
 

@@ -426,7 +426,7 @@ pub fn recheck_selection(
 }
 
 /// A case's stable place in the rotation.
-fn slot(case: &str, share: u64) -> u64 {
+pub fn slot(case: &str, share: u64) -> u64 {
     let digest = Sha256::digest(case.as_bytes());
     u64::from_le_bytes(digest[..8].try_into().unwrap_or_default()) % share.max(1)
 }
