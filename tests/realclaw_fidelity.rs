@@ -213,7 +213,12 @@ fn load_cases(ssh: &dyn Fn(&str) -> String) -> Vec<Case> {
 /// What real OpenClaw must have done for this case.
 fn check_truth(expect: &Expect, observed: &ObservedView) -> Vec<String> {
     let mut failures = Vec::new();
-    let names = observed.exposed_names();
+    // Tool Search's controls count: a run that sends only them still exposes something (an
+    // empty allowlist with Tool Search on leaves nothing else).
+    let mut names = observed.exposed_names();
+    if let Surface::ToolSearch { meta_tools, .. } = &observed.surface {
+        names.extend(meta_tools.iter().cloned());
+    }
     let refused = matches!(observed.surface, Surface::Refused { .. });
     if refused != expect.refused {
         failures.push(format!(

@@ -104,3 +104,71 @@ fn the_2026_8_pack_says_slack_channel_keys_match_case_sensitively() {
     assert!(today.channel_keys_case_sensitive.is_empty());
     assert!(today.plugin_allowlist_patterns);
 }
+
+/// Issue 33 item 1: with Tool Search on (2026.9's default) OpenClaw adds its controls to every
+/// layer's allowlist, and `allow: []` is an allowlist there: the layer keeps only the controls.
+/// With Tool Search off, `[]` restricts nothing.
+#[test]
+fn an_empty_allowlist_with_tool_search_on_keeps_no_tool() {
+    let none = PolicyContext::default();
+    let sandboxed = "{ agents: { defaults: { sandbox: { mode: 'all' } } },
+        tools: { sandbox: { tools: { allow: [] } } } }";
+    let res = resolve_in("2026.9", sandboxed, &none);
+    assert_eq!(res.visible_names(), Vec::<&str>::new());
+    let read = res.trace("read").unwrap();
+    let removal = read.removed_by.as_ref().unwrap();
+    assert_eq!(removal.layer, LayerId::Sandbox);
+    assert_eq!(
+        removal.config_path.as_deref(),
+        Some("tools.sandbox.tools.allow")
+    );
+    assert!(removal.reason.contains("Tool Search"), "{}", removal.reason);
+    let off = "{ agents: { defaults: { sandbox: { mode: 'all' } } },
+        tools: { toolSearch: false, sandbox: { tools: { allow: [] } } } }";
+    assert!(visible_in("2026.9", off, &none, "read"));
+    assert!(visible_in("2026.9", off, &none, "exec"));
+
+    // Every other allowlist the same: global, the agent's, a provider's.
+    for (config, layer) in [
+        ("{ tools: { allow: [] } }", LayerId::Global),
+        (
+            "{ agents: { list: [{ id: 'main', tools: { allow: [] } }] } }",
+            LayerId::Agent,
+        ),
+        (
+            "{ tools: { byProvider: { anthropic: { allow: [] } } } }",
+            LayerId::GlobalProvider,
+        ),
+    ] {
+        let ctx = PolicyContext {
+            provider: Some("anthropic".into()),
+            ..PolicyContext::default()
+        };
+        let res = resolve_in("2026.9", config, &ctx);
+        assert_eq!(res.visible_names(), Vec::<&str>::new(), "{config}");
+        let removal = res.trace("exec").unwrap().removed_by.clone().unwrap();
+        assert_eq!(removal.layer, layer, "{config}");
+    }
+    // alsoAllow beside an empty allow is OpenClaw's `["*", ...alsoAllow]`: nothing is removed.
+    let also = "{ tools: { allow: [], alsoAllow: ['exec'] } }";
+    assert!(visible_in("2026.9", also, &none, "read"));
+    // 2026.8 has Tool Search off by default: `[]` restricts nothing there.
+    assert!(visible_in(
+        "2026.8",
+        "{ tools: { allow: [] } }",
+        &none,
+        "read"
+    ));
+}
+
+/// A subagent's `allow: []` with `alsoAllow` is that alsoAllow (OpenClaw's
+/// mergeConfiguredSubagentAllow), not everything.
+#[test]
+fn a_subagent_allowlist_left_empty_takes_its_also_allow() {
+    let config = "{ tools: { toolSearch: false,
+        subagents: { tools: { allow: [], alsoAllow: ['read'] } } } }";
+    assert!(visible_in("2026.9", config, &subagent(), "read"));
+    assert!(!visible_in("2026.9", config, &subagent(), "web_fetch"));
+    let empty = "{ tools: { toolSearch: false, subagents: { tools: { allow: [] } } } }";
+    assert!(visible_in("2026.9", empty, &subagent(), "web_fetch"));
+}

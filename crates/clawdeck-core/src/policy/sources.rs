@@ -21,12 +21,61 @@ fn entries(list: &[String], path: &KeyPath) -> Vec<RuleEntry> {
         .collect()
 }
 
+/// Why a Tool Search control is in an allowlist the config left empty.
+const CONTROL_RULE: &str = "Tool Search's control: OpenClaw adds its controls to every allowlist \
+     while Tool Search is on (mergeAlsoAllowPolicy), so an empty one keeps only them";
+
+/// The controls OpenClaw adds to every layer's allowlist in this context: Tool Search's, when it
+/// is on for the config; none otherwise.
+fn search_controls(inputs: &LayerInputs<'_>) -> Vec<String> {
+    inputs
+        .registry
+        .semantics
+        .tool_search
+        .as_ref()
+        .filter(|rules| rules.mode(&inputs.cfg.raw).is_some())
+        .map(|rules| rules.controls())
+        .unwrap_or_default()
+}
+
+/// An allowlist the config wrote empty (`allow: []` at `path`): no restriction, except that
+/// with Tool Search on it holds the controls and nothing else (no tool of the catalog passes).
+fn empty_allowlist(controls: &[String], path: String) -> (Option<Vec<RuleEntry>>, Option<String>) {
+    if controls.is_empty() {
+        return (None, None);
+    }
+    let only = controls
+        .iter()
+        .map(|name| RuleEntry::builtin_at(name.clone(), CONTROL_RULE, path.clone()))
+        .collect();
+    (Some(only), Some(path))
+}
+
+/// How a layer whose allowlist holds only Tool Search's controls says a tool is not in it.
+fn controls_miss(allow: Option<&Vec<RuleEntry>>, path: Option<&String>) -> Option<String> {
+    let only_controls = allow.is_some_and(|list| {
+        !list.is_empty()
+            && list
+                .iter()
+                .all(|e| e.builtin.as_deref() == Some(CONTROL_RULE))
+    });
+    only_controls.then(|| {
+        format!(
+            "{} is empty and Tool Search is on: only Tool Search's controls pass (OpenClaw adds \
+             them to every allowlist)",
+            path.map_or("the allowlist", String::as_str)
+        )
+    })
+}
+
 /// The allowlist of an `{allow, alsoAllow}` pair: a non-empty allow gains alsoAllow; an absent or
-/// empty allow with alsoAllow is no restriction (OpenClaw's `["*", ...alsoAllow]`).
+/// empty allow with alsoAllow is no restriction (OpenClaw's `["*", ...alsoAllow]`); an empty
+/// allow alone is [`empty_allowlist`].
 fn merged_allow(
     allow: Option<&Vec<String>>,
     also: Option<&Vec<String>>,
     base: &KeyPath,
+    controls: &[String],
 ) -> (Option<Vec<RuleEntry>>, Option<String>) {
     match allow {
         Some(list) if !list.is_empty() => {
@@ -36,7 +85,28 @@ fn merged_allow(
             }
             (Some(out), Some(base.key("allow").to_string()))
         }
+        Some(_) if also.is_none_or(|a| a.is_empty()) => {
+            empty_allowlist(controls, base.key("allow").to_string())
+        }
         _ => (None, None),
+    }
+}
+
+/// A tool policy's three lists as the config wrote them (absent or not).
+#[derive(Clone, Copy)]
+struct PolicyLists<'a> {
+    allow: Option<&'a Vec<String>>,
+    also: Option<&'a Vec<String>>,
+    deny: Option<&'a Vec<String>>,
+}
+
+impl<'a> PolicyLists<'a> {
+    fn of(
+        allow: Option<&'a Vec<String>>,
+        also: Option<&'a Vec<String>>,
+        deny: Option<&'a Vec<String>>,
+    ) -> Self {
+        PolicyLists { allow, also, deny }
     }
 }
 
@@ -44,27 +114,27 @@ fn policy_layer(
     id: LayerId,
     label: String,
     base: &KeyPath,
-    allow: Option<&Vec<String>>,
-    also: Option<&Vec<String>>,
-    deny: Option<&Vec<String>>,
+    lists: PolicyLists<'_>,
     note: String,
+    controls: &[String],
 ) -> LayerPolicy {
+    let PolicyLists { allow, also, deny } = lists;
     if allow.is_none() && also.is_none() && deny.is_none() {
         return LayerPolicy::absent(id, label, format!("no allow/alsoAllow/deny in {base}"));
     }
-    let (allow_entries, allow_path) = merged_allow(allow, also, base);
+    let (allow_entries, allow_path) = merged_allow(allow, also, base, controls);
     LayerPolicy {
         id,
         label,
         present: true,
         source_path: Some(base.to_string()),
+        miss_reason: controls_miss(allow_entries.as_ref(), allow_path.as_ref()),
         allow: allow_entries,
         allow_path,
         deny: deny
             .map(|d| entries(d, &base.key("deny")))
             .unwrap_or_default(),
         note,
-        miss_reason: None,
     }
 }
 
@@ -635,10 +705,9 @@ fn global_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
         LayerId::Global,
         "tools.allow".to_string(),
         &KeyPath::root().key("tools"),
-        t.allow.as_ref(),
-        t.also_allow.as_ref(),
-        t.deny.as_ref(),
+        PolicyLists::of(t.allow.as_ref(), t.also_allow.as_ref(), t.deny.as_ref()),
         "tools.allow/alsoAllow/deny".to_string(),
+        &search_controls(inputs),
     )
 }
 
@@ -656,10 +725,9 @@ fn provider_layer(
             id,
             label,
             &path,
-            p.allow.as_ref(),
-            p.also_allow.as_ref(),
-            p.deny.as_ref(),
+            PolicyLists::of(p.allow.as_ref(), p.also_allow.as_ref(), p.deny.as_ref()),
             format!("matched {path}"),
+            &search_controls(inputs),
         ),
         None => LayerPolicy::absent(id, label, no_provider_note(inputs, section)),
     }
@@ -672,14 +740,13 @@ fn agent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
             LayerId::Agent,
             label,
             &inputs.agent.path.key("tools"),
-            t.allow.as_ref(),
-            t.also_allow.as_ref(),
-            t.deny.as_ref(),
+            PolicyLists::of(t.allow.as_ref(), t.also_allow.as_ref(), t.deny.as_ref()),
             format!(
                 "agent \"{}\" ({})",
                 inputs.agent.id,
                 inputs.agent.path.key("tools")
             ),
+            &search_controls(inputs),
         ),
         None => LayerPolicy::absent(
             LayerId::Agent,
@@ -889,6 +956,7 @@ fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> L
         label,
         chosen,
         format!("{table_path}: no entry for group \"{group}\" or \"*\""),
+        &search_controls(inputs),
     )
 }
 
@@ -935,10 +1003,13 @@ fn plugin_group_layer(
         LayerId::Group,
         "group tools.allow".to_string(),
         &chosen.path,
-        chosen.policy.allow.as_ref(),
-        chosen.policy.also_allow.as_ref(),
-        chosen.policy.deny.as_ref(),
+        PolicyLists::of(
+            chosen.policy.allow.as_ref(),
+            chosen.policy.also_allow.as_ref(),
+            chosen.policy.deny.as_ref(),
+        ),
         chosen.what,
+        &search_controls(inputs),
     ))
 }
 
@@ -948,16 +1019,20 @@ fn chat_policy_layer(
     label: &str,
     chosen: Option<(KeyPath, &ToolPolicyConfig, String)>,
     none: String,
+    controls: &[String],
 ) -> LayerPolicy {
     match chosen {
         Some((path, policy, what)) => policy_layer(
             LayerId::Group,
             label.to_string(),
             &path,
-            policy.allow.as_ref(),
-            policy.also_allow.as_ref(),
-            policy.deny.as_ref(),
+            PolicyLists::of(
+                policy.allow.as_ref(),
+                policy.also_allow.as_ref(),
+                policy.deny.as_ref(),
+            ),
             what,
+            controls,
         ),
         None => LayerPolicy::absent(LayerId::Group, label, none),
     }
@@ -1029,6 +1104,7 @@ fn direct_chat_layer(
         label,
         chosen,
         format!("{entry_path}: no tools and no toolsBySender entry for the sender"),
+        &search_controls(inputs),
     )
 }
 
@@ -1082,10 +1158,13 @@ fn sender_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> 
                 LayerId::Sender,
                 label.to_string(),
                 &path,
-                policy.allow.as_ref(),
-                policy.also_allow.as_ref(),
-                policy.deny.as_ref(),
+                PolicyLists::of(
+                    policy.allow.as_ref(),
+                    policy.also_allow.as_ref(),
+                    policy.deny.as_ref(),
+                ),
                 format!("sender key \"{key}\" at {path}"),
+                &search_controls(inputs),
             );
         }
     }
@@ -1138,7 +1217,7 @@ fn sandbox_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
                     .to_string(),
             )
         } else {
-            None
+            controls_miss(allow.as_ref(), allow_path.as_ref())
         },
         allow,
         allow_path,
@@ -1201,8 +1280,11 @@ fn sandbox_allow(
     policies: &SandboxPolicies<'_>,
 ) -> (Option<Vec<RuleEntry>>, Option<String>) {
     let (mut allow, allow_path) = match policies.pick(|p| p.allow.as_ref()) {
-        // An explicit empty allow list allows everything.
-        Some((_, list)) if list.is_empty() => (None, None),
+        // An explicit empty allow list allows everything (alsoAllow does not change that:
+        // OpenClaw's mergeAllowlist), or only Tool Search's controls while it is on.
+        Some((path, list)) if list.is_empty() => {
+            empty_allowlist(&search_controls(inputs), path.key("allow").to_string())
+        }
         Some((path, list)) => (
             Some(entries(list, &path.key("allow"))),
             Some(path.key("allow").to_string()),
@@ -1437,26 +1519,32 @@ fn subagent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
     if let Some(list) = configured.and_then(|c| c.deny.as_ref()) {
         deny.extend(entries(list, &path.key("deny")));
     }
+    // OpenClaw's mergeConfiguredSubagentAllow: alsoAllow joins any configured allow, an empty
+    // one too; what stays empty is no restriction (or Tool Search's controls alone).
     let (allow_entries, allow_path) = match allow {
-        Some(list) if !list.is_empty() => {
+        Some(list) => {
             let mut out = entries(list, &path.key("allow"));
             if let Some(also) = also {
                 out.extend(entries(also, &path.key("alsoAllow")));
             }
-            (Some(out), Some(path.key("allow").to_string()))
+            if out.is_empty() {
+                empty_allowlist(&search_controls(inputs), path.key("allow").to_string())
+            } else {
+                (Some(out), Some(path.key("allow").to_string()))
+            }
         }
-        _ => (None, None),
+        None => (None, None),
     };
     LayerPolicy {
         id: LayerId::Subagent,
         label: label.to_string(),
         present: true,
         source_path: configured.map(|_| path.to_string()),
+        miss_reason: controls_miss(allow_entries.as_ref(), allow_path.as_ref()),
         allow: allow_entries,
         allow_path,
         deny,
         note,
-        miss_reason: None,
     }
 }
 

@@ -1047,10 +1047,11 @@ fn a_sandboxed_run_never_gets_the_unsandboxed_only_tools_whatever_the_sandbox_al
         ..ctx()
     };
     let only = ["terminal", "portal", "openclaw", "skill_workshop"];
-    // An allow list naming them, and an empty one (allows everything): still absent.
+    // An allow list naming them, and an empty one (allows everything with Tool Search off; on,
+    // it keeps only Tool Search's controls): still absent.
     for config in [
         "{ tools: { sandbox: { tools: { allow: ['read', 'terminal', 'portal', 'openclaw', 'skill_workshop'] } } } }",
-        "{ tools: { sandbox: { tools: { allow: [] } } } }",
+        "{ tools: { toolSearch: false, sandbox: { tools: { allow: [] } } } }",
     ] {
         let res = resolve_2026(config, &sandboxed);
         assert!(is_visible(&res, "read"), "{config}");

@@ -22,35 +22,6 @@ pub(crate) struct ModelSurface {
     pub tool_search: Option<String>,
 }
 
-/// Tool Search's state for a config: `Some(mode)` when on.
-fn tool_search_mode(rules: &ToolSearchRules, raw: &Value) -> Option<String> {
-    let key = rules.config_key.as_deref().unwrap_or("tools.toolSearch");
-    let pointer = format!("/{}", key.replace('.', "/"));
-    match raw.pointer(&pointer) {
-        None | Some(Value::Null) => rules.default_enabled.then(|| {
-            let mode = rules
-                .extra
-                .get("defaultMode")
-                .and_then(Value::as_str)
-                .unwrap_or("tools");
-            format!("{mode} (the default: {key} unset)")
-        }),
-        Some(Value::Bool(false)) => None,
-        Some(Value::Bool(true)) => Some(format!("code ({key} = true)")),
-        Some(Value::String(mode)) if mode == "off" => None,
-        Some(Value::String(mode)) => Some(format!("{mode} ({key} = \"{mode}\")")),
-        Some(Value::Object(map)) => {
-            if map.get("enabled").and_then(Value::as_bool) == Some(false) {
-                None
-            } else {
-                let mode = map.get("mode").and_then(Value::as_str).unwrap_or("tools");
-                Some(format!("{mode} ({key})"))
-            }
-        }
-        Some(_) => rules.default_enabled.then(|| format!("tools ({key})")),
-    }
-}
-
 fn names(value: Option<&Value>) -> Vec<String> {
     value
         .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
@@ -224,7 +195,7 @@ pub(crate) fn model_surface(
             tool_search: None,
         });
     };
-    let Some(mode) = tool_search_mode(rules, raw) else {
+    let Some(mode) = rules.mode(raw) else {
         return Some(ModelSurface {
             direct: sorted,
             deferred: Vec::new(),

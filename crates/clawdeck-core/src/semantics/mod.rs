@@ -132,6 +132,52 @@ pub struct DescriptionFragment {
     pub listed: Vec<String>,
 }
 
+impl ToolSearchRules {
+    /// Tool Search's state for a config: `Some(mode, with why)` when on.
+    pub fn mode(&self, raw: &Value) -> Option<String> {
+        let key = self.config_key.as_deref().unwrap_or("tools.toolSearch");
+        let pointer = format!("/{}", key.replace('.', "/"));
+        match raw.pointer(&pointer) {
+            None | Some(Value::Null) => self.default_enabled.then(|| {
+                let mode = self
+                    .extra
+                    .get("defaultMode")
+                    .and_then(Value::as_str)
+                    .unwrap_or("tools");
+                format!("{mode} (the default: {key} unset)")
+            }),
+            Some(Value::Bool(false)) => None,
+            Some(Value::Bool(true)) => Some(format!("code ({key} = true)")),
+            Some(Value::String(mode)) if mode == "off" => None,
+            Some(Value::String(mode)) => Some(format!("{mode} ({key} = \"{mode}\")")),
+            Some(Value::Object(map)) => {
+                if map.get("enabled").and_then(Value::as_bool) == Some(false) {
+                    None
+                } else {
+                    let mode = map.get("mode").and_then(Value::as_str).unwrap_or("tools");
+                    Some(format!("{mode} ({key})"))
+                }
+            }
+            Some(_) => self.default_enabled.then(|| format!("tools ({key})")),
+        }
+    }
+
+    /// The controls OpenClaw adds to every allowlist while Tool Search is on (its
+    /// `toolSearchControlAllowlist`): the code-mode tool and the meta tools.
+    pub fn controls(&self) -> Vec<String> {
+        let code = self
+            .extra
+            .get("codeModeToolSchema")
+            .and_then(|s| s.get("name"))
+            .and_then(Value::as_str);
+        let meta = self.meta_tools.iter().filter_map(|m| match m {
+            Value::String(name) => Some(name.as_str()),
+            other => other.get("name").and_then(Value::as_str),
+        });
+        code.into_iter().chain(meta).map(str::to_string).collect()
+    }
+}
+
 impl DescriptionFragment {
     const LIST: &'static str = "{tools}";
 
