@@ -13,6 +13,8 @@ use serde_json::{Map, Value};
 
 use super::keypath::{KeyPath, KeySegment};
 
+mod refine;
+
 /// The stored schema of each release that has one; the seed (no release) has none.
 fn stored_schema(pack_id: &str) -> Option<(&'static str, &'static OnceLock<Compiled>)> {
     static V2026_9: OnceLock<Compiled> = OnceLock::new();
@@ -186,6 +188,7 @@ fn check_compiled(raw: &Value, pack_id: &str) -> SchemaVerdict {
         .map(|error| issue_from_error(&error, schema, &roster))
         .collect();
     issues.extend(roster_rules(&roster));
+    issues.extend(refine::issues(&roster, pack_id));
     // Channel and plugin settings are validated by their plugins' own schemas, which do not
     // have this rule (a channel group's tools may set both).
     for scope in ["tools", "agents"] {
