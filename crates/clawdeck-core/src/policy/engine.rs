@@ -103,6 +103,7 @@ pub fn resolve(
         ctx,
         agent,
         resolved: &resolved,
+        search_controls: super::sources::search_controls(cfg, registry),
     };
     let mut layers = build_layers(&inputs, &mut warnings);
     super::plugin_selection::apply(&mut layers, &inputs);

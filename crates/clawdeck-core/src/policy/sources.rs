@@ -25,15 +25,14 @@ fn entries(list: &[String], path: &KeyPath) -> Vec<RuleEntry> {
 const CONTROL_RULE: &str = "Tool Search's control: OpenClaw adds its controls to every allowlist \
      while Tool Search is on (mergeAlsoAllowPolicy), so an empty one keeps only them";
 
-/// The controls OpenClaw adds to every layer's allowlist in this context: Tool Search's, when it
-/// is on for the config; none otherwise.
-fn search_controls(inputs: &LayerInputs<'_>) -> Vec<String> {
-    inputs
-        .registry
+/// The controls OpenClaw adds to every layer's allowlist for this config: Tool Search's, when
+/// it is on; none otherwise. Read once per resolution ([`LayerInputs::search_controls`]).
+pub(crate) fn search_controls(cfg: &LoadedConfig, registry: &Registry) -> Vec<String> {
+    registry
         .semantics
         .tool_search
         .as_ref()
-        .filter(|rules| rules.mode(&inputs.cfg.raw).is_some())
+        .filter(|rules| rules.mode(&cfg.raw).is_some())
         .map(|rules| rules.controls())
         .unwrap_or_default()
 }
@@ -399,6 +398,8 @@ pub(crate) struct LayerInputs<'a> {
     pub ctx: &'a PolicyContext,
     pub agent: &'a AgentInfo,
     pub resolved: &'a ResolvedContext,
+    /// [`search_controls`] of the config.
+    pub search_controls: Vec<String>,
 }
 
 /// The ten layers, in order.
@@ -707,7 +708,7 @@ fn global_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
         &KeyPath::root().key("tools"),
         PolicyLists::of(t.allow.as_ref(), t.also_allow.as_ref(), t.deny.as_ref()),
         "tools.allow/alsoAllow/deny".to_string(),
-        &search_controls(inputs),
+        &inputs.search_controls,
     )
 }
 
@@ -727,7 +728,7 @@ fn provider_layer(
             &path,
             PolicyLists::of(p.allow.as_ref(), p.also_allow.as_ref(), p.deny.as_ref()),
             format!("matched {path}"),
-            &search_controls(inputs),
+            &inputs.search_controls,
         ),
         None => LayerPolicy::absent(id, label, no_provider_note(inputs, section)),
     }
@@ -746,7 +747,7 @@ fn agent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
                 inputs.agent.id,
                 inputs.agent.path.key("tools")
             ),
-            &search_controls(inputs),
+            &inputs.search_controls,
         ),
         None => LayerPolicy::absent(
             LayerId::Agent,
@@ -956,7 +957,7 @@ fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> L
         label,
         chosen,
         format!("{table_path}: no entry for group \"{group}\" or \"*\""),
-        &search_controls(inputs),
+        &inputs.search_controls,
     )
 }
 
@@ -1009,7 +1010,7 @@ fn plugin_group_layer(
             chosen.policy.deny.as_ref(),
         ),
         chosen.what,
-        &search_controls(inputs),
+        &inputs.search_controls,
     ))
 }
 
@@ -1104,7 +1105,7 @@ fn direct_chat_layer(
         label,
         chosen,
         format!("{entry_path}: no tools and no toolsBySender entry for the sender"),
-        &search_controls(inputs),
+        &inputs.search_controls,
     )
 }
 
@@ -1164,7 +1165,7 @@ fn sender_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> 
                     policy.deny.as_ref(),
                 ),
                 format!("sender key \"{key}\" at {path}"),
-                &search_controls(inputs),
+                &inputs.search_controls,
             );
         }
     }
@@ -1283,7 +1284,7 @@ fn sandbox_allow(
         // An explicit empty allow list allows everything (alsoAllow does not change that:
         // OpenClaw's mergeAllowlist), or only Tool Search's controls while it is on.
         Some((path, list)) if list.is_empty() => {
-            empty_allowlist(&search_controls(inputs), path.key("allow").to_string())
+            empty_allowlist(&inputs.search_controls, path.key("allow").to_string())
         }
         Some((path, list)) => (
             Some(entries(list, &path.key("allow"))),
@@ -1528,7 +1529,7 @@ fn subagent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
                 out.extend(entries(also, &path.key("alsoAllow")));
             }
             if out.is_empty() {
-                empty_allowlist(&search_controls(inputs), path.key("allow").to_string())
+                empty_allowlist(&inputs.search_controls, path.key("allow").to_string())
             } else {
                 (Some(out), Some(path.key("allow").to_string()))
             }

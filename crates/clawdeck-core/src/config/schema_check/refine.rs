@@ -36,12 +36,8 @@ fn segs(parts: &[&str]) -> Vec<String> {
 fn normalized_agent_id(raw: &str) -> String {
     let trimmed = raw.trim();
     let lower = trimmed.to_lowercase();
-    let valid = trimmed.len() <= 64
-        && trimmed
-            .chars()
-            .enumerate()
-            .all(|(i, c)| c.is_ascii_alphanumeric() || (i > 0 && (c == '_' || c == '-')))
-        && !trimmed.is_empty();
+    // OpenClaw's VALID_ID_RE is the canonical form, case aside.
+    let valid = super::is_canonical_agent_id(&lower);
     if valid {
         return lower;
     }
@@ -211,16 +207,13 @@ fn sandbox_security(
         == Some(&Value::Bool(true));
     if let Some(docker) = docker {
         binds(roster, &at(&["docker"]), docker, out);
-        match lowered(docker.get("network")).as_deref() {
-            Some("host") => out.push(issue(roster, at(&["docker", "network"]),
-                "Sandbox security: network mode \"host\" is blocked. Use \"bridge\" or \"none\" instead.".into())),
-            Some(mode) if mode.starts_with("container:") && !join_allowed => out.push(issue(
-                roster,
-                at(&["docker", "network"]),
-                "Sandbox security: network mode \"container:*\" is blocked by default. Use a custom bridge network, or set dangerouslyAllowContainerNamespaceJoin=true only when you fully trust this runtime.".into(),
-            )),
-            _ => {}
-        }
+        network(
+            roster,
+            at(&["docker", "network"]),
+            docker,
+            join_allowed,
+            out,
+        );
         let apparmor = if pack_id == "2026.8" {
             "apparmor"
         } else {
@@ -237,17 +230,45 @@ fn sandbox_security(
     }
     if let Some(browser) = sandbox.get("browser").and_then(Value::as_object) {
         binds(roster, &at(&["browser"]), browser, out);
-        match lowered(browser.get("network")).as_deref() {
-            Some("host") => out.push(issue(roster, at(&["browser", "network"]),
-                "Sandbox security: browser network mode \"host\" is blocked. Use \"bridge\" or a custom bridge network instead.".into())),
-            Some(mode) if mode.starts_with("container:") && !join_allowed => out.push(issue(
-                roster,
-                at(&["browser", "network"]),
-                "Sandbox security: browser network mode \"container:*\" is blocked by default. Set sandbox.docker.dangerouslyAllowContainerNamespaceJoin=true only when you fully trust this runtime.".into(),
-            )),
-            _ => {}
-        }
+        network(
+            roster,
+            at(&["browser", "network"]),
+            browser,
+            join_allowed,
+            out,
+        );
     }
+}
+
+/// A docker or browser `network` that gives up isolation (OpenClaw's
+/// `getBlockedNetworkModeReason`): the host's network, or another container's namespace
+/// unless `docker.dangerouslyAllowContainerNamespaceJoin` allows it. `path` ends in the block
+/// (`docker` or `browser`) and `network`; each block words it its own way.
+fn network(
+    roster: &Roster,
+    path: Vec<String>,
+    block: &Map<String, Value>,
+    join_allowed: bool,
+    out: &mut Vec<SchemaIssue>,
+) {
+    let browser = path.iter().rev().nth(1).is_some_and(|b| b == "browser");
+    let message = match lowered(block.get("network")).as_deref() {
+        Some("host") if browser => {
+            "Sandbox security: browser network mode \"host\" is blocked. Use \"bridge\" or a custom bridge network instead."
+        }
+        Some("host") => {
+            "Sandbox security: network mode \"host\" is blocked. Use \"bridge\" or \"none\" instead."
+        }
+        Some(mode) if mode.starts_with("container:") && !join_allowed => {
+            if browser {
+                "Sandbox security: browser network mode \"container:*\" is blocked by default. Set sandbox.docker.dangerouslyAllowContainerNamespaceJoin=true only when you fully trust this runtime."
+            } else {
+                "Sandbox security: network mode \"container:*\" is blocked by default. Use a custom bridge network, or set dangerouslyAllowContainerNamespaceJoin=true only when you fully trust this runtime."
+            }
+        }
+        _ => return,
+    };
+    out.push(issue(roster, path, message.to_string()));
 }
 
 /// Bind mounts (`host:container[:options]`): each a non-empty string whose host side is an
