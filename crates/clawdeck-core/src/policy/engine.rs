@@ -110,6 +110,9 @@ pub fn resolve(
     super::switches::apply(&mut layers, &inputs);
     let gateway_config_reads = profiles_grant(&layers, registry, "gateway");
     let mut resolution = resolve_layers(layers, registry, &mut warnings);
+    if controls_remain(&resolution.layers, &inputs.search_controls) {
+        resolution.refusal = None;
+    }
     resolution.context = ctx.clone();
     resolution.resolved = resolved;
     resolution.resolved.gateway_config_reads = gateway_config_reads;
@@ -291,6 +294,20 @@ fn layer_summaries(
         });
     }
     summaries
+}
+
+/// Whether Tool Search's controls are left callable where an allowlist holds nothing else: they
+/// are tools OpenClaw builds and lets through every allowlist, so such a run is not refused
+/// (recorded from 2026.9.6: `sandbox-empty-allow-tool-search` sends the controls alone). They
+/// are not in the registry, so [`no_tools_refusal`] cannot see them.
+fn controls_remain(layers: &[LayerSummary], controls: &[String]) -> bool {
+    !controls.is_empty()
+        && layers.iter().any(|l| {
+            l.present
+                && l.allow
+                    .as_ref()
+                    .is_some_and(|a| !a.is_empty() && a.iter().all(|p| controls.contains(p)))
+        })
 }
 
 /// Today's OpenClaw refuses a run whose explicit allowlists leave no callable tool (its

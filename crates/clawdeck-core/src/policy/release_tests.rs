@@ -115,6 +115,10 @@ fn an_empty_allowlist_with_tool_search_on_keeps_no_tool() {
         tools: { sandbox: { tools: { allow: [] } } } }";
     let res = resolve_in("2026.9", sandboxed, &none);
     assert_eq!(res.visible_names(), Vec::<&str>::new());
+    assert_eq!(
+        res.refusal, None,
+        "the controls are still sent: not refused"
+    );
     let read = res.trace("read").unwrap();
     let removal = read.removed_by.as_ref().unwrap();
     assert_eq!(removal.layer, LayerId::Sandbox);
