@@ -553,7 +553,9 @@ fn issue_error(
         column: position.map(|p| p.1),
         message: format!(
             "{}: OpenClaw {} refuses this config{moved}",
-            issue.message, loaded.semantics.id
+            // OpenClaw's sentences end with a full stop; ours goes on after a colon.
+            issue.message.trim_end_matches('.'),
+            loaded.semantics.id
         ),
         key_path: Some(issue.path),
         further: Box::default(),
