@@ -66,6 +66,85 @@ fn tools_table_in_a_telegram_group() {
     ]));
 }
 
+/// `tools --json` under a release pack: OpenClaw's visible tools, clawdeck's own named apart.
+fn json_of(version: &str, args: &[&str]) -> serde_json::Value {
+    let home = tempfile::tempdir().unwrap();
+    let out = clawdeck(home.path())
+        .env("CLAWDECK_OPENCLAW_VERSION", version)
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).unwrap()
+}
+
+fn names(list: &serde_json::Value, key: &str) -> Vec<String> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            t[key]
+                .as_str()
+                .unwrap_or_else(|| t.as_str().unwrap())
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn an_openclaw_agents_tools_and_schema_hold_only_openclaws_and_mcp_serves_clawdecks_beside() {
+    const OWN: [&str; 4] = [
+        "clawbot_router",
+        "system_volume_control",
+        "start_app",
+        "open_website",
+    ];
+    for version in ["2026.9", "2026.8"] {
+        let listed = json_of(version, &["tools", "--json"]);
+        let openclaws = names(&listed["tools"], "name");
+        assert!(
+            openclaws.iter().all(|n| !OWN.contains(&n.as_str())),
+            "{version}: {openclaws:?}"
+        );
+        assert_eq!(names(&listed["clawdeck_own"], "name"), OWN, "{version}");
+        // What `clawdeck mcp` serves: the same OpenClaw tools and clawdeck's own, each owned.
+        let served = json_of(version, &["tools", "--mcp", "--json"]);
+        assert_eq!(served["served_by"], "clawdeck mcp");
+        let tools = served["tools"].as_array().unwrap();
+        for tool in tools {
+            let name = tool["name"].as_str().unwrap();
+            let owner = if OWN.contains(&name) {
+                "clawdeck"
+            } else {
+                "openclaw"
+            };
+            assert_eq!(tool["owner"], owner, "{version}: {name}");
+        }
+        let mut expected = openclaws.clone();
+        expected.extend(OWN.map(String::from));
+        assert_eq!(names(&served["tools"], "name"), expected, "{version}");
+        // The provider payload an OpenClaw release sends has none of clawdeck's tools.
+        let schema = json_of(version, &["schema", "--json", "--api", "openai"]);
+        let sent = names(&schema["tools"], "name");
+        assert!(
+            !sent.is_empty() && sent.iter().all(|n| !OWN.contains(&n.as_str())),
+            "{version}: {sent:?}"
+        );
+        assert_eq!(names(&schema["clawdeck_own"], "name"), OWN, "{version}");
+    }
+    // The seeds' design sends clawbot_router to its model.
+    let seed = json_of("seed", &["schema", "--json", "--api", "openai"]);
+    assert!(names(&seed["tools"], "name").contains(&"clawbot_router".to_string()));
+    assert_eq!(seed["clawdeck_own"], serde_json::json!([]));
+}
+
+#[test]
+fn tools_mcp_table_names_each_owner() {
+    insta::assert_snapshot!(run_ok(&["tools", "--mcp"]));
+}
+
 #[test]
 fn explain_exec_for_ops_json() {
     let out = run_ok(&["explain", "exec", "--agent", "ops", "--json"]);

@@ -76,6 +76,7 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> u8 {
         Err(code) => return code,
     };
     let violations = check_payload(view.api, &view.export.payload);
+    let own_left_out = own_left_out(&registry, &view);
     if args.json {
         let out = json!({
             "api": view.api,
@@ -85,6 +86,7 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> u8 {
             "dropped": view.export.warnings,
             "violations": violations,
             "warnings": all_warnings(&loaded, &registry, &view),
+            "clawdeck_own": own_left_out,
             "payload": view.export.payload,
         });
         outln!("{}", crate::cli::json_text::pretty(&out));
@@ -106,6 +108,12 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> u8 {
         if view.export.tools.is_empty() {
             eprintln!("no tools in this context: the request leaves `tools` out");
         }
+        if !own_left_out.is_empty() {
+            eprintln!(
+                "not in it: clawdeck's own {} (not OpenClaw's; `clawdeck tools --mcp`)",
+                own_left_out.join(", ")
+            );
+        }
         for dropped in &view.export.warnings {
             super::err_untrusted(cli, &format!("dropped: {dropped}"));
         }
@@ -119,4 +127,17 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> u8 {
     } else {
         exit::TOOL_ERROR
     }
+}
+
+/// clawdeck's own visible tools that an OpenClaw release's payload leaves out (they are served
+/// by `clawdeck mcp`); none for the seed pack, whose design sends them.
+fn own_left_out(registry: &Registry, view: &LlmView) -> Vec<String> {
+    if registry.semantics.is_seed() {
+        return Vec::new();
+    }
+    view.resolution
+        .visible()
+        .filter(|t| t.clawdeck_own)
+        .map(|t| t.name.clone())
+        .collect()
 }

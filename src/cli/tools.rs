@@ -14,6 +14,10 @@ pub struct ToolsArgs {
     /// Print JSON instead of a table
     #[arg(long)]
     pub json: bool,
+    /// What `clawdeck mcp` serves in this context instead: OpenClaw's visible tools and
+    /// clawdeck's own (clawbot_router, the local system tools), each with its owner
+    #[arg(long)]
+    pub mcp: bool,
     #[command(flatten)]
     pub remote: RemoteConfigArgs,
 }
@@ -68,22 +72,45 @@ pub fn run(cli: &Cli, args: &ToolsArgs) -> u8 {
         Err(code) => return code,
     };
     if args.json {
-        let tools: Vec<Value> = res
-            .visible()
-            .map(|t| {
-                let mut tool = json!({"name": t.name, "source": t.source, "group": t.groups});
-                if let Some(id) = &t.plugin_id {
-                    tool["plugin"] = json!(id);
-                }
-                tool
-            })
-            .collect();
-        let out = json!({"tools": tools, "warnings": warnings_json(&loaded, &registry, &res)});
+        let out = tools_json(&res, args.mcp, warnings_json(&loaded, &registry, &res));
         outln!("{}", crate::cli::json_text::pretty(&out));
     } else {
         print_load_warnings(cli, &loaded, &registry);
         super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));
-        super::out_untrusted(cli, &policy::render_tool_list(&res));
+        let list = if args.mcp {
+            policy::render_served_list(&res)
+        } else {
+            policy::render_tool_list(&res)
+        };
+        super::out_untrusted(cli, &list);
     }
     exit::OK
+}
+
+/// `tools --json`: OpenClaw's visible tools and, apart, clawdeck's own; with `--mcp`, what
+/// `clawdeck mcp` serves (both, each with its owner; nothing when the run is refused).
+fn tools_json(res: &Resolution, served: bool, warnings: Vec<Value>) -> Value {
+    let entry = |t: &policy::ToolTrace| {
+        let mut tool = json!({"name": t.name, "source": t.source, "group": t.groups});
+        if let Some(id) = &t.plugin_id {
+            tool["plugin"] = json!(id);
+        }
+        if served {
+            tool["owner"] = json!(policy::owner_of(t));
+        }
+        tool
+    };
+    if served {
+        let tools: Vec<Value> = match res.refusal {
+            Some(_) => Vec::new(),
+            None => res.visible().map(entry).collect(),
+        };
+        return json!({"served_by": "clawdeck mcp", "tools": tools, "warnings": warnings});
+    }
+    let (own, openclaws): (Vec<_>, Vec<_>) = res.visible().partition(|t| t.clawdeck_own);
+    json!({
+        "tools": openclaws.into_iter().map(entry).collect::<Vec<_>>(),
+        "clawdeck_own": own.into_iter().map(|t| t.name.clone()).collect::<Vec<_>>(),
+        "warnings": warnings,
+    })
 }

@@ -20,7 +20,10 @@ pub mod trace;
 pub use engine::{resolve, resolve_layers};
 pub use layer::{LayerId, LayerPolicy, RuleEntry};
 pub use normalize::normalize_tool_name;
-pub use render::{render_context, render_table, render_tool, render_tool_list, render_warnings};
+pub use render::{
+    owner_of, render_context, render_served_list, render_table, render_tool, render_tool_list,
+    render_warnings,
+};
 pub use trace::{
     Decision, LayerDecision, LayerSummary, PolicyWarning, Removal, RemovalKind, Resolution,
     ResolvedContext, RuleRef, SharedText, ToolTrace,

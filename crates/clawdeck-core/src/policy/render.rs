@@ -268,18 +268,70 @@ pub fn render_tool(res: &Resolution, tool: &ToolTrace) -> String {
     out
 }
 
-/// The final list: name, source, groups.
+/// The final list as OpenClaw has it: name, source, groups. clawdeck's own tools are not
+/// OpenClaw's: one line names them and where they are served (`render_served_list`).
 pub fn render_tool_list(res: &Resolution) -> String {
     let mut out = render_context(res);
     out.push('\n');
-    let visible: Vec<&ToolTrace> = res.visible().collect();
+    let visible: Vec<&ToolTrace> = res.visible().filter(|t| !t.clawdeck_own).collect();
+    out.push_str(&tool_table(&visible, false));
+    let openclaws = res.tools.iter().filter(|t| !t.clawdeck_own).count();
+    let _ = writeln!(out, "\n{} of {openclaws} tools visible", visible.len());
+    let own: Vec<&str> = res
+        .visible()
+        .filter(|t| t.clawdeck_own)
+        .map(|t| t.name.as_str())
+        .collect();
+    if !own.is_empty() {
+        let _ = writeln!(
+            out,
+            "clawdeck's own tools, not OpenClaw's (`clawdeck mcp` serves them; `clawdeck tools --mcp`):\n  {}",
+            own.join(", ")
+        );
+    }
+    out.push_str(&render_warnings(res));
+    out
+}
+
+/// What `clawdeck mcp` serves in this context: the visible tools, OpenClaw's and clawdeck's own,
+/// each with its owner; nothing when the run is refused.
+pub fn render_served_list(res: &Resolution) -> String {
+    let mut out = render_context(res);
+    out.push('\n');
+    let served: Vec<&ToolTrace> = match res.refusal {
+        Some(_) => Vec::new(),
+        None => res.visible().collect(),
+    };
+    out.push_str(&tool_table(&served, true));
+    let own = served.iter().filter(|t| t.clawdeck_own).count();
+    let _ = writeln!(
+        out,
+        "\n`clawdeck mcp` serves {} tools here: {} OpenClaw's, {own} clawdeck's own",
+        served.len(),
+        served.len() - own
+    );
+    out.push_str(&render_warnings(res));
+    out
+}
+
+/// Who a tool belongs to: `openclaw`, or `clawdeck` for clawdeck's own.
+pub fn owner_of(tool: &ToolTrace) -> &'static str {
+    if tool.clawdeck_own {
+        "clawdeck"
+    } else {
+        "openclaw"
+    }
+}
+
+/// One row per tool: name, (owner,) source, groups; each column as wide as its widest entry
+/// (in characters), so every row lines up.
+fn tool_table(tools: &[&ToolTrace], with_owner: bool) -> String {
     let source_of = |tool: &ToolTrace| match &tool.plugin_id {
         Some(id) => format!("plugin:{id}"),
         None => tool.source.to_string(),
     };
-    // Each column as wide as its widest entry (in characters), so every row lines up.
     let widest = |header: &str, cell: &dyn Fn(&ToolTrace) -> String| {
-        visible
+        tools
             .iter()
             .map(|t| cell(t).chars().count())
             .chain([header.len()])
@@ -288,27 +340,30 @@ pub fn render_tool_list(res: &Resolution) -> String {
     };
     let name_width = widest("TOOL", &|t| t.name.clone());
     let source_width = widest("SOURCE", &source_of);
-    let _ = writeln!(
-        out,
-        "{:<name_width$}  {:<source_width$}  GROUPS",
-        "TOOL", "SOURCE"
+    let owner = |t: Option<&ToolTrace>| match (with_owner, t) {
+        (false, _) => String::new(),
+        (true, None) => format!("{:<8}  ", "OWNER"),
+        (true, Some(t)) => format!("{:<8}  ", owner_of(t)),
+    };
+    let mut out = String::new();
+    let header = format!(
+        "{:<name_width$}  {}{:<source_width$}  GROUPS",
+        "TOOL",
+        owner(None),
+        "SOURCE"
     );
-    for tool in &visible {
+    out.push_str(&header);
+    out.push('\n');
+    for tool in tools {
         let line = format!(
-            "{:<name_width$}  {:<source_width$}  {}",
+            "{:<name_width$}  {}{:<source_width$}  {}",
             tool.name,
+            owner(Some(tool)),
             source_of(tool),
             tool.groups.join(" ")
         );
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    let _ = writeln!(
-        out,
-        "\n{} of {} tools visible",
-        visible.len(),
-        res.tools.len()
-    );
-    out.push_str(&render_warnings(res));
     out
 }

@@ -210,10 +210,12 @@ pub struct ToolTrace {
 }
 
 impl ToolTrace {
-    /// `plugin <id>` for plugin tools, else the source kind (`core`, `runtime`, ...).
+    /// `plugin <id>` for plugin tools, `clawdeck's own <kind>` for clawdeck's (OpenClaw never
+    /// has them), else the source kind (`core`, `runtime`, ...).
     pub fn source_label(&self) -> String {
         match &self.plugin_id {
             Some(id) => format!("plugin {id}"),
+            None if self.clawdeck_own => format!("clawdeck's own {}", self.source),
             None => self.source.to_string(),
         }
     }

@@ -171,8 +171,9 @@ fn adapt_to_session_visibility(
     }
 }
 
-/// Splits the visible tools the way the pack's OpenClaw sends them. `None` for packs without
-/// these rules (the seed).
+/// Splits the visible tools the way the pack's OpenClaw sends them: OpenClaw's own tools only
+/// (clawdeck's are served by `clawdeck mcp`, never by OpenClaw). `None` for packs without these
+/// rules (the seed).
 pub(crate) fn model_surface(
     semantics: &Semantics,
     raw: &Value,
@@ -182,7 +183,11 @@ pub(crate) fn model_surface(
     if semantics.is_seed() {
         return None;
     }
-    let mut sorted: Vec<ToolSpec> = visible.to_vec();
+    let mut sorted: Vec<ToolSpec> = visible
+        .iter()
+        .filter(|t| !t.is_clawdecks())
+        .cloned()
+        .collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     adapt_to_channels(semantics, raw, &mut sorted);
     adapt_to_config_reads(semantics, facts, &mut sorted);
@@ -206,7 +211,7 @@ pub(crate) fn model_surface(
     keep_direct.extend(names(rules.extra.get("directOnlyTools")));
     let (mut direct, deferred): (Vec<ToolSpec>, Vec<ToolSpec>) = sorted
         .into_iter()
-        .partition(|t| t.is_clawdecks() || keep_direct.contains(&t.name));
+        .partition(|t| keep_direct.contains(&t.name));
     direct.extend(meta_tools(rules));
     direct.sort_by(|a, b| a.name.cmp(&b.name));
     Some(ModelSurface {

@@ -239,8 +239,8 @@ fn workspace_configured(config: &LoadedConfig, agent: &str) -> bool {
         || config.openclaw.agents.defaults.workspace.is_some()
 }
 
-/// The prompt a release with a template writes: OpenClaw's own tools only (clawdeck's are not
-/// OpenClaw's), its Tooling list and deferred directory, its skills block.
+/// The prompt a release with a template writes: its Tooling list and deferred directory (the
+/// surface holds OpenClaw's own tools only), its skills block.
 fn openclaw_text(
     template: &super::template::PromptTemplate,
     config: &LoadedConfig,
@@ -250,9 +250,6 @@ fn openclaw_text(
     skills: &SkillSet,
     mode: PromptMode,
 ) -> super::openclaw_prompt::OpenClawPrompt {
-    let mut own = surface.clone();
-    own.direct.retain(|t| !t.is_clawdecks());
-    own.deferred.retain(|t| !t.is_clawdecks());
     if mode == PromptMode::None {
         let mut facts = super::template::Facts::default();
         if let Some(model) = &run.model {
@@ -263,19 +260,24 @@ fn openclaw_text(
             files: Vec::new(),
         };
     }
-    let available: Vec<ToolSpec> = own
+    let available: Vec<ToolSpec> = surface
         .direct
         .iter()
-        .chain(own.deferred.iter())
+        .chain(surface.deferred.iter())
         .cloned()
         .collect();
-    let deferred_directory = match (&own.tool_search, registry.semantics.tool_search.as_ref()) {
-        (Some(_), Some(rules)) => Some(super::surface::deferred_directory(rules, &own.deferred)),
+    let deferred_directory = match (
+        &surface.tool_search,
+        registry.semantics.tool_search.as_ref(),
+    ) {
+        (Some(_), Some(rules)) => {
+            Some(super::surface::deferred_directory(rules, &surface.deferred))
+        }
         _ => None,
     };
     let tools = super::openclaw_prompt::PromptTools {
         available: &available,
-        tool_lines: super::surface::tool_lines(&registry.semantics, &own).unwrap_or_default(),
+        tool_lines: super::surface::tool_lines(&registry.semantics, surface).unwrap_or_default(),
         deferred_directory,
     };
     let block = skills_block(template, &skills.prompt.text, home_dir().as_deref());
