@@ -358,3 +358,63 @@ fn the_tools_table_lines_up() {
         }
     }
 }
+
+/// A fake OpenClaw install: a package with `docs/`, a bundled `memory-core`, and its `openclaw`.
+fn fake_openclaw_install(root: &Path) -> std::path::PathBuf {
+    let package = root.join("lib/node_modules/openclaw");
+    std::fs::create_dir_all(package.join("docs")).unwrap();
+    std::fs::write(package.join("package.json"), r#"{"name": "openclaw"}"#).unwrap();
+    let plugin = package.join("dist/extensions/memory-core");
+    std::fs::create_dir_all(&plugin).unwrap();
+    std::fs::write(
+        plugin.join("openclaw.plugin.json"),
+        r#"{"id": "memory-core"}"#,
+    )
+    .unwrap();
+    let bin = package.join("openclaw.mjs");
+    std::fs::write(&bin, "#!/bin/sh\necho 'OpenClaw 2026.9.6'\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    bin
+}
+
+#[test]
+fn a_memory_slot_naming_no_installed_plugin_refuses_a_config_file_and_warns_without_an_install() {
+    let home = tempfile::tempdir().unwrap();
+    let bin = fake_openclaw_install(home.path());
+    let config = home.path().join("openclaw.json5");
+    let run = |memory: &str, bin: &Path| {
+        std::fs::write(
+            &config,
+            format!("{{\n  plugins: {{ slots: {{ memory: {memory:?} }} }},\n}}\n"),
+        )
+        .unwrap();
+        clawdeck(home.path())
+            .env("CLAWDECK_OPENCLAW_VERSION", "2026.9")
+            .env("OPENCLAW_BIN", bin)
+            .env("OPENCLAW_STATE_DIR", home.path().join("state"))
+            .args(["--config", config.to_str().unwrap(), "tools"])
+            .output()
+            .unwrap()
+    };
+    let refused = run("no-such-memory", &bin);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(":2:23: plugin not found: no-such-memory: OpenClaw 2026.9 refuses this config (at plugins.slots.memory)"),
+        "{stderr}"
+    );
+    let bundled = run("memory-core", &bin);
+    assert!(
+        bundled.status.success() && bundled.stderr.is_empty(),
+        "{bundled:?}"
+    );
+    // No OpenClaw install where OPENCLAW_BIN points: loaded, with a warning that says so.
+    let unchecked = run("no-such-memory", &home.path().join("nowhere/openclaw"));
+    let stderr = String::from_utf8_lossy(&unchecked.stderr);
+    assert!(unchecked.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("\"no-such-memory\" could not be checked: no OpenClaw install found"),
+        "{stderr}"
+    );
+}

@@ -143,13 +143,31 @@ impl Corpus {
     }
 }
 
-/// clawdeck's verdict on a config text (loaded as the CLI loads a file, under the newest pack).
+/// clawdeck's verdict on a config text (loaded as the CLI loads a file, under the newest pack,
+/// with this machine's installed plugins).
 pub fn clawdeck_verdict(text: &str, origin: &str) -> Verdict {
-    match clawdeck_core::config::load_from_str(text, origin) {
-        Ok(_) => Verdict {
-            valid: true,
-            paths: Vec::new(),
-        },
+    clawdeck_answer(text, origin).0
+}
+
+/// [`clawdeck_verdict`] and, when the answer depends on an OpenClaw install this machine lacks
+/// (a plugin slot), clawdeck's note saying it could not check.
+pub fn clawdeck_answer(text: &str, origin: &str) -> (Verdict, Option<String>) {
+    let loaded = clawdeck_core::config::load_from_str(text, origin).and_then(|mut loaded| {
+        clawdeck_core::config::check_installed_plugins(&mut loaded).map(|()| loaded)
+    });
+    match loaded {
+        Ok(loaded) => {
+            let unchecked = loaded
+                .warnings
+                .iter()
+                .find(|w| w.contains("could not be checked"))
+                .cloned();
+            let verdict = Verdict {
+                valid: true,
+                paths: Vec::new(),
+            };
+            (verdict, unchecked)
+        }
         Err(err) => {
             let mut paths: Vec<String> = std::iter::once(&err)
                 .chain(err.further.iter())
@@ -157,10 +175,11 @@ pub fn clawdeck_verdict(text: &str, origin: &str) -> Verdict {
                 .collect();
             paths.sort();
             paths.dedup();
-            Verdict {
+            let verdict = Verdict {
                 valid: false,
                 paths,
-            }
+            };
+            (verdict, None)
         }
     }
 }

@@ -31,4 +31,5 @@ pub mod semantics;
 pub mod session_key;
 pub mod skills;
 pub mod stages;
+pub mod state_db;
 pub mod tool;

@@ -16,6 +16,76 @@ fn xdg_dir(var: &str, home_relative: &str) -> Result<PathBuf, String> {
     Ok(PathBuf::from(home).join(home_relative).join("clawdeck"))
 }
 
+/// The home directory (`$HOME`), if set.
+pub fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+}
+
+/// `~` and `~/x` expand to the home directory; a relative path is taken from `base` (the
+/// config file's directory) when there is one.
+pub fn expand_path(raw: &str, home: Option<&Path>, base: Option<&Path>) -> PathBuf {
+    let raw = raw.trim();
+    if let Some(home) = home {
+        if raw == "~" {
+            return home.to_path_buf();
+        }
+        if let Some(rest) = raw.strip_prefix("~/") {
+            return home.join(rest);
+        }
+    }
+    let path = PathBuf::from(raw);
+    let joined = match base {
+        Some(base) if path.is_relative() => base.join(path),
+        _ => path,
+    };
+    // The model reads SKILL.md from its own working directory: give it absolute, tidy paths.
+    let absolute = if joined.is_relative() {
+        std::env::current_dir()
+            .map(|cwd| cwd.join(&joined))
+            .unwrap_or(joined)
+    } else {
+        joined
+    };
+    normalize_lexically(&absolute)
+}
+
+/// Drops `.` components and folds `dir/..` without touching the filesystem.
+pub fn normalize_lexically(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// OpenClaw's state directory: `OPENCLAW_STATE_DIR`, else `~/.openclaw`.
+pub fn openclaw_state_dir_of(state_env: Option<&str>, home: Option<&Path>) -> Option<PathBuf> {
+    match state_env.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => home.map(|h| h.join(".openclaw")),
+    }
+}
+
+/// [`openclaw_state_dir_of`] from this process's `OPENCLAW_STATE_DIR` and `HOME`.
+pub fn openclaw_state_dir() -> Option<PathBuf> {
+    let state_env = std::env::var("OPENCLAW_STATE_DIR").ok();
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
+    openclaw_state_dir_of(state_env.as_deref(), home.as_deref())
+}
+
 /// clawdeck's state dir (the gateway device identity lives here).
 pub fn state_dir() -> Result<PathBuf, String> {
     xdg_dir("XDG_STATE_HOME", ".local/state")
@@ -82,4 +152,36 @@ pub fn private_state_dir(dir: &Path) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// The installed OpenClaw package (the folder with its `package.json` and `docs/`) behind the
+/// `openclaw` binary clawdeck would run: the binary's own package (npm's link to
+/// `openclaw.mjs`), or a wrapper's `../openclaw/node_modules/openclaw` or
+/// `../lib/node_modules/openclaw`.
+pub fn openclaw_package(bin: &str) -> Option<PathBuf> {
+    let path = if bin.contains('/') {
+        PathBuf::from(bin)
+    } else {
+        let dirs = std::env::var_os("PATH")?;
+        std::env::split_paths(&dirs)
+            .map(|d| d.join(bin))
+            .find(|p| p.is_file())?
+    };
+    let real = std::fs::canonicalize(&path).ok()?;
+    let is_package = |dir: &Path| {
+        std::fs::read_to_string(dir.join("package.json"))
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .is_some_and(|v| v.get("name").and_then(serde_json::Value::as_str) == Some("openclaw"))
+            && dir.join("docs").is_dir()
+    };
+    real.ancestors().take(6).find_map(|dir| {
+        [
+            dir.to_path_buf(),
+            dir.join("openclaw/node_modules/openclaw"),
+            dir.join("lib/node_modules/openclaw"),
+        ]
+        .into_iter()
+        .find(|candidate| is_package(candidate))
+    })
 }

@@ -16,6 +16,7 @@ mod locate;
 pub mod mcp_settings;
 pub mod openclaw;
 mod parse;
+mod plugin_slots;
 mod profiles;
 pub(crate) mod read_text;
 pub mod redact;
@@ -376,6 +377,7 @@ pub fn load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = locate_and_load(explicit)?;
     select_pack(&mut loaded, VersionProbe::Wait)?;
     schema_check::refuse_if_invalid(&loaded, None)?;
+    plugin_slots::check_installed(&mut loaded)?;
     Ok(loaded)
 }
 
@@ -460,6 +462,14 @@ pub fn openclaw_bin(loaded: &LoadedConfig) -> String {
         .unwrap_or_else(|| loaded.settings.router.bin.clone())
 }
 
+/// What only this machine can answer about a config already loaded from text: whether the
+/// plugin its memory slot names is installed for the OpenClaw clawdeck would run (refused, as
+/// OpenClaw refuses it, or a warning; "could not be checked" without an install). [`load`]
+/// asks it of every config read from a file.
+pub fn check_installed_plugins(loaded: &mut LoadedConfig) -> Result<(), ConfigError> {
+    plugin_slots::check_installed(loaded)
+}
+
 /// [`load`], except that the installed `openclaw --version` is not waited for (see
 /// [`VersionProbe::Defer`]); `Deck::settle_openclaw_version` settles it later.
 pub fn load_without_waiting_for_openclaw(
@@ -468,6 +478,7 @@ pub fn load_without_waiting_for_openclaw(
     let mut loaded = locate_and_load(explicit)?;
     select_pack(&mut loaded, VersionProbe::Defer)?;
     schema_check::refuse_if_invalid(&loaded, None)?;
+    plugin_slots::check_installed(&mut loaded)?;
     Ok(loaded)
 }
 

@@ -514,6 +514,16 @@ pub(crate) fn refuse_if_invalid(
         SchemaVerdict::Checked(issues) if issues.is_empty() => return Ok(()),
         SchemaVerdict::Checked(issues) => issues,
     };
+    refuse(loaded, issues, text)
+}
+
+/// Refuses the config for `issues` (not empty), each at its key path and, where the text is
+/// at hand, its line.
+pub(crate) fn refuse(
+    loaded: &super::LoadedConfig,
+    issues: Vec<SchemaIssue>,
+    text: Option<&str>,
+) -> Result<(), super::ConfigError> {
     let text = text
         .map(str::to_string)
         .or_else(|| super::profiles::config_text(loaded));

@@ -5,7 +5,7 @@
 //! `{ version, defaults: {security, ask, askFallback, autoAllowSkills}, agents: { "<id>" | "*":
 //! { security, ask, askFallback, allowlist: ["pattern" | {pattern, argPattern, source}] } } }`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -54,27 +54,16 @@ pub fn parse(text: &str, origin: &str) -> Result<Value, String> {
     Ok(value)
 }
 
-/// OpenClaw's state directory: `OPENCLAW_STATE_DIR`, else `~/.openclaw`.
-pub fn state_dir(state_env: Option<&str>, home: Option<&Path>) -> Option<PathBuf> {
-    match state_env.map(str::trim).filter(|s| !s.is_empty()) {
-        Some(dir) => Some(PathBuf::from(dir)),
-        None => home.map(|h| h.join(".openclaw")),
-    }
-}
-
-/// [`state_dir`] from this process's `OPENCLAW_STATE_DIR` and `HOME`.
-pub fn state_dir_from_env() -> Option<PathBuf> {
-    let state_env = std::env::var("OPENCLAW_STATE_DIR").ok();
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    state_dir(state_env.as_deref(), home.as_deref())
-}
+pub use crate::paths::{
+    openclaw_state_dir as state_dir_from_env, openclaw_state_dir_of as state_dir,
+};
 
 /// Where OpenClaw (2026.8 and 2026.9) keeps the host approvals document: the row `current` of
 /// the table `exec_approvals_config` (column `raw_json`) in `<state>/state/openclaw.sqlite`.
 pub fn state_locator(state: &Path) -> String {
     format!(
         "{}#exec_approvals_config",
-        state.join("state/openclaw.sqlite").display()
+        crate::state_db::database(state).display()
     )
 }
 
@@ -124,44 +113,7 @@ pub fn find(file: Option<&Path>) -> Result<(Option<Value>, Option<String>), Stri
 
 /// The `raw_json` of row `current`, bounded as a config file is.
 fn stored_row(db: &Path) -> Result<Option<String>, String> {
-    use rusqlite::{Connection, OpenFlags, OptionalExtension};
-    let conn = Connection::open_with_flags(
-        db,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .map_err(|e| e.to_string())?;
-    // The gateway may be writing: wait a moment for its lock rather than fail.
-    conn.busy_timeout(std::time::Duration::from_millis(500))
-        .map_err(|e| e.to_string())?;
-    let has_table: bool = conn
-        .query_row(
-            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'exec_approvals_config'",
-            [],
-            |row| row.get(0),
-        )
-        .map_err(|e| e.to_string())?;
-    if !has_table {
-        return Ok(None);
-    }
-    let row: Option<(Option<i64>, Option<String>)> = conn
-        .query_row(
-            "SELECT length(CAST(raw_json AS BLOB)), \
-             CASE WHEN length(CAST(raw_json AS BLOB)) <= ?1 THEN raw_json END \
-             FROM exec_approvals_config WHERE config_key = 'current'",
-            [crate::config::read_text::MAX_CONFIG_BYTES as i64],
-            |row| Ok((row.get(0)?, row.get(1)?)),
-        )
-        .optional()
-        .map_err(|e| e.to_string())?;
-    match row {
-        None => Ok(None),
-        Some((_, Some(text))) => Ok(Some(text)),
-        Some((None, None)) => Err("row `current` holds no document".to_string()),
-        Some((Some(len), None)) => Err(format!(
-            "the stored document is {len} bytes (at most {})",
-            crate::config::read_text::MAX_CONFIG_BYTES
-        )),
-    }
+    crate::state_db::text_row(db, crate::state_db::APPROVALS)
 }
 
 /// What the document says for `agent`: each field from `agents.<id>`, else `agents."*"`,
@@ -346,11 +298,11 @@ mod tests {
         let home = Path::new("/home/op");
         assert_eq!(
             state_dir(Some("/srv/claw"), Some(home)),
-            Some(PathBuf::from("/srv/claw"))
+            Some(std::path::PathBuf::from("/srv/claw"))
         );
         assert_eq!(
             state_dir(Some("  "), Some(home)),
-            Some(PathBuf::from("/home/op/.openclaw"))
+            Some(std::path::PathBuf::from("/home/op/.openclaw"))
         );
         assert_eq!(state_dir(None, None), None);
     }

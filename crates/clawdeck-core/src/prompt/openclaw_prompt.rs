@@ -315,37 +315,7 @@ pub fn build(
     }
 }
 
-/// The installed OpenClaw package (the folder with its `package.json` and `docs/`) behind the
-/// `openclaw` binary clawdeck would run: the binary's own package (npm's link to
-/// `openclaw.mjs`), or a wrapper's `../openclaw/node_modules/openclaw` or
-/// `../lib/node_modules/openclaw`.
-pub fn openclaw_package(bin: &str) -> Option<PathBuf> {
-    let path = if bin.contains('/') {
-        PathBuf::from(bin)
-    } else {
-        let dirs = std::env::var_os("PATH")?;
-        std::env::split_paths(&dirs)
-            .map(|d| d.join(bin))
-            .find(|p| p.is_file())?
-    };
-    let real = std::fs::canonicalize(&path).ok()?;
-    let is_package = |dir: &Path| {
-        std::fs::read_to_string(dir.join("package.json"))
-            .ok()
-            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-            .is_some_and(|v| v.get("name").and_then(Value::as_str) == Some("openclaw"))
-            && dir.join("docs").is_dir()
-    };
-    real.ancestors().take(6).find_map(|dir| {
-        [
-            dir.to_path_buf(),
-            dir.join("openclaw/node_modules/openclaw"),
-            dir.join("lib/node_modules/openclaw"),
-        ]
-        .into_iter()
-        .find(|candidate| is_package(candidate))
-    })
-}
+pub use crate::paths::openclaw_package;
 
 /// Today's date (UTC) and the zone the prompt names: `agents.defaults.userTimezone`, else
 /// `$TZ`, else UTC.
@@ -371,10 +341,7 @@ pub fn prompt_date(config: &LoadedConfig) -> (String, String) {
 /// agent, `<state>/workspace-<id>` for the others (state: `$OPENCLAW_STATE_DIR`, else
 /// `~/.openclaw`).
 pub fn default_workspace(config: &LoadedConfig, agent: &str) -> Option<PathBuf> {
-    let state = match std::env::var_os("OPENCLAW_STATE_DIR").filter(|d| !d.is_empty()) {
-        Some(dir) => PathBuf::from(dir),
-        None => crate::skills::sources::home_dir()?.join(".openclaw"),
-    };
+    let state = crate::paths::openclaw_state_dir()?;
     Some(if agent == config.default_agent_id() {
         state.join("workspace")
     } else {

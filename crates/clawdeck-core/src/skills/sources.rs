@@ -9,58 +9,7 @@ use super::format::SkillsPromptLimits;
 use super::load::SkillRoots;
 use crate::config::{ConfigSource, LoadedConfig};
 
-/// The home directory (`$HOME`), if set.
-pub(crate) fn home_dir() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-}
-
-/// `~` and `~/x` expand to the home directory; a relative path is taken from `base` (the
-/// config file's directory) when there is one.
-pub(crate) fn expand_path(raw: &str, home: Option<&Path>, base: Option<&Path>) -> PathBuf {
-    let raw = raw.trim();
-    if let Some(home) = home {
-        if raw == "~" {
-            return home.to_path_buf();
-        }
-        if let Some(rest) = raw.strip_prefix("~/") {
-            return home.join(rest);
-        }
-    }
-    let path = PathBuf::from(raw);
-    let joined = match base {
-        Some(base) if path.is_relative() => base.join(path),
-        _ => path,
-    };
-    // The model reads SKILL.md from its own working directory: give it absolute, tidy paths.
-    let absolute = if joined.is_relative() {
-        std::env::current_dir()
-            .map(|cwd| cwd.join(&joined))
-            .unwrap_or(joined)
-    } else {
-        joined
-    };
-    normalize_lexically(&absolute)
-}
-
-/// Drops `.` components and folds `dir/..` without touching the filesystem.
-pub(crate) fn normalize_lexically(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
+pub(crate) use crate::paths::{expand_path, home_dir};
 
 fn config_dir(config: &LoadedConfig) -> Option<PathBuf> {
     config
@@ -114,10 +63,7 @@ pub fn skill_roots(config: &LoadedConfig, agent: Option<&str>) -> SkillRoots {
 
     let managed = match &settings.managed_dir {
         Some(dir) => Some(expand(&dir.to_string_lossy())),
-        None => match std::env::var_os("OPENCLAW_STATE_DIR").filter(|d| !d.is_empty()) {
-            Some(state) => Some(PathBuf::from(state).join("skills")),
-            None => home.as_ref().map(|h| h.join(".openclaw").join("skills")),
-        },
+        None => crate::paths::openclaw_state_dir().map(|state| state.join("skills")),
     };
     SkillRoots {
         extra,
