@@ -324,7 +324,7 @@ fn pair_kind(case: &Case) -> Option<PairKind> {
     let ctx = &case.file.context;
     if verify::sender_run::has_sender(ctx) {
         return Some(PairKind {
-            what: "the sender's toolsBySender entry",
+            what: "the sender (its toolsBySender entry, the owner list)",
             how: "two Telegram direct messages to a private gateway",
             base_ctx: PolicyContext {
                 sender_id: Some("7000099".into()),

@@ -296,20 +296,28 @@ fn sandboxed_by(
 
 /// Owner from `commands.ownerAllowFrom` when a sender is named; otherwise the console operator,
 /// who is the owner. A named sender and no list: the seed's OpenClaw trusts them, today's
-/// does not (a channel sender is an owner only when the list names them).
+/// does not (a channel sender is an owner only when the list names them). Today's OpenClaw
+/// knows a sender by id and phone number only (`resolveSenderCandidates`: no username), and a
+/// `*` entry names nobody (`stripWildcardAllowFrom`); the seed's matched usernames and `*`.
 fn owner_from_config(
     cfg: &LoadedConfig,
     semantics: &Semantics,
     ctx: &PolicyContext,
 ) -> (bool, String) {
-    let senders: Vec<String> = [&ctx.sender_id, &ctx.sender_e164, &ctx.sender_username]
+    let today = semantics.sender_owner_needs_allowlist;
+    let named = [&ctx.sender_id, &ctx.sender_e164, &ctx.sender_username]
+        .into_iter()
+        .flatten()
+        .any(|s| !s.trim().is_empty());
+    let username = if today { &None } else { &ctx.sender_username };
+    let senders: Vec<String> = [&ctx.sender_id, &ctx.sender_e164, username]
         .into_iter()
         .flatten()
         .map(|s| s.trim().trim_start_matches('@').to_lowercase())
         .filter(|s| !s.is_empty())
         .collect();
     let Some(list) = cfg.openclaw.commands.owner_allow_from.as_ref() else {
-        if !senders.is_empty() && semantics.sender_owner_needs_allowlist {
+        if named && today {
             return (
                 false,
                 "a channel sender is the owner only when commands.ownerAllowFrom names them (none is set)"
@@ -318,7 +326,7 @@ fn owner_from_config(
         }
         return (true, "the console operator is the owner".to_string());
     };
-    if senders.is_empty() {
+    if !named {
         return (
             true,
             "no sender in the context: the console operator is the owner".to_string(),
@@ -338,11 +346,16 @@ fn owner_from_config(
         if entry_channel.is_some() && entry_channel != channel {
             continue;
         }
-        if entry_sender == "*" || senders.contains(&entry_sender) {
+        if (entry_sender == "*" && !today) || senders.contains(&entry_sender) {
             return (true, format!("commands.ownerAllowFrom[{i}]"));
         }
     }
-    (false, "sender not in commands.ownerAllowFrom".to_string())
+    let why = if today {
+        "sender not in commands.ownerAllowFrom, which OpenClaw matches by id or phone number (`*` names nobody)"
+    } else {
+        "sender not in commands.ownerAllowFrom"
+    };
+    (false, why.to_string())
 }
 
 fn sandbox_mode(cfg: &LoadedConfig, agent: &AgentInfo) -> (String, String) {

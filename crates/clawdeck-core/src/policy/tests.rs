@@ -1188,6 +1188,49 @@ fn a_channel_sender_key_comes_before_the_id_and_a_sender_owns_nothing_unlisted()
     );
 }
 
+/// Today's OpenClaw knows a sender by id and phone number (its sender candidates), never by
+/// username, and strips `*` from the owner list: recorded as the owner-sender fidelity cases.
+#[test]
+fn todays_owner_list_matches_ids_and_phone_numbers_not_usernames_or_a_wildcard() {
+    let alice = PolicyContext {
+        channel: Some("telegram".into()),
+        sender_id: Some("42".into()),
+        sender_username: Some("alice".into()),
+        ..ctx()
+    };
+    let owner = |config: &str, who: &PolicyContext| resolve_2026(config, who).resolved.owner;
+    assert!(owner(
+        "{ commands: { ownerAllowFrom: ['telegram:42'] } }",
+        &alice
+    ));
+    assert!(!owner(
+        "{ commands: { ownerAllowFrom: ['telegram:@alice'] } }",
+        &alice
+    ));
+    assert!(!owner(
+        "{ commands: { ownerAllowFrom: ['alice'] } }",
+        &alice
+    ));
+    assert!(!owner("{ commands: { ownerAllowFrom: ['*'] } }", &alice));
+    let by_phone = PolicyContext {
+        sender_e164: Some("+15550001".into()),
+        ..alice.clone()
+    };
+    assert!(owner(
+        "{ commands: { ownerAllowFrom: ['+15550001'] } }",
+        &by_phone
+    ));
+    // Named by username only: a channel sender nobody can match, not the console operator.
+    let username_only = PolicyContext {
+        sender_id: None,
+        ..alice
+    };
+    assert!(!owner(
+        "{ commands: { ownerAllowFrom: ['42'] } }",
+        &username_only
+    ));
+}
+
 #[test]
 fn a_direct_chat_takes_its_own_entry_whole_and_its_sender_rules_first() {
     let config = "{ channels: { telegram: { direct: {
