@@ -31,226 +31,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-use support::own_gateway::OwnGateway;
-
-/// The agents and their own `tools` (JSON5); every agent inherits `GLOBAL_EXEC`.
-const AGENTS: &[(&str, &str)] = &[
-    ("main", "{}"),
-    ("full", r#"{ exec: { security: "full" } }"#),
-    ("asker", r#"{ exec: { ask: "on-miss" } }"#),
-    ("always", r#"{ exec: { security: "full", ask: "always" } }"#),
-    ("denier", r#"{ exec: { security: "deny" } }"#),
-    ("safe", r#"{ exec: { safeBins: ["wc"] } }"#),
-    ("hidden", r#"{ deny: ["exec"] }"#),
-    ("fallback", r#"{ exec: { ask: "always" } }"#),
-    ("docdeny", r#"{ exec: { security: "full" } }"#),
-    ("bare", "{}"),
-    ("modeask", r#"{ exec: { mode: "ask" } }"#),
-    ("globber", r#"{ exec: { ask: "on-miss" } }"#),
-    ("globoff", "{}"),
-    (
-        "strict",
-        r#"{ exec: { security: "full", strictInlineEval: true } }"#,
-    ),
-    ("fwd", r#"{ exec: { ask: "always" } }"#),
-    (
-        "quiet",
-        r#"{ exec: { security: "full", strictInlineEval: true }, elevated: { enabled: false } }"#,
-    ),
-];
-
-/// `approvals.exec` forwards agent fwd's questions to a chat target: its headless turns wait.
-const FORWARDING: &str = r#"approvals: { exec: { enabled: true, mode: "targets", agentFilter: ["fwd"], targets: [{ channel: "telegram", to: "123456789" }] } },"#;
-
-/// The operator's chat turns (channel webchat) may use elevated mode: its default level is
-/// then `on`.
-const GLOBAL_EXEC: &str = r#"exec: { host: "gateway", security: "allowlist", ask: "off" }, elevated: { allowFrom: { webchat: ["*"] } }"#;
-
-/// The host approvals document, as `openclaw approvals set --file` takes it.
-const APPROVALS: &str = r#"{ version: 1, agents: {
-  "*": { allowlist: [{ pattern: "/usr/bin/uname" }] },
-  main: { allowlist: [{ pattern: "/usr/bin/ls" }, { pattern: "/usr/bin/git" }, { pattern: "/usr/local/bin/git" }] },
-  asker: { allowlist: [{ pattern: "/usr/bin/ls" }] },
-  fallback: { askFallback: "full", allowlist: [{ pattern: "/usr/bin/ls" }] },
-  docdeny: { security: "deny" },
-  bare: { allowlist: ["ls"] },
-  modeask: { allowlist: [{ pattern: "/usr/bin/ls" }] },
-  safe: { allowlist: [{ pattern: "/usr/bin/ls" }] },
-  globber: { askFallback: "full", allowlist: [{ pattern: "/usr/bin/ls" }] },
-  globoff: { allowlist: [{ pattern: "/usr/bin/ls" }, { pattern: "/usr/bin/whoami" }] },
-  strict: { askFallback: "full" },
-} }"#;
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Surface {
-    Interactive,
-    Headless,
-    Cron,
-    Local,
-}
-
-impl Surface {
-    fn flag(self) -> &'static str {
-        match self {
-            Surface::Interactive => "interactive",
-            Surface::Headless => "headless",
-            Surface::Cron => "cron",
-            Surface::Local => "local",
-        }
-    }
-}
-
 use Surface::{Headless as H, Interactive as I, Local as L};
-
-/// (agent, command, surfaces).
-const CASES: &[(&str, &str, &[Surface])] = &[
-    ("main", "ls /", &[I, H, L]),
-    ("main", "ls / && uname -s", &[I]),
-    ("main", "cd / && ls", &[I]),
-    ("main", "export A=1 && ls /", &[I]),
-    ("main", "echo $(uname)", &[I]),
-    ("main", "ls / | head -2", &[I]),
-    ("main", "ls / | wc -l", &[I, H]),
-    ("main", "whoami", &[I, H, L]),
-    ("main", "/usr/bin/ls /", &[I]),
-    ("main", "git --version", &[H]),
-    ("main", "ls /; whoami", &[I]),
-    ("full", "whoami", &[I, H]),
-    ("full", "echo $(uname)", &[I]),
-    ("asker", "ls /", &[I, H]),
-    ("asker", "whoami", &[I, H, L]),
-    ("asker", "cd / && ls", &[I]),
-    ("asker", "export A=1 && ls /", &[I]),
-    ("asker", "ls /; whoami", &[I]),
-    ("always", "ls /", &[I, H]),
-    ("always", "cd / && ls", &[I]),
-    ("always", "true", &[I]),
-    ("denier", "ls /", &[I, H]),
-    ("safe", "ls / | wc -l", &[I]),
-    ("safe", "ls / | head", &[I]),
-    ("hidden", "ls /", &[I, H]),
-    ("fallback", "ls /", &[I, H]),
-    ("fallback", "whoami", &[H]),
-    ("docdeny", "ls /", &[I, H]),
-    ("bare", "ls /", &[I]),
-    ("bare", "/usr/bin/ls /", &[I]),
-    ("modeask", "whoami", &[I, H]),
-    ("modeask", "ls /", &[H]),
-    // Allowlisted, but the gateway cannot pin the line (a glob, an `sh -c` payload): a
-    // question even with ask=off, and askFallback never answers it.
-    ("globber", "ls /e*", &[I, H]),
-    ("globoff", "ls /e*", &[I]),
-    ("globoff", "sh -c 'whoami'", &[I, H]),
-    ("globoff", "ls /", &[I]),
-    // strictInlineEval: an inline program asks even with security=full.
-    ("strict", "awk 'BEGIN { print 1 }'", &[I, H]),
-    ("strict", "ls /", &[I]),
-];
-
-/// (agent, command) run as an automation's agent turn (`openclaw cron add` + `cron run`).
-const CRON_CASES: &[(&str, &str)] = &[
-    ("main", "ls /"),
-    ("main", "whoami"),
-    ("asker", "whoami"),
-    ("fallback", "whoami"),
-    ("strict", INLINE),
-];
-
-/// How a turn differs from a plain one: a session field patched first (`sessions.patch`), and
-/// a `/exec` directive at the head of the message (that run only).
-#[derive(Clone, Copy, Debug)]
-struct Turn {
-    setting: Option<(&'static str, &'static str)>,
-    directive: &'static str,
-}
-
-const fn patched(field: &'static str, value: &'static str) -> Turn {
-    Turn {
-        setting: Some((field, value)),
-        directive: "",
-    }
-}
-
-const fn directed(directive: &'static str) -> Turn {
-    Turn {
-        setting: None,
-        directive,
-    }
-}
-
-impl Turn {
-    /// The `explain exec` flags that say the same.
-    fn flags(&self) -> Vec<String> {
-        let mut flags = Vec::new();
-        if let Some((field, value)) = self.setting {
-            flags.extend([session_flag(field).to_string(), value.to_string()]);
-        }
-        for pair in self.directive.split_whitespace().skip(1) {
-            let (key, value) = pair.split_once('=').expect("key=value");
-            flags.extend([format!("--exec-{key}"), value.to_string()]);
-        }
-        flags
-    }
-
-    fn label(&self) -> String {
-        let setting = self
-            .setting
-            .map(|(f, v)| format!("{f} {v} "))
-            .unwrap_or_default();
-        format!("{setting}{}", self.directive)
-    }
-}
-
-/// (agent, command, turn), each an interactive turn. A permission mode replaces the agent's
-/// exec policy (the approvals document still tightens it, except under `full`, which also
-/// skips approvals); an elevated level `full` skips approvals over a policy that asks for
-/// nothing; a turn's `/exec` replaces the configured security or ask, and only tightens a
-/// permission mode.
-const SESSION_CASES: &[(&str, &str, Turn)] = &[
-    ("full", "whoami", patched("permissionMode", "read-only")),
-    ("main", "whoami", patched("permissionMode", "guarded")),
-    ("main", "ls /", patched("permissionMode", "workspace")),
-    ("docdeny", "ls /", patched("permissionMode", "guarded")),
-    ("docdeny", "ls /", patched("permissionMode", "full")),
-    ("strict", INLINE, patched("permissionMode", "full")),
-    ("strict", INLINE, patched("elevatedLevel", "full")),
-    ("strict", INLINE, patched("elevatedLevel", "on")),
-    ("quiet", INLINE, patched("elevatedLevel", "full")),
-    ("docdeny", "ls /", patched("elevatedLevel", "full")),
-    ("full", "whoami", directed("/exec ask=always")),
-    ("full", "whoami", directed("/exec security=deny")),
-    ("main", "whoami", directed("/exec security=full")),
-    ("docdeny", "ls /", directed("/exec security=full")),
-    (
-        "main",
-        "whoami",
-        Turn {
-            setting: Some(("permissionMode", "guarded")),
-            directive: "/exec security=full",
-        },
-    ),
-    (
-        "full",
-        "whoami",
-        Turn {
-            setting: Some(("permissionMode", "full")),
-            directive: "/exec security=deny",
-        },
-    ),
-];
-
-/// An interpreter's inline program: strictInlineEval asks for it.
-const INLINE: &str = "awk 'BEGIN { print 1 }'";
-
-/// A session's patched field, as `explain exec` takes it.
-fn session_flag(field: &str) -> &'static str {
-    match field {
-        "permissionMode" => "--permission-mode",
-        "elevatedLevel" => "--elevated",
-        other => panic!("no explain flag for the session's {other}"),
-    }
-}
+use serde_json::Value;
+use support::exec_matrix::{
+    APPROVALS, CASES, CRON_CASES, FORWARDING, MatrixCase, RecordedConfig, SESSION_CASES, SUITE,
+    Surface, Turn, directed, disagreement, matrix_config, seen,
+};
+use support::own_gateway::OwnGateway;
+use support::recordings::{Portable, Shelf};
 
 /// What the real turn did with the exec call.
 #[derive(Debug, Clone)]
@@ -328,28 +116,8 @@ struct Matrix {
 impl Matrix {
     /// A gateway with the matrix's agents, `top` added to its config's top level.
     fn start(bin: &Path, top: &str) -> Matrix {
-        let agents_key = if release_of(bin).starts_with("2026.8") {
-            // 2026.8 knows only the list form.
-            let list: Vec<String> = AGENTS
-                .iter()
-                .map(|(id, tools)| {
-                    // A multi-agent roster needs its default marked (2026.8.2 refuses to start).
-                    let default = if *id == "main" { "default: true, " } else { "" };
-                    format!("{{ id: \"{id}\", {default}tools: {tools} }}")
-                })
-                .collect();
-            format!("list: [{}]", list.join(", "))
-        } else {
-            let entries: Vec<String> = AGENTS
-                .iter()
-                .map(|(id, tools)| format!("{id}: {{ tools: {tools} }}"))
-                .collect();
-            format!("entries: {{ {} }}", entries.join(", "))
-        };
         // OpenClaw takes the last of two `agents` keys: these replace start.sh's two agents.
-        let extra = format!(
-            "tools: {{ {GLOBAL_EXEC} }},\n{top}\nagents: {{ defaults: {{ model: {{ primary: \"mock/mock-1\" }} }}, {agents_key} }},"
-        );
+        let extra = matrix_config(&release_of(bin), top);
         let gateway = OwnGateway::start_release(bin, &extra).expect("the release is installed");
         let work = tempfile::tempdir().unwrap();
         let matrix = Matrix { gateway, work };
@@ -460,28 +228,23 @@ impl Matrix {
     }
 
     /// clawdeck's verdict for the case (`command` of `explain exec --json`).
-    fn verdict(&self, agent: &str, command: &str, surface: Surface) -> Value {
-        self.verdict_in(agent, command, surface, None)
+    fn verdict(&self, agent: &'static str, command: &'static str, surface: Surface) -> Value {
+        self.explain(&MatrixCase::Plain {
+            agent,
+            command,
+            surface,
+        })
     }
 
-    /// As [`verdict`](Self::verdict), for `turn`.
-    fn verdict_in(
-        &self,
-        agent: &str,
-        command: &str,
-        surface: Surface,
-        turn: Option<Turn>,
-    ) -> Value {
+    /// clawdeck's answer for `case` on the gateway's own config file and the approvals
+    /// document OpenClaw stored.
+    fn explain(&self, case: &MatrixCase) -> Value {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
         // Two `agents` keys (start.sh's and ours) until a release rewrites the file: read as
         // OpenClaw reads them, the last wins.
         cmd.arg("--config")
             .arg(self.gateway.config_path())
-            .args(["explain", "exec", "--agent", agent, "--command", command])
-            .args(["--surface", surface.flag(), "--json"]);
-        if let Some(turn) = turn {
-            cmd.args(turn.flags());
-        }
+            .args(case.explain_args());
         let out = cmd
             .env("OPENCLAW_STATE_DIR", self.gateway.home().join(".openclaw"))
             .env("HOME", self.work.path())
@@ -490,7 +253,8 @@ impl Matrix {
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             out.status.success(),
-            "explain exec {agent} {command:?}: {}{text}",
+            "explain exec {}: {}{text}",
+            case.label(),
             String::from_utf8_lossy(&out.stderr)
         );
         let answer: Value = serde_json::from_str(&text).unwrap();
@@ -819,25 +583,6 @@ fn release_of(bin: &Path) -> String {
         .to_string()
 }
 
-/// What a real denial's wording must find in the verdict's reason.
-fn denial_mark(text: &str) -> Option<String> {
-    for mark in [
-        "allowlist miss",
-        "security=deny",
-        "Headless runs cannot wait",
-        "Automation runs cannot wait",
-        "registration failed",
-        "execution-plan-miss",
-    ] {
-        if text.contains(mark) {
-            return Some(mark.to_string());
-        }
-    }
-    let at = text.find("SYSTEM_RUN_DENIED: ")?;
-    let rest = &text[at + "SYSTEM_RUN_DENIED: ".len()..];
-    Some(rest[..rest.find(')')?].to_string())
-}
-
 /// Runs `jobs` on `workers` threads; the results in order.
 fn run_parallel<T: Send>(
     jobs: &[(usize, &str, &str)],
@@ -1008,65 +753,56 @@ fn explain_exec_agrees_with_real_turns() {
     if forwarded {
         disagreements.extend(forwarding_disagreements(&bin));
     }
-    for ((agent, command), real) in cron_cases.iter().zip(&crons) {
-        let ours = matrix.verdict(agent, command, Surface::Cron);
-        let reason = ours["reason"].as_str().unwrap_or_default();
-        let wording = (real.verdict == "denied")
-            .then(|| denial_mark(&real.text))
-            .flatten()
-            .filter(|mark| !reason.contains(mark.as_str()));
-        if ours["verdict"] != real.verdict || wording.is_some() {
+    // Every real turn against clawdeck on the gateway's own config and on the matrix's config
+    // as recorded (what tests/exec_verdicts_recorded.rs checks offline), and against its
+    // recording: recorded (CLAWDECK_RECORD=1), or a fresh answer that differs fails.
+    let turns =
+        cron_cases
+            .iter()
+            .zip(&crons)
+            .map(|((agent, command), real)| (MatrixCase::Cron { agent, command }, real))
+            .chain(session_cases.iter().zip(&in_modes).map(
+                |((_, (agent, command, turn)), real)| {
+                    let case = MatrixCase::Session {
+                        agent,
+                        command,
+                        turn: *turn,
+                    };
+                    (case, real)
+                },
+            ))
+            .chain(observed.iter().map(|(n, surface, real)| {
+                let (agent, command, _) = CASES[*n];
+                let case = MatrixCase::Plain {
+                    agent,
+                    command,
+                    surface: *surface,
+                };
+                (case, real)
+            }));
+    let (release, printed) = support::recordings::openclaw_version(&bin);
+    let shelf = Shelf::new(SUITE, &release);
+    let recorded_config = RecordedConfig::new(&release);
+    for (case, real) in turns {
+        let real = seen(real.verdict, &real.text);
+        let ours = matrix.explain(&case);
+        if let Some(why) = disagreement(&real, &ours) {
+            disagreements.push(format!("{}: {why}", case.label()));
+        }
+        if let Some(why) = disagreement(&real, &recorded_config.verdict(&case)) {
             disagreements.push(format!(
-                "{agent} {command:?} cron: real {} ({}) / clawdeck {} at {} ({reason})",
-                real.verdict,
-                real.text.replace('\n', " "),
-                ours["verdict"],
-                ours["step"]
+                "{} (the matrix's config as recorded): {why}",
+                case.label()
             ));
         }
-    }
-    for ((_, (agent, command, turn)), real) in session_cases.iter().zip(&in_modes) {
-        let ours = matrix.verdict_in(agent, command, I, Some(*turn));
-        let label = turn.label();
-        if ours["verdict"] != real.verdict {
-            disagreements.push(format!(
-                "{agent} {command:?} {label}: real {} ({}) / clawdeck {} at {} ({})",
-                real.verdict,
-                real.text.replace('\n', " "),
-                ours["verdict"],
-                ours["step"],
-                ours["reason"]
-            ));
-        }
-    }
-    for (n, surface, real) in &observed {
-        let (agent, command, _) = CASES[*n];
-        let ours = matrix.verdict(agent, command, *surface);
-        let reason = ours["reason"].as_str().unwrap_or_default();
-        let wording = (real.verdict == "denied")
-            .then(|| denial_mark(&real.text))
-            .flatten()
-            .filter(|mark| !reason.contains(mark.as_str()));
-        // A question: the decisions it offers are the ones clawdeck said it would.
-        let offered = (real.verdict == "asks" && ours["verdict"] == "asks")
-            .then(|| serde_json::from_str::<Value>(&real.text).ok())
-            .flatten()
-            .map(|approval| approval["allowedDecisions"].clone())
-            .filter(|decisions| decisions.is_array());
-        let decisions_differ = offered
-            .as_ref()
-            .is_some_and(|real| *real != ours["allowAlways"]["decisions"]);
-        if ours["verdict"] != real.verdict || wording.is_some() || decisions_differ {
-            disagreements.push(format!(
-                "{agent} {command:?} {}: real {} ({}) / clawdeck {} at {} ({reason}; offers {})",
-                surface.flag(),
-                real.verdict,
-                real.text.replace('\n', " "),
-                ours["verdict"],
-                ours["step"],
-                ours["allowAlways"]["decisions"]
-            ));
-        }
+        let portable = Portable::new(&[]);
+        disagreements.extend(shelf.record_or_check(
+            &case.id(),
+            &case.inputs(),
+            &printed,
+            &real,
+            &portable,
+        ));
     }
     for (((_, (agent, command, turn)), real), ours) in
         session_cases.iter().zip(&in_modes).zip(&remote_sessions)

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod config_validity;
+pub mod exec_matrix;
 pub mod fake_gateway;
 pub mod headless;
 pub mod own_gateway;
