@@ -135,6 +135,19 @@ fn a_case_changed_in_a_commit_of_the_submission_is_asked_again() {
     assert_eq!(changed, want, "delta changed in the session before");
     // A submission made of one long session with no long gap takes delta in too.
     assert!(changed_in_submission(&cases, 12 * 3600).contains("delta"));
+    // Unless .ci/landed names the commit CI last passed on: then only what came after it.
+    let delta = String::from_utf8(
+        std::process::Command::new("git")
+            .args(["rev-parse", "HEAD~3"])
+            .current_dir(repo.path())
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    std::fs::create_dir_all(repo.path().join(".ci")).unwrap();
+    std::fs::write(repo.path().join(".ci/landed"), format!("{} landed\n", delta.trim())).unwrap();
+    assert_eq!(changed_in_submission(&cases, 12 * 3600), want, "after the landed delta");
     // Outside a checkout git says nothing: only missing recordings and the rotation are asked.
     let plain = tempfile::tempdir().unwrap();
     assert!(changed_in_submission(plain.path(), SUBMISSION_GAP_SECONDS).is_empty());

@@ -432,7 +432,8 @@ pub fn slot(case: &str, share: u64) -> u64 {
 }
 
 /// The cases (entries right under `cases_dir`) whose files changed in the commits of the
-/// submission (see `SUBMISSION_GAP_SECONDS`: `gap`), or are changed and not committed. Empty
+/// submission (after the commit `.ci/landed` names, else back to the first gap of `gap`, see
+/// `SUBMISSION_GAP_SECONDS`), or are changed and not committed. Empty
 /// where git cannot say (no git, not a checkout): then only missing recordings and the
 /// rotation are asked.
 pub fn changed_in_submission(cases_dir: &Path, gap: u64) -> BTreeSet<String> {
@@ -474,7 +475,13 @@ pub fn changed_in_submission(cases_dir: &Path, gap: u64) -> BTreeSet<String> {
     ])
     .unwrap_or_default();
     let all = git(&["log", "--first-parent", "-n", "1000", "--format=%ct"]).unwrap_or_default();
-    let start = submission_start(&all, gap);
+    let start = match landed(&git) {
+        // After the commit CI last passed on: the submission is exactly what followed it.
+        Some(landed) => git(&["log", "-1", "--format=%ct", &landed])
+            .and_then(|t| t.trim().parse::<u64>().ok())
+            .map_or_else(|| submission_start(&all, gap), |t| t + 1),
+        None => submission_start(&all, gap),
+    };
     let mut inside = false;
     for line in log.lines().map(str::trim).filter(|l| !l.is_empty()) {
         if let Some(time) = line.strip_prefix('@') {
@@ -498,6 +505,16 @@ pub fn changed_in_submission(cases_dir: &Path, gap: u64) -> BTreeSet<String> {
         }
     }
     changed
+}
+
+/// The commit CI last passed on, as `.ci/landed` names it (written when a session sees its
+/// stop landed), if it is an ancestor of HEAD: the submission is what came after it.
+fn landed(git: &dyn Fn(&[&str]) -> Option<String>) -> Option<String> {
+    let root = git(&["rev-parse", "--show-toplevel"])?;
+    let text = std::fs::read_to_string(Path::new(root.trim()).join(".ci/landed")).ok()?;
+    let commit = text.split_whitespace().next()?.to_string();
+    git(&["merge-base", "--is-ancestor", &commit, "HEAD"])?;
+    Some(commit)
 }
 
 /// The time of the submission's first commit: `times` are commit times, newest first; the
