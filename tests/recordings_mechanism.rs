@@ -146,8 +146,16 @@ fn a_case_changed_in_a_commit_of_the_submission_is_asked_again() {
     )
     .unwrap();
     std::fs::create_dir_all(repo.path().join(".ci")).unwrap();
-    std::fs::write(repo.path().join(".ci/landed"), format!("{} landed\n", delta.trim())).unwrap();
-    assert_eq!(changed_in_submission(&cases, 12 * 3600), want, "after the landed delta");
+    std::fs::write(
+        repo.path().join(".ci/landed"),
+        format!("{} landed\n", delta.trim()),
+    )
+    .unwrap();
+    assert_eq!(
+        changed_in_submission(&cases, 12 * 3600),
+        want,
+        "after the landed delta"
+    );
     // Outside a checkout git says nothing: only missing recordings and the rotation are asked.
     let plain = tempfile::tempdir().unwrap();
     assert!(changed_in_submission(plain.path(), SUBMISSION_GAP_SECONDS).is_empty());
