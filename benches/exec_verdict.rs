@@ -18,6 +18,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "support/timing.rs"]
+mod timing;
+use timing::ms;
+
 const ROUNDS: usize = 8;
 const TARGET: Duration = Duration::from_millis(20);
 
@@ -157,10 +161,6 @@ fn quantile(times: &mut [Duration], q: f64) -> Duration {
     times.sort();
     let at = ((times.len() as f64 - 1.0) * q).round() as usize;
     times.get(at).copied().unwrap_or_default()
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 fn main() {

@@ -18,6 +18,10 @@ use clawdeck_core::catalog::Registry;
 use clawdeck_core::config::load_from_str;
 use clawdeck_core::lint::{LintScope, lint};
 
+#[path = "support/timing.rs"]
+mod timing;
+use timing::median;
+
 const SMALL: usize = 5_000;
 const LARGE: usize = 50_000;
 const ROUNDS: usize = 5;
@@ -61,11 +65,6 @@ fn lint_once(text: &str) -> (Duration, (usize, usize)) {
     let shape = (report.contexts.len(), report.findings.len());
     std::hint::black_box(report);
     (started.elapsed(), shape)
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
 }
 
 fn fail(message: &str) -> ! {

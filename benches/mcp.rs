@@ -16,18 +16,13 @@ use clawdeck_core::pipeline::CallRequest;
 use clawdeck_deck::Deck;
 use serde_json::{Value, json};
 
+#[path = "support/timing.rs"]
+mod timing;
+use timing::{median, ms};
+
 const CALLS: usize = 400;
 const LISTS: usize = 60;
 const PLUGIN_TOOLS: usize = 1_000;
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
 
 struct Server {
     child: Child,

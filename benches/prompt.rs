@@ -20,18 +20,13 @@ use clawdeck_core::catalog::Registry;
 use clawdeck_core::context::PolicyContext;
 use clawdeck_core::prompt::{LlmViewOptions, PromptMode, build_llm_view};
 
+#[path = "support/timing.rs"]
+mod timing;
+use timing::{median, ms};
+
 const ROUNDS: usize = 31;
 const COMMAND_ROUNDS: usize = 15;
 const TARGET_MS: f64 = 50.0;
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
-
-fn ms(time: Duration) -> f64 {
-    time.as_secs_f64() * 1e3
-}
 
 fn fail(message: &str) -> ! {
     eprintln!("prompt bench: {message}");

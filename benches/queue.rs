@@ -7,6 +7,10 @@ use std::time::{Duration, Instant};
 use clawdeck_core::queue::{LaneLimits, LaneQueue};
 use tokio_util::sync::CancellationToken;
 
+#[path = "support/timing.rs"]
+mod timing;
+use timing::median;
+
 const TASKS: usize = 100_000;
 const LANES: [&str; 8] = [
     "main",
@@ -74,11 +78,6 @@ fn queue_with_limit(limit: usize) -> LaneQueue {
         limits.limits.insert(lane.to_string(), limit);
     }
     LaneQueue::new(limits)
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
 }
 
 fn main() {

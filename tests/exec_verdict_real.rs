@@ -35,7 +35,7 @@ use Surface::{Headless as H, Interactive as I, Local as L};
 use serde_json::Value;
 use support::exec_matrix::{
     APPROVALS, CASES, CRON_CASES, FORWARDING, MatrixCase, RecordedConfig, SESSION_CASES, SUITE,
-    Surface, Turn, directed, disagreement, matrix_config, seen,
+    Surface, Turn, directed, disagreement, explain_json, matrix_config, seen,
 };
 use support::own_gateway::OwnGateway;
 use support::recordings::{Portable, Shelf};
@@ -229,11 +229,7 @@ impl Matrix {
 
     /// clawdeck's verdict for the case (`command` of `explain exec --json`).
     fn verdict(&self, agent: &'static str, command: &'static str, surface: Surface) -> Value {
-        self.explain(&MatrixCase::Plain {
-            agent,
-            command,
-            surface,
-        })
+        self.explain(&MatrixCase::on(agent, command, surface))
     }
 
     /// clawdeck's answer for `case` on the gateway's own config file and the approvals
@@ -244,20 +240,10 @@ impl Matrix {
         // OpenClaw reads them, the last wins.
         cmd.arg("--config")
             .arg(self.gateway.config_path())
-            .args(case.explain_args());
-        let out = cmd
+            .args(case.explain_args())
             .env("OPENCLAW_STATE_DIR", self.gateway.home().join(".openclaw"))
-            .env("HOME", self.work.path())
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "explain exec {}: {}{text}",
-            case.label(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let answer: Value = serde_json::from_str(&text).unwrap();
+            .env("HOME", self.work.path());
+        let answer = explain_json(cmd, case);
         assert!(
             answer["approvals"]
                 .as_str()
@@ -282,7 +268,13 @@ impl Matrix {
         let home = self.work.path().join("remote-home");
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_clawdeck"));
         cmd.args(["explain", "exec", "--remote-config", "--agent", agent])
-            .args(["--command", command, "--surface", surface.flag(), "--json"]);
+            .args([
+                "--command",
+                command,
+                "--surface",
+                surface.as_str(),
+                "--json",
+            ]);
         if let Some(key) = session {
             cmd.args(["--session-key", key]);
         }
@@ -760,25 +752,15 @@ fn explain_exec_agrees_with_real_turns() {
         cron_cases
             .iter()
             .zip(&crons)
-            .map(|((agent, command), real)| (MatrixCase::Cron { agent, command }, real))
+            .map(|((agent, command), real)| (MatrixCase::on(agent, command, Surface::Cron), real))
             .chain(session_cases.iter().zip(&in_modes).map(
                 |((_, (agent, command, turn)), real)| {
-                    let case = MatrixCase::Session {
-                        agent,
-                        command,
-                        turn: *turn,
-                    };
-                    (case, real)
+                    (MatrixCase::in_turn(agent, command, *turn), real)
                 },
             ))
             .chain(observed.iter().map(|(n, surface, real)| {
                 let (agent, command, _) = CASES[*n];
-                let case = MatrixCase::Plain {
-                    agent,
-                    command,
-                    surface: *surface,
-                };
-                (case, real)
+                (MatrixCase::on(agent, command, *surface), real)
             }));
     let (release, printed) = support::recordings::openclaw_version(&bin);
     let shelf = Shelf::new(SUITE, &release);
@@ -829,7 +811,7 @@ fn explain_exec_agrees_with_real_turns() {
         if ours["verdict"] != real {
             disagreements.push(format!(
                 "--remote-config {agent} {command:?} {}: real {real} / clawdeck {} at {}",
-                surface.flag(),
+                surface.as_str(),
                 ours["verdict"],
                 ours["step"]
             ));

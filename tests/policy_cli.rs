@@ -17,8 +17,14 @@ fn clawdeck(home: &Path) -> Command {
 }
 
 fn run_ok(args: &[&str]) -> String {
+    run_ok_under("seed", args)
+}
+
+/// `run_ok` answered by the pack `version`.
+fn run_ok_under(version: &str, args: &[&str]) -> String {
     let home = tempfile::tempdir().unwrap();
     let out = clawdeck(home.path())
+        .env("CLAWDECK_OPENCLAW_VERSION", version)
         .args(args)
         .assert()
         .success()
@@ -66,18 +72,9 @@ fn tools_table_in_a_telegram_group() {
     ]));
 }
 
-/// `tools --json` under a release pack: OpenClaw's visible tools, clawdeck's own named apart.
+/// A command's JSON answer under the pack `version`.
 fn json_of(version: &str, args: &[&str]) -> serde_json::Value {
-    let home = tempfile::tempdir().unwrap();
-    let out = clawdeck(home.path())
-        .env("CLAWDECK_OPENCLAW_VERSION", version)
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).unwrap()
+    serde_json::from_str(&run_ok_under(version, args)).unwrap()
 }
 
 fn names(list: &serde_json::Value, key: &str) -> Vec<String> {

@@ -258,7 +258,7 @@ fn clawdeck_prompt(case: &PromptCase, version: &str, real_prompt: &str) -> Resul
     let package = match release_bin(version) {
         Some(bin) => {
             cmd.env("OPENCLAW_BIN", &bin);
-            clawdeck_core::prompt::openclaw_prompt::openclaw_package(&bin)
+            clawdeck_core::paths::openclaw_package(&bin)
         }
         None => {
             cmd.env_remove("OPENCLAW_BIN");

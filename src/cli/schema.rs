@@ -76,7 +76,7 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> u8 {
         Err(code) => return code,
     };
     let violations = check_payload(view.api, &view.export.payload);
-    let own_left_out = own_left_out(&registry, &view);
+    let own_left_out = own_left_out(&view);
     if args.json {
         let out = json!({
             "api": view.api,
@@ -129,15 +129,12 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> u8 {
     }
 }
 
-/// clawdeck's own visible tools that an OpenClaw release's payload leaves out (they are served
-/// by `clawdeck mcp`); none for the seed pack, whose design sends them.
-fn own_left_out(registry: &Registry, view: &LlmView) -> Vec<String> {
-    if registry.semantics.is_seed() {
-        return Vec::new();
-    }
+/// clawdeck's own visible tools the payload leaves out: all of them for an OpenClaw release
+/// (they are served by `clawdeck mcp`), none for the seed pack, whose design sends them.
+fn own_left_out(view: &LlmView) -> Vec<String> {
     view.resolution
         .visible()
-        .filter(|t| t.clawdeck_own)
+        .filter(|t| t.clawdeck_own && !view.export.tools.contains(&t.name))
         .map(|t| t.name.clone())
         .collect()
 }

@@ -96,15 +96,12 @@ fn tools_json(res: &Resolution, served: bool, warnings: Vec<Value>) -> Value {
             tool["plugin"] = json!(id);
         }
         if served {
-            tool["owner"] = json!(policy::owner_of(t));
+            tool["owner"] = json!(t.owner());
         }
         tool
     };
     if served {
-        let tools: Vec<Value> = match res.refusal {
-            Some(_) => Vec::new(),
-            None => res.visible().map(entry).collect(),
-        };
+        let tools: Vec<Value> = res.served().map(entry).collect();
         return json!({"served_by": "clawdeck mcp", "tools": tools, "warnings": warnings});
     }
     let (own, openclaws): (Vec<_>, Vec<_>) = res.visible().partition(|t| t.clawdeck_own);

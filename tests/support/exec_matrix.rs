@@ -63,24 +63,8 @@ pub const APPROVALS: &str = r#"{ version: 1, agents: {
   strict: { askFallback: "full" },
 } }"#;
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Surface {
-    Interactive,
-    Headless,
-    Cron,
-    Local,
-}
-
-impl Surface {
-    pub fn flag(self) -> &'static str {
-        match self {
-            Surface::Interactive => "interactive",
-            Surface::Headless => "headless",
-            Surface::Cron => "cron",
-            Surface::Local => "local",
-        }
-    }
-}
+/// Who starts a turn, as `explain exec --surface` takes it.
+pub use clawdeck_core::exec_verdict::Surface;
 
 use Surface::{Headless as H, Interactive as I, Local as L};
 
@@ -252,65 +236,58 @@ pub fn denial_mark(text: &str) -> Option<String> {
     Some(rest[..rest.find(')')?].to_string())
 }
 
-/// One case of the matrix as recorded: a plain case on one surface, a session case (an
-/// interactive turn in a session mode or with a directive), or an automation's turn.
+/// One case of the matrix as recorded: an (agent, command) turn on a surface, a session case
+/// being an interactive turn in a session mode or with a directive (`turn`), an automation's
+/// turn one on the cron surface.
 #[derive(Clone, Copy, Debug)]
-pub enum MatrixCase {
-    Plain {
-        agent: &'static str,
-        command: &'static str,
-        surface: Surface,
-    },
-    Session {
-        agent: &'static str,
-        command: &'static str,
-        turn: Turn,
-    },
-    Cron {
-        agent: &'static str,
-        command: &'static str,
-    },
+pub struct MatrixCase {
+    pub agent: &'static str,
+    pub command: &'static str,
+    pub surface: Surface,
+    pub turn: Option<Turn>,
 }
 
 impl MatrixCase {
+    pub fn on(agent: &'static str, command: &'static str, surface: Surface) -> MatrixCase {
+        MatrixCase {
+            agent,
+            command,
+            surface,
+            turn: None,
+        }
+    }
+
+    pub fn in_turn(agent: &'static str, command: &'static str, turn: Turn) -> MatrixCase {
+        MatrixCase {
+            turn: Some(turn),
+            ..MatrixCase::on(agent, command, Surface::Interactive)
+        }
+    }
+
     /// Every case of the matrix (the forwarding cases need a gateway of their own and are not
     /// recorded).
     pub fn all() -> Vec<MatrixCase> {
         let plain = CASES.iter().flat_map(|(agent, command, surfaces)| {
-            surfaces.iter().map(|surface| MatrixCase::Plain {
-                agent,
-                command,
-                surface: *surface,
-            })
+            surfaces
+                .iter()
+                .map(|surface| MatrixCase::on(agent, command, *surface))
         });
         let sessions = SESSION_CASES
             .iter()
-            .map(|(agent, command, turn)| MatrixCase::Session {
-                agent,
-                command,
-                turn: *turn,
-            });
+            .map(|(agent, command, turn)| MatrixCase::in_turn(agent, command, *turn));
         let crons = CRON_CASES
             .iter()
-            .map(|(agent, command)| MatrixCase::Cron { agent, command });
+            .map(|(agent, command)| MatrixCase::on(agent, command, Surface::Cron));
         plain.chain(sessions).chain(crons).collect()
     }
 
     /// As people read it: `main "ls /" headless`, `full "whoami" permissionMode read-only`.
     pub fn label(&self) -> String {
-        match self {
-            MatrixCase::Plain {
-                agent,
-                command,
-                surface,
-            } => format!("{agent} {command:?} {}", surface.flag()),
-            MatrixCase::Session {
-                agent,
-                command,
-                turn,
-            } => format!("{agent} {command:?} {}", turn.label().trim()),
-            MatrixCase::Cron { agent, command } => format!("{agent} {command:?} cron"),
-        }
+        let how = match self.turn {
+            Some(turn) => turn.label().trim().to_string(),
+            None => self.surface.as_str().to_string(),
+        };
+        format!("{} {:?} {how}", self.agent, self.command)
     }
 
     /// A file-safe name: the label's letters and digits, and a hash of the whole label.
@@ -342,29 +319,35 @@ impl MatrixCase {
 
     /// The `explain exec` arguments that ask clawdeck about this case.
     pub fn explain_args(&self) -> Vec<String> {
-        let (agent, command, surface, turn) = match *self {
-            MatrixCase::Plain {
-                agent,
-                command,
-                surface,
-            } => (agent, command, surface, None),
-            MatrixCase::Session {
-                agent,
-                command,
-                turn,
-            } => (agent, command, Surface::Interactive, Some(turn)),
-            MatrixCase::Cron { agent, command } => (agent, command, Surface::Cron, None),
-        };
-        let mut args: Vec<String> = ["explain", "exec", "--agent", agent, "--command", command]
+        let mut args: Vec<String> = ["explain", "exec", "--agent", self.agent]
+            .into_iter()
+            .chain([
+                "--command",
+                self.command,
+                "--surface",
+                self.surface.as_str(),
+                "--json",
+            ])
             .map(String::from)
-            .into();
-        args.extend(["--surface".to_string(), surface.flag().to_string()]);
-        args.push("--json".to_string());
-        if let Some(turn) = turn {
+            .collect();
+        if let Some(turn) = self.turn {
             args.extend(turn.flags());
         }
         args
     }
+}
+
+/// Runs `explain exec` (`cmd`, with its arguments) for `case`; its whole JSON answer.
+pub fn explain_json(mut cmd: std::process::Command, case: &MatrixCase) -> Value {
+    let out = cmd.output().expect("clawdeck runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "explain exec {}: {}{text}",
+        case.label(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(&text).expect("explain exec --json")
 }
 
 /// The matrix's config for a release series (`2026.8` knows only the agents' list form, and
@@ -457,8 +440,8 @@ impl RecordedConfig {
     /// clawdeck's answer for `case` (`explain exec --json`'s `command`).
     pub fn verdict(&self, case: &MatrixCase) -> Value {
         let dir = self.dir.path();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"))
-            .arg("--config")
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_clawdeck"));
+        cmd.arg("--config")
             .arg(dir.join("openclaw.json5"))
             .args(["--openclaw-version", &self.series])
             .args(case.explain_args())
@@ -467,17 +450,7 @@ impl RecordedConfig {
             .env("HOME", dir)
             .env("OPENCLAW_STATE_DIR", dir.join("state"))
             .env_remove("OPENCLAW_CONFIG_PATH")
-            .env_remove("OPENCLAW_BIN")
-            .output()
-            .expect("clawdeck runs");
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "explain exec ({}): {}{text}",
-            case.label(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let answer: Value = serde_json::from_str(&text).expect("explain exec --json");
-        answer["command"].clone()
+            .env_remove("OPENCLAW_BIN");
+        explain_json(cmd, case)["command"].clone()
     }
 }

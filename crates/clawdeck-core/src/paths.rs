@@ -69,6 +69,20 @@ pub fn normalize_lexically(path: &Path) -> PathBuf {
     out
 }
 
+/// The manifest every OpenClaw plugin directory holds.
+pub const PLUGIN_MANIFEST: &str = "openclaw.plugin.json";
+
+/// OpenClaw's workspace for an agent with none configured: `<state>/workspace` for the default
+/// agent, `<state>/workspace-<id>` for the others.
+pub fn openclaw_default_workspace(agent: &str, is_default: bool) -> Option<PathBuf> {
+    let state = openclaw_state_dir()?;
+    Some(if is_default {
+        state.join("workspace")
+    } else {
+        state.join(format!("workspace-{agent}"))
+    })
+}
+
 /// OpenClaw's state directory: `OPENCLAW_STATE_DIR`, else `~/.openclaw`.
 pub fn openclaw_state_dir_of(state_env: Option<&str>, home: Option<&Path>) -> Option<PathBuf> {
     match state_env.map(str::trim).filter(|s| !s.is_empty()) {
@@ -184,4 +198,23 @@ pub fn openclaw_package(bin: &str) -> Option<PathBuf> {
         .into_iter()
         .find(|candidate| is_package(candidate))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_state_dir_is_openclaw_state_dir_else_home_dot_openclaw() {
+        let home = Path::new("/home/op");
+        assert_eq!(
+            openclaw_state_dir_of(Some("/srv/claw"), Some(home)),
+            Some(std::path::PathBuf::from("/srv/claw"))
+        );
+        assert_eq!(
+            openclaw_state_dir_of(Some("  "), Some(home)),
+            Some(std::path::PathBuf::from("/home/op/.openclaw"))
+        );
+        assert_eq!(openclaw_state_dir_of(None, None), None);
+    }
 }

@@ -56,11 +56,8 @@ pub fn listed_tools(
 
 /// `listed_tools` for a resolution already made.
 pub(crate) fn listed_for(resolution: &Resolution, registry: &Registry) -> Vec<ListedTool> {
-    if resolution.refusal.is_some() {
-        return Vec::new();
-    }
     let visible: Vec<ToolSpec> = resolution
-        .visible()
+        .served()
         .filter_map(|t| registry.get(&t.name).cloned())
         .collect();
     let export = export_tools_as(

@@ -218,7 +218,7 @@ impl App {
                 "no gateway configured (clawdeck.json5 `gateways`, or OPENCLAW_GATEWAY_URL)",
             ),
             analysis: analysis::AnalysisJobs::default(),
-            openclaw_state: crate::exec_verdict::approvals_doc::state_dir_from_env(),
+            openclaw_state: crate::paths::openclaw_state_dir(),
             exec_resolver: crate::exec_allowlist::PathResolver::from_env(),
             overlay: None,
             context: PolicyContext::default(),

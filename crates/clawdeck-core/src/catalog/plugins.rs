@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::config::parse_json5;
 use crate::tool::{ToolFlags, ToolSource, ToolSpec};
 
-pub(crate) const MANIFEST_FILE: &str = "openclaw.plugin.json";
+pub(crate) use crate::paths::PLUGIN_MANIFEST as MANIFEST_FILE;
 pub(crate) const TOOLS_FILE: &str = "clawdeck.tools.json";
 /// Default timeout of a plugin tool command.
 pub(crate) const DEFAULT_TIMEOUT_SECONDS: u64 = 60;

@@ -16,8 +16,7 @@ use super::keypath::KeyPath;
 use super::schema_check::SchemaIssue;
 use super::{ConfigError, LoadedConfig};
 
-/// The manifest every OpenClaw plugin directory holds.
-const MANIFEST: &str = "openclaw.plugin.json";
+use crate::paths::PLUGIN_MANIFEST as MANIFEST;
 /// Plugin ids OpenClaw retired: named anywhere in `plugins`, they only warn.
 const RETIRED: [&str; 3] = [
     "google-antigravity-auth",
@@ -165,7 +164,7 @@ fn workspace(loaded: &LoadedConfig) -> Option<PathBuf> {
             home.as_deref(),
             config_dir(loaded),
         )),
-        None => crate::paths::openclaw_state_dir().map(|state| state.join("workspace")),
+        None => crate::paths::openclaw_default_workspace(&agent, true),
     }
 }
 

@@ -5,6 +5,7 @@
 //! `{ version, defaults: {security, ask, askFallback, autoAllowSkills}, agents: { "<id>" | "*":
 //! { security, ask, askFallback, allowlist: ["pattern" | {pattern, argPattern, source}] } } }`.
 
+use crate::paths::openclaw_state_dir;
 use std::path::Path;
 
 use serde::Serialize;
@@ -54,10 +55,6 @@ pub fn parse(text: &str, origin: &str) -> Result<Value, String> {
     Ok(value)
 }
 
-pub use crate::paths::{
-    openclaw_state_dir as state_dir_from_env, openclaw_state_dir_of as state_dir,
-};
-
 /// Where OpenClaw (2026.8 and 2026.9) keeps the host approvals document: the row `current` of
 /// the table `exec_approvals_config` (column `raw_json`) in `<state>/state/openclaw.sqlite`.
 pub fn state_locator(state: &Path) -> String {
@@ -103,7 +100,7 @@ pub fn find(file: Option<&Path>) -> Result<(Option<Value>, Option<String>), Stri
     if let Some(path) = file {
         return Ok((Some(read(path)?), Some(path.display().to_string())));
     }
-    let Some(state) = state_dir_from_env() else {
+    let Some(state) = openclaw_state_dir() else {
         return Ok((None, None));
     };
     let doc = read_state(&state)?;
@@ -291,19 +288,5 @@ mod tests {
                 .unwrap_err()
                 .contains("fails closed")
         );
-    }
-
-    #[test]
-    fn the_state_dir_is_openclaw_state_dir_else_home_dot_openclaw() {
-        let home = Path::new("/home/op");
-        assert_eq!(
-            state_dir(Some("/srv/claw"), Some(home)),
-            Some(std::path::PathBuf::from("/srv/claw"))
-        );
-        assert_eq!(
-            state_dir(Some("  "), Some(home)),
-            Some(std::path::PathBuf::from("/home/op/.openclaw"))
-        );
-        assert_eq!(state_dir(None, None), None);
     }
 }

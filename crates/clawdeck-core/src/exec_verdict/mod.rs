@@ -166,7 +166,7 @@ pub struct LocalVerdicts {
 }
 
 /// [`LocalVerdicts`] for `command` in `res`'s context, with OpenClaw's state directory
-/// `state` ([`approvals_doc::state_dir`]) and executables found through `resolver`; the error
+/// `state` ([`crate::paths::openclaw_state_dir`]) and executables found through `resolver`; the error
 /// names a document that cannot be read.
 pub fn explain_locally(
     cfg: &LoadedConfig,

@@ -21,7 +21,7 @@ pub use engine::{resolve, resolve_layers};
 pub use layer::{LayerId, LayerPolicy, RuleEntry};
 pub use normalize::normalize_tool_name;
 pub use render::{
-    owner_of, render_context, render_served_list, render_table, render_tool, render_tool_list,
+    render_context, render_served_list, render_table, render_tool, render_tool_list,
     render_warnings,
 };
 pub use trace::{

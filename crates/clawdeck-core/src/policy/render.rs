@@ -298,10 +298,7 @@ pub fn render_tool_list(res: &Resolution) -> String {
 pub fn render_served_list(res: &Resolution) -> String {
     let mut out = render_context(res);
     out.push('\n');
-    let served: Vec<&ToolTrace> = match res.refusal {
-        Some(_) => Vec::new(),
-        None => res.visible().collect(),
-    };
+    let served: Vec<&ToolTrace> = res.served().collect();
     out.push_str(&tool_table(&served, true));
     let own = served.iter().filter(|t| t.clawdeck_own).count();
     let _ = writeln!(
@@ -312,15 +309,6 @@ pub fn render_served_list(res: &Resolution) -> String {
     );
     out.push_str(&render_warnings(res));
     out
-}
-
-/// Who a tool belongs to: `openclaw`, or `clawdeck` for clawdeck's own.
-pub fn owner_of(tool: &ToolTrace) -> &'static str {
-    if tool.clawdeck_own {
-        "clawdeck"
-    } else {
-        "openclaw"
-    }
 }
 
 /// One row per tool: name, (owner,) source, groups; each column as wide as its widest entry
@@ -343,7 +331,7 @@ fn tool_table(tools: &[&ToolTrace], with_owner: bool) -> String {
     let owner = |t: Option<&ToolTrace>| match (with_owner, t) {
         (false, _) => String::new(),
         (true, None) => format!("{:<8}  ", "OWNER"),
-        (true, Some(t)) => format!("{:<8}  ", owner_of(t)),
+        (true, Some(t)) => format!("{:<8}  ", t.owner()),
     };
     let mut out = String::new();
     let header = format!(

@@ -220,6 +220,15 @@ impl ToolTrace {
         }
     }
 
+    /// Who the tool belongs to: `openclaw`, or `clawdeck` for clawdeck's own.
+    pub fn owner(&self) -> &'static str {
+        if self.clawdeck_own {
+            "clawdeck"
+        } else {
+            "openclaw"
+        }
+    }
+
     pub fn decision(&self, layer: LayerId) -> Option<&LayerDecision> {
         self.decisions.iter().find(|d| d.id == layer)
     }
@@ -294,6 +303,15 @@ impl Resolution {
     /// The final tool list, in registry order.
     pub fn visible(&self) -> impl Iterator<Item = &ToolTrace> {
         self.tools.iter().filter(|t| t.visible)
+    }
+
+    /// What an MCP client is offered (`clawdeck mcp`, `tools --mcp`): the visible tools,
+    /// OpenClaw's and clawdeck's own; none when the run is refused, as OpenClaw gives its model
+    /// nothing.
+    pub fn served(&self) -> impl Iterator<Item = &ToolTrace> {
+        self.tools
+            .iter()
+            .filter(|t| t.visible && self.refusal.is_none())
     }
 
     pub fn visible_names(&self) -> Vec<&str> {

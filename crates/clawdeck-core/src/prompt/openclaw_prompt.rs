@@ -315,8 +315,6 @@ pub fn build(
     }
 }
 
-pub use crate::paths::openclaw_package;
-
 /// Today's date (UTC) and the zone the prompt names: `agents.defaults.userTimezone`, else
 /// `$TZ`, else UTC.
 pub fn prompt_date(config: &LoadedConfig) -> (String, String) {
@@ -341,10 +339,5 @@ pub fn prompt_date(config: &LoadedConfig) -> (String, String) {
 /// agent, `<state>/workspace-<id>` for the others (state: `$OPENCLAW_STATE_DIR`, else
 /// `~/.openclaw`).
 pub fn default_workspace(config: &LoadedConfig, agent: &str) -> Option<PathBuf> {
-    let state = crate::paths::openclaw_state_dir()?;
-    Some(if agent == config.default_agent_id() {
-        state.join("workspace")
-    } else {
-        state.join(format!("workspace-{agent}"))
-    })
+    crate::paths::openclaw_default_workspace(agent, agent == config.default_agent_id())
 }

@@ -146,7 +146,7 @@ fn prompt_sources(
     openclaws: bool,
 ) -> (Option<PathBuf>, PathBuf, SkillSet) {
     let package = openclaws
-        .then(|| super::openclaw_prompt::openclaw_package(&crate::config::openclaw_bin(config)))
+        .then(|| crate::paths::openclaw_package(&crate::config::openclaw_bin(config)))
         .flatten();
     let workspace = match openclaws && !workspace_configured(config, agent) {
         true => super::openclaw_prompt::default_workspace(config, agent)

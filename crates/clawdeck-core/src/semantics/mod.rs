@@ -449,7 +449,7 @@ impl Semantics {
     }
 
     /// Whether this is the seeds' design.
-    pub fn is_seed(&self) -> bool {
+    pub(crate) fn is_seed(&self) -> bool {
         self.id == SEED
     }
 }
