@@ -6,46 +6,32 @@
 //! as the keyed `agents.entries` (so issues inside it are named there), and the roster rules the
 //! schema cannot express (`agents.ownership`) are checked here.
 
-use std::sync::OnceLock;
-
 use jsonschema::error::ValidationErrorKind;
 use serde_json::{Map, Value};
 
 use super::keypath::{KeyPath, KeySegment};
 
+mod reached;
 mod refine;
 
 /// The stored schema of each release that has one; the seed (no release) has none.
-fn stored_schema(pack_id: &str) -> Option<(&'static str, &'static OnceLock<Compiled>)> {
-    static V2026_9: OnceLock<Compiled> = OnceLock::new();
-    static V2026_8: OnceLock<Compiled> = OnceLock::new();
+fn stored_schema(pack_id: &str) -> Option<&'static str> {
     match pack_id {
-        "2026.9" => Some((
-            include_str!("../../../../assets/openclaw/schema/2026.9.json"),
-            &V2026_9,
+        "2026.9" => Some(include_str!(
+            "../../../../assets/openclaw/schema/2026.9.json"
         )),
-        "2026.8" => Some((
-            include_str!("../../../../assets/openclaw/schema/2026.8.json"),
-            &V2026_8,
+        "2026.8" => Some(include_str!(
+            "../../../../assets/openclaw/schema/2026.8.json"
         )),
         _ => None,
     }
 }
 
-/// A compiled schema (or why it could not be: then nothing is refused, and the warning says so).
-type Compiled = Result<(Value, jsonschema::Validator), String>;
-
-fn compiled(pack_id: &str) -> Option<&'static Compiled> {
-    let (text, cell) = stored_schema(pack_id)?;
-    Some(cell.get_or_init(|| {
-        let mut schema: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        adapt_schema(&mut schema, false, &mut 0);
-        let validator = jsonschema::options()
-            .should_validate_formats(false)
-            .build(&schema)
-            .map_err(|e| e.to_string())?;
-        Ok((schema, validator))
-    }))
+fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
+    jsonschema::options()
+        .should_validate_formats(false)
+        .build(schema)
+        .map_err(|e| e.to_string())
 }
 
 /// Makes the exported schema readable by the validator: every `pattern` (JavaScript regex
@@ -163,7 +149,7 @@ pub enum SchemaVerdict {
 /// Validates `raw` the way OpenClaw `pack_id` validates its config.
 pub fn check(raw: &Value, pack_id: &str) -> SchemaVerdict {
     // Accepted before, unchanged: skip compiling the schema (only acceptance is remembered).
-    let schema_text = stored_schema(pack_id).map(|(text, _)| text);
+    let schema_text = stored_schema(pack_id);
     if schema_text.is_some_and(|text| super::accepted::was_accepted(text, raw)) {
         return SchemaVerdict::Checked(Vec::new());
     }
@@ -177,15 +163,18 @@ pub fn check(raw: &Value, pack_id: &str) -> SchemaVerdict {
 }
 
 fn check_compiled(raw: &Value, pack_id: &str) -> SchemaVerdict {
-    let (schema, validator) = match compiled(pack_id) {
-        None => return SchemaVerdict::NoSchema,
-        Some(Err(why)) => return SchemaVerdict::Unusable(why.clone()),
-        Some(Ok(pair)) => (&pair.0, &pair.1),
+    let Some(text) = stored_schema(pack_id) else {
+        return SchemaVerdict::NoSchema;
     };
     let roster = read_roster(raw);
-    let mut issues: Vec<SchemaIssue> = validator
+    let reached = match reached::compiled(pack_id, text, &roster.doc) {
+        Ok(reached) => reached,
+        Err(why) => return SchemaVerdict::Unusable(why),
+    };
+    let mut issues: Vec<SchemaIssue> = reached
+        .validator
         .iter_errors(&roster.doc)
-        .map(|error| issue_from_error(&error, schema, &roster))
+        .map(|error| issue_from_error(&error, &reached.schema, &roster))
         .collect();
     issues.extend(roster_rules(&roster));
     issues.extend(refine::issues(&roster, pack_id));
@@ -579,10 +568,11 @@ mod tests {
     #[test]
     fn the_stored_schemas_compile() {
         for id in ["2026.9", "2026.8"] {
-            match compiled(id) {
-                Some(Ok(_)) => {}
-                Some(Err(why)) => panic!("{id}: {why}"),
-                None => panic!("{id}: no stored schema"),
+            let text = stored_schema(id).unwrap_or_else(|| panic!("{id}: no stored schema"));
+            let mut schema: Value = serde_json::from_str(text).unwrap();
+            adapt_schema(&mut schema, false, &mut 0);
+            if let Err(why) = compile(&schema) {
+                panic!("{id}: {why}");
             }
         }
     }
