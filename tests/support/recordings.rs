@@ -30,7 +30,7 @@ pub const POOL: &str = "schemas";
 
 /// By default a CI run re-checks one in this many of the older recordings, a different share
 /// each day (`CLAWDECK_RECHECK_SHARE` changes it; `CLAWDECK_RECHECK=all` re-checks all).
-pub const DEFAULT_SHARE: u64 = 4;
+pub const DEFAULT_SHARE: u64 = 6;
 
 /// Where the recordings live: $CLAWDECK_RECORDINGS_DIR (the mechanism's own tests point it at
 /// a copy), else tests/recordings.
