@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use clawdeck_core::process::{
     self, ExitKind, KillReason, LineEnd, OutputChunk, OutputLimits, ProcessOutcome, ProcessSpec,
-    SpawnError, StdinMode, StreamKind,
+    SpawnError, StdStream, StdinMode,
 };
 use support::{assert_group_gone, assert_pid_gone, fake_cli_str, pid_alive, zombie_children};
 use tokio_util::sync::CancellationToken;
@@ -96,11 +96,7 @@ async fn chunks_are_stamped_on_arrival_and_seen_while_the_child_runs() {
     let chunks = chunks.lock().unwrap().clone();
     let texts: Vec<&str> = chunks.iter().map(|chunk| chunk.text.as_str()).collect();
     assert_eq!(texts, vec!["out 0\n", "out 1\n", "out 2\n"]);
-    assert!(
-        chunks
-            .iter()
-            .all(|chunk| chunk.stream == StreamKind::Stdout)
-    );
+    assert!(chunks.iter().all(|chunk| chunk.stream == StdStream::Stdout));
     // The child sleeps 200 ms after each line, so line i cannot arrive before i * 200 ms:
     // chunks stamped at the end (or all at once) would fail this.
     for (index, chunk) in chunks.iter().enumerate() {
@@ -122,7 +118,7 @@ async fn subscribers_receive_chunks_until_the_pipes_close() {
     let mut chunks = running.subscribe();
     let mut texts = Vec::new();
     while let Ok(chunk) = chunks.recv().await {
-        assert_eq!(chunk.stream, StreamKind::Stderr);
+        assert_eq!(chunk.stream, StdStream::Stderr);
         texts.push(chunk.text);
     }
     // The first line may have arrived before the subscription; the rest must all be there.
@@ -766,29 +762,29 @@ async fn a_prompt_is_live_while_the_retained_output_stays_line_by_line() {
     ));
     let outcome = run(spec).await;
     let chunks = all.lock().unwrap().clone();
-    let live: Vec<(StreamKind, &str, bool)> = chunks
+    let live: Vec<(StdStream, &str, bool)> = chunks
         .iter()
         .map(|chunk| (chunk.stream, chunk.text.as_str(), chunk.continues_line))
         .collect();
     assert_eq!(
         live,
         vec![
-            (StreamKind::Stdout, "ask: ", false),
-            (StreamKind::Stderr, "err\n", false),
-            (StreamKind::Stdout, "answer\n", true),
+            (StdStream::Stdout, "ask: ", false),
+            (StdStream::Stderr, "err\n", false),
+            (StdStream::Stdout, "answer\n", true),
         ]
     );
     // Retained lines keep their numbering: the stderr line completed first.
     let output = &outcome.output;
     assert_eq!(output.combined_text(), "err\nask: answer\n");
-    let numbered: Vec<(u64, StreamKind)> = output
+    let numbered: Vec<(u64, StdStream)> = output
         .lines
         .iter()
         .map(|line| (line.number, line.stream))
         .collect();
     assert_eq!(
         numbered,
-        vec![(0, StreamKind::Stderr), (1, StreamKind::Stdout)]
+        vec![(0, StdStream::Stderr), (1, StdStream::Stdout)]
     );
     let since = running_free_output_since(output, 1);
     assert_eq!(since, "ask: answer\n");

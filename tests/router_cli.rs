@@ -13,8 +13,7 @@ use clawdeck_core::config::settings::RouterSettings;
 use clawdeck_core::tool::{Tool, ToolCall, ToolError};
 use clawdeck_router::service::EnvLookup;
 use clawdeck_router::{
-    ClawbotRouterTool, OutputStream, RouterEventKind, RouterRequest, RouterService, RunStatus,
-    texts,
+    ClawbotRouterTool, RouterEventKind, RouterRequest, RouterService, RunStatus, StdStream, texts,
 };
 use serde_json::{Value, json};
 
@@ -276,11 +275,11 @@ async fn chunks_stream_live_and_interleave_in_arrival_order() {
             _ => {}
         }
     };
-    let expected: Vec<(OutputStream, String)> = (0..4)
+    let expected: Vec<(StdStream, String)> = (0..4)
         .flat_map(|i| {
             [
-                (OutputStream::Stdout, format!("out {i}\n")),
-                (OutputStream::Stderr, format!("err {i}\n")),
+                (StdStream::Stdout, format!("out {i}\n")),
+                (StdStream::Stderr, format!("err {i}\n")),
             ]
         })
         .collect();
@@ -1039,7 +1038,7 @@ async fn a_progress_line_without_newline_arrives_as_a_chunk_while_the_child_slee
             .expect("the progress line arrives before its newline")
             .unwrap();
         if let RouterEventKind::Chunk { stream, bytes, .. } = ev.kind {
-            assert_eq!(stream, OutputStream::Stdout);
+            assert_eq!(stream, StdStream::Stdout);
             live.push_str(&String::from_utf8(bytes).unwrap());
         }
     }

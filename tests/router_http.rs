@@ -12,7 +12,7 @@ use clawdeck_core::config::settings::RouterSettings;
 use clawdeck_core::tool::{Tool, ToolCall, ToolError, ToolFlags, ToolSource, ToolSpec};
 use clawdeck_router::service::EnvLookup;
 use clawdeck_router::{
-    OpenClawOnlyTool, OutputStream, RouterEventKind, RouterRequest, RouterService, RunStatus,
+    OpenClawOnlyTool, RouterEventKind, RouterRequest, RouterService, RunStatus, StdStream,
     ToolsInvokeClient, TransportKind, texts,
 };
 use serde_json::{Value, json};
@@ -250,7 +250,7 @@ async fn sse_deltas_stream_as_stdout_chunks() {
     assert_eq!(o.status, RunStatus::Completed);
     assert_eq!(o.content, "Summary: 2 errors in 日志\n");
     assert_eq!(chunks.len(), 4, "one chunk per delta: {chunks:?}");
-    assert!(chunks.iter().all(|(s, _)| *s == OutputStream::Stdout));
+    assert!(chunks.iter().all(|(s, _)| *s == StdStream::Stdout));
     let r = o.to_tool_result();
     assert_eq!(r.details["directTTS"], json!(false));
     assert_eq!(r.details["interruptMode"], json!(2));

@@ -10,15 +10,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::time::Duration;
 
+use crate::sanitize::StdStream;
+
 /// Chunks queued for the writer thread at most.
 const QUEUE_CHUNKS: usize = 256;
-
-/// Which standard stream a pump writes to.
-#[derive(Debug, Clone, Copy)]
-pub enum Stream {
-    Stdout,
-    Stderr,
-}
 
 pub struct OutputPump {
     queue: Option<SyncSender<Vec<u8>>>,
@@ -27,7 +22,7 @@ pub struct OutputPump {
 }
 
 impl OutputPump {
-    pub fn start(stream: Stream) -> OutputPump {
+    pub fn start(stream: StdStream) -> OutputPump {
         let (queue, chunks) = sync_channel::<Vec<u8>>(QUEUE_CHUNKS);
         let (done_tx, done) = sync_channel(1);
         let dropped = Arc::new(AtomicU64::new(0));
@@ -35,11 +30,11 @@ impl OutputPump {
             for chunk in chunks {
                 // A closed or failing stream: keep draining so senders never block.
                 let _ = match stream {
-                    Stream::Stdout => {
+                    StdStream::Stdout => {
                         super::quiet_out::write_stdout(&chunk);
                         Ok(())
                     }
-                    Stream::Stderr => {
+                    StdStream::Stderr => {
                         let mut out = std::io::stderr();
                         out.write_all(&chunk).and_then(|()| out.flush())
                     }

@@ -11,13 +11,12 @@ use clap::Args;
 
 use tokio_util::sync::CancellationToken;
 
-use super::output_pump::{OutputPump, Stream};
+use super::output_pump::OutputPump;
 use super::{Cli, exit};
 use crate::deck::Deck;
 use crate::process::stop_signals::stop_signals;
 use crate::router::{
-    Mode, OutputStream, RouterEventKind, RouterRequest, RouterService, RunStatus, TransportKind,
-    texts,
+    Mode, RouterEventKind, RouterRequest, RouterService, RunStatus, StdStream, TransportKind, texts,
 };
 
 /// How long a finished run waits for a slow reader to take the rest of its output.
@@ -123,8 +122,8 @@ pub async fn route(
 
     // Output goes through bounded pumps: a reader that does not read never holds up the run or
     // its deadline.
-    let stdout = OutputPump::start(Stream::Stdout);
-    let stderr = OutputPump::start(Stream::Stderr);
+    let stdout = OutputPump::start(StdStream::Stdout);
+    let stderr = OutputPump::start(StdStream::Stderr);
     let stdout_mid_line = stream_run(&mut events, run_id, args, &guard, &stdout, &stderr).await;
     let outcome = handle.wait().await;
     ctrl_c.abort();
@@ -193,7 +192,7 @@ fn refused(
         let result = crate::router::outcome::refusal_result(&refusal.model);
         outln!("{}", crate::cli::json_text::compact(&result));
     } else {
-        outln!("{}", guard.text(OutputStream::Stdout, &refusal.model));
+        outln!("{}", guard.text(StdStream::Stdout, &refusal.model));
     }
     eprintln!("clawdeck route: {}", refusal.operator);
     if refusal.model == texts::EMPTY_MESSAGE || refusal.model == texts::NO_TARGET {
@@ -231,21 +230,21 @@ async fn stream_run(
 ) -> bool {
     // One filter per child stream, so a sequence split across chunks is still recognised.
     let target = |stream| match stream {
-        OutputStream::Stdout if !args.json => OutputStream::Stdout,
-        _ => OutputStream::Stderr,
+        StdStream::Stdout if !args.json => StdStream::Stdout,
+        _ => StdStream::Stderr,
     };
     let mut filters = [
-        guard.filter(target(OutputStream::Stdout)),
-        guard.filter(target(OutputStream::Stderr)),
+        guard.filter(target(StdStream::Stdout)),
+        guard.filter(target(StdStream::Stderr)),
     ];
     let mut stdout_mid_line = false;
     loop {
         match events.recv().await {
             Ok(ev) if ev.run_id == run_id => match ev.kind {
                 RouterEventKind::Chunk { stream, bytes, .. } => {
-                    let filter = &mut filters[usize::from(stream == OutputStream::Stderr)];
+                    let filter = &mut filters[usize::from(stream == StdStream::Stderr)];
                     let bytes = filter.feed(&bytes);
-                    if target(stream) == OutputStream::Stdout {
+                    if target(stream) == StdStream::Stdout {
                         if let Some(last) = bytes.last() {
                             stdout_mid_line = *last != b'\n';
                         }
@@ -285,7 +284,7 @@ fn send_content_rest(
         {
             tail.push('\n');
         }
-        tail.push_str(&guard.text(OutputStream::Stdout, rest));
+        tail.push_str(&guard.text(StdStream::Stdout, rest));
         tail.push('\n');
         stdout.send(tail.into_bytes());
     } else if stdout_mid_line {

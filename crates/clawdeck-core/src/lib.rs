@@ -11,6 +11,7 @@
 pub mod catalog;
 pub mod comparison;
 pub mod config;
+pub mod content;
 pub mod context;
 pub mod decision_log;
 pub mod exec_allowlist;

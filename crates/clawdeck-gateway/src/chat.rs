@@ -284,15 +284,7 @@ fn read_lifecycle(data: &Value) -> Option<ChatEvent> {
 
 /// A message's text: a string `content`, or its `text` blocks.
 fn message_text(message: &Value) -> String {
-    match message.get("content") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join(""),
-        _ => String::new(),
-    }
+    clawdeck_core::content::content_text(message.get("content"), "").unwrap_or_default()
 }
 
 /// Whether the gateway's hello lists `method`.

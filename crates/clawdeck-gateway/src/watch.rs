@@ -259,13 +259,7 @@ pub fn result_text(result: &Value) -> Option<String> {
             let blocks = other
                 .get("content")
                 .and_then(Value::as_array)
-                .map(|blocks| {
-                    blocks
-                        .iter()
-                        .filter_map(|b| b.get("text").and_then(Value::as_str))
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                });
+                .map(|blocks| clawdeck_core::content::blocks_text(blocks, "\n"));
             match blocks {
                 Some(text) if !text.is_empty() => Some(text),
                 _ => Some(other.to_string()),
@@ -311,15 +305,7 @@ pub fn classify(gateway: &str, event: &str, payload: &Value) -> WatchItem {
         }
         "session.message" => {
             let message = payload.get("message").unwrap_or(payload);
-            let text = match message.get("content") {
-                Some(Value::String(s)) => s.clone(),
-                Some(Value::Array(blocks)) => blocks
-                    .iter()
-                    .filter_map(|b| b.get("text").and_then(Value::as_str))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-                _ => String::new(),
-            };
+            let text = message_text(Some(message));
             WatchKind::Message {
                 role: text_of(message.get("role")),
                 text,
@@ -594,13 +580,6 @@ fn chat_line(payload: &Value) -> String {
 
 /// The text blocks of a transcript message (`content` as a string or `[{text}]`).
 fn message_text(message: Option<&Value>) -> String {
-    match message.and_then(|m| m.get("content")) {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
+    clawdeck_core::content::content_text(message.and_then(|m| m.get("content")), "\n")
+        .unwrap_or_default()
 }

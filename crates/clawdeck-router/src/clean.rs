@@ -98,12 +98,10 @@ fn answer_from_cli_json(stdout: &str) -> Option<String> {
     let payloads = value
         .get("payloads")
         .or_else(|| value.get("result").and_then(|r| r.get("payloads")))?;
-    let texts: Vec<&str> = payloads
-        .as_array()?
-        .iter()
-        .filter_map(|p| p.get("text").and_then(Value::as_str))
-        .collect();
-    Some(texts.join("\n"))
+    Some(clawdeck_core::content::blocks_text(
+        payloads.as_array()?,
+        "\n",
+    ))
 }
 
 /// Cleans one run's output. `stdout` and `stderr` are the per-stream texts (the answer comes

@@ -2,13 +2,10 @@
 //! group, stdin /dev/null, minimal environment, whole-tree kill with a grace, drain grace for
 //! grandchildren that keep the pipes open).
 
-use super::events::OutputStream;
 use super::transport::{
     ChunkSink, NoteSink, RunPlan, StartFailure, Stop, StopReason, Transport, TransportEnd,
 };
-use crate::process::{
-    self, KillReason, OutputLimits, ProcessSpec, SpawnError, StdinMode, StreamKind,
-};
+use crate::process::{self, KillReason, OutputLimits, ProcessSpec, SpawnError, StdinMode};
 use crate::tool::BoxFuture;
 
 pub(crate) struct CliTransport;
@@ -50,11 +47,7 @@ impl Transport for CliTransport {
                     max_retained_bytes: 4 * 1024 * 1024,
                 })
                 .on_chunk(move |chunk| {
-                    let stream = match chunk.stream {
-                        StreamKind::Stdout => OutputStream::Stdout,
-                        StreamKind::Stderr => OutputStream::Stderr,
-                    };
-                    chunks(stream, chunk.text.as_bytes().to_vec());
+                    chunks(chunk.stream, chunk.text.as_bytes().to_vec());
                 });
             for (k, v) in &plan.env {
                 spec = spec.env(k.clone(), v.clone());

@@ -9,7 +9,7 @@ use super::request::{Mode, TransportKind};
 
 /// Which stream a chunk came from (the one stdout/stderr kind, `crate::sanitize`). The HTTP
 /// transport sends SSE deltas as `Stdout` and transport diagnostics as `Stderr`.
-pub use crate::sanitize::StdStream as OutputStream;
+pub use crate::sanitize::StdStream;
 
 /// One event of one run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -42,7 +42,7 @@ pub enum RouterEventKind {
     /// Output as it arrived, exactly as received.
     #[serde(rename_all = "camelCase")]
     Chunk {
-        stream: OutputStream,
+        stream: StdStream,
         /// Wall-clock arrival time.
         at: SystemTime,
         /// Time since the run started.

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::events::OutputStream;
+use super::events::StdStream;
 use super::transport::{
     ChunkSink, NoteSink, RunPlan, StartFailure, Stop, StopReason, Transport, TransportEnd,
 };
@@ -87,13 +87,7 @@ pub(crate) fn read_run_event(event: &EventFrame, run_id: &str) -> RunSignal {
                     let output = data
                         .pointer("/result/content")
                         .and_then(Value::as_array)
-                        .map(|blocks| {
-                            blocks
-                                .iter()
-                                .filter_map(|b| b.get("text").and_then(Value::as_str))
-                                .collect::<Vec<_>>()
-                                .join("")
-                        })
+                        .map(|blocks| clawdeck_core::content::blocks_text(blocks, ""))
                         .unwrap_or_default();
                     RunSignal::Tool(format!(
                         "remote tool {name} {}: {}",
@@ -136,14 +130,15 @@ fn error_text(error: &Value) -> String {
 
 /// The text blocks of a chat message (`content` as a string or as blocks).
 fn message_text(message: &Value) -> String {
+    // Only `text` blocks: a run's thinking or tool blocks are not its answer.
     match message.get("content") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect(),
-        _ => String::new(),
+        Some(Value::Array(blocks)) => clawdeck_core::content::blocks_text(
+            blocks
+                .iter()
+                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text")),
+            "",
+        ),
+        other => clawdeck_core::content::content_text(other, "").unwrap_or_default(),
     }
 }
 
@@ -269,7 +264,7 @@ async fn drive(
         Ok(a) => a,
         Err(crate::gateway::GatewayError::Refused { message, code, .. }) => {
             // Like the CLI's own error text (unknown agent, bad input): into the raw output.
-            chunks(OutputStream::Stderr, format!("{message}\n").into_bytes());
+            chunks(StdStream::Stderr, format!("{message}\n").into_bytes());
             notes(format!("the gateway refused the agent run ({code})"));
             return exited(1);
         }
@@ -326,7 +321,7 @@ async fn follow_run(
             Some(ClientEvent::Disconnected { reason, .. }) => {
                 // A reconnect would not bring this run's stream back.
                 chunks(
-                    OutputStream::Stderr,
+                    StdStream::Stderr,
                     format!("gateway connection lost mid-run: {reason}\n").into_bytes(),
                 );
                 return exited(1);
@@ -335,7 +330,7 @@ async fn follow_run(
                 // The run's text has a hole; its end may have been in it, and then the run's
                 // deadline ends the wait.
                 chunks(
-                    OutputStream::Stderr,
+                    StdStream::Stderr,
                     format!(
                         "clawdeck fell behind the gateway: {dropped} events of this run left out\n"
                     )
@@ -346,7 +341,7 @@ async fn follow_run(
             Some(_) => continue,
             None => {
                 chunks(
-                    OutputStream::Stderr,
+                    StdStream::Stderr,
                     b"gateway connection closed mid-run\n".to_vec(),
                 );
                 return exited(1);
@@ -355,20 +350,17 @@ async fn follow_run(
         match read_run_event(&event, run_id) {
             RunSignal::Text(t) => {
                 streamed = true;
-                chunks(OutputStream::Stdout, t.into_bytes());
+                chunks(StdStream::Stdout, t.into_bytes());
             }
             RunSignal::Tool(line) => notes(line),
             RunSignal::Final { text } => {
                 if !streamed && !text.is_empty() {
-                    chunks(OutputStream::Stdout, text.into_bytes());
+                    chunks(StdStream::Stdout, text.into_bytes());
                 }
                 return exited(0);
             }
             RunSignal::Ended { aborted: true } => {
-                chunks(
-                    OutputStream::Stderr,
-                    b"the gateway aborted the run\n".to_vec(),
-                );
+                chunks(StdStream::Stderr, b"the gateway aborted the run\n".to_vec());
                 return exited(1);
             }
             RunSignal::Ended { aborted: false } => {
@@ -379,7 +371,7 @@ async fn follow_run(
                 final_wait.get_or_insert_with(|| Box::pin(tokio::time::sleep(FINAL_WAIT)));
             }
             RunSignal::Error(message) => {
-                chunks(OutputStream::Stderr, format!("{message}\n").into_bytes());
+                chunks(StdStream::Stderr, format!("{message}\n").into_bytes());
                 return exited(1);
             }
             RunSignal::Nothing => {}

@@ -4,7 +4,7 @@
 //! stream as stderr chunks. Plain HTTP only (no TLS backend is compiled in): a gateway is
 //! expected on loopback, a tailnet or behind a local TLS-terminating proxy.
 
-use super::events::OutputStream;
+use super::events::StdStream;
 use super::transport::{ChunkSink, NoteSink, RunPlan, StartFailure, Stop, Transport, TransportEnd};
 use crate::tool::BoxFuture;
 use serde_json::{Value, json};
@@ -209,7 +209,7 @@ async fn refused(
         })
         .unwrap_or_else(|| text.trim().chars().take(500).collect());
     if status.as_u16() == 400 {
-        chunks(OutputStream::Stderr, format!("{detail}\n").into_bytes());
+        chunks(StdStream::Stderr, format!("{detail}\n").into_bytes());
         notes(format!("gateway answered HTTP 400 for {url}"));
         return TransportEnd {
             exit_code: Some(1),
@@ -245,7 +245,7 @@ async fn stream_reply(
             Ok(None) => break,
             Err(e) => {
                 chunks(
-                    OutputStream::Stderr,
+                    StdStream::Stderr,
                     format!("gateway stream error: {e}\n").into_bytes(),
                 );
                 return TransportEnd {
@@ -270,8 +270,8 @@ async fn stream_reply(
 /// Publishes one SSE event's data; true for `[DONE]`.
 fn publish(data: &str, chunks: &ChunkSink) -> bool {
     match interpret(data) {
-        SseItem::Delta(t) => chunks(OutputStream::Stdout, t.into_bytes()),
-        SseItem::Error(t) => chunks(OutputStream::Stderr, t.into_bytes()),
+        SseItem::Delta(t) => chunks(StdStream::Stdout, t.into_bytes()),
+        SseItem::Error(t) => chunks(StdStream::Stderr, t.into_bytes()),
         SseItem::Done => return true,
         SseItem::Nothing => {}
     }

@@ -38,7 +38,7 @@ pub(crate) use clawdeck_gateway as gateway;
 pub use clawbot_tool::ClawbotRouterTool;
 pub use clawdeck_core::prompt::router_guidance as guidance;
 pub use declaration::{TOOL_NAME, spec};
-pub use events::{OutputStream, RouterEvent, RouterEventKind};
+pub use events::{RouterEvent, RouterEventKind, StdStream};
 pub use guidance::{PRE_CALL_NOTICE, system_prompt_section};
 pub use install::{gateway_client, router_tools};
 pub use outcome::{RouterOutcome, RunStatus};

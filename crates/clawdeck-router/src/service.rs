@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 use super::argv::{self, MessageArg};
 use super::clean;
 use super::env::child_env;
-use super::events::{OutputStream, RouterEvent, RouterEventKind};
+use super::events::{RouterEvent, RouterEventKind, StdStream};
 use super::outcome::{RouterOutcome, RunStatus};
 use super::request::{Mode, OutputMode, RouterRequest, TransportKind};
 use super::texts;
@@ -155,7 +155,7 @@ impl RunBuffers {
     /// Keeps a chunk while the record is under the cap. The chunk that reaches the cap keeps
     /// its whole lines that fit and ends the record there; every later byte is counted as not
     /// kept, never stored, so the record is the output's complete beginning.
-    fn keep(&mut self, stream: OutputStream, bytes: &[u8]) {
+    fn keep(&mut self, stream: StdStream, bytes: &[u8]) {
         let reaches_cap = self.cut.is_none() && self.raw.len() + bytes.len() > RAW_LIMIT_BYTES;
         let kept = if self.cut.is_some() {
             0
@@ -168,8 +168,8 @@ impl RunBuffers {
         let (keep, drop) = bytes.split_at(kept);
         self.raw.extend_from_slice(keep);
         match stream {
-            OutputStream::Stdout => self.stdout.extend_from_slice(keep),
-            OutputStream::Stderr => self.stderr.extend_from_slice(keep),
+            StdStream::Stdout => self.stdout.extend_from_slice(keep),
+            StdStream::Stderr => self.stderr.extend_from_slice(keep),
         }
         if reaches_cap {
             // The record ends after its last whole line: an unfinished one goes with the rest.
@@ -753,7 +753,7 @@ impl RouterService {
         let started = control.started;
         let chunk_buffers = control.buffers.clone();
         let chunk_events = self.shared.events.clone();
-        let chunks: ChunkSink = Arc::new(move |stream: OutputStream, bytes: Vec<u8>| {
+        let chunks: ChunkSink = Arc::new(move |stream: StdStream, bytes: Vec<u8>| {
             if bytes.is_empty() {
                 return;
             }
@@ -1031,7 +1031,7 @@ mod tests {
         ) -> BoxFuture<'static, TransportEnd> {
             let finish = self.finish;
             Box::pin(async move {
-                chunks(OutputStream::Stdout, b"partial".to_vec());
+                chunks(StdStream::Stdout, b"partial".to_vec());
                 if !finish {
                     stop.requested().await;
                 }
@@ -1160,20 +1160,20 @@ mod tests {
             first.push_str(&line(n));
             n += 1;
         }
-        b.keep(OutputStream::Stdout, first.as_bytes());
+        b.keep(StdStream::Stdout, first.as_bytes());
         assert!(b.cut.is_none());
         // A chunk that does not fit, then a small one that would: the small one is not kept.
         let big: String = (n..n + 100).map(line).collect();
-        b.keep(OutputStream::Stdout, big.as_bytes());
-        b.keep(OutputStream::Stderr, b"late\n");
-        b.keep(OutputStream::Stdout, b"partial");
+        b.keep(StdStream::Stdout, big.as_bytes());
+        b.keep(StdStream::Stderr, b"late\n");
+        b.keep(StdStream::Stdout, b"partial");
         assert_eq!(b.raw, first.as_bytes(), "no line after the cut, no gap");
         // A chunk that fits but ends mid-line, then one past the cap: the record ends at the
         // last whole line.
         let mut c = RunBuffers::default();
-        c.keep(OutputStream::Stdout, first.as_bytes());
-        c.keep(OutputStream::Stdout, b"unfin");
-        c.keep(OutputStream::Stdout, big.as_bytes());
+        c.keep(StdStream::Stdout, first.as_bytes());
+        c.keep(StdStream::Stdout, b"unfin");
+        c.keep(StdStream::Stdout, big.as_bytes());
         assert_eq!(c.raw, first.as_bytes());
         assert_eq!(
             c.record_cut().map(|cut| cut.dropped_bytes),

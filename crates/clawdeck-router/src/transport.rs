@@ -8,11 +8,11 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::argv::Target;
-use super::events::OutputStream;
+use super::events::StdStream;
 use crate::tool::BoxFuture;
 
 /// Receives output in arrival order. Called from the transport's reader tasks.
-pub(crate) type ChunkSink = Arc<dyn Fn(OutputStream, Vec<u8>) + Send + Sync>;
+pub(crate) type ChunkSink = Arc<dyn Fn(StdStream, Vec<u8>) + Send + Sync>;
 
 /// Receives notes (supervisor messages, drain grace, ...).
 pub(crate) type NoteSink = Arc<dyn Fn(String) + Send + Sync>;

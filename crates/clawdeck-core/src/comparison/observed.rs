@@ -183,17 +183,7 @@ fn system_prompt(body: &Value) -> Option<String> {
         .as_array()?
         .iter()
         .find(|m| m.get("role").and_then(Value::as_str) == Some("system"))?;
-    match message.get("content")? {
-        Value::String(text) => Some(text.clone()),
-        Value::Array(parts) => Some(
-            parts
-                .iter()
-                .filter_map(|p| p.get("text").and_then(Value::as_str))
-                .collect::<Vec<_>>()
-                .join("\n"),
-        ),
-        _ => None,
-    }
+    crate::content::content_text(message.get("content"), "\n")
 }
 
 /// The deferred directory: `- name (owner): description` lines after the heading, and the

@@ -65,7 +65,7 @@ pub mod stop_signals;
 mod supervisor;
 
 pub use error::SpawnError;
-pub use output::{LineEnd, OutputChunk, OutputLine, RetainedOutput, StreamKind};
+pub use output::{LineEnd, OutputChunk, OutputLine, RetainedOutput, StdStream};
 pub use spec::{
     ChunkCallback, DEFAULT_DRAIN_GRACE, DEFAULT_KILL_GRACE, OutputLimits, ProcessSpec, StdinMode,
 };

@@ -5,7 +5,7 @@ use std::time::{Duration, SystemTime};
 use serde::Serialize;
 
 /// Which pipe a piece of output came from (the one stdout/stderr kind, `crate::sanitize`).
-pub use crate::sanitize::StdStream as StreamKind;
+pub use crate::sanitize::StdStream;
 
 /// How a retained line ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -27,7 +27,7 @@ pub enum LineEnd {
 /// chunks give its text; nothing is added (no newline at the end of a partial line).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OutputChunk {
-    pub stream: StreamKind,
+    pub stream: StdStream,
     /// Arrival of the chunk's first byte.
     pub at: SystemTime,
     /// Time from spawn to `at`.
@@ -51,7 +51,7 @@ impl OutputChunk {
 pub struct OutputLine {
     /// 0-based number among all lines of both streams (dropped ones included).
     pub number: u64,
-    pub stream: StreamKind,
+    pub stream: StdStream,
     pub at: SystemTime,
     pub text: String,
     pub end: LineEnd,
@@ -85,16 +85,16 @@ impl RetainedOutput {
     }
 
     /// The retained text of one stream.
-    pub(crate) fn stream_text(&self, stream: StreamKind) -> String {
+    pub(crate) fn stream_text(&self, stream: StdStream) -> String {
         join_lines(self.lines.iter().filter(|line| line.stream == stream))
     }
 
     pub fn stdout_text(&self) -> String {
-        self.stream_text(StreamKind::Stdout)
+        self.stream_text(StdStream::Stdout)
     }
 
     pub fn stderr_text(&self) -> String {
-        self.stream_text(StreamKind::Stderr)
+        self.stream_text(StdStream::Stderr)
     }
 }
 

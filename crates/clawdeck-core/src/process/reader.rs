@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::lines::{LineBatch, LineSplitter};
 use super::live::LiveText;
-use super::output::{OutputChunk, StreamKind};
+use super::output::{OutputChunk, StdStream};
 use super::retained::OutputBuffer;
 use super::spec::ChunkCallback;
 
@@ -105,7 +105,7 @@ impl PipeState {
 }
 
 /// Start reading a tokio child pipe (`ChildStdout` / `ChildStderr`). Needs a tokio runtime.
-pub(crate) fn start<P>(pipe: P, stream: StreamKind, shared: Arc<ReaderShared>) -> PipeReader
+pub(crate) fn start<P>(pipe: P, stream: StdStream, shared: Arc<ReaderShared>) -> PipeReader
 where
     P: std::os::fd::AsFd + IntoOwnedFd,
 {
@@ -353,14 +353,14 @@ fn wait_readable(fd: i32, partial_due: Option<std::time::Duration>) -> bool {
 /// Splits one stream's bytes into lines for the retained buffer, and hands the bytes as they
 /// arrive (partial lines included) to the observers.
 struct StreamReader {
-    stream: StreamKind,
+    stream: StdStream,
     splitter: LineSplitter,
     batch: LineBatch,
     live: LiveText,
 }
 
 impl StreamReader {
-    fn new(stream: StreamKind, shared: &ReaderShared) -> Self {
+    fn new(stream: StdStream, shared: &ReaderShared) -> Self {
         StreamReader {
             stream,
             splitter: LineSplitter::new(shared.max_line_bytes),

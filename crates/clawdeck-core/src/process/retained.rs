@@ -13,12 +13,12 @@ use std::time::SystemTime;
 use bytes::Bytes;
 
 use super::lines::LineBatch;
-use super::output::{LineEnd, OutputLine, RetainedOutput, StreamKind};
+use super::output::{LineEnd, OutputLine, RetainedOutput, StdStream};
 use super::spec::OutputLimits;
 
 #[derive(Debug, Clone)]
 struct Block {
-    stream: StreamKind,
+    stream: StdStream,
     at: SystemTime,
     /// The block's lines joined by `\n`, the last one followed by `\n` only when it ended
     /// with a newline.
@@ -47,10 +47,10 @@ pub(crate) struct OutputBuffer {
     stream_lines: [u64; 2],
 }
 
-fn stream_index(stream: StreamKind) -> usize {
+fn stream_index(stream: StdStream) -> usize {
     match stream {
-        StreamKind::Stdout => 0,
-        StreamKind::Stderr => 1,
+        StdStream::Stdout => 0,
+        StdStream::Stderr => 1,
     }
 }
 
@@ -72,7 +72,7 @@ impl OutputBuffer {
         }
     }
 
-    pub(crate) fn count_read(&mut self, stream: StreamKind, bytes: usize) {
+    pub(crate) fn count_read(&mut self, stream: StdStream, bytes: usize) {
         self.stream_bytes[stream_index(stream)] += bytes as u64;
     }
 
@@ -80,7 +80,7 @@ impl OutputBuffer {
     /// `input`, its own text (converted or cross-read lines) is copied once.
     pub(crate) fn append(
         &mut self,
-        stream: StreamKind,
+        stream: StdStream,
         at: SystemTime,
         batch: &LineBatch,
         input: &Bytes,
@@ -279,13 +279,13 @@ mod tests {
         // Bytes count newlines too: "cc\ndd\nee\n" is 9 bytes.
         let mut buffer = OutputBuffer::new(limits(3, 9));
         buffer.append(
-            StreamKind::Stdout,
+            StdStream::Stdout,
             SystemTime::now(),
             &newline_batch(&["aaa", "bbb"]),
             &Bytes::new(),
         );
         buffer.append(
-            StreamKind::Stderr,
+            StdStream::Stderr,
             SystemTime::now(),
             &newline_batch(&["cc", "dd", "ee"]),
             &Bytes::new(),
@@ -295,7 +295,7 @@ mod tests {
         assert_eq!(snap.lines[0].number, 2);
         assert_eq!((snap.dropped_lines, snap.dropped_bytes), (2, 6));
         buffer.append(
-            StreamKind::Stdout,
+            StdStream::Stdout,
             SystemTime::now(),
             &newline_batch(&["12345", "6"]),
             &Bytes::new(),
@@ -322,7 +322,7 @@ mod tests {
         });
         let mut buffer = OutputBuffer::new(limits(2, 100));
         buffer.append(
-            StreamKind::Stdout,
+            StdStream::Stdout,
             SystemTime::now(),
             &lines_batch,
             &Bytes::from_static(input),
@@ -349,7 +349,7 @@ mod tests {
                 lines: 500,
                 last_end: LineEnd::Newline,
             });
-            buffer.append(StreamKind::Stdout, SystemTime::now(), &batch, &input);
+            buffer.append(StdStream::Stdout, SystemTime::now(), &batch, &input);
             // Blocks keep reads alive; only the ones holding retained text may remain.
             assert!(buffer.retained_bytes <= 10_000);
             assert!(buffer.blocks.len() <= 2, "{}", buffer.blocks.len());
@@ -372,7 +372,7 @@ mod tests {
     /// The simple model: a list of lines, oldest dropped first.
     #[derive(Default)]
     struct Model {
-        lines: VecDeque<(StreamKind, String, LineEnd)>,
+        lines: VecDeque<(StdStream, String, LineEnd)>,
         first: u64,
         dropped_bytes: u64,
     }
@@ -380,7 +380,7 @@ mod tests {
     impl Model {
         fn append(
             &mut self,
-            stream: StreamKind,
+            stream: StdStream,
             lines: &[(String, LineEnd)],
             max_lines: usize,
             max_bytes: usize,
@@ -388,7 +388,7 @@ mod tests {
             for (text, end) in lines {
                 self.lines.push_back((stream, text.clone(), *end));
             }
-            let bytes = |lines: &VecDeque<(StreamKind, String, LineEnd)>| {
+            let bytes = |lines: &VecDeque<(StdStream, String, LineEnd)>| {
                 lines
                     .iter()
                     .map(|(_, text, end)| text.len() + usize::from(*end == LineEnd::Newline))
@@ -425,7 +425,7 @@ mod tests {
             let mut buffer = OutputBuffer::new(OutputLimits { max_line_bytes: 10, max_retained_lines: max_lines, max_retained_bytes: max_bytes });
             let mut model = Model::default();
             for (stderr, as_input, lines) in &appends {
-                let stream = if *stderr { StreamKind::Stderr } else { StreamKind::Stdout };
+                let stream = if *stderr { StdStream::Stderr } else { StdStream::Stdout };
                 // As one input segment when all lines end in newlines (like the fast path).
                 let mut input = Vec::new();
                 let mut lines_batch = LineBatch::default();
@@ -445,8 +445,8 @@ mod tests {
                 buffer.append(stream, SystemTime::UNIX_EPOCH, &lines_batch, &Bytes::from(input));
                 model.append(stream, lines, max_lines, max_bytes);
                 let snap = buffer.snapshot_from(0);
-                let got: Vec<(StreamKind, String, LineEnd)> = snap.lines.iter().map(|line| (line.stream, line.text.clone(), line.end)).collect();
-                let want: Vec<(StreamKind, String, LineEnd)> = model.lines.iter().cloned().collect();
+                let got: Vec<(StdStream, String, LineEnd)> = snap.lines.iter().map(|line| (line.stream, line.text.clone(), line.end)).collect();
+                let want: Vec<(StdStream, String, LineEnd)> = model.lines.iter().cloned().collect();
                 prop_assert_eq!(got, want);
                 prop_assert_eq!(snap.dropped_lines, model.first);
                 prop_assert_eq!(snap.dropped_bytes, model.dropped_bytes);

@@ -23,7 +23,7 @@ use crate::config::bounds;
 
 use super::error::SpawnError;
 use super::group::{group_has_live_members, signal_group, signal_name};
-use super::output::{OutputChunk, RetainedOutput, StreamKind};
+use super::output::{OutputChunk, RetainedOutput, StdStream};
 use super::reader::{self, PipeReader, ReaderShared};
 use super::retained::OutputBuffer;
 use super::spec::{ProcessSpec, StdinMode};
@@ -561,14 +561,14 @@ fn start_readers(child: &mut tokio::process::Child, shared: Arc<ReaderShared>) -
     if let Some(stdout) = child.stdout.take() {
         readers.push(reader::start(
             stdout,
-            StreamKind::Stdout,
+            StdStream::Stdout,
             Arc::clone(&shared),
         ));
     }
     if let Some(stderr) = child.stderr.take() {
         readers.push(reader::start(
             stderr,
-            StreamKind::Stderr,
+            StdStream::Stderr,
             Arc::clone(&shared),
         ));
     }

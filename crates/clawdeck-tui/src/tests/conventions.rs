@@ -179,7 +179,7 @@ fn a_runs_end_note_names_what_each_number_is() {
         deadline: started_at + Duration::from_secs(45),
     }));
     h.app.handle_event(event(RouterEventKind::Chunk {
-        stream: crate::router::OutputStream::Stdout,
+        stream: crate::router::StdStream::Stdout,
         at: started_at,
         elapsed: Duration::ZERO,
         bytes: b"one\ntwo\nthree\n".to_vec(),

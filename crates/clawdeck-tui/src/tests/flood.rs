@@ -13,7 +13,7 @@ use ratatui::backend::TestBackend;
 use super::harness::Harness;
 use crate::deck::paced::Permit;
 use crate::event::{AppEvent, CoreEvent};
-use crate::router::{Mode, OutputStream, RouterEvent, RouterEventKind, TransportKind};
+use crate::router::{Mode, RouterEvent, RouterEventKind, StdStream, TransportKind};
 use crate::views::ViewId;
 
 /// A harness on the Router view following run 1, live.
@@ -53,7 +53,7 @@ fn chunk(first: usize, lines: usize) -> AppEvent {
     router(
         1,
         RouterEventKind::Chunk {
-            stream: OutputStream::Stdout,
+            stream: StdStream::Stdout,
             at: SystemTime::UNIX_EPOCH,
             elapsed: Duration::ZERO,
             bytes: text.into_bytes(),

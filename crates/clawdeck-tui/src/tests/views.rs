@@ -15,7 +15,7 @@ use crate::frame::FrameRequester;
 use crate::pipeline::CallOutcome;
 use crate::queue::{EntryOutcome, EntrySnapshot, EntryState, LaneSnapshot, QueueSnapshot};
 use crate::router::{
-    Mode, OutputStream, RouterEvent, RouterEventKind, RouterOutcome, RunStatus, TransportKind,
+    Mode, RouterEvent, RouterEventKind, RouterOutcome, RunStatus, StdStream, TransportKind,
 };
 use crate::tool::ToolResult;
 use crate::views::ViewId;
@@ -61,7 +61,7 @@ impl Harness {
         );
     }
 
-    fn chunk(&mut self, run_id: u64, stream: OutputStream, bytes: &[u8]) {
+    fn chunk(&mut self, run_id: u64, stream: StdStream, bytes: &[u8]) {
         let at = self.wall();
         self.router_event(
             run_id,
@@ -718,22 +718,22 @@ fn router_with_runs() -> Harness {
         "summarise yesterday's logs",
         Duration::from_secs(40),
     );
-    h.chunk(1, OutputStream::Stdout, b"done.\n");
+    h.chunk(1, StdStream::Stdout, b"done.\n");
     h.finish_run(1, RunStatus::Completed, Some(0), None, 12);
     h.start_run(2, "ops", "look at the alerts", Duration::from_secs(12));
     h.chunk(
         2,
-        OutputStream::Stdout,
+        StdStream::Stdout,
         b"\x1b[32mconnected\x1b[0m to gateway\n",
     );
     h.chunk(
         2,
-        OutputStream::Stderr,
+        StdStream::Stderr,
         b"warn: slow tool\n\x1b]0;evil title\x07",
     );
     h.chunk(
         2,
-        OutputStream::Stdout,
+        StdStream::Stdout,
         b"step\t1\x1b[2J\nprogress 10%\rprogress 60%",
     );
     h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
@@ -792,7 +792,7 @@ fn router_view_shows_the_tools_closing_text() {
     );
     h.finish_run_with_content(1, RunStatus::SpawnFailed, None, None, 0, "", &content);
     h.start_run(2, "ops", "hang", Duration::from_secs(45));
-    h.chunk(2, OutputStream::Stdout, b"partial answer\n");
+    h.chunk(2, StdStream::Stdout, b"partial answer\n");
     let content = format!("partial answer\n\n{}", texts::timed_out(45));
     h.finish_run_with_content(
         2,
@@ -864,7 +864,7 @@ fn router_stream_scrolls_sideways_for_long_lines() {
     let mut h = with_config();
     h.start_run(1, "ops", "long lines", Duration::from_secs(45));
     let long = format!("{}END-OF-LINE\n", "x".repeat(150));
-    h.chunk(1, OutputStream::Stdout, long.as_bytes());
+    h.chunk(1, StdStream::Stdout, long.as_bytes());
     h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
     let screen = h.screen(100, 14);
     assert!(!screen.contains("END-OF-LINE"), "{screen}");
@@ -967,14 +967,14 @@ fn router_keys_emit_intents() {
 fn router_stream_follow_search_and_scroll() {
     let mut h = router_with_runs();
     for i in 0..200 {
-        h.chunk(2, OutputStream::Stdout, format!("line {i}\n").as_bytes());
+        h.chunk(2, StdStream::Stdout, format!("line {i}\n").as_bytes());
     }
     h.screen(120, 24);
     assert!(h.app.router.pane.follow);
     h.key(KeyCode::PageUp);
     assert!(!h.app.router.pane.follow, "scrolling up pauses follow");
     let top = h.app.router.pane.top;
-    h.chunk(2, OutputStream::Stdout, b"more\n");
+    h.chunk(2, StdStream::Stdout, b"more\n");
     h.screen(120, 24);
     assert_eq!(h.app.router.pane.top, top, "a paused view keeps its place");
     h.key(KeyCode::End);
@@ -1005,7 +1005,7 @@ fn router_view_draws_a_line_that_arrives_in_pieces_as_one_line() {
     h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
     // Live chunks as the supervisor sends them: a partial line, its `\r` redraws, its newline.
     for piece in [&b"building 1"[..], b"0%", b"\rbuilding 5", b"0%"] {
-        h.chunk(7, OutputStream::Stdout, piece);
+        h.chunk(7, StdStream::Stdout, piece);
     }
     let screen = h.screen(120, 24);
     assert!(screen.contains("building 50%"), "{screen}");
@@ -1014,8 +1014,8 @@ fn router_view_draws_a_line_that_arrives_in_pieces_as_one_line() {
         h.app.router.selected_run().map(|r| r.buffer.display_len()),
         Some(1)
     );
-    h.chunk(7, OutputStream::Stdout, b"\rbuilding 100%");
-    h.chunk(7, OutputStream::Stdout, b"\nlinking\n");
+    h.chunk(7, StdStream::Stdout, b"\rbuilding 100%");
+    h.chunk(7, StdStream::Stdout, b"\nlinking\n");
     let screen = h.screen(120, 24);
     let shown: Vec<&str> = screen
         .lines()
@@ -1408,7 +1408,7 @@ fn idle_and_offscreen_output_request_no_frames() {
             RouterEvent {
                 run_id: 1,
                 kind: RouterEventKind::Chunk {
-                    stream: OutputStream::Stdout,
+                    stream: StdStream::Stdout,
                     at: started_at,
                     elapsed: Duration::ZERO,
                     bytes: b"x\n".to_vec(),
@@ -1951,7 +1951,7 @@ fn the_new_run_dialog_starts_with_the_contexts_agent_and_shows_the_new_run() {
 #[test]
 fn router_search_counts_hits_and_starts_at_the_top() {
     let mut h = router_with_runs();
-    h.chunk(2, OutputStream::Stdout, b"\nprogress again\n");
+    h.chunk(2, StdStream::Stdout, b"\nprogress again\n");
     h.app.router.flush_pending();
     h.key(KeyCode::Char('/'));
     h.type_text("progress");
@@ -1978,7 +1978,7 @@ fn status_messages_do_not_follow_the_operator_to_another_view() {
 fn counts_of_one_are_singular() {
     let mut h = with_config();
     h.start_run(1, "ops", "x", Duration::from_secs(1));
-    h.chunk(1, OutputStream::Stdout, b"a\x1b]0;t\x07b\n");
+    h.chunk(1, StdStream::Stdout, b"a\x1b]0;t\x07b\n");
     h.app.handle_event(AppEvent::SwitchView(ViewId::Router));
     let screen = h.screen(140, 24);
     assert!(
