@@ -283,6 +283,7 @@ fn skill_roots() -> SkillRoots {
         bundled: Some(base.join("bundled")),
         managed: Some(base.join("managed")),
         workspace: Some(base.join("workspace/skills")),
+        linked: Vec::new(),
     }
 }
 

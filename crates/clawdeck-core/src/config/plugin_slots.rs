@@ -210,17 +210,26 @@ fn plugins_under(root: &Path, ids: &mut BTreeSet<String>) {
 
 /// Adds the id of the plugin in `dir` (its manifest's `id`); false when `dir` holds none.
 fn manifest_id(dir: &Path, ids: &mut BTreeSet<String>) -> bool {
-    let Ok(text) = super::read_text::read_config_text(&dir.join(MANIFEST)) else {
+    let Some(manifest) = plugin_manifest(dir) else {
         return false;
     };
-    let manifest = dir.join(MANIFEST);
-    let id = super::parse_json5::<Value>(&text, &manifest.display().to_string())
+    if let Some(id) = manifest
         .ok()
-        .and_then(|v| v.get("id").and_then(Value::as_str).map(str::to_string));
-    if let Some(id) = id {
+        .and_then(|v| v.get("id")?.as_str().map(str::to_string))
+    {
         ids.insert(id);
     }
     true
+}
+
+/// The manifest of the plugin in `dir`: None when there is none, Err when it does not parse.
+pub(crate) fn plugin_manifest(dir: &Path) -> Option<Result<Value, ConfigError>> {
+    let path = dir.join(MANIFEST);
+    let text = super::read_text::read_config_text(&path).ok()?;
+    Some(super::parse_json5::<Value>(
+        &text,
+        &path.display().to_string(),
+    ))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! Pure: the CLI prints [`build_system_prompt`]'s text, the console renders [`prompt_sections`].
 
 pub mod openclaw_prompt;
+mod plugin_skills;
 pub mod report;
 pub mod router_guidance;
 pub(crate) mod session_visibility;

@@ -348,7 +348,7 @@ fn compact_home(path: &str, home: Option<&std::path::Path>) -> String {
 
 /// The skill folders today's OpenClaw reads besides clawdeck's: the installed package's
 /// `skills/` (bundled) and, for the default agent, its `custodian-skills/`; the enabled
-/// plugins' skills linked under `<state>/plugin-skills`.
+/// plugins' skills, shown where OpenClaw links them (`<state>/plugin-skills`).
 fn openclaw_skill_roots(
     roots: &mut crate::skills::SkillRoots,
     config: &LoadedConfig,
@@ -363,11 +363,25 @@ fn openclaw_skill_roots(
             roots.extra.push(package.join("custodian-skills"));
         }
     }
-    if let Some(state) =
+    let Some(published) =
         super::openclaw_prompt::default_workspace(config, &config.default_agent_id())
             .and_then(|w| w.parent().map(|p| p.join("plugin-skills")))
-    {
-        roots.extra.push(state);
+    else {
+        return;
+    };
+    match package {
+        // OpenClaw links the enabled plugins' skills anew at every run: read from the plugins.
+        Some(package) => {
+            roots.linked = super::plugin_skills::linked_roots(config, package)
+                .into_iter()
+                .map(|dir| crate::skills::LinkedRoot {
+                    dir,
+                    shown_under: published.clone(),
+                })
+                .collect()
+        }
+        // Without the package, what a gateway linked last.
+        None => roots.extra.push(published),
     }
 }
 

@@ -24,31 +24,32 @@ pub struct SkillRoots {
     pub managed: Option<PathBuf>,
     /// `<workspace>/skills`.
     pub workspace: Option<PathBuf>,
+    /// Enabled plugins' skill roots (after `extra`, as extra): OpenClaw reads them in the
+    /// plugin and shows each skill where it links it, `<shown_under>/<folder>/SKILL.md`.
+    #[serde(default)]
+    pub linked: Vec<LinkedRoot>,
+}
+
+/// A plugin's skill root and the folder OpenClaw links its skills into (`plugin-skills`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LinkedRoot {
+    pub dir: PathBuf,
+    pub shown_under: PathBuf,
 }
 
 impl SkillRoots {
-    /// Each root with its source, in precedence order (lowest first).
-    pub(crate) fn ordered(&self) -> Vec<(SkillSource, PathBuf)> {
-        let mut roots: Vec<(SkillSource, PathBuf)> = self
-            .extra
-            .iter()
-            .map(|dir| (SkillSource::Extra, dir.clone()))
-            .collect();
-        roots.extend(
-            self.bundled
-                .iter()
-                .map(|d| (SkillSource::Bundled, d.clone())),
-        );
-        roots.extend(
-            self.managed
-                .iter()
-                .map(|d| (SkillSource::Managed, d.clone())),
-        );
-        roots.extend(
-            self.workspace
-                .iter()
-                .map(|d| (SkillSource::Workspace, d.clone())),
-        );
+    /// Each root with its source and where its skills are shown when elsewhere, in
+    /// precedence order (lowest first).
+    pub(crate) fn ordered(&self) -> Vec<(SkillSource, PathBuf, Option<PathBuf>)> {
+        let plain = |source: SkillSource| move |dir: &PathBuf| (source, dir.clone(), None);
+        let mut roots: Vec<_> = self.extra.iter().map(plain(SkillSource::Extra)).collect();
+        roots.extend(self.linked.iter().map(|linked| {
+            let shown = Some(linked.shown_under.clone());
+            (SkillSource::Extra, linked.dir.clone(), shown)
+        }));
+        roots.extend(self.bundled.iter().map(plain(SkillSource::Bundled)));
+        roots.extend(self.managed.iter().map(plain(SkillSource::Managed)));
+        roots.extend(self.workspace.iter().map(plain(SkillSource::Workspace)));
         roots
     }
 }
@@ -74,8 +75,12 @@ pub struct LoadedSkills {
 /// Loads all roots; a missing root is simply empty.
 pub fn load_skills(roots: &SkillRoots) -> LoadedSkills {
     let mut loaded = LoadedSkills::default();
-    for (source, root) in roots.ordered() {
-        for skill in load_root(&root, source, &mut loaded.warnings) {
+    for (source, root, shown_under) in roots.ordered() {
+        for mut skill in load_root(&root, source, &mut loaded.warnings) {
+            if let (Some(shown_under), Some(folder)) = (&shown_under, skill.base_dir.file_name()) {
+                skill.base_dir = shown_under.join(folder);
+                skill.file_path = skill.base_dir.join("SKILL.md");
+            }
             match loaded.skills.iter_mut().find(|s| s.name == skill.name) {
                 Some(existing) => {
                     loaded.overridden.push(Overridden {
@@ -262,6 +267,45 @@ mod tests {
     }
 
     #[test]
+    fn a_plugins_skills_are_read_in_the_plugin_and_shown_where_openclaw_links_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path();
+        write(
+            base,
+            "plugin/skills/canvas/SKILL.md",
+            "---\ndescription: draw\n---\n",
+        );
+        write(
+            base,
+            "managed/canvas/SKILL.md",
+            "---\ndescription: mine\n---\n",
+        );
+        let linked = vec![LinkedRoot {
+            dir: base.join("plugin/skills"),
+            shown_under: base.join("state/plugin-skills"),
+        }];
+        let roots = SkillRoots {
+            linked: linked.clone(),
+            ..SkillRoots::default()
+        };
+        let loaded = load_skills(&roots);
+        let skill = &loaded.skills[0];
+        assert_eq!(skill.description, "draw");
+        assert_eq!(
+            skill.file_path,
+            base.join("state/plugin-skills/canvas/SKILL.md")
+        );
+        assert_eq!(skill.base_dir, base.join("state/plugin-skills/canvas"));
+        // Below the managed skills, as OpenClaw's extra roots are.
+        let roots = SkillRoots {
+            linked,
+            managed: Some(base.join("managed")),
+            ..SkillRoots::default()
+        };
+        assert_eq!(load_skills(&roots).skills[0].description, "mine");
+    }
+
+    #[test]
     fn a_fifo_as_a_skill_file_is_skipped_at_once() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("SKILL.md");
@@ -315,6 +359,7 @@ mod tests {
             bundled: Some(base.join("bundled")),
             managed: Some(base.join("managed")),
             workspace: Some(base.join("ws")),
+            linked: Vec::new(),
         };
         let loaded = load_skills(&roots);
         let got: Vec<(&str, &str)> = loaded

@@ -24,7 +24,7 @@ pub use commands::{
 pub use dispatch::{DispatchPlan, plan_dispatch};
 pub use eligibility::{EligibilityEnv, Ineligible, check_eligibility};
 pub use format::{SkillsPrompt, SkillsPromptLimits, build_skills_prompt};
-pub use load::{LoadedSkills, SkillRoots, load_skills};
+pub use load::{LinkedRoot, LoadedSkills, SkillRoots, load_skills};
 
 /// Where a skill came from; the order is the precedence (later wins by name).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -77,6 +77,7 @@ pub fn skill_roots(config: &LoadedConfig, agent: Option<&str>) -> SkillRoots {
         },
         managed,
         workspace: Some(workspace_dir(config, agent).join("skills")),
+        linked: Vec::new(),
     }
 }
 
