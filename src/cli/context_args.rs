@@ -84,6 +84,7 @@ impl ContextArgs {
             subagent_depth: self.subagent_depth,
             sandboxed: self.sandboxed,
             remote: false,
+            channel_from_key: false,
         }
         .with_depth_implying_subagent()
         .with_session_key()

@@ -44,6 +44,10 @@ pub struct PolicyContext {
     pub sandboxed: bool,
     /// The caller is a remote agent (a clawBot reaching back); local system tools are never offered.
     pub remote: bool,
+    /// `channel` came from the session key, not from a flag: the key says where the session
+    /// lives (its group policy), not that this turn arrived over that channel.
+    #[serde(skip)]
+    pub channel_from_key: bool,
 }
 
 impl PolicyContext {
@@ -67,6 +71,7 @@ impl PolicyContext {
             self.agent = parts.agent;
         }
         if unset(&self.channel) {
+            self.channel_from_key = parts.channel.is_some();
             self.channel = parts.channel.clone();
         }
         // The key's group is a group of the key's channel only.

@@ -183,7 +183,9 @@ fn run_shape(
         minimal: mode == PromptMode::Minimal || resolution.resolved.subagent,
         subagent: resolution.resolved.subagent,
         sandboxed: resolution.resolved.sandboxed,
-        channel: ctx.channel.clone(),
+        // The channel a turn arrived over: a session key alone is a turn sent into the session
+        // from elsewhere (the CLI, the Control UI, cron), as OpenClaw builds it.
+        channel: ctx.channel.clone().filter(|_| !ctx.channel_from_key),
         main_session: is_main_session(ctx, agent),
         model: model_identity(&resolution.resolved),
         default_model: default_model(config),
