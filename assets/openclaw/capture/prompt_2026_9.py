@@ -294,7 +294,9 @@ doc = {
   "skillsPreamble": "The following skills provide specialized instructions for specific tasks.\nRead a skill's file at its listed location when the task matches its description.\nWhen a skill file references a relative path, resolve it against the skill directory (parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.",
   "channelIds": "feishu|googlechat|nostr|buzz|msteams|mattermost|nextcloud-talk|matrix|raft|a2a|line|zalo|clickclack|zalouser|sms|synology-chat|tlon|discord|imessage|irc|reef|signal|slack|telegram|twitch|whatsapp",
   "nativeApprovalChannels": ["discord", "googlechat", "imessage", "matrix", "qqbot", "signal", "slack", "whatsapp"],
-  "bootstrapFiles": ["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "BOOTSTRAP.md", "MEMORY.md"],
+  # WORKSPACE_BOOTSTRAP_FILENAMES (dist/workspace-bootstrap-policy-*.mjs; 2026.8: workspace-*.js): no
+  # TOOLS.md or HEARTBEAT.md in either release.
+  "bootstrapFiles": ["AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md", "BOOTSTRAP.md", "MEMORY.md"],
   "bootstrapMaxChars": 20000,
   "bootstrapTotalMaxChars": 60000,
   "noneMode": ["You are a personal assistant running inside OpenClaw.", W("model", ["Current model identity: {model}. If asked what model you are, answer with this value for the current run."])],
