@@ -1,5 +1,5 @@
 //! The workspace files OpenClaw injects into the prompt under `# Project Context` (AGENTS.md,
-//! SOUL.md, IDENTITY.md, USER.md, TOOLS.md, BOOTSTRAP.md, MEMORY.md), read from the agent's
+//! SOUL.md, IDENTITY.md, USER.md, BOOTSTRAP.md, MEMORY.md: the release pack names them), read from the agent's
 //! workspace with the release's budgets (`agents.defaults.bootstrapMaxChars` per file,
 //! `bootstrapTotalMaxChars` in all) and its truncation mark.
 
@@ -86,19 +86,41 @@ fn read_capped(path: &Path) -> Option<String> {
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// The files found in `workspace` among `names`, in the builder's order, within budget.
+/// Files OpenClaw leaves out when they do not exist, rather than naming them missing: the
+/// user's profile and memory, and BOOTSTRAP.md (gone once the workspace is set up).
+const ABSENT_IS_NORMAL: [&str; 3] = ["user.md", "memory.md", "bootstrap.md"];
+
+/// What stands in for a file that does not exist (OpenClaw's `buildBootstrapContextFiles`).
+fn missing_marker(path: &Path) -> String {
+    format!("[MISSING] Expected at: {}", path.display())
+}
+
+/// The files found in `workspace` among `names`, in the builder's order, within budget; with
+/// `mark_missing`, a file that does not exist (but for those whose absence is normal) is
+/// there as OpenClaw's `[MISSING]` line.
 pub fn load_context_files_with(
     workspace: &Path,
     names: &[String],
     max_chars: usize,
     total_max_chars: usize,
+    mark_missing: bool,
 ) -> Vec<ContextFile> {
     let mut found: Vec<(usize, String, String)> = names
         .iter()
         .filter_map(|name| {
             let path = workspace.join(name);
-            let content = read_capped(&path)?;
             let basename = name.to_ascii_lowercase();
+            let content = match read_capped(&path) {
+                Some(content) => content,
+                None if mark_missing
+                    && !ABSENT_IS_NORMAL.contains(&basename.as_str())
+                    && std::fs::symlink_metadata(&path)
+                        .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) =>
+                {
+                    missing_marker(&path)
+                }
+                None => return None,
+            };
             Some((order(&basename), path.display().to_string(), content))
         })
         .collect();
@@ -140,7 +162,9 @@ pub fn load_context_files_with(
     files
 }
 
-/// The files the prompt of `agent` injects from `workspace`, with the config's budgets.
+/// The files the prompt of `agent` injects from `workspace`, with the config's budgets. A
+/// missing file is named missing only under `skipBootstrap`: otherwise OpenClaw seeds it from
+/// its templates before the run (which clawdeck does not model: it is left out).
 pub fn load_context_files(
     config: &LoadedConfig,
     agent: &str,
@@ -153,6 +177,7 @@ pub fn load_context_files(
         names,
         budget(config, agent, "bootstrapMaxChars", defaults.0),
         budget(config, agent, "bootstrapTotalMaxChars", defaults.1),
+        agent_setting(&config.raw, agent, "/skipBootstrap") == Some(&Value::Bool(true)),
     )
 }
 
@@ -171,12 +196,44 @@ mod tests {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        let files = load_context_files_with(dir.path(), &names, 300, 10_000);
+        let files = load_context_files_with(dir.path(), &names, 300, 10_000, false);
         let order: Vec<&str> = files.iter().map(|f| f.basename.as_str()).collect();
         assert_eq!(order, vec!["agents.md", "user.md"]);
         assert!(files[0].truncated);
         assert!(files[0].content.chars().count() <= 300);
         assert!(files[0].content.contains("truncated AGENTS.md: kept"));
         assert_eq!(files[1].content, "user");
+    }
+
+    #[test]
+    fn under_skip_bootstrap_a_missing_file_is_named_missing_but_not_the_optional_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("IDENTITY.md"), "me").unwrap();
+        std::fs::create_dir(dir.path().join("SOUL.md")).unwrap();
+        let names: Vec<String> = [
+            "AGENTS.md",
+            "SOUL.md",
+            "IDENTITY.md",
+            "USER.md",
+            "BOOTSTRAP.md",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let files = load_context_files_with(dir.path(), &names, 300, 10_000, true);
+        let shown: Vec<(&str, &str)> = files
+            .iter()
+            .map(|f| (f.basename.as_str(), f.content.as_str()))
+            .collect();
+        let agents = format!(
+            "[MISSING] Expected at: {}",
+            dir.path().join("AGENTS.md").display()
+        );
+        // SOUL.md exists (a folder): unreadable, not missing, and left out as before.
+        assert_eq!(
+            shown,
+            vec![("agents.md", agents.as_str()), ("identity.md", "me")]
+        );
+        assert!(load_context_files_with(dir.path(), &names, 300, 10_000, false).len() == 1);
     }
 }
