@@ -1,7 +1,7 @@
 //! The workspace files OpenClaw injects into the prompt under `# Project Context` (AGENTS.md,
 //! SOUL.md, IDENTITY.md, USER.md, BOOTSTRAP.md, MEMORY.md: the release pack names them), read
-//! from the agent's workspace with the release's budgets (`agents.defaults.bootstrapMaxChars` per file,
-//! `bootstrapTotalMaxChars` in all) and its truncation mark.
+//! from the agent's workspace with the release's budgets (`agents.defaults.bootstrapMaxChars`
+//! per file, `bootstrapTotalMaxChars` in all) and its truncation mark.
 
 use std::path::Path;
 
