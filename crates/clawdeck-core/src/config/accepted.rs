@@ -30,21 +30,39 @@ fn key(schema_text: &str, config: &Value) -> String {
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Whether this config was accepted under this schema before.
-pub(super) fn was_accepted(schema_text: &str, config: &Value) -> bool {
-    memo_dir().is_some_and(|dir| dir.join(key(schema_text, config)).is_file())
+/// One config under one schema: its memo file, named once (hashing the schema text is the
+/// costly part), asked before the check and written after it.
+pub(super) struct Memo {
+    dir: Option<PathBuf>,
+    key: String,
 }
 
-/// Remembers that this config was accepted (best effort).
-pub(super) fn remember(schema_text: &str, config: &Value) {
-    let Some(dir) = memo_dir() else {
-        return;
-    };
-    if std::fs::create_dir_all(&dir).is_err() {
-        return;
+impl Memo {
+    pub(super) fn of(schema_text: &str, config: &Value) -> Memo {
+        Memo {
+            dir: memo_dir(),
+            key: key(schema_text, config),
+        }
     }
-    let _ = std::fs::write(dir.join(key(schema_text, config)), b"");
-    prune(&dir);
+
+    /// Whether this config was accepted under this schema before.
+    pub(super) fn was_accepted(&self) -> bool {
+        self.dir
+            .as_ref()
+            .is_some_and(|dir| dir.join(&self.key).is_file())
+    }
+
+    /// Remembers that this config was accepted (best effort).
+    pub(super) fn remember(&self) {
+        let Some(dir) = &self.dir else {
+            return;
+        };
+        if std::fs::create_dir_all(dir).is_err() {
+            return;
+        }
+        let _ = std::fs::write(dir.join(&self.key), b"");
+        prune(dir);
+    }
 }
 
 /// Keeps the newest `KEEP` entries.

@@ -149,15 +149,18 @@ pub enum SchemaVerdict {
 /// Validates `raw` the way OpenClaw `pack_id` validates its config.
 pub fn check(raw: &Value, pack_id: &str) -> SchemaVerdict {
     // Accepted before, unchanged: skip compiling the schema (only acceptance is remembered).
-    let schema_text = stored_schema(pack_id);
-    if schema_text.is_some_and(|text| super::accepted::was_accepted(text, raw)) {
+    let memo = stored_schema(pack_id).map(|text| super::accepted::Memo::of(text, raw));
+    if memo
+        .as_ref()
+        .is_some_and(super::accepted::Memo::was_accepted)
+    {
         return SchemaVerdict::Checked(Vec::new());
     }
     let verdict = check_compiled(raw, pack_id);
-    if let (Some(text), SchemaVerdict::Checked(issues)) = (schema_text, &verdict)
+    if let (Some(memo), SchemaVerdict::Checked(issues)) = (&memo, &verdict)
         && issues.is_empty()
     {
-        super::accepted::remember(text, raw);
+        memo.remember();
     }
     verdict
 }
