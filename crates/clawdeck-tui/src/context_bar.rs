@@ -162,6 +162,8 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
                 ctx.account = None;
                 ctx.group = None;
             }
+            // The operator's channel is the turn's, even when the session key names the same.
+            ctx.channel_from_key = false;
             ctx.channel = value;
         }
         Field::Account => ctx.account = value,
@@ -546,6 +548,12 @@ mod tests {
         assert_eq!(ctx.agent.as_deref(), Some("ops"));
         assert_eq!(ctx.channel.as_deref(), Some("telegram"));
         assert_eq!(ctx.group.as_deref(), Some("-100123"));
+        assert!(ctx.channel_from_key);
+        set_field(&mut ctx, Field::Channel, Some("telegram".into()));
+        assert!(
+            !ctx.channel_from_key,
+            "picked by the operator: the turn's channel"
+        );
         set_field(
             &mut ctx,
             Field::Session,
