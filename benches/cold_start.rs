@@ -18,6 +18,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+#[path = "support/timing.rs"]
+mod timing;
+use timing::median;
+
 const ROUNDS: usize = 15;
 const TARGET_CPU_MS: f64 = 20.0;
 const TARGET_MIB: f64 = 25.0;
@@ -127,11 +131,6 @@ fn phases() {
     }
 }
 
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values.get(values.len() / 2).copied().unwrap_or(0.0)
-}
-
 fn main() {
     if std::env::var_os(CHILD).is_some() {
         phases();
@@ -158,7 +157,7 @@ fn main() {
         bare_rss.push(r);
         let (_, _, out) = cold_process(&me, &[], &[(CHILD, "1")]);
         for (i, line) in out.lines().enumerate().take(PHASES.len()) {
-            let ms = line.split('\t').nth(1).and_then(|t| t.parse().ok());
+            let ms = line.split('\t').nth(1).and_then(|t| t.parse::<f64>().ok());
             by_phase[i].push(ms.unwrap_or_else(|| fail(&format!("phase line {line:?}"))));
         }
     }

@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 /// The middle round (the upper one of an even count); rounds are never empty.
-pub fn median(mut rounds: Vec<Duration>) -> Duration {
-    rounds.sort();
+pub fn median<T: PartialOrd + Copy>(mut rounds: Vec<T>) -> T {
+    rounds.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     rounds[rounds.len() / 2]
 }
 
