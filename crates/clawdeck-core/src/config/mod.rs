@@ -17,7 +17,7 @@ pub mod mcp_settings;
 pub mod openclaw;
 mod parse;
 mod plugin_slots;
-pub(crate) use plugin_slots::plugin_manifest;
+pub(crate) use plugin_slots::{PluginManifest, plugin_manifest};
 mod profiles;
 pub(crate) mod read_text;
 pub mod redact;

@@ -213,23 +213,52 @@ fn manifest_id(dir: &Path, ids: &mut BTreeSet<String>) -> bool {
     let Some(manifest) = plugin_manifest(dir) else {
         return false;
     };
-    if let Some(id) = manifest
-        .ok()
-        .and_then(|v| v.get("id")?.as_str().map(str::to_string))
-    {
-        ids.insert(id);
+    if let Some(id) = manifest.ok().as_ref().and_then(PluginManifest::id) {
+        ids.insert(id.to_string());
     }
     true
 }
 
+/// What clawdeck reads of a plugin's manifest (the rest, often tens of kilobytes of config
+/// schema, is skipped unread). Each field is kept as written: a wrong type means "not given".
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PluginManifest {
+    id: Option<Value>,
+    enabled_by_default: Option<Value>,
+    skills: Option<Value>,
+}
+
+impl PluginManifest {
+    pub(crate) fn id(&self) -> Option<&str> {
+        self.id.as_ref()?.as_str()
+    }
+
+    pub(crate) fn enabled_by_default(&self) -> bool {
+        self.enabled_by_default == Some(Value::Bool(true))
+    }
+
+    /// The `skills` folders, when the manifest lists any (as written, not yet checked).
+    pub(crate) fn skills(&self) -> Option<impl Iterator<Item = &str>> {
+        Some(
+            self.skills
+                .as_ref()?
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_str),
+        )
+    }
+}
+
 /// The manifest of the plugin in `dir`: None when there is none, Err when it does not parse.
-pub(crate) fn plugin_manifest(dir: &Path) -> Option<Result<Value, ConfigError>> {
+/// Read as JSON first (what OpenClaw writes), as JSON5 (what it accepts) when that fails.
+pub(crate) fn plugin_manifest(dir: &Path) -> Option<Result<PluginManifest, ConfigError>> {
     let path = dir.join(MANIFEST);
     let text = super::read_text::read_config_text(&path).ok()?;
-    Some(super::parse_json5::<Value>(
-        &text,
-        &path.display().to_string(),
-    ))
+    Some(
+        serde_json::from_str(&text)
+            .or_else(|_| super::parse_json5::<PluginManifest>(&text, &path.display().to_string())),
+    )
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::config::LoadedConfig;
+use crate::config::{LoadedConfig, PluginManifest};
+use crate::semantics::switches::PluginSwitches;
 
 /// Bundled plugins read at most (a package has some 60).
 const MAX_PLUGINS: usize = 1_000;
@@ -35,22 +36,18 @@ pub(super) fn linked_roots(config: &LoadedConfig, package: &Path) -> Vec<PathBuf
 }
 
 /// A manifest that lists skills (one that does not parse brings none, as in OpenClaw).
-fn manifest(dir: &Path) -> Option<Value> {
+fn manifest(dir: &Path) -> Option<PluginManifest> {
     let manifest = crate::config::plugin_manifest(dir)?.ok()?;
-    manifest.get("skills")?.as_array()?;
-    Some(manifest)
+    let lists_skills = manifest.skills().is_some();
+    lists_skills.then_some(manifest)
 }
 
 /// Whether the plugin loads: on by default or by its entry, and not switched off.
-fn loads(config: &LoadedConfig, manifest: &Value) -> bool {
-    let Some(id) = manifest.get("id").and_then(Value::as_str) else {
+fn loads(config: &LoadedConfig, manifest: &PluginManifest) -> bool {
+    let Some(id) = manifest.id() else {
         return false;
     };
-    let entry_on = config.raw.pointer(&format!(
-        "/plugins/entries/{}/enabled",
-        id.replace('~', "~0").replace('/', "~1")
-    )) == Some(&Value::Bool(true));
-    let on = entry_on || manifest.get("enabledByDefault") == Some(&Value::Bool(true));
+    let on = manifest.enabled_by_default() || PluginSwitches::enabled_by_entry(&config.raw, id);
     let off = match &config.semantics.switches.plugins {
         Some(switches) => switches.plugin_off(&config.raw, id).is_some(),
         None => config.raw.pointer("/plugins/enabled") == Some(&Value::Bool(false)),
@@ -59,12 +56,11 @@ fn loads(config: &LoadedConfig, manifest: &Value) -> bool {
 }
 
 /// The manifest's `skills` folders that exist inside the plugin's folder.
-fn skill_dirs(plugin: &Path, manifest: &Value) -> Vec<PathBuf> {
-    let listed = manifest.get("skills").and_then(Value::as_array);
-    listed
+fn skill_dirs(plugin: &Path, manifest: &PluginManifest) -> Vec<PathBuf> {
+    manifest
+        .skills()
         .into_iter()
         .flatten()
-        .filter_map(Value::as_str)
         .map(str::trim)
         .filter(|raw| !raw.is_empty())
         .map(|raw| crate::paths::normalize_lexically(&plugin.join(raw)))

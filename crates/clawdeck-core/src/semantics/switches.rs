@@ -211,7 +211,7 @@ impl PluginSwitches {
                 format!("plugins.deny lists {id}"),
             );
         }
-        if let Some(key) = self.disabled_entry(plugins, &id) {
+        if let Some(key) = entry_with_enabled(plugins, &id, false) {
             let path = format!("plugins.entries.{key}.enabled");
             return off(path, format!("plugins.entries.{id}.enabled is false"));
         }
@@ -239,15 +239,22 @@ impl PluginSwitches {
         None
     }
 
-    /// The `plugins.entries` key (as written) whose entry disables `id`.
-    fn disabled_entry(&self, plugins: &Value, id: &str) -> Option<String> {
-        let entries = plugins.get("entries")?.as_object()?;
-        entries
-            .iter()
-            .filter(|(key, _)| policy_id(key) == id)
-            .find(|(_, entry)| entry.get("enabled") == Some(&Value::Bool(false)))
-            .map(|(key, _)| key.clone())
+    /// Whether `plugins.entries.<id>.enabled` turns on plugin `id` (one off by default).
+    pub fn enabled_by_entry(raw: &Value, id: &str) -> bool {
+        raw.get("plugins")
+            .and_then(|plugins| entry_with_enabled(plugins, &policy_id(id), true))
+            .is_some()
     }
+}
+
+/// The `plugins.entries` key (as written) for policy id `id` whose `enabled` is `enabled`.
+fn entry_with_enabled(plugins: &Value, id: &str, enabled: bool) -> Option<String> {
+    let entries = plugins.get("entries")?.as_object()?;
+    entries
+        .iter()
+        .filter(|(key, _)| policy_id(key) == id)
+        .find(|(_, entry)| entry.get("enabled") == Some(&Value::Bool(enabled)))
+        .map(|(key, _)| key.clone())
 }
 
 #[cfg(test)]
