@@ -480,6 +480,7 @@ fn a_burst_of_initialize_requests_keeps_the_servers_memory_bounded() {
     server.handshake();
     let before = support::peak_rss_kb(server.child.id()).unwrap();
     let mut refused = 0;
+    let started = std::time::Instant::now();
     for _ in 0..3_000 {
         let (status, _, body) = server.post(None, "", &initialize_body());
         match status {
@@ -490,7 +491,17 @@ fn a_burst_of_initialize_requests_keeps_the_servers_memory_bounded() {
     }
     let after = support::peak_rss_kb(server.child.id()).unwrap();
     eprintln!("3,000 initialize requests: peak {before} kB -> {after} kB, {refused} refused");
-    assert!(refused >= 3_000 - 256, "the cap refused {refused}");
+    // A session idle for 5 s is closed to make room, so a burst slower than that (a loaded
+    // machine) admits more than the cap; the memory bound holds either way.
+    let took = started.elapsed();
+    if took < Duration::from_secs(5) {
+        assert!(
+            refused >= 3_000 - 256,
+            "the cap refused {refused} in {took:?}"
+        );
+    } else {
+        assert!(refused > 0, "the cap refused nothing in {took:?}");
+    }
     assert!(
         after - before < 64 * 1024,
         "peak memory grew {} kB over 3,000 initialize requests",

@@ -94,7 +94,10 @@ async fn chunks_are_stamped_on_arrival_and_seen_while_the_child_runs() {
     );
     let outcome = running.wait().await;
     let chunks = chunks.lock().unwrap().clone();
-    let texts: Vec<&str> = chunks.iter().map(|chunk| chunk.text.as_str()).collect();
+    let texts: Vec<String> = chunks
+        .iter()
+        .map(|chunk| chunk.text().into_owned())
+        .collect();
     assert_eq!(texts, vec!["out 0\n", "out 1\n", "out 2\n"]);
     assert!(chunks.iter().all(|chunk| chunk.stream == StdStream::Stdout));
     // The child sleeps 200 ms after each line, so line i cannot arrive before i * 200 ms:
@@ -119,7 +122,7 @@ async fn subscribers_receive_chunks_until_the_pipes_close() {
     let mut texts = Vec::new();
     while let Ok(chunk) = chunks.recv().await {
         assert_eq!(chunk.stream, StdStream::Stderr);
-        texts.push(chunk.text);
+        texts.push(chunk.text().into_owned());
     }
     // The first line may have arrived before the subscription; the rest must all be there.
     assert!(
@@ -272,7 +275,7 @@ async fn a_ten_megabyte_line_is_cut_at_the_line_cap_and_retention_stays_bounded(
         .limits(limits)
         .on_chunk(move |chunk| {
             let mut max = sink.lock().unwrap();
-            *max = (*max).max(chunk.text.len());
+            *max = (*max).max(chunk.bytes.len());
         });
     let outcome = run(spec).await;
     let output = &outcome.output;
@@ -306,7 +309,7 @@ async fn an_endless_line_without_newline_is_delivered_in_pieces_while_it_grows()
     let spec = fake(&["endless-line"])
         .limits(limits)
         .timeout(Some(Duration::from_millis(500)))
-        .on_chunk(move |chunk| sink.lock().unwrap().push(chunk.text.len()));
+        .on_chunk(move |chunk| sink.lock().unwrap().push(chunk.bytes.len()));
     let outcome = run(spec).await;
     assert!(outcome.timed_out);
     assert_eq!(outcome.exit.signal_name(), Some("SIGTERM"));
@@ -693,6 +696,24 @@ fn collect_chunks(spec: ProcessSpec) -> (ProcessSpec, Arc<Mutex<Vec<OutputChunk>
 }
 
 #[tokio::test]
+async fn live_chunks_carry_the_exact_bytes_while_retained_lines_are_text() {
+    // Invalid UTF-8, a character split between two writes, and a cut sequence at the end.
+    let (spec, all) = collect_chunks(shell(
+        "printf 'bad \\377\\376 ok\\n\\342\\202'; sleep 0.2; printf '\\254 euro\\n\\342'",
+    ));
+    let outcome = run(spec).await;
+    let chunks = all.lock().unwrap().clone();
+    let joined: Vec<u8> = chunks.iter().flat_map(|c| c.bytes.to_vec()).collect();
+    assert_eq!(joined, b"bad \xff\xfe ok\n\xe2\x82\xac euro\n\xe2");
+    // No chunk ends inside the euro sign, so each decodes as the whole does.
+    let text: String = chunks.iter().map(|c| c.text()).collect();
+    assert_eq!(text, "bad \u{fffd}\u{fffd} ok\n\u{20ac} euro\n\u{fffd}");
+    let json = serde_json::to_value(&chunks[0]).unwrap();
+    assert!(json["text"].as_str().unwrap().starts_with("bad \u{fffd}"));
+    assert_eq!(outcome.output.lines[0].text, "bad \u{fffd}\u{fffd} ok");
+}
+
+#[tokio::test]
 async fn a_partial_line_reaches_subscribers_before_its_newline() {
     let (spec, all) = collect_chunks(shell(
         "sleep 0.3; printf 'progress 10%%\\rprogress 50%%'; sleep 1.5; echo ' done'; printf tail",
@@ -706,7 +727,7 @@ async fn a_partial_line_reaches_subscribers_before_its_newline() {
             .await
             .expect("the partial line arrives while the child sleeps")
             .unwrap();
-        seen.push_str(&chunk.text);
+        seen.push_str(&chunk.text());
     }
     // Seen while the child sleeps before its newline; nothing is retained yet.
     assert!(
@@ -741,12 +762,12 @@ async fn a_partial_line_reaches_subscribers_before_its_newline() {
     assert_eq!(output.stdout_lines, 2);
     // Live: the same bytes, in pieces; the pieces after the first continue its line.
     let chunks = all.lock().unwrap().clone();
-    let joined: String = chunks.iter().map(|chunk| chunk.text.as_str()).collect();
+    let joined: String = chunks.iter().map(|chunk| chunk.text()).collect();
     assert_eq!(joined, output.stdout_text());
-    assert_eq!(chunks[0].text, "progress 10%\rprogress 50%");
+    assert_eq!(chunks[0].text(), "progress 10%\rprogress 50%");
     assert!(!chunks[0].continues_line && !chunks[0].ends_line());
     assert!(chunks[1].continues_line);
-    assert!(chunks[1].text.starts_with(" done\n"), "{chunks:?}");
+    assert!(chunks[1].text().starts_with(" done\n"), "{chunks:?}");
     assert!(
         chunks[1].elapsed >= Duration::from_millis(1700),
         "{:?}",
@@ -762,16 +783,16 @@ async fn a_prompt_is_live_while_the_retained_output_stays_line_by_line() {
     ));
     let outcome = run(spec).await;
     let chunks = all.lock().unwrap().clone();
-    let live: Vec<(StdStream, &str, bool)> = chunks
+    let live: Vec<(StdStream, &[u8], bool)> = chunks
         .iter()
-        .map(|chunk| (chunk.stream, chunk.text.as_str(), chunk.continues_line))
+        .map(|chunk| (chunk.stream, &chunk.bytes[..], chunk.continues_line))
         .collect();
     assert_eq!(
         live,
         vec![
-            (StdStream::Stdout, "ask: ", false),
-            (StdStream::Stderr, "err\n", false),
-            (StdStream::Stdout, "answer\n", true),
+            (StdStream::Stdout, &b"ask: "[..], false),
+            (StdStream::Stderr, &b"err\n"[..], false),
+            (StdStream::Stdout, &b"answer\n"[..], true),
         ]
     );
     // Retained lines keep their numbering: the stderr line completed first.
@@ -813,7 +834,7 @@ async fn bytes_written_one_at_a_time_are_gathered_into_few_chunks() {
     ));
     let outcome = run(spec).await;
     let chunks = all.lock().unwrap().clone();
-    let joined: String = chunks.iter().map(|chunk| chunk.text.as_str()).collect();
+    let joined: String = chunks.iter().map(|chunk| chunk.text()).collect();
     assert_eq!(joined, format!("{}\n", "x".repeat(100)));
     assert_eq!(outcome.output.stdout_text(), joined);
     assert!(chunks.len() >= 2, "pieces flow while the line grows");

@@ -157,6 +157,8 @@ sec("Sandbox", [
      W("containerWorkspace", ["Sandbox container workdir: {containerWorkspace}"]),
      W("sandboxHostWorkspace", ["Sandbox host mount source (file tools bridge only; not valid inside sandbox exec): {sandboxHostWorkspace}"]),
      W("workspaceAccess", ["Agent workspace access: {workspaceAccess}"]),
+     W("sandboxBrowser", ["Sandbox browser: enabled."]),
+     W("hostBrowserAllowed", ["Host browser control: allowed."], ["Host browser control: blocked."]),
      W("elevatedAllowed", ["Elevated exec is available for this session."], [W("elevatedKnown", ["Elevated exec is unavailable for this session."])]),
      W("elevatedAllowed fullAccess", ["User can toggle with /elevated on|off|ask|full."]),
      W("elevatedAllowed !fullAccess", ["User can toggle with /elevated on|off|ask."]),

@@ -173,15 +173,7 @@ pub fn private_state_dir(dir: &Path) -> Result<(), String> {
 /// `openclaw.mjs`), or a wrapper's `../openclaw/node_modules/openclaw` or
 /// `../lib/node_modules/openclaw`.
 pub fn openclaw_package(bin: &str) -> Option<PathBuf> {
-    let path = if bin.contains('/') {
-        PathBuf::from(bin)
-    } else {
-        let dirs = std::env::var_os("PATH")?;
-        std::env::split_paths(&dirs)
-            .map(|d| d.join(bin))
-            .find(|p| p.is_file())?
-    };
-    let real = std::fs::canonicalize(&path).ok()?;
+    let real = std::fs::canonicalize(which(bin)?).ok()?;
     let is_package = |dir: &Path| {
         std::fs::read_to_string(dir.join("package.json"))
             .ok()
@@ -200,9 +192,64 @@ pub fn openclaw_package(bin: &str) -> Option<PathBuf> {
     })
 }
 
+/// The Node.js version (`v24.22.3`) of the node that runs the `openclaw` binary clawdeck would
+/// run, as OpenClaw names it in 2026.8's Runtime line: a wrapper script's `.../bin/node`, else
+/// the `node` on PATH; read from that install's `include/node/node_version.h` (nothing is
+/// started; none when the header is not there).
+pub fn openclaw_node_version(bin: &str) -> Option<String> {
+    let script = which(bin).and_then(|p| std::fs::canonicalize(p).ok());
+    let pinned = script
+        .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() < 64 * 1024))
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|text| {
+            text.split(|c: char| c.is_whitespace() || c == '"' || c == '\'')
+                .find(|word| word.starts_with('/') && word.ends_with("/bin/node"))
+                .map(PathBuf::from)
+        });
+    let node = pinned.or_else(|| which("node"))?;
+    let node = std::fs::canonicalize(&node).unwrap_or(node);
+    let header = node.parent()?.parent()?.join("include/node/node_version.h");
+    node_version_of(&std::fs::read_to_string(header).ok()?)
+}
+
+/// `v<major>.<minor>.<patch>` from node_version.h's defines.
+fn node_version_of(header: &str) -> Option<String> {
+    let part = |name: &str| {
+        header.lines().find_map(|line| {
+            let rest = line.trim().strip_prefix("#define ")?.strip_prefix(name)?;
+            rest.trim().parse::<u32>().ok()
+        })
+    };
+    Some(format!(
+        "v{}.{}.{}",
+        part("NODE_MAJOR_VERSION")?,
+        part("NODE_MINOR_VERSION")?,
+        part("NODE_PATCH_VERSION")?
+    ))
+}
+
+/// A program by path, or the first of that name on PATH.
+fn which(bin: &str) -> Option<PathBuf> {
+    if bin.contains('/') {
+        return Some(PathBuf::from(bin));
+    }
+    let dirs = std::env::var_os("PATH")?;
+    std::env::split_paths(&dirs)
+        .map(|d| d.join(bin))
+        .find(|p| p.is_file())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn node_version_is_read_from_the_header_defines() {
+        let header = "#define NODE_MAJOR_VERSION 24\n#define NODE_MINOR_VERSION 22\n\
+                      #define NODE_PATCH_VERSION 3\n#define NODE_VERSION_IS_RELEASE 1\n";
+        assert_eq!(node_version_of(header).as_deref(), Some("v24.22.3"));
+        assert_eq!(node_version_of("#define NODE_MAJOR_VERSION 24"), None);
+    }
 
     #[test]
     fn the_state_dir_is_openclaw_state_dir_else_home_dot_openclaw() {

@@ -47,7 +47,7 @@ impl Transport for CliTransport {
                     max_retained_bytes: 4 * 1024 * 1024,
                 })
                 .on_chunk(move |chunk| {
-                    chunks(chunk.stream, chunk.text.as_bytes().to_vec());
+                    chunks(chunk.stream, chunk.bytes.to_vec());
                 });
             for (k, v) in &plan.env {
                 spec = spec.env(k.clone(), v.clone());

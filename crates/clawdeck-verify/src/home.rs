@@ -101,7 +101,7 @@ pub fn agent_model(config: &Value, agent: &str, ctx: &PolicyContext) -> ModelRef
 
 /// The operator's config with `models` pointing at the mock and every agent on `model`.
 /// `config` must be an object (the loader guarantees it).
-pub(crate) fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) -> Value {
+pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) -> Value {
     let mut out = config.clone();
     let Some(root) = out.as_object_mut() else {
         return out;

@@ -119,7 +119,7 @@ impl ExecTool {
         let live = LiveTail::new(call.progress.clone());
         if !background {
             let live = live.clone();
-            spec = spec.on_chunk(move |chunk| live.push(&chunk.text));
+            spec = spec.on_chunk(move |chunk| live.push(&chunk.text()));
         }
         let _stop_live = live.stop_guard();
         // Any run may stay in the background, so each takes a place under the cap.

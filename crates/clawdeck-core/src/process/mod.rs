@@ -9,7 +9,7 @@
 //!
 //! let spec = ProcessSpec::new("sh").args(["-c", "echo hi; sleep 60"])
 //!     .timeout(Some(Duration::from_secs(5)))
-//!     .on_chunk(|chunk| eprint!("[{}] {}", chunk.stream.as_str(), chunk.text));
+//!     .on_chunk(|chunk| eprint!("[{}] {}", chunk.stream.as_str(), chunk.text()));
 //! let running = process::spawn(spec)?;          // Err: NotFound / PermissionDenied / ...
 //! let killer = running.kill_handle();           // Clone; kill() is idempotent
 //! # let _ = (killer, KillReason::User);

@@ -1,6 +1,9 @@
 //! The output types callers see: streams, live chunks, retained lines.
 
+use std::borrow::Cow;
 use std::time::{Duration, SystemTime};
+
+use bytes::Bytes;
 
 use serde::Serialize;
 
@@ -19,30 +22,48 @@ pub enum LineEnd {
     Eof,
 }
 
-/// Output of one pipe as it arrived, exactly as the child wrote it (lossy UTF-8; a character
-/// split between reads is kept whole): what arrived up to the end of a line, plus any partial
-/// line after it. A partial line (a prompt, a `\r` progress update) waits at most 50 ms for its
-/// newline and then goes out as it is; its rest follows in a later chunk of the stream, marked
-/// [`Self::continues_line`]. Joined in order, a stream's
-/// chunks give its text; nothing is added (no newline at the end of a partial line).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// Output of one pipe as it arrived, exactly the bytes the child wrote (never cut inside a
+/// UTF-8 character a later read completes): what arrived up to the end of a line, plus any
+/// partial line after it. A partial line (a prompt, a `\r` progress update) waits at most 50 ms
+/// for its newline and then goes out as it is; its rest follows in a later chunk of the stream,
+/// marked [`Self::continues_line`]. Joined in order, a stream's chunks give its bytes; nothing
+/// is added (no newline at the end of a partial line). Serialised with its text ([`Self::text`]).
+#[derive(Debug, Clone, PartialEq)]
 pub struct OutputChunk {
     pub stream: StdStream,
     /// Arrival of the chunk's first byte.
     pub at: SystemTime,
     /// Time from spawn to `at`.
     pub elapsed: Duration,
-    pub text: String,
-    /// The text continues a line that the stream's previous output left open (it did not end
-    /// with `\n`); false when the text starts a new line.
+    pub bytes: Bytes,
+    /// The bytes continue a line that the stream's previous output left open (it did not end
+    /// with `\n`); false when they start a new line.
     pub continues_line: bool,
 }
 
 impl OutputChunk {
-    /// The text ends with a newline (false: the line goes on in a later chunk, or the stream
+    /// The bytes as text (lossy UTF-8: an invalid sequence shows as U+FFFD).
+    pub fn text(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(&self.bytes)
+    }
+
+    /// The bytes end with a newline (false: the line goes on in a later chunk, or the stream
     /// ended without one).
     pub fn ends_line(&self) -> bool {
-        self.text.ends_with('\n')
+        self.bytes.last() == Some(&b'\n')
+    }
+}
+
+impl Serialize for OutputChunk {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("OutputChunk", 5)?;
+        out.serialize_field("stream", &self.stream)?;
+        out.serialize_field("at", &self.at)?;
+        out.serialize_field("elapsed", &self.elapsed)?;
+        out.serialize_field("text", &self.text())?;
+        out.serialize_field("continues_line", &self.continues_line)?;
+        out.end()
     }
 }
 

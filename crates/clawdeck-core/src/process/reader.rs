@@ -429,7 +429,7 @@ impl StreamReader {
             stream: self.stream,
             at: piece.at,
             elapsed: piece.arrived.saturating_duration_since(shared.start),
-            text: piece.text,
+            bytes: Bytes::from(piece.bytes),
             continues_line: piece.continues_line,
         };
         if let Some(callback) = &shared.on_chunk {

@@ -19,6 +19,8 @@ pub struct RunShape {
     pub minimal: bool,
     pub subagent: bool,
     pub sandboxed: bool,
+    /// The sandbox as the prompt describes it (a sandboxed run).
+    pub sandbox: Option<super::sandbox_info::SandboxInfo>,
     pub channel: Option<String>,
     /// The session is the agent's main session (`agent:<id>:main`): OpenClaw then prefers
     /// delegating (the Delegation section).
@@ -28,6 +30,8 @@ pub struct RunShape {
     pub default_model: Option<String>,
     pub session_key: Option<String>,
     pub workspace: PathBuf,
+    /// The Node.js version that runs OpenClaw (`v24.22.3`), for 2026.8's Runtime line.
+    pub node: Option<String>,
     /// The installed OpenClaw package, whose `docs/` the prompt points at.
     pub package: Option<PathBuf>,
     /// `YYYY-MM-DD` and the time zone.
@@ -135,6 +139,7 @@ fn workspace_facts(
     run: &RunShape,
 ) -> Vec<ContextFile> {
     facts.set("workspace", run.workspace.display().to_string());
+    sandbox_facts(facts, run);
     let files = load_context_files(
         config,
         &run.agent,
@@ -163,7 +168,7 @@ fn workspace_facts(
         "projectFiles",
         files
             .iter()
-            .map(|f| format!("## {}\n{}", f.path, f.content))
+            .map(|f| format!("## {}\n{}", f.path, prompt_file_text(&f.content)))
             .collect::<Vec<_>>()
             .join("\n"),
     );
@@ -179,6 +184,49 @@ fn workspace_facts(
         }
     }
     files
+}
+
+/// The sandbox's lines: exec's folder inside it (which the Workspace section then names), the
+/// host folder the file tools bridge to, the workspace access, the host browser.
+fn sandbox_facts(facts: &mut Facts, run: &RunShape) {
+    let Some(sandbox) = run.sandbox.as_ref().filter(|_| run.sandboxed) else {
+        return;
+    };
+    let host = sandbox.host_workspace.display().to_string();
+    if let Some(workdir) = &sandbox.container_workdir {
+        facts.set("workspace", workdir.clone());
+        facts.set("containerWorkspace", workdir.clone());
+        facts.set("hostWorkspace", host.clone());
+        facts.flag("sandboxWorkspace", true);
+    }
+    facts.set("sandboxHostWorkspace", host);
+    let access = match sandbox.agent_mount {
+        Some(mount) => format!("{} (mounted at {mount})", sandbox.access),
+        None => sandbox.access.clone(),
+    };
+    facts.set("workspaceAccess", access);
+    facts.flag("hostBrowserAllowed", sandbox.host_browser_allowed);
+}
+
+/// A workspace file's text as the prompt carries it: without OpenClaw's default heartbeat
+/// block, and never more than one blank line in a row.
+fn prompt_file_text(content: &str) -> String {
+    type Pattern = std::sync::LazyLock<Option<regex::Regex>>;
+    static HEARTBEAT: Pattern = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"Default heartbeat prompt:\r?\n`(?:Read HEARTBEAT\.md if it exists|Follow the heartbeat monitor scratch context when provided\.)[^`\r\n]*HEARTBEAT_OK\.`",
+        )
+        .ok()
+    });
+    static BLANK_RUNS: Pattern = std::sync::LazyLock::new(|| regex::Regex::new(r"\n{3,}").ok());
+    let mut text = content.to_string();
+    if let Some(heartbeat) = HEARTBEAT.as_ref() {
+        text = heartbeat.replace_all(&text, "").into_owned();
+    }
+    if let Some(blank_runs) = BLANK_RUNS.as_ref() {
+        text = blank_runs.replace_all(&text, "\n\n").into_owned();
+    }
+    text
 }
 
 /// The channels a `message` call may name when the run has no source channel of its own.
@@ -210,16 +258,43 @@ fn channel_facts(facts: &mut Facts, template: &PromptTemplate, run: &RunShape) {
     );
 }
 
+/// A random (version 4) UUID, as OpenClaw gives a new session; zeros when no randomness is
+/// available.
+fn new_session_id() -> String {
+    let mut b = [0u8; 16];
+    let _ = getrandom::fill(&mut b);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
+}
+
 /// 2026.8's `Runtime:` line: the agent, the session, this host, the repository, the OS, the
 /// model and the default, the channel, the thinking level.
 fn runtime_line(run: &RunShape) -> String {
     let mut parts = vec![format!("agent={}", run.agent)];
     if let Some(key) = &run.session_key {
+        // OpenClaw keeps session keys in lower case.
+        let key = key.trim().to_lowercase();
         parts.push(format!("session={key}"));
-        // An explicit session's id is its last part (`agent:main:explicit:<id>`).
-        if let Some(id) = key.split_once(":explicit:").map(|(_, id)| id) {
-            parts.push(format!("sessionId={id}"));
-        }
+        // An explicit session's id is its last part (`agent:main:explicit:<id>`); any other
+        // session a turn starts gets a new UUID.
+        let id = match run
+            .session_key
+            .as_deref()
+            .and_then(|k| k.split_once(":explicit:"))
+        {
+            Some((_, id)) => id.trim().to_string(),
+            None => new_session_id(),
+        };
+        parts.push(format!("sessionId={id}"));
     }
     if let Ok(host) = nix::unistd::gethostname() {
         parts.push(format!("host={}", host.to_string_lossy()));
@@ -232,6 +307,9 @@ fn runtime_line(run: &RunShape) -> String {
         std::env::consts::OS,
         std::env::consts::ARCH
     ));
+    if let Some(node) = &run.node {
+        parts.push(format!("node={node}"));
+    }
     if let Some(model) = &run.model {
         parts.push(format!("model={model}"));
     }
@@ -340,4 +418,44 @@ pub fn prompt_date(config: &LoadedConfig) -> (String, String) {
 /// `~/.openclaw`).
 pub fn default_workspace(config: &LoadedConfig, agent: &str) -> Option<PathBuf> {
     crate::paths::openclaw_default_workspace(agent, agent == config.default_agent_id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_runtime_line_names_the_session_as_openclaw_keeps_it_and_the_node_that_runs_it() {
+        let run = RunShape {
+            agent: "ops".into(),
+            session_key: Some("agent:ops:telegram:group:-100ABC".into()),
+            node: Some("v24.22.3".into()),
+            ..RunShape::default()
+        };
+        let line = runtime_line(&run);
+        assert!(
+            line.contains("session=agent:ops:telegram:group:-100abc |"),
+            "{line}"
+        );
+        assert!(line.contains("| node=v24.22.3 |"), "{line}");
+        let id = line
+            .split(" | ")
+            .find_map(|p| p.strip_prefix("sessionId="))
+            .unwrap_or_default();
+        let groups: Vec<usize> = id.split('-').map(str::len).collect();
+        assert_eq!(groups, [8, 4, 4, 4, 12], "{id}");
+        assert_eq!(id.as_bytes()[14], b'4', "{id}");
+        assert_ne!(new_session_id(), new_session_id());
+        let explicit = RunShape {
+            session_key: Some("agent:main:explicit:Run-1".into()),
+            ..RunShape::default()
+        };
+        assert!(runtime_line(&explicit).contains("| sessionId=Run-1 |"));
+        assert_eq!(
+            prompt_file_text(
+                "a\n\n\n\nb\nDefault heartbeat prompt:\n`Read HEARTBEAT.md if it exists. Else HEARTBEAT_OK.`"
+            ),
+            "a\n\nb\n"
+        );
+    }
 }

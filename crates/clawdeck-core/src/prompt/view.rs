@@ -183,6 +183,16 @@ fn run_shape(
         minimal: mode == PromptMode::Minimal || resolution.resolved.subagent,
         subagent: resolution.resolved.subagent,
         sandboxed: resolution.resolved.sandboxed,
+        sandbox: resolution.resolved.sandboxed.then(|| {
+            let state = crate::paths::openclaw_state_dir().unwrap_or_default();
+            super::sandbox_info::sandbox_info(
+                &config.raw,
+                agent,
+                ctx.session_key.as_deref(),
+                workspace,
+                &state,
+            )
+        }),
         // The channel a turn arrived over: a session key alone is a turn sent into the session
         // from elsewhere (the CLI, the Control UI, cron), as OpenClaw builds it.
         channel: ctx.channel.clone().filter(|_| !ctx.channel_from_key),
@@ -191,6 +201,9 @@ fn run_shape(
         default_model: default_model(config),
         session_key: ctx.session_key.clone(),
         workspace: workspace.to_path_buf(),
+        node: package.as_ref().and_then(|_| {
+            crate::paths::openclaw_node_version(&crate::config::openclaw_bin(config))
+        }),
         package,
         date: Some(super::openclaw_prompt::prompt_date(config)),
     }
@@ -282,7 +295,12 @@ fn openclaw_text(
         tool_lines: super::surface::tool_lines(&registry.semantics, surface).unwrap_or_default(),
         deferred_directory,
     };
-    let block = skills_block(template, &skills.prompt.text, home_dir().as_deref());
+    // A sandboxed run reads the sandbox's copies of the skills.
+    let listed = match run.sandbox.as_ref().and_then(|s| s.skills_root.as_deref()) {
+        Some(root) => super::sandbox_info::sandbox_skill_locations(&skills.prompt.text, root),
+        None => skills.prompt.text.clone(),
+    };
+    let block = skills_block(template, &listed, home_dir().as_deref());
     super::openclaw_prompt::build(template, config, run, &tools, &block)
 }
 
