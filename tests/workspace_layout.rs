@@ -2,6 +2,8 @@
 //! keep (docs/architecture.md draws them). A dependency that breaks a rule fails here, not in a
 //! review.
 
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn cargo(args: &[&str]) -> String {
@@ -156,4 +158,218 @@ fn the_console_reaches_the_crates_below_through_the_facade() {
         .collect();
     own.sort_unstable();
     assert_eq!(own, ["clawdeck-deck", "clawdeck-mcp"]);
+}
+
+/// A source file's module path (`["policy", "channel_groups", "slack"]`) under `src`.
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap_or(file);
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The crate's source files, without test-only ones (`tests.rs`, a `tests/` folder).
+fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if path.is_dir() && name != "tests" {
+            source_files(&path, out);
+        } else if name.ends_with(".rs") && name != "tests.rs" {
+            out.push(path);
+        }
+    }
+}
+
+/// The module paths a file's code names (`crate::a::b`, `super::c`, each item of
+/// `super::{d::e, f}`; comments left out), read up to its first `#[cfg(test)]` (the tests
+/// below it may reach anywhere).
+fn named_modules(text: &str, own: &[String]) -> Vec<Vec<String>> {
+    let text = text.split("\n#[cfg(test)]").next().unwrap_or(text);
+    let code: String = text
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    // `super` is the module's parent (a `mod.rs` is its folder's module).
+    let parent = own[..own.len().saturating_sub(1)].to_vec();
+    let mut out = Vec::new();
+    for (prefix, base) in [("crate::", Vec::new()), ("super::", parent)] {
+        for (at, _) in code.match_indices(prefix) {
+            let before = code[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            path_and_group(&code[at + prefix.len()..], &base, &mut out);
+        }
+    }
+    out
+}
+
+/// The identifier chain at the start of `rest` (`a::b::`), then each item of a `{...}` group
+/// that follows it, all under `base`.
+fn path_and_group(rest: &str, base: &[String], out: &mut Vec<Vec<String>>) {
+    let mut path = base.to_vec();
+    let mut consumed = 0;
+    for part in rest.split("::") {
+        let ident: String = part
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+            .collect();
+        if !ident.is_empty() {
+            path.push(ident.clone());
+        }
+        if ident.len() != part.len() || path.len() > 8 {
+            consumed += ident.len();
+            break;
+        }
+        consumed += part.len() + 2;
+    }
+    let group = rest.get(consumed..).filter(|g| g.starts_with('{'));
+    out.push(path.clone());
+    let Some(group) = group else {
+        return;
+    };
+    // The group's items at depth one, each read as a chain of its own.
+    let (mut depth, mut item_start) = (0usize, 1usize);
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' | ',' if depth == 1 => {
+                let item = group[item_start..i].trim_start();
+                if !item.starts_with("self") && depth == 1 {
+                    path_and_group(item, &path, out);
+                }
+                item_start = i + 1;
+                if c == '}' {
+                    return;
+                }
+            }
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+}
+
+/// Every folder's children (its files and folders) that import each other in a circle, in
+/// the crate whose sources are in `src`: `folder: a -> b -> a`.
+fn module_cycles(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    source_files(src, &mut files);
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_path(src, f)).collect();
+    // Edges per folder: between the two children of the nearest common folder.
+    let mut edges: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for file in &files {
+        let own = module_path(src, file);
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        for target in named_modules(&text, &own) {
+            // The longest prefix of the target that is a module of the crate.
+            let Some(target) = (1..=target.len())
+                .rev()
+                .map(|n| target[..n].to_vec())
+                .find(|p| modules.contains(p))
+            else {
+                continue;
+            };
+            let common = own.iter().zip(&target).take_while(|(a, b)| a == b).count();
+            if common >= own.len() || common >= target.len() {
+                continue; // an ancestor or a descendant: not a sibling
+            }
+            edges
+                .entry(own[..common].to_vec())
+                .or_default()
+                .entry(own[common].clone())
+                .or_default()
+                .insert(target[common].clone());
+        }
+    }
+    let mut found = Vec::new();
+    for (folder, graph) in &edges {
+        for circle in circles(graph) {
+            let place = if folder.is_empty() {
+                "the crate root".to_string()
+            } else {
+                folder.join("::")
+            };
+            found.push(format!("{place}: {}", circle.join(" -> ")));
+        }
+    }
+    found
+}
+
+/// The circles of a graph: for every node that reaches itself, one shortest way round.
+fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    let mut seen: BTreeSet<BTreeSet<String>> = BTreeSet::new();
+    let mut out = Vec::new();
+    for start in graph.keys() {
+        // Breadth-first from `start` back to it.
+        let mut previous: BTreeMap<String, String> = BTreeMap::new();
+        let mut queue: VecDeque<String> = graph[start].iter().cloned().collect();
+        for next in &graph[start] {
+            previous.insert(next.clone(), start.clone());
+        }
+        while let Some(node) = queue.pop_front() {
+            if &node == start {
+                let mut way = vec![start.clone()];
+                let mut at = previous[start].clone();
+                while &at != start {
+                    way.push(at.clone());
+                    at = previous[&at].clone();
+                }
+                way.push(start.clone());
+                let n = way.len();
+                way[1..n - 1].reverse();
+                if seen.insert(way.iter().cloned().collect()) {
+                    out.push(way);
+                }
+                break;
+            }
+            for next in graph.get(&node).into_iter().flatten() {
+                if !previous.contains_key(next) {
+                    previous.insert(next.clone(), node.clone());
+                    queue.push_back(next.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// No module of any crate imports one that imports it back, at any folder (issue 34: the
+/// core's 13 top-level modules were one circle, the console's events, views and widgets
+/// another).
+#[test]
+fn no_module_imports_one_that_imports_it_back() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut srcs = vec![root.join("src")];
+    for entry in std::fs::read_dir(root.join("crates")).unwrap_or_else(|e| panic!("crates/: {e}")) {
+        srcs.push(
+            entry
+                .unwrap_or_else(|e| panic!("crates/: {e}"))
+                .path()
+                .join("src"),
+        );
+    }
+    let mut found = Vec::new();
+    for src in &srcs {
+        for circle in module_cycles(src) {
+            found.push(format!("{}: {circle}", src.display()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "modules in a circle:\n{}",
+        found.join("\n")
+    );
 }

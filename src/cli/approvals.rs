@@ -5,8 +5,9 @@
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::gateway::{attach_all, print_item};
+use super::gateway::print_item;
 use super::gateway_args::GatewayArgs;
+use super::gateway_args::attach_all;
 use super::{Cli, exit};
 use crate::gateway::approvals::{ApprovalKind, Decision, resolve_call};
 use crate::gateway::desk::{is_desk_item, list_all_pending};

@@ -8,8 +8,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
-use super::gateway::attach_all;
 use super::gateway_args::GatewayArgs;
+use super::gateway_args::attach_all;
 use super::{Cli, exit};
 use crate::gateway::approval_ledger::{self, Grant, HistoryEntry};
 use crate::gateway::approvals::{Approval, ApprovalKind};

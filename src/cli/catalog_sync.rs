@@ -4,8 +4,8 @@
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::gateway::attach_all;
 use super::gateway_args::GatewayArgs;
+use super::gateway_args::attach_all;
 use super::{Cli, exit};
 use crate::gateway::pack::{CapturedFrom, pack_from_catalog, pack_path, write_pack};
 use crate::paths;

@@ -4,8 +4,8 @@
 
 use clap::Args;
 
-use super::gateway::attach_all;
 use super::gateway_args::GatewayArgs;
+use super::gateway_args::attach_all;
 use super::{Cli, exit};
 use crate::gateway::chat::{ChatEvent, ChatRequest, run_turn};
 use crate::sanitize::{OutputGuard, StdStream, StreamFilter};

@@ -101,12 +101,15 @@ pub fn run(cli: &Cli, args: &DiffArgs) -> u8 {
         }
     }
 
-    let loaded_a = match config::load(cli.config.as_deref()) {
+    let loaded_a = match config::load_from(&cli.config_request()) {
         Ok(loaded) => loaded,
         Err(err) => return fail(err),
     };
     let loaded_b = match &args.vs_config {
-        Some(path) => match config::load(Some(path)) {
+        Some(path) => match config::load_from(&crate::config::ConfigRequest {
+            path: Some(path.clone()),
+            ..cli.config_request()
+        }) {
             Ok(loaded) => loaded,
             Err(err) => return fail(format!("--vs-config: {err}")),
         },

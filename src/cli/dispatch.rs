@@ -51,7 +51,9 @@ pub fn run(cli: &Cli, args: &DispatchArgs) -> u8 {
         }
         let outcome = run_call(loaded, registry, cli, tool, params.clone());
         return match outcome {
-            Ok(outcome) => super::invoke::report(&outcome, args.json, super::output_guard(cli)),
+            Ok(outcome) => {
+                super::call_report::report(&outcome, args.json, super::output_guard(cli))
+            }
             Err(problem) => {
                 eprintln!("clawdeck dispatch: {problem}");
                 exit::TOOL_ERROR
@@ -87,7 +89,7 @@ fn run_call(
 ) -> Result<CallOutcome, String> {
     let runtime = super::async_runtime()?;
     Ok(runtime.block_on(async {
-        let deck = crate::deck::Deck::with_registry(loaded, registry, None);
+        let deck = crate::deck::Deck::with_registry(loaded, registry, cli.config_request());
         if let Err(err) = deck.record_decisions("dispatch") {
             eprintln!(
                 "clawdeck dispatch: the decision log is off: {}",

@@ -7,10 +7,11 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use super::columns::{ColumnLayout, cell};
-use super::gateway_args::{GatewayArgs, attach, endpoints};
+pub use super::gateway_args::CommonArgs;
+use super::gateway_args::{attach, attach_all, endpoints};
 use super::{Cli, exit};
+use crate::gateway::ClientEvent;
 use crate::gateway::watch::{ToolCallTracker, WatchItem, describe_event};
-use crate::gateway::{ClientEvent, GatewayClient};
 
 #[derive(Debug, Args)]
 pub struct GatewayCmdArgs {
@@ -50,15 +51,6 @@ pub enum GatewayCommand {
     /// Send a message into a session (`sessions.send`)
     #[command(after_long_help = super::help::GATEWAY_SEND)]
     Send(super::session_control::MessageArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct CommonArgs {
-    #[command(flatten)]
-    pub gateway: GatewayArgs,
-    /// Machine-readable output
-    #[arg(long)]
-    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -105,45 +97,6 @@ pub fn run(cli: &Cli, args: &GatewayCmdArgs) -> u8 {
             }
         }
     })
-}
-
-/// Attaches to every gateway; failures are printed and make the exit status nonzero.
-pub(crate) async fn attach_all(
-    cli: &Cli,
-    args: &GatewayArgs,
-    command: &str,
-    approver: bool,
-) -> Result<(Vec<GatewayClient>, bool), u8> {
-    let (endpoints, identity, all_operators) = match super::gateway_args::endpoints_as(cli, args) {
-        Ok(x) => x,
-        Err(e) => {
-            super::err_untrusted(cli, &format!("clawdeck {command}: {e}"));
-            return Err(exit::USAGE);
-        }
-    };
-    let mut clients = Vec::new();
-    let mut failed = false;
-    for endpoint in &endpoints {
-        match super::gateway_args::attach_as(endpoint, &identity, approver, all_operators, None)
-            .await
-        {
-            Ok(client) => clients.push(client),
-            Err(err) => {
-                super::err_untrusted(
-                    cli,
-                    &format!(
-                        "clawdeck {command}: {} ({}): {err}",
-                        endpoint.name, endpoint.origin
-                    ),
-                );
-                failed = true;
-            }
-        }
-    }
-    if clients.is_empty() {
-        return Err(exit::TOOL_ERROR);
-    }
-    Ok((clients, failed))
 }
 
 async fn status(cli: &Cli, args: &CommonArgs) -> u8 {

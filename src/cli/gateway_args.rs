@@ -3,7 +3,7 @@
 
 use clap::Args;
 
-use super::Cli;
+use super::{Cli, exit};
 use crate::gateway::{
     Backoff, ConnectOptions, DeviceIdentity, GatewayClient, GatewayEndpoint, GatewayError,
     resolve_endpoints,
@@ -35,7 +35,7 @@ pub fn endpoints_as(
     cli: &Cli,
     args: &GatewayArgs,
 ) -> Result<(Vec<GatewayEndpoint>, DeviceIdentity, bool), String> {
-    let settings = match crate::config::load(cli.config.as_deref()) {
+    let settings = match crate::config::load_from(&cli.config_request()) {
         Ok(loaded) => loaded.settings,
         // Without an explicit --config a broken OpenClaw file must not block the gateway.
         Err(err) if cli.config.is_some() => return Err(err.to_string()),
@@ -85,4 +85,51 @@ pub async fn attach_as(
         Backoff::default(),
     )
     .await
+}
+
+/// The gateway flags and `--json`, shared by the `gateway` subcommands.
+#[derive(Debug, Args)]
+pub struct CommonArgs {
+    #[command(flatten)]
+    pub gateway: GatewayArgs,
+    /// Machine-readable output
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Attaches to every gateway; failures are printed and make the exit status nonzero.
+pub(crate) async fn attach_all(
+    cli: &Cli,
+    args: &GatewayArgs,
+    command: &str,
+    approver: bool,
+) -> Result<(Vec<GatewayClient>, bool), u8> {
+    let (endpoints, identity, all_operators) = match endpoints_as(cli, args) {
+        Ok(x) => x,
+        Err(e) => {
+            super::err_untrusted(cli, &format!("clawdeck {command}: {e}"));
+            return Err(exit::USAGE);
+        }
+    };
+    let mut clients = Vec::new();
+    let mut failed = false;
+    for endpoint in &endpoints {
+        match attach_as(endpoint, &identity, approver, all_operators, None).await {
+            Ok(client) => clients.push(client),
+            Err(err) => {
+                super::err_untrusted(
+                    cli,
+                    &format!(
+                        "clawdeck {command}: {} ({}): {err}",
+                        endpoint.name, endpoint.origin
+                    ),
+                );
+                failed = true;
+            }
+        }
+    }
+    if clients.is_empty() {
+        return Err(exit::TOOL_ERROR);
+    }
+    Ok((clients, failed))
 }

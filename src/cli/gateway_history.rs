@@ -8,7 +8,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::columns::{ColumnLayout, cell};
-use super::gateway::{CommonArgs, attach_all};
+use super::gateway_args::{CommonArgs, attach_all};
 use super::{Cli, exit};
 use crate::gateway::health::{fetch_health, fetch_usage, uptime_text};
 use crate::gateway::history::{fetch_history, parse_history};

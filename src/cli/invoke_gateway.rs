@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::call_report::report;
 use super::exit;
 use super::gateway_args::{GatewayArgs, attach, endpoints};
-use super::invoke::report;
 use super::{Cli, output_guard};
 use crate::gateway::invoke::InvokeRequest;
 use crate::gateway::invoke_run::{self, GatewayCall, Refusal, RefusalStatus};

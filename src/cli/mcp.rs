@@ -55,7 +55,7 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
         eprintln!("clawdeck mcp: --lane: {problem}");
         return exit::USAGE;
     }
-    let config = match crate::config::load(cli.config.as_deref()) {
+    let config = match crate::config::load_from(&cli.config_request()) {
         Ok(config) => config,
         Err(err) => {
             eprintln!("clawdeck mcp: {err}");
@@ -75,7 +75,7 @@ pub fn run(cli: &Cli, args: &McpArgs) -> u8 {
         }
     };
     let code = runtime.block_on(async move {
-        let deck = Deck::with_registry(config, registry, cli.config.clone());
+        let deck = Deck::with_registry(config, registry, cli.config_request());
         // Every call is recorded with the client's name (see `clawdeck log`).
         if let Err(problem) = deck.record_decisions("mcp") {
             eprintln!("clawdeck mcp: the decision log is off: {problem}");

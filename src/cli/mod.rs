@@ -11,6 +11,7 @@ mod quiet_out;
 mod approvals;
 mod approvals_lists;
 mod bounded_out;
+mod call_report;
 mod catalog_sync;
 mod chat;
 mod columns;
@@ -258,6 +259,19 @@ pub(crate) fn err_untrusted(cli: &Cli, line: &str) {
 }
 
 impl Cli {
+    /// `--config` and `--openclaw-version` (or `CLAWDECK_OPENCLAW_VERSION`): which config every
+    /// command reads, and for which OpenClaw.
+    pub(crate) fn config_request(&self) -> crate::config::ConfigRequest {
+        let on_command_line = std::env::args().any(|a| a.starts_with("--openclaw-version"));
+        crate::config::ConfigRequest {
+            path: self.config.clone(),
+            openclaw_version: crate::semantics::RequestedVersion::from_flag(
+                self.openclaw_version.as_deref(),
+                on_command_line,
+            ),
+        }
+    }
+
     /// `mcp.servers` are started and listed unless `--no-mcp-servers`.
     pub(crate) fn server_listing(&self) -> &crate::mcp_servers::ServerListing {
         self.server_listing.get_or_init(|| {
@@ -283,7 +297,7 @@ pub(crate) fn async_runtime() -> Result<tokio::runtime::Runtime, String> {
 fn console(cli: &Cli) -> u8 {
     use crate::tui::{ConsoleExit, ConsoleOptions};
     let options = ConsoleOptions {
-        config: cli.config.clone(),
+        config: cli.config_request(),
         context: cli.context.to_context(),
         mcp_listen: cli.mcp_listen.clone(),
         mcp_token: cli.mcp_token.clone(),
@@ -328,7 +342,6 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => err.exit(),
     };
-    crate::semantics::set_requested_version(cli.openclaw_version.clone());
     logging::init(cli.command.is_none());
     let code = match cli.command {
         Some(Command::Tools(ref args)) => tools::run(&cli, args),

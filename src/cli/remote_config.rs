@@ -37,7 +37,7 @@ pub(crate) fn load(
     let loaded = if remote.remote_config {
         load_from_gateway(cli, remote)
     } else {
-        config::load(cli.config.as_deref()).map_err(|err| err.to_string())
+        config::load_from(&cli.config_request()).map_err(|err| err.to_string())
     };
     loaded.map_err(|err| {
         super::err_untrusted(cli, &format!("clawdeck {command}: {err}"));
@@ -56,7 +56,13 @@ fn load_from_gateway(cli: &Cli, remote: &RemoteConfigArgs) -> Result<LoadedConfi
         config_get::fetch(&client).await
     })?;
     let (url, config) = fetched;
-    config::load_remote(&config.text, &url, &config.path).map_err(|err| err.to_string())
+    config::load_remote(
+        &config.text,
+        &url,
+        &config.path,
+        cli.config_request().openclaw_version.as_ref(),
+    )
+    .map_err(|err| err.to_string())
 }
 
 /// With `--remote-config` and `--session-key`: that session's `tools.effective` on the same

@@ -59,7 +59,7 @@ pub fn run(cli: &Cli, args: &RouteArgs) -> u8 {
     };
     // The Deck builds inside the runtime: the router service spawns its tasks there.
     runtime.block_on(async {
-        let deck = match Deck::load(cli.config.as_deref(), cli.server_listing()) {
+        let deck = match Deck::load_from(&cli.config_request(), cli.server_listing()) {
             Ok(d) => d,
             Err(e) => {
                 eprintln!("clawdeck route: {e}");

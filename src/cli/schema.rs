@@ -36,7 +36,7 @@ pub(crate) fn load_view(
     command: &str,
     options: &LlmViewOptions,
 ) -> Result<(LoadedConfig, Registry, LlmView), u8> {
-    let loaded = config::load(cli.config.as_deref()).map_err(|err| {
+    let loaded = config::load_from(&cli.config_request()).map_err(|err| {
         super::err_untrusted(cli, &format!("clawdeck {command}: {err}"));
         exit::USAGE
     })?;

@@ -4,8 +4,8 @@
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::gateway::attach_all;
 use super::gateway_args::GatewayArgs;
+use super::gateway_args::attach_all;
 use super::{Cli, exit};
 use crate::gateway::GatewayError;
 use crate::gateway::chat;

@@ -8,6 +8,8 @@
 //!
 //! No terminal code, no server, no MCP SDK: those live in the crates above this one.
 
+pub mod bounds;
+pub mod call_outcome;
 pub mod catalog;
 pub mod comparison;
 pub mod config;

@@ -56,10 +56,15 @@ impl Deck {
         };
         let command = command.to_string();
         let session_key = session_key.to_string();
+        let requested = self.config_request().openclaw_version.clone();
         tokio::task::spawn_blocking(move || {
-            let config =
-                crate::config::load_remote(&side.config.text, &side.url, &side.config.path)
-                    .map_err(|e| e.to_string())?;
+            let config = crate::config::load_remote(
+                &side.config.text,
+                &side.url,
+                &side.config.path,
+                requested.as_ref(),
+            )
+            .map_err(|e| e.to_string())?;
             let res =
                 crate::policy::resolve(&config, &registry, &context).map_err(|e| e.to_string())?;
             let (doc, approvals) = match &side.approvals {

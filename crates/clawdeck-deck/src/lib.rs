@@ -22,7 +22,7 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 
 use crate::catalog::Registry;
-use crate::config::LoadedConfig;
+use crate::config::{ConfigRequest, LoadedConfig};
 use crate::decision_log::{DecisionLog, DecisionSink};
 use crate::local_tools::ToolRuntime;
 use crate::mcp_servers::ServerListing;
@@ -64,8 +64,8 @@ pub struct Deck {
 }
 
 struct Inner {
-    /// `--config` as given (reloads resolve the file the same way).
-    config_arg: Option<PathBuf>,
+    /// `--config` as given and the OpenClaw version asked for (reloads read the same).
+    request: ConfigRequest,
     state: Mutex<Arc<DeckState>>,
     queue: LaneQueue,
     runtime: ToolRuntime,
@@ -104,42 +104,45 @@ impl Deck {
         config_arg: Option<&Path>,
         listing: &ServerListing,
     ) -> Result<Deck, crate::config::ConfigError> {
-        let config = crate::config::load(config_arg)?;
-        Ok(Deck::new(
-            config,
-            config_arg.map(Path::to_path_buf),
-            listing,
-        ))
+        Deck::load_from(&ConfigRequest::at(config_arg), listing)
+    }
+
+    /// `load` for a request that names the OpenClaw version too (`--openclaw-version`).
+    pub fn load_from(
+        request: &ConfigRequest,
+        listing: &ServerListing,
+    ) -> Result<Deck, crate::config::ConfigError> {
+        let config = crate::config::load_from(request)?;
+        let registry = build_registry(&config, listing);
+        Ok(Deck::with_registry(config, registry, request.clone()))
     }
 
     /// `load`, without waiting for the installed `openclaw --version` when its answer is not
     /// known yet (the console's first frame never waits): the pack is then provisional, marked
     /// `Installed::Detecting`, until [`Deck::settle_openclaw_version`].
     pub fn load_without_waiting_for_openclaw(
-        config_arg: Option<&Path>,
+        request: &ConfigRequest,
         listing: &ServerListing,
     ) -> Result<Deck, crate::config::ConfigError> {
-        let config = crate::config::load_without_waiting_for_openclaw(config_arg)?;
-        Ok(Deck::new(
-            config,
-            config_arg.map(Path::to_path_buf),
-            listing,
-        ))
+        let config = crate::config::load_without_waiting_for_openclaw(request)?;
+        let registry = build_registry(&config, listing);
+        Ok(Deck::with_registry(config, registry, request.clone()))
     }
 
-    /// Builds everything for a loaded config; `config_arg` is what `reload` re-reads.
+    /// Builds everything for a loaded config; `config_arg` is what `reload` re-reads, for the
+    /// version the config was requested for.
     pub fn new(config: LoadedConfig, config_arg: Option<PathBuf>, listing: &ServerListing) -> Deck {
         let registry = build_registry(&config, listing);
-        Deck::with_registry(config, registry, config_arg)
+        let request = ConfigRequest {
+            path: config_arg,
+            openclaw_version: config.requested.clone(),
+        };
+        Deck::with_registry(config, registry, request)
     }
 
     /// Builds everything around a registry the caller already built (the headless commands
     /// report its warnings before running); reloads list `mcp.servers` the way it did.
-    pub fn with_registry(
-        config: LoadedConfig,
-        registry: Registry,
-        config_arg: Option<PathBuf>,
-    ) -> Deck {
+    pub fn with_registry(config: LoadedConfig, registry: Registry, request: ConfigRequest) -> Deck {
         let limits = LaneLimits::from_settings(&config.settings.lanes, &config.raw);
         let queue = LaneQueue::new(limits.clone());
         for lane in [LANE_MAIN, LANE_SUBAGENT, LANE_CRON, LANE_NESTED] {
@@ -164,7 +167,7 @@ impl Deck {
         };
         Deck {
             inner: Arc::new(Inner {
-                config_arg,
+                request,
                 state: Mutex::new(Arc::new(state)),
                 queue,
                 runtime,
@@ -272,7 +275,12 @@ impl Deck {
 
     /// `--config` as given.
     pub fn config_arg(&self) -> Option<&Path> {
-        self.inner.config_arg.as_deref()
+        self.inner.request.path.as_deref()
+    }
+
+    /// `--config` and the OpenClaw version asked for: what `reload` reads.
+    pub fn config_request(&self) -> &ConfigRequest {
+        &self.inner.request
     }
 
     /// Records every call from now on in the decision log under clawdeck's state dir, with
@@ -296,7 +304,7 @@ impl Deck {
     /// Re-reads the config the way it was first found. A broken file is an error naming its
     /// place; the last good state stays in use.
     pub fn reload(&self) -> Result<Arc<DeckState>, crate::config::ConfigError> {
-        let config = crate::config::load(self.config_arg())?;
+        let config = crate::config::load_from(&self.inner.request)?;
         Ok(self.apply(config))
     }
 

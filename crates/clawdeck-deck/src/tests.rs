@@ -40,6 +40,45 @@ async fn reload_reapplies_lane_limits_warn_after_and_router_settings() {
     assert!(Arc::ptr_eq(&state.pipeline, &deck.pipeline()));
 }
 
+/// The OpenClaw version asked for travels with the deck's config request: two decks of one
+/// process answer for different versions, and each reload keeps its own.
+#[tokio::test]
+async fn each_deck_keeps_the_openclaw_version_it_was_asked_for_across_reloads() {
+    let (_dir, config) = config_dir("{}");
+    let asked = |version: &str| crate::config::ConfigRequest {
+        path: Some(config.clone()),
+        openclaw_version: Some(crate::semantics::RequestedVersion {
+            version: version.to_string(),
+            from: "--openclaw-version",
+        }),
+    };
+    let seed = Deck::load_from(&asked("seed"), &Default::default()).unwrap();
+    let older = Deck::load_from(&asked("2026.8"), &Default::default()).unwrap();
+    assert_eq!(seed.config().pack.pack, "seed");
+    assert_eq!(older.config().pack.pack, "2026.8");
+    assert!(
+        older.config().pack.reason.contains("--openclaw-version"),
+        "{:?}",
+        older.config().pack
+    );
+    for (deck, pack) in [(&seed, "seed"), (&older, "2026.8")] {
+        deck.reload().unwrap();
+        assert_eq!(deck.config().pack.pack, pack);
+        assert_eq!(
+            deck.config_request()
+                .openclaw_version
+                .as_ref()
+                .map(|r| r.version.as_str()),
+            Some(pack)
+        );
+    }
+    let unknown = Deck::load_from(&asked("1999.1"), &Default::default()).unwrap_err();
+    assert!(
+        unknown.to_string().contains("--openclaw-version"),
+        "{unknown}"
+    );
+}
+
 #[tokio::test]
 async fn a_broken_reload_names_the_place_and_keeps_the_last_good_state() {
     let (dir, config) = config_dir(r#"{ lanes: { maxConcurrent: { main: 2 } } }"#);

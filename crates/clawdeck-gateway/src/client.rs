@@ -13,30 +13,10 @@ use tokio_util::sync::CancellationToken;
 use super::connection::{ConnectOptions, Connection, Incoming};
 use super::endpoint::GatewayEndpoint;
 use super::error::GatewayError;
+pub use super::event_stream::ClientEvent;
 use super::event_stream::{BoundedSender, EventStream};
-use super::frames::{EventFrame, Hello};
+use super::frames::Hello;
 use super::identity::DeviceIdentity;
-
-/// What a subscriber of the client sees.
-#[derive(Debug, Clone)]
-pub enum ClientEvent {
-    /// A connection is up (first or after a reconnect).
-    Connected { hello: Arc<Hello>, reconnect: bool },
-    /// A subscription was (re)established; `payload` is the response (e.g. the session roster
-    /// of `sessions.subscribe`), so views rebuild their state from it after a reconnect.
-    Subscribed { method: String, payload: Value },
-    /// A replayed subscription was refused.
-    SubscribeFailed { method: String, error: GatewayError },
-    /// The connection dropped; the client retries after `retry_in`.
-    Disconnected { reason: String, retry_in: Duration },
-    /// The client stopped retrying (credentials refused, pairing pending, other protocol).
-    Failed(GatewayError),
-    /// A server event.
-    Event(Arc<EventFrame>),
-    /// `dropped` server events were left out here because the reader fell behind (only on an
-    /// [`EventStream`](super::event_stream::EventStream)); rebuild from a fresh list.
-    Lagged { dropped: u64 },
-}
 
 /// Reconnect delays: doubling from `initial` up to `max`.
 #[derive(Debug, Clone)]

@@ -29,10 +29,7 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// The operator scopes clawdeck asks for.
 pub const OPERATOR_SCOPES: [&str; 3] = ["operator.read", "operator.write", "operator.approvals"];
 
-/// The scope that shows every operator's approvals and lets this one answer them and abort
-/// any run (`isApprovalRecordVisibleToClient`, `canRequesterAbortChatRun` in 2026.9.6); asked
-/// for only when the operator chose it (`approvals.allOperators`, `--all-operators`).
-pub const ADMIN_SCOPE: &str = "operator.admin";
+pub use super::frames::ADMIN_SCOPE;
 
 /// The client capability that makes a connection an exec approver (with `operator.approvals`).
 pub(crate) const EXEC_APPROVALS_CAP: &str = "exec-approvals";

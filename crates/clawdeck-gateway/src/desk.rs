@@ -40,7 +40,7 @@ pub enum DeskEvent {
     /// The answer to `invoke` (echoes the call number).
     InvokeDone { call: u64, outcome: GatewayCall },
     /// A turn the operator started (`chat`), or the answer to `abort` (see desk_session.rs).
-    Session(super::desk_session::SessionNews),
+    Session(SessionNews),
     /// A gateway's `approval.history` (newest first) or why it could not be read.
     History {
         gateway: String,
@@ -391,6 +391,25 @@ impl GatewayDesk {
         let (items, _) = list_all_pending(client, name).await;
         items.into_iter().all(|item| self.publish(item))
     }
+}
+
+/// A session act's news, naming the session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionNews {
+    pub gateway: String,
+    pub session_key: String,
+    pub news: SessionAct,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SessionAct {
+    /// An event of the turn the console started.
+    Turn(Box<super::chat::ChatEvent>),
+    /// The gateway refused the message or the turn broke off (not attached, not offered, ...).
+    Failed { action: &'static str, error: String },
+    /// The abort was taken; `summary` says what the gateway did (`aborted run R`,
+    /// `no-active-run`).
+    Aborted { summary: String },
 }
 
 #[cfg(test)]

@@ -3,27 +3,10 @@
 //! to the console, and `sessions.abort`. What happens comes back through the desk's sink as
 //! [`DeskEvent::Session`].
 
-use super::chat::{self, ChatEvent, ChatRequest};
+use super::chat::{self, ChatRequest};
 use super::desk::{DeskEvent, GatewayDesk};
 
-/// A session act's news, naming the session.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SessionNews {
-    pub gateway: String,
-    pub session_key: String,
-    pub news: SessionAct,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum SessionAct {
-    /// An event of the turn the console started.
-    Turn(Box<ChatEvent>),
-    /// The gateway refused the message or the turn broke off (not attached, not offered, ...).
-    Failed { action: &'static str, error: String },
-    /// The abort was taken; `summary` says what the gateway did (`aborted run R`,
-    /// `no-active-run`).
-    Aborted { summary: String },
-}
+pub use super::desk::{SessionAct, SessionNews};
 
 impl GatewayDesk {
     /// Sends `message` into the session (`steer`: into its running turn) and reports the

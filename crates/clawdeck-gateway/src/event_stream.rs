@@ -9,10 +9,34 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
 
+use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::client::ClientEvent;
+use super::error::GatewayError;
+use super::frames::{EventFrame, Hello};
+
+/// What a subscriber of the client sees.
+#[derive(Debug, Clone)]
+pub enum ClientEvent {
+    /// A connection is up (first or after a reconnect).
+    Connected { hello: Arc<Hello>, reconnect: bool },
+    /// A subscription was (re)established; `payload` is the response (e.g. the session roster
+    /// of `sessions.subscribe`), so views rebuild their state from it after a reconnect.
+    Subscribed { method: String, payload: Value },
+    /// A replayed subscription was refused.
+    SubscribeFailed { method: String, error: GatewayError },
+    /// The connection dropped; the client retries after `retry_in`.
+    Disconnected { reason: String, retry_in: Duration },
+    /// The client stopped retrying (credentials refused, pairing pending, other protocol).
+    Failed(GatewayError),
+    /// A server event.
+    Event(Arc<EventFrame>),
+    /// `dropped` server events were left out here because the reader fell behind (only on an
+    /// [`EventStream`]); rebuild from a fresh list.
+    Lagged { dropped: u64 },
+}
 
 /// The gateway events a console feed lets wait before it drops (and says so).
 pub const FEED_CAPACITY: usize = 4096;

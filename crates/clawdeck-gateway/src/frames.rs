@@ -8,6 +8,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// The scope that shows every operator's approvals and lets this one answer them and abort
+/// any run (`isApprovalRecordVisibleToClient`, `canRequesterAbortChatRun` in 2026.9.6); asked
+/// for only when the operator chose it (`approvals.allOperators`, `--all-operators`).
+pub const ADMIN_SCOPE: &str = "operator.admin";
+
 /// The protocol version clawdeck speaks (`minProtocol` = `maxProtocol` in `connect`).
 pub const PROTOCOL_VERSION: u64 = 4;
 
@@ -128,9 +133,7 @@ impl Hello {
     /// Whether the gateway granted `operator.admin`: every operator's approvals are visible
     /// to this connection.
     pub fn sees_all_operators(&self) -> bool {
-        self.scopes
-            .iter()
-            .any(|s| s == super::connection::ADMIN_SCOPE)
+        self.scopes.iter().any(|s| s == ADMIN_SCOPE)
     }
 
     pub fn from_payload(payload: &Value) -> Result<Hello, String> {

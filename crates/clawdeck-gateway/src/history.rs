@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::client::GatewayClient;
 use super::error::GatewayError;
-use super::transcript::{ToolEntry, ToolOutcome, TranscriptEntry, called_tools};
+use super::transcript::{SessionTranscript, ToolEntry, ToolOutcome, TranscriptEntry, called_tools};
 use super::watch::{WatchKind, classify, result_text};
 
 /// The method.
@@ -39,6 +39,18 @@ pub struct History {
     pub has_more: bool,
     /// Older messages the gateway sent past the `HISTORY_LIMIT` asked for: dropped unread.
     pub dropped: u64,
+}
+
+impl SessionTranscript {
+    /// Merges a session's earlier messages (`chat.history`) with what the live events brought
+    /// (see [`SessionTranscript::merge_earlier`]). Returns how many entries were added.
+    pub fn backfill(&mut self, history: &History) -> usize {
+        let messages = history
+            .messages
+            .iter()
+            .map(|m| (m.id.as_deref(), m.seq, &m.entry));
+        self.merge_earlier(messages, history.not_loaded())
+    }
 }
 
 impl History {
@@ -196,7 +208,6 @@ fn remember_calls(message: &Value, calls: &mut Calls) {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::transcript::SessionTranscript;
 
     /// A real gateway's answer (2026.9.6): two turns, the second calling exec.
     fn recorded() -> Value {

@@ -8,7 +8,6 @@ use std::collections::{HashSet, VecDeque};
 
 use serde_json::Value;
 
-use super::history::History;
 use super::watch::{WatchItem, WatchKind};
 
 /// Entries kept per session.
@@ -144,26 +143,31 @@ impl SessionTranscript {
         })
     }
 
-    /// Merges a session's earlier messages (`chat.history`) with what the live events brought:
-    /// a message held already (same transcript id, or the same tool call of the same run) is
-    /// skipped; older ones go before the held entries, newer ones after. Returns how many
-    /// entries were added.
-    pub fn backfill(&mut self, history: &History) -> usize {
+    /// Merges a session's earlier messages (id, sequence number, entry) with what the live
+    /// events brought: a message held already (same transcript id, or the same tool call of
+    /// the same run) is skipped; older ones go before the held entries, newer ones after;
+    /// `not_loaded` is what the page left out. Returns how many entries were added
+    /// (`backfill` reads a `chat.history` page through it).
+    pub(crate) fn merge_earlier<'a>(
+        &mut self,
+        messages: impl Iterator<Item = (Option<&'a str>, Option<u64>, &'a TranscriptEntry)>,
+        not_loaded: u64,
+    ) -> usize {
         let first_held = self.min_seq;
         let (mut older, mut newer) = (Vec::new(), Vec::new());
-        for message in &history.messages {
-            if let TranscriptEntry::Tool(call) = &message.entry
+        for (id, seq, entry) in messages {
+            if let TranscriptEntry::Tool(call) = entry
                 && self.holds_call(call)
             {
                 continue;
             }
-            if !self.note_message(message.id.as_deref(), message.seq) {
+            if !self.note_message(id, seq) {
                 continue;
             }
-            match (message.seq, first_held) {
-                (Some(seq), Some(first)) if seq > first => newer.push(message.entry.clone()),
-                (_, Some(_)) => older.push(message.entry.clone()),
-                (_, None) => newer.push(message.entry.clone()),
+            match (seq, first_held) {
+                (Some(seq), Some(first)) if seq > first => newer.push(entry.clone()),
+                (_, Some(_)) => older.push(entry.clone()),
+                (_, None) => newer.push(entry.clone()),
             }
         }
         let added = older.len() + newer.len();
@@ -177,7 +181,7 @@ impl SessionTranscript {
         for entry in newer {
             self.push(entry);
         }
-        self.not_loaded = history.not_loaded();
+        self.not_loaded = not_loaded;
         added
     }
 

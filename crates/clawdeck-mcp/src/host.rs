@@ -98,7 +98,7 @@ async fn serve_http_monitored(
     {
         deck.set_mcp_endpoint(monitor.clone());
         let (server, handler) = handler_for(deck, flags.into(), &cancel);
-        super::http::serve(listener, server, handler, token, monitor, cancel).await
+        super::http_listener::serve(listener, server, handler, token, monitor, cancel).await
     }
 }
 

@@ -11,9 +11,6 @@ use std::net::SocketAddr;
 
 use tokio_util::sync::CancellationToken;
 
-#[cfg(feature = "http-server")]
-pub use super::http_listener::serve;
-
 /// Where the MCP endpoint answers.
 pub(crate) const MCP_PATH: &str = "/mcp";
 

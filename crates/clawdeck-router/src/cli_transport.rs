@@ -37,7 +37,9 @@ impl Transport for CliTransport {
                 .args(args.iter().cloned())
                 .clear_env(plan.clear_env)
                 .stdin(StdinMode::Null)
-                .timeout(Some(super::service::OPERATOR_TIMEOUT_CEILING + SAFETY_NET))
+                .timeout(Some(
+                    super::transport::OPERATOR_TIMEOUT_CEILING + SAFETY_NET,
+                ))
                 .kill_grace(plan.kill_grace)
                 .drain_grace(plan.drain_grace)
                 // Router output is small; keep the retained copy bounded like the router's own.

@@ -24,12 +24,10 @@ use super::texts;
 use super::transport::{
     ChunkSink, HttpPlan, NoteSink, RunPlan, StartFailure, Stop, StopReason, Transport, TransportEnd,
 };
-use crate::config::bounds;
 use crate::config::settings::RouterSettings;
+use clawdeck_core::bounds;
 
-/// Operator controls (console, `route`) may move the deadline up to this long after the start;
-/// the router is never unbounded.
-pub const OPERATOR_TIMEOUT_CEILING: Duration = Duration::from_secs(600);
+pub use super::transport::OPERATOR_TIMEOUT_CEILING;
 
 /// Output kept per run: the record holds the output's first whole lines up to this size and
 /// stops there, saying so (`RecordCut`); nothing after the cut is kept, so the record never has

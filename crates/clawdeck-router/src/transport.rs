@@ -12,6 +12,10 @@ use super::events::StdStream;
 use crate::tool::BoxFuture;
 
 /// Receives output in arrival order. Called from the transport's reader tasks.
+/// Operator controls (console, `route`) may move the deadline up to this long after the start;
+/// the router is never unbounded.
+pub const OPERATOR_TIMEOUT_CEILING: Duration = Duration::from_secs(600);
+
 pub(crate) type ChunkSink = Arc<dyn Fn(StdStream, Vec<u8>) + Send + Sync>;
 
 /// Receives notes (supervisor messages, drain grace, ...).

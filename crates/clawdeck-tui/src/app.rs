@@ -166,7 +166,7 @@ pub(crate) struct App {
     pub(crate) choices: ContextChoices,
     pub(crate) config: Option<Arc<LoadedConfig>>,
     /// `--config` as given (reloads resolve the file the same way).
-    pub(crate) config_arg: Option<PathBuf>,
+    pub(crate) config_request: crate::config::ConfigRequest,
     /// The last config reload error (the last good config stays in use).
     pub(crate) config_error: Option<String>,
     pub(crate) status: Option<(String, Instant)>,
@@ -224,7 +224,7 @@ impl App {
             context: PolicyContext::default(),
             choices: ContextChoices::default(),
             config: None,
-            config_arg: None,
+            config_request: crate::config::ConfigRequest::default(),
             config_error: None,
             status: None,
             tx,
@@ -246,7 +246,7 @@ impl App {
 
     /// Drives this deck: its router, queue, tool runtime and current config.
     pub(crate) fn attach_deck(&mut self, deck: crate::deck::Deck) {
-        self.config_arg = deck.config_arg().map(std::path::Path::to_path_buf);
+        self.config_request = deck.config_request().clone();
         self.services.router = Some(deck.router().clone());
         self.services.queue = Some(deck.queue().clone());
         self.services.tool_runtime = Some(deck.tool_runtime().clone());
@@ -374,7 +374,7 @@ impl App {
     /// come back as `CoreEvent::Reloaded`; a newer request wins over an older one.
     pub(crate) fn reload_config(&mut self) {
         let Some(deck) = self.services.deck.clone() else {
-            match crate::config::load(self.config_arg.as_deref()) {
+            match crate::config::load_from(&self.config_request) {
                 Ok(config) => {
                     self.set_config(config);
                     self.set_status("config reloaded");

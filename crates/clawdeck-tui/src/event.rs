@@ -94,7 +94,7 @@ pub(crate) enum AppEvent {
     },
     /// Read the gateways' approval history or standing grants, or revoke a grant (through the
     /// core's gateway desk); the answers come back as `CoreEvent::Desk`.
-    ApprovalLedger(crate::views::approvals::LedgerAct),
+    ApprovalLedger(LedgerAct),
     /// Run a tool on a gateway (`tools.invoke`, as `clawdeck invoke --via gateway`); `call`
     /// numbers it as in `Invoke` and comes back in `CoreEvent::Desk`.
     InvokeGateway {
@@ -229,5 +229,34 @@ impl AppEventSender {
     /// Sends; returns false when the App is gone (senders then stop).
     pub(crate) fn send(&self, event: AppEvent) -> bool {
         self.tx.send(event).is_ok()
+    }
+}
+
+/// History rows asked of each gateway.
+pub(crate) const HISTORY_LIMIT: u64 = 100;
+
+/// What the Approvals view asks the desk for (its history and grants sections).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum LedgerAct {
+    History { gateways: Vec<String> },
+    Grants { gateways: Vec<String> },
+    Revoke { gateway: String, grant_id: String },
+}
+
+impl LedgerAct {
+    pub(crate) fn send_to(self, desk: &crate::gateway::desk::GatewayDesk) {
+        match self {
+            LedgerAct::History { gateways } => {
+                for g in gateways {
+                    desk.history(&g, HISTORY_LIMIT);
+                }
+            }
+            LedgerAct::Grants { gateways } => {
+                for g in gateways {
+                    desk.grants(&g);
+                }
+            }
+            LedgerAct::Revoke { gateway, grant_id } => desk.revoke_grant(&gateway, &grant_id),
+        }
     }
 }

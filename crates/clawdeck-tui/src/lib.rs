@@ -42,16 +42,15 @@ pub(crate) use clawdeck_deck::clawdeck_gateway as gateway;
 pub(crate) use clawdeck_deck::clawdeck_router as router;
 pub(crate) use clawdeck_mcp as mcp;
 
-use std::path::PathBuf;
-
+use crate::config::ConfigRequest;
 use crate::context::PolicyContext;
 use crate::mcp_servers::ServerListing;
 
 /// What the console is opened with (the `clawdeck` command fills it from its flags).
 #[derive(Debug, Clone, Default)]
 pub struct ConsoleOptions {
-    /// `--config`: the OpenClaw config (else the default places, else the demo).
-    pub config: Option<PathBuf>,
+    /// `--config` (else the default places, else the demo) and `--openclaw-version`.
+    pub config: ConfigRequest,
     /// The context the views start in (`--agent`, `--channel`, ...).
     pub context: PolicyContext,
     /// `--mcp-listen ADDR`: also serve the tools over MCP, with `--mcp-token`.

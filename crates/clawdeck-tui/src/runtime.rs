@@ -34,16 +34,15 @@ pub fn run(options: &ConsoleOptions) -> ConsoleExit {
     let code = runtime.block_on(async move {
         // The core: config, registry, pipeline, lane queue, tool runtime, router service. The
         // first frame never waits for `openclaw --version`: it is settled in the background.
-        let deck = match Deck::load_without_waiting_for_openclaw(
-            options.config.as_deref(),
-            &options.server_listing,
-        ) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("clawdeck: {e}");
-                return ConsoleExit::Usage;
-            }
-        };
+        let deck =
+            match Deck::load_without_waiting_for_openclaw(&options.config, &options.server_listing)
+            {
+                Ok(d) => d,
+                Err(e) => {
+                    eprintln!("clawdeck: {e}");
+                    return ConsoleExit::Usage;
+                }
+            };
         // The MCP endpoint is bound before the screen is taken, so a busy port is a plain error.
         let mcp = match &options.mcp_listen {
             None => None,

@@ -11,6 +11,7 @@
 //!
 //! Reading and comparing observations is `clawdeck_core::comparison`, re-exported here.
 
+mod cli_run;
 pub mod gateway;
 pub mod home;
 mod loopback_http;

@@ -91,12 +91,12 @@ async fn connect(
             Err(err) => {
                 if gateway.is_finished() || Instant::now() >= deadline {
                     let output =
-                        super::runner::strip_ansi(&gateway.output_snapshot().combined_text());
+                        super::cli_run::strip_ansi(&gateway.output_snapshot().combined_text());
                     return Err(gateway_error(
                         "connect",
                         format!(
                             "{err}; the gateway's output ends with:\n{}",
-                            super::runner::tail_lines(&output, 12)
+                            super::cli_run::tail_lines(&output, 12)
                         ),
                     ));
                 }
@@ -148,7 +148,7 @@ pub(super) async fn observe(
         path: config_path.display().to_string(),
         message: err.to_string(),
     })?;
-    let spec: ProcessSpec = super::runner::cli_spec(program, home, STARTUP + turn.timeout).args([
+    let spec: ProcessSpec = super::cli_run::cli_spec(program, home, STARTUP + turn.timeout).args([
         "gateway".to_string(),
         "run".to_string(),
         "--port".to_string(),
@@ -178,13 +178,13 @@ async fn await_request(
             return Ok(ObservedView::from_request(body));
         }
         if gateway.is_finished() {
-            let output = super::runner::strip_ansi(&gateway.output_snapshot().combined_text());
+            let output = super::cli_run::strip_ansi(&gateway.output_snapshot().combined_text());
             return Err(gateway_error(
                 "start",
                 format!(
                     "the private gateway ended before {}; its output ends with:\n{}",
                     what(),
-                    super::runner::tail_lines(&output, 12)
+                    super::cli_run::tail_lines(&output, 12)
                 ),
             ));
         }

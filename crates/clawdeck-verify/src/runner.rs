@@ -7,11 +7,13 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
+pub use super::cli_run::strip_ansi;
+use super::cli_run::{cli_spec, tail_lines};
 use super::home::{agent_model, inexpressible, isolated_config, session_args};
 use super::mock::RecordingMock;
 use super::observed::{NO_TOOLS_ERROR_PREFIX, ObservedView, main_request};
 use crate::context::PolicyContext;
-use crate::process::{self, ProcessSpec, SpawnError};
+use crate::process::{self, SpawnError};
 
 /// The environment variable naming the real CLI.
 pub(crate) const OPENCLAW_BIN_ENV: &str = "OPENCLAW_BIN";
@@ -301,58 +303,11 @@ async fn on_private_gateway(
     .await
 }
 
-/// The CLI with an environment of its own: only PATH and locale pass through, HOME is the
-/// isolated home (also as REALCLAW_HOME, which ../shared/realclaw's wrapper honours), so the
-/// operator's state, gateway and credentials are never touched.
-pub(super) fn cli_spec(program: &Path, home: &Path, timeout: Duration) -> ProcessSpec {
-    let home = home.display().to_string();
-    let mut spec = ProcessSpec::new(program.display().to_string())
-        .clear_env(true)
-        .env("HOME", home.clone())
-        .env("REALCLAW_HOME", home.clone())
-        .env("OPENCLAW_HIDE_BANNER", "1")
-        .env("NO_COLOR", "1")
-        .cwd(home)
-        .timeout(Some(timeout));
-    for key in ["PATH", "LANG", "LC_ALL", "TMPDIR", "TZ"] {
-        if let Ok(value) = std::env::var(key) {
-            spec = spec.env(key, value);
-        }
-    }
-    spec
-}
-
 fn spawn_error(program: &Path, err: &SpawnError) -> VerifyError {
     VerifyError::Spawn {
         program: program.display().to_string(),
         message: err.to_string(),
     }
-}
-
-/// Drops ANSI escape sequences (`ESC [ ... letter`), which OpenClaw's diagnostics carry.
-pub fn strip_ansi(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            if chars.peek() == Some(&'[') {
-                chars.next();
-                for next in chars.by_ref() {
-                    if next.is_ascii_alphabetic() {
-                        break;
-                    }
-                }
-            }
-            continue;
-        }
-        out.push(c);
-    }
-    out
-}
-
-pub(super) fn tail_lines(text: &str, n: usize) -> String {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
 /// One turn started by the context's sender: a Telegram direct message (see `sender_run`)

@@ -17,7 +17,7 @@ use crate::verify::{
 };
 
 pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
-    let loaded = match config::load(cli.config.as_deref()) {
+    let loaded = match config::load_from(&cli.config_request()) {
         Ok(loaded) => loaded,
         Err(err) => {
             crate::cli::err_untrusted(cli, &format!("clawdeck verify: {err}"));

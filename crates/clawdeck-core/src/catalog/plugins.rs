@@ -336,7 +336,7 @@ fn tool_from_decl(
     }
     // `bash` and `apply-patch` name core tools (`invoke bash` runs exec): a plugin tool by such
     // a name would slip past `tools.deny: ["exec"]` while being called as exec.
-    let normal = crate::policy::normalize::normalize_tool_name(&name);
+    let normal = crate::semantics::normalize::normalize_tool_name(&name);
     if normal != name {
         return Err(format!(
             "tool \"{name}\" is an alias of the core tool \"{normal}\""
@@ -395,7 +395,7 @@ fn tool_from_decl(
         timeout: Duration::from_secs(
             decl.timeout_seconds
                 .unwrap_or(DEFAULT_TIMEOUT_SECONDS)
-                .clamp(1, crate::config::bounds::MAX_TIMEOUT_SECONDS),
+                .clamp(1, crate::bounds::MAX_TIMEOUT_SECONDS),
         ),
     };
     Ok((spec, command))

@@ -265,7 +265,7 @@ impl Registry {
 
     /// A tool name as this pack spells it: trimmed, lowercased, aliases resolved.
     pub(crate) fn canonical(&self, name: &str) -> String {
-        crate::policy::normalize::canonical(name, &self.semantics).into_owned()
+        crate::semantics::normalize::canonical(name, &self.semantics).into_owned()
     }
 
     /// Position of a tool in `tools`.

@@ -5,7 +5,6 @@
 //! `clawdeck.json5` next to that file (defaults when absent; the demo has its own).
 
 mod accepted;
-pub mod bounds;
 pub mod demo_workspace;
 pub mod depth;
 mod error;
@@ -35,7 +34,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::semantics::{Installed, PackChoice, Semantics};
+use crate::semantics::{Installed, PackChoice, RequestedVersion, Semantics};
 
 pub use error::{ConfigError, ConfigErrorKind};
 pub use keypath::{KeyPath, KeySegment};
@@ -108,6 +107,9 @@ pub struct LoadedConfig {
     pub pack: PackChoice,
     /// The gateway and text when the config came from a gateway (`ConfigSource::Gateway`).
     pub remote: Option<RemoteSource>,
+    /// The OpenClaw version the operator asked for (`--openclaw-version`): the pack follows
+    /// it whenever it is chosen again.
+    pub requested: Option<RequestedVersion>,
 }
 
 impl LoadedConfig {
@@ -373,9 +375,35 @@ pub(crate) fn normalize_agent_id(id: &str) -> String {
     id.trim().to_lowercase()
 }
 
-/// Loads the config named by `explicit`, the environment, the home directory, or the demo.
+/// Which config to read and for which OpenClaw: `--config` (else `$OPENCLAW_CONFIG_PATH`, the
+/// home file, the demo) and the version `--openclaw-version` asks for. A reload reads the same.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConfigRequest {
+    pub path: Option<PathBuf>,
+    pub openclaw_version: Option<RequestedVersion>,
+}
+
+impl ConfigRequest {
+    /// `path`, for the version the environment asks for (`CLAWDECK_OPENCLAW_VERSION`): what a
+    /// caller without a command line means.
+    pub fn at(path: Option<&Path>) -> ConfigRequest {
+        ConfigRequest {
+            path: path.map(Path::to_path_buf),
+            openclaw_version: RequestedVersion::from_env(),
+        }
+    }
+}
+
+/// Loads the config named by `explicit`, the environment, the home directory, or the demo
+/// (see [`ConfigRequest::at`]).
 pub fn load(explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
-    let mut loaded = locate_and_load(explicit)?;
+    load_from(&ConfigRequest::at(explicit))
+}
+
+/// Loads the config a request names, for the OpenClaw version it asks for.
+pub fn load_from(request: &ConfigRequest) -> Result<LoadedConfig, ConfigError> {
+    let mut loaded = locate_and_load(request.path.as_deref())?;
+    loaded.requested = request.openclaw_version.clone();
     select_pack(&mut loaded, VersionProbe::Wait)?;
     schema_check::refuse_if_invalid(&loaded, None)?;
     plugin_slots::check_installed(&mut loaded)?;
@@ -474,19 +502,24 @@ pub fn check_installed_plugins(loaded: &mut LoadedConfig) -> Result<(), ConfigEr
 /// [`load`], except that the installed `openclaw --version` is not waited for (see
 /// [`VersionProbe::Defer`]); `Deck::settle_openclaw_version` settles it later.
 pub fn load_without_waiting_for_openclaw(
-    explicit: Option<&Path>,
+    request: &ConfigRequest,
 ) -> Result<LoadedConfig, ConfigError> {
-    let mut loaded = locate_and_load(explicit)?;
+    let mut loaded = locate_and_load(request.path.as_deref())?;
+    loaded.requested = request.openclaw_version.clone();
     select_pack(&mut loaded, VersionProbe::Defer)?;
     schema_check::refuse_if_invalid(&loaded, None)?;
     plugin_slots::check_installed(&mut loaded)?;
     Ok(loaded)
 }
 
-/// Chooses the OpenClaw semantics pack for a loaded config (flag, clawdeck.json5, installed
-/// `openclaw --version` as `probe` allows, `meta.lastTouchedVersion`, newest).
+/// Chooses the OpenClaw semantics pack for a loaded config (the version it was requested for,
+/// clawdeck.json5, installed `openclaw --version` as `probe` allows,
+/// `meta.lastTouchedVersion`, newest).
 pub fn select_pack(loaded: &mut LoadedConfig, probe: VersionProbe) -> Result<(), ConfigError> {
-    let requested = crate::semantics::requested_version();
+    let requested = loaded
+        .requested
+        .as_ref()
+        .map(|r| (r.version.clone(), r.from));
     let settings_origin = loaded
         .settings_path
         .as_ref()
@@ -698,6 +731,7 @@ fn build(
         semantics: crate::semantics::newest(),
         pack: PackChoice::default(),
         remote: None,
+        requested: None,
     })
 }
 

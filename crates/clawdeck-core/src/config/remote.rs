@@ -5,6 +5,7 @@ use super::{
     ConfigError, ConfigSource, LoadedConfig, VersionProbe, build, parse_settings, profiles,
     read_text, redact, select_pack, user_settings_path,
 };
+use crate::semantics::RequestedVersion;
 
 /// Where a remote config came from, and its (redacted) text for positions in findings.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,8 +20,14 @@ pub struct RemoteSource {
 
 /// Loads config text a gateway returned for `path` on its host. The text is redacted first
 /// (OpenClaw redacts too; this covers a gateway that did not). clawdeck's own settings are the
-/// operator's (`user_settings_path`): the gateway's host has none for us.
-pub fn load_remote(text: &str, gateway: &str, path: &str) -> Result<LoadedConfig, ConfigError> {
+/// operator's (`user_settings_path`): the gateway's host has none for us. `requested` is the
+/// OpenClaw version the operator asked for, if any.
+pub fn load_remote(
+    text: &str,
+    gateway: &str,
+    path: &str,
+    requested: Option<&RequestedVersion>,
+) -> Result<LoadedConfig, ConfigError> {
     let origin = if path.is_empty() { gateway } else { path };
     let named = format!("{origin} on gateway {gateway} (config.get)");
     // Bounded before anything parses it: a gateway's answer is as untrusted as a file.
@@ -50,6 +57,7 @@ pub fn load_remote(text: &str, gateway: &str, path: &str) -> Result<LoadedConfig
         path: path.to_string(),
         text: text.clone(),
     });
+    loaded.requested = requested.cloned();
     select_pack(&mut loaded, VersionProbe::Wait)?;
     profiles::check_profiles(&loaded, Some(&text))?;
     Ok(loaded)
@@ -62,7 +70,7 @@ mod tests {
     #[test]
     fn a_remote_config_answers_with_its_secrets_redacted_and_names_the_gateway() {
         let text = r#"{ gateway: { auth: { token: "tok-abc-123" } }, tools: { profile: "coding", deny: ["browser"] } }"#;
-        let loaded = load_remote(text, "ws://127.0.0.1:1", "/srv/openclaw.json").unwrap();
+        let loaded = load_remote(text, "ws://127.0.0.1:1", "/srv/openclaw.json", None).unwrap();
         assert_eq!(loaded.source, ConfigSource::Gateway);
         assert_eq!(loaded.origin, "/srv/openclaw.json");
         assert_eq!(
@@ -82,7 +90,7 @@ mod tests {
     #[test]
     fn a_remote_config_nested_past_the_limit_is_refused_before_it_is_parsed() {
         let deep = format!("{{ a: {}1{} }}", "[".repeat(200_000), "]".repeat(200_000));
-        let err = load_remote(&deep, "ws://127.0.0.1:1", "/srv/openclaw.json").unwrap_err();
+        let err = load_remote(&deep, "ws://127.0.0.1:1", "/srv/openclaw.json", None).unwrap_err();
         let text = err.to_string();
         assert!(text.contains("nested deeper than 128 levels"), "{text}");
         assert!(
@@ -90,7 +98,7 @@ mod tests {
             "{text}"
         );
         let huge = format!("{{ a: \"{}\" }}", "x".repeat(17 * 1024 * 1024));
-        let err = load_remote(&huge, "ws://127.0.0.1:1", "")
+        let err = load_remote(&huge, "ws://127.0.0.1:1", "", None)
             .unwrap_err()
             .to_string();
         assert!(err.contains("too large"), "{err}");

@@ -7,6 +7,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+/// The lane queue's section (its type lives with the queue).
+pub use crate::queue::LaneSettings;
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClawdeckSettings {
@@ -29,7 +32,7 @@ pub struct ClawdeckSettings {
     /// `clawdeck mcp`: per-client contexts and the HTTP listener (clawdeck-mcp).
     pub mcp: super::mcp_settings::McpSettings,
     /// The decision log (src/decision_log): `{ enabled, maxBytes, keep }`.
-    pub decision_log: crate::decision_log::DecisionLogSettings,
+    pub decision_log: DecisionLogSettings,
     /// The console's own behaviour: `{ approvalBell }`.
     pub console: ConsoleSettings,
     /// Approvals: `{ allOperators }`.
@@ -69,26 +72,6 @@ pub struct PluginSettings {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
-pub struct LaneSettings {
-    /// Per-lane max concurrency; unset lanes use OpenClaw's defaults (main 4, subagent 8,
-    /// cron 1, others 1) or the OpenClaw config's `agents.defaults.maxConcurrent` etc.
-    pub max_concurrent: BTreeMap<String, usize>,
-    /// Warn when an entry has waited this long (OpenClaw's warnAfterMs).
-    #[serde(deserialize_with = "super::bounds::wait_ms")]
-    pub warn_after_ms: u64,
-}
-
-impl Default for LaneSettings {
-    fn default() -> Self {
-        LaneSettings {
-            max_concurrent: BTreeMap::new(),
-            warn_after_ms: 2000,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct RouterSettings {
     /// The `openclaw` binary; `OPENCLAW_BIN` overrides it.
     pub bin: String,
@@ -99,12 +82,12 @@ pub struct RouterSettings {
     /// Agent used when the call names none and no default phone is set.
     pub default_agent: Option<String>,
     /// Default timeout (seed 000 §3.5: 30–60 s, default 45).
-    #[serde(deserialize_with = "super::bounds::timeout_seconds")]
+    #[serde(deserialize_with = "crate::bounds::timeout_seconds")]
     pub timeout_seconds: u64,
     /// Lower and upper bounds for the timeout, including a call's `timeoutSeconds`.
-    #[serde(deserialize_with = "super::bounds::timeout_seconds")]
+    #[serde(deserialize_with = "crate::bounds::timeout_seconds")]
     pub min_timeout_seconds: u64,
-    #[serde(deserialize_with = "super::bounds::timeout_seconds")]
+    #[serde(deserialize_with = "crate::bounds::timeout_seconds")]
     pub max_timeout_seconds: u64,
     /// Run through `wsl.exe -e openclaw ...` (seed 000 §3.3).
     pub wsl: bool,
@@ -114,11 +97,11 @@ pub struct RouterSettings {
     /// the child inherits clawdeck's environment, provider keys included, as CLI wrappers do).
     pub clear_env: bool,
     /// On timeout or kill: SIGTERM to the group, this grace, then SIGKILL (default 3000).
-    #[serde(deserialize_with = "super::bounds::grace_ms")]
+    #[serde(deserialize_with = "crate::bounds::grace_ms")]
     pub kill_grace_ms: u64,
     /// After the CLI exits, how long grandchildren may hold its pipes before the group is
     /// killed (default 2000).
-    #[serde(deserialize_with = "super::bounds::grace_ms")]
+    #[serde(deserialize_with = "crate::bounds::grace_ms")]
     pub drain_grace_ms: u64,
     /// `raw` (default, V0) or `clean` (V1 output cleaning in details).
     pub output: String,
@@ -193,7 +176,7 @@ pub struct HookCommand {
     /// argv; the event arrives as JSON on stdin.
     pub command: Vec<String>,
     pub priority: i64,
-    #[serde(deserialize_with = "super::bounds::timeout_ms")]
+    #[serde(deserialize_with = "crate::bounds::timeout_ms")]
     pub timeout_ms: u64,
     /// Tool name patterns the hook applies to; empty = all.
     pub tools: Vec<String>,
@@ -217,10 +200,10 @@ pub struct ExecSettings {
     /// Shell used by `exec` (`sh -c` by default).
     pub shell: Vec<String>,
     /// Default exec timeout in seconds (OpenClaw: 1800).
-    #[serde(deserialize_with = "super::bounds::timeout_seconds")]
+    #[serde(deserialize_with = "crate::bounds::timeout_seconds")]
     pub timeout_seconds: u64,
     /// How long finished background sessions are kept (OpenClaw: 30 min).
-    #[serde(deserialize_with = "super::bounds::timeout_seconds")]
+    #[serde(deserialize_with = "crate::bounds::timeout_seconds")]
     pub session_ttl_seconds: u64,
     /// Exec sessions running at once at most (each holds a process group, its pipes and their
     /// readers): a new `exec` past it is refused, naming this setting. 1 ..= 4096, default 64.
@@ -268,4 +251,55 @@ pub struct SkillSettings {
     pub bundled_dir: Option<PathBuf>,
     /// Managed skills directory (default `~/.openclaw/skills`).
     pub managed_dir: Option<PathBuf>,
+}
+
+/// clawdeck.json5 `decisionLog`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct DecisionLogSettings {
+    /// Write records at all (default true).
+    pub enabled: bool,
+    /// The live file is rotated before it would grow past this (default 10 MiB; at least
+    /// `MIN_MAX_BYTES`).
+    #[serde(deserialize_with = "max_bytes_at_least")]
+    pub max_bytes: u64,
+    /// Rotated files kept (`decisions.jsonl.1` .. `.keep`; default 5; 0 keeps none; at most
+    /// `MAX_KEEP`).
+    #[serde(deserialize_with = "keep_at_most")]
+    pub keep: usize,
+}
+
+/// Smallest `decisionLog.maxBytes`: a few records per file, not a rotation per record.
+pub(crate) const MIN_MAX_BYTES: u64 = 1024;
+/// Most rotated files kept (and looked for when reading).
+pub(crate) const MAX_KEEP: usize = 1000;
+
+fn max_bytes_at_least<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let value = u64::deserialize(d)?;
+    if value < MIN_MAX_BYTES {
+        return Err(serde::de::Error::custom(format!(
+            "{value} bytes is too small: at least {MIN_MAX_BYTES}"
+        )));
+    }
+    Ok(value)
+}
+
+fn keep_at_most<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    let value = usize::deserialize(d)?;
+    if value > MAX_KEEP {
+        return Err(serde::de::Error::custom(format!(
+            "{value} files is too many: at most {MAX_KEEP}"
+        )));
+    }
+    Ok(value)
+}
+
+impl Default for DecisionLogSettings {
+    fn default() -> Self {
+        DecisionLogSettings {
+            enabled: true,
+            max_bytes: 10 * 1024 * 1024,
+            keep: 5,
+        }
+    }
 }

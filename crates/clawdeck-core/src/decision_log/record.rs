@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::call_outcome::CallOutcome;
 use crate::context::PolicyContext;
-use crate::pipeline::CallOutcome;
 use crate::policy::ToolTrace;
 
 /// What the pipeline decided before (or instead of) running the tool.

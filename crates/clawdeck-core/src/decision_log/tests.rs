@@ -5,8 +5,8 @@ use std::time::{Duration, SystemTime};
 use serde_json::{Value, json};
 
 use super::*;
+use crate::call_outcome::CallOutcome;
 use crate::context::PolicyContext;
-use crate::pipeline::CallOutcome;
 use crate::stages::hooks::HookStep;
 use crate::tool::ToolResult;
 

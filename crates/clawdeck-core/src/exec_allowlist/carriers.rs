@@ -1,8 +1,9 @@
 //! Command carriers: `env`, `command`/`builtin`, `sudo`/`doas`, `exec` and the `busybox`/`toybox`
 //! multiplexers, and the argv each carries (OpenClaw's `command-carriers.ts`).
 
+use super::shells::is_shell_wrapper_executable;
+use super::tokens::parse_inline_option;
 use super::tokens::{arg, arg_trimmed, is_env_assignment_token, normalize_executable_token};
-use super::{shell_wrapper::is_shell_wrapper_executable, tokens::parse_inline_option};
 
 /// How deep `env -S` payloads nest before OpenClaw gives up.
 const MAX_ENV_SPLIT_DEPTH: usize = 32;

@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::explain::{Span, SpanBase};
+use super::steps::{Span, SpanBase};
 use super::words::{
     Decoded, decode_ansi_c, decode_double_quoted, decode_unquoted, has_unescaped_dynamic_pattern,
 };

@@ -18,6 +18,7 @@ use super::shell_wrapper::{
     inline_command, is_parseable_shell, shell_command_flag, shell_wrapper_command,
     wrapper_argv_and_payload,
 };
+pub use super::steps::{PayloadBase, Span, SpanBase, Step, StepContext};
 use super::tokens::{arg, normalize_executable_token};
 
 /// Longer commands are not explained (OpenClaw counts UTF-16 units).
@@ -32,99 +33,6 @@ const MAX_WRAPPER_PAYLOAD_DEPTH: usize = 2;
 
 pub(crate) const TOO_LARGE: &str = "Shell command is too large to explain";
 pub(crate) const TOO_COMPLEX: &str = "Shell command syntax is too complex to explain safely";
-
-/// A byte range of the outermost command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Span {
-    /// First byte.
-    pub start: usize,
-    /// One past the last byte.
-    pub end: usize,
-}
-
-impl Span {
-    /// Whether `other` lies within this span.
-    pub fn contains(&self, other: &Span) -> bool {
-        other.start >= self.start && other.end <= self.end
-    }
-}
-
-/// How offsets in a parsed payload map to the outermost command line.
-#[derive(Debug, Clone, Default)]
-pub enum SpanBase {
-    /// The command line itself.
-    #[default]
-    Root,
-    /// A shell wrapper's payload, decoded from one argument.
-    Payload(Rc<PayloadBase>),
-}
-
-/// Where a payload sits in the argument it was decoded from.
-#[derive(Debug)]
-pub struct PayloadBase {
-    argument_start: usize,
-    argument_offsets: Vec<usize>,
-    payload_offset: usize,
-    raw_payload_offset: usize,
-}
-
-impl SpanBase {
-    fn map(&self, offset: usize) -> usize {
-        match self {
-            SpanBase::Root => offset,
-            SpanBase::Payload(base) => {
-                let raw = base
-                    .argument_offsets
-                    .get(base.payload_offset + offset)
-                    .copied()
-                    .unwrap_or(base.raw_payload_offset + offset);
-                base.argument_start + raw
-            }
-        }
-    }
-
-    /// A payload range as a range of the outermost command line.
-    pub fn span(&self, start: usize, end: usize) -> Span {
-        Span {
-            start: self.map(start),
-            end: self.map(end),
-        }
-    }
-}
-
-/// The construct a command was found in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum StepContext {
-    /// The command line itself.
-    TopLevel,
-    /// Inside a shell wrapper's payload.
-    WrapperPayload,
-    /// Inside a function body.
-    FunctionDefinition,
-    /// Inside `$(...)` or backticks.
-    CommandSubstitution,
-    /// Inside `<(...)` or `>(...)`.
-    ProcessSubstitution,
-}
-
-/// One command found in the command line.
-#[derive(Debug, Clone)]
-pub struct Step {
-    /// Its number, in walk order.
-    pub id: usize,
-    /// Where it was found.
-    pub context: StepContext,
-    /// Its argv, quotes decoded.
-    pub argv: Vec<String>,
-    /// Its text as written.
-    pub text: String,
-    /// Where it is.
-    pub span: Span,
-    /// Where its executable is.
-    pub exec_span: Span,
-    /// The shell wrapper whose payload holds it.
-    pub parent: Option<usize>,
-}
 
 /// What the explainer found.
 #[derive(Debug, Clone, Default)]

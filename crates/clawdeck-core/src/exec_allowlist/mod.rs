@@ -37,6 +37,8 @@ mod resolution;
 mod risks;
 mod safe_bins;
 mod shell_wrapper;
+mod shells;
+mod steps;
 mod tokens;
 mod words;
 mod wrapper_targets;

@@ -1,7 +1,7 @@
 //! The operators between consecutive commands (`&&`, `||`, `|`, `|&`, `;`, newline, `&`), read
 //! from the text between them as OpenClaw's `resolveOperators` does.
 
-use super::explain::{Step, StepContext};
+use super::steps::{Step, StepContext};
 
 /// What joins two commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

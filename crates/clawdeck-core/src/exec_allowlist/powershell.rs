@@ -1,7 +1,6 @@
 //! PowerShell's inline command flags (`-Command`, `-File`, `-EncodedCommand` and their
-//! abbreviations), so `pwsh -c ...` is recognised as a wrapper with a payload like OpenClaw does.
-
-use super::shell_wrapper::{InlineMatch, InlineScan, inline_command_match};
+//! abbreviations), so `pwsh -c ...` is recognised as a wrapper with a payload like OpenClaw does
+//! (`shell_wrapper::powershell_inline_match` scans with them).
 
 /// Whether `lower` is `-p`, `--p` or `/p` with `p` an abbreviation of `word` at least as long as
 /// `shortest` (`expandPowerShellSwitchPrefixForms`).
@@ -25,13 +24,13 @@ fn is_exact_form(lower: &str, names: &[&str]) -> bool {
 }
 
 /// `-Command`, `-CommandWithArgs`: the command is the rest of argv.
-fn is_command_flag(lower: &str) -> bool {
+pub(super) fn is_command_flag(lower: &str) -> bool {
     is_prefix_form(lower, "command", "c")
         || is_prefix_form(lower, "commandwithargs", "cwa")
         || is_exact_form(lower, &["cwa"])
 }
 
-fn is_inline_flag(lower: &str) -> bool {
+pub(super) fn is_inline_flag(lower: &str) -> bool {
     is_command_flag(lower)
         || is_prefix_form(lower, "file", "f")
         || is_prefix_form(lower, "encodedcommand", "e")
@@ -39,7 +38,7 @@ fn is_inline_flag(lower: &str) -> bool {
 }
 
 /// Options that take the next token as their value.
-fn is_value_option(lower: &str) -> bool {
+pub(super) fn is_value_option(lower: &str) -> bool {
     const PREFIXES: &[(&str, &str)] = &[
         ("configurationfile", "conf"),
         ("configurationname", "config"),
@@ -63,7 +62,7 @@ fn is_value_option(lower: &str) -> bool {
 }
 
 /// `-x` or `/Word`.
-fn is_option_token(token: &str) -> bool {
+pub(super) fn is_option_token(token: &str) -> bool {
     if token.starts_with('-') {
         return true;
     }
@@ -75,20 +74,9 @@ fn is_option_token(token: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric())
 }
 
-/// `resolvePowerShellInlineCommandMatch`.
-pub fn inline_match(argv: &[String]) -> InlineMatch {
-    let scan = InlineScan {
-        allow_combined_c: false,
-        rest_value: Some(&is_command_flag),
-        stop_at_first_non_option: true,
-        value_option: Some(&is_value_option),
-        is_option: Some(&is_option_token),
-    };
-    inline_command_match(argv, &is_inline_flag, &scan)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::shell_wrapper::powershell_inline_match as inline_match;
     use super::*;
 
     #[test]

@@ -7,10 +7,10 @@ use tree_sitter::Node;
 use super::carriers::{carrier_command_argv, is_command_carrier, parse_env_prelude};
 use super::command_argv::{ParsedArgv, child_kinds, named_children};
 use super::dispatch::{Unwrap, unwrap_dispatch};
-use super::explain::Span;
 use super::shell_wrapper::{
     inline_command, is_shell_wrapper_executable, shell_command_flag, shell_wrapper_command,
 };
+use super::steps::Span;
 use super::tokens::normalize_executable_token;
 
 /// The kinds of risk, named as OpenClaw names them (these names are the failure reasons).

@@ -4,17 +4,10 @@
 
 use super::carriers::unwrap_multiplexer;
 use super::dispatch::{Unwrap, unwrap_dispatch};
+use super::shells::{Kind, POSIX_SHELLS, wrapper_kind};
+pub use super::shells::{is_opaque_posix_shell, is_parseable_shell, is_shell_wrapper_executable};
 use super::tokens::{arg, arg_trimmed, js_trim, normalize_executable_token};
 
-/// POSIX-family shells OpenClaw recognises as wrappers.
-const POSIX_SHELLS: &[&str] = &[
-    "ash", "bash", "csh", "dash", "elvish", "fish", "ksh", "mksh", "nu", "osh", "sh", "tcsh",
-    "xonsh", "yash", "zsh",
-];
-/// The shells whose payload OpenClaw parses with tree-sitter-bash.
-pub const PARSEABLE_SHELLS: &[&str] = &[
-    "ash", "bash", "dash", "fish", "ksh", "mksh", "sh", "yash", "zsh",
-];
 /// Shells whose startup files OpenClaw cannot see past.
 const OPAQUE_STARTUP_SHELLS: &[&str] = &["csh", "osh", "tcsh"];
 /// `-c` and its long spellings.
@@ -23,41 +16,6 @@ const NUSHELL_EXTRA_FLAGS: &[&str] = &["-e", "--execute"];
 const NUSHELL_STARTUP_VALUE_OPTIONS: &[&str] =
     &["--config", "--env-config", "--plugin-config", "--plugins"];
 const POSIX_SEPARATE_VALUE_OPTIONS: &[&str] = &["--init-file", "--rcfile", "-O", "-o", "+O", "+o"];
-
-/// Which family a wrapper belongs to.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Posix,
-    Cmd,
-    PowerShell,
-}
-
-fn wrapper_kind(base: &str) -> Option<Kind> {
-    if POSIX_SHELLS.contains(&base) {
-        Some(Kind::Posix)
-    } else if base == "cmd" {
-        Some(Kind::Cmd)
-    } else if base == "powershell" || base == "pwsh" {
-        Some(Kind::PowerShell)
-    } else {
-        None
-    }
-}
-
-/// Whether a token names a shell wrapper (any family).
-pub fn is_shell_wrapper_executable(token: &str) -> bool {
-    wrapper_kind(&normalize_executable_token(token)).is_some()
-}
-
-/// Whether a normalized name is a POSIX shell OpenClaw parses.
-pub fn is_parseable_shell(normalized: &str) -> bool {
-    PARSEABLE_SHELLS.contains(&normalized)
-}
-
-/// Whether a normalized name is a POSIX-family wrapper OpenClaw cannot parse (`csh`, `nu`, ...).
-pub fn is_opaque_posix_shell(normalized: &str) -> bool {
-    POSIX_SHELLS.contains(&normalized) && !PARSEABLE_SHELLS.contains(&normalized)
-}
 
 /// How an inline-command scan treats the options before the command flag.
 #[derive(Default)]
@@ -162,6 +120,20 @@ pub fn inline_command_match(
         };
     }
     InlineMatch::default()
+}
+
+/// `resolvePowerShellInlineCommandMatch`: `-Command` and the rest of PowerShell's inline
+/// flags, options and their values as `super::powershell` spells them.
+pub fn powershell_inline_match(argv: &[String]) -> InlineMatch {
+    use super::powershell::{is_command_flag, is_inline_flag, is_option_token, is_value_option};
+    let scan = InlineScan {
+        allow_combined_c: false,
+        rest_value: Some(&is_command_flag),
+        stop_at_first_non_option: true,
+        value_option: Some(&is_value_option),
+        is_option: Some(&is_option_token),
+    };
+    inline_command_match(argv, &is_inline_flag, &scan)
 }
 
 /// A `-xc`-style cluster: the command attached after `c`, or how many values its `o`/`O`
@@ -399,7 +371,7 @@ fn wrapper_payload(argv: &[String], kind: Kind, base: &str) -> Option<String> {
     match kind {
         Kind::Posix => posix_payload(argv, base),
         Kind::Cmd => cmd_payload(argv),
-        Kind::PowerShell => super::powershell::inline_match(argv).command,
+        Kind::PowerShell => powershell_inline_match(argv).command,
     }
 }
 

@@ -11,7 +11,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::decide::Surface;
+use super::surface::Surface;
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
 

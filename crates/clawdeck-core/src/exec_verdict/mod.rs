@@ -19,6 +19,7 @@ pub mod elevated;
 pub mod exec_config;
 pub mod levels;
 pub mod permission_mode;
+pub mod surface;
 
 use serde_json::Value;
 

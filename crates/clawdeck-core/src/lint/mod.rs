@@ -180,12 +180,6 @@ impl LintReport {
     }
 }
 
-/// The name `semantics`' version gives a tool it renamed without an alias (`image` →
-/// `view_image` from 2026.9 on); `None` when it did not rename `name`.
-pub(crate) fn renamed_to(name: &str, semantics: &crate::semantics::Semantics) -> Option<String> {
-    names::rename_in(name, semantics).map(|r| r.to.clone())
-}
-
 /// The report as text: one block per finding (severity, place, message, contexts), then a
 /// summary line.
 pub fn render_report(report: &LintReport) -> String {

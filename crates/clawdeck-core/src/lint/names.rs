@@ -2,9 +2,6 @@
 //! `image` (now `view_image`, the old name matches nothing), `cron` (now `automations`, the old
 //! name still works as an alias), tools of the seed design that today's OpenClaw lacks.
 
-use std::sync::OnceLock;
-
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::scopes::policy_scopes;
@@ -13,57 +10,9 @@ use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::policy::RuleEntry;
 use crate::policy::matcher::CompiledList;
-use crate::policy::normalize::normalize_tool_name;
+use crate::semantics::normalize::normalize_tool_name;
+use crate::semantics::renames::rename_in;
 use crate::semantics::{self, Semantics};
-
-const RENAMES_JSON: &str = include_str!("../../../../assets/openclaw/renames.json");
-
-/// A tool renamed without an alias (see assets/openclaw/renames.json).
-#[derive(Debug, Clone, Deserialize)]
-pub(super) struct Rename {
-    pub from: String,
-    pub to: String,
-    /// The first version without the old name.
-    pub since: String,
-}
-
-pub(super) fn renames() -> &'static [Rename] {
-    static PARSED: OnceLock<Vec<Rename>> = OnceLock::new();
-    PARSED.get_or_init(|| {
-        #[derive(Deserialize)]
-        struct File {
-            renames: Vec<Rename>,
-        }
-        match serde_json::from_str::<File>(RENAMES_JSON) {
-            Ok(file) => file.renames,
-            Err(err) => {
-                tracing::error!("assets/openclaw/renames.json is invalid: {err}");
-                Vec::new()
-            }
-        }
-    })
-}
-
-/// The rename that applies to `name` in `semantics`' version, unless the version still has a
-/// tool of that name.
-pub(super) fn rename_in(name: &str, semantics: &Semantics) -> Option<&'static Rename> {
-    let name = normalize_tool_name(name);
-    if semantics.tools.iter().any(|t| t.name == name) {
-        return None;
-    }
-    renames()
-        .iter()
-        .find(|r| r.from == name && at_or_after(&semantics.id, &r.since))
-}
-
-/// Whether pack `id` is at or after version `since` (`seed` is before every version).
-fn at_or_after(id: &str, since: &str) -> bool {
-    let parse = |v: &str| -> Option<Vec<u64>> { v.split('.').map(|p| p.parse().ok()).collect() };
-    match (parse(id), parse(since)) {
-        (Some(id), Some(since)) => id >= since,
-        _ => false,
-    }
-}
 
 /// The other embedded packs, newest first (for "a tool of the seed design" hints: the newest
 /// release that has a tool names it).
@@ -241,20 +190,6 @@ pub(super) fn mcp_tool_prefixes(raw: &Value) -> Vec<String> {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn renames_asset_parses_and_versions_compare() {
-        assert!(
-            renames()
-                .iter()
-                .any(|r| r.from == "image" && r.to == "view_image")
-        );
-        assert!(at_or_after("2026.9", "2026.9"));
-        assert!(at_or_after("2026.9.6", "2026.9"));
-        assert!(at_or_after("2026.10", "2026.9"));
-        assert!(!at_or_after("2026.8.1", "2026.9"));
-        assert!(!at_or_after("seed", "2026.9"));
-    }
 
     #[test]
     fn mcp_prefixes_follow_openclaw_sanitising() {

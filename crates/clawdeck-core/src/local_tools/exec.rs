@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::path_guard::{PathAccess, PathGuard};
 use super::sessions::{ExecSession, ExecSessions};
-use crate::config::bounds::MAX_TIMEOUT_SECONDS;
+use crate::bounds::MAX_TIMEOUT_SECONDS;
 use crate::config::settings::ExecSettings;
 use crate::process::{
     self, ExitKind, KillReason, OutputLimits, ProcessOutcome, ProcessSpec, SpawnError, StdinMode,

@@ -7,8 +7,8 @@ use base64::Engine;
 use serde_json::json;
 
 use super::path_guard::{PathAccess, PathGuard};
-use crate::stages::results::sniff_image_mime;
 use crate::tool::params::{ReadOptions, read_integer, read_string};
+use crate::tool::result::sniff_image_mime;
 use crate::tool::{BoxFuture, ContentBlock, Tool, ToolCall, ToolError, ToolResult, ToolSpec};
 
 /// Lines returned when the call gives no limit (OpenClaw's read default).

@@ -5,8 +5,6 @@
 //! The pipeline publishes nothing itself: callers subscribe to the `LaneQueue` it was given to
 //! see calls queue, start and finish.
 
-mod outcome;
-
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime};
@@ -14,7 +12,7 @@ use std::time::{Instant, SystemTime};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-pub use outcome::CallOutcome;
+pub use crate::call_outcome::CallOutcome;
 
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;

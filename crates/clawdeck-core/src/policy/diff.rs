@@ -118,7 +118,7 @@ fn other_name(
     if let Some(target) = other.alias_target(name) {
         return Some(target.to_string());
     }
-    if let Some(renamed) = crate::lint::renamed_to(name, other) {
+    if let Some(renamed) = crate::semantics::renames::renamed_to(name, other) {
         return Some(renamed);
     }
     other_res
@@ -127,7 +127,7 @@ fn other_name(
         .map(|t| t.name.as_str())
         .find(|old| {
             this.alias_target(old) == Some(name)
-                || crate::lint::renamed_to(old, this).as_deref() == Some(name)
+                || crate::semantics::renames::renamed_to(old, this).as_deref() == Some(name)
         })
         .map(str::to_string)
 }

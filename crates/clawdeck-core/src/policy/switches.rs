@@ -12,8 +12,7 @@ use crate::mcp_servers::BUNDLE_MCP;
 use crate::semantics::switches::{RunFacts, SwitchedOff};
 use serde_json::Value;
 
-/// How a switched-off tool's rule begins (`absent: tools.web.search.enabled is false`).
-pub(crate) const ABSENT: &str = "absent: ";
+use super::trace::ABSENT;
 
 /// The owner layer's label when it carries switched-off tools.
 const LABEL: &str = "tools switched off by config";

@@ -11,6 +11,9 @@ use serde::{Serialize, Serializer};
 use super::layer::LayerId;
 use crate::context::PolicyContext;
 
+/// How a switched-off tool's rule begins (`absent: tools.web.search.enabled is false`).
+pub(crate) const ABSENT: &str = "absent: ";
+
 /// Shared, immutable text: a layer's label or a reason is written once per layer or rule and
 /// shared by every tool's trace instead of being copied ten thousand times. A thin pointer
 /// (`Arc<String>`, not `Arc<str>`): every layer decision holds two, and a resolution holds
@@ -152,9 +155,7 @@ impl Removal {
     /// What switched the tool off, when a config switch keeps OpenClaw from building it at all
     /// (`tools.web.search.enabled is false`).
     pub fn switched_off(&self) -> Option<&str> {
-        self.builtin
-            .as_deref()
-            .and_then(|b| b.strip_prefix(super::switches::ABSENT))
+        self.builtin.as_deref().and_then(|b| b.strip_prefix(ABSENT))
     }
 
     /// `Layer: reason [config.path]` (the path only when the reason does not already name it).

@@ -30,7 +30,6 @@ use tokio::sync::watch;
 
 use super::descendants::end_escaped;
 use super::group::{group_has_live_members, signal_group};
-use super::stop_signals::StopSignal;
 
 /// The longest a process group gets between SIGTERM and SIGKILL when clawdeck stops.
 pub(crate) const MAX_STOP_GRACE: Duration = Duration::from_secs(3);
@@ -38,6 +37,47 @@ pub(crate) const MAX_STOP_GRACE: Duration = Duration::from_secs(3);
 pub(crate) const WIND_DOWN: Duration = Duration::from_secs(3);
 /// How long restoring the terminal may take (a write to a terminal nobody reads can block).
 const RESTORE_WAIT: Duration = Duration::from_millis(500);
+
+/// Which stop signal arrived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopSignal {
+    Interrupt,
+    Terminate,
+    Hangup,
+}
+
+impl StopSignal {
+    /// How messages name it (`Ctrl-C` for SIGINT, as the operator pressed it).
+    pub fn label(self) -> &'static str {
+        match self {
+            StopSignal::Interrupt => "Ctrl-C",
+            StopSignal::Terminate => "SIGTERM",
+            StopSignal::Hangup => "SIGHUP",
+        }
+    }
+
+    pub(crate) fn signal(self) -> Signal {
+        match self {
+            StopSignal::Interrupt => Signal::SIGINT,
+            StopSignal::Terminate => Signal::SIGTERM,
+            StopSignal::Hangup => Signal::SIGHUP,
+        }
+    }
+
+    pub(crate) fn from_signal(signal: Signal) -> Option<StopSignal> {
+        match signal {
+            Signal::SIGINT => Some(StopSignal::Interrupt),
+            Signal::SIGTERM => Some(StopSignal::Terminate),
+            Signal::SIGHUP => Some(StopSignal::Hangup),
+            _ => None,
+        }
+    }
+
+    /// 128 + the signal's number (130, 143, 129), as a shell reports a command it ended.
+    pub(crate) fn exit_code(self) -> i32 {
+        128 + self.signal() as i32
+    }
+}
 
 /// Everything the stop needs to find: child groups, temp paths, the terminal.
 #[derive(Default)]

@@ -6,49 +6,9 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use nix::sys::signal::Signal;
 use tokio::signal::unix::{SignalKind, signal};
 
-/// Which stop signal arrived.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StopSignal {
-    Interrupt,
-    Terminate,
-    Hangup,
-}
-
-impl StopSignal {
-    /// How messages name it (`Ctrl-C` for SIGINT, as the operator pressed it).
-    pub fn label(self) -> &'static str {
-        match self {
-            StopSignal::Interrupt => "Ctrl-C",
-            StopSignal::Terminate => "SIGTERM",
-            StopSignal::Hangup => "SIGHUP",
-        }
-    }
-
-    pub(crate) fn signal(self) -> Signal {
-        match self {
-            StopSignal::Interrupt => Signal::SIGINT,
-            StopSignal::Terminate => Signal::SIGTERM,
-            StopSignal::Hangup => Signal::SIGHUP,
-        }
-    }
-
-    pub(crate) fn from_signal(signal: Signal) -> Option<StopSignal> {
-        match signal {
-            Signal::SIGINT => Some(StopSignal::Interrupt),
-            Signal::SIGTERM => Some(StopSignal::Terminate),
-            Signal::SIGHUP => Some(StopSignal::Hangup),
-            _ => None,
-        }
-    }
-
-    /// 128 + the signal's number (130, 143, 129), as a shell reports a command it ended.
-    pub(crate) fn exit_code(self) -> i32 {
-        128 + self.signal() as i32
-    }
-}
+pub use super::stop::StopSignal;
 
 /// A future for the first stop signal. Under the stop policy it resolves when the policy took
 /// one (at once if one already arrived); without it (the library in tests) it installs tokio's
@@ -92,6 +52,7 @@ pub fn stop_signals() -> Pin<Box<dyn Future<Output = StopSignal> + Send + 'stati
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nix::sys::signal::Signal;
 
     #[test]
     fn exit_codes_are_128_plus_the_number() {

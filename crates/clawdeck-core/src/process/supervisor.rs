@@ -19,7 +19,7 @@ use tokio::sync::{Notify, broadcast, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::config::bounds;
+use crate::bounds;
 
 use super::error::SpawnError;
 use super::group::{group_has_live_members, signal_group, signal_name};

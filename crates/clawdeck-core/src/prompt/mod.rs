@@ -8,6 +8,7 @@ pub mod openclaw_prompt;
 mod plugin_skills;
 pub mod report;
 pub mod router_guidance;
+mod run_facts;
 pub mod sandbox_info;
 pub(crate) mod session_visibility;
 pub mod split;

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::surface::RunFacts;
+use super::run_facts::RunFacts;
 use crate::semantics::SessionVisibilityCopy;
 
 const KNOWN: [&str; 4] = ["self", "tree", "agent", "all"];

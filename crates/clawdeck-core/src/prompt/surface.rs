@@ -6,8 +6,8 @@
 
 use serde_json::Value;
 
+pub(crate) use super::run_facts::RunFacts;
 use super::session_visibility;
-use crate::policy::ResolvedContext;
 use crate::semantics::{Semantics, ToolSearchRules};
 use crate::tool::{ToolFlags, ToolSource, ToolSpec};
 
@@ -118,26 +118,6 @@ fn adapt_to_neighbours(semantics: &Semantics, tools: &mut [ToolSpec]) {
                     .description
                     .replacen(&fragment.as_recorded(), &adapted, 1);
             }
-        }
-    }
-}
-
-/// What of the run decides descriptions beyond the visible tools.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct RunFacts {
-    pub sandboxed: bool,
-    pub subagent: bool,
-    /// The profiles leave the gateway tool its config reads.
-    pub gateway_config_reads: bool,
-}
-
-impl RunFacts {
-    /// The facts of a resolved context.
-    pub fn of(resolved: &ResolvedContext) -> Self {
-        RunFacts {
-            sandboxed: resolved.sandboxed,
-            subagent: resolved.subagent,
-            gateway_config_reads: resolved.gateway_config_reads,
         }
     }
 }

@@ -3,9 +3,29 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::config::settings::LaneSettings;
+/// clawdeck's `lanes` settings (`clawdeck.json5`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct LaneSettings {
+    /// Per-lane max concurrency; unset lanes use OpenClaw's defaults (main 4, subagent 8,
+    /// cron 1, others 1) or the OpenClaw config's `agents.defaults.maxConcurrent` etc.
+    pub max_concurrent: BTreeMap<String, usize>,
+    /// Warn when an entry has waited this long (OpenClaw's warnAfterMs).
+    #[serde(deserialize_with = "crate::bounds::wait_ms")]
+    pub warn_after_ms: u64,
+}
+
+impl Default for LaneSettings {
+    fn default() -> Self {
+        LaneSettings {
+            max_concurrent: BTreeMap::new(),
+            warn_after_ms: 2000,
+        }
+    }
+}
 
 pub const LANE_MAIN: &str = "main";
 pub const LANE_CRON: &str = "cron";

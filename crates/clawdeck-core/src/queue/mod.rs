@@ -35,5 +35,5 @@ pub use lane_queue::{KilledEntry, LaneQueue, QueueError};
 pub use limits::{
     DEFAULT_CRON_LIMIT, DEFAULT_MAIN_LIMIT, DEFAULT_OTHER_LIMIT, DEFAULT_SUBAGENT_LIMIT,
     DEFAULT_WARN_AFTER, LANE_CRON, LANE_MAIN, LANE_NAME_MAX_CHARS, LANE_NESTED, LANE_SUBAGENT,
-    LaneLimits, check_lane_name, clamp_limit, normalize_lane,
+    LaneLimits, LaneSettings, check_lane_name, clamp_limit, normalize_lane,
 };

@@ -6,7 +6,9 @@
 //! in assets/openclaw/ (`seed`, the design the seeds describe, `2026.8` and `2026.9`), and more can be
 //! synced from an operator's gateway into clawdeck's data dir (`clawdeck catalog sync`).
 
+pub mod normalize;
 pub mod pack;
+pub(crate) mod renames;
 mod select;
 pub mod switches;
 mod synced;
@@ -22,10 +24,9 @@ use serde_json::Value;
 use crate::tool::ToolSpec;
 
 pub use select::{
-    Installed, KnownVersion, PackChoice, UnknownPack, VERSION_PROBE_TIMEOUT, VersionProbe,
-    available_packs, choose, installed_openclaw_version, known_openclaw_version,
-    probe_openclaw_version, requested_version, set_requested_version, stored_pack,
-    synced_packs_dir, version_cache_file,
+    Installed, KnownVersion, PackChoice, RequestedVersion, UnknownPack, VERSION_PROBE_TIMEOUT,
+    VersionProbe, available_packs, choose, installed_openclaw_version, known_openclaw_version,
+    probe_openclaw_version, stored_pack, synced_packs_dir, version_cache_file,
 };
 
 /// clawdeck's own tools (clawbot_router and seed 000's local system tools): in every pack.

@@ -44,27 +44,41 @@ pub enum Installed {
     Unknown(String),
 }
 
-static REQUESTED: OnceLock<Option<String>> = OnceLock::new();
-
-/// Records `--openclaw-version` for every config loaded by this process (the CLI sets it once,
-/// before anything is loaded).
-pub fn set_requested_version(version: Option<String>) {
-    let _ = REQUESTED.set(version.filter(|v| !v.trim().is_empty()));
+/// The OpenClaw version the operator asked for, and where they asked: `--openclaw-version` or
+/// `CLAWDECK_OPENCLAW_VERSION`. It travels with a config request ([`crate::config::ConfigRequest`])
+/// from the command line to every load and reload of that config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestedVersion {
+    pub version: String,
+    /// `--openclaw-version` or `CLAWDECK_OPENCLAW_VERSION` (errors name it).
+    pub from: &'static str,
 }
 
-/// The version asked for, and where: `--openclaw-version` or `CLAWDECK_OPENCLAW_VERSION`.
-pub fn requested_version() -> Option<(String, &'static str)> {
-    let env = std::env::var("CLAWDECK_OPENCLAW_VERSION")
-        .ok()
-        .filter(|v| !v.trim().is_empty());
-    if let Some(Some(v)) = REQUESTED.get() {
-        // clap fills the flag from the variable too; the command line says which it was.
-        let on_command_line = std::env::args().any(|a| a.starts_with("--openclaw-version"));
-        if on_command_line || env.as_deref() != Some(v.as_str()) {
-            return Some((v.clone(), "--openclaw-version"));
-        }
+impl RequestedVersion {
+    /// `CLAWDECK_OPENCLAW_VERSION`, when set and not blank.
+    pub fn from_env() -> Option<RequestedVersion> {
+        std::env::var("CLAWDECK_OPENCLAW_VERSION")
+            .ok()
+            .filter(|v| !v.trim().is_empty())
+            .map(|version| RequestedVersion {
+                version,
+                from: "CLAWDECK_OPENCLAW_VERSION",
+            })
     }
-    env.map(|v| (v, "CLAWDECK_OPENCLAW_VERSION"))
+
+    /// The flag's value as the command line parser gives it (it fills the flag from the
+    /// variable too); `on_command_line` says whether the flag itself was written.
+    pub fn from_flag(value: Option<&str>, on_command_line: bool) -> Option<RequestedVersion> {
+        let value = value.filter(|v| !v.trim().is_empty())?;
+        let env = RequestedVersion::from_env();
+        if on_command_line || env.as_ref().is_none_or(|e| e.version != value) {
+            return Some(RequestedVersion {
+                version: value.to_string(),
+                from: "--openclaw-version",
+            });
+        }
+        env
+    }
 }
 
 /// Where `clawdeck catalog sync` stores packs: `$XDG_DATA_HOME/clawdeck/packs`, else
@@ -516,6 +530,17 @@ fn run_version(stamp: &BinaryStamp) -> VersionProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_requested_version_names_where_it_was_asked() {
+        let flag = RequestedVersion::from_flag(Some("2026.8"), true).unwrap();
+        assert_eq!(
+            (flag.version.as_str(), flag.from),
+            ("2026.8", "--openclaw-version")
+        );
+        assert_eq!(RequestedVersion::from_flag(Some("  "), true), None);
+        assert_eq!(RequestedVersion::from_flag(None, false), None);
+    }
 
     #[test]
     fn version_output_parses() {

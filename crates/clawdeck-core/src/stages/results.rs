@@ -7,6 +7,7 @@
 
 use base64::Engine;
 
+use crate::tool::result::sniff_image_mime;
 use crate::tool::{ContentBlock, ToolResult};
 
 /// Characters of text kept per block (OpenClaw's tool-result limit).
@@ -15,23 +16,6 @@ pub(crate) const MAX_TEXT_CHARS: usize = 8000;
 pub const TRUNCATION_MARKER: &str = "\n…(truncated)…";
 /// Largest decoded image kept.
 pub(crate) const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
-
-/// The image type the bytes say they are (PNG, JPEG, GIF, WebP, BMP), if any.
-pub(crate) fn sniff_image_mime(bytes: &[u8]) -> Option<&'static str> {
-    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        Some("image/png")
-    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        Some("image/jpeg")
-    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
-        Some("image/gif")
-    } else if bytes.len() >= 12 && &bytes[0..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
-        Some("image/webp")
-    } else if bytes.starts_with(b"BM") && bytes.len() >= 26 {
-        Some("image/bmp")
-    } else {
-        None
-    }
-}
 
 /// `text` cut to `MAX_TEXT_CHARS` characters plus the marker; unchanged when short enough.
 pub(crate) fn truncate_text(text: &str) -> String {

@@ -12,12 +12,13 @@ use serde_json::{Value, json};
 use super::harness::Harness;
 use crate::app::Overlay;
 use crate::bell::RecordingBell;
+use crate::event::LedgerAct;
 use crate::event::{AppEvent, CoreEvent};
 use crate::gateway::approval_ledger::{Grant, HistoryEntry, grants_in, history_in};
 use crate::gateway::desk::DeskEvent;
 use crate::gateway::watch::classify;
 use crate::views::ViewId;
-use crate::views::approvals::{LedgerAct, Section};
+use crate::views::approvals::Section;
 use crossterm::event::KeyCode;
 
 /// The 2026-01-01 fixed clock, in ms.

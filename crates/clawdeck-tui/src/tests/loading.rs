@@ -27,7 +27,7 @@ fn a_save_with_an_unknown_profile_is_a_config_error_and_the_last_good_config_sta
     let path = dir.path().join("openclaw.json5");
     std::fs::copy(fixture("openclaw.json5"), &path).expect("copy");
     let mut h = Harness::new();
-    h.app.config_arg = Some(path.clone());
+    h.app.config_request.path = Some(path.clone());
     h.app
         .set_config(crate::config::load(Some(&path)).expect("load"));
     let text = std::fs::read_to_string(&path)

@@ -232,7 +232,7 @@ fn config_file_watch_reload_and_broken_save() {
     let path = dir.path().join("openclaw.json5");
     std::fs::copy(fixture("openclaw.json5"), &path).expect("copy");
     let mut h = harness();
-    h.app.config_arg = Some(path.clone());
+    h.app.config_request.path = Some(path.clone());
     h.app
         .set_config(crate::config::load(Some(&path)).expect("load"));
     assert_eq!(

@@ -31,7 +31,7 @@ use crate::widgets::detail_pane::DetailPane;
 use crate::widgets::table::{list_table, render_selected};
 
 use super::approvals_ledger::Ledger;
-pub(crate) use super::approvals_ledger::LedgerAct;
+use crate::event::LedgerAct;
 
 /// Which of the view's lists shows.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -148,7 +148,7 @@ impl ApprovalsView {
             .map(|e| (e.gateway.clone(), e.approval.id.clone()))
             .collect();
         (self.selected, self.picked) =
-            super::list::keep_pick(&ids, self.picked.as_ref(), self.selected);
+            crate::widgets::list::keep_pick(&ids, self.picked.as_ref(), self.selected);
     }
 
     /// Whether `action` does something here now: answers only in the pending list, allow-always
@@ -328,7 +328,7 @@ impl ApprovalsView {
                     Section::History => (self.ledger.selected, self.ledger.history_rows().len()),
                     Section::Grants => (self.ledger.selected, self.ledger.grant_rows().len()),
                 };
-                match super::list::moved(selected, action, len, page) {
+                match crate::widgets::list::moved(selected, action, len, page) {
                     Some(to) if self.section == Section::Pending => self.select(to),
                     Some(to) => self
                         .ledger
@@ -345,7 +345,7 @@ impl ApprovalsView {
             return true;
         }
         let len = self.board.len();
-        match super::list::table_mouse(self.table_area, mouse, 0, self.selected, len, 1) {
+        match crate::widgets::list::table_mouse(self.table_area, mouse, 0, self.selected, len, 1) {
             Some(selected) => self.select(selected),
             None => return false,
         }

@@ -12,39 +12,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Row};
 
 use crate::gateway::approval_ledger::{Grant, HistoryEntry};
-use crate::gateway::desk::{DeskEvent, GatewayDesk};
+use crate::gateway::desk::DeskEvent;
 use crate::sanitize::visible;
 use crate::theme;
 use crate::widgets::table::{list_table, render_selected};
-
-/// History rows asked of each gateway.
-pub(crate) const HISTORY_LIMIT: u64 = 100;
-
-/// What the view asks the desk for.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum LedgerAct {
-    History { gateways: Vec<String> },
-    Grants { gateways: Vec<String> },
-    Revoke { gateway: String, grant_id: String },
-}
-
-impl LedgerAct {
-    pub(crate) fn send_to(self, desk: &GatewayDesk) {
-        match self {
-            LedgerAct::History { gateways } => {
-                for g in gateways {
-                    desk.history(&g, HISTORY_LIMIT);
-                }
-            }
-            LedgerAct::Grants { gateways } => {
-                for g in gateways {
-                    desk.grants(&g);
-                }
-            }
-            LedgerAct::Revoke { gateway, grant_id } => desk.revoke_grant(&gateway, &grant_id),
-        }
-    }
-}
 
 /// Per gateway: not asked yet (absent), asked (None), or its answer.
 type PerGateway<T> = BTreeMap<String, Option<Result<Vec<T>, String>>>;
@@ -135,7 +106,7 @@ impl Ledger {
         }
         let ids = self.row_ids(grants);
         (self.selected, self.picked) =
-            super::list::keep_pick(&ids, self.picked.as_ref(), self.selected);
+            crate::widgets::list::keep_pick(&ids, self.picked.as_ref(), self.selected);
     }
 
     /// Applies a desk answer; the status line's text when it has one to say.

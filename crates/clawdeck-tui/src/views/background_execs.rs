@@ -76,7 +76,9 @@ impl BackgroundExecs {
         if self.tail.scroll(action) {
             return true;
         }
-        if let Some(to) = super::list::moved(self.position(), action, self.sessions.len(), 10) {
+        if let Some(to) =
+            crate::widgets::list::moved(self.position(), action, self.sessions.len(), 10)
+        {
             self.selected = self.sessions.get(to).map(|s| s.id.clone());
             return true;
         }

@@ -111,7 +111,7 @@ impl DecisionsView {
             return true;
         }
         let page = self.table_area.height.saturating_sub(3) as usize;
-        match super::list::moved(self.selected, action, self.records.len(), page) {
+        match crate::widgets::list::moved(self.selected, action, self.records.len(), page) {
             Some(to) => {
                 self.selected = to;
                 true

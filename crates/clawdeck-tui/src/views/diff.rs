@@ -196,7 +196,8 @@ impl DiffView {
             return true;
         }
         let page = self.table_area.height.saturating_sub(3).max(1) as usize;
-        if let Some(to) = super::list::moved(self.selected, action, self.row_count(), page) {
+        if let Some(to) = crate::widgets::list::moved(self.selected, action, self.row_count(), page)
+        {
             self.selected = to;
             return true;
         }
@@ -213,7 +214,14 @@ impl DiffView {
             return true;
         }
         let len = self.row_count();
-        match super::list::table_mouse(self.table_area, mouse, self.offset, self.selected, len, 1) {
+        match crate::widgets::list::table_mouse(
+            self.table_area,
+            mouse,
+            self.offset,
+            self.selected,
+            len,
+            1,
+        ) {
             Some(selected) => self.selected = selected,
             None => return false,
         }

@@ -142,8 +142,12 @@ impl GatewaysView {
             Action::Search => self.editing_filter = true,
             Action::ToggleWrap => self.wrap = !self.wrap,
             _ => {
-                let moved =
-                    super::list::moved(self.selected, action, self.gateways.len(), USAGE_ROWS);
+                let moved = crate::widgets::list::moved(
+                    self.selected,
+                    action,
+                    self.gateways.len(),
+                    USAGE_ROWS,
+                );
                 match moved {
                     Some(to) if to != self.selected => {
                         self.selected = to;

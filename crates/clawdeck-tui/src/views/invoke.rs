@@ -655,7 +655,9 @@ impl InvokeView {
                 }
             }
             (Focus::Tools, Action::Up | Action::Down | Action::Top | Action::Bottom) => {
-                if let Some(to) = super::list::moved(self.selected, action, self.tools.len(), 1) {
+                if let Some(to) =
+                    crate::widgets::list::moved(self.selected, action, self.tools.len(), 1)
+                {
                     self.selected = to;
                 }
             }
@@ -704,7 +706,7 @@ impl InvokeView {
             (Focus::Tools, Action::RunTool) => self.run_editor(ctx),
             (Focus::History, Action::Up | Action::Down | Action::Top | Action::Bottom) => {
                 let n = self.history.len();
-                if let Some(to) = super::list::moved(self.history_selected, action, n, 1) {
+                if let Some(to) = crate::widgets::list::moved(self.history_selected, action, n, 1) {
                     self.history_selected = to;
                 }
                 if let Some(h) = self.history.get(self.history_selected) {

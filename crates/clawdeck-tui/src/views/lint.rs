@@ -64,7 +64,9 @@ impl LintView {
 
     pub(crate) fn handle_action(&mut self, action: Action, _ctx: &ViewCtx) -> bool {
         let page = self.table_area.height.saturating_sub(3).max(1) as usize;
-        if let Some(to) = super::list::moved(self.selected, action, self.findings().len(), page) {
+        if let Some(to) =
+            crate::widgets::list::moved(self.selected, action, self.findings().len(), page)
+        {
             self.selected = to;
             return true;
         }
@@ -76,7 +78,14 @@ impl LintView {
             return true;
         }
         let len = self.findings().len();
-        match super::list::table_mouse(self.table_area, mouse, self.offset, self.selected, len, 1) {
+        match crate::widgets::list::table_mouse(
+            self.table_area,
+            mouse,
+            self.offset,
+            self.selected,
+            len,
+            1,
+        ) {
             Some(selected) => self.selected = selected,
             None => return false,
         }

@@ -10,7 +10,7 @@ pub(crate) mod gateway_runs;
 pub(crate) mod gateways;
 pub(crate) mod invoke;
 pub(crate) mod lint;
-pub(crate) mod list;
+
 pub(crate) mod policy;
 pub(crate) mod policy_exec;
 pub(crate) mod policy_verdicts;

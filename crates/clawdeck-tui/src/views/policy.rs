@@ -234,7 +234,7 @@ impl PolicyView {
     pub(crate) fn handle_action(&mut self, action: Action, _ctx: &ViewCtx) -> bool {
         let n = self.rows().len();
         let page = self.table_area.height.saturating_sub(3).max(1) as usize;
-        if let Some(to) = super::list::moved(self.selected, action, n, page) {
+        if let Some(to) = crate::widgets::list::moved(self.selected, action, n, page) {
             self.selected = to;
             return true;
         }
@@ -267,7 +267,14 @@ impl PolicyView {
             return true;
         }
         let len = self.rows().len();
-        match super::list::table_mouse(self.table_area, mouse, self.offset, self.selected, len, 3) {
+        match crate::widgets::list::table_mouse(
+            self.table_area,
+            mouse,
+            self.offset,
+            self.selected,
+            len,
+            3,
+        ) {
             Some(selected) => self.selected = selected,
             None => return false,
         }

@@ -250,7 +250,7 @@ impl QueueView {
         if self.focus == QueueFocus::Entries {
             let entries = self.lane_entries();
             let at = self.entry_position(&entries);
-            if let Some(to) = super::list::moved(at, action, entries.len(), 10) {
+            if let Some(to) = crate::widgets::list::moved(at, action, entries.len(), 10) {
                 self.selected_entry = entries.get(to).map(|e| e.id);
                 return true;
             }
@@ -262,7 +262,7 @@ impl QueueView {
             .and_then(|s| s.lanes.get(self.selected));
         // The lanes table is short: a page is all of it.
         if self.focus == QueueFocus::Lanes
-            && let Some(to) = super::list::moved(self.selected, action, lanes, lanes)
+            && let Some(to) = crate::widgets::list::moved(self.selected, action, lanes, lanes)
         {
             self.selected = to;
             return true;
@@ -371,7 +371,7 @@ impl QueueView {
     /// Movement over the gateway runs, and the kill key: abort the selected run after asking.
     fn runs_action(&mut self, action: Action, ctx: &ViewCtx) -> bool {
         let runs = self.gateway_runs.runs.len();
-        if let Some(to) = super::list::moved(self.run_position(), action, runs, 10) {
+        if let Some(to) = crate::widgets::list::moved(self.run_position(), action, runs, 10) {
             self.select_run(to);
             return true;
         }
@@ -443,7 +443,7 @@ impl QueueView {
             return true;
         }
         let len = self.snapshot.as_ref().map(|s| s.lanes.len()).unwrap_or(0);
-        match super::list::table_mouse(self.lanes_area, mouse, 0, self.selected, len, 1) {
+        match crate::widgets::list::table_mouse(self.lanes_area, mouse, 0, self.selected, len, 1) {
             Some(selected) => self.selected = selected,
             None => return false,
         }

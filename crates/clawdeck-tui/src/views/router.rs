@@ -530,7 +530,9 @@ impl RouterView {
         let run = self.runs.get(self.selected);
         match action {
             Action::Up | Action::Down => {
-                if let Some(to) = super::list::moved(self.selected, action, self.runs.len(), 1) {
+                if let Some(to) =
+                    crate::widgets::list::moved(self.selected, action, self.runs.len(), 1)
+                {
                     self.select(to);
                 }
             }

@@ -230,7 +230,7 @@ impl SessionsView {
             return changed;
         }
         let page = self.table_area.height.saturating_sub(3) as usize;
-        match super::list::moved(self.selected, action, self.roster.len(), page) {
+        match crate::widgets::list::moved(self.selected, action, self.roster.len(), page) {
             Some(to) => {
                 self.selected = to;
                 self.follow_selected();
@@ -255,7 +255,7 @@ impl SessionsView {
             return true;
         }
         let len = self.roster.len();
-        match super::list::table_mouse(self.table_area, mouse, 0, self.selected, len, 1) {
+        match crate::widgets::list::table_mouse(self.table_area, mouse, 0, self.selected, len, 1) {
             Some(selected) => self.selected = selected,
             None => return false,
         }

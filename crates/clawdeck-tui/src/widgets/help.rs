@@ -14,7 +14,7 @@ use super::line_input::{InputOutcome, LineInput};
 use super::text_pane::TextPane;
 use crate::keymap::{Action, Keymap};
 use crate::theme;
-use crate::views::ViewId;
+use crate::view_id::ViewId;
 
 /// Columns of the keys before each description (continuation rows hang under it); a third of
 /// a narrow overlay at most.

@@ -5,6 +5,7 @@ pub(crate) mod confirm;
 pub(crate) mod detail_pane;
 pub(crate) mod help;
 pub(crate) mod line_input;
+pub(crate) mod list;
 pub(crate) mod picker;
 pub(crate) mod table;
 pub(crate) mod text_pane;

@@ -345,7 +345,7 @@ impl TextPane {
     /// Movement keys scroll by rows; None for other actions.
     pub(crate) fn scroll(&mut self, action: Action) -> Option<()> {
         let page = self.height.saturating_sub(1).max(1);
-        let to = crate::views::list::moved(self.top, action, self.max_top() + 1, page)?;
+        let to = super::list::moved(self.top, action, self.max_top() + 1, page)?;
         self.top = to;
         self.pending_line = None;
         Some(())

@@ -272,7 +272,7 @@ fn entry_policy(
 ) -> Option<ChosenPolicy> {
     let by_sender = by_sender_of(entry, entry_path, warnings);
     let by_sender_path = entry_path.key("toolsBySender");
-    if let Some((key, policy)) = crate::policy::sources::match_sender(
+    if let Some((key, policy)) = crate::policy::sender_keys::match_sender(
         &by_sender,
         sender_ctx,
         &by_sender_path,

@@ -1,0 +1,23 @@
+//! What of a run decides the tools' descriptions beyond which tools are visible.
+
+use crate::policy::ResolvedContext;
+
+/// What of the run decides descriptions beyond the visible tools.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct RunFacts {
+    pub sandboxed: bool,
+    pub subagent: bool,
+    /// The profiles leave the gateway tool its config reads.
+    pub gateway_config_reads: bool,
+}
+
+impl RunFacts {
+    /// The facts of a resolved context.
+    pub fn of(resolved: &ResolvedContext) -> Self {
+        RunFacts {
+            sandboxed: resolved.sandboxed,
+            subagent: resolved.subagent,
+            gateway_config_reads: resolved.gateway_config_reads,
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! The OpenClaw CLI as the lab runs it: in an environment of its own, and what its output
+//! says once its colours are gone.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::process::ProcessSpec;
+
+/// The CLI with an environment of its own: only PATH and locale pass through, HOME is the
+/// isolated home (also as REALCLAW_HOME, which ../shared/realclaw's wrapper honours), so the
+/// operator's state, gateway and credentials are never touched.
+pub(crate) fn cli_spec(program: &Path, home: &Path, timeout: Duration) -> ProcessSpec {
+    let home = home.display().to_string();
+    let mut spec = ProcessSpec::new(program.display().to_string())
+        .clear_env(true)
+        .env("HOME", home.clone())
+        .env("REALCLAW_HOME", home.clone())
+        .env("OPENCLAW_HIDE_BANNER", "1")
+        .env("NO_COLOR", "1")
+        .cwd(home)
+        .timeout(Some(timeout));
+    for key in ["PATH", "LANG", "LC_ALL", "TMPDIR", "TZ"] {
+        if let Ok(value) = std::env::var(key) {
+            spec = spec.env(key, value);
+        }
+    }
+    spec
+}
+
+/// Drops ANSI escape sequences (`ESC [ ... letter`), which OpenClaw's diagnostics carry.
+pub fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for next in chars.by_ref() {
+                    if next.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The last `n` lines that are not blank.
+pub(crate) fn tail_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
