@@ -19,6 +19,7 @@ use crate::policy::Removal;
 use crate::policy::diff::{DiffSide, ResolutionDiff};
 use crate::theme;
 use crate::widgets::detail_pane::DetailPane;
+use crate::widgets::list::pick_row;
 use crate::widgets::table::{list_table, render_selected};
 use crate::widgets::text_pane::TextPane;
 
@@ -214,18 +215,14 @@ impl DiffView {
             return true;
         }
         let len = self.row_count();
-        match crate::widgets::list::table_mouse(
+        pick_row(
+            &mut self.selected,
             self.table_area,
             mouse,
             self.offset,
-            self.selected,
             len,
             1,
-        ) {
-            Some(selected) => self.selected = selected,
-            None => return false,
-        }
-        true
+        )
     }
 
     /// What b changes, with the key for each (from the keymap).

@@ -15,6 +15,7 @@ use crate::keymap::Action;
 use crate::lint::{Finding, LintReport, Severity};
 use crate::theme;
 use crate::widgets::detail_pane::DetailPane;
+use crate::widgets::list::pick_row;
 use crate::widgets::table::{list_table, render_selected};
 
 #[derive(Debug, Default)]
@@ -78,18 +79,14 @@ impl LintView {
             return true;
         }
         let len = self.findings().len();
-        match crate::widgets::list::table_mouse(
+        pick_row(
+            &mut self.selected,
             self.table_area,
             mouse,
             self.offset,
-            self.selected,
             len,
             1,
-        ) {
-            Some(selected) => self.selected = selected,
-            None => return false,
-        }
-        true
+        )
     }
 
     fn title(&self) -> String {

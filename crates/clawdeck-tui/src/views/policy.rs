@@ -22,6 +22,7 @@ use crate::policy::{Decision, LayerDecision, LayerId, RemovalKind, Resolution, T
 use crate::theme;
 use crate::widgets::detail_pane::DetailPane;
 use crate::widgets::line_input::{InputOutcome, LineInput};
+use crate::widgets::list::pick_row;
 use crate::widgets::picker::{Choice, PickOutcome, Picker};
 use crate::widgets::table::{list_table, render_selected};
 
@@ -267,18 +268,14 @@ impl PolicyView {
             return true;
         }
         let len = self.rows().len();
-        match crate::widgets::list::table_mouse(
+        pick_row(
+            &mut self.selected,
             self.table_area,
             mouse,
             self.offset,
-            self.selected,
             len,
             3,
-        ) {
-            Some(selected) => self.selected = selected,
-            None => return false,
-        }
-        true
+        )
     }
 
     pub(crate) fn render(&mut self, area: Rect, buf: &mut Buffer, ctx: &ViewCtx) {

@@ -443,11 +443,7 @@ impl QueueView {
             return true;
         }
         let len = self.snapshot.as_ref().map(|s| s.lanes.len()).unwrap_or(0);
-        match crate::widgets::list::table_mouse(self.lanes_area, mouse, 0, self.selected, len, 1) {
-            Some(selected) => self.selected = selected,
-            None => return false,
-        }
-        true
+        crate::widgets::list::pick_row(&mut self.selected, self.lanes_area, mouse, 0, len, 1)
     }
 
     /// A finished `exec` entry whose command still runs as a background exec session.

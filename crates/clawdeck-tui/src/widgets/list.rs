@@ -36,6 +36,25 @@ pub(crate) fn table_mouse(
     }
 }
 
+/// [`table_mouse`] applied to `selected`: true when the event moved or kept the selection (it
+/// was the table's), false when it was not the table's.
+pub(crate) fn pick_row(
+    selected: &mut usize,
+    area: Rect,
+    mouse: &MouseEvent,
+    offset: usize,
+    len: usize,
+    wheel_step: usize,
+) -> bool {
+    match table_mouse(area, mouse, offset, *selected, len, wheel_step) {
+        Some(row) => {
+            *selected = row;
+            true
+        }
+        None => false,
+    }
+}
+
 /// Where a movement action takes a position in a list of `len` rows with `page` rows on
 /// screen; None for actions that are not movements.
 pub(crate) fn moved(position: usize, action: Action, len: usize, page: usize) -> Option<usize> {
