@@ -27,25 +27,10 @@ pub(crate) fn cli_spec(program: &Path, home: &Path, timeout: Duration) -> Proces
     spec
 }
 
-/// Drops ANSI escape sequences (`ESC [ ... letter`), which OpenClaw's diagnostics carry.
+/// The visible text of OpenClaw's diagnostics (their colours and every other escape sequence
+/// dropped), through the one sanitizer, as the router reads the same CLI.
 pub fn strip_ansi(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            if chars.peek() == Some(&'[') {
-                chars.next();
-                for next in chars.by_ref() {
-                    if next.is_ascii_alphabetic() {
-                        break;
-                    }
-                }
-            }
-            continue;
-        }
-        out.push(c);
-    }
-    out
+    clawdeck_core::sanitize::plain(text)
 }
 
 /// The last `n` lines that are not blank.
