@@ -192,13 +192,13 @@ fn template_titles() -> Vec<String> {
 /// home's workspace, and clawdeck must read the same files. Returns how many.
 fn lay_out_home(home: &Path, real_prompt: &str) -> usize {
     let mut written = 0;
+    // A file's text ends where a section of the release's own follows it inside the cached
+    // part (2026.8's Silent Replies comes after the last file).
+    let ends_file = template_titles();
     for section in split_sections(real_prompt) {
         let Some(rest) = section.title.strip_prefix(&format!("{HOME}/")) else {
             continue;
         };
-        // A file's text ends where a section of the release's own follows it inside the
-        // cached part (2026.8's Silent Replies comes after the last file).
-        let ends_file = template_titles();
         let body: Vec<&str> = section
             .text
             .split('\n')

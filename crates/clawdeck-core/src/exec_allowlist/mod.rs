@@ -48,7 +48,9 @@ pub use explain::{MAX_NODES, MAX_PARSE_TIME, MAX_SOURCE_CHARS};
 pub use inline_eval::{InlineEvalHit, InlineEvalSpecs};
 pub use pattern::{Allowlist, AllowlistEntry, glob_matches};
 pub use plan::{Candidate, Group, Plan};
-pub use resolution::{Executable, PathResolver, Resolver, TrustPlan, resolve_executable};
+pub use resolution::{
+    Executable, PathResolver, Resolver, TrustPlan, expand_home, resolve_executable,
+};
 pub use safe_bins::{
     DEFAULT_SAFE_BINS, DEFAULT_SAFE_BUILTINS, DEFAULT_TRUSTED_DIRS, ExecVersionFacts, ModePolicy,
     SafeBinPolicy, SafeBinProfile, SafeBinProfileConfig, builtin_profiles,

@@ -189,7 +189,7 @@ fn workspace_facts(
 /// The sandbox's lines: exec's folder inside it (which the Workspace section then names), the
 /// host folder the file tools bridge to, the workspace access, the host browser.
 fn sandbox_facts(facts: &mut Facts, run: &RunShape) {
-    let Some(sandbox) = run.sandbox.as_ref().filter(|_| run.sandboxed) else {
+    let Some(sandbox) = &run.sandbox else {
         return;
     };
     let host = sandbox.host_workspace.display().to_string();

@@ -14,6 +14,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::workspace_files::agent_setting;
+use crate::exec_allowlist::expand_home;
 
 /// The sandbox as the prompt describes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,16 +102,6 @@ fn ssh_runtime_id(key: &str) -> String {
     format!("openclaw-ssh-{part}-{}", &hex[..hex.len().min(8)])
 }
 
-/// A path with `~` as the home folder.
-fn user_path(path: &str, home: Option<&Path>) -> PathBuf {
-    match (path.strip_prefix('~'), home) {
-        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
-            home.join(rest.trim_start_matches('/'))
-        }
-        _ => PathBuf::from(path),
-    }
-}
-
 /// The sandbox of a sandboxed run of `agent` in `session_key` (its main session when none),
 /// whose agent workspace is `workspace`; `state` is OpenClaw's state folder.
 pub fn sandbox_info(
@@ -137,10 +128,10 @@ pub fn sandbox_info(
     let session = session_key.map(str::trim).filter(|k| !k.is_empty());
     let key = scope_key(scope, session.unwrap_or(&main), agent, workspace);
     let access = text("workspaceAccess").unwrap_or("none").to_string();
-    let home = crate::paths::home_dir();
+    let home = crate::paths::home_dir().map(|h| h.display().to_string());
     let root = text("workspaceRoot").map_or_else(
         || state.join("sandboxes"),
-        |r| user_path(r, home.as_deref()),
+        |r| PathBuf::from(expand_home(r, home.as_deref())),
     );
     let host_workspace = match (access.as_str(), scope) {
         ("rw", _) => workspace.to_path_buf(),
