@@ -160,6 +160,69 @@ fn the_console_reaches_the_crates_below_through_the_facade() {
     assert_eq!(own, ["clawdeck-deck", "clawdeck-mcp"]);
 }
 
+/// Where the console's sources (tests included) name a crate below the Deck, or the Deck
+/// anywhere but its front door: `file:line: text`. Comments are left out.
+fn names_below_the_front_door(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    every_rust_file(src, &mut files);
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            let below = [
+                "clawdeck_core",
+                "clawdeck_gateway",
+                "clawdeck_router",
+                "clawdeck_verify",
+            ]
+            .iter()
+            .any(|name| code.contains(name));
+            let past_the_door = code
+                .match_indices("clawdeck_deck")
+                .any(|(at, _)| !code[at..].starts_with("clawdeck_deck::api"));
+            if below || past_the_door {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
+fn every_rust_file(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            every_rust_file(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn the_console_names_nothing_below_the_front_door() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/clawdeck-tui/src");
+    let found = names_below_the_front_door(&src);
+    assert!(
+        found.is_empty(),
+        "the console names what is below clawdeck_deck::api:\n{}",
+        found.join("\n")
+    );
+    // The check itself: a planted path below the door is found.
+    let planted = std::env::temp_dir().join(format!("clawdeck-front-door-{}", std::process::id()));
+    std::fs::create_dir_all(&planted).unwrap_or_else(|e| panic!("{}: {e}", planted.display()));
+    std::fs::write(
+        planted.join("a.rs"),
+        "use clawdeck_deck::api::Deck; // clawdeck_core in a comment\n\
+         use clawdeck_deck::clawdeck_core::policy;\nuse clawdeck_gateway::desk;\n",
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", planted.display()));
+    let planted_found = names_below_the_front_door(&planted);
+    let _ = std::fs::remove_dir_all(&planted);
+    assert_eq!(planted_found.len(), 2, "{planted_found:?}");
+}
+
 /// A source file's module path (`["policy", "channel_groups", "slack"]`) under `src`.
 fn module_path(src: &Path, file: &Path) -> Vec<String> {
     let rel = file.strip_prefix(src).unwrap_or(file);

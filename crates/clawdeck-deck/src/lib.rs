@@ -509,6 +509,7 @@ impl DeckEvents {
     }
 }
 
+pub mod api;
 pub mod exec_sessions;
 mod gateway_pulse;
 mod gateway_verdict;
@@ -523,9 +524,6 @@ mod decision_tests;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
-
-/// The crates below the facade, for its clients (the console reaches everything through here).
-pub use {clawdeck_core, clawdeck_gateway, clawdeck_router};
 
 // The core's modules under their own names, so paths read the same in every crate.
 pub(crate) use clawdeck_core::{

@@ -31,15 +31,14 @@ pub(crate) mod widgets;
 #[cfg(test)]
 mod tests;
 
-// The core's modules under their own names, so paths read the same in every crate.
-pub(crate) use clawdeck_deck as deck;
-pub(crate) use clawdeck_deck::clawdeck_core::{
-    catalog, comparison, config, context, decision_log, exec_allowlist, exec_verdict, lint,
-    local_tools, mcp_servers, paths, pipeline, policy, process, prompt, provider, queue,
-    regular_file, sanitize, semantics, stages, tool,
+// Everything below the console comes through the Deck's front door (`clawdeck_deck::api`),
+// under the core's module names so paths read the same in every crate.
+pub(crate) use clawdeck_deck::api as deck;
+pub(crate) use clawdeck_deck::api::{
+    catalog, comparison, config, context, decision_log, exec_allowlist, exec_verdict, gateway,
+    lint, local_tools, mcp_servers, paths, pipeline, policy, process, prompt, provider, queue,
+    regular_file, router, sanitize, semantics, stages, tool,
 };
-pub(crate) use clawdeck_deck::clawdeck_gateway as gateway;
-pub(crate) use clawdeck_deck::clawdeck_router as router;
 pub(crate) use clawdeck_mcp as mcp;
 
 use crate::config::ConfigRequest;

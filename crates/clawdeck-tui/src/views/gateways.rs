@@ -1,7 +1,7 @@
 //! Gateways view: every attached gateway at a glance (version, uptime, connected clients,
 //! health and what degrades it, sessions, active tasks), the selected gateway's usage per
 //! session, and its live log (`logs.tail`) with follow, pause, filter and wrap. Fed by the
-//! core's pulse feed (`clawdeck_gateway::pulse`: one batch of lines per poll, so a busy log
+//! core's pulse feed (`gateway::pulse`: one batch of lines per poll, so a busy log
 //! costs a redraw per poll, never per line); log lines were sanitized when read; memory is
 //! bounded (each gateway's `LogBuffer`). The keys are the console's own: Up/Down pick the
 //! gateway, K/J scroll the log (scrolled up, it is paused: new lines do not move it), `f`
