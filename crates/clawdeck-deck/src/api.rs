@@ -78,10 +78,6 @@ pub mod lint {
     };
 }
 
-pub mod local_tools {
-    pub use clawdeck_core::local_tools::ToolRuntime;
-}
-
 pub mod mcp_servers {
     pub use clawdeck_core::mcp_servers::ServerListing;
 }

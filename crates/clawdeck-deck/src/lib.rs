@@ -78,6 +78,8 @@ struct Inner {
     installed: broadcast::Sender<u64>,
     /// Set by `record_decisions`: every pipeline built from then on records into it.
     decisions: Mutex<Option<DecisionSink>>,
+    /// The approvals desk on the configured gateways, once opened (`open_desk`).
+    desk: Mutex<Option<crate::gateway::desk::GatewayDesk>>,
     /// The MCP HTTP endpoint serving this Deck, if one was started (the console shows it).
     mcp_endpoint: Mutex<Option<crate::mcp_endpoint::EndpointMonitor>>,
     /// Held while a config is installed, so a pack settled from the installed config never
@@ -143,13 +145,29 @@ impl Deck {
     /// Builds everything around a registry the caller already built (the headless commands
     /// report its warnings before running); reloads list `mcp.servers` the way it did.
     pub fn with_registry(config: LoadedConfig, registry: Registry, request: ConfigRequest) -> Deck {
+        let router = RouterService::new(config.settings.router.clone());
+        Deck::assemble(config, registry, request, router)
+    }
+
+    /// A Deck for a config already in memory whose clawbot_router runs through `router` (a
+    /// service that resolves `openclaw` its own way: tests and benchmarks point it at a stand-in).
+    pub fn with_router(config: LoadedConfig, router: RouterService) -> Deck {
+        let registry = build_registry(&config, &ServerListing::Off);
+        Deck::assemble(config, registry, ConfigRequest::default(), router)
+    }
+
+    fn assemble(
+        config: LoadedConfig,
+        registry: Registry,
+        request: ConfigRequest,
+        router: RouterService,
+    ) -> Deck {
         let limits = LaneLimits::from_settings(&config.settings.lanes, &config.raw);
         let queue = LaneQueue::new(limits.clone());
         for lane in [LANE_MAIN, LANE_SUBAGENT, LANE_CRON, LANE_NESTED] {
             // The standard lanes are visible before any work arrives.
             queue.set_limit(lane, limits.limit_for(lane));
         }
-        let router = RouterService::new(config.settings.router.clone());
         let runtime = ToolRuntime::new(&config).with_supplier(Arc::new(router.clone()));
         let config = Arc::new(config);
         let registry = Arc::new(registry);
@@ -175,6 +193,7 @@ impl Deck {
                 pipelines: Mutex::new(vec![pipeline]),
                 installed: broadcast::channel(8).0,
                 decisions: Mutex::new(None),
+                desk: Mutex::new(None),
                 mcp_endpoint: Mutex::new(None),
                 installing: Mutex::new(()),
             }),
@@ -243,6 +262,43 @@ impl Deck {
             stop,
         );
         Ok((names, follow))
+    }
+
+    /// Opens the approvals desk (exec approvals and `tools.invoke`) on the configured gateways
+    /// with clawdeck's device identity, as operator.admin when `all_operators` or
+    /// `approvals.allOperators` asks; its events go to `sink` until `stop`. Returns the
+    /// gateways' names, none when no gateway is configured.
+    pub fn open_desk(
+        &self,
+        all_operators: bool,
+        sink: crate::gateway::desk::DeskSink,
+        stop: tokio_util::sync::CancellationToken,
+    ) -> Result<Vec<String>, String> {
+        let Some((endpoints, identity)) = self.configured_gateways()? else {
+            return Ok(Vec::new());
+        };
+        let all_operators = all_operators || self.config().settings.approvals.all_operators;
+        let desk = crate::gateway::desk::GatewayDesk::spawn_with(
+            endpoints,
+            identity,
+            crate::gateway::desk::approver_options().all_operators(all_operators),
+            crate::gateway::Backoff::default(),
+            sink,
+            stop,
+        );
+        let names = desk.gateways().to_vec();
+        self.attach_desk(desk);
+        Ok(names)
+    }
+
+    /// Uses a desk opened elsewhere (on gateways of the caller's choosing).
+    pub fn attach_desk(&self, desk: crate::gateway::desk::GatewayDesk) {
+        *lock(&self.inner.desk) = Some(desk);
+    }
+
+    /// The approvals desk, once opened.
+    pub fn desk(&self) -> Option<crate::gateway::desk::GatewayDesk> {
+        lock(&self.inner.desk).clone()
     }
 
     /// The gateways the console attaches to (clawdeck.json5 `gateways`, else

@@ -127,34 +127,6 @@ pub fn pending_in(list: &Value) -> Vec<Value> {
 }
 
 impl GatewayDesk {
-    /// The desk for the configured gateways (clawdeck.json5 `gateways`, OPENCLAW_GATEWAY_URL /
-    /// TOKEN) with clawdeck's device identity; None when no gateway is configured.
-    pub fn open_configured(
-        configured: &[super::GatewayEntry],
-        all_operators: bool,
-        sink: DeskSink,
-        stop: CancellationToken,
-    ) -> Result<Option<GatewayDesk>, String> {
-        let env = |key: &str| std::env::var(key).ok();
-        let endpoints = match super::resolve_endpoints(configured, &[], &env) {
-            Ok(e) => e,
-            Err(_) if configured.is_empty() => return Ok(None),
-            Err(e) => return Err(e),
-        };
-        if endpoints.is_empty() {
-            return Ok(None);
-        }
-        let identity = DeviceIdentity::load_default()?;
-        Ok(Some(GatewayDesk::spawn_with(
-            endpoints,
-            identity,
-            approver_options().all_operators(all_operators),
-            Backoff::default(),
-            sink,
-            stop,
-        )))
-    }
-
     /// Starts one background task per gateway; `stop` ends them and closes their connections.
     pub fn spawn(
         endpoints: Vec<GatewayEndpoint>,

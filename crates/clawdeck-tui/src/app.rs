@@ -36,10 +36,8 @@ use super::widgets::help::HelpOverlay;
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::context::PolicyContext;
-use crate::local_tools::ToolRuntime;
-use crate::pipeline::{CallRequest, Pipeline};
-use crate::queue::LaneQueue;
-use crate::router::{RouterRequest, RouterService};
+use crate::pipeline::CallRequest;
+use crate::router::RouterRequest;
 
 mod analysis;
 
@@ -92,23 +90,11 @@ impl Clipboard for RecordingClipboard {
     }
 }
 
-/// The core services the console drives (taken from the `Deck`); each is optional so views say
-/// plainly what is missing.
-#[derive(Default)]
-pub(crate) struct Services {
-    /// The core: builds and reloads everything below. None in tests that draw views alone.
-    pub(crate) deck: Option<crate::deck::Deck>,
-    pub(crate) router: Option<RouterService>,
-    /// The lane queue the pipeline runs tools through (the Queue view shows it).
-    pub(crate) queue: Option<LaneQueue>,
-    /// State shared by every pipeline built for this console (background exec sessions).
-    pub(crate) tool_runtime: Option<ToolRuntime>,
-    /// The execution pipeline for the current config (rebuilt on reload, same queue).
-    pub(crate) pipeline: Option<Arc<Pipeline>>,
-    /// Reads the decision log for the Decisions view (see `decision_feed`).
-    pub(crate) decision_feed: Option<crate::decision_log::LogFollower>,
-    /// The gateways' approver connections: exec approvals and `tools.invoke`.
-    pub(crate) desk: Option<crate::gateway::desk::GatewayDesk>,
+/// A deck for a config held in memory (no file to reload, no `mcp.servers` listed): what the
+/// console's tests and benchmarks drive.
+#[cfg(any(test, feature = "bench"))]
+pub(crate) fn in_memory_deck(config: LoadedConfig) -> crate::deck::Deck {
+    crate::deck::Deck::new(config, None, &crate::mcp_servers::ServerListing::Off)
 }
 
 /// Overlays take every key while open.
@@ -159,21 +145,23 @@ pub(crate) struct App {
     pub(crate) openclaw_state: Option<std::path::PathBuf>,
     /// How exec verdicts find executables (this process's PATH and working directory).
     pub(crate) exec_resolver: crate::exec_allowlist::PathResolver,
-    /// The tool registry built from the config (plugins included).
+    /// The registry and config the views show: the deck's snapshot last installed here (a
+    /// reload's comes back as an event, so a newer one may wait in the deck meanwhile).
     pub(crate) registry: Option<Arc<Registry>>,
     pub(crate) overlay: Option<Overlay>,
     pub(crate) context: PolicyContext,
     pub(crate) choices: ContextChoices,
     pub(crate) config: Option<Arc<LoadedConfig>>,
-    /// `--config` as given (reloads resolve the file the same way).
-    pub(crate) config_request: crate::config::ConfigRequest,
     /// The last config reload error (the last good config stays in use).
     pub(crate) config_error: Option<String>,
     pub(crate) status: Option<(String, Instant)>,
     pub(crate) tx: AppEventSender,
     pub(crate) frames: FrameRequester,
     pub(crate) clock: SharedClock,
-    pub(crate) services: Services,
+    /// The core the console is a client of: every side effect goes through it.
+    pub(crate) deck: crate::deck::Deck,
+    /// Reads the decision log for the Decisions view (see `decision_feed`).
+    pub(crate) decision_feed: Option<crate::decision_log::LogFollower>,
     pub(crate) clipboard: Box<dyn Clipboard>,
     /// Rung (once, before the next frame) when an approval arrives.
     pub(crate) bell: Box<dyn crate::bell::Bell>,
@@ -194,17 +182,23 @@ pub(crate) struct App {
 }
 
 impl App {
-    pub fn new(tx: AppEventSender, frames: FrameRequester, clock: SharedClock) -> App {
+    /// The console for `deck`; what the deck holds is shown once [`App::show_deck`] runs.
+    pub fn new(
+        deck: crate::deck::Deck,
+        tx: AppEventSender,
+        frames: FrameRequester,
+        clock: SharedClock,
+    ) -> App {
         App {
             view: ViewId::Policy,
             keymap: Keymap::default(),
             policy: PolicyView::default(),
-            invoke: InvokeView::unavailable("no execution pipeline"),
+            invoke: InvokeView::default(),
             router: RouterView::default(),
             prompt: PromptView::default(),
             prompt_stale: true,
             registry: None,
-            queue: QueueView::unavailable("no lane queue"),
+            queue: QueueView::default(),
             decisions: DecisionsView::unavailable("no decision log"),
             sessions: SessionsView::unavailable(
                 "no gateway configured (clawdeck.json5 `gateways`, or OPENCLAW_GATEWAY_URL)",
@@ -224,13 +218,13 @@ impl App {
             context: PolicyContext::default(),
             choices: ContextChoices::default(),
             config: None,
-            config_request: crate::config::ConfigRequest::default(),
             config_error: None,
             status: None,
             tx,
             frames,
             clock,
-            services: Services::default(),
+            deck,
+            decision_feed: None,
             clipboard: Box::new(Osc52Clipboard),
             bell: Box::new(crate::bell::TerminalBell),
             bell_pending: false,
@@ -244,14 +238,9 @@ impl App {
         }
     }
 
-    /// Drives this deck: its router, queue, tool runtime and current config.
-    pub(crate) fn attach_deck(&mut self, deck: crate::deck::Deck) {
-        self.config_request = deck.config_request().clone();
-        self.services.router = Some(deck.router().clone());
-        self.services.queue = Some(deck.queue().clone());
-        self.services.tool_runtime = Some(deck.tool_runtime().clone());
-        let state = deck.state();
-        self.services.deck = Some(deck);
+    /// Shows what the deck holds now: its config and everything computed from it, the queue.
+    pub(crate) fn show_deck(&mut self) {
+        let state = self.deck.state();
         self.install_state(&state);
         self.refresh_queue();
     }
@@ -261,8 +250,6 @@ impl App {
     fn install_state(&mut self, state: &crate::deck::DeckState) {
         self.apply_settings(&state.config);
         self.queue.warn_after = state.limits.warn_after;
-        self.services.pipeline = Some(Arc::clone(&state.pipeline));
-        self.invoke.unavailable = None;
         self.registry = Some(Arc::clone(&state.registry));
         self.config = Some(Arc::clone(&state.config));
         self.config_error = None;
@@ -292,35 +279,20 @@ impl App {
         self.choices = ContextChoices::from_config(config, &self.context);
     }
 
-    /// Installs a loaded config: through the deck when there is one, else (views drawn alone)
-    /// the registry and a pipeline over the services given.
+    /// Makes the console a client of another deck and shows it (tests swap in a deck built
+    /// around their own router, gateways or config file).
+    #[cfg(test)]
+    pub(crate) fn attach_deck(&mut self, deck: crate::deck::Deck) {
+        self.deck = deck;
+        self.show_deck();
+    }
+
+    /// Installs a config in the deck and shows it (the tests' way to change the config; the
+    /// console reloads through [`App::reload_config`]).
+    #[cfg(test)]
     pub(crate) fn set_config(&mut self, config: LoadedConfig) {
-        if let Some(deck) = &self.services.deck {
-            let state = deck.apply(config);
-            self.install_state(&state);
-            return;
-        }
-        self.apply_settings(&config);
-        let registry = Arc::new(crate::deck::build_registry(
-            &config,
-            &crate::mcp_servers::ServerListing::Off,
-        ));
-        let config = Arc::new(config);
-        if let (Some(queue), Some(runtime)) = (&self.services.queue, &self.services.tool_runtime) {
-            let pipeline = Pipeline::new(
-                Arc::clone(&config),
-                Arc::clone(&registry),
-                queue.clone(),
-                runtime.clone(),
-            );
-            self.services.pipeline = Some(Arc::new(pipeline));
-            self.invoke.unavailable = None;
-        }
-        self.registry = Some(registry);
-        self.config = Some(config);
-        self.config_error = None;
-        self.recompute();
-        self.config_installed();
+        let state = self.deck.apply(config);
+        self.install_state(&state);
     }
 
     /// Rebuilds what the model sees for the current context (prompt and provider payload). It
@@ -373,16 +345,7 @@ impl App {
     /// a deck the reading and building (plugin manifests, skills) run as a job off this task and
     /// come back as `CoreEvent::Reloaded`; a newer request wins over an older one.
     pub(crate) fn reload_config(&mut self) {
-        let Some(deck) = self.services.deck.clone() else {
-            match crate::config::load_from(&self.config_request) {
-                Ok(config) => {
-                    self.set_config(config);
-                    self.set_status("config reloaded");
-                }
-                Err(e) => self.config_error = Some(e.to_string()),
-            }
-            return;
-        };
+        let deck = self.deck.clone();
         self.reload_generation += 1;
         let generation = self.reload_generation;
         let tx = self.tx.clone();
@@ -394,34 +357,26 @@ impl App {
 
     /// Takes a fresh snapshot of the lane queue for the Queue view.
     pub(crate) fn refresh_queue(&mut self) {
-        if let Some(deck) = &self.services.deck {
-            self.queue.execs.set(deck.exec_sessions());
-        }
-        if let Some(queue) = &self.services.queue {
-            self.queue.unavailable = None;
-            self.queue.set_snapshot(queue.snapshot());
-        }
-        self.queue.background = self
-            .services
-            .tool_runtime
-            .as_ref()
-            .map_or(Vec::new(), |rt| {
-                rt.sessions
-                    .list()
-                    .iter()
-                    .filter(|s| s.outcome().is_none())
-                    .map(|s| {
-                        let one_line: Vec<&str> = s.command.split_whitespace().collect();
-                        crate::pipeline::call_label(
-                            "exec",
-                            &serde_json::json!({"command": one_line.join(" ")}),
-                            "",
-                        )
-                        .trim_start_matches("exec: ")
-                        .to_string()
-                    })
-                    .collect()
-            });
+        self.queue.execs.set(self.deck.exec_sessions());
+        self.queue.set_snapshot(self.deck.queue().snapshot());
+        self.queue.background = {
+            let rt = self.deck.tool_runtime();
+            rt.sessions
+                .list()
+                .iter()
+                .filter(|s| s.outcome().is_none())
+                .map(|s| {
+                    let one_line: Vec<&str> = s.command.split_whitespace().collect();
+                    crate::pipeline::call_label(
+                        "exec",
+                        &serde_json::json!({"command": one_line.join(" ")}),
+                        "",
+                    )
+                    .trim_start_matches("exec: ")
+                    .to_string()
+                })
+                .collect()
+        };
     }
 
     pub(crate) fn set_status(&mut self, text: impl Into<String>) {
@@ -435,13 +390,7 @@ impl App {
 
     /// Background exec sessions whose process still runs (quitting kills them).
     pub(crate) fn live_exec_sessions(&self) -> usize {
-        self.services.tool_runtime.as_ref().map_or(0, |rt| {
-            rt.sessions
-                .list()
-                .iter()
-                .filter(|s| s.outcome().is_none())
-                .count()
-        })
+        self.deck.live_work().1
     }
 
     /// What quitting would stop, in words (`1 router run and 2 background exec sessions`).
@@ -587,7 +536,7 @@ impl App {
                 self.act_on_session(event)
             }
             AppEvent::ApprovalLedger(act) => {
-                match self.services.desk.clone() {
+                match self.deck.desk() {
                     Some(desk) => act.send_to(&desk),
                     None => self.set_status("no gateway attached: no approval history or grants"),
                 }
@@ -636,20 +585,15 @@ impl App {
 
     /// Sets a lane's concurrency limit on the lane queue; asks for a frame.
     fn set_lane_limit(&mut self, lane: &str, limit: usize) -> bool {
-        match &self.services.queue {
-            Some(queue) => queue.set_limit(lane, limit),
-            None => self.set_status("no lane queue"),
-        }
+        self.deck.queue().set_limit(lane, limit);
         self.refresh_queue();
         true
     }
 
     /// Rejects every entry waiting in a lane; asks for a frame.
     fn clear_lane(&mut self, lane: &str) -> bool {
-        if let Some(queue) = &self.services.queue {
-            let n = queue.clear_lane(lane);
-            self.set_status(format!("lane {lane}: {n} waiting entries rejected"));
-        }
+        let n = self.deck.queue().clear_lane(lane);
+        self.set_status(format!("lane {lane}: {n} waiting entries rejected"));
         self.refresh_queue();
         true
     }
@@ -805,9 +749,7 @@ impl App {
             self.router.flush_pending();
         }
         // Skipped events may include a run's end: take the ends from the history.
-        if let Some(router) = &self.services.router {
-            self.router.reconcile(router.runs());
-        }
+        self.router.reconcile(self.deck.router().runs());
         self.set_status(format!(
             "the console fell behind the router: {n} events were skipped"
         ));
@@ -1024,10 +966,7 @@ impl App {
         let Some(id) = self.parse_run_id(run_id) else {
             return;
         };
-        let Some(router) = &self.services.router else {
-            self.set_status("no router service");
-            return;
-        };
+        let router = self.deck.router().clone();
         if router.kill(id) {
             self.set_status(format!(
                 "kill sent to run #{id} (SIGTERM to its process group, then SIGKILL)"
@@ -1039,11 +978,7 @@ impl App {
 
     /// Kills a queued call through the core; the queue's events show what follows.
     fn kill_call(&mut self, id: crate::queue::EntryId) {
-        let Some(deck) = &self.services.deck else {
-            self.set_status("no core to kill the call through");
-            return;
-        };
-        let text = match deck.cancel_call(id) {
+        let text = match self.deck.cancel_call(id) {
             Some(killed) if killed.running => format!(
                 "kill sent to call #{id} ({}): its tool stops, an exec's process tree is killed",
                 killed.label
@@ -1059,11 +994,7 @@ impl App {
     }
 
     fn kill_exec_session(&mut self, id: &str) {
-        let Some(deck) = &self.services.deck else {
-            self.set_status("no core to kill the session through");
-            return;
-        };
-        let text = match deck.kill_exec_session(id) {
+        let text = match self.deck.kill_exec_session(id) {
             Some(killed) => format!(
                 "kill sent to background exec {id} ({}): its process group (pid {}) is killed",
                 killed.command, killed.pid
@@ -1078,10 +1009,7 @@ impl App {
         let Some(id) = self.parse_run_id(run_id) else {
             return;
         };
-        let Some(router) = &self.services.router else {
-            self.set_status("no router service");
-            return;
-        };
+        let router = self.deck.router().clone();
         let ceiling = crate::router::service::OPERATOR_TIMEOUT_CEILING.as_secs();
         let current = self
             .router
@@ -1116,10 +1044,7 @@ impl App {
     }
 
     fn start_run(&mut self, agent: Option<String>, message: String) {
-        let Some(router) = &self.services.router else {
-            self.set_status("no router service");
-            return;
-        };
+        let router = self.deck.router().clone();
         let mut request = RouterRequest::new(message);
         request.agent = agent;
         match router.start(request) {
@@ -1132,10 +1057,7 @@ impl App {
     }
 
     fn invoke_tool(&mut self, call: u64, tool: String, params: serde_json::Value) {
-        let Some(pipeline) = self.services.pipeline.clone() else {
-            self.set_status("no execution pipeline");
-            return;
-        };
+        let pipeline = self.deck.pipeline();
         let request = CallRequest::new(tool.clone(), params, self.context.clone());
         let tx = self.tx.clone();
         self.set_status(format!(
@@ -1169,7 +1091,7 @@ impl App {
             ));
             return;
         };
-        let Some(desk) = self.services.desk.clone() else {
+        let Some(desk) = self.deck.desk() else {
             self.set_status("no gateway attached: approvals cannot be answered");
             return;
         };
@@ -1190,7 +1112,7 @@ impl App {
         tool: String,
         params: serde_json::Value,
     ) {
-        let Some(desk) = self.services.desk.clone() else {
+        let Some(desk) = self.deck.desk() else {
             self.invoke.finish(
                 call,
                 crate::pipeline::CallOutcome::Blocked {
@@ -1240,7 +1162,7 @@ impl App {
                 ..
             } => {
                 // The grant's new state shows once its gateway is asked again.
-                if let Some(desk) = &self.services.desk {
+                if let Some(desk) = self.deck.desk() {
                     self.approvals
                         .ledger
                         .asking_grants(std::slice::from_ref(gateway));
@@ -1329,7 +1251,7 @@ impl App {
         if !self.session_still_listed(gateway, key) {
             return;
         }
-        let Some(desk) = self.services.desk.clone() else {
+        let Some(desk) = self.deck.desk() else {
             self.set_status("no gateway attached: the message was not sent");
             return;
         };
@@ -1343,7 +1265,7 @@ impl App {
         if !self.session_still_listed(gateway, key) {
             return;
         }
-        let Some(desk) = self.services.desk.clone() else {
+        let Some(desk) = self.deck.desk() else {
             self.set_status("no gateway attached: nothing to abort");
             return;
         };
@@ -1359,11 +1281,7 @@ impl App {
     /// not kept. Without a router service, what the pane holds.
     fn copy_run(&mut self, run_id: u64) {
         self.router.flush_pending();
-        let record = self
-            .services
-            .router
-            .as_ref()
-            .and_then(|router| router.record(run_id));
+        let record = self.deck.router().record(run_id);
         let (text, cut) = match record {
             Some(record) => (crate::sanitize::plain(&record.text), record.cut),
             None => match self.router.runs.iter().find(|r| r.run_id == run_id) {
@@ -1443,13 +1361,9 @@ fn copy_message(
 impl App {
     /// Kills every live run and waits (bounded) for their ends, so no child outlives the console.
     pub async fn shutdown(&mut self, rx: &mut UnboundedReceiver<AppEvent>) {
-        if let Some(pipeline) = &self.services.pipeline {
-            pipeline.cancel_all();
-        }
-        if let Some(router) = &self.services.router {
-            for run in self.router.runs.iter().filter(|r| r.is_live()) {
-                router.kill(run.run_id);
-            }
+        self.deck.pipeline().cancel_all();
+        for run in self.router.runs.iter().filter(|r| r.is_live()) {
+            self.deck.router().kill(run.run_id);
         }
         let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
         while self.live_work() > 0 {

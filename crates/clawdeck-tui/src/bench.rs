@@ -80,7 +80,9 @@ fn big_buffer(lines: usize) -> StreamBuffer {
 pub fn router_view_render(lines: usize, frames: usize) -> Result<RouterRender, String> {
     let (tx, _rx) = AppEventSender::channel();
     let clock = FixedClock::at_epoch_2026();
-    let mut app = App::new(tx, FrameRequester::test_dummy(), Arc::new(clock));
+    let config = crate::config::load_demo().map_err(|e| e.to_string())?;
+    let deck = crate::app::in_memory_deck(config);
+    let mut app = App::new(deck, tx, FrameRequester::test_dummy(), Arc::new(clock));
     app.view = ViewId::Router;
     let started = SystemTime::now();
     let t = Instant::now();
@@ -157,8 +159,7 @@ pub fn key_to_frame(
     runtime.block_on(async move {
         let (tx, mut rx) = AppEventSender::channel();
         let frames = FrameRequester::spawn(tx.clone());
-        let mut app = App::new(tx.clone(), frames, Arc::new(SystemClock));
-        app.view = ViewId::Router;
+        let config = crate::config::load_demo().map_err(|e| e.to_string())?;
         let settings = crate::config::settings::RouterSettings {
             bin: openclaw_bin.display().to_string(),
             timeout_seconds: 60,
@@ -172,8 +173,10 @@ pub fn key_to_frame(
             }
         });
         let router = crate::router::RouterService::with_env(settings, env);
+        let deck = crate::deck::Deck::with_router(config, router.clone());
+        let mut app = App::new(deck, tx.clone(), frames, Arc::new(SystemClock));
+        app.view = ViewId::Router;
         super::runtime::forward_router_events(router.subscribe(), tx.clone());
-        app.services.router = Some(router.clone());
         let stats = Arc::clone(&app.stats);
         let ui = tokio::spawn(async move {
             let Ok(mut terminal) = Terminal::new(TestBackend::new(200, 60));
@@ -245,10 +248,14 @@ pub fn key_to_frame(
 pub async fn idle_console<T>(measure: impl Future<Output = T>) -> (u64, T) {
     let (tx, mut rx) = AppEventSender::channel();
     let frames = FrameRequester::spawn(tx.clone());
-    let mut app = App::new(tx.clone(), frames, Arc::new(SystemClock));
-    if let Ok(config) = crate::config::load_demo() {
-        app.set_config(config);
-    }
+    let config = crate::config::load_demo().unwrap_or_else(|e| panic!("the demo config: {e}"));
+    let mut app = App::new(
+        crate::app::in_memory_deck(config),
+        tx.clone(),
+        frames,
+        Arc::new(SystemClock),
+    );
+    app.show_deck();
     app.status = None;
     super::runtime::spawn_ticker(tx.clone());
     let stats = Arc::clone(&app.stats);

@@ -13,12 +13,12 @@ impl App {
         let (backlog, follower) = LogFollower::last(dir, KEPT);
         self.decisions = DecisionsView::reading(&dir.display().to_string());
         self.decisions.push(backlog);
-        self.services.decision_feed = Some(follower);
+        self.decision_feed = Some(follower);
     }
 
     /// Reads what was appended since the last refresh; true when the view changed.
     pub(crate) fn refresh_decisions(&mut self) -> bool {
-        match self.services.decision_feed.as_mut() {
+        match self.decision_feed.as_mut() {
             Some(feed) => {
                 let entries = feed.poll();
                 self.decisions.push(entries)

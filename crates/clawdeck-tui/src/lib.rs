@@ -36,8 +36,8 @@ mod tests;
 pub(crate) use clawdeck_deck::api as deck;
 pub(crate) use clawdeck_deck::api::{
     catalog, comparison, config, context, decision_log, exec_allowlist, exec_verdict, gateway,
-    lint, local_tools, mcp_servers, paths, pipeline, policy, process, prompt, provider, queue,
-    regular_file, router, sanitize, semantics, stages, tool,
+    lint, mcp_servers, paths, pipeline, policy, process, prompt, provider, queue, regular_file,
+    router, sanitize, semantics, stages, tool,
 };
 pub(crate) use clawdeck_mcp as mcp;
 

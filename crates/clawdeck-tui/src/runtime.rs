@@ -64,7 +64,7 @@ pub fn run(options: &ConsoleOptions) -> ConsoleExit {
         };
         let (tx, mut rx) = AppEventSender::channel();
         let frames = FrameRequester::spawn(tx.clone());
-        let mut app = App::new(tx.clone(), frames, Arc::new(SystemClock));
+        let mut app = App::new(deck.clone(), tx.clone(), frames, Arc::new(SystemClock));
         app.context = options.context.clone();
         follow_decision_log(&mut app, &decision_log);
         // One router service (the deck's) for the Router view and for clawbot_router calls made
@@ -81,7 +81,7 @@ pub fn run(options: &ConsoleOptions) -> ConsoleExit {
             tx.clone(),
             gateways_stop.clone(),
         );
-        app.attach_deck(deck.clone());
+        app.show_deck();
         let mcp_stop = tokio_util::sync::CancellationToken::new();
         if let Some((listener, token)) = mcp {
             serve_mcp(&mut app, &deck, options, listener, token, mcp_stop.clone());
@@ -181,21 +181,11 @@ fn attach_gateways(
     let desk_tx = tx.clone();
     let desk_sink: crate::gateway::desk::DeskSink =
         Arc::new(move |event| desk_tx.send(AppEvent::Core(CoreEvent::Desk(event))));
-    let settings = &deck.config().settings;
-    let configured = settings.gateways.clone();
-    let all_operators = all_operators || settings.approvals.all_operators;
-    match crate::gateway::desk::GatewayDesk::open_configured(
-        &configured,
-        all_operators,
-        desk_sink,
-        stop.clone(),
-    ) {
-        Ok(None) => {}
-        Ok(Some(desk)) => {
-            let names = desk.gateways().to_vec();
+    match deck.open_desk(all_operators, desk_sink, stop.clone()) {
+        Ok(names) if names.is_empty() => {}
+        Ok(names) => {
             app.approvals = super::views::approvals::ApprovalsView::attaching(&names);
             app.invoke.gateways = names;
-            app.services.desk = Some(desk);
         }
         Err(e) => {
             app.approvals =

@@ -152,7 +152,7 @@ fn render_status(app: &App, area: Rect, frame: &mut Frame) {
             Span::raw(err.clone()),
             Span::styled(" (showing the last good config)", theme::dim()),
         ])
-    } else if let Some(mcp) = app.services.deck.as_ref().and_then(|d| d.mcp_endpoint()) {
+    } else if let Some(mcp) = app.deck.mcp_endpoint() {
         Line::styled(mcp.status().summary(), theme::dim())
     } else {
         Line::raw("")

@@ -83,10 +83,7 @@ impl App {
         compare.state = CompareState::Asking;
         let generation = self.analysis.session;
         let (gateway, key) = (compare.gateway.clone(), compare.session_key.clone());
-        let Some(deck) = self.services.deck.clone() else {
-            compare.state = CompareState::Failed("no core to ask the gateway through".into());
-            return;
-        };
+        let deck = self.deck.clone();
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             compare.state = CompareState::Failed("no runtime to ask the gateway on".into());
             return;
@@ -223,10 +220,8 @@ impl App {
         }
         // Judged as the gateway that raised it would: its config and approvals document,
         // asked through the core.
-        if let (Some(deck), Ok(runtime)) = (
-            self.services.deck.clone(),
-            tokio::runtime::Handle::try_current(),
-        ) {
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let deck = self.deck.clone();
             self.approvals
                 .judging(gateway, &approval.id, &approval.command);
             let tx = self.tx.clone();
@@ -249,7 +244,8 @@ impl App {
             });
             return;
         }
-        // Without a core (the view's own tests): this machine's config and OpenClaw state.
+        // No runtime to ask the gateway on (views driven alone): this machine's config and
+        // OpenClaw state.
         let (Some(config), Some(registry)) = (self.config.clone(), self.registry.clone()) else {
             return;
         };

@@ -294,9 +294,9 @@ fn the_session_picker_lists_the_roster_and_asks_for_the_pick() {
     assert_eq!(h.app.context.agent.as_deref(), Some("main"));
     let compare = h.app.policy.session.as_ref().unwrap();
     assert_eq!(compare.session_key, "agent:main:main");
-    // No core in this test: the view says so instead of waiting forever.
+    // No runtime to ask on in this test: the view says so instead of waiting forever.
     assert!(
-        matches!(&compare.state, CompareState::Failed(e) if e.contains("no core")),
+        matches!(&compare.state, CompareState::Failed(e) if e.contains("no runtime")),
         "{compare:?}"
     );
     // Picking "none" drops the comparison.

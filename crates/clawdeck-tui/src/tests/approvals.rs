@@ -578,7 +578,7 @@ async fn an_approval_from_a_fake_gateway_is_answered_from_the_console() {
     );
     h.app.approvals = crate::views::approvals::ApprovalsView::attaching(&["fake".into()]);
     h.app.invoke.gateways = vec!["fake".into()];
-    h.app.services.desk = Some(desk);
+    h.app.deck.attach_desk(desk);
 
     // The approver connection advertises exec-approvals and lists what is pending.
     fake.wait_for("exec.approval.list").await;

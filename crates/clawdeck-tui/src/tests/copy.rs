@@ -58,7 +58,10 @@ async fn a_copy_after_a_200k_line_flood_has_every_line_up_to_its_stated_cap() {
     let handle = router
         .start(crate::router::RouterRequest::new("flood"))
         .unwrap();
-    h.app.services.router = Some(router.clone());
+    h.app.attach_deck(crate::deck::Deck::with_router(
+        fixture_config(),
+        router.clone(),
+    ));
     let started = events.recv().await.unwrap();
     h.app.handle_event(AppEvent::Core(CoreEvent::Router(
         started,

@@ -55,12 +55,18 @@ pub(super) struct Harness {
 }
 
 impl Harness {
-    /// An App with no config on the 2026-01-01 fixed clock; copies go to a recording
+    /// An App on the 2026-01-01 fixed clock over a deck of the fixture config, not shown yet; copies go to a recording
     /// clipboard and a per-process temp dir, never to the operator's.
     pub(super) fn new() -> Harness {
         let (tx, rx) = AppEventSender::channel();
         let clock = FixedClock::at_epoch_2026();
-        let mut app = App::new(tx, FrameRequester::test_dummy(), Arc::new(clock.clone()));
+        let deck = crate::app::in_memory_deck(fixture_config());
+        let mut app = App::new(
+            deck,
+            tx,
+            FrameRequester::test_dummy(),
+            Arc::new(clock.clone()),
+        );
         app.clipboard = Box::new(RecordingClipboard::default());
         app.bell = Box::new(crate::bell::RecordingBell::default());
         app.copy_dir =
@@ -124,6 +130,35 @@ impl Harness {
                 _ => panic!("{what}: not within 10 s"),
             }
         }
+    }
+
+    /// Asks the deck to read its config file again and handles what comes back (the reload
+    /// runs as a job off the UI task, as in the console).
+    pub(super) fn reload_config(&mut self) {
+        self.app
+            .handle_event(AppEvent::Core(crate::event::CoreEvent::ConfigFileChanged));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            match self.rx.try_recv() {
+                Ok(ev) => {
+                    let reloaded =
+                        matches!(ev, AppEvent::Core(crate::event::CoreEvent::Reloaded { .. }));
+                    self.app.handle_event(ev);
+                    if reloaded {
+                        return;
+                    }
+                }
+                Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+                Err(e) => panic!("the reload did not come back within 10 s: {e}"),
+            }
+        }
+    }
+
+    /// The console over a deck that reads its config from `path` (reloads read it again).
+    pub(super) fn on_config_file(&mut self, path: &std::path::Path) {
+        let deck = crate::deck::Deck::load(Some(path), &crate::mcp_servers::ServerListing::Off)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        self.app.attach_deck(deck);
     }
 
     pub(super) fn draw(&mut self, width: u16, height: u16) -> Terminal<TestBackend> {

@@ -3,7 +3,6 @@
 //! config OpenClaw refuses (an unknown profile), saved while it runs.
 
 use super::harness::{Harness, fixture, fixture_config};
-use crate::event::{AppEvent, CoreEvent};
 
 #[test]
 fn a_stored_pack_that_cannot_load_is_named_on_the_status_line() {
@@ -27,15 +26,12 @@ fn a_save_with_an_unknown_profile_is_a_config_error_and_the_last_good_config_sta
     let path = dir.path().join("openclaw.json5");
     std::fs::copy(fixture("openclaw.json5"), &path).expect("copy");
     let mut h = Harness::new();
-    h.app.config_request.path = Some(path.clone());
-    h.app
-        .set_config(crate::config::load(Some(&path)).expect("load"));
+    h.on_config_file(&path);
     let text = std::fs::read_to_string(&path)
         .expect("read")
         .replace("profile: \"coding\"", "profile: \"codng\"");
     std::fs::write(&path, text).expect("write");
-    h.app
-        .handle_event(AppEvent::Core(CoreEvent::ConfigFileChanged));
+    h.reload_config();
     let err = h.app.config_error.clone().expect("error shown");
     assert!(
         err.contains("unknown tool profile \"codng\"") && err.contains("tools.profile"),

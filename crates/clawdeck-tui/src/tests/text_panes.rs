@@ -21,10 +21,6 @@ fn harness() -> Harness {
     let mut h = Harness::new();
     let mut config = fixture_config();
     config.settings.workspace = Some(fixture("workspace"));
-    h.app.services.queue = Some(crate::queue::LaneQueue::new(
-        crate::queue::LaneLimits::default(),
-    ));
-    h.app.services.tool_runtime = Some(crate::local_tools::ToolRuntime::new(&config));
     h.app.set_config(config);
     h.app.status = None;
     h

@@ -143,8 +143,6 @@ pub(crate) struct InvokeView {
     pub(crate) validations: u64,
     validators: HashMap<String, Option<Arc<ParamValidator>>>,
     next_id: u64,
-    /// Why tools cannot be run (no pipeline); shown in the result pane.
-    pub(crate) unavailable: Option<String>,
     /// Gateways a call can be sent to instead (`tools.invoke`).
     pub(crate) gateways: Vec<String>,
     /// Where calls run: None here (the pipeline), or the named gateway.
@@ -176,7 +174,6 @@ impl Default for InvokeView {
             validations: 0,
             validators: HashMap::new(),
             next_id: 1,
-            unavailable: None,
             gateways: Vec::new(),
             via: None,
             tools_area: Rect::default(),
@@ -331,13 +328,6 @@ fn result_lines(entry: &HistoryEntry, out: &mut ResultLines) {
 }
 
 impl InvokeView {
-    pub(crate) fn unavailable(reason: &str) -> Self {
-        InvokeView {
-            unavailable: Some(reason.to_string()),
-            ..InvokeView::default()
-        }
-    }
-
     /// Refreshes the tool list from a policy result (visibility and reasons) and the registry's
     /// schemas.
     pub(crate) fn set_tools(
@@ -502,10 +492,6 @@ impl InvokeView {
                 tool: tool.to_string(),
                 params,
             });
-            return;
-        }
-        if let Some(reason) = &self.unavailable {
-            ctx.status(format!("cannot run tools: {reason}"));
             return;
         }
         match self.tool(tool) {
@@ -973,14 +959,7 @@ impl InvokeView {
         }
         let inner = block.inner(result_area);
         block.render(result_area, buf);
-        if let Some(reason) = self.unavailable.as_ref().filter(|_| self.via.is_none()) {
-            buf.set_string(
-                inner.x,
-                inner.y,
-                format!("tools cannot run here: {reason}"),
-                theme::error(),
-            );
-        } else if self.shown.is_some() {
+        if self.shown.is_some() {
             self.result.render(inner, buf);
         } else {
             buf.set_string(inner.x, inner.y, "no call selected", theme::dim());

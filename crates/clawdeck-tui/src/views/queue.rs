@@ -50,8 +50,6 @@ pub(crate) struct QueueView {
     pub(crate) selected_entry: Option<EntryId>,
     /// Recent events, newest last (`lane: label started after 2.1s`).
     pub(crate) log: VecDeque<String>,
-    /// Why there is no queue (shown instead of the tables).
-    pub(crate) unavailable: Option<String>,
     /// Commands of background exec sessions whose process still runs: a finished `exec` entry
     /// for one of them moved to the background, it did not end.
     pub(crate) background: Vec<String>,
@@ -100,7 +98,6 @@ impl Default for QueueView {
             focus: QueueFocus::default(),
             selected_entry: None,
             log: VecDeque::new(),
-            unavailable: None,
             background: Vec::new(),
             gateway_runs: super::gateway_runs::GatewayRuns::default(),
             selected_run: None,
@@ -112,13 +109,6 @@ impl Default for QueueView {
 }
 
 impl QueueView {
-    pub(crate) fn unavailable(reason: &str) -> Self {
-        QueueView {
-            unavailable: Some(reason.to_string()),
-            ..QueueView::default()
-        }
-    }
-
     pub(crate) fn selected_lane(&self) -> Option<String> {
         self.snapshot
             .as_ref()
@@ -466,11 +456,7 @@ impl QueueView {
         let execs_focused = self.focus == QueueFocus::Execs;
         let area = self.execs.render_below(area, buf, ctx, execs_focused);
         let Some(snapshot) = &self.snapshot else {
-            let text = self
-                .unavailable
-                .clone()
-                .unwrap_or_else(|| "no queue".to_string());
-            Paragraph::new(Line::styled(text, theme::error()))
+            Paragraph::new(Line::styled("no queue yet", theme::dim()))
                 .block(Block::bordered().title(" Lanes "))
                 .render(area, buf);
             return;
