@@ -8,16 +8,20 @@
 
 pub use crate::exec_sessions::{ExecSessionView, KilledExec};
 pub use crate::mcp_endpoint::{EndpointMonitor, EndpointStatus};
-pub use crate::{Deck, DeckEvent, DeckEvents, DeckState, build_registry};
+pub use crate::{Deck, DeckEvent, DeckState, build_registry};
 
 /// Core events handed on with a pacing permit (the console gives it back when it is done).
 pub mod paced {
-    pub use crate::paced::{Delivery, Permit, forward_broadcast, forward_channel};
+    pub use crate::paced::{Permit, forward_channel};
 }
 
 /// A gateway session's tools against clawdeck's answer for its context.
 pub mod session_compare {
     pub use crate::session_compare::{SessionCheck, check_session, session_context};
+}
+
+pub mod resolutions {
+    pub use crate::resolutions::{KEPT_CONTEXTS, Resolved};
 }
 
 pub mod exec_sessions {

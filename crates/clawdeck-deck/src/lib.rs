@@ -6,8 +6,11 @@
 //! - `reload` / `apply` re-apply what the config decides (registry with plugins, hooks and skills,
 //!   the pipeline, lane limits and warnAfterMs, the exec session TTL, router settings) and return the new snapshot, or
 //!   the located error while the last good config stays in use;
-//! - `subscribe` yields one stream of core events; a reader that falls behind is told how many
-//!   events it skipped instead of making anything wait or grow (back-pressure lives here);
+//! - `forward_events` hands on one stream of core events (router runs, lane queue), router
+//!   events paced by permits; a reader that falls behind is told how many events it skipped
+//!   instead of making anything wait or grow (back-pressure lives here);
+//! - `open_desk` opens the approvals desk on the configured gateways and keeps it;
+//! - each snapshot (`DeckState`) resolves policy per context once and keeps the answers;
 //! - `cancel_call` kills one queued or running call (the console's Queue view kill);
 //! - `record_decisions` makes every call through its pipelines (this one and those built on
 //!   reload) write a decision-log record;
@@ -46,6 +49,42 @@ pub struct DeckState {
     pub registry: Arc<Registry>,
     pub pipeline: Arc<Pipeline>,
     pub limits: LaneLimits,
+    /// The policy resolutions of this config, per context.
+    resolutions: crate::resolutions::Resolutions,
+}
+
+impl DeckState {
+    fn new(
+        config: Arc<LoadedConfig>,
+        registry: Arc<Registry>,
+        pipeline: Arc<Pipeline>,
+        limits: LaneLimits,
+    ) -> DeckState {
+        DeckState {
+            config,
+            registry,
+            pipeline,
+            limits,
+            resolutions: Default::default(),
+        }
+    }
+
+    /// What this config shows in `context` (each layer's allow and deny, every tool's trace),
+    /// resolved the first time a context is asked for and kept while the config is installed
+    /// (at most [`resolutions::KEPT_CONTEXTS`] contexts). It reads no file, but a first ask
+    /// costs a resolution: the console asks off its task.
+    pub fn resolve(&self, context: &crate::context::PolicyContext) -> resolutions::Resolved {
+        self.resolutions
+            .resolve(&self.config, &self.registry, context)
+    }
+
+    /// The kept resolution for `context`, if it was asked for before.
+    pub fn cached_resolution(
+        &self,
+        context: &crate::context::PolicyContext,
+    ) -> Option<resolutions::Resolved> {
+        self.resolutions.cached(context)
+    }
 }
 
 impl std::fmt::Debug for DeckState {
@@ -177,12 +216,7 @@ impl Deck {
             queue.clone(),
             runtime.clone(),
         ));
-        let state = DeckState {
-            config,
-            registry,
-            pipeline: Arc::clone(&pipeline),
-            limits,
-        };
+        let state = DeckState::new(config, registry, Arc::clone(&pipeline), limits);
         Deck {
             inner: Arc::new(Inner {
                 request,
@@ -437,12 +471,7 @@ impl Deck {
             pipeline.set_decision_sink(Some(sink));
         }
         lock(&self.inner.pipelines).push(Arc::clone(&pipeline));
-        let state = Arc::new(DeckState {
-            config,
-            registry,
-            pipeline,
-            limits,
-        });
+        let state = Arc::new(DeckState::new(config, registry, pipeline, limits));
         *lock(&self.inner.state) = Arc::clone(&state);
         let installs = lock(&self.inner.pipelines).len() as u64;
         let _ = self.inner.installed.send(installs);
@@ -455,14 +484,41 @@ impl Deck {
         self.inner.installed.subscribe()
     }
 
-    /// One stream of the core's events (router runs, lane queue).
-    pub fn subscribe(&self) -> DeckEvents {
-        DeckEvents {
-            router: self.router().subscribe(),
-            queue: self.inner.queue.subscribe(),
-            router_closed: false,
-            queue_closed: false,
-        }
+    /// The core's events (router runs, lane queue), handed to `send` from the Deck's own
+    /// tasks until it returns false. A router event comes with a permit the reader keeps
+    /// until it is done with the event (a chunk: sanitized); with `router_in_flight` permits
+    /// out, the Deck stops reading the router, whose buffer then moves on, and the reader is
+    /// told how many events it missed (`RouterLagged`) instead of anything waiting or growing.
+    /// Queue events come without a budget; a reader that falls behind them is told too.
+    pub fn forward_events<F>(&self, router_in_flight: usize, send: F)
+    where
+        F: Fn(DeckEvent, crate::paced::Permit) -> bool + Send + Sync + 'static,
+    {
+        use crate::paced::{Delivery, Permit};
+        let send = Arc::new(send);
+        let router_send = Arc::clone(&send);
+        crate::paced::forward_broadcast(
+            self.router().subscribe(),
+            router_in_flight,
+            move |delivery| match delivery {
+                Delivery::Event(event, permit) => router_send(DeckEvent::Router(event), permit),
+                Delivery::Lagged(n) => router_send(DeckEvent::RouterLagged(n), Permit::none()),
+            },
+        );
+        let mut queue = self.inner.queue.subscribe();
+        tokio::spawn(async move {
+            use broadcast::error::RecvError;
+            loop {
+                let event = match queue.recv().await {
+                    Ok(event) => DeckEvent::Queue(event),
+                    Err(RecvError::Lagged(n)) => DeckEvent::QueueLagged(n),
+                    Err(RecvError::Closed) => return,
+                };
+                if !send(event, Permit::none()) {
+                    return;
+                }
+            }
+        });
     }
 
     /// Live work: router runs and background exec sessions whose process still runs.
@@ -534,43 +590,13 @@ pub enum DeckEvent {
     QueueLagged(u64),
 }
 
-/// The core's events for one reader. Bounded: a reader that does not keep up skips events and
-/// is told how many, so a flood never grows memory or blocks a run.
-pub struct DeckEvents {
-    router: broadcast::Receiver<RouterEvent>,
-    queue: broadcast::Receiver<QueueEvent>,
-    router_closed: bool,
-    queue_closed: bool,
-}
-
-impl DeckEvents {
-    /// The next event; None when the core is gone.
-    pub async fn recv(&mut self) -> Option<DeckEvent> {
-        use broadcast::error::RecvError;
-        while !(self.router_closed && self.queue_closed) {
-            tokio::select! {
-                ev = self.router.recv(), if !self.router_closed => match ev {
-                    Ok(ev) => return Some(DeckEvent::Router(ev)),
-                    Err(RecvError::Lagged(n)) => return Some(DeckEvent::RouterLagged(n)),
-                    Err(RecvError::Closed) => self.router_closed = true,
-                },
-                ev = self.queue.recv(), if !self.queue_closed => match ev {
-                    Ok(ev) => return Some(DeckEvent::Queue(ev)),
-                    Err(RecvError::Lagged(n)) => return Some(DeckEvent::QueueLagged(n)),
-                    Err(RecvError::Closed) => self.queue_closed = true,
-                },
-            }
-        }
-        None
-    }
-}
-
 pub mod api;
 pub mod exec_sessions;
 mod gateway_pulse;
 mod gateway_verdict;
 pub mod mcp_endpoint;
 pub mod paced;
+pub mod resolutions;
 mod session_check;
 pub mod session_compare;
 

@@ -9,6 +9,13 @@ fn config_dir(settings: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, config)
 }
 
+/// The deck's events as a channel (permits given back at once).
+fn events_of(deck: &Deck) -> tokio::sync::mpsc::UnboundedReceiver<DeckEvent> {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    deck.forward_events(8, move |event, _permit| tx.send(event).is_ok());
+    rx
+}
+
 /// A fake `openclaw` that prints a line and sleeps.
 fn sleeper(dir: &Path) -> String {
     let bin = dir.join("fake-openclaw");
@@ -102,7 +109,7 @@ async fn shutdown_kills_runs_started_before_a_reload_and_awaits_them() {
     )
     .unwrap();
     let deck = Deck::load(Some(&config), &Default::default()).unwrap();
-    let mut events = deck.subscribe();
+    let mut events = events_of(&deck);
     let handle = deck
         .router()
         .start(crate::router::RouterRequest::new("wait"))
@@ -212,7 +219,7 @@ async fn cancel_call_kills_a_running_exec_with_its_process_tree_and_says_so() {
     )
     .unwrap();
     let deck = Deck::load(Some(&config), &Default::default()).unwrap();
-    let mut events = deck.subscribe();
+    let mut events = events_of(&deck);
     let pidfile = dir.path().join("grandchild.pid");
     let request = CallRequest::new(
         "exec",
@@ -298,5 +305,46 @@ async fn cancel_call_kills_a_running_exec_with_its_process_tree_and_says_so() {
         .collect();
     assert_eq!(kinds, ["kill_requested", "finished_killed"], "{seen:?}");
     assert!(deck.cancel_call(entry.id).is_none(), "it is over");
+    drop(dir);
+}
+
+#[test]
+fn policy_resolutions_are_kept_per_context_for_the_installed_config_and_bounded() {
+    let (dir, config) = config_dir("{}");
+    let deck = Deck::load(Some(&config), &Default::default()).unwrap();
+    let state = deck.state();
+    let ops = crate::context::PolicyContext {
+        agent: Some("ops".into()),
+        ..Default::default()
+    };
+    assert!(state.cached_resolution(&ops).is_none(), "nothing asked yet");
+    let first = state.resolve(&ops).unwrap();
+    assert_eq!(first.resolved.agent, "ops");
+    let again = state.resolve(&ops).unwrap();
+    assert!(
+        Arc::ptr_eq(&first, &again),
+        "the second ask is the kept answer"
+    );
+    assert!(state.cached_resolution(&ops).is_some());
+    // A context the config cannot resolve keeps its error too.
+    let ghost = crate::context::PolicyContext {
+        agent: Some("ghost".into()),
+        ..Default::default()
+    };
+    let err = state.resolve(&ghost).unwrap_err();
+    assert_eq!(state.cached_resolution(&ghost), Some(Err(err)));
+    // Bounded: past the limit the oldest context asked goes first.
+    for n in 0..resolutions::KEPT_CONTEXTS {
+        let _ = state.resolve(&crate::context::PolicyContext {
+            session_key: Some(format!("agent:ops:s{n}")),
+            ..Default::default()
+        });
+    }
+    assert!(state.cached_resolution(&ops).is_none(), "the oldest left");
+    assert!(state.cached_resolution(&ghost).is_none());
+    // A config installed again starts with none kept (its answers may differ).
+    let reloaded = deck.reload().unwrap();
+    assert!(reloaded.cached_resolution(&ops).is_none());
+    assert!(!Arc::ptr_eq(&reloaded.resolve(&ops).unwrap(), &first));
     drop(dir);
 }

@@ -145,13 +145,13 @@ pub(crate) struct App {
     pub(crate) openclaw_state: Option<std::path::PathBuf>,
     /// How exec verdicts find executables (this process's PATH and working directory).
     pub(crate) exec_resolver: crate::exec_allowlist::PathResolver,
-    /// The registry and config the views show: the deck's snapshot last installed here (a
-    /// reload's comes back as an event, so a newer one may wait in the deck meanwhile).
-    pub(crate) registry: Option<Arc<Registry>>,
+    /// The deck's snapshot the views show (config, registry, its policy resolutions): the one
+    /// last installed here (a reload's comes back as an event, so a newer one may wait in the
+    /// deck meanwhile).
+    pub(crate) shown: Option<Arc<crate::deck::DeckState>>,
     pub(crate) overlay: Option<Overlay>,
     pub(crate) context: PolicyContext,
     pub(crate) choices: ContextChoices,
-    pub(crate) config: Option<Arc<LoadedConfig>>,
     /// The last config reload error (the last good config stays in use).
     pub(crate) config_error: Option<String>,
     pub(crate) status: Option<(String, Instant)>,
@@ -177,6 +177,8 @@ pub(crate) struct App {
     reload_generation: u64,
     /// Numbers prompt builds; only the newest one's result is shown.
     prompt_generation: u64,
+    /// Numbers policy resolutions asked for; only the newest one's result is shown.
+    resolve_generation: u64,
     /// Screen areas of the tabs, for mouse clicks.
     pub(crate) tab_areas: Vec<(Rect, ViewId)>,
 }
@@ -197,7 +199,7 @@ impl App {
             router: RouterView::default(),
             prompt: PromptView::default(),
             prompt_stale: true,
-            registry: None,
+            shown: None,
             queue: QueueView::default(),
             decisions: DecisionsView::unavailable("no decision log"),
             sessions: SessionsView::unavailable(
@@ -217,7 +219,6 @@ impl App {
             overlay: None,
             context: PolicyContext::default(),
             choices: ContextChoices::default(),
-            config: None,
             config_error: None,
             status: None,
             tx,
@@ -234,6 +235,7 @@ impl App {
             quit: false,
             reload_generation: 0,
             prompt_generation: 0,
+            resolve_generation: 0,
             tab_areas: Vec::new(),
         }
     }
@@ -247,11 +249,10 @@ impl App {
 
     /// Installs a snapshot the deck built: keymap overrides, pickers, and everything computed
     /// from the config.
-    fn install_state(&mut self, state: &crate::deck::DeckState) {
+    fn install_state(&mut self, state: &Arc<crate::deck::DeckState>) {
         self.apply_settings(&state.config);
         self.queue.warn_after = state.limits.warn_after;
-        self.registry = Some(Arc::clone(&state.registry));
-        self.config = Some(Arc::clone(&state.config));
+        self.shown = Some(Arc::clone(state));
         self.config_error = None;
         self.recompute();
         self.config_installed();
@@ -284,6 +285,7 @@ impl App {
     #[cfg(test)]
     pub(crate) fn attach_deck(&mut self, deck: crate::deck::Deck) {
         self.deck = deck;
+        let _ = self.deck.state().resolve(&self.context);
         self.show_deck();
     }
 
@@ -292,15 +294,17 @@ impl App {
     #[cfg(test)]
     pub(crate) fn set_config(&mut self, config: LoadedConfig) {
         let state = self.deck.apply(config);
+        let _ = state.resolve(&self.context);
         self.install_state(&state);
     }
 
     /// Rebuilds what the model sees for the current context (prompt and provider payload). It
     /// reads skill files, so it runs as a job and comes back as `CoreEvent::PromptBuilt`.
     pub(crate) fn refresh_prompt(&mut self) {
-        let (Some(config), Some(registry)) = (self.config.clone(), self.registry.clone()) else {
+        let Some(state) = self.shown.clone() else {
             return;
         };
+        let (config, registry) = (Arc::clone(&state.config), Arc::clone(&state.registry));
         self.prompt_generation += 1;
         let generation = self.prompt_generation;
         let context = self.context.clone();
@@ -325,19 +329,57 @@ impl App {
         if self.view == ViewId::Prompt {
             self.refresh_prompt();
         }
-        let (Some(config), Some(registry)) = (&self.config, &self.registry) else {
+        let Some(state) = self.shown.clone() else {
             return;
         };
-        self.router.known_agents = config.agent_ids();
-        match crate::policy::resolve(config, registry, &self.context) {
+        self.router.known_agents = state.config.agent_ids();
+        self.resolve_generation += 1;
+        if let Some(known) = state.cached_resolution(&self.context) {
+            self.show_resolution(&state, known);
+            return;
+        }
+        // A first ask for this context: resolved off this task, shown when it comes back.
+        let generation = self.resolve_generation;
+        let context = self.context.clone();
+        let tx = self.tx.clone();
+        run_job(move || {
+            let result = state.resolve(&context);
+            tx.send(AppEvent::Core(CoreEvent::Resolved {
+                generation,
+                state,
+                result,
+            }));
+        });
+    }
+
+    /// A resolution job came back: shown when nothing changed since it was asked for.
+    fn resolved(
+        &mut self,
+        generation: u64,
+        state: &Arc<crate::deck::DeckState>,
+        result: crate::deck::resolutions::Resolved,
+    ) -> bool {
+        if generation != self.resolve_generation {
+            return false;
+        }
+        self.show_resolution(state, result);
+        true
+    }
+
+    fn show_resolution(
+        &mut self,
+        state: &crate::deck::DeckState,
+        result: crate::deck::resolutions::Resolved,
+    ) {
+        match result {
             Ok(resolution) => {
                 self.router.context_agent = Some(resolution.resolved.agent.clone());
-                self.invoke.set_tools(&resolution, registry);
+                self.invoke.set_tools(&resolution, &state.registry);
                 self.policy.set_resolution(resolution);
                 // A command being judged is judged again in the new context.
                 self.ask_exec();
             }
-            Err(e) => self.policy.error = Some(e.to_string()),
+            Err(e) => self.policy.error = Some(e),
         }
     }
 
@@ -349,8 +391,13 @@ impl App {
         self.reload_generation += 1;
         let generation = self.reload_generation;
         let tx = self.tx.clone();
+        let context = self.context.clone();
         run_job(move || {
             let result = deck.reload().map_err(|e| e.to_string());
+            if let Ok(state) = &result {
+                // Resolved here, off the console's task, so installing it shows it at once.
+                let _ = state.resolve(&context);
+            }
             tx.send(AppEvent::Core(CoreEvent::Reloaded { generation, result }));
         });
     }
@@ -377,6 +424,16 @@ impl App {
                 })
                 .collect()
         };
+    }
+
+    /// The config the views show.
+    pub(crate) fn config(&self) -> Option<&Arc<LoadedConfig>> {
+        self.shown.as_ref().map(|s| &s.config)
+    }
+
+    /// The tool registry the views show (plugins included).
+    pub(crate) fn registry(&self) -> Option<&Arc<Registry>> {
+        self.shown.as_ref().map(|s| &s.registry)
     }
 
     pub(crate) fn set_status(&mut self, text: impl Into<String>) {
@@ -575,7 +632,7 @@ impl App {
     /// Makes `ctx` the context every view is computed for; asks for a frame.
     fn set_context(&mut self, ctx: PolicyContext) -> bool {
         self.context = ctx;
-        if let Some(config) = &self.config {
+        if let Some(config) = self.shown.as_ref().map(|s| &s.config) {
             self.choices = ContextChoices::from_config(config, &self.context);
         }
         self.recompute();
@@ -604,6 +661,11 @@ impl App {
                 self.reload_config();
                 true
             }
+            CoreEvent::Resolved {
+                generation,
+                state,
+                result,
+            } => self.resolved(generation, &state, result),
             CoreEvent::PromptBuilt { generation, result } => {
                 if generation != self.prompt_generation {
                     return false;

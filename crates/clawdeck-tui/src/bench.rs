@@ -174,9 +174,9 @@ pub fn key_to_frame(
         });
         let router = crate::router::RouterService::with_env(settings, env);
         let deck = crate::deck::Deck::with_router(config, router.clone());
+        super::runtime::forward_deck_events(&deck, tx.clone());
         let mut app = App::new(deck, tx.clone(), frames, Arc::new(SystemClock));
         app.view = ViewId::Router;
-        super::runtime::forward_router_events(router.subscribe(), tx.clone());
         let stats = Arc::clone(&app.stats);
         let ui = tokio::spawn(async move {
             let Ok(mut terminal) = Terminal::new(TestBackend::new(200, 60));

@@ -156,6 +156,13 @@ pub(crate) enum CoreEvent {
     /// The installed `openclaw --version` answered (or gave up) after the first frame; the
     /// deck installed the config again with the pack it decides.
     OpenClawVersion(std::sync::Arc<crate::deck::DeckState>),
+    /// A policy resolution job ended for the snapshot `state` (`generation`: only the newest
+    /// counts).
+    Resolved {
+        generation: u64,
+        state: std::sync::Arc<crate::deck::DeckState>,
+        result: crate::deck::resolutions::Resolved,
+    },
     /// A prompt build job ended (`generation` numbers the request: only the newest counts).
     PromptBuilt {
         generation: u64,

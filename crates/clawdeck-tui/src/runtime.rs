@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crossterm::event::Event;
-use tokio::sync::broadcast;
 
 use super::app::App;
 use super::clock::SystemClock;
@@ -70,8 +69,7 @@ pub fn run(options: &ConsoleOptions) -> ConsoleExit {
         // One router service (the deck's) for the Router view and for clawbot_router calls made
         // through the tool runtime (Invoke view), so both show the same runs.
         app.router.load_history(deck.router().runs());
-        forward_router_events(deck.router().subscribe(), tx.clone());
-        forward_queue_events(deck.queue().subscribe(), tx.clone());
+        forward_deck_events(&deck, tx.clone());
         watch_config(watched_paths(&deck.config()), tx.clone());
         let gateways_stop = tokio_util::sync::CancellationToken::new();
         attach_gateways(
@@ -313,37 +311,18 @@ pub(crate) fn spawn_ticker(tx: AppEventSender) {
 /// lags, and the App is told how many events it skipped.
 pub(crate) const ROUTER_EVENTS_IN_FLIGHT: usize = 32;
 
-/// Forwards router events, each with a permit the console gives back when it is done with the
-/// event (a chunk's once it has been sanitized).
-pub(crate) fn forward_router_events(
-    events: broadcast::Receiver<crate::router::RouterEvent>,
-    tx: AppEventSender,
-) {
-    use crate::deck::paced::Delivery;
-    crate::deck::paced::forward_broadcast(events, ROUTER_EVENTS_IN_FLIGHT, move |delivery| {
-        let event = match delivery {
-            Delivery::Event(ev, permit) => CoreEvent::Router(ev, permit),
-            Delivery::Lagged(n) => CoreEvent::RouterLagged(n),
+/// The deck's events (router runs, lane queue) into the console's channel; a router event
+/// carries its permit until the console is done with it (a chunk's once it has been sanitized).
+pub(crate) fn forward_deck_events(deck: &Deck, tx: AppEventSender) {
+    use crate::deck::DeckEvent;
+    deck.forward_events(ROUTER_EVENTS_IN_FLIGHT, move |event, permit| {
+        let event = match event {
+            DeckEvent::Router(ev) => CoreEvent::Router(ev, permit),
+            DeckEvent::RouterLagged(n) => CoreEvent::RouterLagged(n),
+            DeckEvent::Queue(ev) => CoreEvent::Queue(ev),
+            DeckEvent::QueueLagged(n) => CoreEvent::QueueLagged(n),
         };
         tx.send(AppEvent::Core(event))
-    });
-}
-
-pub(crate) fn forward_queue_events(
-    mut events: broadcast::Receiver<crate::queue::QueueEvent>,
-    tx: AppEventSender,
-) {
-    tokio::spawn(async move {
-        loop {
-            let event = match events.recv().await {
-                Ok(ev) => CoreEvent::Queue(ev),
-                Err(broadcast::error::RecvError::Lagged(n)) => CoreEvent::QueueLagged(n),
-                Err(broadcast::error::RecvError::Closed) => return,
-            };
-            if !tx.send(AppEvent::Core(event)) {
-                return;
-            }
-        }
     });
 }
 

@@ -23,7 +23,7 @@ pub(crate) fn render(app: &mut App, frame: &mut Frame) {
         render_too_small(area, frame);
         return;
     }
-    let openclaw = app.config.as_ref().map(|c| &c.pack.installed);
+    let openclaw = app.config().map(|c| &c.pack.installed);
     let mut context_height = context_bar::bar_height(
         &app.context,
         app.policy.resolution.as_ref().map(|r| &r.resolved),
@@ -43,7 +43,7 @@ pub(crate) fn render(app: &mut App, frame: &mut Frame) {
     .areas(area);
     render_tabs(app, tabs, frame);
     let resolved = app.policy.resolution.as_ref().map(|r| &r.resolved);
-    let openclaw = app.config.as_ref().map(|c| &c.pack.installed);
+    let openclaw = app.config().map(|c| &c.pack.installed);
     context_bar::render_bar(
         &app.context,
         resolved,
@@ -115,7 +115,7 @@ fn render_tabs(app: &mut App, area: Rect, frame: &mut Frame) {
         buf.set_string(area.x + bar.used - 1, area.y, "»", theme::accent());
     }
     let x = area.x + bar.used + 1;
-    if let Some(config) = &app.config {
+    if let Some(config) = app.config() {
         let origin = format!(" {}", config.describe());
         let room = right.saturating_sub(x) as usize;
         if room > 10 {

@@ -130,9 +130,12 @@ impl App {
         let Some(check) = self.policy.exec_check.as_mut() else {
             return;
         };
-        let (Some(config), Some(resolution)) =
-            (self.config.clone(), self.policy.resolution.clone())
-        else {
+        let (Some(config), Some(resolution)) = (
+            self.shown
+                .as_ref()
+                .map(|s| std::sync::Arc::clone(&s.config)),
+            self.policy.resolution.clone(),
+        ) else {
             return;
         };
         self.analysis.exec += 1;
@@ -150,7 +153,7 @@ impl App {
     fn verdict_job(
         &self,
         config: std::sync::Arc<crate::config::LoadedConfig>,
-        resolution: crate::policy::Resolution,
+        resolution: std::sync::Arc<crate::policy::Resolution>,
         command: String,
         answer: impl FnOnce(Result<Box<crate::exec_verdict::LocalVerdicts>, String>) -> CoreEvent
         + Send
@@ -180,7 +183,7 @@ impl App {
             return;
         };
         let (Some(config), Some(resolution)) =
-            (self.config.clone(), self.policy.resolution.clone())
+            (self.config().cloned(), self.policy.resolution.clone())
         else {
             return;
         };
@@ -246,7 +249,8 @@ impl App {
         }
         // No runtime to ask the gateway on (views driven alone): this machine's config and
         // OpenClaw state.
-        let (Some(config), Some(registry)) = (self.config.clone(), self.registry.clone()) else {
+        let (Some(config), Some(registry)) = (self.config().cloned(), self.registry().cloned())
+        else {
             return;
         };
         self.approvals
@@ -337,7 +341,7 @@ impl App {
     /// A config was installed: lint it and recompute the what-if (now if shown, else when
     /// shown), ask the session again.
     pub(super) fn config_installed(&mut self) {
-        if let Some(config) = &self.config {
+        if let Some(config) = self.config() {
             self.diff.agents = config.agent_ids();
         }
         self.analysis.lint_stale = true;
@@ -357,7 +361,8 @@ impl App {
     }
 
     fn refresh_lint(&mut self) {
-        let (Some(config), Some(registry)) = (self.config.clone(), self.registry.clone()) else {
+        let (Some(config), Some(registry)) = (self.config().cloned(), self.registry().cloned())
+        else {
             return;
         };
         self.analysis.lint += 1;
@@ -409,7 +414,8 @@ impl App {
     }
 
     pub(super) fn refresh_diff(&mut self) {
-        let (Some(config), Some(registry)) = (self.config.clone(), self.registry.clone()) else {
+        let (Some(config), Some(registry)) = (self.config().cloned(), self.registry().cloned())
+        else {
             return;
         };
         self.analysis.diff += 1;

@@ -58,7 +58,7 @@ impl Harness {
     /// What clawdeck shows for the session's context (its own tools left out), as a gateway
     /// would list it when it agrees.
     fn agreeing_payload(&self) -> Vec<String> {
-        let config = self.app.config.clone().unwrap();
+        let config = self.app.config().cloned().unwrap();
         let registry = Registry::build(&config, &crate::mcp_servers::ServerListing::Off);
         let own = crate::comparison::own_tools(&registry);
         crate::policy::resolve(&config, &registry, &session_context(SESSION))
@@ -78,8 +78,8 @@ impl Harness {
         ))));
         self.pump();
         let payload = effective(tools);
-        let config = self.app.config.clone().unwrap();
-        let registry = self.app.registry.clone().unwrap();
+        let config = self.app.config().cloned().unwrap();
+        let registry = self.app.registry().cloned().unwrap();
         let check = check_session(&config, &registry, "gw", SESSION, &payload).unwrap();
         let generation = self.app.session_generation();
         self.app
@@ -242,8 +242,8 @@ fn an_older_answer_never_replaces_a_newer_question() {
     // Asked again (a config reload re-asks): the old answer is ignored.
     h.app.set_config(tui_config());
     assert!(h.app.session_generation() > stale);
-    let config = h.app.config.clone().unwrap();
-    let registry = h.app.registry.clone().unwrap();
+    let config = h.app.config().cloned().unwrap();
+    let registry = h.app.registry().cloned().unwrap();
     let check = check_session(&config, &registry, "gw", SESSION, &effective(&[])).unwrap();
     h.app
         .handle_event(AppEvent::Core(CoreEvent::SessionChecked {

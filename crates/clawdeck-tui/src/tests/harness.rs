@@ -132,6 +132,13 @@ impl Harness {
         }
     }
 
+    /// Makes `ctx` the console's context and shows its policy resolution, which the console
+    /// asks for off its task (what the event loop does with the result).
+    pub(super) fn set_context(&mut self, ctx: crate::context::PolicyContext) {
+        self.app.handle_event(AppEvent::SetContext(ctx));
+        self.pump();
+    }
+
     /// Asks the deck to read its config file again and handles what comes back (the reload
     /// runs as a job off the UI task, as in the console).
     pub(super) fn reload_config(&mut self) {

@@ -10,7 +10,7 @@ use crate::semantics::Installed;
 fn context_rows(h: &mut Harness, width: u16, height: u16) -> String {
     let terminal = h.draw(width, height);
     let rows = trimmed_rows(terminal.backend().buffer());
-    let openclaw = h.app.config.as_ref().map(|c| &c.pack.installed);
+    let openclaw = h.app.config().map(|c| &c.pack.installed);
     let bar = crate::context_bar::bar_height(
         &h.app.context,
         h.app.policy.resolution.as_ref().map(|r| &r.resolved),
@@ -67,7 +67,7 @@ fn the_answer_switches_the_pack_and_the_header_shows_the_version() {
     assert!(bar.contains("OpenClaw 2026.9.6"), "{bar}");
     assert!(!bar.contains(DETECTING_OPENCLAW), "{bar}");
     assert_eq!(h.status(), "OpenClaw 2026.9.6 detected: pack 2026.9");
-    let config = h.app.config.as_ref().expect("a config");
+    let config = h.app.config().expect("a config");
     assert_eq!(
         config.pack.pack, "2026.9",
         "the console answers with the new pack"

@@ -55,7 +55,7 @@ fn typing_the_task_right_away_fills_the_message_and_keeps_the_agent() {
 #[test]
 fn the_agent_is_picked_from_the_configs_agents_with_the_arrows_or_tab() {
     let mut h = router();
-    let agents = h.app.config.as_ref().unwrap().agent_ids();
+    let agents = h.app.config().unwrap().agent_ids();
     assert_eq!(agents, ["main", "ops"], "the fixture's agents");
     h.key(KeyCode::Char('r'));
     h.key(KeyCode::Down);
@@ -84,10 +84,10 @@ fn the_agent_is_picked_from_the_configs_agents_with_the_arrows_or_tab() {
 #[test]
 fn the_dialog_starts_at_the_contexts_agent_and_an_empty_message_is_refused() {
     let mut h = router();
-    h.app.handle_event(AppEvent::SetContext(PolicyContext {
+    h.set_context(PolicyContext {
         agent: Some("ops".into()),
         ..PolicyContext::default()
-    }));
+    });
     h.key(KeyCode::Char('r'));
     assert_eq!(dialog(&h), (String::new(), "ops".to_string()));
     h.key(KeyCode::Enter);

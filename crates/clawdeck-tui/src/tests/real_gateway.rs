@@ -213,7 +213,7 @@ fn the_policy_view_shows_no_disagreement_for_a_real_gateway_session() {
         );
         assert!(check.comparison.agreeing() > 10, "{:?}", check.comparison);
         // What the surface explains is only what the pack records about tools.effective.
-        let rules = &app.registry.as_ref().unwrap().semantics.gateway_effective;
+        let rules = &app.registry().unwrap().semantics.gateway_effective;
         for v in check
             .comparison
             .verdicts

@@ -3,7 +3,6 @@
 
 use super::harness::{Harness, trimmed_rows};
 use crate::context::PolicyContext;
-use crate::event::AppEvent;
 
 const SLACK_CONFIG: &str = r#"{
   agents: { list: [{ id: "main", default: true }, { id: "ops" }] },
@@ -18,10 +17,10 @@ fn a_session_key_alone_sets_agent_channel_and_group_in_the_console() {
         .with_pack("2026.9")
         .unwrap();
     h.app.set_config(config);
-    h.app.handle_event(AppEvent::SetContext(PolicyContext {
+    h.set_context(PolicyContext {
         session_key: Some("agent:ops:slack:channel:c0123abc".into()),
         ..PolicyContext::default()
-    }));
+    });
     let resolution = h.app.policy.resolution.as_ref().unwrap();
     assert_eq!(resolution.resolved.agent, "ops");
     let exec = resolution.trace("exec").unwrap();

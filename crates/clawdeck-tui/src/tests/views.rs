@@ -164,13 +164,59 @@ fn policy_view_empty_without_config() {
     insta::assert_snapshot!("policy_empty", h.screen(100, 14));
 }
 
+/// A context asked for the first time is resolved by the deck off the console's task: the
+/// view keeps the last answer until the job's comes back, and an answer overtaken by a newer
+/// ask is dropped. A context asked before is shown at once from the deck's kept answers.
+#[tokio::test]
+async fn a_new_context_is_resolved_off_the_console_task_and_the_newest_ask_wins() {
+    let mut h = with_config();
+    let agent = |h: &Harness| {
+        h.app
+            .policy
+            .resolution
+            .as_ref()
+            .map(|r| r.resolved.agent.clone())
+    };
+    assert_eq!(agent(&h).as_deref(), Some("main"));
+    let ops = PolicyContext {
+        agent: Some("ops".into()),
+        ..Default::default()
+    };
+    h.app.handle_event(AppEvent::SetContext(ops.clone()));
+    assert_eq!(
+        agent(&h).as_deref(),
+        Some("main"),
+        "not resolved on this task"
+    );
+    let first = tokio::time::timeout(Duration::from_secs(10), h.rx.recv())
+        .await
+        .expect("the resolution in time")
+        .expect("an event");
+    assert!(
+        matches!(&first, AppEvent::Core(CoreEvent::Resolved { .. })),
+        "{first:?}"
+    );
+    // Another ask before the first answer is handled: the first answer is out of date.
+    h.app
+        .handle_event(AppEvent::SetContext(PolicyContext::default()));
+    h.app.handle_event(first);
+    assert_eq!(
+        agent(&h).as_deref(),
+        Some("main"),
+        "the overtaken answer is dropped"
+    );
+    // `ops` again: kept by the deck, so shown at once.
+    h.app.handle_event(AppEvent::SetContext(ops));
+    assert_eq!(agent(&h).as_deref(), Some("ops"));
+}
+
 #[test]
 fn policy_view_error_keeps_last_good_result() {
     let mut h = with_config();
-    h.app.handle_event(AppEvent::SetContext(PolicyContext {
+    h.set_context(PolicyContext {
         agent: Some("ghost".into()),
         ..Default::default()
-    }));
+    });
     assert!(
         h.app
             .policy
@@ -1246,10 +1292,10 @@ fn prompt_view_empty_and_error() {
     h.app.handle_event(AppEvent::SwitchView(ViewId::Prompt));
     insta::assert_snapshot!("prompt_empty", h.screen(100, 10));
     let mut h = with_config();
-    h.app.handle_event(AppEvent::SetContext(PolicyContext {
+    h.set_context(PolicyContext {
         agent: Some("ghost".into()),
         ..Default::default()
-    }));
+    });
     h.app.handle_event(AppEvent::SwitchView(ViewId::Prompt));
     h.pump();
     insta::assert_snapshot!("prompt_error", h.screen(100, 10));
@@ -1526,8 +1572,8 @@ fn populated() -> Harness {
     ))));
     h.pump();
     let (config, registry) = (
-        h.app.config.clone().unwrap(),
-        h.app.registry.clone().unwrap(),
+        h.app.config().cloned().unwrap(),
+        h.app.registry().cloned().unwrap(),
     );
     let payload = json!({"groups": [{"id": "core", "tools": [{"id": "read"}, {"id": "exec"}]}]});
     let check =
@@ -1886,10 +1932,10 @@ fn the_context_bar_shows_what_the_engine_decided() {
     let mut h = harness();
     h.app
         .set_config(crate::config::load_from_str(text, "inline.json5").unwrap());
-    h.app.handle_event(AppEvent::SetContext(PolicyContext {
+    h.set_context(PolicyContext {
         agent: Some("ops".into()),
         ..PolicyContext::default()
-    }));
+    });
     h.app.status = None;
     let screen = h.screen(200, 20);
     assert!(screen.contains("sandbox yes"), "{screen}");
@@ -1914,10 +1960,10 @@ fn the_context_bar_shows_what_the_engine_decided() {
 #[test]
 fn the_new_run_dialog_starts_with_the_contexts_agent_and_shows_the_new_run() {
     let mut h = router_with_runs();
-    h.app.handle_event(AppEvent::SetContext(PolicyContext {
+    h.set_context(PolicyContext {
         agent: Some("main".into()),
         ..PolicyContext::default()
-    }));
+    });
     // The selected run is live (#2): a new run must still take the pane.
     h.key(KeyCode::Char('r'));
     let agent = match &h.app.router.input {
@@ -2073,10 +2119,7 @@ async fn config_reloads_run_as_jobs_and_the_newest_wins() {
         h.app.choices.agents,
         vec!["ops".to_string(), "qa".to_string()]
     );
-    assert!(Arc::ptr_eq(
-        h.app.registry.as_ref().unwrap(),
-        &deck.registry()
-    ));
+    assert!(Arc::ptr_eq(h.app.registry().unwrap(), &deck.registry()));
 }
 
 #[test]

@@ -31,7 +31,7 @@ const PICK_SEPARATOR: char = '\u{1f}';
 
 #[derive(Debug, Default)]
 pub(crate) struct PolicyView {
-    pub(crate) resolution: Option<Resolution>,
+    pub(crate) resolution: Option<std::sync::Arc<Resolution>>,
     /// The engine refused the context (unknown agent, ...); the last good resolution stays.
     pub(crate) error: Option<String>,
     pub(crate) filter: LineInput,
@@ -69,7 +69,7 @@ pub(crate) fn cell(d: &LayerDecision) -> (&'static str, Style) {
 }
 
 impl PolicyView {
-    pub(crate) fn set_resolution(&mut self, resolution: Resolution) {
+    pub(crate) fn set_resolution(&mut self, resolution: std::sync::Arc<Resolution>) {
         let keep = self.selected_tool().map(|t| t.name.clone());
         self.resolution = Some(resolution);
         self.error = None;
