@@ -249,8 +249,7 @@ impl App {
         }
         // No runtime to ask the gateway on (views driven alone): this machine's config and
         // OpenClaw state.
-        let (Some(config), Some(registry)) = (self.config().cloned(), self.registry().cloned())
-        else {
+        let Some(shown) = self.shown.clone() else {
             return;
         };
         self.approvals
@@ -272,11 +271,11 @@ impl App {
         let resolver = self.exec_resolver.clone();
         let tx = self.tx.clone();
         run_job(move || {
-            let result = crate::policy::resolve(&config, &registry, &context)
-                .map_err(|e| e.to_string())
+            let result = shown
+                .resolve(&context)
                 .and_then(|res| {
                     crate::exec_verdict::explain_locally(
-                        &config,
+                        &shown.config,
                         &res,
                         &command,
                         state.as_deref(),
