@@ -352,6 +352,26 @@ impl App {
         });
     }
 
+    /// A reload job came back: installed unless a newer reload is on its way.
+    fn reloaded(
+        &mut self,
+        generation: u64,
+        result: Result<Arc<crate::deck::DeckState>, String>,
+    ) -> bool {
+        if generation != self.reload_generation {
+            // A newer reload is on its way; this result is already out of date.
+            return false;
+        }
+        match result {
+            Ok(state) => {
+                self.install_state(&state);
+                self.set_status("config reloaded");
+            }
+            Err(e) => self.config_error = Some(e),
+        }
+        true
+    }
+
     /// A resolution job came back: shown when nothing changed since it was asked for.
     fn resolved(
         &mut self,
@@ -680,20 +700,7 @@ impl App {
                 self.set_status(message);
                 true
             }
-            CoreEvent::Reloaded { generation, result } => {
-                if generation != self.reload_generation {
-                    // A newer reload is on its way; this result is already out of date.
-                    return false;
-                }
-                match result {
-                    Ok(state) => {
-                        self.install_state(&state);
-                        self.set_status("config reloaded");
-                    }
-                    Err(e) => self.config_error = Some(e),
-                }
-                true
-            }
+            CoreEvent::Reloaded { generation, result } => self.reloaded(generation, result),
             CoreEvent::OpenClawVersion(state) => {
                 // A config error on screen is about the file, which this does not re-read.
                 let config_error = self.config_error.take();
