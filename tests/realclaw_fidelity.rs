@@ -335,6 +335,16 @@ fn pair_kind(case: &Case) -> Option<PairKind> {
             },
         });
     }
+    if webchat(ctx) && ctx.owner == Some(false) {
+        return Some(PairKind {
+            what: "the owner at webchat (the owner gate; an owner's sender rules skipped)",
+            how: "two chat.send turns on a private gateway",
+            base_ctx: PolicyContext {
+                owner: Some(true),
+                ..ctx.clone()
+            },
+        });
+    }
     (ctx.owner == Some(false)).then(|| PairKind {
         what: "the owner gate",
         how: "two runs on a private gateway",
@@ -343,6 +353,13 @@ fn pair_kind(case: &Case) -> Option<PairKind> {
             ..ctx.clone()
         },
     })
+}
+
+/// Whether the case's turn comes from webchat (the gateway's own chat: `chat.send`).
+fn webchat(ctx: &PolicyContext) -> bool {
+    ctx.channel
+        .as_deref()
+        .is_some_and(|c| c.trim().eq_ignore_ascii_case("webchat"))
 }
 
 /// The agent clawdeck resolves for the case's context.
@@ -377,6 +394,11 @@ async fn observe(
             base,
             verify::observe_inbound(&loaded.raw, &agent, ctx, options).await?,
         )
+    } else if webchat(ctx) {
+        let base =
+            verify::observe_webchat(&loaded.raw, &agent, &pair.base_ctx, options, true).await?;
+        let run = verify::observe_webchat(&loaded.raw, &agent, ctx, options, false).await?;
+        (base, run)
     } else {
         let base =
             verify::observe_through_gateway(&loaded.raw, &agent, &pair.base_ctx, options, true)

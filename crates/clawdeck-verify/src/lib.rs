@@ -31,4 +31,5 @@ pub use gateway::{GatewayTarget, observe_gateway};
 pub use home::run_session_key;
 pub use runner::{
     RunOptions, VerifyError, find_openclaw, observe_cli, observe_inbound, observe_through_gateway,
+    observe_webchat,
 };

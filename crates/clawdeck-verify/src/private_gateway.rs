@@ -112,6 +112,9 @@ pub enum Start {
     /// The gateway's `agent` method, from a connection with `operator.admin` (the turn runs as
     /// the owner) or without (a non-owner).
     AgentMethod { as_owner: bool },
+    /// The gateway's `chat.send` (a webchat turn, as the Control UI sends it), from a
+    /// connection with `operator.admin` (the owner) or without.
+    ChatSend { as_owner: bool },
     /// A message the config's channel delivers by itself.
     Inbound,
 }
@@ -198,6 +201,27 @@ async fn await_request(
     }
 }
 
+/// The `agent` or `chat.send` params of the turn: the context's session key, else (`agent`) a
+/// session id of the lab's or (`chat.send`, which needs a key) the agent's main session.
+fn turn_params(turn: &Turn<'_>, method: &str) -> Value {
+    let mut params = json!({
+        "message": turn.message,
+        "agentId": turn.agent,
+        "idempotencyKey": format!("clawdeck-verify-{}", std::process::id()),
+    });
+    let key = turn
+        .ctx
+        .session_key
+        .as_deref()
+        .filter(|k| !k.trim().is_empty());
+    match (key, method) {
+        (Some(key), _) => params["sessionKey"] = json!(key),
+        (None, "chat.send") => params["sessionKey"] = json!(format!("agent:{}:main", turn.agent)),
+        (None, _) => params["sessionId"] = json!("clawdeck-verify"),
+    }
+    params
+}
+
 async fn run_turn(
     gateway: &RunningProcess,
     port: u16,
@@ -206,8 +230,9 @@ async fn run_turn(
     turn: &Turn<'_>,
     mock: &RecordingMock,
 ) -> Result<ObservedView, VerifyError> {
-    let as_owner = match turn.start {
-        Start::AgentMethod { as_owner } => as_owner,
+    let (as_owner, method) = match turn.start {
+        Start::AgentMethod { as_owner } => (as_owner, "agent"),
+        Start::ChatSend { as_owner } => (as_owner, "chat.send"),
         Start::Inbound => {
             // The channel starts polling once the gateway is up; the message is its turn.
             return await_request(
@@ -234,24 +259,11 @@ async fn run_turn(
         Instant::now() + STARTUP,
     )
     .await?;
-    let mut params = json!({
-        "message": turn.message,
-        "agentId": turn.agent,
-        "idempotencyKey": format!("clawdeck-verify-{}", std::process::id()),
-    });
-    match turn
-        .ctx
-        .session_key
-        .as_deref()
-        .filter(|k| !k.trim().is_empty())
-    {
-        Some(key) => params["sessionKey"] = json!(key),
-        None => params["sessionId"] = json!("clawdeck-verify"),
-    }
-    let accepted = client.request("agent", params).await;
+    let params = turn_params(turn, method);
+    let accepted = client.request(method, params).await;
     if let Err(err) = accepted {
         client.close();
-        return Err(gateway_error("agent", err));
+        return Err(gateway_error(method, err));
     }
     let observed = await_request(
         gateway,
@@ -259,7 +271,7 @@ async fn run_turn(
         Instant::now() + turn.timeout,
         || {
             format!(
-                "the private gateway's agent method (agent {}, port {port})",
+                "the private gateway's {method} method (agent {}, port {port})",
                 turn.agent
             )
         },

@@ -260,6 +260,19 @@ async fn prepare(
     })
 }
 
+/// One webchat turn through a private gateway: `chat.send`, as the Control UI sends it, as its
+/// owner (an `operator.admin` connection) or not.
+pub async fn observe_webchat(
+    config: &Value,
+    agent: &str,
+    ctx: &PolicyContext,
+    options: &RunOptions,
+    as_owner: bool,
+) -> Result<ObservedView, VerifyError> {
+    let start = super::private_gateway::Start::ChatSend { as_owner };
+    observe_started(config, agent, ctx, options, start).await
+}
+
 /// One turn through a private gateway (see `private_gateway`): as its owner (an
 /// `operator.admin` connection) or not. Comparing the two shows exactly what the owner gate
 /// removes in a gateway-hosted run.
@@ -270,8 +283,19 @@ pub async fn observe_through_gateway(
     options: &RunOptions,
     as_owner: bool,
 ) -> Result<ObservedView, VerifyError> {
-    let prepared = prepare(config, agent, ctx, options).await?;
     let start = super::private_gateway::Start::AgentMethod { as_owner };
+    observe_started(config, agent, ctx, options, start).await
+}
+
+/// One turn on a private gateway in a prepared home, started as `start` says.
+async fn observe_started(
+    config: &Value,
+    agent: &str,
+    ctx: &PolicyContext,
+    options: &RunOptions,
+    start: super::private_gateway::Start,
+) -> Result<ObservedView, VerifyError> {
+    let prepared = prepare(config, agent, ctx, options).await?;
     let observed =
         on_private_gateway(&prepared, &prepared.isolated, agent, ctx, options, start).await;
     prepared.mock.stop().await;

@@ -1016,10 +1016,30 @@ fn direct_chat_layer(
     )
 }
 
+/// Whether the turn is an owner's from webchat (the Control UI's or an operator's `chat.send`
+/// from a connection with operator.admin).
+fn owner_webchat_turn(inputs: &LayerInputs<'_>) -> bool {
+    inputs.resolved.owner
+        && inputs
+            .ctx
+            .channel
+            .as_deref()
+            .is_some_and(|c| c.trim().eq_ignore_ascii_case("webchat"))
+}
+
 /// Today's `tools.toolsBySender` layer: the agent's `tools.toolsBySender` entry for the sender,
 /// else the global one (OpenClaw's `resolveSenderToolPolicy`).
 fn sender_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> LayerPolicy {
     let label = "tools.toolsBySender";
+    if owner_webchat_turn(inputs) {
+        // OpenClaw's `isOwnerInternalSession`: an owner at the gateway's own chat asks for
+        // no sender policy (`senderPolicyMode: "never"`).
+        return LayerPolicy::absent(
+            LayerId::Sender,
+            label,
+            "an owner's turn from webchat (the gateway's own chat): OpenClaw applies no sender policy",
+        );
+    }
     let parse =
         |value: Option<&serde_json::Value>, path: &KeyPath, warnings: &mut Vec<PolicyWarning>| {
             let value = value?;

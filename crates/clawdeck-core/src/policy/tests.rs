@@ -1188,6 +1188,35 @@ fn a_channel_sender_key_comes_before_the_id_and_a_sender_owns_nothing_unlisted()
     );
 }
 
+/// An owner's turn from webchat (an operator.admin connection's `chat.send`) asks for no sender
+/// policy (OpenClaw's `isOwnerInternalSession`); a non-owner's there, and an owner's from any
+/// other channel, still take theirs.
+#[test]
+fn an_owners_webchat_turn_takes_no_sender_policy() {
+    let config = "{ tools: { toolsBySender: { '*': { deny: ['canvas'] } } } }";
+    let on = |channel: &str, owner: bool| PolicyContext {
+        channel: Some(channel.into()),
+        owner: Some(owner),
+        ..ctx()
+    };
+    let res = resolve_2026(config, &on("webchat", true));
+    assert!(is_visible(&res, "canvas"));
+    let sender = res
+        .layers
+        .iter()
+        .find(|l| l.id == LayerId::Sender)
+        .expect("the sender layer");
+    assert!(
+        !sender.present && sender.note.contains("webchat"),
+        "{}",
+        sender.note
+    );
+    let res = resolve_2026(config, &on(" WebChat ", false));
+    assert_eq!(removal(&res, "canvas").layer, LayerId::Sender);
+    let res = resolve_2026(config, &on("telegram", true));
+    assert_eq!(removal(&res, "canvas").layer, LayerId::Sender);
+}
+
 /// Today's OpenClaw knows a sender by id and phone number (its sender candidates), never by
 /// username, and strips `*` from the owner list: recorded as the owner-sender fidelity cases.
 #[test]
