@@ -6,9 +6,7 @@
 //! The Deck itself (build, reload, the event stream, the gateway desk, policy resolution) is at
 //! the top; the core's types follow in modules named as in the core, so paths read the same.
 
-pub use crate::exec_sessions::{ExecSessionView, KilledExec};
-pub use crate::mcp_endpoint::{EndpointMonitor, EndpointStatus};
-pub use crate::{Deck, DeckEvent, DeckState, build_registry};
+pub use crate::{Deck, DeckEvent, DeckState};
 
 /// Core events handed on with a pacing permit (the console gives it back when it is done).
 pub mod paced {
@@ -21,11 +19,11 @@ pub mod session_compare {
 }
 
 pub mod resolutions {
-    pub use crate::resolutions::{KEPT_CONTEXTS, Resolved};
+    pub use crate::resolutions::Resolved;
 }
 
 pub mod exec_sessions {
-    pub use crate::exec_sessions::{ExecSessionView, KilledExec, TAIL_LINES};
+    pub use crate::exec_sessions::ExecSessionView;
 }
 
 pub mod catalog {
@@ -41,7 +39,7 @@ pub mod comparison {
 
 pub mod config {
     pub use clawdeck_core::config::{
-        ConfigRequest, LoadedConfig, SETTINGS_FILE, load, load_demo, load_from, load_from_str,
+        ConfigRequest, LoadedConfig, SETTINGS_FILE, load, load_demo, load_from_str,
     };
     pub mod keys {
         pub use clawdeck_core::config::keys::{ACTION_NAMES, NamedKey, parse_key};
@@ -91,7 +89,7 @@ pub mod paths {
 }
 
 pub mod pipeline {
-    pub use clawdeck_core::pipeline::{CallOutcome, CallRequest, Pipeline, call_label};
+    pub use clawdeck_core::pipeline::{CallOutcome, CallRequest, call_label};
 }
 
 pub mod policy {
@@ -133,8 +131,7 @@ pub mod provider {
 
 pub mod queue {
     pub use clawdeck_core::queue::{
-        EntryId, EntryOutcome, EntrySnapshot, EntryState, LaneLimits, LaneQueue, LaneSnapshot,
-        QueueEvent, QueueSnapshot,
+        EntryId, EntryOutcome, EntrySnapshot, EntryState, LaneSnapshot, QueueEvent, QueueSnapshot,
     };
 }
 

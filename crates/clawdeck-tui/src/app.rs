@@ -403,8 +403,8 @@ impl App {
         }
     }
 
-    /// Re-reads the config; a broken file keeps the last good state and shows the error. With
-    /// a deck the reading and building (plugin manifests, skills) run as a job off this task and
+    /// Has the deck re-read its config; a broken file keeps the last good state and shows the
+    /// error. The reading and building (plugin manifests, skills) run as a job off this task and
     /// come back as `CoreEvent::Reloaded`; a newer request wins over an older one.
     pub(crate) fn reload_config(&mut self) {
         let deck = self.deck.clone();

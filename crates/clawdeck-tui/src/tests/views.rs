@@ -1803,7 +1803,7 @@ async fn timeouts_above_the_ceiling_say_what_happened() {
         .start(crate::router::RouterRequest::new("wait"))
         .unwrap();
     h.app.attach_deck(crate::deck::Deck::with_router(
-        super::harness::fixture_config(),
+        fixture_config(),
         service.clone(),
     ));
     let started = events.recv().await.unwrap();
@@ -2043,7 +2043,7 @@ async fn under_a_flood_the_copy_is_the_runs_complete_record_and_the_pane_marks_t
         .start(crate::router::RouterRequest::new("flood"))
         .unwrap();
     h.app.attach_deck(crate::deck::Deck::with_router(
-        super::harness::fixture_config(),
+        fixture_config(),
         service.clone(),
     ));
     // The console sees the start, then falls behind: the chunks are skipped.
