@@ -394,16 +394,23 @@ async fn observe(
             base,
             verify::observe_inbound(&loaded.raw, &agent, ctx, options).await?,
         )
-    } else if webchat(ctx) {
-        let base =
-            verify::observe_webchat(&loaded.raw, &agent, &pair.base_ctx, options, true).await?;
-        let run = verify::observe_webchat(&loaded.raw, &agent, ctx, options, false).await?;
-        (base, run)
     } else {
-        let base =
-            verify::observe_through_gateway(&loaded.raw, &agent, &pair.base_ctx, options, true)
-                .await?;
-        let run = verify::observe_through_gateway(&loaded.raw, &agent, ctx, options, false).await?;
+        // The owner and the other side, both on a private gateway: webchat's `chat.send`, else
+        // the `agent` method.
+        let start = |as_owner| match webchat(ctx) {
+            true => verify::Start::ChatSend { as_owner },
+            false => verify::Start::AgentMethod { as_owner },
+        };
+        let base = verify::observe_through_gateway(
+            &loaded.raw,
+            &agent,
+            &pair.base_ctx,
+            options,
+            start(true),
+        )
+        .await?;
+        let run = verify::observe_through_gateway(&loaded.raw, &agent, ctx, options, start(false))
+            .await?;
         (base, run)
     };
     Ok(Answer::Pair {

@@ -29,7 +29,7 @@ pub(crate) use clawdeck_router as router;
 pub use clawdeck_core::comparison::*;
 pub use gateway::{GatewayTarget, observe_gateway};
 pub use home::run_session_key;
+pub use private_gateway::Start;
 pub use runner::{
     RunOptions, VerifyError, find_openclaw, observe_cli, observe_inbound, observe_through_gateway,
-    observe_webchat,
 };

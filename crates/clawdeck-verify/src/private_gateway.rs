@@ -201,25 +201,32 @@ async fn await_request(
     }
 }
 
-/// The `agent` or `chat.send` params of the turn: the context's session key, else (`agent`) a
-/// session id of the lab's or (`chat.send`, which needs a key) the agent's main session.
-fn turn_params(turn: &Turn<'_>, method: &str) -> Value {
-    let mut params = json!({
-        "message": turn.message,
-        "agentId": turn.agent,
-        "idempotencyKey": format!("clawdeck-verify-{}", std::process::id()),
-    });
+/// The method and params that start the turn: the context's session key, else (`agent`) a
+/// session id of the lab's or (`chat.send`, which needs a key) the agent's main session;
+/// `chat.send`'s params as the console's chat sends them.
+fn turn_request(turn: &Turn<'_>) -> (&'static str, Value) {
     let key = turn
         .ctx
         .session_key
         .as_deref()
         .filter(|k| !k.trim().is_empty());
-    match (key, method) {
-        (Some(key), _) => params["sessionKey"] = json!(key),
-        (None, "chat.send") => params["sessionKey"] = json!(format!("agent:{}:main", turn.agent)),
-        (None, _) => params["sessionId"] = json!("clawdeck-verify"),
+    if let Start::ChatSend { .. } = turn.start {
+        let main = format!("agent:{}:main", turn.agent);
+        let key = key.unwrap_or(&main);
+        let chat =
+            crate::gateway_client::chat::ChatRequest::new(key, Some(turn.agent), turn.message);
+        return ("chat.send", chat.params());
     }
-    params
+    let mut params = json!({
+        "message": turn.message,
+        "agentId": turn.agent,
+        "idempotencyKey": format!("clawdeck-verify-{}", std::process::id()),
+    });
+    match key {
+        Some(key) => params["sessionKey"] = json!(key),
+        None => params["sessionId"] = json!("clawdeck-verify"),
+    }
+    ("agent", params)
 }
 
 async fn run_turn(
@@ -230,9 +237,8 @@ async fn run_turn(
     turn: &Turn<'_>,
     mock: &RecordingMock,
 ) -> Result<ObservedView, VerifyError> {
-    let (as_owner, method) = match turn.start {
-        Start::AgentMethod { as_owner } => (as_owner, "agent"),
-        Start::ChatSend { as_owner } => (as_owner, "chat.send"),
+    let as_owner = match turn.start {
+        Start::AgentMethod { as_owner } | Start::ChatSend { as_owner } => as_owner,
         Start::Inbound => {
             // The channel starts polling once the gateway is up; the message is its turn.
             return await_request(
@@ -259,7 +265,7 @@ async fn run_turn(
         Instant::now() + STARTUP,
     )
     .await?;
-    let params = turn_params(turn, method);
+    let (method, params) = turn_request(turn);
     let accepted = client.request(method, params).await;
     if let Err(err) = accepted {
         client.close();

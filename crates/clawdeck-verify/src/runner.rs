@@ -164,7 +164,8 @@ pub async fn observe_cli(
         return observe_inbound(config, agent, ctx, options).await;
     }
     if ctx.owner == Some(false) {
-        return observe_through_gateway(config, agent, ctx, options, false).await;
+        let start = super::private_gateway::Start::AgentMethod { as_owner: false };
+        return observe_through_gateway(config, agent, ctx, options, start).await;
     }
     let Prepared {
         program,
@@ -260,35 +261,10 @@ async fn prepare(
     })
 }
 
-/// One webchat turn through a private gateway: `chat.send`, as the Control UI sends it, as its
-/// owner (an `operator.admin` connection) or not.
-pub async fn observe_webchat(
-    config: &Value,
-    agent: &str,
-    ctx: &PolicyContext,
-    options: &RunOptions,
-    as_owner: bool,
-) -> Result<ObservedView, VerifyError> {
-    let start = super::private_gateway::Start::ChatSend { as_owner };
-    observe_started(config, agent, ctx, options, start).await
-}
-
-/// One turn through a private gateway (see `private_gateway`): as its owner (an
-/// `operator.admin` connection) or not. Comparing the two shows exactly what the owner gate
-/// removes in a gateway-hosted run.
+/// One turn through a private gateway (see `private_gateway`), started as `start` says: the
+/// `agent` method or `chat.send` (webchat), as its owner (an `operator.admin` connection) or
+/// not. Comparing the two shows exactly what the owner gate removes in a gateway-hosted run.
 pub async fn observe_through_gateway(
-    config: &Value,
-    agent: &str,
-    ctx: &PolicyContext,
-    options: &RunOptions,
-    as_owner: bool,
-) -> Result<ObservedView, VerifyError> {
-    let start = super::private_gateway::Start::AgentMethod { as_owner };
-    observe_started(config, agent, ctx, options, start).await
-}
-
-/// One turn on a private gateway in a prepared home, started as `start` says.
-async fn observe_started(
     config: &Value,
     agent: &str,
     ctx: &PolicyContext,
