@@ -48,6 +48,10 @@ pub struct ContextArgs {
     /// Session key (keys with a `subagent` segment make a subagent context)
     #[arg(long, global = true)]
     pub session_key: Option<String>,
+    /// The session key of the turn that spawned this subagent: its group policy and its own
+    /// tool policy (denials; its tool list when it had an allowlist) carry over
+    #[arg(long, global = true, value_name = "KEY")]
+    pub spawned_by: Option<String>,
     /// Treat the session as a subagent
     #[arg(long, global = true)]
     pub subagent: bool,
@@ -80,6 +84,7 @@ impl ContextArgs {
                 None
             },
             session_key: self.session_key.clone(),
+            spawned_by: self.spawned_by.clone(),
             subagent: self.subagent,
             subagent_depth: self.subagent_depth,
             sandboxed: self.sandboxed,

@@ -33,6 +33,13 @@ pub struct PolicyContext {
     /// Session key; `subagent:` keys make the context a subagent.
     #[serde(alias = "sessionKey")]
     pub session_key: Option<String>,
+    /// The session key of the turn that spawned this subagent (OpenClaw's `spawnedBy`). It
+    /// makes the context a subagent's one level below the spawner; the spawner's key gives the
+    /// channel and group when this session's key names none, and the spawner's own tool policy
+    /// is inherited (its denials, and its tool list when it had an allowlist).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(alias = "spawnedBy")]
+    pub spawned_by: Option<String>,
     /// Forces the subagent layer on.
     pub subagent: bool,
     /// Spawn depth of a subagent session (1: spawned by a main session). A subagent at
@@ -63,7 +70,7 @@ impl PolicyContext {
     /// a session's key (see `session_key`).
     pub fn with_session_key(mut self) -> PolicyContext {
         let Some(key) = self.session_key.as_deref().filter(|k| !k.trim().is_empty()) else {
-            return self;
+            return self.with_spawner_key();
         };
         let parts = crate::session_key::parse(key);
         let unset = |v: &Option<String>| v.as_deref().is_none_or(|s| s.trim().is_empty());
@@ -86,7 +93,71 @@ impl PolicyContext {
                 self.subagent_depth = Some(parts.subagent_depth.max(1));
             }
         }
+        self.with_spawner_key()
+    }
+
+    /// The spawner's key (`spawned_by`), as OpenClaw reads it for a subagent: its channel and
+    /// group when neither flags nor this session's key gave them, and a depth one below it.
+    fn with_spawner_key(mut self) -> PolicyContext {
+        let Some(key) = self.spawner_key().map(str::to_string) else {
+            return self;
+        };
+        let parts = crate::session_key::parse(&key);
+        let unset = |v: &Option<String>| v.as_deref().is_none_or(|s| s.trim().is_empty());
+        if unset(&self.channel) && parts.channel.is_some() {
+            self.channel_from_key = true;
+            self.channel = parts.channel.clone();
+        }
+        let same_channel =
+            self.channel.as_deref().map(|c| c.trim().to_lowercase()) == parts.channel;
+        if unset(&self.group) && same_channel {
+            self.group = parts.group;
+        }
+        if unset(&self.agent) {
+            self.agent = parts.agent;
+        }
+        self.subagent = true;
+        if self.subagent_depth.is_none() {
+            let spawner_depth = if parts.subagent {
+                parts.subagent_depth.max(1)
+            } else {
+                0
+            };
+            self.subagent_depth = Some(spawner_depth + 1);
+        }
         self
+    }
+
+    /// The spawner's session key, when one is given.
+    pub fn spawner_key(&self) -> Option<&str> {
+        self.spawned_by
+            .as_deref()
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+    }
+
+    /// The context of the turn that spawned this one: the same model, sender and owner, in the
+    /// spawner's session (its key decides its agent, channel, group and whether it is itself a
+    /// subagent). `None` when nothing spawned this context.
+    pub fn spawner(&self) -> Option<PolicyContext> {
+        let key = self.spawner_key()?.to_string();
+        let keyed_channel = self.channel_from_key;
+        // The spawner's agent is its key's (a subagent may run as another agent).
+        let agent = crate::session_key::parse(&key)
+            .agent
+            .or_else(|| self.agent.clone());
+        let parent = PolicyContext {
+            agent,
+            session_key: Some(key),
+            spawned_by: None,
+            subagent: false,
+            subagent_depth: None,
+            channel: self.channel.clone().filter(|_| !keyed_channel),
+            group: self.group.clone().filter(|_| !keyed_channel),
+            channel_from_key: false,
+            ..self.clone()
+        };
+        Some(parent.with_session_key())
     }
 
     pub fn is_owner(&self) -> bool {
@@ -154,5 +225,40 @@ mod tests {
         }
         .with_session_key();
         assert_eq!(deep.subagent_depth, Some(3));
+    }
+
+    #[test]
+    fn a_spawner_gives_group_depth_and_its_own_context() {
+        let ctx = PolicyContext {
+            spawned_by: Some("agent:ops:subagent:a".into()),
+            owner: Some(false),
+            ..keyed("agent:main:subagent:b")
+        }
+        .with_session_key();
+        assert_eq!(ctx.agent.as_deref(), Some("main"));
+        assert!(ctx.subagent);
+        // The own key says depth 1; the key wins over the spawner's depth + 1.
+        assert_eq!(ctx.subagent_depth, Some(1));
+        let spawner = ctx.spawner().unwrap();
+        assert_eq!(spawner.agent.as_deref(), Some("ops"));
+        assert_eq!(spawner.subagent_depth, Some(1));
+        assert_eq!(spawner.owner, Some(false));
+        assert_eq!(spawner.spawned_by, None);
+        let in_group = PolicyContext {
+            spawned_by: Some("agent:main:telegram:group:-100abc".into()),
+            ..PolicyContext::default()
+        }
+        .with_session_key();
+        assert_eq!(in_group.channel.as_deref(), Some("telegram"));
+        assert_eq!(in_group.group.as_deref(), Some("-100abc"));
+        assert!(in_group.channel_from_key);
+        assert_eq!(in_group.subagent_depth, Some(1));
+        let deeper = PolicyContext {
+            spawned_by: Some("agent:main:subagent:a".into()),
+            ..PolicyContext::default()
+        }
+        .with_session_key();
+        assert_eq!(deeper.subagent_depth, Some(2));
+        assert_eq!(PolicyContext::default().spawner(), None);
     }
 }

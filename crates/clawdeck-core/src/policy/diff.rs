@@ -291,6 +291,7 @@ pub fn describe_context(ctx: &PolicyContext, agent: &str) -> String {
         ("sender-username", &ctx.sender_username),
         ("sender-name", &ctx.sender_name),
         ("session-key", &ctx.session_key),
+        ("spawned-by", &ctx.spawned_by),
     ];
     for (key, value) in text {
         if let Some(v) = value {
@@ -340,6 +341,7 @@ pub fn apply_override(ctx: &mut PolicyContext, assignment: &str) -> Result<(), S
         "sender-username" => ctx.sender_username = text(),
         "sender-name" => ctx.sender_name = text(),
         "session-key" => ctx.session_key = text(),
+        "spawned-by" => ctx.spawned_by = text(),
         "owner" => ctx.owner = Some(flag()?),
         "subagent" => ctx.subagent = flag()?,
         "sandboxed" => ctx.sandboxed = flag()?,
@@ -374,6 +376,7 @@ pub(crate) const OVERRIDE_KEYS: &[&str] = &[
     "sender-name",
     "owner",
     "session-key",
+    "spawned-by",
     "subagent",
     "subagent-depth",
     "sandboxed",

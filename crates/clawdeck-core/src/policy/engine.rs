@@ -87,33 +87,78 @@ impl CompiledLayer {
     }
 }
 
+/// The chain of a context before it is run: the context as the engine reads it, what it
+/// resolved to, and its layers.
+struct Chain<'a> {
+    ctx: PolicyContext,
+    resolved: ResolvedContext,
+    agent: &'a crate::config::AgentInfo,
+    layers: Vec<LayerPolicy>,
+    search_controls: Vec<String>,
+}
+
+/// Builds `ctx`'s layers, the spawner's inherited layer last when one is named.
+fn chain<'a>(
+    cfg: &'a LoadedConfig,
+    registry: &Registry,
+    ctx: &PolicyContext,
+    warnings: &mut Vec<PolicyWarning>,
+) -> Result<Chain<'a>, PolicyError> {
+    // What the session key says fills the fields no flag set, wherever the context came from.
+    let ctx = ctx.clone().with_session_key();
+    let (resolved, agent) = resolve_context(cfg, &registry.semantics, &ctx)?;
+    let inputs = LayerInputs {
+        cfg,
+        registry,
+        ctx: &ctx,
+        agent,
+        resolved: &resolved,
+        search_controls: super::sources::search_controls(cfg, registry),
+    };
+    let mut layers = build_layers(&inputs, warnings);
+    super::plugin_selection::apply(&mut layers, &inputs);
+    super::switches::apply(&mut layers, &inputs);
+    let search_controls = inputs.search_controls;
+    if let (Some(key), Some(spawner)) = (ctx.spawner_key(), ctx.spawner()) {
+        // The spawner names no spawner of its own: one level is inherited, as stored.
+        let spawner_chain = chain(cfg, registry, &spawner, &mut Vec::new())?;
+        let spawner_layers = spawner_chain.layers.clone();
+        let seen = resolve_layers(spawner_chain.layers, registry, &mut Vec::new());
+        layers.push(super::inherited::inherited_layer(
+            key,
+            &spawner_layers,
+            &seen.visible_names(),
+        ));
+    }
+    Ok(Chain {
+        ctx,
+        resolved,
+        agent,
+        layers,
+        search_controls,
+    })
+}
+
 /// Resolves the tool list for `ctx` with an explanation for every tool and layer.
 pub fn resolve(
     cfg: &LoadedConfig,
     registry: &Registry,
     ctx: &PolicyContext,
 ) -> Result<Resolution, PolicyError> {
-    // What the session key says fills the fields no flag set, wherever the context came from.
-    let ctx = &ctx.clone().with_session_key();
-    let (resolved, agent) = resolve_context(cfg, &registry.semantics, ctx)?;
     let mut warnings = Vec::new();
-    let inputs = LayerInputs {
-        cfg,
-        registry,
+    let Chain {
         ctx,
+        resolved,
         agent,
-        resolved: &resolved,
-        search_controls: super::sources::search_controls(cfg, registry),
-    };
-    let mut layers = build_layers(&inputs, &mut warnings);
-    super::plugin_selection::apply(&mut layers, &inputs);
-    super::switches::apply(&mut layers, &inputs);
+        layers,
+        search_controls,
+    } = chain(cfg, registry, ctx, &mut warnings)?;
     let gateway_config_reads = profiles_grant(&layers, registry, "gateway");
     let mut resolution = resolve_layers(layers, registry, &mut warnings);
-    if controls_remain(&resolution.layers, &inputs.search_controls) {
+    if controls_remain(&resolution.layers, &search_controls) {
         resolution.refusal = None;
     }
-    resolution.context = ctx.clone();
+    resolution.context = ctx;
     resolution.resolved = resolved;
     resolution.resolved.gateway_config_reads = gateway_config_reads;
     resolution.resolved.openclaw = cfg.pack.pack.clone();

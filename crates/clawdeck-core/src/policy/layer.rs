@@ -19,10 +19,13 @@ pub enum LayerId {
     Sender,
     Sandbox,
     Subagent,
+    /// What a spawned subagent inherits from the turn that spawned it (OpenClaw's stored
+    /// `inheritedToolAllow`/`inheritedToolDeny`); in the chain only when a spawner is named.
+    Inherited,
 }
 
 impl LayerId {
-    pub const ALL: [LayerId; 11] = [
+    pub const ALL: [LayerId; 12] = [
         LayerId::Owner,
         LayerId::Profile,
         LayerId::ProviderProfile,
@@ -34,6 +37,7 @@ impl LayerId {
         LayerId::Sender,
         LayerId::Sandbox,
         LayerId::Subagent,
+        LayerId::Inherited,
     ];
 
     /// The id used in JSON and on the command line.
@@ -50,6 +54,7 @@ impl LayerId {
             LayerId::Sender => "sender",
             LayerId::Sandbox => "sandbox",
             LayerId::Subagent => "subagent",
+            LayerId::Inherited => "inherited",
         }
     }
 
@@ -67,6 +72,7 @@ impl LayerId {
             LayerId::Sender => "sender",
             LayerId::Sandbox => "sandbox",
             LayerId::Subagent => "subagent",
+            LayerId::Inherited => "inherited",
         }
     }
 
@@ -84,6 +90,7 @@ impl LayerId {
             LayerId::Sender => "sender policy (tools.toolsBySender)",
             LayerId::Sandbox => "sandbox policy",
             LayerId::Subagent => "subagent policy",
+            LayerId::Inherited => "inherited from the spawner",
         }
     }
 

@@ -8,6 +8,7 @@ pub(crate) mod call_notes;
 mod channel_groups;
 pub mod diff;
 mod engine;
+mod inherited;
 pub mod layer;
 pub mod matcher;
 pub(crate) use crate::semantics::normalize;

@@ -254,7 +254,7 @@ fn provider_and_model(
     (provider, model, model_source)
 }
 
-/// A subagent session (`--subagent`, or a subagent session key), and why.
+/// A subagent session (`--subagent`, a subagent session key, or a spawner named), and why.
 fn subagent_of(ctx: &PolicyContext) -> (bool, Option<String>) {
     if let Some(key) = ctx
         .session_key
@@ -265,6 +265,8 @@ fn subagent_of(ctx: &PolicyContext) -> (bool, Option<String>) {
             true,
             Some(format!("session key \"{key}\" is a subagent key")),
         )
+    } else if let Some(key) = ctx.spawner_key() {
+        (true, Some(format!("spawned by session \"{key}\"")))
     } else if ctx.subagent {
         (true, Some("--subagent".to_string()))
     } else {

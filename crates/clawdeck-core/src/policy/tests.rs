@@ -814,6 +814,12 @@ fn demo_config_shows_something_in_every_layer() {
             subagent: true,
             ..ctx()
         },
+        // A subagent of the default agent spawned by ops, which may not run exec.
+        PolicyContext {
+            agent: Some("main".into()),
+            spawned_by: Some("agent:ops:main".into()),
+            ..ctx()
+        },
     ];
     let mut removing = std::collections::BTreeSet::new();
     for c in &contexts {
@@ -877,6 +883,12 @@ fn demo_config_shows_something_in_every_layer_of_todays_chain() {
         },
         PolicyContext {
             subagent: true,
+            ..ctx()
+        },
+        // A subagent of the default agent spawned by ops, which may not run exec.
+        PolicyContext {
+            agent: Some("main".into()),
+            spawned_by: Some("agent:ops:main".into()),
             ..ctx()
         },
     ];
@@ -1303,4 +1315,109 @@ fn a_direct_chat_takes_its_own_entry_whole_and_its_sender_rules_first() {
     let registry = Registry::build(&cfg, &crate::mcp_servers::ServerListing::Off);
     let res = resolve(&cfg, &registry, &chat("43", "alice")).unwrap();
     assert!(is_visible(&res, "canvas"));
+}
+
+fn spawned(key: &str, spawner: &str) -> PolicyContext {
+    PolicyContext {
+        session_key: Some(key.into()),
+        spawned_by: Some(spawner.into()),
+        ..ctx()
+    }
+}
+
+#[test]
+fn a_subagent_spawned_in_a_group_takes_the_groups_policy() {
+    let config = r#"{ tools: { toolSearch: false },
+        channels: { telegram: { groups: { "-100abc": { tools: { deny: ["canvas"] } } } } } }"#;
+    let own_key = PolicyContext {
+        session_key: Some("agent:main:subagent:42".into()),
+        ..ctx()
+    };
+    assert!(
+        resolve_2026(config, &own_key)
+            .trace("canvas")
+            .unwrap()
+            .visible
+    );
+    let res = resolve_2026(
+        config,
+        &spawned(
+            "agent:main:subagent:42",
+            "agent:main:telegram:group:-100abc",
+        ),
+    );
+    let canvas = res.trace("canvas").unwrap();
+    assert_eq!(canvas.removed_by.as_ref().unwrap().layer, LayerId::Group);
+    assert_eq!(res.context.group.as_deref(), Some("-100abc"));
+    assert_eq!(res.context.subagent_depth, Some(1));
+    assert!(res.resolved.subagent);
+    let inherited = res.layer(LayerId::Inherited).unwrap();
+    assert!(inherited.present, "{inherited:?}");
+    // A spawner named without a session key of the subagent's own works the same.
+    let bare = resolve_2026(
+        config,
+        &PolicyContext {
+            spawned_by: Some("agent:main:telegram:group:-100abc".into()),
+            ..ctx()
+        },
+    );
+    let canvas = bare.trace("canvas").unwrap().removed_by.clone().unwrap();
+    assert_eq!(canvas.layer, LayerId::Group);
+    assert!(!bare.trace("sessions_send").unwrap().visible, "a subagent");
+}
+
+#[test]
+fn a_spawners_denials_and_allowlist_are_inherited() {
+    let config = r#"{ tools: { toolSearch: false },
+        agents: { list: [ { id: "main", default: true },
+          { id: "ops", tools: { deny: ["web_fetch"] } },
+          { id: "lean", tools: { allow: ["read", "exec", "sessions_spawn"] } } ] } }"#;
+    let by_ops = resolve_2026(
+        config,
+        &PolicyContext {
+            agent: Some("main".into()),
+            ..spawned("agent:main:subagent:1", "agent:ops:main")
+        },
+    );
+    let fetch = by_ops.trace("web_fetch").unwrap();
+    let removal = fetch.removed_by.as_ref().unwrap();
+    assert_eq!(removal.layer, LayerId::Inherited);
+    assert_eq!(
+        removal.config_path.as_deref(),
+        Some("agents.list[1].tools.deny[0]")
+    );
+    assert!(by_ops.trace("read").unwrap().visible);
+    assert!(
+        by_ops.trace("canvas").unwrap().visible,
+        "no allowlist passed on"
+    );
+    let by_lean = resolve_2026(
+        config,
+        &PolicyContext {
+            agent: Some("main".into()),
+            ..spawned("agent:main:subagent:2", "agent:lean:main")
+        },
+    );
+    let mut shown: Vec<String> = visible(&by_lean);
+    shown.sort();
+    assert_eq!(shown, ["exec", "read", "sessions_spawn"]);
+    let canvas = by_lean.trace("canvas").unwrap().removed_by.clone().unwrap();
+    assert_eq!(canvas.layer, LayerId::Inherited);
+    // Without a spawner there is no such layer.
+    let plain = resolve_2026(config, &ctx());
+    assert!(plain.layer(LayerId::Inherited).is_none());
+}
+
+#[test]
+fn a_non_owners_spawn_keeps_the_owner_only_tools_from_its_subagent() {
+    let res = resolve_2026(
+        "{ tools: { toolSearch: false } }",
+        &PolicyContext {
+            owner: Some(false),
+            ..spawned("agent:main:subagent:1", "agent:main:main")
+        },
+    );
+    let inherited = res.layer(LayerId::Inherited).unwrap();
+    assert!(inherited.present);
+    assert!(!res.trace("nodes").unwrap().visible);
 }

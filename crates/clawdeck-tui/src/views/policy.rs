@@ -644,6 +644,7 @@ fn compact_label(layer: LayerId) -> &'static str {
         LayerId::Sender => "snd",
         LayerId::Sandbox => "sbx",
         LayerId::Subagent => "sub",
+        LayerId::Inherited => "inh",
     }
 }
 
