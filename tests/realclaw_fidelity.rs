@@ -318,8 +318,10 @@ struct PairKind {
 /// The pair a case is observed as, if it is one: a sender case (the case's sender and a sender
 /// no `toolsBySender` key but `*` names, each a Telegram direct message to a private gateway;
 /// no CLI flag or gateway method carries a sender; both are non-owners alike, so only the
-/// sender rules differ), or a non-owner case (as the owner and as a non-owner, both through a
-/// private gateway's `agent` method; a local CLI run is always its owner's).
+/// sender rules differ), a spawner case (the subagent a turn in the case's spawner session
+/// spawns, and the one a turn in the agent's main session spawns: only the spawner's session
+/// differs), or a non-owner case (as the owner and as a non-owner, both through a private
+/// gateway's `agent` method, a spawner's turn too; a local CLI run is always its owner's).
 fn pair_kind(case: &Case) -> Option<PairKind> {
     let ctx = &case.file.context;
     if verify::sender_run::has_sender(ctx) {
@@ -341,6 +343,22 @@ fn pair_kind(case: &Case) -> Option<PairKind> {
             how: "two chat.send turns on a private gateway",
             base_ctx: PolicyContext {
                 owner: Some(true),
+                ..ctx.clone()
+            },
+        });
+    }
+    if let Some(spawner) = ctx.spawner_key().filter(|_| ctx.owner != Some(false)) {
+        // The subagent's own agent's main session (the spawner may be another agent).
+        let agent = ctx
+            .agent
+            .clone()
+            .or_else(|| clawdeck_core::session_key::parse(spawner).agent)
+            .unwrap_or_else(|| "main".to_string());
+        return Some(PairKind {
+            what: "the spawner's session (its group policy, what its subagent inherits)",
+            how: "two subagents spawned on a private gateway, one from the agent's main session",
+            base_ctx: PolicyContext {
+                spawned_by: Some(format!("agent:{agent}:main")),
                 ..ctx.clone()
             },
         });
@@ -395,22 +413,26 @@ async fn observe(
             verify::observe_inbound(&loaded.raw, &agent, ctx, options).await?,
         )
     } else {
-        // The owner and the other side, both on a private gateway: webchat's `chat.send`, else
-        // the `agent` method.
-        let start = |as_owner| match webchat(ctx) {
-            true => verify::Start::ChatSend { as_owner },
-            false => verify::Start::AgentMethod { as_owner },
+        // Both sides on a private gateway, each as its context's owner or not: webchat's
+        // `chat.send`, else the `agent` method (a spawner's turn, whose subagent is observed).
+        let start = |c: &PolicyContext| {
+            let as_owner = c.owner != Some(false);
+            match webchat(ctx) {
+                true => verify::Start::ChatSend { as_owner },
+                false => verify::Start::AgentMethod { as_owner },
+            }
         };
+        let base_ctx = &pair.base_ctx;
         let base = verify::observe_through_gateway(
             &loaded.raw,
             &agent,
-            &pair.base_ctx,
+            base_ctx,
             options,
-            start(true),
+            start(base_ctx),
         )
         .await?;
-        let run = verify::observe_through_gateway(&loaded.raw, &agent, ctx, options, start(false))
-            .await?;
+        let run =
+            verify::observe_through_gateway(&loaded.raw, &agent, ctx, options, start(ctx)).await?;
         (base, run)
     };
     Ok(Answer::Pair {
@@ -469,11 +491,29 @@ fn judge_pair(case: &Case, base: &ObservedView, run: &ObservedView, seconds: f64
     let real_added = differs(&real_run, &real_base);
     let predicted_removed = differs(&predicted_base, &predicted_run);
     let predicted_added = differs(&predicted_run, &predicted_base);
+    // A gateway host's own tool (the pack's gatewayEffective.alsoLists) that clawdeck's catalog
+    // does not hold: its presence cannot be predicted, so it is said, not judged.
+    let host_only = |tool: &String| {
+        registry.get(tool).is_none()
+            && registry
+                .semantics
+                .gateway_effective
+                .also_lists
+                .contains_key(tool)
+    };
+    let unjudged: Vec<&String> = real_removed
+        .iter()
+        .chain(&real_added)
+        .filter(|t| host_only(t))
+        .collect();
     for (real, predicted, verb) in [
         (&real_removed, &predicted_removed, "removes"),
         (&real_added, &predicted_added, "adds"),
     ] {
-        for tool in real.iter().filter(|t| !predicted.contains(t)) {
+        for tool in real
+            .iter()
+            .filter(|t| !predicted.contains(t) && !host_only(t))
+        {
             outcome.gate_disagreements.push(format!(
                 "{tool}: {} {verb} it in OpenClaw, not in clawdeck",
                 pair.what
@@ -499,6 +539,11 @@ fn judge_pair(case: &Case, base: &ObservedView, run: &ObservedView, seconds: f64
         real_removed.join(" "),
         real_added.join(" ")
     );
+    for tool in unjudged {
+        report.push_str(&format!(
+            "  not judged    {tool}: a gateway host's own tool, not in clawdeck's catalog\n"
+        ));
+    }
     for failure in &outcome.truth_failures {
         report.push_str(&format!("  TRUTH CHECK FAILED: {failure}\n"));
     }

@@ -21,7 +21,7 @@ pub mod runner;
 pub mod sender_run;
 pub(crate) mod telegram_stub;
 
-pub(crate) use clawdeck_core::{context, process};
+pub(crate) use clawdeck_core::{content, context, process};
 pub(crate) use clawdeck_gateway as gateway_client;
 #[cfg(test)]
 pub(crate) use clawdeck_router as router;

@@ -4,7 +4,8 @@
 //! array with every schema, the system prompt) is captured. It answers every completion with a
 //! short text so the agent turn ends normally: as SSE chunks when the request asks for
 //! `stream: true` (what OpenClaw does), as one JSON object otherwise. `GET …/models` lists the
-//! one model.
+//! one model. A turn whose newest message is the user's and says `CLAWDECK_CALL <tool> <json>`
+//! is answered with that tool call instead (the lab spawns a subagent so).
 
 use std::sync::{Arc, Mutex};
 
@@ -19,6 +20,9 @@ use super::loopback_http::{LoopbackServer, json_response};
 
 /// The text every completion answers with.
 pub(crate) const MOCK_REPLY: &str = "clawdeck verify: request recorded.";
+
+/// The line that makes the mock call a tool: `CLAWDECK_CALL <tool> <arguments as JSON>`.
+pub(crate) const CALL_MARKER: &str = "CLAWDECK_CALL";
 
 /// One request the mock received.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,22 +115,74 @@ async fn handle(
         let answer = json!({"object": "list", "data": data, "model": model, "usage": usage()});
         return json_response(StatusCode::OK, &answer);
     }
+    let call = scripted_call(&recorded_body(&requests));
     if stream {
-        sse_response(&model)
+        sse_response(&model, call.as_ref())
     } else {
-        json_response(StatusCode::OK, &whole_answer(&model))
+        json_response(StatusCode::OK, &whole_answer(&model, call.as_ref()))
     }
+}
+
+/// The body just recorded (the newest).
+fn recorded_body(requests: &Mutex<Vec<RecordedRequest>>) -> Value {
+    requests
+        .lock()
+        .ok()
+        .and_then(|list| list.last().map(|r| r.body.clone()))
+        .unwrap_or(Value::Null)
+}
+
+/// A tool call the user asked for in a `CLAWDECK_CALL <tool> <json>` line that no call has
+/// answered yet: read from the newest message back, a user message with the line asks for it,
+/// an assistant's tool call or a tool's result ends the search (the turn then ends with text).
+/// OpenClaw may add a user message of its own context after the user's.
+fn scripted_call(body: &Value) -> Option<(String, String)> {
+    let messages = body.get("messages")?.as_array()?;
+    for message in messages.iter().rev() {
+        match message.get("role").and_then(Value::as_str) {
+            Some("tool") => return None,
+            Some("assistant") if message.get("tool_calls").is_some() => return None,
+            Some("user") => {
+                let text = clawdeck_core::content::content_text(message.get("content"), "\n");
+                if let Some(call) = text.as_deref().and_then(call_line) {
+                    return Some(call);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `<tool> <json>` after the marker, on its line.
+fn call_line(text: &str) -> Option<(String, String)> {
+    let at = text.find(CALL_MARKER)?;
+    let line = text[at + CALL_MARKER.len()..].lines().next()?.trim();
+    let (name, arguments) = line.split_once(char::is_whitespace).unwrap_or((line, "{}"));
+    (!name.is_empty()).then(|| (name.to_string(), arguments.trim().to_string()))
+}
+
+/// The assistant's tool call as a message delta or message.
+fn tool_call(call: &(String, String)) -> Value {
+    json!([{"index": 0, "id": "clawdeck-call-1", "type": "function",
+            "function": {"name": call.0, "arguments": call.1}}])
 }
 
 fn usage() -> Value {
     json!({"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15})
 }
 
-fn whole_answer(model: &str) -> Value {
+fn whole_answer(model: &str, call: Option<&(String, String)>) -> Value {
+    let (message, finish) = match call {
+        Some(call) => (
+            json!({"role": "assistant", "content": null, "tool_calls": tool_call(call)}),
+            "tool_calls",
+        ),
+        None => (json!({"role": "assistant", "content": MOCK_REPLY}), "stop"),
+    };
     json!({
         "id": "clawdeck-verify", "object": "chat.completion", "created": 0, "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": MOCK_REPLY},
-                     "finish_reason": "stop"}],
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
         "usage": usage(),
     })
 }
@@ -138,18 +194,19 @@ fn chunk(model: &str, delta: Value, finish: Option<&str>) -> Value {
     })
 }
 
-/// The whole SSE stream in one body: role + text, the stop chunk with usage, `[DONE]`.
-fn sse_body(model: &str) -> String {
-    let mut end = chunk(model, json!({}), Some("stop"));
-    end["usage"] = usage();
-    let events = [
-        chunk(
-            model,
-            json!({"role": "assistant", "content": MOCK_REPLY}),
-            None,
+/// The whole SSE stream in one body: role + text (or the tool call), the finishing chunk with
+/// usage, `[DONE]`.
+fn sse_body(model: &str, call: Option<&(String, String)>) -> String {
+    let (delta, finish) = match call {
+        Some(call) => (
+            json!({"role": "assistant", "tool_calls": tool_call(call)}),
+            "tool_calls",
         ),
-        end,
-    ];
+        None => (json!({"role": "assistant", "content": MOCK_REPLY}), "stop"),
+    };
+    let mut end = chunk(model, json!({}), Some(finish));
+    end["usage"] = usage();
+    let events = [chunk(model, delta, None), end];
     let mut out = String::new();
     for event in events {
         out.push_str("data: ");
@@ -160,8 +217,8 @@ fn sse_body(model: &str) -> String {
     out
 }
 
-fn sse_response(model: &str) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(sse_body(model))));
+fn sse_response(model: &str, call: Option<&(String, String)>) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(sse_body(model, call))));
     response
         .headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
@@ -216,8 +273,39 @@ mod tests {
             .unwrap();
         assert_eq!(models["data"][0]["id"], "mock-1");
 
+        let user = |text: &str| {
+            json!({"model": "m", "stream": true,
+            "messages": [{"role": "user", "content": [{"type": "text", "text": text}]}]})
+        };
+        let mut asked = user("[Wed] CLAWDECK_CALL sessions_spawn {\"task\": \"hi\"}\nmore");
+        asked["messages"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"role": "user", "content": "internal context"}));
+        let called = client
+            .post(&url)
+            .json(&asked)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(called.contains("\"tool_calls\""), "{called}");
+        assert!(called.contains("\"name\":\"sessions_spawn\""), "{called}");
+        assert!(called.contains(r#"{\"task\": \"hi\"}"#), "{called}");
+        assert!(!called.contains(MOCK_REPLY), "{called}");
+        // The tool's result is the newest message: the turn ends with text.
+        let mut after = user("CLAWDECK_CALL sessions_spawn {}");
+        after["messages"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"role": "tool", "content": "ok"}));
+        let ended = client.post(&url).json(&after).send().await.unwrap();
+        assert!(ended.text().await.unwrap().contains(MOCK_REPLY));
+
         let recorded = mock.completions();
-        assert_eq!(recorded.len(), 2);
+        assert_eq!(recorded.len(), 4);
         assert_eq!(recorded[0].path, "/v1/chat/completions");
         assert_eq!(recorded[0].body["tools"][0]["type"], "function");
         assert_eq!(recorded[1].body["stream"], true);

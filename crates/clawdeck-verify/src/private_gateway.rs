@@ -16,8 +16,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::VerifyError;
+use super::mock::CALL_MARKER;
 use super::mock::RecordingMock;
-use super::observed::{ObservedView, main_request};
+use super::observed::{ObservedView, main_request, spawned_request};
 use crate::context::PolicyContext;
 use crate::gateway_client::{
     Backoff, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient, GatewayEndpoint,
@@ -119,13 +120,30 @@ pub enum Start {
     Inbound,
 }
 
-/// One turn: who starts it and how long it may take.
+/// The task a spawned subagent is given: how its model request is told from the spawner's.
+pub(crate) const SUBAGENT_TASK: &str = "clawdeck verify subagent task: just answer.";
+
+/// One turn: who starts it and how long it may take. With `spawned`, the turn runs in the
+/// spawner's session (`ctx`'s key), its model calls `sessions_spawn` (the mock's scripted
+/// call), and what is observed is the spawned subagent's request.
 pub(crate) struct Turn<'a> {
     pub agent: &'a str,
     pub ctx: &'a PolicyContext,
     pub start: Start,
     pub timeout: Duration,
     pub message: &'a str,
+    pub spawned: bool,
+}
+
+/// The message that makes the mock spawn a subagent with [`SUBAGENT_TASK`], of `agent` when
+/// that is not the spawner's own (`sessions_spawn`'s `agentId`; `subagents.allowAgents` must
+/// allow it).
+pub(crate) fn spawn_message(agent: Option<&str>) -> String {
+    let mut args = json!({ "task": SUBAGENT_TASK });
+    if let Some(agent) = agent {
+        args["agentId"] = json!(agent);
+    }
+    format!("{CALL_MARKER} sessions_spawn {args}")
 }
 
 /// Runs one turn through a private gateway and returns what the model was sent.
@@ -167,17 +185,23 @@ pub(super) async fn observe(
     result
 }
 
-/// Waits for the model request, while the gateway lives, until `deadline`.
+/// Waits for the model request (the turn's own, or with `spawned` its subagent's), while the
+/// gateway lives, until `deadline`.
 async fn await_request(
     gateway: &RunningProcess,
     mock: &RecordingMock,
+    spawned: bool,
     deadline: Instant,
     what: impl Fn() -> String,
     seconds: u64,
 ) -> Result<ObservedView, VerifyError> {
     loop {
         let bodies: Vec<Value> = mock.completions().into_iter().map(|r| r.body).collect();
-        if let Some(body) = main_request(&bodies) {
+        let observed = match spawned {
+            true => spawned_request(&bodies, SUBAGENT_TASK, CALL_MARKER),
+            false => main_request(&bodies),
+        };
+        if let Some(body) = observed {
             return Ok(ObservedView::from_request(body));
         }
         if gateway.is_finished() {
@@ -192,13 +216,41 @@ async fn await_request(
             ));
         }
         if Instant::now() >= deadline {
+            let seen = match spawned {
+                true => format!("; the model was asked {}", describe_requests(&bodies)),
+                false => String::new(),
+            };
             return Err(VerifyError::Timeout {
-                command: what(),
+                command: format!("{}{seen}", what()),
                 seconds,
             });
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+}
+
+/// How many requests the model got, each by the role and start of its newest message (what a
+/// spawn that never reached its subagent left behind).
+fn describe_requests(bodies: &[Value]) -> String {
+    let newest: Vec<String> = bodies
+        .iter()
+        .map(|body| {
+            let last = body
+                .get("messages")
+                .and_then(Value::as_array)
+                .and_then(|m| m.last());
+            let role = last
+                .and_then(|m| m.get("role"))
+                .and_then(Value::as_str)
+                .unwrap_or("?");
+            let text = last
+                .and_then(|m| crate::content::content_text(m.get("content"), " "))
+                .unwrap_or_default();
+            let start: String = text.chars().take(120).collect();
+            format!("{role}: {start:?}")
+        })
+        .collect();
+    format!("{} time(s) [{}]", bodies.len(), newest.join("; "))
 }
 
 /// The method and params that start the turn: the context's session key, else (`agent`) a
@@ -244,6 +296,7 @@ async fn run_turn(
             return await_request(
                 gateway,
                 mock,
+                turn.spawned,
                 Instant::now() + STARTUP + turn.timeout,
                 || {
                     format!(
@@ -274,11 +327,17 @@ async fn run_turn(
     let observed = await_request(
         gateway,
         mock,
+        turn.spawned,
         Instant::now() + turn.timeout,
         || {
             format!(
-                "the private gateway's {method} method (agent {}, port {port})",
-                turn.agent
+                "the private gateway's {method} method (agent {}, port {port}){}",
+                turn.agent,
+                if turn.spawned {
+                    ", and its spawned subagent's request"
+                } else {
+                    ""
+                }
             )
         },
         turn.timeout.as_secs(),

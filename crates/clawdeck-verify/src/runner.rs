@@ -163,8 +163,10 @@ pub async fn observe_cli(
     if super::sender_run::has_sender(ctx) {
         return observe_inbound(config, agent, ctx, options).await;
     }
-    if ctx.owner == Some(false) {
-        let start = super::private_gateway::Start::AgentMethod { as_owner: false };
+    if ctx.owner == Some(false) || ctx.spawner_key().is_some() {
+        // Only a gateway runs a non-owner's turn, or a turn whose subagent is observed.
+        let as_owner = ctx.owner != Some(false);
+        let start = super::private_gateway::Start::AgentMethod { as_owner };
         return observe_through_gateway(config, agent, ctx, options, start).await;
     }
     let Prepared {
@@ -279,6 +281,8 @@ pub async fn observe_through_gateway(
 }
 
 /// One turn of `agent` on a private gateway in the prepared home, with `isolated` as its config.
+/// A context that names its spawner is observed as the subagent that spawner's turn spawns:
+/// the turn runs in the spawner's session and calls `sessions_spawn`.
 async fn on_private_gateway(
     prepared: &Prepared,
     isolated: &Value,
@@ -287,16 +291,29 @@ async fn on_private_gateway(
     options: &RunOptions,
     start: super::private_gateway::Start,
 ) -> Result<ObservedView, VerifyError> {
+    let spawner = ctx.spawner();
+    let spawner_agent = spawner
+        .as_ref()
+        .and_then(|s| s.agent.as_deref())
+        .unwrap_or(agent);
+    let message = match spawner {
+        Some(_) => {
+            let other = !spawner_agent.eq_ignore_ascii_case(agent);
+            super::private_gateway::spawn_message(other.then_some(agent))
+        }
+        None => RUN_MESSAGE.to_string(),
+    };
     super::private_gateway::observe(
         &prepared.program,
         &prepared.home.0,
         isolated,
         super::private_gateway::Turn {
-            agent,
-            ctx,
+            agent: spawner_agent,
+            ctx: spawner.as_ref().unwrap_or(ctx),
             start,
             timeout: options.timeout,
-            message: RUN_MESSAGE,
+            message: &message,
+            spawned: spawner.is_some(),
         },
         &prepared.mock,
     )
@@ -318,7 +335,10 @@ pub async fn observe_inbound(
     ctx: &PolicyContext,
     options: &RunOptions,
 ) -> Result<ObservedView, VerifyError> {
-    let lost = super::sender_run::unsendable(ctx);
+    let mut lost = super::sender_run::unsendable(ctx);
+    if ctx.spawner_key().is_some() {
+        lost.push("--spawned-by (a direct message cannot name the session that spawns)");
+    }
     if !lost.is_empty() {
         return Err(VerifyError::Inexpressible(lost.join(", ")));
     }

@@ -118,13 +118,24 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
 }
 
 /// Where the observed view came from, for a run on the local CLI (or the private gateway a
-/// sender or a non-owner turn needs).
+/// sender, a non-owner or a spawner's turn needs).
 fn local_run_source(ctx: &PolicyContext, agent: &str) -> String {
     if verify::sender_run::has_sender(ctx) {
         let sender = verify::sender_run::telegram_sender(ctx);
         format!(
             "a Telegram direct message from sender {} to a private gateway, agent {agent} (stand-in Bot API, recording mock LLM)",
             sender.id
+        )
+    } else if let Some(spawner) = ctx.spawner_key() {
+        // The spawner's turn runs on a private gateway and calls sessions_spawn; the
+        // subagent's own request is the one compared.
+        format!(
+            "the subagent of agent {agent} that a turn in session \"{spawner}\" spawned on a private gateway{} (recording mock LLM)",
+            if ctx.owner == Some(false) {
+                ", the spawner a non-owner"
+            } else {
+                ""
+            }
         )
     } else if ctx.owner == Some(false) {
         // A non-owner turn runs on a private gateway (see verify::private_gateway); that host

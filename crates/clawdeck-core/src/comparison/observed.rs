@@ -227,6 +227,29 @@ pub fn main_request(requests: &[Value]) -> Option<&Value> {
         .or_else(|| requests.first())
 }
 
+/// The request of a subagent that a turn spawned with `task`: a user message carries the task
+/// and none carries `call_marker` (the line that made the spawning turn call `sessions_spawn`,
+/// which every request of that turn repeats).
+pub fn spawned_request<'a>(
+    requests: &'a [Value],
+    task: &str,
+    call_marker: &str,
+) -> Option<&'a Value> {
+    let user_texts = |body: &Value| -> Vec<String> {
+        body.get("messages")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+            .filter_map(|m| crate::content::content_text(m.get("content"), "\n"))
+            .collect()
+    };
+    requests.iter().find(|body| {
+        let texts = user_texts(body);
+        texts.iter().any(|t| t.contains(task)) && !texts.iter().any(|t| t.contains(call_marker))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -335,5 +358,18 @@ Policy-approved MCP and client tools may also be discoverable through search.\n\
         assert_eq!(view.exposed_names(), ["read", "browser"]);
         assert_eq!(view.tools[1].owner.as_deref(), Some("browser"));
         assert!(ObservedView::from_tools_effective(&json!({"ok": false})).is_none());
+    }
+
+    #[test]
+    fn the_spawned_subagents_request_is_the_one_with_the_task_and_no_call() {
+        let user =
+            |text: &str| json!({"role": "user", "content": [{"type": "text", "text": text}]});
+        let parent_first = json!({"messages": [user("CALL spawn {\"task\": \"T-1\"}")]});
+        let parent_after = json!({"messages": [user("CALL spawn {\"task\": \"T-1\"}"),
+                                               {"role": "tool", "content": "T-1 accepted"}]});
+        let child = json!({"messages": [{"role": "system", "content": "sub"}, user("[task] T-1")]});
+        let requests = [parent_first, parent_after, child.clone()];
+        assert_eq!(spawned_request(&requests, "T-1", "CALL"), Some(&child));
+        assert_eq!(spawned_request(&requests[..2], "T-1", "CALL"), None);
     }
 }

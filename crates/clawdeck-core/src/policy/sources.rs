@@ -160,6 +160,12 @@ pub(crate) fn resolve_context<'a>(
     let agent = context_agent(cfg, ctx)?;
     let (provider, model, model_source) = provider_and_model(cfg, ctx, agent);
     let (owner, owner_source) = match ctx.owner {
+        // OpenClaw starts a subagent's turn through its gateway as no owner (the spawner's
+        // owner rights reach it only as what the spawner could not do: the inherited layer).
+        _ if ctx.spawner_key().is_some() => (
+            false,
+            "a spawned subagent's turn runs as no owner".to_string(),
+        ),
         Some(owner) => (
             owner,
             if owner {

@@ -58,6 +58,7 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
     let run = RunFacts {
         channel: ctx.channel.as_deref(),
         sender: ctx.has_sender(),
+        spawned: ctx.spawner_key().is_some(),
     };
     for switch in &switches.keys {
         if let Some(off) = switch.off(raw, agent, run) {

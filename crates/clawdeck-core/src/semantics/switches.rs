@@ -73,6 +73,10 @@ pub struct KeySwitch {
     /// The tools are built only for a run with a requester (a sender).
     #[serde(default)]
     pub needs_sender: bool,
+    /// The tools are built only for a turn with a caller: an operator's (the local CLI, a
+    /// gateway client) or a channel sender's. A spawned subagent's turn has none.
+    #[serde(default)]
+    pub needs_caller: bool,
 }
 
 /// What a switch asks of the run besides the config.
@@ -82,6 +86,8 @@ pub struct RunFacts<'a> {
     pub channel: Option<&'a str>,
     /// Whether the run has a requester (a sender).
     pub sender: bool,
+    /// Whether the turn is a spawned subagent's (started by its spawner, not by a caller).
+    pub spawned: bool,
 }
 
 /// The pack's `switches.plugins`.
@@ -155,6 +161,12 @@ impl KeySwitch {
         }
         if self.needs_sender && !run.sender {
             return off("built only for a requester (no sender in the context)".to_string());
+        }
+        if self.needs_caller && run.spawned && !run.sender {
+            return off(
+                "built only for a turn with a caller (an operator or a channel sender); a spawned subagent's has none"
+                    .to_string(),
+            );
         }
         None
     }
