@@ -28,6 +28,8 @@ pub(crate) struct ContextChoices {
     pub(crate) accounts: Vec<String>,
     pub(crate) groups: Vec<String>,
     pub(crate) senders: Vec<String>,
+    /// Sessions that may spawn a subagent: each agent's main session.
+    pub(crate) spawners: Vec<String>,
 }
 
 impl ContextChoices {
@@ -48,6 +50,11 @@ impl ContextChoices {
                 (Some(c), Some(g)) => config.sender_keys(c, account, g),
                 _ => Vec::new(),
             },
+            spawners: config
+                .agent_ids()
+                .iter()
+                .map(|id| format!("agent:{id}:main"))
+                .collect(),
         }
     }
 }
@@ -57,6 +64,8 @@ pub(crate) enum Field {
     /// A session key (`agent:ops:telegram:group:-100123`): agent, channel, group and subagent
     /// are read from it, as `--session-key` does.
     Session,
+    /// The session key of the turn that spawned this subagent (`--spawned-by`).
+    SpawnedBy,
     Agent,
     Provider,
     Model,
@@ -70,7 +79,7 @@ pub(crate) enum Field {
 }
 
 impl Field {
-    pub(crate) const ALL: [Field; 11] = [
+    pub(crate) const ALL: [Field; 12] = [
         Field::Agent,
         Field::Provider,
         Field::Model,
@@ -82,11 +91,13 @@ impl Field {
         Field::Subagent,
         Field::Sandbox,
         Field::Session,
+        Field::SpawnedBy,
     ];
 
     fn label(self) -> &'static str {
         match self {
             Field::Session => "session",
+            Field::SpawnedBy => "spawned by",
             Field::Agent => "agent",
             Field::Provider => "provider",
             Field::Model => "model",
@@ -126,6 +137,7 @@ pub(crate) fn sender_label(ctx: &PolicyContext) -> Option<String> {
 fn field_value(ctx: &PolicyContext, field: Field) -> Option<String> {
     match field {
         Field::Session => ctx.session_key.clone(),
+        Field::SpawnedBy => ctx.spawned_by.clone(),
         Field::Agent => ctx.agent.clone(),
         Field::Provider => ctx.provider.clone(),
         Field::Model => ctx.model.clone(),
@@ -154,6 +166,8 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
             ctx.session_key = value;
             *ctx = std::mem::take(ctx).with_session_key();
         }
+        // The engine reads the spawner's key (its group, what it passes on); nothing is copied.
+        Field::SpawnedBy => ctx.spawned_by = value,
         Field::Agent => ctx.agent = value,
         Field::Provider => ctx.provider = value,
         Field::Model => ctx.model = value,
@@ -253,12 +267,28 @@ fn bar_lines(
         spans.push(Span::styled(format!("{label} "), dim));
         spans.push(Span::styled(value, if set { theme::accent() } else { dim }));
     };
-    // What the session key says, where no field of the operator's says otherwise (dimmed).
+    // What the session key (else the spawner's) says, where no field of the operator's says
+    // otherwise (dimmed).
     let keyed = ctx.clone().with_session_key();
-    let from_key = |v: &Option<String>| v.as_ref().map(|v| format!("{v} (session key)"));
+    let own = PolicyContext {
+        spawned_by: None,
+        ..ctx.clone()
+    }
+    .with_session_key();
+    let from_key = |v: &Option<String>, own_value: &Option<String>| {
+        let whose = if own_value.is_some() {
+            "session key"
+        } else {
+            "spawner's key"
+        };
+        v.as_ref().map(|v| format!("{v} ({whose})"))
+    };
     let agent = match (&ctx.agent, resolved) {
         (Some(a), _) => (a.clone(), true),
-        (None, _) if keyed.agent.is_some() => (from_key(&keyed.agent).unwrap_or_default(), false),
+        (None, _) if keyed.agent.is_some() => (
+            from_key(&keyed.agent, &own.agent).unwrap_or_default(),
+            false,
+        ),
         (None, Some(r)) => (format!("{} (default)", r.agent), false),
         (None, None) => ("(default)".to_string(), false),
     };
@@ -284,13 +314,13 @@ fn bar_lines(
     let channel = match (&ctx.channel, &ctx.account) {
         (Some(c), Some(a)) => format!("{c}:{a}"),
         (Some(c), None) => c.clone(),
-        _ => from_key(&keyed.channel).unwrap_or_else(|| "-".to_string()),
+        _ => from_key(&keyed.channel, &own.channel).unwrap_or_else(|| "-".to_string()),
     };
     item(&mut first, "channel", channel, ctx.channel.is_some());
     let group = ctx
         .group
         .clone()
-        .or_else(|| from_key(&keyed.group))
+        .or_else(|| from_key(&keyed.group, &own.group))
         .unwrap_or_else(|| "-".into());
     item(&mut first, "group", group, ctx.group.is_some());
     let sender = sender_label(ctx);
@@ -306,11 +336,15 @@ fn bar_lines(
     let subagent = resolved.map_or(ctx.subagent, |r| r.subagent);
     let sandboxed = resolved.map_or(ctx.sandboxed, |r| r.sandboxed);
     item(&mut second, "owner", yes_no(owner).into(), !ctx.is_owner());
+    let subagent_value = match ctx.spawner_key() {
+        Some(key) => format!("yes, spawned by {key}"),
+        None => yes_no(subagent).into(),
+    };
     item(
         &mut second,
         "subagent",
-        yes_no(subagent).into(),
-        ctx.subagent,
+        subagent_value,
+        ctx.subagent || ctx.spawner_key().is_some(),
     );
     item(
         &mut second,
@@ -415,6 +449,7 @@ impl ContextEditor {
             Field::Account => &choices.accounts,
             Field::Group => &choices.groups,
             Field::Sender => &choices.senders,
+            Field::SpawnedBy => &choices.spawners,
             _ => &[],
         };
         let unset = match (field, &choices.default_agent) {

@@ -13,6 +13,7 @@ use crate::context::PolicyContext;
 use crate::event::{AppEvent, AppEventSender, CoreEvent};
 use crate::frame::FrameRequester;
 use crate::pipeline::CallOutcome;
+use crate::policy::LayerId;
 use crate::queue::{EntryOutcome, EntrySnapshot, EntryState, LaneSnapshot, QueueSnapshot};
 use crate::router::{
     Mode, RouterEvent, RouterEventKind, RouterOutcome, RunStatus, StdStream, TransportKind,
@@ -2301,4 +2302,41 @@ fn the_followed_sessions_permission_mode_and_elevated_level_show_in_its_title() 
         "{screen}"
     );
     insta::assert_snapshot!("sessions_detail_permission_mode", screen);
+}
+
+#[test]
+fn a_spawner_picked_in_the_context_editor_shows_what_the_subagent_inherits() {
+    let mut h = with_config();
+    h.set_context(PolicyContext {
+        agent: Some("ops".into()),
+        ..Default::default()
+    });
+    let exec = |h: &Harness| {
+        h.app
+            .policy
+            .resolution
+            .as_ref()
+            .and_then(|r| r.trace("exec"))
+            .map(|t| (t.visible, t.removed_by.as_ref().map(|r| r.layer)))
+    };
+    assert_eq!(exec(&h), Some((true, None)));
+    // The editor's last row is the spawner: Up from the first wraps to it; main's session may
+    // not run exec, so neither may the ops subagent it spawns.
+    h.key(KeyCode::Char('c'));
+    h.key(KeyCode::Up);
+    h.key(KeyCode::Enter);
+    h.type_text("agent:main:main");
+    h.key(KeyCode::Enter);
+    h.pump();
+    assert_eq!(h.app.context.spawned_by.as_deref(), Some("agent:main:main"));
+    assert_eq!(exec(&h), Some((false, Some(LayerId::Inherited))));
+    h.key(KeyCode::Esc);
+    let screen = h.screen(120, 24);
+    assert!(
+        screen.contains("subagent yes, spawned by agent:main:main"),
+        "{screen}"
+    );
+    assert!(screen.contains(" inh "), "the layer's column: {screen}");
+    assert!(screen.contains("hidden@inh"), "{screen}");
+    insta::assert_snapshot!("spawned_subagent_context", screen);
 }
