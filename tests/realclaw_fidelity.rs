@@ -325,16 +325,35 @@ struct PairKind {
 fn pair_kind(case: &Case) -> Option<PairKind> {
     let ctx = &case.file.context;
     if verify::sender_run::has_sender(ctx) {
+        let signal =
+            verify::sender_run::sender_channel(ctx) == verify::sender_run::SenderChannel::Signal;
+        // Nobody: a sender no key but `*` names (on Signal, another phone number).
+        let (how, base_ctx) = match signal {
+            true => (
+                "two Signal direct messages to a private gateway",
+                PolicyContext {
+                    sender_id: Some("+15550009999".into()),
+                    sender_username: None,
+                    sender_name: Some("Nobody".into()),
+                    sender_e164: None,
+                    ..ctx.clone()
+                },
+            ),
+            false => (
+                "two Telegram direct messages to a private gateway",
+                PolicyContext {
+                    sender_id: Some("7000099".into()),
+                    sender_username: Some("clawdeck_nobody".into()),
+                    sender_name: Some("Nobody".into()),
+                    sender_e164: None,
+                    ..ctx.clone()
+                },
+            ),
+        };
         return Some(PairKind {
             what: "the sender (its toolsBySender entry, the owner list)",
-            how: "two Telegram direct messages to a private gateway",
-            base_ctx: PolicyContext {
-                sender_id: Some("7000099".into()),
-                sender_username: Some("clawdeck_nobody".into()),
-                sender_name: Some("Nobody".into()),
-                sender_e164: None,
-                ..ctx.clone()
-            },
+            how,
+            base_ctx,
         });
     }
     if webchat(ctx) && ctx.owner == Some(false) {

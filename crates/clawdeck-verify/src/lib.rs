@@ -19,6 +19,7 @@ pub mod mock;
 pub mod private_gateway;
 pub mod runner;
 pub mod sender_run;
+pub(crate) mod signal_stub;
 pub(crate) mod telegram_stub;
 
 pub(crate) use clawdeck_core::{content, context, process};

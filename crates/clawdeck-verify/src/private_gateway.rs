@@ -216,10 +216,15 @@ async fn await_request(
             ));
         }
         if Instant::now() >= deadline {
+            let output = super::cli_run::strip_ansi(&gateway.output_snapshot().combined_text());
             let seen = match spawned {
                 true => format!("; the model was asked {}", describe_requests(&bodies)),
                 false => String::new(),
             };
+            let seen = format!(
+                "{seen}; the gateway's output ends with:\n{}",
+                super::cli_run::tail_lines(&output, 12)
+            );
             return Err(VerifyError::Timeout {
                 command: format!("{}{seen}", what()),
                 seconds,

@@ -327,8 +327,69 @@ fn spawn_error(program: &Path, err: &SpawnError) -> VerifyError {
     }
 }
 
-/// One turn started by the context's sender: a Telegram direct message (see `sender_run`)
-/// to a private gateway whose Telegram channel reads from the stand-in Bot API.
+/// The stand-in a sender's direct message comes from.
+enum InboundStub {
+    Telegram(super::telegram_stub::TelegramStub),
+    Signal(super::signal_stub::SignalStub),
+}
+
+impl InboundStub {
+    /// Starts the stand-in of the context's sender channel and points `isolated` at it.
+    async fn start(
+        ctx: &PolicyContext,
+        isolated: &Value,
+        agent: &str,
+    ) -> Result<(InboundStub, Value), VerifyError> {
+        use super::sender_run::{SenderChannel, sender_channel};
+        match sender_channel(ctx) {
+            SenderChannel::Telegram => {
+                let sender = super::sender_run::telegram_sender(ctx);
+                let stub = super::telegram_stub::TelegramStub::start(sender, RUN_MESSAGE)
+                    .await
+                    .map_err(|err| {
+                        VerifyError::Mock(format!("the stand-in Telegram Bot API: {err}"))
+                    })?;
+                let config =
+                    super::sender_run::with_telegram_inbound(isolated, &stub.api_root(), agent);
+                Ok((InboundStub::Telegram(stub), config))
+            }
+            SenderChannel::Signal => {
+                let sender = super::sender_run::signal_sender(ctx);
+                let stub = super::signal_stub::SignalStub::start(sender, RUN_MESSAGE)
+                    .await
+                    .map_err(|err| {
+                        VerifyError::Mock(format!("the stand-in signal-cli daemon: {err}"))
+                    })?;
+                let config = super::sender_run::with_signal_inbound(isolated, &stub.url(), agent);
+                Ok((InboundStub::Signal(stub), config))
+            }
+        }
+    }
+
+    /// How far the message got, for a timeout.
+    fn progress(&self) -> String {
+        match self {
+            InboundStub::Telegram(stub) => format!(
+                "the stand-in Bot API saw {}",
+                describe_calls(&stub.calls(), stub.acknowledged(), "acknowledged")
+            ),
+            InboundStub::Signal(stub) => format!(
+                "the stand-in signal-cli daemon saw {}",
+                describe_calls(&stub.calls(), stub.delivered(), "streamed")
+            ),
+        }
+    }
+
+    async fn stop(self) {
+        match self {
+            InboundStub::Telegram(stub) => stub.stop().await,
+            InboundStub::Signal(stub) => stub.stop().await,
+        }
+    }
+}
+
+/// One turn started by the context's sender: a direct message (see `sender_run`) to a private
+/// gateway whose Telegram or Signal channel reads from a stand-in.
 pub async fn observe_inbound(
     config: &Value,
     agent: &str,
@@ -343,23 +404,16 @@ pub async fn observe_inbound(
         return Err(VerifyError::Inexpressible(lost.join(", ")));
     }
     let prepared = prepare(config, agent, ctx, options).await?;
-    let stub = super::telegram_stub::TelegramStub::start(
-        super::sender_run::telegram_sender(ctx),
-        RUN_MESSAGE,
-    )
-    .await
-    .map_err(|err| VerifyError::Mock(format!("the stand-in Telegram Bot API: {err}")))?;
-    let isolated =
-        super::sender_run::with_telegram_inbound(&prepared.isolated, &stub.api_root(), agent);
+    if super::sender_run::sender_channel(ctx) == super::sender_run::SenderChannel::Signal {
+        install_official_plugin(&prepared, "@openclaw/signal").await?;
+    }
+    let (stub, isolated) = InboundStub::start(ctx, &prepared.isolated, agent).await?;
     let start = super::private_gateway::Start::Inbound;
     let observed = on_private_gateway(&prepared, &isolated, agent, ctx, options, start).await;
     let observed = observed.map_err(|err| match err {
         // Say how far the message got.
         VerifyError::Timeout { command, seconds } => VerifyError::Timeout {
-            command: format!(
-                "{command}; the stand-in Bot API saw {}",
-                describe_calls(&stub.calls(), stub.acknowledged())
-            ),
+            command: format!("{command}; {}", stub.progress()),
             seconds,
         },
         other => other,
@@ -369,9 +423,80 @@ pub async fn observe_inbound(
     observed
 }
 
-fn describe_calls(calls: &[String], acknowledged: bool) -> String {
+/// Installs an official channel plugin of the CLI's own release from npm into the isolated
+/// home (`openclaw plugins install <package>@<version>`). OpenClaw opens a channel's ingress
+/// only for a trusted plugin, and only an npm or ClawHub install is one; a plugin loaded from
+/// `plugins.load.paths` or installed from a path is refused.
+async fn install_official_plugin(prepared: &Prepared, package: &str) -> Result<(), VerifyError> {
+    let program = prepared.program.display().to_string();
+    let version = tokio::task::spawn_blocking({
+        let program = program.clone();
+        move || clawdeck_core::semantics::installed_openclaw_version(&program)
+    })
+    .await
+    .ok()
+    .flatten()
+    .map(|(version, _)| version)
+    .ok_or_else(|| VerifyError::Spawn {
+        program: program.clone(),
+        message: format!(
+            "its version is unknown, so {package} of that release cannot be installed"
+        ),
+    })?;
+    let spec = format!("{package}@{version}");
+    let args = ["plugins", "install", spec.as_str(), "--accept-capabilities"];
+    let mut process = cli_spec(&prepared.program, &prepared.home.0, PLUGIN_INSTALL_TIMEOUT)
+        .args(args.iter().map(|a| a.to_string()));
+    // npm's own content-addressed cache is shared (a cold one downloads every dependency on
+    // every run); the plugin lands in the isolated home all the same.
+    if let Some(home) = std::env::var_os("HOME") {
+        let cache = std::path::Path::new(&home).join(".npm");
+        process = process.env("npm_config_cache", cache.display().to_string());
+    }
+    // What reaching the registry needs on this machine (a proxy, its certificate authority).
+    for key in NETWORK_ENV {
+        if let Ok(value) = std::env::var(key) {
+            process = process.env(key, value);
+        }
+    }
+    let command = process.display_command();
+    let running = process::spawn(process).map_err(|err| spawn_error(&prepared.program, &err))?;
+    let outcome = running.wait().await;
+    if outcome.timed_out {
+        return Err(VerifyError::Timeout {
+            command,
+            seconds: PLUGIN_INSTALL_TIMEOUT.as_secs(),
+        });
+    }
+    if !outcome.success() {
+        return Err(VerifyError::CliFailed {
+            command,
+            status: outcome.summary(),
+            output: tail_lines(&strip_ansi(&outcome.output.combined_text()), 12),
+        });
+    }
+    Ok(())
+}
+
+/// The environment a plugin install passes through to reach npm's registry.
+const NETWORK_ENV: [&str; 9] = [
+    "NODE_EXTRA_CA_CERTS",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "HTTPS_PROXY",
+    "HTTP_PROXY",
+    "NO_PROXY",
+    "https_proxy",
+    "http_proxy",
+    "no_proxy",
+];
+
+/// How long a plugin install from npm may take.
+const PLUGIN_INSTALL_TIMEOUT: Duration = Duration::from_secs(300);
+
+fn describe_calls(calls: &[String], done: bool, what: &str) -> String {
     if calls.is_empty() {
-        return "no call (the Telegram channel never started)".to_string();
+        return "no call (the channel never started)".to_string();
     }
     let mut seen: Vec<&str> = Vec::new();
     for call in calls {
@@ -380,10 +505,10 @@ fn describe_calls(calls: &[String], acknowledged: bool) -> String {
         }
     }
     format!(
-        "{} ({}; the message was {}acknowledged)",
+        "{} ({}; the message was {}{what})",
         calls.len(),
         seen.join(", "),
-        if acknowledged { "" } else { "not " }
+        if done { "" } else { "not " }
     )
 }
 

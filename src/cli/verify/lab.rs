@@ -121,11 +121,16 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
 /// sender, a non-owner or a spawner's turn needs).
 fn local_run_source(ctx: &PolicyContext, agent: &str) -> String {
     if verify::sender_run::has_sender(ctx) {
-        let sender = verify::sender_run::telegram_sender(ctx);
-        format!(
-            "a Telegram direct message from sender {} to a private gateway, agent {agent} (stand-in Bot API, recording mock LLM)",
-            sender.id
-        )
+        match verify::sender_run::sender_channel(ctx) {
+            verify::sender_run::SenderChannel::Telegram => format!(
+                "a Telegram direct message from sender {} to a private gateway, agent {agent} (stand-in Bot API, recording mock LLM)",
+                verify::sender_run::telegram_sender(ctx).id
+            ),
+            verify::sender_run::SenderChannel::Signal => format!(
+                "a Signal direct message from {} to a private gateway, agent {agent} (@openclaw/signal installed from npm, stand-in signal-cli daemon, recording mock LLM)",
+                verify::sender_run::signal_sender(ctx).e164
+            ),
+        }
     } else if let Some(spawner) = ctx.spawner_key() {
         // The spawner's turn runs on a private gateway and calls sessions_spawn; the
         // subagent's own request is the one compared.
