@@ -17,26 +17,78 @@ use super::trace::ABSENT;
 /// The owner layer's label when it carries switched-off tools.
 const LABEL: &str = "tools switched off by config";
 
-/// Adds a removal for every tool a switch keeps from being built.
+/// The owner layer's label when it carries what the turn's message provider keeps out.
+const PROVIDER_LABEL: &str = "tools the turn's message provider keeps out";
+
+/// Adds a removal for every tool a switch keeps from being built, and for every tool the
+/// turn's message provider filters out.
 pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
+    let Some(owner) = layers.iter_mut().find(|l| l.id == LayerId::Owner) else {
+        return;
+    };
+    apply_switches(owner, inputs);
+    apply_message_provider(owner, inputs);
+}
+
+/// Labels the owner layer as also doing `label` (present from now on), with `note`.
+fn also_does(owner: &mut LayerPolicy, label: &str, note: String) {
+    if owner.present {
+        owner.label = format!("{}; {label}", owner.label);
+        owner.note = format!("{}; {note}", owner.note);
+    } else {
+        owner.present = true;
+        owner.label = label.to_string();
+        owner.note = note;
+    }
+}
+
+/// OpenClaw filters a turn's tools by its message provider (`filterToolsByMessageProvider`):
+/// the channel the turn came over, not one a session key names.
+fn apply_message_provider(owner: &mut LayerPolicy, inputs: &LayerInputs<'_>) {
+    let ctx = inputs.ctx;
+    let Some(provider) = ctx
+        .channel
+        .as_deref()
+        .filter(|_| !ctx.channel_from_key)
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+    else {
+        return;
+    };
+    let switches = &inputs.registry.semantics.switches;
+    let removed: Vec<(String, String)> = inputs
+        .registry
+        .tools
+        .iter()
+        .filter(|t| !t.is_clawdecks())
+        .filter_map(|t| {
+            Some((
+                t.name.clone(),
+                switches.provider_removes(provider, &t.name)?,
+            ))
+        })
+        .collect();
+    if removed.is_empty() {
+        return;
+    }
+    also_does(
+        owner,
+        PROVIDER_LABEL,
+        format!("message provider {provider}"),
+    );
+    for (tool, reason) in removed {
+        owner.deny.push(RuleEntry::builtin(tool, reason));
+    }
+}
+
+fn apply_switches(owner: &mut LayerPolicy, inputs: &LayerInputs<'_>) {
     let removed = switched_off(inputs);
     if removed.is_empty() {
         return;
     }
-    let Some(owner) = layers.iter_mut().find(|l| l.id == LayerId::Owner) else {
-        return;
-    };
     let mut keys: Vec<&str> = removed.iter().map(|(_, off)| off.path.as_str()).collect();
     keys.dedup();
-    let note = format!("switched off: {}", keys.join(", "));
-    if owner.present {
-        owner.label = format!("{}; {LABEL}", owner.label);
-        owner.note = format!("{}; {note}", owner.note);
-    } else {
-        owner.present = true;
-        owner.label = LABEL.to_string();
-        owner.note = note;
-    }
+    also_does(owner, LABEL, format!("switched off: {}", keys.join(", ")));
     for (tool, off) in removed {
         owner.deny.push(RuleEntry::builtin_at(
             tool,

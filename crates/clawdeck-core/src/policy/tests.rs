@@ -1421,3 +1421,50 @@ fn a_non_owners_spawn_keeps_the_owner_only_tools_from_its_subagent() {
     assert!(inherited.present);
     assert!(!res.trace("nodes").unwrap().visible);
 }
+
+#[test]
+fn a_turns_message_provider_limits_its_tools() {
+    let config = "{ tools: { toolSearch: false } }";
+    let turn = |channel: &str| PolicyContext {
+        channel: Some(channel.into()),
+        ..ctx()
+    };
+    let voice = resolve_2026(config, &turn("voice"));
+    let tts = voice.trace("tts").unwrap().removed_by.clone().unwrap();
+    assert_eq!(tts.layer, LayerId::Owner);
+    assert!(voice.trace("web_fetch").unwrap().visible);
+    let node = resolve_2026(config, &turn("node"));
+    let mut shown: Vec<String> = visible(&node)
+        .into_iter()
+        .filter(|n| {
+            !n.starts_with("clawbot")
+                && n != "system_volume_control"
+                && n != "start_app"
+                && n != "open_website"
+        })
+        .collect();
+    shown.sort();
+    assert!(
+        shown.iter().all(|t| [
+            "canvas",
+            "pdf",
+            "tts",
+            "view_image",
+            "web_fetch",
+            "web_search"
+        ]
+        .contains(&t.as_str())),
+        "{shown:?}"
+    );
+    assert!(shown.contains(&"web_fetch".to_string()), "{shown:?}");
+    // A session key that names a channel says where the session lives, not who sent the turn.
+    let keyed = resolve_2026(
+        config,
+        &PolicyContext {
+            session_key: Some("agent:main:voice:group:g1".into()),
+            ..ctx()
+        },
+    );
+    assert_eq!(keyed.context.channel.as_deref(), Some("voice"));
+    assert!(keyed.trace("tts").unwrap().visible);
+}

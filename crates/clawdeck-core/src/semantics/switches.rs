@@ -19,6 +19,43 @@ pub struct ToolSwitches {
     /// How `plugins.*` decides which plugins load (`None`: the pack does not say).
     #[serde(default)]
     pub plugins: Option<PluginSwitches>,
+    /// The tools a turn from a message provider is limited to or never gets (OpenClaw's
+    /// `TOOL_ALLOW_BY_MESSAGE_PROVIDER` / `TOOL_DENY_BY_MESSAGE_PROVIDER`), by provider id.
+    #[serde(default)]
+    pub message_providers: std::collections::BTreeMap<String, ProviderTools>,
+}
+
+/// What one message provider does to a turn's tools: an allowlist wins over a deny list.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderTools {
+    #[serde(default)]
+    pub allow: Vec<String>,
+    #[serde(default)]
+    pub deny: Vec<String>,
+}
+
+impl ToolSwitches {
+    /// Whether a turn from `provider` (the channel the turn came over, not one a session key
+    /// names) may have `tool`; `None` when the provider leaves the tool alone.
+    pub fn provider_removes(&self, provider: &str, tool: &str) -> Option<String> {
+        let rules = self
+            .message_providers
+            .get(&provider.trim().to_lowercase())?;
+        if !rules.allow.is_empty() {
+            return (!rules.allow.iter().any(|t| t == tool)).then(|| {
+                format!(
+                    "a turn from the {provider} message provider gets only {}",
+                    rules.allow.join(", ")
+                )
+            });
+        }
+        rules
+            .deny
+            .iter()
+            .any(|t| t == tool)
+            .then(|| format!("never offered to a turn from the {provider} message provider"))
+    }
 }
 
 impl ToolSwitches {
