@@ -101,3 +101,10 @@ pub(crate) fn json_response(status: StatusCode, value: &Value) -> Response<Full<
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
 }
+
+/// A stand-in's shared state; a poisoned lock still holds what the requests recorded.
+pub(crate) fn lock<T>(state: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}

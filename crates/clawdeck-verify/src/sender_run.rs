@@ -166,8 +166,9 @@ pub(crate) fn with_telegram_inbound(isolated: &Value, api_root: &str, agent: &st
 
 /// The isolated config with Signal reading the stand-in daemon (an `external-native`
 /// transport) as account [`super::signal_stub::ACCOUNT`], and `agent` bound to it. Signal is
-/// an external plugin: the config must load it (`plugins.load.paths`), and it starts only
-/// when trusted (`plugins.entries.signal.enabled`), which is set here.
+/// an external plugin: the lab installs it from npm into the run's home (see
+/// `runner::install_official_plugin`), and it starts only while enabled
+/// (`plugins.entries.signal.enabled`), which is set here.
 pub(crate) fn with_signal_inbound(isolated: &Value, daemon_url: &str, agent: &str) -> Value {
     let mut trusted = isolated.clone();
     if let Some(root) = trusted.as_object_mut() {

@@ -18,7 +18,7 @@ use hyper::header::{CONTENT_TYPE, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use serde_json::{Value, json};
 
-use super::loopback_http::{LoopbackServer, json_response};
+use super::loopback_http::{LoopbackServer, json_response, lock};
 
 /// The Signal account OpenClaw runs as (written into the config).
 pub(crate) const ACCOUNT: &str = "+15550000000";
@@ -77,12 +77,6 @@ impl SignalStub {
     pub(crate) async fn stop(self) {
         self.server.stop().await;
     }
-}
-
-fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
-    state
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn now_ms() -> u64 {

@@ -18,7 +18,7 @@ use hyper::header::CONTENT_TYPE;
 use hyper::{Request, Response, StatusCode};
 use serde_json::{Map, Value, json};
 
-use super::loopback_http::{LoopbackServer, json_response};
+use super::loopback_http::{LoopbackServer, json_response, lock};
 
 /// The bot token the stand-in expects (any token works; this one is written into the config).
 pub(crate) const BOT_TOKEN: &str = "7000001:clawdeck-verify";
@@ -108,12 +108,6 @@ impl TelegramStub {
     pub(crate) async fn stop(self) {
         self.server.stop().await;
     }
-}
-
-fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
-    state
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The request's parameters: query string, then a JSON or form body on top.
