@@ -318,9 +318,10 @@ struct PairKind {
 /// The pair a case is observed as, if it is one: a sender case (the case's sender and a sender
 /// no `toolsBySender` key but `*` names, each a Telegram direct message to a private gateway;
 /// no CLI flag or gateway method carries a sender; both are non-owners alike, so only the
-/// sender rules differ), a spawner case (the subagent a turn in the case's spawner session
-/// spawns, and the one a turn in the agent's main session spawns: only the spawner's session
-/// differs), or a non-owner case (as the owner and as a non-owner, both through a private
+/// sender rules differ), a node case (a node's voice transcript and a non-owner's turn in the
+/// same session: only the message provider differs), a spawner case (the subagent a turn in
+/// the case's spawner session spawns, and the one a turn in the agent's main session spawns:
+/// only the spawner's session differs), or a non-owner case (as the owner and as a non-owner, both through a private
 /// gateway's `agent` method, a spawner's turn too; a local CLI run is always its owner's).
 fn pair_kind(case: &Case) -> Option<PairKind> {
     let ctx = &case.file.context;
@@ -354,6 +355,16 @@ fn pair_kind(case: &Case) -> Option<PairKind> {
             what: "the sender (its toolsBySender entry, the owner list)",
             how,
             base_ctx,
+        });
+    }
+    if verify::private_gateway::node_turn(ctx) {
+        return Some(PairKind {
+            what: "the turn's message provider (a paired node's voice transcript)",
+            how: "a non-owner's agent-method turn and a node's voice transcript, same session",
+            base_ctx: PolicyContext {
+                channel: None,
+                ..ctx.clone()
+            },
         });
     }
     if webchat(ctx) && ctx.owner == Some(false) {
@@ -436,6 +447,9 @@ async fn observe(
         // `chat.send`, else the `agent` method (a spawner's turn, whose subagent is observed).
         let start = |c: &PolicyContext| {
             let as_owner = c.owner != Some(false);
+            if verify::private_gateway::node_turn(c) {
+                return verify::Start::NodeVoice;
+            }
             match webchat(ctx) {
                 true => verify::Start::ChatSend { as_owner },
                 false => verify::Start::AgentMethod { as_owner },
@@ -520,10 +534,27 @@ fn judge_pair(case: &Case, base: &ObservedView, run: &ObservedView, seconds: f64
                 .also_lists
                 .contains_key(tool)
     };
+    // A tool a gateway turn without a caller never builds (the pack's
+    // gatewayEffective.neverLists: transcripts) that neither OpenClaw turn had: what clawdeck
+    // says happens to it between the two turns cannot be seen, so it is said, not judged.
+    let never_built = |tool: &String| {
+        !real_base.contains(tool)
+            && !real_run.contains(tool)
+            && registry
+                .semantics
+                .gateway_effective
+                .never_lists
+                .contains_key(tool)
+    };
     let unjudged: Vec<&String> = real_removed
         .iter()
         .chain(&real_added)
         .filter(|t| host_only(t))
+        .collect();
+    let unseen: Vec<&String> = predicted_removed
+        .iter()
+        .chain(&predicted_added)
+        .filter(|t| never_built(t))
         .collect();
     for (real, predicted, verb) in [
         (&real_removed, &predicted_removed, "removes"),
@@ -538,7 +569,10 @@ fn judge_pair(case: &Case, base: &ObservedView, run: &ObservedView, seconds: f64
                 pair.what
             ));
         }
-        for tool in predicted.iter().filter(|t| !real.contains(t)) {
+        for tool in predicted
+            .iter()
+            .filter(|t| !real.contains(t) && !never_built(t))
+        {
             outcome.gate_disagreements.push(format!(
                 "{tool}: {} {verb} it in clawdeck, not in OpenClaw",
                 pair.what
@@ -561,6 +595,11 @@ fn judge_pair(case: &Case, base: &ObservedView, run: &ObservedView, seconds: f64
     for tool in unjudged {
         report.push_str(&format!(
             "  not judged    {tool}: a gateway host's own tool, not in clawdeck's catalog\n"
+        ));
+    }
+    for tool in unseen {
+        report.push_str(&format!(
+            "  not judged    {tool}: neither gateway turn built it (it needs a caller or an owner those turns lack)\n"
         ));
     }
     for failure in &outcome.truth_failures {

@@ -42,6 +42,8 @@ pub struct ConnectOptions {
     /// One of OpenClaw's known client ids (`cli`).
     pub client_id: String,
     pub client_mode: String,
+    /// `operator` (clawdeck's own role), or `node` for a connection that acts as a paired node.
+    pub role: String,
     pub client_version: String,
     pub platform: String,
     pub scopes: Vec<String>,
@@ -59,6 +61,7 @@ impl Default for ConnectOptions {
         ConnectOptions {
             client_id: "cli".to_string(),
             client_mode: "cli".to_string(),
+            role: "operator".to_string(),
             client_version: env!("CARGO_PKG_VERSION").to_string(),
             platform: std::env::consts::OS.to_string(),
             scopes: OPERATOR_SCOPES.iter().map(|s| s.to_string()).collect(),
@@ -71,6 +74,19 @@ impl Default for ConnectOptions {
 }
 
 impl ConnectOptions {
+    /// Options for a connection that acts as a headless node (role `node`, no operator
+    /// scopes): what a paired device's app would open.
+    pub fn as_node() -> Self {
+        ConnectOptions {
+            client_id: "node-host".to_string(),
+            client_mode: "node".to_string(),
+            role: "node".to_string(),
+            scopes: Vec::new(),
+            caps: Vec::new(),
+            ..ConnectOptions::default()
+        }
+    }
+
     /// These options, also asking for `operator.admin` when `all_operators`.
     pub fn all_operators(mut self, all_operators: bool) -> Self {
         if all_operators && !self.scopes.iter().any(|s| s == ADMIN_SCOPE) {
@@ -312,7 +328,7 @@ pub fn connect_params(
         device_id: identity.device_id(),
         client_id: &options.client_id,
         client_mode: &options.client_mode,
-        role: "operator",
+        role: &options.role,
         scopes: &options.scopes,
         signed_at_ms: challenge.ts,
         token,
@@ -335,7 +351,7 @@ pub fn connect_params(
             "platform": options.platform,
             "mode": options.client_mode,
         },
-        "role": "operator",
+        "role": options.role,
         "scopes": options.scopes,
         "caps": options.caps,
         "userAgent": format!("clawdeck/{}", options.client_version),

@@ -99,6 +99,24 @@ pub fn agent_model(config: &Value, agent: &str, ctx: &PolicyContext) -> ModelRef
         })
 }
 
+/// The isolated config with the mock's model marked as a reasoning model (so it takes a
+/// thinking level other than `off`).
+pub(crate) fn with_reasoning_model(isolated: &Value) -> Value {
+    let mut out = isolated.clone();
+    let providers = out
+        .pointer_mut("/models/providers")
+        .and_then(Value::as_object_mut);
+    for provider in providers.into_iter().flat_map(|p| p.values_mut()) {
+        let models = provider.get_mut("models").and_then(Value::as_array_mut);
+        for model in models.into_iter().flatten() {
+            if let Some(model) = model.as_object_mut() {
+                model.insert("reasoning".to_string(), Value::Bool(true));
+            }
+        }
+    }
+    out
+}
+
 /// The operator's config with `models` pointing at the mock and every agent on `model`.
 /// `config` must be an object (the loader guarantees it).
 pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) -> Value {
@@ -209,6 +227,31 @@ pub(crate) fn inexpressible(ctx: &PolicyContext) -> Vec<&'static str> {
     if ctx.spawner_key().is_some() && super::sender_run::has_sender(ctx) {
         out.push("--spawned-by with a sender (the lab spawns from a gateway's agent method only)");
     }
+    out.extend(provider_unsayable(ctx));
+    out
+}
+
+/// What a turn over the context's message provider cannot carry: the lab starts a `node`
+/// turn (a paired node's voice transcript, always a non-owner's), and no other.
+fn provider_unsayable(ctx: &PolicyContext) -> Vec<&'static str> {
+    let Some(provider) = super::private_gateway::message_provider(ctx) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    match provider.as_str() {
+        "node" => {
+            if ctx.owner == Some(true) {
+                out.push("--owner with --channel node (a node's voice turn runs as no owner)");
+            }
+            if super::sender_run::has_sender(ctx) || ctx.spawner_key().is_some() {
+                out.push("--channel node with a sender or a spawner (a node's turn has neither)");
+            }
+        }
+        "voice" | "discord-voice" => {
+            out.push("--channel voice or discord-voice (only a voice call starts such a turn)")
+        }
+        _ => {}
+    }
     out
 }
 
@@ -220,6 +263,58 @@ mod tests {
 
     fn ctx() -> PolicyContext {
         PolicyContext::default()
+    }
+
+    #[test]
+    fn a_node_turn_is_started_only_as_no_owner_and_a_voice_call_not_at_all() {
+        let node = PolicyContext {
+            channel: Some("Node".into()),
+            owner: Some(false),
+            session_key: Some("agent:main:main".into()),
+            ..ctx()
+        };
+        assert!(super::super::private_gateway::node_turn(&node));
+        assert!(inexpressible(&node).is_empty());
+        let owner = PolicyContext {
+            owner: Some(true),
+            ..node.clone()
+        };
+        assert_eq!(
+            inexpressible(&owner).len(),
+            1,
+            "{:?}",
+            inexpressible(&owner)
+        );
+        // A key naming the node channel says where the session lives, not how the turn came.
+        let keyed = PolicyContext {
+            channel: None,
+            session_key: Some("agent:main:node:group:g1".into()),
+            ..ctx()
+        };
+        assert!(!super::super::private_gateway::node_turn(&keyed));
+        let voice = PolicyContext {
+            channel: Some("discord-voice".into()),
+            ..ctx()
+        };
+        assert!(inexpressible(&voice)[0].contains("voice call"));
+    }
+
+    #[test]
+    fn the_reasoning_model_is_the_mock_marked_as_reasoning() {
+        let model = ModelRef {
+            provider: "mock".into(),
+            model: "mock-1".into(),
+        };
+        let isolated = isolated_config(&json!({}), &model, "http://127.0.0.1:9");
+        let marked = with_reasoning_model(&isolated);
+        assert_eq!(
+            marked.pointer("/models/providers/mock/models/0/reasoning"),
+            Some(&json!(true))
+        );
+        assert_eq!(
+            isolated.pointer("/models/providers/mock/models/0/reasoning"),
+            Some(&json!(false))
+        );
     }
 
     #[test]

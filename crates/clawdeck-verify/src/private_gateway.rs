@@ -1,9 +1,12 @@
 //! Turns of real OpenClaw that only a gateway can run, on a private one. A local CLI run is
 //! always its owner's and has no channel sender. So the operator's config goes into an
 //! isolated home with a gateway section of its own, that gateway is started on a free loopback
-//! port under the process supervisor, and the turn is started one of two ways:
-//! - through the gateway's `agent` method, by an operator connection with or without
-//!   `operator.admin` (without it the turn runs with `senderIsOwner: false`);
+//! port under the process supervisor, and the turn is started one of these ways:
+//! - through the gateway's `agent` method (or webchat's `chat.send`), by an operator
+//!   connection with or without `operator.admin` (without it the turn runs with
+//!   `senderIsOwner: false`);
+//! - by a paired node's voice transcript (`node.event`), whose turn's message provider is
+//!   `node`;
 //! - by a channel: a direct message arrives through OpenClaw's own Telegram channel from the
 //!   stand-in Bot API of [`super::telegram_stub`], and carries its sender.
 //!
@@ -58,16 +61,130 @@ fn gateway_error(method: &str, message: impl std::fmt::Display) -> VerifyError {
     }
 }
 
+/// Connects the lab's node as a paired node. Its first connection pairs its device (silently,
+/// on loopback) and asks for its surface to be approved, which a local pairing does not do by
+/// itself; an operator approves it (`node.pair.approve`), and only the node's next connection
+/// carries the pairing generation that `node.event` is checked against.
+async fn connect_paired_node(
+    port: u16,
+    token: &str,
+    home: &Path,
+    gateway: &RunningProcess,
+    deadline: Instant,
+) -> Result<GatewayClient, VerifyError> {
+    let node = connect(port, token, home, gateway, Connection::Node, deadline).await?;
+    let node_id = DeviceIdentity::load_or_create(&home.join(Connection::Node.device_file()))
+        .map_err(|e| gateway_error("connect", e))?
+        .device_id()
+        .to_string();
+    let approver = connect(
+        port,
+        token,
+        home,
+        gateway,
+        Connection::NodeApprover,
+        deadline,
+    )
+    .await;
+    let approved = match &approver {
+        Ok(approver) => approve_node(approver, &node_id, deadline).await,
+        Err(_) => Ok(()),
+    };
+    node.close();
+    if let Ok(approver) = &approver {
+        approver.close();
+    }
+    approver?;
+    approved?;
+    connect(port, token, home, gateway, Connection::Node, deadline).await
+}
+
+/// Approves the pending surface request of `node_id`, waiting for it to be listed.
+async fn approve_node(
+    operator: &GatewayClient,
+    node_id: &str,
+    deadline: Instant,
+) -> Result<(), VerifyError> {
+    loop {
+        let listing = operator
+            .request("node.pair.list", json!({}))
+            .await
+            .map_err(|e| gateway_error("node.pair.list", e))?;
+        let request_id = listing
+            .get("pending")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .find(|r| r.get("nodeId").and_then(Value::as_str) == Some(node_id))
+            .and_then(|r| r.get("requestId"))
+            .cloned();
+        if let Some(request_id) = request_id {
+            let params = json!({ "requestId": request_id });
+            return operator
+                .request("node.pair.approve", params)
+                .await
+                .map(|_| ())
+                .map_err(|e| gateway_error("node.pair.approve", e));
+        }
+        if Instant::now() >= deadline {
+            return Err(gateway_error(
+                "node.pair.list",
+                format!("no pending pairing of node {node_id}: {listing}"),
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Who connects to the private gateway.
+#[derive(Clone, Copy)]
+enum Connection {
+    /// An operator, with `operator.admin` (the owner) or without.
+    Operator { as_owner: bool },
+    /// A headless node, which the gateway pairs silently on loopback. Its device is its own:
+    /// a device already paired as an operator would have to be approved to add the role.
+    Node,
+    /// The operator who approves the node's surface (`operator.pairing`).
+    NodeApprover,
+}
+
+impl Connection {
+    fn options(self) -> ConnectOptions {
+        match self {
+            Connection::Operator { as_owner } => {
+                let mut options = ConnectOptions::default();
+                if as_owner {
+                    options.scopes.push("operator.admin".to_string());
+                }
+                options
+            }
+            Connection::Node => ConnectOptions::as_node(),
+            Connection::NodeApprover => {
+                let mut options = Connection::Operator { as_owner: true }.options();
+                options.scopes.push("operator.pairing".to_string());
+                options
+            }
+        }
+    }
+
+    fn device_file(self) -> &'static str {
+        match self {
+            Connection::Operator { .. } | Connection::NodeApprover => "clawdeck-device",
+            Connection::Node => "clawdeck-node-device",
+        }
+    }
+}
+
 /// Connects to the private gateway, retrying while it starts (until `deadline`).
 async fn connect(
     port: u16,
     token: &str,
     home: &Path,
     gateway: &RunningProcess,
-    as_owner: bool,
+    who: Connection,
     deadline: Instant,
 ) -> Result<GatewayClient, VerifyError> {
-    let identity = DeviceIdentity::load_or_create(&home.join("clawdeck-device"))
+    let identity = DeviceIdentity::load_or_create(&home.join(who.device_file()))
         .map_err(|e| gateway_error("connect", e))?;
     let endpoint = GatewayEndpoint {
         name: "verify".to_string(),
@@ -75,10 +192,7 @@ async fn connect(
         auth: GatewayAuth::Token(token.to_string()),
         origin: "clawdeck verify (private gateway)".to_string(),
     };
-    let mut options = ConnectOptions::default();
-    if as_owner {
-        options.scopes.push("operator.admin".to_string());
-    }
+    let options = who.options();
     loop {
         let attempt = GatewayClient::connect(
             endpoint.clone(),
@@ -118,6 +232,25 @@ pub enum Start {
     ChatSend { as_owner: bool },
     /// A message the config's channel delivers by itself.
     Inbound,
+    /// A paired node's voice transcript (`node.event` `voice.transcript`, as a phone's talk
+    /// mode sends it): the turn's message provider is `node`.
+    NodeVoice,
+}
+
+/// The message provider a context's turn comes over: its channel when no session key named
+/// it (a key says where the session lives, not how the turn arrived), lower case.
+pub fn message_provider(ctx: &PolicyContext) -> Option<String> {
+    let resolved = ctx.clone().with_session_key();
+    resolved
+        .channel
+        .filter(|_| !resolved.channel_from_key)
+        .map(|c| c.trim().to_lowercase())
+        .filter(|c| !c.is_empty())
+}
+
+/// Whether the context's turn is a paired node's ([`Start::NodeVoice`] starts one).
+pub fn node_turn(ctx: &PolicyContext) -> bool {
+    message_provider(ctx).as_deref() == Some("node")
 }
 
 /// The task a spawned subagent is given: how its model request is told from the spawner's.
@@ -259,7 +392,8 @@ fn describe_requests(bodies: &[Value]) -> String {
 }
 
 /// The method and params that start the turn: the context's session key, else (`agent`) a
-/// session id of the lab's or (`chat.send`, which needs a key) the agent's main session;
+/// session id of the lab's or (`chat.send` and a node's transcript, which need a key) the
+/// agent's main session;
 /// `chat.send`'s params as the console's chat sends them.
 fn turn_request(turn: &Turn<'_>) -> (&'static str, Value) {
     let key = turn
@@ -267,8 +401,13 @@ fn turn_request(turn: &Turn<'_>) -> (&'static str, Value) {
         .session_key
         .as_deref()
         .filter(|k| !k.trim().is_empty());
+    let main = format!("agent:{}:main", turn.agent);
+    if let Start::NodeVoice = turn.start {
+        let transcript = json!({ "text": turn.message, "sessionKey": key.unwrap_or(&main) });
+        let params = json!({ "event": "voice.transcript", "payloadJSON": transcript.to_string() });
+        return ("node.event", params);
+    }
     if let Start::ChatSend { .. } = turn.start {
-        let main = format!("agent:{}:main", turn.agent);
         let key = key.unwrap_or(&main);
         let chat =
             crate::gateway_client::chat::ChatRequest::new(key, Some(turn.agent), turn.message);
@@ -294,8 +433,11 @@ async fn run_turn(
     turn: &Turn<'_>,
     mock: &RecordingMock,
 ) -> Result<ObservedView, VerifyError> {
-    let as_owner = match turn.start {
-        Start::AgentMethod { as_owner } | Start::ChatSend { as_owner } => as_owner,
+    let who = match turn.start {
+        Start::AgentMethod { as_owner } | Start::ChatSend { as_owner } => {
+            Connection::Operator { as_owner }
+        }
+        Start::NodeVoice => Connection::Node,
         Start::Inbound => {
             // The channel starts polling once the gateway is up; the message is its turn.
             return await_request(
@@ -314,15 +456,11 @@ async fn run_turn(
             .await;
         }
     };
-    let client = connect(
-        port,
-        token,
-        home,
-        gateway,
-        as_owner,
-        Instant::now() + STARTUP,
-    )
-    .await?;
+    let deadline = Instant::now() + STARTUP;
+    let client = match who {
+        Connection::Node => connect_paired_node(port, token, home, gateway, deadline).await?,
+        _ => connect(port, token, home, gateway, who, deadline).await?,
+    };
     let (method, params) = turn_request(turn);
     let accepted = client.request(method, params).await;
     if let Err(err) = accepted {

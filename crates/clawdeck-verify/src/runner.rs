@@ -163,6 +163,10 @@ pub async fn observe_cli(
     if super::sender_run::has_sender(ctx) {
         return observe_inbound(config, agent, ctx, options).await;
     }
+    if super::private_gateway::node_turn(ctx) {
+        let start = super::private_gateway::Start::NodeVoice;
+        return observe_through_gateway(config, agent, ctx, options, start).await;
+    }
     if ctx.owner == Some(false) || ctx.spawner_key().is_some() {
         // Only a gateway runs a non-owner's turn, or a turn whose subagent is observed.
         let as_owner = ctx.owner != Some(false);
@@ -274,8 +278,14 @@ pub async fn observe_through_gateway(
     start: super::private_gateway::Start,
 ) -> Result<ObservedView, VerifyError> {
     let prepared = prepare(config, agent, ctx, options).await?;
-    let observed =
-        on_private_gateway(&prepared, &prepared.isolated, agent, ctx, options, start).await;
+    let isolated = match start {
+        // A node's voice turn asks for thinking level `low`, which only a reasoning model has.
+        super::private_gateway::Start::NodeVoice => {
+            super::home::with_reasoning_model(&prepared.isolated)
+        }
+        _ => prepared.isolated.clone(),
+    };
+    let observed = on_private_gateway(&prepared, &isolated, agent, ctx, options, start).await;
     prepared.mock.stop().await;
     observed
 }
