@@ -160,6 +160,18 @@ impl PolicyContext {
         Some(parent.with_session_key())
     }
 
+    /// This context with no sender: a spawned subagent's own turn, whose sender (if the
+    /// context names one) wrote to the spawner, not to it.
+    pub fn without_sender(&self) -> PolicyContext {
+        PolicyContext {
+            sender_id: None,
+            sender_e164: None,
+            sender_username: None,
+            sender_name: None,
+            ..self.clone()
+        }
+    }
+
     pub fn is_owner(&self) -> bool {
         self.owner.unwrap_or(true)
     }

@@ -224,9 +224,6 @@ pub(crate) fn inexpressible(ctx: &PolicyContext) -> Vec<&'static str> {
     if ctx.account.is_some() {
         out.push("--account");
     }
-    if ctx.spawner_key().is_some() && super::sender_run::has_sender(ctx) {
-        out.push("--spawned-by with a sender (the lab spawns from a gateway's agent method only)");
-    }
     out.extend(provider_unsayable(ctx));
     out
 }

@@ -302,23 +302,13 @@ async fn on_private_gateway(
     start: super::private_gateway::Start,
 ) -> Result<ObservedView, VerifyError> {
     let spawner = ctx.spawner();
-    let spawner_agent = spawner
-        .as_ref()
-        .and_then(|s| s.agent.as_deref())
-        .unwrap_or(agent);
-    let message = match spawner {
-        Some(_) => {
-            let other = !spawner_agent.eq_ignore_ascii_case(agent);
-            super::private_gateway::spawn_message(other.then_some(agent))
-        }
-        None => RUN_MESSAGE.to_string(),
-    };
+    let (spawner_agent, message) = turn_message(ctx, agent);
     super::private_gateway::observe(
         &prepared.program,
         &prepared.home.0,
         isolated,
         super::private_gateway::Turn {
-            agent: spawner_agent,
+            agent: &spawner_agent,
             ctx: spawner.as_ref().unwrap_or(ctx),
             start,
             timeout: options.timeout,
@@ -328,6 +318,31 @@ async fn on_private_gateway(
         &prepared.mock,
     )
     .await
+}
+
+/// The agent the turn goes to and its message: with a spawner, the spawner's agent and the
+/// message that makes it spawn `agent`'s subagent; else `agent` and the plain message.
+fn turn_message(ctx: &PolicyContext, agent: &str) -> (String, String) {
+    let Some(spawner) = ctx.spawner() else {
+        return (agent.to_string(), RUN_MESSAGE.to_string());
+    };
+    let spawner_agent = spawner.agent.unwrap_or_else(|| agent.to_string());
+    let other = !spawner_agent.eq_ignore_ascii_case(agent);
+    let message = super::private_gateway::spawn_message(other.then_some(agent));
+    (spawner_agent, message)
+}
+
+/// Whether a sender's direct message can be the spawner's turn: it runs in the spawning
+/// agent's main session (OpenClaw's default `session.dmScope`), so only that key can be named.
+fn spawned_in_a_direct_chat(ctx: &PolicyContext, agent: &str) -> bool {
+    let Some(key) = ctx.spawner_key() else {
+        return true;
+    };
+    let spawner_agent = clawdeck_core::session_key::parse(key)
+        .agent
+        .unwrap_or_else(|| agent.to_string());
+    key.trim()
+        .eq_ignore_ascii_case(&format!("agent:{spawner_agent}:main"))
 }
 
 fn spawn_error(program: &Path, err: &SpawnError) -> VerifyError {
@@ -349,12 +364,13 @@ impl InboundStub {
         ctx: &PolicyContext,
         isolated: &Value,
         agent: &str,
+        message: &str,
     ) -> Result<(InboundStub, Value), VerifyError> {
         use super::sender_run::{SenderChannel, sender_channel};
         match sender_channel(ctx) {
             SenderChannel::Telegram => {
                 let sender = super::sender_run::telegram_sender(ctx);
-                let stub = super::telegram_stub::TelegramStub::start(sender, RUN_MESSAGE)
+                let stub = super::telegram_stub::TelegramStub::start(sender, message)
                     .await
                     .map_err(|err| {
                         VerifyError::Mock(format!("the stand-in Telegram Bot API: {err}"))
@@ -365,7 +381,7 @@ impl InboundStub {
             }
             SenderChannel::Signal => {
                 let sender = super::sender_run::signal_sender(ctx);
-                let stub = super::signal_stub::SignalStub::start(sender, RUN_MESSAGE)
+                let stub = super::signal_stub::SignalStub::start(sender, message)
                     .await
                     .map_err(|err| {
                         VerifyError::Mock(format!("the stand-in signal-cli daemon: {err}"))
@@ -407,8 +423,8 @@ pub async fn observe_inbound(
     options: &RunOptions,
 ) -> Result<ObservedView, VerifyError> {
     let mut lost = super::sender_run::unsendable(ctx);
-    if ctx.spawner_key().is_some() {
-        lost.push("--spawned-by (a direct message cannot name the session that spawns)");
+    if !spawned_in_a_direct_chat(ctx, agent) {
+        lost.push("--spawned-by other than the spawning agent's main session with a sender (a direct message runs in agent:<id>:main)");
     }
     if !lost.is_empty() {
         return Err(VerifyError::Inexpressible(lost.join(", ")));
@@ -417,7 +433,10 @@ pub async fn observe_inbound(
     if super::sender_run::sender_channel(ctx) == super::sender_run::SenderChannel::Signal {
         install_official_plugin(&prepared, "@openclaw/signal").await?;
     }
-    let (stub, isolated) = InboundStub::start(ctx, &prepared.isolated, agent).await?;
+    // The message goes to the spawning agent, whose turn spawns the observed subagent.
+    let (spawner_agent, message) = turn_message(ctx, agent);
+    let (stub, isolated) =
+        InboundStub::start(ctx, &prepared.isolated, &spawner_agent, &message).await?;
     let start = super::private_gateway::Start::Inbound;
     let observed = on_private_gateway(&prepared, &isolated, agent, ctx, options, start).await;
     let observed = observed.map_err(|err| match err {

@@ -106,11 +106,17 @@ fn chain<'a>(
 ) -> Result<Chain<'a>, PolicyError> {
     // What the session key says fills the fields no flag set, wherever the context came from.
     let ctx = ctx.clone().with_session_key();
-    let (resolved, agent) = resolve_context(cfg, &registry.semantics, &ctx)?;
+    // A spawned subagent's turn has no sender of its own: a sender named with a spawner wrote
+    // to the spawner, whose rules reach the subagent only through what it inherits.
+    let own = match ctx.spawner_key() {
+        Some(_) => ctx.without_sender(),
+        None => ctx.clone(),
+    };
+    let (resolved, agent) = resolve_context(cfg, &registry.semantics, &own)?;
     let inputs = LayerInputs {
         cfg,
         registry,
-        ctx: &ctx,
+        ctx: &own,
         agent,
         resolved: &resolved,
         search_controls: super::sources::search_controls(cfg, registry),
@@ -120,6 +126,7 @@ fn chain<'a>(
     super::switches::apply(&mut layers, &inputs);
     let search_controls = inputs.search_controls;
     if let (Some(key), Some(spawner)) = (ctx.spawner_key(), ctx.spawner()) {
+        super::inherited::leave_to_inheritance(&mut layers);
         // The spawner names no spawner of its own: one level is inherited, as stored.
         let spawner_chain = chain(cfg, registry, &spawner, &mut Vec::new())?;
         let spawner_layers = spawner_chain.layers.clone();

@@ -12,6 +12,23 @@ use super::layer::{LayerId, LayerPolicy, RuleEntry};
 
 const LABEL: &str = "inherited from the spawner";
 
+/// A spawned subagent's own turn takes no group or sender policy: OpenClaw resolves either
+/// those or the child's stored inherited lists, never both (`resolveRequesterToolPolicies`,
+/// both releases), and a spawned child has stored lists. The spawner's group and sender rules
+/// reach it through the inherited layer.
+pub(crate) fn leave_to_inheritance(layers: &mut [LayerPolicy]) {
+    let own = layers
+        .iter_mut()
+        .filter(|l| matches!(l.id, LayerId::Group | LayerId::Sender) && l.present);
+    for layer in own {
+        layer.present = false;
+        layer.note = format!(
+            "not applied to a spawned subagent's own turn: the spawner's reaches it as what it inherits ({})",
+            layer.note
+        );
+    }
+}
+
 /// Whether an allowlist restricts (OpenClaw's `hasRestrictiveAllowPolicy`): it names a tool and
 /// no `*`. An empty list does not.
 fn restricts(allow: &[RuleEntry]) -> bool {

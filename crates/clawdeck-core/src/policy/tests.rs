@@ -1326,6 +1326,37 @@ fn spawned(key: &str, spawner: &str) -> PolicyContext {
 }
 
 #[test]
+fn a_sender_named_with_a_spawner_wrote_to_the_spawner_not_to_the_subagent() {
+    let config = r#"{ tools: { toolSearch: false, toolsBySender: {
+        "id:42": { deny: ["canvas"] }, "*": { deny: ["web_fetch"] } } } }"#;
+    let spawned_by_42 = PolicyContext {
+        channel: Some("telegram".into()),
+        sender_id: Some("42".into()),
+        ..spawned("agent:main:subagent:7", "agent:main:main")
+    };
+    let res = resolve_2026(config, &spawned_by_42);
+    // The spawner's own entry reaches the subagent as an inherited denial ...
+    let canvas = res.trace("canvas").unwrap().removed_by.clone().unwrap();
+    assert_eq!(canvas.layer, LayerId::Inherited);
+    // ... and the subagent's own turn takes no sender rules (not even "*"): OpenClaw applies
+    // a spawned child's stored inherited lists instead of its group and sender policy.
+    assert!(res.trace("web_fetch").unwrap().visible);
+    assert!(!res.layer(LayerId::Sender).unwrap().present);
+    assert!(res.trace("read").unwrap().visible);
+    // A sender only "*" names: its denial is what the subagent inherits.
+    let nobody = PolicyContext {
+        sender_id: Some("7".into()),
+        ..spawned_by_42.clone()
+    };
+    let res = resolve_2026(config, &nobody);
+    let fetch = res.trace("web_fetch").unwrap().removed_by.clone().unwrap();
+    assert_eq!(fetch.layer, LayerId::Inherited);
+    assert!(res.trace("canvas").unwrap().visible);
+    // The context still says whose turn spawned it.
+    assert_eq!(res.context.sender_id.as_deref(), Some("7"));
+}
+
+#[test]
 fn a_subagent_spawned_in_a_group_takes_the_groups_policy() {
     let config = r#"{ tools: { toolSearch: false },
         channels: { telegram: { groups: { "-100abc": { tools: { deny: ["canvas"] } } } } } }"#;
@@ -1346,8 +1377,14 @@ fn a_subagent_spawned_in_a_group_takes_the_groups_policy() {
             "agent:main:telegram:group:-100abc",
         ),
     );
+    // The group's denial reaches the subagent as inherited from its spawner's turn; its own
+    // turn takes no group policy.
     let canvas = res.trace("canvas").unwrap();
-    assert_eq!(canvas.removed_by.as_ref().unwrap().layer, LayerId::Group);
+    assert_eq!(
+        canvas.removed_by.as_ref().unwrap().layer,
+        LayerId::Inherited
+    );
+    assert!(!res.layer(LayerId::Group).unwrap().present);
     assert_eq!(res.context.group.as_deref(), Some("-100abc"));
     assert_eq!(res.context.subagent_depth, Some(1));
     assert!(res.resolved.subagent);
@@ -1362,7 +1399,7 @@ fn a_subagent_spawned_in_a_group_takes_the_groups_policy() {
         },
     );
     let canvas = bare.trace("canvas").unwrap().removed_by.clone().unwrap();
-    assert_eq!(canvas.layer, LayerId::Group);
+    assert_eq!(canvas.layer, LayerId::Inherited);
     assert!(!bare.trace("sessions_send").unwrap().visible, "a subagent");
 }
 
