@@ -77,6 +77,10 @@ struct CaseFile {
     /// tests/prompt_fidelity.rs to compare clawdeck's prompt with.
     #[serde(default)]
     prompt: bool,
+    /// Official plugins the real run installs from npm (`@openclaw/discord`: OpenClaw loads it
+    /// only as a trusted install); clawdeck reads the same package from its load path.
+    #[serde(default)]
+    installs: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -787,6 +791,7 @@ async fn run_real(run: RealRun, cases: Vec<Case>, ssh: Option<&ssh_target::SshTa
         openclaw_bin: Some(run.bin.to_path_buf()),
         // ~15 s on an idle machine; over 2 minutes were seen with five builds running beside it.
         timeout: Duration::from_secs(300),
+        official_plugins: Vec::new(),
     };
     let cases = chosen(&run, cases);
     let inputs: std::collections::BTreeMap<String, String> =
@@ -801,7 +806,8 @@ async fn run_real(run: RealRun, cases: Vec<Case>, ssh: Option<&ssh_target::SshTa
     let run = Arc::new(run);
     let mut tasks = Vec::new();
     for case in cases {
-        let (gate, options, run) = (gate.clone(), options.clone(), run.clone());
+        let (gate, mut options, run) = (gate.clone(), options.clone(), run.clone());
+        options.official_plugins = case.file.installs.clone();
         tasks.push(tokio::spawn(async move {
             let _permit = gate.acquire_owned().await.unwrap();
             let started = Instant::now();

@@ -6,6 +6,8 @@
 //! as is. The mock provider keeps the id of the agent's real provider (and the model its id), so
 //! `tools.byProvider` entries keyed by provider or `provider/model` apply exactly as they would.
 
+use std::path::Path;
+
 use serde_json::{Map, Value, json};
 
 use crate::context::PolicyContext;
@@ -97,6 +99,31 @@ pub fn agent_model(config: &Value, agent: &str, ctx: &PolicyContext) -> ModelRef
             provider: FALLBACK_PROVIDER.to_string(),
             model: FALLBACK_MODEL.to_string(),
         })
+}
+
+/// The isolated config without the `plugins.load.paths` entries whose package (the
+/// directory's `package.json` name) is one of `packages`: those are installed instead.
+pub(crate) fn without_load_paths_of(isolated: &Value, packages: &[String]) -> Value {
+    let mut out = isolated.clone();
+    if packages.is_empty() {
+        return out;
+    }
+    let package_of = |path: &str| -> Option<String> {
+        let text = std::fs::read_to_string(Path::new(path).join("package.json")).ok()?;
+        let manifest: Value = serde_json::from_str(&text).ok()?;
+        manifest.get("name")?.as_str().map(str::to_string)
+    };
+    if let Some(paths) = out
+        .pointer_mut("/plugins/load/paths")
+        .and_then(Value::as_array_mut)
+    {
+        paths.retain(|p| {
+            p.as_str()
+                .and_then(package_of)
+                .is_none_or(|name| !packages.contains(&name))
+        });
+    }
+    out
 }
 
 /// The isolated config with the mock's model marked as a reasoning model (so it takes a
@@ -294,6 +321,26 @@ mod tests {
             ..ctx()
         };
         assert!(inexpressible(&voice)[0].contains("voice call"));
+    }
+
+    #[test]
+    fn an_installed_packages_load_path_is_dropped_and_the_others_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let plugin = |name: &str, package: &str| {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(&path).unwrap();
+            let manifest = json!({ "name": package }).to_string();
+            std::fs::write(path.join("package.json"), manifest).unwrap();
+            path.display().to_string()
+        };
+        let discord = plugin("discord", "@openclaw/discord");
+        let slack = plugin("slack", "@openclaw/slack");
+        let missing = dir.path().join("gone").display().to_string();
+        let config = json!({"plugins": {"load": {"paths": [discord, slack, missing]}}});
+        let installs = vec!["@openclaw/discord".to_string()];
+        let kept = without_load_paths_of(&config, &installs);
+        assert_eq!(kept["plugins"]["load"]["paths"], json!([slack, missing]));
+        assert_eq!(without_load_paths_of(&config, &[]), config);
     }
 
     #[test]

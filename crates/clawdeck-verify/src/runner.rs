@@ -63,6 +63,11 @@ pub struct RunOptions {
     /// The CLI; None = `$OPENCLAW_BIN`, then `openclaw` on PATH.
     pub openclaw_bin: Option<PathBuf>,
     pub timeout: Duration,
+    /// Official plugins (`@openclaw/discord`) installed from npm, at the CLI's own release,
+    /// into the run's home before it runs: OpenClaw loads some only as a trusted install,
+    /// never from `plugins.load.paths`. A load path of the same package is dropped from the
+    /// run's config.
+    pub official_plugins: Vec<String>,
 }
 
 impl Default for RunOptions {
@@ -70,6 +75,7 @@ impl Default for RunOptions {
         Self {
             openclaw_bin: None,
             timeout: DEFAULT_RUN_TIMEOUT,
+            official_plugins: Vec::new(),
         }
     }
 }
@@ -259,12 +265,18 @@ async fn prepare(
     let home = TempHome::create()?;
     let model = agent_model(config, agent, ctx);
     let isolated = isolated_config(config, &model, &mock.base_url());
-    Ok(Prepared {
+    let mut prepared = Prepared {
         program,
         mock,
         home,
         isolated,
-    })
+    };
+    for package in &options.official_plugins {
+        install_official_plugin(&prepared, package).await?;
+    }
+    prepared.isolated =
+        super::home::without_load_paths_of(&prepared.isolated, &options.official_plugins);
+    Ok(prepared)
 }
 
 /// One turn through a private gateway (see `private_gateway`), started as `start` says: the
@@ -599,6 +611,7 @@ print(urllib.request.urlopen(req).read().decode()[:20])
         let options = RunOptions {
             openclaw_bin: Some(fake),
             timeout: Duration::from_secs(30),
+            ..RunOptions::default()
         };
         let config = serde_json::json!({
             "agents": {"list": [{"id": "ops", "model": "openai/gpt-5"}]},
@@ -650,6 +663,7 @@ print(urllib.request.urlopen(req).read().decode()[:20])
         let options = RunOptions {
             openclaw_bin: Some(fake),
             timeout: Duration::from_secs(20),
+            ..RunOptions::default()
         };
         let config = serde_json::json!({"gateway": {"auth": {"token": "secret-token"}}});
         let err = observe_cli(&config, "main", &PolicyContext::default(), &options)
@@ -678,6 +692,7 @@ print(urllib.request.urlopen(req).read().decode()[:20])
         let options = RunOptions {
             openclaw_bin: Some(fake.clone()),
             timeout: Duration::from_secs(20),
+            ..RunOptions::default()
         };
         let err = observe_cli(
             &serde_json::json!({}),
@@ -720,6 +735,7 @@ print(urllib.request.urlopen(req).read().decode()[:20])
         let quick = RunOptions {
             openclaw_bin: Some(fake),
             timeout: Duration::from_millis(300),
+            ..RunOptions::default()
         };
         let err = observe_cli(
             &serde_json::json!({}),

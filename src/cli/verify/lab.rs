@@ -87,6 +87,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             let options = RunOptions {
                 openclaw_bin: args.openclaw.clone(),
                 timeout,
+                ..RunOptions::default()
             };
             let run = verify::observe_cli(&loaded.raw, &agent, &ctx, &options);
             (local_run_source(&ctx, &agent), runtime.block_on(run))
