@@ -29,6 +29,23 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
             facts.push((format!("tools.{name}.{field}"), tool[field].clone()));
         }
     }
+    // The tools of the bundled plugins that are off by default, captured from a run that turns
+    // them all on.
+    for (plugin, tools) in pack["pluginsOffByDefault"]
+        .as_object()
+        .into_iter()
+        .flatten()
+    {
+        for tool in tools.as_array().into_iter().flatten() {
+            let name = tool["name"].as_str().unwrap_or_default();
+            for field in ["description", "parameters", "optional", "source"] {
+                facts.push((
+                    format!("pluginsOffByDefault.{plugin}.{name}.{field}"),
+                    tool[field].clone(),
+                ));
+            }
+        }
+    }
     // Owner-only tools are compared as the list the loader reads (a tool's own flag adds to it).
     for key in [
         "groups",

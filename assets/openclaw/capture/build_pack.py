@@ -95,7 +95,7 @@ core_ids = [t["id"] for s in rules["sections"] for t in s["tools"]]
 listed_profiles = [p for p in rules["profileValues"] if rules["profiles"].get(p) not in (None, ["*"])]
 openclaw_group = set(rules["groups"].get("group:openclaw", []))
 
-plugin_of, plugin_profiles = {}, {}
+plugin_of, plugin_profiles, plugin_optional = {}, {}, set()
 for manifest in sorted(glob.glob(os.path.join(a.extensions, "*", "openclaw.plugin.json"))):
     d = json.load(open(manifest))
     for t in (d.get("contracts") or {}).get("tools") or []:
@@ -103,6 +103,8 @@ for manifest in sorted(glob.glob(os.path.join(a.extensions, "*", "openclaw.plugi
     for t, meta in (d.get("toolMetadata") or {}).items():
         if meta.get("profiles"):
             plugin_profiles[t] = meta["profiles"]
+        if meta.get("optional") is True:
+            plugin_optional.add(t)
 
 owner_only = list(rules["ownerOnlyCoreTools"])
 # Plugin tools the base pack found owner-only (memory-core's intent) stay so while the release has them.
@@ -139,6 +141,35 @@ for n in sorted(set(full_tools) | set(core_ids)):
     tools.append(entry)
 names = {t["name"] for t in tools}
 recorded = {t["name"]: t["description"] for t in tools}
+
+# Bundled plugins that are off by default: the tools the run that turns them all on adds, by
+# plugin (OpenClaw builds them only while plugins.entries.<id>.enabled is true or a slot names
+# the plugin).
+off_by_default = {}
+plugins_on = req("plugins_on")
+for t in (plugins_on or {}).get("tools", []):
+    f = fn(t)
+    plugin = plugin_of.get(f["name"])
+    if f["name"] in names or not plugin:
+        continue
+    off_by_default.setdefault(plugin, []).append({
+        "name": f["name"],
+        "optional": f["name"] in plugin_optional,
+        "label": f["name"],
+        "summary": f["description"].split(". ")[0],
+        "description": f["description"],
+        "section": None,
+        "profiles": plugin_profiles.get(f["name"], []),
+        "includeInOpenClawGroup": False,
+        "ownerOnly": False,
+        "source": f"plugin:{plugin}",
+        "parameters": f["parameters"],
+        "plugin": plugin,
+        "inDefaultRun": False,
+        "catalogMode": "catalog",
+    })
+for entries in off_by_default.values():
+    entries.sort(key=lambda e: e["name"])
 
 
 def unchanged(tool):
@@ -183,6 +214,7 @@ pack.update({
     "toolingPrompt": tooling_full,
     "toolingPromptToolSearch": tooling(sp),
 })
+pack["pluginsOffByDefault"] = dict(sorted(off_by_default.items()))
 pack["aliases"] = {k: v for k, v in base["aliases"].items() if v in names}
 pack["familyExpansions"] = {k: [m for m in v if m in names] for k, v in base.get("familyExpansions", {}).items() if k in names}
 pack["subagent"] = dict(base["subagent"], **rules["subagent"])

@@ -59,6 +59,18 @@ record ts_code '{ toolSearch: { mode: "code" } }'
 for absent in $(python3 "$HERE/build_pack.py" --neighbours "$BASE"); do
   record "deny_$absent" "{ profile: \"full\", toolSearch: false, deny: [\"$absent\"] }" || true
 done
+# Every bundled plugin that has tools but is off by default, turned on: what their tools send.
+off_by_default=$(python3 - "$DIST/extensions" <<'PY'
+import glob, json, os, sys
+ids = []
+for manifest in sorted(glob.glob(os.path.join(sys.argv[1], "*", "openclaw.plugin.json"))):
+    d = json.load(open(manifest))
+    if (d.get("contracts") or {}).get("tools") and d.get("enabledByDefault") is not True and d.get("kind") != "memory":
+        ids.append(d["id"])
+print(", ".join(f'"{i}": {{ enabled: true }}' for i in ids))
+PY
+)
+record plugins_on '{ profile: "full", toolSearch: false }' "plugins: { entries: { $off_by_default } }," || true
 # A configured channel grows message's schema with that channel's actions.
 record channel_telegram '{ profile: "full", toolSearch: false }' 'channels: { telegram: { botToken: "123:abc" } },' || true
 

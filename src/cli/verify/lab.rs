@@ -14,6 +14,7 @@ use crate::prompt::LlmView;
 use crate::verify::prompt_compare::PromptComparison;
 use crate::verify::{
     self, Agreement, Comparison, GatewayTarget, ObservedView, RunOptions, Surface, ToolVerdict,
+    VerifyError,
 };
 
 pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
@@ -55,33 +56,10 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
     };
     let (source, observed) = match &args.gateway {
         Some(url) => {
-            let Some(session) = ctx.session_key.clone() else {
-                eprintln!(
-                    "clawdeck verify: --gateway needs the session to ask about: --session KEY (e.g. agent:{agent}:main)"
-                );
+            let Some(asked) = ask_gateway(cli, args, url, &ctx, &agent, &runtime, timeout) else {
                 return exit::USAGE;
             };
-            let target = GatewayTarget {
-                url: url.clone(),
-                token: args
-                    .token
-                    .clone()
-                    .or_else(|| std::env::var("OPENCLAW_GATEWAY_TOKEN").ok()),
-            };
-            let identity = match crate::gateway::DeviceIdentity::load_default() {
-                Ok(identity) => identity,
-                Err(err) => {
-                    crate::cli::err_untrusted(cli, &format!("clawdeck verify: {err}"));
-                    return exit::USAGE;
-                }
-            };
-            let observed = runtime.block_on(verify::observe_gateway(
-                &target, &session, &identity, timeout,
-            ));
-            (
-                format!("gateway {url}, tools.effective for {session}"),
-                observed,
-            )
+            asked
         }
         None => {
             let options = RunOptions {
@@ -153,6 +131,46 @@ fn local_run_source(ctx: &PolicyContext, agent: &str) -> String {
     } else {
         format!("openclaw agent --local --agent {agent} (recording mock LLM)")
     }
+}
+
+/// Asks the gateway at `url` for the session's `tools.effective`: where the answer came from,
+/// and the answer. `None` (said on stderr) when the question cannot be put.
+fn ask_gateway(
+    cli: &Cli,
+    args: &VerifyArgs,
+    url: &str,
+    ctx: &PolicyContext,
+    agent: &str,
+    runtime: &tokio::runtime::Runtime,
+    timeout: Duration,
+) -> Option<(String, Result<ObservedView, VerifyError>)> {
+    let Some(session) = ctx.session_key.clone() else {
+        eprintln!(
+            "clawdeck verify: --gateway needs the session to ask about: --session KEY (e.g. agent:{agent}:main)"
+        );
+        return None;
+    };
+    let target = GatewayTarget {
+        url: url.to_string(),
+        token: args
+            .token
+            .clone()
+            .or_else(|| std::env::var("OPENCLAW_GATEWAY_TOKEN").ok()),
+    };
+    let identity = match crate::gateway::DeviceIdentity::load_default() {
+        Ok(identity) => identity,
+        Err(err) => {
+            crate::cli::err_untrusted(cli, &format!("clawdeck verify: {err}"));
+            return None;
+        }
+    };
+    let observed = runtime.block_on(verify::observe_gateway(
+        &target, &session, &identity, timeout,
+    ));
+    Some((
+        format!("gateway {url}, tools.effective for {session}"),
+        observed,
+    ))
 }
 
 /// The system prompt OpenClaw sent against the one clawdeck writes for the same run: a local

@@ -60,6 +60,8 @@ struct Manifest {
     version: Option<String>,
     clawdeck: Option<ManifestClawdeck>,
     contracts: Option<ManifestContracts>,
+    /// `toolMetadata.<tool>.optional`: tools built only when an allowlist selects them.
+    tool_metadata: Option<std::collections::BTreeMap<String, Value>>,
 }
 
 /// The part of OpenClaw's `contracts` clawdeck reads: which tools the plugin owns.
@@ -220,6 +222,43 @@ fn load_plugin(dir: &Path, warnings: &mut Vec<String>) -> Option<DiscoveredPlugi
         (Vec::new(), None)
     };
 
+    let mut tools = declared_tools(decls, &id, dir, tools_file.as_deref(), warnings);
+    let mut contract_tools = contract_tools(
+        manifest.contracts.and_then(|c| c.tools).unwrap_or_default(),
+        &id,
+        &tools,
+        &origin,
+        warnings,
+    );
+    let metadata = manifest.tool_metadata.unwrap_or_default();
+    let specs = tools.iter_mut().map(|(t, _)| t).chain(&mut contract_tools);
+    mark_optional(&metadata, specs);
+    let info = PluginInfo {
+        id,
+        name: manifest.name,
+        description: manifest.description,
+        version: manifest.version,
+        dir: dir.to_path_buf(),
+        manifest: manifest_path,
+        tools_file,
+        tools: tools.iter().map(|(t, _)| t.name.clone()).collect(),
+    };
+    Some(DiscoveredPlugin {
+        info,
+        tools,
+        contract_tools,
+    })
+}
+
+/// The tools the plugin declares for clawdeck to run, each checked; `tools_file` names where
+/// they were read in warnings.
+fn declared_tools(
+    decls: Vec<ToolDecl>,
+    id: &str,
+    dir: &Path,
+    tools_file: Option<&Path>,
+    warnings: &mut Vec<String>,
+) -> Vec<(ToolSpec, PluginToolCommand)> {
     let mut tools = Vec::new();
     for (index, decl) in decls.into_iter().enumerate() {
         let where_ = format!(
@@ -229,7 +268,7 @@ fn load_plugin(dir: &Path, warnings: &mut Vec<String>) -> Option<DiscoveredPlugi
                 .map(|p| p.display().to_string())
                 .unwrap_or_default()
         );
-        match tool_from_decl(decl, &id, dir) {
+        match tool_from_decl(decl, id, dir) {
             Ok(tool) => {
                 if tools
                     .iter()
@@ -246,28 +285,18 @@ fn load_plugin(dir: &Path, warnings: &mut Vec<String>) -> Option<DiscoveredPlugi
             Err(msg) => warnings.push(format!("{where_}: {msg} (dropped)")),
         }
     }
-    let contract_tools = contract_tools(
-        manifest.contracts.and_then(|c| c.tools).unwrap_or_default(),
-        &id,
-        &tools,
-        &origin,
-        warnings,
-    );
-    let info = PluginInfo {
-        id,
-        name: manifest.name,
-        description: manifest.description,
-        version: manifest.version,
-        dir: dir.to_path_buf(),
-        manifest: manifest_path,
-        tools_file,
-        tools: tools.iter().map(|(t, _)| t.name.clone()).collect(),
-    };
-    Some(DiscoveredPlugin {
-        info,
-        tools,
-        contract_tools,
-    })
+    tools
+}
+
+/// Flags the tools the manifest's `toolMetadata` marks optional.
+fn mark_optional<'a>(
+    metadata: &std::collections::BTreeMap<String, Value>,
+    tools: impl Iterator<Item = &'a mut ToolSpec>,
+) {
+    for tool in tools {
+        let meta = metadata.get(&tool.name);
+        tool.flags.optional = meta.and_then(|m| m.get("optional")) == Some(&Value::Bool(true));
+    }
 }
 
 /// The tools `contracts.tools` names that no clawdeck declaration runs: their schemas are in

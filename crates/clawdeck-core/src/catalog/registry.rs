@@ -108,8 +108,12 @@ impl Registry {
         let mut warnings = Vec::new();
         let discovered = plugins::discover(&dirs, &mut warnings);
         let semantics = Arc::clone(&config.semantics);
-        let mut registry =
-            Registry::from_parts_with(semantics.tools.clone(), discovered, semantics);
+        let mut tools = semantics.tools.clone();
+        // A bundled plugin that is off by default brings its tools only when turned on.
+        for plugin in semantics.plugins_turned_on(&config.raw) {
+            tools.extend(semantics.plugins_off_by_default[plugin].iter().cloned());
+        }
+        let mut registry = Registry::from_parts_with(tools, discovered, semantics);
         warnings.append(&mut registry.warnings);
         // MCP servers come last: OpenClaw names their tools clear of every tool already there.
         let taken: std::collections::HashSet<String> =

@@ -22,22 +22,15 @@ pub(crate) const RULE: &str = "plugin tool not selected: no allowlist names its 
 /// removed by the first layer with an allowlist.
 pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
     let registry = inputs.registry;
-    if !registry.semantics.plugin_tools_need_selection || includes_defaults(inputs) {
+    if !registry.semantics.plugin_tools_need_selection {
         return;
     }
-    let mut entries: Vec<String> = Vec::new();
-    for layer in layers.iter().filter(|l| l.present) {
-        for entry in layer.allow.iter().flatten() {
-            let name = canonical(entry.pattern.trim(), &registry.semantics).into_owned();
-            // The sandbox's allow list reaches this union with its groups expanded.
-            match registry.expand_group(&name) {
-                Some(members) if layer.id == LayerId::Sandbox => entries.extend(members),
-                _ if name.is_empty() => {}
-                _ => entries.push(name),
-            }
-        }
-    }
-    if entries.is_empty() {
+    let mut entries = allow_entries(layers, inputs);
+    if includes_defaults(inputs) || entries.is_empty() {
+        // The default plugin tools are built; an optional one only when an entry (here an
+        // alsoAllow one) names it.
+        entries.extend(also_allow_entries(inputs));
+        leave_out_optional(layers, inputs, &entries);
         return;
     }
     if entries.iter().any(|e| e == "*" || e == PLUGINS_GROUP) {
@@ -62,12 +55,7 @@ pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
         if plugin == BUNDLE_MCP || spec.is_clawdecks() {
             continue;
         }
-        let plugin = plugin.to_lowercase();
-        let name = spec.name.to_lowercase();
-        let patterns = registry.semantics.plugin_allowlist_patterns;
-        let selected = entries
-            .iter()
-            .any(|e| *e == plugin || *e == name || (patterns && glob_matches(e, &name)));
+        let selected = selects(&entries, plugin, &spec.name, inputs);
         if selected || !allowlists.iter().all(|list| list.matches(&spec.name)) {
             continue;
         }
@@ -77,6 +65,92 @@ pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
         });
     }
 }
+
+/// Every allowlist entry of the present layers, canonical (the union OpenClaw selects plugin
+/// tools with).
+fn allow_entries(layers: &[LayerPolicy], inputs: &LayerInputs<'_>) -> Vec<String> {
+    let registry = inputs.registry;
+    let mut entries: Vec<String> = Vec::new();
+    for layer in layers.iter().filter(|l| l.present) {
+        for entry in layer.allow.iter().flatten() {
+            let name = canonical(entry.pattern.trim(), &registry.semantics).into_owned();
+            // The sandbox's allow list reaches this union with its groups expanded.
+            match registry.expand_group(&name) {
+                Some(members) if layer.id == LayerId::Sandbox => entries.extend(members),
+                _ if name.is_empty() => {}
+                _ => entries.push(name),
+            }
+        }
+    }
+    entries
+}
+
+/// Whether the allowlist `entries` select plugin `plugin`'s tool `tool`: `*`, `group:plugins`,
+/// the plugin id, the tool's name or (where the pack says) a pattern matching it.
+fn selects(entries: &[String], plugin: &str, tool: &str, inputs: &LayerInputs<'_>) -> bool {
+    let plugin = plugin.to_lowercase();
+    let name = tool.to_lowercase();
+    let patterns = inputs.registry.semantics.plugin_allowlist_patterns;
+    entries.iter().any(|e| {
+        e == "*"
+            || e == PLUGINS_GROUP
+            || *e == plugin
+            || *e == name
+            || (patterns && glob_matches(e, &name))
+    })
+}
+
+/// The `alsoAllow` entries of the config's and the agent's `tools` (canonical).
+fn also_allow_entries(inputs: &LayerInputs<'_>) -> Vec<String> {
+    let global = inputs.cfg.openclaw.tools.also_allow.iter().flatten();
+    let agent = inputs.agent.entry.tools.as_ref();
+    let agent = agent
+        .and_then(|t| t.also_allow.as_ref())
+        .into_iter()
+        .flatten();
+    global
+        .chain(agent)
+        .map(|e| canonical(e.trim(), &inputs.registry.semantics).into_owned())
+        .collect()
+}
+
+/// Removes the optional plugin tools no entry selects at the owner layer, the gate that keeps
+/// tools from being built at all.
+fn leave_out_optional(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>, entries: &[String]) {
+    let optional: Vec<String> = inputs
+        .registry
+        .tools
+        .iter()
+        .filter(|t| t.flags.optional)
+        .filter(|t| {
+            t.source
+                .plugin_id()
+                .is_some_and(|p| !selects(entries, p, &t.name, inputs))
+        })
+        .map(|t| t.name.clone())
+        .collect();
+    let Some(owner) = layers.iter_mut().find(|l| l.id == LayerId::Owner) else {
+        return;
+    };
+    if optional.is_empty() {
+        return;
+    }
+    super::switches::also_does(
+        owner,
+        OPTIONAL_LABEL,
+        "optional plugin tools need an allowlist that names them".to_string(),
+    );
+    for tool in optional {
+        owner.deny.push(RuleEntry::builtin(tool, OPTIONAL_RULE));
+    }
+}
+
+/// The owner layer's label when it carries optional plugin tools nothing selected.
+const OPTIONAL_LABEL: &str = "optional plugin tools no allowlist selects";
+
+/// The rule's name in explanations.
+pub(crate) const OPTIONAL_RULE: &str =
+    "optional plugin tool: built only when an allowlist names it, its plugin, group:plugins or *";
 
 /// Whether OpenClaw builds the default plugin tools: a policy of only `alsoAllow` (`tools`, the
 /// agent's `tools`) stands for `*` plus its entries. (The sandbox's does not: its alsoAllow adds

@@ -31,7 +31,7 @@ pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
 }
 
 /// Labels the owner layer as also doing `label` (present from now on), with `note`.
-fn also_does(owner: &mut LayerPolicy, label: &str, note: String) {
+pub(crate) fn also_does(owner: &mut LayerPolicy, label: &str, note: String) {
     if owner.present {
         owner.label = format!("{}; {label}", owner.label);
         owner.note = format!("{}; {note}", owner.note);

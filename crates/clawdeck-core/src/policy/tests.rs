@@ -1505,3 +1505,36 @@ fn a_turns_message_provider_limits_its_tools() {
     assert_eq!(keyed.context.channel.as_deref(), Some("voice"));
     assert!(keyed.trace("tts").unwrap().visible);
 }
+
+#[test]
+fn a_plugin_off_by_default_brings_its_tools_only_when_turned_on() {
+    let off = resolve_2026("{ tools: { toolSearch: false } }", &ctx());
+    assert!(off.trace("wiki_search").is_none(), "not in the registry");
+    let on = r#"{ tools: { toolSearch: false },
+        plugins: { entries: { "Memory-Wiki": { enabled: true }, workboard: { enabled: true } } } }"#;
+    let res = resolve_2026(on, &ctx());
+    assert!(res.trace("wiki_search").unwrap().visible);
+    // workboard's tools are optional: no allowlist selects them.
+    let list = removal(&res, "workboard_list");
+    assert_eq!(list.layer, LayerId::Owner);
+    assert!(
+        list.reason.contains("optional plugin tool"),
+        "{}",
+        list.reason
+    );
+    // An alsoAllow naming the plugin selects them; another optional plugin stays out.
+    let named = r#"{ tools: { toolSearch: false, alsoAllow: ["workboard"] },
+        plugins: { entries: { workboard: { enabled: true }, "llm-task": { enabled: true } } } }"#;
+    let res = resolve_2026(named, &ctx());
+    assert!(res.trace("workboard_list").unwrap().visible);
+    assert!(!res.trace("llm-task").unwrap().visible);
+    // A plugin the allowlist of plugins leaves out is not loaded, turned on or not.
+    let denied = r#"{ tools: { toolSearch: false },
+        plugins: { deny: ["memory-wiki"], entries: { "memory-wiki": { enabled: true } } } }"#;
+    assert!(
+        !resolve_2026(denied, &ctx())
+            .trace("wiki_search")
+            .unwrap()
+            .visible
+    );
+}

@@ -400,6 +400,9 @@ pub struct Semantics {
     pub gateway_effective: GatewayEffectiveRules,
     /// The Tooling section of the system prompt as this version writes it, when captured.
     pub tooling_prompt: Option<String>,
+    /// Bundled plugin id (lower case) → its tools, for plugins off until the config turns them
+    /// on; the registry holds them only then (see [`Semantics::plugins_turned_on`]).
+    pub plugins_off_by_default: BTreeMap<String, Vec<ToolSpec>>,
 }
 
 impl Semantics {
@@ -447,6 +450,36 @@ impl Semantics {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, why)| why.as_str())
+    }
+
+    /// The off-by-default plugins `raw` (the OpenClaw config) turns on: as OpenClaw's plugin
+    /// activation does for a bundled plugin, `plugins.entries.<id>.enabled: true`, or
+    /// `plugins.slots.memory` / `contextEngine` naming it. Whether the plugin then loads
+    /// (`plugins.enabled`, `deny`, `allow`) is the plugin switches' question.
+    pub fn plugins_turned_on(&self, raw: &Value) -> Vec<&str> {
+        let plugins = raw.get("plugins");
+        let entries = plugins
+            .and_then(|p| p.get("entries"))
+            .and_then(Value::as_object);
+        let enabled = |id: &str| {
+            entries.into_iter().flatten().any(|(key, entry)| {
+                key.trim().eq_ignore_ascii_case(id)
+                    && entry.get("enabled") == Some(&Value::Bool(true))
+            })
+        };
+        let slot = |id: &str| {
+            ["memory", "contextEngine"].iter().any(|name| {
+                plugins
+                    .and_then(|p| p.pointer(&format!("/slots/{name}")))
+                    .and_then(Value::as_str)
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case(id))
+            })
+        };
+        self.plugins_off_by_default
+            .keys()
+            .map(String::as_str)
+            .filter(|id| enabled(id) || slot(id))
+            .collect()
     }
 
     /// Whether this is the seeds' design.
@@ -539,6 +572,7 @@ pub fn newest() -> Arc<Semantics> {
                 channel_variants: BTreeMap::new(),
                 channel_group_policy: BTreeMap::new(),
                 tooling_prompt: None,
+                plugins_off_by_default: BTreeMap::new(),
             })
         })
 }

@@ -100,6 +100,10 @@ pub(crate) struct PackFile {
     /// `{tools: [...]}`: tools only a primary session gets (never a subagent).
     #[serde(default)]
     pub primary_session_only: Option<Value>,
+    /// Bundled plugin id → its tools, for the plugins that are off until the config turns them
+    /// on (`plugins.entries.<id>.enabled: true`, or a slot naming the plugin).
+    #[serde(default)]
+    pub plugins_off_by_default: BTreeMap<String, Vec<PackTool>>,
 }
 
 /// One tool as a pack describes it: either clawdeck's `ToolSpec` shape or the catalog shape
@@ -108,6 +112,9 @@ pub(crate) struct PackFile {
 #[serde(rename_all = "camelCase")]
 pub struct PackTool {
     pub name: String,
+    /// The plugin's manifest marks the tool optional (built only when an allowlist selects it).
+    #[serde(default)]
+    pub optional: bool,
     #[serde(default)]
     pub label: Option<String>,
     #[serde(default)]
@@ -225,6 +232,7 @@ impl PackTool {
             ..ToolFlags::default()
         });
         flags.owner_only |= self.owner_only || owner_only;
+        flags.optional |= self.optional;
         let source =
             parse_source(self.source).map_err(|err| format!("tool {}: {err}", self.name))?;
         Ok(ToolSpec {
@@ -309,6 +317,22 @@ impl PackCatalog {
         }
         Ok(catalog)
     }
+}
+
+/// The tools of the plugins off by default, by lower-case plugin id.
+fn off_by_default_specs(
+    plugins: BTreeMap<String, Vec<PackTool>>,
+) -> Result<BTreeMap<String, Vec<ToolSpec>>, String> {
+    let mut out = BTreeMap::new();
+    for (plugin, pack_tools) in plugins {
+        let specs = pack_tools
+            .into_iter()
+            .map(|t| t.into_spec(false))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|err| format!("pluginsOffByDefault.{plugin}: {err}"))?;
+        out.insert(plugin.trim().to_lowercase(), specs);
+    }
+    Ok(out)
 }
 
 /// The groups in the pack's `groupOrder`, then the rest in name order.
@@ -472,6 +496,7 @@ impl PackFile {
             tools.iter().any(|t| t.name == name) || conditional.iter().any(|(n, _)| n == name)
         })?;
         Ok(Semantics {
+            plugins_off_by_default: off_by_default_specs(self.plugins_off_by_default)?,
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,
             param_aliases,

@@ -69,6 +69,11 @@ pub struct ToolFlags {
     /// `contracts.tools`): the schema shown is a placeholder.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub schema_unknown: bool,
+    /// A plugin tool its manifest marks optional (`toolMetadata.<tool>.optional`): OpenClaw
+    /// builds it only when an allowlist selects it (its name, its plugin, `group:plugins` or
+    /// `*`), never as a default.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
 }
 
 /// Everything about a tool except how to run it.
