@@ -49,14 +49,19 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
     match &args.tool {
         Some(name) => {
             let Some(trace) = res.trace(name) else {
-                let known: Vec<&str> = res.tools.iter().map(|t| t.name.as_str()).collect();
-                super::err_untrusted(
-                    cli,
-                    &format!(
-                        "clawdeck explain: unknown tool \"{name}\" (known: {})",
-                        known.join(", ")
+                let message = match off_by_default_plugin(&loaded, name) {
+                    Some(plugin) => format!(
+                        "clawdeck explain: \"{name}\" is a tool of the bundled plugin \"{plugin}\", which is off by default: plugins.entries.{plugin}.enabled: true turns it on"
                     ),
-                );
+                    None => {
+                        let known: Vec<&str> = res.tools.iter().map(|t| t.name.as_str()).collect();
+                        format!(
+                            "clawdeck explain: unknown tool \"{name}\" (known: {})",
+                            known.join(", ")
+                        )
+                    }
+                };
+                super::err_untrusted(cli, &message);
                 return exit::USAGE;
             };
             if args.json {
@@ -108,4 +113,14 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
         }
     }
     exit::OK
+}
+
+/// The off-by-default bundled plugin whose tool `name` is, when the config did not turn it on.
+fn off_by_default_plugin(loaded: &crate::config::LoadedConfig, name: &str) -> Option<String> {
+    let semantics = &loaded.semantics;
+    semantics
+        .plugins_off_by_default
+        .iter()
+        .find(|(_, tools)| tools.iter().any(|t| t.name == name))
+        .map(|(plugin, _)| plugin.clone())
 }
