@@ -160,6 +160,17 @@ impl PolicyContext {
         Some(parent.with_session_key())
     }
 
+    /// The message provider the turn comes over: the channel when no session key named it (a
+    /// key says where the session lives, not how the turn arrived), trimmed. Read it from a
+    /// context the session key has filled in ([`PolicyContext::with_session_key`]).
+    pub fn message_provider(&self) -> Option<&str> {
+        self.channel
+            .as_deref()
+            .filter(|_| !self.channel_from_key)
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+    }
+
     /// This context with no sender: a spawned subagent's own turn, whose sender (if the
     /// context names one) wrote to the spawner, not to it.
     pub fn without_sender(&self) -> PolicyContext {

@@ -151,13 +151,7 @@ enum Connection {
 impl Connection {
     fn options(self) -> ConnectOptions {
         match self {
-            Connection::Operator { as_owner } => {
-                let mut options = ConnectOptions::default();
-                if as_owner {
-                    options.scopes.push("operator.admin".to_string());
-                }
-                options
-            }
+            Connection::Operator { as_owner } => ConnectOptions::default().all_operators(as_owner),
             Connection::Node => ConnectOptions::as_node(),
             Connection::NodeApprover => {
                 let mut options = Connection::Operator { as_owner: true }.options();
@@ -241,11 +235,7 @@ pub enum Start {
 /// it (a key says where the session lives, not how the turn arrived), lower case.
 pub fn message_provider(ctx: &PolicyContext) -> Option<String> {
     let resolved = ctx.clone().with_session_key();
-    resolved
-        .channel
-        .filter(|_| !resolved.channel_from_key)
-        .map(|c| c.trim().to_lowercase())
-        .filter(|c| !c.is_empty())
+    resolved.message_provider().map(str::to_lowercase)
 }
 
 /// Whether the context's turn is a paired node's ([`Start::NodeVoice`] starts one).

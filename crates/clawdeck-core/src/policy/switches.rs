@@ -45,14 +45,7 @@ pub(crate) fn also_does(owner: &mut LayerPolicy, label: &str, note: String) {
 /// OpenClaw filters a turn's tools by its message provider (`filterToolsByMessageProvider`):
 /// the channel the turn came over, not one a session key names.
 fn apply_message_provider(owner: &mut LayerPolicy, inputs: &LayerInputs<'_>) {
-    let ctx = inputs.ctx;
-    let Some(provider) = ctx
-        .channel
-        .as_deref()
-        .filter(|_| !ctx.channel_from_key)
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-    else {
+    let Some(provider) = inputs.ctx.message_provider() else {
         return;
     };
     let switches = &inputs.registry.semantics.switches;

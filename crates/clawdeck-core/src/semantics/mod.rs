@@ -457,28 +457,10 @@ impl Semantics {
     /// `plugins.slots.memory` / `contextEngine` naming it. Whether the plugin then loads
     /// (`plugins.enabled`, `deny`, `allow`) is the plugin switches' question.
     pub fn plugins_turned_on(&self, raw: &Value) -> Vec<&str> {
-        let plugins = raw.get("plugins");
-        let entries = plugins
-            .and_then(|p| p.get("entries"))
-            .and_then(Value::as_object);
-        let enabled = |id: &str| {
-            entries.into_iter().flatten().any(|(key, entry)| {
-                key.trim().eq_ignore_ascii_case(id)
-                    && entry.get("enabled") == Some(&Value::Bool(true))
-            })
-        };
-        let slot = |id: &str| {
-            ["memory", "contextEngine"].iter().any(|name| {
-                plugins
-                    .and_then(|p| p.pointer(&format!("/slots/{name}")))
-                    .and_then(Value::as_str)
-                    .is_some_and(|v| v.trim().eq_ignore_ascii_case(id))
-            })
-        };
         self.plugins_off_by_default
             .keys()
             .map(String::as_str)
-            .filter(|id| enabled(id) || slot(id))
+            .filter(|id| switches::PluginSwitches::turned_on(raw, id))
             .collect()
     }
 

@@ -294,6 +294,20 @@ impl PluginSwitches {
             .and_then(|plugins| entry_with_enabled(plugins, &policy_id(id), true))
             .is_some()
     }
+
+    /// Whether `raw` turns on bundled plugin `id` that is off by default, as OpenClaw's
+    /// activation does: its entry's `enabled: true`, or the memory or context-engine slot
+    /// naming it (`plugins.allow` alone does not).
+    pub fn turned_on(raw: &Value, id: &str) -> bool {
+        let id = policy_id(id);
+        let in_slot = |key: &str| {
+            raw.get("plugins")
+                .and_then(|plugins| slot(plugins, key))
+                .flatten()
+                .is_some_and(|held| policy_id(&held) == id)
+        };
+        Self::enabled_by_entry(raw, &id) || in_slot("memory") || in_slot("contextEngine")
+    }
 }
 
 /// The `plugins.entries` key (as written) for policy id `id` whose `enabled` is `enabled`.
