@@ -99,6 +99,42 @@ async fn connect_paired_node(
     connect(port, token, home, gateway, Connection::Node, deadline).await
 }
 
+/// How many times a node's event is sent again after the gateway refused it as sent before
+/// the node's approved pairing was published.
+const NODE_RESENDS: u32 = 5;
+
+/// Sends the node's event. The gateway publishes an approved pairing a moment after approving
+/// it, and refuses an event that comes before as "node pairing changed" without dispatching
+/// it: the node connects again and resends, a few times. Returns the connection that was
+/// accepted.
+async fn send_as_node<F, Fut>(
+    mut client: GatewayClient,
+    method: &str,
+    params: &Value,
+    reconnect: F,
+) -> Result<GatewayClient, VerifyError>
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Result<GatewayClient, VerifyError>>,
+{
+    let mut resends = 0;
+    loop {
+        match client.request(method, params.clone()).await {
+            Ok(_) => return Ok(client),
+            Err(err) if resends < NODE_RESENDS && err.to_string().contains("pairing changed") => {
+                resends += 1;
+                client.close();
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                client = reconnect().await?;
+            }
+            Err(err) => {
+                client.close();
+                return Err(gateway_error(method, err));
+            }
+        }
+    }
+}
+
 /// Approves the pending surface request of `node_id`, waiting for it to be listed.
 async fn approve_node(
     operator: &GatewayClient,
@@ -452,11 +488,19 @@ async fn run_turn(
         _ => connect(port, token, home, gateway, who, deadline).await?,
     };
     let (method, params) = turn_request(turn);
-    let accepted = client.request(method, params).await;
-    if let Err(err) = accepted {
-        client.close();
-        return Err(gateway_error(method, err));
-    }
+    let client = match who {
+        Connection::Node => {
+            let reconnect = || connect(port, token, home, gateway, who, deadline);
+            send_as_node(client, method, &params, reconnect).await?
+        }
+        _ => {
+            if let Err(err) = client.request(method, params).await {
+                client.close();
+                return Err(gateway_error(method, err));
+            }
+            client
+        }
+    };
     let observed = await_request(
         gateway,
         mock,

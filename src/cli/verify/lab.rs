@@ -99,8 +99,12 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
 /// Where the observed view came from, for a run on the local CLI (or the private gateway a
 /// sender, a non-owner or a spawner's turn needs).
 fn local_run_source(ctx: &PolicyContext, agent: &str) -> String {
-    if verify::sender_run::has_sender(ctx) {
-        match verify::sender_run::sender_channel(ctx) {
+    if verify::private_gateway::node_turn(ctx) {
+        format!(
+            "a paired node's voice transcript to a private gateway (node.event voice.transcript), agent {agent}, as a non-owner (recording mock LLM)"
+        )
+    } else if verify::sender_run::has_sender(ctx) {
+        let message = match verify::sender_run::sender_channel(ctx) {
             verify::sender_run::SenderChannel::Telegram => format!(
                 "a Telegram direct message from sender {} to a private gateway, agent {agent} (stand-in Bot API, recording mock LLM)",
                 verify::sender_run::telegram_sender(ctx).id
@@ -109,6 +113,10 @@ fn local_run_source(ctx: &PolicyContext, agent: &str) -> String {
                 "a Signal direct message from {} to a private gateway, agent {agent} (@openclaw/signal installed from npm, stand-in signal-cli daemon, recording mock LLM)",
                 verify::sender_run::signal_sender(ctx).e164
             ),
+        };
+        match ctx.spawner_key() {
+            Some(_) => format!("the subagent spawned by {message}"),
+            None => message,
         }
     } else if let Some(spawner) = ctx.spawner_key() {
         // The spawner's turn runs on a private gateway and calls sessions_spawn; the
