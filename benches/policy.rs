@@ -124,6 +124,7 @@ fn layers(tools: usize) -> Vec<LayerPolicy> {
             deny: entries(&deny, "deny"),
             note: String::new(),
             miss_reason: None,
+            defaults_plus: None,
         });
     }
     out

@@ -300,6 +300,7 @@ fn layer_strategy() -> impl Strategy<Value = LayerPolicy> {
                 allow_path: Some("x.allow".into()),
                 deny: entries(&deny, "deny"),
                 note: String::new(),
+                defaults_plus: None,
                 miss_reason: None,
             }
         })
@@ -359,7 +360,7 @@ proptest! {
         let mut more = layers.clone();
         let empty = LayerPolicy {
             id: LayerId::Sandbox, label: "empty".into(), present: true, source_path: None,
-            allow: Some(Vec::new()), allow_path: None, deny: Vec::new(), note: String::new(), miss_reason: None,
+            allow: Some(Vec::new()), allow_path: None, deny: Vec::new(), note: String::new(), miss_reason: None, defaults_plus: None,
         };
         more.insert(at.min(more.len()), empty);
         prop_assert_eq!(before, visible_set(&run_layers(&more, &registry)));

@@ -84,6 +84,7 @@ pub(crate) fn inherited_layer(
         label: LABEL.to_string(),
         present: true,
         source_path: None,
+        defaults_plus: None,
         miss_reason: allow
             .as_ref()
             .map(|_| format!("not among the tools of the spawner (\"{spawner_key}\")")),

@@ -166,6 +166,10 @@ pub struct LayerPolicy {
     pub note: String,
     /// How to say "not in the allowlist" for this layer (profiles name the profile).
     pub miss_reason: Option<String>,
+    /// The entries of a layer that has `alsoAllow` but no allowlist of its own. OpenClaw reads
+    /// such a policy as `*` plus the entries: the run builds the default plugin tools and the
+    /// optional ones an entry names (`allow: []` with `alsoAllow` is an explicit `*`).
+    pub defaults_plus: Option<Vec<String>>,
 }
 
 impl LayerPolicy {
@@ -180,6 +184,7 @@ impl LayerPolicy {
             deny: Vec::new(),
             note: note.into(),
             miss_reason: None,
+            defaults_plus: None,
         }
     }
 }

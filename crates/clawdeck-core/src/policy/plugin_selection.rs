@@ -26,10 +26,10 @@ pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
         return;
     }
     let mut entries = allow_entries(layers, inputs);
-    if includes_defaults(inputs) || entries.is_empty() {
+    if includes_defaults(layers) || entries.is_empty() {
         // The default plugin tools are built; an optional one only when an entry (here an
         // alsoAllow one) names it.
-        entries.extend(also_allow_entries(inputs));
+        entries.extend(defaults_plus_entries(layers, inputs));
         leave_out_optional(layers, inputs, &entries);
         return;
     }
@@ -100,16 +100,13 @@ fn selects(entries: &[String], plugin: &str, tool: &str, inputs: &LayerInputs<'_
     })
 }
 
-/// The `alsoAllow` entries of the config's and the agent's `tools` (canonical).
-fn also_allow_entries(inputs: &LayerInputs<'_>) -> Vec<String> {
-    let global = inputs.cfg.openclaw.tools.also_allow.iter().flatten();
-    let agent = inputs.agent.entry.tools.as_ref();
-    let agent = agent
-        .and_then(|t| t.also_allow.as_ref())
-        .into_iter()
-        .flatten();
-    global
-        .chain(agent)
+/// The entries of every present layer that has only `alsoAllow` (canonical).
+fn defaults_plus_entries(layers: &[LayerPolicy], inputs: &LayerInputs<'_>) -> Vec<String> {
+    layers
+        .iter()
+        .filter(|l| l.present)
+        .filter_map(|l| l.defaults_plus.as_ref())
+        .flatten()
         .map(|e| canonical(e.trim(), &inputs.registry.semantics).into_owned())
         .collect()
 }
@@ -152,16 +149,14 @@ const OPTIONAL_LABEL: &str = "optional plugin tools no allowlist selects";
 pub(crate) const OPTIONAL_RULE: &str =
     "optional plugin tool: built only when an allowlist names it, its plugin, group:plugins or *";
 
-/// Whether OpenClaw builds the default plugin tools: a policy of only `alsoAllow` (`tools`, the
-/// agent's `tools`) stands for `*` plus its entries. (The sandbox's does not: its alsoAllow adds
-/// to its default allow list.)
-fn includes_defaults(inputs: &LayerInputs<'_>) -> bool {
-    let tools = &inputs.cfg.openclaw.tools;
-    let global = tools.allow.is_none() && tools.also_allow.as_ref().is_some_and(|a| !a.is_empty());
-    let agent_tools = inputs.agent.entry.tools.as_ref();
-    let agent = agent_tools
-        .is_some_and(|t| t.allow.is_none() && t.also_allow.as_ref().is_some_and(|a| !a.is_empty()));
-    global || agent
+/// Whether OpenClaw builds the default plugin tools: a layer of only `alsoAllow` (`tools`, an
+/// agent's, a `byProvider` entry, a group's or a sender's policy) stands for `*` plus its
+/// entries (dist `sandbox-tool-policy-*.mjs` pickSandboxToolPolicy). The sandbox's and a
+/// subagent's do not: their alsoAllow adds to their own allow list.
+fn includes_defaults(layers: &[LayerPolicy]) -> bool {
+    layers
+        .iter()
+        .any(|l| l.present && l.defaults_plus.is_some())
 }
 
 /// `*` globs as OpenClaw's tool patterns have them (no other metacharacter).

@@ -135,6 +135,21 @@ fn policy_layer(
             .map(|d| entries(d, &base.key("deny")))
             .unwrap_or_default(),
         note,
+        defaults_plus: defaults_plus(allow, also),
+    }
+}
+
+/// A policy's entries when it has `alsoAllow` but no allowlist ([`LayerPolicy::defaults_plus`]).
+fn defaults_plus(allow: Option<&Vec<String>>, also: Option<&Vec<String>>) -> Option<Vec<String>> {
+    let also = also.filter(|a| !a.is_empty())?;
+    match allow {
+        None => Some(also.clone()),
+        Some(list) if list.is_empty() => Some(
+            std::iter::once("*".to_string())
+                .chain(also.iter().cloned())
+                .collect(),
+        ),
+        Some(_) => None,
     }
 }
 
@@ -501,6 +516,7 @@ fn owner_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
         allow_path: None,
         deny,
         note: notes.join("; "),
+        defaults_plus: None,
         miss_reason: None,
     }
 }
@@ -595,6 +611,7 @@ fn profile_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) ->
         allow_path: Some(path.to_string()),
         deny: Vec::new(),
         note,
+        defaults_plus: None,
         miss_reason: Some(match also_path {
             Some(also_path) => format!("not in profile \"{profile}\" ({path}) nor in {also_path}"),
             None => format!("not in profile \"{profile}\" ({path})"),
@@ -715,6 +732,7 @@ fn provider_profile_layer(
         allow_path: Some(path.to_string()),
         deny: Vec::new(),
         note: format!("profile \"{profile}\" from {path}"),
+        defaults_plus: None,
         miss_reason: Some(match also_path {
             Some(also_path) => format!("not in profile \"{profile}\" ({path}) nor in {also_path}"),
             None => format!("not in profile \"{profile}\" ({path})"),
@@ -1147,6 +1165,7 @@ fn sandbox_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
             .agent
             .or(policies.global)
             .map(|(path, _)| path.to_string()),
+        defaults_plus: None,
         miss_reason: if allow_path.is_none() {
             Some(
                 "not in the default sandbox allowlist (tools.sandbox.tools.allow replaces it)"
@@ -1476,6 +1495,7 @@ fn subagent_layer(inputs: &LayerInputs<'_>) -> LayerPolicy {
         label: label.to_string(),
         present: true,
         source_path: configured.map(|_| path.to_string()),
+        defaults_plus: None,
         miss_reason: controls_miss(allow_entries.as_ref(), allow_path.as_ref()),
         allow: allow_entries,
         allow_path,
