@@ -124,6 +124,7 @@ fn chain<'a>(
     let mut layers = build_layers(&inputs, warnings);
     super::plugin_selection::apply(&mut layers, &inputs);
     super::switches::apply(&mut layers, &inputs);
+    super::feishu_tools::apply(&mut layers, &inputs);
     let search_controls = inputs.search_controls;
     if let (Some(key), Some(spawner)) = (ctx.spawner_key(), ctx.spawner()) {
         super::inherited::leave_to_inheritance(&mut layers);

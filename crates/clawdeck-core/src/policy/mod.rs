@@ -8,6 +8,7 @@ pub(crate) mod call_notes;
 mod channel_groups;
 pub mod diff;
 mod engine;
+mod feishu_tools;
 mod inherited;
 pub mod layer;
 pub mod matcher;

@@ -107,7 +107,10 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
     };
     for switch in &switches.keys {
         if let Some(off) = switch.off(raw, agent, run) {
-            for tool in switch.removes.iter().filter(|t| registry.contains(t)) {
+            // The Feishu plugin's own families decide its tools (`feishu_tools`), account by
+            // account, which a single key cannot say.
+            let removes = switch.removes.iter().filter(|t| registry.contains(t));
+            for tool in removes.filter(|t| super::feishu_tools::family_of(t).is_none()) {
                 out.push((tool.clone(), off.clone()));
             }
         }
