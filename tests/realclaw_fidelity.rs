@@ -583,6 +583,19 @@ fn judge_pair(case: &Case, base: &ObservedView, run: &ObservedView, seconds: f64
             ));
         }
     }
+    // The turn itself, tool by tool: what the pair's difference cannot show (a layer both
+    // turns share). Tools clawdeck's catalog lacks and tools neither turn built are not judged.
+    let judged = |tool: &&String| registry.get(tool).is_some() && !never_built(tool);
+    for tool in real_run.difference(&predicted_run).filter(judged) {
+        outcome.gate_disagreements.push(format!(
+            "{tool}: OpenClaw's turn exposes it, clawdeck's prediction for it hides it"
+        ));
+    }
+    for tool in predicted_run.difference(&real_run).filter(judged) {
+        outcome.gate_disagreements.push(format!(
+            "{tool}: clawdeck's prediction for the turn shows it, OpenClaw's turn does not expose it"
+        ));
+    }
     let mut report = format!(
         "== {} ({seconds:.0} s, {}): {} removes {} and adds {} tools in OpenClaw, {} and {} in clawdeck; {} disagreements\n  openclaw removes: {}\n  openclaw adds: {}\n",
         case.name,

@@ -90,6 +90,8 @@ impl ContextArgs {
             sandboxed: self.sandboxed,
             remote: false,
             channel_from_key: false,
+            turn_channel: None,
+            sender_rules_off: false,
         }
         .with_depth_implying_subagent()
         .with_session_key()

@@ -55,6 +55,16 @@ pub struct PolicyContext {
     /// lives (its group policy), not that this turn arrived over that channel.
     #[serde(skip)]
     pub channel_from_key: bool,
+    /// The channel the turn came over when a session key names another one (an operator's
+    /// webchat turn in a Telegram group's session): only the turn's message provider, while
+    /// `channel` is the key's, whose group and sender policy apply (OpenClaw takes the message
+    /// provider as the policy's channel only when no key names one).
+    #[serde(skip)]
+    pub turn_channel: Option<String>,
+    /// No `toolsBySender` entry applies, a group's included (OpenClaw's `senderPolicyMode:
+    /// "never"`: an owner's webchat turn). Set by the policy, not by a caller.
+    #[serde(skip)]
+    pub sender_rules_off: bool,
 }
 
 impl PolicyContext {
@@ -80,6 +90,8 @@ impl PolicyContext {
         if unset(&self.channel) {
             self.channel_from_key = parts.channel.is_some();
             self.channel = parts.channel.clone();
+        } else if let Some(key_channel) = parts.channel.clone() {
+            self.take_keys_channel(key_channel);
         }
         // The key's group is a group of the key's channel only.
         let same_channel =
@@ -104,9 +116,14 @@ impl PolicyContext {
         };
         let parts = crate::session_key::parse(&key);
         let unset = |v: &Option<String>| v.as_deref().is_none_or(|s| s.trim().is_empty());
-        if unset(&self.channel) && parts.channel.is_some() {
-            self.channel_from_key = true;
-            self.channel = parts.channel.clone();
+        if let Some(key_channel) = parts.channel.clone().filter(|_| !self.channel_from_key) {
+            match unset(&self.channel) {
+                true => {
+                    self.channel_from_key = true;
+                    self.channel = Some(key_channel);
+                }
+                false => self.take_keys_channel(key_channel),
+            }
         }
         let same_channel =
             self.channel.as_deref().map(|c| c.trim().to_lowercase()) == parts.channel;
@@ -126,6 +143,17 @@ impl PolicyContext {
             self.subagent_depth = Some(spawner_depth + 1);
         }
         self
+    }
+
+    /// A key naming `key_channel` while the turn came over another channel: the key's channel
+    /// is the policy's, the given one the turn's message provider.
+    fn take_keys_channel(&mut self, key_channel: String) {
+        let given = self.channel.as_deref().map(|c| c.trim().to_lowercase());
+        if given.as_deref() == Some(key_channel.as_str()) {
+            return;
+        }
+        self.turn_channel = self.channel.replace(key_channel);
+        self.channel_from_key = true;
     }
 
     /// The spawner's session key, when one is given.
@@ -152,9 +180,14 @@ impl PolicyContext {
             spawned_by: None,
             subagent: false,
             subagent_depth: None,
-            channel: self.channel.clone().filter(|_| !keyed_channel),
+            channel: match keyed_channel {
+                true => self.turn_channel.clone(),
+                false => self.channel.clone(),
+            },
             group: self.group.clone().filter(|_| !keyed_channel),
             channel_from_key: false,
+            turn_channel: None,
+            sender_rules_off: false,
             ..self.clone()
         };
         Some(parent.with_session_key())
@@ -164,9 +197,10 @@ impl PolicyContext {
     /// key says where the session lives, not how the turn arrived), trimmed. Read it from a
     /// context the session key has filled in ([`PolicyContext::with_session_key`]).
     pub fn message_provider(&self) -> Option<&str> {
-        self.channel
+        let given = self.channel.as_deref().filter(|_| !self.channel_from_key);
+        self.turn_channel
             .as_deref()
-            .filter(|_| !self.channel_from_key)
+            .or(given)
             .map(str::trim)
             .filter(|c| !c.is_empty())
     }
@@ -235,13 +269,24 @@ mod tests {
         assert_eq!(ctx.agent.as_deref(), Some("main"));
         assert_eq!(ctx.channel.as_deref(), Some("slack"));
         assert_eq!(ctx.group.as_deref(), Some("c999"));
-        // Another channel: the key's group is not that channel's.
+        // A turn over another channel (webchat into a Slack channel's session): the key's
+        // channel and group are the policy's, the given channel the turn's message provider
+        // (case webchat-turn-in-a-telegram-group).
         let other = PolicyContext {
-            channel: Some("telegram".into()),
+            channel: Some("webchat".into()),
             ..keyed("agent:ops:slack:channel:c0123abc")
         }
         .with_session_key();
-        assert_eq!(other.group, None);
+        assert_eq!(other.channel.as_deref(), Some("slack"));
+        assert_eq!(other.group.as_deref(), Some("c0123abc"));
+        assert_eq!(other.message_provider(), Some("webchat"));
+        let same = PolicyContext {
+            channel: Some("Slack".into()),
+            ..keyed("agent:ops:slack:channel:c0123abc")
+        }
+        .with_session_key();
+        assert_eq!(same.message_provider(), Some("Slack"));
+        assert_eq!(same.turn_channel, None);
         let deep = PolicyContext {
             subagent_depth: Some(3),
             ..keyed("agent:main:subagent:a")

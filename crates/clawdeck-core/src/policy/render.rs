@@ -32,6 +32,9 @@ pub fn render_context(res: &Resolution) -> String {
         if let Some(group) = &ctx.group {
             let _ = write!(out, " · group: {group}");
         }
+        if let Some(turn) = &ctx.turn_channel {
+            let _ = write!(out, " · turn over: {turn}");
+        }
     }
     let senders: Vec<String> = [
         ("id", &ctx.sender_id),

@@ -60,6 +60,9 @@ pub(crate) fn match_sender<'a>(
     layer: LayerId,
     warnings: &mut Vec<PolicyWarning>,
 ) -> Option<(String, &'a ToolPolicyConfig)> {
+    if ctx.sender_rules_off {
+        return None;
+    }
     let parsed: Vec<(&String, SenderKey, &ToolPolicyConfig)> = by_sender
         .iter()
         .map(|(key, policy)| {

@@ -863,7 +863,7 @@ fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> L
         let by_sender_path = group_path.key("toolsBySender");
         if let Some((sender_key, policy)) = match_sender(
             &cfg.tools_by_sender,
-            ctx,
+            &sender_rules_ctx(inputs),
             &by_sender_path,
             LayerId::Group,
             &mut local_warnings,
@@ -926,9 +926,10 @@ fn plugin_group_layer(
         .channel_keys_case_sensitive
         .iter()
         .any(|c| c.eq_ignore_ascii_case(&lowered));
+    let ctx = sender_rules_ctx(inputs);
     let plugin = PluginInputs {
         raw: &inputs.cfg.raw,
-        ctx: inputs.ctx,
+        ctx: &ctx,
         channel: &lowered,
         exact_keys,
     };
@@ -1044,13 +1045,26 @@ fn direct_chat_layer(
 
 /// Whether the turn is an owner's from webchat (the Control UI's or an operator's `chat.send`
 /// from a connection with operator.admin).
+/// OpenClaw asks the turn's message provider, else the session's channel.
 fn owner_webchat_turn(inputs: &LayerInputs<'_>) -> bool {
+    let ctx = inputs.ctx;
     inputs.resolved.owner
-        && inputs
-            .ctx
-            .channel
-            .as_deref()
+        && ctx
+            .message_provider()
+            .or(ctx.channel.as_deref())
             .is_some_and(|c| c.trim().eq_ignore_ascii_case("webchat"))
+}
+
+/// The context a group's `toolsBySender` is matched in: one whose sender rules are off for an
+/// owner's webchat turn (`senderPolicyMode: "never"` skips every sender rule, a group's too).
+fn sender_rules_ctx<'a>(inputs: &LayerInputs<'a>) -> std::borrow::Cow<'a, PolicyContext> {
+    match owner_webchat_turn(inputs) {
+        true => std::borrow::Cow::Owned(PolicyContext {
+            sender_rules_off: true,
+            ..inputs.ctx.clone()
+        }),
+        false => std::borrow::Cow::Borrowed(inputs.ctx),
+    }
 }
 
 /// Today's `tools.toolsBySender` layer: the agent's `tools.toolsBySender` entry for the sender,
