@@ -78,8 +78,7 @@ pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
     if removed.is_empty() {
         return;
     }
-    super::switches::also_does(
-        owner,
+    owner.also_does(
         LABEL,
         format!("{} Feishu account(s) usable", accounts.len()),
     );

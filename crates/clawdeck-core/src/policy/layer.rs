@@ -173,6 +173,18 @@ pub struct LayerPolicy {
 }
 
 impl LayerPolicy {
+    /// Labels this (owner) layer as also doing `label`, present from now on, with `note`.
+    pub(crate) fn also_does(&mut self, label: &str, note: String) {
+        if self.present {
+            self.label = format!("{}; {label}", self.label);
+            self.note = format!("{}; {note}", self.note);
+        } else {
+            self.present = true;
+            self.label = label.to_string();
+            self.note = note;
+        }
+    }
+
     pub(crate) fn absent(id: LayerId, label: impl Into<String>, note: impl Into<String>) -> Self {
         LayerPolicy {
             id,

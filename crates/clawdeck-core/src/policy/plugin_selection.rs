@@ -132,8 +132,7 @@ fn leave_out_optional(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>, entr
     if optional.is_empty() {
         return;
     }
-    super::switches::also_does(
-        owner,
+    owner.also_does(
         OPTIONAL_LABEL,
         "optional plugin tools need an allowlist that names them".to_string(),
     );

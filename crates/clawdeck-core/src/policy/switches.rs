@@ -30,18 +30,6 @@ pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
     apply_message_provider(owner, inputs);
 }
 
-/// Labels the owner layer as also doing `label` (present from now on), with `note`.
-pub(crate) fn also_does(owner: &mut LayerPolicy, label: &str, note: String) {
-    if owner.present {
-        owner.label = format!("{}; {label}", owner.label);
-        owner.note = format!("{}; {note}", owner.note);
-    } else {
-        owner.present = true;
-        owner.label = label.to_string();
-        owner.note = note;
-    }
-}
-
 /// OpenClaw filters a turn's tools by its message provider (`filterToolsByMessageProvider`):
 /// the channel the turn came over, not one a session key names.
 fn apply_message_provider(owner: &mut LayerPolicy, inputs: &LayerInputs<'_>) {
@@ -64,11 +52,7 @@ fn apply_message_provider(owner: &mut LayerPolicy, inputs: &LayerInputs<'_>) {
     if removed.is_empty() {
         return;
     }
-    also_does(
-        owner,
-        PROVIDER_LABEL,
-        format!("message provider {provider}"),
-    );
+    owner.also_does(PROVIDER_LABEL, format!("message provider {provider}"));
     for (tool, reason) in removed {
         owner.deny.push(RuleEntry::builtin(tool, reason));
     }
@@ -81,7 +65,7 @@ fn apply_switches(owner: &mut LayerPolicy, inputs: &LayerInputs<'_>) {
     }
     let mut keys: Vec<&str> = removed.iter().map(|(_, off)| off.path.as_str()).collect();
     keys.dedup();
-    also_does(owner, LABEL, format!("switched off: {}", keys.join(", ")));
+    owner.also_does(LABEL, format!("switched off: {}", keys.join(", ")));
     for (tool, off) in removed {
         owner.deny.push(RuleEntry::builtin_at(
             tool,
