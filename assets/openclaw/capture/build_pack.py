@@ -139,6 +139,26 @@ for n in sorted(set(full_tools) | set(core_ids)):
     entry["inDefaultRun"] = f is not None
     entry["catalogMode"] = b.get("catalogMode", "catalog")
     tools.append(entry)
+# Tools the default run lacks that the run naming media models has: what they send then (they
+# stay out of the default run; clawdeck builds them when a config names their model).
+media_on = req("media_on")
+for t in (media_on or {}).get("tools", []):
+    f = fn(t)
+    if f["name"] in full_tools or f["name"] in plugin_of:
+        continue
+    entry = next((e for e in tools if e["name"] == f["name"]), None)
+    if entry is None:
+        # A tool the release's catalog does not list (2026.8's pdf): no section, group or profile.
+        entry = {
+            "name": f["name"], "label": f["name"], "summary": f["description"].split(". ")[0],
+            "section": None, "profiles": [], "includeInOpenClawGroup": False, "ownerOnly": False,
+            "source": "core", "requires": "a media model named in agents.defaults (optional media tool)",
+            "inDefaultRun": False, "catalogMode": "catalog",
+        }
+        tools.append(entry)
+        tools.sort(key=lambda e: e["name"])
+    entry["description"] = f["description"]
+    entry["parameters"] = f["parameters"]
 names = {t["name"] for t in tools}
 recorded = {t["name"]: t["description"] for t in tools}
 

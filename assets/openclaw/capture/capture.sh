@@ -29,16 +29,17 @@ MOCK=$!
 trap 'kill -- -$MOCK 2>/dev/null || kill $MOCK 2>/dev/null || true' EXIT
 for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/v1/models" && break; sleep 0.2; done
 
-# record NAME TOOLS_JSON5 [TOP_LEVEL_JSON5]: one turn with `tools: TOOLS_JSON5` (and more keys).
+# record NAME TOOLS_JSON5 [TOP_LEVEL_JSON5 [AGENT_DEFAULTS_JSON5]]: one turn with
+# `tools: TOOLS_JSON5` (and more top-level keys, and more keys of agents.defaults).
 record() {
-  local name=$1 tools=$2 more=${3:-} home=$WORK/homes/$1
+  local name=$1 tools=$2 more=${3:-} defaults=${4:-} home=$WORK/homes/$1
   rm -rf "$home"; mkdir -p "$home/.openclaw"
   cat > "$home/.openclaw/openclaw.json" <<CFG
 {
   models: { mode: "replace", providers: { mock: {
     baseUrl: "http://127.0.0.1:$PORT/v1", apiKey: "mock-key", api: "openai-completions",
     models: [{ id: "mock-1", name: "Mock 1", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 4096 }] } } },
-  agents: { defaults: { model: { primary: "mock/mock-1" } }, list: [ { id: "main", default: true }, { id: "ops" } ] },
+  agents: { defaults: { model: { primary: "mock/mock-1" }, $defaults }, list: [ { id: "main", default: true }, { id: "ops" } ] },
   tools: $tools,
   $more
 }
@@ -71,6 +72,9 @@ print(", ".join(f'"{i}": {{ enabled: true }}' for i in ids))
 PY
 )
 record plugins_on '{ profile: "full", toolSearch: false }' "plugins: { entries: { $off_by_default } }," || true
+# Media models named in the config bring the media tools (image/video/music generation, pdf).
+record media_on '{ profile: "full", toolSearch: false }' '' \
+  'mediaModels: { image: "openai/gpt-image-1", video: "google/veo-3", music: "google/lyria" }, pdfModel: "anthropic/claude-opus-4",' || true
 # A configured channel grows message's schema with that channel's actions.
 record channel_telegram '{ profile: "full", toolSearch: false }' 'channels: { telegram: { botToken: "123:abc" } },' || true
 

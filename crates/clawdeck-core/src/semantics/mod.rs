@@ -365,6 +365,8 @@ pub struct Semantics {
     pub switches: switches::ToolSwitches,
     /// Tools of the version absent from its default run, with the condition that brings them.
     pub conditional_tools: Vec<(String, String)>,
+    /// The specs of those tools, for the ones a config can bring.
+    pub conditional_specs: Vec<ToolSpec>,
     /// A name that also names other tools in a policy (`canvas` → `show_widget`).
     pub family_expansions: BTreeMap<String, Vec<String>>,
     /// Tools only a primary session gets (never a subagent).
@@ -464,6 +466,31 @@ impl Semantics {
             .collect()
     }
 
+    /// The media tools the config's explicit media models bring (OpenClaw's
+    /// resolveOptionalMediaToolFactoryPlan, both releases): `image_generate`, `video_generate`,
+    /// `music_generate` with `agents.defaults.mediaModels.image` / `video` / `music`, and `pdf`
+    /// with `agents.defaults.pdfModel` or `imageModel` (a model string, or `primary` /
+    /// `fallbacks`); none with `plugins.enabled: false`. Only tools whose schema the pack holds.
+    pub fn media_tools_turned_on(&self, raw: &Value) -> Vec<&ToolSpec> {
+        if raw.pointer("/plugins/enabled") == Some(&Value::Bool(false)) {
+            return Vec::new();
+        }
+        let configured = |key: &str| {
+            raw.pointer(&format!("/agents/defaults/{key}"))
+                .is_some_and(names_a_model)
+        };
+        self.conditional_specs
+            .iter()
+            .filter(|spec| match spec.name.as_str() {
+                "image_generate" => configured("mediaModels/image"),
+                "video_generate" => configured("mediaModels/video"),
+                "music_generate" => configured("mediaModels/music"),
+                "pdf" => configured("pdfModel") || configured("imageModel"),
+                _ => false,
+            })
+            .collect()
+    }
+
     /// Whether this is the seeds' design.
     pub(crate) fn is_seed(&self) -> bool {
         self.id == SEED
@@ -541,6 +568,7 @@ pub fn newest() -> Arc<Semantics> {
                 channel_keys_case_sensitive: Vec::new(),
                 switches: switches::ToolSwitches::default(),
                 conditional_tools: Vec::new(),
+                conditional_specs: Vec::new(),
                 family_expansions: BTreeMap::new(),
                 primary_session_only: Vec::new(),
                 tooling_rule: None,
@@ -654,4 +682,20 @@ pub enum GroupPolicySource {
     /// Zalo Personal's `groups` (an account's replaces the channel's): the id exactly, else
     /// `"*"`; one entry's `tools`.
     ZalouserGroups,
+}
+
+/// A model setting that names a model: a non-empty string, or `primary` / a `fallbacks` entry.
+fn names_a_model(value: &Value) -> bool {
+    let named = |v: &Value| v.as_str().is_some_and(|s| !s.trim().is_empty());
+    match value {
+        Value::String(_) => named(value),
+        Value::Object(model) => {
+            model.get("primary").is_some_and(named)
+                || model
+                    .get("fallbacks")
+                    .and_then(Value::as_array)
+                    .is_some_and(|f| f.iter().any(named))
+        }
+        _ => false,
+    }
 }

@@ -261,6 +261,8 @@ struct PackCatalog {
     sections: BTreeMap<String, Vec<String>>,
     /// Tools not in the default run, with what they require.
     conditional: Vec<(String, String)>,
+    /// Those tools' specs (a config may bring them: [`super::Semantics::media_tools_turned_on`]).
+    conditional_specs: Vec<ToolSpec>,
     prompt_summaries: BTreeMap<String, String>,
 }
 
@@ -275,6 +277,7 @@ impl PackCatalog {
             profile_members: BTreeMap::new(),
             sections: BTreeMap::new(),
             conditional: Vec::new(),
+            conditional_specs: Vec::new(),
             prompt_summaries: BTreeMap::new(),
         };
         for tool in pack_tools {
@@ -305,6 +308,7 @@ impl PackCatalog {
                     None => "a condition this pack does not record".to_string(),
                 };
                 catalog.conditional.push((tool.name.clone(), requires));
+                catalog.conditional_specs.push(tool.into_spec(owner_only)?);
                 continue;
             }
             catalog.tools.push(tool.into_spec(owner_only)?);
@@ -459,6 +463,7 @@ impl PackFile {
             profile_members,
             sections,
             conditional,
+            conditional_specs,
             prompt_summaries,
         } = PackCatalog::from_tools(self.tools, own_tools, &non_owner)?;
         // Groups: as the pack lists them, else from the tools' sections.
@@ -472,13 +477,7 @@ impl PackFile {
         let unknown_only_allowlist =
             parse_unknown_only_allowlist(self.unknown_only_allowlist.as_deref())?;
         let sandbox = self.sandbox.unwrap_or_default();
-        let tool_search = match self.tool_search {
-            None | Some(Value::Null) => None,
-            Some(value) => Some(
-                serde_json::from_value::<ToolSearchRules>(value)
-                    .map_err(|err| format!("toolSearch: {err}"))?,
-            ),
-        };
+        let tool_search = parse_tool_search(self.tool_search)?;
         let tooling_prompt = tooling_prompt_text(self.tooling_prompt);
         let sender_layer = self.sender_layer.unwrap_or(self.version != super::SEED);
         let primary_session_only = self
@@ -512,6 +511,7 @@ impl PackFile {
                 .map(|(k, v)| (k.trim().to_lowercase(), v))
                 .collect(),
             conditional_tools: conditional,
+            conditional_specs,
             family_expansions: self.family_expansions,
             primary_session_only,
             sender_layer,
@@ -551,5 +551,15 @@ impl PackFile {
             gateway_effective: self.gateway_effective,
             tooling_prompt,
         })
+    }
+}
+
+/// The pack's `toolSearch` rules (`null` or absent: none).
+fn parse_tool_search(value: Option<Value>) -> Result<Option<ToolSearchRules>, String> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => serde_json::from_value::<ToolSearchRules>(value)
+            .map(Some)
+            .map_err(|err| format!("toolSearch: {err}")),
     }
 }
