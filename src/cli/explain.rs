@@ -53,6 +53,10 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                     Some(plugin) => format!(
                         "clawdeck explain: \"{name}\" is a tool of the bundled plugin \"{plugin}\", which is off by default: plugins.entries.{plugin}.enabled: true turns it on"
                     ),
+                    None if loaded.semantics.what_brings(name).is_some() => format!(
+                        "clawdeck explain: OpenClaw builds \"{name}\" only with {}; this config's run does not have it",
+                        loaded.semantics.what_brings(name).unwrap_or_default()
+                    ),
                     None => {
                         let known: Vec<&str> = res.tools.iter().map(|t| t.name.as_str()).collect();
                         format!(

@@ -467,28 +467,35 @@ impl Semantics {
     }
 
     /// The media tools the config's explicit media models bring (OpenClaw's
-    /// resolveOptionalMediaToolFactoryPlan, both releases): `image_generate`, `video_generate`,
-    /// `music_generate` with `agents.defaults.mediaModels.image` / `video` / `music`, and `pdf`
-    /// with `agents.defaults.pdfModel` or `imageModel` (a model string, or `primary` /
-    /// `fallbacks`); none with `plugins.enabled: false`. Only tools whose schema the pack holds.
+    /// resolveOptionalMediaToolFactoryPlan, both releases; see [`MEDIA_MODEL_KEYS`]); none with
+    /// `plugins.enabled: false`. Only tools whose schema the pack holds.
     pub fn media_tools_turned_on(&self, raw: &Value) -> Vec<&ToolSpec> {
         if raw.pointer("/plugins/enabled") == Some(&Value::Bool(false)) {
             return Vec::new();
         }
         let configured = |key: &str| {
-            raw.pointer(&format!("/agents/defaults/{key}"))
-                .is_some_and(names_a_model)
+            let pointer = format!("/agents/defaults/{}", key.replace('.', "/"));
+            raw.pointer(&pointer).is_some_and(names_a_model)
         };
         self.conditional_specs
             .iter()
-            .filter(|spec| match spec.name.as_str() {
-                "image_generate" => configured("mediaModels/image"),
-                "video_generate" => configured("mediaModels/video"),
-                "music_generate" => configured("mediaModels/music"),
-                "pdf" => configured("pdfModel") || configured("imageModel"),
-                _ => false,
+            .filter(|spec| {
+                media_model_keys(&spec.name).is_some_and(|keys| keys.iter().any(|k| configured(k)))
             })
             .collect()
+    }
+
+    /// What brings a tool this config's run lacks, in words: the model keys of a media tool,
+    /// else the pack's condition. `None` for a tool the version does not have.
+    pub fn what_brings(&self, name: &str) -> Option<String> {
+        if let Some(keys) = media_model_keys(name).filter(|_| self.conditional(name).is_some()) {
+            let keys: Vec<String> = keys
+                .iter()
+                .map(|k| format!("agents.defaults.{k}"))
+                .collect();
+            return Some(format!("{} naming a model", keys.join(" or ")));
+        }
+        self.conditional(name).map(str::to_string)
     }
 
     /// Whether this is the seeds' design.
@@ -682,6 +689,21 @@ pub enum GroupPolicySource {
     /// Zalo Personal's `groups` (an account's replaces the channel's): the id exactly, else
     /// `"*"`; one entry's `tools`.
     ZalouserGroups,
+}
+
+/// Each media tool and the `agents.defaults` keys whose model brings it.
+pub const MEDIA_MODEL_KEYS: &[(&str, &[&str])] = &[
+    ("image_generate", &["mediaModels.image"]),
+    ("video_generate", &["mediaModels.video"]),
+    ("music_generate", &["mediaModels.music"]),
+    ("pdf", &["pdfModel", "imageModel"]),
+];
+
+fn media_model_keys(tool: &str) -> Option<&'static [&'static str]> {
+    MEDIA_MODEL_KEYS
+        .iter()
+        .find(|(t, _)| *t == tool)
+        .map(|(_, keys)| *keys)
 }
 
 /// A model setting that names a model: a non-empty string, or `primary` / a `fallbacks` entry.
