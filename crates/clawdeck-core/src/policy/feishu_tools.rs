@@ -13,7 +13,7 @@
 
 use serde_json::Value;
 
-use super::layer::{LayerId, LayerPolicy, RuleEntry};
+use super::layer::LayerPolicy;
 use super::sources::LayerInputs;
 use super::trace::ABSENT;
 
@@ -72,19 +72,8 @@ pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
             removed.push((spec.name.clone(), family_off_reason(family, accounts.len())));
         }
     }
-    let Some(owner) = layers.iter_mut().find(|l| l.id == LayerId::Owner) else {
-        return;
-    };
-    if removed.is_empty() {
-        return;
-    }
-    owner.also_does(
-        LABEL,
-        format!("{} Feishu account(s) usable", accounts.len()),
-    );
-    for (tool, reason) in removed {
-        owner.deny.push(RuleEntry::builtin(tool, reason));
-    }
+    let note = format!("{} Feishu account(s) usable", accounts.len());
+    LayerPolicy::deny_at_owner(layers, LABEL, note, removed);
 }
 
 fn family_off_reason(family: &str, usable: usize) -> String {

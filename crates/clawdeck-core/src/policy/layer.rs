@@ -173,6 +173,26 @@ pub struct LayerPolicy {
 }
 
 impl LayerPolicy {
+    /// Removes each `(tool, rule)` of `removed` at the owner layer of `layers`, which then also
+    /// does `label` (with `note`); nothing when `removed` is empty.
+    pub(crate) fn deny_at_owner(
+        layers: &mut [LayerPolicy],
+        label: &str,
+        note: String,
+        removed: Vec<(String, String)>,
+    ) {
+        let Some(owner) = layers.iter_mut().find(|l| l.id == LayerId::Owner) else {
+            return;
+        };
+        if removed.is_empty() {
+            return;
+        }
+        owner.also_does(label, note);
+        for (tool, rule) in removed {
+            owner.deny.push(RuleEntry::builtin(tool, rule));
+        }
+    }
+
     /// Labels this (owner) layer as also doing `label`, present from now on, with `note`.
     pub(crate) fn also_does(&mut self, label: &str, note: String) {
         if self.present {

@@ -114,7 +114,7 @@ fn defaults_plus_entries(layers: &[LayerPolicy], inputs: &LayerInputs<'_>) -> Ve
 /// Removes the optional plugin tools no entry selects at the owner layer, the gate that keeps
 /// tools from being built at all.
 fn leave_out_optional(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>, entries: &[String]) {
-    let optional: Vec<String> = inputs
+    let optional: Vec<(String, String)> = inputs
         .registry
         .tools
         .iter()
@@ -124,21 +124,10 @@ fn leave_out_optional(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>, entr
                 .plugin_id()
                 .is_some_and(|p| !selects(entries, p, &t.name, inputs))
         })
-        .map(|t| t.name.clone())
+        .map(|t| (t.name.clone(), OPTIONAL_RULE.to_string()))
         .collect();
-    let Some(owner) = layers.iter_mut().find(|l| l.id == LayerId::Owner) else {
-        return;
-    };
-    if optional.is_empty() {
-        return;
-    }
-    owner.also_does(
-        OPTIONAL_LABEL,
-        "optional plugin tools need an allowlist that names them".to_string(),
-    );
-    for tool in optional {
-        owner.deny.push(RuleEntry::builtin(tool, OPTIONAL_RULE));
-    }
+    let note = "optional plugin tools need an allowlist that names them".to_string();
+    LayerPolicy::deny_at_owner(layers, OPTIONAL_LABEL, note, optional);
 }
 
 /// The owner layer's label when it carries optional plugin tools nothing selected.
