@@ -49,15 +49,15 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
     match &args.tool {
         Some(name) => {
             let Some(trace) = res.trace(name) else {
-                let message = match off_by_default_plugin(&loaded, name) {
-                    Some(plugin) => format!(
+                let brings = loaded.semantics.what_brings(name);
+                let message = match (off_by_default_plugin(&loaded, name), brings) {
+                    (Some(plugin), _) => format!(
                         "clawdeck explain: \"{name}\" is a tool of the bundled plugin \"{plugin}\", which is off by default: plugins.entries.{plugin}.enabled: true turns it on"
                     ),
-                    None if loaded.semantics.what_brings(name).is_some() => format!(
-                        "clawdeck explain: OpenClaw builds \"{name}\" only with {}; this config's run does not have it",
-                        loaded.semantics.what_brings(name).unwrap_or_default()
+                    (None, Some(brings)) => format!(
+                        "clawdeck explain: OpenClaw builds \"{name}\" only with {brings}; this config's run does not have it"
                     ),
-                    None => {
+                    (None, None) => {
                         let known: Vec<&str> = res.tools.iter().map(|t| t.name.as_str()).collect();
                         format!(
                             "clawdeck explain: unknown tool \"{name}\" (known: {})",

@@ -354,7 +354,7 @@ impl LoadedConfig {
 pub(crate) const DEFAULT_ACCOUNT: &str = "default";
 
 /// A model reference: `"provider/model"` or `{primary: "provider/model"}`.
-fn model_ref(value: &Value) -> Option<String> {
+pub(crate) fn model_ref(value: &Value) -> Option<String> {
     match value {
         Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
         Value::Object(map) => map

@@ -124,8 +124,9 @@ fn usable_accounts(raw: &Value) -> Vec<serde_json::Map<String, Value>> {
     let mut ids: Vec<String> = accounts
         .map(|a| a.keys().filter(|k| !k.trim().is_empty()).cloned().collect())
         .unwrap_or_default();
-    if has_credentials(channel) && !ids.iter().any(|id| id.eq_ignore_ascii_case("default")) {
-        ids.push("default".to_string());
+    let default = crate::config::DEFAULT_ACCOUNT;
+    if has_credentials(channel) && !ids.iter().any(|id| id.eq_ignore_ascii_case(default)) {
+        ids.push(default.to_string());
     }
     ids.iter()
         .map(|id| merged_account(channel, accounts.and_then(|a| account_entry(a, id))))

@@ -1044,8 +1044,8 @@ fn direct_chat_layer(
 }
 
 /// Whether the turn is an owner's from webchat (the Control UI's or an operator's `chat.send`
-/// from a connection with operator.admin).
-/// OpenClaw asks the turn's message provider, else the session's channel.
+/// from a connection with operator.admin): OpenClaw asks the turn's message provider, else the
+/// session's channel.
 fn owner_webchat_turn(inputs: &LayerInputs<'_>) -> bool {
     let ctx = inputs.ctx;
     inputs.resolved.owner

@@ -706,18 +706,13 @@ fn media_model_keys(tool: &str) -> Option<&'static [&'static str]> {
         .map(|(_, keys)| *keys)
 }
 
-/// A model setting that names a model: a non-empty string, or `primary` / a `fallbacks` entry.
+/// A model setting that names a model: a model reference ([`crate::config::model_ref`]) or a
+/// non-empty `fallbacks` entry (OpenClaw's hasToolModelConfig counts either).
 fn names_a_model(value: &Value) -> bool {
-    let named = |v: &Value| v.as_str().is_some_and(|s| !s.trim().is_empty());
-    match value {
-        Value::String(_) => named(value),
-        Value::Object(model) => {
-            model.get("primary").is_some_and(named)
-                || model
-                    .get("fallbacks")
-                    .and_then(Value::as_array)
-                    .is_some_and(|f| f.iter().any(named))
-        }
-        _ => false,
-    }
+    let fallback = |v: &Value| v.as_str().is_some_and(|s| !s.trim().is_empty());
+    crate::config::model_ref(value).is_some_and(|m| !m.is_empty())
+        || value
+            .get("fallbacks")
+            .and_then(Value::as_array)
+            .is_some_and(|f| f.iter().any(fallback))
 }
