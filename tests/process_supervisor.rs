@@ -380,9 +380,20 @@ async fn killing_twice_runs_one_kill_sequence() {
 }
 
 async fn wait_for_ready(running: &process::RunningProcess) {
+    wait_for_ready_lines(running, 1).await;
+}
+
+async fn wait_for_ready_lines(running: &process::RunningProcess, count: usize) {
     let deadline = Instant::now() + Duration::from_secs(5);
-    while !running.output_snapshot().stdout_text().contains("ready") {
-        assert!(Instant::now() < deadline, "child never printed ready");
+    let ready_lines = || {
+        let text = running.output_snapshot().stdout_text();
+        text.lines().filter(|line| *line == "ready").count()
+    };
+    while ready_lines() < count {
+        assert!(
+            Instant::now() < deadline,
+            "fewer than {count} `ready` lines"
+        );
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
 }
@@ -517,7 +528,9 @@ async fn exit_codes_are_reported() {
 async fn dropping_the_handle_kills_the_whole_tree() {
     let spec = fake(&["term-ignoring-tree", "2", "30"]).kill_grace(Duration::from_millis(200));
     let running = process::spawn(spec).unwrap();
-    wait_for_ready(&running).await;
+    // Each grandchild prints its own `ready`; the parent prints its `ready` after both
+    // `child` lines, so three of them mean every pid is printed.
+    wait_for_ready_lines(&running, 3).await;
     let children = printed_pids(&running.output_snapshot().stdout_text(), "child ");
     assert_eq!(children.len(), 2);
     let pgid = running.pgid();
