@@ -142,3 +142,38 @@ fn a_sender_matching_tools_by_sender_loses_runtime_tools() {
         "{out}"
     );
 }
+
+#[test]
+fn explain_says_which_key_brought_a_media_tool_and_which_would_bring_another() {
+    let config = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fidelity/provider-key-brings-media-tools/openclaw.json5");
+    let config = config.to_str().unwrap();
+    let (code, out, err) = run(&["explain", "pdf", "--config", config]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("pdf (core"), "{out}");
+    assert!(
+        out.contains(
+            "built because env.vars.OPENAI_API_KEY is a credential of the bundled plugin \"openai\""
+        ),
+        "{out}"
+    );
+    let (code, out, err) = run(&["explain", "pdf", "--json", "--config", config]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        json["built_because"],
+        "env.vars.OPENAI_API_KEY is a credential of the bundled plugin \"openai\""
+    );
+    // openai makes no music: that tool is not built, and explain names the keys that would.
+    let (code, _, err) = run(&["explain", "music_generate", "--config", config]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("or a provider credential in env.vars ("),
+        "{err}"
+    );
+    assert!(err.contains("FAL_KEY"), "{err}");
+    // A tool that is no media tool says nothing of the kind.
+    let (code, out, _) = run(&["explain", "read", "--config", config]);
+    assert_eq!(code, 0);
+    assert!(!out.contains("built because"), "{out}");
+}

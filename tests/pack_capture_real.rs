@@ -54,6 +54,8 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "nonOwnerDeny",
         "gatewayHttpDeny",
         "exec",
+        "mediaCredentials",
+        "mediaCredentialDescriptions",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }

@@ -255,16 +255,36 @@ fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The module paths a file's code names (`crate::a::b`, `super::c`, each item of
-/// `super::{d::e, f}`; comments left out), read up to its first `#[cfg(test)]` (the tests
-/// below it may reach anywhere).
+/// The file's lines without comments and without its `#[cfg(test)]` items (a test module,
+/// a test-only helper): the tests may reach anywhere, the code after them may not.
+fn production_lines(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut lines = text.lines().filter(|l| !l.trim_start().starts_with("//"));
+    while let Some(line) = lines.next() {
+        if line.trim() != "#[cfg(test)]" {
+            out.push(line);
+            continue;
+        }
+        // Skip the item the attribute is on: up to the `;` or the `}` that closes it.
+        let mut depth = 0i64;
+        let mut opened = false;
+        for item_line in lines.by_ref() {
+            depth += item_line.matches('{').count() as i64;
+            depth -= item_line.matches('}').count() as i64;
+            opened |= item_line.contains('{');
+            let attribute = item_line.trim_start().starts_with("#[");
+            if !attribute && depth <= 0 && (opened || item_line.trim_end().ends_with(';')) {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The module paths a file's production code names (`crate::a::b`, `super::c`, each item
+/// of `super::{d::e, f}`; see [`production_lines`]).
 fn named_modules(text: &str, own: &[String]) -> Vec<Vec<String>> {
-    let text = text.split("\n#[cfg(test)]").next().unwrap_or(text);
-    let code: String = text
-        .lines()
-        .filter(|line| !line.trim_start().starts_with("//"))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let code = production_lines(text).join("\n");
     // `super` is the module's parent (a `mod.rs` is its folder's module).
     let parent = own[..own.len().saturating_sub(1)].to_vec();
     let mut out = Vec::new();

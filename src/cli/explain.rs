@@ -49,22 +49,7 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
     match &args.tool {
         Some(name) => {
             let Some(trace) = res.trace(name) else {
-                let brings = loaded.semantics.what_brings(name);
-                let message = match (off_by_default_plugin(&loaded, name), brings) {
-                    (Some(plugin), _) => format!(
-                        "clawdeck explain: \"{name}\" is a tool of the bundled plugin \"{plugin}\", which is off by default: plugins.entries.{plugin}.enabled: true turns it on"
-                    ),
-                    (None, Some(brings)) => format!(
-                        "clawdeck explain: OpenClaw builds \"{name}\" only with {brings}; this config's run does not have it"
-                    ),
-                    (None, None) => {
-                        let known: Vec<&str> = res.tools.iter().map(|t| t.name.as_str()).collect();
-                        format!(
-                            "clawdeck explain: unknown tool \"{name}\" (known: {})",
-                            known.join(", ")
-                        )
-                    }
-                };
+                let message = not_built(&loaded, &res, name);
                 super::err_untrusted(cli, &message);
                 return exit::USAGE;
             };
@@ -81,6 +66,9 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                     })
                     .collect();
                 out["warnings"] = json!(related);
+                if let Some(source) = loaded.semantics.media_source(&loaded.raw, name) {
+                    out["built_because"] = json!(source.describe());
+                }
                 if let Some(beside) = &beside {
                     out["gateway_effective"] = beside.json();
                 }
@@ -89,6 +77,10 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                 print_load_warnings(cli, &loaded, &registry);
                 super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));
                 super::out_untrusted(cli, &policy::render_tool(&res, trace));
+                // A media tool is in the run only because something brought it: say what.
+                if let Some(source) = loaded.semantics.media_source(&loaded.raw, name) {
+                    super::out_untrusted(cli, &format!("built because {}\n", source.describe()));
+                }
                 if let Some(beside) = &beside {
                     super::out_untrusted(cli, &beside.text(Some(&trace.name)));
                 }
@@ -117,6 +109,27 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
         }
     }
     exit::OK
+}
+
+/// Why `name` is not in this context's run: a plugin that is off by default, what would
+/// bring it, or that no tool has that name.
+fn not_built(loaded: &crate::config::LoadedConfig, res: &policy::Resolution, name: &str) -> String {
+    let brings = loaded.semantics.what_brings(name);
+    match (off_by_default_plugin(loaded, name), brings) {
+        (Some(plugin), _) => format!(
+            "clawdeck explain: \"{name}\" is a tool of the bundled plugin \"{plugin}\", which is off by default: plugins.entries.{plugin}.enabled: true turns it on"
+        ),
+        (None, Some(brings)) => format!(
+            "clawdeck explain: OpenClaw builds \"{name}\" only with {brings}; this config's run does not have it"
+        ),
+        (None, None) => {
+            let known: Vec<&str> = res.tools.iter().map(|t| t.name.as_str()).collect();
+            format!(
+                "clawdeck explain: unknown tool \"{name}\" (known: {})",
+                known.join(", ")
+            )
+        }
+    }
 }
 
 /// The off-by-default bundled plugin whose tool `name` is, when the config did not turn it on.

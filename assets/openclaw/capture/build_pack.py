@@ -162,6 +162,33 @@ for t in (media_on or {}).get("tools", []):
 names = {t["name"] for t in tools}
 recorded = {t["name"]: t["description"] for t in tools}
 
+# A media tool also comes when a bundled provider plugin offering its capability has a
+# credential (OpenClaw's hasSnapshotCapabilityAvailability): one of the environment variables
+# its manifest's setup.providers lists for the capability's auth signals (metadata authSignals,
+# else the provider id, its aliases and authProviders). Media understanding brings pdf and the
+# image tool (view_image; image before 2026.9).
+image_tool = "view_image" if "view_image" in names else "image"
+MEDIA_CONTRACTS = {
+    "imageGenerationProviders": ("imageGenerationProviderMetadata", ["image_generate"]),
+    "videoGenerationProviders": ("videoGenerationProviderMetadata", ["video_generate"]),
+    "musicGenerationProviders": ("musicGenerationProviderMetadata", ["music_generate"]),
+    "mediaUnderstandingProviders": (None, ["pdf", image_tool]),
+}
+media_credentials = {}
+for manifest in sorted(glob.glob(os.path.join(a.extensions, "*", "openclaw.plugin.json"))):
+    d = json.load(open(manifest))
+    setup_env = {p["id"]: p.get("envVars") or [] for p in (d.get("setup") or {}).get("providers") or []}
+    for contract, (metadata_key, media_tools) in MEDIA_CONTRACTS.items():
+        for provider in (d.get("contracts") or {}).get(contract) or []:
+            meta = (d.get(metadata_key) or {}).get(provider, {}) if metadata_key else {}
+            signals = [s["provider"] for s in meta.get("authSignals") or []] or \
+                [provider, *meta.get("aliases", []), *meta.get("authProviders", [])]
+            env = [v for s in signals for v in setup_env.get(s, [])]
+            for tool in media_tools:
+                if tool in names and env:
+                    known = media_credentials.setdefault((d["id"], tool), [])
+                    known.extend(v for v in env if v not in known)
+
 # Bundled plugins that are off by default: the tools the run that turns them all on adds, by
 # plugin (OpenClaw builds them only while plugins.entries.<id>.enabled is true or a slot names
 # the plugin).
@@ -235,6 +262,15 @@ pack.update({
     "toolingPromptToolSearch": tooling(sp),
 })
 pack["pluginsOffByDefault"] = dict(sorted(off_by_default.items()))
+pack["mediaCredentials"] = [{"plugin": p, "tool": t, "env": env} for (p, t), env in sorted(media_credentials.items())]
+# How a media tool a key brings (the media_keys run) words itself where that differs from the
+# model-named form above (view_image: "with available vision").
+media_keys = req("media_keys")
+by_name = {t["name"]: t for t in tools}
+pack["mediaCredentialDescriptions"] = {
+    fn(t)["name"]: fn(t)["description"] for t in (media_keys or {}).get("tools", [])
+    if fn(t)["name"] in by_name and by_name[fn(t)["name"]].get("inDefaultRun") is False
+    and fn(t)["description"] != by_name[fn(t)["name"]]["description"]}
 pack["aliases"] = {k: v for k, v in base["aliases"].items() if v in names}
 pack["familyExpansions"] = {k: [m for m in v if m in names] for k, v in base.get("familyExpansions", {}).items() if k in names}
 pack["subagent"] = dict(base["subagent"], **rules["subagent"])

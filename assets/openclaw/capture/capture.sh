@@ -72,9 +72,12 @@ print(", ".join(f'"{i}": {{ enabled: true }}' for i in ids))
 PY
 )
 record plugins_on '{ profile: "full", toolSearch: false }' "plugins: { entries: { $off_by_default } }," || true
-# Media models named in the config bring the media tools (image/video/music generation, pdf).
+# Media models named in the config bring the media tools (image/video/music generation, pdf,
+# and with an image model the image tool).
 record media_on '{ profile: "full", toolSearch: false }' '' \
-  'mediaModels: { image: "openai/gpt-image-1", video: "google/veo-3", music: "google/lyria" }, pdfModel: "anthropic/claude-opus-4",' || true
+  'mediaModels: { image: "openai/gpt-image-1", video: "google/veo-3", music: "google/lyria" }, pdfModel: "anthropic/claude-opus-4", imageModel: "openai/gpt-4o",' || true
+# A provider's key (no media model) brings them too; view_image then words its model otherwise.
+record media_keys '{ profile: "full", toolSearch: false }' 'env: { vars: { OPENAI_API_KEY: "sk-capture" } },' || true
 # A configured channel grows message's schema with that channel's actions.
 record channel_telegram '{ profile: "full", toolSearch: false }' 'channels: { telegram: { botToken: "123:abc" } },' || true
 

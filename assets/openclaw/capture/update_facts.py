@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""update_facts.py --from WORK/pack.json --keys KEY[,KEY...] SHIPPED_PACK
+"""update_facts.py --from WORK/pack.json [--keys KEY[,KEY...]] [--tools NAME[,NAME...]] SHIPPED_PACK
 
-Copies the named top-level facts of a fresh capture (capture.sh's WORK/pack.json) into a shipped
+Copies the named top-level facts, and the named tools' description and parameters, of a fresh capture (capture.sh's WORK/pack.json) into a shipped
 pack, leaving every other field as it is: how a fact the capture learned to read (e.g. `exec`,
 exec's safe lists from dist/) reaches a pack without re-capturing the rest. A key the shipped
 pack lacks is placed after `gatewayHttpDeny`. tests/pack_capture_real.rs then re-checks it
@@ -12,7 +12,8 @@ import json
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--from", dest="source", required=True)
-ap.add_argument("--keys", required=True)
+ap.add_argument("--keys", default="")
+ap.add_argument("--tools", default="")
 ap.add_argument("pack")
 a = ap.parse_args()
 
@@ -23,6 +24,13 @@ keys = [k for k in a.keys.split(",") if k]
 for key in keys:
     if key not in captured:
         raise SystemExit(f"{a.source} has no {key!r}")
+captured_tools = {t["name"]: t for t in captured["tools"]}
+for name in [n for n in a.tools.split(",") if n]:
+    tool = next((t for t in shipped["tools"] if t["name"] == name), None)
+    if tool is None or name not in captured_tools:
+        raise SystemExit(f"{name!r} is not a tool of both packs")
+    for field in ("description", "parameters"):
+        tool[field] = captured_tools[name][field]
 
 out = {}
 for k, v in shipped.items():
@@ -36,4 +44,4 @@ for key in keys:
 
 with open(a.pack, "w", encoding="utf-8") as f:
     f.write(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
-print(f"{a.pack}: {', '.join(keys)} from {a.source}")
+print(f"{a.pack}: {', '.join(keys + [f'tools.{n}' for n in a.tools.split(',') if n])} from {a.source}")

@@ -17,9 +17,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Text};
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::app::{App, draw, run_loop};
+use super::app::App;
 use super::clock::{FixedClock, SystemClock};
 use super::event::{AppEvent, AppEventSender, CoreEvent};
+use super::event_loop::{draw, run_loop};
 use super::frame::FrameRequester;
 use super::keymap::{Action, Keymap};
 use super::stream::{StreamBuffer, StreamKind};

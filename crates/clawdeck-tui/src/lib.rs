@@ -16,6 +16,7 @@ pub(crate) mod clock;
 pub(crate) mod context_bar;
 mod decision_feed;
 pub(crate) mod event;
+pub(crate) mod event_loop;
 pub(crate) mod frame;
 pub(crate) mod keymap;
 pub(crate) mod runtime;

@@ -88,7 +88,8 @@ pub fn run(options: &ConsoleOptions) -> ConsoleExit {
         quit_on_stop_signal(tx.clone());
         spawn_input_reader(tx.clone());
         spawn_ticker(tx.clone());
-        let result = super::app::run_loop(&mut app, &mut guard.terminal, &mut rx, true).await;
+        let result =
+            super::event_loop::run_loop(&mut app, &mut guard.terminal, &mut rx, true).await;
         mcp_stop.cancel();
         gateways_stop.cancel();
         app.shutdown(&mut rx).await;

@@ -114,12 +114,7 @@ impl Registry {
             tools.extend(semantics.plugins_off_by_default[plugin].iter().cloned());
         }
         // So does a media tool, when the config names a model for it.
-        tools.extend(
-            semantics
-                .media_tools_turned_on(&config.raw)
-                .into_iter()
-                .cloned(),
-        );
+        tools.extend(semantics.media_tools_turned_on(&config.raw));
         let mut registry = Registry::from_parts_with(tools, discovered, semantics);
         warnings.append(&mut registry.warnings);
         // MCP servers come last: OpenClaw names their tools clear of every tool already there.

@@ -34,6 +34,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::model_ref::model_ref;
 use crate::semantics::{Installed, PackChoice, RequestedVersion, Semantics};
 
 pub use error::{ConfigError, ConfigErrorKind};
@@ -352,18 +353,6 @@ impl LoadedConfig {
 
 /// The account OpenClaw reads when none is named (`normalizeAccountId`).
 pub(crate) const DEFAULT_ACCOUNT: &str = "default";
-
-/// A model reference: `"provider/model"` or `{primary: "provider/model"}`.
-pub(crate) fn model_ref(value: &Value) -> Option<String> {
-    match value {
-        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
-        Value::Object(map) => map
-            .get("primary")
-            .and_then(|v| v.as_str())
-            .map(|s| s.trim().to_string()),
-        _ => None,
-    }
-}
 
 fn sorted_unique(mut items: Vec<String>) -> Vec<String> {
     items.sort();

@@ -6,6 +6,7 @@
 //! in assets/openclaw/ (`seed`, the design the seeds describe, `2026.8` and `2026.9`), and more can be
 //! synced from an operator's gateway into clawdeck's data dir (`clawdeck catalog sync`).
 
+mod media;
 pub mod normalize;
 pub mod pack;
 pub(crate) mod renames;
@@ -13,6 +14,7 @@ mod select;
 pub mod switches;
 mod synced;
 
+pub use media::{MEDIA_MODEL_KEYS, MediaCredential, MediaSource};
 pub use synced::{MAX_SYNCED_TOOLS, tool_name_problem};
 
 use std::collections::BTreeMap;
@@ -405,6 +407,10 @@ pub struct Semantics {
     /// Bundled plugin id (lower case) → its tools, for plugins off until the config turns them
     /// on; the registry holds them only then (see [`Semantics::plugins_turned_on`]).
     pub plugins_off_by_default: BTreeMap<String, Vec<ToolSpec>>,
+    /// Bundled provider plugins whose credential brings a media tool (see `media`).
+    pub media_credentials: Vec<MediaCredential>,
+    /// A media tool's description when a key, not a named model, brings it.
+    pub media_credential_descriptions: BTreeMap<String, String>,
 }
 
 impl Semantics {
@@ -464,38 +470,6 @@ impl Semantics {
             .map(String::as_str)
             .filter(|id| switches::PluginSwitches::turned_on(raw, id))
             .collect()
-    }
-
-    /// The media tools the config's explicit media models bring (OpenClaw's
-    /// resolveOptionalMediaToolFactoryPlan, both releases; see [`MEDIA_MODEL_KEYS`]); none with
-    /// `plugins.enabled: false`. Only tools whose schema the pack holds.
-    pub fn media_tools_turned_on(&self, raw: &Value) -> Vec<&ToolSpec> {
-        if raw.pointer("/plugins/enabled") == Some(&Value::Bool(false)) {
-            return Vec::new();
-        }
-        let configured = |key: &str| {
-            let pointer = format!("/agents/defaults/{}", key.replace('.', "/"));
-            raw.pointer(&pointer).is_some_and(names_a_model)
-        };
-        self.conditional_specs
-            .iter()
-            .filter(|spec| {
-                media_model_keys(&spec.name).is_some_and(|keys| keys.iter().any(|k| configured(k)))
-            })
-            .collect()
-    }
-
-    /// What brings a tool this config's run lacks, in words: the model keys of a media tool,
-    /// else the pack's condition. `None` for a tool the version does not have.
-    pub fn what_brings(&self, name: &str) -> Option<String> {
-        if let Some(keys) = media_model_keys(name).filter(|_| self.conditional(name).is_some()) {
-            let keys: Vec<String> = keys
-                .iter()
-                .map(|k| format!("agents.defaults.{k}"))
-                .collect();
-            return Some(format!("{} naming a model", keys.join(" or ")));
-        }
-        self.conditional(name).map(str::to_string)
     }
 
     /// Whether this is the seeds' design.
@@ -590,6 +564,8 @@ pub fn newest() -> Arc<Semantics> {
                 channel_group_policy: BTreeMap::new(),
                 tooling_prompt: None,
                 plugins_off_by_default: BTreeMap::new(),
+                media_credentials: Vec::new(),
+                media_credential_descriptions: BTreeMap::new(),
             })
         })
 }
@@ -597,6 +573,40 @@ pub fn newest() -> Arc<Semantics> {
 /// The seed pack.
 pub fn seed() -> Arc<Semantics> {
     embedded(SEED).unwrap_or_else(newest)
+}
+
+/// Where a channel plugin keeps a chat group's tool policy (OpenClaw's
+/// `plugin.groups.resolveToolPolicy`; `channels.<ch>.groups` when it has none or it finds none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GroupPolicySource {
+    /// `channels.<ch>.groups.<id>`, else `"*"` (Telegram, WhatsApp, iMessage, Signal, ...).
+    Groups,
+    /// Slack's `channels.slack.channels.<id>` (the id as given, lower-, upper-cased, with
+    /// `channel:`), else `"*"`; one entry, no fallback.
+    SlackChannels,
+    /// Discord's `channels.discord.guilds.<guild>` and its `channels.<id>`.
+    DiscordGuilds,
+    /// Matrix's `channels.matrix.groups` (else `rooms`) `<room>` / `room:<room>`, else `"*"`;
+    /// `tools` only.
+    MatrixRooms,
+    /// Telegram's own reader: a forum topic's policy is its chat's (`X:topic:T` → `X`), then
+    /// `"*"`, in `channels.telegram.groups`.
+    TelegramGroups,
+    /// Feishu's `channels.feishu.groups` (never an account's): the id exactly, else
+    /// case-insensitively, else `"*"`; `tools` only.
+    FeishuGroups,
+    /// IRC's `groups` (an account's replaces the channel's): the `#channel` exactly, else
+    /// case-insensitively; its `tools`, else `"*"`'s.
+    IrcGroups,
+    /// Microsoft Teams' `channels.msteams.teams.<team>.channels.<conversation>`, then the team.
+    MsteamsTeams,
+    /// Nextcloud Talk's `rooms` (an account's replaces the channel's): the room token exactly,
+    /// else by slug; its `tools`, else `"*"`'s.
+    NextcloudTalkRooms,
+    /// Zalo Personal's `groups` (an account's replaces the channel's): the id exactly, else
+    /// `"*"`; one entry's `tools`.
+    ZalouserGroups,
 }
 
 #[cfg(test)]
@@ -655,64 +665,4 @@ mod tests {
         assert_eq!(s.profile("nope"), None);
         assert_eq!(s.alias_target("bash"), Some("exec"));
     }
-}
-
-/// Where a channel plugin keeps a chat group's tool policy (OpenClaw's
-/// `plugin.groups.resolveToolPolicy`; `channels.<ch>.groups` when it has none or it finds none).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum GroupPolicySource {
-    /// `channels.<ch>.groups.<id>`, else `"*"` (Telegram, WhatsApp, iMessage, Signal, ...).
-    Groups,
-    /// Slack's `channels.slack.channels.<id>` (the id as given, lower-, upper-cased, with
-    /// `channel:`), else `"*"`; one entry, no fallback.
-    SlackChannels,
-    /// Discord's `channels.discord.guilds.<guild>` and its `channels.<id>`.
-    DiscordGuilds,
-    /// Matrix's `channels.matrix.groups` (else `rooms`) `<room>` / `room:<room>`, else `"*"`;
-    /// `tools` only.
-    MatrixRooms,
-    /// Telegram's own reader: a forum topic's policy is its chat's (`X:topic:T` → `X`), then
-    /// `"*"`, in `channels.telegram.groups`.
-    TelegramGroups,
-    /// Feishu's `channels.feishu.groups` (never an account's): the id exactly, else
-    /// case-insensitively, else `"*"`; `tools` only.
-    FeishuGroups,
-    /// IRC's `groups` (an account's replaces the channel's): the `#channel` exactly, else
-    /// case-insensitively; its `tools`, else `"*"`'s.
-    IrcGroups,
-    /// Microsoft Teams' `channels.msteams.teams.<team>.channels.<conversation>`, then the team.
-    MsteamsTeams,
-    /// Nextcloud Talk's `rooms` (an account's replaces the channel's): the room token exactly,
-    /// else by slug; its `tools`, else `"*"`'s.
-    NextcloudTalkRooms,
-    /// Zalo Personal's `groups` (an account's replaces the channel's): the id exactly, else
-    /// `"*"`; one entry's `tools`.
-    ZalouserGroups,
-}
-
-/// Each media tool and the `agents.defaults` keys whose model brings it.
-pub const MEDIA_MODEL_KEYS: &[(&str, &[&str])] = &[
-    ("image_generate", &["mediaModels.image"]),
-    ("video_generate", &["mediaModels.video"]),
-    ("music_generate", &["mediaModels.music"]),
-    ("pdf", &["pdfModel", "imageModel"]),
-];
-
-fn media_model_keys(tool: &str) -> Option<&'static [&'static str]> {
-    MEDIA_MODEL_KEYS
-        .iter()
-        .find(|(t, _)| *t == tool)
-        .map(|(_, keys)| *keys)
-}
-
-/// A model setting that names a model: a model reference ([`crate::config::model_ref`]) or a
-/// non-empty `fallbacks` entry (OpenClaw's hasToolModelConfig counts either).
-fn names_a_model(value: &Value) -> bool {
-    let fallback = |v: &Value| v.as_str().is_some_and(|s| !s.trim().is_empty());
-    crate::config::model_ref(value).is_some_and(|m| !m.is_empty())
-        || value
-            .get("fallbacks")
-            .and_then(Value::as_array)
-            .is_some_and(|f| f.iter().any(fallback))
 }

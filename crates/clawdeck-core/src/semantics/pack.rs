@@ -104,6 +104,12 @@ pub(crate) struct PackFile {
     /// on (`plugins.entries.<id>.enabled: true`, or a slot naming the plugin).
     #[serde(default)]
     pub plugins_off_by_default: BTreeMap<String, Vec<PackTool>>,
+    /// Bundled provider plugins whose credential brings a media tool.
+    #[serde(default)]
+    pub media_credentials: Vec<super::MediaCredential>,
+    /// A media tool's description when a key, not a named model, brings it.
+    #[serde(default)]
+    pub media_credential_descriptions: BTreeMap<String, String>,
 }
 
 /// One tool as a pack describes it: either clawdeck's `ToolSpec` shape or the catalog shape
@@ -496,6 +502,8 @@ impl PackFile {
         })?;
         Ok(Semantics {
             plugins_off_by_default: off_by_default_specs(self.plugins_off_by_default)?,
+            media_credentials: self.media_credentials,
+            media_credential_descriptions: self.media_credential_descriptions,
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,
             param_aliases,

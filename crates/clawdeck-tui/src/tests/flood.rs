@@ -78,7 +78,7 @@ async fn a_key_behind_a_flood_a_lag_and_a_frame_is_handled_before_any_of_them() 
     h.app.tx.send(key(KeyCode::PageUp));
     h.app.tx.send(AppEvent::Quit);
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
-    crate::app::run_loop(&mut h.app, &mut terminal, &mut h.rx, false)
+    crate::event_loop::run_loop(&mut h.app, &mut terminal, &mut h.rx, false)
         .await
         .unwrap();
     let stats = &h.app.stats;
@@ -157,7 +157,7 @@ async fn a_key_is_drawn_in_its_own_turn_without_waiting_for_the_frame_scheduler(
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     let ended = tokio::time::timeout(
         Duration::from_secs(10),
-        crate::app::run_loop(&mut h.app, &mut terminal, &mut h.rx, false),
+        crate::event_loop::run_loop(&mut h.app, &mut terminal, &mut h.rx, false),
     )
     .await;
     assert!(ended.is_ok(), "no frame was drawn for the key");

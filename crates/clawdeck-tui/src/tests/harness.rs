@@ -36,7 +36,7 @@ pub(super) fn fixture_config() -> LoadedConfig {
 /// Draws one frame of `app` at `width`×`height`; every row ends with a newline.
 pub(super) fn screen(app: &mut App, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    crate::app::draw(app, &mut terminal, false).expect("draw");
+    crate::event_loop::draw(app, &mut terminal, false).expect("draw");
     let buf = terminal.backend().buffer().clone();
     let mut out = String::new();
     for y in 0..buf.area.height {
@@ -170,7 +170,7 @@ impl Harness {
 
     pub(super) fn draw(&mut self, width: u16, height: u16) -> Terminal<TestBackend> {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-        crate::app::draw(&mut self.app, &mut terminal, false).expect("draw");
+        crate::event_loop::draw(&mut self.app, &mut terminal, false).expect("draw");
         terminal
     }
 

@@ -1512,7 +1512,7 @@ async fn every_key_reaches_a_frame_promptly_on_the_real_loop() {
     let stats = Arc::clone(&app.stats);
     let ui = tokio::spawn(async move {
         let mut terminal = Terminal::new(TestBackend::new(120, 30)).expect("terminal");
-        let _ = crate::app::run_loop(&mut app, &mut terminal, &mut rx, false).await;
+        let _ = crate::event_loop::run_loop(&mut app, &mut terminal, &mut rx, false).await;
     });
     tokio::time::sleep(Duration::from_millis(100)).await;
     let mut slow = Vec::new();

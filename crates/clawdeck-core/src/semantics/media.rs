@@ -1,0 +1,267 @@
+//! The optional media tools (image, video and music generation, pdf, view_image). OpenClaw
+//! builds one when the config names a model for it, or when a bundled provider plugin that
+//! offers its capability has a credential (resolveOptionalMediaToolFactoryPlan and
+//! resolveImageToolFactoryAvailable; both releases). `plugins.enabled: false` builds none.
+
+use std::collections::BTreeSet;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::Semantics;
+use crate::tool::ToolSpec;
+
+/// Each media tool and the `agents.defaults` keys whose model brings it.
+pub const MEDIA_MODEL_KEYS: &[(&str, &[&str])] = &[
+    ("image_generate", &["mediaModels.image"]),
+    ("video_generate", &["mediaModels.video"]),
+    ("music_generate", &["mediaModels.music"]),
+    ("pdf", &["pdfModel", "imageModel"]),
+    ("view_image", &["imageModel"]),
+];
+
+/// A pack's `mediaCredentials` entry, read from the release's plugin manifests: the bundled
+/// `plugin` brings `tool` when one of `env` is set (its capability's auth signals, as the
+/// manifest's `setup.providers` names their variables).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct MediaCredential {
+    pub plugin: String,
+    pub tool: String,
+    pub env: Vec<String>,
+}
+
+/// Why a config's run has a media tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MediaSource {
+    /// `agents.defaults.<key>` names a model.
+    Model { key: String },
+    /// `env.vars.<variable>` is a credential of a bundled provider plugin.
+    Credential { variable: String, plugin: String },
+}
+
+impl MediaSource {
+    /// The source in words: `agents.defaults.pdfModel names a model`.
+    pub fn describe(&self) -> String {
+        match self {
+            MediaSource::Model { key } => format!("agents.defaults.{key} names a model"),
+            MediaSource::Credential { variable, plugin } => {
+                format!("env.vars.{variable} is a credential of the bundled plugin \"{plugin}\"")
+            }
+        }
+    }
+}
+
+fn media_model_keys(tool: &str) -> Option<&'static [&'static str]> {
+    MEDIA_MODEL_KEYS
+        .iter()
+        .find(|(t, _)| *t == tool)
+        .map(|(_, keys)| *keys)
+}
+
+/// A model setting that names a model: a model reference ([`crate::model_ref::model_ref`]) or a
+/// non-empty `fallbacks` entry (OpenClaw's hasToolModelConfig counts either).
+fn names_a_model(value: &Value) -> bool {
+    let fallback = |v: &Value| v.as_str().is_some_and(|s| !s.trim().is_empty());
+    crate::model_ref::model_ref(value).is_some_and(|m| !m.is_empty())
+        || value
+            .get("fallbacks")
+            .and_then(Value::as_array)
+            .is_some_and(|f| f.iter().any(fallback))
+}
+
+/// The variables the config's `env.vars` sets to something other than blanks (OpenClaw puts
+/// them into its environment; an empty one is no credential).
+fn config_env_vars(raw: &Value) -> BTreeSet<&str> {
+    raw.pointer("/env/vars")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(|(_, value)| value.as_str().is_some_and(|v| !v.trim().is_empty()))
+        .map(|(name, _)| name.as_str())
+        .collect()
+}
+
+impl Semantics {
+    /// What brings media tool `name` into `raw`'s run, the first source found; `None` when
+    /// nothing does (or `name` is no media tool).
+    pub fn media_source(&self, raw: &Value, name: &str) -> Option<MediaSource> {
+        if raw.pointer("/plugins/enabled") == Some(&Value::Bool(false)) {
+            return None;
+        }
+        let model_key = media_model_keys(name)?.iter().find(|key| {
+            let pointer = format!("/agents/defaults/{}", key.replace('.', "/"));
+            raw.pointer(&pointer).is_some_and(names_a_model)
+        });
+        if let Some(key) = model_key {
+            return Some(MediaSource::Model {
+                key: key.to_string(),
+            });
+        }
+        let set = config_env_vars(raw);
+        let loads = |plugin: &str| {
+            self.switches
+                .plugins
+                .as_ref()
+                .is_none_or(|switches| switches.plugin_off(raw, plugin).is_none())
+        };
+        self.media_credentials
+            .iter()
+            .filter(|credential| credential.tool == name && loads(&credential.plugin))
+            .find_map(|credential| {
+                let variable = credential.env.iter().find(|v| set.contains(v.as_str()))?;
+                Some(MediaSource::Credential {
+                    variable: variable.clone(),
+                    plugin: credential.plugin.clone(),
+                })
+            })
+    }
+
+    /// The media tools `raw`'s run has (see [`Semantics::media_source`]), of those whose
+    /// schema the pack holds; one a key brings is worded as OpenClaw words it then.
+    pub fn media_tools_turned_on(&self, raw: &Value) -> Vec<ToolSpec> {
+        self.conditional_specs
+            .iter()
+            .filter_map(|spec| {
+                let source = self.media_source(raw, &spec.name)?;
+                let mut spec = spec.clone();
+                let worded = self.media_credential_descriptions.get(&spec.name);
+                if let (MediaSource::Credential { .. }, Some(text)) = (&source, worded) {
+                    spec.description = text.clone();
+                }
+                Some(spec)
+            })
+            .collect()
+    }
+
+    /// What brings a tool this config's run lacks, in words: the model keys of a media tool
+    /// and the credentials that would, else the pack's condition. `None` for a tool the
+    /// version does not have.
+    pub fn what_brings(&self, name: &str) -> Option<String> {
+        let condition = self.conditional(name)?;
+        let Some(keys) = media_model_keys(name) else {
+            return Some(condition.to_string());
+        };
+        let keys: Vec<String> = keys
+            .iter()
+            .map(|k| format!("agents.defaults.{k}"))
+            .collect();
+        let mut brings = format!("{} naming a model", keys.join(" or "));
+        let mut variables: Vec<&str> = self
+            .media_credentials
+            .iter()
+            .filter(|credential| credential.tool == name)
+            .flat_map(|credential| credential.env.iter().map(String::as_str))
+            .collect();
+        variables.sort_unstable();
+        variables.dedup();
+        if !variables.is_empty() {
+            brings.push_str(&format!(
+                ", or a provider credential in env.vars ({})",
+                variables.join(", ")
+            ));
+        }
+        Some(brings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn brought(semantics: &Semantics, raw: &Value) -> Vec<String> {
+        let mut names: Vec<String> = semantics
+            .media_tools_turned_on(raw)
+            .into_iter()
+            .map(|spec| spec.name.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_provider_key_in_env_vars_brings_what_its_plugin_offers_on_both_releases() {
+        for release in ["2026.9", "2026.8"] {
+            let semantics = super::super::embedded(release).unwrap();
+            let raw = json!({ "env": { "vars": { "OPENAI_API_KEY": "sk-x" } } });
+            assert_eq!(
+                brought(&semantics, &raw),
+                ["image_generate", "pdf", "video_generate", "view_image"],
+                "{release}"
+            );
+            assert_eq!(
+                semantics.media_source(&raw, "pdf"),
+                Some(MediaSource::Credential {
+                    variable: "OPENAI_API_KEY".into(),
+                    plugin: "openai".into()
+                })
+            );
+            let fal = json!({ "env": { "vars": { "FAL_KEY": "k" } } });
+            assert_eq!(
+                brought(&semantics, &fal),
+                ["image_generate", "music_generate", "video_generate"],
+                "{release}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_key_counts_only_while_its_plugin_loads_and_only_when_not_blank() {
+        let semantics = super::super::embedded("2026.9").unwrap();
+        let keys = json!({ "OPENAI_API_KEY": "sk", "FAL_KEY": "f", "DEEPGRAM_API_KEY": "d" });
+        let unloaded = json!({ "env": { "vars": keys },
+            "plugins": { "entries": { "openai": { "enabled": false } }, "deny": ["fal"] } });
+        assert_eq!(brought(&semantics, &unloaded), ["pdf", "view_image"]);
+        let all_off = json!({ "env": { "vars": keys }, "plugins": { "enabled": false } });
+        assert!(brought(&semantics, &all_off).is_empty());
+        let not_allowed =
+            json!({ "env": { "vars": keys }, "plugins": { "allow": ["memory-core"] } });
+        assert!(brought(&semantics, &not_allowed).is_empty());
+        let blank = json!({ "env": { "vars": { "OPENAI_API_KEY": "  ", "FAL_KEY": 3 } } });
+        assert!(brought(&semantics, &blank).is_empty());
+    }
+
+    #[test]
+    fn a_named_model_comes_first_and_the_image_model_brings_view_image() {
+        let semantics = super::super::embedded("2026.9").unwrap();
+        let raw = json!({ "agents": { "defaults": { "imageModel": { "primary": "openai/gpt-4o" } } },
+            "env": { "vars": { "OPENAI_API_KEY": "sk" } } });
+        assert_eq!(
+            semantics.media_source(&raw, "view_image"),
+            Some(MediaSource::Model {
+                key: "imageModel".into()
+            })
+        );
+        assert_eq!(
+            semantics
+                .media_source(&raw, "view_image")
+                .map(|s| s.describe()),
+            Some("agents.defaults.imageModel names a model".into())
+        );
+        let model_only = json!({ "agents": { "defaults": { "imageModel": "openai/gpt-4o" } } });
+        assert_eq!(brought(&semantics, &model_only), ["pdf", "view_image"]);
+        // view_image words its model by what brought it (both forms captured from real runs).
+        let described = |raw: &Value| {
+            let tools = semantics.media_tools_turned_on(raw);
+            let view = tools.iter().find(|t| t.name == "view_image").unwrap();
+            view.description.clone()
+        };
+        assert!(described(&model_only).contains("with the configured model"));
+        let key_only = json!({ "env": { "vars": { "OPENAI_API_KEY": "sk" } } });
+        assert!(described(&key_only).contains("with available vision"));
+    }
+
+    #[test]
+    fn what_brings_a_media_tool_names_the_model_keys_and_the_keys_that_would() {
+        let semantics = super::super::embedded("2026.9").unwrap();
+        let brings = semantics.what_brings("music_generate").unwrap();
+        assert!(
+            brings.starts_with("agents.defaults.mediaModels.music naming a model, or a provider credential in env.vars ("),
+            "{brings}"
+        );
+        assert!(brings.contains("FAL_KEY"), "{brings}");
+        assert!(!brings.contains("OPENAI_API_KEY"), "{brings}");
+        assert_eq!(semantics.what_brings("no_such_tool"), None);
+    }
+}
