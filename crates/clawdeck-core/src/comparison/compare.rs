@@ -1,7 +1,7 @@
 //! clawdeck's prediction against what real OpenClaw exposed: one verdict per tool, schema
 //! differences as JSON pointers, and clawdeck's deciding rule on every disagreement.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -162,6 +162,9 @@ pub struct Prediction<'a> {
     pub schema_unknown: BTreeSet<String>,
     /// How a gateway's `tools.effective` lists tools differently from a run (the pack's).
     pub gateway_effective: Option<&'a GatewayEffectiveRules>,
+    /// Tools the version has but this config's run does not build, with what would bring
+    /// each (the pack's conditions).
+    pub not_built: BTreeMap<String, String>,
 }
 
 impl Prediction<'_> {
@@ -303,7 +306,12 @@ fn tool_verdict(
     };
     let clawdeck_rule = match agreement {
         Agreement::Agree if schema.is_empty() => None,
-        _ => Some(deciding_rule(trace)),
+        _ => Some(match prediction.not_built.get(name) {
+            Some(brings) if trace.is_none() => {
+                format!("not built for this config: OpenClaw builds it only with {brings}")
+            }
+            _ => deciding_rule(trace),
+        }),
     };
     let surface_note = match (&observed.surface, prediction.gateway_effective) {
         (Surface::GatewayEffective, Some(rules)) => surface_note(rules, agreement, name, trace),

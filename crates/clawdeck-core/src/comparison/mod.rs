@@ -90,6 +90,13 @@ pub fn compare_view(view: &LlmView, registry: &Registry, observed: &ObservedView
                 .map(|spec| spec.name.clone())
                 .collect(),
             gateway_effective: Some(&registry.semantics.gateway_effective),
+            not_built: registry
+                .semantics
+                .conditional_tools
+                .iter()
+                .filter(|(name, _)| registry.get(name).is_none())
+                .filter_map(|(name, _)| Some((name.clone(), registry.semantics.what_brings(name)?)))
+                .collect(),
         },
         observed,
     )
@@ -126,6 +133,7 @@ mod tests {
                 {"type": "function", "function": real_read},
                 {"type": "function", "function": {"name": "exec", "parameters": {}}},
                 {"type": "function", "function": {"name": "brand_new_tool", "parameters": {}}},
+                {"type": "function", "function": {"name": "music_generate", "parameters": {}}},
             ],
         });
         let observed = ObservedView::from_request(&body);
@@ -161,6 +169,14 @@ mod tests {
             new.clawdeck_rule.as_deref(),
             Some("not in clawdeck's catalog")
         );
+        // A tool the version has that this config does not bring says what would.
+        let music = verdict("music_generate");
+        assert_eq!(music.agreement, Agreement::OpenclawOnly);
+        let rule = music.clawdeck_rule.as_deref().unwrap();
+        assert!(
+            rule.starts_with("not built for this config: OpenClaw builds it only with agents.defaults.mediaModels.music naming a model"),
+            "{rule}"
+        );
 
         // Everything else clawdeck shows is clawdeck-only, except its own tools.
         let own = own_tools(&registry);
@@ -183,7 +199,7 @@ mod tests {
             .iter()
             .filter(|v| v.agreement == Agreement::ClawdeckOnly)
             .count();
-        assert_eq!(comparison.policy_disagreements(), clawdeck_only + 2);
+        assert_eq!(comparison.policy_disagreements(), clawdeck_only + 3);
         assert_eq!(comparison.schema_differences(), 1);
         assert!(!comparison.is_clean());
     }
