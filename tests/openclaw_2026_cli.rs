@@ -177,3 +177,22 @@ fn explain_says_which_key_brought_a_media_tool_and_which_would_bring_another() {
     assert_eq!(code, 0);
     assert!(!out.contains("built because"), "{out}");
 }
+
+#[test]
+fn a_webchat_turn_in_a_group_session_says_its_turn_channel_in_text_and_json() {
+    let key = "agent:main:telegram:group:-100123";
+    let args = ["--session-key", key, "--channel", "webchat", "--not-owner"];
+    let (code, out, err) = run(&[&["explain", "exec"][..], &args[..]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("turn over: webchat"), "{out}");
+    let (code, out, err) = run(&[&["explain", "--json"][..], &args[..]].concat());
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["context"]["channel"], "telegram", "{out}");
+    assert_eq!(json["context"]["turn_channel"], "webchat", "{out}");
+    // A turn over the key's own channel has no other turn channel to say.
+    let (code, out, err) = run(&["explain", "--json", "--session-key", key]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(json["context"].get("turn_channel").is_none(), "{out}");
+}

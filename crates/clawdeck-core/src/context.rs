@@ -58,7 +58,8 @@ pub struct PolicyContext {
     /// The channel the turn came over when a session key names another one (an operator's
     /// webchat turn in a Telegram group's session): only the turn's message provider, while
     /// `channel` is the key's, whose group and sender policy apply (OpenClaw takes the message
-    /// provider as the policy's channel only when no key names one).
+    /// provider as the policy's channel only when no key names one). Derived, never read from
+    /// input; the resolved context carries it out.
     #[serde(skip)]
     pub turn_channel: Option<String>,
     /// No `toolsBySender` entry applies, a group's included (OpenClaw's `senderPolicyMode:

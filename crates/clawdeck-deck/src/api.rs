@@ -33,7 +33,7 @@ pub mod catalog {
 pub mod comparison {
     pub use clawdeck_core::comparison::{Agreement, ToolVerdict, own_tools};
     pub mod compare {
-        pub use clawdeck_core::comparison::compare::deciding_rule;
+        pub use clawdeck_core::comparison::compare::{NOT_BUILT, deciding_rule};
     }
 }
 

@@ -308,7 +308,7 @@ fn tool_verdict(
         Agreement::Agree if schema.is_empty() => None,
         _ => Some(match prediction.not_built.get(name) {
             Some(brings) if trace.is_none() => {
-                format!("not built for this config: OpenClaw builds it only with {brings}")
+                format!("{NOT_BUILT}: OpenClaw builds it only with {brings}")
             }
             _ => deciding_rule(trace),
         }),
@@ -362,6 +362,10 @@ fn deferred_owner(observed: &ObservedView, name: &str) -> Option<String> {
         _ => None,
     }
 }
+
+/// How the deciding rule of a tool the version has, but this config's run does not build,
+/// begins (the rest says what would bring it).
+pub const NOT_BUILT: &str = "not built for this config";
 
 /// One line: why clawdeck shows or hides the tool.
 pub fn deciding_rule(trace: Option<&ToolTrace>) -> String {

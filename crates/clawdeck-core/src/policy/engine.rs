@@ -222,6 +222,8 @@ pub fn resolve_layers(
             sandboxed: false,
             sandbox_source: None,
             remote: false,
+            channel: None,
+            turn_channel: None,
             openclaw: registry.semantics.id.clone(),
             openclaw_reason: String::new(),
             gateway_config_reads: true,

@@ -210,6 +210,8 @@ pub(crate) fn resolve_context<'a>(
         sandboxed,
         sandbox_source,
         remote: ctx.remote,
+        channel: ctx.channel.clone(),
+        turn_channel: ctx.turn_channel.clone(),
         openclaw: cfg.pack.pack.clone(),
         openclaw_reason: cfg.pack.reason.clone(),
         // Settled once the layers are built.

@@ -277,6 +277,13 @@ pub struct ResolvedContext {
     pub sandboxed: bool,
     pub sandbox_source: Option<String>,
     pub remote: bool,
+    /// The channel the group and sender policies read (a session key's, else the flag's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+    /// The channel the turn came over, when a session key names another one (webchat into a
+    /// Telegram group's session).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn_channel: Option<String>,
     /// The OpenClaw semantics pack that answered (`seed`, `2026.9`, ...).
     pub openclaw: String,
     /// Why that pack (`--openclaw-version seed`, `installed openclaw 2026.9.6 (...)`).

@@ -158,11 +158,12 @@ fn policy_view_with_a_gateway_session_that_agrees() {
 fn policy_view_marks_each_disagreement_and_shows_the_deciding_rule_beside_the_gateway() {
     let mut h = harness(tui_config());
     let mut tools = h.agreeing_payload();
-    // The gateway lacks read (clawdeck shows it) and lists process (ops denies it) and a
-    // tool clawdeck does not know.
+    // The gateway lacks read (clawdeck shows it) and lists process (ops denies it), a tool
+    // clawdeck does not know and one this config does not bring (no music model or key).
     tools.retain(|t| t != "read");
     tools.push("process".into());
     tools.push("brand_new_tool".into());
+    tools.push("music_generate".into());
     h.compare_with(&tools);
     let check = h
         .app
@@ -173,13 +174,17 @@ fn policy_view_marks_each_disagreement_and_shows_the_deciding_rule_beside_the_ga
         .check()
         .unwrap()
         .clone();
-    assert_eq!(check.comparison.policy_disagreements(), 3);
+    assert_eq!(check.comparison.policy_disagreements(), 4);
 
-    // Tall enough for every row.
-    let screen = h.screen(170, 90);
-    assert!(screen.contains("3 policy disagreements"), "{screen}");
+    // Tall enough for every row, wide enough for the whole status line.
+    let screen = h.screen(210, 90);
+    assert!(screen.contains("4 policy disagreements"), "{screen}");
     assert!(
-        screen.contains("✗ openclaw-only, not in clawdeck's catalog: brand_new_tool"),
+        screen.contains("✗ openclaw-only, not in clawdeck's catalog: brand_new_tool ·"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("✗ openclaw-only, not built for this config: music_generate"),
         "{screen}"
     );
     let row = |name: &str| {

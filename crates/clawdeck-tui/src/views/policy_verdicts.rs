@@ -5,6 +5,7 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use crate::comparison::compare::NOT_BUILT;
 use crate::comparison::{Agreement, ToolVerdict};
 use crate::context::PolicyContext;
 use crate::deck::session_compare::SessionCheck;
@@ -135,14 +136,27 @@ impl SessionCompare {
                         .collect()
                 };
                 let (disagreeing, explained) = (unknown(false), unknown(true));
-                if !disagreeing.is_empty() {
-                    spans.push(Span::styled(
-                        format!(
-                            " · ✗ openclaw-only, not in clawdeck's catalog: {}",
-                            disagreeing.join(", ")
-                        ),
-                        theme::error(),
-                    ));
+                // A tool the version has that this config does not bring is no catalog gap.
+                let not_built = |tool: &str| {
+                    c.verdicts.iter().any(|v| {
+                        v.tool == tool
+                            && v.clawdeck_rule
+                                .as_deref()
+                                .is_some_and(|r| r.starts_with(NOT_BUILT))
+                    })
+                };
+                let (unbuilt, uncatalogued): (Vec<&str>, Vec<&str>) =
+                    disagreeing.into_iter().partition(|tool| not_built(tool));
+                for (tools, what) in [
+                    (uncatalogued, "not in clawdeck's catalog"),
+                    (unbuilt, NOT_BUILT),
+                ] {
+                    if !tools.is_empty() {
+                        spans.push(Span::styled(
+                            format!(" · ✗ openclaw-only, {what}: {}", tools.join(", ")),
+                            theme::error(),
+                        ));
+                    }
                 }
                 if !explained.is_empty() {
                     spans.push(Span::styled(
