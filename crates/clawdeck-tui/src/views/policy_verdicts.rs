@@ -127,26 +127,25 @@ impl SessionCompare {
                 // The result first: a narrow terminal cuts the end of the line.
                 let mut spans = vec![Span::styled(mark, style), Span::styled(c.summary(), style)];
                 // Tools the table has no row for (clawdeck's catalog lacks them).
-                let unknown = |explained: bool| -> Vec<&str> {
+                let unknown = |explained: bool| -> Vec<&ToolVerdict> {
                     c.verdicts
                         .iter()
                         .filter(|v| v.agreement == Agreement::OpenclawOnly && !known(&v.tool))
                         .filter(|v| v.surface_note.is_some() == explained)
-                        .map(|v| v.tool.as_str())
                         .collect()
                 };
-                let (disagreeing, explained) = (unknown(false), unknown(true));
                 // A tool the version has that this config does not bring is no catalog gap.
-                let not_built = |tool: &str| {
-                    c.verdicts.iter().any(|v| {
-                        v.tool == tool
-                            && v.clawdeck_rule
-                                .as_deref()
-                                .is_some_and(|r| r.starts_with(NOT_BUILT))
-                    })
-                };
-                let (unbuilt, uncatalogued): (Vec<&str>, Vec<&str>) =
-                    disagreeing.into_iter().partition(|tool| not_built(tool));
+                let (unbuilt, uncatalogued): (Vec<_>, Vec<_>) =
+                    unknown(false).into_iter().partition(|v| {
+                        v.clawdeck_rule
+                            .as_deref()
+                            .is_some_and(|r| r.starts_with(NOT_BUILT))
+                    });
+                let (unbuilt, uncatalogued, explained) = (
+                    tool_names(&unbuilt),
+                    tool_names(&uncatalogued),
+                    tool_names(&unknown(true)),
+                );
                 for (tools, what) in [
                     (uncatalogued, "not in clawdeck's catalog"),
                     (unbuilt, NOT_BUILT),
@@ -242,4 +241,9 @@ impl SessionCompare {
         }
         lines
     }
+}
+
+/// The verdicts' tool names, in order.
+fn tool_names<'a>(verdicts: &[&'a ToolVerdict]) -> Vec<&'a str> {
+    verdicts.iter().map(|v| v.tool.as_str()).collect()
 }
