@@ -56,6 +56,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "exec",
         "mediaCredentials",
         "mediaCredentialDescriptions",
+        "visionModelTools",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }
@@ -65,7 +66,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
     for key in ["defaultAllow", "defaultDeny"] {
         facts.push((format!("sandbox.{key}"), pack["sandbox"][key].clone()));
     }
-    for key in ["defaultEnabled", "directTools"] {
+    for key in ["defaultEnabled", "directTools", "directOnlyTools"] {
         facts.push((format!("toolSearch.{key}"), pack["toolSearch"][key].clone()));
     }
     let patterns = match &pack["pluginAllowlistPatterns"] {

@@ -66,8 +66,8 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                     })
                     .collect();
                 out["warnings"] = json!(related);
-                if let Some(source) = loaded.semantics.media_source(&loaded.raw, name) {
-                    out["built_because"] = json!(source.describe());
+                if let Some(because) = built_because(&loaded, &res, name) {
+                    out["built_because"] = json!(because);
                 }
                 if let Some(beside) = &beside {
                     out["gateway_effective"] = beside.json();
@@ -77,9 +77,10 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                 print_load_warnings(cli, &loaded, &registry);
                 super::out_untrusted(cli, &format!("config: {}\n", loaded.describe()));
                 super::out_untrusted(cli, &policy::render_tool(&res, trace));
-                // A media tool is in the run only because something brought it: say what.
-                if let Some(source) = loaded.semantics.media_source(&loaded.raw, name) {
-                    super::out_untrusted(cli, &format!("built because {}\n", source.describe()));
+                // A media tool, or one a model that takes images brings, is in the run only
+                // because something brought it: say what.
+                if let Some(because) = built_because(&loaded, &res, name) {
+                    super::out_untrusted(cli, &format!("built because {because}\n"));
                 }
                 if let Some(beside) = &beside {
                     super::out_untrusted(cli, &beside.text(Some(&trace.name)));
@@ -109,6 +110,17 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
         }
     }
     exit::OK
+}
+
+/// What brought `name` into this context's run, when something in particular did.
+fn built_because(
+    loaded: &crate::config::LoadedConfig,
+    res: &policy::Resolution,
+    name: &str,
+) -> Option<String> {
+    let resolved = &res.resolved;
+    let model = resolved.model.as_deref().zip(resolved.model_input.as_ref());
+    loaded.semantics.built_because(&loaded.raw, model, name)
 }
 
 /// Why `name` is not in this context's run: a plugin that is off by default, what would

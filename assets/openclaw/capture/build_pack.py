@@ -294,7 +294,20 @@ for mode, run in (("directory", "ts_directory"), ("code", "ts_code")):
             ts["codeModeToolSchema"] = next((fn(t) for t in r["tools"] if fn(t)["name"] == "tool_search_code"), None)
 ts["directToolsByMode"] = by_mode
 ts["coreCodingTools"] = [t for t in ts.get("coreCodingTools", []) if t in names]
-ts["directOnlyTools"] = [t for t in ts.get("directOnlyTools", []) if t in names]
+# A media tool the media_on run sends that Tool Search then defers is no direct-only tool
+# (view_image is one only for a model that takes images: visionModelTools below).
+media_sent = {fn(t)["name"] for t in (media_on or {}).get("tools", [])}
+media_search = req("media_on_search")
+media_direct = {fn(t)["name"] for t in (media_search or {}).get("tools", [])}
+ts["directOnlyTools"] = [t for t in ts.get("directOnlyTools", []) if t in names
+                         and not (media_search and t in media_sent and t not in media_direct)]
+# The tools a model that takes images brings (the vision_model run, Tool Search on: each is
+# sent directly) and how it words them; they stay out of every other run.
+vision = req("vision_model")
+pack["visionModelTools"] = {
+    fn(t)["name"]: {"description": fn(t)["description"], "parameters": fn(t)["parameters"]}
+    for t in (vision or {}).get("tools", [])
+    if fn(t)["name"] in by_name and by_name[fn(t)["name"]].get("inDefaultRun") is False}
 if "### Deferred Tool Schemas" in sp:
     ts["promptSection"] = sp[sp.index("### Deferred Tool Schemas"):sp.index("The AGENTS.md Tools section")]
 pack["toolSearch"] = ts

@@ -30,15 +30,16 @@ trap 'kill -- -$MOCK 2>/dev/null || kill $MOCK 2>/dev/null || true' EXIT
 for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/v1/models" && break; sleep 0.2; done
 
 # record NAME TOOLS_JSON5 [TOP_LEVEL_JSON5 [AGENT_DEFAULTS_JSON5]]: one turn with
-# `tools: TOOLS_JSON5` (and more top-level keys, and more keys of agents.defaults).
+# `tools: TOOLS_JSON5` (and more top-level keys, and more keys of agents.defaults). The mock
+# model takes text only unless MOCK_INPUT says otherwise.
 record() {
-  local name=$1 tools=$2 more=${3:-} defaults=${4:-} home=$WORK/homes/$1
+  local name=$1 tools=$2 more=${3:-} defaults=${4:-} home=$WORK/homes/$1 input=${MOCK_INPUT:-'["text"]'}
   rm -rf "$home"; mkdir -p "$home/.openclaw"
   cat > "$home/.openclaw/openclaw.json" <<CFG
 {
   models: { mode: "replace", providers: { mock: {
     baseUrl: "http://127.0.0.1:$PORT/v1", apiKey: "mock-key", api: "openai-completions",
-    models: [{ id: "mock-1", name: "Mock 1", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 4096 }] } } },
+    models: [{ id: "mock-1", name: "Mock 1", reasoning: false, input: $input, contextWindow: 128000, maxTokens: 4096 }] } } },
   agents: { defaults: { model: { primary: "mock/mock-1" }, $defaults }, list: [ { id: "main", default: true }, { id: "ops" } ] },
   tools: $tools,
   $more
@@ -76,6 +77,12 @@ record plugins_on '{ profile: "full", toolSearch: false }' "plugins: { entries: 
 # and with an image model the image tool).
 record media_on '{ profile: "full", toolSearch: false }' '' \
   'mediaModels: { image: "openai/gpt-image-1", video: "google/veo-3", music: "google/lyria" }, pdfModel: "anthropic/claude-opus-4", imageModel: "openai/gpt-4o",' || true
+# The same with Tool Search sending only what it must: which of those tools it defers.
+record media_on_search '{ profile: "full", toolSearch: { mode: "tools" } }' '' \
+  'imageModel: "openai/gpt-4o",' || true
+# A model that takes images brings the tools that need one (view_image, computer), worded and
+# sent (Tool Search on) as they are then.
+MOCK_INPUT='["text", "image"]' record vision_model '{ profile: "full", toolSearch: { mode: "tools" } }' || true
 # A provider's key (no media model) brings them too; view_image then words its model otherwise.
 record media_keys '{ profile: "full", toolSearch: false }' 'env: { vars: { OPENAI_API_KEY: "sk-capture" } },' || true
 # A configured channel grows message's schema with that channel's actions.

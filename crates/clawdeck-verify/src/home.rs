@@ -151,6 +151,9 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
     let Some(root) = out.as_object_mut() else {
         return out;
     };
+    // The mock takes what the operator's entry for this model says it takes (a model that
+    // takes images gets view_image), else text only.
+    let input = declared_input(config, model).unwrap_or_else(|| json!(["text"]));
     let mut providers = Map::new();
     providers.insert(
         model.provider.clone(),
@@ -159,7 +162,7 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
             "apiKey": "clawdeck-verify",
             "api": "openai-completions",
             "models": [{
-                "id": model.model, "name": model.model, "reasoning": false, "input": ["text"],
+                "id": model.model, "name": model.model, "reasoning": false, "input": input,
                 "contextWindow": 128000, "maxTokens": 4096,
             }],
         }),
@@ -196,6 +199,24 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
         }
     }
     out
+}
+
+/// The `input` the config's `models.providers` entry for `model` declares (ids compared as
+/// OpenClaw does, without case), when it is a list of strings.
+fn declared_input(config: &Value, model: &ModelRef) -> Option<Value> {
+    let providers = config.pointer("/models/providers")?.as_object()?;
+    let same = |a: &str, b: &str| a.trim().eq_ignore_ascii_case(b.trim());
+    let (_, provider) = providers.iter().find(|(id, _)| same(id, &model.provider))?;
+    let entry = provider.get("models")?.as_array()?.iter().find(|m| {
+        m.get("id")
+            .and_then(Value::as_str)
+            .is_some_and(|id| same(id, &model.model))
+    })?;
+    let input = entry.get("input")?.as_array()?;
+    input
+        .iter()
+        .all(Value::is_string)
+        .then(|| Value::Array(input.clone()))
 }
 
 fn retarget_model(entry: &mut Value, primary: &Value) {
@@ -395,6 +416,33 @@ mod tests {
             agent_model(&entries, "ops", &ctx()).as_ref_string(),
             "xai/grok-5"
         );
+    }
+
+    #[test]
+    fn the_mock_takes_what_the_operators_model_entry_declares() {
+        let model = ModelRef {
+            provider: "vis".into(),
+            model: "Eye-1".into(),
+        };
+        let declared = json!({"models": {"providers": {"VIS": {"models": [
+            {"id": "other", "input": ["text"]},
+            {"id": "eye-1", "input": ["text", "image"]},
+        ]}}}});
+        let input = |config: &Value| {
+            isolated_config(config, &model, "http://127.0.0.1:9/v1")
+                .pointer("/models/providers/vis/models/0/input")
+                .cloned()
+        };
+        assert_eq!(input(&declared), Some(json!(["text", "image"])));
+        // Undeclared, or not a list of strings: text only, as before.
+        for config in [
+            json!({}),
+            json!({"models": {"providers": {"vis": {"models": [{"id": "eye-1"}]}}}}),
+            json!({"models": {"providers": {"vis": {"models": [{"id": "eye-1", "input": [1]}]}}}}),
+            json!({"models": {"providers": {"vis": {"models": [{"id": "eye-2", "input": ["image"]}]}}}}),
+        ] {
+            assert_eq!(input(&config), Some(json!(["text"])), "{config}");
+        }
     }
 
     #[test]

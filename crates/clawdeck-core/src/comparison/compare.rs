@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::observed::{ObservedView, Surface};
 use crate::policy::{Decision, Resolution, ToolTrace};
@@ -301,6 +301,25 @@ fn tool_verdict(
             let mut diffs = Vec::new();
             let more = diff_json(ours, &real.function, String::new(), &mut diffs);
             (diffs, more)
+        }
+        // Tool Search sends the one side's tool with its schema and defers the other's.
+        (Agreement::Agree, true, real, ours)
+            if matches!(observed.surface, Surface::ToolSearch { .. })
+                && real.is_some() != ours.is_some() =>
+        {
+            let placement = |direct: bool| {
+                json!(if direct {
+                    "sent with its schema"
+                } else {
+                    "deferred behind Tool Search"
+                })
+            };
+            let diff = SchemaDiff {
+                pointer: String::new(),
+                clawdeck: Some(placement(ours.is_some())),
+                openclaw: Some(placement(real.is_some())),
+            };
+            (vec![diff], 0)
         }
         _ => (Vec::new(), 0),
     };

@@ -215,6 +215,7 @@ pub fn resolve_layers(
             provider: None,
             model: None,
             model_source: None,
+            model_input: None,
             owner: true,
             owner_source: String::new(),
             subagent: false,

@@ -193,6 +193,10 @@ pub(crate) fn resolve_context<'a>(
     };
     let (subagent, subagent_source) = subagent_of(ctx);
     let (sandboxed, sandbox_source) = sandboxed_by(cfg, ctx, agent);
+    let model_input = provider
+        .as_deref()
+        .zip(model.as_deref())
+        .and_then(|(provider, model)| crate::semantics::declared_input(&cfg.raw, provider, model));
     let resolved = ResolvedContext {
         agent: agent.id.clone(),
         agent_path: if agent.implicit {
@@ -203,6 +207,7 @@ pub(crate) fn resolve_context<'a>(
         provider,
         model,
         model_source,
+        model_input,
         owner,
         owner_source,
         subagent,

@@ -99,6 +99,7 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
             }
         }
     }
+    out.extend(without_vision(inputs));
     let Some(plugins) = &switches.plugins else {
         return out;
     };
@@ -125,6 +126,54 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
         }
     }
     out
+}
+
+/// The tools a model that takes images brings, when this run's model does not (and no media
+/// source brings view_image): OpenClaw does not build them for it.
+fn without_vision(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
+    let resolved = inputs.resolved;
+    if resolved
+        .model_input
+        .as_ref()
+        .is_some_and(|i| i.takes_images)
+    {
+        return Vec::new();
+    }
+    let semantics = &inputs.registry.semantics;
+    let model = resolved.model.as_deref().unwrap_or("OpenClaw's default");
+    let (path, reason) = match (&resolved.model_input, &resolved.model_source) {
+        (Some(input), _) => (
+            input.path.clone(),
+            format!("the run's model {model} does not take images"),
+        ),
+        (None, source) => (
+            source
+                .clone()
+                .unwrap_or_else(|| "agents.defaults.model".to_string()),
+            format!(
+                "the run's model {model} is not declared to take images (clawdeck reads a \
+                 model's input only from models.providers)"
+            ),
+        ),
+    };
+    inputs
+        .registry
+        .tools
+        .iter()
+        .filter(|spec| semantics.needs_vision(&spec.name))
+        .filter(|spec| {
+            semantics
+                .media_source(&inputs.cfg.raw, &spec.name)
+                .is_none()
+        })
+        .map(|spec| {
+            let off = SwitchedOff {
+                path: path.clone(),
+                reason: reason.clone(),
+            };
+            (spec.name.clone(), off)
+        })
+        .collect()
 }
 
 /// The context's agent entry in the raw config (`None` for OpenClaw's implicit agent).

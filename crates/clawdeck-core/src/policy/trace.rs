@@ -270,6 +270,10 @@ pub struct ResolvedContext {
     pub model: Option<String>,
     /// Where provider/model came from (`--provider/--model`, `agents.list[1].model`).
     pub model_source: Option<String>,
+    /// What the config's `models.providers` entry for that model declares it takes (whether
+    /// it takes images decides view_image and computer); unset when it declares nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_input: Option<crate::semantics::ModelInput>,
     pub owner: bool,
     pub owner_source: String,
     pub subagent: bool,

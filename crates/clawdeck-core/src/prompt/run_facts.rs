@@ -9,6 +9,8 @@ pub(crate) struct RunFacts {
     pub subagent: bool,
     /// The profiles leave the gateway tool its config reads.
     pub gateway_config_reads: bool,
+    /// The run's model takes images, as the config declares it.
+    pub model_takes_images: bool,
 }
 
 impl RunFacts {
@@ -18,6 +20,10 @@ impl RunFacts {
             sandboxed: resolved.sandboxed,
             subagent: resolved.subagent,
             gateway_config_reads: resolved.gateway_config_reads,
+            model_takes_images: resolved
+                .model_input
+                .as_ref()
+                .is_some_and(|i| i.takes_images),
         }
     }
 }

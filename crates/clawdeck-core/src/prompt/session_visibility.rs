@@ -76,6 +76,7 @@ mod tests {
         sandboxed: false,
         subagent: false,
         gateway_config_reads: true,
+        model_takes_images: false,
     };
     const SANDBOXED: RunFacts = RunFacts {
         sandboxed: true,

@@ -173,6 +173,9 @@ pub(crate) fn model_surface(
     adapt_to_config_reads(semantics, facts, &mut sorted);
     adapt_to_neighbours(semantics, &mut sorted);
     adapt_to_session_visibility(semantics, raw, facts, &mut sorted);
+    if facts.model_takes_images {
+        semantics.word_for_vision(&mut sorted);
+    }
     let Some(rules) = semantics.tool_search.as_ref() else {
         return Some(ModelSurface {
             direct: sorted,
@@ -189,6 +192,10 @@ pub(crate) fn model_surface(
     };
     let mut keep_direct = names(rules.extra.get("coreCodingTools"));
     keep_direct.extend(names(rules.extra.get("directOnlyTools")));
+    // What a model that takes images brings is sent directly then (catalogMode direct-only).
+    if facts.model_takes_images {
+        keep_direct.extend(semantics.vision_model_tools.keys().cloned());
+    }
     let (mut direct, deferred): (Vec<ToolSpec>, Vec<ToolSpec>) = sorted
         .into_iter()
         .partition(|t| keep_direct.contains(&t.name));

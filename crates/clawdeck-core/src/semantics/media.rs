@@ -138,8 +138,11 @@ impl Semantics {
     /// version does not have.
     pub fn what_brings(&self, name: &str) -> Option<String> {
         let condition = self.conditional(name)?;
+        let vision = ", or a run whose model takes images (its models.providers entry's input \
+                      naming \"image\")";
+        let vision = if self.needs_vision(name) { vision } else { "" };
         let Some(keys) = media_model_keys(name) else {
-            return Some(condition.to_string());
+            return Some(format!("{condition}{vision}"));
         };
         let keys: Vec<String> = keys
             .iter()
@@ -160,6 +163,7 @@ impl Semantics {
                 variables.join(", ")
             ));
         }
+        brings.push_str(vision);
         Some(brings)
     }
 }

@@ -110,6 +110,9 @@ pub(crate) struct PackFile {
     /// A media tool's description when a key, not a named model, brings it.
     #[serde(default)]
     pub media_credential_descriptions: BTreeMap<String, String>,
+    /// The tools a model that takes images brings, as they are sent then.
+    #[serde(default)]
+    pub vision_model_tools: BTreeMap<String, super::VisionTool>,
 }
 
 /// One tool as a pack describes it: either clawdeck's `ToolSpec` shape or the catalog shape
@@ -504,6 +507,7 @@ impl PackFile {
             plugins_off_by_default: off_by_default_specs(self.plugins_off_by_default)?,
             media_credentials: self.media_credentials,
             media_credential_descriptions: self.media_credential_descriptions,
+            vision_model_tools: self.vision_model_tools,
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,
             param_aliases,

@@ -1,0 +1,204 @@
+//! The tools a model that takes images brings (view_image, computer). OpenClaw asks whether the
+//! run's model takes images (modelHasVision: the resolved model's `input` includes `"image"`)
+//! and, when it does, builds view_image without an image model or a key and builds computer;
+//! both are then sent directly under Tool Search, view_image worded for such a model (both
+//! releases). clawdeck knows what a model takes only where the config declares it: the
+//! `models.providers.<provider>.models[]` entry's `input`. A built-in model's own catalog entry
+//! is OpenClaw's to read.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::Semantics;
+use crate::tool::ToolSpec;
+
+/// How a tool is sent when the run's model takes images (the pack's `visionModelTools`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct VisionTool {
+    pub description: String,
+    pub parameters: Value,
+}
+
+/// What the config declares the run's model takes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ModelInput {
+    /// Its `input` includes `"image"`.
+    pub takes_images: bool,
+    /// Where that is written: `models.providers.vis.models[0].input`.
+    pub path: String,
+}
+
+impl ModelInput {
+    /// In words: `the run's model vis/eye-1 takes images (models.providers...input)`.
+    pub fn describe(&self, model: &str) -> String {
+        let takes = if self.takes_images {
+            "takes images"
+        } else {
+            "does not take images"
+        };
+        format!("the run's model {model} {takes} ({})", self.path)
+    }
+}
+
+/// What the config's `models.providers` entry for `provider`/`model` declares it takes (ids
+/// compared without case, as OpenClaw's findConfiguredProviderModel does; `model` may carry
+/// its `provider/` prefix). `None` when the config declares no `input` list for it.
+pub fn declared_input(raw: &Value, provider: &str, model: &str) -> Option<ModelInput> {
+    let same = |a: &str, b: &str| a.trim().eq_ignore_ascii_case(b.trim());
+    let model = match model.split_once('/') {
+        Some((prefix, rest)) if same(prefix, provider) => rest,
+        _ => model,
+    };
+    let providers = raw.pointer("/models/providers")?.as_object()?;
+    let (provider_id, entry) = providers.iter().find(|(id, _)| same(id, provider))?;
+    let models = entry.get("models")?.as_array()?;
+    let (index, found) = models.iter().enumerate().find(|(_, m)| {
+        m.get("id")
+            .and_then(Value::as_str)
+            .is_some_and(|id| same(id, model))
+    })?;
+    let input = found.get("input")?.as_array()?;
+    Some(ModelInput {
+        takes_images: input.iter().any(|i| i.as_str() == Some("image")),
+        path: format!("models.providers.{provider_id}.models[{index}].input"),
+    })
+}
+
+/// Whether some model the config declares takes images (some run may then have these tools).
+fn some_model_takes_images(raw: &Value) -> bool {
+    raw.pointer("/models/providers")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|providers| providers.values())
+        .filter_map(|provider| provider.get("models")?.as_array())
+        .flatten()
+        .filter_map(|model| model.get("input")?.as_array())
+        .any(|input| input.iter().any(|i| i.as_str() == Some("image")))
+}
+
+impl Semantics {
+    /// Whether `name` is a tool a model that takes images brings.
+    pub fn needs_vision(&self, name: &str) -> bool {
+        self.vision_model_tools.contains_key(name)
+    }
+
+    /// The tools a run on a model that takes images has, for a config that declares such a
+    /// model, worded for it; those `already` names are left out (a media source brought them).
+    /// Each run keeps them only when its own model takes images (the policy's switches).
+    pub fn vision_tools_turned_on(&self, raw: &Value, already: &[String]) -> Vec<ToolSpec> {
+        if !some_model_takes_images(raw) {
+            return Vec::new();
+        }
+        self.conditional_specs
+            .iter()
+            .filter(|spec| !already.contains(&spec.name))
+            .filter_map(|spec| {
+                let variant = self.vision_model_tools.get(&spec.name)?;
+                let mut spec = spec.clone();
+                spec.description = variant.description.clone();
+                spec.parameters = variant.parameters.clone();
+                Some(spec)
+            })
+            .collect()
+    }
+
+    /// Sends `tools` as a run whose model takes images has them: the pack's wording of the
+    /// tools such a model brings replaces any other.
+    pub fn word_for_vision(&self, tools: &mut [ToolSpec]) {
+        for tool in tools.iter_mut() {
+            if let Some(variant) = self.vision_model_tools.get(&tool.name) {
+                tool.description = variant.description.clone();
+                tool.parameters = variant.parameters.clone();
+            }
+        }
+    }
+
+    /// Why a run's tool `name` is built, in words: the model's images for a tool that needs
+    /// them, else what brings a media tool; `None` for a tool nothing in particular brings.
+    pub fn built_because(
+        &self,
+        raw: &Value,
+        model: Option<(&str, &ModelInput)>,
+        name: &str,
+    ) -> Option<String> {
+        if let Some((model, input)) = model.filter(|(_, i)| i.takes_images)
+            && self.needs_vision(name)
+        {
+            return Some(input.describe(model));
+        }
+        self.media_source(raw, name).map(|source| source.describe())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_declared_input_is_found_without_case_and_with_its_path() {
+        let raw = json!({"models": {"providers": {"Vis": {"models": [
+            {"id": "text-1", "input": ["text"]},
+            {"id": "Eye-1", "input": ["text", "image"]},
+            {"id": "bare"},
+        ]}}}});
+        let eye = declared_input(&raw, "vis", "vis/eye-1").unwrap();
+        assert!(eye.takes_images);
+        assert_eq!(eye.path, "models.providers.Vis.models[1].input");
+        assert!(!declared_input(&raw, "VIS", "text-1").unwrap().takes_images);
+        assert_eq!(declared_input(&raw, "vis", "bare"), None);
+        assert_eq!(declared_input(&raw, "other", "eye-1"), None);
+        assert_eq!(declared_input(&json!({}), "vis", "eye-1"), None);
+    }
+
+    #[test]
+    fn a_declared_vision_model_brings_view_image_and_computer_worded_for_it_on_both_releases() {
+        for release in ["2026.9", "2026.8"] {
+            let semantics = super::super::embedded(release).unwrap();
+            let text_only = json!({"models": {"providers": {"t": {"models": [
+                {"id": "m", "input": ["text"]}]}}}});
+            assert!(semantics.vision_tools_turned_on(&text_only, &[]).is_empty());
+            let vision = json!({"models": {"providers": {"v": {"models": [
+                {"id": "m", "input": ["text", "image"]}]}}}});
+            let tools = semantics.vision_tools_turned_on(&vision, &[]);
+            let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+            names.sort_unstable();
+            assert_eq!(names, ["computer", "view_image"], "{release}");
+            let view_image = tools.iter().find(|t| t.name == "view_image").unwrap();
+            assert!(view_image.description.starts_with("Load image(s)"));
+            // A model that takes images inspects them itself: no `model` parameter.
+            assert!(view_image.parameters["properties"].get("model").is_none());
+            let already = vec!["view_image".to_string()];
+            let rest = semantics.vision_tools_turned_on(&vision, &already);
+            assert!(rest.iter().all(|t| t.name != "view_image"));
+        }
+    }
+
+    #[test]
+    fn what_built_a_tool_names_the_models_input_before_a_media_source() {
+        let semantics = super::super::embedded("2026.9").unwrap();
+        let raw = json!({"agents": {"defaults": {"imageModel": "openai/gpt-4o"}}});
+        let input = ModelInput {
+            takes_images: true,
+            path: "models.providers.v.models[0].input".into(),
+        };
+        assert_eq!(
+            semantics
+                .built_because(&raw, Some(("v/m", &input)), "view_image")
+                .as_deref(),
+            Some("the run's model v/m takes images (models.providers.v.models[0].input)")
+        );
+        let text = ModelInput {
+            takes_images: false,
+            ..input
+        };
+        assert_eq!(
+            semantics
+                .built_because(&raw, Some(("v/m", &text)), "view_image")
+                .as_deref(),
+            Some("agents.defaults.imageModel names a model")
+        );
+        assert_eq!(semantics.built_because(&raw, None, "read"), None);
+    }
+}
