@@ -57,6 +57,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "mediaCredentials",
         "mediaCredentialDescriptions",
         "visionModelTools",
+        "providerCredentials",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }

@@ -175,9 +175,15 @@ MEDIA_CONTRACTS = {
     "mediaUnderstandingProviders": (None, ["pdf", image_tool]),
 }
 media_credentials = {}
+# Every bundled plugin's model providers with the variables its setup names as their
+# credentials: a configured model that takes images brings pdf and the image tool when its
+# provider has one (hasConfiguredVisionModelAuthSignal).
+provider_credentials = []
 for manifest in sorted(glob.glob(os.path.join(a.extensions, "*", "openclaw.plugin.json"))):
     d = json.load(open(manifest))
     setup_env = {p["id"]: p.get("envVars") or [] for p in (d.get("setup") or {}).get("providers") or []}
+    provider_credentials += [{"plugin": d["id"], "provider": p, "env": env}
+                             for p, env in sorted(setup_env.items()) if env]
     for contract, (metadata_key, media_tools) in MEDIA_CONTRACTS.items():
         for provider in (d.get("contracts") or {}).get(contract) or []:
             meta = (d.get(metadata_key) or {}).get(provider, {}) if metadata_key else {}
@@ -263,6 +269,7 @@ pack.update({
 })
 pack["pluginsOffByDefault"] = dict(sorted(off_by_default.items()))
 pack["mediaCredentials"] = [{"plugin": p, "tool": t, "env": env} for (p, t), env in sorted(media_credentials.items())]
+pack["providerCredentials"] = provider_credentials
 # How a media tool a key brings (the media_keys run) words itself where that differs from the
 # model-named form above (view_image: "with available vision").
 media_keys = req("media_keys")

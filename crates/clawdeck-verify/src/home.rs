@@ -152,20 +152,37 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
         return out;
     };
     // The mock takes what the operator's entry for this model says it takes (a model that
-    // takes images gets view_image), else text only.
+    // takes images gets view_image), else text only. The config's other providers stay, their
+    // models served by the mock too: OpenClaw reads what they take (a provider with a model
+    // that takes images and a key brings pdf and view_image).
     let input = declared_input(config, model).unwrap_or_else(|| json!(["text"]));
-    let mut providers = Map::new();
-    providers.insert(
-        model.provider.clone(),
+    let mock_provider = |models: Vec<Value>| {
         json!({
             "baseUrl": mock_base_url,
             "apiKey": "clawdeck-verify",
             "api": "openai-completions",
-            "models": [{
-                "id": model.model, "name": model.model, "reasoning": false, "input": input,
-                "contextWindow": 128000, "maxTokens": 4096,
-            }],
-        }),
+            "models": models,
+        })
+    };
+    let mock_model = |id: &str, input: Value| {
+        json!({
+            "id": id, "name": id, "reasoning": false, "input": input,
+            "contextWindow": 128000, "maxTokens": 4096,
+        })
+    };
+    let mut providers = Map::new();
+    for (id, declared) in declared_providers(config) {
+        if !id.trim().eq_ignore_ascii_case(model.provider.trim()) && !declared.is_empty() {
+            let models = declared
+                .into_iter()
+                .map(|(m, i)| mock_model(&m, i))
+                .collect();
+            providers.insert(id, mock_provider(models));
+        }
+    }
+    providers.insert(
+        model.provider.clone(),
+        mock_provider(vec![mock_model(&model.model, input)]),
     );
     root.insert(
         "models".to_string(),
@@ -199,6 +216,37 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
         }
     }
     out
+}
+
+/// The config's `models.providers`: each provider id with its models' ids and what each takes
+/// (its declared `input` when a list of strings, else text only).
+fn declared_providers(config: &Value) -> Vec<(String, Vec<(String, Value)>)> {
+    let Some(providers) = config
+        .pointer("/models/providers")
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    let input_of = |m: &Value| {
+        m.get("input")
+            .and_then(Value::as_array)
+            .filter(|list| list.iter().all(Value::is_string))
+            .map(|list| Value::Array(list.clone()))
+            .unwrap_or_else(|| json!(["text"]))
+    };
+    providers
+        .iter()
+        .map(|(id, provider)| {
+            let models = provider
+                .get("models")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|m| Some((m.get("id")?.as_str()?.to_string(), input_of(m))))
+                .collect();
+            (id.clone(), models)
+        })
+        .collect()
 }
 
 /// The `input` the config's `models.providers` entry for `model` declares (ids compared as
@@ -443,6 +491,24 @@ mod tests {
         ] {
             assert_eq!(input(&config), Some(json!(["text"])), "{config}");
         }
+        // The other providers stay, served by the mock, their secrets gone.
+        let other = json!({"models": {"providers": {
+            "vis": {"apiKey": "sk-vis", "models": [{"id": "eye-1", "input": ["text", "image"]}]},
+            "together": {"apiKey": "sk-together", "baseUrl": "https://api.together.xyz/v1",
+                         "models": [{"id": "t-1", "input": ["text", "image"]}, {"id": "t-2"}]},
+            "empty": {"models": []},
+        }}});
+        let out = isolated_config(&other, &model, "http://127.0.0.1:9/v1");
+        let together = &out["models"]["providers"]["together"];
+        assert_eq!(together["baseUrl"], "http://127.0.0.1:9/v1");
+        assert_eq!(together["models"][0]["input"], json!(["text", "image"]));
+        assert_eq!(together["models"][1]["input"], json!(["text"]));
+        assert!(out["models"]["providers"].get("empty").is_none());
+        assert!(!out.to_string().contains("sk-"));
+        assert_eq!(
+            out["models"]["providers"].as_object().map(|p| p.len()),
+            Some(2)
+        );
     }
 
     #[test]

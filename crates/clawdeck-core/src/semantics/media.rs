@@ -30,6 +30,19 @@ pub struct MediaCredential {
     pub env: Vec<String>,
 }
 
+/// A pack's `providerCredentials` entry, read from the release's plugin manifests: the bundled
+/// `plugin`'s setup names `env` as the credentials of model provider `provider`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct ProviderCredential {
+    pub plugin: String,
+    pub provider: String,
+    pub env: Vec<String>,
+}
+
+/// The media tools a configured model that takes images brings when its provider has a
+/// credential (OpenClaw's hasConfiguredVisionModelAuthSignal; both releases).
+const VISION_PROVIDER_TOOLS: &[&str] = &["pdf", "view_image"];
+
 /// Why a config's run has a media tool.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MediaSource {
@@ -37,6 +50,13 @@ pub enum MediaSource {
     Model { key: String },
     /// `env.vars.<variable>` is a credential of a bundled provider plugin.
     Credential { variable: String, plugin: String },
+    /// `models.providers.<provider>` has a model that takes images, and `env.vars.<variable>`
+    /// is that provider's credential.
+    VisionProvider {
+        provider: String,
+        variable: String,
+        plugin: String,
+    },
 }
 
 impl MediaSource {
@@ -47,6 +67,14 @@ impl MediaSource {
             MediaSource::Credential { variable, plugin } => {
                 format!("env.vars.{variable} is a credential of the bundled plugin \"{plugin}\"")
             }
+            MediaSource::VisionProvider {
+                provider,
+                variable,
+                plugin,
+            } => format!(
+                "models.providers.{provider} has a model that takes images and env.vars.{variable} \
+                 is that provider's credential (bundled plugin \"{plugin}\")"
+            ),
         }
     }
 }
@@ -104,7 +132,8 @@ impl Semantics {
                 .as_ref()
                 .is_none_or(|switches| switches.plugin_off(raw, plugin).is_none())
         };
-        self.media_credentials
+        let credential = self
+            .media_credentials
             .iter()
             .filter(|credential| credential.tool == name && loads(&credential.plugin))
             .find_map(|credential| {
@@ -113,6 +142,26 @@ impl Semantics {
                     variable: variable.clone(),
                     plugin: credential.plugin.clone(),
                 })
+            });
+        if credential.is_some() || !VISION_PROVIDER_TOOLS.contains(&name) {
+            return credential;
+        }
+        // A configured model that takes images, whose provider (the key as written) has a
+        // credential a loading plugin's setup names.
+        super::vision::vision_providers(raw)
+            .into_iter()
+            .find_map(|provider| {
+                self.provider_credentials
+                    .iter()
+                    .filter(|c| c.provider == provider && loads(&c.plugin))
+                    .find_map(|c| {
+                        let variable = c.env.iter().find(|v| set.contains(v.as_str()))?;
+                        Some(MediaSource::VisionProvider {
+                            provider: provider.to_string(),
+                            variable: variable.clone(),
+                            plugin: c.plugin.clone(),
+                        })
+                    })
             })
     }
 
@@ -125,7 +174,8 @@ impl Semantics {
                 let source = self.media_source(raw, &spec.name)?;
                 let mut spec = spec.clone();
                 let worded = self.media_credential_descriptions.get(&spec.name);
-                if let (MediaSource::Credential { .. }, Some(text)) = (&source, worded) {
+                let by_key = !matches!(source, MediaSource::Model { .. });
+                if let (true, Some(text)) = (by_key, worded) {
                     spec.description = text.clone();
                 }
                 Some(spec)
@@ -162,6 +212,12 @@ impl Semantics {
                 ", or a provider credential in env.vars ({})",
                 variables.join(", ")
             ));
+        }
+        if VISION_PROVIDER_TOOLS.contains(&name) {
+            brings.push_str(
+                ", or a models.providers model that takes images whose provider has a \
+                 credential in env.vars",
+            );
         }
         brings.push_str(vision);
         Some(brings)
@@ -267,5 +323,50 @@ mod tests {
         assert!(brings.contains("FAL_KEY"), "{brings}");
         assert!(!brings.contains("OPENAI_API_KEY"), "{brings}");
         assert_eq!(semantics.what_brings("no_such_tool"), None);
+    }
+
+    #[test]
+    fn a_configured_model_that_takes_images_and_its_providers_key_bring_pdf_and_view_image() {
+        let eye = json!([{ "id": "eye", "input": ["text", "image"] }]);
+        let text = json!([{ "id": "plain", "input": ["text"] }]);
+        for release in ["2026.9", "2026.8"] {
+            let semantics = super::super::embedded(release).unwrap();
+            let config = |providers: Value, key: &str| json!({ "env": { "vars": { key: "k" } }, "models": { "providers": providers } });
+            // Together's key brings video_generate itself (a generation provider).
+            let seen = |raw: &Value| {
+                let mut names = brought(&semantics, raw);
+                names.retain(|n| n == "pdf" || n == "view_image");
+                names
+            };
+            let raw = config(json!({ "together": { "models": eye } }), "TOGETHER_API_KEY");
+            assert_eq!(seen(&raw), ["pdf", "view_image"], "{release}");
+            assert_eq!(
+                semantics.media_source(&raw, "pdf"),
+                Some(MediaSource::VisionProvider {
+                    provider: "together".into(),
+                    variable: "TOGETHER_API_KEY".into(),
+                    plugin: "together".into(),
+                })
+            );
+            let view = semantics.media_tools_turned_on(&raw);
+            let view = view.iter().find(|t| t.name == "view_image").unwrap();
+            assert!(view.description.contains("with available vision"));
+            // The key of a provider whose models take text only, a model that takes images
+            // whose provider has no key, a plugin that does not load: nothing.
+            let nothing = [
+                config(
+                    json!({ "together": { "models": text } }),
+                    "TOGETHER_API_KEY",
+                ),
+                config(json!({ "vis": { "models": eye } }), "TOGETHER_API_KEY"),
+                config(json!({ "Together": { "models": eye } }), "TOGETHER_API_KEY"),
+                json!({ "env": { "vars": { "TOGETHER_API_KEY": "k" } },
+                        "plugins": { "deny": ["together"] },
+                        "models": { "providers": { "together": { "models": eye } } } }),
+            ];
+            for raw in nothing {
+                assert!(seen(&raw).is_empty(), "{release}: {raw}");
+            }
+        }
     }
 }

@@ -15,7 +15,7 @@ pub mod switches;
 mod synced;
 mod vision;
 
-pub use media::{MEDIA_MODEL_KEYS, MediaCredential, MediaSource};
+pub use media::{MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use synced::{MAX_SYNCED_TOOLS, tool_name_problem};
 pub use vision::{ModelInput, VisionTool, declared_input};
 
@@ -413,6 +413,8 @@ pub struct Semantics {
     pub media_credentials: Vec<MediaCredential>,
     /// A media tool's description when a key, not a named model, brings it.
     pub media_credential_descriptions: BTreeMap<String, String>,
+    /// Bundled plugins' model providers and their credentials' variables (see `media`).
+    pub provider_credentials: Vec<ProviderCredential>,
     /// The tools a model that takes images brings, as they are sent then (see `vision`).
     pub vision_model_tools: BTreeMap<String, VisionTool>,
 }
@@ -570,6 +572,7 @@ pub fn newest() -> Arc<Semantics> {
                 plugins_off_by_default: BTreeMap::new(),
                 media_credentials: Vec::new(),
                 media_credential_descriptions: BTreeMap::new(),
+                provider_credentials: Vec::new(),
                 vision_model_tools: BTreeMap::new(),
             })
         })

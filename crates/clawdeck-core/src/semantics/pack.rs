@@ -110,6 +110,9 @@ pub(crate) struct PackFile {
     /// A media tool's description when a key, not a named model, brings it.
     #[serde(default)]
     pub media_credential_descriptions: BTreeMap<String, String>,
+    /// Bundled plugins' model providers and the variables that are their credentials.
+    #[serde(default)]
+    pub provider_credentials: Vec<super::ProviderCredential>,
     /// The tools a model that takes images brings, as they are sent then.
     #[serde(default)]
     pub vision_model_tools: BTreeMap<String, super::VisionTool>,
@@ -507,6 +510,7 @@ impl PackFile {
             plugins_off_by_default: off_by_default_specs(self.plugins_off_by_default)?,
             media_credentials: self.media_credentials,
             media_credential_descriptions: self.media_credential_descriptions,
+            provider_credentials: self.provider_credentials,
             vision_model_tools: self.vision_model_tools,
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,

@@ -64,16 +64,26 @@ pub fn declared_input(raw: &Value, provider: &str, model: &str) -> Option<ModelI
     })
 }
 
-/// Whether some model the config declares takes images (some run may then have these tools).
-fn some_model_takes_images(raw: &Value) -> bool {
+/// The `models.providers` ids (as written) with a model whose `input` includes `"image"`.
+pub(super) fn vision_providers(raw: &Value) -> Vec<&str> {
+    let takes_images = |model: &Value| {
+        model
+            .get("input")
+            .and_then(Value::as_array)
+            .is_some_and(|input| input.iter().any(|i| i.as_str() == Some("image")))
+    };
     raw.pointer("/models/providers")
         .and_then(Value::as_object)
         .into_iter()
-        .flat_map(|providers| providers.values())
-        .filter_map(|provider| provider.get("models")?.as_array())
         .flatten()
-        .filter_map(|model| model.get("input")?.as_array())
-        .any(|input| input.iter().any(|i| i.as_str() == Some("image")))
+        .filter(|(_, provider)| {
+            provider
+                .get("models")
+                .and_then(Value::as_array)
+                .is_some_and(|models| models.iter().any(takes_images))
+        })
+        .map(|(id, _)| id.as_str())
+        .collect()
 }
 
 impl Semantics {
@@ -86,7 +96,7 @@ impl Semantics {
     /// model, worded for it; those `already` names are left out (a media source brought them).
     /// Each run keeps them only when its own model takes images (the policy's switches).
     pub fn vision_tools_turned_on(&self, raw: &Value, already: &[String]) -> Vec<ToolSpec> {
-        if !some_model_takes_images(raw) {
+        if vision_providers(raw).is_empty() {
             return Vec::new();
         }
         self.conditional_specs
