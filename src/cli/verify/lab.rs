@@ -78,7 +78,12 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let comparison = verify::compare_view(&view, &registry, &observed);
+    let mut comparison = verify::compare_view(&view, &registry, &observed);
+    if args.gateway.is_none() {
+        comparison
+            .notes
+            .extend(text_only_mock_note(&view.resolution.resolved));
+    }
     let report = Report {
         source: &source,
         observed: &observed,
@@ -94,6 +99,20 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
     } else {
         exit::TOOL_ERROR
     }
+}
+
+/// A local run's mock takes text only unless the config declares what the model takes, so
+/// what a model that takes images brings (view_image, computer) is in neither answer then.
+fn text_only_mock_note(resolved: &crate::policy::ResolvedContext) -> Option<String> {
+    if resolved.model_input.is_some() {
+        return None;
+    }
+    Some(match resolved.model.as_deref() {
+        Some(model) => format!(
+            "the lab served {model} as a model that takes text only (the config declares no input for it in models.providers); if the real {model} takes images, OpenClaw also builds view_image and computer, which neither side shows here"
+        ),
+        None => "the config names no model, so the lab served its own, which takes text only; a real model that takes images also gets view_image and computer, which neither side shows here".to_string(),
+    })
 }
 
 /// Where the observed view came from, for a run on the local CLI (or the private gateway a
