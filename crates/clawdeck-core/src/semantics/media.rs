@@ -125,21 +125,24 @@ impl Semantics {
                 key: key.to_string(),
             });
         }
+        // The first of a loading plugin's variables that the config sets.
         let set = config_env_vars(raw);
-        let loads = |plugin: &str| {
-            self.switches
+        let set_credential = |plugin: &str, env: &[String]| {
+            let loads = self
+                .switches
                 .plugins
                 .as_ref()
-                .is_none_or(|switches| switches.plugin_off(raw, plugin).is_none())
+                .is_none_or(|switches| switches.plugin_off(raw, plugin).is_none());
+            let variable = env.iter().find(|v| set.contains(v.as_str()))?;
+            loads.then(|| variable.clone())
         };
         let credential = self
             .media_credentials
             .iter()
-            .filter(|credential| credential.tool == name && loads(&credential.plugin))
+            .filter(|credential| credential.tool == name)
             .find_map(|credential| {
-                let variable = credential.env.iter().find(|v| set.contains(v.as_str()))?;
                 Some(MediaSource::Credential {
-                    variable: variable.clone(),
+                    variable: set_credential(&credential.plugin, &credential.env)?,
                     plugin: credential.plugin.clone(),
                 })
             });
@@ -148,20 +151,16 @@ impl Semantics {
         }
         // A configured model that takes images, whose provider (the key as written) has a
         // credential a loading plugin's setup names.
-        super::vision::vision_providers(raw)
-            .into_iter()
-            .find_map(|provider| {
-                self.provider_credentials
-                    .iter()
-                    .filter(|c| c.provider == provider && loads(&c.plugin))
-                    .find_map(|c| {
-                        let variable = c.env.iter().find(|v| set.contains(v.as_str()))?;
-                        Some(MediaSource::VisionProvider {
-                            provider: provider.to_string(),
-                            variable: variable.clone(),
-                            plugin: c.plugin.clone(),
-                        })
-                    })
+        let providers = super::vision::vision_providers(raw);
+        self.provider_credentials
+            .iter()
+            .filter(|credential| providers.contains(&credential.provider.as_str()))
+            .find_map(|credential| {
+                Some(MediaSource::VisionProvider {
+                    variable: set_credential(&credential.plugin, &credential.env)?,
+                    provider: credential.provider.clone(),
+                    plugin: credential.plugin.clone(),
+                })
             })
     }
 
