@@ -179,6 +179,8 @@ fn load_case(case: &Case) -> (config::LoadedConfig, Registry) {
     let origin = case.dir.join("openclaw.json5");
     let mut loaded = config::load_from_str(&case.config_text, &origin.display().to_string())
         .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+    // A case's `.env` is its state dir's (the real run gets a copy).
+    config::read_dotenv_beside(&mut loaded, &origin);
     if let Some(pack) = &case.pack {
         loaded.semantics = pack.clone();
         loaded.pack.pack = pack.id.clone();
@@ -805,6 +807,7 @@ async fn run_real(run: RealRun, cases: Vec<Case>, ssh: Option<&ssh_target::SshTa
         // ~15 s on an idle machine; over 2 minutes were seen with five builds running beside it.
         timeout: Duration::from_secs(300),
         official_plugins: Vec::new(),
+        state_dotenv: None,
     };
     let cases = chosen(&run, cases);
     let inputs: std::collections::BTreeMap<String, String> =
@@ -821,6 +824,8 @@ async fn run_real(run: RealRun, cases: Vec<Case>, ssh: Option<&ssh_target::SshTa
     for case in cases {
         let (gate, mut options, run) = (gate.clone(), options.clone(), run.clone());
         options.official_plugins = case.file.installs.clone();
+        let dotenv = case.dir.join(".env");
+        options.state_dotenv = dotenv.is_file().then_some(dotenv);
         tasks.push(tokio::spawn(async move {
             let _permit = gate.acquire_owned().await.unwrap();
             let started = Instant::now();

@@ -120,7 +120,9 @@ fn built_because(
 ) -> Option<String> {
     let resolved = &res.resolved;
     let model = resolved.model.as_deref().zip(resolved.model_input.as_ref());
-    loaded.semantics.built_because(&loaded.raw, model, name)
+    loaded
+        .semantics
+        .built_because(&loaded.raw, loaded.dotenv.as_ref(), model, name)
 }
 
 /// Why `name` is not in this context's run: a plugin that is off by default, what would

@@ -16,6 +16,7 @@ pub mod config;
 pub mod content;
 pub mod context;
 pub mod decision_log;
+pub mod dotenv;
 pub mod exec_allowlist;
 pub mod exec_verdict;
 pub mod lint;

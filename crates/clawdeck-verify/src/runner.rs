@@ -68,6 +68,9 @@ pub struct RunOptions {
     /// never from `plugins.load.paths`. A load path of the same package is dropped from the
     /// run's config.
     pub official_plugins: Vec<String>,
+    /// The `.env` of the operator's state dir (beside the config), copied into the run's:
+    /// OpenClaw loads its variables (provider keys) into its environment.
+    pub state_dotenv: Option<PathBuf>,
 }
 
 impl Default for RunOptions {
@@ -76,8 +79,35 @@ impl Default for RunOptions {
             openclaw_bin: None,
             timeout: DEFAULT_RUN_TIMEOUT,
             official_plugins: Vec::new(),
+            state_dotenv: None,
         }
     }
+}
+
+/// Largest `.env` copied into a run's home.
+const MAX_DOTENV_BYTES: u64 = 1024 * 1024;
+
+/// Copies the operator's `.env` into the run's state dir (0600: it holds keys).
+fn copy_state_dotenv(from: &Path, home: &Path) -> Result<(), VerifyError> {
+    let failed = |path: &Path, message: String| VerifyError::Home {
+        path: path.display().to_string(),
+        message,
+    };
+    let meta = std::fs::metadata(from).map_err(|err| failed(from, err.to_string()))?;
+    if !meta.is_file() {
+        return Err(failed(from, "not a regular file".to_string()));
+    }
+    let size = meta.len();
+    if size > MAX_DOTENV_BYTES {
+        return Err(failed(
+            from,
+            format!("{size} bytes is too large for a .env file (at most {MAX_DOTENV_BYTES})"),
+        ));
+    }
+    let text = std::fs::read(from).map_err(|err| failed(from, err.to_string()))?;
+    let to = home.join(".openclaw").join(".env");
+    crate::process::private_fs::write_private(&to, &text)
+        .map_err(|err| failed(&to, err.to_string()))
 }
 
 /// The real CLI: the explicit path, `$OPENCLAW_BIN`, or `openclaw` on PATH.
@@ -263,6 +293,9 @@ async fn prepare(
         .await
         .map_err(|err| VerifyError::Mock(err.to_string()))?;
     let home = TempHome::create()?;
+    if let Some(dotenv) = &options.state_dotenv {
+        copy_state_dotenv(dotenv, &home.0)?;
+    }
     let model = agent_model(config, agent, ctx);
     let isolated = isolated_config(config, &model, &mock.base_url());
     let mut prepared = Prepared {

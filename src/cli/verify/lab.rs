@@ -65,6 +65,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             let options = RunOptions {
                 openclaw_bin: args.openclaw.clone(),
                 timeout,
+                state_dotenv: loaded.dotenv.as_ref().map(|d| d.path.clone()),
                 ..RunOptions::default()
             };
             let run = verify::observe_cli(&loaded.raw, &agent, &ctx, &options);

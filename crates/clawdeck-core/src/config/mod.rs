@@ -111,6 +111,9 @@ pub struct LoadedConfig {
     /// The OpenClaw version the operator asked for (`--openclaw-version`): the pack follows
     /// it whenever it is chosen again.
     pub requested: Option<RequestedVersion>,
+    /// The `.env` beside the config file (the state dir's for OpenClaw's own config): which
+    /// variables it sets, never their values.
+    pub dotenv: Option<crate::dotenv::DotEnv>,
 }
 
 impl LoadedConfig {
@@ -654,6 +657,7 @@ fn load_file(path: &Path, source: ConfigSource) -> Result<LoadedConfig, ConfigEr
     let origin = path.display().to_string();
     let text = read_text::read_config_text(path).map_err(|err| ConfigError::io(&origin, err))?;
     let mut loaded = build(&text, &origin, source, Some(path.to_path_buf()))?;
+    read_dotenv_beside(&mut loaded, path);
     let settings_path = settings_path_beside(path);
     // Only a missing file means "no settings": a directory, FIFO or symlink loop at that path is
     // an error (silently skipping it would skip the hooks it declares).
@@ -665,6 +669,24 @@ fn load_file(path: &Path, source: ConfigSource) -> Result<LoadedConfig, ConfigEr
         loaded.settings_path = Some(settings_path);
     }
     Ok(loaded)
+}
+
+/// Reads the `.env` beside the config file into `loaded`: one that cannot be read is a
+/// warning naming it (its variables then count as unset), not a failed load.
+pub fn read_dotenv_beside(loaded: &mut LoadedConfig, path: &Path) {
+    match crate::dotenv::beside(path, read_text::read_config_text) {
+        Ok(Some((dotenv, warning))) => {
+            loaded.warnings.extend(warning);
+            loaded.dotenv = Some(dotenv);
+        }
+        Ok(None) => loaded.dotenv = None,
+        Err(err) => {
+            loaded.dotenv = None;
+            loaded.warnings.push(format!(
+                "{err}; its variables are not counted as credentials"
+            ));
+        }
+    }
 }
 
 /// Parses any JSON5 document into `T` with clawdeck's error positions (used for plugin files).
@@ -721,6 +743,7 @@ fn build(
         pack: PackChoice::default(),
         remote: None,
         requested: None,
+        dotenv: None,
     })
 }
 

@@ -3,12 +3,13 @@
 //! offers its capability has a credential (resolveOptionalMediaToolFactoryPlan and
 //! resolveImageToolFactoryAvailable; both releases). `plugins.enabled: false` builds none.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::Semantics;
+use crate::dotenv::DotEnv;
 use crate::tool::ToolSpec;
 
 /// Each media tool and the `agents.defaults` keys whose model brings it.
@@ -48,13 +49,14 @@ const VISION_PROVIDER_TOOLS: &[&str] = &["pdf", "view_image"];
 pub enum MediaSource {
     /// `agents.defaults.<key>` names a model.
     Model { key: String },
-    /// `env.vars.<variable>` is a credential of a bundled provider plugin.
-    Credential { variable: String, plugin: String },
-    /// `models.providers.<provider>` has a model that takes images, and `env.vars.<variable>`
-    /// is that provider's credential.
+    /// A credential of a bundled provider plugin is set: `written` says where
+    /// (`env.vars.FAL_KEY`, `FAL_KEY in /home/u/.openclaw/.env`).
+    Credential { written: String, plugin: String },
+    /// `models.providers.<provider>` has a model that takes images, and that provider's
+    /// credential is set (`written`).
     VisionProvider {
         provider: String,
-        variable: String,
+        written: String,
         plugin: String,
     },
 }
@@ -64,16 +66,16 @@ impl MediaSource {
     pub fn describe(&self) -> String {
         match self {
             MediaSource::Model { key } => format!("agents.defaults.{key} names a model"),
-            MediaSource::Credential { variable, plugin } => {
-                format!("env.vars.{variable} is a credential of the bundled plugin \"{plugin}\"")
+            MediaSource::Credential { written, plugin } => {
+                format!("{written} is a credential of the bundled plugin \"{plugin}\"")
             }
             MediaSource::VisionProvider {
                 provider,
-                variable,
+                written,
                 plugin,
             } => format!(
-                "models.providers.{provider} has a model that takes images and env.vars.{variable} \
-                 is that provider's credential (bundled plugin \"{plugin}\")"
+                "models.providers.{provider} has a model that takes images and {written} is that \
+                 provider's credential (bundled plugin \"{plugin}\")"
             ),
         }
     }
@@ -97,22 +99,37 @@ fn names_a_model(value: &Value) -> bool {
             .is_some_and(|f| f.iter().any(fallback))
 }
 
-/// The variables the config's `env.vars` sets to something other than blanks (OpenClaw puts
-/// them into its environment; an empty one is no credential).
-fn config_env_vars(raw: &Value) -> BTreeSet<&str> {
-    raw.pointer("/env/vars")
+/// The variables the run's environment gets with a value other than blanks, each with where it
+/// is written: the config's `env.vars` (OpenClaw puts them into its environment), then the
+/// state dir's `.env`. An empty one is no credential.
+fn set_credentials(raw: &Value, dotenv: Option<&DotEnv>) -> BTreeMap<String, String> {
+    let mut set: BTreeMap<String, String> = raw
+        .pointer("/env/vars")
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
         .filter(|(_, value)| value.as_str().is_some_and(|v| !v.trim().is_empty()))
-        .map(|(name, _)| name.as_str())
-        .collect()
+        .map(|(name, _)| (name.clone(), format!("env.vars.{name}")))
+        .collect();
+    for (file, name) in dotenv
+        .iter()
+        .flat_map(|d| d.set.iter().map(move |n| (d, n)))
+    {
+        set.entry(name.clone())
+            .or_insert_with(|| format!("{name} in {}", file.path.display()));
+    }
+    set
 }
 
 impl Semantics {
-    /// What brings media tool `name` into `raw`'s run, the first source found; `None` when
-    /// nothing does (or `name` is no media tool).
-    pub fn media_source(&self, raw: &Value, name: &str) -> Option<MediaSource> {
+    /// What brings media tool `name` into `raw`'s run (its state dir's `.env` beside), the
+    /// first source found; `None` when nothing does (or `name` is no media tool).
+    pub fn media_source(
+        &self,
+        raw: &Value,
+        dotenv: Option<&DotEnv>,
+        name: &str,
+    ) -> Option<MediaSource> {
         if raw.pointer("/plugins/enabled") == Some(&Value::Bool(false)) {
             return None;
         }
@@ -125,16 +142,17 @@ impl Semantics {
                 key: key.to_string(),
             });
         }
-        // The first of a loading plugin's variables that the config sets.
-        let set = config_env_vars(raw);
+        // Where the first of a loading plugin's variables that the run's environment gets
+        // is written.
+        let set = set_credentials(raw, dotenv);
         let set_credential = |plugin: &str, env: &[String]| {
             let loads = self
                 .switches
                 .plugins
                 .as_ref()
                 .is_none_or(|switches| switches.plugin_off(raw, plugin).is_none());
-            let variable = env.iter().find(|v| set.contains(v.as_str()))?;
-            loads.then(|| variable.clone())
+            let written = env.iter().find_map(|v| set.get(v))?;
+            loads.then(|| written.clone())
         };
         let credential = self
             .media_credentials
@@ -142,7 +160,7 @@ impl Semantics {
             .filter(|credential| credential.tool == name)
             .find_map(|credential| {
                 Some(MediaSource::Credential {
-                    variable: set_credential(&credential.plugin, &credential.env)?,
+                    written: set_credential(&credential.plugin, &credential.env)?,
                     plugin: credential.plugin.clone(),
                 })
             });
@@ -157,7 +175,7 @@ impl Semantics {
             .filter(|credential| providers.contains(&credential.provider.as_str()))
             .find_map(|credential| {
                 Some(MediaSource::VisionProvider {
-                    variable: set_credential(&credential.plugin, &credential.env)?,
+                    written: set_credential(&credential.plugin, &credential.env)?,
                     provider: credential.provider.clone(),
                     plugin: credential.plugin.clone(),
                 })
@@ -166,11 +184,11 @@ impl Semantics {
 
     /// The media tools `raw`'s run has (see [`Semantics::media_source`]), of those whose
     /// schema the pack holds; one a key brings is worded as OpenClaw words it then.
-    pub fn media_tools_turned_on(&self, raw: &Value) -> Vec<ToolSpec> {
+    pub fn media_tools_turned_on(&self, raw: &Value, dotenv: Option<&DotEnv>) -> Vec<ToolSpec> {
         self.conditional_specs
             .iter()
             .filter_map(|spec| {
-                let source = self.media_source(raw, &spec.name)?;
+                let source = self.media_source(raw, dotenv, &spec.name)?;
                 let mut spec = spec.clone();
                 let worded = self.media_credential_descriptions.get(&spec.name);
                 let by_key = !matches!(source, MediaSource::Model { .. });
@@ -231,7 +249,7 @@ mod tests {
 
     fn brought(semantics: &Semantics, raw: &Value) -> Vec<String> {
         let mut names: Vec<String> = semantics
-            .media_tools_turned_on(raw)
+            .media_tools_turned_on(raw, None)
             .into_iter()
             .map(|spec| spec.name.clone())
             .collect();
@@ -250,9 +268,9 @@ mod tests {
                 "{release}"
             );
             assert_eq!(
-                semantics.media_source(&raw, "pdf"),
+                semantics.media_source(&raw, None, "pdf"),
                 Some(MediaSource::Credential {
-                    variable: "OPENAI_API_KEY".into(),
+                    written: "env.vars.OPENAI_API_KEY".into(),
                     plugin: "openai".into()
                 })
             );
@@ -287,14 +305,14 @@ mod tests {
         let raw = json!({ "agents": { "defaults": { "imageModel": { "primary": "openai/gpt-4o" } } },
             "env": { "vars": { "OPENAI_API_KEY": "sk" } } });
         assert_eq!(
-            semantics.media_source(&raw, "view_image"),
+            semantics.media_source(&raw, None, "view_image"),
             Some(MediaSource::Model {
                 key: "imageModel".into()
             })
         );
         assert_eq!(
             semantics
-                .media_source(&raw, "view_image")
+                .media_source(&raw, None, "view_image")
                 .map(|s| s.describe()),
             Some("agents.defaults.imageModel names a model".into())
         );
@@ -302,7 +320,7 @@ mod tests {
         assert_eq!(brought(&semantics, &model_only), ["pdf", "view_image"]);
         // view_image words its model by what brought it (both forms captured from real runs).
         let described = |raw: &Value| {
-            let tools = semantics.media_tools_turned_on(raw);
+            let tools = semantics.media_tools_turned_on(raw, None);
             let view = tools.iter().find(|t| t.name == "view_image").unwrap();
             view.description.clone()
         };
@@ -340,14 +358,14 @@ mod tests {
             let raw = config(json!({ "together": { "models": eye } }), "TOGETHER_API_KEY");
             assert_eq!(seen(&raw), ["pdf", "view_image"], "{release}");
             assert_eq!(
-                semantics.media_source(&raw, "pdf"),
+                semantics.media_source(&raw, None, "pdf"),
                 Some(MediaSource::VisionProvider {
                     provider: "together".into(),
-                    variable: "TOGETHER_API_KEY".into(),
+                    written: "env.vars.TOGETHER_API_KEY".into(),
                     plugin: "together".into(),
                 })
             );
-            let view = semantics.media_tools_turned_on(&raw);
+            let view = semantics.media_tools_turned_on(&raw, None);
             let view = view.iter().find(|t| t.name == "view_image").unwrap();
             assert!(view.description.contains("with available vision"));
             // The key of a provider whose models take text only, a model that takes images

@@ -128,6 +128,7 @@ impl Semantics {
     pub fn built_because(
         &self,
         raw: &Value,
+        dotenv: Option<&crate::dotenv::DotEnv>,
         model: Option<(&str, &ModelInput)>,
         name: &str,
     ) -> Option<String> {
@@ -136,7 +137,8 @@ impl Semantics {
         {
             return Some(input.describe(model));
         }
-        self.media_source(raw, name).map(|source| source.describe())
+        self.media_source(raw, dotenv, name)
+            .map(|source| source.describe())
     }
 }
 
@@ -195,7 +197,7 @@ mod tests {
         };
         assert_eq!(
             semantics
-                .built_because(&raw, Some(("v/m", &input)), "view_image")
+                .built_because(&raw, None, Some(("v/m", &input)), "view_image")
                 .as_deref(),
             Some("the run's model v/m takes images (models.providers.v.models[0].input)")
         );
@@ -205,10 +207,10 @@ mod tests {
         };
         assert_eq!(
             semantics
-                .built_because(&raw, Some(("v/m", &text)), "view_image")
+                .built_because(&raw, None, Some(("v/m", &text)), "view_image")
                 .as_deref(),
             Some("agents.defaults.imageModel names a model")
         );
-        assert_eq!(semantics.built_because(&raw, None, "read"), None);
+        assert_eq!(semantics.built_because(&raw, None, None, "read"), None);
     }
 }
