@@ -66,9 +66,6 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                     })
                     .collect();
                 out["warnings"] = json!(related);
-                if let Some(because) = built_because(&loaded, &res, name) {
-                    out["built_because"] = json!(because);
-                }
                 if let Some(beside) = &beside {
                     out["gateway_effective"] = beside.json();
                 }
@@ -79,7 +76,7 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
                 super::out_untrusted(cli, &policy::render_tool(&res, trace));
                 // A media tool, or one a model that takes images brings, is in the run only
                 // because something brought it: say what.
-                if let Some(because) = built_because(&loaded, &res, name) {
+                if let Some(because) = &trace.built_because {
                     super::out_untrusted(cli, &format!("built because {because}\n"));
                 }
                 if let Some(beside) = &beside {
@@ -110,19 +107,6 @@ pub fn run(cli: &Cli, args: &ExplainArgs) -> u8 {
         }
     }
     exit::OK
-}
-
-/// What brought `name` into this context's run, when something in particular did.
-fn built_because(
-    loaded: &crate::config::LoadedConfig,
-    res: &policy::Resolution,
-    name: &str,
-) -> Option<String> {
-    let resolved = &res.resolved;
-    let model = resolved.model.as_deref().zip(resolved.model_input.as_ref());
-    loaded
-        .semantics
-        .built_because(&loaded.raw, loaded.dotenv.as_ref(), model, name)
 }
 
 /// Why `name` is not in this context's run: a plugin that is off by default, what would

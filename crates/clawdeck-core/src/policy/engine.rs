@@ -174,7 +174,13 @@ pub fn resolve(
     resolution.warnings = warnings;
     let sandboxed = resolution.resolved.sandboxed;
     let http = !registry.semantics.gateway_http_deny.is_empty();
+    let resolved = &resolution.resolved;
+    let model = resolved.model.as_deref().zip(resolved.model_input.as_ref());
     for trace in &mut resolution.tools {
+        trace.built_because =
+            registry
+                .semantics
+                .built_because(&cfg.raw, cfg.dotenv.as_ref(), model, &trace.name);
         if trace.name == "exec" && !registry.semantics.is_seed() {
             trace.notes = super::call_notes::exec_notes(cfg, agent, sandboxed);
         }
@@ -322,6 +328,7 @@ fn tool_traces(
             decisions,
             clawdeck_own: spec.is_clawdecks(),
             notes: Vec::new(),
+            built_because: None,
         });
     }
     tools

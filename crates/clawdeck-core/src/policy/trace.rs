@@ -208,6 +208,10 @@ pub struct ToolTrace {
     /// How calls go once visible (exec approvals and host, HTTP invocation).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<super::call_notes::CallNote>,
+    /// What brought a tool OpenClaw builds only when something does (a media model, a key, a
+    /// model that takes images), in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub built_because: Option<String>,
 }
 
 impl ToolTrace {

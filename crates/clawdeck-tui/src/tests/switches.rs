@@ -42,3 +42,58 @@ fn policy_view_says_which_key_switched_a_tool_off() {
     );
     insta::assert_snapshot!("policy_switched_off_web_search", screen);
 }
+
+/// A 2026.9 config with two agents on models it declares: main's takes text only, ops's also
+/// takes images.
+fn vision_config() -> crate::config::LoadedConfig {
+    crate::config::load_from_str(
+        "{ models: { providers: { local: { baseUrl: 'http://127.0.0.1:9/v1', models: [
+             { id: 'text-1', name: 'T', input: ['text'] },
+             { id: 'eye-1', name: 'E', input: ['text', 'image'] } ] } } },
+           agents: { list: [ { id: 'main', default: true, model: 'local/text-1' },
+                             { id: 'ops', model: 'local/eye-1' } ] },
+           tools: { profile: 'full' } }",
+        "vision.json5",
+    )
+    .expect("parses")
+    .with_pack("2026.9")
+    .expect("2026.9 pack")
+}
+
+#[test]
+fn policy_view_says_what_built_a_tool_and_why_another_run_lacks_it() {
+    let mut h = Harness::new();
+    h.app.set_config(vision_config());
+    h.app.status = None;
+    // Main's model takes text only: computer is absent, with the model entry's path.
+    h.key(KeyCode::Char('/'));
+    h.type_text("computer");
+    h.key(KeyCode::Enter);
+    let screen = h.screen(150, 30);
+    assert!(
+        screen.contains("HIDDEN: absent: the run's model local/text-1 does not take images"),
+        "{screen}"
+    );
+    assert!(!screen.contains("built because"), "{screen}");
+    insta::assert_snapshot!("policy_computer_absent_for_a_text_model", screen);
+    // Ops's model takes images: view_image is built, and the pane says by what.
+    let ctx = crate::context::PolicyContext {
+        agent: Some("ops".into()),
+        ..Default::default()
+    };
+    h.app.handle_event(crate::event::AppEvent::SetContext(ctx));
+    h.pump();
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('/'));
+    h.type_text("view_image");
+    h.key(KeyCode::Enter);
+    let screen = h.screen(150, 30);
+    assert!(screen.contains("VISIBLE"), "{screen}");
+    assert!(
+        screen.contains(
+            "built because the run's model local/eye-1 takes images (models.providers.local.models[1].input)"
+        ),
+        "{screen}"
+    );
+    insta::assert_snapshot!("policy_view_image_built_for_a_vision_model", screen);
+}

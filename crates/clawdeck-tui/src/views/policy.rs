@@ -677,6 +677,13 @@ pub(crate) fn detail_lines(res: &Resolution, tool: &ToolTrace) -> Vec<Line<'stat
         }
     }
     lines.push(Line::from(head));
+    // A tool OpenClaw builds only when something brings it: say what did.
+    if let Some(because) = &tool.built_because {
+        lines.push(Line::styled(
+            format!("  built because {because}"),
+            theme::dim(),
+        ));
+    }
     if let Some(r) = &tool.removed_by {
         let mut why = vec![Span::raw("  "), Span::raw(r.reason.clone())];
         why.extend(rule_detail_spans(
