@@ -58,6 +58,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "mediaCredentialDescriptions",
         "visionModelTools",
         "providerCredentials",
+        "videoAudioReferences",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }

@@ -270,6 +270,25 @@ pack.update({
 pack["pluginsOffByDefault"] = dict(sorted(off_by_default.items()))
 pack["mediaCredentials"] = [{"plugin": p, "tool": t, "env": env} for (p, t), env in sorted(media_credentials.items())]
 pack["providerCredentials"] = provider_credentials
+# video_generate takes audio references when a video provider that takes them is configured,
+# or the configured video model names one (or a provider the manifests do not know): the
+# providers from the manifests, the schema from the video_audio run (FAL's key).
+video_known, video_audio = set(), set()
+for manifest in sorted(glob.glob(os.path.join(a.extensions, "*", "openclaw.plugin.json"))):
+    d = json.load(open(manifest))
+    for provider in (d.get("contracts") or {}).get("videoGenerationProviders") or []:
+        meta = (d.get("videoGenerationProviderMetadata") or {}).get(provider, {})
+        ids = [provider, *meta.get("aliases", [])]
+        video_known.update(ids)
+        if meta.get("referenceAudioInputs") is True:
+            video_audio.update(ids)
+audio_run = req("video_audio")
+audio_tool = next((fn(t) for t in (audio_run or {}).get("tools", []) if fn(t)["name"] == "video_generate"), None)
+video_entry = next((t for t in tools if t["name"] == "video_generate"), {})
+if audio_tool and audio_tool["parameters"] != video_entry.get("parameters"):
+    pack["videoAudioReferences"] = {
+        "knownProviders": sorted(video_known), "audioProviders": sorted(video_audio),
+        "description": audio_tool["description"], "parameters": audio_tool["parameters"]}
 # How a media tool a key brings (the media_keys run) words itself where that differs from the
 # model-named form above (view_image: "with available vision").
 media_keys = req("media_keys")

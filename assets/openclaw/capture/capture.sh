@@ -85,6 +85,9 @@ record media_on_search '{ profile: "full", toolSearch: { mode: "tools" } }' '' \
 MOCK_INPUT='["text", "image"]' record vision_model '{ profile: "full", toolSearch: { mode: "tools" } }' || true
 # A provider's key (no media model) brings them too; view_image then words its model otherwise.
 record media_keys '{ profile: "full", toolSearch: false }' 'env: { vars: { OPENAI_API_KEY: "sk-capture" } },' || true
+# A key of a video provider that takes reference audio (FAL) grows video_generate's schema with
+# the audio references.
+record video_audio '{ profile: "full", toolSearch: false }' 'env: { vars: { FAL_KEY: "fal-capture" } },' || true
 # A configured channel grows message's schema with that channel's actions.
 record channel_telegram '{ profile: "full", toolSearch: false }' 'channels: { telegram: { botToken: "123:abc" } },' || true
 

@@ -102,7 +102,7 @@ fn names_a_model(value: &Value) -> bool {
 /// The variables the run's environment gets with a value other than blanks, each with where it
 /// is written: the config's `env.vars` (OpenClaw puts them into its environment), then the
 /// state dir's `.env`. An empty one is no credential.
-fn set_credentials(raw: &Value, dotenv: Option<&DotEnv>) -> BTreeMap<String, String> {
+pub(super) fn set_credentials(raw: &Value, dotenv: Option<&DotEnv>) -> BTreeMap<String, String> {
     let mut set: BTreeMap<String, String> = raw
         .pointer("/env/vars")
         .and_then(Value::as_object)
@@ -145,15 +145,8 @@ impl Semantics {
         // Where the first of a loading plugin's variables that the run's environment gets
         // is written.
         let set = set_credentials(raw, dotenv);
-        let set_credential = |plugin: &str, env: &[String]| {
-            let loads = self
-                .switches
-                .plugins
-                .as_ref()
-                .is_none_or(|switches| switches.plugin_off(raw, plugin).is_none());
-            let written = env.iter().find_map(|v| set.get(v))?;
-            loads.then(|| written.clone())
-        };
+        let set_credential =
+            |plugin: &str, env: &[String]| self.set_credential(raw, &set, plugin, env);
         let credential = self
             .media_credentials
             .iter()
@@ -182,6 +175,24 @@ impl Semantics {
             })
     }
 
+    /// Where the first of `env` that the run's environment gets (`set`: [`set_credentials`])
+    /// is written, when `plugin` loads.
+    pub(super) fn set_credential(
+        &self,
+        raw: &Value,
+        set: &BTreeMap<String, String>,
+        plugin: &str,
+        env: &[String],
+    ) -> Option<String> {
+        let loads = self
+            .switches
+            .plugins
+            .as_ref()
+            .is_none_or(|switches| switches.plugin_off(raw, plugin).is_none());
+        let written = env.iter().find_map(|v| set.get(v))?;
+        loads.then(|| written.clone())
+    }
+
     /// The media tools `raw`'s run has (see [`Semantics::media_source`]), of those whose
     /// schema the pack holds; one a key brings is worded as OpenClaw words it then.
     pub fn media_tools_turned_on(&self, raw: &Value, dotenv: Option<&DotEnv>) -> Vec<ToolSpec> {
@@ -194,6 +205,10 @@ impl Semantics {
                 let by_key = !matches!(source, MediaSource::Model { .. });
                 if let (true, Some(text)) = (by_key, worded) {
                     spec.description = text.clone();
+                }
+                if let Some(audio) = self.video_audio_references(raw, dotenv, &spec.name) {
+                    spec.description = audio.description.clone();
+                    spec.parameters = audio.parameters.clone();
                 }
                 Some(spec)
             })

@@ -13,10 +13,12 @@ pub(crate) mod renames;
 mod select;
 pub mod switches;
 mod synced;
+mod video_audio;
 mod vision;
 
 pub use media::{MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use synced::{MAX_SYNCED_TOOLS, tool_name_problem};
+pub use video_audio::VideoAudioReferences;
 pub use vision::{ModelInput, VisionTool, declared_input};
 
 use std::collections::BTreeMap;
@@ -413,6 +415,8 @@ pub struct Semantics {
     pub media_credentials: Vec<MediaCredential>,
     /// A media tool's description when a key, not a named model, brings it.
     pub media_credential_descriptions: BTreeMap<String, String>,
+    /// video_generate's form with audio references and the providers that bring it.
+    pub video_audio: Option<VideoAudioReferences>,
     /// Bundled plugins' model providers and their credentials' variables (see `media`).
     pub provider_credentials: Vec<ProviderCredential>,
     /// The tools a model that takes images brings, as they are sent then (see `vision`).
@@ -573,6 +577,7 @@ pub fn newest() -> Arc<Semantics> {
                 media_credentials: Vec::new(),
                 media_credential_descriptions: BTreeMap::new(),
                 provider_credentials: Vec::new(),
+                video_audio: None,
                 vision_model_tools: BTreeMap::new(),
             })
         })

@@ -110,6 +110,9 @@ pub(crate) struct PackFile {
     /// A media tool's description when a key, not a named model, brings it.
     #[serde(default)]
     pub media_credential_descriptions: BTreeMap<String, String>,
+    /// video_generate's form with audio references, and the providers that bring it.
+    #[serde(default)]
+    pub video_audio_references: Option<super::VideoAudioReferences>,
     /// Bundled plugins' model providers and the variables that are their credentials.
     #[serde(default)]
     pub provider_credentials: Vec<super::ProviderCredential>,
@@ -492,12 +495,7 @@ impl PackFile {
         let tool_search = parse_tool_search(self.tool_search)?;
         let tooling_prompt = tooling_prompt_text(self.tooling_prompt);
         let sender_layer = self.sender_layer.unwrap_or(self.version != super::SEED);
-        let primary_session_only = self
-            .primary_session_only
-            .as_ref()
-            .and_then(|v| v.get("tools"))
-            .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
-            .unwrap_or_default();
+        let primary_session_only = primary_session_tools(self.primary_session_only.as_ref());
         let param_aliases = self.param_aliases.unwrap_or(self.version == super::SEED);
         Self::check_copy(
             &self.description_fragments,
@@ -511,6 +509,7 @@ impl PackFile {
             media_credentials: self.media_credentials,
             media_credential_descriptions: self.media_credential_descriptions,
             provider_credentials: self.provider_credentials,
+            video_audio: self.video_audio_references,
             vision_model_tools: self.vision_model_tools,
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,
@@ -568,6 +567,14 @@ impl PackFile {
             tooling_prompt,
         })
     }
+}
+
+/// The tools of the pack's `primarySessionOnly` (`{tools: [...]}`).
+fn primary_session_tools(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(|v| v.get("tools"))
+        .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
+        .unwrap_or_default()
 }
 
 /// The pack's `toolSearch` rules (`null` or absent: none).
