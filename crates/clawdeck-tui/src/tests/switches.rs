@@ -3,22 +3,40 @@
 use super::harness::Harness;
 use crossterm::event::KeyCode;
 
+/// `text` loaded as a 2026.9 config.
+fn config_2026_9(text: &str, origin: &str) -> crate::config::LoadedConfig {
+    crate::config::load_from_str(text, origin)
+        .expect("parses")
+        .with_pack("2026.9")
+        .expect("2026.9 pack")
+}
+
+/// A console showing `config`, its status line cleared.
+fn console_on(config: crate::config::LoadedConfig) -> Harness {
+    let mut h = Harness::new();
+    h.app.set_config(config);
+    h.app.status = None;
+    h
+}
+
+/// Filters the Policy view's tools by `name`.
+fn filter(h: &mut Harness, name: &str) {
+    h.key(KeyCode::Char('/'));
+    h.type_text(name);
+    h.key(KeyCode::Enter);
+}
+
 /// A 2026.9 config whose tools.web.search.enabled is false and whose plugins.deny names canvas.
 fn switched_config() -> crate::config::LoadedConfig {
-    crate::config::load_from_str(
+    config_2026_9(
         "{ tools: { web: { search: { enabled: false } } }, plugins: { deny: ['canvas'] } }",
         "switches.json5",
     )
-    .expect("parses")
-    .with_pack("2026.9")
-    .expect("2026.9 pack")
 }
 
 #[test]
 fn policy_view_says_which_key_switched_a_tool_off() {
-    let mut h = Harness::new();
-    h.app.set_config(switched_config());
-    h.app.status = None;
+    let mut h = console_on(switched_config());
     // Hidden tools only, then the one whose name starts with web_s.
     h.key(KeyCode::Char('h'));
     let hidden: Vec<String> = h.app.policy.rows().iter().map(|t| t.name.clone()).collect();
@@ -27,9 +45,7 @@ fn policy_view_says_which_key_switched_a_tool_off() {
         vec!["canvas", "web_search"],
         "only the switched-off tools"
     );
-    h.key(KeyCode::Char('/'));
-    h.type_text("web_s");
-    h.key(KeyCode::Enter);
+    filter(&mut h, "web_s");
     let screen = h.screen(150, 30);
     assert!(
         screen.contains("HIDDEN: absent: tools.web.search.enabled is false"),
@@ -46,7 +62,7 @@ fn policy_view_says_which_key_switched_a_tool_off() {
 /// A 2026.9 config with two agents on models it declares: main's takes text only, ops's also
 /// takes images.
 fn vision_config() -> crate::config::LoadedConfig {
-    crate::config::load_from_str(
+    config_2026_9(
         "{ models: { providers: { local: { baseUrl: 'http://127.0.0.1:9/v1', models: [
              { id: 'text-1', name: 'T', input: ['text'] },
              { id: 'eye-1', name: 'E', input: ['text', 'image'] } ] } } },
@@ -55,20 +71,13 @@ fn vision_config() -> crate::config::LoadedConfig {
            tools: { profile: 'full' } }",
         "vision.json5",
     )
-    .expect("parses")
-    .with_pack("2026.9")
-    .expect("2026.9 pack")
 }
 
 #[test]
 fn policy_view_says_what_built_a_tool_and_why_another_run_lacks_it() {
-    let mut h = Harness::new();
-    h.app.set_config(vision_config());
-    h.app.status = None;
+    let mut h = console_on(vision_config());
     // Main's model takes text only: computer is absent, with the model entry's path.
-    h.key(KeyCode::Char('/'));
-    h.type_text("computer");
-    h.key(KeyCode::Enter);
+    filter(&mut h, "computer");
     let screen = h.screen(150, 30);
     assert!(
         screen.contains("HIDDEN: absent: the run's model local/text-1 does not take images"),
@@ -84,9 +93,7 @@ fn policy_view_says_what_built_a_tool_and_why_another_run_lacks_it() {
     h.app.handle_event(crate::event::AppEvent::SetContext(ctx));
     h.pump();
     h.key(KeyCode::Esc);
-    h.key(KeyCode::Char('/'));
-    h.type_text("view_image");
-    h.key(KeyCode::Enter);
+    filter(&mut h, "view_image");
     let screen = h.screen(150, 30);
     assert!(screen.contains("VISIBLE"), "{screen}");
     assert!(
