@@ -145,10 +145,26 @@ fn a_case_changed_in_a_commit_of_the_submission_is_asked_again() {
             .stdout,
     )
     .unwrap();
+    let first = String::from_utf8(
+        std::process::Command::new("git")
+            .args(["rev-parse", "HEAD~4"])
+            .current_dir(repo.path())
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    // Each landing is appended: the newest is the last line that names an ancestor of HEAD
+    // (a commit of another history, as after a rebase, is passed over).
     std::fs::create_dir_all(repo.path().join(".ci")).unwrap();
     std::fs::write(
         repo.path().join(".ci/landed"),
-        format!("{} landed\n", delta.trim()),
+        format!(
+            "{} landed: the first\n{} landed: the newest\n{} landed: elsewhere\n",
+            first.trim(),
+            delta.trim(),
+            "0123456789abcdef0123456789abcdef01234567"
+        ),
     )
     .unwrap();
     assert_eq!(

@@ -507,14 +507,24 @@ pub fn changed_in_submission(cases_dir: &Path, gap: u64) -> BTreeSet<String> {
     changed
 }
 
-/// The commit CI last passed on, as `.ci/landed` names it (written when a session sees its
-/// stop landed), if it is an ancestor of HEAD: the submission is what came after it.
+/// The commit CI last passed on, as `.ci/landed` names it (a line appended each time a session
+/// sees its stop landed, so the newest is last), if it is an ancestor of HEAD: the submission
+/// is what came after it.
 fn landed(git: &dyn Fn(&[&str]) -> Option<String>) -> Option<String> {
     let root = git(&["rev-parse", "--show-toplevel"])?;
     let text = std::fs::read_to_string(Path::new(root.trim()).join(".ci/landed")).ok()?;
-    let commit = text.split_whitespace().next()?.to_string();
-    git(&["merge-base", "--is-ancestor", &commit, "HEAD"])?;
-    Some(commit)
+    newest_landed(&text, |commit| {
+        git(&["merge-base", "--is-ancestor", commit, "HEAD"]).is_some()
+    })
+}
+
+/// The newest commit of `.ci/landed`'s text (its last line naming one) that `is_ancestor`.
+fn newest_landed(text: &str, is_ancestor: impl Fn(&str) -> bool) -> Option<String> {
+    text.lines()
+        .rev()
+        .filter_map(|line| line.split_whitespace().next())
+        .find(|commit| is_ancestor(commit))
+        .map(str::to_string)
 }
 
 /// The time of the submission's first commit: `times` are commit times, newest first; the
