@@ -316,6 +316,11 @@ fn bar_lines(
         (Some(c), None) => c.clone(),
         _ => from_key(&keyed.channel, &own.channel).unwrap_or_else(|| "-".to_string()),
     };
+    // A session key naming another channel than the turn's: the key's is the policy's.
+    let channel = match resolved.and_then(|r| r.channel.as_ref().zip(r.turn_channel.as_ref())) {
+        Some((policy, turn)) => format!("{policy} (the session key's; turn over {turn})"),
+        None => channel,
+    };
     item(&mut first, "channel", channel, ctx.channel.is_some());
     let group = ctx
         .group

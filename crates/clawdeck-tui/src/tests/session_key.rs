@@ -40,3 +40,33 @@ fn a_session_key_alone_sets_agent_channel_and_group_in_the_console() {
     assert!(bar.contains("group c0123abc (session key)"), "{bar}");
     insta::assert_snapshot!("context_bar_from_a_session_key", bar);
 }
+
+#[test]
+fn a_turn_over_another_channel_than_the_session_keys_shows_both() {
+    let mut h = Harness::new();
+    let config = crate::config::load_from_str(SLACK_CONFIG, "slack.json5")
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+    h.app.set_config(config);
+    // The owner at webchat, in the Slack channel's session: Slack's policy, webchat's turn.
+    h.set_context(PolicyContext {
+        session_key: Some("agent:ops:slack:channel:c0123abc".into()),
+        channel: Some("webchat".into()),
+        ..PolicyContext::default()
+    });
+    let resolved = &h.app.policy.resolution.as_ref().unwrap().resolved;
+    assert_eq!(resolved.channel.as_deref(), Some("slack"));
+    assert_eq!(resolved.turn_channel.as_deref(), Some("webchat"));
+    let terminal = h.draw(160, 30);
+    let bar: String = trimmed_rows(terminal.backend().buffer())
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert!(
+        bar.contains("channel slack (the session key's; turn over webchat)"),
+        "{bar}"
+    );
+    insta::assert_snapshot!("context_bar_turn_over_another_channel", bar);
+}
