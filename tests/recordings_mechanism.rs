@@ -136,24 +136,15 @@ fn a_case_changed_in_a_commit_of_the_submission_is_asked_again() {
     // A submission made of one long session with no long gap takes delta in too.
     assert!(changed_in_submission(&cases, 12 * 3600).contains("delta"));
     // Unless .ci/landed names the commit CI last passed on: then only what came after it.
-    let delta = String::from_utf8(
-        std::process::Command::new("git")
-            .args(["rev-parse", "HEAD~3"])
+    let commit = |rev: &str| {
+        let out = Command::new("git")
+            .args(["rev-parse", rev])
             .current_dir(repo.path())
             .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
-    let first = String::from_utf8(
-        std::process::Command::new("git")
-            .args(["rev-parse", "HEAD~4"])
-            .current_dir(repo.path())
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (delta, first) = (commit("HEAD~3"), commit("HEAD~4"));
     // Each landing is appended: the newest is the last line that names an ancestor of HEAD
     // (a commit of another history, as after a rebase, is passed over).
     std::fs::create_dir_all(repo.path().join(".ci")).unwrap();

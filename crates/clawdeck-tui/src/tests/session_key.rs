@@ -9,14 +9,30 @@ const SLACK_CONFIG: &str = r#"{
   channels: { slack: { channels: { C0123ABC: { tools: { deny: ["exec"] } } } } },
 }"#;
 
-#[test]
-fn a_session_key_alone_sets_agent_channel_and_group_in_the_console() {
+/// A console on the Slack config (2026.9 pack).
+fn slack_console() -> Harness {
     let mut h = Harness::new();
     let config = crate::config::load_from_str(SLACK_CONFIG, "slack.json5")
         .unwrap()
         .with_pack("2026.9")
         .unwrap();
     h.app.set_config(config);
+    h
+}
+
+/// The context bar's line (the screen's second row) at 160 columns.
+fn context_bar(h: &mut Harness) -> String {
+    let terminal = h.draw(160, 30);
+    trimmed_rows(terminal.backend().buffer())
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_session_key_alone_sets_agent_channel_and_group_in_the_console() {
+    let mut h = slack_console();
     h.set_context(PolicyContext {
         session_key: Some("agent:ops:slack:channel:c0123abc".into()),
         ..PolicyContext::default()
@@ -29,12 +45,7 @@ fn a_session_key_alone_sets_agent_channel_and_group_in_the_console() {
         exec.removed_by.as_ref().unwrap().config_path.as_deref(),
         Some("channels.slack.channels.C0123ABC.tools.deny[0]")
     );
-    let terminal = h.draw(160, 30);
-    let bar: String = trimmed_rows(terminal.backend().buffer())
-        .lines()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let bar = context_bar(&mut h);
     assert!(bar.contains("agent ops (session key)"), "{bar}");
     assert!(bar.contains("channel slack (session key)"), "{bar}");
     assert!(bar.contains("group c0123abc (session key)"), "{bar}");
@@ -43,12 +54,7 @@ fn a_session_key_alone_sets_agent_channel_and_group_in_the_console() {
 
 #[test]
 fn a_turn_over_another_channel_than_the_session_keys_shows_both() {
-    let mut h = Harness::new();
-    let config = crate::config::load_from_str(SLACK_CONFIG, "slack.json5")
-        .unwrap()
-        .with_pack("2026.9")
-        .unwrap();
-    h.app.set_config(config);
+    let mut h = slack_console();
     // The owner at webchat, in the Slack channel's session: Slack's policy, webchat's turn.
     h.set_context(PolicyContext {
         session_key: Some("agent:ops:slack:channel:c0123abc".into()),
@@ -58,12 +64,7 @@ fn a_turn_over_another_channel_than_the_session_keys_shows_both() {
     let resolved = &h.app.policy.resolution.as_ref().unwrap().resolved;
     assert_eq!(resolved.channel.as_deref(), Some("slack"));
     assert_eq!(resolved.turn_channel.as_deref(), Some("webchat"));
-    let terminal = h.draw(160, 30);
-    let bar: String = trimmed_rows(terminal.backend().buffer())
-        .lines()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let bar = context_bar(&mut h);
     assert!(
         bar.contains("channel slack (the session key's; turn over webchat)"),
         "{bar}"
