@@ -11,6 +11,7 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use crate::context::PolicyContext;
+use clawdeck_core::semantics::{DeclaredModel, declared_models, find_declared};
 
 /// Provider and model the run uses when the config names none.
 pub(crate) const FALLBACK_PROVIDER: &str = "mock";
@@ -155,7 +156,9 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
     // takes images gets view_image), else text only. The config's other providers stay, their
     // models served by the mock too: OpenClaw reads what they take (a provider with a model
     // that takes images and a key brings pdf and view_image).
-    let input = declared_input(config, model).unwrap_or_else(|| json!(["text"]));
+    let declared = declared_models(config);
+    let input = find_declared(&declared, &model.provider, &model.model)
+        .map_or_else(|| json!(["text"]), |m| mock_input(&m));
     let mock_provider = |models: Vec<Value>| {
         json!({
             "baseUrl": mock_base_url,
@@ -170,16 +173,21 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
             "contextWindow": 128000, "maxTokens": 4096,
         })
     };
-    let mut providers = Map::new();
-    for (id, declared) in declared_providers(config) {
-        if !id.trim().eq_ignore_ascii_case(model.provider.trim()) && !declared.is_empty() {
-            let models = declared
-                .into_iter()
-                .map(|(m, i)| mock_model(&m, i))
-                .collect();
-            providers.insert(id, mock_provider(models));
+    let mut others: Map<String, Value> = Map::new();
+    let other = |m: &&DeclaredModel<'_>| {
+        !m.provider
+            .trim()
+            .eq_ignore_ascii_case(model.provider.trim())
+    };
+    for m in declared.iter().filter(other) {
+        let entry = others
+            .entry(m.provider.to_string())
+            .or_insert_with(|| mock_provider(Vec::new()));
+        if let Some(models) = entry.get_mut("models").and_then(Value::as_array_mut) {
+            models.push(mock_model(m.id, mock_input(m)));
         }
     }
+    let mut providers = others;
     providers.insert(
         model.provider.clone(),
         mock_provider(vec![mock_model(&model.model, input)]),
@@ -218,53 +226,12 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
     out
 }
 
-/// The config's `models.providers`: each provider id with its models' ids and what each takes
-/// (its declared `input` when a list of strings, else text only).
-fn declared_providers(config: &Value) -> Vec<(String, Vec<(String, Value)>)> {
-    let Some(providers) = config
-        .pointer("/models/providers")
-        .and_then(Value::as_object)
-    else {
-        return Vec::new();
-    };
-    let input_of = |m: &Value| {
-        m.get("input")
-            .and_then(Value::as_array)
-            .filter(|list| list.iter().all(Value::is_string))
-            .map(|list| Value::Array(list.clone()))
-            .unwrap_or_else(|| json!(["text"]))
-    };
-    providers
-        .iter()
-        .map(|(id, provider)| {
-            let models = provider
-                .get("models")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|m| Some((m.get("id")?.as_str()?.to_string(), input_of(m))))
-                .collect();
-            (id.clone(), models)
-        })
-        .collect()
-}
-
-/// The `input` the config's `models.providers` entry for `model` declares (ids compared as
-/// OpenClaw does, without case), when it is a list of strings.
-fn declared_input(config: &Value, model: &ModelRef) -> Option<Value> {
-    let providers = config.pointer("/models/providers")?.as_object()?;
-    let same = |a: &str, b: &str| a.trim().eq_ignore_ascii_case(b.trim());
-    let (_, provider) = providers.iter().find(|(id, _)| same(id, &model.provider))?;
-    let entry = provider.get("models")?.as_array()?.iter().find(|m| {
-        m.get("id")
-            .and_then(Value::as_str)
-            .is_some_and(|id| same(id, &model.model))
-    })?;
-    let input = entry.get("input")?.as_array()?;
-    input
-        .iter()
-        .all(Value::is_string)
-        .then(|| Value::Array(input.clone()))
+/// What a declared model takes, for the mock: its `input` when a list of strings, else text.
+fn mock_input(model: &DeclaredModel<'_>) -> Value {
+    match model.input {
+        Some(input) if input.iter().all(Value::is_string) => Value::Array(input.to_vec()),
+        _ => json!(["text"]),
+    }
 }
 
 fn retarget_model(entry: &mut Value, primary: &Value) {

@@ -19,7 +19,9 @@ mod vision;
 pub use media::{MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use synced::{MAX_SYNCED_TOOLS, tool_name_problem};
 pub use video_audio::VideoAudioReferences;
-pub use vision::{ModelInput, VisionTool, declared_input};
+pub use vision::{
+    DeclaredModel, ModelInput, VisionTool, declared_input, declared_models, find_declared,
+};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

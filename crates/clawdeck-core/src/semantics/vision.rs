@@ -40,50 +40,90 @@ impl ModelInput {
     }
 }
 
-/// What the config's `models.providers` entry for `provider`/`model` declares it takes (ids
-/// compared without case, as OpenClaw's findConfiguredProviderModel does; `model` may carry
-/// its `provider/` prefix). `None` when the config declares no `input` list for it.
-pub fn declared_input(raw: &Value, provider: &str, model: &str) -> Option<ModelInput> {
+/// One model the config declares under `models.providers`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DeclaredModel<'a> {
+    /// The provider's key, as written.
+    pub provider: &'a str,
+    /// Its place in the provider's `models`.
+    pub index: usize,
+    pub id: &'a str,
+    /// Its `input`, when a list.
+    pub input: Option<&'a [Value]>,
+}
+
+impl DeclaredModel<'_> {
+    fn takes_images(&self) -> bool {
+        self.input
+            .is_some_and(|input| input.iter().any(|i| i.as_str() == Some("image")))
+    }
+}
+
+/// Every model the config's `models.providers` declares (one with a string `id`), in order.
+pub fn declared_models(raw: &Value) -> Vec<DeclaredModel<'_>> {
+    let providers = raw.pointer("/models/providers").and_then(Value::as_object);
+    let mut out = Vec::new();
+    for (provider, entry) in providers.into_iter().flatten() {
+        let models = entry.get("models").and_then(Value::as_array);
+        for (index, model) in models.into_iter().flatten().enumerate() {
+            let Some(id) = model.get("id").and_then(Value::as_str) else {
+                continue;
+            };
+            out.push(DeclaredModel {
+                provider,
+                index,
+                id,
+                input: model
+                    .get("input")
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice),
+            });
+        }
+    }
+    out
+}
+
+/// The first model of `models` that is `provider`'s `model` (ids compared without case, as
+/// OpenClaw's findConfiguredProviderModel does; `model` may carry its `provider/` prefix).
+pub fn find_declared<'a>(
+    models: &[DeclaredModel<'a>],
+    provider: &str,
+    model: &str,
+) -> Option<DeclaredModel<'a>> {
     let same = |a: &str, b: &str| a.trim().eq_ignore_ascii_case(b.trim());
     let model = match model.split_once('/') {
         Some((prefix, rest)) if same(prefix, provider) => rest,
         _ => model,
     };
-    let providers = raw.pointer("/models/providers")?.as_object()?;
-    let (provider_id, entry) = providers.iter().find(|(id, _)| same(id, provider))?;
-    let models = entry.get("models")?.as_array()?;
-    let (index, found) = models.iter().enumerate().find(|(_, m)| {
-        m.get("id")
-            .and_then(Value::as_str)
-            .is_some_and(|id| same(id, model))
-    })?;
-    let input = found.get("input")?.as_array()?;
+    models
+        .iter()
+        .find(|m| same(m.provider, provider) && same(m.id, model))
+        .copied()
+}
+
+/// What the config's `models.providers` entry for `provider`/`model` declares it takes (see
+/// [`find_declared`]). `None` when the config declares no `input` list for it.
+pub fn declared_input(raw: &Value, provider: &str, model: &str) -> Option<ModelInput> {
+    let found = find_declared(&declared_models(raw), provider, model)?;
+    found.input?;
     Some(ModelInput {
-        takes_images: input.iter().any(|i| i.as_str() == Some("image")),
-        path: format!("models.providers.{provider_id}.models[{index}].input"),
+        takes_images: found.takes_images(),
+        path: format!(
+            "models.providers.{}.models[{}].input",
+            found.provider, found.index
+        ),
     })
 }
 
 /// The `models.providers` ids (as written) with a model whose `input` includes `"image"`.
 pub(super) fn vision_providers(raw: &Value) -> Vec<&str> {
-    let takes_images = |model: &Value| {
-        model
-            .get("input")
-            .and_then(Value::as_array)
-            .is_some_and(|input| input.iter().any(|i| i.as_str() == Some("image")))
-    };
-    raw.pointer("/models/providers")
-        .and_then(Value::as_object)
+    let mut providers: Vec<&str> = declared_models(raw)
         .into_iter()
-        .flatten()
-        .filter(|(_, provider)| {
-            provider
-                .get("models")
-                .and_then(Value::as_array)
-                .is_some_and(|models| models.iter().any(takes_images))
-        })
-        .map(|(id, _)| id.as_str())
-        .collect()
+        .filter(DeclaredModel::takes_images)
+        .map(|m| m.provider)
+        .collect();
+    providers.dedup();
+    providers
 }
 
 impl Semantics {
