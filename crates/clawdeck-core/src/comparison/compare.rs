@@ -69,6 +69,14 @@ impl ToolVerdict {
     pub fn has_schema_difference(&self) -> bool {
         !self.schema.is_empty()
     }
+
+    /// A tool the version has that this config's run does not build (its rule says what
+    /// would bring it), not one clawdeck's catalog lacks.
+    pub fn is_not_built(&self) -> bool {
+        self.clawdeck_rule
+            .as_deref()
+            .is_some_and(|rule| rule.starts_with(NOT_BUILT))
+    }
 }
 
 /// The whole comparison for one context.

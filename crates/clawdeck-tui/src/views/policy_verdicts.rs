@@ -136,11 +136,7 @@ impl SessionCompare {
                 };
                 // A tool the version has that this config does not bring is no catalog gap.
                 let (unbuilt, uncatalogued): (Vec<_>, Vec<_>) =
-                    unknown(false).into_iter().partition(|v| {
-                        v.clawdeck_rule
-                            .as_deref()
-                            .is_some_and(|r| r.starts_with(NOT_BUILT))
-                    });
+                    unknown(false).into_iter().partition(|v| v.is_not_built());
                 let (unbuilt, uncatalogued, explained) = (
                     tool_names(&unbuilt),
                     tool_names(&uncatalogued),
