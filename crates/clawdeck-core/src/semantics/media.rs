@@ -241,14 +241,14 @@ impl Semantics {
         variables.dedup();
         if !variables.is_empty() {
             brings.push_str(&format!(
-                ", or a provider credential in env.vars ({})",
+                ", or a provider credential in env.vars or the .env beside the config ({})",
                 variables.join(", ")
             ));
         }
         if VISION_PROVIDER_TOOLS.contains(&name) {
             brings.push_str(
                 ", or a models.providers model that takes images whose provider has a \
-                 credential in env.vars",
+                 credential in env.vars or the .env",
             );
         }
         brings.push_str(vision);
@@ -349,7 +349,7 @@ mod tests {
         let semantics = super::super::embedded("2026.9").unwrap();
         let brings = semantics.what_brings("music_generate").unwrap();
         assert!(
-            brings.starts_with("agents.defaults.mediaModels.music naming a model, or a provider credential in env.vars ("),
+            brings.starts_with("agents.defaults.mediaModels.music naming a model, or a provider credential in env.vars or the .env beside the config ("),
             "{brings}"
         );
         assert!(brings.contains("FAL_KEY"), "{brings}");
