@@ -20,6 +20,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         for field in [
             "description",
             "parameters",
+            "promptSummary",
             "inDefaultRun",
             "section",
             "profiles",
@@ -59,6 +60,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "visionModelTools",
         "providerCredentials",
         "videoAudioReferences",
+        "codeMode",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }
@@ -68,6 +70,10 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
     for key in ["defaultAllow", "defaultDeny"] {
         facts.push((format!("sandbox.{key}"), pack["sandbox"][key].clone()));
     }
+    facts.push((
+        "toolingPromptRule.summaryOrder".to_string(),
+        pack["toolingPromptRule"]["summaryOrder"].clone(),
+    ));
     for key in ["defaultEnabled", "directTools", "directOnlyTools"] {
         facts.push((format!("toolSearch.{key}"), pack["toolSearch"][key].clone()));
     }

@@ -60,7 +60,8 @@ struct Expect {
     present: Vec<String>,
     absent: Vec<String>,
     refused: bool,
-    /// `tool_search` when Tool Search must be on; otherwise schemas must be direct.
+    /// `tool_search` when Tool Search must be on, `code_mode` when Code Mode must engage;
+    /// otherwise schemas must be direct.
     surface: Option<String>,
 }
 
@@ -235,14 +236,14 @@ fn check_truth(expect: &Expect, observed: &ObservedView) -> Vec<String> {
     if !expect.refused && names.is_empty() {
         failures.push("OpenClaw exposed no tool at all".to_string());
     }
-    let tool_search = matches!(observed.surface, Surface::ToolSearch { .. });
-    let want_tool_search = expect.surface.as_deref() == Some("tool_search");
-    if !refused && tool_search != want_tool_search {
-        failures.push(format!(
-            "expected Tool Search {}, OpenClaw: {}",
-            if want_tool_search { "on" } else { "off" },
-            if tool_search { "on" } else { "off" }
-        ));
+    let kind = match observed.surface {
+        Surface::ToolSearch { .. } => "tool_search",
+        Surface::CodeMode { .. } => "code_mode",
+        _ => "direct",
+    };
+    let wanted = expect.surface.as_deref().unwrap_or("direct");
+    if !refused && kind != wanted {
+        failures.push(format!("expected surface {wanted}, OpenClaw: {kind}"));
     }
     for tool in &expect.present {
         if !names.contains(tool) {

@@ -32,6 +32,27 @@ def neighbours(base):
     return sorted(out)
 
 
+def code_mode_tiers(extensions):
+    """Provider id -> model id -> its Code Mode tier (`compat.codeMode`), from the manifests'
+    model catalogs."""
+    tiers = {}
+    for manifest in sorted(glob.glob(os.path.join(extensions, "*", "openclaw.plugin.json"))):
+        catalog = json.load(open(manifest)).get("modelCatalog") or {}
+        for provider, entry in sorted((catalog.get("providers") or {}).items()):
+            for model in entry.get("models") or []:
+                tier = (model.get("compat") or {}).get("codeMode")
+                if isinstance(tier, str) and isinstance(model.get("id"), str):
+                    tiers.setdefault(provider, {})[model["id"]] = tier
+    return tiers
+
+
+if len(sys.argv) == 3 and sys.argv[1] == "--preferred-model":
+    # The first model a catalog marks "preferred", as provider/model (none: nothing printed).
+    found = [f"{p}/{m}" for p, ms in code_mode_tiers(sys.argv[2]).items()
+             for m, tier in ms.items() if tier == "preferred"]
+    print(found[0] if found else "")
+    sys.exit(0)
+
 if len(sys.argv) == 3 and sys.argv[1] == "--neighbours":
     print("\n".join(neighbours(json.load(open(sys.argv[2])))))
     sys.exit(0)
@@ -249,6 +270,18 @@ for line in tl[2:]:
     if text:
         order.append(name)
         prompt_summary[name] = text
+# Tools only other runs build (the media tools) have their Tooling summary there.
+for extra_run in ("media_on", "vision_model"):
+    extra_prompt = (req(extra_run) or {}).get("messages", [{}])[0].get("content", "")
+    for line in (tooling(extra_prompt) or "").split("\n")[2:]:
+        if not line.startswith("- "):
+            break
+        name, _, text = line[2:].partition(": ")
+        if text and name not in prompt_summary:
+            prompt_summary[name] = text
+# The release's own Tooling order (read from dist/), which also places tools listed without a
+# summary (view_image); the full run shows only the tools it has.
+order = rules.get("promptToolOrder") or order
 for t in tools:
     t["promptSummary"] = prompt_summary.get(t["name"])
 
@@ -334,6 +367,29 @@ pack["visionModelTools"] = {
     fn(t)["name"]: {"description": fn(t)["description"], "parameters": fn(t)["parameters"]}
     for t in (vision or {}).get("tools", [])
     if fn(t)["name"] in by_name and by_name[fn(t)["name"]].get("inDefaultRun") is False}
+# Code Mode: its two control tools and Tooling lines (the code_mode run), and what an absent
+# tools.codeMode means: true if the default run engages it, "auto" if only the run on a
+# "preferred" model does, else off.
+code_mode_run = req("code_mode")
+engaged = lambda run: bool(run) and any(fn(t)["name"] == "wait" for t in run.get("tools", []))
+if engaged(code_mode_run):
+    code_sp = code_mode_run["messages"][0]["content"]
+    summaries = {}
+    for line in code_sp.split("\n"):
+        m = re.match(r"^- (exec|wait): (.+)$", line)
+        if m and m.group(1) not in summaries:
+            summaries[m.group(1)] = m.group(2)
+    controls = {fn(t)["name"]: {"description": fn(t)["description"], "parameters": fn(t)["parameters"]}
+                for t in code_mode_run["tools"] if fn(t)["name"] in ("exec", "wait")}
+    # exec's description ends with the run's own catalog index: not the release's text.
+    head = controls["exec"]["description"].split("\n\nEnabled async tool globals")[0]
+    controls["exec"]["description"] = head
+    pack["codeMode"] = {
+        "defaultEnabled": True if engaged(default) else ("auto" if engaged(req("code_mode_default")) else False),
+        "modelTiers": code_mode_tiers(a.extensions),
+        "controls": controls,
+        "promptSummaries": summaries,
+    }
 if "### Deferred Tool Schemas" in sp:
     ts["promptSection"] = sp[sp.index("### Deferred Tool Schemas"):sp.index("The AGENTS.md Tools section")]
 pack["toolSearch"] = ts

@@ -31,16 +31,18 @@ for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/v1/models" 
 
 # record NAME TOOLS_JSON5 [TOP_LEVEL_JSON5 [AGENT_DEFAULTS_JSON5]]: one turn with
 # `tools: TOOLS_JSON5` (and more top-level keys, and more keys of agents.defaults). The mock
-# model takes text only unless MOCK_INPUT says otherwise.
+# model takes text only unless MOCK_INPUT says otherwise, and is mock/mock-1 unless MOCK_MODEL
+# names another provider/model (served by the mock all the same).
 record() {
   local name=$1 tools=$2 more=${3:-} defaults=${4:-} home=$WORK/homes/$1 input=${MOCK_INPUT:-'["text"]'}
+  local model=${MOCK_MODEL:-mock/mock-1}
   rm -rf "$home"; mkdir -p "$home/.openclaw"
   cat > "$home/.openclaw/openclaw.json" <<CFG
 {
-  models: { mode: "replace", providers: { mock: {
+  models: { mode: "replace", providers: { "${model%%/*}": {
     baseUrl: "http://127.0.0.1:$PORT/v1", apiKey: "mock-key", api: "openai-completions",
-    models: [{ id: "mock-1", name: "Mock 1", reasoning: false, input: $input, contextWindow: 128000, maxTokens: 4096 }] } } },
-  agents: { defaults: { model: { primary: "mock/mock-1" }, $defaults }, list: [ { id: "main", default: true }, { id: "ops" } ] },
+    models: [{ id: "${model#*/}", name: "Mock 1", reasoning: false, input: $input, contextWindow: 128000, maxTokens: 4096 }] } } },
+  agents: { defaults: { model: { primary: "$model" }, $defaults }, list: [ { id: "main", default: true }, { id: "ops" } ] },
   tools: $tools,
   $more
 }
@@ -88,6 +90,12 @@ record media_keys '{ profile: "full", toolSearch: false }' 'env: { vars: { OPENA
 # A key of a video provider that takes reference audio (FAL) grows video_generate's schema with
 # the audio references.
 record video_audio '{ profile: "full", toolSearch: false }' 'env: { vars: { FAL_KEY: "fal-capture" } },' || true
+# Code Mode turned on: what the model is sent then (exec, wait, the direct-only tools).
+record code_mode '{ profile: "full", codeMode: true }' || true
+# Code Mode left to the release's default, on a model a provider catalog marks "preferred": the
+# default is "auto" when this run engages it (and the default run above does not).
+preferred=$(python3 "$HERE/build_pack.py" --preferred-model "$DIST/extensions")
+[ -z "$preferred" ] || MOCK_MODEL=$preferred record code_mode_default '{ profile: "full" }' || true
 # A configured channel grows message's schema with that channel's actions.
 record channel_telegram '{ profile: "full", toolSearch: false }' 'channels: { telegram: { botToken: "123:abc" } },' || true
 

@@ -18,6 +18,8 @@
 //                                    literals evaluated; sets and maps as lists)
 //   exec permissionModes             EXEC_MODE_BY_PERMISSION_MODE (source text): a session's
 //                                    permission mode → the exec mode it stands for
+//   promptToolOrder                  the system prompt's Tooling order (buildSystemPromptToolLines'
+//                                    toolOrder; a constant's name stands for its string)
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -134,6 +136,17 @@ const permissionTable = firstMatch(/const EXEC_MODE_BY_PERMISSION_MODE = \{([^}]
 if (!permissionTable) throw new Error(`no module of ${dist} defines EXEC_MODE_BY_PERMISSION_MODE`);
 const permissionModes = Object.fromEntries(
   [...permissionTable.match[1].matchAll(/"?([\w-]+)"?: "(\w+)"/g)].map((m) => [m[1], m[2]]));
+// The Tooling section's order: string literals, and constants (`AUTOMATIONS_TOOL_NAME`) read
+// from wherever the release defines them.
+const orderLiteral = firstMatch(/const toolOrder = \[([^\]]*)\]/);
+if (!orderLiteral) throw new Error(`no module of ${dist} defines the prompt's toolOrder`);
+const constantValue = (name) => {
+  const found = firstMatch(new RegExp(`const ${name} = "([^"]+)"`));
+  if (!found) throw new Error(`toolOrder names ${name}, which no module defines`);
+  return found.match[1];
+};
+const promptToolOrder = orderLiteral.match[1].split(",").map((e) => e.trim()).filter(Boolean)
+  .map((e) => (e.startsWith('"') ? JSON.parse(e) : constantValue(e)));
 const profileIds = c("PROFILE_OPTIONS").map((p) => p.id);
 const sections = c("listCoreToolSections")({ swarmEnabled: true, githubPublicationAvailable: true });
 
@@ -147,6 +160,7 @@ console.log(JSON.stringify({
   subagent: { alwaysDeny: always.list, leafDeny: leaf.list, defaultMaxSpawnDepth: depth ? Number(depth.match[1]) : null },
   pluginAllowlistPatterns: Boolean(globAllowlist),
   sessionVisibility: { default: visibility ? visibility.match[1] : null, scopes },
+  promptToolOrder,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
   exec: {
@@ -158,6 +172,6 @@ console.log(JSON.stringify({
     maxSpawnDepth: depth?.file ?? null,
     pluginAllowlist: (globAllowlist ?? exactAllowlist).file,
     exec: safeBuiltins.file, execModes: modes.file, inlineEval: inlineEval.file,
-    permissionModes: permissionTable.file,
+    permissionModes: permissionTable.file, promptToolOrder: orderLiteral.file,
   },
 }, null, 1));

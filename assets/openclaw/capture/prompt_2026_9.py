@@ -105,12 +105,13 @@ sec("OpenClaw Control", [
 ])
 sec("Skills", [
   "## Skills",
-  "Scan <available_skills>. Clear match: read exact <location> with `{readTool}`; obey.",
+  W("codeMode", ["Scan <available_skills>. Clear match: use `skills.read(\"<name>\")` inside `exec`; obey."],
+    ["Scan <available_skills>. Clear match: read exact <location> with `{readTool}`; obey."]),
   "Several: most specific. None: read none.",
   "Up-front max one. Never invent paths.",
   "External writes: batch safely; no tight loops; honor 429/Retry-After.",
   "{skillsPrompt}",
-], when="visible:read skillsPrompt")
+], when="skillsReader skillsPrompt")
 sec("Skill Workshop", [
   "## Skill Workshop",
   "Durable reusable skill/playbook/workflow work: `skill_workshop`; never write Workshop proposal or Workshop-owned skill files directly.",

@@ -2,7 +2,7 @@
 """update_facts.py --from WORK/pack.json [--keys KEY[,KEY...]] [--tools NAME[,NAME...]] SHIPPED_PACK
 
 Copies the named top-level facts (a dotted KEY names one inside a top-level object:
-`toolSearch.directOnlyTools`), and the named tools' description and parameters, of a fresh capture (capture.sh's WORK/pack.json) into a shipped
+`toolSearch.directOnlyTools`), and the named tools' description, parameters and Tooling summary, of a fresh capture (capture.sh's WORK/pack.json) into a shipped
 pack, leaving every other field as it is: how a fact the capture learned to read (e.g. `exec`,
 exec's safe lists from dist/) reaches a pack without re-capturing the rest. A key the shipped
 pack lacks is placed after `gatewayHttpDeny`. tests/pack_capture_real.rs then re-checks it
@@ -37,8 +37,9 @@ for name in [n for n in a.tools.split(",") if n]:
     tool = next((t for t in shipped["tools"] if t["name"] == name), None)
     if tool is None or name not in captured_tools:
         raise SystemExit(f"{name!r} is not a tool of both packs")
-    for field in ("description", "parameters"):
-        tool[field] = captured_tools[name][field]
+    for field in ("description", "parameters", "promptSummary"):
+        if field in captured_tools[name]:
+            tool[field] = captured_tools[name][field]
 
 out = {}
 for k, v in shipped.items():

@@ -357,6 +357,13 @@ fn bar_lines(
         yes_no(sandboxed).into(),
         ctx.sandboxed,
     );
+    // Code Mode changes what the model is sent (`explain` says why it engages).
+    if resolved
+        .and_then(|r| r.code_mode.as_ref())
+        .is_some_and(|c| c.engaged)
+    {
+        item(&mut second, "code mode", "on".into(), false);
+    }
     match openclaw {
         Some(Installed::Detecting) => {
             second.push(Span::styled(" · ", dim));

@@ -157,8 +157,7 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
     // models served by the mock too: OpenClaw reads what they take (a provider with a model
     // that takes images and a key brings pdf and view_image).
     let declared = declared_models(config);
-    let input = find_declared(&declared, &model.provider, &model.model)
-        .map_or_else(|| json!(["text"]), |m| mock_input(&m));
+    let run_model = find_declared(&declared, &model.provider, &model.model);
     let mock_provider = |models: Vec<Value>| {
         json!({
             "baseUrl": mock_base_url,
@@ -167,11 +166,20 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
             "models": models,
         })
     };
-    let mock_model = |id: &str, input: Value| {
-        json!({
-            "id": id, "name": id, "reasoning": false, "input": input,
+    // What the entry declares it takes and its compat flags (Code Mode's tier) stay.
+    let mock_model = |id: &str, declared: Option<&DeclaredModel<'_>>| {
+        let mut entry = json!({
+            "id": id, "name": id, "reasoning": false,
+            "input": declared.map_or_else(|| json!(["text"]), mock_input),
             "contextWindow": 128000, "maxTokens": 4096,
-        })
+        });
+        if let Some(compat) = declared
+            .and_then(|m| m.entry.get("compat"))
+            .filter(|c| c.is_object())
+        {
+            entry["compat"] = compat.clone();
+        }
+        entry
     };
     let mut others: Map<String, Value> = Map::new();
     let other = |m: &&DeclaredModel<'_>| {
@@ -184,13 +192,13 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
             .entry(m.provider.to_string())
             .or_insert_with(|| mock_provider(Vec::new()));
         if let Some(models) = entry.get_mut("models").and_then(Value::as_array_mut) {
-            models.push(mock_model(m.id, mock_input(m)));
+            models.push(mock_model(m.id, Some(m)));
         }
     }
     let mut providers = others;
     providers.insert(
         model.provider.clone(),
-        mock_provider(vec![mock_model(&model.model, input)]),
+        mock_provider(vec![mock_model(&model.model, run_model.as_ref())]),
     );
     root.insert(
         "models".to_string(),

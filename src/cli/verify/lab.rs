@@ -401,6 +401,13 @@ fn surface_line(observed: &ObservedView) -> String {
             observed.tools.len(),
             deferred.len()
         ),
+        Surface::CodeMode {
+            cataloged, omitted, ..
+        } => format!(
+            "Code Mode: exec, wait + {} direct tools, {} more callable from code",
+            observed.tools.len(),
+            cataloged.len() + omitted
+        ),
         Surface::GatewayEffective => format!("{} tools listed", observed.tools.len()),
         Surface::Refused { .. } => "run refused, zero tools".to_string(),
     }

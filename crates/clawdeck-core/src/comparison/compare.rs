@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::observed::{ObservedView, Surface};
+use super::observed::{ObservedTool, ObservedView, Surface};
 use crate::policy::{Decision, Resolution, ToolTrace};
 use crate::semantics::GatewayEffectiveRules;
 
@@ -173,10 +173,25 @@ pub struct Prediction<'a> {
     /// Tools the version has but this config's run does not build, with what would bring
     /// each (the pack's conditions).
     pub not_built: BTreeMap<String, String>,
+    /// Code Mode's `exec` and `wait` when clawdeck's run engages it: in the payload, but not
+    /// the tools of those names.
+    pub code_mode_controls: BTreeSet<String>,
 }
 
 impl Prediction<'_> {
     fn function(&self, name: &str) -> Option<&Value> {
+        if self.code_mode_controls.contains(name) {
+            return None;
+        }
+        self.payload.as_array()?.iter().find_map(|tool| {
+            let function = tool.get("function")?;
+            (function.get("name").and_then(Value::as_str) == Some(name)).then_some(function)
+        })
+    }
+
+    /// A Code Mode control as clawdeck sends it.
+    fn control(&self, name: &str) -> Option<&Value> {
+        self.code_mode_controls.contains(name).then_some(())?;
         self.payload.as_array()?.iter().find_map(|tool| {
             let function = tool.get("function")?;
             (function.get("name").and_then(Value::as_str) == Some(name)).then_some(function)
@@ -271,9 +286,105 @@ fn surface_notes(
                 ));
             }
         }
+        Surface::CodeMode {
+            controls,
+            cataloged,
+            omitted,
+        } => notes.extend(code_mode_notes(
+            prediction,
+            observed,
+            (controls, cataloged, *omitted),
+            exposed,
+        )),
         Surface::Refused { error } => notes.push(format!("OpenClaw refused the run: {error}")),
         Surface::Direct => {}
     }
+    if !prediction.code_mode_controls.is_empty()
+        && !matches!(observed.surface, Surface::CodeMode { .. })
+    {
+        notes.push("clawdeck's run engages Code Mode and OpenClaw's did not".to_string());
+    }
+    notes
+}
+
+/// A tool name as Code Mode makes it callable from code (characters JavaScript names cannot
+/// hold become `_`).
+fn callable(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '$' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// What OpenClaw's Code Mode run means for the comparison: the names `exec`'s index lists
+/// count as exposed (as the tools they stand for), the index's omitted count stands for
+/// clawdeck's unlisted ones when it is exactly their number, and the controls' parameters are
+/// compared with the pack's.
+fn code_mode_notes(
+    prediction: &Prediction<'_>,
+    observed: &ObservedView,
+    (controls, cataloged, omitted): (&[ObservedTool], &[String], usize),
+    exposed: &mut BTreeSet<String>,
+) -> Vec<String> {
+    let predicted = prediction.visible();
+    for listed in cataloged {
+        if let Some(name) = predicted
+            .iter()
+            .find(|p| callable(p) == *listed && *p != listed)
+        {
+            exposed.remove(listed);
+            exposed.insert(name.clone());
+        }
+    }
+    let mut notes = vec![format!(
+        "Code Mode on: {} tools sent with schemas beside exec and wait, {} listed in exec's index of the tools callable from code, {omitted} more omitted there",
+        observed.tools.len(),
+        cataloged.len()
+    )];
+    let unlisted: Vec<&String> = predicted
+        .iter()
+        .filter(|name| !exposed.contains(*name))
+        .collect();
+    if omitted > 0 && omitted == unlisted.len() {
+        exposed.extend(unlisted.into_iter().cloned());
+        notes.push(format!(
+            "exec's index omitted {omitted} tools, as many as clawdeck predicts callable from code beyond those it lists: they count as exposed"
+        ));
+    } else if omitted > 0 {
+        notes.push(format!(
+            "exec's index omitted {omitted} tools, and clawdeck predicts {} more callable from code: they count as exposed by neither list",
+            unlisted.len()
+        ));
+    }
+    if prediction.code_mode_controls.is_empty() {
+        notes.push("OpenClaw's run engages Code Mode and clawdeck's does not".to_string());
+        return notes;
+    }
+    for control in controls {
+        let Some(ours) = prediction.control(&control.name) else {
+            continue;
+        };
+        let mut diffs = Vec::new();
+        let real = control.function.get("parameters").unwrap_or(&Value::Null);
+        let mine = ours.get("parameters").unwrap_or(&Value::Null);
+        diff_json(mine, real, "/parameters".to_string(), &mut diffs);
+        if !diffs.is_empty() {
+            let at: Vec<&str> = diffs.iter().map(|d| d.pointer.as_str()).collect();
+            notes.push(format!(
+                "Code Mode's {}: its parameters differ at {}",
+                control.name,
+                at.join(", ")
+            ));
+        }
+    }
+    notes.push(
+        "Code Mode's exec is compared by its parameters and the tools its index names, not by its description".to_string(),
+    );
     notes
 }
 
@@ -310,14 +421,21 @@ fn tool_verdict(
             let more = diff_json(ours, &real.function, String::new(), &mut diffs);
             (diffs, more)
         }
-        // Tool Search sends the one side's tool with its schema and defers the other's.
+        // Tool Search (or Code Mode) sends the one side's tool with its schema and defers the
+        // other's.
         (Agreement::Agree, true, real, ours)
-            if matches!(observed.surface, Surface::ToolSearch { .. })
-                && real.is_some() != ours.is_some() =>
+            if matches!(
+                observed.surface,
+                Surface::ToolSearch { .. } | Surface::CodeMode { .. }
+            ) && real.is_some() != ours.is_some() =>
         {
+            let code_mode = matches!(observed.surface, Surface::CodeMode { .. })
+                || !prediction.code_mode_controls.is_empty();
             let placement = |direct: bool| {
                 json!(if direct {
                     "sent with its schema"
+                } else if code_mode {
+                    "callable from Code Mode's exec"
                 } else {
                     "deferred behind Tool Search"
                 })

@@ -77,6 +77,20 @@ pub fn compare_view(view: &LlmView, registry: &Registry, observed: &ObservedView
         })
         .map(|t| t.name.clone())
         .collect();
+    // Code Mode's exec and wait are in the payload when clawdeck's run engages it.
+    let code_mode_controls = match &registry.semantics.code_mode {
+        Some(rules)
+            if view
+                .resolution
+                .resolved
+                .code_mode
+                .as_ref()
+                .is_some_and(|c| c.engaged) =>
+        {
+            rules.controls.keys().cloned().collect()
+        }
+        _ => BTreeSet::new(),
+    };
     compare(
         &Prediction {
             resolution: &view.resolution,
@@ -97,6 +111,7 @@ pub fn compare_view(view: &LlmView, registry: &Registry, observed: &ObservedView
                 .filter(|(name, _)| registry.get(name).is_none())
                 .filter_map(|(name, _)| Some((name.clone(), registry.semantics.what_brings(name)?)))
                 .collect(),
+            code_mode_controls,
         },
         observed,
     )

@@ -15,6 +15,16 @@ pub(crate) const TOOL_SEARCH_META_TOOLS: &[&str] = &[
 /// The line that opens Tool Search's deferred directory in the system prompt.
 const DIRECTORY_HEADING: &str = "Available deferred-schema tools:";
 
+/// What Code Mode's `exec` says of itself (both releases), unlike the shell's `exec`.
+const CODE_MODE_MARKER: &str = "in OpenClaw code mode";
+
+/// The line that opens Code Mode's index of the tools callable from code, in `exec`'s
+/// description.
+const CODE_MODE_INDEX_HEADING: &str = "Enabled async tool globals";
+
+/// Code Mode's own tools: sent in place of the tools they reach, never part of the comparison.
+pub(crate) const CODE_MODE_CONTROLS: &[&str] = &["exec", "wait"];
+
 /// The start of OpenClaw's refusal when an explicit allowlist leaves no callable tool.
 pub const NO_TOOLS_ERROR_PREFIX: &str =
     "No callable tools remain after resolving explicit tool allowlist";
@@ -50,6 +60,15 @@ pub enum Surface {
         /// Entries the bounded directory left out (`N additional tools omitted`).
         omitted: usize,
     },
+    /// Code Mode: `exec` and `wait` (its controls) and the direct-only tools sent; the rest
+    /// callable from code, indexed in `exec`'s description.
+    CodeMode {
+        controls: Vec<ObservedTool>,
+        /// The names the bounded index lists (as callable from code).
+        cataloged: Vec<String>,
+        /// Entries the index left out (`N additional tools omitted`).
+        omitted: usize,
+    },
     /// A gateway's `tools.effective` list (names only).
     GatewayEffective,
     /// The run was refused before any request (`No callable tools remain ...`).
@@ -74,8 +93,12 @@ impl ObservedView {
     /// Every tool the context can use: the direct ones and Tool Search's deferred ones.
     pub fn exposed_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.tools.iter().map(|t| t.name.clone()).collect();
-        if let Surface::ToolSearch { deferred, .. } = &self.surface {
-            names.extend(deferred.iter().map(|d| d.name.clone()));
+        match &self.surface {
+            Surface::ToolSearch { deferred, .. } => {
+                names.extend(deferred.iter().map(|d| d.name.clone()));
+            }
+            Surface::CodeMode { cataloged, .. } => names.extend(cataloged.iter().cloned()),
+            _ => {}
         }
         names
     }
@@ -98,7 +121,7 @@ impl ObservedView {
     /// Reads a recorded chat-completions request body.
     pub fn from_request(body: &Value) -> Self {
         let system_prompt = system_prompt(body);
-        let mut tools = Vec::new();
+        let mut tools: Vec<ObservedTool> = Vec::new();
         let mut meta_tools = Vec::new();
         for tool in body
             .get("tools")
@@ -120,7 +143,31 @@ impl ObservedView {
                 owner: None,
             });
         }
-        let surface = if meta_tools.is_empty() {
+        let code_mode = tools.iter().any(|t| t.name == "wait")
+            && tools.iter().any(|t| {
+                t.name == "exec"
+                    && t.function
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .is_some_and(|d| d.contains(CODE_MODE_MARKER))
+            });
+        let surface = if code_mode {
+            let (controls, rest): (Vec<ObservedTool>, Vec<ObservedTool>) = tools
+                .into_iter()
+                .partition(|t| CODE_MODE_CONTROLS.contains(&t.name.as_str()));
+            tools = rest;
+            let (cataloged, omitted) = controls
+                .iter()
+                .find(|t| t.name == "exec")
+                .and_then(|t| t.function.get("description").and_then(Value::as_str))
+                .map(parse_code_mode_index)
+                .unwrap_or_default();
+            Surface::CodeMode {
+                controls,
+                cataloged,
+                omitted,
+            }
+        } else if meta_tools.is_empty() {
             Surface::Direct
         } else {
             let (deferred, omitted) = system_prompt
@@ -216,6 +263,27 @@ pub(crate) fn parse_directory(prompt: &str) -> (Vec<DeferredTool>, usize) {
         }
     }
     (deferred, omitted)
+}
+
+/// Code Mode's index in `exec`'s description: each `- name input -> output` line after the
+/// heading, and the `N additional tools omitted` count.
+pub(crate) fn parse_code_mode_index(description: &str) -> (Vec<String>, usize) {
+    let Some(at) = description.find(CODE_MODE_INDEX_HEADING) else {
+        return (Vec::new(), 0);
+    };
+    let mut cataloged = Vec::new();
+    let mut omitted = 0;
+    for line in description[at..].lines().skip(1) {
+        if let Some(entry) = line.strip_prefix("- ") {
+            let name = entry.split_whitespace().next().unwrap_or_default();
+            if !name.is_empty() {
+                cataloged.push(name.to_string());
+            }
+        } else if let Some((count, _)) = line.split_once(" additional tools omitted") {
+            omitted = count.trim().parse().unwrap_or(0);
+        }
+    }
+    (cataloged, omitted)
 }
 
 /// Picks the request that shows the agent's tools: the first chat completion with a system

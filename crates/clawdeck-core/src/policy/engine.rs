@@ -222,6 +222,7 @@ pub fn resolve_layers(
             model: None,
             model_source: None,
             model_input: None,
+            code_mode: None,
             owner: true,
             owner_source: String::new(),
             subagent: false,

@@ -72,6 +72,21 @@ pub fn render_context(res: &Resolution) -> String {
     if let Some(refusal) = &res.refusal {
         let _ = writeln!(out, "run refused: {refusal}");
     }
+    // The model then calls most visible tools from code, not by name: say so where it shows,
+    // and say why not where the config turns it off.
+    match r.code_mode.as_ref() {
+        Some(code_mode) if code_mode.engaged => {
+            let _ = writeln!(
+                out,
+                "{}: the model is sent exec, wait and the direct-only tools; the other visible tools are called from exec's code",
+                code_mode.describe()
+            );
+        }
+        Some(code_mode) if !code_mode.by_default() => {
+            let _ = writeln!(out, "{}", code_mode.describe());
+        }
+        _ => {}
+    }
     out
 }
 

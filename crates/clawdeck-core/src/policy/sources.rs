@@ -197,17 +197,22 @@ pub(crate) fn resolve_context<'a>(
         .as_deref()
         .zip(model.as_deref())
         .and_then(|(provider, model)| crate::semantics::declared_input(&cfg.raw, provider, model));
+    let agent_path = (!agent.implicit).then(|| agent.path.to_string());
+    let code_mode = semantics.code_mode.as_ref().map(|rules| {
+        let run_agent = crate::semantics::RunAgent {
+            entry: agent.path.lookup(&cfg.raw).filter(|_| !agent.implicit),
+            path: agent_path.as_deref(),
+        };
+        rules.activation(&cfg.raw, run_agent, provider.as_deref(), model.as_deref())
+    });
     let resolved = ResolvedContext {
         agent: agent.id.clone(),
-        agent_path: if agent.implicit {
-            None
-        } else {
-            Some(agent.path.to_string())
-        },
+        agent_path,
         provider,
         model,
         model_source,
         model_input,
+        code_mode,
         owner,
         owner_source,
         subagent,

@@ -278,6 +278,10 @@ pub struct ResolvedContext {
     /// it takes images decides view_image and computer); unset when it declares nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model_input: Option<crate::semantics::ModelInput>,
+    /// Whether OpenClaw's Code Mode engages for the run (the model is then sent `exec`, `wait`
+    /// and the direct-only tools; the others are called from code); unset for packs without it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code_mode: Option<crate::semantics::CodeModeActivation>,
     pub owner: bool,
     pub owner_source: String,
     pub subagent: bool,

@@ -44,6 +44,9 @@ pub struct PromptTools<'a> {
     pub available: &'a [ToolSpec],
     pub tool_lines: Vec<String>,
     pub deferred_directory: Option<String>,
+    /// OpenClaw's Code Mode engages: the model reads skills from `exec`'s code and gets no
+    /// workflow hints.
+    pub code_mode: bool,
 }
 
 /// The whole prompt and the workspace files it injected.
@@ -358,8 +361,16 @@ pub fn build(
     facts.flag("toolGuidance", !run.minimal || !tools.available.is_empty());
     facts.flag(
         "workflowHints",
-        !run.subagent && !tools.tool_lines.is_empty(),
+        !run.subagent && !tools.tool_lines.is_empty() && !tools.code_mode,
     );
+    facts.flag("codeMode", tools.code_mode);
+    // The Skills section needs the tool that reads a skill: read, or Code Mode's exec.
+    let reader = if tools.code_mode {
+        "visible:exec"
+    } else {
+        "visible:read"
+    };
+    facts.flag("skillsReader", facts.flags.contains(reader));
     facts.flag(
         "delegation",
         !run.minimal && has(tools.available, "sessions_spawn") && delegation_prefers(config, run),

@@ -11,6 +11,8 @@ pub(crate) struct RunFacts {
     pub gateway_config_reads: bool,
     /// The run's model takes images, as the config declares it.
     pub model_takes_images: bool,
+    /// OpenClaw's Code Mode engages for the run.
+    pub code_mode: bool,
 }
 
 impl RunFacts {
@@ -24,6 +26,7 @@ impl RunFacts {
                 .model_input
                 .as_ref()
                 .is_some_and(|i| i.takes_images),
+            code_mode: resolved.code_mode.as_ref().is_some_and(|c| c.engaged),
         }
     }
 }

@@ -77,6 +77,7 @@ mod tests {
         subagent: false,
         gateway_config_reads: true,
         model_takes_images: false,
+        code_mode: false,
     };
     const SANDBOXED: RunFacts = RunFacts {
         sandboxed: true,

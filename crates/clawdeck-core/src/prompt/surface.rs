@@ -8,18 +8,21 @@ use serde_json::Value;
 
 pub(crate) use super::run_facts::RunFacts;
 use super::session_visibility;
-use crate::semantics::{Semantics, ToolSearchRules};
+use crate::semantics::{CodeModeRules, Semantics, ToolSearchRules};
 use crate::tool::{ToolFlags, ToolSource, ToolSpec};
 
-/// The tools a request carries and the deferred ones behind Tool Search.
+/// The tools a request carries and the deferred ones behind Tool Search or Code Mode.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ModelSurface {
     /// Tools sent with their schema, in the request's order.
     pub direct: Vec<ToolSpec>,
-    /// Tools only named in the system prompt (Tool Search on).
+    /// Tools only named in the system prompt (Tool Search on), or callable only from Code
+    /// Mode's `exec` (Code Mode on).
     pub deferred: Vec<ToolSpec>,
     /// Whether Tool Search is on, and why (`tools.toolSearch` or the version's default).
     pub tool_search: Option<String>,
+    /// Code Mode engages: `direct` holds its `exec` and `wait` and the direct-only tools.
+    pub code_mode: bool,
 }
 
 fn names(value: Option<&Value>) -> Vec<String> {
@@ -176,26 +179,25 @@ pub(crate) fn model_surface(
     if facts.model_takes_images {
         semantics.word_for_vision(&mut sorted);
     }
+    let all_direct = |direct: Vec<ToolSpec>| ModelSurface {
+        direct,
+        deferred: Vec::new(),
+        tool_search: None,
+        code_mode: false,
+    };
+    if facts.code_mode
+        && let Some(code_mode) = semantics.code_mode.as_ref()
+    {
+        return Some(code_mode_surface(semantics, code_mode, facts, sorted));
+    }
     let Some(rules) = semantics.tool_search.as_ref() else {
-        return Some(ModelSurface {
-            direct: sorted,
-            deferred: Vec::new(),
-            tool_search: None,
-        });
+        return Some(all_direct(sorted));
     };
     let Some(mode) = rules.mode(raw) else {
-        return Some(ModelSurface {
-            direct: sorted,
-            deferred: Vec::new(),
-            tool_search: None,
-        });
+        return Some(all_direct(sorted));
     };
     let mut keep_direct = names(rules.extra.get("coreCodingTools"));
-    keep_direct.extend(names(rules.extra.get("directOnlyTools")));
-    // What a model that takes images brings is sent directly then (catalogMode direct-only).
-    if facts.model_takes_images {
-        keep_direct.extend(semantics.vision_model_tools.keys().cloned());
-    }
+    keep_direct.extend(direct_only(semantics, facts));
     let (mut direct, deferred): (Vec<ToolSpec>, Vec<ToolSpec>) = sorted
         .into_iter()
         .partition(|t| keep_direct.contains(&t.name));
@@ -205,7 +207,55 @@ pub(crate) fn model_surface(
         direct,
         deferred,
         tool_search: Some(mode),
+        code_mode: false,
     })
+}
+
+/// The tools sent directly under any compaction (their results cannot travel otherwise): the
+/// pack's direct-only tools, and what a model that takes images brings when it does.
+fn direct_only(semantics: &Semantics, facts: RunFacts) -> Vec<String> {
+    let mut keep = semantics
+        .tool_search
+        .as_ref()
+        .map(|rules| names(rules.extra.get("directOnlyTools")))
+        .unwrap_or_default();
+    if facts.model_takes_images {
+        keep.extend(semantics.vision_model_tools.keys().cloned());
+    }
+    keep
+}
+
+/// Code Mode's split: its `exec` and `wait` and the direct-only tools are sent; every other
+/// tool is callable only from the code `exec` runs (Tool Search does not apply then).
+fn code_mode_surface(
+    semantics: &Semantics,
+    rules: &CodeModeRules,
+    facts: RunFacts,
+    sorted: Vec<ToolSpec>,
+) -> ModelSurface {
+    let keep = direct_only(semantics, facts);
+    let (mut direct, cataloged): (Vec<ToolSpec>, Vec<ToolSpec>) =
+        sorted.into_iter().partition(|t| keep.contains(&t.name));
+    direct.extend(rules.controls.iter().map(|(name, control)| ToolSpec {
+        name: name.clone(),
+        label: name.clone(),
+        summary: String::new(),
+        description: control.description.clone(),
+        emoji: "🧩".to_string(),
+        parameters: control.parameters.clone(),
+        source: ToolSource::Core,
+        flags: ToolFlags {
+            openclaw_only: true,
+            ..ToolFlags::default()
+        },
+    }));
+    direct.sort_by(|a, b| a.name.cmp(&b.name));
+    ModelSurface {
+        direct,
+        deferred: cataloged,
+        tool_search: None,
+        code_mode: true,
+    }
 }
 
 /// A tool's description as the deferred directory shows it: whitespace collapsed, cut at 177
@@ -244,7 +294,7 @@ pub(crate) fn tooling_section(semantics: &Semantics, surface: &ModelSurface) -> 
 pub(crate) fn tool_lines(semantics: &Semantics, surface: &ModelSurface) -> Option<Vec<String>> {
     let rule = semantics.tooling_rule.as_ref()?;
     let mut lines: Vec<String> = Vec::new();
-    let listed: Vec<&ToolSpec> = if surface.tool_search.is_some() {
+    let listed: Vec<&ToolSpec> = if surface.tool_search.is_some() || surface.code_mode {
         surface.direct.iter().collect()
     } else {
         surface
@@ -263,9 +313,19 @@ pub(crate) fn tool_lines(semantics: &Semantics, surface: &ModelSurface) -> Optio
                 .collect::<Vec<_>>()
         })
         .unwrap_or_default();
+    // Code Mode's exec is not the shell's: its own line.
+    let controls = semantics
+        .code_mode
+        .as_ref()
+        .filter(|_| surface.code_mode)
+        .map(|rules| &rules.prompt_summaries);
+    let summary = |name: &String| match controls {
+        Some(controls) if controls.contains_key(name) => controls.get(name),
+        _ => semantics.prompt_summaries.get(name),
+    };
     for name in &rule.summary_order {
         if let Some(tool) = listed.iter().find(|t| &t.name == name) {
-            match semantics.prompt_summaries.get(name) {
+            match summary(name) {
                 Some(summary) => lines.push(format!("- {}: {summary}", tool.name)),
                 None => lines.push(format!("- {}", tool.name)),
             }
@@ -277,7 +337,13 @@ pub(crate) fn tool_lines(semantics: &Semantics, surface: &ModelSurface) -> Optio
         .filter(|n| !rule.summary_order.iter().any(|o| o == n) && !meta.contains(n))
         .collect();
     rest.sort_unstable();
-    lines.extend(rest.into_iter().map(|n| format!("- {n}")));
+    lines.extend(
+        rest.into_iter()
+            .map(|n| match controls.and_then(|controls| controls.get(n)) {
+                Some(summary) => format!("- {n}: {summary}"),
+                None => format!("- {n}"),
+            }),
+    );
     let mut meta_listed: Vec<&str> = listed
         .iter()
         .map(|t| t.name.as_str())

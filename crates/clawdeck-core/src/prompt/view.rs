@@ -294,6 +294,7 @@ fn openclaw_text(
         available: &available,
         tool_lines: super::surface::tool_lines(&registry.semantics, surface).unwrap_or_default(),
         deferred_directory,
+        code_mode: surface.code_mode,
     };
     // A sandboxed run reads the sandbox's copies of the skills.
     let listed = match run.sandbox.as_ref().and_then(|s| s.skills_root.as_deref()) {

@@ -6,6 +6,7 @@
 //! in assets/openclaw/ (`seed`, the design the seeds describe, `2026.8` and `2026.9`), and more can be
 //! synced from an operator's gateway into clawdeck's data dir (`clawdeck catalog sync`).
 
+mod code_mode;
 mod media;
 pub mod normalize;
 pub mod pack;
@@ -16,6 +17,7 @@ mod synced;
 mod video_audio;
 mod vision;
 
+pub use code_mode::{CodeModeActivation, CodeModeRules, RunAgent};
 pub use media::{MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use synced::{MAX_SYNCED_TOOLS, tool_name_problem};
 pub use video_audio::VideoAudioReferences;
@@ -423,6 +425,8 @@ pub struct Semantics {
     pub provider_credentials: Vec<ProviderCredential>,
     /// The tools a model that takes images brings, as they are sent then (see `vision`).
     pub vision_model_tools: BTreeMap<String, VisionTool>,
+    /// When Code Mode engages and what it sends (see `code_mode`); none for packs without it.
+    pub code_mode: Option<CodeModeRules>,
 }
 
 impl Semantics {
@@ -581,6 +585,7 @@ pub fn newest() -> Arc<Semantics> {
                 provider_credentials: Vec::new(),
                 video_audio: None,
                 vision_model_tools: BTreeMap::new(),
+                code_mode: None,
             })
         })
 }

@@ -119,6 +119,9 @@ pub(crate) struct PackFile {
     /// The tools a model that takes images brings, as they are sent then.
     #[serde(default)]
     pub vision_model_tools: BTreeMap<String, super::VisionTool>,
+    /// When Code Mode engages, and its control tools as sent.
+    #[serde(default)]
+    pub code_mode: Option<super::CodeModeRules>,
 }
 
 /// One tool as a pack describes it: either clawdeck's `ToolSpec` shape or the catalog shape
@@ -511,6 +514,7 @@ impl PackFile {
             provider_credentials: self.provider_credentials,
             video_audio: self.video_audio_references,
             vision_model_tools: self.vision_model_tools,
+            code_mode: self.code_mode,
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,
             param_aliases,

@@ -50,6 +50,8 @@ pub struct DeclaredModel<'a> {
     pub id: &'a str,
     /// Its `input`, when a list.
     pub input: Option<&'a [Value]>,
+    /// The whole entry.
+    pub entry: &'a Value,
 }
 
 impl DeclaredModel<'_> {
@@ -77,6 +79,7 @@ pub fn declared_models(raw: &Value) -> Vec<DeclaredModel<'_>> {
                     .get("input")
                     .and_then(Value::as_array)
                     .map(Vec::as_slice),
+                entry: model,
             });
         }
     }

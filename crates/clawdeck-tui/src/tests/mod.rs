@@ -8,6 +8,7 @@ mod analysis;
 mod approval_kinds;
 mod approvals;
 mod background_execs;
+mod code_mode;
 mod conventions;
 mod copy;
 mod decisions;

@@ -1,0 +1,377 @@
+//! OpenClaw's Code Mode: when it engages, the model is sent only `exec` (a JavaScript cell),
+//! `wait` and the direct-only tools; every other tool the policy leaves is callable from the
+//! cell's code instead of by the model (the catalog behind `exec`). Tool Search then does not
+//! apply. Whether it engages (both releases, `readCodeModeRawConfig`/`isCodeModeEngagedForModel`):
+//! the agent's `models["provider/model"].codeMode`, else the agent's `tools.codeMode`, else
+//! `agents.defaults.models["provider/model"].codeMode`, else `tools.codeMode`; `true` engages,
+//! `false` does not, `"auto"` engages when the run's model is a "preferred" Code Mode model
+//! (the model entry's `compat.codeMode`, else the provider catalog's). An authored object without
+//! `enabled` stays off; an absent `tools.codeMode` is the release's default (2026.9: `"auto"`;
+//! 2026.8: off). The pack's `codeMode` holds that default, the catalogs' tiers (read from the
+//! manifests) and the two control tools as a real run sent them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::VisionTool;
+use super::vision::{declared_models, find_declared};
+
+/// A pack's `codeMode`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeModeRules {
+    /// What an absent `tools.codeMode` means: `"auto"`, or `false`.
+    pub default_enabled: Value,
+    /// Provider id → model id → its tier (`preferred`, `capable`), from the manifests.
+    #[serde(default)]
+    pub model_tiers: BTreeMap<String, BTreeMap<String, String>>,
+    /// `exec` and `wait` as a run sent them (exec's description then ends with an index of the
+    /// catalog, which the run writes for its own tools).
+    pub controls: BTreeMap<String, VisionTool>,
+    /// The Tooling section's line for each control (`exec: Run JavaScript Code Mode; ...`).
+    #[serde(default)]
+    pub prompt_summaries: BTreeMap<String, String>,
+}
+
+/// Whether Code Mode engages for a run, and what decides it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CodeModeActivation {
+    pub engaged: bool,
+    /// The setting in force: `true`, `false` or `"auto"` (as JSON).
+    pub setting: String,
+    /// Where it is written (`tools.codeMode.enabled`), or `the release's default`.
+    pub source: String,
+    /// Under `"auto"`: the run's model and its tier, with where the tier is written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tier: Option<String>,
+}
+
+/// The release's default, named as a source.
+const RELEASE_DEFAULT: &str = "the release's default";
+
+impl CodeModeActivation {
+    /// Whether no setting of the config decided it (the release's default did).
+    pub fn by_default(&self) -> bool {
+        self.source == RELEASE_DEFAULT
+    }
+
+    /// One line: `Code Mode on: tools.codeMode.enabled is true`.
+    pub fn describe(&self) -> String {
+        let state = if self.engaged { "on" } else { "off" };
+        let setting = if self.source == RELEASE_DEFAULT {
+            format!("{} ({RELEASE_DEFAULT})", self.setting)
+        } else {
+            format!("{} is {}", self.source, self.setting)
+        };
+        match &self.tier {
+            Some(tier) => format!("Code Mode {state}: {setting} and {tier}"),
+            None => format!("Code Mode {state}: {setting}"),
+        }
+    }
+}
+
+/// OpenClaw's `normalizeCodeModeRawConfig`: `true`/`false`/`"auto"` stand for `{enabled}`, an
+/// object is itself; anything else is no setting.
+enum RawSetting<'a> {
+    Shorthand(&'a Value),
+    Object(&'a serde_json::Map<String, Value>),
+}
+
+fn raw_setting(value: Option<&Value>) -> Option<RawSetting<'_>> {
+    match value? {
+        v @ Value::Bool(_) => Some(RawSetting::Shorthand(v)),
+        v @ Value::String(s) if s == "auto" => Some(RawSetting::Shorthand(v)),
+        Value::Object(map) => Some(RawSetting::Object(map)),
+        _ => None,
+    }
+}
+
+/// A JavaScript `??` step: the value when set and not null.
+fn present(value: Option<&Value>) -> Option<&Value> {
+    value.filter(|v| !v.is_null())
+}
+
+/// The `models` entry keyed `provider/model` (keys compared without case).
+fn model_entry<'a>(models: Option<&'a Value>, key: &str) -> Option<(&'a str, &'a Value)> {
+    models?
+        .as_object()?
+        .iter()
+        .find(|(k, _)| k.trim().eq_ignore_ascii_case(key))
+        .map(|(k, v)| (k.as_str(), v))
+}
+
+/// `"key"` quoted as config paths quote a key with a slash or dot.
+fn quoted(key: &str) -> String {
+    format!("\"{key}\"")
+}
+
+/// The run's agent: its raw entry and where it is written.
+#[derive(Debug, Clone, Copy)]
+pub struct RunAgent<'a> {
+    pub entry: Option<&'a Value>,
+    pub path: Option<&'a str>,
+}
+
+impl CodeModeRules {
+    /// Whether Code Mode engages for a run of `agent` on `provider`/`model`.
+    pub fn activation(
+        &self,
+        raw: &Value,
+        agent: RunAgent<'_>,
+        provider: Option<&str>,
+        model: Option<&str>,
+    ) -> CodeModeActivation {
+        let key = provider.zip(model).map(|(p, m)| {
+            let m = m
+                .split_once('/')
+                .filter(|(prefix, _)| prefix.trim().eq_ignore_ascii_case(p.trim()))
+                .map_or(m, |(_, rest)| rest);
+            format!("{}/{}", p.trim(), m.trim())
+        });
+        let (value, source) = self.setting(raw, agent, key.as_deref());
+        // OpenClaw's readEnabled: a boolean or "auto", anything else is off.
+        let setting = match value {
+            Some(v @ Value::Bool(_)) => v.clone(),
+            Some(v) if v == "auto" => v.clone(),
+            _ => Value::Bool(false),
+        };
+        let shown = match value {
+            None => "not set, which is off".to_string(),
+            Some(v) if *v == setting => setting.to_string(),
+            Some(v) => format!("{v}, which is off"),
+        };
+        let (engaged, tier) = match &setting {
+            Value::Bool(on) => (*on, None),
+            _ => {
+                let (preferred, tier) = self.tier(raw, provider, model, key.as_deref());
+                (preferred, Some(tier))
+            }
+        };
+        CodeModeActivation {
+            engaged,
+            setting: shown,
+            source,
+            tier,
+        }
+    }
+
+    /// The setting in force and where it is written (OpenClaw's precedence).
+    fn setting<'a>(
+        &'a self,
+        raw: &'a Value,
+        agent: RunAgent<'a>,
+        key: Option<&str>,
+    ) -> (Option<&'a Value>, String) {
+        let agent_path = agent.path.unwrap_or("agents.list[]");
+        if let (Some(entry), Some(key)) = (agent.entry, key)
+            && let Some((written, model)) = model_entry(entry.get("models"), key)
+            && let Some(value) = present(model.get("codeMode"))
+        {
+            return (
+                Some(value),
+                format!("{agent_path}.models.{}.codeMode", quoted(written)),
+            );
+        }
+        if let Some(entry) = agent.entry {
+            match raw_setting(entry.pointer("/tools/codeMode")) {
+                Some(RawSetting::Shorthand(v)) => {
+                    return (Some(v), format!("{agent_path}.tools.codeMode"));
+                }
+                Some(RawSetting::Object(map)) => {
+                    if let Some(v) = present(map.get("enabled")) {
+                        return (Some(v), format!("{agent_path}.tools.codeMode.enabled"));
+                    }
+                }
+                None => {}
+            }
+        }
+        if let Some(key) = key
+            && let Some((written, model)) = model_entry(raw.pointer("/agents/defaults/models"), key)
+            && let Some(value) = present(model.get("codeMode"))
+        {
+            return (
+                Some(value),
+                format!("agents.defaults.models.{}.codeMode", quoted(written)),
+            );
+        }
+        match raw_setting(raw.pointer("/tools/codeMode")) {
+            Some(RawSetting::Shorthand(v)) => (Some(v), "tools.codeMode".to_string()),
+            Some(RawSetting::Object(map)) => (
+                present(map.get("enabled")),
+                "tools.codeMode.enabled".to_string(),
+            ),
+            None => (Some(&self.default_enabled), RELEASE_DEFAULT.to_string()),
+        }
+    }
+
+    /// Under `"auto"`: whether the run's model is "preferred", and that in words.
+    fn tier(
+        &self,
+        raw: &Value,
+        provider: Option<&str>,
+        model: Option<&str>,
+        key: Option<&str>,
+    ) -> (bool, String) {
+        let (Some(provider), Some(model), Some(key)) = (provider, model, key) else {
+            return (
+                false,
+                "the run names no model (clawdeck cannot tell its Code Mode tier)".to_string(),
+            );
+        };
+        let declared = declared_models(raw);
+        let entry = find_declared(&declared, provider, model);
+        if let Some(entry) = entry
+            && let Some(tier) = entry.entry.pointer("/compat/codeMode")
+        {
+            let path = format!(
+                "models.providers.{}.models[{}].compat.codeMode",
+                entry.provider, entry.index
+            );
+            return (tier == "preferred", format!("{key} is {tier} ({path})"));
+        }
+        let id = key.split_once('/').map_or(key, |(_, id)| id);
+        let catalog = self
+            .model_tiers
+            .iter()
+            .find(|(p, _)| p.eq_ignore_ascii_case(provider.trim()))
+            .and_then(|(p, models)| {
+                let (_, tier) = models.iter().find(|(m, _)| m.eq_ignore_ascii_case(id))?;
+                Some((p, tier))
+            });
+        match catalog {
+            Some((p, tier)) => (
+                tier == "preferred",
+                format!("{key} is \"{tier}\" (the {p} provider's catalog)"),
+            ),
+            None => (
+                false,
+                format!("{key} is not a \"preferred\" Code Mode model (no catalog marks it)"),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use serde_json::json;
+
+    fn rules(default: Value) -> CodeModeRules {
+        serde_json::from_value(json!({
+            "defaultEnabled": default,
+            "modelTiers": {"openai": {"gpt-5.5": "preferred", "gpt-4.1": "capable"}},
+            "controls": {},
+        }))
+        .unwrap()
+    }
+
+    fn run(rules: &CodeModeRules, raw: &Value, model: &str) -> CodeModeActivation {
+        let entry = raw.pointer("/agents/list/0");
+        let agent = RunAgent {
+            entry,
+            path: entry.map(|_| "agents.list[0]"),
+        };
+        let (provider, model) = model.split_once('/').unwrap();
+        rules.activation(raw, agent, Some(provider), Some(model))
+    }
+
+    #[test]
+    fn auto_engages_only_for_a_preferred_model() {
+        let auto = rules(json!("auto"));
+        let on = run(&auto, &json!({}), "openai/gpt-5.5");
+        assert!(on.engaged);
+        assert_eq!(
+            on.describe(),
+            "Code Mode on: \"auto\" (the release's default) and openai/gpt-5.5 is \"preferred\" (the openai provider's catalog)"
+        );
+        assert!(!run(&auto, &json!({}), "openai/gpt-4.1").engaged);
+        assert!(!run(&auto, &json!({}), "local/foo").engaged);
+        // Provider and model compared without case, as OpenClaw's catalog lookup does.
+        assert!(run(&auto, &json!({}), "OpenAI/GPT-5.5").engaged);
+        // The older release's default is off.
+        assert!(!run(&rules(json!(false)), &json!({}), "openai/gpt-5.5").engaged);
+    }
+
+    #[test]
+    fn an_object_without_enabled_stays_off() {
+        let auto = rules(json!("auto"));
+        let off = run(
+            &auto,
+            &json!({"tools": {"codeMode": {"timeoutMs": 5000}}}),
+            "openai/gpt-5.5",
+        );
+        assert!(!off.engaged);
+        assert_eq!(
+            off.describe(),
+            "Code Mode off: tools.codeMode.enabled is not set, which is off"
+        );
+        let shorthand = run(&auto, &json!({"tools": {"codeMode": true}}), "local/foo");
+        assert!(shorthand.engaged);
+        assert_eq!(shorthand.describe(), "Code Mode on: tools.codeMode is true");
+        let odd = run(
+            &auto,
+            &json!({"tools": {"codeMode": {"enabled": "yes"}}}),
+            "local/foo",
+        );
+        assert!(!odd.engaged);
+        assert_eq!(
+            odd.describe(),
+            "Code Mode off: tools.codeMode.enabled is \"yes\", which is off"
+        );
+    }
+
+    #[test]
+    fn the_agent_and_model_settings_come_first() {
+        let auto = rules(json!("auto"));
+        let raw = json!({
+            "tools": {"codeMode": true},
+            "agents": {
+                "defaults": {"models": {"local/foo": {"codeMode": false}}},
+                "list": [{"id": "ops", "tools": {"codeMode": {"enabled": true}},
+                          "models": {"openai/gpt-5.5": {"codeMode": false}}}],
+            },
+        });
+        let model_off = run(&auto, &raw, "openai/gpt-5.5");
+        assert!(!model_off.engaged);
+        assert_eq!(
+            model_off.source,
+            "agents.list[0].models.\"openai/gpt-5.5\".codeMode"
+        );
+        // The agent's tools.codeMode comes before the defaults' model entry.
+        let agent_on = run(&auto, &raw, "local/foo");
+        assert!(agent_on.engaged);
+        assert_eq!(agent_on.source, "agents.list[0].tools.codeMode.enabled");
+        let no_agent = json!({"tools": {"codeMode": true},
+            "agents": {"defaults": {"models": {"local/foo": {"codeMode": false}}}}});
+        let defaults_off = run(&auto, &no_agent, "local/foo");
+        assert!(!defaults_off.engaged);
+        assert_eq!(
+            defaults_off.source,
+            "agents.defaults.models.\"local/foo\".codeMode"
+        );
+    }
+
+    #[test]
+    fn a_declared_models_own_tier_comes_before_the_catalogs() {
+        let auto = rules(json!("auto"));
+        let declared = |tier: &str| {
+            json!({"models": {"providers": {"openai": {"models": [
+                {"id": "gpt-5.5", "compat": {"codeMode": tier}}]}}}})
+        };
+        let capable = run(&auto, &declared("capable"), "openai/gpt-5.5");
+        assert!(!capable.engaged);
+        assert_eq!(
+            capable.tier.as_deref(),
+            Some(
+                "openai/gpt-5.5 is \"capable\" (models.providers.openai.models[0].compat.codeMode)"
+            )
+        );
+        let local = json!({"models": {"providers": {"local": {"models": [
+            {"id": "foo", "compat": {"codeMode": "preferred"}}]}}}});
+        assert!(run(&auto, &local, "local/foo").engaged);
+    }
+}
