@@ -218,4 +218,157 @@ mod tests {
         assert_eq!(comparison.schema_differences(), 1);
         assert!(!comparison.is_clean());
     }
+
+    /// clawdeck's prediction for `config` under the 2026.9 pack.
+    fn prediction(config: &str) -> (Registry, LlmView) {
+        let loaded = crate::config::load_from_str(config, "code-mode.json5")
+            .unwrap()
+            .with_pack("2026.9")
+            .unwrap();
+        let registry = Registry::build(&loaded, &crate::mcp_servers::ServerListing::Off);
+        let view = predict(&loaded, &registry, &PolicyContext::default()).unwrap();
+        (registry, view)
+    }
+
+    /// A Code Mode request as OpenClaw sends it: `functions` with schemas, `exec`'s description
+    /// ending in an index that lists `listed` and counts `omitted` more.
+    fn code_mode_request(functions: &[Value], listed: &[String], omitted: usize) -> Value {
+        let mut tools: Vec<Value> = Vec::new();
+        for function in functions {
+            let mut function = function.clone();
+            if function["name"] == "exec" {
+                let index: Vec<String> =
+                    listed.iter().map(|n| format!("- {n} {{}} -> ?")).collect();
+                function["description"] = json!(format!(
+                    "Run JavaScript in OpenClaw code mode. ...\n\nEnabled async tool globals (descriptions are intentionally deferred):\nEach line is `callableName input -> output`.\n{}\n\n{omitted} additional tools omitted from this prompt index. Use catalog.search(query); results are callable.",
+                    index.join("\n")
+                ));
+            }
+            tools.push(json!({"type": "function", "function": function}));
+        }
+        json!({"messages": [{"role": "system", "content": "sys"}], "tools": tools})
+    }
+
+    #[test]
+    fn a_code_mode_run_counts_the_tools_its_index_names_and_omits() {
+        let (registry, view) = prediction(r#"{ tools: { profile: "coding", codeMode: true } }"#);
+        let functions: Vec<Value> = view
+            .export
+            .payload
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["function"].clone())
+            .collect();
+        let sent: Vec<&str> = functions
+            .iter()
+            .filter_map(|f| f["name"].as_str())
+            .collect();
+        // Code Mode's controls and the direct-only tools are sent; read is called from code.
+        assert!(sent.contains(&"exec") && sent.contains(&"wait"), "{sent:?}");
+        assert!(!sent.contains(&"read"), "{sent:?}");
+        let own = own_tools(&registry);
+        let cataloged: Vec<String> = view
+            .resolution
+            .visible()
+            .map(|t| t.name.clone())
+            .filter(|n| !sent.contains(&n.as_str()) && !own.contains(n))
+            .chain(std::iter::once("exec".to_string()))
+            .collect();
+        let (listed, rest) = cataloged.split_at(3);
+
+        let observed =
+            ObservedView::from_request(&code_mode_request(&functions, listed, rest.len()));
+        let Surface::CodeMode {
+            cataloged: seen,
+            omitted,
+            ..
+        } = &observed.surface
+        else {
+            panic!("not read as Code Mode: {:?}", observed.surface);
+        };
+        assert_eq!((seen.as_slice(), *omitted), (listed, rest.len()));
+        let comparison = compare_view(&view, &registry, &observed);
+        assert!(
+            comparison.is_clean(),
+            "{:?}",
+            comparison.disagreements().collect::<Vec<_>>()
+        );
+        assert!(
+            comparison
+                .verdicts
+                .iter()
+                .any(|v| v.tool == "read" && v.agreement == Agreement::Agree)
+        );
+
+        // One tool fewer in the count: the unlisted ones are then exposed by neither list.
+        let short =
+            ObservedView::from_request(&code_mode_request(&functions, listed, rest.len() - 1));
+        let comparison = compare_view(&view, &registry, &short);
+        assert_eq!(comparison.policy_disagreements(), rest.len());
+
+        // exec's parameters are compared with the pack's.
+        let mut changed = functions.clone();
+        for f in changed.iter_mut().filter(|f| f["name"] == "exec") {
+            f["parameters"]["properties"]["language"] = json!({"type": "string"});
+        }
+        let comparison = compare_view(
+            &view,
+            &registry,
+            &ObservedView::from_request(&code_mode_request(&changed, listed, rest.len())),
+        );
+        assert!(
+            comparison.notes.iter().any(|n| n
+                == "Code Mode's exec: its parameters differ at /parameters/properties/language"),
+            "{:?}",
+            comparison.notes
+        );
+    }
+
+    #[test]
+    fn a_code_mode_run_against_a_prediction_without_it_shows_where_each_tool_went() {
+        let (registry, code_view) =
+            prediction(r#"{ tools: { profile: "coding", codeMode: true } }"#);
+        let functions: Vec<Value> = code_view
+            .export
+            .payload
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["function"].clone())
+            .collect();
+        let (_, plain) =
+            prediction(r#"{ tools: { profile: "coding", codeMode: false, toolSearch: false } }"#);
+        let listed: Vec<String> = plain
+            .resolution
+            .visible()
+            .map(|t| t.name.clone())
+            .filter(|n| {
+                !own_tools(&registry).contains(n)
+                    && !functions.iter().any(|f| f["name"] == n.as_str())
+            })
+            .chain(std::iter::once("exec".to_string()))
+            .collect();
+        let observed = ObservedView::from_request(&code_mode_request(&functions, &listed, 0));
+        let comparison = compare_view(&plain, &registry, &observed);
+        assert!(
+            comparison
+                .notes
+                .iter()
+                .any(|n| n == "OpenClaw's run engages Code Mode and clawdeck's does not"),
+            "{:?}",
+            comparison.notes
+        );
+        let read = comparison
+            .verdicts
+            .iter()
+            .find(|v| v.tool == "read")
+            .unwrap();
+        assert_eq!(read.agreement, Agreement::Agree);
+        assert_eq!(read.schema[0].clawdeck, Some(json!("sent with its schema")));
+        assert_eq!(
+            read.schema[0].openclaw,
+            Some(json!("callable from Code Mode's exec"))
+        );
+    }
 }
