@@ -44,6 +44,7 @@ use std::time::{Duration, Instant};
 use clawdeck_core::catalog::Registry;
 use clawdeck_core::config;
 use clawdeck_core::context::PolicyContext;
+use clawdeck_core::dotenv::DotEnvPlace;
 use clawdeck_core::semantics::Semantics;
 use clawdeck_verify::{self as verify, Comparison, ObservedView, RunOptions, Surface};
 use serde::{Deserialize, Serialize};
@@ -175,13 +176,28 @@ fn ssh_unreached(text: &str) -> String {
         .replace("@SSH_WORKSPACES@", "/tmp/clawdeck-fixture-sandboxes")
 }
 
+/// The dotenv files a case holds, each with where OpenClaw looks for it.
+fn case_dotenv_files(dir: &Path) -> Vec<(DotEnvPlace, PathBuf)> {
+    [
+        (DotEnvPlace::StateDir, ".env"),
+        (DotEnvPlace::GatewayEnv, "gateway.env"),
+    ]
+    .into_iter()
+    .map(|(place, name)| (place, dir.join(name)))
+    .filter(|(_, file)| file.is_file())
+    .collect()
+}
+
 /// A case's config, loaded, and the registry clawdeck builds for it.
 fn load_case(case: &Case) -> (config::LoadedConfig, Registry) {
     let origin = case.dir.join("openclaw.json5");
     let mut loaded = config::load_from_str(&case.config_text, &origin.display().to_string())
         .unwrap_or_else(|e| panic!("{}: {e}", case.name));
-    // A case's `.env` is its state dir's (the real run gets a copy).
-    config::read_dotenv_beside(&mut loaded, &origin);
+    // A case's `.env` is its state dir's, its `gateway.env` the one in ~/.config/openclaw (the
+    // real run gets copies).
+    for (place, file) in case_dotenv_files(&case.dir) {
+        config::read_dotenv_file(&mut loaded, place, &file);
+    }
     if let Some(pack) = &case.pack {
         loaded.semantics = pack.clone();
         loaded.pack.pack = pack.id.clone();
@@ -808,7 +824,7 @@ async fn run_real(run: RealRun, cases: Vec<Case>, ssh: Option<&ssh_target::SshTa
         // ~15 s on an idle machine; over 2 minutes were seen with five builds running beside it.
         timeout: Duration::from_secs(300),
         official_plugins: Vec::new(),
-        state_dotenv: None,
+        dotenv_files: Vec::new(),
     };
     let cases = chosen(&run, cases);
     let inputs: std::collections::BTreeMap<String, String> =
@@ -825,8 +841,7 @@ async fn run_real(run: RealRun, cases: Vec<Case>, ssh: Option<&ssh_target::SshTa
     for case in cases {
         let (gate, mut options, run) = (gate.clone(), options.clone(), run.clone());
         options.official_plugins = case.file.installs.clone();
-        let dotenv = case.dir.join(".env");
-        options.state_dotenv = dotenv.is_file().then_some(dotenv);
+        options.dotenv_files = case_dotenv_files(&case.dir);
         tasks.push(tokio::spawn(async move {
             let _permit = gate.acquire_owned().await.unwrap();
             let started = Instant::now();

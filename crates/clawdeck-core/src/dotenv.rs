@@ -1,9 +1,12 @@
-//! The `.env` file of OpenClaw's state dir (a leaf: the config loader reads it, the semantics
-//! count its variables as credentials). OpenClaw loads `<state dir>/.env` into its environment
-//! at start (loadGlobalRuntimeDotEnvFiles; a variable the environment already has wins), so a
-//! provider key written there brings the media tools as one in `env.vars` does. clawdeck reads
-//! the `.env` beside the config file it loaded, which is the state dir's for OpenClaw's own
-//! config; only which variables it sets to something other than blanks is kept, never a value.
+//! The dotenv files OpenClaw loads (a leaf: the config loader reads them, the semantics count
+//! their variables as credentials). OpenClaw loads `<state dir>/.env` into its environment at
+//! start, and with the default state dir also `~/.config/openclaw/gateway.env`
+//! (loadGlobalRuntimeDotEnvFiles; the first file that sets a variable wins, and a variable the
+//! environment already has wins over both), so a provider key written there brings the media
+//! tools as one in `env.vars` does (both releases). clawdeck reads the `.env` beside the config
+//! file it loaded, which is the state dir's for OpenClaw's own config, and `gateway.env` when
+//! that config is in `~/.openclaw`; only which variables a file sets to something other than
+//! blanks is kept, never a value.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -11,11 +14,51 @@ use std::path::{Path, PathBuf};
 /// Most variables kept from one file; the rest are left out, and a warning says so.
 pub const MAX_VARIABLES: usize = 4096;
 
-/// The variables a `.env` file sets to something other than blanks.
+/// Where OpenClaw looks for a dotenv file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DotEnvPlace {
+    /// `<state dir>/.env`.
+    #[default]
+    StateDir,
+    /// `~/.config/openclaw/gateway.env` (only with the default state dir, `~/.openclaw`).
+    GatewayEnv,
+}
+
+impl DotEnvPlace {
+    /// Where the file is under a home whose state dir is the default one.
+    pub fn under_home(self) -> PathBuf {
+        match self {
+            DotEnvPlace::StateDir => Path::new(".openclaw").join(".env"),
+            DotEnvPlace::GatewayEnv => Path::new(".config").join("openclaw").join("gateway.env"),
+        }
+    }
+}
+
+/// The dotenv files OpenClaw loads with the config at `config_path`, in its order: the `.env`
+/// beside it, then `gateway.env` when that is the default state dir of `home`.
+pub fn files_for(config_path: &Path, home: Option<&Path>) -> Vec<(DotEnvPlace, PathBuf)> {
+    let Some(dir) = config_path.parent() else {
+        return Vec::new();
+    };
+    let mut files = vec![(DotEnvPlace::StateDir, dir.join(".env"))];
+    if let Some(home) = home
+        && dir == home.join(".openclaw")
+    {
+        files.push((
+            DotEnvPlace::GatewayEnv,
+            home.join(DotEnvPlace::GatewayEnv.under_home()),
+        ));
+    }
+    files
+}
+
+/// The variables a dotenv file sets to something other than blanks.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DotEnv {
     /// The file.
     pub path: PathBuf,
+    /// Where OpenClaw looks for it.
+    pub place: DotEnvPlace,
     /// Its variables with a value that is not blank.
     pub set: BTreeSet<String>,
 }
@@ -79,20 +122,17 @@ fn value_is_filled(value: &str, after: &str) -> (bool, usize) {
     (filled, consumed)
 }
 
-/// The `.env` beside `config_path`: `Ok(None)` when there is none, `Err` naming the file when
-/// it cannot be read, with a warning when it set more than [`MAX_VARIABLES`].
-pub fn beside(
-    config_path: &Path,
+/// Reads the dotenv file at `path` (with the loader's bounded `read`); `None` when there is
+/// none, and a warning when it sets more variables than clawdeck keeps.
+pub fn read(
+    place: DotEnvPlace,
+    path: &Path,
     read: impl Fn(&Path) -> Result<String, String>,
 ) -> Result<Option<(DotEnv, Option<String>)>, String> {
-    let Some(dir) = config_path.parent() else {
-        return Ok(None);
-    };
-    let path = dir.join(".env");
-    if std::fs::symlink_metadata(&path).is_err() {
+    if std::fs::symlink_metadata(path).is_err() {
         return Ok(None);
     }
-    let text = read(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+    let text = read(path).map_err(|err| format!("{}: {err}", path.display()))?;
     let (set, left_out) = set_variables(&text);
     let warning = (left_out > 0).then(|| {
         format!(
@@ -100,7 +140,8 @@ pub fn beside(
             path.display()
         )
     });
-    Ok(Some((DotEnv { path, set }, warning)))
+    let path = path.to_path_buf();
+    Ok(Some((DotEnv { path, place, set }, warning)))
 }
 
 #[cfg(test)]
@@ -148,17 +189,20 @@ mod tests {
         let config = dir.path().join("openclaw.json5");
         std::fs::write(&config, "{}").unwrap();
         let loaded = crate::config::load(Some(&config)).unwrap();
-        assert_eq!(loaded.dotenv, None);
+        assert_eq!(loaded.dotenv_files, []);
         std::fs::write(dir.path().join(".env"), "FAL_KEY=k\nBLANK=\n").unwrap();
         let loaded = crate::config::load(Some(&config)).unwrap();
-        let dotenv = loaded.dotenv.unwrap();
+        let [dotenv] = loaded.dotenv_files.as_slice() else {
+            panic!("{:?}", loaded.dotenv_files);
+        };
         assert_eq!(dotenv.path, dir.path().join(".env"));
+        assert_eq!(dotenv.place, DotEnvPlace::StateDir);
         assert_eq!(dotenv.set.iter().collect::<Vec<_>>(), ["FAL_KEY"]);
         // A directory (or FIFO) where the .env would be: loaded, with a warning naming it.
         std::fs::remove_file(dir.path().join(".env")).unwrap();
         std::fs::create_dir(dir.path().join(".env")).unwrap();
         let loaded = crate::config::load(Some(&config)).unwrap();
-        assert_eq!(loaded.dotenv, None);
+        assert_eq!(loaded.dotenv_files, []);
         assert!(
             loaded
                 .warnings
@@ -166,6 +210,32 @@ mod tests {
                 .any(|w| w.contains(".env") && w.contains("not counted")),
             "{:?}",
             loaded.warnings
+        );
+    }
+
+    #[test]
+    fn gateway_env_counts_only_beside_the_default_state_dir() {
+        let home = Path::new("/home/op");
+        let default = files_for(&home.join(".openclaw/openclaw.json"), Some(home));
+        assert_eq!(
+            default,
+            [
+                (DotEnvPlace::StateDir, home.join(".openclaw/.env")),
+                (
+                    DotEnvPlace::GatewayEnv,
+                    home.join(".config/openclaw/gateway.env")
+                ),
+            ]
+        );
+        // A config elsewhere stands for another state dir (OPENCLAW_STATE_DIR): its own .env only.
+        let elsewhere = files_for(Path::new("/srv/claw/openclaw.json"), Some(home));
+        assert_eq!(
+            elsewhere,
+            [(DotEnvPlace::StateDir, PathBuf::from("/srv/claw/.env"))]
+        );
+        assert_eq!(
+            files_for(&home.join(".openclaw/openclaw.json"), None).len(),
+            1
         );
     }
 }

@@ -22,7 +22,7 @@ pub mod sender_run;
 pub(crate) mod signal_stub;
 pub(crate) mod telegram_stub;
 
-pub(crate) use clawdeck_core::{content, context, process};
+pub(crate) use clawdeck_core::{content, context, dotenv, process};
 pub(crate) use clawdeck_gateway as gateway_client;
 #[cfg(test)]
 pub(crate) use clawdeck_router as router;

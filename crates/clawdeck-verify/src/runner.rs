@@ -13,6 +13,7 @@ use super::home::{agent_model, inexpressible, isolated_config, session_args};
 use super::mock::RecordingMock;
 use super::observed::{NO_TOOLS_ERROR_PREFIX, ObservedView, main_request};
 use crate::context::PolicyContext;
+use crate::dotenv::DotEnvPlace;
 use crate::process::{self, SpawnError};
 
 /// The environment variable naming the real CLI.
@@ -68,9 +69,10 @@ pub struct RunOptions {
     /// never from `plugins.load.paths`. A load path of the same package is dropped from the
     /// run's config.
     pub official_plugins: Vec<String>,
-    /// The `.env` of the operator's state dir (beside the config), copied into the run's:
-    /// OpenClaw loads its variables (provider keys) into its environment.
-    pub state_dotenv: Option<PathBuf>,
+    /// The operator's dotenv files (the `.env` beside the config, `gateway.env`), each copied
+    /// to its place in the run's home: OpenClaw loads their variables (provider keys) into its
+    /// environment.
+    pub dotenv_files: Vec<(DotEnvPlace, PathBuf)>,
 }
 
 impl Default for RunOptions {
@@ -79,7 +81,7 @@ impl Default for RunOptions {
             openclaw_bin: None,
             timeout: DEFAULT_RUN_TIMEOUT,
             official_plugins: Vec::new(),
-            state_dotenv: None,
+            dotenv_files: Vec::new(),
         }
     }
 }
@@ -87,8 +89,9 @@ impl Default for RunOptions {
 /// Largest `.env` copied into a run's home.
 const MAX_DOTENV_BYTES: u64 = 1024 * 1024;
 
-/// Copies the operator's `.env` into the run's state dir (0600: it holds keys).
-fn copy_state_dotenv(from: &Path, home: &Path) -> Result<(), VerifyError> {
+/// Copies one of the operator's dotenv files to `place` in the run's home (0600: it holds
+/// keys).
+fn copy_dotenv(place: DotEnvPlace, from: &Path, home: &Path) -> Result<(), VerifyError> {
     let failed = |path: &Path, message: String| VerifyError::Home {
         path: path.display().to_string(),
         message,
@@ -105,7 +108,10 @@ fn copy_state_dotenv(from: &Path, home: &Path) -> Result<(), VerifyError> {
         ));
     }
     let text = std::fs::read(from).map_err(|err| failed(from, err.to_string()))?;
-    let to = home.join(".openclaw").join(".env");
+    let to = home.join(place.under_home());
+    if let Some(dir) = to.parent() {
+        std::fs::create_dir_all(dir).map_err(|err| failed(dir, err.to_string()))?;
+    }
     crate::process::private_fs::write_private(&to, &text)
         .map_err(|err| failed(&to, err.to_string()))
 }
@@ -293,8 +299,8 @@ async fn prepare(
         .await
         .map_err(|err| VerifyError::Mock(err.to_string()))?;
     let home = TempHome::create()?;
-    if let Some(dotenv) = &options.state_dotenv {
-        copy_state_dotenv(dotenv, &home.0)?;
+    for (place, file) in &options.dotenv_files {
+        copy_dotenv(*place, file, &home.0)?;
     }
     let model = agent_model(config, agent, ctx);
     let isolated = isolated_config(config, &model, &mock.base_url());

@@ -65,7 +65,11 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             let options = RunOptions {
                 openclaw_bin: args.openclaw.clone(),
                 timeout,
-                state_dotenv: loaded.dotenv.as_ref().map(|d| d.path.clone()),
+                dotenv_files: loaded
+                    .dotenv_files
+                    .iter()
+                    .map(|d| (d.place, d.path.clone()))
+                    .collect(),
                 ..RunOptions::default()
             };
             let run = verify::observe_cli(&loaded.raw, &agent, &ctx, &options);

@@ -111,9 +111,10 @@ pub struct LoadedConfig {
     /// The OpenClaw version the operator asked for (`--openclaw-version`): the pack follows
     /// it whenever it is chosen again.
     pub requested: Option<RequestedVersion>,
-    /// The `.env` beside the config file (the state dir's for OpenClaw's own config): which
-    /// variables it sets, never their values.
-    pub dotenv: Option<crate::dotenv::DotEnv>,
+    /// The dotenv files OpenClaw loads with this config: the `.env` beside it (the state dir's
+    /// for OpenClaw's own config), and for the default state dir `~/.config/openclaw/gateway.env`;
+    /// which variables each sets, never their values.
+    pub dotenv_files: Vec<crate::dotenv::DotEnv>,
 }
 
 impl LoadedConfig {
@@ -657,7 +658,7 @@ fn load_file(path: &Path, source: ConfigSource) -> Result<LoadedConfig, ConfigEr
     let origin = path.display().to_string();
     let text = read_text::read_config_text(path).map_err(|err| ConfigError::io(&origin, err))?;
     let mut loaded = build(&text, &origin, source, Some(path.to_path_buf()))?;
-    read_dotenv_beside(&mut loaded, path);
+    read_dotenv_files(&mut loaded, path);
     let settings_path = settings_path_beside(path);
     // Only a missing file means "no settings": a directory, FIFO or symlink loop at that path is
     // an error (silently skipping it would skip the hooks it declares).
@@ -671,21 +672,27 @@ fn load_file(path: &Path, source: ConfigSource) -> Result<LoadedConfig, ConfigEr
     Ok(loaded)
 }
 
-/// Reads the `.env` beside the config file into `loaded`: one that cannot be read is a
-/// warning naming it (its variables then count as unset), not a failed load.
-pub fn read_dotenv_beside(loaded: &mut LoadedConfig, path: &Path) {
-    match crate::dotenv::beside(path, read_text::read_config_text) {
+/// Reads the dotenv files OpenClaw loads with the config at `path` into `loaded`: the `.env`
+/// beside it, and `~/.config/openclaw/gateway.env` when the config is in `~/.openclaw`.
+pub fn read_dotenv_files(loaded: &mut LoadedConfig, path: &Path) {
+    loaded.dotenv_files.clear();
+    for (place, file) in crate::dotenv::files_for(path, crate::paths::home_dir().as_deref()) {
+        read_dotenv_file(loaded, place, &file);
+    }
+}
+
+/// Adds the dotenv file at `path` to `loaded`'s: one that cannot be read is a warning naming
+/// it (its variables then count as unset), not a failed load.
+pub fn read_dotenv_file(loaded: &mut LoadedConfig, place: crate::dotenv::DotEnvPlace, path: &Path) {
+    match crate::dotenv::read(place, path, read_text::read_config_text) {
         Ok(Some((dotenv, warning))) => {
             loaded.warnings.extend(warning);
-            loaded.dotenv = Some(dotenv);
+            loaded.dotenv_files.push(dotenv);
         }
-        Ok(None) => loaded.dotenv = None,
-        Err(err) => {
-            loaded.dotenv = None;
-            loaded.warnings.push(format!(
-                "{err}; its variables are not counted as credentials"
-            ));
-        }
+        Ok(None) => {}
+        Err(err) => loaded.warnings.push(format!(
+            "{err}; its variables are not counted as credentials"
+        )),
     }
 }
 
@@ -743,7 +750,7 @@ fn build(
         pack: PackChoice::default(),
         remote: None,
         requested: None,
-        dotenv: None,
+        dotenv_files: Vec::new(),
     })
 }
 

@@ -180,7 +180,7 @@ pub fn resolve(
         trace.built_because =
             registry
                 .semantics
-                .built_because(&cfg.raw, cfg.dotenv.as_ref(), model, &trace.name);
+                .built_because(&cfg.raw, &cfg.dotenv_files, model, &trace.name);
         if trace.name == "exec" && !registry.semantics.is_seed() {
             trace.notes = super::call_notes::exec_notes(cfg, agent, sandboxed);
         }

@@ -163,7 +163,7 @@ fn without_vision(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
         .filter(|spec| semantics.needs_vision(&spec.name))
         .filter(|spec| {
             semantics
-                .media_source(&inputs.cfg.raw, inputs.cfg.dotenv.as_ref(), &spec.name)
+                .media_source(&inputs.cfg.raw, &inputs.cfg.dotenv_files, &spec.name)
                 .is_none()
         })
         .map(|spec| {

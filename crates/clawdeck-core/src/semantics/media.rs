@@ -102,7 +102,7 @@ fn names_a_model(value: &Value) -> bool {
 /// The variables the run's environment gets with a value other than blanks, each with where it
 /// is written: the config's `env.vars` (OpenClaw puts them into its environment), then the
 /// state dir's `.env`. An empty one is no credential.
-pub(super) fn set_credentials(raw: &Value, dotenv: Option<&DotEnv>) -> BTreeMap<String, String> {
+pub(super) fn set_credentials(raw: &Value, dotenv: &[DotEnv]) -> BTreeMap<String, String> {
     let mut set: BTreeMap<String, String> = raw
         .pointer("/env/vars")
         .and_then(Value::as_object)
@@ -124,12 +124,7 @@ pub(super) fn set_credentials(raw: &Value, dotenv: Option<&DotEnv>) -> BTreeMap<
 impl Semantics {
     /// What brings media tool `name` into `raw`'s run (its state dir's `.env` beside), the
     /// first source found; `None` when nothing does (or `name` is no media tool).
-    pub fn media_source(
-        &self,
-        raw: &Value,
-        dotenv: Option<&DotEnv>,
-        name: &str,
-    ) -> Option<MediaSource> {
+    pub fn media_source(&self, raw: &Value, dotenv: &[DotEnv], name: &str) -> Option<MediaSource> {
         if raw.pointer("/plugins/enabled") == Some(&Value::Bool(false)) {
             return None;
         }
@@ -195,7 +190,7 @@ impl Semantics {
 
     /// The media tools `raw`'s run has (see [`Semantics::media_source`]), of those whose
     /// schema the pack holds; one a key brings is worded as OpenClaw words it then.
-    pub fn media_tools_turned_on(&self, raw: &Value, dotenv: Option<&DotEnv>) -> Vec<ToolSpec> {
+    pub fn media_tools_turned_on(&self, raw: &Value, dotenv: &[DotEnv]) -> Vec<ToolSpec> {
         self.conditional_specs
             .iter()
             .filter_map(|spec| {
@@ -241,7 +236,7 @@ impl Semantics {
         variables.dedup();
         if !variables.is_empty() {
             brings.push_str(&format!(
-                ", or a provider credential in env.vars or the .env beside the config ({})",
+                ", or a provider credential in env.vars, the .env beside the config or ~/.config/openclaw/gateway.env ({})",
                 variables.join(", ")
             ));
         }
@@ -264,7 +259,7 @@ mod tests {
 
     fn brought(semantics: &Semantics, raw: &Value) -> Vec<String> {
         let mut names: Vec<String> = semantics
-            .media_tools_turned_on(raw, None)
+            .media_tools_turned_on(raw, &[])
             .into_iter()
             .map(|spec| spec.name.clone())
             .collect();
@@ -283,7 +278,7 @@ mod tests {
                 "{release}"
             );
             assert_eq!(
-                semantics.media_source(&raw, None, "pdf"),
+                semantics.media_source(&raw, &[], "pdf"),
                 Some(MediaSource::Credential {
                     written: "env.vars.OPENAI_API_KEY".into(),
                     plugin: "openai".into()
@@ -320,14 +315,14 @@ mod tests {
         let raw = json!({ "agents": { "defaults": { "imageModel": { "primary": "openai/gpt-4o" } } },
             "env": { "vars": { "OPENAI_API_KEY": "sk" } } });
         assert_eq!(
-            semantics.media_source(&raw, None, "view_image"),
+            semantics.media_source(&raw, &[], "view_image"),
             Some(MediaSource::Model {
                 key: "imageModel".into()
             })
         );
         assert_eq!(
             semantics
-                .media_source(&raw, None, "view_image")
+                .media_source(&raw, &[], "view_image")
                 .map(|s| s.describe()),
             Some("agents.defaults.imageModel names a model".into())
         );
@@ -335,7 +330,7 @@ mod tests {
         assert_eq!(brought(&semantics, &model_only), ["pdf", "view_image"]);
         // view_image words its model by what brought it (both forms captured from real runs).
         let described = |raw: &Value| {
-            let tools = semantics.media_tools_turned_on(raw, None);
+            let tools = semantics.media_tools_turned_on(raw, &[]);
             let view = tools.iter().find(|t| t.name == "view_image").unwrap();
             view.description.clone()
         };
@@ -349,7 +344,7 @@ mod tests {
         let semantics = super::super::embedded("2026.9").unwrap();
         let brings = semantics.what_brings("music_generate").unwrap();
         assert!(
-            brings.starts_with("agents.defaults.mediaModels.music naming a model, or a provider credential in env.vars or the .env beside the config ("),
+            brings.starts_with("agents.defaults.mediaModels.music naming a model, or a provider credential in env.vars, the .env beside the config or ~/.config/openclaw/gateway.env ("),
             "{brings}"
         );
         assert!(brings.contains("FAL_KEY"), "{brings}");
@@ -373,14 +368,14 @@ mod tests {
             let raw = config(json!({ "together": { "models": eye } }), "TOGETHER_API_KEY");
             assert_eq!(seen(&raw), ["pdf", "view_image"], "{release}");
             assert_eq!(
-                semantics.media_source(&raw, None, "pdf"),
+                semantics.media_source(&raw, &[], "pdf"),
                 Some(MediaSource::VisionProvider {
                     provider: "together".into(),
                     written: "env.vars.TOGETHER_API_KEY".into(),
                     plugin: "together".into(),
                 })
             );
-            let view = semantics.media_tools_turned_on(&raw, None);
+            let view = semantics.media_tools_turned_on(&raw, &[]);
             let view = view.iter().find(|t| t.name == "view_image").unwrap();
             assert!(view.description.contains("with available vision"));
             // The key of a provider whose models take text only, a model that takes images

@@ -54,7 +54,7 @@ impl Semantics {
     pub(super) fn video_audio_references(
         &self,
         raw: &Value,
-        dotenv: Option<&DotEnv>,
+        dotenv: &[DotEnv],
         name: &str,
     ) -> Option<&VideoAudioReferences> {
         let rules = self
@@ -92,7 +92,7 @@ mod tests {
     use super::*;
 
     fn audio(semantics: &Semantics, raw: &Value) -> bool {
-        let tools = semantics.media_tools_turned_on(raw, None);
+        let tools = semantics.media_tools_turned_on(raw, &[]);
         let video = tools.iter().find(|t| t.name == "video_generate").unwrap();
         video.parameters["properties"].get("audioRefs").is_some()
     }

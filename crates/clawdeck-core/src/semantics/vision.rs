@@ -171,7 +171,7 @@ impl Semantics {
     pub fn built_because(
         &self,
         raw: &Value,
-        dotenv: Option<&crate::dotenv::DotEnv>,
+        dotenv: &[crate::dotenv::DotEnv],
         model: Option<(&str, &ModelInput)>,
         name: &str,
     ) -> Option<String> {
@@ -240,7 +240,7 @@ mod tests {
         };
         assert_eq!(
             semantics
-                .built_because(&raw, None, Some(("v/m", &input)), "view_image")
+                .built_because(&raw, &[], Some(("v/m", &input)), "view_image")
                 .as_deref(),
             Some("the run's model v/m takes images (models.providers.v.models[0].input)")
         );
@@ -250,10 +250,10 @@ mod tests {
         };
         assert_eq!(
             semantics
-                .built_because(&raw, None, Some(("v/m", &text)), "view_image")
+                .built_because(&raw, &[], Some(("v/m", &text)), "view_image")
                 .as_deref(),
             Some("agents.defaults.imageModel names a model")
         );
-        assert_eq!(semantics.built_because(&raw, None, None, "read"), None);
+        assert_eq!(semantics.built_because(&raw, &[], None, "read"), None);
     }
 }
