@@ -61,6 +61,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "providerCredentials",
         "videoAudioReferences",
         "codeMode",
+        "catalogModelInputs",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }

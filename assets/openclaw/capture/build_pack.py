@@ -32,6 +32,20 @@ def neighbours(base):
     return sorted(out)
 
 
+def catalog_model_inputs(extensions):
+    """Provider id -> model id -> what it takes (`input`), from the manifests' model catalogs."""
+    inputs = {}
+    for manifest in sorted(glob.glob(os.path.join(extensions, "*", "openclaw.plugin.json"))):
+        catalog = json.load(open(manifest)).get("modelCatalog") or {}
+        for provider, entry in sorted((catalog.get("providers") or {}).items()):
+            for model in entry.get("models") or []:
+                taken = model.get("input")
+                if isinstance(model.get("id"), str) and isinstance(taken, list) \
+                        and all(isinstance(i, str) for i in taken):
+                    inputs.setdefault(provider, {})[model["id"]] = taken
+    return inputs
+
+
 def code_mode_tiers(extensions):
     """Provider id -> model id -> its Code Mode tier (`compat.codeMode`), from the manifests'
     model catalogs."""
@@ -390,6 +404,9 @@ if engaged(code_mode_run):
         "controls": controls,
         "promptSummaries": summaries,
     }
+# What each catalog model takes: a run on one the config does not declare takes images when
+# its catalog entry says so (view_image and computer then).
+pack["catalogModelInputs"] = catalog_model_inputs(a.extensions)
 if "### Deferred Tool Schemas" in sp:
     ts["promptSection"] = sp[sp.index("### Deferred Tool Schemas"):sp.index("The AGENTS.md Tools section")]
 pack["toolSearch"] = ts

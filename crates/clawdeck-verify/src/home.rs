@@ -167,12 +167,19 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
         })
     };
     // What the entry declares it takes and its compat flags (Code Mode's tier) stay.
-    let mock_model = |id: &str, declared: Option<&DeclaredModel<'_>>| {
+    let is_fallback = model.provider == FALLBACK_PROVIDER && model.model == FALLBACK_MODEL;
+    let mock_model = |id: &str, declared: Option<&DeclaredModel<'_>>, run_model: bool| {
         let mut entry = json!({
             "id": id, "name": id, "reasoning": false,
-            "input": declared.map_or_else(|| json!(["text"]), mock_input),
             "contextWindow": 128000, "maxTokens": 4096,
         });
+        match declared.filter(|m| m.input.is_some()) {
+            Some(m) => entry["input"] = mock_input(m),
+            // The run's model with no input declared: OpenClaw decides what it takes from its
+            // own catalog, as it does for the real model (the lab's own model takes text).
+            None if run_model && !is_fallback => {}
+            None => entry["input"] = json!(["text"]),
+        }
         if let Some(compat) = declared
             .and_then(|m| m.entry.get("compat"))
             .filter(|c| c.is_object())
@@ -192,13 +199,13 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
             .entry(m.provider.to_string())
             .or_insert_with(|| mock_provider(Vec::new()));
         if let Some(models) = entry.get_mut("models").and_then(Value::as_array_mut) {
-            models.push(mock_model(m.id, Some(m)));
+            models.push(mock_model(m.id, Some(m), false));
         }
     }
     let mut providers = others;
     providers.insert(
         model.provider.clone(),
-        mock_provider(vec![mock_model(&model.model, run_model.as_ref())]),
+        mock_provider(vec![mock_model(&model.model, run_model.as_ref(), true)]),
     );
     root.insert(
         "models".to_string(),
@@ -457,15 +464,28 @@ mod tests {
                 .cloned()
         };
         assert_eq!(input(&declared), Some(json!(["text", "image"])));
-        // Undeclared, or not a list of strings: text only, as before.
+        // Not a list of strings: text only.
+        let odd =
+            json!({"models": {"providers": {"vis": {"models": [{"id": "eye-1", "input": [1]}]}}}});
+        assert_eq!(input(&odd), Some(json!(["text"])));
+        // Undeclared, or declared without input: OpenClaw's catalog decides, as for the real one.
         for config in [
             json!({}),
             json!({"models": {"providers": {"vis": {"models": [{"id": "eye-1"}]}}}}),
-            json!({"models": {"providers": {"vis": {"models": [{"id": "eye-1", "input": [1]}]}}}}),
             json!({"models": {"providers": {"vis": {"models": [{"id": "eye-2", "input": ["image"]}]}}}}),
         ] {
-            assert_eq!(input(&config), Some(json!(["text"])), "{config}");
+            assert_eq!(input(&config), None, "{config}");
         }
+        // The lab's own model (the config names none) takes text.
+        let own = ModelRef {
+            provider: FALLBACK_PROVIDER.into(),
+            model: FALLBACK_MODEL.into(),
+        };
+        let own_input = isolated_config(&json!({}), &own, "http://127.0.0.1:9/v1");
+        assert_eq!(
+            own_input.pointer("/models/providers/mock/models/0/input"),
+            Some(&json!(["text"]))
+        );
         // The other providers stay, served by the mock, their secrets gone.
         let other = json!({"models": {"providers": {
             "vis": {"apiKey": "sk-vis", "models": [{"id": "eye-1", "input": ["text", "image"]}]},

@@ -106,15 +106,15 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
     }
 }
 
-/// A local run's mock takes text only unless the config declares what the model takes, so
-/// what a model that takes images brings (view_image, computer) is in neither answer then.
+/// What clawdeck could not tell about the run's model: the lab's own takes text only, and for
+/// a model neither the config nor a catalog describes OpenClaw's own model table decides.
 fn text_only_mock_note(resolved: &crate::policy::ResolvedContext) -> Option<String> {
     if resolved.model_input.is_some() {
         return None;
     }
     Some(match resolved.model.as_deref() {
         Some(model) => format!(
-            "the lab served {model} as a model that takes text only (the config declares no input for it in models.providers); if the real {model} takes images, OpenClaw also builds view_image and computer, which neither side shows here"
+            "clawdeck does not know what {model} takes (the config declares no input for it and no provider catalog it reads lists it); the lab left that to OpenClaw's own model table, and a model that takes images also gets view_image and computer, which clawdeck does not show"
         ),
         None => "the config names no model, so the lab served its own, which takes text only; a real model that takes images also gets view_image and computer, which neither side shows here".to_string(),
     })

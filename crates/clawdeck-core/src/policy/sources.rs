@@ -196,7 +196,7 @@ pub(crate) fn resolve_context<'a>(
     let model_input = provider
         .as_deref()
         .zip(model.as_deref())
-        .and_then(|(provider, model)| crate::semantics::declared_input(&cfg.raw, provider, model));
+        .and_then(|(provider, model)| semantics.model_input(&cfg.raw, provider, model));
     let agent_path = (!agent.implicit).then(|| agent.path.to_string());
     let code_mode = semantics.code_mode.as_ref().map(|rules| {
         let run_agent = crate::semantics::RunAgent {

@@ -142,6 +142,15 @@ fn without_vision(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
     let semantics = &inputs.registry.semantics;
     let model = resolved.model.as_deref().unwrap_or("OpenClaw's default");
     let (path, reason) = match (&resolved.model_input, &resolved.model_source) {
+        (Some(input), source) if input.from_catalog => (
+            source
+                .clone()
+                .unwrap_or_else(|| "agents.defaults.model".to_string()),
+            format!(
+                "the run's model {model} does not take images ({})",
+                input.path
+            ),
+        ),
         (Some(input), _) => (
             input.path.clone(),
             format!("the run's model {model} does not take images"),
@@ -152,7 +161,7 @@ fn without_vision(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
                 .unwrap_or_else(|| "agents.defaults.model".to_string()),
             format!(
                 "the run's model {model} is not declared to take images (clawdeck reads a \
-                 model's input only from models.providers)"
+                 model's input from models.providers and the providers' catalogs)"
             ),
         ),
     };

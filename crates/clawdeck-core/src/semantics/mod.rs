@@ -427,6 +427,9 @@ pub struct Semantics {
     pub vision_model_tools: BTreeMap<String, VisionTool>,
     /// When Code Mode engages and what it sends (see `code_mode`); none for packs without it.
     pub code_mode: Option<CodeModeRules>,
+    /// Provider id → model id → what it takes, from the manifests' model catalogs (see
+    /// `vision`).
+    pub catalog_model_inputs: BTreeMap<String, BTreeMap<String, Vec<String>>>,
 }
 
 impl Semantics {
@@ -586,6 +589,7 @@ pub fn newest() -> Arc<Semantics> {
                 video_audio: None,
                 vision_model_tools: BTreeMap::new(),
                 code_mode: None,
+                catalog_model_inputs: BTreeMap::new(),
             })
         })
 }

@@ -119,6 +119,9 @@ pub(crate) struct PackFile {
     /// The tools a model that takes images brings, as they are sent then.
     #[serde(default)]
     pub vision_model_tools: BTreeMap<String, super::VisionTool>,
+    /// Provider id → model id → what it takes, from the manifests' model catalogs.
+    #[serde(default)]
+    pub catalog_model_inputs: BTreeMap<String, BTreeMap<String, Vec<String>>>,
     /// When Code Mode engages, and its control tools as sent.
     #[serde(default)]
     pub code_mode: Option<super::CodeModeRules>,
@@ -515,6 +518,7 @@ impl PackFile {
             video_audio: self.video_audio_references,
             vision_model_tools: self.vision_model_tools,
             code_mode: self.code_mode,
+            catalog_model_inputs: self.catalog_model_inputs,
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,
             param_aliases,

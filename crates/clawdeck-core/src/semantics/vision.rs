@@ -19,13 +19,17 @@ pub struct VisionTool {
     pub parameters: Value,
 }
 
-/// What the config declares the run's model takes.
+/// What the run's model takes, as the config declares it or its provider's catalog lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ModelInput {
     /// Its `input` includes `"image"`.
     pub takes_images: bool,
-    /// Where that is written: `models.providers.vis.models[0].input`.
+    /// Where that is written: `models.providers.vis.models[0].input`, or `the openai
+    /// provider's catalog`.
     pub path: String,
+    /// It comes from the provider's catalog, not from the config.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub from_catalog: bool,
 }
 
 impl ModelInput {
@@ -115,7 +119,51 @@ pub fn declared_input(raw: &Value, provider: &str, model: &str) -> Option<ModelI
             "models.providers.{}.models[{}].input",
             found.provider, found.index
         ),
+        from_catalog: false,
     })
+}
+
+/// The `provider/model` references the config's agents name (each model setting's primary and
+/// fallbacks).
+fn configured_model_refs(raw: &Value) -> Vec<&str> {
+    let agents = raw.get("agents");
+    let settings = agents
+        .and_then(|a| a.pointer("/defaults/model"))
+        .into_iter()
+        .chain(
+            agents
+                .and_then(|a| a.get("list"))
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|entry| entry.get("model")),
+        )
+        .chain(
+            agents
+                .and_then(|a| a.get("entries"))
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .filter_map(|(_, entry)| entry.get("model")),
+        );
+    let mut refs = Vec::new();
+    for setting in settings {
+        match setting {
+            Value::String(s) => refs.push(s.as_str()),
+            Value::Object(map) => {
+                refs.extend(map.get("primary").and_then(Value::as_str));
+                refs.extend(
+                    map.get("fallbacks")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str),
+                );
+            }
+            _ => {}
+        }
+    }
+    refs
 }
 
 /// The `models.providers` ids (as written) with a model whose `input` includes `"image"`.
@@ -130,6 +178,29 @@ pub(super) fn vision_providers(raw: &Value) -> Vec<&str> {
 }
 
 impl Semantics {
+    /// What `provider`/`model` takes: the config's entry for it when that declares `input`,
+    /// else its provider's catalog (ids compared without case); `None` when neither says.
+    pub fn model_input(&self, raw: &Value, provider: &str, model: &str) -> Option<ModelInput> {
+        if let Some(declared) = declared_input(raw, provider, model) {
+            return Some(declared);
+        }
+        let same = |a: &str, b: &str| a.trim().eq_ignore_ascii_case(b.trim());
+        let id = match model.split_once('/') {
+            Some((prefix, rest)) if same(prefix, provider) => rest,
+            _ => model,
+        };
+        let (catalog, models) = self
+            .catalog_model_inputs
+            .iter()
+            .find(|(p, _)| same(p, provider))?;
+        let (_, taken) = models.iter().find(|(m, _)| same(m, id))?;
+        Some(ModelInput {
+            takes_images: taken.iter().any(|i| i == "image"),
+            path: format!("the {catalog} provider's catalog"),
+            from_catalog: true,
+        })
+    }
+
     /// Whether `name` is a tool a model that takes images brings.
     pub fn needs_vision(&self, name: &str) -> bool {
         self.vision_model_tools.contains_key(name)
@@ -139,7 +210,13 @@ impl Semantics {
     /// model, worded for it; those `already` names are left out (a media source brought them).
     /// Each run keeps them only when its own model takes images (the policy's switches).
     pub fn vision_tools_turned_on(&self, raw: &Value, already: &[String]) -> Vec<ToolSpec> {
-        if vision_providers(raw).is_empty() {
+        let names_catalog_vision_model = configured_model_refs(raw).into_iter().any(|r| {
+            r.trim().split_once('/').is_some_and(|(provider, model)| {
+                self.model_input(raw, provider, model)
+                    .is_some_and(|i| i.takes_images)
+            })
+        });
+        if vision_providers(raw).is_empty() && !names_catalog_vision_model {
             return Vec::new();
         }
         self.conditional_specs
@@ -237,6 +314,7 @@ mod tests {
         let input = ModelInput {
             takes_images: true,
             path: "models.providers.v.models[0].input".into(),
+            from_catalog: false,
         };
         assert_eq!(
             semantics
@@ -255,5 +333,63 @@ mod tests {
             Some("agents.defaults.imageModel names a model")
         );
         assert_eq!(semantics.built_because(&raw, &[], None, "read"), None);
+    }
+
+    #[test]
+    fn a_model_the_config_does_not_declare_takes_what_its_catalog_says() {
+        let semantics = super::super::embedded("2026.9").unwrap();
+        let input = semantics
+            .model_input(&json!({}), "OpenAI", "gpt-5.5")
+            .unwrap();
+        assert!(input.takes_images && input.from_catalog);
+        assert_eq!(
+            input.describe("openai/gpt-5.5"),
+            "the run's model openai/gpt-5.5 takes images (the openai provider's catalog)"
+        );
+        // A catalog model that takes text only, and one no catalog lists.
+        assert!(
+            !semantics
+                .model_input(&json!({}), "nvidia", "z-ai/glm-5.2")
+                .unwrap()
+                .takes_images
+        );
+        assert_eq!(semantics.model_input(&json!({}), "openai", "gpt-4o"), None);
+        // The config's entry wins when it declares input; one without input leaves it to the catalog.
+        let declared = |input: Value| {
+            json!({"models": {"providers": {"openai": {"models": [
+            {"id": "gpt-5.5", "input": input}]}}}})
+        };
+        assert!(
+            !semantics
+                .model_input(&declared(json!(["text"])), "openai", "gpt-5.5")
+                .unwrap()
+                .takes_images
+        );
+        let bare = json!({"models": {"providers": {"openai": {"models": [{"id": "gpt-5.5"}]}}}});
+        assert!(
+            semantics
+                .model_input(&bare, "openai", "gpt-5.5")
+                .unwrap()
+                .from_catalog
+        );
+        // A config naming such a model builds the tools it brings.
+        let names = json!({"agents": {"list": [{"id": "ops", "model": {"primary": "local/x", "fallbacks": ["openai/gpt-5.5"]}}]}});
+        let built: Vec<String> = semantics
+            .vision_tools_turned_on(&names, &[])
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        assert!(
+            built.contains(&"view_image".to_string()) && built.contains(&"computer".to_string()),
+            "{built:?}"
+        );
+        assert!(
+            semantics
+                .vision_tools_turned_on(
+                    &json!({"agents": {"defaults": {"model": "openai/gpt-4o"}}}),
+                    &[]
+                )
+                .is_empty()
+        );
     }
 }
