@@ -230,6 +230,12 @@ mod tests {
         (registry, view)
     }
 
+    /// The function objects clawdeck's request sends.
+    fn sent_functions(view: &LlmView) -> Vec<Value> {
+        let payload = view.export.payload.as_array().unwrap();
+        payload.iter().map(|t| t["function"].clone()).collect()
+    }
+
     /// A Code Mode request as OpenClaw sends it: `functions` with schemas, `exec`'s description
     /// ending in an index that lists `listed` and counts `omitted` more.
     fn code_mode_request(functions: &[Value], listed: &[String], omitted: usize) -> Value {
@@ -252,14 +258,7 @@ mod tests {
     #[test]
     fn a_code_mode_run_counts_the_tools_its_index_names_and_omits() {
         let (registry, view) = prediction(r#"{ tools: { profile: "coding", codeMode: true } }"#);
-        let functions: Vec<Value> = view
-            .export
-            .payload
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["function"].clone())
-            .collect();
+        let functions = sent_functions(&view);
         let sent: Vec<&str> = functions
             .iter()
             .filter_map(|f| f["name"].as_str())
@@ -329,14 +328,7 @@ mod tests {
     fn a_code_mode_run_against_a_prediction_without_it_shows_where_each_tool_went() {
         let (registry, code_view) =
             prediction(r#"{ tools: { profile: "coding", codeMode: true } }"#);
-        let functions: Vec<Value> = code_view
-            .export
-            .payload
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["function"].clone())
-            .collect();
+        let functions = sent_functions(&code_view);
         let (_, plain) =
             prediction(r#"{ tools: { profile: "coding", codeMode: false, toolSearch: false } }"#);
         let listed: Vec<String> = plain

@@ -1,6 +1,6 @@
 //! Code Mode in the console: the context bar says when the run engages it, and only then.
 
-use super::harness::{Harness, trimmed_rows};
+use super::harness::Harness;
 use crate::context::PolicyContext;
 
 const CODE_MODE_CONFIG: &str = r#"{
@@ -10,7 +10,7 @@ const CODE_MODE_CONFIG: &str = r#"{
   },
 }"#;
 
-/// The context bar (the screen's second row: both its lines fit 160 columns), for `agent`.
+/// The context bar of a console on the config, for `agent`.
 fn context_bar(agent: &str) -> String {
     let mut h = Harness::new();
     let config = crate::config::load_from_str(CODE_MODE_CONFIG, "code-mode.json5")
@@ -22,12 +22,7 @@ fn context_bar(agent: &str) -> String {
         agent: Some(agent.into()),
         ..PolicyContext::default()
     });
-    let terminal = h.draw(160, 30);
-    trimmed_rows(terminal.backend().buffer())
-        .lines()
-        .nth(1)
-        .unwrap()
-        .to_string()
+    h.context_bar()
 }
 
 #[test]

@@ -168,6 +168,16 @@ impl Harness {
         self.app.attach_deck(deck);
     }
 
+    /// The context bar (the screen's second row: both its lines fit 160 columns).
+    pub(super) fn context_bar(&mut self) -> String {
+        let terminal = self.draw(160, 30);
+        trimmed_rows(terminal.backend().buffer())
+            .lines()
+            .nth(1)
+            .unwrap_or_default()
+            .to_string()
+    }
+
     pub(super) fn draw(&mut self, width: u16, height: u16) -> Terminal<TestBackend> {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         crate::event_loop::draw(&mut self.app, &mut terminal, false).expect("draw");

@@ -1,7 +1,7 @@
 //! A session key alone sets the console's context: the bar shows what the key says (dimmed,
 //! marked as the key's), and the policy is the Slack channel's.
 
-use super::harness::{Harness, trimmed_rows};
+use super::harness::Harness;
 use crate::context::PolicyContext;
 
 const SLACK_CONFIG: &str = r#"{
@@ -20,16 +20,6 @@ fn slack_console() -> Harness {
     h
 }
 
-/// The context bar's line (the screen's second row) at 160 columns.
-fn context_bar(h: &mut Harness) -> String {
-    let terminal = h.draw(160, 30);
-    trimmed_rows(terminal.backend().buffer())
-        .lines()
-        .nth(1)
-        .unwrap()
-        .to_string()
-}
-
 #[test]
 fn a_session_key_alone_sets_agent_channel_and_group_in_the_console() {
     let mut h = slack_console();
@@ -45,7 +35,7 @@ fn a_session_key_alone_sets_agent_channel_and_group_in_the_console() {
         exec.removed_by.as_ref().unwrap().config_path.as_deref(),
         Some("channels.slack.channels.C0123ABC.tools.deny[0]")
     );
-    let bar = context_bar(&mut h);
+    let bar = h.context_bar();
     assert!(bar.contains("agent ops (session key)"), "{bar}");
     assert!(bar.contains("channel slack (session key)"), "{bar}");
     assert!(bar.contains("group c0123abc (session key)"), "{bar}");
@@ -64,7 +54,7 @@ fn a_turn_over_another_channel_than_the_session_keys_shows_both() {
     let resolved = &h.app.policy.resolution.as_ref().unwrap().resolved;
     assert_eq!(resolved.channel.as_deref(), Some("slack"));
     assert_eq!(resolved.turn_channel.as_deref(), Some("webchat"));
-    let bar = context_bar(&mut h);
+    let bar = h.context_bar();
     assert!(
         bar.contains("channel slack (the session key's; turn over webchat)"),
         "{bar}"
