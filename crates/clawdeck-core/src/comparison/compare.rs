@@ -299,8 +299,12 @@ fn surface_notes(
         Surface::Refused { error } => notes.push(format!("OpenClaw refused the run: {error}")),
         Surface::Direct => {}
     }
+    // Only a model request shows Code Mode (a gateway's list and a refusal say nothing of it).
     if !prediction.code_mode_controls.is_empty()
-        && !matches!(observed.surface, Surface::CodeMode { .. })
+        && matches!(
+            observed.surface,
+            Surface::Direct | Surface::ToolSearch { .. }
+        )
     {
         notes.push("clawdeck's run engages Code Mode and OpenClaw's did not".to_string());
     }

@@ -322,6 +322,27 @@ mod tests {
             "{:?}",
             comparison.notes
         );
+
+        // A run that sent every tool directly did not engage it; a gateway's list cannot say.
+        let engaged_only_here = "clawdeck's run engages Code Mode and OpenClaw's did not";
+        let direct = json!({"messages": [{"role": "system", "content": "sys"}],
+            "tools": [{"type": "function", "function": {"name": "read", "parameters": {}}}]});
+        let comparison = compare_view(&view, &registry, &ObservedView::from_request(&direct));
+        assert!(
+            comparison.notes.iter().any(|n| n == engaged_only_here),
+            "{:?}",
+            comparison.notes
+        );
+        let listed = ObservedView::from_tools_effective(
+            &json!({"groups": [{"tools": [{"id": "read", "source": "core"}]}]}),
+        )
+        .unwrap();
+        let comparison = compare_view(&view, &registry, &listed);
+        assert!(
+            !comparison.notes.iter().any(|n| n == engaged_only_here),
+            "{:?}",
+            comparison.notes
+        );
     }
 
     #[test]
