@@ -87,7 +87,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
     if args.gateway.is_none() {
         comparison
             .notes
-            .extend(text_only_mock_note(&view.resolution.resolved));
+            .extend(unknown_model_note(&view.resolution.resolved));
     }
     let report = Report {
         source: &source,
@@ -108,7 +108,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
 
 /// What clawdeck could not tell about the run's model: the lab's own takes text only, and for
 /// a model neither the config nor a catalog describes OpenClaw's own model table decides.
-fn text_only_mock_note(resolved: &crate::policy::ResolvedContext) -> Option<String> {
+fn unknown_model_note(resolved: &crate::policy::ResolvedContext) -> Option<String> {
     if resolved.model_input.is_some() {
         return None;
     }

@@ -179,23 +179,24 @@ pub struct Prediction<'a> {
 }
 
 impl Prediction<'_> {
-    fn function(&self, name: &str) -> Option<&Value> {
-        if self.code_mode_controls.contains(name) {
-            return None;
-        }
+    /// The function object the payload sends under `name`.
+    fn sent(&self, name: &str) -> Option<&Value> {
         self.payload.as_array()?.iter().find_map(|tool| {
             let function = tool.get("function")?;
             (function.get("name").and_then(Value::as_str) == Some(name)).then_some(function)
         })
     }
 
+    /// The tool `name` as clawdeck sends it (not Code Mode's control of that name).
+    fn function(&self, name: &str) -> Option<&Value> {
+        (!self.code_mode_controls.contains(name)).then(|| self.sent(name))?
+    }
+
     /// A Code Mode control as clawdeck sends it.
     fn control(&self, name: &str) -> Option<&Value> {
-        self.code_mode_controls.contains(name).then_some(())?;
-        self.payload.as_array()?.iter().find_map(|tool| {
-            let function = tool.get("function")?;
-            (function.get("name").and_then(Value::as_str) == Some(name)).then_some(function)
-        })
+        self.code_mode_controls
+            .contains(name)
+            .then(|| self.sent(name))?
     }
 
     fn visible(&self) -> BTreeSet<String> {

@@ -31,6 +31,24 @@ fn names(value: Option<&Value>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// A tool OpenClaw's run adds around the catalog's (Tool Search's meta tools, Code Mode's
+/// controls): sent as the pack recorded it, never one of clawdeck's.
+fn control_spec(name: &str, description: &str, parameters: Value, emoji: &str) -> ToolSpec {
+    ToolSpec {
+        name: name.to_string(),
+        label: name.to_string(),
+        summary: String::new(),
+        description: description.to_string(),
+        emoji: emoji.to_string(),
+        parameters,
+        source: ToolSource::Core,
+        flags: ToolFlags {
+            openclaw_only: true,
+            ..ToolFlags::default()
+        },
+    }
+}
+
 /// The meta tools' specs (`tool_search`, `tool_describe`, `tool_call`) from the pack.
 fn meta_tools(rules: &ToolSearchRules) -> Vec<ToolSpec> {
     let schemas = rules.extra.get("metaToolSchemas");
@@ -47,26 +65,15 @@ fn meta_tools(rules: &ToolSearchRules) -> Vec<ToolSpec> {
                 Value::Object(_) => Some(entry),
                 _ => schemas.and_then(|s| s.get(&name)),
             };
-            Some(ToolSpec {
-                label: name.clone(),
-                summary: String::new(),
-                description: schema
-                    .and_then(|s| s.get("description"))
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string(),
-                emoji: "🔎".to_string(),
-                parameters: schema
-                    .and_then(|s| s.get("parameters"))
-                    .cloned()
-                    .unwrap_or_else(|| serde_json::json!({"type": "object", "properties": {}})),
-                source: ToolSource::Core,
-                flags: ToolFlags {
-                    openclaw_only: true,
-                    ..ToolFlags::default()
-                },
-                name,
-            })
+            let description = schema
+                .and_then(|s| s.get("description"))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let parameters = schema
+                .and_then(|s| s.get("parameters"))
+                .cloned()
+                .unwrap_or_else(|| serde_json::json!({"type": "object", "properties": {}}));
+            Some(control_spec(&name, description, parameters, "🔎"))
         })
         .collect()
 }
@@ -236,18 +243,8 @@ fn code_mode_surface(
     let keep = direct_only(semantics, facts);
     let (mut direct, cataloged): (Vec<ToolSpec>, Vec<ToolSpec>) =
         sorted.into_iter().partition(|t| keep.contains(&t.name));
-    direct.extend(rules.controls.iter().map(|(name, control)| ToolSpec {
-        name: name.clone(),
-        label: name.clone(),
-        summary: String::new(),
-        description: control.description.clone(),
-        emoji: "🧩".to_string(),
-        parameters: control.parameters.clone(),
-        source: ToolSource::Core,
-        flags: ToolFlags {
-            openclaw_only: true,
-            ..ToolFlags::default()
-        },
+    direct.extend(rules.controls.iter().map(|(name, control)| {
+        control_spec(name, &control.description, control.parameters.clone(), "🧩")
     }));
     direct.sort_by(|a, b| a.name.cmp(&b.name));
     ModelSurface {

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::VisionTool;
-use super::vision::{declared_models, find_declared};
+use super::vision::{catalog_entry, declared_models, find_declared};
 
 /// A pack's `codeMode`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -123,13 +123,9 @@ impl CodeModeRules {
         provider: Option<&str>,
         model: Option<&str>,
     ) -> CodeModeActivation {
-        let key = provider.zip(model).map(|(p, m)| {
-            let m = m
-                .split_once('/')
-                .filter(|(prefix, _)| prefix.trim().eq_ignore_ascii_case(p.trim()))
-                .map_or(m, |(_, rest)| rest);
-            format!("{}/{}", p.trim(), m.trim())
-        });
+        let key = provider
+            .zip(model)
+            .map(|(p, m)| format!("{}/{}", p.trim(), crate::model_ref::model_id(p, m).trim()));
         let (value, source) = self.setting(raw, agent, key.as_deref());
         // OpenClaw's readEnabled: a boolean or "auto", anything else is off.
         let setting = match value {
@@ -231,16 +227,7 @@ impl CodeModeRules {
             );
             return (tier == "preferred", format!("{key} is {tier} ({path})"));
         }
-        let id = key.split_once('/').map_or(key, |(_, id)| id);
-        let catalog = self
-            .model_tiers
-            .iter()
-            .find(|(p, _)| p.eq_ignore_ascii_case(provider.trim()))
-            .and_then(|(p, models)| {
-                let (_, tier) = models.iter().find(|(m, _)| m.eq_ignore_ascii_case(id))?;
-                Some((p, tier))
-            });
-        match catalog {
+        match catalog_entry(&self.model_tiers, provider, model) {
             Some((p, tier)) => (
                 tier == "preferred",
                 format!("{key} is \"{tier}\" (the {p} provider's catalog)"),

@@ -91,12 +91,7 @@ fn media_model_keys(tool: &str) -> Option<&'static [&'static str]> {
 /// A model setting that names a model: a model reference ([`crate::model_ref::model_ref`]) or a
 /// non-empty `fallbacks` entry (OpenClaw's hasToolModelConfig counts either).
 fn names_a_model(value: &Value) -> bool {
-    let fallback = |v: &Value| v.as_str().is_some_and(|s| !s.trim().is_empty());
-    crate::model_ref::model_ref(value).is_some_and(|m| !m.is_empty())
-        || value
-            .get("fallbacks")
-            .and_then(Value::as_array)
-            .is_some_and(|f| f.iter().any(fallback))
+    !crate::model_ref::setting_refs(value).is_empty()
 }
 
 /// The variables the run's environment gets with a value other than blanks, each with where it

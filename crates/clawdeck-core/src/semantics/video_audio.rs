@@ -30,20 +30,9 @@ fn video_model_providers(raw: &Value) -> Vec<String> {
     let Some(setting) = raw.pointer("/agents/defaults/mediaModels/video") else {
         return Vec::new();
     };
-    let primary = match setting {
-        Value::String(_) => Some(setting),
-        _ => setting.get("primary"),
-    };
-    let fallbacks = setting
-        .get("fallbacks")
-        .and_then(Value::as_array)
+    crate::model_ref::setting_refs(setting)
         .into_iter()
-        .flatten();
-    primary
-        .into_iter()
-        .chain(fallbacks)
-        .filter_map(Value::as_str)
-        .filter_map(|model| model.trim().split_once('/'))
+        .filter_map(|model| model.split_once('/'))
         .map(|(provider, _)| provider.trim().to_lowercase())
         .filter(|provider| !provider.is_empty())
         .collect()

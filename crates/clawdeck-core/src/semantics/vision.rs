@@ -6,6 +6,8 @@
 //! `models.providers.<provider>.models[]` entry's `input`. A built-in model's own catalog entry
 //! is OpenClaw's to read.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -98,10 +100,7 @@ pub fn find_declared<'a>(
     model: &str,
 ) -> Option<DeclaredModel<'a>> {
     let same = |a: &str, b: &str| a.trim().eq_ignore_ascii_case(b.trim());
-    let model = match model.split_once('/') {
-        Some((prefix, rest)) if same(prefix, provider) => rest,
-        _ => model,
-    };
+    let model = crate::model_ref::model_id(provider, model);
     models
         .iter()
         .find(|m| same(m.provider, provider) && same(m.id, model))
@@ -127,43 +126,37 @@ pub fn declared_input(raw: &Value, provider: &str, model: &str) -> Option<ModelI
 /// fallbacks).
 fn configured_model_refs(raw: &Value) -> Vec<&str> {
     let agents = raw.get("agents");
-    let settings = agents
+    let list = agents
+        .and_then(|a| a.get("list"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    let entries = agents
+        .and_then(|a| a.get("entries"))
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|entries| entries.values());
+    let settings = list.chain(entries).filter_map(|entry| entry.get("model"));
+    agents
         .and_then(|a| a.pointer("/defaults/model"))
         .into_iter()
-        .chain(
-            agents
-                .and_then(|a| a.get("list"))
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|entry| entry.get("model")),
-        )
-        .chain(
-            agents
-                .and_then(|a| a.get("entries"))
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-                .filter_map(|(_, entry)| entry.get("model")),
-        );
-    let mut refs = Vec::new();
-    for setting in settings {
-        match setting {
-            Value::String(s) => refs.push(s.as_str()),
-            Value::Object(map) => {
-                refs.extend(map.get("primary").and_then(Value::as_str));
-                refs.extend(
-                    map.get("fallbacks")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str),
-                );
-            }
-            _ => {}
-        }
-    }
-    refs
+        .chain(settings)
+        .flat_map(crate::model_ref::setting_refs)
+        .collect()
+}
+
+/// The entry of `catalog` (provider id → model id → what the catalog says) for `provider`'s
+/// `model`, with the provider id as the catalog writes it; ids compared without case.
+pub(super) fn catalog_entry<'a, T>(
+    catalog: &'a BTreeMap<String, BTreeMap<String, T>>,
+    provider: &str,
+    model: &str,
+) -> Option<(&'a str, &'a T)> {
+    let same = |a: &str, b: &str| a.trim().eq_ignore_ascii_case(b.trim());
+    let id = crate::model_ref::model_id(provider, model);
+    let (written, models) = catalog.iter().find(|(p, _)| same(p, provider))?;
+    let (_, entry) = models.iter().find(|(m, _)| same(m, id))?;
+    Some((written.as_str(), entry))
 }
 
 /// The `models.providers` ids (as written) with a model whose `input` includes `"image"`.
@@ -184,16 +177,7 @@ impl Semantics {
         if let Some(declared) = declared_input(raw, provider, model) {
             return Some(declared);
         }
-        let same = |a: &str, b: &str| a.trim().eq_ignore_ascii_case(b.trim());
-        let id = match model.split_once('/') {
-            Some((prefix, rest)) if same(prefix, provider) => rest,
-            _ => model,
-        };
-        let (catalog, models) = self
-            .catalog_model_inputs
-            .iter()
-            .find(|(p, _)| same(p, provider))?;
-        let (_, taken) = models.iter().find(|(m, _)| same(m, id))?;
+        let (catalog, taken) = catalog_entry(&self.catalog_model_inputs, provider, model)?;
         Some(ModelInput {
             takes_images: taken.iter().any(|i| i == "image"),
             path: format!("the {catalog} provider's catalog"),
@@ -211,7 +195,7 @@ impl Semantics {
     /// Each run keeps them only when its own model takes images (the policy's switches).
     pub fn vision_tools_turned_on(&self, raw: &Value, already: &[String]) -> Vec<ToolSpec> {
         let names_catalog_vision_model = configured_model_refs(raw).into_iter().any(|r| {
-            r.trim().split_once('/').is_some_and(|(provider, model)| {
+            r.split_once('/').is_some_and(|(provider, model)| {
                 self.model_input(raw, provider, model)
                     .is_some_and(|i| i.takes_images)
             })
