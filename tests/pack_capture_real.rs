@@ -75,7 +75,12 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "toolingPromptRule.summaryOrder".to_string(),
         pack["toolingPromptRule"]["summaryOrder"].clone(),
     ));
-    for key in ["defaultEnabled", "directTools", "directOnlyTools"] {
+    for key in [
+        "defaultEnabled",
+        "directTools",
+        "directOnlyTools",
+        "directoryGuidance",
+    ] {
         facts.push((format!("toolSearch.{key}"), pack["toolSearch"][key].clone()));
     }
     let patterns = match &pack["pluginAllowlistPatterns"] {

@@ -401,7 +401,8 @@ fn report(compared: &[Compared]) -> String {
 
 /// The contexts the recordings must cover: OpenClaw's default, a subagent, a sandbox, a
 /// Telegram group's session key, skills from every source, an agent's own workspace files,
-/// Tool Search off, the messaging profile.
+/// Tool Search off, the messaging profile, Tool Search's structured and directory modes, Code
+/// Mode, and the GPT-5 overlay (with and without its style, behind another provider).
 const CONTEXTS: &[&str] = &[
     DEFAULT_CASE,
     "subagent-leaf",
@@ -411,6 +412,20 @@ const CONTEXTS: &[&str] = &[
     "prompt-workspace-files",
     "profile-full",
     "profile-messaging",
+    "tool-search-tools-mode-prompt",
+    "tool-search-directory-prompt",
+    "code-mode-prompt",
+    GPT5_OVERLAY_CASES[0].0,
+    GPT5_OVERLAY_CASES[1].0,
+    GPT5_OVERLAY_CASES[2].0,
+];
+
+/// The GPT-5 overlay's cases and whether the real prompt has Interaction Style; each has the
+/// overlay's behaviour contract.
+const GPT5_OVERLAY_CASES: [(&str, bool); 3] = [
+    ("gpt5-prompt-overlay", true),
+    ("gpt5-prompt-overlay-personality-off", false),
+    ("gpt5-prompt-overlay-other-provider", true),
 ];
 
 /// What holds of the ground truth today, whatever clawdeck's prompt says: every context
@@ -494,6 +509,26 @@ fn check_default_and_paths(compared: &[Compared], problems: &mut Vec<String>) {
                 problems.push(format!(
                     "openclaw {} / prompt-workspace-files: section {title} expected {injected} \
                      in {titles:?}",
+                    c.version
+                ));
+            }
+        }
+    }
+    for (case, style) in GPT5_OVERLAY_CASES {
+        for c in find(case) {
+            let titles: Vec<String> = split_sections(&c.real)
+                .into_iter()
+                .map(|s| s.title)
+                .collect();
+            if titles.iter().any(|t| t == "Interaction Style") != style {
+                problems.push(format!(
+                    "openclaw {} / {case}: Interaction Style expected {style} in {titles:?}",
+                    c.version
+                ));
+            }
+            if !c.real.contains("<persona_latch>") {
+                problems.push(format!(
+                    "openclaw {} / {case}: no GPT-5 behaviour contract",
                     c.version
                 ));
             }

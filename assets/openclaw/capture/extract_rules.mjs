@@ -20,6 +20,10 @@
 //                                    permission mode → the exec mode it stands for
 //   promptToolOrder                  the system prompt's Tooling order (buildSystemPromptToolLines'
 //                                    toolOrder; a constant's name stands for its string)
+//   directoryGuidance                Tool Search's deferred directory footer (source text of the
+//                                    directory formatter): the code mode's, the plain and the
+//                                    "omitted" guidance, the per-mode suffixes, and whether the
+//                                    directory leaves out the tools sent directly
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -147,6 +151,21 @@ const constantValue = (name) => {
 };
 const promptToolOrder = orderLiteral.match[1].split(",").map((e) => e.trim()).filter(Boolean)
   .map((e) => (e.startsWith('"') ? JSON.parse(e) : constantValue(e)));
+// The deferred directory's footer: `mode === "code" ? CODE : omitted > 0 ? OMITTED : PLAIN`,
+// then (2026.9) a suffix per mode; 2026.9 lists only entries not sent directly.
+const guidanceChoice = firstMatch(/guidance = mode === "code" \? ("[^"]*") : omitted > 0 \? ("[^"]*") : ("[^"]*");/);
+if (!guidanceChoice) throw new Error(`no module of ${dist} writes Tool Search's directory guidance`);
+const suffixes = {};
+for (const m of text(guidanceChoice.file).matchAll(/mode === "(\w+)"\) guidance \+= ("[^"]*");/g)) {
+  suffixes[m[1]] = JSON.parse(m[2]);
+}
+const directoryGuidance = {
+  code: JSON.parse(guidanceChoice.match[1]),
+  omitted: JSON.parse(guidanceChoice.match[2]),
+  listed: JSON.parse(guidanceChoice.match[3]),
+  modeSuffix: suffixes,
+  listsDirectTools: !/entries\.filter\(\(entry\) => !entry\.directVisible\)/.test(text(guidanceChoice.file)),
+};
 const profileIds = c("PROFILE_OPTIONS").map((p) => p.id);
 const sections = c("listCoreToolSections")({ swarmEnabled: true, githubPublicationAvailable: true });
 
@@ -161,6 +180,7 @@ console.log(JSON.stringify({
   pluginAllowlistPatterns: Boolean(globAllowlist),
   sessionVisibility: { default: visibility ? visibility.match[1] : null, scopes },
   promptToolOrder,
+  directoryGuidance,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
   exec: {
@@ -173,5 +193,6 @@ console.log(JSON.stringify({
     pluginAllowlist: (globAllowlist ?? exactAllowlist).file,
     exec: safeBuiltins.file, execModes: modes.file, inlineEval: inlineEval.file,
     permissionModes: permissionTable.file, promptToolOrder: orderLiteral.file,
+    directoryGuidance: guidanceChoice.file,
   },
 }, null, 1));

@@ -166,13 +166,7 @@ pack = {
                  "directoryHeading": "Available deferred-schema tools:",
                  "directoryEntry": "- {name} ({owner}): {description compacted to 180 chars, '...' when cut}",
                  "directoryNotice": "Policy-approved MCP and client tools may also be discoverable through search.",
-                 "directoryFooterTools": "Use tool_search for a compact input signature or tool_describe for a full schema. Deferred names are not directly callable. Call tool_call with the result id or name in id and all tool parameters in args. Use this wrapper even when other guidance names a deferred tool directly.",
-                 "directoryFooterToolsOmitted": "Use tool_search to find a tool and its input signature; use tool_describe when a full schema is needed. Deferred names are not directly callable. Call tool_call with the result id or name in id and all tool parameters in args. Use this wrapper even when other guidance names a deferred tool directly.",
-                 "directoryFooters": {
-                     "tools": "Use tool_search for a compact input signature or tool_describe for a full schema. Deferred names are not directly callable. Call tool_call with the result id or name in id and all tool parameters in args. Use this wrapper even when other guidance names a deferred tool directly.",
-                     "directory": "Use tool_search for a compact input signature or tool_describe for a full schema. Call a unique deferred tool name directly, or use tool_call with its id and args.",
-                     "code": "Use tool_search_code with openclaw.tools.search(query), openclaw.tools.describe(id), and openclaw.tools.call(id, args).",
-                     "omittedPrefix": "{N} additional tools omitted. (then: Use tool_search to find a tool and its input signature; use tool_describe when a full schema is needed.)"},
+                 # directoryGuidance (the footer) comes from extract_rules.mjs in build_pack.py
                  "directToolsByMode": {m: [t["function"]["name"] for t in req(f)["tools"]] for m, f in (("tools", "default"), ("directory", "ts_directory"), ("code", "ts_code"))},
                  "codeModeToolSchema": next(t["function"] for t in req("ts_code")["tools"] if t["function"]["name"] == "tool_search_code"),
                  "directoryMaxChars": 18000,

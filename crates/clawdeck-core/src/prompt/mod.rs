@@ -6,6 +6,7 @@
 
 pub mod openclaw_prompt;
 mod plugin_skills;
+mod provider_overlay;
 pub mod report;
 pub mod router_guidance;
 mod run_facts;

@@ -26,6 +26,10 @@ pub struct RunShape {
     /// delegating (the Delegation section).
     pub main_session: bool,
     pub model: Option<String>,
+    /// The run's provider and its model id without the provider (`openai`, `gpt-5.1`): the
+    /// GPT-5 overlay reads them.
+    pub provider: Option<String>,
+    pub model_id: Option<String>,
     /// The agents' default model (`agents.defaults.model`), for 2026.8's Runtime line.
     pub default_model: Option<String>,
     pub session_key: Option<String>,
@@ -376,6 +380,13 @@ pub fn build(
         !run.minimal && has(tools.available, "sessions_spawn") && delegation_prefers(config, run),
     );
     facts.set("skillsPrompt", skills_block.trim());
+    super::provider_overlay::overlay_facts(
+        &mut facts,
+        template.gpt5_overlay.as_ref(),
+        &config.raw,
+        run.provider.as_deref(),
+        run.model_id.as_deref(),
+    );
     if let Some(model) = &run.model {
         facts.set("model", model.clone());
     }

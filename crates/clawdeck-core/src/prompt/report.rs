@@ -72,6 +72,11 @@ fn origin(title: &str, text: &str, view: &LlmView) -> (String, Option<String>) {
 /// Sections whose source and shrinking key do not depend on the context: (title, source, key).
 const FIXED_ORIGINS: &[(&str, &str, &str)] = &[
     (
+        "Interaction Style",
+        "the GPT-5 overlay (a gpt-5 model id)",
+        "plugins.entries.openai.config.personality: \"off\" (OpenAI-family providers)",
+    ),
+    (
         "Memory Recall",
         "the memory plugin's tools",
         "plugins.slots.memory: \"none\"",

@@ -25,6 +25,18 @@ pub(crate) struct ModelSurface {
     pub code_mode: bool,
 }
 
+impl ModelSurface {
+    /// Tool Search is on in its directory mode (deferred tools callable by their names).
+    pub fn directory_mode(&self) -> bool {
+        !self.code_mode
+            && self
+                .tool_search
+                .as_deref()
+                .and_then(|why| why.split_whitespace().next())
+                == Some("directory")
+    }
+}
+
 fn names(value: Option<&Value>) -> Vec<String> {
     value
         .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
@@ -280,7 +292,7 @@ pub(crate) fn tooling_section(semantics: &Semantics, surface: &ModelSurface) -> 
     if surface.tool_search.is_some()
         && let Some(rules) = semantics.tool_search.as_ref()
     {
-        text.push_str(&deferred_directory(rules, &surface.deferred));
+        text.push_str(&deferred_directory(rules, surface));
     }
     text.push_str(&rule.footer);
     Some(text)
@@ -351,8 +363,10 @@ pub(crate) fn tool_lines(semantics: &Semantics, surface: &ModelSurface) -> Optio
     Some(lines)
 }
 
-/// Tool Search's deferred directory in the system prompt.
-pub(crate) fn deferred_directory(rules: &ToolSearchRules, deferred: &[ToolSpec]) -> String {
+/// Tool Search's deferred directory in the system prompt: the cataloged tools by name (2026.8.2
+/// also lists the catalog's tools that are sent directly), then the release's guidance for the
+/// mode, after the count of tools only a search finds.
+pub(crate) fn deferred_directory(rules: &ToolSearchRules, surface: &ModelSurface) -> String {
     let text = |key: &str| {
         rules
             .extra
@@ -361,13 +375,21 @@ pub(crate) fn deferred_directory(rules: &ToolSearchRules, deferred: &[ToolSpec])
             .unwrap_or_default()
             .to_string()
     };
+    let guidance = DirectoryGuidance::of(rules);
+    let mut cataloged: Vec<&ToolSpec> = surface.deferred.iter().collect();
+    if guidance.lists_direct_tools {
+        // The core coding tools are sent directly and stay in the catalog too.
+        let coding = names(rules.extra.get("coreCodingTools"));
+        cataloged.extend(surface.direct.iter().filter(|t| coding.contains(&t.name)));
+    }
+    cataloged.sort_by(|a, b| a.name.cmp(&b.name));
     let mut out = String::from("### Deferred Tool Schemas\n");
     out.push_str(&text("directoryHeading"));
     out.push('\n');
     // OpenClaw's directory names only its own tools; MCP server tools are found by searching
     // and only counted here.
-    let (listed, searchable): (Vec<&ToolSpec>, Vec<&ToolSpec>) = deferred
-        .iter()
+    let (listed, searchable): (Vec<&ToolSpec>, Vec<&ToolSpec>) = cataloged
+        .into_iter()
         .partition(|t| t.source.plugin_id() != Some(crate::mcp_servers::BUNDLE_MCP));
     for tool in listed {
         out.push_str(&format!(
@@ -380,17 +402,53 @@ pub(crate) fn deferred_directory(rules: &ToolSearchRules, deferred: &[ToolSpec])
     out.push('\n');
     out.push_str(&text("directoryNotice"));
     out.push('\n');
-    if searchable.is_empty() {
-        out.push_str(&text("directoryFooterTools"));
-    } else {
-        out.push_str(&format!(
-            "{} additional tools omitted. {}",
-            searchable.len(),
-            text("directoryFooterToolsOmitted")
-        ));
-    }
+    let mode = surface
+        .tool_search
+        .as_deref()
+        .and_then(|why| why.split_whitespace().next())
+        .unwrap_or("tools");
+    let footer = guidance.footer(mode, searchable.len());
+    out.push_str(&footer);
     out.push_str("\n\n");
     out
+}
+
+/// The deferred directory's closing guidance as the release words it (`directoryGuidance`,
+/// read from its directory formatter).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct DirectoryGuidance {
+    code: String,
+    omitted: String,
+    listed: String,
+    mode_suffix: std::collections::BTreeMap<String, String>,
+    lists_direct_tools: bool,
+}
+
+impl DirectoryGuidance {
+    fn of(rules: &ToolSearchRules) -> Self {
+        rules
+            .extra
+            .get("directoryGuidance")
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .unwrap_or_default()
+    }
+
+    /// The footer for `mode` when `omitted` cataloged tools are not listed.
+    fn footer(&self, mode: &str, omitted: usize) -> String {
+        let mut guidance = match (mode, omitted) {
+            ("code", _) => self.code.clone(),
+            (_, 0) => self.listed.clone(),
+            _ => self.omitted.clone(),
+        };
+        if let Some(suffix) = self.mode_suffix.get(mode) {
+            guidance.push_str(suffix);
+        }
+        match omitted {
+            0 => guidance,
+            n => format!("{n} additional tools omitted. {guidance}"),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -399,6 +457,54 @@ mod tests {
     use crate::catalog::Registry;
     use crate::config::load_from_str;
     use crate::context::PolicyContext;
+
+    /// The surface and the deferred directory for `config` under `pack`.
+    fn directory(config: &str, pack: &str) -> (ModelSurface, String) {
+        let cfg = load_from_str(config, "t.json5")
+            .unwrap()
+            .with_pack(pack)
+            .unwrap();
+        let registry = Registry::build(&cfg, &crate::mcp_servers::ServerListing::Off);
+        let resolution =
+            crate::policy::resolve(&cfg, &registry, &PolicyContext::default()).unwrap();
+        let visible: Vec<ToolSpec> = resolution
+            .visible()
+            .filter_map(|t| registry.get(&t.name).cloned())
+            .collect();
+        let facts = RunFacts::of(&resolution.resolved);
+        let surface = model_surface(&registry.semantics, &cfg.raw, facts, &visible).unwrap();
+        let rules = registry.semantics.tool_search.as_ref().unwrap();
+        let text = deferred_directory(rules, &surface);
+        (surface, text)
+    }
+
+    #[test]
+    fn the_directory_footer_follows_the_release_and_the_mode() {
+        let tools = r#"{ tools: { toolSearch: { mode: "tools" } } }"#;
+        let (surface, text) = directory(tools, "2026.8");
+        assert!(surface.direct.iter().any(|t| t.name == "exec"));
+        // 2026.8.2 lists the core coding tools it also sends directly; 2026.9.6 does not.
+        assert!(text.contains("\n- exec (core): "), "{text}");
+        assert!(
+            text.trim_end()
+                .ends_with("Call tool_describe with a listed tool name to load its full schema before using tool_call."),
+            "{text}"
+        );
+        let (_, text) = directory(tools, "2026.9");
+        assert!(!text.contains("\n- exec (core): "), "{text}");
+        assert!(text.contains("Deferred names are not directly callable."));
+        let (surface, text) = directory(
+            r#"{ tools: { toolSearch: { mode: "directory" } } }"#,
+            "2026.9",
+        );
+        assert!(surface.directory_mode());
+        assert!(
+            text.trim_end().ends_with(
+                "Call a unique deferred tool name directly, or use tool_call with its id and args."
+            ),
+            "{text}"
+        );
+    }
 
     /// Each directly sent tool's description for `config` under the 2026.9 pack.
     fn descriptions(

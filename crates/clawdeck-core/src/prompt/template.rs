@@ -32,6 +32,35 @@ pub struct PromptTemplate {
     /// `promptMode: "none"`: the identity line (and the model's identity).
     pub none_mode: Vec<Line>,
     pub sections: Vec<TemplateSection>,
+    /// Which tools the builder's conditions read while a catalog holds some back.
+    #[serde(default)]
+    pub cataloged_tools_in_prompt: CatalogedTools,
+    /// Which runs get the release's GPT-5 overlay (Interaction Style and a behaviour contract).
+    #[serde(default)]
+    pub gpt5_overlay: Option<Gpt5Overlay>,
+}
+
+/// Whether the tools Tool Search or Code Mode catalogs count for the prompt's conditions
+/// (`tool:message`, `tool:sessions_spawn`, ...).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum CatalogedTools {
+    /// Every cataloged tool counts (2026.9.6).
+    #[default]
+    Always,
+    /// Only in Tool Search's directory mode, where they are callable by name; otherwise, and
+    /// under Code Mode, only the tools sent directly (2026.8.2).
+    DirectoryMode,
+}
+
+/// The rule of OpenClaw's GPT-5 prompt overlay, as the release writes it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Gpt5Overlay {
+    /// Matched against the model id without its provider (`gpt-5.1`, `openai/gpt-5-mini`).
+    pub model_id_pattern: String,
+    /// Providers for which `plugins.entries.openai.config.personality` decides the style.
+    pub personality_providers: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -198,6 +198,8 @@ fn run_shape(
         channel: ctx.channel.clone().filter(|_| !ctx.channel_from_key),
         main_session: is_main_session(ctx, agent),
         model: model_identity(&resolution.resolved),
+        provider: run_provider(&resolution.resolved),
+        model_id: run_model_id(&resolution.resolved),
         default_model: default_model(config),
         session_key: ctx.session_key.clone(),
         workspace: workspace.to_path_buf(),
@@ -217,6 +219,21 @@ fn model_identity(resolved: &crate::policy::ResolvedContext) -> Option<String> {
         }
         (_, model) => model.clone(),
     }
+}
+
+/// The run's provider: the resolved one, else the model ref's prefix.
+fn run_provider(resolved: &crate::policy::ResolvedContext) -> Option<String> {
+    resolved.provider.clone().or_else(|| {
+        let (provider, _) = resolved.model.as_deref()?.split_once('/')?;
+        Some(provider.to_string())
+    })
+}
+
+/// The run's model id without its provider (`gpt-5.1` of `openai/gpt-5.1`).
+fn run_model_id(resolved: &crate::policy::ResolvedContext) -> Option<String> {
+    let model = resolved.model.as_deref()?;
+    let provider = run_provider(resolved).unwrap_or_default();
+    Some(crate::model_ref::model_id(&provider, model).to_string())
 }
 
 /// `agents.defaults.model` (a string or its `primary`).
@@ -275,19 +292,19 @@ fn openclaw_text(
             files: Vec::new(),
         };
     }
-    let available: Vec<ToolSpec> = surface
-        .direct
-        .iter()
-        .chain(surface.deferred.iter())
-        .cloned()
-        .collect();
+    let cataloged = match template.cataloged_tools_in_prompt {
+        super::template::CatalogedTools::Always => surface.deferred.as_slice(),
+        super::template::CatalogedTools::DirectoryMode if surface.directory_mode() => {
+            surface.deferred.as_slice()
+        }
+        super::template::CatalogedTools::DirectoryMode => &[],
+    };
+    let available: Vec<ToolSpec> = surface.direct.iter().chain(cataloged).cloned().collect();
     let deferred_directory = match (
         &surface.tool_search,
         registry.semantics.tool_search.as_ref(),
     ) {
-        (Some(_), Some(rules)) => {
-            Some(super::surface::deferred_directory(rules, &surface.deferred))
-        }
+        (Some(_), Some(rules)) => Some(super::surface::deferred_directory(rules, surface)),
         _ => None,
     };
     let tools = super::openclaw_prompt::PromptTools {
