@@ -181,6 +181,7 @@ fn case_dotenv_files(dir: &Path) -> Vec<(DotEnvPlace, PathBuf)> {
     [
         (DotEnvPlace::StateDir, ".env"),
         (DotEnvPlace::GatewayEnv, "gateway.env"),
+        (DotEnvPlace::LoginShell, "login-profile"),
     ]
     .into_iter()
     .map(|(place, name)| (place, dir.join(name)))
@@ -193,10 +194,17 @@ fn load_case(case: &Case) -> (config::LoadedConfig, Registry) {
     let origin = case.dir.join("openclaw.json5");
     let mut loaded = config::load_from_str(&case.config_text, &origin.display().to_string())
         .unwrap_or_else(|e| panic!("{}: {e}", case.name));
-    // A case's `.env` is its state dir's, its `gateway.env` the one in ~/.config/openclaw (the
-    // real run gets copies).
+    // A case's `.env` is its state dir's, its `gateway.env` the one in ~/.config/openclaw, its
+    // `login-profile` the home's ~/.profile (the real run gets copies). With env.shellEnv on,
+    // clawdeck runs the login shell in a home holding that profile, as OpenClaw runs it.
     for (place, file) in case_dotenv_files(&case.dir) {
-        config::read_dotenv_file(&mut loaded, place, &file);
+        if place != DotEnvPlace::LoginShell {
+            config::read_dotenv_file(&mut loaded, place, &file);
+        } else if clawdeck_core::login_shell_env::enabled(&loaded.raw) {
+            let home = tempfile::tempdir().unwrap();
+            std::fs::copy(&file, home.path().join(".profile")).unwrap();
+            config::read_login_shell(&mut loaded, home.path());
+        }
     }
     if let Some(pack) = &case.pack {
         loaded.semantics = pack.clone();
@@ -823,8 +831,7 @@ async fn run_real(run: RealRun, cases: Vec<Case>, ssh: Option<&ssh_target::SshTa
         openclaw_bin: Some(run.bin.to_path_buf()),
         // ~15 s on an idle machine; over 2 minutes were seen with five builds running beside it.
         timeout: Duration::from_secs(300),
-        official_plugins: Vec::new(),
-        dotenv_files: Vec::new(),
+        ..RunOptions::default()
     };
     let cases = chosen(&run, cases);
     let inputs: std::collections::BTreeMap<String, String> =

@@ -22,6 +22,9 @@ pub enum DotEnvPlace {
     StateDir,
     /// `~/.config/openclaw/gateway.env` (only with the default state dir, `~/.openclaw`).
     GatewayEnv,
+    /// The login shell's environment (`env.shellEnv.enabled`), which a home's `~/.profile`
+    /// sets ([`crate::login_shell_env`]); its `path` is the shell.
+    LoginShell,
 }
 
 impl DotEnvPlace {
@@ -30,6 +33,7 @@ impl DotEnvPlace {
         match self {
             DotEnvPlace::StateDir => Path::new(".openclaw").join(".env"),
             DotEnvPlace::GatewayEnv => Path::new(".config").join("openclaw").join("gateway.env"),
+            DotEnvPlace::LoginShell => PathBuf::from(".profile"),
         }
     }
 }

@@ -21,6 +21,7 @@ pub mod exec_allowlist;
 pub mod exec_verdict;
 pub mod lint;
 pub mod local_tools;
+pub mod login_shell_env;
 pub mod mcp_servers;
 mod model_ref;
 pub mod paths;

@@ -73,6 +73,10 @@ pub struct RunOptions {
     /// to its place in the run's home: OpenClaw loads their variables (provider keys) into its
     /// environment.
     pub dotenv_files: Vec<(DotEnvPlace, PathBuf)>,
+    /// The credential variables the operator's login shell sets (`env.shellEnv`): the run's
+    /// home gets a `~/.profile` exporting each with a stand-in value, so the real OpenClaw's
+    /// login shell sets them too (the operator's own profile and values stay where they are).
+    pub login_shell_names: Vec<String>,
 }
 
 impl Default for RunOptions {
@@ -82,8 +86,33 @@ impl Default for RunOptions {
             timeout: DEFAULT_RUN_TIMEOUT,
             official_plugins: Vec::new(),
             dotenv_files: Vec::new(),
+            login_shell_names: Vec::new(),
         }
     }
+}
+
+/// Writes the run's `~/.profile` exporting `names` (variable names only; any other is
+/// skipped) with a stand-in value.
+fn write_login_profile(home: &Path, names: &[String]) -> Result<(), VerifyError> {
+    let valid = |name: &&String| {
+        let mut chars = name.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let text: String = names
+        .iter()
+        .filter(valid)
+        .map(|name| format!("export {name}=clawdeck-lab\n"))
+        .collect();
+    let to = home.join(DotEnvPlace::LoginShell.under_home());
+    crate::process::private_fs::write_private(&to, text.as_bytes()).map_err(|err| {
+        VerifyError::Home {
+            path: to.display().to_string(),
+            message: err.to_string(),
+        }
+    })
 }
 
 /// Largest `.env` copied into a run's home.
@@ -301,6 +330,9 @@ async fn prepare(
     let home = TempHome::create()?;
     for (place, file) in &options.dotenv_files {
         copy_dotenv(*place, file, &home.0)?;
+    }
+    if !options.login_shell_names.is_empty() {
+        write_login_profile(&home.0, &options.login_shell_names)?;
     }
     let model = agent_model(config, agent, ctx);
     let isolated = isolated_config(config, &model, &mock.base_url());

@@ -16,6 +16,27 @@ use crate::verify::{
     self, Agreement, Comparison, GatewayTarget, ObservedView, RunOptions, Surface, ToolVerdict,
     VerifyError,
 };
+use clawdeck_core::dotenv::DotEnvPlace;
+
+/// The credential variables (the pack's media and provider keys) the operator's login shell
+/// sets, for the lab's stand-in profile.
+fn login_shell_credentials(loaded: &LoadedConfig) -> Vec<String> {
+    let semantics = &loaded.semantics;
+    let credentials: std::collections::BTreeSet<&String> = semantics
+        .media_credentials
+        .iter()
+        .flat_map(|c| &c.env)
+        .chain(semantics.provider_credentials.iter().flat_map(|c| &c.env))
+        .collect();
+    loaded
+        .dotenv_files
+        .iter()
+        .filter(|d| d.place == DotEnvPlace::LoginShell)
+        .flat_map(|d| d.set.iter())
+        .filter(|name| credentials.contains(name))
+        .cloned()
+        .collect()
+}
 
 pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
     let loaded = match config::load_from(&cli.config_request()) {
@@ -68,8 +89,10 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
                 dotenv_files: loaded
                     .dotenv_files
                     .iter()
+                    .filter(|d| d.place != DotEnvPlace::LoginShell)
                     .map(|d| (d.place, d.path.clone()))
                     .collect(),
+                login_shell_names: login_shell_credentials(&loaded),
                 ..RunOptions::default()
             };
             let run = verify::observe_cli(&loaded.raw, &agent, &ctx, &options);

@@ -112,8 +112,9 @@ pub struct LoadedConfig {
     /// it whenever it is chosen again.
     pub requested: Option<RequestedVersion>,
     /// The dotenv files OpenClaw loads with this config: the `.env` beside it (the state dir's
-    /// for OpenClaw's own config), and for the default state dir `~/.config/openclaw/gateway.env`;
-    /// which variables each sets, never their values.
+    /// for OpenClaw's own config), for the default state dir `~/.config/openclaw/gateway.env`,
+    /// and with `env.shellEnv` on the login shell's environment; which variables each sets,
+    /// never their values.
     pub dotenv_files: Vec<crate::dotenv::DotEnv>,
 }
 
@@ -676,8 +677,39 @@ fn load_file(path: &Path, source: ConfigSource) -> Result<LoadedConfig, ConfigEr
 /// beside it, and `~/.config/openclaw/gateway.env` when the config is in `~/.openclaw`.
 pub fn read_dotenv_files(loaded: &mut LoadedConfig, path: &Path) {
     loaded.dotenv_files.clear();
-    for (place, file) in crate::dotenv::files_for(path, crate::paths::home_dir().as_deref()) {
+    let home = crate::paths::home_dir();
+    for (place, file) in crate::dotenv::files_for(path, home.as_deref()) {
         read_dotenv_file(loaded, place, &file);
+    }
+    if let Some(home) = home.filter(|_| crate::login_shell_env::enabled(&loaded.raw)) {
+        read_login_shell(loaded, &home);
+    }
+}
+
+/// Adds what the login shell sets in `home` to `loaded`'s variables, for a config with
+/// `env.shellEnv.enabled`: the shell OpenClaw would run (`$SHELL` when `/etc/shells` lists
+/// it, else `/bin/sh`), run as it runs it. A shell that fails or times out is a warning.
+pub fn read_login_shell(loaded: &mut LoadedConfig, home: &Path) {
+    use crate::login_shell_env as shell_env;
+    let listed = std::fs::read_to_string("/etc/shells").unwrap_or_default();
+    let shell = shell_env::resolve_shell(std::env::var("SHELL").ok().as_deref(), &listed);
+    match shell_env::read(&shell, home, shell_env::timeout_of(&loaded.raw)) {
+        Ok((set, left_out)) => {
+            if left_out > 0 {
+                loaded.warnings.push(format!(
+                    "env.shellEnv: {left_out} more variables than the {} clawdeck reads were left out",
+                    crate::dotenv::MAX_VARIABLES
+                ));
+            }
+            loaded.dotenv_files.push(crate::dotenv::DotEnv {
+                path: shell,
+                place: crate::dotenv::DotEnvPlace::LoginShell,
+                set,
+            });
+        }
+        Err(err) => loaded.warnings.push(format!(
+            "env.shellEnv: {err}; its variables are not counted as credentials"
+        )),
     }
 }
 

@@ -96,7 +96,7 @@ fn names_a_model(value: &Value) -> bool {
 
 /// The variables the run's environment gets with a value other than blanks, each with where it
 /// is written: the config's `env.vars` (OpenClaw puts them into its environment), then the
-/// state dir's `.env`. An empty one is no credential.
+/// dotenv files and the login shell (`env.shellEnv`). An empty one is no credential.
 pub(super) fn set_credentials(raw: &Value, dotenv: &[DotEnv]) -> BTreeMap<String, String> {
     let mut set: BTreeMap<String, String> = raw
         .pointer("/env/vars")
@@ -110,8 +110,13 @@ pub(super) fn set_credentials(raw: &Value, dotenv: &[DotEnv]) -> BTreeMap<String
         .iter()
         .flat_map(|d| d.set.iter().map(move |n| (d, n)))
     {
-        set.entry(name.clone())
-            .or_insert_with(|| format!("{name} in {}", file.path.display()));
+        set.entry(name.clone()).or_insert_with(|| match file.place {
+            crate::dotenv::DotEnvPlace::LoginShell => format!(
+                "{name} from the login shell ({} -l, env.shellEnv)",
+                file.path.display()
+            ),
+            _ => format!("{name} in {}", file.path.display()),
+        });
     }
     set
 }
@@ -231,7 +236,7 @@ impl Semantics {
         variables.dedup();
         if !variables.is_empty() {
             brings.push_str(&format!(
-                ", or a provider credential in env.vars, the .env beside the config or ~/.config/openclaw/gateway.env ({})",
+                ", or a provider credential in env.vars, the .env beside the config, ~/.config/openclaw/gateway.env or the login shell (env.shellEnv) ({})",
                 variables.join(", ")
             ));
         }
@@ -339,7 +344,7 @@ mod tests {
         let semantics = super::super::embedded("2026.9").unwrap();
         let brings = semantics.what_brings("music_generate").unwrap();
         assert!(
-            brings.starts_with("agents.defaults.mediaModels.music naming a model, or a provider credential in env.vars, the .env beside the config or ~/.config/openclaw/gateway.env ("),
+            brings.starts_with("agents.defaults.mediaModels.music naming a model, or a provider credential in env.vars, the .env beside the config, ~/.config/openclaw/gateway.env or the login shell (env.shellEnv) ("),
             "{brings}"
         );
         assert!(brings.contains("FAL_KEY"), "{brings}");
