@@ -304,3 +304,46 @@ fn subagent_contexts_default_to_the_minimal_prompt() {
     let value: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(value["mode"], "full");
 }
+
+/// `prompt` on a GPT-5 model under a pack with a prompt template: the overlay's Interaction
+/// Style and behaviour contract, without the style when the OpenAI personality is off, and
+/// `--sections` naming where the style comes from.
+#[test]
+fn prompt_on_a_gpt5_model_carries_the_overlay() {
+    let home = tempfile::tempdir().unwrap();
+    let fidelity = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fidelity");
+    let prompt = |case: &str, extra: &[&str]| {
+        let out = Command::cargo_bin("clawdeck")
+            .unwrap()
+            .env("HOME", home.path())
+            .env_remove("OPENCLAW_CONFIG_PATH")
+            .env_remove("OPENCLAW_STATE_DIR")
+            .env_remove("OPENCLAW_BIN")
+            .args(["--openclaw-version", "2026.9", "--config"])
+            .arg(fidelity.join(case).join("openclaw.json5"))
+            .arg("prompt")
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let on = prompt("gpt5-prompt-overlay", &[]);
+    assert!(on.contains("\n## Interaction Style\n"), "{on}");
+    assert!(on.contains("<persona_latch>"));
+    let off = prompt("gpt5-prompt-overlay-personality-off", &[]);
+    assert!(!off.contains("## Interaction Style"));
+    assert!(off.contains("<persona_latch>"));
+    let plain = prompt("profile-full", &[]);
+    assert!(!plain.contains("<persona_latch>") && !plain.contains("## Interaction Style"));
+    let sections = prompt("gpt5-prompt-overlay", &["--sections"]);
+    let style = sections
+        .lines()
+        .find(|l| l.contains("Interaction Style"))
+        .unwrap_or_else(|| panic!("{sections}"));
+    assert!(style.contains("the GPT-5 overlay"), "{style}");
+}

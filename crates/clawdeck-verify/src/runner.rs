@@ -646,6 +646,18 @@ mod tests {
         assert!(text.contains("/nonexistent/openclaw-bin"), "{text}");
     }
 
+    #[test]
+    fn the_stand_in_profile_exports_only_variable_names() {
+        let home = tempfile::tempdir().unwrap();
+        let names = ["OPENAI_API_KEY", "FAL_KEY", "BAD;rm -rf /", "1X", ""].map(String::from);
+        write_login_profile(home.path(), &names).unwrap();
+        let text = std::fs::read_to_string(home.path().join(".profile")).unwrap();
+        assert_eq!(
+            text,
+            "export OPENAI_API_KEY=clawdeck-lab\nexport FAL_KEY=clawdeck-lab\n"
+        );
+    }
+
     /// A stand-in for the CLI: reads the isolated config, sends one request to the provider it
     /// names, with its argv and environment facts in the system prompt.
     const FAKE_CLI: &str = r#"#!/usr/bin/env python3

@@ -86,25 +86,19 @@ mod tests {
 
     #[test]
     fn facts_follow_the_model() {
-        let mut facts = Facts::default();
-        overlay_facts(
-            &mut facts,
-            Some(&rule()),
-            &json!({}),
-            Some("openai"),
-            Some("gpt-5.1"),
-        );
-        assert!(facts.flags.contains("gpt5Overlay"));
-        assert!(facts.flags.contains("interactionStyle"));
-        let mut facts = Facts::default();
-        overlay_facts(
-            &mut facts,
-            Some(&rule()),
-            &json!({}),
-            Some("openai"),
-            Some("gpt-4.1"),
-        );
-        assert!(!facts.flags.contains("gpt5Overlay"));
-        assert!(!facts.flags.contains("interactionStyle"));
+        let flags = |model: &str| {
+            let mut facts = Facts::default();
+            overlay_facts(
+                &mut facts,
+                Some(&rule()),
+                &json!({}),
+                Some("openai"),
+                Some(model),
+            );
+            let flag = |name: &str| facts.flags.contains(name);
+            (flag("gpt5Overlay"), flag("interactionStyle"))
+        };
+        assert_eq!(flags("gpt-5.1"), (true, true));
+        assert_eq!(flags("gpt-4.1"), (false, false));
     }
 }
