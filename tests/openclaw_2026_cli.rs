@@ -168,7 +168,7 @@ fn explain_says_which_key_brought_a_media_tool_and_which_would_bring_another() {
     let (code, _, err) = run(&["explain", "music_generate", "--config", config]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("or a provider credential in env.vars, the .env beside the config or ~/.config/openclaw/gateway.env ("),
+        err.contains("or a provider credential in env.vars, the .env beside the config, ~/.config/openclaw/gateway.env or the login shell (env.shellEnv) ("),
         "{err}"
     );
     assert!(err.contains("FAL_KEY"), "{err}");
