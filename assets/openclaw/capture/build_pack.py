@@ -358,10 +358,8 @@ ts["directTools"] = searched_names
 ts["deferredInDefaultRun"] = deferred if search_on_by_default else []
 ts["deferredWithToolsMode"] = deferred
 # The directory's footer and whether it also lists the tools sent directly, from the release's
-# directory formatter (extract_rules.mjs); older packs carried typed-in footers.
+# directory formatter (extract_rules.mjs).
 ts["directoryGuidance"] = rules["directoryGuidance"]
-for stale in ("directoryFooterTools", "directoryFooterToolsOmitted", "directoryFooters"):
-    ts.pop(stale, None)
 ts["metaToolSchemas"] = {fn(t)["name"]: fn(t) for t in searched["tools"] if fn(t)["name"].startswith("tool_")}
 by_mode = {"tools": searched_names}
 for mode, run in (("directory", "ts_directory"), ("code", "ts_code")):

@@ -72,8 +72,7 @@ pub struct DotEnv {
 /// span lines), `#` starting a comment outside quotes. Also how many more there were than
 /// [`MAX_VARIABLES`].
 pub fn set_variables(text: &str) -> (BTreeSet<String>, usize) {
-    let mut set = BTreeSet::new();
-    let mut left_out = 0;
+    let mut names = BoundedNames::default();
     let mut rest = text;
     while !rest.is_empty() {
         let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
@@ -92,14 +91,34 @@ pub fn set_variables(text: &str) -> (BTreeSet<String>, usize) {
         let (filled, consumed) = value_is_filled(value, rest);
         rest = &rest[consumed..];
         if valid && filled {
-            if set.len() < MAX_VARIABLES {
-                set.insert(key.to_string());
-            } else if !set.contains(key) {
-                left_out += 1;
-            }
+            names.insert(key);
         }
     }
-    (set, left_out)
+    (names.set, names.left_out)
+}
+
+/// Variable names kept up to [`MAX_VARIABLES`], with a count of the others.
+#[derive(Debug, Default)]
+pub(crate) struct BoundedNames {
+    pub set: BTreeSet<String>,
+    pub left_out: usize,
+}
+
+impl BoundedNames {
+    pub fn insert(&mut self, name: &str) {
+        if self.set.len() < MAX_VARIABLES {
+            self.set.insert(name.to_string());
+        } else if !self.set.contains(name) {
+            self.left_out += 1;
+        }
+    }
+}
+
+/// The warning for a source (`origin`) that set `left_out` more variables than clawdeck keeps.
+pub(crate) fn left_out_warning(origin: &str, left_out: usize) -> Option<String> {
+    (left_out > 0).then(|| {
+        format!("{origin}: {left_out} more variables than the {MAX_VARIABLES} clawdeck reads were left out")
+    })
 }
 
 /// Whether a value (the line after `=`) is something other than blanks, and how much of the
@@ -138,12 +157,7 @@ pub fn read(
     }
     let text = read(path).map_err(|err| format!("{}: {err}", path.display()))?;
     let (set, left_out) = set_variables(&text);
-    let warning = (left_out > 0).then(|| {
-        format!(
-            "{}: {left_out} more variables than the {MAX_VARIABLES} clawdeck reads were left out",
-            path.display()
-        )
-    });
+    let warning = left_out_warning(&path.display().to_string(), left_out);
     let path = path.to_path_buf();
     Ok(Some((DotEnv { path, place, set }, warning)))
 }

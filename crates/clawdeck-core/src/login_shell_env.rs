@@ -2,28 +2,24 @@
 //! gateway user's login shell at start (`$SHELL -l -c "printf '\0'; env -0"`, `-lic` for bash;
 //! `$SHELL` only when it is an absolute path `/etc/shells` lists, else `/bin/sh`) and imports
 //! the provider and channel keys it is missing, so a key exported in `~/.profile` brings the
-//! media tools as one in `env.vars` does. clawdeck runs the same shell the same way, in its own
-//! process group, with the environment a service starts with (`HOME`, `USER`, `LOGNAME`,
-//! `SHELL`, a plain `PATH`: not clawdeck's own variables), killed at the timeout; only the
-//! names of the variables set to something other than blanks are kept, never a value.
+//! media tools as one in `env.vars` does. clawdeck runs the same shell the same way through the
+//! process supervisor (its own process group, killed at the timeout), with the environment a
+//! service starts with (`HOME`, `USER`, `LOGNAME`, `SHELL`, a plain `PATH`: not clawdeck's own
+//! variables); only the names of the variables set to something other than blanks are kept,
+//! never a value.
 
-use std::collections::BTreeSet;
-use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use nix::sys::signal::Signal;
+use crate::dotenv::{BoundedNames, DotEnv, DotEnvPlace};
+use crate::process::{OutputLimits, ProcessSpec};
 
 /// What the shell prints after its profile ran: a NUL, then the environment NUL-separated.
 const ENV_COMMAND: &str = "printf '\\0'; env -0";
 /// OpenClaw's default `env.shellEnv.timeoutMs`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(15);
 /// Most of the shell's output read (OpenClaw's maxBuffer).
-const MAX_OUTPUT_BYTES: u64 = 2 * 1024 * 1024;
-/// Most variables kept (as for a dotenv file).
-const MAX_VARIABLES: usize = crate::dotenv::MAX_VARIABLES;
+const MAX_OUTPUT_BYTES: usize = 2 * 1024 * 1024;
 
 /// The shell OpenClaw would run: `shell` (the gateway's `$SHELL`) when it is an absolute,
 /// normal path that `etc_shells` lists, else `/bin/sh`.
@@ -57,88 +53,77 @@ fn shell_args(shell: &Path) -> [&'static str; 2] {
 
 /// The names `output` (the shell's stdout) sets to something other than blanks: what follows
 /// the first NUL, `NAME=value` entries separated by NULs. Also how many were left out past
-/// [`MAX_VARIABLES`].
-pub fn set_variables(output: &[u8]) -> (BTreeSet<String>, usize) {
-    let Some(start) = output.iter().position(|b| *b == 0) else {
-        return (BTreeSet::new(), 0);
-    };
-    let mut set = BTreeSet::new();
-    let mut left_out = 0;
-    for entry in output[start + 1..].split(|b| *b == 0) {
-        let entry = String::from_utf8_lossy(entry);
-        let Some((name, value)) = entry.split_once('=') else {
-            continue;
-        };
-        if name.is_empty() || value.trim().is_empty() {
-            continue;
-        }
-        if set.len() < MAX_VARIABLES {
-            set.insert(name.to_string());
-        } else if !set.contains(name) {
-            left_out += 1;
+/// [`crate::dotenv::MAX_VARIABLES`].
+pub fn set_variables(output: &str) -> (std::collections::BTreeSet<String>, usize) {
+    let mut names = BoundedNames::default();
+    if let Some((_, env)) = output.split_once('\0') {
+        for (name, value) in env.split('\0').filter_map(|entry| entry.split_once('=')) {
+            if !name.is_empty() && !value.trim().is_empty() {
+                names.insert(name);
+            }
         }
     }
-    (set, left_out)
+    (names.set, names.left_out)
 }
 
 /// Runs `shell` as a login shell in `home` and returns the names it sets (and how many were
 /// left out), or why it could not: it did not start, timed out after `timeout` (the group is
-/// killed), or exited with a failure.
+/// killed), exited with a failure, or printed more than OpenClaw reads (which fails there too).
 pub fn read(
     shell: &Path,
     home: &Path,
     timeout: Duration,
-) -> Result<(BTreeSet<String>, usize), String> {
+) -> Result<(std::collections::BTreeSet<String>, usize), String> {
     let user = std::env::var("USER").unwrap_or_default();
-    let mut child = Command::new(shell)
+    let shell_text = shell.display().to_string();
+    let spec = ProcessSpec::new(shell_text.clone())
         .args(shell_args(shell))
-        .env_clear()
-        .env("HOME", home)
-        .env("USER", &user)
-        .env("LOGNAME", &user)
-        .env("SHELL", shell)
+        .clear_env(true)
+        .env("HOME", home.display().to_string())
+        .env("USER", user.clone())
+        .env("LOGNAME", user)
+        .env("SHELL", shell_text.clone())
         .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .current_dir(home)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .map_err(|err| format!("{} did not start: {err}", shell.display()))?;
-    let pgid = i32::try_from(child.id()).unwrap_or(0);
-    let _ticket = crate::process::stop::track_group(pgid, Duration::from_millis(200));
-    let mut stdout = child.stdout.take();
-    let reader = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        if let Some(out) = stdout.as_mut() {
-            let _ = out.take(MAX_OUTPUT_BYTES).read_to_end(&mut bytes);
-        }
-        bytes
-    });
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if started.elapsed() >= timeout => break None,
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(err) => return Err(format!("{}: {err}", shell.display())),
-        }
-    };
-    // Whatever the profile left running goes with the shell.
-    let _ = crate::process::group::signal_group(pgid, Signal::SIGKILL);
-    let _ = child.wait();
-    let output = reader.join().unwrap_or_default();
-    match status {
-        None => Err(format!(
-            "{} -l timed out after {} ms",
-            shell.display(),
+        .cwd(home)
+        .timeout(Some(timeout))
+        .kill_grace(Duration::from_millis(200))
+        .limits(OutputLimits {
+            max_retained_bytes: MAX_OUTPUT_BYTES,
+            ..OutputLimits::default()
+        });
+    let outcome = crate::process::run_blocking(spec)
+        .map_err(|err| format!("{shell_text} did not start: {err}"))?;
+    if outcome.timed_out {
+        return Err(format!(
+            "{shell_text} -l timed out after {} ms",
             timeout.as_millis()
-        )),
-        Some(status) if !status.success() => {
-            Err(format!("{} -l failed ({status})", shell.display()))
-        }
-        Some(_) => Ok(set_variables(&output)),
+        ));
     }
+    if !outcome.success() {
+        return Err(format!("{shell_text} -l failed ({})", outcome.summary()));
+    }
+    if outcome.output.truncated() {
+        return Err(format!(
+            "{shell_text} -l printed more than the {MAX_OUTPUT_BYTES} bytes read"
+        ));
+    }
+    Ok(set_variables(&outcome.output.stdout_text()))
+}
+
+/// What the login shell OpenClaw would run (`$SHELL` when `/etc/shells` lists it, else
+/// `/bin/sh`) sets in `home`, for a config with `env.shellEnv` on, as a [`DotEnv`] whose path
+/// is the shell, and a warning when it set more variables than clawdeck keeps.
+pub fn read_env(home: &Path, raw: &serde_json::Value) -> Result<(DotEnv, Option<String>), String> {
+    let listed = std::fs::read_to_string("/etc/shells").unwrap_or_default();
+    let shell = resolve_shell(std::env::var("SHELL").ok().as_deref(), &listed);
+    let (set, left_out) = read(&shell, home, timeout_of(raw))?;
+    let warning = crate::dotenv::left_out_warning("env.shellEnv", left_out);
+    let env = DotEnv {
+        path: shell,
+        place: DotEnvPlace::LoginShell,
+        set,
+    };
+    Ok((env, warning))
 }
 
 /// `env.shellEnv.timeoutMs` of a config, else OpenClaw's default; at most a minute.
@@ -184,11 +169,11 @@ mod tests {
 
     #[test]
     fn names_after_the_marker_with_a_value() {
-        let out = b"profile noise\0A=1\0EMPTY=\0BLANK=  \0MULTI=x\ny\0noequals\0";
+        let out = "profile noise\0A=1\0EMPTY=\0BLANK=  \0MULTI=x\ny\0noequals\0";
         let (set, left_out) = set_variables(out);
         assert_eq!(set.into_iter().collect::<Vec<_>>(), vec!["A", "MULTI"]);
         assert_eq!(left_out, 0);
-        assert!(set_variables(b"no marker A=1").0.is_empty());
+        assert!(set_variables("no marker A=1").0.is_empty());
     }
 
     #[test]
@@ -203,7 +188,7 @@ mod tests {
         assert!(set.contains("FAL_KEY"), "{set:?}");
         assert!(!set.contains("EMPTY_KEY"));
         std::fs::write(home.path().join(".profile"), "sleep 30\n").unwrap();
-        let started = Instant::now();
+        let started = std::time::Instant::now();
         let err = read(
             Path::new("/bin/sh"),
             home.path(),

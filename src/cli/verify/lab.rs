@@ -21,19 +21,13 @@ use clawdeck_core::dotenv::DotEnvPlace;
 /// The credential variables (the pack's media and provider keys) the operator's login shell
 /// sets, for the lab's stand-in profile.
 fn login_shell_credentials(loaded: &LoadedConfig) -> Vec<String> {
-    let semantics = &loaded.semantics;
-    let credentials: std::collections::BTreeSet<&String> = semantics
-        .media_credentials
-        .iter()
-        .flat_map(|c| &c.env)
-        .chain(semantics.provider_credentials.iter().flat_map(|c| &c.env))
-        .collect();
+    let credentials = loaded.semantics.credential_variables();
     loaded
         .dotenv_files
         .iter()
         .filter(|d| d.place == DotEnvPlace::LoginShell)
         .flat_map(|d| d.set.iter())
-        .filter(|name| credentials.contains(name))
+        .filter(|name| credentials.contains(name.as_str()))
         .cloned()
         .collect()
 }

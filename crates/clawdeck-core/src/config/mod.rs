@@ -687,25 +687,13 @@ pub fn read_dotenv_files(loaded: &mut LoadedConfig, path: &Path) {
 }
 
 /// Adds what the login shell sets in `home` to `loaded`'s variables, for a config with
-/// `env.shellEnv.enabled`: the shell OpenClaw would run (`$SHELL` when `/etc/shells` lists
-/// it, else `/bin/sh`), run as it runs it. A shell that fails or times out is a warning.
+/// `env.shellEnv.enabled` ([`crate::login_shell_env::read_env`]). A shell that fails or times
+/// out is a warning.
 pub fn read_login_shell(loaded: &mut LoadedConfig, home: &Path) {
-    use crate::login_shell_env as shell_env;
-    let listed = std::fs::read_to_string("/etc/shells").unwrap_or_default();
-    let shell = shell_env::resolve_shell(std::env::var("SHELL").ok().as_deref(), &listed);
-    match shell_env::read(&shell, home, shell_env::timeout_of(&loaded.raw)) {
-        Ok((set, left_out)) => {
-            if left_out > 0 {
-                loaded.warnings.push(format!(
-                    "env.shellEnv: {left_out} more variables than the {} clawdeck reads were left out",
-                    crate::dotenv::MAX_VARIABLES
-                ));
-            }
-            loaded.dotenv_files.push(crate::dotenv::DotEnv {
-                path: shell,
-                place: crate::dotenv::DotEnvPlace::LoginShell,
-                set,
-            });
+    match crate::login_shell_env::read_env(home, &loaded.raw) {
+        Ok((env, warning)) => {
+            loaded.warnings.extend(warning);
+            loaded.dotenv_files.push(env);
         }
         Err(err) => loaded.warnings.push(format!(
             "env.shellEnv: {err}; its variables are not counted as credentials"

@@ -26,14 +26,15 @@ pub(crate) struct ModelSurface {
 }
 
 impl ModelSurface {
+    /// Tool Search's mode (`tools`, `directory`, `code`) when it is on: the first word of its
+    /// reason.
+    fn tool_search_mode(&self) -> Option<&str> {
+        self.tool_search.as_deref()?.split_whitespace().next()
+    }
+
     /// Tool Search is on in its directory mode (deferred tools callable by their names).
     pub fn directory_mode(&self) -> bool {
-        !self.code_mode
-            && self
-                .tool_search
-                .as_deref()
-                .and_then(|why| why.split_whitespace().next())
-                == Some("directory")
+        !self.code_mode && self.tool_search_mode() == Some("directory")
     }
 }
 
@@ -402,13 +403,8 @@ pub(crate) fn deferred_directory(rules: &ToolSearchRules, surface: &ModelSurface
     out.push('\n');
     out.push_str(&text("directoryNotice"));
     out.push('\n');
-    let mode = surface
-        .tool_search
-        .as_deref()
-        .and_then(|why| why.split_whitespace().next())
-        .unwrap_or("tools");
-    let footer = guidance.footer(mode, searchable.len());
-    out.push_str(&footer);
+    let mode = surface.tool_search_mode().unwrap_or("tools");
+    out.push_str(&guidance.footer(mode, searchable.len()));
     out.push_str("\n\n");
     out
 }

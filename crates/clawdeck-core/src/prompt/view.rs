@@ -178,6 +178,7 @@ fn run_shape(
     package: Option<PathBuf>,
 ) -> super::openclaw_prompt::RunShape {
     let agent = resolution.resolved.agent.as_str();
+    let (provider, model_id) = provider_and_model_id(&resolution.resolved);
     super::openclaw_prompt::RunShape {
         agent: agent.to_string(),
         minimal: mode == PromptMode::Minimal || resolution.resolved.subagent,
@@ -198,8 +199,8 @@ fn run_shape(
         channel: ctx.channel.clone().filter(|_| !ctx.channel_from_key),
         main_session: is_main_session(ctx, agent),
         model: model_identity(&resolution.resolved),
-        provider: run_provider(&resolution.resolved),
-        model_id: run_model_id(&resolution.resolved),
+        provider,
+        model_id,
         default_model: default_model(config),
         session_key: ctx.session_key.clone(),
         workspace: workspace.to_path_buf(),
@@ -221,19 +222,18 @@ fn model_identity(resolved: &crate::policy::ResolvedContext) -> Option<String> {
     }
 }
 
-/// The run's provider: the resolved one, else the model ref's prefix.
-fn run_provider(resolved: &crate::policy::ResolvedContext) -> Option<String> {
-    resolved.provider.clone().or_else(|| {
-        let (provider, _) = resolved.model.as_deref()?.split_once('/')?;
-        Some(provider.to_string())
-    })
-}
-
-/// The run's model id without its provider (`gpt-5.1` of `openai/gpt-5.1`).
-fn run_model_id(resolved: &crate::policy::ResolvedContext) -> Option<String> {
-    let model = resolved.model.as_deref()?;
-    let provider = run_provider(resolved).unwrap_or_default();
-    Some(crate::model_ref::model_id(&provider, model).to_string())
+/// The run's provider (the resolved one, else the model ref's prefix) and its model id without
+/// the provider (`gpt-5.1` of `openai/gpt-5.1`).
+fn provider_and_model_id(
+    resolved: &crate::policy::ResolvedContext,
+) -> (Option<String>, Option<String>) {
+    let model = resolved.model.as_deref();
+    let provider = resolved
+        .provider
+        .clone()
+        .or_else(|| Some(model?.split_once('/')?.0.to_string()));
+    let id = model.map(|m| crate::model_ref::model_id(provider.as_deref().unwrap_or(""), m));
+    (provider, id.map(str::to_string))
 }
 
 /// `agents.defaults.model` (a string or its `primary`).
@@ -292,12 +292,9 @@ fn openclaw_text(
             files: Vec::new(),
         };
     }
-    let cataloged = match template.cataloged_tools_in_prompt {
-        super::template::CatalogedTools::Always => surface.deferred.as_slice(),
-        super::template::CatalogedTools::DirectoryMode if surface.directory_mode() => {
-            surface.deferred.as_slice()
-        }
-        super::template::CatalogedTools::DirectoryMode => &[],
+    let cataloged: &[ToolSpec] = match template.cataloged_tools_in_prompt {
+        super::template::CatalogedTools::DirectoryMode if !surface.directory_mode() => &[],
+        _ => &surface.deferred,
     };
     let available: Vec<ToolSpec> = surface.direct.iter().chain(cataloged).cloned().collect();
     let deferred_directory = match (

@@ -170,6 +170,17 @@ impl Semantics {
             })
     }
 
+    /// Every variable a credential of the pack names (the media plugins' and the vision
+    /// providers' keys).
+    pub fn credential_variables(&self) -> std::collections::BTreeSet<&str> {
+        self.media_credentials
+            .iter()
+            .flat_map(|c| &c.env)
+            .chain(self.provider_credentials.iter().flat_map(|c| &c.env))
+            .map(String::as_str)
+            .collect()
+    }
+
     /// Where the first of `env` that the run's environment gets (`set`: [`set_credentials`])
     /// is written, when `plugin` loads.
     pub(super) fn set_credential(
