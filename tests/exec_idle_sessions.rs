@@ -73,53 +73,60 @@ async fn idle_sessions_hold_no_reader_threads_and_output_after_idling_is_read() 
         reader_threads()
     );
 
-    // Output, then silence: the threads that read it hand the pipes back within ~5 s. Seen
-    // once in a clean CI run (2026-11-28): a reader thread still there after 20 s. A second
-    // session (the first killed, so its thread ends) must then park; twice is a failure.
-    let mut chatty = start("echo first; sleep 7; echo second; sleep 60").await;
-    if !eventually(Duration::from_secs(20), || reader_threads() == 0).await {
-        eprintln!(
-            "{} reader threads 20 s after session {chatty}'s output stopped; trying once more",
-            reader_threads()
-        );
-        run(&process, json!({"action": "kill", "sessionId": chatty})).await;
-        assert!(
-            eventually(Duration::from_secs(10), || reader_threads() == 0).await,
-            "{} reader threads after the session was killed",
-            reader_threads()
-        );
-        chatty = start("echo first; sleep 7; echo second; sleep 60").await;
-    }
-    assert!(
-        eventually(Duration::from_secs(20), || reader_threads() == 0).await,
-        "{} reader threads after the output stopped",
-        reader_threads()
-    );
-    // What came before and after the pipe went back to waiting is all there.
-    let log = || {
+    // Output, then silence: the thread that read it hands the pipe back within ~5 s (10 idle
+    // polls). Waiting for the text first, so the count is taken while a thread exists: before
+    // the fix (tokio hands pipes back in blocking mode, so a thread's read(2) waited for the
+    // child) a check made before the first read passed by luck.
+    let chatty = start("echo first; sleep 7; echo second; sleep 60").await;
+    let log = |id: String| {
         let process = &process;
-        let chatty = chatty.clone();
         async move {
-            run(process, json!({"action": "log", "sessionId": chatty})).await["text"]
+            run(process, json!({"action": "log", "sessionId": id})).await["text"]
                 .as_str()
                 .unwrap()
                 .to_string()
         }
     };
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let mut text = log().await;
-    while !text.contains("second") && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        text = log().await;
-    }
+    let wait_for_text = |id: String, needle: &'static str| {
+        let log = &log;
+        async move {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            let mut text = log(id.clone()).await;
+            while !text.contains(needle) && Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                text = log(id.clone()).await;
+            }
+            text
+        }
+    };
+    let text = wait_for_text(chatty.clone(), "first").await;
+    assert!(text.contains("first"), "{text:?}");
+    assert!(reader_threads() >= 1, "no reader thread right after a read");
+    assert!(
+        eventually(Duration::from_secs(20), || reader_threads() == 0).await,
+        "{} reader threads after the output stopped",
+        reader_threads()
+    );
+    // Output after the pipe went back to waiting is read, and that thread parks too.
+    let text = wait_for_text(chatty.clone(), "second").await;
     assert!(
         text.contains("first") && text.contains("second"),
         "{text:?}"
     );
+    assert!(
+        eventually(Duration::from_secs(20), || reader_threads() == 0).await,
+        "{} reader threads after the output stopped again",
+        reader_threads()
+    );
 
     // Ending a session whose pipes wait without a thread is prompt, output kept.
     let said = start("echo bye; sleep 60").await;
-    tokio::time::sleep(Duration::from_secs(6)).await;
+    assert!(wait_for_text(said.clone(), "bye").await.contains("bye"));
+    assert!(
+        eventually(Duration::from_secs(20), || reader_threads() == 0).await,
+        "{} reader threads after bye",
+        reader_threads()
+    );
     let killed_at = Instant::now();
     run(&process, json!({"action": "kill", "sessionId": said})).await;
     let session = sessions.get(&said).unwrap();

@@ -116,6 +116,13 @@ where
     let cancel = CancellationToken::new();
     match pipe.into_owned_fd() {
         Ok(fd) => {
+            // tokio hands the fd back in blocking mode; a reader thread must see EAGAIN to
+            // notice its pipe went silent (a blocking read waits for the child, holding the
+            // thread), and the async wait needs it non-blocking too. Only this read end
+            // changes: the child's write end is another open file.
+            if let Err(err) = set_nonblocking(&fd) {
+                tracing::debug!(stream = stream.as_str(), error = %err, "pipe left blocking");
+            }
             let state = PipeState {
                 fd,
                 reader: StreamReader::new(stream, &shared),
@@ -131,6 +138,12 @@ where
         }
     }
     PipeReader { done, stop, cancel }
+}
+
+fn set_nonblocking(fd: &OwnedFd) -> nix::Result<()> {
+    use nix::fcntl::{FcntlArg, OFlag, fcntl};
+    let flags = OFlag::from_bits_truncate(fcntl(fd, FcntlArg::F_GETFL)?);
+    fcntl(fd, FcntlArg::F_SETFL(flags | OFlag::O_NONBLOCK)).map(|_| ())
 }
 
 /// Waits on the async reactor, without a thread, until the pipe has something (data or its
@@ -281,7 +294,7 @@ fn read_blocking(mut state: PipeState) -> Option<PipeState> {
     let mut buf = BytesMut::new();
     let mut idle_polls = 0u32;
     while !state.stop.load(Ordering::Relaxed) {
-        // The fd is in blocking mode: wait for data only as long as a partial line may wait.
+        // A partial line waits only so long: until it is due, poll for more instead of reading.
         if let Some(wait) = state.reader.flush_due(&state.shared)
             && !wait_readable(raw, Some(wait))
         {
