@@ -62,6 +62,8 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "videoAudioReferences",
         "codeMode",
         "catalogModelInputs",
+        "modelIdNormalization",
+        "claudeImageRule",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }

@@ -46,6 +46,18 @@ def catalog_model_inputs(extensions):
     return inputs
 
 
+def model_id_normalization(extensions):
+    """Provider id (lower case) -> how OpenClaw rewrites a model id before looking it up
+    (`modelIdNormalization`: aliases, stripPrefixes, prefixWhenBare, ...), from the manifests."""
+    policies = {}
+    for manifest in sorted(glob.glob(os.path.join(extensions, "*", "openclaw.plugin.json"))):
+        declared = json.load(open(manifest)).get("modelIdNormalization") or {}
+        for provider, policy in sorted((declared.get("providers") or {}).items()):
+            if isinstance(policy, dict):
+                policies[provider.strip().lower()] = policy
+    return policies
+
+
 def code_mode_tiers(extensions):
     """Provider id -> model id -> its Code Mode tier (`compat.codeMode`), from the manifests'
     model catalogs."""
@@ -410,6 +422,11 @@ if engaged(code_mode_run):
 # What each catalog model takes: a run on one the config does not declare takes images when
 # its catalog entry says so (view_image and computer then).
 pack["catalogModelInputs"] = catalog_model_inputs(a.extensions)
+# The catalogs are looked up by the id OpenClaw normalizes a model reference to (anthropic/opus
+# is claude-opus-5), and the anthropic plugin takes a newer Claude model as taking images
+# whatever its entry says (extract_rules.mjs).
+pack["modelIdNormalization"] = model_id_normalization(a.extensions)
+pack["claudeImageRule"] = rules["claudeImageRule"]
 if "### Deferred Tool Schemas" in sp:
     ts["promptSection"] = sp[sp.index("### Deferred Tool Schemas"):sp.index("The AGENTS.md Tools section")]
 pack["toolSearch"] = ts

@@ -24,6 +24,10 @@
 //                                    directory formatter): the code mode's, the plain and the
 //                                    "omitted" guidance, the per-mode suffixes, and whether the
 //                                    directory leaves out the tools sent directly
+//   claudeImageRule                  the anthropic plugin's rule that a newer Claude model takes
+//                                    images whatever its entry says (applyAnthropicImageInput-
+//                                    Capability): the model-id normalization, the identity
+//                                    pattern, the "modern model" patterns and aliases (source text)
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -166,6 +170,44 @@ const directoryGuidance = {
   modeSuffix: suffixes,
   listsDirectTools: !/entries\.filter\(\(entry\) => !entry\.directVisible\)/.test(text(guidanceChoice.file)),
 };
+// The anthropic plugin marks a model image-capable when its id or name is a "modern" Claude
+// model (supportsAnthropicImageInput → matchesAnthropicModernModel → supportsClaudeAdaptive-
+// Thinking or the Mythos preview). The functions' regex literals and `=== "alias"` tests are
+// read; their shapes are checked, so a release that composes them differently fails here.
+function fnBody(name) {
+  const found = firstMatch(new RegExp(`\\nfunction ${name}\\(`));
+  if (!found) throw new Error(`no module of ${dist} defines ${name}`);
+  const src = text(found.file);
+  const from = src.indexOf(`function ${name}(`);
+  return src.slice(from, src.indexOf("\n}\n", from) + 2);
+}
+const regexLiterals = (body) => [...body.matchAll(/\/((?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\n[])+)\/\.(?:test|exec)\(/g)].map((m) => m[1]);
+const equalAliases = (body) => [...body.matchAll(/normalized === "([^"]+)"/g)].map((m) => m[1]);
+function claudeImageRule() {
+  const expect = (body, needle, what) => {
+    if (!body.includes(needle)) throw new Error(`${what} no longer reads ${JSON.stringify(needle)}`);
+    return body;
+  };
+  expect(fnBody("applyAnthropicImageInputCapability"), "supportsAnthropicImageInput(params.modelId, params.model.name)", "applyAnthropicImageInputCapability");
+  expect(fnBody("supportsAnthropicImageInput"), "matchesAnthropicModernModel(candidate)", "supportsAnthropicImageInput");
+  expect(fnBody("matchesAnthropicModernModel"), "supportsClaudeAdaptiveThinking({ id: modelId }) || isAnthropicMythosPreviewModel(modelId)", "matchesAnthropicModernModel");
+  expect(fnBody("normalizeClaudeModelId"), '(normalized.startsWith("anthropic/") ? normalized.slice(10) : normalized).replace(/[._\\s]+/g, "-")', "normalizeClaudeModelId");
+  const adaptive = expect(fnBody("supportsClaudeAdaptiveThinking"), "resolveClaudeOpus5ModelIdentity(ref) !== void 0 ||", "supportsClaudeAdaptiveThinking");
+  const identity = fnBody("resolveClaudeModelIdentity");
+  const opus5 = fnBody("resolveClaudeOpus5ModelIdentity");
+  const opus55 = opus5.includes("resolveClaudeOpus55ModelIdentity(ref)") ? fnBody("resolveClaudeOpus55ModelIdentity") : "";
+  const identityPatterns = regexLiterals(identity);
+  if (identityPatterns.length !== 1) throw new Error(`resolveClaudeModelIdentity: ${identityPatterns.length} patterns`);
+  const manifest = JSON.parse(readFileSync(join(dist, "extensions", "anthropic", "openclaw.plugin.json"), "utf8"));
+  return {
+    providers: manifest.providers,
+    // Group 1 when the pattern captures, else from where "claude-" starts in the match.
+    identityPattern: identityPatterns[0],
+    modernPatterns: [adaptive, opus5, opus55, fnBody("isAnthropicMythosPreviewModel")].flatMap(regexLiterals),
+    modernAliases: [opus5, opus55].flatMap(equalAliases),
+  };
+}
+const claudeImages = claudeImageRule();
 const profileIds = c("PROFILE_OPTIONS").map((p) => p.id);
 const sections = c("listCoreToolSections")({ swarmEnabled: true, githubPublicationAvailable: true });
 
@@ -181,6 +223,7 @@ console.log(JSON.stringify({
   sessionVisibility: { default: visibility ? visibility.match[1] : null, scopes },
   promptToolOrder,
   directoryGuidance,
+  claudeImageRule: claudeImages,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
   exec: {

@@ -169,8 +169,13 @@ pub fn isolated_config(config: &Value, model: &ModelRef, mock_base_url: &str) ->
     // What the entry declares it takes and its compat flags (Code Mode's tier) stay.
     let is_fallback = model.provider == FALLBACK_PROVIDER && model.model == FALLBACK_MODEL;
     let mock_model = |id: &str, declared: Option<&DeclaredModel<'_>>, run_model: bool| {
+        // The entry's name stays: the anthropic plugin reads it too (a newer Claude name).
+        let name = declared
+            .and_then(|m| m.entry.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or(id);
         let mut entry = json!({
-            "id": id, "name": id, "reasoning": false,
+            "id": id, "name": name, "reasoning": false,
             "contextWindow": 128000, "maxTokens": 4096,
         });
         match declared.filter(|m| m.input.is_some()) {

@@ -203,7 +203,17 @@ pub(crate) fn resolve_context<'a>(
             entry: agent.path.lookup(&cfg.raw).filter(|_| !agent.implicit),
             path: agent_path.as_deref(),
         };
-        rules.activation(&cfg.raw, run_agent, provider.as_deref(), model.as_deref())
+        let catalog_id = provider
+            .as_deref()
+            .zip(model.as_deref())
+            .map(|(p, m)| semantics.model_rules.normalize_id(p, m));
+        rules.activation(
+            &cfg.raw,
+            run_agent,
+            provider.as_deref(),
+            model.as_deref(),
+            catalog_id.as_deref(),
+        )
     });
     let resolved = ResolvedContext {
         agent: agent.id.clone(),

@@ -93,13 +93,16 @@ fn present(value: Option<&Value>) -> Option<&Value> {
     value.filter(|v| !v.is_null())
 }
 
-/// The `models` entry keyed `provider/model` (keys compared without case).
-fn model_entry<'a>(models: Option<&'a Value>, key: &str) -> Option<(&'a str, &'a Value)> {
-    models?
-        .as_object()?
-        .iter()
-        .find(|(k, _)| k.trim().eq_ignore_ascii_case(key))
-        .map(|(k, v)| (k.as_str(), v))
+/// The `models` entry keyed by the first of `keys` (`provider/model`) it has (keys compared
+/// without case).
+fn model_entry<'a>(models: Option<&'a Value>, keys: &[&str]) -> Option<(&'a str, &'a Value)> {
+    let models = models?.as_object()?;
+    keys.iter().find_map(|key| {
+        models
+            .iter()
+            .find(|(k, _)| k.trim().eq_ignore_ascii_case(key))
+            .map(|(k, v)| (k.as_str(), v))
+    })
 }
 
 /// `"key"` quoted as config paths quote a key with a slash or dot.
@@ -115,18 +118,30 @@ pub struct RunAgent<'a> {
 }
 
 impl CodeModeRules {
-    /// Whether Code Mode engages for a run of `agent` on `provider`/`model`.
+    /// Whether Code Mode engages for a run of `agent` on `provider`/`model`; `catalog_id` is
+    /// the id the reference normalizes to (`anthropic/opus` is `claude-opus-5`), which the
+    /// catalogs and a second settings key are read by.
     pub fn activation(
         &self,
         raw: &Value,
         agent: RunAgent<'_>,
         provider: Option<&str>,
         model: Option<&str>,
+        catalog_id: Option<&str>,
     ) -> CodeModeActivation {
         let key = provider
             .zip(model)
             .map(|(p, m)| format!("{}/{}", p.trim(), crate::model_ref::model_id(p, m).trim()));
-        let (value, source) = self.setting(raw, agent, key.as_deref());
+        let normalized_key = provider
+            .zip(catalog_id)
+            .map(|(p, id)| format!("{}/{}", p.trim(), id.trim()))
+            .filter(|k| Some(k) != key.as_ref());
+        let keys: Vec<&str> = key
+            .iter()
+            .chain(&normalized_key)
+            .map(String::as_str)
+            .collect();
+        let (value, source) = self.setting(raw, agent, &keys);
         // OpenClaw's readEnabled: a boolean or "auto", anything else is off.
         let setting = match value {
             Some(v @ Value::Bool(_)) => v.clone(),
@@ -141,7 +156,7 @@ impl CodeModeRules {
         let (engaged, tier) = match &setting {
             Value::Bool(on) => (*on, None),
             _ => {
-                let (preferred, tier) = self.tier(raw, provider, model, key.as_deref());
+                let (preferred, tier) = self.tier(raw, provider, model, catalog_id, key.as_deref());
                 (preferred, Some(tier))
             }
         };
@@ -158,11 +173,11 @@ impl CodeModeRules {
         &'a self,
         raw: &'a Value,
         agent: RunAgent<'a>,
-        key: Option<&str>,
+        keys: &[&str],
     ) -> (Option<&'a Value>, String) {
         let agent_path = agent.path.unwrap_or("agents.list[]");
-        if let (Some(entry), Some(key)) = (agent.entry, key)
-            && let Some((written, model)) = model_entry(entry.get("models"), key)
+        if let Some(entry) = agent.entry
+            && let Some((written, model)) = model_entry(entry.get("models"), keys)
             && let Some(value) = present(model.get("codeMode"))
         {
             return (
@@ -183,8 +198,7 @@ impl CodeModeRules {
                 None => {}
             }
         }
-        if let Some(key) = key
-            && let Some((written, model)) = model_entry(raw.pointer("/agents/defaults/models"), key)
+        if let Some((written, model)) = model_entry(raw.pointer("/agents/defaults/models"), keys)
             && let Some(value) = present(model.get("codeMode"))
         {
             return (
@@ -208,6 +222,7 @@ impl CodeModeRules {
         raw: &Value,
         provider: Option<&str>,
         model: Option<&str>,
+        catalog_id: Option<&str>,
         key: Option<&str>,
     ) -> (bool, String) {
         let (Some(provider), Some(model), Some(key)) = (provider, model, key) else {
@@ -227,10 +242,15 @@ impl CodeModeRules {
             );
             return (tier == "preferred", format!("{key} is {tier} ({path})"));
         }
-        match catalog_entry(&self.model_tiers, provider, model) {
+        let id = catalog_id.unwrap_or(model);
+        let as_id = match crate::model_ref::model_id(provider, model).trim() == id {
+            true => String::new(),
+            false => format!(" as {id}"),
+        };
+        match catalog_entry(&self.model_tiers, provider, id) {
             Some((p, tier)) => (
                 tier == "preferred",
-                format!("{key} is \"{tier}\" (the {p} provider's catalog)"),
+                format!("{key} is \"{tier}\" (the {p} provider's catalog{as_id})"),
             ),
             None => (
                 false,
@@ -263,7 +283,7 @@ mod tests {
             path: entry.map(|_| "agents.list[0]"),
         };
         let (provider, model) = model.split_once('/').unwrap();
-        rules.activation(raw, agent, Some(provider), Some(model))
+        rules.activation(raw, agent, Some(provider), Some(model), None)
     }
 
     #[test]
@@ -281,6 +301,36 @@ mod tests {
         assert!(run(&auto, &json!({}), "OpenAI/GPT-5.5").engaged);
         // The older release's default is off.
         assert!(!run(&rules(json!(false)), &json!({}), "openai/gpt-5.5").engaged);
+    }
+
+    #[test]
+    fn an_alias_reads_the_catalog_row_and_the_settings_of_its_normalized_id() {
+        let auto = rules(json!("auto"));
+        let agent = RunAgent {
+            entry: None,
+            path: None,
+        };
+        let on = auto.activation(
+            &json!({}),
+            agent,
+            Some("openai"),
+            Some("openai/fast"),
+            Some("gpt-5.5"),
+        );
+        assert!(on.engaged);
+        assert_eq!(
+            on.describe(),
+            "Code Mode on: \"auto\" (the release's default) and openai/fast is \"preferred\" (the openai provider's catalog as gpt-5.5)"
+        );
+        // A setting keyed by the normalized id counts; the written key comes first.
+        let raw =
+            json!({"agents": {"defaults": {"models": {"openai/gpt-5.5": {"codeMode": false}}}}});
+        let off = auto.activation(&raw, agent, Some("openai"), Some("fast"), Some("gpt-5.5"));
+        assert!(!off.engaged);
+        assert_eq!(
+            off.source,
+            "agents.defaults.models.\"openai/gpt-5.5\".codeMode"
+        );
     }
 
     #[test]

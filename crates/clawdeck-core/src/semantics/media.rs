@@ -226,8 +226,9 @@ impl Semantics {
     /// version does not have.
     pub fn what_brings(&self, name: &str) -> Option<String> {
         let condition = self.conditional(name)?;
-        let vision = ", or a run on a model that takes images (clawdeck sees that only in the \
-                      model's models.providers entry: input naming \"image\")";
+        let vision = ", or a run on a model that takes images (clawdeck reads that from the \
+                      model's models.providers entry, its provider's catalog and the anthropic \
+                      plugin's newer-Claude rule)";
         let vision = if self.needs_vision(name) { vision } else { "" };
         let Some(keys) = media_model_keys(name) else {
             return Some(format!("{condition}{vision}"));

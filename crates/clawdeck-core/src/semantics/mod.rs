@@ -8,6 +8,7 @@
 
 mod code_mode;
 mod media;
+mod model_rules;
 pub mod normalize;
 pub mod pack;
 pub(crate) mod renames;
@@ -19,6 +20,7 @@ mod vision;
 
 pub use code_mode::{CodeModeActivation, CodeModeRules, RunAgent};
 pub use media::{MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
+pub use model_rules::{ClaudeImageRule, ClaudeImageRuleSpec, IdPolicy, ModelRules};
 pub use synced::{MAX_SYNCED_TOOLS, tool_name_problem};
 pub use video_audio::VideoAudioReferences;
 pub use vision::{
@@ -430,6 +432,9 @@ pub struct Semantics {
     /// Provider id → model id → what it takes, from the manifests' model catalogs (see
     /// `vision`).
     pub catalog_model_inputs: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+    /// The id a model reference normalizes to, and the anthropic plugin's newer-Claude image
+    /// rule (see `model_rules`).
+    pub model_rules: ModelRules,
 }
 
 impl Semantics {
@@ -590,6 +595,7 @@ pub fn newest() -> Arc<Semantics> {
                 vision_model_tools: BTreeMap::new(),
                 code_mode: None,
                 catalog_model_inputs: BTreeMap::new(),
+                model_rules: ModelRules::default(),
             })
         })
 }

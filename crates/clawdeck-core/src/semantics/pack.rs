@@ -122,6 +122,12 @@ pub(crate) struct PackFile {
     /// Provider id → model id → what it takes, from the manifests' model catalogs.
     #[serde(default)]
     pub catalog_model_inputs: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+    /// Provider id → how OpenClaw normalizes a model id before looking it up.
+    #[serde(default)]
+    pub model_id_normalization: BTreeMap<String, super::IdPolicy>,
+    /// The anthropic plugin's rule that a newer Claude model takes images.
+    #[serde(default)]
+    pub claude_image_rule: Option<super::ClaudeImageRuleSpec>,
     /// When Code Mode engages, and its control tools as sent.
     #[serde(default)]
     pub code_mode: Option<super::CodeModeRules>,
@@ -519,6 +525,10 @@ impl PackFile {
             vision_model_tools: self.vision_model_tools,
             code_mode: self.code_mode,
             catalog_model_inputs: self.catalog_model_inputs,
+            model_rules: super::ModelRules::from_pack(
+                self.model_id_normalization,
+                self.claude_image_rule,
+            )?,
             tooling_rule: self.tooling_prompt_rule,
             prompt_summaries,
             param_aliases,
@@ -528,11 +538,7 @@ impl PackFile {
             schema_variants: self.schema_variants,
             property_requires: self.property_requires,
             channel_variants: self.channel_variants,
-            channel_group_policy: self
-                .channel_group_policy
-                .into_iter()
-                .map(|(k, v)| (k.trim().to_lowercase(), v))
-                .collect(),
+            channel_group_policy: by_lower_key(self.channel_group_policy),
             conditional_tools: conditional,
             conditional_specs,
             family_expansions: self.family_expansions,
@@ -548,10 +554,7 @@ impl PackFile {
             captured_from: self.captured_from,
             tools,
             groups,
-            profiles: profiles
-                .into_iter()
-                .map(|(k, v)| (k.trim().to_lowercase(), v))
-                .collect(),
+            profiles: by_lower_key(profiles),
             default_profile: self.default_profile,
             profile_values: self.profile_values,
             aliases: self
@@ -575,6 +578,13 @@ impl PackFile {
             tooling_prompt,
         })
     }
+}
+
+/// `map` keyed as OpenClaw compares its keys: trimmed, in lower case.
+fn by_lower_key<V>(map: BTreeMap<String, V>) -> BTreeMap<String, V> {
+    map.into_iter()
+        .map(|(k, v)| (k.trim().to_lowercase(), v))
+        .collect()
 }
 
 /// The tools of the pack's `primarySessionOnly` (`{tools: [...]}`).

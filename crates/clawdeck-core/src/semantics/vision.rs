@@ -29,7 +29,7 @@ pub struct ModelInput {
     /// Where that is written: `models.providers.vis.models[0].input`, or `the openai
     /// provider's catalog`.
     pub path: String,
-    /// It comes from the provider's catalog, not from the config.
+    /// It comes from OpenClaw (a provider's catalog or plugin), not from the config.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub from_catalog: bool,
 }
@@ -172,17 +172,59 @@ pub(super) fn vision_providers(raw: &Value) -> Vec<&str> {
 
 impl Semantics {
     /// What `provider`/`model` takes: the config's entry for it when that declares `input`,
-    /// else its provider's catalog (ids compared without case); `None` when neither says.
+    /// else its provider's catalog (ids compared without case, the catalog's by the id the
+    /// reference normalizes to); then the anthropic plugin's rule may add images for a newer
+    /// Claude model. `None` when nothing says.
     pub fn model_input(&self, raw: &Value, provider: &str, model: &str) -> Option<ModelInput> {
-        if let Some(declared) = declared_input(raw, provider, model) {
-            return Some(declared);
+        let id = self.model_rules.normalize_id(provider, model);
+        let declared = declared_models(raw);
+        let entry = find_declared(&declared, provider, model)
+            .or_else(|| find_declared(&declared, provider, &id));
+        let found = declared_input(raw, provider, model)
+            .or_else(|| declared_input(raw, provider, &id))
+            .or_else(|| self.catalog_input(provider, &id))
+            .or_else(|| self.catalog_input(provider, model));
+        let name = entry
+            .and_then(|e| e.entry.get("name"))
+            .and_then(Value::as_str);
+        match self.newer_claude(provider, &id, name) {
+            Some(rule) if !found.as_ref().is_some_and(|f| f.takes_images) => Some(ModelInput {
+                takes_images: true,
+                path: match found {
+                    Some(found) => format!("{rule}, whatever {} says", found.path),
+                    None => rule,
+                },
+                from_catalog: true,
+            }),
+            _ => found,
         }
+    }
+
+    fn catalog_input(&self, provider: &str, model: &str) -> Option<ModelInput> {
         let (catalog, taken) = catalog_entry(&self.catalog_model_inputs, provider, model)?;
         Some(ModelInput {
             takes_images: taken.iter().any(|i| i == "image"),
             path: format!("the {catalog} provider's catalog"),
             from_catalog: true,
         })
+    }
+
+    /// The anthropic plugin's rule in words, when it takes `id` (or the entry's `name`) for a
+    /// newer Claude model on one of its providers.
+    fn newer_claude(&self, provider: &str, id: &str, name: Option<&str>) -> Option<String> {
+        let rule = self.model_rules.claude_images.as_ref()?;
+        if !rule.applies(provider) {
+            return None;
+        }
+        if rule.is_modern(id) {
+            return Some(format!(
+                "the {provider} plugin takes {id} for a newer Claude model"
+            ));
+        }
+        let name = name.filter(|n| rule.is_modern(n))?;
+        Some(format!(
+            "the {provider} plugin takes the name \"{name}\" for a newer Claude model"
+        ))
     }
 
     /// Whether `name` is a tool a model that takes images brings.
@@ -375,5 +417,62 @@ mod tests {
                 )
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn the_anthropic_plugin_gives_a_newer_claude_model_images_on_its_own_provider() {
+        let declared = |provider: &str, id: &str, name: &str| {
+            json!({"models": {"providers": {provider: {"models": [
+                {"id": id, "name": name, "input": ["text"]}]}}}})
+        };
+        for version in ["2026.8", "2026.9"] {
+            let semantics = super::super::embedded(version).unwrap();
+            let takes = |raw: &Value, provider: &str, model: &str| {
+                semantics
+                    .model_input(raw, provider, model)
+                    .is_some_and(|i| i.takes_images)
+            };
+            let opus = declared("anthropic", "claude-opus-4-6", "claude-opus-4-6");
+            let input = semantics
+                .model_input(&opus, "anthropic", "anthropic/claude-opus-4-6")
+                .unwrap();
+            assert!(input.takes_images && input.from_catalog, "{version}");
+            assert_eq!(
+                input.path,
+                "the anthropic plugin takes claude-opus-4-6 for a newer Claude model, whatever \
+                 models.providers.anthropic.models[0].input says"
+            );
+            let named = declared("anthropic", "house", "Claude Sonnet 4.6");
+            assert!(takes(&named, "anthropic", "house"), "{version}");
+            let relay = declared("relay", "claude-opus-4-6", "claude-opus-4-6");
+            assert!(!takes(&relay, "relay", "claude-opus-4-6"), "{version}");
+            let older = declared("anthropic", "claude-sonnet-4-5", "claude-sonnet-4-5");
+            assert!(
+                !takes(&older, "anthropic", "claude-sonnet-4-5"),
+                "{version}"
+            );
+            // Undeclared and in no catalog: the plugin's rule alone says so.
+            assert!(
+                takes(&json!({}), "anthropic", "claude-sonnet-4-6"),
+                "{version}"
+            );
+            assert_eq!(
+                semantics.model_input(&json!({}), "anthropic", "claude-3-5-haiku"),
+                None
+            );
+        }
+    }
+
+    #[test]
+    fn a_catalog_row_is_read_by_the_id_the_reference_normalizes_to() {
+        let newer = super::super::embedded("2026.9").unwrap();
+        let input = newer
+            .model_input(&json!({}), "anthropic", "anthropic/haiku")
+            .unwrap();
+        assert!(input.takes_images);
+        assert_eq!(input.path, "the anthropic provider's catalog");
+        // 2026.8's manifest has no "haiku" alias.
+        let older = super::super::embedded("2026.8").unwrap();
+        assert_eq!(older.model_input(&json!({}), "anthropic", "haiku"), None);
     }
 }
