@@ -246,11 +246,32 @@ fn run_prompt_comparison(
     } else {
         view.prompt.clone()
     };
-    let mut comparison = compare_prompt(real, &ours);
-    if args.gateway.is_none() && !workspace_configured(&loaded.raw, agent) {
-        comparison.retain(|title| !is_fresh_workspace_section(title));
+    let fresh_workspace = args.gateway.is_none() && !workspace_configured(&loaded.raw, agent);
+    if !fresh_workspace {
+        return compare_prompt(real, &ours);
     }
+    let mut comparison = compare_prompt(&without_lab_repo(real), &ours);
+    comparison.retain(|title| !is_fresh_workspace_section(title));
     comparison
+}
+
+/// `real` without the `repo=` of its `Runtime:` line when that is the fresh workspace OpenClaw
+/// made a git repository in the lab's home (2026.8.2 names it), not the operator's.
+fn without_lab_repo(real: &str) -> String {
+    let lines: Vec<String> = real
+        .split('\n')
+        .map(|line| match line.strip_prefix("Runtime: ") {
+            Some(facts) => {
+                let kept: Vec<&str> = facts
+                    .split(" | ")
+                    .filter(|f| !(f.starts_with("repo=") && f.contains("/clawdeck-verify-")))
+                    .collect();
+                format!("Runtime: {}", kept.join(" | "))
+            }
+            None => line.to_string(),
+        })
+        .collect();
+    lines.join("\n")
 }
 
 /// Whether the config names the agent's workspace; when not, a local run's is the fresh one
@@ -495,5 +516,20 @@ fn short(value: Option<&Value>) -> String {
         text
     } else {
         format!("{}…", text.chars().take(MAX).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_labs_own_repo_leaves_the_runtime_line() {
+        let real = "x\nRuntime: agent=main | repo=/tmp/clawdeck-verify-1-2-0/.openclaw/workspace | thinking=off\n\
+                    Runtime: agent=ops | repo=/srv/ws | thinking=off";
+        assert_eq!(
+            without_lab_repo(real),
+            "x\nRuntime: agent=main | thinking=off\nRuntime: agent=ops | repo=/srv/ws | thinking=off"
+        );
     }
 }

@@ -18,6 +18,10 @@ fn is_file_heading(title: &str) -> bool {
         && (lower.ends_with(".md") || lower.ends_with(".txt"))
 }
 
+/// The release's own sections that can follow the files inside the cached part (2026.8 writes
+/// Silent Replies after the last file, before the boundary): such a heading ends the files.
+const AFTER_FILES: &[&str] = &["Silent Replies"];
+
 /// Cache-boundary comments (`<!-- openclaw:attempt:STABLE -->`) close Project Context: what
 /// follows is the builder's again. (Workspace files have comments of their own.)
 fn is_boundary(line: &str) -> bool {
@@ -36,7 +40,8 @@ pub fn split_sections(prompt: &str) -> Vec<PromptSection> {
         let heading = if line == PROJECT_CONTEXT {
             Some(line.trim_start_matches('#').trim())
         } else if let Some(rest) = line.strip_prefix("## ") {
-            (!in_project_context || is_file_heading(rest)).then_some(rest.trim())
+            let own = AFTER_FILES.contains(&rest.trim());
+            (!in_project_context || is_file_heading(rest) || own).then_some(rest.trim())
         } else {
             None
         };
@@ -113,6 +118,20 @@ Current date: 2026-12-01";
         );
         assert!(sections[4].text.contains("## First Run\nRead it."));
         assert!(sections[1].text.contains("### Deferred Tool Schemas"));
+    }
+
+    #[test]
+    fn silent_replies_after_the_last_file_is_a_section_of_its_own() {
+        // 2026.8.2 writes it after the files, inside the cached part.
+        let prompt = "# Project Context\n## /ws/AGENTS.md\n## Notes\nx\n## Silent Replies\n\
+                      Nothing to say: NO_REPLY\n<!-- /openclaw:attempt:STABLE -->";
+        let sections = split_sections(prompt);
+        let titles: Vec<&str> = sections.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            vec!["Project Context", "/ws/AGENTS.md", "Silent Replies"]
+        );
+        assert!(sections[1].text.ends_with("## Notes\nx"));
     }
 
     #[test]
