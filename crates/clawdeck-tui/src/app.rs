@@ -259,15 +259,20 @@ impl App {
     fn apply_settings(&mut self, config: &LoadedConfig) {
         self.keymap = Keymap::with_overrides(&config.settings.keys);
         self.approval_bell = config.settings.console.approval_bell;
-        // A stored pack that cannot load comes first: every answer is the shipped pack's.
+        // A stored pack that cannot load comes first: every answer is the shipped pack's. Then
+        // the key overrides, then what the CLI prints as `warning:` on loading the config (an
+        // unreadable .env, a login shell that timed out, unknown keys).
         let warnings: Vec<&String> = config
             .pack
             .warnings
             .iter()
             .chain(&self.keymap.warnings)
+            .chain(&config.warnings)
             .collect();
         if let Some(w) = warnings.first() {
             let more = warnings.len() - 1;
+            // Config text is quoted in them: shown, never obeyed.
+            let w = crate::sanitize::visible(w).text;
             let text = if more > 0 {
                 format!("{w} (+{more} more)")
             } else {

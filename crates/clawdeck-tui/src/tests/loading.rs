@@ -21,6 +21,39 @@ fn a_stored_pack_that_cannot_load_is_named_on_the_status_line() {
 }
 
 #[test]
+fn the_configs_load_warnings_reach_the_status_line_shown_not_obeyed() {
+    // What the CLI prints as `warning:` on stderr: a login shell that timed out, then a key
+    // whose name carries an escape sequence from the file.
+    let mut config = fixture_config();
+    config.warnings.push(
+        "env.shellEnv: the login shell /bin/bash -l did not finish in 1 s; its variables are \
+         not counted"
+            .to_string(),
+    );
+    config
+        .warnings
+        .push("unknown key \"x\u{1b}[31my\" at tools".to_string());
+    let mut h = Harness::new();
+    h.app.set_config(config);
+    assert_eq!(
+        h.status(),
+        "env.shellEnv: the login shell /bin/bash -l did not finish in 1 s; its variables are not \
+         counted (+1 more)"
+    );
+    let screen = h.screen(80, 24);
+    assert!(screen.contains("env.shellEnv: the login shell"), "{screen}");
+    insta::assert_snapshot!("config_warning_on_the_status_line", screen);
+
+    let mut config = fixture_config();
+    config
+        .warnings
+        .push("unknown key \"x\u{1b}[31my\" at tools".to_string());
+    h.app.set_config(config);
+    assert!(!h.status().contains('\u{1b}'), "{}", h.status());
+    assert!(h.status().contains("unknown key \"x"), "{}", h.status());
+}
+
+#[test]
 fn a_save_with_an_unknown_profile_is_a_config_error_and_the_last_good_config_stays() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("openclaw.json5");
