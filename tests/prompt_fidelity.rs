@@ -171,30 +171,11 @@ fn context_flags(case: &PromptCase) -> Vec<String> {
     flags
 }
 
-/// The section titles of every release's prompt template (assets/openclaw/prompt/).
-fn template_titles() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/openclaw/prompt");
-    let mut titles = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let doc: Value =
-            serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
-        for section in doc["sections"].as_array().into_iter().flatten() {
-            if let Some(title) = section["title"].as_str().filter(|t| !t.is_empty()) {
-                titles.push(title.to_string());
-            }
-        }
-    }
-    titles
-}
-
 /// Writes into `home` the workspace files the real run injected from its own home (the
 /// sections titled `$HOME/...` under Project Context): OpenClaw seeded them into the fresh
 /// home's workspace, and clawdeck must read the same files. Returns how many.
 fn lay_out_home(home: &Path, real_prompt: &str) -> usize {
     let mut written = 0;
-    // A file's text ends where a section of the release's own follows it inside the cached
-    // part (2026.8's Silent Replies comes after the last file).
-    let ends_file = template_titles();
     for section in split_sections(real_prompt) {
         let Some(rest) = section.title.strip_prefix(&format!("{HOME}/")) else {
             continue;
@@ -203,10 +184,6 @@ fn lay_out_home(home: &Path, real_prompt: &str) -> usize {
             .text
             .split('\n')
             .skip(1)
-            .take_while(|l| {
-                !l.strip_prefix("## ")
-                    .is_some_and(|t| ends_file.iter().any(|e| e == t))
-            })
             .filter(|l| !(l.starts_with("<!--") && l.contains("openclaw:attempt")))
             .collect();
         let path = home.join(rest);

@@ -97,6 +97,16 @@ pub fn set_variables(text: &str) -> (BTreeSet<String>, usize) {
     (names.set, names.left_out)
 }
 
+/// Whether `name` is an environment variable's name as a shell writes it
+/// (`[A-Za-z_][A-Za-z0-9_]*`).
+pub fn is_env_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// Variable names kept up to [`MAX_VARIABLES`], with a count of the others.
 #[derive(Debug, Default)]
 pub(crate) struct BoundedNames {

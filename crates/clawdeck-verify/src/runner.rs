@@ -94,16 +94,9 @@ impl Default for RunOptions {
 /// Writes the run's `~/.profile` exporting `names` (variable names only; any other is
 /// skipped) with a stand-in value.
 fn write_login_profile(home: &Path, names: &[String]) -> Result<(), VerifyError> {
-    let valid = |name: &&String| {
-        let mut chars = name.chars();
-        chars
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-    };
     let text: String = names
         .iter()
-        .filter(valid)
+        .filter(|name| crate::dotenv::is_env_name(name))
         .map(|name| format!("export {name}=clawdeck-lab\n"))
         .collect();
     let to = home.join(DotEnvPlace::LoginShell.under_home());

@@ -50,13 +50,7 @@ pub fn is_env_assignment_token(token: &str) -> bool {
     let Some((name, value)) = token.split_once('=') else {
         return false;
     };
-    let mut chars = name.chars();
-    let first_ok = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    first_ok
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !value.chars().any(is_js_line_terminator)
+    crate::dotenv::is_env_name(name) && !value.chars().any(is_js_line_terminator)
 }
 
 /// An option token split at its first `=`: the name and the inline value, if any.

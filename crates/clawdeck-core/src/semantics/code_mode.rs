@@ -243,9 +243,10 @@ impl CodeModeRules {
             return (tier == "preferred", format!("{key} is {tier} ({path})"));
         }
         let id = catalog_id.unwrap_or(model);
-        let as_id = match crate::model_ref::model_id(provider, model).trim() == id {
-            true => String::new(),
-            false => format!(" as {id}"),
+        let as_id = if crate::model_ref::model_id(provider, model).trim() == id {
+            String::new()
+        } else {
+            format!(" as {id}")
         };
         match catalog_entry(&self.model_tiers, provider, id) {
             Some((p, tier)) => (

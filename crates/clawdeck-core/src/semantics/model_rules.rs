@@ -9,6 +9,11 @@ use std::collections::BTreeMap;
 use regex::Regex;
 use serde::Deserialize;
 
+/// normalizeClaudeModelId's `/[._\s]+/g`, each run written as one `-` (a constant pattern;
+/// the tests compile it).
+static SEPARATORS: std::sync::LazyLock<Option<Regex>> =
+    std::sync::LazyLock::new(|| Regex::new(r"[._\s]+").ok());
+
 /// One provider's `modelIdNormalization` policy, as its manifest writes it.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -141,17 +146,10 @@ impl ClaudeImageRule {
     fn identity(&self, id: &str) -> String {
         let lower = id.trim().to_lowercase();
         let bare = lower.strip_prefix("anthropic/").unwrap_or(&lower);
-        let mut normalized = String::with_capacity(bare.len());
-        let mut in_run = false;
-        for c in bare.chars() {
-            let separator = c == '.' || c == '_' || c.is_whitespace();
-            if !separator {
-                normalized.push(c);
-            } else if !in_run {
-                normalized.push('-');
-            }
-            in_run = separator;
-        }
+        let normalized = match SEPARATORS.as_ref() {
+            Some(separators) => separators.replace_all(bare, "-").into_owned(),
+            None => bare.to_string(),
+        };
         let Some(found) = self.identity.captures(&normalized) else {
             return normalized;
         };
@@ -265,6 +263,7 @@ mod tests {
 
     #[test]
     fn only_a_trailing_lookahead_is_accepted() {
+        assert!(SEPARATORS.is_some());
         assert!(compile("a(?=b)").is_ok());
         assert!(compile("(?<=a)b").is_err());
         assert!(compile("a(?!b)").is_err());

@@ -65,6 +65,19 @@ impl DeclaredModel<'_> {
         self.input
             .is_some_and(|input| input.iter().any(|i| i.as_str() == Some("image")))
     }
+
+    /// What the entry declares it takes; `None` when it declares no `input` list.
+    fn declared_input(&self) -> Option<ModelInput> {
+        self.input?;
+        Some(ModelInput {
+            takes_images: self.takes_images(),
+            path: format!(
+                "models.providers.{}.models[{}].input",
+                self.provider, self.index
+            ),
+            from_catalog: false,
+        })
+    }
 }
 
 /// Every model the config's `models.providers` declares (one with a string `id`), in order.
@@ -110,16 +123,7 @@ pub fn find_declared<'a>(
 /// What the config's `models.providers` entry for `provider`/`model` declares it takes (see
 /// [`find_declared`]). `None` when the config declares no `input` list for it.
 pub fn declared_input(raw: &Value, provider: &str, model: &str) -> Option<ModelInput> {
-    let found = find_declared(&declared_models(raw), provider, model)?;
-    found.input?;
-    Some(ModelInput {
-        takes_images: found.takes_images(),
-        path: format!(
-            "models.providers.{}.models[{}].input",
-            found.provider, found.index
-        ),
-        from_catalog: false,
-    })
+    find_declared(&declared_models(raw), provider, model)?.declared_input()
 }
 
 /// The `provider/model` references the config's agents name (each model setting's primary and
@@ -178,26 +182,31 @@ impl Semantics {
     pub fn model_input(&self, raw: &Value, provider: &str, model: &str) -> Option<ModelInput> {
         let id = self.model_rules.normalize_id(provider, model);
         let declared = declared_models(raw);
-        let entry = find_declared(&declared, provider, model)
-            .or_else(|| find_declared(&declared, provider, &id));
-        let found = declared_input(raw, provider, model)
-            .or_else(|| declared_input(raw, provider, &id))
+        let as_written = find_declared(&declared, provider, model);
+        let as_normalized = find_declared(&declared, provider, &id);
+        let found = as_written
+            .and_then(|e| e.declared_input())
+            .or_else(|| as_normalized.and_then(|e| e.declared_input()))
             .or_else(|| self.catalog_input(provider, &id))
             .or_else(|| self.catalog_input(provider, model));
-        let name = entry
+        let name = as_written
+            .or(as_normalized)
             .and_then(|e| e.entry.get("name"))
             .and_then(Value::as_str);
-        match self.newer_claude(provider, &id, name) {
-            Some(rule) if !found.as_ref().is_some_and(|f| f.takes_images) => Some(ModelInput {
-                takes_images: true,
-                path: match found {
-                    Some(found) => format!("{rule}, whatever {} says", found.path),
-                    None => rule,
-                },
-                from_catalog: true,
-            }),
-            _ => found,
+        if found.as_ref().is_some_and(|f| f.takes_images) {
+            return found;
         }
+        let Some(rule) = self.newer_claude(provider, &id, name) else {
+            return found;
+        };
+        Some(ModelInput {
+            takes_images: true,
+            path: match found {
+                Some(found) => format!("{rule}, whatever {} says", found.path),
+                None => rule,
+            },
+            from_catalog: true,
+        })
     }
 
     fn catalog_input(&self, provider: &str, model: &str) -> Option<ModelInput> {
