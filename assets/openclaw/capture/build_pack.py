@@ -222,6 +222,9 @@ MEDIA_CONTRACTS = {
     "mediaUnderstandingProviders": (None, ["pdf", image_tool]),
 }
 media_credentials = {}
+# The providers whose stored auth profiles count as that capability's credential (the same
+# auth signals, each normalized as listProfilesForProvider compares them), by (plugin, tool).
+media_profile_providers = {}
 # Every bundled plugin's model providers with the variables its setup names as their
 # credentials: a configured model that takes images brings pdf and the image tool when its
 # provider has one (hasConfiguredVisionModelAuthSignal).
@@ -234,13 +237,18 @@ for manifest in sorted(glob.glob(os.path.join(a.extensions, "*", "openclaw.plugi
     for contract, (metadata_key, media_tools) in MEDIA_CONTRACTS.items():
         for provider in (d.get("contracts") or {}).get(contract) or []:
             meta = (d.get(metadata_key) or {}).get(provider, {}) if metadata_key else {}
+            if any("providerBaseUrl" in s for s in meta.get("authSignals") or []):
+                raise SystemExit(f"{manifest}: an auth signal guarded by providerBaseUrl, which the pack cannot say")
             signals = [s["provider"] for s in meta.get("authSignals") or []] or \
                 [provider, *meta.get("aliases", []), *meta.get("authProviders", [])]
             env = [v for s in signals for v in setup_env.get(s, [])]
             for tool in media_tools:
-                if tool in names and env:
-                    known = media_credentials.setdefault((d["id"], tool), [])
-                    known.extend(v for v in env if v not in known)
+                if tool not in names:
+                    continue
+                known = media_profile_providers.setdefault((d["id"], tool), [])
+                known.extend(s.strip().lower() for s in signals if s.strip().lower() not in known)
+                known = media_credentials.setdefault((d["id"], tool), [])
+                known.extend(v for v in env if v not in known)
 
 # Bundled plugins that are off by default: the tools the run that turns them all on adds, by
 # plugin (OpenClaw builds them only while plugins.entries.<id>.enabled is true or a slot names
@@ -327,7 +335,17 @@ pack.update({
     "toolingPromptToolSearch": tooling(sp),
 })
 pack["pluginsOffByDefault"] = dict(sorted(off_by_default.items()))
-pack["mediaCredentials"] = [{"plugin": p, "tool": t, "env": env} for (p, t), env in sorted(media_credentials.items())]
+pack["mediaCredentials"] = [{"plugin": p, "tool": t, "env": env, "profileProviders": media_profile_providers[(p, t)]}
+                            for (p, t), env in sorted(media_credentials.items())]
+# Provider ids a stored auth profile is filed under for another (the manifests'
+# providerAuthAliases: `x-ai` is `xai`), lowercased as OpenClaw compares them.
+auth_aliases = {}
+for manifest in sorted(glob.glob(os.path.join(a.extensions, "*", "openclaw.plugin.json"))):
+    for alias, target in (json.load(open(manifest)).get("providerAuthAliases") or {}).items():
+        if not isinstance(target, str):
+            raise SystemExit(f"{manifest}: providerAuthAliases.{alias} is not a provider id")
+        auth_aliases.setdefault(alias.strip().lower(), target.strip().lower())
+pack["providerAuthAliases"] = dict(sorted(auth_aliases.items()))
 pack["providerCredentials"] = provider_credentials
 # video_generate takes audio references when a video provider that takes them is configured,
 # or the configured video model names one (or a provider the manifests do not know): the

@@ -8,6 +8,7 @@
 //!
 //! No terminal code, no server, no MCP SDK: those live in the crates above this one.
 
+pub mod auth_profiles;
 pub mod bounds;
 pub mod call_outcome;
 pub mod catalog;

@@ -83,6 +83,17 @@ pub fn openclaw_default_workspace(agent: &str, is_default: bool) -> Option<PathB
     })
 }
 
+/// `~` and `~/x` become the home directory, as OpenClaw's resolveUserPath and its tools read
+/// a configured path; any other path stays as written.
+pub fn expand_tilde(path: &str) -> PathBuf {
+    if (path == "~" || path.starts_with("~/"))
+        && let Some(home) = std::env::var_os("HOME")
+    {
+        return PathBuf::from(home).join(path.trim_start_matches('~').trim_start_matches('/'));
+    }
+    PathBuf::from(path)
+}
+
 /// OpenClaw's state directory: `OPENCLAW_STATE_DIR`, else `~/.openclaw`.
 pub fn openclaw_state_dir_of(state_env: Option<&str>, home: Option<&Path>) -> Option<PathBuf> {
     match state_env.map(str::trim).filter(|s| !s.is_empty()) {

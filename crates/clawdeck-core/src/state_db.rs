@@ -7,6 +7,7 @@ use std::path::Path;
 const MAX_ROW_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Which row of which table: the table, its key and text columns, the key.
+#[derive(Debug, Clone, Copy)]
 pub struct StateRow {
     table: &'static str,
     key_column: &'static str,
@@ -14,22 +15,40 @@ pub struct StateRow {
     key: &'static str,
 }
 
+impl StateRow {
+    /// The row `key` of `table`, found by `key_column`, its document in `text_column`.
+    pub const fn new(
+        table: &'static str,
+        key_column: &'static str,
+        text_column: &'static str,
+        key: &'static str,
+    ) -> Self {
+        Self {
+            table,
+            key_column,
+            text_column,
+            key,
+        }
+    }
+
+    /// The row's key.
+    pub fn key(&self) -> &'static str {
+        self.key
+    }
+}
+
 /// The host exec approvals document (2026.8 and 2026.9).
-pub const APPROVALS: StateRow = StateRow {
-    table: "exec_approvals_config",
-    key_column: "config_key",
-    text_column: "raw_json",
-    key: "current",
-};
+pub const APPROVALS: StateRow =
+    StateRow::new("exec_approvals_config", "config_key", "raw_json", "current");
 
 /// The installed plugin index OpenClaw keeps (2026.9): every plugin it discovered, and its
 /// install records.
-pub const INSTALLED_PLUGINS: StateRow = StateRow {
-    table: "config_machine_state",
-    key_column: "state_key",
-    text_column: "value_json",
-    key: "plugins.installedIndex",
-};
+pub const INSTALLED_PLUGINS: StateRow = StateRow::new(
+    "config_machine_state",
+    "state_key",
+    "value_json",
+    "plugins.installedIndex",
+);
 
 /// The database under OpenClaw's state directory.
 pub fn database(state: &Path) -> std::path::PathBuf {

@@ -114,7 +114,7 @@ impl Registry {
             tools.extend(semantics.plugins_off_by_default[plugin].iter().cloned());
         }
         // So does a media tool, when the config names a model for it.
-        tools.extend(semantics.media_tools_turned_on(&config.raw, &config.dotenv_files));
+        tools.extend(semantics.media_tools_turned_on(&config.raw, &config.credentials(None)));
         // And the tools a model that takes images brings, when the config declares one.
         let names: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
         tools.extend(semantics.vision_tools_turned_on(&config.raw, &names));

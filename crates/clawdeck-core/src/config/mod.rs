@@ -116,9 +116,22 @@ pub struct LoadedConfig {
     /// and with `env.shellEnv` on the login shell's environment; which variables each sets,
     /// never their values.
     pub dotenv_files: Vec<crate::dotenv::DotEnv>,
+    /// The auth profiles stored in the state beside this config (the shared store and each
+    /// agent's): which providers have a credential there, never the credential.
+    pub auth_profiles: Vec<crate::auth_profiles::ProfileStore>,
 }
 
 impl LoadedConfig {
+    /// Where a run of `agent` (`None`: any agent's) gets its credentials: this config's dotenv
+    /// files and login shell, and the auth profiles stored beside it.
+    pub fn credentials<'a>(&'a self, agent: Option<&'a str>) -> crate::semantics::Credentials<'a> {
+        crate::semantics::Credentials {
+            dotenv: &self.dotenv_files,
+            profiles: &self.auth_profiles,
+            agent,
+        }
+    }
+
     /// Which file is in use, for a status line: `~/.openclaw/openclaw.json (home)`.
     pub fn describe(&self) -> String {
         let path = self.path.as_ref().map(|p| p.display().to_string());
@@ -660,6 +673,9 @@ fn load_file(path: &Path, source: ConfigSource) -> Result<LoadedConfig, ConfigEr
     let text = read_text::read_config_text(path).map_err(|err| ConfigError::io(&origin, err))?;
     let mut loaded = build(&text, &origin, source, Some(path.to_path_buf()))?;
     read_dotenv_files(&mut loaded, path);
+    if let Some(state) = path.parent() {
+        read_auth_profiles(&mut loaded, state);
+    }
     let settings_path = settings_path_beside(path);
     // Only a missing file means "no settings": a directory, FIFO or symlink loop at that path is
     // an error (silently skipping it would skip the hooks it declares).
@@ -684,6 +700,19 @@ pub fn read_dotenv_files(loaded: &mut LoadedConfig, path: &Path) {
     if let Some(home) = home.filter(|_| crate::login_shell_env::enabled(&loaded.raw)) {
         read_login_shell(loaded, &home);
     }
+}
+
+/// Reads the auth profiles stored under state dir `state` for `loaded`'s agents into it
+/// ([`crate::auth_profiles::read_stores`]); a store that cannot be read is a warning.
+pub fn read_auth_profiles(loaded: &mut LoadedConfig, state: &Path) {
+    let agents: Vec<(String, Option<String>)> = loaded
+        .agents
+        .iter()
+        .map(|agent| (agent.id.clone(), agent.entry.agent_dir.clone()))
+        .collect();
+    let (stores, mut warnings) = crate::auth_profiles::read_stores(state, &agents);
+    loaded.auth_profiles = stores;
+    loaded.warnings.append(&mut warnings);
 }
 
 /// Adds what the login shell sets in `home` to `loaded`'s variables, for a config with
@@ -771,6 +800,7 @@ fn build(
         remote: None,
         requested: None,
         dotenv_files: Vec::new(),
+        auth_profiles: Vec::new(),
     })
 }
 

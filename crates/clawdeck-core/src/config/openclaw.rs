@@ -196,6 +196,10 @@ pub struct AgentDefaults {
 #[serde(default, rename_all = "camelCase")]
 pub struct AgentEntry {
     pub id: Option<String>,
+    /// Where the agent keeps its own state (its auth profiles): `<state>/agents/<id>/agent`
+    /// when unset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_dir: Option<String>,
     pub default: Option<bool>,
     pub name: Option<String>,
     pub workspace: Option<String>,

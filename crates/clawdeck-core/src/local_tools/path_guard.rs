@@ -169,7 +169,7 @@ impl PathGuard {
                 "path contains a NUL byte: {trimmed:?}"
             )));
         }
-        let expanded = expand_home(trimmed);
+        let expanded = crate::paths::expand_tilde(trimmed);
         match &self.mode {
             GuardMode::Host => Ok(normalize_lexically(&self.root.join(expanded))),
             GuardMode::Sandbox {
@@ -218,17 +218,6 @@ impl PathGuard {
 enum ResolveError {
     Loop,
     Io(io::Error),
-}
-
-/// `~` and `~/x` become the home directory (OpenClaw's tools accept them).
-fn expand_home(path: &str) -> PathBuf {
-    if (path == "~" || path.starts_with("~/"))
-        && let Some(home) = std::env::var_os("HOME")
-    {
-        let rest = path.trim_start_matches('~').trim_start_matches('/');
-        return PathBuf::from(home).join(rest);
-    }
-    PathBuf::from(path)
 }
 
 /// Removes `.` and folds `..` without touching the disk (host mode only).

@@ -60,15 +60,6 @@ fn agent_id(openclaw: &Value, ctx: &PolicyContext) -> String {
     marked.unwrap_or("main").to_string()
 }
 
-fn expand_tilde(path: &str) -> PathBuf {
-    if (path == "~" || path.starts_with("~/"))
-        && let Some(home) = std::env::var_os("HOME")
-    {
-        return PathBuf::from(home).join(path.trim_start_matches('~').trim_start_matches('/'));
-    }
-    PathBuf::from(path)
-}
-
 /// The workspace root for a context (see the module comment for the order). The same directory
 /// the skills loader reads `<workspace>/skills` from: relative paths are taken from the config
 /// file's directory, not from wherever clawdeck was started.
@@ -96,7 +87,9 @@ pub(crate) fn sandbox_workspace(openclaw: &Value, ctx: &PolicyContext) -> Sandbo
             .map(WorkspaceAccess::parse)
             .unwrap_or_default(),
         scope: pick("scope").unwrap_or("agent").to_string(),
-        workspace_root: expand_tilde(pick("workspaceRoot").unwrap_or("~/.openclaw/sandboxes")),
+        workspace_root: crate::paths::expand_tilde(
+            pick("workspaceRoot").unwrap_or("~/.openclaw/sandboxes"),
+        ),
     }
 }
 

@@ -176,11 +176,12 @@ pub fn resolve(
     let http = !registry.semantics.gateway_http_deny.is_empty();
     let resolved = &resolution.resolved;
     let model = resolved.model.as_deref().zip(resolved.model_input.as_ref());
+    let credentials = cfg.credentials(Some(agent.id.as_str()));
     for trace in &mut resolution.tools {
         trace.built_because =
             registry
                 .semantics
-                .built_because(&cfg.raw, &cfg.dotenv_files, model, &trace.name);
+                .built_because(&cfg.raw, &credentials, model, &trace.name);
         if trace.name == "exec" && !registry.semantics.is_seed() {
             trace.notes = super::call_notes::exec_notes(cfg, agent, sandboxed);
         }

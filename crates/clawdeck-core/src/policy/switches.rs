@@ -100,6 +100,12 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
         }
     }
     out.extend(without_vision(inputs));
+    let removed: Vec<String> = out.iter().map(|(tool, _)| tool.clone()).collect();
+    out.extend(
+        without_own_credential(inputs)
+            .into_iter()
+            .filter(|(tool, _)| !removed.contains(tool)),
+    );
     let Some(plugins) = &switches.plugins else {
         return out;
     };
@@ -140,6 +146,7 @@ fn without_vision(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
         return Vec::new();
     }
     let semantics = &inputs.registry.semantics;
+    let credentials = inputs.cfg.credentials(Some(inputs.agent.id.as_str()));
     let model = resolved.model.as_deref().unwrap_or("OpenClaw's default");
     let (path, reason) = match (&resolved.model_input, &resolved.model_source) {
         (Some(input), source) if input.from_catalog => (
@@ -172,7 +179,7 @@ fn without_vision(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
         .filter(|spec| semantics.needs_vision(&spec.name))
         .filter(|spec| {
             semantics
-                .media_source(&inputs.cfg.raw, &inputs.cfg.dotenv_files, &spec.name)
+                .media_source(&inputs.cfg.raw, &credentials, &spec.name)
                 .is_none()
         })
         .map(|spec| {
@@ -181,6 +188,33 @@ fn without_vision(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
                 reason: reason.clone(),
             };
             (spec.name.clone(), off)
+        })
+        .collect()
+}
+
+/// The media tools the registry holds for another agent's stored auth profile, which this
+/// run's agent does not read: OpenClaw builds them only for that agent's runs.
+fn without_own_credential(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
+    let semantics = &inputs.registry.semantics;
+    let raw = &inputs.cfg.raw;
+    let own = inputs.cfg.credentials(Some(inputs.agent.id.as_str()));
+    let any = inputs.cfg.credentials(None);
+    inputs
+        .registry
+        .tools
+        .iter()
+        .filter(|spec| semantics.media_source(raw, &own, &spec.name).is_none())
+        .filter_map(|spec| {
+            let elsewhere = semantics.media_source(raw, &any, &spec.name)?;
+            let off = SwitchedOff {
+                path: "auth profiles".to_string(),
+                reason: format!(
+                    "nothing agent {} reads brings it ({} is in a store only another agent reads)",
+                    inputs.agent.id,
+                    elsewhere.describe()
+                ),
+            };
+            Some((spec.name.clone(), off))
         })
         .collect()
 }

@@ -9,8 +9,20 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::Semantics;
+use crate::auth_profiles::ProfileStore;
 use crate::dotenv::DotEnv;
 use crate::tool::ToolSpec;
+
+/// Where a run's credentials come from: the variables its environment gets (dotenv files, the
+/// login shell) and the auth profiles it reads.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Credentials<'a> {
+    pub dotenv: &'a [DotEnv],
+    pub profiles: &'a [ProfileStore],
+    /// The run's agent, whose own profile store it reads besides the shared one; `None`: any
+    /// agent's run (what the registry holds).
+    pub agent: Option<&'a str>,
+}
 
 /// Each media tool and the `agents.defaults` keys whose model brings it.
 pub const MEDIA_MODEL_KEYS: &[(&str, &[&str])] = &[
@@ -29,6 +41,10 @@ pub struct MediaCredential {
     pub plugin: String,
     pub tool: String,
     pub env: Vec<String>,
+    /// The providers a stored auth profile of which is that credential too (the same auth
+    /// signals; packs before this key: none).
+    #[serde(default, rename = "profileProviders")]
+    pub profile_providers: Vec<String>,
 }
 
 /// A pack's `providerCredentials` entry, read from the release's plugin manifests: the bundled
@@ -53,11 +69,12 @@ pub enum MediaSource {
     /// (`env.vars.FAL_KEY`, `FAL_KEY in /home/u/.openclaw/.env`).
     Credential { written: String, plugin: String },
     /// `models.providers.<provider>` has a model that takes images, and that provider's
-    /// credential is set (`written`).
+    /// credential is set (`written`): a variable a bundled plugin's setup names, or a stored
+    /// auth profile (then no plugin).
     VisionProvider {
         provider: String,
         written: String,
-        plugin: String,
+        plugin: Option<String>,
     },
 }
 
@@ -73,10 +90,16 @@ impl MediaSource {
                 provider,
                 written,
                 plugin,
-            } => format!(
-                "models.providers.{provider} has a model that takes images and {written} is that \
-                 provider's credential (bundled plugin \"{plugin}\")"
-            ),
+            } => {
+                let plugin = plugin
+                    .as_ref()
+                    .map(|plugin| format!(" (bundled plugin \"{plugin}\")"))
+                    .unwrap_or_default();
+                format!(
+                    "models.providers.{provider} has a model that takes images and {written} is \
+                     that provider's credential{plugin}"
+                )
+            }
         }
     }
 }
@@ -124,7 +147,12 @@ pub(super) fn set_credentials(raw: &Value, dotenv: &[DotEnv]) -> BTreeMap<String
 impl Semantics {
     /// What brings media tool `name` into `raw`'s run (its state dir's `.env` beside), the
     /// first source found; `None` when nothing does (or `name` is no media tool).
-    pub fn media_source(&self, raw: &Value, dotenv: &[DotEnv], name: &str) -> Option<MediaSource> {
+    pub fn media_source(
+        &self,
+        raw: &Value,
+        creds: &Credentials<'_>,
+        name: &str,
+    ) -> Option<MediaSource> {
         if raw.pointer("/plugins/enabled") == Some(&Value::Bool(false)) {
             return None;
         }
@@ -139,16 +167,25 @@ impl Semantics {
         }
         // Where the first of a loading plugin's variables that the run's environment gets
         // is written.
-        let set = set_credentials(raw, dotenv);
+        let set = set_credentials(raw, creds.dotenv);
         let set_credential =
             |plugin: &str, env: &[String]| self.set_credential(raw, &set, plugin, env);
+        // A stored profile of one of the capability's providers counts as its variables do,
+        // while the plugin loads (hasConfiguredCapabilityProviderSignal).
+        let stored = |plugin: &str, providers: &[String]| {
+            self.plugin_loads(raw, plugin)
+                .then(|| self.stored_profile(creds, providers))
+                .flatten()
+        };
         let credential = self
             .media_credentials
             .iter()
             .filter(|credential| credential.tool == name)
             .find_map(|credential| {
+                let written = set_credential(&credential.plugin, &credential.env)
+                    .or_else(|| stored(&credential.plugin, &credential.profile_providers))?;
                 Some(MediaSource::Credential {
-                    written: set_credential(&credential.plugin, &credential.env)?,
+                    written,
                     plugin: credential.plugin.clone(),
                 })
             });
@@ -158,16 +195,46 @@ impl Semantics {
         // A configured model that takes images, whose provider (the key as written) has a
         // credential a loading plugin's setup names.
         let providers = super::vision::vision_providers(raw);
-        self.provider_credentials
+        let by_variable = self
+            .provider_credentials
             .iter()
             .filter(|credential| providers.contains(&credential.provider.as_str()))
             .find_map(|credential| {
                 Some(MediaSource::VisionProvider {
                     written: set_credential(&credential.plugin, &credential.env)?,
                     provider: credential.provider.clone(),
-                    plugin: credential.plugin.clone(),
+                    plugin: Some(credential.plugin.clone()),
+                })
+            });
+        // Or any stored profile of that provider, whatever plugin serves it
+        // (hasConfiguredVisionModelAuthSignal).
+        by_variable.or_else(|| {
+            providers.iter().find_map(|provider| {
+                Some(MediaSource::VisionProvider {
+                    written: self.stored_profile(creds, &[provider.to_string()])?,
+                    provider: provider.to_string(),
+                    plugin: None,
                 })
             })
+        })
+    }
+
+    /// The first stored auth profile the run reads for one of `providers`, in words.
+    fn stored_profile(&self, creds: &Credentials<'_>, providers: &[String]) -> Option<String> {
+        crate::auth_profiles::profile_for(
+            creds.profiles,
+            creds.agent,
+            providers,
+            &self.provider_auth_aliases,
+        )
+    }
+
+    /// Whether bundled plugin `plugin` loads in `raw`'s run.
+    fn plugin_loads(&self, raw: &Value, plugin: &str) -> bool {
+        self.switches
+            .plugins
+            .as_ref()
+            .is_none_or(|switches| switches.plugin_off(raw, plugin).is_none())
     }
 
     /// Every variable a credential of the pack names (the media plugins' and the vision
@@ -190,29 +257,24 @@ impl Semantics {
         plugin: &str,
         env: &[String],
     ) -> Option<String> {
-        let loads = self
-            .switches
-            .plugins
-            .as_ref()
-            .is_none_or(|switches| switches.plugin_off(raw, plugin).is_none());
         let written = env.iter().find_map(|v| set.get(v))?;
-        loads.then(|| written.clone())
+        self.plugin_loads(raw, plugin).then(|| written.clone())
     }
 
     /// The media tools `raw`'s run has (see [`Semantics::media_source`]), of those whose
     /// schema the pack holds; one a key brings is worded as OpenClaw words it then.
-    pub fn media_tools_turned_on(&self, raw: &Value, dotenv: &[DotEnv]) -> Vec<ToolSpec> {
+    pub fn media_tools_turned_on(&self, raw: &Value, creds: &Credentials<'_>) -> Vec<ToolSpec> {
         self.conditional_specs
             .iter()
             .filter_map(|spec| {
-                let source = self.media_source(raw, dotenv, &spec.name)?;
+                let source = self.media_source(raw, creds, &spec.name)?;
                 let mut spec = spec.clone();
                 let worded = self.media_credential_descriptions.get(&spec.name);
                 let by_key = !matches!(source, MediaSource::Model { .. });
                 if let (true, Some(text)) = (by_key, worded) {
                     spec.description = text.clone();
                 }
-                if let Some(audio) = self.video_audio_references(raw, dotenv, &spec.name) {
+                if let Some(audio) = self.video_audio_references(raw, creds.dotenv, &spec.name) {
                     spec.description = audio.description.clone();
                     spec.parameters = audio.parameters.clone();
                 }
@@ -271,7 +333,7 @@ mod tests {
 
     fn brought(semantics: &Semantics, raw: &Value) -> Vec<String> {
         let mut names: Vec<String> = semantics
-            .media_tools_turned_on(raw, &[])
+            .media_tools_turned_on(raw, &Credentials::default())
             .into_iter()
             .map(|spec| spec.name.clone())
             .collect();
@@ -290,7 +352,7 @@ mod tests {
                 "{release}"
             );
             assert_eq!(
-                semantics.media_source(&raw, &[], "pdf"),
+                semantics.media_source(&raw, &Credentials::default(), "pdf"),
                 Some(MediaSource::Credential {
                     written: "env.vars.OPENAI_API_KEY".into(),
                     plugin: "openai".into()
@@ -327,14 +389,14 @@ mod tests {
         let raw = json!({ "agents": { "defaults": { "imageModel": { "primary": "openai/gpt-4o" } } },
             "env": { "vars": { "OPENAI_API_KEY": "sk" } } });
         assert_eq!(
-            semantics.media_source(&raw, &[], "view_image"),
+            semantics.media_source(&raw, &Credentials::default(), "view_image"),
             Some(MediaSource::Model {
                 key: "imageModel".into()
             })
         );
         assert_eq!(
             semantics
-                .media_source(&raw, &[], "view_image")
+                .media_source(&raw, &Credentials::default(), "view_image")
                 .map(|s| s.describe()),
             Some("agents.defaults.imageModel names a model".into())
         );
@@ -342,7 +404,7 @@ mod tests {
         assert_eq!(brought(&semantics, &model_only), ["pdf", "view_image"]);
         // view_image words its model by what brought it (both forms captured from real runs).
         let described = |raw: &Value| {
-            let tools = semantics.media_tools_turned_on(raw, &[]);
+            let tools = semantics.media_tools_turned_on(raw, &Credentials::default());
             let view = tools.iter().find(|t| t.name == "view_image").unwrap();
             view.description.clone()
         };
@@ -380,14 +442,14 @@ mod tests {
             let raw = config(json!({ "together": { "models": eye } }), "TOGETHER_API_KEY");
             assert_eq!(seen(&raw), ["pdf", "view_image"], "{release}");
             assert_eq!(
-                semantics.media_source(&raw, &[], "pdf"),
+                semantics.media_source(&raw, &Credentials::default(), "pdf"),
                 Some(MediaSource::VisionProvider {
                     provider: "together".into(),
                     written: "env.vars.TOGETHER_API_KEY".into(),
-                    plugin: "together".into(),
+                    plugin: Some("together".into()),
                 })
             );
-            let view = semantics.media_tools_turned_on(&raw, &[]);
+            let view = semantics.media_tools_turned_on(&raw, &Credentials::default());
             let view = view.iter().find(|t| t.name == "view_image").unwrap();
             assert!(view.description.contains("with available vision"));
             // The key of a provider whose models take text only, a model that takes images

@@ -19,7 +19,7 @@ mod video_audio;
 mod vision;
 
 pub use code_mode::{CodeModeActivation, CodeModeRules, RunAgent};
-pub use media::{MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
+pub use media::{Credentials, MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use model_rules::{ClaudeImageRule, ClaudeImageRuleSpec, IdPolicy, ModelRules};
 pub use synced::{MAX_SYNCED_TOOLS, tool_name_problem};
 pub use video_audio::VideoAudioReferences;
@@ -425,6 +425,8 @@ pub struct Semantics {
     pub video_audio: Option<VideoAudioReferences>,
     /// Bundled plugins' model providers and their credentials' variables (see `media`).
     pub provider_credentials: Vec<ProviderCredential>,
+    /// Provider ids whose stored auth profiles are filed under another (`x-ai` → `xai`).
+    pub provider_auth_aliases: BTreeMap<String, String>,
     /// The tools a model that takes images brings, as they are sent then (see `vision`).
     pub vision_model_tools: BTreeMap<String, VisionTool>,
     /// When Code Mode engages and what it sends (see `code_mode`); none for packs without it.
@@ -591,6 +593,7 @@ pub fn newest() -> Arc<Semantics> {
                 media_credentials: Vec::new(),
                 media_credential_descriptions: BTreeMap::new(),
                 provider_credentials: Vec::new(),
+                provider_auth_aliases: BTreeMap::new(),
                 video_audio: None,
                 vision_model_tools: BTreeMap::new(),
                 code_mode: None,

@@ -116,6 +116,10 @@ pub(crate) struct PackFile {
     /// Bundled plugins' model providers and the variables that are their credentials.
     #[serde(default)]
     pub provider_credentials: Vec<super::ProviderCredential>,
+    /// The manifests' providerAuthAliases, lower case: alias → the provider its stored auth
+    /// profiles count for.
+    #[serde(default)]
+    pub provider_auth_aliases: BTreeMap<String, String>,
     /// The tools a model that takes images brings, as they are sent then.
     #[serde(default)]
     pub vision_model_tools: BTreeMap<String, super::VisionTool>,
@@ -521,6 +525,7 @@ impl PackFile {
             media_credentials: self.media_credentials,
             media_credential_descriptions: self.media_credential_descriptions,
             provider_credentials: self.provider_credentials,
+            provider_auth_aliases: self.provider_auth_aliases,
             video_audio: self.video_audio_references,
             vision_model_tools: self.vision_model_tools,
             code_mode: self.code_mode,

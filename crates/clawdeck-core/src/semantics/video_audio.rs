@@ -81,7 +81,7 @@ mod tests {
     use super::*;
 
     fn audio(semantics: &Semantics, raw: &Value) -> bool {
-        let tools = semantics.media_tools_turned_on(raw, &[]);
+        let tools = semantics.media_tools_turned_on(raw, &Default::default());
         let video = tools.iter().find(|t| t.name == "video_generate").unwrap();
         video.parameters["properties"].get("audioRefs").is_some()
     }

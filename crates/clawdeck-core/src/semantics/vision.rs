@@ -283,7 +283,7 @@ impl Semantics {
     pub fn built_because(
         &self,
         raw: &Value,
-        dotenv: &[crate::dotenv::DotEnv],
+        creds: &super::Credentials<'_>,
         model: Option<(&str, &ModelInput)>,
         name: &str,
     ) -> Option<String> {
@@ -292,7 +292,7 @@ impl Semantics {
         {
             return Some(input.describe(model));
         }
-        self.media_source(raw, dotenv, name)
+        self.media_source(raw, creds, name)
             .map(|source| source.describe())
     }
 }
@@ -353,7 +353,12 @@ mod tests {
         };
         assert_eq!(
             semantics
-                .built_because(&raw, &[], Some(("v/m", &input)), "view_image")
+                .built_because(
+                    &raw,
+                    &Default::default(),
+                    Some(("v/m", &input)),
+                    "view_image"
+                )
                 .as_deref(),
             Some("the run's model v/m takes images (models.providers.v.models[0].input)")
         );
@@ -363,11 +368,19 @@ mod tests {
         };
         assert_eq!(
             semantics
-                .built_because(&raw, &[], Some(("v/m", &text)), "view_image")
+                .built_because(
+                    &raw,
+                    &Default::default(),
+                    Some(("v/m", &text)),
+                    "view_image"
+                )
                 .as_deref(),
             Some("agents.defaults.imageModel names a model")
         );
-        assert_eq!(semantics.built_because(&raw, &[], None, "read"), None);
+        assert_eq!(
+            semantics.built_because(&raw, &Default::default(), None, "read"),
+            None
+        );
     }
 
     #[test]
