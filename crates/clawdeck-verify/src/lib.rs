@@ -32,5 +32,6 @@ pub use gateway::{GatewayTarget, observe_gateway};
 pub use home::run_session_key;
 pub use private_gateway::Start;
 pub use runner::{
-    RunOptions, VerifyError, find_openclaw, observe_cli, observe_inbound, observe_through_gateway,
+    LabProfile, MAX_LAB_PROFILES, RunOptions, VerifyError, find_openclaw, lab_profiles,
+    observe_cli, observe_inbound, observe_through_gateway,
 };

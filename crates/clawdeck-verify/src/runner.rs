@@ -77,6 +77,20 @@ pub struct RunOptions {
     /// home gets a `~/.profile` exporting each with a stand-in value, so the real OpenClaw's
     /// login shell sets them too (the operator's own profile and values stay where they are).
     pub login_shell_names: Vec<String>,
+    /// The operator's stored auth profiles: the run's home gets a profile of the same id and
+    /// provider in the same store, with a stand-in key, written by OpenClaw's own `models auth
+    /// paste-api-key` (the operator's credentials stay where they are).
+    pub auth_profiles: Vec<LabProfile>,
+}
+
+/// A stored auth profile the lab gives its run: the agent whose store it goes into (the
+/// default agent's is the shared store: OpenClaw's writer puts it there), the profile id and
+/// the provider.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabProfile {
+    pub agent: String,
+    pub id: String,
+    pub provider: String,
 }
 
 impl Default for RunOptions {
@@ -87,6 +101,7 @@ impl Default for RunOptions {
             official_plugins: Vec::new(),
             dotenv_files: Vec::new(),
             login_shell_names: Vec::new(),
+            auth_profiles: Vec::new(),
         }
     }
 }
@@ -338,6 +353,9 @@ async fn prepare(
     for package in &options.official_plugins {
         install_official_plugin(&prepared, package).await?;
     }
+    if !options.auth_profiles.is_empty() {
+        store_profiles(&prepared, &options.auth_profiles).await?;
+    }
     prepared.isolated =
         super::home::without_load_paths_of(&prepared.isolated, &options.official_plugins);
     Ok(prepared)
@@ -532,6 +550,105 @@ pub async fn observe_inbound(
 /// home (`openclaw plugins install <package>@<version>`). OpenClaw opens a channel's ingress
 /// only for a trusted plugin, and only an npm or ClawHub install is one; a plugin loaded from
 /// `plugins.load.paths` or installed from a path is refused.
+/// Stores `profiles` in the run's home with OpenClaw's own writer, each with a stand-in key:
+/// the isolated config goes in first (the command checks the agent against it, and rewrites
+/// it; every observation writes it again before its turn).
+async fn store_profiles(prepared: &Prepared, profiles: &[LabProfile]) -> Result<(), VerifyError> {
+    let config_path = prepared.home.0.join(".openclaw").join("openclaw.json");
+    let text = serde_json::to_string_pretty(&prepared.isolated).unwrap_or_default();
+    crate::process::private_fs::write_private(&config_path, text.as_bytes()).map_err(|err| {
+        VerifyError::Home {
+            path: config_path.display().to_string(),
+            message: err.to_string(),
+        }
+    })?;
+    for profile in profiles {
+        let args = [
+            "models",
+            "auth",
+            "paste-api-key",
+            "--provider",
+            profile.provider.as_str(),
+            "--profile-id",
+            profile.id.as_str(),
+            "--agent",
+            profile.agent.as_str(),
+        ];
+        let spec = cli_spec(&prepared.program, &prepared.home.0, PASTE_KEY_TIMEOUT)
+            .args(args.iter().map(|a| a.to_string()))
+            .stdin(process::StdinMode::Piped);
+        run_step(prepared, spec, Some(b"clawdeck-lab-stand-in-key\n")).await?;
+    }
+    Ok(())
+}
+
+/// Most stored profiles a run's home gets (each is one run of the CLI).
+pub const MAX_LAB_PROFILES: usize = 16;
+
+/// The stored auth profiles a run of `agent` reads in `loaded`'s state (the shared store's and
+/// the agent's own), as the lab gives them to its run: at most [`MAX_LAB_PROFILES`], and how
+/// many more there were.
+pub fn lab_profiles(
+    loaded: &clawdeck_core::config::LoadedConfig,
+    agent: &str,
+) -> (Vec<LabProfile>, usize) {
+    use clawdeck_core::auth_profiles::StoreOwner;
+    let default_agent = loaded.default_agent_id();
+    let all: Vec<LabProfile> = loaded
+        .auth_profiles
+        .iter()
+        .filter(|store| store.read_by(Some(agent)))
+        .flat_map(|store| {
+            let owner = match &store.owner {
+                StoreOwner::Shared => default_agent.clone(),
+                StoreOwner::Agent(owner) => owner.clone(),
+            };
+            store.profiles.iter().map(move |profile| LabProfile {
+                agent: owner.clone(),
+                id: profile.id.clone(),
+                provider: profile.provider.clone(),
+            })
+        })
+        .collect();
+    let left_out = all.len().saturating_sub(MAX_LAB_PROFILES);
+    (all.into_iter().take(MAX_LAB_PROFILES).collect(), left_out)
+}
+
+/// How long storing one auth profile may take.
+const PASTE_KEY_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Runs one CLI step of preparing the run's home (`spec`), writing `input` to its stdin; an
+/// error says what ran and its output.
+async fn run_step(
+    prepared: &Prepared,
+    spec: process::ProcessSpec,
+    input: Option<&[u8]>,
+) -> Result<(), VerifyError> {
+    use tokio::io::AsyncWriteExt;
+    let command = spec.display_command();
+    let timeout = spec.timeout.unwrap_or(DEFAULT_RUN_TIMEOUT);
+    let mut running = process::spawn(spec).map_err(|err| spawn_error(&prepared.program, &err))?;
+    if let (Some(input), Some(mut stdin)) = (input, running.take_stdin()) {
+        // A CLI that exits before reading is judged by its outcome below.
+        let _ = stdin.write_all(input).await;
+    }
+    let outcome = running.wait().await;
+    if outcome.timed_out {
+        return Err(VerifyError::Timeout {
+            command,
+            seconds: timeout.as_secs(),
+        });
+    }
+    if !outcome.success() {
+        return Err(VerifyError::CliFailed {
+            command,
+            status: outcome.summary(),
+            output: tail_lines(&strip_ansi(&outcome.output.combined_text()), 12),
+        });
+    }
+    Ok(())
+}
+
 async fn install_official_plugin(prepared: &Prepared, package: &str) -> Result<(), VerifyError> {
     let program = prepared.program.display().to_string();
     let version = tokio::task::spawn_blocking({
@@ -564,23 +681,7 @@ async fn install_official_plugin(prepared: &Prepared, package: &str) -> Result<(
             process = process.env(key, value);
         }
     }
-    let command = process.display_command();
-    let running = process::spawn(process).map_err(|err| spawn_error(&prepared.program, &err))?;
-    let outcome = running.wait().await;
-    if outcome.timed_out {
-        return Err(VerifyError::Timeout {
-            command,
-            seconds: PLUGIN_INSTALL_TIMEOUT.as_secs(),
-        });
-    }
-    if !outcome.success() {
-        return Err(VerifyError::CliFailed {
-            command,
-            status: outcome.summary(),
-            output: tail_lines(&strip_ansi(&outcome.output.combined_text()), 12),
-        });
-    }
-    Ok(())
+    run_step(prepared, process, None).await
 }
 
 /// The environment a plugin install passes through to reach npm's registry.

@@ -77,6 +77,17 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             asked
         }
         None => {
+            let (auth_profiles, left_out) = verify::lab_profiles(&loaded, &agent);
+            if left_out > 0 {
+                crate::cli::err_untrusted(
+                    cli,
+                    &format!(
+                        "clawdeck verify: the lab's run gets the first {} stored auth profiles; \
+                         {left_out} more are not given to it",
+                        verify::MAX_LAB_PROFILES
+                    ),
+                );
+            }
             let options = RunOptions {
                 openclaw_bin: args.openclaw.clone(),
                 timeout,
@@ -87,6 +98,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
                     .map(|d| (d.place, d.path.clone()))
                     .collect(),
                 login_shell_names: login_shell_credentials(&loaded),
+                auth_profiles,
                 ..RunOptions::default()
             };
             let run = verify::observe_cli(&loaded.raw, &agent, &ctx, &options);

@@ -209,7 +209,8 @@ fn without_own_credential(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)
             let off = SwitchedOff {
                 path: "auth profiles".to_string(),
                 reason: format!(
-                    "nothing agent {} reads brings it ({} is in a store only another agent reads)",
+                    "only another agent's stored auth profile brings it, a store agent {} does \
+                     not read: {}",
                     inputs.agent.id,
                     elsewhere.describe()
                 ),

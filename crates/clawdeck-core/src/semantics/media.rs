@@ -220,7 +220,11 @@ impl Semantics {
     }
 
     /// The first stored auth profile the run reads for one of `providers`, in words.
-    fn stored_profile(&self, creds: &Credentials<'_>, providers: &[String]) -> Option<String> {
+    pub(super) fn stored_profile(
+        &self,
+        creds: &Credentials<'_>,
+        providers: &[String],
+    ) -> Option<String> {
         crate::auth_profiles::profile_for(
             creds.profiles,
             creds.agent,
@@ -274,7 +278,7 @@ impl Semantics {
                 if let (true, Some(text)) = (by_key, worded) {
                     spec.description = text.clone();
                 }
-                if let Some(audio) = self.video_audio_references(raw, creds.dotenv, &spec.name) {
+                if let Some(audio) = self.video_audio_references(raw, creds, &spec.name) {
                     spec.description = audio.description.clone();
                     spec.parameters = audio.parameters.clone();
                 }

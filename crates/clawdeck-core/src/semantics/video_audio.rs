@@ -10,7 +10,6 @@ use serde_json::Value;
 
 use super::Semantics;
 use super::media::set_credentials;
-use crate::dotenv::DotEnv;
 
 /// A pack's `videoAudioReferences`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -43,7 +42,7 @@ impl Semantics {
     pub(super) fn video_audio_references(
         &self,
         raw: &Value,
-        dotenv: &[DotEnv],
+        creds: &super::Credentials<'_>,
         name: &str,
     ) -> Option<&VideoAudioReferences> {
         let rules = self
@@ -61,7 +60,7 @@ impl Semantics {
             raw.pointer(&format!("/models/providers/{id}/apiKey"))
                 .is_some_and(|key| key.as_str().is_none_or(|k| !k.trim().is_empty()))
         };
-        let set = set_credentials(raw, dotenv);
+        let set = set_credentials(raw, creds.dotenv);
         let keyed = self
             .provider_credentials
             .iter()
@@ -70,7 +69,9 @@ impl Semantics {
                 self.set_credential(raw, &set, &credential.plugin, &credential.env)
                     .is_some()
             });
-        (keyed || rules.audio_providers.iter().any(|id| api_key(id))).then_some(rules)
+        // A stored auth profile of such a provider is its credential too.
+        let stored = self.stored_profile(creds, &rules.audio_providers).is_some();
+        (keyed || stored || rules.audio_providers.iter().any(|id| api_key(id))).then_some(rules)
     }
 }
 
