@@ -83,6 +83,21 @@ struct CaseFile {
     /// only as a trusted install); clawdeck reads the same package from its load path.
     #[serde(default)]
     installs: Vec<String>,
+    /// Auth profiles stored in the case's state: the real run's home gets each through
+    /// OpenClaw's own writer (`models auth paste-api-key`, a stand-in key), clawdeck reads
+    /// them as its state reader would have found them.
+    #[serde(default, rename = "authProfiles")]
+    auth_profiles: Vec<CaseProfile>,
+}
+
+/// One stored auth profile of a case: in `agent`'s own store, else (no agent) the shared one.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseProfile {
+    #[serde(default)]
+    agent: Option<String>,
+    id: String,
+    provider: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -189,6 +204,34 @@ fn case_dotenv_files(dir: &Path) -> Vec<(DotEnvPlace, PathBuf)> {
     .collect()
 }
 
+/// The stores a case's auth profiles are in, as clawdeck's state reader returns them
+/// (tests/realclaw_fidelity.rs's `stored_profiles_round_trip` reads what OpenClaw's writer
+/// wrote with that reader).
+fn case_profile_stores(case: &Case) -> Vec<clawdeck_core::auth_profiles::ProfileStore> {
+    use clawdeck_core::auth_profiles::{ProfileStore, StoreOwner, StoredProfile};
+    let mut stores: Vec<ProfileStore> = Vec::new();
+    for profile in &case.file.auth_profiles {
+        let owner = match &profile.agent {
+            None => StoreOwner::Shared,
+            Some(agent) => StoreOwner::Agent(agent.clone()),
+        };
+        let stored = StoredProfile {
+            id: profile.id.clone(),
+            provider: profile.provider.clone(),
+            kind: "api_key".to_string(),
+        };
+        match stores.iter_mut().find(|store| store.owner == owner) {
+            Some(store) => store.profiles.push(stored),
+            None => stores.push(ProfileStore {
+                owner,
+                path: case.dir.join("authProfiles"),
+                profiles: vec![stored],
+            }),
+        }
+    }
+    stores
+}
+
 /// A case's config, loaded, and the registry clawdeck builds for it.
 fn load_case(case: &Case) -> (config::LoadedConfig, Registry) {
     let origin = case.dir.join("openclaw.json5");
@@ -206,6 +249,7 @@ fn load_case(case: &Case) -> (config::LoadedConfig, Registry) {
             config::read_login_shell(&mut loaded, home.path());
         }
     }
+    loaded.auth_profiles = case_profile_stores(case);
     if let Some(pack) = &case.pack {
         loaded.semantics = pack.clone();
         loaded.pack.pack = pack.id.clone();
@@ -461,6 +505,9 @@ async fn observe(
     let (loaded, _) = load_case(case);
     let ctx = &case.file.context;
     let agent = case_agent(case);
+    let mut options = options.clone();
+    options.auth_profiles = verify::lab_profiles(&loaded, &agent).0;
+    let options = &options;
     let Some(pair) = pair_kind(case) else {
         let view = verify::observe_cli(&loaded.raw, &agent, ctx, options).await?;
         return Ok(Answer::Single {
@@ -1597,4 +1644,94 @@ fn clawdeck_verify_prints_disagreements_with_rules_and_exits_by_verdict() {
     let sender = verify_cmd(&["--sender-e164", "+15550001"]);
     assert_eq!(sender.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&sender.stderr).contains("--sender-e164"));
+}
+
+/// Stores two auth profiles with OpenClaw's own writer (`models auth paste-api-key`) in a fresh
+/// home: one for the default agent (the shared store) and one for `ops` (its own store), then
+/// loads the config there with clawdeck's reader: it finds each in its store, never the key,
+/// and the fal profile brings image_generate to both agents, the x-ai one nothing to `main`.
+/// On 2026.9.6 and, with OPENCLAW_BIN_2026_8, on 2026.8.2.
+#[test]
+#[ignore = "needs the real OpenClaw CLI (OPENCLAW_BIN): .ci/run runs it with --ignored"]
+fn stored_profiles_round_trip() {
+    use clawdeck_core::auth_profiles::StoreOwner;
+    let Ok(bin) = verify::find_openclaw(None) else {
+        eprintln!("SKIPPED (no real OpenClaw): ../shared/realclaw/setup.sh installs it");
+        return;
+    };
+    let older = std::env::var_os("OPENCLAW_BIN_2026_8").map(PathBuf::from);
+    for bin in std::iter::once(bin).chain(older) {
+        let home = tempfile::tempdir().unwrap();
+        let config = home.path().join(".openclaw/openclaw.json");
+        std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+        std::fs::write(
+            &config,
+            r#"{ "agents": { "list": [ { "id": "main", "default": true }, { "id": "ops" } ] } }"#,
+        )
+        .unwrap();
+        for (agent, provider, id) in [("main", "fal", "fal:lab"), ("ops", "x-ai", "xai:ops")] {
+            let mut child = std::process::Command::new(&bin)
+                .args(["models", "auth", "paste-api-key", "--provider", provider])
+                .args(["--profile-id", id, "--agent", agent])
+                .env("HOME", home.path())
+                .env("REALCLAW_HOME", home.path())
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"round-trip-secret\n")
+                .unwrap();
+            let out = child.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                bin.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let loaded = config::load(Some(&config)).unwrap();
+        let stores = &loaded.auth_profiles;
+        let found: Vec<(StoreOwner, String, String)> = stores
+            .iter()
+            .flat_map(|s| {
+                s.profiles
+                    .iter()
+                    .map(|p| (s.owner.clone(), p.id.clone(), p.provider.clone()))
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (StoreOwner::Shared, "fal:lab".into(), "fal".into()),
+                (
+                    StoreOwner::Agent("ops".into()),
+                    "xai:ops".into(),
+                    "x-ai".into()
+                ),
+            ],
+            "{}",
+            bin.display()
+        );
+        assert!(!format!("{stores:?}").contains("round-trip-secret"));
+        let semantics = &loaded.semantics;
+        let source = |agent: &str, tool: &str| {
+            semantics.media_source(&loaded.raw, &loaded.credentials(Some(agent)), tool)
+        };
+        assert!(source("main", "image_generate").is_some());
+        assert!(source("ops", "image_generate").is_some());
+        // pdf comes from xai (its media understanding), through ops's own store only.
+        assert_eq!(source("main", "pdf"), None);
+        assert!(
+            matches!(source("ops", "pdf"),
+                Some(clawdeck_core::semantics::MediaSource::Credential { plugin, .. }) if plugin == "xai"),
+            "{:?}",
+            source("ops", "pdf")
+        );
+    }
 }
