@@ -318,10 +318,24 @@ impl Semantics {
                 variables.join(", ")
             ));
         }
+        let mut providers: Vec<&str> = self
+            .media_credentials
+            .iter()
+            .filter(|credential| credential.tool == name)
+            .flat_map(|credential| credential.profile_providers.iter().map(String::as_str))
+            .collect();
+        providers.sort_unstable();
+        providers.dedup();
+        if !providers.is_empty() {
+            brings.push_str(&format!(
+                ", or a stored auth profile the run's agent reads of {}",
+                providers.join(", ")
+            ));
+        }
         if VISION_PROVIDER_TOOLS.contains(&name) {
             brings.push_str(
                 ", or a models.providers model that takes images whose provider has a \
-                 credential in env.vars or the .env",
+                 credential in env.vars or the .env, or a stored auth profile",
             );
         }
         brings.push_str(vision);
