@@ -32,6 +32,41 @@ fn login_shell_credentials(loaded: &LoadedConfig) -> Vec<String> {
         .collect()
 }
 
+/// How the lab's local run gets the operator's credentials: copies of the dotenv files, the
+/// login shell's key names, and the stored auth profiles the run's agent reads.
+fn local_run_options(
+    cli: &Cli,
+    args: &VerifyArgs,
+    loaded: &LoadedConfig,
+    agent: &str,
+    timeout: Duration,
+) -> RunOptions {
+    let (auth_profiles, left_out) = verify::lab_profiles(loaded, agent);
+    if left_out > 0 {
+        crate::cli::err_untrusted(
+            cli,
+            &format!(
+                "clawdeck verify: the lab's run gets the first {} stored auth profiles; \
+                 {left_out} more are not given to it",
+                verify::MAX_LAB_PROFILES
+            ),
+        );
+    }
+    RunOptions {
+        openclaw_bin: args.openclaw.clone(),
+        timeout,
+        dotenv_files: loaded
+            .dotenv_files
+            .iter()
+            .filter(|d| d.place != DotEnvPlace::LoginShell)
+            .map(|d| (d.place, d.path.clone()))
+            .collect(),
+        login_shell_names: login_shell_credentials(loaded),
+        auth_profiles,
+        ..RunOptions::default()
+    }
+}
+
 pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
     let loaded = match config::load_from(&cli.config_request()) {
         Ok(loaded) => loaded,
@@ -77,30 +112,7 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             asked
         }
         None => {
-            let (auth_profiles, left_out) = verify::lab_profiles(&loaded, &agent);
-            if left_out > 0 {
-                crate::cli::err_untrusted(
-                    cli,
-                    &format!(
-                        "clawdeck verify: the lab's run gets the first {} stored auth profiles; \
-                         {left_out} more are not given to it",
-                        verify::MAX_LAB_PROFILES
-                    ),
-                );
-            }
-            let options = RunOptions {
-                openclaw_bin: args.openclaw.clone(),
-                timeout,
-                dotenv_files: loaded
-                    .dotenv_files
-                    .iter()
-                    .filter(|d| d.place != DotEnvPlace::LoginShell)
-                    .map(|d| (d.place, d.path.clone()))
-                    .collect(),
-                login_shell_names: login_shell_credentials(&loaded),
-                auth_profiles,
-                ..RunOptions::default()
-            };
+            let options = local_run_options(cli, args, &loaded, &agent, timeout);
             let run = verify::observe_cli(&loaded.raw, &agent, &ctx, &options);
             (local_run_source(&ctx, &agent), runtime.block_on(run))
         }
