@@ -287,6 +287,23 @@ impl Semantics {
             .collect()
     }
 
+    /// The names `field` gives for media tool `name` over its credentials, sorted, each once.
+    fn credential_names(
+        &self,
+        name: &str,
+        field: impl Fn(&MediaCredential) -> &Vec<String>,
+    ) -> Vec<&str> {
+        let mut names: Vec<&str> = self
+            .media_credentials
+            .iter()
+            .filter(|credential| credential.tool == name)
+            .flat_map(|credential| field(credential).iter().map(String::as_str))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
     /// What brings a tool this config's run lacks, in words: the model keys of a media tool
     /// and the credentials that would, else the pack's condition. `None` for a tool the
     /// version does not have.
@@ -304,28 +321,14 @@ impl Semantics {
             .map(|k| format!("agents.defaults.{k}"))
             .collect();
         let mut brings = format!("{} naming a model", keys.join(" or "));
-        let mut variables: Vec<&str> = self
-            .media_credentials
-            .iter()
-            .filter(|credential| credential.tool == name)
-            .flat_map(|credential| credential.env.iter().map(String::as_str))
-            .collect();
-        variables.sort_unstable();
-        variables.dedup();
+        let variables = self.credential_names(name, |credential| &credential.env);
         if !variables.is_empty() {
             brings.push_str(&format!(
                 ", or a provider credential in env.vars, the .env beside the config, ~/.config/openclaw/gateway.env or the login shell (env.shellEnv) ({})",
                 variables.join(", ")
             ));
         }
-        let mut providers: Vec<&str> = self
-            .media_credentials
-            .iter()
-            .filter(|credential| credential.tool == name)
-            .flat_map(|credential| credential.profile_providers.iter().map(String::as_str))
-            .collect();
-        providers.sort_unstable();
-        providers.dedup();
+        let providers = self.credential_names(name, |credential| &credential.profile_providers);
         if !providers.is_empty() {
             brings.push_str(&format!(
                 ", or a stored auth profile the run's agent reads of {}",
