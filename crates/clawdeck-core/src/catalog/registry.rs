@@ -115,9 +115,10 @@ impl Registry {
         }
         // So does a media tool, when the config names a model for it.
         tools.extend(semantics.media_tools_turned_on(&config.raw, &config.credentials(None)));
-        // And the tools a model that takes images brings, when the config declares one.
+        // And the tools a model that takes images brings; each run keeps them only when its
+        // model takes images.
         let names: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
-        tools.extend(semantics.vision_tools_turned_on(&config.raw, &names));
+        tools.extend(semantics.vision_tools(&names));
         let mut registry = Registry::from_parts_with(tools, discovered, semantics);
         warnings.append(&mut registry.warnings);
         // MCP servers come last: OpenClaw names their tools clear of every tool already there.

@@ -495,10 +495,19 @@ fn surface_note(
             .never_lists
             .get(name)
             .map(|why| format!("tools.effective never lists it: {why}")),
-        Agreement::OpenclawOnly if trace.is_none_or(|t| t.removed_by.is_none()) => rules
-            .also_lists
-            .get(name)
-            .map(|why| format!("tools.effective lists it although a run may not: {why}")),
+        // Not built for the run (no trace, or a switch's absence) counts as no removal.
+        Agreement::OpenclawOnly
+            if trace.is_none_or(|t| {
+                t.removed_by
+                    .as_ref()
+                    .is_none_or(|removal| removal.switched_off().is_some())
+            }) =>
+        {
+            rules
+                .also_lists
+                .get(name)
+                .map(|why| format!("tools.effective lists it although a run may not: {why}"))
+        }
         _ => None,
     }
 }

@@ -138,14 +138,16 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
 /// source brings view_image): OpenClaw does not build them for it.
 fn without_vision(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
     let resolved = inputs.resolved;
+    let semantics = &inputs.registry.semantics;
+    // A config that names no such model: the run simply lacks them (`unbuilt_vision_tools`).
     if resolved
         .model_input
         .as_ref()
         .is_some_and(|i| i.takes_images)
+        || !semantics.names_vision_model(&inputs.cfg.raw)
     {
         return Vec::new();
     }
-    let semantics = &inputs.registry.semantics;
     let credentials = inputs.cfg.credentials(Some(inputs.agent.id.as_str()));
     let model = resolved.model.as_deref().unwrap_or("OpenClaw's default");
     let (path, reason) = match (&resolved.model_input, &resolved.model_source) {

@@ -120,12 +120,6 @@ pub fn find_declared<'a>(
         .copied()
 }
 
-/// What the config's `models.providers` entry for `provider`/`model` declares it takes (see
-/// [`find_declared`]). `None` when the config declares no `input` list for it.
-pub fn declared_input(raw: &Value, provider: &str, model: &str) -> Option<ModelInput> {
-    find_declared(&declared_models(raw), provider, model)?.declared_input()
-}
-
 /// The `provider/model` references the config's agents name (each model setting's primary and
 /// fallbacks).
 fn configured_model_refs(raw: &Value) -> Vec<&str> {
@@ -147,6 +141,12 @@ fn configured_model_refs(raw: &Value) -> Vec<&str> {
         .chain(settings)
         .flat_map(crate::model_ref::setting_refs)
         .collect()
+}
+
+/// What the config's `models.providers` entry for `provider`/`model` declares it takes (see
+/// [`find_declared`]). `None` when the config declares no `input` list for it.
+pub fn declared_input(raw: &Value, provider: &str, model: &str) -> Option<ModelInput> {
+    find_declared(&declared_models(raw), provider, model)?.declared_input()
 }
 
 /// The entry of `catalog` (provider id → model id → what the catalog says) for `provider`'s
@@ -241,19 +241,25 @@ impl Semantics {
         self.vision_model_tools.contains_key(name)
     }
 
-    /// The tools a run on a model that takes images has, for a config that declares such a
-    /// model, worded for it; those `already` names are left out (a media source brought them).
-    /// Each run keeps them only when its own model takes images (the policy's switches).
-    pub fn vision_tools_turned_on(&self, raw: &Value, already: &[String]) -> Vec<ToolSpec> {
-        let names_catalog_vision_model = configured_model_refs(raw).into_iter().any(|r| {
-            r.split_once('/').is_some_and(|(provider, model)| {
-                self.model_input(raw, provider, model)
-                    .is_some_and(|i| i.takes_images)
+    /// Whether `raw` names a model that takes images: an agent's model or fallback, or a
+    /// `models.providers` entry. Then a run whose model does not take images shows the tools
+    /// such a model brings as switched off; otherwise a run has them only on such a model.
+    pub fn names_vision_model(&self, raw: &Value) -> bool {
+        !vision_providers(raw).is_empty()
+            || configured_model_refs(raw).into_iter().any(|r| {
+                r.split_once('/').is_some_and(|(provider, model)| {
+                    self.model_input(raw, provider, model)
+                        .is_some_and(|i| i.takes_images)
+                })
             })
-        });
-        if vision_providers(raw).is_empty() && !names_catalog_vision_model {
-            return Vec::new();
-        }
+    }
+
+    /// The tools a run on a model that takes images has, worded for it; those `already` names
+    /// are left out (a media source brought them). Every registry holds them: whether a run's
+    /// model takes images depends on its context (an agent's model, a `--model`), so each run
+    /// keeps them only when its own model does (the policy's switches and
+    /// [`crate::policy::resolve`]).
+    pub fn vision_tools(&self, already: &[String]) -> Vec<ToolSpec> {
         self.conditional_specs
             .iter()
             .filter(|spec| !already.contains(&spec.name))
@@ -320,15 +326,10 @@ mod tests {
     }
 
     #[test]
-    fn a_declared_vision_model_brings_view_image_and_computer_worded_for_it_on_both_releases() {
+    fn every_registry_holds_view_image_and_computer_worded_for_a_vision_model_on_both_releases() {
         for release in ["2026.9", "2026.8"] {
             let semantics = super::super::embedded(release).unwrap();
-            let text_only = json!({"models": {"providers": {"t": {"models": [
-                {"id": "m", "input": ["text"]}]}}}});
-            assert!(semantics.vision_tools_turned_on(&text_only, &[]).is_empty());
-            let vision = json!({"models": {"providers": {"v": {"models": [
-                {"id": "m", "input": ["text", "image"]}]}}}});
-            let tools = semantics.vision_tools_turned_on(&vision, &[]);
+            let tools = semantics.vision_tools(&[]);
             let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
             names.sort_unstable();
             assert_eq!(names, ["computer", "view_image"], "{release}");
@@ -337,7 +338,7 @@ mod tests {
             // A model that takes images inspects them itself: no `model` parameter.
             assert!(view_image.parameters["properties"].get("model").is_none());
             let already = vec!["view_image".to_string()];
-            let rest = semantics.vision_tools_turned_on(&vision, &already);
+            let rest = semantics.vision_tools(&already);
             assert!(rest.iter().all(|t| t.name != "view_image"));
         }
     }
@@ -419,25 +420,6 @@ mod tests {
                 .model_input(&bare, "openai", "gpt-5.5")
                 .unwrap()
                 .from_catalog
-        );
-        // A config naming such a model builds the tools it brings.
-        let names = json!({"agents": {"list": [{"id": "ops", "model": {"primary": "local/x", "fallbacks": ["openai/gpt-5.5"]}}]}});
-        let built: Vec<String> = semantics
-            .vision_tools_turned_on(&names, &[])
-            .into_iter()
-            .map(|t| t.name)
-            .collect();
-        assert!(
-            built.contains(&"view_image".to_string()) && built.contains(&"computer".to_string()),
-            "{built:?}"
-        );
-        assert!(
-            semantics
-                .vision_tools_turned_on(
-                    &json!({"agents": {"defaults": {"model": "openai/gpt-4o"}}}),
-                    &[]
-                )
-                .is_empty()
         );
     }
 
