@@ -26,6 +26,10 @@ pub mod exec_sessions {
     pub use crate::exec_sessions::ExecSessionView;
 }
 
+pub mod auth_profiles {
+    pub use clawdeck_core::auth_profiles::{ProfileStore, StoreOwner, StoredProfile};
+}
+
 pub mod catalog {
     pub use clawdeck_core::catalog::Registry;
 }

@@ -104,3 +104,53 @@ fn policy_view_says_what_built_a_tool_and_why_another_run_lacks_it() {
     );
     insta::assert_snapshot!("policy_view_image_built_for_a_vision_model", screen);
 }
+
+/// A 2026.9 config of two agents whose FAL key is a stored auth profile in ops's own store.
+fn ops_profile_config() -> crate::config::LoadedConfig {
+    use clawdeck_deck::api::auth_profiles::{ProfileStore, StoreOwner, StoredProfile};
+    let mut config = config_2026_9(
+        r#"{ agents: { list: [{ id: "main", default: true }, { id: "ops" }] } }"#,
+        "profiles.json5",
+    );
+    config.auth_profiles = vec![ProfileStore {
+        owner: StoreOwner::Agent("ops".into()),
+        path: "/state/agents/ops/agent/openclaw-agent.sqlite".into(),
+        profiles: vec![StoredProfile {
+            id: "fal:manual".into(),
+            provider: "fal".into(),
+            kind: "api_key".into(),
+        }],
+    }];
+    config
+}
+
+#[test]
+fn policy_view_says_a_tool_comes_from_another_agents_stored_profile() {
+    let mut h = console_on(ops_profile_config());
+    h.set_context(crate::context::PolicyContext {
+        agent: Some("main".into()),
+        ..Default::default()
+    });
+    h.key(KeyCode::Char('h'));
+    let hidden: Vec<String> = h.app.policy.rows().iter().map(|t| t.name.clone()).collect();
+    for tool in ["image_generate", "video_generate", "music_generate"] {
+        assert!(hidden.iter().any(|t| t == tool), "{tool}: {hidden:?}");
+    }
+    filter(&mut h, "image_g");
+    let screen = h.screen(150, 30);
+    assert!(
+        screen.contains("only another agent's stored auth profile brings it"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("policy_tool_of_another_agents_profile", screen);
+    // ops reads its own store: the tool is there.
+    h.set_context(crate::context::PolicyContext {
+        agent: Some("ops".into()),
+        ..Default::default()
+    });
+    let visible: Vec<String> = h.app.policy.rows().iter().map(|t| t.name.clone()).collect();
+    assert!(
+        !visible.iter().any(|t| t == "image_generate"),
+        "hidden only: {visible:?}"
+    );
+}
