@@ -1735,3 +1735,65 @@ fn stored_profiles_round_trip() {
         );
     }
 }
+
+/// Every line of every recorded Code Mode index (`- name INPUT -> OUTPUT` in the `exec` real
+/// OpenClaw sent) names the input hint clawdeck renders from that tool's schema in the same
+/// config and context (clawdeck_core's `code_mode_input_hint`, OpenClaw's
+/// compactToolInputHint). Runs on the recordings, so in every plain `cargo test`.
+#[test]
+fn code_mode_input_hints_match_every_recorded_index() {
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for version in Shelf::versions(SUITE) {
+        let shelf = Shelf::new(SUITE, &version);
+        let (mut cases, _) = cases_for_release(load_cases(&ssh_unreached), &series(&version));
+        let pack = pack_for_shelf(&shelf);
+        let local = portable(&ssh_unreached);
+        for case in &mut cases {
+            case.pack = Some(pack.clone());
+            let Some(recording) = shelf.find(&case.name, &case.inputs) else {
+                continue;
+            };
+            let answer: Answer = serde_json::from_value(local.to_local(&recording.answer)).unwrap();
+            let Answer::Single { view } = answer else {
+                continue;
+            };
+            let Surface::CodeMode { controls, .. } = &view.surface else {
+                continue;
+            };
+            let Some(exec) = controls.iter().find(|c| c.name == "exec") else {
+                continue;
+            };
+            let description = exec.function["description"].as_str().unwrap_or_default();
+            let (_, registry) = load_case(case);
+            for line in description.lines().filter_map(|l| l.strip_prefix("- ")) {
+                let Some((name, rest)) = line.split_once(' ') else {
+                    continue;
+                };
+                let Some((input, _output)) = rest.rsplit_once(" -> ") else {
+                    continue;
+                };
+                let Some(spec) = registry.get(name) else {
+                    continue;
+                };
+                checked += 1;
+                // 2026.8 writes numbers without their bounds.
+                let bounds = !version.starts_with("2026.8.");
+                let ours = clawdeck_core::semantics::code_mode_input_hint(&spec.parameters, bounds);
+                if ours != input {
+                    problems.push(format!(
+                        "{version} {}: {name}\n  openclaw: {input}\n  clawdeck: {ours}",
+                        case.name
+                    ));
+                }
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} index lines were checked");
+    assert!(
+        problems.is_empty(),
+        "{} of {checked} differ:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}

@@ -7,6 +7,7 @@
 //! synced from an operator's gateway into clawdeck's data dir (`clawdeck catalog sync`).
 
 mod code_mode;
+mod code_mode_hint;
 mod media;
 mod model_rules;
 pub mod normalize;
@@ -19,6 +20,9 @@ mod video_audio;
 mod vision;
 
 pub use code_mode::{CodeModeActivation, CodeModeRules, RunAgent};
+pub use code_mode_hint::{
+    input_hint as code_mode_input_hint, output_hint as code_mode_output_hint,
+};
 pub use media::{Credentials, MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use model_rules::{ClaudeImageRule, ClaudeImageRuleSpec, IdPolicy, ModelRules};
 pub use synced::{MAX_SYNCED_TOOLS, tool_name_problem};
