@@ -24,6 +24,9 @@ pub struct Registry {
     pub warnings: Vec<String>,
     /// `mcp.servers` listed for this registry: each server's tool count, or why it gave none.
     pub mcp_servers: Vec<(String, Result<usize, String>)>,
+    /// The config names a model that takes images ([`Semantics::names_vision_model`], read once
+    /// per build: it looks at every agent's model).
+    pub names_vision_model: bool,
     /// How this registry learnt the servers' tools; a rebuild for another config asks the same.
     server_listing: ServerListing,
     plugin_groups: PluginGroups,
@@ -131,6 +134,7 @@ impl Registry {
             registry.add(spec);
         }
         registry.mcp_servers = servers.servers;
+        registry.names_vision_model = registry.semantics.names_vision_model(&config.raw);
         registry.server_listing = listing.clone();
         registry.rebuild_plugin_groups();
         registry.warnings = warnings;
@@ -156,6 +160,7 @@ impl Registry {
             plugin_tool_commands: BTreeMap::new(),
             warnings: Vec::new(),
             mcp_servers: Vec::new(),
+            names_vision_model: false,
             server_listing: ServerListing::Off,
             plugin_groups: PluginGroups::default(),
             index: HashMap::new(),

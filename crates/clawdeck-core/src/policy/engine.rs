@@ -161,7 +161,7 @@ fn unbuilt_vision_tools(
         .model_input
         .as_ref()
         .is_some_and(|i| i.takes_images);
-    if takes_images || semantics.names_vision_model(&cfg.raw) {
+    if takes_images || registry.names_vision_model {
         return Vec::new();
     }
     let credentials = cfg.credentials(Some(agent.id.as_str()));

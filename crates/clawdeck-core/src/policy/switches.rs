@@ -144,7 +144,7 @@ fn without_vision(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
         .model_input
         .as_ref()
         .is_some_and(|i| i.takes_images)
-        || !semantics.names_vision_model(&inputs.cfg.raw)
+        || !inputs.registry.names_vision_model
     {
         return Vec::new();
     }
