@@ -526,22 +526,23 @@ pub(crate) fn clawdeck_tools() -> Vec<ToolSpec> {
 /// An embedded pack by id, parsed once per process.
 pub fn embedded(id: &str) -> Option<Arc<Semantics>> {
     use std::sync::OnceLock;
-    static PARSED: OnceLock<Vec<(String, Arc<Semantics>)>> = OnceLock::new();
-    let all = PARSED.get_or_init(|| {
-        EMBEDDED_PACKS
-            .iter()
-            .filter_map(|(id, text)| {
-                match Semantics::from_pack_text(text, &format!("assets/openclaw/{id}.json")) {
-                    Ok(s) => Some((id.to_string(), Arc::new(s))),
-                    Err(err) => {
-                        tracing::error!("{err}");
-                        None
-                    }
+    // Each pack is parsed the first time it is asked for: a command needs one, and parsing
+    // every embedded pack cost a cold command its time and memory.
+    static PARSED: [OnceLock<Option<Arc<Semantics>>>; EMBEDDED_PACKS.len()] =
+        [const { OnceLock::new() }; EMBEDDED_PACKS.len()];
+    let index = EMBEDDED_PACKS.iter().position(|(k, _)| *k == id)?;
+    let (id, text) = EMBEDDED_PACKS[index];
+    PARSED[index]
+        .get_or_init(|| {
+            match Semantics::from_pack_text(text, &format!("assets/openclaw/{id}.json")) {
+                Ok(s) => Some(Arc::new(s)),
+                Err(err) => {
+                    tracing::error!("{err}");
+                    None
                 }
-            })
-            .collect()
-    });
-    all.iter().find(|(k, _)| k == id).map(|(_, s)| s.clone())
+            }
+        })
+        .clone()
 }
 
 /// The newest embedded pack (the default when nothing says otherwise).
