@@ -79,13 +79,14 @@ fn registry(tools: usize, semantics: Arc<Semantics>) -> Registry {
     Registry::from_specs_with(specs, semantics)
 }
 
-/// The nine policy layers from profile to subagent. `tools.toolsBySender` is left out: the
-/// workload has stayed the same nine layers since before clawdeck modelled it.
+/// The nine policy layers from profile to subagent. `tools.toolsBySender` and a spawned
+/// subagent's inherited layer are left out: the workload has stayed the same nine layers since
+/// before clawdeck modelled them (OpenClaw's pipeline has no step of its own for either).
 fn policy_layers() -> impl Iterator<Item = LayerId> {
     LayerId::ALL[1..]
         .iter()
         .copied()
-        .filter(|id| *id != LayerId::Sender)
+        .filter(|id| !matches!(id, LayerId::Sender | LayerId::Inherited))
 }
 
 /// Layer `l`: allow = 30 exact names + 15 `prefix*` wildcards; deny = exact names and wildcard
