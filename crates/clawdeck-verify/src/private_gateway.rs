@@ -316,18 +316,7 @@ pub(super) async fn observe(
     let port = free_port()?;
     let token = format!("clawdeck-verify-{}", std::process::id());
     let config = with_private_gateway(isolated, port, &token);
-    let config_path = home.join(".openclaw").join("openclaw.json");
-    // 0600: it holds the gateway token and the operator's own tokens.
-    crate::process::private_fs::write_private(
-        &config_path,
-        serde_json::to_string_pretty(&config)
-            .unwrap_or_default()
-            .as_bytes(),
-    )
-    .map_err(|err| VerifyError::Home {
-        path: config_path.display().to_string(),
-        message: err.to_string(),
-    })?;
+    super::runner::write_run_config(home, &config)?;
     let spec: ProcessSpec = super::cli_run::cli_spec(program, home, STARTUP + turn.timeout).args([
         "gateway".to_string(),
         "run".to_string(),

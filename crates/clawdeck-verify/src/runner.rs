@@ -258,14 +258,7 @@ pub async fn observe_cli(
         home,
         isolated,
     } = prepare(config, agent, ctx, options).await?;
-    let config_path = home.0.join(".openclaw").join("openclaw.json");
-    let text = serde_json::to_string_pretty(&isolated).unwrap_or_default();
-    crate::process::private_fs::write_private(&config_path, text.as_bytes()).map_err(|err| {
-        VerifyError::Home {
-            path: config_path.display().to_string(),
-            message: err.to_string(),
-        }
-    })?;
+    write_run_config(&home.0, &isolated)?;
 
     let mut args = vec![
         "agent".to_string(),
@@ -546,22 +539,11 @@ pub async fn observe_inbound(
     observed
 }
 
-/// Installs an official channel plugin of the CLI's own release from npm into the isolated
-/// home (`openclaw plugins install <package>@<version>`). OpenClaw opens a channel's ingress
-/// only for a trusted plugin, and only an npm or ClawHub install is one; a plugin loaded from
-/// `plugins.load.paths` or installed from a path is refused.
 /// Stores `profiles` in the run's home with OpenClaw's own writer, each with a stand-in key:
 /// the isolated config goes in first (the command checks the agent against it, and rewrites
 /// it; every observation writes it again before its turn).
 async fn store_profiles(prepared: &Prepared, profiles: &[LabProfile]) -> Result<(), VerifyError> {
-    let config_path = prepared.home.0.join(".openclaw").join("openclaw.json");
-    let text = serde_json::to_string_pretty(&prepared.isolated).unwrap_or_default();
-    crate::process::private_fs::write_private(&config_path, text.as_bytes()).map_err(|err| {
-        VerifyError::Home {
-            path: config_path.display().to_string(),
-            message: err.to_string(),
-        }
-    })?;
+    write_run_config(&prepared.home.0, &prepared.isolated)?;
     for profile in profiles {
         let args = [
             "models",
@@ -580,6 +562,19 @@ async fn store_profiles(prepared: &Prepared, profiles: &[LabProfile]) -> Result<
         run_step(prepared, spec, Some(b"clawdeck-lab-stand-in-key\n")).await?;
     }
     Ok(())
+}
+
+/// Writes the run's config into its home (`~/.openclaw/openclaw.json`, 0600: it holds the
+/// operator's tokens and a private gateway's).
+pub(crate) fn write_run_config(home: &Path, config: &Value) -> Result<(), VerifyError> {
+    let path = home.join(".openclaw").join("openclaw.json");
+    let text = serde_json::to_string_pretty(config).unwrap_or_default();
+    crate::process::private_fs::write_private(&path, text.as_bytes()).map_err(|err| {
+        VerifyError::Home {
+            path: path.display().to_string(),
+            message: err.to_string(),
+        }
+    })
 }
 
 /// Most stored profiles a run's home gets (each is one run of the CLI).
@@ -649,6 +644,10 @@ async fn run_step(
     Ok(())
 }
 
+/// Installs an official channel plugin of the CLI's own release from npm into the isolated
+/// home (`openclaw plugins install <package>@<version>`). OpenClaw opens a channel's ingress
+/// only for a trusted plugin, and only an npm or ClawHub install is one; a plugin loaded from
+/// `plugins.load.paths` or installed from a path is refused.
 async fn install_official_plugin(prepared: &Prepared, package: &str) -> Result<(), VerifyError> {
     let program = prepared.program.display().to_string();
     let version = tokio::task::spawn_blocking({
