@@ -147,36 +147,6 @@ fn chain<'a>(
     })
 }
 
-/// The tools a model that takes images brings, which this run does not have at all: its model
-/// does not take images, no media source brings them, and the config names no model that
-/// does (else the switches show them switched off for this run).
-fn unbuilt_vision_tools(
-    cfg: &LoadedConfig,
-    registry: &Registry,
-    resolved: &ResolvedContext,
-    agent: &crate::config::AgentInfo,
-) -> Vec<String> {
-    let semantics = &registry.semantics;
-    let takes_images = resolved
-        .model_input
-        .as_ref()
-        .is_some_and(|i| i.takes_images);
-    if takes_images || registry.names_vision_model {
-        return Vec::new();
-    }
-    let credentials = cfg.credentials(Some(agent.id.as_str()));
-    semantics
-        .vision_model_tools
-        .keys()
-        .filter(|name| {
-            semantics
-                .media_source(&cfg.raw, &credentials, name)
-                .is_none()
-        })
-        .cloned()
-        .collect()
-}
-
 /// Resolves the tool list for `ctx` with an explanation for every tool and layer.
 pub fn resolve(
     cfg: &LoadedConfig,
@@ -193,10 +163,14 @@ pub fn resolve(
     } = chain(cfg, registry, ctx, &mut warnings)?;
     let gateway_config_reads = profiles_grant(&layers, registry, "gateway");
     let mut resolution = resolve_layers(layers, registry, &mut warnings);
-    let unbuilt = unbuilt_vision_tools(cfg, registry, &resolved, agent);
-    resolution
-        .tools
-        .retain(|trace| !unbuilt.contains(&trace.name));
+    // On a config that names no model taking images, a run that lacks the tools such a model
+    // brings does not have them at all (else the switches show them switched off).
+    if !registry.names_vision_model {
+        let lacked = super::switches::lacked_vision_tools(cfg, registry, &resolved, agent);
+        resolution
+            .tools
+            .retain(|trace| !lacked.contains(&trace.name));
+    }
     if controls_remain(&resolution.layers, &search_controls) {
         resolution.refusal = None;
     }

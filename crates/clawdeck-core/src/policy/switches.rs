@@ -137,18 +137,15 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
 /// The tools a model that takes images brings, when this run's model does not (and no media
 /// source brings view_image): OpenClaw does not build them for it.
 fn without_vision(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
-    let resolved = inputs.resolved;
-    let semantics = &inputs.registry.semantics;
-    // A config that names no such model: the run simply lacks them (`unbuilt_vision_tools`).
-    if resolved
-        .model_input
-        .as_ref()
-        .is_some_and(|i| i.takes_images)
-        || !inputs.registry.names_vision_model
-    {
+    // A config that names no such model: the run simply lacks them (`policy::resolve`).
+    if !inputs.registry.names_vision_model {
         return Vec::new();
     }
-    let credentials = inputs.cfg.credentials(Some(inputs.agent.id.as_str()));
+    let lacked = lacked_vision_tools(inputs.cfg, inputs.registry, inputs.resolved, inputs.agent);
+    if lacked.is_empty() {
+        return Vec::new();
+    }
+    let resolved = inputs.resolved;
     let model = resolved.model.as_deref().unwrap_or("OpenClaw's default");
     let (path, reason) = match (&resolved.model_input, &resolved.model_source) {
         (Some(input), source) if input.from_catalog => (
@@ -174,32 +171,66 @@ fn without_vision(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
             ),
         ),
     };
-    inputs
-        .registry
+    lacked
+        .into_iter()
+        .map(|name| {
+            let off = SwitchedOff {
+                path: path.clone(),
+                reason: reason.clone(),
+            };
+            (name, off)
+        })
+        .collect()
+}
+
+/// The registry's tools a model that takes images brings, which this run lacks: its model
+/// does not take images and no media source brings them (view_image from an image model or a
+/// key). How they are shown depends on the config: switched off when it names a model that
+/// takes images, else simply not in the run.
+pub(super) fn lacked_vision_tools(
+    cfg: &crate::config::LoadedConfig,
+    registry: &crate::catalog::Registry,
+    resolved: &super::trace::ResolvedContext,
+    agent: &crate::config::AgentInfo,
+) -> Vec<String> {
+    if resolved
+        .model_input
+        .as_ref()
+        .is_some_and(|i| i.takes_images)
+    {
+        return Vec::new();
+    }
+    let semantics = &registry.semantics;
+    let credentials = cfg.credentials(Some(agent.id.as_str()));
+    registry
         .tools
         .iter()
         .filter(|spec| semantics.needs_vision(&spec.name))
         .filter(|spec| {
             semantics
-                .media_source(&inputs.cfg.raw, &credentials, &spec.name)
+                .media_source(&cfg.raw, &credentials, &spec.name)
                 .is_none()
         })
-        .map(|spec| {
-            let off = SwitchedOff {
-                path: path.clone(),
-                reason: reason.clone(),
-            };
-            (spec.name.clone(), off)
-        })
+        .map(|spec| spec.name.clone())
         .collect()
 }
 
 /// The media tools the registry holds for another agent's stored auth profile, which this
 /// run's agent does not read: OpenClaw builds them only for that agent's runs.
 fn without_own_credential(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
+    let agent = inputs.agent.id.as_str();
+    // Only a store another agent owns can bring what this run lacks.
+    if inputs
+        .cfg
+        .auth_profiles
+        .iter()
+        .all(|store| store.read_by(Some(agent)))
+    {
+        return Vec::new();
+    }
     let semantics = &inputs.registry.semantics;
     let raw = &inputs.cfg.raw;
-    let own = inputs.cfg.credentials(Some(inputs.agent.id.as_str()));
+    let own = inputs.cfg.credentials(Some(agent));
     let any = inputs.cfg.credentials(None);
     inputs
         .registry
