@@ -1452,6 +1452,15 @@ async fn a_running_gateway_answers_tools_effective_for_a_real_session() {
     );
 }
 
+/// What `shelf` recorded real OpenClaw answering for `case`'s inputs, read back with this
+/// machine's paths; `None` when nothing was recorded for them.
+fn recorded_answer(shelf: &Shelf, local: &Portable, case: &Case) -> Option<Answer> {
+    let recording = shelf.find(&case.name, &case.inputs)?;
+    let answer = serde_json::from_value(local.to_local(&recording.answer))
+        .unwrap_or_else(|e| panic!("{}: {e}", shelf.dir.display()));
+    Some(answer)
+}
+
 /// Every recording of every release against clawdeck's prediction now: no node, no real
 /// OpenClaw. A case without a recording for its inputs, or a recording no case has, fails.
 #[test]
@@ -1477,7 +1486,7 @@ fn clawdeck_agrees_with_every_fidelity_recording() {
         let mut outcomes = Vec::new();
         for case in &mut cases {
             case.pack = Some(pack.clone());
-            let Some(recording) = shelf.find(&case.name, &case.inputs) else {
+            let Some(answer) = recorded_answer(&shelf, &local, case) else {
                 problems.push(format!(
                     "{}: no recording of openclaw {version} for its inputs ({}): \
                      tests/recordings/record.sh records it",
@@ -1485,8 +1494,6 @@ fn clawdeck_agrees_with_every_fidelity_recording() {
                 ));
                 continue;
             };
-            let answer: Answer = serde_json::from_value(local.to_local(&recording.answer))
-                .unwrap_or_else(|e| panic!("{}: {e}", shelf.dir.display()));
             outcomes.push(judge(case, &answer, 0.0));
         }
         let verdict = Verdict::of(&outcomes, &skipped);
@@ -1751,11 +1758,7 @@ fn code_mode_input_hints_match_every_recorded_index() {
         let local = portable(&ssh_unreached);
         for case in &mut cases {
             case.pack = Some(pack.clone());
-            let Some(recording) = shelf.find(&case.name, &case.inputs) else {
-                continue;
-            };
-            let answer: Answer = serde_json::from_value(local.to_local(&recording.answer)).unwrap();
-            let Answer::Single { view } = answer else {
+            let Some(Answer::Single { view }) = recorded_answer(&shelf, &local, case) else {
                 continue;
             };
             let Surface::CodeMode { controls, .. } = &view.surface else {
