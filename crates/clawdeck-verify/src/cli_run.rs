@@ -27,6 +27,22 @@ pub(crate) fn cli_spec(program: &Path, home: &Path, timeout: Duration) -> Proces
     spec
 }
 
+/// Writes the run's config into its home (`~/.openclaw/openclaw.json`, 0600: it holds the
+/// operator's tokens and a private gateway's).
+pub(crate) fn write_run_config(
+    home: &Path,
+    config: &serde_json::Value,
+) -> Result<(), crate::VerifyError> {
+    let path = home.join(".openclaw").join("openclaw.json");
+    let text = serde_json::to_string_pretty(config).unwrap_or_default();
+    crate::process::private_fs::write_private(&path, text.as_bytes()).map_err(|err| {
+        crate::VerifyError::Home {
+            path: path.display().to_string(),
+            message: err.to_string(),
+        }
+    })
+}
+
 /// The visible text of OpenClaw's diagnostics (their colours and every other escape sequence
 /// dropped), through the one sanitizer, as the router reads the same CLI.
 pub fn strip_ansi(text: &str) -> String {

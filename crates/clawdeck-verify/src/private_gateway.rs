@@ -316,7 +316,7 @@ pub(super) async fn observe(
     let port = free_port()?;
     let token = format!("clawdeck-verify-{}", std::process::id());
     let config = with_private_gateway(isolated, port, &token);
-    super::runner::write_run_config(home, &config)?;
+    super::cli_run::write_run_config(home, &config)?;
     let spec: ProcessSpec = super::cli_run::cli_spec(program, home, STARTUP + turn.timeout).args([
         "gateway".to_string(),
         "run".to_string(),

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde_json::Value;
 
 pub use super::cli_run::strip_ansi;
-use super::cli_run::{cli_spec, tail_lines};
+use super::cli_run::{cli_spec, tail_lines, write_run_config};
 use super::home::{agent_model, inexpressible, isolated_config, session_args};
 use super::mock::RecordingMock;
 use super::observed::{NO_TOOLS_ERROR_PREFIX, ObservedView, main_request};
@@ -562,19 +562,6 @@ async fn store_profiles(prepared: &Prepared, profiles: &[LabProfile]) -> Result<
         run_step(prepared, spec, Some(b"clawdeck-lab-stand-in-key\n")).await?;
     }
     Ok(())
-}
-
-/// Writes the run's config into its home (`~/.openclaw/openclaw.json`, 0600: it holds the
-/// operator's tokens and a private gateway's).
-pub(crate) fn write_run_config(home: &Path, config: &Value) -> Result<(), VerifyError> {
-    let path = home.join(".openclaw").join("openclaw.json");
-    let text = serde_json::to_string_pretty(config).unwrap_or_default();
-    crate::process::private_fs::write_private(&path, text.as_bytes()).map_err(|err| {
-        VerifyError::Home {
-            path: path.display().to_string(),
-            message: err.to_string(),
-        }
-    })
 }
 
 /// Most stored profiles a run's home gets (each is one run of the CLI).
