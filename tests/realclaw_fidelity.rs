@@ -432,6 +432,20 @@ fn pair_kind(case: &Case) -> Option<PairKind> {
             base_ctx,
         });
     }
+    if ctx.names_client() {
+        // The same chat.send turn from clawdeck's own client, which declares none of the
+        // capabilities that decide tools.
+        return Some(PairKind {
+            what: "the turn's gateway client (the tools its capabilities decide)",
+            how: "two chat.send turns on a private gateway, one from clawdeck's own client",
+            base_ctx: PolicyContext {
+                client: None,
+                client_caps: Vec::new(),
+                channel: ctx.channel.clone().or_else(|| Some("webchat".into())),
+                ..ctx.clone()
+            },
+        });
+    }
     if verify::private_gateway::node_turn(ctx) {
         return Some(PairKind {
             what: "the turn's message provider (a paired node's voice transcript)",
@@ -478,11 +492,14 @@ fn pair_kind(case: &Case) -> Option<PairKind> {
     })
 }
 
-/// Whether the case's turn comes from webchat (the gateway's own chat: `chat.send`).
+/// Whether the case's turn comes from webchat (the gateway's own chat: `chat.send`), as a
+/// named gateway client's turn always does.
 fn webchat(ctx: &PolicyContext) -> bool {
-    ctx.channel
-        .as_deref()
-        .is_some_and(|c| c.trim().eq_ignore_ascii_case("webchat"))
+    ctx.names_client()
+        || ctx
+            .channel
+            .as_deref()
+            .is_some_and(|c| c.trim().eq_ignore_ascii_case("webchat"))
 }
 
 /// The agent clawdeck resolves for the case's context.
@@ -533,17 +550,28 @@ async fn observe(
                 false => verify::Start::AgentMethod { as_owner },
             }
         };
+        // Each side's turn comes from its own context's client.
+        let options_for = |c: &PolicyContext| RunOptions {
+            client: loaded.semantics.client_capabilities.turn_client(c),
+            ..options.clone()
+        };
         let base_ctx = &pair.base_ctx;
         let base = verify::observe_through_gateway(
             &loaded.raw,
             &agent,
             base_ctx,
-            options,
+            &options_for(base_ctx),
             start(base_ctx),
         )
         .await?;
-        let run =
-            verify::observe_through_gateway(&loaded.raw, &agent, ctx, options, start(ctx)).await?;
+        let run = verify::observe_through_gateway(
+            &loaded.raw,
+            &agent,
+            ctx,
+            &options_for(ctx),
+            start(ctx),
+        )
+        .await?;
         (base, run)
     };
     Ok(Answer::Pair {

@@ -61,6 +61,14 @@ pub struct ContextArgs {
     /// Treat the session as sandboxed
     #[arg(long, global = true)]
     pub sandboxed: bool,
+    /// The gateway client whose chat.send starts the turn (control-ui, tui, cli, or another
+    /// OpenClaw client id): its capabilities decide show_widget, screen and the task tools
+    #[arg(long, global = true, value_name = "ID")]
+    pub client: Option<String>,
+    /// A capability the turn's client declares besides its own (inline-widgets, ui-commands,
+    /// task-suggestions); repeatable
+    #[arg(long, global = true, value_name = "CAP")]
+    pub client_cap: Vec<String>,
 }
 
 impl ContextArgs {
@@ -89,6 +97,8 @@ impl ContextArgs {
             subagent_depth: self.subagent_depth,
             sandboxed: self.sandboxed,
             remote: false,
+            client: self.client.clone(),
+            client_caps: self.client_cap.clone(),
             channel_from_key: false,
             turn_channel: None,
             sender_rules_off: false,

@@ -2,6 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The channel a `chat.send` turn comes over (OpenClaw's internal message channel): a turn a
+/// gateway client starts itself.
+pub const CHAT_SEND_CHANNEL: &str = "webchat";
+
 /// The context of a tool listing or call (seed 001 §3.3–§3.6). Every field is optional so that a
 /// bare context means "the default agent, talking directly to its owner".
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -51,6 +55,17 @@ pub struct PolicyContext {
     pub sandboxed: bool,
     /// The caller is a remote agent (a clawBot reaching back); local system tools are never offered.
     pub remote: bool,
+    /// The gateway client whose `chat.send` started the turn: OpenClaw's client id
+    /// (`openclaw-control-ui`, `openclaw-tui`, `cli`, ...; `control-ui` and `tui` name the first
+    /// two). Only such a turn carries a client's capabilities, and a client makes the turn a
+    /// webchat one when no channel is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
+    /// Capabilities the turn's client declares besides those OpenClaw's own client of that id
+    /// declares (`inline-widgets`, `task-suggestions`, `ui-commands`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(alias = "clientCaps")]
+    pub client_caps: Vec<String>,
     /// `channel` came from the session key, not from a flag: the key says where the session
     /// lives (its group policy), not that this turn arrived over that channel.
     #[serde(skip)]
@@ -80,11 +95,14 @@ impl PolicyContext {
     /// the fields no flag set: explicit flags win over the key. OpenClaw derives the same from
     /// a session's key (see `session_key`).
     pub fn with_session_key(mut self) -> PolicyContext {
+        let unset = |v: &Option<String>| v.as_deref().is_none_or(|s| s.trim().is_empty());
+        if self.names_client() && unset(&self.channel) {
+            self.channel = Some(CHAT_SEND_CHANNEL.to_string());
+        }
         let Some(key) = self.session_key.as_deref().filter(|k| !k.trim().is_empty()) else {
             return self.with_spawner_key();
         };
         let parts = crate::session_key::parse(key);
-        let unset = |v: &Option<String>| v.as_deref().is_none_or(|s| s.trim().is_empty());
         if unset(&self.agent) {
             self.agent = parts.agent;
         }
@@ -216,6 +234,12 @@ impl PolicyContext {
             sender_name: None,
             ..self.clone()
         }
+    }
+
+    /// Whether the context names the gateway client of its turn (by id or capabilities).
+    pub fn names_client(&self) -> bool {
+        self.client.as_deref().is_some_and(|c| !c.trim().is_empty())
+            || self.client_caps.iter().any(|c| !c.trim().is_empty())
     }
 
     pub fn is_owner(&self) -> bool {

@@ -12,6 +12,9 @@ use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::http::header::ORIGIN;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::{Connector, MaybeTlsStream, WebSocketStream};
 use tokio_util::sync::CancellationToken;
@@ -49,6 +52,10 @@ pub struct ConnectOptions {
     pub scopes: Vec<String>,
     /// `tool-events`: the gateway sends structured tool lifecycle events.
     pub caps: Vec<String>,
+    /// The `Origin` header of the WebSocket upgrade, as a browser sends it. Only a client that
+    /// connects as the Control UI needs one: the gateway takes that client only from an
+    /// allowed origin (a loopback one for a loopback client).
+    pub origin: Option<String>,
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
     /// How long `GatewayClient::connect` waits out a gateway that answers "starting, retry
@@ -66,6 +73,7 @@ impl Default for ConnectOptions {
             platform: std::env::consts::OS.to_string(),
             scopes: OPERATOR_SCOPES.iter().map(|s| s.to_string()).collect(),
             caps: vec!["tool-events".to_string()],
+            origin: None,
             connect_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             ready_wait: Duration::from_secs(15),
@@ -125,15 +133,18 @@ impl Connection {
         options: &ConnectOptions,
     ) -> Result<(Connection, Hello, mpsc::UnboundedReceiver<Incoming>), GatewayError> {
         let url = endpoint.url.clone();
-        let mut socket = tokio::time::timeout(options.connect_timeout, dial(&url))
-            .await
-            .map_err(|_| GatewayError::Unreachable {
-                url: url.clone(),
-                reason: format!(
-                    "no WebSocket within {} ms",
-                    options.connect_timeout.as_millis()
-                ),
-            })??;
+        let mut socket = tokio::time::timeout(
+            options.connect_timeout,
+            dial(&url, options.origin.as_deref()),
+        )
+        .await
+        .map_err(|_| GatewayError::Unreachable {
+            url: url.clone(),
+            reason: format!(
+                "no WebSocket within {} ms",
+                options.connect_timeout.as_millis()
+            ),
+        })??;
         let hello = tokio::time::timeout(
             options.connect_timeout,
             handshake(&mut socket, endpoint, identity, options),
@@ -260,7 +271,7 @@ fn response_payload(method: &str, res: ResponseFrame) -> Result<Value, GatewayEr
 
 /// Opens the socket: rustls for `wss://`, plain TCP only to loopback. The parsed URL decides
 /// (never its text), and it is what gets dialled, so the host judged is the host reached.
-async fn dial(url: &str) -> Result<Socket, GatewayError> {
+async fn dial(url: &str, origin: Option<&str>) -> Result<Socket, GatewayError> {
     let parsed = url::Url::parse(url.trim()).map_err(|err| GatewayError::Unreachable {
         url: url.to_string(),
         reason: format!("not a valid URL: {err}"),
@@ -280,8 +291,21 @@ async fn dial(url: &str) -> Result<Socket, GatewayError> {
             });
         }
     };
+    let unreachable = |reason: String| GatewayError::Unreachable {
+        url: url.to_string(),
+        reason,
+    };
+    let mut request = parsed
+        .as_str()
+        .into_client_request()
+        .map_err(|err| unreachable(err.to_string()))?;
+    if let Some(origin) = origin {
+        let value = HeaderValue::from_str(origin)
+            .map_err(|err| unreachable(format!("origin {origin:?}: {err}")))?;
+        request.headers_mut().insert(ORIGIN, value);
+    }
     let (socket, _response) =
-        tokio_tungstenite::connect_async_tls_with_config(parsed.as_str(), None, true, connector)
+        tokio_tungstenite::connect_async_tls_with_config(request, None, true, connector)
             .await
             .map_err(|err| GatewayError::Unreachable {
                 url: url.to_string(),
@@ -566,7 +590,7 @@ mod tests {
             "ws://[::1]:1@192.0.2.1",
             "ws://127.0.0.1.nip.example",
         ] {
-            let dialled = tokio::time::timeout(Duration::from_secs(5), dial(url)).await;
+            let dialled = tokio::time::timeout(Duration::from_secs(5), dial(url, None)).await;
             let Ok(Err(err)) = dialled else {
                 panic!("{url} was dialled");
             };

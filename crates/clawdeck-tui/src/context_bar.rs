@@ -30,6 +30,9 @@ pub(crate) struct ContextChoices {
     pub(crate) senders: Vec<String>,
     /// Sessions that may spawn a subagent: each agent's main session.
     pub(crate) spawners: Vec<String>,
+    /// Gateway clients whose chat.send turn the context may be: those the pack knows the
+    /// capabilities of, and clawdeck's own kind (`cli`).
+    pub(crate) clients: Vec<String>,
 }
 
 impl ContextChoices {
@@ -55,6 +58,14 @@ impl ContextChoices {
                 .iter()
                 .map(|id| format!("agent:{id}:main"))
                 .collect(),
+            clients: config
+                .semantics
+                .client_capabilities
+                .clients
+                .keys()
+                .cloned()
+                .chain(["cli".to_string()])
+                .collect(),
         }
     }
 }
@@ -76,10 +87,12 @@ pub(crate) enum Field {
     Owner,
     Subagent,
     Sandbox,
+    /// The gateway client whose chat.send starts the turn (`--client`).
+    Client,
 }
 
 impl Field {
-    pub(crate) const ALL: [Field; 12] = [
+    pub(crate) const ALL: [Field; 13] = [
         Field::Agent,
         Field::Provider,
         Field::Model,
@@ -90,6 +103,7 @@ impl Field {
         Field::Owner,
         Field::Subagent,
         Field::Sandbox,
+        Field::Client,
         Field::Session,
         Field::SpawnedBy,
     ];
@@ -108,6 +122,7 @@ impl Field {
             Field::Owner => "owner",
             Field::Subagent => "subagent",
             Field::Sandbox => "sandbox",
+            Field::Client => "client",
         }
     }
 }
@@ -148,6 +163,7 @@ fn field_value(ctx: &PolicyContext, field: Field) -> Option<String> {
         Field::Owner => Some(yes_no(ctx.is_owner()).to_string()),
         Field::Subagent => Some(yes_no(ctx.subagent).to_string()),
         Field::Sandbox => Some(yes_no(ctx.sandboxed).to_string()),
+        Field::Client => client_label(ctx),
     }
 }
 
@@ -199,8 +215,22 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
                 }
             }
         }
+        Field::Client => ctx.client = value,
         Field::Owner | Field::Subagent | Field::Sandbox => {}
     }
+}
+
+/// `openclaw-control-ui`, or `cli +inline-widgets`: the turn's client and the capabilities the
+/// context adds to its own.
+pub(crate) fn client_label(ctx: &PolicyContext) -> Option<String> {
+    if !ctx.names_client() {
+        return None;
+    }
+    let mut label = ctx.client.clone().unwrap_or_else(|| "cli".to_string());
+    for cap in &ctx.client_caps {
+        label.push_str(&format!(" +{cap}"));
+    }
+    Some(label)
 }
 
 /// The context as the engine resolved it: `agent ops · openai/gpt-5 · telegram/-100123 ·
@@ -357,6 +387,10 @@ fn bar_lines(
         yes_no(sandboxed).into(),
         ctx.sandboxed,
     );
+    // A gateway client's capabilities decide some tools (only when the context names one).
+    if let Some(client) = client_label(ctx) {
+        item(&mut second, "client", client, true);
+    }
     // Code Mode changes what the model is sent (`explain` says why it engages).
     if resolved
         .and_then(|r| r.code_mode.as_ref())
@@ -462,6 +496,7 @@ impl ContextEditor {
             Field::Group => &choices.groups,
             Field::Sender => &choices.senders,
             Field::SpawnedBy => &choices.spawners,
+            Field::Client => &choices.clients,
             _ => &[],
         };
         let unset = match (field, &choices.default_agent) {

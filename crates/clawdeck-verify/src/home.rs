@@ -308,6 +308,31 @@ pub(crate) fn inexpressible(ctx: &PolicyContext) -> Vec<&'static str> {
         out.push("--account");
     }
     out.extend(provider_unsayable(ctx));
+    out.extend(client_unsayable(ctx));
+    out
+}
+
+/// What a turn whose gateway client is named cannot carry: the lab starts it with that
+/// client's `chat.send`, which has no channel sender, and observes a spawned subagent through
+/// the `agent` method, which carries no client.
+fn client_unsayable(ctx: &PolicyContext) -> Vec<&'static str> {
+    if !ctx.names_client() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if super::sender_run::has_sender(ctx) {
+        out.push("--client with a sender (a channel's message carries no gateway client)");
+    }
+    if ctx.spawner_key().is_some() {
+        out.push("--client with --spawned-by (the lab spawns through the agent method, which carries no client)");
+    }
+    let provider = super::private_gateway::message_provider(ctx);
+    if provider
+        .as_deref()
+        .is_some_and(|p| p != clawdeck_core::context::CHAT_SEND_CHANNEL)
+    {
+        out.push("--client with a channel other than webchat (only chat.send carries a client)");
+    }
     out
 }
 

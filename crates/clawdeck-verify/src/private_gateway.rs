@@ -27,6 +27,7 @@ use crate::gateway_client::{
     Backoff, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient, GatewayEndpoint,
 };
 use crate::process::{KillReason, ProcessSpec, RunningProcess};
+use clawdeck_core::semantics::TurnClient;
 
 /// How long the private gateway may take to accept a connection.
 const STARTUP: Duration = Duration::from_secs(120);
@@ -174,9 +175,13 @@ async fn approve_node(
 
 /// Who connects to the private gateway.
 #[derive(Clone, Copy)]
-enum Connection {
-    /// An operator, with `operator.admin` (the owner) or without.
-    Operator { as_owner: bool },
+enum Connection<'a> {
+    /// An operator, with `operator.admin` (the owner) or without; as the turn's gateway client
+    /// when one is named, else as clawdeck.
+    Operator {
+        as_owner: bool,
+        client: Option<&'a TurnClient>,
+    },
     /// A headless node, which the gateway pairs silently on loopback. Its device is its own:
     /// a device already paired as an operator would have to be approved to add the role.
     Node,
@@ -184,13 +189,24 @@ enum Connection {
     NodeApprover,
 }
 
-impl Connection {
-    fn options(self) -> ConnectOptions {
+impl Connection<'_> {
+    /// The connection's options on the gateway at loopback `port`.
+    fn options(self, port: u16) -> ConnectOptions {
         match self {
-            Connection::Operator { as_owner } => ConnectOptions::default().all_operators(as_owner),
+            Connection::Operator { as_owner, client } => {
+                let mut options = ConnectOptions::default().all_operators(as_owner);
+                if let Some(client) = client {
+                    as_client(&mut options, client, port);
+                }
+                options
+            }
             Connection::Node => ConnectOptions::as_node(),
             Connection::NodeApprover => {
-                let mut options = Connection::Operator { as_owner: true }.options();
+                let mut options = Connection::Operator {
+                    as_owner: true,
+                    client: None,
+                }
+                .options(port);
                 options.scopes.push("operator.pairing".to_string());
                 options
             }
@@ -205,24 +221,50 @@ impl Connection {
     }
 }
 
+/// Connection options that make the operator's connection the turn's client: its id, its
+/// mode as OpenClaw's own client of that id connects, and every capability it declares. A
+/// browser client (the Control UI) also sends the gateway's own loopback origin, from which the
+/// gateway takes it.
+fn as_client(options: &mut ConnectOptions, client: &TurnClient, port: u16) {
+    let id = client
+        .id
+        .clone()
+        .unwrap_or_else(|| options.client_id.clone());
+    let browser = matches!(
+        id.as_str(),
+        "openclaw-control-ui" | "openclaw-browser-copilot"
+    );
+    options.client_mode = match id.as_str() {
+        _ if browser => "webchat",
+        "openclaw-tui" => "ui",
+        "webchat" | "webchat-ui" => "webchat",
+        _ => "cli",
+    }
+    .to_string();
+    options.origin = browser.then(|| format!("http://127.0.0.1:{port}"));
+    options.client_id = id;
+    options.caps = client.caps.clone();
+}
+
 /// Connects to the private gateway, retrying while it starts (until `deadline`).
 async fn connect(
     port: u16,
     token: &str,
     home: &Path,
     gateway: &RunningProcess,
-    who: Connection,
+    who: Connection<'_>,
     deadline: Instant,
 ) -> Result<GatewayClient, VerifyError> {
     let identity = DeviceIdentity::load_or_create(&home.join(who.device_file()))
         .map_err(|e| gateway_error("connect", e))?;
+    let url = format!("ws://127.0.0.1:{port}");
     let endpoint = GatewayEndpoint {
         name: "verify".to_string(),
-        url: format!("ws://127.0.0.1:{port}"),
+        url: url.clone(),
         auth: GatewayAuth::Token(token.to_string()),
         origin: "clawdeck verify (private gateway)".to_string(),
     };
-    let options = who.options();
+    let options = who.options(port);
     loop {
         let attempt = GatewayClient::connect(
             endpoint.clone(),
@@ -292,6 +334,8 @@ pub(crate) struct Turn<'a> {
     pub timeout: Duration,
     pub message: &'a str,
     pub spawned: bool,
+    /// The client a `chat.send` turn's connection is (else clawdeck's own).
+    pub client: Option<&'a TurnClient>,
 }
 
 /// The message that makes the mock spawn a subagent with [`SUBAGENT_TASK`], of `agent` when
@@ -449,9 +493,14 @@ async fn run_turn(
     mock: &RecordingMock,
 ) -> Result<ObservedView, VerifyError> {
     let who = match turn.start {
-        Start::AgentMethod { as_owner } | Start::ChatSend { as_owner } => {
-            Connection::Operator { as_owner }
-        }
+        Start::AgentMethod { as_owner } => Connection::Operator {
+            as_owner,
+            client: None,
+        },
+        Start::ChatSend { as_owner } => Connection::Operator {
+            as_owner,
+            client: turn.client,
+        },
         Start::NodeVoice => Connection::Node,
         Start::Inbound => {
             // The channel starts polling once the gateway is up; the message is its turn.

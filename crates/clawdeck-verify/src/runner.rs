@@ -81,6 +81,9 @@ pub struct RunOptions {
     /// provider in the same store, with a stand-in key, written by OpenClaw's own `models auth
     /// paste-api-key` (the operator's credentials stay where they are).
     pub auth_profiles: Vec<LabProfile>,
+    /// The gateway client whose `chat.send` starts the turn, as clawdeck resolves the
+    /// context's (its id and every capability it declares); the lab connects as it.
+    pub client: Option<clawdeck_core::semantics::TurnClient>,
 }
 
 /// A stored auth profile the lab gives its run: the agent whose store it goes into (the
@@ -102,6 +105,7 @@ impl Default for RunOptions {
             dotenv_files: Vec::new(),
             login_shell_names: Vec::new(),
             auth_profiles: Vec::new(),
+            client: None,
         }
     }
 }
@@ -244,6 +248,12 @@ pub async fn observe_cli(
     }
     if super::private_gateway::node_turn(ctx) {
         let start = super::private_gateway::Start::NodeVoice;
+        return observe_through_gateway(config, agent, ctx, options, start).await;
+    }
+    if ctx.names_client() {
+        // Only `chat.send` carries a client's capabilities.
+        let as_owner = ctx.owner != Some(false);
+        let start = super::private_gateway::Start::ChatSend { as_owner };
         return observe_through_gateway(config, agent, ctx, options, start).await;
     }
     if ctx.owner == Some(false) || ctx.spawner_key().is_some() {
@@ -401,6 +411,7 @@ async fn on_private_gateway(
             timeout: options.timeout,
             message: &message,
             spawned: spawner.is_some(),
+            client: options.client.as_ref(),
         },
         &prepared.mock,
     )

@@ -112,7 +112,8 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             asked
         }
         None => {
-            let options = local_run_options(cli, args, &loaded, &agent, timeout);
+            let mut options = local_run_options(cli, args, &loaded, &agent, timeout);
+            options.client = loaded.semantics.client_capabilities.turn_client(&ctx);
             let run = verify::observe_cli(&loaded.raw, &agent, &ctx, &options);
             (local_run_source(&ctx, &agent), runtime.block_on(run))
         }
@@ -183,6 +184,20 @@ fn local_run_source(ctx: &PolicyContext, agent: &str) -> String {
             Some(_) => format!("the subagent spawned by {message}"),
             None => message,
         }
+    } else if ctx.names_client() {
+        let client = ctx.client.as_deref().unwrap_or("cli");
+        let extra = match ctx.client_caps.as_slice() {
+            [] => String::new(),
+            caps => format!(" also declaring {}", caps.join(", ")),
+        };
+        let who = if ctx.owner == Some(false) {
+            "a non-owner"
+        } else {
+            "the owner"
+        };
+        format!(
+            "a chat.send turn on a private gateway from gateway client {client}{extra}, agent {agent}, as {who} (recording mock LLM)"
+        )
     } else if let Some(spawner) = ctx.spawner_key() {
         // The spawner's turn runs on a private gateway and calls sessions_spawn; the
         // subagent's own request is the one compared.

@@ -171,6 +171,13 @@ pub fn resolve(
             .tools
             .retain(|trace| !lacked.contains(&trace.name));
     }
+    // A turn no gateway client started has none of the tools a client's capabilities decide.
+    if !ctx.names_client() {
+        let semantics = &registry.semantics;
+        resolution
+            .tools
+            .retain(|trace| !semantics.needs_client(&trace.name));
+    }
     if controls_remain(&resolution.layers, &search_controls) {
         resolution.refusal = None;
     }

@@ -100,6 +100,7 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
         }
     }
     out.extend(without_vision(inputs));
+    out.extend(without_client_caps(inputs));
     let removed: Vec<String> = out.iter().map(|(tool, _)| tool.clone()).collect();
     out.extend(
         without_own_credential(inputs)
@@ -212,6 +213,25 @@ pub(super) fn lacked_vision_tools(
                 .is_none()
         })
         .map(|spec| spec.name.clone())
+        .collect()
+}
+
+/// The tools a gateway client's capabilities decide that this turn's client does not give.
+/// A context that names no client has none of them at all (`policy::resolve`).
+fn without_client_caps(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
+    let caps = &inputs.registry.semantics.client_capabilities;
+    let Some(client) = caps.turn_client(inputs.ctx) else {
+        return Vec::new();
+    };
+    inputs
+        .registry
+        .tools
+        .iter()
+        .filter_map(|spec| {
+            let reason = caps.lacks(&spec.name, inputs.ctx, &client)?;
+            let path = "gateway client".to_string();
+            Some((spec.name.clone(), SwitchedOff { path, reason }))
+        })
         .collect()
 }
 

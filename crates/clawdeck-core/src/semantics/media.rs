@@ -309,6 +309,9 @@ impl Semantics {
     /// version does not have.
     pub fn what_brings(&self, name: &str) -> Option<String> {
         let condition = self.conditional(name)?;
+        if let Some(brings) = self.client_capabilities.what_brings(name) {
+            return Some(brings);
+        }
         let vision = ", or a run on a model that takes images (clawdeck reads that from the \
                       model's models.providers entry, its provider's catalog and the anthropic \
                       plugin's newer-Claude rule)";

@@ -6,6 +6,7 @@
 //! in assets/openclaw/ (`seed`, the design the seeds describe, `2026.8` and `2026.9`), and more can be
 //! synced from an operator's gateway into clawdeck's data dir (`clawdeck catalog sync`).
 
+mod client_caps;
 mod code_mode;
 mod code_mode_hint;
 mod media;
@@ -19,6 +20,7 @@ mod synced;
 mod video_audio;
 mod vision;
 
+pub use client_caps::{ClientCapabilities, ClientTool, TurnClient};
 pub use code_mode::{CodeModeActivation, CodeModeRules, RunAgent};
 pub use code_mode_hint::{
     input_hint as code_mode_input_hint, output_hint as code_mode_output_hint,
@@ -433,6 +435,9 @@ pub struct Semantics {
     pub provider_auth_aliases: BTreeMap<String, String>,
     /// The tools a model that takes images brings, as they are sent then (see `vision`).
     pub vision_model_tools: BTreeMap<String, VisionTool>,
+    /// The tools a gateway client's capabilities decide, and what its clients declare (see
+    /// `client_caps`).
+    pub client_capabilities: ClientCapabilities,
     /// When Code Mode engages and what it sends (see `code_mode`); none for packs without it.
     pub code_mode: Option<CodeModeRules>,
     /// Provider id → model id → what it takes, from the manifests' model catalogs (see
@@ -601,6 +606,7 @@ pub fn newest() -> Arc<Semantics> {
                 provider_auth_aliases: BTreeMap::new(),
                 video_audio: None,
                 vision_model_tools: BTreeMap::new(),
+                client_capabilities: ClientCapabilities::default(),
                 code_mode: None,
                 catalog_model_inputs: BTreeMap::new(),
                 model_rules: ModelRules::default(),

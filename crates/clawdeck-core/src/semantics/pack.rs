@@ -123,6 +123,9 @@ pub(crate) struct PackFile {
     /// The tools a model that takes images brings, as they are sent then.
     #[serde(default)]
     pub vision_model_tools: BTreeMap<String, super::VisionTool>,
+    /// The tools a gateway client's capabilities decide, and what its clients declare.
+    #[serde(default)]
+    pub client_capabilities: super::ClientCapabilities,
     /// Provider id → model id → what it takes, from the manifests' model catalogs.
     #[serde(default)]
     pub catalog_model_inputs: BTreeMap<String, BTreeMap<String, Vec<String>>>,
@@ -528,6 +531,7 @@ impl PackFile {
             provider_auth_aliases: self.provider_auth_aliases,
             video_audio: self.video_audio_references,
             vision_model_tools: self.vision_model_tools,
+            client_capabilities: self.client_capabilities,
             code_mode: self.code_mode,
             catalog_model_inputs: self.catalog_model_inputs,
             model_rules: super::ModelRules::from_pack(
