@@ -7,7 +7,8 @@ receives, which are in the default run, their catalog section, summary and profi
 membership, plugin ownership (the deferred directory, the plugins' manifests), the groups, the
 profiles and the values a profile key may take, the sandbox defaults, the subagent deny lists and
 default spawn depth, the owner-only tools, the HTTP deny list, how plugin tool allowlists match,
-Tool Search's direct tools and prompt copy, the Tooling section.
+Tool Search's direct tools and prompt copy, the Tooling section, the tools only a gateway client
+that declares the capabilities they need is sent (WORK/runs/client_caps.jsonl, a chat.send turn).
 
 Carried from the base pack (hand-checked rules a capture cannot read; each is kept only where the
 release still has the tool, and copy tied to a description only where that description is
@@ -304,8 +305,9 @@ for line in tl[2:]:
     if text:
         order.append(name)
         prompt_summary[name] = text
-# Tools only other runs build (the media tools) have their Tooling summary there.
-for extra_run in ("media_on", "vision_model"):
+# Tools only other runs build (the media tools, the tools a gateway client's caps bring) have
+# their Tooling summary there.
+for extra_run in ("media_on", "vision_model", "client_caps"):
     extra_prompt = (req(extra_run) or {}).get("messages", [{}])[0].get("content", "")
     for line in (tooling(extra_prompt) or "").split("\n")[2:]:
         if not line.startswith("- "):
@@ -414,6 +416,25 @@ pack["visionModelTools"] = {
     fn(t)["name"]: {"description": fn(t)["description"], "parameters": fn(t)["parameters"]}
     for t in (vision or {}).get("tools", [])
     if fn(t)["name"] in by_name and by_name[fn(t)["name"]].get("inDefaultRun") is False}
+# The tools only a gateway turn whose client declares what they need is sent (the client_caps
+# run: chat.send as the TUI declaring every cap they need), as sent then, with what each needs
+# (extract_rules.mjs: the caps, and for the task suggestion tools an operator UI client with the
+# scope), the caps the Control UI and the TUI declare, and which clients are operator UIs.
+caps_run = req("client_caps")
+if caps_run is None:
+    raise SystemExit(f"{a.work}/runs/client_caps.jsonl: no gateway turn recorded")
+caps_sent = {fn(t)["name"]: fn(t) for t in caps_run["tools"]}
+client_caps = rules["clientCapabilities"]
+unsent = [t for t in client_caps["tools"] if t not in caps_sent]
+if unsent:
+    raise SystemExit(f"the client_caps run was not sent {', '.join(unsent)}")
+pack["clientCapabilities"] = {
+    "tools": {name: dict(needs, description=caps_sent[name]["description"], parameters=caps_sent[name]["parameters"])
+              for name, needs in client_caps["tools"].items()},
+    "clients": client_caps["clients"],
+    "operatorUiClients": client_caps["operatorUiClients"],
+    "where": ", ".join(f"{k} {v}" for k, v in client_caps["where"].items()),
+}
 # Code Mode: its two control tools and Tooling lines (the code_mode run), and what an absent
 # tools.codeMode means: true if the default run engages it, "auto" if only the run on a
 # "preferred" model does, else off.

