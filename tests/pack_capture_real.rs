@@ -58,6 +58,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "mediaCredentials",
         "mediaCredentialDescriptions",
         "visionModelTools",
+        "clientCapabilities",
         "providerCredentials",
         "providerAuthAliases",
         "videoAudioReferences",
