@@ -56,6 +56,9 @@ pub struct ConnectOptions {
     /// connects as the Control UI needs one: the gateway takes that client only from an
     /// allowed origin (a loopback one for a loopback client).
     pub origin: Option<String>,
+    /// The client's build (`client.buildId`). The gateway takes a Control UI from its own host
+    /// only when the build is the gateway's own or `dev` (a development build of the UI).
+    pub client_build_id: Option<String>,
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
     /// How long `GatewayClient::connect` waits out a gateway that answers "starting, retry
@@ -74,6 +77,7 @@ impl Default for ConnectOptions {
             scopes: OPERATOR_SCOPES.iter().map(|s| s.to_string()).collect(),
             caps: vec!["tool-events".to_string()],
             origin: None,
+            client_build_id: None,
             connect_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             ready_wait: Duration::from_secs(15),
@@ -389,6 +393,9 @@ pub fn connect_params(
     });
     if !auth_json.is_null() {
         params["auth"] = auth_json;
+    }
+    if let Some(build) = &options.client_build_id {
+        params["client"]["buildId"] = json!(build);
     }
     params
 }

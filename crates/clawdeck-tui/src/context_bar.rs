@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Row, StatefulWidget, Table, TableState, Widget};
 
 use crate::config::LoadedConfig;
-use crate::context::PolicyContext;
+use crate::context::{CHAT_SEND_CHANNEL, PolicyContext};
 use crate::policy::ResolvedContext;
 use crate::semantics::Installed;
 use crate::theme;
@@ -344,6 +344,10 @@ fn bar_lines(
     let channel = match (&ctx.channel, &ctx.account) {
         (Some(c), Some(a)) => format!("{c}:{a}"),
         (Some(c), None) => c.clone(),
+        // A named client's turn is a chat.send one.
+        _ if ctx.names_client() && keyed.channel.as_deref() == Some(CHAT_SEND_CHANNEL) => {
+            format!("{CHAT_SEND_CHANNEL} (the client's chat.send)")
+        }
         _ => from_key(&keyed.channel, &own.channel).unwrap_or_else(|| "-".to_string()),
     };
     // A session key naming another channel than the turn's: the key's is the policy's.

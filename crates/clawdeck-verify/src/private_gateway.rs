@@ -224,7 +224,7 @@ impl Connection<'_> {
 /// Connection options that make the operator's connection the turn's client: its id, its
 /// mode as OpenClaw's own client of that id connects, and every capability it declares. A
 /// browser client (the Control UI) also sends the gateway's own loopback origin, from which the
-/// gateway takes it.
+/// gateway takes it, as a development build (which the gateway takes whatever its own build).
 fn as_client(options: &mut ConnectOptions, client: &TurnClient, port: u16) {
     let id = client
         .id
@@ -242,6 +242,9 @@ fn as_client(options: &mut ConnectOptions, client: &TurnClient, port: u16) {
     }
     .to_string();
     options.origin = browser.then(|| format!("http://127.0.0.1:{port}"));
+    // A Control UI from the gateway's own host must be the gateway's build, or a development
+    // build of the UI.
+    options.client_build_id = browser.then(|| "dev".to_string());
     options.client_id = id;
     options.caps = client.caps.clone();
 }

@@ -88,6 +88,10 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
         channel: ctx.channel.as_deref(),
         sender: ctx.has_sender(),
         spawned: ctx.spawner_key().is_some(),
+        operator_ui_guest: registry
+            .semantics
+            .client_capabilities
+            .operator_ui_guest(ctx),
     };
     for switch in &switches.keys {
         if let Some(off) = switch.off(raw, agent, run) {

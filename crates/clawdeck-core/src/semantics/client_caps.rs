@@ -96,6 +96,20 @@ impl ClientCapabilities {
         Some(TurnClient { id, caps })
     }
 
+    /// Whether `ctx`'s turn is a non-owner's `chat.send` from an operator UI client: OpenClaw
+    /// names no sender for such a client (another client's id is its turn's sender), and
+    /// without admin scope the turn has no operator's authority either, so it has no caller.
+    pub fn operator_ui_guest(&self, ctx: &PolicyContext) -> bool {
+        let webchat = ctx
+            .message_provider()
+            .is_some_and(|p| p.eq_ignore_ascii_case(CHAT_SEND_CHANNEL));
+        let operator_ui = self
+            .turn_client(ctx)
+            .and_then(|client| client.id)
+            .is_some_and(|id| self.operator_ui_clients.contains(&id));
+        webchat && operator_ui && !ctx.is_owner()
+    }
+
     /// Why the turn of `ctx` (its client `client`) lacks tool `name`, `None` when it has it
     /// (or the tool is not one a client decides).
     pub fn lacks(&self, name: &str, ctx: &PolicyContext, client: &TurnClient) -> Option<String> {

@@ -125,6 +125,10 @@ pub struct RunFacts<'a> {
     pub sender: bool,
     /// Whether the turn is a spawned subagent's (started by its spawner, not by a caller).
     pub spawned: bool,
+    /// Whether the turn is a non-owner's `chat.send` from an operator UI client (the Control
+    /// UI, the TUI): OpenClaw names no sender for such a client, and without admin scope the
+    /// turn has no operator's authority either.
+    pub operator_ui_guest: bool,
 }
 
 /// The pack's `switches.plugins`.
@@ -202,6 +206,12 @@ impl KeySwitch {
         if self.needs_caller && run.spawned && !run.sender {
             return off(
                 "built only for a turn with a caller (an operator or a channel sender); a spawned subagent's has none"
+                    .to_string(),
+            );
+        }
+        if self.needs_caller && run.operator_ui_guest && !run.sender {
+            return off(
+                "built only for a turn with a caller (an operator with admin scope or a channel sender); a non-owner's turn from an operator UI client has none"
                     .to_string(),
             );
         }

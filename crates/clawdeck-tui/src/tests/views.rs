@@ -2340,3 +2340,45 @@ fn a_spawner_picked_in_the_context_editor_shows_what_the_subagent_inherits() {
     assert!(screen.contains("hidden@inh"), "{screen}");
     insta::assert_snapshot!("spawned_subagent_context", screen);
 }
+
+#[test]
+fn a_client_picked_in_the_context_editor_brings_the_tools_its_capabilities_decide() {
+    // The seed pack knows no gateway client: the console fixture under the 2026.9 pack.
+    let mut h = with_config();
+    let config = fixture_config().with_pack("2026.9").expect("2026.9 pack");
+    h.app.set_config(config);
+    h.pump();
+    let trace = |h: &Harness, tool: &str| {
+        h.app
+            .policy
+            .resolution
+            .as_ref()
+            .and_then(|r| r.trace(tool))
+            .map(|t| (t.visible, t.removed_by.as_ref().map(|r| r.layer)))
+    };
+    // No client: the turn has none of the tools a client's capabilities decide.
+    assert_eq!(trace(&h, "show_widget"), None);
+    assert_eq!(trace(&h, "suggest_task"), None);
+    // The client row sits above the session's two: Up from the first row wraps to it.
+    h.key(KeyCode::Char('c'));
+    for _ in 0..3 {
+        h.key(KeyCode::Up);
+    }
+    h.key(KeyCode::Enter);
+    h.type_text("openclaw-tui");
+    h.key(KeyCode::Enter);
+    h.pump();
+    assert_eq!(h.app.context.client.as_deref(), Some("openclaw-tui"));
+    // The TUI declares task-suggestions but not inline-widgets: suggest_task is the turn's,
+    // show_widget is switched off at the owner layer.
+    assert_eq!(
+        trace(&h, "show_widget"),
+        Some((false, Some(LayerId::Owner)))
+    );
+    assert!(trace(&h, "suggest_task").is_some());
+    h.key(KeyCode::Esc);
+    let screen = h.screen(120, 24);
+    assert!(screen.contains("client openclaw-tui"), "{screen}");
+    assert!(screen.contains("webchat (the client's chat"), "{screen}");
+    insta::assert_snapshot!("client_context", screen);
+}
