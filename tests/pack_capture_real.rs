@@ -66,6 +66,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "catalogModelInputs",
         "modelIdNormalization",
         "claudeImageRule",
+        "subagentEnvelope",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }

@@ -119,7 +119,12 @@ fn recorded_prompt(shelf: &Shelf, case: &PromptCase) -> Result<String, String> {
             shelf.version, case.inputs
         )
     })?;
-    recording.answer["view"]["system_prompt"]
+    // A paired case keeps the prompt of its own turn (`run`), not of the one it is compared with.
+    let view = match recording.answer.get("run") {
+        Some(run) => run,
+        None => &recording.answer["view"],
+    };
+    view["system_prompt"]
         .as_str()
         .map(str::to_string)
         .ok_or_else(|| {
@@ -129,6 +134,10 @@ fn recorded_prompt(shelf: &Shelf, case: &PromptCase) -> Result<String, String> {
             )
         })
 }
+
+/// A spawned subagent's session id as clawdeck is given it: any id OpenClaw's random ones are
+/// normalised like.
+const SPAWNED_ID: &str = "8f14e45f-ceea-467a-9b1e-0c2f7a1d3b5e";
 
 /// The context as `clawdeck` flags, with the model the real run used (the mock's, under the
 /// agent's provider) when the context names none.
@@ -144,12 +153,21 @@ fn context_flags(case: &PromptCase) -> Vec<String> {
     value("channel", &ctx.channel);
     value("account", &ctx.account);
     value("group", &ctx.group);
-    // The real run's session (`--session-id clawdeck-verify`, a subagent's key...).
+    // The real run's session (`--session-id clawdeck-verify`, a subagent's key...); a spawned
+    // subagent's is the one OpenClaw gave it (a random id, normalised on both sides).
     let agent_id = ctx.agent.clone().unwrap_or_else(|| "main".into());
-    value(
-        "session-key",
-        &Some(clawdeck_verify::home::run_session_key(&agent_id, ctx)),
-    );
+    // A named client's chat.send turn runs in the agent's main session.
+    let session = match ctx.spawner_key() {
+        Some(_) => format!("agent:{agent_id}:subagent:{SPAWNED_ID}"),
+        None if ctx.names_client() && ctx.session_key.is_none() => format!("agent:{agent_id}:main"),
+        None => clawdeck_verify::home::run_session_key(&agent_id, ctx),
+    };
+    value("session-key", &Some(session));
+    value("spawned-by", &ctx.spawned_by);
+    value("client", &ctx.client);
+    for cap in &ctx.client_caps {
+        flags.extend(["--client-cap".to_string(), cap.clone()]);
+    }
     let raw: Value = json5::from_str(&case.config_text).unwrap_or(Value::Null);
     let agent = ctx.agent.clone().unwrap_or_else(|| "main".into());
     let model = clawdeck_verify::home::agent_model(&raw, &agent, ctx);

@@ -576,7 +576,7 @@ async fn observe(
     };
     Ok(Answer::Pair {
         base: recorded_view(base, None),
-        run: recorded_view(run, None),
+        run: recorded_view(run, case.file.prompt.then_some(local)),
     })
 }
 

@@ -466,6 +466,10 @@ pack["catalogModelInputs"] = catalog_model_inputs(a.extensions)
 # whatever its entry says (extract_rules.mjs).
 pack["modelIdNormalization"] = model_id_normalization(a.extensions)
 pack["claudeImageRule"] = rules["claudeImageRule"]
+# A spawned subagent's envelope, rendered by the release's own builder (extract_rules.mjs) for
+# a child at depth 1 and 2 that may spawn ("spawn") or not ("leaf"); clawdeck fills the
+# sessions and drops the requester's channel line when the spawner's turn named none.
+pack["subagentEnvelope"] = {"variants": rules["subagentEnvelope"], "where": rules["where"]["subagentEnvelope"]}
 if "### Deferred Tool Schemas" in sp:
     ts["promptSection"] = sp[sp.index("### Deferred Tool Schemas"):sp.index("The AGENTS.md Tools section")]
 pack["toolSearch"] = ts

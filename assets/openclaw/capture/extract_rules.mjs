@@ -327,6 +327,39 @@ async function clientCapabilities() {
   };
 }
 const clientCaps = await clientCapabilities();
+// A spawned subagent's envelope (its extra system prompt): the release's own builder, the
+// region dist/ compiles from src/agents/subagents/spawn/subagent-system-prompt.ts, evaluated
+// with its few imports stood in, rendered for a child at depth 1 and 2 that may spawn or not,
+// with placeholders for the sessions and the requester's channel.
+function subagentEnvelope() {
+  const start = "//#region src/agents/subagents/spawn/subagent-system-prompt.ts";
+  const found = firstMatch(new RegExp(start.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")));
+  if (!found) throw new Error(`no module of ${dist} has ${start}`);
+  const src = text(found.file);
+  const from = src.indexOf(start);
+  const region = src.slice(from, src.indexOf("//#endregion", from));
+  const builder = ["buildSubagentSpawnEnvelope", "buildSubagentSystemPrompt"].find((n) => region.includes(`function ${n}(`));
+  if (!builder) throw new Error(`${found.file}: no subagent prompt builder in ${start}`);
+  const stubs = {
+    isSubagentSpawnDepthAllowed: (depth, max) => depth < max,
+    isCronSessionKey: (key) => typeof key === "string" && key.includes(":cron:"),
+    normalizeUniqueStringEntries: (xs) => [...new Set((xs ?? []).map((x) => String(x).trim()).filter(Boolean))],
+  };
+  const build = new Function(...Object.keys(stubs), `${region}\nreturn ${builder};`)(...Object.values(stubs));
+  const render = (childDepth, canSpawn) => {
+    const out = build({
+      childDepth, maxSpawnDepth: canSpawn ? childDepth + 1 : childDepth,
+      requesterSessionKey: "{requesterSession}", childSessionKey: "{childSession}",
+      requesterOrigin: { channel: "{requesterChannel}" },
+      completionMode: "announce", spawnMode: "run", task: "{task}",
+    });
+    return typeof out === "string" ? out : out.systemPrompt;
+  };
+  const variants = {};
+  for (const depth of [1, 2]) for (const spawn of [true, false]) variants[`${depth}:${spawn ? "spawn" : "leaf"}`] = render(depth, spawn);
+  return { variants, where: found.file };
+}
+const envelope = subagentEnvelope();
 const profileIds = c("PROFILE_OPTIONS").map((p) => p.id);
 const sections = c("listCoreToolSections")({ swarmEnabled: true, githubPublicationAvailable: true });
 
@@ -343,6 +376,7 @@ console.log(JSON.stringify({
   promptToolOrder,
   directoryGuidance,
   claudeImageRule: claudeImages,
+  subagentEnvelope: envelope.variants,
   clientCapabilities: clientCaps,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
@@ -356,6 +390,6 @@ console.log(JSON.stringify({
     pluginAllowlist: (globAllowlist ?? exactAllowlist).file,
     exec: safeBuiltins.file, execModes: modes.file, inlineEval: inlineEval.file,
     permissionModes: permissionTable.file, promptToolOrder: orderLiteral.file,
-    directoryGuidance: guidanceChoice.file,
+    directoryGuidance: guidanceChoice.file, subagentEnvelope: envelope.where,
   },
 }, null, 1));

@@ -319,6 +319,12 @@ sec("Messaging", [
   "- Subagents return results through their accepted completion path; parents relay required coordination. Do not send acknowledgments or duplicate completion reports.",
   "- Other services (e.g. email): user-authorized CLI/API use is allowed; normal tool permissions and approvals still apply.",
 ], when="minimal tool:message|tool:exec|tool:sessions_send")
+# OpenClaw's own chat (webchat) renders `<details>` (runtime capability markdownDetails).
+sec("Collapsible Details", [
+  "## Collapsible Details",
+  "This surface renders `<details>` disclosures. When a reply has optional depth — long derivations, logs, background, worked examples — you may place it inside `<details><summary>Label</summary>` … `</details>` written on their own lines.",
+  "Keep the primary answer, and anything the user must act on, outside the block. Never hide the actual answer behind a disclosure.",
+], when="!minimal channel:webchat")
 sec("Conversation Context", ["## Conversation Context", "{extraSystemPrompt}"], when="!minimal extraSystemPrompt")
 sec("Subagent Context", ["## Subagent Context", "{extraSystemPrompt}"], when="minimal extraSystemPrompt")
 sec("Runtime", [

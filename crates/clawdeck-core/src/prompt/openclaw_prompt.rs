@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::template::{Facts, PromptTemplate};
 use super::workspace_files::{ContextFile, agent_setting, load_context_files};
 use crate::config::LoadedConfig;
+use crate::context::CHAT_SEND_CHANNEL;
 use crate::tool::ToolSpec;
 
 /// What the builder is told about the run, beyond the tools.
@@ -40,6 +41,23 @@ pub struct RunShape {
     pub package: Option<PathBuf>,
     /// `YYYY-MM-DD` and the time zone.
     pub date: Option<(String, String)>,
+    /// A spawned subagent's place: its envelope says who spawned it and where it reports.
+    pub spawn: Option<SpawnShape>,
+}
+
+/// Where a spawned subagent stands, as its envelope tells it.
+#[derive(Debug, Clone, Default)]
+pub struct SpawnShape {
+    /// The spawner's session key.
+    pub requester_session: String,
+    /// The channel the spawner's turn came over, when it named one.
+    pub requester_channel: Option<String>,
+    /// The child's own session key.
+    pub child_session: String,
+    /// The child's spawn depth (1: spawned by a main session).
+    pub depth: u32,
+    /// The child may spawn in turn (its depth is below maxSpawnDepth).
+    pub can_spawn: bool,
 }
 
 /// The tools as the builder sees them: every tool the model can reach (direct or deferred) and
@@ -179,18 +197,50 @@ fn workspace_facts(
             .collect::<Vec<_>>()
             .join("\n"),
     );
-    if let Some(root) = git_root(&run.workspace) {
-        let key = format!("path:{}", root.display());
-        if !key.contains(['\r', '\n', '<', '>']) {
-            facts.set(
-                "extraSystemPrompt",
-                format!(
-                    "For every repository-specific memory entry you write, add <!-- project: {key} --> on the same line. Do not project-scope user-level preferences, standing intents, or facts that are not specific to this repository."
-                ),
-            );
-        }
+    // The run's extra system prompt: a spawned subagent's envelope, then the project memory
+    // note (OpenClaw joins them with a blank line).
+    let note = git_root(&run.workspace)
+        .map(|root| format!("path:{}", root.display()))
+        .filter(|key| !key.contains(['\r', '\n', '<', '>']))
+        .map(|key| {
+            format!(
+                "For every repository-specific memory entry you write, add <!-- project: {key} --> on the same line. Do not project-scope user-level preferences, standing intents, or facts that are not specific to this repository."
+            )
+        });
+    let envelope = run
+        .spawn
+        .as_ref()
+        .and_then(|spawn| subagent_envelope(config, spawn));
+    let extra: Vec<String> = envelope.into_iter().chain(note).collect();
+    if !extra.is_empty() {
+        facts.set("extraSystemPrompt", extra.join("\n\n"));
     }
     files
+}
+
+/// A spawned subagent's envelope as the release's builder renders it for the child's depth
+/// and whether it may spawn, its sessions filled in; without a requester channel that line is
+/// left out, as OpenClaw leaves it.
+fn subagent_envelope(config: &LoadedConfig, spawn: &SpawnShape) -> Option<String> {
+    let key = format!(
+        "{}:{}",
+        spawn.depth.clamp(1, 2),
+        if spawn.can_spawn { "spawn" } else { "leaf" }
+    );
+    let template = config.semantics.subagent_envelope.get(&key)?;
+    let lines: Vec<String> = template
+        .split('\n')
+        .filter(|line| spawn.requester_channel.is_some() || !line.contains("{requesterChannel}"))
+        .map(|line| {
+            line.replace("{requesterSession}", &spawn.requester_session)
+                .replace("{childSession}", &spawn.child_session)
+                .replace(
+                    "{requesterChannel}",
+                    spawn.requester_channel.as_deref().unwrap_or_default(),
+                )
+        })
+        .collect();
+    Some(lines.join("\n"))
 }
 
 /// The sandbox's lines: exec's folder inside it (which the Workspace section then names), the
@@ -324,8 +374,16 @@ fn runtime_line(run: &RunShape) -> String {
         parts.push(format!("default_model={model}"));
     }
     if let Some(channel) = &run.channel {
-        parts.push(format!("channel={}", channel.to_ascii_lowercase()));
-        parts.push("capabilities=none".to_string());
+        let channel = channel.to_ascii_lowercase();
+        // OpenClaw's own chat renders `<details>` (collectRuntimeChannelCapabilities); the
+        // capabilities other channels' plugins add are not modelled.
+        let capabilities = if channel == CHAT_SEND_CHANNEL {
+            "markdowndetails"
+        } else {
+            "none"
+        };
+        parts.push(format!("channel={channel}"));
+        parts.push(format!("capabilities={capabilities}"));
     }
     parts.push("thinking=off".to_string());
     format!("Runtime: {}", parts.join(" | "))

@@ -179,6 +179,15 @@ fn run_shape(
 ) -> super::openclaw_prompt::RunShape {
     let agent = resolution.resolved.agent.as_str();
     let (provider, model_id) = provider_and_model_id(&resolution.resolved);
+    let spawn = spawn_shape(config, ctx);
+    // The channel a turn arrived over: a session key alone is a turn sent into the session
+    // from elsewhere (the CLI, the Control UI, cron), as OpenClaw builds it. A spawned
+    // subagent runs in its requester's.
+    let channel = ctx
+        .channel
+        .clone()
+        .filter(|_| !ctx.channel_from_key)
+        .or_else(|| spawn.as_ref().and_then(|s| s.requester_channel.clone()));
     super::openclaw_prompt::RunShape {
         agent: agent.to_string(),
         minimal: mode == PromptMode::Minimal || resolution.resolved.subagent,
@@ -194,9 +203,7 @@ fn run_shape(
                 &state,
             )
         }),
-        // The channel a turn arrived over: a session key alone is a turn sent into the session
-        // from elsewhere (the CLI, the Control UI, cron), as OpenClaw builds it.
-        channel: ctx.channel.clone().filter(|_| !ctx.channel_from_key),
+        channel,
         main_session: is_main_session(ctx, agent),
         model: model_identity(&resolution.resolved),
         provider,
@@ -209,7 +216,38 @@ fn run_shape(
         }),
         package,
         date: Some(super::openclaw_prompt::prompt_date(config)),
+        spawn,
     }
+}
+
+/// A spawned subagent's place (`--spawned-by`): its spawner's session and channel, its own
+/// session, its depth and whether it may spawn in turn (below maxSpawnDepth).
+fn spawn_shape(
+    config: &LoadedConfig,
+    ctx: &PolicyContext,
+) -> Option<super::openclaw_prompt::SpawnShape> {
+    let spawner = ctx.spawner()?;
+    let keyed = ctx.clone().with_session_key();
+    let depth = keyed.subagent_depth.unwrap_or(1);
+    let semantics = &config.semantics;
+    let max_depth = config
+        .raw
+        .pointer("/agents/defaults/subagents/maxSpawnDepth")
+        .and_then(serde_json::Value::as_u64)
+        .map(|m| m as u32)
+        .or(semantics.subagent.default_max_spawn_depth)
+        .unwrap_or(1);
+    let requester_channel = spawner
+        .message_provider()
+        .map(str::to_string)
+        .or_else(|| semantics.gateway_agent_turn_channel.clone());
+    Some(super::openclaw_prompt::SpawnShape {
+        requester_session: spawner.session_key.clone().unwrap_or_default(),
+        requester_channel,
+        child_session: ctx.session_key.clone().unwrap_or_default(),
+        depth,
+        can_spawn: depth < max_depth,
+    })
 }
 
 /// The model as OpenClaw names it to the model: `provider/model`.

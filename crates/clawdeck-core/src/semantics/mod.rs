@@ -438,6 +438,13 @@ pub struct Semantics {
     /// The tools a gateway client's capabilities decide, and what its clients declare (see
     /// `client_caps`).
     pub client_capabilities: ClientCapabilities,
+    /// A spawned subagent's envelope, rendered by the release's builder (`1:spawn`, `1:leaf`,
+    /// `2:spawn`, `2:leaf`: the child's depth and whether it may spawn); none for packs
+    /// without it.
+    pub subagent_envelope: BTreeMap<String, String>,
+    /// The channel a turn the gateway's `agent` method starts without one runs in (2026.8:
+    /// `webchat`; 2026.9: none), which a subagent it spawns takes as its requester's.
+    pub gateway_agent_turn_channel: Option<String>,
     /// When Code Mode engages and what it sends (see `code_mode`); none for packs without it.
     pub code_mode: Option<CodeModeRules>,
     /// Provider id → model id → what it takes, from the manifests' model catalogs (see
@@ -607,6 +614,8 @@ pub fn newest() -> Arc<Semantics> {
                 video_audio: None,
                 vision_model_tools: BTreeMap::new(),
                 client_capabilities: ClientCapabilities::default(),
+                subagent_envelope: BTreeMap::new(),
+                gateway_agent_turn_channel: None,
                 code_mode: None,
                 catalog_model_inputs: BTreeMap::new(),
                 model_rules: ModelRules::default(),

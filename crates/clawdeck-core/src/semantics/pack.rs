@@ -126,6 +126,12 @@ pub(crate) struct PackFile {
     /// The tools a gateway client's capabilities decide, and what its clients declare.
     #[serde(default)]
     pub client_capabilities: super::ClientCapabilities,
+    /// A spawned subagent's envelope, as the release's builder renders it.
+    #[serde(default)]
+    pub subagent_envelope: Option<PackSubagentEnvelope>,
+    /// The channel a gateway `agent`-method turn without one runs in.
+    #[serde(default)]
+    pub gateway_agent_turn_channel: Option<String>,
     /// Provider id → model id → what it takes, from the manifests' model catalogs.
     #[serde(default)]
     pub catalog_model_inputs: BTreeMap<String, BTreeMap<String, Vec<String>>>,
@@ -179,6 +185,13 @@ pub struct PackTool {
     /// Whether the version's default run exposes it (absent: yes).
     #[serde(default)]
     pub in_default_run: Option<bool>,
+}
+
+/// The pack's `subagentEnvelope`: the rendered variants and the dist file they came from.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct PackSubagentEnvelope {
+    #[serde(default)]
+    pub variants: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -532,6 +545,11 @@ impl PackFile {
             video_audio: self.video_audio_references,
             vision_model_tools: self.vision_model_tools,
             client_capabilities: self.client_capabilities,
+            subagent_envelope: self
+                .subagent_envelope
+                .map(|e| e.variants)
+                .unwrap_or_default(),
+            gateway_agent_turn_channel: self.gateway_agent_turn_channel,
             code_mode: self.code_mode,
             catalog_model_inputs: self.catalog_model_inputs,
             model_rules: super::ModelRules::from_pack(
