@@ -67,6 +67,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "modelIdNormalization",
         "claudeImageRule",
         "subagentEnvelope",
+        "channelVariants",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }

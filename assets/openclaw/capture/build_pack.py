@@ -562,6 +562,14 @@ for t in (channel or {}).get("tools", []):
     f = fn(t)
     if f["name"] in full_tools and form(f) != form(full_tools[f["name"]]):
         channel_variants.setdefault(f["name"], []).append(dict(whenChannel="telegram", **form(f)))
+# A webchat turn's message (the client_caps run is a chat.send turn): the Control UI's ClawHub
+# search joins its schema. Only message is taken: what else a gateway turn words otherwise is
+# the gateway host's, not the chat's.
+webchat = req("client_caps")
+for t in (webchat or {}).get("tools", []):
+    f = fn(t)
+    if f["name"] == "message" and f["name"] in full_tools and form(f) != form(full_tools[f["name"]]):
+        channel_variants.setdefault(f["name"], []).insert(0, dict(whenTurnChannel="webchat", **form(f)))
 pack["channelVariants"] = channel_variants
 if base.get("gatewayConfigReads") and not unchanged(base["gatewayConfigReads"]["tool"]):
     pack.pop("gatewayConfigReads")

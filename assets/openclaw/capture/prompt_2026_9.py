@@ -264,20 +264,21 @@ sec("Silent Replies", [
   W("tool:exec", [W("nativeApproval",
     ["For task-authorized commands, make the execution request through the available tool and let its current policy decide whether approval is needed. Request exec approval only from an actual approval-pending result; never invent approval IDs or ask for a bare /approve. exec approval-pending: native card/buttons first. Plain /approve only when tool requires chat/manual approval; copy exact \"Reply with:\" command."],
     ["For task-authorized commands, make the execution request through the available tool and let its current policy decide whether approval is needed. Request exec approval only from an actual approval-pending result; never invent approval IDs or ask for a bare /approve. exec approval-pending: send exact /approve from \"Reply with:\"; never ask for another code."])]),
-], when="!minimal")
+], when="!minimal !conversationContext")
 sec("Exec Approvals", [
   W("nativeApproval",
     ["For task-authorized commands, make the execution request through the available tool and let its current policy decide whether approval is needed. Request exec approval only from an actual approval-pending result; never invent approval IDs or ask for a bare /approve. exec approval-pending: native card/buttons first. Plain /approve only when tool requires chat/manual approval; copy exact \"Reply with:\" command."],
     ["For task-authorized commands, make the execution request through the available tool and let its current policy decide whether approval is needed. Request exec approval only from an actual approval-pending result; never invent approval IDs or ask for a bare /approve. exec approval-pending: send exact /approve from \"Reply with:\"; never ask for another code."]),
-], when="minimal tool:exec")
+], when="tool:exec minimal|conversationContext")
 sec("UI Presentation", [
   "## UI Presentation",
   W("tool:screen", ["`screen`: Open/show the browser sidebar or side panel with `screen(action=\"browser_show\")`; browser_hide hides it. sidebar_show/sidebar_hide control the session list, not the browser. terminal_show/terminal_hide control the terminal panel. Set dock=\"right\" or \"bottom\" when requested. Do not create or expand a dashboard to open a panel."]),
+  W("messageClawhub", ["`message`: Tools/skills first. For explicit plugin/skill search/install or missing capability, use ClawHub: `message(action=\"send\", clawhub={query:\"capability\"})`. Skip routine tasks, tool errors, permissions. Omit channel/target. Trust result status."]),
   W("tool:show_widget", ["`show_widget`: author widgets using this turn's schema. pin=true saves to the dashboard; status=pinned means the widget is on the session dashboard. Follow result.presentation when present. Inline availability is per turn, including after restart."]),
   W("tool:dashboard", [J(["`dashboard`: layout/plugin widgets, not HTML authoring; never for opening a browser side panel. For a saved widget, use action=\"focus_tab\" with its tabId.", W("!tool:show_widget", [" Custom authoring is unavailable this turn, not unsupported by dashboards."])], sep="")]),
   W("tool:portal", ["`portal`: separate app in Control UI \u2192 Portals. publicUrl is not a launch link; token URLs stay private."]),
   W("tool:show_widget|tool:dashboard|tool:portal", ["Inspect widgets in their chat/dashboard frame; do not open hosting URLs as browser pages. Verify the delivered interaction or say unverified."]),
-], when="!minimal tool:screen|tool:show_widget|tool:dashboard|tool:portal")
+], when="!minimal tool:screen|tool:show_widget|tool:dashboard|tool:portal|messageClawhub")
 sec("Control UI Embed", [
   "## Control UI Embed",
   "`[embed ...]`: Control UI/webchat only; inline rich bubble. Never non-web.",
@@ -299,7 +300,9 @@ sec("Messaging", [
   W("tool:sessions_send", ["- Cross-session: `sessions_send(sessionKey, message)`."]),
   W("!delegation tool:sessions_spawn", [J(["- Subagents: `sessions_spawn` with objective/output/write-scope/verification; stable handle needs `taskName`, UI title `label`; clean context needs `context:\"isolated\"`, transcript needs `context:\"fork\"`. Follow the accepted completion mode.", W("tool:sessions_yield", ["Announcing children: wait via `sessions_yield`."]), W("tool:subagents", ["`subagents(action=list)` only status/debug."])])],
     [W("!delegation tool:subagents", ["- Subagents: `subagents(action=list)` only for status/debug visibility."])]),
-  "- Completion event requesting update: rewrite in normal voice; send. Never forward raw metadata or default to NO_REPLY.",
+  # A turn with a source conversation context (a chat's) has no silent-reply token.
+  W("conversationContext", ["- Completion event requesting update: rewrite in normal voice; send. Never forward raw metadata or silent placeholder."],
+    ["- Completion event requesting update: rewrite in normal voice; send. Never forward raw metadata or default to NO_REPLY."]),
   "- OpenClaw messaging: use available messaging tools, never shell commands, the CLI, curl, or direct RPC. Missing messaging tools are not permission to use another route.",
   "- Subagents return results through their accepted completion path; parents relay required coordination. Do not send acknowledgments or duplicate completion reports.",
   "- Other services (e.g. email): user-authorized CLI/API use is allowed; normal tool permissions and approvals still apply.",
@@ -308,7 +311,7 @@ sec("Messaging", [
     "- Proactive send/channel action (poll, reaction, etc.): `message`.",
     "- `send`: `target` + `message`.",
     W("channelOptions", ["- No source default: proactive send needs `channel`; ids: {channelOptions}."], ["- Set `channel` only outside current/default source."]),
-    "- After visible `message(send)`, final ONLY NO_REPLY.",
+    W("conversationContext", ["- Follow turn delivery: private final => visible via `message(send)`; otherwise normal reply once."], ["- After visible `message(send)`, final ONLY NO_REPLY."]),
     W("channel !channel:slack inlineButtons", ["- Inline buttons: `send` with `presentation={\"blocks\":[{\"type\":\"buttons\",\"buttons\":[{\"label\":\"Yes\",\"action\":{\"type\":\"callback\",\"value\":\"yes\"},\"style\":\"primary\"}]}]}`."],
       [W("channel !channel:slack", ["- Inline buttons OFF for {channel}; ask owner for {channel}.capabilities.inlineButtons=dm|group|all|allowlist."])]),
   ], sep="\n")]),

@@ -13,9 +13,23 @@ pub(crate) struct RunFacts {
     pub model_takes_images: bool,
     /// OpenClaw's Code Mode engages for the run.
     pub code_mode: bool,
+    /// The turn is a gateway client's chat.send (webchat), which OpenClaw's reply pipeline
+    /// runs: it words message and the prompt for that conversation.
+    pub webchat_turn: bool,
 }
 
 impl RunFacts {
+    /// The facts of a resolved context whose own context is `ctx` (the turn's channel).
+    pub fn of_turn(resolved: &ResolvedContext, ctx: &crate::context::PolicyContext) -> Self {
+        let webchat = ctx
+            .message_provider()
+            .is_some_and(|p| p.eq_ignore_ascii_case(crate::context::CHAT_SEND_CHANNEL));
+        RunFacts {
+            webchat_turn: webchat && ctx.spawner_key().is_none(),
+            ..RunFacts::of(resolved)
+        }
+    }
+
     /// The facts of a resolved context.
     pub fn of(resolved: &ResolvedContext) -> Self {
         RunFacts {
@@ -27,6 +41,7 @@ impl RunFacts {
                 .as_ref()
                 .is_some_and(|i| i.takes_images),
             code_mode: resolved.code_mode.as_ref().is_some_and(|c| c.engaged),
+            webchat_turn: false,
         }
     }
 }

@@ -78,6 +78,7 @@ mod tests {
         gateway_config_reads: true,
         model_takes_images: false,
         code_mode: false,
+        webchat_turn: false,
     };
     const SANDBOXED: RunFacts = RunFacts {
         sandboxed: true,

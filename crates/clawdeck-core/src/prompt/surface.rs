@@ -8,6 +8,7 @@ use serde_json::Value;
 
 pub(crate) use super::run_facts::RunFacts;
 use super::session_visibility;
+use crate::context::CHAT_SEND_CHANNEL;
 use crate::semantics::{CodeModeRules, Semantics, ToolSearchRules};
 use crate::tool::{ToolFlags, ToolSource, ToolSpec};
 
@@ -92,14 +93,21 @@ fn meta_tools(rules: &ToolSearchRules) -> Vec<ToolSpec> {
 }
 
 /// Tools whose schema grows with the configured channels (message's actions): the recorded
-/// variant for a configured channel replaces the channel-less one.
-fn adapt_to_channels(semantics: &Semantics, raw: &Value, tools: &mut [ToolSpec]) {
+/// variant for a configured channel replaces the channel-less one. A webchat turn's variant
+/// (message's ClawHub search) comes before those.
+fn adapt_to_channels(semantics: &Semantics, raw: &Value, facts: RunFacts, tools: &mut [ToolSpec]) {
     let configured = |channel: &str| raw.pointer(&format!("/channels/{channel}")).is_some();
+    let applies =
+        |v: &crate::semantics::ChannelVariant| match (&v.when_turn_channel, &v.when_channel) {
+            (Some(turn), _) => facts.webchat_turn && turn.eq_ignore_ascii_case(CHAT_SEND_CHANNEL),
+            (None, Some(channel)) => configured(channel),
+            (None, None) => false,
+        };
     for tool in tools.iter_mut() {
         if let Some(variant) = semantics
             .channel_variants
             .get(&tool.name)
-            .and_then(|vs| vs.iter().find(|v| configured(&v.when_channel)))
+            .and_then(|vs| vs.iter().find(|v| applies(v)))
         {
             tool.description = variant.description.clone();
             tool.parameters = variant.parameters.clone();
@@ -192,7 +200,7 @@ pub(crate) fn model_surface(
         .cloned()
         .collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
-    adapt_to_channels(semantics, raw, &mut sorted);
+    adapt_to_channels(semantics, raw, facts, &mut sorted);
     adapt_to_config_reads(semantics, facts, &mut sorted);
     adapt_to_neighbours(semantics, &mut sorted);
     adapt_to_session_visibility(semantics, raw, facts, &mut sorted);

@@ -72,7 +72,7 @@ pub fn build_llm_view(
         .filter_map(|t| registry.get(&t.name).cloned())
         .collect();
     // Today's OpenClaw: tools by name, Tool Search's direct tools only, schemas as they are.
-    let facts = super::surface::RunFacts::of(&resolution.resolved);
+    let facts = super::surface::RunFacts::of_turn(&resolution.resolved, &resolution.context);
     let surface = super::surface::model_surface(&registry.semantics, &config.raw, facts, &visible);
     let (sent, tooling) = match &surface {
         Some(surface) => (
@@ -217,7 +217,15 @@ fn run_shape(
         package,
         date: Some(super::openclaw_prompt::prompt_date(config)),
         spawn,
+        webchat_turn: webchat_turn(resolution, ctx),
     }
+}
+
+/// The turn is a gateway client's chat.send into a direct chat (no group), not a spawned
+/// subagent's and not a minimal prompt's: OpenClaw's reply pipeline runs it.
+fn webchat_turn(resolution: &Resolution, ctx: &PolicyContext) -> bool {
+    let turn = super::surface::RunFacts::of_turn(&resolution.resolved, &resolution.context);
+    turn.webchat_turn && ctx.group.is_none() && !resolution.resolved.subagent
 }
 
 /// A spawned subagent's place (`--spawned-by`): its spawner's session and channel, its own

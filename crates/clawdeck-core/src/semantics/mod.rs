@@ -311,11 +311,15 @@ pub struct SchemaVariant {
     pub parameters: Value,
 }
 
-/// A tool's description and schema while `channels.<when_channel>` is configured.
+/// A tool's description and schema while `channels.<when_channel>` is configured, or in a
+/// turn that comes over `when_turn_channel` (message in a webchat turn).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChannelVariant {
-    pub when_channel: String,
+    #[serde(default)]
+    pub when_channel: Option<String>,
+    #[serde(default)]
+    pub when_turn_channel: Option<String>,
     pub description: String,
     pub parameters: Value,
 }

@@ -128,7 +128,7 @@ pub(crate) struct PackFile {
     pub client_capabilities: super::ClientCapabilities,
     /// A spawned subagent's envelope, as the release's builder renders it.
     #[serde(default)]
-    pub subagent_envelope: Option<PackSubagentEnvelope>,
+    pub subagent_envelope: PackSubagentEnvelope,
     /// The channel a gateway `agent`-method turn without one runs in.
     #[serde(default)]
     pub gateway_agent_turn_channel: Option<String>,
@@ -545,10 +545,7 @@ impl PackFile {
             video_audio: self.video_audio_references,
             vision_model_tools: self.vision_model_tools,
             client_capabilities: self.client_capabilities,
-            subagent_envelope: self
-                .subagent_envelope
-                .map(|e| e.variants)
-                .unwrap_or_default(),
+            subagent_envelope: self.subagent_envelope.variants,
             gateway_agent_turn_channel: self.gateway_agent_turn_channel,
             code_mode: self.code_mode,
             catalog_model_inputs: self.catalog_model_inputs,
