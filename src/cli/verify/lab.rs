@@ -88,8 +88,10 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let view = match verify::predict(&loaded, &registry, &ctx) {
-        Ok(view) => view,
+    let predicted = verify::predict(&loaded, &registry, &ctx)
+        .and_then(|view| in_clients_session(&loaded, &registry, ctx, view));
+    let (ctx, view) = match predicted {
+        Ok(predicted) => predicted,
         Err(err) => {
             crate::cli::err_untrusted(cli, &format!("clawdeck verify: {err}"));
             return exit::USAGE;
@@ -410,6 +412,27 @@ fn print_report(
 
 /// The context flags, with `--session` (else `--session-key`) deciding agent, channel, group
 /// and subagent as the gateway does for that session.
+/// A named client's `chat.send` turn runs in a session, the agent's main one when the context
+/// names none (as the lab's turn does): the context and clawdeck's view of it in that session.
+fn in_clients_session(
+    loaded: &LoadedConfig,
+    registry: &Registry,
+    ctx: PolicyContext,
+    view: LlmView,
+) -> Result<(PolicyContext, LlmView), crate::policy::PolicyError> {
+    if !ctx.names_client() || ctx.session_key.is_some() {
+        return Ok((ctx, view));
+    }
+    let main = format!("agent:{}:main", view.resolution.resolved.agent);
+    let ctx = PolicyContext {
+        session_key: Some(main),
+        ..ctx
+    }
+    .with_session_key();
+    let view = verify::predict(loaded, registry, &ctx)?;
+    Ok((ctx, view))
+}
+
 fn session_context(cli: &Cli, args: &VerifyArgs) -> Result<PolicyContext, String> {
     let flags = cli.context.to_context();
     match args.session.as_deref().or(flags.session_key.as_deref()) {
