@@ -562,13 +562,13 @@ for t in (channel or {}).get("tools", []):
     f = fn(t)
     if f["name"] in full_tools and form(f) != form(full_tools[f["name"]]):
         channel_variants.setdefault(f["name"], []).append(dict(whenChannel="telegram", **form(f)))
-# A webchat turn's message (the client_caps run is a chat.send turn): the Control UI's ClawHub
-# search joins its schema. Only message is taken: what else a gateway turn words otherwise is
-# the gateway host's, not the chat's.
+# A webchat turn's form of each tool (the client_caps run is a chat.send turn, which the
+# gateway runs rather than the embedded runner): message gains the Control UI's ClawHub search,
+# and on 2026.9 automations and skill_workshop their gateway-hosted actions.
 webchat = req("client_caps")
 for t in (webchat or {}).get("tools", []):
     f = fn(t)
-    if f["name"] == "message" and f["name"] in full_tools and form(f) != form(full_tools[f["name"]]):
+    if f["name"] in full_tools and form(f) != form(full_tools[f["name"]]):
         channel_variants.setdefault(f["name"], []).insert(0, dict(whenTurnChannel="webchat", **form(f)))
 pack["channelVariants"] = channel_variants
 if base.get("gatewayConfigReads") and not unchanged(base["gatewayConfigReads"]["tool"]):
