@@ -124,7 +124,7 @@ impl Registry {
         tools.extend(semantics.vision_tools(&names));
         // And those a gateway client's capabilities decide; each turn keeps them only when its
         // client gives them.
-        tools.extend(semantics.client_tools(&config.raw, &names));
+        tools.extend(semantics.client_tools(&names));
         let mut registry = Registry::from_parts_with(tools, discovered, semantics);
         warnings.append(&mut registry.warnings);
         // MCP servers come last: OpenClaw names their tools clear of every tool already there.

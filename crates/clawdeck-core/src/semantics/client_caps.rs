@@ -195,12 +195,12 @@ impl Semantics {
 
     /// The tools a client's capabilities decide, as they are sent then; those `already` names
     /// are left out. Every registry holds them: whether a turn has them depends on its client
-    /// (the policy's switches and [`crate::policy::resolve`]).
-    pub fn client_tools(&self, raw: &Value, already: &[String]) -> Vec<ToolSpec> {
+    /// (the policy's switches and [`crate::policy::resolve`]); a config key may switch one off
+    /// (the pack's `switches`: the canvas host's for show_widget).
+    pub fn client_tools(&self, already: &[String]) -> Vec<ToolSpec> {
         self.conditional_specs
             .iter()
             .filter(|spec| !already.contains(&spec.name))
-            .filter(|spec| !(spec.name == "show_widget" && canvas_host_off(raw)))
             .filter_map(|spec| {
                 let tool = self.client_capabilities.tools.get(&spec.name)?;
                 let mut spec = spec.clone();
@@ -210,13 +210,6 @@ impl Semantics {
             })
             .collect()
     }
-}
-
-/// `plugins.entries.canvas.config.host.enabled: false`: OpenClaw builds no show_widget then
-/// (`isCoreCanvasHostEnabled`; a plugin's registered widget kind would bring it back, which
-/// no bundled plugin registers).
-fn canvas_host_off(raw: &Value) -> bool {
-    raw.pointer("/plugins/entries/canvas/config/host/enabled") == Some(&Value::Bool(false))
 }
 
 #[cfg(test)]
