@@ -242,6 +242,13 @@ impl PolicyContext {
             || self.client_caps.iter().any(|c| !c.trim().is_empty())
     }
 
+    /// Whether the turn comes over OpenClaw's own chat (a gateway client's `chat.send`): its
+    /// message provider is webchat. Read it from a context the session key has filled in.
+    pub fn is_chat_send_turn(&self) -> bool {
+        self.message_provider()
+            .is_some_and(|p| p.eq_ignore_ascii_case(CHAT_SEND_CHANNEL))
+    }
+
     pub fn is_owner(&self) -> bool {
         self.owner.unwrap_or(true)
     }

@@ -13,7 +13,7 @@ use crate::catalog::Registry;
 use crate::config::openclaw::{GroupConfig, ProviderPolicyConfig, ToolPolicyConfig};
 use crate::config::{AgentInfo, KeyPath, LoadedConfig};
 use crate::context::PolicyContext;
-use crate::semantics::Semantics;
+use crate::semantics::{Semantics, SubagentRules};
 
 fn entries(list: &[String], path: &KeyPath) -> Vec<RuleEntry> {
     list.iter()
@@ -1444,12 +1444,7 @@ fn depth_deny(inputs: &LayerInputs<'_>, note: &mut String) -> Vec<RuleEntry> {
         return Vec::new();
     };
     let depth = subagent_depth(inputs.ctx);
-    let configured_max = inputs
-        .cfg
-        .raw
-        .pointer("/agents/defaults/subagents/maxSpawnDepth")
-        .and_then(serde_json::Value::as_u64)
-        .map(|m| m.clamp(1, u32::MAX as u64) as u32);
+    let configured_max = SubagentRules::configured_max_spawn_depth(&inputs.cfg.raw);
     let (max, max_path) = match configured_max {
         Some(m) => (m, "agents.defaults.subagents.maxSpawnDepth".to_string()),
         None => (

@@ -8,8 +8,11 @@ use std::collections::HashMap;
 use super::layer::{LayerId, LayerPolicy, RuleEntry};
 use super::sources::LayerInputs;
 use crate::config::keypath::KeySegment;
+use crate::context::PolicyContext;
 use crate::mcp_servers::BUNDLE_MCP;
-use crate::semantics::switches::{RunFacts, SwitchedOff};
+use crate::semantics::switches::{
+    RunFacts, SPAWNED_HAS_NO_CALLER, SwitchedOff, UI_GUEST_HAS_NO_CALLER,
+};
 use serde_json::Value;
 
 use super::trace::ABSENT;
@@ -87,11 +90,7 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
     let run = RunFacts {
         channel: ctx.channel.as_deref(),
         sender: ctx.has_sender(),
-        spawned: ctx.spawner_key().is_some(),
-        operator_ui_guest: registry
-            .semantics
-            .client_capabilities
-            .operator_ui_guest(ctx),
+        no_caller: no_caller(registry, ctx),
     };
     for switch in &switches.keys {
         if let Some(off) = switch.off(raw, agent, run) {
@@ -137,6 +136,17 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
         }
     }
     out
+}
+
+/// Why the turn has no caller: a spawned subagent's, or a non-owner's from an operator UI
+/// client.
+fn no_caller(registry: &crate::catalog::Registry, ctx: &PolicyContext) -> Option<&'static str> {
+    if ctx.spawner_key().is_some() {
+        return Some(SPAWNED_HAS_NO_CALLER);
+    }
+    let caps = &registry.semantics.client_capabilities;
+    caps.operator_ui_guest(ctx)
+        .then_some(UI_GUEST_HAS_NO_CALLER)
 }
 
 /// The tools a model that takes images brings, when this run's model does not (and no media

@@ -21,11 +21,8 @@ pub(crate) struct RunFacts {
 impl RunFacts {
     /// The facts of a resolved context whose own context is `ctx` (the turn's channel).
     pub fn of_turn(resolved: &ResolvedContext, ctx: &crate::context::PolicyContext) -> Self {
-        let webchat = ctx
-            .message_provider()
-            .is_some_and(|p| p.eq_ignore_ascii_case(crate::context::CHAT_SEND_CHANNEL));
         RunFacts {
-            webchat_turn: webchat && ctx.spawner_key().is_none(),
+            webchat_turn: ctx.is_chat_send_turn() && ctx.spawner_key().is_none(),
             ..RunFacts::of(resolved)
         }
     }

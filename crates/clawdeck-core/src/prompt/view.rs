@@ -95,7 +95,15 @@ pub fn build_llm_view(
     let (package, workspace, skills) = prompt_sources(config, &agent, template.is_some());
     let (sections, files, prompt) = match (template, &surface) {
         (Some(template), Some(surface)) => {
-            let run = run_shape(config, &resolution, ctx, options.mode, &workspace, package);
+            let run = run_shape(
+                config,
+                &resolution,
+                ctx,
+                options.mode,
+                facts,
+                &workspace,
+                package,
+            );
             let prompt = openclaw_text(
                 template,
                 config,
@@ -174,6 +182,7 @@ fn run_shape(
     resolution: &Resolution,
     ctx: &PolicyContext,
     mode: PromptMode,
+    facts: super::surface::RunFacts,
     workspace: &std::path::Path,
     package: Option<PathBuf>,
 ) -> super::openclaw_prompt::RunShape {
@@ -217,15 +226,10 @@ fn run_shape(
         package,
         date: Some(super::openclaw_prompt::prompt_date(config)),
         spawn,
-        webchat_turn: webchat_turn(resolution, ctx),
+        // OpenClaw's reply pipeline runs a chat.send into a direct chat (no group), not a
+        // spawned subagent's turn nor a minimal prompt's.
+        webchat_turn: facts.webchat_turn && ctx.group.is_none() && !resolution.resolved.subagent,
     }
-}
-
-/// The turn is a gateway client's chat.send into a direct chat (no group), not a spawned
-/// subagent's and not a minimal prompt's: OpenClaw's reply pipeline runs it.
-fn webchat_turn(resolution: &Resolution, ctx: &PolicyContext) -> bool {
-    let turn = super::surface::RunFacts::of_turn(&resolution.resolved, &resolution.context);
-    turn.webchat_turn && ctx.group.is_none() && !resolution.resolved.subagent
 }
 
 /// A spawned subagent's place (`--spawned-by`): its spawner's session and channel, its own
@@ -238,11 +242,7 @@ fn spawn_shape(
     let keyed = ctx.clone().with_session_key();
     let depth = keyed.subagent_depth.unwrap_or(1);
     let semantics = &config.semantics;
-    let max_depth = config
-        .raw
-        .pointer("/agents/defaults/subagents/maxSpawnDepth")
-        .and_then(serde_json::Value::as_u64)
-        .map(|m| m as u32)
+    let max_depth = crate::semantics::SubagentRules::configured_max_spawn_depth(&config.raw)
         .or(semantics.subagent.default_max_spawn_depth)
         .unwrap_or(1);
     let requester_channel = spawner

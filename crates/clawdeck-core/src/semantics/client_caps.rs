@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::context::{CHAT_SEND_CHANNEL, PolicyContext};
+use crate::context::PolicyContext;
 use crate::tool::ToolSpec;
 
 use super::Semantics;
@@ -100,22 +100,26 @@ impl ClientCapabilities {
     /// names no sender for such a client (another client's id is its turn's sender), and
     /// without admin scope the turn has no operator's authority either, so it has no caller.
     pub fn operator_ui_guest(&self, ctx: &PolicyContext) -> bool {
-        let webchat = ctx
-            .message_provider()
-            .is_some_and(|p| p.eq_ignore_ascii_case(CHAT_SEND_CHANNEL));
         let operator_ui = self
             .turn_client(ctx)
-            .and_then(|client| client.id)
-            .is_some_and(|id| self.operator_ui_clients.contains(&id));
-        webchat && operator_ui && !ctx.is_owner()
+            .is_some_and(|client| self.is_operator_ui(&client));
+        ctx.is_chat_send_turn() && operator_ui && !ctx.is_owner()
+    }
+
+    /// Whether `client` is one OpenClaw counts as an operator's UI.
+    fn is_operator_ui(&self, client: &TurnClient) -> bool {
+        client
+            .id
+            .as_ref()
+            .is_some_and(|id| self.operator_ui_clients.contains(id))
     }
 
     /// Why the turn of `ctx` (its client `client`) lacks tool `name`, `None` when it has it
     /// (or the tool is not one a client decides).
     pub fn lacks(&self, name: &str, ctx: &PolicyContext, client: &TurnClient) -> Option<String> {
         let tool = self.tools.get(name)?;
-        let provider = ctx.message_provider().map(str::to_lowercase);
-        if provider.as_deref() != Some(CHAT_SEND_CHANNEL) {
+        if !ctx.is_chat_send_turn() {
+            let provider = ctx.message_provider().map(str::to_lowercase);
             return Some(format!(
                 "only a chat.send turn (webchat) carries its gateway client's capabilities; this \
                  turn comes over {}",
@@ -135,11 +139,7 @@ impl ClientCapabilities {
         if !missing.is_empty() {
             return Some(format!("{who} does not declare {}", missing.join(", ")));
         }
-        let operator_ui = client
-            .id
-            .as_ref()
-            .is_some_and(|id| self.operator_ui_clients.contains(id));
-        if tool.operator_ui_client && !operator_ui {
+        if tool.operator_ui_client && !self.is_operator_ui(client) {
             return Some(format!(
                 "{who} is not an operator UI client ({})",
                 self.operator_ui_clients.join(", ")

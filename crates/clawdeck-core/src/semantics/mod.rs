@@ -92,6 +92,15 @@ pub struct SubagentRules {
     pub default_max_spawn_depth: Option<u32>,
 }
 
+impl SubagentRules {
+    /// `agents.defaults.subagents.maxSpawnDepth` as `raw` sets it (at least 1), when it does.
+    pub fn configured_max_spawn_depth(raw: &Value) -> Option<u32> {
+        raw.pointer("/agents/defaults/subagents/maxSpawnDepth")
+            .and_then(Value::as_u64)
+            .map(|m| m.clamp(1, u32::MAX as u64) as u32)
+    }
+}
+
 /// How a running gateway's `tools.effective` list differs from what a run of the same
 /// session sends the model, tool by tool, with the reason (the list is built without the
 /// run's caller, owner flag and model capabilities).

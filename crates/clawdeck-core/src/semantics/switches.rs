@@ -123,13 +123,18 @@ pub struct RunFacts<'a> {
     pub channel: Option<&'a str>,
     /// Whether the run has a requester (a sender).
     pub sender: bool,
-    /// Whether the turn is a spawned subagent's (started by its spawner, not by a caller).
-    pub spawned: bool,
-    /// Whether the turn is a non-owner's `chat.send` from an operator UI client (the Control
-    /// UI, the TUI): OpenClaw names no sender for such a client, and without admin scope the
-    /// turn has no operator's authority either.
-    pub operator_ui_guest: bool,
+    /// Why the turn has no caller (no operator's authority; a sender, when it names one, is
+    /// still its caller): [`SPAWNED_HAS_NO_CALLER`], [`UI_GUEST_HAS_NO_CALLER`].
+    pub no_caller: Option<&'static str>,
 }
+
+/// A spawned subagent's turn is started by its spawner, not by a caller.
+pub const SPAWNED_HAS_NO_CALLER: &str = "built only for a turn with a caller (an operator or a channel sender); a spawned subagent's has none";
+
+/// A non-owner's `chat.send` from an operator UI client (the Control UI, the TUI): OpenClaw
+/// names no sender for such a client, and without admin scope the turn has no operator's
+/// authority either.
+pub const UI_GUEST_HAS_NO_CALLER: &str = "built only for a turn with a caller (an operator with admin scope or a channel sender); a non-owner's turn from an operator UI client has none";
 
 /// The pack's `switches.plugins`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -203,19 +208,10 @@ impl KeySwitch {
         if self.needs_sender && !run.sender {
             return off("built only for a requester (no sender in the context)".to_string());
         }
-        if self.needs_caller && run.spawned && !run.sender {
-            return off(
-                "built only for a turn with a caller (an operator or a channel sender); a spawned subagent's has none"
-                    .to_string(),
-            );
+        match run.no_caller {
+            Some(why) if self.needs_caller && !run.sender => off(why.to_string()),
+            _ => None,
         }
-        if self.needs_caller && run.operator_ui_guest && !run.sender {
-            return off(
-                "built only for a turn with a caller (an operator with admin scope or a channel sender); a non-owner's turn from an operator UI client has none"
-                    .to_string(),
-            );
-        }
-        None
     }
 }
 
