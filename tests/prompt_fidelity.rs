@@ -156,10 +156,8 @@ fn context_flags(case: &PromptCase) -> Vec<String> {
     // The real run's session (`--session-id clawdeck-verify`, a subagent's key...); a spawned
     // subagent's is the one OpenClaw gave it (a random id, normalised on both sides).
     let agent_id = ctx.agent.clone().unwrap_or_else(|| "main".into());
-    // A named client's chat.send turn runs in the agent's main session.
     let session = match ctx.spawner_key() {
         Some(_) => format!("agent:{agent_id}:subagent:{SPAWNED_ID}"),
-        None if ctx.names_client() && ctx.session_key.is_none() => format!("agent:{agent_id}:main"),
         None => clawdeck_verify::home::run_session_key(&agent_id, ctx),
     };
     value("session-key", &Some(session));

@@ -495,11 +495,7 @@ fn pair_kind(case: &Case) -> Option<PairKind> {
 /// Whether the case's turn comes from webchat (the gateway's own chat: `chat.send`), as a
 /// named gateway client's turn always does.
 fn webchat(ctx: &PolicyContext) -> bool {
-    ctx.names_client()
-        || ctx
-            .channel
-            .as_deref()
-            .is_some_and(|c| c.trim().eq_ignore_ascii_case("webchat"))
+    ctx.clone().with_session_key().is_chat_send_turn()
 }
 
 /// The agent clawdeck resolves for the case's context.

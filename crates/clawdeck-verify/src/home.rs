@@ -272,11 +272,15 @@ pub fn run_session_key(agent: &str, ctx: &PolicyContext) -> String {
 }
 
 /// How the run names its session: `--session-key` for a subagent or group context (the key
-/// carries what OpenClaw derives the subagent role and the group policy from), else a fixed
-/// `--session-id`.
+/// carries what OpenClaw derives the subagent role and the group policy from) and the agent's
+/// main session for a named client's `chat.send` (the private gateway's turn runs there), else
+/// a fixed `--session-id`.
 pub(crate) fn session_args(agent: &str, ctx: &PolicyContext) -> Vec<String> {
     if let Some(key) = ctx.session_key.as_deref().filter(|k| !k.trim().is_empty()) {
         return vec!["--session-key".to_string(), key.to_string()];
+    }
+    if ctx.names_client() {
+        return vec!["--session-key".to_string(), format!("agent:{agent}:main")];
     }
     if ctx.subagent {
         return vec![

@@ -260,10 +260,9 @@ async fn connect(
 ) -> Result<GatewayClient, VerifyError> {
     let identity = DeviceIdentity::load_or_create(&home.join(who.device_file()))
         .map_err(|e| gateway_error("connect", e))?;
-    let url = format!("ws://127.0.0.1:{port}");
     let endpoint = GatewayEndpoint {
         name: "verify".to_string(),
-        url: url.clone(),
+        url: format!("ws://127.0.0.1:{port}"),
         auth: GatewayAuth::Token(token.to_string()),
         origin: "clawdeck verify (private gateway)".to_string(),
     };

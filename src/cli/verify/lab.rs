@@ -410,8 +410,6 @@ fn print_report(
     }
 }
 
-/// The context flags, with `--session` (else `--session-key`) deciding agent, channel, group
-/// and subagent as the gateway does for that session.
 /// A named client's `chat.send` turn runs in a session, the agent's main one when the context
 /// names none (as the lab's turn does): the context and clawdeck's view of it in that session.
 fn in_clients_session(
@@ -423,9 +421,9 @@ fn in_clients_session(
     if !ctx.names_client() || ctx.session_key.is_some() {
         return Ok((ctx, view));
     }
-    let main = format!("agent:{}:main", view.resolution.resolved.agent);
+    let agent = &view.resolution.resolved.agent;
     let ctx = PolicyContext {
-        session_key: Some(main),
+        session_key: Some(verify::home::run_session_key(agent, &ctx)),
         ..ctx
     }
     .with_session_key();
@@ -433,6 +431,8 @@ fn in_clients_session(
     Ok((ctx, view))
 }
 
+/// The context flags, with `--session` (else `--session-key`) deciding agent, channel, group
+/// and subagent as the gateway does for that session.
 fn session_context(cli: &Cli, args: &VerifyArgs) -> Result<PolicyContext, String> {
     let flags = cli.context.to_context();
     match args.session.as_deref().or(flags.session_key.as_deref()) {
