@@ -564,10 +564,8 @@ for t in (channel or {}).get("tools", []):
         channel_variants.setdefault(f["name"], []).append(dict(whenChannel="telegram", **form(f)))
 # A webchat turn's form of each tool (the client_caps run is a chat.send turn, which the
 # gateway runs rather than the embedded runner): message gains the Control UI's ClawHub search,
-# and on 2026.9 automations and skill_workshop their gateway-hosted actions.
-webchat = req("client_caps")
-for t in (webchat or {}).get("tools", []):
-    f = fn(t)
+# and on 2026.9.6 skill_workshop its gateway-hosted actions.
+for f in caps_sent.values():
     if f["name"] in full_tools and form(f) != form(full_tools[f["name"]]):
         channel_variants.setdefault(f["name"], []).insert(0, dict(whenTurnChannel="webchat", **form(f)))
 pack["channelVariants"] = channel_variants

@@ -44,18 +44,24 @@ if (!dist) { console.error("usage: extract_rules.mjs DIST"); process.exit(2); }
 const files = readdirSync(dist).filter((f) => /\.(m?js)$/.test(f)).sort();
 const text = (f) => readFileSync(join(dist, f), "utf8");
 
+// A module's export alias of each local name (a minified chunk exports `NAME as t`), or null
+// when it has no export list.
+function exportAliases(f) {
+  const m = text(f).match(/export \{([^}]*)\};?\s*$/);
+  if (!m) return null;
+  const alias = {};
+  for (const part of m[1].split(",")) {
+    const [local, as] = part.trim().split(/\s+as\s+/);
+    alias[local] = as ?? local;
+  }
+  return alias;
+}
+
 // The module that exports every one of `names`, with each name's export alias.
 function exporting(names) {
   for (const f of files) {
-    const src = text(f);
-    const m = src.match(/export \{([^}]*)\};?\s*$/);
-    if (!m) continue;
-    const alias = {};
-    for (const part of m[1].split(",")) {
-      const [local, as] = part.trim().split(/\s+as\s+/);
-      alias[local] = as ?? local;
-    }
-    if (names.every((n) => n in alias)) return { file: f, alias };
+    const alias = exportAliases(f);
+    if (alias && names.every((n) => n in alias)) return { file: f, alias };
   }
   throw new Error(`no module of ${dist} exports ${names.join(", ")}`);
 }
@@ -185,8 +191,13 @@ const directoryGuidance = {
 function fnBody(name) {
   const found = firstMatch(new RegExp(`\\nfunction ${name}\\(`));
   if (!found) throw new Error(`no module of ${dist} defines ${name}`);
-  const src = text(found.file);
+  return fnIn(found.file, name);
+}
+// The text of `function NAME(` up to its closing brace at the start of a line, in `file`.
+function fnIn(file, name) {
+  const src = text(file);
   const from = src.indexOf(`function ${name}(`);
+  if (from < 0) throw new Error(`${file} does not define ${name}`);
   return src.slice(from, src.indexOf("\n}\n", from) + 2);
 }
 const regexLiterals = (body) => [...body.matchAll(/\/((?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\n[])+)\/\.(?:test|exec)\(/g)].map((m) => m[1]);
@@ -217,27 +228,14 @@ function claudeImageRule() {
 }
 const claudeImages = claudeImageRule();
 
-// The exports of one module, by local name (a minified chunk exports `NAME as t`).
-async function moduleExports(file) {
-  const m = text(file).match(/export \{([^}]*)\};?\s*$/);
-  if (!m) throw new Error(`${file} has no export list`);
-  const mod = await import(join(dist, file));
-  return Object.fromEntries(m[1].split(",").map((part) => part.trim().split(/\s+as\s+/))
-    .map(([local, as]) => [local, mod[as ?? local]]));
-}
-// The text of `function NAME(` up to its closing brace at the start of a line, in `file`.
-function fnIn(file, name) {
-  const src = text(file);
-  const from = src.indexOf(`function ${name}(`);
-  if (from < 0) throw new Error(`${file} does not define ${name}`);
-  return src.slice(from, src.indexOf("\n}\n", from) + 2);
-}
 async function clientCapabilities() {
+  // The module that defines the tables (another may re-export them).
   const infoFile = firstMatch(/\nconst GATEWAY_CLIENT_CAPS = \{/)?.file;
-  if (!infoFile) throw new Error(`no module of ${dist} defines GATEWAY_CLIENT_CAPS`);
-  const info = await moduleExports(infoFile);
+  const alias = infoFile && exportAliases(infoFile);
+  if (!alias) throw new Error(`no module of ${dist} defines and exports GATEWAY_CLIENT_CAPS`);
+  const infoExports = await import(join(dist, infoFile));
   const named = (table, name, what) => {
-    const value = info[table]?.[name];
+    const value = infoExports[alias[table]]?.[name];
     if (typeof value !== "string") throw new Error(`${what}: ${table}.${name} is not in ${infoFile}`);
     return value;
   };
