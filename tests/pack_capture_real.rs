@@ -59,6 +59,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "mediaCredentialDescriptions",
         "visionModelTools",
         "clientCapabilities",
+        "automationManagement",
         "providerCredentials",
         "providerAuthAliases",
         "videoAudioReferences",

@@ -694,6 +694,9 @@ fn judge_pair(case: &Case, base: &ObservedView, run: &ObservedView, seconds: f64
             "{tool}: clawdeck's prediction for the turn shows it, OpenClaw's turn does not expose it"
         ));
     }
+    outcome.gate_disagreements.extend(pair_form_differences(
+        &loaded, &registry, &pair, case, base, run,
+    ));
     let mut report = format!(
         "== {} ({seconds:.0} s, {}): {} removes {} and adds {} tools in OpenClaw, {} and {} in clawdeck; {} disagreements\n  openclaw removes: {}\n  openclaw adds: {}\n",
         case.name,
@@ -725,6 +728,63 @@ fn judge_pair(case: &Case, base: &ObservedView, run: &ObservedView, seconds: f64
     }
     outcome.report = report;
     outcome
+}
+
+/// The forms (descriptions and schemas) the pair's difference changes, where clawdeck's
+/// prediction differs: each tool of the case's turn whose form differs from clawdeck's in a way
+/// the base turn's same tool does not (automations' management form in a Control UI admin's or
+/// a channel owner's turn), and each tool both turns have whose form differs only in the base
+/// turn (skill_workshop's in a turn without a skill library). A gateway turn's own wording,
+/// which both turns share, cancels out.
+fn pair_form_differences(
+    loaded: &config::LoadedConfig,
+    registry: &Registry,
+    pair: &PairKind,
+    case: &Case,
+    base: &ObservedView,
+    run: &ObservedView,
+) -> Vec<String> {
+    let differing = |ctx: &PolicyContext, observed: &ObservedView| {
+        let view = verify::predict(loaded, registry, ctx).unwrap_or_else(|e| panic!("{e}"));
+        verify::compare_view(&view, registry, observed)
+            .verdicts
+            .into_iter()
+            .filter(|v| v.has_schema_difference())
+            .map(|v| {
+                let pointers: BTreeSet<String> = v.schema.into_iter().map(|d| d.pointer).collect();
+                (v.tool, pointers)
+            })
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    let (in_base, in_run) = (
+        differing(&pair.base_ctx, base),
+        differing(&case.file.context, run),
+    );
+    let one_sided = |these: &std::collections::BTreeMap<String, BTreeSet<String>>,
+                     others: &std::collections::BTreeMap<String, BTreeSet<String>>,
+                     turn: &str| {
+        these
+            .iter()
+            .filter(|(tool, pointers)| others.get(*tool) != Some(*pointers))
+            .map(|(tool, pointers)| {
+                let shown: Vec<&str> = pointers.iter().take(4).map(String::as_str).collect();
+                format!(
+                    "{tool}: OpenClaw's {turn} turn words it otherwise than clawdeck ({} schema \
+                     diffs: {}); the other turn does not",
+                    pointers.len(),
+                    shown.join(", ")
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    // A tool only the base turn has is what the pair removes, judged by name above.
+    let in_both: std::collections::BTreeMap<String, BTreeSet<String>> = in_base
+        .into_iter()
+        .filter(|(tool, _)| run.exposed_names().contains(tool))
+        .collect();
+    let mut out = one_sided(&in_run, &in_both, "case's");
+    out.extend(one_sided(&in_both, &in_run, "base"));
+    out
 }
 
 fn judge_single(case: &Case, observed: &ObservedView, seconds: f64) -> Outcome {

@@ -8,7 +8,9 @@ membership, plugin ownership (the deferred directory, the plugins' manifests), t
 profiles and the values a profile key may take, the sandbox defaults, the subagent deny lists and
 default spawn depth, the owner-only tools, the HTTP deny list, how plugin tool allowlists match,
 Tool Search's direct tools and prompt copy, the Tooling section, the tools only a gateway client
-that declares the capabilities they need is sent (WORK/runs/client_caps.jsonl, a chat.send turn).
+that declares the capabilities they need is sent (WORK/runs/client_caps.jsonl, a chat.send turn);
+the automations form a Control UI administrator's turn is sent (WORK/runs/control_ui_admin.jsonl),
+and skill_workshop's skill-library forms (that turn and a Control UI guest's, control_ui_guest).
 
 Carried from the base pack (hand-checked rules a capture cannot read; each is kept only where the
 release still has the tool, and copy tied to a description only where that description is
@@ -433,7 +435,9 @@ pack["clientCapabilities"] = {
               for name, needs in client_caps["tools"].items()},
     "clients": client_caps["clients"],
     "operatorUiClients": client_caps["operatorUiClients"],
-    "where": ", ".join(f"{k} {v}" for k, v in client_caps["where"].items()),
+    **({"skillLibrary": {"untrackedModes": client_caps["skillLibrary"]["untrackedModes"]}} if client_caps.get("skillLibrary") else {}),
+    "where": ", ".join(f"{k} {v}" for k, v in client_caps["where"].items())
+             + (f", skillLibrary {client_caps['skillLibrary']['where']}" if client_caps.get("skillLibrary") else ""),
 }
 # Code Mode: its two control tools and Tooling lines (the code_mode run), and what an absent
 # tools.codeMode means: true if the default run engages it, "auto" if only the run on a
@@ -562,13 +566,48 @@ for t in (channel or {}).get("tools", []):
     f = fn(t)
     if f["name"] in full_tools and form(f) != form(full_tools[f["name"]]):
         channel_variants.setdefault(f["name"], []).append(dict(whenChannel="telegram", **form(f)))
+# The Control UI's own turns, with operator.admin (control_ui_admin) and without
+# (control_ui_guest).
+def gateway_run(name):
+    run = req(name)
+    if run is None:
+        raise SystemExit(f"{a.work}/runs/{name}.jsonl: no gateway turn recorded")
+    return {fn(t)["name"]: fn(t) for t in run["tools"]}
+admin_sent, guest_sent = gateway_run("control_ui_admin"), gateway_run("control_ui_guest")
+library = client_caps.get("skillLibrary")
 # A webchat turn's form of each tool (the client_caps run is a chat.send turn, which the
-# gateway runs rather than the embedded runner): message gains the Control UI's ClawHub search,
-# and on 2026.9.6 skill_workshop its gateway-hosted actions.
+# gateway runs rather than the embedded runner): message gains the Control UI's ClawHub search.
+# Where the release gives a tracked client a skill library, skill_workshop's form is the
+# library's: an admin's (the TUI's and the Control UI admin's turn) the workspace form, a
+# guest's the personal one; a turn without a library keeps the local form.
 for f in caps_sent.values():
-    if f["name"] in full_tools and form(f) != form(full_tools[f["name"]]):
-        channel_variants.setdefault(f["name"], []).insert(0, dict(whenTurnChannel="webchat", **form(f)))
+    name = f["name"]
+    if name not in full_tools or form(f) == form(full_tools[name]):
+        continue
+    variants_of = channel_variants.setdefault(name, [])
+    guest = guest_sent.get(name)
+    if library and guest and form(guest) != form(f) and form(admin_sent.get(name, {"description": None, "parameters": None})) == form(f):
+        variants_of.insert(0, dict(whenTurnChannel="webchat", whenSkillLibrary="workspace", **form(f)))
+        variants_of.insert(0, dict(whenTurnChannel="webchat", whenSkillLibrary="personal", **form(guest)))
+    else:
+        variants_of.insert(0, dict(whenTurnChannel="webchat", **form(f)))
 pack["channelVariants"] = channel_variants
+# Automation management (the control_ui_admin run: chat.send as the Control UI with
+# operator.admin): where the release grants it (extract_rules.mjs), the tool whose form that turn
+# changes, as sent then; where it grants none, that turn's forms must be the client_caps turn's.
+admin_changed = {name: f for name, f in admin_sent.items()
+                 if name in caps_sent and form(f) != form(caps_sent[name])}
+management = rules.get("automationManagement")
+if management is None and admin_changed:
+    raise SystemExit(f"the release grants no automation management, yet a Control UI admin's turn words {', '.join(admin_changed)} otherwise")
+if management is not None:
+    if list(admin_changed) != ["automations"]:
+        raise SystemExit(f"a Control UI admin's turn changes {sorted(admin_changed) or 'no tool'}, not automations alone")
+    pack["automationManagement"] = dict(
+        tool="automations", grantedTo=management["grantedTo"], **form(admin_changed["automations"]),
+        where=", ".join(f"{k} {v}" for k, v in management["where"].items()))
+else:
+    pack.pop("automationManagement", None)
 if base.get("gatewayConfigReads") and not unchanged(base["gatewayConfigReads"]["tool"]):
     pack.pop("gatewayConfigReads")
     dropped.append("gatewayConfigReads")

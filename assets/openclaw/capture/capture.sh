@@ -76,14 +76,16 @@ record() {
   [ -s "$WORK/runs/$name.jsonl" ] || { echo "$name: no model request recorded (see $WORK/runs/$name.stderr)" >&2; return 1; }
 }
 
-# record_gateway NAME TOOLS_JSON5 CLIENT_ID MODE CAPS_CSV: one turn a gateway client starts with
-# chat.send (client_turn.mjs), connected as CLIENT_ID in MODE declaring CAPS_CSV, on a gateway
+# record_gateway NAME TOOLS_JSON5 CLIENT_ID MODE CAPS_CSV [OPTIONS_CSV]: one turn a gateway client
+# starts with chat.send (client_turn.mjs), connected as CLIENT_ID in MODE declaring CAPS_CSV (as a
+# browser client of the gateway's host with `browser`: the Control UI; without operator.admin
+# with `guest`), on a gateway
 # (`openclaw gateway run`, token auth, loopback) in the home make_home writes; the gateway is stopped
 # once the model request is recorded. Its output: WORK/runs/NAME.gateway.log. The client keeps
 # its state (device identity) in the same home.
 record_gateway() {
   wanted "$1" || return 0
-  local name=$1 tools=$2 client=$3 mode=$4 caps=$5 home=$WORK/homes/$1 gport=${CAPTURE_GATEWAY_PORT:-$(free_port)}
+  local name=$1 tools=$2 client=$3 mode=$4 caps=$5 options=${6:-} home=$WORK/homes/$1 gport=${CAPTURE_GATEWAY_PORT:-$(free_port)}
   make_home "$name" "$tools" "gateway: { mode: \"local\", bind: \"loopback\", port: $gport, auth: { mode: \"token\", token: \"capture\" } },"
   : > "$WORK/run-current.jsonl"
   REALCLAW_HOME=$home setsid "$PREFIX/bin/openclaw" gateway run --port "$gport" > "$WORK/runs/$name.gateway.log" 2>&1 &
@@ -97,7 +99,7 @@ record_gateway() {
   local ok=
   if [ -z "$up" ]; then
     echo "$name: the gateway did not answer on port $gport in 60 s (see $WORK/runs/$name.gateway.log)" >&2
-  elif ! HOME=$home timeout 90 "$NODE" "$HERE/client_turn.mjs" "$DIST" "$gport" capture "$client" "$mode" "$caps" \
+  elif ! HOME=$home timeout 90 "$NODE" "$HERE/client_turn.mjs" "$DIST" "$gport" capture "$client" "$mode" "$caps" "$options" \
       > "$WORK/runs/$name.stdout" 2> "$WORK/runs/$name.stderr"; then
     echo "$name: chat.send as $client failed (see $WORK/runs/$name.stderr)" >&2
   else
@@ -165,6 +167,12 @@ record channel_telegram '{ profile: "full", toolSearch: false }' 'channels: { te
 # is sent (show_widget, screen), and the task suggestion tools, which a gateway turn builds only
 # for an operator UI client (the TUI here) with operator.admin that declares task-suggestions.
 record_gateway client_caps '{ profile: "full", toolSearch: false }' openclaw-tui ui inline-widgets,task-suggestions,ui-commands
+# A Control UI administrator's turn: OpenClaw entitles it to manage automations, and automations
+# takes its management form (on-exit schedules, command jobs, an agentId) where the release has one.
+record_gateway control_ui_admin '{ profile: "full", toolSearch: false }' openclaw-control-ui webchat '' browser
+# A Control UI operator without operator.admin: OpenClaw gives skill_workshop its personal-library
+# form (an admin's is the workspace form, the client_caps run's).
+record_gateway control_ui_guest '{ profile: "full", toolSearch: false }' openclaw-control-ui webchat '' browser,guest
 
 "$NODE" "$HERE/extract_rules.mjs" "$DIST" > "$WORK/rules.json"
 # The release's own hand-checked facts (what neither the runs nor dist/ show), when there are any.

@@ -35,7 +35,14 @@
 //                                    supportsTaskSuggestions: operator UI client, scope, cap),
 //                                    the operator UI client ids (isOperatorUiClient), and the caps
 //                                    the Control UI (control-ui/assets) and the TUI (gateway-chat)
-//                                    declare; GATEWAY_CLIENT_CAPS/_NAMES resolved from client-info
+//                                    declare; GATEWAY_CLIENT_CAPS/_NAMES resolved from client-info;
+//                                    and which clients a skill library goes to (skillLibrary: the
+//                                    modes OpenClaw does not track; null without one)
+//   automationManagement             who a turn's automation management entitlement goes to
+//                                    (the `managementEntitlement` sources: a Control UI
+//                                    connection with operator.admin, a configured command owner's
+//                                    fresh channel turn), each checked against the condition
+//                                    that grants it; null where the release has none
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -311,7 +318,22 @@ async function clientCapabilities() {
   if (uiFound.length !== 1 || uiFound[0].lists.length !== 1) {
     throw new Error(`${uiDir}: ${uiFound.length} bundles declare the Control UI's caps (${uiFound.map((u) => `${u.file}: ${u.lists.length}`).join(", ")})`);
   }
+  // A skill library (skill_workshop's personal or workspace form) goes to a gateway turn whose
+  // client has the gateway owner's profile, which no connection in an untracked mode gets
+  // (isEphemeralGatewayClient); an admin's default target is the workspace, anyone else's
+  // personal. Releases without prepareGatewaySkillAuthoring give no client a library.
+  let skillLibrary = null;
+  const authoring = firstMatch(/\nfunction prepareGatewaySkillAuthoring\(options, sessionKey, isHumanTurn\) \{/);
+  if (authoring) {
+    const ephemeralFile = firstMatch(/\nfunction isEphemeralGatewayClient\(client\) \{/)?.file;
+    const body = ephemeralFile && fnIn(ephemeralFile, "isEphemeralGatewayClient");
+    const modes = [...(body ?? "").matchAll(/mode === GATEWAY_CLIENT_MODES\.(\w+)/g)].map((m) => named("GATEWAY_CLIENT_MODES", m[1], "isEphemeralGatewayClient"));
+    const target = firstMatch(/defaultTarget: actor\.profileId && \(multipleProfiles \|\| !actor\.admin\) \? "personal" : actor\.admin \? "workspace" : "unavailable"/);
+    if (!modes.length || !target) throw new Error(`${authoring.file}: the skill library's client rule reads otherwise (untracked modes ${modes.join(", ") || "none"}; default target ${target ? "read" : "unread"})`);
+    skillLibrary = { untrackedModes: modes, where: `${authoring.file}, ${ephemeralFile}, ${target.file}` };
+  }
   return {
+    skillLibrary,
     tools: { ...tools, ...taskSuggestions },
     clients: {
       [uiFound[0].id]: capsOf(uiFound[0].lists[0][1], "the Control UI's caps"),
@@ -358,6 +380,27 @@ function subagentEnvelope() {
   return { variants, where: found.file };
 }
 const envelope = subagentEnvelope();
+
+// The grants of automation management, each read with the condition it is granted on; a
+// release whose condition reads otherwise stops the capture rather than guessing.
+function automationManagement() {
+  const grants = [
+    { source: "control-ui-admin", condition: /const controlUiAdmin = authenticatedControlUi && scopes\.includes\("operator\.admin"\);/,
+      granted: /managementEntitlement: \{ source: "control-ui-admin" \}/ },
+    { source: "channel-owner", condition: /const authorityRunId = freshChannelCronAuthorityTurn && command\.senderIsOwner \?/,
+      granted: /source: "channel-owner",\s*isCurrent: isCurrentChannelOwner/ },
+  ];
+  const where = {};
+  for (const g of grants) {
+    const granted = firstMatch(g.granted);
+    if (!granted) continue;
+    const condition = firstMatch(g.condition);
+    if (!condition) throw new Error(`${granted.file} grants ${g.source} automation management on a condition this capture cannot read`);
+    where[g.source] = `${granted.file} (${condition.file})`;
+  }
+  return Object.keys(where).length ? { grantedTo: Object.keys(where), where } : null;
+}
+const management = automationManagement();
 const profileIds = c("PROFILE_OPTIONS").map((p) => p.id);
 const sections = c("listCoreToolSections")({ swarmEnabled: true, githubPublicationAvailable: true });
 
@@ -376,6 +419,7 @@ console.log(JSON.stringify({
   claudeImageRule: claudeImages,
   subagentEnvelope: envelope.variants,
   clientCapabilities: clientCaps,
+  automationManagement: management,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
   exec: {

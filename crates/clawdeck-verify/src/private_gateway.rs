@@ -230,17 +230,8 @@ fn as_client(options: &mut ConnectOptions, client: &TurnClient, port: u16) {
         .id
         .clone()
         .unwrap_or_else(|| options.client_id.clone());
-    let browser = matches!(
-        id.as_str(),
-        "openclaw-control-ui" | "openclaw-browser-copilot"
-    );
-    options.client_mode = match id.as_str() {
-        _ if browser => "webchat",
-        "openclaw-tui" => "ui",
-        "webchat" | "webchat-ui" => "webchat",
-        _ => "cli",
-    }
-    .to_string();
+    let browser = clawdeck_core::semantics::is_browser_client(&id);
+    options.client_mode = clawdeck_core::semantics::client_mode(&id).to_string();
     options.origin = browser.then(|| format!("http://127.0.0.1:{port}"));
     // A Control UI from the gateway's own host must be the gateway's build, or a development
     // build of the UI.

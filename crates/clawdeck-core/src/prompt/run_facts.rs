@@ -16,13 +16,28 @@ pub(crate) struct RunFacts {
     /// The turn is a gateway client's chat.send (webchat), which OpenClaw's reply pipeline
     /// runs: it words message and the prompt for that conversation.
     pub webchat_turn: bool,
+    /// OpenClaw entitles the turn to manage automations (a Control UI admin's, a channel
+    /// owner's), which gives automations its management form.
+    pub automation_management: bool,
+    /// The skill library the turn authors in (`workspace`, `personal`), which decides
+    /// skill_workshop's form.
+    pub skill_library: Option<&'static str>,
 }
 
 impl RunFacts {
-    /// The facts of a resolved context whose own context is `ctx` (the turn's channel).
-    pub fn of_turn(resolved: &ResolvedContext, ctx: &crate::context::PolicyContext) -> Self {
+    /// The facts of a resolved context whose own context is `ctx` (the turn's channel, its
+    /// client and sender).
+    pub fn of_turn(
+        semantics: &crate::semantics::Semantics,
+        resolved: &ResolvedContext,
+        ctx: &crate::context::PolicyContext,
+    ) -> Self {
         RunFacts {
             webchat_turn: ctx.is_chat_send_turn() && ctx.spawner_key().is_none(),
+            automation_management: semantics
+                .automation_management_grant(ctx, resolved.owner)
+                .is_some(),
+            skill_library: semantics.client_capabilities.skill_library(ctx),
             ..RunFacts::of(resolved)
         }
     }
@@ -39,6 +54,8 @@ impl RunFacts {
                 .is_some_and(|i| i.takes_images),
             code_mode: resolved.code_mode.as_ref().is_some_and(|c| c.engaged),
             webchat_turn: false,
+            automation_management: false,
+            skill_library: None,
         }
     }
 }

@@ -79,6 +79,8 @@ mod tests {
         model_takes_images: false,
         code_mode: false,
         webchat_turn: false,
+        automation_management: false,
+        skill_library: None,
     };
     const SANDBOXED: RunFacts = RunFacts {
         sandboxed: true,

@@ -94,12 +94,18 @@ fn meta_tools(rules: &ToolSearchRules) -> Vec<ToolSpec> {
 
 /// Tools whose schema grows with the configured channels (message's actions): the recorded
 /// variant for a configured channel replaces the channel-less one. A webchat turn's variant
-/// (message's ClawHub search) comes before those.
+/// (message's ClawHub search; skill_workshop's for the turn's skill library) comes before those.
 fn adapt_to_channels(semantics: &Semantics, raw: &Value, facts: RunFacts, tools: &mut [ToolSpec]) {
     let configured = |channel: &str| raw.pointer(&format!("/channels/{channel}")).is_some();
+    let library = |v: &crate::semantics::ChannelVariant| match &v.when_skill_library {
+        Some(wanted) => facts.skill_library == Some(wanted.as_str()),
+        None => true,
+    };
     let applies =
         |v: &crate::semantics::ChannelVariant| match (&v.when_turn_channel, &v.when_channel) {
-            (Some(turn), _) => facts.webchat_turn && turn.eq_ignore_ascii_case(CHAT_SEND_CHANNEL),
+            (Some(turn), _) => {
+                facts.webchat_turn && turn.eq_ignore_ascii_case(CHAT_SEND_CHANNEL) && library(v)
+            }
             (None, Some(channel)) => configured(channel),
             (None, None) => false,
         };
@@ -201,6 +207,9 @@ pub(crate) fn model_surface(
         .collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     adapt_to_channels(semantics, raw, facts, &mut sorted);
+    if facts.automation_management {
+        semantics.word_for_management(&mut sorted);
+    }
     adapt_to_config_reads(semantics, facts, &mut sorted);
     adapt_to_neighbours(semantics, &mut sorted);
     adapt_to_session_visibility(semantics, raw, facts, &mut sorted);

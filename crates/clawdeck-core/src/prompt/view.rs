@@ -72,7 +72,11 @@ pub fn build_llm_view(
         .filter_map(|t| registry.get(&t.name).cloned())
         .collect();
     // Today's OpenClaw: tools by name, Tool Search's direct tools only, schemas as they are.
-    let facts = super::surface::RunFacts::of_turn(&resolution.resolved, &resolution.context);
+    let facts = super::surface::RunFacts::of_turn(
+        &registry.semantics,
+        &resolution.resolved,
+        &resolution.context,
+    );
     let surface = super::surface::model_surface(&registry.semantics, &config.raw, facts, &visible);
     let (sent, tooling) = match &surface {
         Some(surface) => (

@@ -29,6 +29,39 @@ pub struct ClientCapabilities {
     /// The clients OpenClaw counts as an operator's UI.
     #[serde(default)]
     pub operator_ui_clients: Vec<String>,
+    /// Which clients' turns get a skill library; none for releases without one.
+    #[serde(default)]
+    pub skill_library: Option<SkillLibraryRule>,
+}
+
+/// Which gateway clients' turns get a skill library (skill_workshop's workspace or personal
+/// form): a client OpenClaw tracks gets the gateway owner's profile, which a library needs;
+/// a connection in an untracked mode (the CLI's, a backend's, a probe's) gets none.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SkillLibraryRule {
+    pub untracked_modes: Vec<String>,
+}
+
+/// An operator with admin scope authors in the workspace's skill library.
+pub const WORKSPACE_LIBRARY: &str = "workspace";
+/// Any other operator authors in their personal library.
+pub const PERSONAL_LIBRARY: &str = "personal";
+
+/// The mode OpenClaw's own client of `id` connects in (the browser clients as webchat, the TUI
+/// as ui); any other client connects as a CLI does.
+pub fn client_mode(id: &str) -> &'static str {
+    match id {
+        "openclaw-control-ui" | "openclaw-browser-copilot" | "webchat" | "webchat-ui" => "webchat",
+        "openclaw-tui" => "ui",
+        _ => "cli",
+    }
+}
+
+/// Whether `id` is a browser client (the Control UI, the browser copilot), which connects with
+/// its page's origin.
+pub fn is_browser_client(id: &str) -> bool {
+    matches!(id, "openclaw-control-ui" | "openclaw-browser-copilot")
 }
 
 /// One tool a client's capabilities decide.
@@ -104,6 +137,23 @@ impl ClientCapabilities {
             .turn_client(ctx)
             .is_some_and(|client| self.is_operator_ui(&client));
         ctx.is_chat_send_turn() && operator_ui && !ctx.is_owner()
+    }
+
+    /// The skill library `ctx`'s turn authors in ([`WORKSPACE_LIBRARY`] for an owner with admin
+    /// scope, else [`PERSONAL_LIBRARY`]), `None` when it has none: only a person's `chat.send`
+    /// turn (not a spawned subagent's) from a client OpenClaw tracks has one, assuming the
+    /// gateway knows one user profile (with several, every operator authors personally).
+    pub fn skill_library(&self, ctx: &PolicyContext) -> Option<&'static str> {
+        let rule = self.skill_library.as_ref()?;
+        if !ctx.is_chat_send_turn() || ctx.spawner_key().is_some() {
+            return None;
+        }
+        let id = self.turn_client(ctx)?.id?;
+        let tracked = !rule.untracked_modes.iter().any(|m| m == client_mode(&id));
+        tracked.then_some(match ctx.is_owner() {
+            true => WORKSPACE_LIBRARY,
+            false => PERSONAL_LIBRARY,
+        })
     }
 
     /// Whether `client` is one OpenClaw counts as an operator's UI.
@@ -253,6 +303,33 @@ mod tests {
         assert_eq!(caps.lacks("show_widget", &ctx, &client), None);
         assert_eq!(caps.lacks("suggest_task", &ctx, &client), None);
         assert_eq!(caps.turn_client(&PolicyContext::default()), None);
+    }
+
+    #[test]
+    fn a_tracked_clients_turn_authors_in_the_owners_or_a_personal_library() {
+        let mut caps = caps();
+        assert_eq!(caps.skill_library(&webchat(Some("control-ui"), &[])), None);
+        caps.skill_library = Some(SkillLibraryRule {
+            untracked_modes: vec!["cli".into(), "backend".into(), "probe".into()],
+        });
+        let admin = webchat(Some("control-ui"), &[]);
+        assert_eq!(caps.skill_library(&admin), Some(WORKSPACE_LIBRARY));
+        let guest = PolicyContext {
+            owner: Some(false),
+            ..webchat(Some("tui"), &[])
+        };
+        assert_eq!(caps.skill_library(&guest), Some(PERSONAL_LIBRARY));
+        // clawdeck's own client connects as a CLI does: no profile, no library.
+        assert_eq!(
+            caps.skill_library(&webchat(None, &["inline-widgets"])),
+            None
+        );
+        assert_eq!(caps.skill_library(&webchat(Some("my-bot"), &[])), None);
+        let spawned = PolicyContext {
+            spawned_by: Some("agent:main:main".into()),
+            ..webchat(Some("control-ui"), &[])
+        };
+        assert_eq!(caps.skill_library(&spawned), None);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! in assets/openclaw/ (`seed`, the design the seeds describe, `2026.8` and `2026.9`), and more can be
 //! synced from an operator's gateway into clawdeck's data dir (`clawdeck catalog sync`).
 
+mod automation_management;
 mod client_caps;
 mod code_mode;
 mod code_mode_hint;
@@ -20,7 +21,11 @@ mod synced;
 mod video_audio;
 mod vision;
 
+pub use automation_management::{AutomationManagement, CHANNEL_OWNER, CONTROL_UI_ADMIN};
 pub use client_caps::{ClientCapabilities, ClientTool, TurnClient};
+pub use client_caps::{
+    PERSONAL_LIBRARY, SkillLibraryRule, WORKSPACE_LIBRARY, client_mode, is_browser_client,
+};
 pub use code_mode::{CodeModeActivation, CodeModeRules, RunAgent};
 pub use code_mode_hint::{
     input_hint as code_mode_input_hint, output_hint as code_mode_output_hint,
@@ -321,7 +326,8 @@ pub struct SchemaVariant {
 }
 
 /// A tool's description and schema while `channels.<when_channel>` is configured, or in a
-/// turn that comes over `when_turn_channel` (message in a webchat turn).
+/// turn that comes over `when_turn_channel` (message in a webchat turn) and, when it says
+/// so, authors in `when_skill_library`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChannelVariant {
@@ -329,6 +335,10 @@ pub struct ChannelVariant {
     pub when_channel: Option<String>,
     #[serde(default)]
     pub when_turn_channel: Option<String>,
+    /// The skill library the turn authors in (skill_workshop's `workspace` and `personal`
+    /// forms); a turn without one keeps the tool's plain form.
+    #[serde(default)]
+    pub when_skill_library: Option<String>,
     pub description: String,
     pub parameters: Value,
 }
@@ -451,6 +461,9 @@ pub struct Semantics {
     /// The tools a gateway client's capabilities decide, and what its clients declare (see
     /// `client_caps`).
     pub client_capabilities: ClientCapabilities,
+    /// Who OpenClaw entitles to manage automations, and the form it gives the tool then (see
+    /// `automation_management`); none for packs without it.
+    pub automation_management: Option<AutomationManagement>,
     /// A spawned subagent's envelope, rendered by the release's builder (`1:spawn`, `1:leaf`,
     /// `2:spawn`, `2:leaf`: the child's depth and whether it may spawn); none for packs
     /// without it.
@@ -627,6 +640,7 @@ pub fn newest() -> Arc<Semantics> {
                 video_audio: None,
                 vision_model_tools: BTreeMap::new(),
                 client_capabilities: ClientCapabilities::default(),
+                automation_management: None,
                 subagent_envelope: BTreeMap::new(),
                 gateway_agent_turn_channel: None,
                 code_mode: None,

@@ -126,6 +126,9 @@ pub(crate) struct PackFile {
     /// The tools a gateway client's capabilities decide, and what its clients declare.
     #[serde(default)]
     pub client_capabilities: super::ClientCapabilities,
+    /// Who is entitled to manage automations, and the form the tool takes then.
+    #[serde(default)]
+    pub automation_management: Option<super::AutomationManagement>,
     /// A spawned subagent's envelope, as the release's builder renders it.
     #[serde(default)]
     pub subagent_envelope: PackSubagentEnvelope,
@@ -545,6 +548,7 @@ impl PackFile {
             video_audio: self.video_audio_references,
             vision_model_tools: self.vision_model_tools,
             client_capabilities: self.client_capabilities,
+            automation_management: self.automation_management,
             subagent_envelope: self.subagent_envelope.variants,
             gateway_agent_turn_channel: self.gateway_agent_turn_channel,
             code_mode: self.code_mode,
