@@ -12,7 +12,7 @@ use crate::config::{AgentInfo, LoadedConfig};
 /// One note on how calls of a tool go.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CallNote {
-    /// `approval`, `host`, `elevated`, `http`.
+    /// `approval`, `host`, `elevated`, `http`, `form`.
     pub topic: &'static str,
     pub text: String,
     /// The config key that decides it (`null`: a built-in default).
@@ -237,4 +237,43 @@ pub(crate) fn http_note(cfg: &LoadedConfig, registry: &Registry, tool: &str) -> 
         text: "over HTTP (/tools/invoke): allowed when the session's policy shows it".to_string(),
         config_path: None,
     }
+}
+
+/// The form a turn's sender gives tool `name` (automations' management form, skill_workshop's
+/// library), when it is not the tool's plain one.
+pub(crate) fn form_note(
+    semantics: &crate::semantics::Semantics,
+    ctx: &crate::context::PolicyContext,
+    owner: bool,
+    name: &str,
+) -> Option<CallNote> {
+    use crate::semantics::{CONTROL_UI_ADMIN, WORKSPACE_LIBRARY};
+    let management = semantics
+        .automation_management
+        .as_ref()
+        .filter(|m| m.tool == name);
+    let text = if management.is_some() {
+        let who = match semantics.automation_management_grant(ctx, owner)? {
+            CONTROL_UI_ADMIN => "a chat.send turn from the Control UI with operator.admin",
+            _ => "a message from the channel owner commands.ownerAllowFrom names",
+        };
+        format!(
+            "{who} may manage every automation on the gateway: {name} also takes on-exit \
+             schedules, command jobs and a job's agentId"
+        )
+    } else if name == "skill_workshop" && semantics.channel_variants.contains_key(name) {
+        let library = semantics.client_capabilities.skill_library(ctx)?;
+        let whose = match library {
+            WORKSPACE_LIBRARY => "the workspace's skill library (an operator with operator.admin)",
+            _ => "the operator's personal skill library (no operator.admin)",
+        };
+        format!("the turn's gateway client authors in {whose}")
+    } else {
+        return None;
+    };
+    Some(CallNote {
+        topic: "form",
+        text,
+        config_path: None,
+    })
 }

@@ -200,6 +200,13 @@ pub fn resolve(
         if trace.name == "exec" && !registry.semantics.is_seed() {
             trace.notes = super::call_notes::exec_notes(cfg, agent, sandboxed);
         }
+        let form = super::call_notes::form_note(
+            &registry.semantics,
+            &resolution.context,
+            resolved.owner,
+            &trace.name,
+        );
+        trace.notes.extend(form);
         if http && !registry.get(&trace.name).is_some_and(|s| s.is_clawdecks()) {
             trace
                 .notes

@@ -225,7 +225,12 @@ pub fn render_tool(res: &Resolution, tool: &ToolTrace) -> String {
     }
     if tool.visible {
         for note in &tool.notes {
-            let _ = writeln!(out, "  when called: {}", note.text);
+            // A form note says how the tool is sent, the others how its calls go.
+            let heading = match note.topic {
+                "form" => "sent",
+                _ => "when called",
+            };
+            let _ = writeln!(out, "  {heading}: {}", note.text);
         }
     }
     out.push('\n');

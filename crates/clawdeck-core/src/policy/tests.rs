@@ -1538,3 +1538,52 @@ fn a_plugin_off_by_default_brings_its_tools_only_when_turned_on() {
             .visible
     );
 }
+
+#[test]
+fn a_turns_sender_decides_the_form_explain_names() {
+    let cfg = load_from_str_with_pack(
+        "{ tools: { profile: 'full', toolSearch: false }, commands: { ownerAllowFrom: ['telegram:42'] } }",
+        "test.json5",
+        "2026.9",
+    )
+    .unwrap();
+    let registry = Registry::build(&cfg, &crate::mcp_servers::ServerListing::Off);
+    let form = |ctx: PolicyContext, tool: &str| -> Option<String> {
+        let res = resolve(&cfg, &registry, &ctx.with_session_key()).unwrap();
+        let trace = res.tools.iter().find(|t| t.name == tool)?;
+        trace
+            .notes
+            .iter()
+            .find(|n| n.topic == "form")
+            .map(|n| n.text.clone())
+    };
+    let control_ui = || PolicyContext {
+        client: Some("control-ui".into()),
+        ..ctx()
+    };
+    let admin = form(control_ui(), "automations").expect("a Control UI admin manages");
+    assert!(admin.contains("on-exit schedules"), "{admin}");
+    let owner = PolicyContext {
+        channel: Some("telegram".into()),
+        sender_id: Some("42".into()),
+        ..ctx()
+    };
+    let by_owner = form(owner, "automations").expect("the channel owner manages");
+    assert!(by_owner.contains("commands.ownerAllowFrom"), "{by_owner}");
+    assert_eq!(form(ctx(), "automations"), None, "a local run does not");
+    let guest = PolicyContext {
+        owner: Some(false),
+        ..control_ui()
+    };
+    let library = form(guest, "skill_workshop").expect("a guest has a library");
+    assert!(library.contains("personal skill library"), "{library}");
+    let own_chat = PolicyContext {
+        client: Some("cli".into()),
+        ..ctx()
+    };
+    assert_eq!(
+        form(own_chat, "skill_workshop"),
+        None,
+        "a CLI client has none"
+    );
+}
