@@ -1884,3 +1884,101 @@ fn code_mode_input_hints_match_every_recorded_index() {
         problems.join("\n")
     );
 }
+
+/// The part of Code Mode's `exec` description from its index's heading on.
+fn code_mode_index_of(description: &str) -> Option<&str> {
+    let at = description.find("\n\nEnabled async tool globals")?;
+    Some(&description[at + 2..])
+}
+
+/// Every Code Mode run recorded (both releases) sent `exec` with an index of the tools callable
+/// from code: clawdeck writes the same index for the case's context, line for line (callable
+/// names, input and output hints, order, what the budget leaves out and the footer), except
+/// where a tool's output hint is one no capture run showed (said, and counted).
+#[test]
+fn code_mode_index_matches_every_recorded_run() {
+    let (mut checked, mut unknown) = (0, Vec::new());
+    let mut problems = Vec::new();
+    for version in Shelf::versions(SUITE) {
+        let shelf = Shelf::new(SUITE, &version);
+        let (mut cases, _) = cases_for_release(load_cases(&ssh_unreached), &series(&version));
+        let pack = pack_for_shelf(&shelf);
+        let local = portable(&ssh_unreached);
+        for case in &mut cases {
+            case.pack = Some(pack.clone());
+            let Some(Answer::Single { view }) = recorded_answer(&shelf, &local, case) else {
+                continue;
+            };
+            let Surface::CodeMode { controls, .. } = &view.surface else {
+                continue;
+            };
+            let real = controls
+                .iter()
+                .find(|c| c.name == "exec")
+                .and_then(|c| c.function["description"].as_str())
+                .and_then(code_mode_index_of)
+                .unwrap_or_default()
+                .to_string();
+            let (loaded, registry) = load_case(case);
+            let predicted = verify::predict(&loaded, &registry, &case.file.context)
+                .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+            let ours = predicted
+                .export
+                .payload
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|t| t.get("function"))
+                .find(|f| f["name"] == "exec")
+                .and_then(|f| f["description"].as_str())
+                .and_then(code_mode_index_of)
+                .unwrap_or_default()
+                .to_string();
+            checked += 1;
+            if ours == real {
+                continue;
+            }
+            // A line whose tool's output no capture run showed cannot be written: said, not judged.
+            let unknown_here: Vec<&str> = real
+                .lines()
+                .zip(ours.lines())
+                .filter(|(r, o)| r != o && o.ends_with(" -> ?") && !r.ends_with(" -> ?"))
+                .map(|(_, o)| o.split(' ').nth(1).unwrap_or_default())
+                .collect();
+            let differing: Vec<String> = real
+                .lines()
+                .zip(ours.lines())
+                .filter(|(r, o)| r != o)
+                .map(|(r, o)| format!("  openclaw: {r}\n  clawdeck: {o}"))
+                .collect();
+            if !unknown_here.is_empty() && unknown_here.len() == differing.len() {
+                unknown.push(format!(
+                    "{version} {}: {}",
+                    case.name,
+                    unknown_here.join(" ")
+                ));
+                continue;
+            }
+            problems.push(format!(
+                "{version} {} ({} lines openclaw, {} clawdeck):\n{}",
+                case.name,
+                real.lines().count(),
+                ours.lines().count(),
+                differing.into_iter().take(6).collect::<Vec<_>>().join("\n")
+            ));
+        }
+    }
+    if !unknown.is_empty() {
+        eprintln!(
+            "code_mode_index: output hints no capture run showed: {}",
+            unknown.join("; ")
+        );
+    }
+    assert!(checked > 5, "only {checked} Code Mode runs were checked");
+    assert!(
+        problems.is_empty(),
+        "{} of {checked} indexes differ:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}

@@ -82,6 +82,24 @@ if len(sys.argv) == 3 and sys.argv[1] == "--preferred-model":
     print(found[0] if found else "")
     sys.exit(0)
 
+if len(sys.argv) in (3, 4) and sys.argv[1] == "--code-mode-chunks":
+    # The tools a full-profile Code Mode run can call from code, a few per line as a JSON list's
+    # entries (each line's run indexes all of them within the index's budget): the full_nots
+    # run's but for the ones the code_mode run sends beside its exec and wait; with a SOURCE run
+    # (plugins_on, media_on), the ones only that run has.
+    def sent(name):
+        path = os.path.join(sys.argv[2], "runs", f"{name}.jsonl")
+        if not os.path.exists(path) or os.path.getsize(path) == 0:
+            return []
+        return [t["function"]["name"] for t in json.loads(open(path).readline())["request"]["tools"]]
+    source = sys.argv[3] if len(sys.argv) == 4 else "full_nots"
+    direct = set(sent("code_mode")) - {"exec"}
+    known = set(sent("full_nots")) if source != "full_nots" else set()
+    callable_tools = [t for t in sent(source) if t not in direct and t not in known] if direct else []
+    for i in range(0, len(callable_tools), 8):
+        print(", ".join(json.dumps(t) for t in callable_tools[i:i + 8]))
+    sys.exit(0)
+
 if len(sys.argv) == 3 and sys.argv[1] == "--neighbours":
     print("\n".join(neighbours(json.load(open(sys.argv[2])))))
     sys.exit(0)
@@ -439,6 +457,41 @@ pack["clientCapabilities"] = {
     "where": ", ".join(f"{k} {v}" for k, v in client_caps["where"].items())
              + (f", skillLibrary {client_caps['skillLibrary']['where']}" if client_caps.get("skillLibrary") else ""),
 }
+def code_mode_index(index_rules):
+    """Code Mode's index rules (extract_rules.mjs) with what each tool's line ends with (its
+    output hint, null for `?`), read from the code_mode_index_* runs, each of which indexes all
+    of the few tools it allows; and whether an input hint carries numbers' bounds."""
+    outputs, bounds = {}, False
+    heading = "\n\n" + index_rules["heading"] + "\n"
+    for path in sorted(glob.glob(os.path.join(a.work, "runs", "code_mode_index_*.jsonl"))):
+        name = os.path.basename(path)[:-len(".jsonl")]
+        run = req(name)
+        description = next(fn(t)["description"] for t in run["tools"] if fn(t)["name"] == "exec")
+        if heading not in description:
+            raise SystemExit(f"{name}: exec's description has no index")
+        index = description.split(heading, 1)[1]
+        # The tools the run allowed (its config), by the callable name each would take.
+        config = open(os.path.join(a.work, "homes", name, ".openclaw", "openclaw.json")).read()
+        allowed = {re.sub(r"[^A-Za-z0-9_$]", "_", t): t
+                   for t in json.loads("[" + re.search(r"allow: \[([^\]]*)\]", config).group(1) + "]")}
+        if not index.endswith("\n\n" + index_rules["completeFooter"]):
+            raise SystemExit(f"{name}: exec's index left tools out: {index.splitlines()[-1]}")
+        for line in index.split("\n"):
+            if not line.startswith("- "):
+                break
+            callable_name, _, rest = line[2:].partition(" ")
+            input_hint, _, output = rest.rpartition(" -> ")
+            base = re.sub(r"_[0-9a-f]{8,}$", "", callable_name)
+            # A tool another one brings (apply_patch with write) is not in the list: its name.
+            tool = allowed.get(callable_name) or allowed.get(base) or base
+            outputs[tool] = None if output == "?" else output
+            bounds = bounds or "/* " in input_hint
+    if not outputs:
+        raise SystemExit("no code_mode_index_* run indexes any tool")
+    rest = {k: v for k, v in index_rules.items() if k != "where"}
+    return dict(rest, numericBounds=bounds, outputHints=dict(sorted(outputs.items())), where=index_rules["where"])
+
+
 # Code Mode: its two control tools and Tooling lines (the code_mode run), and what an absent
 # tools.codeMode means: true if the default run engages it, "auto" if only the run on a
 # "preferred" model does, else off.
@@ -462,6 +515,8 @@ if engaged(code_mode_run):
         "controls": controls,
         "promptSummaries": summaries,
     }
+    if rules.get("codeModeIndex"):
+        pack["codeMode"]["index"] = code_mode_index(rules["codeModeIndex"])
 # What each catalog model takes: a run on one the config does not declare takes images when
 # its catalog entry says so (view_image and computer then).
 pack["catalogModelInputs"] = catalog_model_inputs(a.extensions)

@@ -157,6 +157,23 @@ record media_keys '{ profile: "full", toolSearch: false }' 'env: { vars: { OPENA
 record video_audio '{ profile: "full", toolSearch: false }' 'env: { vars: { FAL_KEY: "fal-capture" } },' || true
 # Code Mode turned on: what the model is sent then (exec, wait, the direct-only tools).
 record code_mode '{ profile: "full", codeMode: true }' || true
+# Code Mode's index of the tools callable from code (exec's description) is cut at its budget:
+# runs that allow a few of those tools each, so that every tool's line is in some run's index
+# (what the pack keeps of each line: the tool's output hint). index_runs SOURCE NAME [TOP_LEVEL
+# [AGENT_DEFAULTS]]: the runs NAME_1, NAME_2, ... for the tools only run SOURCE has (all of the
+# full profile's for full_nots), in a home with the same extra keys.
+index_runs() {
+  local source=$1 name=$2 chunk=0 tools
+  shift 2
+  while read -r tools; do
+    chunk=$((chunk + 1))
+    record "${name}_$chunk" "{ profile: \"full\", codeMode: true, allow: [$tools] }" "$@" || true
+  done < <(python3 "$HERE/build_pack.py" --code-mode-chunks "$WORK" "$source")
+}
+index_runs full_nots code_mode_index
+index_runs plugins_on code_mode_index_plugins "plugins: { entries: { $off_by_default } },"
+index_runs media_on code_mode_index_media '' \
+  'mediaModels: { image: "openai/gpt-image-1", video: "google/veo-3", music: "google/lyria" }, pdfModel: "anthropic/claude-opus-4", imageModel: "openai/gpt-4o",'
 # Code Mode left to the release's default, on a model a provider catalog marks "preferred": the
 # default is "auto" when this run engages it (and the default run above does not).
 preferred=$(python3 "$HERE/build_pack.py" --preferred-model "$DIST/extensions")

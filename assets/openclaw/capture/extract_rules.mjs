@@ -38,6 +38,9 @@
 //                                    declare; GATEWAY_CLIENT_CAPS/_NAMES resolved from client-info;
 //                                    and which clients a skill library goes to (skillLibrary: the
 //                                    modes OpenClaw does not track; null without one)
+//   codeModeIndex                    Code Mode's index of the tools callable from code: its
+//                                    budget, heading, footers, and the names a callable may not
+//                                    take (read, with the rules' text checked)
 //   automationManagement             who a turn's automation management entitlement goes to
 //                                    (the `managementEntitlement` sources: a Control UI
 //                                    connection with operator.admin, a configured command owner's
@@ -381,6 +384,53 @@ function subagentEnvelope() {
 }
 const envelope = subagentEnvelope();
 
+// Code Mode's index of the tools callable from code (the end of exec's description): its
+// budget, heading and footers, and the names a callable may not take (the reserved globals,
+// and acorn's keywords with the words the catalog adds), each read where the release defines
+// them; the binding and formatting functions must read as clawdeck renders them.
+async function codeModeIndex() {
+  const format = firstMatch(/\nfunction formatCodeModeCatalogIndex\(bindings\) \{/);
+  if (!format) return null;
+  const src = text(format.file);
+  const budget = src.match(/\nconst MAX_CODE_MODE_CATALOG_INDEX_CHARS = ([0-9e.]+);/);
+  const heading = src.match(/\nconst CODE_MODE_CATALOG_INDEX_HEADING = \[("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*")\]\.join\("\\n"\);/);
+  const footer = fnIn(format.file, "codeModeCatalogIndexFooter").match(/return omitted > 0 \? `\$\{omitted\}([^`]*)` : ("(?:[^"\\]|\\.)*");/);
+  const body = fnIn(format.file, "formatCodeModeCatalogIndex");
+  const order = "bindings.toSorted((a, b) => (a.output ? 0 : 1) - (b.output ? 0 : 1) || a.callableName.localeCompare(b.callableName)).map((entry) => `- ${entry.callableName} ${entry.input ?? \"unknown\"} -> ${entry.output ?? \"?\"}`)";
+  const greedy = "if (CODE_MODE_CATALOG_INDEX_HEADING.length + candidateLineLength + 2 + codeModeCatalogIndexFooter(included.length + 1, lines.length).length <= MAX_CODE_MODE_CATALOG_INDEX_CHARS)";
+  if (!budget || !heading || !footer || !body.includes(order) || !body.includes(greedy)) {
+    throw new Error(`${format.file}: Code Mode's index reads otherwise (budget ${!!budget}, heading ${!!heading}, footer ${!!footer}, order ${body.includes(order)}, budget rule ${body.includes(greedy)})`);
+  }
+  const bindingsFile = firstMatch(/\nconst RESERVED_GLOBAL_NAMES = new Set\(/)?.file;
+  const assign = [
+    "canKeepExactName: entry.name === base && !RESERVED_WORDS.has(entry.name) && !used.has(entry.name)",
+    "}).toSorted((left, right) => Number(right.canKeepExactName) - Number(left.canKeepExactName) || left.base.localeCompare(right.base) || left.entry.id.localeCompare(right.entry.id));",
+    "if (RESERVED_WORDS.has(callableName) || used.has(callableName)) callableName = suffixedCallableName(candidate.base, candidate.entry.id, used);",
+  ];
+  const globals = bindingsFile && text(bindingsFile).match(/\nconst RESERVED_GLOBAL_NAMES = new Set\("([^"]*)"\.split\(" "\)\);/);
+  const extra = bindingsFile && text(bindingsFile).match(/\nconst RESERVED_WORDS = \/\* @__PURE__ \*\/ new Set\(\[\n\t\.\.\.Object\.values\(tokTypes\)\.flatMap\(\(token\) => token\.keyword \? \[token\.keyword\] : \[\]\),\n((?:\t"\w+",?\n)+)\]\);/);
+  const base = bindingsFile && fnIn(bindingsFile, "normalizedCallableBase");
+  const suffix = bindingsFile && fnIn(bindingsFile, "suffixedCallableName");
+  const wantedBase = 'const normalized = name.replace(/[^A-Za-z0-9_$]/g, "_");\n\treturn /^[A-Za-z_$]/.test(normalized) && !normalized.startsWith("__openclaw") ? normalized : `tool_${normalized}`;';
+  const wantedSuffix = 'const digest = createHash("sha256").update(id).digest("hex");\n\tfor (let length = 8; length <= digest.length; length += 2) {';
+  if (!globals || !extra || !base?.includes(wantedBase) || !suffix?.includes(wantedSuffix) || !assign.every((a) => text(bindingsFile).includes(a))) {
+    throw new Error(`${bindingsFile ?? dist}: Code Mode's callable names read otherwise`);
+  }
+  const { createRequire } = await import("node:module");
+  const acorn = createRequire(join(dist, bindingsFile))("acorn");
+  const keywords = Object.values(acorn.tokTypes).flatMap((t) => (t.keyword ? [t.keyword] : []));
+  return {
+    budget: Number(budget[1]),
+    heading: [JSON.parse(heading[1]), JSON.parse(heading[2])].join("\n"),
+    omittedFooter: footer[1],
+    completeFooter: JSON.parse(footer[2]),
+    reservedGlobals: globals[1].split(" "),
+    reservedWords: [...new Set([...keywords, ...[...extra[1].matchAll(/"(\w+)"/g)].map((m) => m[1])])],
+    where: `${format.file}, ${bindingsFile}`,
+  };
+}
+const codeModeIndexRules = await codeModeIndex();
+
 // The grants of automation management, each read with the condition it is granted on; a
 // release whose condition reads otherwise stops the capture rather than guessing.
 function automationManagement() {
@@ -420,6 +470,7 @@ console.log(JSON.stringify({
   subagentEnvelope: envelope.variants,
   clientCapabilities: clientCaps,
   automationManagement: management,
+  codeModeIndex: codeModeIndexRules,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
   exec: {

@@ -387,10 +387,46 @@ fn code_mode_notes(
             ));
         }
     }
-    notes.push(
-        "Code Mode's exec is compared by its parameters and the tools its index names, not by its description".to_string(),
-    );
+    notes.push(code_mode_index_note(prediction, controls));
     notes
+}
+
+/// How clawdeck's index of the tools callable from code (the end of exec's description)
+/// compares with OpenClaw's, line by line; the rest of the description is not compared.
+fn code_mode_index_note(prediction: &Prediction<'_>, controls: &[ObservedTool]) -> String {
+    let description = |f: Option<&Value>| {
+        f.and_then(|f| f.get("description"))
+            .and_then(Value::as_str)
+            .and_then(super::observed::code_mode_index_text)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let real = description(
+        controls
+            .iter()
+            .find(|c| c.name == "exec")
+            .map(|c| &c.function),
+    );
+    let ours = description(prediction.control("exec"));
+    let differing: Vec<(&str, &str)> = real
+        .lines()
+        .zip(ours.lines())
+        .filter(|(r, o)| r != o)
+        .collect();
+    let lines = real.lines().count();
+    match differing.first() {
+        None if lines == ours.lines().count() => format!(
+            "Code Mode's exec: its index of the tools callable from code agrees, {lines} lines (the rest of its description is not compared)"
+        ),
+        None => format!(
+            "Code Mode's exec: its index has {lines} lines in OpenClaw, {} in clawdeck",
+            ours.lines().count()
+        ),
+        Some((r, o)) => format!(
+            "Code Mode's exec: {} of its index's {lines} lines differ, first OpenClaw's {r:?}, clawdeck's {o:?}",
+            differing.len()
+        ),
+    }
 }
 
 /// One tool's verdict; `sides` is (clawdeck shows it, OpenClaw exposes it). A surface note

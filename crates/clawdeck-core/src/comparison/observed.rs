@@ -265,15 +265,22 @@ pub(crate) fn parse_directory(prompt: &str) -> (Vec<DeferredTool>, usize) {
     (deferred, omitted)
 }
 
+/// Code Mode's index in `exec`'s description, from its heading on (`None`: it has none).
+pub(crate) fn code_mode_index_text(description: &str) -> Option<&str> {
+    description
+        .find(CODE_MODE_INDEX_HEADING)
+        .map(|at| &description[at..])
+}
+
 /// Code Mode's index in `exec`'s description: each `- name input -> output` line after the
 /// heading, and the `N additional tools omitted` count.
 pub(crate) fn parse_code_mode_index(description: &str) -> (Vec<String>, usize) {
-    let Some(at) = description.find(CODE_MODE_INDEX_HEADING) else {
+    let Some(index) = code_mode_index_text(description) else {
         return (Vec::new(), 0);
     };
     let mut cataloged = Vec::new();
     let mut omitted = 0;
-    for line in description[at..].lines().skip(1) {
+    for line in index.lines().skip(1) {
         if let Some(entry) = line.strip_prefix("- ") {
             let name = entry.split_whitespace().next().unwrap_or_default();
             if !name.is_empty() {

@@ -273,8 +273,16 @@ fn code_mode_surface(
     let keep = direct_only(semantics, facts);
     let (mut direct, cataloged): (Vec<ToolSpec>, Vec<ToolSpec>) =
         sorted.into_iter().partition(|t| keep.contains(&t.name));
+    // exec's description ends with the index of the tools callable from code.
+    let index = rules.index.as_ref().map(|i| i.write(&cataloged).text);
     direct.extend(rules.controls.iter().map(|(name, control)| {
-        control_spec(name, &control.description, control.parameters.clone(), "🧩")
+        let description = match index.as_deref() {
+            Some(index) if name == "exec" && !index.is_empty() => {
+                format!("{}\n\n{index}", control.description)
+            }
+            _ => control.description.clone(),
+        };
+        control_spec(name, &description, control.parameters.clone(), "🧩")
     }));
     direct.sort_by(|a, b| a.name.cmp(&b.name));
     ModelSurface {

@@ -33,6 +33,9 @@ pub struct CodeModeRules {
     /// The Tooling section's line for each control (`exec: Run JavaScript Code Mode; ...`).
     #[serde(default)]
     pub prompt_summaries: BTreeMap<String, String>,
+    /// How exec's description indexes the tools callable from code; none for packs without it.
+    #[serde(default)]
+    pub index: Option<super::CodeModeIndex>,
 }
 
 /// Whether Code Mode engages for a run, and what decides it.

@@ -516,7 +516,7 @@ fn insert_bounded<'a>(values: &mut Vec<&'a str>, value: &'a str, limit: usize) {
 /// Property names in the order JavaScript's `localeCompare` gives them (ICU's root collation):
 /// punctuation before digits before letters, letters without regard to case first, then a
 /// lower-case letter before its capital.
-fn collate(a: &str, b: &str) -> Ordering {
+pub(crate) fn collate(a: &str, b: &str) -> Ordering {
     let primary = |s: &str| s.chars().map(primary_weight).collect::<Vec<_>>();
     primary(a).cmp(&primary(b)).then_with(|| {
         let tertiary = |s: &str| s.chars().map(|c| c.is_uppercase()).collect::<Vec<_>>();

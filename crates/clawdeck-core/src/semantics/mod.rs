@@ -10,6 +10,7 @@ mod automation_management;
 mod client_caps;
 mod code_mode;
 mod code_mode_hint;
+mod code_mode_index;
 mod media;
 mod model_rules;
 pub mod normalize;
@@ -30,6 +31,7 @@ pub use code_mode::{CodeModeActivation, CodeModeRules, RunAgent};
 pub use code_mode_hint::{
     input_hint as code_mode_input_hint, output_hint as code_mode_output_hint,
 };
+pub use code_mode_index::{CodeModeIndex, WrittenIndex};
 pub use media::{Credentials, MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use model_rules::{ClaudeImageRule, ClaudeImageRuleSpec, IdPolicy, ModelRules};
 pub use synced::{MAX_SYNCED_TOOLS, tool_name_problem};
