@@ -189,9 +189,8 @@ pub fn render_warnings(res: &Resolution) -> String {
 }
 
 /// One tool's path through the layers.
-pub fn render_tool(res: &Resolution, tool: &ToolTrace) -> String {
-    let mut out = render_context(res);
-    out.push('\n');
+/// A tool's status line (visible, or hidden and by what) and its notes.
+fn render_status(out: &mut String, tool: &ToolTrace) {
     let source = tool.source_label();
     let groups = if tool.groups.is_empty() {
         String::new()
@@ -233,6 +232,12 @@ pub fn render_tool(res: &Resolution, tool: &ToolTrace) -> String {
             let _ = writeln!(out, "  {heading}: {}", note.text);
         }
     }
+}
+
+pub fn render_tool(res: &Resolution, tool: &ToolTrace) -> String {
+    let mut out = render_context(res);
+    out.push('\n');
+    render_status(&mut out, tool);
     out.push('\n');
     let label_width = tool
         .decisions
