@@ -172,6 +172,9 @@ index_runs() {
 }
 index_runs full_nots code_mode_index
 index_runs plugins_on code_mode_index_plugins "plugins: { entries: { $off_by_default } },"
+# The tools only a gateway client's turn gets, indexed in such a turn (as the TUI).
+record_gateway code_mode_index_client '{ profile: "full", codeMode: true, allow: ["show_widget", "screen", "suggest_task", "dismiss_task"] }' \
+  openclaw-tui ui inline-widgets,task-suggestions,ui-commands || true
 index_runs media_on code_mode_index_media '' \
   'mediaModels: { image: "openai/gpt-image-1", video: "google/veo-3", music: "google/lyria" }, pdfModel: "anthropic/claude-opus-4", imageModel: "openai/gpt-4o",'
 # Code Mode left to the release's default, on a model a provider catalog marks "preferred": the
