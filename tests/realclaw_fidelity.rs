@@ -1891,12 +1891,13 @@ fn code_mode_index_of(description: &str) -> Option<&str> {
     Some(&description[at + 2..])
 }
 
-/// Every Code Mode run recorded (both releases) sent `exec` with an index of the tools callable
-/// from code: clawdeck writes the same index for the case's context, line for line (callable
-/// names, input and output hints, order, what the budget leaves out and the footer), except
-/// where a tool's output hint is one no capture run showed (said, and counted).
+/// Every Code Mode run recorded (both releases) sent `exec` with a description for the run (its
+/// budgets and catalog facts) and an index of the tools callable from code: clawdeck writes the
+/// same description for the case's context, and the same index line for line (callable names,
+/// input and output hints, order, what the budget leaves out and the footer), except where a
+/// tool's output hint is one no capture run showed (said, and counted).
 #[test]
-fn code_mode_index_matches_every_recorded_run() {
+fn code_mode_exec_description_matches_every_recorded_run() {
     let (mut checked, mut unknown) = (0, Vec::new());
     let mut problems = Vec::new();
     for version in Shelf::versions(SUITE) {
@@ -1912,17 +1913,19 @@ fn code_mode_index_matches_every_recorded_run() {
             let Surface::CodeMode { controls, .. } = &view.surface else {
                 continue;
             };
-            let real = controls
+            let real_description = controls
                 .iter()
                 .find(|c| c.name == "exec")
                 .and_then(|c| c.function["description"].as_str())
-                .and_then(code_mode_index_of)
+                .unwrap_or_default()
+                .to_string();
+            let real = code_mode_index_of(&real_description)
                 .unwrap_or_default()
                 .to_string();
             let (loaded, registry) = load_case(case);
             let predicted = verify::predict(&loaded, &registry, &case.file.context)
                 .unwrap_or_else(|e| panic!("{}: {e}", case.name));
-            let ours = predicted
+            let our_description = predicted
                 .export
                 .payload
                 .as_array()
@@ -1931,10 +1934,26 @@ fn code_mode_index_matches_every_recorded_run() {
                 .filter_map(|t| t.get("function"))
                 .find(|f| f["name"] == "exec")
                 .and_then(|f| f["description"].as_str())
-                .and_then(code_mode_index_of)
+                .unwrap_or_default()
+                .to_string();
+            let ours = code_mode_index_of(&our_description)
                 .unwrap_or_default()
                 .to_string();
             checked += 1;
+            // The description before the index: the run's budgets and catalog facts.
+            let head = |d: &str| {
+                d.split("\n\nEnabled async tool globals")
+                    .next()
+                    .map(str::to_string)
+            };
+            if head(&real_description) != head(&our_description) {
+                problems.push(format!(
+                    "{version} {}: exec's description before its index differs\n  openclaw: {:?}\n  clawdeck: {:?}",
+                    case.name,
+                    head(&real_description),
+                    head(&our_description)
+                ));
+            }
             if ours == real {
                 continue;
             }

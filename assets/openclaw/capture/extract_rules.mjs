@@ -41,6 +41,10 @@
 //   codeModeIndex                    Code Mode's index of the tools callable from code: its
 //                                    budget, heading, footers, and the names a callable may not
 //                                    take (read, with the rules' text checked)
+//   codeModeDescription              Code Mode's exec description before its index: a template
+//                                    with a slot per optional part, each part's text, the parts
+//                                    each combination of the run's facts writes (rendered by the
+//                                    release's own function), the numbers' limits, swarm's default
 //   automationManagement             who a turn's automation management entitlement goes to
 //                                    (the `managementEntitlement` sources: a Control UI
 //                                    connection with operator.admin, a configured command owner's
@@ -431,6 +435,88 @@ async function codeModeIndex() {
 }
 const codeModeIndexRules = await codeModeIndex();
 
+// Code Mode's exec description before its index, rendered by the release's own
+// createCodeModeExecDescription with the functions it calls stood in and each of its optional
+// parts (`const xGuidance = CONDITION ? TEXT : ""`) marked: the text with a `{{xGuidance}}` slot
+// for each, each part's text, and which parts each combination of the run's facts (the shell
+// tool callable, nodes callable, an MCP tool, swarm globals, skills) writes. The numbers come
+// in as placeholders; the limits they are read with (resolveCodeModeConfig) and swarm's default
+// are read beside it.
+function codeModeDescription() {
+  const found = firstMatch(/\nfunction createCodeModeExecDescription\(ctx, catalog, config = resolveCodeModeConfig\(ctx\.runtimeConfig \?\? ctx\.config, ctx\.agentId\)\) \{/);
+  if (!found) return null;
+  const src = fnIn(found.file, "createCodeModeExecDescription");
+  const guidance = /const (\w+Guidance) = (.+?) \? ("(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`) : "";/g;
+  const names = [...src.matchAll(guidance)].map((m) => m[1]);
+  const marked = src.replace(guidance, (_, name, cond, literal) => `const ${name} = ${cond} ? "\u0001${name}\u0002" + ${literal} + "\u0003" : "";`);
+  const numbers = { timeoutMs: 987654321, memoryLimitBytes: 876543219, maxSnapshotBytes: 765432198, maxOutputBytes: 654321987 };
+  let swarm = false;
+  const stubs = {
+    describeCodeModeNamespacesForPrompt: () => "",
+    isCodeModeSwarmAvailable: () => swarm,
+    resolveSwarmConfig: () => ({ enabled: swarm }),
+    resolveCodeModeConfig: () => numbers,
+    createCodeModeCatalogBindings: (entries) => entries.map((e) => ({ ...e, callableName: e.id === "openclaw:core:exec" ? "@SHELL@" : e.name })),
+    createCodeModeCatalogProjection: (entries) => ({ bindings: stubs.createCodeModeCatalogBindings(entries) }),
+    createCodeModeNamespaceRuntime: () => ({ descriptors: [] }),
+    compactToolSearchCatalogEntry: (e) => e,
+    formatCodeModeCatalogIndex: () => "",
+  };
+  const render = new Function(...Object.keys(stubs), `${marked}\nreturn createCodeModeExecDescription;`)(...Object.values(stubs));
+  const facts = ["shell", "nodes", "mcp", "swarm", "skills"];
+  const entry = (id, source = "openclaw") => ({ id, source, name: id.split(":").pop() });
+  const describe = (on) => {
+    swarm = on.has("swarm");
+    const catalog = [entry("openclaw:core:read"),
+      ...(on.has("shell") ? [entry("openclaw:core:exec")] : []),
+      ...(on.has("nodes") ? [entry("openclaw:core:nodes")] : []),
+      ...(on.has("mcp") ? [entry("mcp:server:tool", "mcp")] : [])];
+    const text = render({ codeModeSkills: on.has("skills") ? ["skill"] : [], agentId: "main", runtimeConfig: {} }, catalog, numbers);
+    return text.replaceAll(String(numbers.timeoutMs), "@TIMEOUT_MS@")
+      .replaceAll(String(Math.min(numbers.memoryLimitBytes, numbers.maxSnapshotBytes)), "@INBOX_BYTES@")
+      .replaceAll(String(numbers.maxOutputBytes), "@MAX_OUTPUT_BYTES@");
+  };
+  if (src.includes("config.memoryLimitBytes") && !src.includes("Math.min(config.memoryLimitBytes, config.maxSnapshotBytes)")) {
+    throw new Error(`${found.file}: the description reads memoryLimitBytes otherwise`);
+  }
+  const parts = {};
+  const part = /\u0001(\w+)\u0002([^\u0003]*)\u0003/g;
+  const templateOf = (text) => text.replace(part, (_, name, body) => { parts[name] = body; return `{{${name}}}`; });
+  const template = templateOf(describe(new Set(facts)));
+  const combinations = {};
+  for (let mask = 0; mask < 1 << facts.length; mask++) {
+    const on = new Set(facts.filter((_, i) => mask & (1 << i)));
+    const text = describe(on);
+    const written = [...text.matchAll(part)].map((m) => m[1]);
+    const filled = template.replace(/\{\{(\w+)\}\}/g, (_, name) => (written.includes(name) ? parts[name] : ""));
+    if (filled !== text.replace(part, (_, __, body) => body) || /[\u0001-\u0003]/.test(filled)) {
+      throw new Error(`${found.file}: exec's description for ${[...on].join("+") || "none"} is not its template's`);
+    }
+    combinations[[...on].join("+")] = written;
+  }
+  if (Object.keys(parts).length !== names.length) throw new Error(`${found.file}: ${names.length} parts, ${Object.keys(parts).length} written`);
+  // The limits each number is read with, and swarm's default.
+  const config = fnIn(found.file, "resolveCodeModeConfig");
+  const constant = (name) => text(found.file).match(new RegExp(`\\nconst ${name} = ([0-9e.]+);`))?.[1];
+  const limits = {};
+  for (const key of ["timeoutMs", "memoryLimitBytes", "maxSnapshotBytes", "maxOutputBytes"]) {
+    const m = config.match(new RegExp(`\\t${key}: clampNumber\\(readPositiveInteger\\(raw\\.${key}, (DEFAULT_\\w+)\\), ([0-9e.]+), ([0-9e.]+)\\),`));
+    const fallback = m && constant(m[1]);
+    if (!m || !fallback) throw new Error(`${found.file}: resolveCodeModeConfig reads ${key} otherwise`);
+    limits[key] = { default: Number(fallback), min: Number(m[2]), max: Number(m[3]) };
+  }
+  const swarmFile = firstMatch(/\nconst DEFAULT_SWARM_CONFIG = \{\n\tenabled: (true|false),/);
+  if (!swarmFile) throw new Error(`no module of ${dist} sets DEFAULT_SWARM_CONFIG.enabled`);
+  const spawnGate = firstMatch(/\nfunction isCodeModeSwarmAvailable\(ctx, catalog\) \{\n\treturn resolveSwarmConfig\(ctx\.runtimeConfig \?\? ctx\.config, ctx\.agentId\)\.enabled && \(!ctx\.toolExecutionAllow \|\| isToolExecutionAllowed\(ctx\.toolExecutionAllow, "sessions_spawn"\)\) && catalog\?\.some\(\(entry\) => entry\.source === "openclaw" && entry\.name === "sessions_spawn"\) === true/);
+  return {
+    template, parts, combinations, limits,
+    swarmDefault: swarmFile.match[1] === "true",
+    swarmNeedsSpawn: Boolean(spawnGate) && src.includes("isCodeModeSwarmAvailable(ctx, catalog)"),
+    where: `${found.file}, ${swarmFile.file}`,
+  };
+}
+const codeModeDescriptionRules = codeModeDescription();
+
 // The grants of automation management, each read with the condition it is granted on; a
 // release whose condition reads otherwise stops the capture rather than guessing.
 function automationManagement() {
@@ -471,6 +557,7 @@ console.log(JSON.stringify({
   clientCapabilities: clientCaps,
   automationManagement: management,
   codeModeIndex: codeModeIndexRules,
+  codeModeDescription: codeModeDescriptionRules,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
   exec: {

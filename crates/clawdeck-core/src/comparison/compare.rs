@@ -391,13 +391,13 @@ fn code_mode_notes(
     notes
 }
 
-/// How clawdeck's index of the tools callable from code (the end of exec's description)
-/// compares with OpenClaw's, line by line; the rest of the description is not compared.
+/// How clawdeck's Code Mode exec description compares with OpenClaw's: its text before the
+/// index (the run's budgets and catalog facts), then the index of the tools callable from code
+/// line by line.
 fn code_mode_index_note(prediction: &Prediction<'_>, controls: &[ObservedTool]) -> String {
     let description = |f: Option<&Value>| {
         f.and_then(|f| f.get("description"))
             .and_then(Value::as_str)
-            .and_then(super::observed::code_mode_index_text)
             .unwrap_or_default()
             .to_string()
     };
@@ -408,25 +408,35 @@ fn code_mode_index_note(prediction: &Prediction<'_>, controls: &[ObservedTool]) 
             .map(|c| &c.function),
     );
     let ours = description(prediction.control("exec"));
-    let differing: Vec<(&str, &str)> = real
+    let split = |d: &str| -> (String, String) {
+        let index = super::observed::code_mode_index_text(d).unwrap_or_default();
+        (d[..d.len() - index.len()].to_string(), index.to_string())
+    };
+    let ((real_head, real_index), (our_head, our_index)) = (split(&real), split(&ours));
+    let head = match real_head == our_head {
+        true => "its text agrees".to_string(),
+        false => "its text before the index differs".to_string(),
+    };
+    let differing: Vec<(&str, &str)> = real_index
         .lines()
-        .zip(ours.lines())
+        .zip(our_index.lines())
         .filter(|(r, o)| r != o)
         .collect();
-    let lines = real.lines().count();
-    match differing.first() {
-        None if lines == ours.lines().count() => format!(
-            "Code Mode's exec: its index of the tools callable from code agrees, {lines} lines (the rest of its description is not compared)"
-        ),
+    let lines = real_index.lines().count();
+    let index = match differing.first() {
+        None if lines == our_index.lines().count() => {
+            format!("its index of the tools callable from code agrees, {lines} lines")
+        }
         None => format!(
-            "Code Mode's exec: its index has {lines} lines in OpenClaw, {} in clawdeck",
-            ours.lines().count()
+            "its index has {lines} lines in OpenClaw, {} in clawdeck",
+            our_index.lines().count()
         ),
         Some((r, o)) => format!(
-            "Code Mode's exec: {} of its index's {lines} lines differ, first OpenClaw's {r:?}, clawdeck's {o:?}",
+            "{} of its index's {lines} lines differ, first OpenClaw's {r:?}, clawdeck's {o:?}",
             differing.len()
         ),
-    }
+    };
+    format!("Code Mode's exec: {head}; {index}")
 }
 
 /// One tool's verdict; `sides` is (clawdeck shows it, OpenClaw exposes it). A surface note

@@ -81,6 +81,7 @@ mod tests {
         webchat_turn: false,
         automation_management: false,
         skill_library: None,
+        code_mode_budgets: None,
     };
     const SANDBOXED: RunFacts = RunFacts {
         sandboxed: true,

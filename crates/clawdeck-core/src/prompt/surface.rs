@@ -273,13 +273,10 @@ fn code_mode_surface(
     let keep = direct_only(semantics, facts);
     let (mut direct, cataloged): (Vec<ToolSpec>, Vec<ToolSpec>) =
         sorted.into_iter().partition(|t| keep.contains(&t.name));
-    // exec's description ends with the index of the tools callable from code.
-    let index = rules.index.as_ref().map(|i| i.write(&cataloged).text);
+    let exec = exec_description(rules, facts, &cataloged);
     direct.extend(rules.controls.iter().map(|(name, control)| {
-        let description = match index.as_deref() {
-            Some(index) if name == "exec" && !index.is_empty() => {
-                format!("{}\n\n{index}", control.description)
-            }
+        let description = match (name.as_str(), &exec) {
+            ("exec", Some(exec)) => exec.clone(),
             _ => control.description.clone(),
         };
         control_spec(name, &description, control.parameters.clone(), "🧩")
@@ -291,6 +288,39 @@ fn code_mode_surface(
         tool_search: None,
         code_mode: true,
     }
+}
+
+/// Code Mode's exec description for the run: what the pack says it writes for the run's
+/// budgets and catalog (else the capture's run's text), then the index of the tools callable
+/// from code. `None` for packs that model neither.
+fn exec_description(
+    rules: &CodeModeRules,
+    facts: RunFacts,
+    cataloged: &[ToolSpec],
+) -> Option<String> {
+    let head = match (&rules.description, facts.code_mode_budgets) {
+        (Some(description), Some(budgets)) => {
+            let has = |name: &str| cataloged.iter().any(|t| t.name == name);
+            let catalog = crate::semantics::CatalogFacts {
+                shell: has("exec")
+                    .then(|| rules.index.as_ref()?.callable_name(cataloged, "exec"))
+                    .flatten(),
+                nodes: has("nodes"),
+                mcp: cataloged
+                    .iter()
+                    .any(|t| t.source.plugin_id() == Some(crate::mcp_servers::BUNDLE_MCP)),
+                sessions_spawn: has("sessions_spawn"),
+                skills: true,
+            };
+            description.write(budgets, &catalog)
+        }
+        _ => rules.controls.get("exec")?.description.clone(),
+    };
+    let index = rules.index.as_ref().map(|i| i.write(cataloged).text);
+    Some(match index {
+        Some(index) if !index.is_empty() => format!("{head}\n\n{index}"),
+        _ => head,
+    })
 }
 
 /// A tool's description as the deferred directory shows it: whitespace collapsed, cut at 177

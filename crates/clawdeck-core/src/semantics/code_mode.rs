@@ -36,6 +36,9 @@ pub struct CodeModeRules {
     /// How exec's description indexes the tools callable from code; none for packs without it.
     #[serde(default)]
     pub index: Option<super::CodeModeIndex>,
+    /// How exec's description before the index is written; none for packs without it.
+    #[serde(default)]
+    pub description: Option<super::CodeModeDescription>,
 }
 
 /// Whether Code Mode engages for a run, and what decides it.
@@ -49,6 +52,9 @@ pub struct CodeModeActivation {
     /// Under `"auto"`: the run's model and its tier, with where the tier is written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tier: Option<String>,
+    /// The budgets exec's description states for the run (packs that model it).
+    #[serde(skip)]
+    pub budgets: Option<super::CodeModeBudgets>,
 }
 
 /// The release's default, named as a source.
@@ -168,6 +174,7 @@ impl CodeModeRules {
             setting: shown,
             source,
             tier,
+            budgets: self.description.as_ref().map(|d| d.budgets(raw, agent)),
         }
     }
 

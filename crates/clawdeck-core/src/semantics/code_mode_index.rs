@@ -53,8 +53,9 @@ pub struct WrittenIndex {
     pub unknown_outputs: Vec<String>,
 }
 
-/// One tool's binding: its callable name and line.
+/// One tool's binding: its name, callable name and line.
 struct Binding {
+    name: String,
     callable: String,
     line: String,
     has_output: bool,
@@ -63,10 +64,7 @@ struct Binding {
 impl CodeModeIndex {
     /// The index of `tools` (the ones callable from code, in any order).
     pub fn write(&self, tools: &[ToolSpec]) -> WrittenIndex {
-        let indexed: Vec<&ToolSpec> = tools
-            .iter()
-            .filter(|t| t.source.plugin_id() != Some(crate::mcp_servers::BUNDLE_MCP))
-            .collect();
+        let indexed = indexed(tools);
         let unknown_outputs = indexed
             .iter()
             .filter(|t| !self.output_hints.contains_key(&t.name))
@@ -83,6 +81,16 @@ impl CodeModeIndex {
             text: self.fit(&lines),
             unknown_outputs,
         }
+    }
+
+    /// The callable name `name` takes among `tools` (`None`: it is not among them).
+    pub fn callable_name(&self, tools: &[ToolSpec], name: &str) -> Option<String> {
+        let indexed = indexed(tools);
+        indexed.iter().find(|t| t.name == name)?;
+        self.bindings(&indexed)
+            .into_iter()
+            .find(|b| b.name == name)
+            .map(|b| b.callable)
     }
 
     /// Each tool's callable name and line.
@@ -116,6 +124,7 @@ impl CodeModeIndex {
                 let input = super::code_mode_input_hint(&tool.parameters, self.numeric_bounds);
                 let output = self.output_hints.get(&tool.name).cloned().flatten();
                 Binding {
+                    name: tool.name.clone(),
                     line: format!(
                         "- {callable} {input} -> {}",
                         output.as_deref().unwrap_or("?")
@@ -164,6 +173,14 @@ impl CodeModeIndex {
             omitted => format!("{omitted}{}", self.omitted_footer),
         }
     }
+}
+
+/// The tools the index lists: all but MCP server tools.
+fn indexed(tools: &[ToolSpec]) -> Vec<&ToolSpec> {
+    tools
+        .iter()
+        .filter(|t| t.source.plugin_id() != Some(crate::mcp_servers::BUNDLE_MCP))
+        .collect()
 }
 
 /// OpenClaw's `normalizedCallableBase`.

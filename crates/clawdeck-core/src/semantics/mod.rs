@@ -9,6 +9,7 @@
 mod automation_management;
 mod client_caps;
 mod code_mode;
+mod code_mode_description;
 mod code_mode_hint;
 mod code_mode_index;
 mod media;
@@ -28,6 +29,7 @@ pub use client_caps::{
     PERSONAL_LIBRARY, SkillLibraryRule, WORKSPACE_LIBRARY, client_mode, is_browser_client,
 };
 pub use code_mode::{CodeModeActivation, CodeModeRules, RunAgent};
+pub use code_mode_description::{CatalogFacts, CodeModeBudgets, CodeModeDescription, Limit};
 pub use code_mode_hint::{
     input_hint as code_mode_input_hint, output_hint as code_mode_output_hint,
 };
