@@ -60,6 +60,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "visionModelTools",
         "clientCapabilities",
         "automationManagement",
+        "swarm",
         "providerCredentials",
         "providerAuthAliases",
         "videoAudioReferences",

@@ -717,6 +717,30 @@ if os.path.exists(extra_path):
         else:
             pack[key] = value
 
+# Swarm globals (the swarm_on and swarm_off runs): the tools they bring, each as sent then, and
+# a switch that builds them only while tools.swarm.enabled is on (the agent's over the global
+# one); the forms the run against the release's default words otherwise (sessions_spawn's).
+if rules.get("swarm"):
+    on, off = ({fn(t)["name"]: fn(t) for t in req(n)["tools"]} for n in ("swarm_on", "swarm_off"))
+    default = rules["swarm"]["default"]
+    brought = sorted(set(on) - set(off))
+    flipped = off if default else on
+    pack["swarm"] = {
+        "default": default,
+        "tools": brought,
+        "forms": {n: form(flipped[n]) for n in sorted(on) if n in off and form(on[n]) != form(off[n])},
+        "where": rules["swarm"]["where"],
+    }
+    for t in pack["tools"]:
+        if t["name"] in brought:
+            t.update(form(on[t["name"]]))
+            if not default:
+                t["requires"] = "tools.swarm.enabled: true (swarm globals)"
+    switch = {"key": "tools.swarm.enabled", "agentScope": "tools.swarm", "agentMerges": True,
+              **({} if default else {"requiresTrue": True}), "removes": brought}
+    switches = pack.setdefault("switches", {})
+    switches["keys"] = [k for k in switches.get("keys", []) if k["key"] != switch["key"]] + [switch]
+
 json.dump(pack, open(a.out, "w"), indent=1, ensure_ascii=False)
 open(a.out, "a").write("\n")
 print(f"{a.out}: {len(tools)} tools, {sum(t['inDefaultRun'] for t in tools)} in the default run")

@@ -155,6 +155,10 @@ record media_keys '{ profile: "full", toolSearch: false }' 'env: { vars: { OPENA
 # A key of a video provider that takes reference audio (FAL) grows video_generate's schema with
 # the audio references.
 record video_audio '{ profile: "full", toolSearch: false }' 'env: { vars: { FAL_KEY: "fal-capture" } },' || true
+# Swarm globals turned on and off (tools.swarm.enabled): the tools they bring (agents_wait) and
+# the forms they change (sessions_spawn's), whichever the release's default.
+record swarm_on '{ profile: "full", toolSearch: false, swarm: { enabled: true } }' || true
+record swarm_off '{ profile: "full", toolSearch: false, swarm: { enabled: false } }' || true
 # Code Mode turned on: what the model is sent then (exec, wait, the direct-only tools).
 record code_mode '{ profile: "full", codeMode: true }' || true
 # Code Mode's index of the tools callable from code (exec's description) is cut at its budget:

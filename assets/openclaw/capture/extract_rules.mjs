@@ -45,6 +45,8 @@
 //                                    with a slot per optional part, each part's text, the parts
 //                                    each combination of the run's facts writes (rendered by the
 //                                    release's own function), the numbers' limits, swarm's default
+//   swarm                            swarm globals' default (tools.swarm.enabled), with the
+//                                    agents_wait gate and the agent-over-global merge checked
 //   automationManagement             who a turn's automation management entitlement goes to
 //                                    (the `managementEntitlement` sources: a Control UI
 //                                    connection with operator.admin, a configured command owner's
@@ -517,6 +519,20 @@ function codeModeDescription() {
 }
 const codeModeDescriptionRules = codeModeDescription();
 
+// Swarm globals (tools.swarm): their default, and that agents_wait is built only while they are
+// on (for the requester's agent: resolveSwarmConfig lays the agent's tools.swarm over the global).
+function swarmRules() {
+  const found = firstMatch(/\nconst DEFAULT_SWARM_CONFIG = \{\n\tenabled: (true|false),/);
+  if (!found) return null;
+  const gate = firstMatch(/\n\t\tagentsWait: resolveSwarmConfig\(params\.config, params\.effectiveRequesterAgentId\)\.enabled \? \[createAgentsWaitTool\(/);
+  const merge = fnIn(found.file, "resolveSwarmConfig");
+  if (!gate || !merge.includes("const raw = agentRaw ? {\n\t\t...globalRaw,\n\t\t...agentRaw\n\t} : globalRaw;") || !merge.includes('enabled: typeof raw.enabled === "boolean" ? raw.enabled : DEFAULT_SWARM_CONFIG.enabled,')) {
+    throw new Error(`${found.file}: swarm's switch reads otherwise`);
+  }
+  return { default: found.match[1] === "true", where: `${found.file}, ${gate.file}` };
+}
+const swarm = swarmRules();
+
 // The grants of automation management, each read with the condition it is granted on; a
 // release whose condition reads otherwise stops the capture rather than guessing.
 function automationManagement() {
@@ -558,6 +574,7 @@ console.log(JSON.stringify({
   automationManagement: management,
   codeModeIndex: codeModeIndexRules,
   codeModeDescription: codeModeDescriptionRules,
+  swarm,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],
   exec: {

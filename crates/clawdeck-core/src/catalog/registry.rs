@@ -125,6 +125,9 @@ impl Registry {
         // And those a gateway client's capabilities decide; each turn keeps them only when its
         // client gives them.
         tools.extend(semantics.client_tools(&names));
+        // And those swarm globals bring where the release builds them only when asked; the
+        // switch keeps them only while swarm globals are on.
+        tools.extend(semantics.swarm_tools(&names));
         let mut registry = Registry::from_parts_with(tools, discovered, semantics);
         warnings.append(&mut registry.warnings);
         // MCP servers come last: OpenClaw names their tools clear of every tool already there.

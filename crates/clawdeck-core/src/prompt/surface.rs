@@ -210,6 +210,9 @@ pub(crate) fn model_surface(
     if facts.automation_management {
         semantics.word_for_management(&mut sorted);
     }
+    if facts.swarm_flipped {
+        semantics.word_for_swarm(&mut sorted);
+    }
     adapt_to_config_reads(semantics, facts, &mut sorted);
     adapt_to_neighbours(semantics, &mut sorted);
     adapt_to_session_visibility(semantics, raw, facts, &mut sorted);

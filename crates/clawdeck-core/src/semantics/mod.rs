@@ -18,6 +18,7 @@ pub mod normalize;
 pub mod pack;
 pub(crate) mod renames;
 mod select;
+mod swarm;
 pub mod switches;
 mod synced;
 mod video_audio;
@@ -36,6 +37,7 @@ pub use code_mode_hint::{
 pub use code_mode_index::{CodeModeIndex, WrittenIndex};
 pub use media::{Credentials, MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use model_rules::{ClaudeImageRule, ClaudeImageRuleSpec, IdPolicy, ModelRules};
+pub use swarm::SwarmRules;
 pub use synced::{MAX_SYNCED_TOOLS, tool_name_problem};
 pub use video_audio::VideoAudioReferences;
 pub use vision::{
@@ -468,6 +470,8 @@ pub struct Semantics {
     /// Who OpenClaw entitles to manage automations, and the form it gives the tool then (see
     /// `automation_management`); none for packs without it.
     pub automation_management: Option<AutomationManagement>,
+    /// Swarm globals' default, the tools they bring and the forms they change (see `swarm`).
+    pub swarm: Option<SwarmRules>,
     /// A spawned subagent's envelope, rendered by the release's builder (`1:spawn`, `1:leaf`,
     /// `2:spawn`, `2:leaf`: the child's depth and whether it may spawn); none for packs
     /// without it.
@@ -645,6 +649,7 @@ pub fn newest() -> Arc<Semantics> {
                 vision_model_tools: BTreeMap::new(),
                 client_capabilities: ClientCapabilities::default(),
                 automation_management: None,
+                swarm: None,
                 subagent_envelope: BTreeMap::new(),
                 gateway_agent_turn_channel: None,
                 code_mode: None,

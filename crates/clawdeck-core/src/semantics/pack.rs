@@ -129,6 +129,9 @@ pub(crate) struct PackFile {
     /// Who is entitled to manage automations, and the form the tool takes then.
     #[serde(default)]
     pub automation_management: Option<super::AutomationManagement>,
+    /// Swarm globals: their default, their tools and the forms they change.
+    #[serde(default)]
+    pub swarm: Option<super::SwarmRules>,
     /// A spawned subagent's envelope, as the release's builder renders it.
     #[serde(default)]
     pub subagent_envelope: PackSubagentEnvelope,
@@ -373,6 +376,14 @@ impl PackCatalog {
     }
 }
 
+/// Alias → name, both trimmed and lower case.
+fn lower_case_pairs(aliases: BTreeMap<String, String>) -> BTreeMap<String, String> {
+    aliases
+        .into_iter()
+        .map(|(k, v)| (k.trim().to_lowercase(), v.trim().to_lowercase()))
+        .collect()
+}
+
 /// The tools of the plugins off by default, by lower-case plugin id.
 fn off_by_default_specs(
     plugins: BTreeMap<String, Vec<PackTool>>,
@@ -549,6 +560,7 @@ impl PackFile {
             vision_model_tools: self.vision_model_tools,
             client_capabilities: self.client_capabilities,
             automation_management: self.automation_management,
+            swarm: self.swarm,
             subagent_envelope: self.subagent_envelope.variants,
             gateway_agent_turn_channel: self.gateway_agent_turn_channel,
             code_mode: self.code_mode,
@@ -585,11 +597,7 @@ impl PackFile {
             profiles: by_lower_key(profiles),
             default_profile: self.default_profile,
             profile_values: self.profile_values,
-            aliases: self
-                .aliases
-                .into_iter()
-                .map(|(k, v)| (k.trim().to_lowercase(), v.trim().to_lowercase()))
-                .collect(),
+            aliases: lower_case_pairs(self.aliases),
             apply_patch_follows: self
                 .apply_patch_follows
                 .unwrap_or_else(|| "exec".to_string()),

@@ -96,6 +96,10 @@ pub struct KeySwitch {
     /// object replaces the global one whole (`tools.exec.applyPatch`).
     #[serde(default)]
     pub agent_scope: Option<String>,
+    /// The agent's object is laid over the global one key by key (`tools.swarm`), rather than
+    /// replacing it: the agent's key where it has one, else the global key.
+    #[serde(default)]
+    pub agent_merges: bool,
     /// The tools OpenClaw does not build while the key is `false`.
     pub removes: Vec<String>,
     /// The tools are a plugin's (not the pack's): this plugin id.
@@ -173,8 +177,14 @@ impl KeySwitch {
         agent: Option<(&Value, &str)>,
         run: RunFacts<'_>,
     ) -> Option<SwitchedOff> {
+        let agent_holds = |entry: &Value, scope: &str| match lookup(entry, scope) {
+            Some(object) if self.agent_merges => {
+                lookup(object, self.key.strip_prefix(scope).unwrap_or("")).is_some()
+            }
+            found => found.is_some(),
+        };
         let (scope_holder, scope_path, rest) = match (&self.agent_scope, agent) {
-            (Some(scope), Some((entry, path))) if lookup(entry, scope).is_some() => {
+            (Some(scope), Some((entry, path))) if agent_holds(entry, scope) => {
                 let rest = self.key.strip_prefix(scope.as_str()).unwrap_or("");
                 (lookup(entry, scope), format!("{path}.{scope}"), rest)
             }
@@ -398,6 +408,37 @@ mod tests {
         assert_eq!(
             by_agent.path,
             "agents.list[0].tools.exec.applyPatch.enabled"
+        );
+    }
+
+    #[test]
+    fn an_agent_object_that_merges_decides_only_by_the_keys_it_holds() {
+        let swarm = KeySwitch {
+            key: "tools.swarm.enabled".into(),
+            agent_scope: Some("tools.swarm".into()),
+            agent_merges: true,
+            removes: vec!["agents_wait".into()],
+            ..KeySwitch::default()
+        };
+        let global_off = json!({"tools": {"swarm": {"enabled": false}}});
+        let other_keys = json!({"tools": {"swarm": {"maxConcurrent": 2}}});
+        let off = swarm
+            .off(
+                &global_off,
+                Some((&other_keys, "agents.list[0]")),
+                RunFacts::default(),
+            )
+            .expect("the global key decides");
+        assert_eq!(off.path, "tools.swarm.enabled");
+        let agent_on = json!({"tools": {"swarm": {"enabled": true}}});
+        assert!(
+            swarm
+                .off(
+                    &global_off,
+                    Some((&agent_on, "agents.list[0]")),
+                    RunFacts::default()
+                )
+                .is_none()
         );
     }
 
