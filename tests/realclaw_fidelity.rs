@@ -1827,14 +1827,8 @@ fn stored_profiles_round_trip() {
     }
 }
 
-/// Every line of every recorded Code Mode index (`- name INPUT -> OUTPUT` in the `exec` real
-/// OpenClaw sent) names the input hint clawdeck renders from that tool's schema in the same
-/// config and context (clawdeck_core's `code_mode_input_hint`, OpenClaw's
-/// compactToolInputHint). Runs on the recordings, so in every plain `cargo test`.
-#[test]
-fn code_mode_input_hints_match_every_recorded_index() {
-    let mut checked = 0;
-    let mut problems = Vec::new();
+/// Calls `each` with every recorded Code Mode run's release, case and `exec` description.
+fn for_each_recorded_code_mode_exec(mut each: impl FnMut(&str, &Case, &str)) {
     for version in Shelf::versions(SUITE) {
         let shelf = Shelf::new(SUITE, &version);
         let (mut cases, _) = cases_for_release(load_cases(&ssh_unreached), &series(&version));
@@ -1848,34 +1842,49 @@ fn code_mode_input_hints_match_every_recorded_index() {
             let Surface::CodeMode { controls, .. } = &view.surface else {
                 continue;
             };
-            let Some(exec) = controls.iter().find(|c| c.name == "exec") else {
-                continue;
-            };
-            let description = exec.function["description"].as_str().unwrap_or_default();
-            let (_, registry) = load_case(case);
-            for line in description.lines().filter_map(|l| l.strip_prefix("- ")) {
-                let Some((name, rest)) = line.split_once(' ') else {
-                    continue;
-                };
-                let Some((input, _output)) = rest.rsplit_once(" -> ") else {
-                    continue;
-                };
-                let Some(spec) = registry.get(name) else {
-                    continue;
-                };
-                checked += 1;
-                // 2026.8 writes numbers without their bounds.
-                let bounds = !version.starts_with("2026.8.");
-                let ours = clawdeck_core::semantics::code_mode_input_hint(&spec.parameters, bounds);
-                if ours != input {
-                    problems.push(format!(
-                        "{version} {}: {name}\n  openclaw: {input}\n  clawdeck: {ours}",
-                        case.name
-                    ));
-                }
+            if let Some(exec) = controls.iter().find(|c| c.name == "exec") {
+                each(
+                    &version,
+                    case,
+                    exec.function["description"].as_str().unwrap_or_default(),
+                );
             }
         }
     }
+}
+
+/// Every line of every recorded Code Mode index (`- name INPUT -> OUTPUT` in the `exec` real
+/// OpenClaw sent) names the input hint clawdeck renders from that tool's schema in the same
+/// config and context (clawdeck_core's `code_mode_input_hint`, OpenClaw's
+/// compactToolInputHint). Runs on the recordings, so in every plain `cargo test`.
+#[test]
+fn code_mode_input_hints_match_every_recorded_index() {
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for_each_recorded_code_mode_exec(|version, case, description| {
+        let (_, registry) = load_case(case);
+        for line in description.lines().filter_map(|l| l.strip_prefix("- ")) {
+            let Some((name, rest)) = line.split_once(' ') else {
+                continue;
+            };
+            let Some((input, _output)) = rest.rsplit_once(" -> ") else {
+                continue;
+            };
+            let Some(spec) = registry.get(name) else {
+                continue;
+            };
+            checked += 1;
+            // 2026.8 writes numbers without their bounds.
+            let bounds = !version.starts_with("2026.8.");
+            let ours = clawdeck_core::semantics::code_mode_input_hint(&spec.parameters, bounds);
+            if ours != input {
+                problems.push(format!(
+                    "{version} {}: {name}\n  openclaw: {input}\n  clawdeck: {ours}",
+                    case.name
+                ));
+            }
+        }
+    });
     assert!(checked > 20, "only {checked} index lines were checked");
     assert!(
         problems.is_empty(),
@@ -1900,93 +1909,75 @@ fn code_mode_index_of(description: &str) -> Option<&str> {
 fn code_mode_exec_description_matches_every_recorded_run() {
     let (mut checked, mut unknown) = (0, Vec::new());
     let mut problems = Vec::new();
-    for version in Shelf::versions(SUITE) {
-        let shelf = Shelf::new(SUITE, &version);
-        let (mut cases, _) = cases_for_release(load_cases(&ssh_unreached), &series(&version));
-        let pack = pack_for_shelf(&shelf);
-        let local = portable(&ssh_unreached);
-        for case in &mut cases {
-            case.pack = Some(pack.clone());
-            let Some(Answer::Single { view }) = recorded_answer(&shelf, &local, case) else {
-                continue;
-            };
-            let Surface::CodeMode { controls, .. } = &view.surface else {
-                continue;
-            };
-            let real_description = controls
-                .iter()
-                .find(|c| c.name == "exec")
-                .and_then(|c| c.function["description"].as_str())
-                .unwrap_or_default()
-                .to_string();
-            let real = code_mode_index_of(&real_description)
-                .unwrap_or_default()
-                .to_string();
-            let (loaded, registry) = load_case(case);
-            let predicted = verify::predict(&loaded, &registry, &case.file.context)
-                .unwrap_or_else(|e| panic!("{}: {e}", case.name));
-            let our_description = predicted
-                .export
-                .payload
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|t| t.get("function"))
-                .find(|f| f["name"] == "exec")
-                .and_then(|f| f["description"].as_str())
-                .unwrap_or_default()
-                .to_string();
-            let ours = code_mode_index_of(&our_description)
-                .unwrap_or_default()
-                .to_string();
-            checked += 1;
-            // The description before the index: the run's budgets and catalog facts.
-            let head = |d: &str| {
-                d.split("\n\nEnabled async tool globals")
-                    .next()
-                    .map(str::to_string)
-            };
-            if head(&real_description) != head(&our_description) {
-                problems.push(format!(
+    for_each_recorded_code_mode_exec(|version, case, description| {
+        let real_description = description.to_string();
+        let real = code_mode_index_of(&real_description)
+            .unwrap_or_default()
+            .to_string();
+        let (loaded, registry) = load_case(case);
+        let predicted = verify::predict(&loaded, &registry, &case.file.context)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let our_description = predicted
+            .export
+            .payload
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t.get("function"))
+            .find(|f| f["name"] == "exec")
+            .and_then(|f| f["description"].as_str())
+            .unwrap_or_default()
+            .to_string();
+        let ours = code_mode_index_of(&our_description)
+            .unwrap_or_default()
+            .to_string();
+        checked += 1;
+        // The description before the index: the run's budgets and catalog facts.
+        let head = |d: &str| {
+            d.split("\n\nEnabled async tool globals")
+                .next()
+                .map(str::to_string)
+        };
+        if head(&real_description) != head(&our_description) {
+            problems.push(format!(
                     "{version} {}: exec's description before its index differs\n  openclaw: {:?}\n  clawdeck: {:?}",
                     case.name,
                     head(&real_description),
                     head(&our_description)
                 ));
-            }
-            if ours == real {
-                continue;
-            }
-            // A line whose tool's output no capture run showed cannot be written: said, not judged.
-            let unknown_here: Vec<&str> = real
-                .lines()
-                .zip(ours.lines())
-                .filter(|(r, o)| r != o && o.ends_with(" -> ?") && !r.ends_with(" -> ?"))
-                .map(|(_, o)| o.split(' ').nth(1).unwrap_or_default())
-                .collect();
-            let differing: Vec<String> = real
-                .lines()
-                .zip(ours.lines())
-                .filter(|(r, o)| r != o)
-                .map(|(r, o)| format!("  openclaw: {r}\n  clawdeck: {o}"))
-                .collect();
-            if !unknown_here.is_empty() && unknown_here.len() == differing.len() {
-                unknown.push(format!(
-                    "{version} {}: {}",
-                    case.name,
-                    unknown_here.join(" ")
-                ));
-                continue;
-            }
-            problems.push(format!(
-                "{version} {} ({} lines openclaw, {} clawdeck):\n{}",
-                case.name,
-                real.lines().count(),
-                ours.lines().count(),
-                differing.into_iter().take(6).collect::<Vec<_>>().join("\n")
-            ));
         }
-    }
+        if ours == real {
+            return;
+        }
+        // A line whose tool's output no capture run showed cannot be written: said, not judged.
+        let unknown_here: Vec<&str> = real
+            .lines()
+            .zip(ours.lines())
+            .filter(|(r, o)| r != o && o.ends_with(" -> ?") && !r.ends_with(" -> ?"))
+            .map(|(_, o)| o.split(' ').nth(1).unwrap_or_default())
+            .collect();
+        let differing: Vec<String> = real
+            .lines()
+            .zip(ours.lines())
+            .filter(|(r, o)| r != o)
+            .map(|(r, o)| format!("  openclaw: {r}\n  clawdeck: {o}"))
+            .collect();
+        if !unknown_here.is_empty() && unknown_here.len() == differing.len() {
+            unknown.push(format!(
+                "{version} {}: {}",
+                case.name,
+                unknown_here.join(" ")
+            ));
+            return;
+        }
+        problems.push(format!(
+            "{version} {} ({} lines openclaw, {} clawdeck):\n{}",
+            case.name,
+            real.lines().count(),
+            ours.lines().count(),
+            differing.into_iter().take(6).collect::<Vec<_>>().join("\n")
+        ));
+    });
     if !unknown.is_empty() {
         eprintln!(
             "code_mode_index: output hints no capture run showed: {}",
