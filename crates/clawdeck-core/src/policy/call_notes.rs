@@ -261,7 +261,11 @@ pub(crate) fn form_note(
             "{who} may manage every automation on the gateway: {name} also takes on-exit \
              schedules, command jobs and a job's agentId"
         )
-    } else if name == "skill_workshop" && semantics.channel_variants.contains_key(name) {
+    } else if semantics
+        .channel_variants
+        .get(name)
+        .is_some_and(|forms| forms.iter().any(|f| f.when_skill_library.is_some()))
+    {
         let library = semantics.client_capabilities.skill_library(ctx)?;
         let whose = match library {
             WORKSPACE_LIBRARY => "the workspace's skill library (an operator with operator.admin)",
