@@ -457,13 +457,13 @@ pack["clientCapabilities"] = {
     "where": ", ".join(f"{k} {v}" for k, v in client_caps["where"].items())
              + (f", skillLibrary {client_caps['skillLibrary']['where']}" if client_caps.get("skillLibrary") else ""),
 }
-def code_mode_description(rules_, run, head):
+def code_mode_description(rules_, swarm_default, run, head):
     """exec's description rules (extract_rules.mjs), checked against the code_mode run's own:
     its facts (the shell tool and nodes callable, no MCP tool, swarm by its default and
     sessions_spawn, skills: the bundled ones) and the default numbers must write that text."""
     sent = {fn(t)["name"] for t in full["tools"]} - {fn(t)["name"] for t in run["tools"] if fn(t)["name"] not in ("exec", "wait")}
     facts = [f for f, on in (("shell", "exec" in sent), ("nodes", "nodes" in sent), ("mcp", False),
-                             ("swarm", rules_["swarmDefault"] and (not rules_["swarmNeedsSpawn"] or "sessions_spawn" in sent)),
+                             ("swarm", swarm_default and (not rules_["swarmNeedsSpawn"] or "sessions_spawn" in sent)),
                              ("skills", True)) if on]
     written = rules_["combinations"]["+".join(facts)]
     text = re.sub(r"\{\{(\w+)\}\}", lambda m: rules_["parts"][m.group(1)] if m.group(1) in written else "", rules_["template"])
@@ -538,7 +538,7 @@ if engaged(code_mode_run):
     if rules.get("codeModeIndex"):
         pack["codeMode"]["index"] = code_mode_index(rules["codeModeIndex"])
     if rules.get("codeModeDescription"):
-        pack["codeMode"]["description"] = code_mode_description(rules["codeModeDescription"], code_mode_run, head)
+        pack["codeMode"]["description"] = code_mode_description(rules["codeModeDescription"], rules["swarm"]["default"], code_mode_run, head)
 # What each catalog model takes: a run on one the config does not declare takes images when
 # its catalog entry says so (view_image and computer then).
 pack["catalogModelInputs"] = catalog_model_inputs(a.extensions)

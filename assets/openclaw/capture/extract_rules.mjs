@@ -44,7 +44,7 @@
 //   codeModeDescription              Code Mode's exec description before its index: a template
 //                                    with a slot per optional part, each part's text, the parts
 //                                    each combination of the run's facts writes (rendered by the
-//                                    release's own function), the numbers' limits, swarm's default
+//                                    release's own function), the numbers' limits
 //   swarm                            swarm globals' default (tools.swarm.enabled), with the
 //                                    agents_wait gate and the agent-over-global merge checked
 //   automationManagement             who a turn's automation management entitlement goes to
@@ -442,8 +442,7 @@ const codeModeIndexRules = await codeModeIndex();
 // parts (`const xGuidance = CONDITION ? TEXT : ""`) marked: the text with a `{{xGuidance}}` slot
 // for each, each part's text, and which parts each combination of the run's facts (the shell
 // tool callable, nodes callable, an MCP tool, swarm globals, skills) writes. The numbers come
-// in as placeholders; the limits they are read with (resolveCodeModeConfig) and swarm's default
-// are read beside it.
+// in as placeholders, and the limits they are read with (resolveCodeModeConfig) beside it.
 function codeModeDescription() {
   const found = firstMatch(/\nfunction createCodeModeExecDescription\(ctx, catalog, config = resolveCodeModeConfig\(ctx\.runtimeConfig \?\? ctx\.config, ctx\.agentId\)\) \{/);
   if (!found) return null;
@@ -497,7 +496,7 @@ function codeModeDescription() {
     combinations[[...on].join("+")] = written;
   }
   if (Object.keys(parts).length !== names.length) throw new Error(`${found.file}: ${names.length} parts, ${Object.keys(parts).length} written`);
-  // The limits each number is read with, and swarm's default.
+  // The limits each number is read with (swarm's default is the swarm rule's).
   const config = fnIn(found.file, "resolveCodeModeConfig");
   const constant = (name) => text(found.file).match(new RegExp(`\\nconst ${name} = ([0-9e.]+);`))?.[1];
   const limits = {};
@@ -507,14 +506,11 @@ function codeModeDescription() {
     if (!m || !fallback) throw new Error(`${found.file}: resolveCodeModeConfig reads ${key} otherwise`);
     limits[key] = { default: Number(fallback), min: Number(m[2]), max: Number(m[3]) };
   }
-  const swarmFile = firstMatch(/\nconst DEFAULT_SWARM_CONFIG = \{\n\tenabled: (true|false),/);
-  if (!swarmFile) throw new Error(`no module of ${dist} sets DEFAULT_SWARM_CONFIG.enabled`);
   const spawnGate = firstMatch(/\nfunction isCodeModeSwarmAvailable\(ctx, catalog\) \{\n\treturn resolveSwarmConfig\(ctx\.runtimeConfig \?\? ctx\.config, ctx\.agentId\)\.enabled && \(!ctx\.toolExecutionAllow \|\| isToolExecutionAllowed\(ctx\.toolExecutionAllow, "sessions_spawn"\)\) && catalog\?\.some\(\(entry\) => entry\.source === "openclaw" && entry\.name === "sessions_spawn"\) === true/);
   return {
     template, parts, combinations, limits,
-    swarmDefault: swarmFile.match[1] === "true",
     swarmNeedsSpawn: Boolean(spawnGate) && src.includes("isCodeModeSwarmAvailable(ctx, catalog)"),
-    where: `${found.file}, ${swarmFile.file}`,
+    where: found.file,
   };
 }
 const codeModeDescriptionRules = codeModeDescription();

@@ -258,7 +258,7 @@ pub fn resolve_layers(
             openclaw: registry.semantics.id.clone(),
             openclaw_reason: String::new(),
             gateway_config_reads: true,
-            swarm_flipped: false,
+            swarm: None,
         },
         refusal: no_tools_refusal(&summaries, &tools, registry),
         layers: summaries,

@@ -236,14 +236,16 @@ pub(crate) fn resolve_context<'a>(
         openclaw_reason: cfg.pack.reason.clone(),
         // Settled once the layers are built.
         gateway_config_reads: true,
-        swarm_flipped: semantics
-            .swarm
-            .as_ref()
-            .zip(semantics.swarm_enabled(
-                &cfg.raw,
-                agent.path.lookup(&cfg.raw).filter(|_| !agent.implicit),
-            ))
-            .is_some_and(|(rules, on)| on != rules.default),
+        swarm: semantics.swarm_enabled(
+            &cfg.raw,
+            agent
+                .path
+                .lookup(&cfg.raw)
+                .filter(|_| !agent.implicit)
+                .map(|entry| (entry, agent.path.to_string()))
+                .as_ref()
+                .map(|(entry, path)| (*entry, path.as_str())),
+        ),
     };
     Ok((resolved, agent))
 }

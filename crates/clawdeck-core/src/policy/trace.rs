@@ -304,9 +304,9 @@ pub struct ResolvedContext {
     /// sends its larger schema): no profile restricts, or their alsoAllow names `gateway`.
     #[serde(skip)]
     pub gateway_config_reads: bool,
-    /// Whether the run's swarm globals are the release's default (`None`: not modelled).
+    /// Whether the run's swarm globals are on (`None`: the pack does not model them).
     #[serde(skip)]
-    pub swarm_flipped: bool,
+    pub swarm: Option<bool>,
 }
 
 /// The whole answer for one context.

@@ -13,9 +13,9 @@ pub(crate) struct RunFacts {
     pub model_takes_images: bool,
     /// OpenClaw's Code Mode engages for the run.
     pub code_mode: bool,
-    /// The run's swarm globals are not the release's default: the tools they change take the
-    /// other form.
-    pub swarm_flipped: bool,
+    /// Whether the run's swarm globals are on (`None`: the pack does not model them): the
+    /// tools they change take the other form when it is not the release's default.
+    pub swarm: Option<bool>,
     /// The budgets Code Mode's exec description states for the run.
     pub code_mode_budgets: Option<crate::semantics::CodeModeBudgets>,
     /// The turn is a gateway client's chat.send (webchat), which OpenClaw's reply pipeline
@@ -59,7 +59,7 @@ impl RunFacts {
                 .is_some_and(|i| i.takes_images),
             code_mode: resolved.code_mode.as_ref().is_some_and(|c| c.engaged),
             code_mode_budgets: resolved.code_mode.as_ref().and_then(|c| c.budgets),
-            swarm_flipped: resolved.swarm_flipped,
+            swarm: resolved.swarm,
             webchat_turn: false,
             automation_management: false,
             skill_library: None,

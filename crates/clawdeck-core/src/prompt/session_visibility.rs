@@ -82,7 +82,7 @@ mod tests {
         automation_management: false,
         skill_library: None,
         code_mode_budgets: None,
-        swarm_flipped: false,
+        swarm: None,
     };
     const SANDBOXED: RunFacts = RunFacts {
         sandboxed: true,

@@ -210,9 +210,7 @@ pub(crate) fn model_surface(
     if facts.automation_management {
         semantics.word_for_management(&mut sorted);
     }
-    if facts.swarm_flipped {
-        semantics.word_for_swarm(&mut sorted);
-    }
+    semantics.word_for_swarm(facts.swarm, &mut sorted);
     adapt_to_config_reads(semantics, facts, &mut sorted);
     adapt_to_neighbours(semantics, &mut sorted);
     adapt_to_session_visibility(semantics, raw, facts, &mut sorted);
@@ -301,27 +299,28 @@ fn exec_description(
     facts: RunFacts,
     cataloged: &[ToolSpec],
 ) -> Option<String> {
+    let index = rules.index.as_ref().map(|i| i.write(cataloged));
     let head = match (&rules.description, facts.code_mode_budgets) {
         (Some(description), Some(budgets)) => {
             let has = |name: &str| cataloged.iter().any(|t| t.name == name);
             let catalog = crate::semantics::CatalogFacts {
-                shell: has("exec")
-                    .then(|| rules.index.as_ref()?.callable_name(cataloged, "exec"))
-                    .flatten(),
+                shell: index
+                    .as_ref()
+                    .and_then(|i| i.callable_names.get("exec").cloned()),
                 nodes: has("nodes"),
                 mcp: cataloged
                     .iter()
                     .any(|t| t.source.plugin_id() == Some(crate::mcp_servers::BUNDLE_MCP)),
                 sessions_spawn: has("sessions_spawn"),
+                swarm: facts.swarm.unwrap_or(false),
                 skills: true,
             };
             description.write(budgets, &catalog)
         }
         _ => rules.controls.get("exec")?.description.clone(),
     };
-    let index = rules.index.as_ref().map(|i| i.write(cataloged).text);
     Some(match index {
-        Some(index) if !index.is_empty() => format!("{head}\n\n{index}"),
+        Some(index) if !index.text.is_empty() => format!("{head}\n\n{}", index.text),
         _ => head,
     })
 }

@@ -3,8 +3,8 @@
 //! budgets (`tools.codeMode.timeoutMs`, `memoryLimitBytes`, `maxSnapshotBytes`,
 //! `maxOutputBytes`, an agent's own `tools.codeMode` over the global one, each a positive
 //! integer clamped to its limits), and the parts the run's catalog and config decide: the shell
-//! tool's callable name, `nodes`, MCP tools, swarm globals (`tools.swarm.enabled`, the agent's
-//! over the global one; 2026.9 also needs `sessions_spawn` callable) and skills. The capture
+//! tool's callable name, `nodes`, MCP tools, swarm globals (on for the run, see `swarm`; 2026.9
+//! also needs `sessions_spawn` callable) and skills. The capture
 //! renders the text with each combination of those facts and checks it against a real run.
 
 use std::collections::BTreeMap;
@@ -27,9 +27,6 @@ pub struct CodeModeDescription {
     pub combinations: BTreeMap<String, Vec<String>>,
     /// `timeoutMs`, `memoryLimitBytes`, `maxSnapshotBytes`, `maxOutputBytes`.
     pub limits: BTreeMap<String, Limit>,
-    /// Swarm globals' default.
-    #[serde(default)]
-    pub swarm_default: bool,
     /// Swarm globals also need `sessions_spawn` callable.
     #[serde(default)]
     pub swarm_needs_spawn: bool,
@@ -50,11 +47,9 @@ pub struct CodeModeBudgets {
     /// The smaller of the memory limit and the snapshot size.
     pub inbox_bytes: u64,
     pub max_output_bytes: u64,
-    /// `tools.swarm.enabled` as the run reads it (before the catalog's part).
-    pub swarm: bool,
 }
 
-/// What of the run's catalog the description names.
+/// What of the run's catalog (and its swarm globals) the description names.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CatalogFacts {
     /// The shell tool's callable name, when the shell tool is callable from code.
@@ -62,6 +57,8 @@ pub struct CatalogFacts {
     pub nodes: bool,
     pub mcp: bool,
     pub sessions_spawn: bool,
+    /// Swarm globals are on for the run ([`super::Semantics::swarm_enabled`]).
+    pub swarm: bool,
     /// The run has skills (clawdeck counts the bundled ones: always).
     pub skills: bool,
 }
@@ -86,22 +83,16 @@ impl CodeModeDescription {
                 .unwrap_or(limit.default);
             read.clamp(limit.min, limit.max) as u64
         };
-        let swarm_of =
-            |v: Option<&Value>| v.and_then(|s| s.get("enabled")).and_then(Value::as_bool);
-        let swarm = swarm_of(agent.entry.and_then(|e| e.pointer("/tools/swarm")))
-            .or_else(|| swarm_of(raw.pointer("/tools/swarm")))
-            .unwrap_or(self.swarm_default);
         CodeModeBudgets {
             timeout_ms: number("timeoutMs"),
             inbox_bytes: number("memoryLimitBytes").min(number("maxSnapshotBytes")),
             max_output_bytes: number("maxOutputBytes"),
-            swarm,
         }
     }
 
     /// The description for a run with `budgets` whose catalog is `catalog`.
     pub fn write(&self, budgets: CodeModeBudgets, catalog: &CatalogFacts) -> String {
-        let swarm = budgets.swarm && (!self.swarm_needs_spawn || catalog.sessions_spawn);
+        let swarm = catalog.swarm && (!self.swarm_needs_spawn || catalog.sessions_spawn);
         let facts: Vec<&str> = [
             ("shell", catalog.shell.is_some()),
             ("nodes", catalog.nodes),
@@ -155,7 +146,7 @@ mod tests {
     fn budgets_read_the_agents_setting_over_the_global_one_and_clamp_it() {
         let d = description();
         let raw = json!({ "tools": { "codeMode": { "enabled": true, "timeoutMs": 5, "maxOutputBytes": 2048 } } });
-        let agent = json!({ "id": "ops", "tools": { "codeMode": { "maxOutputBytes": 4096.5 }, "swarm": { "enabled": false } } });
+        let agent = json!({ "id": "ops", "tools": { "codeMode": { "maxOutputBytes": 4096.5 } } });
         let global = d.budgets(&raw, no_agent());
         assert_eq!(global.timeout_ms, 100, "clamped to its minimum");
         assert_eq!(global.max_output_bytes, 2048);
@@ -163,7 +154,6 @@ mod tests {
             global.inbox_bytes, 10_485_760,
             "the snapshot size, under the memory limit"
         );
-        assert!(global.swarm, "2026.9's default");
         let ops = d.budgets(
             &raw,
             RunAgent {
@@ -172,7 +162,6 @@ mod tests {
             },
         );
         assert_eq!(ops.max_output_bytes, 65_536, "not an integer: the default");
-        assert!(!ops.swarm);
     }
 
     #[test]
@@ -189,6 +178,7 @@ mod tests {
                 nodes: true,
                 mcp: true,
                 sessions_spawn: true,
+                swarm: true,
                 skills: true,
             },
         );

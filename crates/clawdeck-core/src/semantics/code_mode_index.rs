@@ -48,9 +48,8 @@ pub struct CodeModeIndex {
 pub struct WrittenIndex {
     /// Heading, lines and footer; empty when no tool is callable.
     pub text: String,
-    /// Tools whose output hint no run of the release showed: their lines end with `?`, which
-    /// the release may not write.
-    pub unknown_outputs: Vec<String>,
+    /// Tool name → the callable name it takes.
+    pub callable_names: BTreeMap<String, String>,
 }
 
 /// One tool's binding: its name, callable name and line.
@@ -65,32 +64,21 @@ impl CodeModeIndex {
     /// The index of `tools` (the ones callable from code, in any order).
     pub fn write(&self, tools: &[ToolSpec]) -> WrittenIndex {
         let indexed = indexed(tools);
-        let unknown_outputs = indexed
-            .iter()
-            .filter(|t| !self.output_hints.contains_key(&t.name))
-            .map(|t| t.name.clone())
-            .collect();
         let mut bindings = self.bindings(&indexed);
         bindings.sort_by(|a, b| {
             b.has_output
                 .cmp(&a.has_output)
                 .then_with(|| collate(&a.callable, &b.callable))
         });
+        let callable_names = bindings
+            .iter()
+            .map(|b| (b.name.clone(), b.callable.clone()))
+            .collect();
         let lines: Vec<String> = bindings.into_iter().map(|b| b.line).collect();
         WrittenIndex {
             text: self.fit(&lines),
-            unknown_outputs,
+            callable_names,
         }
-    }
-
-    /// The callable name `name` takes among `tools` (`None`: it is not among them).
-    pub fn callable_name(&self, tools: &[ToolSpec], name: &str) -> Option<String> {
-        let indexed = indexed(tools);
-        indexed.iter().find(|t| t.name == name)?;
-        self.bindings(&indexed)
-            .into_iter()
-            .find(|b| b.name == name)
-            .map(|b| b.callable)
     }
 
     /// Each tool's callable name and line.
@@ -282,7 +270,7 @@ mod tests {
         );
         assert_eq!(lines[4], "- web_x {} -> ?");
         assert_eq!(lines.last(), Some(&"All listed."));
-        assert_eq!(written.unknown_outputs, ["delete", "web-x"]);
+        assert_eq!(written.callable_names["nodes"], "nodes_b011db38");
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Swarm globals (the pack's `swarm`): `tools.swarm.enabled`, an agent's own `tools.swarm` laid
-//! over the global one key by key, else the release's default (2026.9: on; 2026.8: off). While
-//! they are off OpenClaw builds no `agents_wait` (the pack's switch), and `sessions_spawn`
-//! loses its swarm parameters; the forms a run against the default gets were captured from a
-//! real run with them flipped.
+//! over the global one key by key, else the release's default (2026.9: on; 2026.8: off). The
+//! pack's key switch of that name says whether they are on; while they are off OpenClaw builds
+//! no `agents_wait`, and `sessions_spawn` loses its swarm parameters; the forms a run against
+//! the default gets were captured from a real run with them flipped.
 
 use std::collections::BTreeMap;
 
@@ -12,6 +12,9 @@ use serde_json::Value;
 use crate::tool::ToolSpec;
 
 use super::{Semantics, VisionTool};
+
+/// The key that turns swarm globals on and off (the pack's switch of that key).
+pub const SWARM_KEY: &str = "tools.swarm.enabled";
 
 /// What the pack says about swarm globals.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -27,22 +30,28 @@ pub struct SwarmRules {
 }
 
 impl Semantics {
-    /// Whether swarm globals are on for a run of the agent whose entry is `agent` (`None`: the
-    /// pack does not model them).
-    pub fn swarm_enabled(&self, raw: &Value, agent: Option<&Value>) -> Option<bool> {
-        let rules = self.swarm.as_ref()?;
-        // OpenClaw spreads the agent's object over the global one, then takes a boolean.
-        let value = agent
-            .and_then(|a| a.pointer("/tools/swarm/enabled"))
-            .or_else(|| raw.pointer("/tools/swarm/enabled"));
-        Some(value.and_then(Value::as_bool).unwrap_or(rules.default))
+    /// Whether swarm globals are on for a run of the agent whose entry is `agent` (its entry and
+    /// where it is written), as the pack's switch reads it (`None`: the pack does not model
+    /// them).
+    pub fn swarm_enabled(&self, raw: &Value, agent: Option<(&Value, &str)>) -> Option<bool> {
+        self.swarm.as_ref()?;
+        let switch = self.switches.keys.iter().find(|k| k.key == SWARM_KEY)?;
+        Some(
+            switch
+                .off(raw, agent, super::switches::RunFacts::default())
+                .is_none(),
+        )
     }
 
-    /// Gives `tools` the forms a run whose swarm globals are not the default gets.
-    pub(crate) fn word_for_swarm(&self, tools: &mut [ToolSpec]) {
+    /// Gives `tools` the forms a run gets whose swarm globals (`swarm`: on or off, `None`:
+    /// unknown) are not the release's default.
+    pub(crate) fn word_for_swarm(&self, swarm: Option<bool>, tools: &mut [ToolSpec]) {
         let Some(rules) = self.swarm.as_ref() else {
             return;
         };
+        if swarm.is_none_or(|on| on == rules.default) {
+            return;
+        }
         for tool in tools.iter_mut() {
             if let Some(form) = rules.forms.get(&tool.name) {
                 tool.description = form.description.clone();
@@ -80,8 +89,14 @@ mod tests {
         assert_eq!(nine.swarm_enabled(&json!({}), None), Some(true));
         assert_eq!(eight.swarm_enabled(&json!({}), None), Some(false));
         assert_eq!(nine.swarm_enabled(&off, None), Some(false));
-        assert_eq!(nine.swarm_enabled(&off, Some(&agent_on)), Some(true));
-        assert_eq!(nine.swarm_enabled(&off, Some(&agent_other)), Some(false));
+        let main = |entry| Some((entry, "agents.list[0]"));
+        assert_eq!(nine.swarm_enabled(&off, main(&agent_on)), Some(true));
+        assert_eq!(nine.swarm_enabled(&off, main(&agent_other)), Some(false));
+        let agent_off = json!({ "id": "ops", "tools": { "swarm": { "enabled": false } } });
+        assert_eq!(
+            nine.swarm_enabled(&json!({}), main(&agent_off)),
+            Some(false)
+        );
         let text = json!({ "tools": { "swarm": { "enabled": "false" } } });
         assert_eq!(
             nine.swarm_enabled(&text, None),
