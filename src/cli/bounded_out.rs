@@ -354,12 +354,25 @@ mod tests {
     fn bytes_are_bounded_too_and_the_json_report_is_a_json_line() {
         let (mut out, permit, written) = gated(true);
         let big = "y".repeat(MAX_BYTES / 4);
-        for _ in 0..10 {
+        // The first line is taken by the writer, which then waits for a permit: nothing is
+        // taken while the rest is queued (a writer taking lines meanwhile would let a report
+        // through and reset the count).
+        writeln!(out, "{big}").unwrap();
+        out.flush().unwrap();
+        while !out.shared.lock().queue.is_empty() {
+            std::thread::yield_now();
+        }
+        for _ in 0..9 {
             writeln!(out, "{big}").unwrap();
             out.flush().unwrap();
         }
-        assert!(out.shared.lock().bytes <= MAX_BYTES);
-        assert!(out.shared.lock().dropped >= 5);
+        {
+            // Three lines of a quarter of the budget (and a newline each) fit, a fourth does not.
+            let state = out.shared.lock();
+            assert!(state.bytes <= MAX_BYTES);
+            assert_eq!(state.queue.len(), 3);
+            assert_eq!(state.dropped, 6);
+        }
         drop(permit);
         // The writer is gone: the command learns the reader left.
         let started = std::time::Instant::now();
@@ -411,7 +424,12 @@ mod tests {
             watch_drop_report,
             false,
         );
-        for n in 0..MAX_LINES + 10 {
+        writeln!(out, "line 0").unwrap();
+        out.flush().unwrap();
+        while !out.shared.lock().queue.is_empty() {
+            std::thread::yield_now();
+        }
+        for n in 1..MAX_LINES + 10 {
             writeln!(out, "line {n}").unwrap();
             out.flush().unwrap();
         }
