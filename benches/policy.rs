@@ -67,9 +67,7 @@ fn registry(tools: usize, semantics: Arc<Semantics>) -> Registry {
             emoji: "🧩".into(),
             parameters: json!({"type": "object", "properties": {}}),
             source: if is_plugin_tool(i) {
-                ToolSource::Plugin {
-                    plugin_id: PLUGIN_ID.into(),
-                }
+                ToolSource::plugin(PLUGIN_ID)
             } else {
                 ToolSource::Core
             },

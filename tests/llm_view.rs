@@ -56,12 +56,7 @@ fn fixture_specs() -> Vec<ToolSpec> {
         .map(|path| {
             let text = std::fs::read_to_string(path).unwrap();
             let value: Value = serde_json::from_str(&text).unwrap();
-            spec_from(
-                &value,
-                ToolSource::Plugin {
-                    plugin_id: "fixtures".into(),
-                },
-            )
+            spec_from(&value, ToolSource::plugin("fixtures"))
         })
         .collect()
 }
@@ -295,6 +290,7 @@ fn fixture_env() -> EligibilityEnv {
         env: Default::default(),
         config: json!({"browser": {"enabled": true}}),
         os: "linux".to_string(),
+        agent_skills: None,
     }
 }
 

@@ -539,6 +539,8 @@ if engaged(code_mode_run):
         pack["codeMode"]["index"] = code_mode_index(rules["codeModeIndex"])
     if rules.get("codeModeDescription"):
         pack["codeMode"]["description"] = code_mode_description(rules["codeModeDescription"], rules["swarm"]["default"], code_mode_run, head)
+    if rules.get("codeModeNamespaces"):
+        pack["codeMode"]["namespaces"] = rules["codeModeNamespaces"]
 # What each catalog model takes: a run on one the config does not declare takes images when
 # its catalog entry says so (view_image and computer then).
 pack["catalogModelInputs"] = catalog_model_inputs(a.extensions)

@@ -515,6 +515,59 @@ function codeModeDescription() {
 }
 const codeModeDescriptionRules = codeModeDescription();
 
+// What exec's description says, after its text and before the index, when MCP server tools
+// are callable from code: the release's own describeCodeModeNamespacesForPrompt rendered for
+// one server named by a placeholder (the servers' identifiers joined by ", " fill it), and the
+// rule that names a server (toIdentifier of its safe name, then uniqueIdentifier against the
+// names taken and the reserved ones), each read as clawdeck applies it.
+async function codeModeNamespaces() {
+  const found = firstMatch(/\nfunction describeCodeModeNamespacesForPrompt\(catalog\) \{/);
+  if (!found) return null;
+  const describe = fnIn(found.file, "describeMcpNamespaceForPrompt");
+  const outer = fnIn(found.file, "describeCodeModeNamespacesForPrompt");
+  const servers = "@SERVERS@";
+  const stubs = {
+    createMcpNamespacePlan: () => ({ servers: new Map([["k", { identifier: servers }]]) }),
+    createMcpNamespaceModel: () => ({ docs: [{ identifier: servers }] }),
+    mcpNodeLabel: () => { throw new Error("no node"); },
+  };
+  const render = new Function(...Object.keys(stubs), `${describe}\n${outer}\nreturn describeCodeModeNamespacesForPrompt;`)(...Object.values(stubs));
+  const rendered = render([{ source: "mcp" }]);
+  const listed = new RegExp(`visible servers: \\$\\{servers\\.join\\(", "\\)\\}`);
+  if (typeof rendered !== "string" || rendered.split(servers).length !== 2 || !listed.test(describe)) {
+    throw new Error(`${found.file}: the MCP namespace prompt reads otherwise`);
+  }
+  // Where the description puts it: after the text, before the index, a blank line between.
+  const exec = fnIn(found.file, "createCodeModeExecDescription");
+  if (!exec.includes('(namespacePrompt ? `\\n\\n${namespacePrompt}` : "") + (catalogIndex ? `\\n\\n${catalogIndex}` : "")')) {
+    throw new Error(`${found.file}: exec's description places the namespace prompt otherwise`);
+  }
+  const src = text(found.file);
+  const toIdentifier = 'const words = value.trim().split(/[^A-Za-z0-9]+/u).map((word) => word.trim()).filter(Boolean);\n\tconst safe = (words.length === 0 ? fallback : words.map((word, index) => index === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1)).join("")).replace(/^[^A-Za-z_$]+/u, "").replace(/[^A-Za-z0-9_$]/gu, "");\n\treturn /^[A-Za-z_$][A-Za-z0-9_$]*$/u.test(safe) ? safe : fallback;';
+  const unique = "while (used.has(candidate) || RESERVED_NAMESPACE_GLOBALS.has(candidate) || RESERVED_NAMESPACE_FUNCTION_IDENTIFIERS.has(candidate) || FORBIDDEN_NAMESPACE_PATH_SEGMENTS.has(candidate)) {\n\t\tcandidate = `${base}${index}`;";
+  const named = "uniqueIdentifier(toIdentifier(safeServerName, \"server\"), ";
+  const key = 'JSON.stringify(["gateway", mcp.safeServerName])';
+  const order = "const servers = [...serversByKey.values()].toSorted((a, b) => a.key.localeCompare(b.key));";
+  const globals = src.match(/\nconst RESERVED_NAMESPACE_GLOBALS = \/\* @__PURE__ \*\/ new Set\((\[[^\]]*\])\);/);
+  const forbidden = src.match(/\nconst FORBIDDEN_NAMESPACE_PATH_SEGMENTS = \/\* @__PURE__ \*\/ new Set\((\[[^\]]*\])\);/);
+  const words = src.match(/\nconst RESERVED_NAMESPACE_FUNCTION_IDENTIFIERS = \/\* @__PURE__ \*\/ new Set\(\[\.\.\.Object\.values\(tokTypes\)\.flatMap\(\(token\) => token\.keyword \? \[token\.keyword\] : \[\]\), ((?:"\w+"(?:, )?)+)\]\);/);
+  if (!fnIn(found.file, "toIdentifier").includes(toIdentifier) || !fnIn(found.file, "uniqueIdentifier").includes(unique)
+    || ![named, key, order].every((t) => src.includes(t)) || !globals || !forbidden || !words) {
+    throw new Error(`${found.file}: the MCP servers' identifiers read otherwise`);
+  }
+  const { createRequire } = await import("node:module");
+  const acorn = createRequire(join(dist, found.file))("acorn");
+  const keywords = Object.values(acorn.tokTypes).flatMap((t) => (t.keyword ? [t.keyword] : []));
+  return {
+    text: rendered.replace(servers, "{servers}"),
+    reservedIdentifiers: [...new Set([...JSON.parse(globals[1]), ...JSON.parse(forbidden[1]), ...keywords,
+      ...[...words[1].matchAll(/"(\w+)"/g)].map((m) => m[1])])],
+    fallback: "server",
+    where: found.file,
+  };
+}
+const codeModeNamespacesRules = await codeModeNamespaces();
+
 // Swarm globals (tools.swarm): their default, and that agents_wait is built only while they are
 // on (for the requester's agent: resolveSwarmConfig lays the agent's tools.swarm over the global).
 function swarmRules() {
@@ -570,6 +623,7 @@ console.log(JSON.stringify({
   automationManagement: management,
   codeModeIndex: codeModeIndexRules,
   codeModeDescription: codeModeDescriptionRules,
+  codeModeNamespaces: codeModeNamespacesRules,
   swarm,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],

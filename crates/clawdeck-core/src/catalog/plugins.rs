@@ -334,9 +334,7 @@ fn contract_tools(
             description,
             emoji: "🧩".to_string(),
             parameters: json!({"type": "object", "properties": {}}),
-            source: ToolSource::Plugin {
-                plugin_id: plugin_id.to_string(),
-            },
+            source: ToolSource::plugin(plugin_id),
             flags: ToolFlags {
                 openclaw_only: true,
                 schema_unknown: true,
@@ -408,9 +406,7 @@ fn tool_from_decl(
         summary,
         emoji: decl.emoji.unwrap_or_else(|| "🧩".to_string()),
         parameters,
-        source: ToolSource::Plugin {
-            plugin_id: plugin_id.to_string(),
-        },
+        source: ToolSource::plugin(plugin_id),
         flags: ToolFlags {
             owner_only: decl.owner_only,
             local_system: decl.local_system,

@@ -351,10 +351,14 @@ fn code_mode_notes(
         observed.tools.len(),
         cataloged.len()
     )];
-    let unlisted: Vec<&String> = predicted
+    // MCP server tools are never indexed: code reaches them through the MCP namespace.
+    let (mcp, unlisted): (Vec<&String>, Vec<&String>) = predicted
         .iter()
         .filter(|name| !exposed.contains(*name))
-        .collect();
+        .partition(|name| prediction.searchable_only.contains(*name));
+    if !mcp.is_empty() {
+        notes.push(mcp_namespace_note(prediction, controls, &mcp, exposed));
+    }
     if omitted > 0 && omitted == unlisted.len() {
         exposed.extend(unlisted.into_iter().cloned());
         notes.push(format!(
@@ -389,6 +393,37 @@ fn code_mode_notes(
     }
     notes.push(code_mode_index_note(prediction, controls));
     notes
+}
+
+/// What clawdeck's MCP server tools mean in a Code Mode run: they count as exposed when
+/// OpenClaw's `exec` description names the servers clawdeck's names (the MCP namespace's).
+fn mcp_namespace_note(
+    prediction: &Prediction<'_>,
+    controls: &[ObservedTool],
+    tools: &[&String],
+    exposed: &mut BTreeSet<String>,
+) -> String {
+    let servers = |f: Option<&Value>| {
+        f.and_then(|f| f.get("description"))
+            .and_then(Value::as_str)
+            .and_then(super::observed::mcp_servers_named)
+    };
+    let exec = controls.iter().find(|c| c.name == "exec");
+    let real = servers(exec.map(|c| &c.function));
+    let n = tools.len();
+    match real {
+        Some(real) if Some(&real) == servers(prediction.control("exec")).as_ref() => {
+            exposed.extend(tools.iter().map(|t| (*t).clone()));
+            format!(
+                "{n} MCP server tools are callable from code through the MCP namespace, not indexed: exec's description names their servers as clawdeck's does ({}), so they count as exposed",
+                real.join(", ")
+            )
+        }
+        real => format!(
+            "clawdeck predicts {n} MCP server tools callable through the MCP namespace; OpenClaw's exec names {}: they count as exposed by neither list",
+            real.map_or("no MCP server".to_string(), |r| r.join(", "))
+        ),
+    }
 }
 
 /// How clawdeck's Code Mode exec description compares with OpenClaw's: its text before the

@@ -272,6 +272,14 @@ pub(crate) fn code_mode_index_text(description: &str) -> Option<&str> {
         .map(|at| &description[at..])
 }
 
+/// The MCP servers Code Mode's `exec` description names (`visible servers: a, b.`), `None`
+/// when it has no MCP paragraph.
+pub(crate) fn mcp_servers_named(description: &str) -> Option<Vec<String>> {
+    let (_, rest) = description.split_once("visible servers: ")?;
+    let listed = rest.split(". ").next().unwrap_or(rest);
+    Some(listed.split(", ").map(str::to_string).collect())
+}
+
 /// Code Mode's index in `exec`'s description: each `- name input -> output` line after the
 /// heading, and the `N additional tools omitted` count.
 pub(crate) fn parse_code_mode_index(description: &str) -> (Vec<String>, usize) {

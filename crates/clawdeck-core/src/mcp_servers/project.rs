@@ -62,7 +62,13 @@ fn scrubbed(description: Option<&str>) -> Option<String> {
     })
 }
 
-fn spec(name: String, label: String, description: String, parameters: Value) -> ToolSpec {
+fn spec(
+    server: &DeclaredServer,
+    name: String,
+    label: String,
+    description: String,
+    parameters: Value,
+) -> ToolSpec {
     ToolSpec {
         name,
         label,
@@ -72,6 +78,7 @@ fn spec(name: String, label: String, description: String, parameters: Value) -> 
         parameters,
         source: ToolSource::Plugin {
             plugin_id: BUNDLE_MCP.to_string(),
+            mcp_server: Some(server.safe_name.clone()),
         },
         // OpenClaw's MCP client runs them; clawdeck lists them to answer for the policy.
         flags: ToolFlags {
@@ -118,7 +125,13 @@ pub fn tool_specs(listed: &[ListedServer], taken: &HashSet<String>) -> Vec<ToolS
             )
         });
         let label = tool.title.clone().unwrap_or_else(|| tool.name.clone());
-        out.push(spec(name, label, description, tool.input_schema.clone()));
+        out.push(spec(
+            server,
+            name,
+            label,
+            description,
+            tool.input_schema.clone(),
+        ));
     }
     let mut servers: Vec<(&DeclaredServer, &super::offer::ServerOffer)> = listed
         .iter()
@@ -132,7 +145,13 @@ pub fn tool_specs(listed: &[ListedServer], taken: &HashSet<String>) -> Vec<ToolS
             }
             let name = safe_tool_name(&server.safe_name, operation, &reserved);
             reserved.insert(name.to_lowercase());
-            out.push(spec(name, label.to_string(), description, parameters));
+            out.push(spec(
+                server,
+                name,
+                label.to_string(),
+                description,
+                parameters,
+            ));
         }
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));

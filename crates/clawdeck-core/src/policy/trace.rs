@@ -343,8 +343,11 @@ impl Resolution {
 
     /// One tool's trace; the name is normalised (`Bash` finds `exec`).
     pub fn trace(&self, name: &str) -> Option<&ToolTrace> {
+        // An MCP server's tool keeps its server's capitals (`Fixture-Files__read`).
         let wanted = super::normalize::normalize_tool_name(name);
-        self.tools.iter().find(|t| t.name == wanted)
+        self.tools
+            .iter()
+            .find(|t| t.name == name || super::normalize::normalize_tool_name(&t.name) == wanted)
     }
 
     pub fn layer(&self, id: LayerId) -> Option<&LayerSummary> {

@@ -54,7 +54,7 @@ fn origin(title: &str, text: &str, view: &LlmView) -> (String, Option<String>) {
                 view.skills.prompt.included, view.skills.prompt.total
             ),
             Some(
-                "skills.allowBundled, skills.entries.<name>.enabled, skills.limits.maxSkillsPromptChars"
+                "agents.defaults.skills / an agent's skills (allowlists), skills.allowBundled, skills.entries.<name>.enabled, skills.limits.maxSkillsPromptChars"
                     .to_string(),
             ),
         ),

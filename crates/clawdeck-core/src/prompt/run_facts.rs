@@ -27,6 +27,9 @@ pub(crate) struct RunFacts {
     /// The skill library the turn authors in (`workspace`, `personal`), which decides
     /// skill_workshop's form.
     pub skill_library: Option<&'static str>,
+    /// The run's skills prompt lists a skill: Code Mode's `skills` global then has something
+    /// to read, and exec's description says so. Known once the skills are resolved.
+    pub skills_listed: bool,
 }
 
 impl RunFacts {
@@ -63,6 +66,7 @@ impl RunFacts {
             webchat_turn: false,
             automation_management: false,
             skill_library: None,
+            skills_listed: false,
         }
     }
 }

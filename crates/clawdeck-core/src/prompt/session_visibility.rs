@@ -83,6 +83,7 @@ mod tests {
         skill_library: None,
         code_mode_budgets: None,
         swarm: None,
+        skills_listed: false,
     };
     const SANDBOXED: RunFacts = RunFacts {
         sandboxed: true,

@@ -292,8 +292,9 @@ fn code_mode_surface(
 }
 
 /// Code Mode's exec description for the run: what the pack says it writes for the run's
-/// budgets and catalog (else the capture's run's text), then the index of the tools callable
-/// from code. `None` for packs that model neither.
+/// budgets and catalog (else the capture's run's text), what it says of the MCP servers code
+/// can call, then the index of the tools callable from code. `None` for packs that model
+/// neither.
 fn exec_description(
     rules: &CodeModeRules,
     facts: RunFacts,
@@ -313,11 +314,16 @@ fn exec_description(
                     .any(|t| t.source.plugin_id() == Some(crate::mcp_servers::BUNDLE_MCP)),
                 sessions_spawn: has("sessions_spawn"),
                 swarm: facts.swarm.unwrap_or(false),
-                skills: true,
+                skills: facts.skills_listed,
             };
             description.write(budgets, &catalog)
         }
         _ => rules.controls.get("exec")?.description.clone(),
+    };
+    let servers = cataloged.iter().filter_map(|t| t.source.mcp_server());
+    let head = match rules.namespaces.as_ref().and_then(|n| n.write(servers)) {
+        Some(namespaces) => format!("{head}\n\n{namespaces}"),
+        None => head,
     };
     Some(match index {
         Some(index) if !index.text.is_empty() => format!("{head}\n\n{}", index.text),

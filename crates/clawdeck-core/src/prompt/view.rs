@@ -17,7 +17,7 @@ use crate::policy::{PolicyError, Resolution};
 use crate::provider::{ProviderApi, ProviderExport, export_tools_as};
 use crate::skills::eligibility::platform_name;
 use crate::skills::sources::{home_dir, prompt_limits, skill_roots, workspace_dir};
-use crate::skills::{EligibilityEnv, SkillSet, resolve_skills};
+use crate::skills::{AgentSkillFilter, EligibilityEnv, SkillSet, resolve_skills};
 use crate::tool::ToolSpec;
 
 /// Choices that are not part of the policy context.
@@ -71,12 +71,14 @@ pub fn build_llm_view(
         .visible()
         .filter_map(|t| registry.get(&t.name).cloned())
         .collect();
+    let agent = resolution.resolved.agent.clone();
+    // OpenClaw's own prompt (not the seed's) for a pack whose release's template is shipped.
+    let template = (!registry.semantics.is_seed())
+        .then(|| super::template::shipped(&series_of(&registry.semantics.id)))
+        .flatten();
+    let (package, workspace, skills) = prompt_sources(config, &agent, template.is_some());
     // Today's OpenClaw: tools by name, Tool Search's direct tools only, schemas as they are.
-    let facts = super::surface::RunFacts::of_turn(
-        &registry.semantics,
-        &resolution.resolved,
-        &resolution.context,
-    );
+    let facts = run_facts(registry, &resolution, &skills);
     let surface = super::surface::model_surface(&registry.semantics, &config.raw, facts, &visible);
     let (sent, tooling) = match &surface {
         Some(surface) => (
@@ -92,11 +94,6 @@ pub fn build_llm_view(
         .filter(|t| export.tools.contains(&t.name))
         .collect();
 
-    let agent = resolution.resolved.agent.clone();
-    let template = surface
-        .as_ref()
-        .and_then(|_| super::template::shipped(&series_of(&registry.semantics.id)));
-    let (package, workspace, skills) = prompt_sources(config, &agent, template.is_some());
     let (sections, files, prompt) = match (template, &surface) {
         (Some(template), Some(surface)) => {
             let run = run_shape(
@@ -152,6 +149,22 @@ pub fn build_llm_view(
 
 /// What the prompt reads from disk: the installed OpenClaw package (a release with a template
 /// only), the agent's workspace (OpenClaw's default when none is configured) and the skills.
+/// What of the run decides the tools' descriptions, its skills included.
+fn run_facts(
+    registry: &Registry,
+    resolution: &Resolution,
+    skills: &SkillSet,
+) -> super::surface::RunFacts {
+    super::surface::RunFacts {
+        skills_listed: skills.prompt.text.contains("<skill>"),
+        ..super::surface::RunFacts::of_turn(
+            &registry.semantics,
+            &resolution.resolved,
+            &resolution.context,
+        )
+    }
+}
+
 fn prompt_sources(
     config: &LoadedConfig,
     agent: &str,
@@ -171,12 +184,16 @@ fn prompt_sources(
     if openclaws {
         openclaw_skill_roots(&mut roots, config, agent, package.as_deref());
     }
-    let skills = resolve_skills(
-        &roots,
-        &EligibilityEnv::from_process(config.raw.clone()),
-        &prompt_limits(&config.raw),
-        home.as_deref(),
-    );
+    // The agent's own entry decides its skill allowlist and prompt budget.
+    let info = config.agent(agent).filter(|a| !a.implicit);
+    let entry = info.and_then(|a| Some((config.agent_raw(a)?, a.path.to_string())));
+    let entry = entry.as_ref().map(|(e, path)| (*e, path.as_str()));
+    let env = EligibilityEnv {
+        agent_skills: AgentSkillFilter::of(&config.raw, entry),
+        ..EligibilityEnv::from_process(config.raw.clone())
+    };
+    let limits = prompt_limits(&config.raw, entry.map(|(e, _)| e));
+    let skills = resolve_skills(&roots, &env, &limits, home.as_deref());
     (package, workspace, skills)
 }
 

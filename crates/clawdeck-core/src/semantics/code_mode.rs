@@ -39,6 +39,9 @@ pub struct CodeModeRules {
     /// How exec's description before the index is written; none for packs without it.
     #[serde(default)]
     pub description: Option<super::CodeModeDescription>,
+    /// What the description says of the MCP servers code can call; none for packs without it.
+    #[serde(default)]
+    pub namespaces: Option<super::CodeModeNamespaces>,
 }
 
 /// Whether Code Mode engages for a run, and what decides it.

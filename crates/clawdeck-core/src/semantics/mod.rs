@@ -12,6 +12,7 @@ mod code_mode;
 mod code_mode_description;
 mod code_mode_hint;
 mod code_mode_index;
+mod code_mode_namespaces;
 mod media;
 mod model_rules;
 pub mod normalize;
@@ -35,6 +36,7 @@ pub use code_mode_hint::{
     input_hint as code_mode_input_hint, output_hint as code_mode_output_hint,
 };
 pub use code_mode_index::{CodeModeIndex, WrittenIndex};
+pub use code_mode_namespaces::CodeModeNamespaces;
 pub use media::{Credentials, MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use model_rules::{ClaudeImageRule, ClaudeImageRuleSpec, IdPolicy, ModelRules};
 pub use swarm::SwarmRules;

@@ -262,9 +262,7 @@ fn parse_source(value: Option<Value>) -> Result<ToolSource, String> {
         None | Some(Value::Null) => Ok(ToolSource::Core),
         Some(Value::String(s)) => match s.split_once(':') {
             None if s == "core" => Ok(ToolSource::Core),
-            Some(("plugin", id)) if !id.is_empty() => Ok(ToolSource::Plugin {
-                plugin_id: id.to_string(),
-            }),
+            Some(("plugin", id)) if !id.is_empty() => Ok(ToolSource::plugin(id)),
             _ => Err(format!(
                 "source \"{s}\" is neither \"core\" nor \"plugin:<id>\""
             )),

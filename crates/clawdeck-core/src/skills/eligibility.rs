@@ -20,6 +20,42 @@ pub struct EligibilityEnv {
     pub config: Value,
     /// OpenClaw's platform name: `linux`, `darwin` or `win32`.
     pub os: String,
+    /// The run's agent's skill allowlist, when one is configured.
+    pub agent_skills: Option<AgentSkillFilter>,
+}
+
+/// An agent's skill allowlist (OpenClaw's `resolveEffectiveAgentSkillFilter`): the agent
+/// entry's own `skills` when it has the key, else `agents.defaults.skills`. Only the skills
+/// it names are offered (`[]`: none); without either key, every skill is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AgentSkillFilter {
+    /// The skill names, trimmed, empty ones dropped.
+    pub names: Vec<String>,
+    /// Where it is written (`agents.list[1].skills`, `agents.defaults.skills`).
+    pub key: String,
+}
+
+impl AgentSkillFilter {
+    /// The filter for the agent whose entry is `entry` (at `entry_path`), under `raw`.
+    pub fn of(raw: &Value, entry: Option<(&Value, &str)>) -> Option<AgentSkillFilter> {
+        let (list, key) = match entry.and_then(|(e, path)| Some((e.get("skills")?, path))) {
+            Some((own, path)) => (own, format!("{path}.skills")),
+            None => (
+                raw.pointer("/agents/defaults/skills")?,
+                "agents.defaults.skills".to_string(),
+            ),
+        };
+        let names = list
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(str::to_string)
+            .collect();
+        Some(AgentSkillFilter { names, key })
+    }
 }
 
 impl EligibilityEnv {
@@ -33,6 +69,7 @@ impl EligibilityEnv {
             env: std::env::vars().collect(),
             config,
             os: platform_name(std::env::consts::OS),
+            agent_skills: None,
         }
     }
 
@@ -74,6 +111,10 @@ pub enum Ineligible {
     Disabled,
     /// A bundled skill outside `skills.allowBundled`.
     BundledNotAllowed,
+    /// Not named by the agent's skill allowlist (at `key`).
+    NotInAgentAllowlist {
+        key: String,
+    },
     Os {
         allowed: Vec<String>,
         actual: String,
@@ -97,6 +138,7 @@ impl std::fmt::Display for Ineligible {
         match self {
             Ineligible::Disabled => write!(f, "disabled in skills.entries"),
             Ineligible::BundledNotAllowed => write!(f, "bundled skill not in skills.allowBundled"),
+            Ineligible::NotInAgentAllowlist { key } => write!(f, "not named in {key}"),
             Ineligible::Os { allowed, actual } => {
                 write!(f, "os {actual} not in [{}]", allowed.join(", "))
             }
@@ -146,6 +188,13 @@ pub fn check_eligibility(skill: &Skill, env: &EligibilityEnv) -> Vec<Ineligible>
             .any(|a| a.as_str() == Some(skill_key(skill)) || a.as_str() == Some(&skill.name))
     {
         reasons.push(Ineligible::BundledNotAllowed);
+    }
+    if let Some(filter) = &env.agent_skills
+        && !filter.names.contains(&skill.name)
+    {
+        reasons.push(Ineligible::NotInAgentAllowlist {
+            key: filter.key.clone(),
+        });
     }
     if !skill.os.is_empty() {
         let allowed: Vec<String> = skill.os.iter().map(|o| platform_name(o)).collect();
@@ -389,5 +438,48 @@ mod tests {
             &json!({"browser": {"enabled": false}}),
             "browser.enabled"
         ));
+    }
+
+    #[test]
+    fn an_agents_skill_allowlist_offers_only_what_it_names() {
+        let raw = json!({"agents": {"defaults": {"skills": [" s ", ""]}}});
+        let defaults = AgentSkillFilter::of(&raw, None).expect("the defaults' list");
+        assert_eq!(defaults.names, vec!["s".to_string()]);
+        assert_eq!(defaults.key, "agents.defaults.skills");
+        let locked = json!({"id": "locked", "skills": []});
+        let own = AgentSkillFilter::of(&raw, Some((&locked, "agents.list[1]"))).unwrap();
+        assert!(own.names.is_empty(), "an empty list of its own: no skills");
+        assert_eq!(own.key, "agents.list[1].skills");
+        let open = json!({"id": "open"});
+        assert_eq!(
+            AgentSkillFilter::of(&raw, Some((&open, "agents.list[2]"))),
+            Some(defaults.clone()),
+            "no key of its own: the defaults'"
+        );
+        assert_eq!(
+            AgentSkillFilter::of(&json!({}), Some((&open, "agents.list[0]"))),
+            None
+        );
+
+        let mut s = skill(Requires::default(), &[]);
+        s.always = true;
+        let mut env = EligibilityEnv {
+            os: "linux".into(),
+            agent_skills: Some(defaults),
+            ..Default::default()
+        };
+        assert!(check_eligibility(&s, &env).is_empty(), "named");
+        env.agent_skills = Some(own);
+        assert_eq!(
+            check_eligibility(&s, &env),
+            vec![Ineligible::NotInAgentAllowlist {
+                key: "agents.list[1].skills".into()
+            }],
+            "even an always skill"
+        );
+        assert_eq!(
+            check_eligibility(&s, &env)[0].to_string(),
+            "not named in agents.list[1].skills"
+        );
     }
 }

@@ -22,7 +22,7 @@ pub use commands::{
     SkillCommand, build_skill_commands, find_command, parse_slash, sanitize_command_name,
 };
 pub use dispatch::{DispatchPlan, plan_dispatch};
-pub use eligibility::{EligibilityEnv, Ineligible, check_eligibility};
+pub use eligibility::{AgentSkillFilter, EligibilityEnv, Ineligible, check_eligibility};
 pub use format::{SkillsPrompt, SkillsPromptLimits, build_skills_prompt};
 pub use load::{LinkedRoot, LoadedSkills, SkillRoots, load_skills};
 

@@ -82,17 +82,21 @@ pub fn skill_roots(config: &LoadedConfig, agent: Option<&str>) -> SkillRoots {
 }
 
 /// `skills.limits.maxSkillsInPrompt` / `maxSkillsPromptChars`, else 150 / 30 000.
-pub(crate) fn prompt_limits(raw_config: &Value) -> SkillsPromptLimits {
+/// An agent's own `skillsLimits.maxSkillsPromptChars` (its `entry`) comes before the global one.
+pub(crate) fn prompt_limits(raw_config: &Value, entry: Option<&Value>) -> SkillsPromptLimits {
     let defaults = SkillsPromptLimits::default();
-    let limit = |key: &str| {
-        raw_config
-            .pointer(&format!("/skills/limits/{key}"))
+    let number = |value: Option<&Value>| {
+        value
             .and_then(Value::as_u64)
             .and_then(|n| usize::try_from(n).ok())
     };
+    let limit = |key: &str| number(raw_config.pointer(&format!("/skills/limits/{key}")));
+    let own_chars = number(entry.and_then(|e| e.pointer("/skillsLimits/maxSkillsPromptChars")));
     SkillsPromptLimits {
         max_skills: limit("maxSkillsInPrompt").unwrap_or(defaults.max_skills),
-        max_chars: limit("maxSkillsPromptChars").unwrap_or(defaults.max_chars),
+        max_chars: own_chars
+            .or_else(|| limit("maxSkillsPromptChars"))
+            .unwrap_or(defaults.max_chars),
     }
 }
 
@@ -121,13 +125,22 @@ mod tests {
 
     #[test]
     fn limits_come_from_config() {
-        let limits = prompt_limits(&json!({"skills": {"limits": {"maxSkillsInPrompt": 3}}}));
+        let raw =
+            json!({"skills": {"limits": {"maxSkillsInPrompt": 3, "maxSkillsPromptChars": 900}}});
+        let limits = prompt_limits(&raw, None);
         assert_eq!(
             limits,
             SkillsPromptLimits {
                 max_skills: 3,
-                max_chars: 30_000
+                max_chars: 900
             }
+        );
+        let agent = json!({"id": "ops", "skillsLimits": {"maxSkillsPromptChars": 400}});
+        let own = prompt_limits(&raw, Some(&agent));
+        assert_eq!(
+            (own.max_skills, own.max_chars),
+            (3, 400),
+            "the agent's own budget"
         );
     }
 }

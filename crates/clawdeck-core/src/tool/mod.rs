@@ -29,8 +29,13 @@ pub enum ToolSource {
     Runtime,
     /// Tools a messaging channel contributes (whatsapp_login, ...).
     Channel { channel: String },
-    /// Tools a plugin declares.
-    Plugin { plugin_id: String },
+    /// Tools a plugin declares; an MCP server's tools (plugin `bundle-mcp`) also name their
+    /// server (its provider-safe name, as OpenClaw's catalog keeps it).
+    Plugin {
+        plugin_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mcp_server: Option<String>,
+    },
     /// Tools that do their work on a remote OpenClaw (clawbot_router).
     Remote,
 }
@@ -49,7 +54,23 @@ impl ToolSource {
 
     pub fn plugin_id(&self) -> Option<&str> {
         match self {
-            ToolSource::Plugin { plugin_id } => Some(plugin_id),
+            ToolSource::Plugin { plugin_id, .. } => Some(plugin_id),
+            _ => None,
+        }
+    }
+
+    /// A plugin's tool.
+    pub fn plugin(plugin_id: impl Into<String>) -> ToolSource {
+        ToolSource::Plugin {
+            plugin_id: plugin_id.into(),
+            mcp_server: None,
+        }
+    }
+
+    /// The MCP server (its safe name) an MCP server tool comes from.
+    pub fn mcp_server(&self) -> Option<&str> {
+        match self {
+            ToolSource::Plugin { mcp_server, .. } => mcp_server.as_deref(),
             _ => None,
         }
     }
