@@ -26,6 +26,10 @@ doc["source"] = "dist/system-prompt-params-*.js buildAgentSystemPrompt and the s
 doc["skillsPreamble"] = doc["skillsPreamble"].replace(
     "Read a skill's file at its listed location when the task matches its description.",
     "Use the read tool to load a skill's file when the task matches its description.")
+doc["skillsCompactLoading"] = {
+    "described": "Use the read tool to load a skill's file when the task matches its name or description.",
+    "bare": "Use the read tool to load a skill's file when the task matches its name.",
+}
 sections = doc["sections"]
 # 2026.8.2's buildToolSearchRunPlan reads the cataloged tools only when they are callable by
 # name (Tool Search's directory mode); otherwise, and under Code Mode, the direct ones.

@@ -341,6 +341,15 @@ doc = {
   "capturedFrom": "openclaw@2026.9.6",
   "source": "dist/system-prompt-params-*.mjs buildAgentSystemPrompt and the section builders it calls (promised-work-prompt, watched-sessions-prompt, memory-tool-contract, date-time, source-reply-delivery-mode); checked section by section against recorded first requests (tests/prompt_fidelity.rs)",
   "skillsPreamble": "The following skills provide specialized instructions for specific tasks.\nRead a skill's file at its listed location when the task matches its description.\nWhen a skill file references a relative path, resolve it against the skill directory (parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.",
+  # The preamble's second line in the compact catalog a budget falls back to
+  # (dist/skill-contract-*.mjs formatSkillsCompactForPrompt): with shortened descriptions, without.
+  # The catalog's budget when skills.limits sets none (DEFAULT_MAX_SKILLS_PROMPT_CHARS in
+  # dist/skill-prompt-limits-*.mjs; 2026.8's .js: the same).
+  "skillsPromptMaxChars": 18000,
+  "skillsCompactLoading": {
+    "described": "Read a skill's file at its listed location when the task matches its name or description.",
+    "bare": "Read a skill's file at its listed location when the task matches its name.",
+  },
   "channelIds": "feishu|googlechat|nostr|buzz|msteams|mattermost|nextcloud-talk|matrix|raft|a2a|line|zalo|clickclack|zalouser|sms|synology-chat|tlon|discord|imessage|irc|reef|signal|slack|telegram|twitch|whatsapp",
   "nativeApprovalChannels": ["discord", "googlechat", "imessage", "matrix", "qqbot", "signal", "slack", "whatsapp"],
   # WORKSPACE_BOOTSTRAP_FILENAMES (dist/workspace-bootstrap-policy-*.mjs; 2026.8: workspace-*.js): no

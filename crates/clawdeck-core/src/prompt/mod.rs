@@ -12,6 +12,7 @@ pub mod router_guidance;
 mod run_facts;
 pub mod sandbox_info;
 pub(crate) mod session_visibility;
+mod skills_catalog;
 pub mod split;
 pub mod surface;
 pub mod template;

@@ -163,20 +163,17 @@ pub fn sandbox_info(
     }
 }
 
-/// Each skill's `<location>` in a skills block as the sandbox's copy:
+/// Each skill's location (its SKILL.md, in the skills' order) as the sandbox's copy:
 /// `<root>/skills/<its folder's name>/SKILL.md`, a repeated folder name numbered `-2`, `-3`...
-pub fn sandbox_skill_locations(block: &str, root: &str) -> String {
+pub fn sandbox_skill_locations<'a>(
+    paths: impl IntoIterator<Item = &'a Path>,
+    root: &str,
+) -> Vec<String> {
     let mut used: Vec<String> = Vec::new();
-    let lines: Vec<String> = block
-        .lines()
-        .map(|line| {
-            let Some(path) = line
-                .strip_prefix("<location>")
-                .and_then(|p| p.strip_suffix("</location>"))
-            else {
-                return line.to_string();
-            };
-            let folder = Path::new(path)
+    paths
+        .into_iter()
+        .map(|path| {
+            let folder = path
                 .parent()
                 .and_then(Path::file_name)
                 .map(|n| n.to_string_lossy().into_owned())
@@ -188,10 +185,9 @@ pub fn sandbox_skill_locations(block: &str, root: &str) -> String {
                 n += 1;
             }
             used.push(name.clone());
-            format!("<location>{root}/skills/{name}/SKILL.md</location>")
+            format!("{root}/skills/{name}/SKILL.md")
         })
-        .collect();
-    lines.join("\n")
+        .collect()
 }
 
 #[cfg(test)]
@@ -258,10 +254,10 @@ mod tests {
 
     #[test]
     fn skill_locations_become_the_sandbox_copies_numbered_when_folders_repeat() {
-        let block = "<skill>\n<location>/a/x/SKILL.md</location>\n</skill>\n\
-                     <skill>\n<location>/b/x/SKILL.md</location>\n</skill>";
-        let shown = sandbox_skill_locations(block, "/ws");
-        assert!(shown.contains("<location>/ws/skills/x/SKILL.md</location>"));
-        assert!(shown.contains("<location>/ws/skills/x-2/SKILL.md</location>"));
+        let paths = [Path::new("/a/x/SKILL.md"), Path::new("/b/x/SKILL.md")];
+        assert_eq!(
+            sandbox_skill_locations(paths, "/ws"),
+            ["/ws/skills/x/SKILL.md", "/ws/skills/x-2/SKILL.md"]
+        );
     }
 }

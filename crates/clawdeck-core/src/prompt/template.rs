@@ -20,6 +20,10 @@ pub struct PromptTemplate {
     pub captured_from: String,
     /// The lines above `<available_skills>`.
     pub skills_preamble: String,
+    /// The preamble's second line when a budget makes the catalog compact.
+    pub skills_compact_loading: CompactLoading,
+    /// The catalog's budget in characters when `skills.limits` sets none.
+    pub skills_prompt_max_chars: usize,
     /// The channels a proactive `message` may name (`a|b|c`), as the release lists them.
     pub channel_ids: String,
     /// Channels whose exec approvals are native cards and buttons.
@@ -38,6 +42,14 @@ pub struct PromptTemplate {
     /// Which runs get the release's GPT-5 overlay (Interaction Style and a behaviour contract).
     #[serde(default)]
     pub gpt5_overlay: Option<Gpt5Overlay>,
+}
+
+/// The skills preamble's loading line in a compact catalog: with shortened descriptions
+/// (`described`), without any (`bare`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct CompactLoading {
+    pub described: String,
+    pub bare: String,
 }
 
 /// Whether the tools Tool Search or Code Mode catalogs count for the prompt's conditions

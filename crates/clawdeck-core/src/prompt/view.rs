@@ -17,7 +17,9 @@ use crate::policy::{PolicyError, Resolution};
 use crate::provider::{ProviderApi, ProviderExport, export_tools_as};
 use crate::skills::eligibility::platform_name;
 use crate::skills::sources::{home_dir, prompt_limits, skill_roots, workspace_dir};
-use crate::skills::{AgentSkillFilter, EligibilityEnv, SkillSet, resolve_skills};
+use crate::skills::{
+    AgentSkillFilter, EligibilityEnv, SkillSet, SkillsPromptLimits, resolve_skills,
+};
 use crate::tool::ToolSpec;
 
 /// Choices that are not part of the policy context.
@@ -76,7 +78,7 @@ pub fn build_llm_view(
     let template = (!registry.semantics.is_seed())
         .then(|| super::template::shipped(&series_of(&registry.semantics.id)))
         .flatten();
-    let (package, workspace, skills) = prompt_sources(config, &agent, template.is_some());
+    let (package, workspace, skills) = prompt_sources(config, &agent, template);
     // Today's OpenClaw: tools by name, Tool Search's direct tools only, schemas as they are.
     let facts = run_facts(registry, &resolution, &skills);
     let surface = super::surface::model_surface(&registry.semantics, &config.raw, facts, &visible);
@@ -168,8 +170,9 @@ fn run_facts(
 fn prompt_sources(
     config: &LoadedConfig,
     agent: &str,
-    openclaws: bool,
+    template: Option<&super::template::PromptTemplate>,
 ) -> (Option<PathBuf>, PathBuf, SkillSet) {
+    let openclaws = template.is_some();
     let package = openclaws
         .then(|| crate::paths::openclaw_package(&crate::config::openclaw_bin(config)))
         .flatten();
@@ -192,8 +195,18 @@ fn prompt_sources(
         agent_skills: AgentSkillFilter::of(&config.raw, entry),
         ..EligibilityEnv::from_process(config.raw.clone())
     };
-    let limits = prompt_limits(&config.raw, entry.map(|(e, _)| e));
-    let skills = resolve_skills(&roots, &env, &limits, home.as_deref());
+    // The release's own budget when the config sets none (the seed's otherwise).
+    let defaults = SkillsPromptLimits {
+        max_chars: template.map_or(SkillsPromptLimits::default().max_chars, |t| {
+            t.skills_prompt_max_chars
+        }),
+        ..SkillsPromptLimits::default()
+    };
+    let limits = prompt_limits(&config.raw, entry.map(|(e, _)| e), defaults);
+    let mut skills = resolve_skills(&roots, &env, &limits, home.as_deref());
+    if let Some(template) = template {
+        skills.prompt = release_catalog(template, &skills, None);
+    }
     (package, workspace, skills)
 }
 
@@ -377,66 +390,49 @@ fn openclaw_text(
         deferred_directory,
         code_mode: surface.code_mode,
     };
-    // A sandboxed run reads the sandbox's copies of the skills.
-    let listed = match run.sandbox.as_ref().and_then(|s| s.skills_root.as_deref()) {
-        Some(root) => super::sandbox_info::sandbox_skill_locations(&skills.prompt.text, root),
+    // A sandboxed run reads the sandbox's copies of the skills (their paths count in the budget).
+    let block = match run.sandbox.as_ref().and_then(|s| s.skills_root.as_deref()) {
+        Some(root) => release_catalog(template, skills, Some(root)).text,
         None => skills.prompt.text.clone(),
     };
-    let block = skills_block(template, &listed, home_dir().as_deref());
     super::openclaw_prompt::build(template, config, run, &tools, &block)
 }
 
-/// The skills block as the release words it: its preamble, then `<available_skills>` with
-/// each skill's fields indented.
-fn skills_block(
+/// The skills catalog as the release writes it (`skills_catalog`), each skill where the run
+/// reads it: under the home folder as `~/...`, or a sandboxed run's copy under `sandbox_root`.
+fn release_catalog(
     template: &super::template::PromptTemplate,
-    block: &str,
-    home: Option<&std::path::Path>,
-) -> String {
-    if block.trim().is_empty() {
-        return String::new();
-    }
-    // Each <skill>...</skill> entry, sorted by name as OpenClaw lists them; the lines around
-    // the entries stay where they are.
-    let mut head: Vec<String> = Vec::new();
-    let mut entries: Vec<Vec<String>> = Vec::new();
-    let mut tail: Vec<String> = Vec::new();
-    for line in block.lines() {
-        let shown = if line.starts_with("<skill>") || line.starts_with("</skill>") {
-            format!("  {line}")
-        } else if let Some(path) = line.strip_prefix("<location>") {
-            format!("    <location>{}", compact_home(path, home))
-        } else if line.starts_with("<name>") || line.starts_with("<description>") {
-            format!("    {line}")
-        } else {
-            line.to_string()
-        };
-        if line.starts_with("<skill>") {
-            entries.push(vec![shown]);
-        } else if let Some(open) = entries
-            .last_mut()
-            .filter(|e| e.last().is_some_and(|l| !l.ends_with("</skill>")))
-        {
-            open.push(shown);
-        } else if entries.is_empty() {
-            head.push(shown);
-        } else {
-            tail.push(shown);
-        }
-    }
-    let name = |entry: &Vec<String>| {
-        entry
+    skills: &SkillSet,
+    sandbox_root: Option<&str>,
+) -> crate::skills::SkillsPrompt {
+    use super::skills_catalog::{CatalogSkill, CatalogWording, skills_catalog};
+    let offered: Vec<&crate::skills::Skill> = skills.for_model().collect();
+    let home = home_dir();
+    let locations: Vec<String> = match sandbox_root {
+        Some(root) => super::sandbox_info::sandbox_skill_locations(
+            offered.iter().map(|s| s.file_path.as_path()),
+            root,
+        ),
+        None => offered
             .iter()
-            .find_map(|l| l.trim_start().strip_prefix("<name>"))
-            .map(|n| n.trim_end_matches("</name>").to_string())
+            .map(|s| compact_home(&s.file_path.display().to_string(), home.as_deref()))
+            .collect(),
     };
-    entries.sort_by_key(|e| name(e));
-    let body: Vec<String> = head
-        .into_iter()
-        .chain(entries.into_iter().flatten())
-        .chain(tail)
+    let catalog = offered
+        .iter()
+        .zip(locations)
+        .map(|(skill, location)| CatalogSkill {
+            name: skill.name.clone(),
+            description: skill.description.clone(),
+            location,
+        })
         .collect();
-    format!("{}\n\n{}", template.skills_preamble, body.join("\n"))
+    let wording = CatalogWording {
+        preamble: &template.skills_preamble,
+        described: &template.skills_compact_loading.described,
+        bare: &template.skills_compact_loading.bare,
+    };
+    skills_catalog(catalog, &skills.limits, wording)
 }
 
 /// A path under the home folder as `~/...`, as OpenClaw shows skill locations.

@@ -32,6 +32,7 @@ pub use client_caps::{
 };
 pub use code_mode::{CodeModeActivation, CodeModeRules, RunAgent};
 pub use code_mode_description::{CatalogFacts, CodeModeBudgets, CodeModeDescription, Limit};
+pub(crate) use code_mode_hint::collate;
 pub use code_mode_hint::{
     input_hint as code_mode_input_hint, output_hint as code_mode_output_hint,
 };

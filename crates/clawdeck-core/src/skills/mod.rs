@@ -118,6 +118,8 @@ pub struct SkillSet {
     pub warnings: Vec<String>,
     pub prompt: SkillsPrompt,
     pub commands: Vec<SkillCommand>,
+    /// The limits the prompt's catalog is cut to.
+    pub limits: SkillsPromptLimits,
 }
 
 impl SkillSet {
@@ -127,6 +129,11 @@ impl SkillSet {
             .iter()
             .filter(|s| s.eligible())
             .map(|s| &s.skill)
+    }
+
+    /// The skills offered to the model (eligible, model-invocable), in order.
+    pub fn for_model(&self) -> impl Iterator<Item = &Skill> {
+        self.eligible().filter(|s| !s.disable_model_invocation)
     }
 }
 
@@ -165,5 +172,6 @@ pub fn resolve_skills(
         warnings: loaded.warnings,
         prompt,
         commands,
+        limits: limits.clone(),
     }
 }

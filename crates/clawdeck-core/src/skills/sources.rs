@@ -81,10 +81,14 @@ pub fn skill_roots(config: &LoadedConfig, agent: Option<&str>) -> SkillRoots {
     }
 }
 
-/// `skills.limits.maxSkillsInPrompt` / `maxSkillsPromptChars`, else 150 / 30 000.
-/// An agent's own `skillsLimits.maxSkillsPromptChars` (its `entry`) comes before the global one.
-pub(crate) fn prompt_limits(raw_config: &Value, entry: Option<&Value>) -> SkillsPromptLimits {
-    let defaults = SkillsPromptLimits::default();
+/// `skills.limits.maxSkillsInPrompt` / `maxSkillsPromptChars`.
+/// An agent's own `skillsLimits.maxSkillsPromptChars` (its `entry`) comes before the global one;
+/// `defaults` where neither is set.
+pub(crate) fn prompt_limits(
+    raw_config: &Value,
+    entry: Option<&Value>,
+    defaults: SkillsPromptLimits,
+) -> SkillsPromptLimits {
     let number = |value: Option<&Value>| {
         value
             .and_then(Value::as_u64)
@@ -127,7 +131,7 @@ mod tests {
     fn limits_come_from_config() {
         let raw =
             json!({"skills": {"limits": {"maxSkillsInPrompt": 3, "maxSkillsPromptChars": 900}}});
-        let limits = prompt_limits(&raw, None);
+        let limits = prompt_limits(&raw, None, SkillsPromptLimits::default());
         assert_eq!(
             limits,
             SkillsPromptLimits {
@@ -136,7 +140,7 @@ mod tests {
             }
         );
         let agent = json!({"id": "ops", "skillsLimits": {"maxSkillsPromptChars": 400}});
-        let own = prompt_limits(&raw, Some(&agent));
+        let own = prompt_limits(&raw, Some(&agent), SkillsPromptLimits::default());
         assert_eq!(
             (own.max_skills, own.max_chars),
             (3, 400),
