@@ -68,7 +68,7 @@ fn local_run_options(
 }
 
 pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
-    let loaded = match config::load_from(&cli.config_request()) {
+    let mut loaded = match config::load_from(&cli.config_request()) {
         Ok(loaded) => loaded,
         Err(err) => {
             crate::cli::err_untrusted(cli, &format!("clawdeck verify: {err}"));
@@ -80,6 +80,8 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             "clawdeck verify: warning: comparing a gateway with the embedded demo config (no OpenClaw config found); the demo is not the gateway's config, so disagreements are expected. Pass --config with the gateway's openclaw.json"
         );
     }
+    // The prediction reads the package of the OpenClaw the lab runs (its skills and docs).
+    loaded.settings.router.cli_bin = args.openclaw.as_ref().map(|p| p.display().to_string());
     let registry = Registry::build(&loaded, cli.server_listing());
     let ctx = match session_context(cli, args) {
         Ok(ctx) => ctx,

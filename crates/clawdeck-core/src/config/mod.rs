@@ -489,9 +489,12 @@ pub enum VersionProbe {
     Defer,
 }
 
-/// The binary `openclaw --version` is asked of: `$OPENCLAW_BIN`, else clawdeck.json5
-/// `router.bin`.
+/// The OpenClaw binary: the one a command was given (`verify --openclaw`), else
+/// `$OPENCLAW_BIN`, else clawdeck.json5 `router.bin`.
 pub fn openclaw_bin(loaded: &LoadedConfig) -> String {
+    if let Some(bin) = &loaded.settings.router.cli_bin {
+        return bin.clone();
+    }
     std::env::var("OPENCLAW_BIN")
         .ok()
         .filter(|b| !b.trim().is_empty())

@@ -75,6 +75,10 @@ pub struct PluginSettings {
 pub struct RouterSettings {
     /// The `openclaw` binary; `OPENCLAW_BIN` overrides it.
     pub bin: String,
+    /// The binary a command was given (`verify --openclaw`): it overrides both, for the run
+    /// and for what is read from its package (skills, docs). Never read from a file.
+    #[serde(skip)]
+    pub cli_bin: Option<String>,
     /// Extra arguments placed after `agent` (e.g. `["--local"]`).
     pub extra_args: Vec<String>,
     /// Phone number used with `--to` when the call names no agent.
@@ -118,6 +122,7 @@ impl Default for RouterSettings {
     fn default() -> Self {
         RouterSettings {
             bin: "openclaw".to_string(),
+            cli_bin: None,
             extra_args: Vec::new(),
             default_to: None,
             default_agent: None,

@@ -199,3 +199,12 @@ fn an_unknown_profile_is_refused_where_it_stands_unless_the_seed_answers() {
         "{refused}"
     );
 }
+
+#[test]
+fn a_commands_own_openclaw_binary_comes_before_the_environment_and_the_settings() {
+    let mut loaded = load_from_str("{}", "t.json5").unwrap();
+    loaded.settings.router.bin = "from-settings".into();
+    loaded.settings.router.cli_bin = Some("/opt/openclaw-2026.8/bin/openclaw".into());
+    // Whatever $OPENCLAW_BIN says.
+    assert_eq!(openclaw_bin(&loaded), "/opt/openclaw-2026.8/bin/openclaw");
+}
