@@ -341,6 +341,16 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn the_mcp_servers_exec_names_are_read_from_its_paragraph() {
+        let text = "Run JavaScript.\n\nMCP namespace globals are available in code mode:\n- MCP: MCP server tools grouped by server.\nRead API files; visible servers: catalog2, docs, fixtureFiles. Node-backed name collisions use a prefix.";
+        assert_eq!(
+            mcp_servers_named(text).unwrap(),
+            ["catalog2", "docs", "fixtureFiles"]
+        );
+        assert_eq!(mcp_servers_named("Run JavaScript."), None);
+    }
+
+    #[test]
     fn a_direct_request_lists_every_tool_with_its_function() {
         let body = json!({
             "messages": [{"role": "system", "content": "sys"}, {"role": "user", "content": "hi"}],

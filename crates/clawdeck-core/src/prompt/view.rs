@@ -149,8 +149,6 @@ pub fn build_llm_view(
     })
 }
 
-/// What the prompt reads from disk: the installed OpenClaw package (a release with a template
-/// only), the agent's workspace (OpenClaw's default when none is configured) and the skills.
 /// What of the run decides the tools' descriptions, its skills included.
 fn run_facts(
     registry: &Registry,
@@ -167,6 +165,9 @@ fn run_facts(
     }
 }
 
+/// What the prompt reads from disk: the installed OpenClaw package (a release with a template
+/// only), the agent's workspace (OpenClaw's default when none is configured) and the skills,
+/// their catalog cut as the release cuts it.
 fn prompt_sources(
     config: &LoadedConfig,
     agent: &str,
