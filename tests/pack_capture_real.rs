@@ -70,6 +70,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "claudeImageRule",
         "subagentEnvelope",
         "channelVariants",
+        "xaiTools",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }

@@ -227,6 +227,17 @@ for t in (media_on or {}).get("tools", []):
         tools.sort(key=lambda e: e["name"])
     entry["description"] = f["description"]
     entry["parameters"] = f["parameters"]
+# xAI's remote tools stay out of the default run; what they send when the xai plugin builds
+# them (the xai_tools run: both turned on, an xAI key).
+xai_rules = rules.get("xaiTools")
+if xai_rules:
+    xai_sent = {fn(t)["name"]: fn(t) for t in (req("xai_tools") or {}).get("tools", [])}
+    for name, key in xai_rules["tools"].items():
+        entry = next((e for e in tools if e["name"] == name), None)
+        if name not in xai_sent or entry is None:
+            raise SystemExit(f"the xai_tools run does not send {name}, which {xai_rules['where']} builds")
+        entry.update(description=xai_sent[name]["description"], parameters=xai_sent[name]["parameters"],
+                     requires=f"the xai plugin: a run on an xAI model, or {key}.enabled: true; and an xAI key")
 names = {t["name"] for t in tools}
 recorded = {t["name"]: t["description"] for t in tools}
 
@@ -327,7 +338,7 @@ for line in tl[2:]:
         prompt_summary[name] = text
 # Tools only other runs build (the media tools, the tools a gateway client's caps bring) have
 # their Tooling summary there.
-for extra_run in ("media_on", "vision_model", "client_caps"):
+for extra_run in ("media_on", "vision_model", "client_caps", "xai_tools"):
     extra_prompt = (req(extra_run) or {}).get("messages", [{}])[0].get("content", "")
     for line in (tooling(extra_prompt) or "").split("\n")[2:]:
         if not line.startswith("- "):
@@ -679,6 +690,8 @@ admin_changed = {name: f for name, f in admin_sent.items()
 management = rules.get("automationManagement")
 if management is None and admin_changed:
     raise SystemExit(f"the release grants no automation management, yet a Control UI admin's turn words {', '.join(admin_changed)} otherwise")
+if xai_rules:
+    pack["xaiTools"] = xai_rules
 if management is not None:
     if list(admin_changed) != ["automations"]:
         raise SystemExit(f"a Control UI admin's turn changes {sorted(admin_changed) or 'no tool'}, not automations alone")

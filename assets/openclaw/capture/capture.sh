@@ -155,6 +155,10 @@ record media_keys '{ profile: "full", toolSearch: false }' 'env: { vars: { OPENA
 # A key of a video provider that takes reference audio (FAL) grows video_generate's schema with
 # the audio references.
 record video_audio '{ profile: "full", toolSearch: false }' 'env: { vars: { FAL_KEY: "fal-capture" } },' || true
+# xAI's remote tools (x_search, code_execution): the xai plugin builds each when its config turns
+# it on and an xAI key resolves (on a model of another provider); what they send then.
+record xai_tools '{ profile: "full", toolSearch: false }' \
+  'env: { vars: { XAI_API_KEY: "xai-capture" } }, plugins: { entries: { xai: { config: { xSearch: { enabled: true }, codeExecution: { enabled: true } } } } },' || true
 # Swarm globals turned on and off (tools.swarm.enabled): the tools they bring (agents_wait) and
 # the forms they change (sessions_spawn's), whichever the release's default.
 record swarm_on '{ profile: "full", toolSearch: false, swarm: { enabled: true } }' || true
@@ -179,6 +183,9 @@ index_runs plugins_on code_mode_index_plugins "plugins: { entries: { $off_by_def
 # The tools only a gateway client's turn gets, indexed in such a turn (as the TUI).
 record_gateway code_mode_index_client '{ profile: "full", codeMode: true, allow: ["show_widget", "screen", "suggest_task", "dismiss_task"] }' \
   openclaw-tui ui inline-widgets,task-suggestions,ui-commands || true
+# xAI's remote tools, indexed where a key and their config bring them.
+record code_mode_index_xai '{ profile: "full", codeMode: true, allow: ["x_search", "code_execution"] }' \
+  'env: { vars: { XAI_API_KEY: "xai-capture" } }, plugins: { entries: { xai: { config: { xSearch: { enabled: true }, codeExecution: { enabled: true } } } } },' || true
 index_runs media_on code_mode_index_media '' \
   'mediaModels: { image: "openai/gpt-image-1", video: "google/veo-3", music: "google/lyria" }, pdfModel: "anthropic/claude-opus-4", imageModel: "openai/gpt-4o",'
 # Code Mode left to the release's default, on a model a provider catalog marks "preferred": the

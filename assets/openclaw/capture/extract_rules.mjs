@@ -568,6 +568,41 @@ async function codeModeNamespaces() {
 }
 const codeModeNamespacesRules = await codeModeNamespaces();
 
+// xAI's remote tools (the xai plugin's x_search and code_execution): built when the run has a
+// model provider, the tool's own config does not say enabled: false, the provider is xAI or
+// that config says enabled: true, and an xAI key resolves (the plugin's webSearch.apiKey, an
+// xai auth profile, XAI_API_KEY). Each condition is read where the release writes it.
+function xaiTools() {
+  const file = join("extensions", "xai", "index.js");
+  let src;
+  try { src = readFileSync(join(dist, file), "utf8"); } catch { return null; }
+  const wanted = [
+    'function shouldExposeXaiBilledTool(params) {\n\tconst activeProvider = params.activeProvider?.trim();\n\tif (!activeProvider || params.enabled === false) return false;\n\treturn isXaiProviderId(activeProvider) || params.enabled === true;\n}',
+    'if ((config && typeof config === "object" ? resolveEffectiveXSearchConfig(config) : void 0)?.enabled === false) return false;\n\treturn hasResolvableXaiApiKey(config, auth);',
+    'api.registerTool((ctx) => createLazyCodeExecutionTool(ctx), { name: "code_execution" });',
+    'api.registerTool((ctx) => createLazyXSearchTool(ctx), { name: "x_search" });',
+  ];
+  const auth = firstMatch(/\nfunction isXaiToolEnabled\(params\) \{\n\tif \(params\.enabled === false\) return false;\n\tconst configured = resolveConfiguredXaiToolApiKeyResult\(params\);\n\tif \(configured\.status === "available"\) return true;\n\tif \(configured\.status === "blocked"\) return false;\n\treturn hasXaiAuthProfile\(params\.auth\) \|\| Boolean\(readProviderEnvValue\(\[XAI_API_KEY_ENV_VAR\]\)\);/);
+  const env = auth && text(auth.file).match(/\nconst XAI_API_KEY_ENV_VAR = "(\w+)";/);
+  const keyPath = auth && text(auth.file).match(/\(cfg, "xai"\)\?\.apiKey, "(plugins\.entries\.xai\.config\.webSearch\.apiKey)", cfg\)/);
+  const ids = firstMatch(/\nconst XAI_PROVIDER_IDS = \/\* @__PURE__ \*\/ new Set\((\[[^\]]*\])\);/);
+  const configs = firstMatch(/\nfunction resolvePluginSearchConfig\(config, key\) \{\n\tconst pluginConfig = config\?\.plugins\?\.entries\?\.xai\?\.config;/);
+  const codeConfig = firstMatch(/const entry = entries && entries\.xai;\n\tconst config = entry && typeof entry === "object" \? entry\.config : void 0;\n\tconst value = config && typeof config === "object" \? config\.codeExecution : void 0;/);
+  if (!wanted.every((w) => src.includes(w)) || !auth || !env || !keyPath || !ids || !configs || !codeConfig) {
+    throw new Error(`${file}: xAI's remote tools are built on conditions this capture cannot read`);
+  }
+  return {
+    tools: { code_execution: "plugins.entries.xai.config.codeExecution", x_search: "plugins.entries.xai.config.xSearch" },
+    plugin: "xai",
+    providers: JSON.parse(ids.match[1]),
+    keyEnv: env[1],
+    keyConfig: keyPath[1],
+    profileProvider: "xai",
+    where: `${file}, ${auth.file}, ${ids.file}`,
+  };
+}
+const xaiToolRules = xaiTools();
+
 // Swarm globals (tools.swarm): their default, and that agents_wait is built only while they are
 // on (for the requester's agent: resolveSwarmConfig lays the agent's tools.swarm over the global).
 function swarmRules() {
@@ -624,6 +659,7 @@ console.log(JSON.stringify({
   codeModeIndex: codeModeIndexRules,
   codeModeDescription: codeModeDescriptionRules,
   codeModeNamespaces: codeModeNamespacesRules,
+  xaiTools: xaiToolRules,
   swarm,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],

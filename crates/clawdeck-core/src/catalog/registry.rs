@@ -128,6 +128,10 @@ impl Registry {
         // And those swarm globals bring where the release builds them only when asked; the
         // switch keeps them only while swarm globals are on.
         tools.extend(semantics.swarm_tools(&names));
+        // And xAI's remote tools where a key can bring them; a run keeps them on an xAI model
+        // or where their config turns them on.
+        let names: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+        tools.extend(semantics.xai_tools(&config.raw, &config.credentials(None), &names));
         let mut registry = Registry::from_parts_with(tools, discovered, semantics);
         warnings.append(&mut registry.warnings);
         // MCP servers come last: OpenClaw names their tools clear of every tool already there.

@@ -104,6 +104,7 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
     }
     out.extend(without_vision(inputs));
     out.extend(without_client_caps(inputs));
+    out.extend(without_xai(inputs));
     let removed: Vec<String> = out.iter().map(|(tool, _)| tool.clone()).collect();
     out.extend(
         without_own_credential(inputs)
@@ -227,6 +228,22 @@ pub(super) fn lacked_vision_tools(
                 .is_none()
         })
         .map(|spec| spec.name.clone())
+        .collect()
+}
+
+/// xAI's remote tools the registry holds that this run lacks: its provider is not xAI and
+/// their config does not turn them on.
+fn without_xai(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
+    let semantics = &inputs.registry.semantics;
+    let provider = inputs.resolved.provider.as_deref();
+    inputs
+        .registry
+        .tools
+        .iter()
+        .filter_map(|spec| {
+            let (path, reason) = semantics.xai_tool_off(&inputs.cfg.raw, &spec.name, provider)?;
+            Some((spec.name.clone(), SwitchedOff { path, reason }))
+        })
         .collect()
 }
 

@@ -234,7 +234,7 @@ impl Semantics {
     }
 
     /// Whether bundled plugin `plugin` loads in `raw`'s run.
-    fn plugin_loads(&self, raw: &Value, plugin: &str) -> bool {
+    pub(super) fn plugin_loads(&self, raw: &Value, plugin: &str) -> bool {
         self.switches
             .plugins
             .as_ref()

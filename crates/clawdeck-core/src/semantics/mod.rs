@@ -24,6 +24,7 @@ pub mod switches;
 mod synced;
 mod video_audio;
 mod vision;
+mod xai_tools;
 
 pub use automation_management::{AutomationManagement, CHANNEL_OWNER, CONTROL_UI_ADMIN};
 pub use client_caps::{ClientCapabilities, ClientTool, TurnClient};
@@ -46,6 +47,7 @@ pub use video_audio::VideoAudioReferences;
 pub use vision::{
     DeclaredModel, ModelInput, VisionTool, declared_input, declared_models, find_declared,
 };
+pub use xai_tools::XaiTools;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -467,6 +469,8 @@ pub struct Semantics {
     pub provider_auth_aliases: BTreeMap<String, String>,
     /// The tools a model that takes images brings, as they are sent then (see `vision`).
     pub vision_model_tools: BTreeMap<String, VisionTool>,
+    /// xAI's remote tools and what brings them (packs without them: none).
+    pub xai_tools: Option<XaiTools>,
     /// The tools a gateway client's capabilities decide, and what its clients declare (see
     /// `client_caps`).
     pub client_capabilities: ClientCapabilities,
@@ -650,6 +654,7 @@ pub fn newest() -> Arc<Semantics> {
                 provider_auth_aliases: BTreeMap::new(),
                 video_audio: None,
                 vision_model_tools: BTreeMap::new(),
+                xai_tools: None,
                 client_capabilities: ClientCapabilities::default(),
                 automation_management: None,
                 swarm: None,

@@ -123,6 +123,9 @@ pub(crate) struct PackFile {
     /// The tools a model that takes images brings, as they are sent then.
     #[serde(default)]
     pub vision_model_tools: BTreeMap<String, super::VisionTool>,
+    /// xAI's remote tools and what brings them.
+    #[serde(default)]
+    pub xai_tools: Option<super::XaiTools>,
     /// The tools a gateway client's capabilities decide, and what its clients declare.
     #[serde(default)]
     pub client_capabilities: super::ClientCapabilities,
@@ -556,6 +559,7 @@ impl PackFile {
             provider_auth_aliases: self.provider_auth_aliases,
             video_audio: self.video_audio_references,
             vision_model_tools: self.vision_model_tools,
+            xai_tools: self.xai_tools,
             client_capabilities: self.client_capabilities,
             automation_management: self.automation_management,
             swarm: self.swarm,

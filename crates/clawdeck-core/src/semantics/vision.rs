@@ -300,6 +300,7 @@ impl Semantics {
         }
         self.media_source(raw, creds, name)
             .map(|source| source.describe())
+            .or_else(|| self.xai_tool_brought_by(raw, creds, name))
     }
 }
 
