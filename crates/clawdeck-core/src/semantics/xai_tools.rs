@@ -5,9 +5,9 @@
 //! provider is xAI or that config says `enabled: true`, and an xAI key resolves (the plugin's
 //! `webSearch.apiKey`, an `xai` auth profile, `XAI_API_KEY`).
 //!
-//! The registry holds a tool when the config can bring it (the plugin loads, not turned off,
-//! a key); a run whose provider is not xAI keeps it only when its config turns it on (see
-//! [`Semantics::xai_tool_off`]).
+//! The registry holds a tool when the config can bring it (the plugin loads, a key); a run
+//! keeps it on an xAI model or where its config turns it on, never where its config turns it
+//! off (see [`Semantics::xai_tool_off`]).
 
 use std::collections::BTreeMap;
 
@@ -67,7 +67,7 @@ impl Semantics {
     }
 
     /// The xAI tools the registry holds for `raw`: those the config can bring (the plugin
-    /// loads, the tool is not turned off, an xAI key resolves), of those `already` lacks.
+    /// loads, an xAI key resolves), of those `already` lacks.
     pub fn xai_tools(
         &self,
         raw: &Value,
@@ -83,7 +83,6 @@ impl Semantics {
         self.conditional_specs
             .iter()
             .filter(|spec| rules.tools.contains_key(&spec.name) && !already.contains(&spec.name))
-            .filter(|spec| rules.enabled(raw, &spec.name) != Some(false))
             .cloned()
             .collect()
     }
@@ -98,8 +97,10 @@ impl Semantics {
     ) -> Option<(String, String)> {
         let rules = self.xai_tools.as_ref()?;
         let key = format!("{}.enabled", rules.tools.get(name)?);
-        if rules.enabled(raw, name) == Some(true) {
-            return None;
+        match rules.enabled(raw, name) {
+            Some(true) => return None,
+            Some(false) => return Some((key.clone(), format!("{key} is false"))),
+            None => {}
         }
         // A run always has a model; one the context does not name is OpenClaw's default,
         // which is not xAI's.
@@ -164,12 +165,12 @@ mod tests {
         assert_eq!(names, ["code_execution", "x_search"]);
         let off = json!({ "env": { "vars": { "XAI_API_KEY": "k" } },
             "plugins": { "entries": { "xai": { "config": { "xSearch": { "enabled": false } } } } } });
-        let names: Vec<String> = s
-            .xai_tools(&off, &none, &[])
-            .into_iter()
-            .map(|t| t.name)
-            .collect();
-        assert_eq!(names, ["code_execution"], "turned off by its own config");
+        let (path, reason) = s.xai_tool_off(&off, "x_search", Some("xai")).unwrap();
+        assert_eq!(path, "plugins.entries.xai.config.xSearch.enabled");
+        assert_eq!(
+            reason, "plugins.entries.xai.config.xSearch.enabled is false",
+            "off even on an xAI model"
+        );
 
         assert!(s.xai_tool_off(&key, "x_search", Some("xai")).is_none());
         assert!(s.xai_tool_off(&key, "x_search", Some("X-AI")).is_none());
