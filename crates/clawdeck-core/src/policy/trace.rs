@@ -343,11 +343,12 @@ impl Resolution {
 
     /// One tool's trace; the name is normalised (`Bash` finds `exec`).
     pub fn trace(&self, name: &str) -> Option<&ToolTrace> {
-        // An MCP server's tool keeps its server's capitals (`Fixture-Files__read`).
-        let wanted = super::normalize::normalize_tool_name(name);
+        // An MCP server's tool keeps its server's capitals (`Fixture-Files__read`): both sides
+        // are normalised (without a copy for a name already normal).
+        let wanted = super::normalize::normalized(name);
         self.tools
             .iter()
-            .find(|t| t.name == name || super::normalize::normalize_tool_name(&t.name) == wanted)
+            .find(|t| super::normalize::normalized(&t.name) == wanted)
     }
 
     pub fn layer(&self, id: LayerId) -> Option<&LayerSummary> {

@@ -301,6 +301,11 @@ fn exec_description(
     cataloged: &[ToolSpec],
 ) -> Option<String> {
     let index = rules.index.as_ref().map(|i| i.write(cataloged));
+    // The MCP servers whose tools code can call (each tool names its own).
+    let servers: Vec<&str> = cataloged
+        .iter()
+        .filter_map(|t| t.source.mcp_server())
+        .collect();
     let head = match (&rules.description, facts.code_mode_budgets) {
         (Some(description), Some(budgets)) => {
             let has = |name: &str| cataloged.iter().any(|t| t.name == name);
@@ -309,9 +314,7 @@ fn exec_description(
                     .as_ref()
                     .and_then(|i| i.callable_names.get("exec").cloned()),
                 nodes: has("nodes"),
-                mcp: cataloged
-                    .iter()
-                    .any(|t| t.source.plugin_id() == Some(crate::mcp_servers::BUNDLE_MCP)),
+                mcp: !servers.is_empty(),
                 sessions_spawn: has("sessions_spawn"),
                 swarm: facts.swarm.unwrap_or(false),
                 skills: facts.skills_listed,
@@ -320,7 +323,6 @@ fn exec_description(
         }
         _ => rules.controls.get("exec")?.description.clone(),
     };
-    let servers = cataloged.iter().filter_map(|t| t.source.mcp_server());
     let head = match rules.namespaces.as_ref().and_then(|n| n.write(servers)) {
         Some(namespaces) => format!("{head}\n\n{namespaces}"),
         None => head,

@@ -156,7 +156,7 @@ fn run_facts(
     skills: &SkillSet,
 ) -> super::surface::RunFacts {
     super::surface::RunFacts {
-        skills_listed: skills.prompt.text.contains("<skill>"),
+        skills_listed: skills.prompt.included > 0,
         ..super::surface::RunFacts::of_turn(
             &registry.semantics,
             &resolution.resolved,

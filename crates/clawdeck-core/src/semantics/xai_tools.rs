@@ -104,22 +104,15 @@ impl Semantics {
         }
         // A run always has a model; one the context does not name is OpenClaw's default,
         // which is not xAI's.
-        let provider = provider.map(str::trim).filter(|p| !p.is_empty());
-        match provider {
-            Some(p) if rules.is_xai(p) => None,
-            Some(p) => Some((
-                key.clone(),
-                format!(
-                    "the run's provider {p} is not xAI and {key} is not true (the xai plugin builds it on an xAI model, or where its config turns it on)"
-                ),
-            )),
-            None => Some((
-                key.clone(),
-                format!(
-                    "the run's model (OpenClaw's default) is not xAI's and {key} is not true (the xai plugin builds it on an xAI model, or where its config turns it on)"
-                ),
-            )),
-        }
+        let not_xai = match provider.map(str::trim).filter(|p| !p.is_empty()) {
+            Some(p) if rules.is_xai(p) => return None,
+            Some(p) => format!("the run's provider {p} is not xAI"),
+            None => "the run's model (OpenClaw's default) is not xAI's".to_string(),
+        };
+        let reason = format!(
+            "{not_xai} and {key} is not true (the xai plugin builds it on an xAI model, or where its config turns it on)"
+        );
+        Some((key, reason))
     }
 
     /// What brings xAI tool `name` into a run, in words; `None` for another tool.
