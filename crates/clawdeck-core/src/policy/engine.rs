@@ -193,10 +193,17 @@ pub fn resolve(
     let model = resolved.model.as_deref().zip(resolved.model_input.as_ref());
     let credentials = cfg.credentials(Some(agent.id.as_str()));
     for trace in &mut resolution.tools {
-        trace.built_because =
-            registry
-                .semantics
-                .built_because(&cfg.raw, &credentials, model, &trace.name);
+        // A tool a switch keeps OpenClaw from building was not built for any reason.
+        let switched_off = trace
+            .removed_by
+            .as_ref()
+            .is_some_and(|r| r.switched_off().is_some());
+        trace.built_because = (!switched_off)
+            .then(|| {
+                let semantics = &registry.semantics;
+                semantics.built_because(&cfg.raw, &credentials, model, &trace.name)
+            })
+            .flatten();
         if trace.name == "exec" && !registry.semantics.is_seed() {
             trace.notes = super::call_notes::exec_notes(cfg, agent, sandboxed);
         }

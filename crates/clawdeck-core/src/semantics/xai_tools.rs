@@ -115,7 +115,7 @@ impl Semantics {
         Some((key, reason))
     }
 
-    /// What brings xAI tool `name` into a run, in words; `None` for another tool.
+    /// What brings xAI tool `name` into a run that has it, in words; `None` for another tool.
     pub fn xai_tool_brought_by(
         &self,
         raw: &Value,
@@ -187,5 +187,35 @@ mod tests {
             s.xai_tool_off(&on, "read", Some("openai")).is_none(),
             "not an xAI tool"
         );
+    }
+
+    #[test]
+    fn only_a_tool_the_run_has_says_what_brought_it() {
+        let cfg = crate::config::load_from_str(
+            r#"{ agents: { defaults: { model: "xai/grok-4.3" } },
+                 env: { vars: { XAI_API_KEY: "k" } },
+                 plugins: { entries: { xai: { config: { xSearch: { enabled: false } } } } } }"#,
+            "t.json5",
+        )
+        .unwrap()
+        .with_pack("2026.9")
+        .unwrap();
+        let registry =
+            crate::catalog::Registry::build(&cfg, &crate::mcp_servers::ServerListing::Off);
+        let ctx = crate::context::PolicyContext::default();
+        let res = crate::policy::resolve(&cfg, &registry, &ctx).unwrap();
+        let kept = res.trace("code_execution").unwrap();
+        assert_eq!(
+            kept.built_because.as_deref(),
+            Some("the run's model is xAI's and an xAI key is set (env.vars.XAI_API_KEY)")
+        );
+        let off = res.trace("x_search").unwrap();
+        assert!(
+            off.removed_by
+                .as_ref()
+                .and_then(|r| r.switched_off())
+                .is_some()
+        );
+        assert_eq!(off.built_because, None, "switched off: not built");
     }
 }
