@@ -71,6 +71,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "subagentEnvelope",
         "channelVariants",
         "xaiTools",
+        "hostTools",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }

@@ -179,6 +179,7 @@ fn context_flags(case: &PromptCase) -> Vec<String> {
         (ctx.subagent, "--subagent"),
         (ctx.sandboxed, "--sandboxed"),
         (ctx.owner == Some(false), "--not-owner"),
+        (ctx.gateway_run, "--gateway-run"),
     ] {
         if on {
             flags.push(flag.into());

@@ -482,11 +482,13 @@ fn pair_kind(case: &Case) -> Option<PairKind> {
             },
         });
     }
+    // The owner's turn runs through the same agent method.
     (ctx.owner == Some(false)).then(|| PairKind {
         what: "the owner gate",
         how: "two runs on a private gateway",
         base_ctx: PolicyContext {
             owner: Some(true),
+            gateway_run: true,
             ..ctx.clone()
         },
     })

@@ -69,6 +69,10 @@ pub struct ContextArgs {
     /// task-suggestions); repeatable
     #[arg(long, global = true, value_name = "CAP")]
     pub client_cap: Vec<String>,
+    /// The turn runs on a gateway (its agent method: `openclaw agent` while a gateway runs),
+    /// not as `openclaw agent --local`; a sender, a client, a spawner and --not-owner imply it
+    #[arg(long, global = true)]
+    pub gateway_run: bool,
 }
 
 impl ContextArgs {
@@ -99,6 +103,7 @@ impl ContextArgs {
             remote: false,
             client: self.client.clone(),
             client_caps: self.client_cap.clone(),
+            gateway_run: self.gateway_run,
             channel_from_key: false,
             turn_channel: None,
             sender_rules_off: false,

@@ -692,6 +692,24 @@ if management is None and admin_changed:
     raise SystemExit(f"the release grants no automation management, yet a Control UI admin's turn words {', '.join(admin_changed)} otherwise")
 if xai_rules:
     pack["xaiTools"] = xai_rules
+# Tools only some gateway turns build (extract_rules.mjs hostTools): which turns, in the tool's
+# condition too.
+host_rules = rules.get("hostTools")
+if host_rules:
+    host_words = {"agentMethod": "its agent method",
+                  "reply": "its reply to a message (a channel sender's, a client's chat.send)"}
+    for name, hosts in host_rules["tools"].items():
+        entry = next((e for e in tools if e["name"] == name), None)
+        if entry is None or entry.get("inDefaultRun") is not False:
+            raise SystemExit(f"{host_rules['where']} builds {name} for gateway turns only, which the pack does not hold as a conditional tool")
+        # Its form as a gateway turn sends it (the client_caps run: a chat.send turn).
+        sent = {fn(t)["name"]: fn(t) for t in (req("client_caps") or {}).get("tools", [])}
+        if name not in sent:
+            raise SystemExit(f"the client_caps run (a gateway's chat.send turn) does not send {name}, which {host_rules['where']} builds there")
+        entry.update(form(sent[name]))
+        entry["requires"] = ("a turn a gateway hosts: " + " or ".join(host_words[h] for h in hosts)
+                             + " (it prepares the run's GitHub publication availability; openclaw agent --local does not)")
+    pack["hostTools"] = host_rules
 if management is not None:
     if list(admin_changed) != ["automations"]:
         raise SystemExit(f"a Control UI admin's turn changes {sorted(admin_changed) or 'no tool'}, not automations alone")

@@ -47,6 +47,9 @@
 //                                    release's own function), the numbers' limits
 //   swarm                            swarm globals' default (tools.swarm.enabled), with the
 //                                    agents_wait gate and the agent-over-global merge checked
+//   hostTools                        the tools only some gateway turns build, and which turns
+//                                    (github_identity_status: where the release prepares the
+//                                    run's GitHub publication availability)
 //   automationManagement             who a turn's automation management entitlement goes to
 //                                    (the `managementEntitlement` sources: a Control UI
 //                                    connection with operator.admin, a configured command owner's
@@ -603,6 +606,24 @@ function xaiTools() {
 }
 const xaiToolRules = xaiTools();
 
+// Tools only some gateway turns build: github_identity_status, built when the run prepared its
+// GitHub publication availability. 2026.9 prepares it for every run a gateway hosts (the embedded
+// run's gateway context, when not localEmbedded: the agent method and replies alike); 2026.8
+// only in its reply pipeline (the agent runner of a channel message or a chat.send). A local run
+// (openclaw agent --local) prepares none. Read where the release prepares it.
+function hostTools() {
+  const built = firstMatch(/\n\t\t\.\.\.options\?\.githubPublicationAvailable !== void 0 \? \[createGitHubIdentityStatusTool\(\)\] : \[\],/);
+  if (!built) return null;
+  const anyGateway = firstMatch(/agentHarnessExposesOpenClawTools\(attempt\.agentHarnessId\) && gateway && !gateway\.localEmbedded\) \{\n\t+const isCurrent = [^\n]*\n\t+attempt\.githubPublicationAvailable = await prepareGitHubPublicationAvailability\(\{/);
+  const reply = firstMatch(/githubPublicationAvailable: await \(githubPublicationAvailability \?\?= turn\.sessionKey && params\.effectiveRun\.agentId \? prepareGitHubPublicationAvailability\(\{[^]*?\}\) : Promise\.resolve\(false\)\),/);
+  if (!anyGateway && !reply) {
+    throw new Error(`${built.file}: github_identity_status is built on a preparation this capture cannot find`);
+  }
+  const hosts = anyGateway ? ["agentMethod", "reply"] : ["reply"];
+  return { tools: { github_identity_status: hosts }, where: `${built.file}, ${(anyGateway ?? reply).file}` };
+}
+const hostToolRules = hostTools();
+
 // Swarm globals (tools.swarm): their default, and that agents_wait is built only while they are
 // on (for the requester's agent: resolveSwarmConfig lays the agent's tools.swarm over the global).
 function swarmRules() {
@@ -660,6 +681,7 @@ console.log(JSON.stringify({
   codeModeDescription: codeModeDescriptionRules,
   codeModeNamespaces: codeModeNamespacesRules,
   xaiTools: xaiToolRules,
+  hostTools: hostToolRules,
   swarm,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],

@@ -6,6 +6,10 @@ use serde::{Deserialize, Serialize};
 /// gateway client starts itself.
 pub const CHAT_SEND_CHANNEL: &str = "webchat";
 
+/// The message provider of a paired node's turn (its voice transcript, sent through the
+/// gateway's agent path).
+pub const NODE_CHANNEL: &str = "node";
+
 /// The context of a tool listing or call (seed 001 §3.3–§3.6). Every field is optional so that a
 /// bare context means "the default agent, talking directly to its owner".
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -66,6 +70,12 @@ pub struct PolicyContext {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[serde(alias = "clientCaps")]
     pub client_caps: Vec<String>,
+    /// The turn runs on a gateway (its `agent` method: `openclaw agent` while a gateway runs),
+    /// not as `openclaw agent --local`. A sender, a client, a spawner and a non-owner each make
+    /// the turn a gateway's already ([`PolicyContext::turn_host`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(alias = "gatewayRun")]
+    pub gateway_run: bool,
     /// `channel` came from the session key, not from a flag: the key says where the session
     /// lives (its group policy), not that this turn arrived over that channel.
     #[serde(skip)]
@@ -83,7 +93,58 @@ pub struct PolicyContext {
     pub sender_rules_off: bool,
 }
 
+/// What runs a turn: which path through OpenClaw it takes decides the tools a host builds (the
+/// pack's `hostTools`: `github_identity_status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TurnHost {
+    /// `openclaw agent --local`: OpenClaw's embedded run, no gateway.
+    Local,
+    /// A gateway's `agent` method: `openclaw agent` while a gateway runs, a non-owner's call,
+    /// a spawned subagent, a paired node's transcript.
+    AgentMethod,
+    /// A gateway's reply to a message: a channel sender's, or a gateway client's `chat.send`.
+    Reply,
+}
+
+impl TurnHost {
+    /// How the turn is started, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            TurnHost::Local => "local (openclaw agent --local)",
+            TurnHost::AgentMethod => "a gateway's agent method",
+            TurnHost::Reply => "a gateway's reply to a message",
+        }
+    }
+
+    /// The pack's name for it (`local`, `agentMethod`, `reply`).
+    pub fn id(self) -> &'static str {
+        match self {
+            TurnHost::Local => "local",
+            TurnHost::AgentMethod => "agentMethod",
+            TurnHost::Reply => "reply",
+        }
+    }
+}
+
 impl PolicyContext {
+    /// What runs the turn. A spawned subagent's turn is started by its spawner through the
+    /// agent method, whoever wrote to the spawner; a sender's message and a client's
+    /// `chat.send` are replies; a non-owner or `gateway_run` is the agent method (a local run
+    /// is always its owner's); anything else is a local run. Read it from a context the
+    /// session key has filled in ([`PolicyContext::with_session_key`]).
+    pub fn turn_host(&self) -> TurnHost {
+        if self.spawner_key().is_some() {
+            TurnHost::AgentMethod
+        } else if self.has_sender() || self.names_client() || self.is_chat_send_turn() {
+            TurnHost::Reply
+        } else if self.gateway_run || self.owner == Some(false) || self.is_node_turn() {
+            TurnHost::AgentMethod
+        } else {
+            TurnHost::Local
+        }
+    }
+
     /// A spawn depth makes the context a subagent's (flags and config entries may give only
     /// the depth).
     pub fn with_depth_implying_subagent(mut self) -> PolicyContext {
@@ -247,6 +308,12 @@ impl PolicyContext {
     pub fn is_chat_send_turn(&self) -> bool {
         self.message_provider()
             .is_some_and(|p| p.eq_ignore_ascii_case(CHAT_SEND_CHANNEL))
+    }
+
+    /// Whether the turn is a paired node's (its message provider is `node`).
+    pub fn is_node_turn(&self) -> bool {
+        self.message_provider()
+            .is_some_and(|p| p.eq_ignore_ascii_case(NODE_CHANNEL))
     }
 
     pub fn is_owner(&self) -> bool {

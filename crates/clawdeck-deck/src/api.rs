@@ -57,7 +57,7 @@ pub mod config {
 }
 
 pub mod context {
-    pub use clawdeck_core::context::{CHAT_SEND_CHANNEL, PolicyContext};
+    pub use clawdeck_core::context::{CHAT_SEND_CHANNEL, PolicyContext, TurnHost};
 }
 
 pub mod decision_log {

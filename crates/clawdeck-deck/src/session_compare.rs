@@ -34,10 +34,12 @@ pub struct SessionCheck {
 /// The context a gateway session runs in, as far as its key tells: the agent, the key itself,
 /// the channel and group of a `agent:<id>:<channel>:group|channel:<gid>` key, subagent-ness and
 /// depth (`PolicyContext::with_session_key`, core's one parser of session keys). Everything else stays at its default (the agent's
-/// own model, an owner, no forced sandbox), as the gateway resolves it for the session.
+/// own model, an owner, no forced sandbox), as the gateway resolves it for the session. Its
+/// turns run on the gateway, whose host builds its own tools (`github_identity_status`).
 pub fn session_context(session_key: &str) -> PolicyContext {
     PolicyContext {
         session_key: Some(session_key.trim().to_string()),
+        gateway_run: true,
         ..PolicyContext::default()
     }
     .with_session_key()
@@ -56,6 +58,7 @@ pub fn context_for_session(
     let from_key = session_context(key);
     let mut ctx = flags.clone();
     ctx.session_key = from_key.session_key;
+    ctx.gateway_run = true;
     let contradiction = |flag: &str, given: &str, derived: &str, what: &str| {
         format!(
             "{flag} {given} contradicts the session key {key} (its {what} is {derived}); the gateway answers for the key, so leave {flag} out"

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Row, StatefulWidget, Table, TableState, Widget};
 
 use crate::config::LoadedConfig;
-use crate::context::{CHAT_SEND_CHANNEL, PolicyContext};
+use crate::context::{CHAT_SEND_CHANNEL, PolicyContext, TurnHost};
 use crate::policy::ResolvedContext;
 use crate::semantics::Installed;
 use crate::theme;
@@ -89,10 +89,13 @@ pub(crate) enum Field {
     Sandbox,
     /// The gateway client whose chat.send starts the turn (`--client`).
     Client,
+    /// The turn runs on a gateway's agent method, not `openclaw agent --local`
+    /// (`--gateway-run`).
+    GatewayRun,
 }
 
 impl Field {
-    pub(crate) const ALL: [Field; 13] = [
+    pub(crate) const ALL: [Field; 14] = [
         Field::Agent,
         Field::Provider,
         Field::Model,
@@ -103,6 +106,7 @@ impl Field {
         Field::Owner,
         Field::Subagent,
         Field::Sandbox,
+        Field::GatewayRun,
         Field::Client,
         Field::Session,
         Field::SpawnedBy,
@@ -123,8 +127,14 @@ impl Field {
             Field::Subagent => "subagent",
             Field::Sandbox => "sandbox",
             Field::Client => "client",
+            Field::GatewayRun => "gateway",
         }
     }
+}
+
+/// Whether the resolved turn runs on a gateway.
+fn on_gateway(resolved: &ResolvedContext) -> bool {
+    resolved.turn != TurnHost::Local
 }
 
 fn yes_no(b: bool) -> &'static str {
@@ -164,6 +174,7 @@ fn field_value(ctx: &PolicyContext, field: Field) -> Option<String> {
         Field::Subagent => Some(yes_no(ctx.subagent).to_string()),
         Field::Sandbox => Some(yes_no(ctx.sandboxed).to_string()),
         Field::Client => client_label(ctx),
+        Field::GatewayRun => Some(yes_no(ctx.gateway_run).to_string()),
     }
 }
 
@@ -216,7 +227,7 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
             }
         }
         Field::Client => ctx.client = value,
-        Field::Owner | Field::Subagent | Field::Sandbox => {}
+        Field::Owner | Field::Subagent | Field::Sandbox | Field::GatewayRun => {}
     }
 }
 
@@ -395,6 +406,14 @@ fn bar_lines(
     if let Some(client) = client_label(ctx) {
         item(&mut second, "client", client, true);
     }
+    // A gateway's turn has its host's tools (only said when the turn is one).
+    if let Some(turn) = resolved.map(|r| r.turn).filter(|t| *t != TurnHost::Local) {
+        let value = match turn {
+            TurnHost::Reply => "reply",
+            _ => "agent method",
+        };
+        item(&mut second, "gateway", value.into(), ctx.gateway_run);
+    }
     // Code Mode changes what the model is sent (`explain` says why it engages).
     if resolved
         .and_then(|r| r.code_mode.as_ref())
@@ -479,6 +498,7 @@ impl ContextEditor {
                     Field::Owner => self.draft.owner = Some(!self.draft.is_owner()),
                     Field::Subagent => self.draft.subagent = !self.draft.subagent,
                     Field::Sandbox => self.draft.sandboxed = !self.draft.sandboxed,
+                    Field::GatewayRun => self.draft.gateway_run = !self.draft.gateway_run,
                     _ => {
                         self.picker = Some((field, self.picker_for(field, choices)));
                         return EditorOutcome::Pending;
@@ -541,6 +561,10 @@ impl ContextEditor {
                     }
                     Field::Sandbox if r.sandboxed != self.draft.sandboxed => {
                         Some((r.sandboxed, r.sandbox_source.clone()))
+                    }
+                    // A sender, a client, a spawner or a non-owner makes it a gateway's turn.
+                    Field::GatewayRun if on_gateway(r) != self.draft.gateway_run => {
+                        Some((on_gateway(r), Some(r.turn.describe().to_string())))
                     }
                     _ => None,
                 });

@@ -311,7 +311,7 @@ pub fn message_provider(ctx: &PolicyContext) -> Option<String> {
 
 /// Whether the context's turn is a paired node's ([`Start::NodeVoice`] starts one).
 pub fn node_turn(ctx: &PolicyContext) -> bool {
-    message_provider(ctx).as_deref() == Some("node")
+    ctx.clone().with_session_key().is_node_turn()
 }
 
 /// The task a spawned subagent is given: how its model request is told from the spawner's.

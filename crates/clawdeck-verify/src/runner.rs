@@ -256,8 +256,9 @@ pub async fn observe_cli(
         let start = super::private_gateway::Start::ChatSend { as_owner };
         return observe_through_gateway(config, agent, ctx, options, start).await;
     }
-    if ctx.owner == Some(false) || ctx.spawner_key().is_some() {
-        // Only a gateway runs a non-owner's turn, or a turn whose subagent is observed.
+    if ctx.owner == Some(false) || ctx.spawner_key().is_some() || ctx.gateway_run {
+        // Only a gateway runs a non-owner's turn, a turn whose subagent is observed, or a turn
+        // asked of its agent method.
         let as_owner = ctx.owner != Some(false);
         let start = super::private_gateway::Start::AgentMethod { as_owner };
         return observe_through_gateway(config, agent, ctx, options, start).await;

@@ -213,13 +213,15 @@ fn local_run_source(ctx: &PolicyContext, agent: &str) -> String {
                 ""
             }
         )
-    } else if ctx.owner == Some(false) {
-        // A non-owner turn runs on a private gateway (see verify::private_gateway); that host
-        // adds github_identity_status, has no transcripts and words sessions_send's
-        // description its own way, which the report shows as it finds them.
-        format!(
-            "a private gateway's agent method, agent {agent}, as a non-owner (recording mock LLM)"
-        )
+    } else if ctx.owner == Some(false) || ctx.gateway_run {
+        // A non-owner's turn, or one asked of the agent method, runs on a private gateway (see
+        // verify::private_gateway); that host words sessions_send's description its own way,
+        // which the report shows as it finds it.
+        let who = match ctx.owner == Some(false) {
+            true => "a non-owner",
+            false => "the owner",
+        };
+        format!("a private gateway's agent method, agent {agent}, as {who} (recording mock LLM)")
     } else {
         format!("openclaw agent --local --agent {agent} (recording mock LLM)")
     }

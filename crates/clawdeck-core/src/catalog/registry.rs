@@ -128,6 +128,9 @@ impl Registry {
         // And those swarm globals bring where the release builds them only when asked; the
         // switch keeps them only while swarm globals are on.
         tools.extend(semantics.swarm_tools(&names));
+        // And those only some gateway turns have; each turn keeps them when its host builds
+        // them.
+        tools.extend(semantics.host_tools(&names));
         // And xAI's remote tools where a key can bring them; a run keeps them on an xAI model
         // or where their config turns them on.
         let names: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();

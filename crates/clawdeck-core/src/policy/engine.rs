@@ -178,6 +178,11 @@ pub fn resolve(
             .tools
             .retain(|trace| !semantics.needs_client(&trace.name));
     }
+    // A turn whose host does not build a host tool does not have it either.
+    let host = ctx.turn_host();
+    resolution
+        .tools
+        .retain(|trace| registry.semantics.host_builds(&trace.name, host) != Some(false));
     if controls_remain(&resolution.layers, &search_controls) {
         resolution.refusal = None;
     }
@@ -203,7 +208,11 @@ pub fn resolve(
                 let semantics = &registry.semantics;
                 semantics.built_because(&cfg.raw, &credentials, model, &trace.name)
             })
-            .flatten();
+            .flatten()
+            .or_else(|| {
+                let built = registry.semantics.host_builds(&trace.name, host)?;
+                built.then(|| format!("the turn is {}", host.describe()))
+            });
         if trace.name == "exec" && !registry.semantics.is_seed() {
             trace.notes = super::call_notes::exec_notes(cfg, agent, sandboxed);
         }
@@ -260,6 +269,7 @@ pub fn resolve_layers(
             sandboxed: false,
             sandbox_source: None,
             remote: false,
+            turn: crate::context::TurnHost::Local,
             channel: None,
             turn_channel: None,
             openclaw: registry.semantics.id.clone(),

@@ -61,6 +61,9 @@ pub fn render_context(res: &Resolution) -> String {
     if r.remote {
         out.push_str(" · remote caller");
     }
+    if r.turn != crate::context::TurnHost::Local {
+        let _ = write!(out, " · turn: {}", r.turn.describe());
+    }
     out.push('\n');
     if !r.openclaw.is_empty() {
         let _ = writeln!(

@@ -230,6 +230,7 @@ pub(crate) fn resolve_context<'a>(
         sandboxed,
         sandbox_source,
         remote: ctx.remote,
+        turn: ctx.turn_host(),
         channel: ctx.channel.clone(),
         turn_channel: ctx.turn_channel.clone(),
         openclaw: cfg.pack.pack.clone(),

@@ -11,7 +11,8 @@ use crate::config::keypath::KeySegment;
 use crate::context::PolicyContext;
 use crate::mcp_servers::BUNDLE_MCP;
 use crate::semantics::switches::{
-    RunFacts, SPAWNED_HAS_NO_CALLER, SwitchedOff, UI_GUEST_HAS_NO_CALLER,
+    AGENT_METHOD_HAS_NO_CALLER, RunFacts, SPAWNED_HAS_NO_CALLER, SwitchedOff,
+    UI_GUEST_HAS_NO_CALLER,
 };
 use serde_json::Value;
 
@@ -139,11 +140,14 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
     out
 }
 
-/// Why the turn has no caller: a spawned subagent's, or a non-owner's from an operator UI
-/// client.
+/// Why the turn has no caller: a spawned subagent's, one of a gateway's agent method, or a
+/// non-owner's from an operator UI client.
 fn no_caller(registry: &crate::catalog::Registry, ctx: &PolicyContext) -> Option<&'static str> {
     if ctx.spawner_key().is_some() {
         return Some(SPAWNED_HAS_NO_CALLER);
+    }
+    if ctx.turn_host() == crate::context::TurnHost::AgentMethod {
+        return Some(AGENT_METHOD_HAS_NO_CALLER);
     }
     let caps = &registry.semantics.client_capabilities;
     caps.operator_ui_guest(ctx)

@@ -289,6 +289,8 @@ pub struct ResolvedContext {
     pub sandboxed: bool,
     pub sandbox_source: Option<String>,
     pub remote: bool,
+    /// What runs the turn: a local run, a gateway's agent method or its reply to a message.
+    pub turn: crate::context::TurnHost,
     /// The channel the group and sender policies read (a session key's, else the flag's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub channel: Option<String>,

@@ -21,6 +21,10 @@ pub(crate) struct RunFacts {
     /// The turn is a gateway client's chat.send (webchat), which OpenClaw's reply pipeline
     /// runs: it words message and the prompt for that conversation.
     pub webchat_turn: bool,
+    /// The turn runs in webchat, which words message (and skill_workshop) for that chat: a
+    /// webchat turn, or a turn of a gateway's agent method that names no channel where the
+    /// release runs those in webchat (2026.8's `gatewayAgentTurnChannel`).
+    pub webchat_forms: bool,
     /// OpenClaw entitles the turn to manage automations (a Control UI admin's, a channel
     /// owner's), which gives automations its management form.
     pub automation_management: bool,
@@ -40,8 +44,13 @@ impl RunFacts {
         resolved: &ResolvedContext,
         ctx: &crate::context::PolicyContext,
     ) -> Self {
+        let webchat_turn = ctx.is_chat_send_turn() && ctx.spawner_key().is_none();
+        let agent_turn_in_webchat = semantics
+            .agent_method_channel(ctx)
+            .is_some_and(|c| c.eq_ignore_ascii_case(crate::context::CHAT_SEND_CHANNEL));
         RunFacts {
-            webchat_turn: ctx.is_chat_send_turn() && ctx.spawner_key().is_none(),
+            webchat_turn,
+            webchat_forms: webchat_turn || agent_turn_in_webchat,
             automation_management: semantics
                 .automation_management_grant(ctx, resolved.owner)
                 .is_some(),
@@ -64,6 +73,7 @@ impl RunFacts {
             code_mode_budgets: resolved.code_mode.as_ref().and_then(|c| c.budgets),
             swarm: resolved.swarm,
             webchat_turn: false,
+            webchat_forms: false,
             automation_management: false,
             skill_library: None,
             skills_listed: false,

@@ -79,6 +79,7 @@ mod tests {
         model_takes_images: false,
         code_mode: false,
         webchat_turn: false,
+        webchat_forms: false,
         automation_management: false,
         skill_library: None,
         code_mode_budgets: None,

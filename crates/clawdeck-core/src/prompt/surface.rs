@@ -104,7 +104,7 @@ fn adapt_to_channels(semantics: &Semantics, raw: &Value, facts: RunFacts, tools:
     let applies =
         |v: &crate::semantics::ChannelVariant| match (&v.when_turn_channel, &v.when_channel) {
             (Some(turn), _) => {
-                facts.webchat_turn && turn.eq_ignore_ascii_case(CHAT_SEND_CHANNEL) && library(v)
+                facts.webchat_forms && turn.eq_ignore_ascii_case(CHAT_SEND_CHANNEL) && library(v)
             }
             (None, Some(channel)) => configured(channel),
             (None, None) => false,

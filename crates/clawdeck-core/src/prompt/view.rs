@@ -226,12 +226,18 @@ fn run_shape(
     let spawn = spawn_shape(config, ctx);
     // The channel a turn arrived over: a session key alone is a turn sent into the session
     // from elsewhere (the CLI, the Control UI, cron), as OpenClaw builds it. A spawned
-    // subagent runs in its requester's.
+    // subagent runs in its requester's; a gateway's agent method in the release's own.
     let channel = ctx
         .channel
         .clone()
         .filter(|_| !ctx.channel_from_key)
-        .or_else(|| spawn.as_ref().and_then(|s| s.requester_channel.clone()));
+        .or_else(|| spawn.as_ref().and_then(|s| s.requester_channel.clone()))
+        .or_else(|| {
+            config
+                .semantics
+                .agent_method_channel(ctx)
+                .map(str::to_string)
+        });
     super::openclaw_prompt::RunShape {
         agent: agent.to_string(),
         minimal: mode == PromptMode::Minimal || resolution.resolved.subagent,

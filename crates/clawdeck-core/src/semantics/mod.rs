@@ -13,6 +13,7 @@ mod code_mode_description;
 mod code_mode_hint;
 mod code_mode_index;
 mod code_mode_namespaces;
+mod host_tools;
 mod media;
 mod model_rules;
 pub mod normalize;
@@ -39,6 +40,7 @@ pub use code_mode_hint::{
 };
 pub use code_mode_index::{CodeModeIndex, WrittenIndex};
 pub use code_mode_namespaces::CodeModeNamespaces;
+pub use host_tools::HostTools;
 pub use media::{Credentials, MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use model_rules::{ClaudeImageRule, ClaudeImageRuleSpec, IdPolicy, ModelRules};
 pub use swarm::SwarmRules;
@@ -471,6 +473,8 @@ pub struct Semantics {
     pub vision_model_tools: BTreeMap<String, VisionTool>,
     /// xAI's remote tools and what brings them (packs without them: none).
     pub xai_tools: Option<XaiTools>,
+    /// The tools only some gateway turns have (see `host_tools`); none for packs without them.
+    pub host_tools: HostTools,
     /// The tools a gateway client's capabilities decide, and what its clients declare (see
     /// `client_caps`).
     pub client_capabilities: ClientCapabilities,
@@ -655,6 +659,7 @@ pub fn newest() -> Arc<Semantics> {
                 video_audio: None,
                 vision_model_tools: BTreeMap::new(),
                 xai_tools: None,
+                host_tools: HostTools::default(),
                 client_capabilities: ClientCapabilities::default(),
                 automation_management: None,
                 swarm: None,

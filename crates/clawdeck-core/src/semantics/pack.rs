@@ -126,6 +126,9 @@ pub(crate) struct PackFile {
     /// xAI's remote tools and what brings them.
     #[serde(default)]
     pub xai_tools: Option<super::XaiTools>,
+    /// The tools only some gateway turns build, and which.
+    #[serde(default)]
+    pub host_tools: super::HostTools,
     /// The tools a gateway client's capabilities decide, and what its clients declare.
     #[serde(default)]
     pub client_capabilities: super::ClientCapabilities,
@@ -551,6 +554,7 @@ impl PackFile {
         self.switches.check(|name| {
             tools.iter().any(|t| t.name == name) || conditional.iter().any(|(n, _)| n == name)
         })?;
+        self.host_tools.check(&conditional_specs)?;
         Ok(Semantics {
             plugins_off_by_default: off_by_default_specs(self.plugins_off_by_default)?,
             media_credentials: self.media_credentials,
@@ -560,6 +564,7 @@ impl PackFile {
             video_audio: self.video_audio_references,
             vision_model_tools: self.vision_model_tools,
             xai_tools: self.xai_tools,
+            host_tools: self.host_tools,
             client_capabilities: self.client_capabilities,
             automation_management: self.automation_management,
             swarm: self.swarm,

@@ -128,12 +128,17 @@ pub struct RunFacts<'a> {
     /// Whether the run has a requester (a sender).
     pub sender: bool,
     /// Why the turn has no caller (no operator's authority; a sender, when it names one, is
-    /// still its caller): [`SPAWNED_HAS_NO_CALLER`], [`UI_GUEST_HAS_NO_CALLER`].
+    /// still its caller): [`SPAWNED_HAS_NO_CALLER`], [`AGENT_METHOD_HAS_NO_CALLER`],
+    /// [`UI_GUEST_HAS_NO_CALLER`].
     pub no_caller: Option<&'static str>,
 }
 
 /// A spawned subagent's turn is started by its spawner, not by a caller.
 pub const SPAWNED_HAS_NO_CALLER: &str = "built only for a turn with a caller (an operator or a channel sender); a spawned subagent's has none";
+
+/// A turn of the gateway's `agent` method: no operator turn's authority is bound to it and it
+/// names no channel sender.
+pub const AGENT_METHOD_HAS_NO_CALLER: &str = "built only for a turn with a caller (an operator's own turn or a channel sender); a turn of a gateway's agent method has none";
 
 /// A non-owner's `chat.send` from an operator UI client (the Control UI, the TUI): OpenClaw
 /// names no sender for such a client, and without admin scope the turn has no operator's

@@ -2382,3 +2382,44 @@ fn a_client_picked_in_the_context_editor_brings_the_tools_its_capabilities_decid
     assert!(screen.contains("webchat (the client's chat"), "{screen}");
     insta::assert_snapshot!("client_context", screen);
 }
+
+#[test]
+fn a_gateway_run_toggled_in_the_context_editor_brings_the_hosts_own_tool() {
+    let mut h = with_config();
+    let config = fixture_config().with_pack("2026.9").expect("2026.9 pack");
+    h.app.set_config(config);
+    h.pump();
+    let visible = |h: &Harness, tool: &str| {
+        h.app
+            .policy
+            .resolution
+            .as_ref()
+            .and_then(|r| r.trace(tool))
+            .map(|t| t.visible)
+    };
+    // A local run: no gateway host, so no github_identity_status at all.
+    assert_eq!(visible(&h, "github_identity_status"), None);
+    // The gateway row sits above the client's: four rows up from the first, wrapping.
+    h.key(KeyCode::Char('c'));
+    for _ in 0..4 {
+        h.key(KeyCode::Up);
+    }
+    h.key(KeyCode::Enter);
+    h.pump();
+    assert!(h.app.context.gateway_run);
+    assert_eq!(visible(&h, "github_identity_status"), Some(true));
+    let editor = h.screen(120, 24);
+    assert!(editor.contains("gateway    yes"), "{editor}");
+    h.key(KeyCode::Esc);
+    let screen = h.screen(120, 24);
+    assert!(screen.contains("gateway agent method"), "{screen}");
+    insta::assert_snapshot!("gateway_run_context", screen);
+    // Toggled again: a local run once more.
+    h.key(KeyCode::Char('c'));
+    for _ in 0..4 {
+        h.key(KeyCode::Up);
+    }
+    h.key(KeyCode::Enter);
+    h.pump();
+    assert_eq!(visible(&h, "github_identity_status"), None);
+}
