@@ -72,6 +72,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "channelVariants",
         "xaiTools",
         "hostTools",
+        "heartbeatTurn",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }

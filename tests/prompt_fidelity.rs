@@ -180,6 +180,7 @@ fn context_flags(case: &PromptCase) -> Vec<String> {
         (ctx.sandboxed, "--sandboxed"),
         (ctx.owner == Some(false), "--not-owner"),
         (ctx.gateway_run, "--gateway-run"),
+        (ctx.heartbeat, "--heartbeat"),
     ] {
         if on {
             flags.push(flag.into());

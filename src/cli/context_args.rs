@@ -73,6 +73,10 @@ pub struct ContextArgs {
     /// not as `openclaw agent --local`; a sender, a client, a spawner and --not-owner imply it
     #[arg(long, global = true)]
     pub gateway_run: bool,
+    /// The turn is a heartbeat's (a scheduled wake, `openclaw system event --mode now`): on the
+    /// gateway, as no owner; heartbeat_respond where messages.visibleReplies is "message_tool"
+    #[arg(long, global = true)]
+    pub heartbeat: bool,
 }
 
 impl ContextArgs {
@@ -104,6 +108,7 @@ impl ContextArgs {
             client: self.client.clone(),
             client_caps: self.client_cap.clone(),
             gateway_run: self.gateway_run,
+            heartbeat: self.heartbeat,
             channel_from_key: false,
             turn_channel: None,
             sender_rules_off: false,

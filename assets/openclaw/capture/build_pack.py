@@ -710,6 +710,26 @@ if host_rules:
         entry["requires"] = ("a turn a gateway hosts: " + " or ".join(host_words[h] for h in hosts)
                              + " (it prepares the run's GitHub publication availability; openclaw agent --local does not)")
     pack["hostTools"] = host_rules
+# A heartbeat's turn (extract_rules.mjs heartbeatTurn): its tool as the heartbeat run (replies
+# through the message tool) sends it, with message beside it.
+heartbeat_rules = rules.get("heartbeatTurn")
+if heartbeat_rules:
+    sent = {fn(t)["name"]: fn(t) for t in (req("heartbeat") or {}).get("tools", [])}
+    missing = [n for n in heartbeat_rules["profileAlsoAllow"] if n not in sent]
+    if missing:
+        raise SystemExit(f"the heartbeat run does not send {', '.join(missing)}, which {heartbeat_rules['where']} gives a heartbeat's turn")
+    name = heartbeat_rules["tool"]
+    entry = next((e for e in tools if e["name"] == name), None)
+    if entry is None or entry.get("inDefaultRun") is not False:
+        raise SystemExit(f"the pack does not hold {name} as a conditional tool")
+    entry.update(form(sent[name]))
+    # The message tool as such a turn sends it, where that differs from its plain form (2026.8
+    # words it for replies through it).
+    if form(sent["message"]) != form(full_tools["message"]):
+        pack["channelVariants"].setdefault("message", []).insert(
+            0, dict(whenMessageToolReply=True, **form(sent["message"])))
+    entry["requires"] = f"a heartbeat's turn where {heartbeat_rules['key']} is \"{heartbeat_rules['value']}\" (its reply goes through the message tool)"
+    pack["heartbeatTurn"] = heartbeat_rules
 if management is not None:
     if list(admin_changed) != ["automations"]:
         raise SystemExit(f"a Control UI admin's turn changes {sorted(admin_changed) or 'no tool'}, not automations alone")

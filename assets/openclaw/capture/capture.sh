@@ -76,17 +76,18 @@ record() {
   [ -s "$WORK/runs/$name.jsonl" ] || { echo "$name: no model request recorded (see $WORK/runs/$name.stderr)" >&2; return 1; }
 }
 
-# record_gateway NAME TOOLS_JSON5 CLIENT_ID MODE CAPS_CSV [OPTIONS_CSV]: one turn a gateway client
-# starts with chat.send (client_turn.mjs), connected as CLIENT_ID in MODE declaring CAPS_CSV (as a
-# browser client of the gateway's host with `browser`: the Control UI; without operator.admin
-# with `guest`), on a gateway
+# record_gateway NAME TOOLS_JSON5 CLIENT_ID MODE CAPS_CSV [OPTIONS_CSV [TOP_LEVEL_JSON5]]: one turn
+# a gateway client starts with chat.send (client_turn.mjs), connected as CLIENT_ID in MODE
+# declaring CAPS_CSV (as a browser client of the gateway's host with `browser`: the Control UI;
+# without operator.admin with `guest`), or with CLIENT_ID `heartbeat` a heartbeat's turn
+# (`openclaw system event --mode now`: the gateway's wake method), on a gateway
 # (`openclaw gateway run`, token auth, loopback) in the home make_home writes; the gateway is stopped
 # once the model request is recorded. Its output: WORK/runs/NAME.gateway.log. The client keeps
 # its state (device identity) in the same home.
 record_gateway() {
   wanted "$1" || return 0
-  local name=$1 tools=$2 client=$3 mode=$4 caps=$5 options=${6:-} home=$WORK/homes/$1 gport=${CAPTURE_GATEWAY_PORT:-$(free_port)}
-  make_home "$name" "$tools" "gateway: { mode: \"local\", bind: \"loopback\", port: $gport, auth: { mode: \"token\", token: \"capture\" } },"
+  local name=$1 tools=$2 client=$3 mode=$4 caps=$5 options=${6:-} more=${7:-} home=$WORK/homes/$1 gport=${CAPTURE_GATEWAY_PORT:-$(free_port)}
+  make_home "$name" "$tools" "gateway: { mode: \"local\", bind: \"loopback\", port: $gport, auth: { mode: \"token\", token: \"capture\" } }, $more"
   : > "$WORK/run-current.jsonl"
   REALCLAW_HOME=$home setsid "$PREFIX/bin/openclaw" gateway run --port "$gport" > "$WORK/runs/$name.gateway.log" 2>&1 &
   GATEWAY=$!
@@ -99,11 +100,14 @@ record_gateway() {
   local ok=
   if [ -z "$up" ]; then
     echo "$name: the gateway did not answer on port $gport in 60 s (see $WORK/runs/$name.gateway.log)" >&2
-  elif ! HOME=$home timeout 90 "$NODE" "$HERE/client_turn.mjs" "$DIST" "$gport" capture "$client" "$mode" "$caps" "$options" \
+  elif [ "$client" = heartbeat ] && ! REALCLAW_HOME=$home timeout 90 "$PREFIX/bin/openclaw" system event --text "capture heartbeat" \
+      --mode now --port "$gport" --token capture --json > "$WORK/runs/$name.stdout" 2> "$WORK/runs/$name.stderr"; then
+    echo "$name: the gateway's wake failed (see $WORK/runs/$name.stderr)" >&2
+  elif [ "$client" != heartbeat ] && ! HOME=$home timeout 90 "$NODE" "$HERE/client_turn.mjs" "$DIST" "$gport" capture "$client" "$mode" "$caps" "$options" \
       > "$WORK/runs/$name.stdout" 2> "$WORK/runs/$name.stderr"; then
     echo "$name: chat.send as $client failed (see $WORK/runs/$name.stderr)" >&2
   else
-    # The turn runs on in the gateway after chat.send answers: wait for its model request.
+    # The turn runs on in the gateway after chat.send (or wake) answers: wait for its model request.
     for _ in $(seq 180); do
       [ "$(wc -l < "$WORK/run-current.jsonl")" -ge 1 ] && { ok=1; break; }
       sleep 0.5
@@ -204,6 +208,9 @@ record_gateway control_ui_admin '{ profile: "full", toolSearch: false }' opencla
 # A Control UI operator without operator.admin: OpenClaw gives skill_workshop its personal-library
 # form (an admin's is the workspace form, the client_caps run's).
 record_gateway control_ui_guest '{ profile: "full", toolSearch: false }' openclaw-control-ui webchat '' browser,guest
+# A heartbeat's turn where replies go through the message tool: heartbeat_respond, as it is sent.
+record_gateway heartbeat '{ profile: "full", toolSearch: false }' heartbeat '' '' '' \
+  'messages: { visibleReplies: "message_tool" },' || true
 
 "$NODE" "$HERE/extract_rules.mjs" "$DIST" > "$WORK/rules.json"
 # The release's own hand-checked facts (what neither the runs nor dist/ show), when there are any.

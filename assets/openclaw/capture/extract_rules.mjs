@@ -50,6 +50,9 @@
 //   hostTools                        the tools only some gateway turns build, and which turns
 //                                    (github_identity_status: where the release prepares the
 //                                    run's GitHub publication availability)
+//   heartbeatTurn                    what a heartbeat's turn gets: heartbeat_respond where
+//                                    messages.visibleReplies is "message_tool", added with
+//                                    message to the profile layers' allowlists
 //   automationManagement             who a turn's automation management entitlement goes to
 //                                    (the `managementEntitlement` sources: a Control UI
 //                                    connection with operator.admin, a configured command owner's
@@ -624,6 +627,33 @@ function hostTools() {
 }
 const hostToolRules = hostTools();
 
+// A heartbeat's turn (a scheduled wake, `openclaw system event --mode now`): the heartbeat
+// runner makes heartbeat_respond the turn's reply where messages.visibleReplies (a group chat's:
+// messages.groupChat.visibleReplies, else the former) is "message_tool": it builds the tool,
+// forces it and hands visible replies to the message tool, which adds both to the profile
+// layers' allowlists (runtimeProfileAlsoAllow). Each part is read where the release writes it.
+function heartbeatTurn() {
+  const name = firstMatch(/const HEARTBEAT_RESPONSE_TOOL_NAME = "(\w+)";/);
+  if (!name) return null;
+  const enable = firstMatch(/const enableHeartbeatTool = options\?\.enableHeartbeatTool === true \|\| options\?\.trigger === "heartbeat" && options\?\.config\?\.messages\?\.visibleReplies === "message_tool";\n\tconst forceHeartbeatTool = options\?\.forceHeartbeatTool === true \|\| enableHeartbeatTool;/);
+  const alsoAllow = firstMatch(/const runtimeProfileAlsoAllow = \[\n\t\t\.\.\.options && messageToolOwnsVisibleReply\(options\) \? \["message"\] : \[\],\n\t\t\.\.\.runtimeToolAllowlistIncludesMessage \? \["message"\] : \[\],\n\t\t\.\.\.forceHeartbeatTool \? \[HEARTBEAT_RESPONSE_TOOL_NAME\] : \[\],/);
+  const owns = firstMatch(/function messageToolOwnsVisibleReply\(params\) \{\n\treturn params\.forceMessageTool === true \|\| params\.sourceReplyDeliveryMode === "message_tool_only";\n\}/);
+  const rule = firstMatch(/function shouldUseHeartbeatResponseToolPrompt\(params\) \{\n\tconst chatType = normalizeChatType\(params\.chatType\);\n\tconst visibleReplies = chatType === "group" \|\| chatType === "channel" \? params\.cfg\.messages\?\.groupChat\?\.visibleReplies \?\? params\.cfg\.messages\?\.visibleReplies : params\.cfg\.messages\?\.visibleReplies;\n\tif \(visibleReplies === "message_tool"\) return true;\n\tif \(visibleReplies === "automatic"\) return false;\n\treturn usesCodexHarness\(params\);/);
+  const runner = firstMatch(/\.\.\.(?:prepared\.)?usesHeartbeatResponseTool \? \{\n\t+enableHeartbeatTool: true,\n\t+forceHeartbeatTool: true(?:,\n\t+sourceReplyDeliveryMode: "message_tool_only"\n\t+\} : \{\},|\n\t+\} : \{\},\n\t+\.\.\.usesHeartbeatResponseTool \? \{ sourceReplyDeliveryMode: "message_tool_only" \} : \{\},)/);
+  if (!enable || !alsoAllow || !owns || !rule || !runner) {
+    throw new Error(`${name.file}: a heartbeat's turn gets ${name.match[1]} on conditions this capture cannot read`);
+  }
+  return {
+    tool: name.match[1],
+    key: "messages.visibleReplies",
+    groupKey: "messages.groupChat.visibleReplies",
+    value: "message_tool",
+    profileAlsoAllow: [name.match[1], "message"],
+    where: `${rule.file}, ${runner.file}, ${alsoAllow.file}`,
+  };
+}
+const heartbeatRules = heartbeatTurn();
+
 // Swarm globals (tools.swarm): their default, and that agents_wait is built only while they are
 // on (for the requester's agent: resolveSwarmConfig lays the agent's tools.swarm over the global).
 function swarmRules() {
@@ -682,6 +712,7 @@ console.log(JSON.stringify({
   codeModeNamespaces: codeModeNamespacesRules,
   xaiTools: xaiToolRules,
   hostTools: hostToolRules,
+  heartbeatTurn: heartbeatRules,
   swarm,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],

@@ -76,6 +76,10 @@ pub struct PolicyContext {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     #[serde(alias = "gatewayRun")]
     pub gateway_run: bool,
+    /// The turn is a heartbeat's (a scheduled wake, `openclaw system event --mode now`): the
+    /// gateway runs it in the agent's session as no owner and with no caller.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub heartbeat: bool,
     /// `channel` came from the session key, not from a flag: the key says where the session
     /// lives (its group policy), not that this turn arrived over that channel.
     #[serde(skip)]
@@ -129,14 +133,18 @@ impl TurnHost {
 
 impl PolicyContext {
     /// What runs the turn. A spawned subagent's turn is started by its spawner through the
-    /// agent method, whoever wrote to the spawner; a sender's message and a client's
-    /// `chat.send` are replies; a non-owner or `gateway_run` is the agent method (a local run
+    /// agent method, whoever wrote to the spawner; a heartbeat, a sender's message and a
+    /// client's `chat.send` are replies (the heartbeat runner dispatches its turn as one); a non-owner or `gateway_run` is the agent method (a local run
     /// is always its owner's); anything else is a local run. Read it from a context the
     /// session key has filled in ([`PolicyContext::with_session_key`]).
     pub fn turn_host(&self) -> TurnHost {
         if self.spawner_key().is_some() {
             TurnHost::AgentMethod
-        } else if self.has_sender() || self.names_client() || self.is_chat_send_turn() {
+        } else if self.heartbeat
+            || self.has_sender()
+            || self.names_client()
+            || self.is_chat_send_turn()
+        {
             TurnHost::Reply
         } else if self.gateway_run || self.owner == Some(false) || self.is_node_turn() {
             TurnHost::AgentMethod

@@ -92,10 +92,12 @@ pub(crate) enum Field {
     /// The turn runs on a gateway's agent method, not `openclaw agent --local`
     /// (`--gateway-run`).
     GatewayRun,
+    /// The turn is a heartbeat's (`--heartbeat`).
+    Heartbeat,
 }
 
 impl Field {
-    pub(crate) const ALL: [Field; 14] = [
+    pub(crate) const ALL: [Field; 15] = [
         Field::Agent,
         Field::Provider,
         Field::Model,
@@ -106,6 +108,7 @@ impl Field {
         Field::Owner,
         Field::Subagent,
         Field::Sandbox,
+        Field::Heartbeat,
         Field::GatewayRun,
         Field::Client,
         Field::Session,
@@ -128,6 +131,7 @@ impl Field {
             Field::Sandbox => "sandbox",
             Field::Client => "client",
             Field::GatewayRun => "gateway",
+            Field::Heartbeat => "heartbeat",
         }
     }
 }
@@ -175,6 +179,7 @@ fn field_value(ctx: &PolicyContext, field: Field) -> Option<String> {
         Field::Sandbox => Some(yes_no(ctx.sandboxed).to_string()),
         Field::Client => client_label(ctx),
         Field::GatewayRun => Some(yes_no(ctx.gateway_run).to_string()),
+        Field::Heartbeat => Some(yes_no(ctx.heartbeat).to_string()),
     }
 }
 
@@ -227,7 +232,7 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
             }
         }
         Field::Client => ctx.client = value,
-        Field::Owner | Field::Subagent | Field::Sandbox | Field::GatewayRun => {}
+        Field::Owner | Field::Subagent | Field::Sandbox | Field::GatewayRun | Field::Heartbeat => {}
     }
 }
 
@@ -409,10 +414,16 @@ fn bar_lines(
     // A gateway's turn has its host's tools (only said when the turn is one).
     if let Some(turn) = resolved.map(|r| r.turn).filter(|t| *t != TurnHost::Local) {
         let value = match turn {
+            _ if ctx.heartbeat => "heartbeat",
             TurnHost::Reply => "reply",
             _ => "agent method",
         };
-        item(&mut second, "gateway", value.into(), ctx.gateway_run);
+        item(
+            &mut second,
+            "gateway",
+            value.into(),
+            ctx.gateway_run || ctx.heartbeat,
+        );
     }
     // Code Mode changes what the model is sent (`explain` says why it engages).
     if resolved
@@ -499,6 +510,7 @@ impl ContextEditor {
                     Field::Subagent => self.draft.subagent = !self.draft.subagent,
                     Field::Sandbox => self.draft.sandboxed = !self.draft.sandboxed,
                     Field::GatewayRun => self.draft.gateway_run = !self.draft.gateway_run,
+                    Field::Heartbeat => self.draft.heartbeat = !self.draft.heartbeat,
                     _ => {
                         self.picker = Some((field, self.picker_for(field, choices)));
                         return EditorOutcome::Pending;

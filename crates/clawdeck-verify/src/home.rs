@@ -308,6 +308,9 @@ pub(crate) fn inexpressible(ctx: &PolicyContext) -> Vec<&'static str> {
     if ctx.sandboxed {
         out.push("--sandboxed (the real run sandboxes only as agents.*.sandbox.mode says)");
     }
+    if ctx.heartbeat && (ctx.has_sender() || ctx.names_client() || ctx.spawner_key().is_some()) {
+        out.push("--heartbeat with a sender, a client or a spawner (a heartbeat's turn has none)");
+    }
     if ctx.account.is_some() {
         out.push("--account");
     }

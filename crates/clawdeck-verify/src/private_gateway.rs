@@ -300,6 +300,9 @@ pub enum Start {
     /// A paired node's voice transcript (`node.event` `voice.transcript`, as a phone's talk
     /// mode sends it): the turn's message provider is `node`.
     NodeVoice,
+    /// A heartbeat's turn, woken at once (the gateway's `wake` method with mode `now`, as
+    /// `openclaw system event --mode now` sends it) with the message as its system event.
+    Heartbeat,
 }
 
 /// The message provider a context's turn comes over: its channel when no session key named
@@ -459,6 +462,11 @@ fn turn_request(turn: &Turn<'_>) -> (&'static str, Value) {
         let params = json!({ "event": "voice.transcript", "payloadJSON": transcript.to_string() });
         return ("node.event", params);
     }
+    if let Start::Heartbeat = turn.start {
+        let params =
+            json!({ "mode": "now", "text": turn.message, "sessionKey": key.unwrap_or(&main) });
+        return ("wake", params);
+    }
     if let Start::ChatSend { .. } = turn.start {
         let key = key.unwrap_or(&main);
         let chat =
@@ -495,6 +503,11 @@ async fn run_turn(
             client: turn.client,
         },
         Start::NodeVoice => Connection::Node,
+        // Waking the gateway's heartbeat takes an operator's write scope.
+        Start::Heartbeat => Connection::Operator {
+            as_owner: true,
+            client: None,
+        },
         Start::Inbound => {
             // The channel starts polling once the gateway is up; the message is its turn.
             return await_request(

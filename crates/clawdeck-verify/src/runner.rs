@@ -243,6 +243,10 @@ pub async fn observe_cli(
     if !lost.is_empty() {
         return Err(VerifyError::Inexpressible(lost.join(", ")));
     }
+    if ctx.heartbeat {
+        let start = super::private_gateway::Start::Heartbeat;
+        return observe_through_gateway(config, agent, ctx, options, start).await;
+    }
     if super::sender_run::has_sender(ctx) {
         return observe_inbound(config, agent, ctx, options).await;
     }

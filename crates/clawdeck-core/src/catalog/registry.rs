@@ -131,6 +131,8 @@ impl Registry {
         // And those only some gateway turns have; each turn keeps them when its host builds
         // them.
         tools.extend(semantics.host_tools(&names));
+        // And the heartbeat's; only a heartbeat's turn keeps it.
+        tools.extend(semantics.heartbeat_tools(&names));
         // And xAI's remote tools where a key can bring them; a run keeps them on an xAI model
         // or where their config turns them on.
         let names: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();

@@ -183,6 +183,13 @@ pub fn resolve(
     resolution
         .tools
         .retain(|trace| registry.semantics.host_builds(&trace.name, host) != Some(false));
+    // Nor has a turn that is no heartbeat's the heartbeat's tool.
+    if !ctx.heartbeat {
+        let semantics = &registry.semantics;
+        resolution
+            .tools
+            .retain(|trace| !semantics.is_heartbeat_tool(&trace.name));
+    }
     if controls_remain(&resolution.layers, &search_controls) {
         resolution.refusal = None;
     }
@@ -206,13 +213,11 @@ pub fn resolve(
         trace.built_because = (!switched_off)
             .then(|| {
                 let semantics = &registry.semantics;
-                semantics.built_because(&cfg.raw, &credentials, model, &trace.name)
+                semantics
+                    .built_because(&cfg.raw, &credentials, model, &trace.name)
+                    .or_else(|| turn_brought(semantics, &trace.name, host))
             })
-            .flatten()
-            .or_else(|| {
-                let built = registry.semantics.host_builds(&trace.name, host)?;
-                built.then(|| format!("the turn is {}", host.describe()))
-            });
+            .flatten();
         if trace.name == "exec" && !registry.semantics.is_seed() {
             trace.notes = super::call_notes::exec_notes(cfg, agent, sandboxed);
         }
@@ -230,6 +235,20 @@ pub fn resolve(
         }
     }
     Ok(resolution)
+}
+
+/// What of the turn itself brought tool `name`: its host (a gateway's own tool) or its being a
+/// heartbeat's; `None` for any other tool.
+fn turn_brought(
+    semantics: &crate::semantics::Semantics,
+    name: &str,
+    host: crate::context::TurnHost,
+) -> Option<String> {
+    if let Some(rules) = semantics.heartbeat_turn.as_ref().filter(|r| r.tool == name) {
+        return Some(rules.brought_by());
+    }
+    let built = semantics.host_builds(name, host)?;
+    built.then(|| format!("the turn is {}", host.describe()))
 }
 
 /// Runs given layers (already built) over the registry. Public for tests and benchmarks that
@@ -275,6 +294,7 @@ pub fn resolve_layers(
             openclaw: registry.semantics.id.clone(),
             openclaw_reason: String::new(),
             gateway_config_reads: true,
+            message_tool_reply: false,
             swarm: None,
         },
         refusal: no_tools_refusal(&summaries, &tools, registry),

@@ -181,6 +181,8 @@ pub(crate) fn resolve_context<'a>(
             false,
             "a spawned subagent's turn runs as no owner".to_string(),
         ),
+        // The heartbeat runner names no sender the owner list could match.
+        _ if ctx.heartbeat => (false, "a heartbeat's turn runs as no owner".to_string()),
         Some(owner) => (
             owner,
             if owner {
@@ -237,6 +239,11 @@ pub(crate) fn resolve_context<'a>(
         openclaw_reason: cfg.pack.reason.clone(),
         // Settled once the layers are built.
         gateway_config_reads: true,
+        message_tool_reply: ctx.heartbeat
+            && semantics
+                .heartbeat_turn
+                .as_ref()
+                .is_some_and(|rules| rules.reply_setting(&cfg.raw, ctx).1),
         swarm: semantics.swarm_enabled(
             &cfg.raw,
             agent
@@ -631,6 +638,7 @@ fn profile_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) ->
         LayerId::Profile,
         warnings,
     );
+    let allow = allow.map(|list| with_heartbeat_reply(list, inputs));
     let note = match &allow {
         Some(_) => format!("profile \"{profile}\" from {path}"),
         None => format!("profile \"{profile}\" from {path}: no restriction"),
@@ -650,6 +658,26 @@ fn profile_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) ->
             None => format!("not in profile \"{profile}\" ({path})"),
         }),
     }
+}
+
+/// A profile's allowlist with what a heartbeat's turn adds to it where its reply goes through
+/// the message tool (the heartbeat's tool and message: OpenClaw's runtime profile alsoAllow).
+fn with_heartbeat_reply(mut list: Vec<RuleEntry>, inputs: &LayerInputs<'_>) -> Vec<RuleEntry> {
+    let Some(rules) = &inputs.registry.semantics.heartbeat_turn else {
+        return list;
+    };
+    let (key, on) = rules.reply_setting(&inputs.cfg.raw, inputs.ctx);
+    if inputs.ctx.heartbeat && on {
+        let why = format!("a heartbeat's turn where {key} is \"{}\"", rules.value);
+        for tool in &rules.profile_also_allow {
+            list.push(RuleEntry::builtin_at(
+                tool.clone(),
+                why.clone(),
+                key.clone(),
+            ));
+        }
+    }
+    list
 }
 
 /// Whether the profile layers let `name` through without restricting: each is absent, names
@@ -755,7 +783,8 @@ fn provider_profile_layer(
         also,
         LayerId::ProviderProfile,
         warnings,
-    );
+    )
+    .map(|list| with_heartbeat_reply(list, inputs));
     LayerPolicy {
         id: LayerId::ProviderProfile,
         label: format!("{label} ({profile})"),

@@ -11,8 +11,8 @@ use crate::config::keypath::KeySegment;
 use crate::context::PolicyContext;
 use crate::mcp_servers::BUNDLE_MCP;
 use crate::semantics::switches::{
-    AGENT_METHOD_HAS_NO_CALLER, RunFacts, SPAWNED_HAS_NO_CALLER, SwitchedOff,
-    UI_GUEST_HAS_NO_CALLER,
+    AGENT_METHOD_HAS_NO_CALLER, HEARTBEAT_HAS_NO_CALLER, RunFacts, SPAWNED_HAS_NO_CALLER,
+    SwitchedOff, UI_GUEST_HAS_NO_CALLER,
 };
 use serde_json::Value;
 
@@ -106,6 +106,7 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
     out.extend(without_vision(inputs));
     out.extend(without_client_caps(inputs));
     out.extend(without_xai(inputs));
+    out.extend(without_heartbeat_reply(inputs));
     let removed: Vec<String> = out.iter().map(|(tool, _)| tool.clone()).collect();
     out.extend(
         without_own_credential(inputs)
@@ -145,6 +146,9 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
 fn no_caller(registry: &crate::catalog::Registry, ctx: &PolicyContext) -> Option<&'static str> {
     if ctx.spawner_key().is_some() {
         return Some(SPAWNED_HAS_NO_CALLER);
+    }
+    if ctx.heartbeat {
+        return Some(HEARTBEAT_HAS_NO_CALLER);
     }
     if ctx.turn_host() == crate::context::TurnHost::AgentMethod {
         return Some(AGENT_METHOD_HAS_NO_CALLER);
@@ -249,6 +253,24 @@ fn without_xai(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
             Some((spec.name.clone(), SwitchedOff { path, reason }))
         })
         .collect()
+}
+
+/// A heartbeat's turn whose replies do not go through the message tool: OpenClaw does not
+/// build the heartbeat's tool. (A turn that is no heartbeat's lacks it at all:
+/// `policy::resolve`.)
+fn without_heartbeat_reply(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
+    let Some(rules) = &inputs.registry.semantics.heartbeat_turn else {
+        return Vec::new();
+    };
+    let (key, on) = rules.reply_setting(&inputs.cfg.raw, inputs.ctx);
+    if !inputs.ctx.heartbeat || on || !inputs.registry.contains(&rules.tool) {
+        return Vec::new();
+    }
+    let reason = format!(
+        "{key} is not \"{}\": a heartbeat's turn gets it only where its reply goes through the message tool",
+        rules.value
+    );
+    vec![(rules.tool.clone(), SwitchedOff { path: key, reason })]
 }
 
 /// The tools a gateway client's capabilities decide that this turn's client does not give.

@@ -306,6 +306,10 @@ pub struct ResolvedContext {
     /// sends its larger schema): no profile restricts, or their alsoAllow names `gateway`.
     #[serde(skip)]
     pub gateway_config_reads: bool,
+    /// The turn's reply goes through the message tool (a heartbeat's where
+    /// `messages.visibleReplies` says so).
+    #[serde(skip)]
+    pub message_tool_reply: bool,
     /// Whether the run's swarm globals are on (`None`: the pack does not model them).
     #[serde(skip)]
     pub swarm: Option<bool>,

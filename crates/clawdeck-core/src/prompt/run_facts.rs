@@ -25,6 +25,9 @@ pub(crate) struct RunFacts {
     /// webchat turn, or a turn of a gateway's agent method that names no channel where the
     /// release runs those in webchat (2026.8's `gatewayAgentTurnChannel`).
     pub webchat_forms: bool,
+    /// The turn's reply goes through the message tool (a heartbeat's where
+    /// `messages.visibleReplies` says so), which words message for that on 2026.8.
+    pub message_tool_reply: bool,
     /// OpenClaw entitles the turn to manage automations (a Control UI admin's, a channel
     /// owner's), which gives automations its management form.
     pub automation_management: bool,
@@ -74,6 +77,7 @@ impl RunFacts {
             swarm: resolved.swarm,
             webchat_turn: false,
             webchat_forms: false,
+            message_tool_reply: resolved.message_tool_reply,
             automation_management: false,
             skill_library: None,
             skills_listed: false,

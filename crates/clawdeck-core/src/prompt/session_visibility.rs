@@ -80,6 +80,7 @@ mod tests {
         code_mode: false,
         webchat_turn: false,
         webchat_forms: false,
+        message_tool_reply: false,
         automation_management: false,
         skill_library: None,
         code_mode_budgets: None,

@@ -315,6 +315,9 @@ impl Semantics {
         if let Some(brings) = self.host_tool_brought_by(name) {
             return Some(brings);
         }
+        if let Some(rules) = self.heartbeat_turn.as_ref().filter(|r| r.tool == name) {
+            return Some(rules.brought_by());
+        }
         let vision = ", or a run on a model that takes images (clawdeck reads that from the \
                       model's models.providers entry, its provider's catalog and the anthropic \
                       plugin's newer-Claude rule)";

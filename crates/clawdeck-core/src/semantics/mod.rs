@@ -13,6 +13,7 @@ mod code_mode_description;
 mod code_mode_hint;
 mod code_mode_index;
 mod code_mode_namespaces;
+mod heartbeat;
 mod host_tools;
 mod media;
 mod model_rules;
@@ -40,6 +41,7 @@ pub use code_mode_hint::{
 };
 pub use code_mode_index::{CodeModeIndex, WrittenIndex};
 pub use code_mode_namespaces::CodeModeNamespaces;
+pub use heartbeat::HeartbeatTurn;
 pub use host_tools::HostTools;
 pub use media::{Credentials, MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use model_rules::{ClaudeImageRule, ClaudeImageRuleSpec, IdPolicy, ModelRules};
@@ -338,9 +340,10 @@ pub struct SchemaVariant {
     pub parameters: Value,
 }
 
-/// A tool's description and schema while `channels.<when_channel>` is configured, or in a
-/// turn that comes over `when_turn_channel` (message in a webchat turn) and, when it says
-/// so, authors in `when_skill_library`.
+/// A tool's description and schema while `channels.<when_channel>` is configured, in a turn
+/// that comes over `when_turn_channel` (message in a webchat turn) and, when it says so,
+/// authors in `when_skill_library`, or in a turn whose reply goes through the message tool
+/// (`when_message_tool_reply`: 2026.8's message in a heartbeat's turn).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChannelVariant {
@@ -352,6 +355,8 @@ pub struct ChannelVariant {
     /// forms); a turn without one keeps the tool's plain form.
     #[serde(default)]
     pub when_skill_library: Option<String>,
+    #[serde(default)]
+    pub when_message_tool_reply: bool,
     pub description: String,
     pub parameters: Value,
 }
@@ -475,6 +480,8 @@ pub struct Semantics {
     pub xai_tools: Option<XaiTools>,
     /// The tools only some gateway turns have (see `host_tools`); none for packs without them.
     pub host_tools: HostTools,
+    /// What a heartbeat's turn gets (see `heartbeat`); none for packs without it.
+    pub heartbeat_turn: Option<HeartbeatTurn>,
     /// The tools a gateway client's capabilities decide, and what its clients declare (see
     /// `client_caps`).
     pub client_capabilities: ClientCapabilities,
@@ -660,6 +667,7 @@ pub fn newest() -> Arc<Semantics> {
                 vision_model_tools: BTreeMap::new(),
                 xai_tools: None,
                 host_tools: HostTools::default(),
+                heartbeat_turn: None,
                 client_capabilities: ClientCapabilities::default(),
                 automation_management: None,
                 swarm: None,

@@ -129,6 +129,9 @@ pub(crate) struct PackFile {
     /// The tools only some gateway turns build, and which.
     #[serde(default)]
     pub host_tools: super::HostTools,
+    /// What a heartbeat's turn gets.
+    #[serde(default)]
+    pub heartbeat_turn: Option<super::HeartbeatTurn>,
     /// The tools a gateway client's capabilities decide, and what its clients declare.
     #[serde(default)]
     pub client_capabilities: super::ClientCapabilities,
@@ -531,13 +534,7 @@ impl PackFile {
             conditional_specs,
             prompt_summaries,
         } = PackCatalog::from_tools(self.tools, own_tools, &non_owner)?;
-        // Groups: as the pack lists them, else from the tools' sections.
-        let groups_map = if self.groups.is_empty() {
-            sections
-        } else {
-            self.groups
-        };
-        let groups = ordered_groups(&self.group_order, &groups_map);
+        let groups = ordered_groups(&self.group_order, &listed_or(self.groups, sections));
         let profiles = profiles_with_members(self.profiles, profile_members);
         let unknown_only_allowlist =
             parse_unknown_only_allowlist(self.unknown_only_allowlist.as_deref())?;
@@ -565,6 +562,7 @@ impl PackFile {
             vision_model_tools: self.vision_model_tools,
             xai_tools: self.xai_tools,
             host_tools: self.host_tools,
+            heartbeat_turn: self.heartbeat_turn,
             client_capabilities: self.client_capabilities,
             automation_management: self.automation_management,
             swarm: self.swarm,
@@ -621,6 +619,14 @@ impl PackFile {
             tooling_prompt,
         })
     }
+}
+
+/// The groups as the pack lists them, else from the tools' sections.
+fn listed_or(
+    listed: BTreeMap<String, Vec<String>>,
+    sections: BTreeMap<String, Vec<String>>,
+) -> BTreeMap<String, Vec<String>> {
+    if listed.is_empty() { sections } else { listed }
 }
 
 /// `map` keyed as OpenClaw compares its keys: trimmed, in lower case.

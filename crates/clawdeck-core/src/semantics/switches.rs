@@ -140,6 +140,9 @@ pub const SPAWNED_HAS_NO_CALLER: &str = "built only for a turn with a caller (an
 /// names no channel sender.
 pub const AGENT_METHOD_HAS_NO_CALLER: &str = "built only for a turn with a caller (an operator's own turn or a channel sender); a turn of a gateway's agent method has none";
 
+/// A heartbeat's turn: the runner binds no operator's authority and names no channel sender.
+pub const HEARTBEAT_HAS_NO_CALLER: &str = "built only for a turn with a caller (an operator's own turn or a channel sender); a heartbeat's turn has none";
+
 /// A non-owner's `chat.send` from an operator UI client (the Control UI, the TUI): OpenClaw
 /// names no sender for such a client, and without admin scope the turn has no operator's
 /// authority either.

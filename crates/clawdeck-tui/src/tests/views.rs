@@ -2384,7 +2384,7 @@ fn a_client_picked_in_the_context_editor_brings_the_tools_its_capabilities_decid
 }
 
 #[test]
-fn a_gateway_run_toggled_in_the_context_editor_brings_the_hosts_own_tool() {
+fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     let mut h = with_config();
     let config = fixture_config().with_pack("2026.9").expect("2026.9 pack");
     h.app.set_config(config);
@@ -2422,4 +2422,20 @@ fn a_gateway_run_toggled_in_the_context_editor_brings_the_hosts_own_tool() {
     h.key(KeyCode::Enter);
     h.pump();
     assert_eq!(visible(&h, "github_identity_status"), None);
+    h.key(KeyCode::Esc);
+    // A heartbeat's turn, one row further up: no owner, and the heartbeat's tool switched off
+    // while messages.visibleReplies does not hand replies to the message tool.
+    h.key(KeyCode::Char('c'));
+    for _ in 0..5 {
+        h.key(KeyCode::Up);
+    }
+    h.key(KeyCode::Enter);
+    h.pump();
+    assert!(h.app.context.heartbeat);
+    assert_eq!(visible(&h, "heartbeat_respond"), Some(false));
+    assert_eq!(visible(&h, "github_identity_status"), Some(true));
+    h.key(KeyCode::Esc);
+    let screen = h.screen(120, 24);
+    assert!(screen.contains("owner no"), "{screen}");
+    assert!(screen.contains("gateway heartbeat"), "{screen}");
 }
