@@ -433,14 +433,15 @@ fn pair_kind(case: &Case) -> Option<PairKind> {
         });
     }
     if ctx.names_client() {
-        // The same chat.send turn from clawdeck's own client, which declares none of the
-        // capabilities that decide tools.
+        // The same chat.send turn from clawdeck's own client (`cli`, declaring only
+        // `tool-events`: none of the capabilities that decide tools; its id is the turn's
+        // sender, as any client's that is no operator UI).
         return Some(PairKind {
             what: "the turn's gateway client (the tools its capabilities decide)",
             how: "two chat.send turns on a private gateway, one from clawdeck's own client",
             base_ctx: PolicyContext {
-                client: None,
-                client_caps: Vec::new(),
+                client: Some("cli".into()),
+                client_caps: vec!["tool-events".into()],
                 channel: ctx.channel.clone().or_else(|| Some("webchat".into())),
                 ..ctx.clone()
             },

@@ -1117,15 +1117,24 @@ fn owner_webchat_turn(inputs: &LayerInputs<'_>) -> bool {
             .is_some_and(|c| c.trim().eq_ignore_ascii_case("webchat"))
 }
 
-/// The context a group's `toolsBySender` is matched in: one whose sender rules are off for an
-/// owner's webchat turn (`senderPolicyMode: "never"` skips every sender rule, a group's too).
+/// The context `toolsBySender` is matched in: one whose sender rules are off for an owner's
+/// webchat turn (`senderPolicyMode: "never"` skips every sender rule, a group's too), and whose
+/// sender is the turn's gateway client when that is no operator UI client and the context
+/// names no sender (OpenClaw's chat.send takes such a client's id as the turn's `SenderId`).
 fn sender_rules_ctx<'a>(inputs: &LayerInputs<'a>) -> std::borrow::Cow<'a, PolicyContext> {
-    match owner_webchat_turn(inputs) {
-        true => std::borrow::Cow::Owned(PolicyContext {
+    if owner_webchat_turn(inputs) {
+        return std::borrow::Cow::Owned(PolicyContext {
             sender_rules_off: true,
             ..inputs.ctx.clone()
+        });
+    }
+    let caps = &inputs.registry.semantics.client_capabilities;
+    match caps.client_as_sender(inputs.ctx) {
+        Some(id) => std::borrow::Cow::Owned(PolicyContext {
+            sender_id: Some(id),
+            ..inputs.ctx.clone()
         }),
-        false => std::borrow::Cow::Borrowed(inputs.ctx),
+        None => std::borrow::Cow::Borrowed(inputs.ctx),
     }
 }
 
@@ -1179,10 +1188,10 @@ fn sender_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> 
     if agent_map.is_none() && global_map.is_none() {
         return LayerPolicy::absent(LayerId::Sender, label, "no tools.toolsBySender");
     }
+    let ctx = sender_rules_ctx(inputs);
     for (map, base) in [(&agent_map, &agent_path), (&global_map, &global_path)] {
         let Some(map) = map else { continue };
-        if let Some((key, policy)) = match_sender(map, inputs.ctx, base, LayerId::Sender, warnings)
-        {
+        if let Some((key, policy)) = match_sender(map, &ctx, base, LayerId::Sender, warnings) {
             let path = base.key(key.clone());
             return policy_layer(
                 LayerId::Sender,

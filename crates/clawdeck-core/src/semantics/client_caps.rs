@@ -157,6 +157,19 @@ impl ClientCapabilities {
     }
 
     /// Whether `client` is one OpenClaw counts as an operator's UI.
+    /// The id a `chat.send` turn's client passes as the turn's sender: a client that is no
+    /// operator UI client, when the context names no sender and no spawner.
+    pub fn client_as_sender(&self, ctx: &PolicyContext) -> Option<String> {
+        if ctx.has_sender() || ctx.spawner_key().is_some() || !ctx.is_chat_send_turn() {
+            return None;
+        }
+        let client = self.turn_client(ctx)?;
+        if self.is_operator_ui(&client) {
+            return None;
+        }
+        client.id
+    }
+
     fn is_operator_ui(&self, client: &TurnClient) -> bool {
         client
             .id
@@ -364,6 +377,23 @@ mod tests {
         let client = caps.turn_client(&telegram).unwrap();
         let reason = caps.lacks("show_widget", &telegram, &client).unwrap();
         assert!(reason.contains("comes over telegram"), "{reason}");
+    }
+
+    #[test]
+    fn a_client_that_is_no_operator_ui_is_its_turns_sender() {
+        let caps = caps();
+        assert_eq!(
+            caps.client_as_sender(&webchat(Some("cli"), &[])).as_deref(),
+            Some("cli")
+        );
+        // An operator UI client names no sender; nor does a turn the context names one for.
+        assert_eq!(caps.client_as_sender(&webchat(Some("tui"), &[])), None);
+        let named = PolicyContext {
+            sender_id: Some("42".into()),
+            ..webchat(Some("cli"), &[])
+        };
+        assert_eq!(caps.client_as_sender(&named), None);
+        assert_eq!(caps.client_as_sender(&webchat(None, &[])), None);
     }
 
     #[test]
