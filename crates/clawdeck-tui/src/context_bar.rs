@@ -252,7 +252,8 @@ pub(crate) fn client_label(ctx: &PolicyContext) -> Option<String> {
 /// The context as the engine resolved it: `agent ops · openai/gpt-5 · telegram/-100123 ·
 /// sender id:42 · owner yes · sandbox yes`. Values the engine filled in (the agent's model, its
 /// sandbox mode, ...) are shown dimmed, so the operator sees what the context really is. When
-/// one line cannot hold it all, the identity flags go on a second line (see [`bar_height`]).
+/// one line cannot hold it all, the identity flags go on their own row, and a half wider than a
+/// row wraps between its items (see [`bar_height`]); with room for one row only, it is cut.
 pub(crate) fn render_bar(
     ctx: &PolicyContext,
     resolved: Option<&ResolvedContext>,
@@ -260,34 +261,77 @@ pub(crate) fn render_bar(
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let [first, second] = bar_lines(ctx, resolved, openclaw);
-    let one_line = line_width(&first) + line_width(&second) + 3 <= area.width as usize;
-    if one_line || area.height < 2 {
+    let rows = bar_rows(ctx, resolved, openclaw, area.width);
+    if area.height < rows.len() as u16 && area.height < 2 {
+        let [first, second] = bar_lines(ctx, resolved, openclaw);
         let mut spans = first.spans;
-        spans.push(Span::styled(" · ", theme::dim()));
+        spans.push(Span::styled(SEPARATOR, theme::dim()));
         spans.extend(second.spans);
         buf.set_line(area.x, area.y, &Line::from(spans), area.width);
-    } else {
-        buf.set_line(area.x, area.y, &first, area.width);
-        let mut indented = vec![Span::raw("        ")];
-        indented.extend(second.spans);
-        buf.set_line(area.x, area.y + 1, &Line::from(indented), area.width);
+        return;
+    }
+    for (i, row) in rows.iter().take(area.height as usize).enumerate() {
+        buf.set_line(area.x, area.y + i as u16, row, area.width);
     }
 }
 
-/// Rows the bar needs at this width (1, or 2 when the flags go on their own line).
+/// Rows the bar needs at this width (1 when all of it fits; else each half on rows of its own,
+/// wrapped between items).
 pub(crate) fn bar_height(
     ctx: &PolicyContext,
     resolved: Option<&ResolvedContext>,
     openclaw: Option<&Installed>,
     width: u16,
 ) -> u16 {
+    bar_rows(ctx, resolved, openclaw, width).len() as u16
+}
+
+/// Between two items of the bar, and its width in columns.
+const SEPARATOR: &str = " · ";
+const SEPARATOR_WIDTH: usize = 3;
+/// Where a continuation row starts (under the first item, past `context `).
+const INDENT: &str = "        ";
+
+/// The bar laid out at `width`: one row when it fits, else each half on a row of its own, a
+/// half too wide for its row without the dimmed notes on where engine-filled values came from
+/// (`main (default)` reads `main`, still dimmed).
+fn bar_rows(
+    ctx: &PolicyContext,
+    resolved: Option<&ResolvedContext>,
+    openclaw: Option<&Installed>,
+    width: u16,
+) -> Vec<Line<'static>> {
     let [first, second] = bar_lines(ctx, resolved, openclaw);
-    if line_width(&first) + line_width(&second) + 3 <= width as usize {
-        1
-    } else {
-        2
+    let width = width as usize;
+    if line_width(&first) + line_width(&second) + SEPARATOR_WIDTH <= width {
+        let mut spans = first.spans;
+        spans.push(Span::styled(SEPARATOR, theme::dim()));
+        spans.extend(second.spans);
+        return vec![Line::from(spans)];
     }
+    let mut indented = vec![Span::raw(INDENT)];
+    indented.extend(fit_notes(second, width.saturating_sub(INDENT.len())).spans);
+    vec![fit_notes(first, width), Line::from(indented)]
+}
+
+/// The line within `room` columns where leaving out dimmed values' closing ` (...)` notes (on
+/// where an engine-filled value came from), first to last, can make it fit.
+fn fit_notes(mut line: Line<'static>, room: usize) -> Line<'static> {
+    let dim = theme::dim();
+    for i in 0..line.spans.len() {
+        if line_width(&line) <= room {
+            break;
+        }
+        let span = &line.spans[i];
+        let note = span
+            .content
+            .find(" (")
+            .filter(|_| span.content.ends_with(')'));
+        if let Some(at) = note.filter(|_| span.style == dim) {
+            line.spans[i] = Span::styled(span.content[..at].to_string(), dim);
+        }
+    }
+    line
 }
 
 fn line_width(line: &Line) -> usize {
@@ -308,7 +352,7 @@ fn bar_lines(
         // A separator before every item but the first of a line.
         let first_item = spans.is_empty() || (spans.len() == 1 && spans[0].content == "context ");
         if !first_item {
-            spans.push(Span::styled(" · ", dim));
+            spans.push(Span::styled(SEPARATOR, dim));
         }
         spans.push(Span::styled(format!("{label} "), dim));
         spans.push(Span::styled(value, if set { theme::accent() } else { dim }));
@@ -434,7 +478,7 @@ fn bar_lines(
     }
     match openclaw {
         Some(Installed::Detecting) => {
-            second.push(Span::styled(" · ", dim));
+            second.push(Span::styled(SEPARATOR, dim));
             second.push(Span::styled(DETECTING_OPENCLAW, theme::warning()));
         }
         Some(Installed::Version(version)) => item(&mut second, "OpenClaw", version.clone(), false),

@@ -93,3 +93,24 @@ fn a_probe_that_gave_no_version_is_said_once_and_shown_as_unknown() {
         h.status()
     );
 }
+
+#[test]
+fn at_80_columns_the_context_bar_leaves_out_source_notes_rather_than_cut_an_item() {
+    let mut h = Harness::new();
+    h.app.set_config(fixture_config());
+    let narrow = context_rows(&mut h, 80, 24);
+    // Every item whole: the engine-filled values keep their value, not their note.
+    assert!(
+        narrow.contains("agent main · model anthropic/claude-opus-4 · channel - · group -"),
+        "{narrow}"
+    );
+    assert!(!narrow.contains("(agents.list[0]"), "{narrow}");
+    assert!(narrow.contains("sandbox no"), "{narrow}");
+    for row in narrow.lines() {
+        assert!(row.chars().count() <= 80, "{row}");
+    }
+    // With room, the notes say where those values came from.
+    let wide = context_rows(&mut h, 200, 24);
+    assert!(wide.contains("main (default)"), "{wide}");
+    assert!(wide.contains("(agents.list[0].model)"), "{wide}");
+}
