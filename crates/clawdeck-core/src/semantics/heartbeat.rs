@@ -36,7 +36,7 @@ impl HeartbeatTurn {
     /// to the message tool.
     pub fn reply_setting(&self, raw: &Value, ctx: &PolicyContext) -> (String, bool) {
         let read = |key: &str| {
-            raw.pointer(&format!("/{}", key.replace('.', "/")))
+            raw.pointer(&super::key_pointer(key))
                 .and_then(Value::as_str)
                 .map(str::to_string)
         };

@@ -180,12 +180,16 @@ pub struct DescriptionFragment {
     pub listed: Vec<String>,
 }
 
+/// A dotted config key (`messages.visibleReplies`) as a JSON pointer into the raw config.
+pub(crate) fn key_pointer(key: &str) -> String {
+    format!("/{}", key.replace('.', "/"))
+}
+
 impl ToolSearchRules {
     /// Tool Search's state for a config: `Some(mode, with why)` when on.
     pub fn mode(&self, raw: &Value) -> Option<String> {
         let key = self.config_key.as_deref().unwrap_or("tools.toolSearch");
-        let pointer = format!("/{}", key.replace('.', "/"));
-        match raw.pointer(&pointer) {
+        match raw.pointer(&key_pointer(key)) {
             None | Some(Value::Null) => self.default_enabled.then(|| {
                 let mode = self
                     .extra

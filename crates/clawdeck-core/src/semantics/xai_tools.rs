@@ -37,7 +37,9 @@ impl XaiTools {
     /// The tool's own `enabled`, as written.
     fn enabled(&self, raw: &Value, tool: &str) -> Option<bool> {
         let key = self.tools.get(tool)?;
-        raw.pointer(&pointer(key))?.get("enabled")?.as_bool()
+        raw.pointer(&super::key_pointer(key))?
+            .get("enabled")?
+            .as_bool()
     }
 
     fn is_xai(&self, provider: &str) -> bool {
@@ -46,16 +48,11 @@ impl XaiTools {
     }
 }
 
-/// A dotted config key as a JSON pointer.
-fn pointer(key: &str) -> String {
-    format!("/{}", key.replace('.', "/"))
-}
-
 impl Semantics {
     /// Where the xAI key a run of `raw` resolves is written; `None` without one.
     fn xai_key(&self, rules: &XaiTools, raw: &Value, creds: &Credentials<'_>) -> Option<String> {
         let configured = raw
-            .pointer(&pointer(&rules.key_config))
+            .pointer(&super::key_pointer(&rules.key_config))
             .is_some_and(|v| v.as_str().is_none_or(|s| !s.trim().is_empty()));
         if configured {
             return Some(rules.key_config.clone());
