@@ -120,15 +120,6 @@ impl TurnHost {
             TurnHost::Reply => "a gateway's reply to a message",
         }
     }
-
-    /// The pack's name for it (`local`, `agentMethod`, `reply`).
-    pub fn id(self) -> &'static str {
-        match self {
-            TurnHost::Local => "local",
-            TurnHost::AgentMethod => "agentMethod",
-            TurnHost::Reply => "reply",
-        }
-    }
 }
 
 impl PolicyContext {

@@ -252,8 +252,8 @@ pub(crate) fn client_label(ctx: &PolicyContext) -> Option<String> {
 /// The context as the engine resolved it: `agent ops · openai/gpt-5 · telegram/-100123 ·
 /// sender id:42 · owner yes · sandbox yes`. Values the engine filled in (the agent's model, its
 /// sandbox mode, ...) are shown dimmed, so the operator sees what the context really is. When
-/// one line cannot hold it all, the identity flags go on their own row, and a half wider than a
-/// row wraps between its items (see [`bar_height`]); with room for one row only, it is cut.
+/// one line cannot hold it all, the identity flags go on a second row (see [`bar_height`]);
+/// with room for one row only, the whole bar is cut there.
 pub(crate) fn render_bar(
     ctx: &PolicyContext,
     resolved: Option<&ResolvedContext>,
@@ -261,53 +261,48 @@ pub(crate) fn render_bar(
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let rows = bar_rows(ctx, resolved, openclaw, area.width);
-    if area.height < rows.len() as u16 && area.height < 2 {
-        let [first, second] = bar_lines(ctx, resolved, openclaw);
-        let mut spans = first.spans;
-        spans.push(Span::styled(SEPARATOR, theme::dim()));
-        spans.extend(second.spans);
-        buf.set_line(area.x, area.y, &Line::from(spans), area.width);
-        return;
-    }
+    let lines = bar_lines(ctx, resolved, openclaw);
+    let rows = match area.height {
+        0 | 1 => vec![joined(lines)],
+        _ => bar_rows(lines, area.width),
+    };
     for (i, row) in rows.iter().take(area.height as usize).enumerate() {
         buf.set_line(area.x, area.y + i as u16, row, area.width);
     }
 }
 
-/// Rows the bar needs at this width (1 when all of it fits; else each half on rows of its own,
-/// wrapped between items).
+/// Rows the bar needs at this width (1 when all of it fits, else 2).
 pub(crate) fn bar_height(
     ctx: &PolicyContext,
     resolved: Option<&ResolvedContext>,
     openclaw: Option<&Installed>,
     width: u16,
 ) -> u16 {
-    bar_rows(ctx, resolved, openclaw, width).len() as u16
+    bar_rows(bar_lines(ctx, resolved, openclaw), width).len() as u16
 }
 
 /// Between two items of the bar, and its width in columns.
 const SEPARATOR: &str = " · ";
 const SEPARATOR_WIDTH: usize = 3;
-/// Where a continuation row starts (under the first item, past `context `).
+/// Where the second row starts (under the first item, past `context `).
 const INDENT: &str = "        ";
+
+/// Both halves of the bar on one line.
+fn joined([first, second]: [Line<'static>; 2]) -> Line<'static> {
+    let mut spans = first.spans;
+    spans.push(Span::styled(SEPARATOR, theme::dim()));
+    spans.extend(second.spans);
+    Line::from(spans)
+}
 
 /// The bar laid out at `width`: one row when it fits, else each half on a row of its own, a
 /// half too wide for its row without the dimmed notes on where engine-filled values came from
 /// (`main (default)` reads `main`, still dimmed).
-fn bar_rows(
-    ctx: &PolicyContext,
-    resolved: Option<&ResolvedContext>,
-    openclaw: Option<&Installed>,
-    width: u16,
-) -> Vec<Line<'static>> {
-    let [first, second] = bar_lines(ctx, resolved, openclaw);
+fn bar_rows(lines: [Line<'static>; 2], width: u16) -> Vec<Line<'static>> {
     let width = width as usize;
+    let [first, second] = lines;
     if line_width(&first) + line_width(&second) + SEPARATOR_WIDTH <= width {
-        let mut spans = first.spans;
-        spans.push(Span::styled(SEPARATOR, theme::dim()));
-        spans.extend(second.spans);
-        return vec![Line::from(spans)];
+        return vec![joined([first, second])];
     }
     let mut indented = vec![Span::raw(INDENT)];
     indented.extend(fit_notes(second, width.saturating_sub(INDENT.len())).spans);

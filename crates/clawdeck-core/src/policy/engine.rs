@@ -171,25 +171,11 @@ pub fn resolve(
             .tools
             .retain(|trace| !lacked.contains(&trace.name));
     }
-    // A turn no gateway client started has none of the tools a client's capabilities decide.
-    if !ctx.names_client() {
-        let semantics = &registry.semantics;
-        resolution
-            .tools
-            .retain(|trace| !semantics.needs_client(&trace.name));
-    }
-    // A turn whose host does not build a host tool does not have it either.
-    let host = ctx.turn_host();
+    // Nor does a turn have the tools only another kind of turn gets (a client's, a host's, a
+    // heartbeat's).
     resolution
         .tools
-        .retain(|trace| registry.semantics.host_builds(&trace.name, host) != Some(false));
-    // Nor has a turn that is no heartbeat's the heartbeat's tool.
-    if !ctx.heartbeat {
-        let semantics = &registry.semantics;
-        resolution
-            .tools
-            .retain(|trace| !semantics.is_heartbeat_tool(&trace.name));
-    }
+        .retain(|trace| registry.semantics.turn_has(&trace.name, &ctx));
     if controls_remain(&resolution.layers, &search_controls) {
         resolution.refusal = None;
     }
@@ -202,6 +188,7 @@ pub fn resolve(
     let sandboxed = resolution.resolved.sandboxed;
     let http = !registry.semantics.gateway_http_deny.is_empty();
     let resolved = &resolution.resolved;
+    let host = resolved.turn;
     let model = resolved.model.as_deref().zip(resolved.model_input.as_ref());
     let credentials = cfg.credentials(Some(agent.id.as_str()));
     for trace in &mut resolution.tools {

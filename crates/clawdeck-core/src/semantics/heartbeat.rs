@@ -64,11 +64,7 @@ impl Semantics {
         let Some(rules) = &self.heartbeat_turn else {
             return Vec::new();
         };
-        self.conditional_specs
-            .iter()
-            .filter(|spec| spec.name == rules.tool && !already.contains(&spec.name))
-            .cloned()
-            .collect()
+        self.conditional_specs_named(|name| name == rules.tool, already)
     }
 
     /// Whether `name` is the tool only a heartbeat's turn gets.

@@ -42,13 +42,21 @@ impl HostTools {
 impl Semantics {
     /// The host tools the registry holds, of those `already` lacks.
     pub fn host_tools(&self, already: &[String]) -> Vec<ToolSpec> {
-        self.conditional_specs
-            .iter()
-            .filter(|spec| {
-                self.host_tools.tools.contains_key(&spec.name) && !already.contains(&spec.name)
-            })
-            .cloned()
-            .collect()
+        self.conditional_specs_named(|name| self.host_tools.tools.contains_key(name), already)
+    }
+
+    /// Whether `ctx`'s turn has tool `name` at all, as far as the kind of turn decides: a
+    /// client's tools need a turn a gateway client started, a host tool a host that builds it,
+    /// the heartbeat's tool a heartbeat's turn. (Which of them the turn then keeps is the
+    /// switches' and the layers' to say.) Read it from a context the session key has filled in.
+    pub fn turn_has(&self, name: &str, ctx: &PolicyContext) -> bool {
+        if self.needs_client(name) && !ctx.names_client() {
+            return false;
+        }
+        if self.is_heartbeat_tool(name) && !ctx.heartbeat {
+            return false;
+        }
+        self.host_builds(name, ctx.turn_host()) != Some(false)
     }
 
     /// Whether a turn `host` runs builds tool `name`; `None` for a tool every host builds.

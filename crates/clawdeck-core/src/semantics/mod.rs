@@ -558,6 +558,20 @@ impl Semantics {
             .map(|(_, why)| why.as_str())
     }
 
+    /// The forms of the tools the default run lacks that `named` picks, as the pack holds
+    /// them; those `already` names are left out (what a registry adds for a condition).
+    pub(crate) fn conditional_specs_named(
+        &self,
+        named: impl Fn(&str) -> bool,
+        already: &[String],
+    ) -> Vec<ToolSpec> {
+        self.conditional_specs
+            .iter()
+            .filter(|spec| named(&spec.name) && !already.contains(&spec.name))
+            .cloned()
+            .collect()
+    }
+
     /// The off-by-default plugins `raw` (the OpenClaw config) turns on: as OpenClaw's plugin
     /// activation does for a bundled plugin, `plugins.entries.<id>.enabled: true`, or
     /// `plugins.slots.memory` / `contextEngine` naming it. Whether the plugin then loads

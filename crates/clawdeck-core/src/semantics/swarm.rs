@@ -67,11 +67,7 @@ impl Semantics {
         let Some(rules) = self.swarm.as_ref() else {
             return Vec::new();
         };
-        self.conditional_specs
-            .iter()
-            .filter(|spec| rules.tools.contains(&spec.name) && !already.contains(&spec.name))
-            .cloned()
-            .collect()
+        self.conditional_specs_named(|name| rules.tools.iter().any(|t| t == name), already)
     }
 }
 

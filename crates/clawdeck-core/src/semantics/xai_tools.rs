@@ -77,11 +77,7 @@ impl Semantics {
         if !self.plugin_loads(raw, &rules.plugin) || self.xai_key(rules, raw, creds).is_none() {
             return Vec::new();
         }
-        self.conditional_specs
-            .iter()
-            .filter(|spec| rules.tools.contains_key(&spec.name) && !already.contains(&spec.name))
-            .cloned()
-            .collect()
+        self.conditional_specs_named(|name| rules.tools.contains_key(name), already)
     }
 
     /// Why a run on `provider` lacks xAI tool `name` the registry holds: (the key that would
