@@ -415,3 +415,37 @@ fn a_memory_slot_naming_no_installed_plugin_refuses_a_config_file_and_warns_with
         "{stderr}"
     );
 }
+
+#[test]
+fn a_heartbeat_turn_takes_no_sender_client_spawner_or_owner_flag() {
+    for flag in [
+        &["--client", "cli"][..],
+        &["--client-cap", "inline-widgets"],
+        &["--sender-id", "42"],
+        &["--spawned-by", "agent:main:main"],
+        &["--owner"],
+    ] {
+        let mut args = vec!["tools", "--heartbeat"];
+        args.extend_from_slice(flag);
+        let (code, stderr) = run_fail(&args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("'--heartbeat' cannot be used with"),
+            "{stderr}"
+        );
+    }
+    // A heartbeat's turn is a gateway's, run as no owner: saying so again is no contradiction.
+    let json = json_of(
+        "2026.9",
+        &[
+            "explain",
+            "read",
+            "--heartbeat",
+            "--gateway-run",
+            "--not-owner",
+            "--json",
+        ],
+    );
+    assert_eq!(json["context"]["turn"], "reply");
+    assert_eq!(json["context"]["owner"], false);
+}

@@ -75,7 +75,10 @@ pub struct ContextArgs {
     pub gateway_run: bool,
     /// The turn is a heartbeat's (a scheduled wake, `openclaw system event --mode now`): on the
     /// gateway, as no owner; heartbeat_respond where messages.visibleReplies is "message_tool"
-    #[arg(long, global = true)]
+    #[arg(long, global = true, conflicts_with_all = [
+        "owner", "sender_id", "sender_e164", "sender_username", "sender_name",
+        "spawned_by", "client", "client_cap",
+    ])]
     pub heartbeat: bool,
 }
 

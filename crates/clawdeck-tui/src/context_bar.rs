@@ -236,6 +236,19 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
     }
 }
 
+/// A heartbeat's turn has no sender, client, spawner or owner (as `--heartbeat` refuses them):
+/// turning it on clears them.
+fn toggle_heartbeat(ctx: &mut PolicyContext) {
+    ctx.heartbeat = !ctx.heartbeat;
+    if ctx.heartbeat {
+        set_field(ctx, Field::Sender, None);
+        set_field(ctx, Field::Client, None);
+        set_field(ctx, Field::SpawnedBy, None);
+        ctx.client_caps.clear();
+        ctx.owner = None;
+    }
+}
+
 /// `openclaw-control-ui`, or `cli +inline-widgets`: the turn's client and the capabilities the
 /// context adds to its own.
 pub(crate) fn client_label(ctx: &PolicyContext) -> Option<String> {
@@ -549,7 +562,7 @@ impl ContextEditor {
                     Field::Subagent => self.draft.subagent = !self.draft.subagent,
                     Field::Sandbox => self.draft.sandboxed = !self.draft.sandboxed,
                     Field::GatewayRun => self.draft.gateway_run = !self.draft.gateway_run,
-                    Field::Heartbeat => self.draft.heartbeat = !self.draft.heartbeat,
+                    Field::Heartbeat => toggle_heartbeat(&mut self.draft),
                     _ => {
                         self.picker = Some((field, self.picker_for(field, choices)));
                         return EditorOutcome::Pending;
@@ -688,6 +701,31 @@ mod tests {
             panic!("not changed")
         };
         assert!(!ctx.is_owner());
+    }
+
+    #[test]
+    fn a_heartbeat_clears_what_its_turn_cannot_have() {
+        let mut ctx = PolicyContext {
+            sender_id: Some("42".into()),
+            client: Some("cli".into()),
+            client_caps: vec!["inline-widgets".into()],
+            spawned_by: Some("agent:main:main".into()),
+            owner: Some(true),
+            agent: Some("ops".into()),
+            ..PolicyContext::default()
+        };
+        toggle_heartbeat(&mut ctx);
+        assert!(ctx.heartbeat);
+        assert!(!ctx.has_sender() && !ctx.names_client());
+        assert_eq!((ctx.spawned_by, ctx.owner), (None, None));
+        // What a heartbeat's turn does have stays.
+        assert_eq!(ctx.agent.as_deref(), Some("ops"));
+        let mut off = PolicyContext {
+            heartbeat: true,
+            ..PolicyContext::default()
+        };
+        toggle_heartbeat(&mut off);
+        assert!(!off.heartbeat);
     }
 
     #[test]
