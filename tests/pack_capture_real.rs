@@ -73,6 +73,7 @@ fn captured_facts(pack: &Value) -> Vec<(String, Value)> {
         "xaiTools",
         "hostTools",
         "heartbeatTurn",
+        "scheduledTurn",
     ] {
         facts.push((key.to_string(), pack[key].clone()));
     }

@@ -61,6 +61,10 @@ struct Expect {
     present: Vec<String>,
     absent: Vec<String>,
     refused: bool,
+    /// The run must expose no tool at all, Tool Search's controls included (a scheduled job
+    /// whose cap is empty builds none).
+    #[serde(default)]
+    none: bool,
     /// `tool_search` when Tool Search must be on, `code_mode` when Code Mode must engage;
     /// otherwise schemas must be direct.
     surface: Option<String>,
@@ -301,7 +305,10 @@ fn check_truth(expect: &Expect, observed: &ObservedView) -> Vec<String> {
             expect.refused, observed.surface
         ));
     }
-    if !expect.refused && names.is_empty() {
+    if expect.none && !names.is_empty() {
+        failures.push(format!("expected no tool at all, OpenClaw: {names:?}"));
+    }
+    if !expect.refused && !expect.none && names.is_empty() {
         failures.push("OpenClaw exposed no tool at all".to_string());
     }
     let kind = match observed.surface {

@@ -80,6 +80,15 @@ pub struct ContextArgs {
         "spawned_by", "client", "client_cap",
     ])]
     pub heartbeat: bool,
+    /// The turn is a scheduled job's (an automation's agent turn, `openclaw cron run`) with this
+    /// tool cap, its toolsAllow: names, groups or plugin ids, comma-separated, `*` for all, ""
+    /// for none. On the gateway, naming no owner, in the job's own cron session unless
+    /// --session-key names another
+    #[arg(long, global = true, value_name = "LIST", conflicts_with_all = [
+        "owner", "not_owner", "sender_id", "sender_e164", "sender_username", "sender_name",
+        "spawned_by", "client", "client_cap", "heartbeat", "channel", "account", "group",
+    ])]
+    pub scheduled_tools: Option<String>,
 }
 
 impl ContextArgs {
@@ -112,6 +121,7 @@ impl ContextArgs {
             client_caps: self.client_cap.clone(),
             gateway_run: self.gateway_run,
             heartbeat: self.heartbeat,
+            scheduled_tools: self.scheduled_tools.as_deref().map(tool_cap),
             channel_from_key: false,
             turn_channel: None,
             sender_rules_off: false,
@@ -119,4 +129,14 @@ impl ContextArgs {
         .with_depth_implying_subagent()
         .with_session_key()
     }
+}
+
+/// A job's tool cap as `--scheduled-tools` writes it (and `openclaw cron add --tools`): entries
+/// separated by commas or spaces; an empty text is the empty cap.
+pub fn tool_cap(written: &str) -> Vec<String> {
+    written
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|e| !e.is_empty())
+        .map(str::to_string)
+        .collect()
 }

@@ -697,7 +697,8 @@ if xai_rules:
 host_rules = rules.get("hostTools")
 if host_rules:
     host_words = {"agentMethod": "its agent method",
-                  "reply": "its reply to a message (a channel sender's, a client's chat.send)"}
+                  "reply": "its reply to a message (a channel sender's, a client's chat.send)",
+                  "scheduled": "a scheduled job's turn"}
     for name, hosts in host_rules["tools"].items():
         entry = next((e for e in tools if e["name"] == name), None)
         if entry is None or entry.get("inDefaultRun") is not False:
@@ -730,6 +731,15 @@ if heartbeat_rules:
             0, dict(whenMessageToolReply=True, **form(sent["message"])))
     entry["requires"] = f"a heartbeat's turn where {heartbeat_rules['key']} is \"{heartbeat_rules['value']}\" (its reply goes through the message tool)"
     pack["heartbeatTurn"] = heartbeat_rules
+# A scheduled job's turn (extract_rules.mjs scheduledTurn): the tools its missing owner loses,
+# and those a cron session key loses, each a tool the pack holds.
+scheduled_rules = rules.get("scheduledTurn")
+if scheduled_rules:
+    named = {e["name"] for e in tools}
+    unknown = [n for n in scheduled_rules["confirmedOwnerTools"] + scheduled_rules["cronSessionDrops"] if n not in named]
+    if unknown:
+        raise SystemExit(f"{scheduled_rules['where']} names {', '.join(unknown)}, which the pack does not hold")
+    pack["scheduledTurn"] = scheduled_rules
 if management is not None:
     if list(admin_changed) != ["automations"]:
         raise SystemExit(f"a Control UI admin's turn changes {sorted(admin_changed) or 'no tool'}, not automations alone")

@@ -53,6 +53,9 @@
 //   heartbeatTurn                    what a heartbeat's turn gets: heartbeat_respond where
 //                                    messages.visibleReplies is "message_tool", added with
 //                                    message to the profile layers' allowlists
+//   scheduledTurn                    what a scheduled job's turn gets: the cap its toolsAllow
+//                                    sets, the plugin tools that want a confirmed owner (the
+//                                    cron runner names none), the tools a cron session key loses
 //   automationManagement             who a turn's automation management entitlement goes to
 //                                    (the `managementEntitlement` sources: a Control UI
 //                                    connection with operator.admin, a configured command owner's
@@ -622,7 +625,8 @@ function hostTools() {
   if (!anyGateway && !reply) {
     throw new Error(`${built.file}: github_identity_status is built on a preparation this capture cannot find`);
   }
-  const hosts = anyGateway ? ["agentMethod", "reply"] : ["reply"];
+  // A scheduled job's turn runs on the gateway too (its cron service), outside the reply pipeline.
+  const hosts = anyGateway ? ["agentMethod", "reply", "scheduled"] : ["reply"];
   return { tools: { github_identity_status: hosts }, where: `${built.file}, ${(anyGateway ?? reply).file}` };
 }
 const hostToolRules = hostTools();
@@ -653,6 +657,35 @@ function heartbeatTurn() {
   };
 }
 const heartbeatRules = heartbeatTurn();
+
+// A scheduled job's turn (an automation's agent turn, `cron.run`): the job's tool cap
+// (toolsAllow) keeps only the built tools it names (none when it is empty, all for "*"); the
+// cron runner passes no senderIsOwner, so the owner-only core tools stay (they go only for a
+// turn that is not the owner's: senderIsOwner === false) while a plugin tool whose factory wants
+// a confirmed owner (senderIsOwner !== true) is not built; the turn has a scheduled caller
+// (transcripts); and where the release has it, a cron session key loses the tools a requester
+// continuation needs (sessions_yield).
+function scheduledTurn() {
+  const cap = firstMatch(/function applyEmbeddedAttemptToolsAllow\(tools, toolsAllow, options\) \{\n\tif \(!toolsAllow\) return tools;\n\treturn \(readToolAllowlistIntersection\(toolsAllow\) \?\? \[toolsAllow\]\)\.reduce\(\(currentTools, restriction\) => \{\n\t\tif \(restriction\.length === 0\) return \[\];\n\t\tif \(hasWildcardToolAllowlist\(restriction\)\) return currentTools;/);
+  const ownerCore = firstMatch(/const ownerOnlyCoreToolDenylist = options\?\.senderIsOwner === false \? GATEWAY_OWNER_ONLY_CORE_TOOLS/);
+  const caller = firstMatch(/if \(options\.gatewayCallerScheduled\) return \{ caller:/);
+  if (!cap || !ownerCore || !caller) return null;
+  const confirmedOwnerTools = [];
+  for (const dir of readdirSync(join(dist, "extensions"))) {
+    let src;
+    try { src = readFileSync(join(dist, "extensions", dir, "index.js"), "utf8"); } catch { continue; }
+    for (const m of src.matchAll(/\n\tif \(ctx\.senderIsOwner !== true\) return null;\n(?:\t[^\n]*\n)*?\t\tname: "(\w+)",/g)) {
+      confirmedOwnerTools.push(m[1]);
+    }
+  }
+  const yieldFilter = firstMatch(/function filterRequesterYieldTools\(tools, requesterSessionKey\) \{\n\treturn isCronSessionKey\(requesterSessionKey\) \? tools\.filter\(\(tool\) => tool\.name !== "(\w+)"\) : tools;/);
+  return {
+    confirmedOwnerTools: confirmedOwnerTools.sort(),
+    cronSessionDrops: yieldFilter ? [yieldFilter.match[1]] : [],
+    where: [cap.file, ownerCore.file, caller.file, ...(yieldFilter ? [yieldFilter.file] : [])].join(", "),
+  };
+}
+const scheduledRules = scheduledTurn();
 
 // Swarm globals (tools.swarm): their default, and that agents_wait is built only while they are
 // on (for the requester's agent: resolveSwarmConfig lays the agent's tools.swarm over the global).
@@ -713,6 +746,7 @@ console.log(JSON.stringify({
   xaiTools: xaiToolRules,
   hostTools: hostToolRules,
   heartbeatTurn: heartbeatRules,
+  scheduledTurn: scheduledRules,
   swarm,
   ownerOnlyCoreTools: gw[gatewayMod.alias.GATEWAY_OWNER_ONLY_CORE_TOOLS],
   gatewayHttpDeny: gw[gatewayMod.alias.DEFAULT_GATEWAY_HTTP_TOOL_DENY],

@@ -80,6 +80,13 @@ pub struct PolicyContext {
     /// gateway runs it in the agent's session as no owner and with no caller.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub heartbeat: bool,
+    /// The turn is a scheduled job's (an automation's agent turn) and this is the job's tool
+    /// cap (its `toolsAllow`): only the built tools it names reach the model, `*` names all,
+    /// an empty cap none. The cron service runs it on the gateway naming no owner, in the job's
+    /// own session (`agent:<id>:cron:<job>:run:<run>`) unless the session key names another.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(alias = "scheduledTools")]
+    pub scheduled_tools: Option<Vec<String>>,
     /// `channel` came from the session key, not from a flag: the key says where the session
     /// lives (its group policy), not that this turn arrived over that channel.
     #[serde(skip)]
@@ -109,6 +116,8 @@ pub enum TurnHost {
     AgentMethod,
     /// A gateway's reply to a message: a channel sender's, or a gateway client's `chat.send`.
     Reply,
+    /// A scheduled job's turn, which the gateway's cron service runs.
+    Scheduled,
 }
 
 impl TurnHost {
@@ -118,6 +127,7 @@ impl TurnHost {
             TurnHost::Local => "local (openclaw agent --local)",
             TurnHost::AgentMethod => "a gateway's agent method",
             TurnHost::Reply => "a gateway's reply to a message",
+            TurnHost::Scheduled => "a scheduled job's (the gateway's cron service runs it)",
         }
     }
 }
@@ -129,7 +139,9 @@ impl PolicyContext {
     /// is always its owner's); anything else is a local run. Read it from a context the
     /// session key has filled in ([`PolicyContext::with_session_key`]).
     pub fn turn_host(&self) -> TurnHost {
-        if self.spawner_key().is_some() {
+        if self.is_scheduled() {
+            TurnHost::Scheduled
+        } else if self.spawner_key().is_some() {
             TurnHost::AgentMethod
         } else if self.heartbeat
             || self.has_sender()
@@ -313,6 +325,22 @@ impl PolicyContext {
     pub fn is_node_turn(&self) -> bool {
         self.message_provider()
             .is_some_and(|p| p.eq_ignore_ascii_case(NODE_CHANNEL))
+    }
+
+    /// Whether the turn is a scheduled job's ([`PolicyContext::scheduled_tools`]).
+    pub fn is_scheduled(&self) -> bool {
+        self.scheduled_tools.is_some()
+    }
+
+    /// Whether the turn runs in a cron session: its key's rest starts with `cron:` (OpenClaw's
+    /// `isCronSessionKey`), or it is a scheduled job's turn in the job's own session (no key).
+    pub fn in_cron_session(&self) -> bool {
+        match self.session_key.as_deref().filter(|k| !k.trim().is_empty()) {
+            Some(key) => {
+                crate::session_key::agent_rest(key).is_some_and(|r| r.starts_with("cron:"))
+            }
+            None => self.is_scheduled(),
+        }
     }
 
     pub fn is_owner(&self) -> bool {

@@ -30,6 +30,14 @@ pub struct SessionKeyParts {
     pub subagent_depth: u32,
 }
 
+/// What follows `agent:<agent>:` (OpenClaw's `parseAgentSessionKey(key).rest`), lower-cased;
+/// `None` for a key of another shape.
+pub fn agent_rest(key: &str) -> Option<String> {
+    let lower = key.trim().to_lowercase();
+    let (agent, rest) = lower.strip_prefix("agent:")?.split_once(':')?;
+    (!agent.is_empty() && !rest.is_empty()).then(|| rest.to_string())
+}
+
 /// The key as OpenClaw stores it: lowercased, but a Signal group id segment and a Matrix room
 /// key's tail (up to a `:thread:`) keep their case.
 pub fn normalize(key: &str) -> String {

@@ -311,6 +311,16 @@ pub(crate) fn inexpressible(ctx: &PolicyContext) -> Vec<&'static str> {
     if ctx.heartbeat && (ctx.has_sender() || ctx.names_client() || ctx.spawner_key().is_some()) {
         out.push("--heartbeat with a sender, a client or a spawner (a heartbeat's turn has none)");
     }
+    let scheduled_with = ctx.has_sender()
+        || ctx.names_client()
+        || ctx.spawner_key().is_some()
+        || ctx.heartbeat
+        || ctx.owner.is_some();
+    if ctx.is_scheduled() && scheduled_with {
+        out.push(
+            "--scheduled-tools with a sender, a client, a spawner, a heartbeat or an owner flag (a scheduled job's turn has none)",
+        );
+    }
     if ctx.account.is_some() {
         out.push("--account");
     }

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use super::VerifyError;
 use super::mock::CALL_MARKER;
 use super::mock::RecordingMock;
-use super::observed::{ObservedView, main_request, spawned_request};
+use super::observed::{ObservedView, main_request, request_carrying, spawned_request};
 use crate::context::PolicyContext;
 use crate::gateway_client::{
     Backoff, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient, GatewayEndpoint,
@@ -303,6 +303,11 @@ pub enum Start {
     /// A heartbeat's turn, woken at once (the gateway's `wake` method with mode `now`, as
     /// `openclaw system event --mode now` sends it) with the message as its system event.
     Heartbeat,
+    /// A scheduled job's turn: an automation added with the context's tool cap and the message
+    /// as its agent turn (`cron.add`, as `openclaw cron add --tools` sends it; no delivery, in
+    /// the session the context's key names, else the job's own), then run at once (`cron.run`,
+    /// mode `force`, as `openclaw cron run` does).
+    Scheduled,
 }
 
 /// The message provider a context's turn comes over: its channel when no session key named
@@ -375,19 +380,43 @@ pub(super) async fn observe(
 
 /// Waits for the model request (the turn's own, or with `spawned` its subagent's), while the
 /// gateway lives, until `deadline`.
+/// Which of the model's requests is the turn's.
+#[derive(Clone, Copy)]
+enum Expected<'a> {
+    /// The first that has a system prompt.
+    Main,
+    /// The spawned subagent's.
+    Spawned,
+    /// The one whose user message carries this text.
+    Carrying(&'a str),
+}
+
+impl<'a> Expected<'a> {
+    fn of(turn: &Turn<'a>) -> Expected<'a> {
+        match (turn.spawned, turn.start) {
+            (true, _) => Expected::Spawned,
+            (false, Start::Scheduled) => Expected::Carrying(turn.message),
+            (false, _) => Expected::Main,
+        }
+    }
+}
+
 async fn await_request(
     gateway: &RunningProcess,
     mock: &RecordingMock,
-    spawned: bool,
+    expected: Expected<'_>,
     deadline: Instant,
     what: impl Fn() -> String,
     seconds: u64,
 ) -> Result<ObservedView, VerifyError> {
     loop {
         let bodies: Vec<Value> = mock.completions().into_iter().map(|r| r.body).collect();
-        let observed = match spawned {
-            true => spawned_request(&bodies, SUBAGENT_TASK, CALL_MARKER),
-            false => main_request(&bodies),
+        let observed = match expected {
+            Expected::Spawned => spawned_request(&bodies, SUBAGENT_TASK, CALL_MARKER),
+            // The gateway's own automations may ask the model too: the job's turn carries
+            // the message.
+            Expected::Carrying(text) => request_carrying(&bodies, text),
+            Expected::Main => main_request(&bodies),
         };
         if let Some(body) = observed {
             return Ok(ObservedView::from_request(body));
@@ -405,9 +434,9 @@ async fn await_request(
         }
         if Instant::now() >= deadline {
             let output = super::cli_run::strip_ansi(&gateway.output_snapshot().combined_text());
-            let seen = match spawned {
-                true => format!("; the model was asked {}", describe_requests(&bodies)),
-                false => String::new(),
+            let seen = match expected {
+                Expected::Main => String::new(),
+                _ => format!("; the model was asked {}", describe_requests(&bodies)),
             };
             let seen = format!(
                 "{seen}; the gateway's output ends with:\n{}",
@@ -462,6 +491,9 @@ fn turn_request(turn: &Turn<'_>) -> (&'static str, Value) {
         let params = json!({ "event": "voice.transcript", "payloadJSON": transcript.to_string() });
         return ("node.event", params);
     }
+    if let Start::Scheduled = turn.start {
+        return ("cron.add", scheduled_job(turn, key));
+    }
     if let Start::Heartbeat = turn.start {
         let params =
             json!({ "mode": "now", "text": turn.message, "sessionKey": key.unwrap_or(&main) });
@@ -485,6 +517,53 @@ fn turn_request(turn: &Turn<'_>) -> (&'static str, Value) {
     ("agent", params)
 }
 
+/// The automation a scheduled turn is: the agent's turn with the context's tool cap, due in a
+/// day (it runs when asked), delivering nowhere, in the session the key names (`session:<rest>`
+/// of `agent:<agent>:<rest>`), else its own (`isolated`).
+fn scheduled_job(turn: &Turn<'_>, key: Option<&str>) -> Value {
+    let target = match key {
+        Some(key) => {
+            let rest = clawdeck_core::session_key::agent_rest(key);
+            format!("session:{}", rest.as_deref().unwrap_or(key.trim()))
+        }
+        None => "isolated".to_string(),
+    };
+    json!({
+        "name": "clawdeck-verify",
+        "agentId": turn.agent,
+        "enabled": true,
+        "schedule": { "kind": "every", "everyMs": 86_400_000 },
+        "sessionTarget": target,
+        "wakeMode": "now",
+        "payload": {
+            "kind": "agentTurn",
+            "message": turn.message,
+            "toolsAllow": turn.ctx.scheduled_tools.clone().unwrap_or_default(),
+        },
+        "delivery": { "mode": "none" },
+    })
+}
+
+/// Adds the automation and runs it at once; errors name the method that failed.
+async fn run_job(client: &GatewayClient, job: Value) -> Result<(), String> {
+    let added = client
+        .request("cron.add", job)
+        .await
+        .map_err(|err| format!("cron.add: {err}"))?;
+    let id = added
+        .get("id")
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("cron.add answered without a job id: {added}"))?;
+    let ran = client
+        .request("cron.run", json!({ "id": id, "mode": "force" }))
+        .await
+        .map_err(|err| format!("cron.run: {err}"))?;
+    match ran.get("ok").and_then(Value::as_bool) {
+        Some(true) => Ok(()),
+        _ => Err(format!("cron.run did not run job {id}: {ran}")),
+    }
+}
+
 async fn run_turn(
     gateway: &RunningProcess,
     port: u16,
@@ -503,8 +582,9 @@ async fn run_turn(
             client: turn.client,
         },
         Start::NodeVoice => Connection::Node,
-        // Waking the gateway's heartbeat takes an operator's write scope.
-        Start::Heartbeat => Connection::Operator {
+        // Waking the gateway's heartbeat takes an operator's write scope, an automation its
+        // admin scope.
+        Start::Heartbeat | Start::Scheduled => Connection::Operator {
             as_owner: true,
             client: None,
         },
@@ -513,7 +593,7 @@ async fn run_turn(
             return await_request(
                 gateway,
                 mock,
-                turn.spawned,
+                Expected::of(turn),
                 Instant::now() + STARTUP + turn.timeout,
                 || {
                     format!(
@@ -538,7 +618,15 @@ async fn run_turn(
             send_as_node(client, method, &params, reconnect).await?
         }
         _ => {
-            if let Err(err) = client.request(method, params).await {
+            let sent = match turn.start {
+                Start::Scheduled => run_job(&client, params).await,
+                _ => client
+                    .request(method, params)
+                    .await
+                    .map(drop)
+                    .map_err(|e| e.to_string()),
+            };
+            if let Err(err) = sent {
                 client.close();
                 return Err(gateway_error(method, err));
             }
@@ -548,7 +636,7 @@ async fn run_turn(
     let observed = await_request(
         gateway,
         mock,
-        turn.spawned,
+        Expected::of(turn),
         Instant::now() + turn.timeout,
         || {
             format!(

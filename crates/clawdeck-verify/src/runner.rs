@@ -243,6 +243,10 @@ pub async fn observe_cli(
     if !lost.is_empty() {
         return Err(VerifyError::Inexpressible(lost.join(", ")));
     }
+    if ctx.is_scheduled() {
+        let start = super::private_gateway::Start::Scheduled;
+        return observe_through_gateway(config, agent, ctx, options, start).await;
+    }
     if ctx.heartbeat {
         let start = super::private_gateway::Start::Heartbeat;
         return observe_through_gateway(config, agent, ctx, options, start).await;

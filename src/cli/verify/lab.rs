@@ -169,7 +169,11 @@ fn unknown_model_note(resolved: &crate::policy::ResolvedContext) -> Option<Strin
 /// Where the observed view came from, for a run on the local CLI (or the private gateway a
 /// sender, a non-owner or a spawner's turn needs).
 fn local_run_source(ctx: &PolicyContext, agent: &str) -> String {
-    if ctx.heartbeat {
+    if ctx.is_scheduled() {
+        format!(
+            "a scheduled job's turn on a private gateway (cron.add with the tool cap, then cron.run), agent {agent} (recording mock LLM)"
+        )
+    } else if ctx.heartbeat {
         format!(
             "a heartbeat's turn on a private gateway (its wake method, mode now), agent {agent} (recording mock LLM)"
         )

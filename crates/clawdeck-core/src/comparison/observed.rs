@@ -318,19 +318,29 @@ pub fn spawned_request<'a>(
     task: &str,
     call_marker: &str,
 ) -> Option<&'a Value> {
-    let user_texts = |body: &Value| -> Vec<String> {
-        body.get("messages")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter(|m| m.get("role").and_then(Value::as_str) == Some("user"))
-            .filter_map(|m| crate::content::content_text(m.get("content"), "\n"))
-            .collect()
-    };
     requests.iter().find(|body| {
         let texts = user_texts(body);
         texts.iter().any(|t| t.contains(task)) && !texts.iter().any(|t| t.contains(call_marker))
     })
+}
+
+/// The first request whose user message carries `text` (a scheduled job's turn, among the
+/// requests of the gateway's own automations).
+pub fn request_carrying<'a>(requests: &'a [Value], text: &str) -> Option<&'a Value> {
+    requests
+        .iter()
+        .find(|body| user_texts(body).iter().any(|t| t.contains(text)))
+}
+
+/// The texts of a request's user messages.
+fn user_texts(body: &Value) -> Vec<String> {
+    body.get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+        .filter_map(|m| crate::content::content_text(m.get("content"), "\n"))
+        .collect()
 }
 
 #[cfg(test)]

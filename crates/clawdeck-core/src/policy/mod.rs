@@ -15,6 +15,7 @@ pub mod matcher;
 pub(crate) use crate::semantics::normalize;
 mod plugin_selection;
 mod render;
+mod scheduled_cap;
 pub(crate) mod sender_keys;
 pub mod sources;
 mod switches;

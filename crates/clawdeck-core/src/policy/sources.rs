@@ -183,6 +183,13 @@ pub(crate) fn resolve_context<'a>(
         ),
         // The heartbeat runner names no sender the owner list could match.
         _ if ctx.heartbeat => (false, "a heartbeat's turn runs as no owner".to_string()),
+        // The cron service passes no senderIsOwner: OpenClaw removes the owner-only core tools
+        // only from a turn known not to be the owner's (what needs a confirmed owner goes:
+        // the switches).
+        _ if ctx.is_scheduled() => (
+            true,
+            "a scheduled job's turn names no owner, which keeps the owner-only tools".to_string(),
+        ),
         Some(owner) => (
             owner,
             if owner {

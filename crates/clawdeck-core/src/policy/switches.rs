@@ -107,6 +107,7 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
     out.extend(without_client_caps(inputs));
     out.extend(without_xai(inputs));
     out.extend(without_heartbeat_reply(inputs));
+    out.extend(super::scheduled_cap::switched_off(inputs));
     let removed: Vec<String> = out.iter().map(|(tool, _)| tool.clone()).collect();
     out.extend(
         without_own_credential(inputs)

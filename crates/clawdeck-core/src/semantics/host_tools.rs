@@ -47,13 +47,17 @@ impl Semantics {
 
     /// Whether `ctx`'s turn has tool `name` at all, as far as the kind of turn decides: a
     /// client's tools need a turn a gateway client started, a host tool a host that builds it,
-    /// the heartbeat's tool a heartbeat's turn. (Which of them the turn then keeps is the
+    /// the heartbeat's tool a heartbeat's turn, and a cron session lacks what it cannot continue
+    /// (`sessions_yield`). (Which of them the turn then keeps is the
     /// switches' and the layers' to say.) Read it from a context the session key has filled in.
     pub fn turn_has(&self, name: &str, ctx: &PolicyContext) -> bool {
         if self.needs_client(name) && !ctx.names_client() {
             return false;
         }
         if self.is_heartbeat_tool(name) && !ctx.heartbeat {
+            return false;
+        }
+        if self.cron_session_drops(name, ctx) {
             return false;
         }
         self.host_builds(name, ctx.turn_host()) != Some(false)
@@ -83,10 +87,13 @@ impl Semantics {
                 TurnHost::Local => "a local run",
                 TurnHost::AgentMethod => "its agent method",
                 TurnHost::Reply => "its reply to a message",
+                TurnHost::Scheduled => "a scheduled job's turn",
             })
             .collect();
         let flags = match hosts.contains(&TurnHost::AgentMethod) {
-            true => "--gateway-run, a sender, a client, a spawner or --not-owner",
+            true => {
+                "--gateway-run, a sender, a client, a spawner, --not-owner or --scheduled-tools"
+            }
             false => "a sender, or a client's chat.send: --client",
         };
         Some(format!(

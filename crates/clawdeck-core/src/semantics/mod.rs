@@ -20,6 +20,7 @@ mod model_rules;
 pub mod normalize;
 pub mod pack;
 pub(crate) mod renames;
+mod scheduled;
 mod select;
 mod swarm;
 pub mod switches;
@@ -45,6 +46,7 @@ pub use heartbeat::HeartbeatTurn;
 pub use host_tools::HostTools;
 pub use media::{Credentials, MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use model_rules::{ClaudeImageRule, ClaudeImageRuleSpec, IdPolicy, ModelRules};
+pub use scheduled::{SCHEDULED_JOB, ScheduledTurn};
 pub use swarm::SwarmRules;
 pub use synced::{MAX_SYNCED_TOOLS, tool_name_problem};
 pub use video_audio::VideoAudioReferences;
@@ -486,6 +488,8 @@ pub struct Semantics {
     pub host_tools: HostTools,
     /// What a heartbeat's turn gets (see `heartbeat`); none for packs without it.
     pub heartbeat_turn: Option<HeartbeatTurn>,
+    /// What a scheduled job's turn gets (see `scheduled`); none for packs without it.
+    pub scheduled_turn: Option<ScheduledTurn>,
     /// The tools a gateway client's capabilities decide, and what its clients declare (see
     /// `client_caps`).
     pub client_capabilities: ClientCapabilities,
@@ -686,6 +690,7 @@ pub fn newest() -> Arc<Semantics> {
                 xai_tools: None,
                 host_tools: HostTools::default(),
                 heartbeat_turn: None,
+                scheduled_turn: None,
                 client_capabilities: ClientCapabilities::default(),
                 automation_management: None,
                 swarm: None,

@@ -132,6 +132,9 @@ pub(crate) struct PackFile {
     /// What a heartbeat's turn gets.
     #[serde(default)]
     pub heartbeat_turn: Option<super::HeartbeatTurn>,
+    /// What a scheduled job's turn gets.
+    #[serde(default)]
+    pub scheduled_turn: Option<super::ScheduledTurn>,
     /// The tools a gateway client's capabilities decide, and what its clients declare.
     #[serde(default)]
     pub client_capabilities: super::ClientCapabilities,
@@ -563,6 +566,7 @@ impl PackFile {
             xai_tools: self.xai_tools,
             host_tools: self.host_tools,
             heartbeat_turn: self.heartbeat_turn,
+            scheduled_turn: self.scheduled_turn,
             client_capabilities: self.client_capabilities,
             automation_management: self.automation_management,
             swarm: self.swarm,

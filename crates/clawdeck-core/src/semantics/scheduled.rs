@@ -1,0 +1,99 @@
+//! A scheduled job's turn (an automation's agent turn, the pack's `scheduledTurn`, read from
+//! the release's dist by `extract_rules.mjs`). OpenClaw's cron service runs it on the gateway:
+//! - the job's tool cap (`toolsAllow`) keeps only the built tools it names, after every layer;
+//!   `*` keeps all, an empty cap none (no Tool Search control either: nothing is built);
+//! - it passes no `senderIsOwner`, so the owner-only core tools stay (they go only for a turn
+//!   that is not the owner's) while a plugin tool whose factory wants a confirmed owner
+//!   (`confirmedOwnerTools`: memory-core's `intent`) is not built;
+//! - it has a scheduled caller, so `transcripts` is built;
+//! - where the release has it, a cron session key (`agent:<id>:cron:...`, the job's own
+//!   session) loses the tools that need a requester continuation (`cronSessionDrops`:
+//!   `sessions_yield` in 2026.9), whatever started the turn.
+
+use serde::Deserialize;
+
+use super::Semantics;
+use crate::context::PolicyContext;
+
+/// The pack's `scheduledTurn`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScheduledTurn {
+    /// Plugin tools built only for a confirmed owner, which a scheduled turn does not name.
+    pub confirmed_owner_tools: Vec<String>,
+    /// Tools a turn in a cron session does not get.
+    #[serde(default)]
+    pub cron_session_drops: Vec<String>,
+    /// Where the release says so.
+    #[serde(default, rename = "where")]
+    pub where_: Option<String>,
+}
+
+/// Where a switched-off tool's cause is written for a scheduled turn: the job, not the config.
+pub const SCHEDULED_JOB: &str = "the scheduled job (--scheduled-tools)";
+
+impl Semantics {
+    /// Whether a turn in a cron session lacks tool `name` (2026.9's `sessions_yield`).
+    pub fn cron_session_drops(&self, name: &str, ctx: &PolicyContext) -> bool {
+        ctx.in_cron_session()
+            && self
+                .scheduled_turn
+                .as_ref()
+                .is_some_and(|rules| rules.cron_session_drops.iter().any(|t| t == name))
+    }
+
+    /// Why a scheduled turn does not build plugin tool `name`; `None` for any other turn or tool.
+    pub fn needs_confirmed_owner(&self, name: &str, ctx: &PolicyContext) -> Option<String> {
+        let rules = self
+            .scheduled_turn
+            .as_ref()
+            .filter(|_| ctx.is_scheduled())?;
+        rules
+            .confirmed_owner_tools
+            .iter()
+            .any(|t| t == name)
+            .then(|| {
+                "its plugin builds it only for a turn whose sender is confirmed the owner, and a \
+                 scheduled job's turn names none"
+                    .to_string()
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules() -> ScheduledTurn {
+        serde_json::from_value(serde_json::json!({
+            "confirmedOwnerTools": ["intent"],
+            "cronSessionDrops": ["sessions_yield"],
+            "where": "x.mjs"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_cron_session_is_the_jobs_own_or_a_cron_key() {
+        let scheduled = PolicyContext {
+            scheduled_tools: Some(vec!["*".into()]),
+            ..PolicyContext::default()
+        };
+        assert!(scheduled.in_cron_session());
+        let elsewhere = PolicyContext {
+            session_key: Some("agent:ops:widgets".into()),
+            ..scheduled.clone()
+        };
+        assert!(!elsewhere.in_cron_session());
+        let keyed = PolicyContext {
+            session_key: Some("agent:main:CRON:job:run:1".into()),
+            ..PolicyContext::default()
+        };
+        assert!(keyed.in_cron_session());
+        assert!(!PolicyContext::default().in_cron_session());
+        assert_eq!(
+            rules().cron_session_drops,
+            vec!["sessions_yield".to_string()]
+        );
+    }
+}
