@@ -449,3 +449,43 @@ fn a_heartbeat_turn_takes_no_sender_client_spawner_or_owner_flag() {
     assert_eq!(json["context"]["turn"], "reply");
     assert_eq!(json["context"]["owner"], false);
 }
+
+#[test]
+fn a_scheduled_turn_takes_no_sender_client_spawner_heartbeat_owner_or_channel_flag() {
+    for flag in [
+        &["--client", "cli"][..],
+        &["--client-cap", "inline-widgets"],
+        &["--sender-id", "42"],
+        &["--spawned-by", "agent:main:main"],
+        &["--heartbeat"],
+        &["--owner"],
+        &["--not-owner"],
+        &["--channel", "telegram"],
+    ] {
+        let mut args = vec!["tools", "--scheduled-tools", "read"];
+        args.extend_from_slice(flag);
+        let (code, stderr) = run_fail(&args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains("cannot be used with"), "{stderr}");
+    }
+    // The cap is read as `openclaw cron add --tools` writes it: commas or spaces; "" is empty.
+    let capped = json_of(
+        "2026.9",
+        &["tools", "--scheduled-tools", "read, exec", "--json"],
+    );
+    let names: Vec<&str> = capped["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["exec", "read"], "{capped}");
+    let empty = json_of("2026.9", &["tools", "--scheduled-tools", "", "--json"]);
+    assert_eq!(empty["tools"], serde_json::json!([]), "{empty}");
+    let explained = json_of(
+        "2026.9",
+        &["explain", "gateway", "--scheduled-tools", "*", "--json"],
+    );
+    assert_eq!(explained["context"]["turn"], "scheduled");
+    assert_eq!(explained["context"]["owner"], true);
+}

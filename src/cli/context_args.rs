@@ -121,7 +121,7 @@ impl ContextArgs {
             client_caps: self.client_cap.clone(),
             gateway_run: self.gateway_run,
             heartbeat: self.heartbeat,
-            scheduled_tools: self.scheduled_tools.as_deref().map(tool_cap),
+            scheduled_tools: self.scheduled_tools.as_deref().map(PolicyContext::tool_cap),
             channel_from_key: false,
             turn_channel: None,
             sender_rules_off: false,
@@ -129,14 +129,4 @@ impl ContextArgs {
         .with_depth_implying_subagent()
         .with_session_key()
     }
-}
-
-/// A job's tool cap as `--scheduled-tools` writes it (and `openclaw cron add --tools`): entries
-/// separated by commas or spaces; an empty text is the empty cap.
-pub fn tool_cap(written: &str) -> Vec<String> {
-    written
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|e| !e.is_empty())
-        .map(str::to_string)
-        .collect()
 }

@@ -739,6 +739,14 @@ if scheduled_rules:
     unknown = [n for n in scheduled_rules["confirmedOwnerTools"] + scheduled_rules["cronSessionDrops"] if n not in named]
     if unknown:
         raise SystemExit(f"{scheduled_rules['where']} names {', '.join(unknown)}, which the pack does not hold")
+    # The widget tool such a turn keeps pinned-only, in the form the scheduled_widget run sends.
+    pinned = scheduled_rules.get("pinnedWidget")
+    if pinned:
+        sent = {fn(t)["name"]: fn(t) for t in (req("scheduled_widget") or {}).get("tools", [])}
+        if pinned["tool"] not in sent:
+            raise SystemExit(f"the scheduled_widget run does not send {pinned['tool']}, which {scheduled_rules['where']} keeps for a scheduled turn whose cap names it")
+        pack["channelVariants"].setdefault(pinned["tool"], []).insert(
+            0, dict(whenPinnedWidget=True, **form(sent[pinned["tool"]])))
     pack["scheduledTurn"] = scheduled_rules
 if management is not None:
     if list(admin_changed) != ["automations"]:

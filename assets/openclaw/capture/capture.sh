@@ -80,10 +80,21 @@ record() {
 # a gateway client starts with chat.send (client_turn.mjs), connected as CLIENT_ID in MODE
 # declaring CAPS_CSV (as a browser client of the gateway's host with `browser`: the Control UI;
 # without operator.admin with `guest`), or with CLIENT_ID `heartbeat` a heartbeat's turn
-# (`openclaw system event --mode now`: the gateway's wake method), on a gateway
+# (`openclaw system event --mode now`: the gateway's wake method), or with CLIENT_ID `scheduled`
+# a scheduled job's turn capped to the tools CAPS_CSV names (`openclaw cron add --tools`, in
+# session `capture`, then `openclaw cron run`), on a gateway
 # (`openclaw gateway run`, token auth, loopback) in the home make_home writes; the gateway is stopped
 # once the model request is recorded. Its output: WORK/runs/NAME.gateway.log. The client keeps
 # its state (device identity) in the same home.
+capture_scheduled() {
+  local home=$1 gport=$2 tools=$3 name=$4 added id
+  added=$(REALCLAW_HOME=$home timeout 90 "$PREFIX/bin/openclaw" cron add --name capture --agent main --every 1d \
+    --session session:capture --message "capture scheduled" --tools "$tools" --no-deliver \
+    --port "$gport" --token capture --json 2> "$WORK/runs/$name.stderr") || return 1
+  id=$(printf '%s' "$added" | python3 -c 'import json,sys; t=sys.stdin.read(); print(json.loads(t[t.index("{"):])["id"])') || return 1
+  REALCLAW_HOME=$home timeout 90 "$PREFIX/bin/openclaw" cron run "$id" --port "$gport" --token capture \
+    > "$WORK/runs/$name.stdout" 2>> "$WORK/runs/$name.stderr"
+}
 record_gateway() {
   wanted "$1" || return 0
   local name=$1 tools=$2 client=$3 mode=$4 caps=$5 options=${6:-} more=${7:-} home=$WORK/homes/$1 gport=${CAPTURE_GATEWAY_PORT:-$(free_port)}
@@ -103,7 +114,9 @@ record_gateway() {
   elif [ "$client" = heartbeat ] && ! REALCLAW_HOME=$home timeout 90 "$PREFIX/bin/openclaw" system event --text "capture heartbeat" \
       --mode now --port "$gport" --token capture --json > "$WORK/runs/$name.stdout" 2> "$WORK/runs/$name.stderr"; then
     echo "$name: the gateway's wake failed (see $WORK/runs/$name.stderr)" >&2
-  elif [ "$client" != heartbeat ] && ! HOME=$home timeout 90 "$NODE" "$HERE/client_turn.mjs" "$DIST" "$gport" capture "$client" "$mode" "$caps" "$options" \
+  elif [ "$client" = scheduled ] && ! capture_scheduled "$home" "$gport" "$caps" "$name"; then
+    echo "$name: the scheduled job could not be added or run (see $WORK/runs/$name.stderr)" >&2
+  elif [ "$client" != heartbeat ] && [ "$client" != scheduled ] && ! HOME=$home timeout 90 "$NODE" "$HERE/client_turn.mjs" "$DIST" "$gport" capture "$client" "$mode" "$caps" "$options" \
       > "$WORK/runs/$name.stdout" 2> "$WORK/runs/$name.stderr"; then
     echo "$name: chat.send as $client failed (see $WORK/runs/$name.stderr)" >&2
   else
@@ -211,6 +224,10 @@ record_gateway control_ui_guest '{ profile: "full", toolSearch: false }' opencla
 # A heartbeat's turn where replies go through the message tool: heartbeat_respond, as it is sent.
 record_gateway heartbeat '{ profile: "full", toolSearch: false }' heartbeat '' '' '' \
   'messages: { visibleReplies: "message_tool" },' || true
+
+# A scheduled job's turn whose cap names show_widget, outside the job's own session: OpenClaw
+# 2026.9 keeps it for pinned dashboard widgets only, in that form.
+record_gateway scheduled_widget '{ profile: "full", toolSearch: false }' scheduled '' show_widget,read || true
 
 "$NODE" "$HERE/extract_rules.mjs" "$DIST" > "$WORK/rules.json"
 # The release's own hand-checked facts (what neither the runs nor dist/ show), when there are any.

@@ -55,7 +55,8 @@
 //                                    message to the profile layers' allowlists
 //   scheduledTurn                    what a scheduled job's turn gets: the cap its toolsAllow
 //                                    sets, the plugin tools that want a confirmed owner (the
-//                                    cron runner names none), the tools a cron session key loses
+//                                    cron runner names none), the tools a cron session key loses,
+//                                    the widget tool a cap naming it keeps (pinned-only)
 //   automationManagement             who a turn's automation management entitlement goes to
 //                                    (the `managementEntitlement` sources: a Control UI
 //                                    connection with operator.admin, a configured command owner's
@@ -678,11 +679,18 @@ function scheduledTurn() {
       confirmedOwnerTools.push(m[1]);
     }
   }
+  // A scheduled turn whose cap names show_widget keeps it, pinned-only, outside a cron run's
+  // own session (where the release has it).
+  const pinned = firstMatch(/const pinnedWidgetOnly = \(options\?\.pinnedWidgetAuthoring === true \|\| options\?\.gatewayCallerScheduled === true && scheduledWidgetExplicitlyAllowed\) && !inlineWidgetClientAvailable && !widgetPresentation\.currentChannelPresenter && Boolean\(sessionKey\) && !isCronRunSessionKey\(sessionKey\);/);
+  const explicit = pinned && firstMatch(/const scheduledWidgetExplicitlyAllowed = isToolExplicitlyAllowedByFactoryPolicy\(\{\n\t\ttoolName: "(\w+)",\n\t\tallowlist: options\?\.runtimeToolAllowlist,/);
+  if (pinned && !explicit) throw new Error(`${pinned.file}: a scheduled turn's pinned widget tool is named where this capture cannot read it`);
   const yieldFilter = firstMatch(/function filterRequesterYieldTools\(tools, requesterSessionKey\) \{\n\treturn isCronSessionKey\(requesterSessionKey\) \? tools\.filter\(\(tool\) => tool\.name !== "(\w+)"\) : tools;/);
   return {
     confirmedOwnerTools: confirmedOwnerTools.sort(),
     cronSessionDrops: yieldFilter ? [yieldFilter.match[1]] : [],
-    where: [cap.file, ownerCore.file, caller.file, ...(yieldFilter ? [yieldFilter.file] : [])].join(", "),
+    pinnedWidget: explicit ? { tool: explicit.match[1], outsideCronRunSessions: true } : null,
+    where: [cap.file, ownerCore.file, caller.file, ...[yieldFilter, pinned].filter(Boolean).map((m) => m.file)]
+      .filter((f, i, all) => all.indexOf(f) === i).join(", "),
   };
 }
 const scheduledRules = scheduledTurn();

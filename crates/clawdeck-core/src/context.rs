@@ -127,7 +127,7 @@ impl TurnHost {
             TurnHost::Local => "local (openclaw agent --local)",
             TurnHost::AgentMethod => "a gateway's agent method",
             TurnHost::Reply => "a gateway's reply to a message",
-            TurnHost::Scheduled => "a scheduled job's (the gateway's cron service runs it)",
+            TurnHost::Scheduled => "a scheduled job's turn (the gateway's cron service)",
         }
     }
 }
@@ -327,6 +327,22 @@ impl PolicyContext {
             .is_some_and(|p| p.eq_ignore_ascii_case(NODE_CHANNEL))
     }
 
+    /// A job's tool cap as `--scheduled-tools` and `openclaw cron add --tools` write it:
+    /// entries separated by commas or spaces; an empty text is the empty cap.
+    pub fn tool_cap(written: &str) -> Vec<String> {
+        written
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|e| !e.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The scheduled job's cap as the console and `--scheduled-tools` write it (`""` for an
+    /// empty one); `None` for a turn that is no scheduled job's.
+    pub fn tool_cap_text(&self) -> Option<String> {
+        self.scheduled_tools.as_ref().map(|cap| cap.join(","))
+    }
+
     /// Whether the turn is a scheduled job's ([`PolicyContext::scheduled_tools`]).
     pub fn is_scheduled(&self) -> bool {
         self.scheduled_tools.is_some()
@@ -339,6 +355,22 @@ impl PolicyContext {
             Some(key) => {
                 crate::session_key::agent_rest(key).is_some_and(|r| r.starts_with("cron:"))
             }
+            None => self.is_scheduled(),
+        }
+    }
+
+    /// Whether the turn runs in a cron job's own run session (`agent:<id>:cron:<job>:run:<run>`,
+    /// OpenClaw's `isCronRunSessionKey`), as a scheduled job's turn does when no key names
+    /// another.
+    pub fn in_cron_run_session(&self) -> bool {
+        match self.session_key.as_deref().filter(|k| !k.trim().is_empty()) {
+            Some(key) => crate::session_key::agent_rest(key).is_some_and(|rest| {
+                let mut parts = rest.split(':');
+                parts.next() == Some("cron")
+                    && parts.next().is_some_and(|job| !job.is_empty())
+                    && parts.next() == Some("run")
+                    && parts.next().is_some_and(|run| !run.is_empty())
+            }),
             None => self.is_scheduled(),
         }
     }

@@ -94,10 +94,12 @@ pub(crate) enum Field {
     GatewayRun,
     /// The turn is a heartbeat's (`--heartbeat`).
     Heartbeat,
+    /// The turn is a scheduled job's with this tool cap (`--scheduled-tools`).
+    Scheduled,
 }
 
 impl Field {
-    pub(crate) const ALL: [Field; 15] = [
+    pub(crate) const ALL: [Field; 16] = [
         Field::Agent,
         Field::Provider,
         Field::Model,
@@ -109,6 +111,7 @@ impl Field {
         Field::Subagent,
         Field::Sandbox,
         Field::Heartbeat,
+        Field::Scheduled,
         Field::GatewayRun,
         Field::Client,
         Field::Session,
@@ -132,6 +135,7 @@ impl Field {
             Field::Client => "client",
             Field::GatewayRun => "gateway",
             Field::Heartbeat => "heartbeat",
+            Field::Scheduled => "scheduled",
         }
     }
 }
@@ -180,6 +184,10 @@ fn field_value(ctx: &PolicyContext, field: Field) -> Option<String> {
         Field::Client => client_label(ctx),
         Field::GatewayRun => Some(yes_no(ctx.gateway_run).to_string()),
         Field::Heartbeat => Some(yes_no(ctx.heartbeat).to_string()),
+        Field::Scheduled => ctx.tool_cap_text().map(|cap| match cap.is_empty() {
+            true => EMPTY_CAP.to_string(),
+            false => format!("cap {cap}"),
+        }),
     }
 }
 
@@ -232,6 +240,7 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
             }
         }
         Field::Client => ctx.client = value,
+        Field::Scheduled => schedule(ctx, value.as_deref().map(PolicyContext::tool_cap)),
         Field::Owner | Field::Subagent | Field::Sandbox | Field::GatewayRun | Field::Heartbeat => {}
     }
 }
@@ -241,12 +250,36 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
 fn toggle_heartbeat(ctx: &mut PolicyContext) {
     ctx.heartbeat = !ctx.heartbeat;
     if ctx.heartbeat {
-        set_field(ctx, Field::Sender, None);
-        set_field(ctx, Field::Client, None);
-        set_field(ctx, Field::SpawnedBy, None);
-        ctx.client_caps.clear();
-        ctx.owner = None;
+        ctx.scheduled_tools = None;
+        clear_turn_parties(ctx);
     }
+}
+
+/// How the console writes a scheduled job's empty cap (its turn builds no tool).
+const EMPTY_CAP: &str = "empty cap (no tool)";
+
+/// The cap that keeps every tool.
+const ALL_TOOLS_CAP: &str = "*";
+
+/// A scheduled job's turn has no sender, client, spawner, heartbeat, owner or channel (as
+/// `--scheduled-tools` refuses them): setting a cap clears them.
+fn schedule(ctx: &mut PolicyContext, cap: Option<Vec<String>>) {
+    if cap.is_some() {
+        clear_turn_parties(ctx);
+        ctx.heartbeat = false;
+        set_field(ctx, Field::Channel, None);
+    }
+    ctx.scheduled_tools = cap;
+}
+
+/// Clears what a heartbeat's or a scheduled job's turn cannot have: a sender, a client, a
+/// spawner and an owner flag.
+fn clear_turn_parties(ctx: &mut PolicyContext) {
+    set_field(ctx, Field::Sender, None);
+    set_field(ctx, Field::Client, None);
+    set_field(ctx, Field::SpawnedBy, None);
+    ctx.client_caps.clear();
+    ctx.owner = None;
 }
 
 /// `openclaw-control-ui`, or `cli +inline-widgets`: the turn's client and the capabilities the
@@ -467,6 +500,7 @@ fn bar_lines(
     if let Some(turn) = resolved.map(|r| r.turn).filter(|t| *t != TurnHost::Local) {
         let value = match turn {
             _ if ctx.heartbeat => "heartbeat",
+            TurnHost::Scheduled => "scheduled",
             TurnHost::Reply => "reply",
             _ => "agent method",
         };
@@ -474,8 +508,17 @@ fn bar_lines(
             &mut second,
             "gateway",
             value.into(),
-            ctx.gateway_run || ctx.heartbeat,
+            ctx.gateway_run || ctx.heartbeat || ctx.is_scheduled(),
         );
+    }
+    // A scheduled job's cap decides which tools it has at all.
+    if let Some(cap) = ctx.tool_cap_text() {
+        let cap = if cap.is_empty() {
+            EMPTY_CAP.to_string()
+        } else {
+            cap
+        };
+        item(&mut second, "cap", cap, true);
     }
     // Code Mode changes what the model is sent (`explain` says why it engages).
     if resolved
@@ -585,6 +628,7 @@ impl ContextEditor {
             Field::Sender => &choices.senders,
             Field::SpawnedBy => &choices.spawners,
             Field::Client => &choices.clients,
+            Field::Scheduled => &[ALL_TOOLS_CAP.to_string()],
             _ => &[],
         };
         let unset = match (field, &choices.default_agent) {
@@ -595,6 +639,12 @@ impl ContextEditor {
             value: None,
             label: unset,
         }];
+        if field == Field::Scheduled {
+            list.push(Choice {
+                value: Some(String::new()),
+                label: EMPTY_CAP.to_string(),
+            });
+        }
         list.extend(values.iter().map(|v| Choice {
             value: Some(v.clone()),
             label: v.clone(),
@@ -726,6 +776,45 @@ mod tests {
         };
         toggle_heartbeat(&mut off);
         assert!(!off.heartbeat);
+    }
+
+    #[test]
+    fn a_scheduled_cap_clears_what_a_jobs_turn_cannot_have_and_a_heartbeat_clears_the_cap() {
+        let mut ctx = PolicyContext {
+            sender_id: Some("42".into()),
+            client: Some("cli".into()),
+            spawned_by: Some("agent:main:main".into()),
+            owner: Some(false),
+            heartbeat: true,
+            channel: Some("telegram".into()),
+            group: Some("-100".into()),
+            agent: Some("ops".into()),
+            ..PolicyContext::default()
+        };
+        set_field(&mut ctx, Field::Scheduled, Some("group:fs, exec".into()));
+        assert_eq!(
+            ctx.scheduled_tools,
+            Some(vec!["group:fs".to_string(), "exec".to_string()])
+        );
+        assert!(!ctx.has_sender() && !ctx.names_client() && !ctx.heartbeat);
+        assert_eq!((&ctx.spawned_by, ctx.owner), (&None, None));
+        assert_eq!((&ctx.channel, &ctx.group), (&None, &None));
+        assert_eq!(ctx.agent.as_deref(), Some("ops"));
+        assert_eq!(
+            field_value(&ctx, Field::Scheduled).as_deref(),
+            Some("cap group:fs,exec")
+        );
+        // The picker's empty cap is a cap that keeps nothing; clearing the row ends the job.
+        set_field(&mut ctx, Field::Scheduled, Some(String::new()));
+        assert_eq!(ctx.scheduled_tools, Some(Vec::new()));
+        assert_eq!(
+            field_value(&ctx, Field::Scheduled).as_deref(),
+            Some(EMPTY_CAP)
+        );
+        toggle_heartbeat(&mut ctx);
+        assert!(ctx.heartbeat && ctx.scheduled_tools.is_none());
+        set_field(&mut ctx, Field::Scheduled, None);
+        assert!(!ctx.is_scheduled());
     }
 
     #[test]

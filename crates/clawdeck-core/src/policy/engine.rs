@@ -173,15 +173,18 @@ pub fn resolve(
     }
     // Nor does a turn have the tools only another kind of turn gets (a client's, a host's, a
     // heartbeat's).
-    resolution
-        .tools
-        .retain(|trace| registry.semantics.turn_has(&trace.name, &ctx));
+    // A scheduled turn whose cap names the widget tool keeps it, pinned-only.
+    let pinned = super::scheduled_cap::pinned_widget(registry, &ctx);
+    resolution.tools.retain(|trace| {
+        registry.semantics.turn_has(&trace.name, &ctx) || pinned == Some(trace.name.as_str())
+    });
     if controls_remain(&resolution.layers, &search_controls) {
         resolution.refusal = None;
     }
     resolution.context = ctx;
     resolution.resolved = resolved;
     resolution.resolved.gateway_config_reads = gateway_config_reads;
+    resolution.resolved.pinned_widget = pinned.is_some();
     resolution.resolved.openclaw = cfg.pack.pack.clone();
     resolution.resolved.openclaw_reason = cfg.pack.reason.clone();
     resolution.warnings = warnings;
@@ -203,6 +206,10 @@ pub fn resolve(
                 semantics
                     .built_because(&cfg.raw, &credentials, model, &trace.name)
                     .or_else(|| turn_brought(semantics, &trace.name, host))
+                    .or_else(|| {
+                        (pinned == Some(trace.name.as_str()))
+                            .then(|| super::scheduled_cap::PINNED_BECAUSE.to_string())
+                    })
             })
             .flatten();
         if trace.name == "exec" && !registry.semantics.is_seed() {
@@ -282,6 +289,7 @@ pub fn resolve_layers(
             openclaw_reason: String::new(),
             gateway_config_reads: true,
             message_tool_reply: false,
+            pinned_widget: false,
             swarm: None,
         },
         refusal: no_tools_refusal(&summaries, &tools, registry),

@@ -6,6 +6,8 @@
 use super::layer::RuleEntry;
 use super::matcher::CompiledList;
 use super::sources::LayerInputs;
+use crate::catalog::Registry;
+use crate::context::PolicyContext;
 use crate::semantics::SCHEDULED_JOB;
 use crate::semantics::switches::SwitchedOff;
 
@@ -19,7 +21,7 @@ pub(super) fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff
         path: SCHEDULED_JOB.to_string(),
         reason,
     };
-    let capped = Cap::of(cap, inputs);
+    let capped = Cap::of(cap, inputs.registry, &inputs.search_controls);
     inputs
         .registry
         .tools
@@ -34,6 +36,24 @@ pub(super) fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff
         })
         .collect()
 }
+
+/// The widget tool a scheduled turn keeps for pinned dashboard widgets only: its cap names it
+/// (OpenClaw's `isToolExplicitlyAllowedByFactoryPolicy`; `*` does) and the turn runs outside
+/// the job's own run session, with no client that shows inline widgets. `None` otherwise, and
+/// where the release has no such rule.
+pub(super) fn pinned_widget<'a>(registry: &'a Registry, ctx: &PolicyContext) -> Option<&'a str> {
+    let rules = registry.semantics.scheduled_turn.as_ref()?;
+    let tool = rules.pinned_widget.as_ref()?.tool.as_str();
+    let cap = ctx.scheduled_tools.as_deref()?;
+    if ctx.in_cron_run_session() || ctx.names_client() {
+        return None;
+    }
+    Cap::of(cap, registry, &[]).names(tool).then_some(tool)
+}
+
+/// Why the turn has the pinned widget tool `name`, when it is the one [`pinned_widget`] keeps.
+pub(super) const PINNED_BECAUSE: &str = "a scheduled job's cap names it outside the job's own \
+     session: OpenClaw keeps it for pinned dashboard widgets only (no client shows inline ones)";
 
 /// The job's cap as OpenClaw applies it to the built tools.
 enum Cap {
@@ -51,7 +71,7 @@ enum Cap {
 }
 
 impl Cap {
-    fn of(cap: &[String], inputs: &LayerInputs<'_>) -> Cap {
+    fn of(cap: &[String], registry: &Registry, controls: &[String]) -> Cap {
         let entries: Vec<&str> = cap.iter().map(|e| e.trim()).collect();
         if entries.contains(&"*") {
             return Cap::All;
@@ -65,9 +85,18 @@ impl Cap {
             .map(|(i, e)| RuleEntry::configured(*e, format!("toolsAllow[{i}]")))
             .collect();
         Cap::Named {
-            list: Box::new(CompiledList::compile(rules, inputs.registry)),
+            list: Box::new(CompiledList::compile(rules, registry)),
             written: entries.join(", "),
-            controls: inputs.search_controls.clone(),
+            controls: controls.to_vec(),
+        }
+    }
+
+    /// Whether the cap names tool `name` (`*` names every tool, an empty cap none).
+    fn names(&self, name: &str) -> bool {
+        match self {
+            Cap::All => true,
+            Cap::Nothing => false,
+            Cap::Named { list, .. } => list.matches(name),
         }
     }
 

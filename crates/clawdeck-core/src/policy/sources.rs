@@ -246,6 +246,8 @@ pub(crate) fn resolve_context<'a>(
         openclaw_reason: cfg.pack.reason.clone(),
         // Settled once the layers are built.
         gateway_config_reads: true,
+        // Settled with the tools the turn has.
+        pinned_widget: false,
         message_tool_reply: ctx.heartbeat
             && semantics
                 .heartbeat_turn

@@ -310,6 +310,10 @@ pub struct ResolvedContext {
     /// `messages.visibleReplies` says so).
     #[serde(skip)]
     pub message_tool_reply: bool,
+    /// The turn keeps the widget tool for pinned dashboard widgets only (a scheduled job's
+    /// whose cap names it, outside the job's own session).
+    #[serde(skip)]
+    pub pinned_widget: bool,
     /// Whether the run's swarm globals are on (`None`: the pack does not model them).
     #[serde(skip)]
     pub swarm: Option<bool>,

@@ -28,6 +28,8 @@ pub(crate) struct RunFacts {
     /// The turn's reply goes through the message tool (a heartbeat's where
     /// `messages.visibleReplies` says so), which words message for that on 2026.8.
     pub message_tool_reply: bool,
+    /// The turn keeps the widget tool pinned-only (a scheduled job's), which words it so.
+    pub pinned_widget: bool,
     /// OpenClaw entitles the turn to manage automations (a Control UI admin's, a channel
     /// owner's), which gives automations its management form.
     pub automation_management: bool,
@@ -78,6 +80,7 @@ impl RunFacts {
             webchat_turn: false,
             webchat_forms: false,
             message_tool_reply: resolved.message_tool_reply,
+            pinned_widget: resolved.pinned_widget,
             automation_management: false,
             skill_library: None,
             skills_listed: false,

@@ -81,6 +81,7 @@ mod tests {
         webchat_turn: false,
         webchat_forms: false,
         message_tool_reply: false,
+        pinned_widget: false,
         automation_management: false,
         skill_library: None,
         code_mode_budgets: None,

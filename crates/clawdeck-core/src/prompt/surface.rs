@@ -104,6 +104,7 @@ fn adapt_to_channels(semantics: &Semantics, raw: &Value, facts: RunFacts, tools:
     let applies =
         |v: &crate::semantics::ChannelVariant| match (&v.when_turn_channel, &v.when_channel) {
             _ if v.when_message_tool_reply => facts.message_tool_reply,
+            _ if v.when_pinned_widget => facts.pinned_widget,
             (Some(turn), _) => {
                 facts.webchat_forms && turn.eq_ignore_ascii_case(CHAT_SEND_CHANNEL) && library(v)
             }

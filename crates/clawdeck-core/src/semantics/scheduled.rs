@@ -24,9 +24,20 @@ pub struct ScheduledTurn {
     /// Tools a turn in a cron session does not get.
     #[serde(default)]
     pub cron_session_drops: Vec<String>,
+    /// The widget tool a scheduled turn keeps, pinned-only, when its cap names it outside the
+    /// job's own session (2026.9's show_widget); none where the release has no such rule.
+    #[serde(default)]
+    pub pinned_widget: Option<PinnedWidget>,
     /// Where the release says so.
     #[serde(default, rename = "where")]
     pub where_: Option<String>,
+}
+
+/// The pack's `scheduledTurn.pinnedWidget`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PinnedWidget {
+    pub tool: String,
 }
 
 /// Where a switched-off tool's cause is written for a scheduled turn: the job, not the config.

@@ -2426,7 +2426,7 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     // A heartbeat's turn, one row further up: no owner, and the heartbeat's tool switched off
     // while messages.visibleReplies does not hand replies to the message tool.
     h.key(KeyCode::Char('c'));
-    for _ in 0..5 {
+    for _ in 0..6 {
         h.key(KeyCode::Up);
     }
     h.key(KeyCode::Enter);
@@ -2438,4 +2438,39 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     let screen = h.screen(120, 24);
     assert!(screen.contains("owner no"), "{screen}");
     assert!(screen.contains("gateway heartbeat"), "{screen}");
+    // A scheduled job's turn, the row below: its picker offers the empty cap, then `*`. The
+    // job's turn is no heartbeat's, and names no owner.
+    h.key(KeyCode::Char('c'));
+    for _ in 0..5 {
+        h.key(KeyCode::Up);
+    }
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Down);
+    h.key(KeyCode::Down);
+    h.key(KeyCode::Enter);
+    h.pump();
+    assert_eq!(h.app.context.scheduled_tools, Some(vec!["*".to_string()]));
+    assert!(!h.app.context.heartbeat);
+    assert_eq!(visible(&h, "read"), Some(true));
+    assert_eq!(visible(&h, "github_identity_status"), Some(true));
+    h.key(KeyCode::Esc);
+    let screen = h.screen(120, 24);
+    assert!(screen.contains("owner yes"), "{screen}");
+    assert!(screen.contains("gateway scheduled"), "{screen}");
+    assert!(screen.contains("cap *"), "{screen}");
+    // The empty cap: the job's turn builds no tool.
+    h.key(KeyCode::Char('c'));
+    for _ in 0..5 {
+        h.key(KeyCode::Up);
+    }
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Down);
+    h.key(KeyCode::Enter);
+    h.pump();
+    assert_eq!(h.app.context.scheduled_tools, Some(Vec::new()));
+    assert_eq!(visible(&h, "read"), Some(false));
+    h.key(KeyCode::Esc);
+    let screen = h.screen(120, 24);
+    assert!(screen.contains("cap empty cap (no tool)"), "{screen}");
+    insta::assert_snapshot!("scheduled_empty_cap_context", screen);
 }
