@@ -1614,8 +1614,13 @@ fn every_fidelity_case_parses_and_resolves_in_clawdeck() {
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let e = &case.file.expect;
         assert!(
-            e.refused || !e.present.is_empty(),
-            "{}: a case must name tools OpenClaw exposes",
+            e.refused || e.none || !e.present.is_empty(),
+            "{}: a case must name tools OpenClaw exposes (or expect none at all)",
+            case.name
+        );
+        assert!(
+            !e.none || e.present.is_empty(),
+            "{}: a case expecting no tool names none present",
             case.name
         );
     }

@@ -310,7 +310,17 @@ impl Semantics {
     pub fn what_brings(&self, name: &str) -> Option<String> {
         let condition = self.conditional(name)?;
         if let Some(brings) = self.client_capabilities.what_brings(name) {
-            return Some(brings);
+            let pinned = self
+                .scheduled_turn
+                .as_ref()
+                .and_then(|rules| rules.pinned_widget.as_ref())
+                .filter(|widget| widget.tool == name);
+            return Some(match pinned {
+                Some(_) => format!(
+                    "{brings}, or a scheduled job's turn whose cap names it outside the job's own session (pinned widgets only: --scheduled-tools {name} --session-key KEY)"
+                ),
+                None => brings,
+            });
         }
         if let Some(brings) = self.host_tool_brought_by(name) {
             return Some(brings);
