@@ -2440,15 +2440,19 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     assert!(screen.contains("gateway heartbeat"), "{screen}");
     // A scheduled job's turn, the row below: its picker offers the empty cap, then `*`. The
     // job's turn is no heartbeat's, and names no owner.
-    h.key(KeyCode::Char('c'));
-    for _ in 0..5 {
-        h.key(KeyCode::Up);
-    }
-    h.key(KeyCode::Enter);
-    h.key(KeyCode::Down);
-    h.key(KeyCode::Down);
-    h.key(KeyCode::Enter);
-    h.pump();
+    let pick_cap = |h: &mut Harness, downs: usize| {
+        h.key(KeyCode::Char('c'));
+        for _ in 0..5 {
+            h.key(KeyCode::Up);
+        }
+        h.key(KeyCode::Enter);
+        for _ in 0..downs {
+            h.key(KeyCode::Down);
+        }
+        h.key(KeyCode::Enter);
+        h.pump();
+    };
+    pick_cap(&mut h, 2);
     assert_eq!(h.app.context.scheduled_tools, Some(vec!["*".to_string()]));
     assert!(!h.app.context.heartbeat);
     assert_eq!(visible(&h, "read"), Some(true));
@@ -2459,14 +2463,7 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     assert!(screen.contains("gateway scheduled"), "{screen}");
     assert!(screen.contains("cap *"), "{screen}");
     // The empty cap: the job's turn builds no tool.
-    h.key(KeyCode::Char('c'));
-    for _ in 0..5 {
-        h.key(KeyCode::Up);
-    }
-    h.key(KeyCode::Enter);
-    h.key(KeyCode::Down);
-    h.key(KeyCode::Enter);
-    h.pump();
+    pick_cap(&mut h, 1);
     assert_eq!(h.app.context.scheduled_tools, Some(Vec::new()));
     assert_eq!(visible(&h, "read"), Some(false));
     h.key(KeyCode::Esc);
