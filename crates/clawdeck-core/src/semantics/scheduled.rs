@@ -102,6 +102,24 @@ mod tests {
         };
         assert!(keyed.in_cron_session());
         assert!(!PolicyContext::default().in_cron_session());
+        // Only a job's own run session (`cron:<job>:run:<run>`) keeps a widget from it.
+        assert!(scheduled.in_cron_run_session());
+        assert!(!elsewhere.in_cron_run_session());
+        let nightly = PolicyContext {
+            session_key: Some("agent:main:cron:nightly".into()),
+            ..PolicyContext::default()
+        };
+        assert!(nightly.in_cron_session() && !nightly.in_cron_run_session());
+        let run = PolicyContext {
+            session_key: Some("agent:ops:cron:j1:run:r1".into()),
+            ..PolicyContext::default()
+        };
+        assert!(run.in_cron_run_session() && run.in_cron_session());
+        assert_eq!(
+            PolicyContext::tool_cap("read, exec  group:fs"),
+            ["read", "exec", "group:fs"]
+        );
+        assert!(PolicyContext::tool_cap("").is_empty());
         assert_eq!(
             rules().cron_session_drops,
             vec!["sessions_yield".to_string()]
