@@ -416,24 +416,31 @@ fn a_memory_slot_naming_no_installed_plugin_refuses_a_config_file_and_warns_with
     );
 }
 
-#[test]
-fn a_heartbeat_turn_takes_no_sender_client_spawner_or_owner_flag() {
-    for flag in [
-        &["--client", "cli"][..],
-        &["--client-cap", "inline-widgets"],
-        &["--sender-id", "42"],
-        &["--spawned-by", "agent:main:main"],
-        &["--owner"],
-    ] {
-        let mut args = vec!["tools", "--heartbeat"];
+/// `clawdeck tools TURN FLAG` exits 2 for each of `flags`, saying `says`.
+fn refused_beside(turn: &[&str], flags: &[&[&str]], says: &str) {
+    for flag in flags {
+        let mut args = vec!["tools"];
+        args.extend_from_slice(turn);
         args.extend_from_slice(flag);
         let (code, stderr) = run_fail(&args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
-        assert!(
-            stderr.contains("'--heartbeat' cannot be used with"),
-            "{stderr}"
-        );
+        assert!(stderr.contains(says), "{stderr}");
     }
+}
+
+#[test]
+fn a_heartbeat_turn_takes_no_sender_client_spawner_or_owner_flag() {
+    refused_beside(
+        &["--heartbeat"],
+        &[
+            &["--client", "cli"],
+            &["--client-cap", "inline-widgets"],
+            &["--sender-id", "42"],
+            &["--spawned-by", "agent:main:main"],
+            &["--owner"],
+        ],
+        "'--heartbeat' cannot be used with",
+    );
     // A heartbeat's turn is a gateway's, run as no owner: saying so again is no contradiction.
     let json = json_of(
         "2026.9",
@@ -452,34 +459,30 @@ fn a_heartbeat_turn_takes_no_sender_client_spawner_or_owner_flag() {
 
 #[test]
 fn a_scheduled_turn_takes_no_sender_client_spawner_heartbeat_owner_or_channel_flag() {
-    for flag in [
-        &["--client", "cli"][..],
-        &["--client-cap", "inline-widgets"],
-        &["--sender-id", "42"],
-        &["--spawned-by", "agent:main:main"],
-        &["--heartbeat"],
-        &["--owner"],
-        &["--not-owner"],
-        &["--channel", "telegram"],
-    ] {
-        let mut args = vec!["tools", "--scheduled-tools", "read"];
-        args.extend_from_slice(flag);
-        let (code, stderr) = run_fail(&args);
-        assert_eq!(code, 2, "{args:?}: {stderr}");
-        assert!(stderr.contains("cannot be used with"), "{stderr}");
-    }
+    refused_beside(
+        &["--scheduled-tools", "read"],
+        &[
+            &["--client", "cli"],
+            &["--client-cap", "inline-widgets"],
+            &["--sender-id", "42"],
+            &["--spawned-by", "agent:main:main"],
+            &["--heartbeat"],
+            &["--owner"],
+            &["--not-owner"],
+            &["--channel", "telegram"],
+        ],
+        "cannot be used with",
+    );
     // The cap is read as `openclaw cron add --tools` writes it: commas or spaces; "" is empty.
     let capped = json_of(
         "2026.9",
         &["tools", "--scheduled-tools", "read, exec", "--json"],
     );
-    let names: Vec<&str> = capped["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|t| t["name"].as_str())
-        .collect();
-    assert_eq!(names, ["exec", "read"], "{capped}");
+    assert_eq!(
+        names(&capped["tools"], "name"),
+        ["exec", "read"],
+        "{capped}"
+    );
     let empty = json_of("2026.9", &["tools", "--scheduled-tools", "", "--json"]);
     assert_eq!(empty["tools"], serde_json::json!([]), "{empty}");
     let explained = json_of(

@@ -337,12 +337,6 @@ impl PolicyContext {
             .collect()
     }
 
-    /// The scheduled job's cap as the console and `--scheduled-tools` write it (`""` for an
-    /// empty one); `None` for a turn that is no scheduled job's.
-    pub fn tool_cap_text(&self) -> Option<String> {
-        self.scheduled_tools.as_ref().map(|cap| cap.join(","))
-    }
-
     /// Whether the turn is a scheduled job's ([`PolicyContext::scheduled_tools`]).
     pub fn is_scheduled(&self) -> bool {
         self.scheduled_tools.is_some()
@@ -351,26 +345,21 @@ impl PolicyContext {
     /// Whether the turn runs in a cron session: its key's rest starts with `cron:` (OpenClaw's
     /// `isCronSessionKey`), or it is a scheduled job's turn in the job's own session (no key).
     pub fn in_cron_session(&self) -> bool {
-        match self.session_key.as_deref().filter(|k| !k.trim().is_empty()) {
-            Some(key) => {
-                crate::session_key::agent_rest(key).is_some_and(|r| r.starts_with("cron:"))
-            }
-            None => self.is_scheduled(),
-        }
+        self.session_is(crate::session_key::is_cron)
     }
 
     /// Whether the turn runs in a cron job's own run session (`agent:<id>:cron:<job>:run:<run>`,
     /// OpenClaw's `isCronRunSessionKey`), as a scheduled job's turn does when no key names
     /// another.
     pub fn in_cron_run_session(&self) -> bool {
+        self.session_is(crate::session_key::is_cron_run)
+    }
+
+    /// What `keyed` says of the session key; without a key, a scheduled job's turn runs in its
+    /// own run session (a cron one) and any other turn in none.
+    fn session_is(&self, keyed: fn(&str) -> bool) -> bool {
         match self.session_key.as_deref().filter(|k| !k.trim().is_empty()) {
-            Some(key) => crate::session_key::agent_rest(key).is_some_and(|rest| {
-                let mut parts = rest.split(':');
-                parts.next() == Some("cron")
-                    && parts.next().is_some_and(|job| !job.is_empty())
-                    && parts.next() == Some("run")
-                    && parts.next().is_some_and(|run| !run.is_empty())
-            }),
+            Some(key) => keyed(key),
             None => self.is_scheduled(),
         }
     }

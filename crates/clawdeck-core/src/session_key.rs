@@ -38,6 +38,23 @@ pub fn agent_rest(key: &str) -> Option<String> {
     (!agent.is_empty() && !rest.is_empty()).then(|| rest.to_string())
 }
 
+/// A cron session's key: `agent:<agent>:cron:...` (OpenClaw's `isCronSessionKey`).
+pub fn is_cron(key: &str) -> bool {
+    agent_rest(key).is_some_and(|rest| rest.starts_with("cron:"))
+}
+
+/// A cron job's own run session: `agent:<agent>:cron:<job>:run:<run>[:...]` (OpenClaw's
+/// `isCronRunSessionKey`).
+pub fn is_cron_run(key: &str) -> bool {
+    agent_rest(key).is_some_and(|rest| {
+        let mut parts = rest.split(':');
+        parts.next() == Some("cron")
+            && parts.next().is_some_and(|job| !job.is_empty())
+            && parts.next() == Some("run")
+            && parts.next().is_some_and(|run| !run.is_empty())
+    })
+}
+
 /// The key as OpenClaw stores it: lowercased, but a Signal group id segment and a Matrix room
 /// key's tail (up to a `:thread:`) keep their case.
 pub fn normalize(key: &str) -> String {

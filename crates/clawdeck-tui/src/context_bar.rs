@@ -184,8 +184,8 @@ fn field_value(ctx: &PolicyContext, field: Field) -> Option<String> {
         Field::Client => client_label(ctx),
         Field::GatewayRun => Some(yes_no(ctx.gateway_run).to_string()),
         Field::Heartbeat => Some(yes_no(ctx.heartbeat).to_string()),
-        Field::Scheduled => ctx.tool_cap_text().map(|cap| match cap.is_empty() {
-            true => EMPTY_CAP.to_string(),
+        Field::Scheduled => cap_label(ctx).map(|cap| match cap == EMPTY_CAP {
+            true => cap,
             false => format!("cap {cap}"),
         }),
     }
@@ -260,6 +260,16 @@ const EMPTY_CAP: &str = "empty cap (no tool)";
 
 /// The cap that keeps every tool.
 const ALL_TOOLS_CAP: &str = "*";
+
+/// A scheduled job's cap as the console writes it (`read,exec`, or [`EMPTY_CAP`]); `None` for a
+/// turn that is no scheduled job's.
+fn cap_label(ctx: &PolicyContext) -> Option<String> {
+    let cap = ctx.scheduled_tools.as_ref()?;
+    Some(match cap.is_empty() {
+        true => EMPTY_CAP.to_string(),
+        false => cap.join(","),
+    })
+}
 
 /// A scheduled job's turn has no sender, client, spawner, heartbeat, owner or channel (as
 /// `--scheduled-tools` refuses them): setting a cap clears them.
@@ -512,12 +522,7 @@ fn bar_lines(
         );
     }
     // A scheduled job's cap decides which tools it has at all.
-    if let Some(cap) = ctx.tool_cap_text() {
-        let cap = if cap.is_empty() {
-            EMPTY_CAP.to_string()
-        } else {
-            cap
-        };
+    if let Some(cap) = cap_label(ctx) {
         item(&mut second, "cap", cap, true);
     }
     // Code Mode changes what the model is sent (`explain` says why it engages).

@@ -378,8 +378,6 @@ pub(super) async fn observe(
     result
 }
 
-/// Waits for the model request (the turn's own, or with `spawned` its subagent's), while the
-/// gateway lives, until `deadline`.
 /// Which of the model's requests is the turn's.
 #[derive(Clone, Copy)]
 enum Expected<'a> {
@@ -401,6 +399,7 @@ impl<'a> Expected<'a> {
     }
 }
 
+/// Waits for the model request `expected` names, while the gateway lives, until `deadline`.
 async fn await_request(
     gateway: &RunningProcess,
     mock: &RecordingMock,
@@ -544,23 +543,26 @@ fn scheduled_job(turn: &Turn<'_>, key: Option<&str>) -> Value {
     })
 }
 
-/// Adds the automation and runs it at once; errors name the method that failed.
-async fn run_job(client: &GatewayClient, job: Value) -> Result<(), String> {
+/// Adds the automation and runs it at once; an error names the method that failed.
+async fn run_job(client: &GatewayClient, job: Value) -> Result<(), VerifyError> {
     let added = client
         .request("cron.add", job)
         .await
-        .map_err(|err| format!("cron.add: {err}"))?;
+        .map_err(|err| gateway_error("cron.add", err))?;
     let id = added
         .get("id")
         .and_then(Value::as_str)
-        .ok_or_else(|| format!("cron.add answered without a job id: {added}"))?;
+        .ok_or_else(|| gateway_error("cron.add", format!("answered without a job id: {added}")))?;
     let ran = client
         .request("cron.run", json!({ "id": id, "mode": "force" }))
         .await
-        .map_err(|err| format!("cron.run: {err}"))?;
+        .map_err(|err| gateway_error("cron.run", err))?;
     match ran.get("ok").and_then(Value::as_bool) {
         Some(true) => Ok(()),
-        _ => Err(format!("cron.run did not run job {id}: {ran}")),
+        _ => Err(gateway_error(
+            "cron.run",
+            format!("did not run job {id}: {ran}"),
+        )),
     }
 }
 
@@ -624,11 +626,11 @@ async fn run_turn(
                     .request(method, params)
                     .await
                     .map(drop)
-                    .map_err(|e| e.to_string()),
+                    .map_err(|err| gateway_error(method, err)),
             };
             if let Err(err) = sent {
                 client.close();
-                return Err(gateway_error(method, err));
+                return Err(err);
             }
             client
         }

@@ -172,8 +172,7 @@ pub fn resolve(
             .retain(|trace| !lacked.contains(&trace.name));
     }
     // Nor does a turn have the tools only another kind of turn gets (a client's, a host's, a
-    // heartbeat's).
-    // A scheduled turn whose cap names the widget tool keeps it, pinned-only.
+    // heartbeat's), except the widget tool a scheduled job's cap keeps, pinned-only.
     let pinned = super::scheduled_cap::pinned_widget(registry, &ctx);
     resolution.tools.retain(|trace| {
         registry.semantics.turn_has(&trace.name, &ctx) || pinned == Some(trace.name.as_str())
@@ -205,11 +204,7 @@ pub fn resolve(
                 let semantics = &registry.semantics;
                 semantics
                     .built_because(&cfg.raw, &credentials, model, &trace.name)
-                    .or_else(|| turn_brought(semantics, &trace.name, host))
-                    .or_else(|| {
-                        (pinned == Some(trace.name.as_str()))
-                            .then(|| super::scheduled_cap::PINNED_BECAUSE.to_string())
-                    })
+                    .or_else(|| turn_brought(semantics, &trace.name, host, pinned))
             })
             .flatten();
         if trace.name == "exec" && !registry.semantics.is_seed() {
@@ -231,15 +226,19 @@ pub fn resolve(
     Ok(resolution)
 }
 
-/// What of the turn itself brought tool `name`: its host (a gateway's own tool) or its being a
-/// heartbeat's; `None` for any other tool.
+/// What of the turn itself brought tool `name`: its host (a gateway's own tool), its being a
+/// heartbeat's, or a scheduled job's cap that keeps it `pinned`; `None` for any other tool.
 fn turn_brought(
     semantics: &crate::semantics::Semantics,
     name: &str,
     host: crate::context::TurnHost,
+    pinned: Option<&str>,
 ) -> Option<String> {
     if let Some(rules) = semantics.heartbeat_turn.as_ref().filter(|r| r.tool == name) {
         return Some(rules.brought_by());
+    }
+    if pinned == Some(name) {
+        return Some(super::scheduled_cap::PINNED_BECAUSE.to_string());
     }
     let built = semantics.host_builds(name, host)?;
     built.then(|| format!("the turn is {}", host.describe()))

@@ -8,8 +8,10 @@ use super::matcher::CompiledList;
 use super::sources::LayerInputs;
 use crate::catalog::Registry;
 use crate::context::PolicyContext;
-use crate::semantics::SCHEDULED_JOB;
 use crate::semantics::switches::SwitchedOff;
+
+/// Where a switched-off tool's cause is written for a scheduled turn: the job, not the config.
+const SCHEDULED_JOB: &str = "the scheduled job (--scheduled-tools)";
 
 /// Each tool a scheduled turn does not build, and why; nothing for another turn.
 pub(super) fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {

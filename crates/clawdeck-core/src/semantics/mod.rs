@@ -46,7 +46,7 @@ pub use heartbeat::HeartbeatTurn;
 pub use host_tools::HostTools;
 pub use media::{Credentials, MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use model_rules::{ClaudeImageRule, ClaudeImageRuleSpec, IdPolicy, ModelRules};
-pub use scheduled::{SCHEDULED_JOB, ScheduledTurn};
+pub use scheduled::ScheduledTurn;
 pub use swarm::SwarmRules;
 pub use synced::{MAX_SYNCED_TOOLS, tool_name_problem};
 pub use video_audio::VideoAudioReferences;

@@ -28,9 +28,6 @@ pub struct ScheduledTurn {
     /// job's own session (2026.9's show_widget); none where the release has no such rule.
     #[serde(default)]
     pub pinned_widget: Option<PinnedWidget>,
-    /// Where the release says so.
-    #[serde(default, rename = "where")]
-    pub where_: Option<String>,
 }
 
 /// The pack's `scheduledTurn.pinnedWidget`.
@@ -39,9 +36,6 @@ pub struct ScheduledTurn {
 pub struct PinnedWidget {
     pub tool: String,
 }
-
-/// Where a switched-off tool's cause is written for a scheduled turn: the job, not the config.
-pub const SCHEDULED_JOB: &str = "the scheduled job (--scheduled-tools)";
 
 impl Semantics {
     /// Whether a turn in a cron session lacks tool `name` (2026.9's `sessions_yield`).
