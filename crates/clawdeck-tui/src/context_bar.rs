@@ -473,13 +473,16 @@ fn bar_lines(
         .or_else(|| from_key(&keyed.group, &own.group))
         .unwrap_or_else(|| "-".into());
     item(&mut first, "group", group, ctx.group.is_some());
-    let sender = sender_label(ctx);
-    item(
-        &mut second,
-        "sender",
-        sender.clone().unwrap_or_else(|| "-".into()),
-        sender.is_some(),
-    );
+    // A heartbeat's or a scheduled job's turn has no sender: the room goes to its cap.
+    if !(ctx.heartbeat || ctx.is_scheduled()) {
+        let sender = sender_label(ctx);
+        item(
+            &mut second,
+            "sender",
+            sender.clone().unwrap_or_else(|| "-".into()),
+            sender.is_some(),
+        );
+    }
     // The flags the engine decided (the config's sandbox mode, a subagent session key, ...);
     // the operator's own toggles are highlighted.
     let owner = resolved.map_or(ctx.is_owner(), |r| r.owner);

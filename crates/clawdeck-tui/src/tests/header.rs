@@ -114,3 +114,23 @@ fn at_80_columns_the_context_bar_leaves_out_source_notes_rather_than_cut_an_item
     assert!(wide.contains("main (default)"), "{wide}");
     assert!(wide.contains("(agents.list[0].model)"), "{wide}");
 }
+
+#[test]
+fn at_80_columns_a_scheduled_jobs_cap_shows_whole_in_place_of_the_sender_it_cannot_have() {
+    let mut h = Harness::new();
+    h.app.set_config(fixture_config());
+    h.set_context(crate::context::PolicyContext {
+        scheduled_tools: Some(vec!["read".into(), "exec".into()]),
+        ..Default::default()
+    });
+    h.pump();
+    let narrow = context_rows(&mut h, 80, 24);
+    assert!(
+        narrow.contains("gateway scheduled · cap read,exec"),
+        "{narrow}"
+    );
+    assert!(!narrow.contains("sender"), "{narrow}");
+    for row in narrow.lines() {
+        assert!(row.chars().count() <= 80, "{row}");
+    }
+}
