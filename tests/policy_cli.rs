@@ -492,3 +492,57 @@ fn a_scheduled_turn_takes_no_sender_client_spawner_heartbeat_owner_or_channel_fl
     assert_eq!(explained["context"]["turn"], "scheduled");
     assert_eq!(explained["context"]["owner"], true);
 }
+
+#[test]
+fn a_scheduled_turn_applies_no_sender_rule_in_either_release() {
+    // The agent's and a group's `toolsBySender."*"` deny write and nodes to a turn with no
+    // sender; a scheduled job's turn asks for no sender policy (OpenClaw's senderPolicyMode
+    // "never"), in the group's session too.
+    let config = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fidelity/scheduled-turn-skips-sender-rules/openclaw.json5")
+        .display()
+        .to_string();
+    let key = "agent:main:telegram:group:-100123";
+    for version in ["2026.8", "2026.9"] {
+        let tools = |extra: &[&str]| {
+            let mut args = vec!["--config", &config, "tools", "--session-key", key, "--json"];
+            args.extend(extra);
+            names(&json_of(version, &args)["tools"], "name")
+        };
+        let plain = tools(&[]);
+        assert!(!plain.contains(&"write".to_string()) && !plain.contains(&"nodes".to_string()));
+        let scheduled = tools(&["--scheduled-tools", "*"]);
+        for tool in ["write", "nodes", "canvas"] {
+            assert!(
+                scheduled.contains(&tool.to_string()),
+                "{version}: {scheduled:?}"
+            );
+        }
+        let explained = json_of(
+            version,
+            &[
+                "--config",
+                &config,
+                "explain",
+                "write",
+                "--scheduled-tools",
+                "*",
+                "--json",
+            ],
+        );
+        let sender = explained["layers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["id"] == "sender")
+            .unwrap();
+        assert_eq!(sender["decision"], "skipped", "{version}: {sender}");
+        assert!(
+            sender["reason"]
+                .as_str()
+                .unwrap()
+                .contains("scheduled job's turn"),
+            "{version}: {sender}"
+        );
+    }
+}

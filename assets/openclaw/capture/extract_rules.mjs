@@ -684,12 +684,16 @@ function scheduledTurn() {
   const pinned = firstMatch(/const pinnedWidgetOnly = \(options\?\.pinnedWidgetAuthoring === true \|\| options\?\.gatewayCallerScheduled === true && scheduledWidgetExplicitlyAllowed\) && !inlineWidgetClientAvailable && !widgetPresentation\.currentChannelPresenter && Boolean\(sessionKey\) && !isCronRunSessionKey\(sessionKey\);/);
   const explicit = pinned && firstMatch(/const scheduledWidgetExplicitlyAllowed = isToolExplicitlyAllowedByFactoryPolicy\(\{\n\t\ttoolName: "(\w+)",\n\t\tallowlist: options\?\.runtimeToolAllowlist,/);
   if (pinned && !explicit) throw new Error(`${pinned.file}: a scheduled turn's pinned widget tool is named where this capture cannot read it`);
+  // A turn with a scheduled tool policy (every job with a cap) asks for no sender policy:
+  // neither tools.toolsBySender nor a group's toolsBySender applies.
+  const senderRules = firstMatch(/senderPolicyMode: params\.scheduledToolPolicy \|\| isOwnerInternalSession \? "never" : "always"/);
   const yieldFilter = firstMatch(/function filterRequesterYieldTools\(tools, requesterSessionKey\) \{\n\treturn isCronSessionKey\(requesterSessionKey\) \? tools\.filter\(\(tool\) => tool\.name !== "(\w+)"\) : tools;/);
   return {
     confirmedOwnerTools: confirmedOwnerTools.sort(),
     cronSessionDrops: yieldFilter ? [yieldFilter.match[1]] : [],
     pinnedWidget: explicit ? { tool: explicit.match[1], outsideCronRunSessions: true } : null,
-    where: [cap.file, ownerCore.file, caller.file, ...[yieldFilter, pinned].filter(Boolean).map((m) => m.file)]
+    skipsSenderRules: Boolean(senderRules),
+    where: [cap.file, ownerCore.file, caller.file, ...[yieldFilter, pinned, senderRules].filter(Boolean).map((m) => m.file)]
       .filter((f, i, all) => all.indexOf(f) === i).join(", "),
   };
 }

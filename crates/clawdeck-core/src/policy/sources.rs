@@ -1126,12 +1126,33 @@ fn owner_webchat_turn(inputs: &LayerInputs<'_>) -> bool {
             .is_some_and(|c| c.trim().eq_ignore_ascii_case("webchat"))
 }
 
-/// The context `toolsBySender` is matched in: one whose sender rules are off for an owner's
-/// webchat turn (`senderPolicyMode: "never"` skips every sender rule, a group's too), and whose
+/// Why the turn asks for no sender policy (OpenClaw's `senderPolicyMode: "never"`, which skips
+/// every sender rule, a group's too); `None` when sender rules apply.
+fn no_sender_rules(inputs: &LayerInputs<'_>) -> Option<&'static str> {
+    if owner_webchat_turn(inputs) {
+        // OpenClaw's `isOwnerInternalSession`.
+        Some(
+            "an owner's turn from webchat (the gateway's own chat): OpenClaw applies no sender policy",
+        )
+    } else if inputs
+        .registry
+        .semantics
+        .scheduled_skips_sender_rules(inputs.ctx)
+    {
+        Some(
+            "a scheduled job's turn (its tool cap is its policy): OpenClaw applies no sender policy",
+        )
+    } else {
+        None
+    }
+}
+
+/// The context `toolsBySender` is matched in: one whose sender rules are off for a turn that
+/// asks for no sender policy ([`no_sender_rules`]), and whose
 /// sender is the turn's gateway client when that is no operator UI client and the context
 /// names no sender (OpenClaw's chat.send takes such a client's id as the turn's `SenderId`).
 fn sender_rules_ctx<'a>(inputs: &LayerInputs<'a>) -> std::borrow::Cow<'a, PolicyContext> {
-    if owner_webchat_turn(inputs) {
+    if no_sender_rules(inputs).is_some() {
         return std::borrow::Cow::Owned(PolicyContext {
             sender_rules_off: true,
             ..inputs.ctx.clone()
@@ -1151,14 +1172,8 @@ fn sender_rules_ctx<'a>(inputs: &LayerInputs<'a>) -> std::borrow::Cow<'a, Policy
 /// else the global one (OpenClaw's `resolveSenderToolPolicy`).
 fn sender_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> LayerPolicy {
     let label = "tools.toolsBySender";
-    if owner_webchat_turn(inputs) {
-        // OpenClaw's `isOwnerInternalSession`: an owner at the gateway's own chat asks for
-        // no sender policy (`senderPolicyMode: "never"`).
-        return LayerPolicy::absent(
-            LayerId::Sender,
-            label,
-            "an owner's turn from webchat (the gateway's own chat): OpenClaw applies no sender policy",
-        );
+    if let Some(why) = no_sender_rules(inputs) {
+        return LayerPolicy::absent(LayerId::Sender, label, why);
     }
     let parse =
         |value: Option<&serde_json::Value>, path: &KeyPath, warnings: &mut Vec<PolicyWarning>| {

@@ -8,7 +8,9 @@
 //! - it has a scheduled caller, so `transcripts` is built;
 //! - where the release has it, a cron session key (`agent:<id>:cron:...`, the job's own
 //!   session) loses the tools that need a requester continuation (`cronSessionDrops`:
-//!   `sessions_yield` in 2026.9), whatever started the turn.
+//!   `sessions_yield` in 2026.9), whatever started the turn;
+//! - it asks for no sender policy (`skipsSenderRules`): no `toolsBySender` entry applies, a
+//!   group's included, not even `*`.
 
 use serde::Deserialize;
 
@@ -28,6 +30,10 @@ pub struct ScheduledTurn {
     /// job's own session (2026.9's show_widget); none where the release has no such rule.
     #[serde(default)]
     pub pinned_widget: Option<PinnedWidget>,
+    /// The turn asks for no sender policy (OpenClaw's `senderPolicyMode: "never"` for a turn
+    /// with a scheduled tool policy): neither `tools.toolsBySender` nor a group's applies.
+    #[serde(default)]
+    pub skips_sender_rules: bool,
 }
 
 /// The pack's `scheduledTurn.pinnedWidget`.
@@ -45,6 +51,15 @@ impl Semantics {
                 .scheduled_turn
                 .as_ref()
                 .is_some_and(|rules| rules.cron_session_drops.iter().any(|t| t == name))
+    }
+
+    /// Whether the context's turn is a scheduled job's that asks for no sender policy.
+    pub fn scheduled_skips_sender_rules(&self, ctx: &PolicyContext) -> bool {
+        ctx.is_scheduled()
+            && self
+                .scheduled_turn
+                .as_ref()
+                .is_some_and(|rules| rules.skips_sender_rules)
     }
 
     /// Why a scheduled turn does not build plugin tool `name`; `None` for any other turn or tool.
