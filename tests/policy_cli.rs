@@ -458,7 +458,7 @@ fn a_heartbeat_turn_takes_no_sender_client_spawner_or_owner_flag() {
 }
 
 #[test]
-fn a_scheduled_turn_takes_no_sender_client_spawner_heartbeat_owner_or_channel_flag() {
+fn a_scheduled_turn_takes_no_sender_client_spawner_heartbeat_or_owner_flag() {
     refused_beside(
         &["--scheduled-tools", "read"],
         &[
@@ -469,7 +469,7 @@ fn a_scheduled_turn_takes_no_sender_client_spawner_heartbeat_owner_or_channel_fl
             &["--heartbeat"],
             &["--owner"],
             &["--not-owner"],
-            &["--channel", "telegram"],
+            &["--group", "-100123"],
         ],
         "cannot be used with",
     );
@@ -545,4 +545,66 @@ fn a_scheduled_turn_applies_no_sender_rule_in_either_release() {
             "{version}: {sender}"
         );
     }
+}
+
+#[test]
+fn a_scheduled_jobs_delivery_names_its_chat_or_takes_the_message_tool_away() {
+    // A chat on --channel is an announcement (its channel is the turn's message provider).
+    let announced = json_of(
+        "2026.9",
+        &[
+            "explain",
+            "message",
+            "--scheduled-tools",
+            "*",
+            "--channel",
+            "telegram",
+            "--json",
+        ],
+    );
+    assert_eq!(announced["context"]["delivery"], "announce", "{announced}");
+    assert_eq!(announced["visible"], true);
+    // A webhook job's turn gets no message tool, in either release; its cap does not matter.
+    for version in ["2026.8", "2026.9"] {
+        let hooked = json_of(
+            version,
+            &[
+                "explain",
+                "message",
+                "--scheduled-tools",
+                "*",
+                "--scheduled-delivery",
+                "webhook",
+                "--json",
+            ],
+        );
+        assert_eq!(hooked["visible"], false, "{version}: {hooked}");
+        assert!(
+            hooked["removed_by"].to_string().contains("webhook"),
+            "{version}: {hooked}"
+        );
+    }
+    let plain = json_of(
+        "2026.9",
+        &["explain", "message", "--scheduled-tools", "*", "--json"],
+    );
+    assert_eq!(plain["context"]["delivery"], "none");
+    assert_eq!(plain["visible"], true);
+    // What a delivery cannot be is refused (exit 2), naming why.
+    for (args, why) in [
+        (
+            &["--scheduled-delivery", "webhook", "--channel", "telegram"][..],
+            "a webhook job's turn has no chat",
+        ),
+        (&["--scheduled-delivery", "announce"][..], "needs --channel"),
+    ] {
+        let mut all = vec!["tools", "--scheduled-tools", "*"];
+        all.extend(args);
+        let (code, stderr) = run_fail(&all);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+    }
+    let (code, stderr) = run_fail(&["tools", "--scheduled-delivery", "none"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--scheduled-tools"), "{stderr}");
 }

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use crate::context::PolicyContext;
+use crate::context::{PolicyContext, ScheduledDelivery};
 
 /// Under their own help heading, after each command's own flags.
 #[derive(Debug, Clone, Default, Args)]
@@ -86,9 +86,38 @@ pub struct ContextArgs {
     /// --session-key names another
     #[arg(long, global = true, value_name = "LIST", conflicts_with_all = [
         "owner", "not_owner", "sender_id", "sender_e164", "sender_username", "sender_name",
-        "spawned_by", "client", "client_cap", "heartbeat", "channel", "account", "group",
+        "spawned_by", "client", "client_cap", "heartbeat", "group",
     ])]
     pub scheduled_tools: Option<String>,
+    /// Where the scheduled job delivers its answer: none, announce (to a chat on --channel,
+    /// which becomes the turn's message provider; the default when --channel is given) or
+    /// webhook (no chat: the turn gets no message tool)
+    #[arg(
+        long,
+        global = true,
+        value_name = "MODE",
+        value_enum,
+        requires = "scheduled_tools"
+    )]
+    pub scheduled_delivery: Option<DeliveryArg>,
+}
+
+/// `--scheduled-delivery`'s modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DeliveryArg {
+    None,
+    Announce,
+    Webhook,
+}
+
+impl From<DeliveryArg> for ScheduledDelivery {
+    fn from(arg: DeliveryArg) -> Self {
+        match arg {
+            DeliveryArg::None => ScheduledDelivery::None,
+            DeliveryArg::Announce => ScheduledDelivery::Announce,
+            DeliveryArg::Webhook => ScheduledDelivery::Webhook,
+        }
+    }
 }
 
 impl ContextArgs {
@@ -122,6 +151,7 @@ impl ContextArgs {
             gateway_run: self.gateway_run,
             heartbeat: self.heartbeat,
             scheduled_tools: self.scheduled_tools.as_deref().map(PolicyContext::tool_cap),
+            scheduled_delivery: self.scheduled_delivery.map(ScheduledDelivery::from),
             channel_from_key: false,
             turn_channel: None,
             sender_rules_off: false,

@@ -342,6 +342,11 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => err.exit(),
     };
+    if let Some(conflict) = cli.context.to_context().delivery_conflict() {
+        command()
+            .error(clap::error::ErrorKind::ArgumentConflict, conflict)
+            .exit();
+    }
     logging::init(cli.command.is_none());
     let code = match cli.command {
         Some(Command::Tools(ref args)) => tools::run(&cli, args),

@@ -736,7 +736,7 @@ if heartbeat_rules:
 scheduled_rules = rules.get("scheduledTurn")
 if scheduled_rules:
     named = {e["name"] for e in tools}
-    unknown = [n for n in scheduled_rules["confirmedOwnerTools"] + scheduled_rules["cronSessionDrops"] if n not in named]
+    unknown = [n for n in scheduled_rules["confirmedOwnerTools"] + scheduled_rules["cronSessionDrops"] + scheduled_rules.get("webhookDrops", []) if n not in named]
     if unknown:
         raise SystemExit(f"{scheduled_rules['where']} names {', '.join(unknown)}, which the pack does not hold")
     # The widget tool such a turn keeps pinned-only, in the form the scheduled_widget run sends.

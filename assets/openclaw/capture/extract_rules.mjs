@@ -687,13 +687,20 @@ function scheduledTurn() {
   // A turn with a scheduled tool policy (every job with a cap) asks for no sender policy:
   // neither tools.toolsBySender nor a group's toolsBySender applies.
   const senderRules = firstMatch(/senderPolicyMode: params\.scheduledToolPolicy \|\| isOwnerInternalSession \? "never" : "always"/);
+  // A job delivering to a webhook runs without the message tool: its delivery plan disables
+  // it (cron_webhook), and the run then builds none.
+  const webhook = firstMatch(/reason: "cron_webhook",\n\t\tmessageToolEnabled: false,/);
+  const disabled = webhook && firstMatch(/disableMessageTool: !sourceDelivery\.messageTool\.enabled,/);
+  const unbuilt = disabled && firstMatch(/const messageTool = options\?\.disableMessageTool \? null : createMessageTool\(/);
+  if (webhook && !unbuilt) throw new Error(`${webhook.file}: a webhook job's message tool is turned off where this capture cannot read it`);
   const yieldFilter = firstMatch(/function filterRequesterYieldTools\(tools, requesterSessionKey\) \{\n\treturn isCronSessionKey\(requesterSessionKey\) \? tools\.filter\(\(tool\) => tool\.name !== "(\w+)"\) : tools;/);
   return {
     confirmedOwnerTools: confirmedOwnerTools.sort(),
     cronSessionDrops: yieldFilter ? [yieldFilter.match[1]] : [],
     pinnedWidget: explicit ? { tool: explicit.match[1], outsideCronRunSessions: true } : null,
     skipsSenderRules: Boolean(senderRules),
-    where: [cap.file, ownerCore.file, caller.file, ...[yieldFilter, pinned, senderRules].filter(Boolean).map((m) => m.file)]
+    webhookDrops: unbuilt ? ["message"] : [],
+    where: [cap.file, ownerCore.file, caller.file, ...[yieldFilter, pinned, senderRules, webhook, disabled, unbuilt].filter(Boolean).map((m) => m.file)]
       .filter((f, i, all) => all.indexOf(f) === i).join(", "),
   };
 }

@@ -87,6 +87,12 @@ pub struct PolicyContext {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[serde(alias = "scheduledTools")]
     pub scheduled_tools: Option<Vec<String>>,
+    /// Where the scheduled job delivers its answer (its `delivery.mode`); unset is `none`. A
+    /// job announcing to a chat runs with that chat's channel (`channel`, and `account`) as
+    /// its message provider; a webhook job's turn gets no message tool.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(alias = "scheduledDelivery")]
+    pub scheduled_delivery: Option<ScheduledDelivery>,
     /// `channel` came from the session key, not from a flag: the key says where the session
     /// lives (its group policy), not that this turn arrived over that channel.
     #[serde(skip)]
@@ -102,6 +108,30 @@ pub struct PolicyContext {
     /// "never"`: an owner's webchat turn). Set by the policy, not by a caller.
     #[serde(skip)]
     pub sender_rules_off: bool,
+}
+
+/// Where a scheduled job delivers its answer (OpenClaw's `delivery.mode`: `openclaw cron add
+/// --no-deliver`, `--announce --channel CH --to TARGET`, `--webhook URL`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScheduledDelivery {
+    /// Nowhere (a chat the job names is still its turn's channel).
+    None,
+    /// To a chat: its channel is the turn's message provider.
+    Announce,
+    /// To a URL: the turn has no chat, and OpenClaw builds it no message tool.
+    Webhook,
+}
+
+impl ScheduledDelivery {
+    /// The mode as OpenClaw's `delivery.mode` writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ScheduledDelivery::None => "none",
+            ScheduledDelivery::Announce => "announce",
+            ScheduledDelivery::Webhook => "webhook",
+        }
+    }
 }
 
 /// What runs a turn: which path through OpenClaw it takes decides the tools a host builds (the
@@ -340,6 +370,37 @@ impl PolicyContext {
     /// Whether the turn is a scheduled job's ([`PolicyContext::scheduled_tools`]).
     pub fn is_scheduled(&self) -> bool {
         self.scheduled_tools.is_some()
+    }
+
+    /// The scheduled job's delivery: a chat when it names a channel and says no other mode,
+    /// else its mode or `none`; `None` for a turn that is no scheduled job's.
+    pub fn delivery(&self) -> Option<ScheduledDelivery> {
+        if !self.is_scheduled() {
+            return None;
+        }
+        Some(
+            match (self.scheduled_delivery, self.message_provider().is_some()) {
+                (Some(mode), _) => mode,
+                (None, true) => ScheduledDelivery::Announce,
+                (None, false) => ScheduledDelivery::None,
+            },
+        )
+    }
+
+    /// Why the context's job delivery cannot be: a webhook has no chat, and clawdeck cannot
+    /// know which chat an announcement naming none goes to (OpenClaw takes the session's last
+    /// one); `None` when it can.
+    pub fn delivery_conflict(&self) -> Option<&'static str> {
+        let names = |v: &Option<String>| v.as_deref().is_some_and(|c| !c.trim().is_empty());
+        match self.scheduled_delivery? {
+            ScheduledDelivery::Webhook if names(&self.channel) || names(&self.account) => Some(
+                "--scheduled-delivery webhook takes no --channel or --account: a webhook job's turn has no chat",
+            ),
+            ScheduledDelivery::Announce if !names(&self.channel) => Some(
+                "--scheduled-delivery announce needs --channel: OpenClaw would announce to the session's last chat, which clawdeck cannot see",
+            ),
+            _ => None,
+        }
     }
 
     /// Whether the turn runs in a cron session: its key's rest starts with `cron:` (OpenClaw's

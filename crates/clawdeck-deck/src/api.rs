@@ -57,7 +57,9 @@ pub mod config {
 }
 
 pub mod context {
-    pub use clawdeck_core::context::{CHAT_SEND_CHANNEL, PolicyContext, TurnHost};
+    pub use clawdeck_core::context::{
+        CHAT_SEND_CHANNEL, PolicyContext, ScheduledDelivery, TurnHost,
+    };
 }
 
 pub mod decision_log {

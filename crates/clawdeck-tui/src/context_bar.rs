@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Row, StatefulWidget, Table, TableState, Widget};
 
 use crate::config::LoadedConfig;
-use crate::context::{CHAT_SEND_CHANNEL, PolicyContext, TurnHost};
+use crate::context::{CHAT_SEND_CHANNEL, PolicyContext, ScheduledDelivery, TurnHost};
 use crate::policy::ResolvedContext;
 use crate::semantics::Installed;
 use crate::theme;
@@ -96,10 +96,12 @@ pub(crate) enum Field {
     Heartbeat,
     /// The turn is a scheduled job's with this tool cap (`--scheduled-tools`).
     Scheduled,
+    /// Where the scheduled job delivers its answer (`--scheduled-delivery`).
+    Delivery,
 }
 
 impl Field {
-    pub(crate) const ALL: [Field; 16] = [
+    pub(crate) const ALL: [Field; 17] = [
         Field::Agent,
         Field::Provider,
         Field::Model,
@@ -112,6 +114,7 @@ impl Field {
         Field::Sandbox,
         Field::Heartbeat,
         Field::Scheduled,
+        Field::Delivery,
         Field::GatewayRun,
         Field::Client,
         Field::Session,
@@ -136,6 +139,7 @@ impl Field {
             Field::GatewayRun => "gateway",
             Field::Heartbeat => "heartbeat",
             Field::Scheduled => "scheduled",
+            Field::Delivery => "delivery",
         }
     }
 }
@@ -188,6 +192,7 @@ fn field_value(ctx: &PolicyContext, field: Field) -> Option<String> {
             true => cap,
             false => format!("cap {cap}"),
         }),
+        Field::Delivery => ctx.delivery().map(|d| d.as_str().to_string()),
     }
 }
 
@@ -216,6 +221,10 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
                 ctx.account = None;
                 ctx.group = None;
             }
+            // A chat's channel is no webhook job's: the job announces to it.
+            if value.is_some() && ctx.scheduled_delivery == Some(ScheduledDelivery::Webhook) {
+                ctx.scheduled_delivery = None;
+            }
             // The operator's channel is the turn's, even when the session key names the same.
             ctx.channel_from_key = false;
             ctx.channel = value;
@@ -241,6 +250,7 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
         }
         Field::Client => ctx.client = value,
         Field::Scheduled => schedule(ctx, value.as_deref().map(PolicyContext::tool_cap)),
+        Field::Delivery => deliver(ctx, value.as_deref()),
         Field::Owner | Field::Subagent | Field::Sandbox | Field::GatewayRun | Field::Heartbeat => {}
     }
 }
@@ -271,15 +281,35 @@ fn cap_label(ctx: &PolicyContext) -> Option<String> {
     })
 }
 
-/// A scheduled job's turn has no sender, client, spawner, heartbeat, owner or channel (as
-/// `--scheduled-tools` refuses them): setting a cap clears them.
+/// A scheduled job's turn has no sender, client, spawner, heartbeat or owner, nor a group but
+/// its session key's (as `--scheduled-tools` refuses them): setting a cap clears them. Its
+/// channel stays: it is the chat the job announces to.
 fn schedule(ctx: &mut PolicyContext, cap: Option<Vec<String>>) {
     if cap.is_some() {
         clear_turn_parties(ctx);
         ctx.heartbeat = false;
-        set_field(ctx, Field::Channel, None);
+        if ctx.session_key.is_none() {
+            ctx.group = None;
+        }
     }
     ctx.scheduled_tools = cap;
+}
+
+/// The delivery modes the picker offers, as `--scheduled-delivery` takes them.
+const DELIVERIES: [ScheduledDelivery; 3] = [
+    ScheduledDelivery::None,
+    ScheduledDelivery::Announce,
+    ScheduledDelivery::Webhook,
+];
+
+/// Sets where the job delivers: a webhook has no chat, so it clears the channel and account
+/// (as `--scheduled-delivery webhook` refuses them); an unknown or cleared mode is unset.
+fn deliver(ctx: &mut PolicyContext, mode: Option<&str>) {
+    let mode = mode.and_then(|m| DELIVERIES.into_iter().find(|d| d.as_str() == m.trim()));
+    if mode == Some(ScheduledDelivery::Webhook) {
+        set_field(ctx, Field::Channel, None);
+    }
+    ctx.scheduled_delivery = mode;
 }
 
 /// Clears what a heartbeat's or a scheduled job's turn cannot have: a sender, a client, a
@@ -524,9 +554,13 @@ fn bar_lines(
             ctx.gateway_run || ctx.heartbeat || ctx.is_scheduled(),
         );
     }
-    // A scheduled job's cap decides which tools it has at all.
+    // A scheduled job's cap decides which tools it has at all; a delivery anywhere but
+    // nowhere changes its channel or its message tool.
     if let Some(cap) = cap_label(ctx) {
         item(&mut second, "cap", cap, true);
+    }
+    if let Some(delivery) = ctx.delivery().filter(|d| *d != ScheduledDelivery::None) {
+        item(&mut second, "delivery", delivery.as_str().into(), true);
     }
     // Code Mode changes what the model is sent (`explain` says why it engages).
     if resolved
@@ -637,6 +671,7 @@ impl ContextEditor {
             Field::SpawnedBy => &choices.spawners,
             Field::Client => &choices.clients,
             Field::Scheduled => &[ALL_TOOLS_CAP.to_string()],
+            Field::Delivery => &DELIVERIES.map(|d| d.as_str().to_string()),
             _ => &[],
         };
         let unset = match (field, &choices.default_agent) {
@@ -787,6 +822,37 @@ mod tests {
     }
 
     #[test]
+    fn a_webhook_delivery_has_no_chat_and_a_chat_makes_it_an_announcement() {
+        let mut ctx = PolicyContext {
+            channel: Some("telegram".into()),
+            account: Some("work".into()),
+            ..PolicyContext::default()
+        };
+        assert_eq!(
+            field_value(&ctx, Field::Delivery),
+            None,
+            "no job, no delivery"
+        );
+        set_field(&mut ctx, Field::Scheduled, Some("*".into()));
+        set_field(&mut ctx, Field::Delivery, Some("webhook".into()));
+        assert_eq!((&ctx.channel, &ctx.account), (&None, &None));
+        assert_eq!(
+            field_value(&ctx, Field::Delivery).as_deref(),
+            Some("webhook")
+        );
+        assert_eq!(ctx.delivery_conflict(), None);
+        set_field(&mut ctx, Field::Channel, Some("discord".into()));
+        assert_eq!(
+            field_value(&ctx, Field::Delivery).as_deref(),
+            Some("announce")
+        );
+        assert_eq!(ctx.delivery_conflict(), None);
+        set_field(&mut ctx, Field::Delivery, None);
+        assert_eq!(ctx.scheduled_delivery, None);
+        assert_eq!(ctx.channel.as_deref(), Some("discord"));
+    }
+
+    #[test]
     fn a_scheduled_cap_clears_what_a_jobs_turn_cannot_have_and_a_heartbeat_clears_the_cap() {
         let mut ctx = PolicyContext {
             sender_id: Some("42".into()),
@@ -806,7 +872,15 @@ mod tests {
         );
         assert!(!ctx.has_sender() && !ctx.names_client() && !ctx.heartbeat);
         assert_eq!((&ctx.spawned_by, ctx.owner), (&None, None));
-        assert_eq!((&ctx.channel, &ctx.group), (&None, &None));
+        // The channel is the chat the job announces to; a group comes from a session key only.
+        assert_eq!(
+            (ctx.channel.as_deref(), &ctx.group),
+            (Some("telegram"), &None)
+        );
+        assert_eq!(
+            field_value(&ctx, Field::Delivery).as_deref(),
+            Some("announce")
+        );
         assert_eq!(ctx.agent.as_deref(), Some("ops"));
         assert_eq!(
             field_value(&ctx, Field::Scheduled).as_deref(),

@@ -311,20 +311,19 @@ pub(crate) fn inexpressible(ctx: &PolicyContext) -> Vec<&'static str> {
     if ctx.heartbeat && (ctx.has_sender() || ctx.names_client() || ctx.spawner_key().is_some()) {
         out.push("--heartbeat with a sender, a client or a spawner (a heartbeat's turn has none)");
     }
-    // A job the lab adds delivers nowhere: no channel carries its turn (a key's may name
-    // where its session lives).
+    // A job's turn has no sender, client, spawner or owner; its channel is its delivery's.
     let scheduled_with = ctx.has_sender()
         || ctx.names_client()
         || ctx.spawner_key().is_some()
         || ctx.heartbeat
-        || ctx.owner.is_some()
-        || ctx.clone().with_session_key().message_provider().is_some();
+        || ctx.owner.is_some();
     if ctx.is_scheduled() && scheduled_with {
         out.push(
-            "--scheduled-tools with a sender, a client, a spawner, a heartbeat, an owner flag or a channel (a scheduled job's turn the lab runs has none)",
+            "--scheduled-tools with a sender, a client, a spawner, a heartbeat or an owner flag (a scheduled job's turn has none)",
         );
     }
-    if ctx.account.is_some() {
+    // Only a job's delivery names an account the lab can give (its `accountId`).
+    if ctx.account.is_some() && !ctx.is_scheduled() {
         out.push("--account");
     }
     out.extend(provider_unsayable(ctx));

@@ -303,10 +303,10 @@ pub enum Start {
     /// A heartbeat's turn, woken at once (the gateway's `wake` method with mode `now`, as
     /// `openclaw system event --mode now` sends it) with the message as its system event.
     Heartbeat,
-    /// A scheduled job's turn: an automation added with the context's tool cap and the message
-    /// as its agent turn (`cron.add`, as `openclaw cron add --tools` sends it; no delivery, in
-    /// the session the context's key names, else the job's own), then run at once (`cron.run`,
-    /// mode `force`, as `openclaw cron run` does).
+    /// A scheduled job's turn: an automation added with the context's tool cap, its delivery
+    /// and the message as its agent turn (`cron.add`, as `openclaw cron add --tools` sends
+    /// it; in the session the context's key names, else the job's own), then run at once
+    /// (`cron.run`, mode `force`, as `openclaw cron run` does).
     Scheduled,
 }
 
@@ -517,7 +517,7 @@ fn turn_request(turn: &Turn<'_>) -> (&'static str, Value) {
 }
 
 /// The automation a scheduled turn is: the agent's turn with the context's tool cap, due in a
-/// day (it runs when asked), delivering nowhere, in the session the key names (`session:<rest>`
+/// day (it runs when asked), delivering as the context says, in the session the key names (`session:<rest>`
 /// of `agent:<agent>:<rest>`), else its own (`isolated`).
 fn scheduled_job(turn: &Turn<'_>, key: Option<&str>) -> Value {
     let target = match key {
@@ -539,9 +539,38 @@ fn scheduled_job(turn: &Turn<'_>, key: Option<&str>) -> Value {
             "message": turn.message,
             "toolsAllow": turn.ctx.scheduled_tools.clone().unwrap_or_default(),
         },
-        "delivery": { "mode": "none" },
+        "delivery": job_delivery(turn.ctx),
     })
 }
+
+/// Where the lab's job delivers, as the context says: to a chat on its channel (a lab chat
+/// id; nothing is delivered before the turn is observed), to a lab URL, or nowhere.
+fn job_delivery(ctx: &PolicyContext) -> Value {
+    use clawdeck_core::context::ScheduledDelivery;
+    let resolved = ctx.clone().with_session_key();
+    let mode = resolved.delivery().unwrap_or(ScheduledDelivery::None);
+    let mut delivery = json!({ "mode": mode.as_str() });
+    match (mode, resolved.message_provider()) {
+        (ScheduledDelivery::Webhook, _) => {
+            delivery["to"] = json!(LAB_WEBHOOK);
+        }
+        (_, Some(channel)) => {
+            delivery["channel"] = json!(channel.to_lowercase());
+            delivery["to"] = json!(LAB_CHAT);
+            if let Some(account) = resolved.account.as_deref().filter(|a| !a.trim().is_empty()) {
+                delivery["accountId"] = json!(account.trim());
+            }
+        }
+        _ => {}
+    }
+    delivery
+}
+
+/// The chat a lab job announces to (no channel of the lab's delivers it).
+const LAB_CHAT: &str = "12345";
+
+/// The URL a lab job delivers to: a closed loopback port, so nothing leaves the machine.
+const LAB_WEBHOOK: &str = "http://127.0.0.1:9/clawdeck-verify";
 
 /// Adds the automation and runs it at once; an error names the method that failed.
 async fn run_job(client: &GatewayClient, job: Value) -> Result<(), VerifyError> {

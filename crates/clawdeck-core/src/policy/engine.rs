@@ -282,6 +282,7 @@ pub fn resolve_layers(
             sandbox_source: None,
             remote: false,
             turn: crate::context::TurnHost::Local,
+            delivery: None,
             channel: None,
             turn_channel: None,
             openclaw: registry.semantics.id.clone(),

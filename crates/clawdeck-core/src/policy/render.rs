@@ -64,6 +64,9 @@ pub fn render_context(res: &Resolution) -> String {
     if r.turn != crate::context::TurnHost::Local {
         let _ = write!(out, " · turn: {}", r.turn.describe());
     }
+    if let Some(delivery) = r.delivery {
+        let _ = write!(out, " · delivery: {}", delivery.as_str());
+    }
     out.push('\n');
     if !r.openclaw.is_empty() {
         let _ = writeln!(

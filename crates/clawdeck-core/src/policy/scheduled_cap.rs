@@ -33,6 +33,7 @@ pub(super) fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff
             let name = spec.name.as_str();
             let reason = semantics
                 .needs_confirmed_owner(name, inputs.ctx)
+                .or_else(|| semantics.delivery_drops(name, inputs.ctx))
                 .or_else(|| capped.leaves_out(name))?;
             Some((spec.name.clone(), off(reason)))
         })

@@ -240,6 +240,7 @@ pub(crate) fn resolve_context<'a>(
         sandbox_source,
         remote: ctx.remote,
         turn: ctx.turn_host(),
+        delivery: ctx.delivery(),
         channel: ctx.channel.clone(),
         turn_channel: ctx.turn_channel.clone(),
         openclaw: cfg.pack.pack.clone(),

@@ -291,6 +291,9 @@ pub struct ResolvedContext {
     pub remote: bool,
     /// What runs the turn: a local run, a gateway's agent method or its reply to a message.
     pub turn: crate::context::TurnHost,
+    /// Where a scheduled job's turn delivers its answer; unset for any other turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delivery: Option<crate::context::ScheduledDelivery>,
     /// The channel the group and sender policies read (a session key's, else the flag's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub channel: Option<String>,

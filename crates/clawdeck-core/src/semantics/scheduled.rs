@@ -10,12 +10,14 @@
 //!   session) loses the tools that need a requester continuation (`cronSessionDrops`:
 //!   `sessions_yield` in 2026.9), whatever started the turn;
 //! - it asks for no sender policy (`skipsSenderRules`): no `toolsBySender` entry applies, a
-//!   group's included, not even `*`.
+//!   group's included, not even `*`;
+//! - a job delivering to a webhook gets no message tool (`webhookDrops`); one announcing to a
+//!   chat runs with that chat's channel as its message provider.
 
 use serde::Deserialize;
 
 use super::Semantics;
-use crate::context::PolicyContext;
+use crate::context::{PolicyContext, ScheduledDelivery};
 
 /// The pack's `scheduledTurn`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -34,6 +36,10 @@ pub struct ScheduledTurn {
     /// with a scheduled tool policy): neither `tools.toolsBySender` nor a group's applies.
     #[serde(default)]
     pub skips_sender_rules: bool,
+    /// Tools a job delivering to a webhook does not get (its delivery plan turns the message
+    /// tool off).
+    #[serde(default)]
+    pub webhook_drops: Vec<String>,
 }
 
 /// The pack's `scheduledTurn.pinnedWidget`.
@@ -60,6 +66,18 @@ impl Semantics {
                 .scheduled_turn
                 .as_ref()
                 .is_some_and(|rules| rules.skips_sender_rules)
+    }
+
+    /// Why a scheduled job's delivery leaves tool `name` unbuilt (a webhook job's message
+    /// tool); `None` for any other delivery, turn or tool.
+    pub fn delivery_drops(&self, name: &str, ctx: &PolicyContext) -> Option<String> {
+        let rules = self.scheduled_turn.as_ref()?;
+        let webhook = ctx.delivery() == Some(ScheduledDelivery::Webhook);
+        (webhook && rules.webhook_drops.iter().any(|t| t == name)).then(|| {
+            "the scheduled job delivers to a webhook (--scheduled-delivery webhook): its turn \
+             has no chat to message"
+                .to_string()
+        })
     }
 
     /// Why a scheduled turn does not build plugin tool `name`; `None` for any other turn or tool.

@@ -2423,10 +2423,10 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     h.pump();
     assert_eq!(visible(&h, "github_identity_status"), None);
     h.key(KeyCode::Esc);
-    // A heartbeat's turn, one row further up: no owner, and the heartbeat's tool switched off
+    // A heartbeat's turn, further up: no owner, and the heartbeat's tool switched off
     // while messages.visibleReplies does not hand replies to the message tool.
     h.key(KeyCode::Char('c'));
-    for _ in 0..6 {
+    for _ in 0..7 {
         h.key(KeyCode::Up);
     }
     h.key(KeyCode::Enter);
@@ -2440,9 +2440,10 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     assert!(screen.contains("gateway heartbeat"), "{screen}");
     // A scheduled job's turn, the row below: its picker offers the empty cap, then `*`. The
     // job's turn is no heartbeat's, and names no owner.
-    let pick_cap = |h: &mut Harness, downs: usize| {
+    // The rows count up from the editor's first, wrapping to its last.
+    let pick = |h: &mut Harness, ups: usize, downs: usize| {
         h.key(KeyCode::Char('c'));
-        for _ in 0..5 {
+        for _ in 0..ups {
             h.key(KeyCode::Up);
         }
         h.key(KeyCode::Enter);
@@ -2452,6 +2453,7 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
         h.key(KeyCode::Enter);
         h.pump();
     };
+    let pick_cap = |h: &mut Harness, downs: usize| pick(h, 6, downs);
     pick_cap(&mut h, 2);
     assert_eq!(h.app.context.scheduled_tools, Some(vec!["*".to_string()]));
     assert!(!h.app.context.heartbeat);
@@ -2462,6 +2464,18 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     assert!(screen.contains("owner yes"), "{screen}");
     assert!(screen.contains("gateway scheduled"), "{screen}");
     assert!(screen.contains("cap *"), "{screen}");
+    // Delivered to a webhook (the delivery row, below the cap's; its picker offers none,
+    // announce, webhook, and opens on the job's "none"): the job's turn has no message tool.
+    assert_eq!(visible(&h, "message"), Some(true));
+    pick(&mut h, 5, 2);
+    assert_eq!(
+        h.app.context.scheduled_delivery,
+        Some(crate::context::ScheduledDelivery::Webhook)
+    );
+    assert_eq!(visible(&h, "message"), Some(false));
+    h.key(KeyCode::Esc);
+    let screen = h.screen(120, 24);
+    assert!(screen.contains("delivery webhook"), "{screen}");
     // The empty cap: the job's turn builds no tool.
     pick_cap(&mut h, 1);
     assert_eq!(h.app.context.scheduled_tools, Some(Vec::new()));
