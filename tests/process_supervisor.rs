@@ -861,3 +861,33 @@ async fn bytes_written_one_at_a_time_are_gathered_into_few_chunks() {
     );
     assert!(chunks[1..].iter().all(|chunk| chunk.continues_line));
 }
+
+#[tokio::test]
+async fn a_program_still_open_for_writing_a_moment_is_started_once_it_is_closed() {
+    // A program just written (an install, an update) can be busy for a moment; with the
+    // writer's handle open the kernel refuses to run it ("Text file busy").
+    use std::io::Write;
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("just-written");
+    let mut writer = std::fs::File::create(&script).unwrap();
+    writer.write_all(b"#!/bin/sh\necho started\n").unwrap();
+    writer.flush().unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let closer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(60));
+        drop(writer);
+    });
+    let outcome = run(ProcessSpec::new(script.display().to_string())).await;
+    closer.join().unwrap();
+    assert!(outcome.success(), "{outcome:?}");
+    assert!(outcome.output.combined_text().contains("started"));
+    // Busy for good: the error says so, after the retries.
+    let held = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&script)
+        .unwrap();
+    let err = process::spawn(ProcessSpec::new(script.display().to_string())).unwrap_err();
+    assert!(err.to_string().to_lowercase().contains("busy"), "{err}");
+    drop(held);
+}

@@ -163,6 +163,15 @@ fn context_flags(case: &PromptCase) -> Vec<String> {
     value("session-key", &Some(session));
     value("spawned-by", &ctx.spawned_by);
     value("client", &ctx.client);
+    // A scheduled job's cap as `--scheduled-tools` writes it ("" is the empty cap).
+    value(
+        "scheduled-tools",
+        &ctx.scheduled_tools.as_ref().map(|cap| cap.join(",")),
+    );
+    value(
+        "scheduled-delivery",
+        &ctx.scheduled_delivery.map(|d| d.as_str().to_string()),
+    );
     for cap in &ctx.client_caps {
         flags.extend(["--client-cap".to_string(), cap.clone()]);
     }

@@ -403,6 +403,15 @@ impl PolicyContext {
         }
     }
 
+    /// Whether the scheduled job's cap restricts its tools (OpenClaw's `toolPolicyRestrictsTools`
+    /// of its `toolsAllow`): it names tools and not `*`. Such a run gets a minimal prompt
+    /// without the skills catalog.
+    pub fn cap_restricts(&self) -> bool {
+        self.scheduled_tools
+            .as_ref()
+            .is_some_and(|cap| !cap.is_empty() && !cap.iter().any(|e| e.trim() == "*"))
+    }
+
     /// Whether the turn runs in a cron session: its key's rest starts with `cron:` (OpenClaw's
     /// `isCronSessionKey`), or it is a scheduled job's turn in the job's own session (no key).
     pub fn in_cron_session(&self) -> bool {

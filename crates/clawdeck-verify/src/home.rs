@@ -262,11 +262,17 @@ fn retarget_model(entry: &mut Value, primary: &Value) {
     }
 }
 
+/// The id a lab job and its run stand in for (OpenClaw gives them random UUIDs).
+const STAND_IN_ID: &str = "6a0f3c2e-9b1d-4e7a-8c5f-2d4b6e8a0c1f";
+
 /// The session key the run's turn has: the context's own, the subagent's or the group's
 /// [`session_args`] names, else the key OpenClaw gives `--session-id clawdeck-verify`.
 pub fn run_session_key(agent: &str, ctx: &PolicyContext) -> String {
     match session_args(agent, ctx).as_slice() {
         [flag, key] if flag == "--session-key" => key.clone(),
+        // A job the lab runs without a key runs in its own cron run session, named by ids
+        // OpenClaw's random ones are normalised like.
+        _ if ctx.is_scheduled() => format!("agent:{agent}:cron:{STAND_IN_ID}:run:{STAND_IN_ID}"),
         _ => format!("agent:{agent}:explicit:clawdeck-verify"),
     }
 }

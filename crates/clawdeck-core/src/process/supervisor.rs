@@ -426,9 +426,7 @@ pub fn in_own_group_dying_with_parent(command: &mut Command) {
 
 pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
     check_spawnable(&spec)?;
-    let mut child = command_for(&spec)
-        .spawn()
-        .map_err(|err| SpawnError::from_io(&spec.program, err))?;
+    let mut child = start_child(&spec)?;
     let start = Instant::now();
     let started_at = SystemTime::now();
     let Some(pid) = child.id() else {
@@ -502,6 +500,23 @@ pub fn spawn(spec: ProcessSpec) -> Result<RunningProcess, SpawnError> {
         outcome: outcome_rx,
         stdin,
     })
+}
+
+/// Starts the child. "Text file busy" is retried a few times: the program was just written
+/// (an install, an update) and another process forked while the writer's descriptor was open
+/// holds it until that process's exec, which is a moment.
+fn start_child(spec: &ProcessSpec) -> Result<tokio::process::Child, SpawnError> {
+    const TRIES: u32 = 20;
+    let mut tries = 1;
+    loop {
+        match command_for(spec).spawn() {
+            Err(err) if err.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < TRIES => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            started => return started.map_err(|err| SpawnError::from_io(&spec.program, err)),
+        }
+    }
 }
 
 /// Refuses what cannot start: no program, a cwd that is not a directory, no tokio runtime,

@@ -18,6 +18,8 @@ use crate::tool::ToolSpec;
 pub struct RunShape {
     pub agent: String,
     pub minimal: bool,
+    /// The run's tool cap restricts it, and OpenClaw sends it no skills catalog.
+    pub skills_withheld: bool,
     pub subagent: bool,
     pub sandboxed: bool,
     /// The sandbox as the prompt describes it (a sandboxed run).
@@ -383,7 +385,14 @@ fn runtime_line(run: &RunShape) -> String {
     if let Some(key) = &run.session_key {
         // OpenClaw keeps session keys in lower case.
         let key = key.trim().to_lowercase();
-        parts.push(format!("session={key}"));
+        // A scheduled job's run names its job's session (`agent:<id>:cron:<job>`), and no id.
+        let job_session = crate::session_key::is_cron_run(&key)
+            .then(|| key.split_once(":run:").map(|(job, _)| job.to_string()))
+            .flatten();
+        parts.push(format!(
+            "session={}",
+            job_session.as_deref().unwrap_or(&key)
+        ));
         // An explicit session's id is its last part (`agent:main:explicit:<id>`); any other
         // session a turn starts gets a new UUID.
         let id = match run
@@ -391,10 +400,12 @@ fn runtime_line(run: &RunShape) -> String {
             .as_deref()
             .and_then(|k| k.split_once(":explicit:"))
         {
-            Some((_, id)) => id.trim().to_string(),
-            None => new_session_id(),
+            Some((_, id)) => Some(id.trim().to_string()),
+            None => job_session.is_none().then(new_session_id),
         };
-        parts.push(format!("sessionId={id}"));
+        if let Some(id) = id {
+            parts.push(format!("sessionId={id}"));
+        }
     }
     if let Ok(host) = nix::unistd::gethostname() {
         parts.push(format!("host={}", host.to_string_lossy()));
@@ -584,6 +595,13 @@ mod tests {
             ..RunShape::default()
         };
         assert!(runtime_line(&explicit).contains("| sessionId=Run-1 |"));
+        let cron_run = RunShape {
+            session_key: Some("agent:main:cron:job-1:run:run-1".into()),
+            ..RunShape::default()
+        };
+        let line = runtime_line(&cron_run);
+        assert!(line.contains("session=agent:main:cron:job-1 |"), "{line}");
+        assert!(!line.contains("sessionId="), "{line}");
         assert_eq!(
             prompt_file_text(
                 "a\n\n\n\nb\nDefault heartbeat prompt:\n`Read HEARTBEAT.md if it exists. Else HEARTBEAT_OK.`"

@@ -240,7 +240,13 @@ fn run_shape(
         });
     super::openclaw_prompt::RunShape {
         agent: agent.to_string(),
-        minimal: mode == PromptMode::Minimal || resolution.resolved.subagent,
+        // OpenClaw writes a minimal prompt for a subagent's or a cron session's run
+        // (`resolvePromptModeForSession`) and for a run whose tool cap restricts it.
+        minimal: mode == PromptMode::Minimal
+            || resolution.resolved.subagent
+            || ctx.in_cron_session()
+            || ctx.cap_restricts(),
+        skills_withheld: ctx.cap_restricts(),
         subagent: resolution.resolved.subagent,
         sandboxed: resolution.resolved.sandboxed,
         sandbox: resolution.resolved.sandboxed.then(|| {
@@ -399,6 +405,7 @@ fn openclaw_text(
     };
     // A sandboxed run reads the sandbox's copies of the skills (their paths count in the budget).
     let block = match run.sandbox.as_ref().and_then(|s| s.skills_root.as_deref()) {
+        _ if run.skills_withheld => String::new(),
         Some(root) => release_catalog(template, skills, Some(root)).text,
         None => skills.prompt.text.clone(),
     };
