@@ -608,3 +608,55 @@ fn a_scheduled_jobs_delivery_names_its_chat_or_takes_the_message_tool_away() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("--scheduled-tools"), "{stderr}");
 }
+
+#[test]
+fn a_gateway_turn_over_a_telegram_chat_gets_message_scoped_to_telegram() {
+    // Telegram configured: a turn that talks in a Telegram chat (a sender's, an announcing
+    // job's) gets message's Telegram actions without broadcast; a local run keeps broadcast.
+    let config = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fidelity/scheduled-turn-telegram-chat-forms/openclaw.json5")
+        .display()
+        .to_string();
+    let actions = |version: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--config",
+            &config,
+            "schema",
+            "--api",
+            "openai",
+            "--channel",
+            "telegram",
+        ];
+        args.extend(extra);
+        let tools = json_of(version, &args);
+        let message = tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["function"]["name"] == "message")
+            .unwrap_or_else(|| panic!("{version} {extra:?}: no message in {tools}"))
+            .clone();
+        names(
+            &message["function"]["parameters"]["properties"]["action"]["enum"],
+            "",
+        )
+    };
+    for version in ["2026.8", "2026.9"] {
+        let local = actions(version, &[]);
+        assert!(
+            local.contains(&"broadcast".to_string()),
+            "{version}: {local:?}"
+        );
+        for turn in [&["--sender-id", "42"][..], &["--scheduled-tools", "*"][..]] {
+            let chat = actions(version, turn);
+            assert!(
+                !chat.contains(&"broadcast".to_string()),
+                "{version} {turn:?}: {chat:?}"
+            );
+            assert!(
+                chat.contains(&"react".to_string()),
+                "{version} {turn:?}: {chat:?}"
+            );
+        }
+    }
+}

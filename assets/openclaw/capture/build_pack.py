@@ -681,6 +681,17 @@ for f in caps_sent.values():
         variants_of.insert(0, dict(whenTurnChannel="webchat", whenSkillLibrary="personal", **form(guest)))
     else:
         variants_of.insert(0, dict(whenTurnChannel="webchat", **form(f)))
+# A turn over a Telegram chat (the scheduled_widget run announces to one, Telegram configured):
+# message's actions and fields are scoped to the turn's channel, and sessions_spawn may bind a
+# session to the chat's thread. The run's pinned widget tool is read below.
+for name, sent in {fn(t)["name"]: fn(t) for t in (req("scheduled_widget") or {}).get("tools", [])}.items():
+    if name not in ("message", "sessions_spawn") or name not in full_tools:
+        continue
+    configured = [v for v in channel_variants.get(name, []) if v.get("whenChannel") == "telegram"]
+    known = form(configured[0]) if configured else form(full_tools[name])
+    if form(sent) != known:
+        channel_variants.setdefault(name, []).insert(
+            0, dict(whenChannel="telegram", whenTurnChannel="telegram", **form(sent)))
 pack["channelVariants"] = channel_variants
 # Automation management (the control_ui_admin run: chat.send as the Control UI with
 # operator.admin): where the release grants it (extract_rules.mjs), the tool whose form that turn

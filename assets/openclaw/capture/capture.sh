@@ -47,16 +47,18 @@ wanted() { [ -z "${CAPTURE_RUNS:-}" ] || [[ " $CAPTURE_RUNS " == *" $1 "* ]]; }
 # whose config has `tools: TOOLS_JSON5` (and more top-level keys, and more keys of
 # agents.defaults). The mock model takes text only unless MOCK_INPUT says otherwise, and is
 # mock/mock-1 unless MOCK_MODEL names another provider/model (served by the mock all the same).
+# Its agents are main (the default) and ops, or main alone with ONE_AGENT set.
 make_home() {
   local name=$1 tools=$2 more=${3:-} defaults=${4:-} home=$WORK/homes/$1 input=${MOCK_INPUT:-'["text"]'}
-  local model=${MOCK_MODEL:-mock/mock-1}
+  local model=${MOCK_MODEL:-mock/mock-1} agents='{ id: "main", default: true }, { id: "ops" }'
+  [ -n "${ONE_AGENT:-}" ] && agents='{ id: "main", default: true }'
   rm -rf "$home"; mkdir -p "$home/.openclaw"
   cat > "$home/.openclaw/openclaw.json" <<CFG
 {
   models: { mode: "replace", providers: { "${model%%/*}": {
     baseUrl: "http://127.0.0.1:$PORT/v1", apiKey: "mock-key", api: "openai-completions",
     models: [{ id: "${model#*/}", name: "Mock 1", reasoning: false, input: $input, contextWindow: 128000, maxTokens: 4096 }] } } },
-  agents: { defaults: { model: { primary: "$model" }, $defaults }, list: [ { id: "main", default: true }, { id: "ops" } ] },
+  agents: { defaults: { model: { primary: "$model" }, $defaults }, list: [ $agents ] },
   tools: $tools,
   $more
 }
@@ -81,19 +83,33 @@ record() {
 # declaring CAPS_CSV (as a browser client of the gateway's host with `browser`: the Control UI;
 # without operator.admin with `guest`), or with CLIENT_ID `heartbeat` a heartbeat's turn
 # (`openclaw system event --mode now`: the gateway's wake method), or with CLIENT_ID `scheduled`
-# a scheduled job's turn capped to the tools CAPS_CSV names (`openclaw cron add --tools`, in
-# session `capture`, then `openclaw cron run`), on a gateway
+# a scheduled job's turn capped to the tools CAPS_CSV names (the gateway's `cron.add` with
+# `toolsAllow`, in session `capture`, announcing to a chat on channel MODE when it names one,
+# else delivering nowhere; then `cron.run`, mode force), on a gateway
 # (`openclaw gateway run`, token auth, loopback) in the home make_home writes; the gateway is stopped
 # once the model request is recorded. Its output: WORK/runs/NAME.gateway.log. The client keeps
 # its state (device identity) in the same home.
 capture_scheduled() {
-  local home=$1 gport=$2 tools=$3 name=$4 added id
-  added=$(REALCLAW_HOME=$home timeout 90 "$PREFIX/bin/openclaw" cron add --name capture --agent main --every 1d \
-    --session session:capture --message "capture scheduled" --tools "$tools" --no-deliver \
+  local home=$1 gport=$2 tools=$3 name=$4 channel=$5 added id params
+  # The job as the gateway's cron.add takes it (2026.8.2's `cron add --announce` makes a job
+  # whose turn has no current channel); announcing to a lab chat on CHANNEL, else nowhere.
+  params=$(python3 - "$tools" "$channel" <<'PY'
+import json, sys
+tools, channel = sys.argv[1], sys.argv[2]
+delivery = {"mode": "announce", "channel": channel, "to": "12345"} if channel else {"mode": "none"}
+print(json.dumps({"name": "capture", "agentId": "main", "enabled": True,
+                  "schedule": {"kind": "every", "everyMs": 86400000},
+                  "sessionTarget": "session:capture", "wakeMode": "now",
+                  "payload": {"kind": "agentTurn", "message": "capture scheduled",
+                              "toolsAllow": [t for t in tools.split(",") if t]},
+                  "delivery": delivery}))
+PY
+)
+  added=$(REALCLAW_HOME=$home timeout 90 "$PREFIX/bin/openclaw" gateway call cron.add --params "$params" \
     --port "$gport" --token capture --json 2> "$WORK/runs/$name.stderr") || return 1
   id=$(printf '%s' "$added" | python3 -c 'import json,sys; t=sys.stdin.read(); print(json.loads(t[t.index("{"):])["id"])') || return 1
-  REALCLAW_HOME=$home timeout 90 "$PREFIX/bin/openclaw" cron run "$id" --port "$gport" --token capture \
-    > "$WORK/runs/$name.stdout" 2>> "$WORK/runs/$name.stderr"
+  REALCLAW_HOME=$home timeout 90 "$PREFIX/bin/openclaw" gateway call cron.run --params "{\"id\": \"$id\", \"mode\": \"force\"}" \
+    --port "$gport" --token capture --json > "$WORK/runs/$name.stdout" 2>> "$WORK/runs/$name.stderr"
 }
 record_gateway() {
   wanted "$1" || return 0
@@ -114,7 +130,7 @@ record_gateway() {
   elif [ "$client" = heartbeat ] && ! REALCLAW_HOME=$home timeout 90 "$PREFIX/bin/openclaw" system event --text "capture heartbeat" \
       --mode now --port "$gport" --token capture --json > "$WORK/runs/$name.stdout" 2> "$WORK/runs/$name.stderr"; then
     echo "$name: the gateway's wake failed (see $WORK/runs/$name.stderr)" >&2
-  elif [ "$client" = scheduled ] && ! capture_scheduled "$home" "$gport" "$caps" "$name"; then
+  elif [ "$client" = scheduled ] && ! capture_scheduled "$home" "$gport" "$caps" "$name" "$mode"; then
     echo "$name: the scheduled job could not be added or run (see $WORK/runs/$name.stderr)" >&2
   elif [ "$client" != heartbeat ] && [ "$client" != scheduled ] && ! HOME=$home timeout 90 "$NODE" "$HERE/client_turn.mjs" "$DIST" "$gport" capture "$client" "$mode" "$caps" "$options" \
       > "$WORK/runs/$name.stdout" 2> "$WORK/runs/$name.stderr"; then
@@ -226,8 +242,13 @@ record_gateway heartbeat '{ profile: "full", toolSearch: false }' heartbeat '' '
   'messages: { visibleReplies: "message_tool" },' || true
 
 # A scheduled job's turn whose cap names show_widget, outside the job's own session: OpenClaw
-# 2026.9 keeps it for pinned dashboard widgets only, in that form.
-record_gateway scheduled_widget '{ profile: "full", toolSearch: false }' scheduled '' show_widget,read || true
+# 2026.9 keeps it for pinned dashboard widgets only, in that form. The job announces to a
+# Telegram chat (the channel configured; one agent, as 2026.8.2 refuses to deliver for a home
+# of several without an owner), so the run's current channel is Telegram: message and
+# sessions_spawn take the forms of a turn over a Telegram chat (with the tools sessions_spawn's
+# form names, so that it is its whole form).
+ONE_AGENT=1 record_gateway scheduled_widget '{ profile: "full", toolSearch: false }' scheduled telegram show_widget,read,message,sessions_spawn,agents_list,agents_wait,subagents,sessions_history '' \
+  'channels: { telegram: { botToken: "123:abc" } },' || true
 
 "$NODE" "$HERE/extract_rules.mjs" "$DIST" > "$WORK/rules.json"
 # The release's own hand-checked facts (what neither the runs nor dist/ show), when there are any.

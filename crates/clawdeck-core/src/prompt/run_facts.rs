@@ -4,7 +4,7 @@ use crate::policy::ResolvedContext;
 
 /// What of the run decides descriptions beyond the visible tools.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct RunFacts {
+pub(crate) struct RunFacts<'a> {
     pub sandboxed: bool,
     pub subagent: bool,
     /// The profiles leave the gateway tool its config reads.
@@ -36,18 +36,21 @@ pub(crate) struct RunFacts {
     /// The skill library the turn authors in (`workspace`, `personal`), which decides
     /// skill_workshop's form.
     pub skill_library: Option<&'static str>,
+    /// The channel a gateway's turn talks in (its message provider: a sender's channel, an
+    /// announcing job's chat's), which words message for a chat of that channel.
+    pub current_channel: Option<&'a str>,
     /// The run's skills prompt lists a skill: Code Mode's `skills` global then has something
     /// to read, and exec's description says so. Known once the skills are resolved.
     pub skills_listed: bool,
 }
 
-impl RunFacts {
+impl<'a> RunFacts<'a> {
     /// The facts of a resolved context whose own context is `ctx` (the turn's channel, its
     /// client and sender).
     pub fn of_turn(
         semantics: &crate::semantics::Semantics,
         resolved: &ResolvedContext,
-        ctx: &crate::context::PolicyContext,
+        ctx: &'a crate::context::PolicyContext,
     ) -> Self {
         let webchat_turn = ctx.is_chat_send_turn() && ctx.spawner_key().is_none();
         let agent_turn_in_webchat = semantics
@@ -60,6 +63,10 @@ impl RunFacts {
                 .automation_management_grant(ctx, resolved.owner)
                 .is_some(),
             skill_library: semantics.client_capabilities.skill_library(ctx),
+            // A local run (`openclaw agent --local`) has no chat to talk in.
+            current_channel: ctx
+                .message_provider()
+                .filter(|_| resolved.turn != crate::context::TurnHost::Local),
             ..RunFacts::of(resolved)
         }
     }
@@ -83,6 +90,7 @@ impl RunFacts {
             pinned_widget: resolved.pinned_widget,
             automation_management: false,
             skill_library: None,
+            current_channel: None,
             skills_listed: false,
         }
     }

@@ -28,7 +28,7 @@ fn sandbox_keeps_to_spawned(raw: &Value) -> bool {
 }
 
 /// The visibility in effect and whether the sentence takes the sandbox's wording.
-pub fn effective(raw: &Value, copy: &SessionVisibilityCopy, facts: RunFacts) -> (String, bool) {
+pub fn effective(raw: &Value, copy: &SessionVisibilityCopy, facts: RunFacts<'_>) -> (String, bool) {
     let visibility = configured(raw, copy);
     if !facts.sandboxed || !sandbox_keeps_to_spawned(raw) {
         return (visibility, false);
@@ -43,7 +43,7 @@ pub(crate) fn adapt(
     description: &str,
     raw: &Value,
     copy: &SessionVisibilityCopy,
-    facts: RunFacts,
+    facts: RunFacts<'_>,
 ) -> String {
     let (visibility, restricted) = effective(raw, copy, facts);
     let (Some(recorded), Some(wanted)) = (
@@ -72,7 +72,7 @@ mod tests {
         .unwrap()
     }
 
-    const PLAIN: RunFacts = RunFacts {
+    const PLAIN: RunFacts<'static> = RunFacts {
         sandboxed: false,
         subagent: false,
         gateway_config_reads: true,
@@ -84,11 +84,12 @@ mod tests {
         pinned_widget: false,
         automation_management: false,
         skill_library: None,
+        current_channel: None,
         code_mode_budgets: None,
         swarm: None,
         skills_listed: false,
     };
-    const SANDBOXED: RunFacts = RunFacts {
+    const SANDBOXED: RunFacts<'static> = RunFacts {
         sandboxed: true,
         ..PLAIN
     };

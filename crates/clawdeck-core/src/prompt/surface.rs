@@ -94,8 +94,14 @@ fn meta_tools(rules: &ToolSearchRules) -> Vec<ToolSpec> {
 
 /// Tools whose schema grows with the configured channels (message's actions): the recorded
 /// variant for a configured channel replaces the channel-less one. A webchat turn's variant
-/// (message's ClawHub search; skill_workshop's for the turn's skill library) comes before those.
-fn adapt_to_channels(semantics: &Semantics, raw: &Value, facts: RunFacts, tools: &mut [ToolSpec]) {
+/// (message's ClawHub search; skill_workshop's for the turn's skill library) and a gateway
+/// turn's over a chat of a configured channel (message scoped to it) come before those.
+fn adapt_to_channels(
+    semantics: &Semantics,
+    raw: &Value,
+    facts: RunFacts<'_>,
+    tools: &mut [ToolSpec],
+) {
     let configured = |channel: &str| raw.pointer(&format!("/channels/{channel}")).is_some();
     let library = |v: &crate::semantics::ChannelVariant| match &v.when_skill_library {
         Some(wanted) => facts.skill_library == Some(wanted.as_str()),
@@ -105,9 +111,17 @@ fn adapt_to_channels(semantics: &Semantics, raw: &Value, facts: RunFacts, tools:
         |v: &crate::semantics::ChannelVariant| match (&v.when_turn_channel, &v.when_channel) {
             _ if v.when_message_tool_reply => facts.message_tool_reply,
             _ if v.when_pinned_widget => facts.pinned_widget,
-            (Some(turn), _) => {
-                facts.webchat_forms && turn.eq_ignore_ascii_case(CHAT_SEND_CHANNEL) && library(v)
+            (Some(turn), _) if turn.eq_ignore_ascii_case(CHAT_SEND_CHANNEL) => {
+                facts.webchat_forms && library(v)
             }
+            // A turn over a chat of a configured channel: message scoped to that channel.
+            (Some(turn), Some(channel)) => {
+                facts
+                    .current_channel
+                    .is_some_and(|c| c.trim().eq_ignore_ascii_case(turn))
+                    && configured(channel)
+            }
+            (Some(_), None) => false,
             (None, Some(channel)) => configured(channel),
             (None, None) => false,
         };
@@ -162,7 +176,7 @@ fn adapt_to_neighbours(semantics: &Semantics, tools: &mut [ToolSpec]) {
 }
 
 /// The gateway tool's narrower form when the profiles withhold its config reads.
-fn adapt_to_config_reads(semantics: &Semantics, facts: RunFacts, tools: &mut [ToolSpec]) {
+fn adapt_to_config_reads(semantics: &Semantics, facts: RunFacts<'_>, tools: &mut [ToolSpec]) {
     let Some(rule) = semantics.gateway_config_reads.as_ref() else {
         return;
     };
@@ -179,7 +193,7 @@ fn adapt_to_config_reads(semantics: &Semantics, facts: RunFacts, tools: &mut [To
 fn adapt_to_session_visibility(
     semantics: &Semantics,
     raw: &Value,
-    facts: RunFacts,
+    facts: RunFacts<'_>,
     tools: &mut [ToolSpec],
 ) {
     let Some(copy) = semantics.session_visibility.as_ref() else {
@@ -196,7 +210,7 @@ fn adapt_to_session_visibility(
 pub(crate) fn model_surface(
     semantics: &Semantics,
     raw: &Value,
-    facts: RunFacts,
+    facts: RunFacts<'_>,
     visible: &[ToolSpec],
 ) -> Option<ModelSurface> {
     if semantics.is_seed() {
@@ -253,7 +267,7 @@ pub(crate) fn model_surface(
 
 /// The tools sent directly under any compaction (their results cannot travel otherwise): the
 /// pack's direct-only tools, and what a model that takes images brings when it does.
-fn direct_only(semantics: &Semantics, facts: RunFacts) -> Vec<String> {
+fn direct_only(semantics: &Semantics, facts: RunFacts<'_>) -> Vec<String> {
     let mut keep = semantics
         .tool_search
         .as_ref()
@@ -270,7 +284,7 @@ fn direct_only(semantics: &Semantics, facts: RunFacts) -> Vec<String> {
 fn code_mode_surface(
     semantics: &Semantics,
     rules: &CodeModeRules,
-    facts: RunFacts,
+    facts: RunFacts<'_>,
     sorted: Vec<ToolSpec>,
 ) -> ModelSurface {
     let keep = direct_only(semantics, facts);
@@ -299,7 +313,7 @@ fn code_mode_surface(
 /// neither.
 fn exec_description(
     rules: &CodeModeRules,
-    facts: RunFacts,
+    facts: RunFacts<'_>,
     cataloged: &[ToolSpec],
 ) -> Option<String> {
     let index = rules.index.as_ref().map(|i| i.write(cataloged));

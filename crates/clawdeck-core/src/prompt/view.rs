@@ -150,11 +150,11 @@ pub fn build_llm_view(
 }
 
 /// What of the run decides the tools' descriptions, its skills included.
-fn run_facts(
+fn run_facts<'a>(
     registry: &Registry,
-    resolution: &Resolution,
+    resolution: &'a Resolution,
     skills: &SkillSet,
-) -> super::surface::RunFacts {
+) -> super::surface::RunFacts<'a> {
     super::surface::RunFacts {
         skills_listed: skills.prompt.included > 0,
         ..super::surface::RunFacts::of_turn(
@@ -217,7 +217,7 @@ fn run_shape(
     resolution: &Resolution,
     ctx: &PolicyContext,
     mode: PromptMode,
-    facts: super::surface::RunFacts,
+    facts: super::surface::RunFacts<'_>,
     workspace: &std::path::Path,
     package: Option<PathBuf>,
 ) -> super::openclaw_prompt::RunShape {

@@ -347,7 +347,8 @@ pub struct SchemaVariant {
 }
 
 /// A tool's description and schema while `channels.<when_channel>` is configured, in a turn
-/// that comes over `when_turn_channel` (message in a webchat turn) and, when it says so,
+/// that comes over `when_turn_channel` (message in a webchat turn; with both, a gateway's turn
+/// over a chat of that configured channel: message scoped to it) and, when it says so,
 /// authors in `when_skill_library`, or in a turn whose reply goes through the message tool
 /// (`when_message_tool_reply`: 2026.8's message in a heartbeat's turn), or in a scheduled turn
 /// that keeps the widget tool pinned-only (`when_pinned_widget`: 2026.9's show_widget).
