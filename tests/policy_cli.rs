@@ -43,6 +43,16 @@ fn run_fail(args: &[&str]) -> (i32, String) {
     )
 }
 
+/// A fidelity case's config (tests/fixtures/fidelity/CASE/openclaw.json5).
+fn fidelity_config(case: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fidelity")
+        .join(case)
+        .join("openclaw.json5")
+        .display()
+        .to_string()
+}
+
 fn fixture(rel: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/configs")
@@ -498,10 +508,7 @@ fn a_scheduled_turn_applies_no_sender_rule_in_either_release() {
     // The agent's and a group's `toolsBySender."*"` deny write and nodes to a turn with no
     // sender; a scheduled job's turn asks for no sender policy (OpenClaw's senderPolicyMode
     // "never"), in the group's session too.
-    let config = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/fidelity/scheduled-turn-skips-sender-rules/openclaw.json5")
-        .display()
-        .to_string();
+    let config = fidelity_config("scheduled-turn-skips-sender-rules");
     let key = "agent:main:telegram:group:-100123";
     for version in ["2026.8", "2026.9"] {
         let tools = |extra: &[&str]| {
@@ -613,10 +620,7 @@ fn a_scheduled_jobs_delivery_names_its_chat_or_takes_the_message_tool_away() {
 fn a_gateway_turn_over_a_telegram_chat_gets_message_scoped_to_telegram() {
     // Telegram configured: a turn that talks in a Telegram chat (a sender's, an announcing
     // job's) gets message's Telegram actions without broadcast; a local run keeps broadcast.
-    let config = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/fidelity/scheduled-turn-telegram-chat-forms/openclaw.json5")
-        .display()
-        .to_string();
+    let config = fidelity_config("scheduled-turn-telegram-chat-forms");
     let actions = |version: &str, extra: &[&str]| {
         let mut args = vec![
             "--config",
