@@ -496,7 +496,12 @@ fn bar_lines(
         Some((policy, turn)) => format!("{policy} (the session key's; turn over {turn})"),
         None => channel,
     };
-    item(&mut first, "channel", channel, ctx.channel.is_some());
+    // A webhook job's turn has no chat: where it delivers takes the channel's place (an
+    // announcing job's chat is its channel).
+    match ctx.delivery() {
+        Some(ScheduledDelivery::Webhook) => item(&mut first, "delivery", "webhook".into(), true),
+        _ => item(&mut first, "channel", channel, ctx.channel.is_some()),
+    }
     let group = ctx
         .group
         .clone()
@@ -554,13 +559,9 @@ fn bar_lines(
             ctx.gateway_run || ctx.heartbeat || ctx.is_scheduled(),
         );
     }
-    // A scheduled job's cap decides which tools it has at all; a delivery anywhere but
-    // nowhere changes its channel or its message tool.
+    // A scheduled job's cap decides which tools it has at all.
     if let Some(cap) = cap_label(ctx) {
         item(&mut second, "cap", cap, true);
-    }
-    if let Some(delivery) = ctx.delivery().filter(|d| *d != ScheduledDelivery::None) {
-        item(&mut second, "delivery", delivery.as_str().into(), true);
     }
     // Code Mode changes what the model is sent (`explain` says why it engages).
     if resolved

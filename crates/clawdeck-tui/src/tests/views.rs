@@ -2476,6 +2476,10 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     h.key(KeyCode::Esc);
     let screen = h.screen(120, 24);
     assert!(screen.contains("delivery webhook"), "{screen}");
+    // At 80 columns the webhook takes the channel's place and the job's row fits whole.
+    let narrow = h.screen(80, 24);
+    assert!(narrow.contains("· delivery webhook ·"), "{narrow}");
+    assert!(narrow.contains("gateway scheduled · cap *"), "{narrow}");
     // The empty cap: the job's turn builds no tool.
     pick_cap(&mut h, 1);
     assert_eq!(h.app.context.scheduled_tools, Some(Vec::new()));
