@@ -1,6 +1,7 @@
 //! The context flags every headless command shares.
 
 use clap::Args;
+use clap::builder::TypedValueParser;
 
 use crate::context::{PolicyContext, ScheduledDelivery};
 
@@ -96,28 +97,16 @@ pub struct ContextArgs {
         long,
         global = true,
         value_name = "MODE",
-        value_enum,
+        value_parser = delivery_modes(),
         requires = "scheduled_tools"
     )]
-    pub scheduled_delivery: Option<DeliveryArg>,
+    pub scheduled_delivery: Option<ScheduledDelivery>,
 }
 
-/// `--scheduled-delivery`'s modes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum DeliveryArg {
-    None,
-    Announce,
-    Webhook,
-}
-
-impl From<DeliveryArg> for ScheduledDelivery {
-    fn from(arg: DeliveryArg) -> Self {
-        match arg {
-            DeliveryArg::None => ScheduledDelivery::None,
-            DeliveryArg::Announce => ScheduledDelivery::Announce,
-            DeliveryArg::Webhook => ScheduledDelivery::Webhook,
-        }
-    }
+/// `--scheduled-delivery`'s values: the core's modes, listed in `--help` and its errors.
+fn delivery_modes() -> impl TypedValueParser<Value = ScheduledDelivery> {
+    clap::builder::PossibleValuesParser::new(ScheduledDelivery::ALL.map(ScheduledDelivery::as_str))
+        .try_map(|mode| mode.parse::<ScheduledDelivery>())
 }
 
 impl ContextArgs {
@@ -151,7 +140,7 @@ impl ContextArgs {
             gateway_run: self.gateway_run,
             heartbeat: self.heartbeat,
             scheduled_tools: self.scheduled_tools.as_deref().map(PolicyContext::tool_cap),
-            scheduled_delivery: self.scheduled_delivery.map(ScheduledDelivery::from),
+            scheduled_delivery: self.scheduled_delivery,
             channel_from_key: false,
             turn_channel: None,
             sender_rules_off: false,

@@ -124,6 +124,13 @@ pub enum ScheduledDelivery {
 }
 
 impl ScheduledDelivery {
+    /// Every mode, in the order `--scheduled-delivery` and the console offer them.
+    pub const ALL: [ScheduledDelivery; 3] = [
+        ScheduledDelivery::None,
+        ScheduledDelivery::Announce,
+        ScheduledDelivery::Webhook,
+    ];
+
     /// The mode as OpenClaw's `delivery.mode` writes it.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -131,6 +138,18 @@ impl ScheduledDelivery {
             ScheduledDelivery::Announce => "announce",
             ScheduledDelivery::Webhook => "webhook",
         }
+    }
+}
+
+impl std::str::FromStr for ScheduledDelivery {
+    type Err = String;
+
+    /// A mode as [`ScheduledDelivery::as_str`] writes it.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        ScheduledDelivery::ALL
+            .into_iter()
+            .find(|mode| mode.as_str() == text.trim())
+            .ok_or_else(|| format!("no delivery mode {text:?} (none, announce or webhook)"))
     }
 }
 

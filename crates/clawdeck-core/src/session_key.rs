@@ -55,6 +55,14 @@ pub fn is_cron_run(key: &str) -> bool {
     })
 }
 
+/// The session of the job a cron run session belongs to (`agent:<id>:cron:<job>` of
+/// `agent:<id>:cron:<job>:run:<run>`); `None` for any other key.
+pub fn cron_job_session(key: &str) -> Option<&str> {
+    is_cron_run(key)
+        .then(|| key.split_once(":run:").map(|(job, _)| job))
+        .flatten()
+}
+
 /// The key as OpenClaw stores it: lowercased, but a Signal group id segment and a Matrix room
 /// key's tail (up to a `:thread:`) keep their case.
 pub fn normalize(key: &str) -> String {

@@ -295,17 +295,10 @@ fn schedule(ctx: &mut PolicyContext, cap: Option<Vec<String>>) {
     ctx.scheduled_tools = cap;
 }
 
-/// The delivery modes the picker offers, as `--scheduled-delivery` takes them.
-const DELIVERIES: [ScheduledDelivery; 3] = [
-    ScheduledDelivery::None,
-    ScheduledDelivery::Announce,
-    ScheduledDelivery::Webhook,
-];
-
 /// Sets where the job delivers: a webhook has no chat, so it clears the channel and account
 /// (as `--scheduled-delivery webhook` refuses them); an unknown or cleared mode is unset.
 fn deliver(ctx: &mut PolicyContext, mode: Option<&str>) {
-    let mode = mode.and_then(|m| DELIVERIES.into_iter().find(|d| d.as_str() == m.trim()));
+    let mode = mode.and_then(|m| m.parse::<ScheduledDelivery>().ok());
     if mode == Some(ScheduledDelivery::Webhook) {
         set_field(ctx, Field::Channel, None);
     }
@@ -672,7 +665,7 @@ impl ContextEditor {
             Field::SpawnedBy => &choices.spawners,
             Field::Client => &choices.clients,
             Field::Scheduled => &[ALL_TOOLS_CAP.to_string()],
-            Field::Delivery => &DELIVERIES.map(|d| d.as_str().to_string()),
+            Field::Delivery => &ScheduledDelivery::ALL.map(|d| d.as_str().to_string()),
             _ => &[],
         };
         let unset = match (field, &choices.default_agent) {

@@ -386,13 +386,8 @@ fn runtime_line(run: &RunShape) -> String {
         // OpenClaw keeps session keys in lower case.
         let key = key.trim().to_lowercase();
         // A scheduled job's run names its job's session (`agent:<id>:cron:<job>`), and no id.
-        let job_session = crate::session_key::is_cron_run(&key)
-            .then(|| key.split_once(":run:").map(|(job, _)| job.to_string()))
-            .flatten();
-        parts.push(format!(
-            "session={}",
-            job_session.as_deref().unwrap_or(&key)
-        ));
+        let job_session = crate::session_key::cron_job_session(&key);
+        parts.push(format!("session={}", job_session.unwrap_or(&key)));
         // An explicit session's id is its last part (`agent:main:explicit:<id>`); any other
         // session a turn starts gets a new UUID.
         let id = match run
