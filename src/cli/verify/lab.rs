@@ -361,7 +361,7 @@ fn compare_prompt(real: &str, ours: &str) -> PromptComparison {
         Vec::new()
     };
     verify::prompt_compare::compare_prompts(
-        &verify::prompt_compare::normalize_prompt(real, &[]),
+        &verify::prompt_compare::normalize_prompt(real, &known),
         &verify::prompt_compare::normalize_prompt(ours, &known),
     )
 }
@@ -605,5 +605,19 @@ mod tests {
             without_lab_repo(real),
             "x\nRuntime: agent=main | thinking=off\nRuntime: agent=ops | repo=/srv/ws | thinking=off"
         );
+    }
+
+    #[test]
+    fn a_workspace_under_the_operators_home_is_the_same_section_on_both_sides() {
+        // The embedded demo's workspace lives under the operator's home: the real run reads
+        // it there too, so both prompts title its files alike.
+        let Some(home) = std::env::var("HOME").ok().filter(|h| h.len() > 1) else {
+            eprintln!("SKIPPED: no HOME to name");
+            return;
+        };
+        let prompt = format!("intro\n## {home}/ws/AGENTS.md\nbe kind\n");
+        let compared = compare_prompt(&prompt, &prompt);
+        assert!(compared.missing().is_empty(), "{:?}", compared.missing());
+        assert!(compared.extra().is_empty(), "{:?}", compared.extra());
     }
 }
