@@ -555,6 +555,58 @@ fn a_scheduled_turn_applies_no_sender_rule_in_either_release() {
 }
 
 #[test]
+fn a_job_an_agent_made_reads_its_creators_group_in_either_release() {
+    // The job runs in -100888's session (which denies read); the agent made it in -100777
+    // (which denies web_fetch). An operator's job reads the run's group, an agent's job its
+    // creator's, whatever session it runs in.
+    let config = fidelity_config("agent-job-reads-its-creators-group");
+    let run_in = "agent:main:telegram:group:-100888";
+    let made_in = "agent:main:telegram:group:-100777";
+    for version in ["2026.8", "2026.9"] {
+        let explain = |tool: &str, extra: &[&str]| {
+            let mut args = vec![
+                "--config",
+                &config,
+                "explain",
+                tool,
+                "--scheduled-tools",
+                "read,web_fetch",
+                "--session-key",
+                run_in,
+                "--json",
+            ];
+            args.extend(extra);
+            json_of(version, &args)
+        };
+        assert_eq!(explain("read", &[])["visible"], false, "{version}");
+        assert_eq!(explain("web_fetch", &[])["visible"], true, "{version}");
+        let agents = ["--job-owner", made_in];
+        let read = explain("read", &agents);
+        assert_eq!(read["visible"], true, "{version}: {read}");
+        assert_eq!(read["context"]["job_owner"], made_in, "{version}");
+        let fetch = explain("web_fetch", &agents);
+        assert_eq!(fetch["visible"], false, "{version}");
+        let group = fetch["layers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["id"] == "group")
+            .unwrap();
+        let reason = group["reason"].as_str().unwrap();
+        assert!(reason.contains("-100777"), "{version}: {group}");
+    }
+    // An owner's account needs the job owner it belongs to, and a job owner a scheduled job.
+    for args in [
+        vec!["tools", "--job-owner-account", "bot2"],
+        vec!["tools", "--job-owner", made_in],
+    ] {
+        let (code, err) = run_fail(&args);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("required"), "{err}");
+    }
+}
+
+#[test]
 fn a_scheduled_jobs_delivery_names_its_chat_or_takes_the_message_tool_away() {
     // A chat on --channel is an announcement (its channel is the turn's message provider).
     let announced = json_of(

@@ -101,6 +101,20 @@ pub struct ContextArgs {
         requires = "scheduled_tools"
     )]
     pub scheduled_delivery: Option<ScheduledDelivery>,
+    /// The scheduled job is one an agent created, in this session (the job's owner.sessionKey
+    /// in `openclaw cron list --json`): its runs read that session's group policy, whatever
+    /// session they run in. Unset: a job an operator created
+    #[arg(
+        long,
+        global = true,
+        value_name = "SESSION_KEY",
+        requires = "scheduled_tools"
+    )]
+    pub job_owner: Option<String>,
+    /// The channel account the job's creator wrote from (its owner.accountId); default
+    /// `default`
+    #[arg(long, global = true, value_name = "ID", requires = "job_owner")]
+    pub job_owner_account: Option<String>,
 }
 
 /// `--scheduled-delivery`'s values: the core's modes, listed in `--help` and its errors.
@@ -141,6 +155,8 @@ impl ContextArgs {
             heartbeat: self.heartbeat,
             scheduled_tools: self.scheduled_tools.as_deref().map(PolicyContext::tool_cap),
             scheduled_delivery: self.scheduled_delivery,
+            job_owner: self.job_owner.clone(),
+            job_owner_account: self.job_owner_account.clone(),
             channel_from_key: false,
             turn_channel: None,
             sender_rules_off: false,

@@ -93,6 +93,19 @@ pub struct PolicyContext {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[serde(alias = "scheduledDelivery")]
     pub scheduled_delivery: Option<ScheduledDelivery>,
+    /// The session of the agent's turn that created the scheduled job (the job's
+    /// `owner.sessionKey`, as `openclaw cron list --json` shows it): a job an agent made
+    /// (OpenClaw's `scheduledToolPolicy` mode `account`) reads the group policy of that
+    /// session, with [`PolicyContext::job_owner_account`], whatever session it runs in. Unset:
+    /// a job an operator made (mode `trusted`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(alias = "jobOwner")]
+    pub job_owner: Option<String>,
+    /// The channel account the job's creator wrote from (its `owner.accountId`); unset is
+    /// `default`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(alias = "jobOwnerAccount")]
+    pub job_owner_account: Option<String>,
     /// `channel` came from the session key, not from a flag: the key says where the session
     /// lives (its group policy), not that this turn arrived over that channel.
     #[serde(skip)]
@@ -422,6 +435,35 @@ impl PolicyContext {
         }
     }
 
+    /// The session key of the agent's turn that created the scheduled job, when one is given.
+    pub fn job_owner_key(&self) -> Option<&str> {
+        self.job_owner
+            .as_deref()
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+    }
+
+    /// The context a job an agent created reads its group policy in: its creator's session
+    /// (that key's channel and group) and account, whatever session the job runs in
+    /// (OpenClaw's `groupPolicySessionKey` and `ownerAccountId`). `None` for any other turn.
+    pub fn job_owner_context(&self) -> Option<PolicyContext> {
+        let key = self
+            .job_owner_key()
+            .filter(|_| self.is_scheduled())?
+            .to_string();
+        let owner = PolicyContext {
+            session_key: Some(key),
+            spawned_by: None,
+            channel: None,
+            group: None,
+            account: self.job_owner_account.clone(),
+            channel_from_key: false,
+            turn_channel: None,
+            ..self.clone()
+        };
+        Some(owner.with_session_key())
+    }
+
     /// Whether the scheduled job's cap restricts its tools (OpenClaw's `toolPolicyRestrictsTools`
     /// of its `toolsAllow`): it names tools and not `*`. Such a run gets a minimal prompt
     /// without the skills catalog.
@@ -564,5 +606,35 @@ mod tests {
         .with_session_key();
         assert_eq!(deeper.subagent_depth, Some(2));
         assert_eq!(PolicyContext::default().spawner(), None);
+    }
+
+    #[test]
+    fn a_job_an_agent_made_reads_its_groups_in_the_creators_session_and_account() {
+        let job = PolicyContext {
+            scheduled_tools: Some(vec!["read".into()]),
+            session_key: Some("agent:main:telegram:group:-100888".into()),
+            account: Some("alerts".into()),
+            job_owner: Some(" agent:main:discord:group:42 ".into()),
+            job_owner_account: Some("bot2".into()),
+            ..PolicyContext::default()
+        }
+        .with_session_key();
+        let owner = job.job_owner_context().unwrap();
+        assert_eq!(owner.channel.as_deref(), Some("discord"));
+        assert_eq!(owner.group.as_deref(), Some("42"));
+        assert_eq!(owner.account.as_deref(), Some("bot2"));
+        // Still the job's turn: its sender rules stay off, its cap stays.
+        assert!(owner.is_scheduled());
+        // Only a scheduled job has an owner; a blank key names none.
+        let not_scheduled = PolicyContext {
+            scheduled_tools: None,
+            ..job.clone()
+        };
+        assert_eq!(not_scheduled.job_owner_context(), None);
+        let blank = PolicyContext {
+            job_owner: Some("  ".into()),
+            ..job
+        };
+        assert_eq!(blank.job_owner_context(), None);
     }
 }

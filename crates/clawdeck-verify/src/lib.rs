@@ -14,6 +14,7 @@
 mod cli_run;
 pub mod gateway;
 pub mod home;
+mod lab_job;
 mod loopback_http;
 pub mod mock;
 pub mod private_gateway;

@@ -115,7 +115,8 @@ async fn handle(
         let answer = json!({"object": "list", "data": data, "model": model, "usage": usage()});
         return json_response(StatusCode::OK, &answer);
     }
-    let call = scripted_call(&recorded_body(&requests));
+    let body = recorded_body(&requests);
+    let call = scripted_call(&body).map(|call| through_tool_search(&body, call));
     if stream {
         sse_response(&model, call.as_ref())
     } else {
@@ -153,6 +154,27 @@ fn scripted_call(body: &Value) -> Option<(String, String)> {
     }
     None
 }
+
+/// The scripted call as the request lets the model make it: a tool the request does not send
+/// but Tool Search's `tool_call` reaches (OpenClaw defers it) is called through `tool_call`.
+fn through_tool_search(body: &Value, call: (String, String)) -> (String, String) {
+    let sent = |name: &str| {
+        body.get("tools")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .any(|t| t.pointer("/function/name").and_then(Value::as_str) == Some(name))
+    };
+    if sent(&call.0) || !sent(TOOL_CALL) {
+        return call;
+    }
+    let args: Value = serde_json::from_str(&call.1).unwrap_or(Value::Null);
+    let wrapped = json!({ "id": call.0, "args": args });
+    (TOOL_CALL.to_string(), wrapped.to_string())
+}
+
+/// Tool Search's control that calls a deferred tool by id or name.
+const TOOL_CALL: &str = "tool_call";
 
 /// `<tool> <json>` after the marker, on its line.
 fn call_line(text: &str) -> Option<(String, String)> {
@@ -310,5 +332,30 @@ mod tests {
         assert_eq!(recorded[0].body["tools"][0]["type"], "function");
         assert_eq!(recorded[1].body["stream"], true);
         mock.stop().await;
+    }
+
+    #[test]
+    fn a_deferred_tool_is_called_through_tool_search() {
+        let tools = |names: &[&str]| {
+            let tools: Vec<Value> = names
+                .iter()
+                .map(|n| json!({"type": "function", "function": {"name": n}}))
+                .collect();
+            json!({ "tools": tools })
+        };
+        let call = || ("automations".to_string(), r#"{"action":"add"}"#.to_string());
+        let (name, args) = through_tool_search(&tools(&["read", "tool_call"]), call());
+        assert_eq!(name, "tool_call");
+        let args: Value = serde_json::from_str(&args).unwrap();
+        assert_eq!(
+            args,
+            json!({"id": "automations", "args": {"action": "add"}})
+        );
+        // Sent directly, or no Tool Search to reach it: called as scripted.
+        assert_eq!(
+            through_tool_search(&tools(&["automations", "tool_call"]), call()),
+            call()
+        );
+        assert_eq!(through_tool_search(&tools(&["read"]), call()), call());
     }
 }

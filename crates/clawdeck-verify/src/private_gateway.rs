@@ -55,7 +55,7 @@ fn free_port() -> Result<u16, VerifyError> {
         })
 }
 
-fn gateway_error(method: &str, message: impl std::fmt::Display) -> VerifyError {
+pub(crate) fn gateway_error(method: &str, message: impl std::fmt::Display) -> VerifyError {
     VerifyError::Gateway {
         method: method.to_string(),
         message: message.to_string(),
@@ -452,7 +452,7 @@ async fn await_request(
 
 /// How many requests the model got, each by the role and start of its newest message (what a
 /// spawn that never reached its subagent left behind).
-fn describe_requests(bodies: &[Value]) -> String {
+pub(crate) fn describe_requests(bodies: &[Value]) -> String {
     let newest: Vec<String> = bodies
         .iter()
         .map(|body| {
@@ -491,7 +491,7 @@ fn turn_request(turn: &Turn<'_>) -> (&'static str, Value) {
         return ("node.event", params);
     }
     if let Start::Scheduled = turn.start {
-        return ("cron.add", scheduled_job(turn, key));
+        return ("cron.add", super::lab_job::scheduled_job(turn, key));
     }
     if let Start::Heartbeat = turn.start {
         let params =
@@ -514,85 +514,6 @@ fn turn_request(turn: &Turn<'_>) -> (&'static str, Value) {
         None => params["sessionId"] = json!("clawdeck-verify"),
     }
     ("agent", params)
-}
-
-/// The automation a scheduled turn is: the agent's turn with the context's tool cap, due in a
-/// day (it runs when asked), delivering as the context says, in the session the key names (`session:<rest>`
-/// of `agent:<agent>:<rest>`), else its own (`isolated`).
-fn scheduled_job(turn: &Turn<'_>, key: Option<&str>) -> Value {
-    let target = match key {
-        Some(key) => {
-            let rest = clawdeck_core::session_key::agent_rest(key);
-            format!("session:{}", rest.as_deref().unwrap_or(key.trim()))
-        }
-        None => "isolated".to_string(),
-    };
-    json!({
-        "name": "clawdeck-verify",
-        "agentId": turn.agent,
-        "enabled": true,
-        "schedule": { "kind": "every", "everyMs": 86_400_000 },
-        "sessionTarget": target,
-        "wakeMode": "now",
-        "payload": {
-            "kind": "agentTurn",
-            "message": turn.message,
-            "toolsAllow": turn.ctx.scheduled_tools.clone().unwrap_or_default(),
-        },
-        "delivery": job_delivery(turn.ctx),
-    })
-}
-
-/// Where the lab's job delivers, as the context says: to a chat on its channel (a lab chat
-/// id; nothing is delivered before the turn is observed), to a lab URL, or nowhere.
-fn job_delivery(ctx: &PolicyContext) -> Value {
-    use clawdeck_core::context::ScheduledDelivery;
-    let resolved = ctx.clone().with_session_key();
-    let mode = resolved.delivery().unwrap_or(ScheduledDelivery::None);
-    let mut delivery = json!({ "mode": mode.as_str() });
-    match (mode, resolved.message_provider()) {
-        (ScheduledDelivery::Webhook, _) => {
-            delivery["to"] = json!(LAB_WEBHOOK);
-        }
-        (_, Some(channel)) => {
-            delivery["channel"] = json!(channel.to_lowercase());
-            delivery["to"] = json!(LAB_CHAT);
-            if let Some(account) = resolved.account.as_deref().filter(|a| !a.trim().is_empty()) {
-                delivery["accountId"] = json!(account.trim());
-            }
-        }
-        _ => {}
-    }
-    delivery
-}
-
-/// The chat a lab job announces to (no channel of the lab's delivers it).
-const LAB_CHAT: &str = "12345";
-
-/// The URL a lab job delivers to: a closed loopback port, so nothing leaves the machine.
-const LAB_WEBHOOK: &str = "http://127.0.0.1:9/clawdeck-verify";
-
-/// Adds the automation and runs it at once; an error names the method that failed.
-async fn run_job(client: &GatewayClient, job: Value) -> Result<(), VerifyError> {
-    let added = client
-        .request("cron.add", job)
-        .await
-        .map_err(|err| gateway_error("cron.add", err))?;
-    let id = added
-        .get("id")
-        .and_then(Value::as_str)
-        .ok_or_else(|| gateway_error("cron.add", format!("answered without a job id: {added}")))?;
-    let ran = client
-        .request("cron.run", json!({ "id": id, "mode": "force" }))
-        .await
-        .map_err(|err| gateway_error("cron.run", err))?;
-    match ran.get("ok").and_then(Value::as_bool) {
-        Some(true) => Ok(()),
-        _ => Err(gateway_error(
-            "cron.run",
-            format!("did not run job {id}: {ran}"),
-        )),
-    }
 }
 
 async fn run_turn(
@@ -643,6 +564,8 @@ async fn run_turn(
         _ => connect(port, token, home, gateway, who, deadline).await?,
     };
     let (method, params) = turn_request(turn);
+    let mut expected = Expected::of(turn);
+    let mut carried = String::new();
     let client = match who {
         Connection::Node => {
             let reconnect = || connect(port, token, home, gateway, who, deadline);
@@ -650,7 +573,12 @@ async fn run_turn(
         }
         _ => {
             let sent = match turn.start {
-                Start::Scheduled => run_job(&client, params).await,
+                Start::Scheduled => {
+                    let job_deadline = Instant::now() + turn.timeout;
+                    super::lab_job::add_and_run(&client, turn, params, mock, job_deadline)
+                        .await
+                        .map(|text| carried = text)
+                }
                 _ => client
                     .request(method, params)
                     .await
@@ -664,10 +592,13 @@ async fn run_turn(
             client
         }
     };
+    if !carried.is_empty() {
+        expected = Expected::Carrying(&carried);
+    }
     let observed = await_request(
         gateway,
         mock,
-        Expected::of(turn),
+        expected,
         Instant::now() + turn.timeout,
         || {
             format!(

@@ -283,6 +283,7 @@ pub fn resolve_layers(
             remote: false,
             turn: crate::context::TurnHost::Local,
             delivery: None,
+            job_owner: None,
             channel: None,
             turn_channel: None,
             openclaw: registry.semantics.id.clone(),

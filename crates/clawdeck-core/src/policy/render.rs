@@ -67,6 +67,9 @@ pub fn render_context(res: &Resolution) -> String {
     if let Some(delivery) = r.delivery {
         let _ = write!(out, " · delivery: {}", delivery.as_str());
     }
+    if let Some(owner) = &r.job_owner {
+        let _ = write!(out, " · made by an agent in {owner}");
+    }
     out.push('\n');
     if !r.openclaw.is_empty() {
         let _ = writeln!(

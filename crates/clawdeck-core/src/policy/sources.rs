@@ -241,6 +241,10 @@ pub(crate) fn resolve_context<'a>(
         remote: ctx.remote,
         turn: ctx.turn_host(),
         delivery: ctx.delivery(),
+        job_owner: ctx
+            .job_owner_key()
+            .filter(|_| ctx.is_scheduled())
+            .map(str::to_string),
         channel: ctx.channel.clone(),
         turn_channel: ctx.turn_channel.clone(),
         openclaw: cfg.pack.pack.clone(),
@@ -516,7 +520,7 @@ pub(crate) fn build_layers(
             agent_provider,
             &format!("agents.{}.tools.byProvider", inputs.agent.id),
         ),
-        group_layer(inputs, warnings),
+        job_group_layer(inputs, warnings),
     ];
     if inputs.registry.semantics.sender_layer {
         layers.push(sender_layer(inputs, warnings));
@@ -883,6 +887,26 @@ pub(crate) fn group_id_candidates(raw: &str) -> Vec<String> {
         out.push(group.to_string());
     }
     out
+}
+
+/// The group layer of the turn; a job an agent created reads it in its creator's session and
+/// account ([`PolicyContext::job_owner_context`]), not in the session it runs in.
+fn job_group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> LayerPolicy {
+    let Some(owner) = inputs.ctx.job_owner_context() else {
+        return group_layer(inputs, warnings);
+    };
+    let owner_inputs = LayerInputs {
+        ctx: &owner,
+        search_controls: inputs.search_controls.clone(),
+        ..*inputs
+    };
+    let mut layer = group_layer(&owner_inputs, warnings);
+    let key = owner.session_key.as_deref().unwrap_or_default();
+    layer.note = format!(
+        "{} (the session of the agent's turn that created the job, {key}: a job an agent made reads its creator's group policy)",
+        layer.note
+    );
+    layer
 }
 
 fn group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> LayerPolicy {

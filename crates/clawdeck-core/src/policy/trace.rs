@@ -294,6 +294,10 @@ pub struct ResolvedContext {
     /// Where a scheduled job's turn delivers its answer; unset for any other turn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub delivery: Option<crate::context::ScheduledDelivery>,
+    /// The session of the agent's turn that created the scheduled job, for a job an agent
+    /// made; unset for any other turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_owner: Option<String>,
     /// The channel the group and sender policies read (a session key's, else the flag's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub channel: Option<String>,
