@@ -151,12 +151,25 @@ fn no_caller(registry: &crate::catalog::Registry, ctx: &PolicyContext) -> Option
     if ctx.heartbeat {
         return Some(HEARTBEAT_HAS_NO_CALLER);
     }
-    if ctx.turn_host() == crate::context::TurnHost::AgentMethod {
+    if ctx.turn_host() == crate::context::TurnHost::AgentMethod && !local_operator_turn(ctx) {
         return Some(AGENT_METHOD_HAS_NO_CALLER);
     }
     let caps = &registry.semantics.client_capabilities;
     caps.operator_ui_guest(ctx)
         .then_some(UI_GUEST_HAS_NO_CALLER)
+}
+
+/// Whether a turn of the gateway's agent method is the local operator's own: an owner's (a
+/// connection with `operator.admin` on the gateway's machine, as `openclaw agent` there is)
+/// that names its session by key. OpenClaw binds such a turn a local operator's authority (its
+/// direct operator authority needs a resolved session key); a turn naming only a session id,
+/// a non-owner's and a paired node's get none.
+fn local_operator_turn(ctx: &PolicyContext) -> bool {
+    let keyed = ctx
+        .session_key
+        .as_deref()
+        .is_some_and(|k| !k.trim().is_empty());
+    keyed && ctx.is_owner() && !ctx.is_node_turn()
 }
 
 /// The tools a model that takes images brings, when this run's model does not (and no media

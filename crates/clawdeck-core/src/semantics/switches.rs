@@ -136,9 +136,10 @@ pub struct RunFacts<'a> {
 /// A spawned subagent's turn is started by its spawner, not by a caller.
 pub const SPAWNED_HAS_NO_CALLER: &str = "built only for a turn with a caller (an operator or a channel sender); a spawned subagent's has none";
 
-/// A turn of the gateway's `agent` method: no operator turn's authority is bound to it and it
-/// names no channel sender.
-pub const AGENT_METHOD_HAS_NO_CALLER: &str = "built only for a turn with a caller (an operator's own turn or a channel sender); a turn of a gateway's agent method has none";
+/// A turn of the gateway's `agent` method that is not the local operator's own (an owner's
+/// naming its session by key): no operator turn's authority is bound to it and it names no
+/// channel sender.
+pub const AGENT_METHOD_HAS_NO_CALLER: &str = "built only for a turn with a caller (an operator's own turn or a channel sender); a turn of a gateway's agent method has none unless it is an owner's naming its session by key";
 
 /// A heartbeat's turn: the runner binds no operator's authority and names no channel sender.
 pub const HEARTBEAT_HAS_NO_CALLER: &str = "built only for a turn with a caller (an operator's own turn or a channel sender); a heartbeat's turn has none";
