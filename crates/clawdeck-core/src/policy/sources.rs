@@ -1144,9 +1144,13 @@ fn direct_chat_layer(
 /// session's channel.
 fn owner_webchat_turn(inputs: &LayerInputs<'_>) -> bool {
     let ctx = inputs.ctx;
+    // 2026.8 runs an agent-method turn that came over no channel in webchat, in a session
+    // whose key names a channel too (its Runtime line says `channel=webchat`).
+    let agent_method = inputs.registry.semantics.agent_method_channel(ctx);
     inputs.resolved.owner
         && ctx
             .message_provider()
+            .or(agent_method)
             .or(ctx.channel.as_deref())
             .is_some_and(|c| c.trim().eq_ignore_ascii_case("webchat"))
 }

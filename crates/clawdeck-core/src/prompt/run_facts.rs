@@ -56,9 +56,15 @@ impl<'a> RunFacts<'a> {
         let agent_turn_in_webchat = semantics
             .agent_method_channel(ctx)
             .is_some_and(|c| c.eq_ignore_ascii_case(crate::context::CHAT_SEND_CHANNEL));
+        // Such a turn in a session whose key names a channel words message for that channel's
+        // chats, not for webchat (seen on 2026.8.2 in a Telegram group's session).
+        let key_channel = ctx
+            .channel
+            .as_deref()
+            .filter(|_| agent_turn_in_webchat && ctx.channel_from_key);
         RunFacts {
             webchat_turn,
-            webchat_forms: webchat_turn || agent_turn_in_webchat,
+            webchat_forms: webchat_turn || (agent_turn_in_webchat && key_channel.is_none()),
             automation_management: semantics
                 .automation_management_grant(ctx, resolved.owner)
                 .is_some(),
@@ -66,6 +72,7 @@ impl<'a> RunFacts<'a> {
             // A local run (`openclaw agent --local`) has no chat to talk in.
             current_channel: ctx
                 .message_provider()
+                .or(key_channel)
                 .filter(|_| resolved.turn != crate::context::TurnHost::Local),
             ..RunFacts::of(resolved)
         }
