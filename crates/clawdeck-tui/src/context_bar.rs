@@ -98,10 +98,12 @@ pub(crate) enum Field {
     Scheduled,
     /// Where the scheduled job delivers its answer (`--scheduled-delivery`).
     Delivery,
+    /// The session of the agent's turn that made the scheduled job (`--job-owner`).
+    JobOwner,
 }
 
 impl Field {
-    pub(crate) const ALL: [Field; 17] = [
+    pub(crate) const ALL: [Field; 18] = [
         Field::Agent,
         Field::Provider,
         Field::Model,
@@ -115,6 +117,7 @@ impl Field {
         Field::Heartbeat,
         Field::Scheduled,
         Field::Delivery,
+        Field::JobOwner,
         Field::GatewayRun,
         Field::Client,
         Field::Session,
@@ -140,6 +143,7 @@ impl Field {
             Field::Heartbeat => "heartbeat",
             Field::Scheduled => "scheduled",
             Field::Delivery => "delivery",
+            Field::JobOwner => "made in",
         }
     }
 }
@@ -193,6 +197,7 @@ fn field_value(ctx: &PolicyContext, field: Field) -> Option<String> {
             false => format!("cap {cap}"),
         }),
         Field::Delivery => ctx.delivery().map(|d| d.as_str().to_string()),
+        Field::JobOwner => ctx.job_owner.clone(),
     }
 }
 
@@ -251,6 +256,14 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
         Field::Client => ctx.client = value,
         Field::Scheduled => schedule(ctx, value.as_deref().map(PolicyContext::tool_cap)),
         Field::Delivery => deliver(ctx, value.as_deref()),
+        // Only a scheduled job has a maker: a session key gives the job a cap of every tool
+        // until the operator picks one.
+        Field::JobOwner => {
+            if value.is_some() && !ctx.is_scheduled() {
+                schedule(ctx, Some(vec![ALL_TOOLS_CAP.to_string()]));
+            }
+            ctx.job_owner = value;
+        }
         Field::Owner | Field::Subagent | Field::Sandbox | Field::GatewayRun | Field::Heartbeat => {}
     }
 }
@@ -260,7 +273,7 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
 fn toggle_heartbeat(ctx: &mut PolicyContext) {
     ctx.heartbeat = !ctx.heartbeat;
     if ctx.heartbeat {
-        ctx.scheduled_tools = None;
+        schedule(ctx, None);
         clear_turn_parties(ctx);
     }
 }
@@ -291,6 +304,11 @@ fn schedule(ctx: &mut PolicyContext, cap: Option<Vec<String>>) {
         if ctx.session_key.is_none() {
             ctx.group = None;
         }
+    }
+    if cap.is_none() {
+        // No job, no job's maker.
+        ctx.job_owner = None;
+        ctx.job_owner_account = None;
     }
     ctx.scheduled_tools = cap;
 }
@@ -556,6 +574,10 @@ fn bar_lines(
     if let Some(cap) = cap_label(ctx) {
         item(&mut second, "cap", cap, true);
     }
+    // A job an agent made reads its creator's group policy.
+    if let Some(owner) = ctx.job_owner_key().filter(|_| ctx.is_scheduled()) {
+        item(&mut second, "made in", owner.to_string(), true);
+    }
     // Code Mode changes what the model is sent (`explain` says why it engages).
     if resolved
         .and_then(|r| r.code_mode.as_ref())
@@ -666,6 +688,7 @@ impl ContextEditor {
             Field::Client => &choices.clients,
             Field::Scheduled => &[ALL_TOOLS_CAP.to_string()],
             Field::Delivery => &ScheduledDelivery::ALL.map(|d| d.as_str().to_string()),
+            Field::JobOwner => &choices.spawners,
             _ => &[],
         };
         let unset = match (field, &choices.default_agent) {
@@ -813,6 +836,32 @@ mod tests {
         };
         toggle_heartbeat(&mut off);
         assert!(!off.heartbeat);
+    }
+
+    #[test]
+    fn a_job_an_agent_made_names_its_makers_session_and_goes_with_the_job() {
+        let mut ctx = PolicyContext::default();
+        let made_in = "agent:main:telegram:group:-100777";
+        // Naming a maker makes the turn a job's, with a cap of every tool.
+        set_field(&mut ctx, Field::JobOwner, Some(made_in.into()));
+        assert_eq!(ctx.scheduled_tools, Some(vec!["*".to_string()]));
+        assert_eq!(field_value(&ctx, Field::JobOwner).as_deref(), Some(made_in));
+        assert_eq!(
+            ctx.job_owner_context().unwrap().group.as_deref(),
+            Some("-100777")
+        );
+        set_field(&mut ctx, Field::Scheduled, Some("read".into()));
+        assert_eq!(
+            ctx.job_owner.as_deref(),
+            Some(made_in),
+            "a new cap keeps it"
+        );
+        // No job, no maker: clearing the cap or turning a heartbeat on drops it.
+        set_field(&mut ctx, Field::Scheduled, None);
+        assert_eq!(ctx.job_owner, None);
+        set_field(&mut ctx, Field::JobOwner, Some(made_in.into()));
+        toggle_heartbeat(&mut ctx);
+        assert_eq!((&ctx.scheduled_tools, &ctx.job_owner), (&None, &None));
     }
 
     #[test]

@@ -2426,7 +2426,7 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     // A heartbeat's turn, further up: no owner, and the heartbeat's tool switched off
     // while messages.visibleReplies does not hand replies to the message tool.
     h.key(KeyCode::Char('c'));
-    for _ in 0..7 {
+    for _ in 0..8 {
         h.key(KeyCode::Up);
     }
     h.key(KeyCode::Enter);
@@ -2453,7 +2453,7 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
         h.key(KeyCode::Enter);
         h.pump();
     };
-    let pick_cap = |h: &mut Harness, downs: usize| pick(h, 6, downs);
+    let pick_cap = |h: &mut Harness, downs: usize| pick(h, 7, downs);
     pick_cap(&mut h, 2);
     assert_eq!(h.app.context.scheduled_tools, Some(vec!["*".to_string()]));
     assert!(!h.app.context.heartbeat);
@@ -2467,7 +2467,7 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     // Delivered to a webhook (the delivery row, below the cap's; its picker offers none,
     // announce, webhook, and opens on the job's "none"): the job's turn has no message tool.
     assert_eq!(visible(&h, "message"), Some(true));
-    pick(&mut h, 5, 2);
+    pick(&mut h, 6, 2);
     assert_eq!(
         h.app.context.scheduled_delivery,
         Some(crate::context::ScheduledDelivery::Webhook)
@@ -2480,6 +2480,13 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     let narrow = h.screen(80, 24);
     assert!(narrow.contains("· delivery webhook ·"), "{narrow}");
     assert!(narrow.contains("gateway scheduled · cap *"), "{narrow}");
+    // Made by an agent (the row below the delivery's; its picker offers the agents' main
+    // sessions): the bar names the session it was made in.
+    pick(&mut h, 5, 1);
+    assert_eq!(h.app.context.job_owner.as_deref(), Some("agent:main:main"));
+    h.key(KeyCode::Esc);
+    let screen = h.screen(120, 24);
+    assert!(screen.contains("made in agent:main:main"), "{screen}");
     // The empty cap: the job's turn builds no tool.
     pick_cap(&mut h, 1);
     assert_eq!(h.app.context.scheduled_tools, Some(Vec::new()));
