@@ -21,7 +21,9 @@ use serde_json::{Value, json};
 use super::VerifyError;
 use super::mock::CALL_MARKER;
 use super::mock::RecordingMock;
-use super::observed::{ObservedView, main_request, request_carrying, spawned_request};
+use super::observed::{
+    NO_TOOLS_ERROR_PREFIX, ObservedView, main_request, request_carrying, spawned_request,
+};
 use crate::context::PolicyContext;
 use crate::gateway_client::{
     Backoff, ConnectOptions, DeviceIdentity, GatewayAuth, GatewayClient, GatewayEndpoint,
@@ -420,6 +422,12 @@ async fn await_request(
         if let Some(body) = observed {
             return Ok(ObservedView::from_request(body));
         }
+        // A run refused before its request (an explicit allowlist, a job's cap, left no
+        // callable tool) says so in the gateway's log.
+        let output = super::cli_run::strip_ansi(&gateway.output_snapshot().combined_text());
+        if let Some(error) = refusal_in_log(&output) {
+            return Ok(ObservedView::refused(error));
+        }
         if gateway.is_finished() {
             let output = super::cli_run::strip_ansi(&gateway.output_snapshot().combined_text());
             return Err(gateway_error(
@@ -448,6 +456,15 @@ async fn await_request(
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+}
+
+/// OpenClaw's refusal of a run with no callable tool, as its gateway logs it (inside a
+/// quoted `error="..."` or to the end of a line), else `None`.
+fn refusal_in_log(output: &str) -> Option<String> {
+    let at = output.find(NO_TOOLS_ERROR_PREFIX)?;
+    let rest = &output[at..];
+    let end = rest.find(['"', '\n']).unwrap_or(rest.len());
+    Some(rest[..end].trim().to_string())
 }
 
 /// How many requests the model got, each by the role and start of its newest message (what a
@@ -616,4 +633,23 @@ async fn run_turn(
     .await;
     client.close();
     observed
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    #[test]
+    fn a_refusal_is_read_from_the_gateways_log_quoted_or_to_the_end_of_its_line() {
+        let refusal = "No callable tools remain after resolving explicit tool allowlist (runtime toolsAllow: read); no registered tools matched. Fix the allowlist or enable the plugin that registers the requested tool.";
+        let quoted = format!(
+            "[diagnostic] lane task error: lane=cron error=\"{refusal}\" errorName=Error\nnext"
+        );
+        assert_eq!(refusal_in_log(&quoted).as_deref(), Some(refusal));
+        let bare = format!("decision=surface_error rawError={refusal}\n[diagnostic] more");
+        assert_eq!(refusal_in_log(&bare).as_deref(), Some(refusal));
+        assert_eq!(refusal_in_log("[telegram] setMyCommands failed"), None);
+    }
 }

@@ -469,6 +469,9 @@ pub fn render(source: &str, observed: &ObservedView, comparison: &Comparison) ->
     for verdict in comparison.disagreements() {
         out.push_str(&verdict_lines(verdict, width));
     }
+    if let Some(refusal) = &comparison.refusal_disagreement {
+        out.push_str(&format!("  refusal        {refusal}\n"));
+    }
     for note in &comparison.notes {
         out.push_str(&format!("note: {note}\n"));
     }

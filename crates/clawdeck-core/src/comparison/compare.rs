@@ -88,14 +88,20 @@ pub struct Comparison {
     pub surface: Surface,
     /// Facts that limit the comparison (schemas not compared, directory truncated, ...).
     pub notes: Vec<String>,
+    /// One side refuses the run (no callable tool left after an explicit allowlist) and the
+    /// other does not: what each said. A policy disagreement of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refusal_disagreement: Option<String>,
 }
 
 impl Comparison {
     pub fn policy_disagreements(&self) -> usize {
-        self.verdicts
+        let tools = self
+            .verdicts
             .iter()
             .filter(|v| v.is_policy_disagreement())
-            .count()
+            .count();
+        tools + usize::from(self.refusal_disagreement.is_some())
     }
 
     pub fn schema_differences(&self) -> usize {
@@ -251,6 +257,24 @@ pub fn compare(prediction: &Prediction<'_>, observed: &ObservedView) -> Comparis
         verdicts,
         surface: observed.surface.clone(),
         notes,
+        refusal_disagreement: refusal_disagreement(prediction, observed),
+    }
+}
+
+/// Whether the two sides disagree on refusing the run, in words; a gateway's list cannot show
+/// a refusal.
+fn refusal_disagreement(prediction: &Prediction<'_>, observed: &ObservedView) -> Option<String> {
+    let ours = prediction.resolution.refusal.as_deref();
+    match (&observed.surface, ours) {
+        (Surface::GatewayEffective, _) => None,
+        (Surface::Refused { .. }, Some(_)) => None,
+        (Surface::Refused { .. }, None) => {
+            Some("OpenClaw refused the run; clawdeck runs it".to_string())
+        }
+        (_, Some(refusal)) => Some(format!(
+            "clawdeck refuses the run ({refusal}); OpenClaw ran it"
+        )),
+        (_, None) => None,
     }
 }
 

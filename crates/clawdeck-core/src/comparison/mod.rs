@@ -219,6 +219,35 @@ mod tests {
         assert!(!comparison.is_clean());
     }
 
+    #[test]
+    fn a_refusal_one_side_alone_makes_is_a_policy_disagreement() {
+        // An allowlist that names only a tool nobody has: clawdeck refuses the run.
+        let (registry, refused) = prediction(r#"{ tools: { allow: ["no_such_tool"] } }"#);
+        assert!(refused.resolution.refusal.is_some());
+        let error = "No callable tools remain after resolving explicit tool allowlist (x)";
+        let both = compare_view(&refused, &registry, &ObservedView::refused(error.into()));
+        assert_eq!(both.refusal_disagreement, None);
+        assert!(both.is_clean());
+        let ran = ObservedView::from_request(&json!({"messages": [], "tools": []}));
+        let only_ours = compare_view(&refused, &registry, &ran);
+        assert!(
+            only_ours
+                .refusal_disagreement
+                .as_deref()
+                .is_some_and(|d| d.starts_with("clawdeck refuses the run")),
+            "{:?}",
+            only_ours.refusal_disagreement
+        );
+        assert_eq!(only_ours.policy_disagreements(), 1);
+        let (registry, runs) = prediction(r#"{ tools: { allow: ["read"] } }"#);
+        let only_theirs = compare_view(&runs, &registry, &ObservedView::refused(error.into()));
+        assert_eq!(
+            only_theirs.refusal_disagreement.as_deref(),
+            Some("OpenClaw refused the run; clawdeck runs it")
+        );
+        assert!(!only_theirs.is_clean());
+    }
+
     /// clawdeck's prediction for `config` under the 2026.9 pack.
     fn prediction(config: &str) -> (Registry, LlmView) {
         let loaded = crate::config::load_from_str(config, "code-mode.json5")

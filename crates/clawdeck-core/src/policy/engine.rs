@@ -180,6 +180,18 @@ pub fn resolve(
     if controls_remain(&resolution.layers, &search_controls) {
         resolution.refusal = None;
     }
+    // A scheduled job's cap is the run's own explicit allowlist (its runtime toolsAllow): a cap
+    // that names tools, none of them left callable, is refused as the config's allowlists are,
+    // Tool Search's controls or not (seen on 2026.9.6 and 2026.8.2).
+    if let Some(cap) = ctx.scheduled_tools.as_ref().filter(|cap| !cap.is_empty()) {
+        let runtime = format!("runtime toolsAllow: {}", cap.join(", "));
+        resolution.refusal = no_tools_refusal(
+            &resolution.layers,
+            &resolution.tools,
+            registry,
+            Some(runtime),
+        );
+    }
     resolution.context = ctx;
     resolution.resolved = resolved;
     resolution.resolved.gateway_config_reads = gateway_config_reads;
@@ -293,7 +305,7 @@ pub fn resolve_layers(
             pinned_widget: false,
             swarm: None,
         },
-        refusal: no_tools_refusal(&summaries, &tools, registry),
+        refusal: no_tools_refusal(&summaries, &tools, registry, None),
         layers: summaries,
         tools,
         warnings: Vec::new(),
@@ -432,15 +444,17 @@ fn controls_remain(layers: &[LayerSummary], controls: &[String]) -> bool {
 }
 
 /// Today's OpenClaw refuses a run whose explicit allowlists leave no callable tool (its
-/// `buildEmptyExplicitToolAllowlistError`; profiles are not explicit allowlists). clawdeck's own
-/// tools do not count: OpenClaw does not have them.
+/// `buildEmptyExplicitToolAllowlistError`; profiles are not explicit allowlists), the run's own
+/// (`runtime`, named last, as OpenClaw lists it) among them. clawdeck's own tools do not count:
+/// OpenClaw does not have them.
 fn no_tools_refusal(
     layers: &[LayerSummary],
     tools: &[ToolTrace],
     registry: &Registry,
+    runtime: Option<String>,
 ) -> Option<String> {
     registry.semantics.no_tools_error.as_ref()?;
-    let explicit: Vec<String> = layers
+    let mut explicit: Vec<String> = layers
         .iter()
         .filter(|l| {
             l.present
@@ -455,6 +469,7 @@ fn no_tools_refusal(
             Some(format!("{}: {}", l.label, entries.join(", ")))
         })
         .collect();
+    explicit.extend(runtime);
     if explicit.is_empty() {
         return None;
     }
