@@ -461,11 +461,25 @@ async fn await_request(
 /// OpenClaw's refusal of a run with no callable tool, as its gateway logs it (inside a
 /// quoted `error="..."` or to the end of a line), else `None`.
 fn refusal_in_log(output: &str) -> Option<String> {
-    let at = output.find(NO_TOOLS_ERROR_PREFIX)?;
+    if let Some(at) = output.find(NO_TOOLS_ERROR_PREFIX) {
+        let rest = &output[at..];
+        let end = rest.find(['"', '\n']).unwrap_or(rest.len());
+        return Some(rest[..end].trim().to_string());
+    }
+    // A job an agent made from an account no longer configured: its message quotes the
+    // account, so it runs to its closing sentence (else to the end of its line).
+    let at = output.find(UNAVAILABLE_ACCOUNT_PREFIX)?;
     let rest = &output[at..];
-    let end = rest.find(['"', '\n']).unwrap_or(rest.len());
-    Some(rest[..end].trim().to_string())
+    let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+    let end = line
+        .find(UNAVAILABLE_ACCOUNT_END)
+        .map_or(line.len(), |i| i + UNAVAILABLE_ACCOUNT_END.len());
+    Some(line[..end].trim().to_string())
 }
+
+/// How OpenClaw's refusal of a job whose creator's account is gone starts and ends.
+const UNAVAILABLE_ACCOUNT_PREFIX: &str = "Scheduled account \"";
+const UNAVAILABLE_ACCOUNT_END: &str = "from the intended account.";
 
 /// How many requests the model got, each by the role and start of its newest message (what a
 /// spawn that never reached its subagent left behind).
@@ -651,5 +665,8 @@ mod tests {
         let bare = format!("decision=surface_error rawError={refusal}\n[diagnostic] more");
         assert_eq!(refusal_in_log(&bare).as_deref(), Some(refusal));
         assert_eq!(refusal_in_log("[telegram] setMyCommands failed"), None);
+        let account = "Scheduled account \"bot2\" is unavailable. Re-add it to the channel configuration, or recreate this automation from the intended account.";
+        let logged = format!("outcome=error duration=52ms error=\"{account}\"\nmore");
+        assert_eq!(refusal_in_log(&logged).as_deref(), Some(account));
     }
 }

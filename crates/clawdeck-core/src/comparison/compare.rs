@@ -205,9 +205,10 @@ impl Prediction<'_> {
             .then(|| self.sent(name))?
     }
 
+    /// The tools clawdeck's run sends (none when it refuses the run), clawdeck's own left out.
     fn visible(&self) -> BTreeSet<String> {
         self.resolution
-            .visible()
+            .served()
             .map(|t| t.name.clone())
             .filter(|name| !self.own_tools.contains(name))
             .collect()

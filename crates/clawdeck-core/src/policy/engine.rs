@@ -192,6 +192,10 @@ pub fn resolve(
             Some(runtime),
         );
     }
+    // A job an agent made from an account no longer configured does not run at all.
+    if let Some(why) = super::scheduled_cap::unavailable_creator_account(cfg, &ctx) {
+        resolution.refusal = Some(why);
+    }
     resolution.context = ctx;
     resolution.resolved = resolved;
     resolution.resolved.gateway_config_reads = gateway_config_reads;

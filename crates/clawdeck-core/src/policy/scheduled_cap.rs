@@ -121,3 +121,32 @@ impl Cap {
         }
     }
 }
+
+/// Why OpenClaw will not run a job an agent made: its creator's account (not `default`) is no
+/// longer an account of the channel its creator's session names, or that session names none.
+/// OpenClaw checks it before building the run's tools (`requireConfiguredAccount`); `None` when
+/// the job runs.
+pub(crate) fn unavailable_creator_account(
+    cfg: &crate::config::LoadedConfig,
+    ctx: &PolicyContext,
+) -> Option<String> {
+    let owner = ctx.job_owner_context()?;
+    let account = owner.account.as_deref().map(|a| a.trim().to_lowercase())?;
+    if account.is_empty() || account == "default" {
+        return None;
+    }
+    let channel = owner.channel.as_deref().map(|c| c.trim().to_lowercase());
+    let known = channel.as_deref().is_some_and(|channel| {
+        cfg.accounts(channel)
+            .iter()
+            .any(|a| a.trim().eq_ignore_ascii_case(&account))
+    });
+    (!known).then(|| match channel {
+        Some(channel) => format!(
+            "the job's creator account \"{account}\" is not an account of channels.{channel}: OpenClaw does not run a job an agent made from an account no longer there (add the account back, or have the agent make the job again from the intended account)"
+        ),
+        None => format!(
+            "the job's creator account \"{account}\" belongs to no channel its creator's session names: OpenClaw does not run a job an agent made from such an account"
+        ),
+    })
+}
