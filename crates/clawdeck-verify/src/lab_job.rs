@@ -8,10 +8,24 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::VerifyError;
-use super::mock::{CALL_MARKER, RecordingMock};
-use super::private_gateway::{Turn, describe_requests, gateway_error};
+use super::mock::{CALL_MARKER, RecordingMock, describe_requests};
 use crate::context::PolicyContext;
 use crate::gateway_client::GatewayClient;
+
+/// The turn a lab job is: its agent, its context (cap, delivery, maker) and its message.
+#[derive(Clone, Copy)]
+pub(crate) struct JobTurn<'a> {
+    pub agent: &'a str,
+    pub ctx: &'a PolicyContext,
+    pub message: &'a str,
+}
+
+fn gateway_error(method: &str, message: impl std::fmt::Display) -> VerifyError {
+    VerifyError::Gateway {
+        method: method.to_string(),
+        message: message.to_string(),
+    }
+}
 
 /// The name of the lab's job, by which an agent's job is found again.
 const JOB_NAME: &str = "clawdeck-verify";
@@ -28,7 +42,7 @@ const LAB_WEBHOOK: &str = "http://127.0.0.1:9/clawdeck-verify";
 /// The automation a scheduled turn is: the agent's turn with the context's tool cap, due in a
 /// day (it runs when asked), delivering as the context says, in the session the key names
 /// (`session:<rest>` of `agent:<agent>:<rest>`), else its own (`isolated`).
-pub(crate) fn scheduled_job(turn: &Turn<'_>, key: Option<&str>) -> Value {
+pub(crate) fn scheduled_job(turn: JobTurn<'_>, key: Option<&str>) -> Value {
     let target = match key {
         Some(key) => {
             let rest = clawdeck_core::session_key::agent_rest(key);
@@ -81,7 +95,7 @@ fn job_delivery(ctx: &PolicyContext) -> Value {
 /// carries the message too).
 pub(crate) async fn add_and_run(
     client: &GatewayClient,
-    turn: &Turn<'_>,
+    turn: JobTurn<'_>,
     job: Value,
     mock: &RecordingMock,
     deadline: Instant,
@@ -129,7 +143,7 @@ async fn operator_adds_job(client: &GatewayClient, job: Value) -> Result<String,
 /// context's cap (it keeps only the tools the creator had).
 async fn agent_adds_job(
     client: &GatewayClient,
-    turn: &Turn<'_>,
+    turn: JobTurn<'_>,
     owner: &str,
     mut job: Value,
     mock: &RecordingMock,

@@ -247,6 +247,30 @@ fn sse_response(model: &str, call: Option<&(String, String)>) -> Response<Full<B
     response
 }
 
+/// How many requests the model got, each by the role and start of its newest message (what a
+/// spawn that never reached its subagent left behind).
+pub(crate) fn describe_requests(bodies: &[Value]) -> String {
+    let newest: Vec<String> = bodies
+        .iter()
+        .map(|body| {
+            let last = body
+                .get("messages")
+                .and_then(Value::as_array)
+                .and_then(|m| m.last());
+            let role = last
+                .and_then(|m| m.get("role"))
+                .and_then(Value::as_str)
+                .unwrap_or("?");
+            let text = last
+                .and_then(|m| crate::content::content_text(m.get("content"), " "))
+                .unwrap_or_default();
+            let start: String = text.chars().take(120).collect();
+            format!("{role}: {start:?}")
+        })
+        .collect();
+    format!("{} time(s) [{}]", bodies.len(), newest.join("; "))
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]

@@ -19,8 +19,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::VerifyError;
-use super::mock::CALL_MARKER;
-use super::mock::RecordingMock;
+use super::mock::{CALL_MARKER, RecordingMock, describe_requests};
 use super::observed::{
     NO_TOOLS_ERROR_PREFIX, ObservedView, main_request, request_carrying, spawned_request,
 };
@@ -57,7 +56,7 @@ fn free_port() -> Result<u16, VerifyError> {
         })
 }
 
-pub(crate) fn gateway_error(method: &str, message: impl std::fmt::Display) -> VerifyError {
+fn gateway_error(method: &str, message: impl std::fmt::Display) -> VerifyError {
     VerifyError::Gateway {
         method: method.to_string(),
         message: message.to_string(),
@@ -481,30 +480,6 @@ fn refusal_in_log(output: &str) -> Option<String> {
 const UNAVAILABLE_ACCOUNT_PREFIX: &str = "Scheduled account \"";
 const UNAVAILABLE_ACCOUNT_END: &str = "from the intended account.";
 
-/// How many requests the model got, each by the role and start of its newest message (what a
-/// spawn that never reached its subagent left behind).
-pub(crate) fn describe_requests(bodies: &[Value]) -> String {
-    let newest: Vec<String> = bodies
-        .iter()
-        .map(|body| {
-            let last = body
-                .get("messages")
-                .and_then(Value::as_array)
-                .and_then(|m| m.last());
-            let role = last
-                .and_then(|m| m.get("role"))
-                .and_then(Value::as_str)
-                .unwrap_or("?");
-            let text = last
-                .and_then(|m| crate::content::content_text(m.get("content"), " "))
-                .unwrap_or_default();
-            let start: String = text.chars().take(120).collect();
-            format!("{role}: {start:?}")
-        })
-        .collect();
-    format!("{} time(s) [{}]", bodies.len(), newest.join("; "))
-}
-
 /// The method and params that start the turn: the context's session key, else (`agent`) a
 /// session id of the lab's or (`chat.send` and a node's transcript, which need a key) the
 /// agent's main session;
@@ -522,7 +497,10 @@ fn turn_request(turn: &Turn<'_>) -> (&'static str, Value) {
         return ("node.event", params);
     }
     if let Start::Scheduled = turn.start {
-        return ("cron.add", super::lab_job::scheduled_job(turn, key));
+        return (
+            "cron.add",
+            super::lab_job::scheduled_job(job_turn(turn), key),
+        );
     }
     if let Start::Heartbeat = turn.start {
         let params =
@@ -547,15 +525,19 @@ fn turn_request(turn: &Turn<'_>) -> (&'static str, Value) {
     ("agent", params)
 }
 
-async fn run_turn(
-    gateway: &RunningProcess,
-    port: u16,
-    token: &str,
-    home: &Path,
-    turn: &Turn<'_>,
-    mock: &RecordingMock,
-) -> Result<ObservedView, VerifyError> {
-    let who = match turn.start {
+/// The lab job a scheduled turn is.
+fn job_turn<'a>(turn: &Turn<'a>) -> super::lab_job::JobTurn<'a> {
+    super::lab_job::JobTurn {
+        agent: turn.agent,
+        ctx: turn.ctx,
+        message: turn.message,
+    }
+}
+
+/// The connection that starts a turn; `None` for a message the config's channel delivers by
+/// itself.
+fn connection_for<'a>(turn: &Turn<'a>) -> Option<Connection<'a>> {
+    Some(match turn.start {
         Start::AgentMethod { as_owner } => Connection::Operator {
             as_owner,
             client: None,
@@ -571,23 +553,57 @@ async fn run_turn(
             as_owner: true,
             client: None,
         },
-        Start::Inbound => {
-            // The channel starts polling once the gateway is up; the message is its turn.
-            return await_request(
-                gateway,
-                mock,
-                Expected::of(turn),
-                Instant::now() + STARTUP + turn.timeout,
-                || {
-                    format!(
-                        "an inbound channel message reached the model (agent {}, port {port})",
-                        turn.agent
-                    )
-                },
-                (STARTUP + turn.timeout).as_secs(),
-            )
-            .await;
+        Start::Inbound => return None,
+    })
+}
+
+/// Sends the turn's request from an operator's connection (a scheduled turn adds its job and
+/// runs it); returns the text the turn's request carries when that is not the message.
+async fn send_from_operator(
+    client: &GatewayClient,
+    turn: &Turn<'_>,
+    (method, params): (&'static str, Value),
+    mock: &RecordingMock,
+) -> Result<Option<String>, VerifyError> {
+    match turn.start {
+        Start::Scheduled => {
+            let deadline = Instant::now() + turn.timeout;
+            super::lab_job::add_and_run(client, job_turn(turn), params, mock, deadline)
+                .await
+                .map(Some)
         }
+        _ => client
+            .request(method, params)
+            .await
+            .map(|_| None)
+            .map_err(|err| gateway_error(method, err)),
+    }
+}
+
+async fn run_turn(
+    gateway: &RunningProcess,
+    port: u16,
+    token: &str,
+    home: &Path,
+    turn: &Turn<'_>,
+    mock: &RecordingMock,
+) -> Result<ObservedView, VerifyError> {
+    let Some(who) = connection_for(turn) else {
+        // The channel starts polling once the gateway is up; the message is its turn.
+        return await_request(
+            gateway,
+            mock,
+            Expected::of(turn),
+            Instant::now() + STARTUP + turn.timeout,
+            || {
+                format!(
+                    "an inbound channel message reached the model (agent {}, port {port})",
+                    turn.agent
+                )
+            },
+            (STARTUP + turn.timeout).as_secs(),
+        )
+        .await;
     };
     let deadline = Instant::now() + STARTUP;
     let client = match who {
@@ -595,37 +611,31 @@ async fn run_turn(
         _ => connect(port, token, home, gateway, who, deadline).await?,
     };
     let (method, params) = turn_request(turn);
-    let mut expected = Expected::of(turn);
-    let mut carried = String::new();
+    let mut carried = None;
     let client = match who {
         Connection::Node => {
             let reconnect = || connect(port, token, home, gateway, who, deadline);
             send_as_node(client, method, &params, reconnect).await?
         }
-        _ => {
-            let sent = match turn.start {
-                Start::Scheduled => {
-                    let job_deadline = Instant::now() + turn.timeout;
-                    super::lab_job::add_and_run(&client, turn, params, mock, job_deadline)
-                        .await
-                        .map(|text| carried = text)
-                }
-                _ => client
-                    .request(method, params)
-                    .await
-                    .map(drop)
-                    .map_err(|err| gateway_error(method, err)),
-            };
-            if let Err(err) = sent {
+        _ => match send_from_operator(&client, turn, (method, params), mock).await {
+            Ok(text) => {
+                carried = text;
+                client
+            }
+            Err(err) => {
                 client.close();
                 return Err(err);
             }
-            client
-        }
+        },
     };
-    if !carried.is_empty() {
-        expected = Expected::Carrying(&carried);
-    }
+    let expected = match carried.as_deref() {
+        Some(text) => Expected::Carrying(text),
+        None => Expected::of(turn),
+    };
+    let spawned = match turn.spawned {
+        true => ", and its spawned subagent's request",
+        false => "",
+    };
     let observed = await_request(
         gateway,
         mock,
@@ -633,13 +643,8 @@ async fn run_turn(
         Instant::now() + turn.timeout,
         || {
             format!(
-                "the private gateway's {method} method (agent {}, port {port}){}",
-                turn.agent,
-                if turn.spawned {
-                    ", and its spawned subagent's request"
-                } else {
-                    ""
-                }
+                "the private gateway's {method} method (agent {}, port {port}){spawned}",
+                turn.agent
             )
         },
         turn.timeout.as_secs(),

@@ -174,32 +174,7 @@ pub(crate) fn resolve_context<'a>(
 ) -> Result<(ResolvedContext, &'a AgentInfo), PolicyError> {
     let agent = context_agent(cfg, ctx)?;
     let (provider, model, model_source) = provider_and_model(cfg, ctx, agent);
-    let (owner, owner_source) = match ctx.owner {
-        // OpenClaw starts a subagent's turn through its gateway as no owner (the spawner's
-        // owner rights reach it only as what the spawner could not do: the inherited layer).
-        _ if ctx.spawner_key().is_some() => (
-            false,
-            "a spawned subagent's turn runs as no owner".to_string(),
-        ),
-        // The heartbeat runner names no sender the owner list could match.
-        _ if ctx.heartbeat => (false, "a heartbeat's turn runs as no owner".to_string()),
-        // The cron service passes no senderIsOwner: OpenClaw removes the owner-only core tools
-        // only from a turn known not to be the owner's (what needs a confirmed owner goes:
-        // the switches).
-        _ if ctx.is_scheduled() => (
-            true,
-            "a scheduled job's turn names no owner, which keeps the owner-only tools".to_string(),
-        ),
-        Some(owner) => (
-            owner,
-            if owner {
-                "--owner".to_string()
-            } else {
-                "--not-owner".to_string()
-            },
-        ),
-        None => owner_from_config(cfg, semantics, ctx),
-    };
+    let (owner, owner_source) = owner_of(cfg, semantics, ctx);
     let (subagent, subagent_source) = subagent_of(ctx);
     let (sandboxed, sandbox_source) = sandboxed_by(cfg, ctx, agent);
     let model_input = provider
@@ -270,6 +245,37 @@ pub(crate) fn resolve_context<'a>(
         ),
     };
     Ok((resolved, agent))
+}
+
+/// Whether the turn is its owner's, and why: what the turn's kind says, else the flags, else
+/// the config's owner lists.
+fn owner_of(cfg: &LoadedConfig, semantics: &Semantics, ctx: &PolicyContext) -> (bool, String) {
+    match ctx.owner {
+        // OpenClaw starts a subagent's turn through its gateway as no owner (the spawner's
+        // owner rights reach it only as what the spawner could not do: the inherited layer).
+        _ if ctx.spawner_key().is_some() => (
+            false,
+            "a spawned subagent's turn runs as no owner".to_string(),
+        ),
+        // The heartbeat runner names no sender the owner list could match.
+        _ if ctx.heartbeat => (false, "a heartbeat's turn runs as no owner".to_string()),
+        // The cron service passes no senderIsOwner: OpenClaw removes the owner-only core tools
+        // only from a turn known not to be the owner's (what needs a confirmed owner goes:
+        // the switches).
+        _ if ctx.is_scheduled() => (
+            true,
+            "a scheduled job's turn names no owner, which keeps the owner-only tools".to_string(),
+        ),
+        Some(owner) => (
+            owner,
+            if owner {
+                "--owner".to_string()
+            } else {
+                "--not-owner".to_string()
+            },
+        ),
+        None => owner_from_config(cfg, semantics, ctx),
+    }
 }
 
 /// The context's agent, else the config's default one.
