@@ -716,3 +716,26 @@ fn a_gateway_turn_over_a_telegram_chat_gets_message_scoped_to_telegram() {
         }
     }
 }
+
+#[test]
+fn a_control_character_the_context_echoes_is_shown_not_sent() {
+    // A group id from a session key and a job's maker are echoed in the context lines: an
+    // escape there is written out, never sent to the terminal.
+    let key = "agent:main:telegram:group:\u{1b}[31mred";
+    let args = [
+        "tools",
+        "--session-key",
+        key,
+        "--scheduled-tools",
+        "read",
+        "--job-owner",
+        key,
+    ];
+    let out = run_ok(&args);
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+    assert!(out.contains("group: \\x1b[31mred"), "{out}");
+    assert!(
+        out.contains("made by an agent in agent:main:telegram:group:\\x1b[31mred"),
+        "{out}"
+    );
+}

@@ -447,6 +447,8 @@ fn bar_lines(
             spans.push(Span::styled(SEPARATOR, dim));
         }
         spans.push(Span::styled(format!("{label} "), dim));
+        // Values echo what the operator typed and what a session key says: shown, never sent.
+        let value = crate::sanitize::visible(&value).text;
         spans.push(Span::styled(value, if set { theme::accent() } else { dim }));
     };
     // What the session key (else the spawner's) says, where no field of the operator's says
@@ -725,7 +727,8 @@ impl ContextEditor {
         let rows: Vec<Row> = Field::ALL
             .iter()
             .map(|f| {
-                let value = field_value(&self.draft, *f).unwrap_or_else(|| "-".to_string());
+                let value = field_value(&self.draft, *f)
+                    .map_or_else(|| "-".to_string(), |v| crate::sanitize::visible(&v).text);
                 let decided = resolved.and_then(|r| match f {
                     Field::Owner if r.owner != self.draft.is_owner() => {
                         Some((r.owner, Some(r.owner_source.clone())))
@@ -836,6 +839,27 @@ mod tests {
         };
         toggle_heartbeat(&mut off);
         assert!(!off.heartbeat);
+    }
+
+    #[test]
+    fn a_control_character_in_a_context_value_is_shown_on_the_bar_not_sent() {
+        let ctx = PolicyContext {
+            scheduled_tools: Some(vec!["read".into()]),
+            job_owner: Some("agent:main:telegram:group:\u{1b}[31mred".into()),
+            ..PolicyContext::default()
+        };
+        let [first, second] = bar_lines(&ctx, None, None);
+        let text: String = first
+            .spans
+            .iter()
+            .chain(second.spans.iter())
+            .map(|s| s.content.as_ref())
+            .collect();
+        assert!(!text.contains('\u{1b}'), "{text:?}");
+        assert!(
+            text.contains("made in agent:main:telegram:group:\\x1b[31mred"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -96,7 +96,17 @@ pub fn render_context(res: &Resolution) -> String {
         }
         _ => {}
     }
-    out
+    // The context echoes what the operator typed and what a session key says: every
+    // character is shown, none interpreted (an escape in a group id cannot restyle the line).
+    shown_lines(&out)
+}
+
+/// Each line of `text` made fully visible, the line breaks kept.
+fn shown_lines(text: &str) -> String {
+    text.split('\n')
+        .map(|line| crate::sanitize::visible::visible(line).text)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The cell for one decision: `.` skipped, `ok` kept, `DENY` / `MISS` removed (deny entry /
