@@ -595,6 +595,26 @@ fn a_job_an_agent_made_reads_its_creators_group_in_either_release() {
         let reason = group["reason"].as_str().unwrap();
         assert!(reason.contains("-100777"), "{version}: {group}");
     }
+    // A job made from an account its channel no longer has is refused, and --json says so.
+    let gone = json_of(
+        "2026.9",
+        &[
+            "--config",
+            &config,
+            "tools",
+            "--scheduled-tools",
+            "read",
+            "--job-owner",
+            made_in,
+            "--job-owner-account",
+            "bot2",
+            "--json",
+        ],
+    );
+    assert!(
+        gone["refused"].as_str().unwrap().contains("\"bot2\""),
+        "{gone}"
+    );
     // An owner's account needs the job owner it belongs to, and a job owner a scheduled job.
     for args in [
         vec!["tools", "--job-owner-account", "bot2"],

@@ -105,9 +105,14 @@ fn tools_json(res: &Resolution, served: bool, warnings: Vec<Value>) -> Value {
         return json!({"served_by": "clawdeck mcp", "tools": tools, "warnings": warnings});
     }
     let (own, openclaws): (Vec<_>, Vec<_>) = res.visible().partition(|t| t.clawdeck_own);
-    json!({
+    let mut out = json!({
         "tools": openclaws.into_iter().map(entry).collect::<Vec<_>>(),
         "clawdeck_own": own.into_iter().map(|t| t.name.clone()).collect::<Vec<_>>(),
         "warnings": warnings,
-    })
+    });
+    // The tools the policy keeps, and that OpenClaw refuses the run (its model gets none).
+    if let Some(refusal) = &res.refusal {
+        out["refused"] = json!(refusal);
+    }
+    out
 }
