@@ -435,10 +435,12 @@ impl PolicyContext {
         }
     }
 
-    /// The session key of the agent's turn that created the scheduled job, when one is given.
+    /// The session key of the agent's turn that created the scheduled job, when one is given
+    /// and the turn is a scheduled job's (only a job has a maker).
     pub fn job_owner_key(&self) -> Option<&str> {
         self.job_owner
             .as_deref()
+            .filter(|_| self.is_scheduled())
             .map(str::trim)
             .filter(|k| !k.is_empty())
     }
@@ -447,10 +449,7 @@ impl PolicyContext {
     /// (that key's channel and group) and account, whatever session the job runs in
     /// (OpenClaw's `groupPolicySessionKey` and `ownerAccountId`). `None` for any other turn.
     pub fn job_owner_context(&self) -> Option<PolicyContext> {
-        let key = self
-            .job_owner_key()
-            .filter(|_| self.is_scheduled())?
-            .to_string();
+        let key = self.job_owner_key()?.to_string();
         let owner = PolicyContext {
             session_key: Some(key),
             spawned_by: None,

@@ -577,7 +577,7 @@ fn bar_lines(
         item(&mut second, "cap", cap, true);
     }
     // A job an agent made reads its creator's group policy.
-    if let Some(owner) = ctx.job_owner_key().filter(|_| ctx.is_scheduled()) {
+    if let Some(owner) = ctx.job_owner_key() {
         item(&mut second, "made in", owner.to_string(), true);
     }
     // Code Mode changes what the model is sent (`explain` says why it engages).

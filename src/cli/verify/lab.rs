@@ -169,7 +169,7 @@ fn unknown_model_note(resolved: &crate::policy::ResolvedContext) -> Option<Strin
 /// Where the observed view came from, for a run on the local CLI (or the private gateway a
 /// sender, a non-owner or a spawner's turn needs).
 fn local_run_source(ctx: &PolicyContext, agent: &str) -> String {
-    if let Some(owner) = ctx.job_owner_key().filter(|_| ctx.is_scheduled()) {
+    if let Some(owner) = ctx.job_owner_key() {
         format!(
             "a scheduled job an agent made on a private gateway (its turn in {owner} called automations to add it with the tool cap; then cron.run), agent {agent} (recording mock LLM)"
         )

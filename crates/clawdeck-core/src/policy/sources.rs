@@ -216,10 +216,7 @@ pub(crate) fn resolve_context<'a>(
         remote: ctx.remote,
         turn: ctx.turn_host(),
         delivery: ctx.delivery(),
-        job_owner: ctx
-            .job_owner_key()
-            .filter(|_| ctx.is_scheduled())
-            .map(str::to_string),
+        job_owner: ctx.job_owner_key().map(str::to_string),
         channel: ctx.channel.clone(),
         turn_channel: ctx.turn_channel.clone(),
         openclaw: cfg.pack.pack.clone(),
