@@ -347,3 +347,111 @@ fn prompt_on_a_gpt5_model_carries_the_overlay() {
         .unwrap_or_else(|| panic!("{sections}"));
     assert!(style.contains("the GPT-5 overlay"), "{style}");
 }
+
+/// A scheduled job's user message, as each release's cron service writes it: the job's mark,
+/// the time, the preamble; an announcement with the message tool names its destination as
+/// data; 2026.9 ends with the Runtime line (2026.8 keeps it in the system prompt). The seed
+/// pack has no template for it.
+#[test]
+fn prompt_writes_a_scheduled_jobs_user_message() {
+    let job = [
+        "--user-message",
+        "--job-id",
+        "job-7",
+        "--job-name",
+        "nightly",
+        "--job-message",
+        "Sum up.",
+    ];
+    let announce = [
+        "--scheduled-tools",
+        "*",
+        "--channel",
+        "telegram",
+        "--session-key",
+        "agent:main:telegram:group:-100<9>",
+        "--account",
+        "work",
+    ];
+    let out = clawdeck()
+        .env("CLAWDECK_OPENCLAW_VERSION", "2026.9")
+        .args(["prompt"])
+        .args(announce)
+        .args(job)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("[cron:job-7 nightly] Sum up.\nCurrent time: "),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n\nThis is an unattended scheduled run."),
+        "{text}"
+    );
+    assert!(
+        text.contains("notify the user directly with an explicit target."),
+        "{text}"
+    );
+    // The group's `<` cannot open a tag in the model's view of the data.
+    assert!(
+        text.contains(
+            "<untrusted-text>\n{\"channel\":\"telegram\",\"target\":\"-100&lt;9&gt;\",\"accountId\":\"work\"}\n</untrusted-text>"
+        ),
+        "{text}"
+    );
+    let runtime = text.lines().last().unwrap_or_default();
+    assert!(
+        runtime.starts_with("Runtime: agent=main | session=agent:main:telegram:group:-100<9> | "),
+        "{text}"
+    );
+    assert!(
+        runtime.contains("| channel=telegram | capabilities=none"),
+        "{runtime}"
+    );
+
+    // A job in its own run session: the Runtime line names the job's session and no id.
+    let own = clawdeck()
+        .env("CLAWDECK_OPENCLAW_VERSION", "2026.9")
+        .args(["prompt", "--scheduled-tools", "read"])
+        .args(job)
+        .output()
+        .unwrap();
+    let own = String::from_utf8_lossy(&own.stdout);
+    let runtime = own.lines().last().unwrap_or_default();
+    assert!(
+        runtime.starts_with("Runtime: agent=main | session=agent:main:cron:job-7 | "),
+        "{own}"
+    );
+    assert!(!runtime.contains("sessionId="), "{runtime}");
+    assert!(!own.contains("notify the user"), "{own}");
+
+    // 2026.8: no Runtime line in the message; a job with no chat gets no delivery guidance.
+    let (json, code) = json_output(
+        clawdeck()
+            .env("CLAWDECK_OPENCLAW_VERSION", "2026.8")
+            .args(["prompt", "--json", "--scheduled-tools", "read"])
+            .args(&job[1..]),
+    );
+    assert_eq!(code, 0, "{json}");
+    let message = json["user_message"].as_str().unwrap();
+    assert!(
+        message.ends_with("remove it if your available tools allow."),
+        "{message}"
+    );
+    assert!(!message.contains("Runtime:"), "{message}");
+    assert!(
+        json["prompt"]
+            .as_str()
+            .unwrap()
+            .contains("Runtime: agent=main")
+    );
+
+    let seed = clawdeck()
+        .args(["prompt", "--scheduled-tools", "*", "--user-message"])
+        .output()
+        .unwrap();
+    assert_eq!(seed.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&seed.stderr).contains("no template of OpenClaw's prompt"));
+}

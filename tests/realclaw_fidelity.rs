@@ -83,6 +83,11 @@ struct CaseFile {
     /// tests/prompt_fidelity.rs to compare clawdeck's prompt with.
     #[serde(default)]
     prompt: bool,
+    /// Keep a scheduled job's user message in the recording (normalised like the prompt), for
+    /// tests/prompt_fidelity.rs to compare with `clawdeck prompt --user-message`; a case that
+    /// keeps its prompt keeps it too.
+    #[serde(default, rename = "userMessage")]
+    user_message: bool,
     /// Official plugins the real run installs from npm (`@openclaw/discord`: OpenClaw loads it
     /// only as a trusted install); clawdeck reads the same package from its load path.
     #[serde(default)]
@@ -347,10 +352,31 @@ enum Answer {
     },
 }
 
+/// What a recording keeps of a view's texts besides its tools (each normalised for `local`).
+#[derive(Clone, Copy, Default)]
+struct Keep<'a> {
+    prompt: Option<&'a Portable>,
+    user_message: Option<&'a Portable>,
+}
+
+/// What a case's recording keeps: its prompt when it asks for it; a scheduled job's user
+/// message when it asks for that or for its prompt.
+fn case_keeps<'a>(case: &Case, local: &'a Portable) -> Keep<'a> {
+    let scheduled = case.file.context.is_scheduled();
+    Keep {
+        prompt: case.file.prompt.then_some(local),
+        user_message: ((case.file.prompt || case.file.user_message) && scheduled).then_some(local),
+    }
+}
+
 /// A view as a recording keeps it: tools and the deferred directory sorted by name; the system
 /// prompt only when the case asks for it (`prompt`), normalised so that a run on another day or
 /// machine records the same text.
-fn recorded_view(mut view: ObservedView, keep_prompt: Option<&Portable>) -> ObservedView {
+fn recorded_view(mut view: ObservedView, keep: Keep<'_>) -> ObservedView {
+    let Keep {
+        prompt: keep_prompt,
+        user_message: keep_message,
+    } = keep;
     view.tools.sort_by(|a, b| a.name.cmp(&b.name));
     if let Surface::ToolSearch {
         meta_tools,
@@ -366,6 +392,11 @@ fn recorded_view(mut view: ObservedView, keep_prompt: Option<&Portable>) -> Obse
         .take()
         .zip(keep_prompt)
         .map(|(prompt, local)| recorded_prompt(&prompt, local));
+    view.user_message = view
+        .user_message
+        .take()
+        .zip(keep_message)
+        .map(|(message, local)| recorded_prompt(&message, local));
     view.request = None;
     view
 }
@@ -534,7 +565,7 @@ async fn observe(
     let Some(pair) = pair_kind(case) else {
         let view = verify::observe_cli(&loaded.raw, &agent, ctx, options).await?;
         return Ok(Answer::Single {
-            view: recorded_view(view, case.file.prompt.then_some(local)),
+            view: recorded_view(view, case_keeps(case, local)),
         });
     };
     let (base, run) = if verify::sender_run::has_sender(ctx) {
@@ -581,8 +612,8 @@ async fn observe(
         (base, run)
     };
     Ok(Answer::Pair {
-        base: recorded_view(base, None),
-        run: recorded_view(run, case.file.prompt.then_some(local)),
+        base: recorded_view(base, Keep::default()),
+        run: recorded_view(run, case_keeps(case, local)),
     })
 }
 

@@ -8,6 +8,7 @@ use super::{Cli, exit};
 use crate::catalog::Registry;
 use crate::config::LoadedConfig;
 use crate::policy::sources::is_subagent_session_key;
+use crate::prompt::job_message::{ScheduledJob, job_user_message_now};
 use crate::prompt::{LlmView, LlmViewOptions, PromptMode, ROUTER_TOOL};
 use crate::provider::ProviderApi;
 
@@ -28,8 +29,55 @@ pub struct PromptArgs {
     #[arg(long)]
     pub sections: bool,
     /// Print JSON: sections (with sizes), skills with eligibility, slash commands, and the prompt
+    /// (and a scheduled job's user message)
     #[arg(long)]
     pub json: bool,
+    /// Print the user message of a scheduled job's turn (with --scheduled-tools): the job's
+    /// message as OpenClaw's cron service wraps it, instead of the system prompt
+    #[arg(long, conflicts_with_all = ["router", "sections"])]
+    pub user_message: bool,
+    #[command(flatten)]
+    pub job: JobArgs,
+}
+
+/// The scheduled job whose user message `--user-message` (and `--json`) writes.
+#[derive(Debug, Args, Default)]
+pub struct JobArgs {
+    /// The job's id (default: the one a cron session key names, else `<job-id>`)
+    #[arg(long, value_name = "ID")]
+    pub job_id: Option<String>,
+    /// The job's name (default: `<job-name>`)
+    #[arg(long, value_name = "NAME")]
+    pub job_name: Option<String>,
+    /// The job's message (default: `<job-message>`)
+    #[arg(long, value_name = "TEXT")]
+    pub job_message: Option<String>,
+}
+
+impl JobArgs {
+    /// The job as the flags (or a cron session key) name it; placeholders for the rest.
+    fn job(&self, session_key: Option<&str>) -> ScheduledJob {
+        let keyed_id = session_key.and_then(cron_job_id);
+        let or = |value: &Option<String>, default: &str| {
+            value
+                .as_deref()
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .unwrap_or(default)
+                .to_string()
+        };
+        ScheduledJob {
+            id: or(&self.job_id, keyed_id.unwrap_or("<job-id>")),
+            name: or(&self.job_name, "<job-name>"),
+            message: or(&self.job_message, "<job-message>"),
+        }
+    }
+}
+
+/// The job a cron session key names (`agent:<id>:cron:<job>`, with or without `:run:<run>`).
+fn cron_job_id(key: &str) -> Option<&str> {
+    let (_, rest) = key.trim().split_once(":cron:")?;
+    rest.split(':').next().filter(|id| !id.is_empty())
 }
 
 fn parse_mode(text: &str) -> Result<PromptMode, String> {
@@ -75,8 +123,13 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
         });
     let router_note = router_note(&view, router_section.is_some());
 
+    let job = args.job.job(ctx.session_key.as_deref());
+    let user_message = job_user_message_now(&view, &ctx, &job);
     if args.json {
-        let out = prompt_json(&loaded, &registry, &view, router_note.as_deref());
+        let mut out = prompt_json(&loaded, &registry, &view, router_note.as_deref());
+        if let Ok(message) = &user_message {
+            out["user_message"] = json!(message);
+        }
         outln!("{}", crate::cli::json_text::pretty(&out));
         return exit::OK;
     }
@@ -90,6 +143,18 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
     // Plugin and skill descriptions are untrusted: neutralised on a terminal unless `--raw`.
     let guard = super::output_guard(cli);
     let out = |text: &str| outln!("{}", guard.text(crate::sanitize::StdStream::Stdout, text));
+    if args.user_message {
+        return match user_message {
+            Ok(message) => {
+                out(&message);
+                exit::OK
+            }
+            Err(why) => {
+                super::err_untrusted(cli, &format!("error: prompt --user-message: {why}"));
+                exit::USAGE
+            }
+        };
+    }
     if args.router {
         match router_section {
             Some(section) => out(&section),

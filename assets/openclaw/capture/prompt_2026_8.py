@@ -34,6 +34,8 @@ sections = doc["sections"]
 # 2026.8.2's buildToolSearchRunPlan reads the cataloged tools only when they are callable by
 # name (Tool Search's directory mode); otherwise, and under Code Mode, the direct ones.
 doc["catalogedToolsInPrompt"] = "directoryMode"
+doc["runtimeLine"] = "systemPrompt"
+doc["scheduledMessage"]["sendsDeliveryGuidance"] = False
 
 
 def index(title, when=None):

@@ -28,7 +28,7 @@ fn gateway_error(method: &str, message: impl std::fmt::Display) -> VerifyError {
 }
 
 /// The name of the lab's job, by which an agent's job is found again.
-const JOB_NAME: &str = "clawdeck-verify";
+pub const JOB_NAME: &str = "clawdeck-verify";
 
 /// The tool an agent adds automations with (OpenClaw 2026.8 and 2026.9 both call it so).
 const AUTOMATIONS_TOOL: &str = "automations";
@@ -66,8 +66,9 @@ pub(crate) fn scheduled_job(turn: JobTurn<'_>, key: Option<&str>) -> Value {
     })
 }
 
-/// Where the lab's job delivers, as the context says: to a chat on its channel (a lab chat
-/// id; nothing is delivered before the turn is observed), to a lab URL, or nowhere.
+/// Where the lab's job delivers, as the context says: to a chat on its channel (the context's
+/// group, else a lab chat id; nothing is delivered before the turn is observed), to a lab URL,
+/// or nowhere.
 fn job_delivery(ctx: &PolicyContext) -> Value {
     use clawdeck_core::context::ScheduledDelivery;
     let resolved = ctx.clone().with_session_key();
@@ -79,7 +80,14 @@ fn job_delivery(ctx: &PolicyContext) -> Value {
         }
         (_, Some(channel)) => {
             delivery["channel"] = json!(channel.to_lowercase());
-            delivery["to"] = json!(LAB_CHAT);
+            // The chat the context names (its group), as an operator's job would; a lab chat
+            // when it names none.
+            let chat = resolved
+                .group
+                .as_deref()
+                .map(str::trim)
+                .filter(|g| !g.is_empty());
+            delivery["to"] = json!(chat.unwrap_or(LAB_CHAT));
             if let Some(account) = resolved.account.as_deref().filter(|a| !a.trim().is_empty()) {
                 delivery["accountId"] = json!(account.trim());
             }

@@ -31,6 +31,7 @@ pub(crate) use clawdeck_router as router;
 pub use clawdeck_core::comparison::*;
 pub use gateway::{GatewayTarget, observe_gateway};
 pub use home::run_session_key;
+pub use lab_job::JOB_NAME as LAB_JOB_NAME;
 pub use private_gateway::Start;
 pub use runner::{
     LabProfile, MAX_LAB_PROFILES, RunOptions, VerifyError, find_openclaw, lab_profiles,

@@ -23,7 +23,7 @@ pub(crate) const OPENCLAW_BIN_ENV: &str = "OPENCLAW_BIN";
 pub(crate) const DEFAULT_RUN_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The message the agent turn is started with.
-const RUN_MESSAGE: &str = "clawdeck verify: list nothing, just answer.";
+pub const RUN_MESSAGE: &str = "clawdeck verify: list nothing, just answer.";
 
 /// Why no observation could be made. Each names where it went wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

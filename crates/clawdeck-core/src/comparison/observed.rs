@@ -84,6 +84,10 @@ pub struct ObservedView {
     /// The system prompt, when the source has one.
     #[serde(default)]
     pub system_prompt: Option<String>,
+    /// The turn's first user message (a scheduled job's as the cron service wrote it), when
+    /// the source has one and a recording keeps it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_message: Option<String>,
     /// The whole recorded request, when there is one.
     #[serde(skip)]
     pub request: Option<Value>,
@@ -114,6 +118,7 @@ impl ObservedView {
             tools: Vec::new(),
             surface: Surface::Refused { error },
             system_prompt: None,
+            user_message: None,
             request: None,
         }
     }
@@ -184,6 +189,7 @@ impl ObservedView {
             tools,
             surface,
             system_prompt,
+            user_message: first_message_of(body, "user"),
             request: Some(body.clone()),
         }
     }
@@ -218,6 +224,7 @@ impl ObservedView {
             tools,
             surface: Surface::GatewayEffective,
             system_prompt: None,
+            user_message: None,
             request: None,
         })
     }
@@ -225,11 +232,16 @@ impl ObservedView {
 
 /// The system message's text (a string, or the text parts of a list).
 fn system_prompt(body: &Value) -> Option<String> {
+    first_message_of(body, "system")
+}
+
+/// The text of the request's first message of `role` (a string, or the text parts of a list).
+fn first_message_of(body: &Value, role: &str) -> Option<String> {
     let message = body
         .get("messages")?
         .as_array()?
         .iter()
-        .find(|m| m.get("role").and_then(Value::as_str) == Some("system"))?;
+        .find(|m| m.get("role").and_then(Value::as_str) == Some(role))?;
     crate::content::content_text(message.get("content"), "\n")
 }
 

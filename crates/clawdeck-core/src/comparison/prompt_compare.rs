@@ -76,9 +76,9 @@ static HEX_ID_RE: LazyLock<Option<Regex>> = LazyLock::new(|| regex(r"(?i)\b[0-9a
 /// A line that names the time zone: `Time zone: UTC`, `Timezone: Europe/Berlin`.
 static TZ_LINE: LazyLock<Option<Regex>> =
     LazyLock::new(|| regex(r"(?im)^(\s*(?:[-*]\s*)?time ?zone:\s*).+$"));
-/// `host=vm`, `os=Linux 6.18.44 (x64)`, `node=v24.22.3` on a `Runtime:` line (2026.8).
+/// `host=vm`, `os=Linux 6.18.44 (x64)`, `node=v24.22.3`, `shell=bash` on a `Runtime:` line.
 static MACHINE_FACT: LazyLock<Option<Regex>> =
-    LazyLock::new(|| regex(r"(?m)(\b(?:host|os|node)=)[^|\n]*?(\s*(?:\||$))"));
+    LazyLock::new(|| regex(r"(?m)(\b(?:host|os|node|shell)=)[^|\n]*?(\s*(?:\||$))"));
 static LOOPBACK_PORT: LazyLock<Option<Regex>> =
     LazyLock::new(|| regex(r"\b((?:127\.0\.0\.1|localhost|\[::1\]):)\d{2,5}\b"));
 

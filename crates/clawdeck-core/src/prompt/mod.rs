@@ -4,6 +4,7 @@
 //!
 //! Pure: the CLI prints [`build_system_prompt`]'s text, the console renders [`prompt_sections`].
 
+pub mod job_message;
 pub mod openclaw_prompt;
 mod plugin_skills;
 mod provider_overlay;

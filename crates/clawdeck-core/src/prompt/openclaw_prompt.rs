@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::template::{Facts, PromptTemplate};
+use super::template::{Facts, PromptTemplate, RuntimeLinePlace};
 use super::workspace_files::{ContextFile, agent_setting, load_context_files};
 use crate::config::LoadedConfig;
 use crate::context::CHAT_SEND_CHANNEL;
@@ -378,9 +378,11 @@ fn new_session_id() -> String {
     )
 }
 
-/// 2026.8's `Runtime:` line: the agent, the session, this host, the repository, the OS, the
-/// model and the default, the channel, the thinking level.
-fn runtime_line(run: &RunShape) -> String {
+/// The `Runtime:` line: the agent, the session, this host, the repository, the OS, the model and
+/// the default, the channel; 2026.8 (in the system prompt) ends with the thinking level,
+/// 2026.9 (moved to the user's message) names the active node and the shell instead.
+pub(crate) fn runtime_line(run: &RunShape, place: RuntimeLinePlace) -> String {
+    let in_message = place == RuntimeLinePlace::UserMessage;
     let mut parts = vec![format!("agent={}", run.agent)];
     if let Some(key) = &run.session_key {
         // OpenClaw keeps session keys in lower case.
@@ -388,17 +390,8 @@ fn runtime_line(run: &RunShape) -> String {
         // A scheduled job's run names its job's session (`agent:<id>:cron:<job>`), and no id.
         let job_session = crate::session_key::cron_job_session(&key);
         parts.push(format!("session={}", job_session.unwrap_or(&key)));
-        // An explicit session's id is its last part (`agent:main:explicit:<id>`); any other
-        // session a turn starts gets a new UUID.
-        let id = match run
-            .session_key
-            .as_deref()
-            .and_then(|k| k.split_once(":explicit:"))
-        {
-            Some((_, id)) => Some(id.trim().to_string()),
-            None => job_session.is_none().then(new_session_id),
-        };
-        if let Some(id) = id {
+        let cron = job_session.is_some() || (in_message && crate::session_key::is_cron(&key));
+        if let Some(id) = session_id(run, cron) {
             parts.push(format!("sessionId={id}"));
         }
     }
@@ -416,11 +409,18 @@ fn runtime_line(run: &RunShape) -> String {
     if let Some(node) = &run.node {
         parts.push(format!("node={node}"));
     }
+    if in_message {
+        // The device of the latest physical input; a gateway with no paired node has none.
+        parts.push("active_node=unknown".to_string());
+    }
     if let Some(model) = &run.model {
         parts.push(format!("model={model}"));
     }
     if let Some(model) = &run.default_model {
         parts.push(format!("default_model={model}"));
+    }
+    if let Some(shell) = runtime_shell().filter(|_| in_message) {
+        parts.push(format!("shell={shell}"));
     }
     if let Some(channel) = &run.channel {
         let channel = channel.to_ascii_lowercase();
@@ -434,8 +434,51 @@ fn runtime_line(run: &RunShape) -> String {
         parts.push(format!("channel={channel}"));
         parts.push(format!("capabilities={capabilities}"));
     }
-    parts.push("thinking=off".to_string());
+    if !in_message {
+        parts.push("thinking=off".to_string());
+    }
     format!("Runtime: {}", parts.join(" | "))
+}
+
+/// The session id the line names: an explicit session's is its key's last part
+/// (`agent:main:explicit:<id>`); a cron run's none; any other session a turn starts gets a new
+/// UUID.
+fn session_id(run: &RunShape, cron: bool) -> Option<String> {
+    match run
+        .session_key
+        .as_deref()
+        .and_then(|k| k.split_once(":explicit:"))
+    {
+        Some((_, id)) => Some(id.trim().to_string()),
+        None => (!cron).then(new_session_id),
+    }
+}
+
+/// The shell OpenClaw names (`detectRuntimeShell`): `$OPENCLAW_SHELL`, else `$SHELL` unless it
+/// is a non-interactive one (`false`, `nologin`), by its file name.
+fn runtime_shell() -> Option<String> {
+    let name = |value: &str| -> Option<String> {
+        let base = Path::new(value.trim())
+            .file_name()?
+            .to_string_lossy()
+            .to_string();
+        let base = base
+            .strip_suffix(".exe")
+            .unwrap_or(&base)
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+            .collect::<String>();
+        (!base.is_empty()).then_some(base)
+    };
+    if let Some(shell) = std::env::var("OPENCLAW_SHELL").ok().and_then(|s| name(&s)) {
+        return Some(shell);
+    }
+    let shell = std::env::var("SHELL").ok()?;
+    let base = Path::new(shell.trim()).file_name()?.to_string_lossy();
+    if base == "false" || base == "nologin" {
+        return None;
+    }
+    name(&shell)
 }
 
 /// Builds the prompt `template` writes for this run.
@@ -524,7 +567,10 @@ pub fn build(
             == Some("off"),
     );
     channel_facts(&mut facts, template, run);
-    facts.set("runtimeLine", runtime_line(run));
+    facts.set(
+        "runtimeLine",
+        runtime_line(run, RuntimeLinePlace::SystemPrompt),
+    );
     let files = workspace_facts(&mut facts, template, config, run);
     OpenClawPrompt {
         text: template.render(&facts),
@@ -571,7 +617,7 @@ mod tests {
             node: Some("v24.22.3".into()),
             ..RunShape::default()
         };
-        let line = runtime_line(&run);
+        let line = runtime_line(&run, RuntimeLinePlace::SystemPrompt);
         assert!(
             line.contains("session=agent:ops:telegram:group:-100abc |"),
             "{line}"
@@ -589,12 +635,14 @@ mod tests {
             session_key: Some("agent:main:explicit:Run-1".into()),
             ..RunShape::default()
         };
-        assert!(runtime_line(&explicit).contains("| sessionId=Run-1 |"));
+        assert!(
+            runtime_line(&explicit, RuntimeLinePlace::SystemPrompt).contains("| sessionId=Run-1 |")
+        );
         let cron_run = RunShape {
             session_key: Some("agent:main:cron:job-1:run:run-1".into()),
             ..RunShape::default()
         };
-        let line = runtime_line(&cron_run);
+        let line = runtime_line(&cron_run, RuntimeLinePlace::SystemPrompt);
         assert!(line.contains("session=agent:main:cron:job-1 |"), "{line}");
         assert!(!line.contains("sessionId="), "{line}");
         assert_eq!(

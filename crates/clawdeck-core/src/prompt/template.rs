@@ -42,6 +42,42 @@ pub struct PromptTemplate {
     /// Which runs get the release's GPT-5 overlay (Interaction Style and a behaviour contract).
     #[serde(default)]
     pub gpt5_overlay: Option<Gpt5Overlay>,
+    /// Where the release puts the `Runtime:` line.
+    #[serde(default)]
+    pub runtime_line: RuntimeLinePlace,
+    /// The texts of a scheduled job's user message.
+    #[serde(default)]
+    pub scheduled_message: Option<ScheduledMessageTexts>,
+}
+
+/// Where a release writes the `Runtime:` line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RuntimeLinePlace {
+    /// In the system prompt's Runtime section (2026.8.2).
+    #[default]
+    SystemPrompt,
+    /// At the end of the user's message (2026.9.6 moves it out of the system prompt).
+    UserMessage,
+}
+
+/// What the cron service writes around a scheduled job's message (`{targetHint}` is
+/// `explicit_target` or `current_chat`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScheduledMessageTexts {
+    pub unattended: String,
+    /// Appended to `unattended` unless the job runs an external hook's content.
+    pub job_instructions_win: String,
+    pub message_tool_delivery: String,
+    pub explicit_target: String,
+    pub current_chat: String,
+    pub automatic_delivery: String,
+    pub destination_note: String,
+    pub destination_label: String,
+    /// The model is sent the delivery guidance and the destination (2026.9.6; 2026.8.2 sends
+    /// neither).
+    pub sends_delivery_guidance: bool,
 }
 
 /// The skills preamble's loading line in a compact catalog: with shortened descriptions

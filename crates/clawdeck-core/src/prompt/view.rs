@@ -48,6 +48,12 @@ pub struct LlmView {
     pub prompt: String,
     /// The workspace files injected under Project Context (OpenClaw's prompt only).
     pub workspace_files: Vec<super::workspace_files::ContextFile>,
+    /// The release's template and the run as its builder was told (OpenClaw's prompt only):
+    /// what a scheduled job's user message reads ([`super::job_message`]).
+    #[serde(skip)]
+    pub template: Option<&'static super::template::PromptTemplate>,
+    #[serde(skip)]
+    pub run: Option<super::openclaw_prompt::RunShape>,
 }
 
 /// Builds the view for `ctx`. Fails only when the context names an unknown agent.
@@ -96,7 +102,7 @@ pub fn build_llm_view(
         .filter(|t| export.tools.contains(&t.name))
         .collect();
 
-    let (sections, files, prompt) = match (template, &surface) {
+    let (sections, files, prompt, run) = match (template, &surface) {
         (Some(template), Some(surface)) => {
             let run = run_shape(
                 config,
@@ -117,7 +123,7 @@ pub fn build_llm_view(
                 options.mode,
             );
             let sections = super::split::split_sections(&prompt.text);
-            (sections, prompt.files, prompt.text)
+            (sections, prompt.files, prompt.text, Some(run))
         }
         _ => {
             let sections = seed_sections(
@@ -130,7 +136,7 @@ pub fn build_llm_view(
                 options.mode,
             );
             let text = join_sections(&sections);
-            (sections, Vec::new(), text)
+            (sections, Vec::new(), text, None)
         }
     };
     let router_guidance = sections.iter().any(|s| s.title == ROUTER_TOOL);
@@ -146,6 +152,8 @@ pub fn build_llm_view(
         sections,
         prompt,
         workspace_files: files,
+        template: run.as_ref().and(template),
+        run,
     })
 }
 
