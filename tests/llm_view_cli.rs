@@ -455,3 +455,39 @@ fn prompt_writes_a_scheduled_jobs_user_message() {
     assert_eq!(seed.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&seed.stderr).contains("no template of OpenClaw's prompt"));
 }
+
+/// A turn over a Telegram chat gets Telegram's reaction guidance, its level the account's
+/// setting over the channel's; `off` writes no section, and a turn over no chat has none.
+#[test]
+fn a_telegram_turn_gets_its_accounts_reaction_guidance() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("openclaw.json");
+    std::fs::write(
+        &config,
+        r#"{"channels": {"telegram": {"botToken": "1:a", "reactionLevel": "off",
+            "accounts": {"Work": {"botToken": "2:b", "reactionLevel": "extensive"}}}}}"#,
+    )
+    .unwrap();
+    let prompt = |args: &[&str]| {
+        let out = Command::cargo_bin("clawdeck")
+            .unwrap()
+            .env("CLAWDECK_OPENCLAW_VERSION", "2026.9")
+            .arg("--config")
+            .arg(&config)
+            .arg("prompt")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let work = prompt(&["--channel", "telegram", "--account", "work"]);
+    assert!(
+        work.contains("\n## Reactions\nTelegram reactions: EXTENSIVE.\nReact naturally"),
+        "{work}"
+    );
+    let channel = prompt(&["--channel", "telegram"]);
+    assert!(!channel.contains("## Reactions"), "{channel}");
+    let no_chat = prompt(&[]);
+    assert!(!no_chat.contains("## Reactions"), "{no_chat}");
+}

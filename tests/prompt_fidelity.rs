@@ -72,8 +72,10 @@ struct PromptCase {
     inputs: String,
     /// The release series (`2026.8`) that skip it.
     skipped_by: Vec<String>,
-    /// Its recording keeps the system prompt (`"prompt": true`).
+    /// Its recording keeps the system prompt (`"prompt": true`, or `promptSections`).
     prompt: bool,
+    /// The only sections compared (`promptSections`); empty: all of them.
+    sections: Vec<String>,
     /// Its recording keeps a scheduled job's user message (`"userMessage": true`, or a
     /// scheduled case that keeps its prompt).
     user_message: bool,
@@ -91,11 +93,14 @@ fn prompt_cases() -> Vec<PromptCase> {
         let file: Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("context.json")).unwrap())
                 .unwrap();
-        let prompt = file["prompt"] == Value::Bool(true);
+        let sections: Vec<String> =
+            serde_json::from_value(file["promptSections"].clone()).unwrap_or_default();
+        let prompt = file["prompt"] == Value::Bool(true) || !sections.is_empty();
         let context: PolicyContext =
             serde_json::from_value(file["context"].clone()).unwrap_or_default();
+        let whole_prompt = file["prompt"] == Value::Bool(true);
         let user_message =
-            (prompt || file["userMessage"] == Value::Bool(true)) && context.is_scheduled();
+            (whole_prompt || file["userMessage"] == Value::Bool(true)) && context.is_scheduled();
         if !prompt && !user_message {
             continue;
         }
@@ -117,6 +122,7 @@ fn prompt_cases() -> Vec<PromptCase> {
             inputs: recordings::dir_inputs_hash(&dir),
             skipped_by,
             prompt,
+            sections,
             user_message,
         });
     }
@@ -371,6 +377,8 @@ struct Compared {
     case: String,
     real: String,
     comparison: Result<PromptComparison, String>,
+    /// The only sections the strict check demands (empty: all).
+    sections: Vec<String>,
 }
 
 /// Every recorded prompt against clawdeck's; problems: recordings without a prompt.
@@ -403,6 +411,7 @@ fn compare_all() -> (Vec<Compared>, Vec<String>) {
                 case: case.name.clone(),
                 real,
                 comparison,
+                sections: case.sections.clone(),
             });
         }
     }
@@ -610,6 +619,9 @@ fn clawdeck_prompt_matches_every_recorded_prompt() {
         let at = format!("openclaw {} / {}", c.version, c.case);
         match &c.comparison {
             Err(why) => problems.push(format!("{at}: {why}")),
+            Ok(comparison) if !c.sections.is_empty() => {
+                problems.extend(named_sections_differ(comparison, &c.sections, &at));
+            }
             Ok(comparison) => {
                 if !comparison.missing().is_empty() {
                     problems.push(format!("{at}: missing {:?}", comparison.missing()));
@@ -701,4 +713,30 @@ fn without_plugin_capabilities(text: &str) -> String {
         })
         .collect();
     lines.join("\n")
+}
+
+/// A case that names its sections: each is in both prompts, at least 98 % similar, or in
+/// neither.
+fn named_sections_differ(
+    comparison: &PromptComparison,
+    titles: &[String],
+    at: &str,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for title in titles {
+        if comparison.missing().contains(&title.as_str()) {
+            problems.push(format!("{at}: missing {title:?}"));
+        }
+        if comparison.extra().contains(&title.as_str()) {
+            problems.push(format!("{at}: {title:?} only in clawdeck's prompt"));
+        }
+        for s in comparison
+            .below(AT_LEAST)
+            .iter()
+            .filter(|s| &s.title == title)
+        {
+            problems.push(format!("{at}: {title:?} only {:.3} similar", s.similarity));
+        }
+    }
+    problems
 }

@@ -88,6 +88,10 @@ struct CaseFile {
     /// keeps its prompt keeps it too.
     #[serde(default, rename = "userMessage")]
     user_message: bool,
+    /// Keep the system prompt for these sections only to be compared (a turn whose other
+    /// sections clawdeck does not write yet, such as a Telegram chat's conversation context).
+    #[serde(default, rename = "promptSections")]
+    prompt_sections: Vec<String>,
     /// Official plugins the real run installs from npm (`@openclaw/discord`: OpenClaw loads it
     /// only as a trusted install); clawdeck reads the same package from its load path.
     #[serde(default)]
@@ -359,12 +363,13 @@ struct Keep<'a> {
     user_message: Option<&'a Portable>,
 }
 
-/// What a case's recording keeps: its prompt when it asks for it; a scheduled job's user
-/// message when it asks for that or for its prompt.
+/// What a case's recording keeps: its prompt when it asks for it (or for some of its
+/// sections); a scheduled job's user message when it asks for that or for its prompt.
 fn case_keeps<'a>(case: &Case, local: &'a Portable) -> Keep<'a> {
     let scheduled = case.file.context.is_scheduled();
+    let prompt = case.file.prompt || !case.file.prompt_sections.is_empty();
     Keep {
-        prompt: case.file.prompt.then_some(local),
+        prompt: prompt.then_some(local),
         user_message: ((case.file.prompt || case.file.user_message) && scheduled).then_some(local),
     }
 }

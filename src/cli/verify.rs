@@ -9,6 +9,8 @@ use clap::Args;
 use super::Cli;
 
 #[cfg(feature = "verify")]
+mod job_message;
+#[cfg(feature = "verify")]
 mod lab;
 
 #[derive(Debug, Args)]

@@ -330,6 +330,16 @@ sec("Collapsible Details", [
 ], when="!minimal channel:webchat")
 sec("Conversation Context", ["## Conversation Context", "{extraSystemPrompt}"], when="!minimal extraSystemPrompt")
 sec("Subagent Context", ["## Subagent Context", "{extraSystemPrompt}"], when="minimal extraSystemPrompt")
+# A channel's reaction guidance (its plugin's agentPrompt.reactionGuidance; the package's own
+# is Telegram's: the account's reactionLevel, below): in every prompt mode.
+sec("Reactions", [
+  "## Reactions",
+  W("reactionsMinimal", [
+    "{reactionChannel} reactions: MINIMAL.",
+    "Only important request/confirmation or sparse genuine sentiment.",
+    "Never routine messages/own replies. Max ~1 per 5-10 exchanges.",
+  ], ["{reactionChannel} reactions: EXTENSIVE.", "React naturally for acknowledgment, sentiment, interesting/humorous/notable content, understanding/agreement."]),
+], when="reactionChannel")
 sec("Runtime", [
   "## Runtime",
   W("model", ["Current model identity: {model}. If asked what model you are, answer with this value for the current run."]),
@@ -370,6 +380,13 @@ doc = {
   # BOUNDARY) and the transport moves it to the end of the user's message; 2026.8.2 keeps it in
   # the system prompt's Runtime section.
   "runtimeLine": "userMessage",
+  # The channels whose turns get the Reactions section (a channel plugin's reactionGuidance;
+  # dist/channel-*.mjs, Telegram's resolveTelegramReactionLevel): the label the section names,
+  # the account setting read (the account's own over the channel's), its default and what an
+  # unknown value means. "minimal" and "extensive" write the section; "off" and "ack" do not.
+  "reactionGuidance": {
+    "telegram": {"label": "Telegram", "setting": "reactionLevel", "default": "minimal", "invalid": "ack"},
+  },
   # A scheduled job's user message (dist/isolated-agent-*.mjs: the `[cron:<id> <name>]` prefix,
   # resolveCronStyleNow's time lines and appendCronUnattendedRunPreamble; dist/run-fallback-
   # policy-*.mjs appendCronDeliveryInstruction and buildCronDeliveryTargetRuntimeContext, with

@@ -143,6 +143,11 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             .system_prompt
             .as_deref()
             .map(|real| run_prompt_comparison(&loaded, &registry, &ctx, args, &view, real)),
+        user_message: observed
+            .user_message
+            .as_deref()
+            .filter(|_| args.gateway.is_none())
+            .and_then(|real| run_message_comparison(&loaded, &registry, &ctx, &view, real)),
     };
     print_report(cli, args, &loaded, &view, &report);
     if comparison.is_clean() {
@@ -292,14 +297,9 @@ fn run_prompt_comparison(
 ) -> PromptComparison {
     let agent = view.resolution.resolved.agent.as_str();
     let ours = if args.gateway.is_none() {
-        let mut run_ctx = ctx.clone();
-        run_ctx.session_key = Some(verify::run_session_key(agent, ctx));
-        let model = verify::home::agent_model(&loaded.raw, agent, ctx);
-        run_ctx.provider = Some(model.provider);
-        run_ctx.model = Some(model.model);
-        verify::predict(loaded, registry, &run_ctx)
-            .map(|v| v.prompt)
-            .unwrap_or_else(|_| view.prompt.clone())
+        run_prediction(loaded, registry, ctx, view)
+            .map(|(_, v)| v.prompt)
+            .unwrap_or_else(|| view.prompt.clone())
     } else {
         view.prompt.clone()
     };
@@ -310,6 +310,39 @@ fn run_prompt_comparison(
     let mut comparison = compare_prompt(&without_lab_repo(real), &ours);
     comparison.retain(|title| !is_fresh_workspace_section(title));
     comparison
+}
+
+/// The context of the lab's local run (its session, and the mock's model under the agent's
+/// provider) and clawdeck's view of it; `None` when it cannot be predicted.
+fn run_prediction(
+    loaded: &LoadedConfig,
+    registry: &Registry,
+    ctx: &PolicyContext,
+    view: &LlmView,
+) -> Option<(PolicyContext, LlmView)> {
+    let agent = view.resolution.resolved.agent.as_str();
+    let mut run_ctx = ctx.clone();
+    run_ctx.session_key = Some(verify::run_session_key(agent, ctx));
+    let model = verify::home::agent_model(&loaded.raw, agent, ctx);
+    run_ctx.provider = Some(model.provider);
+    run_ctx.model = Some(model.model);
+    let run_view = verify::predict(loaded, registry, &run_ctx).ok()?;
+    Some((run_ctx, run_view))
+}
+
+/// A scheduled job's user message the lab's local run sent against clawdeck's.
+fn run_message_comparison(
+    loaded: &LoadedConfig,
+    registry: &Registry,
+    ctx: &PolicyContext,
+    view: &LlmView,
+    real: &str,
+) -> Option<super::job_message::MessageComparison> {
+    if !ctx.is_scheduled() {
+        return None;
+    }
+    let (run_ctx, run_view) = run_prediction(loaded, registry, ctx, view)?;
+    super::job_message::compare_job_message(&run_view, &run_ctx, real)
 }
 
 /// `real` without the `repo=` of its `Runtime:` line when that is the fresh workspace OpenClaw
@@ -377,6 +410,8 @@ struct Report<'a> {
     comparison: &'a Comparison,
     /// The system prompts compared, when the run sent one.
     prompt: Option<PromptComparison>,
+    /// A scheduled job's user messages compared, when the run was one.
+    user_message: Option<super::job_message::MessageComparison>,
 }
 
 /// Prints the comparison as JSON (`--json`) or as the text report.
@@ -392,6 +427,7 @@ fn print_report(
         observed,
         comparison,
         ref prompt,
+        ref user_message,
     } = *report;
     let compared = ComparedContext::of(&view.resolution);
     if args.json {
@@ -404,6 +440,7 @@ fn print_report(
             "verdicts": comparison.verdicts,
             "notes": comparison.notes,
             "prompt": prompt,
+            "userMessage": user_message,
             "summary": {
                 "policyDisagreements": comparison.policy_disagreements(),
                 "schemaDifferences": comparison.schema_differences(),
@@ -421,6 +458,9 @@ fn print_report(
         text.push_str(&render(source, observed, comparison));
         if let Some(prompt) = prompt {
             text.push_str(&prompt_lines(prompt));
+        }
+        if let Some(message) = user_message {
+            text.push_str(&super::job_message::message_lines(message));
         }
         crate::cli::out_untrusted(cli, &text);
     }

@@ -25,6 +25,8 @@ pub struct RunShape {
     /// The sandbox as the prompt describes it (a sandboxed run).
     pub sandbox: Option<super::sandbox_info::SandboxInfo>,
     pub channel: Option<String>,
+    /// The channel account the turn runs under (`--account`), when one is named.
+    pub account: Option<String>,
     /// The session is the agent's main session (`agent:<id>:main`): OpenClaw then prefers
     /// delegating (the Delegation section).
     pub main_session: bool,
@@ -360,6 +362,50 @@ fn channel_facts(facts: &mut Facts, template: &PromptTemplate, run: &RunShape) {
     );
 }
 
+/// The Reactions section of a turn over a channel with reaction guidance: the channel's label
+/// and whether its account's level is minimal (else extensive).
+fn reaction_facts(
+    facts: &mut Facts,
+    template: &PromptTemplate,
+    config: &LoadedConfig,
+    run: &RunShape,
+) {
+    let Some(channel) = run.channel.as_deref().map(str::to_ascii_lowercase) else {
+        return;
+    };
+    let Some(guidance) = template.reaction_guidance.get(&channel) else {
+        return;
+    };
+    let value = account_setting(config, &channel, run.account.as_deref(), &guidance.setting);
+    if let Some(level) = guidance.level(value) {
+        facts.set("reactionChannel", guidance.label.clone());
+        facts.flag("reactionsMinimal", level == "minimal");
+    }
+}
+
+/// A channel account's setting: the account's own entry (`channels.<c>.accounts.<id>`, ids
+/// compared as OpenClaw normalises them) over the channel's.
+fn account_setting<'a>(
+    config: &'a LoadedConfig,
+    channel: &str,
+    account: Option<&str>,
+    setting: &str,
+) -> Option<&'a Value> {
+    let section = config.raw.get("channels")?.get(channel)?;
+    let own = account
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .and_then(|id| {
+            let accounts = section.get("accounts")?.as_object()?;
+            let entry = accounts
+                .iter()
+                .find(|(key, _)| key.trim().eq_ignore_ascii_case(id))?
+                .1;
+            entry.get(setting)
+        });
+    own.or_else(|| section.get(setting))
+}
+
 /// A random (version 4) UUID, as OpenClaw gives a new session; zeros when no randomness is
 /// available.
 fn new_session_id() -> String {
@@ -567,6 +613,7 @@ pub fn build(
             == Some("off"),
     );
     channel_facts(&mut facts, template, run);
+    reaction_facts(&mut facts, template, config, run);
     facts.set(
         "runtimeLine",
         runtime_line(run, RuntimeLinePlace::SystemPrompt),

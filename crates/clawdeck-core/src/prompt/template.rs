@@ -42,12 +42,46 @@ pub struct PromptTemplate {
     /// Which runs get the release's GPT-5 overlay (Interaction Style and a behaviour contract).
     #[serde(default)]
     pub gpt5_overlay: Option<Gpt5Overlay>,
+    /// The channels whose turns get the Reactions section, by channel id.
+    #[serde(default)]
+    pub reaction_guidance: BTreeMap<String, ReactionGuidance>,
     /// Where the release puts the `Runtime:` line.
     #[serde(default)]
     pub runtime_line: RuntimeLinePlace,
     /// The texts of a scheduled job's user message.
     #[serde(default)]
     pub scheduled_message: Option<ScheduledMessageTexts>,
+}
+
+/// How a channel's account decides its turns' reaction guidance.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReactionGuidance {
+    /// The channel's name in the section (`Telegram`).
+    pub label: String,
+    /// The account setting read (the account's own over the channel's).
+    pub setting: String,
+    /// The level when the setting is not there.
+    pub default: String,
+    /// The level an unknown value stands for.
+    pub invalid: String,
+}
+
+impl ReactionGuidance {
+    /// The guidance level (`minimal`, `extensive`) the account's setting gives; `None` when
+    /// it gives none (`off`, `ack`). A value that is no level (or no string) is `invalid`'s.
+    pub fn level(&self, value: Option<&serde_json::Value>) -> Option<&str> {
+        let level = match value.map(|v| v.as_str().map(str::trim)) {
+            None => self.default.as_str(),
+            Some(Some(v)) if ["off", "ack", "minimal", "extensive"].contains(&v) => v,
+            Some(_) => self.invalid.as_str(),
+        };
+        match level {
+            "minimal" => Some("minimal"),
+            "extensive" => Some("extensive"),
+            _ => None,
+        }
+    }
 }
 
 /// Where a release writes the `Runtime:` line.
@@ -322,5 +356,23 @@ mod tests {
         assert!(t.sections.iter().any(|s| s.title == "Safety"));
         assert_eq!(shipped("2026.8").unwrap().series, "2026.8");
         assert!(shipped("1999.1").is_none());
+    }
+
+    #[test]
+    fn telegrams_reaction_level_guides_only_when_minimal_or_extensive() {
+        use serde_json::json;
+        for series in ["2026.8", "2026.9"] {
+            let telegram = &shipped(series).unwrap().reaction_guidance["telegram"];
+            assert_eq!(
+                telegram.level(None),
+                Some("minimal"),
+                "{series}: the default"
+            );
+            assert_eq!(telegram.level(Some(&json!("extensive"))), Some("extensive"));
+            assert_eq!(telegram.level(Some(&json!(" minimal "))), Some("minimal"));
+            for none in [json!("off"), json!("ack"), json!("loud"), json!(3)] {
+                assert_eq!(telegram.level(Some(&none)), None, "{series}: {none}");
+            }
+        }
     }
 }

@@ -268,6 +268,7 @@ fn run_shape(
             )
         }),
         channel,
+        account: ctx.clone().with_session_key().account,
         main_session: is_main_session(ctx, agent),
         model: model_identity(&resolution.resolved),
         provider,
