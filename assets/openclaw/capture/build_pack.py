@@ -649,13 +649,15 @@ for absent in neighbours(base):
         if not any(v["whenAbsent"] == absent for v in variants.get(tool, [])):
             variants.setdefault(tool, []).append(dict(whenAbsent=absent, **form(f)))
 pack["schemaVariants"] = variants
-# A configured channel's form of each tool (message's channel actions).
-channel = req("channel_telegram")
+# A configured channel's form of each tool (message's channel actions): Telegram's (in the
+# package) and those of the channels whose plugins capture.sh installs (channel_<id> runs).
+CHANNELS = ["telegram", "discord", "slack"]
 channel_variants = {}
-for t in (channel or {}).get("tools", []):
-    f = fn(t)
-    if f["name"] in full_tools and form(f) != form(full_tools[f["name"]]):
-        channel_variants.setdefault(f["name"], []).append(dict(whenChannel="telegram", **form(f)))
+for channel_id in CHANNELS:
+    for t in (req(f"channel_{channel_id}") or {}).get("tools", []):
+        f = fn(t)
+        if f["name"] in full_tools and form(f) != form(full_tools[f["name"]]):
+            channel_variants.setdefault(f["name"], []).append(dict(whenChannel=channel_id, **form(f)))
 # The Control UI's own turns, with operator.admin (control_ui_admin) and without
 # (control_ui_guest).
 def gateway_run(name):
@@ -681,17 +683,20 @@ for f in caps_sent.values():
         variants_of.insert(0, dict(whenTurnChannel="webchat", whenSkillLibrary="personal", **form(guest)))
     else:
         variants_of.insert(0, dict(whenTurnChannel="webchat", **form(f)))
-# A turn over a Telegram chat (the scheduled_widget run announces to one, Telegram configured):
-# message's actions and fields are scoped to the turn's channel, and sessions_spawn may bind a
-# session to the chat's thread. The run's pinned widget tool is read below.
-for name, sent in {fn(t)["name"]: fn(t) for t in (req("scheduled_widget") or {}).get("tools", [])}.items():
-    if name not in ("message", "sessions_spawn") or name not in full_tools:
-        continue
-    configured = [v for v in channel_variants.get(name, []) if v.get("whenChannel") == "telegram"]
-    known = form(configured[0]) if configured else form(full_tools[name])
-    if form(sent) != known:
-        channel_variants.setdefault(name, []).insert(
-            0, dict(whenChannel="telegram", whenTurnChannel="telegram", **form(sent)))
+# A turn over a chat of a configured channel (the scheduled_widget run announces to a Telegram
+# one, the scheduled_<id> runs to one of theirs): message's actions and fields are scoped to the
+# turn's channel, and sessions_spawn may bind a session to the chat's thread. The
+# scheduled_widget run's pinned widget tool is read below.
+for channel_id in CHANNELS:
+    run = req("scheduled_widget" if channel_id == "telegram" else f"scheduled_{channel_id}")
+    for name, sent in {fn(t)["name"]: fn(t) for t in (run or {}).get("tools", [])}.items():
+        if name not in ("message", "sessions_spawn") or name not in full_tools:
+            continue
+        configured = [v for v in channel_variants.get(name, []) if v.get("whenChannel") == channel_id]
+        known = form(configured[0]) if configured else form(full_tools[name])
+        if form(sent) != known:
+            channel_variants.setdefault(name, []).insert(
+                0, dict(whenChannel=channel_id, whenTurnChannel=channel_id, **form(sent)))
 pack["channelVariants"] = channel_variants
 # Automation management (the control_ui_admin run: chat.send as the Control UI with
 # operator.admin): where the release grants it (extract_rules.mjs), the tool whose form that turn

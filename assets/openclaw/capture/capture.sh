@@ -53,6 +53,14 @@ make_home() {
   local model=${MOCK_MODEL:-mock/mock-1} agents='{ id: "main", default: true }, { id: "ops" }'
   [ -n "${ONE_AGENT:-}" ] && agents='{ id: "main", default: true }'
   rm -rf "$home"; mkdir -p "$home/.openclaw"
+  # A channel plugin outside the package, installed from npm (OpenClaw trusts only such an
+  # install of a channel's plugin): the release's own version of each CHANNEL_PLUGINS package.
+  local package
+  for package in ${CHANNEL_PLUGINS:-}; do
+    # npm's content-addressed cache is the machine's (a fresh home's is cold every time).
+    npm_config_cache=$HOME/.npm REALCLAW_HOME=$home timeout 300 "$PREFIX/bin/openclaw" plugins install "$package@$VERSION" --accept-capabilities \
+      >> "$WORK/runs/$name.install.log" 2>&1 || { echo "$name: $package@$VERSION could not be installed (see $WORK/runs/$name.install.log)" >&2; return 1; }
+  done
   cat > "$home/.openclaw/openclaw.json" <<CFG
 {
   models: { mode: "replace", providers: { "${model%%/*}": {
@@ -96,7 +104,9 @@ capture_scheduled() {
   params=$(python3 - "$tools" "$channel" <<'PY'
 import json, sys
 tools, channel = sys.argv[1], sys.argv[2]
-delivery = {"mode": "announce", "channel": channel, "to": "12345"} if channel else {"mode": "none"}
+# A chat id as each channel names one (Discord's and Slack's a channel of theirs).
+to = {"discord": "channel:12345", "slack": "channel:C12345"}.get(channel, "12345")
+delivery = {"mode": "announce", "channel": channel, "to": to} if channel else {"mode": "none"}
 print(json.dumps({"name": "capture", "agentId": "main", "enabled": True,
                   "schedule": {"kind": "every", "everyMs": 86400000},
                   "sessionTarget": "session:capture", "wakeMode": "now",
@@ -249,6 +259,23 @@ record_gateway heartbeat '{ profile: "full", toolSearch: false }' heartbeat '' '
 # form names, so that it is its whole form).
 ONE_AGENT=1 record_gateway scheduled_widget '{ profile: "full", toolSearch: false }' scheduled telegram show_widget,read,message,sessions_spawn,agents_list,agents_wait,subagents,sessions_history '' \
   'channels: { telegram: { botToken: "123:abc" } },' || true
+
+# Channels whose plugins are not in the package (2026.9: published beside it on npm, the same
+# version): what configuring one makes of message (its actions and fields), and a turn over one
+# of its chats (a scheduled job announcing to it), whose message and sessions_spawn are scoped
+# to that channel. The runs are named channel_<id> and scheduled_<id>.
+if [[ $VERSION == 2026.9.* ]]; then
+  for channel in discord slack; do
+    case $channel in
+      discord) account='token: "capture-token"' ;;
+      slack) account='botToken: "xoxb-capture", appToken: "xapp-capture"' ;;
+    esac
+    more="plugins: { entries: { $channel: { enabled: true } } }, channels: { $channel: { $account } },"
+    CHANNEL_PLUGINS=@openclaw/$channel record "channel_$channel" '{ profile: "full", toolSearch: false }' "$more" || true
+    CHANNEL_PLUGINS=@openclaw/$channel ONE_AGENT=1 record_gateway "scheduled_$channel" '{ profile: "full", toolSearch: false }' scheduled "$channel" \
+      message,sessions_spawn,agents_list,agents_wait,subagents,sessions_history '' "$more" || true
+  done
+fi
 
 "$NODE" "$HERE/extract_rules.mjs" "$DIST" > "$WORK/rules.json"
 # The release's own hand-checked facts (what neither the runs nor dist/ show), when there are any.

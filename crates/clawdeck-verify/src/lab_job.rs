@@ -87,7 +87,10 @@ fn job_delivery(ctx: &PolicyContext) -> Value {
                 .as_deref()
                 .map(str::trim)
                 .filter(|g| !g.is_empty());
-            delivery["to"] = json!(chat.unwrap_or(LAB_CHAT));
+            delivery["to"] = json!(clawdeck_core::prompt::job_message::chat_target(
+                channel,
+                chat.unwrap_or(LAB_CHAT)
+            ));
             if let Some(account) = resolved.account.as_deref().filter(|a| !a.trim().is_empty()) {
                 delivery["accountId"] = json!(account.trim());
             }

@@ -115,8 +115,8 @@ fn announce_target(ctx: &PolicyContext) -> Option<DeliveryTarget> {
         .map(str::trim)
         .filter(|g| !g.is_empty())?;
     Some(DeliveryTarget {
+        to: resolved_target(&channel, to),
         channel,
-        to: to.to_string(),
         account: keyed
             .account
             .as_deref()
@@ -124,6 +124,24 @@ fn announce_target(ctx: &PolicyContext) -> Option<DeliveryTarget> {
             .filter(|a| !a.is_empty())
             .map(str::to_string),
     })
+}
+
+/// A chat as a job's delivery names it on `channel`: a Discord or Slack chat is one of their
+/// channels (`channel:<id>`), any other channel's the bare id.
+pub fn chat_target(channel: &str, chat: &str) -> String {
+    match channel.to_ascii_lowercase().as_str() {
+        "discord" | "slack" if !chat.contains(':') => format!("channel:{chat}"),
+        _ => chat.to_string(),
+    }
+}
+
+/// The chat as OpenClaw resolves a job's delivery to it (seen in real runs): Discord keeps it
+/// one of its channels (`channel:<id>`), Slack and the others the bare id.
+fn resolved_target(channel: &str, chat: &str) -> String {
+    match channel {
+        "discord" => chat_target(channel, chat),
+        _ => chat.to_string(),
+    }
 }
 
 /// The `Runtime:` line when the release writes it into the user's message; the run's session
@@ -276,6 +294,16 @@ mod tests {
         );
         let eleventh = time::macros::datetime!(2026-12-11 00:00 UTC);
         assert!(time_lines(eleventh, "UTC").contains("December 11th, 2026 - 12:00 AM"));
+    }
+
+    #[test]
+    fn a_discord_or_slack_chat_is_one_of_their_channels() {
+        assert_eq!(chat_target("Discord", "4242"), "channel:4242");
+        assert_eq!(chat_target("slack", "C1"), "channel:C1");
+        assert_eq!(chat_target("slack", "user:U1"), "user:U1");
+        assert_eq!(chat_target("telegram", "-100123"), "-100123");
+        assert_eq!(resolved_target("discord", "4242"), "channel:4242");
+        assert_eq!(resolved_target("slack", "c1"), "c1");
     }
 
     #[test]
