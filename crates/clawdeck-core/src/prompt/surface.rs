@@ -132,7 +132,7 @@ fn adapt_to_channels(
             .and_then(|vs| vs.iter().find(|v| applies(v)))
         {
             tool.description = variant.description.clone();
-            tool.parameters = variant.parameters.clone();
+            tool.parameters = variant.parameters.value();
         }
     }
 }

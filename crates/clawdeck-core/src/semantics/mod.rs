@@ -368,7 +368,32 @@ pub struct ChannelVariant {
     #[serde(default)]
     pub when_pinned_widget: bool,
     pub description: String,
-    pub parameters: Value,
+    pub parameters: LazySchema,
+}
+
+/// A schema kept as the pack's JSON text until a turn takes it: the channel forms are a good
+/// part of a pack, and most commands never read them (parsed at load, they cost every cold
+/// start its memory).
+#[derive(Debug, Clone)]
+pub struct LazySchema(Box<serde_json::value::RawValue>);
+
+impl LazySchema {
+    /// The schema, parsed (`null` for text that is no JSON, which a pack's parse rules out).
+    pub fn value(&self) -> Value {
+        serde_json::from_str(self.0.get()).unwrap_or(Value::Null)
+    }
+}
+
+impl PartialEq for LazySchema {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.get() == other.0.get()
+    }
+}
+
+impl<'de> Deserialize<'de> for LazySchema {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Box::<serde_json::value::RawValue>::deserialize(deserializer).map(LazySchema)
+    }
 }
 
 /// The Tooling section's shape: header, the order of summarised tools, the closing lines.
