@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::context::PolicyContext;
 use crate::prompt::LlmView;
 use crate::prompt::job_message::{ScheduledJob, job_user_message_now};
-use crate::verify::prompt_compare::{normalize_prompt, similarity};
+use crate::verify::prompt_compare::{normalize_prompt, similarity, without_runtime_facts};
 
 /// The Runtime line's facts of the lab's own home, config and environment, left out on both
 /// sides: its fresh workspace (`repo=`), the mock it makes every agent's default model
@@ -72,20 +72,9 @@ fn compare(real: &str, ours: &str) -> MessageComparison {
 
 /// `text` with [`LAB_FACTS`] taken out of its Runtime line.
 fn without_lab_facts(text: &str) -> String {
-    let lines: Vec<String> = text
-        .split('\n')
-        .map(|line| match line.strip_prefix("Runtime: ") {
-            Some(facts) => {
-                let kept: Vec<&str> = facts
-                    .split(" | ")
-                    .filter(|f| !LAB_FACTS.iter().any(|lab| f.starts_with(lab)))
-                    .collect();
-                format!("Runtime: {}", kept.join(" | "))
-            }
-            None => line.to_string(),
-        })
-        .collect();
-    lines.join("\n")
+    without_runtime_facts(text, |fact| {
+        LAB_FACTS.iter().any(|lab| fact.starts_with(lab))
+    })
 }
 
 /// The report's line: the same, or how alike and the first line that differs.

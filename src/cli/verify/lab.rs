@@ -348,20 +348,9 @@ fn run_message_comparison(
 /// `real` without the `repo=` of its `Runtime:` line when that is the fresh workspace OpenClaw
 /// made a git repository in the lab's home (2026.8.2 names it), not the operator's.
 fn without_lab_repo(real: &str) -> String {
-    let lines: Vec<String> = real
-        .split('\n')
-        .map(|line| match line.strip_prefix("Runtime: ") {
-            Some(facts) => {
-                let kept: Vec<&str> = facts
-                    .split(" | ")
-                    .filter(|f| !(f.starts_with("repo=") && f.contains("/clawdeck-verify-")))
-                    .collect();
-                format!("Runtime: {}", kept.join(" | "))
-            }
-            None => line.to_string(),
-        })
-        .collect();
-    lines.join("\n")
+    verify::prompt_compare::without_runtime_facts(real, |fact| {
+        fact.starts_with("repo=") && fact.contains("/clawdeck-verify-")
+    })
 }
 
 /// Whether the config names the agent's workspace; when not, a local run's is the fresh one

@@ -130,6 +130,22 @@ pub fn normalize_prompt(prompt: &str, known: &[(&str, &str)]) -> String {
     keep_prefix(text, &TZ_LINE, TIME_ZONE)
 }
 
+/// `text` with the facts `drop` names (`repo=...`, `shell=...`) taken out of its `Runtime:`
+/// lines, the rest as they were.
+pub fn without_runtime_facts(text: &str, drop: impl Fn(&str) -> bool) -> String {
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|line| match line.strip_prefix("Runtime: ") {
+            Some(facts) => {
+                let kept: Vec<&str> = facts.split(" | ").filter(|f| !drop(f)).collect();
+                format!("Runtime: {}", kept.join(" | "))
+            }
+            None => line.to_string(),
+        })
+        .collect();
+    lines.join("\n")
+}
+
 /// What [`normalize_prompt`] should have taken out and did not: temporary paths, UUIDs, dates.
 /// Empty for a normalised prompt; the prompt suite asserts it of every recording.
 pub fn unnormalized_traces(prompt: &str) -> Vec<String> {
