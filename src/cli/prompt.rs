@@ -57,7 +57,7 @@ pub struct JobArgs {
 impl JobArgs {
     /// The job as the flags (or a cron session key) name it; placeholders for the rest.
     fn job(&self, session_key: Option<&str>) -> ScheduledJob {
-        let keyed_id = session_key.and_then(cron_job_id);
+        let keyed_id = session_key.and_then(clawdeck_core::session_key::cron_job_id);
         let or = |value: &Option<String>, default: &str| {
             value
                 .as_deref()
@@ -67,17 +67,11 @@ impl JobArgs {
                 .to_string()
         };
         ScheduledJob {
-            id: or(&self.job_id, keyed_id.unwrap_or("<job-id>")),
+            id: or(&self.job_id, keyed_id.as_deref().unwrap_or("<job-id>")),
             name: or(&self.job_name, "<job-name>"),
             message: or(&self.job_message, "<job-message>"),
         }
     }
-}
-
-/// The job a cron session key names (`agent:<id>:cron:<job>`, with or without `:run:<run>`).
-fn cron_job_id(key: &str) -> Option<&str> {
-    let (_, rest) = key.trim().split_once(":cron:")?;
-    rest.split(':').next().filter(|id| !id.is_empty())
 }
 
 fn parse_mode(text: &str) -> Result<PromptMode, String> {
@@ -123,11 +117,12 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
         });
     let router_note = router_note(&view, router_section.is_some());
 
-    let job = args.job.job(ctx.session_key.as_deref());
-    let user_message = job_user_message_now(&view, &ctx, &job);
+    // A scheduled job's user message, for the two outputs that show it.
+    let user_message =
+        || job_user_message_now(&view, &ctx, &args.job.job(ctx.session_key.as_deref()));
     if args.json {
         let mut out = prompt_json(&loaded, &registry, &view, router_note.as_deref());
-        if let Ok(message) = &user_message {
+        if let Ok(message) = &user_message() {
             out["user_message"] = json!(message);
         }
         outln!("{}", crate::cli::json_text::pretty(&out));
@@ -144,7 +139,7 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> u8 {
     let guard = super::output_guard(cli);
     let out = |text: &str| outln!("{}", guard.text(crate::sanitize::StdStream::Stdout, text));
     if args.user_message {
-        return match user_message {
+        return match user_message() {
             Ok(message) => {
                 out(&message);
                 exit::OK

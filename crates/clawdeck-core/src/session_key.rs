@@ -43,6 +43,13 @@ pub fn is_cron(key: &str) -> bool {
     agent_rest(key).is_some_and(|rest| rest.starts_with("cron:"))
 }
 
+/// The job a cron session belongs to: `<job>` of `agent:<agent>:cron:<job>[:run:<run>]`.
+pub fn cron_job_id(key: &str) -> Option<String> {
+    let rest = agent_rest(key)?;
+    let job = rest.strip_prefix("cron:")?.split(':').next()?;
+    (!job.is_empty()).then(|| job.to_string())
+}
+
 /// A cron job's own run session: `agent:<agent>:cron:<job>:run:<run>[:...]` (OpenClaw's
 /// `isCronRunSessionKey`).
 pub fn is_cron_run(key: &str) -> bool {
@@ -363,5 +370,14 @@ mod tests {
         }
         assert_eq!(parse("agent:main:main").agent.as_deref(), Some("main"));
         assert!(!parse("agent:subagent").subagent);
+    }
+
+    #[test]
+    fn a_cron_session_names_its_job() {
+        assert_eq!(cron_job_id("agent:main:cron:job-1").as_deref(), Some("job-1"));
+        assert_eq!(cron_job_id("agent:ops:cron:job-1:run:r1").as_deref(), Some("job-1"));
+        assert_eq!(cron_job_id("agent:main:cron:"), None);
+        assert_eq!(cron_job_id("agent:main:telegram:group:cron:x"), None);
+        assert_eq!(cron_job_id("agent:main:main"), None);
     }
 }

@@ -55,12 +55,10 @@ fn compare(real: &str, ours: &str) -> MessageComparison {
     };
     let real = without_lab_facts(&normalize_prompt(real, &known));
     let ours = without_lab_facts(&normalize_prompt(ours, &known));
-    let first_difference = real
-        .lines()
-        .map(Some)
-        .chain(std::iter::repeat(None))
-        .zip(ours.lines().map(Some).chain(std::iter::repeat(None)))
-        .take_while(|pair| *pair != (None, None))
+    let (real_lines, our_lines): (Vec<&str>, Vec<&str>) =
+        (real.lines().collect(), ours.lines().collect());
+    let first_difference = (0..real_lines.len().max(our_lines.len()))
+        .map(|i| (real_lines.get(i).copied(), our_lines.get(i).copied()))
         .find(|(a, b)| a != b)
         .map(|(a, b)| (a.unwrap_or("").to_string(), b.unwrap_or("").to_string()));
     MessageComparison {

@@ -135,19 +135,27 @@ pub fn run(cli: &Cli, args: &VerifyArgs) -> u8 {
             .notes
             .extend(unknown_model_note(&view.resolution.resolved));
     }
+    // The lab's local run as clawdeck predicts it, once: its prompt and a job's message read it.
+    let sent_text = observed.system_prompt.is_some() || observed.user_message.is_some();
+    let predicted = (args.gateway.is_none() && sent_text)
+        .then(|| run_prediction(&loaded, &registry, &ctx, &view))
+        .flatten();
     let report = Report {
         source: &source,
         observed: &observed,
         comparison: &comparison,
-        prompt: observed
-            .system_prompt
-            .as_deref()
-            .map(|real| run_prompt_comparison(&loaded, &registry, &ctx, args, &view, real)),
+        prompt: observed.system_prompt.as_deref().map(|real| {
+            let ours = predicted.as_ref().map(|(_, v)| v);
+            run_prompt_comparison(&loaded, args, &view, ours, real)
+        }),
         user_message: observed
             .user_message
             .as_deref()
-            .filter(|_| args.gateway.is_none())
-            .and_then(|real| run_message_comparison(&loaded, &registry, &ctx, &view, real)),
+            .zip(predicted.as_ref())
+            .filter(|_| ctx.is_scheduled())
+            .and_then(|(real, (run_ctx, run_view))| {
+                super::job_message::compare_job_message(run_view, run_ctx, real)
+            }),
     };
     print_report(cli, args, &loaded, &view, &report);
     if comparison.is_clean() {
@@ -285,29 +293,22 @@ fn ask_gateway(
 }
 
 /// The system prompt OpenClaw sent against the one clawdeck writes for the same run: a local
-/// run's session (a main session delegates) and model (the mock serves the agent's) are
-/// those clawdeck's prompt is built for.
+/// run's prediction (`predicted`: its session, where a main session delegates, and the model
+/// the mock serves), else the context's own view.
 fn run_prompt_comparison(
     loaded: &LoadedConfig,
-    registry: &Registry,
-    ctx: &PolicyContext,
     args: &VerifyArgs,
     view: &LlmView,
+    predicted: Option<&LlmView>,
     real: &str,
 ) -> PromptComparison {
     let agent = view.resolution.resolved.agent.as_str();
-    let ours = if args.gateway.is_none() {
-        run_prediction(loaded, registry, ctx, view)
-            .map(|(_, v)| v.prompt)
-            .unwrap_or_else(|| view.prompt.clone())
-    } else {
-        view.prompt.clone()
-    };
+    let ours = predicted.map_or(view.prompt.as_str(), |v| v.prompt.as_str());
     let fresh_workspace = args.gateway.is_none() && !workspace_configured(&loaded.raw, agent);
     if !fresh_workspace {
-        return compare_prompt(real, &ours);
+        return compare_prompt(real, ours);
     }
-    let mut comparison = compare_prompt(&without_lab_repo(real), &ours);
+    let mut comparison = compare_prompt(&without_lab_repo(real), ours);
     comparison.retain(|title| !is_fresh_workspace_section(title));
     comparison
 }
@@ -328,21 +329,6 @@ fn run_prediction(
     run_ctx.model = Some(model.model);
     let run_view = verify::predict(loaded, registry, &run_ctx).ok()?;
     Some((run_ctx, run_view))
-}
-
-/// A scheduled job's user message the lab's local run sent against clawdeck's.
-fn run_message_comparison(
-    loaded: &LoadedConfig,
-    registry: &Registry,
-    ctx: &PolicyContext,
-    view: &LlmView,
-    real: &str,
-) -> Option<super::job_message::MessageComparison> {
-    if !ctx.is_scheduled() {
-        return None;
-    }
-    let (run_ctx, run_view) = run_prediction(loaded, registry, ctx, view)?;
-    super::job_message::compare_job_message(&run_view, &run_ctx, real)
 }
 
 /// `real` without the `repo=` of its `Runtime:` line when that is the fresh workspace OpenClaw

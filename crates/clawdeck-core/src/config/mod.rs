@@ -372,6 +372,19 @@ impl LoadedConfig {
 /// The account OpenClaw reads when none is named (`normalizeAccountId`).
 pub(crate) const DEFAULT_ACCOUNT: &str = "default";
 
+/// A channel account's entry in `accounts` (`channels.<c>.accounts`) and its key as written:
+/// the exact key, else one that differs only in case or spaces (OpenClaw normalises ids).
+pub(crate) fn account_entry<'a>(
+    accounts: &'a serde_json::Map<String, serde_json::Value>,
+    id: &str,
+) -> Option<(&'a String, &'a serde_json::Value)> {
+    accounts.get_key_value(id).or_else(|| {
+        accounts
+            .iter()
+            .find(|(k, _)| k.trim().eq_ignore_ascii_case(id.trim()))
+    })
+}
+
 fn sorted_unique(mut items: Vec<String>) -> Vec<String> {
     items.sort();
     items.dedup();

@@ -136,14 +136,9 @@ fn usable_accounts(raw: &Value) -> Vec<serde_json::Map<String, Value>> {
         .collect()
 }
 
-/// An account's entry: its exact key, else one that differs only in case.
+/// An account's entry (see [`crate::config::account_entry`]).
 fn account_entry<'a>(accounts: &'a serde_json::Map<String, Value>, id: &str) -> Option<&'a Value> {
-    accounts.get(id).or_else(|| {
-        accounts
-            .iter()
-            .find(|(k, _)| k.trim().eq_ignore_ascii_case(id.trim()))
-            .map(|(_, v)| v)
-    })
+    crate::config::account_entry(accounts, id).map(|(_, v)| v)
 }
 
 /// The channel's keys (without `accounts` and `defaultAccount`) with the account's over them;

@@ -145,7 +145,8 @@ fn resolved_target(channel: &str, chat: &str) -> String {
 }
 
 /// The `Runtime:` line when the release writes it into the user's message; the run's session
-/// is the job's own (`agent:<id>:cron:<job>`) when no key names another.
+/// is the job's own run session (`agent:<id>:cron:<job>:run:<run>`, which the line names by its
+/// job) when no key names another.
 fn relocated_runtime_line(
     template: &PromptTemplate,
     run: &RunShape,
@@ -156,7 +157,11 @@ fn relocated_runtime_line(
     }
     let mut run = run.clone();
     if run.session_key.is_none() {
-        run.session_key = Some(format!("agent:{}:cron:{}", run.agent, job.id));
+        // The run's own id is not on the line: any will do.
+        run.session_key = Some(format!(
+            "agent:{}:cron:{}:run:{}",
+            run.agent, job.id, job.id
+        ));
     }
     Some(super::openclaw_prompt::runtime_line(
         &run,

@@ -383,8 +383,8 @@ fn reaction_facts(
     }
 }
 
-/// A channel account's setting: the account's own entry (`channels.<c>.accounts.<id>`, ids
-/// compared as OpenClaw normalises them) over the channel's.
+/// A channel account's setting: the account's own entry (`channels.<c>.accounts.<id>`; no
+/// account named is the `default` one, as OpenClaw reads it) over the channel's.
 fn account_setting<'a>(
     config: &'a LoadedConfig,
     channel: &str,
@@ -392,17 +392,15 @@ fn account_setting<'a>(
     setting: &str,
 ) -> Option<&'a Value> {
     let section = config.raw.get("channels")?.get(channel)?;
-    let own = account
+    let id = account
         .map(str::trim)
         .filter(|a| !a.is_empty())
-        .and_then(|id| {
-            let accounts = section.get("accounts")?.as_object()?;
-            let entry = accounts
-                .iter()
-                .find(|(key, _)| key.trim().eq_ignore_ascii_case(id))?
-                .1;
-            entry.get(setting)
-        });
+        .unwrap_or(crate::config::DEFAULT_ACCOUNT);
+    let own = section
+        .get("accounts")
+        .and_then(Value::as_object)
+        .and_then(|accounts| crate::config::account_entry(accounts, id))
+        .and_then(|(_, entry)| entry.get(setting));
     own.or_else(|| section.get(setting))
 }
 
@@ -436,8 +434,7 @@ pub(crate) fn runtime_line(run: &RunShape, place: RuntimeLinePlace) -> String {
         // A scheduled job's run names its job's session (`agent:<id>:cron:<job>`), and no id.
         let job_session = crate::session_key::cron_job_session(&key);
         parts.push(format!("session={}", job_session.unwrap_or(&key)));
-        let cron = job_session.is_some() || (in_message && crate::session_key::is_cron(&key));
-        if let Some(id) = session_id(run, cron) {
+        if let Some(id) = session_id(run, job_session.is_some()) {
             parts.push(format!("sessionId={id}"));
         }
     }
@@ -465,7 +462,7 @@ pub(crate) fn runtime_line(run: &RunShape, place: RuntimeLinePlace) -> String {
     if let Some(model) = &run.default_model {
         parts.push(format!("default_model={model}"));
     }
-    if let Some(shell) = runtime_shell().filter(|_| in_message) {
+    if in_message && let Some(shell) = runtime_shell() {
         parts.push(format!("shell={shell}"));
     }
     if let Some(channel) = &run.channel {
@@ -503,28 +500,26 @@ fn session_id(run: &RunShape, cron: bool) -> Option<String> {
 /// The shell OpenClaw names (`detectRuntimeShell`): `$OPENCLAW_SHELL`, else `$SHELL` unless it
 /// is a non-interactive one (`false`, `nologin`), by its file name.
 fn runtime_shell() -> Option<String> {
-    let name = |value: &str| -> Option<String> {
+    let name = |value: String| -> Option<String> {
         let base = Path::new(value.trim())
             .file_name()?
             .to_string_lossy()
-            .to_string();
-        let base = base
+            .into_owned();
+        let base: String = base
             .strip_suffix(".exe")
             .unwrap_or(&base)
             .chars()
             .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-            .collect::<String>();
+            .collect();
         (!base.is_empty()).then_some(base)
     };
-    if let Some(shell) = std::env::var("OPENCLAW_SHELL").ok().and_then(|s| name(&s)) {
+    if let Some(shell) = std::env::var("OPENCLAW_SHELL").ok().and_then(name) {
         return Some(shell);
     }
-    let shell = std::env::var("SHELL").ok()?;
-    let base = Path::new(shell.trim()).file_name()?.to_string_lossy();
-    if base == "false" || base == "nologin" {
-        return None;
-    }
-    name(&shell)
+    std::env::var("SHELL")
+        .ok()
+        .and_then(name)
+        .filter(|shell| shell != "false" && shell != "nologin")
 }
 
 /// Builds the prompt `template` writes for this run.

@@ -85,11 +85,8 @@ impl PluginInputs<'_> {
     fn account_config(&self, account: Option<&str>) -> Option<(&Value, KeyPath)> {
         let (channel, path) = self.channel_config()?;
         let account = account?.trim();
-        let (key, value) = channel
-            .get("accounts")?
-            .as_object()?
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(account))?;
+        let (key, value) =
+            crate::config::account_entry(channel.get("accounts")?.as_object()?, account)?;
         Some((value, path.key("accounts").key(key.clone())))
     }
 
