@@ -374,8 +374,14 @@ mod tests {
 
     #[test]
     fn a_cron_session_names_its_job() {
-        assert_eq!(cron_job_id("agent:main:cron:job-1").as_deref(), Some("job-1"));
-        assert_eq!(cron_job_id("agent:ops:cron:job-1:run:r1").as_deref(), Some("job-1"));
+        assert_eq!(
+            cron_job_id("agent:main:cron:job-1").as_deref(),
+            Some("job-1")
+        );
+        assert_eq!(
+            cron_job_id("agent:ops:cron:job-1:run:r1").as_deref(),
+            Some("job-1")
+        );
         assert_eq!(cron_job_id("agent:main:cron:"), None);
         assert_eq!(cron_job_id("agent:main:telegram:group:cron:x"), None);
         assert_eq!(cron_job_id("agent:main:main"), None);
