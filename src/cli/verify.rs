@@ -8,6 +8,19 @@ use clap::Args;
 
 use super::Cli;
 
+/// A prompt or message as verify compares it: normalised (the package, dates, ids) with this
+/// operator's home as `$HOME`, as real OpenClaw's is.
+#[cfg(feature = "verify")]
+fn normalized_here(text: &str) -> String {
+    let home = std::env::var("HOME").unwrap_or_default();
+    let known: Vec<(&str, &str)> = if home.len() > 1 {
+        vec![(home.as_str(), "$HOME")]
+    } else {
+        Vec::new()
+    };
+    crate::verify::prompt_compare::normalize_prompt(text, &known)
+}
+
 #[cfg(feature = "verify")]
 mod job_message;
 #[cfg(feature = "verify")]

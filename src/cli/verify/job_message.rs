@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::context::PolicyContext;
 use crate::prompt::LlmView;
 use crate::prompt::job_message::{ScheduledJob, job_user_message_now};
-use crate::verify::prompt_compare::{normalize_prompt, similarity, without_runtime_facts};
+use crate::verify::prompt_compare::{similarity, without_runtime_facts};
 
 /// The Runtime line's facts of the lab's own home, config and environment, left out on both
 /// sides: its fresh workspace (`repo=`), the mock it makes every agent's default model
@@ -47,14 +47,8 @@ fn job_id(message: &str) -> Option<&str> {
 }
 
 fn compare(real: &str, ours: &str) -> MessageComparison {
-    let home = std::env::var("HOME").unwrap_or_default();
-    let known: Vec<(&str, &str)> = if home.len() > 1 {
-        vec![(home.as_str(), "$HOME")]
-    } else {
-        Vec::new()
-    };
-    let real = without_lab_facts(&normalize_prompt(real, &known));
-    let ours = without_lab_facts(&normalize_prompt(ours, &known));
+    let real = without_lab_facts(&super::normalized_here(real));
+    let ours = without_lab_facts(&super::normalized_here(ours));
     let (real_lines, our_lines): (Vec<&str>, Vec<&str>) =
         (real.lines().collect(), ours.lines().collect());
     let first_difference = (0..real_lines.len().max(our_lines.len()))

@@ -366,15 +366,9 @@ fn is_fresh_workspace_section(title: &str) -> bool {
 /// The system prompt OpenClaw sent against clawdeck's, section by section, both normalised
 /// (homes, the package, dates, ids) so that only what the builders wrote differs.
 fn compare_prompt(real: &str, ours: &str) -> PromptComparison {
-    let home = std::env::var("HOME").unwrap_or_default();
-    let known: Vec<(&str, &str)> = if home.len() > 1 {
-        vec![(home.as_str(), "$HOME")]
-    } else {
-        Vec::new()
-    };
     verify::prompt_compare::compare_prompts(
-        &verify::prompt_compare::normalize_prompt(real, &known),
-        &verify::prompt_compare::normalize_prompt(ours, &known),
+        &super::normalized_here(real),
+        &super::normalized_here(ours),
     )
 }
 
