@@ -70,7 +70,7 @@ struct PromptCase {
     /// Its config with the placeholders filled.
     config_text: String,
     inputs: String,
-    /// The release series (`2026.8`) that skip it.
+    /// The release series (`2026.8`) that skip it or refuse its run (no prompt is sent).
     skipped_by: Vec<String>,
     /// Its recording keeps the system prompt (`"prompt": true`, or `promptSections`).
     prompt: bool,
@@ -112,7 +112,10 @@ fn prompt_cases() -> Vec<PromptCase> {
             .as_object()
             .into_iter()
             .flatten()
-            .filter(|(_, v)| v.get("skip").is_some())
+            // A release that skips the case, or refuses its run, sends no prompt.
+            .filter(|(_, v)| {
+                v.get("skip").is_some() || v.pointer("/expect/refused") == Some(&Value::Bool(true))
+            })
             .map(|(series, _)| series.clone())
             .collect();
         cases.push(PromptCase {

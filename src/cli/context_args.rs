@@ -115,6 +115,11 @@ pub struct ContextArgs {
     /// `default`
     #[arg(long, global = true, value_name = "ID", requires = "job_owner")]
     pub job_owner_account: Option<String>,
+    /// The channel the creator's turn came over (an owner's Telegram message), which the job
+    /// reads its account and group policy in when --job-owner names no channel
+    /// (`agent:<id>:main`); unset: a turn over no channel (an operator's client)
+    #[arg(long, global = true, value_name = "CHANNEL", requires = "job_owner")]
+    pub job_owner_channel: Option<String>,
 }
 
 /// `--scheduled-delivery`'s values: the core's modes, listed in `--help` and its errors.
@@ -157,6 +162,7 @@ impl ContextArgs {
             scheduled_delivery: self.scheduled_delivery,
             job_owner: self.job_owner.clone(),
             job_owner_account: self.job_owner_account.clone(),
+            job_owner_channel: self.job_owner_channel.clone(),
             channel_from_key: false,
             turn_channel: None,
             sender_rules_off: false,

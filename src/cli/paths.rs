@@ -192,7 +192,7 @@ fn data_and_cache_places() -> Vec<Place> {
             "demo skills",
             Kind::Dir,
             "reads, writes",
-            Some(crate::skills::demo::demo_skills_dir()),
+            Some(crate::config::demo_skills::demo_skills_dir()),
         )
         .from(&cache, "the embedded demo's skills"),
     ]

@@ -57,19 +57,18 @@ pub struct JobArgs {
 impl JobArgs {
     /// The job as the flags (or a cron session key) name it; placeholders for the rest.
     fn job(&self, session_key: Option<&str>) -> ScheduledJob {
-        let keyed_id = session_key.and_then(clawdeck_core::session_key::cron_job_id);
-        let or = |value: &Option<String>, default: &str| {
+        let placeholder = ScheduledJob::placeholder(session_key);
+        let or = |value: &Option<String>, default: String| {
             value
                 .as_deref()
                 .map(str::trim)
                 .filter(|v| !v.is_empty())
-                .unwrap_or(default)
-                .to_string()
+                .map_or(default, str::to_string)
         };
         ScheduledJob {
-            id: or(&self.job_id, keyed_id.as_deref().unwrap_or("<job-id>")),
-            name: or(&self.job_name, "<job-name>"),
-            message: or(&self.job_message, "<job-message>"),
+            id: or(&self.job_id, placeholder.id),
+            name: or(&self.job_name, placeholder.name),
+            message: or(&self.job_message, placeholder.message),
         }
     }
 }

@@ -106,6 +106,13 @@ pub struct PolicyContext {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[serde(alias = "jobOwnerAccount")]
     pub job_owner_account: Option<String>,
+    /// The channel the creator's own turn came over (an owner's Telegram message: OpenClaw's
+    /// `ownerOrigin`); it names the channel whose accounts and group policy the job reads only
+    /// when the creator's session key names none (a direct chat under `session.dmScope:
+    /// main` is `agent:<id>:main`). Unset: a turn over no channel (an operator's client).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(alias = "jobOwnerChannel")]
+    pub job_owner_channel: Option<String>,
     /// `channel` came from the session key, not from a flag: the key says where the session
     /// lives (its group policy), not that this turn arrived over that channel.
     #[serde(skip)]
@@ -190,6 +197,27 @@ impl TurnHost {
             TurnHost::AgentMethod => "a gateway's agent method",
             TurnHost::Reply => "a gateway's reply to a message",
             TurnHost::Scheduled => "a scheduled job's turn (the gateway's cron service)",
+        }
+    }
+}
+
+/// Where a job an agent made finds its creator's channel (whose accounts and group policy it
+/// reads) when the creator's session key names no group: a release's rule
+/// (`Semantics::creator_channel_from_turn`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CreatorChannel {
+    /// The channel the creator's own turn came over (2026.9's `ownerOrigin`).
+    CreatorsTurn,
+    /// The job's own turn's message provider: its delivery's channel (2026.8).
+    JobsTurn,
+}
+
+impl CreatorChannel {
+    /// The rule of a release whose pack says `creator_channel_from_turn`.
+    pub fn of(creator_channel_from_turn: bool) -> CreatorChannel {
+        match creator_channel_from_turn {
+            true => CreatorChannel::CreatorsTurn,
+            false => CreatorChannel::JobsTurn,
         }
     }
 }
@@ -447,8 +475,9 @@ impl PolicyContext {
 
     /// The context a job an agent created reads its group policy in: its creator's session
     /// (that key's channel and group) and account, whatever session the job runs in
-    /// (OpenClaw's `groupPolicySessionKey` and `ownerAccountId`). `None` for any other turn.
-    pub fn job_owner_context(&self) -> Option<PolicyContext> {
+    /// (OpenClaw's `groupPolicySessionKey` and `ownerAccountId`); where the key names no group,
+    /// the channel `from` says. `None` for any other turn.
+    pub fn job_owner_context(&self, from: CreatorChannel) -> Option<PolicyContext> {
         let key = self.job_owner_key()?.to_string();
         let owner = PolicyContext {
             session_key: Some(key),
@@ -460,7 +489,33 @@ impl PolicyContext {
             turn_channel: None,
             ..self.clone()
         };
-        Some(owner.with_session_key())
+        let mut owner = owner.with_session_key();
+        if owner.channel.is_none() {
+            // OpenClaw reads a channel from a group's key only; else the release's fallback.
+            owner.channel = match from {
+                CreatorChannel::CreatorsTurn => self.job_owner_turn_channel(),
+                CreatorChannel::JobsTurn => self
+                    .clone()
+                    .with_session_key()
+                    .message_provider()
+                    .map(str::to_lowercase),
+            };
+        }
+        Some(owner)
+    }
+
+    /// The channel the creator of a job an agent made wrote over (`job_owner_channel`, lower
+    /// case), where it decides something: the creator's session key names no group's channel.
+    /// `None` for any other turn.
+    pub fn job_owner_turn_channel(&self) -> Option<String> {
+        let key = self.job_owner_key()?;
+        if crate::session_key::parse(key).channel.is_some() {
+            return None;
+        }
+        self.job_owner_channel
+            .as_deref()
+            .map(|c| c.trim().to_lowercase())
+            .filter(|c| !c.is_empty())
     }
 
     /// Whether the scheduled job's cap restricts its tools (OpenClaw's `toolPolicyRestrictsTools`
@@ -618,7 +673,7 @@ mod tests {
             ..PolicyContext::default()
         }
         .with_session_key();
-        let owner = job.job_owner_context().unwrap();
+        let owner = job.job_owner_context(CreatorChannel::CreatorsTurn).unwrap();
         assert_eq!(owner.channel.as_deref(), Some("discord"));
         assert_eq!(owner.group.as_deref(), Some("42"));
         assert_eq!(owner.account.as_deref(), Some("bot2"));
@@ -629,11 +684,58 @@ mod tests {
             scheduled_tools: None,
             ..job.clone()
         };
-        assert_eq!(not_scheduled.job_owner_context(), None);
+        assert_eq!(
+            not_scheduled.job_owner_context(CreatorChannel::CreatorsTurn),
+            None
+        );
         let blank = PolicyContext {
             job_owner: Some("  ".into()),
             ..job
         };
-        assert_eq!(blank.job_owner_context(), None);
+        assert_eq!(blank.job_owner_context(CreatorChannel::CreatorsTurn), None);
+    }
+
+    #[test]
+    fn the_creators_channel_counts_only_where_its_session_key_names_none() {
+        let job = PolicyContext {
+            scheduled_tools: Some(vec!["read".into()]),
+            job_owner: Some("agent:main:main".into()),
+            job_owner_account: Some("work".into()),
+            job_owner_channel: Some(" Telegram ".into()),
+            ..PolicyContext::default()
+        };
+        let owner = job.job_owner_context(CreatorChannel::CreatorsTurn).unwrap();
+        assert_eq!(owner.channel.as_deref(), Some("telegram"));
+        assert_eq!(owner.group, None);
+        let over_no_channel = PolicyContext {
+            job_owner_channel: None,
+            ..job.clone()
+        };
+        assert_eq!(
+            over_no_channel
+                .job_owner_context(CreatorChannel::CreatorsTurn)
+                .unwrap()
+                .channel,
+            None
+        );
+        // 2026.8 reads the job's own turn's channel instead: its delivery's.
+        let announcing = PolicyContext {
+            channel: Some("Telegram".into()),
+            scheduled_delivery: Some(ScheduledDelivery::Announce),
+            ..over_no_channel
+        };
+        let of = |from| announcing.job_owner_context(from).unwrap().channel;
+        assert_eq!(of(CreatorChannel::JobsTurn).as_deref(), Some("telegram"));
+        assert_eq!(of(CreatorChannel::CreatorsTurn), None);
+        // A key naming a channel wins over the turn's.
+        let in_a_group = PolicyContext {
+            job_owner: Some("agent:main:discord:group:42".into()),
+            ..job
+        };
+        let owner = in_a_group
+            .job_owner_context(CreatorChannel::CreatorsTurn)
+            .unwrap();
+        assert_eq!(owner.channel.as_deref(), Some("discord"));
+        assert_eq!(owner.group.as_deref(), Some("42"));
     }
 }

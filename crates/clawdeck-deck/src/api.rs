@@ -58,7 +58,7 @@ pub mod config {
 
 pub mod context {
     pub use clawdeck_core::context::{
-        CHAT_SEND_CHANNEL, PolicyContext, ScheduledDelivery, TurnHost,
+        CHAT_SEND_CHANNEL, CreatorChannel, PolicyContext, ScheduledDelivery, TurnHost,
     };
 }
 
@@ -128,6 +128,9 @@ pub mod prompt {
     }
     pub mod view {
         pub use clawdeck_core::prompt::view::{LlmView, LlmViewOptions, build_llm_view};
+    }
+    pub mod job_message {
+        pub use clawdeck_core::prompt::job_message::{ScheduledJob, job_user_message_at};
     }
 }
 

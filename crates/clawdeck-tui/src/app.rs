@@ -694,7 +694,7 @@ impl App {
                     return false;
                 }
                 match result {
-                    Ok(view) => self.prompt.set_view(&view),
+                    Ok(view) => self.prompt.set_view(&view, self.clock.wall()),
                     Err(e) => self.prompt.error = Some(e),
                 }
                 self.view == ViewId::Prompt

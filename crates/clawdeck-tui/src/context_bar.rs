@@ -100,10 +100,14 @@ pub(crate) enum Field {
     Delivery,
     /// The session of the agent's turn that made the scheduled job (`--job-owner`).
     JobOwner,
+    /// The channel account that turn wrote from (`--job-owner-account`).
+    JobOwnerAccount,
+    /// The channel that turn came over (`--job-owner-channel`).
+    JobOwnerChannel,
 }
 
 impl Field {
-    pub(crate) const ALL: [Field; 18] = [
+    pub(crate) const ALL: [Field; 20] = [
         Field::Agent,
         Field::Provider,
         Field::Model,
@@ -118,6 +122,8 @@ impl Field {
         Field::Scheduled,
         Field::Delivery,
         Field::JobOwner,
+        Field::JobOwnerAccount,
+        Field::JobOwnerChannel,
         Field::GatewayRun,
         Field::Client,
         Field::Session,
@@ -144,6 +150,8 @@ impl Field {
             Field::Scheduled => "scheduled",
             Field::Delivery => "delivery",
             Field::JobOwner => "made in",
+            Field::JobOwnerAccount => "made as",
+            Field::JobOwnerChannel => "made over",
         }
     }
 }
@@ -198,6 +206,8 @@ fn field_value(ctx: &PolicyContext, field: Field) -> Option<String> {
         }),
         Field::Delivery => ctx.delivery().map(|d| d.as_str().to_string()),
         Field::JobOwner => ctx.job_owner.clone(),
+        Field::JobOwnerAccount => ctx.job_owner_account.clone(),
+        Field::JobOwnerChannel => ctx.job_owner_channel.clone(),
     }
 }
 
@@ -262,8 +272,16 @@ fn set_field(ctx: &mut PolicyContext, field: Field, value: Option<String>) {
             if value.is_some() && !ctx.is_scheduled() {
                 schedule(ctx, Some(vec![ALL_TOOLS_CAP.to_string()]));
             }
+            if value.is_none() {
+                ctx.job_owner_account = None;
+                ctx.job_owner_channel = None;
+            }
             ctx.job_owner = value;
         }
+        // Only a job an agent made has a maker's account and channel.
+        Field::JobOwnerAccount if ctx.job_owner.is_some() => ctx.job_owner_account = value,
+        Field::JobOwnerChannel if ctx.job_owner.is_some() => ctx.job_owner_channel = value,
+        Field::JobOwnerAccount | Field::JobOwnerChannel => {}
         Field::Owner | Field::Subagent | Field::Sandbox | Field::GatewayRun | Field::Heartbeat => {}
     }
 }
@@ -309,6 +327,7 @@ fn schedule(ctx: &mut PolicyContext, cap: Option<Vec<String>>) {
         // No job, no job's maker.
         ctx.job_owner = None;
         ctx.job_owner_account = None;
+        ctx.job_owner_channel = None;
     }
     ctx.scheduled_tools = cap;
 }
@@ -691,6 +710,8 @@ impl ContextEditor {
             Field::Scheduled => &[ALL_TOOLS_CAP.to_string()],
             Field::Delivery => &ScheduledDelivery::ALL.map(|d| d.as_str().to_string()),
             Field::JobOwner => &choices.spawners,
+            Field::JobOwnerAccount => &choices.accounts,
+            Field::JobOwnerChannel => &choices.channels,
             _ => &[],
         };
         let unset = match (field, &choices.default_agent) {
@@ -871,7 +892,10 @@ mod tests {
         assert_eq!(ctx.scheduled_tools, Some(vec!["*".to_string()]));
         assert_eq!(field_value(&ctx, Field::JobOwner).as_deref(), Some(made_in));
         assert_eq!(
-            ctx.job_owner_context().unwrap().group.as_deref(),
+            ctx.job_owner_context(crate::context::CreatorChannel::CreatorsTurn)
+                .unwrap()
+                .group
+                .as_deref(),
             Some("-100777")
         );
         set_field(&mut ctx, Field::Scheduled, Some("read".into()));
@@ -886,6 +910,25 @@ mod tests {
         set_field(&mut ctx, Field::JobOwner, Some(made_in.into()));
         toggle_heartbeat(&mut ctx);
         assert_eq!((&ctx.scheduled_tools, &ctx.job_owner), (&None, &None));
+        // The maker's account and channel only with a maker, and gone with it.
+        set_field(&mut ctx, Field::JobOwnerChannel, Some("telegram".into()));
+        assert_eq!(ctx.job_owner_channel, None);
+        set_field(&mut ctx, Field::JobOwner, Some("agent:main:main".into()));
+        set_field(&mut ctx, Field::JobOwnerAccount, Some("work".into()));
+        set_field(&mut ctx, Field::JobOwnerChannel, Some("telegram".into()));
+        assert_eq!(
+            field_value(&ctx, Field::JobOwnerAccount).as_deref(),
+            Some("work")
+        );
+        assert_eq!(
+            field_value(&ctx, Field::JobOwnerChannel).as_deref(),
+            Some("telegram")
+        );
+        set_field(&mut ctx, Field::JobOwner, None);
+        assert_eq!(
+            (&ctx.job_owner_account, &ctx.job_owner_channel),
+            (&None, &None)
+        );
     }
 
     #[test]

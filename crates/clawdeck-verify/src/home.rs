@@ -334,6 +334,7 @@ pub(crate) fn inexpressible(ctx: &PolicyContext) -> Vec<&'static str> {
     }
     out.extend(provider_unsayable(ctx));
     out.extend(client_unsayable(ctx));
+    out.extend(super::job_creator::creator_unsayable(ctx));
     out
 }
 

@@ -113,7 +113,12 @@ pub(crate) async fn add_and_run(
 ) -> Result<String, VerifyError> {
     let (id, carried) = match turn.ctx.job_owner_key() {
         Some(owner) => {
-            let id = agent_adds_job(client, turn, owner, job, mock, deadline).await?;
+            let id = if super::job_creator::creator_over_telegram(turn.ctx) {
+                // The creator's Telegram message (see `job_creator`) adds it by itself.
+                await_agents_job(client, turn, owner, mock, deadline).await?
+            } else {
+                agent_adds_job(client, turn, owner, job, mock, deadline).await?
+            };
             let mark = format!("[cron:{id}");
             (id, mark)
         }
@@ -156,17 +161,12 @@ async fn agent_adds_job(
     client: &GatewayClient,
     turn: JobTurn<'_>,
     owner: &str,
-    mut job: Value,
+    job: Value,
     mock: &RecordingMock,
     deadline: Instant,
 ) -> Result<String, VerifyError> {
-    // The creator's agent owns the job.
-    if let Some(fields) = job.as_object_mut() {
-        fields.remove("agentId");
-    }
-    let call = json!({ "action": "add", "job": job });
     let mut params = json!({
-        "message": format!("{CALL_MARKER} {AUTOMATIONS_TOOL} {call}"),
+        "message": creator_message(job),
         "agentId": turn.agent,
         "sessionKey": owner,
         "idempotencyKey": format!("clawdeck-verify-creator-{}", std::process::id()),
@@ -178,6 +178,28 @@ async fn agent_adds_job(
         .request("agent", params)
         .await
         .map_err(|err| gateway_error("agent", err))?;
+    await_agents_job(client, turn, owner, mock, deadline).await
+}
+
+/// The creator's message: the mock's scripted call of the automations tool adding `job`, which
+/// the creator's agent owns.
+pub(crate) fn creator_message(mut job: Value) -> String {
+    if let Some(fields) = job.as_object_mut() {
+        fields.remove("agentId");
+    }
+    let call = json!({ "action": "add", "job": job });
+    format!("{CALL_MARKER} {AUTOMATIONS_TOOL} {call}")
+}
+
+/// The id of the job the creator's turn in `owner` added, read back from the gateway's list
+/// until `deadline`; OpenClaw must have stored the context's cap.
+async fn await_agents_job(
+    client: &GatewayClient,
+    turn: JobTurn<'_>,
+    owner: &str,
+    mock: &RecordingMock,
+    deadline: Instant,
+) -> Result<String, VerifyError> {
     loop {
         let listed = client
             .request("cron.list", json!({ "includeDisabled": true }))

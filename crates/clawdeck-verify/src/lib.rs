@@ -6,7 +6,8 @@
 //!   process group, hard timeout); the recorded request is the observation.
 //! - [`private_gateway`]: turns only a gateway runs (a non-owner's, a channel sender's) on a
 //!   private gateway; [`telegram_stub`] + [`sender_run`]: the sender's direct message through
-//!   OpenClaw's own Telegram channel.
+//!   OpenClaw's own Telegram channel; [`job_creator`]: a job an agent made from an owner's
+//!   Telegram message.
 //! - [`gateway`]: the same question put to a running gateway (`tools.effective`).
 //!
 //! Reading and comparing observations is `clawdeck_core::comparison`, re-exported here.
@@ -14,6 +15,7 @@
 mod cli_run;
 pub mod gateway;
 pub mod home;
+mod job_creator;
 mod lab_job;
 mod loopback_http;
 pub mod mock;

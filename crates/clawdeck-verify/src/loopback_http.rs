@@ -102,6 +102,22 @@ pub(crate) fn json_response(status: StatusCode, value: &Value) -> Response<Full<
     response
 }
 
+/// Posts `body` to a stand-in on loopback and reads its JSON answer (tests).
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+pub(crate) async fn post_json(url: &str, body: &Value) -> Value {
+    let client = crate::router::http_client::gateway_http_client().unwrap();
+    client
+        .post(url)
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 /// A stand-in's shared state; a poisoned lock still holds what the requests recorded.
 pub(crate) fn lock<T>(state: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     state

@@ -283,15 +283,8 @@ mod tests {
         let client = crate::router::http_client::gateway_http_client().unwrap();
         let url = format!("{}/chat/completions", mock.base_url());
 
-        let whole: Value = client
-            .post(&url)
-            .json(&json!({"model": "m", "messages": [], "tools": [{"type": "function"}]}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let body = json!({"model": "m", "messages": [], "tools": [{"type": "function"}]});
+        let whole = crate::loopback_http::post_json(&url, &body).await;
         assert_eq!(whole["choices"][0]["message"]["content"], MOCK_REPLY);
         assert_eq!(whole["model"], "m");
 

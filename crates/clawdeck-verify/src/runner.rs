@@ -243,6 +243,9 @@ pub async fn observe_cli(
     if !lost.is_empty() {
         return Err(VerifyError::Inexpressible(lost.join(", ")));
     }
+    if super::job_creator::creator_over_telegram(ctx) {
+        return observe_job_made_over_telegram(config, agent, ctx, options).await;
+    }
     if ctx.is_scheduled() {
         let start = super::private_gateway::Start::Scheduled;
         return observe_through_gateway(config, agent, ctx, options, start).await;
@@ -477,11 +480,7 @@ impl InboundStub {
         match sender_channel(ctx) {
             SenderChannel::Telegram => {
                 let sender = super::sender_run::telegram_sender(ctx);
-                let stub = super::telegram_stub::TelegramStub::start(sender, message)
-                    .await
-                    .map_err(|err| {
-                        VerifyError::Mock(format!("the stand-in Telegram Bot API: {err}"))
-                    })?;
+                let stub = Self::telegram(sender, message, None).await?;
                 let config =
                     super::sender_run::with_telegram_inbound(isolated, &stub.api_root(), agent);
                 Ok((InboundStub::Telegram(stub), config))
@@ -499,6 +498,35 @@ impl InboundStub {
         }
     }
 
+    /// The stand-in Bot API, `message` waiting for the bot `recipient` names (any bot's when
+    /// `None`).
+    async fn telegram(
+        sender: super::telegram_stub::TelegramSender,
+        message: &str,
+        recipient: Option<String>,
+    ) -> Result<super::telegram_stub::TelegramStub, VerifyError> {
+        super::telegram_stub::TelegramStub::start(sender, message, recipient)
+            .await
+            .map_err(|err| VerifyError::Mock(format!("the stand-in Telegram Bot API: {err}")))
+    }
+
+    /// The turn `start` starts on a private gateway beside this stand-in, whose message it
+    /// waits for (a timeout says how far the message got); then the stand-in and the mock stop.
+    async fn observe_beside(
+        self,
+        prepared: Prepared,
+        isolated: &Value,
+        turn: (&str, &PolicyContext, &RunOptions),
+        start: super::private_gateway::Start,
+    ) -> Result<ObservedView, VerifyError> {
+        let (agent, ctx, options) = turn;
+        let observed = on_private_gateway(&prepared, isolated, agent, ctx, options, start).await;
+        let observed = self.with_progress(observed);
+        self.stop().await;
+        prepared.mock.stop().await;
+        observed
+    }
+
     /// How far the message got, for a timeout.
     fn progress(&self) -> String {
         match self {
@@ -511,6 +539,20 @@ impl InboundStub {
                 describe_calls(&stub.calls(), stub.delivered(), "streamed")
             ),
         }
+    }
+
+    /// The observation, a timeout saying how far the message got.
+    fn with_progress(
+        &self,
+        observed: Result<ObservedView, VerifyError>,
+    ) -> Result<ObservedView, VerifyError> {
+        observed.map_err(|err| match err {
+            VerifyError::Timeout { command, seconds } => VerifyError::Timeout {
+                command: format!("{command}; {}", self.progress()),
+                seconds,
+            },
+            other => other,
+        })
     }
 
     async fn stop(self) {
@@ -545,18 +587,46 @@ pub async fn observe_inbound(
     let (stub, isolated) =
         InboundStub::start(ctx, &prepared.isolated, &spawner_agent, &message).await?;
     let start = super::private_gateway::Start::Inbound;
-    let observed = on_private_gateway(&prepared, &isolated, agent, ctx, options, start).await;
-    let observed = observed.map_err(|err| match err {
-        // Say how far the message got.
-        VerifyError::Timeout { command, seconds } => VerifyError::Timeout {
-            command: format!("{command}; {}", stub.progress()),
-            seconds,
-        },
-        other => other,
-    });
-    stub.stop().await;
-    prepared.mock.stop().await;
-    observed
+    stub.observe_beside(prepared, &isolated, (agent, ctx, options), start)
+        .await
+}
+
+/// A job an agent made from an owner's Telegram direct message (see `job_creator`): the
+/// message, waiting at a stand-in Bot API for the creator's account, makes the creator's turn
+/// add the job; the private gateway then runs it, and its turn is observed.
+async fn observe_job_made_over_telegram(
+    config: &Value,
+    agent: &str,
+    ctx: &PolicyContext,
+    options: &RunOptions,
+) -> Result<ObservedView, VerifyError> {
+    let lost = super::job_creator::creator_unsayable_in(config, ctx);
+    if !lost.is_empty() {
+        return Err(VerifyError::Inexpressible(lost.join(", ")));
+    }
+    let prepared = prepare(config, agent, ctx, options).await?;
+    let key = ctx.session_key.as_deref().filter(|k| !k.trim().is_empty());
+    let turn = super::lab_job::JobTurn {
+        agent,
+        ctx,
+        message: RUN_MESSAGE,
+    };
+    let message = super::lab_job::creator_message(super::lab_job::scheduled_job(turn, key));
+    let sender = super::sender_run::telegram_sender(&PolicyContext::default());
+    let recipient = super::job_creator::creator_token(&prepared.isolated, ctx);
+    let sender_id = sender.id;
+    let stub = InboundStub::telegram(sender, &message, Some(recipient)).await?;
+    let isolated = super::job_creator::with_telegram_creator(
+        &prepared.isolated,
+        &stub.api_root(),
+        agent,
+        ctx,
+        sender_id,
+    );
+    let start = super::private_gateway::Start::Scheduled;
+    InboundStub::Telegram(stub)
+        .observe_beside(prepared, &isolated, (agent, ctx, options), start)
+        .await
 }
 
 /// Stores `profiles` in the run's home with OpenClaw's own writer, each with a stand-in key:

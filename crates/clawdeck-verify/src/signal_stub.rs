@@ -211,15 +211,11 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(again, "", "the message goes out once");
-        let rpc: Value = client
-            .post(format!("{}/api/v1/rpc", stub.url()))
-            .json(&json!({"jsonrpc": "2.0", "method": "listGroups", "id": "7"}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let rpc = crate::loopback_http::post_json(
+            &format!("{}/api/v1/rpc", stub.url()),
+            &json!({"jsonrpc": "2.0", "method": "listGroups", "id": "7"}),
+        )
+        .await;
         assert_eq!(rpc["id"], "7");
         assert_eq!(rpc["result"], json!([]));
         assert_eq!(

@@ -67,6 +67,8 @@ struct State {
     acknowledged: bool,
     next_message_id: i64,
     calls: Vec<String>,
+    /// The bot token the message waits for; any bot's when unset.
+    recipient: Option<String>,
 }
 
 /// The running stand-in; stops when dropped or on [`TelegramStub::stop`].
@@ -76,14 +78,21 @@ pub(crate) struct TelegramStub {
 }
 
 impl TelegramStub {
-    /// Binds 127.0.0.1 on a free port; the message `text` from `sender` waits in `getUpdates`.
-    pub async fn start(sender: TelegramSender, text: &str) -> std::io::Result<Self> {
+    /// Binds 127.0.0.1 on a free port; the message `text` from `sender` waits in `getUpdates`,
+    /// for the bot whose token is `recipient` when given: several accounts poll one stand-in,
+    /// each its own bot.
+    pub async fn start(
+        sender: TelegramSender,
+        text: &str,
+        recipient: Option<String>,
+    ) -> std::io::Result<Self> {
         let state = Arc::new(Mutex::new(State {
             sender,
             text: text.to_string(),
             acknowledged: false,
             next_message_id: 100,
             calls: Vec::new(),
+            recipient,
         }));
         let shared = state.clone();
         let server = LoopbackServer::start(move |req| handle(req, shared.clone())).await?;
@@ -163,18 +172,36 @@ fn method_of(path: &str) -> String {
         .to_string()
 }
 
+/// `/bot<token>/<method>` → the token.
+fn token_of(path: &str) -> &str {
+    path.split('/')
+        .find_map(|part| part.strip_prefix("bot"))
+        .unwrap_or_default()
+}
+
+/// The bot's user id: the number its token starts with.
+fn bot_id(token: &str) -> i64 {
+    token
+        .split(':')
+        .next()
+        .and_then(|id| id.parse().ok())
+        .unwrap_or(7_000_001)
+}
+
 async fn handle(req: Request<Incoming>, state: Arc<Mutex<State>>) -> Response<Full<Bytes>> {
     let method = method_of(req.uri().path());
+    let token = token_of(req.uri().path()).to_string();
     let params = parameters(req).await;
     let result = if method == "getUpdates" {
         let pending = {
             let mut s = lock(&state);
             s.calls.push(method.clone());
+            let recipient = s.recipient.as_ref().is_none_or(|r| *r == token);
             // Offset 2 or more acknowledges update 1.
-            if number(&params, "offset") >= 2 {
+            if recipient && number(&params, "offset") >= 2 {
                 s.acknowledged = true;
             }
-            (!s.acknowledged).then(|| {
+            (recipient && !s.acknowledged).then(|| {
                 json!([{
                     "update_id": 1,
                     "message": {
@@ -196,14 +223,14 @@ async fn handle(req: Request<Incoming>, state: Arc<Mutex<State>>) -> Response<Fu
     } else {
         let mut s = lock(&state);
         s.calls.push(method.clone());
-        answer(&method, &params, &mut s)
+        answer(&method, &params, &mut s, bot_id(&token))
     };
     json_response(StatusCode::OK, &json!({"ok": true, "result": result}))
 }
 
 /// Every other method: what Telegram would answer, as far as OpenClaw reads it.
-fn answer(method: &str, params: &Map<String, Value>, s: &mut State) -> Value {
-    let bot = json!({"id": 7000001, "is_bot": true, "first_name": "clawdeck verify",
+fn answer(method: &str, params: &Map<String, Value>, s: &mut State, bot_id: i64) -> Value {
+    let bot = json!({"id": bot_id, "is_bot": true, "first_name": "clawdeck verify",
                      "username": "clawdeck_verify_bot"});
     match method {
         "getMe" => {
@@ -242,21 +269,11 @@ mod tests {
             first_name: "Alice".into(),
             last_name: Some("Example".into()),
         };
-        let stub = TelegramStub::start(sender, "hello").await.unwrap();
-        let client = crate::router::http_client::gateway_http_client().unwrap();
+        let stub = TelegramStub::start(sender, "hello", None).await.unwrap();
         let call = |method: &str, body: Value| {
             let url = format!("{}/bot{BOT_TOKEN}/{method}", stub.api_root());
-            let client = client.clone();
             async move {
-                let answer: Value = client
-                    .post(url)
-                    .json(&body)
-                    .send()
-                    .await
-                    .unwrap()
-                    .json()
-                    .await
-                    .unwrap();
+                let answer = crate::loopback_http::post_json(&url, &body).await;
                 assert_eq!(answer["ok"], true);
                 answer["result"].clone()
             }
@@ -279,6 +296,34 @@ mod tests {
             stub.calls(),
             ["getMe", "getUpdates", "getUpdates", "sendMessage"]
         );
+        stub.stop().await;
+    }
+
+    #[tokio::test]
+    async fn a_message_for_one_bot_waits_only_for_that_bot() {
+        let sender = TelegramSender {
+            id: 42,
+            username: None,
+            first_name: "Alice".into(),
+            last_name: None,
+        };
+        let stub = TelegramStub::start(sender, "hello", Some("7000102:x".into()))
+            .await
+            .unwrap();
+        let updates = |token: &'static str, offset: i64| {
+            let url = format!("{}/bot{token}/getUpdates", stub.api_root());
+            async move {
+                let body = json!({"offset": offset, "timeout": 0});
+                crate::loopback_http::post_json(&url, &body).await["result"].clone()
+            }
+        };
+        assert_eq!(updates("7000101:x", 0).await, json!([]));
+        // Another bot's later offset acknowledges nothing.
+        assert_eq!(updates("7000101:x", 2).await, json!([]));
+        assert_eq!(updates("7000102:x", 0).await[0]["message"]["text"], "hello");
+        assert!(!stub.acknowledged());
+        assert_eq!(updates("7000102:x", 2).await, json!([]));
+        assert!(stub.acknowledged());
         stub.stop().await;
     }
 }

@@ -5,6 +5,7 @@
 //! `clawdeck.json5` next to that file (defaults when absent; the demo has its own).
 
 mod accepted;
+pub mod demo_skills;
 pub mod demo_workspace;
 pub mod depth;
 mod error;
@@ -630,9 +631,40 @@ pub fn load_demo() -> Result<LoadedConfig, ConfigError> {
     let settings = parse_settings(DEMO_SETTINGS, "<embedded demo>/clawdeck.json5")?;
     loaded.settings = settings;
     use_demo_workspace(&mut loaded);
+    use_demo_skills(&mut loaded);
     select_pack(&mut loaded, VersionProbe::Skip)?;
     schema_check::refuse_if_invalid(&loaded, Some(DEMO_CONFIG))?;
     Ok(loaded)
+}
+
+/// Names the skills clawdeck writes for the demo in its `skills.load.extraDirs`, where OpenClaw
+/// reads them too; when they cannot be written the demo has no skills of its own.
+fn use_demo_skills(loaded: &mut LoadedConfig) {
+    let Some(dir) = demo_skills::materialize_demo_skills() else {
+        return;
+    };
+    let Some(root) = loaded.raw.as_object_mut() else {
+        return;
+    };
+    let load = root
+        .entry("skills")
+        .or_insert_with(|| serde_json::json!({}))
+        .as_object_mut()
+        .map(|skills| {
+            skills
+                .entry("load")
+                .or_insert_with(|| serde_json::json!({}))
+        });
+    if let Some(dirs) = load
+        .and_then(Value::as_object_mut)
+        .map(|load| {
+            load.entry("extraDirs")
+                .or_insert_with(|| serde_json::json!([]))
+        })
+        .and_then(Value::as_array_mut)
+    {
+        dirs.push(Value::String(dir.display().to_string()));
+    }
 }
 
 /// Points the demo's `agents.defaults.workspace` at the workspace clawdeck creates for it

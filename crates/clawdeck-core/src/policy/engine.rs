@@ -193,7 +193,8 @@ pub fn resolve(
         );
     }
     // A job an agent made from an account no longer configured does not run at all.
-    if let Some(why) = super::scheduled_cap::unavailable_creator_account(cfg, &ctx) {
+    let from = crate::context::CreatorChannel::of(registry.semantics.creator_channel_from_turn);
+    if let Some(why) = super::scheduled_cap::unavailable_creator_account(cfg, &ctx, from) {
         resolution.refusal = Some(why);
     }
     resolution.context = ctx;
@@ -300,6 +301,7 @@ pub fn resolve_layers(
             turn: crate::context::TurnHost::Local,
             delivery: None,
             job_owner: None,
+            job_owner_channel: None,
             channel: None,
             turn_channel: None,
             openclaw: registry.semantics.id.clone(),

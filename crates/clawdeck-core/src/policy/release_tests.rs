@@ -105,6 +105,42 @@ fn the_2026_8_pack_says_slack_channel_keys_match_case_sensitively() {
     assert!(today.plugin_allowlist_patterns);
 }
 
+/// A job an agent made in `agent:main:main` (no channel in its creator's key) from the
+/// Telegram account `work`: 2026.9 looks for the account in the channel the creator's turn
+/// came over, 2026.8 in the job's own delivery's (seen on both releases:
+/// tests/fixtures/fidelity/agent-job-*-main-session).
+#[test]
+fn where_a_job_finds_its_creators_account_is_the_releases_rule() {
+    let config =
+        "{ channels: { telegram: { botToken: '1:a', accounts: { work: { botToken: '2:b' } } } } }";
+    let job = |channel: Option<&str>, creator: Option<&str>| PolicyContext {
+        scheduled_tools: Some(vec!["read".into()]),
+        scheduled_delivery: channel.map(|_| crate::context::ScheduledDelivery::Announce),
+        channel: channel.map(str::to_string),
+        job_owner: Some("agent:main:main".into()),
+        job_owner_account: Some("work".into()),
+        job_owner_channel: creator.map(str::to_string),
+        ..PolicyContext::default()
+    };
+    let refused = |pack: &str, ctx: &PolicyContext| resolve_in(pack, config, ctx).refusal.is_some();
+    let announcing = job(Some("telegram"), None);
+    assert!(refused("2026.9", &announcing));
+    assert!(!refused("2026.8", &announcing));
+    let over_telegram = job(None, Some("telegram"));
+    assert!(!refused("2026.9", &over_telegram));
+    assert!(refused("2026.8", &over_telegram));
+    assert!(
+        !crate::semantics::embedded("2026.8")
+            .unwrap()
+            .creator_channel_from_turn
+    );
+    assert!(
+        crate::semantics::embedded("2026.9")
+            .unwrap()
+            .creator_channel_from_turn
+    );
+}
+
 /// Issue 33 item 1: with Tool Search on (2026.9's default) OpenClaw adds its controls to every
 /// layer's allowlist, and `allow: []` is an allowlist there: the layer keeps only the controls.
 /// With Tool Search off, `[]` restricts nothing.

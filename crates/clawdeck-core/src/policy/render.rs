@@ -69,6 +69,9 @@ pub fn render_context(res: &Resolution) -> String {
     }
     if let Some(owner) = &r.job_owner {
         let _ = write!(out, " · made by an agent in {owner}");
+        if let Some(channel) = &r.job_owner_channel {
+            let _ = write!(out, " (its channel: {channel})");
+        }
     }
     out.push('\n');
     if !r.openclaw.is_empty() {

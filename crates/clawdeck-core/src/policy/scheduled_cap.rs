@@ -129,8 +129,9 @@ impl Cap {
 pub(crate) fn unavailable_creator_account(
     cfg: &crate::config::LoadedConfig,
     ctx: &PolicyContext,
+    from: crate::context::CreatorChannel,
 ) -> Option<String> {
-    let owner = ctx.job_owner_context()?;
+    let owner = ctx.job_owner_context(from)?;
     let account = owner.account.as_deref().map(|a| a.trim().to_lowercase())?;
     if account.is_empty() || account == "default" {
         return None;
@@ -146,7 +147,7 @@ pub(crate) fn unavailable_creator_account(
             "the job's creator account \"{account}\" is not an account of channels.{channel}: OpenClaw does not run a job an agent made from an account no longer there (add the account back, or have the agent make the job again from the intended account)"
         ),
         None => format!(
-            "the job's creator account \"{account}\" belongs to no channel its creator's session names: OpenClaw does not run a job an agent made from such an account"
+            "the job's creator account \"{account}\" belongs to no channel: its creator's session names none, nor did its creator's turn come over one (--job-owner-channel): OpenClaw does not run a job an agent made from such an account"
         ),
     })
 }

@@ -217,6 +217,12 @@ pub(crate) fn resolve_context<'a>(
         turn: ctx.turn_host(),
         delivery: ctx.delivery(),
         job_owner: ctx.job_owner_key().map(str::to_string),
+        job_owner_channel: ctx
+            .job_owner_context(crate::context::CreatorChannel::of(
+                semantics.creator_channel_from_turn,
+            ))
+            .filter(|owner| owner.group.is_none())
+            .and_then(|owner| owner.channel),
         channel: ctx.channel.clone(),
         turn_channel: ctx.turn_channel.clone(),
         openclaw: cfg.pack.pack.clone(),
@@ -895,16 +901,28 @@ pub(crate) fn group_id_candidates(raw: &str) -> Vec<String> {
 /// The group layer of the turn; a job an agent created reads it in its creator's session and
 /// account ([`PolicyContext::job_owner_context`]), not in the session it runs in.
 fn job_group_layer(inputs: &LayerInputs<'_>, warnings: &mut Vec<PolicyWarning>) -> LayerPolicy {
-    let Some(owner) = inputs.ctx.job_owner_context() else {
+    let from =
+        crate::context::CreatorChannel::of(inputs.registry.semantics.creator_channel_from_turn);
+    let Some(owner) = inputs.ctx.job_owner_context(from) else {
         return group_layer(inputs, warnings);
     };
+    let key = owner.session_key.as_deref().unwrap_or_default();
+    if owner.group.is_none() {
+        // OpenClaw reads a job's creator's group only; a direct chat's policy is the chat's turn's.
+        return LayerPolicy::absent(
+            LayerId::Group,
+            "group tools.allow",
+            format!(
+                "{key} names no group (the session of the agent's turn that created the job: a job an agent made reads its creator's group policy only)"
+            ),
+        );
+    }
     let owner_inputs = LayerInputs {
         ctx: &owner,
         search_controls: inputs.search_controls.clone(),
         ..*inputs
     };
     let mut layer = group_layer(&owner_inputs, warnings);
-    let key = owner.session_key.as_deref().unwrap_or_default();
     layer.note = format!(
         "{} (the session of the agent's turn that created the job, {key}: a job an agent made reads its creator's group policy)",
         layer.note

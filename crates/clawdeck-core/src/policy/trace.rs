@@ -298,6 +298,10 @@ pub struct ResolvedContext {
     /// made; unset for any other turn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub job_owner: Option<String>,
+    /// The channel a job an agent made reads its creator's account in, when its creator's
+    /// session key names no group (the release says whose: the creator's turn's, or the job's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_owner_channel: Option<String>,
     /// The channel the group and sender policies read (a session key's, else the flag's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub channel: Option<String>,

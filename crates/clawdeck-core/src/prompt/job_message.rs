@@ -22,6 +22,20 @@ pub struct ScheduledJob {
     pub message: String,
 }
 
+impl ScheduledJob {
+    /// A job whose id is the one a cron session key names (else `<job-id>`), with
+    /// `<job-name>` and `<job-message>` for what no one named.
+    pub fn placeholder(session_key: Option<&str>) -> ScheduledJob {
+        ScheduledJob {
+            id: session_key
+                .and_then(crate::session_key::cron_job_id)
+                .unwrap_or_else(|| "<job-id>".to_string()),
+            name: "<job-name>".to_string(),
+            message: "<job-message>".to_string(),
+        }
+    }
+}
+
 /// Where a job announces its reply: a chat of a channel, through an account.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeliveryTarget {
@@ -70,6 +84,17 @@ pub fn job_user_message_now(
     job: &ScheduledJob,
 ) -> Result<String, JobMessageError> {
     job_user_message(view, ctx, job, OffsetDateTime::now_utc())
+}
+
+/// The user message of the scheduled job's turn `view` shows (`ctx` is its context), as it
+/// would run at `at` (a console's clock).
+pub fn job_user_message_at(
+    view: &LlmView,
+    ctx: &PolicyContext,
+    job: &ScheduledJob,
+    at: std::time::SystemTime,
+) -> Result<String, JobMessageError> {
+    job_user_message(view, ctx, job, OffsetDateTime::from(at))
 }
 
 /// The user message of the scheduled job's turn `view` shows (`ctx` is its context) at `now`.

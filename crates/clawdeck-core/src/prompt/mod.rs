@@ -4,6 +4,7 @@
 //!
 //! Pure: the CLI prints [`build_system_prompt`]'s text, the console renders [`prompt_sections`].
 
+mod channel_union;
 pub mod job_message;
 pub mod openclaw_prompt;
 mod plugin_skills;

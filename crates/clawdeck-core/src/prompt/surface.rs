@@ -8,6 +8,7 @@ use serde_json::Value;
 
 pub(crate) use super::run_facts::RunFacts;
 use super::session_visibility;
+use crate::config::LoadedConfig;
 use crate::context::CHAT_SEND_CHANNEL;
 use crate::semantics::{CodeModeRules, Semantics, ToolSearchRules};
 use crate::tool::{ToolFlags, ToolSource, ToolSpec};
@@ -98,11 +99,19 @@ fn meta_tools(rules: &ToolSearchRules) -> Vec<ToolSpec> {
 /// turn's over a chat of a configured channel (message scoped to it) come before those.
 fn adapt_to_channels(
     semantics: &Semantics,
-    raw: &Value,
+    config: &LoadedConfig,
     facts: RunFacts<'_>,
     tools: &mut [ToolSpec],
 ) {
-    let configured = |channel: &str| raw.pointer(&format!("/channels/{channel}")).is_some();
+    let env = crate::semantics::set_credentials(&config.raw, config.credentials(None).dotenv);
+    // A turn that comes over a channel's chat proves that channel has an account (its token
+    // may be in an environment clawdeck cannot read).
+    let configured = |channel: &str| {
+        facts
+            .current_channel
+            .is_some_and(|c| c.trim().eq_ignore_ascii_case(channel))
+            || crate::semantics::channel_has_account(&config.raw, channel, &env)
+    };
     let library = |v: &crate::semantics::ChannelVariant| match &v.when_skill_library {
         Some(wanted) => facts.skill_library == Some(wanted.as_str()),
         None => true,
@@ -125,14 +134,22 @@ fn adapt_to_channels(
             (None, Some(channel)) => configured(channel),
             (None, None) => false,
         };
+    use super::channel_union::{is_configured_form, union_of_forms};
     for tool in tools.iter_mut() {
-        if let Some(variant) = semantics
-            .channel_variants
-            .get(&tool.name)
-            .and_then(|vs| vs.iter().find(|v| applies(v)))
-        {
-            tool.description = variant.description.clone();
-            tool.parameters = variant.parameters.value();
+        let Some(forms) = semantics.channel_variants.get(&tool.name) else {
+            continue;
+        };
+        let Some(first) = forms.iter().find(|v| applies(v)) else {
+            continue;
+        };
+        // Several configured channels: their forms taken together.
+        let configured: Vec<_> = forms.iter().filter(|v| is_configured_form(v)).collect();
+        let applied: Vec<_> = configured.iter().copied().filter(|v| applies(v)).collect();
+        if is_configured_form(first) && applied.len() > 1 {
+            (tool.description, tool.parameters) = union_of_forms(&applied, &configured);
+        } else {
+            tool.description = first.description.clone();
+            tool.parameters = first.parameters.value();
         }
     }
 }
@@ -209,10 +226,11 @@ fn adapt_to_session_visibility(
 /// rules (the seed).
 pub(crate) fn model_surface(
     semantics: &Semantics,
-    raw: &Value,
+    config: &LoadedConfig,
     facts: RunFacts<'_>,
     visible: &[ToolSpec],
 ) -> Option<ModelSurface> {
+    let raw = &config.raw;
     if semantics.is_seed() {
         return None;
     }
@@ -222,7 +240,7 @@ pub(crate) fn model_surface(
         .cloned()
         .collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
-    adapt_to_channels(semantics, raw, facts, &mut sorted);
+    adapt_to_channels(semantics, config, facts, &mut sorted);
     if facts.automation_management {
         semantics.word_for_management(&mut sorted);
     }
@@ -535,22 +553,48 @@ mod tests {
     use crate::config::load_from_str;
     use crate::context::PolicyContext;
 
-    /// The surface and the deferred directory for `config` under `pack`.
-    fn directory(config: &str, pack: &str) -> (ModelSurface, String) {
+    /// `config` under `pack`: its registry, `ctx`'s resolution and the tools it keeps visible.
+    struct Run {
+        cfg: crate::config::LoadedConfig,
+        registry: Registry,
+        resolution: crate::policy::Resolution,
+        visible: Vec<ToolSpec>,
+    }
+
+    fn run(config: &str, pack: &str, ctx: &PolicyContext) -> Run {
         let cfg = load_from_str(config, "t.json5")
             .unwrap()
             .with_pack(pack)
             .unwrap();
         let registry = Registry::build(&cfg, &crate::mcp_servers::ServerListing::Off);
-        let resolution =
-            crate::policy::resolve(&cfg, &registry, &PolicyContext::default()).unwrap();
+        let resolution = crate::policy::resolve(&cfg, &registry, ctx).unwrap();
         let visible: Vec<ToolSpec> = resolution
             .visible()
             .filter_map(|t| registry.get(&t.name).cloned())
             .collect();
-        let facts = RunFacts::of(&resolution.resolved);
-        let surface = model_surface(&registry.semantics, &cfg.raw, facts, &visible).unwrap();
-        let rules = registry.semantics.tool_search.as_ref().unwrap();
+        Run {
+            cfg,
+            registry,
+            resolution,
+            visible,
+        }
+    }
+
+    impl Run {
+        fn facts(&self) -> RunFacts<'_> {
+            RunFacts::of(&self.resolution.resolved)
+        }
+
+        fn surface(&self, facts: RunFacts<'_>) -> ModelSurface {
+            model_surface(&self.registry.semantics, &self.cfg, facts, &self.visible).unwrap()
+        }
+    }
+
+    /// The surface and the deferred directory for `config` under `pack`.
+    fn directory(config: &str, pack: &str) -> (ModelSurface, String) {
+        let run = run(config, pack, &PolicyContext::default());
+        let surface = run.surface(run.facts());
+        let rules = run.registry.semantics.tool_search.as_ref().unwrap();
         let text = deferred_directory(rules, &surface);
         (surface, text)
     }
@@ -588,23 +632,35 @@ mod tests {
         config: &str,
         ctx: &PolicyContext,
     ) -> std::collections::BTreeMap<String, String> {
-        let cfg = load_from_str(config, "t.json5")
-            .unwrap()
-            .with_pack("2026.9")
-            .unwrap();
-        let registry = Registry::build(&cfg, &crate::mcp_servers::ServerListing::Off);
-        let resolution = crate::policy::resolve(&cfg, &registry, ctx).unwrap();
-        let visible: Vec<ToolSpec> = resolution
-            .visible()
-            .filter_map(|t| registry.get(&t.name).cloned())
-            .collect();
-        let facts = RunFacts::of(&resolution.resolved);
-        model_surface(&registry.semantics, &cfg.raw, facts, &visible)
-            .unwrap()
+        let run = run(config, "2026.9", ctx);
+        run.surface(run.facts())
             .direct
             .into_iter()
             .map(|t| (t.name, t.description))
             .collect()
+    }
+
+    /// Telegram without a token in the config is no configured channel, unless the turn comes
+    /// over a Telegram chat: then its account exists (its token where clawdeck cannot read).
+    #[test]
+    fn a_turn_over_a_channels_chat_counts_that_channel_as_configured() {
+        let config = "{ tools: { toolSearch: false }, channels: { telegram: {} } }";
+        let run = run(config, "2026.9", &PolicyContext::default());
+        let message = |facts: RunFacts<'_>| {
+            run.surface(facts)
+                .direct
+                .into_iter()
+                .find(|t| t.name == "message")
+                .map(|t| t.description)
+                .unwrap_or_default()
+        };
+        let plain = run.facts();
+        assert!(message(plain).contains("Supports actions: broadcast, send."));
+        let over_telegram = RunFacts {
+            current_channel: Some("telegram"),
+            ..plain
+        };
+        assert!(message(over_telegram).contains("topic-create"));
     }
 
     #[test]

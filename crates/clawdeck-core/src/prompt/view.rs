@@ -87,7 +87,7 @@ pub fn build_llm_view(
     let (package, workspace, skills) = prompt_sources(config, &agent, template);
     // Today's OpenClaw: tools by name, Tool Search's direct tools only, schemas as they are.
     let facts = run_facts(registry, &resolution, &skills);
-    let surface = super::surface::model_surface(&registry.semantics, &config.raw, facts, &visible);
+    let surface = super::surface::model_surface(&registry.semantics, config, facts, &visible);
     let (sent, tooling) = match &surface {
         Some(surface) => (
             surface.direct.clone(),

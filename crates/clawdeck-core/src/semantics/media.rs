@@ -120,7 +120,7 @@ fn names_a_model(value: &Value) -> bool {
 /// The variables the run's environment gets with a value other than blanks, each with where it
 /// is written: the config's `env.vars` (OpenClaw puts them into its environment), then the
 /// dotenv files and the login shell (`env.shellEnv`). An empty one is no credential.
-pub(super) fn set_credentials(raw: &Value, dotenv: &[DotEnv]) -> BTreeMap<String, String> {
+pub(crate) fn set_credentials(raw: &Value, dotenv: &[DotEnv]) -> BTreeMap<String, String> {
     let mut set: BTreeMap<String, String> = raw
         .pointer("/env/vars")
         .and_then(Value::as_object)

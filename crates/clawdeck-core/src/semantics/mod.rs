@@ -7,6 +7,7 @@
 //! synced from an operator's gateway into clawdeck's data dir (`clawdeck catalog sync`).
 
 mod automation_management;
+mod channel_accounts;
 mod client_caps;
 mod code_mode;
 mod code_mode_description;
@@ -30,6 +31,7 @@ mod vision;
 mod xai_tools;
 
 pub use automation_management::{AutomationManagement, CHANNEL_OWNER, CONTROL_UI_ADMIN};
+pub use channel_accounts::channel_has_account;
 pub use client_caps::{ClientCapabilities, ClientTool, TurnClient};
 pub use client_caps::{
     PERSONAL_LIBRARY, SkillLibraryRule, WORKSPACE_LIBRARY, client_mode, is_browser_client,
@@ -44,6 +46,7 @@ pub use code_mode_index::{CodeModeIndex, WrittenIndex};
 pub use code_mode_namespaces::CodeModeNamespaces;
 pub use heartbeat::HeartbeatTurn;
 pub use host_tools::HostTools;
+pub(crate) use media::set_credentials;
 pub use media::{Credentials, MEDIA_MODEL_KEYS, MediaCredential, MediaSource, ProviderCredential};
 pub use model_rules::{ClaudeImageRule, ClaudeImageRuleSpec, IdPolicy, ModelRules};
 pub use scheduled::ScheduledTurn;
@@ -452,6 +455,10 @@ pub struct Semantics {
     /// createPluginToolAllowlist compiles globs; 2026.8's isPluginToolAllowed matches exact
     /// names only, so `memory_*` selects nothing there).
     pub plugin_allowlist_patterns: bool,
+    /// Where a job an agent made finds the channel of its creator's account and group when
+    /// the creator's session key names no group: the channel the creator's turn came over
+    /// (2026.9's `ownerOrigin`), else the job's own turn's message provider (2026.8).
+    pub creator_channel_from_turn: bool,
     /// Channel plugins (`slack`) whose `channels.<plugin>.channels.<key>` entries match the
     /// conversation's id case-sensitively; every other channel plugin's match ignores case.
     pub channel_keys_case_sensitive: Vec<String>,
@@ -692,6 +699,7 @@ pub fn newest() -> Arc<Semantics> {
                 direct_chat_policy: false,
                 plugin_tools_need_selection: false,
                 plugin_allowlist_patterns: true,
+                creator_channel_from_turn: true,
                 channel_keys_case_sensitive: Vec::new(),
                 switches: switches::ToolSwitches::default(),
                 conditional_tools: Vec::new(),

@@ -69,6 +69,10 @@ pub(crate) struct PackFile {
     /// names only).
     #[serde(default)]
     pub plugin_allowlist_patterns: Option<bool>,
+    /// Whether a job an agent made finds its creator's channel in the creator's turn (absent:
+    /// yes; 2026.8: in the job's own turn).
+    #[serde(default)]
+    pub creator_channel_from_turn: Option<bool>,
     /// Channel plugins whose per-conversation config keys match case-sensitively.
     #[serde(default)]
     pub channel_keys_case_sensitive: Vec<String>,
@@ -597,6 +601,7 @@ impl PackFile {
             direct_chat_policy: self.direct_chat_policy,
             plugin_tools_need_selection: self.plugin_tools_need_selection,
             plugin_allowlist_patterns: self.plugin_allowlist_patterns.unwrap_or(true),
+            creator_channel_from_turn: self.creator_channel_from_turn.unwrap_or(true),
             channel_keys_case_sensitive: self.channel_keys_case_sensitive,
             switches: self.switches,
             id: self.version,

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::format::SkillsPromptLimits;
 use super::load::SkillRoots;
-use crate::config::{ConfigSource, LoadedConfig};
+use crate::config::LoadedConfig;
 
 pub(crate) use crate::paths::{expand_path, home_dir};
 
@@ -67,14 +67,10 @@ pub fn skill_roots(config: &LoadedConfig, agent: Option<&str>) -> SkillRoots {
     };
     SkillRoots {
         extra,
-        bundled: match &settings.bundled_dir {
-            Some(dir) => Some(expand(&dir.to_string_lossy())),
-            // The embedded demo brings its own skills so that every view has something to show.
-            None if config.source == ConfigSource::EmbeddedDemo => {
-                super::demo::materialize_demo_skills()
-            }
-            None => None,
-        },
+        bundled: settings
+            .bundled_dir
+            .as_ref()
+            .map(|dir| expand(&dir.to_string_lossy())),
         managed,
         workspace: Some(workspace_dir(config, agent).join("skills")),
         linked: Vec::new(),

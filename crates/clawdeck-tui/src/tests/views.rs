@@ -2426,7 +2426,7 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     // A heartbeat's turn, further up: no owner, and the heartbeat's tool switched off
     // while messages.visibleReplies does not hand replies to the message tool.
     h.key(KeyCode::Char('c'));
-    for _ in 0..8 {
+    for _ in 0..10 {
         h.key(KeyCode::Up);
     }
     h.key(KeyCode::Enter);
@@ -2453,7 +2453,7 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
         h.key(KeyCode::Enter);
         h.pump();
     };
-    let pick_cap = |h: &mut Harness, downs: usize| pick(h, 7, downs);
+    let pick_cap = |h: &mut Harness, downs: usize| pick(h, 9, downs);
     pick_cap(&mut h, 2);
     assert_eq!(h.app.context.scheduled_tools, Some(vec!["*".to_string()]));
     assert!(!h.app.context.heartbeat);
@@ -2467,7 +2467,7 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     // Delivered to a webhook (the delivery row, below the cap's; its picker offers none,
     // announce, webhook, and opens on the job's "none"): the job's turn has no message tool.
     assert_eq!(visible(&h, "message"), Some(true));
-    pick(&mut h, 6, 2);
+    pick(&mut h, 8, 2);
     assert_eq!(
         h.app.context.scheduled_delivery,
         Some(crate::context::ScheduledDelivery::Webhook)
@@ -2482,11 +2482,23 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     assert!(narrow.contains("gateway scheduled · cap *"), "{narrow}");
     // Made by an agent (the row below the delivery's; its picker offers the agents' main
     // sessions): the bar names the session it was made in.
-    pick(&mut h, 5, 1);
+    pick(&mut h, 7, 1);
     assert_eq!(h.app.context.job_owner.as_deref(), Some("agent:main:main"));
     h.key(KeyCode::Esc);
     let screen = h.screen(120, 24);
     assert!(screen.contains("made in agent:main:main"), "{screen}");
+    // Over which channel its maker wrote (two rows below; its picker offers the channels):
+    // the editor's row shows it, and clearing the maker clears it.
+    pick(&mut h, 5, 1);
+    let over = h
+        .app
+        .context
+        .job_owner_channel
+        .clone()
+        .expect("a channel picked");
+    let editor = h.screen(120, 24);
+    assert!(editor.contains(&format!("made over  {over}")), "{editor}");
+    h.key(KeyCode::Esc);
     // The empty cap: the job's turn builds no tool.
     pick_cap(&mut h, 1);
     assert_eq!(h.app.context.scheduled_tools, Some(Vec::new()));
@@ -2495,4 +2507,45 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     let screen = h.screen(120, 24);
     assert!(screen.contains("cap empty cap (no tool)"), "{screen}");
     insta::assert_snapshot!("scheduled_empty_cap_context", screen);
+}
+
+/// A scheduled job's turn shows the user message OpenClaw sends as the job's turn, as it would
+/// run on the console's clock, with placeholders for the job no one named.
+#[test]
+fn prompt_view_shows_a_scheduled_jobs_user_message() {
+    let mut h = harness();
+    let text = r#"{ agents: { defaults: { userTimezone: "UTC" }, list: [{ id: "main" }] },
+        tools: { toolSearch: false } }"#;
+    let config = crate::config::load_from_str(text, "job.json5")
+        .expect("config")
+        .with_pack("2026.9")
+        .expect("pack");
+    h.app.set_config(config);
+    h.set_context(PolicyContext {
+        scheduled_tools: Some(vec!["read".into()]),
+        ..Default::default()
+    });
+    h.app.handle_event(AppEvent::SwitchView(ViewId::Prompt));
+    h.pump();
+    let text: Vec<String> = h.app.prompt.lines().iter().map(|l| l.to_string()).collect();
+    let at = text
+        .iter()
+        .position(|l| l.starts_with("user message · the scheduled job's turn · "))
+        .unwrap_or_else(|| panic!("no user message: {text:?}"));
+    // Up to the Runtime line, whose host facts differ between machines.
+    let shown: Vec<&str> = text[at + 1..]
+        .iter()
+        .map(String::as_str)
+        .take_while(|l| !l.starts_with("Runtime:"))
+        .collect();
+    assert_eq!(shown[0], "[cron:<job-id> <job-name>] <job-message>");
+    insta::assert_snapshot!("prompt_scheduled_user_message", shown.join("\n"));
+    // Any other turn has none.
+    h.set_context(PolicyContext::default());
+    h.pump();
+    let text: Vec<String> = h.app.prompt.lines().iter().map(|l| l.to_string()).collect();
+    assert!(
+        !text.iter().any(|l| l.starts_with("user message")),
+        "{text:?}"
+    );
 }

@@ -72,8 +72,20 @@ fn window_lines(view: &LlmView) -> Vec<Line<'static>> {
     lines
 }
 
+/// The user message of a scheduled job's turn, for a release whose template writes it; `None`
+/// for any other turn.
+fn user_message(view: &LlmView, now: std::time::SystemTime) -> Option<String> {
+    use crate::prompt::job_message::{ScheduledJob, job_user_message_at};
+    let ctx = &view.resolution.context;
+    ctx.is_scheduled().then_some(())?;
+    let job = ScheduledJob::placeholder(ctx.session_key.as_deref());
+    job_user_message_at(view, ctx, &job, now).ok()
+}
+
 impl PromptView {
-    pub(crate) fn set_view(&mut self, view: &LlmView) {
+    /// Shows `view`; a scheduled job's turn also gets its user message as it would run at
+    /// `now` (the job a placeholder: `clawdeck prompt --user-message --job-…` names one).
+    pub(crate) fn set_view(&mut self, view: &LlmView, now: std::time::SystemTime) {
         let mut lines = Vec::new();
         lines.push(Line::styled(
             format!(
@@ -103,6 +115,20 @@ impl PromptView {
             }
         }
         lines.push(Line::raw(""));
+        if let Some(message) = user_message(view, now) {
+            sections.push(lines.len());
+            lines.push(Line::styled(
+                format!(
+                    "user message · the scheduled job's turn · {} chars",
+                    message.chars().count()
+                ),
+                theme::bold(),
+            ));
+            // The job's message and destination are the operator's text: visible text only.
+            let message = crate::sanitize::plain(&message).replace('\t', "    ");
+            lines.extend(message.lines().map(|l| Line::raw(l.to_string())));
+            lines.push(Line::raw(""));
+        }
         sections.push(lines.len());
         lines.push(Line::styled(
             format!(
