@@ -5,40 +5,99 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-/// Where a channel's bot token is written: its keys (an account's own, else the channel's) and
-/// the variable the default account reads.
-struct TokenRule {
-    channel: &'static str,
-    keys: &'static [&'static str],
-    env: &'static str,
-    /// An account naming one of `keys` without a value has no token, even when the channel has
-    /// one (Discord's `inspectDiscordAccountTokenState`); Telegram falls back to the channel's.
-    own_key_decides: bool,
+/// One account's view of its channel: its own keys over the channel's.
+#[derive(Clone, Copy)]
+struct AccountView<'a> {
+    channel: &'a Value,
+    account: Option<&'a Value>,
 }
 
-/// The channels whose account rules clawdeck reads (OpenClaw's `inspectTelegramAccount` and
-/// `@openclaw/discord`'s `inspectDiscordAccount`).
+impl<'a> AccountView<'a> {
+    /// The account's own value of `key`, else the channel's.
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.account
+            .and_then(|a| a.get(key))
+            .or_else(|| self.channel.get(key))
+    }
+}
+
+/// The keys holding an account's identity token and the variable the default account reads
+/// when none is written.
+type Identity = (&'static [&'static str], &'static str);
+
+/// How a channel decides that an account of it can be used.
+struct TokenRule {
+    channel: &'static str,
+    identity: fn(AccountView) -> Identity,
+    /// An account naming one of its keys without a value has no token, even when the channel
+    /// has one (Discord's and Slack's merged account view); Telegram falls back to the
+    /// channel's.
+    own_key_decides: bool,
+    /// Whether the channel's own keys (and the environment) make a default account beside
+    /// named ones.
+    implicit_default: fn(&Value, &BTreeMap<String, String>) -> bool,
+}
+
+/// The channels whose account rules clawdeck reads (OpenClaw's `inspectTelegramAccount`,
+/// `@openclaw/discord`'s `inspectDiscordAccount`, `@openclaw/slack`'s `listSlackMessageActions`).
 const TOKEN_RULES: &[TokenRule] = &[
     TokenRule {
         channel: "telegram",
-        keys: &["botToken", "tokenFile"],
-        env: "TELEGRAM_BOT_TOKEN",
+        identity: |_| (&["botToken", "tokenFile"], "TELEGRAM_BOT_TOKEN"),
         own_key_decides: false,
+        implicit_default: |channel, _| has_token(channel, &["botToken", "tokenFile"]),
     },
     TokenRule {
         channel: "discord",
-        keys: &["token"],
-        env: "DISCORD_BOT_TOKEN",
+        identity: |_| (&["token"], "DISCORD_BOT_TOKEN"),
         own_key_decides: true,
+        implicit_default: |channel, _| has_token(channel, &["token"]),
+    },
+    TokenRule {
+        channel: "slack",
+        identity: slack_identity,
+        own_key_decides: true,
+        implicit_default: slack_can_connect,
     },
 ];
+
+/// A Slack account posts as its bot (`botToken`) or, with `postAs: "user"`, as a user
+/// (`userToken`).
+fn slack_identity(view: AccountView) -> Identity {
+    if view.get("postAs").and_then(Value::as_str) == Some("user") {
+        (&["userToken"], "SLACK_USER_TOKEN")
+    } else {
+        (&["botToken"], "SLACK_BOT_TOKEN")
+    }
+}
+
+/// Slack's channel-level account connects: an identity token and what its mode needs (an app
+/// token for socket mode, a signing secret for HTTP, a relay's url, token and gateway id).
+fn slack_can_connect(channel: &Value, env: &BTreeMap<String, String>) -> bool {
+    let written = |key: &str| has_token(channel, &[key]);
+    let (keys, variable) = slack_identity(AccountView {
+        channel,
+        account: None,
+    });
+    let identity = has_token(channel, keys) || env.contains_key(variable);
+    let relay = channel.get("relay").unwrap_or(&Value::Null);
+    identity
+        && match channel.get("mode").and_then(Value::as_str) {
+            Some("http") => written("signingSecret"),
+            Some("relay") => ["url", "authToken", "gatewayId"]
+                .iter()
+                .all(|key| has_token(relay, &[key])),
+            _ => written("appToken") || env.contains_key("SLACK_APP_TOKEN"),
+        }
+}
 
 /// Whether `channel` counts as configured in `raw`, with `env` the variables the run's
 /// environment gets (`env.vars`, dotenv files, the login shell).
 ///
-/// Telegram and Discord count when they are not switched off and an enabled account has a bot
-/// token: its own, the channel's, or for the default account the channel's variable
-/// (`TELEGRAM_BOT_TOKEN`, `DISCORD_BOT_TOKEN`); a secret reference counts too. Seen on 2026.9.6
+/// Telegram, Discord and Slack count when they are not switched off and an enabled account has
+/// its identity token (a bot token; Slack's user token when it posts as a user): its own, the
+/// channel's, or for the default account the channel's variable (`TELEGRAM_BOT_TOKEN`,
+/// `DISCORD_BOT_TOKEN`, `SLACK_BOT_TOKEN`); a secret reference counts too. Seen on 2026.9.6
 /// (and 2026.8.2 for Telegram). Any other channel counts with a `channels.<id>` section: its
 /// plugin's account rules are not read.
 pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, String>) -> bool {
@@ -54,11 +113,16 @@ pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, St
     if switched_off(section) {
         return false;
     }
-    let channel_token = has_token(section, rule.keys);
-    let account_token = |account: &Value| {
-        has_token(account, rule.keys)
-            || (channel_token
-                && !(rule.own_key_decides && rule.keys.iter().any(|k| account.get(*k).is_some())))
+    let has_identity = |account: Option<&Value>| {
+        let view = AccountView {
+            channel: section,
+            account,
+        };
+        let (keys, _) = (rule.identity)(view);
+        let own = account.is_some_and(|a| has_token(a, keys));
+        let overridden = rule.own_key_decides
+            && account.is_some_and(|a| keys.iter().any(|k| a.get(*k).is_some()));
+        own || (!overridden && has_token(section, keys))
     };
     let accounts = section.get("accounts").and_then(Value::as_object);
     let is_default = |name: &str| name.trim().eq_ignore_ascii_case("default");
@@ -66,13 +130,20 @@ pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, St
         .into_iter()
         .flatten()
         .filter(|(name, _)| !is_default(name))
-        .any(|(_, account)| !switched_off(account) && account_token(account));
-    let default_entry = accounts.and_then(|a| a.iter().find(|(name, _)| is_default(name)));
-    let default_listed = accounts.is_none_or(|a| a.is_empty()) || default_entry.is_some();
-    let default = (default_listed || channel_token)
-        && default_entry.is_none_or(|(_, account)| !switched_off(account))
-        && (default_entry.map_or(channel_token, |(_, account)| account_token(account))
-            || env.contains_key(rule.env));
+        .any(|(_, account)| !switched_off(account) && has_identity(Some(account)));
+    let default_entry = accounts
+        .and_then(|a| a.iter().find(|(name, _)| is_default(name)))
+        .map(|(_, account)| account);
+    let default_listed = accounts.is_none_or(|a| a.is_empty())
+        || default_entry.is_some()
+        || (rule.implicit_default)(section, env);
+    let default_view = AccountView {
+        channel: section,
+        account: default_entry,
+    };
+    let default = default_listed
+        && default_entry.is_none_or(|account| !switched_off(account))
+        && (has_identity(default_entry) || env.contains_key((rule.identity)(default_view).1));
     named || default
 }
 
@@ -133,9 +204,9 @@ mod tests {
         let named_only = json!({"channels": {"telegram": {"accounts": {"alerts": {}}}}});
         assert!(!channel_has_account(&named_only, "telegram", &env));
         // Other channels: the section is enough.
-        let slack = json!({"channels": {"slack": {}}});
-        assert!(channel_has_account(&slack, "slack", &BTreeMap::new()));
-        assert!(!channel_has_account(&slack, "discord", &BTreeMap::new()));
+        let signal = json!({"channels": {"signal": {}}});
+        assert!(channel_has_account(&signal, "signal", &BTreeMap::new()));
+        assert!(!channel_has_account(&signal, "discord", &BTreeMap::new()));
     }
 
     #[test]
@@ -158,5 +229,44 @@ mod tests {
         let env = BTreeMap::from([("DISCORD_BOT_TOKEN".to_string(), "env.vars".to_string())]);
         let bare = json!({"channels": {"discord": {"dmPolicy": "pairing"}}});
         assert!(channel_has_account(&bare, "discord", &env));
+    }
+
+    #[test]
+    fn slack_counts_with_its_identity_token_whatever_its_mode_needs_to_connect() {
+        let none = BTreeMap::new();
+        let has = |raw: Value| channel_has_account(&raw, "slack", &none);
+        assert!(!has(
+            json!({"channels": {"slack": {"dmPolicy": "pairing"}}})
+        ));
+        // A bot token alone is enough to post (socket mode's app token is not needed).
+        assert!(has(json!({"channels": {"slack": {"botToken": "xoxb"}}})));
+        assert!(has(json!({"channels": {"slack": {
+            "mode": "http", "botToken": "xoxb", "signingSecret": "s"}}})));
+        // Posting as a user takes the user token, not the bot's.
+        assert!(!has(
+            json!({"channels": {"slack": {"postAs": "user", "botToken": "xoxb"}}})
+        ));
+        assert!(has(json!({"channels": {"slack": {"accounts": {"ops": {
+            "postAs": "user", "userToken": "xoxp"}}}}})));
+        assert!(!has(json!({"channels": {"slack": {
+            "enabled": false, "botToken": "xoxb"}}})));
+        let env = BTreeMap::from([
+            ("SLACK_BOT_TOKEN".to_string(), "env.vars".to_string()),
+            ("SLACK_APP_TOKEN".to_string(), "env.vars".to_string()),
+        ]);
+        let bare = json!({"channels": {"slack": {"dmPolicy": "pairing"}}});
+        assert!(channel_has_account(&bare, "slack", &env));
+        // Beside named accounts without tokens, the channel's default account exists only when
+        // it can connect: a bot token without an app token does not make one.
+        let named_without = |extra: Value| {
+            let mut slack = json!({"accounts": {"ops": {"botToken": ""}}, "botToken": "xoxb"});
+            slack
+                .as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            has(json!({"channels": {"slack": slack}}))
+        };
+        assert!(!named_without(json!({})));
+        assert!(named_without(json!({"appToken": "xapp"})));
     }
 }
