@@ -387,7 +387,8 @@ pub(crate) fn render_bar(
     }
 }
 
-/// Rows the bar needs at this width (1 when all of it fits, else 2).
+/// Rows the bar needs at this width (1 when all of it fits, else 2, or more when the second
+/// half's items need more rows).
 pub(crate) fn bar_height(
     ctx: &PolicyContext,
     resolved: Option<&ResolvedContext>,
@@ -420,9 +421,47 @@ fn bar_rows(lines: [Line<'static>; 2], width: u16) -> Vec<Line<'static>> {
     if line_width(&first) + line_width(&second) + SEPARATOR_WIDTH <= width {
         return vec![joined([first, second])];
     }
-    let mut indented = vec![Span::raw(INDENT)];
-    indented.extend(fit_notes(second, width.saturating_sub(INDENT.len())).spans);
-    vec![fit_notes(first, width), Line::from(indented)]
+    let room = width.saturating_sub(INDENT.len());
+    let mut rows = vec![fit_notes(first, width)];
+    for row in wrap_items(fit_notes(second, room), room) {
+        let mut indented = vec![Span::raw(INDENT)];
+        indented.extend(row.spans);
+        rows.push(Line::from(indented));
+    }
+    rows
+}
+
+/// `line`'s items (each a label and its value, after a separator) on as many rows of `room`
+/// columns as they need, whole items per row, so that no label is cut at the edge (a
+/// scheduled job's cap and maker key do not fit one row at 80 columns). An item wider than a
+/// row has one of its own, cut there.
+fn wrap_items(line: Line<'static>, room: usize) -> Vec<Line<'static>> {
+    let mut items: Vec<Vec<Span<'static>>> = Vec::new();
+    for span in line.spans {
+        match items.last_mut() {
+            Some(item) if span.content != SEPARATOR => item.push(span),
+            _ => items.push(vec![span]),
+        }
+    }
+    let mut rows: Vec<Vec<Span<'static>>> = Vec::new();
+    let mut used = 0;
+    for mut item in items {
+        let width: usize = item.iter().map(Span::width).sum();
+        if used > 0 && used + width > room {
+            // A row's first item goes without its separator.
+            if item.first().is_some_and(|s| s.content == SEPARATOR) {
+                item.remove(0);
+            }
+            rows.push(Vec::new());
+            used = 0;
+        }
+        used += item.iter().map(Span::width).sum::<usize>();
+        match rows.last_mut() {
+            Some(row) => row.extend(item),
+            None => rows.push(item),
+        }
+    }
+    rows.into_iter().map(Line::from).collect()
 }
 
 /// The line within `room` columns where leaving out dimmed values' closing ` (...)` notes (on

@@ -2487,6 +2487,19 @@ fn a_gateway_run_or_heartbeat_toggled_in_the_context_editor_changes_the_turn() {
     h.key(KeyCode::Esc);
     let screen = h.screen(120, 24);
     assert!(screen.contains("made in agent:main:main"), "{screen}");
+    // At 80 columns the maker's key does not fit beside the cap: it goes whole to a row of
+    // its own, under the others (never cut at the edge).
+    let narrow = h.screen(80, 24);
+    let rows: Vec<&str> = narrow.lines().collect();
+    let made_in = rows
+        .iter()
+        .position(|row| row.trim_start().starts_with("made in agent:main:main"))
+        .unwrap_or_else(|| panic!("a row of its own for the maker: {narrow}"));
+    assert!(rows[made_in - 1].contains("cap *"), "{narrow}");
+    insta::assert_snapshot!(
+        "scheduled_job_made_in_at_80_columns",
+        rows[..made_in + 2].join("\n")
+    );
     // Over which channel its maker wrote (two rows below; its picker offers the channels):
     // the editor's row shows it, and clearing the maker clears it.
     pick(&mut h, 5, 1);
