@@ -651,7 +651,7 @@ for absent in neighbours(base):
 pack["schemaVariants"] = variants
 # A configured channel's form of each tool (message's channel actions): Telegram's (in the
 # package) and those of the channels whose plugins capture.sh installs (channel_<id> runs).
-CHANNELS = ["telegram", "discord", "slack"]
+CHANNELS = ["telegram", "discord", "slack", "whatsapp", "signal"]
 channel_variants = {}
 for channel_id in CHANNELS:
     for t in (req(f"channel_{channel_id}") or {}).get("tools", []):
@@ -751,7 +751,7 @@ if heartbeat_rules:
 # and those a cron session key loses, each a tool the pack holds.
 scheduled_rules = rules.get("scheduledTurn")
 if scheduled_rules:
-    named = {e["name"] for e in tools}
+    named = {e["name"] for e in tools} | set(scheduled_rules.get("channelPluginTools", []))
     unknown = [n for n in scheduled_rules["confirmedOwnerTools"] + scheduled_rules["cronSessionDrops"] + scheduled_rules.get("webhookDrops", []) if n not in named]
     if unknown:
         raise SystemExit(f"{scheduled_rules['where']} names {', '.join(unknown)}, which the pack does not hold")

@@ -55,11 +55,20 @@ make_home() {
   rm -rf "$home"; mkdir -p "$home/.openclaw"
   # A channel plugin outside the package, installed from npm (OpenClaw trusts only such an
   # install of a channel's plugin): the release's own version of each CHANNEL_PLUGINS package.
-  local package
+  # One package is installed once per capture, in a home of its own, which each run's home
+  # starts as a copy of (an install takes half a minute; a copy, a second).
+  local package template
   for package in ${CHANNEL_PLUGINS:-}; do
-    # npm's content-addressed cache is the machine's (a fresh home's is cold every time).
-    npm_config_cache=$HOME/.npm REALCLAW_HOME=$home timeout 300 "$PREFIX/bin/openclaw" plugins install "$package@$VERSION" --accept-capabilities \
-      >> "$WORK/runs/$name.install.log" 2>&1 || { echo "$name: $package@$VERSION could not be installed (see $WORK/runs/$name.install.log)" >&2; return 1; }
+    template=$WORK/plugin-homes/${package//\//+}
+    if [ ! -f "$template/installed" ]; then
+      rm -rf "$template"; mkdir -p "$template/.openclaw"
+      echo '{}' > "$template/.openclaw/openclaw.json"
+      # npm's content-addressed cache is the machine's (a fresh home's is cold every time).
+      npm_config_cache=$HOME/.npm REALCLAW_HOME=$template timeout 300 "$PREFIX/bin/openclaw" plugins install "$package@$VERSION" --accept-capabilities \
+        >> "$WORK/runs/$name.install.log" 2>&1 || { echo "$name: $package@$VERSION could not be installed (see $WORK/runs/$name.install.log)" >&2; return 1; }
+      touch "$template/installed"
+    fi
+    cp -a "$template/.openclaw/." "$home/.openclaw/"
   done
   cat > "$home/.openclaw/openclaw.json" <<CFG
 {
@@ -105,7 +114,8 @@ capture_scheduled() {
 import json, sys
 tools, channel = sys.argv[1], sys.argv[2]
 # A chat id as each channel names one (Discord's and Slack's a channel of theirs).
-to = {"discord": "channel:12345", "slack": "channel:C12345"}.get(channel, "12345")
+to = {"discord": "channel:12345", "slack": "channel:C12345", "whatsapp": "+15550004321",
+      "signal": "+15550004321"}.get(channel, "12345")
 delivery = {"mode": "announce", "channel": channel, "to": to} if channel else {"mode": "none"}
 print(json.dumps({"name": "capture", "agentId": "main", "enabled": True,
                   "schedule": {"kind": "every", "everyMs": 86400000},
@@ -265,10 +275,14 @@ ONE_AGENT=1 record_gateway scheduled_widget '{ profile: "full", toolSearch: fals
 # of its chats (a scheduled job announcing to it), whose message and sessions_spawn are scoped
 # to that channel. The runs are named channel_<id> and scheduled_<id>.
 if [[ $VERSION == 2026.9.* ]]; then
-  for channel in discord slack; do
+  for channel in discord slack whatsapp signal; do
     case $channel in
       discord) account='token: "capture-token"' ;;
       slack) account='botToken: "xoxb-capture", appToken: "xapp-capture"' ;;
+      # WhatsApp describes message from its section alone (no linked device needed); a Signal
+      # account is configured by its number.
+      whatsapp) account='dmPolicy: "pairing"' ;;
+      signal) account='account: "+15550001234"' ;;
     esac
     more="plugins: { entries: { $channel: { enabled: true } } }, channels: { $channel: { $account } },"
     CHANNEL_PLUGINS=@openclaw/$channel record "channel_$channel" '{ profile: "full", toolSearch: false }' "$more" || true
@@ -277,7 +291,12 @@ if [[ $VERSION == 2026.9.* ]]; then
   done
 fi
 
-"$NODE" "$HERE/extract_rules.mjs" "$DIST" > "$WORK/rules.json"
+# The channel plugins' own dist/ (installed above, once each) hold their agent tools.
+channel_dists=()
+for d in "$WORK"/plugin-homes/*/.openclaw/npm/projects/*/node_modules/@openclaw/*/dist; do
+  [ -d "$d" ] && channel_dists+=("$d")
+done
+"$NODE" "$HERE/extract_rules.mjs" "$DIST" ${channel_dists[@]+"${channel_dists[@]}"} > "$WORK/rules.json"
 # The release's own hand-checked facts (what neither the runs nor dist/ show), when there are any.
 EXTRA=$HERE/${VERSION%.*}.extra.json
 python3 "$HERE/build_pack.py" --version "$VERSION" --work "$WORK" --base "$BASE" \

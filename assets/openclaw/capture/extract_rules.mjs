@@ -66,7 +66,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const dist = process.argv[2];
-if (!dist) { console.error("usage: extract_rules.mjs DIST"); process.exit(2); }
+if (!dist) { console.error("usage: extract_rules.mjs DIST [CHANNEL_PLUGIN_DIST ...]"); process.exit(2); }
+// The dist/ of each channel plugin the capture installed from npm (their agent tools).
+const channelPluginDists = process.argv.slice(3);
 const files = readdirSync(dist).filter((f) => /\.(m?js)$/.test(f)).sort();
 const text = (f) => readFileSync(join(dist, f), "utf8");
 
@@ -671,12 +673,26 @@ function scheduledTurn() {
   const ownerCore = firstMatch(/const ownerOnlyCoreToolDenylist = options\?\.senderIsOwner === false \? GATEWAY_OWNER_ONLY_CORE_TOOLS/);
   const caller = firstMatch(/if \(options\.gatewayCallerScheduled\) return \{ caller:/);
   if (!cap || !ownerCore || !caller) return null;
-  const confirmedOwnerTools = [];
+  // The package's plugins' tools, and those of the channel plugins installed beside it
+  // (WhatsApp's whatsapp_login), each a factory that returns null unless the sender is a
+  // confirmed owner.
+  const sources = [];
   for (const dir of readdirSync(join(dist, "extensions"))) {
-    let src;
-    try { src = readFileSync(join(dist, "extensions", dir, "index.js"), "utf8"); } catch { continue; }
-    for (const m of src.matchAll(/\n\tif \(ctx\.senderIsOwner !== true\) return null;\n(?:\t[^\n]*\n)*?\t\tname: "(\w+)",/g)) {
-      confirmedOwnerTools.push(m[1]);
+    try { sources.push({ src: readFileSync(join(dist, "extensions", dir, "index.js"), "utf8") }); } catch { continue; }
+  }
+  for (const pluginDist of channelPluginDists) {
+    const setup = join(pluginDist, ".setup");
+    let chunks = [];
+    try { chunks = readdirSync(setup).filter((f) => f.endsWith(".mjs")); } catch { continue; }
+    for (const f of chunks) sources.push({ src: readFileSync(join(setup, f), "utf8"), channelPlugin: true });
+  }
+  const confirmedOwnerTools = [];
+  // Those of the channel plugins: tools the pack does not hold (their plugins are not in it).
+  const channelPluginTools = [];
+  for (const { src, channelPlugin } of sources) {
+    for (const m of src.matchAll(/\n\tif \((?:ctx|context)\.senderIsOwner !== true\) return null;\n(?:\t[^\n]*\n)*?\t\tname: "(\w+)",/g)) {
+      if (!confirmedOwnerTools.includes(m[1])) confirmedOwnerTools.push(m[1]);
+      if (channelPlugin && !channelPluginTools.includes(m[1])) channelPluginTools.push(m[1]);
     }
   }
   // A scheduled turn whose cap names show_widget keeps it, pinned-only, outside a cron run's
@@ -696,6 +712,7 @@ function scheduledTurn() {
   const yieldFilter = firstMatch(/function filterRequesterYieldTools\(tools, requesterSessionKey\) \{\n\treturn isCronSessionKey\(requesterSessionKey\) \? tools\.filter\(\(tool\) => tool\.name !== "(\w+)"\) : tools;/);
   return {
     confirmedOwnerTools: confirmedOwnerTools.sort(),
+    ...(channelPluginTools.length ? { channelPluginTools: channelPluginTools.sort() } : {}),
     cronSessionDrops: yieldFilter ? [yieldFilter.match[1]] : [],
     pinnedWidget: explicit ? { tool: explicit.match[1], outsideCronRunSessions: true } : null,
     skipsSenderRules: Boolean(senderRules),

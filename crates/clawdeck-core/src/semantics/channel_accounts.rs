@@ -22,8 +22,8 @@ impl<'a> AccountView<'a> {
 }
 
 /// The keys holding an account's identity token and the variable the default account reads
-/// when none is written.
-type Identity = (&'static [&'static str], &'static str);
+/// when none is written (if the channel has one).
+type Identity = (&'static [&'static str], Option<&'static str>);
 
 /// How a channel decides that an account of it can be used.
 struct TokenRule {
@@ -33,31 +33,46 @@ struct TokenRule {
     /// has one (Discord's and Slack's merged account view); Telegram falls back to the
     /// channel's.
     own_key_decides: bool,
+    /// The channel's keys a named account does not take (Signal's `transport` is the default
+    /// account's).
+    default_only_keys: &'static [&'static str],
     /// Whether the channel's own keys (and the environment) make a default account beside
     /// named ones.
     implicit_default: fn(&Value, &BTreeMap<String, String>) -> bool,
 }
 
 /// The channels whose account rules clawdeck reads (OpenClaw's `inspectTelegramAccount`,
-/// `@openclaw/discord`'s `inspectDiscordAccount`, `@openclaw/slack`'s `listSlackMessageActions`).
+/// `@openclaw/discord`'s `inspectDiscordAccount`, `@openclaw/slack`'s `listSlackMessageActions`,
+/// `@openclaw/signal`'s `listEnabledSignalAccounts`).
 const TOKEN_RULES: &[TokenRule] = &[
     TokenRule {
         channel: "telegram",
-        identity: |_| (&["botToken", "tokenFile"], "TELEGRAM_BOT_TOKEN"),
+        identity: |_| (&["botToken", "tokenFile"], Some("TELEGRAM_BOT_TOKEN")),
         own_key_decides: false,
+        default_only_keys: &[],
         implicit_default: |channel, _| has_token(channel, &["botToken", "tokenFile"]),
     },
     TokenRule {
         channel: "discord",
-        identity: |_| (&["token"], "DISCORD_BOT_TOKEN"),
+        identity: |_| (&["token"], Some("DISCORD_BOT_TOKEN")),
         own_key_decides: true,
+        default_only_keys: &[],
         implicit_default: |channel, _| has_token(channel, &["token"]),
     },
     TokenRule {
         channel: "slack",
         identity: slack_identity,
         own_key_decides: true,
+        default_only_keys: &[],
         implicit_default: slack_can_connect,
+    },
+    // A Signal account is configured by its number or a transport of its own.
+    TokenRule {
+        channel: "signal",
+        identity: |_| (&["account", "transport"], None),
+        own_key_decides: true,
+        default_only_keys: &["transport"],
+        implicit_default: |channel, _| has_token(channel, &["account", "transport"]),
     },
 ];
 
@@ -65,9 +80,9 @@ const TOKEN_RULES: &[TokenRule] = &[
 /// (`userToken`).
 fn slack_identity(view: AccountView) -> Identity {
     if view.get("postAs").and_then(Value::as_str) == Some("user") {
-        (&["userToken"], "SLACK_USER_TOKEN")
+        (&["userToken"], Some("SLACK_USER_TOKEN"))
     } else {
-        (&["botToken"], "SLACK_BOT_TOKEN")
+        (&["botToken"], Some("SLACK_BOT_TOKEN"))
     }
 }
 
@@ -79,7 +94,7 @@ fn slack_can_connect(channel: &Value, env: &BTreeMap<String, String>) -> bool {
         channel,
         account: None,
     });
-    let identity = has_token(channel, keys) || env.contains_key(variable);
+    let identity = has_token(channel, keys) || variable.is_some_and(|v| env.contains_key(v));
     let relay = channel.get("relay").unwrap_or(&Value::Null);
     identity
         && match channel.get("mode").and_then(Value::as_str) {
@@ -97,9 +112,10 @@ fn slack_can_connect(channel: &Value, env: &BTreeMap<String, String>) -> bool {
 /// Telegram, Discord and Slack count when they are not switched off and an enabled account has
 /// its identity token (a bot token; Slack's user token when it posts as a user): its own, the
 /// channel's, or for the default account the channel's variable (`TELEGRAM_BOT_TOKEN`,
-/// `DISCORD_BOT_TOKEN`, `SLACK_BOT_TOKEN`); a secret reference counts too. Seen on 2026.9.6
-/// (and 2026.8.2 for Telegram). Any other channel counts with a `channels.<id>` section: its
-/// plugin's account rules are not read.
+/// `DISCORD_BOT_TOKEN`, `SLACK_BOT_TOKEN`); a secret reference counts too. A Signal account
+/// counts with its number (`account`) or a `transport`. Seen on 2026.9.6 (and 2026.8.2 for
+/// Telegram). Any other channel counts with a `channels.<id>` section (WhatsApp's plugin
+/// describes message from its section alone; other plugins' account rules are not read).
 pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, String>) -> bool {
     let Some(section) = raw.get("channels").and_then(|c| c.get(channel)) else {
         return false;
@@ -113,7 +129,7 @@ pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, St
     if switched_off(section) {
         return false;
     }
-    let has_identity = |account: Option<&Value>| {
+    let has_identity = |account: Option<&Value>, named: bool| {
         let view = AccountView {
             channel: section,
             account,
@@ -122,7 +138,11 @@ pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, St
         let own = account.is_some_and(|a| has_token(a, keys));
         let overridden = rule.own_key_decides
             && account.is_some_and(|a| keys.iter().any(|k| a.get(*k).is_some()));
-        own || (!overridden && has_token(section, keys))
+        let inherited = keys
+            .iter()
+            .filter(|k| !(named && rule.default_only_keys.contains(k)))
+            .any(|k| has_token(section, &[k]));
+        own || (!overridden && inherited)
     };
     let accounts = section.get("accounts").and_then(Value::as_object);
     let is_default = |name: &str| name.trim().eq_ignore_ascii_case("default");
@@ -130,7 +150,7 @@ pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, St
         .into_iter()
         .flatten()
         .filter(|(name, _)| !is_default(name))
-        .any(|(_, account)| !switched_off(account) && has_identity(Some(account)));
+        .any(|(_, account)| !switched_off(account) && has_identity(Some(account), true));
     let default_entry = accounts
         .and_then(|a| a.iter().find(|(name, _)| is_default(name)))
         .map(|(_, account)| account);
@@ -143,7 +163,10 @@ pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, St
     };
     let default = default_listed
         && default_entry.is_none_or(|account| !switched_off(account))
-        && (has_identity(default_entry) || env.contains_key((rule.identity)(default_view).1));
+        && (has_identity(default_entry, false)
+            || (rule.identity)(default_view)
+                .1
+                .is_some_and(|variable| env.contains_key(variable)));
     named || default
 }
 
@@ -204,9 +227,9 @@ mod tests {
         let named_only = json!({"channels": {"telegram": {"accounts": {"alerts": {}}}}});
         assert!(!channel_has_account(&named_only, "telegram", &env));
         // Other channels: the section is enough.
-        let signal = json!({"channels": {"signal": {}}});
-        assert!(channel_has_account(&signal, "signal", &BTreeMap::new()));
-        assert!(!channel_has_account(&signal, "discord", &BTreeMap::new()));
+        let whatsapp = json!({"channels": {"whatsapp": {}}});
+        assert!(channel_has_account(&whatsapp, "whatsapp", &BTreeMap::new()));
+        assert!(!channel_has_account(&whatsapp, "discord", &BTreeMap::new()));
     }
 
     #[test]
@@ -268,5 +291,31 @@ mod tests {
         };
         assert!(!named_without(json!({})));
         assert!(named_without(json!({"appToken": "xapp"})));
+    }
+
+    #[test]
+    fn signal_counts_with_a_number_or_a_transport_and_its_transport_is_the_default_accounts() {
+        let none = BTreeMap::new();
+        let has = |raw: Value| channel_has_account(&raw, "signal", &none);
+        assert!(!has(
+            json!({"channels": {"signal": {"dmPolicy": "pairing"}}})
+        ));
+        assert!(has(
+            json!({"channels": {"signal": {"account": "+15550001234"}}})
+        ));
+        assert!(has(json!({"channels": {"signal": {
+            "transport": {"kind": "http", "url": "http://127.0.0.1:8080"}}}})));
+        assert!(!has(json!({"channels": {"signal": {
+            "enabled": false, "account": "+15550001234"}}})));
+        // A named account takes the channel's number, not its transport.
+        assert!(has(json!({"channels": {"signal": {
+            "account": "+15550001234", "accounts": {"work": {}}}}})));
+        assert!(!has(
+            json!({"channels": {"signal": {"transport": {"kind": "http"},
+            "accounts": {"default": {"enabled": false}, "work": {}}}}})
+        ));
+        // The channel's transport makes a default account beside the named one.
+        assert!(has(json!({"channels": {"signal": {
+            "transport": {"kind": "http"}, "accounts": {"work": {}}}}})));
     }
 }
