@@ -151,20 +151,23 @@ fn announce_target(ctx: &PolicyContext) -> Option<DeliveryTarget> {
     })
 }
 
-/// A chat as a job's delivery names it on `channel`: a Discord or Slack chat is one of their
-/// channels (`channel:<id>`), any other channel's the bare id.
+/// A group chat as a job's delivery names it on `channel`: a Discord or Slack chat is one of
+/// their channels (`channel:<id>`), a Signal one a group (`group:<id>`: Signal reads a bare
+/// name as no target), any other channel's the bare id.
 pub fn chat_target(channel: &str, chat: &str) -> String {
     match channel.to_ascii_lowercase().as_str() {
         "discord" | "slack" if !chat.contains(':') => format!("channel:{chat}"),
+        "signal" if !chat.contains(':') => format!("group:{chat}"),
         _ => chat.to_string(),
     }
 }
 
 /// The chat as OpenClaw resolves a job's delivery to it (seen in real runs): Discord keeps it
-/// one of its channels (`channel:<id>`), Slack and the others the bare id.
+/// one of its channels (`channel:<id>`) and Signal a group (`group:<id>`), Slack and the others
+/// the bare id.
 fn resolved_target(channel: &str, chat: &str) -> String {
     match channel {
-        "discord" => chat_target(channel, chat),
+        "discord" | "signal" => chat_target(channel, chat),
         _ => chat.to_string(),
     }
 }
@@ -332,6 +335,7 @@ mod tests {
         assert_eq!(chat_target("slack", "C1"), "channel:C1");
         assert_eq!(chat_target("slack", "user:U1"), "user:U1");
         assert_eq!(chat_target("telegram", "-100123"), "-100123");
+        assert_eq!(chat_target("signal", "abc="), "group:abc=");
         assert_eq!(resolved_target("discord", "4242"), "channel:4242");
         assert_eq!(resolved_target("slack", "c1"), "c1");
     }
