@@ -103,14 +103,21 @@ fn adapt_to_channels(
     facts: RunFacts<'_>,
     tools: &mut [ToolSpec],
 ) {
-    let env = crate::semantics::set_credentials(&config.raw, config.credentials(None).dotenv);
+    // The run's variables, read only when a channel's account rule asks for them.
+    let env = std::cell::OnceCell::new();
     // A turn that comes over a channel's chat proves that channel has an account (its token
     // may be in an environment clawdeck cannot read).
     let configured = |channel: &str| {
         facts
             .current_channel
             .is_some_and(|c| c.trim().eq_ignore_ascii_case(channel))
-            || crate::semantics::channel_has_account(&config.raw, channel, &env)
+            || crate::semantics::channel_has_account(
+                &config.raw,
+                channel,
+                env.get_or_init(|| {
+                    crate::semantics::set_credentials(&config.raw, config.credentials(None).dotenv)
+                }),
+            )
     };
     let library = |v: &crate::semantics::ChannelVariant| match &v.when_skill_library {
         Some(wanted) => facts.skill_library == Some(wanted.as_str()),

@@ -129,12 +129,14 @@ pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, St
     if switched_off(section) {
         return false;
     }
+    // An account's identity token: its own, else the channel's (where the rule lets it
+    // inherit), else for the default account the channel's variable.
     let has_identity = |account: Option<&Value>, named: bool| {
         let view = AccountView {
             channel: section,
             account,
         };
-        let (keys, _) = (rule.identity)(view);
+        let (keys, variable) = (rule.identity)(view);
         let own = account.is_some_and(|a| has_token(a, keys));
         let overridden = rule.own_key_decides
             && account.is_some_and(|a| keys.iter().any(|k| a.get(*k).is_some()));
@@ -142,7 +144,8 @@ pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, St
             .iter()
             .filter(|k| !(named && rule.default_only_keys.contains(k)))
             .any(|k| has_token(section, &[k]));
-        own || (!overridden && inherited)
+        let from_env = !named && variable.is_some_and(|v| env.contains_key(v));
+        own || (!overridden && inherited) || from_env
     };
     let accounts = section.get("accounts").and_then(Value::as_object);
     let is_default = |name: &str| name.trim().eq_ignore_ascii_case("default");
@@ -157,16 +160,9 @@ pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, St
     let default_listed = accounts.is_none_or(|a| a.is_empty())
         || default_entry.is_some()
         || (rule.implicit_default)(section, env);
-    let default_view = AccountView {
-        channel: section,
-        account: default_entry,
-    };
     let default = default_listed
         && default_entry.is_none_or(|account| !switched_off(account))
-        && (has_identity(default_entry, false)
-            || (rule.identity)(default_view)
-                .1
-                .is_some_and(|variable| env.contains_key(variable)));
+        && has_identity(default_entry, false);
     named || default
 }
 
