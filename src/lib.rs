@@ -7,8 +7,8 @@ pub mod cli;
 // The crates' modules under their own names, so paths read the same as inside them.
 pub(crate) use clawdeck_core::{
     catalog, config, context, decision_log, exec_allowlist, exec_verdict, lint, local_tools,
-    mcp_servers, paths, pipeline, policy, process, prompt, provider, queue, regular_file, sanitize,
-    semantics, skills, stages, tool,
+    mcp_servers, node_tools, paths, pipeline, policy, process, prompt, provider, queue,
+    regular_file, sanitize, semantics, skills, stages, tool,
 };
 pub(crate) use clawdeck_deck as deck;
 pub(crate) use clawdeck_gateway as gateway;

@@ -118,6 +118,12 @@ pub struct Cli {
     )]
     pub no_mcp_servers: bool,
 
+    /// A saved `node.list` answer of the gateway (`openclaw gateway call node.list --json`): the tools
+    /// its connected nodes published (a node host's MCP servers), which every run there builds.
+    /// With --remote-config they are asked of the gateway itself
+    #[arg(long, global = true, value_name = "FILE", help_heading = "Context")]
+    pub node_list: Option<PathBuf>,
+
     /// How registries learn `mcp.servers` tools: one lister (and its kept listings) per run.
     #[arg(skip)]
     server_listing: std::sync::OnceLock<crate::mcp_servers::ServerListing>,
@@ -269,6 +275,7 @@ impl Cli {
                 self.openclaw_version.as_deref(),
                 on_command_line,
             ),
+            node_list: self.node_list.clone(),
         }
     }
 

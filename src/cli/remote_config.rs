@@ -52,17 +52,46 @@ fn load_from_gateway(cli: &Cli, remote: &RemoteConfigArgs) -> Result<LoadedConfi
             path.display()
         ));
     }
+    let from_file = cli.node_list.is_some();
     let fetched = on_one_gateway(cli, remote, |client| async move {
-        config_get::fetch(&client).await
+        let config = config_get::fetch(&client).await?;
+        // Its connected nodes' tools too, unless a saved answer stands in for them.
+        let nodes = match from_file {
+            true => None,
+            false => Some(client.request("node.list", serde_json::json!({})).await),
+        };
+        Ok((config, nodes))
     })?;
-    let (url, config) = fetched;
-    config::load_remote(
+    let (url, (config, nodes)) = fetched;
+    let request = cli.config_request();
+    let mut loaded = config::load_remote(
         &config.text,
         &url,
         &config.path,
-        cli.config_request().openclaw_version.as_ref(),
+        request.openclaw_version.as_ref(),
     )
-    .map_err(|err| err.to_string())
+    .map_err(|err| err.to_string())?;
+    loaded.connected_nodes = match nodes {
+        None => match &request.node_list {
+            Some(path) => Some(
+                crate::node_tools::read_node_list(path).map_err(|e| format!("--node-list {e}"))?,
+            ),
+            None => None,
+        },
+        Some(Ok(answer)) => Some(
+            crate::node_tools::parse_node_list(&answer, &format!("{url} node.list"))
+                .map_err(|e| format!("gateway {e}"))?,
+        ),
+        // An operator without operator.read on nodes still gets the config's answer.
+        Some(Err(err)) => {
+            loaded.warnings.push(format!(
+                "gateway {url}: node.list: {err}: the tools its nodes published are unknown"
+            ));
+            None
+        }
+    }
+    .map(std::sync::Arc::new);
+    Ok(loaded)
 }
 
 /// With `--remote-config` and `--session-key`: that session's `tools.effective` on the same

@@ -67,7 +67,8 @@ impl OwnGateway {
         Self::start_release_with_env(Path::new(&bin), config_extra, env)
     }
 
-    fn start_release_with_env(
+    /// A gateway of the release whose wrapper is `bin`, with `env` given to start.sh.
+    pub fn start_release_with_env(
         bin: &Path,
         config_extra: &str,
         env: &[(&str, &str)],

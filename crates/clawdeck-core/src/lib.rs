@@ -25,6 +25,7 @@ pub mod local_tools;
 pub mod login_shell_env;
 pub mod mcp_servers;
 mod model_ref;
+pub mod node_tools;
 pub mod paths;
 pub mod pipeline;
 pub mod policy;

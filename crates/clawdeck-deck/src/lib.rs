@@ -177,6 +177,7 @@ impl Deck {
         let request = ConfigRequest {
             path: config_arg,
             openclaw_version: config.requested.clone(),
+            node_list: None,
         };
         Deck::with_registry(config, registry, request)
     }

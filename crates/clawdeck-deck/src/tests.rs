@@ -58,6 +58,7 @@ async fn each_deck_keeps_the_openclaw_version_it_was_asked_for_across_reloads() 
             version: version.to_string(),
             from: "--openclaw-version",
         }),
+        node_list: None,
     };
     let seed = Deck::load_from(&asked("seed"), &Default::default()).unwrap();
     let older = Deck::load_from(&asked("2026.8"), &Default::default()).unwrap();

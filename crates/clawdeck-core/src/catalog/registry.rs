@@ -139,6 +139,10 @@ impl Registry {
         tools.extend(semantics.xai_tools(&config.raw, &config.credentials(None), &names));
         let mut registry = Registry::from_parts_with(tools, discovered, semantics);
         warnings.append(&mut registry.warnings);
+        // A paired node's tools follow the plugins' (OpenClaw builds them last of its own).
+        if let Some(nodes) = &config.connected_nodes {
+            registry.add_node_tools(nodes, &config.raw, &mut warnings);
+        }
         // MCP servers come last: OpenClaw names their tools clear of every tool already there.
         let taken: std::collections::HashSet<String> =
             registry.tools.iter().map(|t| t.name.clone()).collect();
@@ -154,6 +158,35 @@ impl Registry {
         registry.rebuild_plugin_groups();
         registry.warnings = warnings;
         registry
+    }
+
+    /// The tools the gateway's connected nodes published, named clear of every tool already
+    /// here; none when the config ignores them (`gateway.nodes.pluginTools.enabled: false`).
+    fn add_node_tools(
+        &mut self,
+        nodes: &crate::node_tools::ConnectedNodes,
+        raw: &serde_json::Value,
+        warnings: &mut Vec<String>,
+    ) {
+        warnings.extend(nodes.warnings.iter().cloned());
+        if !crate::node_tools::enabled(raw) {
+            if !nodes.is_empty() {
+                warnings.push(format!(
+                    "gateway.nodes.pluginTools.enabled is false: the {} tools the nodes of {} published are ignored",
+                    nodes.tool_count(),
+                    nodes.origin
+                ));
+            }
+            return;
+        }
+        let semantics = Arc::clone(&self.semantics);
+        let normalize =
+            |name: &str| crate::semantics::normalize::canonical(name, &semantics).into_owned();
+        let taken: std::collections::HashSet<String> =
+            self.tools.iter().map(|t| normalize(&t.name)).collect();
+        for spec in crate::node_tools::tool_specs(nodes, &taken, &normalize) {
+            self.add(spec);
+        }
     }
 
     /// The registry `config` gets, its `mcp.servers` learnt the way this one's were (the what-if

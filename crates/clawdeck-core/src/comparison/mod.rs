@@ -71,10 +71,7 @@ pub fn compare_view(view: &LlmView, registry: &Registry, observed: &ObservedView
         .resolution
         .visible()
         .filter(|t| !sent.contains(t.name.as_str()))
-        .filter(|t| {
-            registry.get(&t.name).and_then(|s| s.source.plugin_id())
-                == Some(crate::mcp_servers::BUNDLE_MCP)
-        })
+        .filter(|t| registry.get(&t.name).is_some_and(|s| s.source.is_mcp()))
         .map(|t| t.name.clone())
         .collect();
     // Code Mode's exec and wait are in the payload when clawdeck's run engages it.

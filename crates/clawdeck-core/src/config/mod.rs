@@ -120,6 +120,9 @@ pub struct LoadedConfig {
     /// The auth profiles stored in the state beside this config (the shared store and each
     /// agent's): which providers have a credential there, never the credential.
     pub auth_profiles: Vec<crate::auth_profiles::ProfileStore>,
+    /// The tools the gateway's connected nodes published (its `node.list`), when known: every
+    /// run on that gateway builds them.
+    pub connected_nodes: Option<Arc<crate::node_tools::ConnectedNodes>>,
 }
 
 impl LoadedConfig {
@@ -402,6 +405,8 @@ pub(crate) fn normalize_agent_id(id: &str) -> String {
 pub struct ConfigRequest {
     pub path: Option<PathBuf>,
     pub openclaw_version: Option<RequestedVersion>,
+    /// A saved `node.list` answer: the tools the gateway's connected nodes published.
+    pub node_list: Option<PathBuf>,
 }
 
 impl ConfigRequest {
@@ -411,6 +416,7 @@ impl ConfigRequest {
         ConfigRequest {
             path: path.map(Path::to_path_buf),
             openclaw_version: RequestedVersion::from_env(),
+            node_list: None,
         }
     }
 }
@@ -428,6 +434,7 @@ pub fn load_from(request: &ConfigRequest) -> Result<LoadedConfig, ConfigError> {
     select_pack(&mut loaded, VersionProbe::Wait)?;
     schema_check::refuse_if_invalid(&loaded, None)?;
     plugin_slots::check_installed(&mut loaded)?;
+    read_node_list(&mut loaded, request)?;
     Ok(loaded)
 }
 
@@ -523,6 +530,24 @@ pub fn check_installed_plugins(loaded: &mut LoadedConfig) -> Result<(), ConfigEr
     plugin_slots::check_installed(loaded)
 }
 
+/// The connected nodes of the request's saved `node.list` answer, if it names one.
+fn read_node_list(loaded: &mut LoadedConfig, request: &ConfigRequest) -> Result<(), ConfigError> {
+    let Some(path) = &request.node_list else {
+        return Ok(());
+    };
+    let nodes = crate::node_tools::read_node_list(path).map_err(|message| ConfigError {
+        kind: ConfigErrorKind::Io,
+        file: "--node-list".to_string(),
+        line: None,
+        column: None,
+        message,
+        key_path: None,
+        further: Box::default(),
+    })?;
+    loaded.connected_nodes = Some(Arc::new(nodes));
+    Ok(())
+}
+
 /// [`load`], except that the installed `openclaw --version` is not waited for (see
 /// [`VersionProbe::Defer`]); `Deck::settle_openclaw_version` settles it later.
 pub fn load_without_waiting_for_openclaw(
@@ -533,6 +558,7 @@ pub fn load_without_waiting_for_openclaw(
     select_pack(&mut loaded, VersionProbe::Defer)?;
     schema_check::refuse_if_invalid(&loaded, None)?;
     plugin_slots::check_installed(&mut loaded)?;
+    read_node_list(&mut loaded, request)?;
     Ok(loaded)
 }
 
@@ -849,6 +875,7 @@ fn build(
         requested: None,
         dotenv_files: Vec::new(),
         auth_profiles: Vec::new(),
+        connected_nodes: None,
     })
 }
 

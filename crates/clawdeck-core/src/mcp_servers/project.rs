@@ -79,6 +79,7 @@ fn spec(
         source: ToolSource::Plugin {
             plugin_id: BUNDLE_MCP.to_string(),
             mcp_server: Some(server.safe_name.clone()),
+            node: None,
         },
         // OpenClaw's MCP client runs them; clawdeck lists them to answer for the policy.
         flags: ToolFlags {

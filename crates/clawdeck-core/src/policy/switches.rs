@@ -122,7 +122,8 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
         let Some(id) = spec.source.plugin_id() else {
             continue;
         };
-        if id == BUNDLE_MCP || spec.is_clawdecks() {
+        // MCP server tools and a node's tools load with no plugin of this gateway.
+        if id == BUNDLE_MCP || spec.source.node().is_some() || spec.is_clawdecks() {
             continue;
         }
         let decision = decided

@@ -495,9 +495,8 @@ pub(crate) fn deferred_directory(rules: &ToolSearchRules, surface: &ModelSurface
     out.push('\n');
     // OpenClaw's directory names only its own tools; MCP server tools are found by searching
     // and only counted here.
-    let (listed, searchable): (Vec<&ToolSpec>, Vec<&ToolSpec>) = cataloged
-        .into_iter()
-        .partition(|t| t.source.plugin_id() != Some(crate::mcp_servers::BUNDLE_MCP));
+    let (listed, searchable): (Vec<&ToolSpec>, Vec<&ToolSpec>) =
+        cataloged.into_iter().partition(|t| !t.source.is_mcp());
     for tool in listed {
         out.push_str(&format!(
             "- {} ({}): {}\n",

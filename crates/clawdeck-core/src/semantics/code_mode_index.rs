@@ -165,10 +165,7 @@ impl CodeModeIndex {
 
 /// The tools the index lists: all but MCP server tools.
 fn indexed(tools: &[ToolSpec]) -> Vec<&ToolSpec> {
-    tools
-        .iter()
-        .filter(|t| t.source.plugin_id() != Some(crate::mcp_servers::BUNDLE_MCP))
-        .collect()
+    tools.iter().filter(|t| !t.source.is_mcp()).collect()
 }
 
 /// OpenClaw's `normalizedCallableBase`.

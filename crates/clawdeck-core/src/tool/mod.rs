@@ -30,11 +30,14 @@ pub enum ToolSource {
     /// Tools a messaging channel contributes (whatsapp_login, ...).
     Channel { channel: String },
     /// Tools a plugin declares; an MCP server's tools (plugin `bundle-mcp`) also name their
-    /// server (its provider-safe name, as OpenClaw's catalog keeps it).
+    /// server (its provider-safe name, as OpenClaw's catalog keeps it); a tool a paired node
+    /// published names its node (and its MCP server, plugin `node-mcp`).
     Plugin {
         plugin_id: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mcp_server: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        node: Option<String>,
     },
     /// Tools that do their work on a remote OpenClaw (clawbot_router).
     Remote,
@@ -64,6 +67,28 @@ impl ToolSource {
         ToolSource::Plugin {
             plugin_id: plugin_id.into(),
             mcp_server: None,
+            node: None,
+        }
+    }
+
+    /// The node that published the tool (a paired node's tool, not one of this gateway's).
+    pub fn node(&self) -> Option<&str> {
+        match self {
+            ToolSource::Plugin { node, .. } => node.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// A tool OpenClaw classifies as an MCP tool (an `mcp.servers` tool, a node host's MCP
+    /// server tool): Tool Search finds it, its directory only counts it.
+    pub fn is_mcp(&self) -> bool {
+        match self {
+            ToolSource::Plugin {
+                plugin_id,
+                mcp_server,
+                ..
+            } => plugin_id == crate::mcp_servers::BUNDLE_MCP || mcp_server.is_some(),
+            _ => false,
         }
     }
 
