@@ -151,6 +151,69 @@ fn approve_until_published(gateway: &OwnGateway, nodes: &[&NodeHost], tools: usi
     }
 }
 
+/// `node.list` without what changes with the machine and the moment (times, host stats, the
+/// PATH): what tests/recordings/node_list keeps.
+fn recordable(list: &Value) -> Value {
+    let mut list = list.clone();
+    if let Some(object) = list.as_object_mut() {
+        object.remove("ts");
+    }
+    for node in list["nodes"].as_array_mut().into_iter().flatten() {
+        if let Some(node) = node.as_object_mut() {
+            node.retain(|key, _| !key.ends_with("AtMs") && key != "hostStats" && key != "pathEnv");
+        }
+    }
+    list
+}
+
+/// What of an answer a fresh one is compared on: what clawdeck reads of each node, but its id
+/// (new every run); the commands a node advertises depend on its machine.
+fn without_ids(list: &Value) -> Value {
+    let nodes: Vec<Value> = list["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|node| {
+            json!({
+                "displayName": node["displayName"],
+                "connected": node["connected"],
+                "nodePluginTools": node["nodePluginTools"],
+            })
+        })
+        .collect();
+    json!(nodes)
+}
+
+/// With CLAWDECK_RECORD=1 (tests/recordings/record.sh) the answer is kept as
+/// tests/recordings/node_list/<release>.json, the docs' example input; otherwise a fresh answer
+/// must match the recording of its release, node ids aside.
+fn record_or_recheck(list: &Value) {
+    let release = list["nodes"][0]["version"]
+        .as_str()
+        .expect("the node's release")
+        .to_string();
+    let path = support::recordings::recordings_root().join(format!("node_list/{release}.json"));
+    if support::recordings::recording() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let text = serde_json::to_string_pretty(&recordable(list)).unwrap();
+        std::fs::write(&path, text + "\n").unwrap();
+        return;
+    }
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        panic!(
+            "no recording {} (tests/recordings/record.sh makes it)",
+            path.display()
+        );
+    };
+    let recorded: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        without_ids(&recorded),
+        without_ids(list),
+        "the gateway's node.list differs from {}",
+        path.display()
+    );
+}
+
 /// The node tools (their functions by name) of an OpenAI Chat Completions `tools` payload.
 fn node_functions(tools: &Value) -> BTreeMap<String, Value> {
     tools
@@ -208,6 +271,7 @@ fn two_nodes_against(bin: &str) {
     let list = approve_until_published(&gateway, &[&alpha, &beta], 6);
     let saved = run.path().join("node-list.json");
     std::fs::write(&saved, list.to_string()).unwrap();
+    record_or_recheck(&list);
 
     let out = Command::new(gateway.openclaw_bin())
         .args([
@@ -328,4 +392,82 @@ fn two_nodes_against(bin: &str) {
     let mut mcp = mcp;
     mcp.sort();
     assert_eq!(mcp, names);
+
+    code_mode_names_each_nodes_servers(&gateway, &mock_log, &saved);
+}
+
+/// With Code Mode on (a hot reload of the same gateway, the nodes still connected), `exec`'s
+/// description names the servers code can call: a node's after its node, a name two nodes share
+/// with each node's fragment in front.
+fn code_mode_names_each_nodes_servers(gateway: &OwnGateway, mock_log: &Path, saved: &Path) {
+    let config = std::fs::read_to_string(gateway.config_path()).unwrap();
+    let code_mode = config.replace(
+        "tools: { toolSearch: { enabled: false } },",
+        "tools: { codeMode: { enabled: true } },",
+    );
+    assert_ne!(code_mode, config, "start.sh wrote the extra keys as given");
+    std::fs::write(gateway.config_path(), code_mode).unwrap();
+    assert!(
+        gateway.wait_for_log(
+            "config hot reload applied (tools.toolSearch, tools.codeMode)",
+            Duration::from_secs(30)
+        ),
+        "the gateway did not reload its tools config"
+    );
+    let out = Command::new(gateway.openclaw_bin())
+        .args([
+            "agent",
+            "--agent",
+            "ops",
+            "--session-id",
+            "nodes-2",
+            "--message",
+            "hi",
+        ])
+        .env("REALCLAW_HOME", gateway.home())
+        .env_remove("OPENCLAW_GATEWAY_URL")
+        .env_remove("OPENCLAW_GATEWAY_TOKEN")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let requests = std::fs::read_to_string(mock_log).unwrap();
+    let request: Value = serde_json::from_str(requests.lines().last().unwrap()).unwrap();
+    let servers_line = |tools: &Value| -> String {
+        let exec = tools
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|t| t["function"]["name"] == "exec")
+            .unwrap_or_else(|| panic!("no exec in {tools:#}"));
+        let description = exec["function"]["description"].as_str().unwrap();
+        description
+            .lines()
+            .find(|l| l.contains("visible servers: "))
+            .unwrap_or_else(|| panic!("no servers line in {description}"))
+            .to_string()
+    };
+    let sent = servers_line(&request["request"]["tools"]);
+    assert!(sent.contains("notes (node: beta)"), "{sent}");
+    assert!(sent.contains("Docs (node: alpha)"), "{sent}");
+
+    let home = tempfile::tempdir().unwrap();
+    let schema = clawdeck(home.path())
+        .arg("--config")
+        .arg(gateway.config_path())
+        .args(["--agent", "ops", "--gateway-run", "--node-list"])
+        .arg(saved)
+        .args(["schema", "--api", "openai"])
+        .output()
+        .unwrap();
+    assert!(
+        schema.status.success(),
+        "{}",
+        String::from_utf8_lossy(&schema.stderr)
+    );
+    let predicted: Value = serde_json::from_slice(&schema.stdout).unwrap();
+    assert_eq!(servers_line(&predicted), sent);
 }

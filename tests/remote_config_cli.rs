@@ -37,11 +37,16 @@ fn clawdeck(state: &Path, args: &[&str]) -> Output {
 
 #[test]
 fn remote_config_answers_as_the_same_file_and_redacts_what_the_gateway_left() {
-    let gateway = FakeGateway::start(Script::default().answer(
-        "config.get",
-        json!({"path": "/srv/openclaw/openclaw.json", "exists": true, "valid": true,
-               "raw": CONFIG, "includedPaths": [], "hash": "h1"}),
-    ));
+    let gateway = FakeGateway::start(
+        Script::default()
+            .answer(
+                "config.get",
+                json!({"path": "/srv/openclaw/openclaw.json", "exists": true, "valid": true,
+                       "raw": CONFIG, "includedPaths": [], "hash": "h1"}),
+            )
+            // No node connected: nothing of the nodes', and nothing to say about them.
+            .answer("node.list", json!({"ts": 1, "nodes": []})),
+    );
     let state = tempfile::tempdir().unwrap();
     let file = state.path().join("openclaw.json");
     std::fs::write(&file, CONFIG).unwrap();
@@ -147,5 +152,69 @@ fn remote_config_shows_no_secret_and_refuses_a_local_config_beside_it() {
             "clawdeck tools: gateway {}: config.get: the gateway has no config file (/srv/none.json does not exist)",
             missing.url
         )
+    );
+}
+
+/// What a connected node published is in the gateway's answer (asked on the same connection);
+/// a gateway whose node.list is no such answer leaves a warning and the config's answer.
+#[test]
+fn remote_config_builds_the_tools_the_gateways_nodes_published() {
+    let config = json!({"path": "/srv/openclaw/openclaw.json", "exists": true, "valid": true,
+                        "raw": "{}", "includedPaths": [], "hash": "h1"});
+    let node = json!({"nodeId": "e3f1c0de", "displayName": "lab \u{1b}[31mbox", "connected": true,
+        "nodePluginTools": [{"pluginId": "node-mcp", "name": "docs_search",
+            "description": "Search the documents.", "command": "mcp.tools.call.v1",
+            "parameters": {"type": "object", "properties": {}},
+            "mcp": {"server": "docs", "tool": "search"}}]});
+    let with_node = FakeGateway::start(
+        Script::default()
+            .answer("config.get", config.clone())
+            .answer("node.list", json!({"ts": 1, "nodes": [node]})),
+    );
+    let state = tempfile::tempdir().unwrap();
+    let out = clawdeck(
+        state.path(),
+        &[
+            "explain",
+            "docs_search",
+            "--remote-config",
+            "--gateway",
+            &with_node.url,
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("docs_search (plugin node-mcp"), "{stdout}");
+    // The node's name is the gateway's text, written as such (neutralised on a terminal).
+    assert!(
+        stdout.contains("built because node lab \u{1b}[31mbox published it from its MCP server docs (node.list, node e3f1c0de)"),
+        "{stdout}"
+    );
+
+    let without = FakeGateway::start(Script::default().answer("config.get", config));
+    let out = clawdeck(
+        state.path(),
+        &[
+            "tools",
+            "--json",
+            "--remote-config",
+            "--gateway",
+            &without.url,
+        ],
+    );
+    assert!(out.status.success());
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warnings = answer["warnings"].to_string();
+    assert!(
+        warnings.contains("node.list: not a node.list answer: no `nodes` list: the tools its nodes published are unknown"),
+        "{warnings}"
+    );
+    assert!(
+        answer["tools"].as_array().unwrap().len() > 10,
+        "the config's answer"
     );
 }

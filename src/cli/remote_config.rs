@@ -78,17 +78,20 @@ fn load_from_gateway(cli: &Cli, remote: &RemoteConfigArgs) -> Result<LoadedConfi
             ),
             None => None,
         },
-        Some(Ok(answer)) => Some(
-            crate::node_tools::parse_node_list(&answer, &format!("{url} node.list"))
-                .map_err(|e| format!("gateway {e}"))?,
-        ),
-        // An operator without operator.read on nodes still gets the config's answer.
-        Some(Err(err)) => {
-            loaded.warnings.push(format!(
-                "gateway {url}: node.list: {err}: the tools its nodes published are unknown"
-            ));
-            None
-        }
+        // An operator without operator.read on nodes, or a gateway without them, still gets
+        // the config's answer.
+        Some(answer) => match answer
+            .map_err(|e| e.to_string())
+            .and_then(|a| crate::node_tools::parse_node_list(&a, &format!("{url} node.list")))
+        {
+            Ok(nodes) => Some(nodes),
+            Err(err) => {
+                loaded.warnings.push(format!(
+                    "gateway {url}: node.list: {err}: the tools its nodes published are unknown"
+                ));
+                None
+            }
+        },
     }
     .map(std::sync::Arc::new);
     Ok(loaded)

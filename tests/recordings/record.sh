@@ -8,13 +8,14 @@
 #   OPENCLAW_BIN_2026_8=$HOME/.cache/realclaw-2026.8/bin/openclaw tests/recordings/record.sh
 #
 # FIDELITY_CASES=a,b records only those fidelity cases. RECORD_SUITES=validity,exec_verdicts
-# records only those suites (of fidelity, validity, exec_allowlist, exec_verdicts; default: all).
+# records only those suites (of fidelity, validity, exec_allowlist, exec_verdicts, node_list;
+# default: all).
 # Without OPENCLAW_BIN_2026_8 the 2026.8.2 recordings are left as they are.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${OPENCLAW_BIN:?OPENCLAW_BIN must name the real OpenClaw CLI (../shared/realclaw/setup.sh installs it)}"
 export CLAWDECK_RECORD=1
-suites=",${RECORD_SUITES:-fidelity,validity,exec_allowlist,exec_verdicts},"
+suites=",${RECORD_SUITES:-fidelity,validity,exec_allowlist,exec_verdicts,node_list},"
 wanted() { [[ "$suites" == *",$1,"* ]]; }
 if wanted fidelity; then
   cargo test --test realclaw_fidelity -- --ignored --exact \
@@ -41,6 +42,13 @@ if wanted exec_allowlist; then
   record_exec_allowlist "$OPENCLAW_BIN"
   if [ -n "${OPENCLAW_BIN_2026_8:-}" ]; then
     record_exec_allowlist "$OPENCLAW_BIN_2026_8"
+  fi
+fi
+# Two real node hosts' node.list (the --node-list example input), both releases.
+if wanted node_list; then
+  cargo test --test node_tools_real -- --ignored --exact two_nodes_mcp_servers_are_the_tools_a_real_turn_sends
+  if [ -n "${OPENCLAW_BIN_2026_8:-}" ]; then
+    cargo test --test node_tools_real -- --ignored --exact two_nodes_mcp_servers_are_the_tools_a_real_2026_8_turn_sends
   fi
 fi
 # The exec verdict matrix: every case a real turn on a gateway of its own (some 11 minutes a

@@ -217,7 +217,7 @@ fn provider_safe(name: &str) -> bool {
 
 /// A node id as a name fragment (`sanitizeNodeIdFragment`): lowercase, runs of other characters
 /// as `_`, at most 32 characters, starting with a letter (`node_` in front otherwise).
-fn node_fragment(node_id: &str) -> String {
+pub(crate) fn node_fragment(node_id: &str) -> String {
     let mut fragment = String::new();
     let mut in_run = false;
     for c in node_id.trim().to_lowercase().chars() {
@@ -306,7 +306,10 @@ pub(crate) fn tool_specs(
             source: ToolSource::Plugin {
                 plugin_id: tool.plugin_id.clone(),
                 mcp_server: tool.mcp_server.clone(),
-                node: Some(node.node_id.clone()),
+                node: Some(crate::tool::NodeRef {
+                    id: node.node_id.clone(),
+                    label: label.to_string(),
+                }),
             },
             // The node runs them, through the gateway's node.invoke.
             flags: ToolFlags {

@@ -11,8 +11,7 @@ use super::names::safe_tool_name;
 use super::offer::ListedServer;
 use crate::tool::{ToolFlags, ToolSource, ToolSpec};
 
-/// The plugin id OpenClaw gives every MCP server tool (`bundle-mcp` in allow and deny lists).
-pub const BUNDLE_MCP: &str = "bundle-mcp";
+pub use crate::tool::BUNDLE_MCP;
 /// OpenClaw's cap on an MCP tool description (`MCP_METADATA_TEXT_LIMIT`).
 const DESCRIPTION_LIMIT: usize = 1200;
 

@@ -51,7 +51,7 @@ fn a_tool_published_once_keeps_its_name_and_names_its_node() {
     assert_eq!(names(&specs), ["docs_search"]);
     assert_eq!(specs[0].description, "Does search. (node: labnode)");
     assert_eq!(specs[0].source.plugin_id(), Some(NODE_MCP));
-    assert_eq!(specs[0].source.node(), Some(NODE_A));
+    assert_eq!(specs[0].source.node().map(|n| n.id.as_str()), Some(NODE_A));
     assert!(specs[0].source.is_mcp(), "found through Tool Search only");
     assert_eq!(specs[0].parameters["required"], json!(["q"]));
 }
@@ -258,4 +258,22 @@ fn a_node_tool_named_like_a_core_tool_is_renamed() {
         None,
         "the core read stays"
     );
+}
+
+#[test]
+fn explain_says_which_node_published_a_tool() {
+    let (cfg, registry) = registry_for("{}", docs_node());
+    let res = crate::policy::resolve(&cfg, &registry, &PolicyContext::default()).unwrap();
+    let trace = res.tools.iter().find(|t| t.name == "docs_search").unwrap();
+    assert_eq!(
+        trace.built_because.as_deref(),
+        Some(
+            format!(
+                "node labnode published it from its MCP server docs (node.list, node {NODE_A})"
+            )
+            .as_str()
+        )
+    );
+    let core = res.tools.iter().find(|t| t.name == "read").unwrap();
+    assert_eq!(core.built_because, None);
 }

@@ -222,6 +222,7 @@ pub fn resolve(
                 semantics
                     .built_because(&cfg.raw, &credentials, model, &trace.name)
                     .or_else(|| turn_brought(semantics, &trace.name, host, pinned))
+                    .or_else(|| node_published(registry, &trace.name))
             })
             .flatten();
         if trace.name == "exec" && !registry.semantics.is_seed() {
@@ -259,6 +260,20 @@ fn turn_brought(
     }
     let built = semantics.host_builds(name, host)?;
     built.then(|| format!("the turn is {}", host.describe()))
+}
+
+/// A paired node's tool is in the run because the node published it (the gateway's node.list).
+fn node_published(registry: &Registry, name: &str) -> Option<String> {
+    let source = &registry.get(name)?.source;
+    let node = source.node()?;
+    let server = source
+        .mcp_server()
+        .map(|server| format!(" from its MCP server {server}"))
+        .unwrap_or_default();
+    Some(format!(
+        "node {} published it{server} (node.list, node {})",
+        node.label, node.id
+    ))
 }
 
 /// Runs given layers (already built) over the registry. Public for tests and benchmarks that

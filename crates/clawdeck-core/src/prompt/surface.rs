@@ -343,9 +343,16 @@ fn exec_description(
 ) -> Option<String> {
     let index = rules.index.as_ref().map(|i| i.write(cataloged));
     // The MCP servers whose tools code can call (each tool names its own).
-    let servers: Vec<&str> = cataloged
+    let servers: Vec<crate::semantics::McpServer<'_>> = cataloged
         .iter()
-        .filter_map(|t| t.source.mcp_server())
+        .filter_map(|t| {
+            t.source
+                .mcp_server()
+                .map(|safe_name| crate::semantics::McpServer {
+                    safe_name,
+                    node: t.source.node(),
+                })
+        })
         .collect();
     let head = match (&rules.description, facts.code_mode_budgets) {
         (Some(description), Some(budgets)) => {

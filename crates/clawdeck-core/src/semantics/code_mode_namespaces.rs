@@ -1,16 +1,17 @@
 //! What Code Mode's `exec` description says between its text and its index when MCP server
 //! tools are callable from code (the pack's `codeMode.namespaces`, the release's
 //! `describeCodeModeNamespacesForPrompt`): the `MCP` global and the servers code reaches
-//! through it, each by the identifier OpenClaw gives it (`toIdentifier` of its safe name, then
+//! through it, each by the identifier OpenClaw gives it (`toIdentifier` of its name, then
 //! kept clear of the names taken before it and the reserved ones by a number: `catalog2`).
-//! Servers of a paired node's MCP (named after the node) are not modelled: clawdeck sees only
-//! the config's `mcp.servers`.
+//! A paired node's server is named after its node (`docs (node: alpha)`), and when another
+//! server shares its name it takes the node's fragment in front (`assignMcpNamespaceServerNames`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 
 use super::code_mode_hint::collate;
+use crate::tool::NodeRef;
 
 /// The pack's `codeMode.namespaces`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -25,28 +26,61 @@ pub struct CodeModeNamespaces {
     pub fallback: String,
 }
 
+/// A server whose tools code can call: its safe name, and the node that runs it for a node
+/// host's server (else the gateway's own `mcp.servers`).
+#[derive(Debug, Clone, Copy)]
+pub struct McpServer<'a> {
+    pub safe_name: &'a str,
+    pub node: Option<&'a NodeRef>,
+}
+
+impl McpServer<'_> {
+    /// OpenClaw's `mcpNamespaceServerKey`.
+    fn key(&self) -> String {
+        let key = match self.node {
+            None => serde_json::json!(["gateway", self.safe_name]),
+            Some(node) => serde_json::json!(["node", node.id, self.safe_name]),
+        };
+        key.to_string()
+    }
+}
+
 impl CodeModeNamespaces {
-    /// The text for a catalog whose MCP tools come from `servers` (their safe names, as the
-    /// tools' sources name them); `None` without any.
-    pub fn write<'a>(&self, servers: impl IntoIterator<Item = &'a str>) -> Option<String> {
-        let mut identifiers = self.identifiers(servers);
-        if identifiers.is_empty() {
+    /// The text for a catalog whose MCP tools come from `servers`; `None` without any.
+    pub fn write<'a>(&self, servers: impl IntoIterator<Item = McpServer<'a>>) -> Option<String> {
+        let mut named = self.identifiers(servers);
+        if named.is_empty() {
             return None;
         }
-        identifiers.sort_by(|a, b| collate(a, b));
-        Some(self.text.replace("{servers}", &identifiers.join(", ")))
+        named.sort_by(|a, b| collate(&a.0, &b.0));
+        let listed: Vec<String> = named
+            .into_iter()
+            .map(|(identifier, node)| match node {
+                Some(label) => format!("{identifier} (node: {label})"),
+                None => identifier,
+            })
+            .collect();
+        Some(self.text.replace("{servers}", &listed.join(", ")))
     }
 
-    /// Each server's identifier, given in the order of the servers' keys
-    /// (`["gateway","<safe name>"]`, compared as `localeCompare` does).
-    fn identifiers<'a>(&self, servers: impl IntoIterator<Item = &'a str>) -> Vec<String> {
-        let mut safe: Vec<&str> = servers.into_iter().collect();
-        safe.sort_by(|a, b| collate(&format!("{a}\"]"), &format!("{b}\"]")));
-        safe.dedup();
+    /// Each server's identifier (with its node's label), given in the order of the servers'
+    /// keys (compared as `localeCompare` does).
+    fn identifiers<'a>(
+        &self,
+        servers: impl IntoIterator<Item = McpServer<'a>>,
+    ) -> Vec<(String, Option<String>)> {
+        let mut keyed: Vec<(String, McpServer<'a>)> =
+            servers.into_iter().map(|s| (s.key(), s)).collect();
+        keyed.sort_by(|a, b| collate(&a.0, &b.0));
+        keyed.dedup_by(|a, b| a.0 == b.0);
+        let servers: Vec<McpServer<'a>> = keyed.into_iter().map(|(_, s)| s).collect();
+        let names = assigned_names(&servers);
         let mut used: HashSet<String> = HashSet::new();
-        safe.into_iter()
-            .map(|name| {
-                let base = to_identifier(name, &self.fallback);
+        servers
+            .iter()
+            .zip(names)
+            .map(|(server, name)| {
+                let base = to_identifier(&name, &self.fallback);
                 let mut candidate = base.clone();
                 let mut n = 2;
                 while used.contains(&candidate) || self.reserved_identifiers.contains(&candidate) {
@@ -54,10 +88,68 @@ impl CodeModeNamespaces {
                     n += 1;
                 }
                 used.insert(candidate.clone());
-                candidate
+                (candidate, server.node.map(node_label))
             })
             .collect()
     }
+}
+
+/// The name each server (in key order) is known by before it becomes an identifier: its own,
+/// unless it is a node's and another server shares it; then `<node fragment>_<name>`, numbered
+/// on a further clash (`assignMcpNamespaceServerNames`).
+fn assigned_names(servers: &[McpServer<'_>]) -> Vec<String> {
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for server in servers {
+        *counts.entry(server.safe_name.to_lowercase()).or_default() += 1;
+    }
+    let shared = |s: &McpServer<'_>| counts[&s.safe_name.to_lowercase()] > 1;
+    let mut used: HashSet<String> = HashSet::new();
+    let mut names: Vec<Option<String>> = vec![None; servers.len()];
+    // The gateway's own servers first, then the nodes' whose names nobody shares.
+    for keep_node in [false, true] {
+        for (index, server) in servers.iter().enumerate() {
+            let keeps = match server.node {
+                None => !keep_node,
+                Some(_) => keep_node && !shared(server),
+            };
+            if keeps {
+                names[index] = Some(server.safe_name.to_string());
+                used.insert(server.safe_name.to_lowercase());
+            }
+        }
+    }
+    for (index, server) in servers.iter().enumerate() {
+        let (Some(node), None) = (server.node, &names[index]) else {
+            continue;
+        };
+        let base = format!(
+            "{}_{}",
+            crate::node_tools::node_fragment(&node.id),
+            server.safe_name
+        );
+        let mut candidate = base.clone();
+        let mut n = 2;
+        while used.contains(&candidate.to_lowercase()) {
+            candidate = format!("{base}_{n}");
+            n += 1;
+        }
+        used.insert(candidate.to_lowercase());
+        names[index] = Some(candidate);
+    }
+    names.into_iter().map(Option::unwrap_or_default).collect()
+}
+
+/// OpenClaw's `mcpNodeLabel`: whitespace runs as one space, at most 128 UTF-16 units.
+fn node_label(node: &NodeRef) -> String {
+    let spaced = node.label.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut units = 0;
+    spaced
+        .chars()
+        .take_while(|c| {
+            units += c.len_utf16();
+            units <= 128
+        })
+        .collect()
 }
 
 /// OpenClaw's `toIdentifier`: the name's alphanumeric words in lower camel case, leading digits
@@ -108,13 +200,55 @@ mod tests {
     #[test]
     fn reserved_and_taken_identifiers_get_a_number_and_the_list_is_sorted() {
         let r = rules();
+        let gateway = |safe_name| McpServer {
+            safe_name,
+            node: None,
+        };
         let text = r
-            .write(["docs", "catalog", "Catalog", "zeta", "docs"])
+            .write(["docs", "catalog", "Catalog", "zeta", "docs"].map(gateway))
             .expect("servers");
         assert!(
             text.contains("visible servers: catalog2, catalog3, docs, zeta."),
             "{text}"
         );
         assert!(r.write([]).is_none(), "no MCP tool, no text");
+    }
+
+    #[test]
+    fn a_nodes_server_is_named_after_its_node_and_a_shared_name_takes_its_fragment() {
+        let r = rules();
+        let alpha = NodeRef {
+            id: "A1pha-Box".into(),
+            label: "alpha\n  box".into(),
+        };
+        let beta = NodeRef {
+            id: "42".into(),
+            label: "beta".into(),
+        };
+        let servers = [
+            McpServer {
+                safe_name: "docs",
+                node: Some(&alpha),
+            },
+            McpServer {
+                safe_name: "docs",
+                node: Some(&beta),
+            },
+            McpServer {
+                safe_name: "notes",
+                node: Some(&beta),
+            },
+            McpServer {
+                safe_name: "docs",
+                node: None,
+            },
+        ];
+        let text = r.write(servers).expect("servers");
+        assert!(
+            text.contains(
+                "visible servers: a1phaBoxDocs (node: alpha box), docs, node42Docs (node: beta), notes (node: beta)."
+            ),
+            "{text}"
+        );
     }
 }

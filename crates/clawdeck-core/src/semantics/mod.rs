@@ -43,7 +43,7 @@ pub use code_mode_hint::{
     input_hint as code_mode_input_hint, output_hint as code_mode_output_hint,
 };
 pub use code_mode_index::{CodeModeIndex, WrittenIndex};
-pub use code_mode_namespaces::CodeModeNamespaces;
+pub use code_mode_namespaces::{CodeModeNamespaces, McpServer};
 pub use heartbeat::HeartbeatTurn;
 pub use host_tools::HostTools;
 pub(crate) use media::set_credentials;

@@ -37,10 +37,21 @@ pub enum ToolSource {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mcp_server: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        node: Option<String>,
+        node: Option<NodeRef>,
     },
     /// Tools that do their work on a remote OpenClaw (clawbot_router).
     Remote,
+}
+
+/// The plugin id OpenClaw gives every MCP server tool (`bundle-mcp` in allow and deny lists).
+pub const BUNDLE_MCP: &str = "bundle-mcp";
+
+/// A paired node, as a tool it published names it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct NodeRef {
+    pub id: String,
+    /// Its display name, else its id (what OpenClaw's descriptions call it).
+    pub label: String,
 }
 
 impl ToolSource {
@@ -72,9 +83,9 @@ impl ToolSource {
     }
 
     /// The node that published the tool (a paired node's tool, not one of this gateway's).
-    pub fn node(&self) -> Option<&str> {
+    pub fn node(&self) -> Option<&NodeRef> {
         match self {
-            ToolSource::Plugin { node, .. } => node.as_deref(),
+            ToolSource::Plugin { node, .. } => node.as_ref(),
             _ => None,
         }
     }
@@ -87,7 +98,7 @@ impl ToolSource {
                 plugin_id,
                 mcp_server,
                 ..
-            } => plugin_id == crate::mcp_servers::BUNDLE_MCP || mcp_server.is_some(),
+            } => plugin_id == BUNDLE_MCP || mcp_server.is_some(),
             _ => false,
         }
     }
