@@ -168,6 +168,9 @@ pub struct Prediction<'a> {
     /// clawdeck's own tools (clawbot_router, the local system tools): OpenClaw never has them,
     /// so they are left out of the comparison.
     pub own_tools: BTreeSet<String>,
+    /// Tools the observed run could not have: a paired node's, when the run was the lab's (its
+    /// private gateway has no nodes); left out of the comparison with a note.
+    pub lab_lacks: BTreeSet<String>,
     /// Visible tools deferred behind Tool Search that OpenClaw's directory never names (MCP
     /// server tools): the directory only counts them among the omitted.
     pub searchable_only: BTreeSet<String>,
@@ -210,7 +213,7 @@ impl Prediction<'_> {
         self.resolution
             .served()
             .map(|t| t.name.clone())
-            .filter(|name| !self.own_tools.contains(name))
+            .filter(|name| !self.own_tools.contains(name) && !self.lab_lacks.contains(name))
             .collect()
     }
 }
@@ -231,6 +234,13 @@ pub fn compare(prediction: &Prediction<'_>, observed: &ObservedView) -> Comparis
         notes.push(format!(
             "clawdeck's own tools are not compared: {}",
             own_visible.join(", ")
+        ));
+    }
+    if !prediction.lab_lacks.is_empty() {
+        let names: Vec<&str> = prediction.lab_lacks.iter().map(String::as_str).collect();
+        notes.push(format!(
+            "tools paired nodes published are not compared (the lab's runs have no paired node; `verify --gateway` compares a gateway that has them): {}",
+            names.join(", ")
         ));
     }
     let unknown: Vec<&str> = prediction

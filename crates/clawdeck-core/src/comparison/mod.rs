@@ -67,10 +67,24 @@ pub fn compare_view(view: &LlmView, registry: &Registry, observed: &ObservedView
         .flatten()
         .filter_map(|t| t.pointer("/function/name").and_then(Value::as_str))
         .collect();
+    // A paired node's tools are in no run of the lab (its private gateway has no nodes).
+    let lab_lacks: BTreeSet<String> = match observed.surface {
+        Surface::GatewayEffective => BTreeSet::new(),
+        _ => view
+            .resolution
+            .visible()
+            .filter(|t| {
+                registry
+                    .get(&t.name)
+                    .is_some_and(|s| s.source.node().is_some())
+            })
+            .map(|t| t.name.clone())
+            .collect(),
+    };
     let searchable_only = view
         .resolution
         .visible()
-        .filter(|t| !sent.contains(t.name.as_str()))
+        .filter(|t| !sent.contains(t.name.as_str()) && !lab_lacks.contains(&t.name))
         .filter(|t| registry.get(&t.name).is_some_and(|s| s.source.is_mcp()))
         .map(|t| t.name.clone())
         .collect();
@@ -93,6 +107,7 @@ pub fn compare_view(view: &LlmView, registry: &Registry, observed: &ObservedView
             resolution: &view.resolution,
             payload,
             own_tools: own_tools(registry),
+            lab_lacks,
             searchable_only,
             schema_unknown: registry
                 .names()

@@ -277,3 +277,48 @@ fn explain_says_which_node_published_a_tool() {
     let core = res.tools.iter().find(|t| t.name == "read").unwrap();
     assert_eq!(core.built_because, None);
 }
+
+/// The lab's runs have no paired node: their tools are left out of a comparison with one, with
+/// a note; a gateway's own list (which has them) is compared with them.
+#[test]
+fn a_lab_run_leaves_node_tools_out_a_gateways_list_keeps_them() {
+    use crate::comparison::{ObservedView, compare_view, predict};
+    let config = "{tools: {toolSearch: {enabled: false}}}";
+    let (cfg, registry) = registry_for(config, docs_node());
+    let view = predict(&cfg, &registry, &PolicyContext::default()).unwrap();
+    let without_nodes: Vec<Value> = view
+        .export
+        .payload
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| !t["function"]["name"].as_str().unwrap().starts_with("docs_"))
+        .cloned()
+        .collect();
+    let lab = ObservedView::from_request(&json!({"messages": [], "tools": without_nodes}));
+    let compared = compare_view(&view, &registry, &lab);
+    assert!(compared.is_clean(), "{:?}", compared.notes);
+    assert!(
+        compared
+            .notes
+            .iter()
+            .any(|n| n.contains("not compared") && n.ends_with("docs_read_doc, docs_search")),
+        "{:?}",
+        compared.notes
+    );
+    let names: Vec<Value> = without_nodes
+        .iter()
+        .map(|t| json!({"id": t["function"]["name"]}))
+        .collect();
+    let gateway =
+        ObservedView::from_tools_effective(&json!({"groups": [{"id": "core", "tools": names}]}))
+            .unwrap();
+    let compared = compare_view(&view, &registry, &gateway);
+    let only_ours: Vec<&str> = compared
+        .verdicts
+        .iter()
+        .filter(|v| v.agreement == crate::comparison::Agreement::ClawdeckOnly)
+        .map(|v| v.tool.as_str())
+        .collect();
+    assert!(only_ours.contains(&"docs_search"), "{only_ours:?}");
+}
