@@ -214,6 +214,40 @@ fn record_or_recheck(list: &Value) {
     );
 }
 
+/// A real turn of agent `ops` on the gateway (`openclaw agent`, no `--local`): the `tools` it
+/// sent the mock model.
+fn real_turn(gateway: &OwnGateway, session_id: &str, mock_log: &Path) -> Value {
+    let out = Command::new(gateway.openclaw_bin())
+        .args(["agent", "--agent", "ops", "--session-id", session_id])
+        .args(["--message", "hi"])
+        .env("REALCLAW_HOME", gateway.home())
+        .env_remove("OPENCLAW_GATEWAY_URL")
+        .env_remove("OPENCLAW_GATEWAY_TOKEN")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let requests = std::fs::read_to_string(mock_log).unwrap();
+    let request: Value = serde_json::from_str(requests.lines().last().unwrap()).unwrap();
+    request["request"]["tools"].clone()
+}
+
+/// clawdeck's `schema` for the same turn, its nodes' tools from the saved `node.list`.
+fn predicted_tools(gateway: &OwnGateway, saved: &Path) -> Value {
+    let home = tempfile::tempdir().unwrap();
+    let schema = clawdeck(home.path())
+        .arg("--config")
+        .arg(gateway.config_path())
+        .args(["--agent", "ops", "--gateway-run", "--node-list"])
+        .arg(saved)
+        .args(["schema", "--api", "openai"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&schema.stderr);
+    assert!(schema.status.success(), "{stderr}");
+    serde_json::from_slice(&schema.stdout).unwrap()
+}
+
 /// The node tools (their functions by name) of an OpenAI Chat Completions `tools` payload.
 fn node_functions(tools: &Value) -> BTreeMap<String, Value> {
     tools
@@ -273,29 +307,7 @@ fn two_nodes_against(bin: &str) {
     std::fs::write(&saved, list.to_string()).unwrap();
     record_or_recheck(&list);
 
-    let out = Command::new(gateway.openclaw_bin())
-        .args([
-            "agent",
-            "--agent",
-            "ops",
-            "--session-id",
-            "nodes-1",
-            "--message",
-            "hi",
-        ])
-        .env("REALCLAW_HOME", gateway.home())
-        .env_remove("OPENCLAW_GATEWAY_URL")
-        .env_remove("OPENCLAW_GATEWAY_TOKEN")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let requests = std::fs::read_to_string(&mock_log).unwrap();
-    let request: Value = serde_json::from_str(requests.lines().last().unwrap()).unwrap();
-    let sent = node_functions(&request["request"]["tools"]);
+    let sent = node_functions(&real_turn(&gateway, "nodes-1", &mock_log));
 
     // What it means: a name both nodes publish gets each node's fragment; beta's own keep theirs.
     let names: Vec<&str> = sent.keys().map(String::as_str).collect();
@@ -324,20 +336,7 @@ fn two_nodes_against(bin: &str) {
 
     // clawdeck from the saved answer: the same tools, byte for byte.
     let home = tempfile::tempdir().unwrap();
-    let schema = clawdeck(home.path())
-        .arg("--config")
-        .arg(gateway.config_path())
-        .args(["--agent", "ops", "--gateway-run", "--node-list"])
-        .arg(&saved)
-        .args(["schema", "--api", "openai"])
-        .output()
-        .unwrap();
-    assert!(
-        schema.status.success(),
-        "{}",
-        String::from_utf8_lossy(&schema.stderr)
-    );
-    let predicted = node_functions(&serde_json::from_slice(&schema.stdout).unwrap());
+    let predicted = node_functions(&predicted_tools(&gateway, &saved));
     assert_eq!(predicted, sent);
 
     // And asked live: --remote-config reads node.list from the gateway itself.
@@ -414,28 +413,7 @@ fn code_mode_names_each_nodes_servers(gateway: &OwnGateway, mock_log: &Path, sav
         ),
         "the gateway did not reload its tools config"
     );
-    let out = Command::new(gateway.openclaw_bin())
-        .args([
-            "agent",
-            "--agent",
-            "ops",
-            "--session-id",
-            "nodes-2",
-            "--message",
-            "hi",
-        ])
-        .env("REALCLAW_HOME", gateway.home())
-        .env_remove("OPENCLAW_GATEWAY_URL")
-        .env_remove("OPENCLAW_GATEWAY_TOKEN")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let requests = std::fs::read_to_string(mock_log).unwrap();
-    let request: Value = serde_json::from_str(requests.lines().last().unwrap()).unwrap();
+    let sent_tools = real_turn(gateway, "nodes-2", mock_log);
     let servers_line = |tools: &Value| -> String {
         let exec = tools
             .as_array()
@@ -450,24 +428,9 @@ fn code_mode_names_each_nodes_servers(gateway: &OwnGateway, mock_log: &Path, sav
             .unwrap_or_else(|| panic!("no servers line in {description}"))
             .to_string()
     };
-    let sent = servers_line(&request["request"]["tools"]);
+    let sent = servers_line(&sent_tools);
     assert!(sent.contains("notes (node: beta)"), "{sent}");
     assert!(sent.contains("Docs (node: alpha)"), "{sent}");
 
-    let home = tempfile::tempdir().unwrap();
-    let schema = clawdeck(home.path())
-        .arg("--config")
-        .arg(gateway.config_path())
-        .args(["--agent", "ops", "--gateway-run", "--node-list"])
-        .arg(saved)
-        .args(["schema", "--api", "openai"])
-        .output()
-        .unwrap();
-    assert!(
-        schema.status.success(),
-        "{}",
-        String::from_utf8_lossy(&schema.stderr)
-    );
-    let predicted: Value = serde_json::from_slice(&schema.stdout).unwrap();
-    assert_eq!(servers_line(&predicted), sent);
+    assert_eq!(servers_line(&predicted_tools(gateway, saved)), sent);
 }
