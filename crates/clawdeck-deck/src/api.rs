@@ -90,6 +90,11 @@ pub mod mcp_servers {
     pub use clawdeck_core::mcp_servers::ServerListing;
 }
 
+/// What a gateway's paired nodes published (the console's tests build a config with them).
+pub mod node_tools {
+    pub use clawdeck_core::node_tools::{ConnectedNodes, parse_node_list};
+}
+
 pub mod paths {
     pub use clawdeck_core::paths::{console_copies_dir, openclaw_state_dir};
 }

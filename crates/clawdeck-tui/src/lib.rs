@@ -40,6 +40,8 @@ pub(crate) use clawdeck_deck::api::{
     lint, mcp_servers, paths, pipeline, policy, process, prompt, provider, queue, regular_file,
     router, sanitize, semantics, stages, tool,
 };
+#[cfg(test)]
+pub(crate) use clawdeck_deck::api::node_tools;
 pub(crate) use clawdeck_mcp as mcp;
 
 use crate::config::ConfigRequest;

@@ -154,3 +154,28 @@ fn policy_view_says_a_tool_comes_from_another_agents_stored_profile() {
         "hidden only: {visible:?}"
     );
 }
+
+/// A tool a paired node published (the gateway's node.list): the pane says which node, its
+/// name shown as the gateway's text, never interpreted.
+#[test]
+fn policy_view_says_which_node_published_a_tool() {
+    let mut config = config_2026_9("{}", "nodes.json5");
+    let answer = serde_json::json!({"nodes": [{
+        "nodeId": "e3f1c0de", "displayName": "lab\u{1b}[2Jbox", "connected": true,
+        "nodePluginTools": [{"pluginId": "node-mcp", "name": "docs_search",
+            "description": "Search the documents.", "command": "mcp.tools.call.v1",
+            "mcp": {"server": "docs", "tool": "search"}}]}]});
+    let nodes = crate::node_tools::parse_node_list(&answer, "node.list").expect("an answer");
+    config.connected_nodes = Some(std::sync::Arc::new(nodes));
+    let mut h = console_on(config);
+    filter(&mut h, "docs_search");
+    let screen = h.screen(150, 30);
+    assert!(screen.contains("docs_search"), "{screen}");
+    assert!(
+        screen.contains(
+            "built because node lab\\x1b[2Jbox published it from its MCP server docs (node.list, node e3f1c0de)"
+        ),
+        "{screen}"
+    );
+    insta::assert_snapshot!("policy_node_tool_names_its_node", screen);
+}

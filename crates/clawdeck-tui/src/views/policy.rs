@@ -677,10 +677,11 @@ pub(crate) fn detail_lines(res: &Resolution, tool: &ToolTrace) -> Vec<Line<'stat
         }
     }
     lines.push(Line::from(head));
-    // A tool OpenClaw builds only when something brings it: say what did.
+    // A tool OpenClaw builds only when something brings it: say what did (a node's name is the
+    // gateway's text: shown, never interpreted).
     if let Some(because) = &tool.built_because {
         lines.push(Line::styled(
-            format!("  built because {because}"),
+            format!("  built because {}", crate::sanitize::visible(because).text),
             theme::dim(),
         ));
     }
