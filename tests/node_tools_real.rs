@@ -363,7 +363,7 @@ fn two_nodes_against(bin: &str) {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|t| t["plugin"] == "node-mcp")
+        .filter(|t| t["plugin"] == "node-mcp" && t["node"]["id"].is_string())
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     live.sort();

@@ -95,6 +95,9 @@ fn tools_json(res: &Resolution, served: bool, warnings: Vec<Value>) -> Value {
         if let Some(id) = &t.plugin_id {
             tool["plugin"] = json!(id);
         }
+        if let Some(node) = &t.node {
+            tool["node"] = json!({"id": node.id, "label": node.label});
+        }
         if served {
             tool["owner"] = json!(t.owner());
         }

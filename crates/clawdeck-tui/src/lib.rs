@@ -35,13 +35,13 @@ mod tests;
 // Everything below the console comes through the Deck's front door (`clawdeck_deck::api`),
 // under the core's module names so paths read the same in every crate.
 pub(crate) use clawdeck_deck::api as deck;
+#[cfg(test)]
+pub(crate) use clawdeck_deck::api::node_tools;
 pub(crate) use clawdeck_deck::api::{
     catalog, comparison, config, context, decision_log, exec_allowlist, exec_verdict, gateway,
     lint, mcp_servers, paths, pipeline, policy, process, prompt, provider, queue, regular_file,
     router, sanitize, semantics, stages, tool,
 };
-#[cfg(test)]
-pub(crate) use clawdeck_deck::api::node_tools;
 pub(crate) use clawdeck_mcp as mcp;
 
 use crate::config::ConfigRequest;

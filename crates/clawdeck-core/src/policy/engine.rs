@@ -413,6 +413,7 @@ fn tool_traces(
             name: spec.name.clone(),
             source: spec.source.kind(),
             plugin_id: spec.source.plugin_id().map(str::to_string),
+            node: spec.source.node().cloned(),
             groups: registry.groups_at(index),
             visible: removed_by.is_none(),
             removed_by,

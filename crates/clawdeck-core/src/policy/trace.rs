@@ -194,6 +194,9 @@ pub struct ToolTrace {
     pub source: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plugin_id: Option<String>,
+    /// The paired node that published it (the gateway's node.list).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<crate::tool::NodeRef>,
     /// Shared with the registry (one copy per tool, not per resolution).
     #[serde(rename = "group")]
     pub groups: Arc<[String]>,
