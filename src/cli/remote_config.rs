@@ -71,30 +71,34 @@ fn load_from_gateway(cli: &Cli, remote: &RemoteConfigArgs) -> Result<LoadedConfi
         request.openclaw_version.as_ref(),
     )
     .map_err(|err| err.to_string())?;
-    loaded.connected_nodes = match nodes {
-        None => match &request.node_list {
-            Some(path) => Some(
-                crate::node_tools::read_node_list(path).map_err(|e| format!("--node-list {e}"))?,
-            ),
-            None => None,
-        },
-        // An operator without operator.read on nodes, or a gateway without them, still gets
-        // the config's answer.
-        Some(answer) => match answer
-            .map_err(|e| e.to_string())
-            .and_then(|a| crate::node_tools::parse_node_list(&a, &format!("{url} node.list")))
-        {
-            Ok(nodes) => Some(nodes),
-            Err(err) => {
-                loaded.warnings.push(format!(
-                    "gateway {url}: node.list: {err}: the tools its nodes published are unknown"
-                ));
-                None
-            }
-        },
+    match nodes {
+        // A saved answer stands in for the gateway's, read as for a local config.
+        None => config::read_node_list(&mut loaded, &request).map_err(|err| err.to_string())?,
+        Some(answer) => loaded.connected_nodes = gateway_nodes(&url, answer, &mut loaded.warnings),
     }
-    .map(std::sync::Arc::new);
     Ok(loaded)
+}
+
+/// The gateway's `node.list` answer as its connected nodes. An operator the gateway refuses it,
+/// or a gateway without the method, still gets the config's answer, with a warning.
+fn gateway_nodes(
+    url: &str,
+    answer: Result<serde_json::Value, crate::gateway::GatewayError>,
+    warnings: &mut Vec<String>,
+) -> Option<std::sync::Arc<crate::node_tools::ConnectedNodes>> {
+    let origin = format!("{url} node.list");
+    let nodes = answer
+        .map_err(|err| err.to_string())
+        .and_then(|answer| crate::node_tools::parse_node_list(&answer, &origin));
+    match nodes {
+        Ok(nodes) => Some(std::sync::Arc::new(nodes)),
+        Err(err) => {
+            warnings.push(format!(
+                "gateway {url}: node.list: {err}: the tools its nodes published are unknown"
+            ));
+            None
+        }
+    }
 }
 
 /// With `--remote-config` and `--session-key`: that session's `tools.effective` on the same

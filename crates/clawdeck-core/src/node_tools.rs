@@ -32,8 +32,6 @@ pub const MAX_NODES: usize = 256;
 const DESCRIPTION_LIMIT: usize = 1024;
 /// A provider-safe tool name's longest form.
 const NAME_LIMIT: usize = 64;
-/// The largest `node.list` answer read from a file.
-const MAX_ANSWER_BYTES: u64 = 16 * 1024 * 1024;
 
 /// One tool a node published, as the gateway keeps it.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,10 +63,6 @@ pub struct ConnectedNodes {
 }
 
 impl ConnectedNodes {
-    pub fn is_empty(&self) -> bool {
-        self.nodes.iter().all(|n| n.tools.is_empty())
-    }
-
     /// Every published tool, with its node.
     pub fn tool_count(&self) -> usize {
         self.nodes.iter().map(|n| n.tools.len()).sum()
@@ -79,20 +73,9 @@ impl ConnectedNodes {
 /// prints, or `clawdeck gateway call`'s payload).
 pub fn read_node_list(path: &Path) -> Result<ConnectedNodes, String> {
     let origin = path.display().to_string();
-    let file = crate::regular_file::open_read(path, crate::regular_file::Links::Follow)
+    // The same guards as a config file's: a regular file only, at most 16 MiB, UTF-8.
+    let text = crate::config::read_text::read_config_text(path)
         .map_err(|err| format!("{origin}: {err}"))?;
-    let mut text = String::new();
-    std::io::Read::read_to_string(
-        &mut std::io::Read::take(file, MAX_ANSWER_BYTES + 1),
-        &mut text,
-    )
-    .map_err(|err| format!("{origin}: {err}"))?;
-    if text.len() as u64 > MAX_ANSWER_BYTES {
-        return Err(format!(
-            "{origin}: larger than {} MiB: not a node.list answer",
-            MAX_ANSWER_BYTES >> 20
-        ));
-    }
     let answer: Value = serde_json::from_str(&text)
         .map_err(|err| format!("{origin}:{}:{}: not JSON: {err}", err.line(), err.column()))?;
     parse_node_list(&answer, &origin)

@@ -170,7 +170,7 @@ impl Registry {
     ) {
         warnings.extend(nodes.warnings.iter().cloned());
         if !crate::node_tools::enabled(raw) {
-            if !nodes.is_empty() {
+            if nodes.tool_count() > 0 {
                 warnings.push(format!(
                     "gateway.nodes.pluginTools.enabled is false: the {} tools the nodes of {} published are ignored",
                     nodes.tool_count(),

@@ -531,7 +531,10 @@ pub fn check_installed_plugins(loaded: &mut LoadedConfig) -> Result<(), ConfigEr
 }
 
 /// The connected nodes of the request's saved `node.list` answer, if it names one.
-fn read_node_list(loaded: &mut LoadedConfig, request: &ConfigRequest) -> Result<(), ConfigError> {
+pub fn read_node_list(
+    loaded: &mut LoadedConfig,
+    request: &ConfigRequest,
+) -> Result<(), ConfigError> {
     let Some(path) = &request.node_list else {
         return Ok(());
     };
