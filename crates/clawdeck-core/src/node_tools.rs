@@ -15,7 +15,6 @@
 //! (OpenClaw classifies it as an MCP tool), as an `mcp.servers` tool is.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
 
 use serde_json::Value;
 
@@ -67,18 +66,6 @@ impl ConnectedNodes {
     pub fn tool_count(&self) -> usize {
         self.nodes.iter().map(|n| n.tools.len()).sum()
     }
-}
-
-/// Reads a `node.list` answer saved to a file (what `openclaw gateway call node.list --json`
-/// prints, or `clawdeck gateway call`'s payload).
-pub fn read_node_list(path: &Path) -> Result<ConnectedNodes, String> {
-    let origin = path.display().to_string();
-    // The same guards as a config file's: a regular file only, at most 16 MiB, UTF-8.
-    let text = crate::config::read_text::read_config_text(path)
-        .map_err(|err| format!("{origin}: {err}"))?;
-    let answer: Value = serde_json::from_str(&text)
-        .map_err(|err| format!("{origin}:{}:{}: not JSON: {err}", err.line(), err.column()))?;
-    parse_node_list(&answer, &origin)
 }
 
 /// Reads the connected nodes' published tools out of a `node.list` answer (`{nodes: [...]}`;

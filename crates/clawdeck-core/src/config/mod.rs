@@ -538,7 +538,7 @@ pub fn read_node_list(
     let Some(path) = &request.node_list else {
         return Ok(());
     };
-    let nodes = crate::node_tools::read_node_list(path).map_err(|message| ConfigError {
+    let nodes = saved_node_list(path).map_err(|message| ConfigError {
         kind: ConfigErrorKind::Io,
         file: "--node-list".to_string(),
         line: None,
@@ -549,6 +549,16 @@ pub fn read_node_list(
     })?;
     loaded.connected_nodes = Some(Arc::new(nodes));
     Ok(())
+}
+
+/// A `node.list` answer saved to a file (what `openclaw gateway call node.list --json` prints),
+/// read with a config file's guards (a regular file, at most 16 MiB, UTF-8).
+fn saved_node_list(path: &Path) -> Result<crate::node_tools::ConnectedNodes, String> {
+    let origin = path.display().to_string();
+    let text = read_text::read_config_text(path).map_err(|err| format!("{origin}: {err}"))?;
+    let answer: Value = serde_json::from_str(&text)
+        .map_err(|err| format!("{origin}:{}:{}: not JSON: {err}", err.line(), err.column()))?;
+    crate::node_tools::parse_node_list(&answer, &origin)
 }
 
 /// [`load`], except that the installed `openclaw --version` is not waited for (see

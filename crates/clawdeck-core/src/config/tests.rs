@@ -208,3 +208,15 @@ fn a_commands_own_openclaw_binary_comes_before_the_environment_and_the_settings(
     // Whatever $OPENCLAW_BIN says.
     assert_eq!(openclaw_bin(&loaded), "/opt/openclaw-2026.8/bin/openclaw");
 }
+
+#[test]
+fn a_saved_node_list_that_is_not_json_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nodes.json");
+    std::fs::write(&path, "{\n  nodes: [").unwrap();
+    let err = super::saved_node_list(&path).unwrap_err();
+    assert!(
+        err.starts_with(&format!("{}:2:3: not JSON", path.display())),
+        "{err}"
+    );
+}

@@ -163,18 +163,6 @@ fn disconnected_nodes_and_non_answers() {
     assert_eq!(parse_node_list(&framed, "f").unwrap().tool_count(), 1);
 }
 
-#[test]
-fn a_file_that_is_not_json_names_its_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("nodes.json");
-    std::fs::write(&path, "{\n  nodes: [").unwrap();
-    let err = read_node_list(&path).unwrap_err();
-    assert!(
-        err.starts_with(&format!("{}:2:3: not JSON", path.display())),
-        "{err}"
-    );
-}
-
 fn registry_for(config: &str, nodes: ConnectedNodes) -> (crate::config::LoadedConfig, Registry) {
     let mut cfg = load_from_str_with_pack(config, "test.json5", "2026.9").unwrap();
     cfg.connected_nodes = Some(Arc::new(nodes));
