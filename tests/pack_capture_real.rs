@@ -142,8 +142,20 @@ fn assets() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/openclaw")
 }
 
-/// Captures the release `bin` belongs to and compares with the shipped pack `series`.
-fn check_release(variable: &str, series: &str) {
+/// Which of a capture's runs a check takes (capture.sh's CAPTURE_PART): the 2026.9 pack's
+/// channel plugins are checked on days of their own.
+#[derive(Clone, Copy, PartialEq)]
+enum Part {
+    All,
+    /// Every run but the channel plugins'; the pack's other facts.
+    Core,
+    /// The channel plugins' runs: their forms (`WORK/channel_forms.json`).
+    Channels,
+}
+
+/// The installed release `variable` names, as the prefix ../shared/realclaw/setup.sh made, or
+/// why there is none.
+fn installed_prefix(variable: &str, series: &str) -> Option<PathBuf> {
     let Some(bin) = std::env::var(variable)
         .ok()
         .filter(|b| Path::new(b).is_file())
@@ -152,39 +164,81 @@ fn check_release(variable: &str, series: &str) {
             "SKIPPED (no installed release for the {series} pack): set {variable} to an \
              installed release's bin/openclaw (.ci/run does)"
         );
-        return;
+        return None;
     };
     let prefix = Path::new(&bin).parent().and_then(Path::parent).unwrap();
     if !prefix.join("openclaw/node_modules/openclaw/dist").is_dir() {
         eprintln!(
             "SKIPPED: {bin} is not a ../shared/realclaw/setup.sh install (no openclaw/node_modules/openclaw/dist beside it)"
         );
-        return;
+        return None;
     }
-    let work = tempfile::tempdir().unwrap();
-    let shipped_path = assets().join(format!("{series}.json"));
+    Some(prefix.to_path_buf())
+}
+
+/// Runs capture.sh's `part` against the release in `prefix` into `work`.
+fn capture(prefix: &Path, work: &Path, shipped_path: &Path, part: Part) {
+    let part_name = match part {
+        Part::All => "all",
+        Part::Core => "core",
+        Part::Channels => "channels",
+    };
     let out = Command::new("bash")
         .arg(assets().join("capture/capture.sh"))
         .arg(prefix)
-        .arg(work.path())
-        .arg(&shipped_path)
+        .arg(work)
+        .arg(shipped_path)
+        .env("CAPTURE_PART", part_name)
+        .env_remove("CAPTURE_RUNS")
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "capture.sh {}: {}\n{}",
+        "capture.sh ({part_name}) {}: {}\n{}",
         prefix.display(),
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Captures the release `variable` names and compares with the shipped pack `series`.
+fn check_release(variable: &str, series: &str, part: Part) {
+    let Some(prefix) = installed_prefix(variable, series) else {
+        return;
+    };
+    let work = tempfile::tempdir().unwrap();
+    let shipped_path = assets().join(format!("{series}.json"));
+    capture(&prefix, work.path(), &shipped_path, part);
+    let shipped: Value =
+        serde_json::from_str(&std::fs::read_to_string(&shipped_path).unwrap()).unwrap();
+    if part == Part::Channels {
+        let captured: Value = serde_json::from_str(
+            &std::fs::read_to_string(work.path().join("channel_forms.json")).unwrap(),
+        )
+        .unwrap();
+        let found = channel_form_differences(&shipped, &captured);
+        assert!(
+            found.is_empty(),
+            "assets/openclaw/{series}.json's channel plugin forms differ from a capture of {} ({}):\n{}",
+            prefix.display(),
+            found.len(),
+            found.join("\n")
+        );
+        eprintln!(
+            "assets/openclaw/{series}.json: the forms of {} agree with {}",
+            captured["channels"],
+            prefix.display()
+        );
+        return;
+    }
     let captured: Value =
         serde_json::from_str(&std::fs::read_to_string(work.path().join("pack.json")).unwrap())
             .unwrap();
-    let shipped: Value =
-        serde_json::from_str(&std::fs::read_to_string(&shipped_path).unwrap()).unwrap();
     assert_eq!(
-        captured["version"], series,
-        "{bin} is not a {series} release"
+        captured["version"],
+        series,
+        "{} is not a {series} release",
+        prefix.display()
     );
     let found = differences(&shipped, &captured);
     assert!(
@@ -201,16 +255,106 @@ fn check_release(variable: &str, series: &str) {
     );
 }
 
+/// The tools whose forms for the captured channels (`captured`: channel_forms.py's output)
+/// differ from the shipped pack's forms for them (its channelVariants naming those channels,
+/// in its order).
+fn channel_form_differences(shipped: &Value, captured: &Value) -> Vec<String> {
+    let channels: Vec<&str> = captured["channels"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let ours = |v: &&Value| {
+        v["whenChannel"]
+            .as_str()
+            .is_some_and(|c| channels.contains(&c))
+    };
+    let mut tools = std::collections::BTreeMap::<&str, (Vec<&Value>, Vec<&Value>)>::new();
+    for (tool, variants) in shipped["channelVariants"].as_object().into_iter().flatten() {
+        let variants = variants.as_array().into_iter().flatten().filter(ours);
+        tools.entry(tool).or_default().0.extend(variants);
+    }
+    for (tool, variants) in captured["forms"].as_object().into_iter().flatten() {
+        let variants = variants.as_array().into_iter().flatten();
+        tools.entry(tool).or_default().1.extend(variants);
+    }
+    let label = |vs: &[&Value]| {
+        let whens: Vec<String> = vs
+            .iter()
+            .map(|v| {
+                let channel = v["whenChannel"].as_str().unwrap_or("?");
+                match v["whenTurnChannel"].as_str() {
+                    Some(turn) => format!("{channel} (a turn over {turn})"),
+                    None => channel.to_string(),
+                }
+            })
+            .collect();
+        format!("[{}]", whens.join(", "))
+    };
+    tools
+        .into_iter()
+        .filter(|(_, (shipped, captured))| shipped != captured)
+        .map(|(tool, (shipped, captured))| {
+            format!(
+                "channelVariants.{tool}: shipped {}, captured {}",
+                label(&shipped),
+                label(&captured)
+            )
+        })
+        .collect()
+}
+
 #[test]
 #[ignore = "needs openclaw@2026.8.2 installed (OPENCLAW_BIN_2026_8): .ci/run runs it with --ignored"]
 fn the_2026_8_pack_is_what_openclaw_2026_8_2_does() {
-    check_release("OPENCLAW_BIN_2026_8", "2026.8");
+    check_release("OPENCLAW_BIN_2026_8", "2026.8", Part::All);
 }
 
 #[test]
 #[ignore = "needs the real OpenClaw CLI (OPENCLAW_BIN): .ci/run runs it with --ignored"]
 fn the_2026_9_pack_is_what_the_installed_2026_9_release_does() {
-    check_release("OPENCLAW_BIN", "2026.9");
+    check_release("OPENCLAW_BIN", "2026.9", Part::Core);
+}
+
+#[test]
+#[ignore = "needs the real OpenClaw CLI (OPENCLAW_BIN): .ci/run runs it with --ignored"]
+fn the_2026_9_packs_channel_plugin_forms_are_what_the_installed_release_does() {
+    check_release("OPENCLAW_BIN", "2026.9", Part::Channels);
+}
+
+#[test]
+fn a_changed_channel_form_is_a_difference_and_an_equal_one_is_none() {
+    let pack: Value =
+        serde_json::from_str(&std::fs::read_to_string(assets().join("2026.9.json")).unwrap())
+            .unwrap();
+    let ours = |v: &Value| v["whenChannel"] == "signal" || v["whenChannel"] == "discord";
+    let mut forms = serde_json::Map::new();
+    for (tool, variants) in pack["channelVariants"].as_object().unwrap() {
+        let kept: Vec<Value> = variants
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|v| ours(v))
+            .cloned()
+            .collect();
+        if !kept.is_empty() {
+            forms.insert(tool.clone(), Value::from(kept));
+        }
+    }
+    let captured = json!({"channels": ["discord", "signal"], "forms": forms});
+    assert!(channel_form_differences(&pack, &captured).is_empty());
+    let mut changed = captured.clone();
+    changed["forms"]["message"][0]["description"] = json!("changed");
+    let found = channel_form_differences(&pack, &changed);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("channelVariants.message: shipped ["),
+        "{found:?}"
+    );
+    let mut lost = captured.clone();
+    lost["forms"].as_object_mut().unwrap().remove("message");
+    assert_eq!(channel_form_differences(&pack, &lost).len(), 1);
 }
 
 #[test]

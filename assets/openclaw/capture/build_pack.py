@@ -20,6 +20,9 @@ holds the release's own hand-checked facts and is laid over last.
 """
 import argparse, glob, json, os, re, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from channel_forms import CHANNELS, channel_forms, recorded_request  # noqa: E402
+
 
 def neighbours(base):
     """The tools whose absence changes another tool's description or schema in `base`."""
@@ -111,6 +114,7 @@ ap.add_argument("--base", required=True)
 ap.add_argument("--extensions", required=True)
 ap.add_argument("--extra")
 ap.add_argument("--out", required=True)
+ap.add_argument("--keep-channels", help="channels whose forms come from --base (not recorded)")
 a = ap.parse_args()
 
 base = json.load(open(a.base))
@@ -120,13 +124,7 @@ series = ".".join(a.version.split(".")[:2])
 
 
 def req(name):
-    path = os.path.join(a.work, "runs", f"{name}.jsonl")
-    if not os.path.exists(path) or os.path.getsize(path) == 0:
-        return None
-    text = open(path).readline()
-    # The isolated home of the run is not part of what a release sends.
-    home = os.path.join(os.path.abspath(a.work), "homes", name)
-    return json.loads(text.replace(home, "$OPENCLAW_HOME"))["request"]
+    return recorded_request(a.work, name)
 
 
 def fn(tool):
@@ -649,15 +647,13 @@ for absent in neighbours(base):
         if not any(v["whenAbsent"] == absent for v in variants.get(tool, [])):
             variants.setdefault(tool, []).append(dict(whenAbsent=absent, **form(f)))
 pack["schemaVariants"] = variants
-# A configured channel's form of each tool (message's channel actions): Telegram's (in the
-# package) and those of the channels whose plugins capture.sh installs (channel_<id> runs).
-CHANNELS = ["telegram", "discord", "slack", "whatsapp", "signal"]
-channel_variants = {}
-for channel_id in CHANNELS:
-    for t in (req(f"channel_{channel_id}") or {}).get("tools", []):
-        f = fn(t)
-        if f["name"] in full_tools and form(f) != form(full_tools[f["name"]]):
-            channel_variants.setdefault(f["name"], []).append(dict(whenChannel=channel_id, **form(f)))
+# A configured channel's form of each tool (message's channel actions) and its form in a turn
+# over one of its chats (channel_forms.py): Telegram's (in the package) and those of the channel
+# plugins capture.sh installs. A channel this capture did not record (--keep-channels: the
+# channels part of a capture is checked on its own) keeps the base pack's forms.
+configured_forms, turn_forms = channel_forms(
+    a.work, full_tools, CHANNELS, base, [c for c in (a.keep_channels or "").split(",") if c])
+channel_variants = configured_forms
 # The Control UI's own turns, with operator.admin (control_ui_admin) and without
 # (control_ui_guest).
 def gateway_run(name):
@@ -683,20 +679,11 @@ for f in caps_sent.values():
         variants_of.insert(0, dict(whenTurnChannel="webchat", whenSkillLibrary="personal", **form(guest)))
     else:
         variants_of.insert(0, dict(whenTurnChannel="webchat", **form(f)))
-# A turn over a chat of a configured channel (the scheduled_widget run announces to a Telegram
-# one, the scheduled_<id> runs to one of theirs): message's actions and fields are scoped to the
-# turn's channel, and sessions_spawn may bind a session to the chat's thread. The
-# scheduled_widget run's pinned widget tool is read below.
-for channel_id in CHANNELS:
-    run = req("scheduled_widget" if channel_id == "telegram" else f"scheduled_{channel_id}")
-    for name, sent in {fn(t)["name"]: fn(t) for t in (run or {}).get("tools", [])}.items():
-        if name not in ("message", "sessions_spawn") or name not in full_tools:
-            continue
-        configured = [v for v in channel_variants.get(name, []) if v.get("whenChannel") == channel_id]
-        known = form(configured[0]) if configured else form(full_tools[name])
-        if form(sent) != known:
-            channel_variants.setdefault(name, []).insert(
-                0, dict(whenChannel=channel_id, whenTurnChannel=channel_id, **form(sent)))
+# A turn over a chat of a configured channel: message's actions and fields are scoped to the
+# turn's channel, and sessions_spawn may bind a session to the chat's thread; these come first.
+# The scheduled_widget run's pinned widget tool is read below.
+for name, forms in turn_forms.items():
+    channel_variants[name] = forms + channel_variants.get(name, [])
 pack["channelVariants"] = channel_variants
 # Automation management (the control_ui_admin run: chat.send as the Control UI with
 # operator.admin): where the release grants it (extract_rules.mjs), the tool whose form that turn

@@ -16,6 +16,7 @@
 # CAPTURE_MOCK_PORT and CAPTURE_GATEWAY_PORT name the mock's and the gateway's ports (default:
 # free ones). CAPTURE_RUNS="name ..." records only those runs and rebuilds the pack from them and
 # the runs WORK already holds (to add or redo one run without recording them all again).
+# CAPTURE_PART=core|channels records one part of the runs (below, where it is read).
 set -euo pipefail
 PREFIX=$(cd "$1" && pwd); WORK=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -28,20 +29,56 @@ mkdir -p "$WORK/runs" "$WORK/homes"
 VERSION=$("$PREFIX/bin/openclaw" --version | grep -oE '[0-9]{4}\.[0-9]+\.[0-9]+' | head -1)
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 PORT=${CAPTURE_MOCK_PORT:-$(free_port)}
-MOCK_LLM_LOG=$WORK/run-current.jsonl MOCK_LLM_LOG_FULL=1 setsid python3 "$REALCLAW_DIR/mock_llm.py" "$PORT" \
-  > "$WORK/mock_llm.out" 2>&1 &
-MOCK=$!
+# The model request of the run under way is the one line the mock logs to CURRENT.
+CURRENT=$WORK/run-current.jsonl
+# start_mock PORT LOG OUT: a recording mock LLM in a process group of its own; its pid in MOCK_PID.
+start_mock() {
+  MOCK_LLM_LOG=$2 MOCK_LLM_LOG_FULL=1 setsid python3 "$REALCLAW_DIR/mock_llm.py" "$1" > "$3" 2>&1 &
+  MOCK_PID=$!
+  for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$1/v1/models" && break; sleep 0.2; done
+}
+start_mock "$PORT" "$CURRENT" "$WORK/mock_llm.out"
+MOCK=$MOCK_PID
+# The second lane's mock (the channel plugins' runs go two at a time), when it runs.
+MOCK2=
 GATEWAY=
 # The mock, and a gateway a run left up, go with their process groups.
 stop_all() {
   [ -z "$GATEWAY" ] || kill -- -"$GATEWAY" 2>/dev/null || kill "$GATEWAY" 2>/dev/null || true
   kill -- -$MOCK 2>/dev/null || kill $MOCK 2>/dev/null || true
+  [ -z "$MOCK2" ] || kill -- -"$MOCK2" 2>/dev/null || kill "$MOCK2" 2>/dev/null || true
 }
 trap stop_all EXIT
-for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/v1/models" && break; sleep 0.2; done
 
-# Whether NAME is a run to record now (CAPTURE_RUNS, default all).
-wanted() { [ -z "${CAPTURE_RUNS:-}" ] || [[ " $CAPTURE_RUNS " == *" $1 "* ]]; }
+# The channel plugins the capture installs from npm (channel_forms.py keeps the list).
+PLUGIN_CHANNELS=$(cd "$HERE" && python3 -c 'from channel_forms import PLUGIN_CHANNELS; print(" ".join(PLUGIN_CHANNELS))')
+[[ $VERSION == 2026.9.* ]] || PLUGIN_CHANNELS=
+# CAPTURE_PART: all (the default), core (every run but the channel plugins'; their forms are
+# the base pack's) or channels (the channel plugins' runs and full_nots, their reference: the
+# forms they give, WORK/channel_forms.json, and no pack). A pack check takes the parts on
+# different days.
+PART=${CAPTURE_PART:-all}
+case $PART in
+  all|core|channels) ;;
+  *) echo "CAPTURE_PART is all, core or channels, not $PART" >&2; exit 2 ;;
+esac
+plugin_channel_run() { [[ " $PLUGIN_CHANNELS " == *" ${1#*_} "* ]] && [[ $1 == channel_* || $1 == scheduled_* ]]; }
+# Whether NAME is a run to record now (its part; CAPTURE_RUNS, default all).
+wanted() {
+  case $PART in
+    core) plugin_channel_run "$1" && return 1 ;;
+    channels) [ "$1" = full_nots ] || plugin_channel_run "$1" || return 1 ;;
+  esac
+  [ -z "${CAPTURE_RUNS:-}" ] || [[ " $CAPTURE_RUNS " == *" $1 "* ]]
+}
+
+# plugin_release PACKAGE: the release's own version of a channel plugin, else the newest one of
+# its series published before it (some plugins skip a patch release: @openclaw/msteams has
+# 2026.9.5, no 2026.9.6).
+plugin_release() {
+  npm_config_cache=$HOME/.npm timeout 60 npm view "$1@>=${VERSION%.*}.0 <=$VERSION" version --json 2>/dev/null \
+    | python3 -c 'import json,sys; v=json.load(sys.stdin); v=v if isinstance(v,list) else [v]; print(max(v, key=lambda r: [int(p) for p in r.split(".")]))' 2>/dev/null
+}
 
 # make_home NAME TOOLS_JSON5 [TOP_LEVEL_JSON5 [AGENT_DEFAULTS_JSON5]]: a fresh home WORK/homes/NAME
 # whose config has `tools: TOOLS_JSON5` (and more top-level keys, and more keys of
@@ -57,15 +94,16 @@ make_home() {
   # install of a channel's plugin): the release's own version of each CHANNEL_PLUGINS package.
   # One package is installed once per capture, in a home of its own, which each run's home
   # starts as a copy of (an install takes half a minute; a copy, a second).
-  local package template
+  local package template release
   for package in ${CHANNEL_PLUGINS:-}; do
     template=$WORK/plugin-homes/${package//\//+}
     if [ ! -f "$template/installed" ]; then
       rm -rf "$template"; mkdir -p "$template/.openclaw"
       echo '{}' > "$template/.openclaw/openclaw.json"
+      release=$(plugin_release "$package") || { echo "$name: $package has no release of the ${VERSION%.*} series up to $VERSION on npm" >&2; return 1; }
       # npm's content-addressed cache is the machine's (a fresh home's is cold every time).
-      npm_config_cache=$HOME/.npm REALCLAW_HOME=$template timeout 300 "$PREFIX/bin/openclaw" plugins install "$package@$VERSION" --accept-capabilities \
-        >> "$WORK/runs/$name.install.log" 2>&1 || { echo "$name: $package@$VERSION could not be installed (see $WORK/runs/$name.install.log)" >&2; return 1; }
+      npm_config_cache=$HOME/.npm REALCLAW_HOME=$template timeout 300 "$PREFIX/bin/openclaw" plugins install "$package@$release" --accept-capabilities \
+        >> "$WORK/runs/$name.install.log" 2>&1 || { echo "$name: $package@$release could not be installed (see $WORK/runs/$name.install.log)" >&2; return 1; }
       touch "$template/installed"
     fi
     cp -a "$template/.openclaw/." "$home/.openclaw/"
@@ -88,10 +126,10 @@ record() {
   wanted "$1" || return 0
   local name=$1 home=$WORK/homes/$1
   make_home "$@"
-  : > "$WORK/run-current.jsonl"
+  : > "$CURRENT"
   REALCLAW_HOME=$home timeout 300 "$PREFIX/bin/openclaw" agent --local --agent main --session-id x --message hi \
     > "$WORK/runs/$name.stdout" 2> "$WORK/runs/$name.stderr" || echo "$name: openclaw exited $?" >&2
-  cp "$WORK/run-current.jsonl" "$WORK/runs/$name.jsonl"
+  cp "$CURRENT" "$WORK/runs/$name.jsonl"
   [ -s "$WORK/runs/$name.jsonl" ] || { echo "$name: no model request recorded (see $WORK/runs/$name.stderr)" >&2; return 1; }
 }
 
@@ -113,9 +151,12 @@ capture_scheduled() {
   params=$(python3 - "$tools" "$channel" <<'PY'
 import json, sys
 tools, channel = sys.argv[1], sys.argv[2]
-# A chat id as each channel names one (Discord's and Slack's a channel of theirs).
+# A chat id as each channel names one (a group's, a room's or a channel's of theirs).
 to = {"discord": "channel:12345", "slack": "channel:C12345", "whatsapp": "+15550004321",
-      "signal": "+15550004321"}.get(channel, "12345")
+      "signal": "+15550004321", "matrix": "room:!capture:matrix.capture.invalid",
+      "msteams": "conversation:19:capture@thread.tacv2", "imessage": "chat_id:42",
+      "feishu": "chat:oc_0123456789abcdef", "nextcloud-talk": "room:capture1234",
+      "zalouser": "group:1234567890123456789"}.get(channel, "12345")
 delivery = {"mode": "announce", "channel": channel, "to": to} if channel else {"mode": "none"}
 print(json.dumps({"name": "capture", "agentId": "main", "enabled": True,
                   "schedule": {"kind": "every", "everyMs": 86400000},
@@ -125,9 +166,17 @@ print(json.dumps({"name": "capture", "agentId": "main", "enabled": True,
                   "delivery": delivery}))
 PY
 )
-  added=$(REALCLAW_HOME=$home timeout 90 "$PREFIX/bin/openclaw" gateway call cron.add --params "$params" \
-    --port "$gport" --token capture --json 2> "$WORK/runs/$name.stderr") || return 1
-  id=$(printf '%s' "$added" | python3 -c 'import json,sys; t=sys.stdin.read(); print(json.loads(t[t.index("{"):])["id"])') || return 1
+  # A gateway whose channel plugin is still starting may refuse the job for a moment: three
+  # tries; cron.add's last answer stays in NAME.stdout when none is a job.
+  local try
+  for try in 1 2 3; do
+    added=$(REALCLAW_HOME=$home timeout 90 "$PREFIX/bin/openclaw" gateway call cron.add --params "$params" \
+      --port "$gport" --token capture --json 2> "$WORK/runs/$name.stderr") || true
+    id=$(printf '%s' "$added" | python3 -c 'import json,sys; t=sys.stdin.read(); print(json.loads(t[t.index("{"):])["id"])' 2>/dev/null) && break
+    printf '%s\n' "$added" > "$WORK/runs/$name.stdout"
+    [ "$try" = 3 ] && return 1
+    sleep 3
+  done
   REALCLAW_HOME=$home timeout 90 "$PREFIX/bin/openclaw" gateway call cron.run --params "{\"id\": \"$id\", \"mode\": \"force\"}" \
     --port "$gport" --token capture --json > "$WORK/runs/$name.stdout" 2>> "$WORK/runs/$name.stderr"
 }
@@ -135,7 +184,7 @@ record_gateway() {
   wanted "$1" || return 0
   local name=$1 tools=$2 client=$3 mode=$4 caps=$5 options=${6:-} more=${7:-} home=$WORK/homes/$1 gport=${CAPTURE_GATEWAY_PORT:-$(free_port)}
   make_home "$name" "$tools" "gateway: { mode: \"local\", bind: \"loopback\", port: $gport, auth: { mode: \"token\", token: \"capture\" } }, $more"
-  : > "$WORK/run-current.jsonl"
+  : > "$CURRENT"
   REALCLAW_HOME=$home setsid "$PREFIX/bin/openclaw" gateway run --port "$gport" > "$WORK/runs/$name.gateway.log" 2>&1 &
   GATEWAY=$!
   local up=
@@ -158,7 +207,7 @@ record_gateway() {
   else
     # The turn runs on in the gateway after chat.send (or wake) answers: wait for its model request.
     for _ in $(seq 180); do
-      [ "$(wc -l < "$WORK/run-current.jsonl")" -ge 1 ] && { ok=1; break; }
+      [ "$(wc -l < "$CURRENT")" -ge 1 ] && { ok=1; break; }
       sleep 0.5
     done
     [ -n "$ok" ] || echo "$name: no model request recorded 90 s after chat.send (see $WORK/runs/$name.gateway.log)" >&2
@@ -168,7 +217,7 @@ record_gateway() {
   kill -9 -- -"$GATEWAY" 2>/dev/null || true
   wait "$GATEWAY" 2>/dev/null || true
   GATEWAY=
-  cp "$WORK/run-current.jsonl" "$WORK/runs/$name.jsonl"
+  cp "$CURRENT" "$WORK/runs/$name.jsonl"
   [ -n "$ok" ]
 }
 record full_nots '{ profile: "full", toolSearch: false }'
@@ -270,34 +319,83 @@ record_gateway heartbeat '{ profile: "full", toolSearch: false }' heartbeat '' '
 ONE_AGENT=1 record_gateway scheduled_widget '{ profile: "full", toolSearch: false }' scheduled telegram show_widget,read,message,sessions_spawn,agents_list,agents_wait,subagents,sessions_history '' \
   'channels: { telegram: { botToken: "123:abc" } },' || true
 
-# Channels whose plugins are not in the package (2026.9: published beside it on npm, the same
-# version): what configuring one makes of message (its actions and fields), and a turn over one
-# of its chats (a scheduled job announcing to it), whose message and sessions_spawn are scoped
-# to that channel. The runs are named channel_<id> and scheduled_<id>.
-if [[ $VERSION == 2026.9.* ]]; then
-  for channel in discord slack whatsapp signal; do
-    case $channel in
-      discord) account='token: "capture-token"' ;;
-      slack) account='botToken: "xoxb-capture", appToken: "xapp-capture"' ;;
-      # WhatsApp describes message from its section alone (no linked device needed); a Signal
-      # account is configured by its number.
-      whatsapp) account='dmPolicy: "pairing"' ;;
-      signal) account='account: "+15550001234"' ;;
-    esac
-    more="plugins: { entries: { $channel: { enabled: true } } }, channels: { $channel: { $account } },"
-    CHANNEL_PLUGINS=@openclaw/$channel record "channel_$channel" '{ profile: "full", toolSearch: false }' "$more" || true
-    CHANNEL_PLUGINS=@openclaw/$channel ONE_AGENT=1 record_gateway "scheduled_$channel" '{ profile: "full", toolSearch: false }' scheduled "$channel" \
-      message,sessions_spawn,agents_list,agents_wait,subagents,sessions_history '' "$more" || true
+# Channels whose plugins are not in the package (2026.9: published beside it on npm): what
+# configuring one makes of message (its actions and fields), and a turn over one of its chats
+# (a scheduled job announcing to it), whose message and sessions_spawn are scoped to that
+# channel. The runs are named channel_<id> and scheduled_<id>. IRC's and Zalo's (bot) plugins
+# add no action to message (tests/fixtures/fidelity: irc-configured-message-form,
+# zalo-configured-message-form), so they have no runs.
+channel_account() {
+  case $1 in
+    discord) echo 'token: "capture-token"' ;;
+    slack) echo 'botToken: "xoxb-capture", appToken: "xapp-capture"' ;;
+    # WhatsApp describes message from its section alone (no linked device needed).
+    whatsapp) echo 'dmPolicy: "pairing"' ;;
+    # A Signal account is configured by its number.
+    signal) echo 'account: "+15550001234"' ;;
+    # A homeserver and an access token (no network: its monitor fails in the background).
+    matrix) echo 'homeserver: "https://matrix.capture.invalid", accessToken: "capture-token"' ;;
+    # An app id, password and tenant; enabled, so that a job delivers through it (its webhook
+    # listens on a port of its own).
+    msteams) echo "enabled: true, appId: \"11111111-2222-3333-4444-555555555555\", appPassword: \"capture\", tenantId: \"66666666-7777-8888-9999-000000000000\", webhook: { port: $(free_port) }" ;;
+    # Switched on: its monitor needs macOS's imsg and fails in the background.
+    imessage) echo 'enabled: true' ;;
+    feishu) echo 'appId: "cli_0123456789abcdef", appSecret: "capture"' ;;
+    nextcloud-talk) echo "baseUrl: \"https://cloud.capture.invalid\", botSecret: \"capture\", webhookPort: $(free_port)" ;;
+    # Zalo Personal lists a default account from its section alone (no login needed).
+    zalouser) echo 'enabled: true' ;;
+  esac
+}
+# record_channel CHANNEL: its two runs.
+record_channel() {
+  local channel=$1 more
+  more="plugins: { entries: { \"$channel\": { enabled: true } } }, channels: { \"$channel\": { $(channel_account "$channel") } },"
+  CHANNEL_PLUGINS=@openclaw/$channel record "channel_$channel" '{ profile: "full", toolSearch: false }' "$more" || true
+  CHANNEL_PLUGINS=@openclaw/$channel ONE_AGENT=1 record_gateway "scheduled_$channel" '{ profile: "full", toolSearch: false }' scheduled "$channel" \
+    message,sessions_spawn,agents_list,agents_wait,subagents,sessions_history '' "$more" || true
+}
+if [ -n "$PLUGIN_CHANNELS" ] && [ "$PART" != core ]; then
+  # Two lanes: the second has a mock of its own (each records one run at a time) and takes every
+  # other channel.
+  PORT2=$(free_port)
+  start_mock "$PORT2" "$WORK/run-current-2.jsonl" "$WORK/mock_llm_2.out"
+  MOCK2=$MOCK_PID
+  first=() second=() lane=0
+  for channel in $PLUGIN_CHANNELS; do
+    if [ $((lane++ % 2)) = 0 ]; then first+=("$channel"); else second+=("$channel"); fi
   done
+  (
+    PORT=$PORT2 CURRENT=$WORK/run-current-2.jsonl CAPTURE_GATEWAY_PORT= GATEWAY=
+    trap '[ -z "$GATEWAY" ] || kill -- -"$GATEWAY" 2>/dev/null || true' EXIT
+    for channel in "${second[@]}"; do record_channel "$channel"; done
+  ) &
+  lane2=$!
+  for channel in "${first[@]}"; do record_channel "$channel"; done
+  wait "$lane2" || true
+fi
+if [ "$PART" = channels ]; then
+  python3 "$HERE/channel_forms.py" --work "$WORK" --channels "${PLUGIN_CHANNELS// /,}" --out "$WORK/channel_forms.json"
+  exit
 fi
 
-# The channel plugins' own dist/ (installed above, once each) hold their agent tools.
+# The channel plugins' own dist/ hold their agent tools (extract_rules.mjs reads them): each
+# package at the version its runs install, as a tarball (its dependencies are not read).
 channel_dists=()
-for d in "$WORK"/plugin-homes/*/.openclaw/npm/projects/*/node_modules/@openclaw/*/dist; do
-  [ -d "$d" ] && channel_dists+=("$d")
+for channel in $(printf '%s\n' $PLUGIN_CHANNELS | sort); do
+  dir=$WORK/channel-packages/$channel
+  if [ ! -d "$dir/dist" ]; then
+    release=$(plugin_release "@openclaw/$channel") || { echo "@openclaw/$channel has no release of the ${VERSION%.*} series up to $VERSION on npm" >&2; exit 1; }
+    mkdir -p "$dir"
+    tarball=$(cd "$WORK/channel-packages" && npm_config_cache=$HOME/.npm timeout 120 npm pack --silent "@openclaw/$channel@$release" | tail -1)
+    tar -xzf "$WORK/channel-packages/$tarball" -C "$dir" --strip-components=1
+  fi
+  channel_dists+=("$dir/dist")
 done
 "$NODE" "$HERE/extract_rules.mjs" "$DIST" ${channel_dists[@]+"${channel_dists[@]}"} > "$WORK/rules.json"
 # The release's own hand-checked facts (what neither the runs nor dist/ show), when there are any.
 EXTRA=$HERE/${VERSION%.*}.extra.json
-python3 "$HERE/build_pack.py" --version "$VERSION" --work "$WORK" --base "$BASE" \
+# The core part leaves the channel plugins' forms as the base pack has them.
+keep=
+[ "$PART" = core ] && keep=${PLUGIN_CHANNELS// /,}
+python3 "$HERE/build_pack.py" --version "$VERSION" --work "$WORK" --base "$BASE" ${keep:+--keep-channels "$keep"} \
   --extensions "$DIST/extensions" ${EXTRA:+$( [ -f "$EXTRA" ] && echo --extra "$EXTRA")} --out "$WORK/pack.json"

@@ -109,22 +109,38 @@ pub(crate) fn without_load_paths_of(isolated: &Value, packages: &[String]) -> Va
     if packages.is_empty() {
         return out;
     }
-    let package_of = |path: &str| -> Option<String> {
-        let text = std::fs::read_to_string(Path::new(path).join("package.json")).ok()?;
-        let manifest: Value = serde_json::from_str(&text).ok()?;
-        manifest.get("name")?.as_str().map(str::to_string)
-    };
     if let Some(paths) = out
         .pointer_mut("/plugins/load/paths")
         .and_then(Value::as_array_mut)
     {
         paths.retain(|p| {
             p.as_str()
-                .and_then(package_of)
-                .is_none_or(|name| !packages.contains(&name))
+                .and_then(package_at)
+                .is_none_or(|(name, _)| !packages.contains(&name))
         });
     }
     out
+}
+
+/// The version of `package` a load path of `isolated` holds: the one an install of it should
+/// take (some plugins skip a release: `@openclaw/msteams` has 2026.9.5, no 2026.9.6).
+pub(crate) fn loaded_version_of(isolated: &Value, package: &str) -> Option<String> {
+    isolated
+        .pointer("/plugins/load/paths")?
+        .as_array()?
+        .iter()
+        .filter_map(|p| package_at(p.as_str()?))
+        .find(|(name, _)| name == package)
+        .map(|(_, version)| version)
+}
+
+/// The name and version of the npm package at `path` (its package.json).
+fn package_at(path: &str) -> Option<(String, String)> {
+    let text = std::fs::read_to_string(Path::new(path).join("package.json")).ok()?;
+    let manifest: Value = serde_json::from_str(&text).ok()?;
+    let name = manifest.get("name")?.as_str()?.to_string();
+    let version = manifest.get("version").and_then(Value::as_str);
+    Some((name, version.unwrap_or_default().to_string()))
 }
 
 /// The isolated config with the mock's model marked as a reasoning model (so it takes a

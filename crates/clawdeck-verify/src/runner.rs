@@ -721,8 +721,9 @@ async fn run_step(
     Ok(())
 }
 
-/// Installs an official channel plugin of the CLI's own release from npm into the isolated
-/// home (`openclaw plugins install <package>@<version>`). OpenClaw opens a channel's ingress
+/// Installs an official channel plugin from npm into the isolated home (`openclaw plugins
+/// install <package>@<version>`: the version the config's load path of it holds, else the
+/// CLI's own release). OpenClaw opens a channel's ingress
 /// only for a trusted plugin, and only an npm or ClawHub install is one; a plugin loaded from
 /// `plugins.load.paths` or installed from a path is refused.
 async fn install_official_plugin(prepared: &Prepared, package: &str) -> Result<(), VerifyError> {
@@ -741,6 +742,10 @@ async fn install_official_plugin(prepared: &Prepared, package: &str) -> Result<(
             "its version is unknown, so {package} of that release cannot be installed"
         ),
     })?;
+    // The version the config's load path holds, else the release's own.
+    let version = super::home::loaded_version_of(&prepared.isolated, package)
+        .filter(|v| !v.is_empty())
+        .unwrap_or(version);
     let spec = format!("{package}@{version}");
     let args = ["plugins", "install", spec.as_str(), "--accept-capabilities"];
     let mut process = cli_spec(&prepared.program, &prepared.home.0, PLUGIN_INSTALL_TIMEOUT)

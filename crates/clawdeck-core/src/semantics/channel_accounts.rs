@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::channel_account_rules::{has_token, switched_off};
+
 /// One account's view of its channel: its own keys over the channel's.
 #[derive(Clone, Copy)]
 struct AccountView<'a> {
@@ -114,21 +116,23 @@ fn slack_can_connect(channel: &Value, env: &BTreeMap<String, String>) -> bool {
 /// channel's, or for the default account the channel's variable (`TELEGRAM_BOT_TOKEN`,
 /// `DISCORD_BOT_TOKEN`, `SLACK_BOT_TOKEN`); a secret reference counts too. A Signal account
 /// counts with its number (`account`) or a `transport`. Seen on 2026.9.6 (and 2026.8.2 for
-/// Telegram). Any other channel counts with a `channels.<id>` section (WhatsApp's plugin
-/// describes message from its section alone; other plugins' account rules are not read).
+/// Telegram). Matrix, Teams, iMessage, Feishu, Nextcloud Talk and Zalo Personal follow their
+/// plugins' rules (`channel_account_rules`). Any other channel counts with a `channels.<id>`
+/// section not switched off (WhatsApp's plugin describes message from its section alone).
 pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, String>) -> bool {
     let Some(section) = raw.get("channels").and_then(|c| c.get(channel)) else {
         return false;
     };
-    let Some(rule) = TOKEN_RULES
-        .iter()
-        .find(|r| r.channel.eq_ignore_ascii_case(channel))
-    else {
-        return true;
-    };
     if switched_off(section) {
         return false;
     }
+    let id = channel.trim().to_ascii_lowercase();
+    if let Some(configured) = super::channel_account_rules::configured(&id, section, env) {
+        return configured;
+    }
+    let Some(rule) = TOKEN_RULES.iter().find(|r| r.channel == id) else {
+        return true;
+    };
     // An account's identity token: its own, else the channel's (where the rule lets it
     // inherit), else for the default account the channel's variable.
     let has_identity = |account: Option<&Value>, named: bool| {
@@ -164,21 +168,6 @@ pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, St
         && default_entry.is_none_or(|account| !switched_off(account))
         && has_identity(default_entry, false);
     named || default
-}
-
-/// `enabled: false`.
-fn switched_off(entry: &Value) -> bool {
-    entry.get("enabled") == Some(&Value::Bool(false))
-}
-
-/// A bot token written in `entry` under one of `keys`: a non-blank string, or a secret
-/// reference (OpenClaw counts one it cannot resolve as configured too).
-fn has_token(entry: &Value, keys: &[&str]) -> bool {
-    keys.iter().any(|key| match entry.get(*key) {
-        Some(Value::String(text)) => !text.trim().is_empty(),
-        Some(Value::Object(reference)) => !reference.is_empty(),
-        _ => false,
-    })
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! synced from an operator's gateway into clawdeck's data dir (`clawdeck catalog sync`).
 
 mod automation_management;
+mod channel_account_rules;
 mod channel_accounts;
 mod client_caps;
 mod code_mode;

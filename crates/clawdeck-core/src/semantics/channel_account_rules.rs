@@ -1,0 +1,422 @@
+//! The account rules of the channel plugins whose accounts are not a bot token: when Matrix,
+//! Microsoft Teams, iMessage, Feishu, Nextcloud Talk and Zalo Personal describe their actions
+//! to the message tool (each plugin's `describeMessageTool`, `@openclaw/<id>` of the 2026.9
+//! series). Each was seen on a real 2026.9.6 turn with the account the capture configures.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+/// `enabled: false`.
+pub(super) fn switched_off(entry: &Value) -> bool {
+    entry.get("enabled") == Some(&Value::Bool(false))
+}
+
+/// A value written in `entry` under one of `keys`: a non-blank string, or a secret reference
+/// (OpenClaw counts one it cannot resolve as configured too).
+pub(super) fn has_token(entry: &Value, keys: &[&str]) -> bool {
+    keys.iter().any(|key| match entry.get(*key) {
+        Some(Value::String(text)) => !text.trim().is_empty(),
+        Some(Value::Object(reference)) => !reference.is_empty(),
+        _ => false,
+    })
+}
+
+/// Whether the plugin of `channel` describes actions for the config's `section`, when it is
+/// one of the plugins this module knows (None otherwise). The section is not switched off.
+pub(super) fn configured(
+    channel: &str,
+    section: &Value,
+    env: &BTreeMap<String, String>,
+) -> Option<bool> {
+    // OpenClaw loads a channel's plugin only for a section with a key beside `enabled`, or one
+    // switched on.
+    let loaded = section
+        .as_object()
+        .is_some_and(|keys| keys.keys().any(|k| k != "enabled"))
+        || section.get("enabled") == Some(&Value::Bool(true));
+    let rule: fn(&Value, &BTreeMap<String, String>) -> bool = match channel {
+        "matrix" => matrix,
+        "msteams" => msteams,
+        "imessage" => imessage,
+        "feishu" => feishu,
+        "nextcloud-talk" => nextcloud_talk,
+        "zalouser" => zalouser,
+        _ => return None,
+    };
+    Some(loaded && rule(section, env))
+}
+
+/// The accounts a section lists (`accounts`), without blank names.
+fn accounts(section: &Value) -> Vec<(&str, &Value)> {
+    section
+        .get("accounts")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(|(name, _)| !name.trim().is_empty())
+        .map(|(name, account)| (name.as_str(), account))
+        .collect()
+}
+
+/// An account's entry over the channel's keys (a shallow merge, as most plugins read one).
+fn merged(section: &Value, account: Option<&Value>) -> Value {
+    let mut out: Map<String, Value> = section
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(k, _)| *k != "accounts" && *k != "defaultAccount")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    for (k, v) in account.and_then(Value::as_object).into_iter().flatten() {
+        out.insert(k.clone(), v.clone());
+    }
+    Value::Object(out)
+}
+
+fn is_default(name: &str) -> bool {
+    name.trim().eq_ignore_ascii_case("default")
+}
+
+/// The account a plugin's own default names: `defaultAccount`, else `default`, else (iMessage)
+/// the first in order; None when it cannot choose.
+fn default_account_id(section: &Value, ids: &[String], first_wins: bool) -> Option<String> {
+    let named = section.get("defaultAccount").and_then(Value::as_str);
+    if let Some(id) = named.filter(|id| ids.iter().any(|i| i == id)) {
+        return Some(id.to_string());
+    }
+    if let Some(id) = ids.iter().find(|i| is_default(i)) {
+        return Some(id.clone());
+    }
+    match ids.len() {
+        1 => Some(ids[0].clone()),
+        _ if first_wins => ids.iter().min().cloned(),
+        _ => None,
+    }
+}
+
+/// Matrix: the default account (the only one its description asks about) has a homeserver and
+/// an access token or a user id with a password. The default account reads `accounts.default`,
+/// the channel's keys and then `MATRIX_*`; a named one its own keys and `MATRIX_<ID>_*`, taking
+/// only the homeserver from the channel. Two named accounts and no `defaultAccount`: no actions.
+fn matrix(section: &Value, env: &BTreeMap<String, String>) -> bool {
+    let value = |account: Option<&Value>, id: &str, key: &str, variable: &str| {
+        let own = account.and_then(|a| a.get(key)).filter(|v| written(v));
+        let default = is_default(id);
+        let upper = id
+            .to_ascii_uppercase()
+            .replace(|c: char| !c.is_ascii_alphanumeric(), "_");
+        let from_env = |name: String| env.get(&name).filter(|v| !v.trim().is_empty()).is_some();
+        own.is_some()
+            || (default && from_env(format!("MATRIX_DEFAULT_{variable}")))
+            || ((default || key == "homeserver") && section.get(key).is_some_and(written))
+            || (!default && from_env(format!("MATRIX_{upper}_{variable}")))
+            || ((default || key == "homeserver") && from_env(format!("MATRIX_{variable}")))
+    };
+    let ready = |account: Option<&Value>, id: &str| {
+        let has = |key, variable| value(account, id, key, variable);
+        account.is_none_or(|a| !switched_off(a))
+            && has("homeserver", "HOMESERVER")
+            && (has("accessToken", "ACCESS_TOKEN")
+                || (has("userId", "USER_ID") && has("password", "PASSWORD")))
+    };
+    let listed = accounts(section);
+    let mut ids: Vec<String> = listed.iter().map(|(id, _)| id.to_string()).collect();
+    if !ids.iter().any(|i| is_default(i)) && ready(None, "default") {
+        ids.push("default".into());
+    }
+    if ids.is_empty() {
+        ids.push("default".into());
+    }
+    let Some(id) = default_account_id(section, &ids, false) else {
+        return false;
+    };
+    let account = listed.iter().find(|(i, _)| *i == id).map(|(_, a)| *a);
+    ready(account, &id)
+}
+
+/// A value that counts as written: a non-blank string or a secret reference.
+fn written(value: &Value) -> bool {
+    match value {
+        Value::String(text) => !text.trim().is_empty(),
+        Value::Object(reference) => !reference.is_empty(),
+        _ => false,
+    }
+}
+
+/// Microsoft Teams: one account, the channel's: an app id, a tenant id and a password (or, with
+/// `authType: "federated"`, a certificate or a managed identity), each also from
+/// `MSTEAMS_*`.
+fn msteams(section: &Value, env: &BTreeMap<String, String>) -> bool {
+    let has = |key: &str, variable: &str| {
+        section.get(key).is_some_and(written) || env.get(variable).is_some_and(|v| !v.is_empty())
+    };
+    let federated = section.get("authType").and_then(Value::as_str) == Some("federated")
+        || env.get("MSTEAMS_AUTH_TYPE").map(String::as_str) == Some("federated");
+    let secret = if federated {
+        has("certificatePath", "MSTEAMS_CERTIFICATE_PATH")
+            || section.get("useManagedIdentity") == Some(&Value::Bool(true))
+            || env.get("MSTEAMS_USE_MANAGED_IDENTITY").map(String::as_str) == Some("true")
+    } else {
+        has("appPassword", "MSTEAMS_APP_PASSWORD")
+    };
+    has("appId", "MSTEAMS_APP_ID") && has("tenantId", "MSTEAMS_TENANT_ID") && secret
+}
+
+/// iMessage: its default account (`defaultAccount`, else `default`, else the first), the
+/// channel's keys under its own, switched on or with any key that sets it up (a CLI or
+/// database path, a service, a policy, an allowlist, ...). No credential is read.
+fn imessage(section: &Value, _env: &BTreeMap<String, String>) -> bool {
+    let listed = accounts(section);
+    let mut ids: Vec<String> = listed.iter().map(|(id, _)| id.to_string()).collect();
+    if has_token(section, &["cliPath", "dbPath"]) && !ids.iter().any(|i| is_default(i)) {
+        ids.push("default".into());
+    }
+    if ids.is_empty() {
+        ids.push("default".into());
+    }
+    let Some(id) = default_account_id(section, &ids, true) else {
+        return false;
+    };
+    let account = listed.iter().find(|(i, _)| *i == id).map(|(_, a)| *a);
+    if account.is_some_and(switched_off) {
+        return false;
+    }
+    let view = merged(section, account);
+    let non_empty = |key: &str| match view.get(key) {
+        Some(Value::Array(items)) => !items.is_empty(),
+        Some(Value::Object(items)) => !items.is_empty(),
+        _ => false,
+    };
+    view.get("enabled") == Some(&Value::Bool(true))
+        || has_token(&view, &["cliPath", "dbPath", "region"])
+        || ["service", "sendTransport", "dmPolicy", "groupPolicy"]
+            .iter()
+            .any(|k| view.get(*k).is_some_and(|v| !v.is_null()))
+        || [
+            "allowFrom",
+            "groupAllowFrom",
+            "attachmentRoots",
+            "remoteAttachmentRoots",
+        ]
+        .iter()
+        .any(|k| non_empty(k))
+        || view
+            .get("includeAttachments")
+            .is_some_and(Value::is_boolean)
+        || ["mediaMaxMb", "textChunkLimit"]
+            .iter()
+            .any(|k| view.get(*k).is_some_and(Value::is_number))
+        || non_empty("groups")
+}
+
+/// Feishu: an enabled account (its keys over the channel's) with an app id and an app secret.
+/// A secret reference counts only from an environment variable that is set. No variable is read
+/// otherwise.
+fn feishu(section: &Value, env: &BTreeMap<String, String>) -> bool {
+    let resolves = |view: &Value, key: &str| match view.get(key) {
+        Some(Value::String(text)) => !text.trim().is_empty(),
+        Some(Value::Object(reference)) => {
+            reference.get("source").and_then(Value::as_str) == Some("env")
+                && reference
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .is_some_and(|v| env.get(v).is_some_and(|x| !x.is_empty()))
+        }
+        _ => false,
+    };
+    let ready = |account: Option<&Value>| {
+        let view = merged(section, account);
+        !switched_off(&view) && resolves(&view, "appId") && resolves(&view, "appSecret")
+    };
+    // Beside named accounts, the channel's own keys are the default account when they are
+    // complete, which is what `ready(None)` asks.
+    accounts(section)
+        .iter()
+        .any(|(_, account)| ready(Some(account)))
+        || ready(None)
+}
+
+/// Nextcloud Talk: an enabled account with a base url and a bot secret (`botSecret`,
+/// `botSecretFile`, or for the default account `NEXTCLOUD_TALK_BOT_SECRET`); named accounts take
+/// the channel's url and secret.
+fn nextcloud_talk(section: &Value, env: &BTreeMap<String, String>) -> bool {
+    let from_env = env
+        .get("NEXTCLOUD_TALK_BOT_SECRET")
+        .is_some_and(|v| !v.trim().is_empty());
+    let ready = |account: Option<&Value>, default: bool| {
+        let view = merged(section, account);
+        let secret = view.get("botSecret").and_then(Value::as_str);
+        let secret = secret.is_some_and(|s| !s.trim().is_empty())
+            || has_token(&view, &["botSecretFile"])
+            || (default && from_env);
+        !switched_off(&view) && has_token(&view, &["baseUrl"]) && secret
+    };
+    accounts(section)
+        .iter()
+        .any(|(id, account)| ready(Some(account), is_default(id)))
+        || ready(None, true)
+}
+
+/// Zalo Personal: any listed account not switched off (it always lists a default one when no
+/// account is named, and beside named ones with a `profile` or `ZALOUSER_PROFILE`/`ZCA_PROFILE`);
+/// it reads no credential from the config (a login's session lives in its own store).
+fn zalouser(section: &Value, env: &BTreeMap<String, String>) -> bool {
+    let listed = accounts(section);
+    let implicit = has_token(section, &["profile"])
+        || ["ZALOUSER_PROFILE", "ZCA_PROFILE"]
+            .iter()
+            .any(|v| env.get(*v).is_some_and(|x| !x.is_empty()));
+    listed.iter().any(|(_, account)| !switched_off(account)) || listed.is_empty() || implicit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn counts(channel: &str, section: Value) -> bool {
+        configured(channel, &section, &BTreeMap::new()).unwrap()
+    }
+
+    fn counts_with(channel: &str, section: Value, env: &[(&str, &str)]) -> bool {
+        let env = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        configured(channel, &section, &env).unwrap()
+    }
+
+    #[test]
+    fn matrix_needs_a_homeserver_and_a_token_or_a_user_with_a_password() {
+        let token = json!({"homeserver": "https://m.example", "accessToken": "t"});
+        assert!(counts("matrix", token.clone()));
+        assert!(counts(
+            "matrix",
+            json!({"homeserver": "https://m.example", "userId": "@b:m", "password": "p"})
+        ));
+        assert!(!counts(
+            "matrix",
+            json!({"homeserver": "https://m.example", "userId": "@b:m"})
+        ));
+        assert!(!counts("matrix", json!({"accessToken": "t"})));
+        assert!(counts_with(
+            "matrix",
+            json!({"homeserver": "https://m.example"}),
+            &[("MATRIX_ACCESS_TOKEN", "t")]
+        ));
+        // A named account takes the channel's homeserver, never its token.
+        assert!(counts(
+            "matrix",
+            json!({"homeserver": "https://m.example", "accounts": {"ops": {"accessToken": "t"}}})
+        ));
+        // Two named accounts and no default: Matrix cannot choose.
+        let two = json!({"homeserver": "https://m.example", "accounts": {
+            "a": {"accessToken": "t"}, "b": {"accessToken": "u"}}});
+        assert!(!counts("matrix", two.clone()));
+        let mut chosen = two;
+        chosen["defaultAccount"] = json!("b");
+        assert!(counts("matrix", chosen));
+        let mut off = token;
+        off["accounts"] = json!({"default": {"enabled": false}});
+        assert!(!counts("matrix", off));
+    }
+
+    #[test]
+    fn teams_needs_an_app_id_a_tenant_and_a_password_or_its_federated_credential() {
+        let all = json!({"appId": "a", "tenantId": "t", "appPassword": "p"});
+        assert!(counts("msteams", all.clone()));
+        assert!(!counts(
+            "msteams",
+            json!({"appId": "a", "appPassword": "p"})
+        ));
+        assert!(counts_with(
+            "msteams",
+            json!({"appId": "a", "appPassword": "p"}),
+            &[("MSTEAMS_TENANT_ID", "t")]
+        ));
+        assert!(!counts(
+            "msteams",
+            json!({"appId": "a", "tenantId": "t", "authType": "federated"})
+        ));
+        assert!(counts(
+            "msteams",
+            json!({"appId": "a", "tenantId": "t", "authType": "federated", "useManagedIdentity": true})
+        ));
+    }
+
+    #[test]
+    fn imessage_counts_when_switched_on_or_set_up_and_reads_no_credential() {
+        assert!(counts("imessage", json!({"enabled": true})));
+        assert!(counts("imessage", json!({"cliPath": "imsg"})));
+        assert!(counts("imessage", json!({"dmPolicy": "pairing"})));
+        assert!(!counts("imessage", json!({})));
+        assert!(!counts("imessage", json!({"remoteHost": "mac"})));
+        assert!(!counts("imessage", json!({"accounts": {"work": {}}})));
+        assert!(counts(
+            "imessage",
+            json!({"accounts": {"work": {"cliPath": "imsg"}}})
+        ));
+    }
+
+    #[test]
+    fn feishu_needs_an_app_id_and_secret_that_named_accounts_inherit() {
+        let both = json!({"appId": "cli_0123456789abcdef", "appSecret": "s"});
+        assert!(counts("feishu", both));
+        assert!(!counts(
+            "feishu",
+            json!({"appId": "cli_0123456789abcdef", "appSecret": ""})
+        ));
+        assert!(counts(
+            "feishu",
+            json!({"appId": "cli_x", "appSecret": "s", "accounts": {"a": {}}})
+        ));
+        assert!(!counts(
+            "feishu",
+            json!({"accounts": {"a": {"appId": "cli_x", "appSecret": "s", "enabled": false}}})
+        ));
+        let from_env = json!({"appId": "cli_x", "appSecret": {"source": "env", "provider": "default", "id": "FS"}});
+        assert!(!counts("feishu", from_env.clone()));
+        assert!(counts_with("feishu", from_env, &[("FS", "s")]));
+    }
+
+    #[test]
+    fn nextcloud_talk_needs_a_base_url_and_a_bot_secret() {
+        assert!(counts(
+            "nextcloud-talk",
+            json!({"baseUrl": "https://c.example", "botSecret": "s"})
+        ));
+        assert!(!counts(
+            "nextcloud-talk",
+            json!({"baseUrl": "https://c.example"})
+        ));
+        assert!(!counts("nextcloud-talk", json!({"botSecret": "s"})));
+        assert!(counts_with(
+            "nextcloud-talk",
+            json!({"baseUrl": "https://c.example"}),
+            &[("NEXTCLOUD_TALK_BOT_SECRET", "s")]
+        ));
+        // The variable is the default account's only.
+        assert!(!counts_with(
+            "nextcloud-talk",
+            json!({"accounts": {"ops": {"baseUrl": "https://c.example"}}}),
+            &[("NEXTCLOUD_TALK_BOT_SECRET", "s")]
+        ));
+    }
+
+    #[test]
+    fn zalo_personal_counts_with_any_account_not_switched_off() {
+        assert!(counts("zalouser", json!({"enabled": true})));
+        assert!(counts("zalouser", json!({"profile": "me"})));
+        assert!(!counts("zalouser", json!({})));
+        assert!(!counts(
+            "zalouser",
+            json!({"accounts": {"a": {"enabled": false}}})
+        ));
+    }
+
+    #[test]
+    fn other_channels_are_not_this_modules() {
+        assert_eq!(configured("telegram", &json!({}), &BTreeMap::new()), None);
+    }
+}
