@@ -156,7 +156,9 @@ to = {"discord": "channel:12345", "slack": "channel:C12345", "whatsapp": "+15550
       "signal": "+15550004321", "matrix": "room:!capture:matrix.capture.invalid",
       "msteams": "conversation:19:capture@thread.tacv2", "imessage": "chat_id:42",
       "feishu": "chat:oc_0123456789abcdef", "nextcloud-talk": "room:capture1234",
-      "zalouser": "group:1234567890123456789"}.get(channel, "12345")
+      "zalouser": "group:1234567890123456789",
+      "mattermost": "channel:capturecapturecapturecaptu",
+      "line": "C0123456789abcdef0123456789abcdef"}.get(channel, "12345")
 delivery = {"mode": "announce", "channel": channel, "to": to} if channel else {"mode": "none"}
 print(json.dumps({"name": "capture", "agentId": "main", "enabled": True,
                   "schedule": {"kind": "every", "everyMs": 86400000},
@@ -322,9 +324,10 @@ ONE_AGENT=1 record_gateway scheduled_widget '{ profile: "full", toolSearch: fals
 # Channels whose plugins are not in the package (2026.9: published beside it on npm): what
 # configuring one makes of message (its actions and fields), and a turn over one of its chats
 # (a scheduled job announcing to it), whose message and sessions_spawn are scoped to that
-# channel. The runs are named channel_<id> and scheduled_<id>. IRC's and Zalo's (bot) plugins
-# add no action to message (tests/fixtures/fidelity: irc-configured-message-form,
-# zalo-configured-message-form), so they have no runs.
+# channel. The runs are named channel_<id> and scheduled_<id>. The plugins of IRC, Google Chat,
+# Nostr, Twitch, Tlon and Synology Chat add nothing to message (tests/fixtures/fidelity:
+# <channel>-configured-message-form), nor does Zalo's bot plugin (its one action is send), so
+# they have no runs.
 channel_account() {
   case $1 in
     discord) echo 'token: "capture-token"' ;;
@@ -344,6 +347,10 @@ channel_account() {
     nextcloud-talk) echo "baseUrl: \"https://cloud.capture.invalid\", botSecret: \"capture\", webhookPort: $(free_port)" ;;
     # Zalo Personal lists a default account from its section alone (no login needed).
     zalouser) echo 'enabled: true' ;;
+    # A bot token and a server (no network: its login retries in the background).
+    mattermost) echo 'botToken: "capture-token", baseUrl: "https://mattermost.capture.invalid"' ;;
+    # A channel access token and secret.
+    line) echo 'channelAccessToken: "capture-token", channelSecret: "capture-secret"' ;;
   esac
 }
 # record_channel CHANNEL: its two runs.

@@ -17,7 +17,7 @@ import argparse, json, os
 # Telegram is in the package; the others are channel plugins capture.sh installs from npm (the
 # release's own version, else the newest of its series before it).
 PLUGIN_CHANNELS = ["discord", "slack", "whatsapp", "signal", "matrix", "msteams", "imessage",
-                   "feishu", "nextcloud-talk", "zalouser"]
+                   "feishu", "nextcloud-talk", "zalouser", "mattermost", "line"]
 CHANNELS = ["telegram"] + PLUGIN_CHANNELS
 # The tools a turn over a channel's chat scopes to that channel.
 TURN_SCOPED = ("message", "sessions_spawn")

@@ -151,12 +151,12 @@ fn announce_target(ctx: &PolicyContext) -> Option<DeliveryTarget> {
     })
 }
 
-/// A group chat as a job's delivery names it on `channel`: a Discord or Slack chat is one of
-/// their channels (`channel:<id>`), a Signal one a group (`group:<id>`: Signal reads a bare
-/// name as no target), any other channel's the bare id.
+/// A group chat as a job's delivery names it on `channel`: a Discord, Slack or Mattermost chat
+/// is one of their channels (`channel:<id>`), a Signal one a group (`group:<id>`: Signal reads
+/// a bare name as no target), any other channel's the bare id.
 pub fn chat_target(channel: &str, chat: &str) -> String {
     match channel.to_ascii_lowercase().as_str() {
-        "discord" | "slack" if !chat.contains(':') => format!("channel:{chat}"),
+        "discord" | "slack" | "mattermost" if !chat.contains(':') => format!("channel:{chat}"),
         "signal" if !chat.contains(':') => format!("group:{chat}"),
         _ => chat.to_string(),
     }

@@ -1,6 +1,6 @@
-//! The account rules of the channel plugins whose accounts are not a bot token: when Matrix,
-//! Microsoft Teams, iMessage, Feishu, Nextcloud Talk and Zalo Personal describe their actions
-//! to the message tool (each plugin's `describeMessageTool`, `@openclaw/<id>` of the 2026.9
+//! The account rules of the channel plugins whose accounts are not a bot token alone: when
+//! Matrix, Microsoft Teams, iMessage, Feishu, Nextcloud Talk, Zalo Personal, Mattermost and LINE
+//! describe their actions to the message tool (each plugin's `describeMessageTool`, `@openclaw/<id>` of the 2026.9
 //! series). Each was seen on a real 2026.9.6 turn with the account the capture configures.
 
 use std::collections::BTreeMap;
@@ -42,6 +42,8 @@ pub(super) fn configured(
         "feishu" => feishu,
         "nextcloud-talk" => nextcloud_talk,
         "zalouser" => zalouser,
+        "mattermost" => mattermost,
+        "line" => line,
         _ => return None,
     };
     Some(loaded && rule(section, env))
@@ -76,6 +78,24 @@ fn merged(section: &Value, account: Option<&Value>) -> Value {
 
 fn is_default(name: &str) -> bool {
     name.trim().eq_ignore_ascii_case("default")
+}
+
+/// The account a plugin describes its actions for when the turn names none: its id and entry
+/// (none for an implicit `default`). The ids are the named accounts, with `default` when the
+/// channel's own keys make one (`implicit`) or nothing else is listed.
+fn default_account(
+    section: &Value,
+    implicit: bool,
+    first_wins: bool,
+) -> Option<(String, Option<&Value>)> {
+    let listed = accounts(section);
+    let mut ids: Vec<String> = listed.iter().map(|(id, _)| id.to_string()).collect();
+    if ids.is_empty() || (implicit && !ids.iter().any(|i| is_default(i))) {
+        ids.push("default".into());
+    }
+    let id = default_account_id(section, &ids, first_wins)?;
+    let account = listed.iter().find(|(i, _)| *i == id).map(|(_, a)| *a);
+    Some((id, account))
 }
 
 /// The account a plugin's own default names: `defaultAccount`, else `default`, else (iMessage)
@@ -120,19 +140,8 @@ fn matrix(section: &Value, env: &BTreeMap<String, String>) -> bool {
             && (has("accessToken", "ACCESS_TOKEN")
                 || (has("userId", "USER_ID") && has("password", "PASSWORD")))
     };
-    let listed = accounts(section);
-    let mut ids: Vec<String> = listed.iter().map(|(id, _)| id.to_string()).collect();
-    if !ids.iter().any(|i| is_default(i)) && ready(None, "default") {
-        ids.push("default".into());
-    }
-    if ids.is_empty() {
-        ids.push("default".into());
-    }
-    let Some(id) = default_account_id(section, &ids, false) else {
-        return false;
-    };
-    let account = listed.iter().find(|(i, _)| *i == id).map(|(_, a)| *a);
-    ready(account, &id)
+    default_account(section, ready(None, "default"), false)
+        .is_some_and(|(id, account)| ready(account, &id))
 }
 
 /// A value that counts as written: a non-blank string or a secret reference.
@@ -167,18 +176,10 @@ fn msteams(section: &Value, env: &BTreeMap<String, String>) -> bool {
 /// channel's keys under its own, switched on or with any key that sets it up (a CLI or
 /// database path, a service, a policy, an allowlist, ...). No credential is read.
 fn imessage(section: &Value, _env: &BTreeMap<String, String>) -> bool {
-    let listed = accounts(section);
-    let mut ids: Vec<String> = listed.iter().map(|(id, _)| id.to_string()).collect();
-    if has_token(section, &["cliPath", "dbPath"]) && !ids.iter().any(|i| is_default(i)) {
-        ids.push("default".into());
-    }
-    if ids.is_empty() {
-        ids.push("default".into());
-    }
-    let Some(id) = default_account_id(section, &ids, true) else {
+    let implicit = has_token(section, &["cliPath", "dbPath"]);
+    let Some((_, account)) = default_account(section, implicit, true) else {
         return false;
     };
-    let account = listed.iter().find(|(i, _)| *i == id).map(|(_, a)| *a);
     if account.is_some_and(switched_off) {
         return false;
     }
@@ -268,6 +269,50 @@ fn zalouser(section: &Value, env: &BTreeMap<String, String>) -> bool {
             .iter()
             .any(|v| env.get(*v).is_some_and(|x| !x.is_empty()));
     listed.iter().any(|(_, account)| !switched_off(account)) || listed.is_empty() || implicit
+}
+
+/// Mattermost: an enabled account (its keys over the channel's) with a bot token and a server
+/// (`botToken`, `baseUrl`; for the default account also `MATTERMOST_BOT_TOKEN`, `MATTERMOST_URL`).
+fn mattermost(section: &Value, env: &BTreeMap<String, String>) -> bool {
+    let variable = |name: &str| env.get(name).is_some_and(|v| !v.trim().is_empty());
+    let ready = |account: Option<&Value>, default: bool| {
+        let view = merged(section, account);
+        !switched_off(&view)
+            && (has_token(&view, &["botToken"]) || (default && variable("MATTERMOST_BOT_TOKEN")))
+            && (has_token(&view, &["baseUrl"]) || (default && variable("MATTERMOST_URL")))
+    };
+    accounts(section)
+        .iter()
+        .any(|(id, account)| ready(Some(account), is_default(id)))
+        || ready(None, true)
+}
+
+/// LINE: its default account (`defaultAccount`, else `default`, else the first) has a channel
+/// access token and a channel secret, written as text or as files (`tokenFile`, `secretFile`);
+/// the default account also reads `LINE_CHANNEL_ACCESS_TOKEN` and `LINE_CHANNEL_SECRET`. A named
+/// account takes neither from the channel; a secret reference is not read.
+fn line(section: &Value, env: &BTreeMap<String, String>) -> bool {
+    let text = |entry: &Value, key: &str| {
+        entry
+            .get(key)
+            .and_then(Value::as_str)
+            .is_some_and(|t| !t.trim().is_empty())
+    };
+    let variable = |name: &str| env.get(name).is_some_and(|v| !v.trim().is_empty());
+    let ready = |entry: &Value, default: bool| {
+        let token = text(entry, "channelAccessToken")
+            || text(entry, "tokenFile")
+            || (default && variable("LINE_CHANNEL_ACCESS_TOKEN"));
+        let secret = text(entry, "channelSecret")
+            || text(entry, "secretFile")
+            || (default && variable("LINE_CHANNEL_SECRET"));
+        !switched_off(entry) && token && secret
+    };
+    let implicit = ready(section, true);
+    default_account(section, implicit, true).is_some_and(|(id, account)| match account {
+        Some(entry) => ready(entry, is_default(&id)),
+        None => ready(section, true),
+    })
 }
 
 #[cfg(test)]
@@ -412,6 +457,48 @@ mod tests {
         assert!(!counts(
             "zalouser",
             json!({"accounts": {"a": {"enabled": false}}})
+        ));
+    }
+
+    #[test]
+    fn mattermost_needs_a_bot_token_and_a_server() {
+        assert!(counts(
+            "mattermost",
+            json!({"botToken": "t", "baseUrl": "https://mm.example"})
+        ));
+        assert!(!counts("mattermost", json!({"botToken": "t"})));
+        assert!(counts_with(
+            "mattermost",
+            json!({"botToken": "t"}),
+            &[("MATTERMOST_URL", "https://mm.example")]
+        ));
+        assert!(counts(
+            "mattermost",
+            json!({"baseUrl": "https://mm.example", "accounts": {"work": {"botToken": "t"}}})
+        ));
+    }
+
+    #[test]
+    fn line_needs_a_token_and_a_secret_that_named_accounts_do_not_inherit() {
+        let both = json!({"channelAccessToken": "t", "channelSecret": "s"});
+        assert!(counts("line", both));
+        assert!(!counts("line", json!({"channelAccessToken": "t"})));
+        assert!(counts(
+            "line",
+            json!({"tokenFile": "/t", "secretFile": "/s"})
+        ));
+        // The named account is the one asked, and it has no secret of its own.
+        assert!(!counts(
+            "line",
+            json!({"channelSecret": "s", "accounts": {"work": {"channelAccessToken": "t"}}})
+        ));
+        assert!(counts_with(
+            "line",
+            json!({"dmPolicy": "pairing"}),
+            &[
+                ("LINE_CHANNEL_ACCESS_TOKEN", "t"),
+                ("LINE_CHANNEL_SECRET", "s")
+            ]
         ));
     }
 
