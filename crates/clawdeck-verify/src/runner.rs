@@ -728,24 +728,27 @@ async fn run_step(
 /// `plugins.load.paths` or installed from a path is refused.
 async fn install_official_plugin(prepared: &Prepared, package: &str) -> Result<(), VerifyError> {
     let program = prepared.program.display().to_string();
-    let version = tokio::task::spawn_blocking({
-        let program = program.clone();
-        move || clawdeck_core::semantics::installed_openclaw_version(&program)
-    })
-    .await
-    .ok()
-    .flatten()
-    .map(|(version, _)| version)
-    .ok_or_else(|| VerifyError::Spawn {
-        program: program.clone(),
-        message: format!(
-            "its version is unknown, so {package} of that release cannot be installed"
-        ),
-    })?;
-    // The version the config's load path holds, else the release's own.
-    let version = super::home::loaded_version_of(&prepared.isolated, package)
-        .filter(|v| !v.is_empty())
-        .unwrap_or(version);
+    // The version the config's load path holds, else the release's own (asked of the CLI only
+    // then).
+    let loaded =
+        super::home::loaded_version_of(&prepared.isolated, package).filter(|v| !v.is_empty());
+    let version = match loaded {
+        Some(version) => version,
+        None => tokio::task::spawn_blocking({
+            let program = program.clone();
+            move || clawdeck_core::semantics::installed_openclaw_version(&program)
+        })
+        .await
+        .ok()
+        .flatten()
+        .map(|(version, _)| version)
+        .ok_or_else(|| VerifyError::Spawn {
+            program: program.clone(),
+            message: format!(
+                "its version is unknown, so {package} of that release cannot be installed"
+            ),
+        })?,
+    };
     let spec = format!("{package}@{version}");
     let args = ["plugins", "install", spec.as_str(), "--accept-capabilities"];
     let mut process = cli_spec(&prepared.program, &prepared.home.0, PLUGIN_INSTALL_TIMEOUT)

@@ -15,11 +15,7 @@ pub(super) fn switched_off(entry: &Value) -> bool {
 /// A value written in `entry` under one of `keys`: a non-blank string, or a secret reference
 /// (OpenClaw counts one it cannot resolve as configured too).
 pub(super) fn has_token(entry: &Value, keys: &[&str]) -> bool {
-    keys.iter().any(|key| match entry.get(*key) {
-        Some(Value::String(text)) => !text.trim().is_empty(),
-        Some(Value::Object(reference)) => !reference.is_empty(),
-        _ => false,
-    })
+    keys.iter().any(|key| entry.get(*key).is_some_and(written))
 }
 
 /// Whether the plugin of `channel` describes actions for the config's `section`, when it is
@@ -74,6 +70,16 @@ fn merged(section: &Value, account: Option<&Value>) -> Value {
         out.insert(k.clone(), v.clone());
     }
     Value::Object(out)
+}
+
+/// Whether any account the plugin lists passes `ready`, given its view (its keys over the
+/// channel's) and whether it is the default account; the channel's own keys are the default
+/// account beside named ones when they pass.
+fn any_account(section: &Value, ready: impl Fn(&Value, bool) -> bool) -> bool {
+    accounts(section)
+        .iter()
+        .any(|(id, account)| ready(&merged(section, Some(account)), is_default(id)))
+        || ready(&merged(section, None), true)
 }
 
 fn is_default(name: &str) -> bool {
@@ -226,16 +232,9 @@ fn feishu(section: &Value, env: &BTreeMap<String, String>) -> bool {
         }
         _ => false,
     };
-    let ready = |account: Option<&Value>| {
-        let view = merged(section, account);
-        !switched_off(&view) && resolves(&view, "appId") && resolves(&view, "appSecret")
-    };
-    // Beside named accounts, the channel's own keys are the default account when they are
-    // complete, which is what `ready(None)` asks.
-    accounts(section)
-        .iter()
-        .any(|(_, account)| ready(Some(account)))
-        || ready(None)
+    any_account(section, |view, _| {
+        !switched_off(view) && resolves(view, "appId") && resolves(view, "appSecret")
+    })
 }
 
 /// Nextcloud Talk: an enabled account with a base url and a bot secret (`botSecret`,
@@ -245,18 +244,13 @@ fn nextcloud_talk(section: &Value, env: &BTreeMap<String, String>) -> bool {
     let from_env = env
         .get("NEXTCLOUD_TALK_BOT_SECRET")
         .is_some_and(|v| !v.trim().is_empty());
-    let ready = |account: Option<&Value>, default: bool| {
-        let view = merged(section, account);
+    any_account(section, |view, default| {
         let secret = view.get("botSecret").and_then(Value::as_str);
         let secret = secret.is_some_and(|s| !s.trim().is_empty())
-            || has_token(&view, &["botSecretFile"])
+            || has_token(view, &["botSecretFile"])
             || (default && from_env);
-        !switched_off(&view) && has_token(&view, &["baseUrl"]) && secret
-    };
-    accounts(section)
-        .iter()
-        .any(|(id, account)| ready(Some(account), is_default(id)))
-        || ready(None, true)
+        !switched_off(view) && has_token(view, &["baseUrl"]) && secret
+    })
 }
 
 /// Zalo Personal: any listed account not switched off (it always lists a default one when no
@@ -275,16 +269,11 @@ fn zalouser(section: &Value, env: &BTreeMap<String, String>) -> bool {
 /// (`botToken`, `baseUrl`; for the default account also `MATTERMOST_BOT_TOKEN`, `MATTERMOST_URL`).
 fn mattermost(section: &Value, env: &BTreeMap<String, String>) -> bool {
     let variable = |name: &str| env.get(name).is_some_and(|v| !v.trim().is_empty());
-    let ready = |account: Option<&Value>, default: bool| {
-        let view = merged(section, account);
-        !switched_off(&view)
-            && (has_token(&view, &["botToken"]) || (default && variable("MATTERMOST_BOT_TOKEN")))
-            && (has_token(&view, &["baseUrl"]) || (default && variable("MATTERMOST_URL")))
-    };
-    accounts(section)
-        .iter()
-        .any(|(id, account)| ready(Some(account), is_default(id)))
-        || ready(None, true)
+    any_account(section, |view, default| {
+        !switched_off(view)
+            && (has_token(view, &["botToken"]) || (default && variable("MATTERMOST_BOT_TOKEN")))
+            && (has_token(view, &["baseUrl"]) || (default && variable("MATTERMOST_URL")))
+    })
 }
 
 /// LINE: its default account (`defaultAccount`, else `default`, else the first) has a channel

@@ -116,8 +116,8 @@ fn slack_can_connect(channel: &Value, env: &BTreeMap<String, String>) -> bool {
 /// channel's, or for the default account the channel's variable (`TELEGRAM_BOT_TOKEN`,
 /// `DISCORD_BOT_TOKEN`, `SLACK_BOT_TOKEN`); a secret reference counts too. A Signal account
 /// counts with its number (`account`) or a `transport`. Seen on 2026.9.6 (and 2026.8.2 for
-/// Telegram). Matrix, Teams, iMessage, Feishu, Nextcloud Talk and Zalo Personal follow their
-/// plugins' rules (`channel_account_rules`). Any other channel counts with a `channels.<id>`
+/// Telegram). Matrix, Teams, iMessage, Feishu, Nextcloud Talk, Zalo Personal, Mattermost and
+/// LINE follow their plugins' rules (`channel_account_rules`). Any other channel counts with a `channels.<id>`
 /// section not switched off (WhatsApp's plugin describes message from its section alone).
 pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, String>) -> bool {
     let Some(section) = raw.get("channels").and_then(|c| c.get(channel)) else {
