@@ -162,14 +162,28 @@ pub fn chat_target(channel: &str, chat: &str) -> String {
     }
 }
 
-/// The chat as OpenClaw resolves a job's delivery to it (seen in real runs): Discord keeps it
-/// one of its channels (`channel:<id>`) and Signal a group (`group:<id>`), Slack and the others
-/// the bare id.
+/// The chat as OpenClaw resolves a job's delivery to it (seen in real runs): Discord and
+/// Mattermost keep it one of their channels (`channel:<id>`), Signal a group (`group:<id>`),
+/// Matrix a room (`room:!<id>`), Microsoft Teams a conversation (`conversation:19:<id>@thread.*`);
+/// Slack and the others the bare id.
 fn resolved_target(channel: &str, chat: &str) -> String {
     match channel {
-        "discord" | "signal" => chat_target(channel, chat),
+        "discord" | "signal" | "mattermost" => chat_target(channel, chat),
+        "matrix" if chat.starts_with('!') => format!("room:{chat}"),
+        "msteams" if is_teams_group_conversation(chat) => format!("conversation:{chat}"),
         _ => chat.to_string(),
     }
+}
+
+/// A Teams group conversation's id (`19:<id>@thread.tacv2`, `.skype` or `.v2`), the form the
+/// Teams plugin gives a `conversation:` prefix.
+fn is_teams_group_conversation(chat: &str) -> bool {
+    let Some(rest) = chat.strip_prefix("19:") else {
+        return false;
+    };
+    rest.rsplit_once("@thread.").is_some_and(|(id, kind)| {
+        !id.is_empty() && ["tacv2", "skype", "v2"].contains(&kind.to_ascii_lowercase().as_str())
+    })
 }
 
 /// The `Runtime:` line when the release writes it into the user's message; the run's session
@@ -338,6 +352,23 @@ mod tests {
         assert_eq!(chat_target("signal", "abc="), "group:abc=");
         assert_eq!(resolved_target("discord", "4242"), "channel:4242");
         assert_eq!(resolved_target("slack", "c1"), "c1");
+    }
+
+    #[test]
+    fn matrix_teams_and_mattermost_chats_resolve_to_their_plugins_forms() {
+        assert_eq!(resolved_target("mattermost", "abc"), "channel:abc");
+        assert_eq!(resolved_target("matrix", "!r:hs"), "room:!r:hs");
+        assert_eq!(resolved_target("matrix", "#alias:hs"), "#alias:hs");
+        let teams = "19:abc@thread.tacv2";
+        assert_eq!(
+            resolved_target("msteams", teams),
+            format!("conversation:{teams}")
+        );
+        assert_eq!(
+            resolved_target("msteams", "19:abc@unq.gbl.spaces"),
+            "19:abc@unq.gbl.spaces"
+        );
+        assert_eq!(resolved_target("msteams", "19:@thread.v2"), "19:@thread.v2");
     }
 
     #[test]
