@@ -183,15 +183,19 @@ fn capture(prefix: &Path, work: &Path, shipped_path: &Path, part: Part) {
         Part::Core => "core",
         Part::Channels => "channels",
     };
-    let out = Command::new("bash")
+    let mut command = Command::new("bash");
+    command
         .arg(assets().join("capture/capture.sh"))
         .arg(prefix)
         .arg(work)
         .arg(shipped_path)
         .env("CAPTURE_PART", part_name)
-        .env_remove("CAPTURE_RUNS")
-        .output()
-        .unwrap();
+        .env_remove("CAPTURE_RUNS");
+    // CAPTURE_CHANNELS (.ci/run's half of the channel plugins) narrows the channels part only.
+    if part != Part::Channels {
+        command.env_remove("CAPTURE_CHANNELS");
+    }
+    let out = command.output().unwrap();
     assert!(
         out.status.success(),
         "capture.sh ({part_name}) {}: {}\n{}",
@@ -317,6 +321,8 @@ fn the_2026_9_pack_is_what_the_installed_2026_9_release_does() {
     check_release("OPENCLAW_BIN", "2026.9", Part::Core);
 }
 
+/// Every channel plugin's forms, or those `CAPTURE_CHANNELS` names (.ci/run takes them in two
+/// halves on different days).
 #[test]
 #[ignore = "needs the real OpenClaw CLI (OPENCLAW_BIN): .ci/run runs it with --ignored"]
 fn the_2026_9_packs_channel_plugin_forms_are_what_the_installed_release_does() {
@@ -370,4 +376,35 @@ fn a_changed_fact_is_a_difference_and_an_equal_pack_has_none() {
     assert_eq!(found.len(), 2, "{found:?}");
     assert!(found[0].starts_with("pluginAllowlistPatterns: shipped false, captured true"));
     assert!(found[1].starts_with("subagent.defaultMaxSpawnDepth: shipped 1, captured 5"));
+}
+
+/// The two halves `.ci/run` checks on different days are every channel plugin the capture
+/// installs, each once.
+#[test]
+fn ci_s_two_halves_of_the_channel_plugins_are_all_of_them_once() {
+    let forms = std::fs::read_to_string(assets().join("capture/channel_forms.py")).unwrap();
+    let list = forms
+        .split_once("PLUGIN_CHANNELS = [")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .expect("channel_forms.py: no PLUGIN_CHANNELS list")
+        .0;
+    let mut plugins: Vec<&str> = list
+        .split(',')
+        .map(|c| c.trim().trim_matches('"'))
+        .filter(|c| !c.is_empty())
+        .collect();
+    let ci =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run")).unwrap();
+    let mut halves: Vec<&str> = ci
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("channel_half=\""))
+        .flat_map(|half| half.trim_end_matches('"').split_whitespace())
+        .collect();
+    assert!(plugins.len() >= 12, "{plugins:?}");
+    plugins.sort_unstable();
+    halves.sort_unstable();
+    assert_eq!(
+        halves, plugins,
+        ".ci/run's channel_half lines against PLUGIN_CHANNELS"
+    );
 }

@@ -63,11 +63,29 @@ case $PART in
   *) echo "CAPTURE_PART is all, core or channels, not $PART" >&2; exit 2 ;;
 esac
 plugin_channel_run() { [[ " $PLUGIN_CHANNELS " == *" ${1#*_} "* ]] && [[ $1 == channel_* || $1 == scheduled_* ]]; }
+# CAPTURE_CHANNELS="a b ...": the channels part records only these channel plugins (a pack check
+# takes them in two halves on different days); each must be one of PLUGIN_CHANNELS.
+RECORDED_CHANNELS=$PLUGIN_CHANNELS
+if [ -n "${CAPTURE_CHANNELS:-}" ]; then
+  if [ "$PART" != channels ]; then
+    echo "CAPTURE_CHANNELS applies to CAPTURE_PART=channels only (this is $PART)" >&2; exit 2
+  fi
+  for channel in $CAPTURE_CHANNELS; do
+    [[ " $PLUGIN_CHANNELS " == *" $channel "* ]] \
+      || { echo "CAPTURE_CHANNELS: $channel is none of the channel plugins ($PLUGIN_CHANNELS)" >&2; exit 2; }
+  done
+  # In PLUGIN_CHANNELS' order, the order the pack keeps their forms in.
+  RECORDED_CHANNELS=
+  for channel in $PLUGIN_CHANNELS; do
+    [[ " $CAPTURE_CHANNELS " != *" $channel "* ]] || RECORDED_CHANNELS+="$channel "
+  done
+fi
+recorded_channel_run() { [[ " $RECORDED_CHANNELS " == *" ${1#*_} "* ]] && plugin_channel_run "$1"; }
 # Whether NAME is a run to record now (its part; CAPTURE_RUNS, default all).
 wanted() {
   case $PART in
     core) plugin_channel_run "$1" && return 1 ;;
-    channels) [ "$1" = full_nots ] || plugin_channel_run "$1" || return 1 ;;
+    channels) [ "$1" = full_nots ] || recorded_channel_run "$1" || return 1 ;;
   esac
   [ -z "${CAPTURE_RUNS:-}" ] || [[ " $CAPTURE_RUNS " == *" $1 "* ]]
 }
@@ -375,7 +393,7 @@ if [ -n "$PLUGIN_CHANNELS" ] && [ "$PART" != core ]; then
   start_mock "$PORT2" "$WORK/run-current-2.jsonl" "$WORK/mock_llm_2.out"
   MOCK2=$MOCK_PID
   first=() second=() lane=0
-  for channel in $PLUGIN_CHANNELS; do
+  for channel in $RECORDED_CHANNELS; do
     if [ $((lane++ % 2)) = 0 ]; then first+=("$channel"); else second+=("$channel"); fi
   done
   (
@@ -388,7 +406,7 @@ if [ -n "$PLUGIN_CHANNELS" ] && [ "$PART" != core ]; then
   wait "$lane2" || true
 fi
 if [ "$PART" = channels ]; then
-  python3 "$HERE/channel_forms.py" --work "$WORK" --channels "${PLUGIN_CHANNELS// /,}" --out "$WORK/channel_forms.json"
+  python3 "$HERE/channel_forms.py" --work "$WORK" --channels "$(printf '%s\n' $RECORDED_CHANNELS | paste -sd,)" --out "$WORK/channel_forms.json"
   exit
 fi
 

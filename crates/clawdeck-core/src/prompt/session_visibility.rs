@@ -88,6 +88,7 @@ mod tests {
         code_mode_budgets: None,
         swarm: None,
         skills_listed: false,
+        gateway_turn: false,
     };
     const SANDBOXED: RunFacts<'static> = RunFacts {
         sandboxed: true,

@@ -18,20 +18,57 @@ pub(super) fn has_token(entry: &Value, keys: &[&str]) -> bool {
     keys.iter().any(|key| entry.get(*key).is_some_and(written))
 }
 
+/// How a turn's channel plugins find a secret reference (`{ source, provider, id }`) in their
+/// sections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecretRefs {
+    /// As written: `openclaw agent --local` resolves none of `channels.*`, so a plugin that
+    /// reads a credential as a resolved string finds none.
+    AsWritten,
+    /// Resolved: a gateway resolves every reference it can when it starts (an `env` one when
+    /// its variable is set) and leaves the others as written.
+    Resolved,
+}
+
+/// What a channel's account rule reads beside its section.
+#[derive(Debug, Clone, Copy)]
+pub struct AccountSight<'a> {
+    /// The run's variables that are set (name → where it is written).
+    pub env: &'a BTreeMap<String, String>,
+    pub refs: SecretRefs,
+}
+
+impl AccountSight<'_> {
+    /// Whether a plugin that reads `value` as a resolved string finds one: a non-blank string,
+    /// or a reference the turn's gateway resolved (an `env` one whose variable is set; a
+    /// `file` or `exec` one clawdeck cannot follow counts).
+    fn resolved(&self, value: &Value) -> bool {
+        match value {
+            Value::String(text) => !text.trim().is_empty(),
+            Value::Object(reference) if self.refs == SecretRefs::Resolved => {
+                match reference.get("source").and_then(Value::as_str) {
+                    Some("env") => reference
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .is_some_and(|id| self.env.contains_key(id)),
+                    _ => !reference.is_empty(),
+                }
+            }
+            _ => false,
+        }
+    }
+}
+
 /// Whether the plugin of `channel` describes actions for the config's `section`, when it is
 /// one of the plugins this module knows (None otherwise). The section is not switched off.
-pub(super) fn configured(
-    channel: &str,
-    section: &Value,
-    env: &BTreeMap<String, String>,
-) -> Option<bool> {
+pub(super) fn configured(channel: &str, section: &Value, sight: &AccountSight) -> Option<bool> {
     // OpenClaw loads a channel's plugin only for a section with a key beside `enabled`, or one
     // switched on.
     let loaded = section
         .as_object()
         .is_some_and(|keys| keys.keys().any(|k| k != "enabled"))
         || section.get("enabled") == Some(&Value::Bool(true));
-    let rule: fn(&Value, &BTreeMap<String, String>) -> bool = match channel {
+    let rule: fn(&Value, &AccountSight) -> bool = match channel {
         "matrix" => matrix,
         "msteams" => msteams,
         "imessage" => imessage,
@@ -42,7 +79,7 @@ pub(super) fn configured(
         "line" => line,
         _ => return None,
     };
-    Some(loaded && rule(section, env))
+    Some(loaded && rule(section, sight))
 }
 
 /// The accounts a section lists (`accounts`), without blank names.
@@ -125,7 +162,8 @@ fn default_account_id(section: &Value, ids: &[String], first_wins: bool) -> Opti
 /// an access token or a user id with a password. The default account reads `accounts.default`,
 /// the channel's keys and then `MATRIX_*`; a named one its own keys and `MATRIX_<ID>_*`, taking
 /// only the homeserver from the channel. Two named accounts and no `defaultAccount`: no actions.
-fn matrix(section: &Value, env: &BTreeMap<String, String>) -> bool {
+fn matrix(section: &Value, sight: &AccountSight) -> bool {
+    let env = sight.env;
     let value = |account: Option<&Value>, id: &str, key: &str, variable: &str| {
         let own = account.and_then(|a| a.get(key)).filter(|v| written(v));
         let default = is_default(id);
@@ -160,11 +198,16 @@ fn written(value: &Value) -> bool {
 }
 
 /// Microsoft Teams: one account, the channel's: an app id, a tenant id and a password (or, with
-/// `authType: "federated"`, a certificate or a managed identity), each also from
-/// `MSTEAMS_*`.
-fn msteams(section: &Value, env: &BTreeMap<String, String>) -> bool {
-    let has = |key: &str, variable: &str| {
-        section.get(key).is_some_and(written) || env.get(variable).is_some_and(|v| !v.is_empty())
+/// `authType: "federated"`, a certificate or a managed identity), each a string or else from
+/// `MSTEAMS_*`. The plugin reads the password as a resolved string: a reference counts only in
+/// a gateway's turn that resolved it (seen on 2026.9.6), and then `MSTEAMS_APP_PASSWORD` is not
+/// read.
+fn msteams(section: &Value, sight: &AccountSight) -> bool {
+    let env = sight.env;
+    let from_env = |variable: &str| env.get(variable).is_some_and(|v| !v.is_empty());
+    let has = |key: &str, variable: &str| match section.get(key) {
+        Some(Value::String(text)) if !text.trim().is_empty() => true,
+        _ => from_env(variable),
     };
     let federated = section.get("authType").and_then(Value::as_str) == Some("federated")
         || env.get("MSTEAMS_AUTH_TYPE").map(String::as_str) == Some("federated");
@@ -173,7 +216,11 @@ fn msteams(section: &Value, env: &BTreeMap<String, String>) -> bool {
             || section.get("useManagedIdentity") == Some(&Value::Bool(true))
             || env.get("MSTEAMS_USE_MANAGED_IDENTITY").map(String::as_str) == Some("true")
     } else {
-        has("appPassword", "MSTEAMS_APP_PASSWORD")
+        match section.get("appPassword") {
+            Some(reference @ Value::Object(_)) => sight.resolved(reference),
+            Some(password) if sight.resolved(password) => true,
+            _ => from_env("MSTEAMS_APP_PASSWORD"),
+        }
     };
     has("appId", "MSTEAMS_APP_ID") && has("tenantId", "MSTEAMS_TENANT_ID") && secret
 }
@@ -181,7 +228,7 @@ fn msteams(section: &Value, env: &BTreeMap<String, String>) -> bool {
 /// iMessage: its default account (`defaultAccount`, else `default`, else the first), the
 /// channel's keys under its own, switched on or with any key that sets it up (a CLI or
 /// database path, a service, a policy, an allowlist, ...). No credential is read.
-fn imessage(section: &Value, _env: &BTreeMap<String, String>) -> bool {
+fn imessage(section: &Value, _sight: &AccountSight) -> bool {
     let implicit = has_token(section, &["cliPath", "dbPath"]);
     let Some((_, account)) = default_account(section, implicit, true) else {
         return false;
@@ -220,7 +267,8 @@ fn imessage(section: &Value, _env: &BTreeMap<String, String>) -> bool {
 /// Feishu: an enabled account (its keys over the channel's) with an app id and an app secret.
 /// A secret reference counts only from an environment variable that is set. No variable is read
 /// otherwise.
-fn feishu(section: &Value, env: &BTreeMap<String, String>) -> bool {
+fn feishu(section: &Value, sight: &AccountSight) -> bool {
+    let env = sight.env;
     let resolves = |view: &Value, key: &str| match view.get(key) {
         Some(Value::String(text)) => !text.trim().is_empty(),
         Some(Value::Object(reference)) => {
@@ -240,7 +288,8 @@ fn feishu(section: &Value, env: &BTreeMap<String, String>) -> bool {
 /// Nextcloud Talk: an enabled account with a base url and a bot secret (`botSecret`,
 /// `botSecretFile`, or for the default account `NEXTCLOUD_TALK_BOT_SECRET`); named accounts take
 /// the channel's url and secret.
-fn nextcloud_talk(section: &Value, env: &BTreeMap<String, String>) -> bool {
+fn nextcloud_talk(section: &Value, sight: &AccountSight) -> bool {
+    let env = sight.env;
     let from_env = env
         .get("NEXTCLOUD_TALK_BOT_SECRET")
         .is_some_and(|v| !v.trim().is_empty());
@@ -256,7 +305,8 @@ fn nextcloud_talk(section: &Value, env: &BTreeMap<String, String>) -> bool {
 /// Zalo Personal: any listed account not switched off (it always lists a default one when no
 /// account is named, and beside named ones with a `profile` or `ZALOUSER_PROFILE`/`ZCA_PROFILE`);
 /// it reads no credential from the config (a login's session lives in its own store).
-fn zalouser(section: &Value, env: &BTreeMap<String, String>) -> bool {
+fn zalouser(section: &Value, sight: &AccountSight) -> bool {
+    let env = sight.env;
     let listed = accounts(section);
     let implicit = has_token(section, &["profile"])
         || ["ZALOUSER_PROFILE", "ZCA_PROFILE"]
@@ -267,7 +317,8 @@ fn zalouser(section: &Value, env: &BTreeMap<String, String>) -> bool {
 
 /// Mattermost: an enabled account (its keys over the channel's) with a bot token and a server
 /// (`botToken`, `baseUrl`; for the default account also `MATTERMOST_BOT_TOKEN`, `MATTERMOST_URL`).
-fn mattermost(section: &Value, env: &BTreeMap<String, String>) -> bool {
+fn mattermost(section: &Value, sight: &AccountSight) -> bool {
+    let env = sight.env;
     let variable = |name: &str| env.get(name).is_some_and(|v| !v.trim().is_empty());
     any_account(section, |view, default| {
         !switched_off(view)
@@ -280,7 +331,8 @@ fn mattermost(section: &Value, env: &BTreeMap<String, String>) -> bool {
 /// access token and a channel secret, written as text or as files (`tokenFile`, `secretFile`);
 /// the default account also reads `LINE_CHANNEL_ACCESS_TOKEN` and `LINE_CHANNEL_SECRET`. A named
 /// account takes neither from the channel; a secret reference is not read.
-fn line(section: &Value, env: &BTreeMap<String, String>) -> bool {
+fn line(section: &Value, sight: &AccountSight) -> bool {
+    let env = sight.env;
     let text = |entry: &Value, key: &str| {
         entry
             .get(key)
@@ -310,15 +362,20 @@ mod tests {
     use serde_json::json;
 
     fn counts(channel: &str, section: Value) -> bool {
-        configured(channel, &section, &BTreeMap::new()).unwrap()
+        counts_with(channel, section, &[])
     }
 
     fn counts_with(channel: &str, section: Value, env: &[(&str, &str)]) -> bool {
+        counts_in(channel, section, env, SecretRefs::AsWritten)
+    }
+
+    fn counts_in(channel: &str, section: Value, env: &[(&str, &str)], refs: SecretRefs) -> bool {
         let env = env
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        configured(channel, &section, &env).unwrap()
+        let sight = AccountSight { env: &env, refs };
+        configured(channel, &section, &sight).unwrap()
     }
 
     #[test]
@@ -376,6 +433,34 @@ mod tests {
         assert!(counts(
             "msteams",
             json!({"appId": "a", "tenantId": "t", "authType": "federated", "useManagedIdentity": true})
+        ));
+    }
+
+    #[test]
+    fn a_teams_password_reference_counts_only_where_a_gateway_resolved_it() {
+        let reference = json!({"appId": "a", "tenantId": "t",
+            "appPassword": {"source": "env", "provider": "default", "id": "PW"}});
+        let set = [("PW", "env.vars.PW")];
+        assert!(!counts_with("msteams", reference.clone(), &set));
+        assert!(counts_in(
+            "msteams",
+            reference.clone(),
+            &set,
+            SecretRefs::Resolved
+        ));
+        assert!(!counts_in(
+            "msteams",
+            reference.clone(),
+            &[],
+            SecretRefs::Resolved
+        ));
+        // The variable is not a fallback for a reference the plugin cannot read.
+        let fallback = [("MSTEAMS_APP_PASSWORD", "env.vars.MSTEAMS_APP_PASSWORD")];
+        assert!(!counts_in(
+            "msteams",
+            reference,
+            &fallback,
+            SecretRefs::Resolved
         ));
     }
 
@@ -493,6 +578,10 @@ mod tests {
 
     #[test]
     fn other_channels_are_not_this_modules() {
-        assert_eq!(configured("telegram", &json!({}), &BTreeMap::new()), None);
+        let sight = AccountSight {
+            env: &BTreeMap::new(),
+            refs: SecretRefs::Resolved,
+        };
+        assert_eq!(configured("telegram", &json!({}), &sight), None);
     }
 }

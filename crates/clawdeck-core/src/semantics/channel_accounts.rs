@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::channel_account_rules::{has_token, switched_off};
+pub use super::channel_account_rules::SecretRefs;
+use super::channel_account_rules::{AccountSight, has_token, switched_off};
 
 /// One account's view of its channel: its own keys over the channel's.
 #[derive(Clone, Copy)]
@@ -119,7 +120,12 @@ fn slack_can_connect(channel: &Value, env: &BTreeMap<String, String>) -> bool {
 /// Telegram). Matrix, Teams, iMessage, Feishu, Nextcloud Talk, Zalo Personal, Mattermost and
 /// LINE follow their plugins' rules (`channel_account_rules`). Any other channel counts with a `channels.<id>`
 /// section not switched off (WhatsApp's plugin describes message from its section alone).
-pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, String>) -> bool {
+pub fn channel_has_account(
+    raw: &Value,
+    channel: &str,
+    env: &BTreeMap<String, String>,
+    refs: SecretRefs,
+) -> bool {
     let Some(section) = raw.get("channels").and_then(|c| c.get(channel)) else {
         return false;
     };
@@ -127,7 +133,9 @@ pub fn channel_has_account(raw: &Value, channel: &str, env: &BTreeMap<String, St
         return false;
     }
     let id = channel.trim().to_ascii_lowercase();
-    if let Some(configured) = super::channel_account_rules::configured(&id, section, env) {
+    if let Some(configured) =
+        super::channel_account_rules::configured(&id, section, &AccountSight { env, refs })
+    {
         return configured;
     }
     let Some(rule) = TOKEN_RULES.iter().find(|r| r.channel == id) else {
@@ -176,7 +184,7 @@ mod tests {
     use serde_json::json;
 
     fn configured(raw: Value) -> bool {
-        channel_has_account(&raw, "telegram", &BTreeMap::new())
+        channel_has_account(&raw, "telegram", &BTreeMap::new(), SecretRefs::AsWritten)
     }
 
     #[test]
@@ -208,19 +216,39 @@ mod tests {
     fn the_default_account_reads_its_token_from_the_environment() {
         let raw = json!({"channels": {"telegram": {"dmPolicy": "pairing"}}});
         let env = BTreeMap::from([("TELEGRAM_BOT_TOKEN".to_string(), "env.vars".to_string())]);
-        assert!(channel_has_account(&raw, "telegram", &env));
+        assert!(channel_has_account(
+            &raw,
+            "telegram",
+            &env,
+            SecretRefs::AsWritten
+        ));
         let named_only = json!({"channels": {"telegram": {"accounts": {"alerts": {}}}}});
-        assert!(!channel_has_account(&named_only, "telegram", &env));
+        assert!(!channel_has_account(
+            &named_only,
+            "telegram",
+            &env,
+            SecretRefs::AsWritten
+        ));
         // Other channels: the section is enough.
         let whatsapp = json!({"channels": {"whatsapp": {}}});
-        assert!(channel_has_account(&whatsapp, "whatsapp", &BTreeMap::new()));
-        assert!(!channel_has_account(&whatsapp, "discord", &BTreeMap::new()));
+        assert!(channel_has_account(
+            &whatsapp,
+            "whatsapp",
+            &BTreeMap::new(),
+            SecretRefs::AsWritten
+        ));
+        assert!(!channel_has_account(
+            &whatsapp,
+            "discord",
+            &BTreeMap::new(),
+            SecretRefs::AsWritten
+        ));
     }
 
     #[test]
     fn discord_counts_with_a_token_and_an_accounts_own_empty_token_takes_none_of_the_channels() {
         let none = BTreeMap::new();
-        let has = |raw: Value| channel_has_account(&raw, "discord", &none);
+        let has = |raw: Value| channel_has_account(&raw, "discord", &none, SecretRefs::AsWritten);
         assert!(!has(
             json!({"channels": {"discord": {"dmPolicy": "pairing"}}})
         ));
@@ -236,13 +264,18 @@ mod tests {
             "token": "x", "accounts": {"default": {"token": ""}}}}})));
         let env = BTreeMap::from([("DISCORD_BOT_TOKEN".to_string(), "env.vars".to_string())]);
         let bare = json!({"channels": {"discord": {"dmPolicy": "pairing"}}});
-        assert!(channel_has_account(&bare, "discord", &env));
+        assert!(channel_has_account(
+            &bare,
+            "discord",
+            &env,
+            SecretRefs::AsWritten
+        ));
     }
 
     #[test]
     fn slack_counts_with_its_identity_token_whatever_its_mode_needs_to_connect() {
         let none = BTreeMap::new();
-        let has = |raw: Value| channel_has_account(&raw, "slack", &none);
+        let has = |raw: Value| channel_has_account(&raw, "slack", &none, SecretRefs::AsWritten);
         assert!(!has(
             json!({"channels": {"slack": {"dmPolicy": "pairing"}}})
         ));
@@ -263,7 +296,12 @@ mod tests {
             ("SLACK_APP_TOKEN".to_string(), "env.vars".to_string()),
         ]);
         let bare = json!({"channels": {"slack": {"dmPolicy": "pairing"}}});
-        assert!(channel_has_account(&bare, "slack", &env));
+        assert!(channel_has_account(
+            &bare,
+            "slack",
+            &env,
+            SecretRefs::AsWritten
+        ));
         // Beside named accounts without tokens, the channel's default account exists only when
         // it can connect: a bot token without an app token does not make one.
         let named_without = |extra: Value| {
@@ -281,7 +319,7 @@ mod tests {
     #[test]
     fn signal_counts_with_a_number_or_a_transport_and_its_transport_is_the_default_accounts() {
         let none = BTreeMap::new();
-        let has = |raw: Value| channel_has_account(&raw, "signal", &none);
+        let has = |raw: Value| channel_has_account(&raw, "signal", &none, SecretRefs::AsWritten);
         assert!(!has(
             json!({"channels": {"signal": {"dmPolicy": "pairing"}}})
         ));

@@ -32,7 +32,7 @@ mod vision;
 mod xai_tools;
 
 pub use automation_management::{AutomationManagement, CHANNEL_OWNER, CONTROL_UI_ADMIN};
-pub use channel_accounts::channel_has_account;
+pub use channel_accounts::{SecretRefs, channel_has_account};
 pub use client_caps::{ClientCapabilities, ClientTool, TurnClient};
 pub use client_caps::{
     PERSONAL_LIBRARY, SkillLibraryRule, WORKSPACE_LIBRARY, client_mode, is_browser_client,
