@@ -107,6 +107,7 @@ fn switched_off(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
     out.extend(without_client_caps(inputs));
     out.extend(without_xai(inputs));
     out.extend(without_heartbeat_reply(inputs));
+    out.extend(without_full_registration(inputs));
     out.extend(super::scheduled_cap::switched_off(inputs));
     let removed: Vec<String> = out.iter().map(|(tool, _)| tool.clone()).collect();
     out.extend(
@@ -286,6 +287,38 @@ fn without_heartbeat_reply(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff
         rules.value
     );
     vec![(rules.tool.clone(), SwitchedOff { path: key, reason })]
+}
+
+/// Plugin tools (plugin id, tool) whose plugin registers them, in the tool-discovery
+/// registration a turn gets outside a gateway's full plugin registry, as a factory that
+/// builds nothing (`registerClickClackDiscussions`, @openclaw/clickclack 2026.9.4). No local,
+/// agent-method, chat.send or scheduled turn of 2026.9.6 has one (real cases
+/// `clickclack-discussion-*-turn`).
+const FULL_REGISTRATION_ONLY: &[(&str, &str)] = &[("clickclack", "discussion")];
+
+/// The plugin tools only a gateway's full plugin registration builds, which no turn clawdeck
+/// can describe gets.
+fn without_full_registration(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedOff)> {
+    inputs
+        .registry
+        .tools
+        .iter()
+        .filter_map(|spec| {
+            let crate::tool::ToolSource::Plugin { plugin_id, .. } = &spec.source else {
+                return None;
+            };
+            FULL_REGISTRATION_ONLY
+                .iter()
+                .find(|(plugin, tool)| plugin == plugin_id && *tool == spec.name)?;
+            let reason = format!(
+                "its plugin builds it only in a gateway's full plugin registration; a local, \
+                 agent-method, chat.send or scheduled turn gets the tool-discovery one, where \
+                 {plugin_id} registers it as a factory that builds nothing"
+            );
+            let path = format!("plugins.entries.{plugin_id}");
+            Some((spec.name.clone(), SwitchedOff { path, reason }))
+        })
+        .collect()
 }
 
 /// The tools a gateway client's capabilities decide that this turn's client does not give.
