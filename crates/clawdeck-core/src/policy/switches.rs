@@ -307,9 +307,9 @@ fn without_full_registration(inputs: &LayerInputs<'_>) -> Vec<(String, SwitchedO
             let crate::tool::ToolSource::Plugin { plugin_id, .. } = &spec.source else {
                 return None;
             };
-            FULL_REGISTRATION_ONLY
-                .iter()
-                .find(|(plugin, tool)| plugin == plugin_id && *tool == spec.name)?;
+            if !FULL_REGISTRATION_ONLY.contains(&(plugin_id.as_str(), spec.name.as_str())) {
+                return None;
+            }
             let reason = format!(
                 "its plugin builds it only in a gateway's full plugin registration; a local, \
                  agent-method, chat.send or scheduled turn gets the tool-discovery one, where \

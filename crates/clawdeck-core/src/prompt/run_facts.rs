@@ -42,9 +42,9 @@ pub(crate) struct RunFacts<'a> {
     /// The run's skills prompt lists a skill: Code Mode's `skills` global then has something
     /// to read, and exec's description says so. Known once the skills are resolved.
     pub skills_listed: bool,
-    /// A gateway runs the turn (not `openclaw agent --local`): it resolved the channels'
-    /// secret references when it started, which some channel plugins' account rules need.
-    pub gateway_turn: bool,
+    /// How the turn's channel plugins find their secret references: resolved when a gateway
+    /// runs the turn (it resolved them when it started), as written in `openclaw agent --local`.
+    pub secret_refs: crate::semantics::SecretRefs,
 }
 
 impl<'a> RunFacts<'a> {
@@ -102,7 +102,11 @@ impl<'a> RunFacts<'a> {
             skill_library: None,
             current_channel: None,
             skills_listed: false,
-            gateway_turn: resolved.turn != crate::context::TurnHost::Local,
+            secret_refs: if resolved.turn == crate::context::TurnHost::Local {
+                crate::semantics::SecretRefs::AsWritten
+            } else {
+                crate::semantics::SecretRefs::Resolved
+            },
         }
     }
 }

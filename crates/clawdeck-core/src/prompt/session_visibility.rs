@@ -88,7 +88,7 @@ mod tests {
         code_mode_budgets: None,
         swarm: None,
         skills_listed: false,
-        gateway_turn: false,
+        secret_refs: crate::semantics::SecretRefs::AsWritten,
     };
     const SANDBOXED: RunFacts<'static> = RunFacts {
         sandboxed: true,

@@ -117,11 +117,7 @@ fn adapt_to_channels(
                 env.get_or_init(|| {
                     crate::semantics::set_credentials(&config.raw, config.credentials(None).dotenv)
                 }),
-                if facts.gateway_turn {
-                    crate::semantics::SecretRefs::Resolved
-                } else {
-                    crate::semantics::SecretRefs::AsWritten
-                },
+                facts.secret_refs,
             )
     };
     let library = |v: &crate::semantics::ChannelVariant| match &v.when_skill_library {

@@ -20,10 +20,11 @@ pub(super) fn has_token(entry: &Value, keys: &[&str]) -> bool {
 
 /// How a turn's channel plugins find a secret reference (`{ source, provider, id }`) in their
 /// sections.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum SecretRefs {
     /// As written: `openclaw agent --local` resolves none of `channels.*`, so a plugin that
     /// reads a credential as a resolved string finds none.
+    #[default]
     AsWritten,
     /// Resolved: a gateway resolves every reference it can when it starts (an `env` one when
     /// its variable is set) and leaves the others as written.
@@ -47,15 +48,21 @@ impl AccountSight<'_> {
             Value::String(text) => !text.trim().is_empty(),
             Value::Object(reference) if self.refs == SecretRefs::Resolved => {
                 match reference.get("source").and_then(Value::as_str) {
-                    Some("env") => reference
-                        .get("id")
-                        .and_then(Value::as_str)
-                        .is_some_and(|id| self.env.contains_key(id)),
+                    Some("env") => self.names_set_variable(reference),
                     _ => !reference.is_empty(),
                 }
             }
             _ => false,
         }
+    }
+
+    /// Whether `reference` names an environment variable (`source: "env"`) the run has set.
+    fn names_set_variable(&self, reference: &Map<String, Value>) -> bool {
+        reference.get("source").and_then(Value::as_str) == Some("env")
+            && reference
+                .get("id")
+                .and_then(Value::as_str)
+                .is_some_and(|id| self.env.get(id).is_some_and(|w| !w.is_empty()))
     }
 }
 
@@ -217,9 +224,11 @@ fn msteams(section: &Value, sight: &AccountSight) -> bool {
             || env.get("MSTEAMS_USE_MANAGED_IDENTITY").map(String::as_str) == Some("true")
     } else {
         match section.get("appPassword") {
+            // A reference the gateway left unresolved hides the variable.
             Some(reference @ Value::Object(_)) => sight.resolved(reference),
-            Some(password) if sight.resolved(password) => true,
-            _ => from_env("MSTEAMS_APP_PASSWORD"),
+            password => {
+                password.is_some_and(|p| sight.resolved(p)) || from_env("MSTEAMS_APP_PASSWORD")
+            }
         }
     };
     has("appId", "MSTEAMS_APP_ID") && has("tenantId", "MSTEAMS_TENANT_ID") && secret
@@ -268,16 +277,9 @@ fn imessage(section: &Value, _sight: &AccountSight) -> bool {
 /// A secret reference counts only from an environment variable that is set. No variable is read
 /// otherwise.
 fn feishu(section: &Value, sight: &AccountSight) -> bool {
-    let env = sight.env;
     let resolves = |view: &Value, key: &str| match view.get(key) {
         Some(Value::String(text)) => !text.trim().is_empty(),
-        Some(Value::Object(reference)) => {
-            reference.get("source").and_then(Value::as_str) == Some("env")
-                && reference
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .is_some_and(|v| env.get(v).is_some_and(|x| !x.is_empty()))
-        }
+        Some(Value::Object(reference)) => sight.names_set_variable(reference),
         _ => false,
     };
     any_account(section, |view, _| {

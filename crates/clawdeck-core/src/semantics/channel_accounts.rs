@@ -183,8 +183,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Whether `channel` counts in a local turn (its secret references as written).
+    fn local(raw: &Value, channel: &str, env: &BTreeMap<String, String>) -> bool {
+        channel_has_account(raw, channel, env, SecretRefs::AsWritten)
+    }
+
     fn configured(raw: Value) -> bool {
-        channel_has_account(&raw, "telegram", &BTreeMap::new(), SecretRefs::AsWritten)
+        local(&raw, "telegram", &BTreeMap::new())
     }
 
     #[test]
@@ -216,39 +221,19 @@ mod tests {
     fn the_default_account_reads_its_token_from_the_environment() {
         let raw = json!({"channels": {"telegram": {"dmPolicy": "pairing"}}});
         let env = BTreeMap::from([("TELEGRAM_BOT_TOKEN".to_string(), "env.vars".to_string())]);
-        assert!(channel_has_account(
-            &raw,
-            "telegram",
-            &env,
-            SecretRefs::AsWritten
-        ));
+        assert!(local(&raw, "telegram", &env));
         let named_only = json!({"channels": {"telegram": {"accounts": {"alerts": {}}}}});
-        assert!(!channel_has_account(
-            &named_only,
-            "telegram",
-            &env,
-            SecretRefs::AsWritten
-        ));
+        assert!(!local(&named_only, "telegram", &env));
         // Other channels: the section is enough.
         let whatsapp = json!({"channels": {"whatsapp": {}}});
-        assert!(channel_has_account(
-            &whatsapp,
-            "whatsapp",
-            &BTreeMap::new(),
-            SecretRefs::AsWritten
-        ));
-        assert!(!channel_has_account(
-            &whatsapp,
-            "discord",
-            &BTreeMap::new(),
-            SecretRefs::AsWritten
-        ));
+        assert!(local(&whatsapp, "whatsapp", &BTreeMap::new()));
+        assert!(!local(&whatsapp, "discord", &BTreeMap::new()));
     }
 
     #[test]
     fn discord_counts_with_a_token_and_an_accounts_own_empty_token_takes_none_of_the_channels() {
         let none = BTreeMap::new();
-        let has = |raw: Value| channel_has_account(&raw, "discord", &none, SecretRefs::AsWritten);
+        let has = |raw: Value| local(&raw, "discord", &none);
         assert!(!has(
             json!({"channels": {"discord": {"dmPolicy": "pairing"}}})
         ));
@@ -264,18 +249,13 @@ mod tests {
             "token": "x", "accounts": {"default": {"token": ""}}}}})));
         let env = BTreeMap::from([("DISCORD_BOT_TOKEN".to_string(), "env.vars".to_string())]);
         let bare = json!({"channels": {"discord": {"dmPolicy": "pairing"}}});
-        assert!(channel_has_account(
-            &bare,
-            "discord",
-            &env,
-            SecretRefs::AsWritten
-        ));
+        assert!(local(&bare, "discord", &env));
     }
 
     #[test]
     fn slack_counts_with_its_identity_token_whatever_its_mode_needs_to_connect() {
         let none = BTreeMap::new();
-        let has = |raw: Value| channel_has_account(&raw, "slack", &none, SecretRefs::AsWritten);
+        let has = |raw: Value| local(&raw, "slack", &none);
         assert!(!has(
             json!({"channels": {"slack": {"dmPolicy": "pairing"}}})
         ));
@@ -296,12 +276,7 @@ mod tests {
             ("SLACK_APP_TOKEN".to_string(), "env.vars".to_string()),
         ]);
         let bare = json!({"channels": {"slack": {"dmPolicy": "pairing"}}});
-        assert!(channel_has_account(
-            &bare,
-            "slack",
-            &env,
-            SecretRefs::AsWritten
-        ));
+        assert!(local(&bare, "slack", &env));
         // Beside named accounts without tokens, the channel's default account exists only when
         // it can connect: a bot token without an app token does not make one.
         let named_without = |extra: Value| {
@@ -319,7 +294,7 @@ mod tests {
     #[test]
     fn signal_counts_with_a_number_or_a_transport_and_its_transport_is_the_default_accounts() {
         let none = BTreeMap::new();
-        let has = |raw: Value| channel_has_account(&raw, "signal", &none, SecretRefs::AsWritten);
+        let has = |raw: Value| local(&raw, "signal", &none);
         assert!(!has(
             json!({"channels": {"signal": {"dmPolicy": "pairing"}}})
         ));
