@@ -11,6 +11,8 @@
 //! bundled: it is a host-restricted conversation-read tool (dist `tools-*.mjs`,
 //! HOST_RESTRICTED_CONVERSATION_READ_TOOLS), built only for an operator's direct call.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use super::layer::LayerPolicy;
@@ -58,7 +60,9 @@ pub(crate) fn apply(layers: &mut [LayerPolicy], inputs: &LayerInputs<'_>) {
     if !registry.plugins.iter().any(|p| p.id == PLUGIN) {
         return;
     }
-    let accounts = usable_accounts(&inputs.cfg.raw);
+    let cfg = inputs.cfg;
+    let env = crate::semantics::set_credentials(&cfg.raw, cfg.credentials(None).dotenv);
+    let accounts = usable_accounts(&cfg.raw, &env);
     let mut removed: Vec<(String, String)> = Vec::new();
     for spec in registry.tools.iter() {
         if spec.source.plugin_id() != Some(PLUGIN) {
@@ -112,8 +116,12 @@ fn truthy(value: &Value) -> bool {
     }
 }
 
-/// The merged `tools` of every enabled account that has both credentials.
-fn usable_accounts(raw: &Value) -> Vec<serde_json::Map<String, Value>> {
+/// The merged `tools` of every enabled account that has both credentials, with `env` the
+/// variables the run gets (`env.vars`, dotenv files, the login shell).
+fn usable_accounts(
+    raw: &Value,
+    env: &BTreeMap<String, String>,
+) -> Vec<serde_json::Map<String, Value>> {
     let Some(channel) = raw.pointer("/channels/feishu").and_then(Value::as_object) else {
         return Vec::new();
     };
@@ -125,13 +133,13 @@ fn usable_accounts(raw: &Value) -> Vec<serde_json::Map<String, Value>> {
         .map(|a| a.keys().filter(|k| !k.trim().is_empty()).cloned().collect())
         .unwrap_or_default();
     let default = crate::config::DEFAULT_ACCOUNT;
-    if has_credentials(channel) && !ids.iter().any(|id| id.eq_ignore_ascii_case(default)) {
+    if has_credentials(channel, env) && !ids.iter().any(|id| id.eq_ignore_ascii_case(default)) {
         ids.push(default.to_string());
     }
     ids.iter()
         .map(|id| merged_account(channel, accounts.and_then(|a| account_entry(a, id))))
         .filter(|merged| merged.get("enabled") != Some(&Value::Bool(false)))
-        .filter(has_credentials)
+        .filter(|merged| has_credentials(merged, env))
         .map(|merged| account_tools(channel, &merged))
         .collect()
 }
@@ -190,24 +198,16 @@ fn account_tools(
     tools
 }
 
-/// Whether a config object has an app id and secret the plugin can read without a gateway: a
-/// non-empty string, or an `env` secret reference whose variable is set here.
-fn has_credentials(config: &serde_json::Map<String, Value>) -> bool {
+/// Whether a config object has an app id and secret the plugin reads in any turn: a non-empty
+/// string, or an `env` secret reference whose variable the run sets (the plugin resolves one
+/// itself, in a local turn too: seen on 2026.9.6).
+fn has_credentials(
+    config: &serde_json::Map<String, Value>,
+    env: &BTreeMap<String, String>,
+) -> bool {
     ["appId", "appSecret"]
         .iter()
-        .all(|key| config.get(*key).is_some_and(readable_secret))
-}
-
-fn readable_secret(value: &Value) -> bool {
-    match value {
-        Value::String(s) => !s.trim().is_empty(),
-        Value::Object(r) if r.get("source").and_then(Value::as_str) == Some("env") => r
-            .get("id")
-            .and_then(Value::as_str)
-            .and_then(|id| std::env::var(id).ok())
-            .is_some_and(|v| !v.trim().is_empty()),
-        _ => false,
-    }
+        .all(|key| crate::semantics::self_resolved(config.get(*key), env))
 }
 
 #[cfg(test)]
@@ -216,7 +216,7 @@ mod tests {
     use serde_json::json;
 
     fn families(raw: Value) -> Vec<Vec<&'static str>> {
-        usable_accounts(&raw)
+        usable_accounts(&raw, &BTreeMap::new())
             .iter()
             .map(|tools| {
                 ["doc", "chat", "wiki", "drive", "perm", "scopes", "bitable"]
@@ -249,6 +249,15 @@ mod tests {
             }
         }}});
         assert_eq!(families(raw), vec![vec!["chat", "drive", "perm", "scopes"]]);
+    }
+
+    #[test]
+    fn an_env_reference_counts_when_the_run_sets_its_variable() {
+        let raw = json!({"channels": {"feishu": {"appId": "a",
+            "appSecret": {"source": "env", "provider": "default", "id": "FS"}}}});
+        assert!(usable_accounts(&raw, &BTreeMap::new()).is_empty());
+        let env = BTreeMap::from([("FS".to_string(), "env.vars.FS".to_string())]);
+        assert_eq!(usable_accounts(&raw, &env).len(), 1);
     }
 
     #[test]

@@ -43,7 +43,7 @@ impl AccountSight<'_> {
     /// Whether a plugin that reads `value` as a resolved string finds one: a non-blank string,
     /// or a reference the turn's gateway resolved (an `env` one whose variable is set; a
     /// `file` or `exec` one clawdeck cannot follow counts).
-    fn resolved(&self, value: &Value) -> bool {
+    pub(super) fn resolved(&self, value: &Value) -> bool {
         match value {
             Value::String(text) => !text.trim().is_empty(),
             Value::Object(reference) if self.refs == SecretRefs::Resolved => {
@@ -56,6 +56,16 @@ impl AccountSight<'_> {
         }
     }
 
+    /// Whether a plugin that reads a credential as a resolved string, with `fallback` (its
+    /// variable, a file) read only when none is written, has one: a written reference the turn
+    /// left unresolved hides the fallback (the plugins' `configured_unavailable`).
+    pub(super) fn credential(&self, value: Option<&Value>, fallback: bool) -> bool {
+        match value {
+            Some(value) if written(value) => self.resolved(value),
+            _ => fallback,
+        }
+    }
+
     /// Whether `reference` names an environment variable (`source: "env"`) the run has set.
     fn names_set_variable(&self, reference: &Map<String, Value>) -> bool {
         reference.get("source").and_then(Value::as_str) == Some("env")
@@ -63,6 +73,21 @@ impl AccountSight<'_> {
                 .get("id")
                 .and_then(Value::as_str)
                 .is_some_and(|id| self.env.get(id).is_some_and(|w| !w.is_empty()))
+    }
+}
+
+/// A credential of a plugin that resolves an `env` reference itself (Feishu), in any turn: a
+/// non-blank string, or an `env` reference whose variable the run sets (`env`, as in
+/// [`AccountSight`]).
+pub(crate) fn self_resolved(value: Option<&Value>, env: &BTreeMap<String, String>) -> bool {
+    let sight = AccountSight {
+        env,
+        refs: SecretRefs::AsWritten,
+    };
+    match value {
+        Some(Value::String(text)) => !text.trim().is_empty(),
+        Some(Value::Object(reference)) => sight.names_set_variable(reference),
+        _ => false,
     }
 }
 
@@ -223,13 +248,7 @@ fn msteams(section: &Value, sight: &AccountSight) -> bool {
             || section.get("useManagedIdentity") == Some(&Value::Bool(true))
             || env.get("MSTEAMS_USE_MANAGED_IDENTITY").map(String::as_str) == Some("true")
     } else {
-        match section.get("appPassword") {
-            // A reference the gateway left unresolved hides the variable.
-            Some(reference @ Value::Object(_)) => sight.resolved(reference),
-            password => {
-                password.is_some_and(|p| sight.resolved(p)) || from_env("MSTEAMS_APP_PASSWORD")
-            }
-        }
+        sight.credential(section.get("appPassword"), from_env("MSTEAMS_APP_PASSWORD"))
     };
     has("appId", "MSTEAMS_APP_ID") && has("tenantId", "MSTEAMS_TENANT_ID") && secret
 }
@@ -277,11 +296,7 @@ fn imessage(section: &Value, _sight: &AccountSight) -> bool {
 /// A secret reference counts only from an environment variable that is set. No variable is read
 /// otherwise.
 fn feishu(section: &Value, sight: &AccountSight) -> bool {
-    let resolves = |view: &Value, key: &str| match view.get(key) {
-        Some(Value::String(text)) => !text.trim().is_empty(),
-        Some(Value::Object(reference)) => sight.names_set_variable(reference),
-        _ => false,
-    };
+    let resolves = |view: &Value, key: &str| self_resolved(view.get(key), sight.env);
     any_account(section, |view, _| {
         !switched_off(view) && resolves(view, "appId") && resolves(view, "appSecret")
     })
@@ -289,18 +304,19 @@ fn feishu(section: &Value, sight: &AccountSight) -> bool {
 
 /// Nextcloud Talk: an enabled account with a base url and a bot secret (`botSecret`,
 /// `botSecretFile`, or for the default account `NEXTCLOUD_TALK_BOT_SECRET`); named accounts take
-/// the channel's url and secret.
+/// the channel's url and secret. The plugin reads `botSecret` as a resolved string: a reference
+/// counts only where the turn's gateway resolved it, and one left unresolved hides the file and
+/// the variable (seen on 2026.9.6).
 fn nextcloud_talk(section: &Value, sight: &AccountSight) -> bool {
-    let env = sight.env;
-    let from_env = env
+    let from_env = sight
+        .env
         .get("NEXTCLOUD_TALK_BOT_SECRET")
         .is_some_and(|v| !v.trim().is_empty());
     any_account(section, |view, default| {
-        let secret = view.get("botSecret").and_then(Value::as_str);
-        let secret = secret.is_some_and(|s| !s.trim().is_empty())
-            || has_token(view, &["botSecretFile"])
-            || (default && from_env);
-        !switched_off(view) && has_token(view, &["baseUrl"]) && secret
+        let fallback = (default && from_env) || has_token(view, &["botSecretFile"]);
+        !switched_off(view)
+            && has_token(view, &["baseUrl"])
+            && sight.credential(view.get("botSecret"), fallback)
     })
 }
 
@@ -319,12 +335,17 @@ fn zalouser(section: &Value, sight: &AccountSight) -> bool {
 
 /// Mattermost: an enabled account (its keys over the channel's) with a bot token and a server
 /// (`botToken`, `baseUrl`; for the default account also `MATTERMOST_BOT_TOKEN`, `MATTERMOST_URL`).
+/// The token is read as a resolved string: a reference counts only where the turn's gateway
+/// resolved it, and one left unresolved hides the variable (seen on 2026.9.6).
 fn mattermost(section: &Value, sight: &AccountSight) -> bool {
     let env = sight.env;
     let variable = |name: &str| env.get(name).is_some_and(|v| !v.trim().is_empty());
     any_account(section, |view, default| {
         !switched_off(view)
-            && (has_token(view, &["botToken"]) || (default && variable("MATTERMOST_BOT_TOKEN")))
+            && sight.credential(
+                view.get("botToken"),
+                default && variable("MATTERMOST_BOT_TOKEN"),
+            )
             && (has_token(view, &["baseUrl"]) || (default && variable("MATTERMOST_URL")))
     })
 }
@@ -464,6 +485,42 @@ mod tests {
             &fallback,
             SecretRefs::Resolved
         ));
+    }
+
+    #[test]
+    fn mattermost_and_nextcloud_talk_count_a_reference_only_where_a_gateway_resolved_it() {
+        let reference = json!({"source": "env", "provider": "default", "id": "TOKEN"});
+        let set = [("TOKEN", "env.vars.TOKEN")];
+        let cases = [
+            (
+                "mattermost",
+                json!({"baseUrl": "https://mm.example", "botToken": reference}),
+                "MATTERMOST_BOT_TOKEN",
+            ),
+            (
+                "nextcloud-talk",
+                json!({"baseUrl": "https://c.example", "botSecret": reference}),
+                "NEXTCLOUD_TALK_BOT_SECRET",
+            ),
+        ];
+        for (channel, section, variable) in cases {
+            // A local turn reads the reference as written: no string.
+            assert!(!counts_with(channel, section.clone(), &set), "{channel}");
+            assert!(
+                counts_in(channel, section.clone(), &set, SecretRefs::Resolved),
+                "{channel}"
+            );
+            assert!(
+                !counts_in(channel, section.clone(), &[], SecretRefs::Resolved),
+                "{channel}"
+            );
+            // A reference left unresolved hides the default account's variable.
+            let fallback = [(variable, "env.vars")];
+            assert!(
+                !counts_in(channel, section, &fallback, SecretRefs::Resolved),
+                "{channel}"
+            );
+        }
     }
 
     #[test]

@@ -32,6 +32,10 @@ type Identity = (&'static [&'static str], Option<&'static str>);
 struct TokenRule {
     channel: &'static str,
     identity: fn(AccountView) -> Identity,
+    /// Whether the plugin reads the identity token as a resolved string (Slack's
+    /// `inspectSlackToken`): a reference counts only where the turn's gateway resolved it, and
+    /// one left unresolved hides the variable. Otherwise any written token counts.
+    resolved_identity: bool,
     /// An account naming one of its keys without a value has no token, even when the channel
     /// has one (Discord's and Slack's merged account view); Telegram falls back to the
     /// channel's.
@@ -51,6 +55,7 @@ const TOKEN_RULES: &[TokenRule] = &[
     TokenRule {
         channel: "telegram",
         identity: |_| (&["botToken", "tokenFile"], Some("TELEGRAM_BOT_TOKEN")),
+        resolved_identity: false,
         own_key_decides: false,
         default_only_keys: &[],
         implicit_default: |channel, _| has_token(channel, &["botToken", "tokenFile"]),
@@ -58,6 +63,7 @@ const TOKEN_RULES: &[TokenRule] = &[
     TokenRule {
         channel: "discord",
         identity: |_| (&["token"], Some("DISCORD_BOT_TOKEN")),
+        resolved_identity: false,
         own_key_decides: true,
         default_only_keys: &[],
         implicit_default: |channel, _| has_token(channel, &["token"]),
@@ -65,6 +71,7 @@ const TOKEN_RULES: &[TokenRule] = &[
     TokenRule {
         channel: "slack",
         identity: slack_identity,
+        resolved_identity: true,
         own_key_decides: true,
         default_only_keys: &[],
         implicit_default: slack_can_connect,
@@ -73,6 +80,7 @@ const TOKEN_RULES: &[TokenRule] = &[
     TokenRule {
         channel: "signal",
         identity: |_| (&["account", "transport"], None),
+        resolved_identity: false,
         own_key_decides: true,
         default_only_keys: &["transport"],
         implicit_default: |channel, _| has_token(channel, &["account", "transport"]),
@@ -115,7 +123,8 @@ fn slack_can_connect(channel: &Value, env: &BTreeMap<String, String>) -> bool {
 /// Telegram, Discord and Slack count when they are not switched off and an enabled account has
 /// its identity token (a bot token; Slack's user token when it posts as a user): its own, the
 /// channel's, or for the default account the channel's variable (`TELEGRAM_BOT_TOKEN`,
-/// `DISCORD_BOT_TOKEN`, `SLACK_BOT_TOKEN`); a secret reference counts too. A Signal account
+/// `DISCORD_BOT_TOKEN`, `SLACK_BOT_TOKEN`). A secret reference counts as written for Telegram
+/// and Discord; Slack's counts only where the turn's gateway resolved it. A Signal account
 /// counts with its number (`account`) or a `transport`. Seen on 2026.9.6 (and 2026.8.2 for
 /// Telegram). Matrix, Teams, iMessage, Feishu, Nextcloud Talk, Zalo Personal, Mattermost and
 /// LINE follow their plugins' rules (`channel_account_rules`). Any other channel counts with a `channels.<id>`
@@ -133,9 +142,8 @@ pub fn channel_has_account(
         return false;
     }
     let id = channel.trim().to_ascii_lowercase();
-    if let Some(configured) =
-        super::channel_account_rules::configured(&id, section, &AccountSight { env, refs })
-    {
+    let sight = AccountSight { env, refs };
+    if let Some(configured) = super::channel_account_rules::configured(&id, section, &sight) {
         return configured;
     }
     let Some(rule) = TOKEN_RULES.iter().find(|r| r.channel == id) else {
@@ -149,6 +157,12 @@ pub fn channel_has_account(
             account,
         };
         let (keys, variable) = (rule.identity)(view);
+        let from_env = !named && variable.is_some_and(|v| env.contains_key(v));
+        if rule.resolved_identity {
+            // The account's merged value (its own key over the channel's).
+            let value = keys.iter().find_map(|k| view.get(k));
+            return sight.credential(value, from_env);
+        }
         let own = account.is_some_and(|a| has_token(a, keys));
         let overridden = rule.own_key_decides
             && account.is_some_and(|a| keys.iter().any(|k| a.get(*k).is_some()));
@@ -156,7 +170,6 @@ pub fn channel_has_account(
             .iter()
             .filter(|k| !(named && rule.default_only_keys.contains(k)))
             .any(|k| has_token(section, &[k]));
-        let from_env = !named && variable.is_some_and(|v| env.contains_key(v));
         own || (!overridden && inherited) || from_env
     };
     let accounts = section.get("accounts").and_then(Value::as_object);
@@ -289,6 +302,30 @@ mod tests {
         };
         assert!(!named_without(json!({})));
         assert!(named_without(json!({"appToken": "xapp"})));
+    }
+
+    #[test]
+    fn a_slack_token_reference_counts_only_where_a_gateway_resolved_it() {
+        let raw = json!({"channels": {"slack": {"appToken": "xapp",
+            "botToken": {"source": "env", "provider": "default", "id": "TOKEN"}}}});
+        let env = |names: &[&str]| -> BTreeMap<String, String> {
+            names
+                .iter()
+                .map(|n| (n.to_string(), "env.vars".to_string()))
+                .collect()
+        };
+        let gateway = |env: &BTreeMap<String, String>| {
+            channel_has_account(&raw, "slack", env, SecretRefs::Resolved)
+        };
+        assert!(!local(&raw, "slack", &env(&["TOKEN"])));
+        assert!(gateway(&env(&["TOKEN"])));
+        assert!(!gateway(&env(&[])));
+        // Unresolved, it hides SLACK_BOT_TOKEN (the plugin's configured_unavailable).
+        assert!(!gateway(&env(&["SLACK_BOT_TOKEN"])));
+        // Telegram and Discord count a reference as written.
+        let telegram = json!({"channels": {"telegram": {
+            "botToken": {"source": "env", "provider": "default", "id": "TOKEN"}}}});
+        assert!(local(&telegram, "telegram", &env(&[])));
     }
 
     #[test]
