@@ -50,6 +50,7 @@ use clawdeck_verify::{self as verify, Comparison, ObservedView, RunOptions, Surf
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
+mod form_delta;
 mod ssh_target;
 mod support;
 
@@ -830,6 +831,55 @@ fn pair_form_differences(
         .collect();
     let mut out = one_sided(&in_run, &in_both, "case's");
     out.extend(one_sided(&in_both, &in_run, "base"));
+    out.extend(pair_form_deltas(loaded, registry, pair, case, base, run));
+    out
+}
+
+/// Each tool all four turns send (both of OpenClaw's, both of clawdeck's) whose actions or
+/// fields the case's turn changes otherwise in clawdeck than in OpenClaw: what the pair's
+/// difference decides, apart from the wording a gateway turn shares with its pair.
+fn pair_form_deltas(
+    loaded: &config::LoadedConfig,
+    registry: &Registry,
+    pair: &PairKind,
+    case: &Case,
+    base: &ObservedView,
+    run: &ObservedView,
+) -> Vec<String> {
+    let predicted = |ctx: &PolicyContext| {
+        let view = verify::predict(loaded, registry, ctx).unwrap_or_else(|e| panic!("{e}"));
+        view.export
+            .payload
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t.get("function"))
+            .filter_map(|f| Some((f.get("name")?.as_str()?.to_string(), f.clone())))
+            .collect::<std::collections::BTreeMap<String, serde_json::Value>>()
+    };
+    let (ours_base, ours_run) = (predicted(&pair.base_ctx), predicted(&case.file.context));
+    let sent = |observed: &ObservedView, name: &str| {
+        observed
+            .tools
+            .iter()
+            .find(|t| t.name == name && !t.function.is_null())
+            .map(|t| t.function.clone())
+    };
+    let mut out = Vec::new();
+    for (name, our_run) in &ours_run {
+        let (Some(our_base), Some(their_base), Some(their_run)) =
+            (ours_base.get(name), sent(base, name), sent(run, name))
+        else {
+            continue;
+        };
+        let theirs = form_delta::delta(&their_base, &their_run);
+        let ours = form_delta::delta(our_base, our_run);
+        if theirs != ours {
+            out.push(format!(
+                "{name}: the case's turn {theirs} in OpenClaw, against its base turn; in clawdeck it {ours}"
+            ));
+        }
+    }
     out
 }
 

@@ -96,7 +96,7 @@ fn union_of_actions<'a>(forms: impl Iterator<Item = &'a Value>) -> Vec<String> {
 }
 
 /// `description` with its `Supports actions: …` list replaced by `actions`.
-fn with_actions(description: &str, actions: &[String]) -> String {
+pub(crate) fn with_actions(description: &str, actions: &[String]) -> String {
     const LEAD: &str = "Supports actions: ";
     let Some(start) = description.find(LEAD) else {
         return description.to_string();

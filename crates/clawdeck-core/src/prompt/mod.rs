@@ -7,6 +7,7 @@
 mod channel_union;
 pub mod job_message;
 pub mod openclaw_prompt;
+mod owner_actions;
 mod plugin_skills;
 mod provider_overlay;
 pub mod report;

@@ -45,6 +45,9 @@ pub(crate) struct RunFacts<'a> {
     /// How the turn's channel plugins find their secret references: resolved when a gateway
     /// runs the turn (it resolved them when it started), as written in `openclaw agent --local`.
     pub secret_refs: crate::semantics::SecretRefs,
+    /// The turn's sender is confirmed as the owner (OpenClaw's `senderIsOwner === true`): a
+    /// scheduled job's turn names none, though it keeps the owner-only tools.
+    pub sender_is_owner: bool,
 }
 
 impl<'a> RunFacts<'a> {
@@ -77,6 +80,7 @@ impl<'a> RunFacts<'a> {
                 .message_provider()
                 .or(key_channel)
                 .filter(|_| resolved.turn != crate::context::TurnHost::Local),
+            sender_is_owner: resolved.owner && !ctx.is_scheduled(),
             ..RunFacts::of(resolved)
         }
     }
@@ -107,6 +111,7 @@ impl<'a> RunFacts<'a> {
             } else {
                 crate::semantics::SecretRefs::Resolved
             },
+            sender_is_owner: resolved.owner,
         }
     }
 }

@@ -89,6 +89,7 @@ mod tests {
         swarm: None,
         skills_listed: false,
         secret_refs: crate::semantics::SecretRefs::AsWritten,
+        sender_is_owner: true,
     };
     const SANDBOXED: RunFacts<'static> = RunFacts {
         sandboxed: true,

@@ -143,6 +143,7 @@ fn adapt_to_channels(
             (None, None) => false,
         };
     use super::channel_union::{is_configured_form, union_of_forms};
+    use super::owner_actions;
     for tool in tools.iter_mut() {
         let Some(forms) = semantics.channel_variants.get(&tool.name) else {
             continue;
@@ -151,13 +152,30 @@ fn adapt_to_channels(
             continue;
         };
         // Several configured channels: their forms taken together.
-        let configured: Vec<_> = forms.iter().filter(|v| is_configured_form(v)).collect();
-        let applied: Vec<_> = configured.iter().copied().filter(|v| applies(v)).collect();
+        let configured_forms: Vec<_> = forms.iter().filter(|v| is_configured_form(v)).collect();
+        let applied: Vec<_> = configured_forms
+            .iter()
+            .copied()
+            .filter(|v| applies(v))
+            .collect();
         if is_configured_form(first) && applied.len() > 1 {
-            (tool.description, tool.parameters) = union_of_forms(&applied, &configured);
+            (tool.description, tool.parameters) = union_of_forms(&applied, &configured_forms);
         } else {
             tool.description = first.description.clone();
             tool.parameters = first.parameters.value();
+        }
+        // Matrix's owner actions reach the form of any chat's turn (`permissions` a Telegram
+        // owner's too: matrix-encryption-telegram-owner-turn).
+        let matrix = |v: &crate::semantics::ChannelVariant| {
+            v.when_channel.as_deref() == Some(owner_actions::CHANNEL)
+        };
+        if forms.iter().any(matrix) && configured(owner_actions::CHANNEL) {
+            let turn = owner_actions::OwnerTurn {
+                sender_is_owner: facts.sender_is_owner,
+                current_channel: facts.current_channel,
+            };
+            let actions = owner_actions::matrix_owner_actions(&config.raw, turn);
+            owner_actions::adapt(&mut tool.description, &mut tool.parameters, actions);
         }
     }
 }

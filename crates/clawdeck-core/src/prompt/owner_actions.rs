@@ -1,0 +1,185 @@
+//! The message actions a channel plugin gives only to its owner's turn: Matrix's `set-profile`
+//! and `permissions` (`createMatrixExposedActions` in `@openclaw/matrix` of the 2026.9 series).
+//!
+//! The plugin adds `set-profile` (and its fields) when `actions.profile` is not false, and
+//! `permissions` when `encryption` is true and `actions.verification` is not false, each only
+//! when the turn's sender is confirmed as the owner (`senderIsOwner === true`: a local turn, an
+//! admin client's, a sender the owner list names; not a scheduled job's, which names none). The
+//! pack's Matrix form is a local owner turn's, so these are taken out of it or put in by turn.
+
+use serde_json::{Map, Value};
+
+use super::channel_union::with_actions;
+
+/// The channel whose plugin has owner actions.
+pub(crate) const CHANNEL: &str = "matrix";
+
+/// `set-profile`'s fields (`buildMatrixProfileToolSchema`).
+const PROFILE_FIELDS: &[&str] = &[
+    "displayName",
+    "display_name",
+    "avatarUrl",
+    "avatar_url",
+    "avatarPath",
+    "avatar_path",
+];
+
+/// What the turn gives Matrix's owner actions.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct OwnerTurn<'a> {
+    /// The turn's sender is confirmed as the owner.
+    pub sender_is_owner: bool,
+    /// The channel the turn talks in, if any.
+    pub current_channel: Option<&'a str>,
+}
+
+/// Matrix's account config as its plugin reads it: the default account's keys over the
+/// channel's.
+fn account_config(raw: &Value) -> Map<String, Value> {
+    let Some(section) = raw.pointer("/channels/matrix").and_then(Value::as_object) else {
+        return Map::new();
+    };
+    let mut merged = section.clone();
+    let default = section
+        .get("accounts")
+        .and_then(Value::as_object)
+        .and_then(|accounts| crate::config::account_entry(accounts, crate::config::DEFAULT_ACCOUNT))
+        .and_then(|(_, entry)| entry.as_object());
+    for (key, value) in default.into_iter().flatten() {
+        merged.insert(key.clone(), value.clone());
+    }
+    merged
+}
+
+/// `createActionGate`: an action family is on unless `actions.<key>` is false.
+fn gate(config: &Map<String, Value>, key: &str) -> bool {
+    config.get("actions").and_then(|a| a.get(key)) != Some(&Value::Bool(false))
+}
+
+/// The owner actions Matrix adds to `turn`, as `(set-profile, permissions)`.
+pub(crate) fn matrix_owner_actions(raw: &Value, turn: OwnerTurn<'_>) -> (bool, bool) {
+    let config = account_config(raw);
+    let own_chat = turn
+        .current_channel
+        .is_none_or(|c| c.trim().eq_ignore_ascii_case(CHANNEL));
+    let profile = turn.sender_is_owner && own_chat && gate(&config, "profile");
+    let permissions = turn.sender_is_owner
+        && config.get("encryption") == Some(&Value::Bool(true))
+        && gate(&config, "verification");
+    (profile, permissions)
+}
+
+/// Gives a message form that carries Matrix's actions the owner actions the turn gets: takes
+/// `set-profile` and its fields out when the turn does not get it (the pack's configured form
+/// has them), and puts `permissions` (no field of its own) in when it does.
+pub(crate) fn adapt(
+    description: &mut String,
+    parameters: &mut Value,
+    (profile, permissions): (bool, bool),
+) {
+    let Some(properties) = parameters
+        .get_mut("properties")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    let mut actions: Vec<String> = properties
+        .get("action")
+        .and_then(|a| a.get("enum"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect();
+    let before = actions.clone();
+    if !profile && actions.iter().any(|a| a == "set-profile") {
+        actions.retain(|a| a != "set-profile");
+        for field in PROFILE_FIELDS {
+            properties.remove(*field);
+        }
+    }
+    if permissions && !actions.iter().any(|a| a == "permissions") {
+        actions.push("permissions".to_string());
+        actions.sort();
+    }
+    if actions == before {
+        return;
+    }
+    if let Some(action) = properties.get_mut("action").and_then(Value::as_object_mut) {
+        action.insert("enum".into(), Value::from(actions.clone()));
+    }
+    *description = with_actions(description, &actions);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn turn(owner: bool, channel: Option<&str>) -> OwnerTurn<'_> {
+        OwnerTurn {
+            sender_is_owner: owner,
+            current_channel: channel,
+        }
+    }
+
+    #[test]
+    fn only_a_confirmed_owner_gets_them_and_set_profile_only_in_matrix_or_no_chat() {
+        let raw = json!({"channels": {"matrix": {"encryption": true}}});
+        assert_eq!(matrix_owner_actions(&raw, turn(true, None)), (true, true));
+        assert_eq!(
+            matrix_owner_actions(&raw, turn(false, None)),
+            (false, false)
+        );
+        assert_eq!(
+            matrix_owner_actions(&raw, turn(true, Some("telegram"))),
+            (false, true)
+        );
+        assert_eq!(
+            matrix_owner_actions(&raw, turn(true, Some("Matrix"))),
+            (true, true)
+        );
+    }
+
+    #[test]
+    fn the_gates_and_encryption_decide_and_the_default_account_overrides() {
+        let owner = turn(true, None);
+        let plain = json!({"channels": {"matrix": {}}});
+        assert_eq!(matrix_owner_actions(&plain, owner), (true, false));
+        let off = json!({"channels": {"matrix": {"encryption": true,
+            "actions": {"profile": false, "verification": false}}}});
+        assert_eq!(matrix_owner_actions(&off, owner), (false, false));
+        let account = json!({"channels": {"matrix": {"actions": {"profile": false},
+            "accounts": {"default": {"encryption": true, "actions": {}}}}}});
+        assert_eq!(matrix_owner_actions(&account, owner), (true, true));
+    }
+
+    #[test]
+    fn set_profile_leaves_with_its_fields_and_permissions_comes_in_sorted() {
+        let mut description =
+            "Send. Supports actions: read, send, set-profile, unpin. Hint.".to_string();
+        let mut parameters = json!({"type": "object", "properties": {
+            "action": {"type": "string", "enum": ["read", "send", "set-profile", "unpin"]},
+            "displayName": {"type": "string"}, "avatar_path": {"type": "string"},
+            "emoji": {"type": "string"}}});
+        let before = parameters.clone();
+        adapt(&mut description, &mut parameters, (true, false));
+        assert_eq!(parameters, before);
+        adapt(&mut description, &mut parameters, (false, true));
+        assert_eq!(
+            description,
+            "Send. Supports actions: permissions, read, send, unpin. Hint."
+        );
+        assert_eq!(
+            parameters["properties"]["action"]["enum"],
+            json!(["permissions", "read", "send", "unpin"])
+        );
+        let fields: Vec<&String> = parameters["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        assert_eq!(fields, ["action", "emoji"]);
+    }
+}
