@@ -13,8 +13,8 @@ use std::process::Command;
 
 use serde_json::json;
 use support::recordings::{
-    Portable, Recheck, SUBMISSION_GAP_SECONDS, Shelf, changed_in_submission, inputs_hash,
-    recheck_selection,
+    OWN_CASES_DEFER_ROTATION, Portable, Recheck, SUBMISSION_GAP_SECONDS, Shelf,
+    changed_in_submission, inputs_hash, recheck_selection,
 };
 
 const DAY: u64 = 86_400;
@@ -75,6 +75,24 @@ fn a_changed_case_a_missing_recording_and_a_share_of_the_rest_are_asked_again() 
     // A share of 1 (CLAWDECK_RECHECK=all) asks every one.
     assert_eq!(
         recheck_selection(&live, &shelf, &BTreeSet::new(), 1, now).len(),
+        live.len()
+    );
+    // A submission with many cases of its own leaves the day's share for later; all still
+    // asks every one.
+    let many: BTreeSet<String> = live
+        .iter()
+        .take(OWN_CASES_DEFER_ROTATION)
+        .map(|(case, _)| case.clone())
+        .collect();
+    let picked = recheck_selection(&live, &shelf, &many, 4, now);
+    assert_eq!(picked.len(), OWN_CASES_DEFER_ROTATION);
+    assert!(picked.iter().all(|(_, why)| *why != Recheck::Rotation));
+    // case-0 is missing anyway: with it, one fewer of its own than the threshold.
+    let fewer: BTreeSet<String> = many.iter().skip(2).cloned().collect();
+    let picked = recheck_selection(&live, &shelf, &fewer, 4, now);
+    assert!(picked.iter().any(|(_, why)| *why == Recheck::Rotation));
+    assert_eq!(
+        recheck_selection(&live, &shelf, &many, 1, now).len(),
         live.len()
     );
 }

@@ -398,10 +398,17 @@ pub fn share_from_env() -> u64 {
         .unwrap_or(DEFAULT_SHARE)
 }
 
+/// A submission that asks this many of its own cases (new, or changed in it) or more leaves the
+/// day's rotating share to a later day: its own cases cost a CI run what the share would (some
+/// 10 minutes for 20 cases), and CI's budget is 45 minutes (docs/benchmarks.md). The share's
+/// cases come round again `share` days later.
+pub const OWN_CASES_DEFER_ROTATION: usize = 12;
+
 /// The cases (name, inputs hash) a run asks the real OpenClaw about, with why; the others keep
 /// their recordings unchecked this time. Every one without a recording for its inputs, every
-/// one in `changed` (the submission's), and the share of the rest whose stable slot is today's (`now` in days
-/// since the epoch, modulo `share`): over `share` days every recording is checked.
+/// one in `changed` (the submission's), and the share of the rest whose stable slot is today's
+/// (`now` in days since the epoch, modulo `share`): over `share` days every recording is
+/// checked, but for a day whose submission asks [`OWN_CASES_DEFER_ROTATION`] of its own.
 pub fn recheck_selection(
     cases: &[(String, String)],
     shelf: &Shelf,
@@ -410,7 +417,7 @@ pub fn recheck_selection(
     now: u64,
 ) -> Vec<(String, Recheck)> {
     let today = (now / 86_400) % share.max(1);
-    cases
+    let mut picked = cases
         .iter()
         .filter_map(|(case, inputs)| {
             let why = if shelf.find(case, inputs).is_none() {
@@ -426,7 +433,15 @@ pub fn recheck_selection(
             };
             Some((case.clone(), why))
         })
-        .collect()
+        .collect::<Vec<_>>();
+    let own = picked
+        .iter()
+        .filter(|(_, why)| matches!(why, Recheck::Missing | Recheck::Changed))
+        .count();
+    if own >= OWN_CASES_DEFER_ROTATION {
+        picked.retain(|(_, why)| *why != Recheck::Rotation);
+    }
+    picked
 }
 
 /// A case's stable place in the rotation.
