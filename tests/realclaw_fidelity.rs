@@ -791,9 +791,12 @@ fn pair_form_differences(
     base: &ObservedView,
     run: &ObservedView,
 ) -> Vec<String> {
-    let differing = |ctx: &PolicyContext, observed: &ObservedView| {
-        let view = verify::predict(loaded, registry, ctx).unwrap_or_else(|e| panic!("{e}"));
-        verify::compare_view(&view, registry, observed)
+    let predict = |ctx: &PolicyContext| {
+        verify::predict(loaded, registry, ctx).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let (ours_base, ours_run) = (predict(&pair.base_ctx), predict(&case.file.context));
+    let differing = |view: &_, observed: &ObservedView| {
+        verify::compare_view(view, registry, observed)
             .verdicts
             .into_iter()
             .filter(|v| v.has_schema_difference())
@@ -803,10 +806,7 @@ fn pair_form_differences(
             })
             .collect::<std::collections::BTreeMap<_, _>>()
     };
-    let (in_base, in_run) = (
-        differing(&pair.base_ctx, base),
-        differing(&case.file.context, run),
-    );
+    let (in_base, in_run) = (differing(&ours_base, base), differing(&ours_run, run));
     let one_sided = |these: &std::collections::BTreeMap<String, BTreeSet<String>>,
                      others: &std::collections::BTreeMap<String, BTreeSet<String>>,
                      turn: &str| {
@@ -831,25 +831,20 @@ fn pair_form_differences(
         .collect();
     let mut out = one_sided(&in_run, &in_both, "case's");
     out.extend(one_sided(&in_both, &in_run, "base"));
-    out.extend(pair_form_deltas(loaded, registry, pair, case, base, run));
+    out.extend(pair_form_deltas(
+        [&ours_base.export.payload, &ours_run.export.payload],
+        [base, run],
+    ));
     out
 }
 
-/// Each tool all four turns send (both of OpenClaw's, both of clawdeck's) whose actions or
-/// fields the case's turn changes otherwise in clawdeck than in OpenClaw: what the pair's
-/// difference decides, apart from the wording a gateway turn shares with its pair.
-fn pair_form_deltas(
-    loaded: &config::LoadedConfig,
-    registry: &Registry,
-    pair: &PairKind,
-    case: &Case,
-    base: &ObservedView,
-    run: &ObservedView,
-) -> Vec<String> {
-    let predicted = |ctx: &PolicyContext| {
-        let view = verify::predict(loaded, registry, ctx).unwrap_or_else(|e| panic!("{e}"));
-        view.export
-            .payload
+/// Each tool all four turns send (OpenClaw's two, `theirs`, and clawdeck's two payloads,
+/// `ours`: the base turn, then the case's) whose actions or fields the case's turn changes
+/// otherwise in clawdeck than in OpenClaw: what the pair's difference decides, apart from the
+/// wording a gateway turn shares with its pair.
+fn pair_form_deltas(ours: [&serde_json::Value; 2], theirs: [&ObservedView; 2]) -> Vec<String> {
+    let functions = |payload: &serde_json::Value| {
+        payload
             .as_array()
             .into_iter()
             .flatten()
@@ -857,7 +852,8 @@ fn pair_form_deltas(
             .filter_map(|f| Some((f.get("name")?.as_str()?.to_string(), f.clone())))
             .collect::<std::collections::BTreeMap<String, serde_json::Value>>()
     };
-    let (ours_base, ours_run) = (predicted(&pair.base_ctx), predicted(&case.file.context));
+    let (ours_base, ours_run) = (functions(ours[0]), functions(ours[1]));
+    let [base, run] = theirs;
     let sent = |observed: &ObservedView, name: &str| {
         observed
             .tools
