@@ -69,7 +69,7 @@ fn properties(parameters: &Value) -> Option<&Map<String, Value>> {
 
 /// The value of field `name` most of `forms` agree on, when at least two do and no other value
 /// is as common: the shared builder's.
-fn shared_value(forms: &[Value], name: &str) -> Option<Value> {
+pub(crate) fn shared_value(forms: &[Value], name: &str) -> Option<Value> {
     let mut counts: BTreeMap<String, (usize, &Value)> = BTreeMap::new();
     for value in forms.iter().filter_map(|f| properties(f)?.get(name)) {
         counts.entry(value.to_string()).or_insert((0, value)).0 += 1;

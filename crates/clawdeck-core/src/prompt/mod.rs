@@ -5,6 +5,7 @@
 //! Pure: the CLI prints [`build_system_prompt`]'s text, the console renders [`prompt_sections`].
 
 mod channel_union;
+mod cross_channel;
 pub mod job_message;
 pub mod openclaw_prompt;
 mod owner_actions;

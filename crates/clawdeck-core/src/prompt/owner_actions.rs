@@ -10,9 +10,14 @@
 use serde_json::{Map, Value};
 
 use super::channel_union::with_actions;
+use super::cross_channel::{actions_of, offer};
+use crate::semantics::ChannelVariant;
 
 /// The channel whose plugin has owner actions.
 pub(crate) const CHANNEL: &str = "matrix";
+
+/// The action that sets the bot's own profile.
+const PROFILE: &str = "set-profile";
 
 /// `set-profile`'s fields (`buildMatrixProfileToolSchema`).
 const PROFILE_FIELDS: &[&str] = &[
@@ -69,47 +74,54 @@ pub(crate) fn matrix_owner_actions(raw: &Value, turn: OwnerTurn<'_>) -> (bool, b
     (profile, permissions)
 }
 
-/// Gives a message form that carries Matrix's actions the owner actions the turn gets: takes
-/// `set-profile` and its fields out when the turn does not get it (the pack's configured form
-/// has them), and puts `permissions` (no field of its own) in when it does.
+/// Gives a message form the owner actions the turn gets, `every` being the pack's configured
+/// forms of the tool: takes `set-profile` and its fields out when the turn does not get it (the
+/// pack's configured form has them), puts it in an owner's Matrix chat form (a scheduled job's
+/// in the pack) with the fields Matrix's configured form gives it, and puts `permissions` in
+/// (no field of its own) when the turn gets it.
 pub(crate) fn adapt(
     description: &mut String,
     parameters: &mut Value,
     (profile, permissions): (bool, bool),
+    every: &[&ChannelVariant],
 ) {
-    let Some(properties) = parameters
-        .get_mut("properties")
-        .and_then(Value::as_object_mut)
-    else {
-        return;
-    };
-    let mut actions: Vec<String> = properties
-        .get("action")
-        .and_then(|a| a.get("enum"))
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_string)
-        .collect();
-    let before = actions.clone();
-    if !profile && actions.iter().any(|a| a == "set-profile") {
-        actions.retain(|a| a != "set-profile");
-        for field in PROFILE_FIELDS {
-            properties.remove(*field);
+    let actions = actions_of(parameters);
+    let has = |name: &str| actions.iter().any(|a| a == name);
+    if !profile && has(PROFILE) {
+        let kept: Vec<String> = actions.iter().filter(|a| *a != PROFILE).cloned().collect();
+        if let Some(properties) = parameters
+            .get_mut("properties")
+            .and_then(Value::as_object_mut)
+        {
+            for field in PROFILE_FIELDS {
+                properties.remove(*field);
+            }
+            if let Some(action) = properties.get_mut("action").and_then(Value::as_object_mut) {
+                action.insert("enum".into(), Value::from(kept.clone()));
+            }
+        }
+        *description = with_actions(description, &kept);
+    }
+    if profile && !has(PROFILE) {
+        offer(description, parameters, &[PROFILE.to_string()], every);
+        let matrix = every
+            .iter()
+            .find(|f| f.when_channel.as_deref() == Some(CHANNEL))
+            .map(|f| f.parameters.value());
+        let fields = matrix.as_ref().and_then(|m| m.pointer("/properties"));
+        if let (Some(Value::Object(from)), Some(Value::Object(into))) =
+            (fields, parameters.get_mut("properties"))
+        {
+            for field in PROFILE_FIELDS {
+                if let Some(value) = from.get(*field) {
+                    into.insert((*field).to_string(), value.clone());
+                }
+            }
         }
     }
-    if permissions && !actions.iter().any(|a| a == "permissions") {
-        actions.push("permissions".to_string());
-        actions.sort();
+    if permissions {
+        offer(description, parameters, &["permissions".to_string()], every);
     }
-    if actions == before {
-        return;
-    }
-    if let Some(action) = properties.get_mut("action").and_then(Value::as_object_mut) {
-        action.insert("enum".into(), Value::from(actions.clone()));
-    }
-    *description = with_actions(description, &actions);
 }
 
 #[cfg(test)]
@@ -158,22 +170,22 @@ mod tests {
     #[test]
     fn set_profile_leaves_with_its_fields_and_permissions_comes_in_sorted() {
         let mut description =
-            "Send. Supports actions: read, send, set-profile, unpin. Hint.".to_string();
+            "Send. Supports actions: react, send, set-profile, unpin. Hint.".to_string();
         let mut parameters = json!({"type": "object", "properties": {
-            "action": {"type": "string", "enum": ["read", "send", "set-profile", "unpin"]},
+            "action": {"type": "string", "enum": ["react", "send", "set-profile", "unpin"]},
             "displayName": {"type": "string"}, "avatar_path": {"type": "string"},
             "emoji": {"type": "string"}}});
         let before = parameters.clone();
-        adapt(&mut description, &mut parameters, (true, false));
+        adapt(&mut description, &mut parameters, (true, false), &[]);
         assert_eq!(parameters, before);
-        adapt(&mut description, &mut parameters, (false, true));
+        adapt(&mut description, &mut parameters, (false, true), &[]);
         assert_eq!(
             description,
-            "Send. Supports actions: permissions, read, send, unpin. Hint."
+            "Send. Supports actions: permissions, react, send, unpin. Hint."
         );
         assert_eq!(
             parameters["properties"]["action"]["enum"],
-            json!(["permissions", "read", "send", "unpin"])
+            json!(["permissions", "react", "send", "unpin"])
         );
         let fields: Vec<&String> = parameters["properties"]
             .as_object()
@@ -181,5 +193,34 @@ mod tests {
             .keys()
             .collect();
         assert_eq!(fields, ["action", "emoji"]);
+    }
+
+    #[test]
+    fn an_owners_matrix_chat_form_gains_set_profile_its_fields_and_the_presence_fields() {
+        let configured = json!({"type": "object", "properties": {
+            "action": {"type": "string", "enum": ["send", "set-profile"]},
+            "displayName": {"type": "string", "description": "Matrix"},
+            "status": {"type": "string"}}});
+        let matrix = ChannelVariant {
+            when_channel: Some(CHANNEL.into()),
+            when_turn_channel: None,
+            when_skill_library: None,
+            when_message_tool_reply: false,
+            when_pinned_widget: false,
+            description: "Supports actions: send, set-profile.".into(),
+            parameters: serde_json::from_str(&configured.to_string()).expect("schema"),
+        };
+        let mut description = "Send. Supports actions: send.".to_string();
+        let mut parameters = json!({"type": "object", "properties": {
+            "action": {"type": "string", "enum": ["send"]}}});
+        adapt(&mut description, &mut parameters, (true, false), &[&matrix]);
+        assert_eq!(description, "Send. Supports actions: send, set-profile.");
+        let fields: Vec<&String> = parameters["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        // The presence group's `status` comes with set-profile, beside Matrix's own field.
+        assert_eq!(fields, ["action", "displayName", "status"]);
     }
 }

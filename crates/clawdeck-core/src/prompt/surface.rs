@@ -143,7 +143,6 @@ fn adapt_to_channels(
             (None, None) => false,
         };
     use super::channel_union::{is_configured_form, union_of_forms};
-    use super::owner_actions;
     for tool in tools.iter_mut() {
         let Some(forms) = semantics.channel_variants.get(&tool.name) else {
             continue;
@@ -164,19 +163,66 @@ fn adapt_to_channels(
             tool.description = first.description.clone();
             tool.parameters = first.parameters.value();
         }
-        // Matrix's owner actions reach the form of any chat's turn (`permissions` a Telegram
-        // owner's too: matrix-encryption-telegram-owner-turn).
-        let matrix = |v: &crate::semantics::ChannelVariant| {
-            v.when_channel.as_deref() == Some(owner_actions::CHANNEL)
-        };
-        if forms.iter().any(matrix) && configured(owner_actions::CHANNEL) {
-            let turn = owner_actions::OwnerTurn {
-                sender_is_owner: facts.sender_is_owner,
-                current_channel: facts.current_channel,
-            };
-            let actions = owner_actions::matrix_owner_actions(&config.raw, turn);
-            owner_actions::adapt(&mut tool.description, &mut tool.parameters, actions);
+        adapt_to_other_channels(
+            tool,
+            first,
+            &configured_forms,
+            &configured,
+            (&config.raw, facts),
+        );
+    }
+}
+
+/// What a chat's form takes from the other configured channels, and the owner actions Matrix
+/// gives the turn: `form` is the one chosen for the turn, `configured_forms` every configured
+/// channel's form of the tool, `configured` whether a channel counts as configured.
+fn adapt_to_other_channels(
+    tool: &mut ToolSpec,
+    form: &crate::semantics::ChannelVariant,
+    configured_forms: &[&crate::semantics::ChannelVariant],
+    configured: &dyn Fn(&str) -> bool,
+    (raw, facts): (&Value, RunFacts<'_>),
+) {
+    use super::{cross_channel, owner_actions};
+    // A chat's form with other channels configured offers some of theirs too.
+    if let (Some(turn), Some(channel)) = (&form.when_turn_channel, &form.when_channel)
+        && turn == channel
+    {
+        let others: Vec<_> = configured_forms
+            .iter()
+            .copied()
+            .filter(|v| {
+                v.when_channel
+                    .as_deref()
+                    .is_some_and(|c| c != channel && configured(c))
+            })
+            .collect();
+        if !others.is_empty() {
+            cross_channel::widen(
+                &mut tool.description,
+                &mut tool.parameters,
+                &others,
+                configured_forms,
+            );
         }
+    }
+    // Matrix's owner actions reach the form of any chat's turn (`permissions` a Telegram
+    // owner's too: matrix-encryption-telegram-owner-turn).
+    let matrix = |v: &&crate::semantics::ChannelVariant| {
+        v.when_channel.as_deref() == Some(owner_actions::CHANNEL)
+    };
+    if configured_forms.iter().any(matrix) && configured(owner_actions::CHANNEL) {
+        let turn = owner_actions::OwnerTurn {
+            sender_is_owner: facts.sender_is_owner,
+            current_channel: facts.current_channel,
+        };
+        let actions = owner_actions::matrix_owner_actions(raw, turn);
+        owner_actions::adapt(
+            &mut tool.description,
+            &mut tool.parameters,
+            actions,
+            configured_forms,
+        );
     }
 }
 

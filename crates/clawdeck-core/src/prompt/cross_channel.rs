@@ -1,0 +1,498 @@
+//! `message` in a turn that talks in one channel's chat while other channels are configured
+//! (OpenClaw 2026.9's `resolveMessageToolSchemaActions` and `buildMessageToolSchemaFromActions`).
+//!
+//! Such a turn offers the chat's channel's actions, `send`, and each other configured channel's
+//! actions but for those it gives fields meant for its own chats only
+//! (`listCrossChannelSchemaSupportedMessageActions`). Its fields are built from the actions
+//! offered: the routing and send fields, each field group any of whose actions is offered
+//! (`SCOPED_ACTION_GROUPS`), `teamId` with `channel-info`, `channel-list` or
+//! `conversation-open`, the chat's channel's own fields, and the fields other channels give
+//! every configured channel's turn. The pack records each chat's form with its channel alone
+//! configured; this widens it by the others. The tables are read from the 2026.9 series' core
+//! and channel plugins, and checked by real turns (`cross-channel-*`).
+
+use serde_json::{Map, Value};
+
+use super::channel_union::{shared_value, with_actions};
+use crate::semantics::ChannelVariant;
+
+/// The actions each channel plugin keeps to its own chats: those its schema contributions for
+/// the current channel name (a channel not listed keeps none).
+const OWN_CHAT_ACTIONS: &[(&str, &[&str])] = &[
+    ("discord", &["react", "reactions"]),
+    (
+        "slack",
+        &[
+            "send",
+            "download-file",
+            "upload-file",
+            "react",
+            "reactions",
+            "edit",
+            "delete",
+            "pin",
+            "unpin",
+        ],
+    ),
+    ("matrix", &["set-profile", "react", "reactions"]),
+    ("msteams", &["unpin"]),
+    ("line", &["send"]),
+];
+
+/// The fields a channel plugin gives every configured channel's turn (its contributions with
+/// visibility `all-configured`).
+const ALL_CONFIGURED_FIELDS: &[(&str, &[&str])] = &[
+    (
+        "telegram",
+        &[
+            "pollDurationSeconds",
+            "pollAnonymous",
+            "pollPublic",
+            "asVideoNote",
+            "location",
+        ],
+    ),
+    ("discord", &["components"]),
+    ("slack", &["userIds"]),
+    ("imessage", &["pollOptionText"]),
+];
+
+/// The core's field groups: the actions that bring each, and its fields.
+const FIELD_GROUPS: &[(&[&str], &[&str])] = &[
+    (
+        &[
+            "react",
+            "reactions",
+            "read",
+            "edit",
+            "delete",
+            "unsend",
+            "pin",
+            "unpin",
+            "reply",
+            "thread-create",
+        ],
+        &[
+            "messageId",
+            "message_id",
+            "emoji",
+            "remove",
+            "trackToolCalls",
+            "track_tool_calls",
+            "targetAuthor",
+            "targetAuthorUuid",
+            "groupId",
+        ],
+    ),
+    (
+        &[
+            "read",
+            "reactions",
+            "search",
+            "thread-list",
+            "channel-list",
+            "channel-info",
+            "list-pins",
+            "event-list",
+            "sticker-search",
+            "emoji-list",
+        ],
+        &[
+            "limit",
+            "pageSize",
+            "pageToken",
+            "before",
+            "after",
+            "around",
+            "fromMe",
+            "includeArchived",
+        ],
+    ),
+    (&["search", "sticker-search", "channel-list"], &["query"]),
+    (
+        &["poll", "poll-vote"],
+        &[
+            "pollId",
+            "pollOptionId",
+            "pollOptionIds",
+            "pollOptionIndex",
+            "pollOptionIndexes",
+            "pollQuestion",
+            "pollOption",
+            "pollDurationHours",
+            "pollMulti",
+        ],
+    ),
+    (
+        &[
+            "search",
+            "thread-list",
+            "thread-create",
+            "thread-reply",
+            "channel-info",
+            "channel-list",
+            "channel-create",
+            "channel-edit",
+            "channel-delete",
+            "channel-move",
+            "category-create",
+            "category-edit",
+            "category-delete",
+            "topic-create",
+            "topic-edit",
+            "permissions",
+            "member-info",
+            "role-info",
+            "role-add",
+            "role-remove",
+            "addParticipant",
+            "removeParticipant",
+            "renameGroup",
+            "setGroupIcon",
+            "leaveGroup",
+            "event-create",
+            "event-list",
+            "timeout",
+            "kick",
+            "ban",
+            "emoji-list",
+            "emoji-upload",
+            "sticker-upload",
+            "voice-status",
+            "download-file",
+        ],
+        &[
+            "channelId",
+            "chatId",
+            "channelIds",
+            "memberId",
+            "memberIdType",
+            "guildId",
+            "userId",
+            "openId",
+            "unionId",
+            "authorId",
+            "authorIds",
+            "roleId",
+            "roleIds",
+            "participant",
+            "includeMembers",
+            "members",
+            "scope",
+            "kind",
+        ],
+    ),
+    (
+        &[
+            "sticker",
+            "sticker-search",
+            "sticker-upload",
+            "emoji-list",
+            "emoji-upload",
+            "download-file",
+            "upload-file",
+        ],
+        &[
+            "fileId",
+            "emojiName",
+            "stickerId",
+            "stickerName",
+            "stickerDesc",
+            "stickerTags",
+        ],
+    ),
+    (
+        &["thread-create", "thread-list", "thread-reply"],
+        &["threadName", "autoArchiveMin", "appliedTags"],
+    ),
+    (
+        &["event-create", "event-list"],
+        &[
+            "eventName",
+            "eventType",
+            "startTime",
+            "endTime",
+            "desc",
+            "location",
+            "image",
+        ],
+    ),
+    (
+        &["timeout", "kick", "ban", "delete", "unsend"],
+        &["reason", "deleteDays", "durationMin", "until"],
+    ),
+    (
+        &[
+            "channel-create",
+            "channel-edit",
+            "channel-move",
+            "category-create",
+            "category-edit",
+            "category-delete",
+            "topic-create",
+            "topic-edit",
+            "renameGroup",
+            "setGroupIcon",
+        ],
+        &[
+            "name",
+            "channelType",
+            "parentId",
+            "topic",
+            "position",
+            "nsfw",
+            "rateLimitPerUser",
+            "categoryId",
+            "clearParent",
+        ],
+    ),
+    (
+        &["set-presence", "set-profile", "voice-status"],
+        &[
+            "activityType",
+            "activityName",
+            "activityUrl",
+            "activityState",
+            "status",
+        ],
+    ),
+];
+
+/// The actions that bring `teamId` to the routing fields.
+const TEAM_ID_ACTIONS: &[&str] = &["channel-info", "channel-list", "conversation-open"];
+
+/// The hint a description carries when `read` is offered.
+const READ_HINT: &str = " Missing thread context: action=\"read\" + threadId.";
+
+fn listed<'a>(table: &'a [(&str, &'a [&'a str])], channel: &str) -> &'a [&'a str] {
+    table
+        .iter()
+        .find(|(c, _)| *c == channel)
+        .map_or(&[], |(_, names)| names)
+}
+
+pub(crate) fn actions_of(parameters: &Value) -> Vec<String> {
+    parameters
+        .pointer("/properties/action/enum")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The actions `other`'s configured form (its channel alone configured, no chat) offers in
+/// another channel's chat: its own, but for `broadcast` (the core's, not the channel's) and
+/// those it keeps to its own chats.
+fn cross_actions(other: &ChannelVariant) -> Vec<String> {
+    let channel = other.when_channel.as_deref().unwrap_or_default();
+    let own = listed(OWN_CHAT_ACTIONS, channel);
+    actions_of(&other.parameters.value())
+        .into_iter()
+        .filter(|a| a != "broadcast" && !own.contains(&a.as_str()))
+        .collect()
+}
+
+/// Widens a chat's form (`description`, `parameters`: its channel alone configured) by the
+/// other configured channels' forms (`others`, configured forms), `every` being all the
+/// configured forms the pack has of the tool (for the core's fields).
+pub(crate) fn widen(
+    description: &mut String,
+    parameters: &mut Value,
+    others: &[&ChannelVariant],
+    every: &[&ChannelVariant],
+) {
+    let crossing: Vec<String> = others.iter().flat_map(|o| cross_actions(o)).collect();
+    offer(description, parameters, &crossing, every);
+    let every_value: Vec<Value> = every.iter().map(|f| f.parameters.value()).collect();
+    if let Some(properties) = parameters
+        .get_mut("properties")
+        .and_then(Value::as_object_mut)
+    {
+        for other in others {
+            give_all_configured_fields(properties, other, &every_value);
+        }
+    }
+}
+
+/// Offers `actions` in a form built from its actions (a chat's): each one it lacks joins the
+/// sorted `action` values and the description's list (with `read`'s hint), and brings the core's
+/// fields of the groups it is the first of (their values as `every` configured form has them).
+pub(crate) fn offer(
+    description: &mut String,
+    parameters: &mut Value,
+    actions: &[String],
+    every: &[&ChannelVariant],
+) {
+    let before = actions_of(parameters);
+    let mut offered = before.clone();
+    offered.extend(actions.iter().cloned());
+    offered.sort();
+    offered.dedup();
+    let added: Vec<String> = offered
+        .iter()
+        .filter(|a| !before.contains(a))
+        .cloned()
+        .collect();
+    if added.is_empty() {
+        return;
+    }
+    let Some(properties) = parameters
+        .get_mut("properties")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    let every: Vec<Value> = every.iter().map(|f| f.parameters.value()).collect();
+    for field in brought_fields(&before, &added) {
+        if properties.contains_key(field) {
+            continue;
+        }
+        let core = shared_value(&every, field).or_else(|| {
+            every
+                .iter()
+                .find_map(|f| f.pointer(&format!("/properties/{field}")).cloned())
+        });
+        if let Some(value) = core {
+            properties.insert(field.to_string(), value);
+        }
+    }
+    if let Some(action) = properties.get_mut("action").and_then(Value::as_object_mut) {
+        action.insert("enum".into(), Value::from(offered.clone()));
+    }
+    *description = with_actions(description, &offered);
+    if offered.iter().any(|a| a == "read") && !description.contains(READ_HINT.trim()) {
+        description.push_str(READ_HINT);
+    }
+}
+
+/// The core's fields the `added` actions bring that the `before` ones did not.
+fn brought_fields(before: &[String], added: &[String]) -> Vec<&'static str> {
+    let any_of =
+        |names: &[&str], actions: &[String]| actions.iter().any(|a| names.contains(&a.as_str()));
+    let mut fields = Vec::new();
+    for (actions, group) in FIELD_GROUPS {
+        if any_of(actions, added) && !any_of(actions, before) {
+            fields.extend(group.iter().copied());
+        }
+    }
+    if any_of(TEAM_ID_ACTIONS, added) && !any_of(TEAM_ID_ACTIONS, before) {
+        fields.push("teamId");
+    }
+    fields
+}
+
+/// `other`'s fields for every configured channel's turn, from its configured form: each takes
+/// the place of a field the chat's form has from the core (the shared value), not of the chat's
+/// channel's own.
+fn give_all_configured_fields(
+    properties: &mut Map<String, Value>,
+    other: &ChannelVariant,
+    every: &[Value],
+) {
+    let channel = other.when_channel.as_deref().unwrap_or_default();
+    let form = other.parameters.value();
+    for field in listed(ALL_CONFIGURED_FIELDS, channel) {
+        let Some(value) = form.pointer(&format!("/properties/{field}")) else {
+            continue;
+        };
+        let replaceable = match properties.get(*field) {
+            None => true,
+            Some(present) => shared_value(every, field).as_ref() == Some(present),
+        };
+        if replaceable {
+            properties.insert((*field).to_string(), value.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn form(channel: &str, actions: &[&str], fields: Value) -> ChannelVariant {
+        let mut properties = json!({ "action": { "type": "string", "enum": actions } });
+        if let (Some(all), Value::Object(more)) = (properties.as_object_mut(), fields) {
+            all.extend(more);
+        }
+        let parameters = json!({ "type": "object", "properties": properties });
+        ChannelVariant {
+            when_channel: Some(channel.into()),
+            when_turn_channel: None,
+            when_skill_library: None,
+            when_message_tool_reply: false,
+            when_pinned_widget: false,
+            description: format!(
+                "Send/manage channel messages. Supports actions: {}.",
+                actions.join(", ")
+            ),
+            parameters: serde_json::from_str(&parameters.to_string()).expect("schema"),
+        }
+    }
+
+    #[test]
+    fn another_channels_actions_come_but_for_its_own_chats_and_bring_their_fields() {
+        let core = json!({ "teamId": { "type": "string" }, "limit": { "type": "number" } });
+        let matrix = form(
+            "matrix",
+            &["broadcast", "channel-info", "react", "send", "set-profile"],
+            core.clone(),
+        );
+        let telegram = form("telegram", &["poll", "send"], core);
+        let mut description = "Send/manage channel messages. Supports actions: poll, send.".into();
+        let mut parameters = json!({ "type": "object", "properties": {
+            "action": { "type": "string", "enum": ["poll", "send"] } } });
+        widen(
+            &mut description,
+            &mut parameters,
+            &[&matrix],
+            &[&matrix, &telegram],
+        );
+        // Not the core's broadcast, nor the actions Matrix keeps to its own chats.
+        assert_eq!(
+            parameters["properties"]["action"]["enum"],
+            json!(["channel-info", "poll", "send"])
+        );
+        assert_eq!(
+            description,
+            "Send/manage channel messages. Supports actions: channel-info, poll, send."
+        );
+        // channel-info brings teamId and the fetch group's fields.
+        let fields: Vec<&String> = parameters["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        assert_eq!(fields, ["action", "limit", "teamId"]);
+    }
+
+    #[test]
+    fn read_brings_its_hint_and_another_channels_all_configured_fields_come_alone() {
+        let telegram = form(
+            "telegram",
+            &["read", "send"],
+            json!({ "asVideoNote": { "type": "boolean" } }),
+        );
+        let discord = form("discord", &["send"], json!({}));
+        let mut description = "Send/manage channel messages. Supports actions: send.".into();
+        let mut parameters = json!({ "type": "object", "properties": {
+            "action": { "type": "string", "enum": ["send"] } } });
+        widen(
+            &mut description,
+            &mut parameters,
+            &[&telegram],
+            &[&telegram, &discord],
+        );
+        assert!(description.ends_with(
+            "Supports actions: read, send. Missing thread context: action=\"read\" + threadId."
+        ));
+        assert_eq!(parameters["properties"]["asVideoNote"]["type"], "boolean");
+        // A channel whose actions all stay home adds nothing but its all-configured fields.
+        let line = form("line", &["send"], json!({}));
+        let before = parameters.clone();
+        widen(&mut description, &mut parameters, &[&line], &[&line]);
+        assert_eq!(parameters, before);
+    }
+}
