@@ -50,7 +50,6 @@ use clawdeck_verify::{self as verify, Comparison, ObservedView, RunOptions, Surf
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
-mod form_delta;
 mod ssh_target;
 mod support;
 
@@ -777,12 +776,11 @@ fn judge_pair(case: &Case, base: &ObservedView, run: &ObservedView, seconds: f64
     outcome
 }
 
-/// The forms (descriptions and schemas) the pair's difference changes, where clawdeck's
-/// prediction differs: each tool of the case's turn whose form differs from clawdeck's in a way
-/// the base turn's same tool does not (automations' management form in a Control UI admin's or
-/// a channel owner's turn), and each tool both turns have whose form differs only in the base
-/// turn (skill_workshop's in a turn without a skill library). A gateway turn's own wording,
-/// which both turns share, cancels out.
+/// The forms (descriptions and schemas) where clawdeck's prediction differs from what OpenClaw
+/// sent, turn by turn: each tool of the case's turn, and each tool of the base turn the case's
+/// turn has too (a tool only the base turn has is what the pair removes, judged by name). Both
+/// turns are judged whole: a difference they share (a gateway turn's wording clawdeck gets
+/// wrong in both) is a difference too.
 fn pair_form_differences(
     loaded: &config::LoadedConfig,
     registry: &Registry,
@@ -791,91 +789,32 @@ fn pair_form_differences(
     base: &ObservedView,
     run: &ObservedView,
 ) -> Vec<String> {
-    let predict = |ctx: &PolicyContext| {
-        verify::predict(loaded, registry, ctx).unwrap_or_else(|e| panic!("{e}"))
-    };
-    let (ours_base, ours_run) = (predict(&pair.base_ctx), predict(&case.file.context));
-    let differing = |view: &_, observed: &ObservedView| {
-        verify::compare_view(view, registry, observed)
+    let differing = |ctx: &PolicyContext, observed: &ObservedView, turn: &str| {
+        let view = verify::predict(loaded, registry, ctx).unwrap_or_else(|e| panic!("{e}"));
+        verify::compare_view(&view, registry, observed)
             .verdicts
             .into_iter()
             .filter(|v| v.has_schema_difference())
+            .filter(|v| turn == "case's" || run.exposed_names().contains(&v.tool))
             .map(|v| {
-                let pointers: BTreeSet<String> = v.schema.into_iter().map(|d| d.pointer).collect();
-                (v.tool, pointers)
-            })
-            .collect::<std::collections::BTreeMap<_, _>>()
-    };
-    let (in_base, in_run) = (differing(&ours_base, base), differing(&ours_run, run));
-    let one_sided = |these: &std::collections::BTreeMap<String, BTreeSet<String>>,
-                     others: &std::collections::BTreeMap<String, BTreeSet<String>>,
-                     turn: &str| {
-        these
-            .iter()
-            .filter(|(tool, pointers)| others.get(*tool) != Some(*pointers))
-            .map(|(tool, pointers)| {
-                let shown: Vec<&str> = pointers.iter().take(4).map(String::as_str).collect();
+                let shown: Vec<&str> = v
+                    .schema
+                    .iter()
+                    .take(4)
+                    .map(|d| d.pointer.as_str())
+                    .collect();
                 format!(
-                    "{tool}: OpenClaw's {turn} turn words it otherwise than clawdeck ({} schema \
-                     diffs: {}); the other turn does not",
-                    pointers.len(),
+                    "{}: OpenClaw's {turn} turn words it otherwise than clawdeck ({} schema \
+                     diffs: {})",
+                    v.tool,
+                    v.schema.len(),
                     shown.join(", ")
                 )
             })
             .collect::<Vec<_>>()
     };
-    // A tool only the base turn has is what the pair removes, judged by name above.
-    let in_both: std::collections::BTreeMap<String, BTreeSet<String>> = in_base
-        .into_iter()
-        .filter(|(tool, _)| run.exposed_names().contains(tool))
-        .collect();
-    let mut out = one_sided(&in_run, &in_both, "case's");
-    out.extend(one_sided(&in_both, &in_run, "base"));
-    out.extend(pair_form_deltas(
-        [&ours_base.export.payload, &ours_run.export.payload],
-        [base, run],
-    ));
-    out
-}
-
-/// Each tool all four turns send (OpenClaw's two, `theirs`, and clawdeck's two payloads,
-/// `ours`: the base turn, then the case's) whose actions or fields the case's turn changes
-/// otherwise in clawdeck than in OpenClaw: what the pair's difference decides, apart from the
-/// wording a gateway turn shares with its pair.
-fn pair_form_deltas(ours: [&serde_json::Value; 2], theirs: [&ObservedView; 2]) -> Vec<String> {
-    let functions = |payload: &serde_json::Value| {
-        payload
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|t| t.get("function"))
-            .filter_map(|f| Some((f.get("name")?.as_str()?.to_string(), f.clone())))
-            .collect::<std::collections::BTreeMap<String, serde_json::Value>>()
-    };
-    let (ours_base, ours_run) = (functions(ours[0]), functions(ours[1]));
-    let [base, run] = theirs;
-    let sent = |observed: &ObservedView, name: &str| {
-        observed
-            .tools
-            .iter()
-            .find(|t| t.name == name && !t.function.is_null())
-            .map(|t| t.function.clone())
-    };
-    let mut out = Vec::new();
-    for (name, our_run) in &ours_run {
-        let (Some(our_base), Some(their_base), Some(their_run)) =
-            (ours_base.get(name), sent(base, name), sent(run, name))
-        else {
-            continue;
-        };
-        let theirs = form_delta::delta(&their_base, &their_run);
-        let ours = form_delta::delta(our_base, our_run);
-        if theirs != ours {
-            out.push(format!(
-                "{name}: the case's turn {theirs} in OpenClaw, against its base turn; in clawdeck it {ours}"
-            ));
-        }
-    }
+    let mut out = differing(&case.file.context, run, "case's");
+    out.extend(differing(&pair.base_ctx, base, "base"));
     out
 }
 

@@ -16,6 +16,15 @@ use serde_json::{Map, Value};
 use super::channel_union::{shared_value, with_actions};
 use crate::semantics::ChannelVariant;
 
+/// What says the values of the fields a form gains: the configured channels' forms of the tool
+/// (`forms`) and the tool's own form (`base`: the release's form without channels, which on
+/// 2026.8 has every core field).
+#[derive(Clone, Copy)]
+pub(crate) struct Reference<'a> {
+    pub forms: &'a [&'a ChannelVariant],
+    pub base: &'a Value,
+}
+
 /// The actions each channel plugin keeps to its own chats: those its schema contributions for
 /// the current channel name (a channel not listed keeps none).
 const OWN_CHAT_ACTIONS: &[(&str, &[&str])] = &[
@@ -295,17 +304,20 @@ fn cross_actions(other: &ChannelVariant) -> Vec<String> {
 }
 
 /// Widens a chat's form (`description`, `parameters`: its channel alone configured) by the
-/// other configured channels' forms (`others`, configured forms), `every` being all the
-/// configured forms the pack has of the tool (for the core's fields).
+/// other configured channels' forms (`others`, configured forms).
 pub(crate) fn widen(
     description: &mut String,
     parameters: &mut Value,
     others: &[&ChannelVariant],
-    every: &[&ChannelVariant],
+    reference: Reference<'_>,
 ) {
     let crossing: Vec<String> = others.iter().flat_map(|o| cross_actions(o)).collect();
-    offer(description, parameters, &crossing, every);
-    let every_value: Vec<Value> = every.iter().map(|f| f.parameters.value()).collect();
+    offer(description, parameters, &crossing, reference);
+    let every_value: Vec<Value> = reference
+        .forms
+        .iter()
+        .map(|f| f.parameters.value())
+        .collect();
     if let Some(properties) = parameters
         .get_mut("properties")
         .and_then(Value::as_object_mut)
@@ -318,25 +330,34 @@ pub(crate) fn widen(
 
 /// Offers `actions` in a form built from its actions (a chat's): each one it lacks joins the
 /// sorted `action` values and the description's list (with `read`'s hint), and brings the core's
-/// fields of the groups it is the first of (their values as `every` configured form has them).
+/// fields of the groups it is the first of (their values as `reference` has them).
 pub(crate) fn offer(
     description: &mut String,
     parameters: &mut Value,
     actions: &[String],
-    every: &[&ChannelVariant],
+    reference: Reference<'_>,
 ) {
     let before = actions_of(parameters);
     let mut offered = before.clone();
-    offered.extend(actions.iter().cloned());
-    offered.sort();
-    offered.dedup();
-    let added: Vec<String> = offered
-        .iter()
-        .filter(|a| !before.contains(a))
-        .cloned()
-        .collect();
+    for action in actions {
+        if !offered.contains(action) {
+            offered.push(action.clone());
+        }
+    }
+    let added: Vec<String> = offered[before.len()..].to_vec();
     if added.is_empty() {
         return;
+    }
+    // 2026.9 sorts the action values; 2026.8 keeps them as the channels list them (its pack's
+    // forms say which). The description lists them sorted in both.
+    let sorts = reference
+        .forms
+        .iter()
+        .all(|f| actions_of(&f.parameters.value()).is_sorted());
+    let mut listed = offered.clone();
+    listed.sort();
+    if sorts {
+        offered.clone_from(&listed);
     }
     let Some(properties) = parameters
         .get_mut("properties")
@@ -344,16 +365,24 @@ pub(crate) fn offer(
     else {
         return;
     };
-    let every: Vec<Value> = every.iter().map(|f| f.parameters.value()).collect();
+    // The core's value of a field: the tool's own form's (2026.8's has every field), else the
+    // one most configured forms agree on.
+    let every: Vec<Value> = reference
+        .forms
+        .iter()
+        .map(|f| f.parameters.value())
+        .collect();
     for field in brought_fields(&before, &added) {
         if properties.contains_key(field) {
             continue;
         }
-        let core = shared_value(&every, field).or_else(|| {
-            every
-                .iter()
-                .find_map(|f| f.pointer(&format!("/properties/{field}")).cloned())
-        });
+        let pointer = format!("/properties/{field}");
+        let core = reference
+            .base
+            .pointer(&pointer)
+            .cloned()
+            .or_else(|| shared_value(&every, field))
+            .or_else(|| every.iter().find_map(|f| f.pointer(&pointer).cloned()));
         if let Some(value) = core {
             properties.insert(field.to_string(), value);
         }
@@ -361,8 +390,8 @@ pub(crate) fn offer(
     if let Some(action) = properties.get_mut("action").and_then(Value::as_object_mut) {
         action.insert("enum".into(), Value::from(offered.clone()));
     }
-    *description = with_actions(description, &offered);
-    if offered.iter().any(|a| a == "read") && !description.contains(READ_HINT.trim()) {
+    *description = with_actions(description, &listed);
+    if listed.iter().any(|a| a == "read") && !description.contains(READ_HINT.trim()) {
         description.push_str(READ_HINT);
     }
 }
@@ -412,6 +441,15 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    const NO_BASE: &Value = &Value::Null;
+
+    fn reference<'a>(forms: &'a [&'a ChannelVariant]) -> Reference<'a> {
+        Reference {
+            forms,
+            base: NO_BASE,
+        }
+    }
+
     fn form(channel: &str, actions: &[&str], fields: Value) -> ChannelVariant {
         let mut properties = json!({ "action": { "type": "string", "enum": actions } });
         if let (Some(all), Value::Object(more)) = (properties.as_object_mut(), fields) {
@@ -448,7 +486,7 @@ mod tests {
             &mut description,
             &mut parameters,
             &[&matrix],
-            &[&matrix, &telegram],
+            reference(&[&matrix, &telegram]),
         );
         // Not the core's broadcast, nor the actions Matrix keeps to its own chats.
         assert_eq!(
@@ -483,7 +521,7 @@ mod tests {
             &mut description,
             &mut parameters,
             &[&telegram],
-            &[&telegram, &discord],
+            reference(&[&telegram, &discord]),
         );
         assert!(description.ends_with(
             "Supports actions: read, send. Missing thread context: action=\"read\" + threadId."
@@ -492,7 +530,13 @@ mod tests {
         // A channel whose actions all stay home adds nothing but its all-configured fields.
         let line = form("line", &["send"], json!({}));
         let before = parameters.clone();
-        widen(&mut description, &mut parameters, &[&line], &[&line]);
+        let forms = [&line];
+        widen(
+            &mut description,
+            &mut parameters,
+            &[&line],
+            reference(&forms),
+        );
         assert_eq!(parameters, before);
     }
 }

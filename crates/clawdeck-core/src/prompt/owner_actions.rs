@@ -10,8 +10,7 @@
 use serde_json::{Map, Value};
 
 use super::channel_union::with_actions;
-use super::cross_channel::{actions_of, offer};
-use crate::semantics::ChannelVariant;
+use super::cross_channel::{Reference, actions_of, offer};
 
 /// The channel whose plugin has owner actions.
 pub(crate) const CHANNEL: &str = "matrix";
@@ -74,8 +73,7 @@ pub(crate) fn matrix_owner_actions(raw: &Value, turn: OwnerTurn<'_>) -> (bool, b
     (profile, permissions)
 }
 
-/// Gives a message form the owner actions the turn gets, `every` being the pack's configured
-/// forms of the tool: takes `set-profile` and its fields out when the turn does not get it (the
+/// Gives a message form the owner actions the turn gets (`reference`: see [`Reference`]): takes `set-profile` and its fields out when the turn does not get it (the
 /// pack's configured form has them), puts it in an owner's Matrix chat form (a scheduled job's
 /// in the pack) with the fields Matrix's configured form gives it, and puts `permissions` in
 /// (no field of its own) when the turn gets it.
@@ -83,7 +81,7 @@ pub(crate) fn adapt(
     description: &mut String,
     parameters: &mut Value,
     (profile, permissions): (bool, bool),
-    every: &[&ChannelVariant],
+    reference: Reference<'_>,
 ) {
     let actions = actions_of(parameters);
     let has = |name: &str| actions.iter().any(|a| a == name);
@@ -103,8 +101,9 @@ pub(crate) fn adapt(
         *description = with_actions(description, &kept);
     }
     if profile && !has(PROFILE) {
-        offer(description, parameters, &[PROFILE.to_string()], every);
-        let matrix = every
+        offer(description, parameters, &[PROFILE.to_string()], reference);
+        let matrix = reference
+            .forms
             .iter()
             .find(|f| f.when_channel.as_deref() == Some(CHANNEL))
             .map(|f| f.parameters.value());
@@ -120,7 +119,12 @@ pub(crate) fn adapt(
         }
     }
     if permissions {
-        offer(description, parameters, &["permissions".to_string()], every);
+        offer(
+            description,
+            parameters,
+            &["permissions".to_string()],
+            reference,
+        );
     }
 }
 
@@ -128,6 +132,13 @@ pub(crate) fn adapt(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn none() -> Reference<'static> {
+        Reference {
+            forms: &[],
+            base: &Value::Null,
+        }
+    }
 
     fn turn(owner: bool, channel: Option<&str>) -> OwnerTurn<'_> {
         OwnerTurn {
@@ -176,9 +187,9 @@ mod tests {
             "displayName": {"type": "string"}, "avatar_path": {"type": "string"},
             "emoji": {"type": "string"}}});
         let before = parameters.clone();
-        adapt(&mut description, &mut parameters, (true, false), &[]);
+        adapt(&mut description, &mut parameters, (true, false), none());
         assert_eq!(parameters, before);
-        adapt(&mut description, &mut parameters, (false, true), &[]);
+        adapt(&mut description, &mut parameters, (false, true), none());
         assert_eq!(
             description,
             "Send. Supports actions: permissions, react, send, unpin. Hint."
@@ -201,7 +212,7 @@ mod tests {
             "action": {"type": "string", "enum": ["send", "set-profile"]},
             "displayName": {"type": "string", "description": "Matrix"},
             "status": {"type": "string"}}});
-        let matrix = ChannelVariant {
+        let matrix = crate::semantics::ChannelVariant {
             when_channel: Some(CHANNEL.into()),
             when_turn_channel: None,
             when_skill_library: None,
@@ -213,7 +224,15 @@ mod tests {
         let mut description = "Send. Supports actions: send.".to_string();
         let mut parameters = json!({"type": "object", "properties": {
             "action": {"type": "string", "enum": ["send"]}}});
-        adapt(&mut description, &mut parameters, (true, false), &[&matrix]);
+        adapt(
+            &mut description,
+            &mut parameters,
+            (true, false),
+            Reference {
+                forms: &[&matrix],
+                base: &Value::Null,
+            },
+        );
         assert_eq!(description, "Send. Supports actions: send, set-profile.");
         let fields: Vec<&String> = parameters["properties"]
             .as_object()

@@ -39,6 +39,10 @@ pub(crate) struct RunFacts<'a> {
     /// The channel a gateway's turn talks in (its message provider: a sender's channel, an
     /// announcing job's chat's), which words message for a chat of that channel.
     pub current_channel: Option<&'a str>,
+    /// The chat the message tool talks in: a webchat turn's session key's chat of another
+    /// channel (OpenClaw's message tool takes it for the turn's, resolveEffectiveCurrentChannelContext),
+    /// else the current channel.
+    pub message_chat: Option<&'a str>,
     /// The run's skills prompt lists a skill: Code Mode's `skills` global then has something
     /// to read, and exec's description says so. Known once the skills are resolved.
     pub skills_listed: bool,
@@ -68,7 +72,20 @@ impl<'a> RunFacts<'a> {
             .channel
             .as_deref()
             .filter(|_| agent_turn_in_webchat && ctx.channel_from_key);
+        // A chat.send turn in a session whose key names another channel's chat: message talks
+        // in that chat (2026.8.2 and 2026.9.6 in a Telegram group's session:
+        // webchat-turn-in-a-telegram-group); the other tools keep webchat.
+        let current_channel = ctx
+            .message_provider()
+            .or(key_channel)
+            .filter(|_| resolved.turn != crate::context::TurnHost::Local);
+        let keys_chat = ctx.channel.as_deref().filter(|c| {
+            webchat_turn
+                && ctx.channel_from_key
+                && !c.eq_ignore_ascii_case(crate::context::CHAT_SEND_CHANNEL)
+        });
         RunFacts {
+            message_chat: keys_chat.or(current_channel),
             webchat_turn,
             webchat_forms: webchat_turn || (agent_turn_in_webchat && key_channel.is_none()),
             automation_management: semantics
@@ -76,10 +93,7 @@ impl<'a> RunFacts<'a> {
                 .is_some(),
             skill_library: semantics.client_capabilities.skill_library(ctx),
             // A local run (`openclaw agent --local`) has no chat to talk in.
-            current_channel: ctx
-                .message_provider()
-                .or(key_channel)
-                .filter(|_| resolved.turn != crate::context::TurnHost::Local),
+            current_channel,
             sender_is_owner: resolved.owner && !ctx.is_scheduled(),
             ..RunFacts::of(resolved)
         }
@@ -105,6 +119,7 @@ impl<'a> RunFacts<'a> {
             automation_management: false,
             skill_library: None,
             current_channel: None,
+            message_chat: None,
             skills_listed: false,
             secret_refs: if resolved.turn == crate::context::TurnHost::Local {
                 crate::semantics::SecretRefs::AsWritten

@@ -85,6 +85,7 @@ mod tests {
         automation_management: false,
         skill_library: None,
         current_channel: None,
+        message_chat: None,
         code_mode_budgets: None,
         swarm: None,
         skills_listed: false,

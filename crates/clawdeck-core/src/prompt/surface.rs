@@ -93,10 +93,15 @@ fn meta_tools(rules: &ToolSearchRules) -> Vec<ToolSpec> {
         .collect()
 }
 
+/// The tool whose form a webchat turn's session key's chat decides.
+const MESSAGE_TOOL: &str = "message";
+
 /// Tools whose schema grows with the configured channels (message's actions): the recorded
 /// variant for a configured channel replaces the channel-less one. A webchat turn's variant
 /// (message's ClawHub search; skill_workshop's for the turn's skill library) and a gateway
-/// turn's over a chat of a configured channel (message scoped to it) come before those.
+/// turn's over a chat of a configured channel (message scoped to it) come before those; a
+/// chat's form takes other configured channels' actions, and Matrix's owner actions follow the
+/// turn.
 fn adapt_to_channels(
     semantics: &Semantics,
     config: &LoadedConfig,
@@ -124,32 +129,42 @@ fn adapt_to_channels(
         Some(wanted) => facts.skill_library == Some(wanted.as_str()),
         None => true,
     };
-    let applies =
-        |v: &crate::semantics::ChannelVariant| match (&v.when_turn_channel, &v.when_channel) {
+    // `chat`: the chat the tool talks in; `webchat`: whether it takes webchat's forms.
+    let applies = |v: &crate::semantics::ChannelVariant, chat: Option<&str>, webchat: bool| {
+        match (&v.when_turn_channel, &v.when_channel) {
             _ if v.when_message_tool_reply => facts.message_tool_reply,
             _ if v.when_pinned_widget => facts.pinned_widget,
             (Some(turn), _) if turn.eq_ignore_ascii_case(CHAT_SEND_CHANNEL) => {
-                facts.webchat_forms && library(v)
+                webchat && library(v)
             }
             // A turn over a chat of a configured channel: message scoped to that channel.
             (Some(turn), Some(channel)) => {
-                facts
-                    .current_channel
-                    .is_some_and(|c| c.trim().eq_ignore_ascii_case(turn))
-                    && configured(channel)
+                chat.is_some_and(|c| c.trim().eq_ignore_ascii_case(turn)) && configured(channel)
             }
             (Some(_), None) => false,
             (None, Some(channel)) => configured(channel),
             (None, None) => false,
-        };
+        }
+    };
     use super::channel_union::{is_configured_form, union_of_forms};
+    use super::cross_channel;
     for tool in tools.iter_mut() {
         let Some(forms) = semantics.channel_variants.get(&tool.name) else {
             continue;
         };
+        // The message tool talks in a webchat turn's session key's chat; the others in webchat.
+        let (chat, webchat) = if tool.name == MESSAGE_TOOL {
+            let keys_chat = facts.message_chat != facts.current_channel;
+            (facts.message_chat, facts.webchat_forms && !keys_chat)
+        } else {
+            (facts.current_channel, facts.webchat_forms)
+        };
+        let applies = |v: &crate::semantics::ChannelVariant| applies(v, chat, webchat);
         let Some(first) = forms.iter().find(|v| applies(v)) else {
             continue;
         };
+        // The tool's own form: the core's fields as the release builds them without channels.
+        let base = tool.parameters.clone();
         // Several configured channels: their forms taken together.
         let configured_forms: Vec<_> = forms.iter().filter(|v| is_configured_form(v)).collect();
         let applied: Vec<_> = configured_forms
@@ -166,7 +181,10 @@ fn adapt_to_channels(
         adapt_to_other_channels(
             tool,
             first,
-            &configured_forms,
+            cross_channel::Reference {
+                forms: &configured_forms,
+                base: &base,
+            },
             &configured,
             (&config.raw, facts),
         );
@@ -174,21 +192,27 @@ fn adapt_to_channels(
 }
 
 /// What a chat's form takes from the other configured channels, and the owner actions Matrix
-/// gives the turn: `form` is the one chosen for the turn, `configured_forms` every configured
-/// channel's form of the tool, `configured` whether a channel counts as configured.
+/// gives the turn: `form` is the one chosen for the turn, `reference` the configured channels'
+/// forms of the tool and its own, `configured` whether a channel counts as configured.
 fn adapt_to_other_channels(
     tool: &mut ToolSpec,
     form: &crate::semantics::ChannelVariant,
-    configured_forms: &[&crate::semantics::ChannelVariant],
+    reference: super::cross_channel::Reference<'_>,
     configured: &dyn Fn(&str) -> bool,
     (raw, facts): (&Value, RunFacts<'_>),
 ) {
     use super::{cross_channel, owner_actions};
-    // A chat's form with other channels configured offers some of theirs too.
-    if let (Some(turn), Some(channel)) = (&form.when_turn_channel, &form.when_channel)
-        && turn == channel
-    {
-        let others: Vec<_> = configured_forms
+    // A chat's form (webchat's too) with other channels configured offers some of theirs too.
+    let chat = match (&form.when_turn_channel, &form.when_channel) {
+        (Some(turn), Some(channel)) if turn == channel => Some(channel.as_str()),
+        (Some(turn), None) if turn.eq_ignore_ascii_case(CHAT_SEND_CHANNEL) => {
+            Some(CHAT_SEND_CHANNEL)
+        }
+        _ => None,
+    };
+    if let Some(channel) = chat {
+        let others: Vec<_> = reference
+            .forms
             .iter()
             .copied()
             .filter(|v| {
@@ -202,7 +226,7 @@ fn adapt_to_other_channels(
                 &mut tool.description,
                 &mut tool.parameters,
                 &others,
-                configured_forms,
+                reference,
             );
         }
     }
@@ -211,17 +235,17 @@ fn adapt_to_other_channels(
     let matrix = |v: &&crate::semantics::ChannelVariant| {
         v.when_channel.as_deref() == Some(owner_actions::CHANNEL)
     };
-    if configured_forms.iter().any(matrix) && configured(owner_actions::CHANNEL) {
+    if reference.forms.iter().any(matrix) && configured(owner_actions::CHANNEL) {
         let turn = owner_actions::OwnerTurn {
             sender_is_owner: facts.sender_is_owner,
-            current_channel: facts.current_channel,
+            current_channel: facts.message_chat,
         };
         let actions = owner_actions::matrix_owner_actions(raw, turn);
         owner_actions::adapt(
             &mut tool.description,
             &mut tool.parameters,
             actions,
-            configured_forms,
+            reference,
         );
     }
 }
@@ -736,6 +760,7 @@ mod tests {
         assert!(message(plain).contains("Supports actions: broadcast, send."));
         let over_telegram = RunFacts {
             current_channel: Some("telegram"),
+            message_chat: Some("telegram"),
             ..plain
         };
         assert!(message(over_telegram).contains("topic-create"));
