@@ -113,46 +113,51 @@ pub(crate) fn with_actions(description: &str, actions: &[String]) -> String {
     )
 }
 
+/// A configured form of `channel` for tests: its actions, more fields, and a description that
+/// lists the actions and ends in a hint.
+#[cfg(test)]
+pub(crate) fn test_form(channel: &str, actions: &[&str], fields: Value) -> ChannelVariant {
+    let mut properties = serde_json::json!({ "action": { "type": "string", "enum": actions } });
+    if let (Some(all), Value::Object(more)) = (properties.as_object_mut(), fields) {
+        all.extend(more);
+    }
+    let parameters =
+        serde_json::json!({ "type": "object", "properties": properties, "required": ["action"] });
+    ChannelVariant {
+        when_channel: Some(channel.into()),
+        when_turn_channel: None,
+        when_skill_library: None,
+        when_message_tool_reply: false,
+        when_pinned_widget: false,
+        description: format!(
+            "Send/manage channel messages. Supports actions: {}. Hint.",
+            actions.join(", ")
+        ),
+        parameters: serde_json::from_str(&parameters.to_string()).expect("a schema"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
-    fn form(channel: &str, actions: &[&str], fields: Value) -> ChannelVariant {
-        let mut properties = json!({ "action": { "type": "string", "enum": actions } });
-        if let (Some(all), Value::Object(more)) = (properties.as_object_mut(), fields) {
-            all.extend(more);
-        }
-        let parameters =
-            json!({ "type": "object", "properties": properties, "required": ["action"] });
-        let text = serde_json::to_string(&parameters).unwrap_or_default();
-        ChannelVariant {
-            when_channel: Some(channel.into()),
-            when_turn_channel: None,
-            when_skill_library: None,
-            when_message_tool_reply: false,
-            when_pinned_widget: false,
-            description: format!("Send. Supports actions: {}. Hint.", actions.join(", ")),
-            parameters: serde_json::from_str(&text).unwrap_or_else(|_| panic!("schema")),
-        }
-    }
-
     #[test]
     fn each_field_comes_from_the_first_channel_that_contributes_one() {
         let string = json!({ "type": "string" });
-        let telegram = form(
+        let telegram = test_form(
             "telegram",
             &["react", "send"],
             json!({ "emoji": { "description": "telegram" }, "location": { "type": "object" },
                     "messageId": string }),
         );
-        let discord = form(
+        let discord = test_form(
             "discord",
             &["pin", "send"],
             json!({ "emoji": { "description": "discord" }, "location": string,
                     "messageId": string }),
         );
-        let slack = form(
+        let slack = test_form(
             "slack",
             &["send"],
             json!({ "emoji": { "description": "slack" }, "location": string,
@@ -162,7 +167,7 @@ mod tests {
         let (description, parameters) = union_of_forms(&[&telegram, &discord], &all);
         assert_eq!(
             description,
-            "Send. Supports actions: pin, react, send. Hint."
+            "Send/manage channel messages. Supports actions: pin, react, send. Hint."
         );
         let fields = &parameters["properties"];
         assert_eq!(fields["action"]["enum"], json!(["pin", "react", "send"]));

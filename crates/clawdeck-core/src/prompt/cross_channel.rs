@@ -439,6 +439,7 @@ fn give_all_configured_fields(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prompt::channel_union::test_form as form;
     use serde_json::json;
 
     const NO_BASE: &Value = &Value::Null;
@@ -447,26 +448,6 @@ mod tests {
         Reference {
             forms,
             base: NO_BASE,
-        }
-    }
-
-    fn form(channel: &str, actions: &[&str], fields: Value) -> ChannelVariant {
-        let mut properties = json!({ "action": { "type": "string", "enum": actions } });
-        if let (Some(all), Value::Object(more)) = (properties.as_object_mut(), fields) {
-            all.extend(more);
-        }
-        let parameters = json!({ "type": "object", "properties": properties });
-        ChannelVariant {
-            when_channel: Some(channel.into()),
-            when_turn_channel: None,
-            when_skill_library: None,
-            when_message_tool_reply: false,
-            when_pinned_widget: false,
-            description: format!(
-                "Send/manage channel messages. Supports actions: {}.",
-                actions.join(", ")
-            ),
-            parameters: serde_json::from_str(&parameters.to_string()).expect("schema"),
         }
     }
 

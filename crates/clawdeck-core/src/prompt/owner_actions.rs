@@ -208,19 +208,12 @@ mod tests {
 
     #[test]
     fn an_owners_matrix_chat_form_gains_set_profile_its_fields_and_the_presence_fields() {
-        let configured = json!({"type": "object", "properties": {
-            "action": {"type": "string", "enum": ["send", "set-profile"]},
-            "displayName": {"type": "string", "description": "Matrix"},
-            "status": {"type": "string"}}});
-        let matrix = crate::semantics::ChannelVariant {
-            when_channel: Some(CHANNEL.into()),
-            when_turn_channel: None,
-            when_skill_library: None,
-            when_message_tool_reply: false,
-            when_pinned_widget: false,
-            description: "Supports actions: send, set-profile.".into(),
-            parameters: serde_json::from_str(&configured.to_string()).expect("schema"),
-        };
+        let matrix = crate::prompt::channel_union::test_form(
+            CHANNEL,
+            &["send", "set-profile"],
+            json!({"displayName": {"type": "string", "description": "Matrix"},
+                   "status": {"type": "string"}}),
+        );
         let mut description = "Send. Supports actions: send.".to_string();
         let mut parameters = json!({"type": "object", "properties": {
             "action": {"type": "string", "enum": ["send"]}}});
