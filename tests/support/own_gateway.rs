@@ -21,10 +21,21 @@ pub struct OwnGateway {
 }
 
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free loopback port")
-        .port()
+    // The tests of one binary run at once: a port the system hands out twice (its listener
+    // closed at once) would be one test's mock LLM and another's gateway (seen in CI:
+    // EADDRINUSE). So a port goes to one caller only.
+    static HANDED_OUT: std::sync::Mutex<std::collections::BTreeSet<u16>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    loop {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free loopback port")
+            .port();
+        let mut handed_out = HANDED_OUT.lock().unwrap_or_else(|e| e.into_inner());
+        if handed_out.insert(port) {
+            return port;
+        }
+    }
 }
 
 /// Where the release `OPENCLAW_BIN` points at is installed, and ../shared/realclaw's scripts.

@@ -46,14 +46,24 @@ pub(crate) fn with_private_gateway(isolated: &Value, port: u16, token: &str) -> 
     out
 }
 
+/// A loopback port no other lab run of this process was given: runs start side by side, and
+/// a port the system hands out twice would be one run's mock model and another's gateway.
 fn free_port() -> Result<u16, VerifyError> {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .map_err(|e| VerifyError::Gateway {
-            method: "start".to_string(),
-            message: format!("no free loopback port: {e}"),
-        })
+    static HANDED_OUT: std::sync::Mutex<std::collections::BTreeSet<u16>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    loop {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .map_err(|e| VerifyError::Gateway {
+                method: "start".to_string(),
+                message: format!("no free loopback port: {e}"),
+            })?;
+        let mut handed_out = HANDED_OUT.lock().unwrap_or_else(|e| e.into_inner());
+        if handed_out.insert(port) {
+            return Ok(port);
+        }
+    }
 }
 
 fn gateway_error(method: &str, message: impl std::fmt::Display) -> VerifyError {
