@@ -17,12 +17,40 @@ use super::channel_union::{shared_value, with_actions};
 use crate::semantics::ChannelVariant;
 
 /// What says the values of the fields a form gains: the configured channels' forms of the tool
-/// (`forms`) and the tool's own form (`base`: the release's form without channels, which on
-/// 2026.8 has every core field).
-#[derive(Clone, Copy)]
+/// and the tool's own form (`base`: the release's form without channels, which on 2026.8 has
+/// every core field). The forms' schemas are parsed once, when first read.
 pub(crate) struct Reference<'a> {
-    pub forms: &'a [&'a ChannelVariant],
-    pub base: &'a Value,
+    forms: &'a [&'a ChannelVariant],
+    base: &'a Value,
+    parsed: std::cell::OnceCell<Vec<Value>>,
+}
+
+impl<'a> Reference<'a> {
+    pub(crate) fn new(forms: &'a [&'a ChannelVariant], base: &'a Value) -> Self {
+        Reference {
+            forms,
+            base,
+            parsed: std::cell::OnceCell::new(),
+        }
+    }
+
+    pub(crate) fn forms(&self) -> &'a [&'a ChannelVariant] {
+        self.forms
+    }
+
+    /// Each form's schema, in the order of [`forms`](Self::forms).
+    fn schemas(&self) -> &[Value] {
+        self.parsed
+            .get_or_init(|| self.forms.iter().map(|f| f.parameters.value()).collect())
+    }
+
+    /// `form`'s schema, parsed once when it is one of the forms.
+    pub(crate) fn schema_of(&self, form: &ChannelVariant) -> std::borrow::Cow<'_, Value> {
+        match self.forms.iter().position(|f| std::ptr::eq(*f, form)) {
+            Some(at) => std::borrow::Cow::Borrowed(&self.schemas()[at]),
+            None => std::borrow::Cow::Owned(form.parameters.value()),
+        }
+    }
 }
 
 /// The actions each channel plugin keeps to its own chats: those its schema contributions for
@@ -294,10 +322,10 @@ pub(crate) fn actions_of(parameters: &Value) -> Vec<String> {
 /// The actions `other`'s configured form (its channel alone configured, no chat) offers in
 /// another channel's chat: its own, but for `broadcast` (the core's, not the channel's) and
 /// those it keeps to its own chats.
-fn cross_actions(other: &ChannelVariant) -> Vec<String> {
+fn cross_actions(other: &ChannelVariant, reference: &Reference<'_>) -> Vec<String> {
     let channel = other.when_channel.as_deref().unwrap_or_default();
     let own = listed(OWN_CHAT_ACTIONS, channel);
-    actions_of(&other.parameters.value())
+    actions_of(&reference.schema_of(other))
         .into_iter()
         .filter(|a| a != "broadcast" && !own.contains(&a.as_str()))
         .collect()
@@ -309,21 +337,19 @@ pub(crate) fn widen(
     description: &mut String,
     parameters: &mut Value,
     others: &[&ChannelVariant],
-    reference: Reference<'_>,
+    reference: &Reference<'_>,
 ) {
-    let crossing: Vec<String> = others.iter().flat_map(|o| cross_actions(o)).collect();
-    offer(description, parameters, &crossing, reference);
-    let every_value: Vec<Value> = reference
-        .forms
+    let crossing: Vec<String> = others
         .iter()
-        .map(|f| f.parameters.value())
+        .flat_map(|o| cross_actions(o, reference))
         .collect();
+    offer(description, parameters, &crossing, reference);
     if let Some(properties) = parameters
         .get_mut("properties")
         .and_then(Value::as_object_mut)
     {
         for other in others {
-            give_all_configured_fields(properties, other, &every_value);
+            give_all_configured_fields(properties, other, reference);
         }
     }
 }
@@ -335,7 +361,7 @@ pub(crate) fn offer(
     description: &mut String,
     parameters: &mut Value,
     actions: &[String],
-    reference: Reference<'_>,
+    reference: &Reference<'_>,
 ) {
     let before = actions_of(parameters);
     let mut offered = before.clone();
@@ -350,10 +376,8 @@ pub(crate) fn offer(
     }
     // 2026.9 sorts the action values; 2026.8 keeps them as the channels list them (its pack's
     // forms say which). The description lists them sorted in both.
-    let sorts = reference
-        .forms
-        .iter()
-        .all(|f| actions_of(&f.parameters.value()).is_sorted());
+    let every = reference.schemas();
+    let sorts = every.iter().all(|f| actions_of(f).is_sorted());
     let mut listed = offered.clone();
     listed.sort();
     if sorts {
@@ -367,11 +391,6 @@ pub(crate) fn offer(
     };
     // The core's value of a field: the tool's own form's (2026.8's has every field), else the
     // one most configured forms agree on.
-    let every: Vec<Value> = reference
-        .forms
-        .iter()
-        .map(|f| f.parameters.value())
-        .collect();
     for field in brought_fields(&before, &added) {
         if properties.contains_key(field) {
             continue;
@@ -381,19 +400,30 @@ pub(crate) fn offer(
             .base
             .pointer(&pointer)
             .cloned()
-            .or_else(|| shared_value(&every, field))
+            .or_else(|| shared_value(every, field))
             .or_else(|| every.iter().find_map(|f| f.pointer(&pointer).cloned()));
         if let Some(value) = core {
             properties.insert(field.to_string(), value);
         }
     }
-    if let Some(action) = properties.get_mut("action").and_then(Value::as_object_mut) {
-        action.insert("enum".into(), Value::from(offered.clone()));
-    }
-    *description = with_actions(description, &listed);
+    set_actions(description, properties, offered, &listed);
     if listed.iter().any(|a| a == "read") && !description.contains(READ_HINT.trim()) {
         description.push_str(READ_HINT);
     }
+}
+
+/// Writes a form's `action` values (`offered`, in the form's order) and its description's list
+/// (`listed`, sorted).
+pub(crate) fn set_actions(
+    description: &mut String,
+    properties: &mut Map<String, Value>,
+    offered: Vec<String>,
+    listed: &[String],
+) {
+    if let Some(action) = properties.get_mut("action").and_then(Value::as_object_mut) {
+        action.insert("enum".into(), Value::from(offered));
+    }
+    *description = with_actions(description, listed);
 }
 
 /// The core's fields the `added` actions bring that the `before` ones did not.
@@ -418,10 +448,11 @@ fn brought_fields(before: &[String], added: &[String]) -> Vec<&'static str> {
 fn give_all_configured_fields(
     properties: &mut Map<String, Value>,
     other: &ChannelVariant,
-    every: &[Value],
+    reference: &Reference<'_>,
 ) {
     let channel = other.when_channel.as_deref().unwrap_or_default();
-    let form = other.parameters.value();
+    let form = reference.schema_of(other);
+    let every = reference.schemas();
     for field in listed(ALL_CONFIGURED_FIELDS, channel) {
         let Some(value) = form.pointer(&format!("/properties/{field}")) else {
             continue;
@@ -445,10 +476,7 @@ mod tests {
     const NO_BASE: &Value = &Value::Null;
 
     fn reference<'a>(forms: &'a [&'a ChannelVariant]) -> Reference<'a> {
-        Reference {
-            forms,
-            base: NO_BASE,
-        }
+        Reference::new(forms, NO_BASE)
     }
 
     #[test]
@@ -467,7 +495,7 @@ mod tests {
             &mut description,
             &mut parameters,
             &[&matrix],
-            reference(&[&matrix, &telegram]),
+            &reference(&[&matrix, &telegram]),
         );
         // Not the core's broadcast, nor the actions Matrix keeps to its own chats.
         assert_eq!(
@@ -502,7 +530,7 @@ mod tests {
             &mut description,
             &mut parameters,
             &[&telegram],
-            reference(&[&telegram, &discord]),
+            &reference(&[&telegram, &discord]),
         );
         assert!(description.ends_with(
             "Supports actions: read, send. Missing thread context: action=\"read\" + threadId."
@@ -516,7 +544,7 @@ mod tests {
             &mut description,
             &mut parameters,
             &[&line],
-            reference(&forms),
+            &reference(&forms),
         );
         assert_eq!(parameters, before);
     }

@@ -9,8 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::channel_union::with_actions;
-use super::cross_channel::{Reference, actions_of, offer};
+use super::cross_channel::{Reference, actions_of, offer, set_actions};
 
 /// The channel whose plugin has owner actions.
 pub(crate) const CHANNEL: &str = "matrix";
@@ -40,19 +39,16 @@ pub(crate) struct OwnerTurn<'a> {
 /// Matrix's account config as its plugin reads it: the default account's keys over the
 /// channel's.
 fn account_config(raw: &Value) -> Map<String, Value> {
-    let Some(section) = raw.pointer("/channels/matrix").and_then(Value::as_object) else {
-        return Map::new();
-    };
-    let mut merged = section.clone();
+    let section = raw.pointer("/channels/matrix").unwrap_or(&Value::Null);
     let default = section
         .get("accounts")
         .and_then(Value::as_object)
         .and_then(|accounts| crate::config::account_entry(accounts, crate::config::DEFAULT_ACCOUNT))
-        .and_then(|(_, entry)| entry.as_object());
-    for (key, value) in default.into_iter().flatten() {
-        merged.insert(key.clone(), value.clone());
+        .map(|(_, entry)| entry);
+    match crate::semantics::account_view(section, default) {
+        Value::Object(config) => config,
+        _ => Map::new(),
     }
-    merged
 }
 
 /// `createActionGate`: an action family is on unless `actions.<key>` is false.
@@ -73,41 +69,39 @@ pub(crate) fn matrix_owner_actions(raw: &Value, turn: OwnerTurn<'_>) -> (bool, b
     (profile, permissions)
 }
 
-/// Gives a message form the owner actions the turn gets (`reference`: see [`Reference`]): takes `set-profile` and its fields out when the turn does not get it (the
-/// pack's configured form has them), puts it in an owner's Matrix chat form (a scheduled job's
-/// in the pack) with the fields Matrix's configured form gives it, and puts `permissions` in
-/// (no field of its own) when the turn gets it.
+/// Gives a message form the owner actions the turn gets (`reference`: see [`Reference`]):
+/// takes `set-profile` and its fields out when the turn does not get it (the pack's configured
+/// form has them), puts it in an owner's Matrix chat form (a scheduled job's in the pack) with
+/// the fields Matrix's configured form gives it, and puts `permissions` in (no field of its
+/// own) when the turn gets it.
 pub(crate) fn adapt(
     description: &mut String,
     parameters: &mut Value,
     (profile, permissions): (bool, bool),
-    reference: Reference<'_>,
+    reference: &Reference<'_>,
 ) {
     let actions = actions_of(parameters);
     let has = |name: &str| actions.iter().any(|a| a == name);
-    if !profile && has(PROFILE) {
-        let kept: Vec<String> = actions.iter().filter(|a| *a != PROFILE).cloned().collect();
-        if let Some(properties) = parameters
+    if !profile
+        && has(PROFILE)
+        && let Some(properties) = parameters
             .get_mut("properties")
             .and_then(Value::as_object_mut)
-        {
-            for field in PROFILE_FIELDS {
-                properties.remove(*field);
-            }
-            if let Some(action) = properties.get_mut("action").and_then(Value::as_object_mut) {
-                action.insert("enum".into(), Value::from(kept.clone()));
-            }
+    {
+        for field in PROFILE_FIELDS {
+            properties.remove(*field);
         }
-        *description = with_actions(description, &kept);
+        let kept: Vec<String> = actions.iter().filter(|a| *a != PROFILE).cloned().collect();
+        set_actions(description, properties, kept.clone(), &kept);
     }
     if profile && !has(PROFILE) {
         offer(description, parameters, &[PROFILE.to_string()], reference);
         let matrix = reference
-            .forms
+            .forms()
             .iter()
             .find(|f| f.when_channel.as_deref() == Some(CHANNEL))
-            .map(|f| f.parameters.value());
-        let fields = matrix.as_ref().and_then(|m| m.pointer("/properties"));
+            .map(|f| reference.schema_of(f));
+        let fields = matrix.as_deref().and_then(|m| m.pointer("/properties"));
         if let (Some(Value::Object(from)), Some(Value::Object(into))) =
             (fields, parameters.get_mut("properties"))
         {
@@ -119,12 +113,8 @@ pub(crate) fn adapt(
         }
     }
     if permissions {
-        offer(
-            description,
-            parameters,
-            &["permissions".to_string()],
-            reference,
-        );
+        let permissions = ["permissions".to_string()];
+        offer(description, parameters, &permissions, reference);
     }
 }
 
@@ -134,10 +124,7 @@ mod tests {
     use serde_json::json;
 
     fn none() -> Reference<'static> {
-        Reference {
-            forms: &[],
-            base: &Value::Null,
-        }
+        Reference::new(&[], &Value::Null)
     }
 
     fn turn(owner: bool, channel: Option<&str>) -> OwnerTurn<'_> {
@@ -187,9 +174,9 @@ mod tests {
             "displayName": {"type": "string"}, "avatar_path": {"type": "string"},
             "emoji": {"type": "string"}}});
         let before = parameters.clone();
-        adapt(&mut description, &mut parameters, (true, false), none());
+        adapt(&mut description, &mut parameters, (true, false), &none());
         assert_eq!(parameters, before);
-        adapt(&mut description, &mut parameters, (false, true), none());
+        adapt(&mut description, &mut parameters, (false, true), &none());
         assert_eq!(
             description,
             "Send. Supports actions: permissions, react, send, unpin. Hint."
@@ -221,10 +208,7 @@ mod tests {
             &mut description,
             &mut parameters,
             (true, false),
-            Reference {
-                forms: &[&matrix],
-                base: &Value::Null,
-            },
+            &Reference::new(&[&matrix], &Value::Null),
         );
         assert_eq!(description, "Send. Supports actions: send, set-profile.");
         let fields: Vec<&String> = parameters["properties"]

@@ -163,8 +163,9 @@ fn adapt_to_channels(
         let Some(first) = forms.iter().find(|v| applies(v)) else {
             continue;
         };
-        // The tool's own form: the core's fields as the release builds them without channels.
-        let base = tool.parameters.clone();
+        // The tool's own form (the core's fields as the release builds them without channels),
+        // which the chosen form replaces.
+        let base = std::mem::take(&mut tool.parameters);
         // Several configured channels: their forms taken together.
         let configured_forms: Vec<_> = forms.iter().filter(|v| is_configured_form(v)).collect();
         let applied: Vec<_> = configured_forms
@@ -181,10 +182,7 @@ fn adapt_to_channels(
         adapt_to_other_channels(
             tool,
             first,
-            cross_channel::Reference {
-                forms: &configured_forms,
-                base: &base,
-            },
+            &cross_channel::Reference::new(&configured_forms, &base),
             &configured,
             (&config.raw, facts),
         );
@@ -197,7 +195,7 @@ fn adapt_to_channels(
 fn adapt_to_other_channels(
     tool: &mut ToolSpec,
     form: &crate::semantics::ChannelVariant,
-    reference: super::cross_channel::Reference<'_>,
+    reference: &super::cross_channel::Reference<'_>,
     configured: &dyn Fn(&str) -> bool,
     (raw, facts): (&Value, RunFacts<'_>),
 ) {
@@ -212,7 +210,7 @@ fn adapt_to_other_channels(
     };
     if let Some(channel) = chat {
         let others: Vec<_> = reference
-            .forms
+            .forms()
             .iter()
             .copied()
             .filter(|v| {
@@ -235,7 +233,7 @@ fn adapt_to_other_channels(
     let matrix = |v: &&crate::semantics::ChannelVariant| {
         v.when_channel.as_deref() == Some(owner_actions::CHANNEL)
     };
-    if reference.forms.iter().any(matrix) && configured(owner_actions::CHANNEL) {
+    if reference.forms().iter().any(matrix) && configured(owner_actions::CHANNEL) {
         let turn = owner_actions::OwnerTurn {
             sender_is_owner: facts.sender_is_owner,
             current_channel: facts.message_chat,

@@ -127,7 +127,7 @@ fn accounts(section: &Value) -> Vec<(&str, &Value)> {
 }
 
 /// An account's entry over the channel's keys (a shallow merge, as most plugins read one).
-fn merged(section: &Value, account: Option<&Value>) -> Value {
+pub(crate) fn merged(section: &Value, account: Option<&Value>) -> Value {
     let mut out: Map<String, Value> = section
         .as_object()
         .into_iter()
