@@ -295,6 +295,30 @@ const FIELD_GROUPS: &[(&[&str], &[&str])] = &[
     ),
 ];
 
+/// The channels that answer for a named account only when they have it (`accounts.<id>`):
+/// asked with an account id they do not know, they offer no action. Telegram does so only when
+/// it lists some accounts (it then refuses its channel-level token to an unknown id); the others (Slack, Signal, iMessage, Feishu, Mattermost, Nextcloud Talk)
+/// answer an unknown id as their default account, and Teams, WhatsApp and Zalo ignore it.
+const ACCOUNT_BOUND: &[&str] = &["discord", "matrix", "line"];
+
+/// Whether `channel` offers its actions in a chat's turn of the account `account` (the chat's,
+/// which OpenClaw hands every other channel it asks). The default account, or none, is every
+/// channel's own.
+pub(crate) fn answers_for_account(raw: &Value, channel: &str, account: Option<&str>) -> bool {
+    let Some(account) = account
+        .map(str::trim)
+        .filter(|a| !a.is_empty() && !a.eq_ignore_ascii_case(crate::config::DEFAULT_ACCOUNT))
+    else {
+        return true;
+    };
+    let accounts = raw
+        .pointer(&format!("/channels/{channel}/accounts"))
+        .and_then(Value::as_object);
+    let bound = ACCOUNT_BOUND.contains(&channel)
+        || (channel == "telegram" && accounts.is_some_and(|map| !map.is_empty()));
+    !bound || accounts.is_some_and(|map| crate::config::account_entry(map, account).is_some())
+}
+
 /// The actions that bring `teamId` to the routing fields.
 const TEAM_ID_ACTIONS: &[&str] = &["channel-info", "channel-list", "conversation-open"];
 
@@ -332,15 +356,18 @@ fn cross_actions(other: &ChannelVariant, reference: &Reference<'_>) -> Vec<Strin
 }
 
 /// Widens a chat's form (`description`, `parameters`: its channel alone configured) by the
-/// other configured channels' forms (`others`, configured forms).
+/// other configured channels' forms (`others`, configured forms): the actions of those that
+/// answer for the chat's account (`answers`), and every one's fields for all configured turns
+/// (OpenClaw asks for those with no account: cross-channel-discord-account-chat).
 pub(crate) fn widen(
-    description: &mut String,
-    parameters: &mut Value,
+    (description, parameters): (&mut String, &mut Value),
     others: &[&ChannelVariant],
+    answers: &dyn Fn(&ChannelVariant) -> bool,
     reference: &Reference<'_>,
 ) {
     let crossing: Vec<String> = others
         .iter()
+        .filter(|o| answers(o))
         .flat_map(|o| cross_actions(o, reference))
         .collect();
     offer(description, parameters, &crossing, reference);
@@ -480,6 +507,55 @@ mod tests {
     }
 
     #[test]
+    fn a_channel_that_does_not_know_the_chats_account_still_gives_its_fields_for_every_turn() {
+        let discord = form(
+            "discord",
+            &["pin", "send"],
+            json!({ "components": { "type": "object" }, "messageId": { "type": "string" } }),
+        );
+        let mut description = "Send/manage channel messages. Supports actions: send.".into();
+        let mut parameters = json!({ "type": "object", "properties": {
+            "action": { "type": "string", "enum": ["send"] } } });
+        widen(
+            (&mut description, &mut parameters),
+            &[&discord],
+            &|_| false,
+            &reference(&[&discord]),
+        );
+        // No pin (nor the fields it brings), but Discord's components for every turn.
+        assert_eq!(parameters["properties"]["action"]["enum"], json!(["send"]));
+        assert!(parameters["properties"].get("messageId").is_none());
+        assert_eq!(
+            parameters["properties"]["components"],
+            json!({ "type": "object" })
+        );
+    }
+
+    #[test]
+    fn a_chats_account_reaches_only_the_channels_that_know_it_or_answer_for_any() {
+        let raw = json!({ "channels": {
+            "discord": { "token": "t", "accounts": { " Work ": { "token": "w" } } },
+            "matrix": { "accessToken": "t" },
+            "telegram": { "botToken": "t", "accounts": { "ops": { "botToken": "o" } } },
+            "slack": { "botToken": "t" },
+        } });
+        let answers = |channel, account| answers_for_account(&raw, channel, account);
+        // Ids are matched as OpenClaw normalises them.
+        assert!(answers("discord", Some("work")));
+        assert!(!answers("matrix", Some("work")));
+        // Telegram refuses its channel token to an id its accounts lack...
+        assert!(!answers("telegram", Some("work")));
+        // ...but answers any id when it lists none, as Slack always does.
+        let plain = json!({ "channels": { "telegram": { "botToken": "t", "accounts": {} } } });
+        assert!(answers_for_account(&plain, "telegram", Some("work")));
+        assert!(answers("slack", Some("work")));
+        // The default account, or none, is every channel's own.
+        for account in [None, Some("default"), Some(" "), Some("DEFAULT")] {
+            assert!(answers("matrix", account));
+        }
+    }
+
+    #[test]
     fn another_channels_actions_come_but_for_its_own_chats_and_bring_their_fields() {
         let core = json!({ "teamId": { "type": "string" }, "limit": { "type": "number" } });
         let matrix = form(
@@ -492,9 +568,9 @@ mod tests {
         let mut parameters = json!({ "type": "object", "properties": {
             "action": { "type": "string", "enum": ["poll", "send"] } } });
         widen(
-            &mut description,
-            &mut parameters,
+            (&mut description, &mut parameters),
             &[&matrix],
+            &|_| true,
             &reference(&[&matrix, &telegram]),
         );
         // Not the core's broadcast, nor the actions Matrix keeps to its own chats.
@@ -527,9 +603,9 @@ mod tests {
         let mut parameters = json!({ "type": "object", "properties": {
             "action": { "type": "string", "enum": ["send"] } } });
         widen(
-            &mut description,
-            &mut parameters,
+            (&mut description, &mut parameters),
             &[&telegram],
+            &|_| true,
             &reference(&[&telegram, &discord]),
         );
         assert!(description.ends_with(
@@ -541,9 +617,9 @@ mod tests {
         let before = parameters.clone();
         let forms = [&line];
         widen(
-            &mut description,
-            &mut parameters,
+            (&mut description, &mut parameters),
             &[&line],
+            &|_| true,
             &reference(&forms),
         );
         assert_eq!(parameters, before);

@@ -52,6 +52,9 @@ pub(crate) struct RunFacts<'a> {
     /// The turn's sender is confirmed as the owner (OpenClaw's `senderIsOwner === true`): a
     /// scheduled job's turn names none, though it keeps the owner-only tools.
     pub sender_is_owner: bool,
+    /// The channel account the turn's chat is reached through (a sender's, an announcing job's
+    /// delivery's): OpenClaw asks the other channels for their actions with it.
+    pub chat_account: Option<&'a str>,
 }
 
 impl<'a> RunFacts<'a> {
@@ -95,6 +98,7 @@ impl<'a> RunFacts<'a> {
             // A local run (`openclaw agent --local`) has no chat to talk in.
             current_channel,
             sender_is_owner: resolved.owner && !ctx.is_scheduled(),
+            chat_account: ctx.account.as_deref(),
             ..RunFacts::of(resolved)
         }
     }
@@ -127,6 +131,7 @@ impl<'a> RunFacts<'a> {
                 crate::semantics::SecretRefs::Resolved
             },
             sender_is_owner: resolved.owner,
+            chat_account: None,
         }
     }
 }

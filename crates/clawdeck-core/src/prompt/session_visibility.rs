@@ -91,6 +91,7 @@ mod tests {
         skills_listed: false,
         secret_refs: crate::semantics::SecretRefs::AsWritten,
         sender_is_owner: true,
+        chat_account: None,
     };
     const SANDBOXED: RunFacts<'static> = RunFacts {
         sandboxed: true,

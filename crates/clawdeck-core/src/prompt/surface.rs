@@ -200,6 +200,10 @@ fn adapt_to_other_channels(
     (raw, facts): (&Value, RunFacts<'_>),
 ) {
     use super::{cross_channel, owner_actions};
+    // Each other channel is asked for its actions with the chat's account, which some do not
+    // know (cross-channel-telegram-account-chat).
+    let answers =
+        |channel: &str| cross_channel::answers_for_account(raw, channel, facts.chat_account);
     // A chat's form (webchat's too) with other channels configured offers some of theirs too.
     let chat = match (&form.when_turn_channel, &form.when_channel) {
         (Some(turn), Some(channel)) if turn == channel => Some(channel.as_str()),
@@ -221,9 +225,9 @@ fn adapt_to_other_channels(
             .collect();
         if !others.is_empty() {
             cross_channel::widen(
-                &mut tool.description,
-                &mut tool.parameters,
+                (&mut tool.description, &mut tool.parameters),
                 &others,
+                &|v| v.when_channel.as_deref().is_some_and(answers),
                 reference,
             );
         }
@@ -233,7 +237,8 @@ fn adapt_to_other_channels(
     let matrix = |v: &&crate::semantics::ChannelVariant| {
         v.when_channel.as_deref() == Some(owner_actions::CHANNEL)
     };
-    if reference.forms().iter().any(matrix) && configured(owner_actions::CHANNEL) {
+    let matrix_answers = configured(owner_actions::CHANNEL) && answers(owner_actions::CHANNEL);
+    if reference.forms().iter().any(matrix) && matrix_answers {
         let turn = owner_actions::OwnerTurn {
             sender_is_owner: facts.sender_is_owner,
             current_channel: facts.message_chat,
