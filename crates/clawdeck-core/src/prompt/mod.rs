@@ -6,6 +6,7 @@
 
 mod channel_union;
 mod cross_channel;
+mod imessage_remote;
 pub mod job_message;
 pub mod openclaw_prompt;
 mod owner_actions;

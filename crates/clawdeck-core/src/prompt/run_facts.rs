@@ -103,6 +103,12 @@ impl<'a> RunFacts<'a> {
         }
     }
 
+    /// A gateway runs the turn: it started the configured channels when it started (and
+    /// resolved their secret references then), unlike `openclaw agent --local`.
+    pub fn channels_started(&self) -> bool {
+        self.secret_refs == crate::semantics::SecretRefs::Resolved
+    }
+
     /// The facts of a resolved context.
     pub fn of(resolved: &ResolvedContext) -> Self {
         RunFacts {

@@ -93,6 +93,9 @@ fn meta_tools(rules: &ToolSearchRules) -> Vec<ToolSpec> {
         .collect()
 }
 
+/// The channel whose account may reach a remote Mac.
+const IMESSAGE: &str = "imessage";
+
 /// The tool whose form a webchat turn's session key's chat decides.
 const MESSAGE_TOOL: &str = "message";
 
@@ -186,6 +189,12 @@ fn adapt_to_channels(
             &configured,
             (&config.raw, facts),
         );
+        // iMessage words its poll-vote fields for a remote Mac in every turn it is configured.
+        let remote =
+            || super::imessage_remote::remote_host(&config.raw, facts.channels_started()).is_some();
+        if tool.name == MESSAGE_TOOL && configured(IMESSAGE) && remote() {
+            super::imessage_remote::adapt(&mut tool.parameters);
+        }
     }
 }
 

@@ -256,9 +256,20 @@ fn msteams(section: &Value, sight: &AccountSight) -> bool {
 /// iMessage: its default account (`defaultAccount`, else `default`, else the first), the
 /// channel's keys under its own, switched on or with any key that sets it up (a CLI or
 /// database path, a service, a policy, an allowlist, ...). No credential is read.
-fn imessage(section: &Value, _sight: &AccountSight) -> bool {
+/// iMessage's default account (the one it describes its actions for when the turn names
+/// none): its entry, None for the channel's own keys, or no account it can choose.
+fn imessage_default(section: &Value) -> Option<Option<&Value>> {
     let implicit = has_token(section, &["cliPath", "dbPath"]);
-    let Some((_, account)) = default_account(section, implicit, true) else {
+    default_account(section, implicit, true).map(|(_, account)| account)
+}
+
+/// iMessage's default account's keys over the channel's (`channels.imessage`).
+pub(crate) fn imessage_default_view(section: &Value) -> Option<Value> {
+    imessage_default(section).map(|account| merged(section, account))
+}
+
+fn imessage(section: &Value, _sight: &AccountSight) -> bool {
+    let Some(account) = imessage_default(section) else {
         return false;
     };
     if account.is_some_and(switched_off) {

@@ -32,7 +32,9 @@ mod vision;
 mod xai_tools;
 
 pub use automation_management::{AutomationManagement, CHANNEL_OWNER, CONTROL_UI_ADMIN};
-pub(crate) use channel_account_rules::{merged as account_view, self_resolved};
+pub(crate) use channel_account_rules::{
+    imessage_default_view, merged as account_view, self_resolved,
+};
 pub use channel_accounts::{SecretRefs, channel_has_account};
 pub use client_caps::{ClientCapabilities, ClientTool, TurnClient};
 pub use client_caps::{
