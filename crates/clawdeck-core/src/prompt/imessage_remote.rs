@@ -52,11 +52,11 @@ fn wrapper_script_host(cli_path: &str) -> Option<String> {
 }
 
 fn parse_wrapper(content: &str) -> Option<String> {
-    static FORM: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    static FORM: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
             r#"^exec\s+("[^"]+"|'[^']+'|[^\s"']+)\s+(?:-T\s+)?(\S+)\s+("[^"]+"|'[^']+'|[^\s"']+)\s+"\$@"$"#,
         )
-        .expect("the wrapper form is a valid pattern")
+        .ok()
     });
     // A continued line is no simple wrapper.
     if content.contains("\\\n") || content.contains("\\\r\n") {
@@ -73,7 +73,7 @@ fn parse_wrapper(content: &str) -> Option<String> {
     let [line] = lines[..] else {
         return None;
     };
-    let parts = FORM.captures(line)?;
+    let parts = FORM.as_ref()?.captures(line)?;
     let executable = |token: &str, name: &str| is_executable(token, name);
     if !executable(&parts[1], "ssh") || !executable(&parts[3], "imsg") {
         return None;
