@@ -296,9 +296,10 @@ const FIELD_GROUPS: &[(&[&str], &[&str])] = &[
 ];
 
 /// The channels that answer for a named account only when they have it (`accounts.<id>`):
-/// asked with an account id they do not know, they offer no action. Telegram does so only when
-/// it lists some accounts (it then refuses its channel-level token to an unknown id); the others (Slack, Signal, iMessage, Feishu, Mattermost, Nextcloud Talk)
-/// answer an unknown id as their default account, and Teams, WhatsApp and Zalo ignore it.
+/// asked with an account id they do not know, they offer no action. Telegram does so only
+/// when it lists some accounts (it then refuses its channel-level token to an unknown id).
+/// Slack, Signal, iMessage, Feishu, Mattermost and Nextcloud Talk answer an unknown id as
+/// their default account; Teams, WhatsApp and Zalo ignore it.
 const ACCOUNT_BOUND: &[&str] = &["discord", "matrix", "line"];
 
 /// Whether `channel` offers its actions in a chat's turn of the account `account` (the chat's,
@@ -316,7 +317,12 @@ pub(crate) fn answers_for_account(raw: &Value, channel: &str, account: Option<&s
         .and_then(Value::as_object);
     let bound = ACCOUNT_BOUND.contains(&channel)
         || (channel == "telegram" && accounts.is_some_and(|map| !map.is_empty()));
-    !bound || accounts.is_some_and(|map| crate::config::account_entry(map, account).is_some())
+    // An account switched off (`enabled: false`) offers nothing either.
+    let usable = |(_, entry): (&String, &Value)| entry.get("enabled") != Some(&Value::Bool(false));
+    !bound
+        || accounts
+            .and_then(|map| crate::config::account_entry(map, account))
+            .is_some_and(usable)
 }
 
 /// The actions that bring `teamId` to the routing fields.
@@ -542,6 +548,9 @@ mod tests {
         let answers = |channel, account| answers_for_account(&raw, channel, account);
         // Ids are matched as OpenClaw normalises them.
         assert!(answers("discord", Some("work")));
+        let off = json!({ "channels": { "discord": { "token": "t",
+            "accounts": { "work": { "token": "w", "enabled": false } } } } });
+        assert!(!answers_for_account(&off, "discord", Some("work")));
         assert!(!answers("matrix", Some("work")));
         // Telegram refuses its channel token to an id its accounts lack...
         assert!(!answers("telegram", Some("work")));
