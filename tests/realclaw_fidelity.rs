@@ -96,6 +96,10 @@ struct CaseFile {
     /// only as a trusted install); clawdeck reads the same package from its load path.
     #[serde(default)]
     installs: Vec<String>,
+    /// Why the case needs this machine's OpenClaw install to be answered (which plugins it
+    /// has): the comparison with its recording skips it, saying so, where clawdeck finds none.
+    #[serde(default, rename = "needsInstall")]
+    needs_install: Option<String>,
     /// Auth profiles stored in the case's state: the real run's home gets each through
     /// OpenClaw's own writer (`models auth paste-api-key`, a stand-in key), clawdeck reads
     /// them as its state reader would have found them.
@@ -268,6 +272,13 @@ fn load_case(case: &Case) -> (config::LoadedConfig, Registry) {
         loaded.pack.pack = pack.id.clone();
         loaded.pack.reason = "the pack the suite synced from the release under test".into();
     }
+    // The plugins the real run's OpenClaw discovers: its package's bundled ones, the case's
+    // load paths and the official plugins it installs from npm.
+    loaded.installed_plugins = config::discoverable_plugins(&loaded, None).map(|mut ids| {
+        let installs = case.file.installs.iter();
+        ids.extend(installs.map(|i| i.rsplit('/').next().unwrap_or(i).to_string()));
+        Arc::new(ids)
+    });
     let registry = Registry::build(&loaded, server_listing());
     (loaded, registry)
 }
@@ -1589,8 +1600,19 @@ fn clawdeck_agrees_with_every_fidelity_recording() {
     let mut problems = Vec::new();
     for version in versions {
         let shelf = Shelf::new(SUITE, &version);
-        let (mut cases, skipped) = cases_for_release(load_cases(&ssh_unreached), &series(&version));
+        let (mut cases, mut skipped) =
+            cases_for_release(load_cases(&ssh_unreached), &series(&version));
         let pack = pack_for_shelf(&shelf);
+        for case in &mut cases {
+            case.pack = Some(pack.clone());
+        }
+        cases.retain(|case| match &case.file.needs_install {
+            Some(why) if load_case(case).0.installed_plugins.is_none() => {
+                skipped.push(format!("{}: no OpenClaw install found: {why}", case.name));
+                false
+            }
+            _ => true,
+        });
         let mut live: std::collections::BTreeMap<String, String> =
             cases_with_inputs(&cases).into_iter().collect();
         live.insert(SYNCED_PACK.to_string(), synced_pack_inputs());
@@ -1600,7 +1622,6 @@ fn clawdeck_agrees_with_every_fidelity_recording() {
         let local = portable(&ssh_unreached);
         let mut outcomes = Vec::new();
         for case in &mut cases {
-            case.pack = Some(pack.clone());
             let Some(answer) = recorded_answer(&shelf, &local, case) else {
                 problems.push(format!(
                     "{}: no recording of openclaw {version} for its inputs ({}): \

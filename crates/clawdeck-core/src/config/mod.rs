@@ -123,6 +123,11 @@ pub struct LoadedConfig {
     /// The tools the gateway's connected nodes published (its `node.list`), when known: every
     /// run on that gateway builds them.
     pub connected_nodes: Option<Arc<crate::node_tools::ConnectedNodes>>,
+    /// The ids of the plugins OpenClaw would discover for this config on this machine (the
+    /// install clawdeck would run, its state and workspace, `plugins.load.paths`); None when
+    /// clawdeck could not look: no install found, or a config not read from this machine's
+    /// files. A channel whose plugin is not among them describes no actions.
+    pub installed_plugins: Option<Arc<std::collections::BTreeSet<String>>>,
 }
 
 impl LoadedConfig {
@@ -530,6 +535,16 @@ pub fn check_installed_plugins(loaded: &mut LoadedConfig) -> Result<(), ConfigEr
     plugin_slots::check_installed(loaded)
 }
 
+/// The ids of the plugins the OpenClaw install clawdeck would run discovers for `loaded` with
+/// its state in `state_dir` (its bundled ones, the state's installs, the workspace's and
+/// `plugins.load.paths`); None without an install of the release `loaded`'s pack describes.
+pub fn discoverable_plugins(
+    loaded: &LoadedConfig,
+    state_dir: Option<&Path>,
+) -> Option<std::collections::BTreeSet<String>> {
+    plugin_slots::discoverable(loaded, state_dir)
+}
+
 /// The connected nodes of the request's saved `node.list` answer, if it names one.
 pub fn read_node_list(
     loaded: &mut LoadedConfig,
@@ -889,6 +904,7 @@ fn build(
         dotenv_files: Vec::new(),
         auth_profiles: Vec::new(),
         connected_nodes: None,
+        installed_plugins: None,
     })
 }
 

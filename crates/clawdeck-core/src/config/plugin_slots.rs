@@ -39,9 +39,19 @@ pub(crate) enum SlotCheck {
     Warning(String),
 }
 
-/// Refuses the config, or adds a warning, when its memory slot names a plugin this machine's
-/// OpenClaw does not have. For configs read from this machine's files only.
+/// Notes the plugins this machine's OpenClaw would discover for a config read from its files
+/// (`installed_plugins`), and refuses the config, or adds a warning, when its memory slot
+/// names a plugin that OpenClaw does not have.
 pub(crate) fn check_installed(loaded: &mut LoadedConfig) -> Result<(), ConfigError> {
+    // What this machine has answers only for a config read from its files.
+    let on_this_machine = matches!(
+        loaded.source,
+        super::ConfigSource::Flag | super::ConfigSource::Env | super::ConfigSource::Home
+    );
+    if on_this_machine {
+        let state = crate::paths::openclaw_state_dir();
+        loaded.installed_plugins = discoverable(loaded, state.as_deref()).map(std::sync::Arc::new);
+    }
     if slot_plugin(&loaded.raw).is_none() {
         return Ok(());
     }
@@ -54,6 +64,29 @@ pub(crate) fn check_installed(loaded: &mut LoadedConfig) -> Result<(), ConfigErr
         }
         SlotCheck::Refused(issue) => super::schema_check::refuse(loaded, vec![issue], None),
     }
+}
+
+/// The plugins the OpenClaw install clawdeck would run discovers for `loaded` (its state in
+/// `state`), when that install is the release `loaded`'s pack describes (a pack of another
+/// release is a what-if the install does not answer); None without such an install.
+pub(crate) fn discoverable(
+    loaded: &LoadedConfig,
+    state: Option<&Path>,
+) -> Option<BTreeSet<String>> {
+    let package = crate::paths::openclaw_package(&super::openclaw_bin(loaded))?;
+    let series = package_series(&package)?;
+    let pack = &loaded.semantics.id;
+    let same_release = pack == &series || pack.starts_with(&format!("{series}."));
+    same_release.then(|| installed_ids(loaded, &package, state))
+}
+
+/// The release series (`2026.9`) of the OpenClaw package at `package` (its `package.json`).
+fn package_series(package: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(package.join("package.json")).ok()?;
+    let manifest: Value = serde_json::from_str(&text).ok()?;
+    let version = manifest.get("version")?.as_str()?;
+    let mut parts = version.split('.');
+    Some(format!("{}.{}", parts.next()?, parts.next()?))
 }
 
 /// The memory slot's plugin against the plugins installed for `loaded` (`openclaw_package`:
@@ -72,7 +105,16 @@ pub(crate) fn memory_slot(loaded: &LoadedConfig, openclaw_package: Option<&Path>
              the config when no installed plugin has this id)"
         ));
     };
-    if installed_ids(loaded, package).contains(&id) {
+    let installed = match &loaded.installed_plugins {
+        Some(ids) => ids.contains(&id),
+        None => installed_ids(
+            loaded,
+            package,
+            crate::paths::openclaw_state_dir().as_deref(),
+        )
+        .contains(&id),
+    };
+    if installed {
         return SlotCheck::Fine;
     }
     if id == LANCEDB {
@@ -105,14 +147,18 @@ fn retired_warning(id: &str) -> String {
     format!("plugin removed: {id} (stale config entry ignored; remove it from plugins config)")
 }
 
-/// The ids of every plugin OpenClaw would discover for this config.
-fn installed_ids(loaded: &LoadedConfig, package: &Path) -> BTreeSet<String> {
+/// The ids of every plugin OpenClaw would discover for this config (its state in `state`).
+pub(crate) fn installed_ids(
+    loaded: &LoadedConfig,
+    package: &Path,
+    state: Option<&Path>,
+) -> BTreeSet<String> {
     let mut ids = BTreeSet::new();
     let mut roots = vec![package.join("dist/extensions")];
-    if let Some(state) = crate::paths::openclaw_state_dir() {
+    if let Some(state) = state {
         roots.push(state.join("extensions"));
         roots.push(state.join("npm/node_modules"));
-        indexed_ids(&state, &mut ids);
+        indexed_ids(state, &mut ids);
     }
     if let Some(workspace) = workspace(loaded) {
         roots.push(workspace.join(".openclaw/extensions"));

@@ -6,6 +6,7 @@
 //! so lint never recomputes policy. No terminal code: the CLI prints a `LintReport`, the console
 //! renders the same data.
 
+mod channel_plugins;
 mod context_checks;
 mod exec_checks;
 mod location;
@@ -70,6 +71,8 @@ pub enum FindingKind {
     ExecApprovalSwitches,
     /// A host approvals allowlist entry no command can match (a chain, a builtin, arguments).
     ExecAllowlistNeverMatches,
+    /// A channel configured where this machine's OpenClaw lacks its plugin.
+    ChannelPluginMissing,
 }
 
 impl FindingKind {
@@ -85,6 +88,7 @@ impl FindingKind {
             FindingKind::ExecConfigUnused => "exec-config-unused",
             FindingKind::ExecApprovalSwitches => "exec-approval-switches",
             FindingKind::ExecAllowlistNeverMatches => "exec-allowlist-never-matches",
+            FindingKind::ChannelPluginMissing => "channel-plugin-missing",
         }
     }
 }
@@ -236,6 +240,7 @@ pub fn lint(
     let mut findings = Vec::new();
     scopes::allow_with_also_allow(cfg, &mut findings);
     names::check_names(cfg, registry, &mut findings);
+    channel_plugins::missing_channel_plugins(cfg, &mut findings);
 
     // One lookup per finding: a config with tens of thousands of agents lints in linear time.
     let mut gathered = Gathered::new(findings);

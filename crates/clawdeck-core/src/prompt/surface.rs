@@ -113,20 +113,32 @@ fn adapt_to_channels(
 ) {
     // The run's variables, read only when a channel's account rule asks for them.
     let env = std::cell::OnceCell::new();
+    // A channel whose plugin this machine's OpenClaw lacks describes nothing
+    // (discord-configured-without-its-plugin); unknown when clawdeck could not look.
+    let installed = |channel: &str| {
+        config
+            .installed_plugins
+            .as_ref()
+            .is_none_or(|ids| ids.contains(&channel.trim().to_ascii_lowercase()))
+    };
     // A turn that comes over a channel's chat proves that channel has an account (its token
     // may be in an environment clawdeck cannot read).
     let configured = |channel: &str| {
         facts
             .current_channel
             .is_some_and(|c| c.trim().eq_ignore_ascii_case(channel))
-            || crate::semantics::channel_has_account(
-                &config.raw,
-                channel,
-                env.get_or_init(|| {
-                    crate::semantics::set_credentials(&config.raw, config.credentials(None).dotenv)
-                }),
-                facts.secret_refs,
-            )
+            || installed(channel)
+                && crate::semantics::channel_has_account(
+                    &config.raw,
+                    channel,
+                    env.get_or_init(|| {
+                        crate::semantics::set_credentials(
+                            &config.raw,
+                            config.credentials(None).dotenv,
+                        )
+                    }),
+                    facts.secret_refs,
+                )
     };
     let library = |v: &crate::semantics::ChannelVariant| match &v.when_skill_library {
         Some(wanted) => facts.skill_library == Some(wanted.as_str()),
@@ -189,17 +201,11 @@ fn adapt_to_channels(
             &configured,
             (&config.raw, facts),
         );
-        // iMessage words its poll-vote fields for a remote Mac in every turn it is configured.
-        let remote =
-            || super::imessage_remote::remote_host(&config.raw, facts.channels_started()).is_some();
-        if tool.name == MESSAGE_TOOL && configured(IMESSAGE) && remote() {
-            super::imessage_remote::adapt(&mut tool.parameters);
-        }
     }
 }
 
-/// What a chat's form takes from the other configured channels, and the owner actions Matrix
-/// gives the turn: `form` is the one chosen for the turn, `reference` the configured channels'
+/// What a chat's form takes from the other configured channels, the owner actions Matrix
+/// gives the turn, and iMessage's wording for a remote Mac: `form` is the one chosen for the turn, `reference` the configured channels'
 /// forms of the tool and its own, `configured` whether a channel counts as configured.
 fn adapt_to_other_channels(
     tool: &mut ToolSpec,
@@ -259,6 +265,11 @@ fn adapt_to_other_channels(
             actions,
             reference,
         );
+    }
+    // iMessage words its poll-vote fields for a remote Mac in every turn it is configured.
+    let remote = || super::imessage_remote::remote_host(raw, facts.channels_started()).is_some();
+    if tool.name == MESSAGE_TOOL && configured(IMESSAGE) && remote() {
+        super::imessage_remote::adapt(&mut tool.parameters);
     }
 }
 
