@@ -113,21 +113,13 @@ fn adapt_to_channels(
 ) {
     // The run's variables, read only when a channel's account rule asks for them.
     let env = std::cell::OnceCell::new();
-    // A channel whose plugin this machine's OpenClaw lacks describes nothing
-    // (discord-configured-without-its-plugin); unknown when clawdeck could not look.
-    let installed = |channel: &str| {
-        config
-            .installed_plugins
-            .as_ref()
-            .is_none_or(|ids| ids.contains(&channel.trim().to_ascii_lowercase()))
-    };
     // A turn that comes over a channel's chat proves that channel has an account (its token
     // may be in an environment clawdeck cannot read).
     let configured = |channel: &str| {
         facts
             .current_channel
             .is_some_and(|c| c.trim().eq_ignore_ascii_case(channel))
-            || installed(channel)
+            || channel_plugin_loads(config, channel)
                 && crate::semantics::channel_has_account(
                     &config.raw,
                     channel,
@@ -202,6 +194,18 @@ fn adapt_to_channels(
             (&config.raw, facts),
         );
     }
+}
+
+/// Whether OpenClaw loads `channel`'s plugin: not when this machine's OpenClaw lacks it
+/// (discord-configured-without-its-plugin; unknown when clawdeck could not look), nor when
+/// its entry switches it off (discord-plugin-switched-off).
+fn channel_plugin_loads(config: &LoadedConfig, channel: &str) -> bool {
+    let id = channel.trim().to_ascii_lowercase();
+    let installed = config
+        .installed_plugins
+        .as_ref()
+        .is_none_or(|ids| ids.contains(&id));
+    installed && !crate::semantics::switches::PluginSwitches::disabled_by_entry(&config.raw, &id)
 }
 
 /// What a chat's form takes from the other configured channels, the owner actions Matrix

@@ -313,6 +313,13 @@ impl PluginSwitches {
         None
     }
 
+    /// Whether `plugins.entries.<id>.enabled: false` switches plugin `id` off.
+    pub fn disabled_by_entry(raw: &Value, id: &str) -> bool {
+        raw.get("plugins")
+            .and_then(|plugins| entry_with_enabled(plugins, &policy_id(id), false))
+            .is_some()
+    }
+
     /// Whether `plugins.entries.<id>.enabled` turns on plugin `id` (one off by default).
     pub fn enabled_by_entry(raw: &Value, id: &str) -> bool {
         raw.get("plugins")
@@ -355,6 +362,16 @@ mod tests {
             memory_slot_default: "memory-core".into(),
             memory_plugins: vec!["memory-core".into()],
         }
+    }
+
+    #[test]
+    fn an_entry_switched_off_is_read_as_openclaw_normalises_ids() {
+        let raw = json!({ "plugins": { "entries": { " Discord ": { "enabled": false } } } });
+        assert!(PluginSwitches::disabled_by_entry(&raw, "discord"));
+        assert!(!PluginSwitches::disabled_by_entry(&raw, "slack"));
+        let on = json!({ "plugins": { "entries": { "discord": { "enabled": true } } } });
+        assert!(!PluginSwitches::disabled_by_entry(&on, "discord"));
+        assert!(!PluginSwitches::disabled_by_entry(&json!({}), "discord"));
     }
 
     #[test]
